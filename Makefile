@@ -1,0 +1,29 @@
+# The README's commands. `make test` and `make run` do all set-up on a fresh machine.
+BUILD_DIR ?= build
+BUILD_TYPE ?= RelWithDebInfo
+JOBS ?= $(shell nproc)
+EXAMPLE ?= resources/examples/01_quickstart.py
+
+.PHONY: all deps configure build test run bench clean
+
+all: build
+
+deps:
+	./scripts/install-deps
+
+$(BUILD_DIR)/build.ninja:
+	cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE)
+
+configure: $(BUILD_DIR)/build.ninja
+
+build: deps configure
+	cmake --build $(BUILD_DIR) -j $(JOBS)
+
+test: build
+	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
+
+run: build
+	$(BUILD_DIR)/bin/fusescope-cli run $(EXAMPLE) --logs graph_breaks,recompiles,guards
+
+clean:
+	rm -rf $(BUILD_DIR)

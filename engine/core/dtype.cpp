@@ -1,0 +1,64 @@
+#include "core/dtype.h"
+
+#include <array>
+
+namespace fusescope {
+
+namespace {
+struct DTypeInfo {
+    std::string_view name;
+    std::string_view scalarName;
+    std::size_t size;
+};
+constexpr std::array<DTypeInfo, 7> kInfo = {{
+    {"torch.bool", "Bool", 1},
+    {"torch.int32", "Int", 4},
+    {"torch.int64", "Long", 8},
+    {"torch.float16", "Half", 2},
+    {"torch.bfloat16", "BFloat16", 2},
+    {"torch.float32", "Float", 4},
+    {"torch.float64", "Double", 8},
+}};
+const DTypeInfo& info(DType t) { return kInfo[static_cast<std::size_t>(t)]; }
+}  // namespace
+
+std::string_view dtypeName(DType t) { return info(t).name; }
+std::string_view dtypeScalarName(DType t) { return info(t).scalarName; }
+std::size_t dtypeSize(DType t) { return info(t).size; }
+
+std::optional<DType> dtypeFromName(std::string_view name) {
+    if (name.starts_with("torch.")) name.remove_prefix(6);
+    if (name == "float32" || name == "float") return DType::Float32;
+    if (name == "float64" || name == "double") return DType::Float64;
+    if (name == "float16" || name == "half") return DType::Float16;
+    if (name == "bfloat16") return DType::BFloat16;
+    if (name == "int64" || name == "long") return DType::Int64;
+    if (name == "int32" || name == "int") return DType::Int32;
+    if (name == "bool") return DType::Bool;
+    return std::nullopt;
+}
+
+bool isFloating(DType t) {
+    return t == DType::Float16 || t == DType::BFloat16 || t == DType::Float32 || t == DType::Float64;
+}
+
+bool isIntegral(DType t) { return t == DType::Int32 || t == DType::Int64; }
+
+DType promoteTypes(DType a, DType b) {
+    if (a == b) return a;
+    bool fa = isFloating(a), fb = isFloating(b);
+    if (fa && fb) {
+        // Half and BFloat16 have no common 16-bit type: they meet at float32.
+        if ((a == DType::Float16 && b == DType::BFloat16) || (a == DType::BFloat16 && b == DType::Float16))
+            return DType::Float32;
+        return static_cast<int>(a) > static_cast<int>(b) ? a : b;
+    }
+    if (fa) return a;
+    if (fb) return b;
+    // Bool < Int32 < Int64 in enum order.
+    return static_cast<int>(a) > static_cast<int>(b) ? a : b;
+}
+
+DType defaultFloat() { return DType::Float32; }
+
+}  // namespace fusescope

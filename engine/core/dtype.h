@@ -1,0 +1,22 @@
+#pragma once
+// Element types, named and promoted as PyTorch does.
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace fusescope {
+
+enum class DType { Bool, Int32, Int64, Float16, BFloat16, Float32, Float64 };
+
+std::string_view dtypeName(DType t);        // "torch.float32"
+std::string_view dtypeScalarName(DType t);  // c10 ScalarType name: "Float", "Half", "Long", ...
+std::optional<DType> dtypeFromName(std::string_view name);  // "float32", "float", "half", ...
+std::size_t dtypeSize(DType t);
+bool isFloating(DType t);
+bool isIntegral(DType t);  // Int32, Int64 (not Bool)
+DType promoteTypes(DType a, DType b);  // torch.promote_types
+DType defaultFloat();                  // torch.get_default_dtype(): float32
+
+}  // namespace fusescope

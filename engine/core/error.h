@@ -1,0 +1,48 @@
+#pragma once
+// Errors the engine reports to users. Each carries a message a user can act on and, when
+// there is one, the script location it belongs to.
+
+#include <stdexcept>
+#include <string>
+
+namespace fusescope {
+
+struct SourceLocation {
+    std::string file;  // as the user named it, e.g. "script.py"
+    int line = 0;      // 1-based; 0 = unknown
+    int column = 0;    // 1-based; 0 = unknown
+
+    bool known() const { return line > 0; }
+    // "script.py:4:12" (or "script.py:4" without a column, "" when unknown)
+    std::string str() const;
+};
+
+// Base of every user-facing engine error. what() is the bare message; describe() adds the
+// location: "script.py:4:12: error: unsupported call 'numpy.array'".
+class Error : public std::runtime_error {
+public:
+    explicit Error(const std::string& message, SourceLocation where = {})
+        : std::runtime_error(message), where_(std::move(where)) {}
+    const SourceLocation& where() const { return where_; }
+    void setWhereIfUnknown(const SourceLocation& where) {
+        if (!where_.known()) where_ = where;
+    }
+    std::string describe() const;
+
+private:
+    SourceLocation where_;
+};
+
+// A Python-level exception raised by script code or by an op (TypeError, ValueError,
+// RuntimeError, IndexError, ...); kind is the Python exception class name.
+class ScriptError : public Error {
+public:
+    ScriptError(std::string kind, const std::string& message, SourceLocation where = {})
+        : Error(message, std::move(where)), kind_(std::move(kind)) {}
+    const std::string& kind() const { return kind_; }
+
+private:
+    std::string kind_;
+};
+
+}  // namespace fusescope

@@ -1,0 +1,103 @@
+#pragma once
+// A strided view onto shared storage, as in PyTorch: sizes, strides (in elements) and a
+// storage offset over a Storage that several views may share.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/device.h"
+#include "core/dtype.h"
+
+namespace fusescope {
+
+using Shape = std::vector<int64_t>;
+
+// Contiguous (row-major) strides for sizes.
+Shape contiguousStrides(const Shape& sizes);
+int64_t shapeNumel(const Shape& sizes);
+
+class Storage {
+public:
+    Storage(std::size_t nbytes, Device device);
+    void* data() { return bytes_.data(); }
+    const void* data() const { return bytes_.data(); }
+    std::size_t nbytes() const { return bytes_.size(); }
+    Device device() const { return device_; }
+
+private:
+    std::vector<unsigned char> bytes_;
+    Device device_;
+};
+
+struct TensorImpl {
+    std::shared_ptr<Storage> storage;  // null for meta tensors
+    Shape sizes;
+    Shape strides;
+    int64_t storageOffset = 0;
+    DType dtype = DType::Float32;
+    Device device;
+    bool requiresGrad = false;
+    // A 0-dim tensor made from a Python number passed where a Tensor was expected; type
+    // promotion gives it the lowest priority (PyTorch's "wrapped number").
+    bool wrappedNumber = false;
+};
+
+class Tensor {
+public:
+    Tensor() = default;  // undefined tensor
+    explicit Tensor(std::shared_ptr<TensorImpl> impl) : impl_(std::move(impl)) {}
+
+    // New contiguous tensor; contents uninitialised (zeroed for determinism).
+    static Tensor empty(const Shape& sizes, DType dtype, Device device = Device::cpu());
+    // Meta tensor: sizes/strides/dtype only, no storage.
+    static Tensor emptyMeta(const Shape& sizes, const Shape& strides, DType dtype);
+    // 0-dim tensors holding one value.
+    static Tensor scalar(double value, DType dtype);
+
+    bool defined() const { return impl_ != nullptr; }
+    TensorImpl* impl() const { return impl_.get(); }
+    const std::shared_ptr<TensorImpl>& implPtr() const { return impl_; }
+
+    const Shape& sizes() const { return impl_->sizes; }
+    const Shape& strides() const { return impl_->strides; }
+    int64_t size(int64_t dim) const;  // negative dims wrap
+    int64_t stride(int64_t dim) const;
+    int64_t storageOffset() const { return impl_->storageOffset; }
+    int64_t dim() const { return static_cast<int64_t>(impl_->sizes.size()); }
+    int64_t numel() const { return shapeNumel(impl_->sizes); }
+    DType dtype() const { return impl_->dtype; }
+    Device device() const { return impl_->device; }
+    bool isMeta() const { return impl_->device.isMeta(); }
+    bool requiresGrad() const { return impl_->requiresGrad; }
+    void setRequiresGrad(bool value) { impl_->requiresGrad = value; }
+    bool isContiguous() const;
+    const std::shared_ptr<Storage>& storage() const { return impl_->storage; }
+
+    // A view sharing this tensor's storage.
+    Tensor asStrided(const Shape& sizes, const Shape& strides, int64_t storageOffset) const;
+    // Make this impl (and so every handle to it) become `other`: same storage, sizes,
+    // strides, offset, dtype, device. Tracing uses it to turn meta tensors into real ones.
+    void become(const Tensor& other) const;
+
+    // Element access by multi-index / flat row-major index, converted to double
+    // (int64 values beyond 2^53 lose precision; use readInt64 for those).
+    double readDouble(int64_t flatIndex) const;
+    int64_t readInt64(int64_t flatIndex) const;
+    void writeDouble(int64_t flatIndex, double value) const;
+    double item() const;  // requires numel() == 1
+    // Storage offset (in elements) of the element at a row-major flat index of this view.
+    int64_t elementOffset(int64_t flatIndex) const;
+    bool isWrappedNumber() const { return impl_->wrappedNumber; }
+
+    // Typed pointer to element 0 of this view (storage + offset). CPU only.
+    void* dataPtr() const;
+    template <class T>
+    T* data() const { return static_cast<T*>(dataPtr()); }
+
+private:
+    std::shared_ptr<TensorImpl> impl_;
+};
+
+}  // namespace fusescope

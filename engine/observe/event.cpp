@@ -1,0 +1,98 @@
+#include "observe/event.h"
+
+#include <fmt/format.h>
+
+namespace fusescope {
+
+using nlohmann::json;
+
+std::string StackFrame::str() const {
+    return fmt::format("File \"{}\", line {}, in {}", file, line, function);
+}
+
+std::string LogEvent::formatted() const {
+    std::string prefix = compileId.empty() ? "" : "[" + compileId + "] ";
+    prefix += isArtifact ? "[__" + name + "] " : "[" + name + "] ";
+    if (level == LogLevel::Warning) prefix += "WARNING: ";
+    if (level == LogLevel::Error) prefix += "ERROR: ";
+    return prefix + message;
+}
+
+namespace {
+
+json locationJson(const SourceLocation& where) {
+    return json{{"file", where.file}, {"line", where.line}, {"column", where.column}};
+}
+
+json stackJson(const std::vector<StackFrame>& stack) {
+    json frames = json::array();
+    for (const auto& f : stack)
+        frames.push_back({{"file", f.file}, {"line", f.line}, {"function", f.function}, {"source", f.sourceLine}});
+    return frames;
+}
+
+const char* levelName(LogLevel level) {
+    switch (level) {
+    case LogLevel::Debug: return "debug";
+    case LogLevel::Info: return "info";
+    case LogLevel::Warning: return "warning";
+    case LogLevel::Error: return "error";
+    }
+    return "info";
+}
+
+struct TypeName {
+    std::string operator()(const CompileStartedEvent&) const { return "compile_started"; }
+    std::string operator()(const GraphCapturedEvent&) const { return "graph_captured"; }
+    std::string operator()(const GuardsEvent&) const { return "guards"; }
+    std::string operator()(const GuardFailureEvent&) const { return "guard_failure"; }
+    std::string operator()(const RecompileEvent&) const { return "recompile"; }
+    std::string operator()(const GraphBreakEvent&) const { return "graph_break"; }
+    std::string operator()(const CacheLimitEvent&) const { return "cache_limit"; }
+    std::string operator()(const LogEvent&) const { return "log"; }
+    std::string operator()(const ErrorEvent&) const { return "error"; }
+    std::string operator()(const ScriptOutputEvent&) const { return "script_output"; }
+};
+
+struct Payload {
+    json operator()(const CompileStartedEvent& e) const {
+        return {{"compile_id", e.compileId}, {"function", e.function}, {"where", locationJson(e.where)}};
+    }
+    json operator()(const GraphCapturedEvent& e) const {
+        return {{"compile_id", e.compileId}, {"function", e.function}, {"readable", e.readable},
+                {"code", e.code}, {"op_count", e.opCount}, {"break_reason", e.breakReason}};
+    }
+    json operator()(const GuardsEvent& e) const { return {{"compile_id", e.compileId}, {"guards", e.guards}}; }
+    json operator()(const GuardFailureEvent& e) const {
+        return {{"compile_id", e.compileId}, {"function", e.function}, {"reasons", e.reasons}};
+    }
+    json operator()(const RecompileEvent& e) const {
+        return {{"compile_id", e.compileId}, {"function", e.function}, {"where", locationJson(e.where)},
+                {"message", e.message}};
+    }
+    json operator()(const GraphBreakEvent& e) const {
+        return {{"compile_id", e.compileId}, {"reason", e.reason}, {"user_stack", stackJson(e.userStack)}};
+    }
+    json operator()(const CacheLimitEvent& e) const {
+        return {{"function", e.function}, {"where", locationJson(e.where)}, {"limit", e.limit},
+                {"last_reason", e.lastReason}};
+    }
+    json operator()(const LogEvent& e) const {
+        return {{"compile_id", e.compileId}, {"name", e.name}, {"artifact", e.isArtifact},
+                {"level", levelName(e.level)}, {"message", e.message}};
+    }
+    json operator()(const ErrorEvent& e) const { return {{"message", e.message}, {"where", locationJson(e.where)}}; }
+    json operator()(const ScriptOutputEvent& e) const { return {{"text", e.text}}; }
+};
+
+}  // namespace
+
+std::string eventType(const Event& event) { return std::visit(TypeName{}, event); }
+
+json eventToJson(const Event& event) {
+    json j = std::visit(Payload{}, event);
+    j["type"] = eventType(event);
+    return j;
+}
+
+}  // namespace fusescope

@@ -1,0 +1,112 @@
+#pragma once
+// Everything the engine reports is one of these events. The log printer, the CLI's
+// --events file, and later the GUI, the debug-trace directory and the trace bundle are all
+// consumers of the one stream (DESIGN.md, "Everything is an event").
+
+#include <functional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/error.h"
+
+namespace fusescope {
+
+// One frame of a user stack, as Python's FrameSummary prints it.
+struct StackFrame {
+    std::string file;
+    int line = 0;
+    std::string function;
+    std::string sourceLine;  // stripped text of the line
+    std::string str() const;  // File "script.py", line 4, in fn
+};
+
+struct CompileStartedEvent {
+    std::string compileId;  // "0/1"
+    std::string function;
+    SourceLocation where;   // the def line
+};
+
+struct GraphCapturedEvent {
+    std::string compileId;
+    std::string function;
+    std::string readable;  // fx_graph_readable-style text
+    std::string code;      // graph_code text (Python forward)
+    int opCount = 0;
+    std::string breakReason;  // why this graph ended early; empty when it ran to return
+};
+
+struct GuardsEvent {
+    std::string compileId;
+    std::vector<std::string> guards;  // each "code   # source line"
+};
+
+struct GuardFailureEvent {
+    std::string compileId;            // the entry that failed
+    std::string function;
+    std::vector<std::string> reasons;
+};
+
+struct RecompileEvent {
+    std::string compileId;  // the new compile
+    std::string function;
+    SourceLocation where;
+    std::string message;    // the full "Recompiling function ..." text
+};
+
+struct GraphBreakEvent {
+    std::string compileId;
+    std::string reason;
+    std::vector<StackFrame> userStack;
+};
+
+struct CacheLimitEvent {
+    std::string function;
+    SourceLocation where;
+    int limit = 0;
+    std::string lastReason;
+};
+
+enum class LogLevel { Debug = 10, Info = 20, Warning = 30, Error = 40 };
+
+struct LogEvent {
+    std::string compileId;  // may be empty
+    std::string name;       // component ("dynamo") or artifact ("recompiles")
+    bool isArtifact = false;
+    LogLevel level = LogLevel::Info;
+    std::string message;
+    std::string formatted() const;  // the line(s) as printed: "[0/1] [__recompiles] ..."
+};
+
+struct ErrorEvent {
+    std::string message;
+    SourceLocation where;
+};
+
+struct ScriptOutputEvent {
+    std::string text;  // what the script printed (stdout)
+};
+
+using Event = std::variant<CompileStartedEvent, GraphCapturedEvent, GuardsEvent, GuardFailureEvent,
+                           RecompileEvent, GraphBreakEvent, CacheLimitEvent, LogEvent, ErrorEvent,
+                           ScriptOutputEvent>;
+
+std::string eventType(const Event& event);  // "compile_started", "graph_captured", ...
+nlohmann::json eventToJson(const Event& event);
+
+// Fan-out of events to consumers, in subscription order.
+class EventBus {
+public:
+    using Consumer = std::function<void(const Event&)>;
+    void subscribe(Consumer consumer) { consumers_.push_back(std::move(consumer)); }
+    void emit(const Event& event) const {
+        for (const auto& c : consumers_) c(event);
+    }
+
+private:
+    std::vector<Consumer> consumers_;
+};
+
+}  // namespace fusescope

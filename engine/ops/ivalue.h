@@ -1,0 +1,78 @@
+#pragma once
+// The values ops take and return: what a schema argument can hold.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "core/device.h"
+#include "core/dtype.h"
+#include "core/tensor.h"
+
+namespace fusescope {
+
+struct IValue;
+using IValueList = std::vector<IValue>;
+
+struct None {
+    bool operator==(const None&) const = default;
+};
+
+struct IValue {
+    // A list and a tuple differ only in how they print and whether they can be mutated;
+    // ops treat both as sequences.
+    struct Sequence {
+        IValueList items;
+        bool isTuple = false;
+    };
+    using Storage = std::variant<None, bool, int64_t, double, std::string, Tensor, DType, Device,
+                                 std::shared_ptr<Sequence>>;
+    Storage v;
+
+    IValue() = default;
+    IValue(None) {}
+    IValue(bool b) : v(b) {}
+    IValue(int64_t i) : v(i) {}
+    IValue(int i) : v(static_cast<int64_t>(i)) {}
+    IValue(double d) : v(d) {}
+    IValue(std::string s) : v(std::move(s)) {}
+    IValue(const char* s) : v(std::string(s)) {}
+    IValue(Tensor t) : v(std::move(t)) {}
+    IValue(DType d) : v(d) {}
+    IValue(Device d) : v(d) {}
+    static IValue list(IValueList items) { return makeSeq(std::move(items), false); }
+    static IValue tuple(IValueList items) { return makeSeq(std::move(items), true); }
+    static IValue intList(const std::vector<int64_t>& ints);
+
+    bool isNone() const { return std::holds_alternative<None>(v); }
+    bool isBool() const { return std::holds_alternative<bool>(v); }
+    bool isInt() const { return std::holds_alternative<int64_t>(v); }
+    bool isDouble() const { return std::holds_alternative<double>(v); }
+    bool isNumber() const { return isBool() || isInt() || isDouble(); }
+    bool isString() const { return std::holds_alternative<std::string>(v); }
+    bool isTensor() const { return std::holds_alternative<Tensor>(v); }
+    bool isDType() const { return std::holds_alternative<DType>(v); }
+    bool isDevice() const { return std::holds_alternative<Device>(v); }
+    bool isSequence() const { return std::holds_alternative<std::shared_ptr<Sequence>>(v); }
+
+    bool toBool() const { return std::get<bool>(v); }
+    int64_t toInt() const;     // bool or int
+    double toDouble() const;   // bool, int or double
+    const std::string& toString() const { return std::get<std::string>(v); }
+    const Tensor& toTensor() const { return std::get<Tensor>(v); }
+    DType toDType() const { return std::get<DType>(v); }
+    Device toDevice() const { return std::get<Device>(v); }
+    const std::shared_ptr<Sequence>& toSequence() const { return std::get<std::shared_ptr<Sequence>>(v); }
+    std::vector<int64_t> toIntList() const;  // a sequence of ints, or a single int
+
+private:
+    static IValue makeSeq(IValueList items, bool isTuple) {
+        IValue r;
+        r.v = std::make_shared<Sequence>(Sequence{std::move(items), isTuple});
+        return r;
+    }
+};
+
+}  // namespace fusescope

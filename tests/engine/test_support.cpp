@@ -1,0 +1,76 @@
+#include "test_support.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace fusescope::test {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path tempDir() {
+    static fs::path dir = [] {
+        fs::path d = fs::temp_directory_path() / ("fusescope-test-" + std::to_string(getpid()));
+        fs::create_directories(d);
+        return d;
+    }();
+    return dir;
+}
+
+}  // namespace
+
+std::string readFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw std::runtime_error("cannot read " + path);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+std::string writeTempFile(const std::string& name, const std::string& text) {
+    fs::path p = tempDir() / name;
+    std::ofstream(p, std::ios::binary) << text;
+    return p.string();
+}
+
+std::string sourcePath(const std::string& relative) {
+    return (fs::path(FUSESCOPE_SOURCE_DIR) / relative).string();
+}
+
+ProcessResult runCli(const std::vector<std::string>& args, const std::vector<std::string>& env) {
+    static int counter = 0;
+    std::string outPath = (tempDir() / ("out" + std::to_string(++counter))).string();
+    std::string errPath = outPath + ".err";
+    pid_t pid = fork();
+    if (pid < 0) throw std::runtime_error("fork failed");
+    if (pid == 0) {
+        for (const auto& e : env) putenv(strdup(e.c_str()));
+        freopen("/dev/null", "r", stdin);
+        freopen(outPath.c_str(), "w", stdout);
+        freopen(errPath.c_str(), "w", stderr);
+        std::vector<char*> argv;
+        std::string cli = FUSESCOPE_CLI;
+        argv.push_back(cli.data());
+        std::vector<std::string> copy = args;
+        for (auto& a : copy) argv.push_back(a.data());
+        argv.push_back(nullptr);
+        execv(cli.c_str(), argv.data());
+        _exit(127);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    ProcessResult r;
+    r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    r.out = readFile(outPath);
+    r.err = readFile(errPath);
+    return r;
+}
+
+}  // namespace fusescope::test
