@@ -515,8 +515,10 @@ struct Module {
     std::string sourceText(const Stmt& stmt) const { return sourceText(stmt.loc.line, stmt.endLine); }
 };
 
-// Compact deterministic s-expression dumps, used by tests and debugging, e.g.
-// (Module (Assign (Name x) (BinOp + (Int 1) (Int 2)))).
+// Compact deterministic s-expression dumps, used by tests and debugging. dumpAst writes
+// one top-level statement per line, e.g. `x = a + 1.0` dumps as (Assign x (+ a 1.0)).
+// Names are bare, strings quoted, absent children `_`; (. v attr) is an attribute,
+// (Sub v i) a subscript, (u- x) a unary minus, (kw name v) / (** v) call keywords.
 std::string dumpAst(const Module& module);
 std::string dumpExpr(const Expr& expr);
 std::string dumpStmt(const Stmt& stmt);
