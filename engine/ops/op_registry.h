@@ -16,6 +16,31 @@ namespace fusescope {
 
 using Kwargs = std::vector<std::pair<std::string, IValue>>;
 
+// One parameter of a parsed schema: "Tensor? weight=None" -> type "Tensor", optional,
+// default None. Types: Tensor, Tensor[], Scalar, int, int[], float, bool, str,
+// ScalarType, Device, Any (an optional "?" allows None).
+struct SchemaParam {
+    std::string name;
+    std::string type;
+    bool optional = false;
+    bool kwOnly = false;
+    bool hasDefault = false;
+    IValue defaultValue;
+};
+
+struct ParsedSchema {
+    std::string name;  // "max.dim"
+    std::vector<SchemaParam> params;
+    std::string returns;  // "Tensor", "(Tensor values, Tensor indices)"
+};
+
+// Parses "add(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor"; throws Error on
+// malformed schemas (a programming mistake, found at registration).
+ParsedSchema parseSchema(std::string_view schema);
+
+// The name scripts use: "max.dim" -> "max".
+std::string_view baseOpName(std::string_view name);
+
 // Arguments bound to a schema: one value per schema parameter, defaults filled in.
 class BoundArgs {
 public:
@@ -63,8 +88,20 @@ public:
 
     void add(OpDef op);
 
+    // Overloads share a base name ("max", "max.dim", "max.other"); call() with the base name
+    // binds each in registration order and runs the first that fits.
+    std::vector<const OpDef*> overloads(std::string_view baseName) const;
+    // The overload a call resolves to, with its bound arguments.
+    std::pair<const OpDef*, BoundArgs> resolve(std::string_view name, const IValueList& args,
+                                               const Kwargs& kwargs) const;
+    const ParsedSchema& parsed(const OpDef& op) const;
+    // Runs infer or kernel (meta inputs or a meta device argument select infer).
+    IValue run(const OpDef& op, const BoundArgs& bound) const;
+
 private:
     std::unordered_map<std::string, OpDef> ops_;
+    std::unordered_map<std::string, ParsedSchema> schemas_;
+    std::unordered_map<std::string, std::vector<std::string>> overloads_;
 };
 
 }  // namespace fusescope

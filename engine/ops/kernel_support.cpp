@@ -1,0 +1,288 @@
+#include "ops/kernel_support.h"
+
+#include <algorithm>
+#include <numeric>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+
+namespace fusescope {
+
+int64_t wrapDim(int64_t dim, int64_t ndim) {
+    int64_t n = std::max<int64_t>(ndim, 1);  // 0-dim tensors accept dim 0 and -1
+    if (dim < -n || dim >= n)
+        throw ScriptError("IndexError", fmt::format("Dimension out of range (expected to be in range of [{}, {}], but got {})",
+                                                    -n, n - 1, dim));
+    return dim < 0 ? dim + n : dim;
+}
+
+std::vector<bool> reductionMask(const std::vector<int64_t>& dims, int64_t ndim) {
+    std::vector<bool> mask(static_cast<std::size_t>(ndim), dims.empty());
+    for (int64_t d : dims) {
+        int64_t w = wrapDim(d, ndim);
+        if (ndim == 0) continue;
+        if (mask[static_cast<std::size_t>(w)])
+            throw ScriptError("RuntimeError", fmt::format("dim {} appears multiple times in the list of dims", w));
+        mask[static_cast<std::size_t>(w)] = true;
+    }
+    return mask;
+}
+
+Shape reducedShape(const Shape& sizes, const std::vector<bool>& mask, bool keepdim) {
+    Shape out;
+    for (std::size_t i = 0; i < sizes.size(); ++i) {
+        if (!mask[i]) out.push_back(sizes[i]);
+        else if (keepdim) out.push_back(1);
+    }
+    return out;
+}
+
+std::string shapeStr(const Shape& s) { return fmt::format("[{}]", fmt::join(s, ", ")); }
+
+Shape broadcastShapes(const Shape& a, const Shape& b) {
+    std::size_t n = std::max(a.size(), b.size());
+    Shape out(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        // Align from the right; index from the right so messages name the output dim.
+        int64_t da = i < n - a.size() ? 1 : a[i - (n - a.size())];
+        int64_t db = i < n - b.size() ? 1 : b[i - (n - b.size())];
+        if (da != db && da != 1 && db != 1)
+            throw ScriptError("RuntimeError",
+                              fmt::format("The size of tensor a ({}) must match the size of tensor b ({}) at non-singleton dimension {}",
+                                          da, db, i));
+        out[i] = da == 1 ? db : da;
+    }
+    return out;
+}
+
+Shape broadcastTensors(const std::vector<Tensor>& tensors) {
+    Shape out;
+    for (const Tensor& t : tensors)
+        if (t.defined()) out = broadcastShapes(out, t.sizes());
+    return out;
+}
+
+DType resultType(const std::vector<Tensor>& operands) {
+    std::optional<DType> dimResult, zeroResult, wrappedResult;
+    for (const Tensor& t : operands) {
+        if (!t.defined()) continue;
+        DType current = t.dtype();
+        std::optional<DType>* slot = &dimResult;
+        if (t.isWrappedNumber()) {
+            if (isFloating(current)) current = defaultFloat();
+            slot = &wrappedResult;
+        } else if (t.dim() == 0) {
+            slot = &zeroResult;
+        }
+        *slot = *slot ? promoteTypes(**slot, current) : current;
+    }
+    auto combine = [](std::optional<DType> higher, std::optional<DType> lower) -> std::optional<DType> {
+        if (!higher) return lower;
+        if (!lower) return higher;
+        if (isFloating(*higher)) return higher;
+        if (*higher == DType::Bool || isFloating(*lower)) return promoteTypes(*higher, *lower);
+        return higher;
+    };
+    return combine(dimResult, combine(zeroResult, wrappedResult)).value_or(defaultFloat());
+}
+
+bool canCast(DType from, DType to) {
+    if (isFloating(from) && !isFloating(to)) return false;
+    if (from != DType::Bool && to == DType::Bool) return false;
+    return true;
+}
+
+Shape pointwiseStrides(const Shape& outSizes, const std::vector<Tensor>& inputs) {
+    const std::size_t nd = outSizes.size();
+    std::vector<const Tensor*> ops;
+    for (const Tensor& t : inputs)
+        if (t.defined()) ops.push_back(&t);
+    // Fast path (TensorIterator's fast setup): same-shaped inputs that are all contiguous
+    // give a contiguous output; all dense with identical strides give those strides.
+    bool sameShape = !ops.empty() && std::all_of(ops.begin(), ops.end(), [&](const Tensor* t) { return t->sizes() == outSizes; });
+    if (sameShape) {
+        if (std::all_of(ops.begin(), ops.end(), [](const Tensor* t) { return t->isContiguous(); }))
+            return contiguousStrides(outSizes);
+        const Shape& s0 = ops[0]->strides();
+        bool same = std::all_of(ops.begin(), ops.end(), [&](const Tensor* t) { return t->strides() == s0; });
+        if (same) {
+            // non-overlapping and dense: sorted by stride, each stride equals the product of
+            // the sizes below it.
+            std::vector<std::size_t> order(nd);
+            std::iota(order.begin(), order.end(), 0);
+            std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return s0[a] < s0[b]; });
+            int64_t expected = 1;
+            bool dense = true;
+            for (std::size_t d : order) {
+                if (outSizes[d] == 1) continue;
+                if (s0[d] != expected) dense = false;
+                expected *= outSizes[d];
+            }
+            if (dense) return s0;
+        }
+    }
+    if (nd == 0) return {};
+    // Broadcast strides (0 where an operand is broadcast or has size 1).
+    std::vector<Shape> strides;
+    for (const Tensor* t : ops) {
+        Shape s(nd, 0);
+        std::size_t off = nd - t->sizes().size();
+        for (std::size_t i = 0; i < t->sizes().size(); ++i)
+            s[off + i] = t->sizes()[i] == 1 && outSizes[off + i] != 1 ? 0 : t->strides()[i];
+        strides.push_back(std::move(s));
+    }
+    // perm[0] is the fastest-moving dim; insertion sort with ambiguous comparisons, exactly
+    // as TensorIterator::reorder_dimensions.
+    std::vector<std::size_t> perm(nd);
+    for (std::size_t i = 0; i < nd; ++i) perm[i] = nd - 1 - i;
+    auto shouldSwap = [&](std::size_t d0, std::size_t d1) {
+        for (const Shape& s : strides) {
+            int64_t s0 = s[d0], s1 = s[d1];
+            if (s0 == 0 || s1 == 0) continue;
+            if (s0 < s1) return -1;
+            if (s0 > s1) return 1;
+            if (outSizes[d0] > outSizes[d1]) return 1;
+        }
+        return 0;
+    };
+    for (std::size_t i = 1; i < nd; ++i) {
+        std::size_t dim1 = i;
+        for (std::ptrdiff_t dim0 = static_cast<std::ptrdiff_t>(i) - 1; dim0 >= 0; --dim0) {
+            int c = shouldSwap(perm[static_cast<std::size_t>(dim0)], perm[dim1]);
+            if (c > 0) {
+                std::swap(perm[static_cast<std::size_t>(dim0)], perm[dim1]);
+                dim1 = static_cast<std::size_t>(dim0);
+            } else if (c < 0) {
+                break;
+            }
+        }
+    }
+    Shape out(nd);
+    int64_t next = 1;
+    for (std::size_t i = 0; i < nd; ++i) {
+        out[perm[i]] = next;
+        next *= outSizes[perm[i]];
+    }
+    // An untouched permutation means plain row-major (which also fixes size-0/1 strides).
+    bool identity = true;
+    for (std::size_t i = 0; i < nd; ++i) identity = identity && perm[i] == nd - 1 - i;
+    return identity ? contiguousStrides(outSizes) : out;
+}
+
+TensorMeta contiguousMeta(const Shape& sizes, DType dtype) { return {sizes, contiguousStrides(sizes), dtype}; }
+
+Tensor allocate(const TensorMeta& meta) {
+    for (int64_t s : meta.sizes)
+        if (s < 0)
+            throw ScriptError("RuntimeError", fmt::format("Trying to create tensor with negative dimension {}: {}", s, shapeStr(meta.sizes)));
+    int64_t extent = 0;
+    if (shapeNumel(meta.sizes) > 0) {
+        extent = 1;
+        for (std::size_t i = 0; i < meta.sizes.size(); ++i) extent += (meta.sizes[i] - 1) * meta.strides[i];
+    }
+    auto impl = std::make_shared<TensorImpl>();
+    impl->storage = std::make_shared<Storage>(static_cast<std::size_t>(extent) * dtypeSize(meta.dtype), Device::cpu());
+    impl->sizes = meta.sizes;
+    impl->strides = meta.strides;
+    impl->dtype = meta.dtype;
+    return Tensor(std::move(impl));
+}
+
+Tensor metaTensor(const TensorMeta& meta) { return Tensor::emptyMeta(meta.sizes, meta.strides, meta.dtype); }
+
+Tensor metaLike(const Tensor& t) {
+    Tensor m = Tensor::emptyMeta(t.sizes(), t.strides(), t.dtype());
+    m.setRequiresGrad(t.requiresGrad());
+    return m;
+}
+
+IterOperand iterOperand(const Tensor& t, const Shape& iterSizes) {
+    IterOperand op;
+    op.data = bytePtr(t);
+    const std::size_t nd = iterSizes.size();
+    op.byteStrides.assign(nd, 0);
+    const int64_t item = static_cast<int64_t>(dtypeSize(t.dtype()));
+    std::size_t off = nd - t.sizes().size();
+    for (std::size_t i = 0; i < t.sizes().size(); ++i)
+        op.byteStrides[off + i] = t.sizes()[i] == 1 ? 0 : t.strides()[i] * item;
+    return op;
+}
+
+void copyInto(const Tensor& dst, const Tensor& src) {
+    DType compute = isFloating(src.dtype()) ? DType::Float64 : DType::Int64;
+    pointwiseApply(dst, {src}, compute, [](const double* v) { return v[0]; }, [](const int64_t* v) { return v[0]; });
+}
+
+Tensor castCopy(const Tensor& src, DType dtype) {
+    Tensor out = allocate({src.sizes(), pointwiseStrides(src.sizes(), {src}), dtype});
+    copyInto(out, src);
+    return out;
+}
+
+Tensor contiguousCopy(const Tensor& src) {
+    Tensor out = allocate(contiguousMeta(src.sizes(), src.dtype()));
+    copyInto(out, src);
+    return out;
+}
+
+std::vector<double> toDoubles(const Tensor& t) {
+    std::vector<double> out;
+    out.reserve(static_cast<std::size_t>(t.numel()));
+    DType dt = t.dtype();
+    forEachElement(t.sizes(), {iterOperand(t, t.sizes())}, [&](char* const* p) { out.push_back(loadDouble(p[0], dt)); });
+    return out;
+}
+
+namespace {
+// Row-major element offsets over the selected dims.
+std::vector<int64_t> offsetsOver(const Tensor& t, const std::vector<bool>& mask, bool selected) {
+    std::vector<int64_t> offsets{0};
+    for (std::size_t d = 0; d < t.sizes().size(); ++d) {
+        if (mask[d] != selected) continue;
+        std::vector<int64_t> next;
+        next.reserve(offsets.size() * static_cast<std::size_t>(std::max<int64_t>(t.sizes()[d], 0)));
+        for (int64_t base : offsets)
+            for (int64_t i = 0; i < t.sizes()[d]; ++i) next.push_back(base + i * t.strides()[d]);
+        offsets = std::move(next);
+    }
+    return offsets;
+}
+}  // namespace
+
+ReductionPlan planReduction(const Tensor& t, const std::vector<bool>& mask) {
+    return {offsetsOver(t, mask, false), offsetsOver(t, mask, true)};
+}
+
+OpDef makeOp(std::string name, std::string schema, OpFlags flags, MetaFn meta, ComputeFn compute) {
+    OpDef d;
+    d.name = std::move(name);
+    d.schema = std::move(schema);
+    d.isFunction = flags.function;
+    d.isMethod = flags.method;
+    d.isFunctional = flags.functional;
+    d.infer = [meta](const BoundArgs& a) { return IValue(metaTensor(meta(a))); };
+    d.kernel = [meta, compute](const BoundArgs& a) {
+        Tensor out = allocate(meta(a));
+        compute(a, out);
+        return IValue(out);
+    };
+    return d;
+}
+
+Tensor wrapScalar(const IValue& v) {
+    Tensor t = v.isBool()  ? Tensor::scalar(v.toBool() ? 1.0 : 0.0, DType::Bool)
+               : v.isInt() ? Tensor::empty({}, DType::Int64)
+                           : Tensor::scalar(v.toDouble(), DType::Float64);
+    if (v.isInt()) *t.data<int64_t>() = v.toInt();  // exact beyond 2^53
+    t.impl()->wrappedNumber = true;
+    return t;
+}
+
+void checkRequiresGrad(DType dtype, bool requiresGrad) {
+    if (requiresGrad && !isFloating(dtype))
+        throw ScriptError("RuntimeError", "Only Tensors of floating point and complex dtype can require gradients");
+}
+
+}  // namespace fusescope

@@ -1,0 +1,214 @@
+#pragma once
+// Shared machinery for the eager kernels: dtype-dispatched element access, broadcasting,
+// type promotion, output layout, strided iteration and reduction planning. Every op's
+// infer and kernel compute output metadata through the same helpers.
+
+#include <cstring>
+#include <functional>
+#include <span>
+#include <type_traits>
+#include <vector>
+
+#include "core/half.h"
+#include "core/tensor.h"
+#include "ops/op_registry.h"
+
+namespace fusescope {
+
+// ---- dims and shapes ------------------------------------------------------------------
+int64_t wrapDim(int64_t dim, int64_t ndim);
+// Reduction dims as a mask; empty dims = all. Repeated dims raise like PyTorch.
+std::vector<bool> reductionMask(const std::vector<int64_t>& dims, int64_t ndim);
+Shape reducedShape(const Shape& sizes, const std::vector<bool>& mask, bool keepdim);
+Shape broadcastShapes(const Shape& a, const Shape& b);
+Shape broadcastTensors(const std::vector<Tensor>& tensors);
+std::string shapeStr(const Shape& s);  // "[2, 3]"
+
+// ---- types ----------------------------------------------------------------------------
+// torch.result_type over operands: dimensioned tensors outrank 0-dim tensors, which outrank
+// wrapped numbers, except that a lower-priority operand of a higher category (bool < int <
+// float) still lifts the category.
+DType resultType(const std::vector<Tensor>& operands);
+bool canCast(DType from, DType to);
+// Float-only functions (exp, sqrt, div, mean...) turn bool/int into the default float.
+inline DType toFloatType(DType t) { return isFloating(t) ? t : defaultFloat(); }
+
+// ---- output metadata -----------------------------------------------------------------
+struct TensorMeta {
+    Shape sizes;
+    Shape strides;
+    DType dtype = DType::Float32;
+};
+// Strides TensorIterator gives a pointwise output: follow the inputs' memory order.
+Shape pointwiseStrides(const Shape& outSizes, const std::vector<Tensor>& inputs);
+TensorMeta contiguousMeta(const Shape& sizes, DType dtype);
+Tensor allocate(const TensorMeta& meta);  // CPU, zero-filled, strides honoured
+Tensor metaTensor(const TensorMeta& meta);
+Tensor metaLike(const Tensor& t);
+
+// ---- element access ------------------------------------------------------------------
+inline double loadDouble(const char* p, DType t) {
+    switch (t) {
+        case DType::Bool: return *reinterpret_cast<const unsigned char*>(p) ? 1.0 : 0.0;
+        case DType::Int32: { int32_t v; std::memcpy(&v, p, 4); return v; }
+        case DType::Int64: { int64_t v; std::memcpy(&v, p, 8); return static_cast<double>(v); }
+        case DType::Float16: { uint16_t v; std::memcpy(&v, p, 2); return halfToFloat(v); }
+        case DType::BFloat16: { uint16_t v; std::memcpy(&v, p, 2); return bfloat16ToFloat(v); }
+        case DType::Float32: { float v; std::memcpy(&v, p, 4); return v; }
+        case DType::Float64: { double v; std::memcpy(&v, p, 8); return v; }
+    }
+    return 0;
+}
+inline int64_t loadInt(const char* p, DType t) {
+    switch (t) {
+        case DType::Bool: return *reinterpret_cast<const unsigned char*>(p) ? 1 : 0;
+        case DType::Int32: { int32_t v; std::memcpy(&v, p, 4); return v; }
+        case DType::Int64: { int64_t v; std::memcpy(&v, p, 8); return v; }
+        default: return static_cast<int64_t>(loadDouble(p, t));
+    }
+}
+inline void storeDouble(char* p, DType t, double v) {
+    switch (t) {
+        case DType::Bool: *reinterpret_cast<unsigned char*>(p) = v != 0.0; break;
+        case DType::Int32: { int32_t x = static_cast<int32_t>(v); std::memcpy(p, &x, 4); break; }
+        case DType::Int64: { int64_t x = static_cast<int64_t>(v); std::memcpy(p, &x, 8); break; }
+        case DType::Float16: { uint16_t x = floatToHalf(static_cast<float>(v)); std::memcpy(p, &x, 2); break; }
+        case DType::BFloat16: { uint16_t x = floatToBfloat16(static_cast<float>(v)); std::memcpy(p, &x, 2); break; }
+        case DType::Float32: { float x = static_cast<float>(v); std::memcpy(p, &x, 4); break; }
+        case DType::Float64: std::memcpy(p, &v, 8); break;
+    }
+}
+inline void storeInt(char* p, DType t, int64_t v) {
+    switch (t) {
+        case DType::Bool: *reinterpret_cast<unsigned char*>(p) = v != 0; break;
+        case DType::Int32: { int32_t x = static_cast<int32_t>(v); std::memcpy(p, &x, 4); break; }
+        case DType::Int64: std::memcpy(p, &v, 8); break;
+        default: storeDouble(p, t, static_cast<double>(v)); break;
+    }
+}
+inline char* bytePtr(const Tensor& t) { return static_cast<char*>(t.dataPtr()); }
+
+// ---- strided iteration ---------------------------------------------------------------
+constexpr int kMaxOperands = 4;
+struct IterOperand {
+    char* data = nullptr;
+    Shape byteStrides;  // broadcast to the iteration shape (0 on broadcast dims)
+};
+IterOperand iterOperand(const Tensor& t, const Shape& iterSizes);
+
+// Calls f(char* const* ptrs) once per element of `sizes`, in row-major order, with ptrs[i]
+// pointing at operand i's element.
+template <class F>
+void forEachElement(const Shape& sizes, const std::vector<IterOperand>& ops, F&& f) {
+    if (shapeNumel(sizes) == 0) return;
+    const std::size_t n = ops.size();
+    char* ptrs[kMaxOperands];
+    const std::size_t nd = sizes.size();
+    if (nd == 0) {
+        for (std::size_t i = 0; i < n; ++i) ptrs[i] = ops[i].data;
+        f(static_cast<char* const*>(ptrs));
+        return;
+    }
+    const int64_t inner = sizes[nd - 1];
+    int64_t innerStride[kMaxOperands];
+    for (std::size_t i = 0; i < n; ++i) innerStride[i] = ops[i].byteStrides[nd - 1];
+    std::vector<int64_t> idx(nd - 1, 0);
+    for (;;) {
+        for (std::size_t i = 0; i < n; ++i) {
+            char* p = ops[i].data;
+            for (std::size_t d = 0; d + 1 < nd; ++d) p += idx[d] * ops[i].byteStrides[d];
+            ptrs[i] = p;
+        }
+        for (int64_t j = 0; j < inner; ++j) {
+            f(static_cast<char* const*>(ptrs));
+            for (std::size_t i = 0; i < n; ++i) ptrs[i] += innerStride[i];
+        }
+        std::ptrdiff_t d = static_cast<std::ptrdiff_t>(nd) - 2;
+        for (; d >= 0; --d) {
+            if (++idx[static_cast<std::size_t>(d)] < sizes[static_cast<std::size_t>(d)]) break;
+            idx[static_cast<std::size_t>(d)] = 0;
+        }
+        if (d < 0) return;
+    }
+}
+
+// Writes fn(inputs...) into out (inputs broadcast to out's shape). Computes in double when
+// `compute` is floating, otherwise in int64 with fi (pass nullptr for float-only ops).
+template <class FD, class FI>
+void pointwiseApply(const Tensor& out, const std::vector<Tensor>& inputs, DType compute, FD fd, FI fi) {
+    std::vector<IterOperand> ops;
+    ops.push_back(iterOperand(out, out.sizes()));
+    DType types[kMaxOperands];
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+        ops.push_back(iterOperand(inputs[i], out.sizes()));
+        types[i] = inputs[i].dtype();
+    }
+    const std::size_t n = inputs.size();
+    const DType outType = out.dtype();
+    constexpr bool floatOnly = std::is_same_v<FI, std::nullptr_t>;
+    if (floatOnly || isFloating(compute)) {
+        forEachElement(out.sizes(), ops, [&](char* const* p) {
+            double v[kMaxOperands] = {};
+            for (std::size_t i = 0; i < n; ++i) v[i] = loadDouble(p[i + 1], types[i]);
+            storeDouble(p[0], outType, fd(static_cast<const double*>(v)));
+        });
+    } else if constexpr (!floatOnly) {
+        forEachElement(out.sizes(), ops, [&](char* const* p) {
+            int64_t v[kMaxOperands] = {};
+            for (std::size_t i = 0; i < n; ++i) v[i] = loadInt(p[i + 1], types[i]);
+            storeInt(p[0], outType, fi(static_cast<const int64_t*>(v)));
+        });
+    }
+}
+
+// Copies src into dst (src broadcast to dst's shape, converting dtype).
+void copyInto(const Tensor& dst, const Tensor& src);
+// A new tensor of `dtype` with src's values, laid out like a pointwise output.
+Tensor castCopy(const Tensor& src, DType dtype);
+Tensor contiguousCopy(const Tensor& src);
+std::vector<double> toDoubles(const Tensor& t);  // row-major values
+
+// ---- reductions ----------------------------------------------------------------------
+// Element offsets (relative to element 0 of the tensor) split into the kept dims (outer,
+// row-major over the kept dims) and the reduced dims (inner, row-major over the reduced dims).
+struct ReductionPlan {
+    std::vector<int64_t> outer;
+    std::vector<int64_t> inner;
+};
+ReductionPlan planReduction(const Tensor& t, const std::vector<bool>& mask);
+
+// For each output row o (kept-dim index), calls f(o, values) with the reduced values loaded
+// as T (double or int64_t).
+template <class T, class F>
+void reduceRows(const Tensor& in, const std::vector<bool>& mask, F&& f) {
+    ReductionPlan plan = planReduction(in, mask);
+    const char* base = bytePtr(in);
+    const int64_t item = static_cast<int64_t>(dtypeSize(in.dtype()));
+    std::vector<T> values(plan.inner.size());
+    for (std::size_t o = 0; o < plan.outer.size(); ++o) {
+        for (std::size_t r = 0; r < plan.inner.size(); ++r) {
+            const char* p = base + (plan.outer[o] + plan.inner[r]) * item;
+            if constexpr (std::is_same_v<T, double>) values[r] = loadDouble(p, in.dtype());
+            else values[r] = loadInt(p, in.dtype());
+        }
+        f(static_cast<int64_t>(o), std::span<const T>(values));
+    }
+}
+
+// ---- op definitions ------------------------------------------------------------------
+struct OpFlags {
+    bool function = true;
+    bool method = true;
+    bool functional = false;
+};
+using MetaFn = std::function<TensorMeta(const BoundArgs&)>;
+using ComputeFn = std::function<void(const BoundArgs&, const Tensor& out)>;
+// An op with one tensor output: infer builds a meta tensor from meta(); kernel allocates
+// from the same meta() and fills it with compute().
+OpDef makeOp(std::string name, std::string schema, OpFlags flags, MetaFn meta, ComputeFn compute);
+// A Python number as a 0-dim "wrapped number" tensor (bool, int64 or float64).
+Tensor wrapScalar(const IValue& number);
+// Applies requires_grad / device keyword handling shared by creation ops.
+void checkRequiresGrad(DType dtype, bool requiresGrad);
+
+}  // namespace fusescope

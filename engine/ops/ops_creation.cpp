@@ -1,0 +1,322 @@
+// Creation ops (ones, arange, randn, tensor, *_like, ...) and conversions (to, float,
+// clone, requires_grad_). A meta `device=` argument makes call() run infer instead.
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+#include "core/random.h"
+#include "ops/kernel_support.h"
+#include "ops/op_registration.h"
+
+namespace fusescope {
+
+namespace {
+
+const std::string kFactoryKwargs = ", ScalarType? dtype=None, Device? device=None, bool requires_grad=False) -> Tensor";
+
+void checkCpuDevice(const BoundArgs& a) {
+    const IValue& d = a["device"];
+    if (!d.isNone() && !d.toDevice().isCpu() && !d.toDevice().isMeta())
+        throw ScriptError("RuntimeError", fmt::format("Fusescope's eager kernels run on the CPU; device '{}' is not available",
+                                                      d.toDevice().str()));
+}
+
+DType dtypeOr(const BoundArgs& a, DType fallback) { return a["dtype"].isNone() ? fallback : a["dtype"].toDType(); }
+
+// A creation op: meta() gives the output; fill() writes its values. requires_grad is checked
+// and applied for both infer and kernel.
+void addFactory(OpRegistry& r, std::string name, std::string schema, OpFlags flags, MetaFn meta,
+                std::function<void(const BoundArgs&, const Tensor&)> fill) {
+    OpDef d = makeOp(std::move(name), std::move(schema), flags, meta, nullptr);
+    auto finish = [](const BoundArgs& a, Tensor t) {
+        bool grad = a.flag("requires_grad");
+        checkRequiresGrad(t.dtype(), grad);
+        t.setRequiresGrad(grad);
+        return IValue(t);
+    };
+    d.infer = [meta, finish](const BoundArgs& a) { return finish(a, metaTensor(meta(a))); };
+    d.kernel = [meta, fill, finish](const BoundArgs& a) {
+        checkCpuDevice(a);
+        Tensor out = allocate(meta(a));
+        fill(a, out);
+        return finish(a, out);
+    };
+    r.add(std::move(d));
+}
+
+void fillValue(const Tensor& out, const IValue& value) { copyInto(out, wrapScalar(value)); }
+
+// Writes gen(i) to each element in row-major order.
+template <class G>
+void fillGenerated(const Tensor& out, G gen) {
+    int64_t i = 0;
+    DType dt = out.dtype();
+    forEachElement(out.sizes(), {iterOperand(out, out.sizes())}, [&](char* const* p) { storeDouble(p[0], dt, gen(i++)); });
+}
+
+DType scalarDType(const IValue& v) {
+    if (v.isBool()) return DType::Bool;
+    if (v.isInt()) return DType::Int64;
+    return defaultFloat();
+}
+
+// ---- torch.tensor(data) ----------------------------------------------------------------
+struct DataInfo {
+    Shape sizes;
+    DType dtype = DType::Bool;
+    bool sawValue = false;
+};
+
+void scanData(const IValue& v, std::size_t depth, DataInfo& info) {
+    if (v.isSequence()) {
+        const auto& items = v.toSequence()->items;
+        int64_t n = static_cast<int64_t>(items.size());
+        if (depth == info.sizes.size()) {
+            if (info.sawValue) throw ScriptError("ValueError", fmt::format("expected sequence of length {} at dim {} (got {})", 0, depth, n));
+            info.sizes.push_back(n);
+        } else if (info.sizes[depth] != n) {
+            throw ScriptError("ValueError", fmt::format("expected sequence of length {} at dim {} (got {})", info.sizes[depth], depth, n));
+        }
+        for (const IValue& item : items) scanData(item, depth + 1, info);
+        return;
+    }
+    if (depth != info.sizes.size()) throw ScriptError("TypeError", "not a sequence");
+    DType t;
+    if (v.isTensor()) {
+        if (v.toTensor().numel() != 1 || v.toTensor().dim() != 0)
+            throw ScriptError("ValueError", "only one element tensors can be converted to Python scalars");
+        t = v.toTensor().dtype();
+    } else if (v.isNumber()) {
+        t = scalarDType(v);
+    } else {
+        throw ScriptError("TypeError", fmt::format("new(): invalid data type '{}'", v.isString() ? "str" : "object"));
+    }
+    info.dtype = info.sawValue ? promoteTypes(info.dtype, t) : t;
+    info.sawValue = true;
+}
+
+DataInfo dataInfo(const IValue& data) {
+    DataInfo info;
+    if (data.isTensor()) {
+        info.sizes = data.toTensor().sizes();
+        info.dtype = data.toTensor().dtype();
+        return info;
+    }
+    scanData(data, 0, info);
+    if (!info.sawValue) info.dtype = defaultFloat();  // torch.tensor([]) is float32
+    return info;
+}
+
+void flattenData(const IValue& v, std::vector<IValue>& out) {
+    if (v.isSequence()) {
+        for (const IValue& item : v.toSequence()->items) flattenData(item, out);
+        return;
+    }
+    out.push_back(v);
+}
+
+// ---- conversions -----------------------------------------------------------------------
+// The result of to()/float()/...: self when nothing changes, else a converted copy.
+Tensor convert(const Tensor& self, DType dtype, Device device, bool copy) {
+    if (!copy && dtype == self.dtype() && (device.kind == self.device().kind)) return self;
+    Tensor out;
+    if (self.isMeta() || device.isMeta()) {
+        out = metaTensor({self.sizes(), pointwiseStrides(self.sizes(), {self}), dtype});
+    } else {
+        if (!device.isCpu())
+            throw ScriptError("RuntimeError", fmt::format("Fusescope's eager kernels run on the CPU; cannot move a tensor to '{}'", device.str()));
+        out = castCopy(self, dtype);
+    }
+    out.setRequiresGrad(self.requiresGrad() && isFloating(dtype));
+    return out;
+}
+
+void addConversion(OpRegistry& r, std::string name, std::string schema, OpFlags flags,
+                   std::function<Tensor(const BoundArgs&, const Tensor& self)> fn) {
+    OpDef d;
+    d.name = std::move(name);
+    d.schema = std::move(schema);
+    d.isFunction = flags.function;
+    d.isMethod = flags.method;
+    d.kernel = [fn](const BoundArgs& a) { return IValue(fn(a, a.tensor("self"))); };
+    d.infer = d.kernel;
+    r.add(std::move(d));
+}
+
+}  // namespace
+
+void registerCreationOps(OpRegistry& r) {
+    const OpFlags functionOnly{true, false, false};
+    const OpFlags methodOnly{false, true, false};
+    const OpFlags both{};
+
+    auto sized = [](DType fallback) {
+        return [fallback](const BoundArgs& a) { return contiguousMeta(Shape(a.ints("size")), dtypeOr(a, fallback)); };
+    };
+    auto noFill = [](const BoundArgs&, const Tensor&) {};
+    addFactory(r, "zeros", "zeros(int[] size, *" + kFactoryKwargs, functionOnly, sized(defaultFloat()), noFill);
+    addFactory(r, "empty", "empty(int[] size, *" + kFactoryKwargs, functionOnly, sized(defaultFloat()), noFill);
+    addFactory(r, "ones", "ones(int[] size, *" + kFactoryKwargs, functionOnly, sized(defaultFloat()),
+               [](const BoundArgs&, const Tensor& out) { fillValue(out, IValue(int64_t{1})); });
+    addFactory(r, "full", "full(int[] size, Scalar fill_value, *" + kFactoryKwargs, functionOnly,
+               [](const BoundArgs& a) { return contiguousMeta(Shape(a.ints("size")), dtypeOr(a, scalarDType(a["fill_value"]))); },
+               [](const BoundArgs& a, const Tensor& out) { fillValue(out, a["fill_value"]); });
+    auto checkFloatRandom = [](const char* what, DType t) {
+        if (!isFloating(t))
+            throw ScriptError("RuntimeError", fmt::format("\"{}\" not implemented for '{}'", what, dtypeScalarName(t)));
+    };
+    addFactory(r, "rand", "rand(int[] size, *" + kFactoryKwargs, functionOnly, sized(defaultFloat()),
+               [checkFloatRandom](const BoundArgs&, const Tensor& out) {
+                   checkFloatRandom("check_uniform_bounds", out.dtype());
+                   fillGenerated(out, [](int64_t) { return randomUniform(); });
+               });
+    addFactory(r, "randn", "randn(int[] size, *" + kFactoryKwargs, functionOnly, sized(defaultFloat()),
+               [checkFloatRandom](const BoundArgs&, const Tensor& out) {
+                   checkFloatRandom("normal_kernel_cpu", out.dtype());
+                   fillGenerated(out, [](int64_t) { return randomNormal(); });
+               });
+    auto randintFill = [](const BoundArgs& a, const Tensor& out) {
+        int64_t low = a["low"].isNone() ? 0 : a.integer("low"), high = a.integer("high");
+        if (low >= high)
+            throw ScriptError("RuntimeError", fmt::format("random_ expects 'from' to be less than 'to', but got from={} >= to={}", low, high));
+        DType dt = out.dtype();
+        forEachElement(out.sizes(), {iterOperand(out, out.sizes())}, [&](char* const* p) { storeInt(p[0], dt, randomInt(low, high)); });
+    };
+    addFactory(r, "randint", "randint(int high, int[] size, *, int? low=None" + kFactoryKwargs, functionOnly, sized(DType::Int64), randintFill);
+    addFactory(r, "randint.low", "randint.low(int low, int high, int[] size, *" + kFactoryKwargs, functionOnly, sized(DType::Int64),
+               randintFill);
+
+    // arange(end) / arange(start, end, step=1): int64 when every bound is an int.
+    auto arangeMeta = [](const BoundArgs& a) {
+        bool hasStart = a.names[0] == "start";
+        double start = hasStart ? a.number("start") : 0.0, end = a.number("end"), step = hasStart ? a.number("step") : 1.0;
+        if (step == 0) throw ScriptError("RuntimeError", "step must be nonzero");
+        if (!std::isfinite(start) || !std::isfinite(end)) throw ScriptError("RuntimeError", fmt::format("unsupported range: {} -> {}", start, end));
+        if ((step > 0 && end < start) || (step < 0 && end > start))
+            throw ScriptError("RuntimeError", "upper bound and larger bound inconsistent with step sign");
+        bool allInt = a["end"].isInt() && (!hasStart || (a["start"].isInt() && a["step"].isInt()));
+        int64_t n = static_cast<int64_t>(std::ceil((end - start) / step));
+        return contiguousMeta({n}, dtypeOr(a, allInt ? DType::Int64 : defaultFloat()));
+    };
+    auto arangeFill = [](const BoundArgs& a, const Tensor& out) {
+        bool hasStart = a.names[0] == "start";
+        if (hasStart && a["start"].isInt() && a["step"].isInt() && !isFloating(out.dtype())) {
+            int64_t start = a.integer("start"), step = a.integer("step");
+            for (int64_t i = 0; i < out.numel(); ++i) storeInt(bytePtr(out) + i * static_cast<int64_t>(dtypeSize(out.dtype())), out.dtype(), start + i * step);
+            return;
+        }
+        double start = hasStart ? a.number("start") : 0.0, step = hasStart ? a.number("step") : 1.0;
+        fillGenerated(out, [=](int64_t i) { return start + step * static_cast<double>(i); });
+    };
+    addFactory(r, "arange", "arange(Scalar end, *" + kFactoryKwargs, functionOnly, arangeMeta, arangeFill);
+    addFactory(r, "arange.start", "arange.start(Scalar start, Scalar end, Scalar step=1, *" + kFactoryKwargs, functionOnly, arangeMeta,
+               arangeFill);
+    addFactory(r, "linspace", "linspace(Scalar start, Scalar end, int steps, *" + kFactoryKwargs, functionOnly,
+               [](const BoundArgs& a) {
+                   int64_t steps = a.integer("steps");
+                   if (steps < 0) throw ScriptError("RuntimeError", "number of steps must be non-negative");
+                   return contiguousMeta({steps}, dtypeOr(a, defaultFloat()));
+               },
+               [](const BoundArgs& a, const Tensor& out) {
+                   // PyTorch's CPU kernel: the first half steps up from start, the second down from end.
+                   double start = a.number("start"), end = a.number("end");
+                   int64_t steps = out.numel();
+                   double step = steps > 1 ? (end - start) / static_cast<double>(steps - 1) : 0.0;
+                   int64_t half = steps / 2;
+                   fillGenerated(out, [=](int64_t i) {
+                       return i < half ? start + step * static_cast<double>(i) : end - step * static_cast<double>(steps - i - 1);
+                   });
+               });
+
+    // *_like: the input's shape and (dense) layout.
+    auto likeMeta = [](const BoundArgs& a) {
+        const Tensor& self = a.tensor("self");
+        DType dt = a["dtype"].isNone() ? self.dtype() : a["dtype"].toDType();
+        return TensorMeta{self.sizes(), pointwiseStrides(self.sizes(), {self}), dt};
+    };
+    const std::string likeTail = "(Tensor self, *" + kFactoryKwargs;
+    addFactory(r, "zeros_like", "zeros_like" + likeTail, functionOnly, likeMeta, noFill);
+    addFactory(r, "empty_like", "empty_like" + likeTail, functionOnly, likeMeta, noFill);
+    addFactory(r, "ones_like", "ones_like" + likeTail, functionOnly, likeMeta,
+               [](const BoundArgs&, const Tensor& out) { fillValue(out, IValue(int64_t{1})); });
+    addFactory(r, "full_like", "full_like(Tensor self, Scalar fill_value, *" + kFactoryKwargs, functionOnly, likeMeta,
+               [](const BoundArgs& a, const Tensor& out) { fillValue(out, a["fill_value"]); });
+    addFactory(r, "rand_like", "rand_like" + likeTail, functionOnly, likeMeta, [checkFloatRandom](const BoundArgs&, const Tensor& out) {
+        checkFloatRandom("check_uniform_bounds", out.dtype());
+        fillGenerated(out, [](int64_t) { return randomUniform(); });
+    });
+    addFactory(r, "randn_like", "randn_like" + likeTail, functionOnly, likeMeta, [checkFloatRandom](const BoundArgs&, const Tensor& out) {
+        checkFloatRandom("normal_kernel_cpu", out.dtype());
+        fillGenerated(out, [](int64_t) { return randomNormal(); });
+    });
+
+    addFactory(r, "tensor", "tensor(Any data, *" + kFactoryKwargs, functionOnly,
+               [](const BoundArgs& a) {
+                   DataInfo info = dataInfo(a["data"]);
+                   return contiguousMeta(info.sizes, dtypeOr(a, info.dtype));
+               },
+               [](const BoundArgs& a, const Tensor& out) {
+                   const IValue& data = a["data"];
+                   if (data.isTensor()) {
+                       copyInto(out, data.toTensor());
+                       return;
+                   }
+                   std::vector<IValue> flat;
+                   flattenData(data, flat);
+                   DType dt = out.dtype();
+                   char* base = bytePtr(out);
+                   int64_t item = static_cast<int64_t>(dtypeSize(dt));
+                   for (std::size_t i = 0; i < flat.size(); ++i) {
+                       const IValue& v = flat[i];
+                       char* p = base + static_cast<int64_t>(i) * item;
+                       if (v.isTensor()) {
+                           const Tensor& t = v.toTensor();
+                           if (isFloating(t.dtype())) storeDouble(p, dt, t.item());
+                           else storeInt(p, dt, t.readInt64(0));
+                       } else if (v.isDouble()) {
+                           storeDouble(p, dt, v.toDouble());
+                       } else {
+                           storeInt(p, dt, v.toInt());
+                       }
+                   }
+               });
+
+    // ---- conversions ----
+    addConversion(r, "to.dtype", "to.dtype(Tensor self, ScalarType dtype, bool non_blocking=False, bool copy=False) -> Tensor", methodOnly,
+                  [](const BoundArgs& a, const Tensor& self) { return convert(self, a["dtype"].toDType(), self.device(), a.flag("copy")); });
+    addConversion(r, "to.device",
+                  "to.device(Tensor self, Device? device=None, ScalarType? dtype=None, bool non_blocking=False, bool copy=False) -> Tensor",
+                  methodOnly, [](const BoundArgs& a, const Tensor& self) {
+                      Device device = a["device"].isNone() ? self.device() : a["device"].toDevice();
+                      return convert(self, dtypeOr(a, self.dtype()), device, a.flag("copy"));
+                  });
+    addConversion(r, "to.other", "to.other(Tensor self, Tensor other, bool non_blocking=False, bool copy=False) -> Tensor", methodOnly,
+                  [](const BoundArgs& a, const Tensor& self) {
+                      const Tensor& other = a.tensor("other");
+                      return convert(self, other.dtype(), other.device(), a.flag("copy"));
+                  });
+    const std::pair<const char*, DType> casts[] = {{"float", DType::Float32}, {"double", DType::Float64}, {"half", DType::Float16},
+                                                   {"bfloat16", DType::BFloat16}, {"int", DType::Int32},   {"long", DType::Int64},
+                                                   {"bool", DType::Bool}};
+    for (const auto& [name, dtype] : casts) {
+        DType target = dtype;
+        addConversion(r, name, std::string(name) + "(Tensor self) -> Tensor", methodOnly,
+                      [target](const BoundArgs&, const Tensor& self) { return convert(self, target, self.device(), false); });
+    }
+    addConversion(r, "type_as", "type_as(Tensor self, Tensor other) -> Tensor", methodOnly,
+                  [](const BoundArgs& a, const Tensor& self) { return convert(self, a.tensor("other").dtype(), self.device(), false); });
+    addConversion(r, "clone", "clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor", both,
+                  [](const BoundArgs&, const Tensor& self) { return convert(self, self.dtype(), self.device(), true); });
+    addConversion(r, "requires_grad_", "requires_grad_(Tensor self, bool requires_grad=True) -> Tensor", methodOnly,
+                  [](const BoundArgs& a, const Tensor& self) {
+                      bool grad = a.flag("requires_grad");
+                      checkRequiresGrad(self.dtype(), grad);
+                      Tensor handle = self;
+                      handle.setRequiresGrad(grad);
+                      return handle;
+                  });
+}
+
+}  // namespace fusescope

@@ -1,0 +1,506 @@
+// Pointwise ops: binary arithmetic and comparisons, unary math, where/clamp, and their
+// in-place forms. Each op is described once and registered as functional and in-place.
+
+#include <cmath>
+#include <numbers>
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+#include "ops/kernel_support.h"
+#include "ops/op_registration.h"
+
+namespace fusescope {
+
+namespace {
+
+std::string scalarName(DType t) { return std::string(dtypeScalarName(t)); }
+
+TensorMeta pointwiseMeta(const std::vector<Tensor>& inputs, DType outType) {
+    Shape sizes = broadcastTensors(inputs);
+    return {sizes, pointwiseStrides(sizes, inputs), outType};
+}
+
+// In-place ops write into self: the broadcast shape must be self's and the result type
+// must be castable to self's dtype.
+void checkInplace(const Tensor& self, const std::vector<Tensor>& inputs, DType resultDtype) {
+    Shape sizes = broadcastTensors(inputs);
+    if (sizes != self.sizes())
+        throw ScriptError("RuntimeError", fmt::format("output with shape {} doesn't match the broadcast shape {}",
+                                                      shapeStr(self.sizes()), shapeStr(sizes)));
+    if (!canCast(resultDtype, self.dtype()))
+        throw ScriptError("RuntimeError", fmt::format("result type {} can't be cast to the desired output type {}",
+                                                      scalarName(resultDtype), scalarName(self.dtype())));
+}
+
+// An elementwise op over self and its other tensor operands. outType maps the common
+// (promoted) dtype to the result dtype; computeType to the dtype arithmetic happens in.
+struct PointwiseOp {
+    std::string name;
+    std::string schema;  // without the name
+    OpFlags flags;
+    std::vector<std::string> inputs;  // tensor parameters, promoted together
+    std::function<DType(DType common, const BoundArgs&)> outType;
+    std::function<DType(DType common, const BoundArgs&)> computeType;
+    std::function<void(const BoundArgs&, const Tensor& out, const std::vector<Tensor>& in, DType compute)> run;
+    bool inplace = true;  // also register name_ (method only)
+
+    using TypeFn = std::function<DType(DType, const BoundArgs&)>;
+    using RunFn = std::function<void(const BoundArgs&, const Tensor&, const std::vector<Tensor>&, DType)>;
+    PointwiseOp(std::string n, std::string s, OpFlags f, std::vector<std::string> in, TypeFn out, TypeFn compute, RunFn r,
+                bool inpl = true)
+        : name(std::move(n)), schema(std::move(s)), flags(f), inputs(std::move(in)), outType(std::move(out)),
+          computeType(std::move(compute)), run(std::move(r)), inplace(inpl) {}
+};
+
+std::vector<Tensor> gatherInputs(const PointwiseOp& op, const BoundArgs& a) {
+    std::vector<Tensor> in;
+    for (const std::string& n : op.inputs) in.push_back(a.tensor(n));
+    return in;
+}
+
+void registerPointwise(OpRegistry& r, const PointwiseOp& op) {
+    auto meta = [op](const BoundArgs& a) {
+        std::vector<Tensor> in = gatherInputs(op, a);
+        DType common = resultType(in);
+        return pointwiseMeta(in, op.outType(common, a));
+    };
+    auto compute = [op](const BoundArgs& a, const Tensor& out) {
+        std::vector<Tensor> in = gatherInputs(op, a);
+        op.run(a, out, in, op.computeType(resultType(in), a));
+    };
+    r.add(makeOp(op.name, op.name + op.schema, op.flags, meta, compute));
+    if (!op.inplace) return;
+    std::string name = op.name + "_";
+    auto checked = [op](const BoundArgs& a) {
+        std::vector<Tensor> in = gatherInputs(op, a);
+        DType common = resultType(in);
+        checkInplace(in[0], in, op.outType(common, a));
+        return in;
+    };
+    OpDef d;
+    d.name = name;
+    d.schema = name + op.schema;
+    d.isFunction = op.name == "relu";  // torch.relu_ exists; the rest are methods only
+    d.isMethod = true;
+    d.infer = [checked](const BoundArgs& a) { return IValue(checked(a)[0]); };
+    d.kernel = [op, checked](const BoundArgs& a) {
+        std::vector<Tensor> in = checked(a);
+        op.run(a, in[0], in, op.computeType(resultType(in), a));
+        return IValue(in[0]);
+    };
+    r.add(std::move(d));
+}
+
+DType same(DType common, const BoundArgs&) { return common; }
+DType boolOut(DType, const BoundArgs&) { return DType::Bool; }
+
+template <class FD, class FI>
+auto elementwise(FD fd, FI fi) {
+    return [fd, fi](const BoundArgs&, const Tensor& out, const std::vector<Tensor>& in, DType compute) {
+        pointwiseApply(out, in, compute, fd, fi);
+    };
+}
+
+[[noreturn]] void zeroDivision() { throw ScriptError("ZeroDivisionError", "ZeroDivisionError"); }
+
+double floorDivide(double a, double b) {
+    // PyTorch's div_floor_floating: exact for representable quotients, sign-correct zeros.
+    if (b == 0) return a / b;
+    double mod = std::fmod(a, b);
+    double div = (a - mod) / b;
+    if (mod != 0 && (b < 0) != (mod < 0)) div -= 1;
+    if (div == 0) return std::copysign(0.0, a / b);
+    double f = std::floor(div);
+    if (div - f > 0.5) f += 1.0;
+    return f;
+}
+
+int64_t floorDivideInt(int64_t a, int64_t b) {
+    if (b == 0) zeroDivision();
+    int64_t q = a / b;
+    if (a % b != 0 && ((a < 0) != (b < 0))) --q;
+    return q;
+}
+
+double pyMod(double a, double b) {
+    double m = std::fmod(a, b);
+    if (m != 0 && ((b < 0) != (m < 0))) m += b;
+    return m;
+}
+
+int64_t pyModInt(int64_t a, int64_t b) {
+    if (b == 0) zeroDivision();
+    int64_t m = a % b;
+    if (m != 0 && ((b < 0) != (m < 0))) m += b;
+    return m;
+}
+
+int64_t intPow(int64_t base, int64_t exp) {
+    if (exp < 0) {
+        if (base == 1) return 1;
+        if (base == -1) return exp % 2 == 0 ? 1 : -1;
+        throw ScriptError("RuntimeError", "Integers to negative integer powers are not allowed.");
+    }
+    int64_t result = 1;
+    while (exp) {
+        if (exp & 1) result *= base;
+        base *= base;
+        exp >>= 1;
+    }
+    return result;
+}
+
+// alpha for add/sub: validated against the result dtype as PyTorch does.
+IValue alphaFor(const BoundArgs& a, DType common) {
+    const IValue& alpha = a["alpha"];
+    if (isIntegral(common) && alpha.isDouble())
+        throw ScriptError("RuntimeError", "For integral input tensors, argument alpha must not be a floating point number.");
+    if (common == DType::Bool && !alpha.isBool() && alpha.toDouble() != 1.0)
+        throw ScriptError("RuntimeError", "Boolean alpha only supported for Boolean results.");
+    return alpha;
+}
+
+void checkNotBoolSub(const std::vector<Tensor>& in) {
+    if (in[0].dtype() == DType::Bool && in[1].dtype() == DType::Bool)
+        throw ScriptError("RuntimeError",
+                          "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.");
+    if (in[0].dtype() == DType::Bool || in[1].dtype() == DType::Bool)
+        throw ScriptError("RuntimeError",
+                          "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
+}
+
+void addSub(const BoundArgs& a, const Tensor& out, const std::vector<Tensor>& in, DType compute, double sign) {
+    IValue alpha = alphaFor(a, compute);
+    double ad = sign * alpha.toDouble();
+    int64_t ai = static_cast<int64_t>(sign) * (alpha.isDouble() ? 0 : alpha.toInt());
+    pointwiseApply(out, in, compute, [ad](const double* v) { return v[0] + ad * v[1]; },
+                   [ai](const int64_t* v) { return v[0] + ai * v[1]; });
+}
+
+std::string roundingMode(const BoundArgs& a) {
+    const IValue& m = a["rounding_mode"];
+    if (m.isNone()) return "";
+    if (m.toString() != "trunc" && m.toString() != "floor")
+        throw ScriptError("RuntimeError", fmt::format("div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{}'",
+                                                      m.toString()));
+    return m.toString();
+}
+
+
+void registerWhereClamp(OpRegistry& r) {
+    auto whereMeta = [](const BoundArgs& a) {
+        const Tensor& cond = a.tensor("condition");
+        if (cond.dtype() != DType::Bool)
+            throw ScriptError("RuntimeError", fmt::format("where expected condition to be a boolean tensor, but got a tensor with dtype {}",
+                                                          scalarName(cond.dtype())));
+        std::vector<Tensor> in = {cond, a.tensor("self"), a.tensor("other")};
+        return pointwiseMeta(in, resultType({in[1], in[2]}));
+    };
+    r.add(makeOp("where", "where(Tensor condition, Tensor self, Tensor other) -> Tensor", {true, false, false}, whereMeta,
+                 [](const BoundArgs& a, const Tensor& out) {
+                     pointwiseApply(out, {a.tensor("condition"), a.tensor("self"), a.tensor("other")}, out.dtype(),
+                                    [](const double* v) { return v[0] != 0 ? v[1] : v[2]; },
+                                    [](const int64_t* v) { return v[0] != 0 ? v[1] : v[2]; });
+                 }));
+
+    // clamp promotes with its bounds as wrapped numbers: int tensor clamped by 0.5 is float.
+    auto clampType = [](const BoundArgs& a) {
+        const IValue& lo = a["min"];
+        const IValue& hi = a["max"];
+        if (lo.isNone() && hi.isNone())
+            throw ScriptError("RuntimeError", "torch.clamp: At least one of 'min' or 'max' must not be None");
+        std::vector<Tensor> ops = {a.tensor("self")};
+        if (!lo.isNone()) ops.push_back(wrapScalar(lo));
+        if (!hi.isNone()) ops.push_back(wrapScalar(hi));
+        return resultType(ops);
+    };
+    auto clampInto = [](const BoundArgs& a, const Tensor& out) {
+        const IValue& lo = a["min"];
+        const IValue& hi = a["max"];
+        double lod = lo.isNone() ? -INFINITY : lo.toDouble(), hid = hi.isNone() ? INFINITY : hi.toDouble();
+        int64_t loi = lo.isNone() || lo.isDouble() ? INT64_MIN : lo.toInt();
+        int64_t hii = hi.isNone() || hi.isDouble() ? INT64_MAX : hi.toInt();
+        pointwiseApply(out, {a.tensor("self")}, out.dtype(),
+                       [=](const double* v) { return std::isnan(v[0]) ? v[0] : std::min(std::max(v[0], lod), hid); },
+                       [=](const int64_t* v) { return std::min(std::max(v[0], loi), hii); });
+    };
+    const std::string tail = "(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor";
+    r.add(makeOp("clamp", "clamp" + tail, {},
+                 [clampType](const BoundArgs& a) {
+                     const Tensor& self = a.tensor("self");
+                     return pointwiseMeta({self}, clampType(a));
+                 },
+                 clampInto));
+    OpDef inplace;
+    inplace.name = "clamp_";
+    inplace.schema = "clamp_" + tail;
+    inplace.isFunction = false;
+    auto check = [clampType](const BoundArgs& a) {
+        const Tensor& self = a.tensor("self");
+        checkInplace(self, {self}, clampType(a));
+        return self;
+    };
+    inplace.infer = [check](const BoundArgs& a) { return IValue(check(a)); };
+    inplace.kernel = [check, clampInto](const BoundArgs& a) {
+        Tensor self = check(a);
+        clampInto(a, self);
+        return IValue(self);
+    };
+    r.add(std::move(inplace));
+}
+
+// A unary op: floatOnly ops (exp, sqrt, ...) compute bool/int inputs in the default float.
+struct UnaryOp {
+    std::string name;
+    enum class Out { Same, Float, Bool } out = Out::Same;
+    OpFlags flags;
+    std::function<void(const BoundArgs&, const Tensor& out, const Tensor& in)> run;
+    std::string extra;  // extra schema parameters, e.g. ", str approximate='none'"
+
+    using RunFn = std::function<void(const BoundArgs&, const Tensor&, const Tensor&)>;
+    UnaryOp(std::string n, Out o, OpFlags f, RunFn r, std::string e = "")
+        : name(std::move(n)), out(o), flags(f), run(std::move(r)), extra(std::move(e)) {}
+};
+
+template <class FD, class FI>
+auto unary(FD fd, FI fi) {
+    return [fd, fi](const BoundArgs&, const Tensor& out, const Tensor& in) {
+        DType compute = isFloating(out.dtype()) ? out.dtype() : DType::Int64;
+        if constexpr (std::is_same_v<FI, std::nullptr_t>)
+            pointwiseApply(out, {in}, compute, [&](const double* v) { return fd(v[0]); }, nullptr);
+        else
+            pointwiseApply(out, {in}, compute, [&](const double* v) { return fd(v[0]); }, [&](const int64_t* v) { return fi(v[0]); });
+    };
+}
+
+DType unaryOutType(const UnaryOp& op, DType in) {
+    switch (op.out) {
+        case UnaryOp::Out::Float: return toFloatType(in);
+        case UnaryOp::Out::Bool: return DType::Bool;
+        case UnaryOp::Out::Same: break;
+    }
+    return in;
+}
+
+void registerUnary(OpRegistry& r, const UnaryOp& op, bool withInplace = false) {
+    auto meta = [op](const BoundArgs& a) {
+        const Tensor& self = a.tensor("self");
+        if (op.name == "neg" && self.dtype() == DType::Bool)
+            throw ScriptError("RuntimeError",
+                              "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
+        return pointwiseMeta({self}, unaryOutType(op, self.dtype()));
+    };
+    std::string tail = "(Tensor self" + op.extra + ") -> Tensor";
+    r.add(makeOp(op.name, op.name + tail, op.flags, meta, [op](const BoundArgs& a, const Tensor& out) { op.run(a, out, a.tensor("self")); }));
+    if (!withInplace) return;
+    OpDef d;
+    d.name = op.name + "_";
+    d.schema = d.name + tail;
+    d.isFunction = true;
+    d.isFunctional = op.flags.functional;
+    auto check = [op](const BoundArgs& a) {
+        const Tensor& self = a.tensor("self");
+        checkInplace(self, {self}, unaryOutType(op, self.dtype()));
+        return self;
+    };
+    d.infer = [check](const BoundArgs& a) { return IValue(check(a)); };
+    d.kernel = [check, op](const BoundArgs& a) {
+        Tensor self = check(a);
+        op.run(a, self, self);
+        return IValue(self);
+    };
+    r.add(std::move(d));
+}
+
+double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
+
+void registerUnaryOps(OpRegistry& r) {
+    using O = UnaryOp::Out;
+    const OpFlags both{};
+    const OpFlags nn{true, true, true};
+    auto id = [](auto x) { return x; };
+    registerUnary(r, {"neg", O::Same, both, unary([](double x) { return -x; }, [](int64_t x) { return -x; })});
+    registerUnary(r, {"abs", O::Same, both, unary([](double x) { return std::fabs(x); }, [](int64_t x) { return x < 0 ? -x : x; })});
+    registerUnary(r, {"exp", O::Float, both, unary([](double x) { return std::exp(x); }, nullptr)});
+    registerUnary(r, {"log", O::Float, both, unary([](double x) { return std::log(x); }, nullptr)});
+    registerUnary(r, {"sqrt", O::Float, both, unary([](double x) { return std::sqrt(x); }, nullptr)});
+    registerUnary(r, {"rsqrt", O::Float, both, unary([](double x) { return 1.0 / std::sqrt(x); }, nullptr)});
+    registerUnary(r, {"sin", O::Float, both, unary([](double x) { return std::sin(x); }, nullptr)});
+    registerUnary(r, {"cos", O::Float, both, unary([](double x) { return std::cos(x); }, nullptr)});
+    registerUnary(r, {"tanh", O::Float, nn, unary([](double x) { return std::tanh(x); }, nullptr)});
+    registerUnary(r, {"sigmoid", O::Float, nn, unary(sigmoid, nullptr)});
+    registerUnary(r, {"erf", O::Float, both, unary([](double x) { return std::erf(x); }, nullptr)});
+    registerUnary(r, {"reciprocal", O::Float, both, unary([](double x) { return 1.0 / x; }, nullptr)});
+    registerUnary(r, {"silu", O::Float, {false, false, true}, unary([](double x) { return x * sigmoid(x); }, nullptr)});
+    registerUnary(r, {"relu", O::Same, nn,
+                      unary([](double x) { return std::isnan(x) ? x : std::max(x, 0.0); }, [](int64_t x) { return std::max<int64_t>(x, 0); })},
+                  true);
+    registerUnary(r, {"floor", O::Same, both, unary([](double x) { return std::floor(x); }, id)});
+    registerUnary(r, {"ceil", O::Same, both, unary([](double x) { return std::ceil(x); }, id)});
+    registerUnary(r, {"logical_not", O::Bool, both, unary([](double x) { return double(x == 0); }, [](int64_t x) { return int64_t(x == 0); })});
+    registerUnary(r, {"bitwise_not", O::Same, both, [](const BoundArgs& a, const Tensor& out, const Tensor& in) {
+                          if (isFloating(in.dtype()))
+                              throw ScriptError("RuntimeError", fmt::format("\"bitwise_not_cpu\" not implemented for '{}'", scalarName(in.dtype())));
+                          if (in.dtype() == DType::Bool) unary([](double x) { return double(x == 0); }, [](int64_t x) { return int64_t(x == 0); })(a, out, in);
+                          else unary([](double x) { return x; }, [](int64_t x) { return ~x; })(a, out, in);
+                      }});
+    registerUnary(r, {"round", O::Same, both,
+                      [](const BoundArgs& a, const Tensor& out, const Tensor& in) {
+                          int64_t decimals = a.integer("decimals");
+                          double scale = std::pow(10.0, static_cast<double>(decimals));
+                          unary([decimals, scale](double x) {
+                              // Half to even, as torch.round (std::nearbyint in the default mode).
+                              return decimals == 0 ? std::nearbyint(x) : std::nearbyint(x * scale) / scale;
+                          },
+                                [](int64_t x) { return x; })(a, out, in);
+                      },
+                      ", *, int decimals=0"});
+    registerUnary(r, {"gelu", O::Float, {false, false, true},
+                      [](const BoundArgs& a, const Tensor& out, const Tensor& in) {
+                          std::string approx = a["approximate"].toString();
+                          if (approx == "tanh") {
+                              const double k = std::sqrt(2.0 / std::numbers::pi);
+                              unary([k](double x) { return 0.5 * x * (1.0 + std::tanh(k * (x + 0.044715 * x * x * x))); }, nullptr)(a, out, in);
+                          } else if (approx == "none") {
+                              unary([](double x) { return 0.5 * x * (1.0 + std::erf(x * std::numbers::sqrt2 / 2.0)); }, nullptr)(a, out, in);
+                          } else {
+                              throw ScriptError("RuntimeError", "approximate argument must be either none or tanh.");
+                          }
+                      },
+                      ", *, str approximate='none'"});
+}
+
+void registerFillCopy(OpRegistry& r) {
+    auto inplaceOp = [&](std::string name, std::string params, std::function<void(const BoundArgs&, const Tensor&)> check,
+                         std::function<void(const BoundArgs&, const Tensor&)> fill) {
+        OpDef d;
+        d.name = name;
+        d.schema = name + "(Tensor self" + params + ") -> Tensor";
+        d.isFunction = false;
+        d.infer = [check](const BoundArgs& a) {
+            Tensor self = a.tensor("self");
+            check(a, self);
+            return IValue(self);
+        };
+        d.kernel = [check, fill](const BoundArgs& a) {
+            Tensor self = a.tensor("self");
+            check(a, self);
+            fill(a, self);
+            return IValue(self);
+        };
+        r.add(std::move(d));
+    };
+    auto noCheck = [](const BoundArgs&, const Tensor&) {};
+    auto fillWith = [](const Tensor& self, const IValue& value) {
+        Tensor v = wrapScalar(value);
+        copyInto(self, v);
+    };
+    inplaceOp("fill_", ", Scalar value", noCheck, [fillWith](const BoundArgs& a, const Tensor& self) { fillWith(self, a["value"]); });
+    inplaceOp("zero_", "", noCheck, [fillWith](const BoundArgs&, const Tensor& self) { fillWith(self, IValue(int64_t{0})); });
+    inplaceOp("copy_", ", Tensor src, bool non_blocking=False",
+              [](const BoundArgs& a, const Tensor& self) {
+                  // copy_ converts any dtype; only the shape must broadcast to self's.
+                  const Tensor& src = a.tensor("src");
+                  Shape sizes = broadcastShapes(self.sizes(), src.sizes());
+                  if (sizes != self.sizes())
+                      throw ScriptError("RuntimeError", fmt::format("output with shape {} doesn't match the broadcast shape {}",
+                                                                    shapeStr(self.sizes()), shapeStr(sizes)));
+              },
+              [](const BoundArgs& a, const Tensor& self) {
+                  const Tensor& src = a.tensor("src");
+                  // Overlapping source (x.copy_(x.t())) must be read before any write.
+                  Tensor from = src.storage() == self.storage() ? contiguousCopy(src) : src;
+                  copyInto(self, from);
+              });
+}
+
+}  // namespace
+
+void registerPointwiseOps(OpRegistry& r) {
+    const std::string binary = "(Tensor self, Tensor other) -> Tensor";
+    const std::vector<std::string> so = {"self", "other"};
+    const OpFlags both{};
+
+    registerPointwise(r, {"add", "(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", both, so, same, same,
+                          [](const BoundArgs& a, const Tensor& out, const std::vector<Tensor>& in, DType c) { addSub(a, out, in, c, 1.0); }});
+    registerPointwise(r, {"sub", "(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", both, so,
+                          [](DType c, const BoundArgs& a) {
+                              checkNotBoolSub({a.tensor("self"), a.tensor("other")});
+                              return c;
+                          },
+                          same,
+                          [](const BoundArgs& a, const Tensor& out, const std::vector<Tensor>& in, DType c) { addSub(a, out, in, c, -1.0); }});
+    registerPointwise(r, {"mul", binary, both, so, same, same,
+                          elementwise([](const double* v) { return v[0] * v[1]; }, [](const int64_t* v) { return v[0] * v[1]; })});
+    registerPointwise(
+        r, {"div", "(Tensor self, Tensor other, *, str? rounding_mode=None) -> Tensor", both, so,
+            [](DType c, const BoundArgs& a) { return roundingMode(a).empty() ? toFloatType(c) : c; },
+            [](DType c, const BoundArgs& a) { return roundingMode(a).empty() ? toFloatType(c) : c; },
+            [](const BoundArgs& a, const Tensor& out, const std::vector<Tensor>& in, DType c) {
+                std::string mode = roundingMode(a);
+                if (mode.empty())
+                    pointwiseApply(out, in, c, [](const double* v) { return v[0] / v[1]; }, nullptr);
+                else if (mode == "trunc")
+                    pointwiseApply(out, in, c, [](const double* v) { return std::trunc(v[0] / v[1]); },
+                                   [](const int64_t* v) {
+                                       if (v[1] == 0) zeroDivision();
+                                       return v[0] / v[1];
+                                   });
+                else
+                    pointwiseApply(out, in, c, [](const double* v) { return floorDivide(v[0], v[1]); },
+                                   [](const int64_t* v) { return floorDivideInt(v[0], v[1]); });
+            }});
+    registerPointwise(r, {"floor_divide", binary, both, so, same, same,
+                          elementwise([](const double* v) { return floorDivide(v[0], v[1]); },
+                                      [](const int64_t* v) { return floorDivideInt(v[0], v[1]); })});
+    registerPointwise(r, {"remainder", binary, both, so, same, same,
+                          elementwise([](const double* v) { return pyMod(v[0], v[1]); },
+                                      [](const int64_t* v) { return pyModInt(v[0], v[1]); })});
+    registerPointwise(r, {"pow", "(Tensor self, Tensor exponent) -> Tensor", both, {"self", "exponent"}, same, same,
+                          elementwise([](const double* v) { return std::pow(v[0], v[1]); },
+                                      [](const int64_t* v) { return intPow(v[0], v[1]); })});
+    auto maxFn = [](const double* v) { return std::isnan(v[0]) || std::isnan(v[1]) ? NAN : std::max(v[0], v[1]); };
+    auto minFn = [](const double* v) { return std::isnan(v[0]) || std::isnan(v[1]) ? NAN : std::min(v[0], v[1]); };
+    registerPointwise(r, {"maximum", binary, both, so, same, same,
+                          elementwise(maxFn, [](const int64_t* v) { return std::max(v[0], v[1]); }), false});
+    registerPointwise(r, {"minimum", binary, both, so, same, same,
+                          elementwise(minFn, [](const int64_t* v) { return std::min(v[0], v[1]); }), false});
+
+    // Comparisons compare in the promoted type and return bool.
+    auto cmp = [&](const char* name, auto fd, auto fi) {
+        registerPointwise(r, {name, binary, both, so, boolOut, same, elementwise(fd, fi), false});
+    };
+    cmp("eq", [](const double* v) { return double(v[0] == v[1]); }, [](const int64_t* v) { return int64_t(v[0] == v[1]); });
+    cmp("ne", [](const double* v) { return double(v[0] != v[1]); }, [](const int64_t* v) { return int64_t(v[0] != v[1]); });
+    cmp("lt", [](const double* v) { return double(v[0] < v[1]); }, [](const int64_t* v) { return int64_t(v[0] < v[1]); });
+    cmp("le", [](const double* v) { return double(v[0] <= v[1]); }, [](const int64_t* v) { return int64_t(v[0] <= v[1]); });
+    cmp("gt", [](const double* v) { return double(v[0] > v[1]); }, [](const int64_t* v) { return int64_t(v[0] > v[1]); });
+    cmp("ge", [](const double* v) { return double(v[0] >= v[1]); }, [](const int64_t* v) { return int64_t(v[0] >= v[1]); });
+    auto logical = [&](const char* name, auto fd) {
+        registerPointwise(r, {name, binary, both, so, boolOut, [](DType, const BoundArgs&) { return DType::Float64; },
+                              elementwise(fd, nullptr), false});
+    };
+    logical("logical_and", [](const double* v) { return double(v[0] != 0 && v[1] != 0); });
+    logical("logical_or", [](const double* v) { return double(v[0] != 0 || v[1] != 0); });
+    logical("logical_xor", [](const double* v) { return double((v[0] != 0) != (v[1] != 0)); });
+    // Bitwise ops back Python's & | ^ on bool masks and ints.
+    auto bitwise = [&](const char* name, auto fi) {
+        registerPointwise(r, {name, binary, both, so,
+                              [name](DType c, const BoundArgs&) {
+                                  if (isFloating(c))
+                                      throw ScriptError("RuntimeError", fmt::format("\"{}_cpu\" not implemented for '{}'", name, scalarName(c)));
+                                  return c;
+                              },
+                              same, elementwise([](const double* v) { return v[0]; }, fi), false});
+    };
+    bitwise("bitwise_and", [](const int64_t* v) { return v[0] & v[1]; });
+    bitwise("bitwise_or", [](const int64_t* v) { return v[0] | v[1]; });
+    bitwise("bitwise_xor", [](const int64_t* v) { return v[0] ^ v[1]; });
+
+    registerWhereClamp(r);
+    registerUnaryOps(r);
+    registerFillCopy(r);
+}
+
+}  // namespace fusescope

@@ -1,0 +1,368 @@
+// View ops: results share the input's storage with new sizes/strides/offset. Each op
+// computes its geometry once; infer turns it into a meta tensor, the kernel into a view.
+
+#include <algorithm>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+#include "ops/kernel_support.h"
+#include "ops/op_registration.h"
+
+namespace fusescope {
+
+namespace {
+
+struct ViewGeometry {
+    Shape sizes;
+    Shape strides;
+    int64_t offset = 0;
+};
+
+Tensor applyView(const Tensor& self, const ViewGeometry& g) {
+    if (self.isMeta()) {
+        Tensor m = Tensor::emptyMeta(g.sizes, g.strides, self.dtype());
+        m.impl()->storageOffset = g.offset;
+        m.setRequiresGrad(self.requiresGrad());
+        return m;
+    }
+    return self.asStrided(g.sizes, g.strides, g.offset);
+}
+
+using GeometryFn = std::function<ViewGeometry(const BoundArgs&, const Tensor& self)>;
+
+// detach is a view that drops requires_grad; every other view keeps it.
+void addView(OpRegistry& r, std::string name, std::string schema, OpFlags flags, GeometryFn geometry, bool keepGrad = true) {
+    OpDef d;
+    d.name = std::move(name);
+    d.schema = std::move(schema);
+    d.isFunction = flags.function;
+    d.isMethod = flags.method;
+    auto fn = [geometry, keepGrad](const BoundArgs& a) {
+        const Tensor& self = a.tensor("self");
+        Tensor view = applyView(self, geometry(a, self));
+        if (!keepGrad) view.setRequiresGrad(false);
+        return IValue(view);
+    };
+    d.infer = fn;
+    d.kernel = fn;
+    r.add(std::move(d));
+}
+
+// Resolves one -1 in a requested shape against numel.
+Shape inferSize(const std::vector<int64_t>& shape, int64_t numel) {
+    Shape out(shape.begin(), shape.end());
+    int64_t known = 1;
+    std::optional<std::size_t> inferred;
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        if (out[i] == -1) {
+            if (inferred) throw ScriptError("RuntimeError", "only one dimension can be inferred");
+            inferred = i;
+        } else if (out[i] < 0) {
+            throw ScriptError("RuntimeError", fmt::format("invalid shape dimension {}", out[i]));
+        } else {
+            known *= out[i];
+        }
+    }
+    bool ok = inferred ? (known != 0 && numel % known == 0) : known == numel;
+    if (!ok) throw ScriptError("RuntimeError", fmt::format("shape '{}' is invalid for input of size {}", shapeStr(Shape(shape.begin(), shape.end())), numel));
+    if (inferred) out[*inferred] = numel / known;
+    return out;
+}
+
+// ATen's computeStride: strides for viewing (sizes, strides) as newShape without copying,
+// or nullopt when some new dim would span non-contiguous chunks.
+std::optional<Shape> viewStrides(const Shape& oldShape, const Shape& oldStrides, const Shape& newShape) {
+    if (oldShape.empty()) return Shape(newShape.size(), 1);
+    int64_t numel = shapeNumel(oldShape);
+    if (numel == 0 && oldShape == newShape) return oldStrides;
+    Shape newStrides(newShape.size());
+    if (numel == 0) {
+        for (std::ptrdiff_t d = static_cast<std::ptrdiff_t>(newShape.size()) - 1; d >= 0; --d) {
+            std::size_t u = static_cast<std::size_t>(d);
+            newStrides[u] = u + 1 == newShape.size() ? 1 : std::max<int64_t>(newShape[u + 1], 1) * newStrides[u + 1];
+        }
+        return newStrides;
+    }
+    std::ptrdiff_t viewD = static_cast<std::ptrdiff_t>(newShape.size()) - 1;
+    int64_t chunkBase = oldStrides.back();
+    int64_t tensorNumel = 1, viewNumel = 1;
+    for (std::ptrdiff_t td = static_cast<std::ptrdiff_t>(oldShape.size()) - 1; td >= 0; --td) {
+        std::size_t t = static_cast<std::size_t>(td);
+        tensorNumel *= oldShape[t];
+        if (td == 0 || (oldShape[t - 1] != 1 && oldStrides[t - 1] != tensorNumel * chunkBase)) {
+            while (viewD >= 0 && (viewNumel < tensorNumel || newShape[static_cast<std::size_t>(viewD)] == 1)) {
+                newStrides[static_cast<std::size_t>(viewD)] = viewNumel * chunkBase;
+                viewNumel *= newShape[static_cast<std::size_t>(viewD)];
+                --viewD;
+            }
+            if (viewNumel != tensorNumel) return std::nullopt;
+            if (td > 0) {
+                chunkBase = oldStrides[t - 1];
+                tensorNumel = 1;
+                viewNumel = 1;
+            }
+        }
+    }
+    if (viewD != -1) return std::nullopt;
+    return newStrides;
+}
+
+// reshape/flatten: a view when the strides allow, otherwise a contiguous copy.
+Tensor reshapeTo(const Tensor& self, const Shape& shape) {
+    if (auto strides = viewStrides(self.sizes(), self.strides(), shape))
+        return applyView(self, {shape, *strides, self.storageOffset()});
+    if (self.isMeta()) return metaTensor(contiguousMeta(shape, self.dtype()));
+    Tensor copy = contiguousCopy(self);
+    copy.setRequiresGrad(self.requiresGrad());
+    return copy.asStrided(shape, contiguousStrides(shape), 0);
+}
+
+OpDef reshapeLike(std::string name, std::string schema, OpFlags flags, std::function<Shape(const BoundArgs&, const Tensor&)> shape) {
+    OpDef d;
+    d.name = std::move(name);
+    d.schema = std::move(schema);
+    d.isFunction = flags.function;
+    d.isMethod = flags.method;
+    d.kernel = [shape](const BoundArgs& a) {
+        const Tensor& self = a.tensor("self");
+        return IValue(reshapeTo(self, shape(a, self)));
+    };
+    d.infer = d.kernel;
+    return d;
+}
+
+ViewGeometry permuteGeometry(const Tensor& self, const std::vector<int64_t>& dims) {
+    int64_t nd = self.dim();
+    if (static_cast<int64_t>(dims.size()) != nd)
+        throw ScriptError("RuntimeError",
+                          fmt::format("permute(sparse_coo): number of dimensions in the tensor input does not match the length of the desired "
+                                      "ordering of dimensions i.e. input.dim() = {} is not equal to len(dims) = {}",
+                                      nd, dims.size()));
+    ViewGeometry g{Shape(dims.size()), Shape(dims.size()), self.storageOffset()};
+    std::vector<bool> seen(dims.size(), false);
+    for (std::size_t i = 0; i < dims.size(); ++i) {
+        std::size_t d = static_cast<std::size_t>(wrapDim(dims[i], nd));
+        if (seen[d]) throw ScriptError("RuntimeError", "permute(): duplicate dims are not allowed.");
+        seen[d] = true;
+        g.sizes[i] = self.sizes()[d];
+        g.strides[i] = self.strides()[d];
+    }
+    return g;
+}
+
+ViewGeometry transposeGeometry(const Tensor& self, int64_t d0, int64_t d1) {
+    ViewGeometry g{self.sizes(), self.strides(), self.storageOffset()};
+    if (self.dim() == 0) {
+        wrapDim(d0, 0);
+        wrapDim(d1, 0);
+        return g;
+    }
+    std::size_t a = static_cast<std::size_t>(wrapDim(d0, self.dim())), b = static_cast<std::size_t>(wrapDim(d1, self.dim()));
+    std::swap(g.sizes[a], g.sizes[b]);
+    std::swap(g.strides[a], g.strides[b]);
+    return g;
+}
+
+ViewGeometry sliceGeometry(const Tensor& self, int64_t dim, std::optional<int64_t> start, std::optional<int64_t> end, int64_t step) {
+    if (self.dim() == 0) throw ScriptError("IndexError", "slice() cannot be applied to a 0-dim tensor.");
+    if (step <= 0) throw ScriptError("ValueError", "slice step must be positive");
+    std::size_t d = static_cast<std::size_t>(wrapDim(dim, self.dim()));
+    int64_t size = self.sizes()[d];
+    auto clampIndex = [size](int64_t i) {
+        if (i < 0) i += size;
+        return std::clamp<int64_t>(i, 0, size);
+    };
+    int64_t s = start ? clampIndex(*start) : 0;
+    int64_t e = end ? clampIndex(*end) : size;
+    if (e < s) e = s;
+    ViewGeometry g{self.sizes(), self.strides(), self.storageOffset() + s * self.strides()[d]};
+    g.sizes[d] = (e - s + step - 1) / step;
+    g.strides[d] *= step;
+    return g;
+}
+
+std::optional<int64_t> optInt(const IValue& v) { return v.isNone() ? std::nullopt : std::optional<int64_t>(v.toInt()); }
+
+}  // namespace
+
+void registerViewOps(OpRegistry& r) {
+    const OpFlags both{};
+    const OpFlags methodOnly{false, true, false};
+
+    addView(r, "view", "view(Tensor self, int[] size) -> Tensor", methodOnly, [](const BoundArgs& a, const Tensor& self) {
+        Shape shape = inferSize(a.ints("size"), self.numel());
+        auto strides = viewStrides(self.sizes(), self.strides(), shape);
+        if (!strides)
+            throw ScriptError("RuntimeError",
+                              "view size is not compatible with input tensor's size and stride (at least one dimension spans across two "
+                              "contiguous subspaces). Use .reshape(...) instead.");
+        return ViewGeometry{shape, *strides, self.storageOffset()};
+    });
+    r.add(reshapeLike("reshape", "reshape(Tensor self, int[] shape) -> Tensor", both,
+                      [](const BoundArgs& a, const Tensor& self) { return inferSize(a.ints("shape"), self.numel()); }));
+    r.add(reshapeLike("flatten", "flatten(Tensor self, int start_dim=0, int end_dim=-1) -> Tensor", both,
+                      [](const BoundArgs& a, const Tensor& self) {
+                          if (self.dim() == 0) return Shape{1};
+                          int64_t s = wrapDim(a.integer("start_dim"), self.dim()), e = wrapDim(a.integer("end_dim"), self.dim());
+                          if (s > e) throw ScriptError("RuntimeError", "flatten() has invalid args: start_dim cannot come after end_dim");
+                          Shape shape(self.sizes().begin(), self.sizes().begin() + s);
+                          int64_t merged = 1;
+                          for (int64_t i = s; i <= e; ++i) merged *= self.sizes()[static_cast<std::size_t>(i)];
+                          shape.push_back(merged);
+                          shape.insert(shape.end(), self.sizes().begin() + e + 1, self.sizes().end());
+                          return shape;
+                      }));
+    addView(r, "permute", "permute(Tensor self, int[] dims) -> Tensor", both,
+            [](const BoundArgs& a, const Tensor& self) { return permuteGeometry(self, a.ints("dims")); });
+    addView(r, "transpose", "transpose(Tensor self, int dim0, int dim1) -> Tensor", both, [](const BoundArgs& a, const Tensor& self) {
+        return transposeGeometry(self, a.integer("dim0"), a.integer("dim1"));
+    });
+    addView(r, "t", "t(Tensor self) -> Tensor", both, [](const BoundArgs&, const Tensor& self) {
+        if (self.dim() > 2)
+            throw ScriptError("RuntimeError", fmt::format("t() expects a tensor with <= 2 dimensions, but self is {}D", self.dim()));
+        return self.dim() < 2 ? ViewGeometry{self.sizes(), self.strides(), self.storageOffset()} : transposeGeometry(self, 0, 1);
+    });
+    addView(r, "unsqueeze", "unsqueeze(Tensor self, int dim) -> Tensor", both, [](const BoundArgs& a, const Tensor& self) {
+        std::size_t d = static_cast<std::size_t>(wrapDim(a.integer("dim"), self.dim() + 1));
+        ViewGeometry g{self.sizes(), self.strides(), self.storageOffset()};
+        int64_t stride = d < self.sizes().size() ? self.sizes()[d] * self.strides()[d] : 1;
+        g.sizes.insert(g.sizes.begin() + static_cast<std::ptrdiff_t>(d), 1);
+        g.strides.insert(g.strides.begin() + static_cast<std::ptrdiff_t>(d), stride);
+        return g;
+    });
+    addView(r, "squeeze", "squeeze(Tensor self, int[]? dim=None) -> Tensor", both, [](const BoundArgs& a, const Tensor& self) {
+        std::vector<bool> mask = a["dim"].isNone() ? std::vector<bool>(self.sizes().size(), true)
+                                                   : reductionMask(a.ints("dim"), self.dim());
+        ViewGeometry g{{}, {}, self.storageOffset()};
+        for (std::size_t i = 0; i < self.sizes().size(); ++i) {
+            if (mask[i] && self.sizes()[i] == 1) continue;
+            g.sizes.push_back(self.sizes()[i]);
+            g.strides.push_back(self.strides()[i]);
+        }
+        return g;
+    });
+    addView(r, "expand", "expand(Tensor self, int[] size, *, bool implicit=False) -> Tensor", methodOnly,
+            [](const BoundArgs& a, const Tensor& self) {
+                std::vector<int64_t> size = a.ints("size");
+                if (size.size() < self.sizes().size())
+                    throw ScriptError("RuntimeError",
+                                      fmt::format("expand(torch.{}Tensor{{{}}}, size={}): the number of sizes provided ({}) must be greater or "
+                                                  "equal to the number of dimensions in the tensor ({})",
+                                                  dtypeScalarName(self.dtype()), shapeStr(self.sizes()), shapeStr(Shape(size.begin(), size.end())),
+                                                  size.size(), self.dim()));
+                std::size_t lead = size.size() - self.sizes().size();
+                ViewGeometry g{Shape(size.size()), Shape(size.size()), self.storageOffset()};
+                for (std::size_t i = 0; i < size.size(); ++i) {
+                    if (i < lead) {
+                        if (size[i] < 0)
+                            throw ScriptError("RuntimeError", fmt::format("The expanded size of the tensor ({}) isn't allowed in a leading, "
+                                                                          "non-existing dimension {}",
+                                                                          size[i], i));
+                        g.sizes[i] = size[i];
+                        g.strides[i] = 0;
+                        continue;
+                    }
+                    int64_t have = self.sizes()[i - lead];
+                    int64_t want = size[i] == -1 ? have : size[i];
+                    if (have != want && have != 1)
+                        throw ScriptError("RuntimeError",
+                                          fmt::format("The expanded size of the tensor ({}) must match the existing size ({}) at non-singleton "
+                                                      "dimension {}.  Target sizes: {}.  Tensor sizes: {}",
+                                                      want, have, i, shapeStr(Shape(size.begin(), size.end())), shapeStr(self.sizes())));
+                    g.sizes[i] = want;
+                    g.strides[i] = have == want ? self.strides()[i - lead] : 0;
+                }
+                return g;
+            });
+    addView(r, "select", "select(Tensor self, int dim, int index) -> Tensor", both, [](const BoundArgs& a, const Tensor& self) {
+        if (self.dim() == 0) throw ScriptError("IndexError", "select() cannot be applied to a 0-dim tensor.");
+        std::size_t d = static_cast<std::size_t>(wrapDim(a.integer("dim"), self.dim()));
+        int64_t size = self.sizes()[d], index = a.integer("index");
+        if (index < -size || index >= size)
+            throw ScriptError("IndexError", fmt::format("index {} is out of bounds for dimension {} with size {}", index, d, size));
+        if (index < 0) index += size;
+        ViewGeometry g{self.sizes(), self.strides(), self.storageOffset() + index * self.strides()[d]};
+        g.sizes.erase(g.sizes.begin() + static_cast<std::ptrdiff_t>(d));
+        g.strides.erase(g.strides.begin() + static_cast<std::ptrdiff_t>(d));
+        return g;
+    });
+    // slice backs Python's x[a:b:c]; PyTorch has no torch.slice or Tensor.slice.
+    addView(r, "slice", "slice(Tensor self, int dim=0, int? start=None, int? end=None, int step=1) -> Tensor", {false, false, false},
+            [](const BoundArgs& a, const Tensor& self) {
+                return sliceGeometry(self, a.integer("dim"), optInt(a["start"]), optInt(a["end"]), a.integer("step"));
+            });
+    addView(r, "narrow", "narrow(Tensor self, int dim, int start, int length) -> Tensor", both, [](const BoundArgs& a, const Tensor& self) {
+        if (self.dim() == 0) throw ScriptError("RuntimeError", "narrow() cannot be applied to a 0-dim tensor.");
+        int64_t d = wrapDim(a.integer("dim"), self.dim());
+        int64_t size = self.sizes()[static_cast<std::size_t>(d)];
+        int64_t start = a.integer("start"), length = a.integer("length");
+        if (start < -size || start > size)
+            throw ScriptError("IndexError", fmt::format("start out of range (expected to be in range of [{}, {}], but got {})", -size, size, start));
+        if (start < 0) start += size;
+        if (length < 0) throw ScriptError("RuntimeError", "narrow(): length must be non-negative.");
+        if (start + length > size)
+            throw ScriptError("RuntimeError", fmt::format("start ({}) + length ({}) exceeds dimension size ({}).", start, length, size));
+        return sliceGeometry(self, d, start, start + length, 1);
+    });
+    addView(r, "as_strided", "as_strided(Tensor self, int[] size, int[] stride, int? storage_offset=None) -> Tensor", both,
+            [](const BoundArgs& a, const Tensor& self) {
+                std::vector<int64_t> size = a.ints("size"), stride = a.ints("stride");
+                if (size.size() != stride.size())
+                    throw ScriptError("RuntimeError", fmt::format("mismatch in length of strides and shape"));
+                int64_t offset = a["storage_offset"].isNone() ? self.storageOffset() : a.integer("storage_offset");
+                ViewGeometry g{Shape(size.begin(), size.end()), Shape(stride.begin(), stride.end()), offset};
+                if (self.storage() && shapeNumel(g.sizes) > 0) {
+                    int64_t last = offset;
+                    for (std::size_t i = 0; i < size.size(); ++i) last += (size[i] - 1) * stride[i];
+                    int64_t available = static_cast<int64_t>(self.storage()->nbytes() / dtypeSize(self.dtype()));
+                    if (last >= available)
+                        throw ScriptError("RuntimeError",
+                                          fmt::format("setStorage: sizes {}, strides {}, storage offset {}, and itemsize {} requiring a storage size "
+                                                      "of {} are out of bounds for storage of size {}",
+                                                      shapeStr(g.sizes), shapeStr(g.strides), offset, dtypeSize(self.dtype()),
+                                                      (last + 1) * static_cast<int64_t>(dtypeSize(self.dtype())), self.storage()->nbytes()));
+                }
+                return g;
+            });
+    addView(r, "detach", "detach(Tensor self) -> Tensor", both, [](const BoundArgs&, const Tensor& self) {
+        return ViewGeometry{self.sizes(), self.strides(), self.storageOffset()};
+    }, false);
+
+    OpDef unbind;
+    unbind.name = "unbind";
+    unbind.schema = "unbind(Tensor self, int dim=0) -> Tensor[]";
+    unbind.kernel = [](const BoundArgs& a) {
+        const Tensor& self = a.tensor("self");
+        if (self.dim() == 0) throw ScriptError("IndexError", "Dimension specified as 0 but tensor has no dimensions");
+        int64_t d = wrapDim(a.integer("dim"), self.dim());
+        IValueList parts;
+        for (int64_t i = 0; i < self.sizes()[static_cast<std::size_t>(d)]; ++i) {
+            ViewGeometry g{self.sizes(), self.strides(), self.storageOffset() + i * self.strides()[static_cast<std::size_t>(d)]};
+            g.sizes.erase(g.sizes.begin() + d);
+            g.strides.erase(g.strides.begin() + d);
+            parts.emplace_back(applyView(self, g));
+        }
+        return IValue::tuple(std::move(parts));
+    };
+    unbind.infer = unbind.kernel;
+    r.add(std::move(unbind));
+
+    OpDef contiguous;
+    contiguous.name = "contiguous";
+    contiguous.schema = "contiguous(Tensor self, *, MemoryFormat memory_format=0) -> Tensor";
+    contiguous.isFunction = false;
+    contiguous.kernel = [](const BoundArgs& a) {
+        const Tensor& self = a.tensor("self");
+        if (self.isContiguous()) return IValue(self);
+        if (self.isMeta()) return IValue(metaTensor(contiguousMeta(self.sizes(), self.dtype())));
+        Tensor copy = contiguousCopy(self);
+        copy.setRequiresGrad(self.requiresGrad());
+        return IValue(copy);
+    };
+    contiguous.infer = contiguous.kernel;
+    r.add(std::move(contiguous));
+}
+
+}  // namespace fusescope
