@@ -217,7 +217,10 @@ public:
         while (true) {
             if (atLineStart && brackets_.empty()) {
                 atLineStart = false;
-                if (!handleIndentation()) continue;  // blank or comment-only line
+                if (!handleIndentation()) {  // blank or comment-only line: the next one decides
+                    atLineStart = true;
+                    continue;
+                }
             }
             skipBlanks();
             if (atEnd()) break;

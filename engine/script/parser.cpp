@@ -32,6 +32,7 @@ public:
 
     // Parses the field of an f-string: an expression list (no NEWLINE tokens here).
     ExprPtr parseFStringField() {
+        inFString_ = true;
         if (at(TK::EndOfFile)) throw syntaxError("f-string: empty expression not allowed", cur());
         ExprPtr e = parseStarExpressions();
         if (!at(TK::EndOfFile)) throw unexpected(cur());
@@ -82,7 +83,8 @@ private:
     ScriptError unexpected(const Token& t) const {
         switch (t.kind) {
             case TK::Indent: return indentError("unexpected indent", t);
-            case TK::EndOfFile: return syntaxError("unexpected end of file", t);
+            case TK::EndOfFile:
+                return syntaxError(inFString_ ? "f-string: incomplete expression" : "unexpected end of file", t);
             case TK::KwYield: return unsupported("'yield' is", t);
             case TK::KwAwait: return unsupported("'await' is", t);
             case TK::KwAsync: return unsupported("'async' is", t);
@@ -106,9 +108,11 @@ private:
         n.endLine = prev().endLine;
         n.endColumn = prev().endColumn;
     }
-    template <class N> void spanFrom(N& n, const Expr& first) {
-        n.loc = first.loc;
-        finish(n);
+    // Ends a compound statement with the last statement of its (last) block.
+    static void finishBlock(Stmt& s, const StmtList& lastBlock) {
+        if (lastBlock.empty()) return;
+        s.endLine = lastBlock.back()->endLine;
+        s.endColumn = lastBlock.back()->endColumn;
     }
 
     // Counts nesting; every recursive rule holds one, so depth stays bounded.
@@ -304,8 +308,8 @@ private:
         const Token& start = cur();
         ExprPtr first = parseStarExpressions();
         if (at(TK::Colon)) {  // annotated assignment: the annotation is parsed and dropped
-            const Token& colon = advance();
-            checkSingleTarget(*first, "annotated", colon);
+            advance();
+            checkSingleTarget(*first, "annotated");
             parseExpr();
             if (!accept(TK::Assign)) {
                 auto s = startNode<Pass>(start);
@@ -321,7 +325,7 @@ private:
         }
         if (auto op = augAssignOperator(cur().kind)) {
             const Token& opTok = advance();
-            checkSingleTarget(*first, "augmented", opTok);
+            checkSingleTarget(*first, "augmented");
             setContext(*first, ExprContext::Store);
             auto s = startNode<AugAssign>(start);
             s->op = *op;
@@ -374,11 +378,10 @@ private:
     }
 
     // Augmented and annotated assignments take exactly one name, attribute or subscript.
-    void checkSingleTarget(const Expr& e, const char* which, const Token& at) {
+    void checkSingleTarget(const Expr& e, const char* which) {
         if (e.kind == ExprKind::Name || e.kind == ExprKind::Attribute || e.kind == ExprKind::Subscript) return;
         std::string what = e.kind == ExprKind::Tuple ? "tuple" : e.kind == ExprKind::List ? "list" : "expression";
-        throw syntaxErrorAt("'" + what + "' is an illegal target for " + which + " assignment",
-                            e.kind == ExprKind::Tuple || e.kind == ExprKind::List ? e.loc : locOf(at));
+        throw syntaxErrorAt("'" + what + "' is an illegal expression for " + which + " assignment", e.loc);
     }
 
     // Marks an assignment/del target, rejecting what cannot be assigned to.
@@ -470,7 +473,7 @@ private:
         expect(TK::RParen);
         if (accept(TK::Arrow)) parseExpr();  // return annotation: parsed and dropped
         s->body = parseBlock("function definition", defTok.line);
-        finish(*s);
+        finishBlock(*s, s->body);
         return s;
     }
 
@@ -488,8 +491,8 @@ private:
             if (accept(TK::Star)) {
                 if (sawStar) throw syntaxError("* argument may appear only once", start);
                 sawStar = true;
-                if (at(TK::Comma)) {  // bare *: keyword-only parameters follow
-                    advance();
+                if (at(TK::Comma) || at(close)) {  // bare *: keyword-only parameters follow
+                    accept(TK::Comma);
                     if (at(close) || at(TK::DoubleStar)) throw syntaxError("named arguments must follow bare *", start);
                     continue;
                 }
@@ -541,7 +544,7 @@ private:
             const Token& elseTok = advance();
             s->orelse = parseBlock("'else' statement", elseTok.line);
         }
-        finish(*s);
+        finishBlock(*s, s->orelse.empty() ? s->body : s->orelse);
         return s;
     }
 
@@ -559,7 +562,7 @@ private:
         s->iter = parseStarExpressions();
         s->body = parseBlock("'for' statement", start.line);
         rejectLoopElse("for");
-        finish(*s);
+        finishBlock(*s, s->body);
         return s;
     }
 
@@ -569,7 +572,7 @@ private:
         s->test = parseExpr();
         s->body = parseBlock("'while' statement", start.line);
         rejectLoopElse("while");
-        finish(*s);
+        finishBlock(*s, s->body);
         return s;
     }
 
@@ -586,7 +589,7 @@ private:
             s->items.push_back(std::move(item));
         } while (accept(TK::Comma));
         s->body = parseBlock("'with' statement", start.line);
-        finish(*s);
+        finishBlock(*s, s->body);
         return s;
     }
 
@@ -1033,8 +1036,7 @@ private:
         }
     }
 
-    ExprPtr parseParenthesized() {
-        DepthGuard guard(*this, cur());
+    ExprPtr parseParenthesized() {  // nesting is counted by the parseExpr calls inside
         const Token& open = advance();
         if (at(TK::RParen)) {
             auto t = startNode<Tuple>(open);
@@ -1078,8 +1080,7 @@ private:
         throw unexpected(cur());
     }
 
-    ExprPtr parseListDisplay() {
-        DepthGuard guard(*this, cur());
+    ExprPtr parseListDisplay() {  // nesting is counted by the parseExpr calls inside
         const Token& open = advance();
         if (at(TK::RBracket)) {
             auto l = startNode<List>(open);
@@ -1107,8 +1108,7 @@ private:
         return l;
     }
 
-    ExprPtr parseBraceDisplay() {
-        DepthGuard guard(*this, cur());
+    ExprPtr parseBraceDisplay() {  // nesting is counted by the parseExpr calls inside
         const Token& open = advance();
         auto d = startNode<Dict>(open);
         if (accept(TK::RBrace)) {
@@ -1353,6 +1353,7 @@ private:
     size_t pos_ = 0;
     const std::string& file_;
     int depth_;
+    bool inFString_ = false;  // parsing the expression of an f-string field
 };
 
 void splitLines(std::string_view source, std::vector<std::string>& lines) {
