@@ -1,0 +1,396 @@
+// nn ops (softmax, log_softmax, layer_norm) and linear algebra (matmul, mm, bmm, linear),
+// plus joining (cat, stack). Matrix products use one batched i-k-j loop (no BLAS).
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+#include "ops/kernel_support.h"
+#include "ops/op_registration.h"
+
+namespace fusescope {
+
+namespace {
+
+// c10's C++ type names, as PyTorch's dtype-mismatch messages print them.
+std::string cppTypeName(DType t) {
+    switch (t) {
+        case DType::Bool: return "bool";
+        case DType::Int32: return "int";
+        case DType::Int64: return "long int";
+        case DType::Float16: return "c10::Half";
+        case DType::BFloat16: return "c10::BFloat16";
+        case DType::Float32: return "float";
+        case DType::Float64: return "double";
+    }
+    return "";
+}
+
+// ---- softmax / log_softmax / layer_norm ----------------------------------------------
+// Applies fn(in values, out values) to each row of the reduced dims; the output is
+// contiguous with the input's shape.
+template <class F>
+void rowwise(const Tensor& in, const Tensor& out, const std::vector<bool>& mask, F fn) {
+    ReductionPlan pin = planReduction(in, mask), pout = planReduction(out, mask);
+    const char* ib = bytePtr(in);
+    char* ob = bytePtr(out);
+    int64_t isz = static_cast<int64_t>(dtypeSize(in.dtype())), osz = static_cast<int64_t>(dtypeSize(out.dtype()));
+    std::vector<double> x(pin.inner.size()), y(pin.inner.size());
+    for (std::size_t o = 0; o < pin.outer.size(); ++o) {
+        for (std::size_t i = 0; i < x.size(); ++i) x[i] = loadDouble(ib + (pin.outer[o] + pin.inner[i]) * isz, in.dtype());
+        fn(x, y);
+        for (std::size_t i = 0; i < y.size(); ++i) storeDouble(ob + (pout.outer[o] + pout.inner[i]) * osz, out.dtype(), y[i]);
+    }
+}
+
+void addSoftmax(OpRegistry& r, const std::string& name, bool logarithm) {
+    auto meta = [name](const BoundArgs& a) {
+        const Tensor& self = a.tensor("self");
+        DType out = a["dtype"].isNone() ? self.dtype() : a["dtype"].toDType();
+        if (!isFloating(out))
+            throw ScriptError("RuntimeError", fmt::format("\"{}_lastdim_kernel_impl\" not implemented for '{}'", name, dtypeScalarName(out)));
+        wrapDim(a.integer("dim"), self.dim());
+        return contiguousMeta(self.sizes(), out);
+    };
+    r.add(makeOp(name, name + "(Tensor self, int dim, ScalarType? dtype=None) -> Tensor", {true, true, true}, meta,
+                 [logarithm](const BoundArgs& a, const Tensor& out) {
+                     const Tensor& self = a.tensor("self");
+                     std::vector<bool> mask = reductionMask({a.integer("dim")}, self.dim());
+                     rowwise(self, out, mask, [logarithm](const std::vector<double>& x, std::vector<double>& y) {
+                         double m = -INFINITY;
+                         for (double v : x) m = std::max(m, v);
+                         double sum = 0;
+                         for (double v : x) sum += std::exp(v - m);
+                         for (std::size_t i = 0; i < x.size(); ++i)
+                             y[i] = logarithm ? x[i] - m - std::log(sum) : std::exp(x[i] - m) / sum;
+                     });
+                 }));
+}
+
+TensorMeta layerNormMeta(const BoundArgs& a) {
+    const Tensor& input = a.tensor("input");
+    std::vector<int64_t> shape = a.ints("normalized_shape");
+    Shape normalized(shape.begin(), shape.end());
+    bool ok = normalized.size() <= input.sizes().size() && !normalized.empty() &&
+              std::equal(normalized.begin(), normalized.end(), input.sizes().end() - static_cast<std::ptrdiff_t>(normalized.size()));
+    if (!ok) {
+        throw ScriptError("RuntimeError", fmt::format("Given normalized_shape={}, expected input with shape [*, {}], but got input of size{}",
+                                                      shapeStr(normalized), fmt::join(normalized, ", "), shapeStr(input.sizes())));
+    }
+    for (const char* p : {"weight", "bias"}) {
+        const IValue& v = a[p];
+        if (!v.isNone() && v.toTensor().sizes() != normalized)
+            throw ScriptError("RuntimeError", fmt::format("Expected {} to be of same shape as normalized_shape, but got {} of shape {} and "
+                                                          "normalized_shape = {}",
+                                                          p, p, shapeStr(v.toTensor().sizes()), shapeStr(normalized)));
+    }
+    if (!isFloating(input.dtype()))
+        throw ScriptError("RuntimeError", fmt::format("\"LayerNormKernelImpl\" not implemented for '{}'", dtypeScalarName(input.dtype())));
+    return contiguousMeta(input.sizes(), input.dtype());
+}
+
+// ---- matrix products -------------------------------------------------------------------
+// One operand of a batched product seen as [batch..., rows, cols] with explicit strides;
+// batch offsets enumerate the broadcast batch shape (stride 0 where broadcast).
+struct MatView {
+    const char* data;
+    DType dtype;
+    std::vector<int64_t> batchOffsets;
+    int64_t rows, cols, rowStride, colStride;
+};
+
+std::vector<int64_t> batchOffsets(const Shape& batch, const Tensor& t, std::size_t matrixDims) {
+    std::size_t tb = t.sizes().size() - matrixDims;  // operand's own batch dims
+    std::vector<int64_t> offsets{0};
+    for (std::size_t d = 0; d < batch.size(); ++d) {
+        std::ptrdiff_t od = static_cast<std::ptrdiff_t>(d) - static_cast<std::ptrdiff_t>(batch.size() - tb);
+        int64_t stride = od >= 0 && t.sizes()[static_cast<std::size_t>(od)] != 1 ? t.strides()[static_cast<std::size_t>(od)] : 0;
+        std::vector<int64_t> next;
+        for (int64_t base : offsets)
+            for (int64_t i = 0; i < batch[d]; ++i) next.push_back(base + i * stride);
+        offsets = std::move(next);
+    }
+    return offsets;
+}
+
+// out (contiguous, batch x n x m) = a @ b for every batch entry.
+template <class T>
+void gemm(const MatView& a, const MatView& b, const Tensor& out) {
+    const int64_t n = a.rows, k = a.cols, m = b.cols;
+    const int64_t asz = static_cast<int64_t>(dtypeSize(a.dtype)), bsz = static_cast<int64_t>(dtypeSize(b.dtype));
+    const int64_t osz = static_cast<int64_t>(dtypeSize(out.dtype()));
+    std::vector<T> A(static_cast<std::size_t>(n * k)), B(static_cast<std::size_t>(k * m)), C(static_cast<std::size_t>(n * m));
+    auto load = [](const char* p, DType t) -> T {
+        if constexpr (std::is_same_v<T, double>) return loadDouble(p, t);
+        else return loadInt(p, t);
+    };
+    char* ob = bytePtr(out);
+    for (std::size_t bi = 0; bi < a.batchOffsets.size(); ++bi) {
+        for (int64_t i = 0; i < n; ++i)
+            for (int64_t j = 0; j < k; ++j)
+                A[static_cast<std::size_t>(i * k + j)] = load(a.data + (a.batchOffsets[bi] + i * a.rowStride + j * a.colStride) * asz, a.dtype);
+        for (int64_t i = 0; i < k; ++i)
+            for (int64_t j = 0; j < m; ++j)
+                B[static_cast<std::size_t>(i * m + j)] = load(b.data + (b.batchOffsets[bi] + i * b.rowStride + j * b.colStride) * bsz, b.dtype);
+        std::fill(C.begin(), C.end(), T{});
+        for (int64_t i = 0; i < n; ++i)
+            for (int64_t p = 0; p < k; ++p) {
+                T aip = A[static_cast<std::size_t>(i * k + p)];
+                const T* brow = &B[static_cast<std::size_t>(p * m)];
+                T* crow = &C[static_cast<std::size_t>(i * m)];
+                for (int64_t j = 0; j < m; ++j) crow[j] += aip * brow[j];
+            }
+        char* base = ob + static_cast<int64_t>(bi) * n * m * osz;
+        for (std::size_t i = 0; i < C.size(); ++i) {
+            if constexpr (std::is_same_v<T, double>) storeDouble(base + static_cast<int64_t>(i) * osz, out.dtype(), C[i]);
+            else storeInt(base + static_cast<int64_t>(i) * osz, out.dtype(), C[i]);
+        }
+    }
+}
+
+void runGemm(const MatView& a, const MatView& b, const Tensor& out) {
+    if (isFloating(out.dtype())) gemm<double>(a, b, out);
+    else gemm<int64_t>(a, b, out);
+}
+
+void checkSameDtype(const Tensor& a, const Tensor& b) {
+    if (a.dtype() != b.dtype())
+        throw ScriptError("RuntimeError", fmt::format("expected mat1 and mat2 to have the same dtype, but got: {} != {}", cppTypeName(a.dtype()),
+                                                      cppTypeName(b.dtype())));
+}
+
+[[noreturn]] void cannotMultiply(int64_t r1, int64_t c1, int64_t r2, int64_t c2) {
+    throw ScriptError("RuntimeError", fmt::format("mat1 and mat2 shapes cannot be multiplied ({}x{} and {}x{})", r1, c1, r2, c2));
+}
+
+// matmul's output shape and batch shape, following torch.matmul's cases.
+struct MatmulShape {
+    Shape out;
+    Shape batch;
+};
+
+MatmulShape matmulShape(const Tensor& a, const Tensor& b) {
+    int64_t da = a.dim(), db = b.dim();
+    if (da == 0 || db == 0)
+        throw ScriptError("RuntimeError",
+                          fmt::format("both arguments to matmul need to be at least 1D, but they are {}D and {}D", da, db));
+    checkSameDtype(a, b);
+    const Shape& sa = a.sizes();
+    const Shape& sb = b.sizes();
+    if (da == 1 && db == 1) {
+        if (sa[0] != sb[0])
+            throw ScriptError("RuntimeError", fmt::format("inconsistent tensor size, expected tensor [{}] and src [{}] to have the same number of "
+                                                          "elements, but got {} and {} elements respectively",
+                                                          sa[0], sb[0], sa[0], sb[0]));
+        return {{}, {}};
+    }
+    if (db == 1) {
+        if (sa.back() != sb[0]) {
+            if (da == 2) throw ScriptError("RuntimeError", fmt::format("size mismatch, got input ({}), mat ({}x{}), vec ({})", sa[0], sa[0], sa[1], sb[0]));
+            cannotMultiply(shapeNumel(sa) / sa.back(), sa.back(), sb[0], 1);
+        }
+        Shape out(sa.begin(), sa.end() - 1);
+        return {out, da >= 2 ? Shape(sa.begin(), sa.end() - 2) : Shape{}};
+    }
+    int64_t k = sa.back();
+    int64_t kb = sb[sb.size() - 2];
+    if (k != kb) cannotMultiply(da == 1 ? 1 : sa[sa.size() - 2], k, kb, sb.back());
+    Shape batchA = da >= 2 ? Shape(sa.begin(), sa.end() - 2) : Shape{};
+    Shape batchB(sb.begin(), sb.end() - 2);
+    Shape batch = broadcastShapes(batchA, batchB);
+    Shape out = batch;
+    if (da >= 2) out.push_back(sa[sa.size() - 2]);
+    out.push_back(sb.back());
+    return {out, batch};
+}
+
+MatView matView(const Tensor& t, const Shape& batch, bool isLeft) {
+    MatView v{bytePtr(t), t.dtype(), {}, 0, 0, 0, 0};
+    if (t.dim() == 1) {
+        // A vector is a 1xk row on the left, a kx1 column on the right.
+        v.batchOffsets = batchOffsets(batch, t, 1);
+        if (isLeft) v = {v.data, v.dtype, v.batchOffsets, 1, t.sizes()[0], 0, t.strides()[0]};
+        else v = {v.data, v.dtype, v.batchOffsets, t.sizes()[0], 1, t.strides()[0], 0};
+        return v;
+    }
+    v.batchOffsets = batchOffsets(batch, t, 2);
+    std::size_t n = t.sizes().size();
+    v.rows = t.sizes()[n - 2];
+    v.cols = t.sizes()[n - 1];
+    v.rowStride = t.strides()[n - 2];
+    v.colStride = t.strides()[n - 1];
+    return v;
+}
+
+void matmulInto(const Tensor& a, const Tensor& b, const Tensor& out) {
+    MatmulShape s = matmulShape(a, b);
+    runGemm(matView(a, s.batch, true), matView(b, s.batch, false), out);
+}
+
+TensorMeta linearMeta(const BoundArgs& a) {
+    const Tensor& input = a.tensor("input");
+    const Tensor& weight = a.tensor("weight");
+    if (input.dim() == 0) throw ScriptError("RuntimeError", "both arguments to linear need to be at least 1D, but they are 0D and 2D");
+    if (weight.dim() != 2) throw ScriptError("RuntimeError", fmt::format("linear(): weight must be 2-D, but got {}-D", weight.dim()));
+    checkSameDtype(input, weight);
+    int64_t k = input.sizes().back();
+    if (k != weight.sizes()[1]) cannotMultiply(input.numel() / std::max<int64_t>(k, 1), k, weight.sizes()[1], weight.sizes()[0]);
+    Shape out(input.sizes().begin(), input.sizes().end() - 1);
+    out.push_back(weight.sizes()[0]);
+    const IValue& bias = a["bias"];
+    if (!bias.isNone()) broadcastShapes(out, bias.toTensor().sizes());
+    return contiguousMeta(out, input.dtype());
+}
+
+// ---- cat / stack -----------------------------------------------------------------------
+std::vector<Tensor> tensorList(const BoundArgs& a) {
+    std::vector<Tensor> out;
+    for (const IValue& v : a["tensors"].toSequence()->items) out.push_back(v.toTensor());
+    return out;
+}
+
+TensorMeta catMeta(const std::vector<Tensor>& all, int64_t dimArg, const char* op) {
+    if (all.empty()) throw ScriptError("RuntimeError", fmt::format("torch.{}(): expected a non-empty list of Tensors", op));
+    // Legacy behaviour: 1-D empty tensors are skipped whatever their shape.
+    std::vector<const Tensor*> ts;
+    for (const Tensor& t : all)
+        if (!(t.dim() == 1 && t.numel() == 0)) ts.push_back(&t);
+    DType dtype = all[0].dtype();
+    for (const Tensor& t : all) dtype = promoteTypes(dtype, t.dtype());
+    if (ts.empty()) return contiguousMeta({0}, dtype);
+    const Tensor& first = *ts[0];
+    if (first.dim() == 0) throw ScriptError("RuntimeError", fmt::format("zero-dimensional tensor (at position 0) cannot be concatenated"));
+    std::size_t dim = static_cast<std::size_t>(wrapDim(dimArg, first.dim()));
+    Shape out = first.sizes();
+    out[dim] = 0;
+    for (std::size_t i = 0; i < ts.size(); ++i) {
+        const Tensor& t = *ts[i];
+        if (t.dim() != first.dim())
+            throw ScriptError("RuntimeError", fmt::format("Tensors must have same number of dimensions: got {} and {}", first.dim(), t.dim()));
+        for (std::size_t d = 0; d < out.size(); ++d)
+            if (d != dim && t.sizes()[d] != first.sizes()[d])
+                throw ScriptError("RuntimeError", fmt::format("Sizes of tensors must match except in dimension {}. Expected size {} but got size {} "
+                                                              "for tensor number {} in the list.",
+                                                              dim, first.sizes()[d], t.sizes()[d], i));
+        out[dim] += t.sizes()[dim];
+    }
+    return contiguousMeta(out, dtype);
+}
+
+void catInto(const std::vector<Tensor>& all, int64_t dimArg, const Tensor& out) {
+    if (out.numel() == 0) return;
+    std::size_t dim = static_cast<std::size_t>(wrapDim(dimArg, out.dim()));
+    int64_t offset = 0;
+    for (const Tensor& t : all) {
+        if (t.dim() == 1 && t.numel() == 0) continue;
+        // Copy into the matching slab of out, a strided view of its storage.
+        Tensor slab = out.asStrided(t.sizes(), out.strides(), out.storageOffset() + offset * out.strides()[dim]);
+        copyInto(slab, t);
+        offset += t.sizes()[dim];
+    }
+}
+
+std::vector<Tensor> stackInputs(const std::vector<Tensor>& ts, int64_t dimArg) {
+    if (ts.empty()) throw ScriptError("RuntimeError", "stack expects a non-empty TensorList");
+    for (std::size_t i = 1; i < ts.size(); ++i)
+        if (ts[i].sizes() != ts[0].sizes())
+            throw ScriptError("RuntimeError", fmt::format("stack expects each tensor to be equal size, but got {} at entry 0 and {} at entry {}",
+                                                          shapeStr(ts[0].sizes()), shapeStr(ts[i].sizes()), i));
+    std::size_t dim = static_cast<std::size_t>(wrapDim(dimArg, ts[0].dim() + 1));
+    std::vector<Tensor> out;
+    for (const Tensor& t : ts) {
+        // Unsqueeze as metadata only (works for meta tensors too).
+        Shape sizes = t.sizes(), strides = t.strides();
+        int64_t stride = dim < sizes.size() ? sizes[dim] * strides[dim] : 1;
+        sizes.insert(sizes.begin() + static_cast<std::ptrdiff_t>(dim), 1);
+        strides.insert(strides.begin() + static_cast<std::ptrdiff_t>(dim), stride);
+        out.push_back(t.isMeta() ? Tensor::emptyMeta(sizes, strides, t.dtype()) : t.asStrided(sizes, strides, t.storageOffset()));
+    }
+    return out;
+}
+
+}  // namespace
+
+void registerNnLinalgOps(OpRegistry& r) {
+    addSoftmax(r, "softmax", false);
+    addSoftmax(r, "log_softmax", true);
+    r.add(makeOp("layer_norm",
+                 "layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor",
+                 {true, false, true}, layerNormMeta, [](const BoundArgs& a, const Tensor& out) {
+                     const Tensor& input = a.tensor("input");
+                     std::size_t k = a.ints("normalized_shape").size();
+                     std::vector<bool> mask(input.sizes().size(), false);
+                     for (std::size_t i = mask.size() - k; i < mask.size(); ++i) mask[i] = true;
+                     std::vector<double> w = a["weight"].isNone() ? std::vector<double>{} : toDoubles(a.tensor("weight"));
+                     std::vector<double> b = a["bias"].isNone() ? std::vector<double>{} : toDoubles(a.tensor("bias"));
+                     double eps = a.number("eps");
+                     rowwise(input, out, mask, [&](const std::vector<double>& x, std::vector<double>& y) {
+                         double mean = 0, var = 0;
+                         for (double v : x) mean += v;
+                         mean /= static_cast<double>(x.size());
+                         for (double v : x) var += (v - mean) * (v - mean);
+                         double rstd = 1.0 / std::sqrt(var / static_cast<double>(x.size()) + eps);
+                         for (std::size_t i = 0; i < x.size(); ++i) {
+                             double v = (x[i] - mean) * rstd;
+                             if (!w.empty()) v *= w[i];
+                             if (!b.empty()) v += b[i];
+                             y[i] = v;
+                         }
+                     });
+                 }));
+
+    r.add(makeOp("matmul", "matmul(Tensor self, Tensor other) -> Tensor", {},
+                 [](const BoundArgs& a) {
+                     const Tensor& x = a.tensor("self");
+                     return contiguousMeta(matmulShape(x, a.tensor("other")).out, x.dtype());
+                 },
+                 [](const BoundArgs& a, const Tensor& out) { matmulInto(a.tensor("self"), a.tensor("other"), out); }));
+    r.add(makeOp("mm", "mm(Tensor self, Tensor mat2) -> Tensor", {},
+                 [](const BoundArgs& a) {
+                     const Tensor& x = a.tensor("self");
+                     const Tensor& y = a.tensor("mat2");
+                     if (x.dim() != 2) throw ScriptError("RuntimeError", "self must be a matrix");
+                     if (y.dim() != 2) throw ScriptError("RuntimeError", "mat2 must be a matrix");
+                     if (x.sizes()[1] != y.sizes()[0]) cannotMultiply(x.sizes()[0], x.sizes()[1], y.sizes()[0], y.sizes()[1]);
+                     checkSameDtype(x, y);
+                     return contiguousMeta({x.sizes()[0], y.sizes()[1]}, x.dtype());
+                 },
+                 [](const BoundArgs& a, const Tensor& out) { matmulInto(a.tensor("self"), a.tensor("mat2"), out); }));
+    r.add(makeOp("bmm", "bmm(Tensor self, Tensor mat2) -> Tensor", {},
+                 [](const BoundArgs& a) {
+                     const Tensor& x = a.tensor("self");
+                     const Tensor& y = a.tensor("mat2");
+                     if (x.dim() != 3) throw ScriptError("RuntimeError", "batch1 must be a 3D tensor");
+                     if (y.dim() != 3) throw ScriptError("RuntimeError", "batch2 must be a 3D tensor");
+                     if (y.sizes()[0] != x.sizes()[0] || y.sizes()[1] != x.sizes()[2])
+                         throw ScriptError("RuntimeError", fmt::format("Expected size for first two dimensions of batch2 tensor to be: [{}, {}] but got: [{}, {}].",
+                                                                       x.sizes()[0], x.sizes()[2], y.sizes()[0], y.sizes()[1]));
+                     checkSameDtype(x, y);
+                     return contiguousMeta({x.sizes()[0], x.sizes()[1], y.sizes()[2]}, x.dtype());
+                 },
+                 [](const BoundArgs& a, const Tensor& out) { matmulInto(a.tensor("self"), a.tensor("mat2"), out); }));
+    r.add(makeOp("linear", "linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor", {false, false, true}, linearMeta,
+                 [](const BoundArgs& a, const Tensor& out) {
+                     const Tensor& input = a.tensor("input");
+                     const Tensor& weight = a.tensor("weight");
+                     // input @ weight.T: the transpose is just swapped strides.
+                     Tensor wt = weight.asStrided({weight.sizes()[1], weight.sizes()[0]}, {weight.strides()[1], weight.strides()[0]},
+                                                  weight.storageOffset());
+                     matmulInto(input, wt, out);
+                     if (!a["bias"].isNone()) {
+                         const Tensor& bias = a.tensor("bias");
+                         pointwiseApply(out, {out, bias}, isFloating(out.dtype()) ? DType::Float64 : DType::Int64,
+                                        [](const double* v) { return v[0] + v[1]; }, [](const int64_t* v) { return v[0] + v[1]; });
+                     }
+                 }));
+
+    r.add(makeOp("cat", "cat(Tensor[] tensors, int dim=0) -> Tensor", {true, false, false},
+                 [](const BoundArgs& a) { return catMeta(tensorList(a), a.integer("dim"), "cat"); },
+                 [](const BoundArgs& a, const Tensor& out) { catInto(tensorList(a), a.integer("dim"), out); }));
+    r.add(makeOp("stack", "stack(Tensor[] tensors, int dim=0) -> Tensor", {true, false, false},
+                 [](const BoundArgs& a) { return catMeta(stackInputs(tensorList(a), a.integer("dim")), a.integer("dim"), "stack"); },
+                 [](const BoundArgs& a, const Tensor& out) { catInto(stackInputs(tensorList(a), a.integer("dim")), a.integer("dim"), out); }));
+}
+
+}  // namespace fusescope

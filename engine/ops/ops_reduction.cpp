@@ -1,0 +1,262 @@
+// Reductions: sum mean prod amax amin var std argmax argmin all any, and max/min with their
+// full, per-dim (values, indices) and elementwise overloads. All share reductionMeta for
+// output metadata and reduceRows for iteration.
+
+#include <cmath>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+#include "ops/kernel_support.h"
+#include "ops/op_registration.h"
+
+namespace fusescope {
+
+namespace {
+
+std::vector<int64_t> dimsArg(const BoundArgs& a) {
+    const IValue& d = a["dim"];
+    if (d.isNone()) return {};
+    return d.toIntList();
+}
+
+struct ReductionShape {
+    std::vector<bool> mask;
+    TensorMeta meta;
+};
+
+ReductionShape reductionMeta(const BoundArgs& a, DType outType) {
+    const Tensor& self = a.tensor("self");
+    std::vector<bool> mask = reductionMask(dimsArg(a), self.dim());
+    bool keepdim = a.flag("keepdim");
+    return {mask, contiguousMeta(reducedShape(self.sizes(), mask, keepdim), outType)};
+}
+
+void storeAt(const Tensor& out, int64_t index, double v) {
+    storeDouble(bytePtr(out) + index * static_cast<int64_t>(dtypeSize(out.dtype())), out.dtype(), v);
+}
+void storeIntAt(const Tensor& out, int64_t index, int64_t v) {
+    storeInt(bytePtr(out) + index * static_cast<int64_t>(dtypeSize(out.dtype())), out.dtype(), v);
+}
+
+// A reduction op: outType from the input dtype (and args); run fills the contiguous output.
+using ReduceRun = std::function<void(const BoundArgs&, const Tensor& self, const std::vector<bool>& mask, const Tensor& out)>;
+void addReduction(OpRegistry& r, std::string name, std::string schema, std::function<DType(const BoundArgs&, DType)> outType,
+                  ReduceRun run) {
+    auto meta = [outType](const BoundArgs& a) { return reductionMeta(a, outType(a, a.tensor("self").dtype())).meta; };
+    r.add(makeOp(std::move(name), std::move(schema), {}, meta, [outType, run](const BoundArgs& a, const Tensor& out) {
+        const Tensor& self = a.tensor("self");
+        run(a, self, reductionMeta(a, out.dtype()).mask, out);
+    }));
+}
+
+DType withDtypeArg(const BoundArgs& a, DType t) { return a["dtype"].isNone() ? t : a["dtype"].toDType(); }
+
+// sum/prod: bool and int inputs accumulate in int64.
+DType accumulateType(const BoundArgs& a, DType t) { return withDtypeArg(a, isFloating(t) ? t : DType::Int64); }
+
+DType floatOnly(const char* op, const BoundArgs& a, DType t) {
+    DType out = withDtypeArg(a, t);
+    if (!isFloating(out))
+        throw ScriptError("RuntimeError", fmt::format("{}(): could not infer output dtype. Input dtype must be either a floating point or "
+                                                      "complex dtype. Got: {}",
+                                                      op, dtypeScalarName(out)));
+    return out;
+}
+
+template <class Fold>
+ReduceRun foldRun(double initD, int64_t initI, Fold fold) {
+    return [=](const BoundArgs&, const Tensor& self, const std::vector<bool>& mask, const Tensor& out) {
+        if (isFloating(out.dtype()))
+            reduceRows<double>(self, mask, [&](int64_t o, std::span<const double> v) {
+                double acc = initD;
+                for (double x : v) acc = fold(acc, x);
+                storeAt(out, o, acc);
+            });
+        else
+            reduceRows<int64_t>(self, mask, [&](int64_t o, std::span<const int64_t> v) {
+                int64_t acc = initI;
+                for (int64_t x : v) acc = fold(acc, x);
+                storeIntAt(out, o, acc);
+            });
+    };
+}
+
+void requireNonEmpty(const char* op, const Tensor& self, const std::vector<bool>& mask) {
+    for (std::size_t d = 0; d < mask.size(); ++d)
+        if (mask[d] && self.sizes()[d] == 0)
+            throw ScriptError("IndexError", fmt::format("{}(): Expected reduction dim {} to have non-zero size.", op, d));
+    if (self.numel() == 0)
+        throw ScriptError("RuntimeError", fmt::format("{}(): Expected reduction dim to be specified for input.numel() == 0.", op));
+}
+
+// Index of the max (or min) of v; the first NaN wins, ties keep the first index.
+template <class T>
+std::size_t extremeIndex(std::span<const T> v, bool isMax) {
+    std::size_t best = 0;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+        if constexpr (std::is_floating_point_v<T>) {
+            if (std::isnan(v[i])) return i;
+        }
+        if (isMax ? v[i] > v[best] : v[i] < v[best]) best = i;
+    }
+    return best;
+}
+
+// Writes the extreme value (and optionally its index) for each row.
+void extremeRun(const char* op, bool isMax, const Tensor& self, const std::vector<bool>& mask, const Tensor* values, const Tensor* indices) {
+    requireNonEmpty(op, self, mask);
+    if (isFloating(self.dtype())) {
+        reduceRows<double>(self, mask, [&](int64_t o, std::span<const double> v) {
+            std::size_t i = extremeIndex(v, isMax);
+            if (values) storeAt(*values, o, v[i]);
+            if (indices) storeIntAt(*indices, o, static_cast<int64_t>(i));
+        });
+    } else {
+        reduceRows<int64_t>(self, mask, [&](int64_t o, std::span<const int64_t> v) {
+            std::size_t i = extremeIndex(v, isMax);
+            if (values) storeIntAt(*values, o, v[i]);
+            if (indices) storeIntAt(*indices, o, static_cast<int64_t>(i));
+        });
+    }
+}
+
+double varianceCorrection(const BoundArgs& a) {
+    const IValue& c = a["correction"];
+    const IValue& u = a["unbiased"];
+    if (!c.isNone()) return c.toDouble();
+    if (!u.isNone()) return u.toBool() ? 1.0 : 0.0;
+    return 1.0;
+}
+
+ReduceRun varianceRun(bool takeSqrt) {
+    return [takeSqrt](const BoundArgs& a, const Tensor& self, const std::vector<bool>& mask, const Tensor& out) {
+        double correction = varianceCorrection(a);
+        reduceRows<double>(self, mask, [&](int64_t o, std::span<const double> v) {
+            double mean = 0;
+            for (double x : v) mean += x;
+            mean /= static_cast<double>(v.size());
+            double ss = 0;
+            for (double x : v) ss += (x - mean) * (x - mean);
+            double var = ss / std::max(0.0, static_cast<double>(v.size()) - correction);
+            storeAt(out, o, takeSqrt ? std::sqrt(var) : var);
+        });
+    };
+}
+
+DType varType(const char* op, const BoundArgs&, DType t) {
+    if (!isFloating(t)) throw ScriptError("RuntimeError", fmt::format("{} only support floating point and complex dtypes", op));
+    return t;
+}
+
+// max/min: full reduction, (values, indices) along a dim, or elementwise against another tensor.
+void addMaxMin(OpRegistry& r, const std::string& name, bool isMax) {
+    r.add(makeOp(name, name + "(Tensor self) -> Tensor", {},
+                 [](const BoundArgs& a) { return contiguousMeta({}, a.tensor("self").dtype()); },
+                 [name, isMax](const BoundArgs& a, const Tensor& out) {
+                     const Tensor& self = a.tensor("self");
+                     extremeRun(name.c_str(), isMax, self, std::vector<bool>(self.sizes().size(), true), &out, nullptr);
+                 }));
+    auto dimMetas = [](const BoundArgs& a) {
+        const Tensor& self = a.tensor("self");
+        std::vector<bool> mask = reductionMask({a.integer("dim")}, self.dim());
+        Shape shape = reducedShape(self.sizes(), mask, a.flag("keepdim"));
+        return std::make_pair(contiguousMeta(shape, self.dtype()), contiguousMeta(shape, DType::Int64));
+    };
+    OpDef d;
+    d.name = name + ".dim";
+    d.schema = d.name + "(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)";
+    d.infer = [dimMetas](const BoundArgs& a) {
+        auto [v, i] = dimMetas(a);
+        return IValue::tuple({metaTensor(v), metaTensor(i)});
+    };
+    d.kernel = [dimMetas, name, isMax](const BoundArgs& a) {
+        auto [vm, im] = dimMetas(a);
+        Tensor values = allocate(vm), indices = allocate(im);
+        const Tensor& self = a.tensor("self");
+        extremeRun(name.c_str(), isMax, self, reductionMask({a.integer("dim")}, self.dim()), &values, &indices);
+        return IValue::tuple({values, indices});
+    };
+    r.add(std::move(d));
+    // max(a, b) is maximum(a, b).
+    OpDef other;
+    other.name = name + ".other";
+    other.schema = other.name + "(Tensor self, Tensor other) -> Tensor";
+    const OpDef* elementwise = r.find(isMax ? "maximum" : "minimum");
+    other.infer = elementwise->infer;
+    other.kernel = elementwise->kernel;
+    r.add(std::move(other));
+}
+
+}  // namespace
+
+void registerReductionOps(OpRegistry& r) {
+    const std::string dimKeep = "(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor";
+    addReduction(r, "sum", "sum" + dimKeep, accumulateType, foldRun(0.0, 0, [](auto acc, auto x) { return acc + x; }));
+    addReduction(r, "prod", "prod" + dimKeep, accumulateType, foldRun(1.0, 1, [](auto acc, auto x) { return acc * x; }));
+    addReduction(r, "mean", "mean" + dimKeep, [](const BoundArgs& a, DType t) { return floatOnly("mean", a, t); },
+                 [](const BoundArgs&, const Tensor& self, const std::vector<bool>& mask, const Tensor& out) {
+                     reduceRows<double>(self, mask, [&](int64_t o, std::span<const double> v) {
+                         double acc = 0;
+                         for (double x : v) acc += x;
+                         storeAt(out, o, acc / static_cast<double>(v.size()));
+                     });
+                 });
+    const std::string dimList = "(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor";
+    auto same = [](const BoundArgs&, DType t) { return t; };
+    addReduction(r, "amax", "amax" + dimList, same, [](const BoundArgs&, const Tensor& self, const std::vector<bool>& mask, const Tensor& out) {
+        extremeRun("amax", true, self, mask, &out, nullptr);
+    });
+    addReduction(r, "amin", "amin" + dimList, same, [](const BoundArgs&, const Tensor& self, const std::vector<bool>& mask, const Tensor& out) {
+        extremeRun("amin", false, self, mask, &out, nullptr);
+    });
+    const std::string argSchema = "(Tensor self, int? dim=None, bool keepdim=False) -> Tensor";
+    auto index = [](const BoundArgs&, DType) { return DType::Int64; };
+    addReduction(r, "argmax", "argmax" + argSchema, index, [](const BoundArgs&, const Tensor& self, const std::vector<bool>& mask, const Tensor& out) {
+        extremeRun("argmax", true, self, mask, nullptr, &out);
+    });
+    addReduction(r, "argmin", "argmin" + argSchema, index, [](const BoundArgs&, const Tensor& self, const std::vector<bool>& mask, const Tensor& out) {
+        extremeRun("argmin", false, self, mask, nullptr, &out);
+    });
+    const std::string varSchema = "(Tensor self, int[1]? dim=None, bool? unbiased=None, bool keepdim=False, *, Scalar? correction=None) -> Tensor";
+    addReduction(r, "var", "var" + varSchema, [](const BoundArgs& a, DType t) { return varType("std and var", a, t); }, varianceRun(false));
+    addReduction(r, "std", "std" + varSchema, [](const BoundArgs& a, DType t) { return varType("std and var", a, t); }, varianceRun(true));
+    // torch.var(x, False): the legacy (self, unbiased) form.
+    for (const char* name : {"var", "std"}) {
+        std::string full = std::string(name) + ".unbiased";
+        OpDef d;
+        d.name = full;
+        d.schema = full + "(Tensor self, bool unbiased) -> Tensor";
+        // Rebind to the main overload: same parameters with dim=None, keepdim=False.
+        auto forward = [name](const BoundArgs& a, bool meta) {
+            const OpRegistry& reg = OpRegistry::instance();
+            const OpDef* main = reg.find(name);
+            BoundArgs b = reg.bind(*main, {a["self"]}, {{"unbiased", a["unbiased"]}});
+            return meta ? main->infer(b) : main->kernel(b);
+        };
+        d.infer = [forward](const BoundArgs& a) { return forward(a, true); };
+        d.kernel = [forward](const BoundArgs& a) { return forward(a, false); };
+        r.add(std::move(d));
+    }
+    auto boolOut = [](const BoundArgs&, DType) { return DType::Bool; };
+    const std::string logicalSchema = "(Tensor self, int[1]? dim=None, bool keepdim=False) -> Tensor";
+    addReduction(r, "all", "all" + logicalSchema, boolOut, [](const BoundArgs&, const Tensor& self, const std::vector<bool>& mask, const Tensor& out) {
+        reduceRows<double>(self, mask, [&](int64_t o, std::span<const double> v) {
+            bool all = true;
+            for (double x : v) all = all && x != 0;
+            storeAt(out, o, all);
+        });
+    });
+    addReduction(r, "any", "any" + logicalSchema, boolOut, [](const BoundArgs&, const Tensor& self, const std::vector<bool>& mask, const Tensor& out) {
+        reduceRows<double>(self, mask, [&](int64_t o, std::span<const double> v) {
+            bool any = false;
+            for (double x : v) any = any || x != 0;
+            storeAt(out, o, any);
+        });
+    });
+    addMaxMin(r, "max", true);
+    addMaxMin(r, "min", false);
+}
+
+}  // namespace fusescope
