@@ -579,18 +579,37 @@ private:
     StmtPtr parseWith() {
         const Token& start = advance();
         auto s = startNode<With>(start);
+        if (at(TK::LParen)) {
+            // `with (a as b, c):` (Python 3.9+). Try it as a parenthesised item list and
+            // fall back to an ordinary expression, e.g. `with (a or b).ctx():`.
+            size_t save = pos_;
+            try {
+                advance();
+                parseWithItems(s->items, true);
+                expect(TK::RParen);
+                if (!at(TK::Colon)) throw syntaxError("expected ':'", cur());
+            } catch (const ScriptError&) {
+                pos_ = save;
+                s->items.clear();
+            }
+        }
+        if (s->items.empty()) parseWithItems(s->items, false);
+        s->body = parseBlock("'with' statement", start.line);
+        finishBlock(*s, s->body);
+        return s;
+    }
+
+    void parseWithItems(std::vector<WithItem>& items, bool parenthesized) {
         do {
+            if (parenthesized && at(TK::RParen) && !items.empty()) break;  // trailing comma
             WithItem item;
             item.context = parseExpr();
             if (accept(TK::KwAs)) {
                 item.target = parseBitOrOrStar();
                 setContext(*item.target, ExprContext::Store);
             }
-            s->items.push_back(std::move(item));
+            items.push_back(std::move(item));
         } while (accept(TK::Comma));
-        s->body = parseBlock("'with' statement", start.line);
-        finishBlock(*s, s->body);
-        return s;
     }
 
     // for-loop / comprehension targets: a, (b, c), x.y, z[0] ... up to 'in'.

@@ -115,6 +115,10 @@ TEST(ScriptParser, WithStatements) {
               "(With (Call (. (. torch profiler) record_function) 'step') (body (Pass)))");
     EXPECT_EQ(dump("with profile(a) as prof, rf('x'), g() as (p, q):\n    f()\n"),
               "(With (as (Call profile a) prof) (Call rf 'x') (as (Call g) (Tuple p q)) (body (Expr (Call f))))");
+    EXPECT_EQ(dump("with (open(a) as f,\n      rf('x'),):\n    pass\n"),
+              "(With (as (Call open a) f) (Call rf 'x') (body (Pass)))");
+    EXPECT_EQ(dump("with (a or b).ctx() as c:\n    pass\n"), "(With (as (Call (. (or a b) ctx)) c) (body (Pass)))");
+    EXPECT_EQ(dump("with (lock):\n    pass\n"), "(With lock (body (Pass)))");
 }
 
 TEST(ScriptParser, OtherSimpleStatements) {
@@ -123,6 +127,47 @@ TEST(ScriptParser, OtherSimpleStatements) {
               "(Global a b)\n(Nonlocal c)\n(Assert x)\n(Assert (Compare x > 0) 'msg')\n(Raise)\n"
               "(Raise (Call E 'm'))\n(Raise E (from c))\n(Del x (Sub y 0) (. z w))");
     EXPECT_EQ(dump("print(x)"), "(Expr (Call print x))");
+}
+
+TEST(ScriptParser, RealisticScript) {
+    const std::string src =
+        "import torch\n"
+        "from torch.profiler import profile, record_function, ProfilerActivity\n"
+        "\n"
+        "@torch.compile(backend=\"inductor\", dynamic=False)\n"
+        "def step(x, w, scale=0.5):\n"
+        "    y = torch.relu(x @ w) * scale  # fused\n"
+        "    if y.sum() > 0:\n"
+        "        torch._dynamo.graph_break()\n"
+        "    return y.mean(dim=-1, keepdim=True)\n"
+        "\n"
+        "torch.manual_seed(0)\n"
+        "with profile(activities=[ProfilerActivity.CPU]) as prof:\n"
+        "    for i in range(3):\n"
+        "        with record_function(f\"step_{i}\"):\n"
+        "            out = step(torch.randn(4, 8), torch.randn(8, 8))\n"
+        "print(f\"{out.shape} {len(prof.events())=}\")\n";
+    auto m = parseScript(src, "s.py");
+    EXPECT_EQ(dumpAst(*m),
+              "(Import torch)\n"
+              "(ImportFrom torch.profiler profile record_function ProfilerActivity)\n"
+              "(Def step (x w scale=0.5) (decorators (Call (. torch compile) (kw backend 'inductor') (kw dynamic False))) "
+              "(body (Assign y (* (Call (. torch relu) (@ x w)) scale)) "
+              "(If (Compare (Call (. y sum)) > 0) (body (Expr (Call (. (. torch _dynamo) graph_break))))) "
+              "(Return (Call (. y mean) (kw dim (u- 1)) (kw keepdim True)))))\n"
+              "(Expr (Call (. torch manual_seed) 0))\n"
+              "(With (as (Call profile (kw activities (List (. ProfilerActivity CPU)))) prof) "
+              "(body (For i (Call range 3) (body (With (Call record_function (FStr 'step_' (Fmt i))) "
+              "(body (Assign out (Call step (Call (. torch randn) 4 8) (Call (. torch randn) 8 8)))))))))\n"
+              "(Expr (Call print (FStr (Fmt (. out shape)) ' len(prof.events())=' (Fmt (Call len (Call (. prof events))) !r))))");
+    EXPECT_EQ(m->sourceLine(6), "    y = torch.relu(x @ w) * scale  # fused");
+    const FunctionDef& f = m->body[2]->as<FunctionDef>();
+    EXPECT_EQ(f.loc.line, 4);
+    EXPECT_EQ(f.endLine, 9);
+    const BinOp& mul = f.body[0]->as<Assign>().value->as<BinOp>();
+    EXPECT_EQ(mul.opLoc.column, 27);
+    EXPECT_EQ(mul.left->as<Call>().args[0]->as<BinOp>().opLoc.column, 22);
+    EXPECT_EQ(m->body[4]->endLine, 15);
 }
 
 // ------------------------------------------------------------------ expressions
