@@ -1,0 +1,267 @@
+// Pointwise ops: values, broadcasting, strided inputs, type promotion, in-place, meta.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "core/error.h"
+#include "ops/op_registry.h"
+
+using namespace fusescope;
+
+namespace {
+IValue call(std::string_view name, IValueList args, Kwargs kwargs = {}) { return OpRegistry::instance().call(name, args, kwargs); }
+Tensor T(std::string_view name, IValueList args, Kwargs kwargs = {}) { return call(name, std::move(args), std::move(kwargs)).toTensor(); }
+Tensor floats(std::vector<double> v, Shape shape = {}, DType dtype = DType::Float32) {
+    IValueList items;
+    for (double d : v) items.emplace_back(d);
+    Tensor t = T("tensor", {IValue::list(items)}, {{"dtype", IValue(dtype)}});
+    return shape.empty() ? t : T("reshape", {t, IValue::intList(shape)});
+}
+Tensor longs(std::vector<int64_t> v, DType dtype = DType::Int64) { return T("tensor", {IValue::intList(v)}, {{"dtype", IValue(dtype)}}); }
+std::vector<double> values(const Tensor& t) {
+    std::vector<double> out;
+    for (int64_t i = 0; i < t.numel(); ++i) out.push_back(t.readDouble(i));
+    return out;
+}
+void expectNear(const Tensor& t, std::vector<double> expected, double tol = 1e-6) {
+    auto v = values(t);
+    ASSERT_EQ(v.size(), expected.size());
+    for (std::size_t i = 0; i < v.size(); ++i) {
+        if (std::isnan(expected[i])) EXPECT_TRUE(std::isnan(v[i])) << i;
+        else EXPECT_NEAR(v[i], expected[i], tol) << "index " << i;
+    }
+}
+std::string errorOf(const std::function<void()>& fn) {
+    try {
+        fn();
+    } catch (const ScriptError& e) {
+        return e.what();
+    }
+    return "no error";
+}
+Tensor toMeta(const Tensor& t) { return T("to", {t, IValue("meta")}); }
+// Meta inference must give what the kernel gives.
+void expectInferMatches(std::string_view op, IValueList args, IValueList metaArgs, Kwargs kw = {}) {
+    Tensor real = T(op, args, kw);
+    Tensor meta = T(op, metaArgs, kw);
+    EXPECT_TRUE(meta.isMeta());
+    EXPECT_EQ(real.sizes(), meta.sizes()) << op;
+    EXPECT_EQ(real.strides(), meta.strides()) << op;
+    EXPECT_EQ(real.dtype(), meta.dtype()) << op;
+}
+}  // namespace
+
+TEST(Pointwise, AddWithAlphaAndBroadcast) {
+    Tensor a = floats({1, 2, 3, 4, 5, 6}, {2, 3});
+    Tensor b = floats({10, 20, 30});
+    expectNear(T("add", {a, b}), {11, 22, 33, 14, 25, 36});
+    expectNear(T("add", {a, b}, {{"alpha", IValue(2)}}), {21, 42, 63, 24, 45, 66});
+    expectNear(T("sub", {a, IValue(1)}), {0, 1, 2, 3, 4, 5});
+    Tensor col = floats({1, 2}, {2, 1});
+    Tensor out = T("mul", {col, b});
+    EXPECT_EQ(out.sizes(), (Shape{2, 3}));
+    expectNear(out, {10, 20, 30, 20, 40, 60});
+}
+
+TEST(Pointwise, BroadcastErrorMessage) {
+    Tensor a = T("ones", {IValue::intList({2, 3})});
+    Tensor b = T("ones", {IValue::intList({2, 4})});
+    EXPECT_EQ(errorOf([&] { T("add", {a, b}); }),
+              "The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 1");
+}
+
+TEST(Pointwise, NonContiguousInputs) {
+    Tensor a = floats({1, 2, 3, 4, 5, 6}, {2, 3});
+    Tensor at = T("t", {a});  // [[1,4],[2,5],[3,6]]
+    Tensor out = T("add", {at, floats({100, 200})});
+    expectNear(out, {101, 204, 102, 205, 103, 206});
+    // Output follows the input's memory order, as TensorIterator does.
+    EXPECT_EQ(T("exp", {at}).strides(), (Shape{1, 3}));
+    EXPECT_EQ(T("add", {at, IValue(1)}).strides(), (Shape{1, 3}));
+    Tensor stepped = T("slice", {floats({0, 1, 2, 3, 4, 5, 6}), IValue(0), IValue(1), IValue(7), IValue(2)});  // 1,3,5
+    expectNear(T("mul", {stepped, stepped}), {1, 9, 25});
+    Tensor expanded = T("expand", {floats({1, 2, 3}), IValue::intList({2, 3})});
+    expectNear(T("neg", {expanded}), {-1, -2, -3, -1, -2, -3});
+}
+
+TEST(Pointwise, TypePromotion) {
+    Tensor i = longs({1, 2, 3});
+    Tensor f = floats({0.5, 0.5, 0.5});
+    EXPECT_EQ(T("add", {i, f}).dtype(), DType::Float32);
+    EXPECT_EQ(T("add", {i, IValue(2)}).dtype(), DType::Int64);
+    EXPECT_EQ(T("add", {i, IValue(2.5)}).dtype(), DType::Float32);
+    EXPECT_EQ(T("add", {f, IValue(2.5)}).dtype(), DType::Float32);
+    Tensor h = floats({1, 2, 3}, {}, DType::Float16);
+    EXPECT_EQ(T("add", {h, f}).dtype(), DType::Float32);
+    EXPECT_EQ(T("mul", {h, IValue(2.0)}).dtype(), DType::Float16);
+    Tensor b = T("tensor", {IValue::list({IValue(true), IValue(false), IValue(true)})});
+    EXPECT_EQ(T("add", {b, i}).dtype(), DType::Int64);
+    EXPECT_EQ(T("add", {b, IValue(1)}).dtype(), DType::Int64);
+    EXPECT_EQ(T("add", {b, b}).dtype(), DType::Bool);
+    Tensor i32 = longs({4, 5, 6}, DType::Int32);
+    EXPECT_EQ(T("add", {i32, IValue(1)}).dtype(), DType::Int32);
+    // A 0-dim tensor ranks below dimensioned ones in the same category...
+    EXPECT_EQ(T("add", {i32, T("tensor", {IValue(1)})}).dtype(), DType::Int32);
+    EXPECT_EQ(T("add", {h, T("tensor", {IValue(1.0)}, {{"dtype", IValue(DType::Float64)}})}).dtype(), DType::Float16);
+    // ...but a higher category still wins.
+    EXPECT_EQ(T("add", {i32, T("tensor", {IValue(1.5)}, {{"dtype", IValue(DType::Float64)}})}).dtype(), DType::Float64);
+    Tensor q = T("div", {longs({7, -7}), longs({2, 2})});
+    EXPECT_EQ(q.dtype(), DType::Float32);
+    expectNear(q, {3.5, -3.5});
+}
+
+TEST(Pointwise, DivRoundingModes) {
+    Tensor a = longs({7, -7});
+    Tensor two = longs({2, 2});
+    Tensor floor = T("div", {a, two}, {{"rounding_mode", IValue("floor")}});
+    EXPECT_EQ(floor.dtype(), DType::Int64);
+    expectNear(floor, {3, -4});
+    expectNear(T("div", {a, two}, {{"rounding_mode", IValue("trunc")}}), {3, -3});
+    expectNear(T("div", {floats({7, -7}), IValue(2)}, {{"rounding_mode", IValue("floor")}}), {3, -4});
+    EXPECT_EQ(errorOf([&] { T("div", {a, two}, {{"rounding_mode", IValue("up")}}); }),
+              "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found 'up'");
+    expectNear(T("remainder", {longs({-7, 7}), IValue(3)}), {2, 1});
+    expectNear(T("floor_divide", {longs({-7, 7}), IValue(2)}), {-4, 3});
+}
+
+TEST(Pointwise, PowMaxMinComparisons) {
+    expectNear(T("pow", {longs({2, 3}), IValue(2)}), {4, 9});
+    EXPECT_EQ(T("pow", {longs({2, 3}), IValue(2)}).dtype(), DType::Int64);
+    expectNear(T("pow", {IValue(2), floats({0.5, 3})}), {std::sqrt(2.0), 8});
+    EXPECT_EQ(errorOf([&] { T("pow", {longs({2}), IValue(-1)}); }), "Integers to negative integer powers are not allowed.");
+    expectNear(T("maximum", {floats({1, NAN, 3}), floats({2, 0, 1})}), {2, NAN, 3});
+    expectNear(T("minimum", {floats({1, 5}), floats({2, 0})}), {1, 0});
+    Tensor lt = T("lt", {floats({1, 2, 3}), IValue(2)});
+    EXPECT_EQ(lt.dtype(), DType::Bool);
+    expectNear(lt, {1, 0, 0});
+    expectNear(T("eq", {longs({1, 2}), floats({1.0, 2.5})}), {1, 0});
+    expectNear(T("ge", {floats({1, 2}), floats({2, 2})}), {0, 1});
+    expectNear(T("ne", {floats({1, 2}), IValue(1)}), {0, 1});
+    expectNear(T("gt", {floats({1, 3}), IValue(2)}), {0, 1});
+    expectNear(T("le", {floats({1, 3}), IValue(2)}), {1, 0});
+}
+
+TEST(Pointwise, Logical) {
+    Tensor a = floats({0, 1, 2, 0});
+    Tensor b = floats({0, 0, 3, 4});
+    expectNear(T("logical_and", {a, b}), {0, 0, 1, 0});
+    expectNear(T("logical_or", {a, b}), {0, 1, 1, 1});
+    expectNear(T("logical_xor", {a, b}), {0, 1, 0, 1});
+    Tensor n = T("logical_not", {a});
+    EXPECT_EQ(n.dtype(), DType::Bool);
+    expectNear(n, {1, 0, 0, 1});
+    Tensor mask = T("gt", {a, IValue(0)});
+    expectNear(T("bitwise_not", {mask}), {1, 0, 0, 1});
+}
+
+TEST(Pointwise, WhereAndClamp) {
+    Tensor cond = T("gt", {floats({1, -1, 2}), IValue(0)});
+    Tensor w = T("where", {cond, floats({1, 2, 3}), IValue(0)});
+    expectNear(w, {1, 0, 3});
+    EXPECT_EQ(w.dtype(), DType::Float32);
+    Tensor wb = T("where", {T("reshape", {cond, IValue::intList({3, 1})}), floats({1, 2}), IValue(-1)});
+    EXPECT_EQ(wb.sizes(), (Shape{3, 2}));
+    EXPECT_EQ(errorOf([&] { T("where", {floats({1}), floats({1}), floats({1})}); }),
+              "where expected condition to be a boolean tensor, but got a tensor with dtype Float");
+    expectNear(T("clamp", {floats({-2, 0.5, 3})}, {{"min", IValue(0)}, {"max", IValue(1)}}), {0, 0.5, 1});
+    expectNear(T("clamp", {floats({-2, NAN})}, {{"min", IValue(0)}}), {0, NAN});
+    EXPECT_EQ(T("clamp", {longs({-2, 5})}, {{"min", IValue(0)}}).dtype(), DType::Int64);
+    EXPECT_EQ(T("clamp", {longs({-2, 5})}, {{"min", IValue(0.5)}}).dtype(), DType::Float32);
+    EXPECT_EQ(errorOf([&] { T("clamp", {floats({1})}); }), "torch.clamp: At least one of 'min' or 'max' must not be None");
+}
+
+TEST(Pointwise, UnaryMath) {
+    Tensor x = floats({-1, 0, 1});
+    expectNear(T("neg", {x}), {1, 0, -1});
+    expectNear(T("abs", {x}), {1, 0, 1});
+    expectNear(T("exp", {x}), {std::exp(-1.0), 1, std::exp(1.0)}, 1e-6);
+    expectNear(T("sin", {x}), {std::sin(-1.0), 0, std::sin(1.0)});
+    expectNear(T("cos", {x}), {std::cos(-1.0), 1, std::cos(1.0)});
+    expectNear(T("tanh", {x}), {std::tanh(-1.0), 0, std::tanh(1.0)});
+    expectNear(T("sigmoid", {x}), {0.2689414, 0.5, 0.7310586});
+    expectNear(T("relu", {x}), {0, 0, 1});
+    expectNear(T("silu", {x}), {-0.2689414, 0, 0.7310586});
+    expectNear(T("gelu", {x}), {-0.1586553, 0, 0.8413447});
+    expectNear(T("gelu", {x}, {{"approximate", IValue("tanh")}}), {-0.1588080, 0, 0.8411920});
+    expectNear(T("erf", {x}), {-0.8427008, 0, 0.8427008});
+    expectNear(T("sqrt", {floats({4, 9})}), {2, 3});
+    expectNear(T("rsqrt", {floats({4, 16})}), {0.5, 0.25});
+    expectNear(T("log", {floats({1, std::exp(2.0)})}), {0, 2}, 1e-6);
+    expectNear(T("reciprocal", {floats({2, 4})}), {0.5, 0.25});
+    expectNear(T("round", {floats({0.5, 1.5, 2.5, -0.5})}), {0, 2, 2, -0});
+    expectNear(T("round", {floats({1.2345})}, {{"decimals", IValue(2)}}), {1.23}, 1e-6);
+    expectNear(T("floor", {floats({1.5, -1.5})}), {1, -2});
+    expectNear(T("ceil", {floats({1.5, -1.5})}), {2, -1});
+    // Float-only functions promote integers to the default float.
+    Tensor e = T("exp", {longs({0, 1})});
+    EXPECT_EQ(e.dtype(), DType::Float32);
+    EXPECT_EQ(T("sqrt", {T("tensor", {IValue::list({IValue(true)})})}).dtype(), DType::Float32);
+    EXPECT_EQ(T("abs", {longs({-3})}).dtype(), DType::Int64);
+    EXPECT_EQ(T("gelu", {floats({1}, {}, DType::Float16)}).dtype(), DType::Float16);
+    EXPECT_NE(errorOf([&] { T("neg", {T("tensor", {IValue::list({IValue(true)})})}); }).find("Negation"), std::string::npos);
+}
+
+TEST(Pointwise, SubBoolRejected) {
+    Tensor b = T("tensor", {IValue::list({IValue(true)})});
+    EXPECT_EQ(errorOf([&] { T("sub", {b, b}); }),
+              "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.");
+    EXPECT_EQ(errorOf([&] { T("add", {longs({1}), longs({1})}, {{"alpha", IValue(0.5)}}); }),
+              "For integral input tensors, argument alpha must not be a floating point number.");
+}
+
+TEST(Pointwise, InPlaceWritesThroughStrides) {
+    Tensor base = floats({1, 2, 3, 4, 5, 6}, {2, 3});
+    Tensor col = T("select", {base, IValue(1), IValue(1)});  // [2, 5], stride 3
+    Tensor r = T("add_", {col, IValue(10)});
+    EXPECT_EQ(r.impl(), col.impl());
+    expectNear(base, {1, 12, 3, 4, 15, 6});
+    T("mul_", {T("t", {base}), floats({2, 1})});  // scales row 0 of base
+    expectNear(base, {2, 24, 6, 4, 15, 6});
+    T("sub_", {base, IValue(1)}, {{"alpha", IValue(2)}});
+    expectNear(base, {0, 22, 4, 2, 13, 4});
+    T("div_", {base, IValue(2)});
+    expectNear(base, {0, 11, 2, 1, 6.5, 2});
+    T("clamp_", {base}, {{"max", IValue(5)}});
+    expectNear(base, {0, 5, 2, 1, 5, 2});
+    T("fill_", {T("select", {base, IValue(0), IValue(0)}), IValue(-1)});
+    expectNear(base, {-1, -1, -1, 1, 5, 2});
+    T("relu_", {base});
+    expectNear(base, {0, 0, 0, 1, 5, 2});
+    T("copy_", {base, floats({7, 8, 9})});
+    expectNear(base, {7, 8, 9, 7, 8, 9});
+    T("zero_", {base});
+    expectNear(base, {0, 0, 0, 0, 0, 0});
+    Tensor ints = longs({1, 2});
+    EXPECT_EQ(errorOf([&] { T("add_", {ints, IValue(1.5)}); }), "result type Float can't be cast to the desired output type Long");
+    EXPECT_EQ(errorOf([&] { T("add_", {floats({1, 2}), floats({1, 2, 3, 4}, {2, 2})}); }),
+              "output with shape [2] doesn't match the broadcast shape [2, 2]");
+    T("copy_", {ints, floats({3.7, -1.2})});
+    expectNear(ints, {3, -1});
+}
+
+TEST(Pointwise, HalfComputesInFloat) {
+    Tensor h = floats({0.1, 1000}, {}, DType::Float16);
+    Tensor s = T("add", {h, h});
+    EXPECT_EQ(s.dtype(), DType::Float16);
+    expectNear(s, {0.199951171875, 2000}, 0);
+    Tensor bf = floats({1.5}, {}, DType::BFloat16);
+    expectNear(T("mul", {bf, IValue(3)}), {4.5}, 0);
+}
+
+TEST(Pointwise, MetaInferenceMatchesKernel) {
+    Tensor a = floats({1, 2, 3, 4, 5, 6}, {2, 3});
+    Tensor at = T("t", {a});
+    Tensor v = floats({1, 2});
+    expectInferMatches("add", {at, v}, {toMeta(at), toMeta(v)});
+    expectInferMatches("add", {longs({1, 2}), IValue(2.5)}, {toMeta(longs({1, 2})), IValue(2.5)});
+    expectInferMatches("exp", {at}, {toMeta(at)});
+    expectInferMatches("lt", {a, IValue(1)}, {toMeta(a), IValue(1)});
+    expectInferMatches("div", {longs({1}), longs({2})}, {toMeta(longs({1})), toMeta(longs({2}))});
+    Tensor cond = T("gt", {a, IValue(2)});
+    expectInferMatches("where", {cond, a, IValue(0)}, {toMeta(cond), toMeta(a), IValue(0)});
+    Tensor m = T("add_", {toMeta(a), IValue(1)});
+    EXPECT_TRUE(m.isMeta());
+    EXPECT_EQ(errorOf([&] { T("add", {toMeta(a), toMeta(T("ones", {IValue::intList({4})}))}); }),
+              "The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 1");
+}

@@ -1,0 +1,155 @@
+// Reductions: values, dims/keepdim, dtype rules, overloads, non-contiguous inputs, meta.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "core/error.h"
+#include "ops/op_registry.h"
+
+using namespace fusescope;
+
+namespace {
+IValue call(std::string_view name, IValueList args, Kwargs kwargs = {}) { return OpRegistry::instance().call(name, args, kwargs); }
+Tensor T(std::string_view name, IValueList args, Kwargs kwargs = {}) { return call(name, std::move(args), std::move(kwargs)).toTensor(); }
+Tensor floats(std::vector<double> v, Shape shape = {}, DType dtype = DType::Float32) {
+    IValueList items;
+    for (double d : v) items.emplace_back(d);
+    Tensor t = T("tensor", {IValue::list(items)}, {{"dtype", IValue(dtype)}});
+    return shape.empty() ? t : T("reshape", {t, IValue::intList(shape)});
+}
+Tensor longs(std::vector<int64_t> v, DType dtype = DType::Int64) { return T("tensor", {IValue::intList(v)}, {{"dtype", IValue(dtype)}}); }
+std::vector<double> values(const Tensor& t) {
+    std::vector<double> out;
+    for (int64_t i = 0; i < t.numel(); ++i) out.push_back(t.readDouble(i));
+    return out;
+}
+void expectNear(const Tensor& t, std::vector<double> expected, double tol = 1e-6) {
+    auto v = values(t);
+    ASSERT_EQ(v.size(), expected.size());
+    for (std::size_t i = 0; i < v.size(); ++i) {
+        if (std::isnan(expected[i])) EXPECT_TRUE(std::isnan(v[i])) << i;
+        else EXPECT_NEAR(v[i], expected[i], tol) << "index " << i;
+    }
+}
+std::string errorOf(const std::function<void()>& fn) {
+    try {
+        fn();
+    } catch (const ScriptError& e) {
+        return e.what();
+    }
+    return "no error";
+}
+Tensor toMeta(const Tensor& t) { return T("to", {t, IValue("meta")}); }
+// Meta inference must give what the kernel gives.
+void expectInferMatches(std::string_view op, IValueList args, IValueList metaArgs, Kwargs kw = {}) {
+    Tensor real = T(op, args, kw);
+    Tensor meta = T(op, metaArgs, kw);
+    EXPECT_TRUE(meta.isMeta());
+    EXPECT_EQ(real.sizes(), meta.sizes()) << op;
+    EXPECT_EQ(real.strides(), meta.strides()) << op;
+    EXPECT_EQ(real.dtype(), meta.dtype()) << op;
+}
+}  // namespace
+
+TEST(Reduction, SumMeanProd) {
+    Tensor a = floats({1, 2, 3, 4, 5, 6}, {2, 3});
+    Tensor s = T("sum", {a});
+    EXPECT_EQ(s.dim(), 0);
+    EXPECT_EQ(s.item(), 21);
+    expectNear(T("sum", {a, IValue(0)}), {5, 7, 9});
+    expectNear(T("sum", {a, IValue(-1)}), {6, 15});
+    Tensor k = T("sum", {a, IValue(1), IValue(true)});
+    EXPECT_EQ(k.sizes(), (Shape{2, 1}));
+    expectNear(T("sum", {a, IValue::intList({0, 1})}), {21});
+    expectNear(T("mean", {a, IValue(0)}), {2.5, 3.5, 4.5});
+    expectNear(T("prod", {a, IValue(1)}), {6, 120});
+    EXPECT_EQ(T("sum", {longs({1, 2})}).dtype(), DType::Int64);
+    EXPECT_EQ(T("sum", {longs({1, 2}, DType::Int32)}).dtype(), DType::Int64);
+    Tensor mask = T("gt", {a, IValue(2)});
+    Tensor count = T("sum", {mask});
+    EXPECT_EQ(count.dtype(), DType::Int64);
+    EXPECT_EQ(count.item(), 4);
+    EXPECT_EQ(T("sum", {a}, {{"dtype", IValue(DType::Float64)}}).dtype(), DType::Float64);
+    EXPECT_EQ(errorOf([&] { T("mean", {longs({1, 2})}); }),
+              "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: Long");
+    EXPECT_EQ(errorOf([&] { T("sum", {a, IValue::intList({0, 0})}); }), "dim 0 appears multiple times in the list of dims");
+    EXPECT_EQ(errorOf([&] { T("sum", {a, IValue(2)}); }), "Dimension out of range (expected to be in range of [-2, 1], but got 2)");
+}
+
+TEST(Reduction, NonContiguous) {
+    Tensor a = floats({1, 2, 3, 4, 5, 6}, {2, 3});
+    Tensor at = T("t", {a});
+    expectNear(T("sum", {at, IValue(1)}), {5, 7, 9});
+    Tensor e = T("expand", {floats({1, 2, 3}), IValue::intList({4, 3})});
+    expectNear(T("sum", {e, IValue(0)}), {4, 8, 12});
+    Tensor stepped = T("slice", {a, IValue(1), IValue(0), IValue(3), IValue(2)});  // [[1,3],[4,6]]
+    expectNear(T("amax", {stepped, IValue(1)}), {3, 6});
+}
+
+TEST(Reduction, AmaxAminArgmax) {
+    Tensor a = floats({3, 7, 7, 1, 9, 2}, {2, 3});
+    expectNear(T("amax", {a}), {9});
+    expectNear(T("amin", {a, IValue(1)}), {3, 1});
+    expectNear(T("argmax", {a}), {4});
+    EXPECT_EQ(T("argmax", {a}).dtype(), DType::Int64);
+    expectNear(T("argmax", {a, IValue(1)}), {1, 1});  // first of the tie
+    expectNear(T("argmin", {a, IValue(0)}), {1, 0, 1});
+    Tensor k = T("argmax", {a, IValue(1), IValue(true)});
+    EXPECT_EQ(k.sizes(), (Shape{2, 1}));
+    expectNear(T("amax", {floats({1, NAN, 3})}), {NAN});
+    EXPECT_EQ(T("amax", {longs({1, 5})}).dtype(), DType::Int64);
+}
+
+TEST(Reduction, MaxMinOverloads) {
+    Tensor a = floats({3, 7, 1, 9}, {2, 2});
+    Tensor full = T("max", {a});
+    EXPECT_EQ(full.dim(), 0);
+    EXPECT_EQ(full.item(), 9);
+    IValue byDim = call("max", {a, IValue(1)});
+    ASSERT_TRUE(byDim.isSequence());
+    ASSERT_EQ(byDim.toSequence()->items.size(), 2u);
+    expectNear(byDim.toSequence()->items[0].toTensor(), {7, 9});
+    Tensor idx = byDim.toSequence()->items[1].toTensor();
+    EXPECT_EQ(idx.dtype(), DType::Int64);
+    expectNear(idx, {1, 1});
+    IValue kd = call("min", {a}, {{"dim", IValue(0)}, {"keepdim", IValue(true)}});
+    expectNear(kd.toSequence()->items[0].toTensor(), {1, 7});
+    EXPECT_EQ(kd.toSequence()->items[0].toTensor().sizes(), (Shape{1, 2}));
+    expectNear(T("max", {a, floats({5, 5})}), {5, 7, 5, 9});
+    expectNear(T("min", {a, floats({2})}), {2, 2, 1, 2});
+    IValue metaDim = call("max", {toMeta(a), IValue(0)});
+    EXPECT_TRUE(metaDim.toSequence()->items[1].toTensor().isMeta());
+    EXPECT_EQ(metaDim.toSequence()->items[1].toTensor().dtype(), DType::Int64);
+    EXPECT_NE(errorOf([&] { T("max", {T("zeros", {IValue::intList({0})})}); }), "no error");
+}
+
+TEST(Reduction, VarStd) {
+    Tensor a = floats({1, 2, 3, 4});
+    expectNear(T("var", {a}), {1.6666667});
+    expectNear(T("var", {a}, {{"unbiased", IValue(false)}}), {1.25});
+    expectNear(T("var", {a, IValue(false)}), {1.25});
+    expectNear(T("var", {a}, {{"correction", IValue(0)}}), {1.25});
+    expectNear(T("std", {a}), {std::sqrt(5.0 / 3.0)});
+    Tensor m = floats({1, 2, 3, 5, 7, 9}, {2, 3});
+    expectNear(T("var", {m, IValue(1)}), {1, 4});
+    expectNear(T("var", {m, IValue(1), IValue(true), IValue(true)}), {1, 4});
+    EXPECT_EQ(T("var", {m, IValue(1)}, {{"keepdim", IValue(true)}}).sizes(), (Shape{2, 1}));
+    EXPECT_EQ(errorOf([&] { T("var", {longs({1, 2})}); }), "std and var only support floating point and complex dtypes");
+}
+
+TEST(Reduction, AllAny) {
+    Tensor a = floats({1, 0, 2, 3}, {2, 2});
+    expectNear(T("all", {a}), {0});
+    expectNear(T("any", {a, IValue(1)}), {1, 1});
+    expectNear(T("all", {a, IValue(0)}), {1, 0});
+}
+
+TEST(Reduction, MetaInferenceMatchesKernel) {
+    Tensor a = floats({1, 2, 3, 4, 5, 6}, {2, 3});
+    expectInferMatches("sum", {a, IValue(1), IValue(true)}, {toMeta(a), IValue(1), IValue(true)});
+    expectInferMatches("mean", {a}, {toMeta(a)});
+    expectInferMatches("argmax", {a, IValue(0)}, {toMeta(a), IValue(0)});
+    expectInferMatches("sum", {longs({1})}, {toMeta(longs({1}))});
+    expectInferMatches("var", {a, IValue(0)}, {toMeta(a), IValue(0)});
+}
