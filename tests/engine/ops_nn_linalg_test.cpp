@@ -1,0 +1,154 @@
+// nn (softmax, layer_norm), linalg (matmul, mm, bmm, linear) and conversion ops.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "core/error.h"
+#include "ops/op_registry.h"
+
+using namespace fusescope;
+
+namespace {
+IValue call(std::string_view name, IValueList args, Kwargs kwargs = {}) { return OpRegistry::instance().call(name, args, kwargs); }
+Tensor T(std::string_view name, IValueList args, Kwargs kwargs = {}) { return call(name, std::move(args), std::move(kwargs)).toTensor(); }
+Tensor floats(std::vector<double> v, Shape shape = {}, DType dtype = DType::Float32) {
+    IValueList items;
+    for (double d : v) items.emplace_back(d);
+    Tensor t = T("tensor", {IValue::list(items)}, {{"dtype", IValue(dtype)}});
+    return shape.empty() ? t : T("reshape", {t, IValue::intList(shape)});
+}
+Tensor longs(std::vector<int64_t> v, DType dtype = DType::Int64) { return T("tensor", {IValue::intList(v)}, {{"dtype", IValue(dtype)}}); }
+std::vector<double> values(const Tensor& t) {
+    std::vector<double> out;
+    for (int64_t i = 0; i < t.numel(); ++i) out.push_back(t.readDouble(i));
+    return out;
+}
+void expectNear(const Tensor& t, std::vector<double> expected, double tol = 1e-6) {
+    auto v = values(t);
+    ASSERT_EQ(v.size(), expected.size());
+    for (std::size_t i = 0; i < v.size(); ++i) {
+        if (std::isnan(expected[i])) EXPECT_TRUE(std::isnan(v[i])) << i;
+        else EXPECT_NEAR(v[i], expected[i], tol) << "index " << i;
+    }
+}
+std::string errorOf(const std::function<void()>& fn) {
+    try {
+        fn();
+    } catch (const ScriptError& e) {
+        return e.what();
+    }
+    return "no error";
+}
+Tensor toMeta(const Tensor& t) { return T("to", {t, IValue("meta")}); }
+// Meta inference must give what the kernel gives.
+void expectInferMatches(std::string_view op, IValueList args, IValueList metaArgs, Kwargs kw = {}) {
+    Tensor real = T(op, args, kw);
+    Tensor meta = T(op, metaArgs, kw);
+    EXPECT_TRUE(meta.isMeta());
+    EXPECT_EQ(real.sizes(), meta.sizes()) << op;
+    EXPECT_EQ(real.strides(), meta.strides()) << op;
+    EXPECT_EQ(real.dtype(), meta.dtype()) << op;
+}
+}  // namespace
+
+TEST(Nn, SoftmaxLogSoftmax) {
+    Tensor x = floats({1, 2, 3, 1, 1, 1}, {2, 3});
+    expectNear(T("softmax", {x, IValue(1)}), {0.0900306, 0.2447285, 0.6652410, 1 / 3.0, 1 / 3.0, 1 / 3.0});
+    expectNear(T("log_softmax", {x, IValue(-1)}), {-2.4076059, -1.4076059, -0.4076059, -1.0986123, -1.0986123, -1.0986123});
+    expectNear(T("softmax", {x, IValue(0)}), {0.5, 0.7310586, 0.8807971, 0.5, 0.2689414, 0.1192029});
+    Tensor xt = T("t", {x});
+    expectNear(T("softmax", {xt, IValue(0)}), {0.0900306, 1 / 3.0, 0.2447285, 1 / 3.0, 0.6652410, 1 / 3.0});
+    EXPECT_EQ(T("softmax", {x, IValue(1)}, {{"dtype", IValue(DType::Float64)}}).dtype(), DType::Float64);
+    EXPECT_EQ(errorOf([&] { T("softmax", {x}); }), "softmax() missing required argument 'dim'");
+    EXPECT_TRUE(OpRegistry::instance().find("softmax")->isFunctional);
+}
+
+TEST(Nn, LayerNorm) {
+    Tensor x = floats({1, 2, 3, 2, 4, 6}, {2, 3});
+    expectNear(T("layer_norm", {x, IValue::intList({3})}), {-1.2247357, 0, 1.2247357, -1.2247428, 0, 1.2247428}, 1e-5);
+    Tensor w = floats({1, 2, 3});
+    Tensor b = floats({0, 0, 1});
+    expectNear(T("layer_norm", {x, IValue::intList({3}), w, b}), {-1.2247357, 0, 4.674207, -1.2247428, 0, 4.674228}, 1e-5);
+    EXPECT_EQ(errorOf([&] { T("layer_norm", {x, IValue::intList({2})}); }),
+              "Given normalized_shape=[2], expected input with shape [*, 2], but got input of size[2, 3]");
+}
+
+TEST(Linalg, MatmulCases) {
+    Tensor a = floats({1, 2, 3, 4, 5, 6}, {2, 3});
+    Tensor b = floats({1, 0, 0, 1, 1, 1}, {3, 2});
+    Tensor mm = T("matmul", {a, b});
+    EXPECT_EQ(mm.sizes(), (Shape{2, 2}));
+    expectNear(mm, {4, 5, 10, 11});
+    expectNear(T("mm", {a, b}), {4, 5, 10, 11});
+    Tensor v = floats({1, 1, 1});
+    Tensor mv = T("matmul", {a, v});
+    EXPECT_EQ(mv.sizes(), (Shape{2}));
+    expectNear(mv, {6, 15});
+    Tensor vm = T("matmul", {floats({1, 1}), a});
+    EXPECT_EQ(vm.sizes(), (Shape{3}));
+    expectNear(vm, {5, 7, 9});
+    Tensor dot = T("matmul", {v, v});
+    EXPECT_EQ(dot.dim(), 0);
+    EXPECT_EQ(dot.item(), 3);
+    // Batched with broadcasting: [2,1,2,3] @ [3,2,3,2]... use [2,2,3] @ [3,2].
+    Tensor batch = T("reshape", {T("arange", {IValue(12.0)}), IValue::intList({2, 2, 3})});
+    Tensor bm = T("matmul", {batch, b});
+    EXPECT_EQ(bm.sizes(), (Shape{2, 2, 2}));
+    expectNear(bm, {2, 3, 8, 9, 14, 15, 20, 21});
+    Tensor bb = T("matmul", {T("expand", {T("unsqueeze", {a, IValue(0)}), IValue::intList({4, 2, 3})}),
+                             T("reshape", {T("arange", {IValue(24.0)}), IValue::intList({4, 3, 2})})});
+    EXPECT_EQ(bb.sizes(), (Shape{4, 2, 2}));
+    expectNear(T("select", {bb, IValue(0), IValue(0)}), {16, 22, 34, 49});
+    Tensor bmm = T("bmm", {T("reshape", {T("arange", {IValue(12.0)}), IValue::intList({2, 2, 3})}),
+                           T("reshape", {T("ones", {IValue::intList({6})}), IValue::intList({2, 3, 1})})});
+    expectNear(bmm, {3, 12, 21, 30});
+    Tensor ints = T("matmul", {longs({1, 2}), longs({3, 4})});
+    EXPECT_EQ(ints.dtype(), DType::Int64);
+    EXPECT_EQ(ints.item(), 11);
+    // Transposed operand.
+    expectNear(T("matmul", {T("t", {b}), T("t", {a})}), {4, 10, 5, 11});
+}
+
+TEST(Linalg, ErrorsAndLinear) {
+    Tensor a = T("ones", {IValue::intList({2, 3})});
+    Tensor b = T("ones", {IValue::intList({4, 5})});
+    EXPECT_EQ(errorOf([&] { T("mm", {a, b}); }), "mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)");
+    EXPECT_EQ(errorOf([&] { T("matmul", {a, b}); }), "mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)");
+    EXPECT_EQ(errorOf([&] { T("matmul", {a, T("ones", {IValue::intList({3, 2})}, {{"dtype", IValue(DType::Float64)}})}); }),
+              "expected mat1 and mat2 to have the same dtype, but got: float != double");
+    Tensor x = floats({1, 2, 3, 4, 5, 6}, {2, 3});
+    Tensor w = floats({1, 0, 0, 0, 1, 1}, {2, 3});
+    Tensor bias = floats({10, 20});
+    Tensor y = T("linear", {x, w, bias});
+    EXPECT_EQ(y.sizes(), (Shape{2, 2}));
+    expectNear(y, {11, 25, 14, 31});
+    expectNear(T("linear", {x, w}), {1, 5, 4, 11});
+    EXPECT_EQ(errorOf([&] { T("linear", {x, T("ones", {IValue::intList({2, 4})})}); }),
+              "mat1 and mat2 shapes cannot be multiplied (2x3 and 4x2)");
+    expectInferMatches("linear", {x, w, bias}, {toMeta(x), toMeta(w), toMeta(bias)});
+    expectInferMatches("matmul", {x, T("t", {w})}, {toMeta(x), toMeta(T("t", {w}))});
+}
+
+TEST(Conversion, ToAndCasts) {
+    Tensor x = floats({1.7, -2.5});
+    Tensor i = T("int", {x});
+    EXPECT_EQ(i.dtype(), DType::Int32);
+    expectNear(i, {1, -2});
+    EXPECT_EQ(T("half", {x}).dtype(), DType::Float16);
+    EXPECT_EQ(T("double", {x}).dtype(), DType::Float64);
+    EXPECT_EQ(T("long", {x}).dtype(), DType::Int64);
+    expectNear(T("bool", {floats({0, 0.5})}), {0, 1});
+    EXPECT_EQ(T("float", {x}).impl(), x.impl());
+    Tensor c = T("clone", {x});
+    EXPECT_NE(c.storage(), x.storage());
+    Tensor xt = T("t", {floats({1, 2, 3, 4}, {2, 2})});
+    EXPECT_EQ(T("clone", {xt}).strides(), (Shape{1, 2}));  // preserve_format
+    Tensor d = T("to", {x}, {{"dtype", IValue(DType::Float64)}});
+    EXPECT_EQ(d.dtype(), DType::Float64);
+    Tensor other = T("to", {x, longs({1})});
+    EXPECT_EQ(other.dtype(), DType::Int64);
+    EXPECT_EQ(T("ones_like", {xt}).strides(), (Shape{1, 2}));
+    expectNear(T("full_like", {x, IValue(3)}), {3, 3});
+    EXPECT_EQ(T("zeros_like", {x}, {{"dtype", IValue(DType::Int32)}}).dtype(), DType::Int32);
+}

@@ -1,0 +1,163 @@
+// View ops (storage sharing, strides, errors) and joining (cat, stack).
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "core/error.h"
+#include "ops/op_registry.h"
+
+using namespace fusescope;
+
+namespace {
+IValue call(std::string_view name, IValueList args, Kwargs kwargs = {}) { return OpRegistry::instance().call(name, args, kwargs); }
+Tensor T(std::string_view name, IValueList args, Kwargs kwargs = {}) { return call(name, std::move(args), std::move(kwargs)).toTensor(); }
+Tensor floats(std::vector<double> v, Shape shape = {}, DType dtype = DType::Float32) {
+    IValueList items;
+    for (double d : v) items.emplace_back(d);
+    Tensor t = T("tensor", {IValue::list(items)}, {{"dtype", IValue(dtype)}});
+    return shape.empty() ? t : T("reshape", {t, IValue::intList(shape)});
+}
+Tensor longs(std::vector<int64_t> v, DType dtype = DType::Int64) { return T("tensor", {IValue::intList(v)}, {{"dtype", IValue(dtype)}}); }
+std::vector<double> values(const Tensor& t) {
+    std::vector<double> out;
+    for (int64_t i = 0; i < t.numel(); ++i) out.push_back(t.readDouble(i));
+    return out;
+}
+void expectNear(const Tensor& t, std::vector<double> expected, double tol = 1e-6) {
+    auto v = values(t);
+    ASSERT_EQ(v.size(), expected.size());
+    for (std::size_t i = 0; i < v.size(); ++i) {
+        if (std::isnan(expected[i])) EXPECT_TRUE(std::isnan(v[i])) << i;
+        else EXPECT_NEAR(v[i], expected[i], tol) << "index " << i;
+    }
+}
+std::string errorOf(const std::function<void()>& fn) {
+    try {
+        fn();
+    } catch (const ScriptError& e) {
+        return e.what();
+    }
+    return "no error";
+}
+Tensor toMeta(const Tensor& t) { return T("to", {t, IValue("meta")}); }
+// Meta inference must give what the kernel gives.
+void expectInferMatches(std::string_view op, IValueList args, IValueList metaArgs, Kwargs kw = {}) {
+    Tensor real = T(op, args, kw);
+    Tensor meta = T(op, metaArgs, kw);
+    EXPECT_TRUE(meta.isMeta());
+    EXPECT_EQ(real.sizes(), meta.sizes()) << op;
+    EXPECT_EQ(real.strides(), meta.strides()) << op;
+    EXPECT_EQ(real.dtype(), meta.dtype()) << op;
+}
+}  // namespace
+
+TEST(View, SharesStorage) {
+    Tensor base = T("arange", {IValue(6.0)});
+    Tensor v = T("view", {base, IValue(2), IValue(-1)});
+    EXPECT_EQ(v.sizes(), (Shape{2, 3}));
+    EXPECT_EQ(v.storage(), base.storage());
+    T("fill_", {T("select", {v, IValue(0), IValue(1)}), IValue(9)});
+    expectNear(base, {0, 1, 2, 9, 9, 9});
+    Tensor tr = T("transpose", {v, IValue(0), IValue(1)});
+    EXPECT_EQ(tr.strides(), (Shape{1, 3}));
+    EXPECT_FALSE(tr.isContiguous());
+    EXPECT_EQ(errorOf([&] { T("view", {tr, IValue(6)}); }),
+              "view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous "
+              "subspaces). Use .reshape(...) instead.");
+    EXPECT_EQ(errorOf([&] { T("view", {base, IValue(3), IValue(5)}); }), "shape '[3, 5]' is invalid for input of size 6");
+    Tensor r = T("reshape", {tr, IValue(6)});
+    EXPECT_NE(r.storage(), base.storage());  // had to copy
+    expectNear(r, {0, 9, 1, 9, 2, 9});
+    Tensor r2 = T("reshape", {v, IValue::intList({3, 2})});
+    EXPECT_EQ(r2.storage(), base.storage());
+    Tensor c = T("contiguous", {tr});
+    EXPECT_TRUE(c.isContiguous());
+    EXPECT_EQ(T("contiguous", {v}).impl(), v.impl());
+}
+
+TEST(View, PermuteSqueezeExpandFlatten) {
+    Tensor x = T("zeros", {IValue::intList({2, 1, 3})});
+    Tensor p = T("permute", {x, IValue(2), IValue(0), IValue(1)});
+    EXPECT_EQ(p.sizes(), (Shape{3, 2, 1}));
+    EXPECT_EQ(p.strides(), (Shape{1, 3, 3}));
+    EXPECT_EQ(T("squeeze", {x}).sizes(), (Shape{2, 3}));
+    EXPECT_EQ(T("squeeze", {x, IValue(0)}).sizes(), (Shape{2, 1, 3}));
+    EXPECT_EQ(T("unsqueeze", {x, IValue(-1)}).sizes(), (Shape{2, 1, 3, 1}));
+    Tensor e = T("expand", {x, IValue(4), IValue(2), IValue(5), IValue(-1)});
+    EXPECT_EQ(e.sizes(), (Shape{4, 2, 5, 3}));
+    EXPECT_EQ(e.strides(), (Shape{0, 3, 0, 1}));
+    EXPECT_EQ(errorOf([&] { T("expand", {x, IValue::intList({2, 2, 4})}); }),
+              "The expanded size of the tensor (4) must match the existing size (3) at non-singleton dimension 2.  Target sizes: [2, 2, 4].  "
+              "Tensor sizes: [2, 1, 3]");
+    EXPECT_EQ(T("flatten", {x}).sizes(), (Shape{6}));
+    EXPECT_EQ(T("flatten", {T("zeros", {IValue::intList({2, 3, 4})}), IValue(1)}).sizes(), (Shape{2, 12}));
+    EXPECT_EQ(errorOf([&] { T("permute", {x, IValue(0), IValue(1)}); }),
+              "permute(sparse_coo): number of dimensions in the tensor input does not match the length of the desired ordering of dimensions "
+              "i.e. input.dim() = 3 is not equal to len(dims) = 2");
+    EXPECT_EQ(errorOf([&] { T("t", {x}); }), "t() expects a tensor with <= 2 dimensions, but self is 3D");
+}
+
+TEST(View, SliceSelectNarrowAsStrided) {
+    Tensor base = T("arange", {IValue(10)});
+    Tensor s = T("slice", {base, IValue(0), IValue(1), IValue(8), IValue(3)});
+    expectNear(s, {1, 4, 7});
+    EXPECT_EQ(s.storageOffset(), 1);
+    EXPECT_EQ(s.strides(), (Shape{3}));
+    expectNear(T("slice", {base, IValue(0), IValue(-3), IValue(None{})}), {7, 8, 9});
+    expectNear(T("narrow", {base, IValue(0), IValue(2), IValue(3)}), {2, 3, 4});
+    EXPECT_EQ(errorOf([&] { T("narrow", {base, IValue(0), IValue(8), IValue(3)}); }), "start (8) + length (3) exceeds dimension size (10).");
+    expectNear(T("select", {base, IValue(0), IValue(-1)}), {9});
+    EXPECT_EQ(errorOf([&] { T("select", {base, IValue(0), IValue(10)}); }), "index 10 is out of bounds for dimension 0 with size 10");
+    Tensor as = T("as_strided", {base, IValue::intList({2, 2}), IValue::intList({1, 2}), IValue(3)});
+    expectNear(as, {3, 5, 4, 6});
+    T("mul_", {as, IValue(10)});
+    expectNear(base, {0, 1, 2, 30, 40, 50, 60, 7, 8, 9});
+    IValue parts = call("unbind", {T("view", {base, IValue(2), IValue(5)}), IValue(1)});
+    ASSERT_EQ(parts.toSequence()->items.size(), 5u);
+    expectNear(parts.toSequence()->items[1].toTensor(), {1, 60});
+}
+
+TEST(View, DetachAndRequiresGrad) {
+    Tensor a = floats({1, 2});
+    T("requires_grad_", {a});
+    EXPECT_TRUE(a.requiresGrad());
+    Tensor d = T("detach", {a});
+    EXPECT_FALSE(d.requiresGrad());
+    EXPECT_EQ(d.storage(), a.storage());
+    EXPECT_TRUE(T("view", {a, IValue(2)}).requiresGrad());
+    EXPECT_EQ(errorOf([&] { T("requires_grad_", {longs({1})}); }), "Only Tensors of floating point and complex dtype can require gradients");
+}
+
+TEST(View, MetaMatchesKernel) {
+    Tensor x = T("zeros", {IValue::intList({2, 3, 4})});
+    Tensor m = toMeta(x);
+    expectInferMatches("permute", {x, IValue::intList({2, 0, 1})}, {m, IValue::intList({2, 0, 1})});
+    expectInferMatches("transpose", {x, IValue(0), IValue(2)}, {m, IValue(0), IValue(2)});
+    expectInferMatches("view", {x, IValue::intList({6, 4})}, {m, IValue::intList({6, 4})});
+    expectInferMatches("slice", {x, IValue(2), IValue(1), IValue(4), IValue(2)}, {m, IValue(2), IValue(1), IValue(4), IValue(2)});
+    Tensor xt = T("transpose", {x, IValue(0), IValue(2)});
+    expectInferMatches("reshape", {xt, IValue::intList({24})}, {toMeta(xt), IValue::intList({24})});
+    expectInferMatches("expand", {x, IValue::intList({5, 2, 3, 4})}, {m, IValue::intList({5, 2, 3, 4})});
+}
+
+TEST(Joining, CatStack) {
+    Tensor a = floats({1, 2, 3, 4}, {2, 2});
+    Tensor b = floats({5, 6}, {1, 2});
+    Tensor c = T("cat", {IValue::list({a, b})});
+    EXPECT_EQ(c.sizes(), (Shape{3, 2}));
+    expectNear(c, {1, 2, 3, 4, 5, 6});
+    Tensor c1 = T("cat", {IValue::list({a, T("t", {a})}), IValue(1)});
+    expectNear(c1, {1, 2, 1, 3, 3, 4, 2, 4});
+    EXPECT_EQ(T("cat", {IValue::list({a, T("view", {longs({7, 8}), IValue(1), IValue(2)})})}).dtype(), DType::Float32);
+    EXPECT_EQ(errorOf([&] { T("cat", {IValue::list({a, b}), IValue(1)}); }),
+              "Sizes of tensors must match except in dimension 1. Expected size 2 but got size 1 for tensor number 1 in the list.");
+    Tensor s = T("stack", {IValue::list({floats({1, 2}), floats({3, 4})}), IValue(1)});
+    EXPECT_EQ(s.sizes(), (Shape{2, 2}));
+    expectNear(s, {1, 3, 2, 4});
+    EXPECT_EQ(errorOf([&] { T("stack", {IValue::list({floats({1, 2}), floats({3})})}); }),
+              "stack expects each tensor to be equal size, but got [2] at entry 0 and [1] at entry 1");
+    Tensor meta = T("cat", {IValue::list({toMeta(a), toMeta(b)})});
+    EXPECT_TRUE(meta.isMeta());
+    EXPECT_EQ(meta.sizes(), (Shape{3, 2}));
+}
