@@ -71,7 +71,7 @@ public:
     Device device() const { return impl_->device; }
     bool isMeta() const { return impl_->device.isMeta(); }
     bool requiresGrad() const { return impl_->requiresGrad; }
-    void setRequiresGrad(bool value) { impl_->requiresGrad = value; }
+    void setRequiresGrad(bool value) const { impl_->requiresGrad = value; }
     bool isContiguous() const;
     const std::shared_ptr<Storage>& storage() const { return impl_->storage; }
 

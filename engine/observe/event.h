@@ -32,8 +32,8 @@ struct CompileStartedEvent {
 struct GraphCapturedEvent {
     std::string compileId;
     std::string function;
-    std::string readable;  // fx_graph_readable-style text
-    std::string code;      // graph_code text (Python forward)
+    std::string readable;  // Python code of the graph (fx_graph_readable.py)
+    std::string tabular;   // opcode/name/target/args/kwargs table
     int opCount = 0;
     std::string breakReason;  // why this graph ended early; empty when it ran to return
 };

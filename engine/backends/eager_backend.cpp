@@ -1,0 +1,83 @@
+#include <unordered_map>
+
+#include "backends/backend.h"
+#include "core/error.h"
+#include "ops/op_registry.h"
+
+namespace fusescope {
+
+namespace {
+
+using Results = std::unordered_map<const Node*, IValue>;
+
+IValue resolve(const Argument& arg, const Results& results) {
+    switch (arg.kind) {
+    case Argument::Kind::NodeRef: {
+        const IValue& v = results.at(arg.node);
+        if (arg.outputIndex < 0) return v;
+        return v.toSequence()->items.at(static_cast<size_t>(arg.outputIndex));
+    }
+    case Argument::Kind::Constant: return arg.constant;
+    case Argument::Kind::List:
+    case Argument::Kind::Tuple: {
+        IValueList items;
+        for (const auto& item : arg.items) items.push_back(resolve(item, results));
+        return arg.kind == Argument::Kind::Tuple ? IValue::tuple(std::move(items)) : IValue::list(std::move(items));
+    }
+    }
+    return IValue();
+}
+
+class EagerBackend : public Backend {
+public:
+    explicit EagerBackend(std::string name) : name_(std::move(name)) {}
+    std::string name() const override { return name_; }
+    CompiledGraph compile(std::shared_ptr<const Graph> graph) const override {
+        return [graph](const std::vector<Tensor>& inputs) { return runGraphEagerly(*graph, inputs); };
+    }
+
+private:
+    std::string name_;
+};
+
+}  // namespace
+
+std::vector<Tensor> runGraphEagerly(const Graph& graph, const std::vector<Tensor>& inputs) {
+    const OpRegistry& registry = OpRegistry::instance();
+    Results results;
+    size_t nextInput = 0;
+    for (const auto& node : graph.nodes()) {
+        if (node->op == NodeOp::Placeholder) {
+            if (nextInput >= inputs.size()) throw Error("internal error: graph called with too few inputs");
+            results[node.get()] = IValue(inputs[nextInput++]);
+            continue;
+        }
+        IValueList args;
+        for (const auto& a : node->args) args.push_back(resolve(a, results));
+        Kwargs kwargs;
+        for (const auto& [name, a] : node->kwargs) kwargs.emplace_back(name, resolve(a, results));
+        const OpDef* op = registry.find(node->target);
+        if (!op) throw Error("internal error: graph node calls unknown op '" + node->target + "'");
+        try {
+            results[node.get()] = registry.call(*op, args, kwargs);
+        } catch (Error& e) {
+            e.setWhereIfUnknown(node->where);
+            throw;
+        }
+    }
+    std::vector<Tensor> outputs;
+    for (const auto& out : graph.outputs()) outputs.push_back(resolve(out, results).toTensor());
+    return outputs;
+}
+
+const Backend* findBackend(const std::string& name) {
+    static const EagerBackend eager("eager");
+    static const EagerBackend inductor("inductor");
+    if (name == "eager") return &eager;
+    if (name == "inductor") return &inductor;
+    return nullptr;
+}
+
+std::vector<std::string> backendNames() { return {"eager", "inductor"}; }
+
+}  // namespace fusescope

@@ -1,0 +1,259 @@
+#include "capture/compile_manager.h"
+
+#include <fmt/format.h>
+
+#include "graph/graph_printer.h"
+#include "script/ast.h"
+
+namespace fusescope {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+const Value* resolveSource(const Source& source, const std::map<std::string, Value>& locals,
+                           const Interpreter& interp) {
+    switch (source.kind) {
+    case Source::Kind::Local: {
+        auto it = locals.find(source.name);
+        return it == locals.end() ? nullptr : &it->second;
+    }
+    case Source::Kind::Global: return interp.global(source.name);
+    case Source::Kind::Item: {
+        const Value* base = resolveSource(*source.base, locals, interp);
+        const ValueList* items = base ? sequenceItems(*base) : nullptr;
+        if (!items || source.index < 0 || source.index >= static_cast<int64_t>(items->size())) return nullptr;
+        return &(*items)[static_cast<size_t>(source.index)];
+    }
+    }
+    return nullptr;
+}
+
+std::string functionLocation(const FunctionObject& fn) {
+    const SourceLocation& where = fn.def->loc;
+    return fmt::format("{}:{}", where.file, where.line);
+}
+
+int64_t configInt(Interpreter& interp, const char* name, int64_t fallback) {
+    auto it = interp.dynamoConfig().attrs.find(name);
+    if (it == interp.dynamoConfig().attrs.end()) return fallback;
+    if (it->second.isInt()) return it->second.asInt();
+    if (it->second.isBool()) return it->second.asBool() ? 1 : 0;
+    throw ScriptError("TypeError", std::string("torch._dynamo.config.") + name + " must be an int");
+}
+
+// Input sizes of this compile merged with earlier ones: a dim that differs becomes -1.
+void mergeSeenSizes(std::map<std::string, Shape>& seen, const std::map<std::string, Shape>& lifted) {
+    for (const auto& [source, sizes] : lifted) {
+        auto it = seen.find(source);
+        if (it == seen.end() || it->second.size() != sizes.size()) {
+            seen[source] = sizes;
+            continue;
+        }
+        for (size_t d = 0; d < sizes.size(); ++d)
+            if (it->second[d] != sizes[d]) it->second[d] = -1;
+    }
+}
+
+}  // namespace
+
+const Backend& CompileManager::backendFor(const CompileOptions& options) const {
+    const Backend* backend = findBackend(options.backend);
+    if (!backend)
+        throw ScriptError("InvalidBackend", fmt::format("backend '{}' is not available; available backends: {}",
+                                                        options.backend, fmt::join(backendNames(), ", ")));
+    return *backend;
+}
+
+std::vector<std::string> CompileManager::failures(const Interpreter& interp, const FunctionObject& fn,
+                                                  const CallArgs& args, const CacheEntry& entry) const {
+    std::map<std::string, Value> locals;
+    for (auto& [name, value] : interp.bindArguments(fn, args)) locals[name] = value;
+    std::vector<std::string> reasons;
+    for (const Guard& guard : entry.guards) {
+        const Value* value = resolveSource(*guard.source, locals, interp);
+        if (auto reason = guard.check(value)) reasons.push_back(*reason);
+    }
+    return reasons;
+}
+
+Value CompileManager::call(Interpreter& interp, CompiledFunctionObject& compiled, CallArgs& args) {
+    const auto* fn = compiled.function.as<FunctionObject>();
+    if (!fn || !fn->def) throw ScriptError("TypeError", "torch.compile needs a function defined with def");
+    FrameState& frame = frames_[fn->def];
+
+    std::vector<std::pair<std::string, std::vector<std::string>>> failed;  // newest entry first
+    for (auto it = frame.entries.rbegin(); it != frame.entries.rend(); ++it) {
+        std::vector<std::string> reasons = failures(interp, *fn, args, **it);
+        if (reasons.empty()) return replay(interp, *fn, args, **it, compiled.options);
+        failed.emplace_back((*it)->compileId, std::move(reasons));
+    }
+    if (!failed.empty()) {
+        for (const auto& [id, reasons] : failed) {
+            bus_.emit(GuardFailureEvent{id, fn->qualname, reasons});
+            if (!compiled.options.guardFailFn.isNone()) {
+                CallArgs failArgs;
+                std::string joined = fmt::format("{}", fmt::join(reasons, "\n"));
+                failArgs.args.push_back(makeTuple({Value(joined), Value(fn->name)}));
+                interp.call(compiled.options.guardFailFn, failArgs);
+            }
+        }
+        int64_t limit = configInt(interp, "cache_size_limit", 8);
+        std::string nextId = fmt::format("{}/{}", frame.frameId, frame.entries.size());
+        if (static_cast<int64_t>(frame.entries.size()) >= limit) {
+            if (!frame.limitWarned) {
+                frame.limitWarned = true;
+                std::string lastReason = failed.front().first + ": " + failed.front().second.front();
+                logger_.warning("dynamo", nextId,
+                                fmt::format("torch._dynamo hit config.cache_size_limit ({})\n"
+                                            "   function: '{}' ({})\n"
+                                            "   last reason: {}\n"
+                                            "To log all recompilation reasons, use FUSESCOPE_LOGS=\"recompiles\".\n"
+                                            "To diagnose recompilation issues, see docs/recompiles.md.",
+                                            limit, fn->name, functionLocation(*fn), lastReason));
+                bus_.emit(CacheLimitEvent{fn->qualname, fn->def->loc, static_cast<int>(limit), lastReason});
+            }
+            return interp.callFunction(*fn, args);  // over the limit: run eagerly
+        }
+        std::string header = fmt::format("Recompiling function {} in {}\n    triggered by the following guard failure(s):",
+                                         fn->name, functionLocation(*fn));
+        std::string brief = header, verbose = header;
+        for (const auto& [id, reasons] : failed) {
+            brief += fmt::format("\n    - {}: {}", id, reasons.front());
+            for (const auto& r : reasons) verbose += fmt::format("\n    - {}: {}", id, r);
+        }
+        if (logger_.enabled("recompiles_verbose")) logger_.artifact("recompiles_verbose", nextId, verbose);
+        else logger_.artifact("recompiles", nextId, brief);
+        bus_.emit(RecompileEvent{nextId, fn->qualname, fn->def->loc, verbose});
+    }
+    return compileAndRun(interp, *fn, args, frame, compiled.options, nullptr);
+}
+
+Value CompileManager::compileAndRun(Interpreter& interp, const FunctionObject& fn, CallArgs& args, FrameState& frame,
+                                    const CompileOptions& options, ExplainReport* report) {
+    if (frame.frameId < 0) frame.frameId = nextFrameId_++;
+    auto entry = std::make_unique<CacheEntry>();
+    entry->compileId = fmt::format("{}/{}", frame.frameId, frame.entries.size());
+    logger_.log("dynamo", LogLevel::Info, entry->compileId,
+                fmt::format("Step 1: torchdynamo start tracing {} {}", fn.name, functionLocation(fn)));
+    bus_.emit(CompileStartedEvent{entry->compileId, fn.qualname, fn.def->loc});
+
+    TraceContext context;
+    context.compileId = entry->compileId;
+    context.function = fn.qualname;
+    context.backend = &backendFor(options);
+    context.logger = &logger_;
+    context.bus = &bus_;
+    context.segments = &entry->segments;
+    context.allDynamic = options.dynamic == "true";
+    context.automaticDynamic = options.dynamic != "false" && configInt(interp, "automatic_dynamic_shapes", 1) != 0;
+    context.seenSizes = &frame.seenSizes;
+    context.graphCounter = &graphCounter_;
+
+    auto start = Clock::now();
+    Value result;
+    std::vector<BreakRecord> breaks;
+    {
+        Tracer tracer(interp, context);
+        result = interp.callFunction(fn, args, true, 0);
+        tracer.finish();
+        entry->guards = tracer.guards();
+        breaks = tracer.breaks();
+        mergeSeenSizes(frame.seenSizes, tracer.liftedSizes());
+    }
+    double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+
+    std::vector<std::string> guardLines;
+    for (const Guard& g : entry->guards) guardLines.push_back(g.str());
+    if (logger_.enabled("guards"))
+        logger_.artifact("guards", entry->compileId, fmt::format("GUARDS:\n{}", fmt::join(guardLines, "\n")));
+    if (logger_.enabled("verbose_guards")) {
+        std::string text = "GUARDS:";
+        for (const Guard& g : entry->guards) text += fmt::format("\n{:<16}{}", g.typeLabel(), g.str());
+        logger_.artifact("verbose_guards", entry->compileId, text);
+    }
+    bus_.emit(GuardsEvent{entry->compileId, guardLines});
+    logger_.log("dynamo", LogLevel::Info, entry->compileId,
+                fmt::format("Step 1: torchdynamo done tracing {} ({} graph(s), {} graph break(s))", fn.name,
+                            entry->segments.size(), breaks.size()));
+    ++compileCount_;
+    if (report) {
+        for (const auto& s : entry->segments) report->graphs.push_back(s.graph);
+        report->breaks.insert(report->breaks.end(), breaks.begin(), breaks.end());
+        report->guards.insert(report->guards.end(), entry->guards.begin(), entry->guards.end());
+        report->compileSeconds += seconds;
+    }
+    frame.entries.push_back(std::move(entry));
+    return result;
+}
+
+Value CompileManager::replay(Interpreter& interp, const FunctionObject& fn, CallArgs& args, CacheEntry& entry,
+                             const CompileOptions& options) {
+    TraceContext context;
+    context.compileId = entry.compileId;
+    context.function = fn.qualname;
+    context.backend = &backendFor(options);
+    context.logger = &logger_;
+    context.bus = &bus_;
+    context.recording = false;
+    context.segments = &entry.segments;
+    context.allDynamic = options.dynamic == "true";
+    context.automaticDynamic = options.dynamic != "false";
+    context.seenSizes = &frames_[fn.def].seenSizes;
+    context.graphCounter = &graphCounter_;
+    Tracer tracer(interp, context);
+    Value result = interp.callFunction(fn, args, true, 0);
+    tracer.finish();
+    return result;
+}
+
+ExplainReport CompileManager::explain(Interpreter& interp, const FunctionObject& fn, CallArgs& args, Value& result) {
+    if (!fn.def) throw ScriptError("TypeError", "explain() needs a function defined with def");
+    ExplainReport report;
+    FrameState scratch;  // explain() compiles afresh and leaves the session's caches alone
+    scratch.frameId = nextFrameId_++;
+    CompileOptions options;
+    options.backend = "eager";
+    result = compileAndRun(interp, fn, args, scratch, options, &report);
+    return report;
+}
+
+void CompileManager::reset() {
+    frames_.clear();
+    nextFrameId_ = 0;
+}
+
+std::string ExplainReport::text() const {
+    int opCount = 0;
+    for (const auto& g : graphs) opCount += g->opCount();
+    std::string out = fmt::format("Graph Count: {}\nGraph Break Count: {}\nOp Count: {}\n", graphs.size(),
+                                  breaks.size(), opCount);
+    out += "Break Reasons:\n";
+    for (size_t i = 0; i < breaks.size(); ++i) {
+        out += fmt::format("  Break Reason {}:\n    Reason: {}\n    User Stack:\n", i + 1, breaks[i].reason);
+        for (const auto& f : breaks[i].userStack)
+            out += fmt::format("      <FrameSummary file {}, line {} in {}>\n", f.file, f.line, f.function);
+    }
+    out += "Ops per Graph:\n";
+    for (size_t i = 0; i < graphs.size(); ++i) {
+        out += fmt::format("  Ops {}:\n", i + 1);
+        for (const auto& n : graphs[i]->nodes())
+            if (n->op == NodeOp::CallFunction || n->op == NodeOp::CallMethod) out += "    " + opDisplayName(*n) + "\n";
+    }
+    out += "Out Guards:\n";
+    for (size_t i = 0; i < guards.size(); ++i) {
+        const Guard& g = guards[i];
+        const char* scope = g.source->kind == Source::Kind::Global ? "global" : "local";
+        out += fmt::format("  Guard {}:\n    Name: \"{}\"\n    Source: {}\n    Create Function: {}\n    Code: {}\n"
+                           "    Created By: {}\n",
+                           i + 1, g.source->str(), scope, g.typeLabel(), g.code(), g.createdBy);
+    }
+    out += fmt::format("Compile Times: TorchDynamo compilation metrics:\n"
+                       "Function                Runtimes (s)\n"
+                       "----------------------  --------------\n"
+                       "_compile.compile_inner  {:.4f}\n",
+                       compileSeconds);
+    return out;
+}
+
+}  // namespace fusescope

@@ -1,0 +1,70 @@
+#pragma once
+// The cache of compiled entries per function (per code object, as in PyTorch): guard
+// checks on every call, recompiles with their reasons, automatic dynamic shapes, the cache
+// size limit, and explain().
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "capture/tracer.h"
+
+namespace fusescope {
+
+struct CacheEntry {
+    std::string compileId;  // "0/1"
+    std::vector<Guard> guards;
+    std::vector<Segment> segments;
+};
+
+// The state kept for one compiled function.
+struct FrameState {
+    int frameId = -1;
+    std::vector<std::unique_ptr<CacheEntry>> entries;  // oldest first
+    std::map<std::string, Shape> seenSizes;            // input sizes of earlier compiles
+    bool limitWarned = false;
+};
+
+// What one explain() run collected.
+struct ExplainReport {
+    std::vector<std::shared_ptr<Graph>> graphs;
+    std::vector<BreakRecord> breaks;
+    std::vector<Guard> guards;
+    double compileSeconds = 0;
+    std::string text() const;  // the printed form (seed 001's ExplainOutput.__str__)
+};
+
+class CompileManager {
+public:
+    CompileManager(const Logger& logger, const EventBus& bus) : logger_(logger), bus_(bus) {}
+
+    // A call of a torch.compile'd function.
+    Value call(Interpreter& interp, CompiledFunctionObject& fn, CallArgs& args);
+    // torch._dynamo.explain(fn)(*args): runs fn once with a fresh cache and reports.
+    ExplainReport explain(Interpreter& interp, const FunctionObject& fn, CallArgs& args, Value& result);
+    // torch._dynamo.reset()
+    void reset();
+
+    // Compiles across the session (for metrics).
+    int compileCount() const { return compileCount_; }
+
+private:
+    Value compileAndRun(Interpreter& interp, const FunctionObject& fn, CallArgs& args, FrameState& frame,
+                        const CompileOptions& options, ExplainReport* report);
+    Value replay(Interpreter& interp, const FunctionObject& fn, CallArgs& args, CacheEntry& entry,
+                 const CompileOptions& options);
+    std::vector<std::string> failures(const Interpreter& interp, const FunctionObject& fn, const CallArgs& args,
+                                      const CacheEntry& entry) const;
+    const Backend& backendFor(const CompileOptions& options) const;
+
+    const Logger& logger_;
+    const EventBus& bus_;
+    std::map<const void*, FrameState> frames_;
+    int nextFrameId_ = 0;
+    int graphCounter_ = 0;
+    int compileCount_ = 0;
+};
+
+}  // namespace fusescope

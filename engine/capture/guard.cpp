@@ -1,0 +1,124 @@
+#include "capture/guard.h"
+
+#include <fmt/format.h>
+
+namespace fusescope {
+
+namespace {
+
+std::string optionalList(const std::vector<std::optional<int64_t>>& values) {
+    std::vector<std::string> parts;
+    for (const auto& v : values) parts.push_back(v ? std::to_string(*v) : "None");
+    return "[" + fmt::format("{}", fmt::join(parts, ", ")) + "]";
+}
+
+std::string sizeExpr(const Guard& g) { return fmt::format("{}.size()[{}]", g.source->str(), g.dim); }
+
+bool sameConstant(const Value& a, const Value& b) {
+    return pythonTypeName(a) == pythonTypeName(b) && valuesEqual(a, b);
+}
+
+}  // namespace
+
+std::string pythonClassName(const Value& value) {
+    std::string name = pythonTypeName(value);
+    if (name == "Tensor") return "<class 'torch.Tensor'>";
+    if (name == "Size") return "<class 'torch.Size'>";
+    return "<class '" + name + "'>";
+}
+
+std::string Guard::code() const {
+    std::string s = source->str();
+    switch (kind) {
+    case Kind::TensorMatch:
+        return fmt::format("check_tensor({}, {}, device={}, requires_grad={}, size={}, stride={})", s,
+                           dtypeName(dtype), device.str(), requiresGrad ? "True" : "False", optionalList(sizes),
+                           optionalList(strides));
+    case Kind::TypeMatch: return fmt::format("___check_type_id({}, {})", s, typeName);
+    case Kind::Constant:
+        if (constant.isNone()) return s + " is None";
+        return fmt::format("{} == {}", s, valueRepr(constant));
+    case Kind::Length: return fmt::format("len({}) == {}", s, count);
+    case Kind::DimAtLeast: return fmt::format("{} <= {}", count, sizeExpr(*this));
+    case Kind::DimEquals: return fmt::format("{} == {}", sizeExpr(*this), count);
+    }
+    return s;
+}
+
+std::string Guard::str() const {
+    std::string c = code();
+    if (createdBy.empty()) return c;
+    return fmt::format("{:<60}  # {}", c, createdBy);
+}
+
+std::string Guard::typeLabel() const {
+    switch (kind) {
+    case Kind::TensorMatch: return "TENSOR_MATCH";
+    case Kind::TypeMatch: return "TYPE_MATCH";
+    case Kind::Constant: return "CONSTANT_MATCH";
+    case Kind::Length: return "SEQUENCE_LENGTH";
+    case Kind::DimAtLeast:
+    case Kind::DimEquals: return "SHAPE_ENV";
+    }
+    return "?";
+}
+
+std::optional<std::string> Guard::check(const Value* value) const {
+    if (!value) return str();
+    const std::string s = source->str();
+    switch (kind) {
+    case Kind::TensorMatch: {
+        if (!value->isTensor())
+            return fmt::format("expected type of '{}' to be a tensor type, ' but found {}", s, pythonClassName(*value));
+        const Tensor& t = value->asTensor();
+        Device actualDevice = t.isMeta() ? Device::meta() : t.device();
+        if (actualDevice.kind != device.kind)
+            return fmt::format("tensor '{}' dispatch key set mismatch. expected {}, actual {}", s, device.str(),
+                               actualDevice.str());
+        if (t.dtype() != dtype)
+            return fmt::format("tensor '{}' dtype mismatch. expected {}, actual {}", s, dtypeScalarName(dtype),
+                               dtypeScalarName(t.dtype()));
+        if (actualDevice.index != device.index)
+            return fmt::format("tensor '{}' Device index mismatch. expected {}, actual {}", s, device.index,
+                               actualDevice.index);
+        if (t.requiresGrad() != requiresGrad)
+            return fmt::format("tensor '{}' requires_grad mismatch. expected requires_grad={}", s, requiresGrad ? 1 : 0);
+        if (t.dim() != static_cast<int64_t>(sizes.size()))
+            return fmt::format("tensor '{}' rank mismatch. expected {}, actual {}", s, sizes.size(), t.dim());
+        for (size_t i = 0; i < sizes.size(); ++i)
+            if (sizes[i] && *sizes[i] != t.sizes()[i])
+                return fmt::format("tensor '{}' size mismatch at index {}. expected {}, actual {}", s, i, *sizes[i],
+                                   t.sizes()[i]);
+        Shape expectedStrides = contiguousStrides(t.sizes());
+        for (size_t i = 0; i < strides.size(); ++i) {
+            int64_t expected = strides[i] ? *strides[i] : expectedStrides[i];
+            if (expected != t.strides()[i] && t.sizes()[i] > 1)
+                return fmt::format("tensor '{}' stride mismatch at index {}. expected {}, actual {}", s, i, expected,
+                                   t.strides()[i]);
+        }
+        return std::nullopt;
+    }
+    case Kind::TypeMatch:
+        if (pythonTypeName(*value) != typeName) return str();
+        return std::nullopt;
+    case Kind::Constant:
+        if (!sameConstant(*value, constant)) return str();
+        return std::nullopt;
+    case Kind::Length: {
+        const ValueList* items = sequenceItems(*value);
+        if (!items || static_cast<int64_t>(items->size()) != count) return str();
+        return std::nullopt;
+    }
+    case Kind::DimAtLeast:
+    case Kind::DimEquals: {
+        if (!value->isTensor() || value->asTensor().dim() <= dim) return str();
+        int64_t size = value->asTensor().sizes()[static_cast<size_t>(dim)];
+        bool ok = kind == Kind::DimAtLeast ? size >= count : size == count;
+        if (!ok) return str();
+        return std::nullopt;
+    }
+    }
+    return std::nullopt;
+}
+
+}  // namespace fusescope

@@ -1,0 +1,54 @@
+#pragma once
+// Guards: the conditions under which a compiled entry may be reused. Each remembers the
+// source line that created it and fails with the same words PyTorch uses, e.g.
+// "tensor 'L['a']' size mismatch at index 0. expected 3, actual 2".
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "script/value.h"
+
+namespace fusescope {
+
+struct Guard {
+    enum class Kind {
+        TensorMatch,  // dtype, device, requires_grad, rank, sizes, strides
+        TypeMatch,    // type(x) is list
+        Constant,     // L['i'] == 3
+        Length,       // len(L['ys']) == 2
+        DimAtLeast,   // 2 <= L['x'].size()[0] (a dynamic dim)
+        DimEquals,    // L['x'].size()[0] == 9 (a dynamic dim the script read as an int)
+    };
+    Kind kind = Kind::TensorMatch;
+    SourcePtr source;
+    std::string createdBy;  // stripped source line that made the guard
+
+    // TensorMatch
+    DType dtype = DType::Float32;
+    Device device;
+    bool requiresGrad = false;
+    std::vector<std::optional<int64_t>> sizes;    // nullopt: dynamic
+    std::vector<std::optional<int64_t>> strides;  // nullopt: follows the dynamic sizes
+    // TypeMatch
+    std::string typeName;
+    // Constant
+    Value constant;
+    // Length / DimAtLeast / DimEquals
+    int64_t count = 0;
+    int64_t dim = 0;
+
+    std::string code() const;  // check_tensor(L['x'], ...), len(L['ys']) == 2, ...
+    // The code with its origin: "len(L['ys']) == 2    # for y, z in zip(ys, zs):"
+    std::string str() const;
+    // Why `value` fails this guard, or nullopt when it passes. A null value means the
+    // source no longer exists (a shorter list).
+    std::optional<std::string> check(const Value* value) const;
+    // The PyTorch guard-type name (TENSOR_MATCH, CONSTANT_MATCH, ...) used in explain().
+    std::string typeLabel() const;
+};
+
+// Python's <class 'int'> spelling of a value's type.
+std::string pythonClassName(const Value& value);
+
+}  // namespace fusescope

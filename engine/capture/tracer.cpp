@@ -1,0 +1,381 @@
+#include "capture/tracer.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include <fmt/format.h>
+
+#include "graph/graph_printer.h"
+#include "ops/op_registry.h"
+
+namespace fusescope {
+
+namespace {
+
+std::string strip(const std::string& s) {
+    size_t b = s.find_first_not_of(" \t");
+    if (b == std::string::npos) return "";
+    size_t e = s.find_last_not_of(" \t\r");
+    return s.substr(b, e - b + 1);
+}
+
+bool isInplaceOp(const std::string& name) { return !name.empty() && name.back() == '_'; }
+
+// "    x = x * 2\n        ~~^~~": the line and a marker under the call (^ under an operator).
+std::string markedLine(const std::string& rawLine, const CallSite& site) {
+    size_t indent = rawLine.find_first_not_of(" \t");
+    if (indent == std::string::npos) return "";
+    std::string line = strip(rawLine);
+    int start = site.where.column - 1 - static_cast<int>(indent);
+    int end = site.endColumn > 0 ? site.endColumn - 1 - static_cast<int>(indent) : static_cast<int>(line.size());
+    start = std::clamp(start, 0, static_cast<int>(line.size()));
+    end = std::clamp(end, start, static_cast<int>(line.size()));
+    std::string marker(static_cast<size_t>(start), ' ');
+    for (int c = start; c < end; ++c) {
+        bool onOperator = site.opLoc.known() && site.opLoc.line == site.where.line &&
+                          c >= site.opLoc.column - 1 - static_cast<int>(indent) &&
+                          c < site.opLoc.column - 1 - static_cast<int>(indent) + site.opLength;
+        marker += site.opLoc.known() ? (onOperator ? '^' : '~') : '^';
+    }
+    return "    " + line + "\n    " + marker;
+}
+
+}  // namespace
+
+Tracer::Tracer(Interpreter& interp, TraceContext context)
+    : interp_(interp), ctx_(std::move(context)), graph_(std::make_shared<Graph>()) {
+    previousHooks_ = interp_.tracer();
+    interp_.setTracer(this);
+}
+
+Tracer::~Tracer() { interp_.setTracer(previousHooks_); }
+
+void Tracer::log(const std::string& artifact, const std::string& message) const {
+    if (ctx_.recording && ctx_.logger) ctx_.logger->artifact(artifact, ctx_.compileId, message);
+}
+
+std::string Tracer::currentLine() const {
+    return strip(interp_.module().sourceLine(interp_.stack().back().where.line));
+}
+
+bool Tracer::isLazy(const Tensor& t) const { return t.defined() && lazy_.count(t.impl()) > 0; }
+
+// --------------------------------------------------------------------------- guards
+
+void Tracer::addGuard(Guard guard) {
+    std::string key = guard.typeLabel() + "|" + guard.source->str() + "|" + std::to_string(guard.dim) + "|" +
+                      std::to_string(static_cast<int>(guard.kind));
+    if (!guardKeys_.insert(key).second) return;
+    guard.createdBy = currentLine();
+    guards_.push_back(std::move(guard));
+}
+
+void Tracer::onInputUse(const Value& value) {
+    if (!value.source) return;
+    if (value.isTensor()) {
+        tensorSources_.emplace(value.asTensor().impl(), value.source);
+        return;
+    }
+    if (value.isNumber() || value.isString() || value.isNone()) {
+        Guard g;
+        g.kind = Guard::Kind::Constant;
+        g.source = value.source;
+        g.constant = value.unsourced();
+        addGuard(std::move(g));
+    }
+}
+
+void Tracer::onLengthUse(const Value& value) {
+    const ValueList* items = sequenceItems(value);
+    if (!value.source || !items) return;
+    Guard type;
+    type.kind = Guard::Kind::TypeMatch;
+    type.source = value.source;
+    type.typeName = pythonTypeName(value);
+    addGuard(std::move(type));
+    Guard length;
+    length.kind = Guard::Kind::Length;
+    length.source = value.source;
+    length.count = static_cast<int64_t>(items->size());
+    addGuard(std::move(length));
+}
+
+void Tracer::onSizeUse(const Tensor& t, int64_t dim) {
+    auto src = tensorSources_.find(t.impl());
+    if (src == tensorSources_.end() || dim < 0 || dim >= t.dim()) return;
+    std::string source = src->second->str();
+    auto lifted = lifted_.find(t.impl());
+    if (lifted == lifted_.end()) {
+        specialized_.insert({source, dim});  // lifted later: the dim stays static
+        return;
+    }
+    TensorMeta& meta = lifted->second.placeholder->meta[0];
+    if (static_cast<size_t>(dim) >= meta.symbols.size() || meta.symbols[dim].empty()) return;
+    Guard g;
+    g.kind = Guard::Kind::DimEquals;
+    g.source = src->second;
+    g.dim = dim;
+    g.count = t.sizes()[dim];
+    addGuard(std::move(g));
+    log("dynamic", fmt::format("specialized {} = {} for {}.size()[{}]: the script reads it as a Python int",
+                               meta.symbols[dim], g.count, source, dim));
+    meta.symbols[dim].clear();
+    liftedSizes_[source][dim] = t.sizes()[dim];
+}
+
+// ------------------------------------------------------------------------- lifting
+
+Argument Tracer::liftTensor(const Tensor& real, Tensor& meta) {
+    if (auto it = overrides_.find(real.impl()); it != overrides_.end()) {
+        meta = Tensor(it->second.impl.lock());
+        return Argument::ref(it->second.node, it->second.outputIndex);
+    }
+    if (auto it = lifted_.find(real.impl()); it != lifted_.end()) {
+        meta = it->second.meta;
+        return Argument::ref(it->second.placeholder);
+    }
+    auto srcIt = tensorSources_.find(real.impl());
+    SourcePtr source = srcIt == tensorSources_.end() ? nullptr : srcIt->second;
+    std::string sourceText = source ? source->str() : fmt::format("___input_{}", inputs_.size());
+
+    const Shape& sizes = real.sizes();
+    TensorMeta tm{sizes, real.strides(), real.dtype(), std::vector<std::string>(sizes.size())};
+    const Shape* seen = nullptr;
+    if (source && ctx_.seenSizes) {
+        auto s = ctx_.seenSizes->find(sourceText);
+        if (s != ctx_.seenSizes->end() && s->second.size() == sizes.size()) seen = &s->second;
+    }
+    Shape recorded = sizes;
+    std::vector<std::string> createdSymbols;
+    for (size_t d = 0; d < sizes.size(); ++d) {
+        if (!source || sizes[d] < 2 || specialized_.count({sourceText, static_cast<int64_t>(d)})) continue;
+        bool changed = seen && ((*seen)[d] == -1 || (*seen)[d] != sizes[d]);
+        if (!ctx_.allDynamic && !(ctx_.automaticDynamic && changed)) continue;
+        tm.symbols[d] = fmt::format("s{}", nextSymbol_++);
+        recorded[d] = -1;
+        log("dynamic", fmt::format("create_symbol {} = {} for {}.size()[{}] [2, int_oo] ({})", tm.symbols[d], sizes[d],
+                                   sourceText, d, ctx_.allDynamic ? "dynamic=True" : "automatic dynamic"));
+        createdSymbols.push_back(tm.symbols[d]);
+    }
+    Node* node = graph_->addPlaceholder(sourceText, tm);
+    node->where = interp_.currentLocation();
+    node->sourceLine = currentLine();
+    node->stack = interp_.tracedStack();
+    node->inlineDepth = interp_.stack().back().inlineDepth;
+
+    if (source) {
+        Guard g;
+        g.kind = Guard::Kind::TensorMatch;
+        g.source = source;
+        g.dtype = real.dtype();
+        g.device = real.isMeta() ? Device::meta() : real.device();
+        g.requiresGrad = real.requiresGrad();
+        bool anyDynamic = !createdSymbols.empty();
+        for (size_t d = 0; d < sizes.size(); ++d) {
+            g.sizes.push_back(tm.symbols[d].empty() ? std::optional<int64_t>(sizes[d]) : std::nullopt);
+            bool followsSizes = anyDynamic && real.isContiguous();
+            g.strides.push_back(followsSizes ? std::nullopt : std::optional<int64_t>(real.strides()[d]));
+        }
+        addGuard(std::move(g));
+        for (size_t d = 0; d < sizes.size(); ++d) {
+            if (tm.symbols[d].empty()) continue;
+            Guard range;
+            range.kind = Guard::Kind::DimAtLeast;
+            range.source = source;
+            range.dim = static_cast<int64_t>(d);
+            range.count = 2;
+            addGuard(std::move(range));
+        }
+        liftedSizes_[sourceText] = recorded;
+    }
+    meta = Tensor::emptyMeta(sizes, real.strides(), real.dtype());
+    meta.setRequiresGrad(real.requiresGrad());
+    lifted_[real.impl()] = Lifted{node, meta, sourceText};
+    inputs_.push_back(real);
+    return Argument::ref(node);
+}
+
+Argument Tracer::argumentFor(const IValue& value, IValue& metaValue) {
+    if (value.isTensor()) {
+        const Tensor& t = value.toTensor();
+        if (auto it = lazy_.find(t.impl()); it != lazy_.end()) {
+            metaValue = value;
+            return Argument::ref(it->second.node, it->second.outputIndex);
+        }
+        Tensor meta;
+        Argument arg = liftTensor(t, meta);
+        metaValue = IValue(meta);
+        return arg;
+    }
+    if (value.isSequence()) {
+        const auto& seq = value.toSequence();
+        std::vector<Argument> items;
+        IValueList metaItems;
+        for (const auto& item : seq->items) {
+            IValue m;
+            items.push_back(argumentFor(item, m));
+            metaItems.push_back(std::move(m));
+        }
+        metaValue = seq->isTuple ? IValue::tuple(std::move(metaItems)) : IValue::list(std::move(metaItems));
+        return Argument::sequence(std::move(items), seq->isTuple);
+    }
+    metaValue = value;
+    return Argument::value(value);
+}
+
+void Tracer::registerLazy(const Tensor& meta, Node* node, int outputIndex) {
+    lazy_[meta.impl()] = LazyRef{node, outputIndex, meta.implPtr(), nextOrder_++};
+    node->meta.push_back(TensorMeta{meta.sizes(), meta.strides(), meta.dtype(), {}});
+}
+
+// ---------------------------------------------------------------------------- ops
+
+IValue Tracer::callOp(const OpDef& op, CallStyle style, const std::string& symbol, const IValueList& args,
+                      const Kwargs& kwargs, const CallSite& site) {
+    const OpRegistry& registry = OpRegistry::instance();
+    IValueList metaArgs;
+    std::vector<Argument> nodeArgs;
+    for (const auto& a : args) {
+        IValue m;
+        nodeArgs.push_back(argumentFor(a, m));
+        metaArgs.push_back(std::move(m));
+    }
+    Kwargs metaKwargs;
+    std::vector<std::pair<std::string, Argument>> nodeKwargs;
+    for (const auto& [name, value] : kwargs) {
+        IValue m;
+        nodeKwargs.emplace_back(name, argumentFor(value, m));
+        metaKwargs.emplace_back(name, std::move(m));
+    }
+    auto [def, bound] = registry.resolve(op.name, metaArgs, metaKwargs);
+    if (!def->infer) throw Error("internal error: op '" + def->name + "' has no shape inference");
+    IValue out = def->infer(bound);
+
+    std::string target(baseOpName(def->name));
+    Node* node = graph_->addCall(style == CallStyle::Method ? NodeOp::CallMethod : NodeOp::CallFunction, target, style,
+                                 std::move(nodeArgs), std::move(nodeKwargs));
+    node->operatorSymbol = symbol;
+    node->where = site.where.known() ? site.where : interp_.currentLocation();
+    node->sourceLine = strip(interp_.module().sourceLine(node->where.line));
+    node->stack = interp_.tracedStack();
+    node->inlineDepth = interp_.stack().back().inlineDepth;
+
+    if (ctx_.recording && ctx_.logger && ctx_.logger->enabled("trace_call")) {
+        const Frame& frame = interp_.stack().back();
+        log("trace_call", fmt::format("TRACE FX call {} from {}:{} in {}\n{}", node->name, node->where.file,
+                                      node->where.line, frame.function,
+                                      markedLine(interp_.module().sourceLine(node->where.line), site)));
+    }
+
+    IValue result;
+    if (isInplaceOp(target) && !args.empty() && args[0].isTensor()) {
+        // The mutated tensor keeps its identity: later uses read this node's result.
+        const Tensor& self = args[0].toTensor();
+        const Tensor& selfMeta = metaArgs[0].toTensor();
+        if (lazy_.count(self.impl())) {
+            registerLazy(selfMeta, node, -1);
+        } else {
+            overrides_[self.impl()] = LazyRef{node, -1, selfMeta.implPtr(), nextOrder_++};
+            node->meta.push_back(TensorMeta{selfMeta.sizes(), selfMeta.strides(), selfMeta.dtype(), {}});
+        }
+        result = args[0];
+    } else if (out.isTensor()) {
+        registerLazy(out.toTensor(), node, -1);
+        result = out;
+    } else if (out.isSequence()) {
+        node->returnsTuple = true;
+        const auto& items = out.toSequence()->items;
+        for (size_t i = 0; i < items.size(); ++i)
+            if (items[i].isTensor()) registerLazy(items[i].toTensor(), node, static_cast<int>(i));
+        result = out;
+    } else {
+        result = out;
+    }
+    return result;
+}
+
+// --------------------------------------------------------------------- statements
+
+void Tracer::onStatement(const Stmt& stmt) {
+    if (!ctx_.recording || !ctx_.logger || !ctx_.logger->enabled("trace_source")) return;
+    const Frame& frame = interp_.stack().back();
+    std::string depth = frame.inlineDepth > 0 ? fmt::format(" (inline depth: {})", frame.inlineDepth) : "";
+    log("trace_source", fmt::format("TRACE starts_line {}:{} in {}{}\n    {}", stmt.loc.file, stmt.loc.line,
+                                    frame.function, depth, strip(interp_.module().sourceLine(stmt.loc.line))));
+}
+
+void Tracer::graphBreak(const std::string& reason) {
+    if (ctx_.recording) {
+        BreakRecord record{reason, interp_.tracedStack()};
+        if (ctx_.logger && ctx_.logger->enabled("graph_breaks")) {
+            std::string text = fmt::format("Graph break in user code at {}:{}\nReason: {}\nUser code traceback:",
+                                           interp_.currentLocation().file, interp_.currentLocation().line, reason);
+            for (const auto& f : record.userStack) text += "\n  " + f.str() + "\n    " + f.sourceLine;
+            log("graph_breaks", text);
+        }
+        if (ctx_.bus) ctx_.bus->emit(GraphBreakEvent{ctx_.compileId, reason, record.userStack});
+        breaks_.push_back(std::move(record));
+    }
+    flush(reason);
+}
+
+void Tracer::finish() { flush(""); }
+
+void Tracer::flush(const std::string& reason) {
+    struct Output {
+        size_t order;
+        Argument arg;
+        Tensor tensor;
+    };
+    std::vector<Output> outputs;
+    for (const auto& [impl, ref] : lazy_) {
+        std::shared_ptr<TensorImpl> alive = ref.impl.lock();
+        if (!alive || alive.use_count() <= 1) continue;  // only the lock holds it: dead
+        outputs.push_back(Output{ref.order, Argument::ref(ref.node, ref.outputIndex), Tensor(alive)});
+    }
+    std::sort(outputs.begin(), outputs.end(), [](const Output& a, const Output& b) { return a.order < b.order; });
+
+    if (graph_->opCount() > 0) {
+        std::vector<Argument> outputArgs;
+        for (const auto& o : outputs) outputArgs.push_back(o.arg);
+        graph_->setOutputs(outputArgs);
+        std::string fingerprint = graph_->fingerprint();
+
+        Segment* segment = nullptr;
+        std::vector<Segment>& segments = *ctx_.segments;
+        if (!ctx_.recording && segmentIndex_ < segments.size() && segments[segmentIndex_].fingerprint == fingerprint) {
+            segment = &segments[segmentIndex_];
+        } else {
+            Segment fresh;
+            fresh.graph = graph_;
+            fresh.run = ctx_.backend->compile(graph_);
+            fresh.fingerprint = fingerprint;
+            fresh.name = fmt::format("__compiled_fn_{}", ctx_.graphCounter ? (*ctx_.graphCounter)++ : 0);
+            fresh.breakReason = reason;
+            if (ctx_.recording) {
+                log("graph", fmt::format("TRACED GRAPH\n {} {}\n{}", fresh.name, ctx_.function, graphTabular(*graph_)));
+                log("graph_code", fmt::format("TRACED GRAPH\n ===== {} =====\n{}", fresh.name, graphReadable(*graph_)));
+                if (ctx_.bus)
+                    ctx_.bus->emit(GraphCapturedEvent{ctx_.compileId, ctx_.function, graphReadable(*graph_),
+                                                      graphTabular(*graph_), graph_->opCount(), reason});
+            } else if (ctx_.logger) {
+                ctx_.logger->log("dynamo", LogLevel::Debug, ctx_.compileId,
+                                 fmt::format("graph {} of a cached entry changed on replay; compiled it again",
+                                             segmentIndex_));
+            }
+            if (segmentIndex_ < segments.size()) segments[segmentIndex_] = std::move(fresh);
+            else segments.push_back(std::move(fresh));
+            segment = &segments[std::min(segmentIndex_, segments.size() - 1)];
+        }
+        std::vector<Tensor> results = segment->run(inputs_);
+        for (size_t i = 0; i < outputs.size() && i < results.size(); ++i) outputs[i].tensor.become(results[i]);
+        ++segmentIndex_;
+    }
+    graph_ = std::make_shared<Graph>();
+    lazy_.clear();
+    overrides_.clear();
+    lifted_.clear();
+    inputs_.clear();
+}
+
+}  // namespace fusescope

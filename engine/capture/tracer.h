@@ -1,0 +1,117 @@
+#pragma once
+// Symbolic tracing of one call of a compiled function. Tensor ops become graph nodes over
+// meta ("lazy") tensors that carry sizes but no data; real tensors the code touches are
+// lifted into placeholders and guarded by their source. Where the code needs data (print,
+// a branch on a tensor, graph_break(), .item()), the graph so far is compiled and run, every
+// lazy tensor becomes real in place, and tracing resumes into a fresh graph.
+//
+// On a cache hit the same code is traced again in replay mode: the entry's guards promise
+// the same graphs, so each flush reuses the entry's compiled segment instead of compiling.
+
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "backends/backend.h"
+#include "capture/guard.h"
+#include "observe/log_registry.h"
+#include "script/interpreter.h"
+
+namespace fusescope {
+
+// One compiled graph of a cache entry: the code between two graph breaks.
+struct Segment {
+    std::shared_ptr<Graph> graph;
+    CompiledGraph run;
+    std::string fingerprint;
+    std::string name;         // __compiled_fn_3
+    std::string breakReason;  // why it ended early; empty when it ran to the return
+};
+
+struct BreakRecord {
+    std::string reason;
+    std::vector<StackFrame> userStack;
+};
+
+struct TraceContext {
+    std::string compileId;
+    std::string function;
+    const Backend* backend = nullptr;
+    const Logger* logger = nullptr;
+    const EventBus* bus = nullptr;
+    bool recording = true;                          // false: replaying a cached entry
+    std::vector<Segment>* segments = nullptr;       // recording: filled; replay: reused
+    bool allDynamic = false;                        // dynamic=True
+    bool automaticDynamic = true;                   // dims whose size changed become symbolic
+    const std::map<std::string, Shape>* seenSizes = nullptr;  // previous compiles' input sizes
+    int* graphCounter = nullptr;                    // numbers __compiled_fn_N across the session
+};
+
+class Tracer : public TraceHooks {
+public:
+    Tracer(Interpreter& interp, TraceContext context);
+    ~Tracer() override;
+
+    IValue callOp(const OpDef& op, CallStyle style, const std::string& symbol, const IValueList& args,
+                  const Kwargs& kwargs, const CallSite& site) override;
+    bool isLazy(const Tensor& t) const override;
+    void graphBreak(const std::string& reason) override;
+    void onStatement(const Stmt& stmt) override;
+    void onInputUse(const Value& value) override;
+    void onLengthUse(const Value& value) override;
+    void onSizeUse(const Tensor& t, int64_t dim) override;
+
+    // Compiles and runs what is left at the function's return.
+    void finish();
+
+    const std::vector<Guard>& guards() const { return guards_; }
+    const std::vector<BreakRecord>& breaks() const { return breaks_; }
+    // Sizes of the sourced input tensors this trace lifted (for automatic dynamic shapes);
+    // dims made symbolic are -1.
+    const std::map<std::string, Shape>& liftedSizes() const { return liftedSizes_; }
+
+private:
+    struct LazyRef {
+        Node* node = nullptr;
+        int outputIndex = -1;
+        std::weak_ptr<TensorImpl> impl;
+        size_t order = 0;
+    };
+    struct Lifted {
+        Node* placeholder = nullptr;
+        Tensor meta;
+        std::string source;  // "" when the tensor has none
+    };
+
+    Argument argumentFor(const IValue& value, IValue& metaValue);
+    Argument liftTensor(const Tensor& real, Tensor& meta);
+    void addGuard(Guard guard);
+    void flush(const std::string& reason);
+    void registerLazy(const Tensor& meta, Node* node, int outputIndex);
+    void log(const std::string& artifact, const std::string& message) const;
+    std::string currentLine() const;
+
+    Interpreter& interp_;
+    TraceContext ctx_;
+    std::shared_ptr<Graph> graph_;
+    std::unordered_map<TensorImpl*, LazyRef> lazy_;       // meta tensors made by the graph
+    std::unordered_map<TensorImpl*, LazyRef> overrides_;  // real tensors mutated in the graph
+    std::unordered_map<TensorImpl*, Lifted> lifted_;
+    std::vector<Tensor> inputs_;  // real tensors, in placeholder order
+    size_t nextOrder_ = 0;
+    size_t segmentIndex_ = 0;
+    int nextSymbol_ = 0;
+
+    std::unordered_map<TensorImpl*, SourcePtr> tensorSources_;
+    std::vector<Guard> guards_;
+    std::set<std::string> guardKeys_;
+    std::set<std::pair<std::string, int64_t>> specialized_;  // (source, dim) read as ints
+    std::vector<BreakRecord> breaks_;
+    std::map<std::string, Shape> liftedSizes_;
+    TraceHooks* previousHooks_ = nullptr;
+};
+
+}  // namespace fusescope

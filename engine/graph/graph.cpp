@@ -1,0 +1,92 @@
+#include "graph/graph.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "graph/graph_printer.h"
+
+namespace fusescope {
+
+std::string TensorMeta::str() const {
+    std::string dims;
+    for (size_t i = 0; i < sizes.size(); ++i) {
+        if (i) dims += ", ";
+        dims += (i < symbols.size() && !symbols[i].empty()) ? symbols[i] : std::to_string(sizes[i]);
+    }
+    return fmt::format("{}[{}]", dtypeAbbreviation(dtype), dims);
+}
+
+std::string Graph::uniqueName(const std::string& base) {
+    std::string name = base;
+    for (int i = 1; std::find(usedNames_.begin(), usedNames_.end(), name) != usedNames_.end(); ++i)
+        name = base + "_" + std::to_string(i);
+    usedNames_.push_back(name);
+    return name;
+}
+
+Node* Graph::addPlaceholder(const std::string& source, TensorMeta meta) {
+    auto node = std::make_unique<Node>();
+    node->op = NodeOp::Placeholder;
+    node->target = source;
+    node->name = uniqueName(placeholderName(source));
+    node->meta.push_back(std::move(meta));
+    // Placeholders come first, in the order inputs were first used.
+    auto firstCall = std::find_if(nodes_.begin(), nodes_.end(),
+                                  [](const auto& n) { return n->op != NodeOp::Placeholder; });
+    Node* raw = node.get();
+    nodes_.insert(firstCall, std::move(node));
+    for (size_t i = 0; i < nodes_.size(); ++i) nodes_[i]->index = static_cast<int>(i);
+    return raw;
+}
+
+Node* Graph::addCall(NodeOp op, const std::string& target, CallStyle style, std::vector<Argument> args,
+                     std::vector<std::pair<std::string, Argument>> kwargs) {
+    auto node = std::make_unique<Node>();
+    node->op = op;
+    node->target = target;
+    node->style = style;
+    node->name = uniqueName(target);
+    node->args = std::move(args);
+    node->kwargs = std::move(kwargs);
+    node->index = static_cast<int>(nodes_.size());
+    nodes_.push_back(std::move(node));
+    return nodes_.back().get();
+}
+
+void Graph::setOutputs(std::vector<Argument> outputs) { outputs_ = std::move(outputs); }
+
+std::vector<Node*> Graph::placeholders() const {
+    std::vector<Node*> result;
+    for (const auto& n : nodes_)
+        if (n->op == NodeOp::Placeholder) result.push_back(n.get());
+    return result;
+}
+
+int Graph::opCount() const {
+    return static_cast<int>(std::count_if(nodes_.begin(), nodes_.end(), [](const auto& n) {
+        return n->op == NodeOp::CallFunction || n->op == NodeOp::CallMethod;
+    }));
+}
+
+std::string Graph::fingerprint() const {
+    // Call nodes are determined by their inputs, so only placeholders contribute metadata;
+    // symbolic dims print as their symbol, so a dynamic graph keeps its fingerprint when
+    // the concrete sizes change.
+    std::string f;
+    for (const auto& n : nodes_) {
+        f += n->name + "=" + nodeCode(*n);
+        if (n->op == NodeOp::Placeholder && !n->meta.empty()) {
+            const TensorMeta& m = n->meta[0];
+            f += " " + m.str();
+            bool symbolic = std::any_of(m.symbols.begin(), m.symbols.end(), [](const auto& s) { return !s.empty(); });
+            if (!symbolic) f += fmt::format(" stride={}", fmt::join(m.strides, ","));
+        }
+        for (const auto& [k, v] : n->kwargs) f += " " + k;
+        f += "\n";
+    }
+    for (const auto& o : outputs_) f += argumentCode(o) + ",";
+    return f;
+}
+
+}  // namespace fusescope

@@ -1,0 +1,104 @@
+#pragma once
+// The captured dataflow graph (the FX Graph analogue): placeholders for inputs, one node
+// per op call, and an output node. Every node keeps where in the script it came from.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "observe/event.h"
+#include "ops/ivalue.h"
+
+namespace fusescope {
+
+struct Node;
+
+// A node argument: a reference to another node's value, a constant, or a list/tuple of
+// arguments (cat([a, b])).
+struct Argument {
+    enum class Kind { NodeRef, Constant, List, Tuple };
+    Kind kind = Kind::Constant;
+    Node* node = nullptr;
+    int outputIndex = -1;  // which result of a tuple-returning node; -1: its only result
+    IValue constant;
+    std::vector<Argument> items;
+
+    static Argument ref(Node* n, int outputIndex = -1) {
+        Argument a;
+        a.kind = Kind::NodeRef;
+        a.node = n;
+        a.outputIndex = outputIndex;
+        return a;
+    }
+    static Argument value(IValue v) { Argument a; a.constant = std::move(v); return a; }
+    static Argument sequence(std::vector<Argument> items, bool isTuple) {
+        Argument a;
+        a.kind = isTuple ? Kind::Tuple : Kind::List;
+        a.items = std::move(items);
+        return a;
+    }
+};
+
+enum class NodeOp { Placeholder, CallFunction, CallMethod, Output };
+
+// How the script spelled a call; decides how the graph prints it.
+enum class CallStyle {
+    TorchFunction,  // torch.add(x, y)
+    Functional,     // torch.nn.functional.relu(x)
+    Method,         // x.add(y)
+    Operator,       // x + y
+};
+
+// Size and type of one tensor value, with symbolic names for dynamic dims ("s0").
+struct TensorMeta {
+    Shape sizes;
+    Shape strides;
+    DType dtype = DType::Float32;
+    std::vector<std::string> symbols;  // per dim: "" when static
+    std::string str() const;  // f32[s0, 3]
+};
+
+struct Node {
+    NodeOp op = NodeOp::CallFunction;
+    std::string name;    // unique within the graph: l_x_, add, add_1
+    std::string target;  // op registry name ("add"); for placeholders the source ("L['x']")
+    CallStyle style = CallStyle::TorchFunction;
+    std::string operatorSymbol;  // "+", "@", "-" (unary) for Operator calls
+    std::vector<Argument> args;
+    std::vector<std::pair<std::string, Argument>> kwargs;
+    std::vector<TensorMeta> meta;  // one per tensor result
+    bool returnsTuple = false;     // the op returns a tuple (max with dim)
+
+    // Provenance.
+    SourceLocation where;
+    std::string sourceLine;  // stripped text of the line that made it
+    std::vector<StackFrame> stack;  // innermost last
+    int inlineDepth = 0;
+    int index = 0;  // position in the graph
+};
+
+class Graph {
+public:
+    Node* addPlaceholder(const std::string& source, TensorMeta meta);
+    Node* addCall(NodeOp op, const std::string& target, CallStyle style, std::vector<Argument> args,
+                  std::vector<std::pair<std::string, Argument>> kwargs);
+    void setOutputs(std::vector<Argument> outputs);
+
+    const std::vector<std::unique_ptr<Node>>& nodes() const { return nodes_; }
+    std::vector<Node*> placeholders() const;
+    const std::vector<Argument>& outputs() const { return outputs_; }
+    int opCount() const;  // call nodes
+    bool empty() const { return opCount() == 0; }
+    // A fingerprint of the graph's structure (ops, wiring, constants, input metas): two
+    // traces that produce the same fingerprint compute the same thing.
+    std::string fingerprint() const;
+
+private:
+    std::string uniqueName(const std::string& base);
+    std::vector<std::unique_ptr<Node>> nodes_;
+    std::vector<Argument> outputs_;
+    std::vector<std::string> usedNames_;
+};
+
+}  // namespace fusescope

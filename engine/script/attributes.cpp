@@ -1,0 +1,253 @@
+// Attribute access on non-tensor values: modules, records, and the methods of list, dict
+// and str that scripts use.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "script/interpreter.h"
+
+namespace fusescope {
+
+namespace {
+
+Value boundMethod(const std::string& name, const Value& self,
+                  std::function<Value(Interpreter&, const Value&, CallArgs&)> fn) {
+    Value captured = self;
+    return makeBuiltin(name, [captured, fn](Interpreter& in, CallArgs& args) { return fn(in, captured, args); });
+}
+
+void expectArgs(Interpreter& in, const CallArgs& args, size_t minCount, size_t maxCount, const std::string& name) {
+    if (args.args.size() < minCount || args.args.size() > maxCount)
+        in.fail("TypeError", fmt::format("{}() takes {} argument(s) ({} given)", name,
+                                         minCount == maxCount ? std::to_string(minCount)
+                                                              : fmt::format("{} to {}", minCount, maxCount),
+                                         args.args.size()));
+}
+
+Value listMethod(Interpreter& interp, const Value& self, const std::string& name) {
+    auto* list = self.as<ListObject>();
+    auto bind = [&](auto fn) { return boundMethod("list." + name, self, fn); };
+    if (name == "append")
+        return bind([list](Interpreter& in, const Value&, CallArgs& a) {
+            expectArgs(in, a, 1, 1, "append");
+            list->items.push_back(a.args[0]);
+            return Value();
+        });
+    if (name == "extend")
+        return bind([list](Interpreter& in, const Value&, CallArgs& a) {
+            expectArgs(in, a, 1, 1, "extend");
+            for (const Value& v : in.iterate(a.args[0])) list->items.push_back(v);
+            return Value();
+        });
+    if (name == "insert")
+        return bind([list](Interpreter& in, const Value&, CallArgs& a) {
+            expectArgs(in, a, 2, 2, "insert");
+            int64_t n = static_cast<int64_t>(list->items.size());
+            int64_t i = a.args[0].asInt();
+            if (i < 0) i = std::max<int64_t>(0, i + n);
+            i = std::min(i, n);
+            list->items.insert(list->items.begin() + i, a.args[1]);
+            return Value();
+        });
+    if (name == "pop")
+        return bind([list](Interpreter& in, const Value&, CallArgs& a) {
+            expectArgs(in, a, 0, 1, "pop");
+            if (list->items.empty()) in.fail("IndexError", "pop from empty list");
+            int64_t n = static_cast<int64_t>(list->items.size());
+            int64_t i = a.args.empty() ? n - 1 : a.args[0].asInt();
+            if (i < 0) i += n;
+            if (i < 0 || i >= n) in.fail("IndexError", "pop index out of range");
+            Value v = list->items[i];
+            list->items.erase(list->items.begin() + i);
+            return v;
+        });
+    if (name == "index" || name == "count")
+        return bind([list, name](Interpreter& in, const Value&, CallArgs& a) {
+            expectArgs(in, a, 1, 1, name);
+            int64_t count = 0;
+            for (size_t i = 0; i < list->items.size(); ++i) {
+                if (!valuesEqual(list->items[i], a.args[0])) continue;
+                if (name == "index") return Value(static_cast<int64_t>(i));
+                ++count;
+            }
+            if (name == "index") in.fail("ValueError", valueRepr(a.args[0]) + " is not in list");
+            return Value(count);
+        });
+    if (name == "clear")
+        return bind([list](Interpreter&, const Value&, CallArgs&) {
+            list->items.clear();
+            return Value();
+        });
+    if (name == "copy")
+        return bind([list](Interpreter&, const Value&, CallArgs&) { return makeList(list->items); });
+    if (name == "reverse")
+        return bind([list](Interpreter&, const Value&, CallArgs&) {
+            std::reverse(list->items.begin(), list->items.end());
+            return Value();
+        });
+    interp.fail("AttributeError", "'list' object has no attribute '" + name + "'");
+}
+
+Value dictMethod(Interpreter& interp, const Value& self, const std::string& name) {
+    auto* dict = self.as<DictObject>();
+    auto bind = [&](auto fn) { return boundMethod("dict." + name, self, fn); };
+    if (name == "keys" || name == "values" || name == "items")
+        return bind([dict, name](Interpreter&, const Value&, CallArgs&) {
+            ValueList out;
+            for (const auto& [k, v] : dict->items)
+                out.push_back(name == "keys" ? k : name == "values" ? v : makeTuple({k, v}));
+            return makeList(out);
+        });
+    if (name == "get")
+        return bind([dict](Interpreter& in, const Value&, CallArgs& a) {
+            expectArgs(in, a, 1, 2, "get");
+            if (Value* v = dict->find(a.args[0])) return *v;
+            return a.args.size() > 1 ? a.args[1] : Value();
+        });
+    if (name == "pop")
+        return bind([dict](Interpreter& in, const Value&, CallArgs& a) {
+            expectArgs(in, a, 1, 2, "pop");
+            for (auto it = dict->items.begin(); it != dict->items.end(); ++it) {
+                if (valuesEqual(it->first, a.args[0])) {
+                    Value v = it->second;
+                    dict->items.erase(it);
+                    return v;
+                }
+            }
+            if (a.args.size() > 1) return a.args[1];
+            in.fail("KeyError", valueRepr(a.args[0]));
+        });
+    if (name == "update")
+        return bind([dict](Interpreter& in, const Value&, CallArgs& a) {
+            expectArgs(in, a, 0, 1, "update");
+            auto put = [&](const Value& k, const Value& v) {
+                if (Value* slot = dict->find(k)) *slot = v;
+                else dict->items.emplace_back(k, v);
+            };
+            if (!a.args.empty()) {
+                auto* other = a.args[0].as<DictObject>();
+                if (!other) in.fail("TypeError", "dict.update() expects a dict");
+                for (const auto& [k, v] : other->items) put(k, v);
+            }
+            for (const auto& [k, v] : a.kwargs) put(Value(k), v);
+            return Value();
+        });
+    interp.fail("AttributeError", "'dict' object has no attribute '" + name + "'");
+}
+
+Value stringMethod(Interpreter& interp, const Value& self, const std::string& name) {
+    const std::string s = self.asString();
+    auto bind = [&](auto fn) { return boundMethod("str." + name, self, fn); };
+    if (name == "join")
+        return bind([s](Interpreter& in, const Value&, CallArgs& a) {
+            expectArgs(in, a, 1, 1, "join");
+            std::string out;
+            bool first = true;
+            for (const Value& v : in.iterate(a.args[0])) {
+                if (!v.isString()) in.fail("TypeError", "sequence item: expected str instance, " + pythonTypeName(v) + " found");
+                if (!first) out += s;
+                out += v.asString();
+                first = false;
+            }
+            return Value(out);
+        });
+    if (name == "upper" || name == "lower" || name == "strip")
+        return bind([s, name](Interpreter&, const Value&, CallArgs&) {
+            std::string out = s;
+            if (name == "upper") std::transform(out.begin(), out.end(), out.begin(), ::toupper);
+            else if (name == "lower") std::transform(out.begin(), out.end(), out.begin(), ::tolower);
+            else {
+                size_t b = out.find_first_not_of(" \t\n\r");
+                size_t e = out.find_last_not_of(" \t\n\r");
+                out = b == std::string::npos ? "" : out.substr(b, e - b + 1);
+            }
+            return Value(out);
+        });
+    if (name == "startswith" || name == "endswith")
+        return bind([s, name](Interpreter& in, const Value&, CallArgs& a) {
+            expectArgs(in, a, 1, 1, name);
+            const std::string& p = a.args[0].asString();
+            bool r = name == "startswith" ? s.rfind(p, 0) == 0
+                                          : s.size() >= p.size() && s.compare(s.size() - p.size(), p.size(), p) == 0;
+            return Value(r);
+        });
+    if (name == "replace")
+        return bind([s](Interpreter& in, const Value&, CallArgs& a) {
+            expectArgs(in, a, 2, 2, "replace");
+            const std::string& from = a.args[0].asString();
+            const std::string& to = a.args[1].asString();
+            if (from.empty()) return Value(s);
+            std::string out;
+            size_t pos = 0;
+            for (size_t hit; (hit = s.find(from, pos)) != std::string::npos; pos = hit + from.size())
+                out += s.substr(pos, hit - pos) + to;
+            return Value(out + s.substr(pos));
+        });
+    if (name == "split")
+        return bind([s](Interpreter&, const Value&, CallArgs& a) {
+            ValueList parts;
+            if (a.args.empty() || a.args[0].isNone()) {
+                size_t i = 0;
+                while (i < s.size()) {
+                    while (i < s.size() && isspace(static_cast<unsigned char>(s[i]))) ++i;
+                    size_t j = i;
+                    while (j < s.size() && !isspace(static_cast<unsigned char>(s[j]))) ++j;
+                    if (j > i) parts.push_back(Value(s.substr(i, j - i)));
+                    i = j;
+                }
+                return makeList(parts);
+            }
+            const std::string sep = a.args[0].asString();
+            size_t pos = 0;
+            for (size_t hit; (hit = s.find(sep, pos)) != std::string::npos; pos = hit + sep.size())
+                parts.push_back(Value(s.substr(pos, hit - pos)));
+            parts.push_back(Value(s.substr(pos)));
+            return makeList(parts);
+        });
+    interp.fail("AttributeError", "'str' object has no attribute '" + name + "'");
+}
+
+}  // namespace
+
+Value Interpreter::getAttribute(const Value& object, const std::string& name, const SourceLocation& where) {
+    try {
+        if (object.isTensor()) return tensorAttribute(*this, object, name, where);
+        if (auto* m = object.as<ModuleObject>()) {
+            auto it = m->attrs.find(name);
+            if (it != m->attrs.end()) return it->second;
+            fail("AttributeError", "module '" + m->name + "' has no attribute '" + name + "'" +
+                                       (m->name.rfind("torch", 0) == 0 ? " (not supported by Fusescope)" : ""));
+        }
+        if (auto* r = object.as<RecordObject>()) {
+            auto it = r->attrs.find(name);
+            if (it != r->attrs.end()) return it->second;
+        }
+        if (object.as<ListObject>()) return listMethod(*this, object, name);
+        if (object.as<DictObject>()) return dictMethod(*this, object, name);
+        if (object.isString()) return stringMethod(*this, object, name);
+        if (object.isDType()) {
+            if (name == "is_floating_point") return Value(isFloating(object.asDType()));
+            if (name == "itemsize") return Value(static_cast<int64_t>(dtypeSize(object.asDType())));
+        }
+        if (object.isDevice()) {
+            Device d = object.asDevice();
+            if (name == "type") return Value(Device{d.kind, -1}.str());
+            if (name == "index") return d.index < 0 ? Value() : Value(int64_t{d.index});
+        }
+        if (auto* fn = object.as<FunctionObject>()) {
+            if (name == "__name__") return Value(fn->name);
+            if (name == "__qualname__") return Value(fn->qualname);
+        }
+        if (auto* e = object.as<ExceptionObject>(); e && name == "args") return makeTuple({Value(e->message)});
+        if (object.isFloat() && name == "is_integer") {
+            double d = object.asFloat();
+            return makeBuiltin("float.is_integer", [d](Interpreter&, CallArgs&) { return Value(d == static_cast<double>(static_cast<int64_t>(d))); });
+        }
+        fail("AttributeError", "'" + pythonTypeName(object) + "' object has no attribute '" + name + "'");
+    } catch (Error& e) {
+        e.setWhereIfUnknown(where);
+        throw;
+    }
+}
+
+}  // namespace fusescope

@@ -1,0 +1,319 @@
+// Python builtins of the script subset: print len range zip enumerate round abs min max
+// sum tuple list dict float int bool str isinstance any all sorted reversed repr, and the
+// exception types scripts raise.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "script/interpreter.h"
+
+namespace fusescope {
+
+namespace {
+
+void expectCount(Interpreter& in, const CallArgs& a, size_t lo, size_t hi, const char* name) {
+    if (a.args.size() < lo || a.args.size() > hi) {
+        std::string expected = lo == hi ? std::to_string(lo) : fmt::format("{} to {}", lo, hi);
+        in.fail("TypeError", fmt::format("{}() takes {} positional argument(s) but {} were given", name, expected,
+                                         a.args.size()));
+    }
+}
+
+int64_t toInt(Interpreter& in, const Value& v, const char* what) {
+    if (v.isInt()) return v.asInt();
+    if (v.isBool()) return v.asBool() ? 1 : 0;
+    in.fail("TypeError", fmt::format("'{}' object cannot be interpreted as an integer ({})", pythonTypeName(v), what));
+}
+
+// Python's round-half-to-even of x to n decimal places.
+double roundHalfEven(double x, int64_t n) {
+    double scale = std::pow(10.0, static_cast<double>(n));
+    double y = x * scale;
+    double r = std::nearbyint(y);  // default rounding mode: to nearest, ties to even
+    return r / scale;
+}
+
+Value typeObject(const std::string& name, std::function<Value(Interpreter&, CallArgs&)> construct) {
+    auto t = std::make_shared<TypeObject>();
+    t->name = name;
+    t->construct = std::move(construct);
+    return Value(ObjectPtr(t));
+}
+
+Value exceptionType(const std::string& kind) {
+    return typeObject(kind, [kind](Interpreter&, CallArgs& a) {
+        auto e = std::make_shared<ExceptionObject>();
+        e->kind = kind;
+        if (!a.args.empty()) e->message = valueStr(a.args[0]);
+        return Value(ObjectPtr(e));
+    });
+}
+
+bool isInstanceOf(const Value& v, const TypeObject& type) {
+    std::string actual = pythonTypeName(v);
+    if (actual == type.name) return true;
+    if (type.name == "int" && actual == "bool") return true;
+    if (type.name == "tuple" && actual == "Size") return true;
+    if (type.name == "object") return true;
+    if (type.name == "Exception") return v.as<ExceptionObject>() != nullptr;
+    return false;
+}
+
+Value extremum(Interpreter& in, CallArgs& a, bool wantMax) {
+    const char* name = wantMax ? "max" : "min";
+    ValueList items = a.args.size() == 1 ? in.iterate(a.args[0]) : a.args;
+    if (items.empty()) {
+        if (const Value* d = a.kwarg("default")) return *d;
+        in.fail("ValueError", std::string(name) + "() arg is an empty sequence");
+    }
+    Value best = items[0];
+    for (size_t i = 1; i < items.size(); ++i) {
+        CompareOperator op = wantMax ? CompareOperator::Gt : CompareOperator::Lt;
+        if (in.truthy(in.evalCompare(op, items[i], best, in.currentSite()))) best = items[i];
+    }
+    return best;
+}
+
+}  // namespace
+
+void addPythonBuiltins(std::map<std::string, Value, std::less<>>& b) {
+    b["print"] = makeBuiltin("print", [](Interpreter& in, CallArgs& a) {
+        if (in.tracer()) in.tracer()->graphBreak("print() called: printing needs real values");
+        std::string sep = " ", end = "\n";
+        if (const Value* v = a.kwarg("sep"); v && !v->isNone()) sep = valueStr(*v);
+        if (const Value* v = a.kwarg("end"); v && !v->isNone()) end = valueStr(*v);
+        for (const auto& [k, _] : a.kwargs)
+            if (k != "sep" && k != "end" && k != "flush")
+                in.fail("TypeError", "print() got an unsupported keyword argument '" + k + "'");
+        std::string out;
+        for (size_t i = 0; i < a.args.size(); ++i) {
+            if (i) out += sep;
+            out += valueStr(a.args[i]);
+        }
+        in.host().writeStdout(out + end);
+        return Value();
+    });
+    b["len"] = makeBuiltin("len", [](Interpreter& in, CallArgs& a) {
+        expectCount(in, a, 1, 1, "len");
+        return Value(in.length(a.args[0]));
+    });
+    b["range"] = typeObject("range", [](Interpreter& in, CallArgs& a) {
+        expectCount(in, a, 1, 3, "range");
+        auto r = std::make_shared<RangeObject>();
+        if (a.args.size() == 1) {
+            r->stop = toInt(in, a.args[0], "range");
+        } else {
+            r->start = toInt(in, a.args[0], "range");
+            r->stop = toInt(in, a.args[1], "range");
+            if (a.args.size() == 3) r->step = toInt(in, a.args[2], "range");
+        }
+        if (r->step == 0) in.fail("ValueError", "range() arg 3 must not be zero");
+        return Value(ObjectPtr(r));
+    });
+    b["zip"] = makeBuiltin("zip", [](Interpreter& in, CallArgs& a) {
+        std::vector<ValueList> lists;
+        size_t n = std::numeric_limits<size_t>::max();
+        for (const Value& v : a.args) {
+            lists.push_back(in.iterate(v));
+            n = std::min(n, lists.back().size());
+        }
+        if (lists.empty()) n = 0;
+        ValueList out;
+        for (size_t i = 0; i < n; ++i) {
+            ValueList row;
+            for (const auto& l : lists) row.push_back(l[i]);
+            out.push_back(makeTuple(row));
+        }
+        return makeList(out);
+    });
+    b["enumerate"] = makeBuiltin("enumerate", [](Interpreter& in, CallArgs& a) {
+        expectCount(in, a, 1, 2, "enumerate");
+        int64_t start = a.args.size() > 1 ? toInt(in, a.args[1], "enumerate") : 0;
+        if (const Value* s = a.kwarg("start")) start = toInt(in, *s, "enumerate");
+        ValueList out;
+        for (const Value& v : in.iterate(a.args[0])) out.push_back(makeTuple({Value(start++), v}));
+        return makeList(out);
+    });
+    b["round"] = makeBuiltin("round", [](Interpreter& in, CallArgs& a) {
+        expectCount(in, a, 1, 2, "round");
+        const Value& x = a.args[0];
+        bool hasDigits = a.args.size() == 2 && !a.args[1].isNone();
+        if (x.isTensor()) {
+            ValueList args{x};
+            std::vector<std::pair<std::string, Value>> kwargs;
+            if (hasDigits) kwargs.emplace_back("decimals", a.args[1]);
+            return in.callOp("round", CallStyle::TorchFunction, args, kwargs, in.currentSite());
+        }
+        if (x.isInt() || x.isBool()) return Value(toInt(in, x, "round"));
+        if (!x.isFloat()) in.fail("TypeError", "type " + pythonTypeName(x) + " doesn't define __round__ method");
+        if (!hasDigits) {
+            if (!std::isfinite(x.asFloat())) in.fail("ValueError", "cannot convert float infinity or NaN to integer");
+            return Value(static_cast<int64_t>(std::nearbyint(x.asFloat())));
+        }
+        return Value(roundHalfEven(x.asFloat(), toInt(in, a.args[1], "round")));
+    });
+    b["abs"] = makeBuiltin("abs", [](Interpreter& in, CallArgs& a) {
+        expectCount(in, a, 1, 1, "abs");
+        const Value& x = a.args[0];
+        if (x.isTensor()) return in.callOp("abs", CallStyle::TorchFunction, {x}, {}, in.currentSite());
+        if (x.isFloat()) return Value(std::fabs(x.asFloat()));
+        int64_t v = toInt(in, x, "abs");
+        return Value(v < 0 ? -v : v);
+    });
+    b["min"] = makeBuiltin("min", [](Interpreter& in, CallArgs& a) { return extremum(in, a, false); });
+    b["max"] = makeBuiltin("max", [](Interpreter& in, CallArgs& a) { return extremum(in, a, true); });
+    b["sum"] = makeBuiltin("sum", [](Interpreter& in, CallArgs& a) {
+        expectCount(in, a, 1, 2, "sum");
+        Value total = a.args.size() > 1 ? a.args[1] : Value(int64_t{0});
+        if (const Value* s = a.kwarg("start")) total = *s;
+        for (const Value& v : in.iterate(a.args[0])) total = in.evalBinary(BinaryOperator::Add, total, v, in.currentSite());
+        return total;
+    });
+    b["any"] = makeBuiltin("any", [](Interpreter& in, CallArgs& a) {
+        expectCount(in, a, 1, 1, "any");
+        for (const Value& v : in.iterate(a.args[0]))
+            if (in.truthy(v)) return Value(true);
+        return Value(false);
+    });
+    b["all"] = makeBuiltin("all", [](Interpreter& in, CallArgs& a) {
+        expectCount(in, a, 1, 1, "all");
+        for (const Value& v : in.iterate(a.args[0]))
+            if (!in.truthy(v)) return Value(false);
+        return Value(true);
+    });
+    b["sorted"] = makeBuiltin("sorted", [](Interpreter& in, CallArgs& a) {
+        expectCount(in, a, 1, 1, "sorted");
+        ValueList items = in.iterate(a.args[0]);
+        bool reverse = a.kwarg("reverse") && in.truthy(*a.kwarg("reverse"));
+        const Value* key = a.kwarg("key");
+        std::vector<std::pair<Value, Value>> keyed;
+        for (const Value& v : items) {
+            CallArgs ka;
+            ka.args.push_back(v);
+            keyed.emplace_back(key && !key->isNone() ? in.call(*key, ka) : v, v);
+        }
+        std::stable_sort(keyed.begin(), keyed.end(), [&](const auto& x, const auto& y) {
+            return in.truthy(in.evalCompare(CompareOperator::Lt, x.first, y.first, in.currentSite()));
+        });
+        if (reverse) std::reverse(keyed.begin(), keyed.end());
+        ValueList out;
+        for (auto& kv : keyed) out.push_back(kv.second);
+        return makeList(out);
+    });
+    b["reversed"] = makeBuiltin("reversed", [](Interpreter& in, CallArgs& a) {
+        expectCount(in, a, 1, 1, "reversed");
+        ValueList items = in.iterate(a.args[0]);
+        std::reverse(items.begin(), items.end());
+        return makeList(items);
+    });
+    b["repr"] = makeBuiltin("repr", [](Interpreter& in, CallArgs& a) {
+        expectCount(in, a, 1, 1, "repr");
+        if (a.args[0].isTensor()) in.realTensor(a.args[0].asTensor(), "repr() needs real values");
+        return Value(valueRepr(a.args[0]));
+    });
+    b["isinstance"] = makeBuiltin("isinstance", [](Interpreter& in, CallArgs& a) {
+        expectCount(in, a, 2, 2, "isinstance");
+        ValueList types = sequenceItems(a.args[1]) ? *sequenceItems(a.args[1]) : ValueList{a.args[1]};
+        for (const Value& t : types) {
+            auto* type = t.as<TypeObject>();
+            if (!type) in.fail("TypeError", "isinstance() arg 2 must be a type or tuple of types");
+            if (isInstanceOf(a.args[0], *type)) return Value(true);
+        }
+        return Value(false);
+    });
+
+    // Types, callable as conversions.
+    b["int"] = typeObject("int", [](Interpreter& in, CallArgs& a) -> Value {
+        expectCount(in, a, 0, 1, "int");
+        if (a.args.empty()) return Value(int64_t{0});
+        const Value& x = a.args[0];
+        if (x.isTensor()) {
+            Tensor t = in.realTensor(x.asTensor(), "unsupported call int(tensor): it turns a tensor into a Python number");
+            if (t.numel() != 1) in.fail("ValueError", "only one element tensors can be converted to Python scalars");
+            return Value(static_cast<int64_t>(std::trunc(t.item())));
+        }
+        if (x.isFloat()) {
+            if (!std::isfinite(x.asFloat())) in.fail("ValueError", "cannot convert float infinity or NaN to integer");
+            return Value(static_cast<int64_t>(std::trunc(x.asFloat())));
+        }
+        if (x.isString()) {
+            try {
+                size_t used = 0;
+                int64_t v = std::stoll(x.asString(), &used);
+                if (used == x.asString().size()) return Value(v);
+            } catch (...) {
+            }
+            in.fail("ValueError", "invalid literal for int() with base 10: " + valueRepr(x));
+        }
+        return Value(toInt(in, x, "int"));
+    });
+    b["float"] = typeObject("float", [](Interpreter& in, CallArgs& a) -> Value {
+        expectCount(in, a, 0, 1, "float");
+        if (a.args.empty()) return Value(0.0);
+        const Value& x = a.args[0];
+        if (x.isTensor()) {
+            Tensor t = in.realTensor(x.asTensor(), "unsupported call float(tensor): it turns a tensor into a Python number");
+            if (t.numel() != 1) in.fail("ValueError", "only one element tensors can be converted to Python scalars");
+            return Value(t.item());
+        }
+        if (x.isFloat()) return x.unsourced();
+        if (x.isString()) {
+            std::string s = x.asString();
+            if (s == "inf" || s == "+inf") return Value(std::numeric_limits<double>::infinity());
+            if (s == "-inf") return Value(-std::numeric_limits<double>::infinity());
+            if (s == "nan") return Value(std::numeric_limits<double>::quiet_NaN());
+            try {
+                size_t used = 0;
+                double v = std::stod(s, &used);
+                if (used == s.size()) return Value(v);
+            } catch (...) {
+            }
+            in.fail("ValueError", "could not convert string to float: " + valueRepr(x));
+        }
+        return Value(static_cast<double>(toInt(in, x, "float")));
+    });
+    b["bool"] = typeObject("bool", [](Interpreter& in, CallArgs& a) {
+        expectCount(in, a, 0, 1, "bool");
+        return Value(!a.args.empty() && in.truthy(a.args[0]));
+    });
+    b["str"] = typeObject("str", [](Interpreter& in, CallArgs& a) {
+        expectCount(in, a, 0, 1, "str");
+        if (a.args.empty()) return Value(std::string());
+        if (a.args[0].isTensor()) in.realTensor(a.args[0].asTensor(), "str() needs real values");
+        return Value(valueStr(a.args[0]));
+    });
+    b["list"] = typeObject("list", [](Interpreter& in, CallArgs& a) {
+        expectCount(in, a, 0, 1, "list");
+        return makeList(a.args.empty() ? ValueList{} : in.iterate(a.args[0]));
+    });
+    b["tuple"] = typeObject("tuple", [](Interpreter& in, CallArgs& a) {
+        expectCount(in, a, 0, 1, "tuple");
+        return makeTuple(a.args.empty() ? ValueList{} : in.iterate(a.args[0]));
+    });
+    b["dict"] = typeObject("dict", [](Interpreter& in, CallArgs& a) {
+        expectCount(in, a, 0, 1, "dict");
+        auto d = std::make_shared<DictObject>();
+        if (!a.args.empty()) {
+            if (auto* other = a.args[0].as<DictObject>()) {
+                d->items = other->items;
+            } else {
+                for (const Value& pair : in.iterate(a.args[0])) {
+                    ValueList kv = in.iterate(pair);
+                    if (kv.size() != 2) in.fail("ValueError", "dictionary update sequence element has wrong length");
+                    if (Value* slot = d->find(kv[0])) *slot = kv[1];
+                    else d->items.emplace_back(kv[0], kv[1]);
+                }
+            }
+        }
+        for (const auto& [k, v] : a.kwargs) d->items.emplace_back(Value(k), v);
+        return Value(ObjectPtr(d));
+    });
+    b["object"] = typeObject("object", nullptr);
+    for (const char* kind : {"Exception", "ValueError", "RuntimeError", "TypeError", "KeyError", "IndexError",
+                             "AssertionError", "NotImplementedError", "ZeroDivisionError", "AttributeError"})
+        b[kind] = exceptionType(kind);
+}
+
+}  // namespace fusescope

@@ -1,0 +1,585 @@
+// Statements, scopes and calls. Expressions are in interpreter_expr.cpp.
+#include "script/interpreter.h"
+
+#include <fmt/format.h>
+
+namespace fusescope {
+
+namespace {
+
+constexpr int kMaxCallDepth = 150;
+
+// Names a function body assigns (its locals), not looking into nested defs.
+void collectTargetNames(const Expr& target, std::set<std::string>& names) {
+    switch (target.kind) {
+    case ExprKind::Name: names.insert(target.as<Name>().id); break;
+    case ExprKind::Tuple:
+        for (const auto& e : target.as<Tuple>().elts) collectTargetNames(*e, names);
+        break;
+    case ExprKind::List:
+        for (const auto& e : target.as<List>().elts) collectTargetNames(*e, names);
+        break;
+    case ExprKind::Starred: collectTargetNames(*target.as<Starred>().value, names); break;
+    default: break;
+    }
+}
+
+void collectLocalNames(const StmtList& body, std::set<std::string>& names) {
+    for (const auto& stmt : body) {
+        switch (stmt->kind) {
+        case StmtKind::Assign:
+            for (const auto& t : stmt->as<Assign>().targets) collectTargetNames(*t, names);
+            break;
+        case StmtKind::AugAssign: collectTargetNames(*stmt->as<AugAssign>().target, names); break;
+        case StmtKind::For:
+            collectTargetNames(*stmt->as<For>().target, names);
+            collectLocalNames(stmt->as<For>().body, names);
+            break;
+        case StmtKind::While: collectLocalNames(stmt->as<While>().body, names); break;
+        case StmtKind::If:
+            collectLocalNames(stmt->as<If>().body, names);
+            collectLocalNames(stmt->as<If>().orelse, names);
+            break;
+        case StmtKind::With:
+            for (const auto& item : stmt->as<With>().items)
+                if (item.target) collectTargetNames(*item.target, names);
+            collectLocalNames(stmt->as<With>().body, names);
+            break;
+        case StmtKind::FunctionDef: names.insert(stmt->as<FunctionDef>().name); break;
+        case StmtKind::Import:
+            for (const auto& a : stmt->as<Import>().names) {
+                std::string bound = a.asname.empty() ? a.name.substr(0, a.name.find('.')) : a.asname;
+                names.insert(bound);
+            }
+            break;
+        case StmtKind::ImportFrom:
+            for (const auto& a : stmt->as<ImportFrom>().names) names.insert(a.asname.empty() ? a.name : a.asname);
+            break;
+        case StmtKind::Delete:
+            for (const auto& t : stmt->as<Delete>().targets) collectTargetNames(*t, names);
+            break;
+        default: break;
+        }
+    }
+}
+
+std::string strip(const std::string& s) {
+    size_t b = s.find_first_not_of(" \t");
+    if (b == std::string::npos) return "";
+    size_t e = s.find_last_not_of(" \t\r");
+    return s.substr(b, e - b + 1);
+}
+
+}  // namespace
+
+Interpreter::Interpreter(const Module& module, ScriptHost& host) : module_(module), host_(host) {
+    globals_ = std::make_shared<Scope>();
+    globals_->isModule = true;
+    current_ = globals_;
+    addPythonBuiltins(builtins_);
+    rootModules_["torch"] = makeTorchModule(dynamoConfig_);
+    rootModules_["math"] = makeMathModule();
+    rootModules_["logging"] = makeLoggingModule();
+    globals_->vars["__name__"] = Value("__main__");
+}
+
+Interpreter::~Interpreter() = default;
+
+void Interpreter::run() {
+    stack_.push_back(Frame{"<module>", {module_.fileName, 1, 1}, false, 0});
+    Flow flow = exec(module_.body);
+    (void)flow;
+    stack_.pop_back();
+}
+
+SourceLocation Interpreter::currentLocation() const {
+    if (site_.where.known()) return site_.where;
+    return stack_.empty() ? SourceLocation{module_.fileName, 0, 0} : stack_.back().where;
+}
+
+void Interpreter::fail(const std::string& kind, const std::string& message) const {
+    throw ScriptError(kind, message, currentLocation());
+}
+
+CallSite Interpreter::siteOf(const Expr& expr) const {
+    CallSite site;
+    site.where = expr.loc;
+    site.endColumn = expr.endLine == expr.loc.line ? expr.endColumn : 0;
+    if (expr.kind == ExprKind::BinOp) {
+        site.opLoc = expr.as<BinOp>().opLoc;
+        site.opLength = expr.as<BinOp>().opLength;
+    }
+    return site;
+}
+
+std::vector<StackFrame> Interpreter::tracedStack() const {
+    std::vector<StackFrame> frames;
+    for (const auto& f : stack_) {
+        if (!f.traced) continue;
+        frames.push_back(StackFrame{f.where.file, f.where.line, f.function, strip(module_.sourceLine(f.where.line))});
+    }
+    return frames;
+}
+
+// ------------------------------------------------------------------------------- scopes
+
+ScopePtr Interpreter::scopeFor(const std::string& name) {
+    if (current_->globalNames.count(name)) return globals_;
+    if (current_->nonlocalNames.count(name)) {
+        for (ScopePtr s = current_->parent; s && !s->isModule; s = s->parent)
+            if (s->vars.count(name)) return s;
+        fail("SyntaxError", "no binding for nonlocal '" + name + "' found");
+    }
+    return current_;
+}
+
+void Interpreter::store(const std::string& name, Value value) {
+    // The source stays: `y = x` still depends on the input x.
+    scopeFor(name)->vars[name] = std::move(value);
+}
+
+Value Interpreter::withSource(Value value, SourcePtr source) const {
+    // Only data the graph can depend on is guarded: scalars, strings, tensors, containers.
+    if (value.isObject() && !value.as<ListObject>() && !value.as<TupleObject>()) return value;
+    value.source = std::move(source);
+    return value;
+}
+
+Value Interpreter::lookup(const std::string& name, const SourceLocation& where) {
+    auto found = [&](const Value& v) -> Value {
+        if (tracer_ && v.source) tracer_->onInputUse(v);
+        return v;
+    };
+    bool declaredGlobal = current_->globalNames.count(name) > 0;
+    if (!declaredGlobal) {
+        for (ScopePtr s = current_; s && !s->isModule; s = s->parent) {
+            auto it = s->vars.find(name);
+            if (it != s->vars.end()) return found(it->second);
+            if (s == current_ && s->localNames && s->localNames->count(name) && !s->nonlocalNames.count(name))
+                throw ScriptError("UnboundLocalError",
+                                  "cannot access local variable '" + name + "' where it is not associated with a value",
+                                  where);
+        }
+    }
+    auto it = globals_->vars.find(name);
+    if (it != globals_->vars.end()) {
+        if (tracer_) return found(withSource(it->second, globalSource(name)));
+        return it->second;
+    }
+    auto b = builtins_.find(name);
+    if (b != builtins_.end()) return b->second;
+    throw ScriptError("NameError", "name '" + name + "' is not defined", where);
+}
+
+const Value* Interpreter::global(const std::string& name) const {
+    auto it = globals_->vars.find(name);
+    return it == globals_->vars.end() ? nullptr : &it->second;
+}
+
+// ---------------------------------------------------------------------------- statements
+
+Interpreter::Flow Interpreter::exec(const StmtList& body) {
+    for (const auto& stmt : body) {
+        Flow flow = exec(*stmt);
+        if (flow != Flow::Normal) return flow;
+    }
+    return Flow::Normal;
+}
+
+Interpreter::Flow Interpreter::exec(const Stmt& stmt) {
+    stack_.back().where = stmt.loc;
+    site_ = CallSite{};
+    if (tracer_) tracer_->onStatement(stmt);
+    try {
+        switch (stmt.kind) {
+        case StmtKind::Expr: eval(*stmt.as<ExprStmt>().value); return Flow::Normal;
+        case StmtKind::Assign: {
+            const auto& s = stmt.as<Assign>();
+            Value value = eval(*s.value);
+            for (const auto& target : s.targets) assign(*target, value);
+            return Flow::Normal;
+        }
+        case StmtKind::AugAssign: augAssign(stmt.as<AugAssign>()); return Flow::Normal;
+        case StmtKind::If: {
+            const auto& s = stmt.as<If>();
+            bool taken = truthy(eval(*s.test));
+            return exec(taken ? s.body : s.orelse);
+        }
+        case StmtKind::For: return execFor(stmt.as<For>());
+        case StmtKind::While: {
+            const auto& s = stmt.as<While>();
+            while (truthy(eval(*s.test))) {
+                Flow flow = exec(s.body);
+                if (flow == Flow::Break) break;
+                if (flow == Flow::Return) return flow;
+                stack_.back().where = stmt.loc;
+            }
+            return Flow::Normal;
+        }
+        case StmtKind::Break: return Flow::Break;
+        case StmtKind::Continue: return Flow::Continue;
+        case StmtKind::Return: {
+            const auto& s = stmt.as<Return>();
+            returnValue_ = s.value ? eval(*s.value) : Value();
+            return Flow::Return;
+        }
+        case StmtKind::Pass: return Flow::Normal;
+        case StmtKind::FunctionDef: {
+            const auto& def = stmt.as<FunctionDef>();
+            Value fn = makeFunction(def);
+            for (auto it = def.decorators.rbegin(); it != def.decorators.rend(); ++it) {
+                Value decorator = eval(**it);
+                CallArgs args;
+                args.args.push_back(fn);
+                args.where = (*it)->loc;
+                fn = call(decorator, args);
+            }
+            store(def.name, fn);
+            return Flow::Normal;
+        }
+        case StmtKind::Import:
+        case StmtKind::ImportFrom: execImport(stmt); return Flow::Normal;
+        case StmtKind::With: return execWith(stmt.as<With>());
+        case StmtKind::Global:
+            for (const auto& n : stmt.as<Global>().names) current_->globalNames.insert(n);
+            return Flow::Normal;
+        case StmtKind::Nonlocal:
+            for (const auto& n : stmt.as<Nonlocal>().names) current_->nonlocalNames.insert(n);
+            return Flow::Normal;
+        case StmtKind::Assert: {
+            const auto& s = stmt.as<Assert>();
+            if (!truthy(eval(*s.test))) fail("AssertionError", s.msg ? valueStr(eval(*s.msg)) : "");
+            return Flow::Normal;
+        }
+        case StmtKind::Raise: {
+            const auto& s = stmt.as<Raise>();
+            if (!s.exc) fail("RuntimeError", "No active exception to reraise");
+            Value exc = eval(*s.exc);
+            if (auto* e = exc.as<ExceptionObject>()) fail(e->kind, e->message);
+            if (auto* t = exc.as<TypeObject>()) fail(t->name, "");
+            fail("TypeError", "exceptions must derive from BaseException");
+        }
+        case StmtKind::Delete:
+            for (const auto& t : stmt.as<Delete>().targets) {
+                if (t->kind != ExprKind::Name) fail("SyntaxError", "only 'del name' is supported");
+                const std::string& name = t->as<Name>().id;
+                ScopePtr scope = scopeFor(name);
+                if (!scope->vars.erase(name)) fail("NameError", "name '" + name + "' is not defined");
+            }
+            return Flow::Normal;
+        }
+    } catch (Error& e) {
+        e.setWhereIfUnknown(stmt.loc);
+        throw;
+    }
+    return Flow::Normal;
+}
+
+Interpreter::Flow Interpreter::execFor(const For& stmt) {
+    Value iterable = eval(*stmt.iter);
+    auto body = [&](const Value& item) {
+        assign(*stmt.target, item);
+        Flow flow = exec(stmt.body);
+        stack_.back().where = stmt.loc;
+        return flow;
+    };
+    if (auto* range = iterable.as<RangeObject>()) {  // not materialised: ranges may be huge
+        int64_t n = range->length();
+        for (int64_t i = 0; i < n; ++i) {
+            Flow flow = body(Value(range->start + i * range->step));
+            if (flow == Flow::Break) break;
+            if (flow == Flow::Return) return flow;
+        }
+        return Flow::Normal;
+    }
+    for (const Value& item : iterate(iterable)) {
+        Flow flow = body(item);
+        if (flow == Flow::Break) break;
+        if (flow == Flow::Return) return flow;
+    }
+    return Flow::Normal;
+}
+
+Interpreter::Flow Interpreter::execWith(const With& stmt) {
+    std::vector<ContextManagerObject*> entered;
+    std::vector<Value> keepAlive;
+    auto exitAll = [&] {
+        for (auto it = entered.rbegin(); it != entered.rend(); ++it) (*it)->exit(*this);
+    };
+    try {
+        for (const auto& item : stmt.items) {
+            Value manager = eval(*item.context);
+            auto* cm = manager.as<ContextManagerObject>();
+            if (!cm) fail("TypeError", "'" + pythonTypeName(manager) + "' object does not support the context manager protocol");
+            keepAlive.push_back(manager);
+            Value entered_value = cm->enter(*this);
+            entered.push_back(cm);
+            if (item.target) assign(*item.target, entered_value);
+        }
+        Flow flow = exec(stmt.body);
+        exitAll();
+        return flow;
+    } catch (...) {
+        exitAll();
+        throw;
+    }
+}
+
+void Interpreter::execImport(const Stmt& stmt) {
+    auto resolve = [&](const std::string& dotted, const SourceLocation& where) -> Value {
+        size_t dot = dotted.find('.');
+        std::string root = dotted.substr(0, dot);
+        auto it = rootModules_.find(root);
+        if (it == rootModules_.end())
+            throw ScriptError("ModuleNotFoundError",
+                              "module '" + root + "' is not available in Fusescope scripts (only torch, math and logging)", where);
+        Value current = it->second;
+        while (dot != std::string::npos) {
+            size_t next = dotted.find('.', dot + 1);
+            std::string part = dotted.substr(dot + 1, next == std::string::npos ? std::string::npos : next - dot - 1);
+            auto* m = current.as<ModuleObject>();
+            auto attr = m ? m->attrs.find(part) : decltype(m->attrs.end()){};
+            if (!m || attr == m->attrs.end() || !attr->second.as<ModuleObject>())
+                throw ScriptError("ModuleNotFoundError", "No module named '" + dotted.substr(0, next) + "' in Fusescope", where);
+            current = attr->second;
+            dot = next;
+        }
+        return current;
+    };
+    if (stmt.kind == StmtKind::Import) {
+        for (const auto& alias : stmt.as<Import>().names) {
+            Value module = resolve(alias.name, alias.loc);
+            if (alias.asname.empty()) store(alias.name.substr(0, alias.name.find('.')), resolve(alias.name.substr(0, alias.name.find('.')), alias.loc));
+            else store(alias.asname, module);
+        }
+        return;
+    }
+    const auto& s = stmt.as<ImportFrom>();
+    if (s.level > 0) fail("ImportError", "relative imports are not supported in Fusescope scripts");
+    Value module = resolve(s.module, stmt.loc);
+    auto* m = module.as<ModuleObject>();
+    for (const auto& alias : s.names) {
+        if (alias.name == "*") fail("SyntaxError", "'from ... import *' is not supported");
+        auto it = m->attrs.find(alias.name);
+        if (it == m->attrs.end())
+            throw ScriptError("ImportError", "cannot import name '" + alias.name + "' from '" + s.module + "'", alias.loc);
+        store(alias.asname.empty() ? alias.name : alias.asname, it->second);
+    }
+}
+
+void Interpreter::assign(const Expr& target, const Value& value) {
+    switch (target.kind) {
+    case ExprKind::Name: store(target.as<Name>().id, value); return;
+    case ExprKind::Tuple:
+    case ExprKind::List: {
+        const auto& elts = target.kind == ExprKind::Tuple ? target.as<Tuple>().elts : target.as<List>().elts;
+        ValueList items = iterate(value);
+        size_t starred = elts.size();
+        for (size_t i = 0; i < elts.size(); ++i)
+            if (elts[i]->kind == ExprKind::Starred) starred = i;
+        if (starred == elts.size()) {
+            if (items.size() != elts.size())
+                fail("ValueError", items.size() > elts.size()
+                                       ? fmt::format("too many values to unpack (expected {})", elts.size())
+                                       : fmt::format("not enough values to unpack (expected {}, got {})", elts.size(), items.size()));
+            for (size_t i = 0; i < elts.size(); ++i) assign(*elts[i], items[i]);
+            return;
+        }
+        size_t after = elts.size() - starred - 1;
+        if (items.size() < starred + after)
+            fail("ValueError", fmt::format("not enough values to unpack (expected at least {}, got {})", starred + after, items.size()));
+        for (size_t i = 0; i < starred; ++i) assign(*elts[i], items[i]);
+        ValueList rest(items.begin() + starred, items.end() - after);
+        assign(*elts[starred]->as<Starred>().value, makeList(rest));
+        for (size_t i = 0; i < after; ++i) assign(*elts[starred + 1 + i], items[items.size() - after + i]);
+        return;
+    }
+    case ExprKind::Attribute: {
+        const auto& a = target.as<Attribute>();
+        Value object = eval(*a.value);
+        if (auto* m = object.as<ModuleObject>()) {
+            m->attrs[a.attr] = value.unsourced();
+            return;
+        }
+        if (object.isTensor() && a.attr == "requires_grad") {
+            if (!value.isBool()) fail("TypeError", "requires_grad must be a bool");
+            object.asTensor().setRequiresGrad(value.asBool());
+            return;
+        }
+        fail("AttributeError", "cannot set attribute '" + a.attr + "' of '" + pythonTypeName(object) + "' object");
+    }
+    case ExprKind::Subscript: {
+        const auto& s = target.as<Subscript>();
+        Value object = eval(*s.value);
+        Value index = eval(*s.index);
+        assignSubscript(object, index, value);
+        return;
+    }
+    default: fail("SyntaxError", "cannot assign to expression");
+    }
+}
+
+void Interpreter::augAssign(const AugAssign& stmt) {
+    CallSite site;
+    site.where = stmt.loc;
+    site.opLoc = stmt.opLoc;
+    site.opLength = 2;
+    Value current = eval(*stmt.target);
+    Value operand = eval(*stmt.value);
+    Value result;
+    if (current.isTensor()) {
+        static const std::map<BinaryOperator, std::string> inplace = {
+            {BinaryOperator::Add, "add_"}, {BinaryOperator::Sub, "sub_"},
+            {BinaryOperator::Mult, "mul_"}, {BinaryOperator::Div, "div_"}};
+        auto it = inplace.find(stmt.op);
+        if (it != inplace.end()) {
+            callOp(it->second, CallStyle::Method, {current, operand}, {}, site);
+            result = current;  // the same tensor, mutated
+        } else {
+            result = evalBinary(stmt.op, current, operand, site);
+        }
+    } else if (auto* list = current.as<ListObject>(); list && stmt.op == BinaryOperator::Add) {
+        for (const Value& v : iterate(operand)) list->items.push_back(v.unsourced());
+        result = current;
+    } else {
+        result = evalBinary(stmt.op, current, operand, site);
+    }
+    if (stmt.target->kind == ExprKind::Subscript) {
+        const auto& s = stmt.target->as<Subscript>();
+        if (current.isTensor() && result.isTensor() && result.asTensor().impl() == current.asTensor().impl())
+            return;  // updated in place through the view
+        assignSubscript(eval(*s.value), eval(*s.index), result);
+        return;
+    }
+    assign(*stmt.target, result);
+}
+
+Value Interpreter::makeFunction(const FunctionDef& def) {
+    auto fn = std::make_shared<FunctionObject>();
+    fn->def = &def;
+    fn->name = def.name;
+    std::string prefix;
+    for (const auto& f : stack_)
+        if (f.function != "<module>") prefix = f.function + ".";
+    fn->qualname = prefix + def.name;
+    for (const auto& p : def.params)
+        if (p.defaultValue) fn->defaults.push_back(eval(*p.defaultValue).unsourced());
+    fn->closure = current_->isModule ? nullptr : current_;
+    return Value(ObjectPtr(fn));
+}
+
+// ------------------------------------------------------------------------------- calls
+
+Value Interpreter::call(const Value& callee, CallArgs& args) {
+    if (auto* fn = callee.as<FunctionObject>()) {
+        bool traced = tracer_ != nullptr;
+        int depth = traced && !stack_.empty() ? stack_.back().inlineDepth + 1 : 0;
+        return callFunction(*fn, args, traced, depth);
+    }
+    if (auto* compiled = callee.as<CompiledFunctionObject>()) {
+        if (tracer_) return call(compiled->function, args);  // nested compiled calls are inlined
+        return host_.callCompiled(*this, *compiled, args);
+    }
+    if (auto* builtin = callee.as<BuiltinFunction>()) return builtin->call(*this, args);
+    if (auto* type = callee.as<TypeObject>()) {
+        if (!type->construct) fail("TypeError", "cannot create '" + type->name + "' instances");
+        return type->construct(*this, args);
+    }
+    fail("TypeError", "'" + pythonTypeName(callee) + "' object is not callable");
+}
+
+std::vector<std::pair<std::string, Value>> Interpreter::bindArguments(const FunctionObject& fn,
+                                                                    const CallArgs& args) const {
+    const std::vector<Param>& params = fn.def ? fn.def->params : fn.lambda->params;
+    std::vector<std::pair<std::string, Value>> bound;
+    size_t positional = 0;
+    size_t defaultIndex = 0;
+    std::vector<bool> used(args.kwargs.size(), false);
+    const Param* varKeywords = nullptr;
+    for (const auto& p : params) {
+        if (p.kind == ParamKind::VarArgs) {
+            ValueList extra;
+            while (positional < args.args.size()) extra.push_back(args.args[positional++]);
+            bound.emplace_back(p.name, makeTuple(extra));
+            continue;
+        }
+        if (p.kind == ParamKind::VarKeywords) {
+            varKeywords = &p;
+            continue;
+        }
+        bool hasDefault = p.defaultValue != nullptr;
+        Value defaultValue = hasDefault ? fn.defaults[defaultIndex++] : Value();
+        if (p.kind == ParamKind::Positional && positional < args.args.size()) {
+            for (const auto& kw : args.kwargs)
+                if (kw.first == p.name) fail("TypeError", fn.name + "() got multiple values for argument '" + p.name + "'");
+            bound.emplace_back(p.name, args.args[positional++]);
+            continue;
+        }
+        bool found = false;
+        for (size_t k = 0; k < args.kwargs.size() && !found; ++k) {
+            if (args.kwargs[k].first != p.name) continue;
+            bound.emplace_back(p.name, args.kwargs[k].second);
+            used[k] = found = true;
+        }
+        if (found) continue;
+        if (!hasDefault) fail("TypeError", fn.name + "() missing required argument: '" + p.name + "'");
+        bound.emplace_back(p.name, defaultValue);
+    }
+    if (positional < args.args.size())
+        fail("TypeError", fmt::format("{}() takes {} positional arguments but {} were given", fn.name, positional,
+                                      args.args.size()));
+    auto kwargsDict = std::make_shared<DictObject>();
+    for (size_t k = 0; k < args.kwargs.size(); ++k) {
+        if (used[k]) continue;
+        if (!varKeywords) fail("TypeError", fn.name + "() got an unexpected keyword argument '" + args.kwargs[k].first + "'");
+        kwargsDict->items.emplace_back(Value(args.kwargs[k].first), args.kwargs[k].second);
+    }
+    if (varKeywords) bound.emplace_back(varKeywords->name, Value(ObjectPtr(kwargsDict)));
+    return bound;
+}
+
+Value Interpreter::callFunction(const FunctionObject& fn, CallArgs& args, bool traced, int depth) {
+    if (static_cast<int>(stack_.size()) >= kMaxCallDepth)
+        fail("RecursionError", "maximum recursion depth exceeded");
+    const std::vector<Param>* params = fn.def ? &fn.def->params : &fn.lambda->params;
+    auto scope = std::make_shared<Scope>();
+    scope->parent = fn.closure;
+    const void* key = fn.def ? static_cast<const void*>(fn.def) : static_cast<const void*>(fn.lambda);
+    auto cached = localNameCache_.find(key);
+    if (cached == localNameCache_.end()) {
+        std::set<std::string> names;
+        for (const auto& p : *params) names.insert(p.name);
+        if (fn.def) collectLocalNames(fn.def->body, names);
+        cached = localNameCache_.emplace(key, std::move(names)).first;
+    }
+    scope->localNames = &cached->second;
+
+    bool sourceArgs = traced && depth == 0;
+    for (auto& [name, value] : bindArguments(fn, args)) {
+        if (sourceArgs) value = withSource(std::move(value), localSource(name));
+        scope->vars[name] = std::move(value);
+    }
+
+    ScopePtr saved = current_;
+    current_ = scope;
+    SourceLocation where = fn.def ? fn.def->loc : fn.lambda->loc;
+    stack_.push_back(Frame{fn.qualname, where, traced, depth});
+    struct Restore {
+        Interpreter& self;
+        ScopePtr saved;
+        CallSite site;
+        ~Restore() {
+            self.current_ = saved;
+            self.stack_.pop_back();
+            self.site_ = site;
+        }
+    } restore{*this, saved, site_};
+    if (fn.lambda) return eval(*fn.lambda->body);
+    returnValue_ = Value();
+    Flow flow = exec(fn.def->body);
+    Value result = flow == Flow::Return ? returnValue_ : Value();
+    returnValue_ = Value();
+    return result;
+}
+
+}  // namespace fusescope

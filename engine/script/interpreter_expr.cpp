@@ -1,0 +1,773 @@
+// Expression evaluation: operators, calls, subscripts, comprehensions, f-strings.
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "ops/op_registry.h"
+#include "script/interpreter.h"
+
+namespace fusescope {
+
+namespace {
+
+bool isIntLike(const Value& v) { return v.isInt() || v.isBool(); }
+int64_t intOf(const Value& v) { return v.isBool() ? (v.asBool() ? 1 : 0) : v.asInt(); }
+double floatOf(const Value& v) { return v.isFloat() ? v.asFloat() : static_cast<double>(intOf(v)); }
+
+int64_t floorDivInt(int64_t a, int64_t b) {
+    int64_t q = a / b;
+    if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+    return q;
+}
+
+int64_t floorModInt(int64_t a, int64_t b) {
+    int64_t r = a % b;
+    if (r != 0 && ((r < 0) != (b < 0))) r += b;
+    return r;
+}
+
+const char* tensorOpFor(BinaryOperator op) {
+    switch (op) {
+    case BinaryOperator::Add: return "add";
+    case BinaryOperator::Sub: return "sub";
+    case BinaryOperator::Mult: return "mul";
+    case BinaryOperator::Div: return "div";
+    case BinaryOperator::FloorDiv: return "div";
+    case BinaryOperator::Pow: return "pow";
+    case BinaryOperator::MatMult: return "matmul";
+    case BinaryOperator::BitAnd: return "logical_and";
+    case BinaryOperator::BitOr: return "logical_or";
+    case BinaryOperator::BitXor: return "logical_xor";
+    default: return nullptr;
+    }
+}
+
+const char* tensorOpFor(CompareOperator op) {
+    switch (op) {
+    case CompareOperator::Eq: return "eq";
+    case CompareOperator::NotEq: return "ne";
+    case CompareOperator::Lt: return "lt";
+    case CompareOperator::LtE: return "le";
+    case CompareOperator::Gt: return "gt";
+    case CompareOperator::GtE: return "ge";
+    default: return nullptr;
+    }
+}
+
+// Python ordering of two non-tensor values: <0, 0, >0.
+int compareValues(const Value& a, const Value& b, Interpreter& interp) {
+    if (a.isNumber() && b.isNumber()) {
+        if (isIntLike(a) && isIntLike(b)) return intOf(a) < intOf(b) ? -1 : intOf(a) > intOf(b) ? 1 : 0;
+        double x = floatOf(a), y = floatOf(b);
+        return x < y ? -1 : x > y ? 1 : 0;
+    }
+    if (a.isString() && b.isString()) return a.asString().compare(b.asString());
+    const ValueList* x = sequenceItems(a);
+    const ValueList* y = sequenceItems(b);
+    if (x && y && pythonTypeName(a) == pythonTypeName(b)) {
+        for (size_t i = 0; i < std::min(x->size(), y->size()); ++i) {
+            if (!valuesEqual((*x)[i], (*y)[i])) return compareValues((*x)[i], (*y)[i], interp);
+        }
+        return x->size() < y->size() ? -1 : x->size() > y->size() ? 1 : 0;
+    }
+    interp.fail("TypeError", "'<' not supported between instances of '" + pythonTypeName(a) + "' and '" +
+                                 pythonTypeName(b) + "'");
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------- value conversion
+
+IValue toIValue(const Value& value) {
+    struct Visitor {
+        IValue operator()(const None&) const { return IValue(); }
+        IValue operator()(bool b) const { return IValue(b); }
+        IValue operator()(int64_t i) const { return IValue(i); }
+        IValue operator()(double d) const { return IValue(d); }
+        IValue operator()(const std::string& s) const { return IValue(s); }
+        IValue operator()(const Tensor& t) const { return IValue(t); }
+        IValue operator()(DType d) const { return IValue(d); }
+        IValue operator()(const Device& d) const { return IValue(d); }
+        IValue operator()(const ObjectPtr& o) const {
+            if (auto* list = dynamic_cast<ListObject*>(o.get())) return seq(list->items, false);
+            if (auto* tuple = dynamic_cast<TupleObject*>(o.get())) return seq(tuple->items, true);
+            throw ScriptError("TypeError", "an op argument cannot be a '" + o->typeName() + "'");
+        }
+        static IValue seq(const ValueList& items, bool isTuple) {
+            IValueList out;
+            for (const auto& v : items) out.push_back(toIValue(v));
+            return isTuple ? IValue::tuple(std::move(out)) : IValue::list(std::move(out));
+        }
+    };
+    return std::visit(Visitor{}, value.v);
+}
+
+Value fromIValue(const IValue& value) {
+    struct Visitor {
+        Value operator()(const None&) const { return Value(); }
+        Value operator()(bool b) const { return Value(b); }
+        Value operator()(int64_t i) const { return Value(i); }
+        Value operator()(double d) const { return Value(d); }
+        Value operator()(const std::string& s) const { return Value(s); }
+        Value operator()(const Tensor& t) const { return Value(t); }
+        Value operator()(DType d) const { return Value(d); }
+        Value operator()(const Device& d) const { return Value(d); }
+        Value operator()(const std::shared_ptr<IValue::Sequence>& s) const {
+            ValueList items;
+            for (const auto& v : s->items) items.push_back(fromIValue(v));
+            return s->isTuple ? makeTuple(std::move(items)) : makeList(std::move(items));
+        }
+    };
+    return std::visit(Visitor{}, value.v);
+}
+
+// ------------------------------------------------------------------------------- ops
+
+Value Interpreter::callOp(const std::string& opName, CallStyle style, const ValueList& args,
+                          const std::vector<std::pair<std::string, Value>>& kwargs, const CallSite& site,
+                          const std::string& symbol) {
+    const OpRegistry& registry = OpRegistry::instance();
+    const OpDef* op = registry.find(opName);
+    if (!op) fail("NotImplementedError", "op '" + opName + "' is not supported by Fusescope");
+    IValueList iargs;
+    for (const auto& a : args) iargs.push_back(toIValue(a));
+    Kwargs ikwargs;
+    for (const auto& [k, v] : kwargs) ikwargs.emplace_back(k, toIValue(v));
+    try {
+        if (tracer_) return fromIValue(tracer_->callOp(*op, style, symbol, iargs, ikwargs, site));
+        return fromIValue(registry.call(*op, iargs, ikwargs));
+    } catch (Error& e) {
+        e.setWhereIfUnknown(site.where);
+        throw;
+    }
+}
+
+Tensor Interpreter::realTensor(const Tensor& t, const std::string& why) {
+    if (tracer_ && tracer_->isLazy(t)) tracer_->graphBreak(why);
+    return t;
+}
+
+bool Interpreter::truthy(const Value& value) {
+    if (!value.isTensor()) return isTruthy(value);
+    Tensor t = realTensor(value.asTensor(), "data-dependent branching: the condition depends on a tensor value");
+    if (t.numel() != 1)
+        fail("RuntimeError", t.numel() == 0 ? "Boolean value of Tensor with no values is ambiguous"
+                                            : "Boolean value of Tensor with more than one value is ambiguous");
+    return t.item() != 0.0;
+}
+
+// ------------------------------------------------------------------------- sequences
+
+ValueList Interpreter::iterate(const Value& iterable) {
+    if (const ValueList* items = sequenceItems(iterable)) {
+        if (!iterable.source) return *items;
+        if (tracer_) tracer_->onLengthUse(iterable);
+        ValueList sourced;
+        for (size_t i = 0; i < items->size(); ++i) {
+            Value v = (*items)[i];
+            if (!v.isObject() || sequenceItems(v)) v.source = itemSource(iterable.source, static_cast<int64_t>(i));
+            sourced.push_back(std::move(v));
+        }
+        return sourced;
+    }
+    if (auto* range = iterable.as<RangeObject>()) {
+        ValueList out;
+        int64_t n = range->length();
+        if (n > 10'000'000) fail("MemoryError", "range too large to materialise");
+        for (int64_t i = 0; i < n; ++i) out.push_back(Value(range->start + i * range->step));
+        return out;
+    }
+    if (auto* dict = iterable.as<DictObject>()) {
+        ValueList out;
+        for (const auto& kv : dict->items) out.push_back(kv.first);
+        return out;
+    }
+    if (iterable.isString()) {
+        ValueList out;
+        for (char c : iterable.asString()) out.push_back(Value(std::string(1, c)));
+        return out;
+    }
+    if (iterable.isTensor()) {
+        const Tensor& t = iterable.asTensor();
+        if (t.dim() == 0) fail("TypeError", "iteration over a 0-d tensor");
+        if (tracer_) tracer_->onSizeUse(t, 0);
+        ValueList out;
+        for (int64_t i = 0; i < t.size(0); ++i)
+            out.push_back(callOp("select", CallStyle::Method, {iterable, Value(int64_t{0}), Value(i)}, {}, site_));
+        return out;
+    }
+    fail("TypeError", "'" + pythonTypeName(iterable) + "' object is not iterable");
+}
+
+int64_t Interpreter::length(const Value& value) {
+    if (const ValueList* items = sequenceItems(value)) {
+        if (tracer_ && value.source) tracer_->onLengthUse(value);
+        return static_cast<int64_t>(items->size());
+    }
+    if (auto* dict = value.as<DictObject>()) return static_cast<int64_t>(dict->items.size());
+    if (auto* range = value.as<RangeObject>()) return range->length();
+    if (value.isString()) return static_cast<int64_t>(value.asString().size());
+    if (value.isTensor()) {
+        const Tensor& t = value.asTensor();
+        if (t.dim() == 0) fail("TypeError", "len() of a 0-d tensor");
+        if (tracer_) tracer_->onSizeUse(t, 0);
+        return t.size(0);
+    }
+    fail("TypeError", "object of type '" + pythonTypeName(value) + "' has no len()");
+}
+
+// ------------------------------------------------------------------------- expressions
+
+Value Interpreter::eval(const Expr& expr) {
+    switch (expr.kind) {
+    case ExprKind::Name: return lookup(expr.as<Name>().id, expr.loc);
+    case ExprKind::Constant: {
+        const auto& c = expr.as<Constant>();
+        switch (c.type) {
+        case ConstantKind::None: return Value();
+        case ConstantKind::Bool: return Value(c.boolValue);
+        case ConstantKind::Int: return Value(c.intValue);
+        case ConstantKind::Float: return Value(c.floatValue);
+        case ConstantKind::Str: return Value(c.strValue);
+        case ConstantKind::Ellipsis: return Value(ObjectPtr(std::make_shared<EllipsisObject>()));
+        }
+        return Value();
+    }
+    case ExprKind::JoinedStr: return evalJoinedStr(expr.as<JoinedStr>());
+    case ExprKind::Attribute: {
+        const auto& a = expr.as<Attribute>();
+        Value object = eval(*a.value);
+        site_ = siteOf(expr);
+        return getAttribute(object, a.attr, a.attrLoc);
+    }
+    case ExprKind::Subscript: {
+        const auto& s = expr.as<Subscript>();
+        Value object = eval(*s.value);
+        Value index = eval(*s.index);
+        site_ = siteOf(expr);
+        return evalSubscript(object, index);
+    }
+    case ExprKind::Slice: {
+        const auto& s = expr.as<Slice>();
+        auto slice = std::make_shared<SliceObject>();
+        if (s.lower) slice->start = eval(*s.lower).unsourced();
+        if (s.upper) slice->stop = eval(*s.upper).unsourced();
+        if (s.step) slice->step = eval(*s.step).unsourced();
+        return Value(ObjectPtr(slice));
+    }
+    case ExprKind::Call: return evalCall(expr.as<Call>());
+    case ExprKind::BinOp: {
+        const auto& b = expr.as<BinOp>();
+        Value left = eval(*b.left);
+        Value right = eval(*b.right);
+        return evalBinary(b.op, left, right, siteOf(expr));
+    }
+    case ExprKind::UnaryOp: return evalUnary(expr.as<UnaryOp>());
+    case ExprKind::BoolOp: {
+        const auto& b = expr.as<BoolOp>();
+        Value result;
+        for (const auto& v : b.values) {
+            result = eval(*v);
+            bool t = truthy(result);
+            if (b.op == BoolOperator::And ? !t : t) return result;
+        }
+        return result;
+    }
+    case ExprKind::Compare: {
+        const auto& c = expr.as<Compare>();
+        Value left = eval(*c.left);
+        Value result;
+        for (size_t i = 0; i < c.ops.size(); ++i) {
+            Value right = eval(*c.comparators[i]);
+            CallSite site = siteOf(expr);
+            site.opLoc = c.opLocs[i];
+            site.opLength = static_cast<int>(std::string(compareOperatorSymbol(c.ops[i])).size());
+            result = evalCompare(c.ops[i], left, right, site);
+            if (i + 1 < c.ops.size() && !truthy(result)) return result;
+            left = right;
+        }
+        return result;
+    }
+    case ExprKind::IfExp: {
+        const auto& e = expr.as<IfExp>();
+        return truthy(eval(*e.test)) ? eval(*e.body) : eval(*e.orelse);
+    }
+    case ExprKind::Lambda: {
+        auto fn = std::make_shared<FunctionObject>();
+        fn->lambda = &expr.as<Lambda>();
+        fn->name = "<lambda>";
+        fn->qualname = "<lambda>";
+        for (const auto& p : fn->lambda->params)
+            if (p.defaultValue) fn->defaults.push_back(eval(*p.defaultValue).unsourced());
+        fn->closure = current_->isModule ? nullptr : current_;
+        return Value(ObjectPtr(fn));
+    }
+    case ExprKind::Tuple:
+    case ExprKind::List: {
+        const auto& elts = expr.kind == ExprKind::Tuple ? expr.as<Tuple>().elts : expr.as<List>().elts;
+        ValueList items;
+        for (const auto& e : elts) {
+            if (e->kind == ExprKind::Starred) {
+                for (const Value& v : iterate(eval(*e->as<Starred>().value))) items.push_back(v);
+            } else {
+                items.push_back(eval(*e));
+            }
+        }
+        return expr.kind == ExprKind::Tuple ? makeTuple(std::move(items)) : makeList(std::move(items));
+    }
+    case ExprKind::Dict: {
+        const auto& d = expr.as<fusescope::Dict>();
+        auto dict = std::make_shared<DictObject>();
+        for (size_t i = 0; i < d.keys.size(); ++i) {
+            if (!d.keys[i]) {
+                Value other = eval(*d.values[i]);
+                auto* o = other.as<DictObject>();
+                if (!o) fail("TypeError", "'" + pythonTypeName(other) + "' object is not a mapping");
+                for (const auto& kv : o->items) {
+                    if (Value* slot = dict->find(kv.first)) *slot = kv.second;
+                    else dict->items.push_back(kv);
+                }
+                continue;
+            }
+            Value key = eval(*d.keys[i]).unsourced();
+            Value value = eval(*d.values[i]);
+            if (Value* slot = dict->find(key)) *slot = value;
+            else dict->items.emplace_back(key, value);
+        }
+        return Value(ObjectPtr(dict));
+    }
+    case ExprKind::ListComp: {
+        const auto& c = expr.as<ListComp>();
+        return evalComprehension(*c.elt, c.generators, nullptr, false);
+    }
+    case ExprKind::GeneratorExp: {
+        // Generators are evaluated eagerly into a list: every consumer in the subset
+        // (tuple, list, sum, min, max, any, all, for) accepts one.
+        const auto& c = expr.as<GeneratorExp>();
+        return evalComprehension(*c.elt, c.generators, nullptr, false);
+    }
+    case ExprKind::DictComp: {
+        const auto& c = expr.as<DictComp>();
+        return evalComprehension(*c.key, c.generators, c.value.get(), true);
+    }
+    case ExprKind::Starred: fail("SyntaxError", "can't use starred expression here");
+    case ExprKind::FormattedValue: fail("SyntaxError", "f-string field outside an f-string");
+    }
+    fail("SyntaxError", "unsupported expression");
+}
+
+Value Interpreter::evalJoinedStr(const JoinedStr& expr) {
+    std::string out;
+    for (const auto& part : expr.values) {
+        if (part->kind == ExprKind::Constant) {
+            out += part->as<Constant>().strValue;
+            continue;
+        }
+        const auto& field = part->as<FormattedValue>();
+        Value value = eval(*field.value);
+        if (value.isTensor()) value = Value(realTensor(value.asTensor(), "f-string formatting needs a real tensor value"));
+        std::string spec;
+        if (field.formatSpec) spec = valueStr(eval(*field.formatSpec));
+        if (field.conversion == 'r' || field.conversion == 'a') value = Value(valueRepr(value));
+        else if (field.conversion == 's') value = Value(valueStr(value));
+        out += formatWithSpec(value, spec);
+    }
+    return Value(out);
+}
+
+Value Interpreter::evalComprehension(const Expr& elt, const std::vector<Comprehension>& generators,
+                                     const Expr* dictValue, bool isDict) {
+    auto scope = std::make_shared<Scope>();
+    scope->parent = current_->isModule ? nullptr : current_;
+    ScopePtr saved = current_;
+    // The comprehension sees the enclosing function's locals and the globals.
+    if (current_->isModule) scope->vars = {};
+    ValueList results;
+    auto dict = std::make_shared<DictObject>();
+    std::function<void(size_t)> loop = [&](size_t level) {
+        if (level == generators.size()) {
+            if (isDict) {
+                Value key = eval(elt).unsourced();
+                Value value = eval(*dictValue);
+                if (Value* slot = dict->find(key)) *slot = value;
+                else dict->items.emplace_back(key, value);
+            } else {
+                results.push_back(eval(elt));
+            }
+            return;
+        }
+        const Comprehension& gen = generators[level];
+        current_ = saved;  // the first iterable is evaluated in the enclosing scope
+        if (level > 0) current_ = scope;
+        Value iterable = eval(*gen.iter);
+        current_ = scope;
+        for (const Value& item : iterate(iterable)) {
+            assign(*gen.target, item);
+            bool keep = true;
+            for (const auto& cond : gen.ifs)
+                if (!truthy(eval(*cond))) {
+                    keep = false;
+                    break;
+                }
+            if (keep) loop(level + 1);
+        }
+    };
+    if (saved->isModule) {
+        // Module-level comprehension: names resolve to the module scope through globals.
+        scope->parent = nullptr;
+    }
+    struct Restore {
+        Interpreter& self;
+        ScopePtr saved;
+        ~Restore() { self.current_ = saved; }
+    } restore{*this, saved};
+    loop(0);
+    if (isDict) return Value(ObjectPtr(dict));
+    return makeList(std::move(results));
+}
+
+Value Interpreter::evalCall(const Call& call) {
+    Value callee = eval(*call.func);
+    CallArgs args;
+    args.where = call.loc;
+    for (const auto& a : call.args) {
+        if (a->kind == ExprKind::Starred) {
+            for (const Value& v : iterate(eval(*a->as<Starred>().value))) args.args.push_back(v);
+        } else {
+            args.args.push_back(eval(*a));
+        }
+    }
+    for (const auto& k : call.keywords) {
+        Value v = eval(*k.value);
+        if (k.name.empty()) {
+            auto* d = v.as<DictObject>();
+            if (!d) fail("TypeError", "argument after ** must be a mapping, not " + pythonTypeName(v));
+            for (const auto& kv : d->items) {
+                if (!kv.first.isString()) fail("TypeError", "keywords must be strings");
+                args.kwargs.emplace_back(kv.first.asString(), kv.second);
+            }
+        } else {
+            args.kwargs.emplace_back(k.name, v);
+        }
+    }
+    site_ = siteOf(call);
+    try {
+        return this->call(callee, args);
+    } catch (Error& e) {
+        e.setWhereIfUnknown(call.loc);
+        throw;
+    }
+}
+
+Value Interpreter::evalBinary(BinaryOperator op, const Value& left, const Value& right, const CallSite& site) {
+    site_ = site;
+    if (left.isTensor() || right.isTensor()) {
+        const char* name = tensorOpFor(op);
+        if (!name) fail("TypeError", std::string("unsupported operand type(s) for ") + binaryOperatorSymbol(op) +
+                                         " with tensors in Fusescope");
+        std::vector<std::pair<std::string, Value>> kwargs;
+        if (op == BinaryOperator::FloorDiv) kwargs.emplace_back("rounding_mode", Value("floor"));
+        return callOp(name, CallStyle::Operator, {left, right}, kwargs, site, binaryOperatorSymbol(op));
+    }
+    auto typeError = [&]() -> Value {
+        fail("TypeError", std::string("unsupported operand type(s) for ") + binaryOperatorSymbol(op) + ": '" +
+                              pythonTypeName(left) + "' and '" + pythonTypeName(right) + "'");
+    };
+    if (left.isNumber() && right.isNumber()) {
+        if (isIntLike(left) && isIntLike(right)) {
+            int64_t a = intOf(left), b = intOf(right), r = 0;
+            switch (op) {
+            case BinaryOperator::Add:
+                if (__builtin_add_overflow(a, b, &r)) fail("OverflowError", "integer overflow (script ints are 64-bit)");
+                return Value(r);
+            case BinaryOperator::Sub:
+                if (__builtin_sub_overflow(a, b, &r)) fail("OverflowError", "integer overflow (script ints are 64-bit)");
+                return Value(r);
+            case BinaryOperator::Mult:
+                if (__builtin_mul_overflow(a, b, &r)) fail("OverflowError", "integer overflow (script ints are 64-bit)");
+                return Value(r);
+            case BinaryOperator::Div:
+                if (b == 0) fail("ZeroDivisionError", "division by zero");
+                return Value(static_cast<double>(a) / static_cast<double>(b));
+            case BinaryOperator::FloorDiv:
+                if (b == 0) fail("ZeroDivisionError", "integer division or modulo by zero");
+                return Value(floorDivInt(a, b));
+            case BinaryOperator::Mod:
+                if (b == 0) fail("ZeroDivisionError", "integer modulo by zero");
+                return Value(floorModInt(a, b));
+            case BinaryOperator::Pow: {
+                if (b < 0) return Value(std::pow(static_cast<double>(a), static_cast<double>(b)));
+                int64_t result = 1;
+                for (int64_t i = 0; i < b; ++i)
+                    if (__builtin_mul_overflow(result, a, &result))
+                        fail("OverflowError", "integer overflow (script ints are 64-bit)");
+                return Value(result);
+            }
+            case BinaryOperator::BitAnd: return left.isBool() && right.isBool() ? Value(bool(a & b)) : Value(a & b);
+            case BinaryOperator::BitOr: return left.isBool() && right.isBool() ? Value(bool(a | b)) : Value(a | b);
+            case BinaryOperator::BitXor: return left.isBool() && right.isBool() ? Value(bool(a ^ b)) : Value(a ^ b);
+            case BinaryOperator::LShift:
+                if (b < 0) fail("ValueError", "negative shift count");
+                return Value(b >= 63 ? int64_t{0} : a << b);
+            case BinaryOperator::RShift:
+                if (b < 0) fail("ValueError", "negative shift count");
+                return Value(a >> std::min<int64_t>(b, 63));
+            case BinaryOperator::MatMult: return typeError();
+            }
+        }
+        double a = floatOf(left), b = floatOf(right);
+        switch (op) {
+        case BinaryOperator::Add: return Value(a + b);
+        case BinaryOperator::Sub: return Value(a - b);
+        case BinaryOperator::Mult: return Value(a * b);
+        case BinaryOperator::Div:
+            if (b == 0) fail("ZeroDivisionError", "float division by zero");
+            return Value(a / b);
+        case BinaryOperator::FloorDiv:
+            if (b == 0) fail("ZeroDivisionError", "float floor division by zero");
+            return Value(std::floor(a / b));
+        case BinaryOperator::Mod: {
+            if (b == 0) fail("ZeroDivisionError", "float modulo");
+            double r = std::fmod(a, b);
+            if (r != 0 && ((r < 0) != (b < 0))) r += b;
+            return Value(r);
+        }
+        case BinaryOperator::Pow:
+            if (a == 0 && b < 0) fail("ZeroDivisionError", "0.0 cannot be raised to a negative power");
+            return Value(std::pow(a, b));
+        default: return typeError();
+        }
+    }
+    if (left.isString() && right.isString() && op == BinaryOperator::Add) return Value(left.asString() + right.asString());
+    auto repeat = [&](const Value& seq, int64_t n) -> Value {
+        if (seq.isString()) {
+            std::string out;
+            for (int64_t i = 0; i < n; ++i) out += seq.asString();
+            return Value(out);
+        }
+        ValueList items;
+        for (int64_t i = 0; i < n; ++i)
+            for (const Value& v : *sequenceItems(seq)) items.push_back(v);
+        return seq.as<ListObject>() ? makeList(items) : makeTuple(items);
+    };
+    if (op == BinaryOperator::Mult && (left.isString() || sequenceItems(left)) && isIntLike(right))
+        return repeat(left, intOf(right));
+    if (op == BinaryOperator::Mult && (right.isString() || sequenceItems(right)) && isIntLike(left))
+        return repeat(right, intOf(left));
+    if (op == BinaryOperator::Add && sequenceItems(left) && sequenceItems(right) &&
+        pythonTypeName(left) == pythonTypeName(right)) {
+        ValueList items = *sequenceItems(left);
+        for (const Value& v : *sequenceItems(right)) items.push_back(v);
+        return left.as<ListObject>() ? makeList(items) : makeTuple(items);
+    }
+    return typeError();
+}
+
+Value Interpreter::evalCompare(CompareOperator op, const Value& left, const Value& right, const CallSite& site) {
+    site_ = site;
+    switch (op) {
+    case CompareOperator::Is:
+    case CompareOperator::IsNot: {
+        bool same;
+        if (left.isObject() && right.isObject()) same = left.asObject() == right.asObject();
+        else if (left.isTensor() && right.isTensor()) same = left.asTensor().impl() == right.asTensor().impl();
+        else if (left.isNone() || right.isNone()) same = left.isNone() && right.isNone();
+        else same = pythonTypeName(left) == pythonTypeName(right) && valuesEqual(left, right);
+        return Value(op == CompareOperator::Is ? same : !same);
+    }
+    case CompareOperator::In:
+    case CompareOperator::NotIn: {
+        bool found = false;
+        if (right.isString() && left.isString()) {
+            found = right.asString().find(left.asString()) != std::string::npos;
+        } else if (auto* d = right.as<DictObject>()) {
+            found = d->find(left) != nullptr;
+        } else if (right.isTensor()) {
+            fail("NotImplementedError", "'in' on tensors is not supported by Fusescope");
+        } else {
+            for (const Value& v : iterate(right))
+                if (valuesEqual(v, left)) {
+                    found = true;
+                    break;
+                }
+        }
+        return Value(op == CompareOperator::In ? found : !found);
+    }
+    default: break;
+    }
+    bool tensorCompare = (left.isTensor() && (right.isTensor() || right.isNumber())) ||
+                         (right.isTensor() && left.isNumber());
+    if (tensorCompare)
+        return callOp(tensorOpFor(op), CallStyle::Operator, {left, right}, {}, site, compareOperatorSymbol(op));
+    if (op == CompareOperator::Eq) return Value(valuesEqual(left, right));
+    if (op == CompareOperator::NotEq) return Value(!valuesEqual(left, right));
+    int c = compareValues(left, right, *this);
+    switch (op) {
+    case CompareOperator::Lt: return Value(c < 0);
+    case CompareOperator::LtE: return Value(c <= 0);
+    case CompareOperator::Gt: return Value(c > 0);
+    case CompareOperator::GtE: return Value(c >= 0);
+    default: return Value(false);
+    }
+}
+
+Value Interpreter::evalUnary(const UnaryOp& expr) {
+    Value operand = eval(*expr.operand);
+    CallSite site = siteOf(expr);
+    site_ = site;
+    switch (expr.op) {
+    case UnaryOperator::Not: return Value(!truthy(operand));
+    case UnaryOperator::USub:
+        if (operand.isTensor()) return callOp("neg", CallStyle::Operator, {operand}, {}, site, "-");
+        if (operand.isFloat()) return Value(-operand.asFloat());
+        if (isIntLike(operand)) return Value(-intOf(operand));
+        break;
+    case UnaryOperator::UAdd:
+        if (operand.isTensor() || operand.isFloat()) return operand.unsourced();
+        if (isIntLike(operand)) return Value(intOf(operand));
+        break;
+    case UnaryOperator::Invert:
+        if (operand.isTensor()) return callOp("logical_not", CallStyle::Operator, {operand}, {}, site, "~");
+        if (isIntLike(operand)) return Value(~intOf(operand));
+        break;
+    }
+    fail("TypeError", std::string("bad operand type for unary ") + unaryOperatorSymbol(expr.op) + ": '" +
+                          pythonTypeName(operand) + "'");
+}
+
+// ------------------------------------------------------------------------- subscripts
+
+namespace {
+
+int64_t normaliseIndex(int64_t i, int64_t n, Interpreter& interp, const char* what) {
+    if (i < 0) i += n;
+    if (i < 0 || i >= n) interp.fail("IndexError", std::string(what) + " index out of range");
+    return i;
+}
+
+// Python slice semantics on a sequence of length n.
+std::vector<int64_t> sliceIndices(const SliceObject& s, int64_t n, Interpreter& interp) {
+    int64_t step = s.step.isNone() ? 1 : s.step.asInt();
+    if (step == 0) interp.fail("ValueError", "slice step cannot be zero");
+    auto clamp = [&](const Value& v, int64_t dflt) {
+        if (v.isNone()) return dflt;
+        int64_t i = v.asInt();
+        if (i < 0) i += n;
+        if (step > 0) return std::clamp<int64_t>(i, 0, n);
+        return std::clamp<int64_t>(i, -1, n - 1);
+    };
+    int64_t start = clamp(s.start, step > 0 ? 0 : n - 1);
+    int64_t stop = clamp(s.stop, step > 0 ? n : -1);
+    std::vector<int64_t> out;
+    for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) out.push_back(i);
+    return out;
+}
+
+}  // namespace
+
+Value Interpreter::evalSubscript(const Value& object, const Value& index) {
+    if (object.isTensor()) return indexTensor(object, index);
+    if (const ValueList* items = sequenceItems(object)) {
+        if (tracer_ && object.source) tracer_->onLengthUse(object);
+        if (auto* s = index.as<SliceObject>()) {
+            ValueList out;
+            for (int64_t i : sliceIndices(*s, static_cast<int64_t>(items->size()), *this)) out.push_back((*items)[i]);
+            return object.as<ListObject>() ? makeList(out) : makeTuple(out);
+        }
+        if (!isIntLike(index)) fail("TypeError", pythonTypeName(object) + " indices must be integers or slices, not " + pythonTypeName(index));
+        int64_t i = normaliseIndex(intOf(index), static_cast<int64_t>(items->size()), *this, pythonTypeName(object).c_str());
+        Value item = (*items)[i];
+        if (object.source && (!item.isObject() || sequenceItems(item))) item.source = itemSource(object.source, i);
+        return item;
+    }
+    if (auto* dict = object.as<DictObject>()) {
+        if (Value* v = dict->find(index)) return *v;
+        fail("KeyError", valueRepr(index));
+    }
+    if (object.isString()) {
+        const std::string& s = object.asString();
+        if (auto* sl = index.as<SliceObject>()) {
+            std::string out;
+            for (int64_t i : sliceIndices(*sl, static_cast<int64_t>(s.size()), *this)) out += s[i];
+            return Value(out);
+        }
+        if (!isIntLike(index)) fail("TypeError", "string indices must be integers");
+        return Value(std::string(1, s[normaliseIndex(intOf(index), static_cast<int64_t>(s.size()), *this, "string")]));
+    }
+    if (auto* range = object.as<RangeObject>()) {
+        if (!isIntLike(index)) fail("TypeError", "range indices must be integers");
+        int64_t i = normaliseIndex(intOf(index), range->length(), *this, "range object");
+        return Value(range->start + i * range->step);
+    }
+    fail("TypeError", "'" + pythonTypeName(object) + "' object is not subscriptable");
+}
+
+Value Interpreter::indexTensor(const Value& tensor, const Value& index) {
+    ValueList parts;
+    if (auto* tuple = index.as<TupleObject>()) parts = tuple->items;
+    else parts.push_back(index);
+    int64_t consuming = 0;
+    for (const Value& p : parts)
+        if (isIntLike(p) || p.as<SliceObject>()) ++consuming;
+    Value result = tensor;
+    int64_t dim = 0;
+    int64_t rank = tensor.asTensor().dim();
+    if (consuming > rank)
+        fail("IndexError", fmt::format("too many indices for tensor of dimension {}", rank));
+    bool sawEllipsis = false;
+    for (const Value& p : parts) {
+        if (p.isNone()) {
+            result = callOp("unsqueeze", CallStyle::Method, {result, Value(dim)}, {}, site_);
+            ++dim;
+        } else if (p.as<EllipsisObject>()) {
+            if (sawEllipsis) fail("IndexError", "an index can only have a single ellipsis ('...')");
+            sawEllipsis = true;
+            dim += rank - consuming;
+        } else if (isIntLike(p)) {
+            result = callOp("select", CallStyle::Method, {result, Value(dim), Value(intOf(p))}, {}, site_);
+        } else if (auto* s = p.as<SliceObject>()) {
+            if (s->start.isNone() && s->stop.isNone() && s->step.isNone()) {
+                ++dim;
+                continue;
+            }
+            Value start = s->start.isNone() ? Value(int64_t{0}) : s->start;
+            Value stop = s->stop.isNone() ? Value(std::numeric_limits<int64_t>::max()) : s->stop;
+            Value step = s->step.isNone() ? Value(int64_t{1}) : s->step;
+            result = callOp("slice", CallStyle::Method, {result, Value(dim), start, stop, step}, {}, site_);
+            ++dim;
+        } else if (p.isTensor() || sequenceItems(p)) {
+            fail("NotImplementedError", "indexing a tensor with a tensor or list (advanced indexing) is not supported by Fusescope yet");
+        } else {
+            fail("IndexError", "only integers, slices (`:`), ellipsis (`...`) and None are valid tensor indices");
+        }
+    }
+    if (result.isTensor() && result.asTensor().impl() == tensor.asTensor().impl())
+        result = callOp("slice", CallStyle::Method, {result, Value(int64_t{0}), Value(int64_t{0}),
+                                                      Value(std::numeric_limits<int64_t>::max()), Value(int64_t{1})},
+                        {}, site_);
+    return result;
+}
+
+void Interpreter::assignSubscript(const Value& object, const Value& index, const Value& value) {
+    if (object.isTensor()) {
+        Value view = indexTensor(object, index);
+        if (value.isTensor()) callOp("copy_", CallStyle::Method, {view, value}, {}, site_);
+        else if (value.isNumber()) callOp("fill_", CallStyle::Method, {view, value}, {}, site_);
+        else fail("TypeError", "can't assign a " + pythonTypeName(value) + " to a tensor");
+        return;
+    }
+    if (auto* list = object.as<ListObject>()) {
+        if (!isIntLike(index)) fail("TypeError", "list indices must be integers");
+        int64_t i = normaliseIndex(intOf(index), static_cast<int64_t>(list->items.size()), *this, "list assignment");
+        list->items[i] = value;
+        return;
+    }
+    if (auto* dict = object.as<DictObject>()) {
+        if (Value* slot = dict->find(index)) *slot = value;
+        else dict->items.emplace_back(index.unsourced(), value);
+        return;
+    }
+    fail("TypeError", "'" + pythonTypeName(object) + "' object does not support item assignment");
+}
+
+}  // namespace fusescope

@@ -1,0 +1,160 @@
+// Tensor attributes (x.shape, x.dtype, ...) and methods (x.view(2, 3), x.item(), ...).
+#include <fmt/format.h>
+
+#include "ops/op_registry.h"
+#include "script/interpreter.h"
+
+namespace fusescope {
+
+namespace {
+
+Value sizeObject(const Shape& sizes) {
+    auto size = std::make_shared<SizeObject>();
+    for (int64_t s : sizes) size->items.push_back(Value(s));
+    return Value(ObjectPtr(size));
+}
+
+int64_t wrapDim(int64_t dim, int64_t rank, Interpreter& interp) {
+    int64_t n = std::max<int64_t>(rank, 1);
+    if (dim < -n || dim >= n)
+        interp.fail("IndexError", fmt::format("Dimension out of range (expected to be in range of [{}, {}], but got {})",
+                                              -n, n - 1, dim));
+    return dim < 0 ? dim + n : dim;
+}
+
+// The Python value of element i of a real tensor, typed by its dtype.
+Value elementValue(const Tensor& t, int64_t flatIndex) {
+    if (t.dtype() == DType::Bool) return Value(t.readDouble(flatIndex) != 0.0);
+    if (isIntegral(t.dtype())) return Value(t.readInt64(flatIndex));
+    return Value(t.readDouble(flatIndex));
+}
+
+Value toList(const Tensor& t, int64_t dim, int64_t& flat) {
+    if (dim == t.dim()) return elementValue(t, flat++);
+    ValueList items;
+    for (int64_t i = 0; i < t.size(dim); ++i) items.push_back(toList(t, dim + 1, flat));
+    return makeList(std::move(items));
+}
+
+}  // namespace
+
+// Methods whose size arguments may be spread out: x.view(2, 3) means x.view((2, 3)).
+ValueList packSizeArguments(const OpDef& op, const ValueList& args, size_t firstArg) {
+    const auto& params = OpRegistry::instance().parsed(op).params;
+    size_t paramIndex = firstArg;
+    if (paramIndex >= params.size() || params[paramIndex].type != "int[]") return args;
+    size_t spread = args.size() - firstArg;
+    if (spread <= 1) return args;
+    for (size_t i = firstArg; i < args.size(); ++i)
+        if (!args[i].isInt()) return args;
+    ValueList packed(args.begin(), args.begin() + static_cast<long>(firstArg));
+    packed.push_back(makeTuple(ValueList(args.begin() + static_cast<long>(firstArg), args.end())));
+    return packed;
+}
+
+Value tensorAttribute(Interpreter& interp, const Value& self, const std::string& name, const SourceLocation& where) {
+    const Tensor& t = self.asTensor();
+    auto method = [&](auto fn) {
+        Value captured = self;
+        return makeBuiltin("Tensor." + name, [captured, fn](Interpreter& in, CallArgs& args) { return fn(in, captured, args); });
+    };
+    auto useAllSizes = [&] {
+        if (interp.tracer())
+            for (int64_t d = 0; d < t.dim(); ++d) interp.tracer()->onSizeUse(t, d);
+    };
+    if (name == "shape") {
+        useAllSizes();
+        return sizeObject(t.sizes());
+    }
+    if (name == "dtype") return Value(t.dtype());
+    if (name == "device") return Value(t.isMeta() ? Device::meta() : t.device());
+    if (name == "ndim") return Value(t.dim());
+    if (name == "requires_grad") return Value(t.requiresGrad());
+    if (name == "is_leaf") return Value(true);
+    if (name == "grad") return Value();
+    if (name == "data") return self.unsourced();
+    if (name == "is_cuda") return Value(t.device().kind == Device::Kind::Cuda);
+    if (name == "is_meta") return Value(t.isMeta());
+    if (name == "T" || name == "mT") {
+        if (name == "T") {
+            ValueList dims;
+            for (int64_t d = t.dim() - 1; d >= 0; --d) dims.push_back(Value(d));
+            return interp.callOp("permute", CallStyle::Method, {self, makeTuple(dims)}, {}, interp.currentSite());
+        }
+        return interp.callOp("transpose", CallStyle::Method, {self, Value(int64_t{-2}), Value(int64_t{-1})}, {},
+                             interp.currentSite());
+    }
+    if (name == "size")
+        return method([](Interpreter& in, const Value& s, CallArgs& args) -> Value {
+            const Tensor& x = s.asTensor();
+            const Value* dimArg = args.args.empty() ? args.kwarg("dim") : &args.args[0];
+            if (!dimArg || dimArg->isNone()) {
+                if (in.tracer())
+                    for (int64_t d = 0; d < x.dim(); ++d) in.tracer()->onSizeUse(x, d);
+                return sizeObject(x.sizes());
+            }
+            int64_t d = wrapDim(dimArg->asInt(), x.dim(), in);
+            if (in.tracer()) in.tracer()->onSizeUse(x, d);
+            return Value(x.size(d));
+        });
+    if (name == "stride")
+        return method([](Interpreter& in, const Value& s, CallArgs& args) -> Value {
+            const Tensor& x = s.asTensor();
+            if (args.args.empty()) {
+                ValueList strides;
+                for (int64_t st : x.strides()) strides.push_back(Value(st));
+                return makeTuple(strides);
+            }
+            return Value(x.stride(wrapDim(args.args[0].asInt(), x.dim(), in)));
+        });
+    if (name == "dim" || name == "ndimension")
+        return method([](Interpreter&, const Value& s, CallArgs&) -> Value { return Value(s.asTensor().dim()); });
+    if (name == "numel" || name == "nelement")
+        return method([](Interpreter& in, const Value& s, CallArgs&) -> Value {
+            if (in.tracer())
+                for (int64_t d = 0; d < s.asTensor().dim(); ++d) in.tracer()->onSizeUse(s.asTensor(), d);
+            return Value(s.asTensor().numel());
+        });
+    if (name == "is_contiguous")
+        return method([](Interpreter&, const Value& s, CallArgs&) -> Value { return Value(s.asTensor().isContiguous()); });
+    if (name == "is_floating_point")
+        return method([](Interpreter&, const Value& s, CallArgs&) -> Value { return Value(isFloating(s.asTensor().dtype())); });
+    if (name == "element_size")
+        return method([](Interpreter&, const Value& s, CallArgs&) -> Value {
+            return Value(static_cast<int64_t>(dtypeSize(s.asTensor().dtype())));
+        });
+    if (name == "item")
+        return method([](Interpreter& in, const Value& s, CallArgs&) -> Value {
+            Tensor x = in.realTensor(s.asTensor(), "unsupported call Tensor.item(): it turns a tensor into a Python number");
+            if (x.numel() != 1)
+                in.fail("RuntimeError", fmt::format("a Tensor with {} elements cannot be converted to Scalar", x.numel()));
+            return elementValue(x, 0);
+        });
+    if (name == "tolist")
+        return method([](Interpreter& in, const Value& s, CallArgs&) -> Value {
+            Tensor x = in.realTensor(s.asTensor(), "unsupported call Tensor.tolist(): it turns a tensor into Python numbers");
+            int64_t flat = 0;
+            return toList(x, 0, flat);
+        });
+    if (name == "requires_grad_")
+        return method([](Interpreter&, const Value& s, CallArgs& args) -> Value {
+            bool flag = args.args.empty() ? (args.kwarg("requires_grad") ? args.kwarg("requires_grad")->asBool() : true)
+                                          : args.args[0].asBool();
+            s.asTensor().setRequiresGrad(flag);
+            return s.unsourced();
+        });
+
+    const OpRegistry& registry = OpRegistry::instance();
+    const OpDef* op = registry.find(name);
+    if (op && op->isMethod) {
+        std::string opName = name;
+        return method([opName, op](Interpreter& in, const Value& s, CallArgs& args) -> Value {
+            ValueList all{s};
+            all.insert(all.end(), args.args.begin(), args.args.end());
+            return in.callOp(opName, CallStyle::Method, packSizeArguments(*op, all, 1), args.kwargs, in.currentSite());
+        });
+    }
+    throw ScriptError("AttributeError", "'Tensor' object has no attribute '" + name + "'", where);
+}
+
+}  // namespace fusescope

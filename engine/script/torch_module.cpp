@@ -1,0 +1,215 @@
+// The `torch` namespace scripts import: op functions, dtypes, torch.compile, torch._dynamo,
+// torch._logging, torch.nn.functional, torch.profiler; plus the small `math` module.
+#include <cmath>
+#include <numbers>
+
+#include "core/random.h"
+#include "ops/op_registry.h"
+#include "script/interpreter.h"
+
+namespace fusescope {
+
+namespace {
+
+std::shared_ptr<ModuleObject> makeModule(const std::string& name) {
+    auto m = std::make_shared<ModuleObject>();
+    m->name = name;
+    return m;
+}
+
+Value opFunction(const std::string& qualified, const OpDef& op, CallStyle style) {
+    std::string name = op.name;
+    const OpDef* def = &op;
+    return makeBuiltin(qualified, [name, def, style](Interpreter& in, CallArgs& a) {
+        return in.callOp(name, style, packSizeArguments(*def, a.args, 0), a.kwargs, in.currentSite());
+    });
+}
+
+CompileOptions parseCompileOptions(Interpreter& in, const CallArgs& a, size_t firstOption, bool backendPositional) {
+    CompileOptions options;
+    const Value* backend = a.kwarg("backend");
+    if (!backend && backendPositional && a.args.size() > firstOption) backend = &a.args[firstOption];
+    if (backend && !backend->isNone()) {
+        if (!backend->isString())
+            in.fail("NotImplementedError", "backend must be given by name (eager, aot_eager, inductor); callables are not supported yet");
+        options.backend = backend->asString();
+    }
+    if (const Value* dynamic = a.kwarg("dynamic"); dynamic && !dynamic->isNone())
+        options.dynamic = in.truthy(*dynamic) ? "true" : "false";
+    if (const Value* fn = a.kwarg("guard_fail_fn")) options.guardFailFn = *fn;
+    for (const auto& [k, v] : a.kwargs) {
+        static const std::set<std::string> known = {"backend", "dynamic", "guard_fail_fn", "fullgraph", "mode",
+                                                    "nopython", "options", "disable"};
+        if (!known.count(k)) in.fail("TypeError", "unexpected keyword argument '" + k + "'");
+    }
+    return options;
+}
+
+Value compiled(const Value& fn, CompileOptions options, Interpreter& in) {
+    if (!fn.as<FunctionObject>() && !fn.as<CompiledFunctionObject>())
+        in.fail("TypeError", "torch.compile expects a function defined in the script, got '" + pythonTypeName(fn) + "'");
+    auto c = std::make_shared<CompiledFunctionObject>();
+    c->function = fn.as<CompiledFunctionObject>() ? fn.as<CompiledFunctionObject>()->function : fn;
+    c->options = std::move(options);
+    return Value(ObjectPtr(c));
+}
+
+Value decorator(CompileOptions options) {
+    return makeBuiltin("torch.compile.<decorator>", [options](Interpreter& in, CallArgs& a) {
+        if (a.args.size() != 1) in.fail("TypeError", "the compile decorator takes exactly one function");
+        return compiled(a.args[0], options, in);
+    });
+}
+
+Value contextManager(const std::string& name) {
+    auto cm = std::make_shared<ContextManagerObject>();
+    cm->name = name;
+    cm->enter = [](Interpreter&) { return Value(); };
+    cm->exit = [](Interpreter&) {};
+    return Value(ObjectPtr(cm));
+}
+
+}  // namespace
+
+Value makeTorchModule(ModuleObject*& dynamoConfig) {
+    auto torch = makeModule("torch");
+    auto nn = makeModule("torch.nn");
+    auto functional = makeModule("torch.nn.functional");
+    auto dynamo = makeModule("torch._dynamo");
+    auto config = makeModule("torch._dynamo.config");
+    auto logging = makeModule("torch._logging");
+    auto profiler = makeModule("torch.profiler");
+    auto cuda = makeModule("torch.cuda");
+
+    const OpRegistry& registry = OpRegistry::instance();
+    for (const std::string& name : registry.names()) {
+        const OpDef* op = registry.find(name);
+        if (op->isFunction) torch->attrs[name] = opFunction("torch." + name, *op, CallStyle::TorchFunction);
+        if (op->isFunctional)
+            functional->attrs[name] = opFunction("torch.nn.functional." + name, *op, CallStyle::Functional);
+    }
+
+    for (const auto& [alias, dtype] : std::vector<std::pair<std::string, DType>>{
+             {"float32", DType::Float32}, {"float", DType::Float32}, {"float64", DType::Float64},
+             {"double", DType::Float64}, {"float16", DType::Float16}, {"half", DType::Float16},
+             {"bfloat16", DType::BFloat16}, {"int64", DType::Int64}, {"long", DType::Int64},
+             {"int32", DType::Int32}, {"int", DType::Int32}, {"bool", DType::Bool}})
+        torch->attrs[alias] = Value(dtype);
+
+    auto tensorType = std::make_shared<TypeObject>();
+    tensorType->name = "Tensor";
+    torch->attrs["Tensor"] = Value(ObjectPtr(tensorType));
+    torch->attrs["device"] = makeBuiltin("torch.device", [](Interpreter& in, CallArgs& a) {
+        if (a.args.empty() || !a.args[0].isString()) in.fail("TypeError", "torch.device() expects a string like 'cpu'");
+        auto d = Device::parse(a.args[0].asString());
+        if (!d) in.fail("RuntimeError", "Expected one of cpu, cuda, meta device type at start of device string: " + a.args[0].asString());
+        return Value(*d);
+    });
+    torch->attrs["manual_seed"] = makeBuiltin("torch.manual_seed", [](Interpreter& in, CallArgs& a) {
+        if (a.args.size() != 1 || !a.args[0].isInt()) in.fail("TypeError", "manual_seed() expects one int");
+        manualSeed(static_cast<uint64_t>(a.args[0].asInt()));
+        return Value();
+    });
+    torch->attrs["get_default_dtype"] = makeBuiltin("torch.get_default_dtype", [](Interpreter&, CallArgs&) {
+        return Value(defaultFloat());
+    });
+    torch->attrs["is_tensor"] = makeBuiltin("torch.is_tensor", [](Interpreter& in, CallArgs& a) {
+        if (a.args.size() != 1) in.fail("TypeError", "is_tensor() takes one argument");
+        return Value(a.args[0].isTensor());
+    });
+    torch->attrs["compile"] = makeBuiltin("torch.compile", [](Interpreter& in, CallArgs& a) {
+        CompileOptions options = parseCompileOptions(in, a, 1, false);
+        if (a.args.empty() || a.args[0].isNone()) return decorator(options);
+        return compiled(a.args[0], options, in);
+    });
+
+    dynamo->attrs["optimize"] = makeBuiltin("torch._dynamo.optimize", [](Interpreter& in, CallArgs& a) {
+        return decorator(parseCompileOptions(in, a, 0, true));
+    });
+    dynamo->attrs["graph_break"] = makeBuiltin("torch._dynamo.graph_break", [](Interpreter& in, CallArgs&) {
+        if (in.tracer()) in.tracer()->graphBreak("torch._dynamo.graph_break() called");
+        return Value();
+    });
+    dynamo->attrs["reset"] = makeBuiltin("torch._dynamo.reset", [](Interpreter& in, CallArgs&) {
+        in.host().resetDynamo();
+        return Value();
+    });
+    dynamo->attrs["explain"] = makeBuiltin("torch._dynamo.explain", [](Interpreter& in, CallArgs& a) {
+        if (a.args.size() != 1) in.fail("TypeError", "explain() takes the function to explain");
+        Value fn = a.args[0];
+        if (auto* c = fn.as<CompiledFunctionObject>()) fn = c->function;
+        if (!fn.as<FunctionObject>()) in.fail("TypeError", "explain() expects a function defined in the script");
+        return makeBuiltin("torch._dynamo.explain.<runner>", [fn](Interpreter& in2, CallArgs& args) {
+            return in2.host().explain(in2, fn, args);
+        });
+    });
+    config->attrs["cache_size_limit"] = Value(int64_t{8});
+    config->attrs["automatic_dynamic_shapes"] = Value(true);
+    dynamoConfig = config.get();
+    dynamo->attrs["config"] = Value(ObjectPtr(config));
+
+    logging->attrs["set_logs"] = makeBuiltin("torch._logging.set_logs", [](Interpreter& in, CallArgs& a) {
+        if (!a.args.empty()) in.fail("TypeError", "set_logs() takes keyword arguments only");
+        in.host().setLogs(a);
+        return Value();
+    });
+
+    profiler->attrs["record_function"] = makeBuiltin("torch.profiler.record_function", [](Interpreter& in, CallArgs& a) {
+        if (a.args.empty() || !a.args[0].isString()) in.fail("TypeError", "record_function() expects a name");
+        return contextManager("record_function");
+    });
+    cuda->attrs["is_available"] = makeBuiltin("torch.cuda.is_available", [](Interpreter&, CallArgs&) { return Value(false); });
+
+    nn->attrs["functional"] = Value(ObjectPtr(functional));
+    torch->attrs["nn"] = Value(ObjectPtr(nn));
+    torch->attrs["_dynamo"] = Value(ObjectPtr(dynamo));
+    torch->attrs["_logging"] = Value(ObjectPtr(logging));
+    torch->attrs["profiler"] = Value(ObjectPtr(profiler));
+    torch->attrs["cuda"] = Value(ObjectPtr(cuda));
+    return Value(ObjectPtr(torch));
+}
+
+Value makeLoggingModule() {
+    auto logging = makeModule("logging");
+    logging->attrs["DEBUG"] = Value(int64_t{10});
+    logging->attrs["INFO"] = Value(int64_t{20});
+    logging->attrs["WARNING"] = Value(int64_t{30});
+    logging->attrs["ERROR"] = Value(int64_t{40});
+    return Value(ObjectPtr(logging));
+}
+
+Value makeMathModule() {
+    auto math = makeModule("math");
+    math->attrs["pi"] = Value(std::numbers::pi);
+    math->attrs["e"] = Value(std::numbers::e);
+    math->attrs["inf"] = Value(std::numeric_limits<double>::infinity());
+    math->attrs["nan"] = Value(std::numeric_limits<double>::quiet_NaN());
+    auto unary = [&](const std::string& name, double (*fn)(double)) {
+        math->attrs[name] = makeBuiltin("math." + name, [name, fn](Interpreter& in, CallArgs& a) {
+            if (a.args.size() != 1 || !a.args[0].isNumber()) in.fail("TypeError", "math." + name + "() expects one number");
+            const Value& x = a.args[0];
+            double v = x.isFloat() ? x.asFloat() : static_cast<double>(x.isBool() ? x.asBool() : x.asInt());
+            if ((name == "sqrt" && v < 0) || (name == "log" && v <= 0)) in.fail("ValueError", "math domain error");
+            return Value(fn(v));
+        });
+    };
+    unary("sqrt", [](double x) { return std::sqrt(x); });
+    unary("exp", [](double x) { return std::exp(x); });
+    unary("log", [](double x) { return std::log(x); });
+    unary("sin", [](double x) { return std::sin(x); });
+    unary("cos", [](double x) { return std::cos(x); });
+    unary("tanh", [](double x) { return std::tanh(x); });
+    unary("fabs", [](double x) { return std::fabs(x); });
+    for (const char* name : {"floor", "ceil"}) {
+        std::string n = name;
+        math->attrs[n] = makeBuiltin("math." + n, [n](Interpreter& in, CallArgs& a) {
+            if (a.args.size() != 1 || !a.args[0].isNumber()) in.fail("TypeError", "math." + n + "() expects one number");
+            const Value& x = a.args[0];
+            double v = x.isFloat() ? x.asFloat() : static_cast<double>(x.isBool() ? x.asBool() : x.asInt());
+            return Value(static_cast<int64_t>(n == "floor" ? std::floor(v) : std::ceil(v)));
+        });
+    }
+    return Value(ObjectPtr(math));
+}
+
+}  // namespace fusescope

@@ -1,0 +1,49 @@
+#pragma once
+// What the interpreter asks of the capture layer while it runs a compiled function. The
+// interpreter stays a plain Python evaluator; a TraceHooks implementation (capture/Tracer)
+// turns tensor ops into graph nodes, installs guards on the values the code depends on,
+// and breaks the graph where the code needs real tensor data.
+
+#include <string>
+
+#include "graph/graph.h"
+#include "ops/op_registry.h"
+#include "script/value.h"
+
+namespace fusescope {
+
+struct Stmt;
+
+// Where an op call happened in the script.
+struct CallSite {
+    SourceLocation where;
+    int endColumn = 0;        // end of the call expression on its first line
+    SourceLocation opLoc;     // the operator token for x + y; unknown for calls
+    int opLength = 0;
+};
+
+class TraceHooks {
+public:
+    virtual ~TraceHooks() = default;
+
+    // A tensor op during tracing: record it and return lazy results.
+    virtual IValue callOp(const OpDef& op, CallStyle style, const std::string& symbol, const IValueList& args,
+                          const Kwargs& kwargs, const CallSite& site) = 0;
+    // Whether t is a graph value (its data does not exist yet).
+    virtual bool isLazy(const Tensor& t) const = 0;
+    // The graph must end here (print, data-dependent branch, explicit break, unsupported
+    // call): compile and run what was captured so far, so every lazy tensor becomes real.
+    virtual void graphBreak(const std::string& reason) = 0;
+    // A statement is about to run in traced code (for trace_source).
+    virtual void onStatement(const Stmt& stmt) = 0;
+    // The traced code read a value that came from an input (value.source is set): a
+    // Python scalar gets a guard on its value, a tensor remembers its source for the
+    // guards made when it is lifted into the graph.
+    virtual void onInputUse(const Value& value) = 0;
+    // The traced code depends on the length of a list/tuple input: guard it.
+    virtual void onLengthUse(const Value& value) = 0;
+    // The traced code read size `dim` of a tensor into a Python int: guard that size.
+    virtual void onSizeUse(const Tensor& t, int64_t dim) = 0;
+};
+
+}  // namespace fusescope

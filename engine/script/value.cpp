@@ -1,0 +1,224 @@
+#include "script/value.h"
+
+#include <fmt/format.h>
+
+#include "core/tensor_format.h"
+
+namespace fusescope {
+
+std::string Source::str() const {
+    switch (kind) {
+    case Kind::Local: return "L['" + name + "']";
+    case Kind::Global: return "G['" + name + "']";
+    case Kind::Item: return base->str() + "[" + std::to_string(index) + "]";
+    }
+    return "?";
+}
+
+SourcePtr localSource(const std::string& name) {
+    return std::make_shared<Source>(Source{Source::Kind::Local, name, 0, nullptr});
+}
+SourcePtr globalSource(const std::string& name) {
+    return std::make_shared<Source>(Source{Source::Kind::Global, name, 0, nullptr});
+}
+SourcePtr itemSource(const SourcePtr& base, int64_t index) {
+    return std::make_shared<Source>(Source{Source::Kind::Item, "", index, base});
+}
+
+Value* DictObject::find(const Value& key) {
+    for (auto& [k, v] : items)
+        if (valuesEqual(k, key)) return &v;
+    return nullptr;
+}
+
+int64_t RangeObject::length() const {
+    if (step > 0) return stop > start ? (stop - start + step - 1) / step : 0;
+    return start > stop ? (start - stop - step - 1) / (-step) : 0;
+}
+
+const Value* CallArgs::kwarg(const std::string& name) const {
+    for (const auto& [k, v] : kwargs)
+        if (k == name) return &v;
+    return nullptr;
+}
+
+namespace {
+
+std::string stringRepr(const std::string& s) {
+    bool hasSingle = s.find('\'') != std::string::npos;
+    bool hasDouble = s.find('"') != std::string::npos;
+    char quote = (hasSingle && !hasDouble) ? '"' : '\'';
+    std::string out(1, quote);
+    for (unsigned char c : s) {
+        switch (c) {
+        case '\\': out += "\\\\"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        case '\t': out += "\\t"; break;
+        default:
+            if (c == static_cast<unsigned char>(quote)) {
+                out += '\\';
+                out += static_cast<char>(c);
+            } else if (c < 0x20 || c == 0x7f) {
+                out += fmt::format("\\x{:02x}", c);
+            } else {
+                out += static_cast<char>(c);
+            }
+        }
+    }
+    return out + quote;
+}
+
+std::string joinRepr(const ValueList& items) {
+    std::string out;
+    for (size_t i = 0; i < items.size(); ++i) {
+        if (i) out += ", ";
+        out += valueRepr(items[i]);
+    }
+    return out;
+}
+
+}  // namespace
+
+std::string valueRepr(const Value& value) {
+    struct Visitor {
+        std::string operator()(const None&) const { return "None"; }
+        std::string operator()(bool b) const { return b ? "True" : "False"; }
+        std::string operator()(int64_t i) const { return std::to_string(i); }
+        std::string operator()(double d) const { return formatPythonFloat(d); }
+        std::string operator()(const std::string& s) const { return stringRepr(s); }
+        std::string operator()(const Tensor& t) const { return tensorRepr(t); }
+        std::string operator()(DType d) const { return std::string(dtypeName(d)); }
+        std::string operator()(const Device& d) const { return "device(type='" + d.str() + "')"; }
+        std::string operator()(const ObjectPtr& o) const {
+            if (auto* list = dynamic_cast<ListObject*>(o.get())) return "[" + joinRepr(list->items) + "]";
+            if (auto* size = dynamic_cast<SizeObject*>(o.get())) return "torch.Size([" + joinRepr(size->items) + "])";
+            if (auto* tuple = dynamic_cast<TupleObject*>(o.get()))
+                return tuple->items.size() == 1 ? "(" + joinRepr(tuple->items) + ",)"
+                                                : "(" + joinRepr(tuple->items) + ")";
+            if (auto* dict = dynamic_cast<DictObject*>(o.get())) {
+                std::string out = "{";
+                for (size_t i = 0; i < dict->items.size(); ++i) {
+                    if (i) out += ", ";
+                    out += valueRepr(dict->items[i].first) + ": " + valueRepr(dict->items[i].second);
+                }
+                return out + "}";
+            }
+            if (auto* range = dynamic_cast<RangeObject*>(o.get())) {
+                std::string out = fmt::format("range({}, {}", range->start, range->stop);
+                if (range->step != 1) out += fmt::format(", {}", range->step);
+                return out + ")";
+            }
+            if (auto* fn = dynamic_cast<FunctionObject*>(o.get())) return "<function " + fn->qualname + ">";
+            if (auto* b = dynamic_cast<BuiltinFunction*>(o.get())) return "<built-in function " + b->name + ">";
+            if (auto* m = dynamic_cast<ModuleObject*>(o.get())) return "<module '" + m->name + "'>";
+            if (dynamic_cast<EllipsisObject*>(o.get())) return "Ellipsis";
+            if (auto* t = dynamic_cast<TypeObject*>(o.get()))
+                return t->name == "Tensor" ? "<class 'torch.Tensor'>" : "<class '" + t->name + "'>";
+            if (auto* e = dynamic_cast<ExceptionObject*>(o.get())) return e->kind + "(" + stringRepr(e->message) + ")";
+            if (auto* r = dynamic_cast<RecordObject*>(o.get())) return r->text;
+            if (auto* s = dynamic_cast<SliceObject*>(o.get()))
+                return "slice(" + valueRepr(s->start) + ", " + valueRepr(s->stop) + ", " + valueRepr(s->step) + ")";
+            return "<" + o->typeName() + " object>";
+        }
+    };
+    return std::visit(Visitor{}, value.v);
+}
+
+std::string valueStr(const Value& value) {
+    if (value.isString()) return value.asString();
+    if (auto* e = value.as<ExceptionObject>()) return e->message;
+    if (value.isDevice()) return value.asDevice().str();
+    return valueRepr(value);
+}
+
+std::string pythonTypeName(const Value& value) {
+    struct Visitor {
+        std::string operator()(const None&) const { return "NoneType"; }
+        std::string operator()(bool) const { return "bool"; }
+        std::string operator()(int64_t) const { return "int"; }
+        std::string operator()(double) const { return "float"; }
+        std::string operator()(const std::string&) const { return "str"; }
+        std::string operator()(const Tensor&) const { return "Tensor"; }
+        std::string operator()(DType) const { return "dtype"; }
+        std::string operator()(const Device&) const { return "device"; }
+        std::string operator()(const ObjectPtr& o) const { return o->typeName(); }
+    };
+    return std::visit(Visitor{}, value.v);
+}
+
+bool isTruthy(const Value& value) {
+    struct Visitor {
+        bool operator()(const None&) const { return false; }
+        bool operator()(bool b) const { return b; }
+        bool operator()(int64_t i) const { return i != 0; }
+        bool operator()(double d) const { return d != 0.0; }
+        bool operator()(const std::string& s) const { return !s.empty(); }
+        bool operator()(const Tensor&) const { return true; }
+        bool operator()(DType) const { return true; }
+        bool operator()(const Device&) const { return true; }
+        bool operator()(const ObjectPtr& o) const {
+            if (auto* list = dynamic_cast<ListObject*>(o.get())) return !list->items.empty();
+            if (auto* tuple = dynamic_cast<TupleObject*>(o.get())) return !tuple->items.empty();
+            if (auto* dict = dynamic_cast<DictObject*>(o.get())) return !dict->items.empty();
+            if (auto* range = dynamic_cast<RangeObject*>(o.get())) return range->length() > 0;
+            return true;
+        }
+    };
+    return std::visit(Visitor{}, value.v);
+}
+
+bool valuesEqual(const Value& a, const Value& b) {
+    if (a.isNumber() && b.isNumber()) {
+        if (a.isFloat() || b.isFloat()) {
+            double x = a.isFloat() ? a.asFloat() : static_cast<double>(a.isBool() ? a.asBool() : a.asInt());
+            double y = b.isFloat() ? b.asFloat() : static_cast<double>(b.isBool() ? b.asBool() : b.asInt());
+            return x == y;
+        }
+        int64_t x = a.isBool() ? a.asBool() : a.asInt();
+        int64_t y = b.isBool() ? b.asBool() : b.asInt();
+        return x == y;
+    }
+    if (a.isNone() || b.isNone()) return a.isNone() && b.isNone();
+    if (a.isString() && b.isString()) return a.asString() == b.asString();
+    if (a.isDType() && b.isDType()) return a.asDType() == b.asDType();
+    if (a.isDevice() && b.isDevice()) return a.asDevice() == b.asDevice();
+    const ValueList* x = sequenceItems(a);
+    const ValueList* y = sequenceItems(b);
+    if (x && y) {
+        if (pythonTypeName(a) != pythonTypeName(b) || x->size() != y->size()) return false;
+        for (size_t i = 0; i < x->size(); ++i)
+            if (!valuesEqual((*x)[i], (*y)[i])) return false;
+        return true;
+    }
+    if (a.isObject() && b.isObject()) return a.asObject() == b.asObject();
+    if (a.isTensor() && b.isTensor()) return a.asTensor().impl() == b.asTensor().impl();
+    return false;
+}
+
+Value makeList(ValueList items) {
+    auto list = std::make_shared<ListObject>();
+    list->items = std::move(items);
+    return Value(ObjectPtr(list));
+}
+
+Value makeTuple(ValueList items) {
+    auto tuple = std::make_shared<TupleObject>();
+    tuple->items = std::move(items);
+    return Value(ObjectPtr(tuple));
+}
+
+Value makeBuiltin(std::string name, std::function<Value(Interpreter&, CallArgs&)> fn) {
+    auto b = std::make_shared<BuiltinFunction>();
+    b->name = std::move(name);
+    b->call = std::move(fn);
+    return Value(ObjectPtr(b));
+}
+
+const ValueList* sequenceItems(const Value& value) {
+    if (auto* list = value.as<ListObject>()) return &list->items;
+    if (auto* tuple = value.as<TupleObject>()) return &tuple->items;
+    return nullptr;
+}
+
+}  // namespace fusescope

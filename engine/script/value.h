@@ -1,0 +1,208 @@
+#pragma once
+// Runtime values of the script interpreter: Python scalars, strings, containers, functions,
+// modules, tensors. A value may carry the Source it was read from when a compiled
+// function is being traced (L['x'], L['ys'][0]); guards are built on those sources.
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "core/error.h"
+#include "core/tensor.h"
+#include "ops/ivalue.h"
+
+namespace fusescope {
+
+struct FunctionDef;
+struct Lambda;
+class Interpreter;
+struct Value;
+
+// Where a traced function's input came from, as PyTorch's guards spell it.
+struct Source {
+    enum class Kind { Local, Global, Item };
+    Kind kind = Kind::Local;
+    std::string name;    // Local/Global: the variable name
+    int64_t index = 0;   // Item: the list/tuple index
+    std::shared_ptr<const Source> base;  // Item: the container's source
+
+    std::string str() const;  // L['x'], G['w'], L['ys'][0]
+};
+using SourcePtr = std::shared_ptr<const Source>;
+SourcePtr localSource(const std::string& name);
+SourcePtr globalSource(const std::string& name);
+SourcePtr itemSource(const SourcePtr& base, int64_t index);
+
+// Heap objects: everything that is not a plain scalar, string or tensor.
+struct Object {
+    virtual ~Object() = default;
+    virtual std::string typeName() const = 0;  // Python's type(x).__name__: "list", "function"
+};
+using ObjectPtr = std::shared_ptr<Object>;
+
+struct Value {
+    using Storage = std::variant<None, bool, int64_t, double, std::string, Tensor, DType, Device, ObjectPtr>;
+    Storage v;
+    SourcePtr source;
+
+    Value() = default;
+    Value(None) {}
+    Value(bool b) : v(b) {}
+    Value(int64_t i) : v(i) {}
+    Value(int i) : v(static_cast<int64_t>(i)) {}
+    Value(double d) : v(d) {}
+    Value(std::string s) : v(std::move(s)) {}
+    Value(const char* s) : v(std::string(s)) {}
+    Value(Tensor t) : v(std::move(t)) {}
+    Value(DType d) : v(d) {}
+    Value(Device d) : v(d) {}
+    Value(ObjectPtr o) : v(std::move(o)) {}
+
+    bool isNone() const { return std::holds_alternative<None>(v); }
+    bool isBool() const { return std::holds_alternative<bool>(v); }
+    bool isInt() const { return std::holds_alternative<int64_t>(v); }
+    bool isFloat() const { return std::holds_alternative<double>(v); }
+    bool isNumber() const { return isBool() || isInt() || isFloat(); }
+    bool isString() const { return std::holds_alternative<std::string>(v); }
+    bool isTensor() const { return std::holds_alternative<Tensor>(v); }
+    bool isDType() const { return std::holds_alternative<DType>(v); }
+    bool isDevice() const { return std::holds_alternative<Device>(v); }
+    bool isObject() const { return std::holds_alternative<ObjectPtr>(v); }
+
+    bool asBool() const { return std::get<bool>(v); }
+    int64_t asInt() const { return std::get<int64_t>(v); }
+    double asFloat() const { return std::get<double>(v); }
+    const std::string& asString() const { return std::get<std::string>(v); }
+    const Tensor& asTensor() const { return std::get<Tensor>(v); }
+    DType asDType() const { return std::get<DType>(v); }
+    Device asDevice() const { return std::get<Device>(v); }
+    const ObjectPtr& asObject() const { return std::get<ObjectPtr>(v); }
+    template <class T>
+    T* as() const {  // the object as T, or null
+        return isObject() ? dynamic_cast<T*>(asObject().get()) : nullptr;
+    }
+
+    // A copy without its source (the result of computing with a value has none).
+    Value unsourced() const {
+        Value r = *this;
+        r.source.reset();
+        return r;
+    }
+};
+using ValueList = std::vector<Value>;
+
+struct ListObject : Object {
+    ValueList items;
+    std::string typeName() const override { return "list"; }
+};
+struct TupleObject : Object {
+    ValueList items;
+    std::string typeName() const override { return "tuple"; }
+};
+// torch.Size: a tuple of ints that prints as torch.Size([2, 3]).
+struct SizeObject : TupleObject {
+    std::string typeName() const override { return "Size"; }
+};
+struct DictObject : Object {
+    std::vector<std::pair<Value, Value>> items;  // insertion order
+    std::string typeName() const override { return "dict"; }
+    Value* find(const Value& key);
+};
+struct RangeObject : Object {
+    int64_t start = 0, stop = 0, step = 1;
+    int64_t length() const;
+    std::string typeName() const override { return "range"; }
+};
+// A slice object (x[a:b] with a tensor index uses it).
+struct SliceObject : Object {
+    Value start, stop, step;
+    std::string typeName() const override { return "slice"; }
+};
+struct EllipsisObject : Object {
+    std::string typeName() const override { return "ellipsis"; }
+};
+
+struct Scope;
+using ScopePtr = std::shared_ptr<Scope>;
+
+// A def or lambda, closed over the scope it was defined in.
+struct FunctionObject : Object {
+    const FunctionDef* def = nullptr;  // null for a lambda
+    const Lambda* lambda = nullptr;
+    std::string name;
+    std::string qualname;  // fn1.fn2
+    ValueList defaults;    // one per parameter with a default, in order
+    ScopePtr closure;
+    std::string typeName() const override { return "function"; }
+};
+
+struct CallArgs {
+    ValueList args;
+    std::vector<std::pair<std::string, Value>> kwargs;
+    SourceLocation where;
+    const Value* kwarg(const std::string& name) const;
+};
+
+// A function implemented in C++: builtins, torch.* functions, methods bound to an object.
+struct BuiltinFunction : Object {
+    std::string name;  // for messages: "len", "torch.compile"
+    std::function<Value(Interpreter&, CallArgs&)> call;
+    std::string typeName() const override { return "builtin_function_or_method"; }
+};
+
+// A namespace of attributes: the torch module, torch.nn.functional, torch._dynamo, ...
+struct ModuleObject : Object {
+    std::string name;
+    std::map<std::string, Value, std::less<>> attrs;
+    std::string typeName() const override { return "module"; }
+};
+
+// A Python type usable in isinstance() and callable as a constructor: int, list, torch.Tensor.
+struct TypeObject : Object {
+    std::string name;  // "int", "Tensor"
+    std::function<Value(Interpreter&, CallArgs&)> construct;
+    std::string typeName() const override { return "type"; }
+};
+
+// What a `with` statement enters and exits (torch.profiler.record_function, ...).
+struct ContextManagerObject : Object {
+    std::string name;
+    std::function<Value(Interpreter&)> enter;
+    std::function<void(Interpreter&)> exit;
+    std::string typeName() const override { return name; }
+};
+
+// An exception instance (raise ValueError("...")).
+struct ExceptionObject : Object {
+    std::string kind;  // "ValueError"
+    std::string message;
+    std::string typeName() const override { return kind; }
+};
+
+// An object with named attributes and a fixed printed form (explain()'s output, ...).
+struct RecordObject : Object {
+    std::string type;
+    std::string text;  // str()
+    std::map<std::string, Value, std::less<>> attrs;
+    std::string typeName() const override { return type; }
+};
+
+// Python's repr() and str() of a value; print() uses str.
+std::string valueRepr(const Value& value);
+std::string valueStr(const Value& value);
+std::string pythonTypeName(const Value& value);  // "int", "list", "Tensor"
+// Python truthiness of a non-tensor value (tensors are handled by the interpreter).
+bool isTruthy(const Value& value);
+// Python == for non-tensor values.
+bool valuesEqual(const Value& a, const Value& b);
+
+Value makeList(ValueList items);
+Value makeTuple(ValueList items);
+Value makeBuiltin(std::string name, std::function<Value(Interpreter&, CallArgs&)> fn);
+// The items of a list or tuple, or null.
+const ValueList* sequenceItems(const Value& value);
+
+}  // namespace fusescope

@@ -1,0 +1,157 @@
+#include "session/script_session.h"
+
+#include <pthread.h>
+
+#include <exception>
+
+#include <fmt/format.h>
+
+#include "script/parser.h"
+
+namespace fusescope {
+
+namespace {
+
+constexpr size_t kInterpreterStackBytes = 512u << 20;  // deep scripts hit RecursionError first
+
+// Runs fn on a thread with a large stack and rethrows what it threw.
+void runWithLargeStack(const std::function<void()>& fn) {
+    struct Job {
+        const std::function<void()>* fn;
+        std::exception_ptr error;
+    } job{&fn, nullptr};
+    auto entry = [](void* p) -> void* {
+        auto* j = static_cast<Job*>(p);
+        try {
+            (*j->fn)();
+        } catch (...) {
+            j->error = std::current_exception();
+        }
+        return nullptr;
+    };
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, kInterpreterStackBytes);
+    pthread_t thread;
+    if (pthread_create(&thread, &attr, entry, &job) != 0) {
+        pthread_attr_destroy(&attr);
+        fn();  // no thread to be had: run here
+        return;
+    }
+    pthread_join(thread, nullptr);
+    pthread_attr_destroy(&attr);
+    if (job.error) std::rethrow_exception(job.error);
+}
+
+}  // namespace
+
+std::string describeError(const Error& error) {
+    std::string message = error.what();
+    if (const auto* se = dynamic_cast<const ScriptError*>(&error); se && !se->kind().empty())
+        message = se->kind() + (message.empty() ? "" : ": " + message);
+    std::string where = error.where().known() ? error.where().str() + ": " : "";
+    return where + "error: " + message;
+}
+
+ScriptSession::ScriptSession(SessionOptions options)
+    : options_(std::move(options)), logger_(bus_, options_.logs), compiler_(logger_, bus_) {}
+
+ScriptSession::~ScriptSession() = default;
+
+void ScriptSession::run(const std::string& source, const std::string& fileName) {
+    try {
+        runWithLargeStack([&] {
+            std::unique_ptr<Module> module = parseScript(source, fileName);
+            Interpreter interpreter(*module, *this);
+            interpreter.run();
+        });
+    } catch (const Error& e) {
+        bus_.emit(ErrorEvent{describeError(e), e.where()});
+        throw;
+    }
+}
+
+void ScriptSession::writeStdout(const std::string& text) { bus_.emit(ScriptOutputEvent{text}); }
+
+Value ScriptSession::callCompiled(Interpreter& interp, CompiledFunctionObject& fn, CallArgs& args) {
+    if (options_.backendOverride.empty() && fn.options.backend != "inductor")
+        return compiler_.call(interp, fn, args);
+    CompiledFunctionObject effective = fn;
+    if (!options_.backendOverride.empty()) effective.options.backend = options_.backendOverride;
+    if (effective.options.backend == "inductor" && !inductorNoticeGiven_) {
+        inductorNoticeGiven_ = true;
+        logger_.log("inductor", LogLevel::Info, "",
+                    "the inductor backend's lowering and code generation are not built yet; graphs run eagerly");
+    }
+    return compiler_.call(interp, effective, args);
+}
+
+Value ScriptSession::explain(Interpreter& interp, const Value& fn, CallArgs& args) {
+    Value result;
+    ExplainReport report = compiler_.explain(interp, *fn.as<FunctionObject>(), args, result);
+    auto out = std::make_shared<RecordObject>();
+    out->type = "ExplainOutput";
+    out->text = report.text();
+    int opCount = 0;
+    ValueList opsPerGraph;
+    for (const auto& g : report.graphs) {
+        opCount += g->opCount();
+        ValueList ops;
+        for (const auto& n : g->nodes())
+            if (n->op == NodeOp::CallFunction || n->op == NodeOp::CallMethod) ops.push_back(Value(n->target));
+        opsPerGraph.push_back(makeList(ops));
+    }
+    ValueList reasons;
+    for (const auto& b : report.breaks) {
+        auto r = std::make_shared<RecordObject>();
+        r->type = "GraphCompileReason";
+        r->text = b.reason;
+        r->attrs["reason"] = Value(b.reason);
+        ValueList stack;
+        for (const auto& f : b.userStack) stack.push_back(Value(f.str()));
+        r->attrs["user_stack"] = makeList(stack);
+        reasons.push_back(Value(ObjectPtr(r)));
+    }
+    ValueList guards;
+    for (const auto& g : report.guards) guards.push_back(Value(g.str()));
+    out->attrs["graph_count"] = Value(static_cast<int64_t>(report.graphs.size()));
+    out->attrs["graph_break_count"] = Value(static_cast<int64_t>(report.breaks.size()));
+    out->attrs["op_count"] = Value(int64_t{opCount});
+    out->attrs["break_reasons"] = makeList(reasons);
+    out->attrs["ops_per_graph"] = makeList(opsPerGraph);
+    out->attrs["out_guards"] = makeList(guards);
+    out->attrs["compile_times"] = Value(fmt::format("{:.4f}", report.compileSeconds));
+    return Value(ObjectPtr(out));
+}
+
+void ScriptSession::resetDynamo() { compiler_.reset(); }
+
+void ScriptSession::setLogs(const CallArgs& args) {
+    const LogRegistry& registry = LogRegistry::instance();
+    LogSettings settings;
+    for (const auto& [name, value] : args.kwargs) {
+        if (registry.isComponent(name)) {
+            if (value.isNone()) continue;
+            if (!value.isInt())
+                throw ScriptError("ValueError", fmt::format("Expected a logging level for component {}, received {}",
+                                                            name, valueRepr(value)));
+            int64_t level = value.asInt();
+            settings.setComponentLevel(name, level <= 10   ? LogLevel::Debug
+                                             : level <= 20 ? LogLevel::Info
+                                             : level <= 30 ? LogLevel::Warning
+                                                           : LogLevel::Error);
+        } else if (registry.findArtifact(name)) {
+            if (!value.isBool())
+                throw ScriptError("ValueError", fmt::format("Expected bool to enable artifact {}, received {}", name,
+                                                            valueRepr(value)));
+            if (value.asBool()) settings.enableArtifact(name);
+        } else {
+            throw ScriptError("ValueError", fmt::format("Unrecognized log or artifact name passed to set_logs: {}. "
+                                                        "Valid names: {}",
+                                                        name, registry.validNames()));
+        }
+    }
+    logger_.settings() = settings;
+}
+
+}  // namespace fusescope

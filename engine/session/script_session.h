@@ -1,0 +1,54 @@
+#pragma once
+// One run of a script: the interpreter, the compile caches, the event bus and the logger,
+// wired together. The CLI, the engine server and tests drive scripts through it.
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "capture/compile_manager.h"
+#include "observe/event.h"
+#include "observe/log_registry.h"
+#include "script/interpreter.h"
+
+namespace fusescope {
+
+struct SessionOptions {
+    LogSettings logs;
+    std::string backendOverride;  // non-empty: every compiled function uses this backend
+};
+
+class ScriptSession : public ScriptHost {
+public:
+    explicit ScriptSession(SessionOptions options);
+    ~ScriptSession() override;
+
+    // Consumers subscribe before run().
+    EventBus& bus() { return bus_; }
+
+    // Parses and runs a script. A script error is reported as an ErrorEvent and rethrown
+    // (Error or ScriptError, with its location). The interpreter runs on a thread with a
+    // large stack so deeply nested scripts fail with RecursionError, not a crash.
+    void run(const std::string& source, const std::string& fileName);
+
+    int compileCount() const { return compiler_.compileCount(); }
+
+    // ScriptHost
+    void writeStdout(const std::string& text) override;
+    Value callCompiled(Interpreter& interp, CompiledFunctionObject& fn, CallArgs& args) override;
+    Value explain(Interpreter& interp, const Value& fn, CallArgs& args) override;
+    void resetDynamo() override;
+    void setLogs(const CallArgs& args) override;
+
+private:
+    SessionOptions options_;
+    EventBus bus_;
+    Logger logger_;
+    CompileManager compiler_;
+    bool inductorNoticeGiven_ = false;
+};
+
+// Describes a script error for a terminal: "script.py:4:12: error: TypeError: ...".
+std::string describeError(const Error& error);
+
+}  // namespace fusescope
