@@ -56,6 +56,22 @@ void fillGenerated(const Tensor& out, G gen) {
     forEachElement(out.sizes(), {iterOperand(out, out.sizes())}, [&](char* const* p) { storeDouble(p[0], dt, gen(i++)); });
 }
 
+// linspace for float/double, bit for bit as PyTorch's CPU kernel (linspace_kernel) computes it:
+// in the output type (step_t = scalar_t), the first half stepping up from start and the second
+// down from end, each element one fused multiply-add (the kernel build enables FMA, and the
+// compiler contracts `start + step * idx`). Checked against PyTorch 2.15 (AVX512) for float32 and
+// float64 across many start/end/steps.
+template <typename T>
+void fillLinspaceFused(const Tensor& out, double startD, double endD, int64_t steps) {
+    const T start = static_cast<T>(startD), end = static_cast<T>(endD);
+    const T step = (end - start) / static_cast<T>(steps - 1);
+    const int64_t half = steps / 2;
+    fillGenerated(out, [=](int64_t idx) {
+        return static_cast<double>(idx < half ? std::fma(step, static_cast<T>(idx), start)
+                                              : std::fma(-step, static_cast<T>(steps - idx - 1), end));
+    });
+}
+
 DType scalarDType(const IValue& v) {
     if (v.isBool()) return DType::Bool;
     if (v.isInt()) return DType::Int64;
@@ -220,11 +236,25 @@ void registerCreationOps(OpRegistry& r) {
                    return contiguousMeta({steps}, dtypeOr(a, defaultFloat()));
                },
                [](const BoundArgs& a, const Tensor& out) {
-                   // PyTorch's CPU kernel: the first half steps up from start, the second down from end.
+                   // PyTorch's CPU kernel (linspace_kernel): the first half steps up from start, the
+                   // second down from end, computed in the output type for floating dtypes (step_t =
+                   // scalar_t) and in double for integral ones; one step is just start.
                    double start = a.number("start"), end = a.number("end");
                    int64_t steps = out.numel();
-                   double step = steps > 1 ? (end - start) / static_cast<double>(steps - 1) : 0.0;
+                   if (steps == 1) {
+                       fillGenerated(out, [=](int64_t) { return start; });
+                       return;
+                   }
+                   if (out.dtype() == DType::Float32) {
+                       fillLinspaceFused<float>(out, start, end, steps);
+                       return;
+                   }
+                   if (out.dtype() == DType::Float64) {
+                       fillLinspaceFused<double>(out, start, end, steps);
+                       return;
+                   }
                    int64_t half = steps / 2;
+                   double step = (end - start) / static_cast<double>(steps - 1);
                    fillGenerated(out, [=](int64_t i) {
                        return i < half ? start + step * static_cast<double>(i) : end - step * static_cast<double>(steps - i - 1);
                    });

@@ -9,6 +9,7 @@
 #include "core/half.h"
 #include "core/random.h"
 #include "core/tensor.h"
+#include "core/tensor_format.h"
 #include "ops/op_registry.h"
 
 using namespace fusescope;
@@ -238,4 +239,27 @@ TEST(Registry, ArangeLinspaceFull) {
     Tensor fb = call("full", {ints({2}), IValue(true)});
     EXPECT_EQ(fb.dtype(), DType::Bool);
     EXPECT_EQ(errorOf([&] { call("arange", {IValue(0), IValue(5), IValue(0)}); }), "RuntimeError: step must be nonzero");
+}
+
+// linspace as PyTorch's CPU kernel: one step is start; float/double values are computed in the
+// output type with fused multiply-adds, up from start for the first half and down from end for
+// the second (expected values are PyTorch's).
+TEST(Registry, LinspaceMatchesPyTorchBits) {
+    Tensor one = call("linspace", {IValue(0), IValue(1), IValue(1)});
+    ASSERT_EQ(one.numel(), 1);
+    EXPECT_EQ(one.readDouble(0), 0.0);
+    EXPECT_EQ(call("linspace", {IValue(2.0), IValue(5.0), IValue(1)}).readDouble(0), 2.0);
+    Tensor f = call("linspace", {IValue(-1.3), IValue(2.7), IValue(37)});
+    EXPECT_EQ(f.readDouble(17), 0.588888943195343);
+    EXPECT_EQ(f.readDouble(36), static_cast<double>(2.7f));
+    Tensor f31 = call("linspace", {IValue(-1.3), IValue(2.7), IValue(31)});
+    EXPECT_EQ(f31.readDouble(6), -0.49999991059303284);
+    EXPECT_EQ(f31.readDouble(11), 0.16666679084300995);
+    Tensor d = call("linspace", {IValue(-1.3), IValue(2.7), IValue(7)}, {{"dtype", IValue(DType::Float64)}});
+    EXPECT_EQ(d.readDouble(3), 0.7000000000000003);
+    EXPECT_EQ(d.readDouble(4), 1.366666666666667);
+    EXPECT_EQ(d.readDouble(2), 0.033333333333333215);
+    EXPECT_EQ(tensorRepr(call("mul", {call("slice", {f, IValue(0), IValue(10), IValue(20)}), IValue(1000)})),
+              "tensor([-188.8888,  -77.7777,   33.3334,  144.4445,  255.5556,  366.6667,\n"
+              "         477.7778,  588.8889,  700.0001,  811.1111])");
 }
