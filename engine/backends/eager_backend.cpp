@@ -56,10 +56,8 @@ std::vector<Tensor> runGraphEagerly(const Graph& graph, const std::vector<Tensor
         for (const auto& a : node->args) args.push_back(resolve(a, results));
         Kwargs kwargs;
         for (const auto& [name, a] : node->kwargs) kwargs.emplace_back(name, resolve(a, results));
-        const OpDef* op = registry.find(node->target);
-        if (!op) throw Error("internal error: graph node calls unknown op '" + node->target + "'");
         try {
-            results[node.get()] = registry.call(*op, args, kwargs);
+            results[node.get()] = registry.call(node->target, args, kwargs);
         } catch (Error& e) {
             e.setWhereIfUnknown(node->where);
             throw;

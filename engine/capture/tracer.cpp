@@ -73,7 +73,13 @@ void Tracer::addGuard(Guard guard) {
 void Tracer::onInputUse(const Value& value) {
     if (!value.source) return;
     if (value.isTensor()) {
-        tensorSources_.emplace(value.asTensor().impl(), value.source);
+        const Tensor& t = value.asTensor();
+        auto& sources = tensorSources_[t.impl()];
+        for (const auto& s : sources)
+            if (s->str() == value.source->str()) return;
+        sources.push_back(value.source);
+        if (auto lifted = lifted_.find(t.impl()); lifted != lifted_.end())
+            addTensorGuards(t, value.source, lifted->second.placeholder->meta[0]);
         return;
     }
     if (value.isNumber() || value.isString() || value.isNone()) {
@@ -103,7 +109,7 @@ void Tracer::onLengthUse(const Value& value) {
 void Tracer::onSizeUse(const Tensor& t, int64_t dim) {
     auto src = tensorSources_.find(t.impl());
     if (src == tensorSources_.end() || dim < 0 || dim >= t.dim()) return;
-    std::string source = src->second->str();
+    std::string source = src->second.front()->str();
     auto lifted = lifted_.find(t.impl());
     if (lifted == lifted_.end()) {
         specialized_.insert({source, dim});  // lifted later: the dim stays static
@@ -113,7 +119,7 @@ void Tracer::onSizeUse(const Tensor& t, int64_t dim) {
     if (static_cast<size_t>(dim) >= meta.symbols.size() || meta.symbols[dim].empty()) return;
     Guard g;
     g.kind = Guard::Kind::DimEquals;
-    g.source = src->second;
+    g.source = src->second.front();
     g.dim = dim;
     g.count = t.sizes()[dim];
     addGuard(std::move(g));
@@ -125,6 +131,31 @@ void Tracer::onSizeUse(const Tensor& t, int64_t dim) {
 
 // ------------------------------------------------------------------------- lifting
 
+void Tracer::addTensorGuards(const Tensor& real, const SourcePtr& source, const TensorMeta& meta) {
+    Guard g;
+    g.kind = Guard::Kind::TensorMatch;
+    g.source = source;
+    g.dtype = real.dtype();
+    g.device = real.isMeta() ? Device::meta() : real.device();
+    g.requiresGrad = real.requiresGrad();
+    bool anyDynamic = std::any_of(meta.symbols.begin(), meta.symbols.end(), [](const auto& s) { return !s.empty(); });
+    for (size_t d = 0; d < meta.sizes.size(); ++d) {
+        g.sizes.push_back(meta.symbols[d].empty() ? std::optional<int64_t>(meta.sizes[d]) : std::nullopt);
+        bool followsSizes = anyDynamic && real.isContiguous();
+        g.strides.push_back(followsSizes ? std::nullopt : std::optional<int64_t>(real.strides()[d]));
+    }
+    addGuard(std::move(g));
+    for (size_t d = 0; d < meta.sizes.size(); ++d) {
+        if (meta.symbols[d].empty()) continue;
+        Guard range;
+        range.kind = Guard::Kind::DimAtLeast;
+        range.source = source;
+        range.dim = static_cast<int64_t>(d);
+        range.count = 2;
+        addGuard(std::move(range));
+    }
+}
+
 Argument Tracer::liftTensor(const Tensor& real, Tensor& meta) {
     if (auto it = overrides_.find(real.impl()); it != overrides_.end()) {
         meta = Tensor(it->second.impl.lock());
@@ -135,7 +166,7 @@ Argument Tracer::liftTensor(const Tensor& real, Tensor& meta) {
         return Argument::ref(it->second.placeholder);
     }
     auto srcIt = tensorSources_.find(real.impl());
-    SourcePtr source = srcIt == tensorSources_.end() ? nullptr : srcIt->second;
+    SourcePtr source = srcIt == tensorSources_.end() ? nullptr : srcIt->second.front();
     std::string sourceText = source ? source->str() : fmt::format("___input_{}", inputs_.size());
 
     const Shape& sizes = real.sizes();
@@ -146,7 +177,6 @@ Argument Tracer::liftTensor(const Tensor& real, Tensor& meta) {
         if (s != ctx_.seenSizes->end() && s->second.size() == sizes.size()) seen = &s->second;
     }
     Shape recorded = sizes;
-    std::vector<std::string> createdSymbols;
     for (size_t d = 0; d < sizes.size(); ++d) {
         if (!source || sizes[d] < 2 || specialized_.count({sourceText, static_cast<int64_t>(d)})) continue;
         bool changed = seen && ((*seen)[d] == -1 || (*seen)[d] != sizes[d]);
@@ -155,7 +185,6 @@ Argument Tracer::liftTensor(const Tensor& real, Tensor& meta) {
         recorded[d] = -1;
         log("dynamic", fmt::format("create_symbol {} = {} for {}.size()[{}] [2, int_oo] ({})", tm.symbols[d], sizes[d],
                                    sourceText, d, ctx_.allDynamic ? "dynamic=True" : "automatic dynamic"));
-        createdSymbols.push_back(tm.symbols[d]);
     }
     Node* node = graph_->addPlaceholder(sourceText, tm);
     node->where = interp_.currentLocation();
@@ -164,28 +193,7 @@ Argument Tracer::liftTensor(const Tensor& real, Tensor& meta) {
     node->inlineDepth = interp_.stack().back().inlineDepth;
 
     if (source) {
-        Guard g;
-        g.kind = Guard::Kind::TensorMatch;
-        g.source = source;
-        g.dtype = real.dtype();
-        g.device = real.isMeta() ? Device::meta() : real.device();
-        g.requiresGrad = real.requiresGrad();
-        bool anyDynamic = !createdSymbols.empty();
-        for (size_t d = 0; d < sizes.size(); ++d) {
-            g.sizes.push_back(tm.symbols[d].empty() ? std::optional<int64_t>(sizes[d]) : std::nullopt);
-            bool followsSizes = anyDynamic && real.isContiguous();
-            g.strides.push_back(followsSizes ? std::nullopt : std::optional<int64_t>(real.strides()[d]));
-        }
-        addGuard(std::move(g));
-        for (size_t d = 0; d < sizes.size(); ++d) {
-            if (tm.symbols[d].empty()) continue;
-            Guard range;
-            range.kind = Guard::Kind::DimAtLeast;
-            range.source = source;
-            range.dim = static_cast<int64_t>(d);
-            range.count = 2;
-            addGuard(std::move(range));
-        }
+        for (const auto& each : srcIt->second) addTensorGuards(real, each, tm);
         liftedSizes_[sourceText] = recorded;
     }
     meta = Tensor::emptyMeta(sizes, real.strides(), real.dtype());
@@ -247,7 +255,7 @@ IValue Tracer::callOp(const OpDef& op, CallStyle style, const std::string& symbo
         nodeKwargs.emplace_back(name, argumentFor(value, m));
         metaKwargs.emplace_back(name, std::move(m));
     }
-    auto [def, bound] = registry.resolve(op.name, metaArgs, metaKwargs);
+    auto [def, bound] = registry.resolve(baseOpName(op.name), metaArgs, metaKwargs);
     if (!def->infer) throw Error("internal error: op '" + def->name + "' has no shape inference");
     IValue out = def->infer(bound);
 

@@ -89,6 +89,7 @@ private:
     Argument argumentFor(const IValue& value, IValue& metaValue);
     Argument liftTensor(const Tensor& real, Tensor& meta);
     void addGuard(Guard guard);
+    void addTensorGuards(const Tensor& real, const SourcePtr& source, const TensorMeta& meta);
     void flush(const std::string& reason);
     void registerLazy(const Tensor& meta, Node* node, int outputIndex);
     void log(const std::string& artifact, const std::string& message) const;
@@ -105,7 +106,8 @@ private:
     size_t segmentIndex_ = 0;
     int nextSymbol_ = 0;
 
-    std::unordered_map<TensorImpl*, SourcePtr> tensorSources_;
+    // Every source a real tensor was read through (an input passed twice has two).
+    std::unordered_map<TensorImpl*, std::vector<SourcePtr>> tensorSources_;
     std::vector<Guard> guards_;
     std::set<std::string> guardKeys_;
     std::set<std::pair<std::string, int64_t>> specialized_;  // (source, dim) read as ints

@@ -135,7 +135,7 @@ Value Interpreter::callOp(const std::string& opName, CallStyle style, const Valu
     for (const auto& [k, v] : kwargs) ikwargs.emplace_back(k, toIValue(v));
     try {
         if (tracer_) return fromIValue(tracer_->callOp(*op, style, symbol, iargs, ikwargs, site));
-        return fromIValue(registry.call(*op, iargs, ikwargs));
+        return fromIValue(registry.call(opName, iargs, ikwargs));  // by name: overloads resolve
     } catch (Error& e) {
         e.setWhereIfUnknown(site.where);
         throw;
@@ -166,6 +166,8 @@ ValueList Interpreter::iterate(const Value& iterable) {
         for (size_t i = 0; i < items->size(); ++i) {
             Value v = (*items)[i];
             if (!v.isObject() || sequenceItems(v)) v.source = itemSource(iterable.source, static_cast<int64_t>(i));
+            // Guarded where the item is taken out, as PyTorch does (the for line).
+            if (tracer_ && v.source) tracer_->onInputUse(v);
             sourced.push_back(std::move(v));
         }
         return sourced;
@@ -677,7 +679,10 @@ Value Interpreter::evalSubscript(const Value& object, const Value& index) {
         if (!isIntLike(index)) fail("TypeError", pythonTypeName(object) + " indices must be integers or slices, not " + pythonTypeName(index));
         int64_t i = normaliseIndex(intOf(index), static_cast<int64_t>(items->size()), *this, pythonTypeName(object).c_str());
         Value item = (*items)[i];
-        if (object.source && (!item.isObject() || sequenceItems(item))) item.source = itemSource(object.source, i);
+        if (object.source && (!item.isObject() || sequenceItems(item))) {
+            item.source = itemSource(object.source, i);
+            if (tracer_) tracer_->onInputUse(item);
+        }
         return item;
     }
     if (auto* dict = object.as<DictObject>()) {

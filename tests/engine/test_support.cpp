@@ -10,6 +10,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "session/script_session.h"
+
 namespace fusescope::test {
 
 namespace fs = std::filesystem;
@@ -43,6 +45,25 @@ std::string writeTempFile(const std::string& name, const std::string& text) {
 
 std::string sourcePath(const std::string& relative) {
     return (fs::path(FUSESCOPE_SOURCE_DIR) / relative).string();
+}
+
+ScriptRun runScript(const std::string& source, const std::string& logSpec, const std::string& fileName) {
+    SessionOptions options;
+    options.logs = LogSettings::parse(logSpec);
+    ScriptSession session(std::move(options));
+    ScriptRun run;
+    session.bus().subscribe([&](const Event& event) {
+        run.events.push_back(event);
+        if (const auto* log = std::get_if<LogEvent>(&event)) run.logs += log->formatted() + "\n";
+        if (const auto* out = std::get_if<ScriptOutputEvent>(&event)) run.out += out->text;
+    });
+    try {
+        session.run(source, fileName);
+    } catch (const Error& e) {
+        run.error = describeError(e);
+    }
+    run.compiles = session.compileCount();
+    return run;
 }
 
 ProcessResult runCli(const std::vector<std::string>& args, const std::vector<std::string>& env) {

@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "observe/event.h"
+
 namespace fusescope::test {
 
 struct ProcessResult {
@@ -11,6 +13,27 @@ struct ProcessResult {
     std::string out;
     std::string err;
 };
+
+// The result of running a script in-process through a ScriptSession.
+struct ScriptRun {
+    std::string out;             // what the script printed
+    std::string logs;            // the formatted log lines, as the CLI prints them
+    std::vector<Event> events;   // the whole event stream
+    std::string error;           // describeError() of a script error, or ""
+    int compiles = 0;
+
+    template <class T>
+    std::vector<T> eventsOf() const {
+        std::vector<T> found;
+        for (const auto& e : events)
+            if (const auto* t = std::get_if<T>(&e)) found.push_back(*t);
+        return found;
+    }
+};
+
+// Runs source as file `fileName` with FUSESCOPE_LOGS-style settings `logSpec`.
+ScriptRun runScript(const std::string& source, const std::string& logSpec = "",
+                    const std::string& fileName = "script.py");
 
 // Runs build/bin/fusescope-cli with args; env entries are "NAME=value" added to the
 // environment of the child. stdin is /dev/null.

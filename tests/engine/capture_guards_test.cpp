@@ -1,0 +1,167 @@
+// Guard failures: every form PyTorch users grep for, and every failing guard of every
+// cache entry reported on a recompile.
+#include <gtest/gtest.h>
+
+#include "test_support.h"
+
+using fusescope::test::runScript;
+
+namespace {
+
+// A script that warms a compiled function up with `cached`, calls it with each of the
+// `missed` inputs after a reset, and prints the first failure guard_fail_fn received.
+std::string firstFailuresScript(const std::string& setup, const std::vector<std::string>& missed) {
+    std::string s = R"(import torch
+
+failures = []
+
+
+def record(failure):
+    failures.append(failure[0])
+
+
+def func(a):
+    return torch.add(a, 4)
+
+
+def first_failure(cached, missed):
+    torch._dynamo.reset()
+    failures.clear()
+    opt = torch._dynamo.optimize("eager", guard_fail_fn=record)(func)
+    opt(cached)
+    opt(missed)
+    print(failures[0])
+
+
+)";
+    s += setup + "\n";
+    for (const auto& m : missed) s += "first_failure(a, " + m + ")\n";
+    return s;
+}
+
+}  // namespace
+
+TEST(Guards, TensorMismatchFormsMatchPyTorch) {
+    auto run = runScript(firstFailuresScript("a = torch.rand(3, 4, 5)\na_grad = a.clone()\na_grad.requires_grad = True",
+                                             {"a[0:2, :, :]", "a.clone().as_strided((3, 4, 5), (1, 3, 12))", "a[0, :, :]",
+                                              "a.to(torch.float16)", "a_grad", "a.to('meta')"}));
+    ASSERT_EQ(run.error, "");
+    EXPECT_EQ(run.out,
+              "tensor 'L['a']' size mismatch at index 0. expected 3, actual 2\n"
+              "tensor 'L['a']' stride mismatch at index 0. expected 20, actual 1\n"
+              "tensor 'L['a']' rank mismatch. expected 3, actual 2\n"
+              "tensor 'L['a']' dtype mismatch. expected Float, actual Half\n"
+              "tensor 'L['a']' requires_grad mismatch. expected requires_grad=0\n"
+              "tensor 'L['a']' dispatch key set mismatch. expected cpu, actual meta\n");
+}
+
+TEST(Guards, TypeMismatchNamesThePythonClass) {
+    auto run = runScript(R"(import torch
+
+def func(a, b):
+    return a + b
+
+failures = []
+opt = torch._dynamo.optimize("eager", guard_fail_fn=lambda f: failures.append(f[0]))(func)
+a = torch.rand(3, 4, 5)
+b = torch.rand(3, 4, 5)
+opt(a, b)
+opt(a, 1)
+print(failures)
+)");
+    ASSERT_EQ(run.error, "");
+    EXPECT_EQ(run.out, "[\"expected type of 'L['b']' to be a tensor type, ' but found <class 'int'>\"]\n");
+}
+
+TEST(Guards, RecompileReportsEveryFailingEntryNewestFirst) {
+    auto run = runScript(R"(import torch
+
+def f(x):
+    return torch.relu(x)
+
+opt = torch.compile(f, backend="eager", dynamic=False)
+for i in range(4):
+    opt(torch.ones(8 + i))
+)",
+                         "recompiles");
+    ASSERT_EQ(run.error, "");
+    EXPECT_EQ(run.compiles, 4);
+    EXPECT_NE(run.logs.find("[0/3] [__recompiles] Recompiling function f in script.py:3\n"
+                            "    triggered by the following guard failure(s):\n"
+                            "    - 0/2: tensor 'L['x']' size mismatch at index 0. expected 10, actual 11\n"
+                            "    - 0/1: tensor 'L['x']' size mismatch at index 0. expected 9, actual 11\n"
+                            "    - 0/0: tensor 'L['x']' size mismatch at index 0. expected 8, actual 11\n"),
+              std::string::npos)
+        << run.logs;
+}
+
+TEST(Guards, VerboseRecompilesListEveryFailingGuardOfAnEntry) {
+    auto run = runScript(R"(import torch
+
+def f(x, y):
+    return x * y
+
+opt = torch.compile(f, backend="eager", dynamic=False)
+opt(torch.ones(2), torch.ones(2))
+opt(torch.ones(3), torch.ones(3, dtype=torch.float64))
+)",
+                         "recompiles_verbose");
+    ASSERT_EQ(run.error, "");
+    EXPECT_EQ(run.logs,
+              "[0/1] [__recompiles_verbose] Recompiling function f in script.py:3\n"
+              "    triggered by the following guard failure(s):\n"
+              "    - 0/0: tensor 'L['x']' size mismatch at index 0. expected 2, actual 3\n"
+              "    - 0/0: tensor 'L['y']' dtype mismatch. expected Float, actual Double\n");
+    // Both failures reach the event stream too.
+    auto failures = run.eventsOf<fusescope::GuardFailureEvent>();
+    ASSERT_EQ(failures.size(), 1u);
+    EXPECT_EQ(failures[0].reasons.size(), 2u);
+}
+
+TEST(Guards, PythonValueGuardsKeepTheirSourceLine) {
+    auto run = runScript(R"(import torch
+
+def fn(x, ys, zs):
+    return inner(x, ys, zs)
+
+def inner(x, ys, zs):
+    for y, z in zip(ys, zs):
+        x += y * z
+    return x
+
+opt = torch.compile(fn, backend="eager")
+x = torch.tensor([1.0])
+ys = [1.0, 2.0]
+zs = [3.0]
+opt(x, ys, zs)
+opt(x, ys[:1], zs)
+print(x)
+)",
+                         "guards,recompiles");
+    ASSERT_EQ(run.error, "");
+    EXPECT_NE(run.logs.find("L['zs'][0] == 3.0                                             # for y, z in zip(ys, zs):"),
+              std::string::npos)
+        << run.logs;
+    EXPECT_NE(run.logs.find("    triggered by the following guard failure(s):\n"
+                            "    - 0/0: len(L['ys']) == 2                                             # for y, z in zip(ys, zs):"),
+              std::string::npos)
+        << run.logs;
+    EXPECT_EQ(run.out, "tensor([7.])\n");  // x += 1*3 twice, in place, as in PyTorch
+}
+
+TEST(Guards, ConstantArgumentsAreSpecialised) {
+    auto run = runScript(R"(import torch
+
+@torch.compile(backend="eager")
+def scale(x, k):
+    return x * k
+
+x = torch.ones(2)
+print(scale(x, 2), scale(x, 2), scale(x, 3))
+)",
+                         "recompiles");
+    ASSERT_EQ(run.error, "");
+    EXPECT_EQ(run.out, "tensor([2., 2.]) tensor([2., 2.]) tensor([3., 3.])\n");
+    EXPECT_EQ(run.compiles, 2);
+    EXPECT_NE(run.logs.find("    - 0/0: L['k'] == 2"), std::string::npos) << run.logs;
+}

@@ -1,0 +1,130 @@
+// The cache size limit and automatic dynamic shapes.
+#include <gtest/gtest.h>
+
+#include "test_support.h"
+
+using fusescope::test::runScript;
+
+TEST(CacheLimit, CompilesAtMostLimitTimesWarnsOnceThenRunsEagerly) {
+    auto run = runScript(R"(import torch
+
+torch._dynamo.config.cache_size_limit = 4
+
+@torch.compile(backend="eager", dynamic=False)
+def fn(x):
+    return x * 2 + 1
+
+for n in range(1, 11):
+    print(fn(torch.arange(float(n))).sum().item())
+)");
+    ASSERT_EQ(run.error, "");
+    EXPECT_EQ(run.compiles, 4);
+    // sum(2i + 1 for i < n) = n^2
+    EXPECT_EQ(run.out, "1.0\n4.0\n9.0\n16.0\n25.0\n36.0\n49.0\n64.0\n81.0\n100.0\n");
+    auto warnings = run.eventsOf<fusescope::CacheLimitEvent>();
+    ASSERT_EQ(warnings.size(), 1u);
+    EXPECT_EQ(warnings[0].limit, 4);
+    EXPECT_EQ(run.logs,
+              "[0/4] [dynamo] WARNING: torch._dynamo hit config.cache_size_limit (4)\n"
+              "   function: 'fn' (script.py:5)\n"
+              "   last reason: 0/3: tensor 'L['x']' size mismatch at index 0. expected 4, actual 5\n"
+              "To log all recompilation reasons, use FUSESCOPE_LOGS=\"recompiles\".\n"
+              "To diagnose recompilation issues, see docs/recompiles.md.\n");
+}
+
+TEST(CacheLimit, DefaultLimitIsEight) {
+    auto run = runScript(R"(import torch
+
+@torch.compile(backend="eager", dynamic=False)
+def fn(x):
+    return x + 1
+
+for n in range(1, 13):
+    fn(torch.ones(n))
+print(torch._dynamo.config.cache_size_limit)
+)");
+    ASSERT_EQ(run.error, "");
+    EXPECT_EQ(run.out, "8\n");
+    EXPECT_EQ(run.compiles, 8);
+    EXPECT_EQ(run.eventsOf<fusescope::CacheLimitEvent>().size(), 1u);
+}
+
+namespace {
+
+const char* kSizes8910 = R"(import torch
+
+@torch.compile(backend="eager"DYNAMIC)
+def fn(x):
+    return torch.sin(x) * 2
+
+for n in [8, 9, 10]:
+    print(fn(torch.zeros(n)).shape)
+)";
+
+std::string withDynamic(const std::string& option) {
+    std::string s = kSizes8910;
+    s.replace(s.find("DYNAMIC"), 7, option);
+    return s;
+}
+
+}  // namespace
+
+TEST(DynamicShapes, SecondSizeCompilesSymbolicallyThirdHitsCache) {
+    auto run = runScript(withDynamic(""), "recompiles,dynamic");
+    ASSERT_EQ(run.error, "");
+    EXPECT_EQ(run.out, "torch.Size([8])\ntorch.Size([9])\ntorch.Size([10])\n");
+    EXPECT_EQ(run.compiles, 2);
+    EXPECT_NE(run.logs.find("[0/1] [__dynamic] create_symbol s0 = 9 for L['x'].size()[0] [2, int_oo] (automatic dynamic)"),
+              std::string::npos)
+        << run.logs;
+    auto graphs = run.eventsOf<fusescope::GraphCapturedEvent>();
+    ASSERT_EQ(graphs.size(), 2u);
+    EXPECT_NE(graphs[0].readable.find("l_x_: \"f32[8]\""), std::string::npos);
+    EXPECT_NE(graphs[1].readable.find("l_x_: \"f32[s0]\""), std::string::npos) << graphs[1].readable;
+}
+
+TEST(DynamicShapes, DynamicFalseCompilesEverySize) {
+    auto run = runScript(withDynamic(", dynamic=False"));
+    ASSERT_EQ(run.error, "");
+    EXPECT_EQ(run.compiles, 3);
+}
+
+TEST(DynamicShapes, DynamicTrueIsSymbolicFromTheStart) {
+    auto run = runScript(withDynamic(", dynamic=True"));
+    ASSERT_EQ(run.error, "");
+    EXPECT_EQ(run.compiles, 1);
+}
+
+TEST(DynamicShapes, ReadingASymbolicSizeSpecialisesIt) {
+    auto run = runScript(R"(import torch
+
+@torch.compile(backend="eager")
+def fn(x):
+    return x.view(x.shape[0], 1) * 2
+
+for n in [3, 4, 4, 5]:
+    print(fn(torch.ones(n)).shape)
+)");
+    ASSERT_EQ(run.error, "");
+    EXPECT_EQ(run.out, "torch.Size([3, 1])\ntorch.Size([4, 1])\ntorch.Size([4, 1])\ntorch.Size([5, 1])\n");
+    EXPECT_EQ(run.compiles, 3);  // the size is baked into view(), so each new size recompiles
+}
+
+TEST(Reset, ClearsEveryCache) {
+    auto run = runScript(R"(import torch
+
+@torch.compile(backend="eager")
+def fn(x):
+    return x + 1
+
+fn(torch.ones(2))
+fn(torch.ones(2))
+torch._dynamo.reset()
+fn(torch.ones(2))
+)",
+                         "+dynamo");
+    ASSERT_EQ(run.error, "");
+    EXPECT_EQ(run.compiles, 2);
+    EXPECT_NE(run.logs.find("[0/0] [dynamo] Step 1: torchdynamo start tracing fn script.py:3"), std::string::npos)
+        << run.logs;
+}

@@ -1,0 +1,167 @@
+// The logging system: trace_source with inline depths, artifact selection, the CLI's
+// FUSESCOPE_LOGS / FUSESCOPE_LOGS_OUT handling and exit codes.
+#include <gtest/gtest.h>
+
+#include "observe/log_registry.h"
+#include "test_support.h"
+
+using fusescope::test::readFile;
+using fusescope::test::runCli;
+using fusescope::test::runScript;
+using fusescope::test::writeTempFile;
+
+TEST(TraceSource, ShowsOnlyTracedLinesWithInlineDepth) {
+    auto run = runScript(R"(import torch
+
+def fn3(x):
+    return x * 4
+
+def fn2(x):
+    x = fn3(x)
+    return x * 3
+
+@torch.compile(backend="eager")
+def fn1(x):
+    if x.shape[0] > 1:
+        x = fn2(x)
+    else:
+        x = x - 1
+    return x * 2
+
+print(fn1(torch.ones(2)))
+)",
+                         "trace_source");
+    ASSERT_EQ(run.error, "");
+    EXPECT_EQ(run.out, "tensor([24., 24.])\n");
+    EXPECT_EQ(run.logs,
+              "[0/0] [__trace_source] TRACE starts_line script.py:12 in fn1\n    if x.shape[0] > 1:\n"
+              "[0/0] [__trace_source] TRACE starts_line script.py:13 in fn1\n    x = fn2(x)\n"
+              "[0/0] [__trace_source] TRACE starts_line script.py:7 in fn2 (inline depth: 1)\n    x = fn3(x)\n"
+              "[0/0] [__trace_source] TRACE starts_line script.py:4 in fn3 (inline depth: 2)\n    return x * 4\n"
+              "[0/0] [__trace_source] TRACE starts_line script.py:8 in fn2 (inline depth: 1)\n    return x * 3\n"
+              "[0/0] [__trace_source] TRACE starts_line script.py:16 in fn1\n    return x * 2\n");
+}
+
+TEST(TraceCall, MarksTheOperatorUnderTheSourceLine) {
+    auto run = runScript(R"(import torch
+
+@torch.compile(backend="eager")
+def fn(x):
+    x = x * 2
+    torch._dynamo.graph_break()
+    return torch.relu(x * 3)
+
+fn(torch.ones(2))
+)",
+                         "trace_call");
+    EXPECT_EQ(run.logs,
+              "[0/0] [__trace_call] TRACE FX call mul from script.py:5 in fn\n    x = x * 2\n        ~~^~~\n"
+              "[0/0] [__trace_call] TRACE FX call mul from script.py:7 in fn\n    return torch.relu(x * 3)\n"
+              "                      ~~^~~\n"
+              "[0/0] [__trace_call] TRACE FX call relu from script.py:7 in fn\n    return torch.relu(x * 3)\n"
+              "           ^^^^^^^^^^^^^^^^^\n");
+}
+
+TEST(LogSettings, ComponentLevelsAndArtifacts) {
+    using namespace fusescope;
+    LogSettings s = LogSettings::parse("+dynamo,recompiles_verbose, -inductor");
+    EXPECT_TRUE(s.componentEnabled("dynamo", LogLevel::Debug));
+    EXPECT_FALSE(s.componentEnabled("inductor", LogLevel::Warning));
+    EXPECT_TRUE(s.componentEnabled("aot", LogLevel::Warning));
+    EXPECT_FALSE(s.componentEnabled("aot", LogLevel::Info));
+    EXPECT_TRUE(s.artifactEnabled("recompiles_verbose"));
+    EXPECT_TRUE(s.artifactEnabled("graph_breaks"));   // comes with +dynamo
+    EXPECT_FALSE(s.artifactEnabled("trace_source"));  // verbose artifacts don't
+    EXPECT_THROW(LogSettings::parse("+graph"), Error);
+}
+
+TEST(LogSettings, SetLogsFromAScript) {
+    auto run = runScript(R"(import torch
+import logging
+
+torch._logging.set_logs(graph_breaks=True)
+
+@torch.compile(backend="eager")
+def fn(x):
+    torch._dynamo.graph_break()
+    return x + 1
+
+fn(torch.ones(1))
+torch._logging.set_logs(graph=5)
+)");
+    EXPECT_NE(run.logs.find("[__graph_breaks] Graph break in user code at script.py:8"), std::string::npos) << run.logs;
+    EXPECT_EQ(run.error, "script.py:12:1: error: ValueError: Expected bool to enable artifact graph, received 5");
+}
+
+TEST(Cli, UnknownLogNameExitsTwoListingValidNames) {
+    std::string script = writeTempFile("ok.py", "print(1)\n");
+    auto r = runCli({"run", script}, {"FUSESCOPE_LOGS=recompiles,bogus"});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(r.err,
+              "fusescope-cli: error: invalid log setting 'bogus': must be a comma-separated list of component names "
+              "(optionally prefixed with + or -) or artifact names.\n"
+              "Valid names: dynamo, aot, inductor, graph, graph_code, graph_breaks, guards, verbose_guards, recompiles, "
+              "recompiles_verbose, trace_source, trace_call, dynamic\n");
+    auto flag = runCli({"run", script, "--logs", "nope"});
+    EXPECT_EQ(flag.exitCode, 2);
+}
+
+TEST(Cli, LogsOutFileEqualsStderr) {
+    std::string script = writeTempFile("recompile.py", R"(import torch
+
+@torch.compile(backend="eager")
+def fn(a):
+    return a.sum()
+
+print(fn(torch.ones(5)))
+print(fn(torch.ones(6)))
+)");
+    std::string logFile = writeTempFile("logs.txt", "stale");
+    auto r = runCli({"run", script}, {"FUSESCOPE_LOGS=+dynamo,recompiles", "FUSESCOPE_LOGS_OUT=" + logFile});
+    EXPECT_EQ(r.exitCode, 0);
+    EXPECT_EQ(r.out, "tensor(5.)\ntensor(6.)\n");
+    EXPECT_NE(r.err.find("[0/1] [__recompiles] Recompiling function fn in "), std::string::npos) << r.err;
+    EXPECT_EQ(readFile(logFile), r.err);
+}
+
+TEST(Cli, ScriptErrorExitsOneWithFileLineColumn) {
+    std::string script = writeTempFile("bad.py", "import torch\nx = torch.ones(2)\ny = x.frobnicate(3)\n");
+    auto r = runCli({"run", script});
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_EQ(r.err, script + ":3:7: error: AttributeError: 'Tensor' object has no attribute 'frobnicate'\n");
+    std::string numpy = writeTempFile("np.py", "import torch\nimport numpy\n");
+    auto n = runCli({"run", numpy});
+    EXPECT_EQ(n.exitCode, 1);
+    EXPECT_EQ(n.err, numpy + ":2:8: error: ModuleNotFoundError: module 'numpy' is not available in Fusescope scripts "
+                             "(only torch, math and logging)\n");
+}
+
+TEST(Cli, BadUsageExitsTwo) {
+    EXPECT_EQ(runCli({}).exitCode, 2);
+    EXPECT_EQ(runCli({"frob"}).exitCode, 2);
+    EXPECT_EQ(runCli({"run"}).exitCode, 2);
+    EXPECT_EQ(runCli({"run", "/nonexistent/script.py"}).exitCode, 2);
+    EXPECT_EQ(runCli({"run", "x.py", "--backend"}).exitCode, 2);
+    auto help = runCli({"--help"});
+    EXPECT_EQ(help.exitCode, 0);
+    EXPECT_NE(help.out.find("usage: fusescope-cli run SCRIPT"), std::string::npos);
+}
+
+TEST(Cli, EventsFileHoldsOneJsonObjectPerLine) {
+    std::string script = writeTempFile("events.py", R"(import torch
+
+@torch.compile(backend="eager")
+def fn(a):
+    return a * 2
+
+fn(torch.ones(2))
+)");
+    std::string events = writeTempFile("events.jsonl", "");
+    auto r = runCli({"run", script, "--events", events});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    std::string text = readFile(events);
+    EXPECT_NE(text.find("{\"compile_id\":\"0/0\""), std::string::npos) << text;
+    EXPECT_NE(text.find("\"type\":\"graph_captured\""), std::string::npos);
+    EXPECT_NE(text.find("\"type\":\"guards\""), std::string::npos);
+}
