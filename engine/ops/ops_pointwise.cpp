@@ -232,6 +232,39 @@ void registerWhereClamp(OpRegistry& r) {
                      return pointwiseMeta({self}, clampType(a));
                  },
                  clampInto));
+    // clamp.Tensor: tensor bounds broadcast with self and promote with it as ordinary operands;
+    // a nan bound gives nan, as PyTorch's clamp_stub does.
+    auto clampTensorInputs = [](const BoundArgs& a) {
+        std::vector<Tensor> in = {a.tensor("self")};
+        if (a["min"].isNone() && a["max"].isNone())
+            throw ScriptError("RuntimeError", "torch.clamp: At least one of 'min' or 'max' must not be None");
+        if (!a["min"].isNone()) in.push_back(a.tensor("min"));
+        if (!a["max"].isNone()) in.push_back(a.tensor("max"));
+        return in;
+    };
+    r.add(makeOp("clamp.Tensor", "clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor", {},
+                 [clampTensorInputs](const BoundArgs& a) {
+                     std::vector<Tensor> in = clampTensorInputs(a);
+                     return pointwiseMeta(in, resultType(in));
+                 },
+                 [clampTensorInputs](const BoundArgs& a, const Tensor& out) {
+                     std::vector<Tensor> in = clampTensorInputs(a);
+                     const bool hasLo = !a["min"].isNone(), hasHi = !a["max"].isNone();
+                     const int hiAt = hasLo ? 2 : 1;
+                     pointwiseApply(out, in, out.dtype(),
+                                    [=](const double* v) {
+                                        double x = v[0];
+                                        if (hasLo) x = std::isnan(v[1]) ? v[1] : (std::isnan(x) ? x : std::max(x, v[1]));
+                                        if (hasHi) x = std::isnan(v[hiAt]) ? v[hiAt] : (std::isnan(x) ? x : std::min(x, v[hiAt]));
+                                        return x;
+                                    },
+                                    [=](const int64_t* v) {
+                                        int64_t x = v[0];
+                                        if (hasLo) x = std::max(x, v[1]);
+                                        if (hasHi) x = std::min(x, v[hiAt]);
+                                        return x;
+                                    });
+                 }));
     OpDef inplace;
     inplace.name = "clamp_";
     inplace.schema = "clamp_" + tail;

@@ -171,6 +171,24 @@ TEST(Pointwise, WhereAndClamp) {
     EXPECT_EQ(errorOf([&] { T("clamp", {floats({1})}); }), "torch.clamp: At least one of 'min' or 'max' must not be None");
 }
 
+// clamp with tensor bounds (clamp.Tensor): bounds broadcast and promote as ordinary operands,
+// a nan bound gives nan; the Scalar overload still takes numbers.
+TEST(Pointwise, ClampTensorBounds) {
+    Tensor c = T("clamp", {T("arange", {IValue(5.0)}), floats({1.0}, {}), floats({3, 3, 3, 3, 2})});
+    expectNear(c, {1, 1, 2, 3, 2});
+    Tensor lo = T("clamp", {T("arange", {IValue(5)})}, {{"min", longs({2, 0, 0, 0, 9})}});
+    EXPECT_EQ(lo.dtype(), DType::Int64);
+    expectNear(lo, {2, 1, 2, 3, 9});
+    Tensor hi = T("clamp", {T("arange", {IValue(5)})}, {{"max", T("tensor", {IValue(2.5)})}});
+    EXPECT_EQ(hi.dtype(), DType::Float32);
+    expectNear(hi, {0, 1, 2, 2.5, 2.5});
+    Tensor b = T("clamp", {T("reshape", {T("arange", {IValue(4.0)}), IValue::intList({4, 1})}), floats({0, 0, 0}), floats({1, 2, NAN})});
+    EXPECT_EQ(b.sizes(), (Shape{4, 3}));
+    expectNear(b, {0, 0, NAN, 1, 1, NAN, 1, 2, NAN, 1, 2, NAN});
+    EXPECT_EQ(T("clamp", {longs({0, 1, 2}, DType::Int32), longs({1, 1, 1})}).dtype(), DType::Int64);
+    expectNear(T("clamp", {T("arange", {IValue(5.0)}), IValue(1), IValue(3)}), {1, 1, 2, 3, 3});
+}
+
 TEST(Pointwise, UnaryMath) {
     Tensor x = floats({-1, 0, 1});
     expectNear(T("neg", {x}), {1, 0, -1});
