@@ -362,10 +362,25 @@ void registerUnaryOps(OpRegistry& r) {
     registerUnary(r, {"sin", O::Float, both, unary([](double x) { return std::sin(x); }, nullptr)});
     registerUnary(r, {"cos", O::Float, both, unary([](double x) { return std::cos(x); }, nullptr)});
     registerUnary(r, {"tanh", O::Float, nn, unary([](double x) { return std::tanh(x); }, nullptr)});
-    registerUnary(r, {"sigmoid", O::Float, nn, unary(sigmoid, nullptr)});
+    // sigmoid/silu compute in float for float32/float16/bfloat16, as PyTorch's kernels do
+    // (sigmoid(-100.) is 0 there: exp(100.f) overflows), in double for float64.
+    auto byPrecision = [](auto dbl, auto flt) {
+        return [dbl, flt](const BoundArgs& a, const Tensor& out, const Tensor& in) {
+            if (out.dtype() == DType::Float64) unary(dbl, nullptr)(a, out, in);
+            else unary(flt, nullptr)(a, out, in);
+        };
+    };
+    registerUnary(r, {"sigmoid", O::Float, nn,
+                      byPrecision(sigmoid, [](double x) {
+                          return static_cast<double>(1.0f / (1.0f + std::exp(-static_cast<float>(x))));
+                      })});
     registerUnary(r, {"erf", O::Float, both, unary([](double x) { return std::erf(x); }, nullptr)});
     registerUnary(r, {"reciprocal", O::Float, both, unary([](double x) { return 1.0 / x; }, nullptr)});
-    registerUnary(r, {"silu", O::Float, {false, false, true}, unary([](double x) { return x * sigmoid(x); }, nullptr)});
+    registerUnary(r, {"silu", O::Float, {false, false, true},
+                      byPrecision([](double x) { return x * sigmoid(x); }, [](double x) {
+                          float f = static_cast<float>(x);
+                          return static_cast<double>(f / (1.0f + std::exp(-f)));
+                      })});
     registerUnary(r, {"relu", O::Same, nn,
                       unary([](double x) { return std::isnan(x) ? x : std::max(x, 0.0); }, [](int64_t x) { return std::max<int64_t>(x, 0); })},
                   true);

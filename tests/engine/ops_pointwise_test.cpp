@@ -189,6 +189,22 @@ TEST(Pointwise, ClampTensorBounds) {
     expectNear(T("clamp", {T("arange", {IValue(5.0)}), IValue(1), IValue(3)}), {1, 1, 2, 3, 3});
 }
 
+// sigmoid and silu compute in float for float32 as PyTorch does: exp(100.f) overflows, so
+// sigmoid(-100.) is exactly 0 (not the denormal 3.7e-44 double arithmetic gives) and silu is -0.
+TEST(Pointwise, SigmoidSiluComputeInFloat) {
+    Tensor s = T("sigmoid", {floats({-100, 100, 0})});
+    EXPECT_EQ(s.readDouble(0), 0.0);
+    EXPECT_EQ(s.readDouble(1), 1.0);
+    EXPECT_EQ(s.readDouble(2), 0.5);
+    EXPECT_EQ(T("sigmoid", {floats({0.3})}).readDouble(0), 0.5744425058364868);
+    Tensor si = T("silu", {floats({-100, 2})});
+    EXPECT_EQ(si.readDouble(0), 0.0);
+    EXPECT_TRUE(std::signbit(si.readDouble(0)));
+    EXPECT_EQ(si.readDouble(1), static_cast<double>(2.0f / (1.0f + std::exp(-2.0f))));
+    Tensor d = T("sigmoid", {floats({-100}, {}, DType::Float64)});
+    EXPECT_NEAR(d.readDouble(0), 3.7200759760208356e-44, 1e-57);
+}
+
 TEST(Pointwise, UnaryMath) {
     Tensor x = floats({-1, 0, 1});
     expectNear(T("neg", {x}), {1, 0, -1});
