@@ -23,7 +23,7 @@ test: build
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
 
 run: build
-	$(BUILD_DIR)/bin/fusescope-cli run $(EXAMPLE) --logs graph_breaks,recompiles,guards
+	$(BUILD_DIR)/bin/fusescope-cli run $(EXAMPLE) --logs recompiles --report
 
 clean:
 	rm -rf $(BUILD_DIR)

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "backends/backend.h"
+#include "observe/compile_report.h"
 #include "observe/log_registry.h"
 #include "session/script_session.h"
 
@@ -19,7 +20,7 @@ namespace {
 using namespace fusescope;
 
 constexpr const char* kUsage =
-    "usage: fusescope-cli run SCRIPT [--backend NAME] [--logs SPEC] [--logs-out FILE] [--events FILE.jsonl]\n"
+    "usage: fusescope-cli run SCRIPT [--backend NAME] [--logs SPEC] [--logs-out FILE] [--events FILE.jsonl] [--report]\n"
     "\n"
     "  run SCRIPT          run a PyTorch-style script; its prints go to stdout, logs to stderr\n"
     "  --backend NAME      compile every torch.compile'd function with NAME (eager, inductor)\n"
@@ -27,6 +28,7 @@ constexpr const char* kUsage =
     "                      (default: $FUSESCOPE_LOGS)\n"
     "  --logs-out FILE     also write the log lines to FILE (default: $FUSESCOPE_LOGS_OUT)\n"
     "  --events FILE       write the engine's event stream as JSON lines\n"
+    "  --report            print a compile report (graphs, breaks, guards, recompiles) at the end\n"
     "\n"
     "Exit status: 0 success, 1 script error, 2 bad usage.\n";
 
@@ -41,6 +43,7 @@ struct RunArgs {
     std::optional<std::string> logs;
     std::optional<std::string> logsOut;
     std::string events;
+    bool report = false;
 };
 
 std::optional<std::string> envValue(const char* name) {
@@ -100,7 +103,9 @@ int runScript(const RunArgs& args) {
             logsOut.flush();
         }
     };
+    CompileReport report;
     session.bus().subscribe([&](const Event& event) {
+        report.consume(event);
         if (const auto* log = std::get_if<LogEvent>(&event)) writeErr(log->formatted() + "\n");
         if (const auto* out = std::get_if<ScriptOutputEvent>(&event)) std::cout << out->text;
         if (events.is_open()) events << eventToJson(event).dump() << "\n";
@@ -119,6 +124,7 @@ int runScript(const RunArgs& args) {
         return 1;
     }
     std::cout.flush();
+    if (args.report) writeErr("\n" + report.render());
     return 0;
 }
 
@@ -151,6 +157,8 @@ int main(int argc, char** argv) {
             else if (a == "--logs") run.logs = *v;
             else if (a == "--logs-out") run.logsOut = *v;
             else run.events = *v;
+        } else if (a == "--report") {
+            run.report = true;
         } else if (!a.empty() && a[0] == '-') {
             return usageError("unknown option '" + a + "'");
         } else if (run.script.empty()) {

@@ -349,35 +349,38 @@ void Tracer::flush(const std::string& reason) {
         graph_->setOutputs(outputArgs);
         std::string fingerprint = graph_->fingerprint();
 
-        Segment* segment = nullptr;
+        // A graph already compiled for this entry is reused wherever it occurs: after a
+        // data-dependent break the code may take either path on later calls.
         std::vector<Segment>& segments = *ctx_.segments;
-        if (!ctx_.recording && segmentIndex_ < segments.size() && segments[segmentIndex_].fingerprint == fingerprint) {
-            segment = &segments[segmentIndex_];
-        } else {
+        Segment* segment = nullptr;
+        for (auto& s : segments)
+            if (s.fingerprint == fingerprint) segment = &s;
+        if (!segment) {
             Segment fresh;
             fresh.graph = graph_;
             fresh.run = ctx_.backend->compile(graph_);
             fresh.fingerprint = fingerprint;
             fresh.name = fmt::format("__compiled_fn_{}", ctx_.graphCounter ? (*ctx_.graphCounter)++ : 0);
             fresh.breakReason = reason;
-            if (ctx_.recording) {
-                log("graph", fmt::format("TRACED GRAPH\n {} {}\n{}", fresh.name, ctx_.function, graphTabular(*graph_)));
-                log("graph_code", fmt::format("TRACED GRAPH\n ===== {} =====\n{}", fresh.name, graphReadable(*graph_)));
-                if (ctx_.bus)
-                    ctx_.bus->emit(GraphCapturedEvent{ctx_.compileId, ctx_.function, graphReadable(*graph_),
-                                                      graphTabular(*graph_), graph_->opCount(), reason});
-            } else if (ctx_.logger) {
-                ctx_.logger->log("dynamo", LogLevel::Debug, ctx_.compileId,
-                                 fmt::format("graph {} of a cached entry changed on replay; compiled it again",
-                                             segmentIndex_));
+            if (!ctx_.recording && ctx_.logger)
+                ctx_.logger->log("dynamo", LogLevel::Info, ctx_.compileId,
+                                 fmt::format("compiled {} for {}: after a graph break the code took a path not "
+                                             "seen before",
+                                             fresh.name, ctx_.function));
+            if (ctx_.logger) {
+                ctx_.logger->artifact("graph", ctx_.compileId,
+                                      fmt::format("TRACED GRAPH\n {} {}\n{}", fresh.name, ctx_.function, graphTabular(*graph_)));
+                ctx_.logger->artifact("graph_code", ctx_.compileId,
+                                      fmt::format("TRACED GRAPH\n ===== {} =====\n{}", fresh.name, graphReadable(*graph_)));
             }
-            if (segmentIndex_ < segments.size()) segments[segmentIndex_] = std::move(fresh);
-            else segments.push_back(std::move(fresh));
-            segment = &segments[std::min(segmentIndex_, segments.size() - 1)];
+            if (ctx_.bus)
+                ctx_.bus->emit(GraphCapturedEvent{ctx_.compileId, ctx_.function, graphReadable(*graph_),
+                                                  graphTabular(*graph_), graph_->opCount(), reason});
+            segments.push_back(std::move(fresh));
+            segment = &segments.back();
         }
         std::vector<Tensor> results = segment->run(inputs_);
         for (size_t i = 0; i < outputs.size() && i < results.size(); ++i) outputs[i].tensor.become(results[i]);
-        ++segmentIndex_;
     }
     graph_ = std::make_shared<Graph>();
     lazy_.clear();

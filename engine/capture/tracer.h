@@ -6,7 +6,8 @@
 // lazy tensor becomes real in place, and tracing resumes into a fresh graph.
 //
 // On a cache hit the same code is traced again in replay mode: the entry's guards promise
-// the same graphs, so each flush reuses the entry's compiled segment instead of compiling.
+// the same graphs, so each flush finds its graph among the entry's compiled segments (by
+// fingerprint) instead of compiling; only a path never taken before compiles.
 
 #include <map>
 #include <memory>
@@ -103,7 +104,6 @@ private:
     std::unordered_map<TensorImpl*, Lifted> lifted_;
     std::vector<Tensor> inputs_;  // real tensors, in placeholder order
     size_t nextOrder_ = 0;
-    size_t segmentIndex_ = 0;
     int nextSymbol_ = 0;
 
     // Every source a real tensor was read through (an input passed twice has two).

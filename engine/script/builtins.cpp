@@ -27,12 +27,13 @@ int64_t toInt(Interpreter& in, const Value& v, const char* what) {
     in.fail("TypeError", fmt::format("'{}' object cannot be interpreted as an integer ({})", pythonTypeName(v), what));
 }
 
-// Python's round-half-to-even of x to n decimal places.
-double roundHalfEven(double x, int64_t n) {
-    double scale = std::pow(10.0, static_cast<double>(n));
-    double y = x * scale;
-    double r = std::nearbyint(y);  // default rounding mode: to nearest, ties to even
-    return r / scale;
+// Python's round(x, n): rounds the exact binary value of x (so round(2.675, 2) is 2.67,
+// as 2.675 is stored as 2.67499...). fmt's fixed formatting is exactly that rounding.
+double roundDigits(double x, int64_t n) {
+    if (!std::isfinite(x)) return x;
+    if (n >= 0) return std::stod(fmt::format("{:.{}f}", x, std::min<int64_t>(n, 340)));
+    double scale = std::pow(10.0, static_cast<double>(-n));
+    return std::nearbyint(x / scale) * scale;  // ties to even
 }
 
 Value typeObject(const std::string& name, std::function<Value(Interpreter&, CallArgs&)> construct) {
@@ -146,13 +147,17 @@ void addPythonBuiltins(std::map<std::string, Value, std::less<>>& b) {
             if (hasDigits) kwargs.emplace_back("decimals", a.args[1]);
             return in.callOp("round", CallStyle::TorchFunction, args, kwargs, in.currentSite());
         }
-        if (x.isInt() || x.isBool()) return Value(toInt(in, x, "round"));
+        if (x.isInt() || x.isBool()) {
+            int64_t v = toInt(in, x, "round");
+            if (!hasDigits || toInt(in, a.args[1], "round") >= 0) return Value(v);
+            return Value(static_cast<int64_t>(roundDigits(static_cast<double>(v), toInt(in, a.args[1], "round"))));
+        }
         if (!x.isFloat()) in.fail("TypeError", "type " + pythonTypeName(x) + " doesn't define __round__ method");
         if (!hasDigits) {
             if (!std::isfinite(x.asFloat())) in.fail("ValueError", "cannot convert float infinity or NaN to integer");
             return Value(static_cast<int64_t>(std::nearbyint(x.asFloat())));
         }
-        return Value(roundHalfEven(x.asFloat(), toInt(in, a.args[1], "round")));
+        return Value(roundDigits(x.asFloat(), toInt(in, a.args[1], "round")));
     });
     b["abs"] = makeBuiltin("abs", [](Interpreter& in, CallArgs& a) {
         expectCount(in, a, 1, 1, "abs");

@@ -150,6 +150,13 @@ std::string formatFloat(double v, const Spec& s) {
 }  // namespace
 
 std::string formatWithSpec(const Value& value, const std::string& specText) {
+    // Tensor.__format__ formats a 0-d tensor as its Python number.
+    if (value.isTensor() && value.asTensor().dim() == 0 && specText.empty()) {
+        const Tensor& t = value.asTensor();
+        if (t.dtype() == DType::Bool) return t.item() != 0.0 ? "True" : "False";
+        if (isIntegral(t.dtype())) return std::to_string(t.readInt64(0));
+        return formatPythonFloat(t.item());
+    }
     if (specText.empty()) return valueStr(value);
     Spec s = parseSpec(specText);
     if (value.isTensor()) {

@@ -248,15 +248,17 @@ Interpreter::Flow Interpreter::exec(const Stmt& stmt) {
             return Flow::Normal;
         case StmtKind::Assert: {
             const auto& s = stmt.as<Assert>();
-            if (!truthy(eval(*s.test))) fail("AssertionError", s.msg ? valueStr(eval(*s.msg)) : "");
+            if (truthy(eval(*s.test))) return Flow::Normal;
+            std::string message = s.msg ? valueStr(eval(*s.msg)) : "";
+            throw ScriptError("AssertionError", message, stmt.loc);
             return Flow::Normal;
         }
         case StmtKind::Raise: {
             const auto& s = stmt.as<Raise>();
             if (!s.exc) fail("RuntimeError", "No active exception to reraise");
             Value exc = eval(*s.exc);
-            if (auto* e = exc.as<ExceptionObject>()) fail(e->kind, e->message);
-            if (auto* t = exc.as<TypeObject>()) fail(t->name, "");
+            if (auto* e = exc.as<ExceptionObject>()) throw ScriptError(e->kind, e->message, stmt.loc);
+            if (auto* t = exc.as<TypeObject>()) throw ScriptError(t->name, "", stmt.loc);
             fail("TypeError", "exceptions must derive from BaseException");
         }
         case StmtKind::Delete:

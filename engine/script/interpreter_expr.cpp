@@ -33,6 +33,7 @@ const char* tensorOpFor(BinaryOperator op) {
     case BinaryOperator::Mult: return "mul";
     case BinaryOperator::Div: return "div";
     case BinaryOperator::FloorDiv: return "div";
+    case BinaryOperator::Mod: return "remainder";
     case BinaryOperator::Pow: return "pow";
     case BinaryOperator::MatMult: return "matmul";
     case BinaryOperator::BitAnd: return "logical_and";

@@ -186,7 +186,9 @@ bool valuesEqual(const Value& a, const Value& b) {
     const ValueList* x = sequenceItems(a);
     const ValueList* y = sequenceItems(b);
     if (x && y) {
-        if (pythonTypeName(a) != pythonTypeName(b) || x->size() != y->size()) return false;
+        // torch.Size is a tuple: it equals a tuple with the same items.
+        auto kind = [](const Value& v) { return v.as<ListObject>() ? "list" : "tuple"; };
+        if (std::string(kind(a)) != kind(b) || x->size() != y->size()) return false;
         for (size_t i = 0; i < x->size(); ++i)
             if (!valuesEqual((*x)[i], (*y)[i])) return false;
         return true;

@@ -1,0 +1,26 @@
+// Every bundled example runs cleanly and prints what its reviewed golden output says.
+// (The goldens were checked against real PyTorch; 07 and 10 print Fusescope's own
+// explain() reasons and guard texts.)
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "test_support.h"
+
+namespace fs = std::filesystem;
+using namespace fusescope::test;
+
+TEST(Examples, EachRunsAndMatchesItsGoldenOutput) {
+    std::vector<fs::path> scripts;
+    for (const auto& entry : fs::directory_iterator(sourcePath("resources/examples")))
+        if (entry.path().extension() == ".py") scripts.push_back(entry.path());
+    std::sort(scripts.begin(), scripts.end());
+    ASSERT_GE(scripts.size(), 10u);
+    for (const auto& script : scripts) {
+        SCOPED_TRACE(script.filename().string());
+        auto r = runCli({"run", script.string()});
+        EXPECT_EQ(r.exitCode, 0) << r.err;
+        std::string golden = sourcePath("tests/golden/examples/" + script.stem().string() + ".out");
+        EXPECT_EQ(r.out, readFile(golden));
+    }
+}

@@ -1,0 +1,104 @@
+// The interpreter: Python semantics and printing exactly as Python/PyTorch print, and
+// errors that name file:line:col.
+#include <gtest/gtest.h>
+
+#include "test_support.h"
+
+using fusescope::test::runScript;
+
+namespace {
+
+std::string outputOf(const std::string& source) {
+    auto run = runScript(source);
+    EXPECT_EQ(run.error, "") << source;
+    return run.out;
+}
+
+std::string errorOf(const std::string& source) { return runScript(source).error; }
+
+}  // namespace
+
+TEST(Interpreter, PrintsPythonValuesAsPythonDoes) {
+    EXPECT_EQ(outputOf("print(0.1, 1e-05, 1e16, 1/3, 2.0, -0.0, 10**20 if False else 7)\n"),
+              "0.1 1e-05 1e+16 0.3333333333333333 2.0 -0.0 7\n");
+    EXPECT_EQ(outputOf("print([1, (2,), {'a': None}, 'it\\'s', \"q\", True], ())\n"),
+              "[1, (2,), {'a': None}, \"it's\", 'q', True] ()\n");
+    EXPECT_EQ(outputOf("print(repr('a\\nb'), str(3), 'x', sep='|', end='!\\n')\n"), "'a\\nb'|3|x!\n");
+}
+
+TEST(Interpreter, ArithmeticFollowsPython) {
+    EXPECT_EQ(outputOf("print(7 // 2, -7 // 2, 7 % -3, -7 % 3, 2 ** 10, 2 ** -1, 7 / 2, -7.5 // 2, 7.5 % -2)\n"),
+              "3 -4 -2 2 1024 0.5 3.5 -4.0 -0.5\n");
+    EXPECT_EQ(outputOf("print(round(2.675, 2), round(0.5), round(1.5), round(-2.5), round(1234, -2), abs(-3))\n"),
+              "2.67 0 2 -2 1200 3\n");
+    EXPECT_EQ(outputOf("print(1 < 2 < 3, 3 > 2 > 2, 1 == 1.0, 'a' in 'abc', 2 not in [1, 3], None is None)\n"),
+              "True False True True True True\n");
+}
+
+TEST(Interpreter, FStringsAndFormatSpecs) {
+    EXPECT_EQ(outputOf("x = 3.14159\nn = 42\nprint(f'{x:.2f}|{n:>5}|{n:05d}|{x:e}|{n:,}|{0.25:%}|{\"s\"!r}|{x=}|{n:x}')\n"),
+              "3.14|   42|00042|3.141590e+00|42|25.000000%|'s'|x=3.14159|2a\n");
+    EXPECT_EQ(outputOf("import torch\nt = torch.tensor([1.5, 2.5])\nprint(f'{t.sum()} {t.sum():.3f} {t}')\n"),
+              "4.0 4.000 tensor([1.5000, 2.5000])\n");
+}
+
+TEST(Interpreter, ContainersFunctionsAndScopes) {
+    EXPECT_EQ(outputOf(R"(def make(k):
+    def add(x, y=1, *rest, scale=1, **extra):
+        return (x + y + sum(rest)) * scale * k + len(extra)
+    return add
+
+f = make(2)
+print(f(1), f(1, 2, 3, scale=10, a=1, b=2), sorted([3, 1, 2], reverse=True))
+xs = [i * i for i in range(5) if i % 2 == 0]
+d = {k: v for k, v in zip('abc', range(3))}
+print(xs, d, list(enumerate('ab', 1)), max(xs), min(4, 2, 9), any([]), all([1, 2]))
+total = 0
+for i in range(10):
+    if i == 7:
+        break
+    if i % 2:
+        continue
+    total += i
+a, *b = [1, 2, 3]
+print(total, a, b, [1, 2][::-1], 'abc'[1:], (lambda v: v * 3)(4))
+)"),
+              "4 122 [3, 2, 1]\n"
+              "[0, 4, 16] {'a': 0, 'b': 1, 'c': 2} [(1, 'a'), (2, 'b')] 16 2 False True\n"
+              "12 1 [2, 3] [2, 1] bc 12\n");
+}
+
+TEST(Interpreter, TensorShapesCompareAsTuples) {
+    EXPECT_EQ(outputOf("import torch\nx = torch.zeros(2, 3)\nprint(x.shape == (2, 3), x.shape, x.size(1), len(x), "
+                       "isinstance(x, torch.Tensor), x.dtype, x.device)\n"),
+              "True torch.Size([2, 3]) 3 2 True torch.float32 cpu\n");
+}
+
+TEST(Interpreter, TensorOperatorsMapToOps) {
+    EXPECT_EQ(outputOf("import torch\nprint(torch.tensor([-7, 7]) % 3, torch.tensor([-7.5, 7.5]) % 2, "
+                       "torch.tensor([7.0]) // 2, -torch.tensor([1]), 2 - torch.tensor([1.0]))\n"),
+              "tensor([2, 1]) tensor([0.5000, 1.5000]) tensor([3.]) tensor([-1]) tensor([1.])\n");
+}
+
+TEST(Interpreter, ErrorsNameFileLineAndColumn) {
+    EXPECT_EQ(errorOf("x = 1\ny = undefined_name + 1\n"), "script.py:2:5: error: NameError: name 'undefined_name' is not defined");
+    EXPECT_EQ(errorOf("import torch\nx = torch.ones(2) + torch.ones(3)\n"),
+              "script.py:2:5: error: RuntimeError: The size of tensor a (2) must match the size of tensor b (3) at "
+              "non-singleton dimension 0");
+    EXPECT_EQ(errorOf("def f(a):\n    return a\nf(1, 2)\n"),
+              "script.py:3:1: error: TypeError: f() takes 1 positional arguments but 2 were given");
+    EXPECT_EQ(errorOf("x = [1]\nprint(x[3])\n"), "script.py:2:7: error: IndexError: list index out of range");
+    EXPECT_EQ(errorOf("x = 1 +\n"), "script.py:1:8: error: SyntaxError: invalid syntax");
+    EXPECT_EQ(errorOf("class A:\n    pass\n"),
+              "script.py:1:1: error: SyntaxError: class definitions are not supported by Fusescope scripts");
+    EXPECT_EQ(errorOf("def f(n):\n    return f(n + 1)\nf(0)\n"),
+              "script.py:2:12: error: RecursionError: maximum recursion depth exceeded");
+    EXPECT_EQ(errorOf("raise ValueError('bad value')\n"), "script.py:1:1: error: ValueError: bad value");
+    EXPECT_EQ(errorOf("assert 1 == 2, 'nope'\n"), "script.py:1:1: error: AssertionError: nope");
+}
+
+TEST(Interpreter, InfiniteLoopsAreTheScriptsOwnBusinessButDeepNestingIsNot) {
+    // Deeply nested data structures and calls end in clean errors, never a crash.
+    std::string deep = "x = " + std::string(300, '[') + std::string(300, ']') + "\n";
+    EXPECT_NE(errorOf(deep).find("nested too deeply"), std::string::npos);
+}
