@@ -25,5 +25,8 @@ test: build
 run: build
 	$(BUILD_DIR)/bin/fusescope-cli run $(EXAMPLE) --logs recompiles --report
 
+bench: build
+	$(BUILD_DIR)/bin/bench_capture_overhead
+
 clean:
 	rm -rf $(BUILD_DIR)
