@@ -11,5 +11,6 @@ void registerReductionOps(OpRegistry& registry);
 void registerViewOps(OpRegistry& registry);
 void registerCreationOps(OpRegistry& registry);
 void registerNnLinalgOps(OpRegistry& registry);
+void registerMiscOps(OpRegistry& registry);
 
 }  // namespace fusescope

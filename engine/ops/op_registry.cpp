@@ -325,6 +325,7 @@ const OpRegistry& OpRegistry::instance() {
         registerViewOps(r);
         registerCreationOps(r);
         registerNnLinalgOps(r);
+        registerMiscOps(r);
         return r;
     }();
     return registry;

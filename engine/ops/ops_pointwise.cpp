@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "ops/kernel_support.h"
 #include "ops/op_registration.h"
+#include "ops/vec_math.h"
 
 namespace fusescope {
 
@@ -311,7 +312,9 @@ DType unaryOutType(const UnaryOp& op, DType in) {
     switch (op.out) {
         case UnaryOp::Out::Float: return toFloatType(in);
         case UnaryOp::Out::Bool: return DType::Bool;
-        case UnaryOp::Out::Same: break;
+        case UnaryOp::Out::Same:
+            if (op.name == "square" && in == DType::Bool) return DType::Int64;  // pow(bool, 2) is int64
+            break;
     }
     return in;
 }
@@ -354,7 +357,26 @@ void registerUnaryOps(OpRegistry& r) {
     const OpFlags nn{true, true, true};
     auto id = [](auto x) { return x; };
     registerUnary(r, {"neg", O::Same, both, unary([](double x) { return -x; }, [](int64_t x) { return -x; })});
-    registerUnary(r, {"abs", O::Same, both, unary([](double x) { return std::fabs(x); }, [](int64_t x) { return x < 0 ? -x : x; })});
+    registerUnary(r, {"abs", O::Same, both, unary([](double x) { return std::fabs(x); }, [](int64_t x) { return x < 0 ? -x : x; })}, true);
+    // Float classification: bool results, computed on the input's values (ints are finite).
+    auto classify = [](auto test, bool forInts) {
+        return [test, forInts](const BoundArgs&, const Tensor& out, const Tensor& in) {
+            DType compute = isFloating(in.dtype()) ? DType::Float64 : DType::Int64;
+            pointwiseApply(out, {in}, compute, [&](const double* v) { return double(test(v[0])); },
+                           [&](const int64_t*) { return int64_t(forInts); });
+        };
+    };
+    registerUnary(r, {"isnan", O::Bool, both, classify([](double x) { return std::isnan(x); }, false)});
+    registerUnary(r, {"isinf", O::Bool, both, classify([](double x) { return std::isinf(x); }, false)});
+    registerUnary(r, {"isfinite", O::Bool, both, classify([](double x) { return std::isfinite(x); }, true)});
+    // sign: (0 < x) - (x < 0), so nan and -0. give 0.
+    registerUnary(r, {"sign", O::Same, both, unary([](double x) { return double((0.0 < x) - (x < 0.0)); },
+                                                  [](int64_t x) { return int64_t((0 < x) - (x < 0)); })}, true);
+    registerUnary(r, {"square", O::Same, both, unary([](double x) { return x * x; }, [](int64_t x) { return x * x; })}, true);
+    registerUnary(r, {"exp2", O::Float, both, unary([](double x) { return std::exp2(x); }, nullptr)});
+    registerUnary(r, {"log2", O::Float, both, unary([](double x) { return std::log2(x); }, nullptr)});
+    registerUnary(r, {"log1p", O::Float, both, unary([](double x) { return std::log1p(x); }, nullptr)});
+    registerUnary(r, {"expm1", O::Float, both, unary([](double x) { return std::expm1(x); }, nullptr)});
     registerUnary(r, {"exp", O::Float, both, unary([](double x) { return std::exp(x); }, nullptr)});
     registerUnary(r, {"log", O::Float, both, unary([](double x) { return std::log(x); }, nullptr)});
     registerUnary(r, {"sqrt", O::Float, both, unary([](double x) { return std::sqrt(x); }, nullptr)});
@@ -410,6 +432,9 @@ void registerUnaryOps(OpRegistry& r) {
                           if (approx == "tanh") {
                               const double k = std::sqrt(2.0 / std::numbers::pi);
                               unary([k](double x) { return 0.5 * x * (1.0 + std::tanh(k * (x + 0.044715 * x * x * x))); }, nullptr)(a, out, in);
+                          } else if (approx == "none" && in.dtype() == DType::Float32) {
+                              // PyTorch runs float32 exact gelu through oneDNN's AVX512 kernel.
+                              unary([](double x) { return static_cast<double>(onednnGeluErf(static_cast<float>(x))); }, nullptr)(a, out, in);
                           } else if (approx == "none") {
                               unary([](double x) { return 0.5 * x * (1.0 + std::erf(x * std::numbers::sqrt2 / 2.0)); }, nullptr)(a, out, in);
                           } else {

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "ops/cascade_sum.h"
 #include "ops/kernel_support.h"
 #include "ops/op_registration.h"
 
@@ -193,15 +194,34 @@ void addMaxMin(OpRegistry& r, const std::string& name, bool isMax) {
 
 void registerReductionOps(OpRegistry& r) {
     const std::string dimKeep = "(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor";
-    addReduction(r, "sum", "sum" + dimKeep, accumulateType, foldRun(0.0, 0, [](auto acc, auto x) { return acc + x; }));
+    // Floating sums follow ATen's cascade order (cascadeSum); the input is first converted to
+    // the output dtype, as sum(dtype=...) does. Integer sums accumulate in int64.
+    auto intSum = foldRun(0.0, 0, [](auto acc, auto x) { return acc + x; });
+    addReduction(r, "sum", "sum" + dimKeep, accumulateType,
+                 [intSum](const BoundArgs& a, const Tensor& self, const std::vector<bool>& mask, const Tensor& out) {
+                     if (!isFloating(out.dtype())) return intSum(a, self, mask, out);
+                     cascadeSum(self.dtype() == out.dtype() ? self : castCopy(self, out.dtype()), mask, out);
+                 });
     addReduction(r, "prod", "prod" + dimKeep, accumulateType, foldRun(1.0, 1, [](auto acc, auto x) { return acc * x; }));
     addReduction(r, "mean", "mean" + dimKeep, [](const BoundArgs& a, DType t) { return floatOnly("mean", a, t); },
                  [](const BoundArgs&, const Tensor& self, const std::vector<bool>& mask, const Tensor& out) {
-                     reduceRows<double>(self, mask, [&](int64_t o, std::span<const double> v) {
-                         double acc = 0;
-                         for (double x : v) acc += x;
-                         storeAt(out, o, acc / static_cast<double>(v.size()));
-                     });
+                     // As ATen's mean_out on CPU: sum (float16/bfloat16 as a float sum of the
+                     // input converted to float), then divide by the count in that type.
+                     DType sumType = out.dtype() == DType::Float16 || out.dtype() == DType::BFloat16 ? DType::Float32 : out.dtype();
+                     Tensor sum = allocate(contiguousMeta(out.sizes(), sumType));
+                     cascadeSum(self.dtype() == sumType ? self : castCopy(self, sumType), mask, sum);
+                     int64_t count = 1;
+                     for (std::size_t d = 0; d < mask.size(); ++d)
+                         if (mask[d]) count *= self.sizes()[d];
+                     const int64_t n = sum.numel();
+                     if (sumType == DType::Float32) {
+                         float* s = sum.data<float>();
+                         for (int64_t i = 0; i < n; ++i) s[i] = s[i] / static_cast<float>(count);
+                     } else {
+                         double* s = sum.data<double>();
+                         for (int64_t i = 0; i < n; ++i) s[i] = s[i] / static_cast<double>(count);
+                     }
+                     copyInto(out, sum);
                  });
     const std::string dimList = "(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor";
     auto same = [](const BoundArgs&, DType t) { return t; };

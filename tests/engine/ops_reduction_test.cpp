@@ -153,3 +153,25 @@ TEST(Reduction, MetaInferenceMatchesKernel) {
     expectInferMatches("sum", {longs({1})}, {toMeta(longs({1}))});
     expectInferMatches("var", {a, IValue(0)}, {toMeta(a), IValue(0)});
 }
+
+// Float sums follow PyTorch's cascade order bit for bit (values checked against PyTorch 2.15).
+TEST(ReductionOps, FloatSumMatchesPyTorchCascadeOrder) {
+    Tensor tenth = floats(std::vector<double>(10, 0.1));
+    EXPECT_EQ(T("sum", {tenth}).readDouble(0), 1.0000001192092896);  // not 1.0: float adds, not double
+    Tensor r = T("div", {T("arange", {IValue(1000.0)}), IValue(int64_t{7})});
+    EXPECT_EQ(T("sum", {r}).readDouble(0), 71357.1484375);
+    EXPECT_EQ(T("mean", {r}).readDouble(0), 71.35714721679688);
+    // 8 contiguous floats: one 8-lane vector, lanes added in order.
+    std::vector<double> v8;
+    for (int i = 0; i < 8; ++i) v8.push_back(static_cast<float>(static_cast<float>((i * 7921) % 1010) / 37.0f - 13.5f));
+    EXPECT_EQ(T("sum", {floats(v8)}).readDouble(0), -9.945943832397461);
+    // Reductions along dims and of non-contiguous views agree with the plain values.
+    Tensor m = floats({1, 2, 3, 4, 5, 6}, {2, 3});
+    expectNear(T("sum", {m}, {{"dim", IValue::intList({0})}}), {5, 7, 9}, 0);
+    expectNear(T("sum", {T("t", {m})}, {{"dim", IValue::intList({1})}}), {5, 7, 9}, 0);
+    expectNear(T("mean", {m}, {{"dim", IValue::intList({1})}}), {2, 5}, 0);
+    Tensor h = floats({1, 2, 3}, {}, DType::Float16);
+    EXPECT_EQ(T("sum", {h}).dtype(), DType::Float16);
+    EXPECT_EQ(T("sum", {h}).readDouble(0), 6.0);
+    EXPECT_EQ(T("mean", {h}).readDouble(0), 2.0);
+}

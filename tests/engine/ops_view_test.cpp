@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 
 #include "core/error.h"
 #include "ops/op_registry.h"
@@ -118,6 +119,24 @@ TEST(View, SliceSelectNarrowAsStrided) {
     expectNear(parts.toSequence()->items[1].toTensor(), {1, 60});
 }
 
+TEST(View, ExtremeStepsAndBadStridesAreCleanErrors) {
+    Tensor base = T("arange", {IValue(12)});
+    const int64_t big = std::numeric_limits<int64_t>::max();
+    Tensor s = T("slice", {base, IValue(0), IValue(5), IValue(big), IValue(big)});
+    expectNear(s, {5});
+    EXPECT_EQ(s.sizes(), (Shape{1}));
+    Tensor rows = T("view", {base, IValue(3), IValue(4)});
+    expectNear(T("slice", {rows, IValue(0), IValue(1), IValue(big), IValue(big - 1)}), {4, 5, 6, 7});
+    EXPECT_EQ(errorOf([&] { T("as_strided", {base, IValue::intList({2}), IValue::intList({1}), IValue(-5)}); }),
+              "Tensor: invalid storage offset -5");
+    EXPECT_EQ(errorOf([&] { T("as_strided", {base, IValue::intList({2}), IValue::intList({-1}), IValue(5)}); }),
+              "as_strided: Negative strides are not supported at the moment, got strides: [-1]");
+    EXPECT_EQ(errorOf([&] { T("as_strided", {base, IValue::intList({-2}), IValue::intList({1})}); }),
+              "Trying to create tensor with negative dimension -2: [-2]");
+    EXPECT_EQ(errorOf([&] { T("as_strided", {base, IValue::intList({3, 2}), IValue::intList({big, big})}); }),
+              "as_strided: sizes [3, 2] and strides [9223372036854775807, 9223372036854775807] overflow");
+}
+
 TEST(View, DetachAndRequiresGrad) {
     Tensor a = floats({1, 2});
     T("requires_grad_", {a});
@@ -160,4 +179,41 @@ TEST(Joining, CatStack) {
     Tensor meta = T("cat", {IValue::list({toMeta(a), toMeta(b)})});
     EXPECT_TRUE(meta.isMeta());
     EXPECT_EQ(meta.sizes(), (Shape{3, 2}));
+}
+
+TEST(MiscOps, MaskedFillTriangleCumsumOuterEyeAndPredicates) {
+    auto& reg = OpRegistry::instance();
+    auto vals = [](const Tensor& t) {
+        std::vector<double> v;
+        for (int64_t i = 0; i < t.numel(); ++i) v.push_back(t.readDouble(i));
+        return v;
+    };
+    Tensor a = reg.call("reshape", {reg.call("arange", {IValue(9.0)}), IValue::intList({3, 3})}).toTensor();
+    Tensor mask = reg.call("gt", {a, IValue(4.0)}).toTensor();
+    EXPECT_EQ(vals(reg.call("masked_fill", {a, mask, IValue(-1.0)}).toTensor()), (std::vector<double>{0, 1, 2, 3, 4, -1, -1, -1, -1}));
+    EXPECT_EQ(vals(reg.call("tril", {a}).toTensor()), (std::vector<double>{0, 0, 0, 3, 4, 0, 6, 7, 8}));
+    EXPECT_EQ(vals(reg.call("triu", {a, IValue(int64_t{1})}).toTensor()), (std::vector<double>{0, 1, 2, 0, 0, 5, 0, 0, 0}));
+    EXPECT_EQ(vals(reg.call("cumsum", {a, IValue(int64_t{0})}).toTensor()), (std::vector<double>{0, 1, 2, 3, 5, 7, 9, 12, 15}));
+    EXPECT_EQ(vals(reg.call("cumsum", {a, IValue(int64_t{1})}).toTensor()), (std::vector<double>{0, 1, 3, 3, 7, 12, 6, 13, 21}));
+    Tensor b = reg.call("tensor", {IValue::intList({1, 2})}).toTensor();
+    Tensor o = reg.call("outer", {b, b}).toTensor();
+    EXPECT_EQ(o.dtype(), DType::Int64);
+    EXPECT_EQ(vals(o), (std::vector<double>{1, 2, 2, 4}));
+    Tensor eye = reg.call("eye", {IValue(int64_t{2}), IValue(int64_t{3})}).toTensor();
+    EXPECT_EQ(vals(eye), (std::vector<double>{1, 0, 0, 0, 1, 0}));
+    EXPECT_EQ(reg.call("numel", {a}).toInt(), 9);
+    EXPECT_TRUE(reg.call("allclose", {a, a}).toBool());
+    EXPECT_FALSE(reg.call("allclose", {a, reg.call("add", {a, IValue(1.0)})}).toBool());
+    EXPECT_TRUE(reg.call("equal", {a, reg.call("clone", {a}).toTensor()}).toBool());
+    EXPECT_FALSE(reg.call("equal", {a, b}).toBool());
+    Tensor same = reg.call("dropout", {a}, {{"training", IValue(false)}}).toTensor();
+    EXPECT_EQ(same.impl(), a.impl());
+    Tensor dropped = reg.call("dropout", {a}, {{"p", IValue(1.0)}}).toTensor();
+    EXPECT_EQ(vals(dropped), std::vector<double>(9, 0.0));
+    try {
+        reg.call("masked_fill", {a, b, IValue(1.0)});
+        FAIL();
+    } catch (const ScriptError& e) {
+        EXPECT_NE(std::string(e.what()).find("boolean masks"), std::string::npos);
+    }
 }
