@@ -129,6 +129,24 @@ Value CompileManager::call(Interpreter& interp, CompiledFunctionObject& compiled
     return compileAndRun(interp, *fn, args, frame, compiled.options, nullptr);
 }
 
+TraceContext CompileManager::traceContext(Interpreter& interp, const FunctionObject& fn, CacheEntry& entry,
+                                          FrameState& frame, const CompileOptions& options, bool recording) {
+    TraceContext context;
+    context.compileId = entry.compileId;
+    context.function = fn.qualname;
+    context.backend = &backendFor(options);
+    context.logger = &logger_;
+    context.bus = &bus_;
+    context.recording = recording;
+    context.fullgraph = options.fullgraph;
+    context.segments = &entry.segments;
+    context.allDynamic = options.dynamic == "true";
+    context.automaticDynamic = options.dynamic != "false" && configInt(interp, "automatic_dynamic_shapes", 1) != 0;
+    context.seenSizes = &frame.seenSizes;
+    context.graphCounter = &graphCounter_;
+    return context;
+}
+
 Value CompileManager::compileAndRun(Interpreter& interp, const FunctionObject& fn, CallArgs& args, FrameState& frame,
                                     const CompileOptions& options, ExplainReport* report) {
     if (frame.frameId < 0) frame.frameId = nextFrameId_++;
@@ -138,17 +156,7 @@ Value CompileManager::compileAndRun(Interpreter& interp, const FunctionObject& f
                 fmt::format("Step 1: torchdynamo start tracing {} {}", fn.name, functionLocation(fn)));
     bus_.emit(CompileStartedEvent{entry->compileId, fn.qualname, fn.def->loc});
 
-    TraceContext context;
-    context.compileId = entry->compileId;
-    context.function = fn.qualname;
-    context.backend = &backendFor(options);
-    context.logger = &logger_;
-    context.bus = &bus_;
-    context.segments = &entry->segments;
-    context.allDynamic = options.dynamic == "true";
-    context.automaticDynamic = options.dynamic != "false" && configInt(interp, "automatic_dynamic_shapes", 1) != 0;
-    context.seenSizes = &frame.seenSizes;
-    context.graphCounter = &graphCounter_;
+    TraceContext context = traceContext(interp, fn, *entry, frame, options, true);
 
     auto start = Clock::now();
     Value result;
@@ -189,18 +197,7 @@ Value CompileManager::compileAndRun(Interpreter& interp, const FunctionObject& f
 
 Value CompileManager::replay(Interpreter& interp, const FunctionObject& fn, CallArgs& args, CacheEntry& entry,
                              const CompileOptions& options) {
-    TraceContext context;
-    context.compileId = entry.compileId;
-    context.function = fn.qualname;
-    context.backend = &backendFor(options);
-    context.logger = &logger_;
-    context.bus = &bus_;
-    context.recording = false;
-    context.segments = &entry.segments;
-    context.allDynamic = options.dynamic == "true";
-    context.automaticDynamic = options.dynamic != "false";
-    context.seenSizes = &frames_[fn.def].seenSizes;
-    context.graphCounter = &graphCounter_;
+    TraceContext context = traceContext(interp, fn, entry, frames_[fn.def], options, false);
     Tracer tracer(interp, context);
     Value result = interp.callFunction(fn, args, true, 0);
     tracer.finish();

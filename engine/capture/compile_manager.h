@@ -58,6 +58,8 @@ private:
     std::vector<std::string> failures(const Interpreter& interp, const FunctionObject& fn, const CallArgs& args,
                                       const CacheEntry& entry) const;
     const Backend& backendFor(const CompileOptions& options) const;
+    TraceContext traceContext(Interpreter& interp, const FunctionObject& fn, CacheEntry& entry, FrameState& frame,
+                              const CompileOptions& options, bool recording);
 
     const Logger& logger_;
     const EventBus& bus_;

@@ -313,6 +313,8 @@ void Tracer::onStatement(const Stmt& stmt) {
 }
 
 void Tracer::graphBreak(const std::string& reason) {
+    if (ctx_.fullgraph)
+        throw ScriptError("Unsupported", "fullgraph=True, but the function breaks the graph: " + reason);
     if (ctx_.recording) {
         BreakRecord record{reason, interp_.tracedStack()};
         if (ctx_.logger && ctx_.logger->enabled("graph_breaks")) {

@@ -44,6 +44,7 @@ struct TraceContext {
     const Logger* logger = nullptr;
     const EventBus* bus = nullptr;
     bool recording = true;                          // false: replaying a cached entry
+    bool fullgraph = false;                         // a graph break is an error
     std::vector<Segment>* segments = nullptr;       // recording: filled; replay: reused
     bool allDynamic = false;                        // dynamic=True
     bool automaticDynamic = true;                   // dims whose size changed become symbolic

@@ -1,7 +1,7 @@
 #pragma once
 // Float32 math that reproduces, lane for lane, the vectorised functions PyTorch's CPU
-// kernels use (ATen's Vectorized<float> on its AVX512 / AVX2 builds), so results match
-// PyTorch bit for bit rather than being correctly rounded.
+// kernels use, so results match PyTorch bit for bit rather than being correctly rounded.
+// The polynomial coefficients are oneDNN's (Apache-2.0); see docs/third_party.md.
 
 #include <algorithm>
 #include <cmath>
@@ -9,53 +9,6 @@
 #include <cstring>
 
 namespace fusescope {
-
-// Sleef's expf, u10 variant (Sleef_expf16_u10 / Sleef_expf8_u10 with FMA): Cody-Waite
-// reduction by ln 2, degree-6 polynomial, ldexp in two halves.
-inline float sleefExpf(float d) {
-    const float rln2 = 1.442695040888963407359924681001892137426645954152985934135449406931f;
-    const float l2u = 0.693145751953125f;
-    const float l2l = 1.428606765330187045e-06f;
-    if (std::isnan(d)) return d;
-    if (d < -104.0f) return 0.0f;
-    if (d > 100.0f) return INFINITY;
-    const float qf = std::nearbyint(d * rln2);  // vrint: round to nearest even
-    const int32_t q = static_cast<int32_t>(qf);
-    float s = std::fma(qf, -l2u, d);
-    s = std::fma(qf, -l2l, s);
-    float u = 0.000198527617612853646278381f;
-    u = std::fma(u, s, 0.00139304355252534151077271f);
-    u = std::fma(u, s, 0.00833336077630519866943359f);
-    u = std::fma(u, s, 0.0416664853692054748535156f);
-    u = std::fma(u, s, 0.166666671633720397949219f);
-    u = std::fma(u, s, 0.5f);
-    u = 1.0f + std::fma(s * s, u, s);
-    // vldexp2: u * 2^(q>>1) * 2^(q - (q>>1)).
-    auto pow2i = [](int32_t e) {
-        uint32_t bits = static_cast<uint32_t>(e + 127) << 23;
-        float f;
-        std::memcpy(&f, &bits, 4);
-        return f;
-    };
-    const int32_t h = q >> 1;
-    return u * pow2i(h) * pow2i(q - h);
-}
-
-// ATen's Vectorized<float>::erf: Abramowitz-Stegun 7.1.26 with Sleef's expf.
-inline float atenErff(float x) {
-    const float p = 0.3275911f, p1 = 0.254829592f, p2 = -0.284496736f, p3 = 1.421413741f, p4 = -1.453152027f,
-                p5 = 1.061405429f;
-    const float ax = std::fabs(x);
-    const float t = 1.0f / std::fma(p, ax, 1.0f);
-    float r = std::fma(p5, t, p4);
-    r = std::fma(r, t, p3);
-    r = std::fma(r, t, p2);
-    r = std::fma(r, t, p1);
-    const float e = -sleefExpf(-(x * x));
-    const float y = std::fma(e * t, r, 1.0f);
-    return std::signbit(x) ? -y : y;
-}
-
 
 // oneDNN's gelu_erf on AVX512 (jit_uni_eltwise_injector::gelu_erf_minimax_approx_compute_
 // vector_fwd), which PyTorch's CPU F.gelu(approximate='none') uses for float32 through

@@ -42,6 +42,7 @@ struct CompileOptions {
     std::string backend = "inductor";
     std::string dynamic = "auto";  // "auto" (None), "true", "false"
     Value guardFailFn;             // None or a callable taking the failure
+    bool fullgraph = false;        // a graph break is an error
 };
 
 // The function torch.compile returned.

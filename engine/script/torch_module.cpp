@@ -37,6 +37,8 @@ CompileOptions parseCompileOptions(Interpreter& in, const CallArgs& a, size_t fi
     if (const Value* dynamic = a.kwarg("dynamic"); dynamic && !dynamic->isNone())
         options.dynamic = in.truthy(*dynamic) ? "true" : "false";
     if (const Value* fn = a.kwarg("guard_fail_fn")) options.guardFailFn = *fn;
+    for (const char* name : {"fullgraph", "nopython"})
+        if (const Value* v = a.kwarg(name)) options.fullgraph = options.fullgraph || in.truthy(*v);
     for (const auto& [k, v] : a.kwargs) {
         static const std::set<std::string> known = {"backend", "dynamic", "guard_fail_fn", "fullgraph", "mode",
                                                     "nopython", "options", "disable"};

@@ -161,3 +161,19 @@ for r in e.break_reasons:
               "torch._dynamo.graph_break() called\n"
               "unsupported call Tensor.item(): it turns a tensor into a Python number\n");
 }
+
+TEST(GraphBreaks, FullgraphMakesABreakAnError) {
+    auto run = runScript(R"(import torch
+
+@torch.compile(backend="eager", fullgraph=True)
+def fn(x):
+    y = x + 1
+    print(y)
+    return y
+
+fn(torch.ones(2))
+)");
+    EXPECT_EQ(run.error, "script.py:6:5: error: Unsupported: fullgraph=True, but the function breaks the graph: "
+                         "print() called: printing needs real values");
+    EXPECT_EQ(run.out, "");
+}
