@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "graph/graph_json.h"
 #include "graph/graph_printer.h"
 #include "ops/op_registry.h"
 
@@ -377,7 +378,8 @@ void Tracer::flush(const std::string& reason) {
             }
             if (ctx_.bus)
                 ctx_.bus->emit(GraphCapturedEvent{ctx_.compileId, ctx_.function, graphReadable(*graph_),
-                                                  graphTabular(*graph_), graph_->opCount(), reason});
+                                                  graphTabular(*graph_), graphToJson(*graph_), graph_->opCount(),
+                                                  reason});
             segments.push_back(std::move(fresh));
             segment = &segments.back();
         }

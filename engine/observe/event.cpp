@@ -60,7 +60,7 @@ struct Payload {
     }
     json operator()(const GraphCapturedEvent& e) const {
         return {{"compile_id", e.compileId}, {"function", e.function}, {"readable", e.readable},
-                {"tabular", e.tabular}, {"op_count", e.opCount}, {"break_reason", e.breakReason}};
+                {"tabular", e.tabular}, {"graph", e.graph}, {"op_count", e.opCount}, {"break_reason", e.breakReason}};
     }
     json operator()(const GuardsEvent& e) const { return {{"compile_id", e.compileId}, {"guards", e.guards}}; }
     json operator()(const GuardFailureEvent& e) const {

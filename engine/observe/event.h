@@ -34,6 +34,7 @@ struct GraphCapturedEvent {
     std::string function;
     std::string readable;  // Python code of the graph (fx_graph_readable.py)
     std::string tabular;   // opcode/name/target/args/kwargs table
+    nlohmann::json graph;  // nodes with provenance (graph/graph_json.h)
     int opCount = 0;
     std::string breakReason;  // why this graph ended early; empty when it ran to return
 };
