@@ -6,16 +6,6 @@ namespace fusescope {
 
 namespace {
 
-const char* opcodeOf(NodeOp op) {
-    switch (op) {
-    case NodeOp::Placeholder: return "placeholder";
-    case NodeOp::CallFunction: return "call_function";
-    case NodeOp::CallMethod: return "call_method";
-    case NodeOp::Output: return "output";
-    }
-    return "?";
-}
-
 nlohmann::json usesOf(const Argument& arg) {
     nlohmann::json uses = nlohmann::json::array();
     if (arg.kind == Argument::Kind::NodeRef) uses.push_back(arg.node->name);
@@ -40,7 +30,7 @@ nlohmann::json graphToJson(const Graph& graph) {
         for (const auto& f : n->stack)
             stack.push_back({{"file", f.file}, {"line", f.line}, {"function", f.function}});
         nodes.push_back({{"name", n->name},
-                         {"op", opcodeOf(n->op)},
+                         {"op", opcodeName(n->op)},
                          {"target", n->target},
                          {"code", nodeCode(*n)},
                          {"inputs", inputs},

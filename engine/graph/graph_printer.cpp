@@ -111,6 +111,13 @@ std::string functionTarget(const Node& node) {
     return node.target;
 }
 
+std::string outputTuple(const Graph& graph) {
+    Argument out = Argument::sequence(graph.outputs(), true);
+    return argumentCode(out);
+}
+
+}  // namespace
+
 std::string opcodeName(NodeOp op) {
     switch (op) {
     case NodeOp::Placeholder: return "placeholder";
@@ -120,13 +127,6 @@ std::string opcodeName(NodeOp op) {
     }
     return "?";
 }
-
-std::string outputTuple(const Graph& graph) {
-    Argument out = Argument::sequence(graph.outputs(), true);
-    return argumentCode(out);
-}
-
-}  // namespace
 
 std::string nodeCode(const Node& node) {
     if (node.op == NodeOp::Placeholder) return node.target;

@@ -11,6 +11,8 @@ namespace fusescope {
 
 // "f32", "f16", "bf16", "f64", "i64", "i32", "b8"
 std::string dtypeAbbreviation(DType dtype);
+// FX's opcode: placeholder, call_function, call_method, output.
+std::string opcodeName(NodeOp op);
 // The Python operator module's name for an op used as an operator: div -> truediv.
 std::string pythonOperatorName(const std::string& opName);
 // How explain() lists an op: <built-in function mul>, <built-in method relu of type object>
