@@ -160,6 +160,14 @@ Value makeTorchModule(ModuleObject*& dynamoConfig) {
         if (a.args.empty() || !a.args[0].isString()) in.fail("TypeError", "record_function() expects a name");
         return contextManager("record_function");
     });
+    // Fusescope has no autograd: the grad-mode context managers are accepted and do nothing.
+    for (const char* name : {"no_grad", "enable_grad", "inference_mode"})
+        torch->attrs[name] = makeBuiltin(std::string("torch.") + name, [name](Interpreter&, CallArgs&) {
+            return contextManager(name);
+        });
+    torch->attrs["set_grad_enabled"] = makeBuiltin("torch.set_grad_enabled", [](Interpreter&, CallArgs&) {
+        return contextManager("set_grad_enabled");
+    });
     cuda->attrs["is_available"] = makeBuiltin("torch.cuda.is_available", [](Interpreter&, CallArgs&) { return Value(false); });
 
     nn->attrs["functional"] = Value(ObjectPtr(functional));

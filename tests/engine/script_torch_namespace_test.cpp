@@ -1,0 +1,81 @@
+// The torch namespace scripts see: grad-mode context managers, seeding, compile options.
+#include <gtest/gtest.h>
+
+#include "test_support.h"
+
+using fusescope::test::runScript;
+
+TEST(TorchNamespace, GradModeContextManagersAreAcceptedWithoutAutograd) {
+    auto run = runScript(R"(import torch
+with torch.no_grad():
+    y = torch.ones(2) * 2
+with torch.inference_mode(), torch.enable_grad():
+    print(y)
+with torch.set_grad_enabled(False):
+    print(y.sum())
+)");
+    ASSERT_EQ(run.error, "");
+    EXPECT_EQ(run.out, "tensor([2., 2.])\ntensor(4.)\n");
+}
+
+TEST(TorchNamespace, ManualSeedMakesRandomValuesRepeatable) {
+    auto run = runScript(R"(import torch
+torch.manual_seed(7)
+a = torch.randn(5)
+b = torch.rand(3)
+c = torch.randint(0, 10, (4,))
+torch.manual_seed(7)
+print(torch.equal(a, torch.randn(5)), torch.equal(b, torch.rand(3)), torch.equal(c, torch.randint(0, 10, (4,))))
+print(bool((b >= 0).all()), bool((b < 1).all()), bool((c >= 0).all()), bool((c < 10).all()), c.dtype)
+)");
+    ASSERT_EQ(run.error, "");
+    EXPECT_EQ(run.out, "True True True\nTrue True True True torch.int64\n");
+}
+
+TEST(TorchNamespace, UnknownBackendIsAClearError) {
+    auto run = runScript(R"(import torch
+
+@torch.compile(backend="nope")
+def fn(x):
+    return x + 1
+
+fn(torch.ones(1))
+)");
+    EXPECT_EQ(run.error, "script.py:7:1: error: InvalidBackend: backend 'nope' is not available; available backends: eager, inductor");
+}
+
+TEST(TorchNamespace, InductorRunsEagerlyAndSaysSo) {
+    auto run = runScript(R"(import torch
+
+@torch.compile
+def fn(x):
+    return x + 1
+
+print(fn(torch.ones(1)))
+)",
+                         "inductor");
+    ASSERT_EQ(run.error, "");
+    EXPECT_EQ(run.out, "tensor([2.])\n");
+    EXPECT_EQ(run.logs, "[inductor] the inductor backend's lowering and code generation are not built yet; graphs run eagerly\n");
+}
+
+TEST(TorchNamespace, CompiledFunctionsNestAndInline) {
+    auto run = runScript(R"(import torch
+
+@torch.compile(backend="eager")
+def inner(x):
+    return x * 3
+
+@torch.compile(backend="eager")
+def outer(x):
+    return inner(x) + 1
+
+print(outer(torch.ones(2)), inner(torch.ones(1)))
+)");
+    ASSERT_EQ(run.error, "");
+    EXPECT_EQ(run.out, "tensor([4., 4.]) tensor([3.])\n");
+    EXPECT_EQ(run.compiles, 2);  // outer (with inner inlined), then inner on its own
+    auto graphs = run.eventsOf<fusescope::GraphCapturedEvent>();
+    ASSERT_EQ(graphs.size(), 2u);
+    EXPECT_EQ(graphs[0].opCount, 2);
+}
