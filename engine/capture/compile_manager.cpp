@@ -72,7 +72,8 @@ std::vector<std::string> CompileManager::failures(const Interpreter& interp, con
     std::vector<std::string> reasons;
     for (const Guard& guard : entry.guards) {
         const Value* value = resolveSource(*guard.source, locals, interp);
-        if (auto reason = guard.check(value)) reasons.push_back(*reason);
+        const Value* other = guard.otherSource ? resolveSource(*guard.otherSource, locals, interp) : nullptr;
+        if (auto reason = guard.check(value, other)) reasons.push_back(*reason);
     }
     return reasons;
 }

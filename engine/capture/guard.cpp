@@ -41,6 +41,8 @@ std::string Guard::code() const {
     case Kind::Length: return fmt::format("len({}) == {}", s, count);
     case Kind::DimAtLeast: return fmt::format("{} <= {}", count, sizeExpr(*this));
     case Kind::DimEquals: return fmt::format("{} == {}", sizeExpr(*this), count);
+    case Kind::DimsMatch:
+        return fmt::format("{} == {}.size()[{}]", sizeExpr(*this), otherSource->str(), otherDim);
     }
     return s;
 }
@@ -58,12 +60,13 @@ std::string Guard::typeLabel() const {
     case Kind::Constant: return "CONSTANT_MATCH";
     case Kind::Length: return "SEQUENCE_LENGTH";
     case Kind::DimAtLeast:
-    case Kind::DimEquals: return "SHAPE_ENV";
+    case Kind::DimEquals:
+    case Kind::DimsMatch: return "SHAPE_ENV";
     }
     return "?";
 }
 
-std::optional<std::string> Guard::check(const Value* value) const {
+std::optional<std::string> Guard::check(const Value* value, const Value* other) const {
     if (!value) return str();
     const std::string s = source->str();
     switch (kind) {
@@ -115,6 +118,15 @@ std::optional<std::string> Guard::check(const Value* value) const {
         int64_t size = value->asTensor().sizes()[static_cast<size_t>(dim)];
         bool ok = kind == Kind::DimAtLeast ? size >= count : size == count;
         if (!ok) return str();
+        return std::nullopt;
+    }
+    case Kind::DimsMatch: {
+        auto sizeOf = [](const Value* v, int64_t d) -> std::optional<int64_t> {
+            if (!v || !v->isTensor() || v->asTensor().dim() <= d) return std::nullopt;
+            return v->asTensor().sizes()[static_cast<size_t>(d)];
+        };
+        auto a = sizeOf(value, dim), b = sizeOf(other, otherDim);
+        if (!a || !b || *a != *b) return str();
         return std::nullopt;
     }
     }

@@ -19,6 +19,7 @@ struct Guard {
         Length,       // len(L['ys']) == 2
         DimAtLeast,   // 2 <= L['x'].size()[0] (a dynamic dim)
         DimEquals,    // L['x'].size()[0] == 9 (a dynamic dim the script read as an int)
+        DimsMatch,    // L['w'].size()[0] == L['x'].size()[1] (two dims sharing a symbol)
     };
     Kind kind = Kind::TensorMatch;
     SourcePtr source;
@@ -37,13 +38,16 @@ struct Guard {
     // Length / DimAtLeast / DimEquals
     int64_t count = 0;
     int64_t dim = 0;
+    // DimsMatch: the dim it must equal
+    SourcePtr otherSource;
+    int64_t otherDim = 0;
 
     std::string code() const;  // check_tensor(L['x'], ...), len(L['ys']) == 2, ...
     // The code with its origin: "len(L['ys']) == 2    # for y, z in zip(ys, zs):"
     std::string str() const;
     // Why `value` fails this guard, or nullopt when it passes. A null value means the
-    // source no longer exists (a shorter list).
-    std::optional<std::string> check(const Value* value) const;
+    // source no longer exists (a shorter list). `other` is otherSource's value (DimsMatch).
+    std::optional<std::string> check(const Value* value, const Value* other = nullptr) const;
     // The PyTorch guard-type name (TENSOR_MATCH, CONSTANT_MATCH, ...) used in explain().
     std::string typeLabel() const;
 };

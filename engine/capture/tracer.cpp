@@ -182,8 +182,21 @@ Argument Tracer::liftTensor(const Tensor& real, Tensor& meta) {
         if (!source || sizes[d] < 2 || specialized_.count({sourceText, static_cast<int64_t>(d)})) continue;
         bool changed = seen && ((*seen)[d] == -1 || (*seen)[d] != sizes[d]);
         if (!ctx_.allDynamic && !(ctx_.automaticDynamic && changed)) continue;
-        tm.symbols[d] = fmt::format("s{}", nextSymbol_++);
         recorded[d] = -1;
+        auto shared = symbolBySize_.find(sizes[d]);
+        if (shared != symbolBySize_.end()) {
+            tm.symbols[d] = shared->second.name;
+            Guard same;
+            same.kind = Guard::Kind::DimsMatch;
+            same.source = source;
+            same.dim = static_cast<int64_t>(d);
+            same.otherSource = shared->second.source;
+            same.otherDim = shared->second.dim;
+            addGuard(std::move(same));
+            continue;
+        }
+        tm.symbols[d] = fmt::format("s{}", nextSymbol_++);
+        symbolBySize_[sizes[d]] = SymbolOrigin{tm.symbols[d], source, static_cast<int64_t>(d)};
         log("dynamic", fmt::format("create_symbol {} = {} for {}.size()[{}] [2, int_oo] ({})", tm.symbols[d], sizes[d],
                                    sourceText, d, ctx_.allDynamic ? "dynamic=True" : "automatic dynamic"));
     }
@@ -197,6 +210,7 @@ Argument Tracer::liftTensor(const Tensor& real, Tensor& meta) {
         for (const auto& each : srcIt->second) addTensorGuards(real, each, tm);
         liftedSizes_[sourceText] = recorded;
     }
+    symbolic_.addInput(node, real);
     meta = Tensor::emptyMeta(sizes, real.strides(), real.dtype());
     meta.setRequiresGrad(real.requiresGrad());
     lifted_[real.impl()] = Lifted{node, meta, sourceText};
@@ -300,6 +314,7 @@ IValue Tracer::callOp(const OpDef& op, CallStyle style, const std::string& symbo
     } else {
         result = out;
     }
+    if (ctx_.recording) symbolic_.addCall(node, *def);
     return result;
 }
 
@@ -387,6 +402,7 @@ void Tracer::flush(const std::string& reason) {
         for (size_t i = 0; i < outputs.size() && i < results.size(); ++i) outputs[i].tensor.become(results[i]);
     }
     graph_ = std::make_shared<Graph>();
+    symbolic_ = SymbolicSizes();
     lazy_.clear();
     overrides_.clear();
     lifted_.clear();

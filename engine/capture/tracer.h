@@ -18,6 +18,7 @@
 
 #include "backends/backend.h"
 #include "capture/guard.h"
+#include "capture/symbolic_sizes.h"
 #include "observe/log_registry.h"
 #include "script/interpreter.h"
 
@@ -104,8 +105,16 @@ private:
     std::unordered_map<TensorImpl*, LazyRef> overrides_;  // real tensors mutated in the graph
     std::unordered_map<TensorImpl*, Lifted> lifted_;
     std::vector<Tensor> inputs_;  // real tensors, in placeholder order
+    SymbolicSizes symbolic_;      // names the symbolic dims of the graph's nodes
     size_t nextOrder_ = 0;
     int nextSymbol_ = 0;
+    // Duck sizing, as PyTorch: dynamic dims with the same example size share one symbol.
+    struct SymbolOrigin {
+        std::string name;
+        SourcePtr source;
+        int64_t dim;
+    };
+    std::map<int64_t, SymbolOrigin> symbolBySize_;
 
     // Every source a real tensor was read through (an input passed twice has two).
     std::unordered_map<TensorImpl*, std::vector<SourcePtr>> tensorSources_;

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
 #include <map>
+#include <optional>
 #include <cctype>
 
 #include <fmt/format.h>
@@ -128,8 +130,31 @@ std::string opcodeName(NodeOp op) {
     return "?";
 }
 
+namespace {
+
+// x[:, 1:] for slice(x, 1, 1, INT64_MAX, 1) and x[:, 2] for select(x, 1, 2), as the script
+// spelled them; null when the arguments are not plain constants.
+std::optional<std::string> indexingCode(const Node& node) {
+    bool isSlice = node.target == "slice" && node.args.size() == 5;
+    bool isSelect = node.target == "select" && node.args.size() == 3;
+    if ((!isSlice && !isSelect) || !node.kwargs.empty()) return std::nullopt;
+    for (size_t i = 1; i < node.args.size(); ++i)
+        if (node.args[i].kind != Argument::Kind::Constant || !node.args[i].constant.isInt()) return std::nullopt;
+    auto arg = [&](size_t i) { return node.args[i].constant.toInt(); };
+    std::string index;
+    for (int64_t d = 0; d < arg(1); ++d) index += ":, ";
+    if (isSelect) return argumentCode(node.args[0]) + "[" + index + std::to_string(arg(2)) + "]";
+    std::string start = arg(2) == 0 ? "" : std::to_string(arg(2));
+    std::string end = arg(3) == std::numeric_limits<int64_t>::max() ? "" : std::to_string(arg(3));
+    std::string step = arg(4) == 1 ? "" : ":" + std::to_string(arg(4));
+    return argumentCode(node.args[0]) + "[" + index + start + ":" + end + step + "]";
+}
+
+}  // namespace
+
 std::string nodeCode(const Node& node) {
     if (node.op == NodeOp::Placeholder) return node.target;
+    if (auto indexing = indexingCode(node)) return *indexing;
     if (node.style == CallStyle::Operator && !node.operatorSymbol.empty()) {
         if (node.args.size() == 1) return node.operatorSymbol + argumentCode(node.args[0]);
         if (node.args.size() == 2 && node.kwargs.empty())

@@ -1,6 +1,8 @@
 // The cache size limit and automatic dynamic shapes.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "test_support.h"
 
 using fusescope::test::runScript;
@@ -81,6 +83,61 @@ TEST(DynamicShapes, SecondSizeCompilesSymbolicallyThirdHitsCache) {
     ASSERT_EQ(graphs.size(), 2u);
     EXPECT_NE(graphs[0].readable.find("l_x_: \"f32[8]\""), std::string::npos);
     EXPECT_NE(graphs[1].readable.find("l_x_: \"f32[s0]\""), std::string::npos) << graphs[1].readable;
+}
+
+TEST(DynamicShapes, IntermediateSizesAreSymbolicExpressions) {
+    auto run = runScript(R"(import torch
+
+@torch.compile(backend="eager", dynamic=True)
+def fn(x, w):
+    h = torch.cat([x, x], 0) @ w
+    return h.flatten().sum(0, keepdim=True), torch.softmax(h, dim=-1)[1:, 0]
+
+a, b = fn(torch.ones(3, 4), torch.ones(4, 2))
+print(a, b.shape)
+)");
+    ASSERT_EQ(run.error, "");
+    EXPECT_EQ(run.out, "tensor([48.]) torch.Size([5])\n");
+    auto graphs = run.eventsOf<fusescope::GraphCapturedEvent>();
+    ASSERT_EQ(graphs.size(), 1u);
+    EXPECT_EQ(graphs[0].readable,
+              "class GraphModule(torch.nn.Module):\n"
+              "    def forward(self, l_x_: \"f32[s0, s1]\", l_w_: \"f32[s1, s2]\"):\n"
+              "\n"
+              "        # File: script.py:5 in fn, code: h = torch.cat([x, x], 0) @ w\n"
+              "        cat: \"f32[2*s0, s1]\" = torch.cat([l_x_, l_x_], 0)\n"
+              "        matmul: \"f32[2*s0, s2]\" = cat @ l_w_\n"
+              "\n"
+              "        # File: script.py:6 in fn, code: return h.flatten().sum(0, keepdim=True), torch.softmax(h, dim=-1)[1:, 0]\n"
+              "        flatten: \"f32[2*s0*s2]\" = matmul.flatten()\n"
+              "        sum: \"f32[1]\" = flatten.sum(0, keepdim = True)\n"
+              "        softmax: \"f32[2*s0, s2]\" = torch.softmax(matmul, dim = -1)\n"
+              "        slice: \"f32[2*s0 - 1, s2]\" = softmax[1:]\n"
+              "        select: \"f32[2*s0 - 1]\" = slice[:, 0]\n"
+              "        return (sum, select)\n");
+    // Duck sizing: x's dim 1 and w's dim 0 were both 4, so they share s1 and must stay equal.
+    auto guards = run.eventsOf<fusescope::GuardsEvent>();
+    ASSERT_EQ(guards.size(), 1u);
+    EXPECT_NE(std::find_if(guards[0].guards.begin(), guards[0].guards.end(),
+                           [](const std::string& g) { return g.rfind("L['w'].size()[0] == L['x'].size()[1]", 0) == 0; }),
+              guards[0].guards.end());
+}
+
+TEST(DynamicShapes, SharedSymbolGuardFailsWhenTheDimsStopMatching) {
+    auto run = runScript(R"(import torch
+
+@torch.compile(backend="eager", dynamic=True)
+def fn(x, y):
+    return x + y
+
+fn(torch.ones(4), torch.ones(4))
+fn(torch.ones(5), torch.ones(5))
+fn(torch.ones(5), torch.ones(1))
+)",
+                         "recompiles");
+    ASSERT_EQ(run.error, "");
+    EXPECT_EQ(run.compiles, 2);
+    EXPECT_NE(run.logs.find("    - 0/0: L['y'].size()[0] == L['x'].size()[0]"), std::string::npos) << run.logs;
 }
 
 TEST(DynamicShapes, DynamicFalseCompilesEverySize) {

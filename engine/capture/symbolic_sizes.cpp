@@ -1,0 +1,114 @@
+#include "capture/symbolic_sizes.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace fusescope {
+
+namespace {
+
+// Offsets far from any real size, distinct per symbol, so differences identify symbols.
+int64_t offsetFor(size_t symbolIndex) { return 1'000'003 + static_cast<int64_t>(symbolIndex) * 10'007; }
+
+}  // namespace
+
+void SymbolicSizes::addInput(Node* placeholder, const Tensor& real) {
+    const TensorMeta& meta = placeholder->meta[0];
+    Shape sizes = meta.sizes;
+    for (size_t d = 0; d < sizes.size(); ++d) {
+        if (meta.symbols[d].empty()) continue;
+        auto known = std::find_if(hints_.begin(), hints_.end(), [&](const Symbol& s) { return s.name == meta.symbols[d]; });
+        if (known == hints_.end()) {
+            hints_.push_back(Symbol{meta.symbols[d], sizes[d], offsetFor(hints_.size())});
+            known = hints_.end() - 1;
+        }
+        sizes[d] += known->offset;
+    }
+    Shape strides = real.isContiguous() ? contiguousStrides(sizes) : real.strides();
+    shadows_[placeholder] = IValue(Tensor::emptyMeta(sizes, strides, real.dtype()));
+}
+
+IValue SymbolicSizes::shadowOf(const Argument& arg, bool& ok) const {
+    switch (arg.kind) {
+    case Argument::Kind::NodeRef: {
+        auto it = shadows_.find(arg.node);
+        if (it == shadows_.end()) {
+            ok = false;
+            return IValue();
+        }
+        if (arg.outputIndex < 0) return it->second;
+        return it->second.toSequence()->items.at(static_cast<size_t>(arg.outputIndex));
+    }
+    case Argument::Kind::Constant: return arg.constant;
+    case Argument::Kind::List:
+    case Argument::Kind::Tuple: {
+        IValueList items;
+        for (const auto& item : arg.items) items.push_back(shadowOf(item, ok));
+        return arg.kind == Argument::Kind::Tuple ? IValue::tuple(std::move(items)) : IValue::list(std::move(items));
+    }
+    }
+    return IValue();
+}
+
+std::string SymbolicSizes::expressionFor(int64_t real, int64_t shadow) const {
+    auto scaled = [](int64_t coefficient, const std::string& term) {
+        return coefficient == 1 ? term : fmt::format("{}*{}", coefficient, term);
+    };
+    // c*s + k: one symbol, linear.
+    int64_t diff = shadow - real;
+    for (const Symbol& s : hints_) {
+        if (diff % s.offset != 0) continue;
+        int64_t coefficient = diff / s.offset;
+        int64_t constant = real - coefficient * s.hint;
+        std::string term = scaled(coefficient, s.name);
+        if (constant == 0) return term;
+        return constant > 0 ? fmt::format("{} + {}", term, constant) : fmt::format("{} - {}", term, -constant);
+    }
+    // c*a*b: a product of two symbols (a flatten of two dynamic dims).
+    for (size_t i = 0; i < hints_.size(); ++i) {
+        for (size_t j = i; j < hints_.size(); ++j) {
+            const Symbol& a = hints_[i];
+            const Symbol& b = hints_[j];
+            if (real % (a.hint * b.hint) != 0) continue;
+            int64_t c = real / (a.hint * b.hint);
+            if (c * (a.hint + a.offset) * (b.hint + b.offset) != shadow) continue;
+            return scaled(c, i == j ? a.name + "**2" : a.name + "*" + b.name);
+        }
+    }
+    return "";
+}
+
+void SymbolicSizes::addCall(Node* node, const OpDef& def) {
+    if (!active()) return;
+    bool ok = true;
+    IValueList args;
+    for (const auto& a : node->args) args.push_back(shadowOf(a, ok));
+    Kwargs kwargs;
+    for (const auto& [name, a] : node->kwargs) kwargs.emplace_back(name, shadowOf(a, ok));
+    if (!ok) return;
+    IValue shadow;
+    try {
+        BoundArgs bound = OpRegistry::instance().bind(def, args, kwargs);
+        shadow = def.infer(bound);
+    } catch (const Error&) {
+        return;  // the op only works for the example sizes: its dims keep them
+    }
+    std::vector<Tensor> shadowTensors;
+    if (shadow.isTensor()) shadowTensors.push_back(shadow.toTensor());
+    else if (shadow.isSequence())
+        for (const auto& item : shadow.toSequence()->items)
+            if (item.isTensor()) shadowTensors.push_back(item.toTensor());
+    if (shadowTensors.size() != node->meta.size()) return;
+    for (size_t i = 0; i < node->meta.size(); ++i) {
+        TensorMeta& meta = node->meta[i];
+        const Shape& shadowSizes = shadowTensors[i].sizes();
+        if (shadowSizes.size() != meta.sizes.size()) return;
+        meta.symbols.assign(meta.sizes.size(), "");
+        for (size_t d = 0; d < meta.sizes.size(); ++d)
+            if (shadowSizes[d] != meta.sizes[d]) meta.symbols[d] = expressionFor(meta.sizes[d], shadowSizes[d]);
+    }
+    shadows_[node] = shadow;
+}
+
+}  // namespace fusescope
