@@ -1,7 +1,11 @@
 #include "core/tensor.h"
 
+#include <unistd.h>
+
 #include <cmath>
 #include <cstring>
+#include <new>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -15,18 +19,61 @@ Shape contiguousStrides(const Shape& sizes) {
     int64_t s = 1;
     for (std::size_t i = sizes.size(); i-- > 0;) {
         strides[i] = s;
-        s *= std::max<int64_t>(sizes[i], 1);
+        if (__builtin_mul_overflow(s, std::max<int64_t>(sizes[i], 1), &s))
+            throw ScriptError("RuntimeError", fmt::format("numel: integer multiplication overflow for sizes [{}]", fmt::join(sizes, ", ")));
     }
     return strides;
 }
 
 int64_t shapeNumel(const Shape& sizes) {
+    // Any zero size makes the product zero, however large the others (as PyTorch).
+    for (int64_t s : sizes)
+        if (s == 0) return 0;
     int64_t n = 1;
-    for (int64_t s : sizes) n *= s;
+    for (int64_t s : sizes)
+        if (__builtin_mul_overflow(n, s, &n))
+            throw ScriptError("RuntimeError", fmt::format("numel: integer multiplication overflow for sizes [{}]", fmt::join(sizes, ", ")));
     return n;
 }
 
-Storage::Storage(std::size_t nbytes, Device device) : bytes_(nbytes, 0), device_(device) {}
+namespace {
+// Requests beyond the machine's physical memory fail before they reach the allocator
+// (which, under overcommit or a sanitizer, might not fail cleanly).
+std::size_t physicalMemoryBytes() {
+    static const std::size_t bytes = [] {
+        long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGESIZE);
+        if (pages <= 0 || pageSize <= 0) return std::size_t{1} << 40;
+        return static_cast<std::size_t>(pages) * static_cast<std::size_t>(pageSize);
+    }();
+    return bytes;
+}
+
+[[noreturn]] void failAllocation(std::size_t nbytes) {
+    throw ScriptError("RuntimeError",
+                      fmt::format("DefaultCPUAllocator: not enough memory: you tried to allocate {} bytes.", nbytes));
+}
+
+std::vector<unsigned char> allocateBytes(std::size_t nbytes) {
+    if (nbytes > physicalMemoryBytes()) failAllocation(nbytes);
+    try {
+        return std::vector<unsigned char>(nbytes, 0);
+    } catch (const std::bad_alloc&) {
+        failAllocation(nbytes);
+    } catch (const std::length_error&) {
+        failAllocation(nbytes);
+    }
+}
+
+// Bytes of a contiguous tensor of these sizes.
+std::size_t storageBytes(const Shape& sizes, DType dtype) {
+    std::size_t nbytes = 0;
+    if (__builtin_mul_overflow(static_cast<std::size_t>(shapeNumel(sizes)), dtypeSize(dtype), &nbytes))
+        throw ScriptError("RuntimeError", fmt::format("Storage size calculation overflowed with sizes=[{}]", fmt::join(sizes, ", ")));
+    return nbytes;
+}
+}  // namespace
+
+Storage::Storage(std::size_t nbytes, Device device) : bytes_(allocateBytes(nbytes)), device_(device) {}
 
 namespace {
 int64_t wrapDim(int64_t dim, int64_t ndim) {
@@ -45,7 +92,7 @@ Tensor Tensor::empty(const Shape& sizes, DType dtype, Device device) {
                               fmt::format("Trying to create tensor with negative dimension {}: [{}]", s, fmt::join(sizes, ", ")));
     if (device.isMeta()) return emptyMeta(sizes, contiguousStrides(sizes), dtype);
     auto impl = std::make_shared<TensorImpl>();
-    impl->storage = std::make_shared<Storage>(static_cast<std::size_t>(shapeNumel(sizes)) * dtypeSize(dtype), device);
+    impl->storage = std::make_shared<Storage>(storageBytes(sizes, dtype), device);
     impl->sizes = sizes;
     impl->strides = contiguousStrides(sizes);
     impl->dtype = dtype;

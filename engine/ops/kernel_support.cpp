@@ -183,7 +183,10 @@ Tensor allocate(const TensorMeta& meta) {
         for (std::size_t i = 0; i < meta.sizes.size(); ++i) extent += (meta.sizes[i] - 1) * meta.strides[i];
     }
     auto impl = std::make_shared<TensorImpl>();
-    impl->storage = std::make_shared<Storage>(static_cast<std::size_t>(extent) * dtypeSize(meta.dtype), Device::cpu());
+    std::size_t nbytes = 0;
+    if (__builtin_mul_overflow(static_cast<std::size_t>(extent), dtypeSize(meta.dtype), &nbytes))
+        throw ScriptError("RuntimeError", fmt::format("Storage size calculation overflowed with sizes={}", shapeStr(meta.sizes)));
+    impl->storage = std::make_shared<Storage>(nbytes, Device::cpu());
     impl->sizes = meta.sizes;
     impl->strides = meta.strides;
     impl->dtype = meta.dtype;

@@ -213,7 +213,9 @@ void registerCreationOps(OpRegistry& r) {
         if ((step > 0 && end < start) || (step < 0 && end > start))
             throw ScriptError("RuntimeError", "upper bound and larger bound inconsistent with step sign");
         bool allInt = a["end"].isInt() && (!hasStart || (a["start"].isInt() && a["step"].isInt()));
-        int64_t n = static_cast<int64_t>(std::ceil((end - start) / step));
+        double count = std::ceil((end - start) / step);
+        if (!(count >= 0 && count < 0x1p63)) throw ScriptError("RuntimeError", "invalid size, possible overflow?");
+        int64_t n = static_cast<int64_t>(count);
         return contiguousMeta({n}, dtypeOr(a, allInt ? DType::Int64 : defaultFloat()));
     };
     auto arangeFill = [](const BoundArgs& a, const Tensor& out) {

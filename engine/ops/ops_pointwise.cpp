@@ -103,7 +103,8 @@ auto elementwise(FD fd, FI fi) {
     };
 }
 
-[[noreturn]] void zeroDivision() { throw ScriptError("ZeroDivisionError", "ZeroDivisionError"); }
+// PyTorch raises RuntimeError("ZeroDivisionError") for integer division by zero.
+[[noreturn]] void zeroDivision() { throw ScriptError("RuntimeError", "ZeroDivisionError"); }
 
 double floorDivide(double a, double b) {
     // PyTorch's div_floor_floating: exact for representable quotients, sign-correct zeros.

@@ -178,8 +178,9 @@ ViewGeometry sliceGeometry(const Tensor& self, int64_t dim, std::optional<int64_
     int64_t e = end ? clampIndex(*end) : size;
     if (e < s) e = s;
     ViewGeometry g{self.sizes(), self.strides(), self.storageOffset() + s * self.strides()[d]};
-    g.sizes[d] = (e - s + step - 1) / step;
-    g.strides[d] *= step;
+    g.sizes[d] = e == s ? 0 : (e - s - 1) / step + 1;
+    // A step past the end leaves at most one element, whose stride does not matter.
+    if (__builtin_mul_overflow(g.strides[d], step, &g.strides[d])) g.strides[d] = self.strides()[d];
     return g;
 }
 
@@ -312,11 +313,24 @@ void registerViewOps(OpRegistry& r) {
                 if (size.size() != stride.size())
                     throw ScriptError("RuntimeError", fmt::format("mismatch in length of strides and shape"));
                 int64_t offset = a["storage_offset"].isNone() ? self.storageOffset() : a.integer("storage_offset");
+                for (int64_t s : size)
+                    if (s < 0) throw ScriptError("RuntimeError", fmt::format("Trying to create tensor with negative dimension {}: {}", s, shapeStr(size)));
+                for (int64_t s : stride)
+                    if (s < 0)
+                        throw ScriptError("RuntimeError", fmt::format("as_strided: Negative strides are not supported at the moment, got strides: {}",
+                                                                      shapeStr(stride)));
+                if (offset < 0) throw ScriptError("RuntimeError", fmt::format("Tensor: invalid storage offset {}", offset));
                 ViewGeometry g{Shape(size.begin(), size.end()), Shape(stride.begin(), stride.end()), offset};
                 if (self.storage() && shapeNumel(g.sizes) > 0) {
                     int64_t last = offset;
-                    for (std::size_t i = 0; i < size.size(); ++i) last += (size[i] - 1) * stride[i];
+                    bool overflow = false;
+                    for (std::size_t i = 0; i < size.size(); ++i) {
+                        int64_t span = 0;
+                        overflow = overflow || __builtin_mul_overflow(size[i] - 1, stride[i], &span) || __builtin_add_overflow(last, span, &last);
+                    }
                     int64_t available = static_cast<int64_t>(self.storage()->nbytes() / dtypeSize(self.dtype()));
+                    if (overflow)
+                        throw ScriptError("RuntimeError", fmt::format("as_strided: sizes {} and strides {} overflow", shapeStr(g.sizes), shapeStr(g.strides)));
                     if (last >= available)
                         throw ScriptError("RuntimeError",
                                           fmt::format("setStorage: sizes {}, strides {}, storage offset {}, and itemsize {} requiring a storage size "

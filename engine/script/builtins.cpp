@@ -155,6 +155,7 @@ void addPythonBuiltins(std::map<std::string, Value, std::less<>>& b) {
         if (!x.isFloat()) in.fail("TypeError", "type " + pythonTypeName(x) + " doesn't define __round__ method");
         if (!hasDigits) {
             if (!std::isfinite(x.asFloat())) in.fail("ValueError", "cannot convert float infinity or NaN to integer");
+            if (std::fabs(std::nearbyint(x.asFloat())) >= 0x1p63) in.fail("OverflowError", "integer overflow (script ints are 64-bit)");
             return Value(static_cast<int64_t>(std::nearbyint(x.asFloat())));
         }
         return Value(roundDigits(x.asFloat(), toInt(in, a.args[1], "round")));
@@ -165,6 +166,7 @@ void addPythonBuiltins(std::map<std::string, Value, std::less<>>& b) {
         if (x.isTensor()) return in.callOp("abs", CallStyle::TorchFunction, {x}, {}, in.currentSite());
         if (x.isFloat()) return Value(std::fabs(x.asFloat()));
         int64_t v = toInt(in, x, "abs");
+        if (v == INT64_MIN) in.fail("OverflowError", "integer overflow (script ints are 64-bit)");
         return Value(v < 0 ? -v : v);
     });
     b["min"] = makeBuiltin("min", [](Interpreter& in, CallArgs& a) { return extremum(in, a, false); });
@@ -237,10 +239,14 @@ void addPythonBuiltins(std::map<std::string, Value, std::less<>>& b) {
         if (x.isTensor()) {
             Tensor t = in.realTensor(x.asTensor(), "unsupported call int(tensor): it turns a tensor into a Python number");
             if (t.numel() != 1) in.fail("ValueError", "only one element tensors can be converted to Python scalars");
-            return Value(static_cast<int64_t>(std::trunc(t.item())));
+            double v = std::trunc(t.item());
+            if (!std::isfinite(v)) in.fail("ValueError", "cannot convert float infinity or NaN to integer");
+            if (std::fabs(v) >= 0x1p63) in.fail("OverflowError", "integer overflow (script ints are 64-bit)");
+            return Value(static_cast<int64_t>(v));
         }
         if (x.isFloat()) {
             if (!std::isfinite(x.asFloat())) in.fail("ValueError", "cannot convert float infinity or NaN to integer");
+            if (std::fabs(std::trunc(x.asFloat())) >= 0x1p63) in.fail("OverflowError", "integer overflow (script ints are 64-bit)");
             return Value(static_cast<int64_t>(std::trunc(x.asFloat())));
         }
         if (x.isString()) {

@@ -43,14 +43,21 @@ Spec parseSpec(const std::string& text) {
         s.zero = true;
         ++i;
     }
-    while (i < text.size() && isdigit(static_cast<unsigned char>(text[i]))) s.width = s.width * 10 + (text[i++] - '0');
+    // Widths and precisions past what a string can usefully hold are errors, not overflow.
+    auto digits = [&](int& value) {
+        while (i < text.size() && isdigit(static_cast<unsigned char>(text[i]))) {
+            value = value * 10 + (text[i++] - '0');
+            if (value > 100'000'000) throw ScriptError("ValueError", "Too many decimal digits in format string");
+        }
+    };
+    digits(s.width);
     if (i < text.size() && (text[i] == ',' || text[i] == '_')) s.grouping = text[i++];
     if (i < text.size() && text[i] == '.') {
         ++i;
         s.precision = 0;
         if (i >= text.size() || !isdigit(static_cast<unsigned char>(text[i])))
             throw ScriptError("ValueError", "Format specifier missing precision");
-        while (i < text.size() && isdigit(static_cast<unsigned char>(text[i]))) s.precision = s.precision * 10 + (text[i++] - '0');
+        digits(s.precision);
     }
     if (i < text.size()) s.type = text[i++];
     if (i != text.size()) throw ScriptError("ValueError", "Invalid format specifier '" + text + "'");

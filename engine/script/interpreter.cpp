@@ -1,6 +1,9 @@
 // Statements, scopes and calls. Expressions are in interpreter_expr.cpp.
 #include "script/interpreter.h"
 
+#include <new>
+#include <variant>
+
 #include <fmt/format.h>
 
 namespace fusescope {
@@ -273,6 +276,11 @@ Interpreter::Flow Interpreter::exec(const Stmt& stmt) {
     } catch (Error& e) {
         e.setWhereIfUnknown(stmt.loc);
         throw;
+    } catch (const std::bad_variant_access&) {
+        // A builtin took a value of a type it does not check for ('a'.split(1), [].pop('x')).
+        throw ScriptError("TypeError", "an argument has the wrong type", stmt.loc);
+    } catch (const std::bad_alloc&) {
+        throw ScriptError("MemoryError", "out of memory", stmt.loc);
     }
     return Flow::Normal;
 }

@@ -494,16 +494,22 @@ Value Interpreter::evalBinary(BinaryOperator op, const Value& left, const Value&
                 return Value(static_cast<double>(a) / static_cast<double>(b));
             case BinaryOperator::FloorDiv:
                 if (b == 0) fail("ZeroDivisionError", "integer division or modulo by zero");
+                if (a == INT64_MIN && b == -1) fail("OverflowError", "integer overflow (script ints are 64-bit)");
                 return Value(floorDivInt(a, b));
             case BinaryOperator::Mod:
                 if (b == 0) fail("ZeroDivisionError", "integer modulo by zero");
+                if (b == -1) return Value(int64_t{0});
                 return Value(floorModInt(a, b));
             case BinaryOperator::Pow: {
                 if (b < 0) return Value(std::pow(static_cast<double>(a), static_cast<double>(b)));
-                int64_t result = 1;
-                for (int64_t i = 0; i < b; ++i)
-                    if (__builtin_mul_overflow(result, a, &result))
+                // By squaring: the exponent may be huge when the base is 0, 1 or -1.
+                int64_t result = 1, base = a;
+                for (int64_t e = b; e > 0; e >>= 1) {
+                    if ((e & 1) && __builtin_mul_overflow(result, base, &result))
                         fail("OverflowError", "integer overflow (script ints are 64-bit)");
+                    if (e > 1 && __builtin_mul_overflow(base, base, &base))
+                        fail("OverflowError", "integer overflow (script ints are 64-bit)");
+                }
                 return Value(result);
             }
             case BinaryOperator::BitAnd: return left.isBool() && right.isBool() ? Value(bool(a & b)) : Value(a & b);
@@ -543,6 +549,8 @@ Value Interpreter::evalBinary(BinaryOperator op, const Value& left, const Value&
     }
     if (left.isString() && right.isString() && op == BinaryOperator::Add) return Value(left.asString() + right.asString());
     auto repeat = [&](const Value& seq, int64_t n) -> Value {
+        int64_t length = seq.isString() ? static_cast<int64_t>(seq.asString().size()) : static_cast<int64_t>(sequenceItems(seq)->size());
+        if (n > 0 && length > 0 && n > 10'000'000 / length) fail("MemoryError", "sequence repetition too large to materialise");
         if (seq.isString()) {
             std::string out;
             for (int64_t i = 0; i < n; ++i) out += seq.asString();
@@ -623,7 +631,10 @@ Value Interpreter::evalUnary(const UnaryOp& expr) {
     case UnaryOperator::USub:
         if (operand.isTensor()) return callOp("neg", CallStyle::Operator, {operand}, {}, site, "-");
         if (operand.isFloat()) return Value(-operand.asFloat());
-        if (isIntLike(operand)) return Value(-intOf(operand));
+        if (isIntLike(operand)) {
+            if (intOf(operand) == INT64_MIN) fail("OverflowError", "integer overflow (script ints are 64-bit)");
+            return Value(-intOf(operand));
+        }
         break;
     case UnaryOperator::UAdd:
         if (operand.isTensor() || operand.isFloat()) return operand.unsourced();
@@ -650,11 +661,15 @@ int64_t normaliseIndex(int64_t i, int64_t n, Interpreter& interp, const char* wh
 
 // Python slice semantics on a sequence of length n.
 std::vector<int64_t> sliceIndices(const SliceObject& s, int64_t n, Interpreter& interp) {
-    int64_t step = s.step.isNone() ? 1 : s.step.asInt();
+    auto bound = [&](const Value& v) {
+        if (!isIntLike(v)) interp.fail("TypeError", "slice indices must be integers or None or have an __index__ method");
+        return intOf(v);
+    };
+    int64_t step = s.step.isNone() ? 1 : bound(s.step);
     if (step == 0) interp.fail("ValueError", "slice step cannot be zero");
     auto clamp = [&](const Value& v, int64_t dflt) {
         if (v.isNone()) return dflt;
-        int64_t i = v.asInt();
+        int64_t i = bound(v);
         if (i < 0) i += n;
         if (step > 0) return std::clamp<int64_t>(i, 0, n);
         return std::clamp<int64_t>(i, -1, n - 1);
@@ -662,7 +677,10 @@ std::vector<int64_t> sliceIndices(const SliceObject& s, int64_t n, Interpreter& 
     int64_t start = clamp(s.start, step > 0 ? 0 : n - 1);
     int64_t stop = clamp(s.stop, step > 0 ? n : -1);
     std::vector<int64_t> out;
-    for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) out.push_back(i);
+    for (int64_t i = start; step > 0 ? i < stop : i > stop;) {
+        out.push_back(i);
+        if (__builtin_add_overflow(i, step, &i)) break;
+    }
     return out;
 }
 

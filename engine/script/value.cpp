@@ -32,8 +32,13 @@ Value* DictObject::find(const Value& key) {
 }
 
 int64_t RangeObject::length() const {
-    if (step > 0) return stop > start ? (stop - start + step - 1) / step : 0;
-    return start > stop ? (start - stop - step - 1) / (-step) : 0;
+    // In unsigned arithmetic: the distance between two int64s may not fit in one.
+    auto count = [](int64_t from, int64_t to, uint64_t stride) -> int64_t {
+        uint64_t n = (static_cast<uint64_t>(to) - static_cast<uint64_t>(from) - 1) / stride + 1;
+        return n > static_cast<uint64_t>(INT64_MAX) ? INT64_MAX : static_cast<int64_t>(n);
+    };
+    if (step > 0) return stop > start ? count(start, stop, static_cast<uint64_t>(step)) : 0;
+    return start > stop ? count(stop, start, 0 - static_cast<uint64_t>(step)) : 0;
 }
 
 const Value* CallArgs::kwarg(const std::string& name) const {

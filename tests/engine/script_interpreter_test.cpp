@@ -4,7 +4,9 @@
 
 #include "test_support.h"
 
+using fusescope::test::runCli;
 using fusescope::test::runScript;
+using fusescope::test::writeTempFile;
 
 namespace {
 
@@ -101,4 +103,88 @@ TEST(Interpreter, InfiniteLoopsAreTheScriptsOwnBusinessButDeepNestingIsNot) {
     // Deeply nested data structures and calls end in clean errors, never a crash.
     std::string deep = "x = " + std::string(300, '[') + std::string(300, ']') + "\n";
     EXPECT_NE(errorOf(deep).find("nested too deeply"), std::string::npos);
+}
+
+TEST(Interpreter, IntegerEdgeCasesAreErrorsNotUndefinedBehaviour) {
+    EXPECT_EQ(outputOf("print(1 ** 10**18, (-1) ** (10**18 + 1), 0 ** 10**18, 3 ** 39, 2 ** 62)\n"),
+              "1 -1 0 4052555153018976267 4611686018427387904\n");
+    EXPECT_EQ(errorOf("x = 2 ** 63\n"), "script.py:1:5: error: OverflowError: integer overflow (script ints are 64-bit)");
+    EXPECT_EQ(errorOf("m = -9223372036854775807 - 1\nprint(m // -1)\n"),
+              "script.py:2:7: error: OverflowError: integer overflow (script ints are 64-bit)");
+    EXPECT_EQ(outputOf("m = -9223372036854775807 - 1\nprint(m % -1, m // 1, len(range(-2**62, 2**62, 2**61)))\n"),
+              "0 -9223372036854775808 4\n");
+    EXPECT_EQ(errorOf("m = -9223372036854775807 - 1\nprint(-m)\n"),
+              "script.py:2:7: error: OverflowError: integer overflow (script ints are 64-bit)");
+    EXPECT_EQ(errorOf("m = -9223372036854775807 - 1\nprint(abs(m))\n"),
+              "script.py:2:7: error: OverflowError: integer overflow (script ints are 64-bit)");
+    EXPECT_EQ(errorOf("print(int(1e300))\n"), "script.py:1:7: error: OverflowError: integer overflow (script ints are 64-bit)");
+    EXPECT_EQ(errorOf("print(round(-1e19))\n"), "script.py:1:7: error: OverflowError: integer overflow (script ints are 64-bit)");
+    EXPECT_EQ(errorOf("import torch\nprint(int(torch.tensor(float('nan'))))\n"),
+              "script.py:2:7: error: ValueError: cannot convert float infinity or NaN to integer");
+    EXPECT_EQ(outputOf("print(len(range(-9223372036854775807, 9223372036854775807, 2**62)), len(range(5, -9223372036854775807, -2**62)))\n"),
+              "4 3\n");
+    EXPECT_EQ(errorOf("x = list(range(-9223372036854775807, 9223372036854775807))\n"),
+              "script.py:1:5: error: MemoryError: range too large to materialise");
+    EXPECT_EQ(outputOf("print([1, 2, 3][1::9223372036854775807], 'abc'[True:], 'abcd'[-1:-9223372036854775807:-2])\n"),
+              "[2] bc db\n");
+    EXPECT_EQ(errorOf("print([1, 2][0.5:])\n"),
+              "script.py:1:7: error: TypeError: slice indices must be integers or None or have an __index__ method");
+    EXPECT_EQ(errorOf("x = 1\nprint('a,b'.split(1))\n"), "script.py:2:1: error: TypeError: an argument has the wrong type");
+    EXPECT_EQ(errorOf("x = [1]\nx.pop('a')\n"), "script.py:2:1: error: TypeError: an argument has the wrong type");
+    EXPECT_EQ(errorOf("print(f'{1:99999999999}')\n"), "script.py:1:1: error: ValueError: Too many decimal digits in format string");
+    EXPECT_EQ(errorOf("print(f'{1.5:.99999999999f}')\n"), "script.py:1:1: error: ValueError: Too many decimal digits in format string");
+    EXPECT_EQ(errorOf("s = 'ab' * 10**12\n"), "script.py:1:5: error: MemoryError: sequence repetition too large to materialise");
+    EXPECT_EQ(errorOf("s = [1, 2] * 10**12\n"), "script.py:1:5: error: MemoryError: sequence repetition too large to materialise");
+}
+
+TEST(Interpreter, HugeTensorsAreRuntimeErrors) {
+    EXPECT_EQ(errorOf("import torch\nx = torch.ones(100000, 100000, 100000)\n"),
+              "script.py:2:5: error: RuntimeError: DefaultCPUAllocator: not enough memory: you tried to allocate "
+              "4000000000000000 bytes.");
+    EXPECT_EQ(errorOf("import torch\nx = torch.zeros(2**40, 2**40)\n"),
+              "script.py:2:5: error: RuntimeError: numel: integer multiplication overflow for sizes [1099511627776, 1099511627776]");
+    EXPECT_EQ(errorOf("import torch\nx = torch.ones(2**61, dtype=torch.float64)\n"),
+              "script.py:2:5: error: RuntimeError: Storage size calculation overflowed with sizes=[2305843009213693952]");
+    EXPECT_EQ(errorOf("import torch\nx = torch.arange(1e30)\n"), "script.py:2:5: error: RuntimeError: invalid size, possible overflow?");
+    EXPECT_EQ(errorOf("import torch\nx = torch.ones(1).expand(2**40, 2**40)\nprint(x.numel())\n"),
+              "script.py:3:7: error: RuntimeError: numel: integer multiplication overflow for sizes [1099511627776, 1099511627776]");
+    EXPECT_EQ(outputOf("import torch\nx = torch.ones(0, 2**40)\nprint(x.shape, x.numel())\n"),
+              "torch.Size([0, 1099511627776]) 0\n");
+}
+
+TEST(Interpreter, TheCliSurvivesRunawayScripts) {
+    // Each ends in exit code 1 and a message naming the place, never a signal or a hang.
+    struct Case {
+        const char* name;
+        std::string source;
+        const char* message;
+    };
+    std::string deep = "x = " + std::string(1000000, '(') + "1" + std::string(1000000, ')') + "\n";
+    std::string deepOps = "x = 1" + [] {
+        std::string s;
+        for (int i = 0; i < 1000000; ++i) s += "+1";
+        return s;
+    }() + "\n";
+    for (const Case& c : {Case{"recursion.py", "def f(n):\n    return f(n + 1)\n\nf(0)\n",
+                               "recursion.py:2:12: error: RecursionError: maximum recursion depth exceeded"},
+                          Case{"compiled_recursion.py",
+                               "import torch\n\n@torch.compile(backend='eager')\ndef f(x):\n    return f(x + 1)\n\nf(torch.ones(2))\n",
+                               "compiled_recursion.py:5:12: error: RecursionError: maximum recursion depth exceeded"},
+                          Case{"nesting.py", deep, "nesting.py:1:"},
+                          Case{"long_expression.py", deepOps, "long_expression.py:1:"},
+                          Case{"huge.py", "import torch\nx = torch.ones(100000, 100000, 100000)\n",
+                               "huge.py:2:5: error: RuntimeError: DefaultCPUAllocator: not enough memory: you tried to "
+                               "allocate 4000000000000000 bytes."}}) {
+        auto r = runCli({"run", writeTempFile(c.name, c.source)});
+        EXPECT_EQ(r.exitCode, 1) << c.name << "\n" << r.err;
+        EXPECT_NE(r.err.find(c.message), std::string::npos) << c.name << "\n" << r.err;
+        EXPECT_EQ(r.err.find("internal error"), std::string::npos) << r.err;
+    }
+}
+
+TEST(Interpreter, IntegerTensorDivisionByZeroIsARuntimeError) {
+    // As PyTorch: RuntimeError whose message is "ZeroDivisionError".
+    EXPECT_EQ(errorOf("import torch\nx = torch.tensor([1, 2]) // 0\n"), "script.py:2:5: error: RuntimeError: ZeroDivisionError");
+    EXPECT_EQ(errorOf("import torch\nx = torch.tensor([1, 2]) % torch.tensor([1, 0])\n"),
+              "script.py:2:5: error: RuntimeError: ZeroDivisionError");
 }

@@ -77,6 +77,7 @@ ProcessResult runCli(const std::vector<std::string>& args, const std::vector<std
         freopen("/dev/null", "r", stdin);
         freopen(outPath.c_str(), "w", stdout);
         freopen(errPath.c_str(), "w", stderr);
+        alarm(60);  // a hung child dies of SIGALRM: exit code 142, never a hung test
         std::vector<char*> argv;
         std::string cli = FUSESCOPE_CLI;
         argv.push_back(cli.data());

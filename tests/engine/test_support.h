@@ -36,7 +36,8 @@ ScriptRun runScript(const std::string& source, const std::string& logSpec = "",
                     const std::string& fileName = "script.py");
 
 // Runs build/bin/fusescope-cli with args; env entries are "NAME=value" added to the
-// environment of the child. stdin is /dev/null.
+// environment of the child. stdin is /dev/null. A child still running after 60 s is
+// killed by SIGALRM (exit code 128 + 14).
 ProcessResult runCli(const std::vector<std::string>& args, const std::vector<std::string>& env = {});
 
 // Writes text to a fresh file in a per-test temporary directory and returns its path.
