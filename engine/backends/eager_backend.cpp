@@ -10,24 +10,6 @@ namespace {
 
 using Results = std::unordered_map<const Node*, IValue>;
 
-IValue resolve(const Argument& arg, const Results& results) {
-    switch (arg.kind) {
-    case Argument::Kind::NodeRef: {
-        const IValue& v = results.at(arg.node);
-        if (arg.outputIndex < 0) return v;
-        return v.toSequence()->items.at(static_cast<size_t>(arg.outputIndex));
-    }
-    case Argument::Kind::Constant: return arg.constant;
-    case Argument::Kind::List:
-    case Argument::Kind::Tuple: {
-        IValueList items;
-        for (const auto& item : arg.items) items.push_back(resolve(item, results));
-        return arg.kind == Argument::Kind::Tuple ? IValue::tuple(std::move(items)) : IValue::list(std::move(items));
-    }
-    }
-    return IValue();
-}
-
 class EagerBackend : public Backend {
 public:
     explicit EagerBackend(std::string name) : name_(std::move(name)) {}
@@ -45,6 +27,15 @@ private:
 std::vector<Tensor> runGraphEagerly(const Graph& graph, const std::vector<Tensor>& inputs) {
     const OpRegistry& registry = OpRegistry::instance();
     Results results;
+    auto resultOf = [&](const Node* n) -> const IValue* {
+        auto it = results.find(n);
+        return it == results.end() ? nullptr : &it->second;
+    };
+    auto resolve = [&](const Argument& a) {
+        auto v = argumentValue(a, resultOf);
+        if (!v) throw Error("internal error: graph node used before it was computed");
+        return *v;
+    };
     size_t nextInput = 0;
     for (const auto& node : graph.nodes()) {
         if (node->op == NodeOp::Placeholder) {
@@ -53,9 +44,9 @@ std::vector<Tensor> runGraphEagerly(const Graph& graph, const std::vector<Tensor
             continue;
         }
         IValueList args;
-        for (const auto& a : node->args) args.push_back(resolve(a, results));
+        for (const auto& a : node->args) args.push_back(resolve(a));
         Kwargs kwargs;
-        for (const auto& [name, a] : node->kwargs) kwargs.emplace_back(name, resolve(a, results));
+        for (const auto& [name, a] : node->kwargs) kwargs.emplace_back(name, resolve(a));
         try {
             results[node.get()] = registry.call(node->target, args, kwargs);
         } catch (Error& e) {
@@ -64,7 +55,7 @@ std::vector<Tensor> runGraphEagerly(const Graph& graph, const std::vector<Tensor
         }
     }
     std::vector<Tensor> outputs;
-    for (const auto& out : graph.outputs()) outputs.push_back(resolve(out, results).toTensor());
+    for (const auto& out : graph.outputs()) outputs.push_back(resolve(out).toTensor());
     return outputs;
 }
 

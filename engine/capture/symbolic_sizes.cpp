@@ -29,28 +29,6 @@ void SymbolicSizes::addInput(Node* placeholder, const Tensor& real) {
     shadows_[placeholder] = IValue(Tensor::emptyMeta(sizes, strides, real.dtype()));
 }
 
-IValue SymbolicSizes::shadowOf(const Argument& arg, bool& ok) const {
-    switch (arg.kind) {
-    case Argument::Kind::NodeRef: {
-        auto it = shadows_.find(arg.node);
-        if (it == shadows_.end()) {
-            ok = false;
-            return IValue();
-        }
-        if (arg.outputIndex < 0) return it->second;
-        return it->second.toSequence()->items.at(static_cast<size_t>(arg.outputIndex));
-    }
-    case Argument::Kind::Constant: return arg.constant;
-    case Argument::Kind::List:
-    case Argument::Kind::Tuple: {
-        IValueList items;
-        for (const auto& item : arg.items) items.push_back(shadowOf(item, ok));
-        return arg.kind == Argument::Kind::Tuple ? IValue::tuple(std::move(items)) : IValue::list(std::move(items));
-    }
-    }
-    return IValue();
-}
-
 std::string SymbolicSizes::expressionFor(int64_t real, int64_t shadow) const {
     auto scaled = [](int64_t coefficient, const std::string& term) {
         return coefficient == 1 ? term : fmt::format("{}*{}", coefficient, term);
@@ -81,12 +59,22 @@ std::string SymbolicSizes::expressionFor(int64_t real, int64_t shadow) const {
 
 void SymbolicSizes::addCall(Node* node, const OpDef& def) {
     if (!active()) return;
-    bool ok = true;
+    auto shadowOf = [&](const Node* n) -> const IValue* {
+        auto it = shadows_.find(n);
+        return it == shadows_.end() ? nullptr : &it->second;
+    };
     IValueList args;
-    for (const auto& a : node->args) args.push_back(shadowOf(a, ok));
+    for (const auto& a : node->args) {
+        auto v = argumentValue(a, shadowOf);
+        if (!v) return;
+        args.push_back(std::move(*v));
+    }
     Kwargs kwargs;
-    for (const auto& [name, a] : node->kwargs) kwargs.emplace_back(name, shadowOf(a, ok));
-    if (!ok) return;
+    for (const auto& [name, a] : node->kwargs) {
+        auto v = argumentValue(a, shadowOf);
+        if (!v) return;
+        kwargs.emplace_back(name, std::move(*v));
+    }
     IValue shadow;
     try {
         BoundArgs bound = OpRegistry::instance().bind(def, args, kwargs);

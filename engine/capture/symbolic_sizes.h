@@ -25,7 +25,6 @@ public:
     bool active() const { return !hints_.empty(); }
 
 private:
-    IValue shadowOf(const Argument& arg, bool& ok) const;
     std::string expressionFor(int64_t real, int64_t shadow) const;
 
     struct Symbol {

@@ -8,6 +8,29 @@
 
 namespace fusescope {
 
+std::optional<IValue> argumentValue(const Argument& arg, const std::function<const IValue*(const Node*)>& resultOf) {
+    switch (arg.kind) {
+    case Argument::Kind::NodeRef: {
+        const IValue* v = resultOf(arg.node);
+        if (!v) return std::nullopt;
+        if (arg.outputIndex < 0) return *v;
+        return v->toSequence()->items.at(static_cast<size_t>(arg.outputIndex));
+    }
+    case Argument::Kind::Constant: return arg.constant;
+    case Argument::Kind::List:
+    case Argument::Kind::Tuple: {
+        IValueList items;
+        for (const auto& item : arg.items) {
+            auto v = argumentValue(item, resultOf);
+            if (!v) return std::nullopt;
+            items.push_back(std::move(*v));
+        }
+        return arg.kind == Argument::Kind::Tuple ? IValue::tuple(std::move(items)) : IValue::list(std::move(items));
+    }
+    }
+    return std::nullopt;
+}
+
 std::string TensorMeta::str() const {
     std::string dims;
     for (size_t i = 0; i < sizes.size(); ++i) {

@@ -2,7 +2,9 @@
 // The captured dataflow graph (the FX Graph analogue): placeholders for inputs, one node
 // per op call, and an output node. Every node keeps where in the script it came from.
 
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,6 +41,11 @@ struct Argument {
         return a;
     }
 };
+
+// The value an argument stands for, given each node's result through `resultOf` (null when
+// a node has none, which makes the whole argument null). A tuple result is indexed by the
+// argument's outputIndex.
+std::optional<IValue> argumentValue(const Argument& arg, const std::function<const IValue*(const Node*)>& resultOf);
 
 enum class NodeOp { Placeholder, CallFunction, CallMethod, Output };
 
