@@ -228,8 +228,6 @@ struct IterDim {
 // TensorIterator's reorder_dimensions for a reduction (operands: output, then input).
 std::vector<IterDim> reorder(const std::vector<IterDim>& dims) {
     const std::size_t nd = dims.size();
-    std::vector<std::size_t> perm(nd);
-    for (std::size_t i = 0; i < nd; ++i) perm[i] = nd - 1 - i;
     auto shouldSwap = [&](std::size_t d0, std::size_t d1) -> int {
         for (int arg = 0; arg < 2; ++arg) {
             int64_t s0 = arg == 0 ? dims[d0].outStride : dims[d0].inStride;
@@ -242,18 +240,7 @@ std::vector<IterDim> reorder(const std::vector<IterDim>& dims) {
         }
         return 0;
     };
-    for (std::size_t i = 1; i < nd; ++i) {
-        std::size_t dim1 = i;
-        for (std::ptrdiff_t dim0 = static_cast<std::ptrdiff_t>(i) - 1; dim0 >= 0; --dim0) {
-            int c = shouldSwap(perm[static_cast<std::size_t>(dim0)], perm[dim1]);
-            if (c > 0) {
-                std::swap(perm[static_cast<std::size_t>(dim0)], perm[dim1]);
-                dim1 = static_cast<std::size_t>(dim0);
-            } else if (c < 0) {
-                break;
-            }
-        }
-    }
+    std::vector<std::size_t> perm = tensorIteratorDimOrder(nd, shouldSwap);
     std::vector<IterDim> out(nd);
     for (std::size_t i = 0; i < nd; ++i) out[i] = dims[perm[i]];
     return out;

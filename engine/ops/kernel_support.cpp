@@ -94,6 +94,25 @@ bool canCast(DType from, DType to) {
     return true;
 }
 
+std::vector<std::size_t> tensorIteratorDimOrder(std::size_t nd,
+                                                const std::function<int(std::size_t, std::size_t)>& shouldSwap) {
+    std::vector<std::size_t> perm(nd);
+    for (std::size_t i = 0; i < nd; ++i) perm[i] = nd - 1 - i;
+    for (std::size_t i = 1; i < nd; ++i) {
+        std::size_t dim1 = i;
+        for (std::ptrdiff_t dim0 = static_cast<std::ptrdiff_t>(i) - 1; dim0 >= 0; --dim0) {
+            int c = shouldSwap(perm[static_cast<std::size_t>(dim0)], perm[dim1]);
+            if (c > 0) {
+                std::swap(perm[static_cast<std::size_t>(dim0)], perm[dim1]);
+                dim1 = static_cast<std::size_t>(dim0);
+            } else if (c < 0) {
+                break;
+            }
+        }
+    }
+    return perm;
+}
+
 Shape pointwiseStrides(const Shape& outSizes, const std::vector<Tensor>& inputs) {
     const std::size_t nd = outSizes.size();
     std::vector<const Tensor*> ops;
@@ -135,8 +154,6 @@ Shape pointwiseStrides(const Shape& outSizes, const std::vector<Tensor>& inputs)
     }
     // perm[0] is the fastest-moving dim; insertion sort with ambiguous comparisons, exactly
     // as TensorIterator::reorder_dimensions.
-    std::vector<std::size_t> perm(nd);
-    for (std::size_t i = 0; i < nd; ++i) perm[i] = nd - 1 - i;
     auto shouldSwap = [&](std::size_t d0, std::size_t d1) {
         for (const Shape& s : strides) {
             int64_t s0 = s[d0], s1 = s[d1];
@@ -147,18 +164,7 @@ Shape pointwiseStrides(const Shape& outSizes, const std::vector<Tensor>& inputs)
         }
         return 0;
     };
-    for (std::size_t i = 1; i < nd; ++i) {
-        std::size_t dim1 = i;
-        for (std::ptrdiff_t dim0 = static_cast<std::ptrdiff_t>(i) - 1; dim0 >= 0; --dim0) {
-            int c = shouldSwap(perm[static_cast<std::size_t>(dim0)], perm[dim1]);
-            if (c > 0) {
-                std::swap(perm[static_cast<std::size_t>(dim0)], perm[dim1]);
-                dim1 = static_cast<std::size_t>(dim0);
-            } else if (c < 0) {
-                break;
-            }
-        }
-    }
+    std::vector<std::size_t> perm = tensorIteratorDimOrder(nd, shouldSwap);
     Shape out(nd);
     int64_t next = 1;
     for (std::size_t i = 0; i < nd; ++i) {

@@ -41,6 +41,11 @@ struct TensorMeta {
 };
 // Strides TensorIterator gives a pointwise output: follow the inputs' memory order.
 Shape pointwiseStrides(const Shape& outSizes, const std::vector<Tensor>& inputs);
+// TensorIterator's dim order: starting from reversed dims (perm[0] the last), an insertion
+// sort that stops at the first definite "no" of shouldSwap(d0, d1) (>0 swap, <0 keep,
+// 0 undecided). perm[0] is the fastest-moving dim.
+std::vector<std::size_t> tensorIteratorDimOrder(std::size_t nd,
+                                                const std::function<int(std::size_t, std::size_t)>& shouldSwap);
 TensorMeta contiguousMeta(const Shape& sizes, DType dtype);
 Tensor allocate(const TensorMeta& meta);  // CPU, zero-filled, strides honoured
 Tensor metaTensor(const TensorMeta& meta);
@@ -102,7 +107,7 @@ template <class F>
 void forEachElement(const Shape& sizes, const std::vector<IterOperand>& ops, F&& f) {
     if (shapeNumel(sizes) == 0) return;
     const std::size_t n = ops.size();
-    char* ptrs[kMaxOperands];
+    char* ptrs[kMaxOperands] = {};
     const std::size_t nd = sizes.size();
     if (nd == 0) {
         for (std::size_t i = 0; i < n; ++i) ptrs[i] = ops[i].data;
@@ -110,7 +115,7 @@ void forEachElement(const Shape& sizes, const std::vector<IterOperand>& ops, F&&
         return;
     }
     const int64_t inner = sizes[nd - 1];
-    int64_t innerStride[kMaxOperands];
+    int64_t innerStride[kMaxOperands] = {};
     for (std::size_t i = 0; i < n; ++i) innerStride[i] = ops[i].byteStrides[nd - 1];
     std::vector<int64_t> idx(nd - 1, 0);
     for (;;) {

@@ -138,6 +138,10 @@ int64_t pyModInt(int64_t a, int64_t b) {
     return m;
 }
 
+// Integer tensor arithmetic wraps around on overflow, as PyTorch's does (no UB).
+int64_t wrapMul(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b)); }
+int64_t wrapAdd(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b)); }
+
 int64_t intPow(int64_t base, int64_t exp) {
     if (exp < 0) {
         if (base == 1) return 1;
@@ -146,8 +150,8 @@ int64_t intPow(int64_t base, int64_t exp) {
     }
     int64_t result = 1;
     while (exp) {
-        if (exp & 1) result *= base;
-        base *= base;
+        if (exp & 1) result = wrapMul(result, base);
+        base = wrapMul(base, base);
         exp >>= 1;
     }
     return result;
@@ -177,7 +181,7 @@ void addSub(const BoundArgs& a, const Tensor& out, const std::vector<Tensor>& in
     double ad = sign * alpha.toDouble();
     int64_t ai = static_cast<int64_t>(sign) * (alpha.isDouble() ? 0 : alpha.toInt());
     pointwiseApply(out, in, compute, [ad](const double* v) { return v[0] + ad * v[1]; },
-                   [ai](const int64_t* v) { return v[0] + ai * v[1]; });
+                   [ai](const int64_t* v) { return wrapAdd(v[0], wrapMul(ai, v[1])); });
 }
 
 std::string roundingMode(const BoundArgs& a) {
@@ -506,7 +510,7 @@ void registerPointwiseOps(OpRegistry& r) {
                           same,
                           [](const BoundArgs& a, const Tensor& out, const std::vector<Tensor>& in, DType c) { addSub(a, out, in, c, -1.0); }});
     registerPointwise(r, {"mul", binary, both, so, same, same,
-                          elementwise([](const double* v) { return v[0] * v[1]; }, [](const int64_t* v) { return v[0] * v[1]; })});
+                          elementwise([](const double* v) { return v[0] * v[1]; }, [](const int64_t* v) { return wrapMul(v[0], v[1]); })});
     registerPointwise(
         r, {"div", "(Tensor self, Tensor other, *, str? rounding_mode=None) -> Tensor", both, so,
             [](DType c, const BoundArgs& a) { return roundingMode(a).empty() ? toFloatType(c) : c; },
@@ -531,7 +535,17 @@ void registerPointwiseOps(OpRegistry& r) {
     registerPointwise(r, {"remainder", binary, both, so, same, same,
                           elementwise([](const double* v) { return pyMod(v[0], v[1]); },
                                       [](const int64_t* v) { return pyModInt(v[0], v[1]); })});
-    registerPointwise(r, {"pow", "(Tensor self, Tensor exponent) -> Tensor", both, {"self", "exponent"}, same, same,
+    // As PyTorch's pow meta function: an integer tensor to a negative integer Python number
+    // is an error however the values look, so tracing (meta) raises it as eager does.
+    auto powType = [](DType c, const BoundArgs& a) {
+        const Tensor& self = a.tensor("self");
+        const Tensor& exponent = a.tensor("exponent");
+        if (isIntegral(self.dtype()) && exponent.impl()->wrappedNumber && isIntegral(exponent.dtype()) && !exponent.isMeta() &&
+            exponent.readInt64(0) < 0)
+            throw ScriptError("RuntimeError", "Integers to negative integer powers are not allowed.");
+        return c;
+    };
+    registerPointwise(r, {"pow", "(Tensor self, Tensor exponent) -> Tensor", both, {"self", "exponent"}, powType, same,
                           elementwise([](const double* v) { return std::pow(v[0], v[1]); },
                                       [](const int64_t* v) { return intPow(v[0], v[1]); })});
     auto maxFn = [](const double* v) { return std::isnan(v[0]) || std::isnan(v[1]) ? NAN : std::max(v[0], v[1]); };
