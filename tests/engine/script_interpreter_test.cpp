@@ -188,3 +188,16 @@ TEST(Interpreter, IntegerTensorDivisionByZeroIsARuntimeError) {
     EXPECT_EQ(errorOf("import torch\nx = torch.tensor([1, 2]) % torch.tensor([1, 0])\n"),
               "script.py:2:5: error: RuntimeError: ZeroDivisionError");
 }
+
+TEST(Interpreter, IntegerTensorPowAndOverflowMatchPyTorch) {
+    // The negative-power check is PyTorch's meta check: compiled code raises it while tracing,
+    // before the print, exactly where eager code raises it.
+    const std::string body = "def f(x):\n    y = x ** -1\n    print('after')\n    return y\nf(torch.ones(2, dtype=torch.int64))\n";
+    for (const std::string& decorator : {std::string("\n"), std::string("@torch.compile(backend='eager')\n")}) {
+        auto run = runScript("import torch\n" + decorator + body);
+        EXPECT_EQ(run.error, "script.py:4:9: error: RuntimeError: Integers to negative integer powers are not allowed.") << decorator;
+        EXPECT_EQ(run.out, "");
+    }
+    EXPECT_EQ(outputOf("import torch\nx = torch.tensor([2**62, 3])\nprint(x * 4, x + x + x, x ** 3, torch.tensor([2]) ** torch.tensor([64]))\n"),
+              "tensor([ 0, 12]) tensor([-4611686018427387904,                    9]) tensor([ 0, 27]) tensor([0])\n");
+}
