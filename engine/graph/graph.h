@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "observe/event.h"
 #include "ops/ivalue.h"
+#include "script/call_style.h"
 
 namespace fusescope {
 
@@ -48,14 +49,6 @@ struct Argument {
 std::optional<IValue> argumentValue(const Argument& arg, const std::function<const IValue*(const Node*)>& resultOf);
 
 enum class NodeOp { Placeholder, CallFunction, CallMethod, Output };
-
-// How the script spelled a call; decides how the graph prints it.
-enum class CallStyle {
-    TorchFunction,  // torch.add(x, y)
-    Functional,     // torch.nn.functional.relu(x)
-    Method,         // x.add(y)
-    Operator,       // x + y
-};
 
 // Size and type of one tensor value, with symbolic names for dynamic dims ("s0").
 struct TensorMeta {

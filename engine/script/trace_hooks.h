@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "graph/graph.h"
+#include "script/call_style.h"
 #include "ops/op_registry.h"
 #include "script/value.h"
 
