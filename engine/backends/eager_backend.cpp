@@ -10,7 +10,7 @@ namespace {
 
 using Results = std::unordered_map<const Node*, IValue>;
 
-class EagerBackend : public Backend {
+class EagerBackend : public GraphCompiler {
 public:
     explicit EagerBackend(std::string name) : name_(std::move(name)) {}
     std::string name() const override { return name_; }
@@ -59,7 +59,7 @@ std::vector<Tensor> runGraphEagerly(const Graph& graph, const std::vector<Tensor
     return outputs;
 }
 
-const Backend* findBackend(const std::string& name) {
+const GraphCompiler* findBackend(const std::string& name) {
     static const EagerBackend eager("eager");
     static const EagerBackend inductor("inductor");
     if (name == "eager") return &eager;

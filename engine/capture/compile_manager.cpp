@@ -57,11 +57,11 @@ void mergeSeenSizes(std::map<std::string, Shape>& seen, const std::map<std::stri
 
 }  // namespace
 
-const Backend& CompileManager::backendFor(const CompileOptions& options) const {
-    const Backend* backend = findBackend(options.backend);
+const GraphCompiler& CompileManager::backendFor(const CompileOptions& options) const {
+    const GraphCompiler* backend = compilers_(options.backend);
     if (!backend)
         throw ScriptError("InvalidBackend", fmt::format("backend '{}' is not available; available backends: {}",
-                                                        options.backend, fmt::join(backendNames(), ", ")));
+                                                        options.backend, availableBackends_));
     return *backend;
 }
 

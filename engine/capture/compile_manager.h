@@ -38,7 +38,8 @@ struct ExplainReport {
 
 class CompileManager {
 public:
-    CompileManager(const Logger& logger, const EventBus& bus) : logger_(logger), bus_(bus) {}
+    CompileManager(const Logger& logger, const EventBus& bus, CompilerLookup compilers, std::string availableBackends)
+        : logger_(logger), bus_(bus), compilers_(std::move(compilers)), availableBackends_(std::move(availableBackends)) {}
 
     // A call of a torch.compile'd function.
     Value call(Interpreter& interp, CompiledFunctionObject& fn, CallArgs& args);
@@ -57,12 +58,14 @@ private:
                  const CompileOptions& options);
     std::vector<std::string> failures(const Interpreter& interp, const FunctionObject& fn, const CallArgs& args,
                                       const CacheEntry& entry) const;
-    const Backend& backendFor(const CompileOptions& options) const;
+    const GraphCompiler& backendFor(const CompileOptions& options) const;
     TraceContext traceContext(Interpreter& interp, const FunctionObject& fn, CacheEntry& entry, FrameState& frame,
                               const CompileOptions& options, bool recording);
 
     const Logger& logger_;
     const EventBus& bus_;
+    CompilerLookup compilers_;
+    std::string availableBackends_;  // for the message naming an unknown backend
     std::map<const void*, FrameState> frames_;
     int nextFrameId_ = 0;
     int graphCounter_ = 0;

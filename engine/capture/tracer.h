@@ -16,7 +16,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "backends/backend.h"
+#include "graph/graph_compiler.h"
 #include "capture/guard.h"
 #include "capture/symbolic_sizes.h"
 #include "observe/log_registry.h"
@@ -41,7 +41,7 @@ struct BreakRecord {
 struct TraceContext {
     std::string compileId;
     std::string function;
-    const Backend* backend = nullptr;
+    const GraphCompiler* backend = nullptr;
     const Logger* logger = nullptr;
     const EventBus* bus = nullptr;
     bool recording = true;                          // false: replaying a cached entry

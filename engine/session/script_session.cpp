@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "backends/backend.h"
 #include "script/parser.h"
 
 namespace fusescope {
@@ -54,7 +55,9 @@ std::string describeError(const Error& error) {
 }
 
 ScriptSession::ScriptSession(SessionOptions options)
-    : options_(std::move(options)), logger_(bus_, options_.logs), compiler_(logger_, bus_) {}
+    : options_(std::move(options)),
+      logger_(bus_, options_.logs),
+      compiler_(logger_, bus_, findBackend, fmt::format("{}", fmt::join(backendNames(), ", "))) {}
 
 ScriptSession::~ScriptSession() = default;
 
