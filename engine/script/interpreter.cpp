@@ -86,7 +86,19 @@ Interpreter::Interpreter(const Module& module, ScriptHost& host) : module_(modul
     globals_->vars["__name__"] = Value("__main__");
 }
 
-Interpreter::~Interpreter() = default;
+Interpreter::~Interpreter() {
+    for (const auto& weak : closureScopes_)
+        if (ScopePtr scope = weak.lock()) scope->vars.clear();
+    globals_->vars.clear();
+}
+
+ScopePtr Interpreter::closureScope() {
+    if (current_->isModule) return nullptr;
+    if (closureScopes_.size() >= 1024 && (closureScopes_.size() & (closureScopes_.size() - 1)) == 0)
+        std::erase_if(closureScopes_, [](const auto& weak) { return weak.expired(); });
+    closureScopes_.push_back(current_);
+    return current_;
+}
 
 void Interpreter::run() {
     stack_.push_back(Frame{"<module>", {module_.fileName, 1, 1}, false, 0});
@@ -474,7 +486,7 @@ Value Interpreter::makeFunction(const FunctionDef& def) {
     fn->qualname = prefix + def.name;
     for (const auto& p : def.params)
         if (p.defaultValue) fn->defaults.push_back(eval(*p.defaultValue).unsourced());
-    fn->closure = current_->isModule ? nullptr : current_;
+    fn->closure = closureScope();
     return Value(ObjectPtr(fn));
 }
 

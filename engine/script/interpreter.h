@@ -123,6 +123,7 @@ private:
     void assign(const Expr& target, const Value& value);
     void augAssign(const AugAssign& stmt);
     Value makeFunction(const FunctionDef& def);
+    ScopePtr closureScope();  // the scope a function defined now closes over (null at module level)
 
     Value eval(const Expr& expr);
     Value evalCall(const Call& call);
@@ -150,6 +151,9 @@ private:
     std::map<std::string, Value, std::less<>> rootModules_;  // importable: torch, math
     ModuleObject* dynamoConfig_ = nullptr;
     std::unordered_map<const void*, std::set<std::string>> localNameCache_;
+    // Scopes that nested functions closed over. A function stored in the scope it closes over
+    // is a reference cycle; the destructor clears these scopes to break every such cycle.
+    std::vector<std::weak_ptr<Scope>> closureScopes_;
 };
 
 // Builtins and namespaces, defined in their own files.

@@ -302,7 +302,7 @@ Value Interpreter::eval(const Expr& expr) {
         fn->qualname = "<lambda>";
         for (const auto& p : fn->lambda->params)
             if (p.defaultValue) fn->defaults.push_back(eval(*p.defaultValue).unsourced());
-        fn->closure = current_->isModule ? nullptr : current_;
+        fn->closure = closureScope();
         return Value(ObjectPtr(fn));
     }
     case ExprKind::Tuple:
