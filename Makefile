@@ -4,7 +4,7 @@ BUILD_TYPE ?= RelWithDebInfo
 JOBS ?= $(shell nproc)
 EXAMPLE ?= resources/examples/01_quickstart.py
 
-.PHONY: all deps configure build test run bench clean
+.PHONY: all deps configure build test run bench asan clean
 
 all: build
 
@@ -27,6 +27,15 @@ run: build
 
 bench: build
 	$(BUILD_DIR)/bin/bench_capture_overhead
+
+# The whole suite under AddressSanitizer + UndefinedBehaviorSanitizer (and LeakSanitizer).
+asan: deps
+	cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug \
+	  -DCMAKE_CXX_FLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -O1" \
+	  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined"
+	cmake --build build-asan -j $(JOBS)
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  ctest --test-dir build-asan --output-on-failure -j $(JOBS) --timeout 300
 
 clean:
 	rm -rf $(BUILD_DIR)
