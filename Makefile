@@ -27,6 +27,7 @@ run: build
 
 bench: build
 	$(BUILD_DIR)/bin/bench_capture_overhead
+	$(BUILD_DIR)/bin/bench_inductor
 
 # The whole suite under AddressSanitizer + UndefinedBehaviorSanitizer (and LeakSanitizer).
 asan: deps

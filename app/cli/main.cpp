@@ -20,14 +20,19 @@ namespace {
 using namespace fusescope;
 
 constexpr const char* kUsage =
-    "usage: fusescope-cli run SCRIPT [--backend NAME] [--logs SPEC] [--logs-out FILE] [--events FILE.jsonl] [--report]\n"
+    "usage: fusescope-cli run SCRIPT [--backend NAME] [--logs SPEC] [--logs-out FILE] [--events FILE.jsonl]\n"
+    "                               [--debug-dir DIR] [--report]\n"
     "\n"
     "  run SCRIPT          run a PyTorch-style script; its prints go to stdout, logs to stderr\n"
-    "  --backend NAME      compile every torch.compile'd function with NAME (eager, inductor)\n"
+    "  --backend NAME      compile every torch.compile'd function with NAME (eager, inductor);\n"
+    "                      default: what each torch.compile call names (inductor unless given)\n"
     "  --logs SPEC         log settings, as TORCH_LOGS: e.g. recompiles,guards or +dynamo\n"
     "                      (default: $FUSESCOPE_LOGS)\n"
     "  --logs-out FILE     also write the log lines to FILE (default: $FUSESCOPE_LOGS_OUT)\n"
     "  --events FILE       write the engine's event stream as JSON lines\n"
+    "  --debug-dir DIR     write a debug-trace folder per compiled graph into DIR (graphs, IR before\n"
+    "                      and after fusion, fusion decisions, C++, LLVM IR, assembly); with\n"
+    "                      FUSESCOPE_COMPILE_DEBUG=1 the default DIR is ./fusescope_debug\n"
     "  --report            print a compile report (graphs, breaks, guards, recompiles) at the end\n"
     "\n"
     "Exit status: 0 success, 1 script error, 2 bad usage.\n";
@@ -43,6 +48,7 @@ struct RunArgs {
     std::optional<std::string> logs;
     std::optional<std::string> logsOut;
     std::string events;
+    std::string debugDir;
     bool report = false;
 };
 
@@ -74,6 +80,8 @@ int runScript(const RunArgs& args) {
             return usageError("unknown backend '" + args.backend + "'; available: eager, inductor");
         options.backendOverride = args.backend;
     }
+    options.debugDir = args.debugDir;
+    if (options.debugDir.empty() && envValue("FUSESCOPE_COMPILE_DEBUG").value_or("0") == "1") options.debugDir = "fusescope_debug";
 
     std::ofstream logsOut;
     std::string logsOutPath = args.logsOut ? *args.logsOut : envValue("FUSESCOPE_LOGS_OUT").value_or("");
@@ -150,12 +158,13 @@ int main(int argc, char** argv) {
             (void)flag;
             return args[++i];
         };
-        if (a == "--backend" || a == "--logs" || a == "--logs-out" || a == "--events") {
+        if (a == "--backend" || a == "--logs" || a == "--logs-out" || a == "--events" || a == "--debug-dir") {
             auto v = value(a.c_str());
             if (!v) return usageError(a + " needs a value");
             if (a == "--backend") run.backend = *v;
             else if (a == "--logs") run.logs = *v;
             else if (a == "--logs-out") run.logsOut = *v;
+            else if (a == "--debug-dir") run.debugDir = *v;
             else run.events = *v;
         } else if (a == "--report") {
             run.report = true;

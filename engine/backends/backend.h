@@ -9,9 +9,10 @@
 
 namespace fusescope {
 
-// The backend registered under `name`, or null. "inductor" (torch.compile's default) runs
-// graphs eagerly until the lowering/codegen stages exist; the session says so once.
+// The backend registered under `name`, or null.
 const GraphCompiler* findBackend(const std::string& name);
+// torch.compile's default: decompose, lower, schedule with fusion, generate C++, JIT it.
+const GraphCompiler& inductorBackend();
 std::vector<std::string> backendNames();
 
 // Evaluates a graph node by node through the op registry (the eager backend's core; other

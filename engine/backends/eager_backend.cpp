@@ -14,7 +14,7 @@ class EagerBackend : public GraphCompiler {
 public:
     explicit EagerBackend(std::string name) : name_(std::move(name)) {}
     std::string name() const override { return name_; }
-    CompiledGraph compile(std::shared_ptr<const Graph> graph) const override {
+    CompiledGraph compile(std::shared_ptr<const Graph> graph, const CompileRequest&) const override {
         return [graph](const std::vector<Tensor>& inputs) { return runGraphEagerly(*graph, inputs); };
     }
 
@@ -61,9 +61,8 @@ std::vector<Tensor> runGraphEagerly(const Graph& graph, const std::vector<Tensor
 
 const GraphCompiler* findBackend(const std::string& name) {
     static const EagerBackend eager("eager");
-    static const EagerBackend inductor("inductor");
     if (name == "eager") return &eager;
-    if (name == "inductor") return &inductor;
+    if (name == "inductor") return &inductorBackend();
     return nullptr;
 }
 

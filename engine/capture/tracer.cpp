@@ -376,7 +376,6 @@ void Tracer::flush(const std::string& reason) {
         if (!segment) {
             Segment fresh;
             fresh.graph = graph_;
-            fresh.run = ctx_.backend->compile(graph_);
             fresh.fingerprint = fingerprint;
             fresh.name = fmt::format("__compiled_fn_{}", ctx_.graphCounter ? (*ctx_.graphCounter)++ : 0);
             fresh.breakReason = reason;
@@ -392,9 +391,10 @@ void Tracer::flush(const std::string& reason) {
                                       fmt::format("TRACED GRAPH\n ===== {} =====\n{}", fresh.name, graphReadable(*graph_)));
             }
             if (ctx_.bus)
-                ctx_.bus->emit(GraphCapturedEvent{ctx_.compileId, ctx_.function, graphReadable(*graph_),
-                                                  graphTabular(*graph_), graphToJson(*graph_), graph_->opCount(),
-                                                  reason});
+                ctx_.bus->emit(GraphCapturedEvent{ctx_.compileId, ctx_.function, fresh.name, graphReadable(*graph_),
+                                                  graphRunnable(*graph_, fresh.name), graphTabular(*graph_),
+                                                  graphToJson(*graph_), graph_->opCount(), reason});
+            fresh.run = ctx_.backend->compile(graph_, CompileRequest{ctx_.compileId, ctx_.function, fresh.name, ctx_.logger, ctx_.bus});
             segments.push_back(std::move(fresh));
             segment = &segments.back();
         }

@@ -12,6 +12,18 @@
 
 namespace fusescope {
 
+class Logger;
+
+// Who is compiling what: compilers report through the logger and the event bus under the
+// compile id and graph name.
+struct CompileRequest {
+    std::string compileId;  // "0/1"
+    std::string function;   // the compiled function's name
+    std::string graphName;  // __compiled_fn_0
+    const Logger* logger = nullptr;
+    const EventBus* bus = nullptr;
+};
+
 // Runs a compiled graph: inputs in placeholder order, outputs in graph-output order.
 using CompiledGraph = std::function<std::vector<Tensor>(const std::vector<Tensor>& inputs)>;
 
@@ -19,7 +31,7 @@ class GraphCompiler {
 public:
     virtual ~GraphCompiler() = default;
     virtual std::string name() const = 0;
-    virtual CompiledGraph compile(std::shared_ptr<const Graph> graph) const = 0;
+    virtual CompiledGraph compile(std::shared_ptr<const Graph> graph, const CompileRequest& request) const = 0;
 };
 
 // Finds the compiler registered under a backend name; null when there is none.

@@ -105,7 +105,9 @@ std::string callArguments(const Node& node, size_t firstArg) {
 
 std::string functionTarget(const Node& node) {
     switch (node.style) {
-    case CallStyle::TorchFunction: return "torch." + node.target;
+    case CallStyle::TorchFunction:
+        // The one op that lives outside the torch namespace (seed 000's realize).
+        return node.target == "realize" ? "torch._inductor.test_operators.realize" : "torch." + node.target;
     case CallStyle::Functional: return "torch.nn.functional." + node.target;
     case CallStyle::Method: return node.target;
     case CallStyle::Operator: return "operator." + pythonOperatorName(node.target);
@@ -186,6 +188,44 @@ std::string graphReadable(const Graph& graph) {
         out += "        " + n->name + annotation + " = " + nodeCode(*n) + "\n";
     }
     out += "        return " + outputTuple(graph) + "\n";
+    return out;
+}
+
+namespace {
+
+// Python code making a random input like `meta` (contiguous).
+std::string inputMaker(const TensorMeta& meta) {
+    std::string sizes = "[" + fmt::format("{}", fmt::join(meta.sizes, ", ")) + "]";
+    if (meta.dtype == DType::Bool) return fmt::format("torch.randint(0, 2, {}).bool()", sizes);
+    if (isIntegral(meta.dtype)) return fmt::format("torch.randint(0, 10, {}, dtype={})", sizes, dtypeName(meta.dtype));
+    return fmt::format("torch.randn({}, dtype={})", sizes, dtypeName(meta.dtype));
+}
+
+}  // namespace
+
+std::string graphRunnable(const Graph& graph, const std::string& graphName) {
+    std::vector<std::string> params, makers;
+    for (Node* p : graph.placeholders()) {
+        params.push_back(p->name);
+        makers.push_back(p->meta.empty() ? "None" : inputMaker(p->meta[0]));
+    }
+    std::string out = fmt::format("# {}: the captured graph with inputs of its shapes and dtypes; runs under\n"
+                                  "# Fusescope (fusescope-cli run) and real PyTorch alike.\n"
+                                  "import torch\nfrom torch._inductor import test_operators\n\n\n",
+                                  graphName);
+    out += fmt::format("def forward({}):\n", fmt::join(params, ", "));
+    for (const auto& n : graph.nodes()) {
+        if (n->op == NodeOp::Placeholder) continue;
+        out += fmt::format("    # {}:{}: {}\n", n->where.file, n->where.line, n->sourceLine);
+        out += "    " + n->name + " = " + nodeCode(*n) + "\n";
+    }
+    out += "    return " + outputTuple(graph) + "\n\n\n";
+    out += "torch.manual_seed(0)\n";
+    out += fmt::format("inputs = [{}]\n", fmt::join(makers, ", "));
+    std::vector<std::string> args;
+    for (size_t i = 0; i < params.size(); ++i) args.push_back(fmt::format("inputs[{}]", i));
+    out += fmt::format("outputs = forward({})\n", fmt::join(args, ", "));
+    out += "for out in outputs:\n    print(out.shape, out.dtype)\n";
     return out;
 }
 

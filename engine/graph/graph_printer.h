@@ -30,5 +30,9 @@ std::string nodeCode(const Node& node);
 std::string graphReadable(const Graph& graph);
 // opcode / name / target / args / kwargs table.
 std::string graphTabular(const Graph& graph);
+// fx_graph_runnable.py: a script (valid PyTorch, and runnable by Fusescope) that makes
+// random inputs of the graph's shapes and dtypes, runs the graph's code and prints what
+// came out.
+std::string graphRunnable(const Graph& graph, const std::string& graphName);
 
 }  // namespace fusescope

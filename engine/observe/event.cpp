@@ -52,6 +52,9 @@ struct TypeName {
     std::string operator()(const LogEvent&) const { return "log"; }
     std::string operator()(const ErrorEvent&) const { return "error"; }
     std::string operator()(const ScriptOutputEvent&) const { return "script_output"; }
+    std::string operator()(const IrDumpEvent& e) const { return e.stage; }
+    std::string operator()(const FusionDecisionEvent&) const { return "fusion_decision"; }
+    std::string operator()(const KernelSourceEvent&) const { return "kernel_source"; }
 };
 
 struct Payload {
@@ -59,7 +62,8 @@ struct Payload {
         return {{"compile_id", e.compileId}, {"function", e.function}, {"where", locationJson(e.where)}};
     }
     json operator()(const GraphCapturedEvent& e) const {
-        return {{"compile_id", e.compileId}, {"function", e.function}, {"readable", e.readable},
+        return {{"compile_id", e.compileId}, {"function", e.function}, {"graph_name", e.graphName},
+                {"readable", e.readable}, {"runnable", e.runnable},
                 {"tabular", e.tabular}, {"graph", e.graph}, {"op_count", e.opCount}, {"break_reason", e.breakReason}};
     }
     json operator()(const GuardsEvent& e) const { return {{"compile_id", e.compileId}, {"guards", e.guards}}; }
@@ -83,6 +87,19 @@ struct Payload {
     }
     json operator()(const ErrorEvent& e) const { return {{"message", e.message}, {"where", locationJson(e.where)}}; }
     json operator()(const ScriptOutputEvent& e) const { return {{"text", e.text}}; }
+    json operator()(const IrDumpEvent& e) const {
+        return {{"compile_id", e.compileId}, {"graph", e.graph}, {"text", e.text}};
+    }
+    json operator()(const FusionDecisionEvent& e) const {
+        return {{"compile_id", e.compileId}, {"graph", e.graph}, {"step", e.step}, {"node1", e.node1},
+                {"node2", e.node2}, {"kind", e.kind}, {"score", e.score}, {"fused", e.fused},
+                {"reason", e.reason}, {"result", e.result}};
+    }
+    json operator()(const KernelSourceEvent& e) const {
+        return {{"compile_id", e.compileId}, {"graph", e.graph}, {"language", e.language}, {"source", e.source},
+                {"kernels", e.kernels}, {"llvm_ir", e.llvmIr}, {"assembly", e.assembly},
+                {"from_cache", e.fromCache}, {"compile_seconds", e.compileSeconds}, {"error", e.error}};
+    }
 };
 
 }  // namespace

@@ -32,7 +32,9 @@ struct CompileStartedEvent {
 struct GraphCapturedEvent {
     std::string compileId;
     std::string function;
+    std::string graphName;  // __compiled_fn_0
     std::string readable;  // Python code of the graph (fx_graph_readable.py)
+    std::string runnable;  // a script that rebuilds inputs and runs it (fx_graph_runnable.py)
     std::string tabular;   // opcode/name/target/args/kwargs table
     nlohmann::json graph;  // nodes with provenance (graph/graph_json.h)
     int opCount = 0;
@@ -90,9 +92,45 @@ struct ScriptOutputEvent {
     std::string text;  // what the script printed (stdout)
 };
 
+// A text dump of one stage of the inductor pipeline for one graph: "fx_graph_transformed",
+// "ir_pre_fusion" or "ir_post_fusion" (the event's type is the stage name).
+struct IrDumpEvent {
+    std::string compileId;
+    std::string graph;  // __compiled_fn_0
+    std::string stage;
+    std::string text;
+};
+
+// One step of fusion, in order, so a viewer can replay them.
+struct FusionDecisionEvent {
+    std::string compileId;
+    std::string graph;
+    int step = 0;
+    std::string node1, node2;
+    std::string kind;  // vertical / horizontal
+    int64_t score = 0;
+    bool fused = false;
+    std::string reason;
+    std::string result;  // the fused node, when fused
+};
+
+// The generated code of one graph and what the toolchain made of it.
+struct KernelSourceEvent {
+    std::string compileId;
+    std::string graph;
+    std::string language;  // "cpp"
+    std::string source;
+    std::vector<std::string> kernels;  // kernel function names, in call order
+    std::string llvmIr;
+    std::string assembly;
+    bool fromCache = false;
+    double compileSeconds = 0;
+    std::string error;  // the compiler's message when it failed
+};
+
 using Event = std::variant<CompileStartedEvent, GraphCapturedEvent, GuardsEvent, GuardFailureEvent,
                            RecompileEvent, GraphBreakEvent, CacheLimitEvent, LogEvent, ErrorEvent,
-                           ScriptOutputEvent>;
+                           ScriptOutputEvent, IrDumpEvent, FusionDecisionEvent, KernelSourceEvent>;
 
 std::string eventType(const Event& event);  // "compile_started", "graph_captured", ...
 nlohmann::json eventToJson(const Event& event);

@@ -19,6 +19,13 @@ LogRegistry::LogRegistry() {
         {"trace_source", "dynamo", "each source line as it is traced", true},
         {"trace_call", "dynamo", "each traced call with its source position", true},
         {"dynamic", "dynamo", "symbolic shapes: dims made dynamic and their guards", false},
+        {"aot_graphs", "aot", "the graph after decomposition (fx_graph_transformed)", false},
+        {"ir_pre_fusion", "inductor", "the scheduler nodes and loop bodies before fusion", false},
+        {"ir_post_fusion", "inductor", "the scheduler nodes after fusion", false},
+        {"schedule", "inductor", "the kernel order and the buffers each kernel reads and writes", false},
+        {"fusion", "inductor", "every fusion decision with its score and reason", false},
+        {"output_code", "inductor", "the generated C++ of each compiled graph", false},
+        {"perf_hints", "inductor", "what keeps generated code from being fast (unfused reductions, strided loads)", false},
     };
 }
 

@@ -170,6 +170,13 @@ Value makeTorchModule(ModuleObject*& dynamoConfig) {
     });
     cuda->attrs["is_available"] = makeBuiltin("torch.cuda.is_available", [](Interpreter&, CallArgs&) { return Value(false); });
 
+    auto inductor = makeModule("torch._inductor");
+    auto testOperators = makeModule("torch._inductor.test_operators");
+    testOperators->attrs["realize"] = opFunction("torch._inductor.test_operators.realize",
+                                                 *OpRegistry::instance().find("realize"), CallStyle::TorchFunction);
+    inductor->attrs["test_operators"] = Value(ObjectPtr(testOperators));
+    torch->attrs["_inductor"] = Value(ObjectPtr(inductor));
+
     nn->attrs["functional"] = Value(ObjectPtr(functional));
     torch->attrs["nn"] = Value(ObjectPtr(nn));
     torch->attrs["_dynamo"] = Value(ObjectPtr(dynamo));

@@ -57,7 +57,12 @@ std::string describeError(const Error& error) {
 ScriptSession::ScriptSession(SessionOptions options)
     : options_(std::move(options)),
       logger_(bus_, options_.logs),
-      compiler_(logger_, bus_, findBackend, fmt::format("{}", fmt::join(backendNames(), ", "))) {}
+      compiler_(logger_, bus_, findBackend, fmt::format("{}", fmt::join(backendNames(), ", "))) {
+    if (!options_.debugDir.empty()) {
+        debugTrace_ = std::make_unique<DebugTraceWriter>(options_.debugDir, logger_);
+        bus_.subscribe([this](const Event& e) { debugTrace_->consume(e); });
+    }
+}
 
 ScriptSession::~ScriptSession() = default;
 
@@ -77,15 +82,9 @@ void ScriptSession::run(const std::string& source, const std::string& fileName) 
 void ScriptSession::writeStdout(const std::string& text) { bus_.emit(ScriptOutputEvent{text}); }
 
 Value ScriptSession::callCompiled(Interpreter& interp, CompiledFunctionObject& fn, CallArgs& args) {
-    if (options_.backendOverride.empty() && fn.options.backend != "inductor")
-        return compiler_.call(interp, fn, args);
+    if (options_.backendOverride.empty()) return compiler_.call(interp, fn, args);
     CompiledFunctionObject effective = fn;
-    if (!options_.backendOverride.empty()) effective.options.backend = options_.backendOverride;
-    if (effective.options.backend == "inductor" && !inductorNoticeGiven_) {
-        inductorNoticeGiven_ = true;
-        logger_.log("inductor", LogLevel::Info, "",
-                    "the inductor backend's lowering and code generation are not built yet; graphs run eagerly");
-    }
+    effective.options.backend = options_.backendOverride;
     return compiler_.call(interp, effective, args);
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "capture/compile_manager.h"
+#include "observe/debug_trace.h"
 #include "observe/event.h"
 #include "observe/log_registry.h"
 #include "script/interpreter.h"
@@ -16,6 +17,7 @@ namespace fusescope {
 struct SessionOptions {
     LogSettings logs;
     std::string backendOverride;  // non-empty: every compiled function uses this backend
+    std::string debugDir;         // non-empty: write a debug-trace folder per compiled graph there
 };
 
 class ScriptSession : public ScriptHost {
@@ -45,7 +47,7 @@ private:
     EventBus bus_;
     Logger logger_;
     CompileManager compiler_;
-    bool inductorNoticeGiven_ = false;
+    std::unique_ptr<DebugTraceWriter> debugTrace_;
 };
 
 // Describes a script error for a terminal: "script.py:4:12: error: TypeError: ...".

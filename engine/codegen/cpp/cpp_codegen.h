@@ -1,0 +1,40 @@
+#pragma once
+// C++ code generation for the CPU: one function per kernel of the schedule (vectorisable
+// inner loops, reductions with vector accumulators, the outer range in parallel through
+// OpenMP) and a wrapper `call` that allocates intermediate buffers and runs kernels and
+// extern kernels in order. The module needs no headers: the prelude declares what it uses.
+//
+// ABI of the wrapper:
+//   extern "C" void call(void* const* inputs, void* const* outputs, const int64_t* symbols);
+// inputs: each graph input's data pointer (placeholder order); outputs: the storage of each
+// buffer in GeneratedCpp::outputBuffers, allocated by the caller; symbols: the value of
+// each size symbol in LoweredGraph::symbols order.
+
+#include <string>
+#include <vector>
+
+#include "lower/ir.h"
+#include "schedule/scheduler.h"
+
+namespace fusescope {
+
+struct GeneratedCpp {
+    std::string source;
+    std::vector<std::string> kernelNames;    // in call order
+    std::vector<std::string> outputBuffers;  // computed buffers the caller allocates
+};
+
+GeneratedCpp generateCpp(const LoweredGraph& graph, const Schedule& schedule);
+
+// The helper functions every module starts with (math with PyTorch's NaN rules, Python's
+// floor division and modulo, allocation, BLAS entry points).
+const std::string& cppPrelude();
+
+// One kernel's function and the buffers it takes, in parameter order (then the symbols).
+struct CppKernel {
+    std::string code;
+    std::vector<std::string> buffers;
+};
+CppKernel cppKernel(const KernelGroup& kernel, const std::string& name, const LoweredGraph& graph);
+
+}  // namespace fusescope

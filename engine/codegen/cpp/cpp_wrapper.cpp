@@ -1,0 +1,123 @@
+// The module: prelude, kernels, and the wrapper `call` that allocates intermediate buffers,
+// runs kernels and extern kernels in schedule order, and frees what it allocated.
+
+#include <algorithm>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "codegen/cpp/cpp_codegen.h"
+
+namespace fusescope {
+
+namespace {
+
+// cpp_fused_<first ops>_<n>, as Inductor names its kernels.
+std::string kernelName(const KernelGroup& k, size_t index) {
+    std::vector<std::string> ops;
+    for (const auto* n : k.nodes)
+        for (const Node* o : n->buffer->origins)
+            if (std::find(ops.begin(), ops.end(), o->target) == ops.end() && ops.size() < 3) ops.push_back(o->target);
+    std::string name = "cpp_fused";
+    for (auto op : ops) {
+        std::replace(op.begin(), op.end(), '.', '_');
+        name += "_" + op;
+    }
+    return fmt::format("{}_{}", name, index);
+}
+
+int dtypeCode(DType t) { return t == DType::Float64 ? 1 : 0; }
+
+// A BLAS operand: pointer expression, transpose flag and leading dimension of its view.
+struct BlasOperand {
+    std::string pointer;
+    int transpose;
+    std::string ld;
+};
+
+BlasOperand blasOperand(const ExternOperand& op, const std::string& batchOffset) {
+    const auto& st = op.view.stride;
+    size_t n = st.size();
+    bool rowMajor = st[n - 1] == IndexExpr(1);
+    std::string pointer = fmt::format("{} + {}{}", op.buffer, op.view.offset.cstr(), batchOffset);
+    return {pointer, rowMajor ? 0 : 1, rowMajor ? st[n - 2].cstr() : st[n - 1].cstr()};
+}
+
+std::string externCall(const Buffer& b) {
+    const auto& size = b.layout.size;
+    size_t n = size.size();
+    std::string m = size[n - 2].cstr(), cols = size[n - 1].cstr();
+    const ExternOperand& a = b.operands[b.kernel == "addmm" ? 1 : 0];
+    const ExternOperand& w = b.operands[b.kernel == "addmm" ? 2 : 1];
+    std::string k = a.view.size.back().cstr();
+    std::string out;
+    out += fmt::format("    // {}: extern_kernels.{} {}\n", b.name, b.kernel, b.layout.str());
+    if (b.kernel == "addmm") {
+        const ExternOperand& bias = b.operands[0];
+        out += fmt::format("    for (int64_t i = 0; i < {}; ++i) for (int64_t j = 0; j < {}; ++j) {}[i * {} + j] = {}[{} + i * {} + j * {}];\n",
+                           m, cols, b.name, cols, bias.buffer, bias.view.offset.cstr(), bias.view.stride[0].cstr(),
+                           bias.view.stride[1].cstr());
+    }
+    bool batched = b.kernel == "bmm";
+    std::string pad = batched ? "        " : "    ";
+    if (batched) out += fmt::format("    for (int64_t bi = 0; bi < {}; ++bi) {{\n", size[0].cstr());
+    BlasOperand x = blasOperand(a, batched ? " + bi * " + a.view.stride[0].cstr() : "");
+    BlasOperand y = blasOperand(w, batched ? " + bi * " + w.view.stride[0].cstr() : "");
+    std::string c = batched ? fmt::format("{} + bi * {} * {}", b.name, m, cols) : b.name;
+    out += fmt::format("{}fs_gemm({}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {});\n", pad, dtypeCode(b.layout.dtype), x.transpose,
+                       y.transpose, m, cols, k, b.kernel == "addmm" ? b.alpha : 1.0, x.pointer, x.ld, y.pointer, y.ld,
+                       b.kernel == "addmm" ? b.beta : 0.0, c, cols);
+    if (batched) out += "    }\n";
+    return out;
+}
+
+}  // namespace
+
+GeneratedCpp generateCpp(const LoweredGraph& graph, const Schedule& schedule) {
+    GeneratedCpp gen;
+    std::set<std::string> outputs;
+    for (const auto& o : graph.outputs)
+        if (graph.findBuffer(o.buffer) && outputs.insert(o.buffer).second) gen.outputBuffers.push_back(o.buffer);
+
+    std::string kernels, calls;
+    for (const auto& k : schedule.kernels) {
+        if (k.node->kind == SchedulerNode::Kind::Extern) {
+            calls += externCall(*k.node->buffer);
+            continue;
+        }
+        std::string name = kernelName(k, gen.kernelNames.size());
+        CppKernel kernel = cppKernel(k, name, graph);
+        kernels += "\n" + kernel.code;
+        std::vector<std::string> args = kernel.buffers;
+        for (const auto& s : graph.symbols) args.push_back(s.name);
+        calls += fmt::format("    {}({});\n", name, fmt::join(args, ", "));
+        gen.kernelNames.push_back(name);
+    }
+
+    std::string call = "\nextern \"C\" void call(void* const* inputs, void* const* outputs, const int64_t* symbols) {\n";
+    for (size_t i = 0; i < graph.symbols.size(); ++i) call += fmt::format("    int64_t {} = symbols[{}];\n", graph.symbols[i].name, i);
+    for (const auto& in : graph.inputs) {
+        std::string type = dtypeCType(in.layout.dtype);
+        call += fmt::format("    const {}* {} = (const {}*)inputs[{}];\n", type, in.name, type, in.placeholder);
+    }
+    std::vector<std::string> allocated;
+    for (const auto& node : schedule.nodes) {
+        const Buffer& b = *node->buffer;
+        std::string type = dtypeCType(b.layout.dtype);
+        auto out = std::find(gen.outputBuffers.begin(), gen.outputBuffers.end(), b.name);
+        if (out != gen.outputBuffers.end()) {
+            call += fmt::format("    {}* {} = ({}*)outputs[{}];\n", type, b.name, type, out - gen.outputBuffers.begin());
+        } else {
+            call += fmt::format("    {}* {} = ({}*)fs_alloc({} * {});\n", type, b.name, type, b.layout.numel().cstr(),
+                                dtypeSize(b.layout.dtype));
+            allocated.push_back(b.name);
+        }
+    }
+    call += calls;
+    for (const auto& name : allocated) call += fmt::format("    fs_free({});\n", name);
+    call += "}\n";
+    gen.source = cppPrelude() + kernels + call;
+    return gen;
+}
+
+}  // namespace fusescope

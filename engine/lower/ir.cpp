@@ -1,0 +1,41 @@
+#include "lower/ir.h"
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+
+namespace fusescope {
+
+std::string FixedLayout::str() const {
+    std::string offsetText = offset.isZero() ? "" : ", offset=" + offset.str();
+    return fmt::format("FixedLayout('{}', {}, size={}, stride={}{})", device.str(), dtypeName(dtype), sizesStr(size, false),
+                       sizesStr(stride, false), offsetText);
+}
+
+IndexExpr FixedLayout::indexOf(const std::vector<IndexExpr>& index) const {
+    IndexExpr at = offset;
+    for (size_t i = 0; i < index.size() && i < stride.size(); ++i) at = at + index[i] * stride[i];
+    return at;
+}
+
+bool FixedLayout::isContiguous() const {
+    std::vector<IndexExpr> expected = contiguousStrides(size);
+    for (size_t i = 0; i < size.size(); ++i)
+        if (size[i] != IndexExpr(1) && stride[i] != expected[i]) return false;
+    return offset.isZero();
+}
+
+const Buffer* LoweredGraph::findBuffer(const std::string& name) const {
+    for (const auto& b : buffers)
+        if (b.name == name) return &b;
+    return nullptr;
+}
+
+const FixedLayout& LoweredGraph::layoutOf(const std::string& name) const {
+    if (const Buffer* b = findBuffer(name)) return b->layout;
+    for (const auto& in : inputs)
+        if (in.name == name) return in.layout;
+    throw Error("internal error: no buffer named " + name);
+}
+
+}  // namespace fusescope

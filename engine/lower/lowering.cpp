@@ -1,0 +1,439 @@
+#include "lower/lowering.h"
+
+#include <algorithm>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "lower/lowering_context.h"
+
+namespace fusescope {
+
+int LValue::load(LoopBodyBuilder& b, const std::vector<IndexExpr>& index) const {
+    if (storageBacked()) return b.load(buffer, view.indexOf(index).simplify(b.ranges()), dtype);
+    return inner(b, index);
+}
+
+LValue LoweringArgs::fromTensor(const Tensor& t) const {
+    if (auto it = values_.find(t.impl()); it != values_.end()) return *it->second;
+    if (t.isMeta() || t.numel() != 1 || t.dim() != 0)
+        throw LoweringUnsupported("a constant tensor argument (only Python numbers are inlined)");
+    LValue v;
+    v.dtype = t.dtype();
+    v.wrappedNumber = t.isWrappedNumber();
+    double value = t.item();
+    DType dtype = t.dtype();
+    v.scalar = value;
+    v.inner = [value, dtype](LoopBodyBuilder& b, const std::vector<IndexExpr>&) { return b.constant(value, dtype); };
+    return v;
+}
+
+LValue LoweringArgs::tensor(std::string_view name) const {
+    const IValue& v = bound_[name];
+    if (v.isNumber()) {
+        // A Python number in a Scalar slot (clamp's min): a constant like a wrapped number.
+        DType dtype = v.isBool() ? DType::Bool : v.isInt() ? DType::Int64 : DType::Float64;
+        Tensor t = Tensor::scalar(v.toDouble(), dtype);
+        t.impl()->wrappedNumber = true;
+        return fromTensor(t);
+    }
+    return fromTensor(bound_.tensor(name));
+}
+
+std::vector<LValue> LoweringArgs::tensors(std::string_view name) const {
+    std::vector<LValue> out;
+    for (const auto& item : bound_[name].toSequence()->items) out.push_back(fromTensor(item.toTensor()));
+    return out;
+}
+
+int64_t normalizeDim(int64_t dim, size_t rank) {
+    int64_t r = std::max<int64_t>(static_cast<int64_t>(rank), 1);
+    return dim < 0 ? dim + r : dim;
+}
+
+std::vector<IndexExpr> broadcastIndex(const std::vector<IndexExpr>& index, const std::vector<IndexExpr>& sizes) {
+    std::vector<IndexExpr> out(sizes.size());
+    size_t shift = index.size() - sizes.size();
+    for (size_t d = 0; d < sizes.size(); ++d) out[d] = sizes[d] == IndexExpr(1) ? IndexExpr(0) : index[d + shift];
+    return out;
+}
+
+const TensorMeta& LoweringContext::meta(size_t result) const { return node->meta.at(result); }
+
+namespace {
+
+std::vector<IndexExpr> sizesOf(const TensorMeta& m) {
+    std::vector<IndexExpr> out;
+    for (size_t d = 0; d < m.sizes.size(); ++d)
+        out.push_back(d < m.symbols.size() && !m.symbols[d].empty() ? IndexExpr::parse(m.symbols[d]) : IndexExpr(m.sizes[d]));
+    return out;
+}
+
+bool hasSymbols(const TensorMeta& m) {
+    return std::any_of(m.symbols.begin(), m.symbols.end(), [](const std::string& s) { return !s.empty(); });
+}
+
+// Non-overlapping and dense: some permutation of the dims is contiguous.
+bool isDense(const Shape& sizes, const Shape& strides) {
+    std::vector<size_t> order(sizes.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return strides[a] < strides[b]; });
+    int64_t expected = 1;
+    for (size_t d : order) {
+        if (sizes[d] == 1) continue;
+        if (strides[d] != expected) return false;
+        expected *= sizes[d];
+    }
+    return true;
+}
+
+std::vector<IndexExpr> constants(const Shape& values) { return std::vector<IndexExpr>(values.begin(), values.end()); }
+
+void checkDtype(DType t) {
+    if (t == DType::Float16 || t == DType::BFloat16)
+        throw LoweringUnsupported(fmt::format("{} tensors (the CPU code generator handles float32/64, int32/64 and bool)",
+                                              dtypeName(t)));
+}
+
+}  // namespace
+
+std::vector<IndexExpr> LoweringContext::outputSizes(size_t result) const { return sizesOf(meta(result)); }
+
+FixedLayout LoweringContext::contiguousLayout(const std::vector<IndexExpr>& sizes, DType dtype) const {
+    checkDtype(dtype);
+    FixedLayout l;
+    l.dtype = dtype;
+    l.size = sizes;
+    l.stride = contiguousStrides(sizes);
+    return l;
+}
+
+void LoweringContext::unsupported(const std::string& what) const { throw LoweringUnsupported(what); }
+
+LValue LoweringContext::lazy(std::vector<IndexExpr> sizes, DType dtype,
+                             std::function<int(LoopBodyBuilder&, const std::vector<IndexExpr>&)> inner,
+                             const std::vector<LValue>& from) const {
+    LValue v;
+    v.sizes = std::move(sizes);
+    v.dtype = dtype;
+    v.inner = std::move(inner);
+    for (const auto& f : from) {
+        v.reads += f.storageBacked() ? 1 : f.reads;
+        for (const Node* n : f.origins)
+            if (std::find(v.origins.begin(), v.origins.end(), n) == v.origins.end()) v.origins.push_back(n);
+    }
+    if (node && std::find(v.origins.begin(), v.origins.end(), node) == v.origins.end()) v.origins.push_back(node);
+    return v;
+}
+
+namespace {
+
+std::vector<std::string> varNames(size_t n, size_t first = 0) {
+    std::vector<std::string> out;
+    for (size_t i = 0; i < n; ++i) out.push_back(fmt::format("z{}", first + i));
+    return out;
+}
+
+LValue storageValue(const Buffer& buffer, std::vector<const Node*> origins) {
+    LValue v;
+    v.sizes = buffer.layout.size;
+    v.dtype = buffer.layout.dtype;
+    v.buffer = buffer.name;
+    v.view = buffer.layout;
+    v.origins = std::move(origins);
+    v.reads = 1;
+    return v;
+}
+
+}  // namespace
+
+LValue LoweringContext::realize(const LValue& value, const FixedLayout* layout) {
+    if (value.storageBacked() && !layout) return value;
+    Buffer buffer;
+    buffer.name = newBufferName();
+    buffer.layout = layout ? *layout : contiguousLayout(value.sizes, value.dtype);
+    checkDtype(buffer.layout.dtype);
+    buffer.origins = value.origins;
+    buffer.ranges = value.sizes;
+    LoopBodyBuilder b(varNames(value.sizes.size()), value.sizes, 0);
+    std::vector<IndexExpr> index = b.varExprs();
+    int v = value.load(b, index);
+    b.store(buffer.name, buffer.layout.indexOf(index), b.toDtype(v, buffer.layout.dtype));
+    buffer.body = simplifyLoops(b.finish());
+    out_.buffers.push_back(buffer);
+    return storageValue(out_.buffers.back(), value.origins);
+}
+
+LValue LoweringContext::reduce(const LValue& input, std::vector<int64_t> dims, bool keepdim, const std::string& type,
+                               DType outDtype) {
+    size_t rank = input.sizes.size();
+    if (dims.empty())
+        for (size_t d = 0; d < rank; ++d) dims.push_back(static_cast<int64_t>(d));
+    std::set<size_t> reduced;
+    for (int64_t d : dims) reduced.insert(static_cast<size_t>(normalizeDim(d, rank)));
+
+    std::vector<IndexExpr> pointwiseSizes, reductionSizes, outSizes;
+    for (size_t d = 0; d < rank; ++d) {
+        if (reduced.count(d)) {
+            reductionSizes.push_back(input.sizes[d]);
+            if (keepdim) outSizes.push_back(IndexExpr(1));
+        } else {
+            pointwiseSizes.push_back(input.sizes[d]);
+            outSizes.push_back(input.sizes[d]);
+        }
+    }
+    Buffer buffer;
+    buffer.name = newBufferName();
+    buffer.layout = contiguousLayout(outSizes, outDtype);
+    LValue from = lazy({}, input.dtype, nullptr, {input});
+    buffer.origins = from.origins;
+    buffer.ranges = pointwiseSizes;
+    buffer.reductionRanges = reductionSizes;
+    buffer.reductionType = type;
+
+    std::vector<IndexExpr> ranges = pointwiseSizes;
+    ranges.insert(ranges.end(), reductionSizes.begin(), reductionSizes.end());
+    LoopBodyBuilder b(varNames(ranges.size()), ranges, reductionSizes.size());
+    std::vector<IndexExpr> vars = b.varExprs();
+    std::vector<IndexExpr> inIndex, outIndex;
+    size_t p = 0, r = pointwiseSizes.size();
+    for (size_t d = 0; d < rank; ++d) {
+        if (reduced.count(d)) {
+            inIndex.push_back(vars[r++]);
+            if (keepdim) outIndex.push_back(IndexExpr(0));
+        } else {
+            inIndex.push_back(vars[p]);
+            outIndex.push_back(vars[p++]);
+        }
+    }
+    int v = input.load(b, inIndex);
+    bool accumulates = type == "sum" || type == "prod";
+    if (accumulates) v = b.toDtype(v, outDtype);
+    if (type == "any" || type == "all") v = b.toDtype(v, DType::Bool);
+    int result = b.reduction(outDtype, b.dtypeOf(v), type, v);
+    b.storeReduction(buffer.name, buffer.layout.indexOf(outIndex), result);
+    buffer.body = simplifyLoops(b.finish());
+    out_.buffers.push_back(buffer);
+    return storageValue(out_.buffers.back(), buffer.origins);
+}
+
+LValue LoweringContext::blasOperand(const LValue& value) {
+    if (value.dtype != DType::Float32 && value.dtype != DType::Float64)
+        unsupported(fmt::format("matrix products of {} tensors (BLAS takes float32/float64)", dtypeName(value.dtype)));
+    if (value.storageBacked()) {
+        const auto& st = value.view.stride;
+        size_t n = st.size();
+        if (st[n - 1] == IndexExpr(1) || st[n - 2] == IndexExpr(1)) return value;  // row- or column-major
+    }
+    FixedLayout layout = contiguousLayout(value.sizes, value.dtype);
+    return realize(value, &layout);
+}
+
+LValue LoweringContext::extern_(const std::string& kernel, std::vector<LValue> operands, FixedLayout layout, double alpha,
+                                double beta) {
+    Buffer buffer;
+    buffer.kind = Buffer::Kind::Extern;
+    buffer.name = newBufferName();
+    buffer.layout = std::move(layout);
+    buffer.kernel = kernel;
+    buffer.alpha = alpha;
+    buffer.beta = beta;
+    buffer.origins = lazy({}, buffer.layout.dtype, nullptr, operands).origins;
+    for (const auto& op : operands) buffer.operands.push_back(ExternOperand{op.buffer, op.view});
+    out_.buffers.push_back(buffer);
+    return storageValue(out_.buffers.back(), {node});
+}
+
+namespace {
+
+// mm / addmm / bmm / matmul as extern kernels.
+const std::map<std::string, LoweringRule>& externRules() {
+    static const std::map<std::string, LoweringRule> rules = {
+        {"mm", [](LoweringContext& c, const LoweringArgs& a) -> std::vector<LValue> {
+             LValue x = c.blasOperand(a.tensor("self")), y = c.blasOperand(a.tensor("mat2"));
+             return {c.extern_("mm", {x, y}, c.contiguousLayout(c.outputSizes(), c.meta().dtype), 1, 0)};
+         }},
+        {"bmm", [](LoweringContext& c, const LoweringArgs& a) -> std::vector<LValue> {
+             LValue x = c.blasOperand(a.tensor("self")), y = c.blasOperand(a.tensor("mat2"));
+             return {c.extern_("bmm", {x, y}, c.contiguousLayout(c.outputSizes(), c.meta().dtype), 1, 0)};
+         }},
+        {"matmul", [](LoweringContext& c, const LoweringArgs& a) -> std::vector<LValue> {
+             LValue x = a.tensor("self"), y = a.tensor("other");
+             size_t rank = x.sizes.size();
+             if (rank == 3 && y.sizes.size() == 2) {
+                 // (B, M, K) @ (K, N): one mm over B*M rows of a contiguous x, viewed back as (B, M, N).
+                 FixedLayout rows = c.contiguousLayout({x.sizes[0] * x.sizes[1], x.sizes[2]}, x.dtype);
+                 if (!x.storageBacked() || !x.view.isContiguous()) x = c.realize(x, &rows);
+                 x.sizes = rows.size;
+                 x.view.size = rows.size;
+                 x.view.stride = rows.stride;
+                 LValue out = c.extern_("mm", {x, c.blasOperand(y)},
+                                        c.contiguousLayout({rows.size[0], y.sizes[1]}, c.meta().dtype), 1, 0);
+                 out.sizes = c.outputSizes();
+                 out.view.size = out.sizes;
+                 out.view.stride = contiguousStrides(out.sizes);
+                 return {out};
+             }
+             if (rank != y.sizes.size() || (rank != 2 && rank != 3))
+                 c.unsupported("matmul of these ranks (decompose it into mm/bmm first)");
+             std::string kernel = rank == 2 ? "mm" : "bmm";
+             return {c.extern_(kernel, {c.blasOperand(x), c.blasOperand(y)},
+                               c.contiguousLayout(c.outputSizes(), c.meta().dtype), 1, 0)};
+         }},
+        {"addmm", [](LoweringContext& c, const LoweringArgs& a) -> std::vector<LValue> {
+             std::vector<IndexExpr> sizes = c.outputSizes();
+             LValue bias = a.tensor("self");
+             if (!bias.storageBacked()) bias = c.realize(bias);
+             // The bias seen as an (M, N) view: broadcast dims get stride 0.
+             FixedLayout view = bias.view;
+             view.size = sizes;
+             view.stride.assign(2, IndexExpr(0));
+             size_t shift = 2 - bias.sizes.size();
+             for (size_t d = 0; d < bias.sizes.size(); ++d)
+                 if (bias.sizes[d] != IndexExpr(1)) view.stride[d + shift] = bias.view.stride[d];
+             bias.view = view;
+             LValue x = c.blasOperand(a.tensor("mat1")), y = c.blasOperand(a.tensor("mat2"));
+             return {c.extern_("addmm", {bias, x, y}, c.contiguousLayout(sizes, c.meta().dtype), a.bound().number("alpha"),
+                               a.bound().number("beta"))};
+         }},
+    };
+    return rules;
+}
+
+const LoweringRule* findRule(const std::string& name) {
+    for (const auto* table : {&pointwiseRules(), &viewRules(), &reductionRules(), &externRules()}) {
+        auto it = table->find(name);
+        if (it != table->end()) return &it->second;
+    }
+    return nullptr;
+}
+
+// Graph values a node's arguments refer to, as meta tensors for binding.
+class ArgumentBinder {
+public:
+    ArgumentBinder(const std::map<const Node*, std::vector<LValue>>& values) : values_(values) {}
+    IValue operator()(const Argument& a) {
+        switch (a.kind) {
+        case Argument::Kind::Constant: return a.constant;
+        case Argument::Kind::List:
+        case Argument::Kind::Tuple: {
+            IValueList items;
+            for (const auto& item : a.items) items.push_back((*this)(item));
+            return a.kind == Argument::Kind::Tuple ? IValue::tuple(items) : IValue::list(items);
+        }
+        case Argument::Kind::NodeRef: break;
+        }
+        size_t result = a.outputIndex < 0 ? 0 : static_cast<size_t>(a.outputIndex);
+        const TensorMeta& m = a.node->meta.at(result);
+        Tensor t = Tensor::emptyMeta(m.sizes, m.strides, m.dtype);
+        keep_.push_back(t);
+        map_[t.impl()] = &values_.at(a.node).at(result);
+        return IValue(t);
+    }
+    std::map<const TensorImpl*, const LValue*> map() const { return map_; }
+
+private:
+    const std::map<const Node*, std::vector<LValue>>& values_;
+    std::vector<Tensor> keep_;
+    std::map<const TensorImpl*, const LValue*> map_;
+};
+
+std::map<const Node*, int> userCounts(const Graph& graph) {
+    std::map<const Node*, int> users;
+    std::function<void(const Argument&)> count = [&](const Argument& a) {
+        if (a.kind == Argument::Kind::NodeRef) ++users[a.node];
+        for (const auto& item : a.items) count(item);
+    };
+    for (const auto& n : graph.nodes()) {
+        for (const auto& a : n->args) count(a);
+        for (const auto& [k, a] : n->kwargs) count(a);
+    }
+    for (const auto& a : graph.outputs()) count(a);
+    return users;
+}
+
+constexpr int kRealizeReadsThreshold = 4;  // a shared value reading more than this is computed once
+
+}  // namespace
+
+LoweredGraph lowerGraph(const Graph& graph) {
+    LoweredGraph out;
+    LoweringContext ctx(out);
+    std::map<const Node*, std::vector<LValue>> values;
+    std::map<const Node*, int> users = userCounts(graph);
+    const OpRegistry& registry = OpRegistry::instance();
+
+    int placeholder = 0;
+    for (const auto& node : graph.nodes()) {
+        if (node->op == NodeOp::Placeholder) {
+            const TensorMeta& m = node->meta.at(0);
+            InputBuffer in;
+            in.name = fmt::format("arg{}_1", placeholder);
+            in.placeholder = placeholder;
+            in.node = node.get();
+            in.layout.dtype = m.dtype;
+            checkDtype(m.dtype);
+            in.layout.size = sizesOf(m);
+            // Capture guards a dynamic input's strides only as "contiguous".
+            bool contiguous = m.strides == fusescope::contiguousStrides(m.sizes);
+            in.layout.stride = hasSymbols(m) && contiguous ? contiguousStrides(in.layout.size) : constants(m.strides);
+            for (size_t d = 0; d < m.symbols.size(); ++d) {
+                const std::string& s = m.symbols[d];
+                bool known = std::any_of(out.symbols.begin(), out.symbols.end(), [&](const SymbolSource& x) { return x.name == s; });
+                if (!s.empty() && !known && IndexExpr::parse(s) == IndexExpr::symbol(s))
+                    out.symbols.push_back(SymbolSource{s, placeholder, static_cast<int>(d)});
+            }
+            LValue v;
+            v.sizes = in.layout.size;
+            v.dtype = m.dtype;
+            v.buffer = in.name;
+            v.view = in.layout;
+            v.reads = 1;
+            values[node.get()] = {v};
+            out.inputs.push_back(std::move(in));
+            ++placeholder;
+            continue;
+        }
+        if (node->op != NodeOp::CallFunction && node->op != NodeOp::CallMethod) continue;
+        ctx.node = node.get();
+        try {
+            ArgumentBinder bind(values);
+            IValueList args;
+            for (const auto& a : node->args) args.push_back(bind(a));
+            Kwargs kwargs;
+            for (const auto& [k, a] : node->kwargs) kwargs.emplace_back(k, bind(a));
+            auto [def, bound] = registry.resolve(node->target, args, kwargs);
+            const LoweringRule* rule = findRule(def->name);
+            if (!rule) throw LoweringUnsupported(fmt::format("no lowering for {}", def->name));
+            std::vector<LValue> results = (*rule)(ctx, LoweringArgs(bound, bind.map()));
+            for (auto& r : results) {
+                checkDtype(r.dtype);
+                if (users[node.get()] > 1 && !r.storageBacked() && r.reads > kRealizeReadsThreshold) r = ctx.realize(r);
+            }
+            values[node.get()] = std::move(results);
+        } catch (const Error& e) {
+            // Anything a rule could not handle (an argument form it did not expect) is a gap
+            // in the lowering, never a script error: the graph then runs eagerly.
+            throw LoweringUnsupported(fmt::format("{} (node {}, {})", e.what(), node->name,
+                                                  node->where.known() ? node->where.str() : "unknown line"),
+                                      node->where);
+        }
+    }
+
+    ctx.node = nullptr;
+    for (const auto& a : graph.outputs()) {
+        if (a.kind != Argument::Kind::NodeRef) throw LoweringUnsupported("a graph output that is not a tensor");
+        size_t result = a.outputIndex < 0 ? 0 : static_cast<size_t>(a.outputIndex);
+        LValue v = values.at(a.node).at(result);
+        const TensorMeta& m = a.node->meta.at(result);
+        if (!v.storageBacked()) {
+            FixedLayout layout = ctx.contiguousLayout(v.sizes, v.dtype);
+            if (!hasSymbols(m) && isDense(m.sizes, m.strides)) layout.stride = constants(m.strides);
+            v = ctx.realize(v, &layout);
+        }
+        out.outputs.push_back(OutputSpec{v.buffer, v.view});
+    }
+    return out;
+}
+
+}  // namespace fusescope

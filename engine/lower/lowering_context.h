@@ -1,0 +1,93 @@
+#pragma once
+// The state shared by the lowering rules (lowering.cpp drives it, lowering_pointwise.cpp
+// and lowering_reduce.cpp add rules): lazy tensor values, buffer creation, realization.
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "lower/ir.h"
+#include "lower/lowering.h"
+#include "ops/op_registry.h"
+
+namespace fusescope {
+
+// A tensor during lowering: either backed by a buffer's storage (seen through a strided
+// view) or lazy (`inner` emits the ops computing the element at an index).
+struct LValue {
+    std::vector<IndexExpr> sizes;
+    DType dtype = DType::Float32;
+    std::string buffer;  // non-empty: storage-backed
+    FixedLayout view;    // storage-backed: where the elements are
+    std::function<int(LoopBodyBuilder&, const std::vector<IndexExpr>&)> inner;
+    std::vector<const Node*> origins;
+    int reads = 0;  // loads one element costs (decides realization of shared values)
+    bool wrappedNumber = false;     // a Python number in a tensor slot (type promotion)
+    std::optional<double> scalar;  // a constant: emitted directly in the dtype it's used at
+
+    bool storageBacked() const { return !buffer.empty(); }
+    int load(LoopBodyBuilder& b, const std::vector<IndexExpr>& index) const;
+};
+
+// Arguments of a call as the op's schema names them; tensors map back to lowered values.
+class LoweringArgs {
+public:
+    LoweringArgs(BoundArgs bound, std::map<const TensorImpl*, const LValue*> values)
+        : bound_(std::move(bound)), values_(std::move(values)) {}
+    const BoundArgs& bound() const { return bound_; }
+    bool has(std::string_view name) const { return !bound_[name].isNone(); }
+    // A tensor argument: its lowered value, or a 0-dim constant for a wrapped number.
+    LValue tensor(std::string_view name) const;
+    std::vector<LValue> tensors(std::string_view name) const;
+
+private:
+    LValue fromTensor(const Tensor& t) const;
+    BoundArgs bound_;
+    std::map<const TensorImpl*, const LValue*> values_;
+};
+
+class LoweringContext {
+public:
+    explicit LoweringContext(LoweredGraph& out) : out_(out) {}
+
+    // The node being lowered (provenance of what gets created) and its result metadata.
+    const Node* node = nullptr;
+    const TensorMeta& meta(size_t result = 0) const;
+    std::vector<IndexExpr> outputSizes(size_t result = 0) const;
+
+    // A lazy value of the node's output shape computed from the given element function.
+    LValue lazy(std::vector<IndexExpr> sizes, DType dtype, std::function<int(LoopBodyBuilder&, const std::vector<IndexExpr>&)> inner,
+                const std::vector<LValue>& from) const;
+    // Writes `value` into a new buffer (contiguous unless `layout` is given).
+    LValue realize(const LValue& value, const FixedLayout* layout = nullptr);
+    LValue reduce(const LValue& input, std::vector<int64_t> dims, bool keepdim, const std::string& type, DType outDtype);
+    LValue extern_(const std::string& kernel, std::vector<LValue> operands, FixedLayout layout, double alpha, double beta);
+    // A storage-backed, 2-D/3-D BLAS-compatible view of `value` (realizing it if needed).
+    LValue blasOperand(const LValue& value);
+
+    std::string newBufferName() { return fmt::format("buf{}", nextBuffer_++); }
+    FixedLayout contiguousLayout(const std::vector<IndexExpr>& sizes, DType dtype) const;
+    [[noreturn]] void unsupported(const std::string& what) const;
+
+private:
+    LoweredGraph& out_;
+    int nextBuffer_ = 0;
+};
+
+// Broadcasts an index of the output shape to an input of shape `sizes` (right-aligned;
+// size-1 dims read element 0).
+std::vector<IndexExpr> broadcastIndex(const std::vector<IndexExpr>& index, const std::vector<IndexExpr>& sizes);
+
+// Rules: each lowers one op (by registry name) and returns its result(s).
+using LoweringRule = std::function<std::vector<LValue>(LoweringContext&, const LoweringArgs&)>;
+const std::map<std::string, LoweringRule>& pointwiseRules();
+const std::map<std::string, LoweringRule>& viewRules();
+const std::map<std::string, LoweringRule>& reductionRules();
+
+int64_t normalizeDim(int64_t dim, size_t rank);
+
+}  // namespace fusescope

@@ -1,0 +1,216 @@
+// Lowering rules for views: they move no data. A view of a buffer stays a strided view of
+// that buffer's storage (so extern kernels can take it as is); a view of a lazy value
+// re-indexes the element function.
+
+#include <algorithm>
+
+#include "lower/lowering_context.h"
+
+namespace fusescope {
+
+namespace {
+
+using Remap = std::function<std::vector<IndexExpr>(const std::vector<IndexExpr>& newIndex, const VarRanges& ranges)>;
+
+// A view with new sizes whose element i is the source's element remap(i). `strided`
+// gives the new layout of a storage-backed source when the view is expressible as strides.
+LValue view(LoweringContext& c, const LValue& src, std::vector<IndexExpr> sizes, Remap remap,
+            std::function<std::optional<FixedLayout>(const FixedLayout&)> strided) {
+    if (src.storageBacked() && strided) {
+        if (auto layout = strided(src.view)) {
+            LValue v = src;
+            v.sizes = sizes;
+            v.view = *layout;
+            v.view.size = sizes;
+            v.origins = c.lazy({}, src.dtype, nullptr, {src}).origins;
+            return v;
+        }
+    }
+    return c.lazy(sizes, src.dtype,
+                  [src, remap](LoopBodyBuilder& b, const std::vector<IndexExpr>& index) { return src.load(b, remap(index, b.ranges())); },
+                  {src});
+}
+
+std::vector<int64_t> normalizedDims(const std::vector<int64_t>& dims, size_t rank) {
+    std::vector<int64_t> out;
+    for (int64_t d : dims) out.push_back(normalizeDim(d, rank));
+    return out;
+}
+
+LValue permute(LoweringContext& c, const LValue& src, const std::vector<int64_t>& perm) {
+    std::vector<IndexExpr> sizes;
+    for (int64_t p : perm) sizes.push_back(src.sizes[p]);
+    return view(
+        c, src, sizes,
+        [perm](const std::vector<IndexExpr>& index, const VarRanges&) {
+            std::vector<IndexExpr> old(index.size());
+            for (size_t i = 0; i < perm.size(); ++i) old[perm[i]] = index[i];
+            return old;
+        },
+        [perm](const FixedLayout& l) -> std::optional<FixedLayout> {
+            FixedLayout out = l;
+            for (size_t i = 0; i < perm.size(); ++i) out.stride[i] = l.stride[perm[i]];
+            return out;
+        });
+}
+
+// Reshape: through the flat (row-major) position; stays strided for contiguous sources.
+LValue reshape(LoweringContext& c, const LValue& src, std::vector<IndexExpr> sizes) {
+    std::vector<IndexExpr> oldSizes = src.sizes;
+    std::vector<IndexExpr> newStrides = contiguousStrides(sizes), oldStrides = contiguousStrides(oldSizes);
+    return view(
+        c, src, sizes,
+        [oldSizes, newStrides, oldStrides](const std::vector<IndexExpr>& index, const VarRanges& ranges) {
+            IndexExpr flat;
+            for (size_t i = 0; i < index.size(); ++i) flat = flat + index[i] * newStrides[i];
+            std::vector<IndexExpr> old;
+            for (size_t k = 0; k < oldSizes.size(); ++k) {
+                IndexExpr q = IndexExpr::floorDiv(flat, oldStrides[k], ranges);
+                old.push_back(k == 0 ? q : IndexExpr::mod(q, oldSizes[k], ranges));
+            }
+            return old;
+        },
+        [sizes](const FixedLayout& l) -> std::optional<FixedLayout> {
+            if (!FixedLayout{l.device, l.dtype, l.size, l.stride, {}}.isContiguous()) return std::nullopt;
+            FixedLayout out = l;
+            out.stride = contiguousStrides(sizes);
+            return out;
+        });
+}
+
+LValue select(LoweringContext& c, const LValue& src, int64_t dim, IndexExpr at) {
+    std::vector<IndexExpr> sizes = src.sizes;
+    sizes.erase(sizes.begin() + dim);
+    return view(
+        c, src, sizes,
+        [dim, at](const std::vector<IndexExpr>& index, const VarRanges&) {
+            std::vector<IndexExpr> old = index;
+            old.insert(old.begin() + dim, at);
+            return old;
+        },
+        [dim, at](const FixedLayout& l) -> std::optional<FixedLayout> {
+            FixedLayout out = l;
+            out.offset = l.offset + at * l.stride[dim];
+            out.stride.erase(out.stride.begin() + dim);
+            return out;
+        });
+}
+
+LValue slice(LoweringContext& c, const LValue& src, int64_t dim, int64_t start, int64_t step, IndexExpr length) {
+    std::vector<IndexExpr> sizes = src.sizes;
+    sizes[dim] = length;
+    return view(
+        c, src, sizes,
+        [dim, start, step](const std::vector<IndexExpr>& index, const VarRanges&) {
+            std::vector<IndexExpr> old = index;
+            old[dim] = IndexExpr(start) + index[dim] * IndexExpr(step);
+            return old;
+        },
+        [dim, start, step](const FixedLayout& l) -> std::optional<FixedLayout> {
+            FixedLayout out = l;
+            out.offset = l.offset + IndexExpr(start) * l.stride[dim];
+            out.stride[dim] = l.stride[dim] * IndexExpr(step);
+            return out;
+        });
+}
+
+// Inserts / removes size-1 dims and broadcasts size-1 dims (expand) to the node's sizes.
+LValue restride(LoweringContext& c, const LValue& src, std::vector<IndexExpr> sizes) {
+    // Source dim k maps to the output dim it matches from the right, skipping size-1 dims.
+    std::vector<int> target(src.sizes.size(), -1);
+    int o = static_cast<int>(sizes.size()) - 1;
+    for (int k = static_cast<int>(src.sizes.size()) - 1; k >= 0; --k) {
+        if (src.sizes[k] == IndexExpr(1)) continue;
+        while (o >= 0 && sizes[o] != src.sizes[k]) --o;
+        if (o < 0) c.unsupported("a view whose dims can't be matched to its source");
+        target[k] = o--;
+    }
+    return view(
+        c, src, sizes,
+        [target](const std::vector<IndexExpr>& index, const VarRanges&) {
+            std::vector<IndexExpr> old;
+            for (int t : target) old.push_back(t < 0 ? IndexExpr(0) : index[t]);
+            return old;
+        },
+        [target, sizes](const FixedLayout& l) -> std::optional<FixedLayout> {
+            FixedLayout out = l;
+            out.stride.assign(sizes.size(), IndexExpr(0));
+            for (size_t k = 0; k < target.size(); ++k)
+                if (target[k] >= 0) out.stride[target[k]] = l.stride[k];
+            // Size-1 dims get the stride PyTorch gives them, so strided layouts print alike.
+            for (size_t d = sizes.size(); d-- > 0;)
+                if (sizes[d] == IndexExpr(1))
+                    out.stride[d] = d + 1 < sizes.size() ? out.stride[d + 1] * sizes[d + 1] : IndexExpr(1);
+            return out;
+        });
+}
+
+std::map<std::string, LoweringRule> makeRules() {
+    std::map<std::string, LoweringRule> r;
+    r["transpose"] = [](LoweringContext& c, const LoweringArgs& a) -> std::vector<LValue> {
+        LValue self = a.tensor("self");
+        size_t rank = self.sizes.size();
+        std::vector<int64_t> perm(rank);
+        for (size_t i = 0; i < rank; ++i) perm[i] = static_cast<int64_t>(i);
+        std::swap(perm[normalizeDim(a.bound().integer("dim0"), rank)], perm[normalizeDim(a.bound().integer("dim1"), rank)]);
+        return {permute(c, self, perm)};
+    };
+    r["t"] = [](LoweringContext& c, const LoweringArgs& a) -> std::vector<LValue> {
+        LValue self = a.tensor("self");
+        if (self.sizes.size() < 2) return {self};
+        return {permute(c, self, {1, 0})};
+    };
+    r["permute"] = [](LoweringContext& c, const LoweringArgs& a) -> std::vector<LValue> {
+        LValue self = a.tensor("self");
+        return {permute(c, self, normalizedDims(a.bound().ints("dims"), self.sizes.size()))};
+    };
+    for (const char* name : {"view", "reshape", "flatten"})
+        r[name] = [](LoweringContext& c, const LoweringArgs& a) -> std::vector<LValue> {
+            return {reshape(c, a.tensor("self"), c.outputSizes())};
+        };
+    for (const char* name : {"unsqueeze", "squeeze", "expand"})
+        r[name] = [](LoweringContext& c, const LoweringArgs& a) -> std::vector<LValue> {
+            return {restride(c, a.tensor("self"), c.outputSizes())};
+        };
+    r["select"] = [](LoweringContext& c, const LoweringArgs& a) -> std::vector<LValue> {
+        LValue self = a.tensor("self");
+        int64_t dim = normalizeDim(a.bound().integer("dim"), self.sizes.size());
+        int64_t index = a.bound().integer("index");
+        if (index < 0) index += a.bound().tensor("self").sizes()[dim];
+        return {select(c, self, dim, IndexExpr(index))};
+    };
+    r["unbind"] = [](LoweringContext& c, const LoweringArgs& a) -> std::vector<LValue> {
+        LValue self = a.tensor("self");
+        int64_t dim = normalizeDim(a.bound().integer("dim"), self.sizes.size());
+        auto n = self.sizes[dim].constant();
+        if (!n) c.unsupported("unbind over a dynamic dim");
+        std::vector<LValue> out;
+        for (int64_t i = 0; i < *n; ++i) out.push_back(select(c, self, dim, IndexExpr(i)));
+        return out;
+    };
+    auto sliceRule = [](LoweringContext& c, const LoweringArgs& a, int64_t dim, int64_t start, int64_t step) {
+        LValue self = a.tensor("self");
+        dim = normalizeDim(dim, self.sizes.size());
+        int64_t size = a.bound().tensor("self").sizes()[dim];
+        if (start < 0) start += size;
+        start = std::clamp<int64_t>(start, 0, size);
+        return std::vector<LValue>{slice(c, self, dim, start, step, c.outputSizes()[dim])};
+    };
+    r["slice"] = [sliceRule](LoweringContext& c, const LoweringArgs& a) -> std::vector<LValue> {
+        const IValue& start = a.bound()["start"];
+        return sliceRule(c, a, a.bound().integer("dim"), start.isNone() ? 0 : start.toInt(), a.bound().integer("step"));
+    };
+    r["narrow"] = [sliceRule](LoweringContext& c, const LoweringArgs& a) -> std::vector<LValue> {
+        return sliceRule(c, a, a.bound().integer("dim"), a.bound().integer("start"), 1);
+    };
+    return r;
+}
+
+}  // namespace
+
+const std::map<std::string, LoweringRule>& viewRules() {
+    static const std::map<std::string, LoweringRule> rules = makeRules();
+    return rules;
+}
+
+}  // namespace fusescope

@@ -1,0 +1,116 @@
+#include "runtime/cpu_runtime.h"
+
+#include <cstdlib>
+#include <cstring>
+
+#include "core/error.h"
+#include "toolchain/cpp_jit.h"
+
+#ifdef FUSESCOPE_HAVE_BLAS
+#include <cblas.h>
+#endif
+
+namespace fusescope {
+
+namespace {
+
+void* fsAlloc(int64_t bytes) {
+    size_t rounded = (static_cast<size_t>(bytes) + 63) / 64 * 64;
+    return std::aligned_alloc(64, rounded ? rounded : 64);
+}
+
+void fsFree(void* p) { std::free(p); }
+
+// C = alpha * op(A) @ op(B) + beta * C, row-major; dtype 0 float32, 1 float64.
+void fsGemm(int dtype, int transA, int transB, int64_t m, int64_t n, int64_t k, double alpha, const void* a,
+                       int64_t lda, const void* b, int64_t ldb, double beta, void* c, int64_t ldc) {
+#ifdef FUSESCOPE_HAVE_BLAS
+    auto ta = transA ? CblasTrans : CblasNoTrans;
+    auto tb = transB ? CblasTrans : CblasNoTrans;
+    if (dtype == 1) {
+        cblas_dgemm(CblasRowMajor, ta, tb, m, n, k, alpha, static_cast<const double*>(a), lda, static_cast<const double*>(b),
+                    ldb, beta, static_cast<double*>(c), ldc);
+    } else {
+        cblas_sgemm(CblasRowMajor, ta, tb, m, n, k, static_cast<float>(alpha), static_cast<const float*>(a), lda,
+                    static_cast<const float*>(b), ldb, static_cast<float>(beta), static_cast<float*>(c), ldc);
+    }
+#else
+    // Without OpenBLAS: a plain triple loop (correct, not fast).
+    auto run = [&](auto* cp, const auto* ap, const auto* bp) {
+        for (int64_t i = 0; i < m; ++i)
+            for (int64_t j = 0; j < n; ++j) {
+                double acc = 0;
+                for (int64_t p = 0; p < k; ++p)
+                    acc += double(transA ? ap[p * lda + i] : ap[i * lda + p]) * double(transB ? bp[j * ldb + p] : bp[p * ldb + j]);
+                cp[i * ldc + j] = static_cast<std::remove_reference_t<decltype(cp[0])>>(alpha * acc + (beta != 0 ? beta * cp[i * ldc + j] : 0));
+            }
+    };
+    if (dtype == 1) run(static_cast<double*>(c), static_cast<const double*>(a), static_cast<const double*>(b));
+    else run(static_cast<float*>(c), static_cast<const float*>(a), static_cast<const float*>(b));
+#endif
+}
+
+int64_t evaluate(const IndexExpr& e, const std::map<std::string, IndexExpr>& symbols) {
+    auto v = e.substitute(symbols).constant();
+    if (!v) throw Error("internal error: size " + e.str() + " depends on an unknown symbol");
+    return *v;
+}
+
+Shape evaluate(const std::vector<IndexExpr>& values, const std::map<std::string, IndexExpr>& symbols) {
+    Shape out;
+    for (const auto& v : values) out.push_back(evaluate(v, symbols));
+    return out;
+}
+
+}  // namespace
+
+void registerCpuRuntimeSymbols() {
+    if (!CppJit::available()) return;
+    CppJit& jit = CppJit::instance();
+    jit.defineSymbol("fs_alloc", reinterpret_cast<void*>(&fsAlloc));
+    jit.defineSymbol("fs_free", reinterpret_cast<void*>(&fsFree));
+    jit.defineSymbol("fs_gemm", reinterpret_cast<void*>(&fsGemm));
+}
+
+CpuGraphRunner::CpuGraphRunner(const LoweredGraph& graph, const GeneratedCpp& generated, std::shared_ptr<CompiledModule> module)
+    : inputs_(graph.inputs), outputs_(graph.outputs), symbols_(graph.symbols), module_(std::move(module)) {
+    for (const auto& name : generated.outputBuffers) outputBuffers_.push_back({name, graph.layoutOf(name)});
+    call_ = reinterpret_cast<CallFn>(module_->symbol("call"));
+}
+
+std::vector<Tensor> CpuGraphRunner::operator()(const std::vector<Tensor>& inputs) const {
+    std::map<std::string, IndexExpr> symbols;
+    for (const auto& s : symbols_) symbols[s.name] = IndexExpr(inputs.at(s.placeholder).sizes().at(s.dim));
+    std::vector<void*> in;
+    for (const auto& t : inputs) in.push_back(t.dataPtr());
+    std::map<std::string, Tensor> buffers;
+    std::vector<void*> out;
+    for (const auto& [name, layout] : outputBuffers_) {
+        Shape sizes = evaluate(layout.size, symbols);
+        Tensor storage = Tensor::empty({shapeNumel(sizes)}, layout.dtype);
+        buffers[name] = storage;
+        out.push_back(storage.dataPtr());
+    }
+    std::vector<int64_t> symbolValues;
+    for (const auto& s : symbols_) symbolValues.push_back(evaluate(symbols[s.name], {}));
+    call_(in.data(), out.data(), symbolValues.data());
+
+    std::vector<Tensor> results;
+    for (const auto& o : outputs_) {
+        Shape sizes = evaluate(o.view.size, symbols), strides = evaluate(o.view.stride, symbols);
+        int64_t offset = evaluate(o.view.offset, symbols);
+        auto it = buffers.find(o.buffer);
+        if (it != buffers.end()) {
+            results.push_back(it->second.asStrided(sizes, strides, offset));
+            continue;
+        }
+        for (const auto& input : inputs_)
+            if (input.name == o.buffer) {
+                const Tensor& t = inputs.at(input.placeholder);
+                results.push_back(t.asStrided(sizes, strides, t.storageOffset() + offset));
+            }
+    }
+    return results;
+}
+
+}  // namespace fusescope

@@ -1,0 +1,35 @@
+#pragma once
+// Runs a generated C++ module: computes the size symbols from the inputs, allocates the
+// output buffers, calls the module's `call`, and returns the graph outputs as tensors
+// (views onto output buffers or inputs, as the graph's outputs are).
+
+#include <memory>
+#include <vector>
+
+#include "codegen/cpp/cpp_codegen.h"
+#include "core/tensor.h"
+
+namespace fusescope {
+
+struct CompiledModule;
+
+// Makes the runtime helpers generated code calls (fs_alloc, fs_free, fs_gemm) known to the
+// JIT. Idempotent.
+void registerCpuRuntimeSymbols();
+
+class CpuGraphRunner {
+public:
+    CpuGraphRunner(const LoweredGraph& graph, const GeneratedCpp& generated, std::shared_ptr<CompiledModule> module);
+    std::vector<Tensor> operator()(const std::vector<Tensor>& inputs) const;
+
+private:
+    using CallFn = void (*)(void* const*, void* const*, const int64_t*);
+    std::vector<InputBuffer> inputs_;
+    std::vector<OutputSpec> outputs_;
+    std::vector<SymbolSource> symbols_;
+    std::vector<std::pair<std::string, FixedLayout>> outputBuffers_;
+    std::shared_ptr<CompiledModule> module_;
+    CallFn call_ = nullptr;
+};
+
+}  // namespace fusescope

@@ -1,0 +1,86 @@
+#pragma once
+// The scheduler: one node per buffer of the loop IR with its memory dependencies and
+// users, dead-node elimination, then fusion. Every candidate pair of nodes gets a score
+// and a verdict; the ordered decisions can be replayed step by step.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "lower/ir.h"
+
+namespace fusescope {
+
+// MemoryDep('buf0', c0, {c0: 256}, None), StarDep(name='buf1', mode=None), WeakDep(...).
+struct Dep {
+    enum class Kind { Memory, Star, Weak };
+    Kind kind = Kind::Memory;
+    std::string name;
+    IndexExpr index;                                          // Memory: over c0, c1, ...
+    std::vector<std::pair<std::string, IndexExpr>> ranges;  // Memory: c0 -> extent
+    std::string str() const;
+    bool operator==(const Dep& o) const { return str() == o.str(); }
+};
+
+struct SchedulerNode;
+
+struct NodeUser {
+    const SchedulerNode* node = nullptr;  // null: the graph's output
+    bool canInplace = false;
+    bool isWeak = false;
+    std::string str() const;
+};
+
+struct SchedulerNode {
+    enum class Kind { Computed, Extern, Fused };
+    Kind kind = Kind::Computed;
+    std::string name;
+    const Buffer* buffer = nullptr;        // Computed / Extern
+    std::vector<SchedulerNode*> members;   // Fused: in execution order
+    std::vector<Dep> writes, unmetDependencies, metDependencies;
+    std::vector<NodeUser> users;
+    std::vector<IndexExpr> pointwiseSizes, reductionSizes;  // the loop nest (group.iteration)
+    std::vector<std::pair<std::string, FixedLayout>> layouts;  // Computed: buffers read, then written
+    int order = 0;  // position in the pre-fusion order
+
+    bool isReduction() const { return !reductionSizes.empty(); }
+    std::string kindName() const;  // SchedulerNode / ExternKernelSchedulerNode / FusedSchedulerNode
+    std::string str() const;       // the ir_pre_fusion.txt / ir_post_fusion.txt text of this node
+    std::vector<const SchedulerNode*> leaves() const;  // itself, or its members
+};
+
+struct FusionDecision {
+    int step = 0;
+    std::string node1, node2;  // the two (possibly already fused) nodes considered
+    std::string kind;          // vertical / horizontal / reduction
+    int64_t score = 0;         // bytes of memory traffic the fusion saves
+    bool fused = false;
+    std::string reason;        // why, in words that name the facts
+    std::string result;        // the fused node's name when fused
+};
+
+// A kernel's worth of work after fusion: the members' loop bodies re-expressed over one
+// iteration (the group's pointwise sizes, then reduction sizes) with variables x0, x1, ...
+struct KernelGroup {
+    const SchedulerNode* node = nullptr;  // the post-fusion node (an extern kernel: no bodies)
+    std::vector<const SchedulerNode*> nodes;  // its computed members in execution order
+    std::vector<IndexExpr> pointwiseSizes, reductionSizes;
+    std::vector<LoopBody> bodies;  // one per node, over the group's iteration
+};
+
+struct Schedule {
+    std::vector<std::unique_ptr<SchedulerNode>> nodes;  // pre-fusion, alive
+    std::vector<std::string> removedDeadNodes;
+    std::vector<std::unique_ptr<SchedulerNode>> fusedNodes;
+    std::vector<SchedulerNode*> order;  // post-fusion, in execution order
+    std::vector<FusionDecision> decisions;
+    std::vector<KernelGroup> kernels;  // one per entry of `order`
+
+    std::string preFusionText() const;
+    std::string postFusionText() const;
+};
+
+// Builds the scheduler nodes for a lowered graph and fuses them.
+Schedule schedule(const LoweredGraph& graph);
+
+}  // namespace fusescope

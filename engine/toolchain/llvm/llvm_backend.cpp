@@ -1,0 +1,117 @@
+#include "toolchain/llvm/llvm_backend.h"
+
+#include <set>
+
+#include <llvm/Analysis/TargetLibraryInfo.h>
+#include <llvm/IR/LegacyPassManager.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+
+#include "core/error.h"
+#include "toolchain/llvm/host_target.h"
+
+namespace fusescope {
+
+namespace {
+
+struct VectorFunction {
+    std::string scalar;  // a float or double libm function, or an LLVM math intrinsic
+    std::string vector;  // its libmvec variant
+    unsigned lanes;
+};
+
+// glibc 2.36's libmvec (x86-64), named by the vector function ABI:
+// _ZGV<isa>N<lanes><args>_<name> with isa b = SSE (xmm), d = AVX2 (ymm), e = AVX-512 (zmm).
+// Only the ISAs the host has are offered, so the vectoriser never picks a variant the CPU
+// cannot run.
+std::vector<VectorFunction> libmvecFunctions() {
+    static const char* const unary[] = {"acos", "acosh", "asin",  "asinh", "atan",  "atanh",
+                                        "cbrt", "cos",   "cosh",  "erf",   "erfc",  "exp",
+                                        "exp10", "exp2", "expm1", "log",   "log10", "log1p",
+                                        "log2", "sin",   "sinh",  "tan",   "tanh"};
+    static const char* const binary[] = {"atan2", "hypot", "pow"};
+    // the libm calls Clang emits as intrinsics under -fno-math-errno
+    static const std::set<std::string> intrinsics = {"cos", "exp", "exp2", "log", "log10", "log2", "pow", "sin"};
+
+    struct Isa {
+        char letter;
+        unsigned floatLanes;
+    };
+    std::vector<Isa> isas = {{'b', 4}};
+    const HostTarget& host = HostTarget::get();
+    if (host.has("avx2")) isas.push_back({'d', 8});
+    if (host.has("avx512f")) isas.push_back({'e', 16});
+
+    std::vector<VectorFunction> table;
+    auto add = [&](const std::string& name, const std::string& args) {
+        for (const Isa& isa : isas) {
+            std::string prefix = std::string("_ZGV") + isa.letter + "N";
+            std::string floatVersion = prefix + std::to_string(isa.floatLanes) + args + "_" + name + "f";
+            std::string doubleVersion = prefix + std::to_string(isa.floatLanes / 2) + args + "_" + name;
+            table.push_back({name + "f", floatVersion, isa.floatLanes});
+            table.push_back({name, doubleVersion, isa.floatLanes / 2});
+            if (!intrinsics.count(name)) continue;
+            table.push_back({"llvm." + name + ".f32", floatVersion, isa.floatLanes});
+            table.push_back({"llvm." + name + ".f64", doubleVersion, isa.floatLanes / 2});
+        }
+    };
+    for (const char* name : unary) add(name, "v");
+    for (const char* name : binary) add(name, "vv");
+    return table;
+}
+
+std::string emit(llvm::Module& module, llvm::CodeGenFileType type) {
+    auto machine = HostTarget::get().createTargetMachine();
+    llvm::SmallString<0> output;
+    llvm::raw_svector_ostream stream(output);
+    llvm::legacy::PassManager passes;
+    if (machine->addPassesToEmitFile(passes, stream, nullptr, type))
+        throw Error("C++ JIT: LLVM cannot emit this kind of file for " + machine->getTargetTriple().str());
+    passes.run(module);
+    return output.str().str();
+}
+
+}  // namespace
+
+void optimiseModule(llvm::Module& module, llvm::TargetMachine& machine) {
+    static const std::vector<VectorFunction> vectorFunctions = libmvecFunctions();
+    static const std::vector<llvm::VecDesc> vectorizable = [] {
+        std::vector<llvm::VecDesc> descriptions;
+        for (const auto& f : vectorFunctions)
+            descriptions.push_back({f.scalar, f.vector, llvm::ElementCount::getFixed(f.lanes)});
+        return descriptions;
+    }();
+    llvm::TargetLibraryInfoImpl libraryInfo(llvm::Triple(module.getTargetTriple()));
+    libraryInfo.addVectorizableFunctions(vectorizable);
+
+    llvm::PipelineTuningOptions tuning;  // what clang sets at -O3
+    tuning.LoopUnrolling = true;
+    tuning.LoopInterleaving = true;
+    tuning.LoopVectorization = true;
+    tuning.SLPVectorization = true;
+
+    llvm::LoopAnalysisManager loops;
+    llvm::FunctionAnalysisManager functions;
+    llvm::CGSCCAnalysisManager callGraph;
+    llvm::ModuleAnalysisManager modules;
+    llvm::PassBuilder builder(&machine, tuning);
+    // registered first, so the default TargetLibraryAnalysis registered next is ignored
+    functions.registerPass([&] { return llvm::TargetLibraryAnalysis(libraryInfo); });
+    builder.registerModuleAnalyses(modules);
+    builder.registerCGSCCAnalyses(callGraph);
+    builder.registerFunctionAnalyses(functions);
+    builder.registerLoopAnalyses(loops);
+    builder.crossRegisterProxies(loops, functions, callGraph, modules);
+    builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3).run(module, modules);
+}
+
+MachineCode emitMachineCode(llvm::Module& module) {
+    MachineCode code;
+    auto clone = llvm::CloneModule(module);  // code generation rewrites the IR it runs on
+    code.assembly = emit(*clone, llvm::CGFT_AssemblyFile);
+    code.object = emit(module, llvm::CGFT_ObjectFile);
+    return code;
+}
+
+}  // namespace fusescope

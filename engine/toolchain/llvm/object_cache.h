@@ -1,0 +1,27 @@
+#pragma once
+// The on-disk cache of compiled modules. An entry is one file, <key>.fsobj, holding the
+// object, the optimised IR and the assembly behind a SHA-256 of them: an entry that is
+// truncated or altered fails the check and counts as absent (and is then rewritten).
+// Entries are written to a temporary file and renamed, so readers never see half of one.
+
+#include <optional>
+#include <string>
+
+namespace fusescope {
+
+struct CacheEntry {
+    std::string object;
+    std::string llvmIr;
+    std::string assembly;
+};
+
+// SHA-256 (hex) of everything that decides the object: the source, the clang flags, the
+// LLVM version, the host CPU and its features, and this toolchain's own version.
+std::string cacheKey(const std::string& source);
+
+std::optional<CacheEntry> loadCacheEntry(const std::string& dir, const std::string& key);
+
+// Best effort: the cache only saves time, so a folder that cannot be written is skipped.
+void storeCacheEntry(const std::string& dir, const std::string& key, const CacheEntry& entry);
+
+}  // namespace fusescope

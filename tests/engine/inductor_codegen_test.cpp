@@ -1,0 +1,141 @@
+// What the inductor backend generates: kernel counts after fusion, vector code, the on-disk
+// kernel cache across processes, and the eager fallback on a compile error.
+
+#include <filesystem>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "test_support.h"
+
+namespace fusescope::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::vector<KernelSourceEvent> kernelsOf(const ScriptRun& run) { return run.eventsOf<KernelSourceEvent>(); }
+
+void expectEveryRefusalExplained(const ScriptRun& run) {
+    for (const auto& d : run.eventsOf<FusionDecisionEvent>()) {
+        if (d.fused) continue;
+        EXPECT_EQ(d.reason.rfind("cannot fuse " + d.node1 + " with " + d.node2 + ": ", 0), 0u) << d.reason;
+        EXPECT_GT(d.reason.size(), ("cannot fuse " + d.node1 + " with " + d.node2 + ": ").size() + 5) << d.reason;
+    }
+}
+
+const char* kPointwiseChain = R"(import torch
+
+@torch.compile
+def chain(x):
+    y = x * 2.0 + 1.0
+    y = torch.exp(-y.abs())
+    y = torch.sin(y) - 0.5
+    y = torch.relu(y) * 3.0
+    return torch.tanh(y) + torch.sigmoid(x)
+
+x = torch.randn(1000)
+print(torch.allclose(chain(x), torch.tanh(torch.relu(torch.sin(torch.exp(-(x * 2.0 + 1.0).abs())) - 0.5) * 3.0) + torch.sigmoid(x), rtol=1e-05, atol=1e-06))
+)";
+
+TEST(InductorCodegen, TenOpPointwiseChainIsOneVectorisedKernel) {
+    ScriptRun run = runScript(kPointwiseChain);
+    ASSERT_EQ(run.error, "");
+    EXPECT_EQ(run.out, "True\n");
+    auto kernels = kernelsOf(run);
+    ASSERT_EQ(kernels.size(), 1u);
+    EXPECT_EQ(kernels[0].kernels.size(), 1u) << kernels[0].source;
+    EXPECT_EQ(kernels[0].error, "");
+    // Vector registers and libmvec's vector exp/sin/tanh: the loop really is vectorised.
+    const std::string& s = kernels[0].assembly;
+    EXPECT_TRUE(s.find("%ymm") != std::string::npos || s.find("%zmm") != std::string::npos) << "no vector registers";
+    EXPECT_NE(s.find("_ZGV"), std::string::npos) << "no vector math calls";
+}
+
+TEST(InductorCodegen, SoftmaxOverTheLastDimIsOneKernel) {
+    ScriptRun run = runScript(R"(import torch
+@torch.compile
+def f(x):
+    return torch.softmax(x, dim=-1)
+x = torch.randn(64, 100)
+print(torch.allclose(f(x), torch.softmax(x, dim=-1), rtol=1e-05, atol=1e-06))
+)");
+    ASSERT_EQ(run.error, "");
+    EXPECT_EQ(run.out, "True\n");
+    auto kernels = kernelsOf(run);
+    ASSERT_EQ(kernels.size(), 1u);
+    EXPECT_EQ(kernels[0].kernels.size(), 1u) << kernels[0].source;
+    expectEveryRefusalExplained(run);
+}
+
+TEST(InductorCodegen, LinearBiasGeluIsOneMatmulAndOneFusedEpilogue) {
+    ScriptRun run = runScript(R"(import torch
+import torch.nn.functional as F
+@torch.compile
+def f(x, w, b):
+    return F.gelu(F.linear(x, w, b))
+x = torch.randn(32, 64)
+w = torch.randn(48, 64)
+b = torch.randn(48)
+print(torch.allclose(f(x, w, b), F.gelu(F.linear(x, w, b)), rtol=1e-05, atol=1e-05))
+)");
+    ASSERT_EQ(run.error, "");
+    EXPECT_EQ(run.out, "True\n");
+    auto kernels = kernelsOf(run);
+    ASSERT_EQ(kernels.size(), 1u);
+    EXPECT_EQ(kernels[0].kernels.size(), 1u) << kernels[0].source;
+    const std::string& src = kernels[0].source;
+    size_t calls = 0;
+    for (size_t at = src.find("    fs_gemm("); at != std::string::npos; at = src.find("    fs_gemm(", at + 1)) ++calls;
+    EXPECT_EQ(calls, 1u) << src;
+    expectEveryRefusalExplained(run);
+}
+
+TEST(InductorCodegen, KernelsCarryTheirProvenance) {
+    ScriptRun run = runScript(kPointwiseChain, "", "chain.py");
+    auto kernels = kernelsOf(run);
+    ASSERT_EQ(kernels.size(), 1u);
+    EXPECT_NE(kernels[0].source.find("//   chain.py:5: y = x * 2.0 + 1.0"), std::string::npos) << kernels[0].source;
+    EXPECT_NE(kernels[0].source.find("graph nodes: "), std::string::npos);
+}
+
+TEST(InductorCodegen, GeneratedCodeCompileErrorFallsBackToEagerWithWontConvert) {
+    std::string script = writeTempFile("chain.py", kPointwiseChain);
+    ProcessResult broken = runCli({"run", script}, {"FUSESCOPE_TEST_BREAK_CODEGEN=1"});
+    EXPECT_EQ(broken.exitCode, 0) << broken.err;
+    EXPECT_EQ(broken.out, "True\n");
+    EXPECT_NE(broken.err.find("WON'T CONVERT chain"), std::string::npos) << broken.err;
+    EXPECT_NE(broken.err.find("due to:"), std::string::npos) << broken.err;
+    EXPECT_NE(broken.err.find("this line is not C++"), std::string::npos) << broken.err;
+}
+
+std::vector<nlohmann::json> kernelEvents(const std::string& eventsFile) {
+    std::vector<nlohmann::json> out;
+    std::istringstream in(readFile(eventsFile));
+    for (std::string line; std::getline(in, line);) {
+        auto j = nlohmann::json::parse(line);
+        if (j["type"] == "kernel_source") out.push_back(j);
+    }
+    return out;
+}
+
+TEST(InductorCodegen, ASecondProcessLoadsEveryKernelFromTheDiskCacheTenTimesFaster) {
+    std::string dir = fs::path(writeTempFile("marker", "")).parent_path();
+    std::string cache = dir + "/cache";
+    std::string script = writeTempFile("chain.py", kPointwiseChain);
+    ProcessResult cold = runCli({"run", script, "--events", dir + "/cold.jsonl"}, {"FUSESCOPE_CACHE_DIR=" + cache});
+    ProcessResult warm = runCli({"run", script, "--events", dir + "/warm.jsonl", "--logs", "+inductor"},
+                                {"FUSESCOPE_CACHE_DIR=" + cache});
+    ASSERT_EQ(cold.exitCode, 0) << cold.err;
+    ASSERT_EQ(warm.exitCode, 0) << warm.err;
+    EXPECT_EQ(warm.out, cold.out);
+    auto c = kernelEvents(dir + "/cold.jsonl"), w = kernelEvents(dir + "/warm.jsonl");
+    ASSERT_EQ(c.size(), 1u);
+    ASSERT_EQ(w.size(), 1u);
+    EXPECT_FALSE(c[0]["from_cache"].get<bool>());
+    EXPECT_TRUE(w[0]["from_cache"].get<bool>());
+    EXPECT_NE(warm.err.find("kernel cache hit"), std::string::npos) << warm.err;
+    EXPECT_LE(w[0]["compile_seconds"].get<double>() * 10, c[0]["compile_seconds"].get<double>());
+}
+
+}  // namespace
+}  // namespace fusescope::test

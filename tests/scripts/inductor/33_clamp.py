@@ -1,0 +1,16 @@
+import torch
+
+torch.manual_seed(0)
+
+
+def fn(x, a):
+    return torch.clamp(x, -0.5, 0.5), x.clamp(min=0.1), torch.clamp(x, max=-0.2) * 2, torch.clamp(a, -10, 10)
+
+
+inputs = (torch.randn(8, 33), torch.randint(-50, 50, (8, 33)))
+expected = fn(*inputs)
+actual = torch.compile(fn)(*inputs)
+print(torch.allclose(actual[0], expected[0], rtol=1e-05, atol=1e-06), actual[0].shape, actual[0].dtype)
+print(torch.allclose(actual[1], expected[1], rtol=1e-05, atol=1e-06), actual[1].shape, actual[1].dtype)
+print(torch.allclose(actual[2], expected[2], rtol=1e-05, atol=1e-06), actual[2].shape, actual[2].dtype)
+print(torch.equal(actual[3], expected[3]), actual[3].shape, actual[3].dtype)

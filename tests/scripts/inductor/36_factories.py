@@ -1,0 +1,22 @@
+import torch
+
+torch.manual_seed(0)
+
+
+def fn(x):
+    a = x + torch.arange(33)
+    b = x * torch.ones(8, 33) + torch.zeros(33)
+    c = torch.full((8, 33), 2.5) * x
+    d = torch.arange(2, 35, 3) * 2
+    e = torch.arange(8.0).unsqueeze(1) * x
+    return a, b, c, d, e
+
+
+inputs = (torch.randn(8, 33),)
+expected = fn(*inputs)
+actual = torch.compile(fn)(*inputs)
+print(torch.allclose(actual[0], expected[0], rtol=1e-05, atol=1e-06), actual[0].shape, actual[0].dtype)
+print(torch.allclose(actual[1], expected[1], rtol=1e-05, atol=1e-06), actual[1].shape, actual[1].dtype)
+print(torch.allclose(actual[2], expected[2], rtol=1e-05, atol=1e-06), actual[2].shape, actual[2].dtype)
+print(torch.equal(actual[3], expected[3]), actual[3].shape, actual[3].dtype)
+print(torch.allclose(actual[4], expected[4], rtol=1e-05, atol=1e-06), actual[4].shape, actual[4].dtype)
