@@ -5,7 +5,6 @@
 
 #include <cmath>
 #include <functional>
-#include <set>
 
 #include "backends/backend.h"
 #include "core/random.h"
