@@ -66,12 +66,12 @@ std::vector<LValue> mean(LoweringContext& c, const LoweringArgs& a) {
     } else {
         for (int64_t d : dims) count = count * self.sizes[normalizeDim(d, self.sizes.size())];
     }
-    auto n = count.constant();
-    if (!n) c.unsupported("mean over a dynamic dim");
-    double divisor = static_cast<double>(*n);
+    // A dynamic count (s0) is read as an index expression of the kernel's size parameters.
     return {c.lazy(sum.sizes, out,
-                   [sum, divisor, out](LoopBodyBuilder& b, const std::vector<IndexExpr>& index) {
-                       return b.call("truediv", {sum.load(b, index), b.constant(divisor, out)}, out);
+                   [sum, count, out](LoopBodyBuilder& b, const std::vector<IndexExpr>& index) {
+                       auto n = count.constant();
+                       int divisor = n ? b.constant(static_cast<double>(*n), out) : b.toDtype(b.indexExpr(count, DType::Int64), out);
+                       return b.call("truediv", {sum.load(b, index), divisor}, out);
                    },
                    {sum})};
 }

@@ -10,11 +10,20 @@
 namespace fs = std::filesystem;
 using namespace fusescope::test;
 
-TEST(Examples, EachRunsAndMatchesItsGoldenOutput) {
+namespace {
+
+std::vector<fs::path> exampleScripts() {
     std::vector<fs::path> scripts;
     for (const auto& entry : fs::directory_iterator(sourcePath("resources/examples")))
         if (entry.path().extension() == ".py") scripts.push_back(entry.path());
     std::sort(scripts.begin(), scripts.end());
+    return scripts;
+}
+
+}  // namespace
+
+TEST(Examples, EachRunsAndMatchesItsGoldenOutput) {
+    auto scripts = exampleScripts();
     ASSERT_GE(scripts.size(), 10u);
     for (const auto& script : scripts) {
         SCOPED_TRACE(script.filename().string());
@@ -22,5 +31,19 @@ TEST(Examples, EachRunsAndMatchesItsGoldenOutput) {
         EXPECT_EQ(r.exitCode, 0) << r.err;
         std::string golden = sourcePath("tests/golden/examples/" + script.stem().string() + ".out");
         EXPECT_EQ(r.out, readFile(golden));
+    }
+}
+
+// Every compiled function of every example through generated C++ (--backend inductor
+// overrides the examples' own backend="eager"): the same output as eager, and no graph
+// falling back.
+TEST(Examples, EachMatchesItsGoldenOutputWithEveryGraphCompiledByInductor) {
+    for (const auto& script : exampleScripts()) {
+        SCOPED_TRACE(script.filename().string());
+        auto r = runCli({"run", script.string(), "--backend", "inductor"});
+        EXPECT_EQ(r.exitCode, 0) << r.err;
+        EXPECT_EQ(r.out, readFile(sourcePath("tests/golden/examples/" + script.stem().string() + ".out")));
+        EXPECT_EQ(r.err.find("cannot lower"), std::string::npos) << r.err;
+        EXPECT_EQ(r.err.find("WON'T CONVERT"), std::string::npos) << r.err;
     }
 }

@@ -18,8 +18,10 @@ extern "C" void fs_gemm(int dtype, int transA, int transB, int64_t m, int64_t n,
 template <class T> FS_INLINE bool fs_isnan(T x) { return x != x; }
 template <class T> FS_INLINE bool fs_isinf(T x) { return x == __builtin_inf() || x == -__builtin_inf(); }
 template <class T> FS_INLINE bool fs_isfinite(T x) { return !fs_isnan(x) && !fs_isinf(x); }
-template <class T> FS_INLINE T fs_maximum(T a, T b) { return a != a ? a : (b != b ? b : (a > b ? a : b)); }
-template <class T> FS_INLINE T fs_minimum(T a, T b) { return a != a ? a : (b != b ? b : (a < b ? a : b)); }
+// One compare-and-select each, so they vectorise: a NaN in a wins by the first test, a
+// NaN in b by falling through.
+template <class T> FS_INLINE T fs_maximum(T a, T b) { return (a > b || a != a) ? a : b; }
+template <class T> FS_INLINE T fs_minimum(T a, T b) { return (a < b || a != a) ? a : b; }
 template <class T> FS_INLINE T fs_relu(T x) { return x < 0 ? T(0) : x; }
 template <class T> FS_INLINE T fs_abs(T x) { return x < 0 ? -x : x; }
 template <class T> FS_INLINE T fs_sign(T x) { return x != x ? x : T((T(0) < x) - (x < T(0))); }
