@@ -59,7 +59,7 @@ TEST_P(EachScript, MatchesEager) {
     std::vector<std::string> lines = linesOf(run.out);
     EXPECT_FALSE(lines.empty()) << fileName << " printed nothing";
     for (size_t i = 0; i < lines.size(); ++i)
-        EXPECT_EQ(lines[i].rfind("True ", 0), 0u)
+        EXPECT_TRUE(lines[i].rfind("True ", 0) == 0)
             << fileName << " output line " << i + 1 << " (output " << i << " of fn): compiled differs from eager:\n  "
             << lines[i] << "\nlogs:\n" << run.logs;
 
