@@ -67,18 +67,20 @@ std::unique_ptr<llvm::orc::LLJIT> createJit() {
     const HostTarget& host = HostTarget::get();
     llvm::orc::JITTargetMachineBuilder machine{llvm::Triple(host.triple)};
     machine.setCPU(host.cpu).addFeatures(host.features).setCodeGenOptLevel(llvm::CodeGenOpt::Aggressive);
+    using IRCompiler = llvm::orc::IRCompileLayer::IRCompiler;
     auto jit = llvm::orc::LLJITBuilder()
                    .setJITTargetMachineBuilder(machine)
                    // IR added to the JIT directly compiles safely from any thread
-                   .setCompileFunctionCreator([](llvm::orc::JITTargetMachineBuilder builder)
-                                                  -> llvm::Expected<std::unique_ptr<llvm::orc::IRCompileLayer::IRCompiler>> {
-                       return std::make_unique<llvm::orc::ConcurrentIRCompiler>(std::move(builder));
-                   })
+                   .setCompileFunctionCreator(
+                       [](llvm::orc::JITTargetMachineBuilder builder) -> llvm::Expected<std::unique_ptr<IRCompiler>> {
+                           return std::make_unique<llvm::orc::ConcurrentIRCompiler>(std::move(builder));
+                       })
                    .create();
     if (!jit) throw Error("C++ JIT: cannot create the LLVM JIT: " + describe(jit.takeError()));
     auto processSymbols = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
         (*jit)->getDataLayout().getGlobalPrefix());
-    if (!processSymbols) throw Error("C++ JIT: cannot search the process's symbols: " + describe(processSymbols.takeError()));
+    if (!processSymbols)
+        throw Error("C++ JIT: cannot search the process's symbols: " + describe(processSymbols.takeError()));
     (*jit)->getMainJITDylib().addGenerator(std::move(*processSymbols));
     (*jit)->getExecutionSession().setErrorReporter(reportSessionError);
     return std::move(*jit);
@@ -97,16 +99,19 @@ struct CppJit::Impl {
     // symbol is reported here rather than at the first call.
     void load(CompiledModule& module, const std::string& object) {
         auto& session = jit->getExecutionSession();
-        auto dylib = jit->createJITDylib(module.name_ + "#" + std::to_string(++loads));  // names must be unique
+        // JITDylib names must be unique; module names need not be
+        auto dylib = jit->createJITDylib(module.name_ + "#" + std::to_string(++loads));
         if (!dylib) throw Error("C++ JIT: " + describe(dylib.takeError()));
         dylib->addToLinkOrder(jit->getMainJITDylib());
         auto loaded = std::make_shared<LoadedModule>(session, *dylib);
 
         auto buffer = llvm::MemoryBuffer::getMemBufferCopy(object, module.name_);
         auto interface = llvm::orc::getObjectFileInterface(session, buffer->getMemBufferRef());
-        if (!interface) throw Error("C++ JIT: module '" + module.name_ + "': " + describe(interface.takeError()));
+        if (!interface)
+            throw Error("C++ JIT: module '" + module.name_ + "': " + describe(interface.takeError()));
         if (interface->InitSymbol)
-            throw Error("C++ JIT: module '" + module.name_ + "' has static initialisers, which the JIT does not run");
+            throw Error("C++ JIT: module '" + module.name_ +
+                        "' has static initialisers, which the JIT does not run");
         llvm::orc::SymbolLookupSet names;
         for (const auto& [name, flags] : interface->SymbolFlags)
             if (flags.isExported()) names.add(name);
@@ -119,7 +124,8 @@ struct CppJit::Impl {
         linkErrors = nullptr;
         if (!addresses) {
             std::string failure = describe(addresses.takeError());
-            throw Error("C++ JIT: linking module '" + module.name_ + "': " + (errors.empty() ? failure : errors));
+            throw Error("C++ JIT: linking module '" + module.name_ + "': " +
+                        (errors.empty() ? failure : errors));
         }
         for (const auto& [name, symbol] : *addresses)
             module.symbols_[(*name).str()] = llvm::jitTargetAddressToPointer<void*>(symbol.getAddress());

@@ -32,7 +32,8 @@ std::vector<VectorFunction> libmvecFunctions() {
                                         "log2", "sin",   "sinh",  "tan",   "tanh"};
     static const char* const binary[] = {"atan2", "hypot", "pow"};
     // the libm calls Clang emits as intrinsics under -fno-math-errno
-    static const std::set<std::string> intrinsics = {"cos", "exp", "exp2", "log", "log10", "log2", "pow", "sin"};
+    static const std::set<std::string> intrinsics = {"cos", "exp", "exp2", "log",
+                                                     "log10", "log2", "pow", "sin"};
 
     struct Isa {
         char letter;

@@ -73,8 +73,9 @@ std::optional<CacheEntry> loadCacheEntry(const std::string& dir, const std::stri
 
 void storeCacheEntry(const std::string& dir, const std::string& key, const CacheEntry& entry) {
     if (llvm::sys::fs::create_directories(dir)) return;
-    std::string body = fmt::format("{} {} {}\n", entry.object.size(), entry.llvmIr.size(), entry.assembly.size()) +
-                       entry.object + entry.llvmIr + entry.assembly;
+    std::string body =
+        fmt::format("{} {} {}\n", entry.object.size(), entry.llvmIr.size(), entry.assembly.size()) +
+        entry.object + entry.llvmIr + entry.assembly;
     // writeToOutput writes a temporary file and renames it over the entry
     llvm::consumeError(llvm::writeToOutput(entryPath(dir, key), [&](llvm::raw_ostream& out) {
         out << kEntryMagic << sha256Hex(body) << '\n' << body;
