@@ -70,21 +70,25 @@ struct Workload {
     double bytes = 0;  // the minimum memory traffic: inputs read once, outputs written once
 };
 
-Workload pointwiseChain(int64_t n) {
-    Workload w{"pointwise chain (10 ops) 16M f32", std::make_shared<Graph>(), {randn({n})}, 8.0 * n};
+// Ten pointwise ops on 16M floats: arithmetic only (memory-bound), or with exp/sin/tanh
+// (where vector math decides).
+Workload pointwiseChain(int64_t n, bool transcendental) {
+    Workload w{transcendental ? "pointwise chain (10 ops, exp/sin/tanh) 16M" : "pointwise chain (10 ops) 16M f32",
+               std::make_shared<Graph>(), {randn({n})}, 8.0 * n};
     GraphBuilder b(*w.graph);
     Argument x = Argument::ref(b.placeholder("L['x']", metaOf({n})));
     auto call = [&](const char* op, std::vector<Argument> args) { return Argument::ref(b.call(op, std::move(args))); };
-    Argument y = call("mul", {x, Argument::value(IValue(2.0))});
-    y = call("add", {y, Argument::value(IValue(1.0))});
-    y = call("abs", {y});
-    y = call("neg", {y});
-    y = call("exp", {y});
-    y = call("sin", {y});
-    y = call("sub", {y, Argument::value(IValue(0.5))});
+    auto number = [](double v) { return Argument::value(IValue(v)); };
+    Argument y = call("mul", {x, number(2.0)});
+    y = call("add", {y, number(1.0)});
     y = call("relu", {y});
-    y = call("mul", {y, Argument::value(IValue(3.0))});
-    y = call("tanh", {y});
+    y = call("sub", {y, number(0.5)});
+    y = transcendental ? call("exp", {y}) : call("mul", {y, y});
+    y = call("abs", {y});
+    y = transcendental ? call("sin", {y}) : call("add", {y, x});
+    y = call("mul", {y, number(3.0)});
+    y = transcendental ? call("tanh", {y}) : call("neg", {y});
+    y = call("maximum", {y, x});
     w.graph->setOutputs({y});
     return w;
 }
@@ -146,7 +150,8 @@ int main(int argc, char** argv) {
     }
     manualSeed(0);
     std::vector<Workload> workloads;
-    workloads.push_back(pointwiseChain(16 << 20));
+    workloads.push_back(pointwiseChain(16 << 20, false));
+    workloads.push_back(pointwiseChain(16 << 20, true));
     workloads.push_back(unary("softmax 4096x4096", "softmax", {4096, 4096}, {Argument::value(IValue(int64_t{-1}))}, 8.0 * 4096 * 4096));
     workloads.push_back(layerNorm(8192, 1024));
     workloads.push_back(unary("sum over 64M f32", "sum", {64 << 20}, {}, 4.0 * (64 << 20)));

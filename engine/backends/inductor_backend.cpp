@@ -153,6 +153,7 @@ public:
             report.wontConvert(*graph, fmt::format("C++ compile error in the code generated for {}:\n{}", request.graphName, e.what()));
             return eagerRunner(graph);
         }
+        for (const auto& remark : module->remarks) report.artifact("perf_hints", request.graphName + ": " + remark);
         source.llvmIr = module->llvmIr;
         source.assembly = module->assembly;
         source.fromCache = module->fromCache;

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "core/allocator.h"
 #include "core/error.h"
 #include "core/half.h"
 
@@ -53,17 +54,6 @@ std::size_t physicalMemoryBytes() {
                       fmt::format("DefaultCPUAllocator: not enough memory: you tried to allocate {} bytes.", nbytes));
 }
 
-std::vector<unsigned char> allocateBytes(std::size_t nbytes) {
-    if (nbytes > physicalMemoryBytes()) failAllocation(nbytes);
-    try {
-        return std::vector<unsigned char>(nbytes, 0);
-    } catch (const std::bad_alloc&) {
-        failAllocation(nbytes);
-    } catch (const std::length_error&) {
-        failAllocation(nbytes);
-    }
-}
-
 // Bytes of a contiguous tensor of these sizes.
 std::size_t storageBytes(const Shape& sizes, DType dtype) {
     std::size_t nbytes = 0;
@@ -73,7 +63,13 @@ std::size_t storageBytes(const Shape& sizes, DType dtype) {
 }
 }  // namespace
 
-Storage::Storage(std::size_t nbytes, Device device) : bytes_(allocateBytes(nbytes)), device_(device) {}
+Storage::Storage(std::size_t nbytes, Device device, bool zeroed) : nbytes_(nbytes), device_(device) {
+    if (nbytes > physicalMemoryBytes()) failAllocation(nbytes);
+    data_ = allocateBytes(nbytes);
+    if (zeroed) std::memset(data_, 0, nbytes);
+}
+
+Storage::~Storage() { releaseBytes(data_, nbytes_); }
 
 namespace {
 int64_t wrapDim(int64_t dim, int64_t ndim) {
@@ -84,6 +80,15 @@ int64_t wrapDim(int64_t dim, int64_t ndim) {
     return dim < 0 ? dim + n : dim;
 }
 }  // namespace
+
+Tensor Tensor::uninitialized(const Shape& sizes, DType dtype) {
+    auto impl = std::make_shared<TensorImpl>();
+    impl->storage = std::make_shared<Storage>(storageBytes(sizes, dtype), Device::cpu(), false);
+    impl->sizes = sizes;
+    impl->strides = contiguousStrides(sizes);
+    impl->dtype = dtype;
+    return Tensor(std::move(impl));
+}
 
 Tensor Tensor::empty(const Shape& sizes, DType dtype, Device device) {
     for (int64_t s : sizes)

@@ -20,14 +20,19 @@ int64_t shapeNumel(const Shape& sizes);
 
 class Storage {
 public:
-    Storage(std::size_t nbytes, Device device);
-    void* data() { return bytes_.data(); }
-    const void* data() const { return bytes_.data(); }
-    std::size_t nbytes() const { return bytes_.size(); }
+    // Zero-filled unless `zeroed` is false (generated code writes every element itself).
+    Storage(std::size_t nbytes, Device device, bool zeroed = true);
+    ~Storage();
+    Storage(const Storage&) = delete;
+    Storage& operator=(const Storage&) = delete;
+    void* data() { return data_; }
+    const void* data() const { return data_; }
+    std::size_t nbytes() const { return nbytes_; }
     Device device() const { return device_; }
 
 private:
-    std::vector<unsigned char> bytes_;
+    void* data_ = nullptr;
+    std::size_t nbytes_ = 0;
     Device device_;
 };
 
@@ -51,6 +56,9 @@ public:
 
     // New contiguous tensor; contents uninitialised (zeroed for determinism).
     static Tensor empty(const Shape& sizes, DType dtype, Device device = Device::cpu());
+    // A contiguous CPU tensor whose elements are not initialised (for outputs that are
+    // written in full before anyone reads them).
+    static Tensor uninitialized(const Shape& sizes, DType dtype);
     // Meta tensor: sizes/strides/dtype only, no storage.
     static Tensor emptyMeta(const Shape& sizes, const Shape& strides, DType dtype);
     // 0-dim tensors holding one value.

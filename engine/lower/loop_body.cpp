@@ -36,7 +36,7 @@ VarRanges LoopBody::varRanges() const {
 std::vector<std::pair<std::string, std::vector<IndexExpr>>> LoopBody::loads() const {
     std::vector<std::pair<std::string, std::vector<IndexExpr>>> out;
     for (const auto& op : ops) {
-        if (op.op != "load") continue;
+        if (op.op != "load" && op.op != "masked_load") continue;
         const IndexExpr& index = indices[ops[op.args[0]].index];
         auto it = std::find_if(out.begin(), out.end(), [&](const auto& e) { return e.first == op.buffer; });
         if (it == out.end()) {
@@ -60,6 +60,7 @@ std::string opCall(const LoopBody& body, const LoopOp& op) {
     auto arg = [&](size_t i) { return body.ops[op.args[i]].name; };
     if (op.op == "get_index") return fmt::format("self.get_index('index{}')", op.index);
     if (op.op == "load") return fmt::format("ops.load('{}', {})", op.buffer, arg(0));
+    if (op.op == "masked_load") return fmt::format("ops.masked_load('{}', {}, mask={})", op.buffer, arg(0), arg(1));
     if (op.op == "store") return fmt::format("ops.store('{}', {}, {}, None)", op.buffer, arg(0), arg(1));
     if (op.op == "store_reduction") return fmt::format("ops.store_reduction('{}', {}, {})", op.buffer, arg(0), arg(1));
     if (op.op == "constant") return fmt::format("ops.constant({}, {})", constantText(op.value, op.dtype), dtypeName(op.dtype));
@@ -127,6 +128,15 @@ int LoopBodyBuilder::load(const std::string& buffer, const IndexExpr& index, DTy
     return add(std::move(op), dtype);
 }
 
+int LoopBodyBuilder::maskedLoad(const std::string& buffer, const IndexExpr& index, int mask, DType dtype) {
+    LoopOp op;
+    op.op = "masked_load";
+    op.buffer = buffer;
+    op.args = {getIndex(index), mask};
+    op.dtype = dtype;
+    return add(std::move(op), dtype);
+}
+
 int LoopBodyBuilder::constant(double value, DType dtype) {
     LoopOp op;
     op.op = "constant";
@@ -172,18 +182,16 @@ int LoopBodyBuilder::reduction(DType dtype, DType srcDtype, const std::string& t
 }
 
 int LoopBodyBuilder::store(const std::string& buffer, const IndexExpr& index, int value) {
-    LoopOp op;
-    op.op = "store";
-    op.buffer = buffer;
-    int slot = getIndex(index);
-    op.args = {slot, value};
-    op.dtype = types_.at(value);
-    return add(std::move(op), types_.at(value));
+    return addStore("store", buffer, index, value);
 }
 
 int LoopBodyBuilder::storeReduction(const std::string& buffer, const IndexExpr& index, int value) {
+    return addStore("store_reduction", buffer, index, value);
+}
+
+int LoopBodyBuilder::addStore(const char* kind, const std::string& buffer, const IndexExpr& index, int value) {
     LoopOp op;
-    op.op = "store_reduction";
+    op.op = kind;
     op.buffer = buffer;
     int slot = getIndex(index);
     op.args = {slot, value};

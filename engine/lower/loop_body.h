@@ -15,7 +15,7 @@ namespace fusescope {
 
 struct LoopOp {
     std::string name;  // unique within the body: load, load_1, add
-    // "get_index", "load", "store", "constant", "index_expr", "to_dtype", "reduction",
+    // "get_index", "load", "masked_load", "store", "constant", "index_expr", "to_dtype", "reduction",
     // "store_reduction", or a math op ("add", "exp", "where", ...).
     std::string op;
     std::vector<int> args;  // earlier ops this one uses
@@ -48,6 +48,8 @@ public:
     LoopBodyBuilder(std::vector<std::string> vars, std::vector<IndexExpr> ranges, size_t reductionVars);
 
     int load(const std::string& buffer, const IndexExpr& index, DType dtype);
+    // A load performed only where `mask` (a bool op) is true; 0 elsewhere.
+    int maskedLoad(const std::string& buffer, const IndexExpr& index, int mask, DType dtype);
     int constant(double value, DType dtype);
     int indexExpr(const IndexExpr& index, DType dtype);
     int toDtype(int x, DType dtype);
@@ -63,6 +65,7 @@ public:
 
 private:
     int add(LoopOp op, DType type);
+    int addStore(const char* kind, const std::string& buffer, const IndexExpr& index, int value);
     int getIndex(const IndexExpr& index);
     LoopBody body_;
     std::vector<DType> types_;

@@ -301,7 +301,7 @@ const std::map<std::string, LoweringRule>& externRules() {
 }
 
 const LoweringRule* findRule(const std::string& name) {
-    for (const auto* table : {&pointwiseRules(), &viewRules(), &reductionRules(), &externRules()}) {
+    for (const auto* table : {&pointwiseRules(), &viewRules(), &reductionRules(), &concatRules(), &externRules()}) {
         auto it = table->find(name);
         if (it != table->end()) return &it->second;
     }

@@ -87,6 +87,7 @@ using LoweringRule = std::function<std::vector<LValue>(LoweringContext&, const L
 const std::map<std::string, LoweringRule>& pointwiseRules();
 const std::map<std::string, LoweringRule>& viewRules();
 const std::map<std::string, LoweringRule>& reductionRules();
+const std::map<std::string, LoweringRule>& concatRules();
 
 int64_t normalizeDim(int64_t dim, size_t rank);
 

@@ -169,7 +169,7 @@ std::map<std::string, LoweringRule> makeRules() {
     r["add"] = withAlpha("add");
     r["sub"] = withAlpha("sub");
     r["mul"] = binary("mul");
-    r["pow"] = binary("pow");
+    r["pow"] = inOutputType("pow", {"self", "exponent"});
     r["maximum"] = binary("maximum");
     r["max.other"] = binary("maximum");
     r["minimum"] = binary("minimum");

@@ -1,8 +1,7 @@
 #include "runtime/cpu_runtime.h"
 
-#include <cstdlib>
-#include <cstring>
 
+#include "core/allocator.h"
 #include "core/error.h"
 #include "toolchain/cpp_jit.h"
 
@@ -14,12 +13,9 @@ namespace fusescope {
 
 namespace {
 
-void* fsAlloc(int64_t bytes) {
-    size_t rounded = (static_cast<size_t>(bytes) + 63) / 64 * 64;
-    return std::aligned_alloc(64, rounded ? rounded : 64);
-}
-
-void fsFree(void* p) { std::free(p); }
+// Intermediate buffers come from the caching allocator, as storages do.
+void* fsAlloc(int64_t bytes) { return allocateBytes(static_cast<size_t>(bytes)); }
+void fsFree(void* p, int64_t bytes) { releaseBytes(p, static_cast<size_t>(bytes)); }
 
 // C = alpha * op(A) @ op(B) + beta * C, row-major; dtype 0 float32, 1 float64.
 void fsGemm(int dtype, int transA, int transB, int64_t m, int64_t n, int64_t k, double alpha, const void* a,
@@ -87,7 +83,7 @@ std::vector<Tensor> CpuGraphRunner::operator()(const std::vector<Tensor>& inputs
     std::vector<void*> out;
     for (const auto& [name, layout] : outputBuffers_) {
         Shape sizes = evaluate(layout.size, symbols);
-        Tensor storage = Tensor::empty({shapeNumel(sizes)}, layout.dtype);
+        Tensor storage = Tensor::uninitialized({shapeNumel(sizes)}, layout.dtype);
         buffers[name] = storage;
         out.push_back(storage.dataPtr());
     }

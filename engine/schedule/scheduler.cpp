@@ -96,7 +96,7 @@ std::unique_ptr<SchedulerNode> makeNode(const LoweredGraph& g, const Buffer& buf
         for (const auto& op : body.ops) {
             if (op.buffer.empty()) continue;
             const IndexExpr& index = body.indices[body.ops[op.args[0]].index];
-            if (op.op == "load") reads.push_back(memoryDep(body, op.buffer, index, false));
+            if (op.op == "load" || op.op == "masked_load") reads.push_back(memoryDep(body, op.buffer, index, false));
             if (op.op == "store") n->writes.push_back(memoryDep(body, op.buffer, index, false));
             if (op.op == "store_reduction") n->writes.push_back(memoryDep(body, op.buffer, index, true));
         }

@@ -12,6 +12,7 @@
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "core/error.h"
 
@@ -28,6 +29,7 @@ struct CompiledModule {
     std::string assembly;      // host assembly (AT&T syntax) of the module
     bool fromCache = false;    // the object came from the on-disk cache
     double compileSeconds = 0; // wall time spent in this compile() call
+    std::vector<std::string> remarks;  // the optimiser's warnings (e.g. a loop not vectorised); none from the cache
 
 private:
     friend class CppJit;

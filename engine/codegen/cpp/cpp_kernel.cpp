@@ -20,6 +20,7 @@ namespace {
 
 constexpr int kLanes = 16;
 constexpr int64_t kParallelWork = 1 << 15;  // elements below which threads cost more than they save
+constexpr int64_t kChunk = 4096;            // elements a thread takes at a time from a flat loop
 
 std::string literal(double v, DType t) {
     switch (t) {
@@ -82,12 +83,14 @@ public:
         IndexExpr work = product(k_.pointwiseSizes) * product(k_.reductionSizes);
         std::string parallelIf = fmt::format("if(parallel: {} >= {})", work.cstr(), kParallelWork);
         std::string indent = "    ";
+        // A flat pointwise loop is split in chunks: threads take chunks, each a vector loop.
+        size_t depth = p + (p == 1 && k_.reductionSizes.empty() ? 1 : 0);
         std::string body;
         if (k_.reductionSizes.empty()) {
             // Pure pointwise: every member inside the innermost loop.
             for (size_t m = 0; m < k_.nodes.size(); ++m) {
                 prefix_ = fmt::format("m{}_", m);
-                body += statements(k_.bodies[m], indent + std::string(4 * p, ' '), nullptr);
+                body += statements(k_.bodies[m], indent + std::string(4 * depth, ' '), nullptr);
             }
         } else {
             for (size_t m = 0; m < k_.nodes.size(); ++m) body += member(m, indent + std::string(4 * p, ' '));
@@ -96,13 +99,21 @@ public:
         for (size_t d = 0; d < p; ++d) {
             std::string pad = indent + std::string(4 * d, ' ');
             bool outer = d == 0, inner = d + 1 == p && k_.reductionSizes.empty();
-            if (outer && inner) nest += pad + "#pragma omp parallel for simd " + parallelIf + "\n";
-            else if (outer) nest += pad + "#pragma omp parallel for " + parallelIf + "\n";
+            if (depth > p) {
+                std::string n = k_.pointwiseSizes[0].cstr();
+                nest += fmt::format("{}#pragma omp parallel for {}\n", pad, parallelIf);
+                nest += fmt::format("{}for (int64_t chunk = 0; chunk < {}; chunk += {}) {{\n", pad, n, kChunk);
+                nest += fmt::format("{}    int64_t chunk_end = chunk + {} < {} ? chunk + {} : {};\n", pad, kChunk, n, kChunk, n);
+                nest += fmt::format("{}    #pragma omp simd\n", pad);
+                nest += fmt::format("{}    for (int64_t c0 = chunk; c0 < chunk_end; ++c0) {{\n", pad);
+                continue;
+            }
+            if (outer) nest += pad + "#pragma omp parallel for " + parallelIf + "\n";
             else if (inner) nest += pad + "#pragma omp simd\n";
             nest += fmt::format("{}for (int64_t c{} = 0; c{} < {}; ++c{}) {{\n", pad, d, d, k_.pointwiseSizes[d].cstr(), d);
         }
         out += nest + body;
-        for (size_t d = p; d-- > 0;) out += indent + std::string(4 * d, ' ') + "}\n";
+        for (size_t d = depth; d-- > 0;) out += indent + std::string(4 * d, ' ') + "}\n";
         return out + "}\n";
     }
 
@@ -149,6 +160,8 @@ private:
                 out += fmt::format("{}int64_t {} = {};\n", pad, name, body.indices[op.index].cstr());
             } else if (op.op == "load") {
                 out += fmt::format("{}{} {} = {}[{}];\n", pad, type, name, op.buffer, v(op, 0));
+            } else if (op.op == "masked_load") {
+                out += fmt::format("{}{} {} = {} ? {}[{}] : {}(0);\n", pad, type, name, v(op, 1), op.buffer, v(op, 0), type);
             } else if (op.op == "store") {
                 out += fmt::format("{}{}[{}] = {};\n", pad, op.buffer, v(op, 0), v(op, 1));
             } else if (op.op == "constant") {

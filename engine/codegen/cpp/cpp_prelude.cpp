@@ -10,7 +10,7 @@ const std::string& cppPrelude() {
 typedef long int64_t;
 typedef int int32_t;
 extern "C" void* fs_alloc(int64_t bytes);
-extern "C" void fs_free(void* p);
+extern "C" void fs_free(void* p, int64_t bytes);
 extern "C" void fs_gemm(int dtype, int transA, int transB, int64_t m, int64_t n, int64_t k, double alpha,
                         const void* a, int64_t lda, const void* b, int64_t ldb, double beta, void* c, int64_t ldc);
 

@@ -100,7 +100,7 @@ GeneratedCpp generateCpp(const LoweredGraph& graph, const Schedule& schedule) {
         std::string type = dtypeCType(in.layout.dtype);
         call += fmt::format("    const {}* {} = (const {}*)inputs[{}];\n", type, in.name, type, in.placeholder);
     }
-    std::vector<std::string> allocated;
+    std::vector<std::pair<std::string, std::string>> allocated;  // buffer, bytes
     for (const auto& node : schedule.nodes) {
         const Buffer& b = *node->buffer;
         std::string type = dtypeCType(b.layout.dtype);
@@ -108,13 +108,13 @@ GeneratedCpp generateCpp(const LoweredGraph& graph, const Schedule& schedule) {
         if (out != gen.outputBuffers.end()) {
             call += fmt::format("    {}* {} = ({}*)outputs[{}];\n", type, b.name, type, out - gen.outputBuffers.begin());
         } else {
-            call += fmt::format("    {}* {} = ({}*)fs_alloc({} * {});\n", type, b.name, type, b.layout.numel().cstr(),
-                                dtypeSize(b.layout.dtype));
-            allocated.push_back(b.name);
+            std::string bytes = fmt::format("{} * {}", b.layout.numel().cstr(), dtypeSize(b.layout.dtype));
+            call += fmt::format("    {}* {} = ({}*)fs_alloc({});\n", type, b.name, type, bytes);
+            allocated.push_back({b.name, bytes});
         }
     }
     call += calls;
-    for (const auto& name : allocated) call += fmt::format("    fs_free({});\n", name);
+    for (const auto& [name, bytes] : allocated) call += fmt::format("    fs_free({}, {});\n", name, bytes);
     call += "}\n";
     gen.source = cppPrelude() + kernels + call;
     return gen;

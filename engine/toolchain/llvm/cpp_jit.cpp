@@ -9,6 +9,9 @@
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/ExecutionEngine/Orc/ObjectFileInterface.h>
+#include <llvm/IR/DiagnosticHandler.h>
+#include <llvm/IR/DiagnosticInfo.h>
+#include <llvm/IR/DiagnosticPrinter.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include "toolchain/llvm/clang_frontend.h"
@@ -25,6 +28,26 @@ extern "C" void _ZGVdN8v_expf();  // declared loosely: only its address is taken
 namespace fusescope {
 
 namespace {
+
+// The optimiser's warnings ("loop not vectorized") are kept with the module
+// for the caller to report, instead of LLVM printing them to stderr.
+class RemarkCollector : public llvm::DiagnosticHandler {
+public:
+    explicit RemarkCollector(std::vector<std::string>& out) : out_(out) {}
+    bool handleDiagnostics(const llvm::DiagnosticInfo& info) override {
+        if (info.getSeverity() == llvm::DS_Error) return false;
+        if (info.getSeverity() != llvm::DS_Warning) return true;  // remarks: dropped
+        std::string text;
+        llvm::raw_string_ostream os(text);
+        llvm::DiagnosticPrinterRawOStream printer(os);
+        info.print(printer);
+        out_.push_back(os.str());
+        return true;
+    }
+
+private:
+    std::vector<std::string>& out_;
+};
 
 [[gnu::used]] void* const runtimeAnchors[] = {reinterpret_cast<void*>(&omp_get_max_threads),
                                               reinterpret_cast<void*>(&_ZGVdN8v_expf)};
@@ -174,6 +197,7 @@ std::shared_ptr<CompiledModule> CppJit::compile(const std::string& source, const
         module->fromCache = true;
     } else {
         llvm::LLVMContext context;
+        context.setDiagnosticHandler(std::make_unique<RemarkCollector>(module->remarks));
         auto ir = compileToModule(source, moduleName + ".cpp", context);
         optimiseModule(*ir, *HostTarget::get().createTargetMachine());
         llvm::raw_string_ostream irText(entry.llvmIr);

@@ -1,0 +1,69 @@
+#include "core/allocator.h"
+
+#include <cstdlib>
+#include <map>
+#include <mutex>
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+
+namespace fusescope {
+
+namespace {
+
+constexpr std::size_t kAlignment = 64;
+constexpr std::size_t kCachedMin = 1u << 20;     // smaller blocks are malloc's business
+constexpr std::size_t kCacheLimit = 1ull << 30;  // bytes kept free for reuse at most
+
+struct BlockCache {
+    std::mutex mutex;
+    std::multimap<std::size_t, void*> free;  // capacity -> block
+    std::size_t cachedBytes = 0;
+};
+
+BlockCache& cache() {
+    static BlockCache* c = new BlockCache;  // never destroyed: storages may outlive statics
+    return *c;
+}
+
+std::size_t capacityFor(std::size_t nbytes) { return (nbytes + kAlignment - 1) / kAlignment * kAlignment; }
+
+}  // namespace
+
+void* allocateBytes(std::size_t nbytes) {
+    std::size_t capacity = capacityFor(nbytes == 0 ? 1 : nbytes);
+    if (capacity >= kCachedMin) {
+        BlockCache& c = cache();
+        std::lock_guard<std::mutex> lock(c.mutex);
+        auto it = c.free.find(capacity);
+        if (it != c.free.end()) {
+            void* p = it->second;
+            c.cachedBytes -= capacity;
+            c.free.erase(it);
+            return p;
+        }
+    }
+    void* p = std::aligned_alloc(kAlignment, capacity);
+    if (!p)
+        throw ScriptError("RuntimeError",
+                          fmt::format("DefaultCPUAllocator: not enough memory: you tried to allocate {} bytes.", nbytes));
+    return p;
+}
+
+void releaseBytes(void* p, std::size_t nbytes) {
+    if (!p) return;
+    std::size_t capacity = capacityFor(nbytes == 0 ? 1 : nbytes);
+    if (capacity >= kCachedMin) {
+        BlockCache& c = cache();
+        std::lock_guard<std::mutex> lock(c.mutex);
+        if (c.cachedBytes + capacity <= kCacheLimit) {
+            c.free.emplace(capacity, p);
+            c.cachedBytes += capacity;
+            return;
+        }
+    }
+    std::free(p);
+}
+
+}  // namespace fusescope

@@ -1,0 +1,15 @@
+#pragma once
+// CPU memory for tensor storages and generated code's buffers: 64-byte aligned (whole
+// vector registers), and blocks of 1 MiB or more are kept for reuse when freed, so a
+// compiled function called in a loop finds its buffers already mapped instead of paying
+// page faults on every call (as PyTorch's caching allocators avoid them).
+
+#include <cstddef>
+
+namespace fusescope {
+
+// Contents are undefined. Throws ScriptError (RuntimeError) when memory runs out.
+void* allocateBytes(std::size_t nbytes);
+void releaseBytes(void* p, std::size_t nbytes);
+
+}  // namespace fusescope
