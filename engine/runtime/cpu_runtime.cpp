@@ -72,6 +72,13 @@ CpuGraphRunner::CpuGraphRunner(const LoweredGraph& graph, const GeneratedCpp& ge
     : inputs_(graph.inputs), outputs_(graph.outputs), symbols_(graph.symbols), module_(std::move(module)) {
     for (const auto& name : generated.outputBuffers) outputBuffers_.push_back({name, graph.layoutOf(name)});
     call_ = reinterpret_cast<CallFn>(module_->symbol("call"));
+    for (const auto& b : graph.buffers)
+        for (const auto& op : b.body.ops)
+            if ((op.op == "floordiv" || op.op == "mod" || op.op == "truncdiv") && !isFloating(op.dtype) && !divisionSite_.known())
+                for (const Node* origin : b.origins)
+                    if (!divisionSite_.known() && !origin->meta.empty() && !isFloating(origin->meta[0].dtype) &&
+                        (origin->target == "remainder" || origin->target == "floor_divide" || origin->target == "div"))
+                        divisionSite_ = origin->where;
 }
 
 std::vector<Tensor> CpuGraphRunner::operator()(const std::vector<Tensor>& inputs) const {
@@ -89,7 +96,8 @@ std::vector<Tensor> CpuGraphRunner::operator()(const std::vector<Tensor>& inputs
     }
     std::vector<int64_t> symbolValues;
     for (const auto& s : symbols_) symbolValues.push_back(evaluate(symbols[s.name], {}));
-    call_(in.data(), out.data(), symbolValues.data());
+    if (call_(in.data(), out.data(), symbolValues.data()) != 0)
+        throw ScriptError("RuntimeError", "ZeroDivisionError", divisionSite_);
 
     std::vector<Tensor> results;
     for (const auto& o : outputs_) {

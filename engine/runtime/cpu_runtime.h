@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "codegen/cpp/cpp_codegen.h"
+#include "core/error.h"
 #include "core/tensor.h"
 
 namespace fusescope {
@@ -23,13 +24,14 @@ public:
     std::vector<Tensor> operator()(const std::vector<Tensor>& inputs) const;
 
 private:
-    using CallFn = void (*)(void* const*, void* const*, const int64_t*);
+    using CallFn = int (*)(void* const*, void* const*, const int64_t*);
     std::vector<InputBuffer> inputs_;
     std::vector<OutputSpec> outputs_;
     std::vector<SymbolSource> symbols_;
     std::vector<std::pair<std::string, FixedLayout>> outputBuffers_;
     std::shared_ptr<CompiledModule> module_;
     CallFn call_ = nullptr;
+    SourceLocation divisionSite_;  // the graph's first integer division (for ZeroDivisionError)
 };
 
 }  // namespace fusescope

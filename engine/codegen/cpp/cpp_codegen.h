@@ -5,10 +5,11 @@
 // extern kernels in order. The module needs no headers: the prelude declares what it uses.
 //
 // ABI of the wrapper:
-//   extern "C" void call(void* const* inputs, void* const* outputs, const int64_t* symbols);
+//   extern "C" int call(void* const* inputs, void* const* outputs, const int64_t* symbols);
 // inputs: each graph input's data pointer (placeholder order); outputs: the storage of each
 // buffer in GeneratedCpp::outputBuffers, allocated by the caller; symbols: the value of
-// each size symbol in LoweredGraph::symbols order.
+// each size symbol in LoweredGraph::symbols order. It returns 0, or 1 when an integer
+// division by zero happened (the results are then not to be used).
 
 #include <string>
 #include <vector>

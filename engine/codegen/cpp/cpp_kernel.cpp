@@ -53,6 +53,7 @@ std::string reductionInit(const std::string& type, DType t) {
     bool isMax = type == "max" || type == "argmax";
     if (isFloating(t)) return literal(isMax ? -INFINITY : INFINITY, t);
     if (t == DType::Bool) return isMax ? "false" : "true";
+    if (t == DType::Int32) return isMax ? "(-2147483647 - 1)" : "2147483647";
     return isMax ? "(-9223372036854775807L - 1)" : "9223372036854775807L";
 }
 
@@ -171,8 +172,14 @@ private:
             } else if (op.op == "to_dtype") {
                 std::string x = v(op, 0);
                 out += fmt::format("{}{} {} = {};\n", pad, type, name, op.dtype == DType::Bool ? x + " != 0" : "(" + type + ")" + x);
+            } else if (op.op == "reduction" && reduced) {
+                *reduced = v(op, 0);
             } else if (op.op == "reduction") {
-                if (reduced) *reduced = v(op, 0);
+                // Over a single element (the reduced dims had size 1): the value itself.
+                bool arg = op.reductionType == "argmax" || op.reductionType == "argmin";
+                out += fmt::format("{}{} {} = {};\n", pad, type, name, arg ? "0L" : "(" + type + ")" + v(op, 0));
+            } else if (op.op == "store_reduction" && !reduced) {
+                out += fmt::format("{}{}[{}] = {};\n", pad, op.buffer, v(op, 0), v(op, 1));
             } else if (op.op == "store_reduction") {
                 // written by the reduction loop
             } else if (op.op == "where") {

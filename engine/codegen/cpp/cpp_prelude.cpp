@@ -15,6 +15,9 @@ extern "C" void fs_gemm(int dtype, int transA, int transB, int64_t m, int64_t n,
                         const void* a, int64_t lda, const void* b, int64_t ldb, double beta, void* c, int64_t ldc);
 
 #define FS_INLINE static inline __attribute__((always_inline))
+// Set when integer division by zero happened; call() returns it and the runtime raises
+// ZeroDivisionError as eager does. (Zero-initialised: no static initialiser runs.)
+static int fs_status;
 template <class T> FS_INLINE bool fs_isnan(T x) { return x != x; }
 template <class T> FS_INLINE bool fs_isinf(T x) { return x == __builtin_inf() || x == -__builtin_inf(); }
 template <class T> FS_INLINE bool fs_isfinite(T x) { return !fs_isnan(x) && !fs_isinf(x); }
@@ -26,18 +29,18 @@ template <class T> FS_INLINE T fs_relu(T x) { return x < 0 ? T(0) : x; }
 template <class T> FS_INLINE T fs_abs(T x) { return x < 0 ? -x : x; }
 template <class T> FS_INLINE T fs_sign(T x) { return x != x ? x : T((T(0) < x) - (x < T(0))); }
 template <class T> FS_INLINE T fs_floordiv(T a, T b) {
-    if (b == 0) return T(0);
+    if (b == 0) return fs_status = 1, T(0);
     T q = a / b;
     if ((a % b != 0) && ((a < 0) != (b < 0))) q -= 1;
     return q;
 }
 template <class T> FS_INLINE T fs_mod(T a, T b) {
-    if (b == 0) return T(0);
+    if (b == 0) return fs_status = 1, T(0);
     T r = a % b;
     if (r != 0 && ((r < 0) != (b < 0))) r += b;
     return r;
 }
-template <class T> FS_INLINE T fs_truncdiv(T a, T b) { return b == 0 ? T(0) : a / b; }
+template <class T> FS_INLINE T fs_truncdiv(T a, T b) { return b == 0 ? (fs_status = 1, T(0)) : a / b; }
 template <class T> FS_INLINE T fs_pow(T a, T b) {
     T r = 1;
     for (; b > 0; b >>= 1, a *= a) if (b & 1) r *= a;

@@ -94,7 +94,8 @@ GeneratedCpp generateCpp(const LoweredGraph& graph, const Schedule& schedule) {
         gen.kernelNames.push_back(name);
     }
 
-    std::string call = "\nextern \"C\" void call(void* const* inputs, void* const* outputs, const int64_t* symbols) {\n";
+    std::string call = "\nextern \"C\" int call(void* const* inputs, void* const* outputs, const int64_t* symbols) {\n";
+    call += "    fs_status = 0;\n";
     for (size_t i = 0; i < graph.symbols.size(); ++i) call += fmt::format("    int64_t {} = symbols[{}];\n", graph.symbols[i].name, i);
     for (const auto& in : graph.inputs) {
         std::string type = dtypeCType(in.layout.dtype);
@@ -115,7 +116,7 @@ GeneratedCpp generateCpp(const LoweredGraph& graph, const Schedule& schedule) {
     }
     call += calls;
     for (const auto& [name, bytes] : allocated) call += fmt::format("    fs_free({}, {});\n", name, bytes);
-    call += "}\n";
+    call += "    return fs_status;\n}\n";
     gen.source = cppPrelude() + kernels + call;
     return gen;
 }
