@@ -82,3 +82,36 @@ TEST(DebugTrace, CompileDebugEnvironmentVariableWritesIntoTheWorkingDirectory) {
 
 }  // namespace
 }  // namespace fusescope::test
+
+namespace fusescope::test {
+namespace {
+
+TEST(InductorLogs, EachStageHasItsArtifact) {
+    ProcessResult r = runCli({"run", sourcePath("tests/golden/inductor/seed000_fn.py"), "--logs",
+                              "aot_graphs,ir_pre_fusion,ir_post_fusion,fusion,schedule,output_code"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    for (const char* expected : {"[0/0] [__aot_graphs] TRANSFORMED GRAPH", "[0/0] [__ir_pre_fusion] buf0: SchedulerNode(ComputedBuffer)",
+                                 "[0/0] [__ir_post_fusion] buf0_buf1: FusedSchedulerNode(SchedulerNode,SchedulerNode)",
+                                 "[0/0] [__fusion] step 1: buf0 + buf1 (vertical, score 1024): fused (vertical)",
+                                 "[0/0] [__fusion] step 2: buf0_buf1 + buf2 (vertical, score 1024): cannot fuse buf0_buf1 with buf2: "
+                                 "buf2 is an extern kernel",
+                                 "[0/0] [__schedule] buf0_buf1 (FusedSchedulerNode): reads arg0_1 writes buf0 buf1",
+                                 "\nbuf2 (ExternKernelSchedulerNode): reads buf1 arg1_1 writes buf2",
+                                 "[0/0] [__output_code] Output code of __compiled_fn_0:"})
+        EXPECT_NE(r.err.find(expected), std::string::npos) << expected << "\n" << r.err;
+}
+
+TEST(InductorLogs, PerfHintsNameStridedLoadsInTheInnermostLoop) {
+    std::string script = writeTempFile("t.py", R"(import torch
+@torch.compile
+def f(x):
+    return x.t() + 1
+print(f(torch.ones(64, 48)).shape)
+)");
+    ProcessResult r = runCli({"run", script, "--logs", "perf_hints"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.err.find("[0/0] [__perf_hints] buf0 reads arg0_1 with stride 48 in its innermost loop"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace fusescope::test
