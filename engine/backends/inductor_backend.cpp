@@ -101,6 +101,18 @@ public:
 
     CompiledGraph compile(std::shared_ptr<const Graph> graph, const CompileRequest& request) const override {
         Reporter report(request);
+        try {
+            return compileStages(graph, request, report);
+        } catch (const Error& e) {
+            // A bug in a stage must not fail the user's script: say so and run eagerly.
+            report.wontConvert(*graph, fmt::format("internal error in the inductor backend while compiling {}: {}",
+                                                   request.graphName, e.what()));
+            return eagerRunner(graph);
+        }
+    }
+
+private:
+    CompiledGraph compileStages(std::shared_ptr<const Graph> graph, const CompileRequest& request, const Reporter& report) const {
         std::shared_ptr<const Graph> transformed = decomposeForInductor(*graph);
         std::string transformedText = graphReadable(*transformed);
         report.emit(IrDumpEvent{request.compileId, request.graphName, "fx_graph_transformed", transformedText});
@@ -166,7 +178,6 @@ public:
         return [runner](const std::vector<Tensor>& inputs) { return (*runner)(inputs); };
     }
 
-private:
     mutable std::once_flag noJitNotice_;
 };
 
