@@ -1,0 +1,19 @@
+#pragma once
+// The commands of fusescope-cli, one file each; main.cpp dispatches on the first word.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace fusescope::cli {
+
+extern const char* const kUsage;
+
+// Prints "fusescope-cli: error: MESSAGE" and the usage; returns exit status 2.
+int usageError(const std::string& message);
+// The value of an environment variable, if set.
+std::optional<std::string> envValue(const char* name);
+
+int runCommand(const std::vector<std::string>& args);  // fusescope-cli run ...
+
+}  // namespace fusescope::cli
