@@ -55,6 +55,7 @@ struct TypeName {
     std::string operator()(const IrDumpEvent& e) const { return e.stage; }
     std::string operator()(const FusionDecisionEvent&) const { return "fusion_decision"; }
     std::string operator()(const KernelSourceEvent&) const { return "kernel_source"; }
+    std::string operator()(const TraceEvent&) const { return "trace_event"; }
 };
 
 struct Payload {
@@ -100,6 +101,7 @@ struct Payload {
                 {"kernels", e.kernels}, {"llvm_ir", e.llvmIr}, {"assembly", e.assembly},
                 {"from_cache", e.fromCache}, {"compile_seconds", e.compileSeconds}, {"error", e.error}};
     }
+    json operator()(const TraceEvent& e) const { return traceRecordToJson(e.record); }
 };
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "profile/trace_record.h"
 
 namespace fusescope {
 
@@ -128,9 +129,15 @@ struct KernelSourceEvent {
     std::string error;  // the compiler's message when it failed
 };
 
+// One profiled span (an op, annotation, compiled call, kernel or compile phase) when the
+// session records a trace (SessionOptions::trace).
+struct TraceEvent {
+    TraceRecord record;
+};
+
 using Event = std::variant<CompileStartedEvent, GraphCapturedEvent, GuardsEvent, GuardFailureEvent,
                            RecompileEvent, GraphBreakEvent, CacheLimitEvent, LogEvent, ErrorEvent,
-                           ScriptOutputEvent, IrDumpEvent, FusionDecisionEvent, KernelSourceEvent>;
+                           ScriptOutputEvent, IrDumpEvent, FusionDecisionEvent, KernelSourceEvent, TraceEvent>;
 
 std::string eventType(const Event& event);  // "compile_started", "graph_captured", ...
 nlohmann::json eventToJson(const Event& event);

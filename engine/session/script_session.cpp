@@ -62,11 +62,18 @@ ScriptSession::ScriptSession(SessionOptions options)
         debugTrace_ = std::make_unique<DebugTraceWriter>(options_.debugDir, logger_);
         bus_.subscribe([this](const Event& e) { debugTrace_->consume(e); });
     }
+    if (options_.trace)
+        traceSink_ = std::make_unique<FunctionTraceSink>([this](const TraceRecord& r) { bus_.emit(TraceEvent{r}); });
 }
 
 ScriptSession::~ScriptSession() = default;
 
 void ScriptSession::run(const std::string& source, const std::string& fileName) {
+    struct AttachedSink {
+        TraceSink* sink;
+        explicit AttachedSink(TraceSink* s) : sink(s) { if (sink) Profiler::attach(sink); }
+        ~AttachedSink() { if (sink) Profiler::detach(sink); }
+    } attached(traceSink_.get());
     try {
         runWithLargeStack([&] {
             std::unique_ptr<Module> module = parseScript(source, fileName);

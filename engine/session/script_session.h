@@ -10,6 +10,7 @@
 #include "observe/debug_trace.h"
 #include "observe/event.h"
 #include "observe/log_registry.h"
+#include "profile/profiler.h"
 #include "script/interpreter.h"
 
 namespace fusescope {
@@ -18,6 +19,7 @@ struct SessionOptions {
     LogSettings logs;
     std::string backendOverride;  // non-empty: every compiled function uses this backend
     std::string debugDir;         // non-empty: write a debug-trace folder per compiled graph there
+    bool trace = false;           // stream a trace_event per profiled span (ops, calls, kernels, compiles)
 };
 
 class ScriptSession : public ScriptHost {
@@ -48,6 +50,7 @@ private:
     Logger logger_;
     CompileManager compiler_;
     std::unique_ptr<DebugTraceWriter> debugTrace_;
+    std::unique_ptr<FunctionTraceSink> traceSink_;  // attached to the Profiler while run() runs
 };
 
 // Describes a script error for a terminal: "script.py:4:12: error: TypeError: ...".

@@ -1,0 +1,89 @@
+#include "profile/profiler.h"
+
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <mutex>
+#include <vector>
+
+namespace fusescope {
+
+namespace {
+
+std::mutex& sinksMutex() {
+    static std::mutex m;
+    return m;
+}
+
+std::vector<TraceSink*>& sinks() {
+    static std::vector<TraceSink*> s;
+    return s;
+}
+
+// The rf_ids of the records open on this thread, innermost last: a new record's parent.
+thread_local std::vector<int64_t> openRecords;
+
+}  // namespace
+
+std::atomic<int> Profiler::activeSinks_{0};
+
+void Profiler::attach(TraceSink* sink) {
+    std::lock_guard lock(sinksMutex());
+    sinks().push_back(sink);
+    activeSinks_.store(static_cast<int>(sinks().size()), std::memory_order_relaxed);
+}
+
+void Profiler::detach(TraceSink* sink) {
+    std::lock_guard lock(sinksMutex());
+    auto& s = sinks();
+    s.erase(std::remove(s.begin(), s.end(), sink), s.end());
+    activeSinks_.store(static_cast<int>(s.size()), std::memory_order_relaxed);
+}
+
+int64_t Profiler::nowNs() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+int64_t Profiler::nextRecordId() {
+    static std::atomic<int64_t> next{1};
+    return next.fetch_add(1, std::memory_order_relaxed);
+}
+
+int64_t Profiler::currentThreadId() {
+    thread_local int64_t tid = static_cast<int64_t>(::syscall(SYS_gettid));
+    return tid;
+}
+
+void Profiler::dispatch(const TraceRecord& record) {
+    // A copy of the list: a sink may detach itself (or another) while handling a record.
+    std::vector<TraceSink*> current;
+    {
+        std::lock_guard lock(sinksMutex());
+        current = sinks();
+    }
+    for (TraceSink* sink : current) sink->onRecord(record);
+}
+
+RecordScope::RecordScope(TraceCategory category, std::string_view name) {
+    if (!Profiler::active()) return;
+    record_ = std::make_unique<TraceRecord>();
+    record_->rfId = Profiler::nextRecordId();
+    record_->parentId = openRecords.empty() ? 0 : openRecords.back();
+    record_->category = category;
+    record_->name = name;
+    record_->tid = Profiler::currentThreadId();
+    openRecords.push_back(record_->rfId);
+    record_->beginNs = Profiler::nowNs();
+}
+
+RecordScope::~RecordScope() {
+    if (!record_) return;
+    record_->endNs = Profiler::nowNs();
+    if (!openRecords.empty() && openRecords.back() == record_->rfId) openRecords.pop_back();
+    if (Profiler::active()) Profiler::dispatch(*record_);
+}
+
+}  // namespace fusescope

@@ -1,0 +1,63 @@
+#pragma once
+// The process-wide profiler. Records are made by RecordScope objects placed around eager
+// ops, compiled calls, kernels, compile phases and script annotations; they go to every
+// attached sink (the session's trace stream, an ExecutionTraceObserver window, a
+// torch.profiler.profile step). With no sink attached a RecordScope costs one relaxed
+// atomic load, so the hooks stay compiled in everywhere.
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "profile/trace_record.h"
+
+namespace fusescope {
+
+class TraceSink {
+public:
+    virtual ~TraceSink() = default;
+    virtual void onRecord(const TraceRecord& record) = 0;  // called when a record ends
+};
+
+class Profiler {
+public:
+    static bool active() { return activeSinks_.load(std::memory_order_relaxed) > 0; }
+    static void attach(TraceSink* sink);
+    static void detach(TraceSink* sink);
+    static int64_t nowNs();  // steady clock
+    static int64_t nextRecordId();
+    static int64_t currentThreadId();
+
+private:
+    friend class RecordScope;
+    static void dispatch(const TraceRecord& record);
+    static std::atomic<int> activeSinks_;
+};
+
+// Records what runs between its construction and destruction when the profiler is active.
+class RecordScope {
+public:
+    RecordScope(TraceCategory category, std::string_view name);
+    ~RecordScope();
+    RecordScope(const RecordScope&) = delete;
+    RecordScope& operator=(const RecordScope&) = delete;
+
+    // Null when the profiler was inactive at construction: callers fill in details only then.
+    TraceRecord* record() { return record_.get(); }
+
+private:
+    std::unique_ptr<TraceRecord> record_;
+};
+
+// A sink that forwards each record to a function (the session's trace_event stream).
+class FunctionTraceSink : public TraceSink {
+public:
+    explicit FunctionTraceSink(std::function<void(const TraceRecord&)> fn) : fn_(std::move(fn)) {}
+    void onRecord(const TraceRecord& record) override { fn_(record); }
+
+private:
+    std::function<void(const TraceRecord&)> fn_;
+};
+
+}  // namespace fusescope

@@ -1,0 +1,74 @@
+#include "profile/trace_record.h"
+
+#include <stdexcept>
+
+namespace fusescope {
+
+const char* traceCategoryName(TraceCategory category) {
+    switch (category) {
+        case TraceCategory::CpuOp: return "cpu_op";
+        case TraceCategory::UserAnnotation: return "user_annotation";
+        case TraceCategory::Kernel: return "kernel";
+        case TraceCategory::Compile: return "compile";
+    }
+    return "cpu_op";
+}
+
+namespace {
+
+TraceCategory categoryFromName(const std::string& name) {
+    for (TraceCategory c : {TraceCategory::CpuOp, TraceCategory::UserAnnotation, TraceCategory::Kernel,
+                            TraceCategory::Compile})
+        if (name == traceCategoryName(c)) return c;
+    throw std::invalid_argument("unknown trace category '" + name + "'");
+}
+
+nlohmann::json argsToJson(const TraceArgs& a) {
+    return {{"values", a.values}, {"shapes", a.shapes}, {"types", a.types}, {"strides", a.strides}};
+}
+
+TraceArgs argsFromJson(const nlohmann::json& j) {
+    TraceArgs a;
+    a.values = j.at("values");
+    a.shapes = j.at("shapes");
+    a.types = j.at("types");
+    a.strides = j.at("strides");
+    return a;
+}
+
+}  // namespace
+
+nlohmann::json traceRecordToJson(const TraceRecord& r) {
+    nlohmann::json j = {{"rf_id", r.rfId},         {"parent", r.parentId}, {"cat", traceCategoryName(r.category)},
+                        {"name", r.name},          {"begin_ns", r.beginNs}, {"end_ns", r.endNs},
+                        {"tid", r.tid},            {"seq_id", r.seqId},    {"inputs", argsToJson(r.inputs)},
+                        {"outputs", argsToJson(r.outputs)}};
+    if (!r.opSchema.empty()) j["op_schema"] = r.opSchema;
+    if (!r.kernelBackend.empty()) j["kernel_backend"] = r.kernelBackend;
+    if (!r.kernelFile.empty()) j["kernel_file"] = r.kernelFile;
+    if (!r.compileId.empty()) j["compile_id"] = r.compileId;
+    if (r.flowId) j["flow_id"] = r.flowId;
+    return j;
+}
+
+TraceRecord traceRecordFromJson(const nlohmann::json& j) {
+    TraceRecord r;
+    r.rfId = j.at("rf_id").get<int64_t>();
+    r.parentId = j.at("parent").get<int64_t>();
+    r.category = categoryFromName(j.at("cat").get<std::string>());
+    r.name = j.at("name").get<std::string>();
+    r.beginNs = j.at("begin_ns").get<int64_t>();
+    r.endNs = j.at("end_ns").get<int64_t>();
+    r.tid = j.at("tid").get<int64_t>();
+    r.seqId = j.value("seq_id", int64_t{-1});
+    r.inputs = argsFromJson(j.at("inputs"));
+    r.outputs = argsFromJson(j.at("outputs"));
+    r.opSchema = j.value("op_schema", "");
+    r.kernelBackend = j.value("kernel_backend", "");
+    r.kernelFile = j.value("kernel_file", "");
+    r.compileId = j.value("compile_id", "");
+    r.flowId = j.value("flow_id", int64_t{0});
+    return r;
+}
+
+}  // namespace fusescope

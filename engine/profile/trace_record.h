@@ -1,0 +1,49 @@
+#pragma once
+// One thing that ran, as the profiler records it: an eager op, a script annotation
+// (record_function), a compiled-function call, a kernel or extern-kernel call inside it,
+// or a compile phase. Records stream as `trace_event` events; the execution trace and the
+// Chrome trace are both written from a list of them (trace_export.h).
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace fusescope {
+
+// The Chrome-trace category of a record, and how the execution trace classifies its node.
+enum class TraceCategory { CpuOp, UserAnnotation, Kernel, Compile };
+const char* traceCategoryName(TraceCategory category);  // "cpu_op", "user_annotation", ...
+
+// Inputs or outputs of a node in the execution-trace form: parallel lists, one entry per
+// argument. A tensor value is [tensor_id, storage_id, offset, numel, itemsize, "device"].
+struct TraceArgs {
+    nlohmann::json values = nlohmann::json::array();
+    nlohmann::json shapes = nlohmann::json::array();
+    nlohmann::json types = nlohmann::json::array();
+    nlohmann::json strides = nlohmann::json::array();
+    bool empty() const { return values.empty(); }
+};
+
+struct TraceRecord {
+    int64_t rfId = 0;      // record-function id: unique in the process, in begin order
+    int64_t parentId = 0;  // rf_id of the enclosing record on the same thread; 0 at top level
+    TraceCategory category = TraceCategory::CpuOp;
+    std::string name;      // "aten::add", "## LOOP 0 ##", "Torch-Compiled Region: 0/0", "cpp_fused_add_0"
+    int64_t beginNs = 0;   // steady clock
+    int64_t endNs = 0;
+    int64_t tid = 0;       // OS thread id
+    int64_t seqId = -1;
+    std::string opSchema;  // "aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor" when known
+    TraceArgs inputs, outputs;
+    // Kernels: the backend ("cpp"/"cuda"), the generated source's file name, the compile id.
+    std::string kernelBackend, kernelFile, compileId;
+    // Links a compiled call to the kernels it launched (Chrome flow events); 0 when none.
+    int64_t flowId = 0;
+};
+
+nlohmann::json traceRecordToJson(const TraceRecord& record);
+TraceRecord traceRecordFromJson(const nlohmann::json& json);  // throws nlohmann::json::exception
+
+}  // namespace fusescope
