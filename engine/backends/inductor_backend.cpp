@@ -15,6 +15,7 @@
 #include "graph/graph_printer.h"
 #include "lower/lowering.h"
 #include "observe/log_registry.h"
+#include "profile/profiler.h"
 #include "runtime/cpu_runtime.h"
 #include "schedule/scheduler.h"
 #include "toolchain/cpp_jit.h"
@@ -113,19 +114,24 @@ public:
 
 private:
     CompiledGraph compileStages(std::shared_ptr<const Graph> graph, const CompileRequest& request, const Reporter& report) const {
-        std::shared_ptr<const Graph> transformed = decomposeForInductor(*graph);
+        auto phase = [&](const char* name, auto&& stage) {
+            RecordScope span(TraceCategory::Compile, fmt::format("{} {}", name, request.graphName));
+            if (TraceRecord* r = span.record()) r->compileId = request.compileId;
+            return stage();
+        };
+        std::shared_ptr<const Graph> transformed = phase("decompose", [&] { return decomposeForInductor(*graph); });
         std::string transformedText = graphReadable(*transformed);
         report.emit(IrDumpEvent{request.compileId, request.graphName, "fx_graph_transformed", transformedText});
         report.artifact("aot_graphs", fmt::format("TRANSFORMED GRAPH\n ===== {} =====\n{}", request.graphName, transformedText));
 
         LoweredGraph lowered;
         try {
-            lowered = lowerGraph(*transformed);
+            lowered = phase("lower", [&] { return lowerGraph(*transformed); });
         } catch (const LoweringUnsupported& e) {
             report.log(LogLevel::Warning, fmt::format("{}: cannot lower {}; running the graph eagerly", request.graphName, e.what()));
             return eagerRunner(graph);
         }
-        Schedule sched = schedule(lowered);
+        Schedule sched = phase("schedule", [&] { return schedule(lowered); });
         std::string pre = sched.preFusionText(), post = sched.postFusionText();
         report.emit(IrDumpEvent{request.compileId, request.graphName, "ir_pre_fusion", pre});
         report.artifact("ir_pre_fusion", pre);
@@ -140,7 +146,7 @@ private:
         report.artifact("schedule", scheduleText(sched));
         for (const auto& hint : perfHints(sched)) report.artifact("perf_hints", hint);
 
-        GeneratedCpp generated = generateCpp(lowered, sched);
+        GeneratedCpp generated = phase("codegen", [&] { return generateCpp(lowered, sched); });
         if (breakCodegenForTests()) generated.source += "\nthis line is not C++;\n";
         report.artifact("output_code", fmt::format("Output code of {}:\n{}", request.graphName, generated.source));
         KernelSourceEvent source;
@@ -157,8 +163,10 @@ private:
         }
         std::shared_ptr<CompiledModule> module;
         try {
-            registerCpuRuntimeSymbols();
-            module = CppJit::instance().compile(generated.source, request.graphName + ".cpp");
+            module = phase("toolchain", [&] {
+                registerCpuRuntimeSymbols();
+                return CppJit::instance().compile(generated.source, request.graphName + ".cpp");
+            });
         } catch (const Error& e) {
             source.error = e.what();
             report.emit(source);
@@ -174,7 +182,8 @@ private:
             report.log(LogLevel::Info, fmt::format("{}: kernel cache hit ({} kernels loaded from {})", request.graphName,
                                                    generated.kernelNames.size(), CppJit::instance().cacheDir()));
         report.emit(source);
-        auto runner = std::make_shared<CpuGraphRunner>(lowered, generated, module);
+        auto runner = std::make_shared<CpuGraphRunner>(lowered, generated, module,
+                                                       GraphTraceName{request.compileId, request.graphName});
         return [runner](const std::vector<Tensor>& inputs) { return (*runner)(inputs); };
     }
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "graph/graph_printer.h"
+#include "profile/profiler.h"
 #include "script/ast.h"
 
 namespace fusescope {
@@ -82,11 +83,22 @@ Value CompileManager::call(Interpreter& interp, CompiledFunctionObject& compiled
     const auto* fn = compiled.function.as<FunctionObject>();
     if (!fn || !fn->def) throw ScriptError("TypeError", "torch.compile needs a function defined with def");
     FrameState& frame = frames_[fn->def];
+    // The whole call, guards included, is one span named after the entry that ran it.
+    RecordScope region(TraceCategory::UserAnnotation, "Torch-Compiled Region");
+    auto nameRegion = [&](const std::string& compileId) {
+        if (TraceRecord* r = region.record()) {
+            r->name = "Torch-Compiled Region: " + compileId;
+            r->compileId = compileId;
+        }
+    };
 
     std::vector<std::pair<std::string, std::vector<std::string>>> failed;  // newest entry first
     for (auto it = frame.entries.rbegin(); it != frame.entries.rend(); ++it) {
         std::vector<std::string> reasons = failures(interp, *fn, args, **it);
-        if (reasons.empty()) return replay(interp, *fn, args, **it, compiled.options);
+        if (reasons.empty()) {
+            nameRegion((*it)->compileId);
+            return replay(interp, *fn, args, **it, compiled.options);
+        }
         failed.emplace_back((*it)->compileId, std::move(reasons));
     }
     if (!failed.empty()) {
@@ -114,6 +126,7 @@ Value CompileManager::call(Interpreter& interp, CompiledFunctionObject& compiled
                                             limit, fn->name, functionLocation(*fn), lastReason));
                 bus_.emit(CacheLimitEvent{fn->qualname, fn->def->loc, static_cast<int>(limit), lastReason});
             }
+            nameRegion(fn->name + " (over the cache limit: eager)");
             return interp.callFunction(*fn, args);  // over the limit: run eagerly
         }
         std::string header = fmt::format("Recompiling function {} in {}\n    triggered by the following guard failure(s):",
@@ -127,7 +140,9 @@ Value CompileManager::call(Interpreter& interp, CompiledFunctionObject& compiled
         else logger_.artifact("recompiles", nextId, brief);
         bus_.emit(RecompileEvent{nextId, fn->qualname, fn->def->loc, verbose});
     }
-    return compileAndRun(interp, *fn, args, frame, compiled.options, nullptr);
+    Value result = compileAndRun(interp, *fn, args, frame, compiled.options, nullptr);
+    if (!frame.entries.empty()) nameRegion(frame.entries.back()->compileId);
+    return result;
 }
 
 TraceContext CompileManager::traceContext(Interpreter& interp, const FunctionObject& fn, CacheEntry& entry,

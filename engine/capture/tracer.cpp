@@ -8,6 +8,7 @@
 #include "graph/graph_json.h"
 #include "graph/graph_printer.h"
 #include "ops/op_registry.h"
+#include "profile/profiler.h"
 
 namespace fusescope {
 
@@ -44,7 +45,7 @@ std::string markedLine(const std::string& rawLine, const CallSite& site) {
 }  // namespace
 
 Tracer::Tracer(Interpreter& interp, TraceContext context)
-    : interp_(interp), ctx_(std::move(context)), graph_(std::make_shared<Graph>()) {
+    : interp_(interp), ctx_(std::move(context)), graph_(std::make_shared<Graph>()), graphStartNs_(Profiler::nowNs()) {
     previousHooks_ = interp_.tracer();
     interp_.setTracer(this);
 }
@@ -394,6 +395,7 @@ void Tracer::flush(const std::string& reason) {
                 ctx_.bus->emit(GraphCapturedEvent{ctx_.compileId, ctx_.function, fresh.name, graphReadable(*graph_),
                                                   graphRunnable(*graph_, fresh.name), graphTabular(*graph_),
                                                   graphToJson(*graph_), graph_->opCount(), reason});
+            recordCapture(fresh.name);
             fresh.run = ctx_.backend->compile(graph_, CompileRequest{ctx_.compileId, ctx_.function, fresh.name, ctx_.logger, ctx_.bus});
             segments.push_back(std::move(fresh));
             segment = &segments.back();
@@ -407,6 +409,18 @@ void Tracer::flush(const std::string& reason) {
     overrides_.clear();
     lifted_.clear();
     inputs_.clear();
+    graphStartNs_ = Profiler::nowNs();
+}
+
+void Tracer::recordCapture(const std::string& graphName) const {
+    if (!Profiler::active()) return;
+    TraceRecord r;
+    r.category = TraceCategory::Compile;
+    r.name = "capture " + graphName;
+    r.compileId = ctx_.compileId;
+    r.beginNs = graphStartNs_;
+    r.endNs = Profiler::nowNs();
+    Profiler::record(std::move(r));
 }
 
 }  // namespace fusescope

@@ -96,6 +96,8 @@ private:
     void flush(const std::string& reason);
     void registerLazy(const Tensor& meta, Node* node, int outputIndex);
     void log(const std::string& artifact, const std::string& message) const;
+    // Reports the capture of the graph that just ended as a compile-phase span.
+    void recordCapture(const std::string& graphName) const;
     std::string currentLine() const;
 
     Interpreter& interp_;
@@ -106,6 +108,7 @@ private:
     std::unordered_map<TensorImpl*, Lifted> lifted_;
     std::vector<Tensor> inputs_;  // real tensors, in placeholder order
     SymbolicSizes symbolic_;      // names the symbolic dims of the graph's nodes
+    int64_t graphStartNs_ = 0;    // when capture of the current graph began (for the trace)
     size_t nextOrder_ = 0;
     int nextSymbol_ = 0;
     // Duck sizing, as PyTorch: dynamic dims with the same example size share one symbol.

@@ -9,6 +9,8 @@
 #include "core/error.h"
 #include "ops/kernel_support.h"
 #include "ops/op_registration.h"
+#include "profile/profiler.h"
+#include "profile/trace_args.h"
 
 namespace fusescope {
 
@@ -392,7 +394,15 @@ IValue OpRegistry::run(const OpDef& op, const BoundArgs& bound) const {
     bool meta = std::any_of(bound.values_.begin(), bound.values_.end(), containsMeta);
     const auto& fn = meta ? op.infer : op.kernel;
     if (!fn) throw ScriptError("RuntimeError", fmt::format("{}: no {} implementation", op.name, meta ? "meta" : "CPU"));
-    return fn(bound);
+    if (meta || !Profiler::active()) return fn(bound);
+    RecordScope scope(TraceCategory::CpuOp, "aten::" + op.name);
+    if (TraceRecord* r = scope.record()) {
+        r->opSchema = "aten::" + op.schema;
+        r->inputs = traceArgsOf(bound.values_);
+    }
+    IValue result = fn(bound);
+    if (TraceRecord* r = scope.record()) r->outputs = traceArgsOf(result);
+    return result;
 }
 
 IValue OpRegistry::call(std::string_view name, const IValueList& args, const Kwargs& kwargs) const {

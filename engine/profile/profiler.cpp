@@ -67,6 +67,14 @@ void Profiler::dispatch(const TraceRecord& record) {
     for (TraceSink* sink : current) sink->onRecord(record);
 }
 
+void Profiler::record(TraceRecord record) {
+    if (!active()) return;
+    record.rfId = nextRecordId();
+    record.parentId = openRecords.empty() ? 0 : openRecords.back();
+    record.tid = currentThreadId();
+    dispatch(record);
+}
+
 RecordScope::RecordScope(TraceCategory category, std::string_view name) {
     if (!Profiler::active()) return;
     record_ = std::make_unique<TraceRecord>();

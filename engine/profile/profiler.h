@@ -28,6 +28,9 @@ public:
     static int64_t nowNs();  // steady clock
     static int64_t nextRecordId();
     static int64_t currentThreadId();
+    // Reports a span measured by hand (one that no scope encloses, such as the capture of
+    // a graph, which interleaves with the script's own code). Fills rf_id, parent and tid.
+    static void record(TraceRecord record);
 
 private:
     friend class RecordScope;

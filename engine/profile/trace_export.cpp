@@ -34,8 +34,12 @@ nlohmann::json node(int64_t id, const std::string& name, int64_t parent, const T
             {"attrs", std::move(attrs)}};
 }
 
+// Parents begin before their children (ties: the parent was opened first, so has the
+// smaller rf_id); spans reported by hand get their rf_id when they end.
 std::vector<TraceRecord> inBeginOrder(std::vector<TraceRecord> records) {
-    std::sort(records.begin(), records.end(), [](const TraceRecord& a, const TraceRecord& b) { return a.rfId < b.rfId; });
+    std::sort(records.begin(), records.end(), [](const TraceRecord& a, const TraceRecord& b) {
+        return a.beginNs != b.beginNs ? a.beginNs < b.beginNs : a.rfId < b.rfId;
+    });
     return records;
 }
 

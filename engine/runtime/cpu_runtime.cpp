@@ -1,8 +1,12 @@
 #include "runtime/cpu_runtime.h"
 
+#include <cstdarg>
+#include <utility>
 
 #include "core/allocator.h"
 #include "core/error.h"
+#include "profile/profiler.h"
+#include "profile/trace_args.h"
 #include "toolchain/cpp_jit.h"
 
 #ifdef FUSESCOPE_HAVE_BLAS
@@ -46,6 +50,16 @@ void fsGemm(int dtype, int transA, int transB, int64_t m, int64_t n, int64_t k, 
 #endif
 }
 
+// The graph call running on this thread, for the kernel spans its wrapper reports.
+struct ActiveCall {
+    const CpuGraphRunner* runner;
+    const std::map<std::string, IndexExpr>* symbols;
+    int64_t launchId;  // rf_id of the graph call's span: the kernels' flow source
+};
+thread_local const ActiveCall* activeCall = nullptr;
+
+void fsTraceEnd(void* span) { delete static_cast<RecordScope*>(span); }
+
 int64_t evaluate(const IndexExpr& e, const std::map<std::string, IndexExpr>& symbols) {
     auto v = e.substitute(symbols).constant();
     if (!v) throw Error("internal error: size " + e.str() + " depends on an unknown symbol");
@@ -60,16 +74,49 @@ Shape evaluate(const std::vector<IndexExpr>& values, const std::map<std::string,
 
 }  // namespace
 
+void* fsTraceBegin(int call, int nbuffers, ...) {
+    if (!Profiler::active() || !activeCall) return nullptr;
+    const CpuGraphRunner& runner = *activeCall->runner;
+    const auto& info = runner.tracedCalls_.at(static_cast<size_t>(call));
+    auto span = std::make_unique<RecordScope>(TraceCategory::Kernel, info.name);
+    TraceRecord* r = span->record();
+    if (!r) return nullptr;
+    r->kernelBackend = "cpp";
+    r->kernelFile = runner.module_->sourcePath.empty() ? runner.traceName_.graphName + ".cpp" : runner.module_->sourcePath;
+    r->compileId = runner.traceName_.compileId;
+    r->flowId = activeCall->launchId;
+    va_list pointers;
+    va_start(pointers, nbuffers);
+    for (int i = 0; i < nbuffers && static_cast<size_t>(i) < info.buffers.size(); ++i) {
+        const auto& [numel, dtype] = info.buffers[static_cast<size_t>(i)];
+        appendTraceBuffer(r->inputs, va_arg(pointers, const void*), evaluate(numel, *activeCall->symbols), dtype);
+    }
+    va_end(pointers);
+    return span.release();
+}
+
 void registerCpuRuntimeSymbols() {
     if (!CppJit::available()) return;
     CppJit& jit = CppJit::instance();
     jit.defineSymbol("fs_alloc", reinterpret_cast<void*>(&fsAlloc));
     jit.defineSymbol("fs_free", reinterpret_cast<void*>(&fsFree));
     jit.defineSymbol("fs_gemm", reinterpret_cast<void*>(&fsGemm));
+    jit.defineSymbol("fs_trace_begin", reinterpret_cast<void*>(&fsTraceBegin));
+    jit.defineSymbol("fs_trace_end", reinterpret_cast<void*>(&fsTraceEnd));
 }
 
-CpuGraphRunner::CpuGraphRunner(const LoweredGraph& graph, const GeneratedCpp& generated, std::shared_ptr<CompiledModule> module)
-    : inputs_(graph.inputs), outputs_(graph.outputs), symbols_(graph.symbols), module_(std::move(module)) {
+CpuGraphRunner::CpuGraphRunner(const LoweredGraph& graph, const GeneratedCpp& generated, std::shared_ptr<CompiledModule> module,
+                               GraphTraceName traceName)
+    : inputs_(graph.inputs), outputs_(graph.outputs), symbols_(graph.symbols), module_(std::move(module)),
+      traceName_(std::move(traceName)) {
+    for (const auto& call : generated.tracedCalls) {
+        TracedCallInfo info{call.name, {}};
+        for (const auto& b : call.buffers) {
+            const FixedLayout& layout = graph.layoutOf(b);
+            info.buffers.push_back({layout.numel(), layout.dtype});
+        }
+        tracedCalls_.push_back(std::move(info));
+    }
     for (const auto& name : generated.outputBuffers) outputBuffers_.push_back({name, graph.layoutOf(name)});
     call_ = reinterpret_cast<CallFn>(module_->symbol("call"));
     for (const auto& b : graph.buffers)
@@ -96,8 +143,20 @@ std::vector<Tensor> CpuGraphRunner::operator()(const std::vector<Tensor>& inputs
     }
     std::vector<int64_t> symbolValues;
     for (const auto& s : symbols_) symbolValues.push_back(evaluate(symbols[s.name], {}));
-    if (call_(in.data(), out.data(), symbolValues.data()) != 0)
-        throw ScriptError("RuntimeError", "ZeroDivisionError", divisionSite_);
+    int status;
+    {
+        RecordScope span(TraceCategory::UserAnnotation, "## Call CompiledFxGraph " + traceName_.graphName + " ##");
+        TraceRecord* r = span.record();
+        if (r) {
+            r->compileId = traceName_.compileId;
+            for (const auto& t : inputs) appendTraceArg(r->inputs, IValue(t));
+        }
+        ActiveCall active{this, &symbols, r ? r->rfId : 0};
+        const ActiveCall* outer = std::exchange(activeCall, &active);
+        status = call_(in.data(), out.data(), symbolValues.data());
+        activeCall = outer;
+    }
+    if (status != 0) throw ScriptError("RuntimeError", "ZeroDivisionError", divisionSite_);
 
     std::vector<Tensor> results;
     for (const auto& o : outputs_) {

@@ -14,14 +14,27 @@ namespace fusescope {
 
 struct CompiledModule;
 
-// Makes the runtime helpers generated code calls (fs_alloc, fs_free, fs_gemm) known to the
-// JIT. Idempotent.
+// Makes the runtime helpers generated code calls (fs_alloc, fs_free, fs_gemm,
+// fs_trace_begin, fs_trace_end) known to the JIT. Idempotent.
 void registerCpuRuntimeSymbols();
+
+// Names a compiled graph in the trace.
+struct GraphTraceName {
+    std::string compileId;  // 0/1
+    std::string graphName;  // __compiled_fn_0
+};
 
 class CpuGraphRunner {
 public:
-    CpuGraphRunner(const LoweredGraph& graph, const GeneratedCpp& generated, std::shared_ptr<CompiledModule> module);
+    CpuGraphRunner(const LoweredGraph& graph, const GeneratedCpp& generated, std::shared_ptr<CompiledModule> module,
+                   GraphTraceName traceName);
     std::vector<Tensor> operator()(const std::vector<Tensor>& inputs) const;
+
+    // What the trace needs to know of each call in the wrapper (GeneratedCpp::tracedCalls).
+    struct TracedCallInfo {
+        std::string name;
+        std::vector<std::pair<IndexExpr, DType>> buffers;  // numel and dtype of each pointer
+    };
 
 private:
     using CallFn = int (*)(void* const*, void* const*, const int64_t*);
@@ -32,6 +45,9 @@ private:
     std::shared_ptr<CompiledModule> module_;
     CallFn call_ = nullptr;
     SourceLocation divisionSite_;  // the graph's first integer division (for ZeroDivisionError)
+    GraphTraceName traceName_;
+    std::vector<TracedCallInfo> tracedCalls_;
+    friend void* fsTraceBegin(int call, int nbuffers, ...);
 };
 
 }  // namespace fusescope

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <optional>
+
 #include "script/interpreter.h"
 
 namespace fusescope {
@@ -218,10 +220,19 @@ Value Interpreter::getAttribute(const Value& object, const std::string& name, co
             fail("AttributeError", "module '" + m->name + "' has no attribute '" + name + "'" +
                                        (m->name.rfind("torch", 0) == 0 ? " (not supported by Fusescope)" : ""));
         }
-        if (auto* r = object.as<RecordObject>()) {
-            auto it = r->attrs.find(name);
-            if (it != r->attrs.end()) return it->second;
-        }
+        auto boundAttribute = [&](const auto& attrs) -> std::optional<Value> {
+            auto it = attrs.find(name);
+            if (it == attrs.end()) return std::nullopt;
+            auto* method = it->second.template as<MethodObject>();
+            if (!method) return it->second;
+            return makeBuiltin(method->name, [self = object.asObject(), call = method->call](Interpreter& in, CallArgs& a) {
+                return call(in, a, self);
+            });
+        };
+        if (auto* r = object.as<RecordObject>())
+            if (auto v = boundAttribute(r->attrs)) return *v;
+        if (auto* c = object.as<ContextManagerObject>())
+            if (auto v = boundAttribute(c->attrs)) return *v;
         if (object.as<ListObject>()) return listMethod(*this, object, name);
         if (object.as<DictObject>()) return dictMethod(*this, object, name);
         if (object.isString()) return stringMethod(*this, object, name);

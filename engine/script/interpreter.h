@@ -62,6 +62,8 @@ public:
     virtual Value explain(Interpreter& interp, const Value& fn, CallArgs& args) = 0;
     virtual void resetDynamo() = 0;                           // torch._dynamo.reset()
     virtual void setLogs(const CallArgs& args) = 0;           // torch._logging.set_logs(...)
+    // Polled before every statement: true stops the script with KeyboardInterrupt.
+    virtual bool cancelRequested() const { return false; }
 };
 
 class Interpreter {
@@ -160,6 +162,8 @@ private:
 void addPythonBuiltins(std::map<std::string, Value, std::less<>>& builtins);
 Value makeTorchModule(ModuleObject*& dynamoConfig);
 Value makeMathModule();
+// torch.profiler: record_function, ExecutionTraceObserver, profile, schedule, ... (profiler_module.cpp)
+void populateProfilerModule(ModuleObject& profiler);
 Value makeLoggingModule();  // the level constants torch._logging.set_logs takes
 // Tensor attributes (shape, dtype, ...) and methods (x.add(...), x.size()).
 Value tensorAttribute(Interpreter& interp, const Value& tensor, const std::string& name, const SourceLocation& where);

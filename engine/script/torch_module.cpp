@@ -156,10 +156,7 @@ Value makeTorchModule(ModuleObject*& dynamoConfig) {
         return Value();
     });
 
-    profiler->attrs["record_function"] = makeBuiltin("torch.profiler.record_function", [](Interpreter& in, CallArgs& a) {
-        if (a.args.empty() || !a.args[0].isString()) in.fail("TypeError", "record_function() expects a name");
-        return contextManager("record_function");
-    });
+    populateProfilerModule(*profiler);
     // Fusescope has no autograd: the grad-mode context managers are accepted and do nothing.
     for (const char* name : {"no_grad", "enable_grad", "inference_mode"})
         torch->attrs[name] = makeBuiltin(std::string("torch.") + name, [name](Interpreter&, CallArgs&) {

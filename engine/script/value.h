@@ -153,6 +153,14 @@ struct BuiltinFunction : Object {
     std::string typeName() const override { return "builtin_function_or_method"; }
 };
 
+// A method stored in an object's attributes: reading the attribute binds it to the object
+// (as Python makes a bound method), so the object does not hold itself in a cycle.
+struct MethodObject : Object {
+    std::string name;
+    std::function<Value(Interpreter&, CallArgs&, const ObjectPtr& self)> call;
+    std::string typeName() const override { return "method_descriptor"; }
+};
+
 // A namespace of attributes: the torch module, torch.nn.functional, torch._dynamo, ...
 struct ModuleObject : Object {
     std::string name;
@@ -172,6 +180,7 @@ struct ContextManagerObject : Object {
     std::string name;
     std::function<Value(Interpreter&)> enter;
     std::function<void(Interpreter&)> exit;
+    std::map<std::string, Value, std::less<>> attrs;  // methods and attributes (torch.profiler.profile's step, ...)
     std::string typeName() const override { return name; }
 };
 

@@ -30,6 +30,7 @@ struct CompiledModule {
     bool fromCache = false;    // the object came from the on-disk cache
     double compileSeconds = 0; // wall time spent in this compile() call
     std::vector<std::string> remarks;  // the optimiser's warnings (e.g. a loop not vectorised); none from the cache
+    std::string sourcePath;    // the source as kept in the cache folder (<key>.cpp); "" if it could not be written
 
 private:
     friend class CppJit;

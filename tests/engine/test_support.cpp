@@ -50,6 +50,10 @@ std::string sourcePath(const std::string& relative) {
 ScriptRun runScript(const std::string& source, const std::string& logSpec, const std::string& fileName) {
     SessionOptions options;
     options.logs = LogSettings::parse(logSpec);
+    return runScriptWith(source, std::move(options), fileName);
+}
+
+ScriptRun runScriptWith(const std::string& source, SessionOptions options, const std::string& fileName) {
     ScriptSession session(std::move(options));
     ScriptRun run;
     session.bus().subscribe([&](const Event& event) {
@@ -65,6 +69,8 @@ ScriptRun runScript(const std::string& source, const std::string& logSpec, const
     run.compiles = session.compileCount();
     return run;
 }
+
+std::string cliPath() { return FUSESCOPE_CLI; }
 
 ProcessResult runCli(const std::vector<std::string>& args, const std::vector<std::string>& env) {
     static int counter = 0;

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "observe/event.h"
+#include "session/script_session.h"
 
 namespace fusescope::test {
 
@@ -34,11 +35,15 @@ struct ScriptRun {
 // Runs source as file `fileName` with FUSESCOPE_LOGS-style settings `logSpec`.
 ScriptRun runScript(const std::string& source, const std::string& logSpec = "",
                     const std::string& fileName = "script.py");
+// The same with every session option (trace, backend, debug dir, ...).
+ScriptRun runScriptWith(const std::string& source, SessionOptions options, const std::string& fileName = "script.py");
 
 // Runs build/bin/fusescope-cli with args; env entries are "NAME=value" added to the
 // environment of the child. stdin is /dev/null. A child still running after 60 s is
 // killed by SIGALRM (exit code 128 + 14).
 ProcessResult runCli(const std::vector<std::string>& args, const std::vector<std::string>& env = {});
+// Path of the built fusescope-cli.
+std::string cliPath();
 
 // Writes text to a fresh file in a per-test temporary directory and returns its path.
 std::string writeTempFile(const std::string& name, const std::string& text);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <vector>
 
+#include "test_support.h"
 #include "toolchain/cpp_jit.h"
 
 using namespace fusescope;
@@ -80,9 +81,11 @@ protected:
     }
 
     static CppJit& jit() { return CppJit::instance(); }
+    // The compiled entries (<key>.fsobj); each module's source sits beside it as <key>.cpp.
     std::vector<fs::path> cacheEntries() const {
         std::vector<fs::path> entries;
-        for (const auto& entry : fs::directory_iterator(cacheDir_)) entries.push_back(entry.path());
+        for (const auto& entry : fs::directory_iterator(cacheDir_))
+            if (entry.path().extension() == ".fsobj") entries.push_back(entry.path());
         return entries;
     }
 
@@ -192,6 +195,10 @@ TEST_F(ToolchainTest, SecondCompileComesFromTheCache) {
 
     auto second = jit().compile(kExpSource, "exp_kernel");
     EXPECT_TRUE(second->fromCache);
+    // The source is kept beside the entry, so traces can name a file users can open.
+    EXPECT_EQ(fs::path(second->sourcePath).parent_path(), fs::path(cacheDir_));
+    EXPECT_EQ(fs::path(second->sourcePath).stem(), cacheEntries().front().stem());
+    EXPECT_EQ(test::readFile(second->sourcePath), kExpSource);
     EXPECT_FALSE(second->llvmIr.empty());
     EXPECT_EQ(second->llvmIr, llvmIr);
     EXPECT_EQ(second->assembly, assembly);

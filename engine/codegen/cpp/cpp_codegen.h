@@ -19,10 +19,19 @@
 
 namespace fusescope {
 
+// A kernel or extern-kernel call of the wrapper. The wrapper brackets each one with
+//   fs_span = fs_trace_begin(<index>, <n>, <buffer pointers>...); ... fs_trace_end(fs_span);
+// so the runtime can record it when the profiler is on (runtime/cpu_runtime.cpp).
+struct TracedCall {
+    std::string name;                  // cpp_fused_add_0, extern_kernels.mm
+    std::vector<std::string> buffers;  // the pointers passed to fs_trace_begin, in order
+};
+
 struct GeneratedCpp {
     std::string source;
     std::vector<std::string> kernelNames;    // in call order
     std::vector<std::string> outputBuffers;  // computed buffers the caller allocates
+    std::vector<TracedCall> tracedCalls;     // indexed by fs_trace_begin's first argument
 };
 
 GeneratedCpp generateCpp(const LoweredGraph& graph, const Schedule& schedule);

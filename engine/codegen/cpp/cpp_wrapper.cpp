@@ -2,6 +2,7 @@
 // runs kernels and extern kernels in schedule order, and frees what it allocated.
 
 #include <algorithm>
+#include <cstdlib>
 #include <set>
 
 #include <fmt/format.h>
@@ -27,6 +28,13 @@ std::string kernelName(const KernelGroup& k, size_t index) {
 }
 
 int dtypeCode(DType t) { return t == DType::Float64 ? 1 : 0; }
+
+// Test hook: FUSESCOPE_TEST_CRASH_IN_GENERATED_CODE=1 makes every wrapper write through a
+// null pointer, so tests can check that a fault in generated code loses no reported event.
+bool crashInGeneratedCodeForTests() {
+    const char* v = std::getenv("FUSESCOPE_TEST_CRASH_IN_GENERATED_CODE");
+    return v && std::string(v) == "1";
+}
 
 // A BLAS operand: pointer expression, transpose flag and leading dimension of its view.
 struct BlasOperand {
@@ -80,9 +88,19 @@ GeneratedCpp generateCpp(const LoweredGraph& graph, const Schedule& schedule) {
         if (graph.findBuffer(o.buffer) && outputs.insert(o.buffer).second) gen.outputBuffers.push_back(o.buffer);
 
     std::string kernels, calls;
+    auto traced = [&](TracedCall call, const std::string& code) {
+        calls += fmt::format("    fs_span = fs_trace_begin({}, {}{}{});\n", gen.tracedCalls.size(), call.buffers.size(),
+                             call.buffers.empty() ? "" : ", ", fmt::join(call.buffers, ", "));
+        calls += code + "    fs_trace_end(fs_span);\n";
+        gen.tracedCalls.push_back(std::move(call));
+    };
     for (const auto& k : schedule.kernels) {
         if (k.node->kind == SchedulerNode::Kind::Extern) {
-            calls += externCall(*k.node->buffer);
+            const Buffer& b = *k.node->buffer;
+            std::vector<std::string> buffers;
+            for (const auto& op : b.operands) buffers.push_back(op.buffer);
+            buffers.push_back(b.name);
+            traced({"extern_kernels." + b.kernel, buffers}, externCall(b));
             continue;
         }
         std::string name = kernelName(k, gen.kernelNames.size());
@@ -90,12 +108,12 @@ GeneratedCpp generateCpp(const LoweredGraph& graph, const Schedule& schedule) {
         kernels += "\n" + kernel.code;
         std::vector<std::string> args = kernel.buffers;
         for (const auto& s : graph.symbols) args.push_back(s.name);
-        calls += fmt::format("    {}({});\n", name, fmt::join(args, ", "));
+        traced({name, kernel.buffers}, fmt::format("    {}({});\n", name, fmt::join(args, ", ")));
         gen.kernelNames.push_back(name);
     }
 
     std::string call = "\nextern \"C\" int call(void* const* inputs, void* const* outputs, const int64_t* symbols) {\n";
-    call += "    fs_status = 0;\n";
+    call += "    fs_status = 0;\n    void* fs_span;\n";
     for (size_t i = 0; i < graph.symbols.size(); ++i) call += fmt::format("    int64_t {} = symbols[{}];\n", graph.symbols[i].name, i);
     for (const auto& in : graph.inputs) {
         std::string type = dtypeCType(in.layout.dtype);
@@ -114,6 +132,7 @@ GeneratedCpp generateCpp(const LoweredGraph& graph, const Schedule& schedule) {
             allocated.push_back({b.name, bytes});
         }
     }
+    if (crashInGeneratedCodeForTests()) call += "    *(volatile int*)0 = 0;  // FUSESCOPE_TEST_CRASH_IN_GENERATED_CODE\n";
     call += calls;
     for (const auto& [name, bytes] : allocated) call += fmt::format("    fs_free({}, {});\n", name, bytes);
     call += "    return fs_status;\n}\n";

@@ -83,4 +83,19 @@ void storeCacheEntry(const std::string& dir, const std::string& key, const Cache
     }));
 }
 
+std::string storeCacheSource(const std::string& dir, const std::string& key, const std::string& source) {
+    std::string path = dir + "/" + key + ".cpp";
+    if (llvm::sys::fs::exists(path)) return path;
+    if (llvm::sys::fs::create_directories(dir)) return "";
+    llvm::Error error = llvm::writeToOutput(path, [&](llvm::raw_ostream& out) {
+        out << source;
+        return llvm::Error::success();
+    });
+    if (error) {
+        llvm::consumeError(std::move(error));
+        return "";
+    }
+    return path;
+}
+
 }  // namespace fusescope

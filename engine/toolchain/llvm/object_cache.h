@@ -24,4 +24,8 @@ std::optional<CacheEntry> loadCacheEntry(const std::string& dir, const std::stri
 // Best effort: the cache only saves time, so a folder that cannot be written is skipped.
 void storeCacheEntry(const std::string& dir, const std::string& key, const CacheEntry& entry);
 
+// Keeps the module's source next to its entry as <key>.cpp, so traces can name a file
+// users can open; returns its path ("" when the folder cannot be written).
+std::string storeCacheSource(const std::string& dir, const std::string& key, const std::string& source);
+
 }  // namespace fusescope
