@@ -15,5 +15,6 @@ int usageError(const std::string& message);
 std::optional<std::string> envValue(const char* name);
 
 int runCommand(const std::vector<std::string>& args);  // fusescope-cli run ...
+int serveCommand(const std::vector<std::string>& args);  // fusescope-cli serve
 
 }  // namespace fusescope::cli

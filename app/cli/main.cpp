@@ -12,6 +12,7 @@ namespace fusescope::cli {
 const char* const kUsage =
     "usage: fusescope-cli run SCRIPT [--backend NAME] [--logs SPEC] [--logs-out FILE] [--events FILE.jsonl]\n"
     "                               [--debug-dir DIR] [--report]\n"
+    "       fusescope-cli serve\n"
     "\n"
     "  run SCRIPT          run a PyTorch-style script; its prints go to stdout, logs to stderr\n"
     "  --backend NAME      compile every torch.compile'd function with NAME (eager, inductor);\n"
@@ -24,6 +25,9 @@ const char* const kUsage =
     "                      and after fusion, fusion decisions, C++, LLVM IR, assembly); with\n"
     "                      FUSESCOPE_COMPILE_DEBUG=1 the default DIR is ./fusescope_debug\n"
     "  --report            print a compile report (graphs, breaks, guards, recompiles) at the end\n"
+    "\n"
+    "  serve               speak the engine protocol (JSON lines) on stdin/stdout: run scripts,\n"
+    "                      stream their events, explain fusion decisions (docs/protocol.md)\n"
     "\n"
     "Exit status: 0 success, 1 script error, 2 bad usage.\n";
 
@@ -55,5 +59,6 @@ int main(int argc, char** argv) {
         return 0;
     }
     if (command == "run") return runCommand(args);
+    if (command == "serve") return serveCommand(args);
     return usageError("unknown command '" + command + "'");
 }

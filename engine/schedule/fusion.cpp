@@ -85,31 +85,39 @@ bool usesReductionVars(const IndexExpr& index, const LoopBody& body) {
     return false;
 }
 
+std::string refusal(const std::string& node1, const std::string& node2, const std::string& why) {
+    return fmt::format("cannot fuse {} with {}: {}", node1, node2, why);
+}
+
 class Fuser {
 public:
-    explicit Fuser(Schedule& s) : s_(s) {
-        for (auto& n : s.nodes) {
+    // One group per node; a fused node (of a finished schedule) is a group of its members.
+    explicit Fuser(const std::vector<SchedulerNode*>& nodes) {
+        for (SchedulerNode* n : nodes) {
             auto g = std::make_unique<Group>();
-            g->members = {n.get()};
+            g->members = n->kind == SchedulerNode::Kind::Fused ? n->members : std::vector<SchedulerNode*>{n};
             g->pointwise = n->pointwiseSizes;
             g->reduction = n->reductionSizes;
-            if (n->kind == SchedulerNode::Kind::Computed) g->bodies[n.get()] = *bodyIn(*n, g->pointwise, g->reduction);
-            groupOf_[n.get()] = g.get();
+            if (n->kind == SchedulerNode::Kind::Computed) g->bodies[n] = *bodyIn(*n, g->pointwise, g->reduction);
+            for (SchedulerNode* m : g->members) groupOf_[m] = g.get();
             groups_.push_back(std::move(g));
         }
     }
 
-    void run() {
+    const Group& groupOf(const SchedulerNode* leaf) const { return *groupOf_.at(leaf); }
+
+    void run(Schedule& s) {
+        s_ = &s;
         struct Candidate {
             SchedulerNode *a, *b;
             std::string kind;
             int64_t score;
         };
         std::vector<Candidate> candidates;
-        for (size_t i = 0; i < s_.nodes.size(); ++i)
-            for (size_t j = i + 1; j < s_.nodes.size(); ++j) {
-                SchedulerNode* a = s_.nodes[i].get();
-                SchedulerNode* b = s_.nodes[j].get();
+        for (size_t i = 0; i < s_->nodes.size(); ++i)
+            for (size_t j = i + 1; j < s_->nodes.size(); ++j) {
+                SchedulerNode* a = s_->nodes[i].get();
+                SchedulerNode* b = s_->nodes[j].get();
                 if (nodeReads(*b, a->name)) {
                     candidates.push_back({a, b, "vertical", bytesOf(*a)});
                     continue;
@@ -131,7 +139,7 @@ public:
             if (gb->order() < ga->order()) std::swap(ga, gb);
             if (!tried.insert(ga->name() + "|" + gb->name()).second) continue;
             FusionDecision d;
-            d.step = static_cast<int>(s_.decisions.size()) + 1;
+            d.step = static_cast<int>(s_->decisions.size()) + 1;
             d.node1 = ga->name();
             d.node2 = gb->name();
             d.kind = c.kind;
@@ -139,17 +147,16 @@ public:
             std::string why;
             std::optional<Group> fused = tryFuse(*ga, *gb, why);
             d.fused = fused.has_value();
-            d.reason = d.fused ? why : fmt::format("cannot fuse {} with {}: {}", d.node1, d.node2, why);
+            d.reason = d.fused ? why : refusal(d.node1, d.node2, why);
             if (fused) {
                 d.result = fused->name();
                 replace(ga, gb, std::move(*fused));
             }
-            s_.decisions.push_back(std::move(d));
+            s_->decisions.push_back(std::move(d));
         }
         finish();
     }
 
-private:
     std::optional<Group> tryFuse(const Group& a, const Group& b, std::string& why) {
         for (const Group* g : {&a, &b})
             if (g->isExtern()) {
@@ -216,6 +223,7 @@ private:
         return fused;
     }
 
+private:
     // A group X other than a and b with a -> X -> b (or b -> X -> a).
     std::optional<std::string> cycleThrough(const Group& a, const Group& b) const {
         for (const auto& [from, to] : {std::pair{&a, &b}, std::pair{&b, &a}}) {
@@ -270,7 +278,7 @@ private:
             }
         if (g.members.size() == 1) {
             k.node = g.members[0];
-            s_.order.push_back(g.members[0]);
+            s_->order.push_back(g.members[0]);
         } else {
             auto f = std::make_unique<SchedulerNode>();
             f->kind = SchedulerNode::Kind::Fused;
@@ -290,19 +298,33 @@ private:
                 deps->erase(std::unique(deps->begin(), deps->end()), deps->end());
             }
             k.node = f.get();
-            s_.order.push_back(f.get());
-            s_.fusedNodes.push_back(std::move(f));
+            s_->order.push_back(f.get());
+            s_->fusedNodes.push_back(std::move(f));
         }
-        s_.kernels.push_back(std::move(k));
+        s_->kernels.push_back(std::move(k));
     }
 
-    Schedule& s_;
+    Schedule* s_ = nullptr;  // what run() fills
     std::vector<std::unique_ptr<Group>> groups_;
     std::map<const SchedulerNode*, Group*> groupOf_;
 };
 
 }  // namespace
 
-void fuseNodes(Schedule& s) { Fuser(s).run(); }
+void fuseNodes(Schedule& s) {
+    std::vector<SchedulerNode*> nodes;
+    for (auto& n : s.nodes) nodes.push_back(n.get());
+    Fuser(nodes).run(s);
+}
+
+FusionVerdict checkFusion(const Schedule& s, const SchedulerNode& a, const SchedulerNode& b) {
+    Fuser fuser(s.order);
+    const Group* ga = &fuser.groupOf(a.leaves().front());
+    const Group* gb = &fuser.groupOf(b.leaves().front());
+    if (gb->order() < ga->order()) std::swap(ga, gb);
+    std::string why;
+    bool fusable = fuser.tryFuse(*ga, *gb, why).has_value();
+    return {fusable, fusable ? why : refusal(ga->name(), gb->name(), why)};
+}
 
 }  // namespace fusescope

@@ -204,6 +204,7 @@ Interpreter::Flow Interpreter::exec(const StmtList& body) {
 Interpreter::Flow Interpreter::exec(const Stmt& stmt) {
     stack_.back().where = stmt.loc;
     site_ = CallSite{};
+    if (host_.cancelRequested()) throw ScriptError("KeyboardInterrupt", "the run was cancelled", stmt.loc);
     if (tracer_) tracer_->onStatement(stmt);
     try {
         switch (stmt.kind) {

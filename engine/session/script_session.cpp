@@ -57,7 +57,8 @@ std::string describeError(const Error& error) {
 ScriptSession::ScriptSession(SessionOptions options)
     : options_(std::move(options)),
       logger_(bus_, options_.logs),
-      compiler_(logger_, bus_, findBackend, fmt::format("{}", fmt::join(backendNames(), ", "))) {
+      compiler_(logger_, bus_, options_.compilers ? options_.compilers : CompilerLookup(findBackend),
+                fmt::format("{}", fmt::join(backendNames(), ", "))) {
     if (!options_.debugDir.empty()) {
         debugTrace_ = std::make_unique<DebugTraceWriter>(options_.debugDir, logger_);
         bus_.subscribe([this](const Event& e) { debugTrace_->consume(e); });

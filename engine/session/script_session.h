@@ -2,6 +2,7 @@
 // One run of a script: the interpreter, the compile caches, the event bus and the logger,
 // wired together. The CLI, the engine server and tests drive scripts through it.
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <string>
@@ -20,6 +21,7 @@ struct SessionOptions {
     std::string backendOverride;  // non-empty: every compiled function uses this backend
     std::string debugDir;         // non-empty: write a debug-trace folder per compiled graph there
     bool trace = false;           // stream a trace_event per profiled span (ops, calls, kernels, compiles)
+    CompilerLookup compilers;     // what a backend name stands for; empty: the registered backends
 };
 
 class ScriptSession : public ScriptHost {
@@ -37,6 +39,11 @@ public:
 
     int compileCount() const { return compiler_.compileCount(); }
 
+    // Asks the running script to stop (from any thread): it raises KeyboardInterrupt at its
+    // next statement. A run of generated code is not interrupted.
+    void cancel() { cancelled_ = true; }
+    bool cancelRequested() const override { return cancelled_; }
+
     // ScriptHost
     void writeStdout(const std::string& text) override;
     Value callCompiled(Interpreter& interp, CompiledFunctionObject& fn, CallArgs& args) override;
@@ -51,6 +58,7 @@ private:
     CompileManager compiler_;
     std::unique_ptr<DebugTraceWriter> debugTrace_;
     std::unique_ptr<FunctionTraceSink> traceSink_;  // attached to the Profiler while run() runs
+    std::atomic<bool> cancelled_ = false;
 };
 
 // Describes a script error for a terminal: "script.py:4:12: error: TypeError: ...".

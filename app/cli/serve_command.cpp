@@ -1,0 +1,191 @@
+// fusescope-cli serve: the engine protocol on stdin/stdout (docs/protocol.md). The main
+// thread reads requests and answers cancel and shutdown at once; run and explain_fusion
+// wait in a queue for one worker thread, in the order they came, so a run's events and
+// answer come before those of the next request.
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+
+#include <cerrno>
+#include <condition_variable>
+#include <csignal>
+#include <deque>
+#include <iostream>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_commands.h"
+#include "serve_methods.h"
+
+namespace fusescope::cli {
+
+namespace {
+
+using nlohmann::json;
+using protocol::Failure;
+using protocol::Request;
+
+// Protocol messages, one per line, each written whole with write(2): nothing waits in a
+// buffer, so a crash of the engine loses no message already sent.
+class MessageWriter {
+public:
+    // Keeps the protocol on a private copy of stdout and points stdout at stderr, so that
+    // stray prints (a library, generated code) cannot corrupt the stream.
+    MessageWriter() : fd_(dup(STDOUT_FILENO)) {
+        if (fd_ < 0) fd_ = STDOUT_FILENO;
+        else dup2(STDERR_FILENO, STDOUT_FILENO);
+    }
+
+    void send(const json& message) {
+        std::string line = message.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
+        std::lock_guard lock(mutex_);
+        for (size_t done = 0; done < line.size();) {
+            ssize_t n = ::write(fd_, line.data() + done, line.size() - done);
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) return;  // the client has gone; stdin's end will stop the server
+            done += static_cast<size_t>(n);
+        }
+    }
+
+private:
+    int fd_;
+    std::mutex mutex_;
+};
+
+class EngineServer {
+public:
+    int serve(std::istream& in) {
+        worker_ = std::thread([this] { work(); });
+        std::optional<json> shutdownId;
+        for (std::string line; !shutdownId && std::getline(in, line);) {
+            if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+            json id;  // null until the request's id is known
+            try {
+                Request request = protocol::parseRequest(line, id);
+                if (request.method == "shutdown") shutdownId = request.id;
+                else if (request.method == "cancel") out_.send(protocol::resultMessage(id, cancel(request)));
+                else if (request.method == "run" || request.method == "explain_fusion") enqueue(std::move(request));
+                else throw Failure(protocol::kUnknownMethod,
+                                   "unknown method '" + request.method + "'; methods: run, cancel, explain_fusion, shutdown");
+            } catch (const Failure& f) {
+                out_.send(protocol::errorMessage(id, f));
+            }
+        }
+        stop(shutdownId.has_value());  // at the end of stdin, what was asked is still done
+        if (shutdownId) out_.send(protocol::resultMessage(*shutdownId, json::object()));
+        return 0;
+    }
+
+private:
+    void enqueue(Request request) {
+        std::lock_guard lock(mutex_);
+        queue_.push_back(std::move(request));
+        wake_.notify_one();
+    }
+
+    // The target's own answer comes later (a "cancelled" error unless it finished first).
+    json cancel(const Request& request) {
+        std::optional<json> target = protocol::idParam(request.params, "request");
+        if (!target) throw Failure(protocol::kInvalidParams, "missing param 'request' (the id of the request to cancel)");
+        std::lock_guard lock(mutex_);
+        if (running_ && *running_ == *target) {
+            cancelRunning_ = true;
+            if (session_) session_->cancel();
+            return json{{"request", *target}, {"state", "running"}};
+        }
+        for (auto it = queue_.begin(); it != queue_.end(); ++it)
+            if (it->id == *target) {
+                out_.send(protocol::errorMessage(*target, Failure(protocol::kCancelled, "cancelled before it started")));
+                queue_.erase(it);
+                return json{{"request", *target}, {"state", "queued"}};
+            }
+        throw Failure(protocol::kNotFound, "request " + target->dump() + " is neither running nor queued");
+    }
+
+    // Waits for the worker to finish the queue, or with `cancelWork` cancels the running
+    // request and everything queued first.
+    void stop(bool cancelWork) {
+        {
+            std::lock_guard lock(mutex_);
+            stopping_ = true;
+            if (cancelWork) {
+                cancelRunning_ = true;
+                if (session_) session_->cancel();
+                for (const auto& r : queue_)
+                    out_.send(protocol::errorMessage(r.id, Failure(protocol::kCancelled, "the server is shutting down")));
+                queue_.clear();
+            }
+            wake_.notify_one();
+        }
+        worker_.join();
+    }
+
+    void work() {
+        RunContext context{[this](const json& m) { out_.send(m); },
+                           [this](ScriptSession* s) {
+                               std::lock_guard lock(mutex_);
+                               session_ = s;
+                               if (s && cancelRunning_) s->cancel();  // cancelled while it started
+                           }};
+        for (;;) {
+            Request request;
+            {
+                std::unique_lock lock(mutex_);
+                wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+                if (queue_.empty()) return;
+                request = std::move(queue_.front());
+                queue_.pop_front();
+                running_ = request.id;
+                cancelRunning_ = false;
+            }
+            json answer;
+            try {
+                json result = request.method == "run" ? runMethod(request, runs_, context)
+                                                      : explainFusionMethod(request, runs_);
+                answer = protocol::resultMessage(request.id, std::move(result));
+            } catch (const Failure& f) {
+                answer = protocol::errorMessage(request.id, f);
+            } catch (const std::exception& e) {
+                answer = protocol::errorMessage(request.id, Failure(protocol::kInternalError, e.what()));
+            }
+            {
+                std::lock_guard lock(mutex_);
+                running_.reset();
+            }
+            out_.send(answer);
+        }
+    }
+
+    MessageWriter out_;
+    std::thread worker_;
+    ServedRuns runs_;  // the worker's alone
+
+    std::mutex mutex_;  // guards what follows
+    std::condition_variable wake_;
+    std::deque<Request> queue_;
+    std::optional<json> running_;  // the id of the request the worker runs
+    ScriptSession* session_ = nullptr;  // its session while a run runs
+    bool cancelRunning_ = false;
+    bool stopping_ = false;
+};
+
+}  // namespace
+
+int serveCommand(const std::vector<std::string>& args) {
+    if (!args.empty()) return usageError("serve takes no arguments");
+    std::signal(SIGPIPE, SIG_IGN);  // a vanished client shows as the end of stdin
+#ifdef __linux__
+    prctl(PR_SET_PDEATHSIG, SIGTERM);  // nobody left to talk to: do not run on as an orphan
+#endif
+    std::ios::sync_with_stdio(false);
+    EngineServer server;
+    return server.serve(std::cin);
+}
+
+}  // namespace fusescope::cli

@@ -1,0 +1,142 @@
+#include "serve_methods.h"
+
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "backends/backend.h"
+#include "schedule/fusion_explain.h"
+
+namespace fusescope::cli {
+
+using nlohmann::json;
+using protocol::Failure;
+
+ScheduleArchive& ServedRuns::add(const json& id) {
+    if (runs_.size() >= kKept) runs_.pop_front();
+    runs_.emplace_back(id, std::make_unique<ScheduleArchive>(findBackend));
+    return *runs_.back().second;
+}
+
+ScheduleArchive& ServedRuns::find(const std::optional<json>& id, json& foundId) const {
+    if (runs_.empty()) throw Failure(protocol::kNotFound, "no run has been served yet");
+    if (!id) {
+        foundId = runs_.back().first;
+        return *runs_.back().second;
+    }
+    for (const auto& [runId, archive] : runs_)
+        if (runId == *id) {
+            foundId = runId;
+            return *archive;
+        }
+    throw Failure(protocol::kNotFound,
+                  fmt::format("no run {} among the last {} runs the server keeps", id->dump(), kKept));
+}
+
+namespace {
+
+struct RunParams {
+    std::string source;
+    std::string fileName;
+    SessionOptions options;
+};
+
+// Checks the params of `run` and turns them into session options.
+RunParams runParams(const json& params) {
+    RunParams run;
+    auto script = protocol::stringParam(params, "script");
+    auto path = protocol::stringParam(params, "path");
+    if (script.has_value() == path.has_value())
+        throw Failure(protocol::kInvalidParams, "run needs exactly one of 'script' (the source text) and 'path'");
+    if (path) {
+        std::ifstream in(*path, std::ios::binary);
+        if (!in) throw Failure(protocol::kInvalidParams, fmt::format("cannot open script '{}'", *path));
+        std::stringstream text;
+        text << in.rdbuf();
+        run.source = text.str();
+    } else {
+        run.source = *script;
+    }
+    run.fileName = protocol::stringParam(params, "file_name").value_or(path ? *path : "script.py");
+
+    std::string device = protocol::stringParam(params, "device").value_or("cpu");
+    if (device != "cpu")
+        throw Failure(protocol::kInvalidParams,
+                      fmt::format("device '{}' is not supported: the engine compiles for 'cpu' only so far", device));
+    if (auto backend = protocol::stringParam(params, "backend")) {
+        if (!findBackend(*backend))
+            throw Failure(protocol::kInvalidParams, fmt::format("unknown backend '{}'; available: {}", *backend,
+                                                                fmt::join(backendNames(), ", ")));
+        run.options.backendOverride = *backend;
+    }
+    try {
+        run.options.logs = LogSettings::parse(protocol::stringParam(params, "logs").value_or(""));
+    } catch (const Error& e) {
+        throw Failure(protocol::kInvalidParams, e.what());
+    }
+    run.options.trace = protocol::boolParam(params, "trace").value_or(false);
+    run.options.debugDir = protocol::stringParam(params, "debug_dir").value_or("");
+    return run;
+}
+
+json locationJson(const SourceLocation& where) {
+    return json{{"file", where.file}, {"line", where.line}, {"column", where.column}};
+}
+
+}  // namespace
+
+json runMethod(const protocol::Request& request, ServedRuns& runs, const RunContext& context) {
+    RunParams run = runParams(request.params);
+    ScheduleArchive& archive = runs.add(request.id);
+    run.options.compilers = archive.lookup();
+    ScriptSession session(std::move(run.options));
+    int64_t events = 0;
+    session.bus().subscribe([&](const Event& event) {
+        ++events;
+        context.send(protocol::eventMessage(request.id, event));
+    });
+
+    struct Running {  // makes the session cancellable while it runs
+        const RunContext& context;
+        Running(const RunContext& c, ScriptSession& s) : context(c) { context.setRunning(&s); }
+        ~Running() { context.setRunning(nullptr); }
+    };
+    try {
+        Running running(context, session);
+        session.run(run.source, run.fileName);
+    } catch (const Error& e) {
+        const auto* scriptError = dynamic_cast<const ScriptError*>(&e);
+        bool cancelled = session.cancelRequested() && scriptError && scriptError->kind() == "KeyboardInterrupt";
+        throw Failure(cancelled ? protocol::kCancelled : protocol::kScriptError, describeError(e),
+                      json{{"where", locationJson(e.where())}});
+    }
+
+    json graphs = json::array();
+    for (const auto& g : archive.graphs())
+        graphs.push_back({{"compile_id", g.compileId}, {"graph", g.graphName}, {"backend", g.backend}});
+    return json{{"compiles", session.compileCount()}, {"graphs", graphs}, {"events", events}};
+}
+
+json explainFusionMethod(const protocol::Request& request, ServedRuns& runs) {
+    const json& params = request.params;
+    std::string compileId = protocol::requiredStringParam(params, "compile_id");
+    auto graphName = protocol::stringParam(params, "graph");
+    std::string node1 = protocol::requiredStringParam(params, "node1");
+    std::string node2 = protocol::requiredStringParam(params, "node2");
+    if (node1 == node2) throw Failure(protocol::kInvalidParams, "node1 and node2 name the same node");
+    json runId;
+    ScheduleArchive& archive = runs.find(protocol::idParam(params, "run"), runId);
+    try {
+        const auto& graph = archive.graph(compileId, graphName);
+        FusionExplanation e = explainFusion(archive.schedule(graph), node1, node2);
+        return json{{"run", runId},          {"compile_id", compileId}, {"graph", graph.graphName},
+                    {"node1", e.node1},      {"node2", e.node2},        {"kernel1", e.kernel1},
+                    {"kernel2", e.kernel2},  {"fused", e.fused},        {"considered", e.considered},
+                    {"step", e.step},        {"kind", e.kind},          {"reason", e.reason}};
+    } catch (const Error& e) {
+        throw Failure(protocol::kNotFound, e.what());
+    }
+}
+
+}  // namespace fusescope::cli

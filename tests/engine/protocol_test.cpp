@@ -1,0 +1,342 @@
+// The engine protocol: drives a real `fusescope-cli serve` child over pipes through run,
+// explain_fusion, cancel, a crash in generated code and shutdown (docs/protocol.md). Every
+// wait has a deadline, so a hung server fails the test instead of hanging it.
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <optional>
+#include <regex>
+#include <stdexcept>
+#include <thread>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "test_support.h"
+#include "toolchain/cpp_jit.h"
+
+namespace fusescope::test {
+namespace {
+
+using nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+constexpr auto kTimeout = std::chrono::seconds(60);
+
+// A `fusescope-cli serve` child with its stdin and stdout on pipes (stderr to a file).
+class ServeChild {
+public:
+    explicit ServeChild(const std::vector<std::string>& env = {}) {
+        int in[2], out[2];
+        if (pipe(in) != 0 || pipe(out) != 0) throw std::runtime_error("pipe failed");
+        std::string errPath = writeTempFile("serve.err", "");
+        pid_ = fork();
+        if (pid_ < 0) throw std::runtime_error("fork failed");
+        if (pid_ == 0) {
+            for (const auto& e : env) putenv(strdup(e.c_str()));
+            dup2(in[0], STDIN_FILENO);
+            dup2(out[1], STDOUT_FILENO);
+            int err = open(errPath.c_str(), O_WRONLY | O_TRUNC);
+            if (err >= 0) dup2(err, STDERR_FILENO);
+            for (int fd : {in[0], in[1], out[0], out[1]}) close(fd);
+            std::string cli = cliPath(), serve = "serve";
+            char* argv[] = {cli.data(), serve.data(), nullptr};
+            execv(cli.c_str(), argv);
+            _exit(127);
+        }
+        close(in[0]);
+        close(out[1]);
+        toChild_ = in[1];
+        fromChild_ = out[0];
+    }
+
+    ~ServeChild() {
+        closeStdin();
+        if (fromChild_ >= 0) close(fromChild_);
+        if (!status_) {
+            kill(pid_, SIGKILL);
+            waitpid(pid_, nullptr, 0);
+        }
+    }
+
+    void send(const json& request) { sendLine(request.dump()); }
+    void sendLine(const std::string& line) {
+        std::string text = line + "\n";
+        ASSERT_EQ(write(toChild_, text.data(), text.size()), static_cast<ssize_t>(text.size()));
+    }
+    void closeStdin() {
+        if (toChild_ >= 0) close(toChild_);
+        toChild_ = -1;
+    }
+
+    // The next message, or nullopt at the end of the child's stdout or at the deadline.
+    std::optional<json> next(Clock::time_point deadline = Clock::now() + kTimeout) {
+        for (;;) {
+            if (auto nl = buffer_.find('\n'); nl != std::string::npos) {
+                std::string line = buffer_.substr(0, nl);
+                buffer_.erase(0, nl + 1);
+                return json::parse(line);
+            }
+            auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+            pollfd p{fromChild_, POLLIN, 0};
+            if (left <= 0 || poll(&p, 1, static_cast<int>(left)) <= 0) {
+                timedOut_ = true;
+                return std::nullopt;
+            }
+            char chunk[65536];
+            ssize_t n = read(fromChild_, chunk, sizeof chunk);
+            if (n <= 0) return std::nullopt;
+            buffer_.append(chunk, static_cast<size_t>(n));
+        }
+    }
+
+    // Reads up to the answer to request `id`; `events` gets the events streamed for it.
+    json answer(const json& id, std::vector<json>* events = nullptr) {
+        while (auto m = next()) {
+            if (m->contains("event")) {
+                EXPECT_EQ((*m)["request"], id) << "an event of another request: " << m->dump();
+                if (events) events->push_back((*m)["event"]);
+            } else if ((*m)["id"] == id) {
+                return *m;
+            } else {
+                ADD_FAILURE() << "an answer to another request: " << m->dump();
+            }
+        }
+        ADD_FAILURE() << (timedOut_ ? "timed out" : "the server closed its stdout") << " waiting for the answer to " << id;
+        return json();
+    }
+
+    // The child's wait status once it exits; nullopt when it is still running at the deadline.
+    std::optional<int> waitExit(Clock::time_point deadline = Clock::now() + kTimeout) {
+        while (!status_ && Clock::now() < deadline) {
+            int status = 0;
+            if (waitpid(pid_, &status, WNOHANG) == pid_) status_ = status;
+            else std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+        return status_;
+    }
+
+private:
+    pid_t pid_ = -1;
+    int toChild_ = -1, fromChild_ = -1;
+    std::string buffer_;
+    bool timedOut_ = false;
+    std::optional<int> status_;
+};
+
+std::vector<std::string> typesOf(const std::vector<json>& events) {
+    std::vector<std::string> types;
+    for (const auto& e : events) types.push_back(e["type"]);
+    return types;
+}
+
+bool hasType(const std::vector<json>& events, const std::string& type) {
+    auto types = typesOf(events);
+    return std::find(types.begin(), types.end(), type) != types.end();
+}
+
+json runRequest(int id, const std::string& script, json extra = json::object()) {
+    extra["script"] = script;
+    extra["file_name"] = "served.py";
+    return json{{"id", id}, {"method", "run"}, {"params", extra}};
+}
+
+// buf0 = the row sums of x, buf1 = the max of x, buf2 = x / buf0 (fused with buf0 at step 2),
+// buf3 = cos(y) over another size, sharing no buffer with the others.
+const char* const kFusionScript = R"(import torch
+
+@torch.compile
+def fn(x, y):
+    s = x.sum(dim=1, keepdim=True)
+    return x / s, x.amax(), y.cos()
+
+a, m, b = fn(torch.randn(16, 16), torch.randn(7))
+print(a.shape, m.shape, b.shape)
+)";
+
+TEST(Protocol, RunStreamsEventsThenAnswers) {
+    ServeChild server;
+    server.send(runRequest(1, kFusionScript, {{"backend", "inductor"}, {"logs", "fusion"}, {"trace", true}}));
+    std::vector<json> events;
+    json answer = server.answer(1, &events);
+    ASSERT_TRUE(answer.contains("result")) << answer.dump();
+    EXPECT_EQ(answer["result"]["compiles"], 1);
+    EXPECT_EQ(answer["result"]["events"], events.size());
+    ASSERT_EQ(answer["result"]["graphs"].size(), 1u);
+    EXPECT_EQ(answer["result"]["graphs"][0]["compile_id"], "0/0");
+    EXPECT_EQ(answer["result"]["graphs"][0]["backend"], "inductor");
+    for (const char* type : {"compile_started", "graph_captured", "ir_pre_fusion", "fusion_decision", "ir_post_fusion",
+                             "kernel_source", "log", "trace_event", "script_output"})
+        EXPECT_TRUE(hasType(events, type)) << type;
+    auto printed = std::find_if(events.begin(), events.end(), [](const json& e) { return e["type"] == "script_output"; });
+    ASSERT_NE(printed, events.end());
+    EXPECT_EQ((*printed)["text"], "torch.Size([16, 16]) torch.Size([]) torch.Size([7])\n");
+    server.send({{"id", 2}, {"method", "shutdown"}});
+    EXPECT_EQ(server.answer(2), (json{{"id", 2}, {"result", json::object()}}));
+}
+
+TEST(Protocol, ExplainFusionAnswersForPairsFusedAndNeverTried) {
+    ServeChild server;
+    server.send(runRequest(1, kFusionScript));
+    std::vector<json> events;
+    ASSERT_TRUE(server.answer(1, &events).contains("result"));
+    std::vector<json> decisions;
+    for (const auto& e : events)
+        if (e["type"] == "fusion_decision") decisions.push_back(e);
+
+    auto explain = [&](int id, const std::string& node1, const std::string& node2) {
+        server.send({{"id", id},
+                     {"method", "explain_fusion"},
+                     {"params", {{"compile_id", "0/0"}, {"node1", node1}, {"node2", node2}}}});
+        json answer = server.answer(id);
+        EXPECT_TRUE(answer.contains("result")) << answer.dump();
+        return answer["result"];
+    };
+    json fused = explain(2, "buf2", "buf0");
+    EXPECT_EQ(fused["fused"], true);
+    EXPECT_EQ(fused["step"], 2);
+    EXPECT_EQ(fused["run"], 1);
+    EXPECT_EQ(fused["graph"], "__compiled_fn_0");
+    ASSERT_GE(fused["step"].get<int>(), 1);
+    const json& step = decisions.at(fused["step"].get<size_t>() - 1);  // the streamed decision it names
+    EXPECT_EQ(step["fused"], true);
+    EXPECT_EQ(step["reason"], fused["reason"]);
+    EXPECT_EQ(fused["kernel1"], fused["kernel2"]);
+    EXPECT_NE(fused["reason"].get<std::string>().find("fused (vertical)"), std::string::npos) << fused.dump();
+
+    json never = explain(3, "buf0", "buf3");
+    EXPECT_EQ(never["fused"], false);
+    EXPECT_EQ(never["considered"], false);
+    EXPECT_EQ(never["step"], 0);
+    for (const auto& d : decisions)  // indeed never paired
+        EXPECT_FALSE(d["node1"].get<std::string>().find("buf3") != std::string::npos ||
+                     d["node2"].get<std::string>().find("buf3") != std::string::npos)
+            << d.dump();
+    EXPECT_EQ(never["reason"],
+              "cannot fuse buf0_buf2 with buf3: iteration ranges differ ((16,), (16,)) vs (7,) (the scheduler never "
+              "paired buf0_buf2 with buf3: neither reads what the other writes and they read no buffer in common, so fusing them "
+              "would save no memory traffic)");
+
+    json refused = explain(4, "buf2", "buf1");  // tried at step 3, after buf2 joined buf0
+    EXPECT_EQ(refused["fused"], false);
+    EXPECT_EQ(refused["considered"], true);
+    EXPECT_EQ(refused["step"], 3);
+    EXPECT_EQ(refused["reason"], decisions.at(2)["reason"]);
+
+    server.send({{"id", 5}, {"method", "explain_fusion"}, {"params", {{"compile_id", "0/0"}, {"node1", "buf0"}, {"node2", "buf9"}}}});
+    json missing = server.answer(5);
+    EXPECT_EQ(missing["error"]["code"], "not_found");
+    EXPECT_NE(missing["error"]["message"].get<std::string>().find("no scheduler node 'buf9'"), std::string::npos);
+}
+
+TEST(Protocol, BadRequestsGetErrorAnswersAndTheServerGoesOn) {
+    ServeChild server;
+    server.sendLine("{not json");
+    EXPECT_EQ((*server.next())["error"]["code"], "parse_error");
+    server.sendLine(R"({"id":1})");
+    EXPECT_EQ(server.answer(1)["error"]["code"], "invalid_request");
+    server.send({{"id", 2}, {"method", "fly"}});
+    EXPECT_EQ(server.answer(2)["error"]["code"], "unknown_method");
+    server.send({{"id", 3}, {"method", "run"}, {"params", json::object()}});
+    EXPECT_EQ(server.answer(3)["error"]["code"], "invalid_params");
+    server.send(runRequest(4, "print(1)\n", {{"device", "cuda"}}));
+    json cuda = server.answer(4);
+    EXPECT_EQ(cuda["error"]["code"], "invalid_params");
+    EXPECT_EQ(cuda["error"]["message"], "device 'cuda' is not supported: the engine compiles for 'cpu' only so far");
+    server.send({{"id", 5}, {"method", "explain_fusion"}, {"params", {{"compile_id", "0/0"}}}});
+    EXPECT_EQ(server.answer(5)["error"]["message"], "missing param 'node1'");
+
+    server.send(runRequest(6, "import torch\nx = 1\nprint(x + 'a')\n"));
+    server.closeStdin();  // the end of stdin stops the server once the queue is done
+    std::vector<json> events;
+    json failed = server.answer(6, &events);
+    EXPECT_EQ(failed["error"]["code"], "script_error");
+    EXPECT_EQ(failed["error"]["where"]["line"], 3);
+    EXPECT_TRUE(hasType(events, "error"));
+    auto status = server.waitExit();
+    ASSERT_TRUE(status);
+    EXPECT_TRUE(WIFEXITED(*status) && WEXITSTATUS(*status) == 0);
+}
+
+TEST(Protocol, CancelStopsALongRunAndTheServerServesTheNextRequest) {
+    ServeChild server;
+    server.send(runRequest(1, "n = 0\nwhile True:\n    n += 1\n    if n == 1000:\n        print('looping')\n"));
+    auto first = server.next();
+    ASSERT_TRUE(first);
+    EXPECT_EQ((*first)["event"]["text"], "looping\n");  // the loop has started
+    server.send({{"id", 2}, {"method", "cancel"}, {"params", {{"request", 1}}}});
+    std::vector<json> answers;
+    for (int i = 0; i < 2; ++i) {
+        auto m = server.next();
+        ASSERT_TRUE(m);
+        if (m->contains("id")) answers.push_back(*m);
+        else --i;  // the ErrorEvent of the interrupted script
+    }
+    std::sort(answers.begin(), answers.end(), [](const json& a, const json& b) { return a["id"] < b["id"]; });
+    EXPECT_EQ(answers[0]["error"]["code"], "cancelled");
+    EXPECT_TRUE(std::regex_match(answers[0]["error"]["message"].get<std::string>(),
+                                 std::regex(R"(served\.py:[34]:5: error: KeyboardInterrupt: the run was cancelled)")))
+        << answers[0].dump();  // stopped in the loop
+    EXPECT_EQ(answers[1]["result"], (json{{"request", 1}, {"state", "running"}}));
+
+    server.send({{"id", 3}, {"method", "cancel"}, {"params", {{"request", 1}}}});
+    EXPECT_EQ(server.answer(3)["error"]["code"], "not_found");
+    server.send(runRequest(4, "print('next')\n"));
+    std::vector<json> events;
+    EXPECT_TRUE(server.answer(4, &events).contains("result"));
+    ASSERT_EQ(events.size(), 1u);
+    EXPECT_EQ(events[0]["text"], "next\n");
+}
+
+TEST(Protocol, ACrashInGeneratedCodeLosesNoStreamedEvent) {
+    if (!CppJit::available()) GTEST_SKIP() << CppJit::unavailableReason() << ": no generated code runs";
+    ServeChild server({"FUSESCOPE_TEST_CRASH_IN_GENERATED_CODE=1"});
+    server.send(runRequest(1, R"(import torch
+
+@torch.compile
+def fn(x):
+    return x.sin() + 1
+
+print('before the crash')
+fn(torch.randn(8))
+print('never printed')
+)"));
+    std::vector<std::string> types;
+    std::vector<std::string> printed;
+    while (auto m = server.next()) {
+        ASSERT_TRUE(m->contains("event")) << "the crashed run answered: " << m->dump();
+        types.push_back((*m)["event"]["type"]);
+        if (types.back() == "script_output") printed.push_back((*m)["event"]["text"]);
+    }
+    EXPECT_EQ(printed, std::vector<std::string>{"before the crash\n"});
+    for (const char* type : {"graph_captured", "ir_post_fusion", "kernel_source"})
+        EXPECT_NE(std::find(types.begin(), types.end(), type), types.end()) << type;
+    auto status = server.waitExit();
+    ASSERT_TRUE(status);
+    ASSERT_TRUE(WIFSIGNALED(*status)) << "exit status " << *status;
+    EXPECT_EQ(WTERMSIG(*status), SIGSEGV);
+}
+
+TEST(Protocol, ShutdownCancelsTheRunningRequestAndExitsCleanly) {
+    ServeChild server;
+    server.send(runRequest(1, "print('looping')\nwhile True:\n    pass\n"));
+    ASSERT_TRUE(server.next());  // the loop has started
+    server.send({{"id", 2}, {"method", "shutdown"}});
+    std::vector<json> events;
+    EXPECT_EQ(server.answer(1, &events)["error"]["code"], "cancelled");
+    EXPECT_EQ(server.answer(2), (json{{"id", 2}, {"result", json::object()}}));
+    EXPECT_FALSE(server.next());  // nothing after the shutdown answer
+    auto status = server.waitExit();
+    ASSERT_TRUE(status);
+    EXPECT_TRUE(WIFEXITED(*status) && WEXITSTATUS(*status) == 0) << *status;
+}
+
+}  // namespace
+}  // namespace fusescope::test
