@@ -28,6 +28,7 @@ run: build
 bench: build
 	$(BUILD_DIR)/bin/bench_capture_overhead
 	$(BUILD_DIR)/bin/bench_inductor
+	$(BUILD_DIR)/bin/bench_profiler_overhead
 
 # The whole suite under AddressSanitizer + UndefinedBehaviorSanitizer (and LeakSanitizer).
 # use_sigaltstack=0: GCC's ASan runtime fails to unmap its signal stack when a thread of

@@ -66,7 +66,7 @@ Entry entryOf(const IValue& v) {
     if (v.isString()) return scalar(v.toString(), "String");
     if (v.isDType()) return scalar(std::string(dtypeScalarName(v.toDType())), "ScalarType");
     if (v.isDevice()) return scalar(v.toDevice().str(), "Device");
-    return scalar(nullptr, "None");
+    return scalar("<None>", "None");  // as PyTorch writes it
 }
 
 void append(TraceArgs& args, Entry e) {

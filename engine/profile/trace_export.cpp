@@ -20,6 +20,13 @@ nlohmann::json attr(const char* name, const char* type, nlohmann::json value) {
     return {{"name", name}, {"type", type}, {"value", std::move(value)}};
 }
 
+// The attributes every node has, the process and thread nodes included (with rf_id 0).
+nlohmann::json commonAttrs(int64_t rfId, int64_t seqId, int64_t scope, int64_t tid, const std::string& schema) {
+    return nlohmann::json::array({attr("rf_id", "uint64", rfId), attr("fw_parent", "uint64", 0), attr("seq_id", "int64", seqId),
+                                  attr("scope", "uint64", scope), attr("tid", "uint64", tid), attr("fw_tid", "uint64", 0),
+                                  attr("op_schema", "string", schema)});
+}
+
 nlohmann::json argsJson(const TraceArgs& a) {
     return {{"values", a.values}, {"shapes", a.shapes}, {"types", a.types}, {"strides", a.strides}};
 }
@@ -59,7 +66,7 @@ double micros(int64_t ns) { return static_cast<double>(ns) / 1000.0; }
 nlohmann::json executionTraceJson(const std::vector<TraceRecord>& unordered, int64_t startNs, int64_t finishNs) {
     std::vector<TraceRecord> records = inBeginOrder(unordered);
     nlohmann::json nodes = nlohmann::json::array();
-    nodes.push_back(node(1, kProcessNode, 0, {}, {}, nlohmann::json::array()));
+    nodes.push_back(node(1, kProcessNode, 0, {}, {}, commonAttrs(0, -1, kUserScope, 0, "")));
 
     // One thread node per thread, in order of first appearance.
     std::map<int64_t, int64_t> threadNode;
@@ -68,7 +75,7 @@ nlohmann::json executionTraceJson(const std::vector<TraceRecord>& unordered, int
         if (!threadNode.count(r.tid)) threadNode[r.tid] = -1;
     for (auto& [tid, id] : threadNode) {
         id = nextId++;
-        nodes.push_back(node(id, kThreadNode, 1, {}, {}, nlohmann::json::array({attr("tid", "uint64", tid)})));
+        nodes.push_back(node(id, kThreadNode, 1, {}, {}, commonAttrs(0, -1, kUserScope, tid, "")));
     }
 
     std::map<int64_t, int64_t> nodeOfRecord;  // rf_id -> node id
@@ -78,16 +85,9 @@ nlohmann::json executionTraceJson(const std::vector<TraceRecord>& unordered, int
         auto parent = nodeOfRecord.find(r.parentId);
         // A record whose parent began before the window hangs off its thread node.
         int64_t ctrlDep = parent != nodeOfRecord.end() ? parent->second : threadNode[r.tid];
-        nlohmann::json attrs = nlohmann::json::array({
-            attr("rf_id", "uint64", r.rfId),
-            attr("fw_parent", "uint64", 0),
-            attr("seq_id", "int64", r.seqId),
-            attr("scope", "uint64", r.category == TraceCategory::UserAnnotation ? kUserScope : 0),
-            attr("tid", "uint64", r.tid),
-            attr("fw_tid", "uint64", 0),
-            attr("op_schema", "string", r.opSchema),
-            attr("category", "string", traceCategoryName(r.category)),
-        });
+        nlohmann::json attrs =
+            commonAttrs(r.rfId, r.seqId, r.category == TraceCategory::UserAnnotation ? kUserScope : 0, r.tid, r.opSchema);
+        attrs.push_back(attr("category", "string", traceCategoryName(r.category)));
         if (r.category == TraceCategory::Kernel) {
             attrs.push_back(attr("kernel_backend", "string", r.kernelBackend));
             attrs.push_back(attr("kernel_file", "string", r.kernelFile));

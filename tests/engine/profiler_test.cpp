@@ -97,9 +97,8 @@ void expectValidExecutionTrace(const json& et) {
         for (const auto& a : n.at("attrs")) {
             EXPECT_TRUE(a.contains("name") && a.contains("type") && a.contains("value")) << a;
         }
-        if (n.at("name") != kProcessNode && n.at("name") != kThreadNode)
-            for (const char* attr : {"rf_id", "fw_parent", "seq_id", "scope", "tid", "op_schema"})
-                EXPECT_NE(attrOf(n, attr), nullptr) << attr << " missing in " << n.at("name");
+        for (const char* attr : {"rf_id", "fw_parent", "seq_id", "scope", "tid", "op_schema"})
+            EXPECT_NE(attrOf(n, attr), nullptr) << attr << " missing in " << n.at("name");
         if (category(n) == "kernel") {
             EXPECT_NE(attrOf(n, "kernel_backend"), nullptr);
             EXPECT_NE(attrOf(n, "kernel_file"), nullptr);
