@@ -15,6 +15,7 @@ int usageError(const std::string& message);
 std::optional<std::string> envValue(const char* name);
 
 int runCommand(const std::vector<std::string>& args);  // fusescope-cli run ...
+int bundleCommand(const std::vector<std::string>& args);  // fusescope-cli bundle inspect|extract ...
 int serveCommand(const std::vector<std::string>& args);  // fusescope-cli serve
 
 }  // namespace fusescope::cli

@@ -11,7 +11,9 @@ namespace fusescope::cli {
 
 const char* const kUsage =
     "usage: fusescope-cli run SCRIPT [--backend NAME] [--logs SPEC] [--logs-out FILE] [--events FILE.jsonl]\n"
-    "                               [--debug-dir DIR] [--report]\n"
+    "                               [--debug-dir DIR] [--bundle FILE.fscope] [--report]\n"
+    "       fusescope-cli bundle inspect FILE.fscope\n"
+    "       fusescope-cli bundle extract FILE.fscope DIR\n"
     "       fusescope-cli serve\n"
     "\n"
     "  run SCRIPT          run a PyTorch-style script; its prints go to stdout, logs to stderr\n"
@@ -24,12 +26,18 @@ const char* const kUsage =
     "  --debug-dir DIR     write a debug-trace folder per compiled graph into DIR (graphs, IR before\n"
     "                      and after fusion, fusion decisions, C++, LLVM IR, assembly); with\n"
     "                      FUSESCOPE_COMPILE_DEBUG=1 the default DIR is ./fusescope_debug\n"
+    "  --bundle FILE       also export the run as a trace bundle (a zip: manifest, script, events,\n"
+    "                      logs, debug-trace folders, execution and Chrome traces; docs/bundle.md)\n"
     "  --report            print a compile report (graphs, breaks, guards, recompiles) at the end\n"
+    "\n"
+    "  bundle inspect FILE       check a bundle and print what it holds (compiles, guard failures,\n"
+    "                            graph breaks, kernels, trace events, ...)\n"
+    "  bundle extract FILE DIR   check a bundle, then unpack it into DIR (new or empty names only)\n"
     "\n"
     "  serve               speak the engine protocol (JSON lines) on stdin/stdout: run scripts,\n"
     "                      stream their events, explain fusion decisions (docs/protocol.md)\n"
     "\n"
-    "Exit status: 0 success, 1 script error, 2 bad usage.\n";
+    "Exit status: 0 success, 1 script error or bad bundle, 2 bad usage.\n";
 
 int usageError(const std::string& message) {
     std::cerr << "fusescope-cli: error: " << message << "\n\n" << kUsage;
@@ -59,6 +67,7 @@ int main(int argc, char** argv) {
         return 0;
     }
     if (command == "run") return runCommand(args);
+    if (command == "bundle") return bundleCommand(args);
     if (command == "serve") return serveCommand(args);
     return usageError("unknown command '" + command + "'");
 }

@@ -10,6 +10,9 @@
 #include <nlohmann/json.hpp>
 
 #include "backends/backend.h"
+#include "bundle/bundle_recorder.h"
+#include "bundle/bundle_writer.h"
+#include "bundle/zip_archive.h"
 #include "cli_commands.h"
 #include "observe/compile_report.h"
 #include "observe/log_registry.h"
@@ -26,6 +29,7 @@ struct RunArgs {
     std::optional<std::string> logsOut;
     std::string events;
     std::string debugDir;
+    std::string bundle;
     bool report = false;
 };
 
@@ -50,6 +54,13 @@ int runScript(const RunArgs& args) {
         if (!findBackend(args.backend))
             return usageError("unknown backend '" + args.backend + "'; available: eager, inductor");
         options.backendOverride = args.backend;
+    }
+    if (!args.bundle.empty()) {
+        if (!zipAvailable()) {
+            std::cerr << "fusescope-cli: error: " << zipUnavailableReason() << "\n";
+            return 1;
+        }
+        options.trace = true;  // the bundle's trace files are built from the trace_event stream
     }
     options.debugDir = args.debugDir;
     if (options.debugDir.empty() && envValue("FUSESCOPE_COMPILE_DEBUG").value_or("0") == "1") options.debugDir = "fusescope_debug";
@@ -83,7 +94,9 @@ int runScript(const RunArgs& args) {
         }
     };
     CompileReport report;
+    BundleRecorder bundle;
     session.bus().subscribe([&](const Event& event) {
+        if (!args.bundle.empty()) bundle.consume(event);
         report.consume(event);
         if (const auto* log = std::get_if<LogEvent>(&event)) writeErr(log->formatted() + "\n");
         if (const auto* out = std::get_if<ScriptOutputEvent>(&event)) std::cout << out->text;
@@ -91,20 +104,31 @@ int runScript(const RunArgs& args) {
     });
 
     std::string fileName = args.script;
+    int status = 0;
     try {
         session.run(source.str(), fileName);
     } catch (const Error& e) {
         std::cout.flush();
         std::cerr << describeError(e) << "\n";
-        return 1;
+        status = 1;
     } catch (const std::exception& e) {
         std::cout.flush();
         std::cerr << "fusescope-cli: internal error: " << e.what() << "\n";
-        return 1;
+        status = 1;
     }
     std::cout.flush();
-    if (args.report) writeErr("\n" + report.render());
-    return 0;
+    if (status == 0 && args.report) writeErr("\n" + report.render());
+    // A failed run is bundled too: its events say how far it got.
+    if (!args.bundle.empty()) {
+        nlohmann::json runOptions = {{"backend", args.backend}, {"logs", spec}, {"trace", true}};
+        try {
+            writeBundle(args.bundle, bundle.entries(makeManifest(args.script, "cpu", runOptions), source.str()));
+        } catch (const Error& e) {
+            std::cerr << "fusescope-cli: error: " << e.what() << "\n";
+            status = 1;
+        }
+    }
+    return status;
 }
 
 }  // namespace
@@ -118,13 +142,15 @@ int runCommand(const std::vector<std::string>& args) {
             (void)flag;
             return args[++i];
         };
-        if (a == "--backend" || a == "--logs" || a == "--logs-out" || a == "--events" || a == "--debug-dir") {
+        if (a == "--backend" || a == "--logs" || a == "--logs-out" || a == "--events" || a == "--debug-dir" ||
+            a == "--bundle") {
             auto v = value(a.c_str());
             if (!v) return usageError(a + " needs a value");
             if (a == "--backend") run.backend = *v;
             else if (a == "--logs") run.logs = *v;
             else if (a == "--logs-out") run.logsOut = *v;
             else if (a == "--debug-dir") run.debugDir = *v;
+            else if (a == "--bundle") run.bundle = *v;
             else run.events = *v;
         } else if (a == "--report") {
             run.report = true;

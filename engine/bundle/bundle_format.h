@@ -1,0 +1,61 @@
+#pragma once
+// The trace bundle (`.fscope`): one zip holding a run, to reopen anywhere (docs/bundle.md).
+//
+//   manifest.json               format version, engine version, created, script, device, options
+//   script/<name>               the script
+//   events.jsonl                the whole event stream, one eventToJson object per line
+//   logs.txt                    the formatted log lines
+//   compiles/<folder>/<file>    the debug-trace folders (observe/debug_trace_files.h)
+//   trace/execution_trace.json  PyTorch execution-trace schema
+//   trace/chrome_trace.json     Chrome trace (Perfetto, chrome://tracing)
+
+#include <cstdint>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace fusescope {
+
+// Readers accept any minor version of their major; a newer major is refused.
+inline constexpr int kBundleFormatMajor = 1;
+inline constexpr const char* kBundleFormatVersion = "1.0";
+
+inline constexpr const char* kManifestEntry = "manifest.json";
+inline constexpr const char* kScriptFolder = "script/";
+inline constexpr const char* kEventsEntry = "events.jsonl";
+inline constexpr const char* kLogsEntry = "logs.txt";
+inline constexpr const char* kCompilesFolder = "compiles/";
+inline constexpr const char* kExecutionTraceEntry = "trace/execution_trace.json";
+inline constexpr const char* kChromeTraceEntry = "trace/chrome_trace.json";
+
+// What a reader accepts before it inflates anything, so a hostile file cannot exhaust
+// memory or disk.
+struct BundleLimits {
+    uint64_t maxEntries = 100000;
+    uint64_t maxEntryBytes = uint64_t{1} << 30;  // uncompressed, per entry
+    uint64_t maxTotalBytes = uint64_t{2} << 30;  // uncompressed, all entries
+    // Deflate reaches about 1000:1 on constant data; real bundle files stay far below
+    // this. Entries smaller than ratioFreeBytes may compress as well as they like.
+    double maxRatio = 200;
+    uint64_t ratioFreeBytes = uint64_t{1} << 20;
+};
+
+struct BundleManifest {
+    std::string formatVersion = kBundleFormatVersion;
+    std::string engineVersion;
+    std::string created;  // ISO 8601, UTC: 2025-01-31T12:00:00Z
+    std::string script;   // the script's file name; its text is script/<script>
+    std::string device;   // "cpu"
+    nlohmann::json options = nlohmann::json::object();  // backend, logs, trace, ...
+
+    nlohmann::json toJson() const;
+    // Throws Error when a field is missing or the format's major version is newer than ours.
+    static BundleManifest fromJson(const nlohmann::json& doc);
+};
+
+// A manifest for a run made now by this engine; script is reduced to its file name.
+BundleManifest makeManifest(const std::string& script, const std::string& device, nlohmann::json options);
+
+std::string engineVersion();  // "0.1.0"
+
+}  // namespace fusescope

@@ -1,0 +1,104 @@
+#include "bundle/bundle_reader.h"
+
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "bundle/zip_archive.h"
+#include "core/error.h"
+
+namespace fusescope {
+
+namespace {
+
+bool isFolderEntry(const std::string& name) { return !name.empty() && name.back() == '/'; }
+
+// Why an entry name cannot be used as a relative path inside the target folder, or "".
+std::string unsafeNameReason(const std::string& name) {
+    if (name.empty()) return "has an empty name";
+    if (name[0] == '/' || name[0] == '\\' || (name.size() > 1 && name[1] == ':')) return "has an absolute path";
+    if (name.find('\\') != std::string::npos) return "contains a backslash";
+    for (unsigned char c : name)
+        if (c < 0x20) return "contains a control character";
+    std::string body = isFolderEntry(name) ? name.substr(0, name.size() - 1) : name;
+    std::istringstream parts(body);
+    for (std::string part; std::getline(parts, part, '/');) {
+        if (part == "..") return "has a '..' component (it would leave the target folder)";
+        if (part.empty() || part == ".") return "has an empty or '.' path component";
+    }
+    if (!body.empty() && body.back() == '/') return "has an empty or '.' path component";
+    return "";
+}
+
+// Checks what the archive's directory declares, before anything is inflated.
+void checkEntries(const std::vector<ZipEntryInfo>& entries, const BundleLimits& limits) {
+    if (entries.size() > limits.maxEntries)
+        throw Error(fmt::format("bundle has {} entries, over the limit of {}", entries.size(), limits.maxEntries));
+    std::set<std::string> files, folders;
+    uint64_t total = 0;
+    for (const auto& e : entries) {
+        if (std::string why = unsafeNameReason(e.name); !why.empty())
+            throw Error(fmt::format("bundle entry '{}' {}", e.name, why));
+        if (e.size > limits.maxEntryBytes)
+            throw Error(fmt::format("bundle entry '{}' is {} bytes uncompressed, over the limit of {} bytes", e.name,
+                                    e.size, limits.maxEntryBytes));
+        total += e.size;
+        if (total > limits.maxTotalBytes)
+            throw Error(fmt::format("bundle entries add up to more than the limit of {} bytes uncompressed",
+                                    limits.maxTotalBytes));
+        if (e.size > limits.ratioFreeBytes && static_cast<double>(e.size) > limits.maxRatio * static_cast<double>(e.compressedSize))
+            throw Error(fmt::format("bundle entry '{}' expands {} bytes to {} (more than {:g} times): a zip bomb?", e.name,
+                                    e.compressedSize, e.size, limits.maxRatio));
+        if (isFolderEntry(e.name)) {
+            folders.insert(e.name.substr(0, e.name.size() - 1));
+            continue;
+        }
+        if (!files.insert(e.name).second) throw Error(fmt::format("bundle entry '{}' appears twice", e.name));
+        for (size_t slash = e.name.find('/'); slash != std::string::npos; slash = e.name.find('/', slash + 1))
+            folders.insert(e.name.substr(0, slash));
+    }
+    for (const auto& f : folders)
+        if (files.count(f)) throw Error(fmt::format("bundle entry '{}' is both a file and a folder", f));
+}
+
+const std::string& requiredFile(const Bundle& bundle, const std::string& name, const char* why) {
+    auto it = bundle.files.find(name);
+    if (it == bundle.files.end()) throw Error(fmt::format("bundle has no {}{}", name, why));
+    return it->second;
+}
+
+std::vector<nlohmann::json> parseEvents(const std::string& text) {
+    std::vector<nlohmann::json> events;
+    std::istringstream lines(text);
+    int number = 0;
+    for (std::string line; std::getline(lines, line);) {
+        ++number;
+        nlohmann::json event = nlohmann::json::parse(line, nullptr, false);
+        if (event.is_discarded()) throw Error(fmt::format("{} line {}: malformed JSON", kEventsEntry, number));
+        if (!event.is_object() || !event.contains("type") || !event["type"].is_string())
+            throw Error(fmt::format("{} line {}: not an event (a JSON object with a \"type\")", kEventsEntry, number));
+        events.push_back(std::move(event));
+    }
+    return events;
+}
+
+}  // namespace
+
+Bundle readBundle(const std::string& path, const BundleLimits& limits) {
+    ZipReader zip(path);
+    checkEntries(zip.entries(), limits);
+    Bundle bundle;
+    for (size_t i = 0; i < zip.entries().size(); ++i)
+        if (!isFolderEntry(zip.entries()[i].name)) bundle.files[zip.entries()[i].name] = zip.read(i);
+
+    nlohmann::json manifest =
+        nlohmann::json::parse(requiredFile(bundle, kManifestEntry, ": not a Fusescope trace bundle"), nullptr, false);
+    if (manifest.is_discarded()) throw Error(fmt::format("{} is not valid JSON", kManifestEntry));
+    bundle.manifest = BundleManifest::fromJson(manifest);
+    bundle.script = requiredFile(bundle, kScriptFolder + bundle.manifest.script, " (the script manifest.json names)");
+    bundle.events = parseEvents(requiredFile(bundle, kEventsEntry, ""));
+    return bundle;
+}
+
+}  // namespace fusescope

@@ -1,0 +1,39 @@
+#include "bundle/bundle_recorder.h"
+
+#include <algorithm>
+
+#include "profile/trace_export.h"
+
+namespace fusescope {
+
+void BundleRecorder::consume(const Event& event) {
+    events_ += eventToJson(event).dump() + "\n";
+    if (const auto* log = std::get_if<LogEvent>(&event)) logs_ += log->formatted() + "\n";
+    if (const auto* trace = std::get_if<TraceEvent>(&event)) records_.push_back(trace->record);
+    for (const auto& update : debugTrace_.consume(event))
+        for (const auto& [file, text] : update.files) compiles_[kCompilesFolder + update.folder + "/" + file] = text;
+}
+
+std::map<std::string, std::string> BundleRecorder::entries(const BundleManifest& manifest,
+                                                           const std::string& scriptSource) const {
+    std::map<std::string, std::string> entries = compiles_;
+    entries[kManifestEntry] = manifest.toJson().dump(2) + "\n";
+    entries[kScriptFolder + manifest.script] = scriptSource;
+    entries[kEventsEntry] = events_;
+    entries[kLogsEntry] = logs_;
+    // The recording window is the span of what was recorded.
+    int64_t startNs = 0, finishNs = 0;
+    if (!records_.empty()) {
+        startNs = std::min_element(records_.begin(), records_.end(), [](const auto& a, const auto& b) {
+                      return a.beginNs < b.beginNs;
+                  })->beginNs;
+        finishNs = std::max_element(records_.begin(), records_.end(), [](const auto& a, const auto& b) {
+                       return a.endNs < b.endNs;
+                   })->endNs;
+    }
+    entries[kExecutionTraceEntry] = executionTraceJson(records_, startNs, finishNs).dump() + "\n";
+    entries[kChromeTraceEntry] = chromeTraceJson(records_).dump() + "\n";
+    return entries;
+}
+
+}  // namespace fusescope

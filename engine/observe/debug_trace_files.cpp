@@ -1,0 +1,62 @@
+#include "observe/debug_trace_files.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace fusescope {
+
+namespace {
+
+constexpr const char* kGuardsFile = "guards.txt";
+
+std::string guardsText(const GuardsEvent& e) {
+    std::string text;
+    for (const auto& g : e.guards) text += g + "\n";
+    return text;
+}
+
+}  // namespace
+
+std::vector<DebugTraceFiles::Update> DebugTraceFiles::consume(const Event& event) {
+    std::vector<Update> updates;
+    if (const auto* e = std::get_if<GraphCapturedEvent>(&event)) {
+        Pending& p = pending_[e->graphName];
+        p.compileId = e->compileId;
+        p.function = e->function;
+        p.files["fx_graph_readable.py"] = e->readable;
+        p.files["fx_graph_runnable.py"] = e->runnable;
+    } else if (const auto* e = std::get_if<IrDumpEvent>(&event)) {
+        pending_[e->graph].files[e->stage + (e->stage.rfind("fx_", 0) == 0 ? ".py" : ".txt")] = e->text;
+    } else if (const auto* e = std::get_if<FusionDecisionEvent>(&event)) {
+        pending_[e->graph].decisions.push_back(eventToJson(event));
+    } else if (const auto* e = std::get_if<KernelSourceEvent>(&event)) {
+        auto it = pending_.find(e->graph);
+        if (it == pending_.end()) return updates;
+        it->second.files["output_code.cpp"] = e->source;
+        if (!e->llvmIr.empty()) it->second.files["output_code.ll"] = e->llvmIr;
+        if (!e->assembly.empty()) it->second.files["output_code.s"] = e->assembly;
+        updates.push_back(finish(e->graph, it->second));
+        pending_.erase(it);
+    } else if (const auto* e = std::get_if<GuardsEvent>(&event)) {
+        std::string text = guardsText(*e);
+        guards_[e->compileId] = text;
+        auto [first, last] = foldersOfCompile_.equal_range(e->compileId);
+        for (auto it = first; it != last; ++it) updates.push_back({it->second, e->compileId, false, {{kGuardsFile, text}}});
+    }
+    return updates;
+}
+
+DebugTraceFiles::Update DebugTraceFiles::finish(const std::string& graph, Pending& p) {
+    std::string id = p.compileId;
+    std::replace(id.begin(), id.end(), '/', '_');
+    std::string name = fmt::format("{}_{}", p.function, id);
+    if (foldersPerCompile_[name]++ > 0) name += "_" + graph;  // later graphs of a compile (after a break)
+    foldersOfCompile_.emplace(p.compileId, name);
+    p.files["fusion_decisions.json"] = p.decisions.dump(2) + "\n";
+    // A graph compiled on a replay of a cached entry comes after that entry's guards.
+    if (auto g = guards_.find(p.compileId); g != guards_.end()) p.files[kGuardsFile] = g->second;
+    return {name, p.compileId, true, std::move(p.files)};
+}
+
+}  // namespace fusescope
