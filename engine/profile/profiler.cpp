@@ -12,8 +12,10 @@ namespace fusescope {
 
 namespace {
 
-std::mutex& sinksMutex() {
-    static std::mutex m;
+// Recursive: a sink's consumer may itself make records (or attach a sink) while a record
+// is being dispatched on the same thread.
+std::recursive_mutex& sinksMutex() {
+    static std::recursive_mutex m;
     return m;
 }
 
@@ -58,13 +60,10 @@ int64_t Profiler::currentThreadId() {
 }
 
 void Profiler::dispatch(const TraceRecord& record) {
-    // A copy of the list: a sink may detach itself (or another) while handling a record.
-    std::vector<TraceSink*> current;
-    {
-        std::lock_guard lock(sinksMutex());
-        current = sinks();
-    }
-    for (TraceSink* sink : current) sink->onRecord(record);
+    // By index: handling a record may attach or detach sinks.
+    std::lock_guard lock(sinksMutex());
+    const auto& s = sinks();
+    for (size_t i = 0; i < s.size(); ++i) s[i]->onRecord(record);
 }
 
 void Profiler::record(TraceRecord record) {

@@ -27,17 +27,13 @@ nlohmann::json commonAttrs(int64_t rfId, int64_t seqId, int64_t scope, int64_t t
                                   attr("op_schema", "string", schema)});
 }
 
-nlohmann::json argsJson(const TraceArgs& a) {
-    return {{"values", a.values}, {"shapes", a.shapes}, {"types", a.types}, {"strides", a.strides}};
-}
-
 nlohmann::json node(int64_t id, const std::string& name, int64_t parent, const TraceArgs& inputs,
                     const TraceArgs& outputs, nlohmann::json attrs) {
     return {{"id", id},
             {"name", name},
             {"ctrl_deps", parent},
-            {"inputs", argsJson(inputs)},
-            {"outputs", argsJson(outputs)},
+            {"inputs", traceArgsToJson(inputs)},
+            {"outputs", traceArgsToJson(outputs)},
             {"attrs", std::move(attrs)}};
 }
 

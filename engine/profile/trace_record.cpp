@@ -23,10 +23,6 @@ TraceCategory categoryFromName(const std::string& name) {
     throw std::invalid_argument("unknown trace category '" + name + "'");
 }
 
-nlohmann::json argsToJson(const TraceArgs& a) {
-    return {{"values", a.values}, {"shapes", a.shapes}, {"types", a.types}, {"strides", a.strides}};
-}
-
 TraceArgs argsFromJson(const nlohmann::json& j) {
     TraceArgs a;
     a.values = j.at("values");
@@ -38,11 +34,16 @@ TraceArgs argsFromJson(const nlohmann::json& j) {
 
 }  // namespace
 
+nlohmann::json traceArgsToJson(const TraceArgs& a) {
+    auto list = [](const nlohmann::json& j) { return j.is_null() ? nlohmann::json::array() : j; };
+    return {{"values", list(a.values)}, {"shapes", list(a.shapes)}, {"types", list(a.types)}, {"strides", list(a.strides)}};
+}
+
 nlohmann::json traceRecordToJson(const TraceRecord& r) {
     nlohmann::json j = {{"rf_id", r.rfId},         {"parent", r.parentId}, {"cat", traceCategoryName(r.category)},
                         {"name", r.name},          {"begin_ns", r.beginNs}, {"end_ns", r.endNs},
-                        {"tid", r.tid},            {"seq_id", r.seqId},    {"inputs", argsToJson(r.inputs)},
-                        {"outputs", argsToJson(r.outputs)}};
+                        {"tid", r.tid},            {"seq_id", r.seqId},    {"inputs", traceArgsToJson(r.inputs)},
+                        {"outputs", traceArgsToJson(r.outputs)}};
     if (!r.opSchema.empty()) j["op_schema"] = r.opSchema;
     if (!r.kernelBackend.empty()) j["kernel_backend"] = r.kernelBackend;
     if (!r.kernelFile.empty()) j["kernel_file"] = r.kernelFile;

@@ -18,13 +18,13 @@ const char* traceCategoryName(TraceCategory category);  // "cpu_op", "user_annot
 
 // Inputs or outputs of a node in the execution-trace form: parallel lists, one entry per
 // argument. A tensor value is [tensor_id, storage_id, offset, numel, itemsize, "device"].
+// The lists start null (no allocation for the many records without arguments) and become
+// arrays on the first push_back; traceArgsToJson writes null as [].
 struct TraceArgs {
-    nlohmann::json values = nlohmann::json::array();
-    nlohmann::json shapes = nlohmann::json::array();
-    nlohmann::json types = nlohmann::json::array();
-    nlohmann::json strides = nlohmann::json::array();
+    nlohmann::json values, shapes, types, strides;
     bool empty() const { return values.empty(); }
 };
+nlohmann::json traceArgsToJson(const TraceArgs& args);  // {values, shapes, types, strides}
 
 struct TraceRecord {
     int64_t rfId = 0;      // record-function id: unique in the process, in begin order
