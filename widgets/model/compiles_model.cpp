@@ -1,0 +1,245 @@
+#include "model/compiles_model.h"
+
+#include <string_view>
+
+#include "model/run_store.h"
+
+namespace fusescope::gui {
+
+namespace {
+
+QString qstr(const nlohmann::json& event, const char* key) {
+    return QString::fromStdString(event.value(key, std::string()));
+}
+
+// What the engine says when a graph runs eagerly instead of compiled (inductor_backend.cpp).
+bool saysEager(const std::string& message) {
+    return message.find("WON'T CONVERT") != std::string::npos ||
+           message.find("running the graph eagerly") != std::string::npos;
+}
+
+constexpr std::string_view regionPrefix = "Torch-Compiled Region: ";  // + the compile id that ran
+
+}  // namespace
+
+CompilesModel::Status CompilesModel::Compile::status() const {
+    if (failed) return Status::Failed;
+    if (eager) return Status::Eager;
+    if (graphBreak) return Status::GraphBreak;
+    return recompiled ? Status::Recompiled : Status::Ok;
+}
+
+void CompilesModel::Compile::mark(bool Compile::*flag, const std::string& why) {
+    Status before = status();
+    this->*flag = true;
+    if (status() != before) reason = QString::fromStdString(why);
+}
+
+CompilesModel::CompilesModel(const RunStore* store, QObject* parent) : QAbstractItemModel(parent), store_(store) {
+    connect(store, &RunStore::eventAppended, this, [this](int i) { apply(store_->at(i)); });
+    connect(store, &RunStore::reset, this, &CompilesModel::rebuild);
+    rebuild();
+}
+
+QString CompilesModel::statusText(Status status) {
+    switch (status) {
+        case Status::Failed: return tr("failed");
+        case Status::Eager: return tr("fell back to eager");
+        case Status::GraphBreak: return tr("graph break");
+        case Status::Recompiled: return tr("recompiled");
+        case Status::Ok: break;
+    }
+    return tr("ok");
+}
+
+QModelIndex CompilesModel::indexForCompileId(const QString& id, int column) const {
+    auto it = places_.constFind(id);
+    if (it == places_.constEnd()) return {};
+    return index(it->compile, column, index(it->function, 0));
+}
+
+void CompilesModel::rebuild() {
+    beginResetModel();
+    resetting_ = true;
+    functions_.clear();
+    functionRows_.clear();
+    places_.clear();
+    compiling_.clear();
+    for (const auto& event : store_->events()) apply(event);
+    resetting_ = false;
+    endResetModel();
+}
+
+void CompilesModel::apply(const nlohmann::json& event) {
+    const std::string type = event.value("type", std::string());
+    const QString id = qstr(event, "compile_id");
+    if (type == "compile_started") {
+        startCompile(qstr(event, "function"), id);
+        compiling_ = id;
+    } else if (type == "guards") {
+        if (id == compiling_) compiling_.clear();  // guards are installed last: the compile is done
+    } else if (type == "recompile") {
+        // Dynamo recompiles only after the guards of every cache entry failed, so every
+        // earlier compile of the function was recompiled.
+        auto row = functionRows_.constFind(qstr(event, "function"));
+        if (row == functionRows_.constEnd()) return;
+        for (Compile& c : functions_[*row].compiles) {
+            c.mark(&Compile::recompiled, event.value("message", std::string()));
+            changed(c.id);
+        }
+    } else if (type == "error") {
+        // Errors carry no compile id: one raised while a compile is open failed it.
+        if (Compile* c = find(compiling_)) {
+            c->mark(&Compile::failed, event.value("message", std::string()));
+            changed(c->id);
+        }
+    } else if (type == "trace_event") {
+        const std::string name = event.value("name", std::string());
+        if (event.value("cat", std::string()) == "compile") {
+            if (Compile* c = find(id)) {
+                c->traced = true;
+                c->traceMs += static_cast<double>(event.value("end_ns", int64_t{0}) - event.value("begin_ns", int64_t{0})) / 1e6;
+                changed(id);
+            }
+        } else if (name.starts_with(regionPrefix)) {
+            QString ran = QString::fromStdString(name.substr(regionPrefix.size()));
+            if (Compile* c = find(ran)) {
+                ++c->hits;
+                changed(ran);
+            }
+        }
+    } else if (Compile* c = find(id)) {
+        if (type == "graph_captured") {
+            ++c->graphs;
+            c->ops += event.value("op_count", 0);
+            if (std::string why = event.value("break_reason", std::string()); !why.empty())
+                c->mark(&Compile::graphBreak, why);
+        } else if (type == "graph_break") {
+            c->mark(&Compile::graphBreak, event.value("reason", std::string()));
+        } else if (type == "log") {
+            std::string message = event.value("message", std::string());
+            if (!saysEager(message)) return;
+            c->mark(&Compile::eager, message);
+        } else if (type == "kernel_source") {
+            c->kernelMs += event.value("compile_seconds", 0.0) * 1e3;
+            if (std::string error = event.value("error", std::string()); !error.empty())
+                c->mark(&Compile::eager, error);
+        } else {
+            return;
+        }
+        changed(id);
+    }
+}
+
+void CompilesModel::startCompile(const QString& function, const QString& id) {
+    if (places_.contains(id)) return;
+    auto insert = [this](const QModelIndex& parent, int row, auto&& push) {
+        if (!resetting_) beginInsertRows(parent, row, row);
+        push();
+        if (!resetting_) endInsertRows();
+    };
+    auto row = functionRows_.constFind(function);
+    if (row == functionRows_.constEnd()) {
+        int f = static_cast<int>(functions_.size());
+        insert({}, f, [&] { functions_.push_back({function, {}}); });
+        row = functionRows_.insert(function, f);
+    }
+    int f = *row, c = static_cast<int>(functions_[f].compiles.size());
+    insert(index(f, 0), c, [&] {
+        functions_[f].compiles.emplace_back().id = id;
+        places_.insert(id, {f, c});
+    });
+    changed(id);
+}
+
+CompilesModel::Compile* CompilesModel::find(const QString& id) {
+    auto it = places_.constFind(id);
+    return it == places_.constEnd() ? nullptr : &functions_[it->function].compiles[it->compile];
+}
+
+void CompilesModel::changed(const QString& id) {
+    if (resetting_) return;
+    Place p = places_.value(id);
+    QModelIndex function = index(p.function, 0);
+    Q_EMIT dataChanged(index(p.compile, 0, function), index(p.compile, ColumnCount - 1, function));
+    Q_EMIT dataChanged(function, index(p.function, ColumnCount - 1));  // it sums its compiles
+}
+
+CompilesModel::Compile CompilesModel::summary(const Function& f) {
+    Compile total;
+    for (const Compile& c : f.compiles) {
+        total.failed |= c.failed;
+        total.eager |= c.eager;
+        total.graphBreak |= c.graphBreak;
+        total.recompiled |= c.recompiled;
+        total.graphs += c.graphs;
+        total.ops += c.ops;
+        total.hits += c.hits;
+        total.kernelMs += c.ms();
+    }
+    return total;
+}
+
+QModelIndex CompilesModel::index(int row, int column, const QModelIndex& parent) const {
+    if (!hasIndex(row, column, parent)) return {};
+    // The internal id says whose child a row is: 0 for a function, function row + 1 for a compile.
+    return createIndex(row, column, parent.isValid() ? quintptr(parent.row() + 1) : quintptr(0));
+}
+
+QModelIndex CompilesModel::parent(const QModelIndex& child) const {
+    if (!child.isValid() || child.internalId() == 0) return {};
+    return createIndex(static_cast<int>(child.internalId() - 1), 0, quintptr(0));
+}
+
+int CompilesModel::rowCount(const QModelIndex& parent) const {
+    if (!parent.isValid()) return static_cast<int>(functions_.size());
+    if (parent.internalId() != 0 || parent.column() != 0) return 0;
+    return static_cast<int>(functions_[parent.row()].compiles.size());
+}
+
+int CompilesModel::columnCount(const QModelIndex&) const { return ColumnCount; }
+
+QVariant CompilesModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid()) return {};
+    if (index.internalId() != 0)
+        return compileData(functions_[index.internalId() - 1].compiles[index.row()], index.column(), role);
+    const Function& f = functions_[index.row()];
+    if (role == Qt::DisplayRole && index.column() == NameColumn) return f.name;
+    return compileData(summary(f), index.column(), role);
+}
+
+QVariant CompilesModel::compileData(const Compile& c, int column, int role) {
+    switch (role) {
+        case CompileIdRole: return c.id;
+        case StatusRole: return static_cast<int>(c.status());
+        case Qt::ToolTipRole: return column == StatusColumn && !c.reason.isEmpty() ? QVariant(c.reason) : QVariant();
+        case Qt::TextAlignmentRole:
+            return column >= GraphsColumn ? QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
+        case Qt::DisplayRole: break;
+        default: return {};
+    }
+    switch (column) {
+        case NameColumn: return c.id;
+        case StatusColumn: return statusText(c.status());
+        case GraphsColumn: return c.graphs;
+        case OpsColumn: return c.ops;
+        case TimeColumn: return QString::number(c.ms(), 'f', 1);
+        case HitsColumn: return c.hits;
+    }
+    return {};
+}
+
+QVariant CompilesModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+    switch (section) {
+        case NameColumn: return tr("Function / compile");
+        case StatusColumn: return tr("Status");
+        case GraphsColumn: return tr("Graphs");
+        case OpsColumn: return tr("Ops");
+        case TimeColumn: return tr("Compile time (ms)");
+        case HitsColumn: return tr("Hits");
+    }
+    return {};
+}
+
+}  // namespace fusescope::gui

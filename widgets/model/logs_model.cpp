@@ -1,0 +1,113 @@
+#include "model/logs_model.h"
+
+#include "model/run_store.h"
+
+namespace fusescope::gui {
+
+namespace {
+
+// eventToJson writes the level by name (observe/event.cpp).
+LogLevel levelFromName(const std::string& name) {
+    if (name == "debug") return LogLevel::Debug;
+    if (name == "warning") return LogLevel::Warning;
+    if (name == "error") return LogLevel::Error;
+    return LogLevel::Info;
+}
+
+}  // namespace
+
+LogsModel::LogsModel(const RunStore* store, QObject* parent) : QAbstractTableModel(parent), store_(store) {
+    connect(store, &RunStore::eventAppended, this, &LogsModel::append);
+    connect(store, &RunStore::reset, this, &LogsModel::rebuild);
+    rebuild();
+}
+
+QString LogsModel::levelText(LogLevel level) {
+    switch (level) {
+        case LogLevel::Debug: return tr("DEBUG");
+        case LogLevel::Warning: return tr("WARNING");
+        case LogLevel::Error: return tr("ERROR");
+        case LogLevel::Info: break;
+    }
+    return tr("INFO");
+}
+
+bool LogsModel::isLog(const nlohmann::json& event) { return event.value("type", std::string()) == "log"; }
+
+LogsModel::Row LogsModel::toRow(const nlohmann::json& event) {
+    auto text = [&](const char* key) { return QString::fromStdString(event.value(key, std::string())); };
+    return {levelFromName(event.value("level", std::string())), text("compile_id"), text("name"), text("message")};
+}
+
+void LogsModel::append(int index) {
+    const nlohmann::json& event = store_->at(index);
+    if (!isLog(event)) return;
+    int row = rowCount();
+    beginInsertRows({}, row, row);
+    rows_.push_back(toRow(event));
+    endInsertRows();
+}
+
+void LogsModel::rebuild() {
+    beginResetModel();
+    rows_.clear();
+    for (const auto& event : store_->events())
+        if (isLog(event)) rows_.push_back(toRow(event));
+    endResetModel();
+}
+
+int LogsModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(rows_.size());
+}
+
+int LogsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+QVariant LogsModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid()) return {};
+    const Row& row = rows_[static_cast<size_t>(index.row())];
+    if (role == LevelRole) return static_cast<int>(row.level);
+    if (role == Qt::ToolTipRole && index.column() == MessageColumn) return row.message;
+    if (role != Qt::DisplayRole) return {};
+    switch (index.column()) {
+        case LevelColumn: return levelText(row.level);
+        case CompileIdColumn: return row.compileId;
+        case NameColumn: return row.name;
+        case MessageColumn: return row.message.section(QLatin1Char('\n'), 0, 0);
+    }
+    return {};
+}
+
+QVariant LogsModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+    switch (section) {
+        case LevelColumn: return tr("Level");
+        case CompileIdColumn: return tr("Compile");
+        case NameColumn: return tr("Name");
+        case MessageColumn: return tr("Message");
+    }
+    return {};
+}
+
+template <class T> void LogFilterProxy::set(T& field, const T& value) {
+    if (field == value) return;
+    field = value;
+    invalidateFilter();
+}
+
+void LogFilterProxy::setNames(const QSet<QString>& names) { set(names_, names); }
+void LogFilterProxy::setMinimumLevel(LogLevel level) { set(minimum_, level); }
+void LogFilterProxy::setCompileId(const QString& id) { set(compileId_, id); }
+void LogFilterProxy::setText(const QString& text) { set(text_, text); }
+
+bool LogFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const {
+    auto cell = [&](int column, int role = Qt::DisplayRole) {
+        return sourceModel()->index(sourceRow, column, sourceParent).data(role);
+    };
+    if (cell(LogsModel::LevelColumn, LogsModel::LevelRole).toInt() < static_cast<int>(minimum_)) return false;
+    if (!names_.isEmpty() && !names_.contains(cell(LogsModel::NameColumn).toString())) return false;
+    if (!compileId_.isEmpty() && cell(LogsModel::CompileIdColumn).toString() != compileId_) return false;
+    return text_.isEmpty() ||
+           cell(LogsModel::MessageColumn, Qt::ToolTipRole).toString().contains(text_, Qt::CaseInsensitive);
+}
+
+}  // namespace fusescope::gui
