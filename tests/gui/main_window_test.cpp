@@ -1,0 +1,81 @@
+// The workbench end to end: the window runs the seed-000 example through a real engine
+// child and every view shows its part; an engine killed mid-run leaves the window up with
+// what it received, and a restart runs again.
+#include <QFile>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeView>
+
+#include "window/main_window.h"
+#include "gui_test_support.h"
+#include "views/code_view.h"
+
+using namespace fusescope::gui;
+
+namespace {
+
+QStringList compileIds(QTreeView* view) {
+    QStringList ids;
+    QAbstractItemModel* m = view->model();
+    for (int f = 0; f < m->rowCount(); ++f) {
+        QModelIndex function = m->index(f, 0);
+        for (int c = 0; c < m->rowCount(function); ++c) ids << m->index(c, 0, function).data().toString();
+    }
+    return ids;
+}
+
+}  // namespace
+
+class MainWindowTest : public QObject {
+    Q_OBJECT
+private slots:
+    void seed000RunFillsEveryView() {
+        MainWindow window(QString::fromStdString(test::cliPath()));
+        QVERIFY(window.openFile(QString::fromStdString(test::sourcePath("tests/golden/inductor/seed000_fn.py"))));
+        QSignalSpy answered(&window.engine(), &EngineClient::answered);
+        window.runScript();
+        QVERIFY(answered.wait(60000));
+        QVERIFY2(window.statusText().startsWith("Finished"), qPrintable(window.statusText()));
+        QCOMPARE(compileIds(window.compilesView()), QStringList{"0/0"});
+        QCOMPARE(window.selection().compileId(), QString("0/0"));
+        QVERIFY(window.postFusionView()->text().contains("buf0_buf1"));
+        QVERIFY(window.cppView()->text().contains("cpp_fused"));
+    }
+
+    void aKilledEngineKeepsTheWindowAndItsEventsAndRestarts() {
+        MainWindow window(QString::fromStdString(test::cliPath()));
+        window.show();
+        QSignalSpy died(&window.engine(), &EngineClient::engineDied);
+        window.openFile(QString::fromStdString(test::sourcePath("tests/golden/inductor/seed000_fn.py")));
+        // The example compiles, then the script spins until the engine is killed.
+        QFile f(QString::fromStdString(test::sourcePath("tests/golden/inductor/seed000_fn.py")));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QString spinning = QString::fromUtf8(f.readAll()) + "\nwhile True:\n    pass\n";
+        QTemporaryDir dir;
+        QFile script(dir.filePath("spin.py"));
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        script.write(spinning.toUtf8());
+        script.close();
+        QVERIFY(window.openFile(script.fileName()));
+        window.runScript();
+        QTRY_VERIFY_WITH_TIMEOUT(window.cppView()->text().contains("cpp_fused"), 60000);
+        int received = window.store().size();
+        window.engine().kill();
+        QVERIFY(died.wait(10000));
+        QVERIFY(window.isVisible());
+        QVERIFY2(window.statusText().contains("while running spin.py"), qPrintable(window.statusText()));
+        QVERIFY(window.store().size() >= received);
+        QCOMPARE(compileIds(window.compilesView()), QStringList{"0/0"});
+
+        QSignalSpy answered(&window.engine(), &EngineClient::answered);
+        window.engine().restart();
+        QVERIFY(window.openFile(QString::fromStdString(test::sourcePath("tests/golden/inductor/seed000_fn.py"))));
+        window.runScript();
+        QVERIFY(answered.wait(60000));
+        QVERIFY(window.postFusionView()->text().contains("buf0_buf1"));
+    }
+};
+
+QTEST_MAIN(MainWindowTest)
+#include "main_window_test.moc"

@@ -1,0 +1,120 @@
+#include "engine/engine_client.h"
+
+#include <csignal>
+
+#include "model/json_fields.h"
+
+namespace fusescope::gui {
+
+EngineClient::EngineClient(QString cliPath, QObject* parent) : QObject(parent), cliPath_(std::move(cliPath)) {
+    process_.setProcessChannelMode(QProcess::SeparateChannels);
+    process_.setStandardErrorFile(QProcess::nullDevice());  // the protocol is on stdout only
+    connect(&process_, &QProcess::readyReadStandardOutput, this, &EngineClient::readLines);
+    connect(&process_, &QProcess::finished, this, &EngineClient::onFinished);
+}
+
+EngineClient::~EngineClient() {
+    disconnect(&process_, nullptr, this, nullptr);
+    if (isRunning()) {
+        process_.closeWriteChannel();  // the server exits at end of input
+        if (!process_.waitForFinished(1000)) process_.kill();
+        process_.waitForFinished(1000);
+    }
+}
+
+void EngineClient::ensureStarted() {
+    if (isRunning()) return;
+    pending_.clear();
+    expectingExit_ = false;
+    process_.start(cliPath_, {"serve"});
+    if (process_.waitForStarted(5000)) Q_EMIT engineStarted();
+}
+
+int EngineClient::send(const QString& method, nlohmann::json params) {
+    ensureStarted();
+    int id = nextId_++;
+    nlohmann::json request = {{"id", id}, {"method", method.toStdString()}, {"params", std::move(params)}};
+    process_.write(QByteArray::fromStdString(request.dump() + "\n"));
+    return id;
+}
+
+int EngineClient::run(const RunRequest& r) {
+    nlohmann::json params = {{"script", r.script.toStdString()}, {"file_name", r.fileName.toStdString()},
+                             {"device", r.device.toStdString()}, {"trace", r.trace}};
+    if (!r.backend.isEmpty()) params["backend"] = r.backend.toStdString();
+    if (!r.logs.isEmpty()) params["logs"] = r.logs.toStdString();
+    activeRun_ = send("run", std::move(params));
+    activeDescription_ = tr("running %1").arg(r.fileName);
+    return activeRun_;
+}
+
+int EngineClient::explainFusion(const QString& compileId, const QString& node1, const QString& node2) {
+    return send("explain_fusion", {{"compile_id", compileId.toStdString()},
+                                   {"node1", node1.toStdString()},
+                                   {"node2", node2.toStdString()}});
+}
+
+void EngineClient::cancel(int requestId) {
+    if (isRunning()) send("cancel", {{"id", requestId}});
+}
+
+void EngineClient::shutdown() {
+    if (!isRunning()) return;
+    expectingExit_ = true;
+    send("shutdown", nlohmann::json::object());
+    if (!process_.waitForFinished(2000)) process_.kill();
+}
+
+void EngineClient::kill() {
+    if (isRunning()) ::kill(static_cast<pid_t>(process_.processId()), SIGKILL);
+}
+
+void EngineClient::restart() {
+    if (isRunning()) {
+        expectingExit_ = true;
+        process_.kill();
+        process_.waitForFinished(2000);
+    }
+    activeRun_ = 0;
+    ensureStarted();
+}
+
+void EngineClient::readLines() {
+    pending_ += process_.readAllStandardOutput();
+    qsizetype start = 0;
+    for (qsizetype end; (end = pending_.indexOf('\n', start)) >= 0; start = end + 1)
+        handleLine(pending_.mid(start, end - start));
+    pending_.remove(0, start);
+}
+
+void EngineClient::handleLine(const QByteArray& line) {
+    nlohmann::json message = nlohmann::json::parse(line.constBegin(), line.constEnd(), nullptr, false);
+    if (message.is_discarded() || !message.is_object()) return;  // not ours: ignore rather than guess
+    auto intField = [&](const char* key) { return message[key].is_number_integer() ? message[key].get<int>() : 0; };
+    if (message.contains("event")) {
+        if (message["event"].is_object()) Q_EMIT eventReceived(intField("request"), message["event"]);
+        return;
+    }
+    int id = intField("id");
+    if (id == activeRun_) activeRun_ = 0;
+    if (message.contains("result")) {
+        Q_EMIT answered(id, message["result"]);
+    } else if (message.contains("error")) {
+        const auto& e = message["error"];
+        Q_EMIT failed(id, qstringField(e, "code"), qstringField(e, "message"));
+    }
+}
+
+void EngineClient::onFinished(int exitCode, QProcess::ExitStatus status) {
+    readLines();  // whatever the child wrote before it died is kept
+    bool asked = expectingExit_;
+    expectingExit_ = false;
+    QString running = activeRun_ ? activeDescription_ : QString();
+    activeRun_ = 0;
+    if (asked) return;
+    QString description = status == QProcess::CrashExit ? tr("the engine crashed (signal or abort)")
+                                                        : tr("the engine exited with status %1").arg(exitCode);
+    Q_EMIT engineDied(description, running);
+}
+
+}  // namespace fusescope::gui

@@ -1,0 +1,67 @@
+#pragma once
+// The GUI's side of the engine protocol (docs/protocol.md): runs `fusescope-cli serve` as a
+// child process, sends requests, and turns its stdout lines into signals. The engine runs
+// in its own process so a crash in generated code cannot take the workbench down
+// (DESIGN.md, principle 6): when the child dies, engineDied says what was running and
+// everything received so far stays with the receivers. restart() starts a fresh child.
+
+#include <QObject>
+#include <QProcess>
+#include <QString>
+#include <nlohmann/json.hpp>
+
+namespace fusescope::gui {
+
+struct RunRequest {
+    QString script;    // the script text
+    QString fileName;  // shown in messages: script.py
+    QString backend;   // "" = what the script says
+    QString device = "cpu";
+    QString logs;      // TORCH_LOGS-style spec
+    bool trace = true;
+};
+
+class EngineClient : public QObject {
+    Q_OBJECT
+public:
+    explicit EngineClient(QString cliPath, QObject* parent = nullptr);
+    ~EngineClient() override;
+
+    bool isRunning() const { return process_.state() != QProcess::NotRunning; }
+    int activeRun() const { return activeRun_; }  // id of the run in progress, 0 when none
+
+    // Each returns the request id its answer and events will carry. Starting the child is
+    // implicit.
+    int run(const RunRequest& request);
+    int explainFusion(const QString& compileId, const QString& node1, const QString& node2);
+    void cancel(int requestId);
+    void shutdown();    // asks the child to exit and waits briefly
+    void restart();     // kills the child if alive and starts a fresh one
+    void kill();        // for tests and "Stop engine": the child dies as in a crash
+
+signals:
+    void eventReceived(int request, const nlohmann::json& event);
+    void answered(int request, const nlohmann::json& result);
+    void failed(int request, const QString& code, const QString& message);
+    // The child exited or crashed unasked. `description` is the exit status in words,
+    // `running` names the request that was in progress ("" when idle).
+    void engineDied(const QString& description, const QString& running);
+    void engineStarted();
+
+private:
+    void ensureStarted();
+    int send(const QString& method, nlohmann::json params);
+    void readLines();
+    void handleLine(const QByteArray& line);
+    void onFinished(int exitCode, QProcess::ExitStatus status);
+
+    QString cliPath_;
+    QProcess process_;
+    QByteArray pending_;  // a partial line
+    int nextId_ = 1;
+    int activeRun_ = 0;
+    QString activeDescription_;
+    bool expectingExit_ = false;
+};
+
+}  // namespace fusescope::gui

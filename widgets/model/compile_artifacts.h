@@ -1,0 +1,23 @@
+#pragma once
+// The texts one compile produced, gathered from the event stream: its graphs' readable code,
+// the IR before and after fusion, and the generated code with its LLVM IR and assembly.
+// A compile with several graphs (graph breaks) gets each graph's text under a header line.
+
+#include <QString>
+
+#include "model/run_store.h"
+
+namespace fusescope::gui {
+
+struct CompileArtifacts {
+    QString graphs;        // fx_graph_readable of each graph
+    QString preFusion;     // ir_pre_fusion
+    QString postFusion;    // ir_post_fusion
+    QString source;        // output_code (C++)
+    QString llvmIr;
+    QString assembly;
+};
+
+CompileArtifacts compileArtifacts(const RunStore& store, const QString& compileId);
+
+}  // namespace fusescope::gui

@@ -1,0 +1,264 @@
+#include "window/main_window.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFontDatabase>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QSettings>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QToolBar>
+#include <QTreeView>
+#include <Qsci/qsciscintilla.h>
+
+#include "bundle/bundle_reader.h"
+#include "core/error.h"
+#include "model/compile_artifacts.h"
+#include "model/compiles_model.h"
+#include "model/json_fields.h"
+#include "views/code_view.h"
+
+namespace fusescope::gui {
+
+namespace {
+
+// What each event says the engine is doing, for the status bar.
+QString stageOf(const std::string& type) {
+    if (type == "compile_started") return QObject::tr("capture");
+    if (type == "graph_captured") return QObject::tr("decompose");
+    if (type == "fx_graph_transformed") return QObject::tr("lower");
+    if (type == "ir_pre_fusion") return QObject::tr("schedule");
+    if (type == "ir_post_fusion") return QObject::tr("codegen");
+    if (type == "kernel_source") return QObject::tr("run");
+    return {};
+}
+
+QDockWidget* dock(QMainWindow* window, const QString& title, const QString& objectName, QWidget* content,
+                  Qt::DockWidgetArea area) {
+    auto* d = new QDockWidget(title, window);
+    d->setObjectName(objectName);  // saveState() keys docks by object name
+    d->setWidget(content);
+    window->addDockWidget(area, d);
+    return d;
+}
+
+}  // namespace
+
+MainWindow::MainWindow(const QString& cliPath, QWidget* parent)
+    : QMainWindow(parent), engine_(cliPath) {
+    setWindowTitle(tr("Fusescope"));
+    editor_ = new QsciScintilla(this);
+    configureCodeEditor(*editor_, CodeView::Language::Python);
+    setCentralWidget(editor_);
+    buildActions();
+    buildDocks();
+    status_ = new QLabel(tr("Ready"), this);
+    statusBar()->addWidget(status_, 1);
+
+    connect(&engine_, &EngineClient::eventReceived, this, &MainWindow::onEvent);
+    connect(&engine_, &EngineClient::answered, this, [this](int id, const nlohmann::json&) {
+        if (id > 0) onRunFinished(true, {});
+    });
+    connect(&engine_, &EngineClient::failed, this, [this](int, const QString& code, const QString& message) {
+        onRunFinished(false, code == "cancelled" ? tr("Stopped: %1").arg(message) : message);
+    });
+    connect(&engine_, &EngineClient::engineDied, this, &MainWindow::onEngineDied);
+    connect(&selection_, &SelectionContext::compileChanged, this, &MainWindow::showCompile);
+
+    QSettings settings;
+    restoreGeometry(settings.value("window/geometry").toByteArray());
+    restoreState(settings.value("window/state").toByteArray());
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildActions() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&Open Script or Bundle..."), QKeySequence::Open, this, [this] {
+        QString path = QFileDialog::getOpenFileName(this, tr("Open"), {}, tr("Scripts and bundles (*.py *.fscope)"));
+        if (!path.isEmpty()) openFile(path);
+    });
+    file->addAction(tr("&Save Script"), QKeySequence::Save, this, &MainWindow::saveScript);
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    QToolBar* bar = addToolBar(tr("Run"));
+    bar->setObjectName("runToolBar");
+    QAction* run = bar->addAction(tr("Run"), this, &MainWindow::runScript);
+    run->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    run->setToolTip(tr("Run the script (Ctrl+R)"));
+    bar->addAction(tr("Stop"), this, [this] {
+        if (engine_.activeRun()) engine_.cancel(engine_.activeRun());
+    });
+    bar->addAction(tr("Restart Engine"), this, [this] {
+        engine_.restart();
+        setStatus(tr("Engine restarted"));
+    });
+    bar->addSeparator();
+    bar->addWidget(new QLabel(tr("Backend:"), this));
+    backend_ = new QComboBox(this);
+    backend_->addItem(tr("as the script says"), QString());
+    for (const char* name : {"inductor", "eager"}) backend_->addItem(name, QString(name));
+    bar->addWidget(backend_);
+    bar->addWidget(new QLabel(tr("Device:"), this));
+    device_ = new QComboBox(this);
+    device_->addItem("cpu", QString("cpu"));
+    bar->addWidget(device_);
+}
+
+void MainWindow::buildDocks() {
+    compiles_ = new CompilesModel(&store_, this);
+    compilesView_ = new QTreeView(this);
+    compilesView_->setModel(compiles_);
+    compilesView_->setUniformRowHeights(true);
+    connect(compilesView_->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            [this](const QModelIndex& index) { selection_.setCompileId(compiles_->compileId(index)); });
+    QDockWidget* compilesDock = dock(this, tr("Compiles"), "compilesDock", compilesView_, Qt::LeftDockWidgetArea);
+
+    graphs_ = new CodeView(CodeView::Language::Python, this);
+    dock(this, tr("Graph"), "graphDock", graphs_, Qt::RightDockWidgetArea);
+
+    auto* ir = new QSplitter(Qt::Horizontal, this);
+    preFusion_ = new CodeView(CodeView::Language::Plain, ir);
+    postFusion_ = new CodeView(CodeView::Language::Plain, ir);
+    ir->addWidget(preFusion_);
+    ir->addWidget(postFusion_);
+    QDockWidget* irDock = dock(this, tr("IR (before | after fusion)"), "irDock", ir, Qt::BottomDockWidgetArea);
+
+    auto* code = new QTabWidget(this);
+    cpp_ = new CodeView(CodeView::Language::Cpp, code);
+    llvmIr_ = new CodeView(CodeView::Language::Plain, code);
+    assembly_ = new CodeView(CodeView::Language::Plain, code);
+    code->addTab(cpp_, tr("C++"));
+    code->addTab(llvmIr_, tr("LLVM IR"));
+    code->addTab(assembly_, tr("Assembly"));
+    QDockWidget* codeDock = dock(this, tr("Generated Code"), "codeDock", code, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(irDock, codeDock);
+    irDock->raise();
+
+    output_ = new QPlainTextEdit(this);
+    output_->setReadOnly(true);
+    output_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    QDockWidget* outputDock = dock(this, tr("Output"), "outputDock", output_, Qt::LeftDockWidgetArea);
+    splitDockWidget(compilesDock, outputDock, Qt::Vertical);
+}
+
+bool MainWindow::openFile(const QString& path) {
+    if (path.endsWith(".fscope", Qt::CaseInsensitive)) return openBundle(path);
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        QMessageBox::warning(this, tr("Open Script"), tr("Cannot open %1: %2").arg(path, file.errorString()));
+        return false;
+    }
+    editor_->setText(QString::fromUtf8(file.readAll()));
+    scriptPath_ = path;
+    setWindowTitle(tr("Fusescope - %1").arg(QFileInfo(path).fileName()));
+    return true;
+}
+
+bool MainWindow::openBundle(const QString& path) {
+    Bundle bundle;
+    try {
+        bundle = readBundle(path.toStdString());
+    } catch (const Error& e) {
+        QMessageBox::critical(this, tr("Open Bundle"), tr("%1 is not a usable bundle:\n%2").arg(path, QString::fromStdString(e.what())));
+        return false;
+    }
+    editor_->setText(QString::fromStdString(bundle.script));
+    scriptPath_.clear();
+    output_->clear();
+    store_.replace(std::move(bundle.events));
+    for (const auto& e : store_.events())
+        if (stringField(e, "type") == "script_output") output_->insertPlainText(qstringField(e, "text"));
+    setWindowTitle(tr("Fusescope - %1 (bundle)").arg(QFileInfo(path).fileName()));
+    setStatus(tr("Opened bundle %1: %2 events").arg(QFileInfo(path).fileName()).arg(store_.size()));
+    return true;
+}
+
+void MainWindow::saveScript() {
+    QString path = scriptPath_;
+    if (path.isEmpty()) path = QFileDialog::getSaveFileName(this, tr("Save Script"), {}, tr("Scripts (*.py)"));
+    if (path.isEmpty()) return;
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(editor_->text().toUtf8()) < 0) {
+        QMessageBox::warning(this, tr("Save Script"), tr("Cannot write %1: %2").arg(path, file.errorString()));
+        return;
+    }
+    scriptPath_ = path;
+    setStatus(tr("Saved %1").arg(path));
+}
+
+void MainWindow::runScript() {
+    store_.clear();
+    output_->clear();
+    selection_.setCompileId({});
+    RunRequest request;
+    request.script = editor_->text();
+    request.fileName = scriptPath_.isEmpty() ? QString("script.py") : QFileInfo(scriptPath_).fileName();
+    request.backend = backend_->currentData().toString();
+    request.device = device_->currentData().toString();
+    engine_.run(request);
+    setStatus(tr("Running %1...").arg(request.fileName));
+}
+
+void MainWindow::onEvent(int, const nlohmann::json& event) {
+    store_.append(event);
+    const std::string type = stringField(event, "type");
+    if (type == "script_output") output_->insertPlainText(qstringField(event, "text"));
+    if (QString stage = stageOf(type); !stage.isEmpty()) setStatus(tr("Running: %1").arg(stage));
+    // Follow the newest compile until the user picks one.
+    QString id = qstringField(event, "compile_id");
+    if (type == "compile_started" || (type == "kernel_source" && id == selection_.compileId())) {
+        if (id == selection_.compileId()) showCompile(id);
+        else selection_.setCompileId(id);
+    }
+}
+
+void MainWindow::onRunFinished(bool ok, const QString& message) {
+    if (!ok) output_->appendPlainText(message);
+    setStatus(ok ? tr("Finished: %1 events").arg(store_.size()) : message);
+    if (!selection_.compileId().isEmpty()) showCompile(selection_.compileId());
+}
+
+void MainWindow::onEngineDied(const QString& description, const QString& running) {
+    QString text = running.isEmpty() ? description : tr("%1 while %2").arg(description, running);
+    output_->appendPlainText(tr("%1. Everything received so far is kept; Restart Engine starts a new one.").arg(text));
+    setStatus(text);
+}
+
+void MainWindow::showCompile(const QString& compileId) {
+    CompileArtifacts a = compileArtifacts(store_, compileId);
+    graphs_->showText(a.graphs);
+    preFusion_->showText(a.preFusion);
+    postFusion_->showText(a.postFusion);
+    cpp_->showText(a.source);
+    llvmIr_->showText(a.llvmIr);
+    assembly_->showText(a.assembly);
+    QModelIndex index = compiles_->indexForCompileId(compileId);
+    if (index.isValid() && compilesView_->currentIndex() != index) compilesView_->setCurrentIndex(index);
+}
+
+void MainWindow::setStatus(const QString& text) { status_->setText(text); }
+
+QString MainWindow::statusText() const { return status_->text(); }
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    QSettings settings;
+    settings.setValue("window/geometry", saveGeometry());
+    settings.setValue("window/state", saveState());
+    engine_.shutdown();
+    event->accept();
+}
+
+}  // namespace fusescope::gui

@@ -1,0 +1,76 @@
+#pragma once
+// The workbench window: the script editor in the middle, every view of a run in docks the
+// user can rearrange (layout kept with QSettings), the engine child behind it all.
+
+#include <QMainWindow>
+
+#include "engine/engine_client.h"
+#include "model/run_store.h"
+#include "selection/selection_context.h"
+
+class QsciScintilla;
+class QComboBox;
+class QLabel;
+class QPlainTextEdit;
+class QTreeView;
+class QTabWidget;
+
+namespace fusescope::gui {
+
+class CodeView;
+class CompilesModel;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(const QString& cliPath, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Opens a script (.py) or a trace bundle (.fscope); false with a message shown on failure.
+    bool openFile(const QString& path);
+    void runScript();  // Ctrl+R
+
+    // For tests and screenshots.
+    RunStore& store() { return store_; }
+    SelectionContext& selection() { return selection_; }
+    EngineClient& engine() { return engine_; }
+    QTreeView* compilesView() const { return compilesView_; }
+    CodeView* postFusionView() const { return postFusion_; }
+    CodeView* cppView() const { return cpp_; }
+    QString statusText() const;
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void buildActions();
+    void buildDocks();
+    void showCompile(const QString& compileId);
+    void onEvent(int request, const nlohmann::json& event);
+    void onRunFinished(bool ok, const QString& message);
+    void onEngineDied(const QString& description, const QString& running);
+    bool openBundle(const QString& path);
+    void saveScript();
+    void setStatus(const QString& text);
+
+    RunStore store_;
+    SelectionContext selection_;
+    EngineClient engine_;
+    QString scriptPath_;
+
+    QsciScintilla* editor_ = nullptr;
+    QComboBox* backend_ = nullptr;
+    QComboBox* device_ = nullptr;
+    QLabel* status_ = nullptr;
+    CompilesModel* compiles_ = nullptr;
+    QTreeView* compilesView_ = nullptr;
+    CodeView* graphs_ = nullptr;
+    CodeView* preFusion_ = nullptr;
+    CodeView* postFusion_ = nullptr;
+    CodeView* cpp_ = nullptr;
+    CodeView* llvmIr_ = nullptr;
+    CodeView* assembly_ = nullptr;
+    QPlainTextEdit* output_ = nullptr;
+};
+
+}  // namespace fusescope::gui
