@@ -11,6 +11,9 @@
 #include <QFontDatabase>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
+#include <QTableView>
+#include <QVBoxLayout>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPlainTextEdit>
@@ -27,6 +30,7 @@
 #include "model/compile_artifacts.h"
 #include "model/compiles_model.h"
 #include "model/json_fields.h"
+#include "model/logs_model.h"
 #include "views/code_view.h"
 
 namespace fusescope::gui {
@@ -115,6 +119,11 @@ void MainWindow::buildActions() {
     device_ = new QComboBox(this);
     device_->addItem("cpu", QString("cpu"));
     bar->addWidget(device_);
+    bar->addWidget(new QLabel(tr("Logs:"), this));
+    logSpec_ = new QLineEdit(QSettings().value("run/logs", "graph_breaks,recompiles,guards").toString(), this);
+    logSpec_->setToolTip(tr("What to log, as TORCH_LOGS: e.g. +dynamo,recompiles,fusion"));
+    logSpec_->setMaximumWidth(260);
+    bar->addWidget(logSpec_);
 }
 
 void MainWindow::buildDocks() {
@@ -147,11 +156,54 @@ void MainWindow::buildDocks() {
     tabifyDockWidget(irDock, codeDock);
     irDock->raise();
 
+    QDockWidget* logsDock = dock(this, tr("Logs"), "logsDock", buildLogsView(), Qt::BottomDockWidgetArea);
+    tabifyDockWidget(codeDock, logsDock);
+    irDock->raise();
+
     output_ = new QPlainTextEdit(this);
     output_->setReadOnly(true);
     output_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     QDockWidget* outputDock = dock(this, tr("Output"), "outputDock", output_, Qt::LeftDockWidgetArea);
     splitDockWidget(compilesDock, outputDock, Qt::Vertical);
+}
+
+QWidget* MainWindow::buildLogsView() {
+    auto* logs = new LogsModel(&store_, this);
+    auto* filter = new LogFilterProxy(this);
+    filter->setSourceModel(logs);
+    auto* box = new QWidget(this);
+    auto* layout = new QVBoxLayout(box);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto* bar = new QHBoxLayout;
+    auto* search = new QLineEdit(box);
+    search->setPlaceholderText(tr("Search log messages"));
+    search->setClearButtonEnabled(true);
+    connect(search, &QLineEdit::textChanged, filter, &LogFilterProxy::setText);
+    auto* level = new QComboBox(box);
+    for (LogLevel l : {LogLevel::Debug, LogLevel::Info, LogLevel::Warning, LogLevel::Error})
+        level->addItem(tr("%1 and above").arg(LogsModel::levelText(l)), static_cast<int>(l));
+    connect(level, &QComboBox::currentIndexChanged, filter,
+            [filter, level] { filter->setMinimumLevel(static_cast<LogLevel>(level->currentData().toInt())); });
+    auto* thisCompile = new QComboBox(box);
+    thisCompile->addItem(tr("All compiles"), false);
+    thisCompile->addItem(tr("Selected compile"), true);
+    auto applyCompile = [this, filter, thisCompile] {
+        filter->setCompileId(thisCompile->currentData().toBool() ? selection_.compileId() : QString());
+    };
+    connect(thisCompile, &QComboBox::currentIndexChanged, filter, applyCompile);
+    connect(&selection_, &SelectionContext::compileChanged, filter, applyCompile);
+    bar->addWidget(search, 1);
+    bar->addWidget(level);
+    bar->addWidget(thisCompile);
+    layout->addLayout(bar);
+    auto* table = new QTableView(box);
+    table->setModel(filter);
+    table->setSortingEnabled(false);
+    table->horizontalHeader()->setStretchLastSection(true);
+    table->verticalHeader()->hide();
+    table->setWordWrap(false);
+    layout->addWidget(table);
+    return box;
 }
 
 bool MainWindow::openFile(const QString& path) {
@@ -208,6 +260,8 @@ void MainWindow::runScript() {
     request.fileName = scriptPath_.isEmpty() ? QString("script.py") : QFileInfo(scriptPath_).fileName();
     request.backend = backend_->currentData().toString();
     request.device = device_->currentData().toString();
+    request.logs = logSpec_->text().trimmed();
+    QSettings().setValue("run/logs", request.logs);
     engine_.run(request);
     setStatus(tr("Running %1...").arg(request.fileName));
 }

@@ -11,6 +11,7 @@
 class QsciScintilla;
 class QComboBox;
 class QLabel;
+class QLineEdit;
 class QPlainTextEdit;
 class QTreeView;
 class QTabWidget;
@@ -45,6 +46,7 @@ protected:
 private:
     void buildActions();
     void buildDocks();
+    QWidget* buildLogsView();  // the log table with search, level and compile filters
     void showCompile(const QString& compileId);
     void onEvent(int request, const nlohmann::json& event);
     void onRunFinished(bool ok, const QString& message);
@@ -61,6 +63,7 @@ private:
     QsciScintilla* editor_ = nullptr;
     QComboBox* backend_ = nullptr;
     QComboBox* device_ = nullptr;
+    QLineEdit* logSpec_ = nullptr;
     QLabel* status_ = nullptr;
     CompilesModel* compiles_ = nullptr;
     QTreeView* compilesView_ = nullptr;
