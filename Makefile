@@ -29,6 +29,7 @@ bench: build
 	$(BUILD_DIR)/bin/bench_capture_overhead
 	$(BUILD_DIR)/bin/bench_inductor
 	$(BUILD_DIR)/bin/bench_profiler_overhead
+	[ ! -x $(BUILD_DIR)/bin/bench_graph_layout ] || $(BUILD_DIR)/bin/bench_graph_layout  # built with the GUI only
 
 # The whole suite under AddressSanitizer + UndefinedBehaviorSanitizer (and LeakSanitizer).
 # use_sigaltstack=0: GCC's ASan runtime fails to unmap its signal stack when a thread of
