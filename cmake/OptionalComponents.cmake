@@ -9,7 +9,7 @@ endmacro()
 # The GUI needs Qt 6 (Widgets, Test, Linguist tools) and QScintilla for Qt 6, which ships
 # no CMake config: its library and headers are found by name.
 if(FUSESCOPE_WITH_QT)
-  find_package(Qt6 6.2 QUIET COMPONENTS Widgets Test LinguistTools)
+  find_package(Qt6 6.2 QUIET COMPONENTS Widgets Concurrent Test LinguistTools)
   find_library(FUSESCOPE_QSCINTILLA_LIBRARY NAMES qscintilla2_qt6)
   find_path(FUSESCOPE_QSCINTILLA_INCLUDE Qsci/qsciscintilla.h PATH_SUFFIXES qt6 x86_64-linux-gnu/qt6)
   if(NOT Qt6_FOUND)

@@ -10,6 +10,7 @@
 #include "window/main_window.h"
 #include "gui_test_support.h"
 #include "views/code_view.h"
+#include "views/graph_view.h"
 
 using namespace fusescope::gui;
 
@@ -41,6 +42,11 @@ private slots:
         QCOMPARE(window.selection().compileId(), QString("0/0"));
         QVERIFY(window.postFusionView()->text().contains("buf0_buf1"));
         QVERIFY(window.cppView()->text().contains("cpp_fused"));
+        // The captured graph is drawn: its two inputs, add, realize, add_1 and matmul.
+        QTRY_VERIFY_WITH_TIMEOUT(!window.graphView()->layoutPending() && window.graphView()->nodeCount() > 0, 10000);
+        QCOMPARE(window.graphView()->nodeCount(), 6);
+        QVERIFY(window.graphView()->findNode("add"));
+        QVERIFY(!window.graphView()->findNode("no_such_node"));
     }
 
     void aKilledEngineKeepsTheWindowAndItsEventsAndRestarts() {

@@ -25,7 +25,10 @@ CompileArtifacts compileArtifacts(const RunStore& store, const QString& compileI
     for (const auto& e : store.events()) {
         if (stringField(e, "compile_id") != id) continue;
         const std::string type = stringField(e, "type");
-        if (type == "graph_captured") add(a.graphs, e, "readable");
+        if (type == "graph_captured") {
+            add(a.graphs, e, "readable");
+            if (a.graph.is_null() && e.contains("graph")) a.graph = e["graph"];
+        }
         else if (type == "ir_pre_fusion") add(a.preFusion, e, "text");
         else if (type == "ir_post_fusion") add(a.postFusion, e, "text");
         else if (type == "kernel_source") {

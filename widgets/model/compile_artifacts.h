@@ -11,6 +11,7 @@ namespace fusescope::gui {
 
 struct CompileArtifacts {
     QString graphs;        // fx_graph_readable of each graph
+    nlohmann::json graph;  // the first graph's nodes (graph JSON), null when none
     QString preFusion;     // ir_pre_fusion
     QString postFusion;    // ir_post_fusion
     QString source;        // output_code (C++)

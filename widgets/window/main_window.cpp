@@ -32,6 +32,7 @@
 #include "model/json_fields.h"
 #include "model/logs_model.h"
 #include "views/code_view.h"
+#include "views/graph_view.h"
 
 namespace fusescope::gui {
 
@@ -135,8 +136,12 @@ void MainWindow::buildDocks() {
             [this](const QModelIndex& index) { selection_.setCompileId(compiles_->compileId(index)); });
     QDockWidget* compilesDock = dock(this, tr("Compiles"), "compilesDock", compilesView_, Qt::LeftDockWidgetArea);
 
-    graphs_ = new CodeView(CodeView::Language::Python, this);
-    dock(this, tr("Graph"), "graphDock", graphs_, Qt::RightDockWidgetArea);
+    auto* graphTabs = new QTabWidget(this);
+    graphView_ = new GraphView(graphTabs);
+    graphs_ = new CodeView(CodeView::Language::Python, graphTabs);
+    graphTabs->addTab(graphView_, tr("Diagram"));
+    graphTabs->addTab(graphs_, tr("Code"));
+    dock(this, tr("Graph"), "graphDock", graphTabs, Qt::RightDockWidgetArea);
 
     auto* ir = new QSplitter(Qt::Horizontal, this);
     preFusion_ = new CodeView(CodeView::Language::Plain, ir);
@@ -294,6 +299,8 @@ void MainWindow::onEngineDied(const QString& description, const QString& running
 void MainWindow::showCompile(const QString& compileId) {
     CompileArtifacts a = compileArtifacts(store_, compileId);
     graphs_->showText(a.graphs);
+    if (a.graph.is_null()) graphView_->clearGraph();
+    else graphView_->showGraph(a.graph);
     preFusion_->showText(a.preFusion);
     postFusion_->showText(a.postFusion);
     cpp_->showText(a.source);

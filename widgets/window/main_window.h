@@ -19,6 +19,7 @@ class QTabWidget;
 namespace fusescope::gui {
 
 class CodeView;
+class GraphView;
 class CompilesModel;
 
 class MainWindow : public QMainWindow {
@@ -38,6 +39,7 @@ public:
     QTreeView* compilesView() const { return compilesView_; }
     CodeView* postFusionView() const { return postFusion_; }
     CodeView* cppView() const { return cpp_; }
+    GraphView* graphView() const { return graphView_; }
     QString statusText() const;
 
 protected:
@@ -67,6 +69,7 @@ private:
     QLabel* status_ = nullptr;
     CompilesModel* compiles_ = nullptr;
     QTreeView* compilesView_ = nullptr;
+    GraphView* graphView_ = nullptr;
     CodeView* graphs_ = nullptr;
     CodeView* preFusion_ = nullptr;
     CodeView* postFusion_ = nullptr;
