@@ -3,6 +3,7 @@
 // what it received, and a restart runs again.
 #include <QFile>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
@@ -31,6 +32,22 @@ QStringList compileIds(QTreeView* view) {
 class MainWindowTest : public QObject {
     Q_OBJECT
 private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }  // autosave and settings stay out of the user's folders
+
+    void anEditedScriptSurvivesTheWindowAndComesBack() {
+        {
+            MainWindow window(QString::fromStdString(test::cliPath()));
+            QVERIFY(window.openFile(QString::fromStdString(test::sourcePath("tests/golden/inductor/seed000_fn.py"))));
+            window.editor()->setText("print('not saved yet')\n");
+            window.editor()->setModified(true);
+            QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(MainWindow::autosavePathForTests()), 10000);
+        }  // the window goes away as in a crash: nothing was saved
+        MainWindow again(QString::fromStdString(test::cliPath()));
+        QCOMPARE(again.editor()->text(), QString("print('not saved yet')\n"));
+        QVERIFY(again.openFile(QString::fromStdString(test::sourcePath("tests/golden/inductor/seed000_fn.py"))));
+        QVERIFY(!QFile::exists(MainWindow::autosavePathForTests()));  // opening a file retires the copy
+    }
+
     void seed000RunFillsEveryView() {
         MainWindow window(QString::fromStdString(test::cliPath()));
         QVERIFY(window.openFile(QString::fromStdString(test::sourcePath("tests/golden/inductor/seed000_fn.py"))));

@@ -17,6 +17,10 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QSaveFile>
+#include <QStandardPaths>
+#include <QTimer>
+#include <QDir>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
@@ -84,6 +88,39 @@ MainWindow::MainWindow(const QString& cliPath, QWidget* parent)
     QSettings settings;
     restoreGeometry(settings.value("window/geometry").toByteArray());
     restoreState(settings.value("window/state").toByteArray());
+
+    // An edited script is never lost: it is copied aside every few seconds while it differs
+    // from what was last saved, and the next start restores it.
+    restoreAutosave();
+    auto* autosave = new QTimer(this);
+    connect(autosave, &QTimer::timeout, this, &MainWindow::autosave);
+    autosave->start(3000);
+}
+
+QString MainWindow::autosavePath() {
+    return QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).filePath("autosave.py");
+}
+
+void MainWindow::autosave() {
+    if (!editor_->isModified()) return;
+    QDir().mkpath(QFileInfo(autosavePath()).path());
+    QSaveFile file(autosavePath());
+    if (file.open(QIODevice::WriteOnly) && file.write(editor_->text().toUtf8()) >= 0 && file.commit())
+        QSettings().setValue("autosave/scriptPath", scriptPath_);
+}
+
+void MainWindow::restoreAutosave() {
+    QFile file(autosavePath());
+    if (!file.open(QIODevice::ReadOnly)) return;
+    editor_->setText(QString::fromUtf8(file.readAll()));
+    editor_->setModified(true);
+    scriptPath_ = QSettings().value("autosave/scriptPath").toString();
+    QTimer::singleShot(0, this, [this] { setStatus(tr("Restored the unsaved script of the last session")); });
+}
+
+void MainWindow::discardAutosave() {
+    QFile::remove(autosavePath());
+    editor_->setModified(false);
 }
 
 MainWindow::~MainWindow() = default;
@@ -220,6 +257,7 @@ bool MainWindow::openFile(const QString& path) {
     }
     editor_->setText(QString::fromUtf8(file.readAll()));
     scriptPath_ = path;
+    discardAutosave();
     setWindowTitle(tr("Fusescope - %1").arg(QFileInfo(path).fileName()));
     return true;
 }
@@ -234,6 +272,7 @@ bool MainWindow::openBundle(const QString& path) {
     }
     editor_->setText(QString::fromStdString(bundle.script));
     scriptPath_.clear();
+    discardAutosave();
     output_->clear();
     store_.replace(std::move(bundle.events));
     for (const auto& e : store_.events())
@@ -253,6 +292,7 @@ void MainWindow::saveScript() {
         return;
     }
     scriptPath_ = path;
+    discardAutosave();
     setStatus(tr("Saved %1").arg(path));
 }
 

@@ -40,6 +40,8 @@ public:
     CodeView* postFusionView() const { return postFusion_; }
     CodeView* cppView() const { return cpp_; }
     GraphView* graphView() const { return graphView_; }
+    QsciScintilla* editor() const { return editor_; }
+    static QString autosavePathForTests() { return autosavePath(); }
     QString statusText() const;
 
 protected:
@@ -56,6 +58,10 @@ private:
     bool openBundle(const QString& path);
     void saveScript();
     void setStatus(const QString& text);
+    void autosave();          // copies an edited script aside (timer)
+    void restoreAutosave();   // at start: brings back what the last session left unsaved
+    void discardAutosave();   // after open/save: the copy is no longer needed
+    static QString autosavePath();
 
     RunStore store_;
     SelectionContext selection_;
