@@ -3,15 +3,36 @@
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFileInfo>
+#include <QLocale>
+#include <QSettings>
+#include <QTranslator>
 #include <QTimer>
 
 #include "window/main_window.h"
+
+namespace {
+
+// The UI language: --lang CODE (or --lang=CODE), else the setting ui/language, else the
+// system locale. Read before the parser so --help is translated too.
+QString uiLanguage(const QStringList& args) {
+    for (int i = 0; i < args.size(); ++i) {
+        if (args[i].startsWith("--lang=")) return args[i].mid(7);
+        if (args[i] == "--lang" && i + 1 < args.size()) return args[i + 1];
+    }
+    QString saved = QSettings().value("ui/language").toString();
+    return saved.isEmpty() ? QLocale::system().name() : saved;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
     QApplication::setOrganizationName("Fusescope");
     QApplication::setApplicationName("Fusescope");
     QApplication::setApplicationVersion("0.1.0");
+
+    QTranslator translator;  // English is the source language: nothing to load for it
+    if (translator.load("fusescope_" + uiLanguage(QApplication::arguments()), ":/i18n")) app.installTranslator(&translator);
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QApplication::translate("main", "Debugging workbench for a tensor-graph compiler"));
@@ -21,7 +42,9 @@ int main(int argc, char** argv) {
     QCommandLineOption run("run", QApplication::translate("main", "Run the opened script at once"));
     QCommandLineOption screenshot("screenshot", QApplication::translate("main", "When the run ends, save the window as PNG to <file> and quit"),
                                   "file");
-    parser.addOptions({run, screenshot});
+    QCommandLineOption lang("lang", QApplication::translate("main", "User-interface language, e.g. zh_CN or en (default: the system's)"),
+                            "code");
+    parser.addOptions({run, screenshot, lang});
     parser.process(app);
 
     // The engine child is the fusescope-cli built next to this binary.

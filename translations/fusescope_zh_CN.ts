@@ -1,0 +1,360 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>QObject</name>
+    <message>
+        <source>capture</source>
+        <translation>捕获</translation>
+    </message>
+    <message>
+        <source>decompose</source>
+        <translation>分解</translation>
+    </message>
+    <message>
+        <source>lower</source>
+        <translation>降级</translation>
+    </message>
+    <message>
+        <source>schedule</source>
+        <translation>调度</translation>
+    </message>
+    <message>
+        <source>codegen</source>
+        <translation>代码生成</translation>
+    </message>
+    <message>
+        <source>run</source>
+        <translation>运行</translation>
+    </message>
+</context>
+<context>
+    <name>fusescope::gui::CompilesModel</name>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>fell back to eager</source>
+        <translation>回退到 eager</translation>
+    </message>
+    <message>
+        <source>graph break</source>
+        <translation>图中断</translation>
+    </message>
+    <message>
+        <source>recompiled</source>
+        <translation>已重编译</translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation>正常</translation>
+    </message>
+    <message>
+        <source>Function / compile</source>
+        <translation>函数 / 编译</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Graphs</source>
+        <translation>图数</translation>
+    </message>
+    <message>
+        <source>Ops</source>
+        <translation>算子数</translation>
+    </message>
+    <message>
+        <source>Compile time (ms)</source>
+        <translation>编译时间（毫秒）</translation>
+    </message>
+    <message>
+        <source>Hits</source>
+        <translation>命中</translation>
+    </message>
+</context>
+<context>
+    <name>fusescope::gui::EngineClient</name>
+    <message>
+        <source>running %1</source>
+        <translation>正在运行 %1</translation>
+    </message>
+    <message>
+        <source>the engine crashed (signal or abort)</source>
+        <translation>引擎崩溃（信号或中止）</translation>
+    </message>
+    <message>
+        <source>the engine exited with status %1</source>
+        <translation>引擎已退出，状态码 %1</translation>
+    </message>
+</context>
+<context>
+    <name>fusescope::gui::LogsModel</name>
+    <message>
+        <source>DEBUG</source>
+        <translation>调试</translation>
+    </message>
+    <message>
+        <source>WARNING</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>ERROR</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>INFO</source>
+        <translation>信息</translation>
+    </message>
+    <message>
+        <source>Level</source>
+        <translation>级别</translation>
+    </message>
+    <message>
+        <source>Compile</source>
+        <translation>编译</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation>消息</translation>
+    </message>
+</context>
+<context>
+    <name>fusescope::gui::MainWindow</name>
+    <message>
+        <source>Fusescope</source>
+        <translation>Fusescope</translation>
+    </message>
+    <message>
+        <source>Ready</source>
+        <translation>就绪</translation>
+    </message>
+    <message>
+        <source>Stopped: %1</source>
+        <translation>已停止：%1</translation>
+    </message>
+    <message>
+        <source>Restored the unsaved script of the last session</source>
+        <translation>已恢复上次会话中未保存的脚本</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Open Script or Bundle...</source>
+        <translation>打开脚本或追踪包(&amp;O)...</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <source>Scripts and bundles (*.py *.fscope)</source>
+        <translation>脚本和追踪包 (*.py *.fscope)</translation>
+    </message>
+    <message>
+        <source>&amp;Save Script</source>
+        <translation>保存脚本(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Run the script (Ctrl+R)</source>
+        <translation>运行脚本（Ctrl+R）</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Restart Engine</source>
+        <translation>重启引擎</translation>
+    </message>
+    <message>
+        <source>Engine restarted</source>
+        <translation>引擎已重启</translation>
+    </message>
+    <message>
+        <source>Backend:</source>
+        <translation>后端：</translation>
+    </message>
+    <message>
+        <source>as the script says</source>
+        <translation>按脚本指定</translation>
+    </message>
+    <message>
+        <source>Device:</source>
+        <translation>设备：</translation>
+    </message>
+    <message>
+        <source>Logs:</source>
+        <translation>日志：</translation>
+    </message>
+    <message>
+        <source>What to log, as TORCH_LOGS: e.g. +dynamo,recompiles,fusion</source>
+        <translation>要记录的日志，语法同 TORCH_LOGS：例如 +dynamo,recompiles,fusion</translation>
+    </message>
+    <message>
+        <source>Compiles</source>
+        <translation>编译</translation>
+    </message>
+    <message>
+        <source>Diagram</source>
+        <translation>图示</translation>
+    </message>
+    <message>
+        <source>Code</source>
+        <translation>代码</translation>
+    </message>
+    <message>
+        <source>Graph</source>
+        <translation>计算图</translation>
+    </message>
+    <message>
+        <source>IR (before | after fusion)</source>
+        <translation>IR（融合前 | 融合后）</translation>
+    </message>
+    <message>
+        <source>C++</source>
+        <translation>C++</translation>
+    </message>
+    <message>
+        <source>LLVM IR</source>
+        <translation>LLVM IR</translation>
+    </message>
+    <message>
+        <source>Assembly</source>
+        <translation>汇编</translation>
+    </message>
+    <message>
+        <source>Generated Code</source>
+        <translation>生成的代码</translation>
+    </message>
+    <message>
+        <source>Logs</source>
+        <translation>日志</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>Search log messages</source>
+        <translation>搜索日志消息</translation>
+    </message>
+    <message>
+        <source>%1 and above</source>
+        <translation>%1 及以上</translation>
+    </message>
+    <message>
+        <source>All compiles</source>
+        <translation>全部编译</translation>
+    </message>
+    <message>
+        <source>Selected compile</source>
+        <translation>所选编译</translation>
+    </message>
+    <message>
+        <source>Open Script</source>
+        <translation>打开脚本</translation>
+    </message>
+    <message>
+        <source>Cannot open %1: %2</source>
+        <translation>无法打开 %1：%2</translation>
+    </message>
+    <message>
+        <source>Fusescope - %1</source>
+        <translation>Fusescope - %1</translation>
+    </message>
+    <message>
+        <source>Open Bundle</source>
+        <translation>打开追踪包</translation>
+    </message>
+    <message>
+        <source>%1 is not a usable bundle:
+%2</source>
+        <translation>%1 不是可用的追踪包：
+%2</translation>
+    </message>
+    <message>
+        <source>Fusescope - %1 (bundle)</source>
+        <translation>Fusescope - %1（追踪包）</translation>
+    </message>
+    <message>
+        <source>Opened bundle %1: %2 events</source>
+        <translation>已打开追踪包 %1：%2 个事件</translation>
+    </message>
+    <message>
+        <source>Save Script</source>
+        <translation>保存脚本</translation>
+    </message>
+    <message>
+        <source>Scripts (*.py)</source>
+        <translation>脚本 (*.py)</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>已保存 %1</translation>
+    </message>
+    <message>
+        <source>Running %1...</source>
+        <translation>正在运行 %1...</translation>
+    </message>
+    <message>
+        <source>Running: %1</source>
+        <translation>运行中：%1</translation>
+    </message>
+    <message>
+        <source>Finished: %1 events</source>
+        <translation>已完成：%1 个事件</translation>
+    </message>
+    <message>
+        <source>%1 while %2</source>
+        <translation>%1（当时正在%2）</translation>
+    </message>
+    <message>
+        <source>%1. Everything received so far is kept; Restart Engine starts a new one.</source>
+        <translation>%1。已收到的内容全部保留；点击“重启引擎”可启动新引擎。</translation>
+    </message>
+</context>
+<context>
+    <name>main</name>
+    <message>
+        <source>Debugging workbench for a tensor-graph compiler</source>
+        <translation>张量图编译器调试工作台</translation>
+    </message>
+    <message>
+        <source>A script (.py) or trace bundle (.fscope) to open</source>
+        <translation>要打开的脚本（.py）或追踪包（.fscope）</translation>
+    </message>
+    <message>
+        <source>Run the opened script at once</source>
+        <translation>立即运行打开的脚本</translation>
+    </message>
+    <message>
+        <source>When the run ends, save the window as PNG to &lt;file&gt; and quit</source>
+        <translation>运行结束后将窗口保存为 PNG 到 &lt;file&gt; 并退出</translation>
+    </message>
+    <message>
+        <source>User-interface language, e.g. zh_CN or en (default: the system&apos;s)</source>
+        <translation>界面语言，例如 zh_CN 或 en（默认：跟随系统）</translation>
+    </message>
+</context>
+</TS>
