@@ -91,6 +91,25 @@
     </message>
 </context>
 <context>
+    <name>fusescope::gui::GraphBreaksModel</name>
+    <message>
+        <source>Compile</source>
+        <translation>编译</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>Where</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <source>Source line</source>
+        <translation>源代码行</translation>
+    </message>
+</context>
+<context>
     <name>fusescope::gui::LogsModel</name>
     <message>
         <source>DEBUG</source>
@@ -332,6 +351,10 @@
     <message>
         <source>%1. Everything received so far is kept; Restart Engine starts a new one.</source>
         <translation>%1。已收到的内容全部保留；点击“重启引擎”可启动新引擎。</translation>
+    </message>
+    <message>
+        <source>Graph Breaks</source>
+        <translation>图中断</translation>
     </message>
 </context>
 <context>

@@ -6,6 +6,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTableView>
 #include <QTreeView>
 
 #include "window/main_window.h"
@@ -64,6 +65,22 @@ private slots:
         QCOMPARE(window.graphView()->nodeCount(), 6);
         QVERIFY(window.graphView()->findNode("add"));
         QVERIFY(!window.graphView()->findNode("no_such_node"));
+    }
+
+    void activatingAGraphBreakShowsItsLineInTheEditor() {
+        MainWindow window(QString::fromStdString(test::cliPath()));
+        QVERIFY(window.openFile(QString::fromStdString(test::sourcePath("resources/examples/02_graph_breaks.py"))));
+        QSignalSpy answered(&window.engine(), &EngineClient::answered);
+        window.runScript();
+        QVERIFY(answered.wait(60000));
+        QTableView* breaks = window.graphBreaksView();
+        QCOMPARE(breaks->model()->rowCount(), 4);
+        QModelIndex second = breaks->model()->index(1, 1);
+        QCOMPARE(second.data().toString(), QString("data-dependent branching: the condition depends on a tensor value"));
+        Q_EMIT breaks->activated(second);
+        int line = -1, column = -1;
+        window.editor()->getCursorPosition(&line, &column);
+        QCOMPARE(line + 1, 15);
     }
 
     void aKilledEngineKeepsTheWindowAndItsEventsAndRestarts() {

@@ -35,6 +35,7 @@
 #include "model/compiles_model.h"
 #include "model/json_fields.h"
 #include "model/logs_model.h"
+#include "model/graph_breaks_model.h"
 #include "views/code_view.h"
 #include "views/graph_view.h"
 
@@ -200,6 +201,23 @@ void MainWindow::buildDocks() {
 
     QDockWidget* logsDock = dock(this, tr("Logs"), "logsDock", buildLogsView(), Qt::BottomDockWidgetArea);
     tabifyDockWidget(codeDock, logsDock);
+
+    // Graph breaks: activating a row (double-click, Enter) shows its line in the editor.
+    auto* breaks = new GraphBreaksModel(&store_, this);
+    breaksView_ = new QTableView(this);
+    breaksView_->setModel(breaks);
+    breaksView_->horizontalHeader()->setStretchLastSection(true);
+    breaksView_->verticalHeader()->hide();
+    breaksView_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    connect(breaksView_, &QTableView::activated, this, [this](const QModelIndex& index) {
+        int line = index.data(GraphBreaksModel::LineRole).toInt();
+        if (line <= 0) return;
+        editor_->setCursorPosition(line - 1, 0);
+        editor_->ensureLineVisible(line - 1);
+        editor_->setFocus();
+    });
+    QDockWidget* breaksDock = dock(this, tr("Graph Breaks"), "breaksDock", breaksView_, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(logsDock, breaksDock);
     irDock->raise();
 
     output_ = new QPlainTextEdit(this);

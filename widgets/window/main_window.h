@@ -15,6 +15,7 @@ class QLineEdit;
 class QPlainTextEdit;
 class QTreeView;
 class QTabWidget;
+class QTableView;
 
 namespace fusescope::gui {
 
@@ -41,6 +42,7 @@ public:
     CodeView* cppView() const { return cpp_; }
     GraphView* graphView() const { return graphView_; }
     QsciScintilla* editor() const { return editor_; }
+    QTableView* graphBreaksView() const { return breaksView_; }
     static QString autosavePathForTests() { return autosavePath(); }
     QString statusText() const;
 
@@ -83,6 +85,7 @@ private:
     CodeView* llvmIr_ = nullptr;
     CodeView* assembly_ = nullptr;
     QPlainTextEdit* output_ = nullptr;
+    QTableView* breaksView_ = nullptr;
 };
 
 }  // namespace fusescope::gui

@@ -1,0 +1,61 @@
+// The Graph Breaks table from the recorded 02_graph_breaks run: one row per break with its
+// reason and line, the same whether events arrive one by one or all at once.
+#include <QAbstractItemModelTester>
+#include <QTest>
+
+#include "gui_test_support.h"
+#include "model/graph_breaks_model.h"
+
+using namespace fusescope::gui;
+
+namespace {
+
+QStringList rows(const GraphBreaksModel& m) {
+    QStringList out;
+    for (int r = 0; r < m.rowCount(); ++r) {
+        QStringList cells;
+        for (int c = 0; c < m.columnCount(); ++c) cells << m.index(r, c).data().toString();
+        cells << QString::number(m.index(r, 0).data(GraphBreaksModel::LineRole).toInt());
+        out << cells.join(" | ");
+    }
+    return out;
+}
+
+const QStringList kExpected = {
+    "0/0 | print() called: printing needs real values | resources/examples/02_graph_breaks.py:9 | print(\"y is\", y) | 9",
+    "1/0 | data-dependent branching: the condition depends on a tensor value | resources/examples/02_graph_breaks.py:15 | if x.sum() > 0: | 15",
+    "2/0 | torch._dynamo.graph_break() called | resources/examples/02_graph_breaks.py:23 | torch._dynamo.graph_break() | 23",
+    "3/0 | unsupported call Tensor.item(): it turns a tensor into a Python number | resources/examples/02_graph_breaks.py:29 | n = x.max().item() | 29",
+};
+
+}  // namespace
+
+class GraphBreaksModelTest : public QObject {
+    Q_OBJECT
+private slots:
+    void incrementalAndResetGiveTheSameRows() {
+        RunStore store;
+        GraphBreaksModel model(&store);
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        auto events = test::loadFixture("graph_breaks");
+        for (const auto& e : events) store.append(e);
+        QCOMPARE(rows(model), kExpected);
+        store.replace(events);
+        QCOMPARE(rows(model), kExpected);
+        QVERIFY(model.index(0, 1).data(Qt::ToolTipRole).toString().contains("in with_print"));
+        store.clear();
+        QCOMPARE(model.rowCount(), 0);
+    }
+
+    void malformedEventsGiveEmptyCellsNotExceptions() {
+        RunStore store;
+        GraphBreaksModel model(&store);
+        store.append({{"type", "graph_break"}, {"reason", 42}, {"user_stack", {{{"line", "x"}}, 7}}});
+        QCOMPARE(model.rowCount(), 1);
+        QCOMPARE(model.index(0, GraphBreaksModel::ReasonColumn).data().toString(), QString());
+        QCOMPARE(model.index(0, 0).data(GraphBreaksModel::LineRole).toInt(), 0);
+    }
+};
+
+QTEST_MAIN(GraphBreaksModelTest)
+#include "graph_breaks_model_test.moc"
