@@ -6,14 +6,14 @@ macro(fusescope_component_off var status_var reason)
   set(${status_var} "off (${reason})")
 endmacro()
 
-# The GUI needs Qt 6 (Widgets, Test, Linguist tools) and QScintilla for Qt 6, which ships
+# The GUI needs Qt 6 (Widgets, Concurrent, Svg, Test, Linguist tools) and QScintilla for Qt 6, which ships
 # no CMake config: its library and headers are found by name.
 if(FUSESCOPE_WITH_QT)
-  find_package(Qt6 6.2 QUIET COMPONENTS Widgets Concurrent Test LinguistTools)
+  find_package(Qt6 6.2 QUIET COMPONENTS Widgets Concurrent Svg Test LinguistTools)
   find_library(FUSESCOPE_QSCINTILLA_LIBRARY NAMES qscintilla2_qt6)
   find_path(FUSESCOPE_QSCINTILLA_INCLUDE Qsci/qsciscintilla.h PATH_SUFFIXES qt6 x86_64-linux-gnu/qt6)
   if(NOT Qt6_FOUND)
-    fusescope_component_off(FUSESCOPE_HAVE_QT FUSESCOPE_QT_STATUS "Qt 6 Widgets/Test/LinguistTools not found")
+    fusescope_component_off(FUSESCOPE_HAVE_QT FUSESCOPE_QT_STATUS "Qt 6 Widgets/Concurrent/Svg/Test/LinguistTools not found")
   elseif(NOT FUSESCOPE_QSCINTILLA_LIBRARY OR NOT FUSESCOPE_QSCINTILLA_INCLUDE)
     fusescope_component_off(FUSESCOPE_HAVE_QT FUSESCOPE_QT_STATUS "QScintilla for Qt 6 not found")
   else()

@@ -27,6 +27,14 @@
         <source>run</source>
         <translation>运行</translation>
     </message>
+    <message>
+        <source>%1 and %2 are one kernel (%3): %4</source>
+        <translation>%1 和 %2 在同一个内核中（%3）：%4</translation>
+    </message>
+    <message>
+        <source>%1 and %2 are separate kernels: %3</source>
+        <translation>%1 和 %2 是不同的内核：%3</translation>
+    </message>
 </context>
 <context>
     <name>fusescope::gui::CompilesModel</name>
@@ -91,6 +99,102 @@
     </message>
 </context>
 <context>
+    <name>fusescope::gui::FusionStepper</name>
+    <message>
+        <source>◀ Back</source>
+        <translation>◀ 后退</translation>
+    </message>
+    <message>
+        <source>Undo the last fusion step (Alt+Left)</source>
+        <translation>撤销上一步融合（Alt+左方向键）</translation>
+    </message>
+    <message>
+        <source>Forward ▶</source>
+        <translation>前进 ▶</translation>
+    </message>
+    <message>
+        <source>Apply the next fusion step (Alt+Right)</source>
+        <translation>执行下一步融合（Alt+右方向键）</translation>
+    </message>
+    <message>
+        <source>Why not fused?</source>
+        <translation>为何未融合？</translation>
+    </message>
+    <message>
+        <source>Select two nodes in the diagram (Ctrl+click) and ask the engine why they are or are not one kernel</source>
+        <translation>在图中选择两个节点（Ctrl+单击），询问引擎它们为何在或不在同一个内核中</translation>
+    </message>
+    <message>
+        <source>Select exactly two nodes in the diagram first (Ctrl+click the second).</source>
+        <translation>请先在图中恰好选择两个节点（Ctrl+单击第二个）。</translation>
+    </message>
+    <message>
+        <source>Asking the engine about %1 and %2...</source>
+        <translation>正在向引擎询问 %1 和 %2……</translation>
+    </message>
+    <message>
+        <source>step %1 of %2</source>
+        <translation>第 %1 步，共 %2 步</translation>
+    </message>
+    <message>
+        <source>No fusion decisions in this compile.</source>
+        <translation>此次编译没有融合决策。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Before fusion: %n scheduler node(s).</source>
+        <translation>
+            <numerusform>融合之前：%n 个调度节点。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>fused into %1</source>
+        <translation>融合为 %1</translation>
+    </message>
+    <message>
+        <source>not fused</source>
+        <translation>未融合</translation>
+    </message>
+    <message>
+        <source>Step %1: %2 + %3 (%4, score %5): %6. %7</source>
+        <translation>第 %1 步：%2 + %3（%4，得分 %5）：%6。%7</translation>
+    </message>
+</context>
+<context>
+    <name>fusescope::gui::FusionStepsModel</name>
+    <message>
+        <source>fused: %1</source>
+        <translation>已融合：%1</translation>
+    </message>
+    <message>
+        <source>not fused</source>
+        <translation>未融合</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步骤</translation>
+    </message>
+    <message>
+        <source>Pair</source>
+        <translation>节点对</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Score</source>
+        <translation>得分</translation>
+    </message>
+    <message>
+        <source>Verdict</source>
+        <translation>结论</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>原因</translation>
+    </message>
+</context>
+<context>
     <name>fusescope::gui::GraphBreaksModel</name>
     <message>
         <source>Compile</source>
@@ -107,6 +211,25 @@
     <message>
         <source>Source line</source>
         <translation>源代码行</translation>
+    </message>
+</context>
+<context>
+    <name>fusescope::gui::GraphView</name>
+    <message>
+        <source>%1 (kernel %2)</source>
+        <translation>%1（内核 %2）</translation>
+    </message>
+    <message>
+        <source>There is no graph to export.</source>
+        <translation>没有可导出的图。</translation>
+    </message>
+    <message>
+        <source>Fusescope graph</source>
+        <translation>Fusescope 图</translation>
+    </message>
+    <message>
+        <source>Cannot write %1.</source>
+        <translation>无法写入 %1。</translation>
     </message>
 </context>
 <context>
@@ -355,6 +478,30 @@
     <message>
         <source>Graph Breaks</source>
         <translation>图中断</translation>
+    </message>
+    <message>
+        <source>Fusion</source>
+        <translation>融合</translation>
+    </message>
+    <message>
+        <source>Selected %1</source>
+        <translation>已选择 %1</translation>
+    </message>
+    <message>
+        <source>Selected %1 (kernel %2)</source>
+        <translation>已选择 %1（内核 %2）</translation>
+    </message>
+    <message>
+        <source>&amp;Export Graph Image...</source>
+        <translation>导出图像(&amp;E)...</translation>
+    </message>
+    <message>
+        <source>Export Graph Image</source>
+        <translation>导出图像</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG drawing (*.svg)</source>
+        <translation>PNG 图像 (*.png);;SVG 矢量图 (*.svg)</translation>
     </message>
 </context>
 <context>

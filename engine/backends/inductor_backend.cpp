@@ -4,6 +4,7 @@
 // toolchain in this build, a compile error in generated code) the graph runs eagerly and
 // the log says why.
 
+#include <algorithm>
 #include <cstdlib>
 #include <mutex>
 
@@ -96,6 +97,27 @@ std::vector<std::string> perfHints(const Schedule& s) {
     return hints;
 }
 
+// The provenance of scheduler nodes, for the ir_pre_fusion / ir_post_fusion events.
+template <class Nodes>
+std::vector<IrNodeInfo> irNodeInfos(const Nodes& nodes) {
+    std::vector<IrNodeInfo> infos;
+    for (const auto& node : nodes) {
+        IrNodeInfo info{node->name, node->kindName(), {}, {}, {}};
+        auto addUnique = [](std::vector<std::string>& list, const std::string& name) {
+            if (std::find(list.begin(), list.end(), name) == list.end()) list.push_back(name);
+        };
+        for (const SchedulerNode* leaf : node->leaves()) {
+            for (const Node* origin : leaf->buffer->origins)
+                addUnique(info.origins, origin->capturedName.empty() ? origin->name : origin->capturedName);
+            if (node->kind == SchedulerNode::Kind::Fused) info.members.push_back(leaf->name);
+        }
+        for (const auto* deps : {&node->unmetDependencies, &node->metDependencies})
+            for (const Dep& d : *deps) addUnique(info.reads, d.name);
+        infos.push_back(std::move(info));
+    }
+    return infos;
+}
+
 class InductorBackend : public GraphCompiler {
 public:
     std::string name() const override { return "inductor"; }
@@ -121,7 +143,7 @@ private:
         };
         std::shared_ptr<const Graph> transformed = phase("decompose", [&] { return decomposeForInductor(*graph); });
         std::string transformedText = graphReadable(*transformed);
-        report.emit(IrDumpEvent{request.compileId, request.graphName, "fx_graph_transformed", transformedText});
+        report.emit(IrDumpEvent{request.compileId, request.graphName, "fx_graph_transformed", transformedText, {}});
         report.artifact("aot_graphs", fmt::format("TRANSFORMED GRAPH\n ===== {} =====\n{}", request.graphName, transformedText));
 
         LoweredGraph lowered;
@@ -133,7 +155,7 @@ private:
         }
         Schedule sched = phase("schedule", [&] { return schedule(lowered); });
         std::string pre = sched.preFusionText(), post = sched.postFusionText();
-        report.emit(IrDumpEvent{request.compileId, request.graphName, "ir_pre_fusion", pre});
+        report.emit(IrDumpEvent{request.compileId, request.graphName, "ir_pre_fusion", pre, irNodeInfos(sched.nodes)});
         report.artifact("ir_pre_fusion", pre);
         for (const auto& d : sched.decisions) {
             report.emit(FusionDecisionEvent{request.compileId, request.graphName, d.step, d.node1, d.node2, d.kind, d.score,
@@ -141,7 +163,7 @@ private:
             report.artifact("fusion", fmt::format("step {}: {} + {} ({}, score {}): {}", d.step, d.node1, d.node2, d.kind,
                                                   d.score, d.reason));
         }
-        report.emit(IrDumpEvent{request.compileId, request.graphName, "ir_post_fusion", post});
+        report.emit(IrDumpEvent{request.compileId, request.graphName, "ir_post_fusion", post, irNodeInfos(sched.order)});
         report.artifact("ir_post_fusion", post);
         report.artifact("schedule", scheduleText(sched));
         for (const auto& hint : perfHints(sched)) report.artifact("perf_hints", hint);
@@ -155,6 +177,8 @@ private:
         source.language = "cpp";
         source.source = generated.source;
         source.kernels = generated.kernelNames;
+        source.bufferLines = generated.bufferLines;
+        source.bufferKernels = generated.bufferKernels;
 
         if (!CppJit::available()) {
             std::call_once(noJitNotice_, [&] { report.log(LogLevel::Warning, CppJit::unavailableReason() + "; compiled graphs run eagerly"); });

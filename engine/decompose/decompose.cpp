@@ -24,6 +24,7 @@ void copyProvenance(const Node& from, Node& to) {
     to.sourceLine = from.sourceLine;
     to.stack = from.stack;
     to.inlineDepth = from.inlineDepth;
+    to.capturedName = from.capturedName.empty() ? from.name : from.capturedName;
 }
 
 // One composite node being rewritten: its arguments bound to its schema, and the emitter

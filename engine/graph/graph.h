@@ -75,6 +75,7 @@ struct Node {
     std::string sourceLine;  // stripped text of the line that made it
     std::vector<StackFrame> stack;  // innermost last
     int inlineDepth = 0;
+    std::string capturedName;  // the captured-graph node it came from; empty in the captured graph itself
     int index = 0;  // position in the graph
 };
 

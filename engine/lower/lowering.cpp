@@ -119,6 +119,7 @@ LValue LoweringContext::lazy(std::vector<IndexExpr> sizes, DType dtype,
     v.inner = std::move(inner);
     for (const auto& f : from) {
         v.reads += f.storageBacked() ? 1 : f.reads;
+        if (f.storageBacked()) continue;  // a buffer's work was done where it was written
         for (const Node* n : f.origins)
             if (std::find(v.origins.begin(), v.origins.end(), n) == v.origins.end()) v.origins.push_back(n);
     }

@@ -89,7 +89,13 @@ struct Payload {
     json operator()(const ErrorEvent& e) const { return {{"message", e.message}, {"where", locationJson(e.where)}}; }
     json operator()(const ScriptOutputEvent& e) const { return {{"text", e.text}}; }
     json operator()(const IrDumpEvent& e) const {
-        return {{"compile_id", e.compileId}, {"graph", e.graph}, {"text", e.text}};
+        json j = {{"compile_id", e.compileId}, {"graph", e.graph}, {"text", e.text}};
+        if (e.stage == "fx_graph_transformed") return j;
+        json nodes = json::array();
+        for (const auto& n : e.nodes)
+            nodes.push_back({{"name", n.name}, {"kind", n.kind}, {"origins", n.origins}, {"reads", n.reads}, {"members", n.members}});
+        j["nodes"] = std::move(nodes);
+        return j;
     }
     json operator()(const FusionDecisionEvent& e) const {
         return {{"compile_id", e.compileId}, {"graph", e.graph}, {"step", e.step}, {"node1", e.node1},
@@ -98,7 +104,7 @@ struct Payload {
     }
     json operator()(const KernelSourceEvent& e) const {
         return {{"compile_id", e.compileId}, {"graph", e.graph}, {"language", e.language}, {"source", e.source},
-                {"kernels", e.kernels}, {"llvm_ir", e.llvmIr}, {"assembly", e.assembly},
+                {"kernels", e.kernels}, {"buffer_lines", e.bufferLines}, {"buffer_kernels", e.bufferKernels}, {"llvm_ir", e.llvmIr}, {"assembly", e.assembly},
                 {"from_cache", e.fromCache}, {"compile_seconds", e.compileSeconds}, {"error", e.error}};
     }
     json operator()(const TraceEvent& e) const { return traceRecordToJson(e.record); }

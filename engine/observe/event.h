@@ -4,6 +4,7 @@
 // consumers of the one stream (DESIGN.md, "Everything is an event").
 
 #include <functional>
+#include <map>
 #include <string>
 #include <variant>
 #include <vector>
@@ -95,11 +96,22 @@ struct ScriptOutputEvent {
 
 // A text dump of one stage of the inductor pipeline for one graph: "fx_graph_transformed",
 // "ir_pre_fusion" or "ir_post_fusion" (the event's type is the stage name).
+// Scheduler nodes carry their provenance so a viewer can link graph nodes, IR buffers and
+// kernels without parsing the text.
+struct IrNodeInfo {
+    std::string name;                  // buf0, buf0_buf1
+    std::string kind;                  // SchedulerNode, ExternKernelSchedulerNode, FusedSchedulerNode
+    std::vector<std::string> origins;  // the captured-graph nodes it computes
+    std::vector<std::string> reads;    // buffers and graph inputs it reads (its dependencies)
+    std::vector<std::string> members;  // a fused node's buffers, in execution order
+};
+
 struct IrDumpEvent {
     std::string compileId;
     std::string graph;  // __compiled_fn_0
     std::string stage;
     std::string text;
+    std::vector<IrNodeInfo> nodes;  // ir_pre_fusion / ir_post_fusion: the nodes in the text, in order
 };
 
 // One step of fusion, in order, so a viewer can replay them.
@@ -122,6 +134,10 @@ struct KernelSourceEvent {
     std::string language;  // "cpp"
     std::string source;
     std::vector<std::string> kernels;  // kernel function names, in call order
+    // Provenance: the 1-based, inclusive source line ranges computing each buffer, and the
+    // kernel (or extern kernel) each buffer is computed in.
+    std::map<std::string, std::vector<std::pair<int, int>>> bufferLines;
+    std::map<std::string, std::string> bufferKernels;
     std::string llvmIr;
     std::string assembly;
     bool fromCache = false;

@@ -1,8 +1,9 @@
 // The inductor pipeline's debug trace on seed 000's function: the IR text before and after
-// fusion must equal the reviewed golden files byte for byte.
+// fusion must equal the reviewed golden files byte for byte; the events carry provenance.
 
 #include <filesystem>
 #include <regex>
+#include <sstream>
 
 #include <gtest/gtest.h>
 
@@ -111,6 +112,105 @@ print(f(torch.ones(64, 48)).shape)
     ProcessResult r = runCli({"run", script, "--logs", "perf_hints"});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_NE(r.err.find("[0/0] [__perf_hints] buf0 reads arg0_1 with stride 48 in its innermost loop"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace fusescope::test
+
+namespace fusescope::test {
+namespace {
+
+// Provenance on the event stream (DESIGN.md principle 4): scheduler nodes name the captured
+// graph's nodes they compute, and each generated source line names the buffers it computes.
+struct Seed000Events {
+    nlohmann::json preFusion, postFusion, kernelSource;
+};
+
+Seed000Events seed000Events() {
+    std::string events = writeTempFile("events.jsonl", "");
+    ProcessResult r = runCli({"run", sourcePath("tests/golden/inductor/seed000_fn.py"), "--events", events});
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    Seed000Events out;
+    std::istringstream lines(readFile(events));
+    for (std::string line; std::getline(lines, line);) {
+        nlohmann::json e = nlohmann::json::parse(line);
+        if (e["type"] == "ir_pre_fusion") out.preFusion = e;
+        if (e["type"] == "ir_post_fusion") out.postFusion = e;
+        if (e["type"] == "kernel_source") out.kernelSource = e;
+    }
+    return out;
+}
+
+using Names = std::vector<std::string>;
+
+TEST(Provenance, SchedulerNodesNameTheCapturedNodesTheyComputeAndWhatTheyRead) {
+    Seed000Events e = seed000Events();
+    const nlohmann::json& pre = e.preFusion["nodes"];
+    ASSERT_EQ(pre.size(), 3u) << e.preFusion.dump();
+    EXPECT_EQ(pre[0]["name"], "buf0");
+    EXPECT_EQ(pre[0]["kind"], "SchedulerNode");
+    EXPECT_EQ(pre[0]["origins"].get<Names>(), (Names{"add", "realize"}));
+    EXPECT_EQ(pre[0]["reads"].get<Names>(), (Names{"arg0_1"}));
+    EXPECT_EQ(pre[1]["name"], "buf1");
+    EXPECT_EQ(pre[1]["reads"].get<Names>(), (Names{"buf0"}));
+    // The captured graph calls it matmul; decomposition made it mm, the origin stays matmul.
+    EXPECT_EQ(pre[2]["name"], "buf2");
+    EXPECT_EQ(pre[2]["kind"], "ExternKernelSchedulerNode");
+    EXPECT_EQ(pre[2]["origins"].get<Names>(), (Names{"matmul"}));
+    EXPECT_EQ(pre[2]["reads"].get<Names>(), (Names{"buf1", "arg1_1"}));
+
+    const nlohmann::json& post = e.postFusion["nodes"];
+    ASSERT_EQ(post.size(), 2u) << e.postFusion.dump();
+    EXPECT_EQ(post[0]["name"], "buf0_buf1");
+    EXPECT_EQ(post[0]["kind"], "FusedSchedulerNode");
+    EXPECT_EQ(post[0]["members"].get<Names>(), (Names{"buf0", "buf1"}));
+    EXPECT_EQ(post[0]["origins"].get<Names>(), (Names{"add", "realize", "add_1"}));
+    EXPECT_EQ(post[1]["name"], "buf2");
+    EXPECT_TRUE(post[1]["members"].empty());
+}
+
+TEST(Provenance, EachGeneratedLineNamesTheBuffersItComputes) {
+    Seed000Events e = seed000Events();
+    const nlohmann::json& k = e.kernelSource;
+    EXPECT_EQ(k["buffer_kernels"]["buf0"], "cpp_fused_add_realize_0");
+    EXPECT_EQ(k["buffer_kernels"]["buf1"], "cpp_fused_add_realize_0");
+    EXPECT_EQ(k["buffer_kernels"]["buf2"], "extern_kernels.mm");
+    auto computes = [&](const std::string& buffer, int line) {
+        for (const auto& range : k["buffer_lines"][buffer])
+            if (range[0].get<int>() <= line && line <= range[1].get<int>()) return true;
+        return false;
+    };
+    std::istringstream source(k["source"].get<std::string>());
+    int n = 0, member0 = 0, member1 = 0;
+    for (std::string line; std::getline(source, line);) {
+        ++n;
+        bool m0 = line.find("m0_") != std::string::npos, m1 = line.find("m1_") != std::string::npos;
+        member0 += m0;
+        member1 += m1;
+        if (m0) {
+            EXPECT_TRUE(computes("buf0", n) && !computes("buf1", n)) << n << ": " << line;
+        }
+        if (m1) {
+            EXPECT_TRUE(computes("buf1", n) && !computes("buf0", n)) << n << ": " << line;
+        }
+        if (line.rfind("// buf0: pointwise", 0) == 0) {
+            EXPECT_TRUE(computes("buf0", n) && !computes("buf1", n)) << line;
+        }
+        if (line.find("cpp_fused_add_realize_0(arg0_1") != std::string::npos) {
+            EXPECT_TRUE(computes("buf0", n) && computes("buf1", n) && !computes("buf2", n)) << line;
+        }
+        if (line.find("fs_gemm(0") != std::string::npos) {
+            EXPECT_TRUE(computes("buf2", n) && !computes("buf0", n)) << line;
+        }
+        if (line.find("fs_free(buf0") != std::string::npos) {
+            EXPECT_TRUE(computes("buf0", n)) << line;
+        }
+        if (line.find("fs_isnan") != std::string::npos) {
+            EXPECT_FALSE(computes("buf0", n) || computes("buf1", n)) << line;
+        }
+    }
+    EXPECT_EQ(member0, 6);  // get_index, load, constant, add, get_index_1, store
+    EXPECT_EQ(member1, 6);
 }
 
 }  // namespace

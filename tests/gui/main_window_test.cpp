@@ -1,7 +1,9 @@
 // The workbench end to end: the window runs the seed-000 example through a real engine
 // child and every view shows its part; an engine killed mid-run leaves the window up with
 // what it received, and a restart runs again.
+#include <QDockWidget>
 #include <QFile>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -12,6 +14,7 @@
 #include "window/main_window.h"
 #include "gui_test_support.h"
 #include "views/code_view.h"
+#include "views/fusion_stepper.h"
 #include "views/graph_view.h"
 
 using namespace fusescope::gui;
@@ -65,6 +68,53 @@ private slots:
         QCOMPARE(window.graphView()->nodeCount(), 6);
         QVERIFY(window.graphView()->findNode("add"));
         QVERIFY(!window.graphView()->findNode("no_such_node"));
+        // Nodes are filled by the kernel they end in: add and add_1 share one, matmul is the mm.
+        QCOMPARE(window.graphView()->fillOf("add"), window.graphView()->fillOf("add_1"));
+        QVERIFY(window.graphView()->fillOf("add") != window.graphView()->fillOf("matmul"));
+
+        // The fusion stepper holds the decision that fused buf0 and buf1.
+        FusionStepper* stepper = window.fusionStepper();
+        QCOMPARE(stepper->stepCount(), 2);
+        const FusionStep& first = stepper->model()->steps()[0];
+        QVERIFY(first.fused);
+        QCOMPARE((QStringList{first.node1, first.node2, first.result}), (QStringList{"buf0", "buf1", "buf0_buf1"}));
+
+        // Clicking graph node `add` selects buf0: its block in both IR dumps, its C++ lines.
+        window.resize(1500, 950);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        GraphView* graph = window.graphView();
+        QVERIFY(graph->findNode("add"));
+        QTest::mouseClick(graph->viewport(), Qt::LeftButton, {}, graph->nodeCentre("add"));
+        QCOMPARE(window.selection().graphNode(), QString("add"));
+        QCOMPARE(window.selection().buffer(), QString("buf0"));
+        QCOMPARE(graph->highlighted(), QStringList{"add"});
+        auto lines = [](CodeView* view) {
+            QStringList out;
+            for (int line : view->highlightedLines()) out << view->text(line - 1).trimmed();
+            return out;
+        };
+        QStringList pre = lines(window.preFusionView());
+        QCOMPARE(pre.size(), 21);
+        QCOMPARE(pre.first(), QString("buf0: SchedulerNode(ComputedBuffer)"));
+        QCOMPARE(pre.last(), QString("return store"));
+        QStringList post = lines(window.postFusionView());
+        QCOMPARE(post.size(), 21);
+        QCOMPARE(post.first(), QString("buf0: SchedulerNode(ComputedBuffer)"));
+        QStringList cpp = lines(window.cppView());
+        QVERIFY2(cpp.contains("buf0[m0_get_index_1] = m0_add;"), qPrintable(cpp.join('\n')));
+        QVERIFY(cpp.contains("cpp_fused_add_realize_0(arg0_1, buf0, buf1);"));
+        QVERIFY(cpp.filter("m1_").isEmpty());
+        QCOMPARE(cpp.filter("m0_").size(), 6);
+
+        // And back: a C++ line of buf1 selects buf1 and the graph node it computes.
+        int store = window.cppView()->text().split('\n').indexOf(QRegularExpression(R"(\s*buf1\[m1_get_index_1\] = m1_add;)"));
+        QVERIFY(store >= 0);
+        window.findChild<QDockWidget*>("codeDock")->raise();  // Scintilla reports the cursor when it paints
+        window.cppView()->setCursorPosition(store, 0);
+        QTRY_COMPARE(window.selection().buffer(), QString("buf1"));
+        QCOMPARE(window.selection().graphNode(), QString("add_1"));
+        QCOMPARE(graph->highlighted(), QStringList{"add_1"});
     }
 
     void activatingAGraphBreakShowsItsLineInTheEditor() {

@@ -5,6 +5,7 @@
 
 #include <QString>
 
+#include "model/compile_provenance.h"
 #include "model/run_store.h"
 
 namespace fusescope::gui {
@@ -17,6 +18,7 @@ struct CompileArtifacts {
     QString source;        // output_code (C++)
     QString llvmIr;
     QString assembly;
+    CompileProvenance provenance;  // of the first graph, with line numbers of the texts above
 };
 
 CompileArtifacts compileArtifacts(const RunStore& store, const QString& compileId);

@@ -1,5 +1,7 @@
 #include "views/code_view.h"
 
+#include <algorithm>
+
 #include <QFontDatabase>
 #include <Qsci/qscilexercpp.h>
 #include <Qsci/qscilexerpython.h>
@@ -24,15 +26,67 @@ void configureCodeEditor(QsciScintilla& editor, CodeView::Language language) {
     editor.setUtf8(true);
 }
 
+namespace {
+
+// Background markers: one per tint colour, and the selection's above them all (Scintilla
+// draws the highest-numbered background marker of a line).
+constexpr int kTintMarkers = 8;
+constexpr int kHighlightMarker = kTintMarkers;
+
+const QColor& tintColour(int i) {
+    static const QColor colours[kTintMarkers] = {QColor(232, 242, 255), QColor(255, 240, 225), QColor(233, 248, 233),
+                                                 QColor(248, 235, 250), QColor(255, 250, 220), QColor(228, 246, 246),
+                                                 QColor(250, 232, 236), QColor(238, 238, 250)};
+    return colours[i % kTintMarkers];
+}
+
+}  // namespace
+
 CodeView::CodeView(Language language, QWidget* parent) : QsciScintilla(parent) {
     configureCodeEditor(*this, language);
     setReadOnly(true);
+    for (int i = 0; i < kTintMarkers; ++i) {
+        markerDefine(QsciScintilla::Background, i);
+        setMarkerBackgroundColor(tintColour(i), i);
+    }
+    markerDefine(QsciScintilla::Background, kHighlightMarker);
+    setMarkerBackgroundColor(QColor(255, 214, 102), kHighlightMarker);
+    connect(this, &QsciScintilla::cursorPositionChanged, this, [this](int line, int) {
+        if (!settingText_) Q_EMIT lineClicked(line + 1);
+    });
 }
 
 void CodeView::showText(const QString& text) {
+    settingText_ = true;
     setReadOnly(false);
     setText(text);
     setReadOnly(true);
+    settingText_ = false;
+}
+
+void CodeView::tintLines(const QList<LineRanges>& groups) {
+    for (int i = 0; i < kTintMarkers; ++i) markerDeleteAll(i);
+    for (int g = 0; g < groups.size(); ++g)
+        for (const auto& [first, last] : groups[g])
+            for (int line = first; line <= last; ++line) markerAdd(line - 1, g % kTintMarkers);
+}
+
+void CodeView::highlightLines(const LineRanges& lines) {
+    markerDeleteAll(kHighlightMarker);
+    for (const auto& [first, last] : lines)
+        for (int line = first; line <= last; ++line) markerAdd(line - 1, kHighlightMarker);
+    if (!lines.isEmpty()) {
+        // Show the block from its first line, with a little context above.
+        setFirstVisibleLine(std::max(0, lines.first().first - 3));
+        ensureLineVisible(lines.first().first - 1);
+    }
+}
+
+QList<int> CodeView::highlightedLines() const {
+    QList<int> out;
+    for (int line = markerFindNext(0, 1 << kHighlightMarker); line >= 0; line = markerFindNext(line + 1, 1 << kHighlightMarker))
+        out.append(line + 1);
+    return out;
 }
 
 }  // namespace fusescope::gui

@@ -1,8 +1,12 @@
 #pragma once
 // A read-only code pane (IR dumps, generated C++, LLVM IR, assembly): QScintilla with line
-// numbers, a monospace font, and a lexer when the language has one.
+// numbers, a monospace font, and a lexer when the language has one. Lines can be tinted by
+// where they came from (Compiler Explorer style) and the selection's lines highlighted.
 
+#include <QList>
 #include <Qsci/qsciscintilla.h>
+
+#include "model/compile_provenance.h"
 
 namespace fusescope::gui {
 
@@ -12,8 +16,21 @@ public:
     enum class Language { Plain, Cpp, Python };
     explicit CodeView(Language language = Language::Plain, QWidget* parent = nullptr);
 
-    // Replaces the text, keeping the view read-only.
+    // Replaces the text, keeping the view read-only; tints and highlight go with the old text.
     void showText(const QString& text);
+
+    // Tints each group of lines with its own pale colour (one group per buffer).
+    void tintLines(const QList<LineRanges>& groups);
+    // Marks the selection's lines and scrolls the first into view; empty clears.
+    void highlightLines(const LineRanges& lines);
+    QList<int> highlightedLines() const;  // 1-based, for tests
+
+Q_SIGNALS:
+    // The user put the cursor on a line (click or keys); 1-based.
+    void lineClicked(int line);
+
+private:
+    bool settingText_ = false;
 };
 
 // Font, line-number margin and lexer of a code pane; the script editor uses it too.

@@ -1,10 +1,14 @@
 #include "views/graph_view.h"
 
+#include <QFileInfo>
 #include <QFontMetricsF>
 #include <QGraphicsRectItem>
 #include <QGraphicsSimpleTextItem>
+#include <QImage>
 #include <QKeyEvent>
+#include <QPainter>
 #include <QPainterPath>
+#include <QSvgGenerator>
 #include <QWheelEvent>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -24,6 +28,12 @@ QString labelOf(const nlohmann::json& node) {
     return name;
 }
 
+// A pale colour per group, the same for a group name in every drawing.
+QColor groupColour(const QString& group, const QColor& none) {
+    if (group.isEmpty()) return none;
+    return QColor::fromHsv(static_cast<int>(qHash(group) % 360), 60, 250);
+}
+
 }  // namespace
 
 GraphView::GraphView(QWidget* parent) : QGraphicsView(parent) {
@@ -37,36 +47,66 @@ GraphView::GraphView(QWidget* parent) : QGraphicsView(parent) {
     });
 }
 
-void GraphView::showGraph(const nlohmann::json& graph) {
+int GraphView::stableId(const QString& name) {
+    auto it = ids_.find(name);
+    if (it == ids_.end()) it = ids_.insert(name, static_cast<int>(ids_.size()));
+    return it.value();
+}
+
+LayoutHint GraphView::hintFor(const nlohmann::json& nodes) {
+    LayoutHint hint = hintFrom(last_);
+    for (auto it = remembered_.begin(); it != remembered_.end(); ++it) hint.nodes.emplace(it.key(), it.value());
+    for (const auto& node : nodes) {
+        QString name = qstringField(node, "name");
+        auto members = node.find("members");
+        if (ids_.contains(name) || members == node.end() || !members->is_array()) continue;
+        std::vector<int> merged;
+        for (const auto& m : *members)
+            if (m.is_string() && ids_.contains(QString::fromStdString(m.get<std::string>())))
+                merged.push_back(ids_.value(QString::fromStdString(m.get<std::string>())));
+        if (!merged.empty()) hint = mergedHint(std::move(hint), merged, stableId(name));
+    }
+    return hint;
+}
+
+void GraphView::showGraph(const nlohmann::json& graph, bool keepPositions) {
     Pending pending;
+    pending.fit = !keepPositions || names_.empty();
     std::vector<LayoutNode> nodes;
     std::vector<LayoutEdge> edges;
+    if (!keepPositions) {
+        ids_.clear();
+        remembered_.clear();
+        last_ = {};
+    }
+    nlohmann::json list = graph.contains("nodes") && graph["nodes"].is_array() ? graph["nodes"] : nlohmann::json::array();
+    std::optional<LayoutHint> hint;
+    if (keepPositions) hint = hintFor(list);
     QHash<QString, int> ids;
     QFontMetricsF metrics(font());
-    auto list = graph.find("nodes");
-    if (list != graph.end() && list->is_array()) {
-        for (const auto& node : *list) {
-            QString name = qstringField(node, "name");
-            if (name.isEmpty() || ids.contains(name)) continue;
-            int id = static_cast<int>(pending.names.size());
-            ids.insert(name, id);
-            pending.names.push_back(name);
-            pending.labels.push_back(labelOf(node));
-            QRectF box = metrics.boundingRect(QRectF(0, 0, 1000, 1000), Qt::AlignCenter, pending.labels.back());
-            nodes.push_back({id, box.width() + 2 * kPadding, box.height() + 2 * kPadding});
-        }
-        for (const auto& node : *list) {
-            auto inputs = node.find("inputs");
-            if (inputs == node.end() || !inputs->is_array()) continue;
-            int to = ids.value(qstringField(node, "name"), -1);
-            for (const auto& input : *inputs)
-                if (input.is_string() && ids.contains(QString::fromStdString(input.get<std::string>())) && to >= 0)
-                    edges.push_back({ids.value(QString::fromStdString(input.get<std::string>())), to});
-        }
+    for (const auto& node : list) {
+        QString name = qstringField(node, "name");
+        if (name.isEmpty() || ids.contains(name)) continue;
+        int id = stableId(name);
+        ids.insert(name, id);
+        pending.names.push_back(name);
+        pending.labels.push_back(labelOf(node));
+        pending.groups.push_back(qstringField(node, "group"));
+        QRectF box = metrics.boundingRect(QRectF(0, 0, 1000, 1000), Qt::AlignCenter, pending.labels.back());
+        nodes.push_back({id, box.width() + 2 * kPadding, box.height() + 2 * kPadding});
+    }
+    for (const auto& node : list) {
+        auto inputs = node.find("inputs");
+        int to = ids.value(qstringField(node, "name"), -1);
+        if (inputs == node.end() || !inputs->is_array() || to < 0) continue;
+        for (const auto& input : *inputs)
+            if (input.is_string() && ids.contains(QString::fromStdString(input.get<std::string>())))
+                edges.push_back({ids.value(QString::fromStdString(input.get<std::string>())), to});
     }
     // Layout is a pure function: run it off the GUI thread, draw when it is done.
-    watcher_.setFuture(QtConcurrent::run([pending = std::move(pending), nodes = std::move(nodes), edges = std::move(edges)]() mutable {
-        pending.layout = layoutLayered(nodes, edges);
+    watcher_.setFuture(QtConcurrent::run([pending = std::move(pending), nodes = std::move(nodes), edges = std::move(edges),
+                                          hint = std::move(hint)]() mutable {
+        pending.layout = layoutLayered(nodes, edges, {}, hint ? &*hint : nullptr);
         return pending;
     }));
 }
@@ -80,6 +120,10 @@ void GraphView::clearGraph() {
 void GraphView::draw(const Pending& pending) {
     clearGraph();
     names_ = pending.names;
+    last_ = pending.layout;
+    for (const PlacedNode& n : last_.nodes) remembered_[n.id] = {n.layer, n.x};
+    QHash<int, size_t> index;  // layout id -> position in pending's lists
+    for (size_t i = 0; i < pending.names.size(); ++i) index.insert(ids_.value(pending.names[i]), i);
     QPen edgePen(palette().color(QPalette::Mid), 1.2);
     for (const RoutedEdge& e : pending.layout.edges) {
         if (e.points.empty()) continue;
@@ -88,19 +132,22 @@ void GraphView::draw(const Pending& pending) {
         scene_.addPath(path, edgePen);
     }
     for (const PlacedNode& n : pending.layout.nodes) {
-        const QString& label = pending.labels[static_cast<size_t>(n.id)];
-        auto* text = new QGraphicsSimpleTextItem(label);
+        size_t i = index.value(n.id);
+        auto* text = new QGraphicsSimpleTextItem(pending.labels[i]);
         QRectF textBox = text->boundingRect();
         QRectF box(n.x - textBox.width() / 2 - kPadding, n.y - textBox.height() / 2 - kPadding,
                    textBox.width() + 2 * kPadding, textBox.height() + 2 * kPadding);
-        auto* rect = scene_.addRect(box, QPen(palette().color(QPalette::Dark)), palette().color(QPalette::Base));
+        auto* rect = scene_.addRect(box, QPen(palette().color(QPalette::Dark)),
+                                    groupColour(pending.groups[i], palette().color(QPalette::Base)));
         rect->setFlag(QGraphicsItem::ItemIsSelectable);
-        rect->setData(kNameRole, pending.names[static_cast<size_t>(n.id)]);
+        rect->setData(kNameRole, pending.names[i]);
+        rect->setToolTip(pending.groups[i].isEmpty() ? pending.names[i] : tr("%1 (kernel %2)").arg(pending.names[i], pending.groups[i]));
         text->setParentItem(rect);
         text->setPos(box.left() + kPadding, box.top() + kPadding);
-        items_.insert(pending.names[static_cast<size_t>(n.id)], rect);
+        items_.insert(pending.names[i], rect);
     }
-    fitAll();
+    applyHighlight();
+    if (pending.fit) fitAll();
 }
 
 bool GraphView::findNode(const QString& name) {
@@ -112,9 +159,81 @@ bool GraphView::findNode(const QString& name) {
     return true;
 }
 
+void GraphView::setHighlighted(const QStringList& names) {
+    highlighted_ = names;
+    applyHighlight();
+    for (const auto& name : names)
+        if (QGraphicsItem* item = items_.value(name)) {
+            ensureVisible(item, 40, 40);
+            break;
+        }
+}
+
+void GraphView::applyHighlight() {
+    QPen normal(palette().color(QPalette::Dark)), strong(QColor(230, 120, 0), 3);
+    for (auto it = items_.begin(); it != items_.end(); ++it) it.value()->setPen(highlighted_.contains(it.key()) ? strong : normal);
+}
+
+QStringList GraphView::selectedNames() const {
+    QStringList out;
+    for (QGraphicsItem* item : scene_.selectedItems())
+        if (!item->data(kNameRole).isNull()) out << item->data(kNameRole).toString();
+    out.sort();
+    return out;
+}
+
+QStringList GraphView::nodeNames() const {
+    QStringList out;
+    for (const auto& n : names_) out << n;
+    return out;
+}
+
+QColor GraphView::fillOf(const QString& name) const {
+    QGraphicsRectItem* item = items_.value(name);
+    return item ? item->brush().color() : QColor();
+}
+
+QPoint GraphView::nodeCentre(const QString& name) const {
+    QGraphicsRectItem* item = items_.value(name);
+    return item ? mapFromScene(item->sceneBoundingRect().center()) : QPoint();
+}
+
 void GraphView::fitAll() {
     if (scene_.items().isEmpty()) return;
     fitInView(scene_.itemsBoundingRect().adjusted(-20, -20, 20, 20), Qt::KeepAspectRatio);
+}
+
+bool GraphView::exportImage(const QString& path, QString* error) {
+    QRectF source = scene_.itemsBoundingRect().adjusted(-20, -20, 20, 20);
+    if (scene_.items().isEmpty()) {
+        if (error) *error = tr("There is no graph to export.");
+        return false;
+    }
+    if (QFileInfo(path).suffix().compare("svg", Qt::CaseInsensitive) == 0) {
+        QSvgGenerator svg;
+        svg.setFileName(path);
+        svg.setSize(source.size().toSize());
+        svg.setViewBox(QRectF(QPointF(0, 0), source.size()));
+        svg.setTitle(tr("Fusescope graph"));
+        QPainter painter;
+        if (!painter.begin(&svg)) {
+            if (error) *error = tr("Cannot write %1.").arg(path);
+            return false;
+        }
+        scene_.render(&painter, QRectF(QPointF(0, 0), source.size()), source);
+        return painter.end();
+    }
+    QImage image((source.size() * 2).toSize(), QImage::Format_ARGB32);  // 2x: sharp on high-DPI screens
+    image.fill(Qt::white);
+    QPainter painter(&image);
+    painter.setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
+    scene_.render(&painter, QRectF(image.rect()), source);
+    painter.end();
+    if (!image.save(path)) {
+        if (error) *error = tr("Cannot write %1.").arg(path);
+        return false;
+    }
+    return true;
 }
 
 void GraphView::wheelEvent(QWheelEvent* event) {
@@ -130,6 +249,10 @@ void GraphView::keyPressEvent(QKeyEvent* event) {
 void GraphView::mousePressEvent(QMouseEvent* event) {
     QGraphicsItem* item = itemAt(event->pos());
     while (item && item->data(kNameRole).isNull()) item = item->parentItem();
+    if (item && event->modifiers() & Qt::ControlModifier) {
+        item->setSelected(!item->isSelected());
+        return;
+    }
     if (item) {
         scene_.clearSelection();
         item->setSelected(true);

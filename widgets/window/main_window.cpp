@@ -37,6 +37,7 @@
 #include "model/logs_model.h"
 #include "model/graph_breaks_model.h"
 #include "views/code_view.h"
+#include "views/fusion_stepper.h"
 #include "views/graph_view.h"
 
 namespace fusescope::gui {
@@ -52,6 +53,14 @@ QString stageOf(const std::string& type) {
     if (type == "ir_post_fusion") return QObject::tr("codegen");
     if (type == "kernel_source") return QObject::tr("run");
     return {};
+}
+
+// explain_fusion's answer in words (docs/protocol.md).
+QString explanationText(const nlohmann::json& result) {
+    QString n1 = qstringField(result, "node1"), n2 = qstringField(result, "node2"), reason = qstringField(result, "reason");
+    bool fused = result.value("fused", false) == true;
+    if (fused) return QObject::tr("%1 and %2 are one kernel (%3): %4").arg(n1, n2, qstringField(result, "kernel1"), reason);
+    return QObject::tr("%1 and %2 are separate kernels: %3").arg(n1, n2, reason);
 }
 
 QDockWidget* dock(QMainWindow* window, const QString& title, const QString& objectName, QWidget* content,
@@ -77,14 +86,17 @@ MainWindow::MainWindow(const QString& cliPath, QWidget* parent)
     statusBar()->addWidget(status_, 1);
 
     connect(&engine_, &EngineClient::eventReceived, this, &MainWindow::onEvent);
-    connect(&engine_, &EngineClient::answered, this, [this](int id, const nlohmann::json&) {
-        if (id > 0) onRunFinished(true, {});
+    connect(&engine_, &EngineClient::answered, this, [this](int id, const nlohmann::json& result) {
+        if (id == explainRequest_) stepper_->showExplanation(explanationText(result));
+        else if (id > 0) onRunFinished(true, {});
     });
-    connect(&engine_, &EngineClient::failed, this, [this](int, const QString& code, const QString& message) {
-        onRunFinished(false, code == "cancelled" ? tr("Stopped: %1").arg(message) : message);
+    connect(&engine_, &EngineClient::failed, this, [this](int id, const QString& code, const QString& message) {
+        if (id == explainRequest_) stepper_->showExplanation(message);
+        else onRunFinished(false, code == "cancelled" ? tr("Stopped: %1").arg(message) : message);
     });
     connect(&engine_, &EngineClient::engineDied, this, &MainWindow::onEngineDied);
     connect(&selection_, &SelectionContext::compileChanged, this, &MainWindow::showCompile);
+    connect(&selection_, &SelectionContext::nodeChanged, this, &MainWindow::showSelectedNode);
 
     QSettings settings;
     restoreGeometry(settings.value("window/geometry").toByteArray());
@@ -133,6 +145,11 @@ void MainWindow::buildActions() {
         if (!path.isEmpty()) openFile(path);
     });
     file->addAction(tr("&Save Script"), QKeySequence::Save, this, &MainWindow::saveScript);
+    file->addAction(tr("&Export Graph Image..."), this, [this] {
+        QString path = QFileDialog::getSaveFileName(this, tr("Export Graph Image"), {}, tr("PNG image (*.png);;SVG drawing (*.svg)"));
+        QString error;
+        if (!path.isEmpty() && !graphView_->exportImage(path, &error)) QMessageBox::warning(this, tr("Export Graph Image"), error);
+    });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -179,7 +196,27 @@ void MainWindow::buildDocks() {
     graphs_ = new CodeView(CodeView::Language::Python, graphTabs);
     graphTabs->addTab(graphView_, tr("Diagram"));
     graphTabs->addTab(graphs_, tr("Code"));
-    dock(this, tr("Graph"), "graphDock", graphTabs, Qt::RightDockWidgetArea);
+    QDockWidget* graphDock = dock(this, tr("Graph"), "graphDock", graphTabs, Qt::RightDockWidgetArea);
+    connect(graphView_, &GraphView::nodeClicked, this, &MainWindow::selectGraphNode);
+
+    stepper_ = new FusionStepper(&store_, this);
+    QDockWidget* stepperDock = dock(this, tr("Fusion"), "fusionDock", stepper_, Qt::RightDockWidgetArea);
+    tabifyDockWidget(graphDock, stepperDock);
+    graphDock->raise();
+    connect(stepper_, &FusionStepper::nodeClicked, this, &MainWindow::selectSchedulerNode);
+    connect(stepper_, &FusionStepper::explainRequested, this, &MainWindow::explainFusion);
+    connect(stepper_, &FusionStepper::stepChanged, this, [this](int, const QString& node1, const QString& node2) {
+        // The step's pair in both IR dumps (a fused operand: its members' blocks before fusion).
+        LineRanges pre, post;
+        for (const QString& node : {node1, node2}) {
+            if (node.isEmpty()) continue;
+            post += provenance_.postFusionLines(node);
+            QStringList parts = node.split('_');  // a group is named by its members: buf0_buf1
+            for (const QString& part : parts) pre += provenance_.preFusionLines(part);
+        }
+        preFusion_->highlightLines(pre);
+        postFusion_->highlightLines(post);
+    });
 
     auto* ir = new QSplitter(Qt::Horizontal, this);
     preFusion_ = new CodeView(CodeView::Language::Plain, ir);
@@ -187,6 +224,8 @@ void MainWindow::buildDocks() {
     ir->addWidget(preFusion_);
     ir->addWidget(postFusion_);
     QDockWidget* irDock = dock(this, tr("IR (before | after fusion)"), "irDock", ir, Qt::BottomDockWidgetArea);
+    connect(preFusion_, &CodeView::lineClicked, this, [this](int line) { selectSchedulerNode(provenance_.preFusionNodeAt(line)); });
+    connect(postFusion_, &CodeView::lineClicked, this, [this](int line) { selectSchedulerNode(provenance_.postFusionNodeAt(line)); });
 
     auto* code = new QTabWidget(this);
     cpp_ = new CodeView(CodeView::Language::Cpp, code);
@@ -195,6 +234,7 @@ void MainWindow::buildDocks() {
     code->addTab(cpp_, tr("C++"));
     code->addTab(llvmIr_, tr("LLVM IR"));
     code->addTab(assembly_, tr("Assembly"));
+    connect(cpp_, &CodeView::lineClicked, this, [this](int line) { selectSchedulerNode(provenance_.bufferAtCppLine(line)); });
     QDockWidget* codeDock = dock(this, tr("Generated Code"), "codeDock", code, Qt::BottomDockWidgetArea);
     tabifyDockWidget(irDock, codeDock);
     irDock->raise();
@@ -356,16 +396,61 @@ void MainWindow::onEngineDied(const QString& description, const QString& running
 
 void MainWindow::showCompile(const QString& compileId) {
     CompileArtifacts a = compileArtifacts(store_, compileId);
+    provenance_ = a.provenance;
     graphs_->showText(a.graphs);
-    if (a.graph.is_null()) graphView_->clearGraph();
-    else graphView_->showGraph(a.graph);
+    if (a.graph.is_null()) {
+        graphView_->clearGraph();
+    } else {
+        // Each node filled by the kernel it ends up in.
+        if (a.graph.contains("nodes") && a.graph["nodes"].is_array())
+            for (auto& node : a.graph["nodes"])
+                if (node.is_object())
+                    node["group"] = provenance_.fusedNodeOf(provenance_.bufferOfGraphNode(qstringField(node, "name"))).toStdString();
+        graphView_->showGraph(a.graph);
+    }
     preFusion_->showText(a.preFusion);
     postFusion_->showText(a.postFusion);
     cpp_->showText(a.source);
+    QList<LineRanges> tints;
+    for (const auto& n : provenance_.preFusionNodes()) tints.append(provenance_.cppLines(n.name));
+    cpp_->tintLines(tints);
+    stepper_->setCompile(compileId, provenance_);
     llvmIr_->showText(a.llvmIr);
     assembly_->showText(a.assembly);
     QModelIndex index = compiles_->indexForCompileId(compileId);
     if (index.isValid() && compilesView_->currentIndex() != index) compilesView_->setCurrentIndex(index);
+}
+
+void MainWindow::selectGraphNode(const QString& node) { selection_.setNode(node, provenance_.bufferOfGraphNode(node)); }
+
+void MainWindow::selectSchedulerNode(const QString& node) {
+    if (node.isEmpty()) return;
+    selection_.setNode(provenance_.graphNodesOf(node).value(0), node);
+}
+
+void MainWindow::showSelectedNode() {
+    const QString& node = selection_.graphNode();
+    const QString& buffer = selection_.buffer();
+    graphView_->setHighlighted(node.isEmpty() ? provenance_.graphNodesOf(buffer) : QStringList{node});
+    if (buffer.isEmpty()) {
+        for (CodeView* view : {preFusion_, postFusion_, cpp_}) view->highlightLines({});
+        return;
+    }
+    // A fused node is its members' blocks before fusion; a buffer is its own block after it
+    // (nested in its group's).
+    LineRanges pre = provenance_.preFusionLines(buffer);
+    for (const auto& n : provenance_.postFusionNodes())
+        if (n.name == buffer)
+            for (const auto& member : n.members) pre += provenance_.preFusionLines(member);
+    preFusion_->highlightLines(pre);
+    postFusion_->highlightLines(provenance_.postFusionLines(buffer));
+    cpp_->highlightLines(provenance_.cppLines(buffer));
+    QString kernel = provenance_.kernelOf(buffer);
+    setStatus(kernel.isEmpty() ? tr("Selected %1").arg(buffer) : tr("Selected %1 (kernel %2)").arg(buffer, kernel));
+}
+
+void MainWindow::explainFusion(const QString& node1, const QString& node2) {
+    explainRequest_ = engine_.explainFusion(selection_.compileId(), node1, node2);
 }
 
 void MainWindow::setStatus(const QString& text) { status_->setText(text); }

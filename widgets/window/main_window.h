@@ -5,6 +5,7 @@
 #include <QMainWindow>
 
 #include "engine/engine_client.h"
+#include "model/compile_provenance.h"
 #include "model/run_store.h"
 #include "selection/selection_context.h"
 
@@ -22,6 +23,7 @@ namespace fusescope::gui {
 class CodeView;
 class GraphView;
 class CompilesModel;
+class FusionStepper;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -38,7 +40,9 @@ public:
     SelectionContext& selection() { return selection_; }
     EngineClient& engine() { return engine_; }
     QTreeView* compilesView() const { return compilesView_; }
+    CodeView* preFusionView() const { return preFusion_; }
     CodeView* postFusionView() const { return postFusion_; }
+    FusionStepper* fusionStepper() const { return stepper_; }
     CodeView* cppView() const { return cpp_; }
     GraphView* graphView() const { return graphView_; }
     QsciScintilla* editor() const { return editor_; }
@@ -54,6 +58,11 @@ private:
     void buildDocks();
     QWidget* buildLogsView();  // the log table with search, level and compile filters
     void showCompile(const QString& compileId);
+    // Linked selection: a node picked in any view (graph node, IR block, C++ line, stepper).
+    void selectGraphNode(const QString& node);
+    void selectSchedulerNode(const QString& node);
+    void showSelectedNode();
+    void explainFusion(const QString& node1, const QString& node2);
     void onEvent(int request, const nlohmann::json& event);
     void onRunFinished(bool ok, const QString& message);
     void onEngineDied(const QString& description, const QString& running);
@@ -86,6 +95,9 @@ private:
     CodeView* assembly_ = nullptr;
     QPlainTextEdit* output_ = nullptr;
     QTableView* breaksView_ = nullptr;
+    FusionStepper* stepper_ = nullptr;
+    CompileProvenance provenance_;  // of the compile on show
+    int explainRequest_ = 0;
 };
 
 }  // namespace fusescope::gui

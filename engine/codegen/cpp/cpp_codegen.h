@@ -11,7 +11,9 @@
 // each size symbol in LoweredGraph::symbols order. It returns 0, or 1 when an integer
 // division by zero happened (the results are then not to be used).
 
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "lower/ir.h"
@@ -27,8 +29,15 @@ struct TracedCall {
     std::vector<std::string> buffers;  // the pointers passed to fs_trace_begin, in order
 };
 
+// 1-based, inclusive line ranges of the generated source.
+using LineRanges = std::vector<std::pair<int, int>>;
+
 struct GeneratedCpp {
     std::string source;
+    // Provenance (DESIGN.md principle 4): the lines that compute each buffer (its kernel's
+    // statements, its allocation, the call that fills it) and the kernel each buffer is in.
+    std::map<std::string, LineRanges> bufferLines;
+    std::map<std::string, std::string> bufferKernels;
     std::vector<std::string> kernelNames;    // in call order
     std::vector<std::string> outputBuffers;  // computed buffers the caller allocates
     std::vector<TracedCall> tracedCalls;     // indexed by fs_trace_begin's first argument
@@ -41,9 +50,15 @@ GeneratedCpp generateCpp(const LoweredGraph& graph, const Schedule& schedule);
 const std::string& cppPrelude();
 
 // One kernel's function and the buffers it takes, in parameter order (then the symbols).
+// Each line of the code is tagged with the kernel member (KernelGroup::nodes index) it
+// computes, or kAllMembers for the loop nest and comments every member shares.
 struct CppKernel {
+    static constexpr int kAllMembers = -1;
     std::string code;
     std::vector<std::string> buffers;
+    std::vector<int> lineMembers;  // one per line of code
+
+    void add(const std::string& text, int member);  // text: whole lines
 };
 CppKernel cppKernel(const KernelGroup& kernel, const std::string& name, const LoweredGraph& graph);
 

@@ -66,11 +66,16 @@ std::string combine(const std::string& type, const std::string& acc, const std::
     return fmt::format("{} && {}", acc, v);  // all
 }
 
+// Each member's variables carry its own prefix so fused members never clash.
+std::string memberPrefix(int member) { return fmt::format("m{}_", member); }
+
 class KernelWriter {
 public:
     KernelWriter(const KernelGroup& k, const LoweredGraph& g) : k_(k), g_(g) {}
 
-    std::string write(const std::string& name) {
+    // The kernel's code, each line tagged with the member it computes (kAllMembers for the
+    // loop nest and the parts every member shares).
+    CppKernel write(const std::string& name) {
         collectBuffers();
         std::string params;
         for (const auto& b : buffers_) {
@@ -78,24 +83,16 @@ public:
             params += fmt::format("{}{}{}* __restrict {}", params.empty() ? "" : ", ", written_.count(b) ? "" : "const ", type, b);
         }
         for (const auto& s : g_.symbols) params += fmt::format("{}int64_t {}", params.empty() ? "" : ", ", s.name);
-        std::string out = provenance();
-        out += fmt::format("extern \"C\" void {}({}) {{\n", name, params);
+        CppKernel out;
+        out.buffers = buffers_;
+        provenance(out);
+        out.add(fmt::format("extern \"C\" void {}({}) {{\n", name, params), CppKernel::kAllMembers);
         size_t p = k_.pointwiseSizes.size();
         IndexExpr work = product(k_.pointwiseSizes) * product(k_.reductionSizes);
         std::string parallelIf = fmt::format("if(parallel: {} >= {})", work.cstr(), kParallelWork);
         std::string indent = "    ";
         // A flat pointwise loop is split in chunks: threads take chunks, each a vector loop.
         size_t depth = p + (p == 1 && k_.reductionSizes.empty() ? 1 : 0);
-        std::string body;
-        if (k_.reductionSizes.empty()) {
-            // Pure pointwise: every member inside the innermost loop.
-            for (size_t m = 0; m < k_.nodes.size(); ++m) {
-                prefix_ = fmt::format("m{}_", m);
-                body += statements(k_.bodies[m], indent + std::string(4 * depth, ' '), nullptr);
-            }
-        } else {
-            for (size_t m = 0; m < k_.nodes.size(); ++m) body += member(m, indent + std::string(4 * p, ' '));
-        }
         std::string nest;
         for (size_t d = 0; d < p; ++d) {
             std::string pad = indent + std::string(4 * d, ' ');
@@ -113,31 +110,40 @@ public:
             else if (inner) nest += pad + "#pragma omp simd\n";
             nest += fmt::format("{}for (int64_t c{} = 0; c{} < {}; ++c{}) {{\n", pad, d, d, k_.pointwiseSizes[d].cstr(), d);
         }
-        out += nest + body;
-        for (size_t d = depth; d-- > 0;) out += indent + std::string(4 * d, ' ') + "}\n";
-        return out + "}\n";
+        out.add(nest, CppKernel::kAllMembers);
+        // Pure pointwise: every member inside the innermost loop; else each member's own loops.
+        for (int m = 0; m < static_cast<int>(k_.nodes.size()); ++m) {
+            if (k_.reductionSizes.empty()) {
+                prefix_ = memberPrefix(m);
+                out.add(statements(k_.bodies[m], indent + std::string(4 * depth, ' '), nullptr), m);
+            } else {
+                out.add(member(m, indent + std::string(4 * p, ' ')), m);
+            }
+        }
+        std::string close;
+        for (size_t d = depth; d-- > 0;) close += indent + std::string(4 * d, ' ') + "}\n";
+        out.add(close + "}\n", CppKernel::kAllMembers);
+        return out;
     }
-
-    const std::vector<std::string>& buffers() const { return buffers_; }
 
 private:
     // What the kernel computes and where it came from: graph nodes, ops and script lines.
-    std::string provenance() const {
-        std::string out;
+    void provenance(CppKernel& out) const {
         std::set<std::string> lines;
-        for (const auto* n : k_.nodes) {
+        for (int m = 0; m < static_cast<int>(k_.nodes.size()); ++m) {
+            const SchedulerNode* n = k_.nodes[m];
             std::string nodes, ops;
             for (const Node* o : n->buffer->origins) {
                 nodes += (nodes.empty() ? "" : ", ") + o->name;
                 ops += (ops.empty() ? "" : ", ") + o->target;
             }
-            out += fmt::format("// {}: {} {}; graph nodes: {}; ops: {}\n", n->name, n->isReduction() ? "reduction" : "pointwise",
-                               n->buffer->layout.str(), nodes, ops);
+            out.add(fmt::format("// {}: {} {}; graph nodes: {}; ops: {}\n", n->name, n->isReduction() ? "reduction" : "pointwise",
+                                n->buffer->layout.str(), nodes, ops),
+                    m);
             for (const Node* o : n->buffer->origins)
-                if (o->where.known()) lines.insert(fmt::format("//   {}:{}: {}", o->where.file, o->where.line, o->sourceLine));
+                if (o->where.known()) lines.insert(fmt::format("//   {}:{}: {}\n", o->where.file, o->where.line, o->sourceLine));
         }
-        for (const auto& l : lines) out += l + "\n";
-        return out;
+        for (const auto& l : lines) out.add(l, CppKernel::kAllMembers);
     }
 
     void collectBuffers() {
@@ -213,7 +219,7 @@ private:
     // One member inside the outer (pointwise) loops of a reduction group.
     std::string member(size_t m, const std::string& pad) {
         const LoopBody& body = k_.bodies[m];
-        prefix_ = fmt::format("m{}_", m);
+        prefix_ = memberPrefix(m);
         size_t p = k_.pointwiseSizes.size();
         if (body.vars.size() == p) return statements(body, pad, nullptr);  // pointwise over the outer dims only
         const SchedulerNode* node = k_.nodes[m];
@@ -307,10 +313,13 @@ private:
 
 }  // namespace
 
+void CppKernel::add(const std::string& text, int member) {
+    code += text;
+    lineMembers.insert(lineMembers.end(), std::count(text.begin(), text.end(), '\n'), member);
+}
+
 CppKernel cppKernel(const KernelGroup& kernel, const std::string& name, const LoweredGraph& graph) {
-    KernelWriter writer(kernel, graph);
-    std::string code = writer.write(name);
-    return {code, writer.buffers()};
+    return KernelWriter(kernel, graph).write(name);
 }
 
 }  // namespace fusescope

@@ -79,6 +79,45 @@ std::string externCall(const Buffer& b) {
     return out;
 }
 
+// Appends text to the module and records which buffers each appended line computes.
+class SourceBuilder {
+public:
+    explicit SourceBuilder(GeneratedCpp& gen) : gen_(gen) {}
+
+    void add(const std::string& text, const std::vector<std::string>& buffers = {}) {
+        int lines = static_cast<int>(std::count(text.begin(), text.end(), '\n'));
+        for (const auto& b : buffers) tag(b, nextLine_, nextLine_ + lines - 1);
+        gen_.source += text;
+        nextLine_ += lines;
+    }
+
+    // A kernel's lines, each tagged with its member's buffer (or all members').
+    void addKernel(const CppKernel& kernel, const KernelGroup& group) {
+        std::vector<std::string> all;
+        for (const auto* n : group.nodes) all.push_back(n->name);
+        for (size_t i = 0; i < kernel.lineMembers.size(); ++i) {
+            int m = kernel.lineMembers[i];
+            if (m == CppKernel::kAllMembers)
+                for (const auto& b : all) tag(b, nextLine_ + static_cast<int>(i), nextLine_ + static_cast<int>(i));
+            else
+                tag(all[m], nextLine_ + static_cast<int>(i), nextLine_ + static_cast<int>(i));
+        }
+        gen_.source += kernel.code;
+        nextLine_ += static_cast<int>(kernel.lineMembers.size());
+    }
+
+private:
+    void tag(const std::string& buffer, int first, int last) {
+        if (last < first) return;
+        LineRanges& ranges = gen_.bufferLines[buffer];
+        if (!ranges.empty() && ranges.back().second + 1 >= first) ranges.back().second = std::max(ranges.back().second, last);
+        else ranges.push_back({first, last});
+    }
+
+    GeneratedCpp& gen_;
+    int nextLine_ = 1;
+};
+
 }  // namespace
 
 GeneratedCpp generateCpp(const LoweredGraph& graph, const Schedule& schedule) {
@@ -87,11 +126,17 @@ GeneratedCpp generateCpp(const LoweredGraph& graph, const Schedule& schedule) {
     for (const auto& o : graph.outputs)
         if (graph.findBuffer(o.buffer) && outputs.insert(o.buffer).second) gen.outputBuffers.push_back(o.buffer);
 
-    std::string kernels, calls;
-    auto traced = [&](TracedCall call, const std::string& code) {
-        calls += fmt::format("    fs_span = fs_trace_begin({}, {}{}{});\n", gen.tracedCalls.size(), call.buffers.size(),
-                             call.buffers.empty() ? "" : ", ", fmt::join(call.buffers, ", "));
-        calls += code + "    fs_trace_end(fs_span);\n";
+    // Kernels first (their text goes before the wrapper), wrapper calls kept until then.
+    struct TracedChunk {
+        std::string text;
+        std::vector<std::string> buffers;  // what the call computes
+    };
+    std::vector<std::pair<CppKernel, const KernelGroup*>> kernels;
+    std::vector<TracedChunk> calls;
+    auto traced = [&](TracedCall call, const std::string& code, std::vector<std::string> computes) {
+        std::string text = fmt::format("    fs_span = fs_trace_begin({}, {}{}{});\n", gen.tracedCalls.size(), call.buffers.size(),
+                                       call.buffers.empty() ? "" : ", ", fmt::join(call.buffers, ", "));
+        calls.push_back({text + code + "    fs_trace_end(fs_span);\n", std::move(computes)});
         gen.tracedCalls.push_back(std::move(call));
     };
     for (const auto& k : schedule.kernels) {
@@ -100,43 +145,53 @@ GeneratedCpp generateCpp(const LoweredGraph& graph, const Schedule& schedule) {
             std::vector<std::string> buffers;
             for (const auto& op : b.operands) buffers.push_back(op.buffer);
             buffers.push_back(b.name);
-            traced({"extern_kernels." + b.kernel, buffers}, externCall(b));
+            gen.bufferKernels[b.name] = "extern_kernels." + b.kernel;
+            traced({"extern_kernels." + b.kernel, buffers}, externCall(b), {b.name});
             continue;
         }
         std::string name = kernelName(k, gen.kernelNames.size());
         CppKernel kernel = cppKernel(k, name, graph);
-        kernels += "\n" + kernel.code;
-        std::vector<std::string> args = kernel.buffers;
+        std::vector<std::string> args = kernel.buffers, computes;
         for (const auto& s : graph.symbols) args.push_back(s.name);
-        traced({name, kernel.buffers}, fmt::format("    {}({});\n", name, fmt::join(args, ", ")));
+        for (const auto* n : k.nodes) {
+            computes.push_back(n->name);
+            gen.bufferKernels[n->name] = name;
+        }
+        traced({name, kernel.buffers}, fmt::format("    {}({});\n", name, fmt::join(args, ", ")), computes);
         gen.kernelNames.push_back(name);
+        kernels.push_back({std::move(kernel), &k});
     }
 
-    std::string call = "\nextern \"C\" int call(void* const* inputs, void* const* outputs, const int64_t* symbols) {\n";
-    call += "    fs_status = 0;\n    void* fs_span;\n";
-    for (size_t i = 0; i < graph.symbols.size(); ++i) call += fmt::format("    int64_t {} = symbols[{}];\n", graph.symbols[i].name, i);
+    SourceBuilder out(gen);
+    out.add(cppPrelude());
+    for (const auto& [kernel, group] : kernels) {
+        out.add("\n");
+        out.addKernel(kernel, *group);
+    }
+    out.add("\nextern \"C\" int call(void* const* inputs, void* const* outputs, const int64_t* symbols) {\n");
+    out.add("    fs_status = 0;\n    void* fs_span;\n");
+    for (size_t i = 0; i < graph.symbols.size(); ++i) out.add(fmt::format("    int64_t {} = symbols[{}];\n", graph.symbols[i].name, i));
     for (const auto& in : graph.inputs) {
         std::string type = dtypeCType(in.layout.dtype);
-        call += fmt::format("    const {}* {} = (const {}*)inputs[{}];\n", type, in.name, type, in.placeholder);
+        out.add(fmt::format("    const {}* {} = (const {}*)inputs[{}];\n", type, in.name, type, in.placeholder));
     }
     std::vector<std::pair<std::string, std::string>> allocated;  // buffer, bytes
     for (const auto& node : schedule.nodes) {
         const Buffer& b = *node->buffer;
         std::string type = dtypeCType(b.layout.dtype);
-        auto out = std::find(gen.outputBuffers.begin(), gen.outputBuffers.end(), b.name);
-        if (out != gen.outputBuffers.end()) {
-            call += fmt::format("    {}* {} = ({}*)outputs[{}];\n", type, b.name, type, out - gen.outputBuffers.begin());
+        auto output = std::find(gen.outputBuffers.begin(), gen.outputBuffers.end(), b.name);
+        if (output != gen.outputBuffers.end()) {
+            out.add(fmt::format("    {}* {} = ({}*)outputs[{}];\n", type, b.name, type, output - gen.outputBuffers.begin()), {b.name});
         } else {
             std::string bytes = fmt::format("{} * {}", b.layout.numel().cstr(), dtypeSize(b.layout.dtype));
-            call += fmt::format("    {}* {} = ({}*)fs_alloc({});\n", type, b.name, type, bytes);
+            out.add(fmt::format("    {}* {} = ({}*)fs_alloc({});\n", type, b.name, type, bytes), {b.name});
             allocated.push_back({b.name, bytes});
         }
     }
-    if (crashInGeneratedCodeForTests()) call += "    *(volatile int*)0 = 0;  // FUSESCOPE_TEST_CRASH_IN_GENERATED_CODE\n";
-    call += calls;
-    for (const auto& [name, bytes] : allocated) call += fmt::format("    fs_free({}, {});\n", name, bytes);
-    call += "    return fs_status;\n}\n";
-    gen.source = cppPrelude() + kernels + call;
+    if (crashInGeneratedCodeForTests()) out.add("    *(volatile int*)0 = 0;  // FUSESCOPE_TEST_CRASH_IN_GENERATED_CODE\n");
+    for (const auto& call : calls) out.add(call.text, call.buffers);
+    for (const auto& [name, bytes] : allocated) out.add(fmt::format("    fs_free({}, {});\n", name, bytes), {name});
+    out.add("    return fs_status;\n}\n");
     return gen;
 }
 

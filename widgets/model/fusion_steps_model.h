@@ -1,0 +1,56 @@
+#pragma once
+// The Fusion stepper's table: the ordered fusion decisions of one compile's first graph
+// (step, the pair, kind, score, verdict, reason), following the run as it streams. Also
+// builds the scheduler-node graph as it stood after any step, for the Graph view.
+
+#include <vector>
+
+#include <QAbstractTableModel>
+#include <QStringList>
+
+#include "model/compile_provenance.h"
+#include "model/run_store.h"
+
+namespace fusescope::gui {
+
+struct FusionStep {
+    int step = 0;
+    QString node1, node2, kind, reason, result;  // result: the fused node, when fused
+    qint64 score = 0;
+    bool fused = false;
+};
+
+class FusionStepsModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { StepColumn, PairColumn, KindColumn, ScoreColumn, VerdictColumn, ReasonColumn, ColumnCount };
+
+    explicit FusionStepsModel(const RunStore* store, QObject* parent = nullptr);
+
+    void setCompileId(const QString& compileId);
+    const QString& compileId() const { return compileId_; }
+    const std::vector<FusionStep>& steps() const { return steps_; }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    bool parse(const nlohmann::json& event, FusionStep& out);  // false for other events
+    void rebuild();
+    void append(int eventIndex);
+
+    const RunStore* store_;
+    QString compileId_;
+    std::string graph_;  // the first graph with decisions: later graphs of the compile are not mixed in
+    std::vector<FusionStep> steps_;
+};
+
+// The scheduler nodes after the first `upTo` steps, in the Graph view's JSON form: one node
+// per group (named as the scheduler named it: buf0_buf1), its inputs the groups and graph
+// inputs it reads, `members` the two nodes the step that made it joined, and `group` the
+// post-fusion node it ends up in (so colours hold across steps).
+nlohmann::json schedulerGraphAt(const CompileProvenance& provenance, const std::vector<FusionStep>& steps, int upTo);
+
+}  // namespace fusescope::gui

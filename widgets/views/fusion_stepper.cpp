@@ -1,0 +1,136 @@
+#include "views/fusion_stepper.h"
+
+#include <algorithm>
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QSlider>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include "views/graph_view.h"
+
+namespace fusescope::gui {
+
+FusionStepper::FusionStepper(const RunStore* store, QWidget* parent)
+    : QWidget(parent), model_(new FusionStepsModel(store, this)) {
+    back_ = new QPushButton(tr("◀ Back"), this);
+    back_->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Left));
+    back_->setToolTip(tr("Undo the last fusion step (Alt+Left)"));
+    forward_ = new QPushButton(tr("Forward ▶"), this);
+    forward_->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Right));
+    forward_->setToolTip(tr("Apply the next fusion step (Alt+Right)"));
+    slider_ = new QSlider(Qt::Horizontal, this);
+    slider_->setPageStep(1);
+    position_ = new QLabel(this);
+    why_ = new QPushButton(tr("Why not fused?"), this);
+    why_->setToolTip(tr("Select two nodes in the diagram (Ctrl+click) and ask the engine why they are or are not one kernel"));
+    auto* controls = new QHBoxLayout;
+    controls->addWidget(back_);
+    controls->addWidget(slider_, 1);
+    controls->addWidget(forward_);
+    controls->addWidget(position_);
+    controls->addWidget(why_);
+
+    detail_ = new QLabel(this);
+    detail_->setWordWrap(true);
+    detail_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    explanation_ = new QLabel(this);
+    explanation_->setWordWrap(true);
+    explanation_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    table_ = new QTableView(this);
+    table_->setModel(model_);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setSelectionMode(QAbstractItemView::SingleSelection);
+    table_->verticalHeader()->hide();
+    table_->horizontalHeader()->setStretchLastSection(true);
+    graph_ = new GraphView(this);
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(table_);
+    split->addWidget(graph_);
+    split->setStretchFactor(1, 1);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(controls);
+    layout->addWidget(detail_);
+    layout->addWidget(explanation_);
+    layout->addWidget(split, 1);
+
+    connect(back_, &QPushButton::clicked, this, [this] { setStep(step_ - 1); });
+    connect(forward_, &QPushButton::clicked, this, [this] { setStep(step_ + 1); });
+    connect(slider_, &QSlider::valueChanged, this, &FusionStepper::setStep);
+    connect(table_, &QTableView::clicked, this, [this](const QModelIndex& index) { setStep(index.row() + 1); });
+    connect(why_, &QPushButton::clicked, this, [this] {
+        QStringList picked = graph_->selectedNames();
+        if (picked.size() != 2) {
+            showExplanation(tr("Select exactly two nodes in the diagram first (Ctrl+click the second)."));
+            return;
+        }
+        showExplanation(tr("Asking the engine about %1 and %2...").arg(picked[0], picked[1]));
+        Q_EMIT explainRequested(picked[0], picked[1]);
+    });
+    connect(graph_, &GraphView::nodeClicked, this, &FusionStepper::nodeClicked);
+    // The run streams decisions after the stepper was set up: keep the controls in range.
+    connect(model_, &QAbstractItemModel::rowsInserted, this, [this] { refresh(); });
+    connect(model_, &QAbstractItemModel::modelReset, this, [this] { setStep(0); });
+    refresh();
+}
+
+void FusionStepper::setCompile(const QString& compileId, const CompileProvenance& provenance) {
+    model_->setCompileId(compileId);
+    provenance_ = provenance;
+    step_ = -1;  // redraw even if the step number stays 0
+    freshLayout_ = true;
+    setStep(0);
+}
+
+void FusionStepper::setStep(int step) {
+    step = std::clamp(step, 0, stepCount());
+    bool changed = step != step_;
+    step_ = step;
+    refresh();
+    if (!changed) return;
+    // Between steps of one compile, nodes keep their places; a new compile starts afresh.
+    graph_->showGraph(schedulerGraphAt(provenance_, model_->steps(), step_), !freshLayout_);
+    freshLayout_ = false;
+    explanation_->clear();
+    if (step_ == 0) {
+        table_->clearSelection();
+        graph_->setHighlighted({});
+        Q_EMIT stepChanged(0, {}, {});
+        return;
+    }
+    const FusionStep& s = model_->steps()[static_cast<size_t>(step_ - 1)];
+    table_->selectRow(step_ - 1);
+    graph_->setHighlighted(s.fused ? QStringList{s.result} : QStringList{s.node1, s.node2});
+    Q_EMIT stepChanged(step_, s.node1, s.node2);
+}
+
+void FusionStepper::refresh() {
+    int count = stepCount();
+    QSignalBlocker block(slider_);
+    slider_->setRange(0, count);
+    slider_->setValue(step_);
+    back_->setEnabled(step_ > 0);
+    forward_->setEnabled(step_ < count);
+    position_->setText(tr("step %1 of %2").arg(step_).arg(count));
+    detail_->setText(detailText());
+}
+
+QString FusionStepper::detailText() const {
+    if (stepCount() == 0) return tr("No fusion decisions in this compile.");
+    if (step_ <= 0) return tr("Before fusion: %n scheduler node(s).", nullptr, static_cast<int>(provenance_.preFusionNodes().size()));
+    const FusionStep& s = model_->steps()[static_cast<size_t>(step_ - 1)];
+    QString verdict = s.fused ? tr("fused into %1").arg(s.result) : tr("not fused");
+    return tr("Step %1: %2 + %3 (%4, score %5): %6. %7").arg(s.step).arg(s.node1, s.node2, s.kind).arg(s.score).arg(verdict, s.reason);
+}
+
+void FusionStepper::showExplanation(const QString& text) { explanation_->setText(text); }
+
+}  // namespace fusescope::gui
