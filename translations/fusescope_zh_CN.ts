@@ -37,6 +37,19 @@
     </message>
 </context>
 <context>
+    <name>ScriptNotes</name>
+    <message>
+        <source>graph break (%1): %2</source>
+        <translation>图中断（%1）：%2</translation>
+    </message>
+    <message>
+        <source>recompiled as %1 because of guard failures:
+%2</source>
+        <translation>因以下守卫检查失败而重新编译为 %1：
+%2</translation>
+    </message>
+</context>
+<context>
     <name>fusescope::gui::CompilesModel</name>
     <message>
         <source>failed</source>
@@ -502,6 +515,42 @@
     <message>
         <source>PNG image (*.png);;SVG drawing (*.svg)</source>
         <translation>PNG 图像 (*.png);;SVG 矢量图 (*.svg)</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stop the run at its next statement (Esc)</source>
+        <translation>在下一条语句处停止运行（Esc）</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <source>E&amp;xport Bundle...</source>
+        <translation>导出追踪包(&amp;X)...</translation>
+    </message>
+    <message>
+        <source>Export Bundle</source>
+        <translation>导出追踪包</translation>
+    </message>
+    <message>
+        <source>There is no bundle yet: run the script first (a run that is still going, or whose engine died, has none).</source>
+        <translation>还没有追踪包：请先运行脚本（仍在运行或引擎已退出的运行没有追踪包）。</translation>
+    </message>
+    <message>
+        <source>Trace bundles (*.fscope)</source>
+        <translation>追踪包 (*.fscope)</translation>
+    </message>
+    <message>
+        <source>Cannot write %1.</source>
+        <translation>无法写入 %1。</translation>
+    </message>
+    <message>
+        <source>Exported the bundle to %1</source>
+        <translation>追踪包已导出到 %1</translation>
     </message>
 </context>
 <context>

@@ -6,6 +6,10 @@
 #include <fmt/format.h>
 
 #include "backends/backend.h"
+#include "bundle/bundle_format.h"
+#include "bundle/bundle_recorder.h"
+#include "bundle/bundle_writer.h"
+#include "bundle/zip_archive.h"
 #include "schedule/fusion_explain.h"
 
 namespace fusescope::cli {
@@ -40,6 +44,8 @@ struct RunParams {
     std::string source;
     std::string fileName;
     SessionOptions options;
+    std::string bundle;       // where to write the run's bundle at its end; "" for none
+    json manifestOptions;     // what the bundle's manifest records of the options
 };
 
 // Checks the params of `run` and turns them into session options.
@@ -77,6 +83,13 @@ RunParams runParams(const json& params) {
     }
     run.options.trace = protocol::boolParam(params, "trace").value_or(false);
     run.options.debugDir = protocol::stringParam(params, "debug_dir").value_or("");
+    run.bundle = protocol::stringParam(params, "bundle").value_or("");
+    if (!run.bundle.empty()) {
+        if (!zipAvailable()) throw Failure(protocol::kInvalidParams, zipUnavailableReason());
+        run.options.trace = true;  // the bundle's trace files are built from the trace_event stream
+    }
+    run.manifestOptions = {{"backend", run.options.backendOverride}, {"logs", protocol::stringParam(params, "logs").value_or("")},
+                           {"trace", run.options.trace}};
     return run;
 }
 
@@ -92,10 +105,22 @@ json runMethod(const protocol::Request& request, ServedRuns& runs, const RunCont
     run.options.compilers = archive.lookup();
     ScriptSession session(std::move(run.options));
     int64_t events = 0;
+    BundleRecorder recorder;
     session.bus().subscribe([&](const Event& event) {
         ++events;
         context.send(protocol::eventMessage(request.id, event));
+        if (!run.bundle.empty()) recorder.consume(event);
     });
+    // The bundle is written however the run ends: a failed run's events say how far it got.
+    std::string bundleError;
+    auto writeRunBundle = [&] {
+        if (run.bundle.empty()) return;
+        try {
+            writeBundle(run.bundle, recorder.entries(makeManifest(run.fileName, "cpu", run.manifestOptions), run.source));
+        } catch (const Error& e) {
+            bundleError = e.what();
+        }
+    };
 
     struct Running {  // makes the session cancellable while it runs
         const RunContext& context;
@@ -108,14 +133,19 @@ json runMethod(const protocol::Request& request, ServedRuns& runs, const RunCont
     } catch (const Error& e) {
         const auto* scriptError = dynamic_cast<const ScriptError*>(&e);
         bool cancelled = session.cancelRequested() && scriptError && scriptError->kind() == "KeyboardInterrupt";
-        throw Failure(cancelled ? protocol::kCancelled : protocol::kScriptError, describeError(e),
-                      json{{"where", locationJson(e.where())}});
+        writeRunBundle();
+        json data = {{"where", locationJson(e.where())}};
+        if (!run.bundle.empty()) data[bundleError.empty() ? "bundle" : "bundle_error"] = bundleError.empty() ? run.bundle : bundleError;
+        throw Failure(cancelled ? protocol::kCancelled : protocol::kScriptError, describeError(e), data);
     }
+    writeRunBundle();
 
     json graphs = json::array();
     for (const auto& g : archive.graphs())
         graphs.push_back({{"compile_id", g.compileId}, {"graph", g.graphName}, {"backend", g.backend}});
-    return json{{"compiles", session.compileCount()}, {"graphs", graphs}, {"events", events}};
+    json result = {{"compiles", session.compileCount()}, {"graphs", graphs}, {"events", events}};
+    if (!run.bundle.empty()) result[bundleError.empty() ? "bundle" : "bundle_error"] = bundleError.empty() ? run.bundle : bundleError;
+    return result;
 }
 
 json explainFusionMethod(const protocol::Request& request, ServedRuns& runs) {

@@ -19,6 +19,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "bundle/bundle_reader.h"
+#include "bundle/zip_archive.h"
 #include "test_support.h"
 #include "toolchain/cpp_jit.h"
 
@@ -180,6 +182,34 @@ TEST(Protocol, RunStreamsEventsThenAnswers) {
     EXPECT_EQ((*printed)["text"], "torch.Size([16, 16]) torch.Size([]) torch.Size([7])\n");
     server.send({{"id", 2}, {"method", "shutdown"}});
     EXPECT_EQ(server.answer(2), (json{{"id", 2}, {"result", json::object()}}));
+}
+
+TEST(Protocol, RunWritesItsBundleWhetherTheScriptSucceedsOrFails) {
+    if (!zipAvailable()) GTEST_SKIP() << zipUnavailableReason();
+    ServeChild server;
+    std::string ok = writeTempFile("ok.fscope", ""), failed = writeTempFile("failed.fscope", "");
+    server.send(runRequest(1, kFusionScript, {{"bundle", ok}}));
+    std::vector<json> events;
+    json answer = server.answer(1, &events);
+    ASSERT_TRUE(answer.contains("result")) << answer.dump();
+    EXPECT_EQ(answer["result"]["bundle"], ok);
+    Bundle bundle = readBundle(ok);
+    EXPECT_EQ(bundle.script, kFusionScript);
+    EXPECT_EQ(bundle.events.size(), events.size());  // the bundle turned tracing on: trace_events included
+    EXPECT_TRUE(hasType(events, "trace_event"));
+    EXPECT_TRUE(bundle.files.count("trace/chrome_trace.json"));
+
+    server.send(runRequest(2, "import torch\nprint(1)\nundefined_name\n", {{"bundle", failed}}));
+    answer = server.answer(2, &events);
+    ASSERT_TRUE(answer.contains("error")) << answer.dump();
+    EXPECT_EQ(answer["error"]["code"], "script_error");
+    EXPECT_EQ(answer["error"]["bundle"], failed);
+    bundle = readBundle(failed);
+    EXPECT_TRUE(hasType(bundle.events, "error"));
+
+    server.send(runRequest(3, "print(1)\n", {{"bundle", "/no/such/folder/x.fscope"}}));
+    answer = server.answer(3);
+    EXPECT_NE(answer["result"]["bundle_error"].get<std::string>().find("/no/such/folder"), std::string::npos) << answer.dump();
 }
 
 TEST(Protocol, ExplainFusionAnswersForPairsFusedAndNeverTried) {

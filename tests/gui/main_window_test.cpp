@@ -3,6 +3,8 @@
 // what it received, and a restart runs again.
 #include <QDockWidget>
 #include <QFile>
+#include <QMimeData>
+#include <QUrl>
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -11,6 +13,7 @@
 #include <QTableView>
 #include <QTreeView>
 
+#include "bundle/bundle_reader.h"
 #include "window/main_window.h"
 #include "gui_test_support.h"
 #include "views/code_view.h"
@@ -131,6 +134,31 @@ private slots:
         int line = -1, column = -1;
         window.editor()->getCursorPosition(&line, &column);
         QCOMPARE(line + 1, 15);
+
+        // Each break is noted under its line in the editor.
+        QCOMPARE(window.editor()->annotation(14),
+                 QString("graph break (1/0): data-dependent branching: the condition depends on a tensor value"));
+        QCOMPARE(window.editor()->annotation(8), QString("graph break (0/0): print() called: printing needs real values"));
+        QCOMPARE(window.editor()->annotation(9), QString());
+
+        // The run left its bundle behind: exporting it gives back the same events.
+        QTemporaryDir dir;
+        QString exported = dir.filePath("breaks.fscope");
+        QVERIFY(window.exportBundle(exported));
+        fusescope::Bundle bundle = fusescope::readBundle(exported.toStdString());
+        QCOMPARE(bundle.events.size(), window.store().size());
+        QCOMPARE(bundle.manifest.script, std::string("02_graph_breaks.py"));
+
+        // Dropping the bundle on the window opens it, and it joins Open Recent.
+        QMimeData mime;
+        mime.setUrls({QUrl::fromLocalFile(exported)});
+        QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        static_cast<QObject&>(window).event(&drop);  // straight to the handler: QApplication drops synthetic drag events
+        QCOMPARE(window.windowTitle(), QString("Fusescope - breaks.fscope (bundle)"));
+        QCOMPARE(window.store().size(), bundle.events.size());
+        QCOMPARE(window.editor()->annotation(14).left(18), QString("graph break (1/0):"));
+        QCOMPARE(window.recentFiles().value(0), exported);
+        QCOMPARE(window.recentFiles().value(1), QString::fromStdString(test::sourcePath("resources/examples/02_graph_breaks.py")));
     }
 
     void aKilledEngineKeepsTheWindowAndItsEventsAndRestarts() {

@@ -43,6 +43,7 @@ int EngineClient::run(const RunRequest& r) {
                              {"device", r.device.toStdString()}, {"trace", r.trace}};
     if (!r.backend.isEmpty()) params["backend"] = r.backend.toStdString();
     if (!r.logs.isEmpty()) params["logs"] = r.logs.toStdString();
+    if (!r.bundle.isEmpty()) params["bundle"] = r.bundle.toStdString();
     activeRun_ = send("run", std::move(params));
     activeDescription_ = tr("running %1").arg(r.fileName);
     return activeRun_;

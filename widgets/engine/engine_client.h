@@ -19,6 +19,7 @@ struct RunRequest {
     QString device = "cpu";
     QString logs;      // TORCH_LOGS-style spec
     bool trace = true;
+    QString bundle;    // where the engine writes the run's bundle when it ends; "" for none
 };
 
 class EngineClient : public QObject {

@@ -201,6 +201,8 @@ QPoint GraphView::nodeCentre(const QString& name) const {
 void GraphView::fitAll() {
     if (scene_.items().isEmpty()) return;
     fitInView(scene_.itemsBoundingRect().adjusted(-20, -20, 20, 20), Qt::KeepAspectRatio);
+    // A small graph is shown at its natural size rather than blown up.
+    if (transform().m11() > 1) setTransform(QTransform());
 }
 
 bool GraphView::exportImage(const QString& path, QString* error) {

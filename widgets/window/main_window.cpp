@@ -1,5 +1,7 @@
 #include "window/main_window.h"
 
+#include <algorithm>
+
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
@@ -27,7 +29,13 @@
 #include <QTabWidget>
 #include <QToolBar>
 #include <QTreeView>
+#include <QDragEnterEvent>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QRegularExpression>
+#include <QToolButton>
 #include <Qsci/qsciscintilla.h>
+#include <Qsci/qscistyle.h>
 
 #include "bundle/bundle_reader.h"
 #include "core/error.h"
@@ -36,9 +44,11 @@
 #include "model/json_fields.h"
 #include "model/logs_model.h"
 #include "model/graph_breaks_model.h"
+#include "model/script_notes.h"
 #include "views/code_view.h"
 #include "views/fusion_stepper.h"
 #include "views/graph_view.h"
+#include "window/recent_files.h"
 
 namespace fusescope::gui {
 
@@ -84,6 +94,21 @@ MainWindow::MainWindow(const QString& cliPath, QWidget* parent)
     buildDocks();
     status_ = new QLabel(tr("Ready"), this);
     statusBar()->addWidget(status_, 1);
+    progress_ = new QProgressBar(this);
+    progress_->setRange(0, 0);  // busy: the engine does not say how far a run has got
+    progress_->setMaximumWidth(160);
+    cancel_ = new QToolButton(this);
+    cancel_->setText(tr("Cancel"));
+    cancel_->setToolTip(tr("Stop the run at its next statement (Esc)"));
+    cancel_->setShortcut(QKeySequence(Qt::Key_Escape));
+    connect(cancel_, &QToolButton::clicked, this, [this] {
+        if (engine_.activeRun()) engine_.cancel(engine_.activeRun());
+    });
+    statusBar()->addPermanentWidget(progress_);
+    statusBar()->addPermanentWidget(cancel_);
+    setBusy(false);
+    setAcceptDrops(true);
+    editor_->viewport()->installEventFilter(this);  // Scintilla would paste a dropped file's path
 
     connect(&engine_, &EngineClient::eventReceived, this, &MainWindow::onEvent);
     connect(&engine_, &EngineClient::answered, this, [this](int id, const nlohmann::json& result) {
@@ -144,7 +169,17 @@ void MainWindow::buildActions() {
         QString path = QFileDialog::getOpenFileName(this, tr("Open"), {}, tr("Scripts and bundles (*.py *.fscope)"));
         if (!path.isEmpty()) openFile(path);
     });
+    recent_ = new RecentFiles(file->addMenu(tr("Open &Recent")), this);
+    connect(recent_, &RecentFiles::openRequested, this, &MainWindow::openFile);
     file->addAction(tr("&Save Script"), QKeySequence::Save, this, &MainWindow::saveScript);
+    file->addAction(tr("E&xport Bundle..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), this, [this] {
+        if (bundlePath_.isEmpty() || !QFile::exists(bundlePath_)) {
+            QMessageBox::information(this, tr("Export Bundle"), tr("There is no bundle yet: run the script first (a run that is still going, or whose engine died, has none)."));
+            return;
+        }
+        QString path = QFileDialog::getSaveFileName(this, tr("Export Bundle"), {}, tr("Trace bundles (*.fscope)"));
+        if (!path.isEmpty()) exportBundle(path);
+    });
     file->addAction(tr("&Export Graph Image..."), this, [this] {
         QString path = QFileDialog::getSaveFileName(this, tr("Export Graph Image"), {}, tr("PNG image (*.png);;SVG drawing (*.svg)"));
         QString error;
@@ -316,8 +351,52 @@ bool MainWindow::openFile(const QString& path) {
     editor_->setText(QString::fromUtf8(file.readAll()));
     scriptPath_ = path;
     discardAutosave();
+    recent_->add(path);
     setWindowTitle(tr("Fusescope - %1").arg(QFileInfo(path).fileName()));
     return true;
+}
+
+bool MainWindow::exportBundle(const QString& path) {
+    if (QFileInfo(path).absoluteFilePath() == QFileInfo(bundlePath_).absoluteFilePath()) return true;
+    // Copy under a temporary name, then rename: the target is never left half written.
+    QString partial = path + ".part";
+    QFile::remove(partial);
+    if (!QFile::copy(bundlePath_, partial) || (QFile::exists(path) && !QFile::remove(path)) || !QFile::rename(partial, path)) {
+        QFile::remove(partial);
+        QMessageBox::warning(this, tr("Export Bundle"), tr("Cannot write %1.").arg(path));
+        return false;
+    }
+    setStatus(tr("Exported the bundle to %1").arg(path));
+    return true;
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    for (const QUrl& url : event->mimeData()->urls())
+        if (url.isLocalFile() && QRegularExpression(R"(\.(py|fscope)$)", QRegularExpression::CaseInsensitiveOption).match(url.toLocalFile()).hasMatch()) {
+            event->acceptProposedAction();
+            return;
+        }
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    for (const QUrl& url : event->mimeData()->urls())
+        if (url.isLocalFile()) {
+            event->acceptProposedAction();
+            openFile(url.toLocalFile());
+            return;
+        }
+}
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == editor_->viewport() && (event->type() == QEvent::DragEnter || event->type() == QEvent::Drop)) {
+        auto* drop = static_cast<QDropEvent*>(event);
+        if (drop->mimeData()->hasUrls()) {
+            if (event->type() == QEvent::DragEnter) dragEnterEvent(static_cast<QDragEnterEvent*>(event));
+            else dropEvent(drop);
+            return true;
+        }
+    }
+    return QMainWindow::eventFilter(watched, event);
 }
 
 bool MainWindow::openBundle(const QString& path) {
@@ -333,6 +412,10 @@ bool MainWindow::openBundle(const QString& path) {
     discardAutosave();
     output_->clear();
     store_.replace(std::move(bundle.events));
+    bundlePath_ = path;
+    recent_->add(path);
+    runFileName_ = QString::fromStdString(bundle.manifest.script);
+    annotateScript();
     for (const auto& e : store_.events())
         if (stringField(e, "type") == "script_output") output_->insertPlainText(qstringField(e, "text"));
     setWindowTitle(tr("Fusescope - %1 (bundle)").arg(QFileInfo(path).fileName()));
@@ -365,7 +448,15 @@ void MainWindow::runScript() {
     request.device = device_->currentData().toString();
     request.logs = logSpec_->text().trimmed();
     QSettings().setValue("run/logs", request.logs);
+    // Every run leaves its bundle behind, so File > Export Bundle has it when it ends.
+    QString runs = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) + "/runs";
+    QDir().mkpath(runs);
+    request.bundle = runs + "/last-run.fscope";
+    bundlePath_.clear();
+    runFileName_ = request.fileName;
+    editor_->clearAnnotations();
     engine_.run(request);
+    setBusy(true);
     setStatus(tr("Running %1...").arg(request.fileName));
 }
 
@@ -373,6 +464,7 @@ void MainWindow::onEvent(int, const nlohmann::json& event) {
     store_.append(event);
     const std::string type = stringField(event, "type");
     if (type == "script_output") output_->insertPlainText(qstringField(event, "text"));
+    if (type == "error" || type == "graph_break" || type == "recompile") annotateScript();
     if (QString stage = stageOf(type); !stage.isEmpty()) setStatus(tr("Running: %1").arg(stage));
     // Follow the newest compile until the user picks one.
     QString id = qstringField(event, "compile_id");
@@ -383,12 +475,16 @@ void MainWindow::onEvent(int, const nlohmann::json& event) {
 }
 
 void MainWindow::onRunFinished(bool ok, const QString& message) {
+    setBusy(false);
     if (!ok) output_->appendPlainText(message);
+    QString bundle = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) + "/runs/last-run.fscope";
+    if (QFile::exists(bundle)) bundlePath_ = bundle;
     setStatus(ok ? tr("Finished: %1 events").arg(store_.size()) : message);
     if (!selection_.compileId().isEmpty()) showCompile(selection_.compileId());
 }
 
 void MainWindow::onEngineDied(const QString& description, const QString& running) {
+    setBusy(false);
     QString text = running.isEmpty() ? description : tr("%1 while %2").arg(description, running);
     output_->appendPlainText(tr("%1. Everything received so far is kept; Restart Engine starts a new one.").arg(text));
     setStatus(text);
@@ -455,7 +551,33 @@ void MainWindow::explainFusion(const QString& node1, const QString& node2) {
 
 void MainWindow::setStatus(const QString& text) { status_->setText(text); }
 
+void MainWindow::setBusy(bool busy) {
+    progress_->setVisible(busy);
+    cancel_->setVisible(busy);
+}
+
+void MainWindow::annotateScript() {
+    editor_->clearAnnotations();
+    static const QsciStyle error(-1, "error", QColor(150, 0, 0), QColor(255, 230, 230), editor_->font());
+    static const QsciStyle graphBreak(-1, "graph break", QColor(120, 70, 0), QColor(255, 243, 214), editor_->font());
+    static const QsciStyle recompile(-1, "recompile", QColor(0, 70, 140), QColor(228, 239, 255), editor_->font());
+    QMap<int, QList<ScriptNote>> byLine;
+    for (const ScriptNote& note : scriptNotes(store_, runFileName_)) byLine[note.line].append(note);
+    for (auto it = byLine.begin(); it != byLine.end(); ++it) {
+        QStringList texts;
+        for (const ScriptNote& note : it.value()) texts << note.text;
+        // The most serious note colours the whole annotation.
+        auto worst = std::min_element(it.value().begin(), it.value().end(),
+                                      [](const ScriptNote& a, const ScriptNote& b) { return a.kind < b.kind; })->kind;
+        const QsciStyle& style = worst == ScriptNote::Kind::Error ? error : worst == ScriptNote::Kind::GraphBreak ? graphBreak : recompile;
+        editor_->annotate(it.key() - 1, texts.join('\n'), style);
+    }
+    editor_->setAnnotationDisplay(QsciScintilla::AnnotationBoxed);
+}
+
 QString MainWindow::statusText() const { return status_->text(); }
+
+QStringList MainWindow::recentFiles() const { return recent_->paths(); }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
     QSettings settings;

@@ -17,6 +17,8 @@ class QPlainTextEdit;
 class QTreeView;
 class QTabWidget;
 class QTableView;
+class QProgressBar;
+class QToolButton;
 
 namespace fusescope::gui {
 
@@ -24,6 +26,7 @@ class CodeView;
 class GraphView;
 class CompilesModel;
 class FusionStepper;
+class RecentFiles;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -34,6 +37,8 @@ public:
     // Opens a script (.py) or a trace bundle (.fscope); false with a message shown on failure.
     bool openFile(const QString& path);
     void runScript();  // Ctrl+R
+    // Copies the bundle of what is on show (the last run's, or the bundle opened) to `path`.
+    bool exportBundle(const QString& path);
 
     // For tests and screenshots.
     RunStore& store() { return store_; }
@@ -49,9 +54,13 @@ public:
     QTableView* graphBreaksView() const { return breaksView_; }
     static QString autosavePathForTests() { return autosavePath(); }
     QString statusText() const;
+    QStringList recentFiles() const;
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;  // file drops on the editor
 
 private:
     void buildActions();
@@ -69,6 +78,8 @@ private:
     bool openBundle(const QString& path);
     void saveScript();
     void setStatus(const QString& text);
+    void setBusy(bool busy);      // the status bar's progress and Cancel while a run works
+    void annotateScript();        // errors, graph breaks and recompiles under their lines
     void autosave();          // copies an edited script aside (timer)
     void restoreAutosave();   // at start: brings back what the last session left unsaved
     void discardAutosave();   // after open/save: the copy is no longer needed
@@ -84,6 +95,11 @@ private:
     QComboBox* device_ = nullptr;
     QLineEdit* logSpec_ = nullptr;
     QLabel* status_ = nullptr;
+    QProgressBar* progress_ = nullptr;
+    QToolButton* cancel_ = nullptr;
+    RecentFiles* recent_ = nullptr;
+    QString bundlePath_;  // the bundle of what is on show; "" when there is none yet
+    QString runFileName_; // the script name the running or last run used
     CompilesModel* compiles_ = nullptr;
     QTreeView* compilesView_ = nullptr;
     GraphView* graphView_ = nullptr;
