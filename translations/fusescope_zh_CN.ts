@@ -575,5 +575,13 @@
         <source>User-interface language, e.g. zh_CN or en (default: the system&apos;s)</source>
         <translation>界面语言，例如 zh_CN 或 en（默认：跟随系统）</translation>
     </message>
+    <message>
+        <source>Compile with this backend (inductor, eager) instead of what the script says</source>
+        <translation>使用此后端（inductor、eager）编译，而不是脚本指定的后端</translation>
+    </message>
+    <message>
+        <source>Bring a view to the front when the run ends: overview, fusion, code, guards or trace</source>
+        <translation>运行结束时将某个视图置于最前：overview、fusion、code、guards 或 trace</translation>
+    </message>
 </context>
 </TS>

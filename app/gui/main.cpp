@@ -1,4 +1,6 @@
 // fusescope: the workbench GUI. `fusescope [FILE]` opens a script or a .fscope bundle.
+#include <cstdio>
+
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
@@ -44,7 +46,11 @@ int main(int argc, char** argv) {
                                   "file");
     QCommandLineOption lang("lang", QApplication::translate("main", "User-interface language, e.g. zh_CN or en (default: the system's)"),
                             "code");
-    parser.addOptions({run, screenshot, lang});
+    QCommandLineOption backend("backend", QApplication::translate("main", "Compile with this backend (inductor, eager) instead of what the script says"),
+                               "name");
+    QCommandLineOption view("view", QApplication::translate("main", "Bring a view to the front when the run ends: overview, fusion, code, guards or trace"),
+                            "view");
+    parser.addOptions({run, screenshot, lang, backend, view});
     parser.process(app);
 
     // The engine child is the fusescope-cli built next to this binary.
@@ -53,12 +59,27 @@ int main(int argc, char** argv) {
     window.resize(1400, 900);
     window.show();
     if (!parser.positionalArguments().isEmpty() && !window.openFile(parser.positionalArguments().first())) return 1;
+    if (parser.isSet(backend) && !window.setBackend(parser.value(backend))) {
+        std::fprintf(stderr, "fusescope: unknown backend '%s'; available: inductor, eager\n", qPrintable(parser.value(backend)));
+        return 2;
+    }
+    QString viewName = parser.value(view);
+    if (!viewName.isEmpty() && !QStringList{"overview", "fusion", "code", "guards", "trace"}.contains(viewName)) {
+        std::fprintf(stderr, "fusescope: unknown view '%s'; available: overview, fusion, code, guards, trace\n", qPrintable(viewName));
+        return 2;
+    }
+    auto showView = [&window, viewName] {
+        if (!viewName.isEmpty()) window.showView(viewName);
+    };
+    QObject::connect(&window.engine(), &fusescope::gui::EngineClient::answered, &window, showView);
+    if (!parser.isSet(run)) showView();
     if (parser.isSet(screenshot)) {
-        // Grab after the run's answer (or at once for a bundle), once the views have painted.
+        // Grab after the run's answer (or at once for a bundle), once the views have painted
+        // and the graph layouts (worker threads) are drawn.
         QString path = parser.value(screenshot);
         auto grab = [&window, path] {
-            QTimer::singleShot(500, &window, [&window, path] {
-                window.grab().save(path);
+            QTimer::singleShot(1000, &window, [&window, path] {
+                if (!window.grab().save(path)) std::fprintf(stderr, "fusescope: cannot write %s\n", qPrintable(path));
                 QApplication::quit();
             });
         };

@@ -6,6 +6,8 @@
 #include <Qsci/qscilexercpp.h>
 #include <Qsci/qscilexerpython.h>
 
+#include "views/pattern_lexer.h"
+
 namespace fusescope::gui {
 
 void configureCodeEditor(QsciScintilla& editor, CodeView::Language language) {
@@ -13,6 +15,10 @@ void configureCodeEditor(QsciScintilla& editor, CodeView::Language language) {
     QsciLexer* lexer = nullptr;
     if (language == CodeView::Language::Cpp) lexer = new QsciLexerCPP(&editor);
     if (language == CodeView::Language::Python) lexer = new QsciLexerPython(&editor);
+    if (language == CodeView::Language::IrDump) lexer = new PatternLexer(irDumpLexerSpec(), &editor);
+    if (language == CodeView::Language::LlvmIr) lexer = new PatternLexer(llvmIrLexerSpec(), &editor);
+    if (language == CodeView::Language::Assembly) lexer = new PatternLexer(assemblyLexerSpec(), &editor);
+    if (language == CodeView::Language::Ptx) lexer = new PatternLexer(ptxLexerSpec(), &editor);
     if (lexer) {
         lexer->setDefaultFont(font);
         for (int style = 0; style < 128; ++style) lexer->setFont(font, style);

@@ -13,7 +13,7 @@ namespace fusescope::gui {
 class CodeView : public QsciScintilla {
     Q_OBJECT
 public:
-    enum class Language { Plain, Cpp, Python };
+    enum class Language { Plain, Cpp, Python, IrDump, LlvmIr, Assembly, Ptx };
     explicit CodeView(Language language = Language::Plain, QWidget* parent = nullptr);
 
     // Replaces the text, keeping the view read-only; tints and highlight go with the old text.

@@ -48,12 +48,18 @@ FusionStepper::FusionStepper(const RunStore* store, QWidget* parent)
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setSelectionMode(QAbstractItemView::SingleSelection);
     table_->verticalHeader()->hide();
+    table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
+    table_->setWordWrap(false);
     table_->horizontalHeader()->setStretchLastSection(true);
+    table_->horizontalHeader()->setSectionResizeMode(FusionStepsModel::StepColumn, QHeaderView::ResizeToContents);
     graph_ = new GraphView(this);
-    auto* split = new QSplitter(Qt::Horizontal, this);
-    split->addWidget(table_);
+    // The diagram above (it needs the room), the decisions below.
+    auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(graph_);
-    split->setStretchFactor(1, 1);
+    split->addWidget(table_);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    split->setSizes({300, 200});
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);

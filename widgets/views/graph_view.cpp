@@ -148,6 +148,7 @@ void GraphView::draw(const Pending& pending) {
     }
     applyHighlight();
     if (pending.fit) fitAll();
+    showHighlighted();
 }
 
 bool GraphView::findNode(const QString& name) {
@@ -162,11 +163,7 @@ bool GraphView::findNode(const QString& name) {
 void GraphView::setHighlighted(const QStringList& names) {
     highlighted_ = names;
     applyHighlight();
-    for (const auto& name : names)
-        if (QGraphicsItem* item = items_.value(name)) {
-            ensureVisible(item, 40, 40);
-            break;
-        }
+    showHighlighted();
 }
 
 void GraphView::applyHighlight() {
@@ -201,8 +198,19 @@ QPoint GraphView::nodeCentre(const QString& name) const {
 void GraphView::fitAll() {
     if (scene_.items().isEmpty()) return;
     fitInView(scene_.itemsBoundingRect().adjusted(-20, -20, 20, 20), Qt::KeepAspectRatio);
-    // A small graph is shown at its natural size rather than blown up.
+    // A small graph is shown at its natural size rather than blown up, a big one no smaller
+    // than can be read (the rest is a scroll or a wheel away).
+    constexpr double kSmallest = 0.4;
     if (transform().m11() > 1) setTransform(QTransform());
+    else if (transform().m11() < kSmallest) setTransform(QTransform::fromScale(kSmallest, kSmallest));
+}
+
+void GraphView::showHighlighted() {
+    for (const auto& name : highlighted_)
+        if (QGraphicsItem* item = items_.value(name)) {
+            ensureVisible(item, 40, 40);
+            return;
+        }
 }
 
 bool GraphView::exportImage(const QString& path, QString* error) {

@@ -60,6 +60,7 @@ private:
     };
     void draw(const Pending& pending);
     void applyHighlight();
+    void showHighlighted();  // scrolls the first highlighted node into view
     int stableId(const QString& name);
     LayoutHint hintFor(const nlohmann::json& nodes);
 

@@ -254,8 +254,8 @@ void MainWindow::buildDocks() {
     });
 
     auto* ir = new QSplitter(Qt::Horizontal, this);
-    preFusion_ = new CodeView(CodeView::Language::Plain, ir);
-    postFusion_ = new CodeView(CodeView::Language::Plain, ir);
+    preFusion_ = new CodeView(CodeView::Language::IrDump, ir);
+    postFusion_ = new CodeView(CodeView::Language::IrDump, ir);
     ir->addWidget(preFusion_);
     ir->addWidget(postFusion_);
     QDockWidget* irDock = dock(this, tr("IR (before | after fusion)"), "irDock", ir, Qt::BottomDockWidgetArea);
@@ -264,8 +264,8 @@ void MainWindow::buildDocks() {
 
     auto* code = new QTabWidget(this);
     cpp_ = new CodeView(CodeView::Language::Cpp, code);
-    llvmIr_ = new CodeView(CodeView::Language::Plain, code);
-    assembly_ = new CodeView(CodeView::Language::Plain, code);
+    llvmIr_ = new CodeView(CodeView::Language::LlvmIr, code);
+    assembly_ = new CodeView(CodeView::Language::Assembly, code);
     code->addTab(cpp_, tr("C++"));
     code->addTab(llvmIr_, tr("LLVM IR"));
     code->addTab(assembly_, tr("Assembly"));
@@ -294,6 +294,10 @@ void MainWindow::buildDocks() {
     QDockWidget* breaksDock = dock(this, tr("Graph Breaks"), "breaksDock", breaksView_, Qt::BottomDockWidgetArea);
     tabifyDockWidget(logsDock, breaksDock);
     irDock->raise();
+
+    // First-run proportions (a saved layout replaces them): the graph docks get a good third.
+    resizeDocks({graphDock}, {560}, Qt::Horizontal);
+    resizeDocks({irDock}, {320}, Qt::Vertical);
 
     output_ = new QPlainTextEdit(this);
     output_->setReadOnly(true);
@@ -550,6 +554,33 @@ void MainWindow::explainFusion(const QString& node1, const QString& node2) {
 }
 
 void MainWindow::setStatus(const QString& text) { status_->setText(text); }
+
+bool MainWindow::setBackend(const QString& name) {
+    int index = backend_->findData(name);
+    if (index < 0) return false;
+    backend_->setCurrentIndex(index);
+    return true;
+}
+
+bool MainWindow::showView(const QString& view) {
+    auto raise = [this](const char* dockName) {
+        auto* d = findChild<QDockWidget*>(dockName);
+        if (d) d->raise();
+        return d != nullptr;
+    };
+    if (view == "overview") return raise("graphDock") && raise("irDock");
+    if (view == "fusion") {
+        stepper_->setStep((stepper_->stepCount() + 1) / 2);
+        return raise("fusionDock") && raise("irDock");
+    }
+    if (view == "code") {
+        if (!provenance_.preFusionNodes().isEmpty()) selectSchedulerNode(provenance_.preFusionNodes().first().name);
+        return raise("graphDock") && raise("codeDock");
+    }
+    if (view == "guards") return raise("guardsDock");
+    if (view == "trace") return raise("traceDock");
+    return false;
+}
 
 void MainWindow::setBusy(bool busy) {
     progress_->setVisible(busy);

@@ -37,6 +37,11 @@ public:
     // Opens a script (.py) or a trace bundle (.fscope); false with a message shown on failure.
     bool openFile(const QString& path);
     void runScript();  // Ctrl+R
+    // Picks the backend runs use ("" = what the script says); false for an unknown one.
+    bool setBackend(const QString& name);
+    // Brings a view to the front, for screenshots and `--view`: overview, fusion (stepped
+    // half way), code (the first kernel selected), guards, trace. False for an unknown one.
+    bool showView(const QString& view);
     // Copies the bundle of what is on show (the last run's, or the bundle opened) to `path`.
     bool exportBundle(const QString& path);
 
