@@ -127,6 +127,7 @@ private slots:
     void graphBreaks();
     void eagerAndFailedCompiles();
     void tracedTimesAndHits();
+    void storeIndexesEachCompilesEventsWithoutTraceEvents();
     void logFilters();
 };
 
@@ -224,6 +225,25 @@ void ModelsTest::tracedTimesAndHits() {
     run.feed(events);
     // Traced compile phases time the compile (2 + 3.5 ms) instead of the kernels' 62.2 ms.
     QCOMPARE(dump(run.compiles), QStringList({"fn|ok|1|4|5.5|3", "  0/0|ok|1|4|5.5|3"}));
+}
+
+void ModelsTest::storeIndexesEachCompilesEventsWithoutTraceEvents() {
+    RunStore store;
+    std::vector<json> events = fixture("recompiles");
+    for (const auto& e : events) store.append(e);
+    store.append(traceEvent(TraceCategory::Kernel, "cpp_fused_add_0", "0/1", 10));
+    auto types = [&](const std::string& id) {
+        QStringList out;
+        for (int i : store.compileEvents(id)) out << QString::fromStdString(store.at(i)["type"].get<std::string>());
+        return out;
+    };
+    const QStringList compile01 = {"log", "recompile", "compile_started", "graph_captured", "log", "guards", "guard_failure", "guard_failure"};
+    QCOMPARE(types("0/1"), compile01);  // the kernel's trace event is not among them
+    store.replace(events);
+    QCOMPARE(types("0/1"), compile01);
+    QVERIFY(store.compileEvents("9/9").empty());
+    store.clear();
+    QVERIFY(store.compileEvents("0/1").empty());
 }
 
 void ModelsTest::logFilters() {

@@ -26,8 +26,8 @@ CompileArtifacts compileArtifacts(const RunStore& store, const QString& compileI
     CompileArtifacts a;
     const std::string id = compileId.toStdString();
     std::string firstGraph;  // provenance follows the graph the Graph view shows
-    for (const auto& e : store.events()) {
-        if (stringField(e, "compile_id") != id) continue;
+    for (int i : store.compileEvents(id)) {
+        const nlohmann::json& e = store.at(i);
         const std::string type = stringField(e, "type");
         if (type == "graph_captured") {
             add(a.graphs, e, "readable");

@@ -41,8 +41,8 @@ void FusionStepsModel::rebuild() {
     beginResetModel();
     steps_.clear();
     graph_.clear();
-    for (const auto& e : store_->events())
-        if (FusionStep s; parse(e, s)) steps_.push_back(std::move(s));
+    for (int i : store_->compileEvents(compileId_.toStdString()))
+        if (FusionStep s; parse(store_->at(i), s)) steps_.push_back(std::move(s));
     endResetModel();
 }
 

@@ -4,6 +4,8 @@
 // is built from it, so a live run and a reopened bundle look the same (DESIGN.md, "GUI
 // structure"). Appending is cheap; models listen to eventAppended and update incrementally.
 
+#include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <QObject>
@@ -19,6 +21,9 @@ public:
     const std::vector<nlohmann::json>& events() const { return events_; }
     int size() const { return static_cast<int>(events_.size()); }
     const nlohmann::json& at(int index) const { return events_.at(static_cast<size_t>(index)); }
+    // Indices of one compile's events in order, trace events left out: views of a compile
+    // look only at these, so a run with a million trace events shows a compile at once.
+    const std::vector<int>& compileEvents(const std::string& compileId) const;
 
     // One event as eventToJson wrote it (its "type" says which).
     void append(nlohmann::json event);
@@ -31,7 +36,10 @@ signals:
     void reset();  // after replace() and clear(): models rebuild from events()
 
 private:
+    void index(int i);
+
     std::vector<nlohmann::json> events_;
+    std::unordered_map<std::string, std::vector<int>> byCompile_;
 };
 
 }  // namespace fusescope::gui

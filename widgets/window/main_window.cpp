@@ -107,6 +107,9 @@ MainWindow::MainWindow(const QString& cliPath, QWidget* parent)
     statusBar()->addPermanentWidget(progress_);
     statusBar()->addPermanentWidget(cancel_);
     setBusy(false);
+    annotateTimer_.setSingleShot(true);
+    annotateTimer_.setInterval(150);
+    connect(&annotateTimer_, &QTimer::timeout, this, &MainWindow::annotateScript);
     setAcceptDrops(true);
     editor_->viewport()->installEventFilter(this);  // Scintilla would paste a dropped file's path
 
@@ -468,7 +471,7 @@ void MainWindow::onEvent(int, const nlohmann::json& event) {
     store_.append(event);
     const std::string type = stringField(event, "type");
     if (type == "script_output") output_->insertPlainText(qstringField(event, "text"));
-    if (type == "error" || type == "graph_break" || type == "recompile") annotateScript();
+    if (type == "error" || type == "graph_break" || type == "recompile") annotateTimer_.start();  // coalesced
     if (QString stage = stageOf(type); !stage.isEmpty()) setStatus(tr("Running: %1").arg(stage));
     // Follow the newest compile until the user picks one.
     QString id = qstringField(event, "compile_id");
@@ -480,6 +483,8 @@ void MainWindow::onEvent(int, const nlohmann::json& event) {
 
 void MainWindow::onRunFinished(bool ok, const QString& message) {
     setBusy(false);
+    annotateTimer_.stop();
+    annotateScript();
     if (!ok) output_->appendPlainText(message);
     QString bundle = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) + "/runs/last-run.fscope";
     if (QFile::exists(bundle)) bundlePath_ = bundle;

@@ -3,6 +3,7 @@
 // user can rearrange (layout kept with QSettings), the engine child behind it all.
 
 #include <QMainWindow>
+#include <QTimer>
 
 #include "engine/engine_client.h"
 #include "model/compile_provenance.h"
@@ -105,6 +106,7 @@ private:
     RecentFiles* recent_ = nullptr;
     QString bundlePath_;  // the bundle of what is on show; "" when there is none yet
     QString runFileName_; // the script name the running or last run used
+    QTimer annotateTimer_;  // notes are redone once per burst of events, not per event
     CompilesModel* compiles_ = nullptr;
     QTreeView* compilesView_ = nullptr;
     GraphView* graphView_ = nullptr;
