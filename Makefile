@@ -3,8 +3,9 @@ BUILD_DIR ?= build
 BUILD_TYPE ?= RelWithDebInfo
 JOBS ?= $(shell nproc)
 EXAMPLE ?= resources/examples/01_quickstart.py
+GUI_EXAMPLE ?= resources/examples/09_mlp_block.py
 
-.PHONY: all deps configure build test run bench asan clean
+.PHONY: all deps configure build test run screenshots bench asan clean
 
 all: build
 
@@ -22,8 +23,20 @@ build: deps configure
 test: build
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
 
+# The workbench on an example compiled by inductor; without a display (or a GUI build), the
+# headless CLI on the quickstart example instead.
 run: build
-	$(BUILD_DIR)/bin/fusescope-cli run $(EXAMPLE) --logs recompiles --report
+	@if [ -x $(BUILD_DIR)/bin/fusescope ] && [ -n "$$DISPLAY$$WAYLAND_DISPLAY" ]; then \
+	  echo "$(BUILD_DIR)/bin/fusescope $(GUI_EXAMPLE) --backend inductor --run"; \
+	  $(BUILD_DIR)/bin/fusescope $(GUI_EXAMPLE) --backend inductor --run; \
+	else \
+	  echo "make run: no display or no GUI build; running $(EXAMPLE) headless"; \
+	  $(BUILD_DIR)/bin/fusescope-cli run $(EXAMPLE) --logs recompiles --report; \
+	fi
+
+# PNGs of the workbench under Xvfb for the docs (docs/screenshots/).
+screenshots: build
+	./scripts/screenshots $(BUILD_DIR)/bin/fusescope docs/screenshots
 
 bench: build
 	$(BUILD_DIR)/bin/bench_capture_overhead

@@ -1,5 +1,6 @@
 // fusescope-cli: runs scripts headlessly. Each command lives in its own file
 // (cli_commands.h); this file parses the command word and dispatches.
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 #include <string>
@@ -58,7 +59,9 @@ int main(int argc, char** argv) {
     if (args.empty()) return usageError("no command given");
     const std::string command = args[0];
     args.erase(args.begin());
-    if (command == "--help" || command == "-h" || command == "help") {
+    // `--help` anywhere (`fusescope-cli run --help`) asks for the usage, not a run.
+    bool help = std::any_of(args.begin(), args.end(), [](const std::string& a) { return a == "--help" || a == "-h"; });
+    if (help || command == "--help" || command == "-h" || command == "help") {
         std::cout << kUsage;
         return 0;
     }

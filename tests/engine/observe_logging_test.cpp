@@ -147,6 +147,9 @@ TEST(Cli, BadUsageExitsTwo) {
     auto help = runCli({"--help"});
     EXPECT_EQ(help.exitCode, 0);
     EXPECT_NE(help.out.find("usage: fusescope-cli run SCRIPT"), std::string::npos);
+    auto runHelp = runCli({"run", "--help"});  // asks for the usage, not a run of a script named --help
+    EXPECT_EQ(runHelp.exitCode, 0);
+    EXPECT_EQ(runHelp.out, help.out);
 }
 
 TEST(Cli, EventsFileHoldsOneJsonObjectPerLine) {
