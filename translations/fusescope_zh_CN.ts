@@ -552,6 +552,26 @@
         <source>Exported the bundle to %1</source>
         <translation>追踪包已导出到 %1</translation>
     </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Reset Layout</source>
+        <translation>重置布局(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <source>System default</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <source>The language changes at the next start.</source>
+        <translation>语言将在下次启动时更改。</translation>
+    </message>
 </context>
 <context>
     <name>main</name>

@@ -3,6 +3,9 @@
 // what it received, and a restart runs again.
 #include <QDockWidget>
 #include <QFile>
+#include <QMenu>
+#include <QMenuBar>
+#include <QSettings>
 #include <QMimeData>
 #include <QUrl>
 #include <QRegularExpression>
@@ -159,6 +162,35 @@ private slots:
         QCOMPARE(window.editor()->annotation(14).left(18), QString("graph break (1/0):"));
         QCOMPARE(window.recentFiles().value(0), exported);
         QCOMPARE(window.recentFiles().value(1), QString::fromStdString(test::sourcePath("resources/examples/02_graph_breaks.py")));
+    }
+
+    void viewMenuBringsBackClosedDocksAndPicksTheLanguage() {
+        MainWindow window(QString::fromStdString(test::cliPath()));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto* logs = window.findChild<QDockWidget*>("logsDock");
+        logs->close();
+        QVERIFY(!logs->isVisible());
+        QMenu* view = nullptr;
+        for (QAction* a : window.menuBar()->actions())
+            if (a->text() == "&View") view = a->menu();
+        QVERIFY(view);
+        auto action = [](QMenu* menu, const QString& text) -> QAction* {
+            for (QAction* a : menu->actions())
+                if (a->text() == text) return a;
+            return nullptr;
+        };
+        QVERIFY(action(view, "Logs"));
+        action(view, "Logs")->trigger();
+        QVERIFY(logs->isVisible());
+        window.findChild<QDockWidget*>("outputDock")->close();
+        action(view, "&Reset Layout")->trigger();
+        QVERIFY(window.findChild<QDockWidget*>("outputDock")->isVisible());
+        QMenu* language = action(view, "&Language")->menu();
+        action(language, "中文（简体）")->trigger();
+        QCOMPARE(QSettings().value("ui/language").toString(), QString("zh_CN"));
+        action(language, "System default")->trigger();
+        QCOMPARE(QSettings().value("ui/language").toString(), QString());
     }
 
     void aKilledEngineKeepsTheWindowAndItsEventsAndRestarts() {

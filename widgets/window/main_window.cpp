@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
@@ -126,6 +127,8 @@ MainWindow::MainWindow(const QString& cliPath, QWidget* parent)
     connect(&selection_, &SelectionContext::compileChanged, this, &MainWindow::showCompile);
     connect(&selection_, &SelectionContext::nodeChanged, this, &MainWindow::showSelectedNode);
 
+    buildViewMenu();  // after the docks exist
+    defaultState_ = saveState();
     QSettings settings;
     restoreGeometry(settings.value("window/geometry").toByteArray());
     restoreState(settings.value("window/state").toByteArray());
@@ -218,6 +221,30 @@ void MainWindow::buildActions() {
     logSpec_->setToolTip(tr("What to log, as TORCH_LOGS: e.g. +dynamo,recompiles,fusion"));
     logSpec_->setMaximumWidth(260);
     bar->addWidget(logSpec_);
+}
+
+void MainWindow::buildViewMenu() {
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    // Every dock can be closed; this is how it comes back.
+    for (QDockWidget* d : findChildren<QDockWidget*>()) view->addAction(d->toggleViewAction());
+    view->addSeparator();
+    view->addAction(tr("&Reset Layout"), this, [this] {
+        restoreState(defaultState_);
+        for (QDockWidget* d : findChildren<QDockWidget*>()) d->show();
+    });
+    QMenu* language = view->addMenu(tr("&Language"));
+    auto* group = new QActionGroup(language);
+    const QString current = QSettings().value("ui/language").toString();
+    for (const auto& [code, name] : {std::pair<QString, QString>{"", tr("System default")}, {"en", "English"}, {"zh_CN", "中文（简体）"}}) {
+        QAction* a = language->addAction(name);
+        a->setCheckable(true);
+        a->setChecked(code == current);
+        group->addAction(a);
+        connect(a, &QAction::triggered, this, [this, code] {
+            QSettings().setValue("ui/language", code);
+            setStatus(tr("The language changes at the next start."));
+        });
+    }
 }
 
 void MainWindow::buildDocks() {

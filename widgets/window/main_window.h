@@ -71,6 +71,7 @@ protected:
 private:
     void buildActions();
     void buildDocks();
+    void buildViewMenu();  // docks to show again, reset layout, language
     QWidget* buildLogsView();  // the log table with search, level and compile filters
     void showCompile(const QString& compileId);
     // Linked selection: a node picked in any view (graph node, IR block, C++ line, stepper).
@@ -106,6 +107,7 @@ private:
     RecentFiles* recent_ = nullptr;
     QString bundlePath_;  // the bundle of what is on show; "" when there is none yet
     QString runFileName_; // the script name the running or last run used
+    QByteArray defaultState_;  // the dock layout before the saved one was restored
     QTimer annotateTimer_;  // notes are redone once per burst of events, not per event
     CompilesModel* compiles_ = nullptr;
     QTreeView* compilesView_ = nullptr;
