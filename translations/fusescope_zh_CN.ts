@@ -367,10 +367,6 @@
         <translation>编译</translation>
     </message>
     <message>
-        <source>Diagram</source>
-        <translation>图示</translation>
-    </message>
-    <message>
         <source>Code</source>
         <translation>代码</translation>
     </message>
@@ -571,6 +567,14 @@
     <message>
         <source>The language changes at the next start.</source>
         <translation>语言将在下次启动时更改。</translation>
+    </message>
+    <message>
+        <source>Captured</source>
+        <translation>捕获的图</translation>
+    </message>
+    <message>
+        <source>After fusion</source>
+        <translation>融合之后</translation>
     </message>
 </context>
 <context>

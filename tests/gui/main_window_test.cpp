@@ -95,6 +95,10 @@ private slots:
         QCOMPARE(window.selection().graphNode(), QString("add"));
         QCOMPARE(window.selection().buffer(), QString("buf0"));
         QCOMPARE(graph->highlighted(), QStringList{"add"});
+        // The post-fusion graph: the two inputs, the fused kernel (outlined: it holds buf0) and the mm.
+        QTRY_VERIFY_WITH_TIMEOUT(!window.afterFusionView()->layoutPending() && window.afterFusionView()->nodeCount() == 4, 10000);
+        QCOMPARE(window.afterFusionView()->nodeNames(), (QStringList{"arg0_1", "arg1_1", "buf0_buf1", "buf2"}));
+        QCOMPARE(window.afterFusionView()->highlighted(), QStringList{"buf0_buf1"});
         auto lines = [](CodeView* view) {
             QStringList out;
             for (int line : view->highlightedLines()) out << view->text(line - 1).trimmed();

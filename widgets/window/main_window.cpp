@@ -1,6 +1,7 @@
 #include "window/main_window.h"
 
 #include <algorithm>
+#include <limits>
 
 #include <QAction>
 #include <QActionGroup>
@@ -258,9 +259,12 @@ void MainWindow::buildDocks() {
 
     auto* graphTabs = new QTabWidget(this);
     graphView_ = new GraphView(graphTabs);
+    afterFusionView_ = new GraphView(graphTabs);
     graphs_ = new CodeView(CodeView::Language::Python, graphTabs);
-    graphTabs->addTab(graphView_, tr("Diagram"));
+    graphTabs->addTab(graphView_, tr("Captured"));
+    graphTabs->addTab(afterFusionView_, tr("After fusion"));
     graphTabs->addTab(graphs_, tr("Code"));
+    connect(afterFusionView_, &GraphView::nodeClicked, this, &MainWindow::selectSchedulerNode);
     QDockWidget* graphDock = dock(this, tr("Graph"), "graphDock", graphTabs, Qt::RightDockWidgetArea);
     connect(graphView_, &GraphView::nodeClicked, this, &MainWindow::selectGraphNode);
 
@@ -547,6 +551,8 @@ void MainWindow::showCompile(const QString& compileId) {
     for (const auto& n : provenance_.preFusionNodes()) tints.append(provenance_.cppLines(n.name));
     cpp_->tintLines(tints);
     stepper_->setCompile(compileId, provenance_);
+    if (provenance_.preFusionNodes().isEmpty()) afterFusionView_->clearGraph();
+    else afterFusionView_->showGraph(schedulerGraphAt(provenance_, stepper_->model()->steps(), std::numeric_limits<int>::max()));
     llvmIr_->showText(a.llvmIr);
     assembly_->showText(a.assembly);
     QModelIndex index = compiles_->indexForCompileId(compileId);
@@ -564,6 +570,7 @@ void MainWindow::showSelectedNode() {
     const QString& node = selection_.graphNode();
     const QString& buffer = selection_.buffer();
     graphView_->setHighlighted(node.isEmpty() ? provenance_.graphNodesOf(buffer) : QStringList{node});
+    afterFusionView_->setHighlighted({provenance_.fusedNodeOf(buffer)});
     if (buffer.isEmpty()) {
         for (CodeView* view : {preFusion_, postFusion_, cpp_}) view->highlightLines({});
         return;

@@ -56,6 +56,7 @@ public:
     FusionStepper* fusionStepper() const { return stepper_; }
     CodeView* cppView() const { return cpp_; }
     GraphView* graphView() const { return graphView_; }
+    GraphView* afterFusionView() const { return afterFusionView_; }
     QsciScintilla* editor() const { return editor_; }
     QTableView* graphBreaksView() const { return breaksView_; }
     static QString autosavePathForTests() { return autosavePath(); }
@@ -112,6 +113,7 @@ private:
     CompilesModel* compiles_ = nullptr;
     QTreeView* compilesView_ = nullptr;
     GraphView* graphView_ = nullptr;
+    GraphView* afterFusionView_ = nullptr;  // the scheduler nodes once every step is applied
     CodeView* graphs_ = nullptr;
     CodeView* preFusion_ = nullptr;
     CodeView* postFusion_ = nullptr;
