@@ -576,6 +576,10 @@
         <source>After fusion</source>
         <translation>融合之后</translation>
     </message>
+    <message>
+        <source>All artifacts</source>
+        <translation>全部日志类别</translation>
+    </message>
 </context>
 <context>
     <name>main</name>

@@ -2,6 +2,7 @@
 // child and every view shows its part; an engine killed mid-run leaves the window up with
 // what it received, and a restart runs again.
 #include <QDockWidget>
+#include <QComboBox>
 #include <QFile>
 #include <QMenu>
 #include <QMenuBar>
@@ -141,6 +142,18 @@ private slots:
         int line = -1, column = -1;
         window.editor()->getCursorPosition(&line, &column);
         QCOMPARE(line + 1, 15);
+
+        // The Logs view filters by artifact: the four graph-break records.
+        auto* logsDock = window.findChild<QDockWidget*>("logsDock");
+        QComboBox* artifact = nullptr;
+        for (auto* combo : logsDock->findChildren<QComboBox*>())
+            if (combo->itemText(0) == "All artifacts") artifact = combo;
+        QVERIFY(artifact);
+        int all = logsDock->findChild<QTableView*>()->model()->rowCount();
+        artifact->setCurrentIndex(artifact->findText("graph_breaks"));
+        QCOMPARE(logsDock->findChild<QTableView*>()->model()->rowCount(), 4);
+        artifact->setCurrentIndex(0);
+        QCOMPARE(logsDock->findChild<QTableView*>()->model()->rowCount(), all);
 
         // Each break is noted under its line in the editor.
         QCOMPARE(window.editor()->annotation(14),

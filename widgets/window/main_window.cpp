@@ -365,7 +365,26 @@ QWidget* MainWindow::buildLogsView() {
     };
     connect(thisCompile, &QComboBox::currentIndexChanged, filter, applyCompile);
     connect(&selection_, &SelectionContext::compileChanged, filter, applyCompile);
+    // The artifacts and components seen so far (fusion, guards, dynamo, ...), one at a time.
+    auto* artifact = new QComboBox(box);
+    artifact->addItem(tr("All artifacts"), QString());
+    auto addNames = [logs, artifact](int first, int last) {
+        for (int row = first; row <= last; ++row) {
+            QString name = logs->index(row, LogsModel::NameColumn).data().toString();
+            if (!name.isEmpty() && artifact->findData(name) < 0) artifact->addItem(name, name);
+        }
+    };
+    connect(logs, &QAbstractItemModel::rowsInserted, artifact, [addNames](const QModelIndex&, int first, int last) { addNames(first, last); });
+    connect(logs, &QAbstractItemModel::modelReset, artifact, [logs, artifact, addNames] {
+        while (artifact->count() > 1) artifact->removeItem(1);
+        addNames(0, logs->rowCount() - 1);
+    });
+    connect(artifact, &QComboBox::currentIndexChanged, filter, [filter, artifact] {
+        QString name = artifact->currentData().toString();
+        filter->setNames(name.isEmpty() ? QSet<QString>{} : QSet<QString>{name});
+    });
     bar->addWidget(search, 1);
+    bar->addWidget(artifact);
     bar->addWidget(level);
     bar->addWidget(thisCompile);
     layout->addLayout(bar);
