@@ -126,6 +126,14 @@ private slots:
         QTRY_COMPARE(window.selection().buffer(), QString("buf1"));
         QCOMPARE(window.selection().graphNode(), QString("add_1"));
         QCOMPARE(graph->highlighted(), QStringList{"add_1"});
+        // The script line of the selected node is marked in the editor.
+        QCOMPARE(window.editor()->markerFindNext(0, 1), 6);  // line 7: a = test_operators.realize(a + 1) + 2
+
+        // And from the script: line 8 (return torch.matmul(a, b)) selects matmul and its mm.
+        window.editor()->setCursorPosition(7, 4);
+        QTRY_COMPARE(window.selection().graphNode(), QString("matmul"));
+        QCOMPARE(window.selection().buffer(), QString("buf2"));
+        QCOMPARE(window.editor()->markerFindNext(0, 1), 7);
     }
 
     void activatingAGraphBreakShowsItsLineInTheEditor() {

@@ -92,6 +92,17 @@ MainWindow::MainWindow(const QString& cliPath, QWidget* parent)
     editor_ = new QsciScintilla(this);
     configureCodeEditor(*editor_, CodeView::Language::Python);
     setCentralWidget(editor_);
+    editor_->markerDefine(QsciScintilla::Background, kEditorSelectionMarker);
+    editor_->setMarkerBackgroundColor(QColor(255, 236, 179), kEditorSelectionMarker);
+    // A line of the script selects the first graph node it made (in the compile on show).
+    connect(editor_, &QsciScintilla::cursorPositionChanged, this, [this](int line, int) {
+        if (scriptLineOfNode_.value(selection_.graphNode()) == line + 1) return;  // already one of this line's
+        for (const QString& node : graphNodeOrder_)
+            if (scriptLineOfNode_.value(node) == line + 1) {
+                selectGraphNode(node);
+                return;
+            }
+    });
     buildActions();
     buildDocks();
     status_ = new QLabel(tr("Ready"), this);
@@ -552,6 +563,16 @@ void MainWindow::onEngineDied(const QString& description, const QString& running
 void MainWindow::showCompile(const QString& compileId) {
     CompileArtifacts a = compileArtifacts(store_, compileId);
     provenance_ = a.provenance;
+    // Which captured nodes each script line made, for selecting from the editor.
+    scriptLineOfNode_.clear();
+    graphNodeOrder_.clear();
+    if (a.graph.contains("nodes") && a.graph["nodes"].is_array())
+        for (const auto& node : a.graph["nodes"])
+            if (node.is_object() && qstringField(node, "op") != "placeholder" && qstringField(node, "file") == runFileName_ &&
+                node.value("line", nlohmann::json()).is_number_integer()) {
+                scriptLineOfNode_.insert(qstringField(node, "name"), node["line"].get<int>());
+                graphNodeOrder_.append(qstringField(node, "name"));
+            }
     graphs_->showText(a.graphs);
     if (a.graph.is_null()) {
         graphView_->clearGraph();
@@ -590,6 +611,13 @@ void MainWindow::showSelectedNode() {
     const QString& buffer = selection_.buffer();
     graphView_->setHighlighted(node.isEmpty() ? provenance_.graphNodesOf(buffer) : QStringList{node});
     afterFusionView_->setHighlighted({provenance_.fusedNodeOf(buffer)});
+    // The script line the node came from, marked without moving the user's cursor.
+    editor_->markerDeleteAll(kEditorSelectionMarker);
+    int line = scriptLineOfNode_.value(node.isEmpty() ? provenance_.graphNodesOf(buffer).value(0) : node);
+    if (line > 0) {
+        editor_->markerAdd(line - 1, kEditorSelectionMarker);
+        editor_->ensureLineVisible(line - 1);
+    }
     if (buffer.isEmpty()) {
         for (CodeView* view : {preFusion_, postFusion_, cpp_}) view->highlightLines({});
         return;

@@ -2,6 +2,7 @@
 // The workbench window: the script editor in the middle, every view of a run in docks the
 // user can rearrange (layout kept with QSettings), the engine child behind it all.
 
+#include <QHash>
 #include <QMainWindow>
 #include <QTimer>
 
@@ -108,6 +109,9 @@ private:
     RecentFiles* recent_ = nullptr;
     QString bundlePath_;  // the bundle of what is on show; "" when there is none yet
     QString runFileName_; // the script name the running or last run used
+    static constexpr int kEditorSelectionMarker = 0;  // the selected node's script line
+    QHash<QString, int> scriptLineOfNode_;  // captured node -> its line in the script
+    QStringList graphNodeOrder_;            // those nodes in graph order
     QByteArray defaultState_;  // the dock layout before the saved one was restored
     QTimer annotateTimer_;  // notes are redone once per burst of events, not per event
     CompilesModel* compiles_ = nullptr;
