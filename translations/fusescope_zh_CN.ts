@@ -246,6 +246,37 @@
     </message>
 </context>
 <context>
+    <name>fusescope::gui::GuardTableModel</name>
+    <message>
+        <source>failed (%1×)</source>
+        <translation>失败（%1 次）</translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation>通过</translation>
+    </message>
+    <message>
+        <source>Guard</source>
+        <translation>守卫</translation>
+    </message>
+    <message>
+        <source>Source line</source>
+        <translation>源代码行</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Expected</source>
+        <translation>期望值</translation>
+    </message>
+    <message>
+        <source>Actual</source>
+        <translation>实际值</translation>
+    </message>
+</context>
+<context>
     <name>fusescope::gui::LogsModel</name>
     <message>
         <source>DEBUG</source>
@@ -579,6 +610,17 @@
     <message>
         <source>All artifacts</source>
         <translation>全部日志类别</translation>
+    </message>
+    <message>
+        <source>Guards</source>
+        <translation>守卫</translation>
+    </message>
+</context>
+<context>
+    <name>fusescope::gui::RecompileReasonsModel</name>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
     </message>
 </context>
 <context>

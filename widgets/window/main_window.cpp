@@ -16,6 +16,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListView>
 #include <QTableView>
 #include <QVBoxLayout>
 #include <QMenuBar>
@@ -46,6 +47,7 @@
 #include "model/json_fields.h"
 #include "model/logs_model.h"
 #include "model/graph_breaks_model.h"
+#include "model/guard_table_model.h"
 #include "model/script_notes.h"
 #include "views/code_view.h"
 #include "views/fusion_stepper.h"
@@ -338,6 +340,8 @@ void MainWindow::buildDocks() {
     });
     QDockWidget* breaksDock = dock(this, tr("Graph Breaks"), "breaksDock", breaksView_, Qt::BottomDockWidgetArea);
     tabifyDockWidget(logsDock, breaksDock);
+    QDockWidget* guardsDock = dock(this, tr("Guards"), "guardsDock", buildGuardsView(), Qt::BottomDockWidgetArea);
+    tabifyDockWidget(breaksDock, guardsDock);
     irDock->raise();
 
     // First-run proportions (a saved layout replaces them): the graph docks get a good third.
@@ -349,6 +353,34 @@ void MainWindow::buildDocks() {
     output_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     QDockWidget* outputDock = dock(this, tr("Output"), "outputDock", output_, Qt::LeftDockWidgetArea);
     splitDockWidget(compilesDock, outputDock, Qt::Vertical);
+}
+
+QWidget* MainWindow::buildGuardsView() {
+    guards_ = new GuardTableModel(&store_, this);
+    auto* split = new QSplitter(Qt::Vertical, this);
+    guardsView_ = new QTableView(split);
+    guardsView_->setModel(guards_);
+    guardsView_->verticalHeader()->hide();
+    guardsView_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    guardsView_->setWordWrap(false);
+    guardsView_->horizontalHeader()->setSectionResizeMode(GuardTableModel::GuardColumn, QHeaderView::Stretch);
+    guardsView_->horizontalHeader()->setSectionResizeMode(GuardTableModel::SourceColumn, QHeaderView::ResizeToContents);
+    connect(guardsView_, &QTableView::activated, this, [this](const QModelIndex& index) {
+        int line = index.data(GuardTableModel::LineRole).toInt();
+        if (line <= 0) return;
+        editor_->setCursorPosition(line - 1, 0);
+        editor_->ensureLineVisible(line - 1);
+        editor_->setFocus();
+    });
+    auto* recompiles = new QListView(split);
+    recompiles->setModel(new RecompileReasonsModel(&store_, this));
+    recompiles->setWordWrap(true);
+    recompiles->setAlternatingRowColors(true);
+    split->addWidget(guardsView_);
+    split->addWidget(recompiles);
+    split->setSizes({200, 120});
+    connect(&selection_, &SelectionContext::compileChanged, guards_, &GuardTableModel::setCompileId);
+    return split;
 }
 
 QWidget* MainWindow::buildLogsView() {
@@ -482,6 +514,7 @@ bool MainWindow::openBundle(const QString& path) {
     store_.replace(std::move(bundle.events));
     bundlePath_ = path;
     recent_->add(path);
+    guards_->setScript(editor_->text());
     runFileName_ = QString::fromStdString(bundle.manifest.script);
     annotateScript();
     for (const auto& e : store_.events())
@@ -522,6 +555,7 @@ void MainWindow::runScript() {
     request.bundle = runs + "/last-run.fscope";
     bundlePath_.clear();
     runFileName_ = request.fileName;
+    guards_->setScript(request.script);
     editor_->clearAnnotations();
     engine_.run(request);
     setBusy(true);
@@ -663,7 +697,15 @@ bool MainWindow::showView(const QString& view) {
         if (!provenance_.preFusionNodes().isEmpty()) selectSchedulerNode(provenance_.preFusionNodes().first().name);
         return raise("graphDock") && raise("codeDock");
     }
-    if (view == "guards") return raise("guardsDock");
+    if (view == "guards") {
+        // The first compile whose guards a later call failed: what a recompile is about.
+        for (const auto& e : store_.events())
+            if (stringField(e, "type") == "guard_failure") {
+                selection_.setCompileId(qstringField(e, "compile_id"));
+                break;
+            }
+        return raise("guardsDock");
+    }
     if (view == "trace") return raise("traceDock");
     return false;
 }

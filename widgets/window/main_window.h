@@ -28,6 +28,7 @@ class CodeView;
 class GraphView;
 class CompilesModel;
 class FusionStepper;
+class GuardTableModel;
 class RecentFiles;
 
 class MainWindow : public QMainWindow {
@@ -60,6 +61,7 @@ public:
     GraphView* afterFusionView() const { return afterFusionView_; }
     QsciScintilla* editor() const { return editor_; }
     QTableView* graphBreaksView() const { return breaksView_; }
+    QTableView* guardsView() const { return guardsView_; }
     static QString autosavePathForTests() { return autosavePath(); }
     QString statusText() const;
     QStringList recentFiles() const;
@@ -74,7 +76,8 @@ private:
     void buildActions();
     void buildDocks();
     void buildViewMenu();  // docks to show again, reset layout, language
-    QWidget* buildLogsView();  // the log table with search, level and compile filters
+    QWidget* buildLogsView();
+    QWidget* buildGuardsView();  // the guard table of the compile on show, recompiles below  // the log table with search, level and compile filters
     void showCompile(const QString& compileId);
     // Linked selection: a node picked in any view (graph node, IR block, C++ line, stepper).
     void selectGraphNode(const QString& node);
@@ -127,6 +130,8 @@ private:
     QPlainTextEdit* output_ = nullptr;
     QTableView* breaksView_ = nullptr;
     FusionStepper* stepper_ = nullptr;
+    GuardTableModel* guards_ = nullptr;
+    QTableView* guardsView_ = nullptr;
     CompileProvenance provenance_;  // of the compile on show
     int explainRequest_ = 0;
 };
