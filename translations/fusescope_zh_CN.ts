@@ -615,12 +615,93 @@
         <source>Guards</source>
         <translation>守卫</translation>
     </message>
+    <message>
+        <source>Execution Trace</source>
+        <translation>执行追踪</translation>
+    </message>
 </context>
 <context>
     <name>fusescope::gui::RecompileReasonsModel</name>
     <message>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>fusescope::gui::TimelineView</name>
+    <message>
+        <source>Thread %1</source>
+        <translation>线程 %1</translation>
+    </message>
+</context>
+<context>
+    <name>fusescope::gui::TraceTreeModel</name>
+    <message>
+        <source>annotation</source>
+        <translation>标注</translation>
+    </message>
+    <message>
+        <source>kernel</source>
+        <translation>内核</translation>
+    </message>
+    <message>
+        <source>compile</source>
+        <translation>编译</translation>
+    </message>
+    <message>
+        <source>op</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>Thread %1</source>
+        <translation>线程 %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n span(s)</source>
+        <translation>
+            <numerusform>%n 个区间</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Category</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <source>Duration (µs)</source>
+        <translation>耗时（µs）</translation>
+    </message>
+    <message>
+        <source>Input shapes</source>
+        <translation>输入形状</translation>
+    </message>
+    <message>
+        <source>Compile / kernel file</source>
+        <translation>编译 / 内核文件</translation>
+    </message>
+</context>
+<context>
+    <name>fusescope::gui::TraceView</name>
+    <message>
+        <source>No trace yet: runs record one (spans of ops, compiled calls, kernels and compile phases).</source>
+        <translation>还没有追踪：运行时会记录（算子、编译后调用、内核和编译阶段的区间）。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n span(s)</source>
+        <translation>
+            <numerusform>%n 个区间</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 (%2): %3 µs%4</source>
+        <translation>%1（%2）：%3 µs%4</translation>
+    </message>
+    <message>
+        <source>, compile %1</source>
+        <translation>，编译 %1</translation>
     </message>
 </context>
 <context>

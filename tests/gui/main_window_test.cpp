@@ -21,6 +21,8 @@
 #include "window/main_window.h"
 #include "gui_test_support.h"
 #include "views/code_view.h"
+#include "timeline/timeline_view.h"
+#include "timeline/trace_view.h"
 #include "views/fusion_stepper.h"
 #include "views/graph_view.h"
 
@@ -134,6 +136,20 @@ private slots:
         QTRY_COMPARE(window.selection().graphNode(), QString("matmul"));
         QCOMPARE(window.selection().buffer(), QString("buf2"));
         QCOMPARE(window.editor()->markerFindNext(0, 1), 7);
+
+        // A kernel in the execution trace selects the fused group it computes.
+        window.findChild<QDockWidget*>("traceDock")->raise();
+        TraceView* trace = window.traceView();
+        QTRY_VERIFY_WITH_TIMEOUT(!trace->indexPending() && trace->spans() && !trace->spans()->spans.empty(), 10000);
+        int32_t kernel = -1;
+        for (size_t i = 0; i < trace->spans()->spans.size() && kernel < 0; ++i)
+            if (trace->spans()->nameOf(int32_t(i)) == "cpp_fused_add_realize_0") kernel = int32_t(i);
+        QVERIFY(kernel >= 0);
+        trace->selectSpan(kernel);  // brings it into view, reporting nothing
+        QCOMPARE(window.selection().buffer(), QString("buf2"));
+        QTest::mouseClick(trace->timeline()->viewport(), Qt::LeftButton, {}, trace->timeline()->centreOf(kernel));
+        QCOMPARE(window.selection().buffer(), QString("buf0_buf1"));
+        QCOMPARE(window.afterFusionView()->highlighted(), QStringList{"buf0_buf1"});
     }
 
     void activatingAGraphBreakShowsItsLineInTheEditor() {

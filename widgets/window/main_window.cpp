@@ -50,6 +50,7 @@
 #include "model/guard_table_model.h"
 #include "model/script_notes.h"
 #include "views/code_view.h"
+#include "timeline/trace_view.h"
 #include "views/fusion_stepper.h"
 #include "views/graph_view.h"
 #include "window/recent_files.h"
@@ -342,6 +343,18 @@ void MainWindow::buildDocks() {
     tabifyDockWidget(logsDock, breaksDock);
     QDockWidget* guardsDock = dock(this, tr("Guards"), "guardsDock", buildGuardsView(), Qt::BottomDockWidgetArea);
     tabifyDockWidget(breaksDock, guardsDock);
+    traceView_ = new TraceView(&store_, this);
+    QDockWidget* traceDock = dock(this, tr("Execution Trace"), "traceDock", traceView_, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(guardsDock, traceDock);
+    // A kernel span selects its compile and the buffers its kernel computes.
+    connect(traceView_, &TraceView::kernelSelected, this, [this](const QString& compileId, const QString& kernel) {
+        selection_.setCompileId(compileId);
+        for (const auto& n : provenance_.preFusionNodes())
+            if (provenance_.kernelOf(n.name) == kernel) {
+                selectSchedulerNode(provenance_.fusedNodeOf(n.name));
+                return;
+            }
+    });
     irDock->raise();
 
     // First-run proportions (a saved layout replaces them): the graph docks get a good third.
@@ -706,7 +719,16 @@ bool MainWindow::showView(const QString& view) {
             }
         return raise("guardsDock");
     }
-    if (view == "trace") return raise("traceDock");
+    if (view == "trace") {
+        traceView_->tree()->expandToDepth(1);
+        if (const TraceSpans* spans = traceView_->spans())
+            for (size_t i = 0; i < spans->spans.size(); ++i)
+                if (spans->spans[i].category == SpanCategory::Kernel) {
+                    traceView_->selectSpan(static_cast<int32_t>(i));
+                    break;
+                }
+        return raise("traceDock");
+    }
     return false;
 }
 

@@ -29,6 +29,7 @@ class GraphView;
 class CompilesModel;
 class FusionStepper;
 class GuardTableModel;
+class TraceView;
 class RecentFiles;
 
 class MainWindow : public QMainWindow {
@@ -62,6 +63,7 @@ public:
     QsciScintilla* editor() const { return editor_; }
     QTableView* graphBreaksView() const { return breaksView_; }
     QTableView* guardsView() const { return guardsView_; }
+    TraceView* traceView() const { return traceView_; }
     static QString autosavePathForTests() { return autosavePath(); }
     QString statusText() const;
     QStringList recentFiles() const;
@@ -131,6 +133,7 @@ private:
     QTableView* breaksView_ = nullptr;
     FusionStepper* stepper_ = nullptr;
     GuardTableModel* guards_ = nullptr;
+    TraceView* traceView_ = nullptr;
     QTableView* guardsView_ = nullptr;
     CompileProvenance provenance_;  // of the compile on show
     int explainRequest_ = 0;

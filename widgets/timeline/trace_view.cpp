@@ -1,0 +1,119 @@
+#include "timeline/trace_view.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QSplitter>
+#include <QTreeView>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include "model/json_fields.h"
+#include "timeline/timeline_view.h"
+#include "timeline/trace_tree_model.h"
+
+namespace fusescope::gui {
+
+TraceView::TraceView(const RunStore* store, QWidget* parent)
+    : QWidget(parent), store_(store), model_(new TraceTreeModel(store, this)) {
+    tree_ = new QTreeView(this);
+    tree_->setModel(model_);
+    tree_->setUniformRowHeights(true);  // lets the view skip measuring a million rows
+    tree_->header()->setSectionResizeMode(TraceTreeModel::NameColumn, QHeaderView::Interactive);
+    tree_->header()->resizeSection(TraceTreeModel::NameColumn, 320);
+    timeline_ = new TimelineView(this);
+    selection_ = new QLabel(tr("No trace yet: runs record one (spans of ops, compiled calls, kernels and compile phases)."), this);
+    selection_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(tree_);
+    split->addWidget(timeline_);
+    split->setSizes({200, 200});
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(selection_);
+    layout->addWidget(split, 1);
+
+    debounce_.setSingleShot(true);
+    debounce_.setInterval(250);
+    connect(&debounce_, &QTimer::timeout, this, &TraceView::startIndexing);
+    connect(&watcher_, &QFutureWatcher<std::shared_ptr<const TraceSpans>>::finished, this, [this] {
+        spans_ = watcher_.result();
+        model_->setSpans(spans_);
+        timeline_->setSpans(spans_);
+        selection_->setText(tr("%n span(s)", nullptr, static_cast<int>(spans_->spans.size())));
+        if (stale_) debounce_.start();
+        Q_EMIT indexReady();
+    });
+    connect(store_, &RunStore::eventAppended, this, &TraceView::onAppended);
+    connect(store_, &RunStore::reset, this, &TraceView::onReset);
+    connect(timeline_, &TimelineView::spanSelected, this, [this](int32_t span) {
+        QSignalBlocker block(tree_->selectionModel());
+        QModelIndex index = model_->indexOfSpan(span);
+        if (index.isValid()) {
+            tree_->setCurrentIndex(index);
+            tree_->scrollTo(index);
+            tree_->viewport()->update();
+        }
+        showSelection(span, true);
+    });
+    connect(tree_->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex& index) {
+        int32_t span = index.data(TraceTreeModel::SpanRole).toInt();
+        timeline_->selectSpan(span);
+        showSelection(span, true);
+    });
+    onReset();
+}
+
+void TraceView::onAppended(int index) {
+    TraceSpanRecord record;
+    if (!traceSpanRecord(store_->at(index), index, names_, nameIds_, record)) return;
+    records_.push_back(record);
+    if (!debounce_.isActive()) debounce_.start();
+}
+
+void TraceView::onReset() {
+    records_.clear();
+    names_.clear();
+    nameIds_.clear();
+    for (int i = 0; i < store_->size(); ++i)
+        if (TraceSpanRecord record; traceSpanRecord(store_->at(i), i, names_, nameIds_, record)) records_.push_back(record);
+    startIndexing();
+}
+
+void TraceView::startIndexing() {
+    if (watcher_.isRunning()) {
+        stale_ = true;  // indexed again when this one is done
+        return;
+    }
+    stale_ = false;
+    // The worker gets copies: plain data, so the GUI thread goes on appending meanwhile.
+    watcher_.setFuture(QtConcurrent::run([records = records_, names = names_]() mutable {
+        return std::shared_ptr<const TraceSpans>(std::make_shared<TraceSpans>(indexTraceSpans(std::move(records), std::move(names))));
+    }));
+}
+
+void TraceView::selectSpan(int32_t span) {
+    timeline_->selectSpan(span);
+    QModelIndex index = model_->indexOfSpan(span);
+    QSignalBlocker block(tree_->selectionModel());  // shown, not reported: the user did not pick it
+    if (index.isValid()) {
+        tree_->setCurrentIndex(index);
+        tree_->scrollTo(index);
+        tree_->viewport()->update();
+    }
+    showSelection(span, false);
+}
+
+QString TraceView::selectionText() const { return selection_->text(); }
+
+void TraceView::showSelection(int32_t span, bool report) {
+    if (!spans_ || span < 0 || span >= static_cast<int32_t>(spans_->spans.size())) return;
+    const TraceSpan& s = spans_->spans[static_cast<size_t>(span)];
+    QString name = QString::fromStdString(spans_->nameOf(span));
+    QString compile = s.event < store_->size() ? qstringField(store_->at(s.event), "compile_id") : QString();
+    selection_->setText(tr("%1 (%2): %3 µs%4").arg(name, TraceTreeModel::categoryName(s.category))
+                            .arg((s.end - s.begin) / 1e3, 0, 'f', 1)
+                            .arg(compile.isEmpty() ? QString() : tr(", compile %1").arg(compile)));
+    if (report && s.category == SpanCategory::Kernel && !compile.isEmpty()) Q_EMIT kernelSelected(compile, name);
+}
+
+}  // namespace fusescope::gui

@@ -1,0 +1,65 @@
+#pragma once
+// The Execution Trace dock: the span tree above the timeline, selecting in one selects in
+// the other, and a line saying what is selected. Spans are read from the run's trace_event
+// events as they arrive; the index both views use is rebuilt on a worker thread, at most a
+// few times a second while a run streams.
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <QFutureWatcher>
+#include <QTimer>
+#include <QWidget>
+
+#include "model/run_store.h"
+#include "timeline/trace_spans.h"
+
+class QLabel;
+class QTreeView;
+
+namespace fusescope::gui {
+
+class TimelineView;
+class TraceTreeModel;
+
+class TraceView : public QWidget {
+    Q_OBJECT
+public:
+    explicit TraceView(const RunStore* store, QWidget* parent = nullptr);
+
+    const TraceSpans* spans() const { return spans_.get(); }
+    bool indexPending() const { return watcher_.isRunning() || debounce_.isActive(); }
+    TimelineView* timeline() const { return timeline_; }
+    QTreeView* tree() const { return tree_; }
+    TraceTreeModel* model() const { return model_; }
+    void selectSpan(int32_t span);  // in both views, without reporting it as the user's pick
+    QString selectionText() const;
+
+Q_SIGNALS:
+    // A kernel span was selected: its compile and kernel function, for the other views.
+    void kernelSelected(const QString& compileId, const QString& kernel);
+    void indexReady();
+
+private:
+    void onAppended(int index);
+    void onReset();
+    void startIndexing();
+    void showSelection(int32_t span, bool report);  // report: tell the other views
+
+    const RunStore* store_;
+    std::vector<TraceSpanRecord> records_;
+    std::vector<std::string> names_;
+    std::vector<std::pair<std::string, int32_t>> nameIds_;
+    std::shared_ptr<const TraceSpans> spans_;
+    QTimer debounce_;
+    QFutureWatcher<std::shared_ptr<const TraceSpans>> watcher_;
+    bool stale_ = false;  // records changed while the worker was indexing
+    TraceTreeModel* model_;
+    QTreeView* tree_;
+    TimelineView* timeline_;
+    QLabel* selection_;
+};
+
+}  // namespace fusescope::gui
