@@ -43,6 +43,8 @@ bench: build
 	$(BUILD_DIR)/bin/bench_inductor
 	$(BUILD_DIR)/bin/bench_profiler_overhead
 	[ ! -x $(BUILD_DIR)/bin/bench_graph_layout ] || $(BUILD_DIR)/bin/bench_graph_layout  # built with the GUI only
+	[ ! -x $(BUILD_DIR)/bin/bench_gui_responsiveness ] || $(BUILD_DIR)/bin/bench_gui_responsiveness
+	[ ! -x $(BUILD_DIR)/bin/bench_trace_timeline ] || $(BUILD_DIR)/bin/bench_trace_timeline
 
 # The whole suite under AddressSanitizer + UndefinedBehaviorSanitizer (and LeakSanitizer).
 # use_sigaltstack=0: GCC's ASan runtime fails to unmap its signal stack when a thread of
