@@ -720,13 +720,25 @@ bool MainWindow::showView(const QString& view) {
         return raise("guardsDock");
     }
     if (view == "trace") {
-        traceView_->tree()->expandToDepth(1);
-        if (const TraceSpans* spans = traceView_->spans())
-            for (size_t i = 0; i < spans->spans.size(); ++i)
-                if (spans->spans[i].category == SpanCategory::Kernel) {
-                    traceView_->selectSpan(static_cast<int32_t>(i));
-                    break;
-                }
+        // The first kernel, once the worker has indexed the run's spans.
+        auto showFirstKernel = [this] {
+            traceView_->tree()->expandToDepth(1);
+            if (const TraceSpans* spans = traceView_->spans())
+                for (size_t i = 0; i < spans->spans.size(); ++i)
+                    if (spans->spans[i].category == SpanCategory::Kernel) {
+                        traceView_->selectSpan(static_cast<int32_t>(i));
+                        break;
+                    }
+        };
+        if (traceView_->indexPending()) {
+            auto* once = new QObject(this);
+            connect(traceView_, &TraceView::indexReady, once, [showFirstKernel, once] {
+                showFirstKernel();
+                once->deleteLater();
+            });
+        } else {
+            showFirstKernel();
+        }
         return raise("traceDock");
     }
     return false;
