@@ -188,7 +188,11 @@ Value CompileManager::compileAndRun(Interpreter& interp, const FunctionObject& f
     double seconds = std::chrono::duration<double>(Clock::now() - start).count();
 
     std::vector<std::string> guardLines;
-    for (const Guard& g : entry->guards) guardLines.push_back(g.str());
+    std::vector<int> guardSourceLines;
+    for (const Guard& g : entry->guards) {
+        guardLines.push_back(g.str());
+        guardSourceLines.push_back(g.createdAtLine);
+    }
     if (logger_.enabled("guards"))
         logger_.artifact("guards", entry->compileId, fmt::format("GUARDS:\n{}", fmt::join(guardLines, "\n")));
     if (logger_.enabled("verbose_guards")) {
@@ -196,7 +200,7 @@ Value CompileManager::compileAndRun(Interpreter& interp, const FunctionObject& f
         for (const Guard& g : entry->guards) text += fmt::format("\n{:<16}{}", g.typeLabel(), g.str());
         logger_.artifact("verbose_guards", entry->compileId, text);
     }
-    bus_.emit(GuardsEvent{entry->compileId, guardLines});
+    bus_.emit(GuardsEvent{entry->compileId, guardLines, guardSourceLines});
     logger_.log("dynamo", LogLevel::Info, entry->compileId,
                 fmt::format("Step 1: torchdynamo done tracing {} ({} graph(s), {} graph break(s))", fn.name,
                             entry->segments.size(), breaks.size()));

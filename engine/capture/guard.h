@@ -24,6 +24,7 @@ struct Guard {
     Kind kind = Kind::TensorMatch;
     SourcePtr source;
     std::string createdBy;  // stripped source line that made the guard
+    int createdAtLine = 0;  // its line number in the script (0 when unknown)
 
     // TensorMatch
     DType dtype = DType::Float32;

@@ -69,6 +69,7 @@ void Tracer::addGuard(Guard guard) {
                       std::to_string(static_cast<int>(guard.kind));
     if (!guardKeys_.insert(key).second) return;
     guard.createdBy = currentLine();
+    guard.createdAtLine = interp_.stack().back().where.line;
     guards_.push_back(std::move(guard));
 }
 

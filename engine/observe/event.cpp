@@ -67,7 +67,9 @@ struct Payload {
                 {"readable", e.readable}, {"runnable", e.runnable},
                 {"tabular", e.tabular}, {"graph", e.graph}, {"op_count", e.opCount}, {"break_reason", e.breakReason}};
     }
-    json operator()(const GuardsEvent& e) const { return {{"compile_id", e.compileId}, {"guards", e.guards}}; }
+    json operator()(const GuardsEvent& e) const {
+        return {{"compile_id", e.compileId}, {"guards", e.guards}, {"lines", e.lines}};
+    }
     json operator()(const GuardFailureEvent& e) const {
         return {{"compile_id", e.compileId}, {"function", e.function}, {"reasons", e.reasons}};
     }

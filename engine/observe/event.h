@@ -46,6 +46,7 @@ struct GraphCapturedEvent {
 struct GuardsEvent {
     std::string compileId;
     std::vector<std::string> guards;  // each "code   # source line"
+    std::vector<int> lines;           // the script line of each guard, 0 when unknown
 };
 
 struct GuardFailureEvent {

@@ -121,6 +121,14 @@ print(a, b.shape)
     EXPECT_NE(std::find_if(guards[0].guards.begin(), guards[0].guards.end(),
                            [](const std::string& g) { return g.rfind("L['w'].size()[0] == L['x'].size()[1]", 0) == 0; }),
               guards[0].guards.end());
+    // Each guard names the script line that made it: the tensor checks the line using them.
+    ASSERT_EQ(guards[0].lines.size(), guards[0].guards.size());
+    for (size_t i = 0; i < guards[0].guards.size(); ++i) {
+        const std::string& g = guards[0].guards[i];
+        int expected = g.find("# h = torch.cat") != std::string::npos ? 5 : g.find("# return h.flatten()") != std::string::npos ? 6 : -1;
+        if (expected > 0) EXPECT_EQ(guards[0].lines[i], expected) << g;
+        else EXPECT_GT(guards[0].lines[i], 0) << g;
+    }
 }
 
 TEST(DynamicShapes, SharedSymbolGuardFailsWhenTheDimsStopMatching) {
