@@ -6,19 +6,22 @@ macro(fusescope_component_off var status_var reason)
   set(${status_var} "off (${reason})")
 endmacro()
 
-# The GUI needs Qt 6 (Widgets, Concurrent, Svg, Test, Linguist tools) and QScintilla for Qt 6, which ships
-# no CMake config: its library and headers are found by name.
+# The GUI needs Qt 6 (Widgets, Concurrent, Svg, Test, Linguist tools), QScintilla for Qt 6, which ships
+# no CMake config (its library and headers are found by name), and the header-only dtl (line diffs).
 if(FUSESCOPE_WITH_QT)
   find_package(Qt6 6.2 QUIET COMPONENTS Widgets Concurrent Svg Test LinguistTools)
   find_library(FUSESCOPE_QSCINTILLA_LIBRARY NAMES qscintilla2_qt6)
   find_path(FUSESCOPE_QSCINTILLA_INCLUDE Qsci/qsciscintilla.h PATH_SUFFIXES qt6 x86_64-linux-gnu/qt6)
+  find_path(FUSESCOPE_DTL_INCLUDE dtl/dtl.hpp)
   if(NOT Qt6_FOUND)
     fusescope_component_off(FUSESCOPE_HAVE_QT FUSESCOPE_QT_STATUS "Qt 6 Widgets/Concurrent/Svg/Test/LinguistTools not found")
   elseif(NOT FUSESCOPE_QSCINTILLA_LIBRARY OR NOT FUSESCOPE_QSCINTILLA_INCLUDE)
     fusescope_component_off(FUSESCOPE_HAVE_QT FUSESCOPE_QT_STATUS "QScintilla for Qt 6 not found")
+  elseif(NOT FUSESCOPE_DTL_INCLUDE)
+    fusescope_component_off(FUSESCOPE_HAVE_QT FUSESCOPE_QT_STATUS "dtl (libdtl-dev) not found")
   else()
     set(FUSESCOPE_HAVE_QT ON)
-    set(FUSESCOPE_QT_STATUS "on (Qt ${Qt6_VERSION}, QScintilla)")
+    set(FUSESCOPE_QT_STATUS "on (Qt ${Qt6_VERSION}, QScintilla, dtl)")
   endif()
 else()
   fusescope_component_off(FUSESCOPE_HAVE_QT FUSESCOPE_QT_STATUS "FUSESCOPE_WITH_QT=OFF")

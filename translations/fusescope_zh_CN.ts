@@ -50,6 +50,57 @@
     </message>
 </context>
 <context>
+    <name>fusescope::gui::CompareView</name>
+    <message>
+        <source>Graph code</source>
+        <translation>图代码</translation>
+    </message>
+    <message>
+        <source>Guards</source>
+        <translation>守卫</translation>
+    </message>
+    <message>
+        <source>IR before fusion</source>
+        <translation>融合前 IR</translation>
+    </message>
+    <message>
+        <source>IR after fusion</source>
+        <translation>融合后 IR</translation>
+    </message>
+    <message>
+        <source>C++</source>
+        <translation>C++</translation>
+    </message>
+    <message>
+        <source>The compile to compare from</source>
+        <translation>作为比较基准的编译</translation>
+    </message>
+    <message>
+        <source>The compile to compare with it</source>
+        <translation>与之比较的编译</translation>
+    </message>
+    <message>
+        <source>Before:</source>
+        <translation>之前：</translation>
+    </message>
+    <message>
+        <source>After:</source>
+        <translation>之后：</translation>
+    </message>
+    <message>
+        <source>No compiles to compare yet</source>
+        <translation>还没有可比较的编译</translation>
+    </message>
+    <message>
+        <source>%1: none in %2 or %3</source>
+        <translation>%1：%2 和 %3 中都没有</translation>
+    </message>
+    <message>
+        <source>Lines added: %1, removed: %2</source>
+        <translation>新增行：%1，删除行：%2</translation>
+    </message>
+</context>
+<context>
     <name>fusescope::gui::CompilesModel</name>
     <message>
         <source>failed</source>
@@ -246,7 +297,15 @@
     </message>
 </context>
 <context>
-    <name>fusescope::gui::GuardTableModel</name>
+    <name>fusescope::gui::GuardsModel</name>
+    <message>
+        <source>a later call failed it</source>
+        <translation>之后的调用未通过此守卫</translation>
+    </message>
+    <message>
+        <source>%1: expected %2, actual %3</source>
+        <translation>%1：期望 %2，实际 %3</translation>
+    </message>
     <message>
         <source>failed (%1×)</source>
         <translation>失败（%1 次）</translation>
@@ -260,12 +319,16 @@
         <translation>守卫</translation>
     </message>
     <message>
-        <source>Source line</source>
-        <translation>源代码行</translation>
+        <source>Source</source>
+        <translation>来源</translation>
     </message>
     <message>
         <source>Status</source>
         <translation>状态</translation>
+    </message>
+    <message>
+        <source>Mismatch</source>
+        <translation>不匹配项</translation>
     </message>
     <message>
         <source>Expected</source>
@@ -619,12 +682,28 @@
         <source>Execution Trace</source>
         <translation>执行追踪</translation>
     </message>
+    <message>
+        <source>Compare</source>
+        <translation>比较</translation>
+    </message>
 </context>
 <context>
     <name>fusescope::gui::RecompileReasonsModel</name>
     <message>
-        <source>%1: %2</source>
-        <translation>%1：%2</translation>
+        <source>Compile</source>
+        <translation>编译</translation>
+    </message>
+    <message>
+        <source>Function</source>
+        <translation>函数</translation>
+    </message>
+    <message>
+        <source>Where</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <source>Guard failures</source>
+        <translation>守卫失败</translation>
     </message>
 </context>
 <context>
@@ -731,8 +810,8 @@
         <translation>使用此后端（inductor、eager）编译，而不是脚本指定的后端</translation>
     </message>
     <message>
-        <source>Bring a view to the front when the run ends: overview, fusion, code, guards or trace</source>
-        <translation>运行结束时将某个视图置于最前：overview、fusion、code、guards 或 trace</translation>
+        <source>Bring a view to the front when the run ends: overview, fusion, code, guards, compare or trace</source>
+        <translation>运行结束后将某个视图置于前台：overview、fusion、code、guards、compare 或 trace</translation>
     </message>
 </context>
 </TS>

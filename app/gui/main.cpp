@@ -48,7 +48,7 @@ int main(int argc, char** argv) {
                             "code");
     QCommandLineOption backend("backend", QApplication::translate("main", "Compile with this backend (inductor, eager) instead of what the script says"),
                                "name");
-    QCommandLineOption view("view", QApplication::translate("main", "Bring a view to the front when the run ends: overview, fusion, code, guards or trace"),
+    QCommandLineOption view("view", QApplication::translate("main", "Bring a view to the front when the run ends: overview, fusion, code, guards, compare or trace"),
                             "view");
     parser.addOptions({run, screenshot, lang, backend, view});
     parser.process(app);
@@ -64,8 +64,9 @@ int main(int argc, char** argv) {
         return 2;
     }
     QString viewName = parser.value(view);
-    if (!viewName.isEmpty() && !QStringList{"overview", "fusion", "code", "guards", "trace"}.contains(viewName)) {
-        std::fprintf(stderr, "fusescope: unknown view '%s'; available: overview, fusion, code, guards, trace\n", qPrintable(viewName));
+    const QStringList views = {"overview", "fusion", "code", "guards", "compare", "trace"};
+    if (!viewName.isEmpty() && !views.contains(viewName)) {
+        std::fprintf(stderr, "fusescope: unknown view '%s'; available: %s\n", qPrintable(viewName), qPrintable(views.join(", ")));
         return 2;
     }
     auto showView = [&window, viewName] {

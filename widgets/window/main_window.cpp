@@ -47,12 +47,13 @@
 #include "model/json_fields.h"
 #include "model/logs_model.h"
 #include "model/graph_breaks_model.h"
-#include "model/guard_table_model.h"
 #include "model/script_notes.h"
 #include "views/code_view.h"
+#include "views/compare_view.h"
 #include "timeline/trace_view.h"
 #include "views/fusion_stepper.h"
 #include "views/graph_view.h"
+#include "views/guards_view.h"
 #include "window/recent_files.h"
 
 namespace fusescope::gui {
@@ -332,20 +333,21 @@ void MainWindow::buildDocks() {
     breaksView_->horizontalHeader()->setStretchLastSection(true);
     breaksView_->verticalHeader()->hide();
     breaksView_->setSelectionBehavior(QAbstractItemView::SelectRows);
-    connect(breaksView_, &QTableView::activated, this, [this](const QModelIndex& index) {
-        int line = index.data(GraphBreaksModel::LineRole).toInt();
-        if (line <= 0) return;
-        editor_->setCursorPosition(line - 1, 0);
-        editor_->ensureLineVisible(line - 1);
-        editor_->setFocus();
-    });
+    connect(breaksView_, &QTableView::activated, this,
+            [this](const QModelIndex& index) { showScriptLine(index.data(GraphBreaksModel::LineRole).toInt()); });
     QDockWidget* breaksDock = dock(this, tr("Graph Breaks"), "breaksDock", breaksView_, Qt::BottomDockWidgetArea);
     tabifyDockWidget(logsDock, breaksDock);
-    QDockWidget* guardsDock = dock(this, tr("Guards"), "guardsDock", buildGuardsView(), Qt::BottomDockWidgetArea);
+    guardsView_ = new GuardsView(&store_, this);
+    connect(guardsView_, &GuardsView::lineActivated, this, &MainWindow::showScriptLine);
+    connect(&selection_, &SelectionContext::compileChanged, guardsView_, &GuardsView::setCompileId);
+    QDockWidget* guardsDock = dock(this, tr("Guards"), "guardsDock", guardsView_, Qt::BottomDockWidgetArea);
     tabifyDockWidget(breaksDock, guardsDock);
+    compareView_ = new CompareView(&store_, this);
+    QDockWidget* compareDock = dock(this, tr("Compare"), "compareDock", compareView_, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(guardsDock, compareDock);
     traceView_ = new TraceView(&store_, this);
     QDockWidget* traceDock = dock(this, tr("Execution Trace"), "traceDock", traceView_, Qt::BottomDockWidgetArea);
-    tabifyDockWidget(guardsDock, traceDock);
+    tabifyDockWidget(compareDock, traceDock);
     // A kernel span selects its compile and the buffers its kernel computes.
     connect(traceView_, &TraceView::kernelSelected, this, [this](const QString& compileId, const QString& kernel) {
         selection_.setCompileId(compileId);
@@ -368,32 +370,11 @@ void MainWindow::buildDocks() {
     splitDockWidget(compilesDock, outputDock, Qt::Vertical);
 }
 
-QWidget* MainWindow::buildGuardsView() {
-    guards_ = new GuardTableModel(&store_, this);
-    auto* split = new QSplitter(Qt::Vertical, this);
-    guardsView_ = new QTableView(split);
-    guardsView_->setModel(guards_);
-    guardsView_->verticalHeader()->hide();
-    guardsView_->setSelectionBehavior(QAbstractItemView::SelectRows);
-    guardsView_->setWordWrap(false);
-    guardsView_->horizontalHeader()->setSectionResizeMode(GuardTableModel::GuardColumn, QHeaderView::Stretch);
-    guardsView_->horizontalHeader()->setSectionResizeMode(GuardTableModel::SourceColumn, QHeaderView::ResizeToContents);
-    connect(guardsView_, &QTableView::activated, this, [this](const QModelIndex& index) {
-        int line = index.data(GuardTableModel::LineRole).toInt();
-        if (line <= 0) return;
-        editor_->setCursorPosition(line - 1, 0);
-        editor_->ensureLineVisible(line - 1);
-        editor_->setFocus();
-    });
-    auto* recompiles = new QListView(split);
-    recompiles->setModel(new RecompileReasonsModel(&store_, this));
-    recompiles->setWordWrap(true);
-    recompiles->setAlternatingRowColors(true);
-    split->addWidget(guardsView_);
-    split->addWidget(recompiles);
-    split->setSizes({200, 120});
-    connect(&selection_, &SelectionContext::compileChanged, guards_, &GuardTableModel::setCompileId);
-    return split;
+void MainWindow::showScriptLine(int line) {
+    if (line <= 0) return;
+    editor_->setCursorPosition(line - 1, 0);
+    editor_->ensureLineVisible(line - 1);
+    editor_->setFocus();
 }
 
 QWidget* MainWindow::buildLogsView() {
@@ -527,7 +508,6 @@ bool MainWindow::openBundle(const QString& path) {
     store_.replace(std::move(bundle.events));
     bundlePath_ = path;
     recent_->add(path);
-    guards_->setScript(editor_->text());
     runFileName_ = QString::fromStdString(bundle.manifest.script);
     annotateScript();
     for (const auto& e : store_.events())
@@ -568,7 +548,6 @@ void MainWindow::runScript() {
     request.bundle = runs + "/last-run.fscope";
     bundlePath_.clear();
     runFileName_ = request.fileName;
-    guards_->setScript(request.script);
     editor_->clearAnnotations();
     engine_.run(request);
     setBusy(true);
@@ -718,6 +697,10 @@ bool MainWindow::showView(const QString& view) {
                 break;
             }
         return raise("guardsDock");
+    }
+    if (view == "compare") {
+        compareView_->setAspect(CompareView::Aspect::Guards);
+        return raise("compareDock");
     }
     if (view == "trace") {
         // The first kernel, once the worker has indexed the run's spans.

@@ -28,7 +28,8 @@ class CodeView;
 class GraphView;
 class CompilesModel;
 class FusionStepper;
-class GuardTableModel;
+class CompareView;
+class GuardsView;
 class TraceView;
 class RecentFiles;
 
@@ -44,7 +45,8 @@ public:
     // Picks the backend runs use ("" = what the script says); false for an unknown one.
     bool setBackend(const QString& name);
     // Brings a view to the front, for screenshots and `--view`: overview, fusion (stepped
-    // half way), code (the first kernel selected), guards, trace. False for an unknown one.
+    // half way), code (the first kernel selected), guards, compare (the last two compiles'
+    // guards), trace. False for an unknown one.
     bool showView(const QString& view);
     // Copies the bundle of what is on show (the last run's, or the bundle opened) to `path`.
     bool exportBundle(const QString& path);
@@ -62,7 +64,8 @@ public:
     GraphView* afterFusionView() const { return afterFusionView_; }
     QsciScintilla* editor() const { return editor_; }
     QTableView* graphBreaksView() const { return breaksView_; }
-    QTableView* guardsView() const { return guardsView_; }
+    GuardsView* guardsView() const { return guardsView_; }
+    CompareView* compareView() const { return compareView_; }
     TraceView* traceView() const { return traceView_; }
     static QString autosavePathForTests() { return autosavePath(); }
     QString statusText() const;
@@ -78,8 +81,8 @@ private:
     void buildActions();
     void buildDocks();
     void buildViewMenu();  // docks to show again, reset layout, language
-    QWidget* buildLogsView();
-    QWidget* buildGuardsView();  // the guard table of the compile on show, recompiles below  // the log table with search, level and compile filters
+    QWidget* buildLogsView();  // the log table with search, level and compile filters
+    void showScriptLine(int line);  // 1-based: moves the editor's cursor there
     void showCompile(const QString& compileId);
     // Linked selection: a node picked in any view (graph node, IR block, C++ line, stepper).
     void selectGraphNode(const QString& node);
@@ -132,9 +135,9 @@ private:
     QPlainTextEdit* output_ = nullptr;
     QTableView* breaksView_ = nullptr;
     FusionStepper* stepper_ = nullptr;
-    GuardTableModel* guards_ = nullptr;
     TraceView* traceView_ = nullptr;
-    QTableView* guardsView_ = nullptr;
+    GuardsView* guardsView_ = nullptr;
+    CompareView* compareView_ = nullptr;
     CompileProvenance provenance_;  // of the compile on show
     int explainRequest_ = 0;
 };

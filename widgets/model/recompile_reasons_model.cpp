@@ -1,0 +1,85 @@
+#include "model/recompile_reasons_model.h"
+
+#include <QRegularExpression>
+
+#include "model/json_fields.h"
+
+namespace fusescope::gui {
+
+RecompileReasonsModel::RecompileReasonsModel(const RunStore* store, QObject* parent)
+    : QAbstractTableModel(parent), store_(store) {
+    connect(store_, &RunStore::eventAppended, this, &RecompileReasonsModel::append);
+    connect(store_, &RunStore::reset, this, &RecompileReasonsModel::rebuild);
+    rebuild();
+}
+
+bool RecompileReasonsModel::parse(const nlohmann::json& event, Recompile& out) {
+    if (stringField(event, "type") != "recompile") return false;
+    out.compileId = qstringField(event, "compile_id");
+    out.function = qstringField(event, "function");
+    if (auto where = event.find("where"); where != event.end() && where->is_object()) {
+        out.file = qstringField(*where, "file");
+        auto line = where->find("line");
+        out.line = line != where->end() && line->is_number_integer() ? line->get<int>() : 0;
+    }
+    // The message is PyTorch's, every failure listed (compile_manager.cpp):
+    //   Recompiling function f in file:6
+    //       triggered by the following guard failure(s):
+    //       - 0/0: tensor 'L['a']' size mismatch at index 0. expected 3, actual 2
+    static const QRegularExpression failure(R"(^\s*- (\S+: .*)$)");
+    for (const QString& line : qstringField(event, "message").split('\n'))
+        if (auto m = failure.match(line); m.hasMatch()) out.reasons << m.captured(1);
+    return true;
+}
+
+void RecompileReasonsModel::rebuild() {
+    beginResetModel();
+    recompiles_.clear();
+    for (const auto& e : store_->events())
+        if (Recompile r; parse(e, r)) recompiles_.push_back(std::move(r));
+    endResetModel();
+}
+
+void RecompileReasonsModel::append(int eventIndex) {
+    Recompile r;
+    if (!parse(store_->at(eventIndex), r)) return;
+    int row = static_cast<int>(recompiles_.size());
+    beginInsertRows({}, row, row);
+    recompiles_.push_back(std::move(r));
+    endInsertRows();
+}
+
+int RecompileReasonsModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(recompiles_.size());
+}
+
+int RecompileReasonsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+QVariant RecompileReasonsModel::data(const QModelIndex& index, int role) const {
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid)) return {};
+    const Recompile& r = recompiles_[static_cast<size_t>(index.row())];
+    if (role == CompileIdRole) return r.compileId;
+    if (role == LineRole) return r.line;
+    if (role == ReasonsRole) return r.reasons;
+    if (role != Qt::DisplayRole && role != Qt::ToolTipRole) return {};
+    switch (index.column()) {
+        case CompileIdColumn: return r.compileId;
+        case FunctionColumn: return r.function;
+        case WhereColumn: return r.line ? QString("%1:%2").arg(r.file).arg(r.line) : r.file;
+        case ReasonsColumn: return r.reasons.join('\n');
+    }
+    return {};
+}
+
+QVariant RecompileReasonsModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+    switch (section) {
+        case CompileIdColumn: return tr("Compile");
+        case FunctionColumn: return tr("Function");
+        case WhereColumn: return tr("Where");
+        case ReasonsColumn: return tr("Guard failures");
+    }
+    return {};
+}
+
+}  // namespace fusescope::gui

@@ -1,0 +1,46 @@
+#pragma once
+// The recompiles of the run, for the list under the guard table: the new compile's id, the
+// function, where it is defined, and the guard failures that caused it, one per line as
+// "0/0: tensor 'L['a']' size mismatch ..." (the compile whose guard failed, then why).
+
+#include <vector>
+
+#include <QAbstractTableModel>
+#include <QStringList>
+
+#include "model/run_store.h"
+
+namespace fusescope::gui {
+
+class RecompileReasonsModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { CompileIdColumn, FunctionColumn, WhereColumn, ReasonsColumn, ColumnCount };
+    enum Role {
+        CompileIdRole = Qt::UserRole + 1,  // QString: the new compile
+        LineRole,                          // int: the function's line in the script, 0 when unknown
+        ReasonsRole,                       // QStringList: the reasons lines
+    };
+
+    explicit RecompileReasonsModel(const RunStore* store, QObject* parent = nullptr);
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    struct Recompile {
+        QString compileId, function, file;
+        int line = 0;
+        QStringList reasons;
+    };
+    static bool parse(const nlohmann::json& event, Recompile& out);  // false for other events
+    void rebuild();
+    void append(int eventIndex);
+
+    const RunStore* store_;
+    std::vector<Recompile> recompiles_;
+};
+
+}  // namespace fusescope::gui

@@ -1,0 +1,62 @@
+#include "views/guards_view.h"
+
+#include <QHeaderView>
+#include <QSplitter>
+#include <QTableView>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+#include "model/guards_model.h"
+#include "model/recompile_reasons_model.h"
+
+namespace fusescope::gui {
+
+GuardsView::GuardsView(const RunStore* store, QWidget* parent)
+    : QWidget(parent),
+      guards_(new GuardsModel(store, this)),
+      recompiles_(new RecompileReasonsModel(store, this)),
+      guardTable_(new QTableView(this)),
+      recompileList_(new QTreeView(this)) {
+    guardTable_->setModel(guards_);
+    guardTable_->verticalHeader()->hide();
+    guardTable_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    guardTable_->setWordWrap(false);
+    guardTable_->horizontalHeader()->setSectionResizeMode(GuardsModel::GuardColumn, QHeaderView::Stretch);
+    guardTable_->horizontalHeader()->setSectionResizeMode(GuardsModel::SourceColumn, QHeaderView::ResizeToContents);
+
+    // A tree view, not a table: rows grow to their reasons' lines.
+    recompileList_->setModel(recompiles_);
+    recompileList_->setRootIsDecorated(false);
+    recompileList_->setAlternatingRowColors(true);
+    recompileList_->setUniformRowHeights(false);
+    for (int column : {RecompileReasonsModel::CompileIdColumn, RecompileReasonsModel::FunctionColumn,
+                       RecompileReasonsModel::WhereColumn})
+        recompileList_->header()->setSectionResizeMode(column, QHeaderView::ResizeToContents);
+
+    auto showLine = [this](int role) {
+        return [this, role](const QModelIndex& index) {
+            if (int line = index.data(role).toInt(); line > 0) Q_EMIT lineActivated(line);
+        };
+    };
+    connect(guardTable_, &QAbstractItemView::activated, this, showLine(GuardsModel::LineRole));
+    connect(recompileList_, &QAbstractItemView::activated, this, showLine(RecompileReasonsModel::LineRole));
+
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(guardTable_);
+    split->addWidget(recompileList_);
+    split->setSizes({200, 120});
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(split);
+}
+
+void GuardsView::setCompileId(const QString& compileId) {
+    guards_->setCompileId(compileId);
+    // Point at the recompile that made this compile, if one did: why its guards are as they are.
+    QModelIndexList made = recompiles_->match(recompiles_->index(0, 0), RecompileReasonsModel::CompileIdRole, compileId, 1,
+                                              Qt::MatchExactly);
+    if (made.isEmpty()) recompileList_->clearSelection();
+    else recompileList_->setCurrentIndex(made.first());
+}
+
+}  // namespace fusescope::gui
