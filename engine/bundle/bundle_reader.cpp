@@ -1,10 +1,12 @@
 #include "bundle/bundle_reader.h"
 
+#include <iterator>
 #include <set>
 #include <sstream>
 
 #include <fmt/format.h>
 
+#include "bundle/event_lines.h"
 #include "bundle/zip_archive.h"
 #include "core/error.h"
 
@@ -68,24 +70,32 @@ const std::string& requiredFile(const Bundle& bundle, const std::string& name, c
     return it->second;
 }
 
-std::vector<nlohmann::json> parseEvents(const std::string& text) {
+struct ParsedChunk {
     std::vector<nlohmann::json> events;
-    std::istringstream lines(text);
-    int number = 0;
-    for (std::string line; std::getline(lines, line);) {
-        ++number;
-        nlohmann::json event = nlohmann::json::parse(line, nullptr, false);
-        if (event.is_discarded()) throw Error(fmt::format("{} line {}: malformed JSON", kEventsEntry, number));
-        if (!event.is_object() || !event.contains("type") || !event["type"].is_string())
-            throw Error(fmt::format("{} line {}: not an event (a JSON object with a \"type\")", kEventsEntry, number));
-        events.push_back(std::move(event));
-    }
+    int lines = 0;
+    std::string error;
+};
+
+std::vector<nlohmann::json> parseEvents(const std::string& text) {
+    std::vector<ParsedChunk> chunks = parseEventLines<ParsedChunk>(text, [](const EventLineChunk& chunk) {
+        ParsedChunk parsed;
+        parsed.lines = forEachLine(chunk, [&](std::string_view line, size_t) {
+            nlohmann::json event = nlohmann::json::parse(line.begin(), line.end(), nullptr, false);
+            if (event.is_discarded()) parsed.error = kMalformedEventLine;
+            else if (!isEvent(event)) parsed.error = kNotAnEvent;
+            else parsed.events.push_back(std::move(event));
+            return parsed.error.empty();
+        });
+        return parsed;
+    });
+    std::vector<nlohmann::json> events;
+    for (ParsedChunk& chunk : chunks) std::move(chunk.events.begin(), chunk.events.end(), std::back_inserter(events));
     return events;
 }
 
 }  // namespace
 
-Bundle readBundle(const std::string& path, const BundleLimits& limits) {
+Bundle readBundle(const std::string& path, const BundleLimits& limits, BundleEvents events) {
     ZipReader zip(path);
     checkEntries(zip.entries(), limits);
     Bundle bundle;
@@ -97,7 +107,8 @@ Bundle readBundle(const std::string& path, const BundleLimits& limits) {
     if (manifest.is_discarded()) throw Error(fmt::format("{} is not valid JSON", kManifestEntry));
     bundle.manifest = BundleManifest::fromJson(manifest);
     bundle.script = requiredFile(bundle, kScriptFolder + bundle.manifest.script, " (the script manifest.json names)");
-    bundle.events = parseEvents(requiredFile(bundle, kEventsEntry, ""));
+    const std::string& eventsText = requiredFile(bundle, kEventsEntry, "");
+    if (events == BundleEvents::Parsed) bundle.events = parseEvents(eventsText);
     return bundle;
 }
 

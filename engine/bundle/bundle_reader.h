@@ -24,8 +24,11 @@ struct Bundle {
 // entry name that is absolute, has a '..', '.' or empty component, or is both a file and a
 // folder; too many entries; an entry over the size limit or expanding beyond maxRatio (a
 // zip bomb); no manifest.json, or one of a newer major format; no script; a malformed
-// events.jsonl line (with its number).
-Bundle readBundle(const std::string& path, const BundleLimits& limits = {});
+// events.jsonl line (with its number). With BundleEvents::Unparsed, events stays empty and
+// events.jsonl is only checked to be there: for a reader that parses it its own way (the
+// GUI keeps trace events compact), in files[kEventsEntry].
+enum class BundleEvents { Parsed, Unparsed };
+Bundle readBundle(const std::string& path, const BundleLimits& limits = {}, BundleEvents events = BundleEvents::Parsed);
 
 // Validates the whole bundle (readBundle), then writes its files under dir, created when
 // missing: into a staging folder inside dir first, moved into place when all are written.

@@ -190,7 +190,9 @@ private slots:
         QString exported = dir.filePath("breaks.fscope");
         QVERIFY(window.exportBundle(exported));
         fusescope::Bundle bundle = fusescope::readBundle(exported.toStdString());
-        QCOMPARE(bundle.events.size(), window.store().size());
+        QCOMPARE(int(bundle.events.size()), window.store().eventCount());
+        const size_t liveSpans = window.store().traces().size();
+        QVERIFY(liveSpans > 0);
         QCOMPARE(bundle.manifest.script, std::string("02_graph_breaks.py"));
 
         // Dropping the bundle on the window opens it, and it joins Open Recent.
@@ -199,7 +201,8 @@ private slots:
         QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
         static_cast<QObject&>(window).event(&drop);  // straight to the handler: QApplication drops synthetic drag events
         QCOMPARE(window.windowTitle(), QString("Fusescope - breaks.fscope (bundle)"));
-        QCOMPARE(window.store().size(), bundle.events.size());
+        QCOMPARE(window.store().eventCount(), int(bundle.events.size()));
+        QCOMPARE(window.store().traces().size(), liveSpans);  // read compactly, the same spans
         QCOMPARE(window.editor()->annotation(14).left(18), QString("graph break (1/0):"));
         QCOMPARE(window.recentFiles().value(0), exported);
         QCOMPARE(window.recentFiles().value(1), QString::fromStdString(test::sourcePath("resources/examples/02_graph_breaks.py")));

@@ -20,12 +20,7 @@ using namespace fusescope::gui;
 namespace {
 
 std::shared_ptr<const TraceSpans> indexOf(const RunStore& store) {
-    std::vector<TraceSpanRecord> records;
-    std::vector<std::string> names;
-    std::vector<std::pair<std::string, int32_t>> ids;
-    for (int i = 0; i < store.size(); ++i)
-        if (TraceSpanRecord r; traceSpanRecord(store.at(i), i, names, ids, r)) records.push_back(r);
-    return std::make_shared<TraceSpans>(indexTraceSpans(records, names));
+    return std::make_shared<TraceSpans>(indexTraceSpans(store.traces().records(), store.traces().names()));
 }
 
 QStringList childNames(const TraceTreeModel& model, const QModelIndex& parent) {
@@ -170,10 +165,14 @@ private slots:
     }
 
     void aMillionSubPixelSpansPaintAsPixelColumns() {
-        std::vector<TraceSpanRecord> records;
-        for (int i = 0; i < 1'000'000; ++i)
-            records.push_back({i + 1, 0, 7, int64_t(i) * 10, int64_t(i) * 10 + 5, 0, -1, SpanCategory::CpuOp});
-        auto spans = std::make_shared<TraceSpans>(indexTraceSpans(std::move(records), {"aten::add"}));
+        std::vector<TraceSpanRecord> records(1'000'000);
+        for (int i = 0; i < 1'000'000; ++i) {
+            records[size_t(i)].rfId = i + 1;
+            records[size_t(i)].tid = 7;
+            records[size_t(i)].begin = int64_t(i) * 10;
+            records[size_t(i)].end = int64_t(i) * 10 + 5;
+        }
+        auto spans = std::make_shared<TraceSpans>(indexTraceSpans(records, {"aten::add"}));
         TimelineView timeline;
         timeline.resize(1000, 200);
         timeline.setSpans(spans);

@@ -37,6 +37,7 @@ void CompilesModel::Compile::mark(bool Compile::*flag, const std::string& why) {
 
 CompilesModel::CompilesModel(const RunStore* store, QObject* parent) : QAbstractItemModel(parent), store_(store) {
     connect(store, &RunStore::eventAppended, this, [this](int i) { apply(store_->at(i)); });
+    connect(store, &RunStore::traceAppended, this, [this](int i) { applyTrace(static_cast<size_t>(i)); });
     connect(store, &RunStore::reset, this, &CompilesModel::rebuild);
     rebuild();
 }
@@ -66,8 +67,28 @@ void CompilesModel::rebuild() {
     places_.clear();
     compiling_.clear();
     for (const auto& event : store_->events()) apply(event);
+    for (size_t i = 0; i < store_->traces().size(); ++i) applyTrace(i);
     resetting_ = false;
     endResetModel();
+}
+
+void CompilesModel::applyTrace(size_t record) {
+    const TraceLog& traces = store_->traces();
+    const TraceSpanRecord& r = traces.records()[record];
+    if (r.category == SpanCategory::Compile) {
+        QString id = QString::fromStdString(traces.compileIdOf(record));
+        if (Compile* c = find(id)) {
+            c->traced = true;
+            c->traceMs += static_cast<double>(r.end - r.begin) / 1e6;
+            changed(id);
+        }
+    } else if (const std::string& name = traces.nameOf(r); name.starts_with(regionPrefix)) {
+        QString ran = QString::fromUtf8(name.data() + regionPrefix.size(), static_cast<qsizetype>(name.size() - regionPrefix.size()));
+        if (Compile* c = find(ran)) {
+            ++c->hits;
+            changed(ran);
+        }
+    }
 }
 
 void CompilesModel::apply(const nlohmann::json& event) {
@@ -92,21 +113,6 @@ void CompilesModel::apply(const nlohmann::json& event) {
         if (Compile* c = find(compiling_)) {
             c->mark(&Compile::failed, event.value("message", std::string()));
             changed(c->id);
-        }
-    } else if (type == "trace_event") {
-        const std::string name = event.value("name", std::string());
-        if (event.value("cat", std::string()) == "compile") {
-            if (Compile* c = find(id)) {
-                c->traced = true;
-                c->traceMs += static_cast<double>(event.value("end_ns", int64_t{0}) - event.value("begin_ns", int64_t{0})) / 1e6;
-                changed(id);
-            }
-        } else if (name.starts_with(regionPrefix)) {
-            QString ran = QString::fromStdString(name.substr(regionPrefix.size()));
-            if (Compile* c = find(ran)) {
-                ++c->hits;
-                changed(ran);
-            }
         }
     } else if (Compile* c = find(id)) {
         if (type == "graph_captured") {

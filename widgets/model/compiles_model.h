@@ -60,6 +60,7 @@ private:
 
     void rebuild();
     void apply(const nlohmann::json& event);
+    void applyTrace(size_t record);  // compile phases time a compile, compiled regions count its hits
     void startCompile(const QString& function, const QString& id);
     Compile* find(const QString& id);
     void changed(const QString& id);

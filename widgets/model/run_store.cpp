@@ -11,27 +11,24 @@ const std::vector<int>& RunStore::compileEvents(const std::string& compileId) co
 }
 
 void RunStore::index(int i) {
-    const nlohmann::json& e = events_[static_cast<size_t>(i)];
-    std::string id = stringField(e, "compile_id");
-    if (!id.empty() && stringField(e, "type") != "trace_event") byCompile_[id].push_back(i);
+    std::string id = stringField(run_.events[static_cast<size_t>(i)], "compile_id");
+    if (!id.empty()) byCompile_[id].push_back(i);
 }
 
 void RunStore::append(nlohmann::json event) {
-    events_.push_back(std::move(event));
+    if (stringField(event, "type") == "trace_event" && run_.traces.append(event)) {
+        Q_EMIT traceAppended(static_cast<int>(run_.traces.size()) - 1);
+        return;
+    }
+    run_.events.push_back(std::move(event));
     index(size() - 1);
     Q_EMIT eventAppended(size() - 1);
 }
 
-void RunStore::replace(std::vector<nlohmann::json> events) {
-    events_ = std::move(events);
+void RunStore::replace(RunEvents run) {
+    run_ = std::move(run);
     byCompile_.clear();
     for (int i = 0; i < size(); ++i) index(i);
-    Q_EMIT reset();
-}
-
-void RunStore::clear() {
-    events_.clear();
-    byCompile_.clear();
     Q_EMIT reset();
 }
 

@@ -1,8 +1,9 @@
 #pragma once
-// Everything one run (live from the engine child, or replayed from a bundle) reported: the
-// event stream as the engine's JSON objects, in arrival order. Every model of the workbench
-// is built from it, so a live run and a reopened bundle look the same (DESIGN.md, "GUI
-// structure"). Appending is cheap; models listen to eventAppended and update incrementally.
+// Everything one run (live from the engine child, or replayed from a bundle) reported, in
+// arrival order: its trace events (profiled spans) compact in a TraceLog, every other event
+// as the engine's JSON object. Every model of the workbench is built from it, so a live run
+// and a reopened bundle look the same (DESIGN.md, "GUI structure"). Appending is cheap;
+// models listen to eventAppended / traceAppended and update incrementally.
 
 #include <string>
 #include <unordered_map>
@@ -11,6 +12,8 @@
 #include <QObject>
 #include <nlohmann/json.hpp>
 
+#include "model/run_events.h"
+
 namespace fusescope::gui {
 
 class RunStore : public QObject {
@@ -18,27 +21,32 @@ class RunStore : public QObject {
 public:
     explicit RunStore(QObject* parent = nullptr) : QObject(parent) {}
 
-    const std::vector<nlohmann::json>& events() const { return events_; }
-    int size() const { return static_cast<int>(events_.size()); }
-    const nlohmann::json& at(int index) const { return events_.at(static_cast<size_t>(index)); }
-    // Indices of one compile's events in order, trace events left out: views of a compile
-    // look only at these, so a run with a million trace events shows a compile at once.
+    // The events other than trace events.
+    const std::vector<nlohmann::json>& events() const { return run_.events; }
+    int size() const { return static_cast<int>(run_.events.size()); }
+    const nlohmann::json& at(int index) const { return run_.events.at(static_cast<size_t>(index)); }
+    // Indices of one compile's events in order: views of a compile look only at these.
     const std::vector<int>& compileEvents(const std::string& compileId) const;
+    const TraceLog& traces() const { return run_.traces; }
+    // Every event, trace events included.
+    int eventCount() const { return size() + static_cast<int>(run_.traces.size()); }
 
     // One event as eventToJson wrote it (its "type" says which).
     void append(nlohmann::json event);
     // Many at once (a bundle): one reset instead of a signal per event.
-    void replace(std::vector<nlohmann::json> events);
-    void clear();
+    void replace(std::vector<nlohmann::json> events) { replace(splitRunEvents(std::move(events))); }
+    void replace(RunEvents run);
+    void clear() { replace(RunEvents{}); }
 
 signals:
-    void eventAppended(int index);
-    void reset();  // after replace() and clear(): models rebuild from events()
+    void eventAppended(int index);  // into events()
+    void traceAppended(int record);  // into traces().records()
+    void reset();  // after replace() and clear(): models rebuild from events() and traces()
 
 private:
     void index(int i);
 
-    std::vector<nlohmann::json> events_;
+    RunEvents run_;
     std::unordered_map<std::string, std::vector<int>> byCompile_;
 };
 

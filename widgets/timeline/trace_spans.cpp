@@ -5,52 +5,6 @@
 
 namespace fusescope::gui {
 
-namespace {
-
-int64_t intField(const nlohmann::json& e, const char* key, bool& ok) {
-    auto it = e.find(key);
-    if (it == e.end() || !it->is_number_integer()) {
-        ok = false;
-        return 0;
-    }
-    return it->get<int64_t>();
-}
-
-SpanCategory categoryOf(const std::string& cat) {
-    if (cat == "user_annotation") return SpanCategory::UserAnnotation;
-    if (cat == "kernel") return SpanCategory::Kernel;
-    if (cat == "compile") return SpanCategory::Compile;
-    return SpanCategory::CpuOp;
-}
-
-}  // namespace
-
-bool traceSpanRecord(const nlohmann::json& event, int eventIndex, std::vector<std::string>& names,
-                     std::vector<std::pair<std::string, int32_t>>& nameIds, TraceSpanRecord& out) {
-    auto type = event.find("type");
-    if (type == event.end() || !type->is_string() || type->get_ref<const std::string&>() != "trace_event") return false;
-    bool ok = true;
-    out.rfId = intField(event, "rf_id", ok);
-    out.begin = intField(event, "begin_ns", ok);
-    out.end = intField(event, "end_ns", ok);
-    if (!ok || out.end < out.begin) return false;
-    out.parentId = intField(event, "parent", ok);
-    out.tid = intField(event, "tid", ok);
-    out.event = eventIndex;
-    auto cat = event.find("cat");
-    out.category = cat != event.end() && cat->is_string() ? categoryOf(cat->get_ref<const std::string&>()) : SpanCategory::CpuOp;
-    auto name = event.find("name");
-    const std::string& text = name != event.end() && name->is_string() ? name->get_ref<const std::string&>() : std::string();
-    // Few distinct names (op and kernel names): a small sorted table beats hashing strings.
-    auto it = std::lower_bound(nameIds.begin(), nameIds.end(), text, [](const auto& entry, const std::string& key) { return entry.first < key; });
-    if (it == nameIds.end() || it->first != text) {
-        it = nameIds.insert(it, {text, static_cast<int32_t>(names.size())});
-        names.push_back(text);
-    }
-    out.name = it->second;
-    return true;
-}
-
 std::pair<size_t, size_t> TraceSpans::rowRange(int track, int depth, int64_t t0, int64_t t1) const {
     const auto& row = tracks[static_cast<size_t>(track)].rows[static_cast<size_t>(depth)];
     auto begin = std::partition_point(row.begin(), row.end(), [&](int32_t s) { return spans[static_cast<size_t>(s)].end <= t0; });
@@ -72,29 +26,37 @@ int32_t TraceSpans::spanAt(int track, int depth, int64_t t) const {
     return first < last ? tracks[static_cast<size_t>(track)].rows[static_cast<size_t>(depth)][first] : -1;
 }
 
-TraceSpans indexTraceSpans(std::vector<TraceSpanRecord> records, std::vector<std::string> names) {
+TraceSpans indexTraceSpans(const std::vector<TraceSpanRecord>& records, std::vector<std::string> names) {
     TraceSpans out;
     out.names = std::move(names);
     // Threads in order of first appearance, then each thread's spans by begin (a parent
     // before its children when they begin together: longer first).
     std::unordered_map<int64_t, int32_t> trackOf;
-    for (const auto& r : records)
-        if (trackOf.emplace(r.tid, static_cast<int32_t>(out.tracks.size())).second) out.tracks.push_back({r.tid, {}, {}});
-    std::sort(records.begin(), records.end(), [&](const TraceSpanRecord& a, const TraceSpanRecord& b) {
-        int32_t ta = trackOf[a.tid], tb = trackOf[b.tid];
-        if (ta != tb) return ta < tb;
+    struct Order {
+        int32_t track, record;
+        int64_t begin, end;
+    };
+    std::vector<Order> order(records.size());
+    for (size_t i = 0; i < records.size(); ++i) {
+        const TraceSpanRecord& r = records[i];
+        auto [track, added] = trackOf.emplace(r.tid, static_cast<int32_t>(out.tracks.size()));
+        if (added) out.tracks.push_back({r.tid, {}, {}});
+        order[i] = {track->second, static_cast<int32_t>(i), r.begin, r.end};
+    }
+    std::sort(order.begin(), order.end(), [](const Order& a, const Order& b) {
+        if (a.track != b.track) return a.track < b.track;
         if (a.begin != b.begin) return a.begin < b.begin;
         return a.end > b.end;
     });
     std::unordered_map<int64_t, int32_t> indexOf;  // rf_id -> span
     indexOf.reserve(records.size());
-    for (size_t i = 0; i < records.size(); ++i) indexOf.emplace(records[i].rfId, static_cast<int32_t>(i));
+    for (size_t i = 0; i < order.size(); ++i) indexOf.emplace(records[static_cast<size_t>(order[i].record)].rfId, static_cast<int32_t>(i));
     out.spans.resize(records.size());
     out.first = records.empty() ? 0 : INT64_MAX;
-    for (size_t i = 0; i < records.size(); ++i) {
-        const auto& r = records[i];
+    for (size_t i = 0; i < order.size(); ++i) {
+        const auto& r = records[static_cast<size_t>(order[i].record)];
         TraceSpan& s = out.spans[i];
-        s = {r.begin, r.end, r.name, r.event, -1, trackOf[r.tid], 0, r.category};
+        s = {r.begin, r.end, r.name, order[i].record, -1, order[i].track, 0, r.category};
         auto parent = indexOf.find(r.parentId);
         // A parent on the same thread that begins earlier (sorted first) gives the depth.
         if (r.parentId != 0 && parent != indexOf.end() && static_cast<size_t>(parent->second) < i &&

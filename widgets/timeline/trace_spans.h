@@ -4,35 +4,22 @@
 // depth its parent chain gives, every depth row sorted by begin time (spans of a row never
 // overlap, so their ends are sorted too), and each span's children for the tree.
 //
-// Spans are first read from the events as TraceSpanRecords (cheap, on the GUI thread as
-// events arrive); indexTraceSpans() then builds the index from a copy, off the GUI thread.
+// The spans come from the RunStore's TraceLog; indexTraceSpans() builds the index from a
+// copy of its records, off the GUI thread.
 
 #include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "model/trace_log.h"
 
 namespace fusescope::gui {
 
-enum class SpanCategory : uint8_t { CpuOp, UserAnnotation, Kernel, Compile };
-
-struct TraceSpanRecord {
-    int64_t rfId = 0, parentId = 0, tid = 0;
-    int64_t begin = 0, end = 0;  // ns
-    int32_t name = 0;            // into the interned names
-    int32_t event = 0;           // index of the trace_event in the RunStore
-    SpanCategory category = SpanCategory::CpuOp;
-};
-
-// Reads one trace_event; false for other events or one without its times.
-bool traceSpanRecord(const nlohmann::json& event, int eventIndex, std::vector<std::string>& names,
-                     std::vector<std::pair<std::string, int32_t>>& nameIds, TraceSpanRecord& out);
-
 struct TraceSpan {
     int64_t begin = 0, end = 0;
-    int32_t name = 0, event = 0;
+    int32_t name = 0;
+    int32_t record = 0;   // into the TraceLog's records
     int32_t parent = -1;  // span index; -1 at the top of its thread
     int32_t track = 0;
     uint16_t depth = 0;
@@ -63,6 +50,6 @@ struct TraceSpans {
     size_t firstBeginningAt(int track, int depth, int64_t t) const;
 };
 
-TraceSpans indexTraceSpans(std::vector<TraceSpanRecord> records, std::vector<std::string> names);
+TraceSpans indexTraceSpans(const std::vector<TraceSpanRecord>& records, std::vector<std::string> names);
 
 }  // namespace fusescope::gui

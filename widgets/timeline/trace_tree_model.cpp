@@ -59,8 +59,8 @@ int TraceTreeModel::rowCount(const QModelIndex& parent) const {
 int TraceTreeModel::columnCount(const QModelIndex&) const { return ColumnCount; }
 
 QString TraceTreeModel::shapesOf(const TraceSpan& span) const {
-    if (span.event < 0 || span.event >= store_->size()) return {};
-    const nlohmann::json& e = store_->at(span.event);
+    nlohmann::json e = store_->traces().event(static_cast<size_t>(span.record));
+    if (!e.is_object()) return {};
     auto inputs = e.find("inputs");
     if (inputs == e.end() || !inputs->is_object()) return {};
     auto shapes = inputs->find("shapes");
@@ -87,8 +87,8 @@ QVariant TraceTreeModel::data(const QModelIndex& index, int role) const {
         case DurationColumn: return QString::number((s.end - s.begin) / 1e3, 'f', 1);
         case ShapesColumn: return shapesOf(s);
         case CompileColumn: {
-            if (s.event < 0 || s.event >= store_->size()) return {};
-            const nlohmann::json& e = store_->at(s.event);
+            nlohmann::json e = store_->traces().event(static_cast<size_t>(s.record));
+            if (!e.is_object()) return {};
             QString compile = qstringField(e, "compile_id"), file = qstringField(e, "kernel_file");
             return file.isEmpty() ? compile : QString("%1 %2").arg(compile, file.section('/', -1));
         }

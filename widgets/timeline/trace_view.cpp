@@ -7,7 +7,6 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
-#include "model/json_fields.h"
 #include "timeline/timeline_view.h"
 #include "timeline/trace_tree_model.h"
 
@@ -43,8 +42,10 @@ TraceView::TraceView(const RunStore* store, QWidget* parent)
         if (stale_) debounce_.start();
         Q_EMIT indexReady();
     });
-    connect(store_, &RunStore::eventAppended, this, &TraceView::onAppended);
-    connect(store_, &RunStore::reset, this, &TraceView::onReset);
+    connect(store_, &RunStore::traceAppended, this, [this] {
+        if (!debounce_.isActive()) debounce_.start();
+    });
+    connect(store_, &RunStore::reset, this, &TraceView::startIndexing);
     connect(timeline_, &TimelineView::spanSelected, this, [this](int32_t span) {
         QSignalBlocker block(tree_->selectionModel());
         QModelIndex index = model_->indexOfSpan(span);
@@ -60,22 +61,6 @@ TraceView::TraceView(const RunStore* store, QWidget* parent)
         timeline_->selectSpan(span);
         showSelection(span, true);
     });
-    onReset();
-}
-
-void TraceView::onAppended(int index) {
-    TraceSpanRecord record;
-    if (!traceSpanRecord(store_->at(index), index, names_, nameIds_, record)) return;
-    records_.push_back(record);
-    if (!debounce_.isActive()) debounce_.start();
-}
-
-void TraceView::onReset() {
-    records_.clear();
-    names_.clear();
-    nameIds_.clear();
-    for (int i = 0; i < store_->size(); ++i)
-        if (TraceSpanRecord record; traceSpanRecord(store_->at(i), i, names_, nameIds_, record)) records_.push_back(record);
     startIndexing();
 }
 
@@ -86,8 +71,8 @@ void TraceView::startIndexing() {
     }
     stale_ = false;
     // The worker gets copies: plain data, so the GUI thread goes on appending meanwhile.
-    watcher_.setFuture(QtConcurrent::run([records = records_, names = names_]() mutable {
-        return std::shared_ptr<const TraceSpans>(std::make_shared<TraceSpans>(indexTraceSpans(std::move(records), std::move(names))));
+    watcher_.setFuture(QtConcurrent::run([records = store_->traces().records(), names = store_->traces().names()]() mutable {
+        return std::shared_ptr<const TraceSpans>(std::make_shared<TraceSpans>(indexTraceSpans(records, std::move(names))));
     }));
 }
 
@@ -109,7 +94,7 @@ void TraceView::showSelection(int32_t span, bool report) {
     if (!spans_ || span < 0 || span >= static_cast<int32_t>(spans_->spans.size())) return;
     const TraceSpan& s = spans_->spans[static_cast<size_t>(span)];
     QString name = QString::fromStdString(spans_->nameOf(span));
-    QString compile = s.event < store_->size() ? qstringField(store_->at(s.event), "compile_id") : QString();
+    QString compile = QString::fromStdString(store_->traces().compileIdOf(static_cast<size_t>(s.record)));
     selection_->setText(tr("%1 (%2): %3 µs%4").arg(name, TraceTreeModel::categoryName(s.category))
                             .arg((s.end - s.begin) / 1e3, 0, 'f', 1)
                             .arg(compile.isEmpty() ? QString() : tr(", compile %1").arg(compile)));

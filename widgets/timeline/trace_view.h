@@ -1,13 +1,10 @@
 #pragma once
 // The Execution Trace dock: the span tree above the timeline, selecting in one selects in
-// the other, and a line saying what is selected. Spans are read from the run's trace_event
-// events as they arrive; the index both views use is rebuilt on a worker thread, at most a
-// few times a second while a run streams.
+// the other, and a line saying what is selected. The spans are the RunStore's TraceLog; the
+// index both views use is rebuilt on a worker thread, at most a few times a second while a
+// run streams.
 
 #include <memory>
-#include <string>
-#include <utility>
-#include <vector>
 
 #include <QFutureWatcher>
 #include <QTimer>
@@ -43,15 +40,10 @@ Q_SIGNALS:
     void indexReady();
 
 private:
-    void onAppended(int index);
-    void onReset();
     void startIndexing();
     void showSelection(int32_t span, bool report);  // report: tell the other views
 
     const RunStore* store_;
-    std::vector<TraceSpanRecord> records_;
-    std::vector<std::string> names_;
-    std::vector<std::pair<std::string, int32_t>> nameIds_;
     std::shared_ptr<const TraceSpans> spans_;
     QTimer debounce_;
     QFutureWatcher<std::shared_ptr<const TraceSpans>> watcher_;

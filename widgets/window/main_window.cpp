@@ -6,6 +6,7 @@
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
+#include <QScopeGuard>
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDockWidget>
@@ -495,8 +496,12 @@ bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
 
 bool MainWindow::openBundle(const QString& path) {
     Bundle bundle;
+    RunEvents run;
     try {
-        bundle = readBundle(path.toStdString());
+        QApplication::setOverrideCursor(Qt::WaitCursor);  // a traced run's bundle takes a moment
+        auto restoreCursor = qScopeGuard([] { QApplication::restoreOverrideCursor(); });
+        bundle = readBundle(path.toStdString(), {}, BundleEvents::Unparsed);
+        run = parseRunEvents(std::move(bundle.files[kEventsEntry]));
     } catch (const Error& e) {
         QMessageBox::critical(this, tr("Open Bundle"), tr("%1 is not a usable bundle:\n%2").arg(path, QString::fromStdString(e.what())));
         return false;
@@ -505,7 +510,7 @@ bool MainWindow::openBundle(const QString& path) {
     scriptPath_.clear();
     discardAutosave();
     output_->clear();
-    store_.replace(std::move(bundle.events));
+    store_.replace(std::move(run));
     bundlePath_ = path;
     recent_->add(path);
     runFileName_ = QString::fromStdString(bundle.manifest.script);
@@ -513,7 +518,7 @@ bool MainWindow::openBundle(const QString& path) {
     for (const auto& e : store_.events())
         if (stringField(e, "type") == "script_output") output_->insertPlainText(qstringField(e, "text"));
     setWindowTitle(tr("Fusescope - %1 (bundle)").arg(QFileInfo(path).fileName()));
-    setStatus(tr("Opened bundle %1: %2 events").arg(QFileInfo(path).fileName()).arg(store_.size()));
+    setStatus(tr("Opened bundle %1: %2 events").arg(QFileInfo(path).fileName()).arg(store_.eventCount()));
     return true;
 }
 
@@ -575,7 +580,7 @@ void MainWindow::onRunFinished(bool ok, const QString& message) {
     if (!ok) output_->appendPlainText(message);
     QString bundle = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) + "/runs/last-run.fscope";
     if (QFile::exists(bundle)) bundlePath_ = bundle;
-    setStatus(ok ? tr("Finished: %1 events").arg(store_.size()) : message);
+    setStatus(ok ? tr("Finished: %1 events").arg(store_.eventCount()) : message);
     if (!selection_.compileId().isEmpty()) showCompile(selection_.compileId());
 }
 

@@ -1,0 +1,145 @@
+#include "model/run_events.h"
+
+#include <cstdint>
+#include <iterator>
+#include <limits>
+
+#include "bundle/event_lines.h"
+#include "model/json_fields.h"
+
+namespace fusescope::gui {
+
+namespace {
+
+// Reads one events.jsonl line with nlohmann's SAX parser: it checks the line is valid JSON
+// and keeps only the top-level fields a trace span needs, building no JSON objects.
+class EventLineReader {
+public:
+    using json = nlohmann::json;
+    enum class Kind { Trace, Other, Malformed, NotAnEvent };
+
+    Kind read(std::string_view line) {
+        depth_ = 0;
+        key_ = Key::None;
+        object_ = isString_ = isTrace_ = hasRfId_ = hasBegin_ = hasEnd_ = false;
+        record = {};
+        name.clear();
+        compileId.clear();
+        if (!json::sax_parse(line.begin(), line.end(), this)) return Kind::Malformed;
+        if (!object_ || !isString_) return Kind::NotAnEvent;
+        bool span = isTrace_ && hasRfId_ && hasBegin_ && hasEnd_ && record.end >= record.begin;
+        return span ? Kind::Trace : Kind::Other;  // a trace event without its times is kept as any other
+    }
+
+    TraceSpanRecord record;  // of a Trace line; its text and ids are the caller's to set
+    std::string name, compileId;
+
+    // nlohmann's SAX interface (a template parameter: nothing virtual).
+    bool null() { return true; }
+    bool boolean(bool) { return true; }
+    bool number_integer(json::number_integer_t v) { return integer(v); }
+    bool number_unsigned(json::number_unsigned_t v) {
+        return v <= static_cast<json::number_unsigned_t>(std::numeric_limits<int64_t>::max()) ? integer(static_cast<int64_t>(v)) : true;
+    }
+    bool number_float(json::number_float_t, const json::string_t&) { return true; }
+    bool binary(json::binary_t&) { return true; }
+    bool string(json::string_t& v) {
+        if (depth_ != 1) return true;
+        switch (key_) {
+            case Key::Type: isString_ = true, isTrace_ = v == "trace_event"; break;
+            case Key::Name: name.assign(v); break;
+            case Key::Cat: record.category = spanCategoryOf(v); break;
+            case Key::CompileId: compileId.assign(v); break;
+            default: break;
+        }
+        return true;
+    }
+    bool key(json::string_t& k) {
+        if (depth_ == 1) key_ = keyOf(k);
+        return true;
+    }
+    bool start_object(std::size_t) {
+        if (depth_++ == 0) object_ = true;
+        return true;
+    }
+    bool end_object() { return --depth_, true; }
+    bool start_array(std::size_t) { return ++depth_, true; }
+    bool end_array() { return --depth_, true; }
+    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) { return false; }
+
+private:
+    enum class Key { None, Type, RfId, Parent, Tid, Begin, End, Name, Cat, CompileId };
+
+    static Key keyOf(const std::string& k) {
+        static const std::pair<std::string_view, Key> keys[] = {
+            {"type", Key::Type}, {"rf_id", Key::RfId}, {"parent", Key::Parent}, {"tid", Key::Tid}, {"begin_ns", Key::Begin},
+            {"end_ns", Key::End}, {"name", Key::Name}, {"cat", Key::Cat},       {"compile_id", Key::CompileId}};
+        for (const auto& [text, key] : keys)
+            if (k == text) return key;
+        return Key::None;
+    }
+
+    bool integer(int64_t v) {
+        if (depth_ != 1) return true;
+        switch (key_) {
+            case Key::RfId: record.rfId = v, hasRfId_ = true; break;
+            case Key::Parent: record.parentId = v; break;
+            case Key::Tid: record.tid = v; break;
+            case Key::Begin: record.begin = v, hasBegin_ = true; break;
+            case Key::End: record.end = v, hasEnd_ = true; break;
+            default: break;
+        }
+        return true;
+    }
+
+    int depth_ = 0;
+    Key key_ = Key::None;
+    bool object_ = false, isString_ = false, isTrace_ = false, hasRfId_ = false, hasBegin_ = false, hasEnd_ = false;
+};
+
+struct ParsedChunk {
+    RunEvents run;
+    int lines = 0;
+    std::string error;
+};
+
+ParsedChunk parseChunk(const EventLineChunk& chunk) {
+    ParsedChunk out;
+    EventLineReader reader;
+    out.lines = forEachLine(chunk, [&](std::string_view line, size_t offset) {
+        switch (reader.read(line)) {
+            case EventLineReader::Kind::Trace:
+                reader.record.textOffset = static_cast<int64_t>(offset);
+                reader.record.textLength = static_cast<int32_t>(line.size());
+                out.run.traces.add(reader.record, reader.name, reader.compileId);
+                return true;
+            case EventLineReader::Kind::Other: out.run.events.push_back(nlohmann::json::parse(line.begin(), line.end())); return true;
+            case EventLineReader::Kind::Malformed: out.error = kMalformedEventLine; return false;
+            case EventLineReader::Kind::NotAnEvent: out.error = kNotAnEvent; return false;
+        }
+        return false;
+    });
+    return out;
+}
+
+}  // namespace
+
+RunEvents splitRunEvents(std::vector<nlohmann::json> events) {
+    RunEvents run;
+    for (nlohmann::json& e : events)
+        if (stringField(e, "type") != "trace_event" || !run.traces.append(e)) run.events.push_back(std::move(e));
+    return run;
+}
+
+RunEvents parseRunEvents(std::string eventsJsonl) {
+    std::vector<ParsedChunk> chunks = parseEventLines<ParsedChunk>(eventsJsonl, parseChunk);
+    RunEvents run = std::move(chunks[0].run);
+    for (size_t i = 1; i < chunks.size(); ++i) {
+        std::move(chunks[i].run.events.begin(), chunks[i].run.events.end(), std::back_inserter(run.events));
+        run.traces.addAll(chunks[i].run.traces);
+    }
+    run.traces.setText(std::move(eventsJsonl));
+    return run;
+}
+
+}  // namespace fusescope::gui
