@@ -91,7 +91,7 @@ int main(int argc, char** argv) {
         QElapsedTimer idleClock;
         idleClock.start();
         Gaps idle = measure([&] { return idleClock.elapsed() > 1000; });
-        std::printf("%3d  %6d  %7.2f  %10.1f  %10.1f  %15.1f  %9.2f\n", r + 1, window.store().size(), seconds, busy.max(),
+        std::printf("%3d  %6d  %7.2f  %10.1f  %10.1f  %15.1f  %9.2f\n", r + 1, window.store().eventCount(), seconds, busy.max(),
                     busy.percentile(0.99), idle.max(), busy.max() / 100.0);
     }
     return 0;

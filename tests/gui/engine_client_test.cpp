@@ -1,8 +1,13 @@
 // The engine child as the GUI drives it: a real `fusescope-cli serve`, a run that streams
 // the seed-000 compile, a child killed mid-run (everything received is kept, the death is
-// reported with what was running), and a restart that works.
+// reported with what was running), a restart that works, and a burst of output handled in
+// slices so the GUI thread keeps running in between.
+#include <QElapsedTimer>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
+#include <QThread>
+#include <QTimer>
 
 #include "engine/engine_client.h"
 #include "gui_test_support.h"
@@ -90,6 +95,44 @@ private slots:
         QVERIFY(failed.wait(30000));
         QCOMPARE(failed.at(0).at(1).toString(), QString("script_error"));
         QCOMPARE(failed.at(0).at(2).toString(), QString("bad.py:1:5: error: ZeroDivisionError: division by zero"));
+    }
+
+    void aBurstOfEventsIsHandledInSlicesInOrder() {
+        // A stand-in engine that answers any request with 500 events and the answer, written
+        // at once, then waits for its input to close.
+        QTemporaryDir dir;
+        QFile burst(dir.filePath("burst.jsonl"));
+        QVERIFY(burst.open(QIODevice::WriteOnly));
+        for (int i = 0; i < 500; ++i) burst.write(QString(R"({"request":1,"event":{"type":"log","i":%1}})""\n").arg(i).toUtf8());
+        burst.write(R"({"id":1,"result":{}})""\n");
+        burst.close();
+        QFile engine(dir.filePath("engine.sh"));
+        QVERIFY(engine.open(QIODevice::WriteOnly));
+        engine.write(QString("#!/bin/sh\nread request\ncat '%1'\ncat > /dev/null\n").arg(burst.fileName()).toUtf8());
+        engine.close();
+        engine.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+
+        EngineClient client(engine.fileName());
+        int ticks = 0, ticksAtFirst = -1, ticksAtLast = -1;
+        QTimer ticker;
+        connect(&ticker, &QTimer::timeout, [&] { ++ticks; });
+        std::vector<int> order;
+        connect(&client, &EngineClient::eventReceived, [&](int, const nlohmann::json& e) {
+            order.push_back(e.value("i", -1));
+            if (order.size() == 1) ticksAtFirst = ticks;
+            ticksAtLast = ticks;
+            QElapsedTimer work;  // each event costs the GUI 0.2 ms: 100 ms for the burst
+            work.start();
+            while (work.nsecsElapsed() < 200'000) {}
+        });
+        QSignalSpy answered(&client, &EngineClient::answered);
+        QCOMPARE(client.run(request("pass\n", "burst.py")), 1);
+        QThread::msleep(500);  // the whole burst is in the pipe before the GUI reads any of it
+        ticker.start(0);
+        QVERIFY(answered.wait(10000));
+        QCOMPARE(int(order.size()), 500);
+        for (int i = 0; i < 500; ++i) QCOMPARE(order[i], i);
+        QVERIFY2(ticksAtLast - ticksAtFirst >= 5, qPrintable(QString("the GUI ran %1 times during the burst").arg(ticksAtLast - ticksAtFirst)));
     }
 };
 

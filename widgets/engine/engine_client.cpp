@@ -1,5 +1,6 @@
 #include "engine/engine_client.h"
 
+#include <QElapsedTimer>
 #include <csignal>
 
 #include "model/json_fields.h"
@@ -9,7 +10,9 @@ namespace fusescope::gui {
 EngineClient::EngineClient(QString cliPath, QObject* parent) : QObject(parent), cliPath_(std::move(cliPath)) {
     process_.setProcessChannelMode(QProcess::SeparateChannels);
     process_.setStandardErrorFile(QProcess::nullDevice());  // the protocol is on stdout only
-    connect(&process_, &QProcess::readyReadStandardOutput, this, &EngineClient::readLines);
+    connect(&process_, &QProcess::readyReadStandardOutput, this, [this] { readLines(Lines::Slice); });
+    rest_.setSingleShot(true);
+    connect(&rest_, &QTimer::timeout, this, [this] { readLines(Lines::Slice); });
     connect(&process_, &QProcess::finished, this, &EngineClient::onFinished);
 }
 
@@ -80,11 +83,19 @@ void EngineClient::restart() {
     ensureStarted();
 }
 
-void EngineClient::readLines() {
+void EngineClient::readLines(Lines lines) {
+    constexpr qint64 kSliceMs = 8;  // well under a frame: the window stays fluid
     pending_ += process_.readAllStandardOutput();
+    QElapsedTimer slice;
+    slice.start();
     qsizetype start = 0;
-    for (qsizetype end; (end = pending_.indexOf('\n', start)) >= 0; start = end + 1)
+    for (qsizetype end; (end = pending_.indexOf('\n', start)) >= 0; start = end + 1) {
+        if (lines == Lines::Slice && slice.elapsed() >= kSliceMs) {
+            rest_.start(0);
+            break;
+        }
         handleLine(pending_.mid(start, end - start));
+    }
     pending_.remove(0, start);
 }
 
@@ -107,7 +118,7 @@ void EngineClient::handleLine(const QByteArray& line) {
 }
 
 void EngineClient::onFinished(int exitCode, QProcess::ExitStatus status) {
-    readLines();  // whatever the child wrote before it died is kept
+    readLines(Lines::Everything);  // whatever the child wrote before it died is kept
     bool asked = expectingExit_;
     expectingExit_ = false;
     QString running = activeRun_ ? activeDescription_ : QString();

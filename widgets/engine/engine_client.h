@@ -8,6 +8,7 @@
 #include <QObject>
 #include <QProcess>
 #include <QString>
+#include <QTimer>
 #include <nlohmann/json.hpp>
 
 namespace fusescope::gui {
@@ -52,13 +53,18 @@ signals:
 private:
     void ensureStarted();
     int send(const QString& method, nlohmann::json params);
-    void readLines();
+    // Handles the complete lines received. A burst of output (thousands of trace events)
+    // is handled in slices of a few milliseconds with the rest queued behind the GUI's other
+    // events, so windows keep painting while a busy run streams in; Everything handles all.
+    enum class Lines { Slice, Everything };
+    void readLines(Lines lines);
     void handleLine(const QByteArray& line);
     void onFinished(int exitCode, QProcess::ExitStatus status);
 
     QString cliPath_;
     QProcess process_;
-    QByteArray pending_;  // a partial line
+    QByteArray pending_;  // lines not handled yet, then a partial line
+    QTimer rest_;         // handles the lines a slice left
     int nextId_ = 1;
     int activeRun_ = 0;
     QString activeDescription_;
