@@ -24,7 +24,7 @@ struct VectorFunction {
 // glibc 2.36's libmvec (x86-64), named by the vector function ABI:
 // _ZGV<isa>N<lanes><args>_<name> with isa b = SSE (xmm), d = AVX2 (ymm), e = AVX-512 (zmm).
 // Only the ISAs the host has are offered, so the vectoriser never picks a variant the CPU
-// cannot run.
+// cannot run. The AVX-512 variants take and return zmm registers: see allowZmmArguments.
 std::vector<VectorFunction> libmvecFunctions() {
     static const char* const unary[] = {"acos", "acosh", "asin",  "asinh", "atan",  "atanh",
                                         "cbrt", "cos",   "cosh",  "erf",   "erfc",  "exp",
@@ -73,6 +73,21 @@ std::string emit(llvm::Module& module, llvm::CodeGenFileType type) {
     return output.str().str();
 }
 
+// A CPU tuned to prefer 256-bit vectors (Ice Lake, Rocket Lake, ...) makes 512-bit types
+// illegal unless a function asks for them, and then passes a 16-float argument as two ymm
+// halves: an AVX-512 libmvec call would read garbage from zmm0. Asking for 512-bit types
+// keeps that ABI right; the vectorisers still choose their widths by the CPU's preference.
+void allowZmmArguments(llvm::Module& module) {
+    constexpr unsigned kZmmBits = 512;
+    for (llvm::Function& f : module) {
+        if (f.isDeclaration()) continue;
+        unsigned width = 0;
+        if (f.hasFnAttribute("min-legal-vector-width"))
+            f.getFnAttribute("min-legal-vector-width").getValueAsString().getAsInteger(10, width);
+        if (width < kZmmBits) f.addFnAttr("min-legal-vector-width", std::to_string(kZmmBits));
+    }
+}
+
 }  // namespace
 
 void optimiseModule(llvm::Module& module, llvm::TargetMachine& machine) {
@@ -85,6 +100,7 @@ void optimiseModule(llvm::Module& module, llvm::TargetMachine& machine) {
     }();
     llvm::TargetLibraryInfoImpl libraryInfo(llvm::Triple(module.getTargetTriple()));
     libraryInfo.addVectorizableFunctions(vectorizable);
+    if (HostTarget::get().has("avx512f")) allowZmmArguments(module);
 
     llvm::PipelineTuningOptions tuning;  // what clang sets at -O3
     tuning.LoopUnrolling = true;

@@ -17,7 +17,7 @@ namespace {
 
 // Bump when the way modules are compiled changes in a way the key does not see (the
 // optimisation pipeline, the vector function table, code generation options).
-constexpr const char* kToolchainVersion = "fusescope-cpp-jit 1";
+constexpr const char* kToolchainVersion = "fusescope-cpp-jit 3";  // 3: zmm arguments for AVX-512 libmvec calls
 constexpr llvm::StringLiteral kEntryMagic = "fusescope-cpp-jit-cache 1\n";
 constexpr size_t kDigestLength = 64;  // hex SHA-256
 
