@@ -35,6 +35,10 @@
         <source>%1 and %2 are separate kernels: %3</source>
         <translation>%1 和 %2 是不同的内核：%3</translation>
     </message>
+    <message>
+        <source>compile</source>
+        <translation>编译</translation>
+    </message>
 </context>
 <context>
     <name>ScriptNotes</name>

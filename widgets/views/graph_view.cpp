@@ -1,5 +1,7 @@
 #include "views/graph_view.h"
 
+#include <algorithm>
+
 #include <QFileInfo>
 #include <QFontMetricsF>
 #include <QGraphicsRectItem>
@@ -197,12 +199,16 @@ QPoint GraphView::nodeCentre(const QString& name) const {
 
 void GraphView::fitAll() {
     if (scene_.items().isEmpty()) return;
-    fitInView(scene_.itemsBoundingRect().adjusted(-20, -20, 20, 20), Qt::KeepAspectRatio);
+    QRectF bounds = scene_.itemsBoundingRect().adjusted(-20, -20, 20, 20);
+    fitInView(bounds, Qt::KeepAspectRatio);
     // A small graph is shown at its natural size rather than blown up, a big one no smaller
-    // than can be read (the rest is a scroll or a wheel away).
-    constexpr double kSmallest = 0.4;
+    // than its labels can be read, from its inputs down (the rest is a scroll or a wheel away).
+    constexpr double kSmallest = 0.75;
     if (transform().m11() > 1) setTransform(QTransform());
-    else if (transform().m11() < kSmallest) setTransform(QTransform::fromScale(kSmallest, kSmallest));
+    if (transform().m11() >= kSmallest) return;
+    setTransform(QTransform::fromScale(kSmallest, kSmallest));
+    double halfHeight = viewport()->height() / (2 * kSmallest);
+    centerOn(bounds.center().x(), std::min(bounds.center().y(), bounds.top() + halfHeight));
 }
 
 void GraphView::showHighlighted() {

@@ -61,8 +61,13 @@ namespace fusescope::gui {
 
 namespace {
 
-// What each event says the engine is doing, for the status bar.
-QString stageOf(const std::string& type) {
+// What each event says the engine is doing, for the status bar. Compile phases are traced
+// when they end, so the end of codegen means the C++ compiler is running.
+QString stageOf(const std::string& type, const nlohmann::json& event) {
+    if (type == "trace_event")
+        return stringField(event, "cat") == "compile" && stringField(event, "name").rfind("codegen ", 0) == 0
+                   ? QObject::tr("compile")
+                   : QString();
     if (type == "compile_started") return QObject::tr("capture");
     if (type == "graph_captured") return QObject::tr("decompose");
     if (type == "fx_graph_transformed") return QObject::tr("lower");
@@ -564,7 +569,7 @@ void MainWindow::onEvent(int, const nlohmann::json& event) {
     const std::string type = stringField(event, "type");
     if (type == "script_output") output_->insertPlainText(qstringField(event, "text"));
     if (type == "error" || type == "graph_break" || type == "recompile") annotateTimer_.start();  // coalesced
-    if (QString stage = stageOf(type); !stage.isEmpty()) setStatus(tr("Running: %1").arg(stage));
+    if (QString stage = stageOf(type, event); !stage.isEmpty()) setStatus(tr("Running: %1").arg(stage));
     // Follow the newest compile until the user picks one.
     QString id = qstringField(event, "compile_id");
     if (type == "compile_started" || (type == "kernel_source" && id == selection_.compileId())) {
