@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "codegen/common/kernel_code.h"
 #include "lower/ir.h"
 #include "schedule/scheduler.h"
 
@@ -28,9 +29,6 @@ struct TracedCall {
     std::string name;                  // cpp_fused_add_0, extern_kernels.mm
     std::vector<std::string> buffers;  // the pointers passed to fs_trace_begin, in order
 };
-
-// 1-based, inclusive line ranges of the generated source.
-using LineRanges = std::vector<std::pair<int, int>>;
 
 struct GeneratedCpp {
     std::string source;
@@ -49,17 +47,7 @@ GeneratedCpp generateCpp(const LoweredGraph& graph, const Schedule& schedule);
 // floor division and modulo, allocation, BLAS entry points).
 const std::string& cppPrelude();
 
-// One kernel's function and the buffers it takes, in parameter order (then the symbols).
-// Each line of the code is tagged with the kernel member (KernelGroup::nodes index) it
-// computes, or kAllMembers for the loop nest and comments every member shares.
-struct CppKernel {
-    static constexpr int kAllMembers = -1;
-    std::string code;
-    std::vector<std::string> buffers;
-    std::vector<int> lineMembers;  // one per line of code
-
-    void add(const std::string& text, int member);  // text: whole lines
-};
-CppKernel cppKernel(const KernelGroup& kernel, const std::string& name, const LoweredGraph& graph);
+// One kernel's function (codegen/common/kernel_code.h).
+KernelCode cppKernel(const KernelGroup& kernel, const std::string& name, const LoweredGraph& graph);
 
 }  // namespace fusescope

@@ -13,20 +13,6 @@ namespace fusescope {
 
 namespace {
 
-// cpp_fused_<first ops>_<n>, as Inductor names its kernels.
-std::string kernelName(const KernelGroup& k, size_t index) {
-    std::vector<std::string> ops;
-    for (const auto* n : k.nodes)
-        for (const Node* o : n->buffer->origins)
-            if (std::find(ops.begin(), ops.end(), o->target) == ops.end() && ops.size() < 3) ops.push_back(o->target);
-    std::string name = "cpp_fused";
-    for (auto op : ops) {
-        std::replace(op.begin(), op.end(), '.', '_');
-        name += "_" + op;
-    }
-    return fmt::format("{}_{}", name, index);
-}
-
 int dtypeCode(DType t) { return t == DType::Float64 ? 1 : 0; }
 
 // Test hook: FUSESCOPE_TEST_CRASH_IN_GENERATED_CODE=1 makes every wrapper write through a
@@ -79,45 +65,6 @@ std::string externCall(const Buffer& b) {
     return out;
 }
 
-// Appends text to the module and records which buffers each appended line computes.
-class SourceBuilder {
-public:
-    explicit SourceBuilder(GeneratedCpp& gen) : gen_(gen) {}
-
-    void add(const std::string& text, const std::vector<std::string>& buffers = {}) {
-        int lines = static_cast<int>(std::count(text.begin(), text.end(), '\n'));
-        for (const auto& b : buffers) tag(b, nextLine_, nextLine_ + lines - 1);
-        gen_.source += text;
-        nextLine_ += lines;
-    }
-
-    // A kernel's lines, each tagged with its member's buffer (or all members').
-    void addKernel(const CppKernel& kernel, const KernelGroup& group) {
-        std::vector<std::string> all;
-        for (const auto* n : group.nodes) all.push_back(n->name);
-        for (size_t i = 0; i < kernel.lineMembers.size(); ++i) {
-            int m = kernel.lineMembers[i];
-            if (m == CppKernel::kAllMembers)
-                for (const auto& b : all) tag(b, nextLine_ + static_cast<int>(i), nextLine_ + static_cast<int>(i));
-            else
-                tag(all[m], nextLine_ + static_cast<int>(i), nextLine_ + static_cast<int>(i));
-        }
-        gen_.source += kernel.code;
-        nextLine_ += static_cast<int>(kernel.lineMembers.size());
-    }
-
-private:
-    void tag(const std::string& buffer, int first, int last) {
-        if (last < first) return;
-        LineRanges& ranges = gen_.bufferLines[buffer];
-        if (!ranges.empty() && ranges.back().second + 1 >= first) ranges.back().second = std::max(ranges.back().second, last);
-        else ranges.push_back({first, last});
-    }
-
-    GeneratedCpp& gen_;
-    int nextLine_ = 1;
-};
-
 }  // namespace
 
 GeneratedCpp generateCpp(const LoweredGraph& graph, const Schedule& schedule) {
@@ -131,7 +78,7 @@ GeneratedCpp generateCpp(const LoweredGraph& graph, const Schedule& schedule) {
         std::string text;
         std::vector<std::string> buffers;  // what the call computes
     };
-    std::vector<std::pair<CppKernel, const KernelGroup*>> kernels;
+    std::vector<std::pair<KernelCode, const KernelGroup*>> kernels;
     std::vector<TracedChunk> calls;
     auto traced = [&](TracedCall call, const std::string& code, std::vector<std::string> computes) {
         std::string text = fmt::format("    fs_span = fs_trace_begin({}, {}{}{});\n", gen.tracedCalls.size(), call.buffers.size(),
@@ -149,8 +96,8 @@ GeneratedCpp generateCpp(const LoweredGraph& graph, const Schedule& schedule) {
             traced({"extern_kernels." + b.kernel, buffers}, externCall(b), {b.name});
             continue;
         }
-        std::string name = kernelName(k, gen.kernelNames.size());
-        CppKernel kernel = cppKernel(k, name, graph);
+        std::string name = fusedKernelName("cpp", k, gen.kernelNames.size());
+        KernelCode kernel = cppKernel(k, name, graph);
         std::vector<std::string> args = kernel.buffers, computes;
         for (const auto& s : graph.symbols) args.push_back(s.name);
         for (const auto* n : k.nodes) {
@@ -162,7 +109,7 @@ GeneratedCpp generateCpp(const LoweredGraph& graph, const Schedule& schedule) {
         kernels.push_back({std::move(kernel), &k});
     }
 
-    SourceBuilder out(gen);
+    SourceBuilder out(gen.source, gen.bufferLines);
     out.add(cppPrelude());
     for (const auto& [kernel, group] : kernels) {
         out.add("\n");

@@ -1,0 +1,42 @@
+#pragma once
+// A loop body's ops as C statements, and the pieces of a kernel around them, shared by the
+// C++ and the CUDA kernels: both preludes define the same fs_* helpers (math with PyTorch's
+// NaN rules, Python's floor division and modulo), so the statements read the same in both.
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "codegen/common/kernel_code.h"
+#include "lower/loop_body.h"
+
+namespace fusescope {
+
+std::string cLiteral(double v, DType t);
+// A reduction's starting value and one step of it (sum, prod, max, min, any, all).
+std::string reductionInit(const std::string& type, DType t);
+std::string reductionCombine(const std::string& type, const std::string& acc, const std::string& v);
+
+// Each member's variables carry its own prefix (m0_, m1_, ...) so fused members never clash.
+std::string memberPrefix(int member);
+
+// The body's ops as statements, each line starting with `pad`. A reduction op's value is
+// handed back through `reduced` (its variable) for the caller's loop to accumulate; without
+// `reduced` a reduction is over one element and its store is written here.
+std::string loopStatements(const LoopBody& body, const std::string& prefix, const std::string& pad, std::string* reduced);
+
+const LoopOp& storeOpOf(const LoopBody& body);
+const LoopOp& reductionOpOf(const LoopBody& body);  // the body must have one
+
+// The buffers a kernel reads or writes, in first-use order (its parameters).
+struct KernelBuffers {
+    std::vector<std::string> names;
+    std::set<std::string> written;
+};
+KernelBuffers kernelBuffers(const KernelGroup& kernel);
+
+// What the kernel computes and where it came from, as comment lines: per member its buffer,
+// layout, graph nodes and ops; then the script lines.
+void addProvenanceComments(const KernelGroup& kernel, KernelCode& out);
+
+}  // namespace fusescope
