@@ -1,0 +1,61 @@
+#pragma once
+// CUDA code generation: one `extern "C" __global__` kernel per fused group of the schedule,
+// compiled by NVRTC (toolchain/cuda), and the launch plan that runs them with the extern
+// kernels (cuBLAS) in schedule order. The plan is data, run by the CUDA runtime; the
+// module's text ends with it as comments, so the source a user reads says how the kernels
+// are launched.
+//
+// Kernels:
+// - pointwise: a grid-stride loop over the flat index of the group's iteration;
+// - reduction: a block per row of the outer (pointwise) dims, grid-striding over rows; per
+//   member in order, the block's threads stride over the reduced elements and combine their
+//   partial values with warp shuffles (fs_block_reduce); members that only read the row's
+//   results run on thread 0; __syncthreads() orders the members.
+// Parameters: the buffers (KernelCode::buffers), then the size symbols.
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "codegen/common/kernel_code.h"
+#include "lower/ir.h"
+
+namespace fusescope {
+
+// One step of the launch plan.
+struct CudaLaunchStep {
+    enum class Kind { Pointwise, Reduction, Extern };
+    Kind kind = Kind::Pointwise;
+    std::string kernel;              // cuda_fused_add_0, or extern_kernels.mm
+    std::vector<std::string> args;   // buffers, then size symbols
+    IndexExpr elements;              // pointwise: elements; reduction: rows (one block each)
+    IndexExpr reductionElements;     // reduction: elements per row
+    std::vector<std::string> computes;  // the buffers the step writes
+};
+
+struct GeneratedCuda {
+    std::string source;
+    // Provenance, as GeneratedCpp: the lines computing each buffer, and its kernel.
+    std::map<std::string, LineRanges> bufferLines;
+    std::map<std::string, std::string> bufferKernels;
+    std::vector<std::string> kernelNames;    // in launch order
+    std::vector<std::string> outputBuffers;  // computed buffers the caller allocates
+    std::vector<CudaLaunchStep> steps;       // kernels and extern kernels, in order
+};
+
+GeneratedCuda generateCuda(const LoweredGraph& graph, const Schedule& schedule);
+
+// The device helpers every module starts with (fs_* math as in the C++ prelude, block
+// reductions).
+const std::string& cudaPrelude();
+
+// One kernel's function (codegen/common/kernel_code.h).
+KernelCode cudaKernel(const KernelGroup& kernel, const std::string& name, const LoweredGraph& graph);
+
+// Threads per block: pointwise kernels take kCudaPointwiseThreads; a reduction the next
+// power of two of its row length, between one warp and kCudaReductionThreads.
+constexpr int kCudaPointwiseThreads = 256;
+constexpr int kCudaReductionThreads = 256;
+int cudaReductionThreads(int64_t rowElements);
+
+}  // namespace fusescope

@@ -1,0 +1,95 @@
+// The CUDA module: prelude, kernels, and the launch plan, also written at the end of the
+// source as comments (what each step allocates and launches).
+
+#include <algorithm>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "codegen/cuda/cuda_codegen.h"
+
+namespace fusescope {
+
+namespace {
+
+std::string layoutTuple(const std::vector<IndexExpr>& values) {
+    std::string out;
+    for (const auto& v : values) out += (out.empty() ? "" : ", ") + v.str();
+    return "(" + out + (values.size() == 1 ? ",)" : ")");
+}
+
+std::string launchComment(const CudaLaunchStep& step) {
+    std::string args = fmt::format("{}", fmt::join(step.args, ", "));
+    if (step.kind == CudaLaunchStep::Kind::Extern) return fmt::format("//     {}({})  # cuBLAS\n", step.kernel, args);
+    if (step.kind == CudaLaunchStep::Kind::Pointwise)
+        return fmt::format("//     {}<<<blocks_for({}), {}>>>({})\n", step.kernel, step.elements.str(), kCudaPointwiseThreads,
+                           args);
+    auto rowLength = step.reductionElements.constant();
+    std::string threads = rowLength ? std::to_string(cudaReductionThreads(*rowLength))
+                                    : fmt::format("threads_for({})", step.reductionElements.str());
+    return fmt::format("//     {}<<<{}, {}>>>({})  # a block per row of {}\n", step.kernel, step.elements.str(), threads, args,
+                       step.reductionElements.str());
+}
+
+}  // namespace
+
+GeneratedCuda generateCuda(const LoweredGraph& graph, const Schedule& schedule) {
+    GeneratedCuda gen;
+    std::set<std::string> outputs;
+    for (const auto& o : graph.outputs)
+        if (graph.findBuffer(o.buffer) && outputs.insert(o.buffer).second) gen.outputBuffers.push_back(o.buffer);
+
+    std::vector<std::pair<KernelCode, const KernelGroup*>> kernels;
+    for (const auto& k : schedule.kernels) {
+        CudaLaunchStep step;
+        if (k.node->kind == SchedulerNode::Kind::Extern) {
+            const Buffer& b = *k.node->buffer;
+            step.kind = CudaLaunchStep::Kind::Extern;
+            step.kernel = "extern_kernels." + b.kernel;
+            for (const auto& op : b.operands) step.args.push_back(op.buffer);
+            step.args.push_back(b.name);
+            step.computes = {b.name};
+            gen.bufferKernels[b.name] = step.kernel;
+            gen.steps.push_back(std::move(step));
+            continue;
+        }
+        step.kernel = fusedKernelName("cuda", k, gen.kernelNames.size());
+        KernelCode kernel = cudaKernel(k, step.kernel, graph);
+        step.kind = k.reductionSizes.empty() ? CudaLaunchStep::Kind::Pointwise : CudaLaunchStep::Kind::Reduction;
+        step.args = kernel.buffers;
+        for (const auto& s : graph.symbols) step.args.push_back(s.name);
+        step.elements = product(k.pointwiseSizes);
+        step.reductionElements = product(k.reductionSizes);
+        for (const auto* n : k.nodes) {
+            step.computes.push_back(n->name);
+            gen.bufferKernels[n->name] = step.kernel;
+        }
+        gen.kernelNames.push_back(step.kernel);
+        gen.steps.push_back(std::move(step));
+        kernels.push_back({std::move(kernel), &k});
+    }
+
+    SourceBuilder out(gen.source, gen.bufferLines);
+    out.add(cudaPrelude());
+    for (const auto& [kernel, group] : kernels) {
+        out.add("\n");
+        out.addKernel(kernel, *group);
+    }
+    std::string inputs;
+    for (const auto& in : graph.inputs) inputs += (inputs.empty() ? "" : ", ") + in.name;
+    out.add(fmt::format("\n// Launch plan (run by Fusescope's CUDA runtime):\n// def call({}):\n", inputs));
+    for (const auto& node : schedule.nodes) {
+        const Buffer& b = *node->buffer;
+        out.add(fmt::format("//     {} = empty_strided_cuda({}, {}, {})\n", b.name, layoutTuple(b.layout.size),
+                            layoutTuple(b.layout.stride), dtypeName(b.layout.dtype)),
+                {b.name});
+    }
+    for (const auto& step : gen.steps) out.add(launchComment(step), step.computes);
+    std::string returned;
+    for (const auto& o : graph.outputs) returned += o.buffer + ", ";
+    out.add(fmt::format("//     return ({})\n", returned.substr(0, returned.size() - (returned.empty() ? 0 : 2)) +
+                                                   (graph.outputs.size() == 1 ? "," : "")));
+    return gen;
+}
+
+}  // namespace fusescope

@@ -1,0 +1,82 @@
+// The prelude of every generated CUDA module: the fs_* helpers of the C++ prelude
+// (codegen/common/fs_helpers.cpp) as device functions on CUDA's math, so loop-body
+// statements read the same in both, and the block reductions the reduction kernels end
+// with. NVRTC compiles it without any header.
+
+#include "codegen/common/fs_helpers.h"
+#include "codegen/cuda/cuda_codegen.h"
+
+namespace fusescope {
+
+const std::string& cudaPrelude() {
+    static const std::string prelude = R"PRELUDE(// Fusescope generated code (CUDA C++17, compiled by NVRTC)
+typedef long int64_t;
+typedef int int32_t;
+// The spellings of NaN and infinity the shared statement writer uses (Clang builtins).
+#define __builtin_nanf(s) __int_as_float(0x7fc00000)
+#define __builtin_nan(s) __longlong_as_double(0x7ff8000000000000LL)
+#define __builtin_inff() __int_as_float(0x7f800000)
+#define __builtin_inf() __longlong_as_double(0x7ff0000000000000LL)
+#define FS_INLINE static __device__ __forceinline__
+#define FS_MATH(f, S) f##S
+// Set when integer division by zero happened; the runtime reads it after the launches and
+// raises ZeroDivisionError as eager does.
+__device__ int fs_status;
+)PRELUDE" + fsHelpers() + R"PRELUDE(
+// The steps of each reduction, for the block reductions.
+struct fs_sum { template <class T> __device__ T operator()(T a, T b) const { return a + b; } };
+struct fs_prod { template <class T> __device__ T operator()(T a, T b) const { return a * b; } };
+struct fs_max { template <class T> __device__ T operator()(T a, T b) const { return fs_maximum(a, b); } };
+struct fs_min { template <class T> __device__ T operator()(T a, T b) const { return fs_minimum(a, b); } };
+struct fs_any { template <class T> __device__ T operator()(T a, T b) const { return a || b; } };
+struct fs_all { template <class T> __device__ T operator()(T a, T b) const { return a && b; } };
+
+// Combines every thread's partial value of a block (blockDim.x a multiple of 32, at most
+// 1024): within each warp by shuffles, then the warps' results, which every warp reduces
+// again so that every thread returns the total.
+template <class T, class Op> static __device__ T fs_block_reduce(T v, T init, Op op) {
+    __shared__ T partial[32];
+    for (int o = 16; o > 0; o >>= 1) v = op(v, (T)__shfl_down_sync(0xffffffffu, v, o));
+    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    __syncthreads();  // a previous reduction's threads may still read `partial`
+    if (lane == 0) partial[warp] = v;
+    __syncthreads();
+    v = lane < (int)(blockDim.x >> 5) ? partial[lane] : init;
+    for (int o = 16; o > 0; o >>= 1) v = op(v, (T)__shfl_down_sync(0xffffffffu, v, o));
+    return (T)__shfl_sync(0xffffffffu, v, 0);
+}
+
+// argmax / argmin: the first index of the extreme value, a NaN counting as the extreme.
+template <class T> FS_INLINE bool fs_arg_better(T v, int64_t i, T best, int64_t bestIndex, bool isMax) {
+    if (fs_isnan(best)) return fs_isnan(v) && i < bestIndex;
+    if (fs_isnan(v)) return true;
+    if (v == best) return i < bestIndex;
+    return isMax ? v > best : v < best;
+}
+template <class T> static __device__ int64_t fs_block_arg_reduce(T best, int64_t index, bool isMax) {
+    __shared__ T partialValue[32];
+    __shared__ int64_t partialIndex[32];
+    for (int o = 16; o > 0; o >>= 1) {
+        T v = __shfl_down_sync(0xffffffffu, best, o);
+        int64_t i = __shfl_down_sync(0xffffffffu, index, o);
+        if (fs_arg_better(v, i, best, index, isMax)) best = v, index = i;
+    }
+    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    __syncthreads();
+    if (lane == 0) partialValue[warp] = best, partialIndex[warp] = index;
+    __syncthreads();
+    int warps = blockDim.x >> 5;
+    best = partialValue[lane < warps ? lane : 0];
+    index = partialIndex[lane < warps ? lane : 0];
+    for (int o = 16; o > 0; o >>= 1) {
+        T v = __shfl_down_sync(0xffffffffu, best, o);
+        int64_t i = __shfl_down_sync(0xffffffffu, index, o);
+        if (fs_arg_better(v, i, best, index, isMax)) best = v, index = i;
+    }
+    return __shfl_sync(0xffffffffu, index, 0);
+}
+)PRELUDE";
+    return prelude;
+}
+
+}  // namespace fusescope
