@@ -13,6 +13,7 @@ namespace fusescope::cli {
 const char* const kUsage =
     "usage: fusescope-cli run SCRIPT [--backend NAME] [--logs SPEC] [--logs-out FILE] [--events FILE.jsonl]\n"
     "                               [--debug-dir DIR] [--bundle FILE.fscope] [--report]\n"
+    "                               [--gpu-codegen-only] [--cuda-arch sm_XX]\n"
     "       fusescope-cli bundle inspect FILE.fscope\n"
     "       fusescope-cli bundle extract FILE.fscope DIR\n"
     "       fusescope-cli serve\n"
@@ -30,6 +31,9 @@ const char* const kUsage =
     "  --bundle FILE       also export the run as a trace bundle (a zip: manifest, script, events,\n"
     "                      logs, debug-trace folders, execution and Chrome traces; docs/bundle.md)\n"
     "  --report            print a compile report (graphs, breaks, guards, recompiles) at the end\n"
+    "  --gpu-codegen-only  run cuda tensors on the CPU, but generate and compile (to PTX and cubin)\n"
+    "                      every CUDA kernel compiled graphs would launch: GPU code without a GPU\n"
+    "  --cuda-arch ARCH    the GPU architecture CUDA kernels are compiled for (default sm_90)\n"
     "\n"
     "  bundle inspect FILE       check a bundle and print what it holds (compiles, guard failures,\n"
     "                            graph breaks, kernels, trace events, ...)\n"

@@ -17,6 +17,7 @@
 #include "observe/compile_report.h"
 #include "observe/log_registry.h"
 #include "session/script_session.h"
+#include "toolchain/cuda/cuda_compiler.h"
 
 namespace fusescope::cli {
 
@@ -31,6 +32,8 @@ struct RunArgs {
     std::string debugDir;
     std::string bundle;
     bool report = false;
+    bool gpuCodegenOnly = false;
+    std::string cudaArch = "sm_90";
 };
 
 int runScript(const RunArgs& args) {
@@ -63,6 +66,8 @@ int runScript(const RunArgs& args) {
         options.trace = true;  // the bundle's trace files are built from the trace_event stream
     }
     options.debugDir = args.debugDir;
+    options.gpuCodegenOnly = args.gpuCodegenOnly;
+    options.cudaArch = args.cudaArch;
     if (options.debugDir.empty() && envValue("FUSESCOPE_COMPILE_DEBUG").value_or("0") == "1") options.debugDir = "fusescope_debug";
 
     std::ofstream logsOut;
@@ -120,7 +125,8 @@ int runScript(const RunArgs& args) {
     if (status == 0 && args.report) writeErr("\n" + report.render());
     // A failed run is bundled too: its events say how far it got.
     if (!args.bundle.empty()) {
-        nlohmann::json runOptions = {{"backend", args.backend}, {"logs", spec}, {"trace", true}};
+        nlohmann::json runOptions = {{"backend", args.backend}, {"logs", spec}, {"trace", true},
+                                     {"gpu_codegen_only", args.gpuCodegenOnly}, {"cuda_arch", args.cudaArch}};
         try {
             writeBundle(args.bundle, bundle.entries(makeManifest(args.script, "cpu", runOptions), source.str()));
         } catch (const Error& e) {
@@ -143,7 +149,7 @@ int runCommand(const std::vector<std::string>& args) {
             return args[++i];
         };
         if (a == "--backend" || a == "--logs" || a == "--logs-out" || a == "--events" || a == "--debug-dir" ||
-            a == "--bundle") {
+            a == "--bundle" || a == "--cuda-arch") {
             auto v = value(a.c_str());
             if (!v) return usageError(a + " needs a value");
             if (a == "--backend") run.backend = *v;
@@ -151,9 +157,12 @@ int runCommand(const std::vector<std::string>& args) {
             else if (a == "--logs-out") run.logsOut = *v;
             else if (a == "--debug-dir") run.debugDir = *v;
             else if (a == "--bundle") run.bundle = *v;
+            else if (a == "--cuda-arch") run.cudaArch = *v;
             else run.events = *v;
         } else if (a == "--report") {
             run.report = true;
+        } else if (a == "--gpu-codegen-only") {
+            run.gpuCodegenOnly = true;
         } else if (!a.empty() && a[0] == '-') {
             return usageError("unknown option '" + a + "'");
         } else if (run.script.empty()) {
@@ -163,6 +172,7 @@ int runCommand(const std::vector<std::string>& args) {
         }
     }
     if (run.script.empty()) return usageError("run needs a SCRIPT");
+    if (!CudaCompiler::validArch(run.cudaArch)) return usageError("--cuda-arch takes a GPU architecture like sm_90, not '" + run.cudaArch + "'");
     return runScript(run);
 }
 

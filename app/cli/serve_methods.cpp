@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "backends/backend.h"
+#include "toolchain/cuda/cuda_compiler.h"
 #include "bundle/bundle_format.h"
 #include "bundle/bundle_recorder.h"
 #include "bundle/bundle_writer.h"
@@ -69,7 +70,14 @@ RunParams runParams(const json& params) {
     std::string device = protocol::stringParam(params, "device").value_or("cpu");
     if (device != "cpu")
         throw Failure(protocol::kInvalidParams,
-                      fmt::format("device '{}' is not supported: the engine compiles for 'cpu' only so far", device));
+                      fmt::format("device '{}' is not supported: the engine runs tensors on 'cpu' only so far "
+                                  "(gpu_codegen_only runs cuda tensors on the CPU and generates their CUDA kernels)",
+                                  device));
+    run.options.gpuCodegenOnly = protocol::boolParam(params, "gpu_codegen_only").value_or(false);
+    run.options.cudaArch = protocol::stringParam(params, "cuda_arch").value_or(run.options.cudaArch);
+    if (!CudaCompiler::validArch(run.options.cudaArch))
+        throw Failure(protocol::kInvalidParams,
+                      fmt::format("cuda_arch takes a GPU architecture like sm_90, not '{}'", run.options.cudaArch));
     if (auto backend = protocol::stringParam(params, "backend")) {
         if (!findBackend(*backend))
             throw Failure(protocol::kInvalidParams, fmt::format("unknown backend '{}'; available: {}", *backend,
@@ -89,7 +97,8 @@ RunParams runParams(const json& params) {
         run.options.trace = true;  // the bundle's trace files are built from the trace_event stream
     }
     run.manifestOptions = {{"backend", run.options.backendOverride}, {"logs", protocol::stringParam(params, "logs").value_or("")},
-                           {"trace", run.options.trace}};
+                           {"trace", run.options.trace}, {"gpu_codegen_only", run.options.gpuCodegenOnly},
+                           {"cuda_arch", run.options.cudaArch}};
     return run;
 }
 

@@ -397,7 +397,10 @@ void Tracer::flush(const std::string& reason) {
                                                   graphRunnable(*graph_, fresh.name), graphTabular(*graph_),
                                                   graphToJson(*graph_), graph_->opCount(), reason});
             recordCapture(fresh.name);
-            fresh.run = ctx_.backend->compile(graph_, CompileRequest{ctx_.compileId, ctx_.function, fresh.name, ctx_.logger, ctx_.bus});
+            CompileRequest request{ctx_.compileId, ctx_.function, fresh.name, ctx_.logger, ctx_.bus};
+            for (const Tensor& input : inputs_)
+                if (input.defined() && !input.device().isCpu() && !input.isMeta()) request.device = input.device();
+            fresh.run = ctx_.backend->compile(graph_, request);
             segments.push_back(std::move(fresh));
             segment = &segments.back();
         }

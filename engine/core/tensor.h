@@ -80,6 +80,9 @@ public:
     bool isMeta() const { return impl_->device.isMeta(); }
     bool requiresGrad() const { return impl_->requiresGrad; }
     void setRequiresGrad(bool value) const { impl_->requiresGrad = value; }
+    // Labels a freshly computed result with the device its inputs were on: cuda tensors run
+    // on the CPU under GPU code generation only (runtime/cuda_placement.h).
+    void setDevice(Device device) const { impl_->device = device; }
     bool isContiguous() const;
     const std::shared_ptr<Storage>& storage() const { return impl_->storage; }
 

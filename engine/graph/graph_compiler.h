@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/device.h"
 #include "graph/graph.h"
 
 namespace fusescope {
@@ -22,6 +23,7 @@ struct CompileRequest {
     std::string graphName;  // __compiled_fn_0
     const Logger* logger = nullptr;
     const EventBus* bus = nullptr;
+    Device device = Device::cpu();  // where the graph's tensor inputs live (all on one device)
 };
 
 // Runs a compiled graph: inputs in placeholder order, outputs in graph-output order.

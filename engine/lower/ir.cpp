@@ -25,6 +25,15 @@ bool FixedLayout::isContiguous() const {
     return offset.isZero();
 }
 
+void LoweredGraph::setDevice(const Device& device) {
+    for (auto& in : inputs) in.layout.device = device;
+    for (auto& b : buffers) {
+        b.layout.device = device;
+        for (auto& op : b.operands) op.view.device = device;
+    }
+    for (auto& o : outputs) o.view.device = device;
+}
+
 const Buffer* LoweredGraph::findBuffer(const std::string& name) const {
     for (const auto& b : buffers)
         if (b.name == name) return &b;

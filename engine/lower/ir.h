@@ -82,6 +82,8 @@ struct LoweredGraph {
     std::vector<OutputSpec> outputs;
     std::vector<SymbolSource> symbols;
 
+    // Labels every layout with the device the graph runs on (lowering assumes the CPU).
+    void setDevice(const Device& device);
     const Buffer* findBuffer(const std::string& name) const;
     // The layout of an input or computed buffer.
     const FixedLayout& layoutOf(const std::string& name) const;

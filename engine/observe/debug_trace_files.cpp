@@ -33,9 +33,16 @@ std::vector<DebugTraceFiles::Update> DebugTraceFiles::consume(const Event& event
     } else if (const auto* e = std::get_if<KernelSourceEvent>(&event)) {
         auto it = pending_.find(e->graph);
         if (it == pending_.end()) return updates;
-        it->second.files["output_code.cpp"] = e->source;
-        if (!e->llvmIr.empty()) it->second.files["output_code.ll"] = e->llvmIr;
-        if (!e->assembly.empty()) it->second.files["output_code.s"] = e->assembly;
+        auto& files = it->second.files;
+        if (e->language == "cuda") {
+            files["output_code.cu"] = e->source;
+            if (!e->ptx.empty()) files["output_code.ptx"] = e->ptx;
+            if (!e->sass.empty()) files["output_code.sass"] = e->sass;
+        } else {
+            files["output_code.cpp"] = e->source;
+            if (!e->llvmIr.empty()) files["output_code.ll"] = e->llvmIr;
+            if (!e->assembly.empty()) files["output_code.s"] = e->assembly;
+        }
         updates.push_back(finish(e->graph, it->second));
         pending_.erase(it);
     } else if (const auto* e = std::get_if<GuardsEvent>(&event)) {

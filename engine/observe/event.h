@@ -132,15 +132,18 @@ struct FusionDecisionEvent {
 struct KernelSourceEvent {
     std::string compileId;
     std::string graph;
-    std::string language;  // "cpp"
+    std::string language;  // "cpp" or "cuda"
     std::string source;
     std::vector<std::string> kernels;  // kernel function names, in call order
     // Provenance: the 1-based, inclusive source line ranges computing each buffer, and the
     // kernel (or extern kernel) each buffer is computed in.
     std::map<std::string, std::vector<std::pair<int, int>>> bufferLines;
     std::map<std::string, std::string> bufferKernels;
-    std::string llvmIr;
-    std::string assembly;
+    std::string llvmIr;    // cpp: the optimised LLVM IR
+    std::string assembly;  // cpp: host assembly
+    std::string ptx;       // cuda: NVRTC's PTX
+    std::string sass;      // cuda: the cubin's SASS when the toolkit has nvdisasm
+    std::string arch;      // cuda: the GPU architecture compiled for (sm_90)
     bool fromCache = false;
     double compileSeconds = 0;
     std::string error;  // the compiler's message when it failed

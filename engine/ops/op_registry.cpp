@@ -8,6 +8,7 @@
 
 #include "core/error.h"
 #include "ops/kernel_support.h"
+#include "ops/op_devices.h"
 #include "ops/op_registration.h"
 #include "profile/profiler.h"
 #include "profile/trace_args.h"
@@ -394,13 +395,20 @@ IValue OpRegistry::run(const OpDef& op, const BoundArgs& bound) const {
     bool meta = std::any_of(bound.values_.begin(), bound.values_.end(), containsMeta);
     const auto& fn = meta ? op.infer : op.kernel;
     if (!fn) throw ScriptError("RuntimeError", fmt::format("{}: no {} implementation", op.name, meta ? "meta" : "CPU"));
-    if (meta || !Profiler::active()) return fn(bound);
+    if (meta) return fn(bound);
+    std::optional<Device> device = resultDevice(op, bound);
+    auto compute = [&] {
+        IValue result = fn(bound);
+        if (device) placeResults(result, *device);
+        return result;
+    };
+    if (!Profiler::active()) return compute();
     RecordScope scope(TraceCategory::CpuOp, "aten::" + op.name);
     if (TraceRecord* r = scope.record()) {
         r->opSchema = "aten::" + op.schema;
         r->inputs = traceArgsOf(bound.values_);
     }
-    IValue result = fn(bound);
+    IValue result = compute();
     if (TraceRecord* r = scope.record()) r->outputs = traceArgsOf(result);
     return result;
 }

@@ -1,6 +1,7 @@
 // Creation ops (ones, arange, randn, tensor, *_like, ...) and conversions (to, float,
 // clone, requires_grad_). A meta `device=` argument makes call() run infer instead.
 
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -9,6 +10,7 @@
 #include "core/random.h"
 #include "ops/kernel_support.h"
 #include "ops/op_registration.h"
+#include "runtime/cuda_placement.h"
 
 namespace fusescope {
 
@@ -16,11 +18,14 @@ namespace {
 
 const std::string kFactoryKwargs = ", ScalarType? dtype=None, Device? device=None, bool requires_grad=False) -> Tensor";
 
-void checkCpuDevice(const BoundArgs& a) {
+// Where a creation op puts its result: device=, else the device of the tensor it is made
+// like (zeros_like), else the default device.
+Device factoryDevice(const BoundArgs& a) {
     const IValue& d = a["device"];
-    if (!d.isNone() && !d.toDevice().isCpu() && !d.toDevice().isMeta())
-        throw ScriptError("RuntimeError", fmt::format("Fusescope's eager kernels run on the CPU; device '{}' is not available",
-                                                      d.toDevice().str()));
+    bool like = std::find(a.names.begin(), a.names.end(), "self") != a.names.end() && a["self"].isTensor();
+    Device device = !d.isNone() ? d.toDevice() : like ? a["self"].toTensor().device() : defaultDevice();
+    requireUsable(device);
+    return concreteDevice(device);
 }
 
 DType dtypeOr(const BoundArgs& a, DType fallback) { return a["dtype"].isNone() ? fallback : a["dtype"].toDType(); }
@@ -38,9 +43,10 @@ void addFactory(OpRegistry& r, std::string name, std::string schema, OpFlags fla
     };
     d.infer = [meta, finish](const BoundArgs& a) { return finish(a, metaTensor(meta(a))); };
     d.kernel = [meta, fill, finish](const BoundArgs& a) {
-        checkCpuDevice(a);
+        Device device = factoryDevice(a);
         Tensor out = allocate(meta(a));
         fill(a, out);
+        out.setDevice(device);
         return finish(a, out);
     };
     r.add(std::move(d));
@@ -136,14 +142,15 @@ void flattenData(const IValue& v, std::vector<IValue>& out) {
 // ---- conversions -----------------------------------------------------------------------
 // The result of to()/float()/...: self when nothing changes, else a converted copy.
 Tensor convert(const Tensor& self, DType dtype, Device device, bool copy) {
-    if (!copy && dtype == self.dtype() && (device.kind == self.device().kind)) return self;
+    device = concreteDevice(device);
+    if (!copy && dtype == self.dtype() && device == self.device()) return self;
     Tensor out;
     if (self.isMeta() || device.isMeta()) {
         out = metaTensor({self.sizes(), pointwiseStrides(self.sizes(), {self}), dtype});
     } else {
-        if (!device.isCpu())
-            throw ScriptError("RuntimeError", fmt::format("Fusescope's eager kernels run on the CPU; cannot move a tensor to '{}'", device.str()));
+        requireUsable(device);
         out = castCopy(self, dtype);
+        out.setDevice(concreteDevice(device));
     }
     out.setRequiresGrad(self.requiresGrad() && isFloating(dtype));
     return out;
@@ -328,6 +335,13 @@ void registerCreationOps(OpRegistry& r) {
                   [](const BoundArgs& a, const Tensor& self) {
                       const Tensor& other = a.tensor("other");
                       return convert(self, other.dtype(), other.device(), a.flag("copy"));
+                  });
+    addConversion(r, "cpu", "cpu(Tensor self) -> Tensor", methodOnly,
+                  [](const BoundArgs&, const Tensor& self) { return convert(self, self.dtype(), Device::cpu(), false); });
+    addConversion(r, "cuda", "cuda(Tensor self, Device? device=None, bool non_blocking=False) -> Tensor", methodOnly,
+                  [](const BoundArgs& a, const Tensor& self) {
+                      Device device = a["device"].isNone() ? Device{Device::Kind::Cuda, -1} : a["device"].toDevice();
+                      return convert(self, self.dtype(), device, false);
                   });
     const std::pair<const char*, DType> casts[] = {{"float", DType::Float32}, {"double", DType::Float64}, {"half", DType::Float16},
                                                    {"bfloat16", DType::BFloat16}, {"int", DType::Int32},   {"long", DType::Int64},

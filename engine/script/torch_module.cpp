@@ -2,9 +2,11 @@
 // torch._logging, torch.nn.functional, torch.profiler; plus the small `math` module.
 #include <cmath>
 #include <numbers>
+#include <optional>
 
 #include "core/random.h"
 #include "ops/op_registry.h"
+#include "runtime/cuda_placement.h"
 #include "script/interpreter.h"
 
 namespace fusescope {
@@ -165,7 +167,31 @@ Value makeTorchModule(ModuleObject*& dynamoConfig) {
     torch->attrs["set_grad_enabled"] = makeBuiltin("torch.set_grad_enabled", [](Interpreter&, CallArgs&) {
         return contextManager("set_grad_enabled");
     });
-    cuda->attrs["is_available"] = makeBuiltin("torch.cuda.is_available", [](Interpreter&, CallArgs&) { return Value(false); });
+    // torch.cuda: a cuda device exists when cuda tensors can be made (runtime/cuda_placement.h).
+    cuda->attrs["is_available"] = makeBuiltin("torch.cuda.is_available", [](Interpreter&, CallArgs&) {
+        return Value(cudaTensorsAvailable());
+    });
+    cuda->attrs["device_count"] = makeBuiltin("torch.cuda.device_count", [](Interpreter&, CallArgs&) {
+        return Value(int64_t(cudaTensorsAvailable() ? 1 : 0));
+    });
+    cuda->attrs["current_device"] = makeBuiltin("torch.cuda.current_device", [](Interpreter& in, CallArgs&) {
+        if (!cudaTensorsAvailable()) in.fail("RuntimeError", cudaUnavailableReason());
+        return Value(int64_t(0));
+    });
+    // Eager ops finish before they return, so there is nothing to wait for.
+    cuda->attrs["synchronize"] = makeBuiltin("torch.cuda.synchronize", [](Interpreter&, CallArgs&) { return Value(); });
+    torch->attrs["set_default_device"] = makeBuiltin("torch.set_default_device", [](Interpreter& in, CallArgs& a) {
+        if (a.args.size() != 1) in.fail("TypeError", "set_default_device() takes one argument");
+        std::optional<Device> device = a.args[0].isNone() ? Device::cpu() : std::optional<Device>{};
+        if (a.args[0].isString()) device = Device::parse(a.args[0].asString());
+        else if (a.args[0].isDevice()) device = a.args[0].asDevice();
+        if (!device) in.fail("RuntimeError", "set_default_device() expects a device like 'cuda' or 'cpu'");
+        setDefaultDevice(*device);
+        return Value();
+    });
+    torch->attrs["get_default_device"] = makeBuiltin("torch.get_default_device", [](Interpreter&, CallArgs&) {
+        return Value(defaultDevice());
+    });
 
     auto inductor = makeModule("torch._inductor");
     auto testOperators = makeModule("torch._inductor.test_operators");

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "backends/backend.h"
+#include "runtime/cuda_placement.h"
 #include "script/parser.h"
 
 namespace fusescope {
@@ -75,6 +76,9 @@ void ScriptSession::run(const std::string& source, const std::string& fileName) 
         explicit AttachedSink(TraceSink* s) : sink(s) { if (sink) Profiler::attach(sink); }
         ~AttachedSink() { if (sink) Profiler::detach(sink); }
     } attached(traceSink_.get());
+    setGpuCodegenOnly(options_.gpuCodegenOnly);
+    setCudaArch(options_.cudaArch);
+    setDefaultDevice(Device::cpu());
     try {
         runWithLargeStack([&] {
             std::unique_ptr<Module> module = parseScript(source, fileName);

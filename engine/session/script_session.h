@@ -21,6 +21,10 @@ struct SessionOptions {
     std::string backendOverride;  // non-empty: every compiled function uses this backend
     std::string debugDir;         // non-empty: write a debug-trace folder per compiled graph there
     bool trace = false;           // stream a trace_event per profiled span (ops, calls, kernels, compiles)
+    // Run cuda tensors on the CPU while still generating and compiling every CUDA kernel
+    // of the compiled graphs (runtime/cuda_placement.h).
+    bool gpuCodegenOnly = false;
+    std::string cudaArch = "sm_90";  // the GPU architecture CUDA kernels are compiled for
     CompilerLookup compilers;     // what a backend name stands for; empty: the registered backends
 };
 

@@ -131,7 +131,8 @@ TEST(Bundle, ManifestRecordsFormatEngineTimeScriptDeviceAndOptions) {
     EXPECT_TRUE(std::regex_match(m.created, std::regex(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)"))) << m.created;
     EXPECT_EQ(m.script, "02_graph_breaks.py");
     EXPECT_EQ(m.device, "cpu");
-    EXPECT_EQ(m.options, (nlohmann::json{{"backend", "inductor"}, {"logs", "graph_breaks"}, {"trace", true}}));
+    EXPECT_EQ(m.options, (nlohmann::json{{"backend", "inductor"}, {"logs", "graph_breaks"}, {"trace", true},
+                                         {"gpu_codegen_only", false}, {"cuda_arch", "sm_90"}}));
 }
 
 TEST(Bundle, InspectPrintsTheExactCounts) {

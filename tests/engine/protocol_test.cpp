@@ -279,7 +279,12 @@ TEST(Protocol, BadRequestsGetErrorAnswersAndTheServerGoesOn) {
     server.send(runRequest(4, "print(1)\n", {{"device", "cuda"}}));
     json cuda = server.answer(4);
     EXPECT_EQ(cuda["error"]["code"], "invalid_params");
-    EXPECT_EQ(cuda["error"]["message"], "device 'cuda' is not supported: the engine compiles for 'cpu' only so far");
+    EXPECT_EQ(cuda["error"]["message"], "device 'cuda' is not supported: the engine runs tensors on 'cpu' only so far "
+                                        "(gpu_codegen_only runs cuda tensors on the CPU and generates their CUDA kernels)");
+    server.send(runRequest(40, "print(1)\n", {{"gpu_codegen_only", true}, {"cuda_arch", "90"}}));
+    json arch = server.answer(40);
+    EXPECT_EQ(arch["error"]["code"], "invalid_params");
+    EXPECT_EQ(arch["error"]["message"], "cuda_arch takes a GPU architecture like sm_90, not '90'");
     server.send({{"id", 5}, {"method", "explain_fusion"}, {"params", {{"compile_id", "0/0"}}}});
     EXPECT_EQ(server.answer(5)["error"]["message"], "missing param 'node1'");
 

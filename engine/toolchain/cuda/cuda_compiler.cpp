@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <fstream>
 #include <memory>
+#include <regex>
 #include <sstream>
 #include <vector>
 
@@ -111,6 +112,11 @@ std::string disassemble(const std::string& cubin) {
 }
 
 }  // namespace
+
+bool CudaCompiler::validArch(const std::string& arch) {
+    static const std::regex pattern("sm_[0-9]{2,3}[af]?");
+    return std::regex_match(arch, pattern);
+}
 
 bool CudaCompiler::available() { return nvrtc().complete(); }
 

@@ -29,6 +29,8 @@ class CudaCompiler {
 public:
     static constexpr const char* kDefaultArch = "sm_90";  // H100 / H200
 
+    // sm_ then a compute capability (80, 90, 90a, 100f, ...).
+    static bool validArch(const std::string& arch);
     static bool available();                 // NVRTC was found
     static std::string unavailableReason();  // why not; "" when available
 

@@ -1,0 +1,72 @@
+#pragma once
+// The inductor backend's stages after scheduling, shared by its CPU and its CUDA code paths
+// (inductor_backend.cpp runs the stages before and picks the path by the graph's device).
+
+#include <memory>
+#include <string>
+
+#include "graph/graph_compiler.h"
+#include "lower/ir.h"
+#include "observe/event.h"
+#include "observe/log_registry.h"
+#include "profile/profiler.h"
+#include "schedule/scheduler.h"
+
+namespace fusescope {
+
+// Reports a compile's progress: log artifacts and records, events, WON'T CONVERT.
+class InductorReporter {
+public:
+    explicit InductorReporter(const CompileRequest& r) : r_(r) {}
+    void artifact(const char* name, const std::string& text) const {
+        if (r_.logger) r_.logger->artifact(name, r_.compileId, text);
+    }
+    void log(LogLevel level, const std::string& text, const char* component = "inductor") const {
+        if (r_.logger) r_.logger->log(component, level, r_.compileId, text);
+    }
+    void emit(const Event& e) const {
+        if (r_.bus) r_.bus->emit(e);
+    }
+    // WON'T CONVERT: the function runs eagerly; the reason follows.
+    void wontConvert(const Graph& graph, const std::string& why) const {
+        std::string where;
+        for (const auto& n : graph.nodes())
+            if (n->where.known()) {
+                where = fmt::format(" {} line {}", n->where.file, n->where.line);
+                break;
+            }
+        log(LogLevel::Warning, fmt::format("WON'T CONVERT {}{}\ndue to:\n{}", r_.function, where, why), "dynamo");
+    }
+
+private:
+    const CompileRequest& r_;
+};
+
+
+// A graph through decomposition, lowering and scheduling.
+struct ScheduledGraph {
+    std::shared_ptr<const Graph> graph;        // as captured: what runs when compiling fails
+    std::shared_ptr<const Graph> transformed;  // decomposed; the lowered buffers point into it
+    LoweredGraph lowered;
+    Schedule schedule;
+};
+
+CompiledGraph eagerRunner(std::shared_ptr<const Graph> graph);
+
+// Runs `stage` as the compile phase `name` of the request's graph (a span in the trace).
+template <class Stage>
+auto compilePhase(const CompileRequest& request, const char* name, Stage&& stage) {
+    RecordScope span(TraceCategory::Compile, std::string(name) + " " + request.graphName);
+    if (TraceRecord* r = span.record()) r->compileId = request.compileId;
+    return stage();
+}
+
+// C++ for the CPU, compiled in-process; eager when the JIT is missing or the C++ fails.
+CompiledGraph compileForCpu(const ScheduledGraph& g, const CompileRequest& request, const InductorReporter& report);
+
+// CUDA kernels compiled by NVRTC for the session's architecture. Under GPU code generation
+// only, they are not launched: the results come from the same schedule compiled for the
+// CPU, labelled with the graph's device.
+CompiledGraph compileForCuda(const ScheduledGraph& g, const CompileRequest& request, const InductorReporter& report);
+
+}  // namespace fusescope
