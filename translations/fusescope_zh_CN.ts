@@ -690,6 +690,30 @@
         <source>Compare</source>
         <translation>比较</translation>
     </message>
+    <message>
+        <source>cuda (GPU code only)</source>
+        <translation>cuda（仅生成 GPU 代码）</translation>
+    </message>
+    <message>
+        <source>cuda (GPU code only): the script&apos;s cuda tensors run on the CPU, and every compiled graph&apos;s CUDA kernels are generated and compiled to PTX</source>
+        <translation>cuda（仅生成 GPU 代码）：脚本中的 cuda 张量在 CPU 上运行，每个已编译图的 CUDA 内核仍会生成并编译为 PTX</translation>
+    </message>
+    <message>
+        <source>PTX</source>
+        <translation>PTX</translation>
+    </message>
+    <message>
+        <source>SASS</source>
+        <translation>SASS</translation>
+    </message>
+    <message>
+        <source>// No SASS: the CUDA toolkit&apos;s nvdisasm was not found.</source>
+        <translation>// 没有 SASS：未找到 CUDA 工具包的 nvdisasm。</translation>
+    </message>
+    <message>
+        <source>CUDA</source>
+        <translation>CUDA</translation>
+    </message>
 </context>
 <context>
     <name>fusescope::gui::RecompileReasonsModel</name>
@@ -816,6 +840,10 @@
     <message>
         <source>Bring a view to the front when the run ends: overview, fusion, code, guards, compare or trace</source>
         <translation>运行结束后将某个视图置于前台：overview、fusion、code、guards、compare 或 trace</translation>
+    </message>
+    <message>
+        <source>Run cuda tensors on the CPU and generate their CUDA kernels (the Device picker&apos;s cuda (GPU code only))</source>
+        <translation>在 CPU 上运行 cuda 张量并生成其 CUDA 内核（即设备选择中的“cuda（仅生成 GPU 代码）”）</translation>
     </message>
 </context>
 </TS>

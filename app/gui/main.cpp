@@ -50,7 +50,8 @@ int main(int argc, char** argv) {
                                "name");
     QCommandLineOption view("view", QApplication::translate("main", "Bring a view to the front when the run ends: overview, fusion, code, guards, compare or trace"),
                             "view");
-    parser.addOptions({run, screenshot, lang, backend, view});
+    QCommandLineOption gpuCodegenOnly("gpu-codegen-only", QApplication::translate("main", "Run cuda tensors on the CPU and generate their CUDA kernels (the Device picker's cuda (GPU code only))"));
+    parser.addOptions({run, screenshot, lang, backend, view, gpuCodegenOnly});
     parser.process(app);
 
     // The engine child is the fusescope-cli built next to this binary.
@@ -63,6 +64,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "fusescope: unknown backend '%s'; available: inductor, eager\n", qPrintable(parser.value(backend)));
         return 2;
     }
+    window.setGpuCodegenOnly(parser.isSet(gpuCodegenOnly));
     QString viewName = parser.value(view);
     const QStringList views = {"overview", "fusion", "code", "guards", "compare", "trace"};
     if (!viewName.isEmpty() && !views.contains(viewName)) {

@@ -18,6 +18,7 @@
 #include <QTreeView>
 
 #include "bundle/bundle_reader.h"
+#include "toolchain/cuda/cuda_compiler.h"
 #include "window/main_window.h"
 #include "gui_test_support.h"
 #include "views/code_view.h"
@@ -59,6 +60,28 @@ private slots:
         QCOMPARE(again.editor()->text(), QString("print('not saved yet')\n"));
         QVERIFY(again.openFile(QString::fromStdString(test::sourcePath("tests/golden/inductor/seed000_fn.py"))));
         QVERIFY(!QFile::exists(MainWindow::autosavePathForTests()));  // opening a file retires the copy
+    }
+
+    // The Device picker's "cuda (GPU code only)": the Generated Code dock shows the CUDA
+    // source and its PTX instead of C++, LLVM IR and assembly.
+    void gpuCodeOnlyShowsCudaAndPtx() {
+        if (!fusescope::CudaCompiler::available())
+            QSKIP(qPrintable("no CUDA toolkit: " + QString::fromStdString(fusescope::CudaCompiler::unavailableReason())));
+        MainWindow window(QString::fromStdString(test::cliPath()));
+        QVERIFY(window.openFile(QString::fromStdString(test::sourcePath("resources/examples/13_gpu_kernels.py"))));
+        QVERIFY(window.setBackend("inductor"));
+        window.setGpuCodegenOnly(true);
+        QSignalSpy answered(&window.engine(), &EngineClient::answered);
+        window.runScript();
+        QVERIFY(answered.wait(60000));
+        QVERIFY2(window.statusText().startsWith("Finished"), qPrintable(window.statusText()));
+        QTabWidget* tabs = window.codeTabs();
+        QStringList visible;
+        for (int i = 0; i < tabs->count(); ++i)
+            if (tabs->isTabVisible(i)) visible << tabs->tabText(i);
+        QCOMPARE(visible, (QStringList{"CUDA", "PTX", "SASS"}));
+        QVERIFY(window.cppView()->text().contains("extern \"C\" __global__ void cuda_fused_"));
+        QVERIFY(window.ptxView()->text().contains(".target sm_90"));
     }
 
     void seed000RunFillsEveryView() {

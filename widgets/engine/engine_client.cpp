@@ -45,6 +45,7 @@ int EngineClient::run(const RunRequest& r) {
     nlohmann::json params = {{"script", r.script.toStdString()}, {"file_name", r.fileName.toStdString()},
                              {"device", r.device.toStdString()}, {"trace", r.trace}};
     if (!r.backend.isEmpty()) params["backend"] = r.backend.toStdString();
+    if (r.gpuCodegenOnly) params["gpu_codegen_only"] = true;
     if (!r.logs.isEmpty()) params["logs"] = r.logs.toStdString();
     if (!r.bundle.isEmpty()) params["bundle"] = r.bundle.toStdString();
     activeRun_ = send("run", std::move(params));

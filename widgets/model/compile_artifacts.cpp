@@ -46,8 +46,11 @@ CompileArtifacts compileArtifacts(const RunStore& store, const QString& compileI
         } else if (type == "kernel_source") {
             int offset = add(a.source, e, "source");
             if (first && offset >= 0) a.provenance.addKernelSource(e, offset);
+            if (a.language.isEmpty()) a.language = qstringField(e, "language");
             add(a.llvmIr, e, "llvm_ir");
             add(a.assembly, e, "assembly");
+            add(a.ptx, e, "ptx");
+            add(a.sass, e, "sass");
         }
     }
     return a;

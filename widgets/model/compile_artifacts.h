@@ -15,9 +15,12 @@ struct CompileArtifacts {
     nlohmann::json graph;  // the first graph's nodes (graph JSON), null when none
     QString preFusion;     // ir_pre_fusion
     QString postFusion;    // ir_post_fusion
-    QString source;        // output_code (C++)
-    QString llvmIr;
-    QString assembly;
+    QString language;      // of the generated code: "cpp" or "cuda"
+    QString source;        // output_code (C++ or CUDA)
+    QString llvmIr;        // cpp
+    QString assembly;      // cpp
+    QString ptx;           // cuda
+    QString sass;          // cuda, when the toolkit has nvdisasm
     CompileProvenance provenance;  // of the first graph, with line numbers of the texts above
 };
 

@@ -237,6 +237,9 @@ void MainWindow::buildActions() {
     bar->addWidget(new QLabel(tr("Device:"), this));
     device_ = new QComboBox(this);
     device_->addItem("cpu", QString("cpu"));
+    device_->addItem(tr("cuda (GPU code only)"), QString("cuda-codegen"));
+    device_->setToolTip(tr("cuda (GPU code only): the script's cuda tensors run on the CPU, and every compiled graph's "
+                           "CUDA kernels are generated and compiled to PTX"));
     bar->addWidget(device_);
     bar->addWidget(new QLabel(tr("Logs:"), this));
     logSpec_ = new QLineEdit(QSettings().value("run/logs", "graph_breaks,recompiles,guards").toString(), this);
@@ -317,13 +320,19 @@ void MainWindow::buildDocks() {
     connect(preFusion_, &CodeView::lineClicked, this, [this](int line) { selectSchedulerNode(provenance_.preFusionNodeAt(line)); });
     connect(postFusion_, &CodeView::lineClicked, this, [this](int line) { selectSchedulerNode(provenance_.postFusionNodeAt(line)); });
 
-    auto* code = new QTabWidget(this);
+    auto* code = codeTabs_ = new QTabWidget(this);
     cpp_ = new CodeView(CodeView::Language::Cpp, code);
     llvmIr_ = new CodeView(CodeView::Language::LlvmIr, code);
     assembly_ = new CodeView(CodeView::Language::Assembly, code);
+    ptx_ = new CodeView(CodeView::Language::Ptx, code);
+    sass_ = new CodeView(CodeView::Language::Assembly, code);
     code->addTab(cpp_, tr("C++"));
     code->addTab(llvmIr_, tr("LLVM IR"));
     code->addTab(assembly_, tr("Assembly"));
+    code->addTab(ptx_, tr("PTX"));
+    code->addTab(sass_, tr("SASS"));
+    code->setTabVisible(code->indexOf(ptx_), false);
+    code->setTabVisible(code->indexOf(sass_), false);
     connect(cpp_, &CodeView::lineClicked, this, [this](int line) { selectSchedulerNode(provenance_.bufferAtCppLine(line)); });
     QDockWidget* codeDock = dock(this, tr("Generated Code"), "codeDock", code, Qt::BottomDockWidgetArea);
     tabifyDockWidget(irDock, codeDock);
@@ -549,7 +558,7 @@ void MainWindow::runScript() {
     request.script = editor_->text();
     request.fileName = scriptPath_.isEmpty() ? QString("script.py") : QFileInfo(scriptPath_).fileName();
     request.backend = backend_->currentData().toString();
-    request.device = device_->currentData().toString();
+    request.gpuCodegenOnly = device_->currentData().toString() == "cuda-codegen";
     request.logs = logSpec_->text().trimmed();
     QSettings().setValue("run/logs", request.logs);
     // Every run leaves its bundle behind, so File > Export Bundle has it when it ends.
@@ -631,6 +640,12 @@ void MainWindow::showCompile(const QString& compileId) {
     else afterFusionView_->showGraph(schedulerGraphAt(provenance_, stepper_->model()->steps(), std::numeric_limits<int>::max()));
     llvmIr_->showText(a.llvmIr);
     assembly_->showText(a.assembly);
+    ptx_->showText(a.ptx);
+    sass_->showText(a.sass.isEmpty() && !a.ptx.isEmpty() ? tr("// No SASS: the CUDA toolkit's nvdisasm was not found.") : a.sass);
+    bool cuda = a.language == "cuda";
+    codeTabs_->setTabText(codeTabs_->indexOf(cpp_), cuda ? tr("CUDA") : tr("C++"));
+    for (CodeView* view : {llvmIr_, assembly_}) codeTabs_->setTabVisible(codeTabs_->indexOf(view), !cuda);
+    for (CodeView* view : {ptx_, sass_}) codeTabs_->setTabVisible(codeTabs_->indexOf(view), cuda);
     QModelIndex index = compiles_->indexForCompileId(compileId);
     if (index.isValid() && compilesView_->currentIndex() != index) compilesView_->setCurrentIndex(index);
 }
@@ -683,6 +698,8 @@ bool MainWindow::setBackend(const QString& name) {
     backend_->setCurrentIndex(index);
     return true;
 }
+
+void MainWindow::setGpuCodegenOnly(bool on) { device_->setCurrentIndex(device_->findData(on ? "cuda-codegen" : "cpu")); }
 
 bool MainWindow::showView(const QString& view) {
     auto raise = [this](const char* dockName) {

@@ -44,6 +44,9 @@ public:
     void runScript();  // Ctrl+R
     // Picks the backend runs use ("" = what the script says); false for an unknown one.
     bool setBackend(const QString& name);
+    // Runs cuda tensors on the CPU while generating their CUDA kernels (the Device picker's
+    // "cuda (GPU code only)").
+    void setGpuCodegenOnly(bool on);
     // Brings a view to the front, for screenshots and `--view`: overview, fusion (stepped
     // half way), code (the first kernel selected), guards, compare (the last two compiles'
     // guards), trace. False for an unknown one.
@@ -60,6 +63,8 @@ public:
     CodeView* postFusionView() const { return postFusion_; }
     FusionStepper* fusionStepper() const { return stepper_; }
     CodeView* cppView() const { return cpp_; }
+    CodeView* ptxView() const { return ptx_; }
+    QTabWidget* codeTabs() const { return codeTabs_; }
     GraphView* graphView() const { return graphView_; }
     GraphView* afterFusionView() const { return afterFusionView_; }
     QsciScintilla* editor() const { return editor_; }
@@ -132,6 +137,9 @@ private:
     CodeView* cpp_ = nullptr;
     CodeView* llvmIr_ = nullptr;
     CodeView* assembly_ = nullptr;
+    CodeView* ptx_ = nullptr;
+    CodeView* sass_ = nullptr;
+    QTabWidget* codeTabs_ = nullptr;  // C++, LLVM IR, assembly; or CUDA, PTX, SASS
     QPlainTextEdit* output_ = nullptr;
     QTableView* breaksView_ = nullptr;
     FusionStepper* stepper_ = nullptr;
