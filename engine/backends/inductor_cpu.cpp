@@ -32,14 +32,7 @@ CompiledGraph compileForCpu(const ScheduledGraph& g, const CompileRequest& reque
     GeneratedCpp generated = compilePhase(request, "codegen", [&] { return generateCpp(g.lowered, g.schedule); });
     if (breakCodegenForTests()) generated.source += "\nthis line is not C++;\n";
     report.artifact("output_code", fmt::format("Output code of {}:\n{}", request.graphName, generated.source));
-    KernelSourceEvent source;
-    source.compileId = request.compileId;
-    source.graph = request.graphName;
-    source.language = "cpp";
-    source.source = generated.source;
-    source.kernels = generated.kernelNames;
-    source.bufferLines = generated.bufferLines;
-    source.bufferKernels = generated.bufferKernels;
+    KernelSourceEvent source = kernelSourceOf(request, "cpp", generated);
 
     if (!CppJit::available()) {
         static std::once_flag noJitNotice;

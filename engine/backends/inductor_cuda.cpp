@@ -16,14 +16,7 @@ namespace fusescope {
 CompiledGraph compileForCuda(const ScheduledGraph& g, const CompileRequest& request, const InductorReporter& report) {
     GeneratedCuda generated = compilePhase(request, "codegen", [&] { return generateCuda(g.lowered, g.schedule); });
     report.artifact("output_code", fmt::format("Output code of {}:\n{}", request.graphName, generated.source));
-    KernelSourceEvent source;
-    source.compileId = request.compileId;
-    source.graph = request.graphName;
-    source.language = "cuda";
-    source.source = generated.source;
-    source.kernels = generated.kernelNames;
-    source.bufferLines = generated.bufferLines;
-    source.bufferKernels = generated.bufferKernels;
+    KernelSourceEvent source = kernelSourceOf(request, "cuda", generated);
     source.arch = cudaArch();
 
     if (!CudaCompiler::available()) {

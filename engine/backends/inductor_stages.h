@@ -53,6 +53,20 @@ struct ScheduledGraph {
 
 CompiledGraph eagerRunner(std::shared_ptr<const Graph> graph);
 
+// The kernel_source event of generated code (GeneratedCpp or GeneratedCuda), before compiling.
+template <class Generated>
+KernelSourceEvent kernelSourceOf(const CompileRequest& request, const char* language, const Generated& generated) {
+    KernelSourceEvent source;
+    source.compileId = request.compileId;
+    source.graph = request.graphName;
+    source.language = language;
+    source.source = generated.source;
+    source.kernels = generated.kernelNames;
+    source.bufferLines = generated.bufferLines;
+    source.bufferKernels = generated.bufferKernels;
+    return source;
+}
+
 // Runs `stage` as the compile phase `name` of the request's graph (a span in the trace).
 template <class Stage>
 auto compilePhase(const CompileRequest& request, const char* name, Stage&& stage) {

@@ -10,22 +10,10 @@
 namespace fs = std::filesystem;
 using namespace fusescope::test;
 
-namespace {
-
-std::vector<fs::path> exampleScripts() {
-    std::vector<fs::path> scripts;
-    for (const auto& entry : fs::directory_iterator(sourcePath("resources/examples")))
-        if (entry.path().extension() == ".py") scripts.push_back(entry.path());
-    std::sort(scripts.begin(), scripts.end());
-    return scripts;
-}
-
-}  // namespace
-
 TEST(Examples, EachRunsAndMatchesItsGoldenOutput) {
     auto scripts = exampleScripts();
     ASSERT_GE(scripts.size(), 10u);
-    for (const auto& script : scripts) {
+    for (const fs::path script : scripts) {
         SCOPED_TRACE(script.filename().string());
         auto r = runCli({"run", script.string()});
         EXPECT_EQ(r.exitCode, 0) << r.err;
@@ -38,7 +26,7 @@ TEST(Examples, EachRunsAndMatchesItsGoldenOutput) {
 // overrides the examples' own backend="eager"): the same output as eager, and no graph
 // falling back.
 TEST(Examples, EachMatchesItsGoldenOutputWithEveryGraphCompiledByInductor) {
-    for (const auto& script : exampleScripts()) {
+    for (const fs::path script : exampleScripts()) {
         SCOPED_TRACE(script.filename().string());
         auto r = runCli({"run", script.string(), "--backend", "inductor"});
         EXPECT_EQ(r.exitCode, 0) << r.err;

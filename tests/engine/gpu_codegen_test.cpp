@@ -39,20 +39,12 @@ std::set<std::string> matches(const std::string& text, const std::regex& pattern
     return found;
 }
 
-std::vector<fs::path> examples() {
-    std::vector<fs::path> scripts;
-    for (const auto& entry : fs::directory_iterator(sourcePath("resources/examples")))
-        if (entry.path().extension() == ".py") scripts.push_back(entry.path());
-    std::sort(scripts.begin(), scripts.end());
-    return scripts;
-}
-
 }  // namespace
 
 TEST(GpuCodegen, ExamplesOnCudaPrintTheirCpuOutputAndCompileEveryGraphToPtx) {
     SKIP_WITHOUT_NVRTC();
     int graphs = 0;
-    for (const auto& example : examples()) {
+    for (const fs::path example : exampleScripts()) {
         SCOPED_TRACE(example.filename().string());
         std::string script = writeTempFile(example.filename().string(), onCuda(readFile(example.string())));
         fs::path debug = fs::path(script).parent_path() / ("debug_" + example.stem().string());

@@ -1,5 +1,6 @@
 #include "test_support.h"
 
+#include <algorithm>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -45,6 +46,14 @@ std::string writeTempFile(const std::string& name, const std::string& text) {
 
 std::string sourcePath(const std::string& relative) {
     return (fs::path(FUSESCOPE_SOURCE_DIR) / relative).string();
+}
+
+std::vector<std::string> exampleScripts() {
+    std::vector<std::string> scripts;
+    for (const auto& entry : std::filesystem::directory_iterator(sourcePath("resources/examples")))
+        if (entry.path().extension() == ".py") scripts.push_back(entry.path().string());
+    std::sort(scripts.begin(), scripts.end());
+    return scripts;
 }
 
 ScriptRun runScript(const std::string& source, const std::string& logSpec, const std::string& fileName) {

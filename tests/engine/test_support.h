@@ -50,5 +50,7 @@ std::string writeTempFile(const std::string& name, const std::string& text);
 std::string readFile(const std::string& path);
 // Path of a file in the source tree, e.g. sourcePath("resources/examples/x.py").
 std::string sourcePath(const std::string& relative);
+// The bundled example scripts (resources/examples/*.py), sorted.
+std::vector<std::string> exampleScripts();
 
 }  // namespace fusescope::test
