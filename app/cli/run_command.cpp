@@ -33,7 +33,7 @@ struct RunArgs {
     std::string bundle;
     bool report = false;
     bool gpuCodegenOnly = false;
-    std::string cudaArch = "sm_90";
+    std::string cudaArch = CudaCompiler::kDefaultArch;
 };
 
 int runScript(const RunArgs& args) {

@@ -1,7 +1,6 @@
 #include "ops/op_devices.h"
 
 #include <algorithm>
-#include <vector>
 
 #include <fmt/format.h>
 
@@ -11,15 +10,29 @@ namespace fusescope {
 
 namespace {
 
-void collectDevices(const IValue& v, std::vector<Device>& devices) {
-    if (v.isTensor()) {
-        const Tensor& t = v.toTensor();
-        if (!t.defined() || (t.dim() == 0 && t.device().isCpu())) return;  // CPU scalars go anywhere
-        if (std::find(devices.begin(), devices.end(), t.device()) == devices.end()) devices.push_back(t.device());
-    } else if (v.isSequence()) {
-        for (const IValue& item : v.toSequence()->items) collectDevices(item, devices);
+// The first two devices the arguments' tensors are on (every eager op asks: no allocation).
+struct SeenDevices {
+    std::optional<Device> first, second;
+
+    void collect(const IValue& v) {
+        if (v.isTensor()) {
+            const Tensor& t = v.toTensor();
+            if (!t.defined() || (t.dim() == 0 && t.device().isCpu())) return;  // CPU scalars go anywhere
+            if (!first) first = t.device();
+            else if (!second && t.device() != *first) second = t.device();
+        } else if (v.isSequence()) {
+            for (const IValue& item : v.toSequence()->items) collect(item);
+        }
     }
-}
+
+    std::optional<Device> common() const {
+        if (second)
+            throw ScriptError("RuntimeError", fmt::format("Expected all tensors to be on the same device, but found at least "
+                                                          "two devices, {} and {}!",
+                                                          first->str(), second->str()));
+        return first;
+    }
+};
 
 bool placesItsOwnResults(const OpDef& op, const BoundArgs& args) {
     return op.name == "cpu" || op.name == "to.other" ||
@@ -29,14 +42,11 @@ bool placesItsOwnResults(const OpDef& op, const BoundArgs& args) {
 }  // namespace
 
 std::optional<Device> resultDevice(const OpDef& op, const BoundArgs& args) {
-    std::vector<Device> devices;
-    for (const IValue& v : args.values_) collectDevices(v, devices);
-    if (devices.size() > 1)
-        throw ScriptError("RuntimeError", fmt::format("Expected all tensors to be on the same device, but found at least two "
-                                                      "devices, {} and {}!",
-                                                      devices[0].str(), devices[1].str()));
-    if (devices.empty() || devices[0].isCpu() || placesItsOwnResults(op, args)) return std::nullopt;
-    return devices[0];
+    SeenDevices devices;
+    for (const IValue& v : args.values_) devices.collect(v);
+    std::optional<Device> device = devices.common();
+    if (!device || device->isCpu() || placesItsOwnResults(op, args)) return std::nullopt;
+    return device;
 }
 
 void placeResults(const IValue& result, const Device& device) {

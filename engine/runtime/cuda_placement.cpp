@@ -5,6 +5,7 @@
 
 #include "core/error.h"
 #include "runtime/cuda_driver.h"
+#include "toolchain/cuda/cuda_compiler.h"
 
 namespace fusescope {
 
@@ -13,7 +14,7 @@ namespace {
 std::atomic<bool> codegenOnly{false};
 std::mutex settingsMutex;  // guards the two below
 Device defaultDeviceValue = Device::cpu();
-std::string cudaArchValue = "sm_90";
+std::string cudaArchValue = CudaCompiler::kDefaultArch;
 
 }  // namespace
 

@@ -13,6 +13,7 @@
 #include "observe/log_registry.h"
 #include "profile/profiler.h"
 #include "script/interpreter.h"
+#include "toolchain/cuda/cuda_compiler.h"
 
 namespace fusescope {
 
@@ -24,7 +25,7 @@ struct SessionOptions {
     // Run cuda tensors on the CPU while still generating and compiling every CUDA kernel
     // of the compiled graphs (runtime/cuda_placement.h).
     bool gpuCodegenOnly = false;
-    std::string cudaArch = "sm_90";  // the GPU architecture CUDA kernels are compiled for
+    std::string cudaArch = CudaCompiler::kDefaultArch;  // the GPU architecture CUDA kernels are compiled for
     CompilerLookup compilers;     // what a backend name stands for; empty: the registered backends
 };
 

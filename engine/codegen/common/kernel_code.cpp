@@ -33,11 +33,27 @@ void SourceBuilder::addKernel(const KernelCode& kernel, const KernelGroup& group
     nextLine_ += static_cast<int>(kernel.lineMembers.size());
 }
 
+void SourceBuilder::addModuleStart(const std::string& prelude, const std::vector<GroupKernel>& kernels) {
+    add(prelude);
+    for (const auto& [kernel, group] : kernels) {
+        add("\n");
+        addKernel(kernel, *group);
+    }
+}
+
 void SourceBuilder::tag(const std::string& buffer, int first, int last) {
     if (last < first) return;
     LineRanges& ranges = bufferLines_[buffer];
     if (!ranges.empty() && ranges.back().second + 1 >= first) ranges.back().second = std::max(ranges.back().second, last);
     else ranges.push_back({first, last});
+}
+
+std::vector<std::string> computedOutputBuffers(const LoweredGraph& graph) {
+    std::vector<std::string> buffers;
+    for (const auto& o : graph.outputs)
+        if (graph.findBuffer(o.buffer) && std::find(buffers.begin(), buffers.end(), o.buffer) == buffers.end())
+            buffers.push_back(o.buffer);
+    return buffers;
 }
 
 std::string fusedKernelName(const std::string& prefix, const KernelGroup& kernel, size_t index) {

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "lower/ir.h"
 #include "schedule/scheduler.h"
 
 namespace fusescope {
@@ -27,6 +28,9 @@ struct KernelCode {
     void add(const std::string& text, int member);  // text: whole lines
 };
 
+// A generated kernel and the group it computes.
+using GroupKernel = std::pair<KernelCode, const KernelGroup*>;
+
 // Appends text to a module's source and records which buffers each appended line computes.
 class SourceBuilder {
 public:
@@ -36,6 +40,8 @@ public:
     void add(const std::string& text, const std::vector<std::string>& buffers = {});
     // A kernel's lines, each tagged with its member's buffer (or all members').
     void addKernel(const KernelCode& kernel, const KernelGroup& group);
+    // The prelude, then each kernel after a blank line.
+    void addModuleStart(const std::string& prelude, const std::vector<GroupKernel>& kernels);
 
 private:
     void tag(const std::string& buffer, int first, int last);
@@ -44,6 +50,9 @@ private:
     std::map<std::string, LineRanges>& bufferLines_;
     int nextLine_ = 1;
 };
+
+// The computed buffers the graph returns (the caller allocates them), each once, in order.
+std::vector<std::string> computedOutputBuffers(const LoweredGraph& graph);
 
 // <prefix>_<first ops>_<index>, as Inductor names its kernels (cpp_fused_add_mul_0).
 std::string fusedKernelName(const std::string& prefix, const KernelGroup& kernel, size_t index);

@@ -132,6 +132,17 @@ KernelBuffers kernelBuffers(const KernelGroup& kernel) {
     return out;
 }
 
+std::string kernelParameters(const KernelBuffers& buffers, const LoweredGraph& graph, const char* restrictQualifier) {
+    std::string params;
+    for (const auto& b : buffers.names) {
+        std::string type = dtypeCType(graph.layoutOf(b).dtype);
+        params += fmt::format("{}{}{}* {} {}", params.empty() ? "" : ", ", buffers.written.count(b) ? "" : "const ", type,
+                              restrictQualifier, b);
+    }
+    for (const auto& s : graph.symbols) params += fmt::format("{}int64_t {}", params.empty() ? "" : ", ", s.name);
+    return params;
+}
+
 void addProvenanceComments(const KernelGroup& kernel, KernelCode& out) {
     std::set<std::string> lines;
     for (int m = 0; m < static_cast<int>(kernel.nodes.size()); ++m) {

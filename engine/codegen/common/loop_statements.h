@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "codegen/common/kernel_code.h"
+#include "lower/ir.h"
 #include "lower/loop_body.h"
 
 namespace fusescope {
@@ -34,6 +35,9 @@ struct KernelBuffers {
     std::set<std::string> written;
 };
 KernelBuffers kernelBuffers(const KernelGroup& kernel);
+// The kernel's parameter list: a pointer per buffer (const unless written, with the
+// language's `restrict` spelling), then the size symbols.
+std::string kernelParameters(const KernelBuffers& buffers, const LoweredGraph& graph, const char* restrictQualifier);
 
 // What the kernel computes and where it came from, as comment lines: per member its buffer,
 // layout, graph nodes and ops; then the script lines.

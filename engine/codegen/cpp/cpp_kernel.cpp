@@ -31,12 +31,7 @@ public:
     // loop nest and the parts every member shares).
     KernelCode write(const std::string& name) {
         KernelBuffers buffers = kernelBuffers(k_);
-        std::string params;
-        for (const auto& b : buffers.names) {
-            std::string type = dtypeCType(g_.layoutOf(b).dtype);
-            params += fmt::format("{}{}{}* __restrict {}", params.empty() ? "" : ", ", buffers.written.count(b) ? "" : "const ", type, b);
-        }
-        for (const auto& s : g_.symbols) params += fmt::format("{}int64_t {}", params.empty() ? "" : ", ", s.name);
+        std::string params = kernelParameters(buffers, g_, "__restrict");
         KernelCode out;
         out.buffers = buffers.names;
         addProvenanceComments(k_, out);

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <set>
 
 #include <fmt/format.h>
 
@@ -69,16 +68,14 @@ std::string externCall(const Buffer& b) {
 
 GeneratedCpp generateCpp(const LoweredGraph& graph, const Schedule& schedule) {
     GeneratedCpp gen;
-    std::set<std::string> outputs;
-    for (const auto& o : graph.outputs)
-        if (graph.findBuffer(o.buffer) && outputs.insert(o.buffer).second) gen.outputBuffers.push_back(o.buffer);
+    gen.outputBuffers = computedOutputBuffers(graph);
 
     // Kernels first (their text goes before the wrapper), wrapper calls kept until then.
     struct TracedChunk {
         std::string text;
         std::vector<std::string> buffers;  // what the call computes
     };
-    std::vector<std::pair<KernelCode, const KernelGroup*>> kernels;
+    std::vector<GroupKernel> kernels;
     std::vector<TracedChunk> calls;
     auto traced = [&](TracedCall call, const std::string& code, std::vector<std::string> computes) {
         std::string text = fmt::format("    fs_span = fs_trace_begin({}, {}{}{});\n", gen.tracedCalls.size(), call.buffers.size(),
@@ -110,11 +107,7 @@ GeneratedCpp generateCpp(const LoweredGraph& graph, const Schedule& schedule) {
     }
 
     SourceBuilder out(gen.source, gen.bufferLines);
-    out.add(cppPrelude());
-    for (const auto& [kernel, group] : kernels) {
-        out.add("\n");
-        out.addKernel(kernel, *group);
-    }
+    out.addModuleStart(cppPrelude(), kernels);
     out.add("\nextern \"C\" int call(void* const* inputs, void* const* outputs, const int64_t* symbols) {\n");
     out.add("    fs_status = 0;\n    void* fs_span;\n");
     for (size_t i = 0; i < graph.symbols.size(); ++i) out.add(fmt::format("    int64_t {} = symbols[{}];\n", graph.symbols[i].name, i));

@@ -34,13 +34,7 @@ public:
 
     KernelCode write(const std::string& name) {
         KernelBuffers buffers = kernelBuffers(k_);
-        std::string params;
-        for (const auto& b : buffers.names) {
-            std::string type = dtypeCType(g_.layoutOf(b).dtype);
-            params += fmt::format("{}{}{}* __restrict__ {}", params.empty() ? "" : ", ", buffers.written.count(b) ? "" : "const ",
-                                  type, b);
-        }
-        for (const auto& s : g_.symbols) params += fmt::format("{}int64_t {}", params.empty() ? "" : ", ", s.name);
+        std::string params = kernelParameters(buffers, g_, "__restrict__");
         KernelCode out;
         out.buffers = buffers.names;
         addProvenanceComments(k_, out);

@@ -1,9 +1,6 @@
 // The CUDA module: prelude, kernels, and the launch plan, also written at the end of the
 // source as comments (what each step allocates and launches).
 
-#include <algorithm>
-#include <set>
-
 #include <fmt/format.h>
 
 #include "codegen/cuda/cuda_codegen.h"
@@ -35,11 +32,8 @@ std::string launchComment(const CudaLaunchStep& step) {
 
 GeneratedCuda generateCuda(const LoweredGraph& graph, const Schedule& schedule) {
     GeneratedCuda gen;
-    std::set<std::string> outputs;
-    for (const auto& o : graph.outputs)
-        if (graph.findBuffer(o.buffer) && outputs.insert(o.buffer).second) gen.outputBuffers.push_back(o.buffer);
-
-    std::vector<std::pair<KernelCode, const KernelGroup*>> kernels;
+    gen.outputBuffers = computedOutputBuffers(graph);
+    std::vector<GroupKernel> kernels;
     for (const auto& k : schedule.kernels) {
         CudaLaunchStep step;
         if (k.node->kind == SchedulerNode::Kind::Extern) {
@@ -70,11 +64,7 @@ GeneratedCuda generateCuda(const LoweredGraph& graph, const Schedule& schedule) 
     }
 
     SourceBuilder out(gen.source, gen.bufferLines);
-    out.add(cudaPrelude());
-    for (const auto& [kernel, group] : kernels) {
-        out.add("\n");
-        out.addKernel(kernel, *group);
-    }
+    out.addModuleStart(cudaPrelude(), kernels);
     std::string inputs;
     for (const auto& in : graph.inputs) inputs += (inputs.empty() ? "" : ", ") + in.name;
     out.add(fmt::format("\n// Launch plan (run by Fusescope's CUDA runtime):\n// def call({}):\n", inputs));
