@@ -132,17 +132,10 @@ KernelBuffers kernelBuffers(const KernelGroup& kernel) {
     return out;
 }
 
-std::string kernelParameters(const KernelBuffers& buffers, const LoweredGraph& graph, const char* restrictQualifier) {
-    std::string params;
-    for (const auto& b : buffers.names) {
-        std::string type = dtypeCType(graph.layoutOf(b).dtype);
-        params += fmt::format("{}{}{}* {} {}", params.empty() ? "" : ", ", buffers.written.count(b) ? "" : "const ", type,
-                              restrictQualifier, b);
-    }
-    for (const auto& s : graph.symbols) params += fmt::format("{}int64_t {}", params.empty() ? "" : ", ", s.name);
-    return params;
-}
+namespace {
 
+// What the kernel computes and where it came from, as comment lines: per member its buffer,
+// layout, graph nodes and ops; then the script lines.
 void addProvenanceComments(const KernelGroup& kernel, KernelCode& out) {
     std::set<std::string> lines;
     for (int m = 0; m < static_cast<int>(kernel.nodes.size()); ++m) {
@@ -159,6 +152,25 @@ void addProvenanceComments(const KernelGroup& kernel, KernelCode& out) {
             if (o->where.known()) lines.insert(fmt::format("//   {}:{}: {}\n", o->where.file, o->where.line, o->sourceLine));
     }
     for (const auto& l : lines) out.add(l, KernelCode::kAllMembers);
+}
+
+}  // namespace
+
+KernelCode startKernel(const KernelGroup& kernel, const LoweredGraph& graph, const std::string& declaration,
+                       const std::string& name, const char* restrictQualifier) {
+    KernelBuffers buffers = kernelBuffers(kernel);
+    std::string params;
+    for (const auto& b : buffers.names) {
+        std::string type = dtypeCType(graph.layoutOf(b).dtype);
+        params += fmt::format("{}{}{}* {} {}", params.empty() ? "" : ", ", buffers.written.count(b) ? "" : "const ", type,
+                              restrictQualifier, b);
+    }
+    for (const auto& s : graph.symbols) params += fmt::format("{}int64_t {}", params.empty() ? "" : ", ", s.name);
+    KernelCode out;
+    out.buffers = buffers.names;
+    addProvenanceComments(kernel, out);
+    out.add(fmt::format("{} {}({}) {{\n", declaration, name, params), KernelCode::kAllMembers);
+    return out;
 }
 
 }  // namespace fusescope

@@ -35,12 +35,12 @@ struct KernelBuffers {
     std::set<std::string> written;
 };
 KernelBuffers kernelBuffers(const KernelGroup& kernel);
-// The kernel's parameter list: a pointer per buffer (const unless written, with the
-// language's `restrict` spelling), then the size symbols.
-std::string kernelParameters(const KernelBuffers& buffers, const LoweredGraph& graph, const char* restrictQualifier);
 
-// What the kernel computes and where it came from, as comment lines: per member its buffer,
-// layout, graph nodes and ops; then the script lines.
-void addProvenanceComments(const KernelGroup& kernel, KernelCode& out);
+// A kernel's start: its provenance comments, then `<declaration> <name>(<parameters>) {`
+// with a pointer per buffer (const unless written, with the language's `restrict`
+// spelling) and then the size symbols. Its buffers are set.
+KernelCode startKernel(const KernelGroup& kernel, const LoweredGraph& graph, const std::string& declaration,
+                       const std::string& name, const char* restrictQualifier);
+
 
 }  // namespace fusescope

@@ -30,12 +30,7 @@ public:
     // The kernel's code, each line tagged with the member it computes (kAllMembers for the
     // loop nest and the parts every member shares).
     KernelCode write(const std::string& name) {
-        KernelBuffers buffers = kernelBuffers(k_);
-        std::string params = kernelParameters(buffers, g_, "__restrict");
-        KernelCode out;
-        out.buffers = buffers.names;
-        addProvenanceComments(k_, out);
-        out.add(fmt::format("extern \"C\" void {}({}) {{\n", name, params), KernelCode::kAllMembers);
+        KernelCode out = startKernel(k_, g_, "extern \"C\" void", name, "__restrict");
         size_t p = k_.pointwiseSizes.size();
         IndexExpr work = product(k_.pointwiseSizes) * product(k_.reductionSizes);
         std::string parallelIf = fmt::format("if(parallel: {} >= {})", work.cstr(), kParallelWork);

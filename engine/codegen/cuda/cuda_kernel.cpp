@@ -33,12 +33,7 @@ public:
     CudaKernelWriter(const KernelGroup& k, const LoweredGraph& g) : k_(k), g_(g) {}
 
     KernelCode write(const std::string& name) {
-        KernelBuffers buffers = kernelBuffers(k_);
-        std::string params = kernelParameters(buffers, g_, "__restrict__");
-        KernelCode out;
-        out.buffers = buffers.names;
-        addProvenanceComments(k_, out);
-        out.add(fmt::format("extern \"C\" __global__ void {}({}) {{\n", name, params), KernelCode::kAllMembers);
+        KernelCode out = startKernel(k_, g_, "extern \"C\" __global__ void", name, "__restrict__");
         std::string rows = product(k_.pointwiseSizes).cstr();
         std::vector<std::string> outerVars = vars(0, k_.pointwiseSizes.size());
         if (k_.reductionSizes.empty()) {
