@@ -13,14 +13,18 @@ namespace fusescope::cli {
 const char* const kUsage =
     "usage: fusescope-cli run SCRIPT [--backend NAME] [--logs SPEC] [--logs-out FILE] [--events FILE.jsonl]\n"
     "                               [--debug-dir DIR] [--bundle FILE.fscope] [--report]\n"
+    "                               [--gpu-codegen-only] [--cuda-arch sm_XX] [--check-accuracy]\n"
+    "       fusescope-cli minify SCRIPT [--after dynamo|aot] [--accuracy] [--out FILE] [--backend NAME]\n"
     "                               [--gpu-codegen-only] [--cuda-arch sm_XX]\n"
     "       fusescope-cli bundle inspect FILE.fscope\n"
     "       fusescope-cli bundle extract FILE.fscope DIR\n"
     "       fusescope-cli serve\n"
     "\n"
     "  run SCRIPT          run a PyTorch-style script; its prints go to stdout, logs to stderr\n"
-    "  --backend NAME      compile every torch.compile'd function with NAME (eager, inductor);\n"
-    "                      default: what each torch.compile call names (inductor unless given)\n"
+    "  --backend NAME      compile every torch.compile'd function with NAME; default: what each\n"
+    "                      torch.compile call names (inductor unless given). Bisect a wrong result\n"
+    "                      with eager, aot_eager, aot_eager_decomp_partition, inductor: the first\n"
+    "                      that goes wrong names the stage (docs/debugging-backends.md)\n"
     "  --logs SPEC         log settings, as TORCH_LOGS: e.g. recompiles,guards or +dynamo\n"
     "                      (default: $FUSESCOPE_LOGS)\n"
     "  --logs-out FILE     also write the log lines to FILE (default: $FUSESCOPE_LOGS_OUT)\n"
@@ -34,6 +38,15 @@ const char* const kUsage =
     "  --gpu-codegen-only  run cuda tensors on the CPU, but generate and compile (to PTX and cubin)\n"
     "                      every CUDA kernel compiled graphs would launch: GPU code without a GPU\n"
     "  --cuda-arch ARCH    the GPU architecture CUDA kernels are compiled for (default sm_90)\n"
+    "  --check-accuracy    compare every compiled graph's outputs with eager (and float64) on the same\n"
+    "                      inputs; report the first output element that differs, with both values\n"
+    "\n"
+    "  minify SCRIPT       run SCRIPT until a compiled graph fails (compile error, run-time error,\n"
+    "                      or with --accuracy results that differ from eager), shrink that graph\n"
+    "                      by delta debugging while it still fails, and write it with its inputs as\n"
+    "                      a standalone script (--out, default ./repro.py) that fails the same way\n"
+    "                      under fusescope-cli run and real PyTorch; --after aot shrinks the graph\n"
+    "                      after AOT decompositions\n"
     "\n"
     "  bundle inspect FILE       check a bundle and print what it holds (compiles, guard failures,\n"
     "                            graph breaks, kernels, trace events, ...)\n"
@@ -42,7 +55,7 @@ const char* const kUsage =
     "  serve               speak the engine protocol (JSON lines) on stdin/stdout: run scripts,\n"
     "                      stream their events, explain fusion decisions (docs/protocol.md)\n"
     "\n"
-    "Exit status: 0 success, 1 script error or bad bundle, 2 bad usage.\n";
+    "Exit status: 0 success, 1 script error, bad bundle or nothing to minify, 2 bad usage.\n";
 
 int usageError(const std::string& message) {
     std::cerr << "fusescope-cli: error: " << message << "\n\n" << kUsage;
@@ -76,5 +89,6 @@ int main(int argc, char** argv) {
     if (command == "run") return runCommand(args);
     if (command == "bundle") return bundleCommand(args);
     if (command == "serve") return serveCommand(args);
+    if (command == "minify") return minifyCommand(args);
     return usageError("unknown command '" + command + "'");
 }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "backends/backend.h"
@@ -33,6 +34,7 @@ struct RunArgs {
     std::string bundle;
     bool report = false;
     bool gpuCodegenOnly = false;
+    bool checkAccuracy = false;
     std::string cudaArch = CudaCompiler::kDefaultArch;
 };
 
@@ -55,7 +57,7 @@ int runScript(const RunArgs& args) {
     }
     if (!args.backend.empty()) {
         if (!findBackend(args.backend))
-            return usageError("unknown backend '" + args.backend + "'; available: eager, inductor");
+            return usageError(fmt::format("unknown backend '{}'; available: {}", args.backend, fmt::join(backendNames(), ", ")));
         options.backendOverride = args.backend;
     }
     if (!args.bundle.empty()) {
@@ -68,6 +70,7 @@ int runScript(const RunArgs& args) {
     options.debugDir = args.debugDir;
     options.gpuCodegenOnly = args.gpuCodegenOnly;
     options.cudaArch = args.cudaArch;
+    options.checkAccuracy = args.checkAccuracy;
     if (options.debugDir.empty() && envValue("FUSESCOPE_COMPILE_DEBUG").value_or("0") == "1") options.debugDir = "fusescope_debug";
 
     std::ofstream logsOut;
@@ -126,7 +129,8 @@ int runScript(const RunArgs& args) {
     // A failed run is bundled too: its events say how far it got.
     if (!args.bundle.empty()) {
         nlohmann::json runOptions = {{"backend", args.backend}, {"logs", spec}, {"trace", true},
-                                     {"gpu_codegen_only", args.gpuCodegenOnly}, {"cuda_arch", args.cudaArch}};
+                                     {"gpu_codegen_only", args.gpuCodegenOnly}, {"cuda_arch", args.cudaArch},
+                                     {"check_accuracy", args.checkAccuracy}};
         try {
             writeBundle(args.bundle, bundle.entries(makeManifest(args.script, "cpu", runOptions), source.str()));
         } catch (const Error& e) {
@@ -163,6 +167,8 @@ int runCommand(const std::vector<std::string>& args) {
             run.report = true;
         } else if (a == "--gpu-codegen-only") {
             run.gpuCodegenOnly = true;
+        } else if (a == "--check-accuracy") {
+            run.checkAccuracy = true;
         } else if (!a.empty() && a[0] == '-') {
             return usageError("unknown option '" + a + "'");
         } else if (run.script.empty()) {

@@ -90,6 +90,7 @@ RunParams runParams(const json& params) {
         throw Failure(protocol::kInvalidParams, e.what());
     }
     run.options.trace = protocol::boolParam(params, "trace").value_or(false);
+    run.options.checkAccuracy = protocol::boolParam(params, "check_accuracy").value_or(false);
     run.options.debugDir = protocol::stringParam(params, "debug_dir").value_or("");
     run.bundle = protocol::stringParam(params, "bundle").value_or("");
     if (!run.bundle.empty()) {
@@ -98,7 +99,7 @@ RunParams runParams(const json& params) {
     }
     run.manifestOptions = {{"backend", run.options.backendOverride}, {"logs", protocol::stringParam(params, "logs").value_or("")},
                            {"trace", run.options.trace}, {"gpu_codegen_only", run.options.gpuCodegenOnly},
-                           {"cuda_arch", run.options.cudaArch}};
+                           {"cuda_arch", run.options.cudaArch}, {"check_accuracy", run.options.checkAccuracy}};
     return run;
 }
 

@@ -1,35 +1,14 @@
-#include <unordered_map>
-
 #include "backends/backend.h"
 #include "core/error.h"
 #include "ops/op_registry.h"
 
 namespace fusescope {
 
-namespace {
-
-using Results = std::unordered_map<const Node*, IValue>;
-
-class EagerBackend : public GraphCompiler {
-public:
-    explicit EagerBackend(std::string name) : name_(std::move(name)) {}
-    std::string name() const override { return name_; }
-    CompiledGraph compile(std::shared_ptr<const Graph> graph, const CompileRequest&) const override {
-        return [graph](const std::vector<Tensor>& inputs) { return runGraphEagerly(*graph, inputs); };
-    }
-
-private:
-    std::string name_;
-};
-
-}  // namespace
-
-std::vector<Tensor> runGraphEagerly(const Graph& graph, const std::vector<Tensor>& inputs) {
-    const OpRegistry& registry = OpRegistry::instance();
-    Results results;
+std::vector<Tensor> GraphInterpreter::run(const std::vector<Tensor>& inputs) {
+    results_.clear();
     auto resultOf = [&](const Node* n) -> const IValue* {
-        auto it = results.find(n);
-        return it == results.end() ? nullptr : &it->second;
+        auto it = results_.find(n);
+        return it == results_.end() ? nullptr : &it->second;
     };
     auto resolve = [&](const Argument& a) {
         auto v = argumentValue(a, resultOf);
@@ -37,10 +16,10 @@ std::vector<Tensor> runGraphEagerly(const Graph& graph, const std::vector<Tensor
         return *v;
     };
     size_t nextInput = 0;
-    for (const auto& node : graph.nodes()) {
+    for (const auto& node : graph_.nodes()) {
         if (node->op == NodeOp::Placeholder) {
             if (nextInput >= inputs.size()) throw Error("internal error: graph called with too few inputs");
-            results[node.get()] = IValue(inputs[nextInput++]);
+            results_[node.get()] = IValue(inputs[nextInput++]);
             continue;
         }
         IValueList args;
@@ -48,24 +27,23 @@ std::vector<Tensor> runGraphEagerly(const Graph& graph, const std::vector<Tensor
         Kwargs kwargs;
         for (const auto& [name, a] : node->kwargs) kwargs.emplace_back(name, resolve(a));
         try {
-            results[node.get()] = registry.call(node->target, args, kwargs);
+            results_[node.get()] = callNode(*node, args, kwargs);
         } catch (Error& e) {
             e.setWhereIfUnknown(node->where);
             throw;
         }
     }
     std::vector<Tensor> outputs;
-    for (const auto& out : graph.outputs()) outputs.push_back(resolve(out).toTensor());
+    for (const auto& out : graph_.outputs()) outputs.push_back(resolve(out).toTensor());
     return outputs;
 }
 
-const GraphCompiler* findBackend(const std::string& name) {
-    static const EagerBackend eager("eager");
-    if (name == "eager") return &eager;
-    if (name == "inductor") return &inductorBackend();
-    return nullptr;
+IValue GraphInterpreter::callNode(const Node& node, const IValueList& args, const Kwargs& kwargs) {
+    return OpRegistry::instance().call(node.target, args, kwargs);
 }
 
-std::vector<std::string> backendNames() { return {"eager", "inductor"}; }
+std::vector<Tensor> runGraphEagerly(const Graph& graph, const std::vector<Tensor>& inputs) {
+    return GraphInterpreter(graph).run(inputs);
+}
 
 }  // namespace fusescope

@@ -2,7 +2,8 @@
 // generate C++ for a CPU graph (inductor_cpu.cpp) or CUDA for a cuda one (inductor_cuda.cpp).
 // Each stage reports through events and log artifacts. When a stage cannot handle the
 // graph (an op without a lowering, no C++ toolchain in this build, a compile error in
-// generated code) the graph runs eagerly and the log says why.
+// generated code) the graph runs eagerly and the log says why: a stage that cannot
+// lower an op says so itself; errors go to CheckedCompiler, which logs WON'T CONVERT.
 
 #include <algorithm>
 
@@ -82,11 +83,12 @@ public:
         InductorReporter report(request);
         try {
             return compileStages(graph, request, report);
+        } catch (const ScriptError&) {
+            throw;  // a compile error in generated code, said as such
         } catch (const Error& e) {
-            // A bug in a stage must not fail the user's script: say so and run eagerly.
-            report.wontConvert(*graph, fmt::format("internal error in the inductor backend while compiling {}: {}",
-                                                   request.graphName, e.what()));
-            return eagerRunner(graph);
+            // A bug in a stage: CheckedCompiler says so and runs the graph eagerly.
+            throw Error(fmt::format("internal error in the inductor backend while compiling {}: {}", request.graphName, e.what()),
+                        e.where());
         }
     }
 

@@ -1,7 +1,6 @@
 // The inductor backend's CPU code path: C++ for the schedule, compiled by the in-process
 // JIT and run by CpuGraphRunner.
 
-#include <cstdlib>
 #include <mutex>
 
 #include <fmt/format.h>
@@ -9,20 +8,11 @@
 #include "backends/backend.h"
 #include "backends/inductor_stages.h"
 #include "codegen/cpp/cpp_codegen.h"
+#include "core/test_hooks.h"
 #include "runtime/cpu_runtime.h"
 #include "toolchain/cpp_jit.h"
 
 namespace fusescope {
-
-namespace {
-
-// Test hook: FUSESCOPE_TEST_BREAK_CODEGEN=1 appends a line that is not C++ to every module.
-bool breakCodegenForTests() {
-    const char* v = std::getenv("FUSESCOPE_TEST_BREAK_CODEGEN");
-    return v && std::string(v) == "1";
-}
-
-}  // namespace
 
 CompiledGraph eagerRunner(std::shared_ptr<const Graph> graph) {
     return [graph](const std::vector<Tensor>& inputs) { return runGraphEagerly(*graph, inputs); };
@@ -30,7 +20,7 @@ CompiledGraph eagerRunner(std::shared_ptr<const Graph> graph) {
 
 CompiledGraph compileForCpu(const ScheduledGraph& g, const CompileRequest& request, const InductorReporter& report) {
     GeneratedCpp generated = compilePhase(request, "codegen", [&] { return generateCpp(g.lowered, g.schedule); });
-    if (breakCodegenForTests()) generated.source += "\nthis line is not C++;\n";
+    if (codegenBrokenForTests()) generated.source += "\nthis line is not C++;\n";
     report.artifact("output_code", fmt::format("Output code of {}:\n{}", request.graphName, generated.source));
     KernelSourceEvent source = kernelSourceOf(request, "cpp", generated);
 
@@ -49,8 +39,7 @@ CompiledGraph compileForCpu(const ScheduledGraph& g, const CompileRequest& reque
     } catch (const Error& e) {
         source.error = e.what();
         report.emit(source);
-        report.wontConvert(*g.graph, fmt::format("C++ compile error in the code generated for {}:\n{}", request.graphName, e.what()));
-        return eagerRunner(g.graph);
+        throw ScriptError("CppCompileError", fmt::format("C++ compile error in the code generated for {}:\n{}", request.graphName, e.what()));
     }
     for (const auto& remark : module->remarks) report.artifact("perf_hints", request.graphName + ": " + remark);
     source.llvmIr = module->llvmIr;

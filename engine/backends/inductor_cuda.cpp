@@ -36,8 +36,7 @@ CompiledGraph compileForCuda(const ScheduledGraph& g, const CompileRequest& requ
         } catch (const Error& e) {
             source.error = e.what();
             report.emit(source);
-            report.wontConvert(*g.graph, fmt::format("CUDA compile error in the code generated for {}:\n{}", request.graphName, e.what()));
-            return eagerRunner(g.graph);
+            throw ScriptError("CudaCompileError", fmt::format("CUDA compile error in the code generated for {}:\n{}", request.graphName, e.what()));
         }
     }
     report.emit(source);

@@ -14,7 +14,7 @@
 
 namespace fusescope {
 
-// Reports a compile's progress: log artifacts and records, events, WON'T CONVERT.
+// Reports a compile's progress: log artifacts and records, events.
 class InductorReporter {
 public:
     explicit InductorReporter(const CompileRequest& r) : r_(r) {}
@@ -26,16 +26,6 @@ public:
     }
     void emit(const Event& e) const {
         if (r_.bus) r_.bus->emit(e);
-    }
-    // WON'T CONVERT: the function runs eagerly; the reason follows.
-    void wontConvert(const Graph& graph, const std::string& why) const {
-        std::string where;
-        for (const auto& n : graph.nodes())
-            if (n->where.known()) {
-                where = fmt::format(" {} line {}", n->where.file, n->where.line);
-                break;
-            }
-        log(LogLevel::Warning, fmt::format("WON'T CONVERT {}{}\ndue to:\n{}", r_.function, where, why), "dynamo");
     }
 
 private:

@@ -150,7 +150,9 @@ TraceContext CompileManager::traceContext(Interpreter& interp, const FunctionObj
     TraceContext context;
     context.compileId = entry.compileId;
     context.function = fn.qualname;
+    context.functionWhere = fn.def->loc;
     context.backend = &backendFor(options);
+    context.suppressErrors = configInt(interp, "suppress_errors", 1) != 0;
     context.logger = &logger_;
     context.bus = &bus_;
     context.recording = recording;

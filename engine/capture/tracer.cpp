@@ -7,6 +7,7 @@
 
 #include "graph/graph_json.h"
 #include "graph/graph_printer.h"
+#include "ops/op_devices.h"
 #include "ops/op_registry.h"
 #include "profile/profiler.h"
 
@@ -248,12 +249,27 @@ Argument Tracer::argumentFor(const IValue& value, IValue& metaValue) {
     return Argument::value(value);
 }
 
-void Tracer::registerLazy(const Tensor& meta, Node* node, int outputIndex) {
-    lazy_[meta.impl()] = LazyRef{node, outputIndex, meta.implPtr(), nextOrder_++};
+void Tracer::registerLazy(const Tensor& meta, Node* node, int outputIndex, std::optional<Device> device) {
+    lazy_[meta.impl()] = LazyRef{node, outputIndex, meta.implPtr(), nextOrder_++, device};
     node->meta.push_back(TensorMeta{meta.sizes(), meta.strides(), meta.dtype(), {}});
 }
 
 // ---------------------------------------------------------------------------- ops
+
+// Where the op's results will live, from the devices of the tensors its arguments stand
+// for; mixing devices raises the error eager mode would (meta tensors cannot tell).
+std::optional<Device> Tracer::resultDevice(const OpDef& op, const BoundArgs& bound, const IValueList& args,
+                                           const Kwargs& kwargs) const {
+    SeenDevices devices([this](const Tensor& t) -> std::optional<Device> {
+        auto it = lazy_.find(t.impl());
+        return it == lazy_.end() ? std::optional<Device>(t.device()) : it->second.device;
+    });
+    for (const auto& a : args) devices.collect(a);
+    for (const auto& [name, value] : kwargs) devices.collect(value);
+    std::optional<Device> device = devices.common();
+    if (placesItsOwnResults(op, bound)) return std::nullopt;
+    return device;
+}
 
 IValue Tracer::callOp(const OpDef& op, CallStyle style, const std::string& symbol, const IValueList& args,
                       const Kwargs& kwargs, const CallSite& site) {
@@ -275,6 +291,7 @@ IValue Tracer::callOp(const OpDef& op, CallStyle style, const std::string& symbo
     auto [def, bound] = registry.resolve(baseOpName(op.name), metaArgs, metaKwargs);
     if (!def->infer) throw Error("internal error: op '" + def->name + "' has no shape inference");
     IValue out = def->infer(bound);
+    std::optional<Device> device = resultDevice(*def, bound, args, kwargs);
 
     std::string target(baseOpName(def->name));
     Node* node = graph_->addCall(style == CallStyle::Method ? NodeOp::CallMethod : NodeOp::CallFunction, target, style,
@@ -298,20 +315,20 @@ IValue Tracer::callOp(const OpDef& op, CallStyle style, const std::string& symbo
         const Tensor& self = args[0].toTensor();
         const Tensor& selfMeta = metaArgs[0].toTensor();
         if (lazy_.count(self.impl())) {
-            registerLazy(selfMeta, node, -1);
+            registerLazy(selfMeta, node, -1, device);
         } else {
-            overrides_[self.impl()] = LazyRef{node, -1, selfMeta.implPtr(), nextOrder_++};
+            overrides_[self.impl()] = LazyRef{node, -1, selfMeta.implPtr(), nextOrder_++, device};
             node->meta.push_back(TensorMeta{selfMeta.sizes(), selfMeta.strides(), selfMeta.dtype(), {}});
         }
         result = args[0];
     } else if (out.isTensor()) {
-        registerLazy(out.toTensor(), node, -1);
+        registerLazy(out.toTensor(), node, -1, device);
         result = out;
     } else if (out.isSequence()) {
         node->returnsTuple = true;
         const auto& items = out.toSequence()->items;
         for (size_t i = 0; i < items.size(); ++i)
-            if (items[i].isTensor()) registerLazy(items[i].toTensor(), node, static_cast<int>(i));
+            if (items[i].isTensor()) registerLazy(items[i].toTensor(), node, static_cast<int>(i), device);
         result = out;
     } else {
         result = out;
@@ -400,6 +417,10 @@ void Tracer::flush(const std::string& reason) {
             CompileRequest request{ctx_.compileId, ctx_.function, fresh.name, ctx_.logger, ctx_.bus};
             for (const Tensor& input : inputs_)
                 if (input.defined() && !input.device().isCpu() && !input.isMeta()) request.device = input.device();
+            request.backend = ctx_.backend->name();
+            request.functionWhere = ctx_.functionWhere;
+            request.exampleInputs = &inputs_;
+            request.suppressErrors = ctx_.suppressErrors;
             fresh.run = ctx_.backend->compile(graph_, request);
             segments.push_back(std::move(fresh));
             segment = &segments.back();

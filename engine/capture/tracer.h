@@ -11,6 +11,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -41,7 +42,9 @@ struct BreakRecord {
 struct TraceContext {
     std::string compileId;
     std::string function;
+    SourceLocation functionWhere;                   // its def
     const GraphCompiler* backend = nullptr;
+    bool suppressErrors = true;                     // torch._dynamo.config.suppress_errors
     const Logger* logger = nullptr;
     const EventBus* bus = nullptr;
     bool recording = true;                          // false: replaying a cached entry
@@ -82,6 +85,7 @@ private:
         int outputIndex = -1;
         std::weak_ptr<TensorImpl> impl;
         size_t order = 0;
+        std::optional<Device> device;  // of the tensor it stands for; nullopt when unknown
     };
     struct Lifted {
         Node* placeholder = nullptr;
@@ -94,7 +98,9 @@ private:
     void addGuard(Guard guard);
     void addTensorGuards(const Tensor& real, const SourcePtr& source, const TensorMeta& meta);
     void flush(const std::string& reason);
-    void registerLazy(const Tensor& meta, Node* node, int outputIndex);
+    void registerLazy(const Tensor& meta, Node* node, int outputIndex, std::optional<Device> device);
+    std::optional<Device> resultDevice(const OpDef& op, const BoundArgs& bound, const IValueList& args,
+                                       const Kwargs& kwargs) const;
     void log(const std::string& artifact, const std::string& message) const;
     // Reports the capture of the graph that just ended as a compile-phase span.
     void recordCapture(const std::string& graphName) const;

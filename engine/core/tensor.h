@@ -44,6 +44,8 @@ struct TensorImpl {
     DType dtype = DType::Float32;
     Device device;
     bool requiresGrad = false;
+    // The op that computed it from tensors requiring grad ("MulBackward0"); empty for a leaf.
+    std::string gradFn;
     // A 0-dim tensor made from a Python number passed where a Tensor was expected; type
     // promotion gives it the lowest priority (PyTorch's "wrapped number").
     bool wrappedNumber = false;
@@ -80,6 +82,7 @@ public:
     bool isMeta() const { return impl_->device.isMeta(); }
     bool requiresGrad() const { return impl_->requiresGrad; }
     void setRequiresGrad(bool value) const { impl_->requiresGrad = value; }
+    bool isLeaf() const { return impl_->gradFn.empty(); }
     // Labels a freshly computed result with the device its inputs were on: cuda tensors run
     // on the CPU under GPU code generation only (runtime/cuda_placement.h).
     void setDevice(Device device) const { impl_->device = device; }

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "core/test_hooks.h"
 #include "decompose/graph_builder.h"
 
 namespace fusescope {
@@ -169,6 +170,7 @@ Centered centered(Rewrite& r, const Argument& x, const std::vector<int64_t>& dim
 
 std::optional<Argument> softmax(Rewrite& r) {
     ShiftedExp s = shiftedExp(r);
+    if (bugPlantedForTests("inductor_decomposition")) return r.call("div", {s.exp, r.call("add", {s.sum, constant(1)})});
     return r.call("div", {s.exp, s.sum});
 }
 
@@ -245,6 +247,7 @@ std::optional<Argument> foldedMm(Rewrite& r, Argument x, const std::function<Arg
 std::optional<Argument> linear(Rewrite& r) {
     std::optional<Argument> y = foldedMm(r, r.tensor("input"), [&] { return r.call("t", {r.tensor("weight")}); });
     if (!y) return std::nullopt;
+    if (bugPlantedForTests("aot_decomposition")) y = r.call("mul", {*y, constant(2)});
     if (auto bias = r.maybeTensor("bias")) return r.call("add", {*y, *bias});
     return y;
 }
@@ -332,24 +335,29 @@ std::optional<Argument> dropout(Rewrite& r) {
     return r.tensor("input");
 }
 
+struct DecompositionRule {
+    Decomposition rewrite;
+    bool inAot;  // AOT Autograd applies it too (a CompositeImplicitAutograd op)
+};
+
 // Keyed by registry overload name.
-const std::map<std::string, Decomposition>& decompositions() {
-    static const std::map<std::string, Decomposition> table = {
-        {"softmax", softmax},
-        {"log_softmax", logSoftmax},
-        {"layer_norm", layerNorm},
-        {"gelu", gelu},
-        {"silu", silu},
-        {"linear", linear},
-        {"matmul", matmul},
-        {"mean", mean},
-        {"var", variance(false)},
-        {"var.unbiased", variance(false)},
-        {"std", variance(true)},
-        {"std.unbiased", variance(true)},
-        {"square", square},
-        {"outer", outer},
-        {"dropout", dropout},
+const std::map<std::string, DecompositionRule>& decompositions() {
+    static const std::map<std::string, DecompositionRule> table = {
+        {"softmax", {softmax, false}},
+        {"log_softmax", {logSoftmax, false}},
+        {"layer_norm", {layerNorm, false}},
+        {"gelu", {gelu, false}},
+        {"silu", {silu, false}},
+        {"linear", {linear, true}},
+        {"matmul", {matmul, true}},
+        {"mean", {mean, false}},
+        {"var", {variance(false), false}},
+        {"var.unbiased", {variance(false), false}},
+        {"std", {variance(true), false}},
+        {"std.unbiased", {variance(true), false}},
+        {"square", {square, true}},
+        {"outer", {outer, true}},
+        {"dropout", {dropout, true}},
     };
     return table;
 }
@@ -376,7 +384,7 @@ bool passesNumberForTensor(const BoundArgs& bound) {
 }
 
 std::optional<Argument> decompose(GraphBuilder& builder, const Node& node, const std::vector<Argument>& args,
-                                  const ArgumentKwargs& kwargs) {
+                                  const ArgumentKwargs& kwargs, bool aotOnly) {
     if (node.returnsTuple || node.meta.size() != 1) return std::nullopt;
     IValueList argValues;
     for (const Argument& a : args) argValues.push_back(builder.value(a));
@@ -384,9 +392,10 @@ std::optional<Argument> decompose(GraphBuilder& builder, const Node& node, const
     for (const auto& [name, a] : kwargs) kwargValues.emplace_back(name, builder.value(a));
     auto [def, bound] = OpRegistry::instance().resolve(node.target, argValues, kwargValues);
     auto rule = decompositions().find(def->name);
-    if (rule == decompositions().end() || passesNumberForTensor(bound)) return std::nullopt;
+    if (rule == decompositions().end() || (aotOnly && !rule->second.inAot) || passesNumberForTensor(bound))
+        return std::nullopt;
     Rewrite rewrite(builder, node, *def, std::move(bound), args, kwargs);
-    std::optional<Argument> result = rule->second(rewrite);
+    std::optional<Argument> result = rule->second.rewrite(rewrite);
     if (!result) return std::nullopt;
     return matchResult(rewrite, *result);
 }
@@ -420,9 +429,7 @@ Argument remap(const Argument& arg, const std::unordered_map<const Node*, Argume
     return arg;
 }
 
-}  // namespace
-
-std::shared_ptr<Graph> decomposeForInductor(const Graph& graph) {
+std::shared_ptr<Graph> decomposeGraph(const Graph& graph, bool aotOnly) {
     auto result = std::make_shared<Graph>();
     GraphBuilder builder(*result);
     std::unordered_map<const Node*, Argument> values;  // each old node's value in the new graph
@@ -437,7 +444,7 @@ std::shared_ptr<Graph> decomposeForInductor(const Graph& graph) {
         for (const Argument& a : node->args) args.push_back(remap(a, values));
         ArgumentKwargs kwargs;
         for (const auto& [name, a] : node->kwargs) kwargs.emplace_back(name, remap(a, values));
-        std::optional<Argument> decomposed = decompose(builder, *node, args, kwargs);
+        std::optional<Argument> decomposed = decompose(builder, *node, args, kwargs, aotOnly);
         values[node.get()] = decomposed ? *decomposed : copyCall(builder, *node, std::move(args), std::move(kwargs));
     }
     std::vector<Argument> outputs;
@@ -445,5 +452,10 @@ std::shared_ptr<Graph> decomposeForInductor(const Graph& graph) {
     result->setOutputs(std::move(outputs));
     return result;
 }
+
+}  // namespace
+
+std::shared_ptr<Graph> decomposeForInductor(const Graph& graph) { return decomposeGraph(graph, false); }
+std::shared_ptr<Graph> decomposeForAot(const Graph& graph) { return decomposeGraph(graph, true); }
 
 }  // namespace fusescope

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "core/test_hooks.h"
 #include "lower/lowering_context.h"
 
 namespace fusescope {
@@ -159,6 +160,7 @@ std::map<std::string, LoweringRule> makeRules() {
                              "tanh", "sigmoid", "erf", "neg", "abs", "relu", "floor", "ceil", "sign", "bitwise_not",
                              "silu", "square"})
         r[name] = unary(name);
+    if (bugPlantedForTests("lowering")) r["exp"] = unary("exp2");
     r["round"] = [](LoweringContext& c, const LoweringArgs& a) -> std::vector<LValue> {
         if (a.bound().integer("decimals") != 0) c.unsupported("round with decimals");
         return unary("round")(c, a);

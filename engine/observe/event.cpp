@@ -49,6 +49,7 @@ struct TypeName {
     std::string operator()(const RecompileEvent&) const { return "recompile"; }
     std::string operator()(const GraphBreakEvent&) const { return "graph_break"; }
     std::string operator()(const CacheLimitEvent&) const { return "cache_limit"; }
+    std::string operator()(const GraphFailureEvent&) const { return "graph_failure"; }
     std::string operator()(const LogEvent&) const { return "log"; }
     std::string operator()(const ErrorEvent&) const { return "error"; }
     std::string operator()(const ScriptOutputEvent&) const { return "script_output"; }
@@ -83,6 +84,10 @@ struct Payload {
     json operator()(const CacheLimitEvent& e) const {
         return {{"function", e.function}, {"where", locationJson(e.where)}, {"limit", e.limit},
                 {"last_reason", e.lastReason}};
+    }
+    json operator()(const GraphFailureEvent& e) const {
+        return {{"compile_id", e.compileId}, {"function", e.function}, {"graph", e.graph}, {"backend", e.backend},
+                {"kind", e.kind}, {"error", e.error}, {"where", locationJson(e.where)}};
     }
     json operator()(const LogEvent& e) const {
         return {{"compile_id", e.compileId}, {"name", e.name}, {"artifact", e.isArtifact},

@@ -75,6 +75,19 @@ struct CacheLimitEvent {
     std::string lastReason;
 };
 
+// A compiled graph that failed: its compile raised (then it ran eagerly: WON'T CONVERT),
+// its run raised, or, under accuracy checking, its results differed from eager. The
+// minifier starts from one (docs/minifier.md).
+struct GraphFailureEvent {
+    std::string compileId;
+    std::string function;
+    std::string graph;     // __compiled_fn_0
+    std::string backend;
+    std::string kind;      // "compile", "runtime" or "accuracy"
+    std::string error;     // "ReluCompileError: ...", or the first output element that differs
+    SourceLocation where;  // the script line it points at, when known
+};
+
 enum class LogLevel { Debug = 10, Info = 20, Warning = 30, Error = 40 };
 
 struct LogEvent {
@@ -156,7 +169,7 @@ struct TraceEvent {
 };
 
 using Event = std::variant<CompileStartedEvent, GraphCapturedEvent, GuardsEvent, GuardFailureEvent,
-                           RecompileEvent, GraphBreakEvent, CacheLimitEvent, LogEvent, ErrorEvent,
+                           RecompileEvent, GraphBreakEvent, CacheLimitEvent, GraphFailureEvent, LogEvent, ErrorEvent,
                            ScriptOutputEvent, IrDumpEvent, FusionDecisionEvent, KernelSourceEvent, TraceEvent>;
 
 std::string eventType(const Event& event);  // "compile_started", "graph_captured", ...

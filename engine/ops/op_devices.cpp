@@ -8,38 +8,31 @@
 
 namespace fusescope {
 
-namespace {
-
-// The first two devices the arguments' tensors are on (every eager op asks: no allocation).
-struct SeenDevices {
-    std::optional<Device> first, second;
-
-    void collect(const IValue& v) {
-        if (v.isTensor()) {
-            const Tensor& t = v.toTensor();
-            if (!t.defined() || (t.dim() == 0 && t.device().isCpu())) return;  // CPU scalars go anywhere
-            if (!first) first = t.device();
-            else if (!second && t.device() != *first) second = t.device();
-        } else if (v.isSequence()) {
-            for (const IValue& item : v.toSequence()->items) collect(item);
-        }
+void SeenDevices::collect(const IValue& v) {
+    if (v.isTensor()) {
+        const Tensor& t = v.toTensor();
+        if (!t.defined()) return;
+        std::optional<Device> device = deviceOf_ ? deviceOf_(t) : t.device();
+        if (!device || (t.dim() == 0 && device->isCpu())) return;  // CPU scalars go anywhere
+        if (!first_) first_ = device;
+        else if (!second_ && *device != *first_) second_ = device;
+    } else if (v.isSequence()) {
+        for (const IValue& item : v.toSequence()->items) collect(item);
     }
+}
 
-    std::optional<Device> common() const {
-        if (second)
-            throw ScriptError("RuntimeError", fmt::format("Expected all tensors to be on the same device, but found at least "
-                                                          "two devices, {} and {}!",
-                                                          first->str(), second->str()));
-        return first;
-    }
-};
+std::optional<Device> SeenDevices::common() const {
+    if (second_)
+        throw ScriptError("RuntimeError", fmt::format("Expected all tensors to be on the same device, but found at least "
+                                                      "two devices, {} and {}!",
+                                                      first_->str(), second_->str()));
+    return first_;
+}
 
 bool placesItsOwnResults(const OpDef& op, const BoundArgs& args) {
     return op.name == "cpu" || op.name == "to.other" ||
            std::find(args.names.begin(), args.names.end(), "device") != args.names.end();
 }
-
-}  // namespace
 
 std::optional<Device> resultDevice(const OpDef& op, const BoundArgs& args) {
     SeenDevices devices;

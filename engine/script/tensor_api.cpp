@@ -70,7 +70,7 @@ Value tensorAttribute(Interpreter& interp, const Value& self, const std::string&
     if (name == "device") return Value(t.isMeta() ? Device::meta() : t.device());
     if (name == "ndim") return Value(t.dim());
     if (name == "requires_grad") return Value(t.requiresGrad());
-    if (name == "is_leaf") return Value(true);
+    if (name == "is_leaf") return Value(t.isLeaf());
     if (name == "grad") return Value();
     if (name == "data") return self.unsourced();
     if (name == "is_cuda") return Value(t.device().kind == Device::Kind::Cuda);

@@ -149,6 +149,9 @@ Value makeTorchModule(ModuleObject*& dynamoConfig) {
     });
     config->attrs["cache_size_limit"] = Value(int64_t{8});
     config->attrs["automatic_dynamic_shapes"] = Value(true);
+    // True unlike PyTorch: a failing backend compile logs WON'T CONVERT and the graph runs
+    // eagerly, so the script goes on and the workbench shows what failed.
+    config->attrs["suppress_errors"] = Value(true);
     dynamoConfig = config.get();
     dynamo->attrs["config"] = Value(ObjectPtr(config));
 

@@ -58,7 +58,7 @@ std::string describeError(const Error& error) {
 ScriptSession::ScriptSession(SessionOptions options)
     : options_(std::move(options)),
       logger_(bus_, options_.logs),
-      compiler_(logger_, bus_, options_.compilers ? options_.compilers : CompilerLookup(findBackend),
+      compiler_(logger_, bus_, [this](const std::string& name) { return checkedBackend(name); },
                 fmt::format("{}", fmt::join(backendNames(), ", "))) {
     if (!options_.debugDir.empty()) {
         debugTrace_ = std::make_unique<DebugTraceWriter>(options_.debugDir, logger_);
@@ -69,6 +69,16 @@ ScriptSession::ScriptSession(SessionOptions options)
 }
 
 ScriptSession::~ScriptSession() = default;
+
+const GraphCompiler* ScriptSession::checkedBackend(const std::string& name) {
+    auto& checked = checkedBackends_[name];
+    if (!checked) {
+        const GraphCompiler* backend = options_.compilers ? options_.compilers(name) : findBackend(name);
+        if (!backend) return nullptr;
+        checked = std::make_unique<CheckedCompiler>(*backend, CheckOptions{options_.checkAccuracy, options_.onGraphFailure});
+    }
+    return checked.get();
+}
 
 void ScriptSession::run(const std::string& source, const std::string& fileName) {
     struct AttachedSink {

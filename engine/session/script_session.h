@@ -4,9 +4,11 @@
 
 #include <atomic>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 
+#include "backends/checked_compiler.h"
 #include "capture/compile_manager.h"
 #include "observe/debug_trace.h"
 #include "observe/event.h"
@@ -27,6 +29,10 @@ struct SessionOptions {
     bool gpuCodegenOnly = false;
     std::string cudaArch = CudaCompiler::kDefaultArch;  // the GPU architecture CUDA kernels are compiled for
     CompilerLookup compilers;     // what a backend name stands for; empty: the registered backends
+    // Compare every compiled graph's outputs with eager (backends/accuracy.h).
+    bool checkAccuracy = false;
+    // Told of every compiled graph that fails, with the graph and its inputs (the minifier).
+    std::function<void(const GraphFailure&)> onGraphFailure;
 };
 
 class ScriptSession : public ScriptHost {
@@ -57,9 +63,14 @@ public:
     void setLogs(const CallArgs& args) override;
 
 private:
+    const GraphCompiler* checkedBackend(const std::string& name);
+
     SessionOptions options_;
     EventBus bus_;
     Logger logger_;
+    // Every backend wrapped for failure reports and accuracy checks, made on first use; they
+    // outlive the compiled graphs that compiler_ caches.
+    std::map<std::string, std::unique_ptr<CheckedCompiler>> checkedBackends_;
     CompileManager compiler_;
     std::unique_ptr<DebugTraceWriter> debugTrace_;
     std::unique_ptr<FunctionTraceSink> traceSink_;  // attached to the Profiler while run() runs

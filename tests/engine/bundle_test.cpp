@@ -132,7 +132,7 @@ TEST(Bundle, ManifestRecordsFormatEngineTimeScriptDeviceAndOptions) {
     EXPECT_EQ(m.script, "02_graph_breaks.py");
     EXPECT_EQ(m.device, "cpu");
     EXPECT_EQ(m.options, (nlohmann::json{{"backend", "inductor"}, {"logs", "graph_breaks"}, {"trace", true},
-                                         {"gpu_codegen_only", false}, {"cuda_arch", "sm_90"}}));
+                                         {"gpu_codegen_only", false}, {"cuda_arch", "sm_90"}, {"check_accuracy", false}}));
 }
 
 TEST(Bundle, InspectPrintsTheExactCounts) {

@@ -152,3 +152,21 @@ print(f(torch.ones(2)))
     ASSERT_EQ(guards.size(), 2u);
     EXPECT_NE(guards[0].guards.at(0).find("device=cuda:0"), std::string::npos) << guards[0].guards.at(0);
 }
+
+TEST(GpuCodegen, ACompiledCallMixingDevicesRaisesWhereEagerWould) {
+    SessionOptions options;
+    options.gpuCodegenOnly = true;
+    ScriptRun run = runScriptWith(R"(import torch
+@torch.compile
+def f(a, b, s):
+    c = a * s
+    return c + b
+x = torch.ones(3, device="cuda")
+print(f(x, x, torch.tensor(2.0)))
+f(x, torch.ones(3), torch.tensor(2.0))
+)",
+                                  options, "script.py");
+    EXPECT_EQ(run.out, "tensor([3., 3., 3.], device='cuda:0')\n");
+    EXPECT_EQ(run.error, "script.py:5:12: error: RuntimeError: Expected all tensors to be on the same device, but found at "
+                         "least two devices, cuda:0 and cpu!");
+}

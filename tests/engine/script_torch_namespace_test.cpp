@@ -41,7 +41,9 @@ def fn(x):
 
 fn(torch.ones(1))
 )");
-    EXPECT_EQ(run.error, "script.py:7:1: error: InvalidBackend: backend 'nope' is not available; available backends: eager, inductor");
+    EXPECT_EQ(run.error, "script.py:7:1: error: InvalidBackend: backend 'nope' is not available; available backends: eager, eager_noexcept, aot_eager, aot_eager_decomp_partition, inductor, "
+                         "relu_compile_error_TESTING_ONLY, relu_runtime_error_TESTING_ONLY, relu_accuracy_error_TESTING_ONLY, "
+                         "non_leaf_compile_error_TESTING_ONLY");
 }
 
 TEST(TorchNamespace, InductorIsTheDefaultBackendAndGeneratesCode) {

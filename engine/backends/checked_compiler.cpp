@@ -1,0 +1,122 @@
+#include "backends/checked_compiler.h"
+
+#include <fmt/format.h>
+
+#include "backends/accuracy.h"
+#include "backends/backend.h"
+#include "observe/log_registry.h"
+#include "ops/op_registry.h"
+
+namespace fusescope {
+
+namespace {
+
+// "Traceback (most recent call last):" into the script, from the graph node the error
+// points at; empty when it points nowhere in the graph.
+std::string traceback(const Graph& graph, const SourceLocation& where) {
+    for (const auto& node : graph.nodes()) {
+        if (!where.known() || node->where.file != where.file || node->where.line != where.line) continue;
+        std::string text = "Traceback (most recent call last):\n";
+        for (const StackFrame& frame : node->stack) text += fmt::format("  {}\n    {}\n", frame.str(), frame.sourceLine);
+        return text;
+    }
+    return "";
+}
+
+SourceLocation outputWhere(const Graph& graph, size_t output) {
+    const Argument& out = graph.outputs().at(output);
+    return out.kind == Argument::Kind::NodeRef ? out.node->where : SourceLocation{};
+}
+
+}  // namespace
+
+std::vector<Tensor> copiesOf(const std::vector<Tensor>& tensors) {
+    std::vector<Tensor> out;
+    for (const Tensor& t : tensors) {
+        if (!t.defined()) {
+            out.push_back(t);
+            continue;
+        }
+        Tensor copy = OpRegistry::instance().call("clone", {IValue(t)}, {}).toTensor();
+        copy.setDevice(t.device());
+        copy.setRequiresGrad(t.requiresGrad());
+        out.push_back(copy);
+    }
+    return out;
+}
+
+const char* failureKindName(GraphFailure::Kind kind) {
+    switch (kind) {
+    case GraphFailure::Kind::Compile: return "compile";
+    case GraphFailure::Kind::Runtime: return "runtime";
+    case GraphFailure::Kind::Accuracy: return "accuracy";
+    }
+    return "";
+}
+
+std::string errorText(const Error& error) {
+    const auto* se = dynamic_cast<const ScriptError*>(&error);
+    return se && !se->kind().empty() ? se->kind() + (std::string(error.what()).empty() ? "" : ": " + std::string(error.what()))
+                                     : error.what();
+}
+
+void CheckedCompiler::report(const GraphFailure& failure, const CompileRequest& request) const {
+    if (request.bus)
+        request.bus->emit(GraphFailureEvent{failure.compileId, failure.function, failure.graphName, failure.backend,
+                                            failureKindName(failure.kind), failure.error, failure.where});
+    if (options_.onFailure) options_.onFailure(failure);
+}
+
+CompiledGraph CheckedCompiler::compile(std::shared_ptr<const Graph> graph, const CompileRequest& request) const {
+    CompiledGraph run;
+    try {
+        run = inner_.compile(graph, request);
+    } catch (const Error& e) {
+        std::string cause = errorText(e);
+        GraphFailure failure{GraphFailure::Kind::Compile, request.compileId, request.function, request.graphName, name(),
+                             graph, request.exampleInputs ? copiesOf(*request.exampleInputs) : std::vector<Tensor>{}, cause,
+                             e.where()};
+        report(failure, request);
+        std::string failed = fmt::format("backend='{}' raised:\n{}", name(), cause);
+        if (!request.suppressErrors) throw ScriptError("BackendCompilerFailed", failed, e.where());
+        if (request.logger)
+            request.logger->log("dynamo", LogLevel::Warning, request.compileId,
+                                fmt::format("WON'T CONVERT {} {} line {}\ndue to:\n{}BackendCompilerFailed: {}", request.function,
+                                            request.functionWhere.file, request.functionWhere.line, traceback(*graph, e.where()),
+                                            failed));
+        run = [graph](const std::vector<Tensor>& inputs) { return runGraphEagerly(*graph, inputs); };
+    }
+    CompileRequest later = request;
+    later.exampleInputs = nullptr;
+    return [this, run, graph, later](const std::vector<Tensor>& inputs) { return runChecked(run, graph, later, inputs); };
+}
+
+std::vector<Tensor> CheckedCompiler::runChecked(const CompiledGraph& run, const std::shared_ptr<const Graph>& graph,
+                                                const CompileRequest& request, const std::vector<Tensor>& inputs) const {
+    // The graph may write to its inputs: the minifier and the eager reference need them as
+    // they were (copied only when someone will look).
+    std::vector<Tensor> before = options_.checkAccuracy || options_.onFailure ? copiesOf(inputs) : std::vector<Tensor>{};
+    GraphFailure failure{GraphFailure::Kind::Runtime, request.compileId, request.function, request.graphName, name(),
+                         graph, before, "", {}};
+    std::vector<Tensor> outputs;
+    try {
+        outputs = run(inputs);
+    } catch (const Error& e) {
+        failure.error = errorText(e);
+        failure.where = e.where();
+        report(failure, request);
+        throw;
+    }
+    if (!options_.checkAccuracy) return outputs;
+    std::optional<AccuracyMismatch> mismatch = compareWithEager(*graph, copiesOf(before), outputs);
+    if (!mismatch) return outputs;
+    failure.kind = GraphFailure::Kind::Accuracy;
+    failure.error = fmt::format("Accuracy failed for {} (backend '{}'): {}", request.graphName, name(), mismatch->str());
+    failure.where = outputWhere(*graph, mismatch->output);
+    report(failure, request);
+    if (!request.suppressErrors) throw ScriptError("AccuracyError", failure.error, failure.where);
+    if (request.logger) request.logger->log("dynamo", LogLevel::Error, request.compileId, failure.error);
+    return outputs;
+}
+
+}  // namespace fusescope
