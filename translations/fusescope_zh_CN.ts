@@ -714,6 +714,14 @@
         <source>CUDA</source>
         <translation>CUDA</translation>
     </message>
+    <message>
+        <source>Check Accuracy</source>
+        <translation>检查精度</translation>
+    </message>
+    <message>
+        <source>Compare every compiled graph&apos;s outputs with eager and log the first element that differs (--check-accuracy)</source>
+        <translation>将每个编译图的输出与 eager 结果比较，并记录第一个不同的元素（--check-accuracy）</translation>
+    </message>
 </context>
 <context>
     <name>fusescope::gui::RecompileReasonsModel</name>

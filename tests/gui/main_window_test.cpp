@@ -84,6 +84,28 @@ private slots:
         QVERIFY(window.ptxView()->text().contains(".target sm_90"));
     }
 
+    void checkAccuracyReportsTheInjectedError() {
+        QTemporaryDir dir;
+        QString path = dir.filePath("acc.py");
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("import torch\n@torch.compile\ndef f(x):\n    return torch.relu(x) * 2\nprint(f(torch.ones(3)))\n");
+        file.close();
+        MainWindow window(QString::fromStdString(test::cliPath()));
+        QVERIFY(window.openFile(path));
+        QVERIFY(window.setBackend("relu_accuracy_error_TESTING_ONLY"));
+        window.setCheckAccuracy(true);
+        QSignalSpy answered(&window.engine(), &EngineClient::answered);
+        window.runScript();
+        QVERIFY(answered.wait(60000));
+        QStringList failures;
+        for (const auto& e : window.store().events())
+            if (e.value("type", "") == "graph_failure") failures << QString::fromStdString(e.value("error", ""));
+        QCOMPARE(failures, QStringList{"Accuracy failed for __compiled_fn_0 (backend 'relu_accuracy_error_TESTING_ONLY'): "
+                                       "output 0 (mul) element [0]: compiled 4, eager 2, float64 2 (tolerance rtol = atol = "
+                                       "0.0001)"});
+    }
+
     void seed000RunFillsEveryView() {
         MainWindow window(QString::fromStdString(test::cliPath()));
         QVERIFY(window.openFile(QString::fromStdString(test::sourcePath("tests/golden/inductor/seed000_fn.py"))));

@@ -46,6 +46,7 @@ int EngineClient::run(const RunRequest& r) {
                              {"device", r.device.toStdString()}, {"trace", r.trace}};
     if (!r.backend.isEmpty()) params["backend"] = r.backend.toStdString();
     if (r.gpuCodegenOnly) params["gpu_codegen_only"] = true;
+    if (r.checkAccuracy) params["check_accuracy"] = true;
     if (!r.logs.isEmpty()) params["logs"] = r.logs.toStdString();
     if (!r.bundle.isEmpty()) params["bundle"] = r.bundle.toStdString();
     activeRun_ = send("run", std::move(params));

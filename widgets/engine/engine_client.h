@@ -19,6 +19,7 @@ struct RunRequest {
     QString backend;   // "" = what the script says
     QString device = "cpu";
     bool gpuCodegenOnly = false;  // cuda tensors on the CPU, their CUDA kernels still generated
+    bool checkAccuracy = false;   // compare compiled graphs with eager
     QString logs;      // TORCH_LOGS-style spec
     bool trace = true;
     QString bundle;    // where the engine writes the run's bundle when it ends; "" for none

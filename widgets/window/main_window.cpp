@@ -232,8 +232,17 @@ void MainWindow::buildActions() {
     bar->addWidget(new QLabel(tr("Backend:"), this));
     backend_ = new QComboBox(this);
     backend_->addItem(tr("as the script says"), QString());
-    for (const char* name : {"inductor", "eager"}) backend_->addItem(name, QString(name));
+    // Bisect a wrong result by going down the list: the first backend that gets it right is
+    // one stage before the broken one (docs/debugging.md). The last four inject errors.
+    for (const char* name : {"inductor", "aot_eager_decomp_partition", "aot_eager", "eager", "eager_noexcept",
+                             "relu_compile_error_TESTING_ONLY", "relu_runtime_error_TESTING_ONLY",
+                             "relu_accuracy_error_TESTING_ONLY", "non_leaf_compile_error_TESTING_ONLY"})
+        backend_->addItem(name, QString(name));
     bar->addWidget(backend_);
+    checkAccuracy_ = bar->addAction(tr("Check Accuracy"));
+    checkAccuracy_->setCheckable(true);
+    checkAccuracy_->setToolTip(tr("Compare every compiled graph's outputs with eager and log the first element that "
+                                  "differs (--check-accuracy)"));
     bar->addWidget(new QLabel(tr("Device:"), this));
     device_ = new QComboBox(this);
     device_->addItem("cpu", QString("cpu"));
@@ -559,6 +568,7 @@ void MainWindow::runScript() {
     request.fileName = scriptPath_.isEmpty() ? QString("script.py") : QFileInfo(scriptPath_).fileName();
     request.backend = backend_->currentData().toString();
     request.gpuCodegenOnly = device_->currentData().toString() == "cuda-codegen";
+    request.checkAccuracy = checkAccuracy_->isChecked();
     request.logs = logSpec_->text().trimmed();
     QSettings().setValue("run/logs", request.logs);
     // Every run leaves its bundle behind, so File > Export Bundle has it when it ends.
@@ -698,6 +708,8 @@ bool MainWindow::setBackend(const QString& name) {
     backend_->setCurrentIndex(index);
     return true;
 }
+
+void MainWindow::setCheckAccuracy(bool on) { checkAccuracy_->setChecked(on); }
 
 void MainWindow::setGpuCodegenOnly(bool on) { device_->setCurrentIndex(device_->findData(on ? "cuda-codegen" : "cpu")); }
 

@@ -47,6 +47,7 @@ public:
     // Runs cuda tensors on the CPU while generating their CUDA kernels (the Device picker's
     // "cuda (GPU code only)").
     void setGpuCodegenOnly(bool on);
+    void setCheckAccuracy(bool on);
     // Brings a view to the front, for screenshots and `--view`: overview, fusion (stepped
     // half way), code (the first kernel selected), guards, compare (the last two compiles'
     // guards), trace. False for an unknown one.
@@ -116,6 +117,7 @@ private:
     QComboBox* backend_ = nullptr;
     QComboBox* device_ = nullptr;
     QLineEdit* logSpec_ = nullptr;
+    QAction* checkAccuracy_ = nullptr;
     QLabel* status_ = nullptr;
     QProgressBar* progress_ = nullptr;
     QToolButton* cancel_ = nullptr;
