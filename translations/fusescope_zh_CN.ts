@@ -165,6 +165,10 @@
         <source>the engine exited with status %1</source>
         <translation>引擎已退出，状态码 %1</translation>
     </message>
+    <message>
+        <source>minifying %1</source>
+        <translation>正在最小化 %1</translation>
+    </message>
 </context>
 <context>
     <name>fusescope::gui::FusionStepper</name>
@@ -722,6 +726,73 @@
         <source>Compare every compiled graph&apos;s outputs with eager and log the first element that differs (--check-accuracy)</source>
         <translation>将每个编译图的输出与 eager 结果比较，并记录第一个不同的元素（--check-accuracy）</translation>
     </message>
+    <message>
+        <source>Minify</source>
+        <translation>最小化</translation>
+    </message>
+    <message>
+        <source>Shrink the compiled graph that failed to the smallest graph that still fails, and write it as a repro script (Ctrl+M)</source>
+        <translation>将失败的编译图缩减为仍会失败的最小图，并写成复现脚本（Ctrl+M）</translation>
+    </message>
+    <message>
+        <source>Minifying the first failing graph of %1...</source>
+        <translation>正在最小化 %1 中第一个失败的图...</translation>
+    </message>
+    <message>
+        <source>Minifying %1...</source>
+        <translation>正在最小化 %1...</translation>
+    </message>
+    <message>
+        <source>Minifying: %1</source>
+        <translation>最小化中：%1</translation>
+    </message>
+    <message>
+        <source>Minify failed: %1</source>
+        <translation>最小化失败：%1</translation>
+    </message>
+    <message>
+        <source>Minified: went from %1 to %2 nodes</source>
+        <translation>最小化完成：从 %1 个节点减少到 %2 个</translation>
+    </message>
+</context>
+<context>
+    <name>fusescope::gui::MinifyPanel</name>
+    <message>
+        <source>Minify shrinks the first compiled graph that fails (a compile error, a run-time error or, with Check Accuracy, a wrong result) to the smallest graph that still fails.</source>
+        <translation>最小化会把第一个失败的编译图（编译错误、运行时错误，或在开启“检查精度”时结果错误）缩减为仍会失败的最小图。</translation>
+    </message>
+    <message>
+        <source>Save repro.py...</source>
+        <translation>保存 repro.py...</translation>
+    </message>
+    <message>
+        <source>The repro runs without failing: the failure needs more than this graph.</source>
+        <translation>复现脚本运行时没有失败：该失败需要的不只是这个图。</translation>
+    </message>
+    <message>
+        <source>The repro fails the same way: %1</source>
+        <translation>复现脚本以相同方式失败：%1</translation>
+    </message>
+    <message>
+        <source>%1 of %2 (compile %3, backend %4): %5 error. Went from %6 to %7 nodes. %8</source>
+        <translation>%2 的 %1（编译 %3，后端 %4）：%5 错误。从 %6 个节点减少到 %7 个。%8</translation>
+    </message>
+    <message>
+        <source>Minify failed: %1</source>
+        <translation>最小化失败：%1</translation>
+    </message>
+    <message>
+        <source>Save repro.py</source>
+        <translation>保存 repro.py</translation>
+    </message>
+    <message>
+        <source>Python scripts (*.py)</source>
+        <translation>Python 脚本 (*.py)</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
 </context>
 <context>
     <name>fusescope::gui::RecompileReasonsModel</name>
@@ -846,12 +917,12 @@
         <translation>使用此后端（inductor、eager）编译，而不是脚本指定的后端</translation>
     </message>
     <message>
-        <source>Bring a view to the front when the run ends: overview, fusion, code, guards, compare or trace</source>
-        <translation>运行结束后将某个视图置于前台：overview、fusion、code、guards、compare 或 trace</translation>
-    </message>
-    <message>
         <source>Run cuda tensors on the CPU and generate their CUDA kernels (the Device picker&apos;s cuda (GPU code only))</source>
         <translation>在 CPU 上运行 cuda 张量并生成其 CUDA 内核（即设备选择中的“cuda（仅生成 GPU 代码）”）</translation>
+    </message>
+    <message>
+        <source>Bring a view to the front when the run ends: overview, fusion, code, guards, compare, trace or minify</source>
+        <translation>运行结束后将某个视图置于前台：overview、fusion、code、guards、compare、trace 或 minify</translation>
     </message>
 </context>
 </TS>

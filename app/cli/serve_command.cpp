@@ -1,5 +1,5 @@
 // fusescope-cli serve: the engine protocol on stdin/stdout (docs/protocol.md). The main
-// thread reads requests and answers cancel and shutdown at once; run and explain_fusion
+// thread reads requests and answers cancel and shutdown at once; run, explain_fusion and minify
 // wait in a queue for one worker thread, in the order they came, so a run's events and
 // answer come before those of the next request.
 #include <unistd.h>
@@ -70,9 +70,10 @@ public:
                 Request request = protocol::parseRequest(line, id);
                 if (request.method == "shutdown") shutdownId = request.id;
                 else if (request.method == "cancel") out_.send(protocol::resultMessage(id, cancel(request)));
-                else if (request.method == "run" || request.method == "explain_fusion") enqueue(std::move(request));
+                else if (request.method == "run" || request.method == "explain_fusion" || request.method == "minify")
+                    enqueue(std::move(request));
                 else throw Failure(protocol::kUnknownMethod,
-                                   "unknown method '" + request.method + "'; methods: run, cancel, explain_fusion, shutdown");
+                                   "unknown method '" + request.method + "'; methods: run, cancel, explain_fusion, minify, shutdown");
             } catch (const Failure& f) {
                 out_.send(protocol::errorMessage(id, f));
             }
@@ -132,6 +133,10 @@ private:
                                std::lock_guard lock(mutex_);
                                session_ = s;
                                if (s && cancelRunning_) s->cancel();  // cancelled while it started
+                           },
+                           [this] {
+                               std::lock_guard lock(mutex_);
+                               return cancelRunning_;
                            }};
         for (;;) {
             Request request;
@@ -146,8 +151,9 @@ private:
             }
             json answer;
             try {
-                json result = request.method == "run" ? runMethod(request, runs_, context)
-                                                      : explainFusionMethod(request, runs_);
+                json result = request.method == "run"      ? runMethod(request, runs_, context)
+                              : request.method == "minify" ? minifyMethod(request, context)
+                                                           : explainFusionMethod(request, runs_);
                 answer = protocol::resultMessage(request.id, std::move(result));
             } catch (const Failure& f) {
                 answer = protocol::errorMessage(request.id, f);

@@ -11,7 +11,9 @@
 #include "bundle/bundle_recorder.h"
 #include "bundle/bundle_writer.h"
 #include "bundle/zip_archive.h"
+#include "graph/graph_json.h"
 #include "schedule/fusion_explain.h"
+#include "session/minify_session.h"
 
 namespace fusescope::cli {
 
@@ -177,6 +179,47 @@ json explainFusionMethod(const protocol::Request& request, ServedRuns& runs) {
     } catch (const Error& e) {
         throw Failure(protocol::kNotFound, e.what());
     }
+}
+
+json minifyMethod(const protocol::Request& request, const RunContext& context) {
+    RunParams run = runParams(request.params);
+    MinifyRequest minify;
+    minify.source = std::move(run.source);
+    minify.fileName = run.fileName;
+    minify.options = std::move(run.options);
+    minify.options.trace = false;
+    minify.options.debugDir.clear();
+    minify.after = protocol::stringParam(request.params, "after").value_or("dynamo");
+    if (minify.after != "dynamo" && minify.after != "aot")
+        throw Failure(protocol::kInvalidParams, "after takes dynamo or aot, not '" + minify.after + "'");
+    minify.accuracy = protocol::boolParam(request.params, "accuracy").value_or(false);
+    minify.setRunning = context.setRunning;
+    MinifyOptions options;
+    options.progress = [&](const std::string& line) {
+        context.send(protocol::eventMessage(request.id, LogEvent{"", "minifier", false, LogLevel::Info, line}));
+    };
+    options.cancelled = context.cancelled;
+    MinifyResult result;
+    try {
+        result = minifyScript(minify, options);
+    } catch (const Error& e) {
+        if (context.cancelled && context.cancelled()) throw Failure(protocol::kCancelled, e.what());
+        throw Failure(protocol::kScriptError, e.what());
+    }
+    const GraphFailure& f = result.failure;
+    return json{{"compile_id", f.compileId},
+                {"function", f.function},
+                {"graph", f.graphName},
+                {"backend", f.backend},
+                {"kind", failureKindName(f.kind)},
+                {"error", f.error},
+                {"start_nodes", result.minified.startNodes},
+                {"end_nodes", result.minified.endNodes},
+                {"queries", result.minified.queries},
+                {"minimal_error", result.minified.error},
+                {"minimal_graph", graphToJson(*result.minified.graph)},
+                {"repro", result.repro},
+                {"repro_error", result.reproError}};
 }
 
 }  // namespace fusescope::cli

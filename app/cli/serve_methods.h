@@ -1,6 +1,6 @@
 #pragma once
-// The work methods of `fusescope-cli serve` (docs/protocol.md): `run` and `explain_fusion`.
-// Both run on the server's worker thread, one at a time; a failure is thrown as
+// The work methods of `fusescope-cli serve` (docs/protocol.md): `run`, `explain_fusion`, `minify`.
+// They run on the server's worker thread, one at a time; a failure is thrown as
 // protocol::Failure and becomes the request's error response.
 
 #include <deque>
@@ -35,9 +35,11 @@ private:
 struct RunContext {
     std::function<void(const nlohmann::json& message)> send;
     std::function<void(ScriptSession* running)> setRunning;
+    std::function<bool()> cancelled;  // whether `cancel` asked for the request to stop
 };
 
 nlohmann::json runMethod(const protocol::Request& request, ServedRuns& runs, const RunContext& context);
 nlohmann::json explainFusionMethod(const protocol::Request& request, ServedRuns& runs);
+nlohmann::json minifyMethod(const protocol::Request& request, const RunContext& context);
 
 }  // namespace fusescope::cli

@@ -48,7 +48,7 @@ int main(int argc, char** argv) {
                             "code");
     QCommandLineOption backend("backend", QApplication::translate("main", "Compile with this backend (inductor, eager) instead of what the script says"),
                                "name");
-    QCommandLineOption view("view", QApplication::translate("main", "Bring a view to the front when the run ends: overview, fusion, code, guards, compare or trace"),
+    QCommandLineOption view("view", QApplication::translate("main", "Bring a view to the front when the run ends: overview, fusion, code, guards, compare, trace or minify"),
                             "view");
     QCommandLineOption gpuCodegenOnly("gpu-codegen-only", QApplication::translate("main", "Run cuda tensors on the CPU and generate their CUDA kernels (the Device picker's cuda (GPU code only))"));
     parser.addOptions({run, screenshot, lang, backend, view, gpuCodegenOnly});
@@ -61,12 +61,13 @@ int main(int argc, char** argv) {
     window.show();
     if (!parser.positionalArguments().isEmpty() && !window.openFile(parser.positionalArguments().first())) return 1;
     if (parser.isSet(backend) && !window.setBackend(parser.value(backend))) {
-        std::fprintf(stderr, "fusescope: unknown backend '%s'; available: inductor, eager\n", qPrintable(parser.value(backend)));
+        std::fprintf(stderr, "fusescope: unknown backend '%s'; the Backend picker lists the available ones\n",
+                     qPrintable(parser.value(backend)));
         return 2;
     }
     window.setGpuCodegenOnly(parser.isSet(gpuCodegenOnly));
     QString viewName = parser.value(view);
-    const QStringList views = {"overview", "fusion", "code", "guards", "compare", "trace"};
+    const QStringList views = {"overview", "fusion", "code", "guards", "compare", "trace", "minify"};
     if (!viewName.isEmpty() && !views.contains(viewName)) {
         std::fprintf(stderr, "fusescope: unknown view '%s'; available: %s\n", qPrintable(viewName), qPrintable(views.join(", ")));
         return 2;
@@ -81,6 +82,7 @@ int main(int argc, char** argv) {
         // and the graph layouts (worker threads) are drawn.
         QString path = parser.value(screenshot);
         auto grab = [&window, path] {
+            if (window.engine().activeRun()) return;  // --view minify: the minifier runs after the run
             QTimer::singleShot(1000, &window, [&window, path] {
                 if (!window.grab().save(path)) std::fprintf(stderr, "fusescope: cannot write %s\n", qPrintable(path));
                 QApplication::quit();

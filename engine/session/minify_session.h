@@ -4,6 +4,7 @@
 // accuracy failure), shrink that graph (backends/minifier.h), write the repro script, and
 // check that running the repro fails the same way.
 
+#include <functional>
 #include <string>
 
 #include "backends/minifier.h"
@@ -17,6 +18,8 @@ struct MinifyRequest {
     std::string after = "dynamo";  // minify the graph as captured, or after AOT decompositions ("aot")
     bool accuracy = false;         // look for accuracy failures too
     std::string reproName = "repro.py";  // the repro's file name, in its error messages
+    // Told of each script session while it runs (then of null), so it can be cancelled.
+    std::function<void(ScriptSession*)> setRunning;
 };
 
 struct MinifyResult {

@@ -212,6 +212,39 @@ TEST(Protocol, RunWritesItsBundleWhetherTheScriptSucceedsOrFails) {
     EXPECT_NE(answer["result"]["bundle_error"].get<std::string>().find("/no/such/folder"), std::string::npos) << answer.dump();
 }
 
+TEST(Protocol, MinifyStreamsProgressThenAnswersWithTheMinimalGraphAndRepro) {
+    ServeChild server;
+    json request = runRequest(1, R"(import torch
+def f(x):
+    y = x.sin() * 2
+    z = torch.relu(y - 1) + x
+    return z.cos()
+cf = torch.compile(f, backend="relu_runtime_error_TESTING_ONLY")
+print(cf(torch.ones(4)))
+)");
+    request["method"] = "minify";
+    server.send(request);
+    std::vector<json> events;
+    json answer = server.answer(1, &events);
+    ASSERT_TRUE(answer.contains("result")) << answer.dump();
+    const json& r = answer["result"];
+    EXPECT_EQ(r["kind"], "runtime");
+    EXPECT_EQ(r["error"], "AssertionError: ReluRuntimeError");
+    EXPECT_EQ(r["start_nodes"], 7);
+    EXPECT_EQ(r["end_nodes"], 2);
+    std::vector<std::string> names;
+    for (const auto& n : r["minimal_graph"]["nodes"]) names.push_back(n["name"]);
+    EXPECT_EQ(names, (std::vector<std::string>{"l_sub_", "relu"}));
+    EXPECT_NE(r["repro"].get<std::string>().find("    relu = torch.relu(l_sub_)\n"), std::string::npos) << r["repro"];
+    EXPECT_EQ(r["repro_error"], "repro.py:12:12: error: AssertionError: ReluRuntimeError");
+    ASSERT_FALSE(events.empty());
+    EXPECT_EQ(events.front()["name"], "minifier");
+    EXPECT_EQ(events.front()["message"], "Running served.py to find a failing graph");
+    EXPECT_EQ(events.back()["message"], "Went from 7 to 2 nodes");
+    server.send({{"id", 2}, {"method", "shutdown"}});
+    EXPECT_EQ(server.answer(2), (json{{"id", 2}, {"result", json::object()}}));
+}
+
 TEST(Protocol, ExplainFusionAnswersForPairsFusedAndNeverTried) {
     ServeChild server;
     server.send(runRequest(1, kFusionScript));

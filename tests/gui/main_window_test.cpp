@@ -19,6 +19,7 @@
 
 #include "bundle/bundle_reader.h"
 #include "toolchain/cuda/cuda_compiler.h"
+#include "views/minify_panel.h"
 #include "window/main_window.h"
 #include "gui_test_support.h"
 #include "views/code_view.h"
@@ -104,6 +105,32 @@ private slots:
         QCOMPARE(failures, QStringList{"Accuracy failed for __compiled_fn_0 (backend 'relu_accuracy_error_TESTING_ONLY'): "
                                        "output 0 (mul) element [0]: compiled 4, eager 2, float64 2 (tolerance rtol = atol = "
                                        "0.0001)"});
+    }
+
+    void minifyShowsTheMinimalGraphAndTheRepro() {
+        QTemporaryDir dir;
+        QString path = dir.filePath("broken.py");
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("import torch\n@torch.compile\ndef f(x):\n    y = x.exp() + 1\n    return torch.relu(y * x) - y\n"
+                   "print(f(torch.ones(3)))\n");
+        file.close();
+        MainWindow window(QString::fromStdString(test::cliPath()));
+        QVERIFY(window.openFile(path));
+        QVERIFY(window.setBackend("relu_compile_error_TESTING_ONLY"));
+        QSignalSpy answered(&window.engine(), &EngineClient::answered);
+        window.runScript();
+        QVERIFY(answered.wait(60000));
+        window.minifyFailure();
+        QVERIFY(answered.wait(60000));
+        MinifyPanel* panel = window.minifyPanel();
+        QVERIFY2(panel->summary().contains("Went from 6 to 2 nodes."), qPrintable(panel->summary()));
+        QVERIFY2(panel->summary().contains("The repro fails the same way: repro.py:12:12: error: BackendCompilerFailed"),
+                 qPrintable(panel->summary()));
+        QTRY_COMPARE(panel->graphView()->nodeCount(), 2);  // laid out on a worker thread
+        QVERIFY(panel->repro().contains("relu = torch.relu("));
+        QVERIFY(panel->progressText().startsWith("Running broken.py to find a failing graph\n"));
+        QVERIFY2(window.statusText() == "Minified: went from 6 to 2 nodes", qPrintable(window.statusText()));
     }
 
     void seed000RunFillsEveryView() {

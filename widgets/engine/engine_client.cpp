@@ -41,16 +41,35 @@ int EngineClient::send(const QString& method, nlohmann::json params) {
     return id;
 }
 
-int EngineClient::run(const RunRequest& r) {
+namespace {
+
+// What `run` and `minify` share: the script and how to run it.
+nlohmann::json scriptParams(const RunRequest& r) {
     nlohmann::json params = {{"script", r.script.toStdString()}, {"file_name", r.fileName.toStdString()},
-                             {"device", r.device.toStdString()}, {"trace", r.trace}};
+                             {"device", r.device.toStdString()}};
     if (!r.backend.isEmpty()) params["backend"] = r.backend.toStdString();
     if (r.gpuCodegenOnly) params["gpu_codegen_only"] = true;
+    return params;
+}
+
+}  // namespace
+
+int EngineClient::run(const RunRequest& r) {
+    nlohmann::json params = scriptParams(r);
+    params["trace"] = r.trace;
     if (r.checkAccuracy) params["check_accuracy"] = true;
     if (!r.logs.isEmpty()) params["logs"] = r.logs.toStdString();
     if (!r.bundle.isEmpty()) params["bundle"] = r.bundle.toStdString();
     activeRun_ = send("run", std::move(params));
     activeDescription_ = tr("running %1").arg(r.fileName);
+    return activeRun_;
+}
+
+int EngineClient::minify(const RunRequest& r, bool accuracy) {
+    nlohmann::json params = scriptParams(r);
+    params["accuracy"] = accuracy;
+    activeRun_ = send("minify", std::move(params));
+    activeDescription_ = tr("minifying %1").arg(r.fileName);
     return activeRun_;
 }
 

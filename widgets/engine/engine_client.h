@@ -37,6 +37,9 @@ public:
     // Each returns the request id its answer and events will carry. Starting the child is
     // implicit.
     int run(const RunRequest& request);
+    // Shrinks the first failing compiled graph of the script (the protocol's `minify`);
+    // its progress arrives as log events, then the answer. Cancellable like a run.
+    int minify(const RunRequest& request, bool accuracy);
     int explainFusion(const QString& compileId, const QString& node1, const QString& node2);
     void cancel(int requestId);
     void shutdown();    // asks the child to exit and waits briefly

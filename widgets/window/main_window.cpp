@@ -54,6 +54,7 @@
 #include "timeline/trace_view.h"
 #include "views/fusion_stepper.h"
 #include "views/graph_view.h"
+#include "views/minify_panel.h"
 #include "views/guards_view.h"
 #include "window/recent_files.h"
 
@@ -139,11 +140,14 @@ MainWindow::MainWindow(const QString& cliPath, QWidget* parent)
     connect(&engine_, &EngineClient::eventReceived, this, &MainWindow::onEvent);
     connect(&engine_, &EngineClient::answered, this, [this](int id, const nlohmann::json& result) {
         if (id == explainRequest_) stepper_->showExplanation(explanationText(result));
+        else if (id == minifyRequest_) onMinifyFinished(&result, {});
         else if (id > 0) onRunFinished(true, {});
     });
     connect(&engine_, &EngineClient::failed, this, [this](int id, const QString& code, const QString& message) {
+        QString shown = code == "cancelled" ? tr("Stopped: %1").arg(message) : message;
         if (id == explainRequest_) stepper_->showExplanation(message);
-        else onRunFinished(false, code == "cancelled" ? tr("Stopped: %1").arg(message) : message);
+        else if (id == minifyRequest_) onMinifyFinished(nullptr, shown);
+        else onRunFinished(false, shown);
     });
     connect(&engine_, &EngineClient::engineDied, this, &MainWindow::onEngineDied);
     connect(&selection_, &SelectionContext::compileChanged, this, &MainWindow::showCompile);
@@ -243,6 +247,11 @@ void MainWindow::buildActions() {
     checkAccuracy_->setCheckable(true);
     checkAccuracy_->setToolTip(tr("Compare every compiled graph's outputs with eager and log the first element that "
                                   "differs (--check-accuracy)"));
+    minifyAction_ = bar->addAction(tr("Minify"), this, &MainWindow::minifyFailure);
+    minifyAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_M));
+    minifyAction_->setToolTip(tr("Shrink the compiled graph that failed to the smallest graph that still fails, and "
+                                 "write it as a repro script (Ctrl+M)"));
+    minifyAction_->setEnabled(false);
     bar->addWidget(new QLabel(tr("Device:"), this));
     device_ = new QComboBox(this);
     device_->addItem("cpu", QString("cpu"));
@@ -301,9 +310,13 @@ void MainWindow::buildDocks() {
     QDockWidget* graphDock = dock(this, tr("Graph"), "graphDock", graphTabs, Qt::RightDockWidgetArea);
     connect(graphView_, &GraphView::nodeClicked, this, &MainWindow::selectGraphNode);
 
+    minify_ = new MinifyPanel(this);
+    QDockWidget* minifyDock = dock(this, tr("Minify"), "minifyDock", minify_, Qt::RightDockWidgetArea);
+
     stepper_ = new FusionStepper(&store_, this);
     QDockWidget* stepperDock = dock(this, tr("Fusion"), "fusionDock", stepper_, Qt::RightDockWidgetArea);
     tabifyDockWidget(graphDock, stepperDock);
+    tabifyDockWidget(graphDock, minifyDock);
     graphDock->raise();
     connect(stepper_, &FusionStepper::nodeClicked, this, &MainWindow::selectSchedulerNode);
     connect(stepper_, &FusionStepper::explainRequested, this, &MainWindow::explainFusion);
@@ -559,16 +572,23 @@ void MainWindow::saveScript() {
     setStatus(tr("Saved %1").arg(path));
 }
 
-void MainWindow::runScript() {
-    store_.clear();
-    output_->clear();
-    selection_.setCompileId({});
+RunRequest MainWindow::scriptRequest() const {
     RunRequest request;
     request.script = editor_->text();
     request.fileName = scriptPath_.isEmpty() ? QString("script.py") : QFileInfo(scriptPath_).fileName();
     request.backend = backend_->currentData().toString();
     request.gpuCodegenOnly = device_->currentData().toString() == "cuda-codegen";
     request.checkAccuracy = checkAccuracy_->isChecked();
+    return request;
+}
+
+void MainWindow::runScript() {
+    store_.clear();
+    output_->clear();
+    selection_.setCompileId({});
+    minifyAction_->setEnabled(false);
+    accuracyFailed_ = false;
+    RunRequest request = scriptRequest();
     request.logs = logSpec_->text().trimmed();
     QSettings().setValue("run/logs", request.logs);
     // Every run leaves its bundle behind, so File > Export Bundle has it when it ends.
@@ -583,9 +603,31 @@ void MainWindow::runScript() {
     setStatus(tr("Running %1...").arg(request.fileName));
 }
 
-void MainWindow::onEvent(int, const nlohmann::json& event) {
+void MainWindow::minifyFailure() {
+    if (engine_.activeRun()) return;
+    RunRequest request = scriptRequest();
+    minifyRequest_ = engine_.minify(request, accuracyFailed_ || request.checkAccuracy);
+    minify_->start(tr("Minifying the first failing graph of %1...").arg(request.fileName));
+    if (auto* d = findChild<QDockWidget*>("minifyDock")) {
+        d->show();
+        d->raise();
+    }
+    setBusy(true);
+    setStatus(tr("Minifying %1...").arg(request.fileName));
+}
+
+void MainWindow::onEvent(int requestId, const nlohmann::json& event) {
+    if (requestId == minifyRequest_) {  // the minifier's progress, not a run's events
+        minify_->addProgress(qstringField(event, "message"));
+        setStatus(tr("Minifying: %1").arg(qstringField(event, "message").section('\n', 0, 0)));
+        return;
+    }
     store_.append(event);
     const std::string type = stringField(event, "type");
+    if (type == "graph_failure") {
+        minifyAction_->setEnabled(true);
+        accuracyFailed_ = accuracyFailed_ || stringField(event, "kind") == "accuracy";
+    }
     if (type == "script_output") output_->insertPlainText(qstringField(event, "text"));
     if (type == "error" || type == "graph_break" || type == "recompile") annotateTimer_.start();  // coalesced
     if (QString stage = stageOf(type, event); !stage.isEmpty()) setStatus(tr("Running: %1").arg(stage));
@@ -606,6 +648,18 @@ void MainWindow::onRunFinished(bool ok, const QString& message) {
     if (QFile::exists(bundle)) bundlePath_ = bundle;
     setStatus(ok ? tr("Finished: %1 events").arg(store_.eventCount()) : message);
     if (!selection_.compileId().isEmpty()) showCompile(selection_.compileId());
+}
+
+void MainWindow::onMinifyFinished(const nlohmann::json* result, const QString& message) {
+    minifyRequest_ = 0;
+    setBusy(false);
+    if (!result) {
+        minify_->showFailure(message);
+        setStatus(tr("Minify failed: %1").arg(message));
+        return;
+    }
+    minify_->showResult(*result);
+    setStatus(tr("Minified: went from %1 to %2 nodes").arg(result->value("start_nodes", 0)).arg(result->value("end_nodes", 0)));
 }
 
 void MainWindow::onEngineDied(const QString& description, const QString& running) {
@@ -720,6 +774,11 @@ bool MainWindow::showView(const QString& view) {
         return d != nullptr;
     };
     if (view == "overview") return raise("graphDock") && raise("irDock");
+    if (view == "minify") {
+        // Minify the run's failure once; a later call (its answer) only shows the result.
+        if (minifyAction_->isEnabled() && minify_->repro().isEmpty() && !minifyRequest_) minifyFailure();
+        return raise("minifyDock");
+    }
     if (view == "fusion") {
         stepper_->setStep((stepper_->stepCount() + 1) / 2);
         return raise("fusionDock") && raise("irDock");

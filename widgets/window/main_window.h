@@ -32,6 +32,7 @@ class CompareView;
 class GuardsView;
 class TraceView;
 class RecentFiles;
+class MinifyPanel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -48,9 +49,11 @@ public:
     // "cuda (GPU code only)").
     void setGpuCodegenOnly(bool on);
     void setCheckAccuracy(bool on);
+    // Shrinks the last run's first failing graph (Ctrl+M; enabled after a graph failure).
+    void minifyFailure();
     // Brings a view to the front, for screenshots and `--view`: overview, fusion (stepped
     // half way), code (the first kernel selected), guards, compare (the last two compiles'
-    // guards), trace. False for an unknown one.
+    // guards), trace, minify (the run's first failing graph minified). False for an unknown one.
     bool showView(const QString& view);
     // Copies the bundle of what is on show (the last run's, or the bundle opened) to `path`.
     bool exportBundle(const QString& path);
@@ -58,6 +61,7 @@ public:
     // For tests and screenshots.
     RunStore& store() { return store_; }
     SelectionContext& selection() { return selection_; }
+    MinifyPanel* minifyPanel() { return minify_; }
     EngineClient& engine() { return engine_; }
     QTreeView* compilesView() const { return compilesView_; }
     CodeView* preFusionView() const { return preFusion_; }
@@ -97,6 +101,8 @@ private:
     void explainFusion(const QString& node1, const QString& node2);
     void onEvent(int request, const nlohmann::json& event);
     void onRunFinished(bool ok, const QString& message);
+    void onMinifyFinished(const nlohmann::json* result, const QString& message);  // null result: failed
+    RunRequest scriptRequest() const;  // the editor's script with the pickers' settings
     void onEngineDied(const QString& description, const QString& running);
     bool openBundle(const QString& path);
     void saveScript();
@@ -118,6 +124,10 @@ private:
     QComboBox* device_ = nullptr;
     QLineEdit* logSpec_ = nullptr;
     QAction* checkAccuracy_ = nullptr;
+    QAction* minifyAction_ = nullptr;  // enabled once a run reports a graph_failure
+    MinifyPanel* minify_ = nullptr;
+    int minifyRequest_ = 0;
+    bool accuracyFailed_ = false;  // the run had an accuracy failure: minify looks for one
     QLabel* status_ = nullptr;
     QProgressBar* progress_ = nullptr;
     QToolButton* cancel_ = nullptr;
