@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "core/grad_mode.h"
 #include "graph/graph_json.h"
 #include "graph/graph_printer.h"
 #include "ops/op_devices.h"
@@ -426,7 +427,18 @@ void Tracer::flush(const std::string& reason) {
             segment = &segments.back();
         }
         std::vector<Tensor> results = segment->run(inputs_);
-        for (size_t i = 0; i < outputs.size() && i < results.size(); ++i) outputs[i].tensor.become(results[i]);
+        // Outputs of a graph with inputs requiring grad require grad: generated code gives
+        // them one backward node (CompiledFunctionBackward), a graph run op by op its ops'.
+        bool graded = gradEnabled() && std::any_of(inputs_.begin(), inputs_.end(), [](const Tensor& t) {
+                          return t.defined() && t.requiresGrad();
+                      });
+        for (size_t i = 0; i < outputs.size() && i < results.size(); ++i) {
+            const Tensor& out = outputs[i].tensor;
+            out.become(results[i]);
+            out.setRequiresGrad(graded && isFloating(out.dtype()));
+            if (!out.requiresGrad()) out.impl()->gradFn.clear();
+            else if (out.isLeaf()) out.impl()->gradFn = "CompiledFunctionBackward";
+        }
     }
     graph_ = std::make_shared<Graph>();
     symbolic_ = SymbolicSizes();

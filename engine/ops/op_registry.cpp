@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "ops/kernel_support.h"
 #include "ops/op_devices.h"
+#include "ops/op_gradients.h"
 #include "ops/op_registration.h"
 #include "profile/profiler.h"
 #include "profile/trace_args.h"
@@ -397,9 +398,11 @@ IValue OpRegistry::run(const OpDef& op, const BoundArgs& bound) const {
     if (!fn) throw ScriptError("RuntimeError", fmt::format("{}: no {} implementation", op.name, meta ? "meta" : "CPU"));
     if (meta) return fn(bound);
     std::optional<Device> device = resultDevice(op, bound);
+    checkInplaceOnLeaf(op, bound);
     auto compute = [&] {
         IValue result = fn(bound);
         if (device) placeResults(result, *device);
+        recordGradFn(op, bound, result);
         return result;
     };
     if (!Profiler::active()) return compute();

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "core/grad_mode.h"
 #include "core/random.h"
 #include "ops/kernel_support.h"
 #include "ops/op_registration.h"
@@ -363,6 +364,7 @@ void registerCreationOps(OpRegistry& r) {
                   [](const BoundArgs& a, const Tensor& self) {
                       bool grad = a.flag("requires_grad");
                       checkRequiresGrad(self.dtype(), grad);
+                      if (!self.isLeaf()) throw ScriptError("RuntimeError", kNonLeafRequiresGrad);
                       Tensor handle = self;
                       handle.setRequiresGrad(grad);
                       return handle;

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "core/grad_mode.h"
+
 namespace fusescope {
 
 namespace {
@@ -426,6 +428,7 @@ void Interpreter::assign(const Expr& target, const Value& value) {
         }
         if (object.isTensor() && a.attr == "requires_grad") {
             if (!value.isBool()) fail("TypeError", "requires_grad must be a bool");
+            if (!object.asTensor().isLeaf()) fail("RuntimeError", kNonLeafRequiresGrad);
             object.asTensor().setRequiresGrad(value.asBool());
             return;
         }

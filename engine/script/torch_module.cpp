@@ -4,6 +4,7 @@
 #include <numbers>
 #include <optional>
 
+#include "core/grad_mode.h"
 #include "core/random.h"
 #include "ops/op_registry.h"
 #include "runtime/cuda_placement.h"
@@ -58,19 +59,26 @@ Value compiled(const Value& fn, CompileOptions options, Interpreter& in) {
     return Value(ObjectPtr(c));
 }
 
+// Sets grad mode to `on` on entering (or at once, `now`) and restores the previous mode on exit.
+Value gradModeManager(const std::string& name, bool on, bool now) {
+    auto previous = std::make_shared<bool>(gradEnabled());
+    auto cm = std::make_shared<ContextManagerObject>();
+    cm->name = name;
+    if (now) setGradEnabled(on);
+    cm->enter = [previous, on, now](Interpreter&) {
+        if (!now) *previous = gradEnabled();
+        setGradEnabled(on);
+        return Value();
+    };
+    cm->exit = [previous](Interpreter&) { setGradEnabled(*previous); };
+    return Value(ObjectPtr(cm));
+}
+
 Value decorator(CompileOptions options) {
     return makeBuiltin("torch.compile.<decorator>", [options](Interpreter& in, CallArgs& a) {
         if (a.args.size() != 1) in.fail("TypeError", "the compile decorator takes exactly one function");
         return compiled(a.args[0], options, in);
     });
-}
-
-Value contextManager(const std::string& name) {
-    auto cm = std::make_shared<ContextManagerObject>();
-    cm->name = name;
-    cm->enter = [](Interpreter&) { return Value(); };
-    cm->exit = [](Interpreter&) {};
-    return Value(ObjectPtr(cm));
 }
 
 }  // namespace
@@ -163,12 +171,21 @@ Value makeTorchModule(ModuleObject*& dynamoConfig) {
 
     populateProfilerModule(*profiler);
     // Fusescope has no autograd: the grad-mode context managers are accepted and do nothing.
+    // Grad mode (core/grad_mode.h) for the block; set_grad_enabled(mode) takes effect at the
+    // call already, as in PyTorch, so it also works as a plain statement.
     for (const char* name : {"no_grad", "enable_grad", "inference_mode"})
-        torch->attrs[name] = makeBuiltin(std::string("torch.") + name, [name](Interpreter&, CallArgs&) {
-            return contextManager(name);
+        torch->attrs[name] = makeBuiltin(std::string("torch.") + name, [name](Interpreter& in, CallArgs& a) {
+            bool on = std::string(name) == "enable_grad";
+            if (std::string(name) == "inference_mode" && !a.args.empty()) on = !in.truthy(a.args[0]);
+            return gradModeManager(name, on, false);
         });
-    torch->attrs["set_grad_enabled"] = makeBuiltin("torch.set_grad_enabled", [](Interpreter&, CallArgs&) {
-        return contextManager("set_grad_enabled");
+    torch->attrs["set_grad_enabled"] = makeBuiltin("torch.set_grad_enabled", [](Interpreter& in, CallArgs& a) {
+        const Value* mode = a.args.empty() ? a.kwarg("mode") : &a.args[0];
+        if (!mode) in.fail("TypeError", "set_grad_enabled() missing required argument 'mode'");
+        return gradModeManager("set_grad_enabled", in.truthy(*mode), true);
+    });
+    torch->attrs["is_grad_enabled"] = makeBuiltin("torch.is_grad_enabled", [](Interpreter&, CallArgs&) {
+        return Value(gradEnabled());
     });
     // torch.cuda: a cuda device exists when cuda tensors can be made (runtime/cuda_placement.h).
     cuda->attrs["is_available"] = makeBuiltin("torch.cuda.is_available", [](Interpreter&, CallArgs&) {

@@ -82,6 +82,20 @@ TEST(DebugBackends, WithSuppressErrorsOffEachInjectorRaises) {
               "(tolerance rtol = atol = 0.0001)");
 }
 
+TEST(DebugBackends, NonLeafCompileErrorRefusesAComputedInput) {
+    const std::string script = R"(import torch
+torch._dynamo.config.suppress_errors = False
+def f(a):
+    return a.cos() + 1
+cf = torch.compile(f, backend="non_leaf_compile_error_TESTING_ONLY")
+x = torch.ones(3, requires_grad=True)
+print(cf()";
+    EXPECT_EQ(runScript(script + "x))\n").out, "tensor([1.5403, 1.5403, 1.5403], grad_fn=<AddBackward0>)\n");
+    EXPECT_EQ(runScript(script + "x * 2))\n").error,
+              "script.py:7:7: error: BackendCompilerFailed: backend='non_leaf_compile_error_TESTING_ONLY' raised:\n"
+              "TestingOnlyCompileError: an input of the graph is not a leaf tensor (non_leaf_compile_error_TESTING_ONLY)");
+}
+
 TEST(DebugBackends, EagerNoExceptWrapsARunTimeException) {
     ScriptRun run = runScript(R"(import torch
 def f(x, y):

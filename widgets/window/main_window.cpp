@@ -655,7 +655,7 @@ void MainWindow::onMinifyFinished(const nlohmann::json* result, const QString& m
     setBusy(false);
     if (!result) {
         minify_->showFailure(message);
-        setStatus(tr("Minify failed: %1").arg(message));
+        setStatus(minify_->summary());
         return;
     }
     minify_->showResult(*result);

@@ -1,0 +1,18 @@
+#pragma once
+// Grad mode, as PyTorch's: while it is on (the default), an op whose tensor inputs require
+// grad gives results that require grad too and are not leaves (they carry the name of the
+// backward node PyTorch would make, "MulBackward0"). torch.no_grad(), inference_mode() and
+// set_grad_enabled(False) turn it off for their block. Fusescope computes no gradients:
+// the flags exist so scripts see what PyTorch shows (is_leaf, grad_fn=<...> when printed).
+
+namespace fusescope {
+
+// What changing requires_grad of a computed tensor raises.
+inline constexpr const char* kNonLeafRequiresGrad =
+    "you can only change requires_grad flags of leaf variables. If you want to use a computed variable in a "
+    "subgraph that doesn't require differentiation use var_no_grad = var.detach().";
+
+bool gradEnabled();
+void setGradEnabled(bool enabled);
+
+}  // namespace fusescope
