@@ -45,6 +45,7 @@ class CheckedCompiler : public GraphCompiler {
 public:
     CheckedCompiler(const GraphCompiler& inner, CheckOptions options) : inner_(inner), options_(std::move(options)) {}
     std::string name() const override { return inner_.name(); }
+    bool throughAot() const override { return inner_.throughAot(); }
     CompiledGraph compile(std::shared_ptr<const Graph> graph, const CompileRequest& request) const override;
 
 private:

@@ -26,6 +26,7 @@ class EagerBackend : public GraphCompiler {
 public:
     EagerBackend(std::string name, Transform transform = nullptr) : name_(std::move(name)), transform_(transform) {}
     std::string name() const override { return name_; }
+    bool throughAot() const override { return transform_ != nullptr; }
     CompiledGraph compile(std::shared_ptr<const Graph> graph, const CompileRequest&) const override {
         if (transform_) graph = transform_(*graph);
         return [graph](const std::vector<Tensor>& inputs) { return runGraphEagerly(*graph, inputs); };

@@ -78,6 +78,7 @@ std::vector<IrNodeInfo> irNodeInfos(const Nodes& nodes) {
 class InductorBackend : public GraphCompiler {
 public:
     std::string name() const override { return "inductor"; }
+    bool throughAot() const override { return true; }
 
     CompiledGraph compile(std::shared_ptr<const Graph> graph, const CompileRequest& request) const override {
         InductorReporter report(request);

@@ -12,6 +12,7 @@ class ScheduleArchive::RecordingCompiler : public GraphCompiler {
 public:
     RecordingCompiler(ScheduleArchive& archive, const GraphCompiler& inner) : archive_(archive), inner_(inner) {}
     std::string name() const override { return inner_.name(); }
+    bool throughAot() const override { return inner_.throughAot(); }
     CompiledGraph compile(std::shared_ptr<const Graph> graph, const CompileRequest& request) const override {
         archive_.graphs_.push_back({request.compileId, request.graphName, inner_.name(), graph});
         return inner_.compile(std::move(graph), request);

@@ -427,8 +427,8 @@ void Tracer::flush(const std::string& reason) {
             segment = &segments.back();
         }
         std::vector<Tensor> results = segment->run(inputs_);
-        // Outputs of a graph with inputs requiring grad require grad: generated code gives
-        // them one backward node (CompiledFunctionBackward), a graph run op by op its ops'.
+        // Outputs of a graph with inputs requiring grad require grad, with one backward node
+        // after AOT Autograd (CompiledFunctionBackward), else those of the ops that made them.
         bool graded = gradEnabled() && std::any_of(inputs_.begin(), inputs_.end(), [](const Tensor& t) {
                           return t.defined() && t.requiresGrad();
                       });
@@ -437,7 +437,7 @@ void Tracer::flush(const std::string& reason) {
             out.become(results[i]);
             out.setRequiresGrad(graded && isFloating(out.dtype()));
             if (!out.requiresGrad()) out.impl()->gradFn.clear();
-            else if (out.isLeaf()) out.impl()->gradFn = "CompiledFunctionBackward";
+            else if (ctx_.backend->throughAot() || out.isLeaf()) out.impl()->gradFn = "CompiledFunctionBackward";
         }
     }
     graph_ = std::make_shared<Graph>();

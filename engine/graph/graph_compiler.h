@@ -40,6 +40,9 @@ class GraphCompiler {
 public:
     virtual ~GraphCompiler() = default;
     virtual std::string name() const = 0;
+    // Whether the graph goes through AOT Autograd, which gives its outputs one backward node
+    // (CompiledFunctionBackward); otherwise they keep those of the ops that made them.
+    virtual bool throughAot() const { return false; }
     virtual CompiledGraph compile(std::shared_ptr<const Graph> graph, const CompileRequest& request) const = 0;
 };
 

@@ -38,6 +38,7 @@ print(torch.allclose(chain(x), torch.tanh(torch.relu(torch.sin(torch.exp(-(x * 2
 )";
 
 TEST(InductorCodegen, TenOpPointwiseChainIsOneVectorisedKernel) {
+    SKIP_WITHOUT_CPP_JIT();
     ScriptRun run = runScript(kPointwiseChain);
     ASSERT_EQ(run.error, "");
     EXPECT_EQ(run.out, "True\n");
@@ -99,6 +100,7 @@ TEST(InductorCodegen, KernelsCarryTheirProvenance) {
 }
 
 TEST(InductorCodegen, GeneratedCodeCompileErrorFallsBackToEagerWithWontConvert) {
+    SKIP_WITHOUT_CPP_JIT();
     std::string script = writeTempFile("chain.py", kPointwiseChain);
     ProcessResult broken = runCli({"run", script}, {"FUSESCOPE_TEST_BREAK_CODEGEN=1"});
     EXPECT_EQ(broken.exitCode, 0) << broken.err;
@@ -119,6 +121,7 @@ std::vector<nlohmann::json> kernelEvents(const std::string& eventsFile) {
 }
 
 TEST(InductorCodegen, ASecondProcessLoadsEveryKernelFromTheDiskCacheTenTimesFaster) {
+    SKIP_WITHOUT_CPP_JIT();
     std::string dir = fs::path(writeTempFile("marker", "")).parent_path();
     std::string cache = dir + "/cache";
     std::string script = writeTempFile("chain.py", kPointwiseChain);

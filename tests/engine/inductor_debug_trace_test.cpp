@@ -49,6 +49,7 @@ TEST(DebugTrace, Seed000IrBeforeAndAfterFusionMatchTheGoldenFiles) {
 }
 
 TEST(DebugTrace, FolderHoldsEveryStageAndTheSeedsMinimumSizes) {
+    SKIP_WITHOUT_CPP_JIT();
     DebugRun run = runWithDebugDir(sourcePath("tests/golden/inductor/seed000_fn.py"));
     ASSERT_EQ(run.folders.size(), 1u) << run.result.err;
     fs::path folder = run.folders[0];

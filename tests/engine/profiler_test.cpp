@@ -253,6 +253,7 @@ et.unregister_callback()
 }
 
 TEST(Profiler, ScheduledProfileRecordsActiveStepsAndCallsOnTraceReadyOnce) {
+    SKIP_WITHOUT_CPP_JIT();
     std::string etPath = writeTempFile("pt2.et.json", "");
     std::string chromePath = writeTempFile("pt2.chrome.json", "");
     ScriptRun run = runOk(R"(
@@ -379,6 +380,7 @@ et.unregister_callback()
 }
 
 TEST(Profiler, SessionTraceStreamsCompilePhasesOpsCallsAndKernels) {
+    SKIP_WITHOUT_CPP_JIT();
     SessionOptions options;
     options.trace = true;
     ScriptRun run = runScriptWith(std::string(kPrelude) + "fn(a, b, c)\nfn(a, b, c)\npayload()\n", std::move(options));

@@ -6,6 +6,7 @@
 
 #include "observe/event.h"
 #include "session/script_session.h"
+#include "toolchain/cpp_jit.h"
 
 namespace fusescope::test {
 
@@ -54,3 +55,9 @@ std::string sourcePath(const std::string& relative);
 std::vector<std::string> exampleScripts();
 
 }  // namespace fusescope::test
+
+// For tests that need generated C++ to be compiled and run: builds without LLVM skip them,
+// saying why.
+#define SKIP_WITHOUT_CPP_JIT()                                                                    \
+    if (!::fusescope::CppJit::available())                                                        \
+    GTEST_SKIP() << ::fusescope::CppJit::unavailableReason() << ": generated C++ is not compiled"
