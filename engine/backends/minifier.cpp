@@ -1,5 +1,7 @@
 #include "backends/minifier.h"
 
+#include <algorithm>
+#include <map>
 #include <set>
 
 #include <fmt/format.h>
@@ -17,10 +19,12 @@ namespace {
 constexpr int64_t kLargestInlineInput = 1 << 16;  // elements; larger inputs are made random
 
 // What a candidate graph keeps of the original: its outputs, the op nodes whose values are
-// fed in as inputs instead of computed, and whether inputs nothing reads stay.
+// fed in as inputs instead of computed, the op nodes removed (their users read the node's
+// input instead), and whether inputs nothing reads stay.
 struct Candidate {
     std::vector<Argument> outputs;
     std::set<const Node*> fed;
+    std::map<const Node*, const Node*> bypassed;
     bool keepUnusedInputs = true;
 };
 
@@ -80,6 +84,10 @@ public:
             const Node* n = pending.back();
             pending.pop_back();
             if (!needed.insert(n).second || n->op == NodeOp::Placeholder || c.fed.count(n)) continue;
+            if (auto by = c.bypassed.find(n); by != c.bypassed.end()) {
+                pending.push_back(by->second);
+                continue;
+            }
             for (const Argument& a : n->args) collectRefs(a, pending);
             for (const auto& [name, a] : n->kwargs) collectRefs(a, pending);
         }
@@ -101,6 +109,10 @@ public:
             }
         for (const auto& n : graph_->nodes()) {
             if (n->op == NodeOp::Placeholder || c.fed.count(n.get()) || !needed.count(n.get())) continue;
+            if (auto by = c.bypassed.find(n.get()); by != c.bypassed.end()) {
+                nodes[n.get()] = nodes.at(by->second);
+                continue;
+            }
             std::vector<Argument> args;
             for (const Argument& a : n->args) args.push_back(remap(a, nodes));
             std::vector<std::pair<std::string, Argument>> kwargs;
@@ -163,10 +175,13 @@ public:
         return fmt::format("Accuracy failed for repro (backend '{}'): {}", backend_.name(), mismatch->str());
     }
 
-    // Takes `c` when it is smaller than the best so far and still fails.
+    // Takes `c` when it is smaller than the best so far (fewer nodes, or as many with fewer
+    // ops: an op fed as an input can leave inputs nothing reads for a later strategy) and
+    // still fails.
     bool tryCandidate(const Candidate& c) {
         Built b = build(c);
-        if (b.nodes >= best_.nodes) return false;
+        bool smaller = b.nodes < best_.nodes || (b.nodes == best_.nodes && b.graph->opCount() < best_.graph->opCount());
+        if (!smaller) return false;
         std::optional<std::string> error = reproduces(b);
         if (!error) return false;
         bestCandidate_ = c;
@@ -193,6 +208,25 @@ public:
             if (!c.outputs.empty() && tryCandidate(c)) return true;
         }
         return false;
+    }
+
+    // Drops one op whose first tensor argument has the same size and dtype as its result:
+    // its users read that argument instead.
+    bool removeSingleNodes() {
+        bool shrunk = false;
+        const std::vector<const Node*> computed = best_.computed;
+        for (const Node* n : computed) {
+            if (std::find(best_.computed.begin(), best_.computed.end(), n) == best_.computed.end()) continue;  // gone
+            if (n->returnsTuple || n->meta.size() != 1 || n->args.empty()) continue;
+            const Argument& first = n->args.front();
+            if (first.kind != Argument::Kind::NodeRef || first.outputIndex >= 0 || first.node->meta.size() != 1) continue;
+            const TensorMeta &in = first.node->meta[0], &out = n->meta[0];
+            if (in.sizes != out.sizes || in.dtype != out.dtype) continue;
+            Candidate c = bestCandidate_;
+            c.bypassed[n] = first.node;
+            shrunk = tryCandidate(c) || shrunk;
+        }
+        return shrunk;
     }
 
     bool removeOutputs() {
@@ -243,14 +277,16 @@ public:
         };
         const Strategy strategies[] = {{"truncate suffix", &Minifier::truncateSuffix},
                                        {"remove outputs", &Minifier::removeOutputs},
+                                       {"remove single nodes", &Minifier::removeSingleNodes},
                                        {"replace nodes by inputs", &Minifier::replaceByInputs},
                                        {"remove unused inputs", &Minifier::removeUnusedInputs}};
         for (bool shrunk = true; shrunk;) {
             shrunk = false;
             for (const Strategy& s : strategies) {
-                int before = best_.nodes;
+                int before = best_.nodes, opsBefore = best_.graph->opCount();
                 bool success = (this->*s.apply)();
-                say(success ? fmt::format("Strategy: {}: went from {} to {} nodes", s.name, before, best_.nodes)
+                std::string ops = before == best_.nodes ? fmt::format(" ({} ops to {})", opsBefore, best_.graph->opCount()) : "";
+                say(success ? fmt::format("Strategy: {}: went from {} to {} nodes{}", s.name, before, best_.nodes, ops)
                             : fmt::format("Strategy: {}: no smaller graph fails", s.name));
                 shrunk = shrunk || success;
             }

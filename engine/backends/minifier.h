@@ -5,6 +5,8 @@
 // standalone repro script. Strategies, repeated until none shrinks the graph:
 //   truncate suffix          end the graph at the earliest node where it still fails
 //   remove outputs           drop one output and what only it needed
+//   remove single nodes      drop one op whose input is like its output (same size and
+//                            dtype): its users read the input instead
 //   replace nodes by inputs  feed a run of nodes' values (from an eager run) as fresh
 //                            inputs, halving the run length down to single nodes
 //   remove unused inputs     drop inputs nothing reads

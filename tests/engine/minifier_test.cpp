@@ -43,18 +43,49 @@ TEST(Minifier, ShrinksACompileErrorToTheRelu) {
     ASSERT_EQ(m.minify.exitCode, 0) << m.minify.err;
     EXPECT_NE(m.minify.err.find("Started off with 30 nodes\n"), std::string::npos) << m.minify.err;
     EXPECT_NE(m.minify.err.find("Strategy: truncate suffix: went from 30 to "), std::string::npos) << m.minify.err;
+    EXPECT_NE(m.minify.err.find("Strategy: remove single nodes: went from 17 to 3 nodes\n"), std::string::npos) << m.minify.err;
     EXPECT_NE(m.minify.err.find("Strategy: remove unused inputs: "), std::string::npos) << m.minify.err;
     EXPECT_NE(m.minify.err.find("Went from 30 to 2 nodes\n"), std::string::npos) << m.minify.err;
-    EXPECT_NE(m.script.find("def repro(l_sub_1_):\n"
+    EXPECT_NE(m.script.find("def repro(l_x_):\n"
                             "    # " ),
               std::string::npos)
         << m.script;
-    EXPECT_NE(m.script.find("    relu = torch.relu(l_sub_1_)\n    return (relu,)\n"), std::string::npos) << m.script;
+    EXPECT_NE(m.script.find("    relu = torch.relu(l_x_)\n    return (relu,)\n"), std::string::npos) << m.script;
     EXPECT_EQ(m.repro.exitCode, 1);
     EXPECT_NE(m.repro.err.find("error: BackendCompilerFailed: backend='relu_compile_error_TESTING_ONLY' raised:\n"
                                "ReluCompileError: the graph calls relu"),
               std::string::npos)
         << m.repro.err;
+}
+
+// The sum cannot be bypassed (its input has another shape): its value becomes an input.
+TEST(Minifier, ReplacesANodeThatCannotBeRemovedByAnInput) {
+    std::string script = writeTempFile("sum.py", R"(import torch
+@torch.compile(backend="relu_compile_error_TESTING_ONLY")
+def f(x):
+    s = x.sum(dim=0)
+    t = torch.relu(s * 2)
+    return t.exp() + 1
+print(f(torch.ones(4, 3)))
+)");
+    std::string out = (fs::path(script).parent_path() / "sum_repro.py").string();
+    ProcessResult r = runCli({"minify", script, "--out", out});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.err.find("Started off with 6 nodes\n"
+                         "Strategy: truncate suffix: went from 6 to 4 nodes\n"
+                         "Strategy: remove outputs: no smaller graph fails\n"
+                         "Strategy: remove single nodes: went from 4 to 3 nodes\n"
+                         "Strategy: replace nodes by inputs: went from 3 to 3 nodes (2 ops to 1)\n"
+                         "Strategy: remove unused inputs: went from 3 to 2 nodes\n"),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(readFile(out).find("def repro(l_sum_):\n"
+                                 "    # " + script + ":5: t = torch.relu(s * 2)\n"
+                                 "    relu = torch.relu(l_sum_)\n"
+                                 "    return (relu,)\n\n\n"
+                                 "l_sum_ = torch.tensor([4.0, 4.0, 4.0], dtype=torch.float32)\n"),
+              std::string::npos)
+        << readFile(out);
 }
 
 TEST(Minifier, ShrinksARuntimeErrorToTheRelu) {
@@ -70,7 +101,7 @@ TEST(Minifier, ShrinksAnAccuracyFailureToTheRelu) {
     ASSERT_EQ(m.minify.exitCode, 0) << m.minify.err;
     EXPECT_NE(m.minify.err.find("failed: accuracy error\nAccuracy failed for __compiled_fn_0"), std::string::npos) << m.minify.err;
     EXPECT_NE(m.minify.err.find("Went from 30 to 2 nodes\n"), std::string::npos) << m.minify.err;
-    EXPECT_NE(m.script.find("expected = repro(l_sub_1_)\n"), std::string::npos) << m.script;
+    EXPECT_NE(m.script.find("expected = repro(l_x_)\n"), std::string::npos) << m.script;
     EXPECT_EQ(m.repro.exitCode, 1);
     EXPECT_NE(m.repro.err.find("error: AssertionError: output 0 differs from eager"), std::string::npos) << m.repro.err;
 }

@@ -234,8 +234,8 @@ print(cf(torch.ones(4)))
     EXPECT_EQ(r["end_nodes"], 2);
     std::vector<std::string> names;
     for (const auto& n : r["minimal_graph"]["nodes"]) names.push_back(n["name"]);
-    EXPECT_EQ(names, (std::vector<std::string>{"l_sub_", "relu"}));
-    EXPECT_NE(r["repro"].get<std::string>().find("    relu = torch.relu(l_sub_)\n"), std::string::npos) << r["repro"];
+    EXPECT_EQ(names, (std::vector<std::string>{"l_x_", "relu"}));
+    EXPECT_NE(r["repro"].get<std::string>().find("    relu = torch.relu(l_x_)\n"), std::string::npos) << r["repro"];
     EXPECT_EQ(r["repro_error"], "repro.py:12:12: error: AssertionError: ReluRuntimeError");
     ASSERT_FALSE(events.empty());
     EXPECT_EQ(events.front()["name"], "minifier");
