@@ -25,7 +25,8 @@ struct AccuracyMismatch {
 double accuracyTolerance(DType dtype);
 
 // The first output element of `compiled` (the graph's outputs on `inputs`) that eager
-// disagrees with; nullopt when they agree.
+// disagrees with; nullopt when they agree. The eager runs start from the random generator's
+// state as it is: set it to what the compiled run started from.
 std::optional<AccuracyMismatch> compareWithEager(const Graph& graph, const std::vector<Tensor>& inputs,
                                                  const std::vector<Tensor>& compiled);
 

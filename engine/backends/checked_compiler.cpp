@@ -4,6 +4,7 @@
 
 #include "backends/accuracy.h"
 #include "backends/backend.h"
+#include "core/random.h"
 #include "observe/log_registry.h"
 #include "ops/op_registry.h"
 
@@ -99,6 +100,7 @@ std::vector<Tensor> CheckedCompiler::runChecked(const CompiledGraph& run, const 
     std::vector<Tensor> before = options_.checkAccuracy || options_.onFailure ? copiesOf(inputs) : std::vector<Tensor>{};
     GraphFailure failure{GraphFailure::Kind::Runtime, request.compileId, request.function, request.graphName, name(),
                          graph, before, "", {}};
+    const std::mt19937_64 randomBefore = globalGenerator();  // eager draws the same random numbers
     std::vector<Tensor> outputs;
     try {
         outputs = run(inputs);
@@ -109,7 +111,10 @@ std::vector<Tensor> CheckedCompiler::runChecked(const CompiledGraph& run, const 
         throw;
     }
     if (!options_.checkAccuracy) return outputs;
+    const std::mt19937_64 randomAfter = globalGenerator();
+    globalGenerator() = randomBefore;
     std::optional<AccuracyMismatch> mismatch = compareWithEager(*graph, copiesOf(before), outputs);
+    globalGenerator() = randomAfter;
     if (!mismatch) return outputs;
     failure.kind = GraphFailure::Kind::Accuracy;
     failure.error = fmt::format("Accuracy failed for {} (backend '{}'): {}", request.graphName, name(), mismatch->str());

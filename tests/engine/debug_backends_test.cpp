@@ -127,6 +127,23 @@ print(torch.allclose(cf(x, x.t() @ x), f(x, x.t() @ x), rtol=1e-5, atol=1e-6))
     }
 }
 
+// The eager reference draws the random numbers the compiled run drew.
+TEST(DebugBackends, AccuracyCheckingReplaysRandomOps) {
+    for (const char* backend : {"eager", "aot_eager"}) {
+        SCOPED_TRACE(backend);
+        ScriptRun run = runChecked(std::string(R"(import torch
+import torch.nn.functional as F
+def f(x):
+    return F.dropout(x * 2, p=0.5, training=True) + torch.rand(8)
+cf = torch.compile(f, backend=")") + backend + R"(")
+print(cf(torch.ones(8)).shape)
+)");
+        EXPECT_EQ(run.error, "");
+        EXPECT_EQ(run.out, "torch.Size([8])\n");
+        EXPECT_TRUE(run.eventsOf<GraphFailureEvent>().empty()) << run.logs;
+    }
+}
+
 // A bug planted in one stage shows first under the backend that adds that stage.
 TEST(DebugBackends, SwitchingBackendsPinpointsTheStageWithThePlantedBug) {
     std::string script = writeTempFile("bisect.py", R"(import torch
