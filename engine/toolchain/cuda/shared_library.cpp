@@ -9,7 +9,10 @@ namespace fusescope {
 
 SharedLibrary::SharedLibrary(const std::vector<std::string>& candidates) {
     for (const auto& candidate : candidates) {
-        handle_ = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL);
+        // NODELETE: the CUDA libraries carry their own C++ runtime, whose exception-buffer
+        // pool would be left orphaned (a leak to LeakSanitizer) if they were unloaded, and
+        // they are not written to be unloaded and loaded again.
+        handle_ = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
         if (handle_) {
             path_ = candidate;
             return;
