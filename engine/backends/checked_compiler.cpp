@@ -98,17 +98,17 @@ std::vector<Tensor> CheckedCompiler::runChecked(const CompiledGraph& run, const 
     // The graph may write to its inputs: the minifier and the eager reference need them as
     // they were (copied only when someone will look).
     std::vector<Tensor> before = options_.checkAccuracy || options_.onFailure ? copiesOf(inputs) : std::vector<Tensor>{};
-    GraphFailure failure{GraphFailure::Kind::Runtime, request.compileId, request.function, request.graphName, name(),
-                         graph, before, "", {}};
+    auto failure = [&](GraphFailure::Kind kind, std::string error, SourceLocation where) {  // made only on failure
+        return GraphFailure{kind, request.compileId, request.function, request.graphName, name(), graph, before,
+                            std::move(error), std::move(where)};
+    };
     std::optional<std::mt19937_64> randomBefore;  // the eager reference draws the same random numbers
     if (options_.checkAccuracy) randomBefore = globalGenerator();
     std::vector<Tensor> outputs;
     try {
         outputs = run(inputs);
     } catch (const Error& e) {
-        failure.error = errorText(e);
-        failure.where = e.where();
-        report(failure, request);
+        report(failure(GraphFailure::Kind::Runtime, errorText(e), e.where()), request);
         throw;
     }
     if (!options_.checkAccuracy) return outputs;
@@ -117,12 +117,11 @@ std::vector<Tensor> CheckedCompiler::runChecked(const CompiledGraph& run, const 
     std::optional<AccuracyMismatch> mismatch = compareWithEager(*graph, copiesOf(before), outputs);
     globalGenerator() = randomAfter;
     if (!mismatch) return outputs;
-    failure.kind = GraphFailure::Kind::Accuracy;
-    failure.error = fmt::format("Accuracy failed for {} (backend '{}'): {}", request.graphName, name(), mismatch->str());
-    failure.where = outputWhere(*graph, mismatch->output);
-    report(failure, request);
-    if (!request.suppressErrors) throw ScriptError("AccuracyError", failure.error, failure.where);
-    if (request.logger) request.logger->log("dynamo", LogLevel::Error, request.compileId, failure.error);
+    std::string error = fmt::format("Accuracy failed for {} (backend '{}'): {}", request.graphName, name(), mismatch->str());
+    SourceLocation where = outputWhere(*graph, mismatch->output);
+    report(failure(GraphFailure::Kind::Accuracy, error, where), request);
+    if (!request.suppressErrors) throw ScriptError("AccuracyError", error, where);
+    if (request.logger) request.logger->log("dynamo", LogLevel::Error, request.compileId, error);
     return outputs;
 }
 
