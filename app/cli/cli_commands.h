@@ -13,6 +13,10 @@ extern const char* const kUsage;
 int usageError(const std::string& message);
 // The value of an environment variable, if set.
 std::optional<std::string> envValue(const char* name);
+// A whole file's text (scripts), or nullopt when it cannot be read.
+std::optional<std::string> readTextFile(const std::string& path);
+// "unknown backend 'NAME'; available: eager, ..." for a name no backend has.
+std::string unknownBackendMessage(const std::string& name);
 
 int runCommand(const std::vector<std::string>& args);  // fusescope-cli run ...
 int bundleCommand(const std::vector<std::string>& args);  // fusescope-cli bundle inspect|extract ...

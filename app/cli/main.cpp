@@ -2,10 +2,15 @@
 // (cli_commands.h); this file parses the command word and dispatches.
 #include <algorithm>
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
 #include <iostream>
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
+#include "backends/backend.h"
 #include "cli_commands.h"
 
 namespace fusescope::cli {
@@ -53,7 +58,7 @@ const char* const kUsage =
     "  bundle extract FILE DIR   check a bundle, then unpack it into DIR (new or empty names only)\n"
     "\n"
     "  serve               speak the engine protocol (JSON lines) on stdin/stdout: run scripts,\n"
-    "                      stream their events, explain fusion decisions (docs/protocol.md)\n"
+    "                      stream their events, explain fusion decisions, minify (docs/protocol.md)\n"
     "\n"
     "Exit status: 0 success, 1 script error, bad bundle or nothing to minify, 2 bad usage.\n";
 
@@ -66,6 +71,18 @@ std::optional<std::string> envValue(const char* name) {
     const char* v = std::getenv(name);
     if (!v) return std::nullopt;
     return std::string(v);
+}
+
+std::optional<std::string> readTextFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return std::nullopt;
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+std::string unknownBackendMessage(const std::string& name) {
+    return fmt::format("unknown backend '{}'; available: {}", name, fmt::join(backendNames(), ", "));
 }
 
 }  // namespace fusescope::cli

@@ -3,7 +3,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include <fmt/format.h>
 
@@ -41,18 +40,16 @@ int minifyCommand(const std::vector<std::string>& args) {
     if (request.after != "dynamo" && request.after != "aot") return usageError("--after takes dynamo or aot, not '" + request.after + "'");
     const std::string& backend = request.options.backendOverride;
     if (!backend.empty() && !findBackend(backend))
-        return usageError(fmt::format("unknown backend '{}'; available: {}", backend, fmt::join(backendNames(), ", ")));
+        return usageError(unknownBackendMessage(backend));
     if (!CudaCompiler::validArch(request.options.cudaArch))
         return usageError("--cuda-arch takes a GPU architecture like sm_90, not '" + request.options.cudaArch + "'");
 
-    std::ifstream in(script, std::ios::binary);
-    if (!in) {
+    std::optional<std::string> source = readTextFile(script);
+    if (!source) {
         std::cerr << "fusescope-cli: error: cannot open script '" << script << "'\n";
         return 2;
     }
-    std::stringstream source;
-    source << in.rdbuf();
-    request.source = source.str();
+    request.source = std::move(*source);
     request.fileName = script;
     request.reproName = std::filesystem::path(out).filename().string();
 

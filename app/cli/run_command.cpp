@@ -3,7 +3,6 @@
 #include <fstream>
 #include <iostream>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -39,13 +38,11 @@ struct RunArgs {
 };
 
 int runScript(const RunArgs& args) {
-    std::ifstream in(args.script, std::ios::binary);
-    if (!in) {
+    std::optional<std::string> source = readTextFile(args.script);
+    if (!source) {
         std::cerr << "fusescope-cli: error: cannot open script '" << args.script << "'\n";
         return 2;
     }
-    std::stringstream source;
-    source << in.rdbuf();
 
     SessionOptions options;
     std::string spec = args.logs ? *args.logs : envValue("FUSESCOPE_LOGS").value_or("");
@@ -57,7 +54,7 @@ int runScript(const RunArgs& args) {
     }
     if (!args.backend.empty()) {
         if (!findBackend(args.backend))
-            return usageError(fmt::format("unknown backend '{}'; available: {}", args.backend, fmt::join(backendNames(), ", ")));
+            return usageError(unknownBackendMessage(args.backend));
         options.backendOverride = args.backend;
     }
     if (!args.bundle.empty()) {
@@ -114,7 +111,7 @@ int runScript(const RunArgs& args) {
     std::string fileName = args.script;
     int status = 0;
     try {
-        session.run(source.str(), fileName);
+        session.run(*source, fileName);
     } catch (const Error& e) {
         std::cout.flush();
         std::cerr << describeError(e) << "\n";
@@ -132,7 +129,7 @@ int runScript(const RunArgs& args) {
                                      {"gpu_codegen_only", args.gpuCodegenOnly}, {"cuda_arch", args.cudaArch},
                                      {"check_accuracy", args.checkAccuracy}};
         try {
-            writeBundle(args.bundle, bundle.entries(makeManifest(args.script, "cpu", runOptions), source.str()));
+            writeBundle(args.bundle, bundle.entries(makeManifest(args.script, "cpu", runOptions), *source));
         } catch (const Error& e) {
             std::cerr << "fusescope-cli: error: " << e.what() << "\n";
             status = 1;

@@ -1,8 +1,5 @@
 #include "serve_methods.h"
 
-#include <fstream>
-#include <sstream>
-
 #include <fmt/format.h>
 
 #include "backends/backend.h"
@@ -11,6 +8,7 @@
 #include "bundle/bundle_recorder.h"
 #include "bundle/bundle_writer.h"
 #include "bundle/zip_archive.h"
+#include "cli_commands.h"
 #include "graph/graph_json.h"
 #include "schedule/fusion_explain.h"
 #include "session/minify_session.h"
@@ -59,11 +57,9 @@ RunParams runParams(const json& params) {
     if (script.has_value() == path.has_value())
         throw Failure(protocol::kInvalidParams, "run needs exactly one of 'script' (the source text) and 'path'");
     if (path) {
-        std::ifstream in(*path, std::ios::binary);
-        if (!in) throw Failure(protocol::kInvalidParams, fmt::format("cannot open script '{}'", *path));
-        std::stringstream text;
-        text << in.rdbuf();
-        run.source = text.str();
+        std::optional<std::string> text = readTextFile(*path);
+        if (!text) throw Failure(protocol::kInvalidParams, fmt::format("cannot open script '{}'", *path));
+        run.source = std::move(*text);
     } else {
         run.source = *script;
     }
@@ -82,8 +78,7 @@ RunParams runParams(const json& params) {
                       fmt::format("cuda_arch takes a GPU architecture like sm_90, not '{}'", run.options.cudaArch));
     if (auto backend = protocol::stringParam(params, "backend")) {
         if (!findBackend(*backend))
-            throw Failure(protocol::kInvalidParams, fmt::format("unknown backend '{}'; available: {}", *backend,
-                                                                fmt::join(backendNames(), ", ")));
+            throw Failure(protocol::kInvalidParams, unknownBackendMessage(*backend));
         run.options.backendOverride = *backend;
     }
     try {
@@ -134,13 +129,8 @@ json runMethod(const protocol::Request& request, ServedRuns& runs, const RunCont
         }
     };
 
-    struct Running {  // makes the session cancellable while it runs
-        const RunContext& context;
-        Running(const RunContext& c, ScriptSession& s) : context(c) { context.setRunning(&s); }
-        ~Running() { context.setRunning(nullptr); }
-    };
     try {
-        Running running(context, session);
+        RunningSession cancellable(context.setRunning, session);
         session.run(run.source, run.fileName);
     } catch (const Error& e) {
         const auto* scriptError = dynamic_cast<const ScriptError*>(&e);

@@ -39,5 +39,7 @@ private:
 };
 
 std::vector<Tensor> runGraphEagerly(const Graph& graph, const std::vector<Tensor>& inputs);
+// The graph as a CompiledGraph that runs it eagerly (the eager backends, and every fallback).
+CompiledGraph eagerRunner(std::shared_ptr<const Graph> graph);
 
 }  // namespace fusescope

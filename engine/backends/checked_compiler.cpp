@@ -62,6 +62,11 @@ std::string errorText(const Error& error) {
                                      : error.what();
 }
 
+std::string errorType(const Error& error) {
+    const auto* se = dynamic_cast<const ScriptError*>(&error);
+    return se ? se->kind() : "Error";
+}
+
 void CheckedCompiler::report(const GraphFailure& failure, const CompileRequest& request) const {
     if (request.bus)
         request.bus->emit(GraphFailureEvent{failure.compileId, failure.function, failure.graphName, failure.backend,
@@ -77,7 +82,7 @@ CompiledGraph CheckedCompiler::compile(std::shared_ptr<const Graph> graph, const
         std::string cause = errorText(e);
         GraphFailure failure{GraphFailure::Kind::Compile, request.compileId, request.function, request.graphName, name(),
                              graph, request.exampleInputs ? copiesOf(*request.exampleInputs) : std::vector<Tensor>{}, cause,
-                             e.where()};
+                             errorType(e), e.where()};
         report(failure, request);
         std::string failed = fmt::format("backend='{}' raised:\n{}", name(), cause);
         if (!request.suppressErrors) throw ScriptError("BackendCompilerFailed", failed, e.where());
@@ -86,7 +91,7 @@ CompiledGraph CheckedCompiler::compile(std::shared_ptr<const Graph> graph, const
                                 fmt::format("WON'T CONVERT {} {} line {}\ndue to:\n{}BackendCompilerFailed: {}", request.function,
                                             request.functionWhere.file, request.functionWhere.line, traceback(*graph, e.where()),
                                             failed));
-        run = [graph](const std::vector<Tensor>& inputs) { return runGraphEagerly(*graph, inputs); };
+        run = eagerRunner(graph);
     }
     CompileRequest later = request;
     later.exampleInputs = nullptr;
@@ -98,9 +103,9 @@ std::vector<Tensor> CheckedCompiler::runChecked(const CompiledGraph& run, const 
     // The graph may write to its inputs: the minifier and the eager reference need them as
     // they were (copied only when someone will look).
     std::vector<Tensor> before = options_.checkAccuracy || options_.onFailure ? copiesOf(inputs) : std::vector<Tensor>{};
-    auto failure = [&](GraphFailure::Kind kind, std::string error, SourceLocation where) {  // made only on failure
+    auto failure = [&](GraphFailure::Kind kind, std::string error, std::string type, SourceLocation where) {  // made only on failure
         return GraphFailure{kind, request.compileId, request.function, request.graphName, name(), graph, before,
-                            std::move(error), std::move(where)};
+                            std::move(error), std::move(type), std::move(where)};
     };
     std::optional<std::mt19937_64> randomBefore;  // the eager reference draws the same random numbers
     if (options_.checkAccuracy) randomBefore = globalGenerator();
@@ -108,7 +113,7 @@ std::vector<Tensor> CheckedCompiler::runChecked(const CompiledGraph& run, const 
     try {
         outputs = run(inputs);
     } catch (const Error& e) {
-        report(failure(GraphFailure::Kind::Runtime, errorText(e), e.where()), request);
+        report(failure(GraphFailure::Kind::Runtime, errorText(e), errorType(e), e.where()), request);
         throw;
     }
     if (!options_.checkAccuracy) return outputs;
@@ -119,7 +124,7 @@ std::vector<Tensor> CheckedCompiler::runChecked(const CompiledGraph& run, const 
     if (!mismatch) return outputs;
     std::string error = fmt::format("Accuracy failed for {} (backend '{}'): {}", request.graphName, name(), mismatch->str());
     SourceLocation where = outputWhere(*graph, mismatch->output);
-    report(failure(GraphFailure::Kind::Accuracy, error, where), request);
+    report(failure(GraphFailure::Kind::Accuracy, error, "accuracy", where), request);
     if (!request.suppressErrors) throw ScriptError("AccuracyError", error, where);
     if (request.logger) request.logger->log("dynamo", LogLevel::Error, request.compileId, error);
     return outputs;

@@ -26,6 +26,7 @@ struct GraphFailure {
     std::shared_ptr<const Graph> graph;
     std::vector<Tensor> inputs;  // copies of the inputs it failed on
     std::string error;           // "ReluCompileError: ..." or the accuracy mismatch
+    std::string errorType;       // the exception's class ("ReluCompileError"), or "accuracy"
     SourceLocation where;
 };
 const char* failureKindName(GraphFailure::Kind kind);  // "compile", "runtime", "accuracy"
@@ -35,6 +36,8 @@ std::vector<Tensor> copiesOf(const std::vector<Tensor>& tensors);
 
 // "KIND: message" for a ScriptError, the message otherwise.
 std::string errorText(const Error& error);
+// The exception's class: a ScriptError's kind, "Error" for the engine's own.
+std::string errorType(const Error& error);
 
 struct CheckOptions {
     bool checkAccuracy = false;

@@ -29,7 +29,7 @@ public:
     bool throughAot() const override { return transform_ != nullptr; }
     CompiledGraph compile(std::shared_ptr<const Graph> graph, const CompileRequest&) const override {
         if (transform_) graph = transform_(*graph);
-        return [graph](const std::vector<Tensor>& inputs) { return runGraphEagerly(*graph, inputs); };
+        return eagerRunner(graph);
     }
 
 private:
@@ -65,7 +65,7 @@ public:
         for (const auto& node : graph->nodes())
             if (isRelu(*node))
                 throw ScriptError("ReluCompileError", "the graph calls relu (" + name() + " refuses it)", node->where);
-        return [graph](const std::vector<Tensor>& inputs) { return runGraphEagerly(*graph, inputs); };
+        return eagerRunner(graph);
     }
 };
 
@@ -107,7 +107,7 @@ public:
             for (const Tensor& t : *request.exampleInputs)
                 if (t.defined() && !t.isLeaf())
                     throw ScriptError("TestingOnlyCompileError", "an input of the graph is not a leaf tensor (" + name() + ")");
-        return [graph](const std::vector<Tensor>& inputs) { return runGraphEagerly(*graph, inputs); };
+        return eagerRunner(graph);
     }
 };
 

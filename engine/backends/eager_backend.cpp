@@ -46,4 +46,8 @@ std::vector<Tensor> runGraphEagerly(const Graph& graph, const std::vector<Tensor
     return GraphInterpreter(graph).run(inputs);
 }
 
+CompiledGraph eagerRunner(std::shared_ptr<const Graph> graph) {
+    return [graph](const std::vector<Tensor>& inputs) { return runGraphEagerly(*graph, inputs); };
+}
+
 }  // namespace fusescope

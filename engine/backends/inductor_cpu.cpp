@@ -14,10 +14,6 @@
 
 namespace fusescope {
 
-CompiledGraph eagerRunner(std::shared_ptr<const Graph> graph) {
-    return [graph](const std::vector<Tensor>& inputs) { return runGraphEagerly(*graph, inputs); };
-}
-
 CompiledGraph compileForCpu(const ScheduledGraph& g, const CompileRequest& request, const InductorReporter& report) {
     GeneratedCpp generated = compilePhase(request, "codegen", [&] { return generateCpp(g.lowered, g.schedule); });
     if (codegenBrokenForTests()) generated.source += "\nthis line is not C++;\n";

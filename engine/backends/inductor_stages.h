@@ -41,7 +41,6 @@ struct ScheduledGraph {
     Schedule schedule;
 };
 
-CompiledGraph eagerRunner(std::shared_ptr<const Graph> graph);
 
 // The kernel_source event of generated code (GeneratedCpp or GeneratedCuda), before compiling.
 template <class Generated>

@@ -53,11 +53,6 @@ Argument remap(const Argument& arg, const std::unordered_map<const Node*, Node*>
     return Argument::sequence(std::move(items), arg.kind == Argument::Kind::Tuple);
 }
 
-std::string errorType(const Error& e) {
-    const auto* se = dynamic_cast<const ScriptError*>(&e);
-    return se ? se->kind() : "Error";
-}
-
 class Minifier {
 public:
     Minifier(std::shared_ptr<const Graph> graph, std::vector<Tensor> inputs, const GraphCompiler& backend,
@@ -71,10 +66,6 @@ public:
             // Eager fails too: nodes cannot be replaced by their values.
         }
     }
-
-    // The failure type to keep reproducing: the exception's class, or "accuracy".
-    void setExpected(std::string type) { expected_ = std::move(type); }
-    const std::string& expected() const { return expected_; }
 
     Built build(const Candidate& c) const {
         std::set<const Node*> needed;
@@ -149,7 +140,7 @@ public:
         for (const Tensor& t : b.inputs)
             if (t.defined() && !t.device().isCpu()) request.device = t.device();
         auto matches = [&](const Error& e) -> std::optional<std::string> {
-            if (errorType(e) != expected_) return std::nullopt;
+            if (errorType(e) != failure_.errorType) return std::nullopt;
             return errorText(e);
         };
         CompiledGraph run;
@@ -307,7 +298,6 @@ private:
     const GraphFailure& failure_;
     const MinifyOptions& options_;
     std::unordered_map<const Node*, IValue> values_;  // each node's eager value
-    std::string expected_;
     Candidate bestCandidate_;
     Built best_;
     std::string error_;
@@ -355,10 +345,7 @@ MinifiedGraph minifyGraph(const GraphFailure& failure, const GraphCompiler& back
                           const MinifyOptions& options) {
     if (after != "dynamo" && after != "aot") throw Error("--after takes dynamo or aot, not '" + after + "'");
     std::shared_ptr<const Graph> graph = after == "aot" ? decomposeForAot(*failure.graph) : failure.graph;
-    Minifier minifier(graph, failure.inputs, backend, failure, options);
-    std::string type = failure.kind == GraphFailure::Kind::Accuracy ? "accuracy" : failure.error.substr(0, failure.error.find(':'));
-    minifier.setExpected(type);
-    return minifier.run();
+    return Minifier(graph, failure.inputs, backend, failure, options).run();
 }
 
 std::string reproScript(const MinifiedGraph& minified, const GraphFailure& failure) {

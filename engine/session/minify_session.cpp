@@ -10,17 +10,6 @@ namespace fusescope {
 
 namespace {
 
-// Makes a session reachable by whoever cancels, for as long as it runs.
-struct Running {
-    const std::function<void(ScriptSession*)>& set;
-    Running(const std::function<void(ScriptSession*)>& s, ScriptSession& session) : set(s) {
-        if (set) set(&session);
-    }
-    ~Running() {
-        if (set) set(nullptr);
-    }
-};
-
 // The first graph failure of a run of the script; the run stops there.
 std::optional<GraphFailure> firstFailure(const MinifyRequest& request, const MinifyOptions& options) {
     std::optional<GraphFailure> first;
@@ -36,7 +25,7 @@ std::optional<GraphFailure> firstFailure(const MinifyRequest& request, const Min
     running = &session;
     if (options.progress) options.progress(fmt::format("Running {} to find a failing graph", request.fileName));
     try {
-        Running running(request.setRunning, session);
+        RunningSession cancellable(request.setRunning, session);
         session.run(request.source, request.fileName);
     } catch (const Error&) {
         // The failure (or the cancel that followed it) ends the run; a script error without a
@@ -69,7 +58,7 @@ MinifyResult minifyScript(const MinifyRequest& request, const MinifyOptions& opt
     check.checkAccuracy = false;
     ScriptSession session(check);
     try {
-        Running running(request.setRunning, session);
+        RunningSession cancellable(request.setRunning, session);
         session.run(result.repro, request.reproName);
     } catch (const Error& e) {
         result.reproError = describeError(e);

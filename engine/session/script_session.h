@@ -77,6 +77,23 @@ private:
     std::atomic<bool> cancelled_ = false;
 };
 
+// Hands `session` to `setRunning` for as long as it lives (then null), so whoever holds
+// the slot can cancel the run; an empty slot is fine.
+class RunningSession {
+public:
+    RunningSession(const std::function<void(ScriptSession*)>& setRunning, ScriptSession& session) : set_(setRunning) {
+        if (set_) set_(&session);
+    }
+    ~RunningSession() {
+        if (set_) set_(nullptr);
+    }
+    RunningSession(const RunningSession&) = delete;
+    RunningSession& operator=(const RunningSession&) = delete;
+
+private:
+    const std::function<void(ScriptSession*)>& set_;
+};
+
 // Describes a script error for a terminal: "script.py:4:12: error: TypeError: ...".
 std::string describeError(const Error& error);
 
