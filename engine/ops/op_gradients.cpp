@@ -41,9 +41,9 @@ bool isInplace(const std::string& name) { return !name.empty() && name.back() ==
 std::string gradFnName(const std::string& opName) {
     // Where PyTorch's backward node is not the op's own name.
     static const std::map<std::string, std::string> renamed = {
-        {"reshape", "View"},    {"matmul", "Mm"},          {"linear", "Addmm"}, {"square", "Pow"},
-        {"layer_norm", "NativeLayerNorm"}, {"to", "ToCopy"}, {"softmax", "Softmax"}, {"log_softmax", "LogSoftmax"},
-        {"expand", "Expand"},   {"contiguous", "Clone"},   {"max.other", "Maximum"}, {"min.other", "Minimum"}};
+        {"reshape", "View"},       {"matmul", "Mm"},        {"linear", "Addmm"},      {"square", "Pow"},
+        {"layer_norm", "NativeLayerNorm"}, {"to", "ToCopy"}, {"contiguous", "Clone"}, {"max.other", "Maximum"},
+        {"min.other", "Minimum"}};
     std::string base = opName.substr(0, opName.find('.'));
     if (!base.empty() && base.back() == '_') base.pop_back();
     auto it = renamed.find(opName);

@@ -587,7 +587,7 @@ void MainWindow::runScript() {
     output_->clear();
     selection_.setCompileId({});
     minifyAction_->setEnabled(false);
-    accuracyFailed_ = false;
+    graphFailed_ = accuracyFailed_ = false;
     RunRequest request = scriptRequest();
     request.logs = logSpec_->text().trimmed();
     QSettings().setValue("run/logs", request.logs);
@@ -604,7 +604,7 @@ void MainWindow::runScript() {
 }
 
 void MainWindow::minifyFailure() {
-    if (engine_.activeRun()) return;
+    if (engine_.activeRun() || !minifyAction_->isEnabled()) return;
     RunRequest request = scriptRequest();
     minifyRequest_ = engine_.minify(request, accuracyFailed_ || request.checkAccuracy);
     minify_->start(tr("Minifying the first failing graph of %1...").arg(request.fileName));
@@ -625,7 +625,7 @@ void MainWindow::onEvent(int requestId, const nlohmann::json& event) {
     store_.append(event);
     const std::string type = stringField(event, "type");
     if (type == "graph_failure") {
-        minifyAction_->setEnabled(true);
+        graphFailed_ = true;
         accuracyFailed_ = accuracyFailed_ || stringField(event, "kind") == "accuracy";
     }
     if (type == "script_output") output_->insertPlainText(qstringField(event, "text"));
@@ -641,6 +641,7 @@ void MainWindow::onEvent(int requestId, const nlohmann::json& event) {
 
 void MainWindow::onRunFinished(bool ok, const QString& message) {
     setBusy(false);
+    minifyAction_->setEnabled(graphFailed_);  // minifying reruns the script: once this run is over
     annotateTimer_.stop();
     annotateScript();
     if (!ok) output_->appendPlainText(message);
@@ -666,6 +667,8 @@ void MainWindow::onEngineDied(const QString& description, const QString& running
     setBusy(false);
     QString text = running.isEmpty() ? description : tr("%1 while %2").arg(description, running);
     output_->appendPlainText(tr("%1. Everything received so far is kept; Restart Engine starts a new one.").arg(text));
+    if (minifyRequest_) minify_->showFailure(text);
+    minifyRequest_ = 0;
     setStatus(text);
 }
 
@@ -776,7 +779,7 @@ bool MainWindow::showView(const QString& view) {
     if (view == "overview") return raise("graphDock") && raise("irDock");
     if (view == "minify") {
         // Minify the run's failure once; a later call (its answer) only shows the result.
-        if (minifyAction_->isEnabled() && minify_->repro().isEmpty() && !minifyRequest_) minifyFailure();
+        if (minify_->repro().isEmpty() && !minifyRequest_) minifyFailure();  // does nothing without a failure
         return raise("minifyDock");
     }
     if (view == "fusion") {

@@ -124,7 +124,8 @@ private:
     QComboBox* device_ = nullptr;
     QLineEdit* logSpec_ = nullptr;
     QAction* checkAccuracy_ = nullptr;
-    QAction* minifyAction_ = nullptr;  // enabled once a run reports a graph_failure
+    QAction* minifyAction_ = nullptr;  // enabled after a run that reported a graph_failure
+    bool graphFailed_ = false;         // the run so far reported one
     MinifyPanel* minify_ = nullptr;
     int minifyRequest_ = 0;
     bool accuracyFailed_ = false;  // the run had an accuracy failure: minify looks for one
