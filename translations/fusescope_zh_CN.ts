@@ -158,8 +158,16 @@
         <translation>正在运行 %1</translation>
     </message>
     <message>
-        <source>the engine crashed (signal or abort)</source>
-        <translation>引擎崩溃（信号或中止）</translation>
+        <source>the engine crashed: %1</source>
+        <translation>引擎崩溃：%1</translation>
+    </message>
+    <message>
+        <source>killed by signal %1</source>
+        <translation>被信号 %1 终止</translation>
+    </message>
+    <message>
+        <source>killed by signal %1 (SIG%2: %3)</source>
+        <translation>被信号 %1 终止（SIG%2：%3）</translation>
     </message>
     <message>
         <source>the engine exited with status %1</source>

@@ -13,8 +13,8 @@ extern const char* const kUsage;
 int usageError(const std::string& message);
 // The value of an environment variable, if set.
 std::optional<std::string> envValue(const char* name);
-// A whole file's text (scripts), or nullopt when it cannot be read.
-std::optional<std::string> readTextFile(const std::string& path);
+// A script's whole text, or nullopt with `why` set: "cannot open script 'PATH': is a directory".
+std::optional<std::string> readScript(const std::string& path, std::string& why);
 // "unknown backend 'NAME'; available: eager, ..." for a name no backend has.
 std::string unknownBackendMessage(const std::string& name);
 

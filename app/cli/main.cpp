@@ -1,7 +1,10 @@
 // fusescope-cli: runs scripts headlessly. Each command lives in its own file
 // (cli_commands.h); this file parses the command word and dispatches.
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <iostream>
@@ -73,11 +76,24 @@ std::optional<std::string> envValue(const char* name) {
     return std::string(v);
 }
 
-std::optional<std::string> readTextFile(const std::string& path) {
+std::optional<std::string> readScript(const std::string& path, std::string& why) {
+    // A folder opens as an empty stream: say what it is rather than run nothing.
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) {
+        why = fmt::format("cannot open script '{}': is a directory", path);
+        return std::nullopt;
+    }
     std::ifstream in(path, std::ios::binary);
-    if (!in) return std::nullopt;
+    if (!in) {
+        why = fmt::format("cannot open script '{}': {}", path, std::strerror(errno));
+        return std::nullopt;
+    }
     std::stringstream text;
     text << in.rdbuf();
+    if (in.bad()) {
+        why = fmt::format("cannot read script '{}': {}", path, std::strerror(errno));
+        return std::nullopt;
+    }
     return text.str();
 }
 

@@ -44,9 +44,10 @@ int minifyCommand(const std::vector<std::string>& args) {
     if (!CudaCompiler::validArch(request.options.cudaArch))
         return usageError("--cuda-arch takes a GPU architecture like sm_90, not '" + request.options.cudaArch + "'");
 
-    std::optional<std::string> source = readTextFile(script);
+    std::string why;
+    std::optional<std::string> source = readScript(script, why);
     if (!source) {
-        std::cerr << "fusescope-cli: error: cannot open script '" << script << "'\n";
+        std::cerr << "fusescope-cli: error: " << why << "\n";
         return 2;
     }
     request.source = std::move(*source);

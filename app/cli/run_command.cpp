@@ -1,5 +1,10 @@
 // fusescope-cli run: executes a script, its prints on stdout and the engine's logs on stderr.
+#include <atomic>
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <optional>
@@ -37,10 +42,60 @@ struct RunArgs {
     std::string cudaArch = CudaCompiler::kDefaultArch;
 };
 
+// Ctrl+C and SIGTERM: the first asks the run to stop at its next safe point (its next
+// statement, or a long eager kernel's next block) so that the events, logs and bundle asked
+// for are still written; a second ends the process at once.
+std::atomic<ScriptSession*> interruptibleSession{nullptr};
+volatile std::sig_atomic_t interruptedBy = 0;
+
+extern "C" void onInterrupt(int signal) {
+    if (interruptedBy) {
+        std::signal(signal, SIG_DFL);
+        std::raise(signal);
+        return;
+    }
+    interruptedBy = signal;
+    if (ScriptSession* session = interruptibleSession.load()) session->cancel();  // an atomic store
+}
+
+// Handles SIGINT and SIGTERM while it lives, for `session`.
+class InterruptHandler {
+public:
+    explicit InterruptHandler(ScriptSession& session) {
+        interruptibleSession = &session;
+        struct sigaction action {};
+        action.sa_handler = onInterrupt;
+        sigemptyset(&action.sa_mask);
+        sigaction(SIGINT, &action, &previousInt_);
+        sigaction(SIGTERM, &action, &previousTerm_);
+    }
+    ~InterruptHandler() {
+        sigaction(SIGINT, &previousInt_, nullptr);
+        sigaction(SIGTERM, &previousTerm_, nullptr);
+        interruptibleSession = nullptr;
+    }
+    InterruptHandler(const InterruptHandler&) = delete;
+    InterruptHandler& operator=(const InterruptHandler&) = delete;
+
+private:
+    struct sigaction previousInt_ {}, previousTerm_ {};
+};
+
+// An output the user named must be whole: a failed write (a full disk, /dev/full) is an
+// error, not a silent truncation.
+bool finishOutput(std::ostream& out, const std::string& what) {
+    out.flush();
+    if (out) return true;
+    std::cerr << "fusescope-cli: error: cannot write " << what << ": " << std::strerror(errno ? errno : EIO)
+              << " (it is incomplete)\n";
+    return false;
+}
+
 int runScript(const RunArgs& args) {
-    std::optional<std::string> source = readTextFile(args.script);
+    std::string why;
+    std::optional<std::string> source = readScript(args.script, why);
     if (!source) {
-        std::cerr << "fusescope-cli: error: cannot open script '" << args.script << "'\n";
+        std::cerr << "fusescope-cli: error: " << why << "\n";
         return 2;
     }
 
@@ -111,6 +166,7 @@ int runScript(const RunArgs& args) {
     std::string fileName = args.script;
     int status = 0;
     try {
+        InterruptHandler interrupts(session);
         session.run(*source, fileName);
     } catch (const Error& e) {
         std::cout.flush();
@@ -122,6 +178,11 @@ int runScript(const RunArgs& args) {
         status = 1;
     }
     std::cout.flush();
+    if (interruptedBy) {
+        std::cerr << "fusescope-cli: stopped by " << (interruptedBy == SIGINT ? "SIGINT (Ctrl+C)" : "SIGTERM")
+                  << " where the error above says; the outputs asked for are written\n";
+        status = 128 + interruptedBy;
+    }
     if (status == 0 && args.report) writeErr("\n" + report.render());
     // A failed run is bundled too: its events say how far it got.
     if (!args.bundle.empty()) {
@@ -135,7 +196,14 @@ int runScript(const RunArgs& args) {
             status = 1;
         }
     }
-    return status;
+    bool written = finishOutput(std::cout, "the script's output (stdout)");
+    if (events.is_open()) written = finishOutput(events, "events file '" + args.events + "'") && written;
+    if (logsOut.is_open()) written = finishOutput(logsOut, "log file '" + logsOutPath + "'") && written;
+    if (!session.debugTraceError().empty()) {
+        std::cerr << "fusescope-cli: error: " << session.debugTraceError() << "\n";
+        written = false;
+    }
+    return !written && status == 0 ? 1 : status;
 }
 
 }  // namespace

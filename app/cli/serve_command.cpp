@@ -76,6 +76,8 @@ public:
                                    "unknown method '" + request.method + "'; methods: run, cancel, explain_fusion, minify, shutdown");
             } catch (const Failure& f) {
                 out_.send(protocol::errorMessage(id, f));
+            } catch (const std::exception& e) {  // whatever a request line holds, the server keeps serving
+                out_.send(protocol::errorMessage(id, Failure(protocol::kInternalError, e.what())));
             }
         }
         stop(shutdownId.has_value());  // at the end of stdin, what was asked is still done

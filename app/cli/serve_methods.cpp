@@ -57,8 +57,9 @@ RunParams runParams(const json& params) {
     if (script.has_value() == path.has_value())
         throw Failure(protocol::kInvalidParams, "run needs exactly one of 'script' (the source text) and 'path'");
     if (path) {
-        std::optional<std::string> text = readTextFile(*path);
-        if (!text) throw Failure(protocol::kInvalidParams, fmt::format("cannot open script '{}'", *path));
+        std::string why;
+        std::optional<std::string> text = readScript(*path, why);
+        if (!text) throw Failure(protocol::kInvalidParams, why);
         run.source = std::move(*text);
     } else {
         run.source = *script;

@@ -8,9 +8,9 @@
 #include <QLocale>
 #include <QSettings>
 #include <QTranslator>
-#include <QTimer>
 
 #include "window/main_window.h"
+#include "window/screenshot_when_done.h"
 
 namespace {
 
@@ -77,21 +77,9 @@ int main(int argc, char** argv) {
     };
     QObject::connect(&window.engine(), &fusescope::gui::EngineClient::answered, &window, showView);
     if (!parser.isSet(run)) showView();
-    if (parser.isSet(screenshot)) {
-        // Grab after the run's answer (or at once for a bundle), once the views have painted
-        // and the graph layouts (worker threads) are drawn.
-        QString path = parser.value(screenshot);
-        auto grab = [&window, path] {
-            if (window.engine().activeRun()) return;  // --view minify: the minifier runs after the run
-            QTimer::singleShot(1000, &window, [&window, path] {
-                if (!window.grab().save(path)) std::fprintf(stderr, "fusescope: cannot write %s\n", qPrintable(path));
-                QApplication::quit();
-            });
-        };
-        QObject::connect(&window.engine(), &fusescope::gui::EngineClient::answered, &window, grab);
-        QObject::connect(&window.engine(), &fusescope::gui::EngineClient::failed, &window, grab);
-        if (!parser.isSet(run)) grab();
-    }
+    if (parser.isSet(screenshot))
+        fusescope::gui::screenshotWhenDone(window, parser.value(screenshot), parser.isSet(run),
+                                           [](int status) { QApplication::exit(status); });
     if (parser.isSet(run)) window.runScript();
     return app.exec();
 }

@@ -75,4 +75,16 @@ BundleManifest makeManifest(const std::string& script, const std::string& device
     return m;
 }
 
+std::string printableEntryName(const std::string& name) {
+    std::string out;
+    for (unsigned char c : name) {
+        if (c == '\n') out += "\\n";
+        else if (c == '\r') out += "\\r";
+        else if (c == '\t') out += "\\t";
+        else if (c < 0x20 || c == 0x7f) out += fmt::format("\\x{:02x}", c);
+        else out += static_cast<char>(c);
+    }
+    return out;
+}
+
 }  // namespace fusescope

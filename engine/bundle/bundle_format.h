@@ -58,4 +58,8 @@ BundleManifest makeManifest(const std::string& script, const std::string& device
 
 std::string engineVersion();  // "0.1.0"
 
+// An entry name as messages show it: control characters (a CR or LF in a hostile
+// archive's name) escaped as \r, \n, \xNN, so a name cannot forge lines of output.
+std::string printableEntryName(const std::string& name);
+
 }  // namespace fusescope

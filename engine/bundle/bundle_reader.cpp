@@ -1,5 +1,6 @@
 #include "bundle/bundle_reader.h"
 
+#include <filesystem>
 #include <iterator>
 #include <set>
 #include <sstream>
@@ -34,29 +35,37 @@ std::string unsafeNameReason(const std::string& name) {
 }
 
 // Checks what the archive's directory declares, before anything is inflated.
-void checkEntries(const std::vector<ZipEntryInfo>& entries, const BundleLimits& limits) {
+void checkEntries(const std::vector<ZipEntryInfo>& entries, uint64_t archiveBytes, const BundleLimits& limits) {
     if (entries.size() > limits.maxEntries)
         throw Error(fmt::format("bundle has {} entries, over the limit of {}", entries.size(), limits.maxEntries));
+    // Entries that share their data (many names pointing at one compressed block, the
+    // overlapping zip bomb) show by size: the data of distinct entries fits in the archive.
+    uint64_t compressed = 0;
+    for (const auto& e : entries)
+        if (__builtin_add_overflow(compressed, e.compressedSize, &compressed)) compressed = UINT64_MAX;
+    if (compressed > archiveBytes)
+        throw Error(fmt::format("bundle entries hold {} bytes of compressed data in a {}-byte archive: their data "
+                                "overlap (a zip bomb?)", compressed, archiveBytes));
     std::set<std::string> files, folders;
     uint64_t total = 0;
     for (const auto& e : entries) {
         if (std::string why = unsafeNameReason(e.name); !why.empty())
-            throw Error(fmt::format("bundle entry '{}' {}", e.name, why));
+            throw Error(fmt::format("bundle entry '{}' {}", printableEntryName(e.name), why));
         if (e.size > limits.maxEntryBytes)
-            throw Error(fmt::format("bundle entry '{}' is {} bytes uncompressed, over the limit of {} bytes", e.name,
+            throw Error(fmt::format("bundle entry '{}' is {} bytes uncompressed, over the limit of {} bytes", printableEntryName(e.name),
                                     e.size, limits.maxEntryBytes));
         total += e.size;
         if (total > limits.maxTotalBytes)
             throw Error(fmt::format("bundle entries add up to more than the limit of {} bytes uncompressed",
                                     limits.maxTotalBytes));
         if (e.size > limits.ratioFreeBytes && static_cast<double>(e.size) > limits.maxRatio * static_cast<double>(e.compressedSize))
-            throw Error(fmt::format("bundle entry '{}' expands {} bytes to {} (more than {:g} times): a zip bomb?", e.name,
+            throw Error(fmt::format("bundle entry '{}' expands {} bytes to {} (more than {:g} times): a zip bomb?", printableEntryName(e.name),
                                     e.compressedSize, e.size, limits.maxRatio));
         if (isFolderEntry(e.name)) {
             folders.insert(e.name.substr(0, e.name.size() - 1));
             continue;
         }
-        if (!files.insert(e.name).second) throw Error(fmt::format("bundle entry '{}' appears twice", e.name));
+        if (!files.insert(e.name).second) throw Error(fmt::format("bundle entry '{}' appears twice", printableEntryName(e.name)));
         for (size_t slash = e.name.find('/'); slash != std::string::npos; slash = e.name.find('/', slash + 1))
             folders.insert(e.name.substr(0, slash));
     }
@@ -66,7 +75,7 @@ void checkEntries(const std::vector<ZipEntryInfo>& entries, const BundleLimits& 
 
 const std::string& requiredFile(const Bundle& bundle, const std::string& name, const char* why) {
     auto it = bundle.files.find(name);
-    if (it == bundle.files.end()) throw Error(fmt::format("bundle has no {}{}", name, why));
+    if (it == bundle.files.end()) throw Error(fmt::format("bundle has no {}{}", printableEntryName(name), why));
     return it->second;
 }
 
@@ -80,10 +89,15 @@ std::vector<nlohmann::json> parseEvents(const std::string& text) {
     std::vector<ParsedChunk> chunks = parseEventLines<ParsedChunk>(text, [](const EventLineChunk& chunk) {
         ParsedChunk parsed;
         parsed.lines = forEachLine(chunk, [&](std::string_view line, size_t) {
+            if (jsonNestsDeeperThan(line)) {
+                parsed.error = kEventTooDeep;
+                return false;
+            }
             nlohmann::json event = nlohmann::json::parse(line.begin(), line.end(), nullptr, false);
             if (event.is_discarded()) parsed.error = kMalformedEventLine;
             else if (!isEvent(event)) parsed.error = kNotAnEvent;
-            else parsed.events.push_back(std::move(event));
+            else parsed.error = eventFieldProblem(event);
+            if (parsed.error.empty()) parsed.events.push_back(std::move(event));
             return parsed.error.empty();
         });
         return parsed;
@@ -97,7 +111,10 @@ std::vector<nlohmann::json> parseEvents(const std::string& text) {
 
 Bundle readBundle(const std::string& path, const BundleLimits& limits, BundleEvents events) {
     ZipReader zip(path);
-    checkEntries(zip.entries(), limits);
+    std::error_code ec;
+    uint64_t archiveBytes = std::filesystem::file_size(path, ec);
+    if (ec) throw Error(fmt::format("cannot read '{}': {}", path, ec.message()));
+    checkEntries(zip.entries(), archiveBytes, limits);
     Bundle bundle;
     for (size_t i = 0; i < zip.entries().size(); ++i)
         if (!isFolderEntry(zip.entries()[i].name)) bundle.files[zip.entries()[i].name] = zip.read(i);

@@ -16,11 +16,15 @@
 
 #include "bundle/bundle_format.h"
 #include "core/error.h"
+#include "observe/event_schema.h"
+#include "observe/json_nesting.h"
 
 namespace fusescope {
 
 inline constexpr const char* kMalformedEventLine = "malformed JSON";
 inline constexpr const char* kNotAnEvent = "not an event (a JSON object with a \"type\")";
+inline constexpr const char* kEventTooDeep = "nests JSON deeper than 512 levels";
+static_assert(kMaxJsonNesting == 512, "kEventTooDeep names the limit");
 
 inline bool isEvent(const nlohmann::json& j) {
     auto type = j.find("type");

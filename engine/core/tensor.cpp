@@ -21,7 +21,7 @@ Shape contiguousStrides(const Shape& sizes) {
     for (std::size_t i = sizes.size(); i-- > 0;) {
         strides[i] = s;
         if (__builtin_mul_overflow(s, std::max<int64_t>(sizes[i], 1), &s))
-            throw ScriptError("RuntimeError", fmt::format("numel: integer multiplication overflow for sizes [{}]", fmt::join(sizes, ", ")));
+            throw ScriptError("RuntimeError", "numel: integer multiplication overflow");  // PyTorch's words
     }
     return strides;
 }
@@ -33,7 +33,7 @@ int64_t shapeNumel(const Shape& sizes) {
     int64_t n = 1;
     for (int64_t s : sizes)
         if (__builtin_mul_overflow(n, s, &n))
-            throw ScriptError("RuntimeError", fmt::format("numel: integer multiplication overflow for sizes [{}]", fmt::join(sizes, ", ")));
+            throw ScriptError("RuntimeError", "numel: integer multiplication overflow");  // PyTorch's words
     return n;
 }
 
@@ -137,6 +137,7 @@ bool Tensor::isContiguous() const {
 }
 
 Tensor Tensor::asStrided(const Shape& sizes, const Shape& strides, int64_t storageOffset) const {
+    shapeNumel(sizes);  // a view's element count must fit too (an expand raises, as in PyTorch)
     auto impl = std::make_shared<TensorImpl>(*impl_);
     impl->sizes = sizes;
     impl->strides = strides;

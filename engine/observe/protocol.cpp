@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "observe/json_nesting.h"
+
 namespace fusescope::protocol {
 
 using nlohmann::json;
@@ -21,10 +23,12 @@ const json* param(const json& params, const std::string& name, json::value_t typ
 }  // namespace
 
 Request parseRequest(const std::string& line, json& id) {
+    if (jsonNestsDeeperThan(line))
+        throw Failure(kParseError, fmt::format("the line nests JSON deeper than {} levels", kMaxJsonNesting));
     json message;
     try {
         message = json::parse(line);
-    } catch (const json::parse_error& e) {
+    } catch (const json::exception& e) {  // parse_error, or out_of_range for a number like 1e400
         throw Failure(kParseError, fmt::format("the line is not JSON: {}", e.what()));
     }
     if (!message.is_object()) throw Failure(kInvalidRequest, "a request must be a JSON object");

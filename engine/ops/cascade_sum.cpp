@@ -27,6 +27,7 @@
 #include <array>
 #include <cstring>
 
+#include "core/cancellation.h"
 #include "core/half.h"
 #include "ops/kernel_support.h"
 
@@ -59,8 +60,9 @@ std::array<T, N> multiRowSum(const char* in, int64_t rowStride, int64_t colStrid
     T acc[numLevels][N];
     for (auto& level : acc)
         for (auto& a : level) a = T{};
-    int64_t i = 0;
+    int64_t i = 0, sincePoll = 0;
     for (; i + levelStep <= size;) {
+        if ((sincePoll += levelStep * N) >= kCancelPollElements) sincePoll = 0, throwIfCancelled();
         for (int64_t j = 0; j < levelStep; ++j, ++i) {
             const char* base = in + i * rowStride;
             for (int k = 0; k < N; ++k) acc[0][k] += load(base, colStride, k);

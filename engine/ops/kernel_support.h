@@ -9,6 +9,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/cancellation.h"
 #include "core/half.h"
 #include "core/tensor.h"
 #include "ops/op_registry.h"
@@ -118,6 +119,7 @@ void forEachElement(const Shape& sizes, const std::vector<IterOperand>& ops, F&&
     int64_t innerStride[kMaxOperands] = {};
     for (std::size_t i = 0; i < n; ++i) innerStride[i] = ops[i].byteStrides[nd - 1];
     std::vector<int64_t> idx(nd - 1, 0);
+    int64_t sincePoll = 0;
     for (;;) {
         for (std::size_t i = 0; i < n; ++i) {
             char* p = ops[i].data;
@@ -125,6 +127,7 @@ void forEachElement(const Shape& sizes, const std::vector<IterOperand>& ops, F&&
             ptrs[i] = p;
         }
         for (int64_t j = 0; j < inner; ++j) {
+            if (++sincePoll == kCancelPollElements) sincePoll = 0, throwIfCancelled();
             f(static_cast<char* const*>(ptrs));
             for (std::size_t i = 0; i < n; ++i) ptrs[i] += innerStride[i];
         }

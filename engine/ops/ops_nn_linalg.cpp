@@ -120,7 +120,14 @@ void gemm(const MatView& a, const MatView& b, const Tensor& out) {
     const int64_t n = a.rows, k = a.cols, m = b.cols;
     const int64_t asz = static_cast<int64_t>(dtypeSize(a.dtype)), bsz = static_cast<int64_t>(dtypeSize(b.dtype));
     const int64_t osz = static_cast<int64_t>(dtypeSize(out.dtype()));
-    std::vector<T> A(static_cast<std::size_t>(n * k)), B(static_cast<std::size_t>(k * m)), C(static_cast<std::size_t>(n * m));
+    // Packed copies of the operands, as large as their (maybe expanded) shapes: made as
+    // tensors, so their sizes pass the same checks (numel overflow, the memory limit).
+    const DType packed = std::is_same_v<T, double> ? DType::Float64 : DType::Int64;
+    Tensor packedA = Tensor::empty({n, k}, packed), packedB = Tensor::empty({k, m}, packed), packedC = Tensor::empty({n, m}, packed);
+    T* A = packedA.data<T>();
+    T* B = packedB.data<T>();
+    T* C = packedC.data<T>();
+    const int64_t cSize = n * m;
     auto load = [](const char* p, DType t) -> T {
         if constexpr (std::is_same_v<T, double>) return loadDouble(p, t);
         else return loadInt(p, t);
@@ -133,7 +140,7 @@ void gemm(const MatView& a, const MatView& b, const Tensor& out) {
         for (int64_t i = 0; i < k; ++i)
             for (int64_t j = 0; j < m; ++j)
                 B[static_cast<std::size_t>(i * m + j)] = load(b.data + (b.batchOffsets[bi] + i * b.rowStride + j * b.colStride) * bsz, b.dtype);
-        std::fill(C.begin(), C.end(), T{});
+        std::fill(C, C + cSize, T{});
         for (int64_t i = 0; i < n; ++i)
             for (int64_t p = 0; p < k; ++p) {
                 T aip = A[static_cast<std::size_t>(i * k + p)];
@@ -142,9 +149,9 @@ void gemm(const MatView& a, const MatView& b, const Tensor& out) {
                 for (int64_t j = 0; j < m; ++j) crow[j] += aip * brow[j];
             }
         char* base = ob + static_cast<int64_t>(bi) * n * m * osz;
-        for (std::size_t i = 0; i < C.size(); ++i) {
-            if constexpr (std::is_same_v<T, double>) storeDouble(base + static_cast<int64_t>(i) * osz, out.dtype(), C[i]);
-            else storeInt(base + static_cast<int64_t>(i) * osz, out.dtype(), C[i]);
+        for (int64_t i = 0; i < cSize; ++i) {
+            if constexpr (std::is_same_v<T, double>) storeDouble(base + i * osz, out.dtype(), C[i]);
+            else storeInt(base + i * osz, out.dtype(), C[i]);
         }
     }
 }

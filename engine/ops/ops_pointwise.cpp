@@ -118,8 +118,18 @@ double floorDivide(double a, double b) {
     return f;
 }
 
+// Dividing by -1 negates with wrap-around, as PyTorch's int64 kernels do: the CPU's own
+// division traps (SIGFPE) on the one quotient that does not fit, INT64_MIN / -1.
+int64_t negateWrapping(int64_t a) { return static_cast<int64_t>(0 - static_cast<uint64_t>(a)); }
+
+int64_t truncDivideInt(int64_t a, int64_t b) {
+    if (b == 0) zeroDivision();
+    return b == -1 ? negateWrapping(a) : a / b;
+}
+
 int64_t floorDivideInt(int64_t a, int64_t b) {
     if (b == 0) zeroDivision();
+    if (b == -1) return negateWrapping(a);
     int64_t q = a / b;
     if (a % b != 0 && ((a < 0) != (b < 0))) --q;
     return q;
@@ -133,6 +143,7 @@ double pyMod(double a, double b) {
 
 int64_t pyModInt(int64_t a, int64_t b) {
     if (b == 0) zeroDivision();
+    if (b == -1) return 0;  // INT64_MIN % -1 traps too
     int64_t m = a % b;
     if (m != 0 && ((b < 0) != (m < 0))) m += b;
     return m;
@@ -521,10 +532,7 @@ void registerPointwiseOps(OpRegistry& r) {
                     pointwiseApply(out, in, c, [](const double* v) { return v[0] / v[1]; }, nullptr);
                 else if (mode == "trunc")
                     pointwiseApply(out, in, c, [](const double* v) { return std::trunc(v[0] / v[1]); },
-                                   [](const int64_t* v) {
-                                       if (v[1] == 0) zeroDivision();
-                                       return v[0] / v[1];
-                                   });
+                                   [](const int64_t* v) { return truncDivideInt(v[0], v[1]); });
                 else
                     pointwiseApply(out, in, c, [](const double* v) { return floorDivide(v[0], v[1]); },
                                    [](const int64_t* v) { return floorDivideInt(v[0], v[1]); });

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -34,6 +35,20 @@ double roundDigits(double x, int64_t n) {
     if (n >= 0) return std::stod(fmt::format("{:.{}f}", x, std::min<int64_t>(n, 340)));
     double scale = std::pow(10.0, static_cast<double>(-n));
     return std::nearbyint(x / scale) * scale;  // ties to even
+}
+
+// Python's round(v, -places) of an int, exactly (halves to even), or nullopt when the result
+// does not fit in 64 bits. Doubles would lose the low digits of large ints.
+std::optional<int64_t> roundIntDigits(int64_t v, int64_t places) {
+    if (places > 38) return int64_t{0};  // 10**39 exceeds every int64 many times over
+    __int128 unit = 1;
+    for (int64_t i = 0; i < places; ++i) unit *= 10;
+    __int128 quotient = v / unit, remainder = v % unit;
+    if (remainder < 0) remainder += unit, quotient -= 1;  // floor division
+    if (remainder > unit - remainder || (remainder == unit - remainder && quotient % 2 != 0)) quotient += 1;
+    __int128 result = quotient * unit;
+    if (result > INT64_MAX || result < INT64_MIN) return std::nullopt;
+    return static_cast<int64_t>(result);
 }
 
 Value typeObject(const std::string& name, std::function<Value(Interpreter&, CallArgs&)> construct) {
@@ -150,7 +165,9 @@ void addPythonBuiltins(std::map<std::string, Value, std::less<>>& b) {
         if (x.isInt() || x.isBool()) {
             int64_t v = toInt(in, x, "round");
             if (!hasDigits || toInt(in, a.args[1], "round") >= 0) return Value(v);
-            return Value(static_cast<int64_t>(roundDigits(static_cast<double>(v), toInt(in, a.args[1], "round"))));
+            std::optional<int64_t> rounded = roundIntDigits(v, -toInt(in, a.args[1], "round"));
+            if (!rounded) in.fail("OverflowError", "integer overflow (script ints are 64-bit)");
+            return Value(*rounded);
         }
         if (!x.isFloat()) in.fail("TypeError", "type " + pythonTypeName(x) + " doesn't define __round__ method");
         if (!hasDigits) {

@@ -1,5 +1,7 @@
 // Expression evaluation: operators, calls, subscripts, comprehensions, f-strings.
 #include <cmath>
+#include <new>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -95,6 +97,7 @@ IValue toIValue(const Value& value) {
             throw ScriptError("TypeError", "an op argument cannot be a '" + o->typeName() + "'");
         }
         static IValue seq(const ValueList& items, bool isTuple) {
+            NestingGuard nesting("while converting a nested list");
             IValueList out;
             for (const auto& v : items) out.push_back(toIValue(v));
             return isTuple ? IValue::tuple(std::move(out)) : IValue::list(std::move(out));
@@ -140,6 +143,10 @@ Value Interpreter::callOp(const std::string& opName, CallStyle style, const Valu
     } catch (Error& e) {
         e.setWhereIfUnknown(site.where);
         throw;
+    } catch (const std::length_error& e) {  // a size no container can hold: still the op's error, at its line
+        throw ScriptError("RuntimeError", fmt::format("{}: sizes too large ({})", opName, e.what()), site.where);
+    } catch (const std::bad_alloc&) {
+        throw ScriptError("RuntimeError", fmt::format("{}: not enough memory", opName), site.where);
     }
 }
 
@@ -501,7 +508,10 @@ Value Interpreter::evalBinary(BinaryOperator op, const Value& left, const Value&
                 if (b == -1) return Value(int64_t{0});
                 return Value(floorModInt(a, b));
             case BinaryOperator::Pow: {
-                if (b < 0) return Value(std::pow(static_cast<double>(a), static_cast<double>(b)));
+                if (b < 0) {
+                    if (a == 0) fail("ZeroDivisionError", "0.0 cannot be raised to a negative power");
+                    return Value(std::pow(static_cast<double>(a), static_cast<double>(b)));
+                }
                 // By squaring: the exponent may be huge when the base is 0, 1 or -1.
                 int64_t result = 1, base = a;
                 for (int64_t e = b; e > 0; e >>= 1) {
@@ -517,7 +527,11 @@ Value Interpreter::evalBinary(BinaryOperator op, const Value& left, const Value&
             case BinaryOperator::BitXor: return left.isBool() && right.isBool() ? Value(bool(a ^ b)) : Value(a ^ b);
             case BinaryOperator::LShift:
                 if (b < 0) fail("ValueError", "negative shift count");
-                return Value(b >= 63 ? int64_t{0} : a << b);
+                if (a == 0) return Value(int64_t{0});
+                // Python's ints never lose bits: a shift that does not fit is an overflow.
+                if (b >= 64 || (static_cast<__int128>(a) << b) != static_cast<int64_t>(static_cast<__int128>(a) << b))
+                    fail("OverflowError", "integer overflow (script ints are 64-bit)");
+                return Value(static_cast<int64_t>(static_cast<__int128>(a) << b));
             case BinaryOperator::RShift:
                 if (b < 0) fail("ValueError", "negative shift count");
                 return Value(a >> std::min<int64_t>(b, 63));

@@ -1,5 +1,7 @@
 #include "script/value.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "core/tensor_format.h"
@@ -30,6 +32,18 @@ Value* DictObject::find(const Value& key) {
         if (valuesEqual(k, key)) return &v;
     return nullptr;
 }
+
+namespace {
+constexpr int kMaxNesting = 1000;  // Python's default recursion limit
+thread_local int nestingDepth = 0;
+}  // namespace
+
+NestingGuard::NestingGuard(const char* what) {
+    if (nestingDepth >= kMaxNesting) throw ScriptError("RecursionError", std::string("maximum recursion depth exceeded ") + what);
+    ++nestingDepth;
+}
+
+NestingGuard::~NestingGuard() { --nestingDepth; }
 
 int64_t RangeObject::length() const {
     // In unsigned arithmetic: the distance between two int64s may not fit in one.
@@ -74,6 +88,23 @@ std::string stringRepr(const std::string& s) {
     return out + quote;
 }
 
+// A container being printed prints as [...], {...} or (...) inside itself, as in Python.
+thread_local std::vector<const Object*> reprInProgress;
+
+class ReprEntry {
+public:
+    explicit ReprEntry(const Object* o) : nesting_("while getting the repr of an object") { reprInProgress.push_back(o); }
+    ~ReprEntry() { reprInProgress.pop_back(); }
+    ReprEntry(const ReprEntry&) = delete;
+    ReprEntry& operator=(const ReprEntry&) = delete;
+    static bool active(const Object* o) {
+        return std::find(reprInProgress.begin(), reprInProgress.end(), o) != reprInProgress.end();
+    }
+
+private:
+    NestingGuard nesting_;
+};
+
 std::string joinRepr(const ValueList& items) {
     std::string out;
     for (size_t i = 0; i < items.size(); ++i) {
@@ -96,6 +127,10 @@ std::string valueRepr(const Value& value) {
         std::string operator()(DType d) const { return std::string(dtypeName(d)); }
         std::string operator()(const Device& d) const { return "device(type='" + d.str() + "')"; }
         std::string operator()(const ObjectPtr& o) const {
+            if (dynamic_cast<ListObject*>(o.get()) && ReprEntry::active(o.get())) return "[...]";
+            if (dynamic_cast<DictObject*>(o.get()) && ReprEntry::active(o.get())) return "{...}";
+            if (dynamic_cast<TupleObject*>(o.get()) && ReprEntry::active(o.get())) return "(...)";
+            ReprEntry entry(o.get());
             if (auto* list = dynamic_cast<ListObject*>(o.get())) return "[" + joinRepr(list->items) + "]";
             if (auto* size = dynamic_cast<SizeObject*>(o.get())) return "torch.Size([" + joinRepr(size->items) + "])";
             if (auto* tuple = dynamic_cast<TupleObject*>(o.get()))
@@ -188,9 +223,13 @@ bool valuesEqual(const Value& a, const Value& b) {
     if (a.isString() && b.isString()) return a.asString() == b.asString();
     if (a.isDType() && b.isDType()) return a.asDType() == b.asDType();
     if (a.isDevice() && b.isDevice()) return a.asDevice() == b.asDevice();
+    // Python compares a container with itself as equal without looking inside, so a list
+    // holding itself equals itself.
+    if (a.isObject() && b.isObject() && a.asObject() == b.asObject()) return true;
     const ValueList* x = sequenceItems(a);
     const ValueList* y = sequenceItems(b);
     if (x && y) {
+        NestingGuard nesting("in comparison");
         // torch.Size is a tuple: it equals a tuple with the same items.
         auto kind = [](const Value& v) { return v.as<ListObject>() ? "list" : "tuple"; };
         if (std::string(kind(a)) != kind(b) || x->size() != y->size()) return false;

@@ -199,6 +199,17 @@ struct RecordObject : Object {
     std::string typeName() const override { return type; }
 };
 
+// Bounds a walk over nested containers (printing, comparing, converting to op arguments):
+// nesting deeper than Python's recursion limit raises RecursionError ("maximum recursion
+// depth exceeded <what>") instead of overflowing the C++ stack.
+class NestingGuard {
+public:
+    explicit NestingGuard(const char* what);
+    ~NestingGuard();
+    NestingGuard(const NestingGuard&) = delete;
+    NestingGuard& operator=(const NestingGuard&) = delete;
+};
+
 // Python's repr() and str() of a value; print() uses str.
 std::string valueRepr(const Value& value);
 std::string valueStr(const Value& value);

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "backends/backend.h"
+#include "core/cancellation.h"
 #include "runtime/cuda_placement.h"
 #include "script/parser.h"
 
@@ -91,6 +92,7 @@ void ScriptSession::run(const std::string& source, const std::string& fileName) 
     setDefaultDevice(Device::cpu());
     try {
         runWithLargeStack([&] {
+            CancellationScope cancellable(cancelled_);  // long eager kernels poll it
             std::unique_ptr<Module> module = parseScript(source, fileName);
             Interpreter interpreter(*module, *this);
             interpreter.run();

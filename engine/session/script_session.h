@@ -50,6 +50,9 @@ public:
 
     int compileCount() const { return compiler_.compileCount(); }
 
+    // Why the debug-trace folders (SessionOptions::debugDir) could not be written, or "".
+    std::string debugTraceError() const { return debugTrace_ ? debugTrace_->error() : std::string(); }
+
     // Asks the running script to stop (from any thread): it raises KeyboardInterrupt at its
     // next statement. A run of generated code is not interrupted.
     void cancel() { cancelled_ = true; }

@@ -203,6 +203,43 @@ void declareSize(const fs::path& zip, const std::string& name, uint32_t size) {
     std::ofstream(zip, std::ios::binary | std::ios::trunc) << bytes;
 }
 
+uint32_t readLe(const std::string& bytes, size_t at, int width) {
+    uint32_t v = 0;
+    for (int i = 0; i < width; ++i) v |= static_cast<uint32_t>(static_cast<unsigned char>(bytes[at + i])) << (8 * i);
+    return v;
+}
+
+void writeLe(std::string& bytes, size_t at, int width, uint32_t v) {
+    for (int i = 0; i < width; ++i) bytes[at + i] = static_cast<char>((v >> (8 * i)) & 0xff);
+}
+
+// Adds `count` central-directory entries that all point at the data of entry `name` (the
+// overlapping zip bomb: many names, one compressed block). Each alias is `name` with its
+// last four characters replaced by a number.
+void addAliases(const fs::path& zip, const std::string& name, int count) {
+    std::string bytes = readFile(zip.string());
+    size_t eocd = bytes.rfind(std::string("PK\5\6", 4));
+    uint32_t cdSize = readLe(bytes, eocd + 12, 4), cdOffset = readLe(bytes, eocd + 16, 4);
+    std::string record;
+    for (size_t at = cdOffset; at < cdOffset + cdSize;) {
+        size_t length = 46 + readLe(bytes, at + 28, 2) + readLe(bytes, at + 30, 2) + readLe(bytes, at + 32, 2);
+        if (bytes.compare(at + 46, name.size(), name) == 0) record = bytes.substr(at, length);
+        at += length;
+    }
+    std::string aliases;
+    for (int i = 1; i <= count; ++i) {
+        std::string alias = record;
+        alias.replace(46 + name.size() - 4, 4, fmt::format("{:04}", i));
+        aliases += alias;
+    }
+    bytes.insert(cdOffset + cdSize, aliases);
+    eocd += aliases.size();
+    writeLe(bytes, eocd + 8, 2, readLe(bytes, eocd + 8, 2) + count);
+    writeLe(bytes, eocd + 10, 2, readLe(bytes, eocd + 10, 2) + count);
+    writeLe(bytes, eocd + 12, 4, cdSize + static_cast<uint32_t>(aliases.size()));
+    std::ofstream(zip, std::ios::binary | std::ios::trunc) << bytes;
+}
+
 struct BadBundle {
     std::string name;
     std::function<void(const fs::path&)> make;
@@ -250,6 +287,30 @@ std::vector<BadBundle> badBundles() {
          "events.jsonl line 5: malformed JSON"},
         {"NotAZip", [](const fs::path& path) { std::ofstream(path) << std::string(4096, '#') << "not a zip\n"; },
          "not a zip file"},
+        {"OverlappingEntries",
+         [with](const fs::path& path) {
+             // 1 MiB (under the ratio check's floor) that deflates to about 1 KB, under 300 names.
+             std::string block(1000, ' ');
+             uint32_t x = 7;
+             for (char& c : block) c = static_cast<char>('a' + (x = x * 1103515245u + 12345u) % 26);
+             std::string data;
+             while (data.size() < (1u << 20)) data += block;
+             with({{"compiles/f_0_0/0000", data.substr(0, 1u << 20)}})(path);
+             addAliases(path, "compiles/f_0_0/0000", 300);
+         },
+         "their data overlap (a zip bomb?)"},
+        {"ControlCharactersInAName", with({{"compiles/a\r\nfusescope-cli: bundle is fine", "x"}}),
+         "bundle entry 'compiles/a\\r\\nfusescope-cli: bundle is fine' contains a control character"},
+        {"EventFieldOfTheWrongKind",
+         with({{kEventsEntry, std::string(R"({"type":"log","message":"fine"})" "\n") +
+                                  R"({"type":"compile_started","compile_id":7,"function":"f"})" "\n"}}),
+         "events.jsonl line 2: field \"compile_id\" is an integer, expected a string"},
+        {"EventLocationOfTheWrongKind",
+         with({{kEventsEntry, R"({"type":"error","message":"m","where":{"file":"s.py","line":"4"}})" "\n"}}),
+         "events.jsonl line 1: field \"where.line\" is a string, expected an integer"},
+        {"EventNestedTooDeep",
+         with({{kEventsEntry, R"({"type":"log","message":"m","x":)" + std::string(600, '[') + std::string(600, ']') + "}\n"}}),
+         "events.jsonl line 1: nests JSON deeper than 512 levels"},
     };
 }
 

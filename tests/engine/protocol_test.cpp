@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <filesystem>
 #include <optional>
 #include <regex>
 #include <stdexcept>
@@ -333,21 +334,74 @@ TEST(Protocol, BadRequestsGetErrorAnswersAndTheServerGoesOn) {
     EXPECT_TRUE(WIFEXITED(*status) && WEXITSTATUS(*status) == 0);
 }
 
+// The server still serves: a run (request `id`) that prints `text` answers with it.
+void expectServes(ServeChild& server, int id, const std::string& text) {
+    server.send(runRequest(id, "print('" + text + "')\n"));
+    std::vector<json> events;
+    EXPECT_TRUE(server.answer(id, &events).contains("result"));
+    ASSERT_EQ(events.size(), 1u);
+    EXPECT_EQ(events[0]["text"], text + "\n");
+}
+
+// Sends cancel (id 2) for the running request 1 and returns both answers, the run's first;
+// fewer when the server stops answering.
+std::vector<json> cancelRequestOne(ServeChild& server) {
+    server.send({{"id", 2}, {"method", "cancel"}, {"params", {{"request", 1}}}});
+    std::vector<json> answers;
+    while (answers.size() < 2) {
+        auto m = server.next();
+        if (!m) break;
+        if (m->contains("id")) answers.push_back(*m);  // else the ErrorEvent of the interrupted script
+    }
+    std::sort(answers.begin(), answers.end(), [](const json& a, const json& b) { return a["id"] < b["id"]; });
+    return answers;
+}
+
+TEST(Protocol, AnOverflowingNumberOrDeepNestingIsAParseErrorAndTheServerGoesOn) {
+    ServeChild server;
+    server.sendLine(R"json({"id": 1, "method": "run", "params": {"script": "print(1)", "x": 1e400}})json");
+    json overflow = *server.next();
+    EXPECT_EQ(overflow["error"]["code"], "parse_error");
+    EXPECT_NE(overflow["error"]["message"].get<std::string>().find("number overflow parsing '1e400'"), std::string::npos)
+        << overflow.dump();
+    server.sendLine(R"({"id": 2, "method": "run", "params": )" + std::string(100000, '[') + std::string(100000, ']') + "}");
+    EXPECT_EQ(*server.next(), (json{{"id", nullptr},
+                                    {"error", {{"code", "parse_error"}, {"message", "the line nests JSON deeper than 512 levels"}}}}));
+    expectServes(server, 3, "still serving");
+}
+
+TEST(Protocol, AFolderIsNotAScript) {
+    ServeChild server;
+    std::string folder = std::filesystem::path(writeTempFile("folder-marker", "")).parent_path().string();
+    server.send({{"id", 1}, {"method", "run"}, {"params", {{"path", folder}}}});
+    json answer = server.answer(1);
+    EXPECT_EQ(answer["error"]["code"], "invalid_params");
+    EXPECT_EQ(answer["error"]["message"], "cannot open script '" + folder + "': is a directory");
+}
+
+TEST(Protocol, CancelStopsALongEagerOp) {
+    ServeChild server;
+    // 2**40 additions: hours of work inside one op, which must notice the cancel.
+    server.send(runRequest(1, "import torch\nprint('started')\ntotal = torch.ones(1).expand(2**40).sum()\n"));
+    auto first = server.next();
+    ASSERT_TRUE(first);
+    EXPECT_EQ((*first)["event"]["text"], "started\n");
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // well inside the sum
+    std::vector<json> answers = cancelRequestOne(server);  // within kTimeout, or the sum did not stop
+    ASSERT_EQ(answers.size(), 2u);
+    EXPECT_EQ(answers[0]["error"]["code"], "cancelled");
+    EXPECT_EQ(answers[0]["error"]["message"], "served.py:3:9: error: KeyboardInterrupt: the run was cancelled");
+    EXPECT_EQ(answers[1]["result"], (json{{"request", 1}, {"state", "running"}}));
+}
+
 TEST(Protocol, CancelStopsALongRunAndTheServerServesTheNextRequest) {
     ServeChild server;
     server.send(runRequest(1, "n = 0\nwhile True:\n    n += 1\n    if n == 1000:\n        print('looping')\n"));
     auto first = server.next();
     ASSERT_TRUE(first);
     EXPECT_EQ((*first)["event"]["text"], "looping\n");  // the loop has started
-    server.send({{"id", 2}, {"method", "cancel"}, {"params", {{"request", 1}}}});
-    std::vector<json> answers;
-    for (int i = 0; i < 2; ++i) {
-        auto m = server.next();
-        ASSERT_TRUE(m);
-        if (m->contains("id")) answers.push_back(*m);
-        else --i;  // the ErrorEvent of the interrupted script
-    }
-    std::sort(answers.begin(), answers.end(), [](const json& a, const json& b) { return a["id"] < b["id"]; });
+    std::vector<json> answers = cancelRequestOne(server);
+    ASSERT_EQ(answers.size(), 2u);
     EXPECT_EQ(answers[0]["error"]["code"], "cancelled");
     EXPECT_TRUE(std::regex_match(answers[0]["error"]["message"].get<std::string>(),
                                  std::regex(R"(served\.py:[34]:5: error: KeyboardInterrupt: the run was cancelled)")))
@@ -356,11 +410,7 @@ TEST(Protocol, CancelStopsALongRunAndTheServerServesTheNextRequest) {
 
     server.send({{"id", 3}, {"method", "cancel"}, {"params", {{"request", 1}}}});
     EXPECT_EQ(server.answer(3)["error"]["code"], "not_found");
-    server.send(runRequest(4, "print('next')\n"));
-    std::vector<json> events;
-    EXPECT_TRUE(server.answer(4, &events).contains("result"));
-    ASSERT_EQ(events.size(), 1u);
-    EXPECT_EQ(events[0]["text"], "next\n");
+    expectServes(server, 4, "next");
 }
 
 TEST(Protocol, ACrashInGeneratedCodeLosesNoStreamedEvent) {

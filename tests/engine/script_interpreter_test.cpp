@@ -142,12 +142,20 @@ TEST(Interpreter, HugeTensorsAreRuntimeErrors) {
               "script.py:2:5: error: RuntimeError: DefaultCPUAllocator: not enough memory: you tried to allocate "
               "4000000000000000 bytes.");
     EXPECT_EQ(errorOf("import torch\nx = torch.zeros(2**40, 2**40)\n"),
-              "script.py:2:5: error: RuntimeError: numel: integer multiplication overflow for sizes [1099511627776, 1099511627776]");
+              "script.py:2:5: error: RuntimeError: numel: integer multiplication overflow");
     EXPECT_EQ(errorOf("import torch\nx = torch.ones(2**61, dtype=torch.float64)\n"),
               "script.py:2:5: error: RuntimeError: Storage size calculation overflowed with sizes=[2305843009213693952]");
     EXPECT_EQ(errorOf("import torch\nx = torch.arange(1e30)\n"), "script.py:2:5: error: RuntimeError: invalid size, possible overflow?");
+    // As PyTorch (checked against 2.15): the view itself raises, wherever its size is read.
     EXPECT_EQ(errorOf("import torch\nx = torch.ones(1).expand(2**40, 2**40)\nprint(x.numel())\n"),
-              "script.py:3:7: error: RuntimeError: numel: integer multiplication overflow for sizes [1099511627776, 1099511627776]");
+              "script.py:2:5: error: RuntimeError: numel: integer multiplication overflow");
+    EXPECT_EQ(errorOf("import torch\nx = torch.ones(1).expand(2**62).view(2**31, 2**32)\n"),
+              "script.py:2:5: error: RuntimeError: shape '[2147483648, 4294967296]' is invalid for input of size "
+              "4611686018427387904");
+    // A matrix product of huge expanded operands: PyTorch's words, at the line, never an
+    // internal error.
+    EXPECT_EQ(errorOf("import torch\nx = torch.mm(torch.ones(1, 1).expand(1, 2**62), torch.ones(1, 1).expand(2**62, 1))\n"),
+              "script.py:2:5: error: RuntimeError: Storage size calculation overflowed with sizes=[1, 4611686018427387904]");
     EXPECT_EQ(outputOf("import torch\nx = torch.ones(0, 2**40)\nprint(x.shape, x.numel())\n"),
               "torch.Size([0, 1099511627776]) 0\n");
 }
@@ -200,4 +208,35 @@ TEST(Interpreter, IntegerTensorPowAndOverflowMatchPyTorch) {
     }
     EXPECT_EQ(outputOf("import torch\nx = torch.tensor([2**62, 3])\nprint(x * 4, x + x + x, x ** 3, torch.tensor([2]) ** torch.tensor([64]))\n"),
               "tensor([ 0, 12]) tensor([-4611686018427387904,                    9]) tensor([ 0, 27]) tensor([0])\n");
+}
+
+TEST(Interpreter, ContainersHoldingThemselvesPrintAndCompareAsInPython) {
+    // Each ends by emptying what holds itself: reference counting alone never frees a cycle.
+    EXPECT_EQ(outputOf("x = []\nx.append(x)\nprint(x, x == x, [1, x])\nx.pop()\n"), "[[...]] True [1, [[...]]]\n");
+    EXPECT_EQ(outputOf("d = {}\nd['me'] = d\nprint(d, d == d)\nd['me'] = 0\n"), "{'me': {...}} True\n");
+    EXPECT_EQ(outputOf("x = []\nt = (x,)\nx.append(t)\nprint(x, t)\nx.pop()\n"), "[([...],)] ([(...)],)\n");
+}
+
+TEST(Interpreter, NestingDeeperThanPythonsLimitIsARecursionError) {
+    const std::string deep = "x = []\nfor i in range(5000):\n    x = [x]\n";
+    EXPECT_EQ(errorOf(deep + "print(x)\n"),
+              "script.py:4:1: error: RecursionError: maximum recursion depth exceeded while getting the repr of an object");
+    EXPECT_EQ(errorOf(deep + "y = []\nfor i in range(5000):\n    y = [y]\nprint(x == y)\n"),
+              "script.py:7:1: error: RecursionError: maximum recursion depth exceeded in comparison");
+    // Two lists that each hold themselves are equal only as far as Python can look.
+    EXPECT_EQ(errorOf("x = []\nx.append(x)\ny = []\ny.append(y)\nprint(x == y)\n"),
+              "script.py:5:1: error: RecursionError: maximum recursion depth exceeded in comparison");
+}
+
+TEST(Interpreter, IntegersNeverWrapSilently) {
+    EXPECT_EQ(outputOf("print(1 << 62, -1 << 63, 3 << 0, 0 << 100)\n"), "4611686018427387904 -9223372036854775808 3 0\n");
+    for (const char* overflow : {"1 << 63", "1 << 64", "-2 << 63", "round(9223372036854775807, -1)"})
+        EXPECT_EQ(errorOf(std::string("print(") + overflow + ")\n"),
+                  "script.py:1:7: error: OverflowError: integer overflow (script ints are 64-bit)")
+            << overflow;
+    // round() of an int is exact, halves to even, as Python's.
+    EXPECT_EQ(outputOf("print(round(9223372036854775807, -2), round(-2500, -3), round(3500, -3), round(1234567, -3), round(5, -40))\n"),
+              "9223372036854775800 -2000 4000 1235000 0\n");
+    EXPECT_EQ(errorOf("print(0 ** -1)\n"), "script.py:1:7: error: ZeroDivisionError: 0.0 cannot be raised to a negative power");
+    EXPECT_EQ(outputOf("print(2 ** -1, (-2) ** -2)\n"), "0.5 0.25\n");
 }

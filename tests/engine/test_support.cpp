@@ -81,10 +81,8 @@ ScriptRun runScriptWith(const std::string& source, SessionOptions options, const
 
 std::string cliPath() { return FUSESCOPE_CLI; }
 
-ProcessResult runCli(const std::vector<std::string>& args, const std::vector<std::string>& env) {
-    static int counter = 0;
-    std::string outPath = (tempDir() / ("out" + std::to_string(++counter))).string();
-    std::string errPath = outPath + ".err";
+int startCli(const std::vector<std::string>& args, const std::string& outPath, const std::string& errPath,
+             const std::vector<std::string>& env) {
     pid_t pid = fork();
     if (pid < 0) throw std::runtime_error("fork failed");
     if (pid == 0) {
@@ -102,10 +100,21 @@ ProcessResult runCli(const std::vector<std::string>& args, const std::vector<std
         execv(cli.c_str(), argv.data());
         _exit(127);
     }
+    return pid;
+}
+
+int waitCli(int pid) {
     int status = 0;
     waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+ProcessResult runCli(const std::vector<std::string>& args, const std::vector<std::string>& env) {
+    static int counter = 0;
+    std::string outPath = (tempDir() / ("out" + std::to_string(++counter))).string();
+    std::string errPath = outPath + ".err";
     ProcessResult r;
-    r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    r.exitCode = waitCli(startCli(args, outPath, errPath, env));
     r.out = readFile(outPath);
     r.err = readFile(errPath);
     return r;

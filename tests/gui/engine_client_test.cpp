@@ -76,6 +76,7 @@ private slots:
         QVERIFY(died.wait(10000));
         QCOMPARE(died.at(0).at(1).toString(), QString("running spin.py"));
         QVERIFY(died.at(0).at(0).toString().contains("crashed"));
+        QCOMPARE(died.at(0).at(0).toString(), QString("the engine crashed: killed by signal 9 (SIGKILL: Killed)"));
         QVERIFY(!client.isRunning());
         QCOMPARE(textOf(events.front()), QString("started\n"));
 

@@ -4,6 +4,7 @@
 #include <QDockWidget>
 #include <QComboBox>
 #include <QFile>
+#include <QFileInfo>
 #include <QMenu>
 #include <QMenuBar>
 #include <QSettings>
@@ -21,6 +22,7 @@
 #include "toolchain/cuda/cuda_compiler.h"
 #include "views/minify_panel.h"
 #include "window/main_window.h"
+#include "window/screenshot_when_done.h"
 #include "gui_test_support.h"
 #include "views/code_view.h"
 #include "timeline/timeline_view.h"
@@ -340,6 +342,27 @@ private slots:
         window.runScript();
         QVERIFY(answered.wait(60000));
         QVERIFY(window.postFusionView()->text().contains("buf0_buf1"));
+    }
+
+    void aScreenshotIsTakenAndTheAppEndsWhenTheEngineDiesMidRun() {
+        MainWindow window(QString::fromStdString(test::cliPath()));
+        window.show();
+        QTemporaryDir dir;
+        QFile script(dir.filePath("spin.py"));
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        script.write("print('spinning')\nwhile True:\n    pass\n");
+        script.close();
+        QVERIFY(window.openFile(script.fileName()));
+        QString png = dir.filePath("shot.png");
+        int status = -1;
+        screenshotWhenDone(window, png, true, [&](int s) { status = s; });
+        window.runScript();
+        QTRY_VERIFY_WITH_TIMEOUT(window.engine().activeRun() != 0, 10000);
+        QTest::qWait(500);  // the script is spinning
+        window.engine().kill();
+        QTRY_COMPARE_WITH_TIMEOUT(status, 1, 10000);  // the engine's death ends the screenshot run
+        QVERIFY(QFileInfo(png).size() > 0);
+        QVERIFY2(window.statusText().contains("killed by signal 9 (SIGKILL: Killed)"), qPrintable(window.statusText()));
     }
 };
 

@@ -101,6 +101,25 @@ private slots:
         QCOMPARE(errorOf(""), QString());
     }
 
+    void eventsAreCheckedAgainstTheSchemaAsTheBundleReaderChecksThem() {
+        // The same words as `bundle inspect`: a field of the wrong kind, in any event or a
+        // trace span, and nesting past the limit.
+        QCOMPARE(errorOf("{\"type\": \"log\", \"message\": \"ok\"}\n{\"type\": \"compile_started\", \"compile_id\": 7}\n"),
+                 QString("events.jsonl line 2: field \"compile_id\" is an integer, expected a string"));
+        QCOMPARE(errorOf("{\"type\": \"log\", \"level\": null}\n"),
+                 QString("events.jsonl line 1: field \"level\" is null, expected a string"));
+        QCOMPARE(errorOf("{\"type\": \"kernel_source\", \"op_count\": \"3\"}\n"),
+                 QString("events.jsonl line 1: field \"op_count\" is a string, expected an integer"));
+        QCOMPARE(errorOf("{\"type\": \"error\", \"where\": {\"file\": \"s.py\", \"line\": \"4\"}}\n"),
+                 QString("events.jsonl line 1: field \"where.line\" is a string, expected an integer"));
+        QCOMPARE(errorOf("{\"type\": \"trace_event\", \"rf_id\": 1, \"begin_ns\": 0, \"end_ns\": 5, \"name\": 5}\n"),
+                 QString("events.jsonl line 1: field \"name\" is an integer, expected a string"));
+        QCOMPARE(errorOf("{\"type\": \"log\", \"x\": " + std::string(600, '[') + std::string(600, ']') + "}\n"),
+                 QString("events.jsonl line 1: nests JSON deeper than 512 levels"));
+        // Fields the schema does not know, and nested fields other than the location, are kept.
+        QCOMPARE(errorOf("{\"type\": \"log\", \"extra\": 5, \"nodes\": [{\"name\": 3}]}\n"), QString());
+    }
+
     void aTraceEventWithoutItsTimesIsKeptAsAnyOtherEvent() {
         RunEvents run = parseRunEvents(R"({"type": "trace_event", "name": "aten::add", "rf_id": 4})"
                                        "\n"

@@ -2,8 +2,10 @@
 
 #include <QElapsedTimer>
 #include <csignal>
+#include <cstring>
 
 #include "model/json_fields.h"
+#include "observe/event_schema.h"
 
 namespace fusescope::gui {
 
@@ -125,7 +127,9 @@ void EngineClient::handleLine(const QByteArray& line) {
     if (message.is_discarded() || !message.is_object()) return;  // not ours: ignore rather than guess
     auto intField = [&](const char* key) { return message[key].is_number_integer() ? message[key].get<int>() : 0; };
     if (message.contains("event")) {
-        if (message["event"].is_object()) Q_EMIT eventReceived(intField("request"), message["event"]);
+        // Checked as a bundle's events are, so no view meets a field of the wrong kind.
+        if (message["event"].is_object() && eventFieldProblem(message["event"]).empty())
+            Q_EMIT eventReceived(intField("request"), message["event"]);
         return;
     }
     int id = intField("id");
@@ -138,6 +142,18 @@ void EngineClient::handleLine(const QByteArray& line) {
     }
 }
 
+namespace {
+
+// "killed by signal 11 (SIGSEGV: Segmentation fault)"
+QString signalDescription(int signal) {
+    const char* abbreviation = sigabbrev_np(signal);
+    const char* meaning = strsignal(signal);
+    if (!abbreviation) return EngineClient::tr("killed by signal %1").arg(signal);
+    return EngineClient::tr("killed by signal %1 (SIG%2: %3)").arg(signal).arg(abbreviation).arg(meaning ? meaning : "");
+}
+
+}  // namespace
+
 void EngineClient::onFinished(int exitCode, QProcess::ExitStatus status) {
     readLines(Lines::Everything);  // whatever the child wrote before it died is kept
     bool asked = expectingExit_;
@@ -145,7 +161,8 @@ void EngineClient::onFinished(int exitCode, QProcess::ExitStatus status) {
     QString running = activeRun_ ? activeDescription_ : QString();
     activeRun_ = 0;
     if (asked) return;
-    QString description = status == QProcess::CrashExit ? tr("the engine crashed (signal or abort)")
+    // On a crash Qt's exit code is the signal's number.
+    QString description = status == QProcess::CrashExit ? tr("the engine crashed: %1").arg(signalDescription(exitCode))
                                                         : tr("the engine exited with status %1").arg(exitCode);
     Q_EMIT engineDied(description, running);
 }

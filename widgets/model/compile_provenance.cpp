@@ -1,6 +1,7 @@
 #include "model/compile_provenance.h"
 
 #include <algorithm>
+#include <climits>
 
 #include <QRegularExpression>
 
@@ -29,6 +30,12 @@ QList<SchedulerNodeInfo> nodeInfos(const nlohmann::json& event) {
                     stringList(n, "members")});
     }
     return out;
+}
+
+// A line of an event's range moved down by offset, kept within int: a bundle made elsewhere
+// may hold any number there (the views clamp ranges to their documents).
+int shiftedLine(int64_t line, int offset) {
+    return static_cast<int>(std::clamp<int64_t>(std::clamp<int64_t>(line, INT_MIN, INT_MAX) + offset, INT_MIN, INT_MAX));
 }
 
 QHash<QString, LineRanges> shifted(QHash<QString, LineRanges> blocks, int offset) {
@@ -98,7 +105,7 @@ void CompileProvenance::addKernelSource(const nlohmann::json& event, int lineOff
             LineRanges& out = cppLines_[QString::fromStdString(buffer)];
             for (const auto& r : ranges)
                 if (r.is_array() && r.size() == 2 && r[0].is_number_integer() && r[1].is_number_integer())
-                    out.append({r[0].get<int>() + lineOffset, r[1].get<int>() + lineOffset});
+                    out.append({shiftedLine(r[0].get<int64_t>(), lineOffset), shiftedLine(r[1].get<int64_t>(), lineOffset)});
         }
     auto kernels = event.find("buffer_kernels");
     if (kernels != event.end() && kernels->is_object())

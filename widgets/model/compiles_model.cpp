@@ -2,15 +2,12 @@
 
 #include <string_view>
 
+#include "model/json_fields.h"
 #include "model/run_store.h"
 
 namespace fusescope::gui {
 
 namespace {
-
-QString qstr(const nlohmann::json& event, const char* key) {
-    return QString::fromStdString(event.value(key, std::string()));
-}
 
 // What the engine says when a graph runs eagerly instead of compiled (inductor_backend.cpp).
 bool saysEager(const std::string& message) {
@@ -92,43 +89,43 @@ void CompilesModel::applyTrace(size_t record) {
 }
 
 void CompilesModel::apply(const nlohmann::json& event) {
-    const std::string type = event.value("type", std::string());
-    const QString id = qstr(event, "compile_id");
+    const std::string type = stringField(event, "type");
+    const QString id = qstringField(event, "compile_id");
     if (type == "compile_started") {
-        startCompile(qstr(event, "function"), id);
+        startCompile(qstringField(event, "function"), id);
         compiling_ = id;
     } else if (type == "guards") {
         if (id == compiling_) compiling_.clear();  // guards are installed last: the compile is done
     } else if (type == "recompile") {
         // Dynamo recompiles only after the guards of every cache entry failed, so every
         // earlier compile of the function was recompiled.
-        auto row = functionRows_.constFind(qstr(event, "function"));
+        auto row = functionRows_.constFind(qstringField(event, "function"));
         if (row == functionRows_.constEnd()) return;
         for (Compile& c : functions_[*row].compiles) {
-            c.mark(&Compile::recompiled, event.value("message", std::string()));
+            c.mark(&Compile::recompiled, stringField(event, "message"));
             changed(c.id);
         }
     } else if (type == "error") {
         // Errors carry no compile id: one raised while a compile is open failed it.
         if (Compile* c = find(compiling_)) {
-            c->mark(&Compile::failed, event.value("message", std::string()));
+            c->mark(&Compile::failed, stringField(event, "message"));
             changed(c->id);
         }
     } else if (Compile* c = find(id)) {
         if (type == "graph_captured") {
             ++c->graphs;
-            c->ops += event.value("op_count", 0);
-            if (std::string why = event.value("break_reason", std::string()); !why.empty())
+            c->ops += numberField(event, "op_count", 0);
+            if (std::string why = stringField(event, "break_reason"); !why.empty())
                 c->mark(&Compile::graphBreak, why);
         } else if (type == "graph_break") {
-            c->mark(&Compile::graphBreak, event.value("reason", std::string()));
+            c->mark(&Compile::graphBreak, stringField(event, "reason"));
         } else if (type == "log") {
-            std::string message = event.value("message", std::string());
+            std::string message = stringField(event, "message");
             if (!saysEager(message)) return;
             c->mark(&Compile::eager, message);
         } else if (type == "kernel_source") {
-            c->kernelMs += event.value("compile_seconds", 0.0) * 1e3;
-            if (std::string error = event.value("error", std::string()); !error.empty())
+            c->kernelMs += numberField(event, "compile_seconds", 0.0) * 1e3;
+            if (std::string error = stringField(event, "error"); !error.empty())
                 c->mark(&Compile::eager, error);
         } else {
             return;

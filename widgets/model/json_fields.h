@@ -15,6 +15,13 @@ inline std::string stringField(const nlohmann::json& event, const char* key) {
     return it != event.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
+// The number at `key`, or `fallback` when it is missing or not a number.
+template <class T>
+T numberField(const nlohmann::json& event, const char* key, T fallback) {
+    auto it = event.find(key);
+    return it != event.end() && it->is_number() ? it->get<T>() : fallback;
+}
+
 inline QString qstringField(const nlohmann::json& event, const char* key) {
     return QString::fromStdString(stringField(event, key));
 }

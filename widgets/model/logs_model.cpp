@@ -1,5 +1,6 @@
 #include "model/logs_model.h"
 
+#include "model/json_fields.h"
 #include "model/run_store.h"
 
 namespace fusescope::gui {
@@ -32,11 +33,11 @@ QString LogsModel::levelText(LogLevel level) {
     return tr("INFO");
 }
 
-bool LogsModel::isLog(const nlohmann::json& event) { return event.value("type", std::string()) == "log"; }
+bool LogsModel::isLog(const nlohmann::json& event) { return stringField(event, "type") == "log"; }
 
 LogsModel::Row LogsModel::toRow(const nlohmann::json& event) {
-    auto text = [&](const char* key) { return QString::fromStdString(event.value(key, std::string())); };
-    return {levelFromName(event.value("level", std::string())), text("compile_id"), text("name"), text("message")};
+    auto text = [&](const char* key) { return qstringField(event, key); };
+    return {levelFromName(stringField(event, "level")), text("compile_id"), text("name"), text("message")};
 }
 
 void LogsModel::append(int index) {

@@ -11,21 +11,26 @@ namespace fusescope::gui {
 
 namespace {
 
-// Reads one events.jsonl line with nlohmann's SAX parser: it checks the line is valid JSON
-// and keeps only the top-level fields a trace span needs, building no JSON objects.
+// Reads one events.jsonl line with nlohmann's SAX parser: it checks the line is valid JSON,
+// not too deep, with fields of the kinds the event schema expects (as the bundle reader
+// does), and keeps only the top-level fields a trace span needs, building no JSON objects.
 class EventLineReader {
 public:
     using json = nlohmann::json;
-    enum class Kind { Trace, Other, Malformed, NotAnEvent };
+    enum class Kind { Trace, Other, Malformed, NotAnEvent, TooDeep, BadField };
 
     Kind read(std::string_view line) {
         depth_ = 0;
         key_ = Key::None;
+        tooDeep_ = false;
+        problem.clear();
+        topField_.clear();
         object_ = isString_ = isTrace_ = hasRfId_ = hasBegin_ = hasEnd_ = false;
         record = {};
         name.clear();
         compileId.clear();
-        if (!json::sax_parse(line.begin(), line.end(), this)) return Kind::Malformed;
+        if (!json::sax_parse(line.begin(), line.end(), this))
+            return tooDeep_ ? Kind::TooDeep : !problem.empty() ? Kind::BadField : Kind::Malformed;
         if (!object_ || !isString_) return Kind::NotAnEvent;
         bool span = isTrace_ && hasRfId_ && hasBegin_ && hasEnd_ && record.end >= record.begin;
         return span ? Kind::Trace : Kind::Other;  // a trace event without its times is kept as any other
@@ -33,17 +38,20 @@ public:
 
     TraceSpanRecord record;  // of a Trace line; its text and ids are the caller's to set
     std::string name, compileId;
+    std::string problem;  // of a BadField line
 
     // nlohmann's SAX interface (a template parameter: nothing virtual).
-    bool null() { return true; }
-    bool boolean(bool) { return true; }
-    bool number_integer(json::number_integer_t v) { return integer(v); }
+    bool null() { return fieldKind(kJsonNull); }
+    bool boolean(bool) { return fieldKind(kJsonBool); }
+    bool number_integer(json::number_integer_t v) { return fieldKind(kJsonInteger) && integer(v); }
     bool number_unsigned(json::number_unsigned_t v) {
+        if (!fieldKind(kJsonInteger)) return false;
         return v <= static_cast<json::number_unsigned_t>(std::numeric_limits<int64_t>::max()) ? integer(static_cast<int64_t>(v)) : true;
     }
-    bool number_float(json::number_float_t, const json::string_t&) { return true; }
+    bool number_float(json::number_float_t, const json::string_t&) { return fieldKind(kJsonFloat); }
     bool binary(json::binary_t&) { return true; }
     bool string(json::string_t& v) {
+        if (!fieldKind(kJsonString)) return false;
         if (depth_ != 1) return true;
         switch (key_) {
             case Key::Type: isString_ = true, isTrace_ = v == "trace_event"; break;
@@ -55,15 +63,17 @@ public:
         return true;
     }
     bool key(json::string_t& k) {
-        if (depth_ == 1) key_ = keyOf(k);
+        if (depth_ == 1) key_ = keyOf(k), topField_ = field_ = k;
+        if (depth_ == 2 && topField_ == "where") field_ = "where." + k;
         return true;
     }
     bool start_object(std::size_t) {
-        if (depth_++ == 0) object_ = true;
-        return true;
+        if (depth_ == 0) object_ = true;
+        else if (!fieldKind(kJsonObject)) return false;
+        return enter();
     }
     bool end_object() { return --depth_, true; }
-    bool start_array(std::size_t) { return ++depth_, true; }
+    bool start_array(std::size_t) { return fieldKind(kJsonArray) && enter(); }
     bool end_array() { return --depth_, true; }
     bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) { return false; }
 
@@ -92,7 +102,21 @@ private:
         return true;
     }
 
+    bool enter() {
+        if (++depth_ > kMaxJsonNesting) tooDeep_ = true;
+        return !tooDeep_;
+    }
+
+    // Checks a value's kind against the schema: a top-level field, or one of "where"'s.
+    bool fieldKind(JsonKind kind) {
+        if (object_ && (depth_ == 1 || (depth_ == 2 && topField_ == "where"))) problem = eventFieldProblem(field_, kind);
+        return problem.empty();
+    }
+
     int depth_ = 0;
+    bool tooDeep_ = false;
+    std::string topField_;  // the top-level field being read
+    std::string field_;     // the same, or "where.<field>" inside the location
     Key key_ = Key::None;
     bool object_ = false, isString_ = false, isTrace_ = false, hasRfId_ = false, hasBegin_ = false, hasEnd_ = false;
 };
@@ -116,6 +140,8 @@ ParsedChunk parseChunk(const EventLineChunk& chunk) {
             case EventLineReader::Kind::Other: out.run.events.push_back(nlohmann::json::parse(line.begin(), line.end())); return true;
             case EventLineReader::Kind::Malformed: out.error = kMalformedEventLine; return false;
             case EventLineReader::Kind::NotAnEvent: out.error = kNotAnEvent; return false;
+            case EventLineReader::Kind::TooDeep: out.error = kEventTooDeep; return false;
+            case EventLineReader::Kind::BadField: out.error = reader.problem; return false;
         }
         return false;
     });

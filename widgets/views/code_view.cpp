@@ -70,17 +70,21 @@ void CodeView::showText(const QString& text) {
     settingText_ = false;
 }
 
+void CodeView::markLines(const LineRange& range, int marker) {
+    // Ranges come from events (possibly a bundle made elsewhere): only the document's lines.
+    const int last = std::min(range.second, lines());
+    for (int line = std::max(range.first, 1); line <= last; ++line) markerAdd(line - 1, marker);
+}
+
 void CodeView::tintLines(const QList<LineRanges>& groups) {
     for (int i = 0; i < kTintMarkers; ++i) markerDeleteAll(i);
     for (int g = 0; g < groups.size(); ++g)
-        for (const auto& [first, last] : groups[g])
-            for (int line = first; line <= last; ++line) markerAdd(line - 1, g % kTintMarkers);
+        for (const auto& range : groups[g]) markLines(range, g % kTintMarkers);
 }
 
 void CodeView::highlightLines(const LineRanges& lines) {
     markerDeleteAll(kHighlightMarker);
-    for (const auto& [first, last] : lines)
-        for (int line = first; line <= last; ++line) markerAdd(line - 1, kHighlightMarker);
+    for (const auto& range : lines) markLines(range, kHighlightMarker);
     if (!lines.isEmpty()) {
         // Show the block from its first line, with a little context above.
         setFirstVisibleLine(std::max(0, lines.first().first - 3));

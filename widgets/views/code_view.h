@@ -30,6 +30,8 @@ Q_SIGNALS:
     void lineClicked(int line);
 
 private:
+    void markLines(const LineRange& range, int marker);  // clamped to the document
+
     bool settingText_ = false;
 };
 

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <zip.h>
 
+#include "bundle/bundle_format.h"
 #include "core/error.h"
 
 namespace fusescope {
@@ -56,15 +57,15 @@ const std::vector<ZipEntryInfo>& ZipReader::entries() const { return impl_->entr
 std::string ZipReader::read(size_t index) const {
     const ZipEntryInfo& info = impl_->entries.at(index);
     zip_file_t* file = zip_fopen_index(impl_->archive, index, 0);
-    if (!file) throw Error(fmt::format("cannot read '{}': {}", info.name, zip_strerror(impl_->archive)));
+    if (!file) throw Error(fmt::format("cannot read '{}': {}", printableEntryName(info.name), zip_strerror(impl_->archive)));
     std::string data;
     std::vector<char> buffer(1 << 16);
     for (;;) {
         zip_int64_t n = zip_fread(file, buffer.data(), buffer.size());
         std::string problem;
-        if (n < 0) problem = fmt::format("cannot read '{}': {}", info.name, zip_file_strerror(file));
+        if (n < 0) problem = fmt::format("cannot read '{}': {}", printableEntryName(info.name), zip_file_strerror(file));
         else if (data.size() + static_cast<uint64_t>(n) > info.size)
-            problem = fmt::format("bundle entry '{}' inflates to more than its declared {} bytes", info.name, info.size);
+            problem = fmt::format("bundle entry '{}' inflates to more than its declared {} bytes", printableEntryName(info.name), info.size);
         if (!problem.empty()) {
             zip_fclose(file);
             throw Error(problem);

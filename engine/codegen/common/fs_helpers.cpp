@@ -19,19 +19,26 @@ template <class T> FS_INLINE T fs_minimum(T a, T b) { return (a < b || a != a) ?
 template <class T> FS_INLINE T fs_relu(T x) { return x < 0 ? T(0) : x; }
 template <class T> FS_INLINE T fs_abs(T x) { return x < 0 ? -x : x; }
 template <class T> FS_INLINE T fs_sign(T x) { return x != x ? x : T((T(0) < x) - (x < T(0))); }
+// Division by -1 negates with wrap-around (PyTorch's result for the minimum integer): the
+// CPU's divide instruction traps on MIN / -1 and MIN % -1.
+template <class T> FS_INLINE T fs_negate_wrapping(T a) { return T(0ull - (unsigned long long)a); }
 template <class T> FS_INLINE T fs_floordiv(T a, T b) {
     if (b == 0) return fs_status = 1, T(0);
+    if (b == -1) return fs_negate_wrapping(a);
     T q = a / b;
     if ((a % b != 0) && ((a < 0) != (b < 0))) q -= 1;
     return q;
 }
 template <class T> FS_INLINE T fs_mod(T a, T b) {
     if (b == 0) return fs_status = 1, T(0);
+    if (b == -1) return T(0);
     T r = a % b;
     if (r != 0 && ((r < 0) != (b < 0))) r += b;
     return r;
 }
-template <class T> FS_INLINE T fs_truncdiv(T a, T b) { return b == 0 ? (fs_status = 1, T(0)) : a / b; }
+template <class T> FS_INLINE T fs_truncdiv(T a, T b) {
+    return b == 0 ? (fs_status = 1, T(0)) : b == -1 ? fs_negate_wrapping(a) : a / b;
+}
 template <class T> FS_INLINE T fs_pow(T a, T b) {
     T r = 1;
     for (; b > 0; b >>= 1, a *= a) if (b & 1) r *= a;

@@ -1,0 +1,106 @@
+// What fusescope-cli owes a user whatever goes wrong around a run: an output that cannot be
+// written whole is an error (exit 1), a folder is not a script, and Ctrl+C or SIGTERM stops
+// the run where it is, says where, and still writes the bundle and events asked for.
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "bundle/bundle_reader.h"
+#include "bundle/zip_archive.h"
+#include "test_support.h"
+
+namespace fs = std::filesystem;
+using namespace fusescope;
+using namespace fusescope::test;
+
+namespace {
+
+// Whether process pid has a handler installed for `signal` (/proc's SigCgt mask).
+bool catches(int pid, int signal) {
+    std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+    for (std::string line; std::getline(status, line);)
+        if (line.rfind("SigCgt:", 0) == 0) return (std::stoull(line.substr(7), nullptr, 16) >> (signal - 1)) & 1;
+    return false;
+}
+
+// 2**40 additions in one eager op: hours of work, unless the op notices it was stopped.
+const char* const kLongSum = "import torch\nprint('started')\ntotal = torch.ones(1).expand(2**40).sum()\nprint('never')\n";
+
+}  // namespace
+
+TEST(CliOutputs, AnOutputThatCannotBeWrittenWholeIsAnError) {
+    std::string script = writeTempFile("outputs.py", "print('hello')\n");
+    ProcessResult events = runCli({"run", script, "--events", "/dev/full"});
+    EXPECT_EQ(events.exitCode, 1);
+    EXPECT_EQ(events.err,
+              "fusescope-cli: error: cannot write events file '/dev/full': No space left on device (it is incomplete)\n");
+
+    std::string compiled = writeTempFile("logged.py", "import torch\n@torch.compile(backend='eager')\ndef f(x):\n    return x + 1\n"
+                                                     "f(torch.ones(2))\nf(torch.ones(3))\n");
+    ProcessResult logs = runCli({"run", compiled, "--logs", "recompiles", "--logs-out", "/dev/full"});
+    EXPECT_EQ(logs.exitCode, 1);
+    EXPECT_NE(logs.err.find("fusescope-cli: error: cannot write log file '/dev/full': "), std::string::npos) << logs.err;
+
+    std::string err = writeTempFile("stdout.err", "");
+    EXPECT_EQ(waitCli(startCli({"run", script}, "/dev/full", err)), 1);
+    EXPECT_EQ(readFile(err),
+              "fusescope-cli: error: cannot write the script's output (stdout): No space left on device (it is incomplete)\n");
+}
+
+TEST(CliOutputs, AnUnwritableDebugTraceIsOneWarningAndExitOne) {
+    SKIP_WITHOUT_CPP_JIT();
+    std::string script = writeTempFile("debug.py", "import torch\n@torch.compile\ndef f(x):\n    return x.sin() + 1\nf(torch.ones(4))\n");
+    ProcessResult r = runCli({"run", script, "--debug-dir", "/proc/no-such-folder/debug"});
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    const std::string failure = "cannot write the debug trace to /proc/no-such-folder/debug/f_0_0: No such file or directory";
+    EXPECT_EQ(r.err, "[0/0] [inductor] WARNING: " + failure + "\nfusescope-cli: error: " + failure + "\n");
+}
+
+TEST(CliOutputs, AFolderIsNotAScript) {
+    std::string folder = fs::path(writeTempFile("marker", "")).parent_path().string();
+    for (const char* command : {"run", "minify"}) {
+        ProcessResult r = runCli({command, folder});
+        EXPECT_EQ(r.exitCode, 2) << command;
+        EXPECT_EQ(r.err, "fusescope-cli: error: cannot open script '" + folder + "': is a directory\n") << command;
+    }
+}
+
+TEST(CliOutputs, CtrlCStopsALongEagerOpSaysWhereAndStillWritesTheBundleAndEvents) {
+    std::string script = writeTempFile("long.py", kLongSum);
+    fs::path dir = fs::path(script).parent_path();
+    std::string out = (dir / "long.out").string(), err = (dir / "long.err").string();
+    std::string events = (dir / "long.jsonl").string(), bundle = (dir / "long.fscope").string();
+    std::vector<std::string> args = {"run", script, "--events", events};
+    if (zipAvailable()) args.insert(args.end(), {"--bundle", bundle});
+    int pid = startCli(args, out, err);
+    for (int i = 0; i < 300 && !catches(pid, SIGINT); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));  // into the sum
+    kill(pid, SIGINT);
+    EXPECT_EQ(waitCli(pid), 130);  // 128 + SIGINT, before the child's 60 s alarm
+    EXPECT_EQ(readFile(out), "started\n");
+    EXPECT_EQ(readFile(err), script + ":3:9: error: KeyboardInterrupt: the run was cancelled\n"
+                             "fusescope-cli: stopped by SIGINT (Ctrl+C) where the error above says; the outputs asked for are written\n");
+    EXPECT_NE(readFile(events).find("\"type\":\"error\""), std::string::npos);
+    if (zipAvailable()) {
+        Bundle b = readBundle(bundle);
+        EXPECT_EQ(b.script, kLongSum);
+        EXPECT_EQ(b.events.back()["type"], "error");
+    }
+}
+
+TEST(CliOutputs, SigtermStopsTheRunToo) {
+    std::string script = writeTempFile("term.py", kLongSum);
+    std::string out = script + ".out", err = script + ".err";
+    int pid = startCli({"run", script}, out, err);
+    for (int i = 0; i < 300 && !catches(pid, SIGTERM); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    kill(pid, SIGTERM);
+    EXPECT_EQ(waitCli(pid), 128 + SIGTERM);
+    EXPECT_NE(readFile(err).find("fusescope-cli: stopped by SIGTERM"), std::string::npos) << readFile(err);
+}
