@@ -193,7 +193,9 @@ void reduceRows(const Tensor& in, const std::vector<bool>& mask, F&& f) {
     const char* base = bytePtr(in);
     const int64_t item = static_cast<int64_t>(dtypeSize(in.dtype()));
     std::vector<T> values(plan.inner.size());
+    int64_t sincePoll = 0;
     for (std::size_t o = 0; o < plan.outer.size(); ++o) {
+        if ((sincePoll += static_cast<int64_t>(plan.inner.size())) >= kCancelPollElements) sincePoll = 0, throwIfCancelled();
         for (std::size_t r = 0; r < plan.inner.size(); ++r) {
             const char* p = base + (plan.outer[o] + plan.inner[r]) * item;
             if constexpr (std::is_same_v<T, double>) values[r] = loadDouble(p, in.dtype());

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "core/cancellation.h"
 #include "core/error.h"
 #include "ops/kernel_support.h"
 #include "ops/op_registration.h"
@@ -141,13 +142,15 @@ void gemm(const MatView& a, const MatView& b, const Tensor& out) {
             for (int64_t j = 0; j < m; ++j)
                 B[static_cast<std::size_t>(i * m + j)] = load(b.data + (b.batchOffsets[bi] + i * b.rowStride + j * b.colStride) * bsz, b.dtype);
         std::fill(C, C + cSize, T{});
-        for (int64_t i = 0; i < n; ++i)
+        for (int64_t i = 0; i < n; ++i) {
+            throwIfCancelled();  // a row is k * m multiply-adds
             for (int64_t p = 0; p < k; ++p) {
                 T aip = A[static_cast<std::size_t>(i * k + p)];
                 const T* brow = &B[static_cast<std::size_t>(p * m)];
                 T* crow = &C[static_cast<std::size_t>(i * m)];
                 for (int64_t j = 0; j < m; ++j) crow[j] += aip * brow[j];
             }
+        }
         char* base = ob + static_cast<int64_t>(bi) * n * m * osz;
         for (int64_t i = 0; i < cSize; ++i) {
             if constexpr (std::is_same_v<T, double>) storeDouble(base + i * osz, out.dtype(), C[i]);

@@ -129,6 +129,7 @@ private slots:
     void tracedTimesAndHits();
     void storeIndexesEachCompilesEventsWithoutTraceEvents();
     void logFilters();
+    void fieldsOfTheWrongKindAreReadAsAbsent();
 };
 
 void ModelsTest::recompiles() {
@@ -291,6 +292,20 @@ void ModelsTest::logFilters() {
     QCOMPARE(proxy.index(0, LogsModel::MessageColumn).data().toString(), "GUARDS:");
     run.store.append(eventToJson(LogEvent{"0/2", "guards", true, LogLevel::Info, "GUARDS:\nagain"}));
     QCOMPARE(proxy.rowCount(), 2);  // live rows pass through the filter
+}
+
+// Readers check events against the schema, but the models never rely on it: a field of the
+// wrong kind reads as absent instead of throwing through Qt's event loop (which aborted).
+void ModelsTest::fieldsOfTheWrongKindAreReadAsAbsent() {
+    Run run;
+    run.feed({json{{"type", "compile_started"}, {"compile_id", "0/0"}, {"function", 5}},
+              json{{"type", "graph_captured"}, {"compile_id", "0/0"}, {"op_count", "three"}, {"break_reason", nullptr}},
+              json{{"type", "graph_break"}, {"compile_id", "0/0"}, {"reason", 7}},
+              json{{"type", "kernel_source"}, {"compile_id", "0/0"}, {"compile_seconds", "slow"}, {"error", false}},
+              json{{"type", "log"}, {"compile_id", 1}, {"level", 30}, {"name", nullptr}, {"message", json::array()}},
+              json{{"type", "error"}, {"message", 3.5}}});
+    QCOMPARE(run.compiles.rowCount(), 1);
+    QCOMPARE(run.logs.rowCount(), 1);
 }
 
 QTEST_MAIN(ModelsTest)
