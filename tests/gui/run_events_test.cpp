@@ -118,6 +118,10 @@ private slots:
                  QString("events.jsonl line 1: nests JSON deeper than 512 levels"));
         // Fields the schema does not know, and nested fields other than the location, are kept.
         QCOMPARE(errorOf("{\"type\": \"log\", \"extra\": 5, \"nodes\": [{\"name\": 3}]}\n"), QString());
+        // A repeated key counts by its last value, as the bundle reader reads it.
+        QCOMPARE(errorOf("{\"type\": \"log\", \"message\": 5, \"message\": \"fine\"}\n"), QString());
+        QCOMPARE(errorOf("{\"type\": \"log\", \"message\": \"fine\", \"message\": 5}\n"),
+                 QString("events.jsonl line 1: field \"message\" is an integer, expected a string"));
     }
 
     void aTraceEventWithoutItsTimesIsKeptAsAnyOtherEvent() {

@@ -3,6 +3,9 @@
 #include <cstdint>
 #include <iterator>
 #include <limits>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "bundle/event_lines.h"
 #include "model/json_fields.h"
@@ -22,15 +25,14 @@ public:
     Kind read(std::string_view line) {
         depth_ = 0;
         key_ = Key::None;
-        tooDeep_ = false;
-        problem.clear();
-        topField_.clear();
+        tooDeep_ = badField_ = inWhere_ = false;
+        expected_ = 0;
         object_ = isString_ = isTrace_ = hasRfId_ = hasBegin_ = hasEnd_ = false;
         record = {};
         name.clear();
         compileId.clear();
         if (!json::sax_parse(line.begin(), line.end(), this))
-            return tooDeep_ ? Kind::TooDeep : !problem.empty() ? Kind::BadField : Kind::Malformed;
+            return tooDeep_ ? Kind::TooDeep : badField_ ? Kind::BadField : Kind::Malformed;
         if (!object_ || !isString_) return Kind::NotAnEvent;
         bool span = isTrace_ && hasRfId_ && hasBegin_ && hasEnd_ && record.end >= record.begin;
         return span ? Kind::Trace : Kind::Other;  // a trace event without its times is kept as any other
@@ -38,7 +40,6 @@ public:
 
     TraceSpanRecord record;  // of a Trace line; its text and ids are the caller's to set
     std::string name, compileId;
-    std::string problem;  // of a BadField line
 
     // nlohmann's SAX interface (a template parameter: nothing virtual).
     bool null() { return fieldKind(kJsonNull); }
@@ -63,8 +64,14 @@ public:
         return true;
     }
     bool key(json::string_t& k) {
-        if (depth_ == 1) key_ = keyOf(k), topField_ = field_ = k;
-        if (depth_ == 2 && topField_ == "where") field_ = "where." + k;
+        // The kinds the field may have, looked up once per key: no copies of its name.
+        if (depth_ == 1) {
+            const KnownKey* known = knownKey(k);
+            key_ = known ? known->key : Key::None;
+            expected_ = known ? known->kinds : expectedJsonKinds(k);
+            inWhere_ = k == "where";
+        }
+        if (depth_ == 2 && inWhere_) expected_ = expectedJsonKinds("where." + k);
         return true;
     }
     bool start_object(std::size_t) {
@@ -80,13 +87,27 @@ public:
 private:
     enum class Key { None, Type, RfId, Parent, Tid, Begin, End, Name, Cat, CompileId };
 
-    static Key keyOf(const std::string& k) {
-        static const std::pair<std::string_view, Key> keys[] = {
-            {"type", Key::Type}, {"rf_id", Key::RfId}, {"parent", Key::Parent}, {"tid", Key::Tid}, {"begin_ns", Key::Begin},
-            {"end_ns", Key::End}, {"name", Key::Name}, {"cat", Key::Cat},       {"compile_id", Key::CompileId}};
-        for (const auto& [text, key] : keys)
-            if (k == text) return key;
-        return Key::None;
+    struct KnownKey {
+        std::string_view text;
+        Key key;
+        unsigned kinds;  // expectedJsonKinds(text), looked up once
+    };
+
+    // The keys a span needs, with their schema kinds: the common keys of a trace line cost
+    // no hash lookup.
+    static const KnownKey* knownKey(const std::string& k) {
+        static const std::vector<KnownKey> keys = [] {
+            const std::pair<std::string_view, Key> spanKeys[] = {
+                {"type", Key::Type}, {"rf_id", Key::RfId},    {"parent", Key::Parent}, {"tid", Key::Tid},
+                {"begin_ns", Key::Begin}, {"end_ns", Key::End}, {"name", Key::Name}, {"cat", Key::Cat},
+                {"compile_id", Key::CompileId}};
+            std::vector<KnownKey> out;
+            for (const auto& [text, key] : spanKeys) out.push_back({text, key, expectedJsonKinds(text)});
+            return out;
+        }();
+        for (const KnownKey& known : keys)
+            if (k == known.text) return &known;
+        return nullptr;
     }
 
     bool integer(int64_t v) {
@@ -108,15 +129,16 @@ private:
     }
 
     // Checks a value's kind against the schema: a top-level field, or one of "where"'s.
+    // The message comes from the bundle reader's check, run on the rare bad line.
     bool fieldKind(JsonKind kind) {
-        if (object_ && (depth_ == 1 || (depth_ == 2 && topField_ == "where"))) problem = eventFieldProblem(field_, kind);
-        return problem.empty();
+        if (object_ && (depth_ == 1 || (depth_ == 2 && inWhere_)) && expected_ && !(expected_ & kind)) badField_ = true;
+        return !badField_;
     }
 
     int depth_ = 0;
-    bool tooDeep_ = false;
-    std::string topField_;  // the top-level field being read
-    std::string field_;     // the same, or "where.<field>" inside the location
+    bool tooDeep_ = false, badField_ = false;
+    bool inWhere_ = false;  // reading the top-level field "where" (the location)
+    unsigned expected_ = 0;  // the JsonKinds of the field being read; 0: any
     Key key_ = Key::None;
     bool object_ = false, isString_ = false, isTrace_ = false, hasRfId_ = false, hasBegin_ = false, hasEnd_ = false;
 };
@@ -138,10 +160,17 @@ ParsedChunk parseChunk(const EventLineChunk& chunk) {
                 out.run.traces.add(reader.record, reader.name, reader.compileId);
                 return true;
             case EventLineReader::Kind::Other: out.run.events.push_back(nlohmann::json::parse(line.begin(), line.end())); return true;
+            case EventLineReader::Kind::BadField: {
+                // The bundle reader's own check names the field; it reads a repeated key's
+                // last value, so where that one is fine the line is kept, as it keeps it.
+                nlohmann::json event = nlohmann::json::parse(line.begin(), line.end());
+                out.error = eventFieldProblem(event);
+                if (out.error.empty()) out.run.events.push_back(std::move(event));
+                return out.error.empty();
+            }
             case EventLineReader::Kind::Malformed: out.error = kMalformedEventLine; return false;
             case EventLineReader::Kind::NotAnEvent: out.error = kNotAnEvent; return false;
             case EventLineReader::Kind::TooDeep: out.error = kEventTooDeep; return false;
-            case EventLineReader::Kind::BadField: out.error = reader.problem; return false;
         }
         return false;
     });
