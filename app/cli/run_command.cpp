@@ -48,7 +48,7 @@ struct RunArgs {
 std::atomic<ScriptSession*> interruptibleSession{nullptr};
 volatile std::sig_atomic_t interruptedBy = 0;
 
-extern "C" void onInterrupt(int signal) {
+void onInterrupt(int signal) {
     if (interruptedBy) {
         std::signal(signal, SIG_DFL);
         std::raise(signal);
@@ -179,8 +179,9 @@ int runScript(const RunArgs& args) {
     }
     std::cout.flush();
     if (interruptedBy) {
+        // Where it stopped is the KeyboardInterrupt's location, printed above.
         std::cerr << "fusescope-cli: stopped by " << (interruptedBy == SIGINT ? "SIGINT (Ctrl+C)" : "SIGTERM")
-                  << " where the error above says; the outputs asked for are written\n";
+                  << "; the outputs asked for are written\n";
         status = 128 + interruptedBy;
     }
     if (status == 0 && args.report) writeErr("\n" + report.render());

@@ -85,7 +85,7 @@ TEST(CliOutputs, CtrlCStopsALongEagerOpSaysWhereAndStillWritesTheBundleAndEvents
     EXPECT_EQ(waitCli(pid), 130);  // 128 + SIGINT, before the child's 60 s alarm
     EXPECT_EQ(readFile(out), "started\n");
     EXPECT_EQ(readFile(err), script + ":3:9: error: KeyboardInterrupt: the run was cancelled\n"
-                             "fusescope-cli: stopped by SIGINT (Ctrl+C) where the error above says; the outputs asked for are written\n");
+                             "fusescope-cli: stopped by SIGINT (Ctrl+C); the outputs asked for are written\n");
     EXPECT_NE(readFile(events).find("\"type\":\"error\""), std::string::npos);
     if (zipAvailable()) {
         Bundle b = readBundle(bundle);
