@@ -54,6 +54,7 @@ void addView(OpRegistry& r, std::string name, std::string schema, OpFlags flags,
 Shape inferSize(const std::vector<int64_t>& shape, int64_t numel) {
     Shape out(shape.begin(), shape.end());
     int64_t known = 1;
+    bool overflow = false;  // a product past int64 matches no input's size (a zero size aside)
     std::optional<std::size_t> inferred;
     for (std::size_t i = 0; i < out.size(); ++i) {
         if (out[i] == -1) {
@@ -61,11 +62,13 @@ Shape inferSize(const std::vector<int64_t>& shape, int64_t numel) {
             inferred = i;
         } else if (out[i] < 0) {
             throw ScriptError("RuntimeError", fmt::format("invalid shape dimension {}", out[i]));
-        } else {
-            known *= out[i];
+        } else if (out[i] == 0) {
+            known = 0, overflow = false;
+        } else if (known != 0 && __builtin_mul_overflow(known, out[i], &known)) {
+            overflow = true;
         }
     }
-    bool ok = inferred ? (known != 0 && numel % known == 0) : known == numel;
+    bool ok = !overflow && (inferred ? (known != 0 && numel % known == 0) : known == numel);
     if (!ok) throw ScriptError("RuntimeError", fmt::format("shape '{}' is invalid for input of size {}", shapeStr(Shape(shape.begin(), shape.end())), numel));
     if (inferred) out[*inferred] = numel / known;
     return out;
