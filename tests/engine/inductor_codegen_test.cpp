@@ -120,7 +120,9 @@ std::vector<nlohmann::json> kernelEvents(const std::string& eventsFile) {
     return out;
 }
 
-TEST(InductorCodegen, ASecondProcessLoadsEveryKernelFromTheDiskCacheTenTimesFaster) {
+// How much faster the warm compile is, is bench_inductor's to measure ("cold" against "warm
+// (disk cache)" in bench/README.md): a timed ratio here failed on a loaded machine.
+TEST(InductorCodegen, ASecondProcessLoadsEveryKernelFromTheDiskCache) {
     SKIP_WITHOUT_CPP_JIT();
     std::string dir = fs::path(writeTempFile("marker", "")).parent_path();
     std::string cache = dir + "/cache";
@@ -137,7 +139,6 @@ TEST(InductorCodegen, ASecondProcessLoadsEveryKernelFromTheDiskCacheTenTimesFast
     EXPECT_FALSE(c[0]["from_cache"].get<bool>());
     EXPECT_TRUE(w[0]["from_cache"].get<bool>());
     EXPECT_NE(warm.err.find("kernel cache hit"), std::string::npos) << warm.err;
-    EXPECT_LE(w[0]["compile_seconds"].get<double>() * 10, c[0]["compile_seconds"].get<double>());
 }
 
 }  // namespace
