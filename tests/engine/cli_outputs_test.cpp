@@ -80,7 +80,7 @@ TEST(CliOutputs, CtrlCStopsALongEagerOpSaysWhereAndStillWritesTheBundleAndEvents
     if (zipAvailable()) args.insert(args.end(), {"--bundle", bundle});
     int pid = startCli(args, out, err);
     for (int i = 0; i < 300 && !catches(pid, SIGINT); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    std::this_thread::sleep_for(std::chrono::milliseconds(500));  // into the sum
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // well into the sum, on a loaded machine too
     kill(pid, SIGINT);
     EXPECT_EQ(waitCli(pid), 130);  // 128 + SIGINT, before the child's 60 s alarm
     EXPECT_EQ(readFile(out), "started\n");
@@ -99,7 +99,7 @@ TEST(CliOutputs, SigtermStopsTheRunToo) {
     std::string out = script + ".out", err = script + ".err";
     int pid = startCli({"run", script}, out, err);
     for (int i = 0; i < 300 && !catches(pid, SIGTERM); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
     kill(pid, SIGTERM);
     EXPECT_EQ(waitCli(pid), 128 + SIGTERM);
     EXPECT_NE(readFile(err).find("fusescope-cli: stopped by SIGTERM"), std::string::npos) << readFile(err);
