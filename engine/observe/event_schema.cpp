@@ -63,6 +63,8 @@ unsigned expectedJsonKinds(std::string_view field) {
     return it == fields.end() ? 0 : it->second;
 }
 
+namespace {
+
 JsonKind jsonKindOf(const nlohmann::json& value) {
     switch (value.type()) {
         case nlohmann::json::value_t::boolean: return kJsonBool;
@@ -76,16 +78,18 @@ JsonKind jsonKindOf(const nlohmann::json& value) {
     }
 }
 
-std::string eventFieldProblem(std::string_view field, JsonKind actual) {
+std::string fieldProblem(std::string_view field, JsonKind actual) {
     return problem(field, expectedJsonKinds(field), actual);
 }
 
+}  // namespace
+
 std::string eventFieldProblem(const nlohmann::json& event) {
     for (const auto& [field, value] : event.items())
-        if (std::string why = eventFieldProblem(field, jsonKindOf(value)); !why.empty()) return why;
+        if (std::string why = fieldProblem(field, jsonKindOf(value)); !why.empty()) return why;
     if (auto where = event.find("where"); where != event.end() && where->is_object())
         for (const auto& [field, value] : where->items())
-            if (std::string why = eventFieldProblem("where." + field, jsonKindOf(value)); !why.empty()) return why;
+            if (std::string why = fieldProblem("where." + field, jsonKindOf(value)); !why.empty()) return why;
     return "";
 }
 

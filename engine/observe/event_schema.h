@@ -26,13 +26,8 @@ enum JsonKind : unsigned {
 // know (kept, never read). Fields of the "where" location are named "where.line".
 unsigned expectedJsonKinds(std::string_view field);
 
-JsonKind jsonKindOf(const nlohmann::json& value);
-
-// Why a field of kind `actual` is wrong: `field "compile_id" is a number, expected a string`,
-// or "" when it is fine.
-std::string eventFieldProblem(std::string_view field, JsonKind actual);
-
-// The first wrong field of an event (top level, and the "where" location), or "".
+// The first wrong field of an event (top level, and the "where" location), or "":
+// `field "compile_id" is an integer, expected a string`.
 std::string eventFieldProblem(const nlohmann::json& event);
 
 }  // namespace fusescope
