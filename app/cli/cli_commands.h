@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "core/test_hooks.h"
+
 namespace fusescope::cli {
 
 extern const char* const kUsage;
@@ -17,6 +19,8 @@ std::optional<std::string> envValue(const char* name);
 std::optional<std::string> readScript(const std::string& path, std::string& why);
 // "unknown backend 'NAME'; available: eager, ..." for a name no backend has.
 std::string unknownBackendMessage(const std::string& name);
+// --test-hook NAME (core/test_hooks.h): switches the hook on, or gives the usage error's text.
+std::optional<std::string> enableTestHookOption(TestHooks& hooks, const std::string& name);
 
 int runCommand(const std::vector<std::string>& args);  // fusescope-cli run ...
 int bundleCommand(const std::vector<std::string>& args);  // fusescope-cli bundle inspect|extract ...

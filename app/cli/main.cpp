@@ -27,6 +27,7 @@ const char* const kUsage =
     "       fusescope-cli bundle inspect FILE.fscope\n"
     "       fusescope-cli bundle extract FILE.fscope DIR\n"
     "       fusescope-cli serve\n"
+    "       (run, minify and serve also take [--test-hook NAME], see below)\n"
     "\n"
     "  run SCRIPT          run a PyTorch-style script; its prints go to stdout, logs to stderr\n"
     "  --backend NAME      compile every torch.compile'd function with NAME; default: what each\n"
@@ -62,6 +63,10 @@ const char* const kUsage =
     "\n"
     "  serve               speak the engine protocol (JSON lines) on stdin/stdout: run scripts,\n"
     "                      stream their events, explain fusion decisions, minify (docs/protocol.md)\n"
+    "\n"
+    "  --test-hook NAME    for testing Fusescope itself: plant a fault in every compile (repeatable):\n"
+    "                      break-codegen, crash-in-generated-code,\n"
+    "                      plant-bug=aot_decomposition|inductor_decomposition|lowering\n"
     "\n"
     "Exit status: 0 success, 1 script error, bad bundle or nothing to minify, 2 bad usage.\n";
 
@@ -99,6 +104,15 @@ std::optional<std::string> readScript(const std::string& path, std::string& why)
 
 std::string unknownBackendMessage(const std::string& name) {
     return fmt::format("unknown backend '{}'; available: {}", name, fmt::join(backendNames(), ", "));
+}
+
+std::optional<std::string> enableTestHookOption(TestHooks& hooks, const std::string& name) {
+    try {
+        enableTestHook(hooks, name);
+        return std::nullopt;
+    } catch (const fusescope::Error& e) {
+        return std::string(e.what());
+    }
 }
 
 }  // namespace fusescope::cli

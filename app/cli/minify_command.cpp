@@ -17,13 +17,14 @@ int minifyCommand(const std::vector<std::string>& args) {
     std::string script, out = "repro.py";
     for (size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
-        if (a == "--after" || a == "--backend" || a == "--out" || a == "--cuda-arch") {
+        if (a == "--after" || a == "--backend" || a == "--out" || a == "--cuda-arch" || a == "--test-hook") {
             if (i + 1 >= args.size()) return usageError(a + " needs a value");
             const std::string& v = args[++i];
             if (a == "--after") request.after = v;
             else if (a == "--backend") request.options.backendOverride = v;
             else if (a == "--out") out = v;
-            else request.options.cudaArch = v;
+            else if (a == "--cuda-arch") request.options.cudaArch = v;
+            else if (auto error = enableTestHookOption(request.options.testHooks, v)) return usageError(*error);
         } else if (a == "--accuracy") {
             request.accuracy = true;
         } else if (a == "--gpu-codegen-only") {

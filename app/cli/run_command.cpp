@@ -40,6 +40,7 @@ struct RunArgs {
     bool gpuCodegenOnly = false;
     bool checkAccuracy = false;
     std::string cudaArch = CudaCompiler::kDefaultArch;
+    TestHooks testHooks;
 };
 
 // Ctrl+C and SIGTERM: the first asks the run to stop at its next safe point (its next
@@ -122,6 +123,7 @@ int runScript(const RunArgs& args) {
     options.debugDir = args.debugDir;
     options.gpuCodegenOnly = args.gpuCodegenOnly;
     options.cudaArch = args.cudaArch;
+    options.testHooks = args.testHooks;
     options.checkAccuracy = args.checkAccuracy;
     if (options.debugDir.empty() && envValue("FUSESCOPE_COMPILE_DEBUG").value_or("0") == "1") options.debugDir = "fusescope_debug";
 
@@ -219,7 +221,7 @@ int runCommand(const std::vector<std::string>& args) {
             return args[++i];
         };
         if (a == "--backend" || a == "--logs" || a == "--logs-out" || a == "--events" || a == "--debug-dir" ||
-            a == "--bundle" || a == "--cuda-arch") {
+            a == "--bundle" || a == "--cuda-arch" || a == "--test-hook") {
             auto v = value(a.c_str());
             if (!v) return usageError(a + " needs a value");
             if (a == "--backend") run.backend = *v;
@@ -228,6 +230,9 @@ int runCommand(const std::vector<std::string>& args) {
             else if (a == "--debug-dir") run.debugDir = *v;
             else if (a == "--bundle") run.bundle = *v;
             else if (a == "--cuda-arch") run.cudaArch = *v;
+            else if (a == "--test-hook") {
+                if (auto error = enableTestHookOption(run.testHooks, *v)) return usageError(*error);
+            }
             else run.events = *v;
         } else if (a == "--report") {
             run.report = true;

@@ -60,6 +60,8 @@ private:
 
 class EngineServer {
 public:
+    explicit EngineServer(TestHooks testHooks) : testHooks_(std::move(testHooks)) {}
+
     int serve(std::istream& in) {
         worker_ = std::thread([this] { work(); });
         std::optional<json> shutdownId;
@@ -139,7 +141,8 @@ private:
                            [this] {
                                std::lock_guard lock(mutex_);
                                return cancelRunning_;
-                           }};
+                           },
+                           testHooks_};
         for (;;) {
             Request request;
             {
@@ -170,6 +173,7 @@ private:
         }
     }
 
+    TestHooks testHooks_;
     MessageWriter out_;
     std::thread worker_;
     ServedRuns runs_;  // the worker's alone
@@ -186,13 +190,18 @@ private:
 }  // namespace
 
 int serveCommand(const std::vector<std::string>& args) {
-    if (!args.empty()) return usageError("serve takes no arguments");
+    TestHooks testHooks;
+    for (size_t i = 0; i < args.size(); ++i) {
+        if (args[i] != "--test-hook") return usageError("serve takes no arguments but --test-hook NAME");
+        if (i + 1 >= args.size()) return usageError("--test-hook needs a value");
+        if (auto error = enableTestHookOption(testHooks, args[++i])) return usageError(*error);
+    }
     std::signal(SIGPIPE, SIG_IGN);  // a vanished client shows as the end of stdin
 #ifdef __linux__
     prctl(PR_SET_PDEATHSIG, SIGTERM);  // nobody left to talk to: do not run on as an orphan
 #endif
     std::ios::sync_with_stdio(false);
-    EngineServer server;
+    EngineServer server(testHooks);
     return server.serve(std::cin);
 }
 

@@ -50,8 +50,9 @@ struct RunParams {
 };
 
 // Checks the params of `run` and turns them into session options.
-RunParams runParams(const json& params) {
+RunParams runParams(const json& params, const RunContext& context) {
     RunParams run;
+    run.options.testHooks = context.testHooks;
     auto script = protocol::stringParam(params, "script");
     auto path = protocol::stringParam(params, "path");
     if (script.has_value() == path.has_value())
@@ -108,7 +109,7 @@ json locationJson(const SourceLocation& where) {
 }  // namespace
 
 json runMethod(const protocol::Request& request, ServedRuns& runs, const RunContext& context) {
-    RunParams run = runParams(request.params);
+    RunParams run = runParams(request.params, context);
     ScheduleArchive& archive = runs.add(request.id);
     run.options.compilers = archive.lookup();
     ScriptSession session(std::move(run.options));
@@ -173,7 +174,7 @@ json explainFusionMethod(const protocol::Request& request, ServedRuns& runs) {
 }
 
 json minifyMethod(const protocol::Request& request, const RunContext& context) {
-    RunParams run = runParams(request.params);
+    RunParams run = runParams(request.params, context);
     MinifyRequest minify;
     minify.source = std::move(run.source);
     minify.fileName = run.fileName;

@@ -36,6 +36,7 @@ struct RunContext {
     std::function<void(const nlohmann::json& message)> send;
     std::function<void(ScriptSession* running)> setRunning;
     std::function<bool()> cancelled;  // whether `cancel` asked for the request to stop
+    TestHooks testHooks;              // serve --test-hook: planted in every run's compiles
 };
 
 nlohmann::json runMethod(const protocol::Request& request, ServedRuns& runs, const RunContext& context);

@@ -82,7 +82,7 @@ CompiledGraph CheckedCompiler::compile(std::shared_ptr<const Graph> graph, const
         std::string cause = errorText(e);
         GraphFailure failure{GraphFailure::Kind::Compile, request.compileId, request.function, request.graphName, name(),
                              graph, request.exampleInputs ? copiesOf(*request.exampleInputs) : std::vector<Tensor>{}, cause,
-                             errorType(e), e.where()};
+                             errorType(e), e.where(), request.settings};
         report(failure, request);
         std::string failed = fmt::format("backend='{}' raised:\n{}", name(), cause);
         if (!request.suppressErrors) throw ScriptError("BackendCompilerFailed", failed, e.where());
@@ -105,7 +105,7 @@ std::vector<Tensor> CheckedCompiler::runChecked(const CompiledGraph& run, const 
     std::vector<Tensor> before = options_.checkAccuracy || options_.onFailure ? copiesOf(inputs) : std::vector<Tensor>{};
     auto failure = [&](GraphFailure::Kind kind, std::string error, std::string type, SourceLocation where) {  // made only on failure
         return GraphFailure{kind, request.compileId, request.function, request.graphName, name(), graph, before,
-                            std::move(error), std::move(type), std::move(where)};
+                            std::move(error), std::move(type), std::move(where), request.settings};
     };
     std::optional<std::mt19937_64> randomBefore;  // the eager reference draws the same random numbers
     if (options_.checkAccuracy) randomBefore = globalGenerator();

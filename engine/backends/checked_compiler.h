@@ -28,6 +28,7 @@ struct GraphFailure {
     std::string error;           // "ReluCompileError: ..." or the accuracy mismatch
     std::string errorType;       // the exception's class ("ReluCompileError"), or "accuracy"
     SourceLocation where;
+    CompileSettings settings;  // the session's, so the minifier compiles as the failing run did
 };
 const char* failureKindName(GraphFailure::Kind kind);  // "compile", "runtime", "accuracy"
 

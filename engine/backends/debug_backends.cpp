@@ -19,7 +19,7 @@ namespace fusescope {
 
 namespace {
 
-using Transform = std::shared_ptr<Graph> (*)(const Graph&);
+using Transform = std::shared_ptr<Graph> (*)(const Graph&, const TestHooks&);
 
 // Runs the graph, after an optional rewrite, through the op registry.
 class EagerBackend : public GraphCompiler {
@@ -27,8 +27,8 @@ public:
     EagerBackend(std::string name, Transform transform = nullptr) : name_(std::move(name)), transform_(transform) {}
     std::string name() const override { return name_; }
     bool throughAot() const override { return transform_ != nullptr; }
-    CompiledGraph compile(std::shared_ptr<const Graph> graph, const CompileRequest&) const override {
-        if (transform_) graph = transform_(*graph);
+    CompiledGraph compile(std::shared_ptr<const Graph> graph, const CompileRequest& request) const override {
+        if (transform_) graph = transform_(*graph, request.settings.testHooks);
         return eagerRunner(graph);
     }
 

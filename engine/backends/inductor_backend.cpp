@@ -98,13 +98,13 @@ private:
                                 const InductorReporter& report) const {
         ScheduledGraph g;
         g.graph = graph;
-        g.transformed = compilePhase(request, "decompose", [&] { return decomposeForInductor(*graph); });
+        g.transformed = compilePhase(request, "decompose", [&] { return decomposeForInductor(*graph, request.settings.testHooks); });
         std::string transformedText = graphReadable(*g.transformed);
         report.emit(IrDumpEvent{request.compileId, request.graphName, "fx_graph_transformed", transformedText, {}});
         report.artifact("aot_graphs", fmt::format("TRANSFORMED GRAPH\n ===== {} =====\n{}", request.graphName, transformedText));
 
         try {
-            g.lowered = compilePhase(request, "lower", [&] { return lowerGraph(*g.transformed); });
+            g.lowered = compilePhase(request, "lower", [&] { return lowerGraph(*g.transformed, request.settings.testHooks); });
         } catch (const LoweringUnsupported& e) {
             report.log(LogLevel::Warning, fmt::format("{}: cannot lower {}; running the graph eagerly", request.graphName, e.what()));
             return eagerRunner(graph);

@@ -8,15 +8,15 @@
 #include "backends/backend.h"
 #include "backends/inductor_stages.h"
 #include "codegen/cpp/cpp_codegen.h"
-#include "core/test_hooks.h"
 #include "runtime/cpu_runtime.h"
 #include "toolchain/cpp_jit.h"
 
 namespace fusescope {
 
 CompiledGraph compileForCpu(const ScheduledGraph& g, const CompileRequest& request, const InductorReporter& report) {
-    GeneratedCpp generated = compilePhase(request, "codegen", [&] { return generateCpp(g.lowered, g.schedule); });
-    if (codegenBrokenForTests()) generated.source += "\nthis line is not C++;\n";
+    const TestHooks& hooks = request.settings.testHooks;
+    GeneratedCpp generated = compilePhase(request, "codegen", [&] { return generateCpp(g.lowered, g.schedule, hooks); });
+    if (hooks.breakCodegen) generated.source += "\nthis line is not C++;\n";
     report.artifact("output_code", fmt::format("Output code of {}:\n{}", request.graphName, generated.source));
     KernelSourceEvent source = kernelSourceOf(request, "cpp", generated);
 

@@ -17,7 +17,7 @@ CompiledGraph compileForCuda(const ScheduledGraph& g, const CompileRequest& requ
     GeneratedCuda generated = compilePhase(request, "codegen", [&] { return generateCuda(g.lowered, g.schedule); });
     report.artifact("output_code", fmt::format("Output code of {}:\n{}", request.graphName, generated.source));
     KernelSourceEvent source = kernelSourceOf(request, "cuda", generated);
-    source.arch = cudaArch();
+    source.arch = request.settings.cudaArch.empty() ? CudaCompiler::kDefaultArch : request.settings.cudaArch;
 
     if (!CudaCompiler::available()) {
         static std::once_flag noToolkitNotice;

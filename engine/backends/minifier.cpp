@@ -137,6 +137,7 @@ public:
         request.backend = backend_.name();
         request.exampleInputs = &b.inputs;
         request.suppressErrors = false;
+        request.settings = failure_.settings;
         for (const Tensor& t : b.inputs)
             if (t.defined() && !t.device().isCpu()) request.device = t.device();
         auto matches = [&](const Error& e) -> std::optional<std::string> {
@@ -344,7 +345,7 @@ std::string inputLiteral(const Tensor& t) {
 MinifiedGraph minifyGraph(const GraphFailure& failure, const GraphCompiler& backend, const std::string& after,
                           const MinifyOptions& options) {
     if (after != "dynamo" && after != "aot") throw Error("--after takes dynamo or aot, not '" + after + "'");
-    std::shared_ptr<const Graph> graph = after == "aot" ? decomposeForAot(*failure.graph) : failure.graph;
+    std::shared_ptr<const Graph> graph = after == "aot" ? decomposeForAot(*failure.graph, failure.settings.testHooks) : failure.graph;
     return Minifier(graph, failure.inputs, backend, failure, options).run();
 }
 

@@ -153,6 +153,7 @@ TraceContext CompileManager::traceContext(Interpreter& interp, const FunctionObj
     context.functionWhere = fn.def->loc;
     context.backend = &backendFor(options);
     context.suppressErrors = configInt(interp, "suppress_errors", 1) != 0;
+    context.settings = &settings_;
     context.logger = &logger_;
     context.bus = &bus_;
     context.recording = recording;

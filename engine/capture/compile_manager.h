@@ -38,8 +38,10 @@ struct ExplainReport {
 
 class CompileManager {
 public:
-    CompileManager(const Logger& logger, const EventBus& bus, CompilerLookup compilers, std::string availableBackends)
-        : logger_(logger), bus_(bus), compilers_(std::move(compilers)), availableBackends_(std::move(availableBackends)) {}
+    CompileManager(const Logger& logger, const EventBus& bus, CompilerLookup compilers, std::string availableBackends,
+                   CompileSettings settings)
+        : logger_(logger), bus_(bus), compilers_(std::move(compilers)), availableBackends_(std::move(availableBackends)),
+          settings_(std::move(settings)) {}
 
     // A call of a torch.compile'd function.
     Value call(Interpreter& interp, CompiledFunctionObject& fn, CallArgs& args);
@@ -66,6 +68,7 @@ private:
     const EventBus& bus_;
     CompilerLookup compilers_;
     std::string availableBackends_;  // for the message naming an unknown backend
+    CompileSettings settings_;
     std::map<const void*, FrameState> frames_;
     int nextFrameId_ = 0;
     int graphCounter_ = 0;

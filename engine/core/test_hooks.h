@@ -1,17 +1,35 @@
 #pragma once
-// Faults tests switch on through the environment, so the paths that handle a broken
-// compiler stage can be exercised end to end:
-//   FUSESCOPE_TEST_BREAK_CODEGEN=1        generated C++ gets a line that is not C++
-//   FUSESCOPE_TEST_PLANT_BUG=STAGE        one stage computes a wrong result:
-//     aot_decomposition       linear's decomposition doubles its result (every backend that decomposes)
-//     inductor_decomposition  softmax's decomposition divides by the sum plus 1
-//     lowering                exp is lowered as exp2 (inductor only)
+// Faults a test plants on purpose, so the paths that handle a broken compiler stage run end
+// to end. They are an explicit option of a session (SessionOptions::testHooks; the CLI's
+// --test-hook), carried to each stage with the compile request: no stage reads them from
+// the environment.
 
+#include <string>
 #include <string_view>
 
 namespace fusescope {
 
-bool codegenBrokenForTests();
-bool bugPlantedForTests(std::string_view stage);
+struct TestHooks {
+    // One stage computes a wrong result.
+    enum class PlantedBug {
+        None,
+        AotDecomposition,       // linear's decomposition doubles its result (every backend that decomposes)
+        InductorDecomposition,  // softmax's decomposition divides by the sum plus 1
+        Lowering,               // exp is lowered as exp2 (inductor only)
+    };
+    PlantedBug plantedBug = PlantedBug::None;
+    bool breakCodegen = false;          // generated C++ gets a line that is not C++
+    bool crashInGeneratedCode = false;  // every C++ wrapper writes through a null pointer
+
+    bool plants(PlantedBug bug) const { return plantedBug == bug; }
+};
+
+// Switches one hook on from its name: break-codegen, crash-in-generated-code,
+// plant-bug=aot_decomposition|inductor_decomposition|lowering. Throws Error naming the
+// valid names for anything else.
+void enableTestHook(TestHooks& hooks, std::string_view name);
+
+// The valid names, for usage texts.
+std::string testHookNames();
 
 }  // namespace fusescope

@@ -33,10 +33,11 @@ void copyProvenance(const Node& from, Node& to) {
 class Rewrite {
 public:
     Rewrite(GraphBuilder& builder, const Node& origin, const OpDef& def, BoundArgs boundArgs, const std::vector<Argument>& args,
-            const ArgumentKwargs& kwargs)
-        : bound(std::move(boundArgs)), builder_(builder), origin_(origin), def_(def), args_(args), kwargs_(kwargs) {}
+            const ArgumentKwargs& kwargs, const TestHooks& hooks)
+        : bound(std::move(boundArgs)), hooks(hooks), builder_(builder), origin_(origin), def_(def), args_(args), kwargs_(kwargs) {}
 
     const BoundArgs bound;  // the composite's arguments as values (meta tensors, constants)
+    const TestHooks& hooks;
 
     // The new graph's argument for tensor parameter `name`; nullopt when it is None.
     std::optional<Argument> maybeTensor(const std::string& name) const {
@@ -170,7 +171,7 @@ Centered centered(Rewrite& r, const Argument& x, const std::vector<int64_t>& dim
 
 std::optional<Argument> softmax(Rewrite& r) {
     ShiftedExp s = shiftedExp(r);
-    if (bugPlantedForTests("inductor_decomposition")) return r.call("div", {s.exp, r.call("add", {s.sum, constant(1)})});
+    if (r.hooks.plants(TestHooks::PlantedBug::InductorDecomposition)) return r.call("div", {s.exp, r.call("add", {s.sum, constant(1)})});
     return r.call("div", {s.exp, s.sum});
 }
 
@@ -247,7 +248,7 @@ std::optional<Argument> foldedMm(Rewrite& r, Argument x, const std::function<Arg
 std::optional<Argument> linear(Rewrite& r) {
     std::optional<Argument> y = foldedMm(r, r.tensor("input"), [&] { return r.call("t", {r.tensor("weight")}); });
     if (!y) return std::nullopt;
-    if (bugPlantedForTests("aot_decomposition")) y = r.call("mul", {*y, constant(2)});
+    if (r.hooks.plants(TestHooks::PlantedBug::AotDecomposition)) y = r.call("mul", {*y, constant(2)});
     if (auto bias = r.maybeTensor("bias")) return r.call("add", {*y, *bias});
     return y;
 }
@@ -384,7 +385,7 @@ bool passesNumberForTensor(const BoundArgs& bound) {
 }
 
 std::optional<Argument> decompose(GraphBuilder& builder, const Node& node, const std::vector<Argument>& args,
-                                  const ArgumentKwargs& kwargs, bool aotOnly) {
+                                  const ArgumentKwargs& kwargs, bool aotOnly, const TestHooks& hooks) {
     if (node.returnsTuple || node.meta.size() != 1) return std::nullopt;
     IValueList argValues;
     for (const Argument& a : args) argValues.push_back(builder.value(a));
@@ -394,7 +395,7 @@ std::optional<Argument> decompose(GraphBuilder& builder, const Node& node, const
     auto rule = decompositions().find(def->name);
     if (rule == decompositions().end() || (aotOnly && !rule->second.inAot) || passesNumberForTensor(bound))
         return std::nullopt;
-    Rewrite rewrite(builder, node, *def, std::move(bound), args, kwargs);
+    Rewrite rewrite(builder, node, *def, std::move(bound), args, kwargs, hooks);
     std::optional<Argument> result = rule->second.rewrite(rewrite);
     if (!result) return std::nullopt;
     return matchResult(rewrite, *result);
@@ -429,7 +430,7 @@ Argument remap(const Argument& arg, const std::unordered_map<const Node*, Argume
     return arg;
 }
 
-std::shared_ptr<Graph> decomposeGraph(const Graph& graph, bool aotOnly) {
+std::shared_ptr<Graph> decomposeGraph(const Graph& graph, bool aotOnly, const TestHooks& hooks) {
     auto result = std::make_shared<Graph>();
     GraphBuilder builder(*result);
     std::unordered_map<const Node*, Argument> values;  // each old node's value in the new graph
@@ -444,7 +445,7 @@ std::shared_ptr<Graph> decomposeGraph(const Graph& graph, bool aotOnly) {
         for (const Argument& a : node->args) args.push_back(remap(a, values));
         ArgumentKwargs kwargs;
         for (const auto& [name, a] : node->kwargs) kwargs.emplace_back(name, remap(a, values));
-        std::optional<Argument> decomposed = decompose(builder, *node, args, kwargs, aotOnly);
+        std::optional<Argument> decomposed = decompose(builder, *node, args, kwargs, aotOnly, hooks);
         values[node.get()] = decomposed ? *decomposed : copyCall(builder, *node, std::move(args), std::move(kwargs));
     }
     std::vector<Argument> outputs;
@@ -455,7 +456,9 @@ std::shared_ptr<Graph> decomposeGraph(const Graph& graph, bool aotOnly) {
 
 }  // namespace
 
-std::shared_ptr<Graph> decomposeForInductor(const Graph& graph) { return decomposeGraph(graph, false); }
-std::shared_ptr<Graph> decomposeForAot(const Graph& graph) { return decomposeGraph(graph, true); }
+std::shared_ptr<Graph> decomposeForInductor(const Graph& graph, const TestHooks& hooks) {
+    return decomposeGraph(graph, false, hooks);
+}
+std::shared_ptr<Graph> decomposeForAot(const Graph& graph, const TestHooks& hooks) { return decomposeGraph(graph, true, hooks); }
 
 }  // namespace fusescope

@@ -31,17 +31,19 @@
 
 #include <memory>
 
+#include "core/test_hooks.h"
 #include "graph/graph.h"
 
 namespace fusescope {
 
 // A new graph computing the same outputs as `graph` (which is left unchanged): the same
 // placeholders (names, sources, metadata) in the same order, composite ops decomposed.
-std::shared_ptr<Graph> decomposeForInductor(const Graph& graph);
+// `hooks` may plant a bug in a decomposition (core/test_hooks.h).
+std::shared_ptr<Graph> decomposeForInductor(const Graph& graph, const TestHooks& hooks = {});
 // The same with only the decompositions AOT Autograd applies before any backend (PyTorch's
 // CompositeImplicitAutograd ops: linear, matmul, square, outer, dropout): what the
 // aot_eager backend runs, so a wrong result that appears only with the full table points
 // at Inductor's own decompositions.
-std::shared_ptr<Graph> decomposeForAot(const Graph& graph);
+std::shared_ptr<Graph> decomposeForAot(const Graph& graph, const TestHooks& hooks = {});
 
 }  // namespace fusescope

@@ -9,11 +9,18 @@
 #include <vector>
 
 #include "core/device.h"
+#include "core/test_hooks.h"
 #include "graph/graph.h"
 
 namespace fusescope {
 
 class Logger;
+
+// What a session sets once for every graph it compiles.
+struct CompileSettings {
+    std::string cudaArch;  // the GPU architecture CUDA kernels are built for; empty: the default
+    TestHooks testHooks;
+};
 
 // Who is compiling what: compilers report through the logger and the event bus under the
 // compile id and graph name.
@@ -31,6 +38,7 @@ struct CompileRequest {
     // torch._dynamo.config.suppress_errors: a failing compile runs eagerly (WON'T CONVERT)
     // rather than raising.
     bool suppressErrors = true;
+    CompileSettings settings;
 };
 
 // Runs a compiled graph: inputs in placeholder order, outputs in graph-output order.

@@ -357,9 +357,9 @@ constexpr int kRealizeReadsThreshold = 4;  // a shared value reading more than t
 
 }  // namespace
 
-LoweredGraph lowerGraph(const Graph& graph) {
+LoweredGraph lowerGraph(const Graph& graph, const TestHooks& hooks) {
     LoweredGraph out;
-    LoweringContext ctx(out);
+    LoweringContext ctx(out, hooks);
     std::map<const Node*, std::vector<LValue>> values;
     std::map<const Node*, int> users = userCounts(graph);
     const OpRegistry& registry = OpRegistry::instance();

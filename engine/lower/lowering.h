@@ -7,6 +7,7 @@
 // that recomputing it would be worse.
 
 #include "core/error.h"
+#include "core/test_hooks.h"
 #include "lower/ir.h"
 
 namespace fusescope {
@@ -18,6 +19,7 @@ public:
     using Error::Error;
 };
 
-LoweredGraph lowerGraph(const Graph& graph);
+// `hooks` may plant a bug in a lowering rule (core/test_hooks.h).
+LoweredGraph lowerGraph(const Graph& graph, const TestHooks& hooks = {});
 
 }  // namespace fusescope

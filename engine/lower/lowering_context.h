@@ -52,7 +52,8 @@ private:
 
 class LoweringContext {
 public:
-    explicit LoweringContext(LoweredGraph& out) : out_(out) {}
+    LoweringContext(LoweredGraph& out, const TestHooks& hooks) : out_(out), hooks_(hooks) {}
+    const TestHooks& hooks() const { return hooks_; }
 
     // The node being lowered (provenance of what gets created) and its result metadata.
     const Node* node = nullptr;
@@ -75,6 +76,7 @@ public:
 
 private:
     LoweredGraph& out_;
+    const TestHooks& hooks_;
     int nextBuffer_ = 0;
 };
 

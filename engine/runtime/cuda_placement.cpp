@@ -5,31 +5,19 @@
 
 #include "core/error.h"
 #include "runtime/cuda_driver.h"
-#include "toolchain/cuda/cuda_compiler.h"
 
 namespace fusescope {
 
 namespace {
 
 std::atomic<bool> codegenOnly{false};
-std::mutex settingsMutex;  // guards the two below
+std::mutex settingsMutex;  // guards the one below
 Device defaultDeviceValue = Device::cpu();
-std::string cudaArchValue = CudaCompiler::kDefaultArch;
 
 }  // namespace
 
 void setGpuCodegenOnly(bool on) { codegenOnly = on; }
 bool gpuCodegenOnly() { return codegenOnly; }
-
-void setCudaArch(const std::string& arch) {
-    std::lock_guard lock(settingsMutex);
-    cudaArchValue = arch;
-}
-
-std::string cudaArch() {
-    std::lock_guard lock(settingsMutex);
-    return cudaArchValue;
-}
 
 bool cudaTensorsAvailable() { return gpuCodegenOnly(); }
 

@@ -16,9 +16,6 @@ namespace fusescope {
 
 void setGpuCodegenOnly(bool on);
 bool gpuCodegenOnly();
-// The GPU architecture compiled graphs' CUDA kernels are built for (sm_90 unless set).
-void setCudaArch(const std::string& arch);
-std::string cudaArch();
 
 // Whether scripts can make cuda tensors, and why not.
 bool cudaTensorsAvailable();

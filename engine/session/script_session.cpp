@@ -60,7 +60,7 @@ ScriptSession::ScriptSession(SessionOptions options)
     : options_(std::move(options)),
       logger_(bus_, options_.logs),
       compiler_(logger_, bus_, [this](const std::string& name) { return checkedBackend(name); },
-                fmt::format("{}", fmt::join(backendNames(), ", "))) {
+                fmt::format("{}", fmt::join(backendNames(), ", ")), CompileSettings{options_.cudaArch, options_.testHooks}) {
     if (!options_.debugDir.empty()) {
         debugTrace_ = std::make_unique<DebugTraceWriter>(options_.debugDir, logger_);
         bus_.subscribe([this](const Event& e) { debugTrace_->consume(e); });
@@ -88,7 +88,6 @@ void ScriptSession::run(const std::string& source, const std::string& fileName) 
         ~AttachedSink() { if (sink) Profiler::detach(sink); }
     } attached(traceSink_.get());
     setGpuCodegenOnly(options_.gpuCodegenOnly);
-    setCudaArch(options_.cudaArch);
     setDefaultDevice(Device::cpu());
     try {
         runWithLargeStack([&] {

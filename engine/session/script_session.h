@@ -28,6 +28,7 @@ struct SessionOptions {
     // of the compiled graphs (runtime/cuda_placement.h).
     bool gpuCodegenOnly = false;
     std::string cudaArch = CudaCompiler::kDefaultArch;  // the GPU architecture CUDA kernels are compiled for
+    TestHooks testHooks;          // faults planted on purpose (core/test_hooks.h)
     CompilerLookup compilers;     // what a backend name stands for; empty: the registered backends
     // Compare every compiled graph's outputs with eager (backends/accuracy.h).
     bool checkAccuracy = false;

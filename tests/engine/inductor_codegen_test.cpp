@@ -102,7 +102,7 @@ TEST(InductorCodegen, KernelsCarryTheirProvenance) {
 TEST(InductorCodegen, GeneratedCodeCompileErrorFallsBackToEagerWithWontConvert) {
     SKIP_WITHOUT_CPP_JIT();
     std::string script = writeTempFile("chain.py", kPointwiseChain);
-    ProcessResult broken = runCli({"run", script}, {"FUSESCOPE_TEST_BREAK_CODEGEN=1"});
+    ProcessResult broken = runCli({"run", script, "--test-hook", "break-codegen"});
     EXPECT_EQ(broken.exitCode, 0) << broken.err;
     EXPECT_EQ(broken.out, "True\n");
     EXPECT_NE(broken.err.find("WON'T CONVERT chain"), std::string::npos) << broken.err;

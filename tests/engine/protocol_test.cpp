@@ -36,7 +36,8 @@ constexpr auto kTimeout = std::chrono::seconds(60);
 // A `fusescope-cli serve` child with its stdin and stdout on pipes (stderr to a file).
 class ServeChild {
 public:
-    explicit ServeChild(const std::vector<std::string>& env = {}) {
+    // `serveArgs` follow `serve` on the command line; `env` is added to the environment.
+    explicit ServeChild(const std::vector<std::string>& serveArgs = {}, const std::vector<std::string>& env = {}) {
         int in[2], out[2];
         if (pipe(in) != 0 || pipe(out) != 0) throw std::runtime_error("pipe failed");
         std::string errPath = writeTempFile("serve.err", "");
@@ -49,9 +50,12 @@ public:
             int err = open(errPath.c_str(), O_WRONLY | O_TRUNC);
             if (err >= 0) dup2(err, STDERR_FILENO);
             for (int fd : {in[0], in[1], out[0], out[1]}) close(fd);
-            std::string cli = cliPath(), serve = "serve";
-            char* argv[] = {cli.data(), serve.data(), nullptr};
-            execv(cli.c_str(), argv);
+            std::vector<std::string> words = {cliPath(), "serve"};
+            words.insert(words.end(), serveArgs.begin(), serveArgs.end());
+            std::vector<char*> argv;
+            for (std::string& w : words) argv.push_back(w.data());
+            argv.push_back(nullptr);
+            execv(argv[0], argv.data());
             _exit(127);
         }
         close(in[0]);
@@ -417,7 +421,7 @@ TEST(Protocol, ACrashInGeneratedCodeLosesNoStreamedEvent) {
     if (!CppJit::available()) GTEST_SKIP() << CppJit::unavailableReason() << ": no generated code runs";
     // Under AddressSanitizer the child must die by the signal as it would in a normal build,
     // not report the fault and exit 1.
-    ServeChild server({"FUSESCOPE_TEST_CRASH_IN_GENERATED_CODE=1", "ASAN_OPTIONS=handle_segv=0:detect_leaks=0"});
+    ServeChild server({"--test-hook", "crash-in-generated-code"}, {"ASAN_OPTIONS=handle_segv=0:detect_leaks=0"});
     server.send(runRequest(1, R"(import torch
 
 @torch.compile

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "codegen/common/kernel_code.h"
+#include "core/test_hooks.h"
 #include "lower/ir.h"
 #include "schedule/scheduler.h"
 
@@ -41,7 +42,8 @@ struct GeneratedCpp {
     std::vector<TracedCall> tracedCalls;     // indexed by fs_trace_begin's first argument
 };
 
-GeneratedCpp generateCpp(const LoweredGraph& graph, const Schedule& schedule);
+// `hooks` may make the wrapper crash (core/test_hooks.h).
+GeneratedCpp generateCpp(const LoweredGraph& graph, const Schedule& schedule, const TestHooks& hooks = {});
 
 // The helper functions every module starts with (math with PyTorch's NaN rules, Python's
 // floor division and modulo, allocation, BLAS entry points).

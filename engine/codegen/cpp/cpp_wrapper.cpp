@@ -2,7 +2,6 @@
 // runs kernels and extern kernels in schedule order, and frees what it allocated.
 
 #include <algorithm>
-#include <cstdlib>
 
 #include <fmt/format.h>
 
@@ -13,13 +12,6 @@ namespace fusescope {
 namespace {
 
 int dtypeCode(DType t) { return t == DType::Float64 ? 1 : 0; }
-
-// Test hook: FUSESCOPE_TEST_CRASH_IN_GENERATED_CODE=1 makes every wrapper write through a
-// null pointer, so tests can check that a fault in generated code loses no reported event.
-bool crashInGeneratedCodeForTests() {
-    const char* v = std::getenv("FUSESCOPE_TEST_CRASH_IN_GENERATED_CODE");
-    return v && std::string(v) == "1";
-}
 
 // A BLAS operand: pointer expression, transpose flag and leading dimension of its view.
 struct BlasOperand {
@@ -66,7 +58,7 @@ std::string externCall(const Buffer& b) {
 
 }  // namespace
 
-GeneratedCpp generateCpp(const LoweredGraph& graph, const Schedule& schedule) {
+GeneratedCpp generateCpp(const LoweredGraph& graph, const Schedule& schedule, const TestHooks& hooks) {
     GeneratedCpp gen;
     gen.outputBuffers = computedOutputBuffers(graph);
 
@@ -128,7 +120,8 @@ GeneratedCpp generateCpp(const LoweredGraph& graph, const Schedule& schedule) {
             allocated.push_back({b.name, bytes});
         }
     }
-    if (crashInGeneratedCodeForTests()) out.add("    *(volatile int*)0 = 0;  // FUSESCOPE_TEST_CRASH_IN_GENERATED_CODE\n");
+    // So tests can check that a fault in generated code loses no reported event.
+    if (hooks.crashInGeneratedCode) out.add("    *(volatile int*)0 = 0;  // test hook: crash-in-generated-code\n");
     for (const auto& call : calls) out.add(call.text, call.buffers);
     for (const auto& [name, bytes] : allocated) out.add(fmt::format("    fs_free({}, {});\n", name, bytes), {name});
     out.add("    return fs_status;\n}\n");
