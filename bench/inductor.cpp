@@ -19,7 +19,7 @@
 #include "backends/backend.h"
 #include "core/random.h"
 #include "decompose/graph_builder.h"
-#include "ops/op_registry.h"
+#include "dispatch/dispatcher.h"
 #include "session/script_session.h"
 #include "toolchain/cpp_jit.h"
 
@@ -60,7 +60,7 @@ double copyBandwidth(size_t bytes, int repeats) {
 TensorMeta metaOf(const Shape& sizes) { return TensorMeta{sizes, contiguousStrides(sizes), DType::Float32, std::vector<std::string>(sizes.size())}; }
 
 Tensor randn(const Shape& sizes) {
-    return OpRegistry::instance().call("randn", {IValue::intList(sizes)}).toTensor();
+    return dispatch("randn", {IValue::intList(sizes)}).toTensor();
 }
 
 struct Workload {

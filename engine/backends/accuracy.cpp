@@ -6,7 +6,7 @@
 
 #include "backends/backend.h"
 #include "core/random.h"
-#include "ops/op_registry.h"
+#include "dispatch/dispatcher.h"
 
 namespace fusescope {
 
@@ -18,7 +18,7 @@ std::optional<std::vector<Tensor>> runInFloat64(const Graph& graph, const std::v
     std::vector<Tensor> wide;
     for (const Tensor& t : inputs)
         wide.push_back(t.defined() && isFloating(t.dtype())
-                           ? OpRegistry::instance().call("to", {IValue(t), IValue(DType::Float64)}, {}).toTensor()
+                           ? dispatch("to", {IValue(t), IValue(DType::Float64)}, {}).toTensor()
                            : t);
     try {
         return runGraphEagerly(graph, wide);

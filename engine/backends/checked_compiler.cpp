@@ -6,7 +6,7 @@
 #include "backends/backend.h"
 #include "core/random.h"
 #include "observe/log_registry.h"
-#include "ops/op_registry.h"
+#include "dispatch/dispatcher.h"
 
 namespace fusescope {
 
@@ -38,7 +38,7 @@ std::vector<Tensor> copiesOf(const std::vector<Tensor>& tensors) {
             out.push_back(t);
             continue;
         }
-        Tensor copy = OpRegistry::instance().call("clone", {IValue(t)}, {}).toTensor();
+        Tensor copy = dispatch("clone", {IValue(t)}, {}).toTensor();
         copy.setDevice(t.device());
         copy.setRequiresGrad(t.requiresGrad());
         copy.impl()->gradFn = t.impl()->gradFn;  // a copy of a leaf is a leaf here

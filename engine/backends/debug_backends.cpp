@@ -13,7 +13,7 @@
 
 #include "backends/backend.h"
 #include "decompose/decompose.h"
-#include "ops/op_registry.h"
+#include "dispatch/dispatcher.h"
 
 namespace fusescope {
 
@@ -78,7 +78,7 @@ protected:
     IValue callNode(const Node& node, const IValueList& args, const Kwargs& kwargs) override {
         if (!isRelu(node)) return GraphInterpreter::callNode(node, args, kwargs);
         if (raise_) throw ScriptError("AssertionError", "ReluRuntimeError", node.where);
-        return OpRegistry::instance().call("add", {args.at(0), IValue(int64_t(1))}, {});
+        return dispatch("add", {args.at(0), IValue(int64_t(1))}, {});
     }
 
 private:

@@ -1,6 +1,6 @@
 #include "backends/backend.h"
 #include "core/error.h"
-#include "ops/op_registry.h"
+#include "dispatch/dispatcher.h"
 
 namespace fusescope {
 
@@ -39,7 +39,7 @@ std::vector<Tensor> GraphInterpreter::run(const std::vector<Tensor>& inputs) {
 }
 
 IValue GraphInterpreter::callNode(const Node& node, const IValueList& args, const Kwargs& kwargs) {
-    return OpRegistry::instance().call(node.target, args, kwargs);
+    return dispatch(node.target, args, kwargs);
 }
 
 std::vector<Tensor> runGraphEagerly(const Graph& graph, const std::vector<Tensor>& inputs) {

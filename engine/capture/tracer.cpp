@@ -272,9 +272,13 @@ std::optional<Device> Tracer::resultDevice(const OpDef& op, const BoundArgs& bou
     return device;
 }
 
-IValue Tracer::callOp(const OpDef& op, CallStyle style, const std::string& symbol, const IValueList& args,
-                      const Kwargs& kwargs, const CallSite& site) {
+IValue Tracer::captureOp(const OpCall& call) {
     const OpRegistry& registry = OpRegistry::instance();
+    const OpDef& op = call.op;
+    const IValueList& args = call.args;
+    const Kwargs& kwargs = call.kwargs;
+    const CallStyle style = call.style;
+    const CallSite& site = call.site;
     IValueList metaArgs;
     std::vector<Argument> nodeArgs;
     for (const auto& a : args) {
@@ -297,7 +301,7 @@ IValue Tracer::callOp(const OpDef& op, CallStyle style, const std::string& symbo
     std::string target(baseOpName(def->name));
     Node* node = graph_->addCall(style == CallStyle::Method ? NodeOp::CallMethod : NodeOp::CallFunction, target, style,
                                  std::move(nodeArgs), std::move(nodeKwargs));
-    node->operatorSymbol = symbol;
+    node->operatorSymbol = call.symbol;
     node->where = site.where.known() ? site.where : interp_.currentLocation();
     node->sourceLine = strip(interp_.module().sourceLine(node->where.line));
     node->stack = interp_.tracedStack();

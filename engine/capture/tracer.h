@@ -62,8 +62,7 @@ public:
     Tracer(Interpreter& interp, TraceContext context);
     ~Tracer() override;
 
-    IValue callOp(const OpDef& op, CallStyle style, const std::string& symbol, const IValueList& args,
-                  const Kwargs& kwargs, const CallSite& site) override;
+    IValue captureOp(const OpCall& call) override;
     bool isLazy(const Tensor& t) const override;
     void graphBreak(const std::string& reason) override;
     void onStatement(const Stmt& stmt) override;

@@ -11,7 +11,7 @@
 #include "core/error.h"
 #include "observe/event.h"
 #include "ops/ivalue.h"
-#include "script/call_style.h"
+#include "ops/op_call.h"
 
 namespace fusescope {
 

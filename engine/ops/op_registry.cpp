@@ -8,11 +8,7 @@
 
 #include "core/error.h"
 #include "ops/kernel_support.h"
-#include "ops/op_devices.h"
-#include "ops/op_gradients.h"
 #include "ops/op_registration.h"
-#include "profile/profiler.h"
-#include "profile/trace_args.h"
 
 namespace fusescope {
 
@@ -247,6 +243,9 @@ bool containsMeta(const IValue& v) {
 
 }  // namespace
 
+bool hasMetaArgument(const BoundArgs& bound) { return std::any_of(bound.values_.begin(), bound.values_.end(), containsMeta); }
+
+
 BoundArgs OpRegistry::bind(const OpDef& op, const IValueList& argsIn, const Kwargs& kwargs) const {
     const ParsedSchema& schema = parsed(op);
     const auto& params = schema.params;
@@ -393,38 +392,10 @@ std::pair<const OpDef*, BoundArgs> OpRegistry::resolve(std::string_view name, co
 }
 
 IValue OpRegistry::run(const OpDef& op, const BoundArgs& bound) const {
-    bool meta = std::any_of(bound.values_.begin(), bound.values_.end(), containsMeta);
+    bool meta = hasMetaArgument(bound);
     const auto& fn = meta ? op.infer : op.kernel;
     if (!fn) throw ScriptError("RuntimeError", fmt::format("{}: no {} implementation", op.name, meta ? "meta" : "CPU"));
-    if (meta) return fn(bound);
-    std::optional<Device> device = resultDevice(op, bound);
-    checkInplaceOnLeaf(op, bound);
-    auto compute = [&] {
-        IValue result = fn(bound);
-        if (device) placeResults(result, *device);
-        recordGradFn(op, bound, result);
-        return result;
-    };
-    if (!Profiler::active()) return compute();
-    RecordScope scope(TraceCategory::CpuOp, "aten::" + op.name);
-    if (TraceRecord* r = scope.record()) {
-        r->opSchema = "aten::" + op.schema;
-        r->inputs = traceArgsOf(bound.values_);
-    }
-    IValue result = compute();
-    if (TraceRecord* r = scope.record()) r->outputs = traceArgsOf(result);
-    return result;
-}
-
-IValue OpRegistry::call(std::string_view name, const IValueList& args, const Kwargs& kwargs) const {
-    auto [op, bound] = resolve(name, args, kwargs);
-    return run(*op, bound);
-}
-
-IValue OpRegistry::call(const OpDef& op, const IValueList& args, const Kwargs& kwargs) const {
-    // A handle from find(base name) still resolves among the overloads.
-    if (op.name.find('.') == std::string::npos && overloads(op.name).size() > 1) return call(op.name, args, kwargs);
-    return run(op, bind(op, args, kwargs));
+    return fn(bound);
 }
 
 }  // namespace fusescope

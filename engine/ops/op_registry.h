@@ -1,7 +1,8 @@
 #pragma once
 // The op registry: every op Fusescope knows, with its schema, shape/dtype inference and
-// eager CPU kernel. The script interpreter calls ops through it by name, tracing records
-// calls into graphs by name, and the eager backend replays graphs through it.
+// eager CPU kernel; it binds arguments to schemas and runs kernels. Calls from scripts and
+// graphs reach it through the dispatcher's layers (dispatch/dispatcher.h), which add
+// capture, grad mode, profiling and device placement around the kernel.
 
 #include <functional>
 #include <string>
@@ -72,6 +73,9 @@ struct OpDef {
     std::function<IValue(const BoundArgs&)> kernel;
 };
 
+// Whether a bound argument is a meta tensor or the meta device (then only shapes are computed).
+bool hasMetaArgument(const BoundArgs& bound);
+
 class OpRegistry {
 public:
     static const OpRegistry& instance();
@@ -79,23 +83,20 @@ public:
     const OpDef* find(std::string_view name) const;
     std::vector<std::string> names() const;
 
-    // Binds args/kwargs against the schema (ScriptError "TypeError" when they don't fit)
-    // and runs the kernel; when any tensor argument is a meta tensor, runs `infer`
-    // instead and returns meta tensors.
-    IValue call(std::string_view name, const IValueList& args, const Kwargs& kwargs = {}) const;
-    IValue call(const OpDef& op, const IValueList& args, const Kwargs& kwargs = {}) const;
+    // Binds args/kwargs against the schema (ScriptError "TypeError" when they don't fit).
     BoundArgs bind(const OpDef& op, const IValueList& args, const Kwargs& kwargs) const;
 
     void add(OpDef op);
 
-    // Overloads share a base name ("max", "max.dim", "max.other"); call() with the base name
-    // binds each in registration order and runs the first that fits.
+    // Overloads share a base name ("max", "max.dim", "max.other"); resolve() with the base name
+    // binds each in registration order and takes the first that fits.
     std::vector<const OpDef*> overloads(std::string_view baseName) const;
     // The overload a call resolves to, with its bound arguments.
     std::pair<const OpDef*, BoundArgs> resolve(std::string_view name, const IValueList& args,
                                                const Kwargs& kwargs) const;
     const ParsedSchema& parsed(const OpDef& op) const;
-    // Runs infer or kernel (meta inputs or a meta device argument select infer).
+    // Runs the kernel, or `infer` when an argument is meta (hasMetaArgument), which returns
+    // meta tensors.
     IValue run(const OpDef& op, const BoundArgs& bound) const;
 
 private:

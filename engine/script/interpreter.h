@@ -11,7 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "script/call_style.h"
+#include "ops/op_call.h"
 #include "observe/event.h"
 #include "script/ast.h"
 #include "script/trace_hooks.h"

@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "ops/op_registry.h"
+#include "dispatch/dispatcher.h"
 #include "script/interpreter.h"
 
 namespace fusescope {
@@ -138,8 +138,7 @@ Value Interpreter::callOp(const std::string& opName, CallStyle style, const Valu
     Kwargs ikwargs;
     for (const auto& [k, v] : kwargs) ikwargs.emplace_back(k, toIValue(v));
     try {
-        if (tracer_) return fromIValue(tracer_->callOp(*op, style, symbol, iargs, ikwargs, site));
-        return fromIValue(registry.call(opName, iargs, ikwargs));  // by name: overloads resolve
+        return fromIValue(dispatch(OpCall{*op, iargs, ikwargs, style, symbol, site, tracer_}));
     } catch (Error& e) {
         e.setWhereIfUnknown(site.where);
         throw;

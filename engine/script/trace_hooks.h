@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "script/call_style.h"
+#include "ops/op_call.h"
 #include "ops/op_registry.h"
 #include "script/value.h"
 
@@ -14,21 +14,10 @@ namespace fusescope {
 
 struct Stmt;
 
-// Where an op call happened in the script.
-struct CallSite {
-    SourceLocation where;
-    int endColumn = 0;        // end of the call expression on its first line
-    SourceLocation opLoc;     // the operator token for x + y; unknown for calls
-    int opLength = 0;
-};
-
-class TraceHooks {
+// Tensor ops during tracing come through the dispatcher's capture layer (captureOp):
+// recorded into the graph, with lazy results.
+class TraceHooks : public CaptureHandler {
 public:
-    virtual ~TraceHooks() = default;
-
-    // A tensor op during tracing: record it and return lazy results.
-    virtual IValue callOp(const OpDef& op, CallStyle style, const std::string& symbol, const IValueList& args,
-                          const Kwargs& kwargs, const CallSite& site) = 0;
     // Whether t is a graph value (its data does not exist yet).
     virtual bool isLazy(const Tensor& t) const = 0;
     // The graph must end here (print, data-dependent branch, explicit break, unsupported

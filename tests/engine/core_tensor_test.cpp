@@ -10,13 +10,14 @@
 #include "core/random.h"
 #include "core/tensor.h"
 #include "core/tensor_format.h"
+#include "dispatch/dispatcher.h"
 #include "ops/op_registry.h"
 
 using namespace fusescope;
 
 namespace {
 const OpRegistry& reg() { return OpRegistry::instance(); }
-Tensor call(std::string_view name, IValueList args, Kwargs kwargs = {}) { return reg().call(name, args, kwargs).toTensor(); }
+Tensor call(std::string_view name, IValueList args, Kwargs kwargs = {}) { return dispatch(name, args, kwargs).toTensor(); }
 IValue ints(std::vector<int64_t> v) { return IValue::intList(v); }
 IValue floats(std::vector<double> v) {
     IValueList items;
@@ -169,7 +170,7 @@ TEST(Registry, BindErrors) {
     EXPECT_EQ(errorOf([&] { call("add", {x, IValue("a")}); }),
               "TypeError: add(): argument 'other' (position 2) must be Tensor, not str");
     EXPECT_EQ(errorOf([&] { call("add", {x, x}, {{"other", x}}); }), "TypeError: add() got multiple values for argument 'other'");
-    EXPECT_EQ(errorOf([&] { reg().call("nonexistent_op", {}); }).substr(0, 14), "AttributeError");
+    EXPECT_EQ(errorOf([&] { dispatch("nonexistent_op", {}); }).substr(0, 14), "AttributeError");
 }
 
 TEST(Registry, VarargsAndDefaults) {

@@ -9,6 +9,7 @@
 #include "backends/backend.h"
 #include "core/random.h"
 #include "decompose/decompose.h"
+#include "dispatch/dispatcher.h"
 #include "decompose/graph_builder.h"
 #include "graph/graph_printer.h"
 
@@ -57,10 +58,9 @@ public:
         manualSeed(0);
         std::vector<Tensor> tensors;
         for (const Input& in : inputs_) {
-            const OpRegistry& ops = OpRegistry::instance();
-            IValue flat = ops.call("randn", {IValue::intList({shapeNumel(in.sizes)})}, {{"dtype", IValue(in.dtype)}});
+            IValue flat = dispatch("randn", {IValue::intList({shapeNumel(in.sizes)})}, {{"dtype", IValue(in.dtype)}});
             Shape strides = in.strides.empty() ? contiguousStrides(in.sizes) : in.strides;
-            tensors.push_back(ops.call("as_strided", {flat, IValue::intList(in.sizes), IValue::intList(strides)}).toTensor());
+            tensors.push_back(dispatch("as_strided", {flat, IValue::intList(in.sizes), IValue::intList(strides)}).toTensor());
         }
         return tensors;
     }

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/error.h"
+#include "dispatch/dispatcher.h"
 #include "ops/op_registry.h"
 #include "ops_test_support.h"
 
@@ -262,37 +263,36 @@ TEST(Pointwise, MetaInferenceMatchesKernel) {
 
 // Float32 exact gelu reproduces oneDNN's AVX512 kernel PyTorch uses (values from PyTorch 2.15).
 TEST(PointwiseOpsExtra, GeluFloat32MatchesPyTorch) {
-    Tensor x = OpRegistry::instance().call("linspace", {IValue(-3.0), IValue(3.0), IValue(int64_t{7})}).toTensor();
-    Tensor g = OpRegistry::instance().call("gelu", {x}).toTensor();
+    Tensor x = dispatch("linspace", {IValue(-3.0), IValue(3.0), IValue(int64_t{7})}).toTensor();
+    Tensor g = dispatch("gelu", {x}).toTensor();
     const double expected[] = {-0.004050225019454956, -0.04550027847290039, -0.15865525603294373, 0.0,
                                0.8413447141647339,    1.9544997215270996,   2.9959497451782227};
     for (int i = 0; i < 7; ++i) EXPECT_EQ(g.readDouble(i), expected[i]) << i;
 }
 
 TEST(PointwiseOpsExtra, ClassificationSignSquareAndLogs) {
-    auto& reg = OpRegistry::instance();
     IValueList items = {IValue(1.0), IValue(NAN), IValue(INFINITY), IValue(-2.0)};
-    Tensor x = reg.call("tensor", {IValue::list(items)}).toTensor();
+    Tensor x = dispatch("tensor", {IValue::list(items)}).toTensor();
     auto vals = [](const Tensor& t) {
         std::vector<double> v;
         for (int64_t i = 0; i < t.numel(); ++i) v.push_back(t.readDouble(i));
         return v;
     };
-    EXPECT_EQ(vals(reg.call("isnan", {x}).toTensor()), (std::vector<double>{0, 1, 0, 0}));
-    EXPECT_EQ(vals(reg.call("isinf", {x}).toTensor()), (std::vector<double>{0, 0, 1, 0}));
-    EXPECT_EQ(vals(reg.call("isfinite", {x}).toTensor()), (std::vector<double>{1, 0, 0, 1}));
-    EXPECT_EQ(vals(reg.call("sign", {x}).toTensor()), (std::vector<double>{1, 0, 1, -1}));  // sign(nan) is 0
-    EXPECT_EQ(reg.call("isnan", {x}).toTensor().dtype(), DType::Bool);
-    Tensor ints = reg.call("tensor", {IValue::intList({3, -2})}).toTensor();
-    EXPECT_EQ(vals(reg.call("square", {ints}).toTensor()), (std::vector<double>{9, 4}));
-    EXPECT_EQ(vals(reg.call("isfinite", {ints}).toTensor()), (std::vector<double>{1, 1}));
-    Tensor e = reg.call("tensor", {IValue::list({IValue(3.0)})}).toTensor();
-    EXPECT_EQ(reg.call("exp2", {e}).toTensor().readDouble(0), 8.0);
-    EXPECT_EQ(reg.call("log2", {reg.call("exp2", {e}).toTensor()}).toTensor().readDouble(0), 3.0);
-    Tensor z = reg.call("tensor", {IValue::list({IValue(0.0)})}).toTensor();
-    EXPECT_EQ(reg.call("log1p", {z}).toTensor().readDouble(0), 0.0);
-    EXPECT_EQ(reg.call("expm1", {z}).toTensor().readDouble(0), 0.0);
-    Tensor n = reg.call("tensor", {IValue::list({IValue(-1.5)})}).toTensor();
-    reg.call("abs_", {n});
+    EXPECT_EQ(vals(dispatch("isnan", {x}).toTensor()), (std::vector<double>{0, 1, 0, 0}));
+    EXPECT_EQ(vals(dispatch("isinf", {x}).toTensor()), (std::vector<double>{0, 0, 1, 0}));
+    EXPECT_EQ(vals(dispatch("isfinite", {x}).toTensor()), (std::vector<double>{1, 0, 0, 1}));
+    EXPECT_EQ(vals(dispatch("sign", {x}).toTensor()), (std::vector<double>{1, 0, 1, -1}));  // sign(nan) is 0
+    EXPECT_EQ(dispatch("isnan", {x}).toTensor().dtype(), DType::Bool);
+    Tensor ints = dispatch("tensor", {IValue::intList({3, -2})}).toTensor();
+    EXPECT_EQ(vals(dispatch("square", {ints}).toTensor()), (std::vector<double>{9, 4}));
+    EXPECT_EQ(vals(dispatch("isfinite", {ints}).toTensor()), (std::vector<double>{1, 1}));
+    Tensor e = dispatch("tensor", {IValue::list({IValue(3.0)})}).toTensor();
+    EXPECT_EQ(dispatch("exp2", {e}).toTensor().readDouble(0), 8.0);
+    EXPECT_EQ(dispatch("log2", {dispatch("exp2", {e}).toTensor()}).toTensor().readDouble(0), 3.0);
+    Tensor z = dispatch("tensor", {IValue::list({IValue(0.0)})}).toTensor();
+    EXPECT_EQ(dispatch("log1p", {z}).toTensor().readDouble(0), 0.0);
+    EXPECT_EQ(dispatch("expm1", {z}).toTensor().readDouble(0), 0.0);
+    Tensor n = dispatch("tensor", {IValue::list({IValue(-1.5)})}).toTensor();
+    dispatch("abs_", {n});
     EXPECT_EQ(n.readDouble(0), 1.5);
 }

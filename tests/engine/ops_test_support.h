@@ -10,11 +10,12 @@
 #include <vector>
 
 #include "core/error.h"
+#include "dispatch/dispatcher.h"
 #include "ops/op_registry.h"
 
 namespace fusescope::test {
 
-inline IValue call(std::string_view name, IValueList args, Kwargs kwargs = {}) { return OpRegistry::instance().call(name, args, kwargs); }
+inline IValue call(std::string_view name, IValueList args, Kwargs kwargs = {}) { return dispatch(name, args, kwargs); }
 inline Tensor T(std::string_view name, IValueList args, Kwargs kwargs = {}) { return call(name, std::move(args), std::move(kwargs)).toTensor(); }
 inline Tensor floats(std::vector<double> v, Shape shape = {}, DType dtype = DType::Float32) {
     IValueList items;

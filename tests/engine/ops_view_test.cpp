@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "core/error.h"
+#include "dispatch/dispatcher.h"
 #include "ops/op_registry.h"
 #include "ops_test_support.h"
 
@@ -142,36 +143,35 @@ TEST(Joining, CatStack) {
 }
 
 TEST(MiscOps, MaskedFillTriangleCumsumOuterEyeAndPredicates) {
-    auto& reg = OpRegistry::instance();
     auto vals = [](const Tensor& t) {
         std::vector<double> v;
         for (int64_t i = 0; i < t.numel(); ++i) v.push_back(t.readDouble(i));
         return v;
     };
-    Tensor a = reg.call("reshape", {reg.call("arange", {IValue(9.0)}), IValue::intList({3, 3})}).toTensor();
-    Tensor mask = reg.call("gt", {a, IValue(4.0)}).toTensor();
-    EXPECT_EQ(vals(reg.call("masked_fill", {a, mask, IValue(-1.0)}).toTensor()), (std::vector<double>{0, 1, 2, 3, 4, -1, -1, -1, -1}));
-    EXPECT_EQ(vals(reg.call("tril", {a}).toTensor()), (std::vector<double>{0, 0, 0, 3, 4, 0, 6, 7, 8}));
-    EXPECT_EQ(vals(reg.call("triu", {a, IValue(int64_t{1})}).toTensor()), (std::vector<double>{0, 1, 2, 0, 0, 5, 0, 0, 0}));
-    EXPECT_EQ(vals(reg.call("cumsum", {a, IValue(int64_t{0})}).toTensor()), (std::vector<double>{0, 1, 2, 3, 5, 7, 9, 12, 15}));
-    EXPECT_EQ(vals(reg.call("cumsum", {a, IValue(int64_t{1})}).toTensor()), (std::vector<double>{0, 1, 3, 3, 7, 12, 6, 13, 21}));
-    Tensor b = reg.call("tensor", {IValue::intList({1, 2})}).toTensor();
-    Tensor o = reg.call("outer", {b, b}).toTensor();
+    Tensor a = dispatch("reshape", {dispatch("arange", {IValue(9.0)}), IValue::intList({3, 3})}).toTensor();
+    Tensor mask = dispatch("gt", {a, IValue(4.0)}).toTensor();
+    EXPECT_EQ(vals(dispatch("masked_fill", {a, mask, IValue(-1.0)}).toTensor()), (std::vector<double>{0, 1, 2, 3, 4, -1, -1, -1, -1}));
+    EXPECT_EQ(vals(dispatch("tril", {a}).toTensor()), (std::vector<double>{0, 0, 0, 3, 4, 0, 6, 7, 8}));
+    EXPECT_EQ(vals(dispatch("triu", {a, IValue(int64_t{1})}).toTensor()), (std::vector<double>{0, 1, 2, 0, 0, 5, 0, 0, 0}));
+    EXPECT_EQ(vals(dispatch("cumsum", {a, IValue(int64_t{0})}).toTensor()), (std::vector<double>{0, 1, 2, 3, 5, 7, 9, 12, 15}));
+    EXPECT_EQ(vals(dispatch("cumsum", {a, IValue(int64_t{1})}).toTensor()), (std::vector<double>{0, 1, 3, 3, 7, 12, 6, 13, 21}));
+    Tensor b = dispatch("tensor", {IValue::intList({1, 2})}).toTensor();
+    Tensor o = dispatch("outer", {b, b}).toTensor();
     EXPECT_EQ(o.dtype(), DType::Int64);
     EXPECT_EQ(vals(o), (std::vector<double>{1, 2, 2, 4}));
-    Tensor eye = reg.call("eye", {IValue(int64_t{2}), IValue(int64_t{3})}).toTensor();
+    Tensor eye = dispatch("eye", {IValue(int64_t{2}), IValue(int64_t{3})}).toTensor();
     EXPECT_EQ(vals(eye), (std::vector<double>{1, 0, 0, 0, 1, 0}));
-    EXPECT_EQ(reg.call("numel", {a}).toInt(), 9);
-    EXPECT_TRUE(reg.call("allclose", {a, a}).toBool());
-    EXPECT_FALSE(reg.call("allclose", {a, reg.call("add", {a, IValue(1.0)})}).toBool());
-    EXPECT_TRUE(reg.call("equal", {a, reg.call("clone", {a}).toTensor()}).toBool());
-    EXPECT_FALSE(reg.call("equal", {a, b}).toBool());
-    Tensor same = reg.call("dropout", {a}, {{"training", IValue(false)}}).toTensor();
+    EXPECT_EQ(dispatch("numel", {a}).toInt(), 9);
+    EXPECT_TRUE(dispatch("allclose", {a, a}).toBool());
+    EXPECT_FALSE(dispatch("allclose", {a, dispatch("add", {a, IValue(1.0)})}).toBool());
+    EXPECT_TRUE(dispatch("equal", {a, dispatch("clone", {a}).toTensor()}).toBool());
+    EXPECT_FALSE(dispatch("equal", {a, b}).toBool());
+    Tensor same = dispatch("dropout", {a}, {{"training", IValue(false)}}).toTensor();
     EXPECT_EQ(same.impl(), a.impl());
-    Tensor dropped = reg.call("dropout", {a}, {{"p", IValue(1.0)}}).toTensor();
+    Tensor dropped = dispatch("dropout", {a}, {{"p", IValue(1.0)}}).toTensor();
     EXPECT_EQ(vals(dropped), std::vector<double>(9, 0.0));
     try {
-        reg.call("masked_fill", {a, b, IValue(1.0)});
+        dispatch("masked_fill", {a, b, IValue(1.0)});
         FAIL();
     } catch (const ScriptError& e) {
         EXPECT_NE(std::string(e.what()).find("boolean masks"), std::string::npos);

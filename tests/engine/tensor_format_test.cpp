@@ -5,12 +5,12 @@
 #include <cmath>
 
 #include "core/tensor_format.h"
-#include "ops/op_registry.h"
+#include "dispatch/dispatcher.h"
 
 using namespace fusescope;
 
 namespace {
-Tensor call(std::string_view name, IValueList args, Kwargs kwargs = {}) { return OpRegistry::instance().call(name, args, kwargs).toTensor(); }
+Tensor call(std::string_view name, IValueList args, Kwargs kwargs = {}) { return dispatch(name, args, kwargs).toTensor(); }
 Tensor fromDoubles(std::vector<double> v, Kwargs kw = {}) {
     IValueList items;
     for (double d : v) items.emplace_back(d);

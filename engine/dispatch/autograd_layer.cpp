@@ -1,10 +1,14 @@
-#include "ops/op_gradients.h"
+// The autograd layer: what grad mode (core/grad_mode.h) makes of an eager op. When an input
+// requires grad, each floating result requires grad and names the backward node PyTorch
+// would give it; an in-place op on a leaf that requires grad is refused, as in PyTorch.
+// Recording the backward graph itself (saved tensors, edges) will live here too.
 
 #include <cctype>
 #include <map>
 
 #include "core/error.h"
 #include "core/grad_mode.h"
+#include "dispatch/dispatch_layers.h"
 
 namespace fusescope {
 
@@ -23,21 +27,9 @@ bool managesGradItself(const std::string& name) {
     return name == "requires_grad_" || name == "detach" || name == "detach_";
 }
 
-void mark(const IValue& v, const std::string& gradFn) {
-    if (v.isTensor()) {
-        const Tensor& t = v.toTensor();
-        if (!t.defined() || !isFloating(t.dtype())) return;
-        t.setRequiresGrad(true);
-        t.impl()->gradFn = gradFn;
-    } else if (v.isSequence()) {
-        for (const IValue& item : v.toSequence()->items) mark(item, gradFn);
-    }
-}
-
 bool isInplace(const std::string& name) { return !name.empty() && name.back() == '_' && !managesGradItself(name); }
 
-}  // namespace
-
+// "MulBackward0" for mul: the name of the op's backward node in PyTorch.
 std::string gradFnName(const std::string& opName) {
     // Where PyTorch's backward node is not the op's own name.
     static const std::map<std::string, std::string> renamed = {
@@ -62,18 +54,49 @@ std::string gradFnName(const std::string& opName) {
     return camel + "Backward0";
 }
 
-void checkInplaceOnLeaf(const OpDef& op, const BoundArgs& args) {
-    if (!gradEnabled() || !isInplace(op.name) || args.values_.empty() || !args.values_[0].isTensor()) return;
-    const Tensor& self = args.values_[0].toTensor();
+void mark(const IValue& v, const std::string& gradFn) {
+    if (v.isTensor()) {
+        const Tensor& t = v.toTensor();
+        if (!t.defined() || !isFloating(t.dtype())) return;
+        t.setRequiresGrad(true);
+        t.impl()->gradFn = gradFn;
+    } else if (v.isSequence()) {
+        for (const IValue& item : v.toSequence()->items) mark(item, gradFn);
+    }
+}
+
+void checkInplaceOnLeaf(const BoundCall& call) {
+    const auto& values = call.args.values_;
+    if (!isInplace(call.op.name) || values.empty() || !values[0].isTensor()) return;
+    const Tensor& self = values[0].toTensor();
     if (self.defined() && self.requiresGrad() && self.isLeaf())
         throw ScriptError("RuntimeError", "a leaf Variable that requires grad is being used in an in-place operation.");
 }
 
-void recordGradFn(const OpDef& op, const BoundArgs& args, const IValue& result) {
-    if (!gradEnabled() || managesGradItself(op.name)) return;
-    bool needed = false;
-    for (const IValue& v : args.values_) needed = needed || anyRequiresGrad(v);
-    if (needed) mark(result, gradFnName(op.name));
+bool needsGradFn(const BoundCall& call) {
+    if (managesGradItself(call.op.name)) return false;
+    for (const IValue& v : call.args.values_)
+        if (anyRequiresGrad(v)) return true;
+    return false;
+}
+
+class AutogradLayer : public DispatchLayer {
+public:
+    const char* name() const override { return "autograd"; }
+    IValue call(const BoundCall& call, const NextLayer& next) const override {
+        if (call.meta || !gradEnabled()) return next(call);
+        checkInplaceOnLeaf(call);
+        IValue result = next(call);
+        if (needsGradFn(call)) mark(result, gradFnName(call.op.name));
+        return result;
+    }
+};
+
+}  // namespace
+
+const DispatchLayer& autogradLayer() {
+    static const AutogradLayer layer;
+    return layer;
 }
 
 }  // namespace fusescope

@@ -1,0 +1,12 @@
+#pragma once
+// The layers of dispatcher.h, one file each.
+
+#include "dispatch/dispatcher.h"
+
+namespace fusescope {
+
+const DispatchLayer& autogradLayer();   // autograd_layer.cpp
+const DispatchLayer& profilingLayer();  // profiling_layer.cpp
+const DispatchLayer& deviceLayer();     // device_layer.cpp
+
+}  // namespace fusescope

@@ -1,0 +1,47 @@
+#pragma once
+// The way every op call takes to its kernel: ordered layers, each one concern, as PyTorch's
+// dispatch keys are.
+//
+//   capture    while a compiled function is traced, the call is recorded into the graph
+//              and answered with meta tensors; it goes no further
+//   (the call binds to the op's schema here; a base name resolves among its overloads)
+//   autograd   grad mode: in-place ops on leaves that require grad are refused, results of
+//              ops on tensors that require grad get their backward node
+//   profiling  while the profiler records, the call is a trace span with its arguments
+//   device     the kernel runs (shape inference for meta tensors); results go on the
+//              device of the call's tensors
+//
+// Each layer does its part around `next(call)`, which runs the layers below it.
+
+#include <functional>
+
+#include "ops/op_call.h"
+
+namespace fusescope {
+
+// A call bound to one overload's schema, as the layers below capture see it.
+struct BoundCall {
+    const OpDef& op;
+    const BoundArgs& args;
+    bool meta = false;  // some argument is a meta tensor (or device): only shapes are computed
+};
+
+using NextLayer = std::function<IValue(const BoundCall&)>;
+
+class DispatchLayer {
+public:
+    virtual ~DispatchLayer() = default;
+    virtual const char* name() const = 0;
+    virtual IValue call(const BoundCall& call, const NextLayer& next) const = 0;
+};
+
+// The layers below capture, in order.
+const std::vector<const DispatchLayer*>& dispatchLayers();
+
+// Runs a call through every layer.
+IValue dispatch(const OpCall& call);
+// An op call from the engine itself (no script location, never captured); an unknown name
+// is an AttributeError, as for torch.<name>.
+IValue dispatch(std::string_view opName, const IValueList& args, const Kwargs& kwargs = {});
+
+}  // namespace fusescope
