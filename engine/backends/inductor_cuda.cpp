@@ -8,7 +8,6 @@
 
 #include "backends/inductor_stages.h"
 #include "codegen/cuda/cuda_codegen.h"
-#include "runtime/cuda_placement.h"
 #include "toolchain/cuda/cuda_compiler.h"
 
 namespace fusescope {
@@ -41,7 +40,7 @@ CompiledGraph compileForCuda(const ScheduledGraph& g, const CompileRequest& requ
     }
     report.emit(source);
 
-    // The kernels are not launched (runtime/cuda_placement.h): the same schedule runs as C++,
+    // The kernels are not launched (core/device_context.h): the same schedule runs as C++,
     // reported nowhere (the user reads the CUDA code), and its results are put on the device.
     CompileRequest host = request;
     host.logger = nullptr;

@@ -84,7 +84,7 @@ public:
     void setRequiresGrad(bool value) const { impl_->requiresGrad = value; }
     bool isLeaf() const { return impl_->gradFn.empty(); }
     // Labels a freshly computed result with the device its inputs were on: cuda tensors run
-    // on the CPU under GPU code generation only (runtime/cuda_placement.h).
+    // on the CPU under GPU code generation only (core/device_context.h).
     void setDevice(Device device) const { impl_->device = device; }
     bool isContiguous() const;
     const std::shared_ptr<Storage>& storage() const { return impl_->storage; }

@@ -1,6 +1,6 @@
 #pragma once
 // Which device an eager op's results belong to. Kernels compute on the CPU; under GPU code
-// generation only (runtime/cuda_placement.h) an op on cuda tensors gives cuda tensors.
+// generation only (core/device_context.h) an op on cuda tensors gives cuda tensors.
 
 #include <functional>
 #include <optional>

@@ -11,7 +11,7 @@
 #include "core/random.h"
 #include "ops/kernel_support.h"
 #include "ops/op_registration.h"
-#include "runtime/cuda_placement.h"
+#include "core/device_context.h"
 
 namespace fusescope {
 

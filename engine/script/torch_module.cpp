@@ -7,7 +7,7 @@
 #include "core/grad_mode.h"
 #include "core/random.h"
 #include "ops/op_registry.h"
-#include "runtime/cuda_placement.h"
+#include "core/device_context.h"
 #include "script/interpreter.h"
 
 namespace fusescope {
@@ -187,7 +187,7 @@ Value makeTorchModule(ModuleObject*& dynamoConfig) {
     torch->attrs["is_grad_enabled"] = makeBuiltin("torch.is_grad_enabled", [](Interpreter&, CallArgs&) {
         return Value(gradEnabled());
     });
-    // torch.cuda: a cuda device exists when cuda tensors can be made (runtime/cuda_placement.h).
+    // torch.cuda: a cuda device exists when cuda tensors can be made (core/device_context.h).
     cuda->attrs["is_available"] = makeBuiltin("torch.cuda.is_available", [](Interpreter&, CallArgs&) {
         return Value(cudaTensorsAvailable());
     });
@@ -195,7 +195,7 @@ Value makeTorchModule(ModuleObject*& dynamoConfig) {
         return Value(int64_t(cudaTensorsAvailable() ? 1 : 0));
     });
     cuda->attrs["current_device"] = makeBuiltin("torch.cuda.current_device", [](Interpreter& in, CallArgs&) {
-        if (!cudaTensorsAvailable()) in.fail("RuntimeError", cudaUnavailableReason());
+        if (!cudaTensorsAvailable()) in.fail("RuntimeError", currentDeviceContext().cudaUnavailableReason);
         return Value(int64_t(0));
     });
     // Eager ops finish before they return, so there is nothing to wait for.

@@ -8,7 +8,8 @@
 
 #include "backends/backend.h"
 #include "core/cancellation.h"
-#include "runtime/cuda_placement.h"
+#include "core/device_context.h"
+#include "runtime/cuda_availability.h"
 #include "script/parser.h"
 
 namespace fusescope {
@@ -87,10 +88,11 @@ void ScriptSession::run(const std::string& source, const std::string& fileName) 
         explicit AttachedSink(TraceSink* s) : sink(s) { if (sink) Profiler::attach(sink); }
         ~AttachedSink() { if (sink) Profiler::detach(sink); }
     } attached(traceSink_.get());
-    setGpuCodegenOnly(options_.gpuCodegenOnly);
-    setDefaultDevice(Device::cpu());
+    DeviceContext devices;  // GPU code generation only: cuda tensors live on the CPU
+    devices.cudaUnavailableReason = options_.gpuCodegenOnly ? "" : cudaRuntimeUnavailableReason();
     try {
         runWithLargeStack([&] {
+            DeviceContextScope deviceScope(devices);    // the script's ops see this session's devices
             CancellationScope cancellable(cancelled_);  // long eager kernels poll it
             std::unique_ptr<Module> module = parseScript(source, fileName);
             Interpreter interpreter(*module, *this);

@@ -25,7 +25,7 @@ struct SessionOptions {
     std::string debugDir;         // non-empty: write a debug-trace folder per compiled graph there
     bool trace = false;           // stream a trace_event per profiled span (ops, calls, kernels, compiles)
     // Run cuda tensors on the CPU while still generating and compiling every CUDA kernel
-    // of the compiled graphs (runtime/cuda_placement.h).
+    // of the compiled graphs (core/device_context.h).
     bool gpuCodegenOnly = false;
     std::string cudaArch = CudaCompiler::kDefaultArch;  // the GPU architecture CUDA kernels are compiled for
     TestHooks testHooks;          // faults planted on purpose (core/test_hooks.h)

@@ -9,7 +9,7 @@
 #include <set>
 
 #include "runtime/cuda_driver.h"
-#include "runtime/cuda_placement.h"
+#include "core/device_context.h"
 #include "test_support.h"
 #include "toolchain/cuda/cuda_compiler.h"
 

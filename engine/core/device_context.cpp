@@ -1,0 +1,38 @@
+#include "core/device_context.h"
+
+#include "core/error.h"
+
+namespace fusescope {
+
+namespace {
+
+DeviceContext& outsideAnySession() {
+    thread_local DeviceContext context;
+    return context;
+}
+
+thread_local DeviceContext* current = nullptr;
+
+}  // namespace
+
+DeviceContextScope::DeviceContextScope(DeviceContext& context) : previous_(current) { current = &context; }
+DeviceContextScope::~DeviceContextScope() { current = previous_; }
+
+DeviceContext& currentDeviceContext() { return current ? *current : outsideAnySession(); }
+
+bool cudaTensorsAvailable() { return currentDeviceContext().cudaUnavailableReason.empty(); }
+
+void requireUsable(const Device& device) {
+    if (device.kind == Device::Kind::Cuda && !cudaTensorsAvailable())
+        throw ScriptError("RuntimeError", currentDeviceContext().cudaUnavailableReason);
+}
+
+void setDefaultDevice(const Device& device) { currentDeviceContext().defaultDevice = concreteDevice(device); }
+Device defaultDevice() { return currentDeviceContext().defaultDevice; }
+
+Device concreteDevice(Device device) {
+    if (device.kind == Device::Kind::Cuda && device.index < 0) device.index = 0;
+    return device;
+}
+
+}  // namespace fusescope

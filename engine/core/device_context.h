@@ -1,0 +1,51 @@
+#pragma once
+// What the running session says about devices, as PyTorch keeps its default device per
+// thread: where factories put tensors without device= (torch.set_default_device), and
+// whether cuda tensors can be made. The session owns one and installs it on the thread
+// that runs its script (DeviceContextScope); code outside any session sees the defaults
+// (cpu, no cuda tensors).
+//
+// With GPU code generation only (`--gpu-codegen-only`), cuda tensors keep their data in host
+// memory and eager ops compute them on the CPU, while compiled graphs still generate and
+// compile every CUDA kernel they would launch. Otherwise a cuda tensor needs the CUDA
+// runtime; until that exists, making one fails with the reason.
+
+#include <string>
+
+#include "core/device.h"
+
+namespace fusescope {
+
+struct DeviceContext {
+    Device defaultDevice = Device::cpu();
+    // Why cuda tensors cannot be made (no driver, no device, no runtime); "" when they can.
+    std::string cudaUnavailableReason = "no CUDA runtime in this context";
+};
+
+// Makes `context` the current thread's for the scope's lifetime.
+class DeviceContextScope {
+public:
+    explicit DeviceContextScope(DeviceContext& context);
+    ~DeviceContextScope();
+    DeviceContextScope(const DeviceContextScope&) = delete;
+    DeviceContextScope& operator=(const DeviceContextScope&) = delete;
+
+private:
+    DeviceContext* previous_;
+};
+
+DeviceContext& currentDeviceContext();
+
+// Whether scripts can make cuda tensors, and why not.
+bool cudaTensorsAvailable();
+// Throws RuntimeError with the reason for a cuda device that cannot be used.
+void requireUsable(const Device& device);
+
+// torch.set_default_device / get_default_device.
+void setDefaultDevice(const Device& device);
+Device defaultDevice();
+
+// A device as tensors carry it: a cuda device without an index is cuda:0 (the current one).
+Device concreteDevice(Device device);
+
+}  // namespace fusescope

@@ -1,0 +1,12 @@
+#pragma once
+// Why this process cannot run tensors on a GPU: no CUDA driver, no device, or Fusescope's
+// CUDA runtime missing. A session that is not limited to GPU code generation puts it in
+// its DeviceContext (core/device_context.h), so making a cuda tensor fails with it.
+
+#include <string>
+
+namespace fusescope {
+
+std::string cudaRuntimeUnavailableReason();
+
+}  // namespace fusescope
