@@ -45,6 +45,7 @@
 #include "panes/ir_pane.h"
 #include "panes/logs_pane.h"
 #include "panes/output_pane.h"
+#include "selection/script_selection.h"
 #include "timeline/trace_view.h"
 #include "views/code_view.h"
 #include "views/compare_view.h"
@@ -101,17 +102,7 @@ MainWindow::MainWindow(const QString& cliPath, QWidget* parent)
     editor_ = new QsciScintilla(this);
     configureCodeEditor(*editor_, CodeView::Language::Python);
     setCentralWidget(editor_);
-    editor_->markerDefine(QsciScintilla::Background, kEditorSelectionMarker);
-    editor_->setMarkerBackgroundColor(QColor(255, 236, 179), kEditorSelectionMarker);
-    // A line of the script selects the first graph node it made (in the compile on show).
-    connect(editor_, &QsciScintilla::cursorPositionChanged, this, [this](int line, int) {
-        if (scriptLineOfNode_.value(selection_.graphNode()) == line + 1) return;  // already one of this line's
-        for (const QString& node : graphNodeOrder_)
-            if (scriptLineOfNode_.value(node) == line + 1) {
-                selection_.selectGraphNode(node);
-                return;
-            }
-    });
+    scriptSelection_ = new ScriptSelection(editor_, &selection_, this);
     buildActions();
     buildDocks();
     status_ = new QLabel(tr("Ready"), this);
@@ -154,8 +145,7 @@ MainWindow::MainWindow(const QString& cliPath, QWidget* parent)
         if (QString stage = stageOf(traces, traces.records()[static_cast<size_t>(record)]); !stage.isEmpty())
             setStatus(tr("Running: %1").arg(stage));
     });
-    connect(&selection_, &SelectionContext::compileShown, this, &MainWindow::followCompile);
-    connect(&selection_, &SelectionContext::nodeChanged, this, &MainWindow::followNode);
+    connect(&selection_, &SelectionContext::nodeChanged, this, &MainWindow::showSelectedKernel);
     connect(&selection_, &SelectionContext::scriptLineRequested, this, &MainWindow::showScriptLine);
 
     buildViewMenu();  // after the docks exist
@@ -443,6 +433,7 @@ bool MainWindow::openBundle(const QString& path) {
     bundlePath_ = path;
     recent_->add(path);
     runFileName_ = QString::fromStdString(bundle.manifest.script);
+    scriptSelection_->setScriptFile(runFileName_);
     annotateScript();
     setWindowTitle(tr("Fusescope - %1 (bundle)").arg(QFileInfo(path).fileName()));
     setStatus(tr("Opened bundle %1: %2 events").arg(QFileInfo(path).fileName()).arg(store_.eventCount()));
@@ -487,6 +478,7 @@ void MainWindow::runScript() {
     request.bundle = runs + "/last-run.fscope";
     bundlePath_.clear();
     runFileName_ = request.fileName;
+    scriptSelection_->setScriptFile(runFileName_);
     editor_->clearAnnotations();
     engine_.run(request);
     setBusy(true);
@@ -567,30 +559,9 @@ void MainWindow::onEngineDied(const QString& description, const QString& running
     setStatus(text);
 }
 
-void MainWindow::followCompile(const CompileArtifacts& a) {
-    // Which captured nodes each script line made, for selecting from the editor.
-    scriptLineOfNode_.clear();
-    graphNodeOrder_.clear();
-    if (a.graph.contains("nodes") && a.graph["nodes"].is_array())
-        for (const auto& node : a.graph["nodes"])
-            if (node.is_object() && qstringField(node, "op") != "placeholder" && qstringField(node, "file") == runFileName_ &&
-                node.value("line", nlohmann::json()).is_number_integer()) {
-                scriptLineOfNode_.insert(qstringField(node, "name"), node["line"].get<int>());
-                graphNodeOrder_.append(qstringField(node, "name"));
-            }
-}
-
-void MainWindow::followNode(const QString& node, const QString& buffer) {
-    const CompileProvenance& provenance = selection_.provenance();
-    // The script line the node came from, marked without moving the user's cursor.
-    editor_->markerDeleteAll(kEditorSelectionMarker);
-    int line = scriptLineOfNode_.value(node.isEmpty() ? provenance.graphNodesOf(buffer).value(0) : node);
-    if (line > 0) {
-        editor_->markerAdd(line - 1, kEditorSelectionMarker);
-        editor_->ensureLineVisible(line - 1);
-    }
+void MainWindow::showSelectedKernel(const QString&, const QString& buffer) {
     if (buffer.isEmpty()) return;
-    QString kernel = provenance.kernelOf(buffer);
+    QString kernel = selection_.provenance().kernelOf(buffer);
     setStatus(kernel.isEmpty() ? tr("Selected %1").arg(buffer) : tr("Selected %1 (kernel %2)").arg(buffer, kernel));
 }
 

@@ -4,7 +4,6 @@
 // dock holds a pane (panes/) that fills itself from the shared SelectionContext; the window
 // lays them out and owns the actions, menus, runs, the minifier and the status bar.
 
-#include <QHash>
 #include <QMainWindow>
 #include <QTimer>
 
@@ -40,6 +39,7 @@ class CodePane;
 class GraphBreaksPane;
 class GuardsPane;
 class OutputPane;
+class ScriptSelection;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -99,10 +99,7 @@ private:
     void buildDocks();
     void buildViewMenu();  // docks to show again, reset layout, language
     void showScriptLine(int line);  // 1-based: moves the editor's cursor there
-    // The editor follows the selection too: a script line selects the node it made, and
-    // the selected node's line is marked.
-    void followCompile(const CompileArtifacts& compile);
-    void followNode(const QString& graphNode, const QString& buffer);
+    void showSelectedKernel(const QString& graphNode, const QString& buffer);  // in the status bar
     void explainFusion(const QString& node1, const QString& node2);
     void onEvent(int request, const nlohmann::json& event);
     void onStored(int index);  // a run's event, once the store (and so every pane) has it
@@ -141,9 +138,7 @@ private:
     RecentFiles* recent_ = nullptr;
     QString bundlePath_;  // the bundle of what is on show; "" when there is none yet
     QString runFileName_; // the script name the running or last run used
-    static constexpr int kEditorSelectionMarker = 0;  // the selected node's script line
-    QHash<QString, int> scriptLineOfNode_;  // captured node -> its line in the script
-    QStringList graphNodeOrder_;            // those nodes in graph order
+    ScriptSelection* scriptSelection_ = nullptr;  // the editor's part in the selection
     QByteArray defaultState_;  // the dock layout before the saved one was restored
     QTimer annotateTimer_;  // notes are redone once per burst of events, not per event
     CompilesPane* compiles_ = nullptr;
