@@ -54,6 +54,37 @@
     </message>
 </context>
 <context>
+    <name>fusescope::gui::CodePane</name>
+    <message>
+        <source>C++</source>
+        <translation>C++</translation>
+    </message>
+    <message>
+        <source>LLVM IR</source>
+        <translation>LLVM IR</translation>
+    </message>
+    <message>
+        <source>Assembly</source>
+        <translation>汇编</translation>
+    </message>
+    <message>
+        <source>PTX</source>
+        <translation>PTX</translation>
+    </message>
+    <message>
+        <source>SASS</source>
+        <translation>SASS</translation>
+    </message>
+    <message>
+        <source>CUDA</source>
+        <translation>CUDA</translation>
+    </message>
+    <message>
+        <source>// No SASS: the CUDA toolkit&apos;s nvdisasm was not found.</source>
+        <translation>// 没有 SASS：未找到 CUDA 工具包的 nvdisasm。</translation>
+    </message>
+</context>
+<context>
     <name>fusescope::gui::CompareView</name>
     <message>
         <source>Graph code</source>
@@ -294,6 +325,21 @@
     </message>
 </context>
 <context>
+    <name>fusescope::gui::GraphPane</name>
+    <message>
+        <source>Captured</source>
+        <translation>捕获的图</translation>
+    </message>
+    <message>
+        <source>After fusion</source>
+        <translation>融合之后</translation>
+    </message>
+    <message>
+        <source>Code</source>
+        <translation>代码</translation>
+    </message>
+</context>
+<context>
     <name>fusescope::gui::GraphView</name>
     <message>
         <source>%1 (kernel %2)</source>
@@ -391,6 +437,29 @@
     </message>
 </context>
 <context>
+    <name>fusescope::gui::LogsPane</name>
+    <message>
+        <source>Search log messages</source>
+        <translation>搜索日志消息</translation>
+    </message>
+    <message>
+        <source>%1 and above</source>
+        <translation>%1 及以上</translation>
+    </message>
+    <message>
+        <source>All compiles</source>
+        <translation>全部编译</translation>
+    </message>
+    <message>
+        <source>Selected compile</source>
+        <translation>所选编译</translation>
+    </message>
+    <message>
+        <source>All artifacts</source>
+        <translation>全部日志类别</translation>
+    </message>
+</context>
+<context>
     <name>fusescope::gui::MainWindow</name>
     <message>
         <source>Fusescope</source>
@@ -477,28 +546,12 @@
         <translation>编译</translation>
     </message>
     <message>
-        <source>Code</source>
-        <translation>代码</translation>
-    </message>
-    <message>
         <source>Graph</source>
         <translation>计算图</translation>
     </message>
     <message>
         <source>IR (before | after fusion)</source>
         <translation>IR（融合前 | 融合后）</translation>
-    </message>
-    <message>
-        <source>C++</source>
-        <translation>C++</translation>
-    </message>
-    <message>
-        <source>LLVM IR</source>
-        <translation>LLVM IR</translation>
-    </message>
-    <message>
-        <source>Assembly</source>
-        <translation>汇编</translation>
     </message>
     <message>
         <source>Generated Code</source>
@@ -511,22 +564,6 @@
     <message>
         <source>Output</source>
         <translation>输出</translation>
-    </message>
-    <message>
-        <source>Search log messages</source>
-        <translation>搜索日志消息</translation>
-    </message>
-    <message>
-        <source>%1 and above</source>
-        <translation>%1 及以上</translation>
-    </message>
-    <message>
-        <source>All compiles</source>
-        <translation>全部编译</translation>
-    </message>
-    <message>
-        <source>Selected compile</source>
-        <translation>所选编译</translation>
     </message>
     <message>
         <source>Open Script</source>
@@ -679,18 +716,6 @@
         <translation>语言将在下次启动时更改。</translation>
     </message>
     <message>
-        <source>Captured</source>
-        <translation>捕获的图</translation>
-    </message>
-    <message>
-        <source>After fusion</source>
-        <translation>融合之后</translation>
-    </message>
-    <message>
-        <source>All artifacts</source>
-        <translation>全部日志类别</translation>
-    </message>
-    <message>
         <source>Guards</source>
         <translation>守卫</translation>
     </message>
@@ -709,22 +734,6 @@
     <message>
         <source>cuda (GPU code only): the script&apos;s cuda tensors run on the CPU, and every compiled graph&apos;s CUDA kernels are generated and compiled to PTX</source>
         <translation>cuda（仅生成 GPU 代码）：脚本中的 cuda 张量在 CPU 上运行，每个已编译图的 CUDA 内核仍会生成并编译为 PTX</translation>
-    </message>
-    <message>
-        <source>PTX</source>
-        <translation>PTX</translation>
-    </message>
-    <message>
-        <source>SASS</source>
-        <translation>SASS</translation>
-    </message>
-    <message>
-        <source>// No SASS: the CUDA toolkit&apos;s nvdisasm was not found.</source>
-        <translation>// 没有 SASS：未找到 CUDA 工具包的 nvdisasm。</translation>
-    </message>
-    <message>
-        <source>CUDA</source>
-        <translation>CUDA</translation>
     </message>
     <message>
         <source>Check Accuracy</source>

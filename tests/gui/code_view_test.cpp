@@ -5,8 +5,10 @@
 #include <QTest>
 
 #include "model/compile_provenance.h"
+#include "observe/event_from_json.h"
 #include "views/code_view.h"
 
+using namespace fusescope;
 using namespace fusescope::gui;
 
 class CodeViewTest : public QObject {
@@ -23,9 +25,9 @@ private slots:
 
     void aKernelSourcesLineNumbersStayWithinInt() {
         CompileProvenance provenance;
-        provenance.addKernelSource(nlohmann::json::parse(R"({"type": "kernel_source", "buffer_lines":
-            {"buf0": [[1, 2147483646], [9223372036854775000, 9223372036854775807], [-9223372036854775807, 3]]}})"),
-                                   100);
+        std::optional<Event> kernel = eventFromJson(nlohmann::json::parse(R"({"type": "kernel_source", "buffer_lines":
+            {"buf0": [[1, 2147483646], [9223372036854775000, 9223372036854775807], [-9223372036854775807, 3]]}})"));
+        provenance.addKernelSource(std::get<KernelSourceEvent>(*kernel), 100);
         QCOMPARE(provenance.cppLines("buf0"), (LineRanges{{101, INT_MAX}, {INT_MAX, INT_MAX}, {INT_MIN + 100, 103}}));
     }
 };

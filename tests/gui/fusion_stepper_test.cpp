@@ -132,6 +132,17 @@ private slots:
         QCOMPARE(row(0), QString("0 |  +  |  | 0 | not fused | "));
     }
 
+    void aGroupOfTheStepsStandsForItsBuffers() {
+        RunStore store;
+        store.replace(test::loadFixture("seed000_inductor"));
+        std::vector<FusionStep> steps = compileFusionSteps(store, "0/0");
+        QCOMPARE(fusedBuffers(steps, "buf0_buf1"), (QStringList{"buf0", "buf1"}));
+        QCOMPARE(fusedBuffers(steps, "buf2"), QStringList{"buf2"});
+        // Made by a step of its own name: it is not taken apart again.
+        std::vector<FusionStep> loop = {{1, "a", "b", "vertical", "", "b", 0, true}};
+        QCOMPARE(fusedBuffers(loop, "b"), (QStringList{"a", "b"}));
+    }
+
     void schedulerGraphAfterEachStep() {
         RunStore store;
         store.replace(test::loadFixture("seed000_inductor"));

@@ -103,7 +103,7 @@ private slots:
         QVERIFY(answered.wait(60000));
         QStringList failures;
         for (const auto& e : window.store().events())
-            if (e.value("type", "") == "graph_failure") failures << QString::fromStdString(e.value("error", ""));
+            if (const auto* failure = std::get_if<fusescope::GraphFailureEvent>(&e)) failures << QString::fromStdString(failure->error);
         QCOMPARE(failures, QStringList{"Accuracy failed for __compiled_fn_0 (backend 'relu_accuracy_error_TESTING_ONLY'): "
                                        "output 0 (mul) element [0]: compiled 4, eager 2, float64 2 (tolerance rtol = atol = "
                                        "0.0001)"});

@@ -235,7 +235,7 @@ void ModelsTest::storeIndexesEachCompilesEventsWithoutTraceEvents() {
     store.append(traceEvent(TraceCategory::Kernel, "cpp_fused_add_0", "0/1", 10));
     auto types = [&](const std::string& id) {
         QStringList out;
-        for (int i : store.compileEvents(id)) out << QString::fromStdString(store.at(i)["type"].get<std::string>());
+        for (int i : store.compileEvents(id)) out << QString::fromStdString(eventType(store.at(i)));
         return out;
     };
     const QStringList compile01 = {"log", "recompile", "compile_started", "graph_captured", "log", "guards", "guard_failure", "guard_failure"};

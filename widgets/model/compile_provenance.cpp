@@ -5,37 +5,29 @@
 
 #include <QRegularExpression>
 
-#include "model/json_fields.h"
-
 namespace fusescope::gui {
 
 namespace {
 
-QStringList stringList(const nlohmann::json& object, const char* key) {
+QStringList qstrings(const std::vector<std::string>& strings) {
     QStringList out;
-    auto it = object.find(key);
-    if (it == object.end() || !it->is_array()) return out;
-    for (const auto& v : *it)
-        if (v.is_string()) out << QString::fromStdString(v.get<std::string>());
+    for (const std::string& s : strings) out << QString::fromStdString(s);
     return out;
 }
 
-QList<SchedulerNodeInfo> nodeInfos(const nlohmann::json& event) {
+QList<SchedulerNodeInfo> nodeInfos(const IrDumpEvent& event) {
     QList<SchedulerNodeInfo> out;
-    auto nodes = event.find("nodes");
-    if (nodes == event.end() || !nodes->is_array()) return out;
-    for (const auto& n : *nodes) {
-        if (!n.is_object() || qstringField(n, "name").isEmpty()) continue;
-        out.append({qstringField(n, "name"), qstringField(n, "kind"), stringList(n, "origins"), stringList(n, "reads"),
-                    stringList(n, "members")});
-    }
+    for (const IrNodeInfo& n : event.nodes)
+        if (!n.name.empty())
+            out.append({QString::fromStdString(n.name), QString::fromStdString(n.kind), qstrings(n.origins), qstrings(n.reads),
+                        qstrings(n.members)});
     return out;
 }
 
 // A line of an event's range moved down by offset, kept within int: a bundle made elsewhere
 // may hold any number there (the views clamp ranges to their documents).
-int shiftedLine(int64_t line, int offset) {
-    return static_cast<int>(std::clamp<int64_t>(std::clamp<int64_t>(line, INT_MIN, INT_MAX) + offset, INT_MIN, INT_MAX));
+int shiftedLine(int line, int offset) {
+    return static_cast<int>(std::clamp<int64_t>(int64_t{line} + offset, INT_MIN, INT_MAX));
 }
 
 QHash<QString, LineRanges> shifted(QHash<QString, LineRanges> blocks, int offset) {
@@ -87,30 +79,22 @@ QHash<QString, LineRanges> irDumpBlocks(const QString& text) {
     return out;
 }
 
-void CompileProvenance::addPreFusion(const nlohmann::json& event, int lineOffset) {
+void CompileProvenance::addPreFusion(const IrDumpEvent& event, int lineOffset) {
     pre_ = nodeInfos(event);
-    preLines_ = shifted(irDumpBlocks(qstringField(event, "text")), lineOffset);
+    preLines_ = shifted(irDumpBlocks(QString::fromStdString(event.text)), lineOffset);
 }
 
-void CompileProvenance::addPostFusion(const nlohmann::json& event, int lineOffset) {
+void CompileProvenance::addPostFusion(const IrDumpEvent& event, int lineOffset) {
     post_ = nodeInfos(event);
-    postLines_ = shifted(irDumpBlocks(qstringField(event, "text")), lineOffset);
+    postLines_ = shifted(irDumpBlocks(QString::fromStdString(event.text)), lineOffset);
 }
 
-void CompileProvenance::addKernelSource(const nlohmann::json& event, int lineOffset) {
-    auto lines = event.find("buffer_lines");
-    if (lines != event.end() && lines->is_object())
-        for (const auto& [buffer, ranges] : lines->items()) {
-            if (!ranges.is_array()) continue;
-            LineRanges& out = cppLines_[QString::fromStdString(buffer)];
-            for (const auto& r : ranges)
-                if (r.is_array() && r.size() == 2 && r[0].is_number_integer() && r[1].is_number_integer())
-                    out.append({shiftedLine(r[0].get<int64_t>(), lineOffset), shiftedLine(r[1].get<int64_t>(), lineOffset)});
-        }
-    auto kernels = event.find("buffer_kernels");
-    if (kernels != event.end() && kernels->is_object())
-        for (const auto& [buffer, kernel] : kernels->items())
-            if (kernel.is_string()) kernels_[QString::fromStdString(buffer)] = QString::fromStdString(kernel.get<std::string>());
+void CompileProvenance::addKernelSource(const KernelSourceEvent& event, int lineOffset) {
+    for (const auto& [buffer, ranges] : event.bufferLines) {
+        LineRanges& out = cppLines_[QString::fromStdString(buffer)];
+        for (const auto& [first, last] : ranges) out.append({shiftedLine(first, lineOffset), shiftedLine(last, lineOffset)});
+    }
+    for (const auto& [buffer, kernel] : event.bufferKernels) kernels_[QString::fromStdString(buffer)] = QString::fromStdString(kernel);
 }
 
 QString CompileProvenance::bufferOfGraphNode(const QString& node) const {

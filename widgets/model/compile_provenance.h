@@ -10,7 +10,7 @@
 #include <QStringList>
 #include <utility>
 
-#include <nlohmann/json.hpp>
+#include "observe/event.h"
 
 namespace fusescope::gui {
 
@@ -28,9 +28,9 @@ struct SchedulerNodeInfo {
 class CompileProvenance {
 public:
     // From one graph's events; `lineOffset`: the lines shown above the event's text.
-    void addPreFusion(const nlohmann::json& event, int lineOffset);
-    void addPostFusion(const nlohmann::json& event, int lineOffset);
-    void addKernelSource(const nlohmann::json& event, int lineOffset);
+    void addPreFusion(const IrDumpEvent& event, int lineOffset);
+    void addPostFusion(const IrDumpEvent& event, int lineOffset);
+    void addKernelSource(const KernelSourceEvent& event, int lineOffset);
 
     const QList<SchedulerNodeInfo>& preFusionNodes() const { return pre_; }
     const QList<SchedulerNodeInfo>& postFusionNodes() const { return post_; }

@@ -2,7 +2,6 @@
 
 #include <string_view>
 
-#include "model/json_fields.h"
 #include "model/run_store.h"
 
 namespace fusescope::gui {
@@ -88,45 +87,41 @@ void CompilesModel::applyTrace(size_t record) {
     }
 }
 
-void CompilesModel::apply(const nlohmann::json& event) {
-    const std::string type = stringField(event, "type");
-    const QString id = qstringField(event, "compile_id");
-    if (type == "compile_started") {
-        startCompile(qstringField(event, "function"), id);
+void CompilesModel::apply(const Event& event) {
+    const QString id = QString::fromStdString(compileIdOf(event));
+    if (const auto* started = std::get_if<CompileStartedEvent>(&event)) {
+        startCompile(QString::fromStdString(started->function), id);
         compiling_ = id;
-    } else if (type == "guards") {
+    } else if (std::holds_alternative<GuardsEvent>(event)) {
         if (id == compiling_) compiling_.clear();  // guards are installed last: the compile is done
-    } else if (type == "recompile") {
+    } else if (const auto* recompile = std::get_if<RecompileEvent>(&event)) {
         // Dynamo recompiles only after the guards of every cache entry failed, so every
         // earlier compile of the function was recompiled.
-        auto row = functionRows_.constFind(qstringField(event, "function"));
+        auto row = functionRows_.constFind(QString::fromStdString(recompile->function));
         if (row == functionRows_.constEnd()) return;
         for (Compile& c : functions_[*row].compiles) {
-            c.mark(&Compile::recompiled, stringField(event, "message"));
+            c.mark(&Compile::recompiled, recompile->message);
             changed(c.id);
         }
-    } else if (type == "error") {
+    } else if (const auto* error = std::get_if<ErrorEvent>(&event)) {
         // Errors carry no compile id: one raised while a compile is open failed it.
         if (Compile* c = find(compiling_)) {
-            c->mark(&Compile::failed, stringField(event, "message"));
+            c->mark(&Compile::failed, error->message);
             changed(c->id);
         }
     } else if (Compile* c = find(id)) {
-        if (type == "graph_captured") {
+        if (const auto* captured = std::get_if<GraphCapturedEvent>(&event)) {
             ++c->graphs;
-            c->ops += numberField(event, "op_count", 0);
-            if (std::string why = stringField(event, "break_reason"); !why.empty())
-                c->mark(&Compile::graphBreak, why);
-        } else if (type == "graph_break") {
-            c->mark(&Compile::graphBreak, stringField(event, "reason"));
-        } else if (type == "log") {
-            std::string message = stringField(event, "message");
-            if (!saysEager(message)) return;
-            c->mark(&Compile::eager, message);
-        } else if (type == "kernel_source") {
-            c->kernelMs += numberField(event, "compile_seconds", 0.0) * 1e3;
-            if (std::string error = stringField(event, "error"); !error.empty())
-                c->mark(&Compile::eager, error);
+            c->ops += captured->opCount;
+            if (!captured->breakReason.empty()) c->mark(&Compile::graphBreak, captured->breakReason);
+        } else if (const auto* graphBreak = std::get_if<GraphBreakEvent>(&event)) {
+            c->mark(&Compile::graphBreak, graphBreak->reason);
+        } else if (const auto* log = std::get_if<LogEvent>(&event)) {
+            if (!saysEager(log->message)) return;
+            c->mark(&Compile::eager, log->message);
+        } else if (const auto* kernel = std::get_if<KernelSourceEvent>(&event)) {
+            c->kernelMs += kernel->compileSeconds * 1e3;
+            if (!kernel->error.empty()) c->mark(&Compile::eager, kernel->error);
         } else {
             return;
         }

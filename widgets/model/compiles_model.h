@@ -8,7 +8,8 @@
 
 #include <QAbstractItemModel>
 #include <QHash>
-#include <nlohmann/json.hpp>
+
+#include "observe/event.h"
 
 namespace fusescope::gui {
 
@@ -59,7 +60,7 @@ private:
     };
 
     void rebuild();
-    void apply(const nlohmann::json& event);
+    void apply(const Event& event);
     void applyTrace(size_t record);  // compile phases time a compile, compiled regions count its hits
     void startCompile(const QString& function, const QString& id);
     Compile* find(const QString& id);

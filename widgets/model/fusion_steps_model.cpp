@@ -5,9 +5,41 @@
 #include <QColor>
 #include <QHash>
 
-#include "model/json_fields.h"
-
 namespace fusescope::gui {
+
+std::optional<FusionStep> FusionStepFilter::step(const Event& event) {
+    const auto* d = std::get_if<FusionDecisionEvent>(&event);
+    if (!d || compileId_.isEmpty() || d->compileId != compileId_.toStdString()) return std::nullopt;
+    if (graph_.empty()) graph_ = d->graph;
+    if (d->graph != graph_) return std::nullopt;
+    auto q = [](const std::string& s) { return QString::fromStdString(s); };
+    return FusionStep{d->step, q(d->node1), q(d->node2), q(d->kind), q(d->reason), q(d->result), d->score, d->fused};
+}
+
+std::vector<FusionStep> compileFusionSteps(const RunStore& store, const QString& compileId) {
+    FusionStepFilter filter(compileId);
+    std::vector<FusionStep> steps;
+    for (int i : store.compileEvents(compileId.toStdString()))
+        if (std::optional<FusionStep> s = filter.step(store.at(i))) steps.push_back(std::move(*s));
+    return steps;
+}
+
+namespace {
+
+// Looks only at the steps before `end`: a group's operands were made before it, so a bundle
+// naming a group after itself cannot loop.
+QStringList fusedBuffersBefore(const std::vector<FusionStep>& steps, const QString& node, size_t end) {
+    for (size_t i = end; i-- > 0;)
+        if (steps[i].fused && steps[i].result == node)
+            return fusedBuffersBefore(steps, steps[i].node1, i) + fusedBuffersBefore(steps, steps[i].node2, i);
+    return {node};
+}
+
+}  // namespace
+
+QStringList fusedBuffers(const std::vector<FusionStep>& steps, const QString& node) {
+    return fusedBuffersBefore(steps, node, steps.size());
+}
 
 FusionStepsModel::FusionStepsModel(const RunStore* store, QObject* parent) : QAbstractTableModel(parent), store_(store) {
     connect(store_, &RunStore::eventAppended, this, &FusionStepsModel::append);
@@ -20,38 +52,21 @@ void FusionStepsModel::setCompileId(const QString& compileId) {
     rebuild();
 }
 
-bool FusionStepsModel::parse(const nlohmann::json& event, FusionStep& out) {
-    if (stringField(event, "type") != "fusion_decision" || qstringField(event, "compile_id") != compileId_ || compileId_.isEmpty())
-        return false;
-    std::string graph = stringField(event, "graph");
-    if (graph_.empty()) graph_ = graph;
-    if (graph != graph_) return false;
-    auto integer = [&](const char* key) {
-        auto it = event.find(key);
-        return it != event.end() && it->is_number_integer() ? it->get<qint64>() : 0;
-    };
-    auto flag = event.find("fused");
-    out = {static_cast<int>(integer("step")), qstringField(event, "node1"), qstringField(event, "node2"), qstringField(event, "kind"),
-           qstringField(event, "reason"), qstringField(event, "result"), integer("score"),
-           flag != event.end() && flag->is_boolean() && flag->get<bool>()};
-    return true;
-}
-
 void FusionStepsModel::rebuild() {
     beginResetModel();
+    filter_ = FusionStepFilter(compileId_);
     steps_.clear();
-    graph_.clear();
     for (int i : store_->compileEvents(compileId_.toStdString()))
-        if (FusionStep s; parse(store_->at(i), s)) steps_.push_back(std::move(s));
+        if (std::optional<FusionStep> s = filter_.step(store_->at(i))) steps_.push_back(std::move(*s));
     endResetModel();
 }
 
 void FusionStepsModel::append(int eventIndex) {
-    FusionStep s;
-    if (!parse(store_->at(eventIndex), s)) return;
+    std::optional<FusionStep> s = filter_.step(store_->at(eventIndex));
+    if (!s) return;
     int row = static_cast<int>(steps_.size());
     beginInsertRows({}, row, row);
-    steps_.push_back(std::move(s));
+    steps_.push_back(std::move(*s));
     endInsertRows();
 }
 

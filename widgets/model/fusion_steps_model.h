@@ -3,6 +3,7 @@
 // (step, the pair, kind, score, verdict, reason), following the run as it streams. Also
 // builds the scheduler-node graph as it stood after any step, for the Graph view.
 
+#include <optional>
 #include <vector>
 
 #include <QAbstractTableModel>
@@ -19,6 +20,24 @@ struct FusionStep {
     qint64 score = 0;
     bool fused = false;
 };
+
+// Picks one compile's fusion steps from its events: those of its first graph with any (later
+// graphs of the compile are not mixed in).
+class FusionStepFilter {
+public:
+    explicit FusionStepFilter(QString compileId = {}) : compileId_(std::move(compileId)) {}
+    std::optional<FusionStep> step(const Event& event);  // nullopt for other events
+
+private:
+    QString compileId_;
+    std::string graph_;  // the first graph with decisions
+};
+
+std::vector<FusionStep> compileFusionSteps(const RunStore& store, const QString& compileId);
+
+// The pre-fusion nodes a node of the steps stands for: a group the steps made, its operands'
+// (recursively: buf0_buf1_buf2 is buf0, buf1 and buf2); any other node, itself.
+QStringList fusedBuffers(const std::vector<FusionStep>& steps, const QString& node);
 
 class FusionStepsModel : public QAbstractTableModel {
     Q_OBJECT
@@ -37,13 +56,12 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
-    bool parse(const nlohmann::json& event, FusionStep& out);  // false for other events
     void rebuild();
     void append(int eventIndex);
 
     const RunStore* store_;
     QString compileId_;
-    std::string graph_;  // the first graph with decisions: later graphs of the compile are not mixed in
+    FusionStepFilter filter_;  // of compileId_, for the steps still to come
     std::vector<FusionStep> steps_;
 };
 

@@ -1,7 +1,5 @@
 #include "model/graph_breaks_model.h"
 
-#include "model/json_fields.h"
-
 namespace fusescope::gui {
 
 GraphBreaksModel::GraphBreaksModel(const RunStore* store, QObject* parent) : QAbstractTableModel(parent), store_(store) {
@@ -10,20 +8,17 @@ GraphBreaksModel::GraphBreaksModel(const RunStore* store, QObject* parent) : QAb
     rebuild();
 }
 
-bool GraphBreaksModel::parse(const nlohmann::json& event, Break& out) {
-    if (stringField(event, "type") != "graph_break") return false;
-    out.compileId = qstringField(event, "compile_id");
-    out.reason = qstringField(event, "reason");
-    auto stack = event.find("user_stack");
-    if (stack != event.end() && stack->is_array()) {
-        for (const auto& frame : *stack) {
-            if (!frame.is_object()) continue;
-            // Outermost first, as Python prints a stack: the last frame is where the break was.
-            out.file = qstringField(frame, "file");
-            out.source = qstringField(frame, "source");
-            out.line = frame.value("line", nlohmann::json()).is_number_integer() ? frame["line"].get<int>() : 0;
-            out.stack += QString("%1:%2 in %3\n    %4\n").arg(out.file).arg(out.line).arg(qstringField(frame, "function"), out.source);
-        }
+bool GraphBreaksModel::parse(const Event& event, Break& out) {
+    const auto* b = std::get_if<GraphBreakEvent>(&event);
+    if (!b) return false;
+    out.compileId = QString::fromStdString(b->compileId);
+    out.reason = QString::fromStdString(b->reason);
+    for (const StackFrame& frame : b->userStack) {
+        // Outermost first, as Python prints a stack: the last frame is where the break was.
+        out.file = QString::fromStdString(frame.file);
+        out.source = QString::fromStdString(frame.sourceLine);
+        out.line = frame.line;
+        out.stack += QString("%1:%2 in %3\n    %4\n").arg(out.file).arg(out.line).arg(QString::fromStdString(frame.function), out.source);
     }
     return true;
 }

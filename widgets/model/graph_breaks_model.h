@@ -29,7 +29,7 @@ private:
         QString compileId, reason, file, source, stack;
         int line = 0;
     };
-    static bool parse(const nlohmann::json& event, Break& out);  // false for other events
+    static bool parse(const Event& event, Break& out);  // false for other events
     void rebuild();
     void append(int eventIndex);
 

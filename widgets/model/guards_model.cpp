@@ -7,8 +7,6 @@
 #include <QColor>
 #include <QRegularExpression>
 
-#include "model/json_fields.h"
-
 namespace fusescope::gui {
 
 namespace {
@@ -30,19 +28,16 @@ QString propertyName(const QString& words, const QString& index) {
 
 }  // namespace
 
-std::vector<GuardEntry> guardEntries(const nlohmann::json& event) {
+std::vector<GuardEntry> guardEntries(const Event& event) {
     std::vector<GuardEntry> entries;
-    auto guards = event.find("guards");
-    if (stringField(event, "type") != "guards" || guards == event.end() || !guards->is_array()) return entries;
-    auto lines = event.find("lines");  // parallel to guards when the engine knows them
-    bool hasLines = lines != event.end() && lines->is_array() && lines->size() == guards->size();
-    for (size_t i = 0; i < guards->size(); ++i) {
-        const nlohmann::json& g = (*guards)[i];
-        if (!g.is_string()) continue;
+    const auto* guards = std::get_if<GuardsEvent>(&event);
+    if (!guards) return entries;
+    bool hasLines = guards->lines.size() == guards->guards.size();  // parallel when the engine knows them
+    for (size_t i = 0; i < guards->guards.size(); ++i) {
         GuardEntry entry;
-        entry.text = QString::fromStdString(g.get<std::string>());
+        entry.text = QString::fromStdString(guards->guards[i]);
         std::tie(entry.check, entry.source) = checkAndSource(entry.text);
-        if (hasLines && (*lines)[i].is_number_integer()) entry.line = std::max(0, (*lines)[i].get<int>());
+        if (hasLines) entry.line = std::max(0, guards->lines[i]);
         entries.push_back(std::move(entry));
     }
     return entries;
@@ -98,7 +93,7 @@ void GuardsModel::rebuild() {
     beginResetModel();
     rows_.clear();
     for (int i : store_->compileEvents(compileId_.toStdString())) {
-        const nlohmann::json& e = store_->at(i);
+        const Event& e = store_->at(i);
         std::vector<GuardEntry> guards = guardEntries(e);  // a compile has one guards event, before any failure
         if (!guards.empty()) rows_.clear();
         for (GuardEntry& guard : guards) rows_.push_back({std::move(guard), {}});
@@ -108,19 +103,18 @@ void GuardsModel::rebuild() {
 }
 
 void GuardsModel::onAppended(int index) {
-    const nlohmann::json& e = store_->at(index);
-    if (compileId_.isEmpty() || qstringField(e, "compile_id") != compileId_) return;
-    if (stringField(e, "type") == "guards") return rebuild();
+    const Event& e = store_->at(index);
+    if (compileId_.isEmpty() || compileIdOf(e) != compileId_.toStdString()) return;
+    if (std::holds_alternative<GuardsEvent>(e)) return rebuild();
     for (int row : applyFailures(e)) Q_EMIT dataChanged(this->index(row, 0), this->index(row, ColumnCount - 1));
 }
 
-std::vector<int> GuardsModel::applyFailures(const nlohmann::json& event) {
+std::vector<int> GuardsModel::applyFailures(const Event& event) {
     std::vector<int> changed;
-    auto reasons = event.find("reasons");
-    if (stringField(event, "type") != "guard_failure" || reasons == event.end() || !reasons->is_array()) return changed;
-    for (const auto& r : *reasons) {
-        if (!r.is_string()) continue;
-        GuardFailure failure = parseGuardFailure(QString::fromStdString(r.get<std::string>()));
+    const auto* guardFailure = std::get_if<GuardFailureEvent>(&event);
+    if (!guardFailure) return changed;
+    for (const std::string& reason : guardFailure->reasons) {
+        GuardFailure failure = parseGuardFailure(QString::fromStdString(reason));
         int row = rowFor(failure);
         if (row < 0) continue;
         rows_[static_cast<size_t>(row)].failures.push_back(std::move(failure));

@@ -28,7 +28,7 @@ struct GuardEntry {
 
 // The guards of a `guards` event (entries that are not strings are skipped); empty for
 // other events.
-std::vector<GuardEntry> guardEntries(const nlohmann::json& event);
+std::vector<GuardEntry> guardEntries(const Event& event);
 // The guards of one compile (its last `guards` event), empty when it has none yet.
 std::vector<GuardEntry> compileGuards(const RunStore& store, const QString& compileId);
 
@@ -70,7 +70,7 @@ private:
     void rebuild();
     void onAppended(int index);
     // Files each reason of a guard_failure event under its guard; returns the rows changed.
-    std::vector<int> applyFailures(const nlohmann::json& event);
+    std::vector<int> applyFailures(const Event& event);
     int rowFor(const GuardFailure& failure) const;  // -1 when no guard is about it
     QString tooltip(const Row& row) const;
 

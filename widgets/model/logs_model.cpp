@@ -1,21 +1,8 @@
 #include "model/logs_model.h"
 
-#include "model/json_fields.h"
 #include "model/run_store.h"
 
 namespace fusescope::gui {
-
-namespace {
-
-// eventToJson writes the level by name (observe/event.cpp).
-LogLevel levelFromName(const std::string& name) {
-    if (name == "debug") return LogLevel::Debug;
-    if (name == "warning") return LogLevel::Warning;
-    if (name == "error") return LogLevel::Error;
-    return LogLevel::Info;
-}
-
-}  // namespace
 
 LogsModel::LogsModel(const RunStore* store, QObject* parent) : QAbstractTableModel(parent), store_(store) {
     connect(store, &RunStore::eventAppended, this, &LogsModel::append);
@@ -33,19 +20,17 @@ QString LogsModel::levelText(LogLevel level) {
     return tr("INFO");
 }
 
-bool LogsModel::isLog(const nlohmann::json& event) { return stringField(event, "type") == "log"; }
-
-LogsModel::Row LogsModel::toRow(const nlohmann::json& event) {
-    auto text = [&](const char* key) { return qstringField(event, key); };
-    return {levelFromName(stringField(event, "level")), text("compile_id"), text("name"), text("message")};
+std::optional<LogsModel::Row> LogsModel::toRow(const Event& event) {
+    const auto* log = std::get_if<LogEvent>(&event);
+    if (!log) return std::nullopt;
+    return Row{log->level, QString::fromStdString(log->compileId), QString::fromStdString(log->name), QString::fromStdString(log->message)};
 }
 
 void LogsModel::append(int index) {
-    const nlohmann::json& event = store_->at(index);
-    if (!isLog(event)) return;
-    int row = rowCount();
-    beginInsertRows({}, row, row);
-    rows_.push_back(toRow(event));
+    std::optional<Row> row = toRow(store_->at(index));
+    if (!row) return;
+    beginInsertRows({}, rowCount(), rowCount());
+    rows_.push_back(std::move(*row));
     endInsertRows();
 }
 
@@ -53,7 +38,7 @@ void LogsModel::rebuild() {
     beginResetModel();
     rows_.clear();
     for (const auto& event : store_->events())
-        if (isLog(event)) rows_.push_back(toRow(event));
+        if (std::optional<Row> row = toRow(event)) rows_.push_back(std::move(*row));
     endResetModel();
 }
 

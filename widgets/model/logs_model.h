@@ -2,6 +2,7 @@
 // The Logs view: one row per `log` event of the run (level, compile id, artifact or
 // component name, message), and the proxy that filters them. Rows follow the RunStore.
 
+#include <optional>
 #include <vector>
 
 #include <QAbstractTableModel>
@@ -37,8 +38,7 @@ private:
         LogLevel level;
         QString compileId, name, message;
     };
-    static bool isLog(const nlohmann::json& event);
-    static Row toRow(const nlohmann::json& event);
+    static std::optional<Row> toRow(const Event& event);  // nullopt for other events
     void append(int index);
     void rebuild();
 

@@ -2,8 +2,6 @@
 
 #include <QRegularExpression>
 
-#include "model/json_fields.h"
-
 namespace fusescope::gui {
 
 RecompileReasonsModel::RecompileReasonsModel(const RunStore* store, QObject* parent)
@@ -13,21 +11,19 @@ RecompileReasonsModel::RecompileReasonsModel(const RunStore* store, QObject* par
     rebuild();
 }
 
-bool RecompileReasonsModel::parse(const nlohmann::json& event, Recompile& out) {
-    if (stringField(event, "type") != "recompile") return false;
-    out.compileId = qstringField(event, "compile_id");
-    out.function = qstringField(event, "function");
-    if (auto where = event.find("where"); where != event.end() && where->is_object()) {
-        out.file = qstringField(*where, "file");
-        auto line = where->find("line");
-        out.line = line != where->end() && line->is_number_integer() ? line->get<int>() : 0;
-    }
+bool RecompileReasonsModel::parse(const Event& event, Recompile& out) {
+    const auto* recompile = std::get_if<RecompileEvent>(&event);
+    if (!recompile) return false;
+    out.compileId = QString::fromStdString(recompile->compileId);
+    out.function = QString::fromStdString(recompile->function);
+    out.file = QString::fromStdString(recompile->where.file);
+    out.line = recompile->where.line;
     // The message is PyTorch's, every failure listed (compile_manager.cpp):
     //   Recompiling function f in file:6
     //       triggered by the following guard failure(s):
     //       - 0/0: tensor 'L['a']' size mismatch at index 0. expected 3, actual 2
     static const QRegularExpression failure(R"(^\s*- (\S+: .*)$)");
-    for (const QString& line : qstringField(event, "message").split('\n'))
+    for (const QString& line : QString::fromStdString(recompile->message).split('\n'))
         if (auto m = failure.match(line); m.hasMatch()) out.reasons << m.captured(1);
     return true;
 }

@@ -35,7 +35,7 @@ private:
         int line = 0;
         QStringList reasons;
     };
-    static bool parse(const nlohmann::json& event, Recompile& out);  // false for other events
+    static bool parse(const Event& event, Recompile& out);  // false for other events
     void rebuild();
     void append(int eventIndex);
 

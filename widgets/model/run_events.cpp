@@ -9,6 +9,7 @@
 
 #include "bundle/event_lines.h"
 #include "model/json_fields.h"
+#include "observe/event_from_json.h"
 
 namespace fusescope::gui {
 
@@ -159,13 +160,13 @@ ParsedChunk parseChunk(const EventLineChunk& chunk) {
                 reader.record.textLength = static_cast<int32_t>(line.size());
                 out.run.traces.add(reader.record, reader.name, reader.compileId);
                 return true;
-            case EventLineReader::Kind::Other: out.run.events.push_back(nlohmann::json::parse(line.begin(), line.end())); return true;
+            case EventLineReader::Kind::Other: out.run.add(nlohmann::json::parse(line.begin(), line.end())); return true;
             case EventLineReader::Kind::BadField: {
                 // The bundle reader's own check names the field; it reads a repeated key's
                 // last value, so where that one is fine the line is kept, as it keeps it.
                 nlohmann::json event = nlohmann::json::parse(line.begin(), line.end());
                 out.error = eventFieldProblem(event);
-                if (out.error.empty()) out.run.events.push_back(std::move(event));
+                if (out.error.empty()) out.run.add(event);
                 return out.error.empty();
             }
             case EventLineReader::Kind::Malformed: out.error = kMalformedEventLine; return false;
@@ -179,10 +180,25 @@ ParsedChunk parseChunk(const EventLineChunk& chunk) {
 
 }  // namespace
 
-RunEvents splitRunEvents(std::vector<nlohmann::json> events) {
+void RunEvents::add(const nlohmann::json& event) {
+    if (stringField(event, "type") == "trace_event" && traces.append(event)) return;
+    if (std::optional<Event> typed = eventFromJson(event)) events.push_back(std::move(*typed));
+}
+
+const std::string& compileIdOf(const Event& event) {
+    static const std::string none;
+    return std::visit(
+        [](const auto& e) -> const std::string& {
+            if constexpr (requires { e.compileId; }) return e.compileId;
+            else if constexpr (requires { e.record.compileId; }) return e.record.compileId;
+            else return none;
+        },
+        event);
+}
+
+RunEvents splitRunEvents(const std::vector<nlohmann::json>& events) {
     RunEvents run;
-    for (nlohmann::json& e : events)
-        if (stringField(e, "type") != "trace_event" || !run.traces.append(e)) run.events.push_back(std::move(e));
+    for (const nlohmann::json& e : events) run.add(e);
     return run;
 }
 

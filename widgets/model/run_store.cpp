@@ -1,6 +1,5 @@
 #include "model/run_store.h"
 
-#include "model/json_fields.h"
 
 namespace fusescope::gui {
 
@@ -11,16 +10,15 @@ const std::vector<int>& RunStore::compileEvents(const std::string& compileId) co
 }
 
 void RunStore::index(int i) {
-    std::string id = stringField(run_.events[static_cast<size_t>(i)], "compile_id");
+    const std::string& id = compileIdOf(at(i));
     if (!id.empty()) byCompile_[id].push_back(i);
 }
 
-void RunStore::append(nlohmann::json event) {
-    if (stringField(event, "type") == "trace_event" && run_.traces.append(event)) {
-        Q_EMIT traceAppended(static_cast<int>(run_.traces.size()) - 1);
-        return;
-    }
-    run_.events.push_back(std::move(event));
+void RunStore::append(const nlohmann::json& event) {
+    const size_t traces = run_.traces.size(), events = run_.events.size();
+    run_.add(event);
+    if (run_.traces.size() > traces) Q_EMIT traceAppended(static_cast<int>(traces));
+    if (run_.events.size() == events) return;
     index(size() - 1);
     Q_EMIT eventAppended(size() - 1);
 }

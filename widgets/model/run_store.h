@@ -1,7 +1,7 @@
 #pragma once
 // Everything one run (live from the engine child, or replayed from a bundle) reported, in
 // arrival order: its trace events (profiled spans) compact in a TraceLog, every other event
-// as the engine's JSON object. Every model of the workbench is built from it, so a live run
+// typed, parsed once as it comes in (eventFromJson). Every model of the workbench is built from it, so a live run
 // and a reopened bundle look the same (DESIGN.md, "GUI structure"). Appending is cheap;
 // models listen to eventAppended / traceAppended and update incrementally.
 
@@ -22,19 +22,20 @@ public:
     explicit RunStore(QObject* parent = nullptr) : QObject(parent) {}
 
     // The events other than trace events.
-    const std::vector<nlohmann::json>& events() const { return run_.events; }
+    const std::vector<Event>& events() const { return run_.events; }
     int size() const { return static_cast<int>(run_.events.size()); }
-    const nlohmann::json& at(int index) const { return run_.events.at(static_cast<size_t>(index)); }
+    const Event& at(int index) const { return run_.events.at(static_cast<size_t>(index)); }
     // Indices of one compile's events in order: views of a compile look only at these.
     const std::vector<int>& compileEvents(const std::string& compileId) const;
     const TraceLog& traces() const { return run_.traces; }
     // Every event, trace events included.
     int eventCount() const { return size() + static_cast<int>(run_.traces.size()); }
 
-    // One event as eventToJson wrote it (its "type" says which).
-    void append(nlohmann::json event);
+    // One event as eventToJson wrote it (its "type" says which); one of a type this engine
+    // does not know is left out.
+    void append(const nlohmann::json& event);
     // Many at once (a bundle): one reset instead of a signal per event.
-    void replace(std::vector<nlohmann::json> events) { replace(splitRunEvents(std::move(events))); }
+    void replace(const std::vector<nlohmann::json>& events) { replace(splitRunEvents(events)); }
     void replace(RunEvents run);
     void clear() { replace(RunEvents{}); }
 

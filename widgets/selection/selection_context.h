@@ -1,46 +1,59 @@
 #pragma once
-// The one selection every view shares (DESIGN.md, "GUI structure"; RenderDoc's pattern):
-// a view reports what the user picked, every view follows. Setting the same value again
-// emits nothing, so views that follow each other cannot loop.
+// The one selection every pane shares (DESIGN.md, "GUI structure"; RenderDoc's pattern):
+// a pane reports what the user picked, every pane follows. Setting the same value again
+// emits nothing, so panes that follow each other cannot loop.
 //
-// Within a compile, the selection is a captured-graph node and the scheduler node (buffer
-// or fused group) it went into; picking either sets both through the compile's provenance.
+// It owns what the compile on show produced (CompileArtifacts), gathered once per change, so
+// panes fill themselves from it instead of being handed data. Within a compile, the
+// selection is a captured-graph node and the scheduler node (buffer or fused group) it went
+// into; picking either sets both through the compile's provenance.
 
 #include <QObject>
 #include <QString>
+
+#include "model/compile_artifacts.h"
+#include "model/run_store.h"
 
 namespace fusescope::gui {
 
 class SelectionContext : public QObject {
     Q_OBJECT
 public:
-    using QObject::QObject;
+    explicit SelectionContext(const RunStore* store, QObject* parent = nullptr);
 
+    const RunStore& store() const { return *store_; }
     const QString& compileId() const { return compileId_; }
     const QString& graphNode() const { return graphNode_; }
     const QString& buffer() const { return buffer_; }
+    // What the compile on show produced; empty without one.
+    const CompileArtifacts& compile() const { return compile_; }
+    const CompileProvenance& provenance() const { return compile_.provenance; }
 
     // A new compile clears the node selection.
-    void setCompileId(const QString& id) {
-        if (id == compileId_) return;
-        compileId_ = id;
-        graphNode_.clear();
-        buffer_.clear();
-        Q_EMIT compileChanged(id);
-    }
-    void setNode(const QString& graphNode, const QString& buffer) {
-        if (graphNode == graphNode_ && buffer == buffer_) return;
-        graphNode_ = graphNode;
-        buffer_ = buffer;
-        Q_EMIT nodeChanged(graphNode, buffer);
-    }
+    void setCompileId(const QString& id);
+    // Gathers the compile on show again (a live run's compile gains its IR and kernels).
+    void refreshCompile();
+    void setNode(const QString& graphNode, const QString& buffer);
+    void selectGraphNode(const QString& node);
+    void selectSchedulerNode(const QString& node);  // a buffer or fused group; "" is ignored
+    // A kernel (of the execution trace) selects its compile and the group it computes.
+    void selectKernel(const QString& compileId, const QString& kernel);
+    // The pair of nodes a fusion step joins, for the panes that show both ("" when none).
+    void showFusionPair(const QString& node1, const QString& node2) { Q_EMIT fusionPairChanged(node1, node2); }
+    // Asks for a line of the script to be shown in the editor (1-based).
+    void showScriptLine(int line) { Q_EMIT scriptLineRequested(line); }
 
 Q_SIGNALS:
     void compileChanged(const QString& compileId);
+    void compileShown(const CompileArtifacts& compile);  // after compileChanged, and on refreshCompile
     void nodeChanged(const QString& graphNode, const QString& buffer);
+    void fusionPairChanged(const QString& node1, const QString& node2);
+    void scriptLineRequested(int line);
 
 private:
+    const RunStore* store_;
     QString compileId_, graphNode_, buffer_;
+    CompileArtifacts compile_;
 };
 
 }  // namespace fusescope::gui

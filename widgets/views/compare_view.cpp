@@ -1,7 +1,6 @@
 #include "views/compare_view.h"
 
 #include <algorithm>
-#include <set>
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -12,7 +11,6 @@
 #include "model/compile_artifacts.h"
 #include "model/compile_diff.h"
 #include "model/guards_model.h"
-#include "model/json_fields.h"
 #include "views/code_view.h"
 
 namespace fusescope::gui {
@@ -152,28 +150,29 @@ void CompareView::reload() {
         QSignalBlocker quiet(box);
         box->clear();
     }
-    for (const nlohmann::json& e : store_->events())
-        if (stringField(e, "type") == "compile_started") addCompile(e);
+    for (const Event& e : store_->events())
+        if (const auto* started = std::get_if<CompileStartedEvent>(&e)) addCompile(*started);
     showLastTwo();
 }
 
 void CompareView::onAppended(int index) {
-    const nlohmann::json& e = store_->at(index);
-    const std::string type = stringField(e, "type");
-    if (type == "compile_started") {
-        addCompile(e);
+    const Event& e = store_->at(index);
+    if (const auto* started = std::get_if<CompileStartedEvent>(&e)) {
+        addCompile(*started);
         if (!picked_) showLastTwo();
         return;
     }
     // A live run: the texts of a compile on show arrive after its compile_started.
-    static const std::set<std::string> texts = {"guards", "graph_captured", "ir_pre_fusion", "ir_post_fusion", "kernel_source"};
-    const QString id = qstringField(e, "compile_id");
-    if (texts.count(type) && (id == beforeCompile() || id == afterCompile())) refresh();
+    const auto* ir = std::get_if<IrDumpEvent>(&e);
+    bool text = std::holds_alternative<GuardsEvent>(e) || std::holds_alternative<GraphCapturedEvent>(e) ||
+                std::holds_alternative<KernelSourceEvent>(e) || (ir && ir->stage != "fx_graph_transformed");
+    const QString id = QString::fromStdString(compileIdOf(e));
+    if (text && (id == beforeCompile() || id == afterCompile())) refresh();
 }
 
-void CompareView::addCompile(const nlohmann::json& compileStarted) {
-    const QString id = qstringField(compileStarted, "compile_id");
-    const QString label = QString("%1  %2").arg(id, qstringField(compileStarted, "function"));
+void CompareView::addCompile(const CompileStartedEvent& compileStarted) {
+    const QString id = QString::fromStdString(compileStarted.compileId);
+    const QString label = QString("%1  %2").arg(id, QString::fromStdString(compileStarted.function));
     for (QComboBox* box : {before_, after_}) {
         QSignalBlocker quiet(box);  // adding to an empty box selects the item: showLastTwo or the user decides
         box->addItem(label, id);

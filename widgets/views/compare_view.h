@@ -43,7 +43,7 @@ public:
 private:
     void reload();                     // the store was reset: compiles anew, the last two shown
     void onAppended(int index);
-    void addCompile(const nlohmann::json& compileStarted);
+    void addCompile(const CompileStartedEvent& compileStarted);
     void showLastTwo();
     void select(int beforeIndex, int afterIndex);  // combo rows, then one refresh
     void refresh();

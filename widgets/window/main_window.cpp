@@ -1,7 +1,6 @@
 #include "window/main_window.h"
 
 #include <algorithm>
-#include <limits>
 
 #include <QAction>
 #include <QActionGroup>
@@ -13,69 +12,69 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFontDatabase>
-#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
-#include <QListView>
-#include <QTableView>
-#include <QVBoxLayout>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QPlainTextEdit>
 #include <QSaveFile>
 #include <QStandardPaths>
 #include <QTimer>
 #include <QDir>
 #include <QSettings>
-#include <QSplitter>
 #include <QStatusBar>
-#include <QTabWidget>
 #include <QToolBar>
-#include <QTreeView>
 #include <QDragEnterEvent>
 #include <QMimeData>
 #include <QProgressBar>
 #include <QRegularExpression>
 #include <QToolButton>
+#include <QTreeView>
 #include <Qsci/qsciscintilla.h>
 #include <Qsci/qscistyle.h>
 
 #include "bundle/bundle_reader.h"
 #include "core/error.h"
-#include "model/compile_artifacts.h"
-#include "model/compiles_model.h"
 #include "model/json_fields.h"
-#include "model/logs_model.h"
-#include "model/graph_breaks_model.h"
 #include "model/script_notes.h"
+#include "panes/code_pane.h"
+#include "panes/compiles_pane.h"
+#include "panes/fusion_pane.h"
+#include "panes/graph_breaks_pane.h"
+#include "panes/graph_pane.h"
+#include "panes/guards_pane.h"
+#include "panes/ir_pane.h"
+#include "panes/logs_pane.h"
+#include "panes/output_pane.h"
+#include "selection/script_selection.h"
+#include "timeline/trace_view.h"
 #include "views/code_view.h"
 #include "views/compare_view.h"
-#include "timeline/trace_view.h"
 #include "views/fusion_stepper.h"
 #include "views/graph_view.h"
 #include "views/minify_panel.h"
-#include "views/guards_view.h"
 #include "window/recent_files.h"
 
 namespace fusescope::gui {
 
 namespace {
 
-// What each event says the engine is doing, for the status bar. Compile phases are traced
-// when they end, so the end of codegen means the C++ compiler is running.
-QString stageOf(const std::string& type, const nlohmann::json& event) {
-    if (type == "trace_event")
-        return stringField(event, "cat") == "compile" && stringField(event, "name").rfind("codegen ", 0) == 0
-                   ? QObject::tr("compile")
-                   : QString();
-    if (type == "compile_started") return QObject::tr("capture");
-    if (type == "graph_captured") return QObject::tr("decompose");
-    if (type == "fx_graph_transformed") return QObject::tr("lower");
-    if (type == "ir_pre_fusion") return QObject::tr("schedule");
-    if (type == "ir_post_fusion") return QObject::tr("codegen");
-    if (type == "kernel_source") return QObject::tr("run");
+// What each event says the engine is doing, for the status bar.
+QString stageOf(const Event& event) {
+    if (std::holds_alternative<CompileStartedEvent>(event)) return QObject::tr("capture");
+    if (std::holds_alternative<GraphCapturedEvent>(event)) return QObject::tr("decompose");
+    if (std::holds_alternative<KernelSourceEvent>(event)) return QObject::tr("run");
+    const auto* ir = std::get_if<IrDumpEvent>(&event);
+    if (!ir) return {};
+    if (ir->stage == "fx_graph_transformed") return QObject::tr("lower");
+    if (ir->stage == "ir_pre_fusion") return QObject::tr("schedule");
+    if (ir->stage == "ir_post_fusion") return QObject::tr("codegen");
     return {};
+}
+
+// Compile phases are traced when they end, so the end of codegen means the C++ compiler is
+// running.
+QString stageOf(const TraceLog& traces, const TraceSpanRecord& span) {
+    return span.category == SpanCategory::Compile && traces.nameOf(span).starts_with("codegen ") ? QObject::tr("compile") : QString();
 }
 
 // explain_fusion's answer in words (docs/protocol.md).
@@ -103,17 +102,7 @@ MainWindow::MainWindow(const QString& cliPath, QWidget* parent)
     editor_ = new QsciScintilla(this);
     configureCodeEditor(*editor_, CodeView::Language::Python);
     setCentralWidget(editor_);
-    editor_->markerDefine(QsciScintilla::Background, kEditorSelectionMarker);
-    editor_->setMarkerBackgroundColor(QColor(255, 236, 179), kEditorSelectionMarker);
-    // A line of the script selects the first graph node it made (in the compile on show).
-    connect(editor_, &QsciScintilla::cursorPositionChanged, this, [this](int line, int) {
-        if (scriptLineOfNode_.value(selection_.graphNode()) == line + 1) return;  // already one of this line's
-        for (const QString& node : graphNodeOrder_)
-            if (scriptLineOfNode_.value(node) == line + 1) {
-                selectGraphNode(node);
-                return;
-            }
-    });
+    scriptSelection_ = new ScriptSelection(editor_, &selection_, this);
     buildActions();
     buildDocks();
     status_ = new QLabel(tr("Ready"), this);
@@ -139,19 +128,25 @@ MainWindow::MainWindow(const QString& cliPath, QWidget* parent)
 
     connect(&engine_, &EngineClient::eventReceived, this, &MainWindow::onEvent);
     connect(&engine_, &EngineClient::answered, this, [this](int id, const nlohmann::json& result) {
-        if (id == explainRequest_) stepper_->showExplanation(explanationText(result));
+        if (id == explainRequest_) fusionStepper()->showExplanation(explanationText(result));
         else if (id == minifyRequest_) onMinifyFinished(&result, {});
         else if (id > 0) onRunFinished(true, {});
     });
     connect(&engine_, &EngineClient::failed, this, [this](int id, const QString& code, const QString& message) {
         QString shown = code == "cancelled" ? tr("Stopped: %1").arg(message) : message;
-        if (id == explainRequest_) stepper_->showExplanation(message);
+        if (id == explainRequest_) fusionStepper()->showExplanation(message);
         else if (id == minifyRequest_) onMinifyFinished(nullptr, shown);
         else onRunFinished(false, shown);
     });
     connect(&engine_, &EngineClient::engineDied, this, &MainWindow::onEngineDied);
-    connect(&selection_, &SelectionContext::compileChanged, this, &MainWindow::showCompile);
-    connect(&selection_, &SelectionContext::nodeChanged, this, &MainWindow::showSelectedNode);
+    connect(&store_, &RunStore::eventAppended, this, &MainWindow::onStored);  // after the panes' models
+    connect(&store_, &RunStore::traceAppended, this, [this](int record) {
+        const TraceLog& traces = store_.traces();
+        if (QString stage = stageOf(traces, traces.records()[static_cast<size_t>(record)]); !stage.isEmpty())
+            setStatus(tr("Running: %1").arg(stage));
+    });
+    connect(&selection_, &SelectionContext::nodeChanged, this, &MainWindow::showSelectedKernel);
+    connect(&selection_, &SelectionContext::scriptLineRequested, this, &MainWindow::showScriptLine);
 
     buildViewMenu();  // after the docks exist
     defaultState_ = saveState();
@@ -215,7 +210,7 @@ void MainWindow::buildActions() {
     file->addAction(tr("&Export Graph Image..."), this, [this] {
         QString path = QFileDialog::getSaveFileName(this, tr("Export Graph Image"), {}, tr("PNG image (*.png);;SVG drawing (*.svg)"));
         QString error;
-        if (!path.isEmpty() && !graphView_->exportImage(path, &error)) QMessageBox::warning(this, tr("Export Graph Image"), error);
+        if (!path.isEmpty() && !graphView()->exportImage(path, &error)) QMessageBox::warning(this, tr("Export Graph Image"), error);
     });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
@@ -291,93 +286,38 @@ void MainWindow::buildViewMenu() {
 }
 
 void MainWindow::buildDocks() {
-    compiles_ = new CompilesModel(&store_, this);
-    compilesView_ = new QTreeView(this);
-    compilesView_->setModel(compiles_);
-    compilesView_->setUniformRowHeights(true);
-    connect(compilesView_->selectionModel(), &QItemSelectionModel::currentChanged, this,
-            [this](const QModelIndex& index) { selection_.setCompileId(compiles_->compileId(index)); });
-    QDockWidget* compilesDock = dock(this, tr("Compiles"), "compilesDock", compilesView_, Qt::LeftDockWidgetArea);
+    compiles_ = new CompilesPane(&selection_, this);
+    QDockWidget* compilesDock = dock(this, tr("Compiles"), "compilesDock", compiles_, Qt::LeftDockWidgetArea);
 
-    auto* graphTabs = new QTabWidget(this);
-    graphView_ = new GraphView(graphTabs);
-    afterFusionView_ = new GraphView(graphTabs);
-    graphs_ = new CodeView(CodeView::Language::Python, graphTabs);
-    graphTabs->addTab(graphView_, tr("Captured"));
-    graphTabs->addTab(afterFusionView_, tr("After fusion"));
-    graphTabs->addTab(graphs_, tr("Code"));
-    connect(afterFusionView_, &GraphView::nodeClicked, this, &MainWindow::selectSchedulerNode);
-    QDockWidget* graphDock = dock(this, tr("Graph"), "graphDock", graphTabs, Qt::RightDockWidgetArea);
-    connect(graphView_, &GraphView::nodeClicked, this, &MainWindow::selectGraphNode);
+    graph_ = new GraphPane(&selection_, this);
+    QDockWidget* graphDock = dock(this, tr("Graph"), "graphDock", graph_, Qt::RightDockWidgetArea);
 
     minify_ = new MinifyPanel(this);
     QDockWidget* minifyDock = dock(this, tr("Minify"), "minifyDock", minify_, Qt::RightDockWidgetArea);
 
-    stepper_ = new FusionStepper(&store_, this);
-    QDockWidget* stepperDock = dock(this, tr("Fusion"), "fusionDock", stepper_, Qt::RightDockWidgetArea);
+    fusion_ = new FusionPane(&selection_, this);
+    QDockWidget* stepperDock = dock(this, tr("Fusion"), "fusionDock", fusion_, Qt::RightDockWidgetArea);
     tabifyDockWidget(graphDock, stepperDock);
     tabifyDockWidget(graphDock, minifyDock);
     graphDock->raise();
-    connect(stepper_, &FusionStepper::nodeClicked, this, &MainWindow::selectSchedulerNode);
-    connect(stepper_, &FusionStepper::explainRequested, this, &MainWindow::explainFusion);
-    connect(stepper_, &FusionStepper::stepChanged, this, [this](int, const QString& node1, const QString& node2) {
-        // The step's pair in both IR dumps (a fused operand: its members' blocks before fusion).
-        LineRanges pre, post;
-        for (const QString& node : {node1, node2}) {
-            if (node.isEmpty()) continue;
-            post += provenance_.postFusionLines(node);
-            QStringList parts = node.split('_');  // a group is named by its members: buf0_buf1
-            for (const QString& part : parts) pre += provenance_.preFusionLines(part);
-        }
-        preFusion_->highlightLines(pre);
-        postFusion_->highlightLines(post);
-    });
+    connect(fusionStepper(), &FusionStepper::explainRequested, this, &MainWindow::explainFusion);
 
-    auto* ir = new QSplitter(Qt::Horizontal, this);
-    preFusion_ = new CodeView(CodeView::Language::IrDump, ir);
-    postFusion_ = new CodeView(CodeView::Language::IrDump, ir);
-    ir->addWidget(preFusion_);
-    ir->addWidget(postFusion_);
-    QDockWidget* irDock = dock(this, tr("IR (before | after fusion)"), "irDock", ir, Qt::BottomDockWidgetArea);
-    connect(preFusion_, &CodeView::lineClicked, this, [this](int line) { selectSchedulerNode(provenance_.preFusionNodeAt(line)); });
-    connect(postFusion_, &CodeView::lineClicked, this, [this](int line) { selectSchedulerNode(provenance_.postFusionNodeAt(line)); });
+    ir_ = new IrPane(&selection_, this);
+    QDockWidget* irDock = dock(this, tr("IR (before | after fusion)"), "irDock", ir_, Qt::BottomDockWidgetArea);
 
-    auto* code = codeTabs_ = new QTabWidget(this);
-    cpp_ = new CodeView(CodeView::Language::Cpp, code);
-    llvmIr_ = new CodeView(CodeView::Language::LlvmIr, code);
-    assembly_ = new CodeView(CodeView::Language::Assembly, code);
-    ptx_ = new CodeView(CodeView::Language::Ptx, code);
-    sass_ = new CodeView(CodeView::Language::Assembly, code);
-    code->addTab(cpp_, tr("C++"));
-    code->addTab(llvmIr_, tr("LLVM IR"));
-    code->addTab(assembly_, tr("Assembly"));
-    code->addTab(ptx_, tr("PTX"));
-    code->addTab(sass_, tr("SASS"));
-    code->setTabVisible(code->indexOf(ptx_), false);
-    code->setTabVisible(code->indexOf(sass_), false);
-    connect(cpp_, &CodeView::lineClicked, this, [this](int line) { selectSchedulerNode(provenance_.bufferAtCppLine(line)); });
-    QDockWidget* codeDock = dock(this, tr("Generated Code"), "codeDock", code, Qt::BottomDockWidgetArea);
+    code_ = new CodePane(&selection_, this);
+    QDockWidget* codeDock = dock(this, tr("Generated Code"), "codeDock", code_, Qt::BottomDockWidgetArea);
     tabifyDockWidget(irDock, codeDock);
     irDock->raise();
 
-    QDockWidget* logsDock = dock(this, tr("Logs"), "logsDock", buildLogsView(), Qt::BottomDockWidgetArea);
+    QDockWidget* logsDock = dock(this, tr("Logs"), "logsDock", new LogsPane(&selection_, this), Qt::BottomDockWidgetArea);
     tabifyDockWidget(codeDock, logsDock);
 
-    // Graph breaks: activating a row (double-click, Enter) shows its line in the editor.
-    auto* breaks = new GraphBreaksModel(&store_, this);
-    breaksView_ = new QTableView(this);
-    breaksView_->setModel(breaks);
-    breaksView_->horizontalHeader()->setStretchLastSection(true);
-    breaksView_->verticalHeader()->hide();
-    breaksView_->setSelectionBehavior(QAbstractItemView::SelectRows);
-    connect(breaksView_, &QTableView::activated, this,
-            [this](const QModelIndex& index) { showScriptLine(index.data(GraphBreaksModel::LineRole).toInt()); });
-    QDockWidget* breaksDock = dock(this, tr("Graph Breaks"), "breaksDock", breaksView_, Qt::BottomDockWidgetArea);
+    graphBreaks_ = new GraphBreaksPane(&selection_, this);
+    QDockWidget* breaksDock = dock(this, tr("Graph Breaks"), "breaksDock", graphBreaks_, Qt::BottomDockWidgetArea);
     tabifyDockWidget(logsDock, breaksDock);
-    guardsView_ = new GuardsView(&store_, this);
-    connect(guardsView_, &GuardsView::lineActivated, this, &MainWindow::showScriptLine);
-    connect(&selection_, &SelectionContext::compileChanged, guardsView_, &GuardsView::setCompileId);
-    QDockWidget* guardsDock = dock(this, tr("Guards"), "guardsDock", guardsView_, Qt::BottomDockWidgetArea);
+    guards_ = new GuardsPane(&selection_, this);
+    QDockWidget* guardsDock = dock(this, tr("Guards"), "guardsDock", guards_, Qt::BottomDockWidgetArea);
     tabifyDockWidget(breaksDock, guardsDock);
     compareView_ = new CompareView(&store_, this);
     QDockWidget* compareDock = dock(this, tr("Compare"), "compareDock", compareView_, Qt::BottomDockWidgetArea);
@@ -385,91 +325,35 @@ void MainWindow::buildDocks() {
     traceView_ = new TraceView(&store_, this);
     QDockWidget* traceDock = dock(this, tr("Execution Trace"), "traceDock", traceView_, Qt::BottomDockWidgetArea);
     tabifyDockWidget(compareDock, traceDock);
-    // A kernel span selects its compile and the buffers its kernel computes.
-    connect(traceView_, &TraceView::kernelSelected, this, [this](const QString& compileId, const QString& kernel) {
-        selection_.setCompileId(compileId);
-        for (const auto& n : provenance_.preFusionNodes())
-            if (provenance_.kernelOf(n.name) == kernel) {
-                selectSchedulerNode(provenance_.fusedNodeOf(n.name));
-                return;
-            }
-    });
+    connect(traceView_, &TraceView::kernelSelected, &selection_, &SelectionContext::selectKernel);
     irDock->raise();
 
     // First-run proportions (a saved layout replaces them): the graph docks get a good third.
     resizeDocks({graphDock}, {560}, Qt::Horizontal);
     resizeDocks({irDock}, {320}, Qt::Vertical);
 
-    output_ = new QPlainTextEdit(this);
-    output_->setReadOnly(true);
-    output_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    output_ = new OutputPane(&selection_, this);
     QDockWidget* outputDock = dock(this, tr("Output"), "outputDock", output_, Qt::LeftDockWidgetArea);
     splitDockWidget(compilesDock, outputDock, Qt::Vertical);
 }
+
+QTreeView* MainWindow::compilesView() const { return compiles_->view(); }
+CodeView* MainWindow::preFusionView() const { return ir_->preFusionView(); }
+CodeView* MainWindow::postFusionView() const { return ir_->postFusionView(); }
+FusionStepper* MainWindow::fusionStepper() const { return fusion_->stepper(); }
+CodeView* MainWindow::cppView() const { return code_->cppView(); }
+CodeView* MainWindow::ptxView() const { return code_->ptxView(); }
+QTabWidget* MainWindow::codeTabs() const { return code_->tabs(); }
+GraphView* MainWindow::graphView() const { return graph_->capturedView(); }
+GraphView* MainWindow::afterFusionView() const { return graph_->afterFusionView(); }
+QTableView* MainWindow::graphBreaksView() const { return graphBreaks_->view(); }
+GuardsView* MainWindow::guardsView() const { return guards_->view(); }
 
 void MainWindow::showScriptLine(int line) {
     if (line <= 0) return;
     editor_->setCursorPosition(line - 1, 0);
     editor_->ensureLineVisible(line - 1);
     editor_->setFocus();
-}
-
-QWidget* MainWindow::buildLogsView() {
-    auto* logs = new LogsModel(&store_, this);
-    auto* filter = new LogFilterProxy(this);
-    filter->setSourceModel(logs);
-    auto* box = new QWidget(this);
-    auto* layout = new QVBoxLayout(box);
-    layout->setContentsMargins(0, 0, 0, 0);
-    auto* bar = new QHBoxLayout;
-    auto* search = new QLineEdit(box);
-    search->setPlaceholderText(tr("Search log messages"));
-    search->setClearButtonEnabled(true);
-    connect(search, &QLineEdit::textChanged, filter, &LogFilterProxy::setText);
-    auto* level = new QComboBox(box);
-    for (LogLevel l : {LogLevel::Debug, LogLevel::Info, LogLevel::Warning, LogLevel::Error})
-        level->addItem(tr("%1 and above").arg(LogsModel::levelText(l)), static_cast<int>(l));
-    connect(level, &QComboBox::currentIndexChanged, filter,
-            [filter, level] { filter->setMinimumLevel(static_cast<LogLevel>(level->currentData().toInt())); });
-    auto* thisCompile = new QComboBox(box);
-    thisCompile->addItem(tr("All compiles"), false);
-    thisCompile->addItem(tr("Selected compile"), true);
-    auto applyCompile = [this, filter, thisCompile] {
-        filter->setCompileId(thisCompile->currentData().toBool() ? selection_.compileId() : QString());
-    };
-    connect(thisCompile, &QComboBox::currentIndexChanged, filter, applyCompile);
-    connect(&selection_, &SelectionContext::compileChanged, filter, applyCompile);
-    // The artifacts and components seen so far (fusion, guards, dynamo, ...), one at a time.
-    auto* artifact = new QComboBox(box);
-    artifact->addItem(tr("All artifacts"), QString());
-    auto addNames = [logs, artifact](int first, int last) {
-        for (int row = first; row <= last; ++row) {
-            QString name = logs->index(row, LogsModel::NameColumn).data().toString();
-            if (!name.isEmpty() && artifact->findData(name) < 0) artifact->addItem(name, name);
-        }
-    };
-    connect(logs, &QAbstractItemModel::rowsInserted, artifact, [addNames](const QModelIndex&, int first, int last) { addNames(first, last); });
-    connect(logs, &QAbstractItemModel::modelReset, artifact, [logs, artifact, addNames] {
-        while (artifact->count() > 1) artifact->removeItem(1);
-        addNames(0, logs->rowCount() - 1);
-    });
-    connect(artifact, &QComboBox::currentIndexChanged, filter, [filter, artifact] {
-        QString name = artifact->currentData().toString();
-        filter->setNames(name.isEmpty() ? QSet<QString>{} : QSet<QString>{name});
-    });
-    bar->addWidget(search, 1);
-    bar->addWidget(artifact);
-    bar->addWidget(level);
-    bar->addWidget(thisCompile);
-    layout->addLayout(bar);
-    auto* table = new QTableView(box);
-    table->setModel(filter);
-    table->setSortingEnabled(false);
-    table->horizontalHeader()->setStretchLastSection(true);
-    table->verticalHeader()->hide();
-    table->setWordWrap(false);
-    layout->addWidget(table);
-    return box;
 }
 
 bool MainWindow::openFile(const QString& path) {
@@ -545,14 +429,12 @@ bool MainWindow::openBundle(const QString& path) {
     editor_->setText(QString::fromStdString(bundle.script));
     scriptPath_.clear();
     discardAutosave();
-    output_->clear();
-    store_.replace(std::move(run));
+    store_.replace(std::move(run));  // the panes reload
     bundlePath_ = path;
     recent_->add(path);
     runFileName_ = QString::fromStdString(bundle.manifest.script);
+    scriptSelection_->setScriptFile(runFileName_);
     annotateScript();
-    for (const auto& e : store_.events())
-        if (stringField(e, "type") == "script_output") output_->insertPlainText(qstringField(e, "text"));
     setWindowTitle(tr("Fusescope - %1 (bundle)").arg(QFileInfo(path).fileName()));
     setStatus(tr("Opened bundle %1: %2 events").arg(QFileInfo(path).fileName()).arg(store_.eventCount()));
     return true;
@@ -584,7 +466,6 @@ RunRequest MainWindow::scriptRequest() const {
 
 void MainWindow::runScript() {
     store_.clear();
-    output_->clear();
     selection_.setCompileId({});
     minifyAction_->setEnabled(false);
     graphFailed_ = accuracyFailed_ = false;
@@ -597,6 +478,7 @@ void MainWindow::runScript() {
     request.bundle = runs + "/last-run.fscope";
     bundlePath_.clear();
     runFileName_ = request.fileName;
+    scriptSelection_->setScriptFile(runFileName_);
     editor_->clearAnnotations();
     engine_.run(request);
     setBusy(true);
@@ -622,19 +504,24 @@ void MainWindow::onEvent(int requestId, const nlohmann::json& event) {
         setStatus(tr("Minifying: %1").arg(qstringField(event, "message").section('\n', 0, 0)));
         return;
     }
-    store_.append(event);
-    const std::string type = stringField(event, "type");
-    if (type == "graph_failure") {
+    store_.append(event);  // onStored follows
+}
+
+void MainWindow::onStored(int index) {
+    const Event& event = store_.at(index);
+    if (const auto* failure = std::get_if<GraphFailureEvent>(&event)) {
         graphFailed_ = true;
-        accuracyFailed_ = accuracyFailed_ || stringField(event, "kind") == "accuracy";
+        accuracyFailed_ = accuracyFailed_ || failure->kind == "accuracy";
     }
-    if (type == "script_output") output_->insertPlainText(qstringField(event, "text"));
-    if (type == "error" || type == "graph_break" || type == "recompile") annotateTimer_.start();  // coalesced
-    if (QString stage = stageOf(type, event); !stage.isEmpty()) setStatus(tr("Running: %1").arg(stage));
+    if (std::holds_alternative<ErrorEvent>(event) || std::holds_alternative<GraphBreakEvent>(event) ||
+        std::holds_alternative<RecompileEvent>(event))
+        annotateTimer_.start();  // coalesced
+    if (QString stage = stageOf(event); !stage.isEmpty()) setStatus(tr("Running: %1").arg(stage));
     // Follow the newest compile until the user picks one.
-    QString id = qstringField(event, "compile_id");
-    if (type == "compile_started" || (type == "kernel_source" && id == selection_.compileId())) {
-        if (id == selection_.compileId()) showCompile(id);
+    QString id = QString::fromStdString(compileIdOf(event));
+    if (std::holds_alternative<CompileStartedEvent>(event) ||
+        (std::holds_alternative<KernelSourceEvent>(event) && id == selection_.compileId())) {
+        if (id == selection_.compileId()) selection_.refreshCompile();
         else selection_.setCompileId(id);
     }
 }
@@ -644,11 +531,11 @@ void MainWindow::onRunFinished(bool ok, const QString& message) {
     minifyAction_->setEnabled(graphFailed_);  // minifying reruns the script: once this run is over
     annotateTimer_.stop();
     annotateScript();
-    if (!ok) output_->appendPlainText(message);
+    if (!ok) output_->appendMessage(message);
     QString bundle = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) + "/runs/last-run.fscope";
     if (QFile::exists(bundle)) bundlePath_ = bundle;
     setStatus(ok ? tr("Finished: %1 events").arg(store_.eventCount()) : message);
-    if (!selection_.compileId().isEmpty()) showCompile(selection_.compileId());
+    if (!selection_.compileId().isEmpty()) selection_.refreshCompile();
 }
 
 void MainWindow::onMinifyFinished(const nlohmann::json* result, const QString& message) {
@@ -666,90 +553,15 @@ void MainWindow::onMinifyFinished(const nlohmann::json* result, const QString& m
 void MainWindow::onEngineDied(const QString& description, const QString& running) {
     setBusy(false);
     QString text = running.isEmpty() ? description : tr("%1 while %2").arg(description, running);
-    output_->appendPlainText(tr("%1. Everything received so far is kept; Restart Engine starts a new one.").arg(text));
+    output_->appendMessage(tr("%1. Everything received so far is kept; Restart Engine starts a new one.").arg(text));
     if (minifyRequest_) minify_->showFailure(text);
     minifyRequest_ = 0;
     setStatus(text);
 }
 
-void MainWindow::showCompile(const QString& compileId) {
-    CompileArtifacts a = compileArtifacts(store_, compileId);
-    provenance_ = a.provenance;
-    // Which captured nodes each script line made, for selecting from the editor.
-    scriptLineOfNode_.clear();
-    graphNodeOrder_.clear();
-    if (a.graph.contains("nodes") && a.graph["nodes"].is_array())
-        for (const auto& node : a.graph["nodes"])
-            if (node.is_object() && qstringField(node, "op") != "placeholder" && qstringField(node, "file") == runFileName_ &&
-                node.value("line", nlohmann::json()).is_number_integer()) {
-                scriptLineOfNode_.insert(qstringField(node, "name"), node["line"].get<int>());
-                graphNodeOrder_.append(qstringField(node, "name"));
-            }
-    graphs_->showText(a.graphs);
-    if (a.graph.is_null()) {
-        graphView_->clearGraph();
-    } else {
-        // Each node filled by the kernel it ends up in.
-        if (a.graph.contains("nodes") && a.graph["nodes"].is_array())
-            for (auto& node : a.graph["nodes"])
-                if (node.is_object())
-                    node["group"] = provenance_.fusedNodeOf(provenance_.bufferOfGraphNode(qstringField(node, "name"))).toStdString();
-        graphView_->showGraph(a.graph);
-    }
-    preFusion_->showText(a.preFusion);
-    postFusion_->showText(a.postFusion);
-    cpp_->showText(a.source);
-    QList<LineRanges> tints;
-    for (const auto& n : provenance_.preFusionNodes()) tints.append(provenance_.cppLines(n.name));
-    cpp_->tintLines(tints);
-    stepper_->setCompile(compileId, provenance_);
-    if (provenance_.preFusionNodes().isEmpty()) afterFusionView_->clearGraph();
-    else afterFusionView_->showGraph(schedulerGraphAt(provenance_, stepper_->model()->steps(), std::numeric_limits<int>::max()));
-    llvmIr_->showText(a.llvmIr);
-    assembly_->showText(a.assembly);
-    ptx_->showText(a.ptx);
-    sass_->showText(a.sass.isEmpty() && !a.ptx.isEmpty() ? tr("// No SASS: the CUDA toolkit's nvdisasm was not found.") : a.sass);
-    bool cuda = a.language == "cuda";
-    codeTabs_->setTabText(codeTabs_->indexOf(cpp_), cuda ? tr("CUDA") : tr("C++"));
-    for (CodeView* view : {llvmIr_, assembly_}) codeTabs_->setTabVisible(codeTabs_->indexOf(view), !cuda);
-    for (CodeView* view : {ptx_, sass_}) codeTabs_->setTabVisible(codeTabs_->indexOf(view), cuda);
-    QModelIndex index = compiles_->indexForCompileId(compileId);
-    if (index.isValid() && compilesView_->currentIndex() != index) compilesView_->setCurrentIndex(index);
-}
-
-void MainWindow::selectGraphNode(const QString& node) { selection_.setNode(node, provenance_.bufferOfGraphNode(node)); }
-
-void MainWindow::selectSchedulerNode(const QString& node) {
-    if (node.isEmpty()) return;
-    selection_.setNode(provenance_.graphNodesOf(node).value(0), node);
-}
-
-void MainWindow::showSelectedNode() {
-    const QString& node = selection_.graphNode();
-    const QString& buffer = selection_.buffer();
-    graphView_->setHighlighted(node.isEmpty() ? provenance_.graphNodesOf(buffer) : QStringList{node});
-    afterFusionView_->setHighlighted({provenance_.fusedNodeOf(buffer)});
-    // The script line the node came from, marked without moving the user's cursor.
-    editor_->markerDeleteAll(kEditorSelectionMarker);
-    int line = scriptLineOfNode_.value(node.isEmpty() ? provenance_.graphNodesOf(buffer).value(0) : node);
-    if (line > 0) {
-        editor_->markerAdd(line - 1, kEditorSelectionMarker);
-        editor_->ensureLineVisible(line - 1);
-    }
-    if (buffer.isEmpty()) {
-        for (CodeView* view : {preFusion_, postFusion_, cpp_}) view->highlightLines({});
-        return;
-    }
-    // A fused node is its members' blocks before fusion; a buffer is its own block after it
-    // (nested in its group's).
-    LineRanges pre = provenance_.preFusionLines(buffer);
-    for (const auto& n : provenance_.postFusionNodes())
-        if (n.name == buffer)
-            for (const auto& member : n.members) pre += provenance_.preFusionLines(member);
-    preFusion_->highlightLines(pre);
-    postFusion_->highlightLines(provenance_.postFusionLines(buffer));
-    cpp_->highlightLines(provenance_.cppLines(buffer));
-    QString kernel = provenance_.kernelOf(buffer);
+void MainWindow::showSelectedKernel(const QString&, const QString& buffer) {
+    if (buffer.isEmpty()) return;
+    QString kernel = selection_.provenance().kernelOf(buffer);
     setStatus(kernel.isEmpty() ? tr("Selected %1").arg(buffer) : tr("Selected %1 (kernel %2)").arg(buffer, kernel));
 }
 
@@ -783,18 +595,19 @@ bool MainWindow::showView(const QString& view) {
         return raise("minifyDock");
     }
     if (view == "fusion") {
-        stepper_->setStep((stepper_->stepCount() + 1) / 2);
+        fusionStepper()->setStep((fusionStepper()->stepCount() + 1) / 2);
         return raise("fusionDock") && raise("irDock");
     }
     if (view == "code") {
-        if (!provenance_.preFusionNodes().isEmpty()) selectSchedulerNode(provenance_.preFusionNodes().first().name);
+        const CompileProvenance& provenance = selection_.provenance();
+        if (!provenance.preFusionNodes().isEmpty()) selection_.selectSchedulerNode(provenance.preFusionNodes().first().name);
         return raise("graphDock") && raise("codeDock");
     }
     if (view == "guards") {
         // The first compile whose guards a later call failed: what a recompile is about.
-        for (const auto& e : store_.events())
-            if (stringField(e, "type") == "guard_failure") {
-                selection_.setCompileId(qstringField(e, "compile_id"));
+        for (const Event& e : store_.events())
+            if (const auto* failure = std::get_if<GuardFailureEvent>(&e)) {
+                selection_.setCompileId(QString::fromStdString(failure->compileId));
                 break;
             }
         return raise("guardsDock");

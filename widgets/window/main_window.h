@@ -1,13 +1,13 @@
 #pragma once
-// The workbench window: the script editor in the middle, every view of a run in docks the
-// user can rearrange (layout kept with QSettings), the engine child behind it all.
+// The workbench window: the script editor in the middle, every view of a run in a dock the
+// user can rearrange (layout kept with QSettings), the engine child behind it all. Each
+// dock holds a pane (panes/) that fills itself from the shared SelectionContext; the window
+// lays them out and owns the actions, menus, runs, the minifier and the status bar.
 
-#include <QHash>
 #include <QMainWindow>
 #include <QTimer>
 
 #include "engine/engine_client.h"
-#include "model/compile_provenance.h"
 #include "model/run_store.h"
 #include "selection/selection_context.h"
 
@@ -15,7 +15,6 @@ class QsciScintilla;
 class QComboBox;
 class QLabel;
 class QLineEdit;
-class QPlainTextEdit;
 class QTreeView;
 class QTabWidget;
 class QTableView;
@@ -26,13 +25,21 @@ namespace fusescope::gui {
 
 class CodeView;
 class GraphView;
-class CompilesModel;
 class FusionStepper;
 class CompareView;
 class GuardsView;
 class TraceView;
 class RecentFiles;
 class MinifyPanel;
+class CompilesPane;
+class GraphPane;
+class FusionPane;
+class IrPane;
+class CodePane;
+class GraphBreaksPane;
+class GuardsPane;
+class OutputPane;
+class ScriptSelection;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -63,18 +70,18 @@ public:
     SelectionContext& selection() { return selection_; }
     MinifyPanel* minifyPanel() { return minify_; }
     EngineClient& engine() { return engine_; }
-    QTreeView* compilesView() const { return compilesView_; }
-    CodeView* preFusionView() const { return preFusion_; }
-    CodeView* postFusionView() const { return postFusion_; }
-    FusionStepper* fusionStepper() const { return stepper_; }
-    CodeView* cppView() const { return cpp_; }
-    CodeView* ptxView() const { return ptx_; }
-    QTabWidget* codeTabs() const { return codeTabs_; }
-    GraphView* graphView() const { return graphView_; }
-    GraphView* afterFusionView() const { return afterFusionView_; }
+    QTreeView* compilesView() const;
+    CodeView* preFusionView() const;
+    CodeView* postFusionView() const;
+    FusionStepper* fusionStepper() const;
+    CodeView* cppView() const;
+    CodeView* ptxView() const;
+    QTabWidget* codeTabs() const;
+    GraphView* graphView() const;
+    GraphView* afterFusionView() const;
     QsciScintilla* editor() const { return editor_; }
-    QTableView* graphBreaksView() const { return breaksView_; }
-    GuardsView* guardsView() const { return guardsView_; }
+    QTableView* graphBreaksView() const;
+    GuardsView* guardsView() const;
     CompareView* compareView() const { return compareView_; }
     TraceView* traceView() const { return traceView_; }
     static QString autosavePathForTests() { return autosavePath(); }
@@ -91,15 +98,11 @@ private:
     void buildActions();
     void buildDocks();
     void buildViewMenu();  // docks to show again, reset layout, language
-    QWidget* buildLogsView();  // the log table with search, level and compile filters
     void showScriptLine(int line);  // 1-based: moves the editor's cursor there
-    void showCompile(const QString& compileId);
-    // Linked selection: a node picked in any view (graph node, IR block, C++ line, stepper).
-    void selectGraphNode(const QString& node);
-    void selectSchedulerNode(const QString& node);
-    void showSelectedNode();
+    void showSelectedKernel(const QString& graphNode, const QString& buffer);  // in the status bar
     void explainFusion(const QString& node1, const QString& node2);
     void onEvent(int request, const nlohmann::json& event);
+    void onStored(int index);  // a run's event, once the store (and so every pane) has it
     void onRunFinished(bool ok, const QString& message);
     void onMinifyFinished(const nlohmann::json* result, const QString& message);  // null result: failed
     RunRequest scriptRequest() const;  // the editor's script with the pickers' settings
@@ -115,7 +118,7 @@ private:
     static QString autosavePath();
 
     RunStore store_;
-    SelectionContext selection_;
+    SelectionContext selection_{&store_};
     EngineClient engine_;
     QString scriptPath_;
 
@@ -135,31 +138,19 @@ private:
     RecentFiles* recent_ = nullptr;
     QString bundlePath_;  // the bundle of what is on show; "" when there is none yet
     QString runFileName_; // the script name the running or last run used
-    static constexpr int kEditorSelectionMarker = 0;  // the selected node's script line
-    QHash<QString, int> scriptLineOfNode_;  // captured node -> its line in the script
-    QStringList graphNodeOrder_;            // those nodes in graph order
+    ScriptSelection* scriptSelection_ = nullptr;  // the editor's part in the selection
     QByteArray defaultState_;  // the dock layout before the saved one was restored
     QTimer annotateTimer_;  // notes are redone once per burst of events, not per event
-    CompilesModel* compiles_ = nullptr;
-    QTreeView* compilesView_ = nullptr;
-    GraphView* graphView_ = nullptr;
-    GraphView* afterFusionView_ = nullptr;  // the scheduler nodes once every step is applied
-    CodeView* graphs_ = nullptr;
-    CodeView* preFusion_ = nullptr;
-    CodeView* postFusion_ = nullptr;
-    CodeView* cpp_ = nullptr;
-    CodeView* llvmIr_ = nullptr;
-    CodeView* assembly_ = nullptr;
-    CodeView* ptx_ = nullptr;
-    CodeView* sass_ = nullptr;
-    QTabWidget* codeTabs_ = nullptr;  // C++, LLVM IR, assembly; or CUDA, PTX, SASS
-    QPlainTextEdit* output_ = nullptr;
-    QTableView* breaksView_ = nullptr;
-    FusionStepper* stepper_ = nullptr;
+    CompilesPane* compiles_ = nullptr;
+    GraphPane* graph_ = nullptr;
+    FusionPane* fusion_ = nullptr;
+    IrPane* ir_ = nullptr;
+    CodePane* code_ = nullptr;
+    GraphBreaksPane* graphBreaks_ = nullptr;
+    GuardsPane* guards_ = nullptr;
+    OutputPane* output_ = nullptr;
     TraceView* traceView_ = nullptr;
-    GuardsView* guardsView_ = nullptr;
     CompareView* compareView_ = nullptr;
-    CompileProvenance provenance_;  // of the compile on show
     int explainRequest_ = 0;
 };
 

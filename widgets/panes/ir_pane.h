@@ -1,0 +1,30 @@
+#pragma once
+// The IR dock: the scheduler's IR before and after fusion, side by side. The selected node's
+// blocks are highlighted, and so are the two nodes of the fusion step on show.
+
+#include "panes/pane.h"
+
+namespace fusescope::gui {
+
+class CodeView;
+
+class IrPane : public Pane {
+    Q_OBJECT
+public:
+    explicit IrPane(SelectionContext* context, QWidget* parent = nullptr);
+
+    CodeView* preFusionView() const { return preFusion_; }
+    CodeView* postFusionView() const { return postFusion_; }
+
+protected:
+    void showCompile(const CompileArtifacts& compile) override;
+    void showNode(const QString& graphNode, const QString& buffer) override;
+
+private:
+    void showFusionPair(const QString& node1, const QString& node2);
+
+    CodeView* preFusion_;
+    CodeView* postFusion_;
+};
+
+}  // namespace fusescope::gui

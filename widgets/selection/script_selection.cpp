@@ -1,0 +1,48 @@
+#include "selection/script_selection.h"
+
+#include <Qsci/qsciscintilla.h>
+
+#include "model/json_fields.h"
+
+namespace fusescope::gui {
+
+ScriptSelection::ScriptSelection(QsciScintilla* editor, SelectionContext* context, QObject* parent)
+    : QObject(parent), editor_(editor), context_(context) {
+    editor_->markerDefine(QsciScintilla::Background, kMarker);
+    editor_->setMarkerBackgroundColor(QColor(255, 236, 179), kMarker);
+    connect(editor_, &QsciScintilla::cursorPositionChanged, this, [this](int line, int) { onCursorLine(line); });
+    connect(context_, &SelectionContext::compileShown, this, &ScriptSelection::followCompile);
+    connect(context_, &SelectionContext::nodeChanged, this, &ScriptSelection::followNode);
+}
+
+void ScriptSelection::followCompile(const CompileArtifacts& a) {
+    lineOfNode_.clear();
+    nodeOrder_.clear();
+    if (!a.graph.contains("nodes") || !a.graph["nodes"].is_array()) return;
+    for (const auto& node : a.graph["nodes"])
+        if (node.is_object() && qstringField(node, "op") != "placeholder" && qstringField(node, "file") == scriptFile_ &&
+            node.value("line", nlohmann::json()).is_number_integer()) {
+            lineOfNode_.insert(qstringField(node, "name"), node["line"].get<int>());
+            nodeOrder_.append(qstringField(node, "name"));
+        }
+}
+
+void ScriptSelection::followNode(const QString& graphNode, const QString& buffer) {
+    editor_->markerDeleteAll(kMarker);
+    int line = lineOfNode_.value(graphNode.isEmpty() ? context_->provenance().graphNodesOf(buffer).value(0) : graphNode);
+    if (line > 0) {
+        editor_->markerAdd(line - 1, kMarker);
+        editor_->ensureLineVisible(line - 1);
+    }
+}
+
+void ScriptSelection::onCursorLine(int line) {
+    if (lineOfNode_.value(context_->graphNode()) == line + 1) return;  // already one of this line's
+    for (const QString& node : nodeOrder_)
+        if (lineOfNode_.value(node) == line + 1) {
+            context_->selectGraphNode(node);
+            return;
+        }
+}
+
+}  // namespace fusescope::gui
