@@ -164,10 +164,11 @@ json explainFusionMethod(const protocol::Request& request, ServedRuns& runs) {
     try {
         const auto& graph = archive.graph(compileId, graphName);
         FusionExplanation e = explainFusion(archive.schedule(graph), node1, node2);
+        std::string kind(e.kind ? fusionKindName(*e.kind) : "");
         return json{{"run", runId},          {"compile_id", compileId}, {"graph", graph.graphName},
                     {"node1", e.node1},      {"node2", e.node2},        {"kernel1", e.kernel1},
                     {"kernel2", e.kernel2},  {"fused", e.fused},        {"considered", e.considered},
-                    {"step", e.step},        {"kind", e.kind},          {"reason", e.reason}};
+                    {"step", e.step},        {"kind", kind},            {"reason", e.reason}};
     } catch (const Error& e) {
         throw Failure(protocol::kNotFound, e.what());
     }

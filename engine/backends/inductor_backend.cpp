@@ -49,7 +49,7 @@ std::vector<std::string> perfHints(const Schedule& s) {
                 }
         }
     for (const auto& d : s.decisions)
-        if (!d.fused && (d.node1.find("buf") != std::string::npos) && d.reason.find("iteration ranges differ") != std::string::npos)
+        if (d.verdict == FusionVerdictKind::IterationRangesDiffer)
             hints.push_back(fmt::format("{} and {} stay separate kernels: {}", d.node1, d.node2, d.reason));
     return hints;
 }
@@ -116,9 +116,10 @@ private:
         report.emit(IrDumpEvent{request.compileId, request.graphName, "ir_pre_fusion", pre, irNodeInfos(sched.nodes)});
         report.artifact("ir_pre_fusion", pre);
         for (const auto& d : sched.decisions) {
-            report.emit(FusionDecisionEvent{request.compileId, request.graphName, d.step, d.node1, d.node2, d.kind, d.score,
-                                            d.fused, d.reason, d.result});
-            report.artifact("fusion", fmt::format("step {}: {} + {} ({}, score {}): {}", d.step, d.node1, d.node2, d.kind,
+            std::string kind(fusionKindName(d.kind));
+            report.emit(FusionDecisionEvent{request.compileId, request.graphName, d.step, d.node1, d.node2, kind, d.score,
+                                            d.fused(), d.reason, d.result});
+            report.artifact("fusion", fmt::format("step {}: {} + {} ({}, score {}): {}", d.step, d.node1, d.node2, kind,
                                                   d.score, d.reason));
         }
         report.emit(IrDumpEvent{request.compileId, request.graphName, "ir_post_fusion", post, irNodeInfos(sched.order)});

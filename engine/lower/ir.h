@@ -5,6 +5,7 @@
 // computes (provenance).
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -51,15 +52,15 @@ struct Buffer {
     // Computed: the loop nest (pointwise dims, then reduction dims) and its body.
     std::vector<IndexExpr> ranges;
     std::vector<IndexExpr> reductionRanges;
-    std::string reductionType;  // empty for pointwise
-    LoopBody body;              // simplified (z0, z1, ...)
+    std::optional<ReductionKind> reductionKind;  // none for pointwise
+    LoopBody body;                              // simplified (z0, z1, ...)
 
-    // Extern: "mm", "addmm", "bmm" and operands (addmm: bias, a, b).
-    std::string kernel;
+    // Extern: the kernel and its operands (addmm: bias, a, b).
+    ExternKernelKind externKernel = ExternKernelKind::Mm;
     std::vector<ExternOperand> operands;
     double alpha = 1, beta = 1;  // addmm
 
-    bool isReduction() const { return !reductionType.empty(); }
+    bool isReduction() const { return reductionKind.has_value(); }
 };
 
 // How the compiled function produces one graph output: a view onto a computed buffer's

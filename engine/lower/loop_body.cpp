@@ -36,7 +36,7 @@ VarRanges LoopBody::varRanges() const {
 std::vector<std::pair<std::string, std::vector<IndexExpr>>> LoopBody::loads() const {
     std::vector<std::pair<std::string, std::vector<IndexExpr>>> out;
     for (const auto& op : ops) {
-        if (op.op != "load" && op.op != "masked_load") continue;
+        if (!isLoadOp(op.kind)) continue;
         const IndexExpr& index = indices[ops[op.args[0]].index];
         auto it = std::find_if(out.begin(), out.end(), [&](const auto& e) { return e.first == op.buffer; });
         if (it == out.end()) {
@@ -58,21 +58,24 @@ std::string constantText(double value, DType dtype) {
 
 std::string opCall(const LoopBody& body, const LoopOp& op) {
     auto arg = [&](size_t i) { return body.ops[op.args[i]].name; };
-    if (op.op == "get_index") return fmt::format("self.get_index('index{}')", op.index);
-    if (op.op == "load") return fmt::format("ops.load('{}', {})", op.buffer, arg(0));
-    if (op.op == "masked_load") return fmt::format("ops.masked_load('{}', {}, mask={})", op.buffer, arg(0), arg(1));
-    if (op.op == "store") return fmt::format("ops.store('{}', {}, {}, None)", op.buffer, arg(0), arg(1));
-    if (op.op == "store_reduction") return fmt::format("ops.store_reduction('{}', {}, {})", op.buffer, arg(0), arg(1));
-    if (op.op == "constant") return fmt::format("ops.constant({}, {})", constantText(op.value, op.dtype), dtypeName(op.dtype));
-    if (op.op == "index_expr") return fmt::format("ops.index_expr({}, {})", arg(0), dtypeName(op.dtype));
-    if (op.op == "to_dtype")
+    switch (op.kind) {
+    case LoopOpKind::GetIndex: return fmt::format("self.get_index('index{}')", op.index);
+    case LoopOpKind::Load: return fmt::format("ops.load('{}', {})", op.buffer, arg(0));
+    case LoopOpKind::MaskedLoad: return fmt::format("ops.masked_load('{}', {}, mask={})", op.buffer, arg(0), arg(1));
+    case LoopOpKind::Store: return fmt::format("ops.store('{}', {}, {}, None)", op.buffer, arg(0), arg(1));
+    case LoopOpKind::StoreReduction: return fmt::format("ops.store_reduction('{}', {}, {})", op.buffer, arg(0), arg(1));
+    case LoopOpKind::Constant: return fmt::format("ops.constant({}, {})", constantText(op.value, op.dtype), dtypeName(op.dtype));
+    case LoopOpKind::IndexExpr: return fmt::format("ops.index_expr({}, {})", arg(0), dtypeName(op.dtype));
+    case LoopOpKind::ToDtype:
         return fmt::format("ops.to_dtype({}, {}, src_dtype={})", arg(0), dtypeName(op.dtype), dtypeName(op.srcDtype));
-    if (op.op == "reduction")
-        return fmt::format("ops.reduction({}, {}, '{}', {})", dtypeName(op.dtype), dtypeName(op.srcDtype), op.reductionType,
-                           arg(0));
+    case LoopOpKind::Reduction:
+        return fmt::format("ops.reduction({}, {}, '{}', {})", dtypeName(op.dtype), dtypeName(op.srcDtype),
+                           reductionName(op.reductionKind), arg(0));
+    default: break;  // a math op: ops.<name>(args)
+    }
     std::string args;
     for (size_t i = 0; i < op.args.size(); ++i) args += (i ? ", " : "") + arg(i);
-    return fmt::format("ops.{}({})", op.op, args);
+    return fmt::format("ops.{}({})", loopOpName(op.kind), args);
 }
 
 }  // namespace
@@ -102,8 +105,9 @@ std::vector<IndexExpr> LoopBodyBuilder::varExprs() const {
 
 int LoopBodyBuilder::add(LoopOp op, DType type) {
     // FX-style names: the first "load", then "load_1", "load_2".
-    auto used = std::count_if(body_.ops.begin(), body_.ops.end(), [&](const LoopOp& o) { return o.op == op.op; });
-    op.name = used == 0 ? op.op : fmt::format("{}_{}", op.op, used);
+    int& used = kindCounts_[static_cast<size_t>(op.kind)];
+    op.name = used == 0 ? std::string(loopOpName(op.kind)) : fmt::format("{}_{}", loopOpName(op.kind), used);
+    ++used;
     body_.ops.push_back(std::move(op));
     types_.push_back(type);
     return static_cast<int>(body_.ops.size()) - 1;
@@ -114,14 +118,14 @@ int LoopBodyBuilder::getIndex(const IndexExpr& index) {
     int slot = static_cast<int>(it - body_.indices.begin());
     if (it == body_.indices.end()) body_.indices.push_back(index);
     LoopOp op;
-    op.op = "get_index";
+    op.kind = LoopOpKind::GetIndex;
     op.index = slot;
     return add(std::move(op), DType::Int64);
 }
 
 int LoopBodyBuilder::load(const std::string& buffer, const IndexExpr& index, DType dtype) {
     LoopOp op;
-    op.op = "load";
+    op.kind = LoopOpKind::Load;
     op.buffer = buffer;
     op.args = {getIndex(index)};
     op.dtype = dtype;
@@ -130,7 +134,7 @@ int LoopBodyBuilder::load(const std::string& buffer, const IndexExpr& index, DTy
 
 int LoopBodyBuilder::maskedLoad(const std::string& buffer, const IndexExpr& index, int mask, DType dtype) {
     LoopOp op;
-    op.op = "masked_load";
+    op.kind = LoopOpKind::MaskedLoad;
     op.buffer = buffer;
     op.args = {getIndex(index), mask};
     op.dtype = dtype;
@@ -139,7 +143,7 @@ int LoopBodyBuilder::maskedLoad(const std::string& buffer, const IndexExpr& inde
 
 int LoopBodyBuilder::constant(double value, DType dtype) {
     LoopOp op;
-    op.op = "constant";
+    op.kind = LoopOpKind::Constant;
     op.value = value;
     op.dtype = dtype;
     return add(std::move(op), dtype);
@@ -147,7 +151,7 @@ int LoopBodyBuilder::constant(double value, DType dtype) {
 
 int LoopBodyBuilder::indexExpr(const IndexExpr& index, DType dtype) {
     LoopOp op;
-    op.op = "index_expr";
+    op.kind = LoopOpKind::IndexExpr;
     op.args = {getIndex(index)};
     op.dtype = dtype;
     return add(std::move(op), dtype);
@@ -156,42 +160,42 @@ int LoopBodyBuilder::indexExpr(const IndexExpr& index, DType dtype) {
 int LoopBodyBuilder::toDtype(int x, DType dtype) {
     if (types_.at(x) == dtype) return x;
     LoopOp op;
-    op.op = "to_dtype";
+    op.kind = LoopOpKind::ToDtype;
     op.args = {x};
     op.dtype = dtype;
     op.srcDtype = types_.at(x);
     return add(std::move(op), dtype);
 }
 
-int LoopBodyBuilder::call(const std::string& name, std::vector<int> args, DType resultType) {
+int LoopBodyBuilder::call(LoopOpKind kind, std::vector<int> args, DType resultType) {
     LoopOp op;
-    op.op = name;
+    op.kind = kind;
     op.args = std::move(args);
     op.dtype = resultType;
     return add(std::move(op), resultType);
 }
 
-int LoopBodyBuilder::reduction(DType dtype, DType srcDtype, const std::string& type, int value) {
+int LoopBodyBuilder::reduction(DType dtype, DType srcDtype, ReductionKind type, int value) {
     LoopOp op;
-    op.op = "reduction";
+    op.kind = LoopOpKind::Reduction;
     op.args = {value};
     op.dtype = dtype;
     op.srcDtype = srcDtype;
-    op.reductionType = type;
+    op.reductionKind = type;
     return add(std::move(op), dtype);
 }
 
 int LoopBodyBuilder::store(const std::string& buffer, const IndexExpr& index, int value) {
-    return addStore("store", buffer, index, value);
+    return addStore(LoopOpKind::Store, buffer, index, value);
 }
 
 int LoopBodyBuilder::storeReduction(const std::string& buffer, const IndexExpr& index, int value) {
-    return addStore("store_reduction", buffer, index, value);
+    return addStore(LoopOpKind::StoreReduction, buffer, index, value);
 }
 
-int LoopBodyBuilder::addStore(const char* kind, const std::string& buffer, const IndexExpr& index, int value) {
+int LoopBodyBuilder::addStore(LoopOpKind kind, const std::string& buffer, const IndexExpr& index, int value) {
     LoopOp op;
-    op.op = kind;
+    op.kind = kind;
     op.buffer = buffer;
     int slot = getIndex(index);
     op.args = {slot, value};

@@ -4,27 +4,27 @@
 // math. It prints as PyTorch's `class bufN_loop_body` dumps do, and code generators walk
 // its ops in order.
 
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "core/dtype.h"
 #include "lower/index_expr.h"
+#include "lower/loop_ops.h"
 
 namespace fusescope {
 
 struct LoopOp {
     std::string name;  // unique within the body: load, load_1, add
-    // "get_index", "load", "masked_load", "store", "constant", "index_expr", "to_dtype", "reduction",
-    // "store_reduction", or a math op ("add", "exp", "where", ...).
-    std::string op;
+    LoopOpKind kind = LoopOpKind::Constant;
     std::vector<int> args;  // earlier ops this one uses
     std::string buffer;     // load / store / store_reduction
     int index = -1;         // get_index / index_expr: entry of LoopBody::indices
     double value = 0;       // constant
     DType dtype = DType::Float32;     // the result's type (constant, to_dtype, reduction: its output)
     DType srcDtype = DType::Float32;  // reduction: the reduced values' type
-    std::string reductionType;        // "sum", "max", "min", "prod", "argmax", "argmin"
+    ReductionKind reductionKind = ReductionKind::Sum;  // reduction
 };
 
 struct LoopBody {
@@ -53,8 +53,8 @@ public:
     int constant(double value, DType dtype);
     int indexExpr(const IndexExpr& index, DType dtype);
     int toDtype(int x, DType dtype);
-    int call(const std::string& op, std::vector<int> args, DType resultType);
-    int reduction(DType dtype, DType srcDtype, const std::string& type, int value);
+    int call(LoopOpKind kind, std::vector<int> args, DType resultType);
+    int reduction(DType dtype, DType srcDtype, ReductionKind type, int value);
     int store(const std::string& buffer, const IndexExpr& index, int value);
     int storeReduction(const std::string& buffer, const IndexExpr& index, int value);
 
@@ -65,10 +65,11 @@ public:
 
 private:
     int add(LoopOp op, DType type);
-    int addStore(const char* kind, const std::string& buffer, const IndexExpr& index, int value);
+    int addStore(LoopOpKind kind, const std::string& buffer, const IndexExpr& index, int value);
     int getIndex(const IndexExpr& index);
     LoopBody body_;
     std::vector<DType> types_;
+    std::array<int, kLoopOpKindCount> kindCounts_{};  // ops of each kind so far, for their names
 };
 
 // Merges adjacent loop dims that every index walks contiguously (16*z0 + z1 over (16, 16)

@@ -165,7 +165,7 @@ LValue LoweringContext::realize(const LValue& value, const FixedLayout* layout) 
     return storageValue(out_.buffers.back(), value.origins);
 }
 
-LValue LoweringContext::reduce(const LValue& input, std::vector<int64_t> dims, bool keepdim, const std::string& type,
+LValue LoweringContext::reduce(const LValue& input, std::vector<int64_t> dims, bool keepdim, ReductionKind type,
                                DType outDtype) {
     size_t rank = input.sizes.size();
     if (dims.empty())
@@ -190,7 +190,7 @@ LValue LoweringContext::reduce(const LValue& input, std::vector<int64_t> dims, b
     buffer.origins = from.origins;
     buffer.ranges = pointwiseSizes;
     buffer.reductionRanges = reductionSizes;
-    buffer.reductionType = type;
+    buffer.reductionKind = type;
 
     std::vector<IndexExpr> ranges = pointwiseSizes;
     ranges.insert(ranges.end(), reductionSizes.begin(), reductionSizes.end());
@@ -208,9 +208,9 @@ LValue LoweringContext::reduce(const LValue& input, std::vector<int64_t> dims, b
         }
     }
     int v = input.load(b, inIndex);
-    bool accumulates = type == "sum" || type == "prod";
+    bool accumulates = type == ReductionKind::Sum || type == ReductionKind::Prod;
     if (accumulates) v = b.toDtype(v, outDtype);
-    if (type == "any" || type == "all") v = b.toDtype(v, DType::Bool);
+    if (type == ReductionKind::Any || type == ReductionKind::All) v = b.toDtype(v, DType::Bool);
     int result = b.reduction(outDtype, b.dtypeOf(v), type, v);
     b.storeReduction(buffer.name, buffer.layout.indexOf(outIndex), result);
     buffer.body = simplifyLoops(b.finish());
@@ -230,13 +230,13 @@ LValue LoweringContext::blasOperand(const LValue& value) {
     return realize(value, &layout);
 }
 
-LValue LoweringContext::extern_(const std::string& kernel, std::vector<LValue> operands, FixedLayout layout, double alpha,
+LValue LoweringContext::extern_(ExternKernelKind kernel, std::vector<LValue> operands, FixedLayout layout, double alpha,
                                 double beta) {
     Buffer buffer;
     buffer.kind = Buffer::Kind::Extern;
     buffer.name = newBufferName();
     buffer.layout = std::move(layout);
-    buffer.kernel = kernel;
+    buffer.externKernel = kernel;
     buffer.alpha = alpha;
     buffer.beta = beta;
     buffer.origins = lazy({}, buffer.layout.dtype, nullptr, operands).origins;
@@ -252,11 +252,11 @@ const std::map<std::string, LoweringRule>& externRules() {
     static const std::map<std::string, LoweringRule> rules = {
         {"mm", [](LoweringContext& c, const LoweringArgs& a) -> std::vector<LValue> {
              LValue x = c.blasOperand(a.tensor("self")), y = c.blasOperand(a.tensor("mat2"));
-             return {c.extern_("mm", {x, y}, c.contiguousLayout(c.outputSizes(), c.meta().dtype), 1, 0)};
+             return {c.extern_(ExternKernelKind::Mm, {x, y}, c.contiguousLayout(c.outputSizes(), c.meta().dtype), 1, 0)};
          }},
         {"bmm", [](LoweringContext& c, const LoweringArgs& a) -> std::vector<LValue> {
              LValue x = c.blasOperand(a.tensor("self")), y = c.blasOperand(a.tensor("mat2"));
-             return {c.extern_("bmm", {x, y}, c.contiguousLayout(c.outputSizes(), c.meta().dtype), 1, 0)};
+             return {c.extern_(ExternKernelKind::Bmm, {x, y}, c.contiguousLayout(c.outputSizes(), c.meta().dtype), 1, 0)};
          }},
         {"matmul", [](LoweringContext& c, const LoweringArgs& a) -> std::vector<LValue> {
              LValue x = a.tensor("self"), y = a.tensor("other");
@@ -268,7 +268,7 @@ const std::map<std::string, LoweringRule>& externRules() {
                  x.sizes = rows.size;
                  x.view.size = rows.size;
                  x.view.stride = rows.stride;
-                 LValue out = c.extern_("mm", {x, c.blasOperand(y)},
+                 LValue out = c.extern_(ExternKernelKind::Mm, {x, c.blasOperand(y)},
                                         c.contiguousLayout({rows.size[0], y.sizes[1]}, c.meta().dtype), 1, 0);
                  out.sizes = c.outputSizes();
                  out.view.size = out.sizes;
@@ -277,7 +277,7 @@ const std::map<std::string, LoweringRule>& externRules() {
              }
              if (rank != y.sizes.size() || (rank != 2 && rank != 3))
                  c.unsupported("matmul of these ranks (decompose it into mm/bmm first)");
-             std::string kernel = rank == 2 ? "mm" : "bmm";
+             ExternKernelKind kernel = rank == 2 ? ExternKernelKind::Mm : ExternKernelKind::Bmm;
              return {c.extern_(kernel, {c.blasOperand(x), c.blasOperand(y)},
                                c.contiguousLayout(c.outputSizes(), c.meta().dtype), 1, 0)};
          }},
@@ -294,8 +294,8 @@ const std::map<std::string, LoweringRule>& externRules() {
                  if (bias.sizes[d] != IndexExpr(1)) view.stride[d + shift] = bias.view.stride[d];
              bias.view = view;
              LValue x = c.blasOperand(a.tensor("mat1")), y = c.blasOperand(a.tensor("mat2"));
-             return {c.extern_("addmm", {bias, x, y}, c.contiguousLayout(sizes, c.meta().dtype), a.bound().number("alpha"),
-                               a.bound().number("beta"))};
+             return {c.extern_(ExternKernelKind::Addmm, {bias, x, y}, c.contiguousLayout(sizes, c.meta().dtype),
+                               a.bound().number("alpha"), a.bound().number("beta"))};
          }},
     };
     return rules;

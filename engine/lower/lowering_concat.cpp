@@ -35,7 +35,7 @@ LValue piecewise(LoweringContext& c, std::vector<Piece> pieces) {
                           int mask = pieces[k].mine(b, index);
                           IndexExpr at = v.view.indexOf(pieces[k].at(index)).simplify(b.ranges());
                           int loaded = b.toDtype(b.maskedLoad(v.buffer, at, mask, v.dtype), out);
-                          result = result < 0 ? loaded : b.call("where", {mask, loaded, result}, out);
+                          result = result < 0 ? loaded : b.call(LoopOpKind::Where, {mask, loaded, result}, out);
                       }
                       return result;
                   },
@@ -56,9 +56,9 @@ std::map<std::string, LoweringRule> makeRules() {
             pieces.push_back({v,
                               [dim, begin, end](LoopBodyBuilder& b, const std::vector<IndexExpr>& index) {
                                   int i = b.indexExpr(index[dim], DType::Int64);
-                                  int lo = b.call("ge", {i, indexConstant(b, begin)}, DType::Bool);
-                                  int hi = b.call("lt", {i, indexConstant(b, end)}, DType::Bool);
-                                  return b.call("logical_and", {lo, hi}, DType::Bool);
+                                  int lo = b.call(LoopOpKind::Ge, {i, indexConstant(b, begin)}, DType::Bool);
+                                  int hi = b.call(LoopOpKind::Lt, {i, indexConstant(b, end)}, DType::Bool);
+                                  return b.call(LoopOpKind::LogicalAnd, {lo, hi}, DType::Bool);
                               },
                               [dim, begin](const std::vector<IndexExpr>& index) {
                                   std::vector<IndexExpr> at = index;
@@ -78,7 +78,7 @@ std::map<std::string, LoweringRule> makeRules() {
             pieces.push_back({inputs[k],
                               [dim, position](LoopBodyBuilder& b, const std::vector<IndexExpr>& index) {
                                   int i = b.indexExpr(index[dim], DType::Int64);
-                                  return b.call("eq", {i, b.constant(static_cast<double>(position), DType::Int64)}, DType::Bool);
+                                  return b.call(LoopOpKind::Eq, {i, b.constant(static_cast<double>(position), DType::Int64)}, DType::Bool);
                               },
                               [dim](const std::vector<IndexExpr>& index) {
                                   std::vector<IndexExpr> at = index;

@@ -50,12 +50,12 @@ LValue elementwise(LoweringContext& c, const std::vector<LValue>& inputs, std::o
                   inputs);
 }
 
-Apply op(const std::string& name, DType resultType) {
-    return [name, resultType](LoopBodyBuilder& b, const Loaded& x) { return b.call(name, x, resultType); };
+Apply op(LoopOpKind kind, DType resultType) {
+    return [kind, resultType](LoopBodyBuilder& b, const Loaded& x) { return b.call(kind, x, resultType); };
 }
 
 // Ops computed in the output's dtype: inputs are converted to it first.
-LoweringRule inOutputType(const std::string& loopOp, std::vector<std::string> inputs) {
+LoweringRule inOutputType(LoopOpKind loopOp, std::vector<std::string> inputs) {
     return [loopOp, inputs](LoweringContext& c, const LoweringArgs& a) -> std::vector<LValue> {
         std::vector<LValue> values;
         for (const auto& name : inputs) values.push_back(a.tensor(name));
@@ -64,11 +64,11 @@ LoweringRule inOutputType(const std::string& loopOp, std::vector<std::string> in
     };
 }
 
-LoweringRule unary(const std::string& loopOp) { return inOutputType(loopOp, {"self"}); }
-LoweringRule binary(const std::string& loopOp) { return inOutputType(loopOp, {"self", "other"}); }
+LoweringRule unary(LoopOpKind loopOp) { return inOutputType(loopOp, {"self"}); }
+LoweringRule binary(LoopOpKind loopOp) { return inOutputType(loopOp, {"self", "other"}); }
 
 // Comparisons and predicates: computed in the inputs' common type, result bool.
-LoweringRule predicate(const std::string& loopOp, std::vector<std::string> inputs) {
+LoweringRule predicate(LoopOpKind loopOp, std::vector<std::string> inputs) {
     return [loopOp, inputs](LoweringContext& c, const LoweringArgs& a) -> std::vector<LValue> {
         std::vector<LValue> values;
         for (const auto& name : inputs) values.push_back(a.tensor(name));
@@ -77,7 +77,7 @@ LoweringRule predicate(const std::string& loopOp, std::vector<std::string> input
 }
 
 // Logical ops see their inputs as bools.
-LoweringRule logical(const std::string& loopOp, std::vector<std::string> inputs) {
+LoweringRule logical(LoopOpKind loopOp, std::vector<std::string> inputs) {
     return [loopOp, inputs](LoweringContext& c, const LoweringArgs& a) -> std::vector<LValue> {
         std::vector<LValue> values;
         for (const auto& name : inputs) values.push_back(a.tensor(name));
@@ -86,14 +86,14 @@ LoweringRule logical(const std::string& loopOp, std::vector<std::string> inputs)
 }
 
 // add / sub with alpha: other * alpha first.
-LoweringRule withAlpha(const std::string& loopOp) {
+LoweringRule withAlpha(LoopOpKind loopOp) {
     return [loopOp](LoweringContext& c, const LoweringArgs& a) -> std::vector<LValue> {
         DType out = c.meta().dtype;
         double alpha = a.bound().number("alpha");
         return {elementwise(c, {a.tensor("self"), a.tensor("other")}, out, out,
                             [loopOp, alpha, out](LoopBodyBuilder& b, const Loaded& x) {
                                 int other = x[1];
-                                if (alpha != 1) other = b.call("mul", {other, b.constant(alpha, out)}, out);
+                                if (alpha != 1) other = b.call(LoopOpKind::Mul, {other, b.constant(alpha, out)}, out);
                                 return b.call(loopOp, {x[0], other}, out);
                             })};
     };
@@ -129,7 +129,9 @@ LoweringRule arange(bool hasStart) {
                        [start, step, out](LoopBodyBuilder& b, const std::vector<IndexExpr>& index) {
                            int i = b.indexExpr(index.at(0), DType::Int64);
                            DType math = isFloating(out) ? DType::Float64 : DType::Int64;
-                           int v = b.call("add", {b.call("mul", {b.toDtype(i, math), b.constant(step, math)}, math), b.constant(start, math)}, math);
+                           int v = b.call(LoopOpKind::Add,
+                                          {b.call(LoopOpKind::Mul, {b.toDtype(i, math), b.constant(step, math)}, math), b.constant(start, math)},
+                                          math);
                            return b.toDtype(v, out);
                        },
                        {})};
@@ -146,56 +148,66 @@ LoweringRule triangle(bool lower) {
                        [self, diagonal, out, lower](LoopBodyBuilder& b, const std::vector<IndexExpr>& index) {
                            size_t n = index.size();
                            int offset = b.indexExpr(index[n - 1] - index[n - 2], DType::Int64);
-                           int keep = b.call(lower ? "le" : "ge", {offset, b.constant(static_cast<double>(diagonal), DType::Int64)}, DType::Bool);
-                           return b.call("where", {keep, self.load(b, index), b.constant(0, out)}, out);
+                           int keep = b.call(lower ? LoopOpKind::Le : LoopOpKind::Ge, {offset, b.constant(static_cast<double>(diagonal), DType::Int64)}, DType::Bool);
+                           return b.call(LoopOpKind::Where, {keep, self.load(b, index), b.constant(0, out)}, out);
                        },
                        {self})};
     };
 }
 
+// Registry op names, each with the loop op it lowers to.
+using OpKinds = std::initializer_list<std::pair<const char*, LoopOpKind>>;
+
 std::map<std::string, LoweringRule> makeRules() {
     std::map<std::string, LoweringRule> r;
-    for (const char* name : {"exp2", "expm1", "log", "log2", "log1p", "sqrt", "rsqrt", "reciprocal", "sin", "cos",
-                             "tanh", "sigmoid", "erf", "neg", "abs", "relu", "floor", "ceil", "sign", "bitwise_not",
-                             "silu", "square"})
-        r[name] = unary(name);
+    using K = LoopOpKind;
+    for (auto [name, kind] : OpKinds{
+             {"exp2", K::Exp2}, {"expm1", K::Expm1}, {"log", K::Log}, {"log2", K::Log2}, {"log1p", K::Log1p},
+             {"sqrt", K::Sqrt}, {"rsqrt", K::Rsqrt}, {"reciprocal", K::Reciprocal}, {"sin", K::Sin}, {"cos", K::Cos},
+             {"tanh", K::Tanh}, {"sigmoid", K::Sigmoid}, {"erf", K::Erf}, {"neg", K::Neg}, {"abs", K::Abs},
+             {"relu", K::Relu}, {"floor", K::Floor}, {"ceil", K::Ceil}, {"sign", K::Sign}, {"bitwise_not", K::BitwiseNot},
+             {"silu", K::Silu}, {"square", K::Square}})
+        r[name] = unary(kind);
     r["exp"] = [](LoweringContext& c, const LoweringArgs& a) {
-        return unary(c.hooks().plants(TestHooks::PlantedBug::Lowering) ? "exp2" : "exp")(c, a);
+        return unary(c.hooks().plants(TestHooks::PlantedBug::Lowering) ? K::Exp2 : K::Exp)(c, a);
     };
     r["round"] = [](LoweringContext& c, const LoweringArgs& a) -> std::vector<LValue> {
         if (a.bound().integer("decimals") != 0) c.unsupported("round with decimals");
-        return unary("round")(c, a);
+        return unary(K::Round)(c, a);
     };
     r["gelu"] = [](LoweringContext& c, const LoweringArgs& a) -> std::vector<LValue> {
-        return unary(a.bound()["approximate"].toString() == "tanh" ? "gelu_tanh" : "gelu")(c, a);
+        return unary(a.bound()["approximate"].toString() == "tanh" ? K::GeluTanh : K::Gelu)(c, a);
     };
-    r["add"] = withAlpha("add");
-    r["sub"] = withAlpha("sub");
-    r["mul"] = binary("mul");
-    r["pow"] = inOutputType("pow", {"self", "exponent"});
-    r["maximum"] = binary("maximum");
-    r["max.other"] = binary("maximum");
-    r["minimum"] = binary("minimum");
-    r["min.other"] = binary("minimum");
-    r["remainder"] = binary("mod");
-    r["floor_divide"] = binary("floordiv");
-    r["bitwise_and"] = binary("bitwise_and");
-    r["bitwise_or"] = binary("bitwise_or");
-    r["bitwise_xor"] = binary("bitwise_xor");
+    r["add"] = withAlpha(K::Add);
+    r["sub"] = withAlpha(K::Sub);
+    r["mul"] = binary(K::Mul);
+    r["pow"] = inOutputType(K::Pow, {"self", "exponent"});
+    r["maximum"] = binary(K::Maximum);
+    r["max.other"] = binary(K::Maximum);
+    r["minimum"] = binary(K::Minimum);
+    r["min.other"] = binary(K::Minimum);
+    r["remainder"] = binary(K::Mod);
+    r["floor_divide"] = binary(K::FloorDiv);
+    r["bitwise_and"] = binary(K::BitwiseAnd);
+    r["bitwise_or"] = binary(K::BitwiseOr);
+    r["bitwise_xor"] = binary(K::BitwiseXor);
     r["div"] = [](LoweringContext& c, const LoweringArgs& a) -> std::vector<LValue> {
         const IValue& mode = a.bound()["rounding_mode"];
-        std::string loopOp = mode.isNone() ? "truediv" : mode.toString() == "floor" ? "floordiv" : "truncdiv";
+        K loopOp = mode.isNone() ? K::TrueDiv : mode.toString() == "floor" ? K::FloorDiv : K::TruncDiv;
         return binary(loopOp)(c, a);
     };
-    for (const char* name : {"eq", "ne", "lt", "le", "gt", "ge"}) r[name] = predicate(name, {"self", "other"});
-    for (const char* name : {"isnan", "isinf", "isfinite"}) r[name] = predicate(name, {"self"});
-    for (const char* name : {"logical_and", "logical_or", "logical_xor"}) r[name] = logical(name, {"self", "other"});
-    r["logical_not"] = logical("logical_not", {"self"});
+    for (auto [name, kind] : OpKinds{{"eq", K::Eq}, {"ne", K::Ne}, {"lt", K::Lt}, {"le", K::Le}, {"gt", K::Gt}, {"ge", K::Ge}})
+        r[name] = predicate(kind, {"self", "other"});
+    for (auto [name, kind] : OpKinds{{"isnan", K::IsNan}, {"isinf", K::IsInf}, {"isfinite", K::IsFinite}})
+        r[name] = predicate(kind, {"self"});
+    for (auto [name, kind] : OpKinds{{"logical_and", K::LogicalAnd}, {"logical_or", K::LogicalOr}, {"logical_xor", K::LogicalXor}})
+        r[name] = logical(kind, {"self", "other"});
+    r["logical_not"] = logical(K::LogicalNot, {"self"});
     r["where"] = [](LoweringContext& c, const LoweringArgs& a) -> std::vector<LValue> {
         DType out = c.meta().dtype;
         return {elementwise(c, {a.tensor("condition"), a.tensor("self"), a.tensor("other")}, std::nullopt, out,
                             [out](LoopBodyBuilder& b, const Loaded& x) {
-                                return b.call("where", {b.toDtype(x[0], DType::Bool), b.toDtype(x[1], out), b.toDtype(x[2], out)}, out);
+                                return b.call(K::Where, {b.toDtype(x[0], DType::Bool), b.toDtype(x[1], out), b.toDtype(x[2], out)}, out);
                             })};
     };
     r["masked_fill"] = [](LoweringContext& c, const LoweringArgs& a) -> std::vector<LValue> {
@@ -203,7 +215,7 @@ std::map<std::string, LoweringRule> makeRules() {
         double value = a.bound().number("value");
         return {elementwise(c, {a.tensor("mask"), a.tensor("self")}, std::nullopt, out,
                             [out, value](LoopBodyBuilder& b, const Loaded& x) {
-                                return b.call("where", {b.toDtype(x[0], DType::Bool), b.constant(value, out), b.toDtype(x[1], out)}, out);
+                                return b.call(K::Where, {b.toDtype(x[0], DType::Bool), b.constant(value, out), b.toDtype(x[1], out)}, out);
                             })};
     };
     auto clampRule = [](LoweringContext& c, const LoweringArgs& a) -> std::vector<LValue> {
@@ -214,8 +226,8 @@ std::map<std::string, LoweringRule> makeRules() {
         if (hasMax) values.push_back(a.tensor("max"));
         return {elementwise(c, values, out, out, [hasMin, hasMax, out](LoopBodyBuilder& b, const Loaded& x) {
             int v = x[0];
-            if (hasMin) v = b.call("maximum", {v, x[1]}, out);
-            if (hasMax) v = b.call("minimum", {v, x[hasMin ? 2 : 1]}, out);
+            if (hasMin) v = b.call(K::Maximum, {v, x[1]}, out);
+            if (hasMax) v = b.call(K::Minimum, {v, x[hasMin ? 2 : 1]}, out);
             return v;
         })};
     };

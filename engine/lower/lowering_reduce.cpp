@@ -14,14 +14,14 @@ std::vector<int64_t> dimsArg(const LoweringArgs& a, const char* name) {
 }
 
 // sum / amax / amin / prod / any / all over `dim` (none or empty: every dim).
-LoweringRule reduction(const std::string& type) {
+LoweringRule reduction(ReductionKind type) {
     return [type](LoweringContext& c, const LoweringArgs& a) -> std::vector<LValue> {
         return {c.reduce(a.tensor("self"), dimsArg(a, "dim"), a.bound().flag("keepdim"), type, c.meta().dtype)};
     };
 }
 
 // argmax / argmin over one dim, or over the flattened tensor when dim is None.
-LoweringRule argReduction(const std::string& type) {
+LoweringRule argReduction(ReductionKind type) {
     return [type](LoweringContext& c, const LoweringArgs& a) -> std::vector<LValue> {
         LValue self = a.tensor("self");
         const IValue& dim = a.bound()["dim"];
@@ -45,7 +45,7 @@ LoweringRule argReduction(const std::string& type) {
 }
 
 // max.dim / min.dim: (values, indices).
-LoweringRule valuesAndIndices(const std::string& valueType, const std::string& indexType) {
+LoweringRule valuesAndIndices(ReductionKind valueType, ReductionKind indexType) {
     return [valueType, indexType](LoweringContext& c, const LoweringArgs& a) -> std::vector<LValue> {
         LValue self = a.tensor("self");
         std::vector<int64_t> dim{a.bound().integer("dim")};
@@ -59,7 +59,7 @@ std::vector<LValue> mean(LoweringContext& c, const LoweringArgs& a) {
     LValue self = a.tensor("self");
     std::vector<int64_t> dims = dimsArg(a, "dim");
     DType out = c.meta().dtype;
-    LValue sum = c.reduce(self, dims, a.bound().flag("keepdim"), "sum", out);
+    LValue sum = c.reduce(self, dims, a.bound().flag("keepdim"), ReductionKind::Sum, out);
     IndexExpr count(1);
     if (dims.empty()) {
         count = product(self.sizes);
@@ -71,27 +71,27 @@ std::vector<LValue> mean(LoweringContext& c, const LoweringArgs& a) {
                    [sum, count, out](LoopBodyBuilder& b, const std::vector<IndexExpr>& index) {
                        auto n = count.constant();
                        int divisor = n ? b.constant(static_cast<double>(*n), out) : b.toDtype(b.indexExpr(count, DType::Int64), out);
-                       return b.call("truediv", {sum.load(b, index), divisor}, out);
+                       return b.call(LoopOpKind::TrueDiv, {sum.load(b, index), divisor}, out);
                    },
                    {sum})};
 }
 
 std::map<std::string, LoweringRule> makeRules() {
     std::map<std::string, LoweringRule> r;
-    r["sum"] = reduction("sum");
-    r["prod"] = reduction("prod");
-    r["amax"] = reduction("max");
-    r["amin"] = reduction("min");
-    r["any"] = reduction("any");
-    r["all"] = reduction("all");
-    for (const char* name : {"max", "min"})
-        r[name] = [name](LoweringContext& c, const LoweringArgs& a) -> std::vector<LValue> {
-            return {c.reduce(a.tensor("self"), {}, false, name, c.meta().dtype)};
+    r["sum"] = reduction(ReductionKind::Sum);
+    r["prod"] = reduction(ReductionKind::Prod);
+    r["amax"] = reduction(ReductionKind::Max);
+    r["amin"] = reduction(ReductionKind::Min);
+    r["any"] = reduction(ReductionKind::Any);
+    r["all"] = reduction(ReductionKind::All);
+    for (auto [name, type] : {std::pair{"max", ReductionKind::Max}, std::pair{"min", ReductionKind::Min}})
+        r[name] = [type](LoweringContext& c, const LoweringArgs& a) -> std::vector<LValue> {
+            return {c.reduce(a.tensor("self"), {}, false, type, c.meta().dtype)};
         };
-    r["argmax"] = argReduction("argmax");
-    r["argmin"] = argReduction("argmin");
-    r["max.dim"] = valuesAndIndices("max", "argmax");
-    r["min.dim"] = valuesAndIndices("min", "argmin");
+    r["argmax"] = argReduction(ReductionKind::ArgMax);
+    r["argmin"] = argReduction(ReductionKind::ArgMin);
+    r["max.dim"] = valuesAndIndices(ReductionKind::Max, ReductionKind::ArgMax);
+    r["min.dim"] = valuesAndIndices(ReductionKind::Min, ReductionKind::ArgMin);
     r["mean"] = mean;
     return r;
 }

@@ -121,7 +121,8 @@ CpuGraphRunner::CpuGraphRunner(const LoweredGraph& graph, const GeneratedCpp& ge
     call_ = reinterpret_cast<CallFn>(module_->symbol("call"));
     for (const auto& b : graph.buffers)
         for (const auto& op : b.body.ops)
-            if ((op.op == "floordiv" || op.op == "mod" || op.op == "truncdiv") && !isFloating(op.dtype) && !divisionSite_.known())
+            if ((op.kind == LoopOpKind::FloorDiv || op.kind == LoopOpKind::Mod || op.kind == LoopOpKind::TruncDiv) &&
+                !isFloating(op.dtype) && !divisionSite_.known())
                 for (const Node* origin : b.origins)
                     if (!divisionSite_.known() && !origin->meta.empty() && !isFloating(origin->meta[0].dtype) &&
                         (origin->target == "remainder" || origin->target == "floor_divide" || origin->target == "div"))

@@ -69,7 +69,7 @@ int64_t bytesOf(const SchedulerNode& n) {
 // Where a body stores, and the indices at which it loads a buffer.
 IndexExpr storeIndex(const LoopBody& body) {
     for (const auto& op : body.ops)
-        if (op.op == "store" || op.op == "store_reduction") return body.indices[body.ops[op.args[0]].index];
+        if (isStoreOp(op.kind)) return body.indices[body.ops[op.args[0]].index];
     return IndexExpr();
 }
 
@@ -88,6 +88,16 @@ bool usesReductionVars(const IndexExpr& index, const LoopBody& body) {
 std::string refusal(const std::string& node1, const std::string& node2, const std::string& why) {
     return fmt::format("cannot fuse {} with {}: {}", node1, node2, why);
 }
+
+// What tryFuse decided: the fused group, or the verdict refusing it; `why` is the reason
+// text (for a refusal, the part after "cannot fuse a with b: ").
+struct FuseAttempt {
+    FusionVerdictKind verdict = FusionVerdictKind::Fused;
+    std::string why;
+    std::optional<Group> fused;
+};
+
+FuseAttempt refuse(FusionVerdictKind verdict, std::string why) { return {verdict, std::move(why), std::nullopt}; }
 
 class Fuser {
 public:
@@ -110,7 +120,7 @@ public:
         s_ = &s;
         struct Candidate {
             SchedulerNode *a, *b;
-            std::string kind;
+            FusionKind kind;
             int64_t score;
         };
         std::vector<Candidate> candidates;
@@ -119,13 +129,13 @@ public:
                 SchedulerNode* a = s_->nodes[i].get();
                 SchedulerNode* b = s_->nodes[j].get();
                 if (nodeReads(*b, a->name)) {
-                    candidates.push_back({a, b, "vertical", bytesOf(*a)});
+                    candidates.push_back({a, b, FusionKind::Vertical, bytesOf(*a)});
                     continue;
                 }
                 int64_t shared = 0;
                 for (const auto* deps : {&a->metDependencies, &a->unmetDependencies})
                     for (const auto& d : *deps) shared += nodeReads(*b, d.name) ? 1 : 0;
-                if (shared > 0 && !nodeReads(*a, b->name)) candidates.push_back({a, b, "horizontal", shared * bytesOf(*a)});
+                if (shared > 0 && !nodeReads(*a, b->name)) candidates.push_back({a, b, FusionKind::Horizontal, shared * bytesOf(*a)});
             }
         std::stable_sort(candidates.begin(), candidates.end(), [](const Candidate& x, const Candidate& y) {
             if (x.score != y.score) return x.score > y.score;
@@ -144,29 +154,23 @@ public:
             d.node2 = gb->name();
             d.kind = c.kind;
             d.score = c.score;
-            std::string why;
-            std::optional<Group> fused = tryFuse(*ga, *gb, why);
-            d.fused = fused.has_value();
-            d.reason = d.fused ? why : refusal(d.node1, d.node2, why);
-            if (fused) {
-                d.result = fused->name();
-                replace(ga, gb, std::move(*fused));
+            FuseAttempt attempt = tryFuse(*ga, *gb);
+            d.verdict = attempt.verdict;
+            d.reason = d.fused() ? attempt.why : refusal(d.node1, d.node2, attempt.why);
+            if (attempt.fused) {
+                d.result = attempt.fused->name();
+                replace(ga, gb, std::move(*attempt.fused));
             }
             s_->decisions.push_back(std::move(d));
         }
         finish();
     }
 
-    std::optional<Group> tryFuse(const Group& a, const Group& b, std::string& why) {
+    FuseAttempt tryFuse(const Group& a, const Group& b) {
         for (const Group* g : {&a, &b})
-            if (g->isExtern()) {
-                why = fmt::format("{} is an extern kernel", g->name());
-                return std::nullopt;
-            }
-        if (auto through = cycleThrough(a, b)) {
-            why = fmt::format("would create a cycle through {}", *through);
-            return std::nullopt;
-        }
+            if (g->isExtern()) return refuse(FusionVerdictKind::ExternKernel, fmt::format("{} is an extern kernel", g->name()));
+        if (auto through = cycleThrough(a, b))
+            return refuse(FusionVerdictKind::WouldCreateCycle, fmt::format("would create a cycle through {}", *through));
         // The loop nest both fit in: a reduction's, else the finer pointwise one.
         std::vector<std::pair<std::vector<IndexExpr>, std::vector<IndexExpr>>> options;
         if (!a.reduction.empty()) options.push_back({a.pointwise, a.reduction});
@@ -193,10 +197,9 @@ public:
                 }
             if (fits) break;
         }
-        if (!fits) {
-            why = fmt::format("iteration ranges differ {} vs {}", a.iteration(), b.iteration());
-            return std::nullopt;
-        }
+        if (!fits)
+            return refuse(FusionVerdictKind::IterationRangesDiffer,
+                          fmt::format("iteration ranges differ {} vs {}", a.iteration(), b.iteration()));
         std::sort(fused.members.begin(), fused.members.end(),
                   [](const SchedulerNode* x, const SchedulerNode* y) { return x->order < y->order; });
         // Every read of a producer inside the kernel must be of the element it writes.
@@ -211,16 +214,15 @@ public:
                 IndexExpr written = storeIndex(pb);
                 bool wholeRowOnly = producer->isReduction() || pb.vars.size() == fused.pointwise.size();
                 for (const auto& read : loadIndices(cb, producer->name))
-                    if (read != written || (wholeRowOnly && usesReductionVars(read, cb))) {
-                        why = fmt::format("{} reads {} at {} but {} writes {}", consumer->name, producer->name, read.str(),
-                                          producer->name, written.str());
-                        return std::nullopt;
-                    }
+                    if (read != written || (wholeRowOnly && usesReductionVars(read, cb)))
+                        return refuse(FusionVerdictKind::ReadsOtherElement,
+                                      fmt::format("{} reads {} at {} but {} writes {}", consumer->name, producer->name, read.str(),
+                                                  producer->name, written.str()));
             }
-        why = vertical ? fmt::format("fused (vertical): consumers read each element where it is written; iteration {}",
-                                     fused.iteration())
-                       : fmt::format("fused (horizontal): shared reads over iteration {}", fused.iteration());
-        return fused;
+        std::string why = vertical ? fmt::format("fused (vertical): consumers read each element where it is written; iteration {}",
+                                                 fused.iteration())
+                                   : fmt::format("fused (horizontal): shared reads over iteration {}", fused.iteration());
+        return {FusionVerdictKind::Fused, std::move(why), std::move(fused)};
     }
 
 private:
@@ -322,9 +324,9 @@ FusionVerdict checkFusion(const Schedule& s, const SchedulerNode& a, const Sched
     const Group* ga = &fuser.groupOf(a.leaves().front());
     const Group* gb = &fuser.groupOf(b.leaves().front());
     if (gb->order() < ga->order()) std::swap(ga, gb);
-    std::string why;
-    bool fusable = fuser.tryFuse(*ga, *gb, why).has_value();
-    return {fusable, fusable ? why : refusal(ga->name(), gb->name(), why)};
+    FuseAttempt attempt = fuser.tryFuse(*ga, *gb);
+    bool fusable = attempt.verdict == FusionVerdictKind::Fused;
+    return {attempt.verdict, fusable ? attempt.why : refusal(ga->name(), gb->name(), attempt.why)};
 }
 
 }  // namespace fusescope

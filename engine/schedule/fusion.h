@@ -16,8 +16,10 @@ void fuseNodes(Schedule& s);
 // Whether two post-fusion nodes of a finished schedule could fuse into one kernel by the
 // rules above, whether or not fuseNodes ever paired them; the reason says why either way.
 struct FusionVerdict {
-    bool fusable = false;
+    FusionVerdictKind kind = FusionVerdictKind::Fused;
     std::string reason;  // "cannot fuse buf0 with buf3: iteration ranges differ (256,) vs (16,)"
+
+    bool fusable() const { return kind == FusionVerdictKind::Fused; }
 };
 FusionVerdict checkFusion(const Schedule& s, const SchedulerNode& a, const SchedulerNode& b);
 

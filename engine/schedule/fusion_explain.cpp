@@ -69,7 +69,7 @@ FusionExplanation explainFusion(const Schedule& s, const std::string& node1, con
         const Names& g1 = groups[d.node1];
         const Names& g2 = groups[d.node2];
         bool pairsThem = (intersects(g1, a) && intersects(g2, b)) || (intersects(g1, b) && intersects(g2, a));
-        if (!d.fused) {
+        if (!d.fused()) {
             if (pairsThem && !e.fused) {
                 e.considered = true;
                 e.step = d.step;
@@ -98,7 +98,7 @@ FusionExplanation explainFusion(const Schedule& s, const std::string& node1, con
         "the scheduler never paired {} with {}: neither reads what the other writes and they read no buffer in common, "
         "so fusing them would save no memory traffic",
         k1.name, k2.name);
-    e.reason = verdict.fusable ? fmt::format("not fused: {} (the fusion rules would allow it)", unpaired)
+    e.reason = verdict.fusable() ? fmt::format("not fused: {} (the fusion rules would allow it)", unpaired)
                                : fmt::format("{} ({})", verdict.reason, unpaired);
     return e;
 }

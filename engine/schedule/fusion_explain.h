@@ -3,6 +3,7 @@
 // the decision that fused them, the decision that refused them, or, for a pair the
 // scheduler never paired, the fusion rules applied to their kernels now (fusion.h).
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,12 +12,12 @@
 namespace fusescope {
 
 struct FusionExplanation {
-    std::string node1, node2;      // as asked
-    std::string kernel1, kernel2;  // the post-fusion nodes holding them (equal when fused)
+    std::string node1, node2;        // as asked
+    std::string kernel1, kernel2;    // the post-fusion nodes holding them (equal when fused)
     bool fused = false;
-    bool considered = false;       // a decision of the schedule paired their groups
-    int step = 0;                  // fused: the decision that joined them; else the last that refused them (0: none)
-    std::string kind;              // vertical / horizontal, of that decision
+    bool considered = false;         // a decision of the schedule paired their groups
+    int step = 0;                    // fused: the decision that joined them; else the last that refused them (0: none)
+    std::optional<FusionKind> kind;  // of that decision (none: no decision paired them)
     std::string reason;
 };
 

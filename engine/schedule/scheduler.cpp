@@ -21,6 +21,14 @@ std::string Dep::str() const {
     return fmt::format("MemoryDep('{}', {}, {{{}}}, None)", name, index.str(), r);
 }
 
+std::string_view fusionKindName(FusionKind kind) {
+    switch (kind) {
+    case FusionKind::Vertical: return "vertical";
+    case FusionKind::Horizontal: return "horizontal";
+    }
+    return "";
+}
+
 std::string NodeUser::str() const {
     std::string target = node ? fmt::format("{}(name='{}')", node->kindName(), node->name) : "OUTPUT";
     return fmt::format("NodeUser(node={}, can_inplace={}, is_weak={})", target, canInplace ? "True" : "False",
@@ -96,9 +104,9 @@ std::unique_ptr<SchedulerNode> makeNode(const LoweredGraph& g, const Buffer& buf
         for (const auto& op : body.ops) {
             if (op.buffer.empty()) continue;
             const IndexExpr& index = body.indices[body.ops[op.args[0]].index];
-            if (op.op == "load" || op.op == "masked_load") reads.push_back(memoryDep(body, op.buffer, index, false));
-            if (op.op == "store") n->writes.push_back(memoryDep(body, op.buffer, index, false));
-            if (op.op == "store_reduction") n->writes.push_back(memoryDep(body, op.buffer, index, true));
+            if (isLoadOp(op.kind)) reads.push_back(memoryDep(body, op.buffer, index, false));
+            if (op.kind == LoopOpKind::Store) n->writes.push_back(memoryDep(body, op.buffer, index, false));
+            if (op.kind == LoopOpKind::StoreReduction) n->writes.push_back(memoryDep(body, op.buffer, index, true));
         }
         for (const auto& [name, indices] : body.loads()) n->layouts.push_back({name, g.layoutOf(name)});
         n->layouts.push_back({buffer.name, buffer.layout});
@@ -157,7 +165,8 @@ std::string SchedulerNode::str() const {
     std::string userText;
     for (size_t i = 0; i < users.size(); ++i) userText += (i ? ", " : "") + users[i].str();
     out += fmt::format("{}.users = [{}]\n", name, userText);
-    if (kind == Kind::Extern) return out + fmt::format("{}.node.kernel = extern_kernels.{}", name, buffer->kernel);
+    if (kind == Kind::Extern)
+        return out + fmt::format("{}.node.kernel = extern_kernels.{}", name, externKernelName(buffer->externKernel));
     if (kind == Kind::Fused) {
         out += "\n";
         for (size_t i = 0; i < members.size(); ++i) {

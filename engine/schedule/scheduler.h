@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "lower/ir.h"
@@ -19,7 +20,7 @@ struct Dep {
     IndexExpr index;                                          // Memory: over c0, c1, ...
     std::vector<std::pair<std::string, IndexExpr>> ranges;  // Memory: c0 -> extent
     std::string str() const;
-    bool operator==(const Dep& o) const { return str() == o.str(); }
+    bool operator==(const Dep& o) const = default;  // member by member, indices by IndexExpr's normal form
 };
 
 struct SchedulerNode;
@@ -49,14 +50,29 @@ struct SchedulerNode {
     std::vector<const SchedulerNode*> leaves() const;  // itself, or its members
 };
 
+// Vertical: a producer and its consumer; horizontal: two readers of one buffer.
+enum class FusionKind { Vertical, Horizontal };
+std::string_view fusionKindName(FusionKind kind);  // "vertical", "horizontal"
+
+// The fact that decided a pair: they fused, or the rule that refused them (fusion.h).
+enum class FusionVerdictKind {
+    Fused,
+    ExternKernel,           // one of them is an extern kernel
+    WouldCreateCycle,       // a third node depends on one and feeds the other
+    IterationRangesDiffer,  // no loop nest fits both
+    ReadsOtherElement,      // a consumer reads its producer's output where it is not written
+};
+
 struct FusionDecision {
     int step = 0;
     std::string node1, node2;  // the two (possibly already fused) nodes considered
-    std::string kind;          // vertical / horizontal / reduction
-    int64_t score = 0;         // bytes of memory traffic the fusion saves
-    bool fused = false;
-    std::string reason;        // why, in words that name the facts
-    std::string result;        // the fused node's name when fused
+    FusionKind kind = FusionKind::Vertical;
+    int64_t score = 0;  // bytes of memory traffic the fusion saves
+    FusionVerdictKind verdict = FusionVerdictKind::Fused;
+    std::string reason;  // why, in words that name the facts
+    std::string result;  // the fused node's name when fused
+
+    bool fused() const { return verdict == FusionVerdictKind::Fused; }
 };
 
 // A kernel's worth of work after fusion: the members' loop bodies re-expressed over one

@@ -2,23 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 
 #include <fmt/format.h>
 
+#include "core/error.h"
+
 namespace fusescope {
-
-namespace {
-
-const std::map<std::string, std::string>& infixOps() {
-    static const std::map<std::string, std::string> ops = {
-        {"add", "+"}, {"sub", "-"}, {"mul", "*"}, {"truediv", "/"}, {"eq", "=="}, {"ne", "!="}, {"lt", "<"}, {"le", "<="},
-        {"gt", ">"}, {"ge", ">="}, {"logical_and", "&&"}, {"logical_or", "||"}, {"logical_xor", "!="},
-        {"bitwise_and", "&"}, {"bitwise_or", "|"}, {"bitwise_xor", "^"}};
-    return ops;
-}
-
-}  // namespace
 
 std::string cLiteral(double v, DType t) {
     switch (t) {
@@ -35,90 +24,146 @@ std::string cLiteral(double v, DType t) {
     return f32 ? s + "f" : s;
 }
 
-std::string reductionInit(const std::string& type, DType t) {
-    if (type == "sum") return cLiteral(0, t);
-    if (type == "prod") return cLiteral(1, t);
-    if (type == "any") return "false";
-    if (type == "all") return "true";
-    bool isMax = type == "max" || type == "argmax";
+std::string reductionInit(ReductionKind type, DType t) {
+    bool isMax = false;
+    switch (type) {
+    case ReductionKind::Sum: return cLiteral(0, t);
+    case ReductionKind::Prod: return cLiteral(1, t);
+    case ReductionKind::Any: return "false";
+    case ReductionKind::All: return "true";
+    case ReductionKind::Max:
+    case ReductionKind::ArgMax: isMax = true; break;
+    case ReductionKind::Min:
+    case ReductionKind::ArgMin: break;
+    }
     if (isFloating(t)) return cLiteral(isMax ? -INFINITY : INFINITY, t);
     if (t == DType::Bool) return isMax ? "false" : "true";
     if (t == DType::Int32) return isMax ? "(-2147483647 - 1)" : "2147483647";
     return isMax ? "(-9223372036854775807L - 1)" : "9223372036854775807L";
 }
 
-std::string reductionCombine(const std::string& type, const std::string& acc, const std::string& v) {
-    if (type == "sum") return fmt::format("{} + {}", acc, v);
-    if (type == "prod") return fmt::format("{} * {}", acc, v);
-    if (type == "max") return fmt::format("fs_maximum({}, {})", acc, v);
-    if (type == "min") return fmt::format("fs_minimum({}, {})", acc, v);
-    if (type == "any") return fmt::format("{} || {}", acc, v);
-    return fmt::format("{} && {}", acc, v);  // all
+std::string reductionCombine(ReductionKind type, const std::string& acc, const std::string& v) {
+    switch (type) {
+    case ReductionKind::Sum: return fmt::format("{} + {}", acc, v);
+    case ReductionKind::Prod: return fmt::format("{} * {}", acc, v);
+    case ReductionKind::Max: return fmt::format("fs_maximum({}, {})", acc, v);
+    case ReductionKind::Min: return fmt::format("fs_minimum({}, {})", acc, v);
+    case ReductionKind::Any: return fmt::format("{} || {}", acc, v);
+    case ReductionKind::All: return fmt::format("{} && {}", acc, v);
+    case ReductionKind::ArgMax:
+    case ReductionKind::ArgMin: break;  // they keep the best value and its index (the kernels' arg loops)
+    }
+    throw Error(fmt::format("internal error: {} has no combining step", reductionName(type)));
 }
 
 std::string memberPrefix(int member) { return fmt::format("m{}_", member); }
 
+namespace {
+
+// One op of a body as a statement (none for a store_reduction the reduction loop writes).
+// Math ops assign a C expression: an operator, a special form, or the prelude's fs_<name>
+// helper, which gives every dtype PyTorch's semantics.
+std::string statement(const LoopBody& body, const LoopOp& op, const std::string& prefix, const std::string& pad,
+                      std::string* reduced) {
+    auto v = [&](size_t i) { return prefix + body.ops[op.args[i]].name; };
+    std::string name = prefix + op.name;
+    std::string type = dtypeCType(op.dtype);
+    auto assign = [&](const std::string& expression) { return fmt::format("{}{} {} = {};\n", pad, type, name, expression); };
+    auto infix = [&](const char* symbol) { return assign(fmt::format("{} {} {}", v(0), symbol, v(1))); };
+    auto helper = [&] {
+        std::string args;
+        for (size_t i = 0; i < op.args.size(); ++i) args += (i ? ", " : "") + v(i);
+        return assign(fmt::format("fs_{}({})", loopOpName(op.kind), args));
+    };
+    switch (op.kind) {
+    case LoopOpKind::GetIndex: return fmt::format("{}int64_t {} = {};\n", pad, name, body.indices[op.index].cstr());
+    case LoopOpKind::Load: return assign(fmt::format("{}[{}]", op.buffer, v(0)));
+    case LoopOpKind::MaskedLoad: return assign(fmt::format("{} ? {}[{}] : {}(0)", v(1), op.buffer, v(0), type));
+    case LoopOpKind::Store: return fmt::format("{}{}[{}] = {};\n", pad, op.buffer, v(0), v(1));
+    case LoopOpKind::StoreReduction:
+        if (reduced) return "";  // written by the reduction loop
+        return fmt::format("{}{}[{}] = {};\n", pad, op.buffer, v(0), v(1));
+    case LoopOpKind::Constant: return assign(cLiteral(op.value, op.dtype));
+    case LoopOpKind::IndexExpr: return assign(fmt::format("({}){}", type, v(0)));
+    case LoopOpKind::ToDtype: return assign(op.dtype == DType::Bool ? v(0) + " != 0" : "(" + type + ")" + v(0));
+    case LoopOpKind::Reduction:
+        if (reduced) {
+            *reduced = v(0);
+            return "";
+        }
+        // Over a single element (the reduced dims had size 1): the value itself.
+        return assign(isArgReduction(op.reductionKind) ? "0L" : "(" + type + ")" + v(0));
+    case LoopOpKind::Add: return infix("+");
+    case LoopOpKind::Sub: return infix("-");
+    case LoopOpKind::Mul: return infix("*");
+    case LoopOpKind::TrueDiv: return infix("/");
+    case LoopOpKind::Eq: return infix("==");
+    case LoopOpKind::Ne: return infix("!=");
+    case LoopOpKind::Lt: return infix("<");
+    case LoopOpKind::Le: return infix("<=");
+    case LoopOpKind::Gt: return infix(">");
+    case LoopOpKind::Ge: return infix(">=");
+    case LoopOpKind::LogicalAnd: return infix("&&");
+    case LoopOpKind::LogicalOr: return infix("||");
+    case LoopOpKind::LogicalXor: return infix("!=");
+    case LoopOpKind::BitwiseAnd: return infix("&");
+    case LoopOpKind::BitwiseOr: return infix("|");
+    case LoopOpKind::BitwiseXor: return infix("^");
+    case LoopOpKind::Where: return assign(fmt::format("{} ? {} : {}", v(0), v(1), v(2)));
+    case LoopOpKind::Neg: return assign("-" + v(0));
+    case LoopOpKind::Reciprocal: return assign(fmt::format("{} / {}", cLiteral(1, op.dtype), v(0)));
+    case LoopOpKind::Square: return assign(fmt::format("{} * {}", v(0), v(0)));
+    case LoopOpKind::LogicalNot: return assign("!" + v(0));
+    case LoopOpKind::BitwiseNot: return assign((op.dtype == DType::Bool ? "!" : "~") + v(0));
+    case LoopOpKind::Exp:
+    case LoopOpKind::Exp2:
+    case LoopOpKind::Expm1:
+    case LoopOpKind::Log:
+    case LoopOpKind::Log2:
+    case LoopOpKind::Log1p:
+    case LoopOpKind::Sqrt:
+    case LoopOpKind::Rsqrt:
+    case LoopOpKind::Sin:
+    case LoopOpKind::Cos:
+    case LoopOpKind::Tanh:
+    case LoopOpKind::Sigmoid:
+    case LoopOpKind::Erf:
+    case LoopOpKind::Abs:
+    case LoopOpKind::Relu:
+    case LoopOpKind::Floor:
+    case LoopOpKind::Ceil:
+    case LoopOpKind::Round:
+    case LoopOpKind::Sign:
+    case LoopOpKind::Silu:
+    case LoopOpKind::Gelu:
+    case LoopOpKind::GeluTanh:
+    case LoopOpKind::FloorDiv:
+    case LoopOpKind::TruncDiv:
+    case LoopOpKind::Mod:
+    case LoopOpKind::Pow:
+    case LoopOpKind::Maximum:
+    case LoopOpKind::Minimum:
+    case LoopOpKind::IsNan:
+    case LoopOpKind::IsInf:
+    case LoopOpKind::IsFinite: return helper();
+    }
+    throw Error(fmt::format("internal error: no C spelling for loop op {}", loopOpName(op.kind)));
+}
+
+}  // namespace
+
 std::string loopStatements(const LoopBody& body, const std::string& prefix, const std::string& pad, std::string* reduced) {
     std::string out;
-    auto v = [&](const LoopOp& op, size_t i) { return prefix + body.ops[op.args[i]].name; };
-    for (const auto& op : body.ops) {
-        std::string name = prefix + op.name;
-        std::string type = dtypeCType(op.dtype);
-        if (op.op == "get_index") {
-            out += fmt::format("{}int64_t {} = {};\n", pad, name, body.indices[op.index].cstr());
-        } else if (op.op == "load") {
-            out += fmt::format("{}{} {} = {}[{}];\n", pad, type, name, op.buffer, v(op, 0));
-        } else if (op.op == "masked_load") {
-            out += fmt::format("{}{} {} = {} ? {}[{}] : {}(0);\n", pad, type, name, v(op, 1), op.buffer, v(op, 0), type);
-        } else if (op.op == "store") {
-            out += fmt::format("{}{}[{}] = {};\n", pad, op.buffer, v(op, 0), v(op, 1));
-        } else if (op.op == "constant") {
-            out += fmt::format("{}{} {} = {};\n", pad, type, name, cLiteral(op.value, op.dtype));
-        } else if (op.op == "index_expr") {
-            out += fmt::format("{}{} {} = ({}){};\n", pad, type, name, type, v(op, 0));
-        } else if (op.op == "to_dtype") {
-            std::string x = v(op, 0);
-            out += fmt::format("{}{} {} = {};\n", pad, type, name, op.dtype == DType::Bool ? x + " != 0" : "(" + type + ")" + x);
-        } else if (op.op == "reduction" && reduced) {
-            *reduced = v(op, 0);
-        } else if (op.op == "reduction") {
-            // Over a single element (the reduced dims had size 1): the value itself.
-            bool arg = op.reductionType == "argmax" || op.reductionType == "argmin";
-            out += fmt::format("{}{} {} = {};\n", pad, type, name, arg ? "0L" : "(" + type + ")" + v(op, 0));
-        } else if (op.op == "store_reduction" && !reduced) {
-            out += fmt::format("{}{}[{}] = {};\n", pad, op.buffer, v(op, 0), v(op, 1));
-        } else if (op.op == "store_reduction") {
-            // written by the reduction loop
-        } else if (op.op == "where") {
-            out += fmt::format("{}{} {} = {} ? {} : {};\n", pad, type, name, v(op, 0), v(op, 1), v(op, 2));
-        } else if (op.op == "neg") {
-            out += fmt::format("{}{} {} = -{};\n", pad, type, name, v(op, 0));
-        } else if (op.op == "reciprocal") {
-            out += fmt::format("{}{} {} = {} / {};\n", pad, type, name, cLiteral(1, op.dtype), v(op, 0));
-        } else if (op.op == "square") {
-            out += fmt::format("{}{} {} = {} * {};\n", pad, type, name, v(op, 0), v(op, 0));
-        } else if (op.op == "logical_not") {
-            out += fmt::format("{}bool {} = !{};\n", pad, name, v(op, 0));
-        } else if (op.op == "bitwise_not") {
-            out += fmt::format("{}{} {} = {}{};\n", pad, type, name, op.dtype == DType::Bool ? "!" : "~", v(op, 0));
-        } else if (auto it = infixOps().find(op.op); it != infixOps().end()) {
-            out += fmt::format("{}{} {} = {} {} {};\n", pad, type, name, v(op, 0), it->second, v(op, 1));
-        } else {
-            std::string args;
-            for (size_t i = 0; i < op.args.size(); ++i) args += (i ? ", " : "") + v(op, i);
-            out += fmt::format("{}{} {} = fs_{}({});\n", pad, type, name, op.op, args);
-        }
-    }
+    for (const auto& op : body.ops) out += statement(body, op, prefix, pad, reduced);
     return out;
 }
 
 const LoopOp& storeOpOf(const LoopBody& body) {
-    return *std::find_if(body.ops.begin(), body.ops.end(),
-                         [](const LoopOp& o) { return o.op == "store" || o.op == "store_reduction"; });
+    return *std::find_if(body.ops.begin(), body.ops.end(), [](const LoopOp& o) { return isStoreOp(o.kind); });
 }
 
 const LoopOp& reductionOpOf(const LoopBody& body) {
-    return *std::find_if(body.ops.begin(), body.ops.end(), [](const LoopOp& o) { return o.op == "reduction"; });
+    return *std::find_if(body.ops.begin(), body.ops.end(), [](const LoopOp& o) { return o.kind == LoopOpKind::Reduction; });
 }
 
 KernelBuffers kernelBuffers(const KernelGroup& kernel) {
@@ -127,7 +172,7 @@ KernelBuffers kernelBuffers(const KernelGroup& kernel) {
         for (const auto& op : body.ops) {
             if (op.buffer.empty()) continue;
             if (std::find(out.names.begin(), out.names.end(), op.buffer) == out.names.end()) out.names.push_back(op.buffer);
-            if (op.op == "store" || op.op == "store_reduction") out.written.insert(op.buffer);
+            if (isStoreOp(op.kind)) out.written.insert(op.buffer);
         }
     return out;
 }

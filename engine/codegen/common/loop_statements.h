@@ -14,9 +14,10 @@
 namespace fusescope {
 
 std::string cLiteral(double v, DType t);
-// A reduction's starting value and one step of it (sum, prod, max, min, any, all).
-std::string reductionInit(const std::string& type, DType t);
-std::string reductionCombine(const std::string& type, const std::string& acc, const std::string& v);
+// A reduction's starting value (argmax/argmin: of the best value) and one step of it (sum,
+// prod, max, min, any, all).
+std::string reductionInit(ReductionKind type, DType t);
+std::string reductionCombine(ReductionKind type, const std::string& acc, const std::string& v);
 
 // Each member's variables carry its own prefix (m0_, m1_, ...) so fused members never clash.
 std::string memberPrefix(int member);

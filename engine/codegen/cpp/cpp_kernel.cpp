@@ -102,7 +102,8 @@ private:
         std::string acc = prefix_ + "acc";
         std::string out = fmt::format("{}{{\n", pad);
         std::string in = pad + "    ";
-        bool arg = red->reductionType == "argmax" || red->reductionType == "argmin";
+        ReductionKind kind = red->reductionKind;
+        bool arg = isArgReduction(kind);
         bool lanes = !arg && rdims.size() == 1;
         std::string srcType = dtypeCType(red->srcDtype);
         // The reduced value at given reduction indices, as a lambda so the lane loop and the
@@ -113,11 +114,11 @@ private:
         std::string stmts = loopStatements(body, prefix_, in + "    ", &value);
         out += fmt::format("{}auto {}value = [&]({}) -> {} {{\n{}{}    return {};\n{}}};\n", in, prefix_, params, srcType, stmts, in,
                            value, in);
-        std::string init = reductionInit(red->reductionType, red->srcDtype);
+        std::string init = reductionInit(kind, red->srcDtype);
         if (arg) {
             // First index of the extreme value; NaN counts as the extreme, as in PyTorch.
             const std::string& r = body.vars[rdims[0]];
-            std::string better = red->reductionType == "argmax" ? ">" : "<";
+            std::string better = kind == ReductionKind::ArgMax ? ">" : "<";
             out += fmt::format("{}{} {}best = {};\n{}int64_t {} = 0;\n", in, srcType, prefix_, init, in, acc);
             out += fmt::format("{}for (int64_t {} = 0; {} < {}; ++{}) {{\n", in, r, r, body.ranges[rdims[0]].cstr(), r);
             out += fmt::format("{}    {} v = {}value({});\n", in, srcType, prefix_, r);
@@ -132,12 +133,12 @@ private:
             out += fmt::format("{}int64_t {}base = 0;\n", in, prefix_);
             out += fmt::format("{}for (; {}base + {} <= {}; {}base += {}) {{\n", in, prefix_, kLanes, range, prefix_, kLanes);
             out += fmt::format("{}    for (int l = 0; l < {}; ++l) {}lanes[l] = {};\n", in, kLanes, prefix_,
-                               reductionCombine(red->reductionType, prefix_ + "lanes[l]", prefix_ + "value(" + prefix_ + "base + l)"));
+                               reductionCombine(kind, prefix_ + "lanes[l]", prefix_ + "value(" + prefix_ + "base + l)"));
             out += in + "}\n";
             out += fmt::format("{}{} {} = {};\n", in, type, acc, init);
-            out += fmt::format("{}for (int l = 0; l < {}; ++l) {} = {};\n", in, kLanes, acc, reductionCombine(red->reductionType, acc, prefix_ + "lanes[l]"));
+            out += fmt::format("{}for (int l = 0; l < {}; ++l) {} = {};\n", in, kLanes, acc, reductionCombine(kind, acc, prefix_ + "lanes[l]"));
             out += fmt::format("{}for (int64_t {} = {}base; {} < {}; ++{}) {} = {};\n", in, r, prefix_, r, range, r, acc,
-                               reductionCombine(red->reductionType, acc, prefix_ + "value(" + r + ")"));
+                               reductionCombine(kind, acc, prefix_ + "value(" + r + ")"));
         } else {
             out += fmt::format("{}{} {} = {};\n", in, type, acc, init);
             std::string inner = in;
@@ -148,7 +149,7 @@ private:
                 call += (call.empty() ? "" : ", ") + body.vars[d];
                 inner += "    ";
             }
-            out += fmt::format("{}{} = {};\n", inner, acc, reductionCombine(red->reductionType, acc, prefix_ + "value(" + call + ")"));
+            out += fmt::format("{}{} = {};\n", inner, acc, reductionCombine(kind, acc, prefix_ + "value(" + call + ")"));
             for (size_t i = rdims.size(); i-- > 0;) out += in + std::string(4 * i, ' ') + "}\n";
         }
         std::string index = body.indices[body.ops[store.args[0]].index].cstr();

@@ -28,30 +28,47 @@ BlasOperand blasOperand(const ExternOperand& op, const std::string& batchOffset)
     return {pointer, rowMajor ? 0 : 1, rowMajor ? st[n - 2].cstr() : st[n - 1].cstr()};
 }
 
+// How an extern kernel maps onto fs_gemm: addmm starts from its bias (operand 0), copied
+// into the output, and passes alpha and beta; bmm calls it once per batch entry.
+struct GemmForm {
+    bool bias = false;
+    bool batched = false;
+};
+
+GemmForm gemmForm(ExternKernelKind kernel) {
+    switch (kernel) {
+    case ExternKernelKind::Mm: return {false, false};
+    case ExternKernelKind::Addmm: return {true, false};
+    case ExternKernelKind::Bmm: return {false, true};
+    }
+    return {};
+}
+
 std::string externCall(const Buffer& b) {
     const auto& size = b.layout.size;
     size_t n = size.size();
     std::string m = size[n - 2].cstr(), cols = size[n - 1].cstr();
-    const ExternOperand& a = b.operands[b.kernel == "addmm" ? 1 : 0];
-    const ExternOperand& w = b.operands[b.kernel == "addmm" ? 2 : 1];
+    GemmForm form = gemmForm(b.externKernel);
+    const ExternOperand& a = b.operands[form.bias ? 1 : 0];
+    const ExternOperand& w = b.operands[form.bias ? 2 : 1];
     std::string k = a.view.size.back().cstr();
     std::string out;
-    out += fmt::format("    // {}: extern_kernels.{} {}\n", b.name, b.kernel, b.layout.str());
-    if (b.kernel == "addmm") {
+    out += fmt::format("    // {}: extern_kernels.{} {}\n", b.name, externKernelName(b.externKernel), b.layout.str());
+    if (form.bias) {
         const ExternOperand& bias = b.operands[0];
         out += fmt::format("    for (int64_t i = 0; i < {}; ++i) for (int64_t j = 0; j < {}; ++j) {}[i * {} + j] = {}[{} + i * {} + j * {}];\n",
                            m, cols, b.name, cols, bias.buffer, bias.view.offset.cstr(), bias.view.stride[0].cstr(),
                            bias.view.stride[1].cstr());
     }
-    bool batched = b.kernel == "bmm";
+    bool batched = form.batched;
     std::string pad = batched ? "        " : "    ";
     if (batched) out += fmt::format("    for (int64_t bi = 0; bi < {}; ++bi) {{\n", size[0].cstr());
     BlasOperand x = blasOperand(a, batched ? " + bi * " + a.view.stride[0].cstr() : "");
     BlasOperand y = blasOperand(w, batched ? " + bi * " + w.view.stride[0].cstr() : "");
     std::string c = batched ? fmt::format("{} + bi * {} * {}", b.name, m, cols) : b.name;
     out += fmt::format("{}fs_gemm({}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {});\n", pad, dtypeCode(b.layout.dtype), x.transpose,
-                       y.transpose, m, cols, k, b.kernel == "addmm" ? b.alpha : 1.0, x.pointer, x.ld, y.pointer, y.ld,
-                       b.kernel == "addmm" ? b.beta : 0.0, c, cols);
+                       y.transpose, m, cols, k, form.bias ? b.alpha : 1.0, x.pointer, x.ld, y.pointer, y.ld,
+                       form.bias ? b.beta : 0.0, c, cols);
     if (batched) out += "    }\n";
     return out;
 }
@@ -81,8 +98,9 @@ GeneratedCpp generateCpp(const LoweredGraph& graph, const Schedule& schedule, co
             std::vector<std::string> buffers;
             for (const auto& op : b.operands) buffers.push_back(op.buffer);
             buffers.push_back(b.name);
-            gen.bufferKernels[b.name] = "extern_kernels." + b.kernel;
-            traced({"extern_kernels." + b.kernel, buffers}, externCall(b), {b.name});
+            std::string kernel = fmt::format("extern_kernels.{}", externKernelName(b.externKernel));
+            gen.bufferKernels[b.name] = kernel;
+            traced({kernel, buffers}, externCall(b), {b.name});
             continue;
         }
         std::string name = fusedKernelName("cpp", k, gen.kernelNames.size());

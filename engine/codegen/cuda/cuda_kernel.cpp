@@ -11,8 +11,8 @@ namespace fusescope {
 
 namespace {
 
-// Block-reduction step functors of the prelude, by reduction type.
-std::string reductionFunctor(const std::string& type) { return "fs_" + type + "()"; }
+// Block-reduction step functors of the prelude, by reduction type: fs_sum(), fs_max(), ...
+std::string reductionFunctor(ReductionKind type) { return fmt::format("fs_{}()", reductionName(type)); }
 
 // `int64_t <var> = ...;` lines that split a flat index over `sizes` (row-major) into the
 // loop variables `vars`.
@@ -87,10 +87,10 @@ private:
         std::string value;
         std::string statements = loopStatements(body, prefix, in + "    ", &value);
         std::string srcType = dtypeCType(red.srcDtype);
-        std::string init = reductionInit(red.reductionType, red.srcDtype);
+        std::string init = reductionInit(red.reductionKind, red.srcDtype);
         std::string out = pad + "{\n";
-        if (red.reductionType == "argmax" || red.reductionType == "argmin") {
-            bool isMax = red.reductionType == "argmax";
+        if (isArgReduction(red.reductionKind)) {
+            bool isMax = red.reductionKind == ReductionKind::ArgMax;
             out += fmt::format("{}{} {}best = {};\n{}int64_t {}best_index = 0;\n", in, srcType, prefix, init, in, prefix);
             out += rowLoop(in, statements + fmt::format("{}    if (fs_arg_better({}, rindex, {}best, {}best_index, {})) {}best = {}, "
                                                         "{}best_index = rindex;\n",
@@ -101,9 +101,9 @@ private:
             std::string type = dtypeCType(red.dtype);
             out += fmt::format("{}{} {}acc = {};\n", in, type, prefix, init);
             out += rowLoop(in, statements + fmt::format("{}    {}acc = {};\n", in, prefix,
-                                                        reductionCombine(red.reductionType, prefix + "acc", value)));
+                                                        reductionCombine(red.reductionKind, prefix + "acc", value)));
             out += fmt::format("{}{}acc = fs_block_reduce<{}>({}acc, {}, {});\n", in, prefix, type, prefix, init,
-                               reductionFunctor(red.reductionType));
+                               reductionFunctor(red.reductionKind));
         }
         out += fmt::format("{}if (threadIdx.x == 0) {}[{}] = {}acc;\n{}__syncthreads();\n{}}}\n", in, store.buffer, storeIndex, prefix,
                            in, pad);

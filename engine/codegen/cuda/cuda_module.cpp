@@ -39,7 +39,7 @@ GeneratedCuda generateCuda(const LoweredGraph& graph, const Schedule& schedule) 
         if (k.node->kind == SchedulerNode::Kind::Extern) {
             const Buffer& b = *k.node->buffer;
             step.kind = CudaLaunchStep::Kind::Extern;
-            step.kernel = "extern_kernels." + b.kernel;
+            step.kernel = fmt::format("extern_kernels.{}", externKernelName(b.externKernel));
             for (const auto& op : b.operands) step.args.push_back(op.buffer);
             step.args.push_back(b.name);
             step.computes = {b.name};
