@@ -13,6 +13,7 @@
 #include "core/error.h"
 #include "core/test_hooks.h"
 #include "decompose/graph_builder.h"
+#include "decompose/op_decomposition.h"
 
 namespace fusescope {
 
@@ -27,6 +28,8 @@ void copyProvenance(const Node& from, Node& to) {
     to.inlineDepth = from.inlineDepth;
     to.capturedName = from.capturedName.empty() ? from.name : from.capturedName;
 }
+
+}  // namespace
 
 // One composite node being rewritten: its arguments bound to its schema, and the emitter
 // of the core ops replacing it, each of which carries the composite's provenance.
@@ -82,7 +85,8 @@ private:
     const ArgumentKwargs& kwargs_;
 };
 
-// Emits the core ops for a composite; nullopt (before emitting anything) when it must stay.
+namespace {
+
 using Decomposition = std::function<std::optional<Argument>(Rewrite&)>;
 
 // ---- helpers -------------------------------------------------------------------------
@@ -336,14 +340,10 @@ std::optional<Argument> dropout(Rewrite& r) {
     return r.tensor("input");
 }
 
-struct DecompositionRule {
-    Decomposition rewrite;
-    bool inAot;  // AOT Autograd applies it too (a CompositeImplicitAutograd op)
-};
+}  // namespace
 
-// Keyed by registry overload name.
-const std::map<std::string, DecompositionRule>& decompositions() {
-    static const std::map<std::string, DecompositionRule> table = {
+const std::map<std::string, OpDecomposition>& decompositionTable() {
+    static const std::map<std::string, OpDecomposition> table = {
         {"softmax", {softmax, false}},
         {"log_softmax", {logSoftmax, false}},
         {"layer_norm", {layerNorm, false}},
@@ -362,6 +362,8 @@ const std::map<std::string, DecompositionRule>& decompositions() {
     };
     return table;
 }
+
+namespace {
 
 // ---- the pass ------------------------------------------------------------------------
 
@@ -392,11 +394,10 @@ std::optional<Argument> decompose(GraphBuilder& builder, const Node& node, const
     Kwargs kwargValues;
     for (const auto& [name, a] : kwargs) kwargValues.emplace_back(name, builder.value(a));
     auto [def, bound] = OpRegistry::instance().resolve(node.target, argValues, kwargValues);
-    auto rule = decompositions().find(def->name);
-    if (rule == decompositions().end() || (aotOnly && !rule->second.inAot) || passesNumberForTensor(bound))
-        return std::nullopt;
+    const OpDecomposition* rule = def->decomposition.get();
+    if (!rule || (aotOnly && !rule->inAot) || passesNumberForTensor(bound)) return std::nullopt;
     Rewrite rewrite(builder, node, *def, std::move(bound), args, kwargs, hooks);
-    std::optional<Argument> result = rule->second.rewrite(rewrite);
+    std::optional<Argument> result = rule->rewrite(rewrite);
     if (!result) return std::nullopt;
     return matchResult(rewrite, *result);
 }

@@ -4,7 +4,6 @@
 // Recording the backward graph itself (saved tensors, edges) will live here too.
 
 #include <cctype>
-#include <map>
 
 #include "core/error.h"
 #include "core/grad_mode.h"
@@ -29,18 +28,16 @@ bool managesGradItself(const std::string& name) {
 
 bool isInplace(const std::string& name) { return !name.empty() && name.back() == '_' && !managesGradItself(name); }
 
-// "MulBackward0" for mul: the name of the op's backward node in PyTorch.
-std::string gradFnName(const std::string& opName) {
-    // Where PyTorch's backward node is not the op's own name.
-    static const std::map<std::string, std::string> renamed = {
-        {"reshape", "View"},       {"matmul", "Mm"},        {"linear", "Addmm"},      {"square", "Pow"},
-        {"layer_norm", "NativeLayerNorm"}, {"to", "ToCopy"}, {"contiguous", "Clone"}, {"max.other", "Maximum"},
-        {"min.other", "Minimum"}};
-    std::string base = opName.substr(0, opName.find('.'));
-    if (!base.empty() && base.back() == '_') base.pop_back();
-    auto it = renamed.find(opName);
-    if (it == renamed.end()) it = renamed.find(base);
-    if (it != renamed.end()) return it->second + "Backward0";
+// The name of the op's backward node in PyTorch: its definition's, or the op's (an
+// in-place op's functional twin's) name in CamelCase: "MulBackward0" for mul and mul_.
+std::string gradFnName(const OpDef& op) {
+    if (!op.gradFn.empty()) return op.gradFn;
+    std::string base = op.name.substr(0, op.name.find('.'));
+    if (!base.empty() && base.back() == '_') {
+        base.pop_back();
+        const OpDef* functional = OpRegistry::instance().find(base);
+        if (functional && !functional->gradFn.empty()) return functional->gradFn;
+    }
     std::string camel;
     bool upper = true;
     for (char c : base) {
@@ -87,7 +84,7 @@ public:
         if (call.meta || !gradEnabled()) return next(call);
         checkInplaceOnLeaf(call);
         IValue result = next(call);
-        if (needsGradFn(call)) mark(result, gradFnName(call.op.name));
+        if (needsGradFn(call)) mark(result, gradFnName(call.op));
         return result;
     }
 };

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "lower/lowering_context.h"
+#include "lower/op_lowering.h"
 
 namespace fusescope {
 
@@ -245,9 +246,7 @@ LValue LoweringContext::extern_(ExternKernelKind kernel, std::vector<LValue> ope
     return storageValue(out_.buffers.back(), {node});
 }
 
-namespace {
-
-// mm / addmm / bmm / matmul as extern kernels.
+// mm / bmm / matmul as extern kernels.
 const std::map<std::string, LoweringRule>& externRules() {
     static const std::map<std::string, LoweringRule> rules = {
         {"mm", [](LoweringContext& c, const LoweringArgs& a) -> std::vector<LValue> {
@@ -281,33 +280,11 @@ const std::map<std::string, LoweringRule>& externRules() {
              return {c.extern_(kernel, {c.blasOperand(x), c.blasOperand(y)},
                                c.contiguousLayout(c.outputSizes(), c.meta().dtype), 1, 0)};
          }},
-        {"addmm", [](LoweringContext& c, const LoweringArgs& a) -> std::vector<LValue> {
-             std::vector<IndexExpr> sizes = c.outputSizes();
-             LValue bias = a.tensor("self");
-             if (!bias.storageBacked()) bias = c.realize(bias);
-             // The bias seen as an (M, N) view: broadcast dims get stride 0.
-             FixedLayout view = bias.view;
-             view.size = sizes;
-             view.stride.assign(2, IndexExpr(0));
-             size_t shift = 2 - bias.sizes.size();
-             for (size_t d = 0; d < bias.sizes.size(); ++d)
-                 if (bias.sizes[d] != IndexExpr(1)) view.stride[d + shift] = bias.view.stride[d];
-             bias.view = view;
-             LValue x = c.blasOperand(a.tensor("mat1")), y = c.blasOperand(a.tensor("mat2"));
-             return {c.extern_(ExternKernelKind::Addmm, {bias, x, y}, c.contiguousLayout(sizes, c.meta().dtype),
-                               a.bound().number("alpha"), a.bound().number("beta"))};
-         }},
     };
     return rules;
 }
 
-const LoweringRule* findRule(const std::string& name) {
-    for (const auto* table : {&pointwiseRules(), &viewRules(), &reductionRules(), &concatRules(), &externRules()}) {
-        auto it = table->find(name);
-        if (it != table->end()) return &it->second;
-    }
-    return nullptr;
-}
+namespace {
 
 // Graph values a node's arguments refer to, as meta tensors for binding.
 class ArgumentBinder {
@@ -404,9 +381,8 @@ LoweredGraph lowerGraph(const Graph& graph, const TestHooks& hooks) {
             Kwargs kwargs;
             for (const auto& [k, a] : node->kwargs) kwargs.emplace_back(k, bind(a));
             auto [def, bound] = registry.resolve(node->target, args, kwargs);
-            const LoweringRule* rule = findRule(def->name);
-            if (!rule) throw LoweringUnsupported(fmt::format("no lowering for {}", def->name));
-            std::vector<LValue> results = (*rule)(ctx, LoweringArgs(bound, bind.map()));
+            if (!def->lowering) throw LoweringUnsupported(fmt::format("no lowering for {} ({})", def->name, def->runsEagerlyBecause));
+            std::vector<LValue> results = def->lowering->rule(ctx, LoweringArgs(bound, bind.map()));
             for (auto& r : results) {
                 checkDtype(r.dtype);
                 if (users[node.get()] > 1 && !r.storageBacked() && r.reads > kRealizeReadsThreshold) r = ctx.realize(r);

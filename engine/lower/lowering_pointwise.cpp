@@ -7,10 +7,28 @@
 
 namespace fusescope {
 
+LValue elementwise(LoweringContext& c, const std::vector<LValue>& inputs, std::optional<DType> computeType, DType outType,
+                   ElementFn apply) {
+    return c.lazy(c.outputSizes(), outType,
+                  [inputs, computeType, apply](LoopBodyBuilder& b, const std::vector<IndexExpr>& index) {
+                      std::vector<int> loaded;
+                      for (const auto& in : inputs) {
+                          if (in.scalar && computeType) {
+                              loaded.push_back(b.constant(*in.scalar, *computeType));
+                              continue;
+                          }
+                          int v = in.load(b, broadcastIndex(index, in.sizes));
+                          loaded.push_back(computeType ? b.toDtype(v, *computeType) : v);
+                      }
+                      return apply(b, loaded);
+                  },
+                  inputs);
+}
+
 namespace {
 
 using Loaded = std::vector<int>;
-using Apply = std::function<int(LoopBodyBuilder&, const Loaded&)>;
+using Apply = ElementFn;
 
 // PyTorch's result type: tensors decide, a Python number only lifts the category
 // (bool < int < float).
@@ -30,25 +48,6 @@ DType resultType(const std::vector<LValue>& inputs) {
     return t;
 }
 
-// An elementwise value of the node's output shape: loads each input (broadcast), converts
-// it to `computeType` (unless std::nullopt) and applies `apply`.
-LValue elementwise(LoweringContext& c, const std::vector<LValue>& inputs, std::optional<DType> computeType, DType outType,
-                   Apply apply) {
-    return c.lazy(c.outputSizes(), outType,
-                  [inputs, computeType, apply](LoopBodyBuilder& b, const std::vector<IndexExpr>& index) {
-                      Loaded loaded;
-                      for (const auto& in : inputs) {
-                          if (in.scalar && computeType) {
-                              loaded.push_back(b.constant(*in.scalar, *computeType));
-                              continue;
-                          }
-                          int v = in.load(b, broadcastIndex(index, in.sizes));
-                          loaded.push_back(computeType ? b.toDtype(v, *computeType) : v);
-                      }
-                      return apply(b, loaded);
-                  },
-                  inputs);
-}
 
 Apply op(LoopOpKind kind, DType resultType) {
     return [kind, resultType](LoopBodyBuilder& b, const Loaded& x) { return b.call(kind, x, resultType); };

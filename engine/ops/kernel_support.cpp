@@ -177,9 +177,9 @@ Shape pointwiseStrides(const Shape& outSizes, const std::vector<Tensor>& inputs)
     return identity ? contiguousStrides(outSizes) : out;
 }
 
-TensorMeta contiguousMeta(const Shape& sizes, DType dtype) { return {sizes, contiguousStrides(sizes), dtype}; }
+ResultMeta contiguousMeta(const Shape& sizes, DType dtype) { return {sizes, contiguousStrides(sizes), dtype}; }
 
-Tensor allocate(const TensorMeta& meta) {
+Tensor allocate(const ResultMeta& meta) {
     for (int64_t s : meta.sizes)
         if (s < 0)
             throw ScriptError("RuntimeError", fmt::format("Trying to create tensor with negative dimension {}: {}", s, shapeStr(meta.sizes)));
@@ -199,7 +199,7 @@ Tensor allocate(const TensorMeta& meta) {
     return Tensor(std::move(impl));
 }
 
-Tensor metaTensor(const TensorMeta& meta) { return Tensor::emptyMeta(meta.sizes, meta.strides, meta.dtype); }
+Tensor metaTensor(const ResultMeta& meta) { return Tensor::emptyMeta(meta.sizes, meta.strides, meta.dtype); }
 
 Tensor metaLike(const Tensor& t) {
     Tensor m = Tensor::emptyMeta(t.sizes(), t.strides(), t.dtype());

@@ -34,8 +34,8 @@ bool canCast(DType from, DType to);
 // Float-only functions (exp, sqrt, div, mean...) turn bool/int into the default float.
 inline DType toFloatType(DType t) { return isFloating(t) ? t : defaultFloat(); }
 
-// ---- output metadata -----------------------------------------------------------------
-struct TensorMeta {
+// ---- output metadata (ResultMeta; graph/graph.h's TensorMeta adds symbolic sizes) ----
+struct ResultMeta {
     Shape sizes;
     Shape strides;
     DType dtype = DType::Float32;
@@ -47,9 +47,9 @@ Shape pointwiseStrides(const Shape& outSizes, const std::vector<Tensor>& inputs)
 // 0 undecided). perm[0] is the fastest-moving dim.
 std::vector<std::size_t> tensorIteratorDimOrder(std::size_t nd,
                                                 const std::function<int(std::size_t, std::size_t)>& shouldSwap);
-TensorMeta contiguousMeta(const Shape& sizes, DType dtype);
-Tensor allocate(const TensorMeta& meta);  // CPU, zero-filled, strides honoured
-Tensor metaTensor(const TensorMeta& meta);
+ResultMeta contiguousMeta(const Shape& sizes, DType dtype);
+Tensor allocate(const ResultMeta& meta);  // CPU, zero-filled, strides honoured
+Tensor metaTensor(const ResultMeta& meta);
 Tensor metaLike(const Tensor& t);
 
 // ---- element access ------------------------------------------------------------------
@@ -211,7 +211,7 @@ struct OpFlags {
     bool method = true;
     bool functional = false;
 };
-using MetaFn = std::function<TensorMeta(const BoundArgs&)>;
+using MetaFn = std::function<ResultMeta(const BoundArgs&)>;
 using ComputeFn = std::function<void(const BoundArgs&, const Tensor& out)>;
 // An op with one tensor output: infer builds a meta tensor from meta(); kernel allocates
 // from the same meta() and fills it with compute().

@@ -323,15 +323,31 @@ BoundArgs OpRegistry::bind(const OpDef& op, const IValueList& argsIn, const Kwar
 const OpRegistry& OpRegistry::instance() {
     static const OpRegistry registry = [] {
         OpRegistry r;
-        registerPointwiseOps(r);
-        registerReductionOps(r);
-        registerViewOps(r);
-        registerCreationOps(r);
-        registerNnLinalgOps(r);
-        registerMiscOps(r);
+        registerAllOps(r);
         return r;
     }();
     return registry;
+}
+
+OpDef& OpRegistry::definition(std::string_view name) {
+    auto it = ops_.find(std::string(name));
+    if (it == ops_.end()) throw Error(fmt::format("op definition names an op that does not exist: '{}'", name));
+    return it->second;
+}
+
+std::vector<std::string> OpRegistry::allNames() const {
+    std::vector<std::string> out;
+    for (const auto& [name, _] : ops_) out.push_back(name);
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+std::vector<std::string> OpRegistry::incompleteDefinitions() const {
+    std::vector<std::string> out;
+    for (const auto& [name, op] : ops_)
+        if (!op.lowering && op.runsEagerlyBecause.empty()) out.push_back(name + ": no lowering and no reason to run eagerly");
+    std::sort(out.begin(), out.end());
+    return out;
 }
 
 void OpRegistry::add(OpDef op) {

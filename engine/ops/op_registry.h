@@ -5,6 +5,7 @@
 // capture, grad mode, profiling and device placement around the kernel.
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -60,6 +61,11 @@ public:
     std::string opName;
 };
 
+struct OpLowering;       // lower/op_lowering.h
+struct OpDecomposition;  // decompose/rewrite.h
+
+// Everything about one op (engine/opdefs/ registers them all): how scripts call it, its
+// shapes, its eager kernel, and how each compiler stage treats it.
 struct OpDef {
     std::string name;    // "add", "softmax", "layer_norm"
     std::string schema;  // "add(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor"
@@ -71,6 +77,17 @@ struct OpDef {
     std::function<IValue(const BoundArgs&)> infer;
     // The eager CPU kernel.
     std::function<IValue(const BoundArgs&)> kernel;
+
+    // Compiling: the core ops it rewrites into (none: it stays as it is); how it becomes
+    // loop IR, or why it has no lowering (a graph holding it then runs eagerly, saying so).
+    std::shared_ptr<const OpDecomposition> decomposition;
+    std::shared_ptr<const OpLowering> lowering;
+    std::string runsEagerlyBecause;
+
+    // Differentiating: PyTorch's name of its backward node when it is not the op's own
+    // name in CamelCase + "Backward0" ("ViewBackward0" for reshape). The backward formula
+    // will live here too.
+    std::string gradFn;
 };
 
 // Whether a bound argument is a meta tensor or the meta device (then only shapes are computed).
@@ -87,6 +104,14 @@ public:
     BoundArgs bind(const OpDef& op, const IValueList& args, const Kwargs& kwargs) const;
 
     void add(OpDef op);
+    // The op registered under exactly `name`, to fill in more of its definition; throws
+    // Error when there is none (a misspelled name in a definition fails registration).
+    OpDef& definition(std::string_view name);
+    // What registration left undefined: each op with neither a lowering nor a reason to
+    // run eagerly, as "NAME: no lowering and no reason to run eagerly". Empty when complete.
+    std::vector<std::string> incompleteDefinitions() const;
+    // Every registered op and overload name ("max", "max.dim", ...), sorted.
+    std::vector<std::string> allNames() const;
 
     // Overloads share a base name ("max", "max.dim", "max.other"); resolve() with the base name
     // binds each in registration order and takes the first that fits.

@@ -274,7 +274,7 @@ void registerCreationOps(OpRegistry& r) {
     auto likeMeta = [](const BoundArgs& a) {
         const Tensor& self = a.tensor("self");
         DType dt = a["dtype"].isNone() ? self.dtype() : a["dtype"].toDType();
-        return TensorMeta{self.sizes(), pointwiseStrides(self.sizes(), {self}), dt};
+        return ResultMeta{self.sizes(), pointwiseStrides(self.sizes(), {self}), dt};
     };
     const std::string likeTail = "(Tensor self, *" + kFactoryKwargs;
     addFactory(r, "zeros_like", "zeros_like" + likeTail, functionOnly, likeMeta, noFill);

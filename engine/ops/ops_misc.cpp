@@ -75,7 +75,7 @@ void registerMiscOps(OpRegistry& r) {
                      const Tensor& self = a.tensor("self");
                      checkBoolMask(a.tensor("mask"));
                      Shape sizes = broadcastShapes(self.sizes(), a.tensor("mask").sizes());
-                     return TensorMeta{sizes, pointwiseStrides(sizes, {self}), self.dtype()};
+                     return ResultMeta{sizes, pointwiseStrides(sizes, {self}), self.dtype()};
                  },
                  [](const BoundArgs& a, const Tensor& out) {
                      copyInto(out, a.tensor("self"));

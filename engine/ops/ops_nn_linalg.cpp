@@ -69,7 +69,7 @@ void addSoftmax(OpRegistry& r, const std::string& name, bool logarithm) {
                  }));
 }
 
-TensorMeta layerNormMeta(const BoundArgs& a) {
+ResultMeta layerNormMeta(const BoundArgs& a) {
     const Tensor& input = a.tensor("input");
     std::vector<int64_t> shape = a.ints("normalized_shape");
     Shape normalized(shape.begin(), shape.end());
@@ -238,7 +238,7 @@ void matmulInto(const Tensor& a, const Tensor& b, const Tensor& out) {
     runGemm(matView(a, s.batch, true), matView(b, s.batch, false), out);
 }
 
-TensorMeta linearMeta(const BoundArgs& a) {
+ResultMeta linearMeta(const BoundArgs& a) {
     const Tensor& input = a.tensor("input");
     const Tensor& weight = a.tensor("weight");
     if (input.dim() == 0) throw ScriptError("RuntimeError", "both arguments to linear need to be at least 1D, but they are 0D and 2D");
@@ -260,7 +260,7 @@ std::vector<Tensor> tensorList(const BoundArgs& a) {
     return out;
 }
 
-TensorMeta catMeta(const std::vector<Tensor>& all, int64_t dimArg, const char* op) {
+ResultMeta catMeta(const std::vector<Tensor>& all, int64_t dimArg, const char* op) {
     if (all.empty()) throw ScriptError("RuntimeError", fmt::format("torch.{}(): expected a non-empty list of Tensors", op));
     // Legacy behaviour: 1-D empty tensors are skipped whatever their shape.
     std::vector<const Tensor*> ts;

@@ -17,7 +17,7 @@ namespace {
 
 std::string scalarName(DType t) { return std::string(dtypeScalarName(t)); }
 
-TensorMeta pointwiseMeta(const std::vector<Tensor>& inputs, DType outType) {
+ResultMeta pointwiseMeta(const std::vector<Tensor>& inputs, DType outType) {
     Shape sizes = broadcastTensors(inputs);
     return {sizes, pointwiseStrides(sizes, inputs), outType};
 }

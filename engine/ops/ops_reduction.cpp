@@ -24,7 +24,7 @@ std::vector<int64_t> dimsArg(const BoundArgs& a) {
 
 struct ReductionShape {
     std::vector<bool> mask;
-    TensorMeta meta;
+    ResultMeta meta;
 };
 
 ReductionShape reductionMeta(const BoundArgs& a, DType outType) {
