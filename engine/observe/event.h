@@ -1,7 +1,7 @@
 #pragma once
 // Everything the engine reports is one of these events. The log printer, the CLI's
 // --events file, and later the GUI, the debug-trace directory and the trace bundle are all
-// consumers of the one stream (DESIGN.md, "Everything is an event").
+// consumers of the one stream (docs/architecture.md, principle 2).
 
 #include <functional>
 #include <map>

@@ -1,5 +1,5 @@
 #pragma once
-// A tree-walking interpreter for the script subset (DESIGN.md, "The script subset").
+// A tree-walking interpreter for the script subset (docs/scripts.md).
 // Outside compiled functions tensor ops run eagerly through the op registry; inside them
 // the interpreter hands ops to TraceHooks (the capture layer), which records graphs.
 

@@ -121,7 +121,7 @@ print(f(torch.ones(64, 48)).shape)
 namespace fusescope::test {
 namespace {
 
-// Provenance on the event stream (DESIGN.md principle 4): scheduler nodes name the captured
+// Provenance on the event stream (docs/architecture.md, principle 4): scheduler nodes name the captured
 // graph's nodes they compute, and each generated source line names the buffers it computes.
 struct Seed000Events {
     nlohmann::json preFusion, postFusion, kernelSource;

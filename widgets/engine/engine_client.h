@@ -2,7 +2,7 @@
 // The GUI's side of the engine protocol (docs/protocol.md): runs `fusescope-cli serve` as a
 // child process, sends requests, and turns its stdout lines into signals. The engine runs
 // in its own process so a crash in generated code cannot take the workbench down
-// (DESIGN.md, principle 6): when the child dies, engineDied says what was running and
+// (docs/architecture.md, principle 6): when the child dies, engineDied says what was running and
 // everything received so far stays with the receivers. restart() starts a fresh child.
 
 #include <QObject>

@@ -1,5 +1,5 @@
 #pragma once
-// Layered (Sugiyama-style) layout of a directed graph, ours rather than Graphviz's (DESIGN.md,
+// Layered (Sugiyama-style) layout of a directed graph, ours rather than Graphviz's (docs/architecture.md,
 // "Graph layout"): layers by longest path plus a light balancing pass, dummy chains for long
 // edges, barycentric crossing reduction, straight coordinate assignment. A pure function of its
 // arguments with no Qt types, so the Graph view runs it off the GUI thread. Given a hint from

@@ -1,5 +1,5 @@
 #pragma once
-// Where everything of one compile's graph came from and went (DESIGN.md principle 4), from
+// Where everything of one compile's graph came from and went (docs/architecture.md, principle 4), from
 // the events' provenance fields (compileArtifacts fills it): which captured-graph nodes each scheduler node computes,
 // which IR dump lines describe it, which generated C++ lines compute it, which kernel it is
 // in. Views ask it to turn a selection in one view into what to highlight in the others.

@@ -2,7 +2,7 @@
 // Everything one run (live from the engine child, or replayed from a bundle) reported, in
 // arrival order: its trace events (profiled spans) compact in a TraceLog, every other event
 // typed, parsed once as it comes in (eventFromJson). Every model of the workbench is built from it, so a live run
-// and a reopened bundle look the same (DESIGN.md, "GUI structure"). Appending is cheap;
+// and a reopened bundle look the same (docs/architecture.md, "GUI"). Appending is cheap;
 // models listen to eventAppended / traceAppended and update incrementally.
 
 #include <string>

@@ -1,5 +1,5 @@
 #pragma once
-// The one selection every pane shares (DESIGN.md, "GUI structure"; RenderDoc's pattern):
+// The one selection every pane shares (docs/architecture.md, "GUI"; RenderDoc's pattern):
 // a pane reports what the user picked, every pane follows. Setting the same value again
 // emits nothing, so panes that follow each other cannot loop.
 //

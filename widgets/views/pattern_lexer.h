@@ -1,6 +1,6 @@
 #pragma once
 // Syntax colouring for the texts QScintilla has no lexer for: the IR dumps, LLVM IR, x86
-// assembly and PTX (DESIGN.md: "custom lexers via QsciLexerCustom"). Each language is a
+// assembly and PTX (QScintilla's QsciLexerCustom). Each language is a
 // list of regular-expression rules; a line is styled by applying them in order, a later
 // rule overriding an earlier one (so comments, listed last, win over everything inside).
 

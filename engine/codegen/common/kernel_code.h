@@ -1,7 +1,7 @@
 #pragma once
 // What the C++ and the CUDA code generators share: a kernel's code with each line tagged by
 // the fused member it computes, the module text with the lines of each buffer (provenance,
-// DESIGN.md principle 4), and kernel names.
+// docs/architecture.md, principle 4), and kernel names.
 
 #include <map>
 #include <string>

@@ -33,7 +33,7 @@ struct TracedCall {
 
 struct GeneratedCpp {
     std::string source;
-    // Provenance (DESIGN.md principle 4): the lines that compute each buffer (its kernel's
+    // Provenance (docs/architecture.md, principle 4): the lines that compute each buffer (its kernel's
     // statements, its allocation, the call that fills it) and the kernel each buffer is in.
     std::map<std::string, LineRanges> bufferLines;
     std::map<std::string, std::string> bufferKernels;
