@@ -75,8 +75,9 @@ std::string externCall(const Buffer& b) {
 
 }  // namespace
 
-GeneratedCpp generateCpp(const LoweredGraph& graph, const Schedule& schedule, const TestHooks& hooks) {
-    GeneratedCpp gen;
+RenderedModule generateCpp(const LoweredGraph& graph, const Schedule& schedule, const TestHooks& hooks) {
+    RenderedModule gen;
+    gen.language = "cpp";
     gen.outputBuffers = computedOutputBuffers(graph);
 
     // Kernels first (their text goes before the wrapper), wrapper calls kept until then.
