@@ -38,7 +38,9 @@ public:
         CompiledArtifact compiled;
         if (!CppJit::available()) {
             static std::once_flag noJitNotice;
-            std::call_once(noJitNotice, [&] { report.log(LogLevel::Warning, CppJit::unavailableReason() + "; compiled graphs run eagerly"); });
+            std::call_once(noJitNotice, [&] {
+                report.log(LogLevel::Warning, CppJit::unavailableReason() + "; compiled graphs run eagerly");
+            });
             return compiled;
         }
         std::shared_ptr<CompiledModule> jitModule;
@@ -64,14 +66,15 @@ public:
     }
 
     ScriptError compileError(const std::string& graphName, const std::string& message) const override {
-        return ScriptError("CppCompileError", fmt::format("C++ compile error in the code generated for {}:\n{}", graphName, message));
+        return ScriptError("CppCompileError",
+                           fmt::format("C++ compile error in the code generated for {}:\n{}", graphName, message));
     }
 
     CompiledGraph load(const ScheduledGraph& g, const RenderedModule& module, const CompiledArtifact& compiled,
                        const CompileRequest& request) const override {
         if (!compiled.program.has_value()) return eagerRunner(g.graph);  // no JIT in this build
-        auto runner = std::make_shared<CpuGraphRunner>(g.lowered, module, std::any_cast<std::shared_ptr<CompiledModule>>(compiled.program),
-                                                       GraphTraceName{request.compileId, request.graphName});
+        auto jitModule = std::any_cast<std::shared_ptr<CompiledModule>>(compiled.program);
+        auto runner = std::make_shared<CpuGraphRunner>(g.lowered, module, jitModule, GraphTraceName{request.compileId, request.graphName});
         return [runner](const std::vector<Tensor>& inputs) { return (*runner)(inputs); };
     }
 };

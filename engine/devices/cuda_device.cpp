@@ -49,7 +49,8 @@ public:
     }
 
     ScriptError compileError(const std::string& graphName, const std::string& message) const override {
-        return ScriptError("CudaCompileError", fmt::format("CUDA compile error in the code generated for {}:\n{}", graphName, message));
+        return ScriptError("CudaCompileError",
+                           fmt::format("CUDA compile error in the code generated for {}:\n{}", graphName, message));
     }
 
     // The kernels are not launched (core/device_context.h): the same schedule runs on the

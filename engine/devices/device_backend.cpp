@@ -6,7 +6,8 @@ namespace fusescope {
 
 namespace {
 
-KernelSourceEvent kernelSourceEvent(const CompileRequest& request, const RenderedModule& module, const CompiledArtifact& compiled) {
+KernelSourceEvent kernelSourceEvent(const CompileRequest& request, const RenderedModule& module,
+                                    const CompiledArtifact& compiled) {
     KernelSourceEvent source;
     source.compileId = request.compileId;
     source.graph = request.graphName;
