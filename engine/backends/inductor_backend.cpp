@@ -1,5 +1,6 @@
 // The inductor backend: decompose, lower to loop IR, schedule with explained fusion, then
-// generate C++ for a CPU graph (inductor_cpu.cpp) or CUDA for a cuda one (inductor_cuda.cpp).
+// render, compile and load the schedule on the graph's device (devices/: C++ for a CPU
+// graph, CUDA for a cuda one).
 // Each stage reports through events and log artifacts. When a stage cannot handle the
 // graph (an op without a lowering, no C++ toolchain in this build, a compile error in
 // generated code) the graph runs eagerly and the log says why: a stage that cannot
@@ -10,8 +11,9 @@
 #include <fmt/format.h>
 
 #include "backends/backend.h"
-#include "backends/inductor_stages.h"
+#include "devices/inductor_stages.h"
 #include "decompose/decompose.h"
+#include "devices/device_backend.h"
 #include "graph/graph_printer.h"
 #include "lower/lowering.h"
 
@@ -127,8 +129,7 @@ private:
         report.artifact("schedule", scheduleText(sched));
         for (const auto& hint : perfHints(sched)) report.artifact("perf_hints", hint);
 
-        if (request.device.kind == Device::Kind::Cuda) return compileForCuda(g, request, report);
-        return compileForCpu(g, request, report);
+        return compileOnDevice(deviceBackendFor(request.device), g, request);
     }
 };
 

@@ -1,7 +1,7 @@
 #pragma once
 // The loop IR a graph lowers to: input buffers (the graph's placeholders, arg0_1, ...),
 // computed buffers (a Pointwise or Reduction loop body writing one buffer), and extern
-// kernels (mm / addmm / bmm through BLAS). Every buffer remembers the graph nodes it
+// kernels (mm / bmm through BLAS). Every buffer remembers the graph nodes it
 // computes (provenance).
 
 #include <memory>
@@ -55,10 +55,9 @@ struct Buffer {
     std::optional<ReductionKind> reductionKind;  // none for pointwise
     LoopBody body;                              // simplified (z0, z1, ...)
 
-    // Extern: the kernel and its operands (addmm: bias, a, b).
+    // Extern: the kernel and its operands (a, b).
     ExternKernelKind externKernel = ExternKernelKind::Mm;
     std::vector<ExternOperand> operands;
-    double alpha = 1, beta = 1;  // addmm
 
     bool isReduction() const { return reductionKind.has_value(); }
 };

@@ -27,7 +27,6 @@ bool isArgReduction(ReductionKind kind) { return kind == ReductionKind::ArgMax |
 std::string_view externKernelName(ExternKernelKind kind) {
     switch (kind) {
     case ExternKernelKind::Mm: return "mm";
-    case ExternKernelKind::Addmm: return "addmm";
     case ExternKernelKind::Bmm: return "bmm";
     }
     return "";

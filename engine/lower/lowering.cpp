@@ -231,15 +231,12 @@ LValue LoweringContext::blasOperand(const LValue& value) {
     return realize(value, &layout);
 }
 
-LValue LoweringContext::extern_(ExternKernelKind kernel, std::vector<LValue> operands, FixedLayout layout, double alpha,
-                                double beta) {
+LValue LoweringContext::extern_(ExternKernelKind kernel, std::vector<LValue> operands, FixedLayout layout) {
     Buffer buffer;
     buffer.kind = Buffer::Kind::Extern;
     buffer.name = newBufferName();
     buffer.layout = std::move(layout);
     buffer.externKernel = kernel;
-    buffer.alpha = alpha;
-    buffer.beta = beta;
     buffer.origins = lazy({}, buffer.layout.dtype, nullptr, operands).origins;
     for (const auto& op : operands) buffer.operands.push_back(ExternOperand{op.buffer, op.view});
     out_.buffers.push_back(buffer);
@@ -251,11 +248,11 @@ const std::map<std::string, LoweringRule>& externRules() {
     static const std::map<std::string, LoweringRule> rules = {
         {"mm", [](LoweringContext& c, const LoweringArgs& a) -> std::vector<LValue> {
              LValue x = c.blasOperand(a.tensor("self")), y = c.blasOperand(a.tensor("mat2"));
-             return {c.extern_(ExternKernelKind::Mm, {x, y}, c.contiguousLayout(c.outputSizes(), c.meta().dtype), 1, 0)};
+             return {c.extern_(ExternKernelKind::Mm, {x, y}, c.contiguousLayout(c.outputSizes(), c.meta().dtype))};
          }},
         {"bmm", [](LoweringContext& c, const LoweringArgs& a) -> std::vector<LValue> {
              LValue x = c.blasOperand(a.tensor("self")), y = c.blasOperand(a.tensor("mat2"));
-             return {c.extern_(ExternKernelKind::Bmm, {x, y}, c.contiguousLayout(c.outputSizes(), c.meta().dtype), 1, 0)};
+             return {c.extern_(ExternKernelKind::Bmm, {x, y}, c.contiguousLayout(c.outputSizes(), c.meta().dtype))};
          }},
         {"matmul", [](LoweringContext& c, const LoweringArgs& a) -> std::vector<LValue> {
              LValue x = a.tensor("self"), y = a.tensor("other");
@@ -268,7 +265,7 @@ const std::map<std::string, LoweringRule>& externRules() {
                  x.view.size = rows.size;
                  x.view.stride = rows.stride;
                  LValue out = c.extern_(ExternKernelKind::Mm, {x, c.blasOperand(y)},
-                                        c.contiguousLayout({rows.size[0], y.sizes[1]}, c.meta().dtype), 1, 0);
+                                        c.contiguousLayout({rows.size[0], y.sizes[1]}, c.meta().dtype));
                  out.sizes = c.outputSizes();
                  out.view.size = out.sizes;
                  out.view.stride = contiguousStrides(out.sizes);
@@ -278,7 +275,7 @@ const std::map<std::string, LoweringRule>& externRules() {
                  c.unsupported("matmul of these ranks (decompose it into mm/bmm first)");
              ExternKernelKind kernel = rank == 2 ? ExternKernelKind::Mm : ExternKernelKind::Bmm;
              return {c.extern_(kernel, {c.blasOperand(x), c.blasOperand(y)},
-                               c.contiguousLayout(c.outputSizes(), c.meta().dtype), 1, 0)};
+                               c.contiguousLayout(c.outputSizes(), c.meta().dtype))};
          }},
     };
     return rules;

@@ -66,7 +66,7 @@ public:
     // Writes `value` into a new buffer (contiguous unless `layout` is given).
     LValue realize(const LValue& value, const FixedLayout* layout = nullptr);
     LValue reduce(const LValue& input, std::vector<int64_t> dims, bool keepdim, ReductionKind type, DType outDtype);
-    LValue extern_(ExternKernelKind kernel, std::vector<LValue> operands, FixedLayout layout, double alpha, double beta);
+    LValue extern_(ExternKernelKind kernel, std::vector<LValue> operands, FixedLayout layout);
     // A storage-backed, 2-D/3-D BLAS-compatible view of `value` (realizing it if needed).
     LValue blasOperand(const LValue& value);
 

@@ -16,6 +16,14 @@ std::string guardsText(const GuardsEvent& e) {
     return text;
 }
 
+// output_code.<extension>: the extension the artifact's tools give its files, else its name
+// (output_code.ptx, output_code.sass).
+std::string artifactFileName(const std::string& artifact) {
+    static const std::map<std::string, std::string> extensions = {{"llvm_ir", "ll"}, {"asm", "s"}};
+    auto it = extensions.find(artifact);
+    return "output_code." + (it == extensions.end() ? artifact : it->second);
+}
+
 }  // namespace
 
 std::vector<DebugTraceFiles::Update> DebugTraceFiles::consume(const Event& event) {
@@ -34,15 +42,8 @@ std::vector<DebugTraceFiles::Update> DebugTraceFiles::consume(const Event& event
         auto it = pending_.find(e->graph);
         if (it == pending_.end()) return updates;
         auto& files = it->second.files;
-        if (e->language == "cuda") {
-            files["output_code.cu"] = e->source;
-            if (!e->ptx.empty()) files["output_code.ptx"] = e->ptx;
-            if (!e->sass.empty()) files["output_code.sass"] = e->sass;
-        } else {
-            files["output_code.cpp"] = e->source;
-            if (!e->llvmIr.empty()) files["output_code.ll"] = e->llvmIr;
-            if (!e->assembly.empty()) files["output_code.s"] = e->assembly;
-        }
+        files[e->language == "cuda" ? "output_code.cu" : "output_code.cpp"] = e->source;
+        for (const auto& [name, text] : e->artifacts) files[artifactFileName(name)] = text;
         updates.push_back(finish(e->graph, it->second));
         pending_.erase(it);
     } else if (const auto* e = std::get_if<GuardsEvent>(&event)) {

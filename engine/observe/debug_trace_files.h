@@ -4,7 +4,8 @@
 // One folder per compiled graph, `<function>_<frame>_<entry>` (later graphs of a compile,
 // after a graph break, add `_<graph>`): the captured graph (readable and runnable), the
 // decomposed graph, the IR before and after fusion, the fusion decisions, the generated
-// code with its LLVM IR and assembly, and the compile's guards.
+// code with a file per artifact of its compile (LLVM IR and assembly, or PTX and SASS), and
+// the compile's guards.
 
 #include <map>
 #include <string>

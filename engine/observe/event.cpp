@@ -111,8 +111,9 @@ struct Payload {
     }
     json operator()(const KernelSourceEvent& e) const {
         return {{"compile_id", e.compileId}, {"graph", e.graph}, {"language", e.language}, {"source", e.source},
-                {"kernels", e.kernels}, {"buffer_lines", e.bufferLines}, {"buffer_kernels", e.bufferKernels}, {"llvm_ir", e.llvmIr}, {"assembly", e.assembly},
-                {"ptx", e.ptx}, {"sass", e.sass}, {"arch", e.arch}, {"from_cache", e.fromCache}, {"compile_seconds", e.compileSeconds}, {"error", e.error}};
+                {"kernels", e.kernels}, {"buffer_lines", e.bufferLines}, {"buffer_kernels", e.bufferKernels},
+                {"artifacts", e.artifacts}, {"arch", e.arch}, {"from_cache", e.fromCache}, {"compile_seconds", e.compileSeconds},
+                {"error", e.error}};
     }
     json operator()(const TraceEvent& e) const { return traceRecordToJson(e.record); }
 };

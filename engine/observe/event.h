@@ -152,11 +152,11 @@ struct KernelSourceEvent {
     // kernel (or extern kernel) each buffer is computed in.
     std::map<std::string, std::vector<std::pair<int, int>>> bufferLines;
     std::map<std::string, std::string> bufferKernels;
-    std::string llvmIr;    // cpp: the optimised LLVM IR
-    std::string assembly;  // cpp: host assembly
-    std::string ptx;       // cuda: NVRTC's PTX
-    std::string sass;      // cuda: the cubin's SASS when the toolkit has nvdisasm
-    std::string arch;      // cuda: the GPU architecture compiled for (sm_90)
+    // What the toolchain made of the source, by name, each text non-empty: llvm_ir (the
+    // optimised LLVM IR) and asm (host assembly) for cpp; ptx and sass (when the toolkit
+    // has nvdisasm) for cuda.
+    std::map<std::string, std::string> artifacts;
+    std::string arch;  // cuda: the GPU architecture compiled for (sm_90)
     bool fromCache = false;
     double compileSeconds = 0;
     std::string error;  // the compiler's message when it failed

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstdint>
+#include <utility>
 
 namespace fusescope {
 
@@ -100,6 +101,11 @@ IrDumpEvent irDump(const json& j, const std::string& stage) {
     return e;
 }
 
+// Events written before the artifacts map (older bundles) carried each artifact in a field
+// of its own: field, artifact name.
+constexpr std::pair<const char*, const char*> kLegacyArtifactFields[] = {
+    {"llvm_ir", "llvm_ir"}, {"assembly", "asm"}, {"ptx", "ptx"}, {"sass", "sass"}};
+
 KernelSourceEvent kernelSource(const json& j) {
     KernelSourceEvent e;
     e.compileId = text(j, "compile_id");
@@ -118,10 +124,13 @@ KernelSourceEvent kernelSource(const json& j) {
     if (auto kernels = j.find("buffer_kernels"); kernels != j.end() && kernels->is_object())
         for (const auto& [buffer, kernel] : kernels->items())
             if (kernel.is_string()) e.bufferKernels[buffer] = kernel.get<std::string>();
-    e.llvmIr = text(j, "llvm_ir");
-    e.assembly = text(j, "assembly");
-    e.ptx = text(j, "ptx");
-    e.sass = text(j, "sass");
+    auto addArtifact = [&e](const std::string& name, std::string text) {
+        if (!text.empty()) e.artifacts.emplace(name, std::move(text));
+    };
+    if (auto artifacts = j.find("artifacts"); artifacts != j.end() && artifacts->is_object())
+        for (const auto& [name, artifact] : artifacts->items())
+            if (artifact.is_string()) addArtifact(name, artifact.get<std::string>());
+    for (const auto& [field, name] : kLegacyArtifactFields) addArtifact(name, text(j, field));
     e.arch = text(j, "arch");
     e.fromCache = flag(j, "from_cache");
     e.compileSeconds = number<double>(j, "compile_seconds");

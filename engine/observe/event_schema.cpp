@@ -51,8 +51,9 @@ unsigned expectedJsonKinds(std::string_view field) {
         {"step", kJsonInteger}, {"node1", kJsonString}, {"node2", kJsonString}, {"score", kNumber},
         {"fused", kJsonBool}, {"result", kJsonString}, {"language", kJsonString}, {"source", kJsonString},
         {"kernels", kJsonArray}, {"buffer_lines", kJsonObject}, {"buffer_kernels", kJsonObject},
+        {"artifacts", kJsonObject}, {"arch", kJsonString}, {"from_cache", kJsonBool}, {"compile_seconds", kNumber},
+        // kernel_source's artifacts as events written before the artifacts map carried them
         {"llvm_ir", kJsonString}, {"assembly", kJsonString}, {"ptx", kJsonString}, {"sass", kJsonString},
-        {"arch", kJsonString}, {"from_cache", kJsonBool}, {"compile_seconds", kNumber},
         // trace spans
         {"rf_id", kJsonInteger}, {"parent", kJsonInteger}, {"cat", kJsonString}, {"begin_ns", kJsonInteger},
         {"end_ns", kJsonInteger}, {"tid", kJsonInteger}, {"seq_id", kJsonInteger}, {"inputs", kJsonObject},
@@ -90,6 +91,10 @@ std::string eventFieldProblem(const nlohmann::json& event) {
     if (auto where = event.find("where"); where != event.end() && where->is_object())
         for (const auto& [field, value] : where->items())
             if (std::string why = fieldProblem("where." + field, jsonKindOf(value)); !why.empty()) return why;
+    // Artifacts go by any name, each a text.
+    if (auto artifacts = event.find("artifacts"); artifacts != event.end() && artifacts->is_object())
+        for (const auto& [name, value] : artifacts->items())
+            if (std::string why = problem("artifacts." + name, kJsonString, jsonKindOf(value)); !why.empty()) return why;
     return "";
 }
 

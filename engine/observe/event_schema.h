@@ -26,7 +26,8 @@ enum JsonKind : unsigned {
 // know (kept, never read). Fields of the "where" location are named "where.line".
 unsigned expectedJsonKinds(std::string_view field);
 
-// The first wrong field of an event (top level, and the "where" location), or "":
+// The first wrong field of an event (top level, the "where" location, and each of
+// kernel_source's artifacts, which must be strings: "artifacts.ptx"), or "":
 // `field "compile_id" is an integer, expected a string`.
 std::string eventFieldProblem(const nlohmann::json& event);
 

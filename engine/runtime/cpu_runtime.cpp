@@ -3,7 +3,6 @@
 #include <cstdarg>
 #include <utility>
 
-#include "core/allocator.h"
 #include "core/error.h"
 #include "profile/profiler.h"
 #include "profile/trace_args.h"
@@ -16,10 +15,6 @@
 namespace fusescope {
 
 namespace {
-
-// Intermediate buffers come from the caching allocator, as storages do.
-void* fsAlloc(int64_t bytes) { return allocateBytes(static_cast<size_t>(bytes)); }
-void fsFree(void* p, int64_t bytes) { releaseBytes(p, static_cast<size_t>(bytes)); }
 
 // C = alpha * op(A) @ op(B) + beta * C, row-major; dtype 0 float32, 1 float64.
 void fsGemm(int dtype, int transA, int transB, int64_t m, int64_t n, int64_t k, double alpha, const void* a,
@@ -95,17 +90,17 @@ void* fsTraceBegin(int call, int nbuffers, ...) {
     return span.release();
 }
 
-void registerCpuRuntimeSymbols() {
+void registerCpuRuntimeSymbols(const DeviceAllocator& allocator) {
     if (!CppJit::available()) return;
     CppJit& jit = CppJit::instance();
-    jit.defineSymbol("fs_alloc", reinterpret_cast<void*>(&fsAlloc));
-    jit.defineSymbol("fs_free", reinterpret_cast<void*>(&fsFree));
+    jit.defineSymbol("fs_alloc", reinterpret_cast<void*>(allocator.allocate));
+    jit.defineSymbol("fs_free", reinterpret_cast<void*>(allocator.release));
     jit.defineSymbol("fs_gemm", reinterpret_cast<void*>(&fsGemm));
     jit.defineSymbol("fs_trace_begin", reinterpret_cast<void*>(&fsTraceBegin));
     jit.defineSymbol("fs_trace_end", reinterpret_cast<void*>(&fsTraceEnd));
 }
 
-CpuGraphRunner::CpuGraphRunner(const LoweredGraph& graph, const GeneratedCpp& generated, std::shared_ptr<CompiledModule> module,
+CpuGraphRunner::CpuGraphRunner(const LoweredGraph& graph, const RenderedModule& generated, std::shared_ptr<CompiledModule> module,
                                GraphTraceName traceName)
     : inputs_(graph.inputs), outputs_(graph.outputs), symbols_(graph.symbols), module_(std::move(module)),
       traceName_(std::move(traceName)) {

@@ -6,17 +6,18 @@
 #include <memory>
 #include <vector>
 
-#include "codegen/cpp/cpp_codegen.h"
+#include "codegen/common/rendered_module.h"
 #include "core/error.h"
 #include "core/tensor.h"
+#include "runtime/device_allocator.h"
 
 namespace fusescope {
 
 struct CompiledModule;
 
-// Makes the runtime helpers generated code calls (fs_alloc, fs_free, fs_gemm,
-// fs_trace_begin, fs_trace_end) known to the JIT. Idempotent.
-void registerCpuRuntimeSymbols();
+// Makes the runtime helpers generated code calls known to the JIT: fs_alloc and fs_free
+// (the allocator's), fs_gemm, fs_trace_begin and fs_trace_end. Idempotent for one allocator.
+void registerCpuRuntimeSymbols(const DeviceAllocator& allocator);
 
 // Names a compiled graph in the trace.
 struct GraphTraceName {
@@ -26,11 +27,11 @@ struct GraphTraceName {
 
 class CpuGraphRunner {
 public:
-    CpuGraphRunner(const LoweredGraph& graph, const GeneratedCpp& generated, std::shared_ptr<CompiledModule> module,
+    CpuGraphRunner(const LoweredGraph& graph, const RenderedModule& generated, std::shared_ptr<CompiledModule> module,
                    GraphTraceName traceName);
     std::vector<Tensor> operator()(const std::vector<Tensor>& inputs) const;
 
-    // What the trace needs to know of each call in the wrapper (GeneratedCpp::tracedCalls).
+    // What the trace needs to know of each call in the wrapper (RenderedModule::tracedCalls).
     struct TracedCallInfo {
         std::string name;
         std::vector<std::pair<IndexExpr, DType>> buffers;  // numel and dtype of each pointer

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "observe/event_from_json.h"
+#include "observe/event_schema.h"
 
 namespace fusescope {
 namespace {
@@ -21,10 +22,7 @@ std::vector<Event> oneOfEach() {
     kernel.kernels = {"k"};
     kernel.bufferLines = {{"buf0", {{3, 5}, {9, 9}}}};
     kernel.bufferKernels = {{"buf0", "k"}};
-    kernel.llvmIr = "ir";
-    kernel.assembly = "asm";
-    kernel.ptx = "ptx";
-    kernel.sass = "sass";
+    kernel.artifacts = {{"llvm_ir", "ir"}, {"asm", "asm"}, {"ptx", "ptx"}, {"sass", "sass"}};
     kernel.arch = "sm_90";
     kernel.fromCache = true;
     kernel.compileSeconds = 0.25;
@@ -88,6 +86,23 @@ TEST(EventJsonTest, TakesMissingAndMisshapenFieldsAsDefaults) {
     json kernel = {{"type", "kernel_source"}, {"buffer_lines", {{"buf0", json::array({json::array({1, 9'000'000'000LL}), "x"})}}}};
     EXPECT_EQ(std::get<KernelSourceEvent>(*eventFromJson(kernel)).bufferLines.at("buf0"),
               (std::vector<std::pair<int, int>>{{1, INT_MAX}}));
+}
+
+// Bundles written before the artifacts map carried each artifact in a field of its own.
+TEST(EventJsonTest, ReadsTheArtifactFieldsOfOlderBundlesIntoTheMap) {
+    json old = {{"type", "kernel_source"}, {"language", "cpp"}, {"llvm_ir", "; ModuleID"}, {"assembly", "\t.text"},
+                {"ptx", ""}, {"sass", ""}, {"arch", ""}};
+    EXPECT_EQ(eventFieldProblem(old), "");
+    std::optional<Event> read = eventFromJson(old);
+    ASSERT_TRUE(read);
+    EXPECT_EQ(std::get<KernelSourceEvent>(*read).artifacts,
+              (std::map<std::string, std::string>{{"llvm_ir", "; ModuleID"}, {"asm", "\t.text"}}));
+    EXPECT_EQ(eventToJson(*read).at("artifacts"), json({{"llvm_ir", "; ModuleID"}, {"asm", "\t.text"}}));
+}
+
+TEST(EventJsonTest, RefusesAnArtifactThatIsNotText) {
+    EXPECT_EQ(eventFieldProblem(json{{"type", "kernel_source"}, {"artifacts", {{"ptx", 3}}}}),
+              "field \"artifacts.ptx\" is an integer, expected a string");
 }
 
 TEST(EventJsonTest, ReadsATraceEventWithoutItsTimes) {

@@ -146,7 +146,7 @@ print(f(torch.ones(2)))
     ASSERT_EQ(sources.size(), 2u);
     EXPECT_EQ(sources[0].language, "cuda");
     EXPECT_EQ(sources[0].arch, "sm_90");
-    EXPECT_NE(sources[0].ptx.find(".entry " + sources[0].kernels.at(0) + "("), std::string::npos);
+    EXPECT_NE(sources[0].artifacts["ptx"].find(".entry " + sources[0].kernels.at(0) + "("), std::string::npos);
     EXPECT_EQ(sources[1].language, "cpp");
     auto guards = run.eventsOf<GuardsEvent>();
     ASSERT_EQ(guards.size(), 2u);

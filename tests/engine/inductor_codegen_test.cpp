@@ -47,7 +47,7 @@ TEST(InductorCodegen, TenOpPointwiseChainIsOneVectorisedKernel) {
     EXPECT_EQ(kernels[0].kernels.size(), 1u) << kernels[0].source;
     EXPECT_EQ(kernels[0].error, "");
     // Vector registers and libmvec's vector exp/sin/tanh: the loop really is vectorised.
-    const std::string& s = kernels[0].assembly;
+    const std::string& s = kernels[0].artifacts["asm"];
     EXPECT_TRUE(s.find("%ymm") != std::string::npos || s.find("%zmm") != std::string::npos) << "no vector registers";
     EXPECT_NE(s.find("_ZGV"), std::string::npos) << "no vector math calls";
 }

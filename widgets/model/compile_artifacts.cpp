@@ -42,10 +42,7 @@ CompileArtifacts compileArtifacts(const RunStore& store, const QString& compileI
             int offset = add(a.source, kernel->graph, kernel->source);
             if (kernel->graph == firstGraph && offset >= 0) a.provenance.addKernelSource(*kernel, offset);
             if (a.language.isEmpty()) a.language = QString::fromStdString(kernel->language);
-            add(a.llvmIr, kernel->graph, kernel->llvmIr);
-            add(a.assembly, kernel->graph, kernel->assembly);
-            add(a.ptx, kernel->graph, kernel->ptx);
-            add(a.sass, kernel->graph, kernel->sass);
+            for (const auto& [name, text] : kernel->artifacts) add(a.codeArtifacts[name], kernel->graph, text);
         }
     }
     a.fusionSteps = compileFusionSteps(store, compileId);

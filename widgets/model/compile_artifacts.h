@@ -1,8 +1,10 @@
 #pragma once
 // The texts one compile produced, gathered from the event stream: its graphs' readable code,
-// the IR before and after fusion, and the generated code with its LLVM IR and assembly.
+// the IR before and after fusion, and the generated code with what its toolchain made of it.
 // A compile with several graphs (graph breaks) gets each graph's text under a header line.
 
+#include <map>
+#include <string>
 #include <vector>
 
 #include <QString>
@@ -21,10 +23,9 @@ struct CompileArtifacts {
     QString postFusion;    // ir_post_fusion
     QString language;      // of the generated code: "cpp" or "cuda"
     QString source;        // output_code (C++ or CUDA)
-    QString llvmIr;        // cpp
-    QString assembly;      // cpp
-    QString ptx;           // cuda
-    QString sass;          // cuda, when the toolkit has nvdisasm
+    // What the toolchain made of the code, by kernel_source artifact name: llvm_ir and asm
+    // (cpp), ptx and sass (cuda, sass when the toolkit has nvdisasm).
+    std::map<std::string, QString> codeArtifacts;
     CompileProvenance provenance;  // of the first graph, with line numbers of the texts above
     std::vector<FusionStep> fusionSteps;  // as the Fusion stepper shows them
 };

@@ -1,6 +1,10 @@
 #pragma once
-// The Generated Code dock: the compile's C++ (with its LLVM IR and host assembly) or CUDA
-// (with PTX and SASS), each buffer's lines tinted, the selected buffer's highlighted.
+// The Generated Code dock: the compile's C++ or CUDA, each buffer's lines tinted, the
+// selected buffer's highlighted, and a tab per artifact its toolchain made (LLVM IR and
+// host assembly, or PTX and SASS).
+
+#include <map>
+#include <string>
 
 #include "panes/pane.h"
 
@@ -16,7 +20,8 @@ public:
     explicit CodePane(SelectionContext* context, QWidget* parent = nullptr);
 
     CodeView* cppView() const { return cpp_; }
-    CodeView* ptxView() const { return ptx_; }
+    // The tab of a kernel_source artifact: llvm_ir, asm, ptx or sass.
+    CodeView* artifactView(const std::string& artifact) const { return artifactViews_.at(artifact); }
     QTabWidget* tabs() const { return tabs_; }
 
 protected:
@@ -26,10 +31,7 @@ protected:
 private:
     QTabWidget* tabs_;
     CodeView* cpp_;
-    CodeView* llvmIr_;
-    CodeView* assembly_;
-    CodeView* ptx_;
-    CodeView* sass_;
+    std::map<std::string, CodeView*> artifactViews_;  // by artifact name
 };
 
 }  // namespace fusescope::gui

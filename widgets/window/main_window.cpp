@@ -342,7 +342,7 @@ CodeView* MainWindow::preFusionView() const { return ir_->preFusionView(); }
 CodeView* MainWindow::postFusionView() const { return ir_->postFusionView(); }
 FusionStepper* MainWindow::fusionStepper() const { return fusion_->stepper(); }
 CodeView* MainWindow::cppView() const { return code_->cppView(); }
-CodeView* MainWindow::ptxView() const { return code_->ptxView(); }
+CodeView* MainWindow::ptxView() const { return code_->artifactView("ptx"); }
 QTabWidget* MainWindow::codeTabs() const { return code_->tabs(); }
 GraphView* MainWindow::graphView() const { return graph_->capturedView(); }
 GraphView* MainWindow::afterFusionView() const { return graph_->afterFusionView(); }

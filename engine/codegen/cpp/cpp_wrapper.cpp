@@ -28,55 +28,42 @@ BlasOperand blasOperand(const ExternOperand& op, const std::string& batchOffset)
     return {pointer, rowMajor ? 0 : 1, rowMajor ? st[n - 2].cstr() : st[n - 1].cstr()};
 }
 
-// How an extern kernel maps onto fs_gemm: addmm starts from its bias (operand 0), copied
-// into the output, and passes alpha and beta; bmm calls it once per batch entry.
-struct GemmForm {
-    bool bias = false;
-    bool batched = false;
-};
-
-GemmForm gemmForm(ExternKernelKind kernel) {
+// Whether an extern kernel calls fs_gemm once per batch entry (bmm) or once (mm).
+bool isBatched(ExternKernelKind kernel) {
     switch (kernel) {
-    case ExternKernelKind::Mm: return {false, false};
-    case ExternKernelKind::Addmm: return {true, false};
-    case ExternKernelKind::Bmm: return {false, true};
+    case ExternKernelKind::Mm: return false;
+    case ExternKernelKind::Bmm: return true;
     }
-    return {};
+    return false;
 }
 
 std::string externCall(const Buffer& b) {
     const auto& size = b.layout.size;
     size_t n = size.size();
     std::string m = size[n - 2].cstr(), cols = size[n - 1].cstr();
-    GemmForm form = gemmForm(b.externKernel);
-    const ExternOperand& a = b.operands[form.bias ? 1 : 0];
-    const ExternOperand& w = b.operands[form.bias ? 2 : 1];
+    const ExternOperand& a = b.operands[0];
+    const ExternOperand& w = b.operands[1];
     std::string k = a.view.size.back().cstr();
     std::string out;
     out += fmt::format("    // {}: extern_kernels.{} {}\n", b.name, externKernelName(b.externKernel), b.layout.str());
-    if (form.bias) {
-        const ExternOperand& bias = b.operands[0];
-        out += fmt::format("    for (int64_t i = 0; i < {}; ++i) for (int64_t j = 0; j < {}; ++j) {}[i * {} + j] = {}[{} + i * {} + j * {}];\n",
-                           m, cols, b.name, cols, bias.buffer, bias.view.offset.cstr(), bias.view.stride[0].cstr(),
-                           bias.view.stride[1].cstr());
-    }
-    bool batched = form.batched;
+    bool batched = isBatched(b.externKernel);
     std::string pad = batched ? "        " : "    ";
     if (batched) out += fmt::format("    for (int64_t bi = 0; bi < {}; ++bi) {{\n", size[0].cstr());
     BlasOperand x = blasOperand(a, batched ? " + bi * " + a.view.stride[0].cstr() : "");
     BlasOperand y = blasOperand(w, batched ? " + bi * " + w.view.stride[0].cstr() : "");
     std::string c = batched ? fmt::format("{} + bi * {} * {}", b.name, m, cols) : b.name;
     out += fmt::format("{}fs_gemm({}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {});\n", pad, dtypeCode(b.layout.dtype), x.transpose,
-                       y.transpose, m, cols, k, form.bias ? b.alpha : 1.0, x.pointer, x.ld, y.pointer, y.ld,
-                       form.bias ? b.beta : 0.0, c, cols);
+                       y.transpose, m, cols, k, 1.0, x.pointer, x.ld, y.pointer, y.ld,
+                       0.0, c, cols);
     if (batched) out += "    }\n";
     return out;
 }
 
 }  // namespace
 
-GeneratedCpp generateCpp(const LoweredGraph& graph, const Schedule& schedule, const TestHooks& hooks) {
-    GeneratedCpp gen;
+RenderedModule generateCpp(const LoweredGraph& graph, const Schedule& schedule, const TestHooks& hooks) {
+    RenderedModule gen;
+    gen.language = "cpp";
     gen.outputBuffers = computedOutputBuffers(graph);
 
     // Kernels first (their text goes before the wrapper), wrapper calls kept until then.

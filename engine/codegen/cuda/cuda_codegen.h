@@ -13,11 +13,11 @@
 //   results run on thread 0; __syncthreads() orders the members.
 // Parameters: the buffers (KernelCode::buffers), then the size symbols.
 
-#include <map>
 #include <string>
 #include <vector>
 
 #include "codegen/common/kernel_code.h"
+#include "codegen/common/rendered_module.h"
 #include "lower/ir.h"
 
 namespace fusescope {
@@ -33,14 +33,9 @@ struct CudaLaunchStep {
     std::vector<std::string> computes;  // the buffers the step writes
 };
 
-struct GeneratedCuda {
-    std::string source;
-    // Provenance, as GeneratedCpp: the lines computing each buffer, and its kernel.
-    std::map<std::string, LineRanges> bufferLines;
-    std::map<std::string, std::string> bufferKernels;
-    std::vector<std::string> kernelNames;    // in launch order
-    std::vector<std::string> outputBuffers;  // computed buffers the caller allocates
-    std::vector<CudaLaunchStep> steps;       // kernels and extern kernels, in order
+// The module, and its launch plan as data (the source ends with it as comments).
+struct GeneratedCuda : RenderedModule {
+    std::vector<CudaLaunchStep> steps;  // kernels and extern kernels, in order
 };
 
 GeneratedCuda generateCuda(const LoweredGraph& graph, const Schedule& schedule);

@@ -32,6 +32,7 @@ std::string launchComment(const CudaLaunchStep& step) {
 
 GeneratedCuda generateCuda(const LoweredGraph& graph, const Schedule& schedule) {
     GeneratedCuda gen;
+    gen.language = "cuda";
     gen.outputBuffers = computedOutputBuffers(graph);
     std::vector<GroupKernel> kernels;
     for (const auto& k : schedule.kernels) {

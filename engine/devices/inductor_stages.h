@@ -1,6 +1,6 @@
 #pragma once
-// The inductor backend's stages after scheduling, shared by its CPU and its CUDA code paths
-// (inductor_backend.cpp runs the stages before and picks the path by the graph's device).
+// What the inductor backend (inductor_backend.cpp: decompose, lower, schedule) shares with
+// the devices it compiles the schedule for (devices/device_backend.h).
 
 #include <memory>
 #include <string>
@@ -41,21 +41,6 @@ struct ScheduledGraph {
     Schedule schedule;
 };
 
-
-// The kernel_source event of generated code (GeneratedCpp or GeneratedCuda), before compiling.
-template <class Generated>
-KernelSourceEvent kernelSourceOf(const CompileRequest& request, const char* language, const Generated& generated) {
-    KernelSourceEvent source;
-    source.compileId = request.compileId;
-    source.graph = request.graphName;
-    source.language = language;
-    source.source = generated.source;
-    source.kernels = generated.kernelNames;
-    source.bufferLines = generated.bufferLines;
-    source.bufferKernels = generated.bufferKernels;
-    return source;
-}
-
 // Runs `stage` as the compile phase `name` of the request's graph (a span in the trace).
 template <class Stage>
 auto compilePhase(const CompileRequest& request, const char* name, Stage&& stage) {
@@ -63,13 +48,5 @@ auto compilePhase(const CompileRequest& request, const char* name, Stage&& stage
     if (TraceRecord* r = span.record()) r->compileId = request.compileId;
     return stage();
 }
-
-// C++ for the CPU, compiled in-process; eager when the JIT is missing or the C++ fails.
-CompiledGraph compileForCpu(const ScheduledGraph& g, const CompileRequest& request, const InductorReporter& report);
-
-// CUDA kernels compiled by NVRTC for the session's architecture. Under GPU code generation
-// only, they are not launched: the results come from the same schedule compiled for the
-// CPU, labelled with the graph's device.
-CompiledGraph compileForCuda(const ScheduledGraph& g, const CompileRequest& request, const InductorReporter& report);
 
 }  // namespace fusescope

@@ -1,4 +1,4 @@
-#include "backends/backend.h"
+#include "graph/graph_interpreter.h"
 #include "core/error.h"
 #include "dispatch/dispatcher.h"
 
