@@ -86,6 +86,7 @@ CompiledGraph CheckedCompiler::compile(std::shared_ptr<const Graph> graph, const
         report(failure, request);
         std::string failed = fmt::format("backend='{}' raised:\n{}", name(), cause);
         if (!request.suppressErrors) throw ScriptError("BackendCompilerFailed", failed, e.where());
+        if (request.bus) request.bus->emit(EagerFallbackEvent{request.compileId, request.graphName, name(), cause});
         if (request.logger)
             request.logger->log("dynamo", LogLevel::Warning, request.compileId,
                                 fmt::format("WON'T CONVERT {} {} line {}\ndue to:\n{}BackendCompilerFailed: {}", request.function,

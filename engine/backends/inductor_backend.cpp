@@ -109,6 +109,7 @@ private:
             g.lowered = compilePhase(request, "lower", [&] { return lowerGraph(*g.transformed, request.settings.testHooks); });
         } catch (const LoweringUnsupported& e) {
             report.log(LogLevel::Warning, fmt::format("{}: cannot lower {}; running the graph eagerly", request.graphName, e.what()));
+            report.emit(EagerFallbackEvent{request.compileId, request.graphName, name(), std::string("cannot lower ") + e.what()});
             return eagerRunner(graph);
         }
         g.lowered.setDevice(request.device);

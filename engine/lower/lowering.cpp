@@ -378,7 +378,7 @@ LoweredGraph lowerGraph(const Graph& graph, const TestHooks& hooks) {
             Kwargs kwargs;
             for (const auto& [k, a] : node->kwargs) kwargs.emplace_back(k, bind(a));
             auto [def, bound] = registry.resolve(node->target, args, kwargs);
-            if (!def->lowering) throw LoweringUnsupported(fmt::format("no lowering for {} ({})", def->name, def->runsEagerlyBecause));
+            if (!def->lowering) throw LoweringUnsupported(fmt::format("{} ({})", def->name, def->runsEagerlyBecause));
             std::vector<LValue> results = def->lowering->rule(ctx, LoweringArgs(bound, bind.map()));
             for (auto& r : results) {
                 checkDtype(r.dtype);

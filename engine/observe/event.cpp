@@ -50,6 +50,7 @@ struct TypeName {
     std::string operator()(const GraphBreakEvent&) const { return "graph_break"; }
     std::string operator()(const CacheLimitEvent&) const { return "cache_limit"; }
     std::string operator()(const GraphFailureEvent&) const { return "graph_failure"; }
+    std::string operator()(const EagerFallbackEvent&) const { return "eager_fallback"; }
     std::string operator()(const LogEvent&) const { return "log"; }
     std::string operator()(const ErrorEvent&) const { return "error"; }
     std::string operator()(const ScriptOutputEvent&) const { return "script_output"; }
@@ -88,6 +89,9 @@ struct Payload {
     json operator()(const GraphFailureEvent& e) const {
         return {{"compile_id", e.compileId}, {"function", e.function}, {"graph", e.graph}, {"backend", e.backend},
                 {"kind", e.kind}, {"error", e.error}, {"where", locationJson(e.where)}};
+    }
+    json operator()(const EagerFallbackEvent& e) const {
+        return {{"compile_id", e.compileId}, {"graph", e.graph}, {"backend", e.backend}, {"reason", e.reason}};
     }
     json operator()(const LogEvent& e) const {
         return {{"compile_id", e.compileId}, {"name", e.name}, {"artifact", e.isArtifact},

@@ -88,6 +88,16 @@ struct GraphFailureEvent {
     SourceLocation where;  // the script line it points at, when known
 };
 
+// A compiled graph that runs eagerly instead: its backend's compile failed (WON'T CONVERT,
+// with suppress_errors) or inductor could not lower one of its ops. The reason is the
+// error or the op and why it has no lowering.
+struct EagerFallbackEvent {
+    std::string compileId;
+    std::string graph;  // __compiled_fn_0
+    std::string backend;
+    std::string reason;
+};
+
 enum class LogLevel { Debug = 10, Info = 20, Warning = 30, Error = 40 };
 
 struct LogEvent {
@@ -169,7 +179,7 @@ struct TraceEvent {
 };
 
 using Event = std::variant<CompileStartedEvent, GraphCapturedEvent, GuardsEvent, GuardFailureEvent,
-                           RecompileEvent, GraphBreakEvent, CacheLimitEvent, GraphFailureEvent, LogEvent, ErrorEvent,
+                           RecompileEvent, GraphBreakEvent, CacheLimitEvent, GraphFailureEvent, EagerFallbackEvent, LogEvent, ErrorEvent,
                            ScriptOutputEvent, IrDumpEvent, FusionDecisionEvent, KernelSourceEvent, TraceEvent>;
 
 std::string eventType(const Event& event);  // "compile_started", "graph_captured", ...

@@ -189,6 +189,7 @@ std::optional<Event> eventFromJson(const json& j) {
     if (type == "graph_failure")
         return GraphFailureEvent{text(j, "compile_id"), text(j, "function"), text(j, "graph"), text(j, "backend"),
                                  text(j, "kind"), text(j, "error"), location(j)};
+    if (type == "eager_fallback") return EagerFallbackEvent{text(j, "compile_id"), text(j, "graph"), text(j, "backend"), text(j, "reason")};
     if (type == "log")
         return LogEvent{text(j, "compile_id"), text(j, "name"), flag(j, "artifact"), level(text(j, "level")), text(j, "message")};
     if (type == "error") return ErrorEvent{text(j, "message"), location(j)};

@@ -46,6 +46,7 @@ std::vector<Event> oneOfEach() {
         GraphBreakEvent{"0/1", "print", {{"script.py", 5, "fn", "print(x)"}}},
         CacheLimitEvent{"fn", where, 8, "last"},
         GraphFailureEvent{"0/1", "fn", "__compiled_fn_0", "inductor", "runtime", "Boom", where},
+        EagerFallbackEvent{"0/1", "__compiled_fn_0", "inductor", "cannot lower cumsum"},
         LogEvent{"0/1", "recompiles", true, LogLevel::Warning, "message"},
         ErrorEvent{"NameError", where},
         ScriptOutputEvent{"hello\n"},

@@ -110,6 +110,20 @@ TEST(InductorCodegen, GeneratedCodeCompileErrorFallsBackToEagerWithWontConvert) 
     EXPECT_NE(broken.err.find("this line is not C++"), std::string::npos) << broken.err;
 }
 
+TEST(InductorCodegen, AGraphThatFallsBackToEagerIsAnEagerFallbackEvent) {
+    SKIP_WITHOUT_CPP_JIT();
+    SessionOptions options;
+    options.testHooks.breakCodegen = true;
+    ScriptRun run = runScriptWith(kPointwiseChain, options, "chain.py");
+    ASSERT_EQ(run.error, "");
+    auto fallbacks = run.eventsOf<EagerFallbackEvent>();
+    ASSERT_EQ(fallbacks.size(), 1u);
+    EXPECT_EQ(fallbacks[0].compileId, "0/0");
+    EXPECT_EQ(fallbacks[0].backend, "inductor");
+    EXPECT_EQ(fallbacks[0].reason.rfind("CppCompileError: C++ compile error in the code generated for __compiled_fn_0:", 0), 0u)
+        << fallbacks[0].reason;
+}
+
 std::vector<nlohmann::json> kernelEvents(const std::string& eventsFile) {
     std::vector<nlohmann::json> out;
     std::istringstream in(readFile(eventsFile));

@@ -105,5 +105,24 @@ TEST(OpDefinitions, NewActivationsGenerateCudaKernels) {
     EXPECT_EQ(sources[0].error, "");
 }
 
+// An op without lowering runs its graph eagerly, and the event says why in the op's words.
+TEST(OpDefinitions, AGraphWithAnEagerOnlyOpFallsBackGivingTheOpsReason) {
+    ScriptRun run = runScript(R"(import torch
+@torch.compile
+def f(x):
+    return x.cumsum(0) + 1
+print(f(torch.arange(4.0)))
+)");
+    ASSERT_EQ(run.error, "");
+    EXPECT_EQ(run.out, "tensor([1., 2., 4., 7.])\n");
+    auto fallbacks = run.eventsOf<EagerFallbackEvent>();
+    ASSERT_EQ(fallbacks.size(), 1u);
+    EXPECT_EQ(fallbacks[0].compileId, "0/0");
+    EXPECT_EQ(fallbacks[0].graph, "__compiled_fn_0");
+    EXPECT_EQ(fallbacks[0].backend, "inductor");
+    EXPECT_EQ(fallbacks[0].reason.rfind("cannot lower cumsum (a scan, which the loop IR has no form for yet)", 0), 0u)
+        << fallbacks[0].reason;
+}
+
 }  // namespace
 }  // namespace fusescope::test

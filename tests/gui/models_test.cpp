@@ -186,10 +186,10 @@ void ModelsTest::eagerAndFailedCompiles() {
     badCpp.error = "error: expected ';'";
     std::vector<json> events = {
         eventToJson(CompileStartedEvent{"0/0", "wont", {}}),
-        logEvent("0/0", "dynamo", LogLevel::Warning, "WON'T CONVERT wont\ndue to:\ninternal error"),
+        eventToJson(EagerFallbackEvent{"0/0", "__compiled_fn_0", "inductor", "internal error"}),
         eventToJson(GuardsEvent{"0/0", {}, {}}),
         eventToJson(CompileStartedEvent{"1/0", "unlowered", {}}),
-        logEvent("1/0", "inductor", LogLevel::Warning, "__compiled_fn_1: cannot lower x; running the graph eagerly"),
+        eventToJson(EagerFallbackEvent{"1/0", "__compiled_fn_1", "inductor", "cannot lower x"}),
         eventToJson(GuardsEvent{"1/0", {}, {}}),
         eventToJson(CompileStartedEvent{"2/0", "bad_cpp", {}}),
         eventToJson(badCpp),

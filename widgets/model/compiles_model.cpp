@@ -8,12 +8,6 @@ namespace fusescope::gui {
 
 namespace {
 
-// What the engine says when a graph runs eagerly instead of compiled (inductor_backend.cpp).
-bool saysEager(const std::string& message) {
-    return message.find("WON'T CONVERT") != std::string::npos ||
-           message.find("running the graph eagerly") != std::string::npos;
-}
-
 constexpr std::string_view regionPrefix = "Torch-Compiled Region: ";  // + the compile id that ran
 
 }  // namespace
@@ -116,9 +110,8 @@ void CompilesModel::apply(const Event& event) {
             if (!captured->breakReason.empty()) c->mark(&Compile::graphBreak, captured->breakReason);
         } else if (const auto* graphBreak = std::get_if<GraphBreakEvent>(&event)) {
             c->mark(&Compile::graphBreak, graphBreak->reason);
-        } else if (const auto* log = std::get_if<LogEvent>(&event)) {
-            if (!saysEager(log->message)) return;
-            c->mark(&Compile::eager, log->message);
+        } else if (const auto* fallback = std::get_if<EagerFallbackEvent>(&event)) {
+            c->mark(&Compile::eager, fallback->reason);
         } else if (const auto* kernel = std::get_if<KernelSourceEvent>(&event)) {
             c->kernelMs += kernel->compileSeconds * 1e3;
             if (!kernel->error.empty()) c->mark(&Compile::eager, kernel->error);
