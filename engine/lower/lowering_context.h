@@ -1,6 +1,6 @@
 #pragma once
-// The state shared by the lowering rules (lowering.cpp drives it, lowering_pointwise.cpp
-// and lowering_reduce.cpp add rules): lazy tensor values, buffer creation, realization.
+// The state shared by the lowering rules (lowering.cpp drives it; op definitions'
+// rules use it): lazy tensor values, buffer creation, realization.
 
 #include <functional>
 #include <map>
@@ -84,24 +84,10 @@ private:
 // size-1 dims read element 0).
 std::vector<IndexExpr> broadcastIndex(const std::vector<IndexExpr>& index, const std::vector<IndexExpr>& sizes);
 
-// Rules: each lowers one op and returns its result(s). An op's rule is part of its
-// definition (OpDef::lowering); these tables hold the rules of the op families that still
-// keep their lowering here, keyed by registry name (opdefs/ attaches them, refusing any name
-// that is not an op).
+// A rule lowers one op and returns its result(s); it is part of the op's definition
+// (OpDef::lowering, engine/opdefs/).
 using LoweringRule = std::function<std::vector<LValue>(LoweringContext&, const LoweringArgs&)>;
-const std::map<std::string, LoweringRule>& pointwiseRules();
-const std::map<std::string, LoweringRule>& viewRules();
-const std::map<std::string, LoweringRule>& reductionRules();
-const std::map<std::string, LoweringRule>& concatRules();
-const std::map<std::string, LoweringRule>& externRules();
 
 int64_t normalizeDim(int64_t dim, size_t rank);
-
-// An elementwise value of the node's output shape: each input loaded (broadcast) and
-// converted to `computeType` (unless nullopt), then combined by `apply`, which gets the
-// loaded values' op positions and returns the result's.
-using ElementFn = std::function<int(LoopBodyBuilder&, const std::vector<int>& loaded)>;
-LValue elementwise(LoweringContext& c, const std::vector<LValue>& inputs, std::optional<DType> computeType, DType outType,
-                   ElementFn apply);
 
 }  // namespace fusescope

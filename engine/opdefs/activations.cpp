@@ -13,7 +13,7 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
-#include "lower/op_lowering.h"
+#include "lower/elementwise_rules.h"
 #include "opdefs/op_families.h"
 #include "ops/kernel_support.h"
 
@@ -31,11 +31,6 @@ DType floatingResult(const char* op, const std::vector<Tensor>& inputs) {
     return t;
 }
 
-ResultMeta pointwiseResult(const std::vector<Tensor>& inputs, DType dtype) {
-    Shape sizes = broadcastTensors(inputs);
-    return {sizes, pointwiseStrides(sizes, inputs), dtype};
-}
-
 // A definition whose lowering computes in the output dtype from the named tensor inputs.
 OpDef pointwiseOp(const char* name, std::string schema, OpFlags flags, std::vector<std::string> inputs,
                   std::function<void(const BoundArgs&, const Tensor& out, const std::vector<Tensor>& in)> kernel,
@@ -49,10 +44,10 @@ OpDef pointwiseOp(const char* name, std::string schema, OpFlags flags, std::vect
         name, std::move(schema), flags,
         [name, gather](const BoundArgs& a) {
             std::vector<Tensor> in = gather(a);
-            return pointwiseResult(in, floatingResult(name, in));
+            return pointwiseMeta(in, floatingResult(name, in));
         },
         [gather, kernel](const BoundArgs& a, const Tensor& out) { kernel(a, out, gather(a)); });
-    d.lowering = std::make_shared<OpLowering>(OpLowering{[inputs, element](LoweringContext& c, const LoweringArgs& a) {
+    lowerWith(d, [inputs, element](LoweringContext& c, const LoweringArgs& a) {
         std::vector<LValue> values;
         for (const auto& n : inputs) values.push_back(a.tensor(n));
         DType out = c.meta().dtype;
@@ -60,7 +55,7 @@ OpDef pointwiseOp(const char* name, std::string schema, OpFlags flags, std::vect
         return std::vector<LValue>{elementwise(c, values, out, out, [bound = a.bound(), element, out](LoopBodyBuilder& b, const std::vector<int>& x) {
             return element(b, bound, x, out);
         })};
-    }});
+    });
     return d;
 }
 

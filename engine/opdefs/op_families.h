@@ -1,13 +1,32 @@
 #pragma once
-// The op families defined whole in opdefs/ (schema, shapes, eager kernel, decomposition,
-// lowering, backward node: one definition per op), and the reasons of the ops that run
-// eagerly. Called by registerAllOps (op_definitions.cpp).
+// The op families, one file each in engine/opdefs/. A family defines each of its ops whole
+// in one place: schema, shapes and dtype, eager kernel, decomposition, lowering or the
+// reason it runs eagerly, and its backward node's name. registerAllOps
+// (op_definitions.cpp) calls every family, then checks that each op is complete.
+
+#include <string>
+
+#include "decompose/rewrite.h"
+#include "lower/op_lowering.h"
+#include "ops/op_registry.h"
 
 namespace fusescope {
 
-class OpRegistry;
-
+void registerArithmeticOps(OpRegistry& registry);  // arithmetic.cpp: add ... bitwise_xor, where, clamp, fill_, copy_
+void registerUnaryMathOps(OpRegistry& registry);   // unary_math.cpp: exp, sqrt, relu, gelu, ...
+void registerReductionOps(OpRegistry& registry);   // reductions.cpp: sum, amax, max, argmax, mean, var, ...
+void registerViewOps(OpRegistry& registry);        // views.cpp: view, reshape, permute, select, slice, ...
+void registerCreationOps(OpRegistry& registry);    // creation.cpp: tensor, full, zeros, arange, rand, to, clone, ...
+void registerNnLinalgOps(OpRegistry& registry);    // nn_linalg.cpp: mm, matmul, linear, softmax, layer_norm, cat, ...
+void registerMiscOps(OpRegistry& registry);        // misc.cpp: masked_fill, tril, outer, dropout, cumsum, allclose, ...
 void registerActivationOps(OpRegistry& registry);  // activations.cpp: softplus, hardswish, logaddexp
-void markEagerOnlyOps(OpRegistry& registry);       // eager_only.cpp
+
+// The compile stages of a definition, attached where the family adds it (OpRegistry::add
+// returns the entry). Each returns `op`.
+OpDef& lowerWith(OpDef& op, LoweringRule rule);
+OpDef& decomposeWith(OpDef& op, std::function<std::optional<Argument>(Rewrite&)> rewrite, bool inAot = false);
+OpDef& runEagerly(OpDef& op, std::string reason);
+// PyTorch's name of the op's backward node, where it is not the op's own.
+OpDef& gradFnNamed(OpDef& op, std::string gradFn);
 
 }  // namespace fusescope

@@ -179,6 +179,21 @@ Shape pointwiseStrides(const Shape& outSizes, const std::vector<Tensor>& inputs)
 
 ResultMeta contiguousMeta(const Shape& sizes, DType dtype) { return {sizes, contiguousStrides(sizes), dtype}; }
 
+ResultMeta pointwiseMeta(const std::vector<Tensor>& inputs, DType outType) {
+    Shape sizes = broadcastTensors(inputs);
+    return {sizes, pointwiseStrides(sizes, inputs), outType};
+}
+
+void checkInplace(const Tensor& self, const std::vector<Tensor>& inputs, DType resultDtype) {
+    Shape sizes = broadcastTensors(inputs);
+    if (sizes != self.sizes())
+        throw ScriptError("RuntimeError", fmt::format("output with shape {} doesn't match the broadcast shape {}",
+                                                      shapeStr(self.sizes()), shapeStr(sizes)));
+    if (!canCast(resultDtype, self.dtype()))
+        throw ScriptError("RuntimeError", fmt::format("result type {} can't be cast to the desired output type {}",
+                                                      dtypeScalarName(resultDtype), dtypeScalarName(self.dtype())));
+}
+
 Tensor allocate(const ResultMeta& meta) {
     for (int64_t s : meta.sizes)
         if (s < 0)

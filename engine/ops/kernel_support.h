@@ -48,6 +48,11 @@ Shape pointwiseStrides(const Shape& outSizes, const std::vector<Tensor>& inputs)
 std::vector<std::size_t> tensorIteratorDimOrder(std::size_t nd,
                                                 const std::function<int(std::size_t, std::size_t)>& shouldSwap);
 ResultMeta contiguousMeta(const Shape& sizes, DType dtype);
+// A pointwise result over `inputs`: their broadcast shape, TensorIterator's strides.
+ResultMeta pointwiseMeta(const std::vector<Tensor>& inputs, DType outType);
+// In-place ops write into self: the broadcast shape must be self's and the result type
+// must be castable to self's dtype (ScriptError otherwise).
+void checkInplace(const Tensor& self, const std::vector<Tensor>& inputs, DType resultDtype);
 Tensor allocate(const ResultMeta& meta);  // CPU, zero-filled, strides honoured
 Tensor metaTensor(const ResultMeta& meta);
 Tensor metaLike(const Tensor& t);

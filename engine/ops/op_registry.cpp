@@ -350,14 +350,14 @@ std::vector<std::string> OpRegistry::incompleteDefinitions() const {
     return out;
 }
 
-void OpRegistry::add(OpDef op) {
+OpDef& OpRegistry::add(OpDef op) {
     ParsedSchema schema = parseSchema(op.schema);
     if (schema.name != op.name) throw Error(fmt::format("op '{}' has a schema named '{}'", op.name, schema.name));
     std::string name = op.name;
     if (ops_.count(name)) throw Error(fmt::format("op '{}' registered twice", name));
     overloads_[std::string(baseOpName(name))].push_back(name);
     schemas_.emplace(name, std::move(schema));
-    ops_.emplace(name, std::move(op));
+    return ops_.emplace(name, std::move(op)).first->second;
 }
 
 const OpDef* OpRegistry::find(std::string_view name) const {

@@ -103,7 +103,9 @@ public:
     // Binds args/kwargs against the schema (ScriptError "TypeError" when they don't fit).
     BoundArgs bind(const OpDef& op, const IValueList& args, const Kwargs& kwargs) const;
 
-    void add(OpDef op);
+    // Registers `op`; returns its entry, which stays where it is, so a family can attach
+    // the op's compile stages where it defines the op.
+    OpDef& add(OpDef op);
     // The op registered under exactly `name`, to fill in more of its definition; throws
     // Error when there is none (a misspelled name in a definition fails registration).
     OpDef& definition(std::string_view name);

@@ -1,10 +1,6 @@
-// Lowering rules for views: they move no data. A view of a buffer stays a strided view of
-// that buffer's storage (so extern kernels can take it as is); a view of a lazy value
-// re-indexes the element function.
+#include "lower/view_lowering.h"
 
 #include <algorithm>
-
-#include "lower/lowering_context.h"
 
 namespace fusescope {
 
@@ -31,6 +27,8 @@ LValue view(LoweringContext& c, const LValue& src, std::vector<IndexExpr> sizes,
                   {src});
 }
 
+}  // namespace
+
 std::vector<int64_t> normalizedDims(const std::vector<int64_t>& dims, size_t rank) {
     std::vector<int64_t> out;
     for (int64_t d : dims) out.push_back(normalizeDim(d, rank));
@@ -54,7 +52,6 @@ LValue permute(LoweringContext& c, const LValue& src, const std::vector<int64_t>
         });
 }
 
-// Reshape: through the flat (row-major) position; stays strided for contiguous sources.
 LValue reshape(LoweringContext& c, const LValue& src, std::vector<IndexExpr> sizes) {
     std::vector<IndexExpr> oldSizes = src.sizes;
     std::vector<IndexExpr> newStrides = contiguousStrides(sizes), oldStrides = contiguousStrides(oldSizes);
@@ -114,7 +111,6 @@ LValue slice(LoweringContext& c, const LValue& src, int64_t dim, int64_t start, 
         });
 }
 
-// Inserts / removes size-1 dims and broadcasts size-1 dims (expand) to the node's sizes.
 LValue restride(LoweringContext& c, const LValue& src, std::vector<IndexExpr> sizes) {
     // Source dim k maps to the output dim it matches from the right, skipping size-1 dims.
     std::vector<int> target(src.sizes.size(), -1);
@@ -143,74 +139,6 @@ LValue restride(LoweringContext& c, const LValue& src, std::vector<IndexExpr> si
                     out.stride[d] = d + 1 < sizes.size() ? out.stride[d + 1] * sizes[d + 1] : IndexExpr(1);
             return out;
         });
-}
-
-std::map<std::string, LoweringRule> makeRules() {
-    std::map<std::string, LoweringRule> r;
-    r["transpose"] = [](LoweringContext& c, const LoweringArgs& a) -> std::vector<LValue> {
-        LValue self = a.tensor("self");
-        size_t rank = self.sizes.size();
-        std::vector<int64_t> perm(rank);
-        for (size_t i = 0; i < rank; ++i) perm[i] = static_cast<int64_t>(i);
-        std::swap(perm[normalizeDim(a.bound().integer("dim0"), rank)], perm[normalizeDim(a.bound().integer("dim1"), rank)]);
-        return {permute(c, self, perm)};
-    };
-    r["t"] = [](LoweringContext& c, const LoweringArgs& a) -> std::vector<LValue> {
-        LValue self = a.tensor("self");
-        if (self.sizes.size() < 2) return {self};
-        return {permute(c, self, {1, 0})};
-    };
-    r["permute"] = [](LoweringContext& c, const LoweringArgs& a) -> std::vector<LValue> {
-        LValue self = a.tensor("self");
-        return {permute(c, self, normalizedDims(a.bound().ints("dims"), self.sizes.size()))};
-    };
-    for (const char* name : {"view", "reshape", "flatten"})
-        r[name] = [](LoweringContext& c, const LoweringArgs& a) -> std::vector<LValue> {
-            return {reshape(c, a.tensor("self"), c.outputSizes())};
-        };
-    for (const char* name : {"unsqueeze", "squeeze", "expand"})
-        r[name] = [](LoweringContext& c, const LoweringArgs& a) -> std::vector<LValue> {
-            return {restride(c, a.tensor("self"), c.outputSizes())};
-        };
-    r["select"] = [](LoweringContext& c, const LoweringArgs& a) -> std::vector<LValue> {
-        LValue self = a.tensor("self");
-        int64_t dim = normalizeDim(a.bound().integer("dim"), self.sizes.size());
-        int64_t index = a.bound().integer("index");
-        if (index < 0) index += a.bound().tensor("self").sizes()[dim];
-        return {select(c, self, dim, IndexExpr(index))};
-    };
-    r["unbind"] = [](LoweringContext& c, const LoweringArgs& a) -> std::vector<LValue> {
-        LValue self = a.tensor("self");
-        int64_t dim = normalizeDim(a.bound().integer("dim"), self.sizes.size());
-        auto n = self.sizes[dim].constant();
-        if (!n) c.unsupported("unbind over a dynamic dim");
-        std::vector<LValue> out;
-        for (int64_t i = 0; i < *n; ++i) out.push_back(select(c, self, dim, IndexExpr(i)));
-        return out;
-    };
-    auto sliceRule = [](LoweringContext& c, const LoweringArgs& a, int64_t dim, int64_t start, int64_t step) {
-        LValue self = a.tensor("self");
-        dim = normalizeDim(dim, self.sizes.size());
-        int64_t size = a.bound().tensor("self").sizes()[dim];
-        if (start < 0) start += size;
-        start = std::clamp<int64_t>(start, 0, size);
-        return std::vector<LValue>{slice(c, self, dim, start, step, c.outputSizes()[dim])};
-    };
-    r["slice"] = [sliceRule](LoweringContext& c, const LoweringArgs& a) -> std::vector<LValue> {
-        const IValue& start = a.bound()["start"];
-        return sliceRule(c, a, a.bound().integer("dim"), start.isNone() ? 0 : start.toInt(), a.bound().integer("step"));
-    };
-    r["narrow"] = [sliceRule](LoweringContext& c, const LoweringArgs& a) -> std::vector<LValue> {
-        return sliceRule(c, a, a.bound().integer("dim"), a.bound().integer("start"), 1);
-    };
-    return r;
-}
-
-}  // namespace
-
-const std::map<std::string, LoweringRule>& viewRules() {
-    static const std::map<std::string, LoweringRule> rules = makeRules();
-    return rules;
 }
 
 }  // namespace fusescope

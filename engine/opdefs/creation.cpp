@@ -1,5 +1,7 @@
 // Creation ops (ones, arange, randn, tensor, *_like, ...) and conversions (to, float,
 // clone, requires_grad_). A meta `device=` argument makes call() run infer instead.
+// Constants and aranges lower to element functions, conversions to a dtype cast; random
+// values and data from Python run eagerly.
 
 #include <algorithm>
 #include <cmath>
@@ -9,9 +11,10 @@
 #include "core/error.h"
 #include "core/grad_mode.h"
 #include "core/random.h"
-#include "ops/kernel_support.h"
-#include "ops/op_registration.h"
 #include "core/device_context.h"
+#include "lower/elementwise_rules.h"
+#include "opdefs/op_families.h"
+#include "ops/kernel_support.h"
 
 namespace fusescope {
 
@@ -31,10 +34,11 @@ Device factoryDevice(const BoundArgs& a) {
 
 DType dtypeOr(const BoundArgs& a, DType fallback) { return a["dtype"].isNone() ? fallback : a["dtype"].toDType(); }
 
-// A creation op: meta() gives the output; fill() writes its values. requires_grad is checked
-// and applied for both infer and kernel.
-void addFactory(OpRegistry& r, std::string name, std::string schema, OpFlags flags, MetaFn meta,
-                std::function<void(const BoundArgs&, const Tensor&)> fill) {
+// A creation op: meta() gives the output; fill() writes its values; `lowering` (none: it runs
+// eagerly, saying why) compiles it. requires_grad is checked and applied for both infer and
+// kernel.
+OpDef& addFactory(OpRegistry& r, std::string name, std::string schema, OpFlags flags, MetaFn meta, LoweringRule lowering,
+                  std::function<void(const BoundArgs&, const Tensor&)> fill) {
     OpDef d = makeOp(std::move(name), std::move(schema), flags, meta, nullptr);
     auto finish = [](const BoundArgs& a, Tensor t) {
         bool grad = a.flag("requires_grad");
@@ -50,7 +54,8 @@ void addFactory(OpRegistry& r, std::string name, std::string schema, OpFlags fla
         out.setDevice(device);
         return finish(a, out);
     };
-    r.add(std::move(d));
+    OpDef& op = r.add(std::move(d));
+    return lowering ? lowerWith(op, std::move(lowering)) : op;
 }
 
 void fillValue(const Tensor& out, const IValue& value) { copyInto(out, wrapScalar(value)); }
@@ -157,8 +162,9 @@ Tensor convert(const Tensor& self, DType dtype, Device device, bool copy) {
     return out;
 }
 
-void addConversion(OpRegistry& r, std::string name, std::string schema, OpFlags flags,
-                   std::function<Tensor(const BoundArgs&, const Tensor& self)> fn) {
+// A conversion of self; `lowering` as addFactory's.
+OpDef& addConversion(OpRegistry& r, std::string name, std::string schema, OpFlags flags, LoweringRule lowering,
+                     std::function<Tensor(const BoundArgs&, const Tensor& self)> fn) {
     OpDef d;
     d.name = std::move(name);
     d.schema = std::move(schema);
@@ -166,8 +172,48 @@ void addConversion(OpRegistry& r, std::string name, std::string schema, OpFlags 
     d.isMethod = flags.method;
     d.kernel = [fn](const BoundArgs& a) { return IValue(fn(a, a.tensor("self"))); };
     d.infer = d.kernel;
-    r.add(std::move(d));
+    OpDef& op = r.add(std::move(d));
+    return lowering ? lowerWith(op, std::move(lowering)) : op;
 }
+
+// ---- lowerings -----------------------------------------------------------------------------
+
+// full / zeros / ones and their _like forms: a constant of the output's shape and dtype
+// (`value`, or the fill_value argument).
+LoweringRule filled(std::optional<double> value) {
+    return [value](LoweringContext& c, const LoweringArgs& a) -> std::vector<LValue> {
+        double v = value ? *value : a.bound().number("fill_value");
+        DType out = c.meta().dtype;
+        return {c.lazy(c.outputSizes(), out, [v, out](LoopBodyBuilder& b, const std::vector<IndexExpr>&) { return b.constant(v, out); }, {})};
+    };
+}
+
+LoweringRule arange(bool hasStart) {
+    return [hasStart](LoweringContext& c, const LoweringArgs& a) -> std::vector<LValue> {
+        double start = hasStart ? a.bound().number("start") : 0;
+        double step = hasStart ? a.bound().number("step") : 1;
+        DType out = c.meta().dtype;
+        return {c.lazy(c.outputSizes(), out,
+                       [start, step, out](LoopBodyBuilder& b, const std::vector<IndexExpr>& index) {
+                           int i = b.indexExpr(index.at(0), DType::Int64);
+                           DType math = isFloating(out) ? DType::Float64 : DType::Int64;
+                           int v = b.call(LoopOpKind::Add,
+                                          {b.call(LoopOpKind::Mul, {b.toDtype(i, math), b.constant(step, math)}, math), b.constant(start, math)},
+                                          math);
+                           return b.toDtype(v, out);
+                       },
+                       {})};
+    };
+}
+
+std::vector<LValue> lowerClone(LoweringContext& c, const LoweringArgs& a) { return {identity(c, a.tensor("self"))}; }
+
+// realize: its argument as a buffer of its own.
+std::vector<LValue> lowerRealize(LoweringContext& c, const LoweringArgs& a) { return {c.realize(identity(c, a.tensor("self")), nullptr)}; }
+
+const char* const kRandom = "random numbers come from the eager generator, so compiled and eager runs draw the same values";
+const char* const kUninitialised = "uninitialised memory has no value to compute";
+const char* const kDeviceMove = "moves a tensor between devices; a compiled graph runs on one device";
 
 }  // namespace
 
@@ -180,27 +226,27 @@ void registerCreationOps(OpRegistry& r) {
         return [fallback](const BoundArgs& a) { return contiguousMeta(Shape(a.ints("size")), dtypeOr(a, fallback)); };
     };
     auto noFill = [](const BoundArgs&, const Tensor&) {};
-    addFactory(r, "zeros", "zeros(int[] size, *" + kFactoryKwargs, functionOnly, sized(defaultFloat()), noFill);
-    addFactory(r, "empty", "empty(int[] size, *" + kFactoryKwargs, functionOnly, sized(defaultFloat()), noFill);
-    addFactory(r, "ones", "ones(int[] size, *" + kFactoryKwargs, functionOnly, sized(defaultFloat()),
+    addFactory(r, "zeros", "zeros(int[] size, *" + kFactoryKwargs, functionOnly, sized(defaultFloat()), filled(0.0), noFill);
+    runEagerly(addFactory(r, "empty", "empty(int[] size, *" + kFactoryKwargs, functionOnly, sized(defaultFloat()), nullptr, noFill), kUninitialised);
+    addFactory(r, "ones", "ones(int[] size, *" + kFactoryKwargs, functionOnly, sized(defaultFloat()), filled(1.0),
                [](const BoundArgs&, const Tensor& out) { fillValue(out, IValue(int64_t{1})); });
     addFactory(r, "full", "full(int[] size, Scalar fill_value, *" + kFactoryKwargs, functionOnly,
-               [](const BoundArgs& a) { return contiguousMeta(Shape(a.ints("size")), dtypeOr(a, scalarDType(a["fill_value"]))); },
+               [](const BoundArgs& a) { return contiguousMeta(Shape(a.ints("size")), dtypeOr(a, scalarDType(a["fill_value"]))); }, filled(std::nullopt),
                [](const BoundArgs& a, const Tensor& out) { fillValue(out, a["fill_value"]); });
     auto checkFloatRandom = [](const char* what, DType t) {
         if (!isFloating(t))
             throw ScriptError("RuntimeError", fmt::format("\"{}\" not implemented for '{}'", what, dtypeScalarName(t)));
     };
-    addFactory(r, "rand", "rand(int[] size, *" + kFactoryKwargs, functionOnly, sized(defaultFloat()),
+    runEagerly(addFactory(r, "rand", "rand(int[] size, *" + kFactoryKwargs, functionOnly, sized(defaultFloat()), nullptr,
                [checkFloatRandom](const BoundArgs&, const Tensor& out) {
                    checkFloatRandom("check_uniform_bounds", out.dtype());
                    fillGenerated(out, [](int64_t) { return randomUniform(); });
-               });
-    addFactory(r, "randn", "randn(int[] size, *" + kFactoryKwargs, functionOnly, sized(defaultFloat()),
+               }), kRandom);
+    runEagerly(addFactory(r, "randn", "randn(int[] size, *" + kFactoryKwargs, functionOnly, sized(defaultFloat()), nullptr,
                [checkFloatRandom](const BoundArgs&, const Tensor& out) {
                    checkFloatRandom("normal_kernel_cpu", out.dtype());
                    fillGenerated(out, [](int64_t) { return randomNormal(); });
-               });
+               }), kRandom);
     auto randintFill = [](const BoundArgs& a, const Tensor& out) {
         int64_t low = a["low"].isNone() ? 0 : a.integer("low"), high = a.integer("high");
         if (low >= high)
@@ -208,9 +254,11 @@ void registerCreationOps(OpRegistry& r) {
         DType dt = out.dtype();
         forEachElement(out.sizes(), {iterOperand(out, out.sizes())}, [&](char* const* p) { storeInt(p[0], dt, randomInt(low, high)); });
     };
-    addFactory(r, "randint", "randint(int high, int[] size, *, int? low=None" + kFactoryKwargs, functionOnly, sized(DType::Int64), randintFill);
-    addFactory(r, "randint.low", "randint.low(int low, int high, int[] size, *" + kFactoryKwargs, functionOnly, sized(DType::Int64),
-               randintFill);
+    runEagerly(addFactory(r, "randint", "randint(int high, int[] size, *, int? low=None" + kFactoryKwargs, functionOnly, sized(DType::Int64),
+                          nullptr, randintFill),
+               kRandom);
+    runEagerly(addFactory(r, "randint.low", "randint.low(int low, int high, int[] size, *" + kFactoryKwargs, functionOnly, sized(DType::Int64), nullptr,
+               randintFill), kRandom);
 
     // arange(end) / arange(start, end, step=1): int64 when every bound is an int.
     auto arangeMeta = [](const BoundArgs& a) {
@@ -236,15 +284,15 @@ void registerCreationOps(OpRegistry& r) {
         double start = hasStart ? a.number("start") : 0.0, step = hasStart ? a.number("step") : 1.0;
         fillGenerated(out, [=](int64_t i) { return start + step * static_cast<double>(i); });
     };
-    addFactory(r, "arange", "arange(Scalar end, *" + kFactoryKwargs, functionOnly, arangeMeta, arangeFill);
-    addFactory(r, "arange.start", "arange.start(Scalar start, Scalar end, Scalar step=1, *" + kFactoryKwargs, functionOnly, arangeMeta,
+    addFactory(r, "arange", "arange(Scalar end, *" + kFactoryKwargs, functionOnly, arangeMeta, arange(false), arangeFill);
+    addFactory(r, "arange.start", "arange.start(Scalar start, Scalar end, Scalar step=1, *" + kFactoryKwargs, functionOnly, arangeMeta, arange(true),
                arangeFill);
-    addFactory(r, "linspace", "linspace(Scalar start, Scalar end, int steps, *" + kFactoryKwargs, functionOnly,
+    runEagerly(addFactory(r, "linspace", "linspace(Scalar start, Scalar end, int steps, *" + kFactoryKwargs, functionOnly,
                [](const BoundArgs& a) {
                    int64_t steps = a.integer("steps");
                    if (steps < 0) throw ScriptError("RuntimeError", "number of steps must be non-negative");
                    return contiguousMeta({steps}, dtypeOr(a, defaultFloat()));
-               },
+               }, nullptr,
                [](const BoundArgs& a, const Tensor& out) {
                    // PyTorch's CPU kernel (linspace_kernel): the first half steps up from start, the
                    // second down from end, computed in the output type for floating dtypes (step_t =
@@ -268,7 +316,7 @@ void registerCreationOps(OpRegistry& r) {
                    fillGenerated(out, [=](int64_t i) {
                        return i < half ? start + step * static_cast<double>(i) : end - step * static_cast<double>(steps - i - 1);
                    });
-               });
+               }), "not lowered yet");
 
     // *_like: the input's shape and (dense) layout.
     auto likeMeta = [](const BoundArgs& a) {
@@ -277,26 +325,26 @@ void registerCreationOps(OpRegistry& r) {
         return ResultMeta{self.sizes(), pointwiseStrides(self.sizes(), {self}), dt};
     };
     const std::string likeTail = "(Tensor self, *" + kFactoryKwargs;
-    addFactory(r, "zeros_like", "zeros_like" + likeTail, functionOnly, likeMeta, noFill);
-    addFactory(r, "empty_like", "empty_like" + likeTail, functionOnly, likeMeta, noFill);
-    addFactory(r, "ones_like", "ones_like" + likeTail, functionOnly, likeMeta,
+    addFactory(r, "zeros_like", "zeros_like" + likeTail, functionOnly, likeMeta, filled(0.0), noFill);
+    runEagerly(addFactory(r, "empty_like", "empty_like" + likeTail, functionOnly, likeMeta, nullptr, noFill), kUninitialised);
+    addFactory(r, "ones_like", "ones_like" + likeTail, functionOnly, likeMeta, filled(1.0),
                [](const BoundArgs&, const Tensor& out) { fillValue(out, IValue(int64_t{1})); });
-    addFactory(r, "full_like", "full_like(Tensor self, Scalar fill_value, *" + kFactoryKwargs, functionOnly, likeMeta,
+    addFactory(r, "full_like", "full_like(Tensor self, Scalar fill_value, *" + kFactoryKwargs, functionOnly, likeMeta, filled(std::nullopt),
                [](const BoundArgs& a, const Tensor& out) { fillValue(out, a["fill_value"]); });
-    addFactory(r, "rand_like", "rand_like" + likeTail, functionOnly, likeMeta, [checkFloatRandom](const BoundArgs&, const Tensor& out) {
+    runEagerly(addFactory(r, "rand_like", "rand_like" + likeTail, functionOnly, likeMeta, nullptr, [checkFloatRandom](const BoundArgs&, const Tensor& out) {
         checkFloatRandom("check_uniform_bounds", out.dtype());
         fillGenerated(out, [](int64_t) { return randomUniform(); });
-    });
-    addFactory(r, "randn_like", "randn_like" + likeTail, functionOnly, likeMeta, [checkFloatRandom](const BoundArgs&, const Tensor& out) {
+    }), kRandom);
+    runEagerly(addFactory(r, "randn_like", "randn_like" + likeTail, functionOnly, likeMeta, nullptr, [checkFloatRandom](const BoundArgs&, const Tensor& out) {
         checkFloatRandom("normal_kernel_cpu", out.dtype());
         fillGenerated(out, [](int64_t) { return randomNormal(); });
-    });
+    }), kRandom);
 
-    addFactory(r, "tensor", "tensor(Any data, *" + kFactoryKwargs, functionOnly,
+    runEagerly(addFactory(r, "tensor", "tensor(Any data, *" + kFactoryKwargs, functionOnly,
                [](const BoundArgs& a) {
                    DataInfo info = dataInfo(a["data"]);
                    return contiguousMeta(info.sizes, dtypeOr(a, info.dtype));
-               },
+               }, nullptr,
                [](const BoundArgs& a, const Tensor& out) {
                    const IValue& data = a["data"];
                    if (data.isTensor()) {
@@ -321,46 +369,53 @@ void registerCreationOps(OpRegistry& r) {
                            storeInt(p, dt, v.toInt());
                        }
                    }
-               });
+               }), "makes a tensor from Python data");
 
     // ---- conversions ----
-    addConversion(r, "to.dtype", "to.dtype(Tensor self, ScalarType dtype, bool non_blocking=False, bool copy=False) -> Tensor", methodOnly,
-                  [](const BoundArgs& a, const Tensor& self) { return convert(self, a["dtype"].toDType(), self.device(), a.flag("copy")); });
-    addConversion(r, "to.device",
+    // to(...) lowers to a cast; its backward node is ToCopyBackward0 in every form.
+    gradFnNamed(addConversion(r, "to.dtype", "to.dtype(Tensor self, ScalarType dtype, bool non_blocking=False, bool copy=False) -> Tensor",
+                              methodOnly, conversionRule("self"),
+                              [](const BoundArgs& a, const Tensor& self) { return convert(self, a["dtype"].toDType(), self.device(), a.flag("copy")); }),
+                "ToCopyBackward0");
+    gradFnNamed(addConversion(r, "to.device",
                   "to.device(Tensor self, Device? device=None, ScalarType? dtype=None, bool non_blocking=False, bool copy=False) -> Tensor",
-                  methodOnly, [](const BoundArgs& a, const Tensor& self) {
+                  methodOnly, conversionRule("self"), [](const BoundArgs& a, const Tensor& self) {
                       Device device = a["device"].isNone() ? self.device() : a["device"].toDevice();
                       return convert(self, dtypeOr(a, self.dtype()), device, a.flag("copy"));
-                  });
-    addConversion(r, "to.other", "to.other(Tensor self, Tensor other, bool non_blocking=False, bool copy=False) -> Tensor", methodOnly,
+                  }), "ToCopyBackward0");
+    gradFnNamed(addConversion(r, "to.other", "to.other(Tensor self, Tensor other, bool non_blocking=False, bool copy=False) -> Tensor",
+                              methodOnly, conversionRule("self"),
                   [](const BoundArgs& a, const Tensor& self) {
                       const Tensor& other = a.tensor("other");
                       return convert(self, other.dtype(), other.device(), a.flag("copy"));
-                  });
-    addConversion(r, "cpu", "cpu(Tensor self) -> Tensor", methodOnly,
-                  [](const BoundArgs&, const Tensor& self) { return convert(self, self.dtype(), Device::cpu(), false); });
-    addConversion(r, "cuda", "cuda(Tensor self, Device? device=None, bool non_blocking=False) -> Tensor", methodOnly,
+                  }), "ToCopyBackward0");
+    runEagerly(addConversion(r, "cpu", "cpu(Tensor self) -> Tensor", methodOnly, nullptr,
+                  [](const BoundArgs&, const Tensor& self) { return convert(self, self.dtype(), Device::cpu(), false); }), kDeviceMove);
+    runEagerly(addConversion(r, "cuda", "cuda(Tensor self, Device? device=None, bool non_blocking=False) -> Tensor", methodOnly, nullptr,
                   [](const BoundArgs& a, const Tensor& self) {
                       Device device = a["device"].isNone() ? Device{Device::Kind::Cuda, -1} : a["device"].toDevice();
                       return convert(self, self.dtype(), device, false);
-                  });
+                  }), kDeviceMove);
     const std::pair<const char*, DType> casts[] = {{"float", DType::Float32}, {"double", DType::Float64}, {"half", DType::Float16},
                                                    {"bfloat16", DType::BFloat16}, {"int", DType::Int32},   {"long", DType::Int64},
                                                    {"bool", DType::Bool}};
     for (const auto& [name, dtype] : casts) {
         DType target = dtype;
-        addConversion(r, name, std::string(name) + "(Tensor self) -> Tensor", methodOnly,
-                      [target](const BoundArgs&, const Tensor& self) { return convert(self, target, self.device(), false); });
+        // half and bfloat16 run eagerly: generated code stores float32, float64, integers and bools only.
+        bool stored = target != DType::Float16 && target != DType::BFloat16;
+        OpDef& cast = addConversion(r, name, std::string(name) + "(Tensor self) -> Tensor", methodOnly, stored ? conversionRule("self") : nullptr,
+                                    [target](const BoundArgs&, const Tensor& self) { return convert(self, target, self.device(), false); });
+        if (!stored) runEagerly(cast, "generated code stores float32, float64, integers and bools only");
     }
-    addConversion(r, "type_as", "type_as(Tensor self, Tensor other) -> Tensor", methodOnly,
+    addConversion(r, "type_as", "type_as(Tensor self, Tensor other) -> Tensor", methodOnly, conversionRule("self"),
                   [](const BoundArgs& a, const Tensor& self) { return convert(self, a.tensor("other").dtype(), self.device(), false); });
-    addConversion(r, "clone", "clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor", both,
+    addConversion(r, "clone", "clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor", both, lowerClone,
                   [](const BoundArgs&, const Tensor& self) { return convert(self, self.dtype(), self.device(), true); });
     // torch._inductor.test_operators.realize: a copy eagerly; the inductor backend makes
     // its argument a buffer of its own (seed 000 uses it to force two kernels' worth of work).
-    addConversion(r, "realize", "realize(Tensor self) -> Tensor", OpFlags{false, false, false},
+    addConversion(r, "realize", "realize(Tensor self) -> Tensor", OpFlags{false, false, false}, lowerRealize,
                   [](const BoundArgs&, const Tensor& self) { return convert(self, self.dtype(), self.device(), true); });
-    addConversion(r, "requires_grad_", "requires_grad_(Tensor self, bool requires_grad=True) -> Tensor", methodOnly,
+    addConversion(r, "requires_grad_", "requires_grad_(Tensor self, bool requires_grad=True) -> Tensor", methodOnly, nullptr,
                   [](const BoundArgs& a, const Tensor& self) {
                       bool grad = a.flag("requires_grad");
                       checkRequiresGrad(self.dtype(), grad);

@@ -1,6 +1,7 @@
 // Reductions: sum mean prod amax amin var std argmax argmin all any, and max/min with their
-// full, per-dim (values, indices) and elementwise overloads. All share reductionMeta for
-// output metadata and reduceRows for iteration.
+// full, per-dim (values, indices) and elementwise overloads. The eager kernels share
+// reductionMeta for output metadata and reduceRows for iteration; each op lowers to a
+// Reduction buffer, mean also to sum / count, and mean, var and std decompose.
 
 #include <cmath>
 #include <limits>
@@ -8,9 +9,10 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "lower/elementwise_rules.h"
+#include "opdefs/op_families.h"
 #include "ops/cascade_sum.h"
 #include "ops/kernel_support.h"
-#include "ops/op_registration.h"
 
 namespace fusescope {
 
@@ -41,15 +43,17 @@ void storeIntAt(const Tensor& out, int64_t index, int64_t v) {
     storeInt(bytePtr(out) + index * static_cast<int64_t>(dtypeSize(out.dtype())), out.dtype(), v);
 }
 
-// A reduction op: outType from the input dtype (and args); run fills the contiguous output.
+// A reduction op: outType from the input dtype (and args); `lowering` (none: it decomposes)
+// compiles it; run fills the contiguous output.
 using ReduceRun = std::function<void(const BoundArgs&, const Tensor& self, const std::vector<bool>& mask, const Tensor& out)>;
-void addReduction(OpRegistry& r, std::string name, std::string schema, std::function<DType(const BoundArgs&, DType)> outType,
-                  ReduceRun run) {
+OpDef& addReduction(OpRegistry& r, std::string name, std::string schema, std::function<DType(const BoundArgs&, DType)> outType,
+                    LoweringRule lowering, ReduceRun run) {
     auto meta = [outType](const BoundArgs& a) { return reductionMeta(a, outType(a, a.tensor("self").dtype())).meta; };
-    r.add(makeOp(std::move(name), std::move(schema), {}, meta, [outType, run](const BoundArgs& a, const Tensor& out) {
+    OpDef& op = r.add(makeOp(std::move(name), std::move(schema), {}, meta, [outType, run](const BoundArgs& a, const Tensor& out) {
         const Tensor& self = a.tensor("self");
         run(a, self, reductionMeta(a, out.dtype()).mask, out);
     }));
+    return lowering ? lowerWith(op, std::move(lowering)) : op;
 }
 
 DType withDtypeArg(const BoundArgs& a, DType t) { return a["dtype"].isNone() ? t : a["dtype"].toDType(); }
@@ -151,14 +155,114 @@ DType varType(const char* op, const BoundArgs&, DType t) {
     return t;
 }
 
+// ---- lowerings: each a Reduction buffer ------------------------------------------------
+
+// sum / amax / amin / prod / any / all over `dim` (none or empty: every dim).
+LoweringRule reduction(ReductionKind type) {
+    return [type](LoweringContext& c, const LoweringArgs& a) -> std::vector<LValue> {
+        return {c.reduce(a.tensor("self"), dimsArg(a.bound()), a.bound().flag("keepdim"), type, c.meta().dtype)};
+    };
+}
+
+// argmax / argmin over one dim, or over the flattened tensor when dim is None.
+LoweringRule argReduction(ReductionKind type) {
+    return [type](LoweringContext& c, const LoweringArgs& a) -> std::vector<LValue> {
+        LValue self = a.tensor("self");
+        const IValue& dim = a.bound()["dim"];
+        if (dim.isNone()) {
+            std::vector<IndexExpr> flat{product(self.sizes)};
+            LValue whole = c.lazy(flat, self.dtype,
+                                  [self](LoopBodyBuilder& b, const std::vector<IndexExpr>& index) {
+                                      std::vector<IndexExpr> strides = contiguousStrides(self.sizes);
+                                      std::vector<IndexExpr> at;
+                                      for (size_t k = 0; k < self.sizes.size(); ++k) {
+                                          IndexExpr q = IndexExpr::floorDiv(index[0], strides[k], b.ranges());
+                                          at.push_back(k == 0 ? q : IndexExpr::mod(q, self.sizes[k], b.ranges()));
+                                      }
+                                      return self.load(b, at);
+                                  },
+                                  {self});
+            return {c.reduce(whole, {0}, false, type, DType::Int64)};
+        }
+        return {c.reduce(self, {dim.toInt()}, a.bound().flag("keepdim"), type, DType::Int64)};
+    };
+}
+
+// max.dim / min.dim: (values, indices).
+LoweringRule valuesAndIndices(ReductionKind valueType, ReductionKind indexType) {
+    return [valueType, indexType](LoweringContext& c, const LoweringArgs& a) -> std::vector<LValue> {
+        LValue self = a.tensor("self");
+        std::vector<int64_t> dim{a.bound().integer("dim")};
+        bool keepdim = a.bound().flag("keepdim");
+        return {c.reduce(self, dim, keepdim, valueType, self.dtype), c.reduce(self, dim, keepdim, indexType, DType::Int64)};
+    };
+}
+
+// mean: the sum divided by the count of reduced elements.
+std::vector<LValue> lowerMean(LoweringContext& c, const LoweringArgs& a) {
+    LValue self = a.tensor("self");
+    std::vector<int64_t> dims = dimsArg(a.bound());
+    DType out = c.meta().dtype;
+    LValue sum = c.reduce(self, dims, a.bound().flag("keepdim"), ReductionKind::Sum, out);
+    IndexExpr count(1);
+    if (dims.empty()) {
+        count = product(self.sizes);
+    } else {
+        for (int64_t d : dims) count = count * self.sizes[normalizeDim(d, self.sizes.size())];
+    }
+    // A dynamic count (s0) is read as an index expression of the kernel's size parameters.
+    return {c.lazy(sum.sizes, out,
+                   [sum, count, out](LoopBodyBuilder& b, const std::vector<IndexExpr>& index) {
+                       auto n = count.constant();
+                       int divisor = n ? b.constant(static_cast<double>(*n), out) : b.toDtype(b.indexExpr(count, DType::Int64), out);
+                       return b.call(LoopOpKind::TrueDiv, {sum.load(b, index), divisor}, out);
+                   },
+                   {sum})};
+}
+
+// ---- decompositions: mean as sum / count, var and std through the centered sum of squares
+
+std::optional<Argument> decomposeMean(Rewrite& r) {
+    Argument x = r.tensor("self");
+    TensorMeta m = r.meta(x);
+    std::vector<int64_t> dims = reducedDims(r.bound["dim"], m.sizes.size());
+    std::optional<int64_t> count = staticCount(r, m, dims);
+    if (!count) return std::nullopt;
+    Argument sum = reduce(r, "sum", inComputeType(r, x), dims, r.bound.flag("keepdim"));
+    return r.call("div", {sum, constant(*count)});
+}
+
+// var and std, including their (self, unbiased) overloads.
+std::function<std::optional<Argument>(Rewrite&)> decomposeVariance(bool takeSqrt) {
+    return [takeSqrt](Rewrite& r) -> std::optional<Argument> {
+        Argument x = r.tensor("self");
+        TensorMeta m = r.meta(x);
+        std::vector<int64_t> dims = reducedDims(r.valueOr("dim", None{}), m.sizes.size());
+        std::optional<int64_t> count = staticCount(r, m, dims);
+        if (!count) return std::nullopt;
+        IValue correction = r.valueOr("correction", None{}), unbiased = r.valueOr("unbiased", None{});
+        double c = !correction.isNone() ? correction.toDouble() : unbiased.isNone() || unbiased.toBool() ? 1.0 : 0.0;
+        double denominator = std::max(0.0, static_cast<double>(*count) - c);
+        IValue divisor = std::floor(denominator) == denominator ? IValue(static_cast<int64_t>(denominator)) : IValue(denominator);
+
+        Centered centeredX = centered(r, inComputeType(r, x), dims, *count, r.valueOr("keepdim", false).toBool());
+        Argument var = r.call("div", {centeredX.sumOfSquares, constant(divisor)});
+        return takeSqrt ? r.call("sqrt", {var}) : var;
+    };
+}
+
 // max/min: full reduction, (values, indices) along a dim, or elementwise against another tensor.
 void addMaxMin(OpRegistry& r, const std::string& name, bool isMax) {
-    r.add(makeOp(name, name + "(Tensor self) -> Tensor", {},
-                 [](const BoundArgs& a) { return contiguousMeta({}, a.tensor("self").dtype()); },
-                 [name, isMax](const BoundArgs& a, const Tensor& out) {
-                     const Tensor& self = a.tensor("self");
-                     extremeRun(name.c_str(), isMax, self, std::vector<bool>(self.sizes().size(), true), &out, nullptr);
-                 }));
+    ReductionKind kind = isMax ? ReductionKind::Max : ReductionKind::Min;
+    OpDef& whole = r.add(makeOp(name, name + "(Tensor self) -> Tensor", {},
+                                [](const BoundArgs& a) { return contiguousMeta({}, a.tensor("self").dtype()); },
+                                [name, isMax](const BoundArgs& a, const Tensor& out) {
+                                    const Tensor& self = a.tensor("self");
+                                    extremeRun(name.c_str(), isMax, self, std::vector<bool>(self.sizes().size(), true), &out, nullptr);
+                                }));
+    lowerWith(whole, [kind](LoweringContext& c, const LoweringArgs& a) -> std::vector<LValue> {
+        return {c.reduce(a.tensor("self"), {}, false, kind, c.meta().dtype)};
+    });
     auto dimMetas = [](const BoundArgs& a) {
         const Tensor& self = a.tensor("self");
         std::vector<bool> mask = reductionMask({a.integer("dim")}, self.dim());
@@ -179,7 +283,7 @@ void addMaxMin(OpRegistry& r, const std::string& name, bool isMax) {
         extremeRun(name.c_str(), isMax, self, reductionMask({a.integer("dim")}, self.dim()), &values, &indices);
         return IValue::tuple({values, indices});
     };
-    r.add(std::move(d));
+    lowerWith(r.add(std::move(d)), valuesAndIndices(kind, isMax ? ReductionKind::ArgMax : ReductionKind::ArgMin));
     // max(a, b) is maximum(a, b).
     OpDef other;
     other.name = name + ".other";
@@ -187,7 +291,9 @@ void addMaxMin(OpRegistry& r, const std::string& name, bool isMax) {
     const OpDef* elementwise = r.find(isMax ? "maximum" : "minimum");
     other.infer = elementwise->infer;
     other.kernel = elementwise->kernel;
-    r.add(std::move(other));
+    OpDef& pairwise = r.add(std::move(other));
+    lowerWith(pairwise, binaryRule(isMax ? LoopOpKind::Maximum : LoopOpKind::Minimum));
+    gradFnNamed(pairwise, isMax ? "MaximumBackward0" : "MinimumBackward0");
 }
 
 }  // namespace
@@ -197,13 +303,14 @@ void registerReductionOps(OpRegistry& r) {
     // Floating sums follow ATen's cascade order (cascadeSum); the input is first converted to
     // the output dtype, as sum(dtype=...) does. Integer sums accumulate in int64.
     auto intSum = foldRun(0.0, 0, [](auto acc, auto x) { return acc + x; });
-    addReduction(r, "sum", "sum" + dimKeep, accumulateType,
+    addReduction(r, "sum", "sum" + dimKeep, accumulateType, reduction(ReductionKind::Sum),
                  [intSum](const BoundArgs& a, const Tensor& self, const std::vector<bool>& mask, const Tensor& out) {
                      if (!isFloating(out.dtype())) return intSum(a, self, mask, out);
                      cascadeSum(self.dtype() == out.dtype() ? self : castCopy(self, out.dtype()), mask, out);
                  });
-    addReduction(r, "prod", "prod" + dimKeep, accumulateType, foldRun(1.0, 1, [](auto acc, auto x) { return acc * x; }));
-    addReduction(r, "mean", "mean" + dimKeep, [](const BoundArgs& a, DType t) { return floatOnly("mean", a, t); },
+    addReduction(r, "prod", "prod" + dimKeep, accumulateType, reduction(ReductionKind::Prod),
+                 foldRun(1.0, 1, [](auto acc, auto x) { return acc * x; }));
+    OpDef& mean = addReduction(r, "mean", "mean" + dimKeep, [](const BoundArgs& a, DType t) { return floatOnly("mean", a, t); }, lowerMean,
                  [](const BoundArgs&, const Tensor& self, const std::vector<bool>& mask, const Tensor& out) {
                      // As ATen's mean_out on CPU: sum (float16/bfloat16 as a float sum of the
                      // input converted to float), then divide by the count in that type.
@@ -223,25 +330,31 @@ void registerReductionOps(OpRegistry& r) {
                      }
                      copyInto(out, sum);
                  });
+    decomposeWith(mean, decomposeMean);
     const std::string dimList = "(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor";
     auto same = [](const BoundArgs&, DType t) { return t; };
-    addReduction(r, "amax", "amax" + dimList, same, [](const BoundArgs&, const Tensor& self, const std::vector<bool>& mask, const Tensor& out) {
+    addReduction(r, "amax", "amax" + dimList, same, reduction(ReductionKind::Max),
+                 [](const BoundArgs&, const Tensor& self, const std::vector<bool>& mask, const Tensor& out) {
         extremeRun("amax", true, self, mask, &out, nullptr);
     });
-    addReduction(r, "amin", "amin" + dimList, same, [](const BoundArgs&, const Tensor& self, const std::vector<bool>& mask, const Tensor& out) {
+    addReduction(r, "amin", "amin" + dimList, same, reduction(ReductionKind::Min),
+                 [](const BoundArgs&, const Tensor& self, const std::vector<bool>& mask, const Tensor& out) {
         extremeRun("amin", false, self, mask, &out, nullptr);
     });
     const std::string argSchema = "(Tensor self, int? dim=None, bool keepdim=False) -> Tensor";
     auto index = [](const BoundArgs&, DType) { return DType::Int64; };
-    addReduction(r, "argmax", "argmax" + argSchema, index, [](const BoundArgs&, const Tensor& self, const std::vector<bool>& mask, const Tensor& out) {
+    addReduction(r, "argmax", "argmax" + argSchema, index, argReduction(ReductionKind::ArgMax),
+                 [](const BoundArgs&, const Tensor& self, const std::vector<bool>& mask, const Tensor& out) {
         extremeRun("argmax", true, self, mask, nullptr, &out);
     });
-    addReduction(r, "argmin", "argmin" + argSchema, index, [](const BoundArgs&, const Tensor& self, const std::vector<bool>& mask, const Tensor& out) {
+    addReduction(r, "argmin", "argmin" + argSchema, index, argReduction(ReductionKind::ArgMin),
+                 [](const BoundArgs&, const Tensor& self, const std::vector<bool>& mask, const Tensor& out) {
         extremeRun("argmin", false, self, mask, nullptr, &out);
     });
     const std::string varSchema = "(Tensor self, int[1]? dim=None, bool? unbiased=None, bool keepdim=False, *, Scalar? correction=None) -> Tensor";
-    addReduction(r, "var", "var" + varSchema, [](const BoundArgs& a, DType t) { return varType("std and var", a, t); }, varianceRun(false));
-    addReduction(r, "std", "std" + varSchema, [](const BoundArgs& a, DType t) { return varType("std and var", a, t); }, varianceRun(true));
+    auto varianceType = [](const BoundArgs& a, DType t) { return varType("std and var", a, t); };
+    decomposeWith(addReduction(r, "var", "var" + varSchema, varianceType, nullptr, varianceRun(false)), decomposeVariance(false));
+    decomposeWith(addReduction(r, "std", "std" + varSchema, varianceType, nullptr, varianceRun(true)), decomposeVariance(true));
     // torch.var(x, False): the legacy (self, unbiased) form.
     for (const char* name : {"var", "std"}) {
         std::string full = std::string(name) + ".unbiased";
@@ -257,18 +370,20 @@ void registerReductionOps(OpRegistry& r) {
         };
         d.infer = [forward](const BoundArgs& a) { return forward(a, true); };
         d.kernel = [forward](const BoundArgs& a) { return forward(a, false); };
-        r.add(std::move(d));
+        decomposeWith(r.add(std::move(d)), decomposeVariance(std::string(name) == "std"));
     }
     auto boolOut = [](const BoundArgs&, DType) { return DType::Bool; };
     const std::string logicalSchema = "(Tensor self, int[1]? dim=None, bool keepdim=False) -> Tensor";
-    addReduction(r, "all", "all" + logicalSchema, boolOut, [](const BoundArgs&, const Tensor& self, const std::vector<bool>& mask, const Tensor& out) {
+    addReduction(r, "all", "all" + logicalSchema, boolOut, reduction(ReductionKind::All),
+                 [](const BoundArgs&, const Tensor& self, const std::vector<bool>& mask, const Tensor& out) {
         reduceRows<double>(self, mask, [&](int64_t o, std::span<const double> v) {
             bool all = true;
             for (double x : v) all = all && x != 0;
             storeAt(out, o, all);
         });
     });
-    addReduction(r, "any", "any" + logicalSchema, boolOut, [](const BoundArgs&, const Tensor& self, const std::vector<bool>& mask, const Tensor& out) {
+    addReduction(r, "any", "any" + logicalSchema, boolOut, reduction(ReductionKind::Any),
+                 [](const BoundArgs&, const Tensor& self, const std::vector<bool>& mask, const Tensor& out) {
         reduceRows<double>(self, mask, [&](int64_t o, std::span<const double> v) {
             bool any = false;
             for (double x : v) any = any || x != 0;

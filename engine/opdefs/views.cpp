@@ -1,5 +1,6 @@
 // View ops: results share the input's storage with new sizes/strides/offset. Each op
 // computes its geometry once; infer turns it into a meta tensor, the kernel into a view.
+// Each lowers to a view of its input's value (lower/view_lowering.h): no data moves.
 
 #include <algorithm>
 #include <optional>
@@ -7,8 +8,10 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "lower/elementwise_rules.h"
+#include "lower/view_lowering.h"
+#include "opdefs/op_families.h"
 #include "ops/kernel_support.h"
-#include "ops/op_registration.h"
 
 namespace fusescope {
 
@@ -32,8 +35,10 @@ Tensor applyView(const Tensor& self, const ViewGeometry& g) {
 
 using GeometryFn = std::function<ViewGeometry(const BoundArgs&, const Tensor& self)>;
 
-// detach is a view that drops requires_grad; every other view keeps it.
-void addView(OpRegistry& r, std::string name, std::string schema, OpFlags flags, GeometryFn geometry, bool keepGrad = true) {
+// detach is a view that drops requires_grad; every other view keeps it. `lowering` (none:
+// the op runs eagerly, saying why) compiles it.
+OpDef& addView(OpRegistry& r, std::string name, std::string schema, OpFlags flags, LoweringRule lowering, GeometryFn geometry,
+               bool keepGrad = true) {
     OpDef d;
     d.name = std::move(name);
     d.schema = std::move(schema);
@@ -47,7 +52,8 @@ void addView(OpRegistry& r, std::string name, std::string schema, OpFlags flags,
     };
     d.infer = fn;
     d.kernel = fn;
-    r.add(std::move(d));
+    OpDef& op = r.add(std::move(d));
+    return lowering ? lowerWith(op, std::move(lowering)) : op;
 }
 
 // Resolves one -1 in a requested shape against numel.
@@ -189,13 +195,80 @@ ViewGeometry sliceGeometry(const Tensor& self, int64_t dim, std::optional<int64_
 
 std::optional<int64_t> optInt(const IValue& v) { return v.isNone() ? std::nullopt : std::optional<int64_t>(v.toInt()); }
 
+// ---- lowerings ---------------------------------------------------------------------------
+
+std::vector<LValue> lowerTranspose(LoweringContext& c, const LoweringArgs& a) {
+    LValue self = a.tensor("self");
+    size_t rank = self.sizes.size();
+    std::vector<int64_t> perm(rank);
+    for (size_t i = 0; i < rank; ++i) perm[i] = static_cast<int64_t>(i);
+    std::swap(perm[normalizeDim(a.bound().integer("dim0"), rank)], perm[normalizeDim(a.bound().integer("dim1"), rank)]);
+    return {permute(c, self, perm)};
+}
+
+std::vector<LValue> lowerT(LoweringContext& c, const LoweringArgs& a) {
+    LValue self = a.tensor("self");
+    if (self.sizes.size() < 2) return {self};
+    return {permute(c, self, {1, 0})};
+}
+
+std::vector<LValue> lowerPermute(LoweringContext& c, const LoweringArgs& a) {
+    LValue self = a.tensor("self");
+    return {permute(c, self, normalizedDims(a.bound().ints("dims"), self.sizes.size()))};
+}
+
+// view, reshape, flatten: the node's sizes through the flat position.
+std::vector<LValue> lowerReshape(LoweringContext& c, const LoweringArgs& a) { return {reshape(c, a.tensor("self"), c.outputSizes())}; }
+
+// unsqueeze, squeeze, expand: size-1 dims inserted, removed or broadcast.
+std::vector<LValue> lowerRestride(LoweringContext& c, const LoweringArgs& a) { return {restride(c, a.tensor("self"), c.outputSizes())}; }
+
+std::vector<LValue> lowerSelect(LoweringContext& c, const LoweringArgs& a) {
+    LValue self = a.tensor("self");
+    int64_t dim = normalizeDim(a.bound().integer("dim"), self.sizes.size());
+    int64_t index = a.bound().integer("index");
+    if (index < 0) index += a.bound().tensor("self").sizes()[dim];
+    return {select(c, self, dim, IndexExpr(index))};
+}
+
+std::vector<LValue> lowerUnbind(LoweringContext& c, const LoweringArgs& a) {
+    LValue self = a.tensor("self");
+    int64_t dim = normalizeDim(a.bound().integer("dim"), self.sizes.size());
+    auto n = self.sizes[dim].constant();
+    if (!n) c.unsupported("unbind over a dynamic dim");
+    std::vector<LValue> out;
+    for (int64_t i = 0; i < *n; ++i) out.push_back(select(c, self, dim, IndexExpr(i)));
+    return out;
+}
+
+std::vector<LValue> sliceFrom(LoweringContext& c, const LoweringArgs& a, int64_t dim, int64_t start, int64_t step) {
+    LValue self = a.tensor("self");
+    dim = normalizeDim(dim, self.sizes.size());
+    int64_t size = a.bound().tensor("self").sizes()[dim];
+    if (start < 0) start += size;
+    start = std::clamp<int64_t>(start, 0, size);
+    return {slice(c, self, dim, start, step, c.outputSizes()[dim])};
+}
+
+std::vector<LValue> lowerSlice(LoweringContext& c, const LoweringArgs& a) {
+    const IValue& start = a.bound()["start"];
+    return sliceFrom(c, a, a.bound().integer("dim"), start.isNone() ? 0 : start.toInt(), a.bound().integer("step"));
+}
+
+std::vector<LValue> lowerNarrow(LoweringContext& c, const LoweringArgs& a) {
+    return sliceFrom(c, a, a.bound().integer("dim"), a.bound().integer("start"), 1);
+}
+
+// detach, contiguous: the same elements.
+std::vector<LValue> lowerIdentity(LoweringContext& c, const LoweringArgs& a) { return {identity(c, a.tensor("self"))}; }
+
 }  // namespace
 
 void registerViewOps(OpRegistry& r) {
     const OpFlags both{};
     const OpFlags methodOnly{false, true, false};
 
-    addView(r, "view", "view(Tensor self, int[] size) -> Tensor", methodOnly, [](const BoundArgs& a, const Tensor& self) {
+    addView(r, "view", "view(Tensor self, int[] size) -> Tensor", methodOnly, lowerReshape, [](const BoundArgs& a, const Tensor& self) {
         Shape shape = inferSize(a.ints("size"), self.numel());
         auto strides = viewStrides(self.sizes(), self.strides(), shape);
         if (!strides)
@@ -204,9 +277,11 @@ void registerViewOps(OpRegistry& r) {
                               "contiguous subspaces). Use .reshape(...) instead.");
         return ViewGeometry{shape, *strides, self.storageOffset()};
     });
-    r.add(reshapeLike("reshape", "reshape(Tensor self, int[] shape) -> Tensor", both,
+    OpDef& reshape = r.add(reshapeLike("reshape", "reshape(Tensor self, int[] shape) -> Tensor", both,
                       [](const BoundArgs& a, const Tensor& self) { return inferSize(a.ints("shape"), self.numel()); }));
-    r.add(reshapeLike("flatten", "flatten(Tensor self, int start_dim=0, int end_dim=-1) -> Tensor", both,
+    lowerWith(reshape, lowerReshape);
+    gradFnNamed(reshape, "ViewBackward0");
+    OpDef& flatten = r.add(reshapeLike("flatten", "flatten(Tensor self, int start_dim=0, int end_dim=-1) -> Tensor", both,
                       [](const BoundArgs& a, const Tensor& self) {
                           if (self.dim() == 0) return Shape{1};
                           int64_t s = wrapDim(a.integer("start_dim"), self.dim()), e = wrapDim(a.integer("end_dim"), self.dim());
@@ -218,17 +293,18 @@ void registerViewOps(OpRegistry& r) {
                           shape.insert(shape.end(), self.sizes().begin() + e + 1, self.sizes().end());
                           return shape;
                       }));
-    addView(r, "permute", "permute(Tensor self, int[] dims) -> Tensor", both,
+    lowerWith(flatten, lowerReshape);
+    addView(r, "permute", "permute(Tensor self, int[] dims) -> Tensor", both, lowerPermute,
             [](const BoundArgs& a, const Tensor& self) { return permuteGeometry(self, a.ints("dims")); });
-    addView(r, "transpose", "transpose(Tensor self, int dim0, int dim1) -> Tensor", both, [](const BoundArgs& a, const Tensor& self) {
+    addView(r, "transpose", "transpose(Tensor self, int dim0, int dim1) -> Tensor", both, lowerTranspose, [](const BoundArgs& a, const Tensor& self) {
         return transposeGeometry(self, a.integer("dim0"), a.integer("dim1"));
     });
-    addView(r, "t", "t(Tensor self) -> Tensor", both, [](const BoundArgs&, const Tensor& self) {
+    addView(r, "t", "t(Tensor self) -> Tensor", both, lowerT, [](const BoundArgs&, const Tensor& self) {
         if (self.dim() > 2)
             throw ScriptError("RuntimeError", fmt::format("t() expects a tensor with <= 2 dimensions, but self is {}D", self.dim()));
         return self.dim() < 2 ? ViewGeometry{self.sizes(), self.strides(), self.storageOffset()} : transposeGeometry(self, 0, 1);
     });
-    addView(r, "unsqueeze", "unsqueeze(Tensor self, int dim) -> Tensor", both, [](const BoundArgs& a, const Tensor& self) {
+    addView(r, "unsqueeze", "unsqueeze(Tensor self, int dim) -> Tensor", both, lowerRestride, [](const BoundArgs& a, const Tensor& self) {
         std::size_t d = static_cast<std::size_t>(wrapDim(a.integer("dim"), self.dim() + 1));
         ViewGeometry g{self.sizes(), self.strides(), self.storageOffset()};
         int64_t stride = d < self.sizes().size() ? self.sizes()[d] * self.strides()[d] : 1;
@@ -236,7 +312,7 @@ void registerViewOps(OpRegistry& r) {
         g.strides.insert(g.strides.begin() + static_cast<std::ptrdiff_t>(d), stride);
         return g;
     });
-    addView(r, "squeeze", "squeeze(Tensor self, int[]? dim=None) -> Tensor", both, [](const BoundArgs& a, const Tensor& self) {
+    addView(r, "squeeze", "squeeze(Tensor self, int[]? dim=None) -> Tensor", both, lowerRestride, [](const BoundArgs& a, const Tensor& self) {
         std::vector<bool> mask = a["dim"].isNone() ? std::vector<bool>(self.sizes().size(), true)
                                                    : reductionMask(a.ints("dim"), self.dim());
         ViewGeometry g{{}, {}, self.storageOffset()};
@@ -247,7 +323,7 @@ void registerViewOps(OpRegistry& r) {
         }
         return g;
     });
-    addView(r, "expand", "expand(Tensor self, int[] size, *, bool implicit=False) -> Tensor", methodOnly,
+    addView(r, "expand", "expand(Tensor self, int[] size, *, bool implicit=False) -> Tensor", methodOnly, lowerRestride,
             [](const BoundArgs& a, const Tensor& self) {
                 std::vector<int64_t> size = a.ints("size");
                 if (size.size() < self.sizes().size())
@@ -280,7 +356,7 @@ void registerViewOps(OpRegistry& r) {
                 }
                 return g;
             });
-    addView(r, "select", "select(Tensor self, int dim, int index) -> Tensor", both, [](const BoundArgs& a, const Tensor& self) {
+    addView(r, "select", "select(Tensor self, int dim, int index) -> Tensor", both, lowerSelect, [](const BoundArgs& a, const Tensor& self) {
         if (self.dim() == 0) throw ScriptError("IndexError", "select() cannot be applied to a 0-dim tensor.");
         std::size_t d = static_cast<std::size_t>(wrapDim(a.integer("dim"), self.dim()));
         int64_t size = self.sizes()[d], index = a.integer("index");
@@ -293,11 +369,11 @@ void registerViewOps(OpRegistry& r) {
         return g;
     });
     // slice backs Python's x[a:b:c]; PyTorch has no torch.slice or Tensor.slice.
-    addView(r, "slice", "slice(Tensor self, int dim=0, int? start=None, int? end=None, int step=1) -> Tensor", {false, false, false},
+    addView(r, "slice", "slice(Tensor self, int dim=0, int? start=None, int? end=None, int step=1) -> Tensor", {false, false, false}, lowerSlice,
             [](const BoundArgs& a, const Tensor& self) {
                 return sliceGeometry(self, a.integer("dim"), optInt(a["start"]), optInt(a["end"]), a.integer("step"));
             });
-    addView(r, "narrow", "narrow(Tensor self, int dim, int start, int length) -> Tensor", both, [](const BoundArgs& a, const Tensor& self) {
+    addView(r, "narrow", "narrow(Tensor self, int dim, int start, int length) -> Tensor", both, lowerNarrow, [](const BoundArgs& a, const Tensor& self) {
         if (self.dim() == 0) throw ScriptError("RuntimeError", "narrow() cannot be applied to a 0-dim tensor.");
         int64_t d = wrapDim(a.integer("dim"), self.dim());
         int64_t size = self.sizes()[static_cast<std::size_t>(d)];
@@ -310,7 +386,7 @@ void registerViewOps(OpRegistry& r) {
             throw ScriptError("RuntimeError", fmt::format("start ({}) + length ({}) exceeds dimension size ({}).", start, length, size));
         return sliceGeometry(self, d, start, start + length, 1);
     });
-    addView(r, "as_strided", "as_strided(Tensor self, int[] size, int[] stride, int? storage_offset=None) -> Tensor", both,
+    OpDef& asStrided = addView(r, "as_strided", "as_strided(Tensor self, int[] size, int[] stride, int? storage_offset=None) -> Tensor", both, nullptr,
             [](const BoundArgs& a, const Tensor& self) {
                 std::vector<int64_t> size = a.ints("size"), stride = a.ints("stride");
                 if (size.size() != stride.size())
@@ -343,7 +419,8 @@ void registerViewOps(OpRegistry& r) {
                 }
                 return g;
             });
-    addView(r, "detach", "detach(Tensor self) -> Tensor", both, [](const BoundArgs&, const Tensor& self) {
+    runEagerly(asStrided, "an arbitrary view of storage, which loop-IR indexing does not express");
+    addView(r, "detach", "detach(Tensor self) -> Tensor", both, lowerIdentity, [](const BoundArgs&, const Tensor& self) {
         return ViewGeometry{self.sizes(), self.strides(), self.storageOffset()};
     }, false);
 
@@ -364,7 +441,7 @@ void registerViewOps(OpRegistry& r) {
         return IValue::tuple(std::move(parts));
     };
     unbind.infer = unbind.kernel;
-    r.add(std::move(unbind));
+    lowerWith(r.add(std::move(unbind)), lowerUnbind);
 
     OpDef contiguous;
     contiguous.name = "contiguous";
@@ -379,7 +456,8 @@ void registerViewOps(OpRegistry& r) {
         return IValue(copy);
     };
     contiguous.infer = contiguous.kernel;
-    r.add(std::move(contiguous));
+    OpDef& contiguousOp = lowerWith(r.add(std::move(contiguous)), lowerIdentity);
+    gradFnNamed(contiguousOp, "CloneBackward0");
 }
 
 }  // namespace fusescope

@@ -1,5 +1,7 @@
 // nn ops (softmax, log_softmax, layer_norm) and linear algebra (matmul, mm, bmm, linear),
-// plus joining (cat, stack). Matrix products use one batched i-k-j loop (no BLAS).
+// plus joining (cat, stack). Eagerly, matrix products use one batched i-k-j loop (no BLAS);
+// compiled, mm and bmm are extern kernels, the nn ops and linear decompose into core ops,
+// and cat and stack lower piecewise.
 
 #include <cmath>
 
@@ -7,8 +9,9 @@
 
 #include "core/cancellation.h"
 #include "core/error.h"
+#include "lower/piecewise.h"
+#include "opdefs/op_families.h"
 #include "ops/kernel_support.h"
-#include "ops/op_registration.h"
 
 namespace fusescope {
 
@@ -45,7 +48,7 @@ void rowwise(const Tensor& in, const Tensor& out, const std::vector<bool>& mask,
     }
 }
 
-void addSoftmax(OpRegistry& r, const std::string& name, bool logarithm) {
+OpDef& addSoftmax(OpRegistry& r, const std::string& name, bool logarithm) {
     auto meta = [name](const BoundArgs& a) {
         const Tensor& self = a.tensor("self");
         DType out = a["dtype"].isNone() ? self.dtype() : a["dtype"].toDType();
@@ -54,7 +57,7 @@ void addSoftmax(OpRegistry& r, const std::string& name, bool logarithm) {
         wrapDim(a.integer("dim"), self.dim());
         return contiguousMeta(self.sizes(), out);
     };
-    r.add(makeOp(name, name + "(Tensor self, int dim, ScalarType? dtype=None) -> Tensor", {true, true, true}, meta,
+    return r.add(makeOp(name, name + "(Tensor self, int dim, ScalarType? dtype=None) -> Tensor", {true, true, true}, meta,
                  [logarithm](const BoundArgs& a, const Tensor& out) {
                      const Tensor& self = a.tensor("self");
                      std::vector<bool> mask = reductionMask({a.integer("dim")}, self.dim());
@@ -320,12 +323,202 @@ std::vector<Tensor> stackInputs(const std::vector<Tensor>& ts, int64_t dimArg) {
     return out;
 }
 
+// ---- lowerings -----------------------------------------------------------------------------
+
+std::vector<LValue> lowerMm(LoweringContext& c, const LoweringArgs& a) {
+         LValue x = c.blasOperand(a.tensor("self")), y = c.blasOperand(a.tensor("mat2"));
+         return {c.extern_(ExternKernelKind::Mm, {x, y}, c.contiguousLayout(c.outputSizes(), c.meta().dtype))};
+}
+
+std::vector<LValue> lowerBmm(LoweringContext& c, const LoweringArgs& a) {
+         LValue x = c.blasOperand(a.tensor("self")), y = c.blasOperand(a.tensor("mat2"));
+         return {c.extern_(ExternKernelKind::Bmm, {x, y}, c.contiguousLayout(c.outputSizes(), c.meta().dtype))};
+}
+
+// matmul left whole by its decomposition: (B, M, K) @ (K, N) as one mm, 2-D and 3-D
+// operands as mm and bmm.
+std::vector<LValue> lowerMatmul(LoweringContext& c, const LoweringArgs& a) {
+         LValue x = a.tensor("self"), y = a.tensor("other");
+         size_t rank = x.sizes.size();
+         if (rank == 3 && y.sizes.size() == 2) {
+             // (B, M, K) @ (K, N): one mm over B*M rows of a contiguous x, viewed back as (B, M, N).
+             FixedLayout rows = c.contiguousLayout({x.sizes[0] * x.sizes[1], x.sizes[2]}, x.dtype);
+             if (!x.storageBacked() || !x.view.isContiguous()) x = c.realize(x, &rows);
+             x.sizes = rows.size;
+             x.view.size = rows.size;
+             x.view.stride = rows.stride;
+             LValue out = c.extern_(ExternKernelKind::Mm, {x, c.blasOperand(y)},
+                                    c.contiguousLayout({rows.size[0], y.sizes[1]}, c.meta().dtype));
+             out.sizes = c.outputSizes();
+             out.view.size = out.sizes;
+             out.view.stride = contiguousStrides(out.sizes);
+             return {out};
+         }
+         if (rank != y.sizes.size() || (rank != 2 && rank != 3))
+             c.unsupported("matmul of these ranks (decompose it into mm/bmm first)");
+         ExternKernelKind kernel = rank == 2 ? ExternKernelKind::Mm : ExternKernelKind::Bmm;
+         return {c.extern_(kernel, {c.blasOperand(x), c.blasOperand(y)},
+                           c.contiguousLayout(c.outputSizes(), c.meta().dtype))};
+}
+
+std::vector<LValue> lowerCat(LoweringContext& c, const LoweringArgs& a) {
+    std::vector<LValue> inputs = a.tensors("tensors");
+    size_t rank = c.outputSizes().size();
+    int64_t dim = normalizeDim(a.bound().integer("dim"), rank);
+    std::vector<Piece> pieces;
+    IndexExpr offset;
+    for (const auto& v : inputs) {
+        if (v.sizes.size() != rank) continue;  // PyTorch skips 1-D empty tensors
+        IndexExpr begin = offset, end = offset + v.sizes[dim];
+        pieces.push_back({v,
+                          [dim, begin, end](LoopBodyBuilder& b, const std::vector<IndexExpr>& index) {
+                              int i = b.indexExpr(index[dim], DType::Int64);
+                              int lo = b.call(LoopOpKind::Ge, {i, indexConstant(b, begin)}, DType::Bool);
+                              int hi = b.call(LoopOpKind::Lt, {i, indexConstant(b, end)}, DType::Bool);
+                              return b.call(LoopOpKind::LogicalAnd, {lo, hi}, DType::Bool);
+                          },
+                          [dim, begin](const std::vector<IndexExpr>& index) {
+                              std::vector<IndexExpr> at = index;
+                              at[dim] = index[dim] - begin;
+                              return at;
+                          }});
+        offset = end;
+    }
+    return {piecewise(c, std::move(pieces))};
+}
+
+std::vector<LValue> lowerStack(LoweringContext& c, const LoweringArgs& a) {
+    std::vector<LValue> inputs = a.tensors("tensors");
+    int64_t dim = normalizeDim(a.bound().integer("dim"), c.outputSizes().size());
+    std::vector<Piece> pieces;
+    for (size_t k = 0; k < inputs.size(); ++k) {
+        int64_t position = static_cast<int64_t>(k);
+        pieces.push_back({inputs[k],
+                          [dim, position](LoopBodyBuilder& b, const std::vector<IndexExpr>& index) {
+                              int i = b.indexExpr(index[dim], DType::Int64);
+                              return b.call(LoopOpKind::Eq, {i, b.constant(static_cast<double>(position), DType::Int64)}, DType::Bool);
+                          },
+                          [dim](const std::vector<IndexExpr>& index) {
+                              std::vector<IndexExpr> at = index;
+                              at.erase(at.begin() + dim);
+                              return at;
+                          }});
+    }
+    return {piecewise(c, std::move(pieces))};
+}
+
+// ---- decompositions ------------------------------------------------------------------------
+
+// x - max(x) along dim, its exp, and the sum of that (kept as a dim for broadcasting).
+struct ShiftedExp {
+    Argument shifted, exp, sum;
+};
+ShiftedExp shiftedExp(Rewrite& r) {
+    Argument x = inComputeType(r, r.tensor("self"));
+    std::vector<int64_t> dim = {r.bound.integer("dim")};
+    Argument max = reduce(r, "amax", x, dim, true);
+    Argument shifted = r.call("sub", {x, max});
+    Argument exp = r.call("exp", {shifted});
+    return {shifted, exp, reduce(r, "sum", exp, dim, true)};
+}
+
+std::optional<Argument> decomposeSoftmax(Rewrite& r) {
+    ShiftedExp s = shiftedExp(r);
+    if (r.hooks.plants(TestHooks::PlantedBug::InductorDecomposition)) return r.call("div", {s.exp, r.call("add", {s.sum, constant(1)})});
+    return r.call("div", {s.exp, s.sum});
+}
+
+std::optional<Argument> decomposeLogSoftmax(Rewrite& r) {
+    ShiftedExp s = shiftedExp(r);
+    Argument logSum = r.call("log", {s.sum});
+    return r.call("sub", {s.shifted, logSum});
+}
+
+std::optional<Argument> decomposeLayerNorm(Rewrite& r) {
+    Argument input = r.tensor("input");
+    TensorMeta m = r.meta(input);
+    size_t normalized = r.bound.ints("normalized_shape").size();
+    std::vector<int64_t> dims;
+    for (size_t d = m.sizes.size() - normalized; d < m.sizes.size(); ++d) dims.push_back(static_cast<int64_t>(d));
+    std::optional<int64_t> count = staticCount(r, m, dims);
+    if (!count) return std::nullopt;
+    Centered c = centered(r, inComputeType(r, input), dims, *count, true);
+    Argument var = r.call("div", {c.sumOfSquares, constant(*count)});
+    Argument shifted = r.call("add", {var, constant(r.bound.number("eps"))});
+    Argument rstd = r.call("rsqrt", {shifted});
+    Argument y = r.call("mul", {c.centered, rstd});
+    if (auto weight = r.maybeTensor("weight")) y = r.call("mul", {y, *weight});
+    if (auto bias = r.maybeTensor("bias")) y = r.call("add", {y, *bias});
+    return y;
+}
+
+// x [..., k] @ matrix [k, n] as one mm: x's leading dims fold into its rows, and the
+// product is reshaped back to the composite's result [..., n]. nullopt, before anything is
+// emitted, when a dynamic graph leaves the reshapes no way to be written.
+std::optional<Argument> foldedMm(Rewrite& r, Argument x, const std::function<Argument()>& matrix) {
+    TensorMeta m = r.meta(x);
+    size_t rank = m.sizes.size();
+    if (rank == 2) return r.call("mm", {x, matrix()});
+    std::optional<std::vector<int64_t>> resultSizes = reshapeSizes(r, r.result());
+    if (!r.isStatic(m, rank - 1) || !resultSizes) return std::nullopt;
+    int64_t rows = 1;  // the leading dims, -1 when one of them is not static
+    for (size_t d = 0; d + 1 < rank && rows != -1; ++d) rows = r.isStatic(m, d) ? rows * m.sizes[d] : -1;
+    Argument folded = r.call("reshape", {x, constant(IValue::intList({rows, m.sizes.back()}))});
+    Argument product = r.call("mm", {folded, matrix()});
+    return r.call("reshape", {product, constant(IValue::intList(*resultSizes))});
+}
+
+std::optional<Argument> decomposeLinear(Rewrite& r) {
+    std::optional<Argument> y = foldedMm(r, r.tensor("input"), [&] { return r.call("t", {r.tensor("weight")}); });
+    if (!y) return std::nullopt;
+    if (r.hooks.plants(TestHooks::PlantedBug::AotDecomposition)) y = r.call("mul", {*y, constant(2)});
+    if (auto bias = r.maybeTensor("bias")) return r.call("add", {*y, *bias});
+    return y;
+}
+
+std::optional<Argument> decomposeMatmul(Rewrite& r) {
+    Argument a = r.tensor("self"), b = r.tensor("other");
+    TensorMeta am = r.meta(a), bm = r.meta(b);
+    size_t ra = am.sizes.size(), rb = bm.sizes.size();
+    if (ra <= 2 && rb <= 2) {
+        // Vectors become a 1xk row (left) or a kx1 column (right) and are squeezed out after.
+        std::vector<int64_t> squeezed;
+        if (ra == 1) {
+            a = r.call("unsqueeze", {a, constant(int64_t{0})});
+            squeezed.push_back(0);
+        }
+        if (rb == 1) {
+            b = r.call("unsqueeze", {b, constant(int64_t{1})});
+            squeezed.push_back(1);
+        }
+        Argument y = r.call("mm", {a, b});
+        return squeezed.empty() ? y : r.call("squeeze", {y, constant(IValue::intList(squeezed))});
+    }
+    if (ra > 2 && rb <= 2) {
+        // A matrix (or a vector as a kx1 column) applies to the last dim of a batch.
+        return foldedMm(r, a, [&] { return rb == 1 ? r.call("unsqueeze", {b, constant(int64_t{1})}) : b; });
+    }
+    if (ra != 3 || rb != 3) return std::nullopt;
+    std::optional<std::string> batchA = sizeExpression(r, am, 0), batchB = sizeExpression(r, bm, 0);
+    if (!batchA || !batchB) return std::nullopt;
+    if (*batchA != *batchB) {
+        // A static batch of 1 broadcasts against the other operand's static batch.
+        if (!r.isStatic(am, 0) || !r.isStatic(bm, 0)) return std::nullopt;
+        auto expanded = [&](const Argument& t, int64_t batch) {
+            return r.call("expand", {t, constant(IValue::intList({batch, -1, -1}))});
+        };
+        if (am.sizes[0] == 1) a = expanded(a, bm.sizes[0]);
+        else b = expanded(b, am.sizes[0]);
+    }
+    return r.call("bmm", {a, b});
+}
+
 }  // namespace
 
 void registerNnLinalgOps(OpRegistry& r) {
-    addSoftmax(r, "softmax", false);
-    addSoftmax(r, "log_softmax", true);
-    r.add(makeOp("layer_norm",
+    decomposeWith(addSoftmax(r, "softmax", false), decomposeSoftmax);
+    decomposeWith(addSoftmax(r, "log_softmax", true), decomposeLogSoftmax);
+    OpDef& layerNorm = r.add(makeOp("layer_norm",
                  "layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor",
                  {true, false, true}, layerNormMeta, [](const BoundArgs& a, const Tensor& out) {
                      const Tensor& input = a.tensor("input");
@@ -349,14 +542,19 @@ void registerNnLinalgOps(OpRegistry& r) {
                          }
                      });
                  }));
+    decomposeWith(layerNorm, decomposeLayerNorm);
+    gradFnNamed(layerNorm, "NativeLayerNormBackward0");
 
-    r.add(makeOp("matmul", "matmul(Tensor self, Tensor other) -> Tensor", {},
+    OpDef& matmul = r.add(makeOp("matmul", "matmul(Tensor self, Tensor other) -> Tensor", {},
                  [](const BoundArgs& a) {
                      const Tensor& x = a.tensor("self");
                      return contiguousMeta(matmulShape(x, a.tensor("other")).out, x.dtype());
                  },
                  [](const BoundArgs& a, const Tensor& out) { matmulInto(a.tensor("self"), a.tensor("other"), out); }));
-    r.add(makeOp("mm", "mm(Tensor self, Tensor mat2) -> Tensor", {},
+    lowerWith(matmul, lowerMatmul);
+    decomposeWith(matmul, decomposeMatmul, true);
+    gradFnNamed(matmul, "MmBackward0");
+    lowerWith(r.add(makeOp("mm", "mm(Tensor self, Tensor mat2) -> Tensor", {},
                  [](const BoundArgs& a) {
                      const Tensor& x = a.tensor("self");
                      const Tensor& y = a.tensor("mat2");
@@ -366,8 +564,8 @@ void registerNnLinalgOps(OpRegistry& r) {
                      checkSameDtype(x, y);
                      return contiguousMeta({x.sizes()[0], y.sizes()[1]}, x.dtype());
                  },
-                 [](const BoundArgs& a, const Tensor& out) { matmulInto(a.tensor("self"), a.tensor("mat2"), out); }));
-    r.add(makeOp("bmm", "bmm(Tensor self, Tensor mat2) -> Tensor", {},
+                 [](const BoundArgs& a, const Tensor& out) { matmulInto(a.tensor("self"), a.tensor("mat2"), out); })), lowerMm);
+    lowerWith(r.add(makeOp("bmm", "bmm(Tensor self, Tensor mat2) -> Tensor", {},
                  [](const BoundArgs& a) {
                      const Tensor& x = a.tensor("self");
                      const Tensor& y = a.tensor("mat2");
@@ -379,8 +577,8 @@ void registerNnLinalgOps(OpRegistry& r) {
                      checkSameDtype(x, y);
                      return contiguousMeta({x.sizes()[0], x.sizes()[1], y.sizes()[2]}, x.dtype());
                  },
-                 [](const BoundArgs& a, const Tensor& out) { matmulInto(a.tensor("self"), a.tensor("mat2"), out); }));
-    r.add(makeOp("linear", "linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor", {false, false, true}, linearMeta,
+                 [](const BoundArgs& a, const Tensor& out) { matmulInto(a.tensor("self"), a.tensor("mat2"), out); })), lowerBmm);
+    OpDef& linear = r.add(makeOp("linear", "linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor", {false, false, true}, linearMeta,
                  [](const BoundArgs& a, const Tensor& out) {
                      const Tensor& input = a.tensor("input");
                      const Tensor& weight = a.tensor("weight");
@@ -394,13 +592,15 @@ void registerNnLinalgOps(OpRegistry& r) {
                                         [](const double* v) { return v[0] + v[1]; }, [](const int64_t* v) { return v[0] + v[1]; });
                      }
                  }));
+    decomposeWith(linear, decomposeLinear, true);
+    gradFnNamed(linear, "AddmmBackward0");
 
-    r.add(makeOp("cat", "cat(Tensor[] tensors, int dim=0) -> Tensor", {true, false, false},
+    lowerWith(r.add(makeOp("cat", "cat(Tensor[] tensors, int dim=0) -> Tensor", {true, false, false},
                  [](const BoundArgs& a) { return catMeta(tensorList(a), a.integer("dim"), "cat"); },
-                 [](const BoundArgs& a, const Tensor& out) { catInto(tensorList(a), a.integer("dim"), out); }));
-    r.add(makeOp("stack", "stack(Tensor[] tensors, int dim=0) -> Tensor", {true, false, false},
+                 [](const BoundArgs& a, const Tensor& out) { catInto(tensorList(a), a.integer("dim"), out); })), lowerCat);
+    lowerWith(r.add(makeOp("stack", "stack(Tensor[] tensors, int dim=0) -> Tensor", {true, false, false},
                  [](const BoundArgs& a) { return catMeta(stackInputs(tensorList(a), a.integer("dim")), a.integer("dim"), "stack"); },
-                 [](const BoundArgs& a, const Tensor& out) { catInto(stackInputs(tensorList(a), a.integer("dim")), a.integer("dim"), out); }));
+                 [](const BoundArgs& a, const Tensor& out) { catInto(stackInputs(tensorList(a), a.integer("dim")), a.integer("dim"), out); })), lowerStack);
 }
 
 }  // namespace fusescope

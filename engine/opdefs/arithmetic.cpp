@@ -1,5 +1,6 @@
-// Pointwise ops: binary arithmetic and comparisons, unary math, where/clamp, and their
-// in-place forms. Each op is described once and registered as functional and in-place.
+// Binary pointwise ops (arithmetic, comparisons, logical and bitwise ops), where, clamp,
+// and the in-place fill_/zero_/copy_. Each op is described once, with its lowering, and
+// registered as functional and (a method) in-place.
 
 #include <cmath>
 #include <numbers>
@@ -7,32 +8,13 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "lower/elementwise_rules.h"
+#include "opdefs/op_families.h"
 #include "ops/kernel_support.h"
-#include "ops/op_registration.h"
-#include "ops/vec_math.h"
 
 namespace fusescope {
 
 namespace {
-
-std::string scalarName(DType t) { return std::string(dtypeScalarName(t)); }
-
-ResultMeta pointwiseMeta(const std::vector<Tensor>& inputs, DType outType) {
-    Shape sizes = broadcastTensors(inputs);
-    return {sizes, pointwiseStrides(sizes, inputs), outType};
-}
-
-// In-place ops write into self: the broadcast shape must be self's and the result type
-// must be castable to self's dtype.
-void checkInplace(const Tensor& self, const std::vector<Tensor>& inputs, DType resultDtype) {
-    Shape sizes = broadcastTensors(inputs);
-    if (sizes != self.sizes())
-        throw ScriptError("RuntimeError", fmt::format("output with shape {} doesn't match the broadcast shape {}",
-                                                      shapeStr(self.sizes()), shapeStr(sizes)));
-    if (!canCast(resultDtype, self.dtype()))
-        throw ScriptError("RuntimeError", fmt::format("result type {} can't be cast to the desired output type {}",
-                                                      scalarName(resultDtype), scalarName(self.dtype())));
-}
 
 // An elementwise op over self and its other tensor operands. outType maps the common
 // (promoted) dtype to the result dtype; computeType to the dtype arithmetic happens in.
@@ -60,7 +42,9 @@ std::vector<Tensor> gatherInputs(const PointwiseOp& op, const BoundArgs& a) {
     return in;
 }
 
-void registerPointwise(OpRegistry& r, const PointwiseOp& op) {
+// Registers op and, unless op.inplace is false, its in-place method; returns the functional
+// op's definition, lowered by `lowering`.
+OpDef& registerPointwise(OpRegistry& r, const PointwiseOp& op, LoweringRule lowering) {
     auto meta = [op](const BoundArgs& a) {
         std::vector<Tensor> in = gatherInputs(op, a);
         DType common = resultType(in);
@@ -70,8 +54,8 @@ void registerPointwise(OpRegistry& r, const PointwiseOp& op) {
         std::vector<Tensor> in = gatherInputs(op, a);
         op.run(a, out, in, op.computeType(resultType(in), a));
     };
-    r.add(makeOp(op.name, op.name + op.schema, op.flags, meta, compute));
-    if (!op.inplace) return;
+    OpDef& functional = lowerWith(r.add(makeOp(op.name, op.name + op.schema, op.flags, meta, compute)), std::move(lowering));
+    if (!op.inplace) return functional;
     std::string name = op.name + "_";
     auto checked = [op](const BoundArgs& a) {
         std::vector<Tensor> in = gatherInputs(op, a);
@@ -91,6 +75,7 @@ void registerPointwise(OpRegistry& r, const PointwiseOp& op) {
         return IValue(in[0]);
     };
     r.add(std::move(d));
+    return functional;
 }
 
 DType same(DType common, const BoundArgs&) { return common; }
@@ -210,16 +195,23 @@ void registerWhereClamp(OpRegistry& r) {
         const Tensor& cond = a.tensor("condition");
         if (cond.dtype() != DType::Bool)
             throw ScriptError("RuntimeError", fmt::format("where expected condition to be a boolean tensor, but got a tensor with dtype {}",
-                                                          scalarName(cond.dtype())));
+                                                          dtypeScalarName(cond.dtype())));
         std::vector<Tensor> in = {cond, a.tensor("self"), a.tensor("other")};
         return pointwiseMeta(in, resultType({in[1], in[2]}));
     };
-    r.add(makeOp("where", "where(Tensor condition, Tensor self, Tensor other) -> Tensor", {true, false, false}, whereMeta,
-                 [](const BoundArgs& a, const Tensor& out) {
-                     pointwiseApply(out, {a.tensor("condition"), a.tensor("self"), a.tensor("other")}, out.dtype(),
-                                    [](const double* v) { return v[0] != 0 ? v[1] : v[2]; },
-                                    [](const int64_t* v) { return v[0] != 0 ? v[1] : v[2]; });
-                 }));
+    OpDef& where = r.add(makeOp("where", "where(Tensor condition, Tensor self, Tensor other) -> Tensor", {true, false, false}, whereMeta,
+                                [](const BoundArgs& a, const Tensor& out) {
+                                    pointwiseApply(out, {a.tensor("condition"), a.tensor("self"), a.tensor("other")}, out.dtype(),
+                                                   [](const double* v) { return v[0] != 0 ? v[1] : v[2]; },
+                                                   [](const int64_t* v) { return v[0] != 0 ? v[1] : v[2]; });
+                                }));
+    lowerWith(where, [](LoweringContext& c, const LoweringArgs& a) -> std::vector<LValue> {
+        DType out = c.meta().dtype;
+        return {elementwise(c, {a.tensor("condition"), a.tensor("self"), a.tensor("other")}, std::nullopt, out,
+                            [out](LoopBodyBuilder& b, const std::vector<int>& x) {
+                                return b.call(LoopOpKind::Where, {b.toDtype(x[0], DType::Bool), b.toDtype(x[1], out), b.toDtype(x[2], out)}, out);
+                            })};
+    });
 
     // clamp promotes with its bounds as wrapped numbers: int tensor clamped by 0.5 is float.
     auto clampType = [](const BoundArgs& a) {
@@ -242,13 +234,28 @@ void registerWhereClamp(OpRegistry& r) {
                        [=](const double* v) { return std::isnan(v[0]) ? v[0] : std::min(std::max(v[0], lod), hid); },
                        [=](const int64_t* v) { return std::min(std::max(v[0], loi), hii); });
     };
+    // Both forms lower to maximum with min, then minimum with max, in the output dtype.
+    LoweringRule clampLowering = [](LoweringContext& c, const LoweringArgs& a) -> std::vector<LValue> {
+        DType out = c.meta().dtype;
+        std::vector<LValue> values{a.tensor("self")};
+        bool hasMin = a.has("min"), hasMax = a.has("max");
+        if (hasMin) values.push_back(a.tensor("min"));
+        if (hasMax) values.push_back(a.tensor("max"));
+        return {elementwise(c, values, out, out, [hasMin, hasMax, out](LoopBodyBuilder& b, const std::vector<int>& x) {
+            int v = x[0];
+            if (hasMin) v = b.call(LoopOpKind::Maximum, {v, x[1]}, out);
+            if (hasMax) v = b.call(LoopOpKind::Minimum, {v, x[hasMin ? 2 : 1]}, out);
+            return v;
+        })};
+    };
     const std::string tail = "(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor";
-    r.add(makeOp("clamp", "clamp" + tail, {},
-                 [clampType](const BoundArgs& a) {
-                     const Tensor& self = a.tensor("self");
-                     return pointwiseMeta({self}, clampType(a));
-                 },
-                 clampInto));
+    lowerWith(r.add(makeOp("clamp", "clamp" + tail, {},
+                           [clampType](const BoundArgs& a) {
+                               const Tensor& self = a.tensor("self");
+                               return pointwiseMeta({self}, clampType(a));
+                           },
+                           clampInto)),
+              clampLowering);
     // clamp.Tensor: tensor bounds broadcast with self and promote with it as ordinary operands;
     // a nan bound gives nan, as PyTorch's clamp_stub does.
     auto clampTensorInputs = [](const BoundArgs& a) {
@@ -259,7 +266,7 @@ void registerWhereClamp(OpRegistry& r) {
         if (!a["max"].isNone()) in.push_back(a.tensor("max"));
         return in;
     };
-    r.add(makeOp("clamp.Tensor", "clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor", {},
+    OpDef& clampTensor = r.add(makeOp("clamp.Tensor", "clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor", {},
                  [clampTensorInputs](const BoundArgs& a) {
                      std::vector<Tensor> in = clampTensorInputs(a);
                      return pointwiseMeta(in, resultType(in));
@@ -282,6 +289,7 @@ void registerWhereClamp(OpRegistry& r) {
                                         return x;
                                     });
                  }));
+    lowerWith(clampTensor, clampLowering);
     OpDef inplace;
     inplace.name = "clamp_";
     inplace.schema = "clamp_" + tail;
@@ -298,166 +306,6 @@ void registerWhereClamp(OpRegistry& r) {
         return IValue(self);
     };
     r.add(std::move(inplace));
-}
-
-// A unary op: floatOnly ops (exp, sqrt, ...) compute bool/int inputs in the default float.
-struct UnaryOp {
-    std::string name;
-    enum class Out { Same, Float, Bool } out = Out::Same;
-    OpFlags flags;
-    std::function<void(const BoundArgs&, const Tensor& out, const Tensor& in)> run;
-    std::string extra;  // extra schema parameters, e.g. ", str approximate='none'"
-
-    using RunFn = std::function<void(const BoundArgs&, const Tensor&, const Tensor&)>;
-    UnaryOp(std::string n, Out o, OpFlags f, RunFn r, std::string e = "")
-        : name(std::move(n)), out(o), flags(f), run(std::move(r)), extra(std::move(e)) {}
-};
-
-template <class FD, class FI>
-auto unary(FD fd, FI fi) {
-    return [fd, fi](const BoundArgs&, const Tensor& out, const Tensor& in) {
-        DType compute = isFloating(out.dtype()) ? out.dtype() : DType::Int64;
-        if constexpr (std::is_same_v<FI, std::nullptr_t>)
-            pointwiseApply(out, {in}, compute, [&](const double* v) { return fd(v[0]); }, nullptr);
-        else
-            pointwiseApply(out, {in}, compute, [&](const double* v) { return fd(v[0]); }, [&](const int64_t* v) { return fi(v[0]); });
-    };
-}
-
-DType unaryOutType(const UnaryOp& op, DType in) {
-    switch (op.out) {
-        case UnaryOp::Out::Float: return toFloatType(in);
-        case UnaryOp::Out::Bool: return DType::Bool;
-        case UnaryOp::Out::Same:
-            if (op.name == "square" && in == DType::Bool) return DType::Int64;  // pow(bool, 2) is int64
-            break;
-    }
-    return in;
-}
-
-void registerUnary(OpRegistry& r, const UnaryOp& op, bool withInplace = false) {
-    auto meta = [op](const BoundArgs& a) {
-        const Tensor& self = a.tensor("self");
-        if (op.name == "neg" && self.dtype() == DType::Bool)
-            throw ScriptError("RuntimeError",
-                              "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
-        return pointwiseMeta({self}, unaryOutType(op, self.dtype()));
-    };
-    std::string tail = "(Tensor self" + op.extra + ") -> Tensor";
-    r.add(makeOp(op.name, op.name + tail, op.flags, meta, [op](const BoundArgs& a, const Tensor& out) { op.run(a, out, a.tensor("self")); }));
-    if (!withInplace) return;
-    OpDef d;
-    d.name = op.name + "_";
-    d.schema = d.name + tail;
-    d.isFunction = true;
-    d.isFunctional = op.flags.functional;
-    auto check = [op](const BoundArgs& a) {
-        const Tensor& self = a.tensor("self");
-        checkInplace(self, {self}, unaryOutType(op, self.dtype()));
-        return self;
-    };
-    d.infer = [check](const BoundArgs& a) { return IValue(check(a)); };
-    d.kernel = [check, op](const BoundArgs& a) {
-        Tensor self = check(a);
-        op.run(a, self, self);
-        return IValue(self);
-    };
-    r.add(std::move(d));
-}
-
-double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
-
-void registerUnaryOps(OpRegistry& r) {
-    using O = UnaryOp::Out;
-    const OpFlags both{};
-    const OpFlags nn{true, true, true};
-    auto id = [](auto x) { return x; };
-    registerUnary(r, {"neg", O::Same, both, unary([](double x) { return -x; }, [](int64_t x) { return -x; })});
-    registerUnary(r, {"abs", O::Same, both, unary([](double x) { return std::fabs(x); }, [](int64_t x) { return x < 0 ? -x : x; })}, true);
-    // Float classification: bool results, computed on the input's values (ints are finite).
-    auto classify = [](auto test, bool forInts) {
-        return [test, forInts](const BoundArgs&, const Tensor& out, const Tensor& in) {
-            DType compute = isFloating(in.dtype()) ? DType::Float64 : DType::Int64;
-            pointwiseApply(out, {in}, compute, [&](const double* v) { return double(test(v[0])); },
-                           [&](const int64_t*) { return int64_t(forInts); });
-        };
-    };
-    registerUnary(r, {"isnan", O::Bool, both, classify([](double x) { return std::isnan(x); }, false)});
-    registerUnary(r, {"isinf", O::Bool, both, classify([](double x) { return std::isinf(x); }, false)});
-    registerUnary(r, {"isfinite", O::Bool, both, classify([](double x) { return std::isfinite(x); }, true)});
-    // sign: (0 < x) - (x < 0), so nan and -0. give 0.
-    registerUnary(r, {"sign", O::Same, both, unary([](double x) { return double((0.0 < x) - (x < 0.0)); },
-                                                  [](int64_t x) { return int64_t((0 < x) - (x < 0)); })}, true);
-    registerUnary(r, {"square", O::Same, both, unary([](double x) { return x * x; }, [](int64_t x) { return x * x; })}, true);
-    registerUnary(r, {"exp2", O::Float, both, unary([](double x) { return std::exp2(x); }, nullptr)});
-    registerUnary(r, {"log2", O::Float, both, unary([](double x) { return std::log2(x); }, nullptr)});
-    registerUnary(r, {"log1p", O::Float, both, unary([](double x) { return std::log1p(x); }, nullptr)});
-    registerUnary(r, {"expm1", O::Float, both, unary([](double x) { return std::expm1(x); }, nullptr)});
-    registerUnary(r, {"exp", O::Float, both, unary([](double x) { return std::exp(x); }, nullptr)});
-    registerUnary(r, {"log", O::Float, both, unary([](double x) { return std::log(x); }, nullptr)});
-    registerUnary(r, {"sqrt", O::Float, both, unary([](double x) { return std::sqrt(x); }, nullptr)});
-    registerUnary(r, {"rsqrt", O::Float, both, unary([](double x) { return 1.0 / std::sqrt(x); }, nullptr)});
-    registerUnary(r, {"sin", O::Float, both, unary([](double x) { return std::sin(x); }, nullptr)});
-    registerUnary(r, {"cos", O::Float, both, unary([](double x) { return std::cos(x); }, nullptr)});
-    registerUnary(r, {"tanh", O::Float, nn, unary([](double x) { return std::tanh(x); }, nullptr)});
-    // sigmoid/silu compute in float for float32/float16/bfloat16, as PyTorch's kernels do
-    // (sigmoid(-100.) is 0 there: exp(100.f) overflows), in double for float64.
-    auto byPrecision = [](auto dbl, auto flt) {
-        return [dbl, flt](const BoundArgs& a, const Tensor& out, const Tensor& in) {
-            if (out.dtype() == DType::Float64) unary(dbl, nullptr)(a, out, in);
-            else unary(flt, nullptr)(a, out, in);
-        };
-    };
-    registerUnary(r, {"sigmoid", O::Float, nn,
-                      byPrecision(sigmoid, [](double x) {
-                          return static_cast<double>(1.0f / (1.0f + std::exp(-static_cast<float>(x))));
-                      })});
-    registerUnary(r, {"erf", O::Float, both, unary([](double x) { return std::erf(x); }, nullptr)});
-    registerUnary(r, {"reciprocal", O::Float, both, unary([](double x) { return 1.0 / x; }, nullptr)});
-    registerUnary(r, {"silu", O::Float, {false, false, true},
-                      byPrecision([](double x) { return x * sigmoid(x); }, [](double x) {
-                          float f = static_cast<float>(x);
-                          return static_cast<double>(f / (1.0f + std::exp(-f)));
-                      })});
-    registerUnary(r, {"relu", O::Same, nn,
-                      unary([](double x) { return std::isnan(x) ? x : std::max(x, 0.0); }, [](int64_t x) { return std::max<int64_t>(x, 0); })},
-                  true);
-    registerUnary(r, {"floor", O::Same, both, unary([](double x) { return std::floor(x); }, id)});
-    registerUnary(r, {"ceil", O::Same, both, unary([](double x) { return std::ceil(x); }, id)});
-    registerUnary(r, {"logical_not", O::Bool, both, unary([](double x) { return double(x == 0); }, [](int64_t x) { return int64_t(x == 0); })});
-    registerUnary(r, {"bitwise_not", O::Same, both, [](const BoundArgs& a, const Tensor& out, const Tensor& in) {
-                          if (isFloating(in.dtype()))
-                              throw ScriptError("RuntimeError", fmt::format("\"bitwise_not_cpu\" not implemented for '{}'", scalarName(in.dtype())));
-                          if (in.dtype() == DType::Bool) unary([](double x) { return double(x == 0); }, [](int64_t x) { return int64_t(x == 0); })(a, out, in);
-                          else unary([](double x) { return x; }, [](int64_t x) { return ~x; })(a, out, in);
-                      }});
-    registerUnary(r, {"round", O::Same, both,
-                      [](const BoundArgs& a, const Tensor& out, const Tensor& in) {
-                          int64_t decimals = a.integer("decimals");
-                          double scale = std::pow(10.0, static_cast<double>(decimals));
-                          unary([decimals, scale](double x) {
-                              // Half to even, as torch.round (std::nearbyint in the default mode).
-                              return decimals == 0 ? std::nearbyint(x) : std::nearbyint(x * scale) / scale;
-                          },
-                                [](int64_t x) { return x; })(a, out, in);
-                      },
-                      ", *, int decimals=0"});
-    registerUnary(r, {"gelu", O::Float, {false, false, true},
-                      [](const BoundArgs& a, const Tensor& out, const Tensor& in) {
-                          std::string approx = a["approximate"].toString();
-                          if (approx == "tanh") {
-                              const double k = std::sqrt(2.0 / std::numbers::pi);
-                              unary([k](double x) { return 0.5 * x * (1.0 + std::tanh(k * (x + 0.044715 * x * x * x))); }, nullptr)(a, out, in);
-                          } else if (approx == "none" && in.dtype() == DType::Float32) {
-                              // PyTorch runs float32 exact gelu through oneDNN's AVX512 kernel.
-                              unary([](double x) { return static_cast<double>(onednnGeluErf(static_cast<float>(x))); }, nullptr)(a, out, in);
-                          } else if (approx == "none") {
-                              unary([](double x) { return 0.5 * x * (1.0 + std::erf(x * std::numbers::sqrt2 / 2.0)); }, nullptr)(a, out, in);
-                          } else {
-                              throw ScriptError("RuntimeError", "approximate argument must be either none or tanh.");
-                          }
-                      },
-                      ", *, str approximate='none'"});
 }
 
 void registerFillCopy(OpRegistry& r) {
@@ -504,24 +352,42 @@ void registerFillCopy(OpRegistry& r) {
               });
 }
 
+// add / sub with alpha: other * alpha first.
+LoweringRule withAlpha(LoopOpKind loopOp) {
+    return [loopOp](LoweringContext& c, const LoweringArgs& a) -> std::vector<LValue> {
+        DType out = c.meta().dtype;
+        double alpha = a.bound().number("alpha");
+        return {elementwise(c, {a.tensor("self"), a.tensor("other")}, out, out,
+                            [loopOp, alpha, out](LoopBodyBuilder& b, const std::vector<int>& x) {
+                                int other = x[1];
+                                if (alpha != 1) other = b.call(LoopOpKind::Mul, {other, b.constant(alpha, out)}, out);
+                                return b.call(loopOp, {x[0], other}, out);
+                            })};
+    };
+}
+
 }  // namespace
 
-void registerPointwiseOps(OpRegistry& r) {
+void registerArithmeticOps(OpRegistry& r) {
+    using K = LoopOpKind;
     const std::string binary = "(Tensor self, Tensor other) -> Tensor";
     const std::vector<std::string> so = {"self", "other"};
     const OpFlags both{};
 
     registerPointwise(r, {"add", "(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", both, so, same, same,
-                          [](const BoundArgs& a, const Tensor& out, const std::vector<Tensor>& in, DType c) { addSub(a, out, in, c, 1.0); }});
+                          [](const BoundArgs& a, const Tensor& out, const std::vector<Tensor>& in, DType c) { addSub(a, out, in, c, 1.0); }},
+                      withAlpha(K::Add));
     registerPointwise(r, {"sub", "(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", both, so,
                           [](DType c, const BoundArgs& a) {
                               checkNotBoolSub({a.tensor("self"), a.tensor("other")});
                               return c;
                           },
                           same,
-                          [](const BoundArgs& a, const Tensor& out, const std::vector<Tensor>& in, DType c) { addSub(a, out, in, c, -1.0); }});
+                          [](const BoundArgs& a, const Tensor& out, const std::vector<Tensor>& in, DType c) { addSub(a, out, in, c, -1.0); }},
+                      withAlpha(K::Sub));
     registerPointwise(r, {"mul", binary, both, so, same, same,
-                          elementwise([](const double* v) { return v[0] * v[1]; }, [](const int64_t* v) { return wrapMul(v[0], v[1]); })});
+                          elementwise([](const double* v) { return v[0] * v[1]; }, [](const int64_t* v) { return wrapMul(v[0], v[1]); })},
+                      binaryRule(K::Mul));
     registerPointwise(
         r, {"div", "(Tensor self, Tensor other, *, str? rounding_mode=None) -> Tensor", both, so,
             [](DType c, const BoundArgs& a) { return roundingMode(a).empty() ? toFloatType(c) : c; },
@@ -536,13 +402,20 @@ void registerPointwiseOps(OpRegistry& r) {
                 else
                     pointwiseApply(out, in, c, [](const double* v) { return floorDivide(v[0], v[1]); },
                                    [](const int64_t* v) { return floorDivideInt(v[0], v[1]); });
-            }});
+            }},
+        [](LoweringContext& c, const LoweringArgs& a) -> std::vector<LValue> {
+            const IValue& mode = a.bound()["rounding_mode"];
+            K loopOp = mode.isNone() ? K::TrueDiv : mode.toString() == "floor" ? K::FloorDiv : K::TruncDiv;
+            return binaryRule(loopOp)(c, a);
+        });
     registerPointwise(r, {"floor_divide", binary, both, so, same, same,
                           elementwise([](const double* v) { return floorDivide(v[0], v[1]); },
-                                      [](const int64_t* v) { return floorDivideInt(v[0], v[1]); })});
+                                      [](const int64_t* v) { return floorDivideInt(v[0], v[1]); })},
+                      binaryRule(K::FloorDiv));
     registerPointwise(r, {"remainder", binary, both, so, same, same,
                           elementwise([](const double* v) { return pyMod(v[0], v[1]); },
-                                      [](const int64_t* v) { return pyModInt(v[0], v[1]); })});
+                                      [](const int64_t* v) { return pyModInt(v[0], v[1]); })},
+                      binaryRule(K::Mod));
     // As PyTorch's pow meta function: an integer tensor to a negative integer Python number
     // is an error however the values look, so tracing (meta) raises it as eager does.
     auto powType = [](DType c, const BoundArgs& a) {
@@ -555,47 +428,51 @@ void registerPointwiseOps(OpRegistry& r) {
     };
     registerPointwise(r, {"pow", "(Tensor self, Tensor exponent) -> Tensor", both, {"self", "exponent"}, powType, same,
                           elementwise([](const double* v) { return std::pow(v[0], v[1]); },
-                                      [](const int64_t* v) { return intPow(v[0], v[1]); })});
+                                      [](const int64_t* v) { return intPow(v[0], v[1]); })},
+                      computedInOutputType(K::Pow, {"self", "exponent"}));
     auto maxFn = [](const double* v) { return std::isnan(v[0]) || std::isnan(v[1]) ? NAN : std::max(v[0], v[1]); };
     auto minFn = [](const double* v) { return std::isnan(v[0]) || std::isnan(v[1]) ? NAN : std::min(v[0], v[1]); };
     registerPointwise(r, {"maximum", binary, both, so, same, same,
-                          elementwise(maxFn, [](const int64_t* v) { return std::max(v[0], v[1]); }), false});
+                          elementwise(maxFn, [](const int64_t* v) { return std::max(v[0], v[1]); }), false},
+                      binaryRule(K::Maximum));
     registerPointwise(r, {"minimum", binary, both, so, same, same,
-                          elementwise(minFn, [](const int64_t* v) { return std::min(v[0], v[1]); }), false});
+                          elementwise(minFn, [](const int64_t* v) { return std::min(v[0], v[1]); }), false},
+                      binaryRule(K::Minimum));
 
     // Comparisons compare in the promoted type and return bool.
-    auto cmp = [&](const char* name, auto fd, auto fi) {
-        registerPointwise(r, {name, binary, both, so, boolOut, same, elementwise(fd, fi), false});
+    auto cmp = [&](const char* name, K loopOp, auto fd, auto fi) {
+        registerPointwise(r, {name, binary, both, so, boolOut, same, elementwise(fd, fi), false}, predicateRule(loopOp, so));
     };
-    cmp("eq", [](const double* v) { return double(v[0] == v[1]); }, [](const int64_t* v) { return int64_t(v[0] == v[1]); });
-    cmp("ne", [](const double* v) { return double(v[0] != v[1]); }, [](const int64_t* v) { return int64_t(v[0] != v[1]); });
-    cmp("lt", [](const double* v) { return double(v[0] < v[1]); }, [](const int64_t* v) { return int64_t(v[0] < v[1]); });
-    cmp("le", [](const double* v) { return double(v[0] <= v[1]); }, [](const int64_t* v) { return int64_t(v[0] <= v[1]); });
-    cmp("gt", [](const double* v) { return double(v[0] > v[1]); }, [](const int64_t* v) { return int64_t(v[0] > v[1]); });
-    cmp("ge", [](const double* v) { return double(v[0] >= v[1]); }, [](const int64_t* v) { return int64_t(v[0] >= v[1]); });
-    auto logical = [&](const char* name, auto fd) {
+    cmp("eq", K::Eq, [](const double* v) { return double(v[0] == v[1]); }, [](const int64_t* v) { return int64_t(v[0] == v[1]); });
+    cmp("ne", K::Ne, [](const double* v) { return double(v[0] != v[1]); }, [](const int64_t* v) { return int64_t(v[0] != v[1]); });
+    cmp("lt", K::Lt, [](const double* v) { return double(v[0] < v[1]); }, [](const int64_t* v) { return int64_t(v[0] < v[1]); });
+    cmp("le", K::Le, [](const double* v) { return double(v[0] <= v[1]); }, [](const int64_t* v) { return int64_t(v[0] <= v[1]); });
+    cmp("gt", K::Gt, [](const double* v) { return double(v[0] > v[1]); }, [](const int64_t* v) { return int64_t(v[0] > v[1]); });
+    cmp("ge", K::Ge, [](const double* v) { return double(v[0] >= v[1]); }, [](const int64_t* v) { return int64_t(v[0] >= v[1]); });
+    auto logical = [&](const char* name, K loopOp, auto fd) {
         registerPointwise(r, {name, binary, both, so, boolOut, [](DType, const BoundArgs&) { return DType::Float64; },
-                              elementwise(fd, nullptr), false});
+                              elementwise(fd, nullptr), false},
+                          logicalRule(loopOp, so));
     };
-    logical("logical_and", [](const double* v) { return double(v[0] != 0 && v[1] != 0); });
-    logical("logical_or", [](const double* v) { return double(v[0] != 0 || v[1] != 0); });
-    logical("logical_xor", [](const double* v) { return double((v[0] != 0) != (v[1] != 0)); });
+    logical("logical_and", K::LogicalAnd, [](const double* v) { return double(v[0] != 0 && v[1] != 0); });
+    logical("logical_or", K::LogicalOr, [](const double* v) { return double(v[0] != 0 || v[1] != 0); });
+    logical("logical_xor", K::LogicalXor, [](const double* v) { return double((v[0] != 0) != (v[1] != 0)); });
     // Bitwise ops back Python's & | ^ on bool masks and ints.
-    auto bitwise = [&](const char* name, auto fi) {
+    auto bitwise = [&](const char* name, K loopOp, auto fi) {
         registerPointwise(r, {name, binary, both, so,
                               [name](DType c, const BoundArgs&) {
                                   if (isFloating(c))
-                                      throw ScriptError("RuntimeError", fmt::format("\"{}_cpu\" not implemented for '{}'", name, scalarName(c)));
+                                      throw ScriptError("RuntimeError", fmt::format("\"{}_cpu\" not implemented for '{}'", name, dtypeScalarName(c)));
                                   return c;
                               },
-                              same, elementwise([](const double* v) { return v[0]; }, fi), false});
+                              same, elementwise([](const double* v) { return v[0]; }, fi), false},
+                          binaryRule(loopOp));
     };
-    bitwise("bitwise_and", [](const int64_t* v) { return v[0] & v[1]; });
-    bitwise("bitwise_or", [](const int64_t* v) { return v[0] | v[1]; });
-    bitwise("bitwise_xor", [](const int64_t* v) { return v[0] ^ v[1]; });
+    bitwise("bitwise_and", K::BitwiseAnd, [](const int64_t* v) { return v[0] & v[1]; });
+    bitwise("bitwise_or", K::BitwiseOr, [](const int64_t* v) { return v[0] | v[1]; });
+    bitwise("bitwise_xor", K::BitwiseXor, [](const int64_t* v) { return v[0] ^ v[1]; });
 
     registerWhereClamp(r);
-    registerUnaryOps(r);
     registerFillCopy(r);
 }
 

@@ -1,4 +1,6 @@
 // Assorted ops: masked_fill, tril/triu, cumsum, outer, dropout, numel, allclose, equal, eye.
+// masked_fill, tril and triu lower to a where; outer and dropout decompose; the rest run
+// eagerly, each saying why.
 
 #include <cmath>
 
@@ -6,8 +8,9 @@
 
 #include "core/error.h"
 #include "core/random.h"
+#include "lower/elementwise_rules.h"
+#include "opdefs/op_families.h"
 #include "ops/kernel_support.h"
-#include "ops/op_registration.h"
 
 namespace fusescope {
 
@@ -64,13 +67,57 @@ Error dataDependent(const char* op) {
     return Error(fmt::format("{}() returns a Python bool that depends on tensor values", op));
 }
 
+// ---- lowerings and decompositions ---------------------------------------------------------
+
+std::vector<LValue> lowerMaskedFill(LoweringContext& c, const LoweringArgs& a) {
+    DType out = c.meta().dtype;
+    double value = a.bound().number("value");
+    return {elementwise(c, {a.tensor("mask"), a.tensor("self")}, std::nullopt, out, [out, value](LoopBodyBuilder& b, const std::vector<int>& x) {
+        return b.call(LoopOpKind::Where, {b.toDtype(x[0], DType::Bool), b.constant(value, out), b.toDtype(x[1], out)}, out);
+    })};
+}
+
+// tril / triu: keep elements on the right side of the diagonal, zero the rest.
+LoweringRule triangleRule(bool lower) {
+    return [lower](LoweringContext& c, const LoweringArgs& a) -> std::vector<LValue> {
+        LValue self = a.tensor("self");
+        int64_t diagonal = a.bound().integer("diagonal");
+        DType out = c.meta().dtype;
+        return {c.lazy(c.outputSizes(), out,
+                       [self, diagonal, out, lower](LoopBodyBuilder& b, const std::vector<IndexExpr>& index) {
+                           size_t n = index.size();
+                           int offset = b.indexExpr(index[n - 1] - index[n - 2], DType::Int64);
+                           int keep = b.call(lower ? LoopOpKind::Le : LoopOpKind::Ge, {offset, b.constant(static_cast<double>(diagonal), DType::Int64)}, DType::Bool);
+                           return b.call(LoopOpKind::Where, {keep, self.load(b, index), b.constant(0, out)}, out);
+                       },
+                       {self})};
+    };
+}
+
+// dropout when it is the identity (not training, or p == 0); else the generator's values.
+std::vector<LValue> lowerDropout(LoweringContext& c, const LoweringArgs& a) {
+    if (a.bound().flag("training") && a.bound().number("p") != 0) c.unsupported("dropout in training mode (random)");
+    return {identity(c, a.tensor("input"))};
+}
+
+std::optional<Argument> decomposeOuter(Rewrite& r) {
+    Argument column = r.call("unsqueeze", {r.tensor("self"), constant(int64_t{1})});
+    Argument row = r.call("unsqueeze", {r.tensor("vec2"), constant(int64_t{0})});
+    return r.call("mul", {column, row});
+}
+
+std::optional<Argument> decomposeDropout(Rewrite& r) {
+    if (r.bound.flag("training") && r.bound.number("p") != 0) return std::nullopt;
+    return r.tensor("input");
+}
+
 }  // namespace
 
 void registerMiscOps(OpRegistry& r) {
     const OpFlags both{};
 
     // masked_fill / masked_fill_
-    r.add(makeOp("masked_fill", "masked_fill(Tensor self, Tensor mask, Scalar value) -> Tensor", both,
+    lowerWith(r.add(makeOp("masked_fill", "masked_fill(Tensor self, Tensor mask, Scalar value) -> Tensor", both,
                  [](const BoundArgs& a) {
                      const Tensor& self = a.tensor("self");
                      checkBoolMask(a.tensor("mask"));
@@ -80,7 +127,7 @@ void registerMiscOps(OpRegistry& r) {
                  [](const BoundArgs& a, const Tensor& out) {
                      copyInto(out, a.tensor("self"));
                      maskedFillInto(out, a.tensor("mask"), a["value"]);
-                 }));
+                 })), lowerMaskedFill);
     {
         OpDef d;
         d.name = "masked_fill_";
@@ -100,7 +147,7 @@ void registerMiscOps(OpRegistry& r) {
     // tril / triu (and in-place forms)
     for (bool lower : {true, false}) {
         std::string name = lower ? "tril" : "triu";
-        r.add(makeOp(name, name + "(Tensor self, int diagonal=0) -> Tensor", both,
+        lowerWith(r.add(makeOp(name, name + "(Tensor self, int diagonal=0) -> Tensor", both,
                      [name](const BoundArgs& a) {
                          const Tensor& self = a.tensor("self");
                          checkMatrix(name.c_str(), self);
@@ -109,7 +156,7 @@ void registerMiscOps(OpRegistry& r) {
                      [lower](const BoundArgs& a, const Tensor& out) {
                          copyInto(out, a.tensor("self"));
                          triangle(out, a.integer("diagonal"), lower);
-                     }));
+                     })), triangleRule(lower));
         OpDef d;
         d.name = name + "_";
         d.schema = d.name + "(Tensor self, int diagonal=0) -> Tensor";
@@ -129,7 +176,7 @@ void registerMiscOps(OpRegistry& r) {
 
     // cumsum: bool/int accumulate in int64; float32/float64 in double (ATen's CPU acc_type),
     // float16/bfloat16 in float; each prefix is rounded to the output type.
-    r.add(makeOp("cumsum", "cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor", both,
+    runEagerly(r.add(makeOp("cumsum", "cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor", both,
                  [](const BoundArgs& a) {
                      const Tensor& self = a.tensor("self");
                      wrapDim(a.integer("dim"), std::max<int64_t>(self.dim(), 1));
@@ -168,10 +215,10 @@ void registerMiscOps(OpRegistry& r) {
                                  }
                              }
                          }
-                 }));
+                 })), "a scan, which the loop IR has no form for yet");
 
     // outer(a, b) = a[:, None] * b[None, :]
-    r.add(makeOp("outer", "outer(Tensor self, Tensor vec2) -> Tensor", both,
+    decomposeWith(r.add(makeOp("outer", "outer(Tensor self, Tensor vec2) -> Tensor", both,
                  [](const BoundArgs& a) {
                      const Tensor& x = a.tensor("self");
                      const Tensor& y = a.tensor("vec2");
@@ -186,7 +233,7 @@ void registerMiscOps(OpRegistry& r) {
                      Tensor yc = y.asStrided({1, y.sizes()[0]}, {0, y.strides()[0]}, y.storageOffset());
                      pointwiseApply(out, {xc, yc}, out.dtype(), [](const double* v) { return v[0] * v[1]; },
                                     [](const int64_t* v) { return v[0] * v[1]; });
-                 }));
+                 })), decomposeOuter, true);
 
     // F.dropout: the input itself when not training (or p == 0); otherwise zeroes each element
     // with probability p (Fusescope's generator, so values differ from PyTorch's) and scales
@@ -222,7 +269,8 @@ void registerMiscOps(OpRegistry& r) {
             });
             return IValue(out);
         };
-        r.add(std::move(d));
+        OpDef& dropout = lowerWith(r.add(std::move(d)), lowerDropout);
+        decomposeWith(dropout, decomposeDropout, true);
     }
 
     // torch.numel(x) / x.numel()
@@ -233,7 +281,7 @@ void registerMiscOps(OpRegistry& r) {
         auto f = [](const BoundArgs& a) { return IValue(a.tensor("self").numel()); };
         d.infer = f;
         d.kernel = f;
-        r.add(std::move(d));
+        runEagerly(r.add(std::move(d)), "returns a Python int, not a tensor");
     }
 
     // allclose / equal return Python bools.
@@ -263,7 +311,7 @@ void registerMiscOps(OpRegistry& r) {
             });
             return IValue(all);
         };
-        r.add(std::move(d));
+        runEagerly(r.add(std::move(d)), "returns a Python bool, not a tensor");
     }
     {
         OpDef d;
@@ -283,7 +331,7 @@ void registerMiscOps(OpRegistry& r) {
             });
             return IValue(all);
         };
-        r.add(std::move(d));
+        runEagerly(r.add(std::move(d)), "returns a Python bool, not a tensor");
     }
 
     // eye(n, m=None)
@@ -313,7 +361,7 @@ void registerMiscOps(OpRegistry& r) {
         };
         d.infer = [infer, grad](const BoundArgs& a) { return grad(a, infer(a)); };
         d.kernel = [kernel, grad](const BoundArgs& a) { return grad(a, kernel(a)); };
-        r.add(std::move(d));
+        runEagerly(r.add(std::move(d)), "not lowered yet");
     }
 }
 

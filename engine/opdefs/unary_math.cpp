@@ -1,0 +1,266 @@
+// Unary pointwise ops: math (exp, log, sqrt, trig, erf), activations (relu, sigmoid, silu,
+// gelu), rounding, sign and the float classifications. Each op is described once with its
+// lowering (one loop op, most of them) and, for composites, its decomposition.
+
+#include <cmath>
+#include <numbers>
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+#include "lower/elementwise_rules.h"
+#include "opdefs/op_families.h"
+#include "ops/kernel_support.h"
+#include "ops/vec_math.h"
+
+namespace fusescope {
+
+namespace {
+
+// A unary op: floatOnly ops (exp, sqrt, ...) compute bool/int inputs in the default float.
+struct UnaryOp {
+    std::string name;
+    enum class Out { Same, Float, Bool } out = Out::Same;
+    OpFlags flags;
+    std::function<void(const BoundArgs&, const Tensor& out, const Tensor& in)> run;
+    std::string extra;  // extra schema parameters, e.g. ", str approximate='none'"
+
+    using RunFn = std::function<void(const BoundArgs&, const Tensor&, const Tensor&)>;
+    UnaryOp(std::string n, Out o, OpFlags f, RunFn r, std::string e = "")
+        : name(std::move(n)), out(o), flags(f), run(std::move(r)), extra(std::move(e)) {}
+};
+
+template <class FD, class FI>
+auto unary(FD fd, FI fi) {
+    return [fd, fi](const BoundArgs&, const Tensor& out, const Tensor& in) {
+        DType compute = isFloating(out.dtype()) ? out.dtype() : DType::Int64;
+        if constexpr (std::is_same_v<FI, std::nullptr_t>)
+            pointwiseApply(out, {in}, compute, [&](const double* v) { return fd(v[0]); }, nullptr);
+        else
+            pointwiseApply(out, {in}, compute, [&](const double* v) { return fd(v[0]); }, [&](const int64_t* v) { return fi(v[0]); });
+    };
+}
+
+DType unaryOutType(const UnaryOp& op, DType in) {
+    switch (op.out) {
+        case UnaryOp::Out::Float: return toFloatType(in);
+        case UnaryOp::Out::Bool: return DType::Bool;
+        case UnaryOp::Out::Same:
+            if (op.name == "square" && in == DType::Bool) return DType::Int64;  // pow(bool, 2) is int64
+            break;
+    }
+    return in;
+}
+
+// Registers op (and, withInplace, its in-place op_); returns the functional op's
+// definition, lowered by `lowering`.
+OpDef& registerUnary(OpRegistry& r, const UnaryOp& op, LoweringRule lowering, bool withInplace = false) {
+    auto meta = [op](const BoundArgs& a) {
+        const Tensor& self = a.tensor("self");
+        if (op.name == "neg" && self.dtype() == DType::Bool)
+            throw ScriptError("RuntimeError",
+                              "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
+        return pointwiseMeta({self}, unaryOutType(op, self.dtype()));
+    };
+    std::string tail = "(Tensor self" + op.extra + ") -> Tensor";
+    OpDef& functional = r.add(makeOp(op.name, op.name + tail, op.flags, meta, [op](const BoundArgs& a, const Tensor& out) { op.run(a, out, a.tensor("self")); }));
+    lowerWith(functional, std::move(lowering));
+    if (!withInplace) return functional;
+    OpDef d;
+    d.name = op.name + "_";
+    d.schema = d.name + tail;
+    d.isFunction = true;
+    d.isFunctional = op.flags.functional;
+    auto check = [op](const BoundArgs& a) {
+        const Tensor& self = a.tensor("self");
+        checkInplace(self, {self}, unaryOutType(op, self.dtype()));
+        return self;
+    };
+    d.infer = [check](const BoundArgs& a) { return IValue(check(a)); };
+    d.kernel = [check, op](const BoundArgs& a) {
+        Tensor self = check(a);
+        op.run(a, self, self);
+        return IValue(self);
+    };
+    r.add(std::move(d));
+    return functional;
+}
+
+double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
+
+// ---- decompositions: gelu and silu spelled in core ops; square as x * x ---------------
+
+std::optional<Argument> decomposeGelu(Rewrite& r) {
+    const std::string& approximate = r.bound["approximate"].toString();
+    if (approximate != "none" && approximate != "tanh") return std::nullopt;  // eager raises its error
+    Argument x = inComputeType(r, r.tensor("self"));
+    if (approximate == "none") {
+        // x * 0.5 * (1 + erf(x / sqrt(2)))
+        Argument half = r.call("mul", {x, constant(0.5)});
+        Argument scaled = r.call("mul", {x, constant(std::numbers::sqrt2 / 2)});
+        Argument erf = r.call("erf", {scaled});
+        Argument onePlus = r.call("add", {erf, constant(int64_t{1})});
+        return r.call("mul", {half, onePlus});
+    }
+    // 0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x^3)))
+    Argument square = r.call("mul", {x, x});
+    Argument cube = r.call("mul", {square, x});
+    Argument cubeTerm = r.call("mul", {cube, constant(0.044715)});
+    Argument inner = r.call("add", {x, cubeTerm});
+    Argument scaled = r.call("mul", {inner, constant(std::sqrt(2 / std::numbers::pi))});
+    Argument tanh = r.call("tanh", {scaled});
+    Argument onePlus = r.call("add", {tanh, constant(int64_t{1})});
+    Argument half = r.call("mul", {x, constant(0.5)});
+    return r.call("mul", {half, onePlus});
+}
+
+std::optional<Argument> decomposeSilu(Rewrite& r) {
+    Argument x = inComputeType(r, r.tensor("self"));
+    Argument sigmoid = r.call("sigmoid", {x});
+    return r.call("mul", {x, sigmoid});
+}
+
+std::optional<Argument> decomposeSquare(Rewrite& r) {
+    Argument x = r.tensor("self");
+    if (r.meta(x).dtype == DType::Bool) return std::nullopt;  // square(bool) is int64, bool * bool is bool
+    return r.call("mul", {x, x});
+}
+
+}  // namespace
+
+void registerUnaryMathOps(OpRegistry& r) {
+    using K = LoopOpKind;
+    using O = UnaryOp::Out;
+    const OpFlags both{};
+    const OpFlags nn{true, true, true};
+    auto id = [](auto x) { return x; };
+    registerUnary(r, {"neg", O::Same, both, unary([](double x) { return -x; }, [](int64_t x) { return -x; })},
+                  unaryRule(K::Neg));
+    registerUnary(r, {"abs", O::Same, both, unary([](double x) { return std::fabs(x); }, [](int64_t x) { return x < 0 ? -x : x; })},
+                  unaryRule(K::Abs), true);
+    // Float classification: bool results, computed on the input's values (ints are finite).
+    auto classify = [](auto test, bool forInts) {
+        return [test, forInts](const BoundArgs&, const Tensor& out, const Tensor& in) {
+            DType compute = isFloating(in.dtype()) ? DType::Float64 : DType::Int64;
+            pointwiseApply(out, {in}, compute, [&](const double* v) { return double(test(v[0])); },
+                           [&](const int64_t*) { return int64_t(forInts); });
+        };
+    };
+    registerUnary(r, {"isnan", O::Bool, both, classify([](double x) { return std::isnan(x); }, false)},
+                  predicateRule(K::IsNan, {"self"}));
+    registerUnary(r, {"isinf", O::Bool, both, classify([](double x) { return std::isinf(x); }, false)},
+                  predicateRule(K::IsInf, {"self"}));
+    registerUnary(r, {"isfinite", O::Bool, both, classify([](double x) { return std::isfinite(x); }, true)},
+                  predicateRule(K::IsFinite, {"self"}));
+    // sign: (0 < x) - (x < 0), so nan and -0. give 0.
+    registerUnary(r, {"sign", O::Same, both, unary([](double x) { return double((0.0 < x) - (x < 0.0)); },
+                                                  [](int64_t x) { return int64_t((0 < x) - (x < 0)); })},
+                  unaryRule(K::Sign), true);
+    OpDef& square = registerUnary(r, {"square", O::Same, both, unary([](double x) { return x * x; }, [](int64_t x) { return x * x; })},
+                                  unaryRule(K::Square), true);
+    decomposeWith(square, decomposeSquare, true);
+    gradFnNamed(square, "PowBackward0");
+    registerUnary(r, {"exp2", O::Float, both, unary([](double x) { return std::exp2(x); }, nullptr)},
+                  unaryRule(K::Exp2));
+    registerUnary(r, {"log2", O::Float, both, unary([](double x) { return std::log2(x); }, nullptr)},
+                  unaryRule(K::Log2));
+    registerUnary(r, {"log1p", O::Float, both, unary([](double x) { return std::log1p(x); }, nullptr)},
+                  unaryRule(K::Log1p));
+    registerUnary(r, {"expm1", O::Float, both, unary([](double x) { return std::expm1(x); }, nullptr)},
+                  unaryRule(K::Expm1));
+    registerUnary(r, {"exp", O::Float, both, unary([](double x) { return std::exp(x); }, nullptr)},
+                  [](LoweringContext& c, const LoweringArgs& a) {
+                      // The planted-bug test hook computes exp as exp2 (core/test_hooks.h).
+                      return unaryRule(c.hooks().plants(TestHooks::PlantedBug::Lowering) ? K::Exp2 : K::Exp)(c, a);
+                  });
+    registerUnary(r, {"log", O::Float, both, unary([](double x) { return std::log(x); }, nullptr)},
+                  unaryRule(K::Log));
+    registerUnary(r, {"sqrt", O::Float, both, unary([](double x) { return std::sqrt(x); }, nullptr)},
+                  unaryRule(K::Sqrt));
+    registerUnary(r, {"rsqrt", O::Float, both, unary([](double x) { return 1.0 / std::sqrt(x); }, nullptr)},
+                  unaryRule(K::Rsqrt));
+    registerUnary(r, {"sin", O::Float, both, unary([](double x) { return std::sin(x); }, nullptr)},
+                  unaryRule(K::Sin));
+    registerUnary(r, {"cos", O::Float, both, unary([](double x) { return std::cos(x); }, nullptr)},
+                  unaryRule(K::Cos));
+    registerUnary(r, {"tanh", O::Float, nn, unary([](double x) { return std::tanh(x); }, nullptr)},
+                  unaryRule(K::Tanh));
+    // sigmoid/silu compute in float for float32/float16/bfloat16, as PyTorch's kernels do
+    // (sigmoid(-100.) is 0 there: exp(100.f) overflows), in double for float64.
+    auto byPrecision = [](auto dbl, auto flt) {
+        return [dbl, flt](const BoundArgs& a, const Tensor& out, const Tensor& in) {
+            if (out.dtype() == DType::Float64) unary(dbl, nullptr)(a, out, in);
+            else unary(flt, nullptr)(a, out, in);
+        };
+    };
+    registerUnary(r, {"sigmoid", O::Float, nn,
+                      byPrecision(sigmoid, [](double x) {
+                          return static_cast<double>(1.0f / (1.0f + std::exp(-static_cast<float>(x))));
+                      })},
+                  unaryRule(K::Sigmoid));
+    registerUnary(r, {"erf", O::Float, both, unary([](double x) { return std::erf(x); }, nullptr)},
+                  unaryRule(K::Erf));
+    registerUnary(r, {"reciprocal", O::Float, both, unary([](double x) { return 1.0 / x; }, nullptr)},
+                  unaryRule(K::Reciprocal));
+    OpDef& silu = registerUnary(r, {"silu", O::Float, {false, false, true},
+                      byPrecision([](double x) { return x * sigmoid(x); }, [](double x) {
+                          float f = static_cast<float>(x);
+                          return static_cast<double>(f / (1.0f + std::exp(-f)));
+                      })},
+                  unaryRule(K::Silu));
+    decomposeWith(silu, decomposeSilu);
+    registerUnary(r, {"relu", O::Same, nn,
+                      unary([](double x) { return std::isnan(x) ? x : std::max(x, 0.0); }, [](int64_t x) { return std::max<int64_t>(x, 0); })},
+                  unaryRule(K::Relu),
+                  true);
+    registerUnary(r, {"floor", O::Same, both, unary([](double x) { return std::floor(x); }, id)},
+                  unaryRule(K::Floor));
+    registerUnary(r, {"ceil", O::Same, both, unary([](double x) { return std::ceil(x); }, id)},
+                  unaryRule(K::Ceil));
+    registerUnary(r, {"logical_not", O::Bool, both, unary([](double x) { return double(x == 0); }, [](int64_t x) { return int64_t(x == 0); })},
+                  logicalRule(K::LogicalNot, {"self"}));
+    registerUnary(r, {"bitwise_not", O::Same, both, [](const BoundArgs& a, const Tensor& out, const Tensor& in) {
+                          if (isFloating(in.dtype()))
+                              throw ScriptError("RuntimeError", fmt::format("\"bitwise_not_cpu\" not implemented for '{}'", dtypeScalarName(in.dtype())));
+                          if (in.dtype() == DType::Bool) unary([](double x) { return double(x == 0); }, [](int64_t x) { return int64_t(x == 0); })(a, out, in);
+                          else unary([](double x) { return x; }, [](int64_t x) { return ~x; })(a, out, in);
+                      }},
+                  unaryRule(K::BitwiseNot));
+    registerUnary(r, {"round", O::Same, both,
+                      [](const BoundArgs& a, const Tensor& out, const Tensor& in) {
+                          int64_t decimals = a.integer("decimals");
+                          double scale = std::pow(10.0, static_cast<double>(decimals));
+                          unary([decimals, scale](double x) {
+                              // Half to even, as torch.round (std::nearbyint in the default mode).
+                              return decimals == 0 ? std::nearbyint(x) : std::nearbyint(x * scale) / scale;
+                          },
+                                [](int64_t x) { return x; })(a, out, in);
+                      },
+                      ", *, int decimals=0"},
+                  [](LoweringContext& c, const LoweringArgs& a) -> std::vector<LValue> {
+                      if (a.bound().integer("decimals") != 0) c.unsupported("round with decimals");
+                      return unaryRule(K::Round)(c, a);
+                  });
+    OpDef& gelu = registerUnary(r, {"gelu", O::Float, {false, false, true},
+                      [](const BoundArgs& a, const Tensor& out, const Tensor& in) {
+                          std::string approx = a["approximate"].toString();
+                          if (approx == "tanh") {
+                              const double k = std::sqrt(2.0 / std::numbers::pi);
+                              unary([k](double x) { return 0.5 * x * (1.0 + std::tanh(k * (x + 0.044715 * x * x * x))); }, nullptr)(a, out, in);
+                          } else if (approx == "none" && in.dtype() == DType::Float32) {
+                              // PyTorch runs float32 exact gelu through oneDNN's AVX512 kernel.
+                              unary([](double x) { return static_cast<double>(onednnGeluErf(static_cast<float>(x))); }, nullptr)(a, out, in);
+                          } else if (approx == "none") {
+                              unary([](double x) { return 0.5 * x * (1.0 + std::erf(x * std::numbers::sqrt2 / 2.0)); }, nullptr)(a, out, in);
+                          } else {
+                              throw ScriptError("RuntimeError", "approximate argument must be either none or tanh.");
+                          }
+                      },
+                      ", *, str approximate='none'"},
+                  [](LoweringContext& c, const LoweringArgs& a) -> std::vector<LValue> {
+                      return unaryRule(a.bound()["approximate"].toString() == "tanh" ? K::GeluTanh : K::Gelu)(c, a);
+                  });
+    decomposeWith(gelu, decomposeGelu);
+}
+
+}  // namespace fusescope
