@@ -8,6 +8,34 @@ bool isLoadOp(LoopOpKind kind) { return kind == LoopOpKind::Load || kind == Loop
 
 bool isStoreOp(LoopOpKind kind) { return kind == LoopOpKind::Store || kind == LoopOpKind::StoreReduction; }
 
+// The structural rows come first; every math row after them has a spelling.
+bool isMathOp(LoopOpKind kind) { return kind > LoopOpKind::Reduction; }
+
+namespace {
+
+constexpr bool rowsAreSpelledAsTheirCategory() {
+    for (std::size_t k = 0; k < kLoopOpKindCount; ++k)
+        if (kLoopOpSpellings[k].empty() != (k <= static_cast<std::size_t>(LoopOpKind::Reduction))) return false;
+    return true;
+}
+static_assert(rowsAreSpelledAsTheirCategory(), "every math loop op needs a C spelling, and structural ops have none");
+
+}  // namespace
+
+std::string spellMathOp(LoopOpKind kind, const std::vector<std::string>& args) {
+    std::string_view spelling = kLoopOpSpellings[static_cast<std::size_t>(kind)];
+    std::string out;
+    for (std::size_t i = 0; i < spelling.size(); ++i) {
+        if (spelling[i] == '{' && i + 2 < spelling.size() && spelling[i + 2] == '}') {
+            out += args.at(static_cast<std::size_t>(spelling[i + 1] - '0'));
+            i += 2;
+        } else {
+            out += spelling[i];
+        }
+    }
+    return out;
+}
+
 std::string_view reductionName(ReductionKind kind) {
     switch (kind) {
     case ReductionKind::Sum: return "sum";

@@ -1,103 +1,119 @@
 #pragma once
 // The kinds of the loop IR: the ops a loop body holds, the reductions a Reduction buffer
 // computes and the extern kernels it calls, each with the name PyTorch's IR dumps print.
-// Renderers switch on these enums, so the compiler names any kind one of them misses.
+// Renderers switch on the reduction and extern-kernel kinds (the compiler names a kind one
+// misses) and on the structural loop ops; each math loop op carries its C spelling.
 
 #include <cstddef>
 #include <iterator>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace fusescope {
 
-// X(Kind, "name"): one row per op; the enum and the names are both made from this list.
-// Structural ops move data or shape the loop; math ops compute a value from their
-// arguments and print as ops.<name>(args).
-#define FUSESCOPE_LOOP_OPS(X)            \
-    /* structural */                     \
-    X(GetIndex, "get_index")             \
-    X(Load, "load")                      \
-    X(MaskedLoad, "masked_load")         \
-    X(Store, "store")                    \
-    X(StoreReduction, "store_reduction") \
-    X(Constant, "constant")              \
-    X(IndexExpr, "index_expr")           \
-    X(ToDtype, "to_dtype")               \
-    X(Reduction, "reduction")            \
-    /* math: unary */                    \
-    X(Exp, "exp")                        \
-    X(Exp2, "exp2")                      \
-    X(Expm1, "expm1")                    \
-    X(Log, "log")                        \
-    X(Log2, "log2")                      \
-    X(Log1p, "log1p")                    \
-    X(Sqrt, "sqrt")                      \
-    X(Rsqrt, "rsqrt")                    \
-    X(Reciprocal, "reciprocal")          \
-    X(Sin, "sin")                        \
-    X(Cos, "cos")                        \
-    X(Tanh, "tanh")                      \
-    X(Sigmoid, "sigmoid")                \
-    X(Erf, "erf")                        \
-    X(Neg, "neg")                        \
-    X(Abs, "abs")                        \
-    X(Relu, "relu")                      \
-    X(Floor, "floor")                    \
-    X(Ceil, "ceil")                      \
-    X(Round, "round")                    \
-    X(Sign, "sign")                      \
-    X(Silu, "silu")                      \
-    X(Square, "square")                  \
-    X(Gelu, "gelu")                      \
-    X(GeluTanh, "gelu_tanh")             \
-    /* math: binary */                   \
-    X(Add, "add")                        \
-    X(Sub, "sub")                        \
-    X(Mul, "mul")                        \
-    X(TrueDiv, "truediv")                \
-    X(FloorDiv, "floordiv")              \
-    X(TruncDiv, "truncdiv")              \
-    X(Mod, "mod")                        \
-    X(Pow, "pow")                        \
-    X(Maximum, "maximum")                \
-    X(Minimum, "minimum")                \
-    X(BitwiseAnd, "bitwise_and")         \
-    X(BitwiseOr, "bitwise_or")           \
-    X(BitwiseXor, "bitwise_xor")         \
-    X(BitwiseNot, "bitwise_not")         \
-    /* math: predicates (bool result) */ \
-    X(Eq, "eq")                          \
-    X(Ne, "ne")                          \
-    X(Lt, "lt")                          \
-    X(Le, "le")                          \
-    X(Gt, "gt")                          \
-    X(Ge, "ge")                          \
-    X(IsNan, "isnan")                    \
-    X(IsInf, "isinf")                    \
-    X(IsFinite, "isfinite")              \
-    X(LogicalAnd, "logical_and")         \
-    X(LogicalOr, "logical_or")           \
-    X(LogicalXor, "logical_xor")         \
-    X(LogicalNot, "logical_not")         \
-    /* math: select */                   \
-    X(Where, "where")
+// X(Kind, "name", "spelling"): one row per op; the enum, the names and the C spellings are
+// all made from this list. Structural ops move data or shape the loop, and each renderer
+// spells them itself (they touch buffers, indices and dtypes). Math ops compute a value
+// from their arguments, print as ops.<name>(args), and are spelled in C and CUDA alike by
+// their row: {0}, {1}, {2} stand for the arguments; fs_<name> is the preludes' helper
+// (codegen/common/fs_helpers.cpp), which gives every dtype PyTorch's semantics.
+#define FUSESCOPE_LOOP_OPS(X)                           \
+    /* structural */                                    \
+    X(GetIndex, "get_index", "")                        \
+    X(Load, "load", "")                                 \
+    X(MaskedLoad, "masked_load", "")                    \
+    X(Store, "store", "")                               \
+    X(StoreReduction, "store_reduction", "")            \
+    X(Constant, "constant", "")                         \
+    X(IndexExpr, "index_expr", "")                      \
+    X(ToDtype, "to_dtype", "")                          \
+    X(Reduction, "reduction", "")                       \
+    /* math: unary */                                   \
+    X(Exp, "exp", "fs_exp({0})")                        \
+    X(Exp2, "exp2", "fs_exp2({0})")                     \
+    X(Expm1, "expm1", "fs_expm1({0})")                  \
+    X(Log, "log", "fs_log({0})")                        \
+    X(Log2, "log2", "fs_log2({0})")                     \
+    X(Log1p, "log1p", "fs_log1p({0})")                  \
+    X(Sqrt, "sqrt", "fs_sqrt({0})")                     \
+    X(Rsqrt, "rsqrt", "fs_rsqrt({0})")                  \
+    X(Reciprocal, "reciprocal", "fs_reciprocal({0})")   \
+    X(Sin, "sin", "fs_sin({0})")                        \
+    X(Cos, "cos", "fs_cos({0})")                        \
+    X(Tanh, "tanh", "fs_tanh({0})")                     \
+    X(Sigmoid, "sigmoid", "fs_sigmoid({0})")            \
+    X(Erf, "erf", "fs_erf({0})")                        \
+    X(Neg, "neg", "-{0}")                               \
+    X(Abs, "abs", "fs_abs({0})")                        \
+    X(Relu, "relu", "fs_relu({0})")                     \
+    X(Floor, "floor", "fs_floor({0})")                  \
+    X(Ceil, "ceil", "fs_ceil({0})")                     \
+    X(Round, "round", "fs_round({0})")                  \
+    X(Sign, "sign", "fs_sign({0})")                     \
+    X(Silu, "silu", "fs_silu({0})")                     \
+    X(Square, "square", "{0} * {0}")                    \
+    X(Gelu, "gelu", "fs_gelu({0})")                     \
+    X(GeluTanh, "gelu_tanh", "fs_gelu_tanh({0})")       \
+    /* math: binary */                                  \
+    X(Add, "add", "{0} + {1}")                          \
+    X(Sub, "sub", "{0} - {1}")                          \
+    X(Mul, "mul", "{0} * {1}")                          \
+    X(TrueDiv, "truediv", "{0} / {1}")                  \
+    X(FloorDiv, "floordiv", "fs_floordiv({0}, {1})")    \
+    X(TruncDiv, "truncdiv", "fs_truncdiv({0}, {1})")    \
+    X(Mod, "mod", "fs_mod({0}, {1})")                   \
+    X(Pow, "pow", "fs_pow({0}, {1})")                   \
+    X(Maximum, "maximum", "fs_maximum({0}, {1})")       \
+    X(Minimum, "minimum", "fs_minimum({0}, {1})")       \
+    X(BitwiseAnd, "bitwise_and", "{0} & {1}")           \
+    X(BitwiseOr, "bitwise_or", "{0} | {1}")             \
+    X(BitwiseXor, "bitwise_xor", "{0} ^ {1}")           \
+    X(BitwiseNot, "bitwise_not", "fs_bitwise_not({0})") \
+    /* math: predicates (bool result) */                \
+    X(Eq, "eq", "{0} == {1}")                           \
+    X(Ne, "ne", "{0} != {1}")                           \
+    X(Lt, "lt", "{0} < {1}")                            \
+    X(Le, "le", "{0} <= {1}")                           \
+    X(Gt, "gt", "{0} > {1}")                            \
+    X(Ge, "ge", "{0} >= {1}")                           \
+    X(IsNan, "isnan", "fs_isnan({0})")                  \
+    X(IsInf, "isinf", "fs_isinf({0})")                  \
+    X(IsFinite, "isfinite", "fs_isfinite({0})")         \
+    X(LogicalAnd, "logical_and", "{0} && {1}")          \
+    X(LogicalOr, "logical_or", "{0} || {1}")            \
+    X(LogicalXor, "logical_xor", "{0} != {1}")          \
+    X(LogicalNot, "logical_not", "!{0}")                \
+    /* math: select */                                  \
+    X(Where, "where", "{0} ? {1} : {2}")
 
 enum class LoopOpKind {
-#define FUSESCOPE_LOOP_OP_ENUMERATOR(kind, name) kind,
+#define FUSESCOPE_LOOP_OP_ENUMERATOR(kind, name, spelling) kind,
     FUSESCOPE_LOOP_OPS(FUSESCOPE_LOOP_OP_ENUMERATOR)
 #undef FUSESCOPE_LOOP_OP_ENUMERATOR
 };
 
 // The printed names, in LoopOpKind order.
 inline constexpr std::string_view kLoopOpNames[] = {
-#define FUSESCOPE_LOOP_OP_NAME(kind, name) name,
+#define FUSESCOPE_LOOP_OP_NAME(kind, name, spelling) name,
     FUSESCOPE_LOOP_OPS(FUSESCOPE_LOOP_OP_NAME)
 #undef FUSESCOPE_LOOP_OP_NAME
 };
 constexpr std::size_t kLoopOpKindCount = std::size(kLoopOpNames);
 
+// The C spellings, in LoopOpKind order ("" for structural ops).
+inline constexpr std::string_view kLoopOpSpellings[] = {
+#define FUSESCOPE_LOOP_OP_SPELLING(kind, name, spelling) spelling,
+    FUSESCOPE_LOOP_OPS(FUSESCOPE_LOOP_OP_SPELLING)
+#undef FUSESCOPE_LOOP_OP_SPELLING
+};
+
 std::string_view loopOpName(LoopOpKind kind);  // "load", "masked_load", "add", "gelu_tanh"
 bool isLoadOp(LoopOpKind kind);                // load, masked_load
 bool isStoreOp(LoopOpKind kind);               // store, store_reduction
+bool isMathOp(LoopOpKind kind);                // computes a value from its arguments (not structural)
+// A math op's C expression with `args` in place of {0}, {1}, {2}: "a + b", "fs_exp(a)".
+std::string spellMathOp(LoopOpKind kind, const std::vector<std::string>& args);
 
 enum class ReductionKind { Sum, Prod, Max, Min, ArgMax, ArgMin, Any, All };
 std::string_view reductionName(ReductionKind kind);  // "sum", "argmax"

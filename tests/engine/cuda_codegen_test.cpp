@@ -90,7 +90,9 @@ TEST(CudaCodegen, PointwiseChainIsOneGridStrideKernelCompiledForSm90) {
     EXPECT_EQ(ptxEntries(code.ptx), (std::set<std::string>{"cuda_fused_mul_add_relu_0"}));
     EXPECT_NE(code.ptx.find(".loc"), std::string::npos) << "no line info";
     EXPECT_GT(code.compileSeconds, 0.0);
-    if (!code.cubin.empty()) EXPECT_EQ(code.cubin.substr(0, 4), "\x7f" "ELF");
+    if (!code.cubin.empty()) {
+        EXPECT_EQ(code.cubin.substr(0, 4), "\x7f" "ELF");
+    }
 }
 
 TEST(CudaCodegen, SoftmaxIsOneBlockReductionKernel) {

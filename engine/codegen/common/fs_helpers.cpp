@@ -19,6 +19,10 @@ template <class T> FS_INLINE T fs_minimum(T a, T b) { return (a < b || a != a) ?
 template <class T> FS_INLINE T fs_relu(T x) { return x < 0 ? T(0) : x; }
 template <class T> FS_INLINE T fs_abs(T x) { return x < 0 ? -x : x; }
 template <class T> FS_INLINE T fs_sign(T x) { return x != x ? x : T((T(0) < x) - (x < T(0))); }
+template <class T> FS_INLINE T fs_reciprocal(T x) { return T(1) / x; }
+// ~ on a bool is an int; the bool's bitwise not is its logical not.
+template <class T> FS_INLINE T fs_bitwise_not(T x) { return ~x; }
+FS_INLINE bool fs_bitwise_not(bool x) { return !x; }
 // Division by -1 negates with wrap-around (PyTorch's result for the minimum integer): the
 // CPU's divide instruction traps on MIN / -1 and MIN % -1.
 template <class T> FS_INLINE T fs_negate_wrapping(T a) { return T(0ull - (unsigned long long)a); }

@@ -61,20 +61,19 @@ std::string memberPrefix(int member) { return fmt::format("m{}_", member); }
 namespace {
 
 // One op of a body as a statement (none for a store_reduction the reduction loop writes).
-// Math ops assign a C expression: an operator, a special form, or the prelude's fs_<name>
-// helper, which gives every dtype PyTorch's semantics.
+// Structural ops are spelled here; math ops assign the C expression of their loop-op row
+// (lower/loop_ops.h): an operator or the prelude's fs_<name> helper.
 std::string statement(const LoopBody& body, const LoopOp& op, const std::string& prefix, const std::string& pad,
                       std::string* reduced) {
     auto v = [&](size_t i) { return prefix + body.ops[op.args[i]].name; };
     std::string name = prefix + op.name;
     std::string type = dtypeCType(op.dtype);
     auto assign = [&](const std::string& expression) { return fmt::format("{}{} {} = {};\n", pad, type, name, expression); };
-    auto infix = [&](const char* symbol) { return assign(fmt::format("{} {} {}", v(0), symbol, v(1))); };
-    auto helper = [&] {
-        std::string args;
-        for (size_t i = 0; i < op.args.size(); ++i) args += (i ? ", " : "") + v(i);
-        return assign(fmt::format("fs_{}({})", loopOpName(op.kind), args));
-    };
+    if (isMathOp(op.kind)) {
+        std::vector<std::string> args;
+        for (size_t i = 0; i < op.args.size(); ++i) args.push_back(v(i));
+        return assign(spellMathOp(op.kind, args));
+    }
     switch (op.kind) {
     case LoopOpKind::GetIndex: return fmt::format("{}int64_t {} = {};\n", pad, name, body.indices[op.index].cstr());
     case LoopOpKind::Load: return assign(fmt::format("{}[{}]", op.buffer, v(0)));
@@ -93,59 +92,7 @@ std::string statement(const LoopBody& body, const LoopOp& op, const std::string&
         }
         // Over a single element (the reduced dims had size 1): the value itself.
         return assign(isArgReduction(op.reductionKind) ? "0L" : "(" + type + ")" + v(0));
-    case LoopOpKind::Add: return infix("+");
-    case LoopOpKind::Sub: return infix("-");
-    case LoopOpKind::Mul: return infix("*");
-    case LoopOpKind::TrueDiv: return infix("/");
-    case LoopOpKind::Eq: return infix("==");
-    case LoopOpKind::Ne: return infix("!=");
-    case LoopOpKind::Lt: return infix("<");
-    case LoopOpKind::Le: return infix("<=");
-    case LoopOpKind::Gt: return infix(">");
-    case LoopOpKind::Ge: return infix(">=");
-    case LoopOpKind::LogicalAnd: return infix("&&");
-    case LoopOpKind::LogicalOr: return infix("||");
-    case LoopOpKind::LogicalXor: return infix("!=");
-    case LoopOpKind::BitwiseAnd: return infix("&");
-    case LoopOpKind::BitwiseOr: return infix("|");
-    case LoopOpKind::BitwiseXor: return infix("^");
-    case LoopOpKind::Where: return assign(fmt::format("{} ? {} : {}", v(0), v(1), v(2)));
-    case LoopOpKind::Neg: return assign("-" + v(0));
-    case LoopOpKind::Reciprocal: return assign(fmt::format("{} / {}", cLiteral(1, op.dtype), v(0)));
-    case LoopOpKind::Square: return assign(fmt::format("{} * {}", v(0), v(0)));
-    case LoopOpKind::LogicalNot: return assign("!" + v(0));
-    case LoopOpKind::BitwiseNot: return assign((op.dtype == DType::Bool ? "!" : "~") + v(0));
-    case LoopOpKind::Exp:
-    case LoopOpKind::Exp2:
-    case LoopOpKind::Expm1:
-    case LoopOpKind::Log:
-    case LoopOpKind::Log2:
-    case LoopOpKind::Log1p:
-    case LoopOpKind::Sqrt:
-    case LoopOpKind::Rsqrt:
-    case LoopOpKind::Sin:
-    case LoopOpKind::Cos:
-    case LoopOpKind::Tanh:
-    case LoopOpKind::Sigmoid:
-    case LoopOpKind::Erf:
-    case LoopOpKind::Abs:
-    case LoopOpKind::Relu:
-    case LoopOpKind::Floor:
-    case LoopOpKind::Ceil:
-    case LoopOpKind::Round:
-    case LoopOpKind::Sign:
-    case LoopOpKind::Silu:
-    case LoopOpKind::Gelu:
-    case LoopOpKind::GeluTanh:
-    case LoopOpKind::FloorDiv:
-    case LoopOpKind::TruncDiv:
-    case LoopOpKind::Mod:
-    case LoopOpKind::Pow:
-    case LoopOpKind::Maximum:
-    case LoopOpKind::Minimum:
-    case LoopOpKind::IsNan:
-    case LoopOpKind::IsInf:
-    case LoopOpKind::IsFinite: return helper();
+    default: break;  // math ops, spelled above
     }
     throw Error(fmt::format("internal error: no C spelling for loop op {}", loopOpName(op.kind)));
 }
