@@ -1,8 +1,8 @@
 #pragma once
 // The decompose stage: rewrites a captured graph's composite ops into the core ops the
 // lowering turns into loop IR (pointwise math, reductions, views, mm/bmm), as Inductor's
-// decomposition table does before lowering. The result is what fx_graph_transformed.py
-// shows.
+// decomposition table does before lowering. Each op's rewrite is part of its definition
+// (OpDef::decomposition, engine/opdefs/). The result is what fx_graph_transformed.py shows.
 //
 //   softmax        amax, sub, exp, sum, div        (x - max keeps exp from overflowing)
 //   log_softmax    amax, sub, exp, sum, log, sub
