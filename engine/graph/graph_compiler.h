@@ -31,14 +31,14 @@ struct CompileRequest {
     const Logger* logger = nullptr;
     const EventBus* bus = nullptr;
     Device device = Device::cpu();  // where the graph's tensor inputs live (all on one device)
-    std::string backend;            // the name it was compiled under
-    SourceLocation functionWhere;   // the compiled function's def
+    std::string backend{};          // the name it was compiled under
+    SourceLocation functionWhere{}; // the compiled function's def
     // The inputs of the call that triggered the compile (null when there is none).
     const std::vector<Tensor>* exampleInputs = nullptr;
     // torch._dynamo.config.suppress_errors: a failing compile runs eagerly (WON'T CONVERT)
     // rather than raising.
     bool suppressErrors = true;
-    CompileSettings settings;
+    CompileSettings settings{};
 };
 
 // Runs a compiled graph: inputs in placeholder order, outputs in graph-output order.

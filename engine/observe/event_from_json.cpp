@@ -152,9 +152,7 @@ TraceRecord traceRecord(const json& j) {
     TraceRecord r;
     r.rfId = number<int64_t>(j, "rf_id");
     r.parentId = number<int64_t>(j, "parent");
-    const std::string cat = text(j, "cat");
-    for (TraceCategory c : {TraceCategory::CpuOp, TraceCategory::UserAnnotation, TraceCategory::Kernel, TraceCategory::Compile})
-        if (cat == traceCategoryName(c)) r.category = c;
+    r.category = traceCategoryFromName(text(j, "cat")).value_or(TraceCategory::CpuOp);
     r.name = text(j, "name");
     r.beginNs = number<int64_t>(j, "begin_ns");
     r.endNs = number<int64_t>(j, "end_ns");

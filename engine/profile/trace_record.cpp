@@ -14,12 +14,16 @@ const char* traceCategoryName(TraceCategory category) {
     return "cpu_op";
 }
 
+std::optional<TraceCategory> traceCategoryFromName(std::string_view name) {
+    for (TraceCategory c : {TraceCategory::CpuOp, TraceCategory::UserAnnotation, TraceCategory::Kernel, TraceCategory::Compile})
+        if (name == traceCategoryName(c)) return c;
+    return std::nullopt;
+}
+
 namespace {
 
 TraceCategory categoryFromName(const std::string& name) {
-    for (TraceCategory c : {TraceCategory::CpuOp, TraceCategory::UserAnnotation, TraceCategory::Kernel,
-                            TraceCategory::Compile})
-        if (name == traceCategoryName(c)) return c;
+    if (auto c = traceCategoryFromName(name)) return *c;
     throw std::invalid_argument("unknown trace category '" + name + "'");
 }
 

@@ -5,7 +5,9 @@
 // Chrome trace are both written from a list of them (trace_export.h).
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -15,6 +17,7 @@ namespace fusescope {
 // The Chrome-trace category of a record, and how the execution trace classifies its node.
 enum class TraceCategory { CpuOp, UserAnnotation, Kernel, Compile };
 const char* traceCategoryName(TraceCategory category);  // "cpu_op", "user_annotation", ...
+std::optional<TraceCategory> traceCategoryFromName(std::string_view name);  // nullopt when unknown
 
 // Inputs or outputs of a node in the execution-trace form: parallel lists, one entry per
 // argument. A tensor value is [tensor_id, storage_id, offset, numel, itemsize, "device"].
