@@ -326,39 +326,39 @@ std::vector<Tensor> stackInputs(const std::vector<Tensor>& ts, int64_t dimArg) {
 // ---- lowerings -----------------------------------------------------------------------------
 
 std::vector<LValue> lowerMm(LoweringContext& c, const LoweringArgs& a) {
-         LValue x = c.blasOperand(a.tensor("self")), y = c.blasOperand(a.tensor("mat2"));
-         return {c.extern_(ExternKernelKind::Mm, {x, y}, c.contiguousLayout(c.outputSizes(), c.meta().dtype))};
+    LValue x = c.blasOperand(a.tensor("self")), y = c.blasOperand(a.tensor("mat2"));
+    return {c.extern_(ExternKernelKind::Mm, {x, y}, c.contiguousLayout(c.outputSizes(), c.meta().dtype))};
 }
 
 std::vector<LValue> lowerBmm(LoweringContext& c, const LoweringArgs& a) {
-         LValue x = c.blasOperand(a.tensor("self")), y = c.blasOperand(a.tensor("mat2"));
-         return {c.extern_(ExternKernelKind::Bmm, {x, y}, c.contiguousLayout(c.outputSizes(), c.meta().dtype))};
+    LValue x = c.blasOperand(a.tensor("self")), y = c.blasOperand(a.tensor("mat2"));
+    return {c.extern_(ExternKernelKind::Bmm, {x, y}, c.contiguousLayout(c.outputSizes(), c.meta().dtype))};
 }
 
 // matmul left whole by its decomposition: (B, M, K) @ (K, N) as one mm, 2-D and 3-D
 // operands as mm and bmm.
 std::vector<LValue> lowerMatmul(LoweringContext& c, const LoweringArgs& a) {
-         LValue x = a.tensor("self"), y = a.tensor("other");
-         size_t rank = x.sizes.size();
-         if (rank == 3 && y.sizes.size() == 2) {
-             // (B, M, K) @ (K, N): one mm over B*M rows of a contiguous x, viewed back as (B, M, N).
-             FixedLayout rows = c.contiguousLayout({x.sizes[0] * x.sizes[1], x.sizes[2]}, x.dtype);
-             if (!x.storageBacked() || !x.view.isContiguous()) x = c.realize(x, &rows);
-             x.sizes = rows.size;
-             x.view.size = rows.size;
-             x.view.stride = rows.stride;
-             LValue out = c.extern_(ExternKernelKind::Mm, {x, c.blasOperand(y)},
-                                    c.contiguousLayout({rows.size[0], y.sizes[1]}, c.meta().dtype));
-             out.sizes = c.outputSizes();
-             out.view.size = out.sizes;
-             out.view.stride = contiguousStrides(out.sizes);
-             return {out};
-         }
-         if (rank != y.sizes.size() || (rank != 2 && rank != 3))
-             c.unsupported("matmul of these ranks (decompose it into mm/bmm first)");
-         ExternKernelKind kernel = rank == 2 ? ExternKernelKind::Mm : ExternKernelKind::Bmm;
-         return {c.extern_(kernel, {c.blasOperand(x), c.blasOperand(y)},
-                           c.contiguousLayout(c.outputSizes(), c.meta().dtype))};
+    LValue x = a.tensor("self"), y = a.tensor("other");
+    size_t rank = x.sizes.size();
+    if (rank == 3 && y.sizes.size() == 2) {
+        // (B, M, K) @ (K, N): one mm over B*M rows of a contiguous x, viewed back as (B, M, N).
+        FixedLayout rows = c.contiguousLayout({x.sizes[0] * x.sizes[1], x.sizes[2]}, x.dtype);
+        if (!x.storageBacked() || !x.view.isContiguous()) x = c.realize(x, &rows);
+        x.sizes = rows.size;
+        x.view.size = rows.size;
+        x.view.stride = rows.stride;
+        LValue out = c.extern_(ExternKernelKind::Mm, {x, c.blasOperand(y)},
+                               c.contiguousLayout({rows.size[0], y.sizes[1]}, c.meta().dtype));
+        out.sizes = c.outputSizes();
+        out.view.size = out.sizes;
+        out.view.stride = contiguousStrides(out.sizes);
+        return {out};
+    }
+    if (rank != y.sizes.size() || (rank != 2 && rank != 3))
+        c.unsupported("matmul of these ranks (decompose it into mm/bmm first)");
+    ExternKernelKind kernel = rank == 2 ? ExternKernelKind::Mm : ExternKernelKind::Bmm;
+    return {c.extern_(kernel, {c.blasOperand(x), c.blasOperand(y)},
+                      c.contiguousLayout(c.outputSizes(), c.meta().dtype))};
 }
 
 std::vector<LValue> lowerCat(LoweringContext& c, const LoweringArgs& a) {

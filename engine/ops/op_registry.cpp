@@ -330,7 +330,7 @@ const OpRegistry& OpRegistry::instance() {
 }
 
 OpDef& OpRegistry::definition(std::string_view name) {
-    auto it = ops_.find(std::string(name));
+    auto it = ops_.find(name);
     if (it == ops_.end()) throw Error(fmt::format("op definition names an op that does not exist: '{}'", name));
     return it->second;
 }
@@ -355,14 +355,15 @@ OpDef& OpRegistry::add(OpDef op) {
     if (schema.name != op.name) throw Error(fmt::format("op '{}' has a schema named '{}'", op.name, schema.name));
     std::string name = op.name;
     if (ops_.count(name)) throw Error(fmt::format("op '{}' registered twice", name));
-    overloads_[std::string(baseOpName(name))].push_back(name);
-    schemas_.emplace(name, std::move(schema));
-    return ops_.emplace(name, std::move(op)).first->second;
+    OpDef& entry = ops_.emplace(name, std::move(op)).first->second;
+    overloads_[std::string(baseOpName(name))].push_back(&entry);
+    schemas_.emplace(&entry, std::move(schema));
+    return entry;
 }
 
 const OpDef* OpRegistry::find(std::string_view name) const {
-    if (auto it = ops_.find(std::string(name)); it != ops_.end()) return &it->second;
-    if (auto it = overloads_.find(std::string(name)); it != overloads_.end()) return &ops_.at(it->second.front());
+    if (auto it = ops_.find(name); it != ops_.end()) return &it->second;
+    if (const auto* candidates = overloadsOf(name)) return candidates->front();
     return nullptr;
 }
 
@@ -373,24 +374,28 @@ std::vector<std::string> OpRegistry::names() const {
     return out;
 }
 
+const std::vector<const OpDef*>* OpRegistry::overloadsOf(std::string_view baseName) const {
+    auto it = overloads_.find(baseName);
+    return it == overloads_.end() ? nullptr : &it->second;
+}
+
 std::vector<const OpDef*> OpRegistry::overloads(std::string_view baseName) const {
-    std::vector<const OpDef*> out;
-    if (auto it = overloads_.find(std::string(baseName)); it != overloads_.end())
-        for (const std::string& n : it->second) out.push_back(&ops_.at(n));
-    return out;
+    const auto* candidates = overloadsOf(baseName);
+    return candidates ? *candidates : std::vector<const OpDef*>{};
 }
 
 const ParsedSchema& OpRegistry::parsed(const OpDef& op) const {
-    if (auto it = schemas_.find(op.name); it != schemas_.end()) return it->second;
+    if (auto it = schemas_.find(&op); it != schemas_.end()) return it->second;
     throw Error(fmt::format("op '{}' is not registered", op.name));
 }
 
 std::pair<const OpDef*, BoundArgs> OpRegistry::resolve(std::string_view name, const IValueList& args,
                                                        const Kwargs& kwargs) const {
-    if (auto it = ops_.find(std::string(name)); it != ops_.end() && name.find('.') != std::string_view::npos)
-        return {&it->second, bind(it->second, args, kwargs)};
-    auto candidates = overloads(name);
-    if (candidates.empty()) throw ScriptError("AttributeError", fmt::format("module 'torch' has no attribute '{}'", name));
+    if (name.find('.') != std::string_view::npos)
+        if (auto it = ops_.find(name); it != ops_.end()) return {&it->second, bind(it->second, args, kwargs)};
+    const auto* overloadList = overloadsOf(name);
+    if (!overloadList) throw ScriptError("AttributeError", fmt::format("module 'torch' has no attribute '{}'", name));
+    const auto& candidates = *overloadList;
     std::optional<ScriptError> firstError;
     std::optional<ScriptError> fittingError;  // from an overload that accepts this many arguments
     for (const OpDef* op : candidates) {

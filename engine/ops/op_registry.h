@@ -127,9 +127,20 @@ public:
     IValue run(const OpDef& op, const BoundArgs& bound) const;
 
 private:
-    std::unordered_map<std::string, OpDef> ops_;
-    std::unordered_map<std::string, ParsedSchema> schemas_;
-    std::unordered_map<std::string, std::vector<std::string>> overloads_;
+    // Keyed by name, looked up by string_view without building a string: every op call
+    // resolves its name here.
+    struct NameHash {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view name) const { return std::hash<std::string_view>{}(name); }
+    };
+    template <class T>
+    using ByName = std::unordered_map<std::string, T, NameHash, std::equal_to<>>;
+
+    const std::vector<const OpDef*>* overloadsOf(std::string_view baseName) const;
+
+    ByName<OpDef> ops_;  // entries never move: definitions are referred to by address
+    ByName<std::vector<const OpDef*>> overloads_;
+    std::unordered_map<const OpDef*, ParsedSchema> schemas_;
 };
 
 }  // namespace fusescope
