@@ -61,7 +61,8 @@ template <class Nodes>
 std::vector<IrNodeInfo> irNodeInfos(const Nodes& nodes) {
     std::vector<IrNodeInfo> infos;
     for (const auto& node : nodes) {
-        IrNodeInfo info{node->name, node->kindName(), {}, {}, {}};
+        IrNodeInfo info{node->name, node->kindName(), {}, {}, {}, {}};
+        if (node->kind != SchedulerNode::Kind::Fused) info.realizedBecause = node->buffer->realizedBecause;
         auto addUnique = [](std::vector<std::string>& list, const std::string& name) {
             if (std::find(list.begin(), list.end(), name) == list.end()) list.push_back(name);
         };
@@ -106,14 +107,15 @@ private:
         report.artifact("aot_graphs", fmt::format("TRANSFORMED GRAPH\n ===== {} =====\n{}", request.graphName, transformedText));
 
         try {
-            g.lowered = compilePhase(request, "lower", [&] { return lowerGraph(*g.transformed, request.settings.testHooks); });
+            g.lowered = compilePhase(request, "lower", [&] { return lowerGraph(*g.transformed, request.settings); });
         } catch (const LoweringUnsupported& e) {
             report.log(LogLevel::Warning, fmt::format("{}: cannot lower {}; running the graph eagerly", request.graphName, e.what()));
             report.emit(EagerFallbackEvent{request.compileId, request.graphName, name(), std::string("cannot lower ") + e.what()});
             return eagerRunner(graph);
         }
         g.lowered.setDevice(request.device);
-        g.schedule = compilePhase(request, "schedule", [&] { return schedule(g.lowered); });
+        for (const Buffer& b : g.lowered.buffers) report.artifact("realize", fmt::format("{}: {}", b.name, b.realizedBecause));
+        g.schedule = compilePhase(request, "schedule", [&] { return schedule(g.lowered, request.settings.inductor); });
         const Schedule& sched = g.schedule;
         std::string pre = sched.preFusionText(), post = sched.postFusionText();
         report.emit(IrDumpEvent{request.compileId, request.graphName, "ir_pre_fusion", pre, irNodeInfos(sched.nodes)});

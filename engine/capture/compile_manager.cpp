@@ -1,5 +1,8 @@
 #include "capture/compile_manager.h"
 
+#include <algorithm>
+#include <limits>
+
 #include <fmt/format.h>
 
 #include "graph/graph_printer.h"
@@ -41,6 +44,20 @@ int64_t configInt(Interpreter& interp, const char* name, int64_t fallback) {
     if (it->second.isInt()) return it->second.asInt();
     if (it->second.isBool()) return it->second.asBool() ? 1 : 0;
     throw ScriptError("TypeError", std::string("torch._dynamo.config.") + name + " must be an int");
+}
+
+// torch._inductor.config as the script has set it.
+InductorConfig inductorConfig(Interpreter& interp) {
+    InductorConfig config;
+    const auto& attrs = interp.inductorConfig().attrs;
+    for (const InductorSetting& setting : inductorSettings()) {
+        auto it = attrs.find(std::string(setting.name));
+        if (it == attrs.end()) continue;
+        if (!it->second.isInt() || it->second.asInt() < 1)
+            throw ScriptError("TypeError", fmt::format("torch._inductor.config.{} must be a positive int", setting.name));
+        config.*setting.field = static_cast<int>(std::min<int64_t>(it->second.asInt(), std::numeric_limits<int>::max()));
+    }
+    return config;
 }
 
 // Input sizes of this compile merged with earlier ones: a dim that differs becomes -1.
@@ -153,7 +170,8 @@ TraceContext CompileManager::traceContext(Interpreter& interp, const FunctionObj
     context.functionWhere = fn.def->loc;
     context.backend = &backendFor(options);
     context.suppressErrors = configInt(interp, "suppress_errors", 1) != 0;
-    context.settings = &settings_;
+    context.settings = settings_;
+    context.settings.inductor = inductorConfig(interp);
     context.logger = &logger_;
     context.bus = &bus_;
     context.recording = recording;

@@ -426,7 +426,7 @@ void Tracer::flush(const std::string& reason) {
             request.functionWhere = ctx_.functionWhere;
             request.exampleInputs = &inputs_;
             request.suppressErrors = ctx_.suppressErrors;
-            request.settings = *ctx_.settings;
+            request.settings = ctx_.settings;
             fresh.run = ctx_.backend->compile(graph_, request);
             segments.push_back(std::move(fresh));
             segment = &segments.back();

@@ -45,7 +45,7 @@ struct TraceContext {
     SourceLocation functionWhere;                   // its def
     const GraphCompiler* backend = nullptr;
     bool suppressErrors = true;                     // torch._dynamo.config.suppress_errors
-    const CompileSettings* settings = nullptr;      // the session's, for every compile
+    CompileSettings settings;                       // the session's, with the script's torch._inductor.config
     const Logger* logger = nullptr;
     const EventBus* bus = nullptr;
     bool recording = true;                          // false: replaying a cached entry

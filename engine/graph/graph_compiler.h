@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/device.h"
+#include "core/inductor_config.h"
 #include "core/test_hooks.h"
 #include "graph/graph.h"
 
@@ -20,6 +21,7 @@ class Logger;
 struct CompileSettings {
     std::string cudaArch;  // the GPU architecture CUDA kernels are built for; empty: the default
     TestHooks testHooks;
+    InductorConfig inductor;  // torch._inductor.config as the script set it when the compile began
 };
 
 // Who is compiling what: compilers report through the logger and the event bus under the

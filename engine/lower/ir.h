@@ -48,6 +48,7 @@ struct Buffer {
     std::string name;  // buf0
     FixedLayout layout;
     std::vector<const Node*> origins;  // graph nodes whose work this buffer does
+    std::string realizedBecause;       // why it is a buffer: "a reduction", "a graph output", a limit
 
     // Computed: the loop nest (pointwise dims, then reduction dims) and its body.
     std::vector<IndexExpr> ranges;

@@ -120,11 +120,13 @@ LValue LoweringContext::lazy(std::vector<IndexExpr> sizes, DType dtype,
     v.inner = std::move(inner);
     for (const auto& f : from) {
         v.reads += f.storageBacked() ? 1 : f.reads;
+        v.ops += f.storageBacked() ? 0 : f.ops;
         if (f.storageBacked()) continue;  // a buffer's work was done where it was written
         for (const Node* n : f.origins)
             if (std::find(v.origins.begin(), v.origins.end(), n) == v.origins.end()) v.origins.push_back(n);
     }
     if (node && std::find(v.origins.begin(), v.origins.end(), node) == v.origins.end()) v.origins.push_back(node);
+    ++v.ops;
     return v;
 }
 
@@ -149,10 +151,11 @@ LValue storageValue(const Buffer& buffer, std::vector<const Node*> origins) {
 
 }  // namespace
 
-LValue LoweringContext::realize(const LValue& value, const FixedLayout* layout) {
+LValue LoweringContext::realize(const LValue& value, const FixedLayout* layout, std::string reason) {
     if (value.storageBacked() && !layout) return value;
     Buffer buffer;
     buffer.name = newBufferName();
+    buffer.realizedBecause = std::move(reason);
     buffer.layout = layout ? *layout : contiguousLayout(value.sizes, value.dtype);
     checkDtype(buffer.layout.dtype);
     buffer.origins = value.origins;
@@ -192,6 +195,7 @@ LValue LoweringContext::reduce(const LValue& input, std::vector<int64_t> dims, b
     buffer.ranges = pointwiseSizes;
     buffer.reductionRanges = reductionSizes;
     buffer.reductionKind = type;
+    buffer.realizedBecause = "a reduction";
 
     std::vector<IndexExpr> ranges = pointwiseSizes;
     ranges.insert(ranges.end(), reductionSizes.begin(), reductionSizes.end());
@@ -228,12 +232,13 @@ LValue LoweringContext::blasOperand(const LValue& value) {
         if (st[n - 1] == IndexExpr(1) || st[n - 2] == IndexExpr(1)) return value;  // row- or column-major
     }
     FixedLayout layout = contiguousLayout(value.sizes, value.dtype);
-    return realize(value, &layout);
+    return realize(value, &layout, "an operand of a matrix product (BLAS reads row- or column-major storage)");
 }
 
 LValue LoweringContext::extern_(ExternKernelKind kernel, std::vector<LValue> operands, FixedLayout layout) {
     Buffer buffer;
     buffer.kind = Buffer::Kind::Extern;
+    buffer.realizedBecause = fmt::format("the result of extern kernel {}", externKernelName(kernel));
     buffer.name = newBufferName();
     buffer.layout = std::move(layout);
     buffer.externKernel = kernel;
@@ -289,13 +294,26 @@ std::map<const Node*, int> userCounts(const Graph& graph) {
     return users;
 }
 
-constexpr int kRealizeReadsThreshold = 4;  // a shared value reading more than this is computed once
+// Why inductor's limits make a lazy value with `users` users a buffer ("" when it stays
+// inlined), in the order inductor checks them.
+std::string realizeReason(const LValue& v, int users, const InductorConfig& c) {
+    if (users > 1 && v.reads > c.realizeReadsThreshold)
+        return fmt::format("read by {} users, and one element loads {} values (realize_reads_threshold = {})", users, v.reads,
+                           c.realizeReadsThreshold);
+    if (users > 1 && v.ops > c.realizeOpcountThreshold)
+        return fmt::format("read by {} users, and one element computes {} ops (realize_opcount_threshold = {})", users, v.ops,
+                           c.realizeOpcountThreshold);
+    if (v.reads > c.realizeAccReadsThreshold)
+        return fmt::format("one element loads {} values (realize_acc_reads_threshold = {})", v.reads, c.realizeAccReadsThreshold);
+    if (v.ops > kLargeInlinedBodyOps) return fmt::format("one element computes {} ops (more than {})", v.ops, kLargeInlinedBodyOps);
+    return "";
+}
 
 }  // namespace
 
-LoweredGraph lowerGraph(const Graph& graph, const TestHooks& hooks) {
+LoweredGraph lowerGraph(const Graph& graph, const CompileSettings& settings) {
     LoweredGraph out;
-    LoweringContext ctx(out, hooks);
+    LoweringContext ctx(out, settings);
     std::map<const Node*, std::vector<LValue>> values;
     std::map<const Node*, int> users = userCounts(graph);
     const OpRegistry& registry = OpRegistry::instance();
@@ -344,7 +362,9 @@ LoweredGraph lowerGraph(const Graph& graph, const TestHooks& hooks) {
             std::vector<LValue> results = def->lowering->rule(ctx, LoweringArgs(bound, bind.map()));
             for (auto& r : results) {
                 checkDtype(r.dtype);
-                if (users[node.get()] > 1 && !r.storageBacked() && r.reads > kRealizeReadsThreshold) r = ctx.realize(r);
+                if (r.storageBacked()) continue;
+                std::string reason = realizeReason(r, users[node.get()], settings.inductor);
+                if (!reason.empty()) r = ctx.realize(r, nullptr, std::move(reason));
             }
             values[node.get()] = std::move(results);
         } catch (const Error& e) {
@@ -365,7 +385,7 @@ LoweredGraph lowerGraph(const Graph& graph, const TestHooks& hooks) {
         if (!v.storageBacked()) {
             FixedLayout layout = ctx.contiguousLayout(v.sizes, v.dtype);
             if (!hasSymbols(m) && isDense(m.sizes, m.strides)) layout.stride = constants(m.strides);
-            v = ctx.realize(v, &layout);
+            v = ctx.realize(v, &layout, "a graph output");
         }
         out.outputs.push_back(OutputSpec{v.buffer, v.view});
     }

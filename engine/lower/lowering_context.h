@@ -25,7 +25,8 @@ struct LValue {
     FixedLayout view;    // storage-backed: where the elements are
     std::function<int(LoopBodyBuilder&, const std::vector<IndexExpr>&)> inner;
     std::vector<const Node*> origins;
-    int reads = 0;  // loads one element costs (decides realization of shared values)
+    int reads = 0;  // loads one element costs (decides realization: InductorConfig)
+    int ops = 0;    // graph ops inlined into one element, the size of its body (likewise)
     bool wrappedNumber = false;     // a Python number in a tensor slot (type promotion)
     std::optional<double> scalar;  // a constant: emitted directly in the dtype it's used at
 
@@ -52,8 +53,9 @@ private:
 
 class LoweringContext {
 public:
-    LoweringContext(LoweredGraph& out, const TestHooks& hooks) : out_(out), hooks_(hooks) {}
-    const TestHooks& hooks() const { return hooks_; }
+    LoweringContext(LoweredGraph& out, const CompileSettings& settings) : out_(out), settings_(settings) {}
+    const TestHooks& hooks() const { return settings_.testHooks; }
+    const InductorConfig& config() const { return settings_.inductor; }
 
     // The node being lowered (provenance of what gets created) and its result metadata.
     const Node* node = nullptr;
@@ -63,8 +65,9 @@ public:
     // A lazy value of the node's output shape computed from the given element function.
     LValue lazy(std::vector<IndexExpr> sizes, DType dtype, std::function<int(LoopBodyBuilder&, const std::vector<IndexExpr>&)> inner,
                 const std::vector<LValue>& from) const;
-    // Writes `value` into a new buffer (contiguous unless `layout` is given).
-    LValue realize(const LValue& value, const FixedLayout* layout = nullptr);
+    // Writes `value` into a new buffer (contiguous unless `layout` is given); `reason` says
+    // why it is not inlined into its consumers (Buffer::realizedBecause).
+    LValue realize(const LValue& value, const FixedLayout* layout, std::string reason);
     LValue reduce(const LValue& input, std::vector<int64_t> dims, bool keepdim, ReductionKind type, DType outDtype);
     LValue extern_(ExternKernelKind kernel, std::vector<LValue> operands, FixedLayout layout);
     // A storage-backed, 2-D/3-D BLAS-compatible view of `value` (realizing it if needed).
@@ -76,7 +79,7 @@ public:
 
 private:
     LoweredGraph& out_;
-    const TestHooks& hooks_;
+    const CompileSettings& settings_;
     int nextBuffer_ = 0;
 };
 

@@ -10,7 +10,7 @@ int indexConstant(LoopBodyBuilder& b, const IndexExpr& e) {
 LValue piecewise(LoweringContext& c, std::vector<Piece> pieces) {
     std::vector<LValue> from;
     for (auto& p : pieces) {
-        if (!p.value.storageBacked()) p.value = c.realize(p.value);
+        if (!p.value.storageBacked()) p.value = c.realize(p.value, nullptr, "an input of cat/stack, read through masked loads");
         from.push_back(p.value);
     }
     DType out = c.meta().dtype;

@@ -103,8 +103,11 @@ struct Payload {
         json j = {{"compile_id", e.compileId}, {"graph", e.graph}, {"text", e.text}};
         if (e.stage == "fx_graph_transformed") return j;
         json nodes = json::array();
-        for (const auto& n : e.nodes)
-            nodes.push_back({{"name", n.name}, {"kind", n.kind}, {"origins", n.origins}, {"reads", n.reads}, {"members", n.members}});
+        for (const auto& n : e.nodes) {
+            json node = {{"name", n.name}, {"kind", n.kind}, {"origins", n.origins}, {"reads", n.reads}, {"members", n.members}};
+            if (!n.realizedBecause.empty()) node["realized_because"] = n.realizedBecause;
+            nodes.push_back(std::move(node));
+        }
         j["nodes"] = std::move(nodes);
         return j;
     }

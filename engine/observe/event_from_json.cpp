@@ -96,7 +96,8 @@ GraphBreakEvent graphBreak(const json& j) {
 IrDumpEvent irDump(const json& j, const std::string& stage) {
     IrDumpEvent e{text(j, "compile_id"), text(j, "graph"), stage, text(j, "text"), {}};
     forEachObject(j, "nodes", [&](const json& n) {
-        e.nodes.push_back({text(n, "name"), text(n, "kind"), texts(n, "origins"), texts(n, "reads"), texts(n, "members")});
+        e.nodes.push_back({text(n, "name"), text(n, "kind"), texts(n, "origins"), texts(n, "reads"), texts(n, "members"),
+                           text(n, "realized_because")});
     });
     return e;
 }

@@ -20,6 +20,7 @@ LogRegistry::LogRegistry() {
         {"trace_call", "dynamo", "each traced call with its source position", true},
         {"dynamic", "dynamo", "symbolic shapes: dims made dynamic and their guards", false},
         {"aot_graphs", "aot", "the graph after decomposition (fx_graph_transformed)", false},
+        {"realize", "inductor", "why each buffer is written out rather than inlined into its consumers", false},
         {"ir_pre_fusion", "inductor", "the scheduler nodes and loop bodies before fusion", false},
         {"ir_post_fusion", "inductor", "the scheduler nodes after fusion", false},
         {"schedule", "inductor", "the kernel order and the buffers each kernel reads and writes", false},

@@ -209,7 +209,9 @@ LoweringRule arange(bool hasStart) {
 std::vector<LValue> lowerClone(LoweringContext& c, const LoweringArgs& a) { return {identity(c, a.tensor("self"))}; }
 
 // realize: its argument as a buffer of its own.
-std::vector<LValue> lowerRealize(LoweringContext& c, const LoweringArgs& a) { return {c.realize(identity(c, a.tensor("self")), nullptr)}; }
+std::vector<LValue> lowerRealize(LoweringContext& c, const LoweringArgs& a) {
+    return {c.realize(identity(c, a.tensor("self")), nullptr, "torch._inductor.test_operators.realize()")};
+}
 
 const char* const kRandom = "random numbers come from the eager generator, so compiled and eager runs draw the same values";
 const char* const kUninitialised = "uninitialised memory has no value to compute";

@@ -343,7 +343,7 @@ std::vector<LValue> lowerMatmul(LoweringContext& c, const LoweringArgs& a) {
     if (rank == 3 && y.sizes.size() == 2) {
         // (B, M, K) @ (K, N): one mm over B*M rows of a contiguous x, viewed back as (B, M, N).
         FixedLayout rows = c.contiguousLayout({x.sizes[0] * x.sizes[1], x.sizes[2]}, x.dtype);
-        if (!x.storageBacked() || !x.view.isContiguous()) x = c.realize(x, &rows);
+        if (!x.storageBacked() || !x.view.isContiguous()) x = c.realize(x, &rows, "the rows of a matrix product, read contiguously");
         x.sizes = rows.size;
         x.view.size = rows.size;
         x.view.stride = rows.stride;

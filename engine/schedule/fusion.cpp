@@ -102,7 +102,7 @@ FuseAttempt refuse(FusionVerdictKind verdict, std::string why) { return {verdict
 class Fuser {
 public:
     // One group per node; a fused node (of a finished schedule) is a group of its members.
-    explicit Fuser(const std::vector<SchedulerNode*>& nodes) {
+    Fuser(const std::vector<SchedulerNode*>& nodes, const InductorConfig& config) : config_(config) {
         for (SchedulerNode* n : nodes) {
             auto g = std::make_unique<Group>();
             g->members = n->kind == SchedulerNode::Kind::Fused ? n->members : std::vector<SchedulerNode*>{n};
@@ -167,6 +167,11 @@ public:
     }
 
     FuseAttempt tryFuse(const Group& a, const Group& b) {
+        size_t size = a.members.size() + b.members.size();
+        if (size > static_cast<size_t>(config_.maxFusionSize))
+            return refuse(FusionVerdictKind::ExceedsMaxFusion,
+                          fmt::format("exceeds max fusion ({} + {} nodes > max_fusion_size = {})", a.members.size(),
+                                      b.members.size(), config_.maxFusionSize));
         for (const Group* g : {&a, &b})
             if (g->isExtern()) return refuse(FusionVerdictKind::ExternKernel, fmt::format("{} is an extern kernel", g->name()));
         if (auto through = cycleThrough(a, b))
@@ -306,6 +311,7 @@ private:
         s_->kernels.push_back(std::move(k));
     }
 
+    const InductorConfig& config_;
     Schedule* s_ = nullptr;  // what run() fills
     std::vector<std::unique_ptr<Group>> groups_;
     std::map<const SchedulerNode*, Group*> groupOf_;
@@ -316,11 +322,11 @@ private:
 void fuseNodes(Schedule& s) {
     std::vector<SchedulerNode*> nodes;
     for (auto& n : s.nodes) nodes.push_back(n.get());
-    Fuser(nodes).run(s);
+    Fuser(nodes, s.config).run(s);
 }
 
 FusionVerdict checkFusion(const Schedule& s, const SchedulerNode& a, const SchedulerNode& b) {
-    Fuser fuser(s.order);
+    Fuser fuser(s.order, s.config);
     const Group* ga = &fuser.groupOf(a.leaves().front());
     const Group* gb = &fuser.groupOf(b.leaves().front());
     if (gb->order() < ga->order()) std::swap(ga, gb);

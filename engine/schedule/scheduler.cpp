@@ -200,8 +200,9 @@ std::string Schedule::preFusionText() const {
 
 std::string Schedule::postFusionText() const { return joinNodes(order); }
 
-Schedule schedule(const LoweredGraph& graph) {
+Schedule schedule(const LoweredGraph& graph, const InductorConfig& config) {
     Schedule s;
+    s.config = config;
     for (const auto& b : graph.buffers) s.nodes.push_back(makeNode(graph, b, static_cast<int>(s.nodes.size())));
     computeUsers(s, graph);
     // Dead nodes: computed buffers nobody reads (after their readers died too).

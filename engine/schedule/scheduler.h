@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/inductor_config.h"
 #include "lower/ir.h"
 
 namespace fusescope {
@@ -61,6 +62,7 @@ enum class FusionVerdictKind {
     WouldCreateCycle,       // a third node depends on one and feeds the other
     IterationRangesDiffer,  // no loop nest fits both
     ReadsOtherElement,      // a consumer reads its producer's output where it is not written
+    ExceedsMaxFusion,       // together they would hold more nodes than max_fusion_size
 };
 
 struct FusionDecision {
@@ -85,6 +87,7 @@ struct KernelGroup {
 };
 
 struct Schedule {
+    InductorConfig config;  // the limits it was made within (max_fusion_size)
     std::vector<std::unique_ptr<SchedulerNode>> nodes;  // pre-fusion, alive
     std::vector<std::string> removedDeadNodes;
     std::vector<std::unique_ptr<SchedulerNode>> fusedNodes;
@@ -96,7 +99,7 @@ struct Schedule {
     std::string postFusionText() const;
 };
 
-// Builds the scheduler nodes for a lowered graph and fuses them.
-Schedule schedule(const LoweredGraph& graph);
+// Builds the scheduler nodes for a lowered graph and fuses them within `config`'s limits.
+Schedule schedule(const LoweredGraph& graph, const InductorConfig& config = {});
 
 }  // namespace fusescope

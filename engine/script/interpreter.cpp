@@ -82,7 +82,7 @@ Interpreter::Interpreter(const Module& module, ScriptHost& host) : module_(modul
     globals_->isModule = true;
     current_ = globals_;
     addPythonBuiltins(builtins_);
-    rootModules_["torch"] = makeTorchModule(dynamoConfig_);
+    rootModules_["torch"] = makeTorchModule(configs_);
     rootModules_["math"] = makeMathModule();
     rootModules_["logging"] = makeLoggingModule();
     globals_->vars["__name__"] = Value("__main__");

@@ -66,6 +66,13 @@ public:
     virtual bool cancelRequested() const { return false; }
 };
 
+// The config modules scripts set and compiles read: torch._dynamo.config and
+// torch._inductor.config (owned by the torch module).
+struct ConfigModules {
+    ModuleObject* dynamo = nullptr;
+    ModuleObject* inductor = nullptr;
+};
+
 class Interpreter {
 public:
     Interpreter(const Module& module, ScriptHost& host);
@@ -93,7 +100,8 @@ public:
 
     const Module& module() const { return module_; }
     ScriptHost& host() { return host_; }
-    ModuleObject& dynamoConfig() { return *dynamoConfig_; }
+    ModuleObject& dynamoConfig() { return *configs_.dynamo; }
+    ModuleObject& inductorConfig() { return *configs_.inductor; }
     // The location of the statement or call running now (for messages).
     SourceLocation currentLocation() const;
 
@@ -151,7 +159,7 @@ private:
     CallSite site_;
     std::map<std::string, Value, std::less<>> builtins_;
     std::map<std::string, Value, std::less<>> rootModules_;  // importable: torch, math
-    ModuleObject* dynamoConfig_ = nullptr;
+    ConfigModules configs_;
     std::unordered_map<const void*, std::set<std::string>> localNameCache_;
     // Scopes that nested functions closed over. A function stored in the scope it closes over
     // is a reference cycle; the destructor clears these scopes to break every such cycle.
@@ -160,7 +168,7 @@ private:
 
 // Builtins and namespaces, defined in their own files.
 void addPythonBuiltins(std::map<std::string, Value, std::less<>>& builtins);
-Value makeTorchModule(ModuleObject*& dynamoConfig);
+Value makeTorchModule(ConfigModules& configs);
 Value makeMathModule();
 // torch.profiler: record_function, ExecutionTraceObserver, profile, schedule, ... (profiler_module.cpp)
 void populateProfilerModule(ModuleObject& profiler);

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "core/grad_mode.h"
+#include "core/inductor_config.h"
 #include "core/random.h"
 #include "ops/op_registry.h"
 #include "core/device_context.h"
@@ -83,7 +84,7 @@ Value decorator(CompileOptions options) {
 
 }  // namespace
 
-Value makeTorchModule(ModuleObject*& dynamoConfig) {
+Value makeTorchModule(ConfigModules& configs) {
     auto torch = makeModule("torch");
     auto nn = makeModule("torch.nn");
     auto functional = makeModule("torch.nn.functional");
@@ -160,7 +161,7 @@ Value makeTorchModule(ModuleObject*& dynamoConfig) {
     // True unlike PyTorch: a failing backend compile logs WON'T CONVERT and the graph runs
     // eagerly, so the script goes on and the workbench shows what failed.
     config->attrs["suppress_errors"] = Value(true);
-    dynamoConfig = config.get();
+    configs.dynamo = config.get();
     dynamo->attrs["config"] = Value(ObjectPtr(config));
 
     logging->attrs["set_logs"] = makeBuiltin("torch._logging.set_logs", [](Interpreter& in, CallArgs& a) {
@@ -218,6 +219,11 @@ Value makeTorchModule(ModuleObject*& dynamoConfig) {
     testOperators->attrs["realize"] = opFunction("torch._inductor.test_operators.realize",
                                                  *OpRegistry::instance().find("realize"), CallStyle::TorchFunction);
     inductor->attrs["test_operators"] = Value(ObjectPtr(testOperators));
+    auto inductorConfig = makeModule("torch._inductor.config");
+    for (const InductorSetting& setting : inductorSettings())
+        inductorConfig->attrs[std::string(setting.name)] = Value(int64_t{InductorConfig{}.*setting.field});
+    configs.inductor = inductorConfig.get();
+    inductor->attrs["config"] = Value(ObjectPtr(inductorConfig));
     torch->attrs["_inductor"] = Value(ObjectPtr(inductor));
 
     nn->attrs["functional"] = Value(ObjectPtr(functional));

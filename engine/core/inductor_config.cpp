@@ -1,0 +1,15 @@
+#include "core/inductor_config.h"
+
+namespace fusescope {
+
+const std::vector<InductorSetting>& inductorSettings() {
+    static const std::vector<InductorSetting> settings = {
+        {"realize_reads_threshold", &InductorConfig::realizeReadsThreshold},
+        {"realize_opcount_threshold", &InductorConfig::realizeOpcountThreshold},
+        {"realize_acc_reads_threshold", &InductorConfig::realizeAccReadsThreshold},
+        {"max_fusion_size", &InductorConfig::maxFusionSize},
+    };
+    return settings;
+}
+
+}  // namespace fusescope
