@@ -42,9 +42,9 @@ std::string TensorMeta::str() const {
 
 std::string Graph::uniqueName(const std::string& base) {
     std::string name = base;
-    for (int i = 1; std::find(usedNames_.begin(), usedNames_.end(), name) != usedNames_.end(); ++i)
-        name = base + "_" + std::to_string(i);
-    usedNames_.push_back(name);
+    int& suffix = lastSuffix_[base];
+    while (usedNames_.count(name)) name = base + "_" + std::to_string(++suffix);
+    usedNames_.insert(name);
     return name;
 }
 

@@ -6,6 +6,8 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "core/error.h"
@@ -99,7 +101,10 @@ private:
     std::string uniqueName(const std::string& base);
     std::vector<std::unique_ptr<Node>> nodes_;
     std::vector<Argument> outputs_;
-    std::vector<std::string> usedNames_;
+    // Names are never freed, so each base keeps the last suffix it handed out and naming
+    // a node stays constant time however many share a base (sin, sin_1, ..., sin_4999).
+    std::unordered_set<std::string> usedNames_;
+    std::unordered_map<std::string, int> lastSuffix_;
 };
 
 }  // namespace fusescope

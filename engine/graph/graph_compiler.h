@@ -21,7 +21,7 @@ class Logger;
 struct CompileSettings {
     std::string cudaArch;  // the GPU architecture CUDA kernels are built for; empty: the default
     TestHooks testHooks;
-    InductorConfig inductor;  // torch._inductor.config as the script set it when the compile began
+    InductorConfig inductor{};  // torch._inductor.config as the script set it when the compile began
 };
 
 // Who is compiling what: compilers report through the logger and the event bus under the

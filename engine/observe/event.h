@@ -128,7 +128,7 @@ struct IrNodeInfo {
     std::vector<std::string> origins;  // the captured-graph nodes it computes
     std::vector<std::string> reads;    // buffers and graph inputs it reads (its dependencies)
     std::vector<std::string> members;  // a fused node's buffers, in execution order
-    std::string realizedBecause;       // why its buffer is not inlined into its consumers ("" for fused nodes)
+    std::string realizedBecause{};     // why its buffer is not inlined into its consumers ("" for fused nodes)
 };
 
 struct IrDumpEvent {
