@@ -8,6 +8,7 @@ const std::vector<InductorSetting>& inductorSettings() {
         {"realize_opcount_threshold", &InductorConfig::realizeOpcountThreshold},
         {"realize_acc_reads_threshold", &InductorConfig::realizeAccReadsThreshold},
         {"max_fusion_size", &InductorConfig::maxFusionSize},
+        {"max_fusion_buffer_group_pairwise_attempts", &InductorConfig::maxFusionBufferGroupPairwiseAttempts},
     };
     return settings;
 }

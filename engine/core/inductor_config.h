@@ -21,6 +21,10 @@ struct InductorConfig {
     int realizeAccReadsThreshold = 8;
     // A fused kernel holds at most this many scheduler nodes.
     int maxFusionSize = 64;
+    // Each reader of a buffer is paired (a horizontal fusion candidate) with at most this
+    // many of the next readers of it, so a buffer read by thousands of nodes yields
+    // candidates linear in its readers, not quadratic.
+    int maxFusionBufferGroupPairwiseAttempts = 64;
 };
 
 // An inlined body larger than this many ops is realized whatever its users (inductor's

@@ -34,10 +34,14 @@ void LoweredGraph::setDevice(const Device& device) {
     for (auto& o : outputs) o.view.device = device;
 }
 
+void LoweredGraph::addBuffer(Buffer buffer) {
+    bufferIndex_[buffer.name] = buffers.size();
+    buffers.push_back(std::move(buffer));
+}
+
 const Buffer* LoweredGraph::findBuffer(const std::string& name) const {
-    for (const auto& b : buffers)
-        if (b.name == name) return &b;
-    return nullptr;
+    auto it = bufferIndex_.find(name);
+    return it == bufferIndex_.end() ? nullptr : &buffers[it->second];
 }
 
 const FixedLayout& LoweredGraph::layoutOf(const std::string& name) const {

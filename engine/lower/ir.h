@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "core/device.h"
@@ -85,9 +86,13 @@ struct LoweredGraph {
 
     // Labels every layout with the device the graph runs on (lowering assumes the CPU).
     void setDevice(const Device& device);
-    const Buffer* findBuffer(const std::string& name) const;
+    void addBuffer(Buffer buffer);
+    const Buffer* findBuffer(const std::string& name) const;  // constant time
     // The layout of an input or computed buffer.
     const FixedLayout& layoutOf(const std::string& name) const;
+
+private:
+    std::unordered_map<std::string, size_t> bufferIndex_;  // name -> position in `buffers`
 };
 
 }  // namespace fusescope

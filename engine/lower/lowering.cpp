@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "lower/blas_layout.h"
 #include "lower/lowering_context.h"
 #include "lower/op_lowering.h"
 
@@ -165,7 +166,7 @@ LValue LoweringContext::realize(const LValue& value, const FixedLayout* layout, 
     int v = value.load(b, index);
     b.store(buffer.name, buffer.layout.indexOf(index), b.toDtype(v, buffer.layout.dtype));
     buffer.body = simplifyLoops(b.finish());
-    out_.buffers.push_back(buffer);
+    out_.addBuffer(std::move(buffer));
     return storageValue(out_.buffers.back(), value.origins);
 }
 
@@ -219,18 +220,14 @@ LValue LoweringContext::reduce(const LValue& input, std::vector<int64_t> dims, b
     int result = b.reduction(outDtype, b.dtypeOf(v), type, v);
     b.storeReduction(buffer.name, buffer.layout.indexOf(outIndex), result);
     buffer.body = simplifyLoops(b.finish());
-    out_.buffers.push_back(buffer);
-    return storageValue(out_.buffers.back(), buffer.origins);
+    out_.addBuffer(std::move(buffer));
+    return storageValue(out_.buffers.back(), out_.buffers.back().origins);
 }
 
 LValue LoweringContext::blasOperand(const LValue& value) {
     if (value.dtype != DType::Float32 && value.dtype != DType::Float64)
         unsupported(fmt::format("matrix products of {} tensors (BLAS takes float32/float64)", dtypeName(value.dtype)));
-    if (value.storageBacked()) {
-        const auto& st = value.view.stride;
-        size_t n = st.size();
-        if (st[n - 1] == IndexExpr(1) || st[n - 2] == IndexExpr(1)) return value;  // row- or column-major
-    }
+    if (value.storageBacked() && blasLayout(value.view)) return value;
     FixedLayout layout = contiguousLayout(value.sizes, value.dtype);
     return realize(value, &layout, "an operand of a matrix product (BLAS reads row- or column-major storage)");
 }
@@ -244,7 +241,7 @@ LValue LoweringContext::extern_(ExternKernelKind kernel, std::vector<LValue> ope
     buffer.externKernel = kernel;
     buffer.origins = lazy({}, buffer.layout.dtype, nullptr, operands).origins;
     for (const auto& op : operands) buffer.operands.push_back(ExternOperand{op.buffer, op.view});
-    out_.buffers.push_back(buffer);
+    out_.addBuffer(std::move(buffer));
     return storageValue(out_.buffers.back(), {node});
 }
 

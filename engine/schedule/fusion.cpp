@@ -1,28 +1,27 @@
 #include "schedule/fusion.h"
 
 #include <algorithm>
-#include <map>
 #include <optional>
-#include <set>
+#include <queue>
+#include <unordered_map>
+#include <unordered_set>
 
 #include <fmt/format.h>
+
+#include "core/error.h"
+#include "schedule/read_index.h"
 
 namespace fusescope {
 
 namespace {
 
-bool nodeReads(const SchedulerNode& n, const std::string& buffer) {
-    for (const auto* deps : {&n.unmetDependencies, &n.metDependencies})
-        for (const auto& d : *deps)
-            if (d.name == buffer) return true;
-    return false;
-}
-
 // A kernel being formed: its nodes and their bodies over the shared iteration (vars c0...).
 struct Group {
+    size_t slot = 0;   // its index in the fuser's groups; a merged group takes a new one
+    int position = 0;  // in a topological order of the groups, kept valid across merges
     std::vector<SchedulerNode*> members;  // by pre-fusion order
     std::vector<IndexExpr> pointwise, reduction;
-    std::map<const SchedulerNode*, LoopBody> bodies;
+    std::unordered_map<const SchedulerNode*, LoopBody> bodies;
 
     bool isExtern() const { return members.size() == 1 && members[0]->kind == SchedulerNode::Kind::Extern; }
     int order() const { return members.front()->order; }
@@ -37,14 +36,6 @@ struct Group {
     }
     bool writes(const std::string& buffer) const {
         return std::any_of(members.begin(), members.end(), [&](const SchedulerNode* m) { return m->name == buffer; });
-    }
-    bool reads(const std::string& buffer) const {
-        return std::any_of(members.begin(), members.end(), [&](const SchedulerNode* m) { return nodeReads(*m, buffer); });
-    }
-    bool dependsOn(const Group& other) const {
-        for (const auto* m : other.members)
-            if (reads(m->name)) return true;
-        return false;
     }
 };
 
@@ -99,18 +90,36 @@ struct FuseAttempt {
 
 FuseAttempt refuse(FusionVerdictKind verdict, std::string why) { return {verdict, std::move(why), std::nullopt}; }
 
+// The pre-fusion nodes under `nodes` (themselves, or a fused node's members) by order.
+std::vector<SchedulerNode*> leavesInOrder(const std::vector<SchedulerNode*>& nodes) {
+    std::vector<SchedulerNode*> leaves;
+    for (SchedulerNode* n : nodes)
+        if (n->kind == SchedulerNode::Kind::Fused) leaves.insert(leaves.end(), n->members.begin(), n->members.end());
+        else leaves.push_back(n);
+    std::sort(leaves.begin(), leaves.end(), [](const SchedulerNode* x, const SchedulerNode* y) { return x->order < y->order; });
+    return leaves;
+}
+
+struct Candidate {
+    SchedulerNode *a, *b;  // a before b
+    FusionKind kind;
+    int64_t score;
+};
+
 class Fuser {
 public:
-    // One group per node; a fused node (of a finished schedule) is a group of its members.
-    Fuser(const std::vector<SchedulerNode*>& nodes, const InductorConfig& config) : config_(config) {
+    // One group per node, `nodes` in dependency order; a fused node (of a finished
+    // schedule) is a group of its members.
+    Fuser(const std::vector<SchedulerNode*>& nodes, const InductorConfig& config)
+        : config_(config), index_(leavesInOrder(nodes)) {
         for (SchedulerNode* n : nodes) {
             auto g = std::make_unique<Group>();
             g->members = n->kind == SchedulerNode::Kind::Fused ? n->members : std::vector<SchedulerNode*>{n};
             g->pointwise = n->pointwiseSizes;
             g->reduction = n->reductionSizes;
             if (n->kind == SchedulerNode::Kind::Computed) g->bodies[n] = *bodyIn(*n, g->pointwise, g->reduction);
-            for (SchedulerNode* m : g->members) groupOf_[m] = g.get();
-            groups_.push_back(std::move(g));
+            g->position = static_cast<int>(groups_.size());
+            adopt(std::move(g));
         }
     }
 
@@ -118,36 +127,13 @@ public:
 
     void run(Schedule& s) {
         s_ = &s;
-        struct Candidate {
-            SchedulerNode *a, *b;
-            FusionKind kind;
-            int64_t score;
-        };
-        std::vector<Candidate> candidates;
-        for (size_t i = 0; i < s_->nodes.size(); ++i)
-            for (size_t j = i + 1; j < s_->nodes.size(); ++j) {
-                SchedulerNode* a = s_->nodes[i].get();
-                SchedulerNode* b = s_->nodes[j].get();
-                if (nodeReads(*b, a->name)) {
-                    candidates.push_back({a, b, FusionKind::Vertical, bytesOf(*a)});
-                    continue;
-                }
-                int64_t shared = 0;
-                for (const auto* deps : {&a->metDependencies, &a->unmetDependencies})
-                    for (const auto& d : *deps) shared += nodeReads(*b, d.name) ? 1 : 0;
-                if (shared > 0 && !nodeReads(*a, b->name)) candidates.push_back({a, b, FusionKind::Horizontal, shared * bytesOf(*a)});
-            }
-        std::stable_sort(candidates.begin(), candidates.end(), [](const Candidate& x, const Candidate& y) {
-            if (x.score != y.score) return x.score > y.score;
-            return (x.b->order - x.a->order) < (y.b->order - y.a->order);
-        });
-        std::set<std::string> tried;
-        for (const auto& c : candidates) {
-            Group* ga = groupOf_[c.a];
-            Group* gb = groupOf_[c.b];
+        std::unordered_set<uint64_t> tried;  // group slot pairs
+        for (const Candidate& c : candidates()) {
+            Group* ga = groupOf_.at(c.a);
+            Group* gb = groupOf_.at(c.b);
             if (ga == gb) continue;
             if (gb->order() < ga->order()) std::swap(ga, gb);
-            if (!tried.insert(ga->name() + "|" + gb->name()).second) continue;
+            if (!tried.insert(uint64_t(ga->slot) << 32 | gb->slot).second) continue;
             FusionDecision d;
             d.step = static_cast<int>(s_->decisions.size()) + 1;
             d.node1 = ga->name();
@@ -210,9 +196,10 @@ public:
         // Every read of a producer inside the kernel must be of the element it writes.
         bool vertical = false;
         for (const SchedulerNode* producer : fused.members)
-            for (const SchedulerNode* consumer : fused.members) {
-                if (producer == consumer || !nodeReads(*consumer, producer->name)) continue;
-                if (a.writes(producer->name) == a.writes(consumer->name)) continue;  // already fused together
+            for (const SchedulerNode* consumer : index_.readers(producer->name)) {
+                const Group* from = groupOf_.at(producer);
+                const Group* to = groupOf_.at(consumer);
+                if (producer == consumer || (to != &a && to != &b) || from == to) continue;  // outside, or fused already
                 vertical = true;
                 const LoopBody& pb = fused.bodies.at(producer);
                 const LoopBody& cb = fused.bodies.at(consumer);
@@ -231,47 +218,156 @@ public:
     }
 
 private:
-    // A group X other than a and b with a -> X -> b (or b -> X -> a).
-    std::optional<std::string> cycleThrough(const Group& a, const Group& b) const {
-        for (const auto& [from, to] : {std::pair{&a, &b}, std::pair{&b, &a}}) {
-            std::set<const Group*> reached;
-            std::vector<const Group*> stack{from};
+    // Every producer with each of its consumers (vertical) and every two readers of one
+    // buffer (horizontal; each reader with the next max_fusion_buffer_group_pairwise_attempts
+    // readers, as inductor pairs them), most bytes saved first, then the closest, then in
+    // node order.
+    std::vector<Candidate> candidates() const {
+        std::vector<Candidate> out;
+        for (const auto& a : s_->nodes)
+            for (SchedulerNode* b : index_.readers(a->name))
+                if (b->order > a->order) out.push_back({a.get(), b, FusionKind::Vertical, bytesOf(*a)});
+        std::vector<std::pair<SchedulerNode*, SchedulerNode*>> sharing;
+        size_t window = static_cast<size_t>(config_.maxFusionBufferGroupPairwiseAttempts);
+        for (const auto& [buffer, readers] : index_.allReaders())
+            for (size_t i = 0; i < readers.size(); ++i)
+                for (size_t j = i + 1; j < readers.size() && j <= i + window; ++j) sharing.push_back({readers[i], readers[j]});
+        auto byOrder = [](const auto& x, const auto& y) {
+            return std::pair(x.first->order, x.second->order) < std::pair(y.first->order, y.second->order);
+        };
+        std::sort(sharing.begin(), sharing.end(), byOrder);
+        sharing.erase(std::unique(sharing.begin(), sharing.end()), sharing.end());
+        for (auto [a, b] : sharing) {
+            if (index_.reads(*b, a->name) || index_.reads(*a, b->name)) continue;
+            int64_t shared = 0;
+            for (const auto* deps : {&a->metDependencies, &a->unmetDependencies})
+                for (const auto& d : *deps) shared += index_.reads(*b, d.name) ? 1 : 0;
+            out.push_back({a, b, FusionKind::Horizontal, shared * bytesOf(*a)});
+        }
+        std::sort(out.begin(), out.end(), [](const Candidate& x, const Candidate& y) {
+            if (x.score != y.score) return x.score > y.score;
+            int dx = x.b->order - x.a->order, dy = y.b->order - y.a->order;
+            if (dx != dy) return dx < dy;
+            return std::pair(x.a->order, x.b->order) < std::pair(y.a->order, y.b->order);
+        });
+        return out;
+    }
+
+    // The groups reading what `g` writes, and those writing what it reads (other than g;
+    // a group may come more than once).
+    template <class F>
+    void forEachSuccessor(const Group& g, F&& f) const {
+        for (const SchedulerNode* m : g.members)
+            for (SchedulerNode* r : index_.readers(m->name))
+                if (Group* h = groupOf_.at(r); h != &g) f(h);
+    }
+    template <class F>
+    void forEachPredecessor(const Group& g, F&& f) const {
+        for (const SchedulerNode* m : g.members)
+            for (std::string_view buffer : index_.readNames(*m))
+                if (SchedulerNode* w = index_.writer(buffer))
+                    if (Group* h = groupOf_.at(w); h != &g) f(h);
+    }
+
+    // The groups placed strictly between `first` and `last` that `first` reaches (`after`)
+    // and that reach `last` (`before`). Only those can lie on a path between the two, so the
+    // search stays within the stretch of the order that a fusion affects.
+    struct Between {
+        std::vector<Group*> after, before;
+    };
+    Between between(const Group& first, const Group& last, bool withBefore) const {
+        Between w;
+        auto search = [&](const Group& from, bool forward, std::vector<Group*>& found) {
+            std::unordered_set<const Group*> seen;
+            std::vector<const Group*> stack{&from};
+            auto visit = [&](Group* h) {
+                bool inside = forward ? h->position < last.position : h->position > first.position;
+                if (inside && seen.insert(h).second) {
+                    found.push_back(h);
+                    stack.push_back(h);
+                }
+            };
             while (!stack.empty()) {
                 const Group* g = stack.back();
                 stack.pop_back();
-                for (const auto& x : groups_) {
-                    if (x.get() == &a || x.get() == &b || reached.count(x.get()) || !x->dependsOn(*g)) continue;
-                    reached.insert(x.get());
-                    stack.push_back(x.get());
-                }
+                if (forward) forEachSuccessor(*g, visit);
+                else forEachPredecessor(*g, visit);
             }
-            for (const Group* x : reached)
-                if (to->dependsOn(*x)) return x->name();
-        }
-        return std::nullopt;
+        };
+        search(first, true, w.after);
+        if (withBefore) search(last, false, w.before);
+        return w;
     }
 
-    void replace(Group* a, Group* b, Group fused) {
-        auto g = std::make_unique<Group>(std::move(fused));
+    // A group X other than a and b with a -> X -> b (or b -> X -> a): one of the later
+    // group's producers that the earlier one reaches; the earliest such by order.
+    std::optional<std::string> cycleThrough(const Group& a, const Group& b) const {
+        const Group& first = a.position < b.position ? a : b;
+        const Group& last = &first == &a ? b : a;
+        std::vector<Group*> after = between(first, last, false).after;
+        std::unordered_set<const Group*> reached(after.begin(), after.end());
+        const Group* through = nullptr;
+        forEachPredecessor(last, [&](const Group* x) {
+            if (reached.count(x) && (!through || x->order() < through->order())) through = x;
+        });
+        return through ? std::optional(through->name()) : std::nullopt;
+    }
+
+    void adopt(std::unique_ptr<Group> g) {
+        g->slot = groups_.size();
         for (auto* m : g->members) groupOf_[m] = g.get();
-        groups_.erase(std::remove_if(groups_.begin(), groups_.end(), [&](const auto& x) { return x.get() == a || x.get() == b; }),
-                      groups_.end());
         groups_.push_back(std::move(g));
     }
 
-    // Post-fusion nodes in dependency order (earliest member first among the ready ones).
+    // Puts the fused group in place of a and b. Its position must follow every group that
+    // reaches it and precede every group it reaches: the groups between the two that reach
+    // the later one move ahead of it, those the earlier one reaches move behind it, each
+    // set in its own order, within the positions they and the pair held (Pearce and
+    // Kelly's dynamic topological order).
+    void replace(Group* a, Group* b, Group fused) {
+        Group* first = a->position < b->position ? a : b;
+        Group* last = first == a ? b : a;
+        Between w = between(*first, *last, true);
+        std::vector<int> slots{first->position, last->position};
+        for (const auto* set : {&w.before, &w.after})
+            for (const Group* g : *set) slots.push_back(g->position);
+        std::sort(slots.begin(), slots.end());
+        auto byPosition = [](const Group* x, const Group* y) { return x->position < y->position; };
+        std::sort(w.before.begin(), w.before.end(), byPosition);
+        std::sort(w.after.begin(), w.after.end(), byPosition);
+        size_t next = 0;
+        for (Group* g : w.before) g->position = slots[next++];
+        fused.position = slots[next];
+        next = slots.size() - w.after.size();
+        for (Group* g : w.after) g->position = slots[next++];
+        groups_[a->slot].reset();
+        groups_[b->slot].reset();
+        adopt(std::make_unique<Group>(std::move(fused)));
+    }
+
+    // Post-fusion nodes in dependency order: of the groups whose producers are all out,
+    // the one with the earliest member first.
     void finish() {
-        std::vector<Group*> pending;
-        for (auto& g : groups_) pending.push_back(g.get());
-        std::sort(pending.begin(), pending.end(), [](const Group* x, const Group* y) { return x->order() < y->order(); });
-        while (!pending.empty()) {
-            auto ready = std::find_if(pending.begin(), pending.end(), [&](const Group* g) {
-                return std::none_of(pending.begin(), pending.end(), [&](const Group* o) { return o != g && g->dependsOn(*o); });
-            });
-            if (ready == pending.end()) ready = pending.begin();  // cannot happen: fusion refuses cycles
-            emit(**ready);
-            pending.erase(ready);
+        std::unordered_map<const Group*, std::vector<Group*>> consumers;
+        std::unordered_map<const Group*, size_t> waiting;
+        auto later = [](const Group* x, const Group* y) { return x->order() > y->order(); };
+        std::priority_queue<Group*, std::vector<Group*>, decltype(later)> ready(later);
+        for (const auto& g : groups_) {
+            if (!g) continue;
+            std::unordered_set<Group*> producers;
+            forEachPredecessor(*g, [&](Group* p) { producers.insert(p); });
+            for (Group* p : producers) consumers[p].push_back(g.get());
+            waiting[g.get()] = producers.size();
+            if (producers.empty()) ready.push(g.get());
         }
+        while (!ready.empty()) {
+            Group* g = ready.top();
+            ready.pop();
+            emit(*g);
+            for (Group* c : consumers[g])
+                if (--waiting[c] == 0) ready.push(c);
+        }
+        if (s_->order.size() != waiting.size()) throw Error("internal error: fused kernels depend on each other in a cycle");
     }
 
     void emit(const Group& g) {
@@ -312,9 +408,10 @@ private:
     }
 
     const InductorConfig& config_;
-    Schedule* s_ = nullptr;  // what run() fills
-    std::vector<std::unique_ptr<Group>> groups_;
-    std::map<const SchedulerNode*, Group*> groupOf_;
+    ReadIndex index_;
+    Schedule* s_ = nullptr;                       // what run() fills
+    std::vector<std::unique_ptr<Group>> groups_;  // by slot; null once merged into another
+    std::unordered_map<const SchedulerNode*, Group*> groupOf_;
 };
 
 }  // namespace

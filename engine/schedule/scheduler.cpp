@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <map>
-#include <set>
+#include <queue>
+#include <unordered_map>
+#include <unordered_set>
 
 #include <fmt/format.h>
 
 #include "schedule/fusion.h"
+#include "schedule/read_index.h"
 
 namespace fusescope {
 
@@ -82,11 +85,8 @@ void sortDeps(std::vector<Dep>& deps) {
     deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
 }
 
-bool isInput(const LoweredGraph& g, const std::string& name) {
-    return std::any_of(g.inputs.begin(), g.inputs.end(), [&](const InputBuffer& in) { return in.name == name; });
-}
-
-std::unique_ptr<SchedulerNode> makeNode(const LoweredGraph& g, const Buffer& buffer, int order) {
+std::unique_ptr<SchedulerNode> makeNode(const LoweredGraph& g, const std::unordered_set<std::string_view>& inputs,
+                                        const Buffer& buffer, int order) {
     auto n = std::make_unique<SchedulerNode>();
     n->name = buffer.name;
     n->buffer = &buffer;
@@ -111,15 +111,11 @@ std::unique_ptr<SchedulerNode> makeNode(const LoweredGraph& g, const Buffer& buf
         for (const auto& [name, indices] : body.loads()) n->layouts.push_back({name, g.layoutOf(name)});
         n->layouts.push_back({buffer.name, buffer.layout});
     }
-    for (auto& d : reads) (isInput(g, d.name) ? n->metDependencies : n->unmetDependencies).push_back(d);
+    for (auto& d : reads) (inputs.count(d.name) ? n->metDependencies : n->unmetDependencies).push_back(d);
     sortDeps(n->writes);
     sortDeps(n->unmetDependencies);
     sortDeps(n->metDependencies);
     return n;
-}
-
-bool readsBuffer(const SchedulerNode& n, const std::string& buffer) {
-    return std::any_of(n.unmetDependencies.begin(), n.unmetDependencies.end(), [&](const Dep& d) { return d.name == buffer; });
 }
 
 // The consumer can write its result into the producer's buffer: a computed node that
@@ -134,18 +130,45 @@ bool canInplace(const SchedulerNode& producer, const SchedulerNode& user) {
     return a.dtype == b.dtype && a.numel() == b.numel();
 }
 
+// Each node's users: the nodes reading it, in order, then the graph's output.
 void computeUsers(Schedule& s, const LoweredGraph& g) {
-    for (auto& producer : s.nodes) {
+    std::vector<SchedulerNode*> nodes;
+    for (auto& n : s.nodes) nodes.push_back(n.get());
+    ReadIndex index(nodes);
+    std::unordered_set<std::string_view> outputs;
+    for (const auto& out : g.outputs) outputs.insert(out.buffer);
+    for (SchedulerNode* producer : nodes) {
         producer->users.clear();
-        for (auto& user : s.nodes)
-            if (user != producer && readsBuffer(*user, producer->name))
-                producer->users.push_back(NodeUser{user.get(), canInplace(*producer, *user), false});
-        for (const auto& out : g.outputs)
-            if (out.buffer == producer->name) {
-                producer->users.push_back(NodeUser{nullptr, false, false});
-                break;
-            }
+        for (SchedulerNode* user : index.readers(producer->name))
+            if (user != producer) producer->users.push_back(NodeUser{user, canInplace(*producer, *user), false});
+        if (outputs.count(producer->name)) producer->users.push_back(NodeUser{nullptr, false, false});
     }
+}
+
+// Dead nodes: computed buffers nobody reads, after their readers died too; the earliest
+// such first, each removal perhaps killing its producers.
+void removeDeadNodes(Schedule& s, const LoweredGraph& g) {
+    std::vector<SchedulerNode*> nodes;
+    for (auto& n : s.nodes) nodes.push_back(n.get());
+    ReadIndex index(nodes);
+    std::unordered_map<const SchedulerNode*, size_t> liveUsers;
+    auto later = [](const SchedulerNode* x, const SchedulerNode* y) { return x->order > y->order; };
+    std::priority_queue<SchedulerNode*, std::vector<SchedulerNode*>, decltype(later)> dead(later);
+    for (SchedulerNode* n : nodes)
+        if ((liveUsers[n] = n->users.size()) == 0) dead.push(n);
+    std::unordered_set<const SchedulerNode*> removed;
+    while (!dead.empty()) {
+        SchedulerNode* n = dead.top();
+        dead.pop();
+        removed.insert(n);
+        s.removedDeadNodes.push_back(n->name);
+        for (std::string_view buffer : index.readNames(*n))
+            if (SchedulerNode* producer = index.writer(buffer); producer && producer != n && --liveUsers[producer] == 0)
+                dead.push(producer);
+    }
+    if (removed.empty()) return;
+    std::erase_if(s.nodes, [&](const auto& n) { return removed.count(n.get()) > 0; });
+    computeUsers(s, g);
 }
 
 }  // namespace
@@ -203,20 +226,11 @@ std::string Schedule::postFusionText() const { return joinNodes(order); }
 Schedule schedule(const LoweredGraph& graph, const InductorConfig& config) {
     Schedule s;
     s.config = config;
-    for (const auto& b : graph.buffers) s.nodes.push_back(makeNode(graph, b, static_cast<int>(s.nodes.size())));
+    std::unordered_set<std::string_view> inputs;
+    for (const InputBuffer& in : graph.inputs) inputs.insert(in.name);
+    for (const auto& b : graph.buffers) s.nodes.push_back(makeNode(graph, inputs, b, static_cast<int>(s.nodes.size())));
     computeUsers(s, graph);
-    // Dead nodes: computed buffers nobody reads (after their readers died too).
-    for (bool removed = true; removed;) {
-        removed = false;
-        for (auto it = s.nodes.begin(); it != s.nodes.end(); ++it) {
-            if (!(*it)->users.empty()) continue;
-            s.removedDeadNodes.push_back((*it)->name);
-            s.nodes.erase(it);
-            computeUsers(s, graph);
-            removed = true;
-            break;
-        }
-    }
+    removeDeadNodes(s, graph);
     fuseNodes(s);
     return s;
 }

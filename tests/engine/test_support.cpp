@@ -19,13 +19,27 @@ namespace fs = std::filesystem;
 
 namespace {
 
-fs::path tempDir() {
-    static fs::path dir = [] {
-        fs::path d = fs::temp_directory_path() / ("fusescope-test-" + std::to_string(getpid()));
-        fs::create_directories(d);
-        return d;
-    }();
-    return dir;
+// One folder per test process, removed when the process exits (only by the process that
+// made it: a forked child leaves it to its parent).
+class TempDir {
+public:
+    TempDir() : owner_(getpid()), path_(fs::temp_directory_path() / ("fusescope-test-" + std::to_string(owner_))) {
+        fs::create_directories(path_);
+    }
+    ~TempDir() {
+        std::error_code ignored;
+        if (getpid() == owner_) fs::remove_all(path_, ignored);
+    }
+    const fs::path& path() const { return path_; }
+
+private:
+    pid_t owner_;
+    fs::path path_;
+};
+
+const fs::path& tempDir() {
+    static TempDir dir;
+    return dir.path();
 }
 
 }  // namespace

@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 
 #include "codegen/cpp/cpp_codegen.h"
+#include "core/error.h"
+#include "lower/blas_layout.h"
 
 namespace fusescope {
 
@@ -21,11 +23,10 @@ struct BlasOperand {
 };
 
 BlasOperand blasOperand(const ExternOperand& op, const std::string& batchOffset) {
-    const auto& st = op.view.stride;
-    size_t n = st.size();
-    bool rowMajor = st[n - 1] == IndexExpr(1);
+    std::optional<BlasLayout> layout = blasLayout(op.view);  // lowering copied the operand if none
+    if (!layout) throw Error("internal error: extern kernel operand " + op.buffer + " is not BLAS-readable");
     std::string pointer = fmt::format("{} + {}{}", op.buffer, op.view.offset.cstr(), batchOffset);
-    return {pointer, rowMajor ? 0 : 1, rowMajor ? st[n - 2].cstr() : st[n - 1].cstr()};
+    return {pointer, layout->transpose ? 1 : 0, layout->leadingDim.cstr()};
 }
 
 // Whether an extern kernel calls fs_gemm once per batch entry (bmm) or once (mm).
