@@ -42,6 +42,7 @@ bench: build
 	$(BUILD_DIR)/bin/bench_capture_overhead
 	$(BUILD_DIR)/bin/bench_inductor
 	$(BUILD_DIR)/bin/bench_profiler_overhead
+	$(BUILD_DIR)/bin/bench_compile_scale
 	[ ! -x $(BUILD_DIR)/bin/bench_graph_layout ] || $(BUILD_DIR)/bin/bench_graph_layout  # built with the GUI only
 	[ ! -x $(BUILD_DIR)/bin/bench_gui_responsiveness ] || $(BUILD_DIR)/bin/bench_gui_responsiveness
 	[ ! -x $(BUILD_DIR)/bin/bench_trace_timeline ] || $(BUILD_DIR)/bin/bench_trace_timeline

@@ -1,6 +1,5 @@
 #include "runtime/cpu_runtime.h"
 
-#include <cstdarg>
 #include <utility>
 
 #include "core/error.h"
@@ -69,7 +68,7 @@ Shape evaluate(const std::vector<IndexExpr>& values, const std::map<std::string,
 
 }  // namespace
 
-void* fsTraceBegin(int call, int nbuffers, ...) {
+void* fsTraceBegin(int call, int nbuffers, void* const* buffers) {
     if (!Profiler::active() || !activeCall) return nullptr;
     const CpuGraphRunner& runner = *activeCall->runner;
     const auto& info = runner.tracedCalls_.at(static_cast<size_t>(call));
@@ -80,13 +79,10 @@ void* fsTraceBegin(int call, int nbuffers, ...) {
     r->kernelFile = runner.module_->sourcePath.empty() ? runner.traceName_.graphName + ".cpp" : runner.module_->sourcePath;
     r->compileId = runner.traceName_.compileId;
     r->flowId = activeCall->launchId;
-    va_list pointers;
-    va_start(pointers, nbuffers);
     for (int i = 0; i < nbuffers && static_cast<size_t>(i) < info.buffers.size(); ++i) {
         const auto& [numel, dtype] = info.buffers[static_cast<size_t>(i)];
-        appendTraceBuffer(r->inputs, va_arg(pointers, const void*), evaluate(numel, *activeCall->symbols), dtype);
+        appendTraceBuffer(r->inputs, buffers[i], evaluate(numel, *activeCall->symbols), dtype);
     }
-    va_end(pointers);
     return span.release();
 }
 

@@ -48,7 +48,7 @@ private:
     SourceLocation divisionSite_;  // the graph's first integer division (for ZeroDivisionError)
     GraphTraceName traceName_;
     std::vector<TracedCallInfo> tracedCalls_;
-    friend void* fsTraceBegin(int call, int nbuffers, ...);
+    friend void* fsTraceBegin(int call, int nbuffers, void* const* buffers);
 };
 
 }  // namespace fusescope

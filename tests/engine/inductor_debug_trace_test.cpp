@@ -182,7 +182,7 @@ TEST(Provenance, EachGeneratedLineNamesTheBuffersItComputes) {
         return false;
     };
     std::istringstream source(k["source"].get<std::string>());
-    int n = 0, member0 = 0, member1 = 0;
+    int n = 0, member0 = 0, member1 = 0, bufferRows = 0;
     for (std::string line; std::getline(source, line);) {
         ++n;
         bool m0 = line.find("m0_") != std::string::npos, m1 = line.find("m1_") != std::string::npos;
@@ -203,8 +203,9 @@ TEST(Provenance, EachGeneratedLineNamesTheBuffersItComputes) {
         if (line.find("fs_gemm(0") != std::string::npos) {
             EXPECT_TRUE(computes("buf2", n) && !computes("buf0", n)) << line;
         }
-        if (line.find("fs_free(buf0") != std::string::npos) {
-            EXPECT_TRUE(computes("buf0", n)) << line;
+        if (line.find("},  // buf0: ") != std::string::npos) {  // its row in call()'s buffer table
+            EXPECT_TRUE(computes("buf0", n) && !computes("buf1", n)) << line;
+            ++bufferRows;
         }
         if (line.find("fs_isnan") != std::string::npos) {
             EXPECT_FALSE(computes("buf0", n) || computes("buf1", n)) << line;
@@ -212,6 +213,7 @@ TEST(Provenance, EachGeneratedLineNamesTheBuffersItComputes) {
     }
     EXPECT_EQ(member0, 6);  // get_index, load, constant, add, get_index_1, store
     EXPECT_EQ(member1, 6);
+    EXPECT_EQ(bufferRows, 1);
 }
 
 }  // namespace

@@ -18,26 +18,29 @@ void SourceBuilder::add(const std::string& text, const std::vector<std::string>&
     nextLine_ += lines;
 }
 
-void SourceBuilder::addKernel(const KernelCode& kernel, const KernelGroup& group) {
-    std::vector<std::string> all;
-    for (const auto* n : group.nodes) all.push_back(n->name);
-    for (size_t i = 0; i < kernel.lineMembers.size(); ++i) {
-        int line = nextLine_ + static_cast<int>(i);
-        int m = kernel.lineMembers[i];
-        if (m == KernelCode::kAllMembers)
-            for (const auto& b : all) tag(b, line, line);
-        else
-            tag(all[m], line, line);
-    }
-    source_ += kernel.code;
-    nextLine_ += static_cast<int>(kernel.lineMembers.size());
+void SourceBuilder::addKernel(const GroupKernel& kernel) {
+    tagKernelLines(kernel.kernel, *kernel.group, nextLine_);
+    for (const KernelGroup* group : kernel.reusedBy) tagKernelLines(kernel.kernel, *group, nextLine_);
+    source_ += kernel.kernel.code;
+    nextLine_ += static_cast<int>(kernel.kernel.lineMembers.size());
 }
 
 void SourceBuilder::addModuleStart(const std::string& prelude, const std::vector<GroupKernel>& kernels) {
     add(prelude);
-    for (const auto& [kernel, group] : kernels) {
+    for (const auto& kernel : kernels) {
         add("\n");
-        addKernel(kernel, *group);
+        addKernel(kernel);
+    }
+}
+
+void SourceBuilder::tagKernelLines(const KernelCode& kernel, const KernelGroup& group, int firstLine) {
+    for (size_t i = 0; i < kernel.lineMembers.size(); ++i) {
+        int line = firstLine + static_cast<int>(i);
+        int m = kernel.lineMembers[i];
+        if (m == KernelCode::kAllMembers)
+            for (const auto* n : group.nodes) tag(n->name, line, line);
+        else
+            tag(group.nodes[static_cast<size_t>(m)]->name, line, line);
     }
 }
 

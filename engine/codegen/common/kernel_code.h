@@ -28,8 +28,14 @@ struct KernelCode {
     void add(const std::string& text, int member);  // text: whole lines
 };
 
-// A generated kernel and the group it computes.
-using GroupKernel = std::pair<KernelCode, const KernelGroup*>;
+// A generated kernel, the group it was written for, and the later groups that call the
+// same code with their own buffers (kernel_reuse.h).
+struct GroupKernel {
+    KernelCode kernel;
+    const KernelGroup* group = nullptr;
+    std::vector<const KernelGroup*> reusedBy;
+    std::string name;
+};
 
 // Appends text to a module's source and records which buffers each appended line computes.
 class SourceBuilder {
@@ -38,13 +44,15 @@ public:
         : source_(source), bufferLines_(bufferLines) {}
 
     void add(const std::string& text, const std::vector<std::string>& buffers = {});
-    // A kernel's lines, each tagged with its member's buffer (or all members').
-    void addKernel(const KernelCode& kernel, const KernelGroup& group);
+    // A kernel's lines, each tagged with its member's buffer (or all members') in the group
+    // it was written for and in each group reusing it.
+    void addKernel(const GroupKernel& kernel);
     // The prelude, then each kernel after a blank line.
     void addModuleStart(const std::string& prelude, const std::vector<GroupKernel>& kernels);
 
 private:
     void tag(const std::string& buffer, int first, int last);
+    void tagKernelLines(const KernelCode& kernel, const KernelGroup& group, int firstLine);
 
     std::string& source_;
     std::map<std::string, LineRanges>& bufferLines_;

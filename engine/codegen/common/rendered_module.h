@@ -24,7 +24,7 @@ struct RenderedModule {
     // statements, its allocation, the call that fills it) and the kernel each buffer is in.
     std::map<std::string, LineRanges> bufferLines;
     std::map<std::string, std::string> bufferKernels;
-    std::vector<std::string> kernelNames;    // in call order
+    std::vector<std::string> kernelNames;    // each defined kernel once, in order of first call
     std::vector<std::string> outputBuffers;  // computed buffers the caller allocates
     std::vector<TracedCall> tracedCalls;     // indexed by fs_trace_begin's first argument; none in CUDA
 };

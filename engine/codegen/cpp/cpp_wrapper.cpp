@@ -1,10 +1,16 @@
-// The module: prelude, kernels, and the wrapper `call` that allocates intermediate buffers,
-// runs kernels and extern kernels in schedule order, and frees what it allocated.
+// The module: prelude, kernels, and the wrapper `call`: tables of buffers and steps (each a
+// kernel or extern kernel on buffers by position) that a small loop runs in schedule
+// order, taking each buffer before its first step and freeing it after its last. Data, not
+// straight-line code, so a graph of thousands of ops compiles no slower per op than a small
+// one; identical steps share one function.
 
 #include <algorithm>
+#include <string_view>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
+#include "codegen/common/kernel_reuse.h"
 #include "codegen/cpp/cpp_codegen.h"
 #include "core/error.h"
 #include "lower/blas_layout.h"
@@ -60,6 +66,62 @@ std::string externCall(const Buffer& b) {
     return out;
 }
 
+// call(), generic over its tables: takes each buffer (allocated, or the caller's output)
+// just before the first step that uses it, runs the steps in order (each inside a profiler
+// span), and frees an intermediate buffer after its last step.
+constexpr const char* kCallLoop = R"CALL(
+extern "C" int call(void* const* inputs, void* const* outputs, const int64_t* symbols) {
+    fs_status = 0;
+    void** b = (void**)fs_alloc((FS_BUFFERS + 1) * sizeof(void*));
+    for (int k = 0; k < FS_BUFFERS; ++k) b[k] = fs_buffers[k].input >= 0 ? (void*)inputs[fs_buffers[k].input] : 0;
+    void* args[FS_MAX_ARGS];
+    for (int i = 0; i < FS_STEPS; ++i) {
+        const FsStep& step = fs_steps[i];
+        for (int a = 0; a < step.n; ++a) {
+            int k = step.buffers[a];
+            if (!b[k]) b[k] = fs_buffers[k].output >= 0 ? outputs[fs_buffers[k].output] : fs_alloc(fs_bytes(k, symbols));
+            args[a] = b[k];
+        }
+        void* span = fs_trace_begin(i, step.n, args);
+        step.run(args, symbols);
+        fs_trace_end(span);
+        for (int a = 0; a < step.n; ++a) {
+            int k = step.buffers[a];
+            if (fs_buffers[k].lastStep == i && fs_buffers[k].input < 0 && fs_buffers[k].output < 0 && b[k]) {
+                fs_free(b[k], fs_bytes(k, symbols));
+                b[k] = 0;
+            }
+        }
+    }
+    fs_free(b, (FS_BUFFERS + 1) * sizeof(void*));
+    return fs_status;
+}
+)CALL";
+
+// One step of call(): what it runs, on which buffers, and what it computes.
+struct Step {
+    std::string name;  // the kernel (cpp_fused_add_0) or extern kernel (extern_kernels.mm)
+    std::string call;  // the statements, over the buffers' names
+    std::vector<std::string> buffers, computes;
+};
+
+// The step's statements as a function of its buffers by position (b) and the size
+// symbols (s); `name` is the function's.
+KernelCode stepFunction(const Step& step, const std::string& name, const LoweredGraph& graph) {
+    KernelCode f;
+    f.buffers = step.buffers;
+    std::string code = fmt::format("static void {}(void* const* b, const int64_t* s) {{\n", name);
+    for (size_t i = 0; i < graph.symbols.size(); ++i) code += fmt::format("    const int64_t {} = s[{}];\n", graph.symbols[i].name, i);
+    for (size_t i = 0; i < step.buffers.size(); ++i) {
+        const std::string& b = step.buffers[i];
+        bool input = !graph.findBuffer(b);
+        std::string type = fmt::format("{}{}*", input ? "const " : "", dtypeCType(graph.layoutOf(b).dtype));
+        code += fmt::format("    {} {} = ({})b[{}];\n", type, b, type, i);
+    }
+    f.add(code + step.call + "}\n", KernelCode::kAllMembers);
+    return f;
+}
+
 }  // namespace
 
 RenderedModule generateCpp(const LoweredGraph& graph, const Schedule& schedule, const TestHooks& hooks) {
@@ -67,70 +129,118 @@ RenderedModule generateCpp(const LoweredGraph& graph, const Schedule& schedule, 
     gen.language = "cpp";
     gen.outputBuffers = computedOutputBuffers(graph);
 
-    // Kernels first (their text goes before the wrapper), wrapper calls kept until then.
-    struct TracedChunk {
-        std::string text;
-        std::vector<std::string> buffers;  // what the call computes
-    };
     std::vector<GroupKernel> kernels;
-    std::vector<TracedChunk> calls;
-    auto traced = [&](TracedCall call, const std::string& code, std::vector<std::string> computes) {
-        std::string text = fmt::format("    fs_span = fs_trace_begin({}, {}{}{});\n", gen.tracedCalls.size(), call.buffers.size(),
-                                       call.buffers.empty() ? "" : ", ", fmt::join(call.buffers, ", "));
-        calls.push_back({text + code + "    fs_trace_end(fs_span);\n", std::move(computes)});
-        gen.tracedCalls.push_back(std::move(call));
-    };
+    KernelReuse reuse;
+    std::vector<Step> steps;
     for (const auto& k : schedule.kernels) {
         if (k.node->kind == SchedulerNode::Kind::Extern) {
             const Buffer& b = *k.node->buffer;
-            std::vector<std::string> buffers;
-            for (const auto& op : b.operands) buffers.push_back(op.buffer);
-            buffers.push_back(b.name);
-            std::string kernel = fmt::format("extern_kernels.{}", externKernelName(b.externKernel));
-            gen.bufferKernels[b.name] = kernel;
-            traced({kernel, buffers}, externCall(b), {b.name});
+            Step step{fmt::format("extern_kernels.{}", externKernelName(b.externKernel)), externCall(b), {}, {b.name}};
+            for (const auto& op : b.operands)  // each buffer once: mm(x, x) takes x once
+                if (std::find(step.buffers.begin(), step.buffers.end(), op.buffer) == step.buffers.end()) step.buffers.push_back(op.buffer);
+            step.buffers.push_back(b.name);
+            gen.bufferKernels[b.name] = step.name;
+            steps.push_back(std::move(step));
             continue;
         }
-        std::string name = fusedKernelName("cpp", k, gen.kernelNames.size());
-        KernelCode kernel = cppKernel(k, name, graph);
-        std::vector<std::string> args = kernel.buffers, computes;
+        std::string fresh = fusedKernelName("cpp", k, gen.kernelNames.size());
+        KernelCode kernel = cppKernel(k, fresh, graph);
+        Step step{"", "", kernel.buffers, {}};
+        std::vector<std::string> args = kernel.buffers;
         for (const auto& s : graph.symbols) args.push_back(s.name);
+        step.name = reuse.add(kernels, std::move(kernel), k, fresh);
+        if (step.name == fresh) gen.kernelNames.push_back(step.name);
+        step.call = fmt::format("    {}({});\n", step.name, fmt::join(args, ", "));
         for (const auto* n : k.nodes) {
-            computes.push_back(n->name);
-            gen.bufferKernels[n->name] = name;
+            step.computes.push_back(n->name);
+            gen.bufferKernels[n->name] = step.name;
         }
-        traced({name, kernel.buffers}, fmt::format("    {}({});\n", name, fmt::join(args, ", ")), computes);
-        gen.kernelNames.push_back(name);
-        kernels.push_back({std::move(kernel), &k});
+        steps.push_back(std::move(step));
+    }
+
+    // Buffers by index: the graph's inputs, then the computed buffers; each one's last step.
+    std::vector<std::string> bufferNames;
+    std::unordered_map<std::string_view, int> bufferIndex;
+    for (const auto& in : graph.inputs) bufferNames.push_back(in.name);
+    for (const auto& node : schedule.nodes) bufferNames.push_back(node->name);
+    for (size_t k = 0; k < bufferNames.size(); ++k) bufferIndex[bufferNames[k]] = static_cast<int>(k);
+    std::vector<int> lastStep(bufferNames.size(), -1);
+    size_t maxArgs = 1;
+    for (size_t i = 0; i < steps.size(); ++i) {
+        for (const auto& b : steps[i].buffers) lastStep[bufferIndex.at(b)] = static_cast<int>(i);
+        maxArgs = std::max(maxArgs, steps[i].buffers.size());
+        gen.tracedCalls.push_back({steps[i].name, steps[i].buffers});
+    }
+
+    // Step functions, one per distinct shape, each tagged with what its steps compute.
+    struct StepFunction {
+        KernelCode code;
+        std::vector<std::string> computes;
+    };
+    std::vector<StepFunction> functions;
+    std::unordered_map<std::string, size_t> functionByShape;
+    std::vector<std::string> stepFunctionOf;
+    for (const Step& step : steps) {
+        std::string name = fmt::format("fs_step_{}", functions.size());
+        KernelCode f = stepFunction(step, name, graph);
+        auto [it, first] = functionByShape.try_emplace(kernelShape(f, name), functions.size());
+        if (first) functions.push_back({std::move(f), {}});
+        else name = fmt::format("fs_step_{}", it->second);
+        auto& computes = functions[it->second].computes;
+        computes.insert(computes.end(), step.computes.begin(), step.computes.end());
+        stepFunctionOf.push_back(name);
     }
 
     SourceBuilder out(gen.source, gen.bufferLines);
     out.addModuleStart(cppPrelude(), kernels);
-    out.add("\nextern \"C\" int call(void* const* inputs, void* const* outputs, const int64_t* symbols) {\n");
-    out.add("    fs_status = 0;\n    void* fs_span;\n");
-    for (size_t i = 0; i < graph.symbols.size(); ++i) out.add(fmt::format("    int64_t {} = symbols[{}];\n", graph.symbols[i].name, i));
-    for (const auto& in : graph.inputs) {
-        std::string type = dtypeCType(in.layout.dtype);
-        out.add(fmt::format("    const {}* {} = (const {}*)inputs[{}];\n", type, in.name, type, in.placeholder));
-    }
-    std::vector<std::pair<std::string, std::string>> allocated;  // buffer, bytes
-    for (const auto& node : schedule.nodes) {
-        const Buffer& b = *node->buffer;
-        std::string type = dtypeCType(b.layout.dtype);
-        auto output = std::find(gen.outputBuffers.begin(), gen.outputBuffers.end(), b.name);
-        if (output != gen.outputBuffers.end()) {
-            out.add(fmt::format("    {}* {} = ({}*)outputs[{}];\n", type, b.name, type, output - gen.outputBuffers.begin()), {b.name});
-        } else {
-            std::string bytes = fmt::format("{} * {}", b.layout.numel().cstr(), dtypeSize(b.layout.dtype));
-            out.add(fmt::format("    {}* {} = ({}*)fs_alloc({});\n", type, b.name, type, bytes), {b.name});
-            allocated.push_back({b.name, bytes});
+    out.add("\n// The steps of call(), each a function of its buffers by position (b) and the size symbols (s).\n");
+    for (const auto& f : functions) out.add(f.code.code, f.computes);
+
+    out.add(fmt::format("\n// call()'s buffers: the graph's inputs, then the computed buffers.\n"
+                        "#define FS_BUFFERS {}\n#define FS_STEPS {}\n#define FS_MAX_ARGS {}\n"
+                        "struct FsBuffer {{ int input, output, lastStep; int64_t bytes; }};  // input/output: its slot, or -1\n"
+                        "static const FsBuffer fs_buffers[FS_BUFFERS + 1] = {{\n",
+                        bufferNames.size(), steps.size(), maxArgs));
+    std::unordered_map<std::string_view, size_t> outputIndex;
+    for (size_t i = 0; i < gen.outputBuffers.size(); ++i) outputIndex[gen.outputBuffers[i]] = i;
+    std::string symbolicBytes;
+    for (size_t k = 0; k < bufferNames.size(); ++k) {
+        const std::string& name = bufferNames[k];
+        if (k < graph.inputs.size()) {
+            out.add(fmt::format("    {{{}, -1, -1, 0}},  // {}\n", graph.inputs[k].placeholder, name), {name});
+            continue;
         }
+        const FixedLayout& layout = graph.findBuffer(name)->layout;
+        IndexExpr bytes = layout.numel() * IndexExpr(static_cast<int64_t>(dtypeSize(layout.dtype)));
+        auto constant = bytes.constant();
+        if (!constant) symbolicBytes += fmt::format("    case {}: return {};\n", k, bytes.cstr());
+        auto output = outputIndex.find(name);
+        out.add(fmt::format("    {{-1, {}, {}, {}}},  // {}: {} bytes\n", output == outputIndex.end() ? -1 : static_cast<int>(output->second),
+                            lastStep[k], constant ? *constant : -1, name, bytes.str()),
+                {name});
     }
+    out.add("    {-1, -1, -1, 0},  // (end)\n};\n");
+    std::string symbols;
+    for (size_t i = 0; i < graph.symbols.size(); ++i) symbols += fmt::format("    const int64_t {} = s[{}];\n", graph.symbols[i].name, i);
+    out.add(fmt::format("static int64_t fs_bytes(int k, const int64_t* s) {{\n{}    switch (k) {{\n{}    default: return fs_buffers[k].bytes;\n    }}\n}}\n",
+                        symbolicBytes.empty() ? "" : symbols, symbolicBytes));
+
+    out.add("\n// call()'s steps in order: the step function and its buffers, by index into fs_buffers.\n"
+            "struct FsStep { void (*run)(void* const*, const int64_t*); int n; int buffers[FS_MAX_ARGS]; };\n"
+            "static const FsStep fs_steps[FS_STEPS + 1] = {\n");
+    for (size_t i = 0; i < steps.size(); ++i) {
+        std::vector<int> indices;
+        for (const auto& b : steps[i].buffers) indices.push_back(bufferIndex.at(b));
+        out.add(fmt::format("    {{{}, {}, {{{}}}}},  // {}({})\n", stepFunctionOf[i], indices.size(), fmt::join(indices, ", "),
+                            steps[i].name, fmt::join(steps[i].buffers, ", ")),
+                steps[i].computes);
+    }
+    out.add("    {0, 0, {0}},  // (end)\n};\n");
     // So tests can check that a fault in generated code loses no reported event.
-    if (hooks.crashInGeneratedCode) out.add("    *(volatile int*)0 = 0;  // test hook: crash-in-generated-code\n");
-    for (const auto& call : calls) out.add(call.text, call.buffers);
-    for (const auto& [name, bytes] : allocated) out.add(fmt::format("    fs_free({}, {});\n", name, bytes), {name});
-    out.add("    return fs_status;\n}\n");
+    std::string loop = kCallLoop;
+    if (hooks.crashInGeneratedCode)
+        loop.replace(loop.find("    fs_status = 0;\n"), 0, "    *(volatile int*)0 = 0;  // test hook: crash-in-generated-code\n");
+    out.add(loop);
     return gen;
 }
 

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "codegen/common/kernel_reuse.h"
 #include "codegen/cuda/cuda_codegen.h"
 
 namespace fusescope {
@@ -35,6 +36,7 @@ GeneratedCuda generateCuda(const LoweredGraph& graph, const Schedule& schedule) 
     gen.language = "cuda";
     gen.outputBuffers = computedOutputBuffers(graph);
     std::vector<GroupKernel> kernels;
+    KernelReuse reuse;
     for (const auto& k : schedule.kernels) {
         CudaLaunchStep step;
         if (k.node->kind == SchedulerNode::Kind::Extern) {
@@ -48,20 +50,20 @@ GeneratedCuda generateCuda(const LoweredGraph& graph, const Schedule& schedule) 
             gen.steps.push_back(std::move(step));
             continue;
         }
-        step.kernel = fusedKernelName("cuda", k, gen.kernelNames.size());
-        KernelCode kernel = cudaKernel(k, step.kernel, graph);
+        std::string fresh = fusedKernelName("cuda", k, gen.kernelNames.size());
+        KernelCode kernel = cudaKernel(k, fresh, graph);
         step.kind = k.reductionSizes.empty() ? CudaLaunchStep::Kind::Pointwise : CudaLaunchStep::Kind::Reduction;
         step.args = kernel.buffers;
         for (const auto& s : graph.symbols) step.args.push_back(s.name);
+        step.kernel = reuse.add(kernels, std::move(kernel), k, fresh);
+        if (step.kernel == fresh) gen.kernelNames.push_back(step.kernel);
         step.elements = product(k.pointwiseSizes);
         step.reductionElements = product(k.reductionSizes);
         for (const auto* n : k.nodes) {
             step.computes.push_back(n->name);
             gen.bufferKernels[n->name] = step.kernel;
         }
-        gen.kernelNames.push_back(step.kernel);
         gen.steps.push_back(std::move(step));
-        kernels.push_back({std::move(kernel), &k});
     }
 
     SourceBuilder out(gen.source, gen.bufferLines);
