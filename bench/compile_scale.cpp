@@ -59,15 +59,16 @@ struct Measured {
     bool ok = false;
 };
 
-// Runs the CLI on `path` with an empty kernel cache; its stdout goes to `out`.
+// Runs the CLI on `path` with an empty kernel cache; its stdout and stderr go to `out`.
 Measured runCold(const fs::path& path, const fs::path& cacheDir, const fs::path& out) {
     fs::remove_all(cacheDir);
     fs::create_directories(cacheDir);
+    std::fflush(stdout);  // or the child's freopen writes what is buffered a second time
     auto start = std::chrono::steady_clock::now();
     pid_t pid = fork();
     if (pid == 0) {
         setenv("FUSESCOPE_CACHE_DIR", cacheDir.c_str(), 1);
-        if (!freopen(out.c_str(), "w", stdout) || !freopen("/dev/null", "w", stderr)) _exit(126);
+        if (!freopen(out.c_str(), "w", stdout) || dup2(fileno(stdout), STDERR_FILENO) < 0) _exit(126);  // the report is on stderr
         execl(FUSESCOPE_CLI, FUSESCOPE_CLI, "run", path.c_str(), "--report", static_cast<char*>(nullptr));
         _exit(127);
     }

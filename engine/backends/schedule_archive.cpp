@@ -14,7 +14,7 @@ public:
     std::string name() const override { return inner_.name(); }
     bool throughAot() const override { return inner_.throughAot(); }
     CompiledGraph compile(std::shared_ptr<const Graph> graph, const CompileRequest& request) const override {
-        archive_.graphs_.push_back({request.compileId, request.graphName, inner_.name(), graph});
+        archive_.graphs_.push_back({request.compileId, request.graphName, inner_.name(), graph, request.settings});
         return inner_.compile(std::move(graph), request);
     }
 
@@ -73,14 +73,14 @@ const Schedule& ScheduleArchive::schedule(const CompiledGraphRecord& record) {
     auto& scheduled = scheduled_[record.graphName];
     if (!scheduled) {
         auto s = std::make_unique<Scheduled>();
-        s->transformed = decomposeForInductor(*record.graph);
+        s->transformed = decomposeForInductor(*record.graph, record.settings.testHooks);
         try {
-            s->lowered = lowerGraph(*s->transformed);
+            s->lowered = lowerGraph(*s->transformed, record.settings);
         } catch (const LoweringUnsupported& e) {
             throw Error(fmt::format("{} of compile {} ran eagerly, unscheduled: cannot lower {}", record.graphName, compileId,
                                     e.what()));
         }
-        s->schedule = fusescope::schedule(s->lowered);
+        s->schedule = fusescope::schedule(s->lowered, record.settings.inductor);
         scheduled = std::move(s);
     }
     return scheduled->schedule;

@@ -3,8 +3,8 @@
 // the run (the engine server's explain_fusion). It sits between the compile manager and
 // the backends: every compile is recorded, then handed to the real backend unchanged.
 // A graph's schedule is rebuilt on the first question by the inductor backend's stages
-// before codegen (decompose, lower, schedule), which are deterministic, so its nodes and
-// decisions are the ones the run reported.
+// before codegen (decompose, lower, schedule) with the compile's settings; the stages are
+// deterministic, so its nodes and decisions are the ones the run reported.
 
 #include <map>
 #include <memory>
@@ -33,6 +33,7 @@ public:
         std::string graphName;
         std::string backend;
         std::shared_ptr<const Graph> graph;
+        CompileSettings settings;  // as the compile had them (the script's torch._inductor.config)
     };
     const std::vector<CompiledGraphRecord>& graphs() const { return graphs_; }
 

@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <string>
 
+#include "backends/backend.h"
+#include "backends/schedule_archive.h"
 #include "test_support.h"
 
 namespace fusescope::test {
@@ -84,6 +86,21 @@ TEST(InductorLimits, NoFusedKernelHoldsMoreThanMaxFusionSize) {
                d.reason.find("nodes > max_fusion_size = 3)") != std::string::npos;
     });
     EXPECT_TRUE(refused);
+}
+
+TEST(InductorLimits, ASchedulerQuestionAfterTheRunUsesTheLimitsTheRunHad) {
+    SKIP_WITHOUT_CPP_JIT();
+    ScheduleArchive archive(findBackend);
+    SessionOptions options;
+    options.compilers = archive.lookup();
+    ScriptRun run = runScriptWith(chainScript(20, "torch._inductor.config.max_fusion_size = 3\n"), options);
+    ASSERT_EQ(run.error, "");
+    ASSERT_EQ(archive.graphs().size(), 1u);
+    const Schedule& rebuilt = archive.schedule(archive.graphs()[0]);
+    EXPECT_EQ(rebuilt.config.maxFusionSize, 3);
+    auto reported = run.eventsOf<FusionDecisionEvent>();
+    ASSERT_EQ(rebuilt.decisions.size(), reported.size());
+    for (size_t i = 0; i < reported.size(); ++i) EXPECT_EQ(rebuilt.decisions[i].reason, reported[i].reason) << i;
 }
 
 TEST(InductorLimits, ALimitMustBeAPositiveInt) {
