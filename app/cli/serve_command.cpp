@@ -20,6 +20,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/allocator.h"
 #include "cli_commands.h"
 #include "serve_methods.h"
 
@@ -169,6 +170,7 @@ private:
                 std::lock_guard lock(mutex_);
                 running_.reset();
             }
+            returnFreeMemory();  // the run's buffers and heap, back to the system before idling
             out_.send(answer);
         }
     }

@@ -1,6 +1,9 @@
 #include "core/allocator.h"
 
 #include <cstdlib>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <map>
 #include <mutex>
 
@@ -64,6 +67,22 @@ void releaseBytes(void* p, std::size_t nbytes) {
         }
     }
     std::free(p);
+}
+
+std::size_t returnFreeMemory() {
+    BlockCache& c = cache();
+    std::size_t released = 0;
+    {
+        std::lock_guard<std::mutex> lock(c.mutex);
+        for (const auto& [capacity, block] : c.free) std::free(block);
+        released = c.cachedBytes;
+        c.free.clear();
+        c.cachedBytes = 0;
+    }
+#ifdef __GLIBC__
+    malloc_trim(0);  // freed heap pages, which glibc otherwise keeps for the process
+#endif
+    return released;
 }
 
 }  // namespace fusescope

@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <optional>
 #include <regex>
+#include <sstream>
 #include <stdexcept>
 #include <thread>
 
@@ -73,6 +74,7 @@ public:
         }
     }
 
+    pid_t pid() const { return pid_; }
     void send(const json& request) { sendLine(request.dump()); }
     void sendLine(const std::string& line) {
         std::string text = line + "\n";
@@ -302,6 +304,31 @@ TEST(Protocol, ExplainFusionAnswersForPairsFusedAndNeverTried) {
     json missing = server.answer(5);
     EXPECT_EQ(missing["error"]["code"], "not_found");
     EXPECT_NE(missing["error"]["message"].get<std::string>().find("no scheduler node 'buf9'"), std::string::npos);
+}
+
+// A field of /proc/<pid>/status in KiB (VmRSS: resident now, VmHWM: the peak).
+long statusKb(pid_t pid, const std::string& field) {
+    std::istringstream status(readFile("/proc/" + std::to_string(pid) + "/status"));
+    for (std::string line; std::getline(status, line);)
+        if (line.rfind(field + ":", 0) == 0) return std::stol(line.substr(field.size() + 1));
+    ADD_FAILURE() << "no " << field << " in /proc/" << pid << "/status";
+    return 0;
+}
+
+TEST(Protocol, AfterARunTheServerGivesItsMemoryBack) {
+    ServeChild server;
+    server.send({{"id", 1}, {"method", "run"}, {"params", {{"script", "print(1)\n"}}}});
+    EXPECT_TRUE(server.answer(1).contains("result"));
+    long before = statusKb(server.pid(), "VmRSS");
+    // 400 MB of 4 MB tensors (blocks the allocator caches for reuse) and many small ones.
+    server.send({{"id", 2},
+                 {"method", "run"},
+                 {"params", {{"script", "import torch\nbig = [torch.ones(1000000) for i in range(100)]\n"
+                                        "small = [torch.ones(100) for i in range(100000)]\nprint(len(big) + len(small))\n"}}}});
+    EXPECT_TRUE(server.answer(2).contains("result"));
+    long peak = statusKb(server.pid(), "VmHWM"), after = statusKb(server.pid(), "VmRSS");
+    EXPECT_GT(peak - before, 350 * 1024);
+    EXPECT_LT(after - before, 64 * 1024) << "before " << before << " KiB, peak " << peak << " KiB, after " << after << " KiB";
 }
 
 TEST(Protocol, BadRequestsGetErrorAnswersAndTheServerGoesOn) {
