@@ -46,6 +46,7 @@ bench: build
 	[ ! -x $(BUILD_DIR)/bin/bench_graph_layout ] || $(BUILD_DIR)/bin/bench_graph_layout  # built with the GUI only
 	[ ! -x $(BUILD_DIR)/bin/bench_gui_responsiveness ] || $(BUILD_DIR)/bin/bench_gui_responsiveness
 	[ ! -x $(BUILD_DIR)/bin/bench_trace_timeline ] || $(BUILD_DIR)/bin/bench_trace_timeline
+	[ ! -x $(BUILD_DIR)/bin/bench_gui_large_run ] || $(BUILD_DIR)/bin/bench_gui_large_run
 
 # The whole suite under AddressSanitizer + UndefinedBehaviorSanitizer (and LeakSanitizer).
 # use_sigaltstack=0: GCC's ASan runtime fails to unmap its signal stack when a thread of

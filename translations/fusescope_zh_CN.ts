@@ -402,6 +402,13 @@
     </message>
 </context>
 <context>
+    <name>fusescope::gui::IrPane</name>
+    <message>
+        <source>%1 is a buffer: %2</source>
+        <translation>%1 是缓冲区：%2</translation>
+    </message>
+</context>
+<context>
     <name>fusescope::gui::LogsModel</name>
     <message>
         <source>DEBUG</source>
@@ -762,10 +769,6 @@
     <message>
         <source>Minifying: %1</source>
         <translation>最小化中：%1</translation>
-    </message>
-    <message>
-        <source>Minify failed: %1</source>
-        <translation>最小化失败：%1</translation>
     </message>
     <message>
         <source>Minified: went from %1 to %2 nodes</source>

@@ -219,9 +219,9 @@ public:
 
 private:
     // Every producer with each of its consumers (vertical) and every two readers of one
-    // buffer (horizontal; each reader with the next max_fusion_buffer_group_pairwise_attempts
-    // readers, as inductor pairs them), most bytes saved first, then the closest, then in
-    // node order.
+    // buffer other than extern kernels (horizontal; each reader with the next
+    // max_fusion_buffer_group_pairwise_attempts readers, as inductor pairs them), most
+    // bytes saved first, then the closest, then in node order.
     std::vector<Candidate> candidates() const {
         std::vector<Candidate> out;
         for (const auto& a : s_->nodes)
@@ -239,6 +239,9 @@ private:
         sharing.erase(std::unique(sharing.begin(), sharing.end()), sharing.end());
         for (auto [a, b] : sharing) {
             if (index_.reads(*b, a->name) || index_.reads(*a, b->name)) continue;
+            // An extern kernel never fuses: as inductor, pair it with no other reader (a weight
+            // read by a thousand matrix products would otherwise bring 64 refusals each).
+            if (a->kind == SchedulerNode::Kind::Extern || b->kind == SchedulerNode::Kind::Extern) continue;
             int64_t shared = 0;
             for (const auto* deps : {&a->metDependencies, &a->unmetDependencies})
                 for (const auto& d : *deps) shared += index_.reads(*b, d.name) ? 1 : 0;

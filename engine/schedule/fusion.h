@@ -1,8 +1,8 @@
 #pragma once
 // Fusion: merges scheduler nodes into kernels. Candidates are pairs that share a buffer
-// (a producer and its consumer: vertical; two readers of one buffer, each paired with the
-// next max_fusion_buffer_group_pairwise_attempts readers: horizontal), taken in order of
-// the memory traffic they save. A pair fuses when together they hold at most
+// (a producer and its consumer: vertical; two readers of one buffer, neither an extern
+// kernel, each paired with the next max_fusion_buffer_group_pairwise_attempts readers:
+// horizontal), taken in order of the memory traffic they save. A pair fuses when together they hold at most
 // max_fusion_size nodes (InductorConfig), neither is an extern kernel,
 // fusing creates no cycle through a third node, both fit one loop nest (equal iterations,
 // or one splitting into the other; a reduction's pointwise producers and consumers), and

@@ -11,6 +11,7 @@
 #include <QMimeData>
 #include <QUrl>
 #include <QRegularExpression>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -181,6 +182,10 @@ private slots:
             for (int line : view->highlightedLines()) out << view->text(line - 1).trimmed();
             return out;
         };
+        // Above the IR: why buf0 is a buffer at all.
+        auto* why = window.findChild<QLabel*>("realizationReason");
+        QVERIFY(why && why->isVisible());
+        QCOMPARE(why->text(), QString("buf0 is a buffer: torch._inductor.test_operators.realize()"));
         QStringList pre = lines(window.preFusionView());
         QCOMPARE(pre.size(), 21);
         QCOMPARE(pre.first(), QString("buf0: SchedulerNode(ComputedBuffer)"));
@@ -201,6 +206,7 @@ private slots:
         window.cppView()->setCursorPosition(store, 0);
         QTRY_COMPARE(window.selection().buffer(), QString("buf1"));
         QCOMPARE(window.selection().graphNode(), QString("add_1"));
+        QCOMPARE(why->text(), QString("buf1 is a buffer: an operand of a matrix product (BLAS reads row- or column-major storage)"));
         QCOMPARE(graph->highlighted(), QStringList{"add_1"});
         // The script line of the selected node is marked in the editor.
         QCOMPARE(window.editor()->markerFindNext(0, 1), 6);  // line 7: a = test_operators.realize(a + 1) + 2

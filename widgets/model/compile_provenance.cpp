@@ -20,7 +20,7 @@ QList<SchedulerNodeInfo> nodeInfos(const IrDumpEvent& event) {
     for (const IrNodeInfo& n : event.nodes)
         if (!n.name.empty())
             out.append({QString::fromStdString(n.name), QString::fromStdString(n.kind), qstrings(n.origins), qstrings(n.reads),
-                        qstrings(n.members)});
+                        qstrings(n.members), QString::fromStdString(n.realizedBecause)});
     return out;
 }
 
@@ -120,6 +120,12 @@ QString CompileProvenance::kernelOf(const QString& buffer) const {
     for (const auto& n : post_)
         if (n.name == buffer && !n.members.isEmpty()) return kernels_.value(n.members.first());
     return kernels_.value(buffer);
+}
+
+QString CompileProvenance::realizedBecause(const QString& buffer) const {
+    for (const auto& n : pre_)
+        if (n.name == buffer) return n.realizedBecause;
+    return {};
 }
 
 LineRanges CompileProvenance::cppLines(const QString& buffer) const {

@@ -23,6 +23,7 @@ struct SchedulerNodeInfo {
     QStringList origins;   // captured-graph nodes it computes
     QStringList reads;     // buffers and graph inputs it reads
     QStringList members;   // a fused node's buffers
+    QString realizedBecause;  // why its value is a buffer ("a reduction", a limit); "" for fused nodes
 };
 
 class CompileProvenance {
@@ -42,6 +43,8 @@ public:
     // The post-fusion node (kernel group) holding a buffer; the buffer itself when unfused.
     QString fusedNodeOf(const QString& buffer) const;
     QString kernelOf(const QString& buffer) const;
+    // Why a buffer is one rather than inlined into its readers ("" when unknown or fused).
+    QString realizedBecause(const QString& buffer) const;
 
     // Lines of the IR dumps (before / after fusion) that describe a node, and the node a
     // line belongs to (the innermost block, so a fused node's member wins over the group).

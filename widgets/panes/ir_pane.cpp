@@ -1,18 +1,31 @@
 #include "panes/ir_pane.h"
 
+#include <QLabel>
 #include <QSplitter>
+#include <QVBoxLayout>
 
 #include "views/code_view.h"
 
 namespace fusescope::gui {
 
 IrPane::IrPane(SelectionContext* context, QWidget* parent) : Pane(context, parent) {
-    auto* split = new QSplitter(Qt::Horizontal, this);
+    auto* content = new QWidget(this);
+    auto* layout = new QVBoxLayout(content);
+    layout->setContentsMargins(0, 0, 0, 0);
+    why_ = new QLabel(content);
+    why_->setObjectName("realizationReason");
+    why_->setWordWrap(true);
+    why_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    why_->setContentsMargins(4, 2, 4, 2);
+    why_->hide();
+    auto* split = new QSplitter(Qt::Horizontal, content);
     preFusion_ = new CodeView(CodeView::Language::IrDump, split);
     postFusion_ = new CodeView(CodeView::Language::IrDump, split);
     split->addWidget(preFusion_);
     split->addWidget(postFusion_);
-    setContent(split);
+    layout->addWidget(why_);
+    layout->addWidget(split, 1);
+    setContent(content);
     connect(preFusion_, &CodeView::lineClicked, this,
             [this](int line) { this->context().selectSchedulerNode(this->context().provenance().preFusionNodeAt(line)); });
     connect(postFusion_, &CodeView::lineClicked, this,
@@ -27,6 +40,7 @@ void IrPane::showCompile(const CompileArtifacts& a) {
 
 void IrPane::showNode(const QString&, const QString& buffer) {
     const CompileProvenance& provenance = context().provenance();
+    showRealization(buffer);
     if (buffer.isEmpty()) {
         preFusion_->highlightLines({});
         postFusion_->highlightLines({});
@@ -40,6 +54,20 @@ void IrPane::showNode(const QString&, const QString& buffer) {
             for (const auto& member : n.members) pre += provenance.preFusionLines(member);
     preFusion_->highlightLines(pre);
     postFusion_->highlightLines(provenance.postFusionLines(buffer));
+}
+
+void IrPane::showRealization(const QString& buffer) {
+    // A fused node: each member's reason; a buffer: its own.
+    const CompileProvenance& provenance = context().provenance();
+    QStringList buffers{buffer};
+    for (const auto& n : provenance.postFusionNodes())
+        if (n.name == buffer && !n.members.isEmpty()) buffers = n.members;
+    QStringList reasons;
+    for (const QString& b : buffers)
+        if (QString why = provenance.realizedBecause(b); !why.isEmpty())
+            reasons << tr("%1 is a buffer: %2").arg(b, why.toHtmlEscaped());
+    why_->setText(reasons.join("<br>"));
+    why_->setVisible(!reasons.isEmpty());
 }
 
 void IrPane::showFusionPair(const QString& node1, const QString& node2) {

@@ -1,8 +1,11 @@
 #pragma once
 // The IR dock: the scheduler's IR before and after fusion, side by side. The selected node's
-// blocks are highlighted, and so are the two nodes of the fusion step on show.
+// blocks are highlighted, and so are the two nodes of the fusion step on show; above them,
+// why the selected buffer is a buffer (inductor's realization decision and its reason).
 
 #include "panes/pane.h"
+
+class QLabel;
 
 namespace fusescope::gui {
 
@@ -15,6 +18,7 @@ public:
 
     CodeView* preFusionView() const { return preFusion_; }
     CodeView* postFusionView() const { return postFusion_; }
+    QLabel* realizationLabel() const { return why_; }
 
 protected:
     void showCompile(const CompileArtifacts& compile) override;
@@ -22,7 +26,9 @@ protected:
 
 private:
     void showFusionPair(const QString& node1, const QString& node2);
+    void showRealization(const QString& buffer);
 
+    QLabel* why_;
     CodeView* preFusion_;
     CodeView* postFusion_;
 };
