@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <map>
 
 #include "graph/layered_layout.h"
@@ -258,6 +259,29 @@ private slots:
         LayeredLayout layout = layoutLayered(graph.nodes, graph.edges, options);
         QCOMPARE(layout.nodes.size(), graph.nodes.size());
         checkDrawing(layout, graph.nodes, options);
+    }
+
+    void aWeightFeedingAThousandLayersIsDrawnStraight() {
+        // A chain 1..3000 and a weight (0) read by every third node, as a model's graph: routed
+        // through dummies that would be about 1.5 million of them.
+        std::vector<LayoutEdge> edges;
+        for (int v = 1; v < 3000; ++v) edges.push_back({v, v + 1});
+        for (int v = 3; v <= 3000; v += 3) edges.push_back({0, v});
+        LayeredLayout layout = layoutLayered(boxes(3001), edges);
+        QCOMPARE(layout.nodes.size(), size_t(3001));
+        std::map<int, PlacedNode> placed = byId(layout);
+        for (const RoutedEdge& edge : layout.edges) {
+            int span = std::abs(placed[edge.to].layer - placed[edge.from].layer);
+            if (span > LayoutOptions{}.longestRoutedSpan) QCOMPARE(edge.points.size(), size_t(2));  // straight
+            else QCOMPARE(edge.points.size(), size_t(span + 1));                                  // a point per layer
+        }
+        // A small graph's long edges keep their points on every layer.
+        LayeredLayout small = layoutLayered(boxes(41), [] {
+            std::vector<LayoutEdge> chain{{0, 40}};
+            for (int v = 0; v < 40; ++v) chain.push_back({v, v + 1});
+            return chain;
+        }());
+        QCOMPARE(small.edges[0].points.size(), size_t(41));
     }
 };
 

@@ -1,6 +1,8 @@
 #include "graph/layered_layout.h"
 
 #include <algorithm>
+#include <climits>
+#include <cstdlib>
 #include <optional>
 
 #include "graph/coordinates.h"
@@ -71,8 +73,24 @@ LayeredLayout layoutLayered(const std::vector<LayoutNode>& nodes, const std::vec
     IndexedEdges indexed = indexEdges(nodes, edges);
     const int nodeCount = static_cast<int>(nodes.size());
     Layering layering = assignLayers(nodeCount, indexed.edges, previousLayers(previous, nodes));
-    ProperGraph graph = buildProperGraph(indexed.edges, layering);
-    std::vector<std::optional<double>> earlierX = previousX(previous, nodes, indexed.edges, graph);
+    // Edges go through the proper graph, unless that takes too many dummies: then the
+    // longest are drawn straight.
+    long long dummies = 0;
+    for (const IndexEdge& edge : indexed.edges) dummies += std::abs(layering.layer[edge.to] - layering.layer[edge.from]) - 1;
+    int longestRouted = dummies > static_cast<long long>(options.dummyBudget) * std::max(nodeCount, 1) ? options.longestRoutedSpan
+                                                                                                    : INT_MAX;
+    std::vector<IndexEdge> shortEdges;
+    std::vector<int> shortAs(indexed.edges.size(), -1);
+    Layering routedLayering{layering.layer, {}};
+    for (size_t e = 0; e < indexed.edges.size(); ++e) {
+        const IndexEdge& edge = indexed.edges[e];
+        if (std::abs(layering.layer[edge.to] - layering.layer[edge.from]) > longestRouted) continue;
+        shortAs[e] = static_cast<int>(shortEdges.size());
+        shortEdges.push_back(edge);
+        routedLayering.reversed.push_back(layering.reversed[e]);
+    }
+    ProperGraph graph = buildProperGraph(shortEdges, routedLayering);
+    std::vector<std::optional<double>> earlierX = previousX(previous, nodes, shortEdges, graph);
     LayeredLayout layout;
     layout.layerCount = static_cast<int>(graph.layers.size());
     layout.crossings = orderLayers(graph, earlierX, options.sweeps);
@@ -89,7 +107,10 @@ LayeredLayout layoutLayered(const std::vector<LayoutNode>& nodes, const std::vec
         int kept = indexed.keptAs[e];
         if (kept < 0) continue;
         routed.reversed = layering.reversed[kept];
-        routed.points = route(graph.chains[kept], x, y, nodes);
+        const IndexEdge& edge = indexed.edges[kept];
+        bool down = layering.layer[edge.from] < layering.layer[edge.to];
+        std::vector<int> straight = down ? std::vector<int>{edge.from, edge.to} : std::vector<int>{edge.to, edge.from};  // top to bottom
+        routed.points = route(shortAs[kept] < 0 ? straight : graph.chains[shortAs[kept]], x, y, nodes);
         if (routed.reversed) std::reverse(routed.points.begin(), routed.points.end());
     }
     return layout;

@@ -34,6 +34,12 @@ struct LayoutOptions {
     double edgeSpacing = 8;    // horizontal gap between two long edges passing the same layer
     double layerSpacing = 48;  // vertical gap between layers
     int sweeps = 6;            // crossing reduction passes, alternately down and up
+    // When routing every long edge would take more than dummyBudget dummy vertices per node,
+    // an edge spanning more than longestRoutedSpan layers is drawn straight, outside crossing
+    // reduction: in a model's graph one weight may feed layers thousands of layers down, and
+    // a thousand such edges would make the layout quadratic in the graph's length.
+    int dummyBudget = 16;
+    int longestRoutedSpan = 32;
 };
 
 // Where a previous layout put things; layoutLayered keeps them there where it can.

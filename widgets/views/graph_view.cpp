@@ -208,7 +208,12 @@ void GraphView::fitAll() {
     if (transform().m11() >= kSmallest) return;
     setTransform(QTransform::fromScale(kSmallest, kSmallest));
     double halfHeight = viewport()->height() / (2 * kSmallest);
-    centerOn(bounds.center().x(), std::min(bounds.center().y(), bounds.top() + halfHeight));
+    // Centred on the nodes in that first screenful: a long graph drifts sideways as it goes
+    // down, so the middle of the whole picture may be empty at the top.
+    QRectF top;
+    for (const QGraphicsRectItem* item : items_)
+        if (QRectF box = item->sceneBoundingRect(); box.top() < bounds.top() + 2 * halfHeight) top |= box;
+    centerOn(top.isNull() ? bounds.center().x() : top.center().x(), std::min(bounds.center().y(), bounds.top() + halfHeight));
 }
 
 void GraphView::showHighlighted() {
