@@ -1,12 +1,15 @@
 #include "toolchain/llvm/llvm_backend.h"
 
+#include <exception>
 #include <set>
+#include <thread>
 
 #include <llvm/Analysis/TargetLibraryInfo.h>
+#include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/raw_ostream.h>
-#include <llvm/Transforms/Utils/Cloning.h>
 
 #include "core/error.h"
 #include "toolchain/llvm/host_target.h"
@@ -124,10 +127,35 @@ void optimiseModule(llvm::Module& module, llvm::TargetMachine& machine) {
 }
 
 MachineCode emitMachineCode(llvm::Module& module) {
+    // The assembly (for display) and the object are two code generation runs over the same
+    // IR, as long as each other: they run side by side, the assembly's on a copy of the module
+    // read into a context of its own (an LLVM context belongs to one thread; code generation
+    // rewrites the IR it runs on).
+    llvm::SmallVector<char, 0> bitcode;
+    {
+        llvm::raw_svector_ostream stream(bitcode);
+        llvm::WriteBitcodeToFile(module, stream);
+    }
     MachineCode code;
-    auto clone = llvm::CloneModule(module);  // code generation rewrites the IR it runs on
-    code.assembly = emit(*clone, llvm::CGFT_AssemblyFile);
-    code.object = emit(module, llvm::CGFT_ObjectFile);
+    std::exception_ptr assemblyFailed;
+    std::thread assembly([&] {
+        try {
+            llvm::LLVMContext context;
+            auto copy = llvm::parseBitcodeFile(llvm::MemoryBufferRef(llvm::StringRef(bitcode.data(), bitcode.size()), "module"), context);
+            if (!copy) throw Error("C++ JIT: cannot copy the module for its assembly: " + llvm::toString(copy.takeError()));
+            code.assembly = emit(**copy, llvm::CGFT_AssemblyFile);
+        } catch (...) {
+            assemblyFailed = std::current_exception();
+        }
+    });
+    try {
+        code.object = emit(module, llvm::CGFT_ObjectFile);
+    } catch (...) {
+        assembly.join();
+        throw;
+    }
+    assembly.join();
+    if (assemblyFailed) std::rethrow_exception(assemblyFailed);
     return code;
 }
 
