@@ -81,11 +81,24 @@ QHash<QString, LineRanges> irDumpBlocks(const QString& text) {
 
 void CompileProvenance::addPreFusion(const IrDumpEvent& event, int lineOffset) {
     pre_ = nodeInfos(event);
+    preIndex_.clear();
+    bufferOfNode_.clear();
+    for (qsizetype i = 0; i < pre_.size(); ++i) {
+        preIndex_.insert(pre_[i].name, i);
+        for (const QString& origin : pre_[i].origins)
+            if (!bufferOfNode_.contains(origin)) bufferOfNode_.insert(origin, pre_[i].name);
+    }
     preLines_ = shifted(irDumpBlocks(QString::fromStdString(event.text)), lineOffset);
 }
 
 void CompileProvenance::addPostFusion(const IrDumpEvent& event, int lineOffset) {
     post_ = nodeInfos(event);
+    postIndex_.clear();
+    groupOfMember_.clear();
+    for (qsizetype i = 0; i < post_.size(); ++i) {
+        postIndex_.insert(post_[i].name, i);
+        for (const QString& member : post_[i].members) groupOfMember_.insert(member, post_[i].name);
+    }
     postLines_ = shifted(irDumpBlocks(QString::fromStdString(event.text)), lineOffset);
 }
 
@@ -97,45 +110,46 @@ void CompileProvenance::addKernelSource(const KernelSourceEvent& event, int line
     for (const auto& [buffer, kernel] : event.bufferKernels) kernels_[QString::fromStdString(buffer)] = QString::fromStdString(kernel);
 }
 
-QString CompileProvenance::bufferOfGraphNode(const QString& node) const {
-    for (const auto& n : pre_)
-        if (n.origins.contains(node)) return n.name;
-    return {};
+const SchedulerNodeInfo* CompileProvenance::preNode(const QString& name) const {
+    auto it = preIndex_.find(name);
+    return it == preIndex_.end() ? nullptr : &pre_[*it];
 }
 
+const SchedulerNodeInfo* CompileProvenance::postNode(const QString& name) const {
+    auto it = postIndex_.find(name);
+    return it == postIndex_.end() ? nullptr : &post_[*it];
+}
+
+QString CompileProvenance::bufferOfGraphNode(const QString& node) const { return bufferOfNode_.value(node); }
+
 QStringList CompileProvenance::graphNodesOf(const QString& buffer) const {
-    for (const auto* list : {&pre_, &post_})
-        for (const auto& n : *list)
-            if (n.name == buffer) return n.origins;
+    for (const SchedulerNodeInfo* n : {preNode(buffer), postNode(buffer)})
+        if (n) return n->origins;
     return {};
 }
 
 QString CompileProvenance::fusedNodeOf(const QString& buffer) const {
-    for (const auto& n : post_)
-        if (n.name == buffer || n.members.contains(buffer)) return n.name;
-    return {};
+    if (postNode(buffer)) return buffer;
+    return groupOfMember_.value(buffer);
 }
 
 QString CompileProvenance::kernelOf(const QString& buffer) const {
-    for (const auto& n : post_)
-        if (n.name == buffer && !n.members.isEmpty()) return kernels_.value(n.members.first());
+    if (const SchedulerNodeInfo* n = postNode(buffer); n && !n->members.isEmpty()) return kernels_.value(n->members.first());
     return kernels_.value(buffer);
 }
 
 QString CompileProvenance::realizedBecause(const QString& buffer) const {
-    for (const auto& n : pre_)
-        if (n.name == buffer) return n.realizedBecause;
-    return {};
+    const SchedulerNodeInfo* n = preNode(buffer);
+    return n ? n->realizedBecause : QString();
 }
 
 LineRanges CompileProvenance::cppLines(const QString& buffer) const {
-    for (const auto& n : post_)
-        if (n.name == buffer && !n.members.isEmpty()) {
-            LineRanges all;
-            for (const auto& m : n.members) all += cppLines_.value(m);
-            std::sort(all.begin(), all.end());
-            return all;
-        }
+    if (const SchedulerNodeInfo* n = postNode(buffer); n && !n->members.isEmpty()) {
+        LineRanges all;
+        for (const auto& m : n->members) all += cppLines_.value(m);
+        std::sort(all.begin(), all.end());
+        return all;
+    }
     return cppLines_.value(buffer);
 }
 

@@ -60,8 +60,15 @@ public:
 
 private:
     static QString nodeAt(const QHash<QString, LineRanges>& blocks, int line);
+    const SchedulerNodeInfo* preNode(const QString& name) const;  // null when none
+    const SchedulerNodeInfo* postNode(const QString& name) const;
 
+    // The nodes and, for lookups in constant time on graphs of thousands of nodes, where
+    // each is in them, the post-fusion node holding each member, and the first buffer
+    // computing each graph node.
     QList<SchedulerNodeInfo> pre_, post_;
+    QHash<QString, qsizetype> preIndex_, postIndex_;
+    QHash<QString, QString> groupOfMember_, bufferOfNode_;
     QHash<QString, LineRanges> preLines_, postLines_, cppLines_;
     QHash<QString, QString> kernels_;
 };
