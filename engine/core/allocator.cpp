@@ -69,20 +69,17 @@ void releaseBytes(void* p, std::size_t nbytes) {
     std::free(p);
 }
 
-std::size_t returnFreeMemory() {
+void returnFreeMemory() {
     BlockCache& c = cache();
-    std::size_t released = 0;
     {
         std::lock_guard<std::mutex> lock(c.mutex);
         for (const auto& [capacity, block] : c.free) std::free(block);
-        released = c.cachedBytes;
         c.free.clear();
         c.cachedBytes = 0;
     }
 #ifdef __GLIBC__
     malloc_trim(0);  // freed heap pages, which glibc otherwise keeps for the process
 #endif
-    return released;
 }
 
 }  // namespace fusescope

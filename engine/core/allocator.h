@@ -14,7 +14,7 @@ void releaseBytes(void* p, std::size_t nbytes);
 
 // Hands every cached free block and malloc's free pages back to the system: what a
 // long-lived process (the GUI's engine) does after each run, so its size returns to what
-// it holds rather than to what its largest run needed. Returns the cached bytes released.
-std::size_t returnFreeMemory();
+// it holds rather than to what its largest run needed.
+void returnFreeMemory();
 
 }  // namespace fusescope

@@ -43,7 +43,9 @@ std::string kernelShape(const KernelCode& kernel, const std::string& name) {
 
 std::string KernelReuse::add(std::vector<GroupKernel>& kernels, KernelCode kernel, const KernelGroup& group,
                              const std::string& name) {
-    auto [it, first] = byShape_.try_emplace(kernelShape(kernel, name), kernels.size());
+    // Equal code has equal members; the count in the key keeps line tags in range regardless.
+    std::string key = kernelShape(kernel, name) + "#" + std::to_string(group.nodes.size());
+    auto [it, first] = byShape_.try_emplace(std::move(key), kernels.size());
     if (!first) {
         GroupKernel& earlier = kernels[it->second];
         earlier.reusedBy.push_back(&group);

@@ -105,13 +105,19 @@ struct Step {
     std::vector<std::string> buffers, computes;
 };
 
+// The size symbols as locals of a generated function taking them as `s`.
+std::string symbolLocals(const LoweredGraph& graph) {
+    std::string code;
+    for (size_t i = 0; i < graph.symbols.size(); ++i) code += fmt::format("    const int64_t {} = s[{}];\n", graph.symbols[i].name, i);
+    return code;
+}
+
 // The step's statements as a function of its buffers by position (b) and the size
 // symbols (s); `name` is the function's.
 KernelCode stepFunction(const Step& step, const std::string& name, const LoweredGraph& graph) {
     KernelCode f;
     f.buffers = step.buffers;
-    std::string code = fmt::format("static void {}(void* const* b, const int64_t* s) {{\n", name);
-    for (size_t i = 0; i < graph.symbols.size(); ++i) code += fmt::format("    const int64_t {} = s[{}];\n", graph.symbols[i].name, i);
+    std::string code = fmt::format("static void {}(void* const* b, const int64_t* s) {{\n", name) + symbolLocals(graph);
     for (size_t i = 0; i < step.buffers.size(); ++i) {
         const std::string& b = step.buffers[i];
         bool input = !graph.findBuffer(b);
@@ -120,6 +126,100 @@ KernelCode stepFunction(const Step& step, const std::string& name, const Lowered
     }
     f.add(code + step.call + "}\n", KernelCode::kAllMembers);
     return f;
+}
+
+// call()'s buffers by index: the graph's inputs, then the computed buffers; each one's
+// last step.
+struct BufferTable {
+    std::vector<std::string> names;
+    std::unordered_map<std::string_view, int> index;
+    std::vector<int> lastStep;
+};
+
+BufferTable bufferTable(const LoweredGraph& graph, const Schedule& schedule, const std::vector<Step>& steps) {
+    BufferTable t;
+    for (const auto& in : graph.inputs) t.names.push_back(in.name);
+    for (const auto& node : schedule.nodes) t.names.push_back(node->name);
+    for (size_t k = 0; k < t.names.size(); ++k) t.index[t.names[k]] = static_cast<int>(k);
+    t.lastStep.assign(t.names.size(), -1);
+    for (size_t i = 0; i < steps.size(); ++i)
+        for (const auto& b : steps[i].buffers) t.lastStep[t.index.at(b)] = static_cast<int>(i);
+    return t;
+}
+
+// The step functions, one per distinct shape, each tagged with what its steps compute;
+// returns each step's function.
+std::vector<std::string> writeStepFunctions(SourceBuilder& out, const std::vector<Step>& steps, const LoweredGraph& graph) {
+    struct StepFunction {
+        KernelCode code;
+        std::vector<std::string> computes;
+    };
+    std::vector<StepFunction> functions;
+    std::unordered_map<std::string, size_t> functionByShape;
+    std::vector<std::string> functionOf;
+    for (const Step& step : steps) {
+        std::string name = fmt::format("fs_step_{}", functions.size());
+        KernelCode f = stepFunction(step, name, graph);
+        auto [it, first] = functionByShape.try_emplace(kernelShape(f, name), functions.size());
+        if (first) functions.push_back({std::move(f), {}});
+        else name = fmt::format("fs_step_{}", it->second);
+        auto& computes = functions[it->second].computes;
+        computes.insert(computes.end(), step.computes.begin(), step.computes.end());
+        functionOf.push_back(name);
+    }
+    out.add("\n// The steps of call(), each a function of its buffers by position (b) and the size symbols (s).\n");
+    for (const auto& f : functions) out.add(f.code.code, f.computes);
+    return functionOf;
+}
+
+// fs_buffers (one row per buffer, tagged with it) and fs_bytes, which evaluates the sizes
+// that depend on size symbols.
+void writeBufferTable(SourceBuilder& out, const BufferTable& buffers, const LoweredGraph& graph,
+                      const std::vector<std::string>& outputBuffers, const std::vector<Step>& steps) {
+    size_t maxArgs = 1;
+    for (const Step& step : steps) maxArgs = std::max(maxArgs, step.buffers.size());
+    out.add(fmt::format("\n// call()'s buffers: the graph's inputs, then the computed buffers.\n"
+                        "#define FS_BUFFERS {}\n#define FS_STEPS {}\n#define FS_MAX_ARGS {}\n"
+                        "struct FsBuffer {{ int input, output, lastStep; int64_t bytes; }};  // input/output: its slot, or -1\n"
+                        "static const FsBuffer fs_buffers[FS_BUFFERS + 1] = {{\n",
+                        buffers.names.size(), steps.size(), maxArgs));
+    std::unordered_map<std::string_view, size_t> outputIndex;
+    for (size_t i = 0; i < outputBuffers.size(); ++i) outputIndex[outputBuffers[i]] = i;
+    std::string symbolicBytes;
+    for (size_t k = 0; k < buffers.names.size(); ++k) {
+        const std::string& name = buffers.names[k];
+        if (k < graph.inputs.size()) {
+            out.add(fmt::format("    {{{}, -1, -1, 0}},  // {}\n", graph.inputs[k].placeholder, name), {name});
+            continue;
+        }
+        const FixedLayout& layout = graph.findBuffer(name)->layout;
+        IndexExpr bytes = layout.numel() * IndexExpr(static_cast<int64_t>(dtypeSize(layout.dtype)));
+        auto constant = bytes.constant();
+        if (!constant) symbolicBytes += fmt::format("    case {}: return {};\n", k, bytes.cstr());
+        auto output = outputIndex.find(name);
+        out.add(fmt::format("    {{-1, {}, {}, {}}},  // {}: {} bytes\n", output == outputIndex.end() ? -1 : static_cast<int>(output->second),
+                            buffers.lastStep[k], constant ? *constant : -1, name, bytes.str()),
+                {name});
+    }
+    out.add("    {-1, -1, -1, 0},  // (end)\n};\n");
+    out.add(fmt::format("static int64_t fs_bytes(int k, const int64_t* s) {{\n{}    switch (k) {{\n{}    default: return fs_buffers[k].bytes;\n    }}\n}}\n",
+                        symbolicBytes.empty() ? "" : symbolLocals(graph), symbolicBytes));
+}
+
+// fs_steps: each step's function and its buffers by index, tagged with what it computes.
+void writeStepTable(SourceBuilder& out, const std::vector<Step>& steps, const std::vector<std::string>& functions,
+                    const BufferTable& buffers) {
+    out.add("\n// call()'s steps in order: the step function and its buffers, by index into fs_buffers.\n"
+            "struct FsStep { void (*run)(void* const*, const int64_t*); int n; int buffers[FS_MAX_ARGS]; };\n"
+            "static const FsStep fs_steps[FS_STEPS + 1] = {\n");
+    for (size_t i = 0; i < steps.size(); ++i) {
+        std::vector<int> indices;
+        for (const auto& b : steps[i].buffers) indices.push_back(buffers.index.at(b));
+        out.add(fmt::format("    {{{}, {}, {{{}}}}},  // {}({})\n", functions[i], indices.size(), fmt::join(indices, ", "),
+                            steps[i].name, fmt::join(steps[i].buffers, ", ")),
+                steps[i].computes);
+    }
+    out.add("    {0, 0, {0}},  // (end)\n};\n");
 }
 
 }  // namespace
@@ -158,84 +258,13 @@ RenderedModule generateCpp(const LoweredGraph& graph, const Schedule& schedule, 
         steps.push_back(std::move(step));
     }
 
-    // Buffers by index: the graph's inputs, then the computed buffers; each one's last step.
-    std::vector<std::string> bufferNames;
-    std::unordered_map<std::string_view, int> bufferIndex;
-    for (const auto& in : graph.inputs) bufferNames.push_back(in.name);
-    for (const auto& node : schedule.nodes) bufferNames.push_back(node->name);
-    for (size_t k = 0; k < bufferNames.size(); ++k) bufferIndex[bufferNames[k]] = static_cast<int>(k);
-    std::vector<int> lastStep(bufferNames.size(), -1);
-    size_t maxArgs = 1;
-    for (size_t i = 0; i < steps.size(); ++i) {
-        for (const auto& b : steps[i].buffers) lastStep[bufferIndex.at(b)] = static_cast<int>(i);
-        maxArgs = std::max(maxArgs, steps[i].buffers.size());
-        gen.tracedCalls.push_back({steps[i].name, steps[i].buffers});
-    }
-
-    // Step functions, one per distinct shape, each tagged with what its steps compute.
-    struct StepFunction {
-        KernelCode code;
-        std::vector<std::string> computes;
-    };
-    std::vector<StepFunction> functions;
-    std::unordered_map<std::string, size_t> functionByShape;
-    std::vector<std::string> stepFunctionOf;
-    for (const Step& step : steps) {
-        std::string name = fmt::format("fs_step_{}", functions.size());
-        KernelCode f = stepFunction(step, name, graph);
-        auto [it, first] = functionByShape.try_emplace(kernelShape(f, name), functions.size());
-        if (first) functions.push_back({std::move(f), {}});
-        else name = fmt::format("fs_step_{}", it->second);
-        auto& computes = functions[it->second].computes;
-        computes.insert(computes.end(), step.computes.begin(), step.computes.end());
-        stepFunctionOf.push_back(name);
-    }
-
+    BufferTable buffers = bufferTable(graph, schedule, steps);
+    for (const Step& step : steps) gen.tracedCalls.push_back({step.name, step.buffers});
     SourceBuilder out(gen.source, gen.bufferLines);
     out.addModuleStart(cppPrelude(), kernels);
-    out.add("\n// The steps of call(), each a function of its buffers by position (b) and the size symbols (s).\n");
-    for (const auto& f : functions) out.add(f.code.code, f.computes);
-
-    out.add(fmt::format("\n// call()'s buffers: the graph's inputs, then the computed buffers.\n"
-                        "#define FS_BUFFERS {}\n#define FS_STEPS {}\n#define FS_MAX_ARGS {}\n"
-                        "struct FsBuffer {{ int input, output, lastStep; int64_t bytes; }};  // input/output: its slot, or -1\n"
-                        "static const FsBuffer fs_buffers[FS_BUFFERS + 1] = {{\n",
-                        bufferNames.size(), steps.size(), maxArgs));
-    std::unordered_map<std::string_view, size_t> outputIndex;
-    for (size_t i = 0; i < gen.outputBuffers.size(); ++i) outputIndex[gen.outputBuffers[i]] = i;
-    std::string symbolicBytes;
-    for (size_t k = 0; k < bufferNames.size(); ++k) {
-        const std::string& name = bufferNames[k];
-        if (k < graph.inputs.size()) {
-            out.add(fmt::format("    {{{}, -1, -1, 0}},  // {}\n", graph.inputs[k].placeholder, name), {name});
-            continue;
-        }
-        const FixedLayout& layout = graph.findBuffer(name)->layout;
-        IndexExpr bytes = layout.numel() * IndexExpr(static_cast<int64_t>(dtypeSize(layout.dtype)));
-        auto constant = bytes.constant();
-        if (!constant) symbolicBytes += fmt::format("    case {}: return {};\n", k, bytes.cstr());
-        auto output = outputIndex.find(name);
-        out.add(fmt::format("    {{-1, {}, {}, {}}},  // {}: {} bytes\n", output == outputIndex.end() ? -1 : static_cast<int>(output->second),
-                            lastStep[k], constant ? *constant : -1, name, bytes.str()),
-                {name});
-    }
-    out.add("    {-1, -1, -1, 0},  // (end)\n};\n");
-    std::string symbols;
-    for (size_t i = 0; i < graph.symbols.size(); ++i) symbols += fmt::format("    const int64_t {} = s[{}];\n", graph.symbols[i].name, i);
-    out.add(fmt::format("static int64_t fs_bytes(int k, const int64_t* s) {{\n{}    switch (k) {{\n{}    default: return fs_buffers[k].bytes;\n    }}\n}}\n",
-                        symbolicBytes.empty() ? "" : symbols, symbolicBytes));
-
-    out.add("\n// call()'s steps in order: the step function and its buffers, by index into fs_buffers.\n"
-            "struct FsStep { void (*run)(void* const*, const int64_t*); int n; int buffers[FS_MAX_ARGS]; };\n"
-            "static const FsStep fs_steps[FS_STEPS + 1] = {\n");
-    for (size_t i = 0; i < steps.size(); ++i) {
-        std::vector<int> indices;
-        for (const auto& b : steps[i].buffers) indices.push_back(bufferIndex.at(b));
-        out.add(fmt::format("    {{{}, {}, {{{}}}}},  // {}({})\n", stepFunctionOf[i], indices.size(), fmt::join(indices, ", "),
-                            steps[i].name, fmt::join(steps[i].buffers, ", ")),
-                steps[i].computes);
-    }
-    out.add("    {0, 0, {0}},  // (end)\n};\n");
+    std::vector<std::string> functions = writeStepFunctions(out, steps, graph);
+    writeBufferTable(out, buffers, graph, gen.outputBuffers, steps);
+    writeStepTable(out, steps, functions, buffers);
     // So tests can check that a fault in generated code loses no reported event.
     std::string loop = kCallLoop;
     if (hooks.crashInGeneratedCode)
