@@ -65,6 +65,15 @@ std::string Module::sourceText(int firstLine, int lastLine) const {
     return out;
 }
 
+std::string Module::sourceText(const Expr& expr) const {
+    int endLine = expr.endLine ? expr.endLine : expr.loc.line;
+    std::string text = sourceText(expr.loc.line, endLine);
+    size_t lastLineStart = endLine > expr.loc.line ? text.rfind('\n') + 1 : 0;
+    size_t end = expr.endColumn > 0 ? std::min(text.size(), lastLineStart + static_cast<size_t>(expr.endColumn - 1)) : text.size();
+    size_t begin = std::min(end, static_cast<size_t>(std::max(expr.loc.column - 1, 0)));
+    return text.substr(begin, end - begin);
+}
+
 namespace {
 
 // Python-repr-like quoting, so dumps are readable and unambiguous.
@@ -264,6 +273,15 @@ public:
                 out += ")";
                 return;
             }
+            case ExprKind::Set: seq("Set", e->as<Set>().elts); return;
+            case ExprKind::SetComp: {
+                auto& c = e->as<SetComp>();
+                out += "(SetComp ";
+                expr(c.elt.get());
+                generators(c.generators);
+                out += ")";
+                return;
+            }
             case ExprKind::Starred:
                 out += "(* ";
                 expr(e->as<Starred>().value.get());
@@ -406,6 +424,46 @@ public:
             case StmtKind::Delete: {
                 out += "(Del";
                 for (auto& t : s.as<Delete>().targets) sp(), expr(t.get());
+                out += ")";
+                return;
+            }
+            case StmtKind::ClassDef: {
+                auto& c = s.as<ClassDef>();
+                out += "(Class " + c.name;
+                for (auto& b : c.bases) sp(), expr(b.get());
+                for (auto& k : c.keywords) out += " (kw " + k.name + " ", expr(k.value.get()), out += ")";
+                if (!c.decorators.empty()) {
+                    out += " (decorators";
+                    for (auto& d : c.decorators) sp(), expr(d.get());
+                    out += ")";
+                }
+                block("body", c.body);
+                out += ")";
+                return;
+            }
+            case StmtKind::Try: {
+                auto& t = s.as<Try>();
+                out += "(Try";
+                block("body", t.body);
+                for (auto& h : t.handlers) {
+                    out += " (except";
+                    if (h.type) sp(), expr(h.type.get());
+                    if (!h.name.empty()) out += " as " + h.name;
+                    block("body", h.body);
+                    out += ")";
+                }
+                if (!t.orelse.empty()) block("else", t.orelse);
+                if (!t.finalbody.empty()) block("finally", t.finalbody);
+                out += ")";
+                return;
+            }
+            case StmtKind::AnnAssign: {
+                auto& a = s.as<AnnAssign>();
+                out += "(AnnAssign ";
+                expr(a.target.get());
+                sp();
+                expr(a.annotation.get());
+                if (a.value) sp(), expr(a.value.get());
                 out += ")";
                 return;
             }

@@ -44,6 +44,8 @@ enum class ExprKind {
     ListComp,        // [elt for ... if ...]
     GeneratorExp,    // (elt for ... if ...)
     DictComp,        // {k: v for ... if ...}
+    Set,             // {a, b}
+    SetComp,         // {elt for ... if ...}
     Starred,         // *value (call argument, unpacking target, list/tuple element)
 };
 
@@ -286,6 +288,21 @@ struct DictComp : Expr {
     std::vector<Comprehension> generators;
 };
 
+// {a, b} (never empty: {} is a Dict).
+struct Set : Expr {
+    static constexpr ExprKind kKind = ExprKind::Set;
+    Set() : Expr(kKind) {}
+    std::vector<ExprPtr> elts;
+};
+
+// {elt for ... if ...}.
+struct SetComp : Expr {
+    static constexpr ExprKind kKind = ExprKind::SetComp;
+    SetComp() : Expr(kKind) {}
+    ExprPtr elt;
+    std::vector<Comprehension> generators;
+};
+
 // *value: f(*args), [*a, b], a, *rest = ...
 struct Starred : Expr {
     static constexpr ExprKind kKind = ExprKind::Starred;
@@ -316,6 +333,9 @@ enum class StmtKind {
     Assert,       // assert test[, msg]
     Raise,        // raise [exc [from cause]]
     Delete,       // del a, b[0]
+    ClassDef,     // [decorators] class name(bases): body
+    Try,          // try: body except ...: handler else: orelse finally: finalbody
+    AnnAssign,    // target: annotation [= value]
 };
 
 struct Stmt {
@@ -499,6 +519,47 @@ struct Delete : Stmt {
     std::vector<ExprPtr> targets;
 };
 
+// [@decorators] class name(bases, keywords): body. loc is `class` (or the first decorator's @).
+struct ClassDef : Stmt {
+    static constexpr StmtKind kKind = StmtKind::ClassDef;
+    ClassDef() : Stmt(kKind) {}
+    std::string name;
+    SourceLocation nameLoc;
+    std::vector<ExprPtr> bases;
+    std::vector<Keyword> keywords;  // metaclass=... and the like
+    std::vector<ExprPtr> decorators;
+    StmtList body;
+};
+
+// except [type [as name]]: body (type null for a bare except, name "" when absent).
+struct ExceptHandler {
+    ExprPtr type;
+    std::string name;
+    SourceLocation loc;
+    StmtList body;
+};
+
+// try: body, handlers, else: orelse, finally: finalbody (each list may be empty, not all).
+struct Try : Stmt {
+    static constexpr StmtKind kKind = StmtKind::Try;
+    Try() : Stmt(kKind) {}
+    StmtList body;
+    std::vector<ExceptHandler> handlers;
+    StmtList orelse;
+    StmtList finalbody;
+};
+
+// target: annotation [= value]. The annotation is never evaluated (as under `from __future__
+// import annotations`): a class body records its source text in __annotations__, which
+// dataclasses read; elsewhere it is ignored.
+struct AnnAssign : Stmt {
+    static constexpr StmtKind kKind = StmtKind::AnnAssign;
+    AnnAssign() : Stmt(kKind) {}
+    ExprPtr target;
+    ExprPtr annotation;
+    ExprPtr value;  // null for a bare annotation
+};
+
 // ------------------------------------------------------------------------------- module
 
 // A parsed script: its statements plus its source text, kept so messages can quote lines.
@@ -513,6 +574,8 @@ struct Module {
     std::string sourceText(int firstLine, int lastLine) const;
     // The full text of a statement (all the lines it spans).
     std::string sourceText(const Stmt& stmt) const { return sourceText(stmt.loc.line, stmt.endLine); }
+    // The exact text of an expression.
+    std::string sourceText(const Expr& expr) const;
 };
 
 // Compact deterministic s-expression dumps, used by tests and debugging. dumpAst writes

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <map>
 #include <optional>
 
 #include "script/interpreter.h"
@@ -117,7 +118,24 @@ Value dictMethod(Interpreter& interp, const Value& self, const std::string& name
                 }
             }
             if (a.args.size() > 1) return a.args[1];
-            in.fail("KeyError", valueRepr(a.args[0]));
+            in.raise("KeyError", {a.args[0]});
+        });
+    if (name == "setdefault")
+        return bind([dict](Interpreter& in, const Value&, CallArgs& a) {
+            expectArgs(in, a, 1, 2, "setdefault");
+            if (Value* v = dict->find(a.args[0])) return *v;
+            Value v = a.args.size() > 1 ? a.args[1] : Value();
+            dict->set(a.args[0], v);
+            return v;
+        });
+    if (name == "copy")
+        return bind([dict](Interpreter&, const Value&, CallArgs&) {
+            return Value(ObjectPtr(std::make_shared<DictObject>(*dict)));
+        });
+    if (name == "clear")
+        return bind([dict](Interpreter&, const Value&, CallArgs&) {
+            dict->items.clear();
+            return Value();
         });
     if (name == "update")
         return bind([dict](Interpreter& in, const Value&, CallArgs& a) {
@@ -135,6 +153,82 @@ Value dictMethod(Interpreter& interp, const Value& self, const std::string& name
             return Value();
         });
     interp.fail("AttributeError", "'dict' object has no attribute '" + name + "'");
+}
+
+Value setMethod(Interpreter& interp, const Value& self, const std::string& name) {
+    auto* set = self.as<SetObject>();
+    auto bind = [&](auto fn) { return boundMethod("set." + name, self, fn); };
+    if (name == "add" || name == "discard" || name == "remove")
+        return bind([set, name](Interpreter& in, const Value&, CallArgs& a) {
+            expectArgs(in, a, 1, 1, name);
+            if (name == "add") {
+                set->add(a.args[0]);
+                return Value();
+            }
+            auto it = std::find_if(set->items.begin(), set->items.end(), [&](const Value& v) { return valuesEqual(v, a.args[0]); });
+            if (it != set->items.end()) set->items.erase(it);
+            else if (name == "remove") in.raise("KeyError", {a.args[0]});
+            return Value();
+        });
+    if (name == "update")
+        return bind([set](Interpreter& in, const Value&, CallArgs& a) {
+            for (const Value& other : a.args)
+                for (const Value& v : in.iterate(other)) set->add(v);
+            return Value();
+        });
+    static const std::map<std::string, BinaryOperator> operations = {
+        {"union", BinaryOperator::BitOr}, {"intersection", BinaryOperator::BitAnd},
+        {"difference", BinaryOperator::Sub}, {"symmetric_difference", BinaryOperator::BitXor}};
+    if (auto op = operations.find(name); op != operations.end())
+        return bind([op = op->second](Interpreter& in, const Value& self, CallArgs& a) {
+            expectArgs(in, a, 1, 1, "set operation");
+            SetObject other;
+            for (const Value& v : in.iterate(a.args[0])) other.add(v);
+            return in.setOperation(op, *self.as<SetObject>(), other);
+        });
+    if (name == "issubset")
+        return bind([set](Interpreter& in, const Value&, CallArgs& a) {
+            expectArgs(in, a, 1, 1, "issubset");
+            SetObject other;
+            for (const Value& v : in.iterate(a.args[0])) other.add(v);
+            return Value(std::all_of(set->items.begin(), set->items.end(), [&](const Value& v) { return other.contains(v); }));
+        });
+    if (name == "copy")
+        return bind([set](Interpreter&, const Value&, CallArgs&) { return Value(ObjectPtr(std::make_shared<SetObject>(*set))); });
+    interp.fail("AttributeError", "'set' object has no attribute '" + name + "'");
+}
+
+// The attributes of the object model's own objects: bound methods, properties, builtin types.
+std::optional<Value> objectModelAttribute(const Value& object, const std::string& name) {
+    if (auto* bound = object.as<BoundMethodObject>()) {
+        if (name == "__self__") return bound->self;
+        if (name == "__func__") return bound->function;
+        if (auto* fn = bound->function.as<FunctionObject>()) {
+            if (name == "__name__") return Value(fn->name);
+            if (name == "__qualname__") return Value(fn->qualname);
+        }
+        return std::nullopt;
+    }
+    if (auto* p = object.as<PropertyObject>()) {
+        if (name == "fget") return p->getter;
+        if (name == "fset") return p->setter;
+        if (name == "fdel") return p->deleter;
+        if (name != "getter" && name != "setter" && name != "deleter") return std::nullopt;
+        PropertyObject copy = *p;
+        return makeBuiltin("property." + name, [copy, name](Interpreter& in, CallArgs& a) {
+            expectArgs(in, a, 1, 1, name);
+            auto replaced = std::make_shared<PropertyObject>(copy);
+            (name == "getter" ? replaced->getter : name == "setter" ? replaced->setter : replaced->deleter) = a.args[0];
+            return Value(ObjectPtr(replaced));
+        });
+    }
+    if (auto* t = object.as<TypeObject>()) {
+        if (name == "__name__" || name == "__qualname__") return Value(t->name);
+        return std::nullopt;
+    }
+    if (auto* cm = object.as<ClassMethodObject>(); cm && name == "__func__") return cm->function;
+    if (auto* sm = object.as<StaticMethodObject>(); sm && name == "__func__") return sm->function;
+    return std::nullopt;
 }
 
 Value stringMethod(Interpreter& interp, const Value& self, const std::string& name) {
@@ -214,6 +308,11 @@ Value stringMethod(Interpreter& interp, const Value& self, const std::string& na
 Value Interpreter::getAttribute(const Value& object, const std::string& name, const SourceLocation& where) {
     try {
         if (object.isTensor()) return tensorAttribute(*this, object, name, where);
+        if (object.as<InstanceObject>()) return instanceAttribute(object, name);
+        if (object.as<ClassObject>()) return classAttribute(object, name);
+        if (auto* super = object.as<SuperObject>()) return superAttribute(*super, name);
+        if (auto v = objectModelAttribute(object, name)) return *v;
+        if (object.as<SetObject>()) return setMethod(*this, object, name);
         if (auto* m = object.as<ModuleObject>()) {
             auto it = m->attrs.find(name);
             if (it != m->attrs.end()) return it->second;
@@ -248,8 +347,8 @@ Value Interpreter::getAttribute(const Value& object, const std::string& name, co
         if (auto* fn = object.as<FunctionObject>()) {
             if (name == "__name__") return Value(fn->name);
             if (name == "__qualname__") return Value(fn->qualname);
+            if (name == "__module__") return Value("__main__");
         }
-        if (auto* e = object.as<ExceptionObject>(); e && name == "args") return makeTuple({Value(e->message)});
         if (object.isFloat() && name == "is_integer") {
             double d = object.asFloat();
             return makeBuiltin("float.is_integer", [d](Interpreter&, CallArgs&) { return Value(d == static_cast<double>(static_cast<int64_t>(d))); });

@@ -1,6 +1,6 @@
 // Python builtins of the script subset: print len range zip enumerate round abs min max
-// sum tuple list dict float int bool str isinstance any all sorted reversed repr, and the
-// exception types scripts raise.
+// sum tuple list dict float int bool str any all sorted reversed repr. The object model's
+// builtins (object, type, isinstance, exceptions, ...) are in object_builtins.cpp.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -51,32 +51,6 @@ std::optional<int64_t> roundIntDigits(int64_t v, int64_t places) {
     return static_cast<int64_t>(result);
 }
 
-Value typeObject(const std::string& name, std::function<Value(Interpreter&, CallArgs&)> construct) {
-    auto t = std::make_shared<TypeObject>();
-    t->name = name;
-    t->construct = std::move(construct);
-    return Value(ObjectPtr(t));
-}
-
-Value exceptionType(const std::string& kind) {
-    return typeObject(kind, [kind](Interpreter&, CallArgs& a) {
-        auto e = std::make_shared<ExceptionObject>();
-        e->kind = kind;
-        if (!a.args.empty()) e->message = valueStr(a.args[0]);
-        return Value(ObjectPtr(e));
-    });
-}
-
-bool isInstanceOf(const Value& v, const TypeObject& type) {
-    std::string actual = pythonTypeName(v);
-    if (actual == type.name) return true;
-    if (type.name == "int" && actual == "bool") return true;
-    if (type.name == "tuple" && actual == "Size") return true;
-    if (type.name == "object") return true;
-    if (type.name == "Exception") return v.as<ExceptionObject>() != nullptr;
-    return false;
-}
-
 Value extremum(Interpreter& in, CallArgs& a, bool wantMax) {
     const char* name = wantMax ? "max" : "min";
     ValueList items = a.args.size() == 1 ? in.iterate(a.args[0]) : a.args;
@@ -115,7 +89,7 @@ void addPythonBuiltins(std::map<std::string, Value, std::less<>>& b) {
         expectCount(in, a, 1, 1, "len");
         return Value(in.length(a.args[0]));
     });
-    b["range"] = typeObject("range", [](Interpreter& in, CallArgs& a) {
+    b["range"] = makeType("range", [](Interpreter& in, CallArgs& a) {
         expectCount(in, a, 1, 3, "range");
         auto r = std::make_shared<RangeObject>();
         if (a.args.size() == 1) {
@@ -235,21 +209,10 @@ void addPythonBuiltins(std::map<std::string, Value, std::less<>>& b) {
     b["repr"] = makeBuiltin("repr", [](Interpreter& in, CallArgs& a) {
         expectCount(in, a, 1, 1, "repr");
         if (a.args[0].isTensor()) in.realTensor(a.args[0].asTensor(), "repr() needs real values");
-        return Value(valueRepr(a.args[0]));
+        return Value(in.repr(a.args[0]));
     });
-    b["isinstance"] = makeBuiltin("isinstance", [](Interpreter& in, CallArgs& a) {
-        expectCount(in, a, 2, 2, "isinstance");
-        ValueList types = sequenceItems(a.args[1]) ? *sequenceItems(a.args[1]) : ValueList{a.args[1]};
-        for (const Value& t : types) {
-            auto* type = t.as<TypeObject>();
-            if (!type) in.fail("TypeError", "isinstance() arg 2 must be a type or tuple of types");
-            if (isInstanceOf(a.args[0], *type)) return Value(true);
-        }
-        return Value(false);
-    });
-
     // Types, callable as conversions.
-    b["int"] = typeObject("int", [](Interpreter& in, CallArgs& a) -> Value {
+    b["int"] = makeType("int", [](Interpreter& in, CallArgs& a) -> Value {
         expectCount(in, a, 0, 1, "int");
         if (a.args.empty()) return Value(int64_t{0});
         const Value& x = a.args[0];
@@ -277,7 +240,7 @@ void addPythonBuiltins(std::map<std::string, Value, std::less<>>& b) {
         }
         return Value(toInt(in, x, "int"));
     });
-    b["float"] = typeObject("float", [](Interpreter& in, CallArgs& a) -> Value {
+    b["float"] = makeType("float", [](Interpreter& in, CallArgs& a) -> Value {
         expectCount(in, a, 0, 1, "float");
         if (a.args.empty()) return Value(0.0);
         const Value& x = a.args[0];
@@ -302,25 +265,25 @@ void addPythonBuiltins(std::map<std::string, Value, std::less<>>& b) {
         }
         return Value(static_cast<double>(toInt(in, x, "float")));
     });
-    b["bool"] = typeObject("bool", [](Interpreter& in, CallArgs& a) {
+    b["bool"] = makeType("bool", [](Interpreter& in, CallArgs& a) {
         expectCount(in, a, 0, 1, "bool");
         return Value(!a.args.empty() && in.truthy(a.args[0]));
     });
-    b["str"] = typeObject("str", [](Interpreter& in, CallArgs& a) {
+    b["str"] = makeType("str", [](Interpreter& in, CallArgs& a) {
         expectCount(in, a, 0, 1, "str");
         if (a.args.empty()) return Value(std::string());
         if (a.args[0].isTensor()) in.realTensor(a.args[0].asTensor(), "str() needs real values");
-        return Value(valueStr(a.args[0]));
+        return Value(in.str(a.args[0]));
     });
-    b["list"] = typeObject("list", [](Interpreter& in, CallArgs& a) {
+    b["list"] = makeType("list", [](Interpreter& in, CallArgs& a) {
         expectCount(in, a, 0, 1, "list");
         return makeList(a.args.empty() ? ValueList{} : in.iterate(a.args[0]));
     });
-    b["tuple"] = typeObject("tuple", [](Interpreter& in, CallArgs& a) {
+    b["tuple"] = makeType("tuple", [](Interpreter& in, CallArgs& a) {
         expectCount(in, a, 0, 1, "tuple");
         return makeTuple(a.args.empty() ? ValueList{} : in.iterate(a.args[0]));
     });
-    b["dict"] = typeObject("dict", [](Interpreter& in, CallArgs& a) {
+    b["dict"] = makeType("dict", [](Interpreter& in, CallArgs& a) {
         expectCount(in, a, 0, 1, "dict");
         auto d = std::make_shared<DictObject>();
         if (!a.args.empty()) {
@@ -338,10 +301,6 @@ void addPythonBuiltins(std::map<std::string, Value, std::less<>>& b) {
         for (const auto& [k, v] : a.kwargs) d->items.emplace_back(Value(k), v);
         return Value(ObjectPtr(d));
     });
-    b["object"] = typeObject("object", nullptr);
-    for (const char* kind : {"Exception", "ValueError", "RuntimeError", "TypeError", "KeyError", "IndexError",
-                             "AssertionError", "NotImplementedError", "ZeroDivisionError", "AttributeError"})
-        b[kind] = exceptionType(kind);
 }
 
 }  // namespace fusescope

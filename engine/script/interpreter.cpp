@@ -51,6 +51,19 @@ void collectLocalNames(const StmtList& body, std::set<std::string>& names) {
             collectLocalNames(stmt->as<With>().body, names);
             break;
         case StmtKind::FunctionDef: names.insert(stmt->as<FunctionDef>().name); break;
+        case StmtKind::ClassDef: names.insert(stmt->as<ClassDef>().name); break;
+        case StmtKind::AnnAssign: collectTargetNames(*stmt->as<AnnAssign>().target, names); break;
+        case StmtKind::Try: {
+            const auto& t = stmt->as<Try>();
+            collectLocalNames(t.body, names);
+            for (const auto& h : t.handlers) {
+                if (!h.name.empty()) names.insert(h.name);
+                collectLocalNames(h.body, names);
+            }
+            collectLocalNames(t.orelse, names);
+            collectLocalNames(t.finalbody, names);
+            break;
+        }
         case StmtKind::Import:
             for (const auto& a : stmt->as<Import>().names) {
                 std::string bound = a.asname.empty() ? a.name.substr(0, a.name.find('.')) : a.asname;
@@ -82,6 +95,7 @@ Interpreter::Interpreter(const Module& module, ScriptHost& host) : module_(modul
     globals_->isModule = true;
     current_ = globals_;
     addPythonBuiltins(builtins_);
+    objectClass_ = addObjectModelBuiltins(*this, builtins_);
     rootModules_["torch"] = makeTorchModule(configs_);
     rootModules_["math"] = makeMathModule();
     rootModules_["logging"] = makeLoggingModule();
@@ -91,15 +105,26 @@ Interpreter::Interpreter(const Module& module, ScriptHost& host) : module_(modul
 Interpreter::~Interpreter() {
     for (const auto& weak : closureScopes_)
         if (ScopePtr scope = weak.lock()) scope->vars.clear();
+    for (const auto& weak : objectDicts_)
+        if (auto dict = weak.lock()) dict->items.clear();
     globals_->vars.clear();
 }
 
 ScopePtr Interpreter::closureScope() {
-    if (current_->isModule) return nullptr;
+    ScopePtr scope = current_;
+    while (scope->classCell) scope = scope->parent;  // methods do not see their class body's names
+    if (scope->isModule) return nullptr;
     if (closureScopes_.size() >= 1024 && (closureScopes_.size() & (closureScopes_.size() - 1)) == 0)
         std::erase_if(closureScopes_, [](const auto& weak) { return weak.expired(); });
-    closureScopes_.push_back(current_);
-    return current_;
+    closureScopes_.push_back(scope);
+    return scope;
+}
+
+std::string Interpreter::qualifiedName(const std::string& name) const {
+    std::string prefix;
+    for (const auto& f : stack_)
+        if (f.function != "<module>") prefix = f.function + ".";
+    return prefix + name;
 }
 
 void Interpreter::run() {
@@ -152,12 +177,15 @@ ScopePtr Interpreter::scopeFor(const std::string& name) {
 
 void Interpreter::store(const std::string& name, Value value) {
     // The source stays: `y = x` still depends on the input x.
-    scopeFor(name)->vars[name] = std::move(value);
+    ScopePtr scope = scopeFor(name);
+    auto [it, added] = scope->vars.insert_or_assign(name, std::move(value));
+    if (added && scope->classCell) scope->definitionOrder.push_back(name);
 }
 
 Value Interpreter::withSource(Value value, SourcePtr source) const {
     // Only data the graph can depend on is guarded: scalars, strings, tensors, containers.
-    if (value.isObject() && !value.as<ListObject>() && !value.as<TupleObject>()) return value;
+    if (value.isObject() && !value.as<ListObject>() && !value.as<TupleObject>() && !value.as<InstanceObject>())
+        return value;
     value.source = std::move(source);
     return value;
 }
@@ -244,15 +272,19 @@ Interpreter::Flow Interpreter::exec(const Stmt& stmt) {
         case StmtKind::Pass: return Flow::Normal;
         case StmtKind::FunctionDef: {
             const auto& def = stmt.as<FunctionDef>();
-            Value fn = makeFunction(def);
-            for (auto it = def.decorators.rbegin(); it != def.decorators.rend(); ++it) {
-                Value decorator = eval(**it);
-                CallArgs args;
-                args.args.push_back(fn);
-                args.where = (*it)->loc;
-                fn = call(decorator, args);
+            store(def.name, applyDecorators(makeFunction(def), def.decorators));
+            return Flow::Normal;
+        }
+        case StmtKind::ClassDef: return execClassDef(stmt.as<ClassDef>());
+        case StmtKind::Try: return execTry(stmt.as<Try>());
+        case StmtKind::AnnAssign: {
+            const auto& s = stmt.as<AnnAssign>();
+            if (s.value) assign(*s.target, eval(*s.value));
+            if (current_->classCell && s.target->kind == ExprKind::Name) {
+                if (!current_->vars.count("__annotations__")) store("__annotations__", Value(ObjectPtr(std::make_shared<DictObject>())));
+                current_->vars["__annotations__"].as<DictObject>()->set(Value(s.target->as<Name>().id),
+                                                                         Value(module_.sourceText(*s.annotation)));
             }
-            store(def.name, fn);
             return Flow::Normal;
         }
         case StmtKind::Import:
@@ -271,21 +303,9 @@ Interpreter::Flow Interpreter::exec(const Stmt& stmt) {
             throw ScriptError("AssertionError", message, stmt.loc);
             return Flow::Normal;
         }
-        case StmtKind::Raise: {
-            const auto& s = stmt.as<Raise>();
-            if (!s.exc) fail("RuntimeError", "No active exception to reraise");
-            Value exc = eval(*s.exc);
-            if (auto* e = exc.as<ExceptionObject>()) throw ScriptError(e->kind, e->message, stmt.loc);
-            if (auto* t = exc.as<TypeObject>()) throw ScriptError(t->name, "", stmt.loc);
-            fail("TypeError", "exceptions must derive from BaseException");
-        }
+        case StmtKind::Raise: execRaise(stmt.as<Raise>());
         case StmtKind::Delete:
-            for (const auto& t : stmt.as<Delete>().targets) {
-                if (t->kind != ExprKind::Name) fail("SyntaxError", "only 'del name' is supported");
-                const std::string& name = t->as<Name>().id;
-                ScopePtr scope = scopeFor(name);
-                if (!scope->vars.erase(name)) fail("NameError", "name '" + name + "' is not defined");
-            }
+            for (const auto& t : stmt.as<Delete>().targets) execDelete(*t);
             return Flow::Normal;
         }
     } catch (Error& e) {
@@ -326,27 +346,99 @@ Interpreter::Flow Interpreter::execFor(const For& stmt) {
 }
 
 Interpreter::Flow Interpreter::execWith(const With& stmt) {
-    std::vector<ContextManagerObject*> entered;
-    std::vector<Value> keepAlive;
-    auto exitAll = [&] {
-        for (auto it = entered.rbegin(); it != entered.rend(); ++it) (*it)->exit(*this);
-    };
+    std::vector<Value> entered;  // exited in reverse, each seeing the exception still pending
+    std::exception_ptr pending;
+    Flow flow = Flow::Normal;
     try {
         for (const auto& item : stmt.items) {
             Value manager = eval(*item.context);
-            auto* cm = manager.as<ContextManagerObject>();
-            if (!cm) fail("TypeError", "'" + pythonTypeName(manager) + "' object does not support the context manager protocol");
-            keepAlive.push_back(manager);
-            Value entered_value = cm->enter(*this);
-            entered.push_back(cm);
-            if (item.target) assign(*item.target, entered_value);
+            Value value;
+            if (auto* cm = manager.as<ContextManagerObject>()) {
+                value = cm->enter(*this);
+            } else if (instanceClass(manager) && (*instanceClass(manager))->lookup("__exit__")) {
+                auto result = callSpecial(manager, "__enter__", {});
+                if (!result) fail("TypeError", "'" + pythonTypeName(manager) + "' object does not support the context manager protocol (missed __enter__ method)");
+                value = *result;
+            } else {
+                fail("TypeError", "'" + pythonTypeName(manager) + "' object does not support the context manager protocol");
+            }
+            entered.push_back(manager);
+            if (item.target) assign(*item.target, value);
         }
-        Flow flow = exec(stmt.body);
-        exitAll();
-        return flow;
+        flow = exec(stmt.body);
     } catch (...) {
-        exitAll();
-        throw;
+        pending = std::current_exception();
+    }
+    Value returning = returnValue_;
+    for (auto it = entered.rbegin(); it != entered.rend(); ++it) {
+        try {
+            if (exitContext(*it, pending)) pending = nullptr;
+        } catch (...) {
+            pending = std::current_exception();
+        }
+    }
+    returnValue_ = returning;
+    if (pending) std::rethrow_exception(pending);
+    return flow;
+}
+
+bool Interpreter::exitContext(const Value& manager, const std::exception_ptr& pending) {
+    if (auto* cm = manager.as<ContextManagerObject>()) {
+        cm->exit(*this);
+        return false;
+    }
+    // __exit__(type, value, traceback): the exception being raised, or three Nones.
+    ValueList args{Value(), Value(), Value()};
+    if (pending) {
+        try {
+            std::rethrow_exception(pending);
+        } catch (const ScriptError& e) {
+            args[1] = exceptionValue(e);
+            args[0] = typeOf(args[1]);
+        } catch (...) {
+        }
+    }
+    Value suppress = *callSpecial(manager, "__exit__", args);
+    return !args[1].isNone() && truthy(suppress);
+}
+
+void Interpreter::execDelete(const Expr& target) {
+    switch (target.kind) {
+    case ExprKind::Name: {
+        const std::string& name = target.as<Name>().id;
+        if (!scopeFor(name)->vars.erase(name)) fail("NameError", "name '" + name + "' is not defined");
+        return;
+    }
+    case ExprKind::Attribute: {
+        const auto& a = target.as<Attribute>();
+        deleteAttribute(eval(*a.value), a.attr);
+        return;
+    }
+    case ExprKind::Subscript: {
+        const auto& s = target.as<Subscript>();
+        Value object = eval(*s.value);
+        Value index = eval(*s.index);
+        if (callSpecial(object, "__delitem__", {index})) return;
+        if (auto* dict = object.as<DictObject>()) {
+            if (!dict->erase(index)) raise("KeyError", {index});
+            return;
+        }
+        if (auto* list = object.as<ListObject>(); list && (index.isInt() || index.isBool())) {
+            int64_t n = static_cast<int64_t>(list->items.size());
+            int64_t i = index.isBool() ? index.asBool() : index.asInt();
+            if (i < 0) i += n;
+            if (i < 0 || i >= n) fail("IndexError", "list assignment index out of range");
+            list->items.erase(list->items.begin() + i);
+            return;
+        }
+        fail("TypeError", "'" + pythonTypeName(object) + "' object doesn't support item deletion");
+    }
+    case ExprKind::Tuple:
+    case ExprKind::List:
+        for (const auto& e : target.kind == ExprKind::Tuple ? target.as<Tuple>().elts : target.as<List>().elts)
+            execDelete(*e);
+        return;
+    default: fail("SyntaxError", "cannot delete expression");
     }
 }
 
@@ -421,18 +513,8 @@ void Interpreter::assign(const Expr& target, const Value& value) {
     }
     case ExprKind::Attribute: {
         const auto& a = target.as<Attribute>();
-        Value object = eval(*a.value);
-        if (auto* m = object.as<ModuleObject>()) {
-            m->attrs[a.attr] = value.unsourced();
-            return;
-        }
-        if (object.isTensor() && a.attr == "requires_grad") {
-            if (!value.isBool()) fail("TypeError", "requires_grad must be a bool");
-            if (!object.asTensor().isLeaf()) fail("RuntimeError", kNonLeafRequiresGrad);
-            object.asTensor().setRequiresGrad(value.asBool());
-            return;
-        }
-        fail("AttributeError", "cannot set attribute '" + a.attr + "' of '" + pythonTypeName(object) + "' object");
+        setAttribute(eval(*a.value), a.attr, value);
+        return;
     }
     case ExprKind::Subscript: {
         const auto& s = target.as<Subscript>();
@@ -484,13 +566,13 @@ Value Interpreter::makeFunction(const FunctionDef& def) {
     auto fn = std::make_shared<FunctionObject>();
     fn->def = &def;
     fn->name = def.name;
-    std::string prefix;
-    for (const auto& f : stack_)
-        if (f.function != "<module>") prefix = f.function + ".";
-    fn->qualname = prefix + def.name;
+    fn->qualname = qualifiedName(def.name);
     for (const auto& p : def.params)
         if (p.defaultValue) fn->defaults.push_back(eval(*p.defaultValue).unsourced());
     fn->closure = closureScope();
+    fn->classCell = current_->classCell ? current_->classCell
+                    : stack_.back().callee ? stack_.back().callee->classCell
+                                             : nullptr;
     return Value(ObjectPtr(fn));
 }
 
@@ -507,9 +589,17 @@ Value Interpreter::call(const Value& callee, CallArgs& args) {
         return host_.callCompiled(*this, *compiled, args);
     }
     if (auto* builtin = callee.as<BuiltinFunction>()) return builtin->call(*this, args);
+    if (auto* bound = callee.as<BoundMethodObject>()) {
+        args.args.insert(args.args.begin(), bound->self);
+        return call(bound->function, args);
+    }
+    if (callee.as<ClassObject>()) return callClass(std::static_pointer_cast<ClassObject>(callee.asObject()), args);
     if (auto* type = callee.as<TypeObject>()) {
         if (!type->construct) fail("TypeError", "cannot create '" + type->name + "' instances");
         return type->construct(*this, args);
+    }
+    if (const ClassPtr* cls = instanceClass(callee)) {
+        if (const Value* method = (*cls)->lookup("__call__")) return call(bindDescriptor(*method, callee, *cls), args);
     }
     fail("TypeError", "'" + pythonTypeName(callee) + "' object is not callable");
 }
@@ -589,7 +679,7 @@ Value Interpreter::callFunction(const FunctionObject& fn, CallArgs& args, bool t
     ScopePtr saved = current_;
     current_ = scope;
     SourceLocation where = fn.def ? fn.def->loc : fn.lambda->loc;
-    stack_.push_back(Frame{fn.qualname, where, traced, depth});
+    stack_.push_back(Frame{fn.qualname, where, traced, depth, &fn});
     struct Restore {
         Interpreter& self;
         ScopePtr saved;

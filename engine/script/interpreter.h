@@ -4,8 +4,10 @@
 // the interpreter hands ops to TraceHooks (the capture layer), which records graphs.
 
 #include <functional>
+#include <exception>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -14,6 +16,7 @@
 #include "ops/op_call.h"
 #include "observe/event.h"
 #include "script/ast.h"
+#include "script/object_model.h"
 #include "script/trace_hooks.h"
 #include "script/value.h"
 
@@ -27,6 +30,10 @@ struct Scope {
     std::set<std::string> globalNames;    // declared `global`
     std::set<std::string> nonlocalNames;  // declared `nonlocal`
     const std::set<std::string>* localNames = nullptr;  // names the function assigns
+    // A class body: names are stored in definition order, and functions defined in it close
+    // over its enclosing scope (not over the body) and get its __class__ cell.
+    std::shared_ptr<ClassCell> classCell;
+    std::vector<std::string> definitionOrder;
 };
 
 // One active function call, innermost last on the interpreter's stack.
@@ -35,6 +42,7 @@ struct Frame {
     SourceLocation where;  // the statement running now
     bool traced = false;   // runs under TraceHooks
     int inlineDepth = 0;   // 0 for the compiled function itself, 1 for a call it makes, ...
+    const FunctionObject* callee = nullptr;  // the script function running (null at module level)
 };
 
 // Options of torch.compile / torch._dynamo.optimize.
@@ -113,6 +121,43 @@ public:
     Tensor realTensor(const Tensor& t, const std::string& why);  // data needed now
     ValueList iterate(const Value& iterable);
     Value getAttribute(const Value& object, const std::string& name, const SourceLocation& where);
+    void setAttribute(const Value& object, const std::string& name, const Value& value);
+    void deleteAttribute(const Value& object, const std::string& name);
+    // object.__setattr__ / object.__delattr__: the instance's dict, through properties.
+    void genericSetAttribute(const Value& object, const std::string& name, const Value& value);
+    void genericDeleteAttribute(const Value& object, const std::string& name);
+    Value makeSuper(const CallArgs& args);
+    Value setOperation(BinaryOperator op, const SetObject& a, const SetObject& b);  // a | b, a & b, a - b, a ^ b  // super() / super(cls, obj) in the running function
+    bool hasAttribute(const Value& object, const std::string& name);  // getattr without AttributeError
+
+    // The object model (classes.cpp).
+    // A class made from a name, bases and a namespace (class statements, type(), namedtuple).
+    ClassPtr makeClass(const std::string& name, const std::string& qualname, const ValueList& bases,
+                       std::shared_ptr<DictObject> dict);
+    // Calls the special method `name` of an instance's class (obj.__len__() looked up on the
+    // type, as Python does); nullopt when the class does not define it.
+    std::optional<Value> callSpecial(const Value& object, std::string_view name, ValueList args);
+    std::string repr(const Value& value);  // repr(), running __repr__ where defined
+    std::string str(const Value& value);   // str(), running __str__ / __repr__ where defined
+    ClassPtr objectClass() const { return objectClass_; }
+    // type(value): a class for instances, a builtin type object otherwise.
+    Value typeOf(const Value& value);
+    bool isInstance(const Value& value, const Value& type);  // one type or a tuple of types
+    bool isSubclass(const Value& cls, const Value& type);
+
+    // Exceptions (exceptions.cpp).
+    // The exception class a ScriptError's kind names (ValueError, ...); made on first use for a
+    // kind no builtin class has.
+    ClassPtr exceptionClass(const std::string& kind);
+    // The exception instance an error carries (made from its kind and message when raised by
+    // the engine rather than by a raise statement).
+    Value exceptionValue(const ScriptError& error);
+    // Whether an error is an instance of the exception class `kind` or of a subclass.
+    bool matchesException(const ScriptError& error, const std::string& kind);
+    Value newInstance(const ClassPtr& cls);  // an instance with an empty __dict__, not initialised
+    // Raises an instance of the builtin exception class `kind` made from args (KeyError(key)).
+    [[noreturn]] void raise(const std::string& kind, ValueList args);
+    const Value& builtin(std::string_view name) const;  // a builtin by name (it must exist)
     int64_t length(const Value& value);
     [[noreturn]] void fail(const std::string& kind, const std::string& message) const;
     CallSite siteOf(const Expr& expr) const;
@@ -129,11 +174,28 @@ private:
     Flow exec(const Stmt& stmt);
     Flow execFor(const For& stmt);
     Flow execWith(const With& stmt);
+    // Exits one context manager; true when its __exit__ swallows the pending exception.
+    bool exitContext(const Value& manager, const std::exception_ptr& pending);
+    Flow execClassDef(const ClassDef& stmt);
+    Flow execTry(const Try& stmt);
+    [[noreturn]] void execRaise(const Raise& stmt);
+    void execDelete(const Expr& target);
+    Value callClass(const ClassPtr& cls, CallArgs& args);
+    Value instanceAttribute(const Value& instance, const std::string& name);
+    Value classAttribute(const Value& cls, const std::string& name);
+    Value superAttribute(const SuperObject& super, const std::string& name);
+    Value bindDescriptor(const Value& attr, const Value& self, const ClassPtr& cls);
+    std::optional<Value> binaryDunder(BinaryOperator op, const Value& left, const Value& right);
+    std::optional<Value> compareDunder(CompareOperator op, const Value& left, const Value& right);
+    // left.name(right), else right.reflected(left); nullopt when both are missing or NotImplemented.
+    std::optional<Value> reflectedDunder(const Value& left, const Value& right, const char* name, const char* reflected);
+    Value applyDecorators(Value target, const std::vector<ExprPtr>& decorators);
     void execImport(const Stmt& stmt);
     void assign(const Expr& target, const Value& value);
     void augAssign(const AugAssign& stmt);
     Value makeFunction(const FunctionDef& def);
     ScopePtr closureScope();  // the scope a function defined now closes over (null at module level)
+    std::string qualifiedName(const std::string& name) const;  // Outer.name for a def or class made now
 
     Value eval(const Expr& expr);
     Value evalCall(const Call& call);
@@ -164,10 +226,21 @@ private:
     // Scopes that nested functions closed over. A function stored in the scope it closes over
     // is a reference cycle; the destructor clears these scopes to break every such cycle.
     std::vector<std::weak_ptr<Scope>> closureScopes_;
+    // Every class and instance made: their dicts are cleared at the end, breaking the
+    // cycles script objects can form (obj.me = obj, Foo.default = Foo()).
+    std::vector<std::weak_ptr<DictObject>> objectDicts_;
+    ClassPtr objectClass_;
+    std::map<std::string, ClassPtr, std::less<>> extraExceptionClasses_;
+    // Exceptions whose except blocks are running; a bare `raise` re-raises the last.
+    std::vector<std::exception_ptr> handling_;
 };
 
 // Builtins and namespaces, defined in their own files.
 void addPythonBuiltins(std::map<std::string, Value, std::less<>>& builtins);
+// object, BaseException and its subclasses, and the builtins of the object model: type,
+// super, property, getattr, ... (classes.cpp, exceptions.cpp)
+ClassPtr addObjectModelBuiltins(Interpreter& interp, std::map<std::string, Value, std::less<>>& builtins);
+void addExceptionClasses(Interpreter& interp, const ClassPtr& object, std::map<std::string, Value, std::less<>>& builtins);
 Value makeTorchModule(ConfigModules& configs);
 Value makeMathModule();
 // torch.profiler: record_function, ExecutionTraceObserver, profile, schedule, ... (profiler_module.cpp)

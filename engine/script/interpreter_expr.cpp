@@ -1,5 +1,7 @@
 // Expression evaluation: operators, calls, subscripts, comprehensions, f-strings.
+#include <algorithm>
 #include <cmath>
+#include <map>
 #include <new>
 #include <stdexcept>
 
@@ -155,6 +157,14 @@ Tensor Interpreter::realTensor(const Tensor& t, const std::string& why) {
 }
 
 bool Interpreter::truthy(const Value& value) {
+    if (value.as<InstanceObject>()) {
+        if (auto b = callSpecial(value, "__bool__", {})) {
+            if (!b->isBool()) fail("TypeError", "__bool__ should return bool, returned " + pythonTypeName(*b));
+            return b->asBool();
+        }
+        if ((*instanceClass(value))->lookup("__len__")) return length(value) != 0;
+        return true;
+    }
     if (!value.isTensor()) return isTruthy(value);
     Tensor t = realTensor(value.asTensor(), "data-dependent branching: the condition depends on a tensor value");
     if (t.numel() != 1)
@@ -191,6 +201,29 @@ ValueList Interpreter::iterate(const Value& iterable) {
         for (const auto& kv : dict->items) out.push_back(kv.first);
         return out;
     }
+    if (auto* set = iterable.as<SetObject>()) return set->items;
+    if (auto* it = iterable.as<IteratorObject>()) {
+        ValueList rest(it->items.begin() + static_cast<std::ptrdiff_t>(it->next), it->items.end());
+        it->next = it->items.size();
+        return rest;
+    }
+    if (iterable.as<InstanceObject>()) {
+        auto iterator = callSpecial(iterable, "__iter__", {});
+        if (!iterator) fail("TypeError", "'" + pythonTypeName(iterable) + "' object is not iterable");
+        if (!iterator->as<InstanceObject>()) return iterate(*iterator);
+        ValueList out;
+        while (true) {
+            try {
+                auto item = callSpecial(*iterator, "__next__", {});
+                if (!item) fail("TypeError", "iter() returned non-iterator of type '" + pythonTypeName(*iterator) + "'");
+                out.push_back(*item);
+            } catch (const ScriptError& e) {
+                if (!matchesException(e, "StopIteration")) throw;
+                return out;
+            }
+            if (out.size() > 10'000'000) fail("MemoryError", "iterator too long to materialise");
+        }
+    }
     if (iterable.isString()) {
         ValueList out;
         for (char c : iterable.asString()) out.push_back(Value(std::string(1, c)));
@@ -214,7 +247,13 @@ int64_t Interpreter::length(const Value& value) {
         return static_cast<int64_t>(items->size());
     }
     if (auto* dict = value.as<DictObject>()) return static_cast<int64_t>(dict->items.size());
+    if (auto* set = value.as<SetObject>()) return static_cast<int64_t>(set->items.size());
     if (auto* range = value.as<RangeObject>()) return range->length();
+    if (auto n = callSpecial(value, "__len__", {})) {
+        if (!n->isInt() && !n->isBool()) fail("TypeError", "'" + pythonTypeName(*n) + "' object cannot be interpreted as an integer");
+        if (intOf(*n) < 0) fail("ValueError", "__len__() should return >= 0");
+        return intOf(*n);
+    }
     if (value.isString()) return static_cast<int64_t>(value.asString().size());
     if (value.isTensor()) {
         const Tensor& t = value.asTensor();
@@ -312,8 +351,11 @@ Value Interpreter::eval(const Expr& expr) {
         return Value(ObjectPtr(fn));
     }
     case ExprKind::Tuple:
-    case ExprKind::List: {
-        const auto& elts = expr.kind == ExprKind::Tuple ? expr.as<Tuple>().elts : expr.as<List>().elts;
+    case ExprKind::List:
+    case ExprKind::Set: {
+        const auto& elts = expr.kind == ExprKind::Tuple ? expr.as<Tuple>().elts
+                           : expr.kind == ExprKind::List ? expr.as<List>().elts
+                                                         : expr.as<fusescope::Set>().elts;
         ValueList items;
         for (const auto& e : elts) {
             if (e->kind == ExprKind::Starred) {
@@ -321,6 +363,11 @@ Value Interpreter::eval(const Expr& expr) {
             } else {
                 items.push_back(eval(*e));
             }
+        }
+        if (expr.kind == ExprKind::Set) {
+            auto set = std::make_shared<SetObject>();
+            for (const Value& v : items) set->add(v);
+            return Value(ObjectPtr(set));
         }
         return expr.kind == ExprKind::Tuple ? makeTuple(std::move(items)) : makeList(std::move(items));
     }
@@ -358,6 +405,13 @@ Value Interpreter::eval(const Expr& expr) {
     case ExprKind::DictComp: {
         const auto& c = expr.as<DictComp>();
         return evalComprehension(*c.key, c.generators, c.value.get(), true);
+    }
+    case ExprKind::SetComp: {
+        const auto& c = expr.as<SetComp>();
+        auto set = std::make_shared<SetObject>();
+        Value items = evalComprehension(*c.elt, c.generators, nullptr, false);
+        for (const Value& v : *sequenceItems(items)) set->add(v);
+        return Value(ObjectPtr(set));
     }
     case ExprKind::Starred: fail("SyntaxError", "can't use starred expression here");
     case ExprKind::FormattedValue: fail("SyntaxError", "f-string field outside an f-string");
@@ -470,6 +524,8 @@ Value Interpreter::evalCall(const Call& call) {
 
 Value Interpreter::evalBinary(BinaryOperator op, const Value& left, const Value& right, const CallSite& site) {
     site_ = site;
+    if (auto result = binaryDunder(op, left, right)) return *result;
+    if (left.as<SetObject>() && right.as<SetObject>()) return setOperation(op, *left.as<SetObject>(), *right.as<SetObject>());
     if (left.isTensor() || right.isTensor()) {
         const char* name = tensorOpFor(op);
         if (!name) fail("TypeError", std::string("unsupported operand type(s) for ") + binaryOperatorSymbol(op) +
@@ -602,7 +658,9 @@ Value Interpreter::evalCompare(CompareOperator op, const Value& left, const Valu
     case CompareOperator::In:
     case CompareOperator::NotIn: {
         bool found = false;
-        if (right.isString() && left.isString()) {
+        if (auto contains = callSpecial(right, "__contains__", {left})) {
+            found = truthy(*contains);
+        } else if (right.isString() && left.isString()) {
             found = right.asString().find(left.asString()) != std::string::npos;
         } else if (auto* d = right.as<DictObject>()) {
             found = d->find(left) != nullptr;
@@ -618,6 +676,14 @@ Value Interpreter::evalCompare(CompareOperator op, const Value& left, const Valu
         return Value(op == CompareOperator::In ? found : !found);
     }
     default: break;
+    }
+    if (auto result = compareDunder(op, left, right)) return *result;
+    if (left.as<SetObject>() && right.as<SetObject>() && (op == CompareOperator::Eq || op == CompareOperator::NotEq)) {
+        const auto& a = *left.as<SetObject>();
+        const auto& b = *right.as<SetObject>();
+        bool equal = a.items.size() == b.items.size() &&
+                     std::all_of(a.items.begin(), a.items.end(), [&](const Value& v) { return b.contains(v); });
+        return Value(op == CompareOperator::Eq ? equal : !equal);
     }
     bool tensorCompare = (left.isTensor() && (right.isTensor() || right.isNumber())) ||
                          (right.isTensor() && left.isNumber());
@@ -639,6 +705,10 @@ Value Interpreter::evalUnary(const UnaryOp& expr) {
     Value operand = eval(*expr.operand);
     CallSite site = siteOf(expr);
     site_ = site;
+    static const std::map<UnaryOperator, const char*> dunders = {
+        {UnaryOperator::USub, "__neg__"}, {UnaryOperator::UAdd, "__pos__"}, {UnaryOperator::Invert, "__invert__"}};
+    if (expr.op != UnaryOperator::Not && operand.as<InstanceObject>())
+        if (auto result = callSpecial(operand, dunders.at(expr.op), {})) return *result;
     switch (expr.op) {
     case UnaryOperator::Not: return Value(!truthy(operand));
     case UnaryOperator::USub:
@@ -701,6 +771,7 @@ std::vector<int64_t> sliceIndices(const SliceObject& s, int64_t n, Interpreter& 
 
 Value Interpreter::evalSubscript(const Value& object, const Value& index) {
     if (object.isTensor()) return indexTensor(object, index);
+    if (auto item = callSpecial(object, "__getitem__", {index})) return *item;
     if (const ValueList* items = sequenceItems(object)) {
         if (tracer_ && object.source) tracer_->onLengthUse(object);
         if (auto* s = index.as<SliceObject>()) {
@@ -719,7 +790,7 @@ Value Interpreter::evalSubscript(const Value& object, const Value& index) {
     }
     if (auto* dict = object.as<DictObject>()) {
         if (Value* v = dict->find(index)) return *v;
-        fail("KeyError", valueRepr(index));
+        raise("KeyError", {index});
     }
     if (object.isString()) {
         const std::string& s = object.asString();
@@ -786,6 +857,7 @@ Value Interpreter::indexTensor(const Value& tensor, const Value& index) {
 }
 
 void Interpreter::assignSubscript(const Value& object, const Value& index, const Value& value) {
+    if (callSpecial(object, "__setitem__", {index, value})) return;
     if (object.isTensor()) {
         Value view = indexTensor(object, index);
         if (value.isTensor()) callOp("copy_", CallStyle::Method, {view, value}, {}, site_);
@@ -805,6 +877,33 @@ void Interpreter::assignSubscript(const Value& object, const Value& index, const
         return;
     }
     fail("TypeError", "'" + pythonTypeName(object) + "' object does not support item assignment");
+}
+
+Value Interpreter::setOperation(BinaryOperator op, const SetObject& a, const SetObject& b) {
+    auto out = std::make_shared<SetObject>();
+    switch (op) {
+    case BinaryOperator::BitOr:
+        out->items = a.items;
+        for (const Value& v : b.items) out->add(v);
+        break;
+    case BinaryOperator::BitAnd:
+        for (const Value& v : a.items)
+            if (b.contains(v)) out->items.push_back(v);
+        break;
+    case BinaryOperator::Sub:
+        for (const Value& v : a.items)
+            if (!b.contains(v)) out->items.push_back(v);
+        break;
+    case BinaryOperator::BitXor:
+        for (const Value& v : a.items)
+            if (!b.contains(v)) out->items.push_back(v);
+        for (const Value& v : b.items)
+            if (!a.contains(v)) out->items.push_back(v);
+        break;
+    default:
+        fail("TypeError", std::string("unsupported operand type(s) for ") + binaryOperatorSymbol(op) + ": 'set' and 'set'");
+    }
+    return Value(ObjectPtr(out));
 }
 
 }  // namespace fusescope

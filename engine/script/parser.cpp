@@ -144,10 +144,10 @@ private:
             case TK::KwFor: out.push_back(parseFor()); return;
             case TK::KwWhile: out.push_back(parseWhile()); return;
             case TK::KwWith: out.push_back(parseWith()); return;
-            case TK::KwClass: throw unsupported("class definitions are", cur());
-            case TK::KwTry: throw unsupported("'try' statements are", cur());
+            case TK::KwClass: out.push_back(parseClassDef({}, cur())); return;
+            case TK::KwTry: out.push_back(parseTry()); return;
             case TK::KwExcept:
-            case TK::KwFinally: throw unsupported("'try' statements are", cur());
+            case TK::KwFinally: throw syntaxError("invalid syntax", cur());
             case TK::KwAsync: throw unsupported("'async' is", cur());
             case TK::Indent: throw indentError("unexpected indent", cur());
             case TK::Dedent:
@@ -307,19 +307,14 @@ private:
     StmtPtr parseExpressionStatement() {
         const Token& start = cur();
         ExprPtr first = parseStarExpressions();
-        if (at(TK::Colon)) {  // annotated assignment: the annotation is parsed and dropped
+        if (at(TK::Colon)) {
             advance();
             checkSingleTarget(*first, "annotated");
-            parseExpr();
-            if (!accept(TK::Assign)) {
-                auto s = startNode<Pass>(start);
-                finish(*s);
-                return s;
-            }
             setContext(*first, ExprContext::Store);
-            auto s = startNode<Assign>(start);
-            s->targets.push_back(std::move(first));
-            s->value = parseAssignValue();
+            auto s = startNode<AnnAssign>(start);
+            s->target = std::move(first);
+            s->annotation = parseExpr();
+            if (accept(TK::Assign)) s->value = parseAssignValue();
             finish(*s);
             return s;
         }
@@ -459,7 +454,7 @@ private:
             decorators.push_back(parseExpr());
             expect(TK::Newline);
         }
-        if (at(TK::KwClass)) throw unsupported("class definitions are", cur());
+        if (at(TK::KwClass)) return parseClassDef(std::move(decorators), start);
         if (at(TK::KwAsync)) throw unsupported("'async' is", cur());
         if (!at(TK::KwDef)) throw syntaxError("expected 'def' after decorator", cur());
         const Token& defTok = advance();
@@ -529,6 +524,68 @@ private:
             throw syntaxError("expected ':'", cur());
         }
         return params;
+    }
+
+    StmtPtr parseClassDef(std::vector<ExprPtr> decorators, const Token& start) {
+        const Token& classTok = advance();
+        auto s = startNode<ClassDef>(start);
+        s->decorators = std::move(decorators);
+        const Token& nameTok = expectName();
+        s->name = nameTok.text;
+        s->nameLoc = locOf(nameTok);
+        if (accept(TK::LParen)) {
+            Call bases;  // the bases parse as call arguments: class A(B, metaclass=M)
+            parseCallArguments(bases);
+            expect(TK::RParen);
+            for (auto& b : bases.args) {
+                if (b->kind == ExprKind::Starred) throw unsupported("starred base classes are", classTok);
+                s->bases.push_back(std::move(b));
+            }
+            for (auto& k : bases.keywords) {
+                if (k.name.empty()) throw unsupported("'**' in a class definition is", classTok);
+                s->keywords.push_back(std::move(k));
+            }
+        }
+        s->body = parseBlock("class definition", classTok.line);
+        finishBlock(*s, s->body);
+        return s;
+    }
+
+    StmtPtr parseTry() {
+        const Token& start = advance();
+        auto s = startNode<Try>(start);
+        s->body = parseBlock("'try' statement", start.line);
+        while (at(TK::KwExcept)) {
+            const Token& exceptTok = advance();
+            ExceptHandler h;
+            h.loc = locOf(exceptTok);
+            if (at(TK::Star)) throw unsupported("'except*' is", cur());
+            if (!at(TK::Colon)) {
+                if (!s->handlers.empty() && !s->handlers.back().type)
+                    throw syntaxErrorAt("default 'except:' must be last", s->handlers.back().loc);
+                h.type = parseExpr();
+                if (at(TK::Comma))
+                    throw syntaxError("multiple exception types must be parenthesized", cur());
+                if (accept(TK::KwAs)) h.name = expectName().text;
+            }
+            h.body = parseBlock("'except' statement", exceptTok.line);
+            s->handlers.push_back(std::move(h));
+        }
+        if (at(TK::KwElse)) {
+            if (s->handlers.empty()) throw syntaxError("expected 'except' or 'finally' block", cur());
+            const Token& elseTok = advance();
+            s->orelse = parseBlock("'else' statement", elseTok.line);
+        }
+        if (at(TK::KwFinally)) {
+            const Token& finallyTok = advance();
+            s->finalbody = parseBlock("'finally' statement", finallyTok.line);
+        }
+        if (s->handlers.empty() && s->finalbody.empty())
+            throw syntaxError("expected 'except' or 'finally' block", cur());
+        finishBlock(*s, !s->finalbody.empty() ? s->finalbody
+                        : !s->orelse.empty()  ? s->orelse
+                                              : s->handlers.back().body);
+        return s;
     }
 
     StmtPtr parseIf() {
@@ -1141,9 +1198,9 @@ private:
                 d->keys.push_back(nullptr);
                 d->values.push_back(parseBitOr());
             } else {
-                const Token& keyTok = cur();
                 ExprPtr key = parseStarExpression();
-                if (!at(TK::Colon)) throw unsupported("set literals are", keyTok);
+                if (first && !at(TK::Colon)) return parseSetDisplay(open, std::move(key));
+                if (!at(TK::Colon)) throw syntaxError("':' expected after dictionary key", cur());
                 advance();
                 ExprPtr value = parseExpr();
                 if (first && at(TK::KwFor)) {
@@ -1163,6 +1220,27 @@ private:
         expectClosing(TK::RBrace);
         finish(*d);
         return d;
+    }
+
+    // {a, b} or {elt for ...}, after its first element.
+    ExprPtr parseSetDisplay(const Token& open, ExprPtr first) {
+        if (at(TK::KwFor)) {
+            auto c = startNode<SetComp>(open);
+            c->elt = std::move(first);
+            parseComprehensionClauses(c->generators);
+            expect(TK::RBrace);
+            finish(*c);
+            return c;
+        }
+        auto set = startNode<Set>(open);
+        set->elts.push_back(std::move(first));
+        while (accept(TK::Comma)) {
+            if (at(TK::RBrace)) break;
+            set->elts.push_back(parseStarExpression());
+        }
+        expectClosing(TK::RBrace);
+        finish(*set);
+        return set;
     }
 
     // ------------------------------------------------------------------ strings

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/tensor_format.h"
+#include "script/object_model.h"
 
 namespace fusescope {
 
@@ -13,6 +14,7 @@ std::string Source::str() const {
     case Kind::Local: return "L['" + name + "']";
     case Kind::Global: return "G['" + name + "']";
     case Kind::Item: return base->str() + "[" + std::to_string(index) + "]";
+    case Kind::Attr: return base->str() + "." + name;
     }
     return "?";
 }
@@ -27,10 +29,54 @@ SourcePtr itemSource(const SourcePtr& base, int64_t index) {
     return std::make_shared<Source>(Source{Source::Kind::Item, "", index, base});
 }
 
+SourcePtr attrSource(const SourcePtr& base, const std::string& name) {
+    return std::make_shared<Source>(Source{Source::Kind::Attr, name, 0, base});
+}
+
 Value* DictObject::find(const Value& key) {
+    if (key.isString()) return findString(key.asString());
     for (auto& [k, v] : items)
         if (valuesEqual(k, key)) return &v;
     return nullptr;
+}
+
+Value* DictObject::findString(std::string_view key) {
+    for (auto& [k, v] : items)
+        if (k.isString() && k.asString() == key) return &v;
+    return nullptr;
+}
+
+void DictObject::set(const Value& key, Value value) {
+    if (Value* slot = find(key)) *slot = std::move(value);
+    else items.emplace_back(key.unsourced(), std::move(value));
+}
+
+bool DictObject::erase(const Value& key) {
+    for (auto it = items.begin(); it != items.end(); ++it)
+        if (valuesEqual(it->first, key)) {
+            items.erase(it);
+            return true;
+        }
+    return false;
+}
+
+bool SetObject::contains(const Value& v) const {
+    for (const Value& item : items)
+        if (valuesEqual(item, v)) return true;
+    return false;
+}
+
+void SetObject::add(const Value& v) {
+    if (contains(v)) return;
+    // CPython keeps small ints in ascending order (their hash is their value); so do we.
+    auto isInt = [](const Value& x) { return x.isInt() || x.isBool(); };
+    auto intOf = [](const Value& x) { return x.isBool() ? int64_t{x.asBool()} : x.asInt(); };
+    if (isInt(v) && std::all_of(items.begin(), items.end(), isInt)) {
+        auto at = std::find_if(items.begin(), items.end(), [&](const Value& x) { return intOf(x) > intOf(v); });
+        items.insert(at, v.unsourced());
+        return;
+    }
+    items.push_back(v.unsourced());
 }
 
 namespace {
@@ -155,7 +201,14 @@ std::string valueRepr(const Value& value) {
             if (dynamic_cast<EllipsisObject*>(o.get())) return "Ellipsis";
             if (auto* t = dynamic_cast<TypeObject*>(o.get()))
                 return t->name == "Tensor" ? "<class 'torch.Tensor'>" : "<class '" + t->name + "'>";
-            if (auto* e = dynamic_cast<ExceptionObject*>(o.get())) return e->kind + "(" + stringRepr(e->message) + ")";
+            if (dynamic_cast<InstanceObject*>(o.get())) return instanceText(o, false);
+            if (auto* c = dynamic_cast<ClassObject*>(o.get())) return "<class '" + c->displayName() + "'>";
+            if (auto* set = dynamic_cast<SetObject*>(o.get()))
+                return set->items.empty() ? "set()" : "{" + joinRepr(set->items) + "}";
+            if (auto* m = dynamic_cast<BoundMethodObject*>(o.get())) {
+                auto* fn = m->function.as<FunctionObject>();
+                return "<bound method " + (fn ? fn->qualname : valueRepr(m->function)) + " of " + valueRepr(m->self) + ">";
+            }
             if (auto* r = dynamic_cast<RecordObject*>(o.get())) return r->text;
             if (auto* s = dynamic_cast<SliceObject*>(o.get()))
                 return "slice(" + valueRepr(s->start) + ", " + valueRepr(s->stop) + ", " + valueRepr(s->step) + ")";
@@ -167,7 +220,7 @@ std::string valueRepr(const Value& value) {
 
 std::string valueStr(const Value& value) {
     if (value.isString()) return value.asString();
-    if (auto* e = value.as<ExceptionObject>()) return e->message;
+    if (value.as<InstanceObject>()) return instanceText(value.asObject(), true);
     if (value.isDevice()) return value.asDevice().str();
     return valueRepr(value);
 }
@@ -202,6 +255,7 @@ bool isTruthy(const Value& value) {
             if (auto* tuple = dynamic_cast<TupleObject*>(o.get())) return !tuple->items.empty();
             if (auto* dict = dynamic_cast<DictObject*>(o.get())) return !dict->items.empty();
             if (auto* range = dynamic_cast<RangeObject*>(o.get())) return range->length() > 0;
+            if (auto* set = dynamic_cast<SetObject*>(o.get())) return !set->items.empty();
             return true;
         }
     };
@@ -219,6 +273,7 @@ bool valuesEqual(const Value& a, const Value& b) {
         int64_t y = b.isBool() ? b.asBool() : b.asInt();
         return x == y;
     }
+    if (a.as<InstanceObject>() || b.as<InstanceObject>()) return instanceEquals(a, b);
     if (a.isNone() || b.isNone()) return a.isNone() && b.isNone();
     if (a.isString() && b.isString()) return a.asString() == b.asString();
     if (a.isDType() && b.isDType()) return a.asDType() == b.asDType();
@@ -259,6 +314,20 @@ Value makeBuiltin(std::string name, std::function<Value(Interpreter&, CallArgs&)
     b->name = std::move(name);
     b->call = std::move(fn);
     return Value(ObjectPtr(b));
+}
+
+Value makeType(std::string name, std::function<Value(Interpreter&, CallArgs&)> construct) {
+    auto t = std::make_shared<TypeObject>();
+    t->name = std::move(name);
+    t->construct = std::move(construct);
+    return Value(ObjectPtr(t));
+}
+
+Value makeMethod(std::string name, std::function<Value(Interpreter&, CallArgs&, const ObjectPtr& self)> fn) {
+    auto m = std::make_shared<MethodObject>();
+    m->name = std::move(name);
+    m->call = std::move(fn);
+    return Value(ObjectPtr(m));
 }
 
 const ValueList* sequenceItems(const Value& value) {

@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -23,18 +24,19 @@ struct Value;
 
 // Where a traced function's input came from, as PyTorch's guards spell it.
 struct Source {
-    enum class Kind { Local, Global, Item };
+    enum class Kind { Local, Global, Item, Attr };
     Kind kind = Kind::Local;
-    std::string name;    // Local/Global: the variable name
+    std::string name;    // Local/Global: the variable name; Attr: the attribute
     int64_t index = 0;   // Item: the list/tuple index
-    std::shared_ptr<const Source> base;  // Item: the container's source
+    std::shared_ptr<const Source> base;  // Item, Attr: the container's or object's source
 
-    std::string str() const;  // L['x'], G['w'], L['ys'][0]
+    std::string str() const;  // L['x'], G['w'], L['ys'][0], L['self'].scale
 };
 using SourcePtr = std::shared_ptr<const Source>;
 SourcePtr localSource(const std::string& name);
 SourcePtr globalSource(const std::string& name);
 SourcePtr itemSource(const SourcePtr& base, int64_t index);
+SourcePtr attrSource(const SourcePtr& base, const std::string& name);
 
 // Heap objects: everything that is not a plain scalar, string or tensor.
 struct Object {
@@ -110,6 +112,23 @@ struct DictObject : Object {
     std::vector<std::pair<Value, Value>> items;  // insertion order
     std::string typeName() const override { return "dict"; }
     Value* find(const Value& key);
+    Value* findString(std::string_view key);  // find(Value(key)) without making a Value
+    void set(const Value& key, Value value);  // replaces, or appends a new key
+    bool erase(const Value& key);
+};
+// A set. Ints are kept in ascending order, as CPython iterates small ints; other elements in
+// insertion order (CPython's order for strings changes from run to run anyway).
+struct SetObject : Object {
+    ValueList items;
+    std::string typeName() const override { return "set"; }
+    bool contains(const Value& v) const;
+    void add(const Value& v);
+};
+// What iter() returns: the remaining items of a sequence, consumed by next().
+struct IteratorObject : Object {
+    ValueList items;
+    size_t next = 0;
+    std::string typeName() const override { return "iterator"; }
 };
 struct RangeObject : Object {
     int64_t start = 0, stop = 0, step = 1;
@@ -127,6 +146,7 @@ struct EllipsisObject : Object {
 
 struct Scope;
 using ScopePtr = std::shared_ptr<Scope>;
+struct ClassCell;
 
 // A def or lambda, closed over the scope it was defined in.
 struct FunctionObject : Object {
@@ -136,6 +156,7 @@ struct FunctionObject : Object {
     std::string qualname;  // fn1.fn2
     ValueList defaults;    // one per parameter with a default, in order
     ScopePtr closure;
+    std::shared_ptr<ClassCell> classCell;  // set when defined in a class body (super() reads it)
     std::string typeName() const override { return "function"; }
 };
 
@@ -184,13 +205,6 @@ struct ContextManagerObject : Object {
     std::string typeName() const override { return name; }
 };
 
-// An exception instance (raise ValueError("...")).
-struct ExceptionObject : Object {
-    std::string kind;  // "ValueError"
-    std::string message;
-    std::string typeName() const override { return kind; }
-};
-
 // An object with named attributes and a fixed printed form (explain()'s output, ...).
 struct RecordObject : Object {
     std::string type;
@@ -222,6 +236,8 @@ bool valuesEqual(const Value& a, const Value& b);
 Value makeList(ValueList items);
 Value makeTuple(ValueList items);
 Value makeBuiltin(std::string name, std::function<Value(Interpreter&, CallArgs&)> fn);
+Value makeType(std::string name, std::function<Value(Interpreter&, CallArgs&)> construct);
+Value makeMethod(std::string name, std::function<Value(Interpreter&, CallArgs&, const ObjectPtr& self)> fn);
 // The items of a list or tuple, or null.
 const ValueList* sequenceItems(const Value& value);
 

@@ -91,8 +91,8 @@ TEST(Interpreter, ErrorsNameFileLineAndColumn) {
               "script.py:3:1: error: TypeError: f() takes 1 positional arguments but 2 were given");
     EXPECT_EQ(errorOf("x = [1]\nprint(x[3])\n"), "script.py:2:7: error: IndexError: list index out of range");
     EXPECT_EQ(errorOf("x = 1 +\n"), "script.py:1:8: error: SyntaxError: invalid syntax");
-    EXPECT_EQ(errorOf("class A:\n    pass\n"),
-              "script.py:1:1: error: SyntaxError: class definitions are not supported by Fusescope scripts");
+    EXPECT_EQ(errorOf("class A(metaclass=M):\n    pass\n"),
+              "script.py:1:9: error: NotImplementedError: class keyword 'metaclass' (metaclasses) is not supported by Fusescope");
     EXPECT_EQ(errorOf("def f(n):\n    return f(n + 1)\nf(0)\n"),
               "script.py:2:12: error: RecursionError: maximum recursion depth exceeded");
     EXPECT_EQ(errorOf("raise ValueError('bad value')\n"), "script.py:1:1: error: ValueError: bad value");
@@ -236,4 +236,35 @@ TEST(Interpreter, IntegersNeverWrapSilently) {
               "9223372036854775800 -2000 4000 1235000 0\n");
     EXPECT_EQ(errorOf("print(0 ** -1)\n"), "script.py:1:7: error: ZeroDivisionError: 0.0 cannot be raised to a negative power");
     EXPECT_EQ(outputOf("print(2 ** -1, (-2) ** -2)\n"), "0.5 0.25\n");
+}
+
+// The object model's failures are Python's exceptions at the line that raised them, never a
+// crash: runaway recursion through special methods, bad __init__, unsupported bases.
+TEST(Interpreter, ClassErrorsAreExceptionsAtTheirLine) {
+    EXPECT_EQ(errorOf("class A:\n    def __repr__(self):\n        return repr(self)\nprint(A())\n"),
+              "script.py:3:16: error: RecursionError: maximum recursion depth exceeded");
+    EXPECT_EQ(errorOf("class A:\n    def __getattr__(self, n):\n        return self.missing\nA().x\n"),
+              "script.py:3:16: error: RecursionError: maximum recursion depth exceeded");
+    EXPECT_EQ(errorOf("class ShapeError(Exception):\n    pass\nraise ShapeError('boom')\n"),
+              "script.py:3:1: error: ShapeError: boom");
+    EXPECT_EQ(errorOf("class A:\n    def __init__(self):\n        return 3\nA()\n"),
+              "script.py:4:1: error: TypeError: __init__() should return None, not 'int'");
+    EXPECT_EQ(errorOf("class A:\n    pass\nA(1)\n"), "script.py:3:1: error: TypeError: A() takes no arguments");
+    EXPECT_EQ(errorOf("def f():\n    super().x()\nf()\n"), "script.py:2:5: error: RuntimeError: super(): no arguments");
+    EXPECT_EQ(errorOf("class A(list):\n    pass\n"),
+              "script.py:1:1: error: NotImplementedError: subclassing the builtin type 'list' is not supported by Fusescope");
+    EXPECT_EQ(errorOf("class A:\n    x = 1\n    def f(self):\n        return x\nA().f()\n"),
+              "script.py:4:16: error: NameError: name 'x' is not defined");
+    EXPECT_EQ(errorOf("class A:\n    @property\n    def p(self):\n        return 1\nA().p = 2\n"),
+              "script.py:5:1: error: AttributeError: property 'p' of 'A' object has no setter");
+    EXPECT_EQ(errorOf("try:\n    pass\nexcept 3:\n    pass\nraise 3\n"), "script.py:5:1: error: TypeError: exceptions must derive from BaseException");
+    EXPECT_EQ(errorOf("raise\n"), "script.py:1:1: error: RuntimeError: No active exception to reraise");
+}
+
+// A cancelled run stops even inside `try: ... except BaseException:` (the cancellation is not
+// the script's own KeyboardInterrupt), and objects that refer to themselves do not leak.
+TEST(Interpreter, SelfReferencesAndRaisedKeyboardInterrupts) {
+    EXPECT_EQ(outputOf("class A:\n    pass\na = A()\na.me = a\nA.default = a\nprint(a.me.me is a)\n"
+                       "try:\n    raise KeyboardInterrupt\nexcept BaseException as e:\n    print(type(e).__name__)\n"),
+              "True\nKeyboardInterrupt\n");
 }

@@ -1,0 +1,512 @@
+// Classes and instances: class statements, attribute access through the MRO with
+// descriptors, construction, special methods, repr/str and type checks.
+#include <algorithm>
+#include <tuple>
+
+#include <fmt/format.h>
+
+#include "core/grad_mode.h"
+#include "script/interpreter.h"
+
+namespace fusescope {
+
+namespace {
+
+[[noreturn]] void noAttribute(Interpreter& in, const Value& object, const std::string& name) {
+    in.fail("AttributeError", "'" + pythonTypeName(object) + "' object has no attribute '" + name + "'");
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------- class creation
+
+ClassPtr Interpreter::makeClass(const std::string& name, const std::string& qualname, const ValueList& bases,
+                                std::shared_ptr<DictObject> dict) {
+    auto cls = std::make_shared<ClassObject>();
+    cls->name = name;
+    cls->qualname = qualname;
+    cls->interpreter = this;
+    cls->dict = std::move(dict);
+    for (const Value& base : bases) {
+        if (base.as<ClassObject>()) {
+            cls->bases.push_back(std::static_pointer_cast<ClassObject>(base.asObject()));
+            continue;
+        }
+        if (auto* t = base.as<TypeObject>())
+            fail("NotImplementedError", "subclassing the builtin type '" + t->name + "' is not supported by Fusescope");
+        fail("TypeError", "bases must be types, not '" + pythonTypeName(base) + "'");
+    }
+    for (size_t i = 0; i < cls->bases.size(); ++i)
+        for (size_t j = 0; j < i; ++j)
+            if (cls->bases[i] == cls->bases[j]) fail("TypeError", "duplicate base class " + cls->bases[i]->name);
+    if (cls->bases.empty() && objectClass_) cls->bases.push_back(objectClass_);
+    cls->mro = c3Linearization(*cls);
+    if (!cls->dict->findString("__module__")) cls->dict->set(Value("__module__"), Value(cls->module));
+    if (!cls->dict->findString("__qualname__")) cls->dict->set(Value("__qualname__"), Value(qualname));
+    objectDicts_.push_back(cls->dict);
+    return cls;
+}
+
+Value Interpreter::applyDecorators(Value target, const std::vector<ExprPtr>& decorators) {
+    std::vector<Value> evaluated;
+    for (const auto& d : decorators) evaluated.push_back(eval(*d));
+    for (size_t i = decorators.size(); i-- > 0;) {
+        CallArgs args;
+        args.args.push_back(target);
+        args.where = decorators[i]->loc;
+        target = call(evaluated[i], args);
+    }
+    return target;
+}
+
+Interpreter::Flow Interpreter::execClassDef(const ClassDef& def) {
+    ValueList bases;
+    for (const auto& b : def.bases) bases.push_back(eval(*b));
+    for (const auto& k : def.keywords)
+        throw ScriptError("NotImplementedError",
+                          "class keyword '" + k.name + "' (metaclasses) is not supported by Fusescope", k.loc);
+    auto body = std::make_shared<Scope>();
+    body->parent = current_;
+    body->classCell = std::make_shared<ClassCell>();
+    std::string qualname = qualifiedName(def.name);
+    {
+        ScopePtr saved = current_;
+        const Frame& outer = stack_.back();
+        stack_.push_back(Frame{qualname, def.loc, outer.traced, outer.inlineDepth, nullptr});
+        current_ = body;
+        struct Restore {
+            Interpreter& self;
+            ScopePtr saved;
+            ~Restore() {
+                self.current_ = saved;
+                self.stack_.pop_back();
+            }
+        } restore{*this, saved};
+        if (!def.body.empty() && def.body.front()->kind == StmtKind::Expr) {
+            const Expr& first = *def.body.front()->as<ExprStmt>().value;
+            if (first.kind == ExprKind::Constant && first.as<Constant>().type == ConstantKind::Str)
+                store("__doc__", Value(first.as<Constant>().strValue));
+        }
+        if (exec(def.body) != Flow::Normal) fail("SyntaxError", "'return', 'break' or 'continue' in a class body");
+    }
+    stack_.back().where = def.loc;
+    auto dict = std::make_shared<DictObject>();
+    dict->set(Value("__module__"), Value("__main__"));
+    dict->set(Value("__qualname__"), Value(qualname));
+    for (const std::string& name : body->definitionOrder) {
+        auto it = body->vars.find(name);
+        if (it != body->vars.end()) dict->set(Value(name), it->second.unsourced());
+    }
+    body->vars.clear();
+    ClassPtr cls = makeClass(def.name, qualname, bases, dict);
+    body->classCell->cls = cls;
+    store(def.name, applyDecorators(Value(ObjectPtr(cls)), def.decorators));
+    return Flow::Normal;
+}
+
+// ------------------------------------------------------------------------ construction
+
+Value Interpreter::newInstance(const ClassPtr& cls) {
+    auto instance = std::make_shared<InstanceObject>();
+    instance->cls = cls;
+    if (objectDicts_.size() >= 4096 && (objectDicts_.size() & (objectDicts_.size() - 1)) == 0)
+        std::erase_if(objectDicts_, [](const auto& weak) { return weak.expired(); });
+    objectDicts_.push_back(instance->dict);
+    return Value(ObjectPtr(instance));
+}
+
+Value Interpreter::callClass(const ClassPtr& cls, CallArgs& args) {
+    Value instance = newInstance(cls);
+    const ClassObject* definer = nullptr;
+    const Value* init = cls->lookup("__init__", &definer);
+    if (definer == objectClass_.get()) {
+        if (!args.args.empty() || !args.kwargs.empty()) fail("TypeError", cls->name + "() takes no arguments");
+        return instance;
+    }
+    Value result = call(bindDescriptor(*init, instance, cls), args);
+    if (!result.isNone()) fail("TypeError", "__init__() should return None, not '" + pythonTypeName(result) + "'");
+    return instance;
+}
+
+// -------------------------------------------------------------------- attribute access
+
+Value Interpreter::bindDescriptor(const Value& attr, const Value& self, const ClassPtr& cls) {
+    if (attr.as<FunctionObject>()) {
+        auto bound = std::make_shared<BoundMethodObject>();
+        bound->self = self;
+        bound->function = attr;
+        return Value(ObjectPtr(bound));
+    }
+    if (auto* native = attr.as<MethodObject>()) {
+        if (!self.isObject()) fail("TypeError", "descriptor '" + native->name + "' needs an object");
+        return makeBuiltin(native->name, [self = self.asObject(), call = native->call](Interpreter& in, CallArgs& a) {
+            return call(in, a, self);
+        });
+    }
+    if (auto* cm = attr.as<ClassMethodObject>()) {
+        auto bound = std::make_shared<BoundMethodObject>();
+        bound->self = Value(ObjectPtr(cls));
+        bound->function = cm->function;
+        return Value(ObjectPtr(bound));
+    }
+    if (auto* sm = attr.as<StaticMethodObject>()) return sm->function;
+    if (auto* p = attr.as<PropertyObject>()) {
+        if (p->getter.isNone()) fail("AttributeError", "property of '" + cls->name + "' object has no getter");
+        CallArgs a;
+        a.args.push_back(self);
+        return call(p->getter, a);
+    }
+    return attr;
+}
+
+Value Interpreter::instanceAttribute(const Value& object, const std::string& name) {
+    auto* instance = object.as<InstanceObject>();
+    const ClassPtr& cls = instance->cls;
+    if (name == "__class__") return Value(ObjectPtr(cls));
+    if (name == "__dict__") return Value(ObjectPtr(instance->dict));
+    const Value* classAttr = cls->lookup(name);
+    if (classAttr && classAttr->as<PropertyObject>()) return bindDescriptor(*classAttr, object, cls);
+    if (Value* own = instance->dict->findString(name)) {
+        if (!tracer_ || !object.source) return *own;
+        Value sourced = withSource(*own, attrSource(object.source, name));
+        if (sourced.source) tracer_->onInputUse(sourced);
+        return sourced;
+    }
+    if (classAttr) return bindDescriptor(*classAttr, object, cls);
+    const ClassObject* definer = nullptr;
+    if (const Value* hook = cls->lookup("__getattr__", &definer)) {
+        CallArgs a;
+        a.args.push_back(Value(name));
+        return call(bindDescriptor(*hook, object, cls), a);
+    }
+    noAttribute(*this, object, name);
+}
+
+Value Interpreter::classAttribute(const Value& object, const std::string& name) {
+    ClassPtr cls = std::static_pointer_cast<ClassObject>(object.asObject());
+    if (name == "__name__") return Value(cls->name);
+    if (name == "__mro__") {
+        ValueList mro;
+        for (ClassObject* c : cls->mro) mro.push_back(Value(ObjectPtr(c->shared_from_this())));
+        return makeTuple(mro);
+    }
+    if (name == "__bases__") {
+        ValueList bases;
+        for (const auto& b : cls->bases) bases.push_back(Value(ObjectPtr(b)));
+        return makeTuple(bases);
+    }
+    if (name == "__dict__") return Value(ObjectPtr(cls->dict));
+    const Value* attr = cls->lookup(name);
+    if (!attr) fail("AttributeError", "type object '" + cls->name + "' has no attribute '" + name + "'");
+    if (auto* cm = attr->as<ClassMethodObject>()) {
+        auto bound = std::make_shared<BoundMethodObject>();
+        bound->self = object;
+        bound->function = cm->function;
+        return Value(ObjectPtr(bound));
+    }
+    if (auto* sm = attr->as<StaticMethodObject>()) return sm->function;
+    if (auto* native = attr->as<MethodObject>()) {
+        // Unbound: the instance comes first, as with object.__setattr__(self, name, value).
+        return makeBuiltin(native->name, [call = native->call, name = native->name](Interpreter& in, CallArgs& a) {
+            if (a.args.empty() || !a.args[0].isObject())
+                in.fail("TypeError", "descriptor '" + name + "' needs an argument");
+            ObjectPtr self = a.args[0].asObject();
+            a.args.erase(a.args.begin());
+            return call(in, a, self);
+        });
+    }
+    return *attr;
+}
+
+Value Interpreter::superAttribute(const SuperObject& super, const std::string& name) {
+    const ClassPtr* selfClass = instanceClass(super.self);
+    ClassPtr cls = selfClass ? *selfClass : std::static_pointer_cast<ClassObject>(super.self.asObject());
+    const auto& mro = cls->mro;
+    auto start = std::find(mro.begin(), mro.end(), super.after.get());
+    if (start != mro.end()) ++start;
+    for (auto it = start; it != mro.end(); ++it) {
+        const Value* attr = (*it)->dict->findString(name);
+        if (!attr) continue;
+        if (!selfClass) {  // super() in a classmethod: functions stay unbound
+            if (attr->as<ClassMethodObject>()) return bindDescriptor(*attr, super.self, cls);
+            if (auto* sm = attr->as<StaticMethodObject>()) return sm->function;
+            return *attr;
+        }
+        return bindDescriptor(*attr, super.self, cls);
+    }
+    fail("AttributeError", "'super' object has no attribute '" + name + "'");
+}
+
+void Interpreter::setAttribute(const Value& object, const std::string& name, const Value& value) {
+    if (auto* instance = object.as<InstanceObject>()) {
+        const ClassObject* definer = nullptr;
+        const Value* hook = instance->cls->lookup("__setattr__", &definer);
+        if (hook && definer != objectClass_.get()) {
+            CallArgs a;
+            a.args = {Value(name), value};
+            call(bindDescriptor(*hook, object, instance->cls), a);
+            return;
+        }
+        genericSetAttribute(object, name, value);
+        return;
+    }
+    if (auto* cls = object.as<ClassObject>()) {
+        cls->dict->set(Value(name), value.unsourced());
+        return;
+    }
+    if (auto* m = object.as<ModuleObject>()) {
+        m->attrs[name] = value.unsourced();
+        return;
+    }
+    if (object.isTensor() && name == "requires_grad") {
+        if (!value.isBool()) fail("TypeError", "requires_grad must be a bool");
+        if (!object.asTensor().isLeaf()) fail("RuntimeError", kNonLeafRequiresGrad);
+        object.asTensor().setRequiresGrad(value.asBool());
+        return;
+    }
+    fail("AttributeError", "'" + pythonTypeName(object) + "' object attribute '" + name + "' is read-only");
+}
+
+void Interpreter::genericSetAttribute(const Value& object, const std::string& name, const Value& value) {
+    auto* instance = object.as<InstanceObject>();
+    if (!instance) fail("TypeError", "object.__setattr__() needs an instance of a script class");
+    if (const Value* attr = instance->cls->lookup(name); attr && attr->as<PropertyObject>()) {
+        const auto& p = *attr->as<PropertyObject>();
+        if (p.setter.isNone())
+            fail("AttributeError", "property '" + name + "' of '" + instance->cls->name + "' object has no setter");
+        CallArgs a;
+        a.args = {object, value};
+        call(p.setter, a);
+        return;
+    }
+    instance->dict->set(Value(name), value.unsourced());
+}
+
+void Interpreter::deleteAttribute(const Value& object, const std::string& name) {
+    if (auto* instance = object.as<InstanceObject>()) {
+        const ClassObject* definer = nullptr;
+        const Value* hook = instance->cls->lookup("__delattr__", &definer);
+        if (hook && definer != objectClass_.get()) {
+            CallArgs a;
+            a.args = {Value(name)};
+            call(bindDescriptor(*hook, object, instance->cls), a);
+            return;
+        }
+        genericDeleteAttribute(object, name);
+        return;
+    }
+    if (auto* cls = object.as<ClassObject>()) {
+        if (!cls->dict->erase(Value(name)))
+            fail("AttributeError", "type object '" + cls->name + "' has no attribute '" + name + "'");
+        return;
+    }
+    fail("AttributeError", "cannot delete attribute '" + name + "' of '" + pythonTypeName(object) + "' object");
+}
+
+void Interpreter::genericDeleteAttribute(const Value& object, const std::string& name) {
+    auto* instance = object.as<InstanceObject>();
+    if (!instance) fail("TypeError", "object.__delattr__() needs an instance of a script class");
+    if (const Value* attr = instance->cls->lookup(name); attr && attr->as<PropertyObject>()) {
+        const auto& p = *attr->as<PropertyObject>();
+        if (p.deleter.isNone())
+            fail("AttributeError", "property '" + name + "' of '" + instance->cls->name + "' object has no deleter");
+        CallArgs a;
+        a.args = {object};
+        call(p.deleter, a);
+        return;
+    }
+    if (!instance->dict->erase(Value(name))) noAttribute(*this, object, name);
+}
+
+bool Interpreter::hasAttribute(const Value& object, const std::string& name) {
+    try {
+        getAttribute(object, name, currentLocation());
+        return true;
+    } catch (const ScriptError& e) {
+        if (!matchesException(e, "AttributeError")) throw;
+        return false;
+    }
+}
+
+Value Interpreter::makeSuper(const CallArgs& args) {
+    auto super = std::make_shared<SuperObject>();
+    if (args.args.size() == 2) {
+        auto* cls = args.args[0].as<ClassObject>();
+        if (!cls) fail("TypeError", "super() argument 1 must be a type, not " + pythonTypeName(args.args[0]));
+        super->after = std::static_pointer_cast<ClassObject>(args.args[0].asObject());
+        super->self = args.args[1];
+    } else if (args.args.empty()) {
+        const FunctionObject* fn = stack_.back().callee;
+        const std::vector<Param>* params = !fn ? nullptr : fn->def ? &fn->def->params : &fn->lambda->params;
+        auto self = !params || params->empty() ? current_->vars.end() : current_->vars.find(params->front().name);
+        if (self == current_->vars.end()) fail("RuntimeError", "super(): no arguments");
+        ClassPtr cls = fn->classCell ? fn->classCell->cls.lock() : nullptr;
+        if (!cls) fail("RuntimeError", "super(): __class__ cell not found");
+        super->after = cls;
+        super->self = self->second;
+    } else {
+        fail("TypeError", fmt::format("super() takes 0 or 2 arguments ({} given)", args.args.size()));
+    }
+    const ClassPtr* selfClass = instanceClass(super->self);
+    auto* selfAsClass = super->self.as<ClassObject>();
+    bool related = selfClass ? (*selfClass)->isSubclassOf(*super->after) : selfAsClass && selfAsClass->isSubclassOf(*super->after);
+    if (!related) fail("TypeError", "super(type, obj): obj must be an instance or subtype of type");
+    return Value(ObjectPtr(super));
+}
+
+// ---------------------------------------------------------------------- special methods
+
+std::optional<Value> Interpreter::callSpecial(const Value& object, std::string_view name, ValueList args) {
+    auto* instance = object.as<InstanceObject>();
+    if (!instance) return std::nullopt;
+    const Value* attr = instance->cls->lookup(name);
+    if (!attr) return std::nullopt;
+    CallArgs a;
+    a.args = std::move(args);
+    a.where = currentLocation();
+    return call(bindDescriptor(*attr, object, instance->cls), a);
+}
+
+std::string Interpreter::repr(const Value& value) {
+    if (!value.as<InstanceObject>()) return valueRepr(value);
+    NestingGuard nesting("while getting the repr of an object");
+    Value text = *callSpecial(value, "__repr__", {});
+    if (!text.isString()) fail("TypeError", "__repr__ returned non-string (type " + pythonTypeName(text) + ")");
+    return text.asString();
+}
+
+std::string Interpreter::str(const Value& value) {
+    if (!value.as<InstanceObject>()) return valueStr(value);
+    NestingGuard nesting("while getting the str of an object");
+    Value text = *callSpecial(value, "__str__", {});
+    if (!text.isString()) fail("TypeError", "__str__ returned non-string (type " + pythonTypeName(text) + ")");
+    return text.asString();
+}
+
+bool instanceEquals(const Value& a, const Value& b) {
+    const ClassPtr* cls = instanceClass(a) ? instanceClass(a) : instanceClass(b);
+    Interpreter& interp = *(*cls)->interpreter;
+    return interp.truthy(interp.evalCompare(CompareOperator::Eq, a, b, interp.currentSite()));
+}
+
+std::string instanceText(const ObjectPtr& instance, bool asStr) {
+    auto* object = static_cast<InstanceObject*>(instance.get());
+    Interpreter& interp = *object->cls->interpreter;
+    return asStr ? interp.str(Value(instance)) : interp.repr(Value(instance));
+}
+
+namespace {
+
+struct Dunder {
+    const char* name;
+    const char* reflected;
+};
+
+std::optional<Dunder> dunderFor(BinaryOperator op) {
+    switch (op) {
+    case BinaryOperator::Add: return Dunder{"__add__", "__radd__"};
+    case BinaryOperator::Sub: return Dunder{"__sub__", "__rsub__"};
+    case BinaryOperator::Mult: return Dunder{"__mul__", "__rmul__"};
+    case BinaryOperator::MatMult: return Dunder{"__matmul__", "__rmatmul__"};
+    case BinaryOperator::Div: return Dunder{"__truediv__", "__rtruediv__"};
+    case BinaryOperator::FloorDiv: return Dunder{"__floordiv__", "__rfloordiv__"};
+    case BinaryOperator::Mod: return Dunder{"__mod__", "__rmod__"};
+    case BinaryOperator::Pow: return Dunder{"__pow__", "__rpow__"};
+    case BinaryOperator::BitAnd: return Dunder{"__and__", "__rand__"};
+    case BinaryOperator::BitOr: return Dunder{"__or__", "__ror__"};
+    case BinaryOperator::BitXor: return Dunder{"__xor__", "__rxor__"};
+    case BinaryOperator::LShift: return Dunder{"__lshift__", "__rlshift__"};
+    case BinaryOperator::RShift: return Dunder{"__rshift__", "__rrshift__"};
+    }
+    return std::nullopt;
+}
+
+std::optional<Dunder> dunderFor(CompareOperator op) {
+    switch (op) {
+    case CompareOperator::Eq: return Dunder{"__eq__", "__eq__"};
+    case CompareOperator::NotEq: return Dunder{"__ne__", "__ne__"};
+    case CompareOperator::Lt: return Dunder{"__lt__", "__gt__"};
+    case CompareOperator::LtE: return Dunder{"__le__", "__ge__"};
+    case CompareOperator::Gt: return Dunder{"__gt__", "__lt__"};
+    case CompareOperator::GtE: return Dunder{"__ge__", "__le__"};
+    default: return std::nullopt;
+    }
+}
+
+}  // namespace
+
+std::optional<Value> Interpreter::reflectedDunder(const Value& left, const Value& right, const char* name,
+                                                  const char* reflected) {
+    const Value& notImplemented = builtins_.at("NotImplemented");
+    for (auto [self, other, method] : {std::tuple{&left, &right, name}, std::tuple{&right, &left, reflected}}) {
+        auto r = callSpecial(*self, method, {*other});
+        if (r && !(r->isObject() && r->asObject() == notImplemented.asObject())) return r;
+    }
+    return std::nullopt;
+}
+
+std::optional<Value> Interpreter::binaryDunder(BinaryOperator op, const Value& left, const Value& right) {
+    if (!left.as<InstanceObject>() && !right.as<InstanceObject>()) return std::nullopt;
+    auto dunder = dunderFor(op);
+    if (auto r = reflectedDunder(left, right, dunder->name, dunder->reflected)) return r;
+    fail("TypeError", std::string("unsupported operand type(s) for ") + binaryOperatorSymbol(op) + ": '" +
+                          pythonTypeName(left) + "' and '" + pythonTypeName(right) + "'");
+}
+
+std::optional<Value> Interpreter::compareDunder(CompareOperator op, const Value& left, const Value& right) {
+    if (!left.as<InstanceObject>() && !right.as<InstanceObject>()) return std::nullopt;
+    auto dunder = dunderFor(op);
+    if (!dunder) return std::nullopt;
+    if (auto r = reflectedDunder(left, right, dunder->name, dunder->reflected)) return r;
+    bool same = left.isObject() && right.isObject() && left.asObject() == right.asObject();
+    if (op == CompareOperator::Eq) return Value(same);
+    if (op == CompareOperator::NotEq) return Value(!same);
+    fail("TypeError", std::string("'") + compareOperatorSymbol(op) + "' not supported between instances of '" +
+                          pythonTypeName(left) + "' and '" + pythonTypeName(right) + "'");
+}
+
+// ------------------------------------------------------------------------- type checks
+
+Value Interpreter::typeOf(const Value& value) {
+    if (const ClassPtr* cls = instanceClass(value)) return Value(ObjectPtr(*cls));
+    if (value.as<ClassObject>()) return builtins_.at("type");
+    if (value.isTensor()) return rootModules_.at("torch").as<ModuleObject>()->attrs.at("Tensor");
+    std::string name = pythonTypeName(value);
+    if (auto it = builtins_.find(name); it != builtins_.end() && it->second.as<TypeObject>()) return it->second;
+    auto type = std::make_shared<TypeObject>();
+    type->name = name;
+    return Value(ObjectPtr(type));
+}
+
+bool Interpreter::isSubclass(const Value& cls, const Value& type) {
+    if (const ValueList* types = sequenceItems(type)) {
+        for (const Value& t : *types)
+            if (isSubclass(cls, t)) return true;
+        return false;
+    }
+    auto* target = type.as<ClassObject>();
+    auto* targetType = type.as<TypeObject>();
+    if (!target && !targetType) fail("TypeError", "issubclass() arg 2 must be a class, a tuple of classes, or a union");
+    if (target == objectClass_.get() || (targetType && targetType->name == "object")) return true;
+    if (auto* c = cls.as<ClassObject>()) return target && c->isSubclassOf(*target);
+    if (auto* t = cls.as<TypeObject>()) {
+        if (!targetType) return false;
+        return t->name == targetType->name || (targetType->name == "int" && t->name == "bool") ||
+               (targetType->name == "tuple" && t->name == "Size");
+    }
+    fail("TypeError", "issubclass() arg 1 must be a class");
+}
+
+bool Interpreter::isInstance(const Value& value, const Value& type) {
+    if (const ValueList* types = sequenceItems(type)) {
+        for (const Value& t : *types)
+            if (isInstance(value, t)) return true;
+        return false;
+    }
+    if (!type.as<ClassObject>() && !type.as<TypeObject>())
+        fail("TypeError", "isinstance() arg 2 must be a type, a tuple of types, or a union");
+    if (auto* t = type.as<TypeObject>(); t && t->name == "type") return value.as<ClassObject>() || value.as<TypeObject>();
+    return isSubclass(typeOf(value), type);
+}
+
+}  // namespace fusescope

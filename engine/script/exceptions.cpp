@@ -1,0 +1,218 @@
+// Exceptions as classes: the builtin hierarchy, raise, and try/except/else/finally.
+// Errors the engine raises (an op's RuntimeError, a dict's KeyError) are ScriptErrors
+// with a kind and a message; an except clause sees them as instances of the builtin class
+// of that name.
+#include <fmt/format.h>
+
+#include "script/interpreter.h"
+
+namespace fusescope {
+
+namespace {
+
+// Python's builtin exception classes a script can meet, each after its base.
+constexpr std::pair<const char*, const char*> kExceptionClasses[] = {
+    {"BaseException", nullptr},
+    {"Exception", "BaseException"},
+    {"KeyboardInterrupt", "BaseException"},
+    {"SystemExit", "BaseException"},
+    {"StopIteration", "Exception"},
+    {"ArithmeticError", "Exception"},
+    {"ZeroDivisionError", "ArithmeticError"},
+    {"OverflowError", "ArithmeticError"},
+    {"LookupError", "Exception"},
+    {"IndexError", "LookupError"},
+    {"KeyError", "LookupError"},
+    {"ValueError", "Exception"},
+    {"TypeError", "Exception"},
+    {"AttributeError", "Exception"},
+    {"NameError", "Exception"},
+    {"UnboundLocalError", "NameError"},
+    {"RuntimeError", "Exception"},
+    {"NotImplementedError", "RuntimeError"},
+    {"RecursionError", "RuntimeError"},
+    {"AssertionError", "Exception"},
+    {"ImportError", "Exception"},
+    {"ModuleNotFoundError", "ImportError"},
+    {"MemoryError", "Exception"},
+    {"SyntaxError", "Exception"},
+    {"IndentationError", "SyntaxError"},
+    {"OSError", "Exception"},
+    {"FileNotFoundError", "OSError"},
+    {"Warning", "Exception"},
+    {"UserWarning", "Warning"},
+    {"DeprecationWarning", "Warning"},
+};
+
+const ValueList& argsOf(const ObjectPtr& self) {
+    static const ValueList none;
+    auto* instance = dynamic_cast<InstanceObject*>(self.get());
+    Value* args = instance ? instance->dict->findString("args") : nullptr;
+    const ValueList* items = args ? sequenceItems(*args) : nullptr;
+    return items ? *items : none;
+}
+
+ClassPtr builtinClass(Interpreter& interp, const std::string& name, const ClassPtr& base) {
+    auto cls = std::make_shared<ClassObject>();
+    cls->name = cls->qualname = name;
+    cls->module = "builtins";
+    cls->interpreter = &interp;
+    cls->bases = {base};
+    cls->mro = c3Linearization(*cls);
+    return cls;
+}
+
+void addBaseExceptionMethods(DictObject& d) {
+    d.set(Value("__init__"), makeMethod("BaseException.__init__", [](Interpreter&, CallArgs& a, const ObjectPtr& self) {
+        static_cast<InstanceObject&>(*self).dict->set(Value("args"), makeTuple(a.args));
+        return Value();
+    }));
+    d.set(Value("__str__"), makeMethod("BaseException.__str__", [](Interpreter& in, CallArgs&, const ObjectPtr& self) {
+        const ValueList& args = argsOf(self);
+        if (args.empty()) return Value(std::string());
+        if (args.size() == 1) return Value(in.str(args[0]));
+        return Value(in.repr(makeTuple(args)));
+    }));
+    d.set(Value("__repr__"), makeMethod("BaseException.__repr__", [](Interpreter& in, CallArgs&, const ObjectPtr& self) {
+        std::string text;
+        for (const Value& arg : argsOf(self)) text += (text.empty() ? "" : ", ") + in.repr(arg);
+        return Value(self->typeName() + "(" + text + ")");
+    }));
+}
+
+}  // namespace
+
+void addExceptionClasses(Interpreter& interp, const ClassPtr& object, std::map<std::string, Value, std::less<>>& b) {
+    for (const auto& [name, baseName] : kExceptionClasses) {
+        ClassPtr base = baseName ? std::static_pointer_cast<ClassObject>(b.at(baseName).asObject()) : object;
+        ClassPtr cls = builtinClass(interp, name, base);
+        if (!baseName) addBaseExceptionMethods(*cls->dict);
+        b[name] = Value(ObjectPtr(cls));
+    }
+    // str(KeyError('a')) is "'a'": the key's repr.
+    auto& keyError = static_cast<ClassObject&>(*b.at("KeyError").asObject());
+    keyError.dict->set(Value("__str__"), makeMethod("KeyError.__str__", [](Interpreter& in, CallArgs&, const ObjectPtr& self) {
+        const ValueList& args = argsOf(self);
+        return Value(args.size() == 1 ? in.repr(args[0]) : args.empty() ? std::string() : in.repr(makeTuple(args)));
+    }));
+}
+
+const Value& Interpreter::builtin(std::string_view name) const {
+    auto it = builtins_.find(name);
+    if (it == builtins_.end()) throw Error("internal error: no builtin '" + std::string(name) + "'");
+    return it->second;
+}
+
+ClassPtr Interpreter::exceptionClass(const std::string& kind) {
+    if (auto it = builtins_.find(kind); it != builtins_.end())
+        if (auto* cls = it->second.as<ClassObject>(); cls && cls->module == "builtins")
+            return std::static_pointer_cast<ClassObject>(it->second.asObject());
+    auto& extra = extraExceptionClasses_[kind];
+    if (!extra) extra = builtinClass(*this, kind, exceptionClass("Exception"));
+    return extra;
+}
+
+Value Interpreter::exceptionValue(const ScriptError& error) {
+    if (auto* raised = dynamic_cast<const RaisedException*>(&error)) return raised->exception();
+    Value instance = newInstance(exceptionClass(error.kind()));
+    std::string message = error.what();
+    instance.as<InstanceObject>()->dict->set(Value("args"), message.empty() ? makeTuple({}) : makeTuple({Value(message)}));
+    return instance;
+}
+
+bool Interpreter::matchesException(const ScriptError& error, const std::string& kind) {
+    const ClassPtr& cls = *instanceClass(exceptionValue(error));
+    return cls->isSubclassOf(*exceptionClass(kind));
+}
+
+void Interpreter::raise(const std::string& kind, ValueList args) {
+    CallArgs a;
+    a.args = std::move(args);
+    Value instance = callClass(exceptionClass(kind), a);
+    throw RaisedException(kind, str(instance), currentLocation(), instance);
+}
+
+// --------------------------------------------------------------------------- statements
+
+void Interpreter::execRaise(const Raise& stmt) {
+    if (!stmt.exc) {
+        if (handling_.empty()) fail("RuntimeError", "No active exception to reraise");
+        std::rethrow_exception(handling_.back());
+    }
+    const ClassObject& baseException = *exceptionClass("BaseException");
+    auto instantiate = [&](const Value& v) -> Value {
+        if (auto* cls = v.as<ClassObject>(); cls && cls->isSubclassOf(baseException)) {
+            CallArgs none;
+            return call(v, none);
+        }
+        const ClassPtr* cls = instanceClass(v);
+        if (!cls || !(*cls)->isSubclassOf(baseException)) fail("TypeError", "exceptions must derive from BaseException");
+        return v;
+    };
+    Value exception = instantiate(eval(*stmt.exc));
+    if (stmt.cause) {
+        Value cause = eval(*stmt.cause);
+        if (!cause.isNone()) cause = instantiate(cause);
+        exception.as<InstanceObject>()->dict->set(Value("__cause__"), cause);
+    }
+    const ClassPtr& cls = *instanceClass(exception);
+    throw RaisedException(cls->name, str(exception), stmt.loc, exception);
+}
+
+Interpreter::Flow Interpreter::execTry(const Try& stmt) {
+    Flow flow = Flow::Normal;
+    std::exception_ptr pending;
+    std::optional<Value> caught;
+    try {
+        flow = exec(stmt.body);
+    } catch (const ScriptError& e) {
+        pending = std::current_exception();
+        // Cancelling the run is not an exception the script may swallow.
+        bool cancelled = e.kind() == "KeyboardInterrupt" && !dynamic_cast<const RaisedException*>(&e);
+        if (!cancelled) caught = exceptionValue(e);
+    } catch (...) {
+        pending = std::current_exception();
+    }
+    try {
+        if (caught) {
+            for (const auto& handler : stmt.handlers) {
+                stack_.back().where = handler.loc;
+                if (handler.type) {
+                    Value type = eval(*handler.type);
+                    const ValueList* types = sequenceItems(type);
+                    for (const Value& t : types ? *types : ValueList{type}) {
+                        auto* cls = t.as<ClassObject>();
+                        if (!cls || !cls->isSubclassOf(*exceptionClass("BaseException")))
+                            fail("TypeError", "catching classes that do not inherit from BaseException is not allowed");
+                    }
+                    if (!isInstance(*caught, type)) continue;
+                }
+                std::exception_ptr handled = pending;
+                pending = nullptr;
+                if (!handler.name.empty()) store(handler.name, *caught);
+                handling_.push_back(handled);
+                struct Pop {
+                    std::vector<std::exception_ptr>& stack;
+                    ~Pop() { stack.pop_back(); }
+                } pop{handling_};
+                flow = exec(handler.body);
+                if (!handler.name.empty()) scopeFor(handler.name)->vars.erase(handler.name);
+                break;
+            }
+        } else if (!pending && flow == Flow::Normal) {
+            flow = exec(stmt.orelse);
+        }
+    } catch (...) {
+        pending = std::current_exception();
+    }
+    if (!stmt.finalbody.empty()) {
+        Value returning = returnValue_;
+        Flow finalFlow = exec(stmt.finalbody);
+        if (finalFlow != Flow::Normal) return finalFlow;  // return/break in finally drops the exception
+        returnValue_ = returning;
+    }
+    if (pending) std::rethrow_exception(pending);
+    return flow;
+}
+
+}  // namespace fusescope

@@ -1,0 +1,228 @@
+// The builtins of the object model: the class `object` and its methods, type, super,
+// property, classmethod, staticmethod, getattr/setattr/hasattr/delattr, isinstance,
+// issubclass, callable, iter/next, vars, id, hash, set and NotImplemented.
+#include <fmt/format.h>
+
+#include "script/interpreter.h"
+
+namespace fusescope {
+
+namespace {
+
+void expectArgs(Interpreter& in, const CallArgs& a, size_t lo, size_t hi, const char* name) {
+    if (a.args.size() >= lo && a.args.size() <= hi) return;
+    std::string expected = lo == hi ? std::to_string(lo) : fmt::format("{} to {}", lo, hi);
+    in.fail("TypeError", fmt::format("{}() takes {} argument(s) ({} given)", name, expected, a.args.size()));
+}
+
+const std::string& attributeName(Interpreter& in, const Value& v, const char* fn) {
+    if (!v.isString()) in.fail("TypeError", std::string(fn) + "(): attribute name must be string, not '" + pythonTypeName(v) + "'");
+    return v.asString();
+}
+
+ClassPtr makeObjectClass(Interpreter& interp) {
+    auto object = std::make_shared<ClassObject>();
+    object->name = object->qualname = "object";
+    object->module = "builtins";
+    object->interpreter = &interp;
+    object->mro = {object.get()};
+    auto& d = *object->dict;
+    d.set(Value("__init__"), makeMethod("object.__init__", [](Interpreter& in, CallArgs& a, const ObjectPtr&) {
+        if (!a.args.empty() || !a.kwargs.empty())
+            in.fail("TypeError", "object.__init__() takes exactly one argument (the instance to initialize)");
+        return Value();
+    }));
+    d.set(Value("__setattr__"), makeMethod("object.__setattr__", [](Interpreter& in, CallArgs& a, const ObjectPtr& self) {
+        expectArgs(in, a, 2, 2, "__setattr__");
+        in.genericSetAttribute(Value(self), attributeName(in, a.args[0], "setattr"), a.args[1]);
+        return Value();
+    }));
+    d.set(Value("__delattr__"), makeMethod("object.__delattr__", [](Interpreter& in, CallArgs& a, const ObjectPtr& self) {
+        expectArgs(in, a, 1, 1, "__delattr__");
+        in.genericDeleteAttribute(Value(self), attributeName(in, a.args[0], "delattr"));
+        return Value();
+    }));
+    d.set(Value("__getattribute__"), makeMethod("object.__getattribute__", [](Interpreter& in, CallArgs& a, const ObjectPtr& self) {
+        expectArgs(in, a, 1, 1, "__getattribute__");
+        return in.getAttribute(Value(self), attributeName(in, a.args[0], "getattr"), in.currentLocation());
+    }));
+    d.set(Value("__repr__"), makeMethod("object.__repr__", [](Interpreter&, CallArgs&, const ObjectPtr& self) {
+        auto* instance = dynamic_cast<InstanceObject*>(self.get());
+        std::string name = instance ? instance->cls->displayName() : self->typeName();
+        return Value(fmt::format("<{} object at {}>", name, fmt::ptr(self.get())));
+    }));
+    d.set(Value("__str__"), makeMethod("object.__str__", [](Interpreter& in, CallArgs&, const ObjectPtr& self) {
+        return Value(in.repr(Value(self)));
+    }));
+    d.set(Value("__eq__"), makeMethod("object.__eq__", [](Interpreter& in, CallArgs& a, const ObjectPtr& self) {
+        expectArgs(in, a, 1, 1, "__eq__");
+        if (a.args[0].isObject() && a.args[0].asObject() == self) return Value(true);
+        return in.builtin("NotImplemented");
+    }));
+    d.set(Value("__ne__"), makeMethod("object.__ne__", [](Interpreter& in, CallArgs& a, const ObjectPtr& self) {
+        expectArgs(in, a, 1, 1, "__ne__");
+        Value equal = *in.callSpecial(Value(self), "__eq__", {a.args[0]});
+        if (equal.isObject() && equal.asObject() == in.builtin("NotImplemented").asObject()) return equal;
+        return Value(!in.truthy(equal));
+    }));
+    d.set(Value("__hash__"), makeMethod("object.__hash__", [](Interpreter&, CallArgs&, const ObjectPtr& self) {
+        return Value(static_cast<int64_t>(reinterpret_cast<intptr_t>(self.get()) >> 4));
+    }));
+    return object;
+}
+
+Value makeProperty(Value getter, Value setter, Value deleter) {
+    auto p = std::make_shared<PropertyObject>();
+    p->getter = std::move(getter);
+    p->setter = std::move(setter);
+    p->deleter = std::move(deleter);
+    return Value(ObjectPtr(p));
+}
+
+}  // namespace
+
+ClassPtr addObjectModelBuiltins(Interpreter& interp, std::map<std::string, Value, std::less<>>& b) {
+    ClassPtr object = makeObjectClass(interp);
+    b["object"] = Value(ObjectPtr(object));
+    auto notImplemented = std::make_shared<RecordObject>();
+    notImplemented->type = "NotImplementedType";
+    notImplemented->text = "NotImplemented";
+    b["NotImplemented"] = Value(ObjectPtr(notImplemented));
+    addExceptionClasses(interp, object, b);
+
+    b["type"] = makeType("type", [](Interpreter& in, CallArgs& a) -> Value {
+        if (a.args.size() == 1) return in.typeOf(a.args[0]);
+        expectArgs(in, a, 3, 3, "type");
+        auto* dict = a.args[2].as<DictObject>();
+        const ValueList* bases = sequenceItems(a.args[1]);
+        if (!a.args[0].isString() || !bases || !dict) in.fail("TypeError", "type() takes a name, a tuple of bases and a dict");
+        auto copy = std::make_shared<DictObject>(*dict);
+        return Value(ObjectPtr(in.makeClass(a.args[0].asString(), a.args[0].asString(), *bases, copy)));
+    });
+    b["super"] = makeType("super", [](Interpreter& in, CallArgs& a) { return in.makeSuper(a); });
+    b["property"] = makeType("property", [](Interpreter& in, CallArgs& a) {
+        expectArgs(in, a, 0, 4, "property");
+        auto arg = [&](size_t i, const char* name) {
+            if (const Value* v = a.kwarg(name)) return *v;
+            return i < a.args.size() ? a.args[i] : Value();
+        };
+        return makeProperty(arg(0, "fget"), arg(1, "fset"), arg(2, "fdel"));
+    });
+    b["classmethod"] = makeType("classmethod", [](Interpreter& in, CallArgs& a) {
+        expectArgs(in, a, 1, 1, "classmethod");
+        auto cm = std::make_shared<ClassMethodObject>();
+        cm->function = a.args[0];
+        return Value(ObjectPtr(cm));
+    });
+    b["staticmethod"] = makeType("staticmethod", [](Interpreter& in, CallArgs& a) {
+        expectArgs(in, a, 1, 1, "staticmethod");
+        auto sm = std::make_shared<StaticMethodObject>();
+        sm->function = a.args[0];
+        return Value(ObjectPtr(sm));
+    });
+    b["getattr"] = makeBuiltin("getattr", [](Interpreter& in, CallArgs& a) {
+        expectArgs(in, a, 2, 3, "getattr");
+        const std::string& name = attributeName(in, a.args[1], "getattr");
+        if (a.args.size() == 2) return in.getAttribute(a.args[0], name, in.currentLocation());
+        try {
+            return in.getAttribute(a.args[0], name, in.currentLocation());
+        } catch (const ScriptError& e) {
+            if (!in.matchesException(e, "AttributeError")) throw;
+            return a.args[2];
+        }
+    });
+    b["setattr"] = makeBuiltin("setattr", [](Interpreter& in, CallArgs& a) {
+        expectArgs(in, a, 3, 3, "setattr");
+        in.setAttribute(a.args[0], attributeName(in, a.args[1], "setattr"), a.args[2]);
+        return Value();
+    });
+    b["delattr"] = makeBuiltin("delattr", [](Interpreter& in, CallArgs& a) {
+        expectArgs(in, a, 2, 2, "delattr");
+        in.deleteAttribute(a.args[0], attributeName(in, a.args[1], "delattr"));
+        return Value();
+    });
+    b["hasattr"] = makeBuiltin("hasattr", [](Interpreter& in, CallArgs& a) {
+        expectArgs(in, a, 2, 2, "hasattr");
+        return Value(in.hasAttribute(a.args[0], attributeName(in, a.args[1], "hasattr")));
+    });
+    b["isinstance"] = makeBuiltin("isinstance", [](Interpreter& in, CallArgs& a) {
+        expectArgs(in, a, 2, 2, "isinstance");
+        return Value(in.isInstance(a.args[0], a.args[1]));
+    });
+    b["issubclass"] = makeBuiltin("issubclass", [](Interpreter& in, CallArgs& a) {
+        expectArgs(in, a, 2, 2, "issubclass");
+        return Value(in.isSubclass(a.args[0], a.args[1]));
+    });
+    b["callable"] = makeBuiltin("callable", [](Interpreter& in, CallArgs& a) {
+        expectArgs(in, a, 1, 1, "callable");
+        const Value& v = a.args[0];
+        if (const ClassPtr* cls = instanceClass(v)) return Value((*cls)->lookup("__call__") != nullptr);
+        return Value(v.as<FunctionObject>() || v.as<BuiltinFunction>() || v.as<TypeObject>() || v.as<ClassObject>() ||
+                     v.as<BoundMethodObject>() || v.as<CompiledFunctionObject>() || v.as<MethodObject>());
+    });
+    b["iter"] = makeBuiltin("iter", [](Interpreter& in, CallArgs& a) {
+        expectArgs(in, a, 1, 1, "iter");
+        const Value& v = a.args[0];
+        if (v.as<IteratorObject>()) return v;
+        if (auto own = in.callSpecial(v, "__iter__", {})) return *own;
+        auto it = std::make_shared<IteratorObject>();
+        it->items = in.iterate(v);
+        return Value(ObjectPtr(it));
+    });
+    b["next"] = makeBuiltin("next", [](Interpreter& in, CallArgs& a) {
+        expectArgs(in, a, 1, 2, "next");
+        if (auto* it = a.args[0].as<IteratorObject>()) {
+            if (it->next < it->items.size()) return it->items[it->next++];
+            if (a.args.size() == 2) return a.args[1];
+            in.raise("StopIteration", {});
+        }
+        if (a.args.size() == 1) {
+            if (auto r = in.callSpecial(a.args[0], "__next__", {})) return *r;
+        } else {
+            try {
+                if (auto r = in.callSpecial(a.args[0], "__next__", {})) return *r;
+            } catch (const ScriptError& e) {
+                if (!in.matchesException(e, "StopIteration")) throw;
+                return a.args[1];
+            }
+        }
+        in.fail("TypeError", "'" + pythonTypeName(a.args[0]) + "' object is not an iterator");
+    });
+    b["vars"] = makeBuiltin("vars", [](Interpreter& in, CallArgs& a) {
+        expectArgs(in, a, 1, 1, "vars");
+        if (auto* instance = a.args[0].as<InstanceObject>()) return Value(ObjectPtr(instance->dict));
+        if (auto* cls = a.args[0].as<ClassObject>()) return Value(ObjectPtr(cls->dict));
+        in.fail("TypeError", "vars() argument must have __dict__ attribute");
+    });
+    b["id"] = makeBuiltin("id", [](Interpreter& in, CallArgs& a) {
+        expectArgs(in, a, 1, 1, "id");
+        const Value& v = a.args[0];
+        const void* p = v.isObject() ? static_cast<const void*>(v.asObject().get())
+                        : v.isTensor() ? static_cast<const void*>(v.asTensor().impl())
+                                       : static_cast<const void*>(&v);
+        return Value(static_cast<int64_t>(reinterpret_cast<intptr_t>(p)));
+    });
+    b["hash"] = makeBuiltin("hash", [](Interpreter& in, CallArgs& a) {
+        expectArgs(in, a, 1, 1, "hash");
+        const Value& v = a.args[0];
+        if (auto r = in.callSpecial(v, "__hash__", {})) return *r;
+        if (v.isInt()) return v.unsourced();
+        if (v.isBool()) return Value(int64_t{v.asBool() ? 1 : 0});
+        if (v.isString()) return Value(static_cast<int64_t>(std::hash<std::string>{}(v.asString()) >> 1));
+        if (v.isFloat() && v.asFloat() == static_cast<double>(static_cast<int64_t>(v.asFloat())))
+            return Value(static_cast<int64_t>(v.asFloat()));
+        if (v.as<ListObject>() || v.as<DictObject>() || v.as<SetObject>())
+            in.fail("TypeError", "unhashable type: '" + pythonTypeName(v) + "'");
+        return Value(static_cast<int64_t>(std::hash<std::string>{}(valueRepr(v)) >> 1));
+    });
+    b["set"] = makeType("set", [](Interpreter& in, CallArgs& a) {
+        expectArgs(in, a, 0, 1, "set");
+        auto set = std::make_shared<SetObject>();
+        if (!a.args.empty())
+            for (const Value& v : in.iterate(a.args[0])) set->add(v);
+        return Value(ObjectPtr(set));
+    });
+    return object;
+}
+
+}  // namespace fusescope

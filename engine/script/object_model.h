@@ -1,0 +1,105 @@
+#pragma once
+// Python's object model for script classes: classes with a C3 method resolution order,
+// instances with a __dict__, bound methods, super(), the descriptors property,
+// classmethod and staticmethod, and exceptions as classes. The objects and the parts that
+// run no script code are here; attribute access and special-method calls, which may run
+// script code, are Interpreter methods (classes.cpp, exceptions.cpp).
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "script/value.h"
+
+namespace fusescope {
+
+struct ClassObject;
+using ClassPtr = std::shared_ptr<ClassObject>;
+
+// A class: `class Foo(Base): ...`, the builtin `object`, or a builtin exception class.
+struct ClassObject : Object, std::enable_shared_from_this<ClassObject> {
+    std::string name;
+    std::string qualname;
+    std::string module = "__main__";  // "builtins" for object and the exception classes
+    std::vector<ClassPtr> bases;
+    std::vector<ClassObject*> mro;  // this class first, object last; kept alive by bases
+    std::shared_ptr<DictObject> dict = std::make_shared<DictObject>();  // in definition order
+    Interpreter* interpreter = nullptr;  // runs its special methods when printed from anywhere
+
+    std::string typeName() const override { return "type"; }
+    // The attribute `name` of the first class along the MRO that defines it, or null.
+    const Value* lookup(std::string_view attr, const ClassObject** definer = nullptr) const;
+    bool isSubclassOf(const ClassObject& other) const;
+    bool isBuiltin() const { return module == "builtins"; }
+    std::string displayName() const { return isBuiltin() ? name : module + "." + qualname; }
+};
+
+// An instance of a script class (or of an exception class).
+struct InstanceObject : Object {
+    ClassPtr cls;
+    std::shared_ptr<DictObject> dict = std::make_shared<DictObject>();
+    std::string typeName() const override { return cls->name; }
+};
+
+// A function bound to its first argument: obj.method, or Foo.cm for a classmethod.
+struct BoundMethodObject : Object {
+    Value self;
+    Value function;
+    std::string typeName() const override { return "method"; }
+};
+
+struct PropertyObject : Object {
+    Value getter, setter, deleter;  // None when absent
+    std::string typeName() const override { return "property"; }
+};
+
+struct ClassMethodObject : Object {
+    Value function;
+    std::string typeName() const override { return "classmethod"; }
+};
+
+struct StaticMethodObject : Object {
+    Value function;
+    std::string typeName() const override { return "staticmethod"; }
+};
+
+// super(): attribute lookup along self's MRO, starting after `after`.
+struct SuperObject : Object {
+    ClassPtr after;
+    Value self;  // an instance, or a class (inside a classmethod)
+    std::string typeName() const override { return "super"; }
+};
+
+// The __class__ cell of the functions a class body defines: filled once the class exists,
+// read by zero-argument super(). Weak, so a class and its methods hold no cycle.
+struct ClassCell {
+    std::weak_ptr<ClassObject> cls;
+};
+
+// An exception a script raised (raise X, or an engine error turned into an instance): the
+// ScriptError carries the kind and str() of the instance; the instance rides along so an
+// except clause binds the very object that was raised.
+class RaisedException : public ScriptError {
+public:
+    RaisedException(const std::string& kind, const std::string& message, SourceLocation where, Value exception)
+        : ScriptError(kind, message, std::move(where)), exception_(std::move(exception)) {}
+    const Value& exception() const { return exception_; }
+
+private:
+    Value exception_;
+};
+
+// Python's C3 linearisation of cls and its bases (cls first). Throws TypeError when the
+// bases admit no consistent order.
+std::vector<ClassObject*> c3Linearization(ClassObject& cls);
+
+// repr() (asStr false) or str() of an instance, running its __repr__/__str__.
+std::string instanceText(const ObjectPtr& instance, bool asStr);
+// a == b where either is an instance, running its __eq__ (list equality and `in` use it).
+bool instanceEquals(const Value& a, const Value& b);
+
+// The class of an instance or null (for a value that is not an InstanceObject).
+const ClassPtr* instanceClass(const Value& value);
+
+}  // namespace fusescope

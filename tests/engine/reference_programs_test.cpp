@@ -1,0 +1,50 @@
+// Programs whose expected stdout real Python / real PyTorch produced
+// (tests/scripts/reference/regenerate.py): Fusescope must print exactly the same.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "test_support.h"
+
+namespace fs = std::filesystem;
+using namespace fusescope::test;
+
+namespace {
+
+fs::path referenceDir() { return sourcePath("tests/scripts/reference"); }
+
+std::vector<std::string> referencePrograms() {
+    std::vector<std::string> programs;
+    std::error_code ec;
+    for (const auto& entry : fs::recursive_directory_iterator(referenceDir(), ec))
+        if (entry.path().extension() == ".py" && entry.path().filename() != "regenerate.py")
+            programs.push_back(fs::relative(entry.path(), referenceDir()).string());
+    std::sort(programs.begin(), programs.end());
+    return programs;
+}
+
+class ReferenceProgram : public testing::TestWithParam<std::string> {};
+
+TEST_P(ReferenceProgram, PrintsWhatRealPythonPrinted) {
+    fs::path program = referenceDir() / GetParam();
+    fs::path expected = fs::path(program).replace_extension(".out");
+    ASSERT_TRUE(fs::exists(expected)) << "no expected output: run tests/scripts/reference/regenerate.py";
+    auto run = runCli({"run", program.string()});
+    EXPECT_EQ(run.exitCode, 0) << run.err;
+    EXPECT_EQ(run.out, readFile(expected.string()));
+}
+
+INSTANTIATE_TEST_SUITE_P(Reference, ReferenceProgram, testing::ValuesIn(referencePrograms()),
+                         [](const testing::TestParamInfo<std::string>& info) {
+                             std::string name;
+                             for (char c : info.param) name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+                             return name;
+                         });
+
+TEST(ReferencePrograms, CoverThePythonObjectModel) { EXPECT_GE(referencePrograms().size(), 3u); }
+
+}  // namespace

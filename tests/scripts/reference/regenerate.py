@@ -1,0 +1,42 @@
+#!/usr/bin/env python3
+"""Writes the expected stdout of every program under tests/scripts/reference/ by running it
+under real Python (and, for programs that import torch, real PyTorch).
+
+    python3 tests/scripts/reference/regenerate.py            # the Python-only programs
+    /tmp/torchenv/bin/python tests/scripts/reference/regenerate.py   # all of them
+
+Each NAME.py gets NAME.out beside it. PRODUCED_BY records the Python and torch versions.
+Not part of `make test`: the test only compares Fusescope's output with these files.
+"""
+import pathlib
+import subprocess
+import sys
+
+here = pathlib.Path(__file__).resolve().parent
+try:
+    import torch  # noqa: F401
+
+    torch_version = torch.__version__
+except ImportError:
+    torch_version = None
+
+written = skipped = 0
+for program in sorted(here.rglob("*.py")):
+    if program.name == "regenerate.py":
+        continue
+    if "import torch" in program.read_text() and torch_version is None:
+        print(f"skipped {program.relative_to(here)}: needs torch", file=sys.stderr)
+        skipped += 1
+        continue
+    result = subprocess.run([sys.executable, program.name], cwd=program.parent, capture_output=True, text=True)
+    if result.returncode != 0:
+        sys.exit(f"{program.relative_to(here)} failed:\n{result.stderr}")
+    program.with_suffix(".out").write_text(result.stdout)
+    written += 1
+
+produced = f"Python {sys.version.split()[0]}"
+if torch_version:
+    produced += f", torch {torch_version}"
+if not skipped:  # a partial run leaves the record of the full one
+    (here / "PRODUCED_BY").write_text(produced + "\n")
+print(f"wrote {written} expected outputs ({produced})")
