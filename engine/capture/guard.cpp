@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "script/object_model.h"
+
 namespace fusescope {
 
 namespace {
@@ -102,6 +104,11 @@ std::optional<std::string> Guard::check(const Value* value, const Value* other) 
         return std::nullopt;
     }
     case Kind::TypeMatch:
+        if (classObject) {
+            auto* instance = value->as<InstanceObject>();
+            if (!instance || instance->cls != classObject) return str();
+            return std::nullopt;
+        }
         if (pythonTypeName(*value) != typeName) return str();
         return std::nullopt;
     case Kind::Constant:

@@ -32,8 +32,10 @@ struct Guard {
     bool requiresGrad = false;
     std::vector<std::optional<int64_t>> sizes;    // nullopt: dynamic
     std::vector<std::optional<int64_t>> strides;  // nullopt: follows the dynamic sizes
-    // TypeMatch
+    // TypeMatch: the type's name; for an instance of a script class, the class itself (two
+    // classes may share a name)
     std::string typeName;
+    ObjectPtr classObject;
     // Constant
     Value constant;
     // Length / DimAtLeast / DimEquals

@@ -87,6 +87,15 @@ void Tracer::onInputUse(const Value& value) {
             addTensorGuards(t, value.source, lifted->second.placeholder->meta[0]);
         return;
     }
+    if (auto* instance = value.as<InstanceObject>()) {  // its methods and class attributes were traced
+        Guard g;
+        g.kind = Guard::Kind::TypeMatch;
+        g.source = value.source;
+        g.typeName = instance->cls->name;
+        g.classObject = instance->cls;
+        addGuard(std::move(g));
+        return;
+    }
     if (value.isNumber() || value.isString() || value.isNone()) {
         Guard g;
         g.kind = Guard::Kind::Constant;

@@ -72,7 +72,7 @@ Interpreter::Flow Interpreter::execClassDef(const ClassDef& def) {
     {
         ScopePtr saved = current_;
         const Frame& outer = stack_.back();
-        stack_.push_back(Frame{qualname, def.loc, outer.traced, outer.inlineDepth, nullptr});
+        stack_.push_back(Frame{def.name, def.loc, outer.traced, outer.inlineDepth, nullptr, qualname});
         current_ = body;
         struct Restore {
             Interpreter& self;

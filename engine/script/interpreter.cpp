@@ -121,10 +121,8 @@ ScopePtr Interpreter::closureScope() {
 }
 
 std::string Interpreter::qualifiedName(const std::string& name) const {
-    std::string prefix;
-    for (const auto& f : stack_)
-        if (f.function != "<module>") prefix = f.function + ".";
-    return prefix + name;
+    const std::string& outer = stack_.back().qualname;
+    return outer.empty() ? name : outer + "." + name;
 }
 
 void Interpreter::run() {
@@ -679,7 +677,7 @@ Value Interpreter::callFunction(const FunctionObject& fn, CallArgs& args, bool t
     ScopePtr saved = current_;
     current_ = scope;
     SourceLocation where = fn.def ? fn.def->loc : fn.lambda->loc;
-    stack_.push_back(Frame{fn.qualname, where, traced, depth, &fn});
+    stack_.push_back(Frame{fn.name, where, traced, depth, &fn, fn.qualname});
     struct Restore {
         Interpreter& self;
         ScopePtr saved;

@@ -38,11 +38,12 @@ struct Scope {
 
 // One active function call, innermost last on the interpreter's stack.
 struct Frame {
-    std::string function;  // qualified name; "<module>" at top level
+    std::string function;  // the name as Python's co_name: "forward", "<module>" at top level
     SourceLocation where;  // the statement running now
     bool traced = false;   // runs under TraceHooks
     int inlineDepth = 0;   // 0 for the compiled function itself, 1 for a call it makes, ...
     const FunctionObject* callee = nullptr;  // the script function running (null at module level)
+    std::string qualname;  // Outer.forward: what a def or class made in this frame is named under
 };
 
 // Options of torch.compile / torch._dynamo.optimize.

@@ -165,3 +165,53 @@ print(scale(x, 2), scale(x, 2), scale(x, 3))
     EXPECT_EQ(run.compiles, 2);
     EXPECT_NE(run.logs.find("    - 0/0: L['k'] == 2"), std::string::npos) << run.logs;
 }
+
+// A compiled function that reads an object's attributes guards them by their source
+// (G['sc'].scale == 2.0, L['m'].w's tensor properties) and guards the object's class, so
+// changing an attribute or passing an object of another class recompiles instead of
+// reusing a trace of stale code; an unchanged object hits the cache.
+TEST(Guards, ObjectAttributesAndTheirClassAreGuarded) {
+    auto run = runScript(R"(import torch
+
+class Scaler:
+    def __init__(self, s):
+        self.scale = s
+        self.w = torch.ones(2)
+
+    def apply(self, x):
+        return x * self.scale + self.w
+
+class Shifter:
+    def __init__(self):
+        self.scale = 5.0
+
+    def apply(self, x):
+        return x - self.scale
+
+sc = Scaler(2.0)
+
+@torch.compile(backend="eager")
+def f(x):
+    return sc.apply(x)
+
+@torch.compile(backend="eager")
+def g(m, x):
+    return m.apply(x)
+
+x = torch.ones(2)
+print(f(x), f(x))
+sc.scale = 3.0
+print(f(x))
+print(g(Scaler(4.0), x), g(Shifter(), x))
+)", "recompiles");
+    ASSERT_EQ(run.error, "");
+    EXPECT_EQ(run.out, "tensor([3., 3.]) tensor([3., 3.])\ntensor([4., 4.])\ntensor([5., 5.]) tensor([-4., -4.])\n");
+    EXPECT_EQ(run.compiles, 4);
+    EXPECT_EQ(run.logs,
+              "[0/1] [__recompiles] Recompiling function f in script.py:20\n"
+              "    triggered by the following guard failure(s):\n"
+              "    - 0/0: G['sc'].scale == 2.0                                          # return x * self.scale + self.w\n"
+              "[1/1] [__recompiles] Recompiling function g in script.py:24\n"
+              "    triggered by the following guard failure(s):\n"
+              "    - 1/0: ___check_type_id(L['m'], Scaler)                              # return m.apply(x)\n");
+}
