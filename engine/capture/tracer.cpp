@@ -59,7 +59,7 @@ void Tracer::log(const std::string& artifact, const std::string& message) const 
 }
 
 std::string Tracer::currentLine() const {
-    return strip(interp_.module().sourceLine(interp_.stack().back().where.line));
+    return strip(interp_.sourceLine(interp_.stack().back().where));
 }
 
 bool Tracer::isLazy(const Tensor& t) const { return t.defined() && lazy_.count(t.impl()) > 0; }
@@ -312,7 +312,7 @@ IValue Tracer::captureOp(const OpCall& call) {
                                  std::move(nodeArgs), std::move(nodeKwargs));
     node->operatorSymbol = call.symbol;
     node->where = site.where.known() ? site.where : interp_.currentLocation();
-    node->sourceLine = strip(interp_.module().sourceLine(node->where.line));
+    node->sourceLine = strip(interp_.sourceLine(node->where));
     node->stack = interp_.tracedStack();
     node->inlineDepth = interp_.stack().back().inlineDepth;
 
@@ -320,7 +320,7 @@ IValue Tracer::captureOp(const OpCall& call) {
         const Frame& frame = interp_.stack().back();
         log("trace_call", fmt::format("TRACE FX call {} from {}:{} in {}\n{}", node->name, node->where.file,
                                       node->where.line, frame.function,
-                                      markedLine(interp_.module().sourceLine(node->where.line), site)));
+                                      markedLine(interp_.sourceLine(node->where), site)));
     }
 
     IValue result;
@@ -358,7 +358,7 @@ void Tracer::onStatement(const Stmt& stmt) {
     const Frame& frame = interp_.stack().back();
     std::string depth = frame.inlineDepth > 0 ? fmt::format(" (inline depth: {})", frame.inlineDepth) : "";
     log("trace_source", fmt::format("TRACE starts_line {}:{} in {}{}\n    {}", stmt.loc.file, stmt.loc.line,
-                                    frame.function, depth, strip(interp_.module().sourceLine(stmt.loc.line))));
+                                    frame.function, depth, strip(interp_.sourceLine(stmt.loc))));
 }
 
 void Tracer::graphBreak(const std::string& reason) {

@@ -27,6 +27,22 @@ void expectArgs(Interpreter& in, const CallArgs& args, size_t minCount, size_t m
                                          args.args.size()));
 }
 
+// list.index / list.count, tuple.index / tuple.count.
+Value sequenceSearch(const Value& self, const std::string& name, const std::string& type) {
+    return boundMethod(type + "." + name, self, [name, type](Interpreter& in, const Value& seq, CallArgs& a) {
+        expectArgs(in, a, 1, 1, name);
+        const ValueList& items = *sequenceItems(seq);
+        int64_t count = 0;
+        for (size_t i = 0; i < items.size(); ++i) {
+            if (!valuesEqual(items[i], a.args[0])) continue;
+            if (name == "index") return Value(static_cast<int64_t>(i));
+            ++count;
+        }
+        if (name == "index") in.fail("ValueError", type == "list" ? valueRepr(a.args[0]) + " is not in list" : "tuple.index(x): x not in tuple");
+        return Value(count);
+    });
+}
+
 Value listMethod(Interpreter& interp, const Value& self, const std::string& name) {
     auto* list = self.as<ListObject>();
     auto bind = [&](auto fn) { return boundMethod("list." + name, self, fn); };
@@ -64,18 +80,7 @@ Value listMethod(Interpreter& interp, const Value& self, const std::string& name
             list->items.erase(list->items.begin() + i);
             return v;
         });
-    if (name == "index" || name == "count")
-        return bind([list, name](Interpreter& in, const Value&, CallArgs& a) {
-            expectArgs(in, a, 1, 1, name);
-            int64_t count = 0;
-            for (size_t i = 0; i < list->items.size(); ++i) {
-                if (!valuesEqual(list->items[i], a.args[0])) continue;
-                if (name == "index") return Value(static_cast<int64_t>(i));
-                ++count;
-            }
-            if (name == "index") in.fail("ValueError", valueRepr(a.args[0]) + " is not in list");
-            return Value(count);
-        });
+    if (name == "index" || name == "count") return sequenceSearch(self, name, "list");
     if (name == "clear")
         return bind([list](Interpreter&, const Value&, CallArgs&) {
             list->items.clear();
@@ -333,6 +338,7 @@ Value Interpreter::getAttribute(const Value& object, const std::string& name, co
         if (auto* c = object.as<ContextManagerObject>())
             if (auto v = boundAttribute(c->attrs)) return *v;
         if (object.as<ListObject>()) return listMethod(*this, object, name);
+        if (object.as<TupleObject>() && (name == "index" || name == "count")) return sequenceSearch(object, name, "tuple");
         if (object.as<DictObject>()) return dictMethod(*this, object, name);
         if (object.isString()) return stringMethod(*this, object, name);
         if (object.isDType()) {
@@ -345,6 +351,8 @@ Value Interpreter::getAttribute(const Value& object, const std::string& name, co
             if (name == "index") return d.index < 0 ? Value() : Value(int64_t{d.index});
         }
         if (auto* fn = object.as<FunctionObject>()) {
+            if (fn->attributes)
+                if (Value* v = fn->attributes->findString(name)) return *v;
             if (name == "__name__") return Value(fn->name);
             if (name == "__qualname__") return Value(fn->qualname);
             if (name == "__module__") return Value("__main__");

@@ -192,10 +192,12 @@ void addPythonBuiltins(std::map<std::string, Value, std::less<>>& b) {
             ka.args.push_back(v);
             keyed.emplace_back(key && !key->isNone() ? in.call(*key, ka) : v, v);
         }
+        // reverse=True keeps equal items in their original order, as Python's does.
         std::stable_sort(keyed.begin(), keyed.end(), [&](const auto& x, const auto& y) {
-            return in.truthy(in.evalCompare(CompareOperator::Lt, x.first, y.first, in.currentSite()));
+            const Value& lo = reverse ? y.first : x.first;
+            const Value& hi = reverse ? x.first : y.first;
+            return in.truthy(in.evalCompare(CompareOperator::Lt, lo, hi, in.currentSite()));
         });
-        if (reverse) std::reverse(keyed.begin(), keyed.end());
         ValueList out;
         for (auto& kv : keyed) out.push_back(kv.second);
         return makeList(out);

@@ -258,6 +258,11 @@ void Interpreter::setAttribute(const Value& object, const std::string& name, con
         m->attrs[name] = value.unsourced();
         return;
     }
+    if (auto* fn = object.as<FunctionObject>()) {
+        if (!fn->attributes) fn->attributes = std::make_shared<DictObject>();
+        fn->attributes->set(Value(name), value.unsourced());
+        return;
+    }
     if (object.isTensor() && name == "requires_grad") {
         if (!value.isBool()) fail("TypeError", "requires_grad must be a bool");
         if (!object.asTensor().isLeaf()) fail("RuntimeError", kNonLeafRequiresGrad);
@@ -492,7 +497,7 @@ bool Interpreter::isSubclass(const Value& cls, const Value& type) {
     if (auto* t = cls.as<TypeObject>()) {
         if (!targetType) return false;
         return t->name == targetType->name || (targetType->name == "int" && t->name == "bool") ||
-               (targetType->name == "tuple" && t->name == "Size");
+               (targetType->name == "tuple" && t->name == "Size") || (targetType->name == "dict" && t->name == "OrderedDict");
     }
     fail("TypeError", "issubclass() arg 1 must be a class");
 }

@@ -1,12 +1,15 @@
 // Statements, scopes and calls. Expressions are in interpreter_expr.cpp.
 #include "script/interpreter.h"
 
+#include <algorithm>
 #include <new>
 #include <variant>
 
 #include <fmt/format.h>
 
 #include "core/grad_mode.h"
+#include "script/parser.h"
+#include "script/script_library.h"
 
 namespace fusescope {
 
@@ -99,7 +102,9 @@ Interpreter::Interpreter(const Module& module, ScriptHost& host) : module_(modul
     rootModules_["torch"] = makeTorchModule(configs_);
     rootModules_["math"] = makeMathModule();
     rootModules_["logging"] = makeLoggingModule();
+    rootModules_["_collections"] = makeCollectionsModule();
     globals_->vars["__name__"] = Value("__main__");
+    mainGlobals_ = globals_;
 }
 
 Interpreter::~Interpreter() {
@@ -107,7 +112,8 @@ Interpreter::~Interpreter() {
         if (ScopePtr scope = weak.lock()) scope->vars.clear();
     for (const auto& weak : objectDicts_)
         if (auto dict = weak.lock()) dict->items.clear();
-    globals_->vars.clear();
+    for (const auto& [name, module] : libraryGlobals_) module->vars.clear();
+    mainGlobals_->vars.clear();
 }
 
 ScopePtr Interpreter::closureScope() {
@@ -131,6 +137,52 @@ void Interpreter::run() {
     (void)flow;
     stack_.pop_back();
 }
+
+void Interpreter::loadLibraryModule(const std::string& name, const SourceLocation& where) {
+    const auto& sources = scriptLibrarySources();
+    auto source = std::find_if(sources.begin(), sources.end(), [&](const auto& s) { return s.module == name; });
+    if (source == sources.end()) {
+        std::string available = "torch, math, logging";
+        for (const auto& s : sources)
+            if (s.module.find('.') == std::string_view::npos) available += ", " + std::string(s.module);
+        throw ScriptError("ModuleNotFoundError", "module '" + name + "' is not available in Fusescope scripts (only " + available + ")", where);
+    }
+    libraryModules_.push_back(parseScript(source->text, std::string(source->file)));
+    const Module& module = *libraryModules_.back();
+    auto globals = std::make_shared<Scope>();
+    globals->isModule = true;
+    globals->vars["__name__"] = Value(name);
+    libraryGlobals_.emplace_back(name, globals);
+    ScopePtr savedGlobals = globals_, savedCurrent = current_;
+    TraceHooks* savedTracer = tracer_;
+    globals_ = current_ = globals;
+    tracer_ = nullptr;  // importing runs eagerly, as Dynamo runs imports outside the graph
+    stack_.push_back(Frame{"<module>", {module.fileName, 1, 1}, false, 0, nullptr, ""});
+    struct Restore {
+        Interpreter& self;
+        ScopePtr globals, current;
+        TraceHooks* tracer;
+        ~Restore() {
+            self.globals_ = globals;
+            self.current_ = current;
+            self.tracer_ = tracer;
+            self.stack_.pop_back();
+        }
+    } restore{*this, savedGlobals, savedCurrent, savedTracer};
+    exec(module.body);
+    auto object = std::make_shared<ModuleObject>();
+    object->name = name;
+    for (const auto& [key, value] : globals->vars) object->attrs[key] = value;
+    rootModules_[name] = Value(ObjectPtr(object));
+}
+
+const Module& Interpreter::moduleOf(const SourceLocation& where) const {
+    for (const auto& m : libraryModules_)
+        if (m->fileName == where.file) return *m;
+    return module_;
+}
+
+std::string Interpreter::sourceLine(const SourceLocation& where) const { return moduleOf(where).sourceLine(where.line); }
 
 SourceLocation Interpreter::currentLocation() const {
     if (site_.where.known()) return site_.where;
@@ -156,7 +208,7 @@ std::vector<StackFrame> Interpreter::tracedStack() const {
     std::vector<StackFrame> frames;
     for (const auto& f : stack_) {
         if (!f.traced) continue;
-        frames.push_back(StackFrame{f.where.file, f.where.line, f.function, strip(module_.sourceLine(f.where.line))});
+        frames.push_back(StackFrame{f.where.file, f.where.line, f.function, strip(sourceLine(f.where))});
     }
     return frames;
 }
@@ -206,7 +258,8 @@ Value Interpreter::lookup(const std::string& name, const SourceLocation& where) 
     }
     auto it = globals_->vars.find(name);
     if (it != globals_->vars.end()) {
-        if (tracer_) return found(withSource(it->second, globalSource(name)));
+        // G['x'] names the script's globals; a library module's globals are its constants.
+        if (tracer_ && globals_ == mainGlobals_) return found(withSource(it->second, globalSource(name)));
         return it->second;
     }
     auto b = builtins_.find(name);
@@ -215,8 +268,8 @@ Value Interpreter::lookup(const std::string& name, const SourceLocation& where) 
 }
 
 const Value* Interpreter::global(const std::string& name) const {
-    auto it = globals_->vars.find(name);
-    return it == globals_->vars.end() ? nullptr : &it->second;
+    auto it = mainGlobals_->vars.find(name);
+    return it == mainGlobals_->vars.end() ? nullptr : &it->second;
 }
 
 // ---------------------------------------------------------------------------- statements
@@ -281,7 +334,7 @@ Interpreter::Flow Interpreter::exec(const Stmt& stmt) {
             if (current_->classCell && s.target->kind == ExprKind::Name) {
                 if (!current_->vars.count("__annotations__")) store("__annotations__", Value(ObjectPtr(std::make_shared<DictObject>())));
                 current_->vars["__annotations__"].as<DictObject>()->set(Value(s.target->as<Name>().id),
-                                                                         Value(module_.sourceText(*s.annotation)));
+                                                                         Value(moduleOf(s.loc).sourceText(*s.annotation)));
             }
             return Flow::Normal;
         }
@@ -445,9 +498,10 @@ void Interpreter::execImport(const Stmt& stmt) {
         size_t dot = dotted.find('.');
         std::string root = dotted.substr(0, dot);
         auto it = rootModules_.find(root);
-        if (it == rootModules_.end())
-            throw ScriptError("ModuleNotFoundError",
-                              "module '" + root + "' is not available in Fusescope scripts (only torch, math and logging)", where);
+        if (it == rootModules_.end()) {
+            loadLibraryModule(root, where);
+            it = rootModules_.find(root);
+        }
         Value current = it->second;
         while (dot != std::string::npos) {
             size_t next = dotted.find('.', dot + 1);
@@ -568,6 +622,7 @@ Value Interpreter::makeFunction(const FunctionDef& def) {
     for (const auto& p : def.params)
         if (p.defaultValue) fn->defaults.push_back(eval(*p.defaultValue).unsourced());
     fn->closure = closureScope();
+    fn->globals = globals_;
     fn->classCell = current_->classCell ? current_->classCell
                     : stack_.back().callee ? stack_.back().callee->classCell
                                              : nullptr;
@@ -675,19 +730,22 @@ Value Interpreter::callFunction(const FunctionObject& fn, CallArgs& args, bool t
     }
 
     ScopePtr saved = current_;
+    ScopePtr savedGlobals = globals_;
     current_ = scope;
+    if (fn.globals) globals_ = fn.globals;
     SourceLocation where = fn.def ? fn.def->loc : fn.lambda->loc;
     stack_.push_back(Frame{fn.name, where, traced, depth, &fn, fn.qualname});
     struct Restore {
         Interpreter& self;
-        ScopePtr saved;
+        ScopePtr saved, savedGlobals;
         CallSite site;
         ~Restore() {
             self.current_ = saved;
+            self.globals_ = savedGlobals;
             self.stack_.pop_back();
             self.site_ = site;
         }
-    } restore{*this, saved, site_};
+    } restore{*this, saved, savedGlobals, site_};
     if (fn.lambda) return eval(*fn.lambda->body);
     returnValue_ = Value();
     Flow flow = exec(fn.def->body);

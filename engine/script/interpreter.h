@@ -108,6 +108,9 @@ public:
     std::vector<StackFrame> tracedStack() const;
 
     const Module& module() const { return module_; }
+    // The line `where` points at, in the script or in a library module it imported.
+    std::string sourceLine(const SourceLocation& where) const;
+    const Module& moduleOf(const SourceLocation& where) const;
     ScriptHost& host() { return host_; }
     ModuleObject& dynamoConfig() { return *configs_.dynamo; }
     ModuleObject& inductorConfig() { return *configs_.inductor; }
@@ -192,6 +195,8 @@ private:
     std::optional<Value> reflectedDunder(const Value& left, const Value& right, const char* name, const char* reflected);
     Value applyDecorators(Value target, const std::vector<ExprPtr>& decorators);
     void execImport(const Stmt& stmt);
+    // Runs a module of the script library (script_library.h) and makes it importable.
+    void loadLibraryModule(const std::string& name, const SourceLocation& where);
     void assign(const Expr& target, const Value& value);
     void augAssign(const AugAssign& stmt);
     Value makeFunction(const FunctionDef& def);
@@ -214,7 +219,10 @@ private:
 
     const Module& module_;
     ScriptHost& host_;
-    ScopePtr globals_;
+    ScopePtr globals_;      // the globals of the code running now (a library module's, or the script's)
+    ScopePtr mainGlobals_;  // the script's globals: G['x'] in guards
+    std::vector<std::unique_ptr<Module>> libraryModules_;
+    std::vector<std::pair<std::string, ScopePtr>> libraryGlobals_;
     ScopePtr current_;
     std::vector<Frame> stack_;
     Value returnValue_;
@@ -246,7 +254,8 @@ Value makeTorchModule(ConfigModules& configs);
 Value makeMathModule();
 // torch.profiler: record_function, ExecutionTraceObserver, profile, schedule, ... (profiler_module.cpp)
 void populateProfilerModule(ModuleObject& profiler);
-Value makeLoggingModule();  // the level constants torch._logging.set_logs takes
+Value makeLoggingModule();
+Value makeCollectionsModule();  // _collections: OrderedDict, which the library's collections.py re-exports  // the level constants torch._logging.set_logs takes
 // Tensor attributes (shape, dtype, ...) and methods (x.add(...), x.size()).
 Value tensorAttribute(Interpreter& interp, const Value& tensor, const std::string& name, const SourceLocation& where);
 // x.view(2, 3) -> x.view((2, 3)) when the op's parameter after firstArg is an int[].

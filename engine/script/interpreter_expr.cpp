@@ -348,6 +348,7 @@ Value Interpreter::eval(const Expr& expr) {
         for (const auto& p : fn->lambda->params)
             if (p.defaultValue) fn->defaults.push_back(eval(*p.defaultValue).unsourced());
         fn->closure = closureScope();
+        fn->globals = globals_;
         return Value(ObjectPtr(fn));
     }
     case ExprKind::Tuple:

@@ -222,7 +222,36 @@ ClassPtr addObjectModelBuiltins(Interpreter& interp, std::map<std::string, Value
             for (const Value& v : in.iterate(a.args[0])) set->add(v);
         return Value(ObjectPtr(set));
     });
+    b["slice"] = makeType("slice", [](Interpreter& in, CallArgs& a) {
+        expectArgs(in, a, 1, 3, "slice");
+        auto s = std::make_shared<SliceObject>();
+        if (a.args.size() == 1) s->stop = a.args[0];
+        else s->start = a.args[0], s->stop = a.args[1];
+        if (a.args.size() == 3) s->step = a.args[2];
+        return Value(ObjectPtr(s));
+    });
     return object;
+}
+
+Value makeCollectionsModule() {
+    auto module = std::make_shared<ModuleObject>();
+    module->name = "_collections";
+    module->attrs["OrderedDict"] = makeType("OrderedDict", [](Interpreter& in, CallArgs& a) {
+        expectArgs(in, a, 0, 1, "OrderedDict");
+        auto d = std::make_shared<OrderedDictObject>();
+        if (!a.args.empty()) {
+            if (auto* other = a.args[0].as<DictObject>()) d->items = other->items;
+            else
+                for (const Value& pair : in.iterate(a.args[0])) {
+                    ValueList kv = in.iterate(pair);
+                    if (kv.size() != 2) in.fail("ValueError", "dictionary update sequence element has wrong length");
+                    d->set(kv[0], kv[1]);
+                }
+        }
+        for (const auto& [k, v] : a.kwargs) d->set(Value(k), v);
+        return Value(ObjectPtr(d));
+    });
+    return Value(ObjectPtr(module));
 }
 
 }  // namespace fusescope

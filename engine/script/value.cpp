@@ -182,6 +182,13 @@ std::string valueRepr(const Value& value) {
             if (auto* tuple = dynamic_cast<TupleObject*>(o.get()))
                 return tuple->items.size() == 1 ? "(" + joinRepr(tuple->items) + ",)"
                                                 : "(" + joinRepr(tuple->items) + ")";
+            if (auto* ordered = dynamic_cast<OrderedDictObject*>(o.get())) {
+                if (ordered->items.empty()) return "OrderedDict()";
+                std::string out = "OrderedDict([";
+                for (size_t i = 0; i < ordered->items.size(); ++i)
+                    out += (i ? ", (" : "(") + valueRepr(ordered->items[i].first) + ", " + valueRepr(ordered->items[i].second) + ")";
+                return out + "])";
+            }
             if (auto* dict = dynamic_cast<DictObject*>(o.get())) {
                 std::string out = "{";
                 for (size_t i = 0; i < dict->items.size(); ++i) {

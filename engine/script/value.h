@@ -116,6 +116,10 @@ struct DictObject : Object {
     void set(const Value& key, Value value);  // replaces, or appends a new key
     bool erase(const Value& key);
 };
+// collections.OrderedDict: a dict that prints as CPython 3.11 prints one.
+struct OrderedDictObject : DictObject {
+    std::string typeName() const override { return "OrderedDict"; }
+};
 // A set. Ints are kept in ascending order, as CPython iterates small ints; other elements in
 // insertion order (CPython's order for strings changes from run to run anyway).
 struct SetObject : Object {
@@ -156,6 +160,8 @@ struct FunctionObject : Object {
     std::string qualname;  // fn1.fn2
     ValueList defaults;    // one per parameter with a default, in order
     ScopePtr closure;
+    ScopePtr globals;  // the module it was defined in (null: the script's)
+    std::shared_ptr<DictObject> attributes;  // fn.attr = value (made on first use)
     std::shared_ptr<ClassCell> classCell;  // set when defined in a class body (super() reads it)
     std::string typeName() const override { return "function"; }
 };
