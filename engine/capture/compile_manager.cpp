@@ -34,6 +34,12 @@ const Value* resolveSource(const Source& source, const std::map<std::string, Val
         auto* instance = base ? base->as<InstanceObject>() : nullptr;
         return instance ? instance->dict->findString(source.name) : nullptr;
     }
+    case Source::Kind::Key: {
+        const Value* base = resolveSource(*source.base, locals, interp);
+        auto* dict = base ? base->as<DictObject>() : nullptr;
+        return dict ? dict->findString(source.name) : nullptr;
+    }
+    case Source::Kind::ObjectDict: return nullptr;  // only ever the base of a Key, which reads as an Attr
     }
     return nullptr;
 }

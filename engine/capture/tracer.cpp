@@ -59,7 +59,7 @@ void Tracer::log(const std::string& artifact, const std::string& message) const 
 }
 
 std::string Tracer::currentLine() const {
-    return strip(interp_.sourceLine(interp_.stack().back().where));
+    return strip(interp_.sourceLine(interp_.userLocation()));
 }
 
 bool Tracer::isLazy(const Tensor& t) const { return t.defined() && lazy_.count(t.impl()) > 0; }
@@ -71,7 +71,7 @@ void Tracer::addGuard(Guard guard) {
                       std::to_string(static_cast<int>(guard.kind));
     if (!guardKeys_.insert(key).second) return;
     guard.createdBy = currentLine();
-    guard.createdAtLine = interp_.stack().back().where.line;
+    guard.createdAtLine = interp_.userLocation().line;
     guards_.push_back(std::move(guard));
 }
 
@@ -311,7 +311,7 @@ IValue Tracer::captureOp(const OpCall& call) {
     Node* node = graph_->addCall(style == CallStyle::Method ? NodeOp::CallMethod : NodeOp::CallFunction, target, style,
                                  std::move(nodeArgs), std::move(nodeKwargs));
     node->operatorSymbol = call.symbol;
-    node->where = site.where.known() ? site.where : interp_.currentLocation();
+    node->where = site.where.known() && site.where.file == interp_.module().fileName ? site.where : interp_.userLocation();
     node->sourceLine = strip(interp_.sourceLine(node->where));
     node->stack = interp_.tracedStack();
     node->inlineDepth = interp_.stack().back().inlineDepth;

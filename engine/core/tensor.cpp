@@ -143,6 +143,7 @@ Tensor Tensor::asStrided(const Shape& sizes, const Shape& strides, int64_t stora
     impl->strides = strides;
     impl->storageOffset = storageOffset;
     impl->wrappedNumber = false;
+    impl->isParameter = false;
     impl->requiresGrad = false;  // a view op's grad mode decides (ops/op_gradients.h)
     impl->gradFn.clear();
     return Tensor(std::move(impl));

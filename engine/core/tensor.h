@@ -49,6 +49,9 @@ struct TensorImpl {
     // A 0-dim tensor made from a Python number passed where a Tensor was expected; type
     // promotion gives it the lowest priority (PyTorch's "wrapped number").
     bool wrappedNumber = false;
+    // torch.nn.Parameter: a leaf tensor a module registers as a parameter (prints as
+    // "Parameter containing:").
+    bool isParameter = false;
 };
 
 class Tensor {

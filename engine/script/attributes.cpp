@@ -1,6 +1,7 @@
 // Attribute access on non-tensor values: modules, records, and the methods of list, dict
 // and str that scripts use.
 #include <algorithm>
+#include <cctype>
 
 #include <fmt/format.h>
 
@@ -100,16 +101,18 @@ Value dictMethod(Interpreter& interp, const Value& self, const std::string& name
     auto* dict = self.as<DictObject>();
     auto bind = [&](auto fn) { return boundMethod("dict." + name, self, fn); };
     if (name == "keys" || name == "values" || name == "items")
-        return bind([dict, name](Interpreter&, const Value&, CallArgs&) {
+        return bind([dict, name](Interpreter& in, const Value& self, CallArgs&) {
             ValueList out;
-            for (const auto& [k, v] : dict->items)
-                out.push_back(name == "keys" ? k : name == "values" ? v : makeTuple({k, v}));
+            for (const auto& [k, v] : dict->items) {
+                Value item = k.isString() ? in.dictItem(self, k.asString(), v) : v;
+                out.push_back(name == "keys" ? k : name == "values" ? item : makeTuple({k, item}));
+            }
             return makeList(out);
         });
     if (name == "get")
-        return bind([dict](Interpreter& in, const Value&, CallArgs& a) {
+        return bind([dict](Interpreter& in, const Value& self, CallArgs& a) {
             expectArgs(in, a, 1, 2, "get");
-            if (Value* v = dict->find(a.args[0])) return *v;
+            if (Value* v = dict->find(a.args[0])) return a.args[0].isString() ? in.dictItem(self, a.args[0].asString(), *v) : *v;
             return a.args.size() > 1 ? a.args[1] : Value();
         });
     if (name == "pop")
@@ -236,6 +239,48 @@ std::optional<Value> objectModelAttribute(const Value& object, const std::string
     return std::nullopt;
 }
 
+// str.format: {} / {0} / {name}, each with an optional !r / !s and :spec.
+std::string formatString(Interpreter& in, const std::string& s, const CallArgs& a) {
+    std::string out;
+    size_t next = 0;
+    for (size_t i = 0; i < s.size(); ++i) {
+        char c = s[i];
+        if ((c == '{' || c == '}') && i + 1 < s.size() && s[i + 1] == c) {
+            out += c;
+            ++i;
+            continue;
+        }
+        if (c != '{') {
+            out += c;
+            continue;
+        }
+        size_t close = s.find('}', i);
+        if (close == std::string::npos) in.fail("ValueError", "Single '{' encountered in format string");
+        std::string field = s.substr(i + 1, close - i - 1);
+        i = close;
+        std::string spec, conversion;
+        if (size_t colon = field.find(':'); colon != std::string::npos) spec = field.substr(colon + 1), field.resize(colon);
+        if (size_t bang = field.find('!'); bang != std::string::npos) conversion = field.substr(bang + 1), field.resize(bang);
+        Value value;
+        if (field.empty()) {
+            if (next >= a.args.size()) in.fail("IndexError", "Replacement index " + std::to_string(next) + " out of range for positional args tuple");
+            value = a.args[next++];
+        } else if (std::isdigit(static_cast<unsigned char>(field[0]))) {
+            size_t index = std::stoul(field);
+            if (index >= a.args.size()) in.fail("IndexError", "Replacement index " + field + " out of range for positional args tuple");
+            value = a.args[index];
+        } else {
+            const Value* kw = a.kwarg(field);
+            if (!kw) in.raise("KeyError", {Value(field)});
+            value = *kw;
+        }
+        if (conversion == "r") value = Value(in.repr(value));
+        else if (conversion == "s") value = Value(in.str(value));
+        out += spec.empty() ? in.str(value) : formatWithSpec(value, spec);
+    }
+    return out;
+}
+
 Value stringMethod(Interpreter& interp, const Value& self, const std::string& name) {
     const std::string s = self.asString();
     auto bind = [&](auto fn) { return boundMethod("str." + name, self, fn); };
@@ -284,6 +329,63 @@ Value stringMethod(Interpreter& interp, const Value& self, const std::string& na
                 out += s.substr(pos, hit - pos) + to;
             return Value(out + s.substr(pos));
         });
+    if (name == "format")
+        return bind([s](Interpreter& in, const Value&, CallArgs& a) { return Value(formatString(in, s, a)); });
+    if (name == "partition" || name == "rpartition")
+        return bind([s, name](Interpreter& in, const Value&, CallArgs& a) {
+            expectArgs(in, a, 1, 1, name);
+            const std::string& sep = a.args[0].asString();
+            if (sep.empty()) in.fail("ValueError", "empty separator");
+            size_t at = name == "partition" ? s.find(sep) : s.rfind(sep);
+            if (at == std::string::npos)
+                return name == "partition" ? makeTuple({Value(s), Value(""), Value("")}) : makeTuple({Value(""), Value(""), Value(s)});
+            return makeTuple({Value(s.substr(0, at)), Value(sep), Value(s.substr(at + sep.size()))});
+        });
+    if (name == "lstrip" || name == "rstrip")
+        return bind([s, name](Interpreter& in, const Value&, CallArgs& a) {
+            expectArgs(in, a, 0, 1, name);
+            std::string chars = a.args.empty() || a.args[0].isNone() ? std::string(" \t\n\r\f\v") : a.args[0].asString();
+            if (name == "lstrip") {
+                size_t b = s.find_first_not_of(chars);
+                return Value(b == std::string::npos ? std::string() : s.substr(b));
+            }
+            size_t e = s.find_last_not_of(chars);
+            return Value(e == std::string::npos ? std::string() : s.substr(0, e + 1));
+        });
+    if (name == "find" || name == "rfind" || name == "count")
+        return bind([s, name](Interpreter& in, const Value&, CallArgs& a) {
+            expectArgs(in, a, 1, 1, name);
+            const std::string& sub = a.args[0].asString();
+            if (name == "find") return Value(s.find(sub) == std::string::npos ? int64_t{-1} : static_cast<int64_t>(s.find(sub)));
+            if (name == "rfind") return Value(s.rfind(sub) == std::string::npos ? int64_t{-1} : static_cast<int64_t>(s.rfind(sub)));
+            if (sub.empty()) return Value(static_cast<int64_t>(s.size() + 1));
+            int64_t n = 0;
+            for (size_t at = s.find(sub); at != std::string::npos; at = s.find(sub, at + sub.size())) ++n;
+            return Value(n);
+        });
+    if (name == "isdigit" || name == "isalpha" || name == "isspace")
+        return bind([s, name](Interpreter&, const Value&, CallArgs&) {
+            auto test = name == "isdigit" ? ::isdigit : name == "isalpha" ? ::isalpha : ::isspace;
+            return Value(!s.empty() && std::all_of(s.begin(), s.end(), [&](char c) { return test(static_cast<unsigned char>(c)) != 0; }));
+        });
+    if (name == "ljust" || name == "rjust")
+        return bind([s, name](Interpreter& in, const Value&, CallArgs& a) {
+            expectArgs(in, a, 1, 2, name);
+            int64_t width = a.args[0].asInt();
+            std::string fill = a.args.size() > 1 ? a.args[1].asString() : " ";
+            if (static_cast<int64_t>(s.size()) >= width || fill.size() != 1) return Value(s);
+            std::string pad(static_cast<size_t>(width) - s.size(), fill[0]);
+            return Value(name == "ljust" ? s + pad : pad + s);
+        });
+    if (name == "splitlines")
+        return bind([s](Interpreter&, const Value&, CallArgs&) {
+            ValueList lines;
+            size_t start = 0;
+            for (size_t i = 0; i < s.size(); ++i)
+                if (s[i] == '\n') lines.push_back(Value(s.substr(start, i - start))), start = i + 1;
+            if (start < s.size()) lines.push_back(Value(s.substr(start)));
+            return makeList(lines);
+        });
     if (name == "split")
         return bind([s](Interpreter&, const Value&, CallArgs& a) {
             ValueList parts;
@@ -316,6 +418,8 @@ Value Interpreter::getAttribute(const Value& object, const std::string& name, co
         if (object.as<InstanceObject>()) return instanceAttribute(object, name);
         if (object.as<ClassObject>()) return classAttribute(object, name);
         if (auto* super = object.as<SuperObject>()) return superAttribute(*super, name);
+        if (auto* compiled = object.as<CompiledFunctionObject>(); compiled && compiled->isModule)  // OptimizedModule
+            return name == "_orig_mod" ? compiled->boundSelf : getAttribute(compiled->boundSelf, name, where);
         if (auto v = objectModelAttribute(object, name)) return *v;
         if (object.as<SetObject>()) return setMethod(*this, object, name);
         if (auto* m = object.as<ModuleObject>()) {

@@ -163,7 +163,11 @@ Value Interpreter::instanceAttribute(const Value& object, const std::string& nam
     auto* instance = object.as<InstanceObject>();
     const ClassPtr& cls = instance->cls;
     if (name == "__class__") return Value(ObjectPtr(cls));
-    if (name == "__dict__") return Value(ObjectPtr(instance->dict));
+    if (name == "__dict__") {
+        Value dict(ObjectPtr(instance->dict));
+        if (tracer_ && object.source) dict.source = objectDictSource(object.source);
+        return dict;
+    }
     const Value* classAttr = cls->lookup(name);
     if (classAttr && classAttr->as<PropertyObject>()) return bindDescriptor(*classAttr, object, cls);
     if (Value* own = instance->dict->findString(name)) {
@@ -373,6 +377,11 @@ std::optional<Value> Interpreter::callSpecial(const Value& object, std::string_v
 }
 
 std::string Interpreter::repr(const Value& value) {
+    if (auto* compiled = value.as<CompiledFunctionObject>(); compiled && compiled->isModule) {
+        std::string inner = repr(compiled->boundSelf);
+        for (size_t at = inner.find('\n'); at != std::string::npos; at = inner.find('\n', at + 3)) inner.insert(at + 1, "  ");
+        return "OptimizedModule(\n  (_orig_mod): " + inner + "\n)";
+    }
     if (!value.as<InstanceObject>()) return valueRepr(value);
     NestingGuard nesting("while getting the repr of an object");
     Value text = *callSpecial(value, "__repr__", {});
@@ -475,7 +484,11 @@ std::optional<Value> Interpreter::compareDunder(CompareOperator op, const Value&
 Value Interpreter::typeOf(const Value& value) {
     if (const ClassPtr* cls = instanceClass(value)) return Value(ObjectPtr(*cls));
     if (value.as<ClassObject>()) return builtins_.at("type");
-    if (value.isTensor()) return rootModules_.at("torch").as<ModuleObject>()->attrs.at("Tensor");
+    if (value.isTensor()) {
+        auto& torch = rootModules_.at("torch").as<ModuleObject>()->attrs;
+        if (value.asTensor().impl()->isParameter) return torch.at("nn").as<ModuleObject>()->attrs.at("Parameter");
+        return torch.at("Tensor");
+    }
     std::string name = pythonTypeName(value);
     if (auto it = builtins_.find(name); it != builtins_.end() && it->second.as<TypeObject>()) return it->second;
     auto type = std::make_shared<TypeObject>();
@@ -497,7 +510,8 @@ bool Interpreter::isSubclass(const Value& cls, const Value& type) {
     if (auto* t = cls.as<TypeObject>()) {
         if (!targetType) return false;
         return t->name == targetType->name || (targetType->name == "int" && t->name == "bool") ||
-               (targetType->name == "tuple" && t->name == "Size") || (targetType->name == "dict" && t->name == "OrderedDict");
+               (targetType->name == "tuple" && t->name == "Size") || (targetType->name == "dict" && t->name == "OrderedDict") ||
+               (targetType->name == "Tensor" && t->name == "Parameter");
     }
     fail("TypeError", "issubclass() arg 1 must be a class");
 }

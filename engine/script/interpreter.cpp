@@ -138,7 +138,16 @@ void Interpreter::run() {
     stack_.pop_back();
 }
 
-void Interpreter::loadLibraryModule(const std::string& name, const SourceLocation& where) {
+void Interpreter::loadTorchNn(const SourceLocation& where) {
+    if (torchNnLoaded_) return;
+    torchNnLoaded_ = true;  // first: torch/nn.py imports torch itself
+    Value library = loadLibraryModule("torch.nn", where);
+    auto& nn = *rootModules_.at("torch").as<ModuleObject>()->attrs.at("nn").as<ModuleObject>();
+    for (const auto& [name, value] : library.as<ModuleObject>()->attrs)
+        if (value.as<ClassObject>() || name == "init") nn.attrs[name] = value;
+}
+
+Value Interpreter::loadLibraryModule(const std::string& name, const SourceLocation& where) {
     const auto& sources = scriptLibrarySources();
     auto source = std::find_if(sources.begin(), sources.end(), [&](const auto& s) { return s.module == name; });
     if (source == sources.end()) {
@@ -173,7 +182,7 @@ void Interpreter::loadLibraryModule(const std::string& name, const SourceLocatio
     auto object = std::make_shared<ModuleObject>();
     object->name = name;
     for (const auto& [key, value] : globals->vars) object->attrs[key] = value;
-    rootModules_[name] = Value(ObjectPtr(object));
+    return Value(ObjectPtr(object));
 }
 
 const Module& Interpreter::moduleOf(const SourceLocation& where) const {
@@ -183,6 +192,13 @@ const Module& Interpreter::moduleOf(const SourceLocation& where) const {
 }
 
 std::string Interpreter::sourceLine(const SourceLocation& where) const { return moduleOf(where).sourceLine(where.line); }
+
+SourceLocation Interpreter::userLocation() const {
+    if (site_.where.known() && site_.where.file == module_.fileName) return site_.where;
+    for (auto it = stack_.rbegin(); it != stack_.rend(); ++it)
+        if (it->where.file == module_.fileName) return it->where;
+    return currentLocation();
+}
 
 SourceLocation Interpreter::currentLocation() const {
     if (site_.where.known()) return site_.where;
@@ -207,7 +223,7 @@ CallSite Interpreter::siteOf(const Expr& expr) const {
 std::vector<StackFrame> Interpreter::tracedStack() const {
     std::vector<StackFrame> frames;
     for (const auto& f : stack_) {
-        if (!f.traced) continue;
+        if (!f.traced || f.where.file != module_.fileName) continue;  // library frames are torch's internals
         frames.push_back(StackFrame{f.where.file, f.where.line, f.function, strip(sourceLine(f.where))});
     }
     return frames;
@@ -234,10 +250,18 @@ void Interpreter::store(const std::string& name, Value value) {
 
 Value Interpreter::withSource(Value value, SourcePtr source) const {
     // Only data the graph can depend on is guarded: scalars, strings, tensors, containers.
-    if (value.isObject() && !value.as<ListObject>() && !value.as<TupleObject>() && !value.as<InstanceObject>())
+    if (value.isObject() && !value.as<ListObject>() && !value.as<TupleObject>() && !value.as<InstanceObject>() &&
+        !value.as<DictObject>())
         return value;
     value.source = std::move(source);
     return value;
+}
+
+Value Interpreter::dictItem(const Value& dict, const std::string& key, const Value& item) {
+    if (!tracer_ || !dict.source) return item;
+    Value sourced = withSource(item, keySource(dict.source, key));
+    if (sourced.source) tracer_->onInputUse(sourced);
+    return sourced;
 }
 
 Value Interpreter::lookup(const std::string& name, const SourceLocation& where) {
@@ -498,10 +522,8 @@ void Interpreter::execImport(const Stmt& stmt) {
         size_t dot = dotted.find('.');
         std::string root = dotted.substr(0, dot);
         auto it = rootModules_.find(root);
-        if (it == rootModules_.end()) {
-            loadLibraryModule(root, where);
-            it = rootModules_.find(root);
-        }
+        if (it == rootModules_.end()) it = rootModules_.emplace(root, loadLibraryModule(root, where)).first;
+        if (root == "torch") loadTorchNn(where);
         Value current = it->second;
         while (dot != std::string::npos) {
             size_t next = dotted.find('.', dot + 1);
@@ -638,6 +660,7 @@ Value Interpreter::call(const Value& callee, CallArgs& args) {
         return callFunction(*fn, args, traced, depth);
     }
     if (auto* compiled = callee.as<CompiledFunctionObject>()) {
+        if (!compiled->boundSelf.isNone()) args.args.insert(args.args.begin(), compiled->boundSelf);
         if (tracer_) return call(compiled->function, args);  // nested compiled calls are inlined
         return host_.callCompiled(*this, *compiled, args);
     }

@@ -58,7 +58,11 @@ struct CompileOptions {
 struct CompiledFunctionObject : Object {
     Value function;  // the FunctionObject
     CompileOptions options;
-    std::string typeName() const override { return "function"; }
+    // torch.compile(module) / torch.compile(obj.method): the object passed as the function's
+    // first argument (L['self']); isModule when it stands for the module (OptimizedModule).
+    Value boundSelf;
+    bool isModule = false;
+    std::string typeName() const override { return isModule ? "OptimizedModule" : "function"; }
 };
 
 // The session side of compiled calls and script output; implemented outside script/.
@@ -116,6 +120,9 @@ public:
     ModuleObject& inductorConfig() { return *configs_.inductor; }
     // The location of the statement or call running now (for messages).
     SourceLocation currentLocation() const;
+    // The innermost location in the script itself: inside torch.nn's library code, the
+    // script line that called into it (graph nodes and guards name that line, as PyTorch's do).
+    SourceLocation userLocation() const;
 
     // Helpers shared by the builtins and the torch namespace.
     Value callOp(const std::string& opName, CallStyle style, const ValueList& args,
@@ -125,6 +132,8 @@ public:
     Tensor realTensor(const Tensor& t, const std::string& why);  // data needed now
     ValueList iterate(const Value& iterable);
     Value getAttribute(const Value& object, const std::string& name, const SourceLocation& where);
+    // A dict's item read while tracing: sourced from the dict (L['self']._modules['fc']) and guarded.
+    Value dictItem(const Value& dict, const std::string& key, const Value& item);
     void setAttribute(const Value& object, const std::string& name, const Value& value);
     void deleteAttribute(const Value& object, const std::string& name);
     // object.__setattr__ / object.__delattr__: the instance's dict, through properties.
@@ -195,8 +204,10 @@ private:
     std::optional<Value> reflectedDunder(const Value& left, const Value& right, const char* name, const char* reflected);
     Value applyDecorators(Value target, const std::vector<ExprPtr>& decorators);
     void execImport(const Stmt& stmt);
-    // Runs a module of the script library (script_library.h) and makes it importable.
-    void loadLibraryModule(const std::string& name, const SourceLocation& where);
+    // Runs a module of the script library (script_library.h); the module object it made.
+    Value loadLibraryModule(const std::string& name, const SourceLocation& where);
+    // torch.nn's classes (library torch/nn.py) join the engine's torch.nn on the first import of torch.
+    void loadTorchNn(const SourceLocation& where);
     void assign(const Expr& target, const Value& value);
     void augAssign(const AugAssign& stmt);
     Value makeFunction(const FunctionDef& def);
@@ -223,6 +234,7 @@ private:
     ScopePtr mainGlobals_;  // the script's globals: G['x'] in guards
     std::vector<std::unique_ptr<Module>> libraryModules_;
     std::vector<std::pair<std::string, ScopePtr>> libraryGlobals_;
+    bool torchNnLoaded_ = false;
     ScopePtr current_;
     std::vector<Frame> stack_;
     Value returnValue_;

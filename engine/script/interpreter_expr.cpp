@@ -790,8 +790,9 @@ Value Interpreter::evalSubscript(const Value& object, const Value& index) {
         return item;
     }
     if (auto* dict = object.as<DictObject>()) {
-        if (Value* v = dict->find(index)) return *v;
-        raise("KeyError", {index});
+        Value* v = dict->find(index);
+        if (!v) raise("KeyError", {index});
+        return index.isString() ? dictItem(object, index.asString(), *v) : *v;
     }
     if (object.isString()) {
         const std::string& s = object.asString();

@@ -51,12 +51,30 @@ CompileOptions parseCompileOptions(Interpreter& in, const CallArgs& a, size_t fi
     return options;
 }
 
+// torch.compile of a function, a bound method (its function, with self bound), or a module
+// (its class's forward, with the module bound, as Dynamo compiles the forward frame).
 Value compiled(const Value& fn, CompileOptions options, Interpreter& in) {
-    if (!fn.as<FunctionObject>() && !fn.as<CompiledFunctionObject>())
-        in.fail("TypeError", "torch.compile expects a function defined in the script, got '" + pythonTypeName(fn) + "'");
     auto c = std::make_shared<CompiledFunctionObject>();
-    c->function = fn.as<CompiledFunctionObject>() ? fn.as<CompiledFunctionObject>()->function : fn;
     c->options = std::move(options);
+    if (auto* already = fn.as<CompiledFunctionObject>()) {
+        c->function = already->function;
+        c->boundSelf = already->boundSelf;
+        c->isModule = already->isModule;
+    } else if (auto* bound = fn.as<BoundMethodObject>(); bound && bound->function.as<FunctionObject>()) {
+        c->function = bound->function;
+        c->boundSelf = bound->self;
+    } else if (const ClassPtr* cls = instanceClass(fn)) {
+        const Value* forward = (*cls)->lookup("forward");
+        if (!forward || !forward->as<FunctionObject>())
+            in.fail("TypeError", "torch.compile expects a function or an nn.Module with a forward method, got '" + (*cls)->name + "'");
+        c->function = *forward;
+        c->boundSelf = fn;
+        c->isModule = true;
+    } else if (fn.as<FunctionObject>()) {
+        c->function = fn;
+    } else {
+        in.fail("TypeError", "torch.compile expects a function defined in the script, got '" + pythonTypeName(fn) + "'");
+    }
     return Value(ObjectPtr(c));
 }
 
@@ -112,6 +130,21 @@ Value makeTorchModule(ConfigModules& configs) {
     auto tensorType = std::make_shared<TypeObject>();
     tensorType->name = "Tensor";
     torch->attrs["Tensor"] = Value(ObjectPtr(tensorType));
+    // nn.Parameter(data, requires_grad=True): the data's storage, as a leaf marked a parameter.
+    nn->attrs["Parameter"] = makeType("Parameter", [](Interpreter& in, CallArgs& a) {
+        if (a.args.size() > 2) in.fail("TypeError", "Parameter() takes at most 2 arguments");
+        const Value* data = a.kwarg("data");
+        Value given = data ? *data : a.args.empty() ? Value() : a.args[0];
+        Tensor source = given.isNone() ? Tensor::empty({0}, DType::Float32) : given.isTensor() ? given.asTensor() : Tensor();
+        if (!source.defined()) in.fail("TypeError", "Parameter(): data must be a Tensor, not " + pythonTypeName(given));
+        const Value* grad = a.kwarg("requires_grad");
+        bool requiresGrad = grad ? in.truthy(*grad) : a.args.size() > 1 ? in.truthy(a.args[1]) : true;
+        auto impl = std::make_shared<TensorImpl>(*source.impl());
+        impl->gradFn.clear();
+        impl->requiresGrad = requiresGrad;
+        impl->isParameter = true;
+        return Value(Tensor(impl));
+    });
     torch->attrs["device"] = makeBuiltin("torch.device", [](Interpreter& in, CallArgs& a) {
         if (a.args.empty() || !a.args[0].isString()) in.fail("TypeError", "torch.device() expects a string like 'cpu'");
         auto d = Device::parse(a.args[0].asString());

@@ -15,6 +15,8 @@ std::string Source::str() const {
     case Kind::Global: return "G['" + name + "']";
     case Kind::Item: return base->str() + "[" + std::to_string(index) + "]";
     case Kind::Attr: return base->str() + "." + name;
+    case Kind::Key: return base->str() + "['" + name + "']";
+    case Kind::ObjectDict: return base->str() + ".__dict__";
     }
     return "?";
 }
@@ -31,6 +33,15 @@ SourcePtr itemSource(const SourcePtr& base, int64_t index) {
 
 SourcePtr attrSource(const SourcePtr& base, const std::string& name) {
     return std::make_shared<Source>(Source{Source::Kind::Attr, name, 0, base});
+}
+
+SourcePtr keySource(const SourcePtr& base, const std::string& key) {
+    if (base->kind == Source::Kind::ObjectDict) return attrSource(base->base, key);
+    return std::make_shared<Source>(Source{Source::Kind::Key, key, 0, base});
+}
+
+SourcePtr objectDictSource(const SourcePtr& base) {
+    return std::make_shared<Source>(Source{Source::Kind::ObjectDict, "", 0, base});
 }
 
 Value* DictObject::find(const Value& key) {
@@ -169,7 +180,9 @@ std::string valueRepr(const Value& value) {
         std::string operator()(int64_t i) const { return std::to_string(i); }
         std::string operator()(double d) const { return formatPythonFloat(d); }
         std::string operator()(const std::string& s) const { return stringRepr(s); }
-        std::string operator()(const Tensor& t) const { return tensorRepr(t); }
+        std::string operator()(const Tensor& t) const {
+            return t.defined() && t.impl()->isParameter ? "Parameter containing:\n" + tensorRepr(t) : tensorRepr(t);
+        }
         std::string operator()(DType d) const { return std::string(dtypeName(d)); }
         std::string operator()(const Device& d) const { return "device(type='" + d.str() + "')"; }
         std::string operator()(const ObjectPtr& o) const {

@@ -24,9 +24,11 @@ struct Value;
 
 // Where a traced function's input came from, as PyTorch's guards spell it.
 struct Source {
-    enum class Kind { Local, Global, Item, Attr };
+    // Item: a list/tuple index; Key: a dict's string key; ObjectDict: an instance's __dict__
+    // (a Key of it is spelled as an attribute, as Dynamo spells L['self']._modules['fc']).
+    enum class Kind { Local, Global, Item, Attr, Key, ObjectDict };
     Kind kind = Kind::Local;
-    std::string name;    // Local/Global: the variable name; Attr: the attribute
+    std::string name;    // Local/Global: the variable name; Attr: the attribute; Key: the key
     int64_t index = 0;   // Item: the list/tuple index
     std::shared_ptr<const Source> base;  // Item, Attr: the container's or object's source
 
@@ -37,6 +39,8 @@ SourcePtr localSource(const std::string& name);
 SourcePtr globalSource(const std::string& name);
 SourcePtr itemSource(const SourcePtr& base, int64_t index);
 SourcePtr attrSource(const SourcePtr& base, const std::string& name);
+SourcePtr keySource(const SourcePtr& base, const std::string& key);  // base['key'], or base.key on a __dict__
+SourcePtr objectDictSource(const SourcePtr& base);
 
 // Heap objects: everything that is not a plain scalar, string or tensor.
 struct Object {

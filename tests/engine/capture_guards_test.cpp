@@ -215,3 +215,50 @@ print(g(Scaler(4.0), x), g(Shifter(), x))
               "    triggered by the following guard failure(s):\n"
               "    - 1/0: ___check_type_id(L['m'], Scaler)                              # return m.apply(x)\n");
 }
+
+// torch.compile(module) compiles the module's forward with the module as L['self']; its
+// parameters are graph inputs named by where they live (L['self']._modules['fc']._parameters
+// ['weight']), and changing an attribute, switching train/eval or changing the batch size
+// recompiles with the failing guard in PyTorch's words, pointing at the script's line.
+TEST(Guards, ModuleAttributesTrainingAndBatchSizeRecompileAModule) {
+    auto run = runScript(R"(import torch
+import torch.nn as nn
+
+class Block(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 4)
+        self.drop = nn.Dropout(0.5)
+        self.scale = 2.0
+
+    def forward(self, x):
+        return self.drop(self.fc(x)) * self.scale
+
+block = Block().eval()
+fast = torch.compile(block, backend="eager")
+x = torch.ones(2, 4)
+fast(x)
+fast(x)
+block.scale = 3.0
+fast(x)
+block.train()
+fast(x)
+block.eval()
+fast(torch.ones(5, 4))
+)", "recompiles,graph_code");
+    ASSERT_EQ(run.error, "");
+    EXPECT_EQ(run.compiles, 4);
+    auto logs = run.logs;
+    EXPECT_NE(logs.find("def forward(self, l_x_: \"f32[2, 4]\", l_self_modules_fc_parameters_weight_: \"f32[4, 4]\", "
+                        "l_self_modules_fc_parameters_bias_: \"f32[4]\"):"), std::string::npos) << logs;
+    EXPECT_NE(logs.find("        # File: script.py:12 in forward, code: return self.drop(self.fc(x)) * self.scale\n"
+                        "        linear: \"f32[2, 4]\" = torch.nn.functional.linear(l_x_, l_self_modules_fc_parameters_weight_, "
+                        "l_self_modules_fc_parameters_bias_)\n"), std::string::npos) << logs;
+    EXPECT_NE(logs.find("[0/1] [__recompiles] Recompiling function forward in script.py:11\n"
+                        "    triggered by the following guard failure(s):\n"
+                        "    - 0/0: L['self'].scale == 2.0                                        # return self.drop(self.fc(x)) * self.scale\n"),
+              std::string::npos) << logs;
+    EXPECT_NE(logs.find("    - 0/1: L['self']._modules['drop'].training == False                  # return self.drop(self.fc(x)) * self.scale\n"),
+              std::string::npos) << logs;
+    EXPECT_NE(logs.find("    - 0/2: tensor 'L['x']' size mismatch at index 0. expected 2, actual 5\n"), std::string::npos) << logs;
+}

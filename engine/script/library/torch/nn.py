@@ -1,0 +1,674 @@
+# torch.nn for Fusescope scripts, written on Python's object model as PyTorch writes it:
+# a Module keeps _parameters, _buffers and _modules and routes attribute access through
+# them, so named_parameters() order, state_dict() keys, train()/eval() and repr(model) are
+# PyTorch's. Parameters start from Fusescope's own generator (PyTorch's initial values
+# differ; shapes, names and counts do not). The engine provides Parameter and functional.
+import math
+from collections import OrderedDict
+
+import torch
+
+Parameter = torch.nn.Parameter
+F = torch.nn.functional
+
+
+def _typename(obj):
+    if isinstance(obj, torch.Tensor):
+        return {torch.float32: "torch.FloatTensor", torch.float64: "torch.DoubleTensor", torch.int64: "torch.LongTensor"}.get(obj.dtype, "torch.Tensor")
+    return type(obj).__name__
+
+
+def _addindent(text, spaces):
+    lines = text.split("\n")
+    if len(lines) == 1:
+        return text
+    first = lines.pop(0)
+    return first + "\n" + "\n".join([(spaces * " ") + line for line in lines])
+
+
+class _IncompatibleKeys:
+    def __init__(self, missing_keys, unexpected_keys):
+        self.missing_keys = missing_keys
+        self.unexpected_keys = unexpected_keys
+
+    def __repr__(self):
+        if not self.missing_keys and not self.unexpected_keys:
+            return "<All keys matched successfully>"
+        return f"_IncompatibleKeys(missing_keys={self.missing_keys}, unexpected_keys={self.unexpected_keys})"
+
+
+class Module:
+    training: bool
+
+    def __init__(self, *args, **kwargs):
+        if args or kwargs:
+            raise TypeError(f"{type(self).__name__}.__init__() takes 1 positional argument but {len(args) + 1} were given")
+        object.__setattr__(self, "training", True)
+        object.__setattr__(self, "_parameters", {})
+        object.__setattr__(self, "_buffers", {})
+        object.__setattr__(self, "_non_persistent_buffers_set", set())
+        object.__setattr__(self, "_modules", {})
+
+    def forward(self, *args, **kwargs):
+        raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
+
+    def _call_impl(self, *args, **kwargs):
+        return self.forward(*args, **kwargs)
+
+    def __call__(self, *args, **kwargs):
+        compiled = self.__dict__.get("_compiled_call_impl")
+        if compiled is not None:
+            return compiled(*args, **kwargs)
+        return self._call_impl(*args, **kwargs)
+
+    def compile(self, *args, **kwargs):
+        object.__setattr__(self, "_compiled_call_impl", torch.compile(self.forward, *args, **kwargs))
+
+    # ------------------------------------------------------------------ registration
+
+    def register_parameter(self, name, param):
+        if "_parameters" not in self.__dict__:
+            raise AttributeError("cannot assign parameter before Module.__init__() call")
+        if "." in name:
+            raise KeyError('parameter name can\'t contain "."')
+        if name == "":
+            raise KeyError('parameter name can\'t be empty string ""')
+        if hasattr(self, name) and name not in self._parameters:
+            raise KeyError(f"attribute '{name}' already exists")
+        if param is not None and not isinstance(param, Parameter):
+            raise TypeError(f"cannot assign '{_typename(param)}' object to parameter '{name}' (torch.nn.Parameter or None required)")
+        self._parameters[name] = param
+
+    def register_buffer(self, name, tensor, persistent=True):
+        if "_buffers" not in self.__dict__:
+            raise AttributeError("cannot assign buffer before Module.__init__() call")
+        if "." in name:
+            raise KeyError('buffer name can\'t contain "."')
+        if hasattr(self, name) and name not in self._buffers:
+            raise KeyError(f"attribute '{name}' already exists")
+        if tensor is not None and not isinstance(tensor, torch.Tensor):
+            raise TypeError(f"cannot assign '{_typename(tensor)}' object to buffer '{name}' (torch Tensor or None required)")
+        self._buffers[name] = tensor
+        if persistent:
+            self._non_persistent_buffers_set.discard(name)
+        else:
+            self._non_persistent_buffers_set.add(name)
+
+    def add_module(self, name, module):
+        if module is not None and not isinstance(module, Module):
+            raise TypeError(f"{_typename(module)} is not a Module subclass")
+        if "." in name:
+            raise KeyError(f'module name can\'t contain ".", got: {name}')
+        if hasattr(self, name) and name not in self._modules:
+            raise KeyError(f"attribute '{name}' already exists")
+        self._modules[name] = module
+
+    def register_module(self, name, module):
+        self.add_module(name, module)
+
+    # -------------------------------------------------------------- attribute routing
+
+    def __getattr__(self, name):
+        d = self.__dict__
+        if "_parameters" in d and name in d["_parameters"]:
+            return d["_parameters"][name]
+        if "_buffers" in d and name in d["_buffers"]:
+            return d["_buffers"][name]
+        if "_modules" in d and name in d["_modules"]:
+            return d["_modules"][name]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def _remove_from(self, name, *places):
+        for place in places:
+            if name in place:
+                del place[name]
+
+    def __setattr__(self, name, value):
+        d = self.__dict__
+        params = d.get("_parameters")
+        if isinstance(value, Parameter):
+            if params is None:
+                raise AttributeError("cannot assign parameters before Module.__init__() call")
+            self._remove_from(name, d, self._buffers, self._modules)
+            self._non_persistent_buffers_set.discard(name)
+            self.register_parameter(name, value)
+        elif params is not None and name in params:
+            if value is not None:
+                raise TypeError(f"cannot assign '{_typename(value)}' as parameter '{name}' (torch.nn.Parameter or None expected)")
+            self.register_parameter(name, value)
+        else:
+            modules = d.get("_modules")
+            if isinstance(value, Module):
+                if modules is None:
+                    raise AttributeError("cannot assign module before Module.__init__() call")
+                self._remove_from(name, d, self._parameters, self._buffers)
+                self._non_persistent_buffers_set.discard(name)
+                modules[name] = value
+            elif modules is not None and name in modules:
+                if value is not None:
+                    raise TypeError(f"cannot assign '{_typename(value)}' as child module '{name}' (torch.nn.Module or None expected)")
+                modules[name] = value
+            else:
+                buffers = d.get("_buffers")
+                if buffers is not None and name in buffers:
+                    if value is not None and not isinstance(value, torch.Tensor):
+                        raise TypeError(f"cannot assign '{_typename(value)}' as buffer '{name}' (torch.Tensor or None expected)")
+                    buffers[name] = value
+                else:
+                    object.__setattr__(self, name, value)
+
+    def __delattr__(self, name):
+        if name in self._parameters:
+            del self._parameters[name]
+        elif name in self._buffers:
+            del self._buffers[name]
+            self._non_persistent_buffers_set.discard(name)
+        elif name in self._modules:
+            del self._modules[name]
+        else:
+            object.__delattr__(self, name)
+
+    # ----------------------------------------------------------------- traversal
+
+    def _named_members(self, get_members, prefix="", recurse=True, remove_duplicate=True):
+        memo = []
+        out = []
+        modules = self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate) if recurse else [(prefix, self)]
+        for module_prefix, module in modules:
+            for k, v in get_members(module):
+                if v is None:
+                    continue
+                if remove_duplicate:
+                    if any(v is m for m in memo):
+                        continue
+                    memo.append(v)
+                out.append((module_prefix + ("." if module_prefix else "") + k, v))
+        return out
+
+    def named_parameters(self, prefix="", recurse=True, remove_duplicate=True):
+        return iter(self._named_members(lambda m: m._parameters.items(), prefix, recurse, remove_duplicate))
+
+    def parameters(self, recurse=True):
+        return iter([p for _, p in self.named_parameters(recurse=recurse)])
+
+    def named_buffers(self, prefix="", recurse=True, remove_duplicate=True):
+        return iter(self._named_members(lambda m: m._buffers.items(), prefix, recurse, remove_duplicate))
+
+    def buffers(self, recurse=True):
+        return iter([b for _, b in self.named_buffers(recurse=recurse)])
+
+    def named_children(self):
+        out = []
+        for name, module in self._modules.items():
+            if module is not None and not any(module is m for _, m in out):
+                out.append((name, module))
+        return iter(out)
+
+    def children(self):
+        return iter([m for _, m in self.named_children()])
+
+    def _collect_modules(self, memo, prefix, remove_duplicate, out):
+        if remove_duplicate:
+            if any(self is m for m in memo):
+                return
+            memo.append(self)
+        out.append((prefix, self))
+        for name, module in self._modules.items():
+            if module is None:
+                continue
+            module._collect_modules(memo, prefix + ("." if prefix else "") + name, remove_duplicate, out)
+
+    def named_modules(self, memo=None, prefix="", remove_duplicate=True):
+        out = []
+        self._collect_modules([], prefix, remove_duplicate, out)
+        return iter(out)
+
+    def modules(self):
+        return iter([m for _, m in self.named_modules()])
+
+    def get_submodule(self, target):
+        module = self
+        if target == "":
+            return module
+        for item in target.split("."):
+            if item not in module._modules:
+                raise AttributeError(module._get_name() + " has no attribute `" + item + "`")
+            module = module._modules[item]
+        return module
+
+    def get_parameter(self, target):
+        module_path, _, name = target.rpartition(".") if "." in target else ("", "", target)
+        module = self.get_submodule(module_path)
+        if name not in module._parameters:
+            raise AttributeError(module._get_name() + " has no parameter `" + name + "`")
+        return module._parameters[name]
+
+    # ------------------------------------------------------------------- modes
+
+    def train(self, mode=True):
+        if not isinstance(mode, bool):
+            raise ValueError("training mode is expected to be boolean")
+        self.training = mode
+        for module in self.children():
+            module.train(mode)
+        return self
+
+    def eval(self):
+        return self.train(False)
+
+    def requires_grad_(self, requires_grad=True):
+        for p in self.parameters():
+            p.requires_grad_(requires_grad)
+        return self
+
+    def zero_grad(self, set_to_none=True):
+        for p in self.parameters():
+            if p.grad is not None:
+                p.grad = None
+
+    def apply(self, fn):
+        for module in self.children():
+            module.apply(fn)
+        fn(self)
+        return self
+
+    def _apply_to_tensors(self, convert):
+        for module in self.modules():
+            for name, p in module._parameters.items():
+                if p is not None:
+                    module._parameters[name] = Parameter(convert(p.detach()), p.requires_grad)
+            for name, b in module._buffers.items():
+                if b is not None:
+                    module._buffers[name] = convert(b)
+        return self
+
+    def to(self, *args, **kwargs):
+        return self._apply_to_tensors(lambda t: t.to(*args, **kwargs))
+
+    def cpu(self):
+        return self.to("cpu")
+
+    def cuda(self, device=None):
+        return self.to("cuda" if device is None else device)
+
+    def float(self):
+        return self._apply_to_tensors(lambda t: t.float() if t.is_floating_point() else t)
+
+    def double(self):
+        return self._apply_to_tensors(lambda t: t.double() if t.is_floating_point() else t)
+
+    def half(self):
+        return self._apply_to_tensors(lambda t: t.half() if t.is_floating_point() else t)
+
+    # -------------------------------------------------------------- state dicts
+
+    def _save_to_state_dict(self, destination, prefix, keep_vars):
+        for name, param in self._parameters.items():
+            if param is not None:
+                destination[prefix + name] = param if keep_vars else param.detach()
+        for name, buf in self._buffers.items():
+            if buf is not None and name not in self._non_persistent_buffers_set:
+                destination[prefix + name] = buf if keep_vars else buf.detach()
+
+    def state_dict(self, *args, destination=None, prefix="", keep_vars=False):
+        if destination is None:
+            destination = OrderedDict()
+        self._save_to_state_dict(destination, prefix, keep_vars)
+        for name, module in self._modules.items():
+            if module is not None:
+                module.state_dict(destination=destination, prefix=prefix + name + ".", keep_vars=keep_vars)
+        return destination
+
+    def load_state_dict(self, state_dict, strict=True, assign=False):
+        expected = self.state_dict(keep_vars=True)
+        missing = [k for k in expected.keys() if k not in state_dict]
+        unexpected = [k for k in state_dict.keys() if k not in expected]
+        errors = []
+        for key, target in expected.items():
+            if key not in state_dict:
+                continue
+            value = state_dict[key]
+            if tuple(value.shape) != tuple(target.shape):
+                errors.append(f"size mismatch for {key}: copying a param with shape {value.shape} from checkpoint, the shape in current model is {target.shape}.")
+                continue
+            with torch.no_grad():
+                target.copy_(value)
+        if strict:
+            if unexpected:
+                errors.insert(0, "Unexpected key(s) in state_dict: {}. ".format(", ".join(f'"{k}"' for k in unexpected)))
+            if missing:
+                errors.insert(0, "Missing key(s) in state_dict: {}. ".format(", ".join(f'"{k}"' for k in missing)))
+        if errors:
+            raise RuntimeError("Error(s) in loading state_dict for {}:\n\t{}".format(self._get_name(), "\n\t".join(errors)))
+        return _IncompatibleKeys(missing, unexpected)
+
+    # ------------------------------------------------------------------ printing
+
+    def _get_name(self):
+        return type(self).__name__
+
+    def extra_repr(self):
+        return ""
+
+    def __repr__(self):
+        extra_lines = []
+        extra = self.extra_repr()
+        if extra:
+            extra_lines = extra.split("\n")
+        child_lines = []
+        for key, module in self._modules.items():
+            child_lines.append("(" + key + "): " + _addindent(repr(module), 2))
+        lines = extra_lines + child_lines
+        main = self._get_name() + "("
+        if lines:
+            if len(extra_lines) == 1 and not child_lines:
+                main += extra_lines[0]
+            else:
+                main += "\n  " + "\n  ".join(lines) + "\n"
+        return main + ")"
+
+
+# --------------------------------------------------------------------- containers
+
+
+class Sequential(Module):
+    def __init__(self, *args):
+        super().__init__()
+        if len(args) == 1 and isinstance(args[0], OrderedDict):
+            for key, module in args[0].items():
+                self.add_module(key, module)
+        else:
+            for idx, module in enumerate(args):
+                self.add_module(str(idx), module)
+
+    def __len__(self):
+        return len(self._modules)
+
+    def __iter__(self):
+        return iter(list(self._modules.values()))
+
+    def __getitem__(self, idx):
+        if isinstance(idx, slice):
+            return Sequential(OrderedDict(list(self._modules.items())[idx]))
+        items = list(self._modules.values())
+        if not -len(items) <= idx < len(items):
+            raise IndexError(f"index {idx} is out of range")
+        return items[idx]
+
+    def append(self, module):
+        self.add_module(str(len(self)), module)
+        return self
+
+    def forward(self, input):
+        for module in self:
+            input = module(input)
+        return input
+
+
+class ModuleList(Module):
+    def __init__(self, modules=None):
+        super().__init__()
+        if modules is not None:
+            self.extend(modules)
+
+    def _index(self, idx):
+        n = len(self._modules)
+        if not -n <= idx < n:
+            raise IndexError(f"index {idx} is out of range")
+        return str(idx % n)
+
+    def __getitem__(self, idx):
+        if isinstance(idx, slice):
+            return ModuleList(list(self._modules.values())[idx])
+        return self._modules[self._index(idx)]
+
+    def __setitem__(self, idx, module):
+        self.add_module(self._index(idx), module)
+
+    def __len__(self):
+        return len(self._modules)
+
+    def __iter__(self):
+        return iter(list(self._modules.values()))
+
+    def append(self, module):
+        self.add_module(str(len(self)), module)
+        return self
+
+    def extend(self, modules):
+        for module in modules:
+            self.append(module)
+        return self
+
+    def insert(self, index, module):
+        items = list(self._modules.values())
+        items.insert(index, module)
+        self._modules.clear()
+        for i, m in enumerate(items):
+            self.add_module(str(i), m)
+
+    def __repr__(self):
+        # Runs of equal children print once, as "(0-2): 3 x Block(...)".
+        reprs = [repr(m) for m in self]
+        if not reprs:
+            return self._get_name() + "()"
+        groups = []
+        start = 0
+        for i in range(1, len(reprs) + 1):
+            if i == len(reprs) or reprs[i] != reprs[start]:
+                groups.append((start, i - 1, reprs[start]))
+                start = i
+        lines = []
+        for first, last, text in groups:
+            text = _addindent(text, 2)
+            if first == last:
+                lines.append(f"({first}): {text}")
+            else:
+                lines.append(f"({first}-{last}): {last - first + 1} x {text}")
+        return self._get_name() + "(\n  " + "\n  ".join(lines) + "\n)"
+
+
+class ModuleDict(Module):
+    def __init__(self, modules=None):
+        super().__init__()
+        if modules is not None:
+            self.update(modules)
+
+    def __getitem__(self, key):
+        return self._modules[key]
+
+    def __setitem__(self, key, module):
+        self.add_module(key, module)
+
+    def __delitem__(self, key):
+        del self._modules[key]
+
+    def __len__(self):
+        return len(self._modules)
+
+    def __iter__(self):
+        return iter(list(self._modules.keys()))
+
+    def __contains__(self, key):
+        return key in self._modules
+
+    def keys(self):
+        return self._modules.keys()
+
+    def items(self):
+        return self._modules.items()
+
+    def values(self):
+        return self._modules.values()
+
+    def update(self, modules):
+        pairs = modules.items() if isinstance(modules, (dict, ModuleDict)) else modules
+        for key, module in pairs:
+            self[key] = module
+
+
+# ------------------------------------------------------------------------- layers
+
+
+class Identity(Module):
+    def __init__(self, *args, **kwargs):
+        super().__init__()
+
+    def forward(self, input):
+        return input
+
+
+class Linear(Module):
+    def __init__(self, in_features, out_features, bias=True, device=None, dtype=None):
+        super().__init__()
+        self.in_features = in_features
+        self.out_features = out_features
+        # PyTorch's default: kaiming_uniform_(a=sqrt(5)), i.e. U(-1/sqrt(in), 1/sqrt(in)).
+        bound = 1 / math.sqrt(in_features) if in_features > 0 else 0
+        self.weight = Parameter((torch.rand(out_features, in_features) * 2 - 1) * bound)
+        if bias:
+            self.bias = Parameter((torch.rand(out_features) * 2 - 1) * bound)
+        else:
+            self.register_parameter("bias", None)
+
+    def forward(self, input):
+        return F.linear(input, self.weight, self.bias)
+
+    def extra_repr(self):
+        return f"in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None}"
+
+
+class LayerNorm(Module):
+    def __init__(self, normalized_shape, eps=1e-05, elementwise_affine=True, bias=True, device=None, dtype=None):
+        super().__init__()
+        if isinstance(normalized_shape, int):
+            normalized_shape = (normalized_shape,)
+        self.normalized_shape = tuple(normalized_shape)
+        self.eps = eps
+        self.elementwise_affine = elementwise_affine
+        if elementwise_affine:
+            self.weight = Parameter(torch.ones(self.normalized_shape))
+            if bias:
+                self.bias = Parameter(torch.zeros(self.normalized_shape))
+            else:
+                self.register_parameter("bias", None)
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+
+    def forward(self, input):
+        return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
+
+    def extra_repr(self):
+        return f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}, bias={self.bias is not None or not self.elementwise_affine}"
+
+
+class Dropout(Module):
+    def __init__(self, p=0.5, inplace=False):
+        super().__init__()
+        if p < 0 or p > 1:
+            raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+        self.p = p
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.dropout(input, self.p, self.training)
+
+    def extra_repr(self):
+        return f"p={self.p}, inplace={self.inplace}"
+
+
+class _Activation(Module):
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def extra_repr(self):
+        return "inplace=True" if self.inplace else ""
+
+
+class ReLU(_Activation):
+    def forward(self, input):
+        return F.relu(input)
+
+
+class SiLU(_Activation):
+    def forward(self, input):
+        return F.silu(input)
+
+
+class GELU(Module):
+    def __init__(self, approximate="none"):
+        super().__init__()
+        self.approximate = approximate
+
+    def forward(self, input):
+        return F.gelu(input, approximate=self.approximate)
+
+    def extra_repr(self):
+        return f"approximate={self.approximate!r}"
+
+
+class Tanh(Module):
+    def forward(self, input):
+        return torch.tanh(input)
+
+
+class Sigmoid(Module):
+    def forward(self, input):
+        return torch.sigmoid(input)
+
+
+class Softmax(Module):
+    def __init__(self, dim=None):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input):
+        return F.softmax(input, self.dim)
+
+    def extra_repr(self):
+        return f"dim={self.dim}"
+
+
+class Flatten(Module):
+    def __init__(self, start_dim=1, end_dim=-1):
+        super().__init__()
+        self.start_dim = start_dim
+        self.end_dim = end_dim
+
+    def forward(self, input):
+        return input.flatten(self.start_dim, self.end_dim)
+
+    def extra_repr(self):
+        return f"start_dim={self.start_dim}, end_dim={self.end_dim}"
+
+
+# ------------------------------------------------------------------------- init
+
+
+class _Init:
+    """torch.nn.init: fills tensors in place, without recording autograd history."""
+
+    def _fill(self, tensor, values):
+        with torch.no_grad():
+            tensor.copy_(values)
+        return tensor
+
+    def normal_(self, tensor, mean=0.0, std=1.0):
+        return self._fill(tensor, torch.randn(tensor.shape) * std + mean)
+
+    def uniform_(self, tensor, a=0.0, b=1.0):
+        return self._fill(tensor, torch.rand(tensor.shape) * (b - a) + a)
+
+    def zeros_(self, tensor):
+        return self._fill(tensor, torch.zeros(tensor.shape))
+
+    def ones_(self, tensor):
+        return self._fill(tensor, torch.ones(tensor.shape))
+
+    def constant_(self, tensor, val):
+        return self._fill(tensor, torch.full(tensor.shape, val))
+
+
+init = _Init()
