@@ -115,6 +115,7 @@ public:
             copy->where = n->where;
             copy->sourceLine = n->sourceLine;
             copy->stack = n->stack;
+            copy->moduleStack = n->moduleStack;
             copy->inlineDepth = n->inlineDepth;
             nodes[n.get()] = copy;
             b.computed.push_back(n.get());

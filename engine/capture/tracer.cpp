@@ -58,6 +58,52 @@ void Tracer::log(const std::string& artifact, const std::string& message) const 
     if (ctx_.recording && ctx_.logger) ctx_.logger->artifact(artifact, ctx_.compileId, message);
 }
 
+namespace {
+
+bool isNnModule(const ClassObject& cls) {
+    return std::any_of(cls.mro.begin(), cls.mro.end(),
+                       [](const ClassObject* c) { return c->name == "Module" && c->module == "torch.nn"; });
+}
+
+// The module's name from its source: L['self']._modules['blocks']._modules['0'] is
+// "blocks.0" under the compiled module; G['model']._modules['fc'] is "model.fc".
+std::string modulePath(const Source& source) {
+    switch (source.kind) {
+    case Source::Kind::Local: return source.name == "self" ? "" : source.name;
+    case Source::Kind::Global: return source.name;
+    case Source::Kind::Key: {
+        bool child = source.base->kind == Source::Kind::Attr && source.base->name == "_modules";
+        std::string base = modulePath(child ? *source.base->base : *source.base);
+        return base.empty() ? source.name : base + "." + source.name;
+    }
+    case Source::Kind::Attr: {
+        std::string base = modulePath(*source.base);
+        return base.empty() ? source.name : base + "." + source.name;
+    }
+    case Source::Kind::Item: return modulePath(*source.base) + "." + std::to_string(source.index);
+    case Source::Kind::ObjectDict: return modulePath(*source.base);
+    }
+    return "";
+}
+
+// Dynamo's nn_module_stack: the forward of every nn.Module the traced code is inside, outermost
+// first (the compiled module itself, L['self'], is the graph and not listed).
+std::vector<ModuleScope> moduleStackOf(const Interpreter& interp) {
+    std::vector<ModuleScope> scopes;
+    for (const Frame& f : interp.stack()) {
+        if (!f.traced || !f.callee || f.callee->name != "forward" || !f.self.source) continue;
+        const ClassPtr& cls = *instanceClass(f.self);
+        if (!isNnModule(*cls)) continue;
+        std::string path = modulePath(*f.self.source);
+        if (path.empty()) continue;
+        if (!scopes.empty() && scopes.back().path == path) continue;
+        scopes.push_back(ModuleScope{path, cls->name});
+    }
+    return scopes;
+}
+
+}  // namespace
+
 std::string Tracer::currentLine() const {
     return strip(interp_.sourceLine(interp_.userLocation()));
 }
@@ -314,6 +360,7 @@ IValue Tracer::captureOp(const OpCall& call) {
     node->where = site.where.known() && site.where.file == interp_.module().fileName ? site.where : interp_.userLocation();
     node->sourceLine = strip(interp_.sourceLine(node->where));
     node->stack = interp_.tracedStack();
+    node->moduleStack = moduleStackOf(interp_);
     node->inlineDepth = interp_.stack().back().inlineDepth;
 
     if (ctx_.recording && ctx_.logger && ctx_.logger->enabled("trace_call")) {

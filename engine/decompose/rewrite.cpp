@@ -12,6 +12,7 @@ void copyProvenance(const Node& from, Node& to) {
     to.where = from.where;
     to.sourceLine = from.sourceLine;
     to.stack = from.stack;
+    to.moduleStack = from.moduleStack;
     to.inlineDepth = from.inlineDepth;
     to.capturedName = from.capturedName.empty() ? from.name : from.capturedName;
 }

@@ -76,6 +76,7 @@ struct Node {
     SourceLocation where;
     std::string sourceLine;  // stripped text of the line that made it
     std::vector<StackFrame> stack;  // innermost last
+    std::vector<ModuleScope> moduleStack;  // the nn.Modules it ran in, outermost first
     int inlineDepth = 0;
     std::string capturedName;  // the captured-graph node it came from; empty in the captured graph itself
     int index = 0;  // position in the graph

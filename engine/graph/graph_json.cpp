@@ -29,6 +29,8 @@ nlohmann::json graphToJson(const Graph& graph) {
         nlohmann::json stack = nlohmann::json::array();
         for (const auto& f : n->stack)
             stack.push_back({{"file", f.file}, {"line", f.line}, {"function", f.function}});
+        nlohmann::json modules = nlohmann::json::array();
+        for (const auto& m : n->moduleStack) modules.push_back({{"path", m.path}, {"class", m.className}});
         nodes.push_back({{"name", n->name},
                          {"op", opcodeName(n->op)},
                          {"target", n->target},
@@ -40,7 +42,8 @@ nlohmann::json graphToJson(const Graph& graph) {
                          {"column", n->where.column},
                          {"source", n->sourceLine},
                          {"inline_depth", n->inlineDepth},
-                         {"stack", stack}});
+                         {"stack", stack},
+                         {"nn_module_stack", modules}});
     }
     nlohmann::json outputs = nlohmann::json::array();
     for (const auto& o : graph.outputs()) outputs.push_back(argumentCode(o));

@@ -25,6 +25,14 @@ struct StackFrame {
     std::string str() const;  // File "script.py", line 4, in fn
 };
 
+// One nn.Module a traced op ran inside (an entry of Dynamo's nn_module_stack): its name
+// under the compiled module ("blocks.0.attn"; under a global, "model.blocks.0") and class.
+struct ModuleScope {
+    std::string path;
+    std::string className;
+    bool operator==(const ModuleScope&) const = default;
+};
+
 struct CompileStartedEvent {
     std::string compileId;  // "0/1"
     std::string function;

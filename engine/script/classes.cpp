@@ -26,6 +26,9 @@ ClassPtr Interpreter::makeClass(const std::string& name, const std::string& qual
     cls->name = name;
     cls->qualname = qualname;
     cls->interpreter = this;
+    cls->module = globals_->vars.count("__name__") && globals_->vars.at("__name__").isString()
+                      ? globals_->vars.at("__name__").asString()
+                      : "__main__";
     cls->dict = std::move(dict);
     for (const Value& base : bases) {
         if (base.as<ClassObject>()) {
@@ -91,7 +94,6 @@ Interpreter::Flow Interpreter::execClassDef(const ClassDef& def) {
     }
     stack_.back().where = def.loc;
     auto dict = std::make_shared<DictObject>();
-    dict->set(Value("__module__"), Value("__main__"));
     dict->set(Value("__qualname__"), Value(qualname));
     for (const std::string& name : body->definitionOrder) {
         auto it = body->vars.find(name);

@@ -758,6 +758,9 @@ Value Interpreter::callFunction(const FunctionObject& fn, CallArgs& args, bool t
     if (fn.globals) globals_ = fn.globals;
     SourceLocation where = fn.def ? fn.def->loc : fn.lambda->loc;
     stack_.push_back(Frame{fn.name, where, traced, depth, &fn, fn.qualname});
+    if (!params->empty() && params->front().kind == ParamKind::Positional)
+        if (auto first = scope->vars.find(params->front().name); first != scope->vars.end() && first->second.as<InstanceObject>())
+            stack_.back().self = first->second;
     struct Restore {
         Interpreter& self;
         ScopePtr saved, savedGlobals;

@@ -44,6 +44,7 @@ struct Frame {
     int inlineDepth = 0;   // 0 for the compiled function itself, 1 for a call it makes, ...
     const FunctionObject* callee = nullptr;  // the script function running (null at module level)
     std::string qualname;  // Outer.forward: what a def or class made in this frame is named under
+    Value self;            // the first argument when it is an instance (a method's self)
 };
 
 // Options of torch.compile / torch._dynamo.optimize.

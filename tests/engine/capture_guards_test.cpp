@@ -262,3 +262,56 @@ fast(torch.ones(5, 4))
               std::string::npos) << logs;
     EXPECT_NE(logs.find("    - 0/2: tensor 'L['x']' size mismatch at index 0. expected 2, actual 5\n"), std::string::npos) << logs;
 }
+
+// Each captured node records the nn.Modules it ran in (Dynamo's nn_module_stack), outermost
+// first and named from the compiled module: the Graph view groups nodes by it.
+TEST(Guards, CapturedNodesRecordTheirModuleStack) {
+    auto run = runScript(R"(import torch
+import torch.nn as nn
+
+class Inner(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 4)
+
+    def forward(self, x):
+        return torch.relu(self.fc(x))
+
+class Outer(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.blocks = nn.ModuleList([Inner(), Inner()])
+        self.head = nn.Linear(4, 2)
+
+    def forward(self, x):
+        for block in self.blocks:
+            x = block(x)
+        return self.head(x) * 2
+
+torch.compile(Outer(), backend="eager")(torch.ones(2, 4))
+)");
+    ASSERT_EQ(run.error, "");
+    auto graphs = run.eventsOf<fusescope::GraphCapturedEvent>();
+    ASSERT_EQ(graphs.size(), 1u);
+    std::vector<std::string> stacks;
+    for (const auto& node : graphs[0].graph["nodes"]) {
+        std::string text = node["name"].get<std::string>() + ":";
+        for (const auto& m : node["nn_module_stack"]) text += " " + m["path"].get<std::string>() + "(" + m["class"].get<std::string>() + ")";
+        stacks.push_back(text);
+    }
+    EXPECT_EQ(stacks, (std::vector<std::string>{
+                          "l_x_:",
+                          "l_self_modules_blocks_modules_0_modules_fc_parameters_weight_:",
+                          "l_self_modules_blocks_modules_0_modules_fc_parameters_bias_:",
+                          "l_self_modules_blocks_modules_1_modules_fc_parameters_weight_:",
+                          "l_self_modules_blocks_modules_1_modules_fc_parameters_bias_:",
+                          "l_self_modules_head_parameters_weight_:",
+                          "l_self_modules_head_parameters_bias_:",
+                          "linear: blocks.0(Inner) blocks.0.fc(Linear)",
+                          "relu: blocks.0(Inner)",
+                          "linear_1: blocks.1(Inner) blocks.1.fc(Linear)",
+                          "relu_1: blocks.1(Inner)",
+                          "linear_2: head(Linear)",
+                          "mul:",
+                      }));
+}
