@@ -498,6 +498,21 @@ std::optional<Argument> decomposeMatmul(Rewrite& r) {
         // A matrix (or a vector as a kx1 column) applies to the last dim of a batch.
         return foldedMm(r, a, [&] { return rb == 1 ? r.call("unsqueeze", {b, constant(int64_t{1})}) : b; });
     }
+    if (ra == rb && ra > 3) {
+        // (..., M, K) @ (..., K, N) with the same static batch dims (attention's [B, H, T, D]):
+        // the batch folds into one dim for bmm and unfolds after, as torch.matmul does.
+        int64_t batch = 1;
+        for (size_t d = 0; d < ra; ++d) {
+            if (!r.isStatic(am, d) || !r.isStatic(bm, d)) return std::nullopt;
+            if (d + 2 < ra && am.sizes[d] != bm.sizes[d]) return std::nullopt;
+            if (d + 2 < ra) batch *= am.sizes[d];
+        }
+        Argument a3 = r.call("reshape", {a, constant(IValue::intList({batch, am.sizes[ra - 2], am.sizes[ra - 1]}))});
+        Argument b3 = r.call("reshape", {b, constant(IValue::intList({batch, bm.sizes[rb - 2], bm.sizes[rb - 1]}))});
+        std::vector<int64_t> out(am.sizes.begin(), am.sizes.end() - 1);
+        out.push_back(bm.sizes[rb - 1]);
+        return r.call("reshape", {r.call("bmm", {a3, b3}), constant(IValue::intList(out))});
+    }
     if (ra != 3 || rb != 3) return std::nullopt;
     std::optional<std::string> batchA = sizeExpression(r, am, 0), batchB = sizeExpression(r, bm, 0);
     if (!batchA || !batchB) return std::nullopt;

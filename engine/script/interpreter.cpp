@@ -141,9 +141,13 @@ void Interpreter::run() {
 void Interpreter::loadTorchNn(const SourceLocation& where) {
     if (torchNnLoaded_) return;
     torchNnLoaded_ = true;  // first: torch/nn.py imports torch itself
-    Value library = loadLibraryModule("torch.nn", where);
     auto& nn = *rootModules_.at("torch").as<ModuleObject>()->attrs.at("nn").as<ModuleObject>();
-    for (const auto& [name, value] : library.as<ModuleObject>()->attrs)
+    auto& functional = *nn.attrs.at("functional").as<ModuleObject>();
+    Value functionalLibrary = loadLibraryModule("torch.nn.functional", where);
+    for (const auto& [name, value] : functionalLibrary.as<ModuleObject>()->attrs)
+        if (value.as<FunctionObject>() && name.front() != '_') functional.attrs[name] = value;
+    Value nnLibrary = loadLibraryModule("torch.nn", where);
+    for (const auto& [name, value] : nnLibrary.as<ModuleObject>()->attrs)
         if (value.as<ClassObject>() || name == "init") nn.attrs[name] = value;
 }
 

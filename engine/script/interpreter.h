@@ -271,6 +271,9 @@ Value makeLoggingModule();
 Value makeCollectionsModule();  // _collections: OrderedDict, which the library's collections.py re-exports  // the level constants torch._logging.set_logs takes
 // Tensor attributes (shape, dtype, ...) and methods (x.add(...), x.size()).
 Value tensorAttribute(Interpreter& interp, const Value& tensor, const std::string& name, const SourceLocation& where);
+// tensor.split(size_or_sections, dim) / tensor.chunk(chunks, dim) as narrow views (a[0] is the
+// tensor); torch.split / torch.chunk take the same arguments.
+Value splitTensor(Interpreter& interp, const CallArgs& args, bool chunks);
 // x.view(2, 3) -> x.view((2, 3)) when the op's parameter after firstArg is an int[].
 ValueList packSizeArguments(const OpDef& op, const ValueList& args, size_t firstArg);
 // Python's format(value, spec) for f-strings.

@@ -1,4 +1,6 @@
 // Tensor attributes (x.shape, x.dtype, ...) and methods (x.view(2, 3), x.item(), ...).
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "ops/op_registry.h"
@@ -50,6 +52,52 @@ ValueList packSizeArguments(const OpDef& op, const ValueList& args, size_t first
     ValueList packed(args.begin(), args.begin() + static_cast<long>(firstArg));
     packed.push_back(makeTuple(ValueList(args.begin() + static_cast<long>(firstArg), args.end())));
     return packed;
+}
+
+Value splitTensor(Interpreter& in, const CallArgs& a, bool chunks) {
+    const char* fn = chunks ? "chunk" : "split";
+    const Value* sizeArg = a.args.size() > 1 ? &a.args[1] : a.kwarg(chunks ? "chunks" : "split_size_or_sections");
+    if (a.args.empty() || !a.args[0].isTensor() || !sizeArg)
+        in.fail("TypeError", std::string(fn) + "() takes a tensor and " + (chunks ? "a number of chunks" : "a size or a list of sizes"));
+    const Value& self = a.args[0];
+    const Tensor& t = self.asTensor();
+    const Value* dimArg = a.args.size() > 2 ? &a.args[2] : a.kwarg("dim");
+    int64_t rank = std::max<int64_t>(t.dim(), 1);
+    int64_t dim = dimArg ? dimArg->asInt() : 0;
+    if (dim < -rank || dim >= rank)
+        in.fail("IndexError", fmt::format("Dimension out of range (expected to be in range of [{}, {}], but got {})", -rank, rank - 1, dim));
+    if (dim < 0) dim += rank;
+    if (in.tracer()) in.tracer()->onSizeUse(t, dim);
+    int64_t n = t.size(dim);
+    std::vector<int64_t> sizes;
+    if (const ValueList* sections = sequenceItems(*sizeArg)) {
+        int64_t total = 0;
+        std::string listed;
+        for (const Value& v : *sections) {
+            sizes.push_back(v.asInt());
+            total += v.asInt();
+            listed += (listed.empty() ? "" : ", ") + std::to_string(v.asInt());
+        }
+        if (total != n)
+            in.fail("RuntimeError", fmt::format("split_with_sizes expects split_sizes to sum exactly to {} (input tensor's size at "
+                                                "dimension {}), but got split_sizes=[{}]", n, dim, listed));
+    } else {
+        int64_t k = sizeArg->asInt();
+        if (chunks && k <= 0) in.fail("RuntimeError", "chunk expects `chunks` to be greater than 0, got: " + std::to_string(k));
+        if (!chunks && k <= 0 && n > 0) in.fail("RuntimeError", "split_size can only be 0 if dimension size is 0, but got dimension size of " + std::to_string(n));
+        int64_t piece = chunks ? (n + k - 1) / k : k;
+        for (int64_t at = 0; at < n || (at == 0 && n == 0); at += std::max<int64_t>(piece, 1)) {
+            sizes.push_back(std::min(piece, n - at));
+            if (n == 0) break;
+        }
+    }
+    ValueList parts;
+    int64_t start = 0;
+    for (int64_t size : sizes) {
+        parts.push_back(in.callOp("narrow", CallStyle::Method, {self, Value(dim), Value(start), Value(size)}, {}, in.currentSite()));
+        start += size;
+    }
+    return makeTuple(parts);
 }
 
 Value tensorAttribute(Interpreter& interp, const Value& self, const std::string& name, const SourceLocation& where) {
@@ -142,6 +190,14 @@ Value tensorAttribute(Interpreter& interp, const Value& self, const std::string&
                                           : args.args[0].asBool();
             s.asTensor().setRequiresGrad(flag);
             return s.unsourced();
+        });
+
+    if (name == "split" || name == "chunk")
+        return method([name](Interpreter& in, const Value& s, CallArgs& args) -> Value {
+            ValueList all{s};
+            all.insert(all.end(), args.args.begin(), args.args.end());
+            CallArgs call{all, args.kwargs, args.where};
+            return splitTensor(in, call, name == "chunk");
         });
 
     const OpRegistry& registry = OpRegistry::instance();

@@ -130,6 +130,8 @@ Value makeTorchModule(ConfigModules& configs) {
     auto tensorType = std::make_shared<TypeObject>();
     tensorType->name = "Tensor";
     torch->attrs["Tensor"] = Value(ObjectPtr(tensorType));
+    torch->attrs["split"] = makeBuiltin("torch.split", [](Interpreter& in, CallArgs& a) { return splitTensor(in, a, false); });
+    torch->attrs["chunk"] = makeBuiltin("torch.chunk", [](Interpreter& in, CallArgs& a) { return splitTensor(in, a, true); });
     // nn.Parameter(data, requires_grad=True): the data's storage, as a leaf marked a parameter.
     nn->attrs["Parameter"] = makeType("Parameter", [](Interpreter& in, CallArgs& a) {
         if (a.args.size() > 2) in.fail("TypeError", "Parameter() takes at most 2 arguments");
