@@ -173,8 +173,10 @@ void checkSameDtype(const Tensor& a, const Tensor& b) {
                                                       cppTypeName(b.dtype())));
 }
 
-[[noreturn]] void cannotMultiply(int64_t r1, int64_t c1, int64_t r2, int64_t c2) {
-    throw ScriptError("RuntimeError", fmt::format("mat1 and mat2 shapes cannot be multiplied ({}x{} and {}x{})", r1, c1, r2, c2));
+// PyTorch names the kernel that refused: mm, or addmm for a linear with a bias.
+[[noreturn]] void cannotMultiply(int64_t r1, int64_t c1, int64_t r2, int64_t c2, const char* kernel = "mm") {
+    throw ScriptError("RuntimeError",
+                      fmt::format("{}: mat1 and mat2 shapes cannot be multiplied ({}x{} and {}x{})", kernel, r1, c1, r2, c2));
 }
 
 // matmul's output shape and batch shape, following torch.matmul's cases.
@@ -199,16 +201,16 @@ MatmulShape matmulShape(const Tensor& a, const Tensor& b) {
         return {{}, {}};
     }
     if (db == 1) {
-        if (sa.back() != sb[0]) {
-            if (da == 2) throw ScriptError("RuntimeError", fmt::format("size mismatch, got input ({}), mat ({}x{}), vec ({})", sa[0], sa[0], sa[1], sb[0]));
-            cannotMultiply(shapeNumel(sa) / sa.back(), sa.back(), sb[0], 1);
+        if (sa.back() != sb[0]) {  // a batch of matrices folds into one matrix (mv's message)
+            int64_t rows = shapeNumel(sa) / std::max<int64_t>(sa.back(), 1);
+            throw ScriptError("RuntimeError", fmt::format("size mismatch, got input ({}), mat ({}x{}), vec ({})", rows, rows, sa.back(), sb[0]));
         }
         Shape out(sa.begin(), sa.end() - 1);
         return {out, da >= 2 ? Shape(sa.begin(), sa.end() - 2) : Shape{}};
     }
     int64_t k = sa.back();
     int64_t kb = sb[sb.size() - 2];
-    if (k != kb) cannotMultiply(da == 1 ? 1 : sa[sa.size() - 2], k, kb, sb.back());
+    if (k != kb) cannotMultiply(db == 2 ? shapeNumel(sa) / std::max<int64_t>(k, 1) : da == 1 ? 1 : sa[sa.size() - 2], k, kb, sb.back());
     Shape batchA = da >= 2 ? Shape(sa.begin(), sa.end() - 2) : Shape{};
     Shape batchB(sb.begin(), sb.end() - 2);
     Shape batch = broadcastShapes(batchA, batchB);
@@ -248,7 +250,9 @@ ResultMeta linearMeta(const BoundArgs& a) {
     if (weight.dim() != 2) throw ScriptError("RuntimeError", fmt::format("linear(): weight must be 2-D, but got {}-D", weight.dim()));
     checkSameDtype(input, weight);
     int64_t k = input.sizes().back();
-    if (k != weight.sizes()[1]) cannotMultiply(input.numel() / std::max<int64_t>(k, 1), k, weight.sizes()[1], weight.sizes()[0]);
+    if (k != weight.sizes()[1])
+        cannotMultiply(shapeNumel(input.sizes()) / std::max<int64_t>(k, 1), k, weight.sizes()[1], weight.sizes()[0],
+                       a["bias"].isNone() ? "mm" : "addmm");
     Shape out(input.sizes().begin(), input.sizes().end() - 1);
     out.push_back(weight.sizes()[0]);
     const IValue& bias = a["bias"];

@@ -102,12 +102,13 @@ Value dictMethod(Interpreter& interp, const Value& self, const std::string& name
     auto bind = [&](auto fn) { return boundMethod("dict." + name, self, fn); };
     if (name == "keys" || name == "values" || name == "items")
         return bind([dict, name](Interpreter& in, const Value& self, CallArgs&) {
-            ValueList out;
+            auto view = std::make_shared<DictViewObject>();
+            view->kind = std::string(dynamic_cast<OrderedDictObject*>(dict) ? "odict_" : "dict_") + name;
             for (const auto& [k, v] : dict->items) {
                 Value item = k.isString() ? in.dictItem(self, k.asString(), v) : v;
-                out.push_back(name == "keys" ? k : name == "values" ? item : makeTuple({k, item}));
+                view->items.push_back(name == "keys" ? k : name == "values" ? item : makeTuple({k, item}));
             }
-            return makeList(out);
+            return Value(ObjectPtr(view));
         });
     if (name == "get")
         return bind([dict](Interpreter& in, const Value& self, CallArgs& a) {

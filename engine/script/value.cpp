@@ -190,6 +190,7 @@ std::string valueRepr(const Value& value) {
             if (dynamic_cast<DictObject*>(o.get()) && ReprEntry::active(o.get())) return "{...}";
             if (dynamic_cast<TupleObject*>(o.get()) && ReprEntry::active(o.get())) return "(...)";
             ReprEntry entry(o.get());
+            if (auto* view = dynamic_cast<DictViewObject*>(o.get())) return view->kind + "([" + joinRepr(view->items) + "])";
             if (auto* list = dynamic_cast<ListObject*>(o.get())) return "[" + joinRepr(list->items) + "]";
             if (auto* size = dynamic_cast<SizeObject*>(o.get())) return "torch.Size([" + joinRepr(size->items) + "])";
             if (auto* tuple = dynamic_cast<TupleObject*>(o.get()))

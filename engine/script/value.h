@@ -104,6 +104,12 @@ struct ListObject : Object {
     ValueList items;
     std::string typeName() const override { return "list"; }
 };
+// d.keys() / d.values() / d.items(): a snapshot of the dict, printed as Python prints the
+// view (dict_keys(['a']), odict_items([...])).
+struct DictViewObject : ListObject {
+    std::string kind;  // "dict_keys", "odict_values", ...
+    std::string typeName() const override { return kind; }
+};
 struct TupleObject : Object {
     ValueList items;
     std::string typeName() const override { return "tuple"; }

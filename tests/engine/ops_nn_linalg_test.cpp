@@ -73,8 +73,8 @@ TEST(Linalg, MatmulCases) {
 TEST(Linalg, ErrorsAndLinear) {
     Tensor a = T("ones", {IValue::intList({2, 3})});
     Tensor b = T("ones", {IValue::intList({4, 5})});
-    EXPECT_EQ(errorOf([&] { T("mm", {a, b}); }), "mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)");
-    EXPECT_EQ(errorOf([&] { T("matmul", {a, b}); }), "mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)");
+    EXPECT_EQ(errorOf([&] { T("mm", {a, b}); }), "mm: mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)");
+    EXPECT_EQ(errorOf([&] { T("matmul", {a, b}); }), "mm: mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)");
     EXPECT_EQ(errorOf([&] { T("matmul", {a, T("ones", {IValue::intList({3, 2})}, {{"dtype", IValue(DType::Float64)}})}); }),
               "expected mat1 and mat2 to have the same dtype, but got: float != double");
     Tensor x = floats({1, 2, 3, 4, 5, 6}, {2, 3});
@@ -85,7 +85,7 @@ TEST(Linalg, ErrorsAndLinear) {
     expectNear(y, {11, 25, 14, 31});
     expectNear(T("linear", {x, w}), {1, 5, 4, 11});
     EXPECT_EQ(errorOf([&] { T("linear", {x, T("ones", {IValue::intList({2, 4})})}); }),
-              "mat1 and mat2 shapes cannot be multiplied (2x3 and 4x2)");
+              "mm: mat1 and mat2 shapes cannot be multiplied (2x3 and 4x2)");
     expectInferMatches("linear", {x, w, bias}, {toMeta(x), toMeta(w), toMeta(bias)});
     expectInferMatches("matmul", {x, T("t", {w})}, {toMeta(x), toMeta(T("t", {w}))});
 }
