@@ -116,7 +116,9 @@ std::optional<std::string> Guard::check(const Value* value, const Value* other) 
         return std::nullopt;
     case Kind::Length: {
         const ValueList* items = sequenceItems(*value);
-        if (!items || static_cast<int64_t>(items->size()) != count) return str();
+        auto* dict = value->as<DictObject>();
+        int64_t n = items ? static_cast<int64_t>(items->size()) : dict ? static_cast<int64_t>(dict->items.size()) : -1;
+        if (n != count) return str();
         return std::nullopt;
     }
     case Kind::DimAtLeast:

@@ -153,7 +153,8 @@ void Tracer::onInputUse(const Value& value) {
 
 void Tracer::onLengthUse(const Value& value) {
     const ValueList* items = sequenceItems(value);
-    if (!value.source || !items) return;
+    auto* dict = value.as<DictObject>();
+    if (!value.source || (!items && !dict)) return;
     Guard type;
     type.kind = Guard::Kind::TypeMatch;
     type.source = value.source;
@@ -162,7 +163,7 @@ void Tracer::onLengthUse(const Value& value) {
     Guard length;
     length.kind = Guard::Kind::Length;
     length.source = value.source;
-    length.count = static_cast<int64_t>(items->size());
+    length.count = static_cast<int64_t>(items ? items->size() : dict->items.size());
     addGuard(std::move(length));
 }
 

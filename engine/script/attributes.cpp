@@ -102,6 +102,7 @@ Value dictMethod(Interpreter& interp, const Value& self, const std::string& name
     auto bind = [&](auto fn) { return boundMethod("dict." + name, self, fn); };
     if (name == "keys" || name == "values" || name == "items")
         return bind([dict, name](Interpreter& in, const Value& self, CallArgs&) {
+            if (in.tracer() && self.source) in.tracer()->onLengthUse(self);  // a trace that walked it saw this many
             auto view = std::make_shared<DictViewObject>();
             view->kind = std::string(dynamic_cast<OrderedDictObject*>(dict) ? "odict_" : "dict_") + name;
             for (const auto& [k, v] : dict->items) {

@@ -260,6 +260,10 @@ void Interpreter::setAttribute(const Value& object, const std::string& name, con
         cls->dict->set(Value(name), value.unsourced());
         return;
     }
+    if (auto* compiled = object.as<CompiledFunctionObject>(); compiled && compiled->isModule) {  // OptimizedModule
+        setAttribute(compiled->boundSelf, name, value);
+        return;
+    }
     if (auto* m = object.as<ModuleObject>()) {
         m->attrs[name] = value.unsourced();
         return;

@@ -197,6 +197,7 @@ ValueList Interpreter::iterate(const Value& iterable) {
         return out;
     }
     if (auto* dict = iterable.as<DictObject>()) {
+        if (tracer_ && iterable.source) tracer_->onLengthUse(iterable);
         ValueList out;
         for (const auto& kv : dict->items) out.push_back(kv.first);
         return out;
@@ -246,7 +247,10 @@ int64_t Interpreter::length(const Value& value) {
         if (tracer_ && value.source) tracer_->onLengthUse(value);
         return static_cast<int64_t>(items->size());
     }
-    if (auto* dict = value.as<DictObject>()) return static_cast<int64_t>(dict->items.size());
+    if (auto* dict = value.as<DictObject>()) {
+        if (tracer_ && value.source) tracer_->onLengthUse(value);
+        return static_cast<int64_t>(dict->items.size());
+    }
     if (auto* set = value.as<SetObject>()) return static_cast<int64_t>(set->items.size());
     if (auto* range = value.as<RangeObject>()) return range->length();
     if (auto n = callSpecial(value, "__len__", {})) {

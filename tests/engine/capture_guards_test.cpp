@@ -315,3 +315,35 @@ torch.compile(Outer(), backend="eager")(torch.ones(2, 4))
                           "mul:",
                       }));
 }
+
+// A trace that walked a ModuleList saw that many layers: appending one after compiling
+// recompiles (the dict of submodules is length-guarded) instead of skipping the new layer.
+TEST(Guards, GrowingAModuleListRecompiles) {
+    auto run = runScript(R"(import torch
+import torch.nn as nn
+
+class Stack(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.layers = nn.ModuleList([nn.Linear(2, 2) for _ in range(2)])
+
+    def forward(self, x):
+        for layer in self.layers:
+            x = layer(x)
+        return x
+
+s = Stack()
+f = torch.compile(s, backend="eager")
+x = torch.ones(1, 2)
+with torch.no_grad():
+    print(torch.allclose(f(x), s(x)))
+    s.layers.append(nn.Linear(2, 2))
+    print(torch.allclose(f(x), s(x)))
+)", "recompiles");
+    ASSERT_EQ(run.error, "");
+    EXPECT_EQ(run.out, "True\nTrue\n");
+    EXPECT_EQ(run.logs,
+              "[0/1] [__recompiles] Recompiling function forward in script.py:9\n"
+              "    triggered by the following guard failure(s):\n"
+              "    - 0/0: len(L['self']._modules['layers']._modules) == 2               # for layer in self.layers:\n");
+}
