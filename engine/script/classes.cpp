@@ -75,7 +75,8 @@ Interpreter::Flow Interpreter::execClassDef(const ClassDef& def) {
     {
         ScopePtr saved = current_;
         const Frame& outer = stack_.back();
-        stack_.push_back(Frame{def.name, def.loc, outer.traced, outer.inlineDepth, nullptr, qualname});
+        stack_.push_back(Frame{.function = def.name, .where = def.loc, .traced = outer.traced,
+                               .inlineDepth = outer.inlineDepth, .qualname = qualname});
         current_ = body;
         struct Restore {
             Interpreter& self;
