@@ -76,7 +76,7 @@ Interpreter::Flow Interpreter::execClassDef(const ClassDef& def) {
         ScopePtr saved = current_;
         const Frame& outer = stack_.back();
         stack_.push_back(Frame{.function = def.name, .where = def.loc, .traced = outer.traced,
-                               .inlineDepth = outer.inlineDepth, .qualname = qualname});
+                               .inlineDepth = outer.inlineDepth, .qualname = qualname, .self = Value()});
         current_ = body;
         struct Restore {
             Interpreter& self;

@@ -132,7 +132,7 @@ std::string Interpreter::qualifiedName(const std::string& name) const {
 }
 
 void Interpreter::run() {
-    stack_.push_back(Frame{.function = "<module>", .where = {module_.fileName, 1, 1}});
+    stack_.push_back(Frame{.function = "<module>", .where = {module_.fileName, 1, 1}, .qualname = "", .self = Value()});
     Flow flow = exec(module_.body);
     (void)flow;
     stack_.pop_back();
@@ -170,7 +170,7 @@ Value Interpreter::loadLibraryModule(const std::string& name, const SourceLocati
     TraceHooks* savedTracer = tracer_;
     globals_ = current_ = globals;
     tracer_ = nullptr;  // importing runs eagerly, as Dynamo runs imports outside the graph
-    stack_.push_back(Frame{.function = "<module>", .where = {module.fileName, 1, 1}});
+    stack_.push_back(Frame{.function = "<module>", .where = {module.fileName, 1, 1}, .qualname = "", .self = Value()});
     struct Restore {
         Interpreter& self;
         ScopePtr globals, current;
@@ -762,7 +762,7 @@ Value Interpreter::callFunction(const FunctionObject& fn, CallArgs& args, bool t
     if (fn.globals) globals_ = fn.globals;
     SourceLocation where = fn.def ? fn.def->loc : fn.lambda->loc;
     stack_.push_back(Frame{.function = fn.name, .where = where, .traced = traced, .inlineDepth = depth, .callee = &fn,
-                           .qualname = fn.qualname});
+                           .qualname = fn.qualname, .self = Value()});
     if (!params->empty() && params->front().kind == ParamKind::Positional)
         if (auto first = scope->vars.find(params->front().name); first != scope->vars.end() && first->second.as<InstanceObject>())
             stack_.back().self = first->second;
