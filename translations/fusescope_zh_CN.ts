@@ -839,6 +839,10 @@
         <source>Thread %1</source>
         <translation>线程 %1</translation>
     </message>
+    <message>
+        <source>GPU %1</source>
+        <translation>GPU %1</translation>
+    </message>
 </context>
 <context>
     <name>fusescope::gui::TraceTreeModel</name>
@@ -861,6 +865,10 @@
     <message>
         <source>Thread %1</source>
         <translation>线程 %1</translation>
+    </message>
+    <message>
+        <source>GPU %1</source>
+        <translation>GPU %1</translation>
     </message>
     <message numerus="yes">
         <source>%n span(s)</source>

@@ -7,8 +7,8 @@
 //
 // With GPU code generation only (`--gpu-codegen-only`), cuda tensors keep their data in host
 // memory and eager ops compute them on the CPU, while compiled graphs still generate and
-// compile every CUDA kernel they would launch. Otherwise a cuda tensor needs the CUDA
-// runtime; until that exists, making one fails with the reason.
+// compile every CUDA kernel they would launch. Otherwise cuda tensors need a GPU (making one
+// without fails with the reason): compiled graphs run there, eager ops on the host copy.
 
 #include <string>
 
@@ -20,6 +20,8 @@ struct DeviceContext {
     Device defaultDevice = Device::cpu();
     // Why cuda tensors cannot be made (no driver, no device, no runtime); "" when they can.
     std::string cudaUnavailableReason = "no CUDA runtime in this context";
+    // GPU code generation only: cuda tensors live on the host and compiled graphs run as C++.
+    bool cudaOnHost = false;
 };
 
 // Makes `context` the current thread's for the scope's lifetime.

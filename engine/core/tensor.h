@@ -18,6 +18,13 @@ using Shape = std::vector<int64_t>;
 Shape contiguousStrides(const Shape& sizes);
 int64_t shapeNumel(const Shape& sizes);
 
+// A copy of a storage's bytes in an accelerator's memory (runtime/cuda_memory.h makes them).
+class DeviceCopy {
+public:
+    virtual ~DeviceCopy() = default;
+    virtual void download(void* host, std::size_t nbytes) = 0;
+};
+
 class Storage {
 public:
     // Zero-filled unless `zeroed` is false (generated code writes every element itself).
@@ -25,15 +32,39 @@ public:
     ~Storage();
     Storage(const Storage&) = delete;
     Storage& operator=(const Storage&) = delete;
-    void* data() { return data_; }
-    const void* data() const { return data_; }
+    // The host bytes, first brought up to date from the device copy when a kernel wrote that
+    // one last. Host code may write through the pointer, so the device copy is stale after.
+    void* data() {
+        syncHost();
+        deviceValid_ = false;
+        return data_;
+    }
+    const void* data() const {
+        syncHost();
+        return data_;
+    }
     std::size_t nbytes() const { return nbytes_; }
     Device device() const { return device_; }
 
+    // The device copy (null until a kernel needs this storage), and which copy is current:
+    // the runtime uploads the host bytes when !deviceValid(), and marks the device copy
+    // written after a kernel stores into it, so the host copy waits for the next host access.
+    DeviceCopy* deviceCopy() const { return deviceCopy_.get(); }
+    void setDeviceCopy(std::unique_ptr<DeviceCopy> copy) { deviceCopy_ = std::move(copy), deviceValid_ = false; }
+    bool deviceValid() const { return deviceCopy_ && deviceValid_; }
+    void markUploaded() { deviceValid_ = true; }
+    void markDeviceWritten() { deviceValid_ = true, hostValid_ = false; }
+
 private:
+    void syncHost() const {
+        if (!hostValid_) deviceCopy_->download(data_, nbytes_), hostValid_ = true;
+    }
     void* data_ = nullptr;
     std::size_t nbytes_ = 0;
     Device device_;
+    std::unique_ptr<DeviceCopy> deviceCopy_;
+    bool deviceValid_ = false;
+    mutable bool hostValid_ = true;
 };
 
 struct TensorImpl {

@@ -1,32 +1,46 @@
 // The CUDA device: CUDA kernels for the schedule, compiled by NVRTC to PTX and a cubin (no
-// GPU needed). Launching them needs the CUDA runtime; under GPU code generation only the
-// graph's results come from the CPU device running the same schedule.
+// GPU needed), loaded and launched by CudaGraphRunner. Under GPU code generation only
+// (DeviceContext::cudaOnHost), the graph's results come from the CPU device running the
+// same schedule.
 
 #include <mutex>
 
 #include <fmt/format.h>
 
 #include "codegen/cuda/cuda_codegen.h"
+#include "core/device_context.h"
 #include "devices/device_backend.h"
+#include "runtime/cuda_runtime.h"
 #include "toolchain/cuda/cuda_compiler.h"
 
 namespace fusescope {
 
 namespace {
 
+using LaunchPlan = std::shared_ptr<const std::vector<CudaLaunchStep>>;
+
+// Kernels run on the GPU: the session can make cuda tensors and does not keep them on the host.
+bool runsOnGpu() { return cudaTensorsAvailable() && !currentDeviceContext().cudaOnHost; }
+
 class CudaDevice : public DeviceBackend {
 public:
-    // The buffers of a graph that runs as C++ on the CPU (GPU code generation only).
+    // Generated code's buffers: the CPU's when the graph runs as C++ (GPU code generation
+    // only); on the GPU, CudaGraphRunner takes them from the CUDA caching allocator.
     const DeviceAllocator& allocator() const override { return cpuDevice().allocator(); }
 
     RenderedModule render(const LoweredGraph& graph, const Schedule& schedule, const TestHooks&) const override {
-        return generateCuda(graph, schedule);  // the launch plan goes on in the source's closing comments
+        GeneratedCuda generated = generateCuda(graph, schedule);  // the launch plan also ends the source as comments
+        LaunchPlan plan = std::make_shared<const std::vector<CudaLaunchStep>>(std::move(generated.steps));
+        RenderedModule module = std::move(generated);
+        module.launchPlan = plan;
+        return module;
     }
 
     CompiledArtifact compile(const RenderedModule& module, const CompileRequest& request,
                              const InductorReporter& report) const override {
         CompiledArtifact compiled;
-        compiled.arch = request.settings.cudaArch.empty() ? CudaCompiler::kDefaultArch : request.settings.cudaArch;
+        compiled.arch = request.settings.cudaArch;
+        if (compiled.arch.empty()) compiled.arch = runsOnGpu() ? cudaApi().arch : CudaCompiler::kDefaultArch;
         if (!CudaCompiler::available()) {
             static std::once_flag noToolkitNotice;
             std::call_once(noToolkitNotice, [&] {
@@ -42,6 +56,7 @@ public:
             compiled.addArtifact("sass", code.sass);
             compiled.compileSeconds = code.compileSeconds;
             if (!code.log.empty()) report.artifact("perf_hints", request.graphName + ": " + code.log);
+            compiled.program = code.cubin.empty() ? code.ptx : code.cubin;  // the driver compiles PTX on load
         } catch (const Error& e) {
             compiled.error = e.what();
         }
@@ -53,11 +68,19 @@ public:
                            fmt::format("CUDA compile error in the code generated for {}:\n{}", graphName, message));
     }
 
-    // The kernels are not launched (core/device_context.h): the same schedule runs on the
-    // CPU device, reported nowhere (the user reads the CUDA code), and its results are put
-    // on this device.
-    CompiledGraph load(const ScheduledGraph& g, const RenderedModule&, const CompiledArtifact&,
+    CompiledGraph load(const ScheduledGraph& g, const RenderedModule& module, const CompiledArtifact& compiled,
                        const CompileRequest& request) const override {
+        if (runsOnGpu()) {
+            if (!compiled.program.has_value())
+                throw ScriptError("RuntimeError", "cannot run " + request.graphName + " on the GPU: " +
+                                                      CudaCompiler::unavailableReason());
+            auto runner = std::make_shared<CudaGraphRunner>(g.lowered, *std::any_cast<LaunchPlan>(module.launchPlan),
+                                                            std::any_cast<std::string>(compiled.program), request.device,
+                                                            GraphTraceName{request.compileId, request.graphName});
+            return [runner](const std::vector<Tensor>& inputs) { return (*runner)(inputs); };
+        }
+        // GPU code generation only: the same schedule runs on the CPU device, reported
+        // nowhere (the user reads the CUDA code), and its results are put on this device.
         CompileRequest host = request;
         host.logger = nullptr;
         host.bus = nullptr;

@@ -69,8 +69,9 @@ void Profiler::dispatch(const TraceRecord& record) {
 void Profiler::record(TraceRecord record) {
     if (!active()) return;
     record.rfId = nextRecordId();
-    record.parentId = openRecords.empty() ? 0 : openRecords.back();
-    record.tid = currentThreadId();
+    bool onThisThread = record.tid == 0;  // else a device's track (gpuTrackTid)
+    record.parentId = onThisThread && !openRecords.empty() ? openRecords.back() : 0;
+    if (onThisThread) record.tid = currentThreadId();
     dispatch(record);
 }
 

@@ -29,7 +29,8 @@ public:
     static int64_t nextRecordId();
     static int64_t currentThreadId();
     // Reports a span measured by hand (one that no scope encloses, such as the capture of
-    // a graph, which interleaves with the script's own code). Fills rf_id, parent and tid.
+    // a graph, which interleaves with the script's own code). Fills rf_id, and parent and tid
+    // unless the record names a device's track (a GPU kernel: tid = gpuTrackTid(...)).
     static void record(TraceRecord record);
 
 private:

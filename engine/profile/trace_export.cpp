@@ -108,7 +108,7 @@ nlohmann::json chromeTraceJson(const std::vector<TraceRecord>& unordered) {
     for (const TraceRecord& r : records) threads.insert(r.tid);
     for (int64_t tid : threads)
         events.push_back({{"ph", "M"}, {"name", "thread_name"}, {"pid", pid}, {"tid", tid},
-                          {"args", {{"name", "thread " + std::to_string(tid)}}}});
+                          {"args", {{"name", traceTrackName(tid)}}}});
 
     std::map<int64_t, const TraceRecord*> byId;
     for (const TraceRecord& r : records) byId[r.rfId] = &r;

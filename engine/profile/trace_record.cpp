@@ -43,6 +43,10 @@ nlohmann::json traceArgsToJson(const TraceArgs& a) {
     return {{"values", list(a.values)}, {"shapes", list(a.shapes)}, {"types", list(a.types)}, {"strides", list(a.strides)}};
 }
 
+std::string traceTrackName(int64_t tid) {
+    return tid < 0 ? "GPU " + std::to_string(-1 - tid) : "thread " + std::to_string(tid);
+}
+
 nlohmann::json traceRecordToJson(const TraceRecord& r) {
     nlohmann::json j = {{"rf_id", r.rfId},         {"parent", r.parentId}, {"cat", traceCategoryName(r.category)},
                         {"name", r.name},          {"begin_ns", r.beginNs}, {"end_ns", r.endNs},

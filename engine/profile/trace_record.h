@@ -46,6 +46,12 @@ struct TraceRecord {
     int64_t flowId = 0;
 };
 
+// GPU kernels run on a track of their own: a negative tid, which no OS thread has, names
+// the device ("GPU 0": its default stream, where Fusescope launches everything).
+constexpr int64_t gpuTrackTid(int device) { return -1 - device; }
+// The track's name: "GPU 0", or "thread 1234".
+std::string traceTrackName(int64_t tid);
+
 nlohmann::json traceRecordToJson(const TraceRecord& record);
 TraceRecord traceRecordFromJson(const nlohmann::json& json);  // throws nlohmann::json::exception
 

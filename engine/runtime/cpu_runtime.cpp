@@ -5,6 +5,7 @@
 #include "core/error.h"
 #include "profile/profiler.h"
 #include "profile/trace_args.h"
+#include "runtime/graph_call.h"
 #include "toolchain/cpp_jit.h"
 
 #ifdef FUSESCOPE_HAVE_BLAS
@@ -47,24 +48,12 @@ void fsGemm(int dtype, int transA, int transB, int64_t m, int64_t n, int64_t k, 
 // The graph call running on this thread, for the kernel spans its wrapper reports.
 struct ActiveCall {
     const CpuGraphRunner* runner;
-    const std::map<std::string, IndexExpr>* symbols;
+    const SymbolValues* symbols;
     int64_t launchId;  // rf_id of the graph call's span: the kernels' flow source
 };
 thread_local const ActiveCall* activeCall = nullptr;
 
 void fsTraceEnd(void* span) { delete static_cast<RecordScope*>(span); }
-
-int64_t evaluate(const IndexExpr& e, const std::map<std::string, IndexExpr>& symbols) {
-    auto v = e.substitute(symbols).constant();
-    if (!v) throw Error("internal error: size " + e.str() + " depends on an unknown symbol");
-    return *v;
-}
-
-Shape evaluate(const std::vector<IndexExpr>& values, const std::map<std::string, IndexExpr>& symbols) {
-    Shape out;
-    for (const auto& v : values) out.push_back(evaluate(v, symbols));
-    return out;
-}
 
 }  // namespace
 
@@ -110,19 +99,11 @@ CpuGraphRunner::CpuGraphRunner(const LoweredGraph& graph, const RenderedModule& 
     }
     for (const auto& name : generated.outputBuffers) outputBuffers_.push_back({name, graph.layoutOf(name)});
     call_ = reinterpret_cast<CallFn>(module_->symbol("call"));
-    for (const auto& b : graph.buffers)
-        for (const auto& op : b.body.ops)
-            if ((op.kind == LoopOpKind::FloorDiv || op.kind == LoopOpKind::Mod || op.kind == LoopOpKind::TruncDiv) &&
-                !isFloating(op.dtype) && !divisionSite_.known())
-                for (const Node* origin : b.origins)
-                    if (!divisionSite_.known() && !origin->meta.empty() && !isFloating(origin->meta[0].dtype) &&
-                        (origin->target == "remainder" || origin->target == "floor_divide" || origin->target == "div"))
-                        divisionSite_ = origin->where;
+    divisionSite_ = integerDivisionSite(graph);
 }
 
 std::vector<Tensor> CpuGraphRunner::operator()(const std::vector<Tensor>& inputs) const {
-    std::map<std::string, IndexExpr> symbols;
-    for (const auto& s : symbols_) symbols[s.name] = IndexExpr(inputs.at(s.placeholder).sizes().at(s.dim));
+    SymbolValues symbols = symbolValues(symbols_, inputs);
     std::vector<void*> in;
     for (const auto& t : inputs) in.push_back(t.dataPtr());
     std::map<std::string, Tensor> buffers;
@@ -133,39 +114,21 @@ std::vector<Tensor> CpuGraphRunner::operator()(const std::vector<Tensor>& inputs
         buffers[name] = storage;
         out.push_back(storage.dataPtr());
     }
-    std::vector<int64_t> symbolValues;
-    for (const auto& s : symbols_) symbolValues.push_back(evaluate(symbols[s.name], {}));
+    std::vector<int64_t> sizeArgs;
+    for (const auto& s : symbols_) sizeArgs.push_back(evaluate(symbols[s.name], {}));
     int status;
     {
-        RecordScope span(TraceCategory::UserAnnotation, "## Call CompiledFxGraph " + traceName_.graphName + " ##");
+        RecordScope span(TraceCategory::UserAnnotation, graphCallSpanName(traceName_));
         TraceRecord* r = span.record();
-        if (r) {
-            r->compileId = traceName_.compileId;
-            for (const auto& t : inputs) appendTraceArg(r->inputs, IValue(t));
-        }
+        describeGraphCall(r, traceName_, inputs);
         ActiveCall active{this, &symbols, r ? r->rfId : 0};
         const ActiveCall* outer = std::exchange(activeCall, &active);
-        status = call_(in.data(), out.data(), symbolValues.data());
+        status = call_(in.data(), out.data(), sizeArgs.data());
         activeCall = outer;
     }
     if (status != 0) throw ScriptError("RuntimeError", "ZeroDivisionError", divisionSite_);
 
-    std::vector<Tensor> results;
-    for (const auto& o : outputs_) {
-        Shape sizes = evaluate(o.view.size, symbols), strides = evaluate(o.view.stride, symbols);
-        int64_t offset = evaluate(o.view.offset, symbols);
-        auto it = buffers.find(o.buffer);
-        if (it != buffers.end()) {
-            results.push_back(it->second.asStrided(sizes, strides, offset));
-            continue;
-        }
-        for (const auto& input : inputs_)
-            if (input.name == o.buffer) {
-                const Tensor& t = inputs.at(input.placeholder);
-                results.push_back(t.asStrided(sizes, strides, t.storageOffset() + offset));
-            }
-    }
-    return results;
+    return graphOutputs(outputs_, inputs_, buffers, inputs, symbols);
 }
 
 }  // namespace fusescope

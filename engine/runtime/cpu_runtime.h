@@ -10,6 +10,7 @@
 #include "core/error.h"
 #include "core/tensor.h"
 #include "runtime/device_allocator.h"
+#include "runtime/graph_call.h"
 
 namespace fusescope {
 
@@ -18,12 +19,6 @@ struct CompiledModule;
 // Makes the runtime helpers generated code calls known to the JIT: fs_alloc and fs_free
 // (the allocator's), fs_gemm, fs_trace_begin and fs_trace_end. Idempotent for one allocator.
 void registerCpuRuntimeSymbols(const DeviceAllocator& allocator);
-
-// Names a compiled graph in the trace.
-struct GraphTraceName {
-    std::string compileId;  // 0/1
-    std::string graphName;  // __compiled_fn_0
-};
 
 class CpuGraphRunner {
 public:

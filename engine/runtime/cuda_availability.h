@@ -1,6 +1,6 @@
 #pragma once
-// Why this process cannot run tensors on a GPU: no CUDA driver, no device, or Fusescope's
-// CUDA runtime missing. A session that is not limited to GPU code generation puts it in
+// Why this process cannot run tensors on a GPU (no CUDA driver, no device), or "" when it
+// can. A session that is not limited to GPU code generation puts it in
 // its DeviceContext (core/device_context.h), so making a cuda tensor fails with it.
 
 #include <string>

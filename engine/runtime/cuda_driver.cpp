@@ -8,8 +8,13 @@ namespace fusescope {
 
 namespace {
 
-CudaDriverStatus probe() {
+const SharedLibrary& driverLibrary() {
     static const SharedLibrary driver({"libcuda.so.1"});
+    return driver;
+}
+
+CudaDriverStatus probe() {
+    const SharedLibrary& driver = driverLibrary();
     CudaDriverStatus status;
     if (!driver.loaded()) {
         status.reason = fmt::format("no CUDA driver found ({})", driver.error());
@@ -32,11 +37,90 @@ CudaDriverStatus probe() {
     return status;
 }
 
+template <class F> void resolve(F& slot, const char* name) {
+    slot = driverLibrary().function<F>(name);
+    if (!slot) throw Error(fmt::format("the CUDA driver (libcuda.so.1) lacks {}", name));
+}
+
+// CU_DEVICE_ATTRIBUTE_*
+constexpr int kMultiprocessorCount = 16, kComputeCapabilityMajor = 75, kComputeCapabilityMinor = 76;
+
+struct Context {
+    CudaApi api{};
+    void* context = nullptr;  // CUcontext: device 0's primary context
+
+    Context() {
+        const CudaDriverStatus& status = cudaDriverStatus();
+        if (status.devices == 0) throw ScriptError("RuntimeError", status.reason);
+        using DeviceFn = int (*)(int*, int);
+        int (*getDevice)(int*, int) = nullptr;
+        int (*retain)(void**, int) = nullptr;
+        int (*attribute)(int*, int, int) = nullptr;
+        int (*name)(char*, int, int) = nullptr;
+        resolve<DeviceFn>(getDevice, "cuDeviceGet");
+        resolve(retain, "cuDevicePrimaryCtxRetain");
+        resolve(attribute, "cuDeviceGetAttribute");
+        resolve(name, "cuDeviceGetName");
+        resolve(setCurrent, "cuCtxSetCurrent");
+        int device = 0;
+        cudaCheck(getDevice(&device, 0), "cuDeviceGet");
+        cudaCheck(retain(&context, device), "cuDevicePrimaryCtxRetain");
+        char text[256] = {};
+        cudaCheck(name(text, sizeof text, device), "cuDeviceGetName");
+        api.deviceName = text;
+        int major = 0, minor = 0;
+        cudaCheck(attribute(&major, kComputeCapabilityMajor, device), "cuDeviceGetAttribute");
+        cudaCheck(attribute(&minor, kComputeCapabilityMinor, device), "cuDeviceGetAttribute");
+        cudaCheck(attribute(&api.multiprocessors, kMultiprocessorCount, device), "cuDeviceGetAttribute");
+        api.arch = fmt::format("sm_{}{}", major, minor);
+        resolve(api.cuMemAlloc, "cuMemAlloc_v2");
+        resolve(api.cuMemFree, "cuMemFree_v2");
+        resolve(api.cuMemGetInfo, "cuMemGetInfo_v2");
+        resolve(api.cuMemcpyHtoD, "cuMemcpyHtoD_v2");
+        resolve(api.cuMemcpyDtoH, "cuMemcpyDtoH_v2");
+        resolve(api.cuMemcpyDtoD, "cuMemcpyDtoD_v2");
+        resolve(api.cuMemsetD8, "cuMemsetD8_v2");
+        resolve(api.cuModuleLoadData, "cuModuleLoadData");
+        resolve(api.cuModuleUnload, "cuModuleUnload");
+        resolve(api.cuModuleGetFunction, "cuModuleGetFunction");
+        resolve(api.cuModuleGetGlobal, "cuModuleGetGlobal_v2");
+        resolve(api.cuLaunchKernel, "cuLaunchKernel");
+        resolve(api.cuCtxSynchronize, "cuCtxSynchronize");
+        resolve(api.cuEventCreate, "cuEventCreate");
+        resolve(api.cuEventDestroy, "cuEventDestroy_v2");
+        resolve(api.cuEventRecord, "cuEventRecord");
+        resolve(api.cuEventSynchronize, "cuEventSynchronize");
+        resolve(api.cuEventElapsedTime, "cuEventElapsedTime");
+    }
+
+    int (*setCurrent)(void*) = nullptr;
+};
+
 }  // namespace
 
 const CudaDriverStatus& cudaDriverStatus() {
     static const CudaDriverStatus status = probe();
     return status;
+}
+
+const CudaApi& cudaApi() {
+    static const Context* context = new Context;  // never destroyed: storages may outlive statics
+    thread_local bool current = false;
+    if (!current) {
+        cudaCheck(context->setCurrent(context->context), "cuCtxSetCurrent");
+        current = true;
+    }
+    return context->api;
+}
+
+void cudaCheck(int result, const char* call) {
+    if (result == 0) return;
+    const char* name = nullptr;
+    const char* text = nullptr;
+    if (auto errorName = driverLibrary().function<int (*)(int, const char**)>("cuGetErrorName")) errorName(result, &name);
+    if (auto errorString = driverLibrary().function<int (*)(int, const char**)>("cuGetErrorString")) errorString(result, &text);
+    throw CudaError(result, fmt::format("CUDA error: {} ({}) in {}", name ? name : std::to_string(result),
+                                        text ? text : "unknown error", call));
 }
 
 }  // namespace fusescope

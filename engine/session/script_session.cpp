@@ -90,6 +90,7 @@ void ScriptSession::run(const std::string& source, const std::string& fileName) 
     } attached(traceSink_.get());
     DeviceContext devices;  // GPU code generation only: cuda tensors live on the CPU
     devices.cudaUnavailableReason = options_.gpuCodegenOnly ? "" : cudaRuntimeUnavailableReason();
+    devices.cudaOnHost = options_.gpuCodegenOnly;
     try {
         runWithLargeStack([&] {
             DeviceContextScope deviceScope(devices);    // the script's ops see this session's devices

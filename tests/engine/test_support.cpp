@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <regex>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -68,6 +69,16 @@ std::vector<std::string> exampleScripts() {
         if (entry.path().extension() == ".py") scripts.push_back(entry.path().string());
     std::sort(scripts.begin(), scripts.end());
     return scripts;
+}
+
+std::string onCudaByDefault(std::string script) {
+    const std::string import = "import torch\n";
+    size_t at = script.rfind(import, 0) == 0 ? 0 : script.find("\n" + import) + 1;
+    return script.insert(at + import.size(), "torch.set_default_device(\"cuda\")\n");
+}
+
+std::string withoutCudaDevice(const std::string& out) {
+    return std::regex_replace(out, std::regex(R"(,\s*device='cuda:0')"), "");
 }
 
 ScriptRun runScript(const std::string& source, const std::string& logSpec, const std::string& fileName) {

@@ -58,6 +58,11 @@ std::string readFile(const std::string& path);
 std::string sourcePath(const std::string& relative);
 // The bundled example scripts (resources/examples/*.py), sorted.
 std::vector<std::string> exampleScripts();
+// A script with every tensor on cuda: the default device set right after `import torch`.
+std::string onCudaByDefault(std::string script);
+// What a CPU run prints: the device suffix of printed tensors taken out (PyTorch wraps it
+// onto its own line when the values are long).
+std::string withoutCudaDevice(const std::string& out);
 
 }  // namespace fusescope::test
 

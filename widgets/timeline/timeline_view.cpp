@@ -96,7 +96,7 @@ void TimelineView::paintTimeline(QPainter& painter, const QSize& size) const {
         if (row.depth < 0) {
             painter.fillRect(0, y, size.width(), kHeaderHeight, palette().color(QPalette::AlternateBase));
             painter.setPen(palette().color(QPalette::Text));
-            painter.drawText(QRect(6, y, size.width() - 12, kHeaderHeight), Qt::AlignVCenter, tr("Thread %1").arg(track.tid));
+            painter.drawText(QRect(6, y, size.width() - 12, kHeaderHeight), Qt::AlignVCenter, (track.tid < 0 ? tr("GPU %1").arg(-1 - track.tid) : tr("Thread %1").arg(track.tid)));
             continue;
         }
         const auto& spanRow = track.rows[static_cast<size_t>(row.depth)];

@@ -72,7 +72,7 @@ QVariant TraceTreeModel::data(const QModelIndex& index, int role) const {
     if (index.internalId() == 0) {
         if (role == SpanRole) return -1;
         const TraceTrack& track = spans_->tracks[static_cast<size_t>(index.row())];
-        if (role == Qt::DisplayRole && index.column() == NameColumn) return tr("Thread %1").arg(track.tid);
+        if (role == Qt::DisplayRole && index.column() == NameColumn) return (track.tid < 0 ? tr("GPU %1").arg(-1 - track.tid) : tr("Thread %1").arg(track.tid));
         if (role == Qt::DisplayRole && index.column() == DurationColumn) return tr("%n span(s)", nullptr, static_cast<int>(track.roots.size()));
         return {};
     }

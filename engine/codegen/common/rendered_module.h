@@ -2,6 +2,7 @@
 // One graph's generated code, in the language of the device it was rendered for: what a
 // device's compiler takes (devices/device_backend.h) and the kernel_source event reports.
 
+#include <any>
 #include <map>
 #include <string>
 #include <vector>
@@ -27,6 +28,7 @@ struct RenderedModule {
     std::vector<std::string> kernelNames;    // each defined kernel once, in order of first call
     std::vector<std::string> outputBuffers;  // computed buffers the caller allocates
     std::vector<TracedCall> tracedCalls;     // indexed by fs_trace_begin's first argument; none in CUDA
+    std::any launchPlan;  // what the device's runtime runs beside the source (cuda: the CudaLaunchStep list)
 };
 
 }  // namespace fusescope

@@ -1,0 +1,209 @@
+// Compiled graphs and eager ops on a real GPU: results within 1e-4 of the CPU for every
+// kind of kernel the CUDA code generator makes, the examples moved to cuda printing their
+// CPU output, device memory that stays on the GPU between compiled calls and comes from a
+// caching allocator, and PyTorch's out-of-memory message. Each test that needs a GPU skips,
+// saying why, on a machine without one.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+#include <regex>
+
+#include "runtime/cuda_allocator.h"
+#include "runtime/cuda_driver.h"
+#include "test_support.h"
+#include "toolchain/cuda/cuda_compiler.h"
+
+using namespace fusescope;
+using namespace fusescope::test;
+
+namespace {
+
+#define SKIP_WITHOUT_GPU()                                                                                          \
+    if (cudaDriverStatus().devices == 0) GTEST_SKIP() << "no GPU: " << cudaDriverStatus().reason;                   \
+    if (!CudaCompiler::available()) GTEST_SKIP() << "no CUDA toolkit: " << CudaCompiler::unavailableReason()
+
+ScriptRun runOnGpu(const std::string& source) {
+    SessionOptions options;
+    options.backendOverride = "inductor";
+    return runScriptWith(source, options);
+}
+
+// Each kernel shape compiled for cuda against the same function run eagerly on the CPU:
+// `check` prints the name, then True when the compiled result is a cuda tensor within 1e-4.
+constexpr const char* kKernelChecks = R"(import torch
+torch.manual_seed(0)
+
+def check(name, fn, *args, **options):
+    expected = fn(*args)
+    compiled = torch.compile(fn, **options)
+    got = compiled(*[a.cuda() for a in args])
+    if not isinstance(expected, tuple):
+        expected, got = (expected,), (got,)
+    ok = all(g.device.type == "cuda" and g.shape == e.shape and
+             torch.allclose(g.cpu().double(), e.double(), atol=1e-4, rtol=1e-4) for g, e in zip(got, expected))
+    print(name, ok)
+
+def pointwise(a):
+    return (a * 2 + 1).sin().exp() - a.abs().sqrt()
+def softmax(a):
+    return torch.softmax(a, dim=-1)
+def log_softmax(a):
+    return torch.log_softmax(a * 3, dim=1)
+def layer_norm(a, w, b):
+    return torch.nn.functional.layer_norm(a, (1001,), w, b)
+def sum_all(a):
+    return a.sum()
+def mean_dim0(a):
+    return a.mean(dim=0)
+def max_argmax(a):
+    return a.amax(dim=1), a.argmax(dim=1)
+def var(a):
+    return a.var(dim=1)
+def transposed(a):
+    return (a.t() * 2).contiguous()
+def mm(a, m):
+    return a @ m
+def mm_transposed(a, m):
+    return a.t() @ m
+def linear_gelu(a, m, c):
+    return torch.nn.functional.gelu(a @ m + c)
+def bmm(a, m):
+    return torch.bmm(a, m).relu()
+def int_floordiv(a, d):
+    return a // d, a % d
+def dynamic(a):
+    return a.cos() + 1
+def empty(a):
+    return a * 2
+
+x = torch.randn(37, 1001)
+check("pointwise", pointwise, x)
+check("softmax", softmax, x)
+check("log_softmax", log_softmax, x)
+check("layer_norm", layer_norm, x, torch.randn(1001), torch.randn(1001))
+check("sum_all", sum_all, torch.randn(100003))
+check("mean_dim0", mean_dim0, x)
+check("max_argmax", max_argmax, x)
+check("var", var, x)
+check("transposed", transposed, x)
+check("mm", mm, torch.randn(65, 33), torch.randn(33, 17))
+check("mm_transposed", mm_transposed, torch.randn(33, 65), torch.randn(33, 17))
+check("linear_gelu", linear_gelu, torch.randn(64, 128), torch.randn(128, 96), torch.randn(96))
+check("bmm", bmm, torch.randn(4, 16, 8), torch.randn(4, 8, 5))
+check("int_floordiv", int_floordiv, torch.arange(-20, 20), torch.tensor([3]))
+dynamic_compiled = torch.compile(dynamic, dynamic=True)
+print("dynamic", all(torch.allclose(dynamic_compiled(t.cuda()).cpu(), dynamic(t), atol=1e-5)
+                     for t in [torch.randn(10), torch.randn(777), torch.randn(3)]))
+check("empty", empty, torch.randn(0, 5))
+
+@torch.compile
+def step(a):
+    return a * 0.5 + 1
+
+y = torch.ones(1000, device="cuda")
+for i in range(3):
+    y = step(y)
+print("chain", torch.allclose(y.cpu(), torch.full((1000,), 1.875)))
+z = y + 1
+print("eager_after_compiled", z.device, z[0].item())
+)";
+
+}  // namespace
+
+TEST(GpuRuntime, TheCachingAllocatorRoundsToSizeClasses) {  // no GPU needed
+    EXPECT_EQ(CudaCachingAllocator::sizeClass(0), 512u);
+    EXPECT_EQ(CudaCachingAllocator::sizeClass(1), 512u);
+    EXPECT_EQ(CudaCachingAllocator::sizeClass(513), 1024u);
+    EXPECT_EQ(CudaCachingAllocator::sizeClass((1u << 20) + 1), 2u << 20);
+    EXPECT_EQ(CudaCachingAllocator::sizeClass(3u << 20), 4u << 20);
+}
+
+TEST(GpuRuntime, EveryKernelShapeMatchesTheCpu) {
+    SKIP_WITHOUT_GPU();
+    ScriptRun run = runOnGpu(kKernelChecks);
+    ASSERT_EQ(run.error, "") << run.out;
+    EXPECT_EQ(run.out,
+              "pointwise True\nsoftmax True\nlog_softmax True\nlayer_norm True\nsum_all True\nmean_dim0 True\n"
+              "max_argmax True\nvar True\ntransposed True\nmm True\nmm_transposed True\nlinear_gelu True\nbmm True\n"
+              "int_floordiv True\ndynamic True\nempty True\nchain True\n"
+              "eager_after_compiled cuda:0 2.875\n");
+}
+
+TEST(GpuRuntime, IntegerDivisionByZeroRaisesAtItsLine) {
+    SKIP_WITHOUT_GPU();
+    ScriptRun run = runOnGpu("import torch\n@torch.compile\ndef f(a, b):\n    return a // b\n"
+                             "print(f(torch.arange(4, device='cuda'), torch.zeros(4, dtype=torch.int64, device='cuda')))\n");
+    EXPECT_NE(run.error.find("ZeroDivisionError"), std::string::npos) << run.error;
+    EXPECT_NE(run.error.find("script.py:4:"), std::string::npos) << run.error;
+}
+
+TEST(GpuRuntime, CompiledCallsReuseCachedDeviceMemory) {
+    SKIP_WITHOUT_GPU();
+    const char* loop = "import torch\n@torch.compile\ndef f(a):\n    return (a.softmax(dim=-1) * 2).sum(dim=0)\n"
+                       "x = torch.randn(256, 4096, device='cuda')\nfor i in range(10):\n    y = f(x)\nprint(y.shape)\n";
+    ASSERT_EQ(runOnGpu(loop).out, "torch.Size([4096])\n");
+    size_t before = CudaCachingAllocator::instance().stats().driverAllocations;
+    ASSERT_EQ(runOnGpu(loop).out, "torch.Size([4096])\n");
+    EXPECT_EQ(CudaCachingAllocator::instance().stats().driverAllocations, before);
+    EXPECT_EQ(CudaCachingAllocator::instance().stats().allocated, 0u) << "every tensor of the runs was freed";
+}
+
+TEST(GpuRuntime, OutOfMemoryGivesPyTorchsNumbers) {
+    SKIP_WITHOUT_GPU();
+    try {
+        CudaCachingAllocator::instance().allocate(size_t(1) << 50);
+        FAIL() << "a petabyte was allocated";
+    } catch (const ScriptError& e) {
+        std::string message = e.what();
+        EXPECT_EQ(e.kind(), "OutOfMemoryError");
+        EXPECT_TRUE(std::regex_search(message, std::regex(R"(^CUDA out of memory\. Tried to allocate 1048576\.00 GiB\. GPU 0 has a )"
+                                                          R"(total capacity of [0-9.]+ GiB of which [0-9.]+ [MG]iB is free\.)")))
+            << message;
+    }
+}
+
+TEST(GpuRuntime, ExamplesOnCudaPrintTheirCpuOutput) {
+    SKIP_WITHOUT_GPU();
+    int examples = 0;
+    for (const std::filesystem::path example : exampleScripts()) {
+        SCOPED_TRACE(example.filename().string());
+        std::string script = writeTempFile(example.filename().string(), onCudaByDefault(readFile(example.string())));
+        auto r = runCli({"run", script, "--backend", "inductor"});
+        ASSERT_EQ(r.exitCode, 0) << r.err;
+        EXPECT_EQ(withoutCudaDevice(r.out), readFile(sourcePath("tests/golden/examples/" + example.stem().string() + ".out")));
+        ++examples;
+    }
+    EXPECT_GE(examples, 10);
+}
+
+TEST(GpuRuntime, KernelsAppearOnTheGpuTrackWithTheirDeviceTimes) {
+    SKIP_WITHOUT_GPU();
+    SessionOptions options;
+    options.backendOverride = "inductor";
+    options.trace = true;
+    ScriptRun run = runScriptWith("import torch\n@torch.compile\ndef f(a, w):\n    return torch.softmax(a @ w, dim=-1)\n"
+                                  "f(torch.randn(512, 256, device='cuda'), torch.randn(256, 128, device='cuda'))\n",
+                                  std::move(options));
+    ASSERT_EQ(run.error, "");
+    std::map<int64_t, TraceRecord> byId;
+    for (const auto& e : run.eventsOf<TraceEvent>()) byId[e.record.rfId] = e.record;
+    std::vector<TraceRecord> kernels;
+    for (const auto& [id, r] : byId)
+        if (r.tid == gpuTrackTid(0)) kernels.push_back(r);
+    ASSERT_EQ(kernels.size(), 2u);  // cuBLAS's product, then the fused softmax
+    EXPECT_EQ(kernels[0].name, "extern_kernels.mm");
+    EXPECT_EQ(kernels[1].name.rfind("cuda_fused_", 0), 0u) << kernels[1].name;
+    for (const auto& k : kernels) {
+        EXPECT_EQ(k.category, TraceCategory::Kernel);
+        EXPECT_EQ(k.kernelBackend, "cuda");
+        EXPECT_EQ(k.kernelFile, "__compiled_fn_0.cu");
+        EXPECT_GT(k.endNs, k.beginNs);
+        ASSERT_TRUE(byId.count(k.flowId)) << "launched by the graph call";
+        const TraceRecord& call = byId.at(k.flowId);
+        EXPECT_EQ(call.name, "## Call CompiledFxGraph __compiled_fn_0 ##");
+        EXPECT_GE(k.beginNs, call.beginNs);
+        EXPECT_LE(k.endNs, call.endNs);
+    }
+    EXPECT_LE(kernels[0].endNs, kernels[1].beginNs);
+}
