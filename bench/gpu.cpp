@@ -102,7 +102,7 @@ int main(int argc, char** argv) {
     double copy = copyBandwidth(batches);
     std::printf("%s (%s, %d SMs); copy bandwidth (cuMemcpyDtoD, read + write): %.0f GB/s\n\n", cuda.deviceName.c_str(),
                 cuda.arch.c_str(), cuda.multiprocessors, copy / 1e9);
-    std::printf("%-42s %12s %9s %8s %10s\n", "workload", "compiled ms", "GB/s", "of copy", "rel. error");
+    std::printf("%-48s %12s %9s %8s %10s\n", "workload", "compiled ms", "GB/s", "of copy", "rel. error");
     for (auto& w : workloads) {
         std::vector<Tensor> expected = runGraphEagerly(*w.graph, w.inputs);  // on the CPU
         for (const Tensor& t : w.inputs) t.setDevice(gpu);
@@ -112,7 +112,7 @@ int main(int argc, char** argv) {
         double error = relativeError(compiled(w.inputs), expected);
         double ms = medianMs(batches, 20, [&] { compiled(w.inputs); });
         double gbs = w.bytes / (ms * 1e-3);
-        std::printf("%-42s %12.3f %9.0f %7.0f%% %10.1e\n", w.name.c_str(), ms, gbs / 1e9, 100 * gbs / copy, error);
+        std::printf("%-48s %12.3f %9.0f %7.0f%% %10.1e\n", w.name.c_str(), ms, gbs / 1e9, 100 * gbs / copy, error);
     }
     return 0;
 }

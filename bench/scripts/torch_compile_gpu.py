@@ -65,12 +65,12 @@ def main():
         ("linear(1024x1024)+bias+gelu, 8192 rows", lambda t, w, c: F.gelu(F.linear(t, w, c)), (a, w, bias),
          4.0 * (a.numel() + w.numel() + 8192 * 1024)),
     ]
-    print(f"{'workload':42} {'compiled ms':>12} {'GB/s':>9} {'of copy':>8}")
+    print(f"{'workload':48} {'compiled ms':>12} {'GB/s':>9} {'of copy':>8}")
     for name, fn, args, nbytes in workloads:
         compiled = torch.compile(fn)
         ms = median_ms(lambda: compiled(*args), batches, 20)
         gbs = nbytes / (ms * 1e-3)
-        print(f"{name:42} {ms:12.3f} {gbs / 1e9:9.0f} {100 * gbs / copy:7.0f}%")
+        print(f"{name:48} {ms:12.3f} {gbs / 1e9:9.0f} {100 * gbs / copy:7.0f}%")
 
 
 if __name__ == "__main__":

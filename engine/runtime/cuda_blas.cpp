@@ -39,6 +39,8 @@ const Cublas& cublas() {
 
 }  // namespace
 
+void loadCublas() { cublas(); }
+
 void cudaGemm(DType dtype, int64_t batch, int64_t m, int64_t n, int64_t k, const CudaGemmOperand& a,
               const CudaGemmOperand& b, CudaDevicePtr c) {
     if (batch == 0 || m == 0 || n == 0) return;

@@ -101,6 +101,7 @@ CudaGraphRunner::CudaGraphRunner(const LoweredGraph& graph, const std::vector<Cu
         Step step{launch};
         if (launch.kind == CudaLaunchStep::Kind::Extern) {
             step.externBuffer = graph_.findBuffer(launch.computes.at(0));
+            loadCublas();
         } else {
             cudaCheck(cuda.cuModuleGetFunction(&step.function, module_, launch.kernel.c_str()), "cuModuleGetFunction");
         }
@@ -198,6 +199,9 @@ void CudaGraphRunner::launch(const Step& step, const SymbolValues& symbols, cons
     if (plan.kind == CudaLaunchStep::Kind::Pointwise) {
         threads = kCudaPointwiseThreads;
         blocks = gridFor(elements, threads);
+    } else if (plan.splitRow) {
+        threads = kCudaReductionThreads;
+        blocks = cudaSplitBlocks(evaluate(plan.reductionElements, symbols));
     } else {
         threads = cudaReductionThreads(evaluate(plan.reductionElements, symbols));
         blocks = gridFor(elements, 1);

@@ -77,7 +77,15 @@ TEST(CudaCodegen, PointwiseChainIsOneGridStrideKernelCompiledForSm90) {
                        "float* __restrict__ buf0)"),
               std::string::npos)
         << src;
-    EXPECT_NE(src.find("xindex += (int64_t)gridDim.x * blockDim.x"), std::string::npos);
+    // Grid-stride, four iterations at a time with no bound check inside them, then the rest.
+    EXPECT_NE(src.find("const int64_t xindex_stride = (int64_t)gridDim.x * blockDim.x;\n"
+                       "        for (; xindex_base + 3 * xindex_stride < 65536L; xindex_base += 4 * xindex_stride) {\n"
+                       "            #pragma unroll\n"
+                       "            for (int u = 0; u < 4; ++u) {\n"
+                       "                const int64_t xindex = xindex_base + u * xindex_stride;\n"),
+              std::string::npos)
+        << src;
+    EXPECT_NE(src.find("for (; xindex_base < 65536L; xindex_base += xindex_stride) {"), std::string::npos);
     EXPECT_NE(src.find("float m0_exp = fs_exp("), std::string::npos);
     ASSERT_EQ(g->cuda.steps.size(), 1u);
     EXPECT_EQ(g->cuda.steps[0].kind, CudaLaunchStep::Kind::Pointwise);
@@ -133,6 +141,37 @@ TEST(CudaCodegen, LayerNormArgmaxAndIntegerOpsCompile) {
     SKIP_WITHOUT_NVRTC();
     CudaModuleCode code = compileOrSkip(g->cuda);
     EXPECT_EQ(ptxEntries(code.ptx), (std::set<std::string>(g->cuda.kernelNames.begin(), g->cuda.kernelNames.end())));
+}
+
+TEST(CudaCodegen, AWholeTensorReductionIsSplitAcrossBlocksUpToItsFirstDependentMember) {
+    // sum and amax read only the input: split. The variance's second pass reads the mean the
+    // kernel itself computed, so it runs after the blocks' partials are combined.
+    auto g = build({metaOf({1000, 1000})}, [](auto call, auto x) {
+        return std::vector<Argument>{call("sum", {x[0]}), call("amax", {x[0]}), call("var", {x[0]})};
+    });
+    ASSERT_EQ(g->cuda.steps.size(), 1u);
+    const CudaLaunchStep& step = g->cuda.steps[0];
+    EXPECT_EQ(step.kind, CudaLaunchStep::Kind::Reduction);
+    EXPECT_TRUE(step.splitRow);
+    EXPECT_EQ(cudaSplitMembers(g->schedule.kernels[0]), 3);  // sum, amax, and the variance's mean
+    EXPECT_EQ(cudaSplitBlocks(1000000), 489);                // 2048 elements per block
+    EXPECT_EQ(cudaSplitBlocks(1LL << 30), kCudaSplitBlocks);
+    const std::string& src = g->cuda.source;
+    EXPECT_NE(src.find("static __device__ float m0_partials[1024];"), std::string::npos) << src;
+    EXPECT_NE(src.find("static __device__ float m2_partials[1024];"), std::string::npos) << src;
+    EXPECT_EQ(src.find("m3_partials"), std::string::npos) << src;
+    EXPECT_NE(src.find("        if (!fs_last_block(&fs_done)) return;\n"), std::string::npos) << src;
+    EXPECT_NE(src.find("<<<489, 256>>>"), std::string::npos) << src;
+    EXPECT_NE(src.find("# one row of 1000000 split across blocks"), std::string::npos) << src;
+
+    // A reduction per row of a matrix is not split: a block per row fills the GPU.
+    auto rows = build({metaOf({1000, 1000})}, [](auto call, auto x) { return std::vector<Argument>{call("sum", {x[0], ints({1})})}; });
+    EXPECT_FALSE(rows->cuda.steps[0].splitRow);
+    EXPECT_EQ(cudaSplitMembers(rows->schedule.kernels[0]), 0);
+
+    SKIP_WITHOUT_NVRTC();
+    CudaModuleCode code = compileOrSkip(g->cuda);
+    EXPECT_NE(code.ptx.find("atom.global.add.u32"), std::string::npos) << "the last block's ticket";
 }
 
 TEST(CudaCodegen, DynamicSizesArePassedAsSymbols) {

@@ -76,6 +76,10 @@ def dynamic(a):
     return a.cos() + 1
 def empty(a):
     return a * 2
+def full_reductions(a):
+    return a.sum(), a.amax(), (a * a).mean(), a.var(), a.argmax()
+def int_sum(a):
+    return a.sum()
 
 x = torch.randn(37, 1001)
 check("pointwise", pointwise, x)
@@ -96,6 +100,8 @@ dynamic_compiled = torch.compile(dynamic, dynamic=True)
 print("dynamic", all(torch.allclose(dynamic_compiled(t.cuda()).cpu(), dynamic(t), atol=1e-5)
                      for t in [torch.randn(10), torch.randn(777), torch.randn(3)]))
 check("empty", empty, torch.randn(0, 5))
+check("full_reductions", full_reductions, torch.randn(300001))
+check("int_sum", int_sum, torch.arange(100000))
 
 @torch.compile
 def step(a):
@@ -126,7 +132,7 @@ TEST(GpuRuntime, EveryKernelShapeMatchesTheCpu) {
     EXPECT_EQ(run.out,
               "pointwise True\nsoftmax True\nlog_softmax True\nlayer_norm True\nsum_all True\nmean_dim0 True\n"
               "max_argmax True\nvar True\ntransposed True\nmm True\nmm_transposed True\nlinear_gelu True\nbmm True\n"
-              "int_floordiv True\ndynamic True\nempty True\nchain True\n"
+              "int_floordiv True\ndynamic True\nempty True\nfull_reductions True\nint_sum True\nchain True\n"
               "eager_after_compiled cuda:0 2.875\n");
 }
 

@@ -30,6 +30,7 @@ struct CudaLaunchStep {
     std::vector<std::string> args;   // buffers, then size symbols
     IndexExpr elements;              // pointwise: elements; reduction: rows (one block each)
     IndexExpr reductionElements;     // reduction: elements per row
+    bool splitRow = false;           // reduction: its one row split across blocks (cudaSplitMembers)
     std::vector<std::string> computes;  // the buffers the step writes
 };
 
@@ -52,5 +53,15 @@ KernelCode cudaKernel(const KernelGroup& kernel, const std::string& name, const 
 constexpr int kCudaPointwiseThreads = 256;
 constexpr int kCudaReductionThreads = 256;
 int cudaReductionThreads(int64_t rowElements);
+
+// A reduction kernel of a single row that starts with reductions (sums or maxima of whole
+// tensors): one block per row would leave the GPU idle, so those leading reductions (the
+// ones that read no result of the kernel itself) are split across up to kCudaSplitBlocks
+// blocks of kCudaReductionThreads. Each block stores its partial values, and the last
+// block to finish combines them and runs the kernel's other members. Returns how many
+// leading members are split: 0 when the kernel is not split.
+int cudaSplitMembers(const KernelGroup& kernel);
+constexpr int kCudaSplitBlocks = 1024;
+int64_t cudaSplitBlocks(int64_t rowElements);
 
 }  // namespace fusescope

@@ -2,6 +2,10 @@
 // statements of each member come from the shared loop-body writer; this file lays out the
 // threads around them.
 
+#include <algorithm>
+#include <functional>
+#include <set>
+
 #include <fmt/format.h>
 
 #include "codegen/common/loop_statements.h"
@@ -10,6 +14,37 @@
 namespace fusescope {
 
 namespace {
+
+// A strided loop, `for (var = start; var < end; var += stride)`, in two parts: groups of
+// kUnroll iterations with no bound check inside a group, so that each thread has kUnroll
+// independent loads in flight (one load at a time leaves a long row latency-bound), then
+// the remaining iterations one by one. The body goes in twice: after `head` (at
+// `unrolledPad`) and after `middle` (at `remainderPad`); `var` is a constant in both.
+struct StridedLoop {
+    std::string head, middle, tail;
+    std::string unrolledPad, remainderPad;
+    std::string around(const std::function<std::string(const std::string& pad)>& body) const {
+        return head + body(unrolledPad) + middle + body(remainderPad) + tail;
+    }
+};
+constexpr int kUnroll = 4;
+
+StridedLoop stridedLoop(const std::string& var, const std::string& start, const std::string& end, const std::string& stride,
+                        const std::string& pad) {
+    StridedLoop loop;
+    std::string in = pad + "    ";
+    loop.head = fmt::format("{}{{\n{}int64_t {}_base = {};\n{}const int64_t {}_stride = {};\n", pad, in, var, start, in, var, stride);
+    loop.head += fmt::format("{}for (; {}_base + {} * {}_stride < {}; {}_base += {} * {}_stride) {{\n", in, var, kUnroll - 1, var, end,
+                             var, kUnroll, var);
+    loop.head += fmt::format("{}    #pragma unroll\n{}    for (int u = 0; u < {}; ++u) {{\n", in, in, kUnroll);
+    loop.head += fmt::format("{}        const int64_t {} = {}_base + u * {}_stride;\n", in, var, var, var);
+    loop.unrolledPad = in + "        ";
+    loop.middle = fmt::format("{}    }}\n{}}}\n{}for (; {}_base < {}; {}_base += {}_stride) {{\n{}    const int64_t {} = {}_base;\n", in, in,
+                              in, var, end, var, var, in, var, var);
+    loop.remainderPad = in + "    ";
+    loop.tail = fmt::format("{}}}\n{}}}\n", in, pad);
+    return loop;
+}
 
 // Block-reduction step functors of the prelude, by reduction type: fs_sum(), fs_max(), ...
 std::string reductionFunctor(ReductionKind type) { return fmt::format("fs_{}()", reductionName(type)); }
@@ -37,20 +72,30 @@ public:
         std::string rows = product(k_.pointwiseSizes).cstr();
         std::vector<std::string> outerVars = vars(0, k_.pointwiseSizes.size());
         if (k_.reductionSizes.empty()) {
-            out.add(fmt::format("    for (int64_t xindex = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; xindex < {}; "
-                                "xindex += (int64_t)gridDim.x * blockDim.x) {{\n",
-                                rows),
-                    KernelCode::kAllMembers);
+            StridedLoop loop = stridedLoop("xindex", "blockIdx.x * (int64_t)blockDim.x + threadIdx.x", rows,
+                                           "(int64_t)gridDim.x * blockDim.x", "    ");
+            for (const auto& [text, pad] : {std::pair{loop.head, loop.unrolledPad}, std::pair{loop.middle, loop.remainderPad}}) {
+                out.add(text, KernelCode::kAllMembers);
+                out.add(splitIndex("xindex", k_.pointwiseSizes, outerVars, pad), KernelCode::kAllMembers);
+                for (int m = 0; m < static_cast<int>(k_.nodes.size()); ++m) out.add(loopStatements(k_.bodies[m], memberPrefix(m), pad, nullptr), m);
+            }
+            out.add(loop.tail, KernelCode::kAllMembers);
+        } else if (int split = cudaSplitMembers(k_)) {
+            out.add("    {  // one row, split across the grid\n        const int64_t xindex = 0;\n", KernelCode::kAllMembers);
             out.add(splitIndex("xindex", k_.pointwiseSizes, outerVars, "        "), KernelCode::kAllMembers);
-            for (int m = 0; m < static_cast<int>(k_.nodes.size()); ++m)
-                out.add(loopStatements(k_.bodies[m], memberPrefix(m), "        ", nullptr), m);
+            for (int m = 0; m < split; ++m) out.add(splitPartial(m, "        "), m);
+            out.add("        if (!fs_last_block(&fs_done)) return;\n", KernelCode::kAllMembers);
+            for (int m = 0; m < split; ++m) out.add(splitCombine(m, "        "), m);
+            for (int m = split; m < static_cast<int>(k_.nodes.size()); ++m) out.add(member(m, "        "), m);
+            out.add("    }\n", KernelCode::kAllMembers);
         } else {
             out.add(fmt::format("    for (int64_t xindex = blockIdx.x; xindex < {}; xindex += gridDim.x) {{\n", rows),
                     KernelCode::kAllMembers);
             out.add(splitIndex("xindex", k_.pointwiseSizes, outerVars, "        "), KernelCode::kAllMembers);
             for (int m = 0; m < static_cast<int>(k_.nodes.size()); ++m) out.add(member(m, "        "), m);
+            out.add("    }\n", KernelCode::kAllMembers);
         }
-        out.add("    }\n}\n", KernelCode::kAllMembers);
+        out.add("}\n", KernelCode::kAllMembers);
         return out;
     }
 
@@ -63,12 +108,50 @@ private:
     }
 
     // The block's threads over the row's reduced elements; `body` runs with its variables set.
-    std::string rowLoop(const std::string& pad, const std::string& body) const {
+    std::string rowLoop(const std::string& pad, const std::function<std::string(const std::string& pad)>& body) const {
         size_t p = k_.pointwiseSizes.size();
-        std::string out = fmt::format("{}for (int64_t rindex = threadIdx.x; rindex < {}; rindex += blockDim.x) {{\n", pad,
-                                      product(k_.reductionSizes).cstr());
-        out += splitIndex("rindex", k_.reductionSizes, vars(p, p + k_.reductionSizes.size()), pad + "    ");
-        return out + body + pad + "}\n";
+        return stridedLoop("rindex", "threadIdx.x", product(k_.reductionSizes).cstr(), "blockDim.x", pad).around([&](const std::string& in) {
+            return splitIndex("rindex", k_.reductionSizes, vars(p, p + k_.reductionSizes.size()), in) + body(in);
+        });
+    }
+
+    // A split member's first part (cudaSplitMembers): every block strides over its share of
+    // the row and stores its partial value.
+    std::string splitPartial(int m, const std::string& pad) const {
+        const LoopBody& body = k_.bodies[m];
+        const LoopOp& red = reductionOpOf(body);
+        std::string prefix = memberPrefix(m), in = pad + "    ";
+        std::string type = dtypeCType(red.dtype), init = reductionInit(red.reductionKind, red.srcDtype);
+        std::string out = fmt::format("{}static __device__ {} {}partials[{}];\n{}{{\n", pad, type, prefix, kCudaSplitBlocks, pad);
+        out += fmt::format("{}{} {}acc = {};\n", in, type, prefix, init);
+        size_t p = k_.pointwiseSizes.size();
+        out += stridedLoop("rindex", "blockIdx.x * (int64_t)blockDim.x + threadIdx.x", product(k_.reductionSizes).cstr(),
+                           "(int64_t)gridDim.x * blockDim.x", in)
+                   .around([&](const std::string& loop) {
+                       std::string value;
+                       std::string statements = loopStatements(body, prefix, loop, &value);
+                       return splitIndex("rindex", k_.reductionSizes, vars(p, p + k_.reductionSizes.size()), loop) + statements +
+                              fmt::format("{}{}acc = {};\n", loop, prefix, reductionCombine(red.reductionKind, prefix + "acc", value));
+                   });
+        out += fmt::format("{}{}acc = fs_block_reduce<{}>({}acc, {}, {});\n", in, prefix, type, prefix, init,
+                           reductionFunctor(red.reductionKind));
+        return out + fmt::format("{}if (threadIdx.x == 0) {}partials[blockIdx.x] = {}acc;\n{}}}\n", in, prefix, prefix, pad);
+    }
+
+    // Its second part, in the last block: the blocks' partial values combined and stored.
+    std::string splitCombine(int m, const std::string& pad) const {
+        const LoopBody& body = k_.bodies[m];
+        const LoopOp& red = reductionOpOf(body);
+        const LoopOp& store = storeOpOf(body);
+        std::string prefix = memberPrefix(m), in = pad + "    ";
+        std::string type = dtypeCType(red.dtype), init = reductionInit(red.reductionKind, red.srcDtype);
+        std::string functor = reductionFunctor(red.reductionKind);
+        std::string out = pad + "{\n" + fmt::format("{}{} {}acc = {};\n", in, type, prefix, init);
+        out += fmt::format("{}for (unsigned i = threadIdx.x; i < gridDim.x; i += blockDim.x) {}acc = {}({}acc, {}partials[i]);\n", in,
+                           prefix, functor, prefix, prefix);
+        out += fmt::format("{}{}acc = fs_block_reduce<{}>({}acc, {}, {});\n", in, prefix, type, prefix, init, functor);
+        return out + fmt::format("{}if (threadIdx.x == 0) {}[{}] = {}acc;\n{}__syncthreads();\n{}}}\n", in, store.buffer,
+                                 body.indices[body.ops[store.args[0]].index].cstr(), prefix, in, pad);
     }
 
     std::string member(int m, const std::string& pad) const {
@@ -79,29 +162,34 @@ private:
             return fmt::format("{}if (threadIdx.x == 0) {{\n{}{}}}\n{}__syncthreads();\n", pad,
                                loopStatements(body, prefix, pad + "    ", nullptr), pad, pad);
         if (!k_.nodes[m]->isReduction())
-            return rowLoop(pad, loopStatements(body, prefix, pad + "    ", nullptr)) + pad + "__syncthreads();\n";
+            return rowLoop(pad, [&](const std::string& in) { return loopStatements(body, prefix, in, nullptr); }) + pad +
+                   "__syncthreads();\n";
         const LoopOp& red = reductionOpOf(body);
         const LoopOp& store = storeOpOf(body);
         std::string storeIndex = body.indices[body.ops[store.args[0]].index].cstr();
         std::string in = pad + "    ";
-        std::string value;
-        std::string statements = loopStatements(body, prefix, in + "    ", &value);
+        // The row's statements at `at`, and the value they reduce.
+        auto statements = [&](const std::string& at, std::string& value) { return loopStatements(body, prefix, at, &value); };
         std::string srcType = dtypeCType(red.srcDtype);
         std::string init = reductionInit(red.reductionKind, red.srcDtype);
         std::string out = pad + "{\n";
         if (isArgReduction(red.reductionKind)) {
             bool isMax = red.reductionKind == ReductionKind::ArgMax;
             out += fmt::format("{}{} {}best = {};\n{}int64_t {}best_index = 0;\n", in, srcType, prefix, init, in, prefix);
-            out += rowLoop(in, statements + fmt::format("{}    if (fs_arg_better({}, rindex, {}best, {}best_index, {})) {}best = {}, "
-                                                        "{}best_index = rindex;\n",
-                                                        in, value, prefix, prefix, isMax, prefix, value, prefix));
+            out += rowLoop(in, [&](const std::string& at) {
+                std::string value, text = statements(at, value);
+                return text + fmt::format("{}if (fs_arg_better({}, rindex, {}best, {}best_index, {})) {}best = {}, {}best_index = rindex;\n",
+                                          at, value, prefix, prefix, isMax, prefix, value, prefix);
+            });
             out += fmt::format("{}int64_t {}acc = fs_block_arg_reduce({}best, {}best_index, {});\n", in, prefix, prefix, prefix,
                                isMax);
         } else {
             std::string type = dtypeCType(red.dtype);
             out += fmt::format("{}{} {}acc = {};\n", in, type, prefix, init);
-            out += rowLoop(in, statements + fmt::format("{}    {}acc = {};\n", in, prefix,
-                                                        reductionCombine(red.reductionKind, prefix + "acc", value)));
+            out += rowLoop(in, [&](const std::string& at) {
+                std::string value, text = statements(at, value);
+                return text + fmt::format("{}{}acc = {};\n", at, prefix, reductionCombine(red.reductionKind, prefix + "acc", value));
+            });
             out += fmt::format("{}{}acc = fs_block_reduce<{}>({}acc, {}, {});\n", in, prefix, type, prefix, init,
                                reductionFunctor(red.reductionKind));
         }
@@ -118,6 +206,30 @@ private:
 
 KernelCode cudaKernel(const KernelGroup& kernel, const std::string& name, const LoweredGraph& graph) {
     return CudaKernelWriter(kernel, graph).write(name);
+}
+
+int cudaSplitMembers(const KernelGroup& kernel) {
+    if (kernel.reductionSizes.empty() || product(kernel.pointwiseSizes).constant() != 1) return 0;
+    std::set<std::string> written;  // what the members so far store: a split member cannot read it
+    int split = 0;
+    for (size_t m = 0; m < kernel.nodes.size(); ++m, ++split) {
+        const LoopBody& body = kernel.bodies[m];
+        if (!kernel.nodes[m]->isReduction() || body.vars.size() <= kernel.pointwiseSizes.size() ||
+            isArgReduction(reductionOpOf(body).reductionKind))
+            break;
+        bool readsKernelResult = false;
+        for (const auto& op : body.ops)
+            if ((op.kind == LoopOpKind::Load || op.kind == LoopOpKind::MaskedLoad) && written.count(op.buffer)) readsKernelResult = true;
+        if (readsKernelResult) break;
+        written.insert(storeOpOf(body).buffer);
+    }
+    return split;
+}
+
+int64_t cudaSplitBlocks(int64_t rowElements) {
+    constexpr int64_t perThread = 8;  // enough work per thread to hide the final combine
+    int64_t blocks = (rowElements + kCudaReductionThreads * perThread - 1) / (kCudaReductionThreads * perThread);
+    return std::clamp<int64_t>(blocks, 1, kCudaSplitBlocks);
 }
 
 int cudaReductionThreads(int64_t rowElements) {

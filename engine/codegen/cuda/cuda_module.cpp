@@ -23,6 +23,10 @@ std::string launchComment(const CudaLaunchStep& step) {
         return fmt::format("//     {}<<<blocks_for({}), {}>>>({})\n", step.kernel, step.elements.str(), kCudaPointwiseThreads,
                            args);
     auto rowLength = step.reductionElements.constant();
+    if (step.splitRow)
+        return fmt::format("//     {}<<<{}, {}>>>({})  # one row of {} split across blocks\n", step.kernel,
+                           rowLength ? std::to_string(cudaSplitBlocks(*rowLength)) : "split_blocks_for(" + step.reductionElements.str() + ")",
+                           kCudaReductionThreads, args, step.reductionElements.str());
     std::string threads = rowLength ? std::to_string(cudaReductionThreads(*rowLength))
                                     : fmt::format("threads_for({})", step.reductionElements.str());
     return fmt::format("//     {}<<<{}, {}>>>({})  # a block per row of {}\n", step.kernel, step.elements.str(), threads, args,
@@ -59,6 +63,7 @@ GeneratedCuda generateCuda(const LoweredGraph& graph, const Schedule& schedule) 
         if (step.kernel == fresh) gen.kernelNames.push_back(step.kernel);
         step.elements = product(k.pointwiseSizes);
         step.reductionElements = product(k.reductionSizes);
+        step.splitRow = cudaSplitMembers(k) > 0;
         for (const auto* n : k.nodes) {
             step.computes.push_back(n->name);
             gen.bufferKernels[n->name] = step.kernel;

@@ -22,6 +22,9 @@ typedef int int32_t;
 // Set when integer division by zero happened; the runtime reads it after the launches and
 // raises ZeroDivisionError as eager does.
 __device__ int fs_status;
+// Blocks of the current split-row kernel that have stored their partial values
+// (fs_last_block); kernels run one after another on one stream, so they share it.
+__device__ unsigned fs_done;
 )PRELUDE" + fsHelpers() + R"PRELUDE(
 // The steps of each reduction, for the block reductions.
 struct fs_sum { template <class T> __device__ T operator()(T a, T b) const { return a + b; } };
@@ -44,6 +47,22 @@ template <class T, class Op> static __device__ T fs_block_reduce(T v, T init, Op
     v = lane < (int)(blockDim.x >> 5) ? partial[lane] : init;
     for (int o = 16; o > 0; o >>= 1) v = op(v, (T)__shfl_down_sync(0xffffffffu, v, o));
     return (T)__shfl_sync(0xffffffffu, v, 0);
+}
+
+// After each block of a split row stored its partial value: whether this block is the last
+// to finish (it then combines the partials; the others return). The last block resets the
+// counter for the next launch.
+static __device__ bool fs_last_block(unsigned* done) {
+    __shared__ bool last;
+    __threadfence();  // this block's partial is visible to the block that combines
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        last = atomicAdd(done, 1u) == gridDim.x - 1;
+        if (last) *done = 0;
+    }
+    __syncthreads();
+    if (last) __threadfence();  // then read the other blocks' partials
+    return last;
 }
 
 // argmax / argmin: the first index of the extreme value, a NaN counting as the extreme.
