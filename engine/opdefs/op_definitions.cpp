@@ -53,6 +53,7 @@ void registerAllOps(OpRegistry& r) {
     registerNnLinalgOps(r);
     registerMiscOps(r);
     registerActivationOps(r);
+    registerIndexingOps(r);
     markEagerKinds(r);
     std::vector<std::string> incomplete = r.incompleteDefinitions();
     if (!incomplete.empty())

@@ -42,3 +42,17 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
 
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     return _reduce((input - target).abs(), reduction)
+
+
+def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False, sparse=False):
+    if padding_idx is not None:
+        if padding_idx > 0:
+            assert padding_idx < weight.size(0), "Padding_idx must be within num_embeddings"
+        elif padding_idx < 0:
+            assert padding_idx >= -weight.size(0), "Padding_idx must be within num_embeddings"
+            padding_idx = weight.size(0) + padding_idx
+    else:
+        padding_idx = -1
+    if max_norm is not None:
+        raise NotImplementedError("F.embedding(max_norm=...) renormalises the weight in place, which Fusescope does not do yet")
+    return torch.embedding(weight, input, padding_idx, scale_grad_by_freq, sparse)

@@ -1,0 +1,155 @@
+// Ops that read their input at positions another tensor holds: embedding, index_select,
+// gather. Their loop IR would need indirect loads, which it does not have yet, so they run
+// eagerly (a graph with one of them falls back to eager as a whole, with the reason).
+
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+#include "opdefs/op_families.h"
+#include "ops/kernel_support.h"
+
+namespace fusescope {
+
+namespace {
+
+bool isIndexDtype(DType t) { return t == DType::Int64 || t == DType::Int32; }
+
+// PyTorch's legacy name of a CPU tensor type in its error messages: torch.FloatTensor.
+std::string legacyTypeName(DType t) {
+    switch (t) {
+    case DType::Float32: return "torch.FloatTensor";
+    case DType::Float64: return "torch.DoubleTensor";
+    case DType::Float16: return "torch.HalfTensor";
+    case DType::BFloat16: return "torch.BFloat16Tensor";
+    case DType::Bool: return "torch.BoolTensor";
+    case DType::Int64: return "torch.LongTensor";
+    case DType::Int32: return "torch.IntTensor";
+    }
+    return "torch.Tensor";
+}
+
+// The coordinates of a contiguous tensor's element `flat` (row-major).
+Shape coordinatesOf(int64_t flat, const Shape& sizes) {
+    Shape at(sizes.size());
+    for (size_t d = sizes.size(); d-- > 0;) {
+        at[d] = sizes[d] ? flat % sizes[d] : 0;
+        flat = sizes[d] ? flat / sizes[d] : 0;
+    }
+    return at;
+}
+
+// Storage offset (elements) of the element of `t` at `at`.
+int64_t offsetOf(const Tensor& t, const Shape& at) {
+    int64_t offset = t.storageOffset();
+    for (size_t d = 0; d < at.size(); ++d) offset += at[d] * t.strides()[d];
+    return offset;
+}
+
+// Copies element `from` (a storage offset) of `src` to element `to` of contiguous `out`.
+void copyElement(const Tensor& src, int64_t from, const Tensor& out, int64_t to) {
+    const size_t bytes = dtypeSize(src.dtype());
+    const char* base = static_cast<const char*>(src.storage()->data());
+    std::memcpy(static_cast<char*>(out.dataPtr()) + to * static_cast<int64_t>(bytes), base + from * static_cast<int64_t>(bytes), bytes);
+}
+
+ResultMeta embeddingMeta(const BoundArgs& a) {
+    const Tensor& weight = a.tensor("weight");
+    const Tensor& indices = a.tensor("indices");
+    if (!isIndexDtype(indices.dtype()))
+        throw ScriptError("RuntimeError",
+                          fmt::format("Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; "
+                                      "but got {} instead (while checking arguments for embedding)",
+                                      legacyTypeName(indices.dtype())));
+    if (weight.dim() != 2) throw ScriptError("RuntimeError", "'weight' must be 2-D");
+    Shape sizes = indices.sizes();
+    sizes.push_back(weight.sizes()[1]);
+    return contiguousMeta(sizes, weight.dtype());
+}
+
+void embeddingInto(const BoundArgs& a, const Tensor& out) {
+    const Tensor& weight = a.tensor("weight");
+    const Tensor& indices = a.tensor("indices");
+    const int64_t rows = weight.sizes()[0], width = weight.sizes()[1];
+    for (int64_t k = 0; k < indices.numel(); ++k) {
+        int64_t row = indices.readInt64(k);
+        if (row < 0 || row >= rows) throw ScriptError("IndexError", "index out of range in self");
+        for (int64_t j = 0; j < width; ++j)
+            copyElement(weight, weight.storageOffset() + row * weight.strides()[0] + j * weight.strides()[1], out, k * width + j);
+    }
+}
+
+ResultMeta indexSelectMeta(const BoundArgs& a) {
+    const Tensor& self = a.tensor("self");
+    const Tensor& index = a.tensor("index");
+    int64_t dim = wrapDim(a.integer("dim"), self.dim());
+    if (index.dim() > 1) throw ScriptError("IndexError", "index_select(): Index is supposed to be a vector");
+    if (!isIndexDtype(index.dtype())) throw ScriptError("RuntimeError", "index_select(): Expected dtype int32 or int64 for index");
+    Shape sizes = self.sizes();
+    if (self.dim() > 0) sizes[static_cast<size_t>(dim)] = index.numel();
+    return contiguousMeta(sizes, self.dtype());
+}
+
+void indexSelectInto(const BoundArgs& a, const Tensor& out) {
+    const Tensor& self = a.tensor("self");
+    const Tensor& index = a.tensor("index");
+    const size_t dim = static_cast<size_t>(wrapDim(a.integer("dim"), self.dim()));
+    const int64_t extent = self.dim() > 0 ? self.sizes()[dim] : 1;
+    for (int64_t k = 0; k < index.numel(); ++k)
+        if (int64_t i = index.readInt64(k); i < 0 || i >= extent) throw ScriptError("IndexError", "index out of range in self");
+    for (int64_t flat = 0; flat < out.numel(); ++flat) {
+        Shape at = coordinatesOf(flat, out.sizes());
+        if (!at.empty()) at[dim] = index.readInt64(at[dim]);
+        copyElement(self, offsetOf(self, at), out, flat);
+    }
+}
+
+ResultMeta gatherMeta(const BoundArgs& a) {
+    const Tensor& self = a.tensor("self");
+    const Tensor& index = a.tensor("index");
+    int64_t dim = wrapDim(a.integer("dim"), self.dim());
+    if (!isIndexDtype(index.dtype())) throw ScriptError("RuntimeError", "gather(): Expected dtype int32/int64 for index");
+    if (std::max<int64_t>(index.dim(), 1) != std::max<int64_t>(self.dim(), 1))
+        throw ScriptError("RuntimeError", "Index tensor must have the same number of dimensions as input tensor");
+    for (int64_t d = 0; d < index.dim(); ++d)
+        if (d != dim && self.dim() > 0 && index.sizes()[d] > self.sizes()[d])
+            throw ScriptError("RuntimeError", fmt::format("Size does not match at dimension {} expected index {} to be no larger than "
+                                                          "self {} apart from dimension {}",
+                                                          d, shapeStr(index.sizes()), shapeStr(self.sizes()), dim));
+    return contiguousMeta(index.sizes(), self.dtype());
+}
+
+void gatherInto(const BoundArgs& a, const Tensor& out) {
+    const Tensor& self = a.tensor("self");
+    const Tensor& index = a.tensor("index");
+    const int64_t dim = wrapDim(a.integer("dim"), self.dim());
+    const int64_t extent = self.dim() > 0 ? self.sizes()[static_cast<size_t>(dim)] : 1;
+    for (int64_t flat = 0; flat < out.numel(); ++flat) {
+        Shape at = coordinatesOf(flat, out.sizes());
+        int64_t i = index.readInt64(flat);
+        if (i < 0 || i >= extent)
+            throw ScriptError("RuntimeError", fmt::format("index {} is out of bounds for dimension {} with size {}", i, dim, extent));
+        if (!at.empty()) at[static_cast<size_t>(dim)] = i;
+        copyElement(self, offsetOf(self, at), out, flat);
+    }
+}
+
+}  // namespace
+
+void registerIndexingOps(OpRegistry& r) {
+    constexpr const char* kIndirect = "reads at positions another tensor holds: the loop IR has no indirect loads yet";
+    runEagerly(r.add(makeOp("embedding",
+                            "embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, "
+                            "bool sparse=False) -> Tensor",
+                            {true, false, false}, embeddingMeta, embeddingInto)),
+               kIndirect);
+    runEagerly(r.add(makeOp("index_select", "index_select(Tensor self, int dim, Tensor index) -> Tensor", {}, indexSelectMeta,
+                            indexSelectInto)),
+               kIndirect);
+    runEagerly(r.add(makeOp("gather", "gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor", {},
+                            gatherMeta, gatherInto)),
+               kIndirect);
+}
+
+}  // namespace fusescope
