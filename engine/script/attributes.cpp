@@ -311,13 +311,15 @@ Value stringMethod(Interpreter& interp, const Value& self, const std::string& na
             }
             return Value(out);
         });
-    if (name == "startswith" || name == "endswith")
+    if (name == "startswith" || name == "endswith" || name == "removeprefix" || name == "removesuffix")
         return bind([s, name](Interpreter& in, const Value&, CallArgs& a) {
             expectArgs(in, a, 1, 1, name);
             const std::string& p = a.args[0].asString();
-            bool r = name == "startswith" ? s.rfind(p, 0) == 0
-                                          : s.size() >= p.size() && s.compare(s.size() - p.size(), p.size(), p) == 0;
-            return Value(r);
+            bool atStart = name == "startswith" || name == "removeprefix";
+            bool r = atStart ? s.rfind(p, 0) == 0 : s.size() >= p.size() && s.compare(s.size() - p.size(), p.size(), p) == 0;
+            if (name == "startswith" || name == "endswith") return Value(r);
+            if (!r) return Value(s);
+            return Value(atStart ? s.substr(p.size()) : s.substr(0, s.size() - p.size()));
         });
     if (name == "replace")
         return bind([s](Interpreter& in, const Value&, CallArgs& a) {
@@ -412,6 +414,29 @@ Value stringMethod(Interpreter& interp, const Value& self, const std::string& na
     interp.fail("AttributeError", "'str' object has no attribute '" + name + "'");
 }
 
+// An OptimizedModule is a module whose one child is the model, `_orig_mod`, so the names it
+// lists start with that child's (the familiar "_orig_mod." of a compiled model's
+// checkpoint); every other attribute is the model's own.
+std::optional<Value> optimizedModuleNames(Interpreter& interp, const Value& model, const std::string& name, const SourceLocation& where) {
+    bool stateDict = name == "state_dict";
+    if (!stateDict && name != "named_parameters" && name != "named_buffers") return std::nullopt;
+    Value method = interp.getAttribute(model, name, where);
+    return makeBuiltin(name, [method, stateDict](Interpreter& in, CallArgs& a) {
+        CallArgs call = a;
+        std::string prefix;
+        for (auto it = call.kwargs.begin(); it != call.kwargs.end(); ++it)
+            if (it->first == "prefix") {
+                prefix = valueStr(it->second);
+                call.kwargs.erase(it);
+                break;
+            }
+        // state_dict's prefix ends with its dot; named_*'s is joined with one.
+        prefix = stateDict ? prefix + "_orig_mod." : (prefix.empty() ? "" : prefix + ".") + "_orig_mod";
+        call.kwargs.emplace_back("prefix", Value(prefix));
+        return in.call(method, call);
+    });
+}
+
 }  // namespace
 
 Value Interpreter::getAttribute(const Value& object, const std::string& name, const SourceLocation& where) {
@@ -420,8 +445,11 @@ Value Interpreter::getAttribute(const Value& object, const std::string& name, co
         if (object.as<InstanceObject>()) return instanceAttribute(object, name);
         if (object.as<ClassObject>()) return classAttribute(object, name);
         if (auto* super = object.as<SuperObject>()) return superAttribute(*super, name);
-        if (auto* compiled = object.as<CompiledFunctionObject>(); compiled && compiled->isModule)  // OptimizedModule
-            return name == "_orig_mod" ? compiled->boundSelf : getAttribute(compiled->boundSelf, name, where);
+        if (auto* compiled = object.as<CompiledFunctionObject>(); compiled && compiled->isModule) {  // OptimizedModule
+            if (name == "_orig_mod") return compiled->boundSelf;
+            if (auto names = optimizedModuleNames(*this, compiled->boundSelf, name, where)) return *names;
+            return getAttribute(compiled->boundSelf, name, where);
+        }
         if (auto v = objectModelAttribute(object, name)) return *v;
         if (object.as<SetObject>()) return setMethod(*this, object, name);
         if (auto* m = object.as<ModuleObject>()) {

@@ -383,12 +383,14 @@ std::optional<Value> Interpreter::callSpecial(const Value& object, std::string_v
     return call(bindDescriptor(*attr, object, instance->cls), a);
 }
 
+std::optional<std::string> CompiledFunctionObject::reprText() const {
+    if (!isModule) return std::nullopt;
+    std::string inner = valueRepr(boundSelf);
+    for (size_t at = inner.find('\n'); at != std::string::npos; at = inner.find('\n', at + 3)) inner.insert(at + 1, "  ");
+    return "OptimizedModule(\n  (_orig_mod): " + inner + "\n)";
+}
+
 std::string Interpreter::repr(const Value& value) {
-    if (auto* compiled = value.as<CompiledFunctionObject>(); compiled && compiled->isModule) {
-        std::string inner = repr(compiled->boundSelf);
-        for (size_t at = inner.find('\n'); at != std::string::npos; at = inner.find('\n', at + 3)) inner.insert(at + 1, "  ");
-        return "OptimizedModule(\n  (_orig_mod): " + inner + "\n)";
-    }
     if (!value.as<InstanceObject>()) return valueRepr(value);
     NestingGuard nesting("while getting the repr of an object");
     Value text = *callSpecial(value, "__repr__", {});

@@ -64,6 +64,8 @@ struct CompiledFunctionObject : Object {
     Value boundSelf;
     bool isModule = false;
     std::string typeName() const override { return isModule ? "OptimizedModule" : "function"; }
+    // An OptimizedModule prints as PyTorch's does: the module it wraps, as its _orig_mod.
+    std::optional<std::string> reprText() const override;
 };
 
 // The session side of compiled calls and script output; implemented outside script/.

@@ -233,6 +233,7 @@ std::string valueRepr(const Value& value) {
             if (auto* r = dynamic_cast<RecordObject*>(o.get())) return r->text;
             if (auto* s = dynamic_cast<SliceObject*>(o.get()))
                 return "slice(" + valueRepr(s->start) + ", " + valueRepr(s->stop) + ", " + valueRepr(s->step) + ")";
+            if (auto text = o->reprText()) return *text;
             return "<" + o->typeName() + " object>";
         }
     };

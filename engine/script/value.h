@@ -6,6 +6,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -46,6 +47,8 @@ SourcePtr objectDictSource(const SourcePtr& base);
 struct Object {
     virtual ~Object() = default;
     virtual std::string typeName() const = 0;  // Python's type(x).__name__: "list", "function"
+    // Its repr when the object defines one; nullopt: "<typeName object>".
+    virtual std::optional<std::string> reprText() const { return std::nullopt; }
 };
 using ObjectPtr = std::shared_ptr<Object>;
 
