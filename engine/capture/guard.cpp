@@ -45,6 +45,7 @@ std::string Guard::code() const {
     case Kind::DimEquals: return fmt::format("{} == {}", sizeExpr(*this), count);
     case Kind::DimsMatch:
         return fmt::format("{} == {}.size()[{}]", sizeExpr(*this), otherSource->str(), otherDim);
+    case Kind::DictContains: return fmt::format("{}___dict_contains({}, {})", count ? "" : "not ", valueRepr(constant), s);
     }
     return s;
 }
@@ -64,6 +65,7 @@ std::string Guard::typeLabel() const {
     case Kind::DimAtLeast:
     case Kind::DimEquals:
     case Kind::DimsMatch: return "SHAPE_ENV";
+    case Kind::DictContains: return "DICT_CONTAINS";
     }
     return "?";
 }
@@ -119,6 +121,11 @@ std::optional<std::string> Guard::check(const Value* value, const Value* other) 
         auto* dict = value->as<DictObject>();
         int64_t n = items ? static_cast<int64_t>(items->size()) : dict ? static_cast<int64_t>(dict->items.size()) : -1;
         if (n != count) return str();
+        return std::nullopt;
+    }
+    case Kind::DictContains: {
+        auto* dict = value->as<DictObject>();
+        if (!dict || (dict->find(constant) != nullptr) != (count != 0)) return str();
         return std::nullopt;
     }
     case Kind::DimAtLeast:

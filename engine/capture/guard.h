@@ -20,6 +20,7 @@ struct Guard {
         DimAtLeast,   // 2 <= L['x'].size()[0] (a dynamic dim)
         DimEquals,    // L['x'].size()[0] == 9 (a dynamic dim the script read as an int)
         DimsMatch,    // L['w'].size()[0] == L['x'].size()[1] (two dims sharing a symbol)
+        DictContains, // ___dict_contains('shift', L['self']._buffers), or not (count 0)
     };
     Kind kind = Kind::TensorMatch;
     SourcePtr source;
@@ -36,9 +37,9 @@ struct Guard {
     // classes may share a name)
     std::string typeName;
     ObjectPtr classObject;
-    // Constant
+    // Constant; DictContains: the key
     Value constant;
-    // Length / DimAtLeast / DimEquals
+    // Length / DimAtLeast / DimEquals; DictContains: 1 when the key is in the dict, 0 when not
     int64_t count = 0;
     int64_t dim = 0;
     // DimsMatch: the dim it must equal

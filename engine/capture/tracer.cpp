@@ -167,6 +167,16 @@ void Tracer::onLengthUse(const Value& value) {
     addGuard(std::move(length));
 }
 
+void Tracer::onContainsUse(const Value& dict, const Value& key, bool found) {
+    if (!dict.source || !dict.as<DictObject>() || !(key.isString() || key.isNumber() || key.isNone())) return;
+    Guard g;
+    g.kind = Guard::Kind::DictContains;
+    g.source = dict.source;
+    g.constant = key.unsourced();
+    g.count = found ? 1 : 0;
+    addGuard(std::move(g));
+}
+
 void Tracer::onSizeUse(const Tensor& t, int64_t dim) {
     auto src = tensorSources_.find(t.impl());
     if (src == tensorSources_.end() || dim < 0 || dim >= t.dim()) return;

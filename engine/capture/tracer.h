@@ -68,6 +68,7 @@ public:
     void onStatement(const Stmt& stmt) override;
     void onInputUse(const Value& value) override;
     void onLengthUse(const Value& value) override;
+    void onContainsUse(const Value& dict, const Value& key, bool found) override;
     void onSizeUse(const Tensor& t, int64_t dim) override;
 
     // Compiles and runs what is left at the function's return.

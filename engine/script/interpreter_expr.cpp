@@ -669,6 +669,9 @@ Value Interpreter::evalCompare(CompareOperator op, const Value& left, const Valu
             found = right.asString().find(left.asString()) != std::string::npos;
         } else if (auto* d = right.as<DictObject>()) {
             found = d->find(left) != nullptr;
+            // Guarded where the script asks; the script library's own lookups (nn.Module's
+            // attribute routing) are guarded by what they find, as Dynamo treats nn.Module.
+            if (tracer_ && currentLocation().file == module_.fileName) tracer_->onContainsUse(right, left, found);
         } else if (right.isTensor()) {
             fail("NotImplementedError", "'in' on tensors is not supported by Fusescope");
         } else {

@@ -31,6 +31,9 @@ public:
     virtual void onInputUse(const Value& value) = 0;
     // The traced code depends on the length of a list/tuple input: guard it.
     virtual void onLengthUse(const Value& value) = 0;
+    // The traced code asked whether `key` is in a dict input (a module's _parameters, say):
+    // guard the answer.
+    virtual void onContainsUse(const Value& dict, const Value& key, bool found) = 0;
     // The traced code read size `dim` of a tensor into a Python int: guard that size.
     virtual void onSizeUse(const Tensor& t, int64_t dim) = 0;
 };

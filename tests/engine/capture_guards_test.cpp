@@ -347,3 +347,40 @@ with torch.no_grad():
               "    triggered by the following guard failure(s):\n"
               "    - 0/0: len(L['self']._modules['layers']._modules) == 2               # for layer in self.layers:\n");
 }
+
+TEST(Guards, AKeyTheScriptLooksUpInAModuleDictIsGuarded) {
+    // `"shift" in self._buffers` decides the graph: registering the buffer later recompiles,
+    // with the key's guard as the reason. The nn.Module machinery's own lookups add none.
+    auto run = runScript(R"(import torch
+
+class Shifted(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = torch.nn.Linear(2, 2)
+
+    def forward(self, x):
+        y = self.lin(x)
+        if "shift" in self._buffers:
+            y = y + self.shift
+        return y
+
+m = Shifted()
+f = torch.compile(m, backend="eager")
+x = torch.ones(1, 2)
+a = f(x)
+m.register_buffer("shift", torch.full((2,), 10.0))
+print(torch.allclose(f(x) - a, torch.full((1, 2), 10.0)))
+)", "recompiles,guards");
+    ASSERT_EQ(run.error, "");
+    EXPECT_EQ(run.out, "True\n");
+    EXPECT_NE(run.logs.find("not ___dict_contains('shift', L['self']._buffers)             # if \"shift\" in self._buffers:\n"
+                            "[0/1] [__recompiles] Recompiling function forward in script.py:8\n"
+                            "    triggered by the following guard failure(s):\n"
+                            "    - 0/0: not ___dict_contains('shift', L['self']._buffers)             # if \"shift\" in self._buffers:\n"),
+              std::string::npos)
+        << run.logs;
+    EXPECT_NE(run.logs.find("\n___dict_contains('shift', L['self']._buffers)                 # if \"shift\" in self._buffers:\n"),
+              std::string::npos)
+        << run.logs;
+    EXPECT_EQ(run.logs.find("'_parameters'"), std::string::npos) << "no guards from nn.Module's own lookups";
+}
