@@ -39,7 +39,11 @@ const Value* resolveSource(const Source& source, const std::map<std::string, Val
         auto* dict = base ? base->as<DictObject>() : nullptr;
         return dict ? dict->findString(source.name) : nullptr;
     }
-    case Source::Kind::ObjectDict: return nullptr;  // only ever the base of a Key, which reads as an Attr
+    case Source::Kind::ObjectDict: {  // an instance's __dict__ (a key in it reads as an Attr)
+        const Value* base = resolveSource(*source.base, locals, interp);
+        auto* instance = base ? base->as<InstanceObject>() : nullptr;
+        return instance ? &instance->dictValue() : nullptr;
+    }
     }
     return nullptr;
 }

@@ -179,7 +179,17 @@ Value Interpreter::instanceAttribute(const Value& object, const std::string& nam
         if (sourced.source) tracer_->onInputUse(sourced);
         return sourced;
     }
-    if (classAttr) return bindDescriptor(*classAttr, object, cls);
+    if (classAttr) {
+        // A method found on the class: the trace holds while no instance attribute shadows
+        // it (Dynamo guards a called module's forward so, and methods the script calls).
+        if (tracer_ && object.source && classAttr->as<FunctionObject>() &&
+            (name == "forward" || currentLocation().file == module_.fileName)) {
+            Value dict = instance->dictValue();
+            dict.source = objectDictSource(object.source);
+            tracer_->onContainsUse(dict, Value(name), false);
+        }
+        return bindDescriptor(*classAttr, object, cls);
+    }
     const ClassObject* definer = nullptr;
     if (const Value* hook = cls->lookup("__getattr__", &definer)) {
         CallArgs a;

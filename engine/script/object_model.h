@@ -40,6 +40,14 @@ struct InstanceObject : Object {
     ClassPtr cls;
     std::shared_ptr<DictObject> dict = std::make_shared<DictObject>();
     std::string typeName() const override { return cls->name; }
+    // `dict` as a Value that lives as long as the instance: what a guard on `x.__dict__` reads.
+    const Value& dictValue() const {
+        if (!dictHandle_.isObject() || dictHandle_.asObject() != dict) dictHandle_ = Value(ObjectPtr(dict));
+        return dictHandle_;
+    }
+
+private:
+    mutable Value dictHandle_;
 };
 
 // A function bound to its first argument: obj.method, or Foo.cm for a classmethod.

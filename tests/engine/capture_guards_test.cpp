@@ -384,3 +384,42 @@ print(torch.allclose(f(x) - a, torch.full((1, 2), 10.0)))
         << run.logs;
     EXPECT_EQ(run.logs.find("'_parameters'"), std::string::npos) << "no guards from nn.Module's own lookups";
 }
+
+TEST(Guards, AMethodShadowedOnTheInstanceRecompiles) {
+    // A method the trace called (a submodule's forward, a method of the script) holds while
+    // no instance attribute of the same name shadows it; setting one recompiles with that
+    // guard as the reason, as Dynamo's DICT_CONTAINS guards on __dict__ do.
+    auto run = runScript(R"(import torch
+
+class Scaled(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = torch.nn.Linear(2, 2)
+
+    def scale(self, y):
+        return y * 2
+
+    def forward(self, x):
+        return self.scale(self.lin(x))
+
+m = Scaled()
+f = torch.compile(m, backend="eager")
+x = torch.ones(1, 2)
+f(x)
+f(x)
+m.lin.forward = lambda t: t * 0
+print(f(x))
+m.scale = lambda y: y + 100
+print(f(x))
+)", "recompiles");
+    ASSERT_EQ(run.error, "");
+    EXPECT_EQ(run.out, "tensor([[0., 0.]])\ntensor([[100., 100.]])\n");
+    EXPECT_EQ(run.logs,
+              "[0/1] [__recompiles] Recompiling function forward in script.py:11\n"
+              "    triggered by the following guard failure(s):\n"
+              "    - 0/0: not ___dict_contains('forward', L['self']._modules['lin'].__dict__)  # return self.scale(self.lin(x))\n"
+              "[0/2] [__recompiles] Recompiling function forward in script.py:11\n"
+              "    triggered by the following guard failure(s):\n"
+              "    - 0/1: not ___dict_contains('scale', L['self'].__dict__)             # return self.scale(self.lin(x))\n"
+              "    - 0/0: not ___dict_contains('scale', L['self'].__dict__)             # return self.scale(self.lin(x))\n");
+}
