@@ -47,12 +47,22 @@ int64_t offsetOf(const Tensor& t, const Shape& at) {
     return offset;
 }
 
-// Copies element `from` (a storage offset) of `src` to element `to` of contiguous `out`.
-void copyElement(const Tensor& src, int64_t from, const Tensor& out, int64_t to) {
-    const size_t bytes = dtypeSize(src.dtype());
-    const char* base = static_cast<const char*>(src.storage()->data());
-    std::memcpy(static_cast<char*>(out.dataPtr()) + to * static_cast<int64_t>(bytes), base + from * static_cast<int64_t>(bytes), bytes);
-}
+// Copies elements of `src` (by storage offset) to elements of contiguous `out` (by flat
+// index); the storages are looked up once, not per element.
+class ElementCopier {
+public:
+    ElementCopier(const Tensor& src, const Tensor& out)
+        : from_(static_cast<const char*>(src.storage()->data())), to_(static_cast<char*>(out.dataPtr())),
+          bytes_(dtypeSize(src.dtype())) {}
+    void operator()(int64_t from, int64_t to) const {
+        std::memcpy(to_ + to * static_cast<int64_t>(bytes_), from_ + from * static_cast<int64_t>(bytes_), bytes_);
+    }
+
+private:
+    const char* from_;
+    char* to_;
+    size_t bytes_;
+};
 
 ResultMeta embeddingMeta(const BoundArgs& a) {
     const Tensor& weight = a.tensor("weight");
@@ -72,11 +82,12 @@ void embeddingInto(const BoundArgs& a, const Tensor& out) {
     const Tensor& weight = a.tensor("weight");
     const Tensor& indices = a.tensor("indices");
     const int64_t rows = weight.sizes()[0], width = weight.sizes()[1];
+    ElementCopier copy(weight, out);
     for (int64_t k = 0; k < indices.numel(); ++k) {
         int64_t row = indices.readInt64(k);
         if (row < 0 || row >= rows) throw ScriptError("IndexError", "index out of range in self");
         for (int64_t j = 0; j < width; ++j)
-            copyElement(weight, weight.storageOffset() + row * weight.strides()[0] + j * weight.strides()[1], out, k * width + j);
+            copy(weight.storageOffset() + row * weight.strides()[0] + j * weight.strides()[1], k * width + j);
     }
 }
 
@@ -98,10 +109,11 @@ void indexSelectInto(const BoundArgs& a, const Tensor& out) {
     const int64_t extent = self.dim() > 0 ? self.sizes()[dim] : 1;
     for (int64_t k = 0; k < index.numel(); ++k)
         if (int64_t i = index.readInt64(k); i < 0 || i >= extent) throw ScriptError("IndexError", "index out of range in self");
+    ElementCopier copy(self, out);
     for (int64_t flat = 0; flat < out.numel(); ++flat) {
         Shape at = coordinatesOf(flat, out.sizes());
         if (!at.empty()) at[dim] = index.readInt64(at[dim]);
-        copyElement(self, offsetOf(self, at), out, flat);
+        copy(offsetOf(self, at), flat);
     }
 }
 
@@ -125,13 +137,14 @@ void gatherInto(const BoundArgs& a, const Tensor& out) {
     const Tensor& index = a.tensor("index");
     const int64_t dim = wrapDim(a.integer("dim"), self.dim());
     const int64_t extent = self.dim() > 0 ? self.sizes()[static_cast<size_t>(dim)] : 1;
+    ElementCopier copy(self, out);
     for (int64_t flat = 0; flat < out.numel(); ++flat) {
         Shape at = coordinatesOf(flat, out.sizes());
         int64_t i = index.readInt64(flat);
         if (i < 0 || i >= extent)
             throw ScriptError("RuntimeError", fmt::format("index {} is out of bounds for dimension {} with size {}", i, dim, extent));
         if (!at.empty()) at[static_cast<size_t>(dim)] = i;
-        copyElement(self, offsetOf(self, at), out, flat);
+        copy(offsetOf(self, at), flat);
     }
 }
 
