@@ -205,6 +205,10 @@
         <translation>引擎已退出，状态码 %1</translation>
     </message>
     <message>
+        <source>the engine exited: a GPU kernel faulted and the GPU context is lost</source>
+        <translation>引擎已退出：GPU 内核出错，GPU 上下文已丢失</translation>
+    </message>
+    <message>
         <source>minifying %1</source>
         <translation>正在最小化 %1</translation>
     </message>

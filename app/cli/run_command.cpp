@@ -193,7 +193,7 @@ int runScript(const RunArgs& args) {
                                      {"gpu_codegen_only", args.gpuCodegenOnly}, {"cuda_arch", args.cudaArch},
                                      {"check_accuracy", args.checkAccuracy}};
         try {
-            writeBundle(args.bundle, bundle.entries(makeManifest(args.script, "cpu", runOptions), *source));
+            writeBundle(args.bundle, bundle.entries(makeManifest(args.script, session.ranOn(), runOptions), *source));
         } catch (const Error& e) {
             std::cerr << "fusescope-cli: error: " << e.what() << "\n";
             status = 1;

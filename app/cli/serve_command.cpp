@@ -8,6 +8,7 @@
 #endif
 
 #include <cerrno>
+#include <cstdlib>
 #include <condition_variable>
 #include <csignal>
 #include <deque>
@@ -21,12 +22,15 @@
 #include <nlohmann/json.hpp>
 
 #include "core/allocator.h"
+#include "runtime/cuda_driver.h"
 #include "cli_commands.h"
 #include "serve_methods.h"
 
 namespace fusescope::cli {
 
 namespace {
+
+constexpr int kGpuContextLostStatus = 3;  // docs/protocol.md "Crashes"
 
 using nlohmann::json;
 using protocol::Failure;
@@ -172,6 +176,10 @@ private:
             }
             returnFreeMemory();  // the run's buffers and heap, back to the system before idling
             out_.send(answer);
+            if (cudaContextLost()) {  // every later GPU call would fail: a new server must take over
+                std::cerr << "fusescope-cli serve: a GPU kernel faulted and the GPU context is lost; exiting\n";
+                std::_Exit(kGpuContextLostStatus);
+            }
         }
     }
 

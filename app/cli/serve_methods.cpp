@@ -125,7 +125,7 @@ json runMethod(const protocol::Request& request, ServedRuns& runs, const RunCont
     auto writeRunBundle = [&] {
         if (run.bundle.empty()) return;
         try {
-            writeBundle(run.bundle, recorder.entries(makeManifest(run.fileName, "cpu", run.manifestOptions), run.source));
+            writeBundle(run.bundle, recorder.entries(makeManifest(run.fileName, session.ranOn(), run.manifestOptions), run.source));
         } catch (const Error& e) {
             bundleError = e.what();
         }

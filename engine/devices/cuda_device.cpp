@@ -28,8 +28,8 @@ public:
     // only); on the GPU, CudaGraphRunner takes them from the CUDA caching allocator.
     const DeviceAllocator& allocator() const override { return cpuDevice().allocator(); }
 
-    RenderedModule render(const LoweredGraph& graph, const Schedule& schedule, const TestHooks&) const override {
-        GeneratedCuda generated = generateCuda(graph, schedule);  // the launch plan also ends the source as comments
+    RenderedModule render(const LoweredGraph& graph, const Schedule& schedule, const TestHooks& hooks) const override {
+        GeneratedCuda generated = generateCuda(graph, schedule, hooks.faultInGpuKernel);  // the launch plan also ends the source as comments
         LaunchPlan plan = std::make_shared<const std::vector<CudaLaunchStep>>(std::move(generated.steps));
         RenderedModule module = std::move(generated);
         module.launchPlan = plan;

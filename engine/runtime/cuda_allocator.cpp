@@ -59,6 +59,7 @@ CudaDevicePtr CudaCachingAllocator::allocate(size_t bytes) {
     }
     live_[p] = size;
     stats_.allocated += size;
+    ++stats_.blocksHandedOut;
     stats_.peakAllocated = std::max(stats_.peakAllocated, stats_.allocated);
     return p;
 }

@@ -17,6 +17,7 @@ struct CudaMemoryStats {
     size_t reserved = 0;       // obtained from the driver (allocated + cached)
     size_t peakAllocated = 0;
     size_t driverAllocations = 0;  // cuMemAlloc calls that succeeded
+    size_t blocksHandedOut = 0;    // allocate() calls that succeeded
 };
 
 class CudaCachingAllocator {

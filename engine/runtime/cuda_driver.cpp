@@ -1,5 +1,7 @@
 #include "runtime/cuda_driver.h"
 
+#include <atomic>
+
 #include <fmt/format.h>
 
 #include "toolchain/cuda/shared_library.h"
@@ -113,14 +115,43 @@ const CudaApi& cudaApi() {
     return context->api;
 }
 
+namespace {
+
+std::atomic<bool> contextLost{false};
+
+// The driver's "sticky" errors: after one, the context cannot be used again.
+bool losesContext(int result) {
+    switch (result) {
+    case 700:  // CUDA_ERROR_ILLEGAL_ADDRESS
+    case 702:  // CUDA_ERROR_LAUNCH_TIMEOUT
+    case 714:  // CUDA_ERROR_HARDWARE_STACK_ERROR
+    case 715:  // CUDA_ERROR_ILLEGAL_INSTRUCTION
+    case 716:  // CUDA_ERROR_MISALIGNED_ADDRESS
+    case 717:  // CUDA_ERROR_INVALID_ADDRESS_SPACE
+    case 718:  // CUDA_ERROR_INVALID_PC
+    case 719:  // CUDA_ERROR_LAUNCH_FAILED
+        return true;
+    default: return false;
+    }
+}
+
+}  // namespace
+
+bool cudaContextLost() { return contextLost; }
+
 void cudaCheck(int result, const char* call) {
     if (result == 0) return;
+    bool lost = losesContext(result);
+    if (lost) contextLost = true;
     const char* name = nullptr;
     const char* text = nullptr;
     if (auto errorName = driverLibrary().function<int (*)(int, const char**)>("cuGetErrorName")) errorName(result, &name);
     if (auto errorString = driverLibrary().function<int (*)(int, const char**)>("cuGetErrorString")) errorString(result, &text);
-    throw CudaError(result, fmt::format("CUDA error: {} ({}) in {}", name ? name : std::to_string(result),
-                                        text ? text : "unknown error", call));
+    std::string message = fmt::format("CUDA error: {} ({}) in {}", name ? name : std::to_string(result), text ? text : "unknown error", call);
+    if (lost)
+        message += ".\nA kernel faulted; kernels run asynchronously, so it is reported at the next call that waits for the GPU "
+                   "and may be an earlier line's. The GPU context is lost: the engine must be restarted";
+    throw CudaError(result, message);
 }
 
 }  // namespace fusescope

@@ -69,4 +69,9 @@ const CudaApi& cudaApi();
 // Throws CudaError naming the call for a non-zero driver result.
 void cudaCheck(int result, const char* call);
 
+// A kernel faulted (an illegal address or instruction, a failed launch): the driver leaves
+// the context unusable for the rest of the process, so every later call fails too. The
+// engine reports the error and then exits (serve), to be started afresh.
+bool cudaContextLost();
+
 }  // namespace fusescope

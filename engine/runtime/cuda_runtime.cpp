@@ -203,7 +203,7 @@ void CudaGraphRunner::launch(const Step& step, const SymbolValues& symbols, cons
         threads = kCudaReductionThreads;
         blocks = cudaSplitBlocks(evaluate(plan.reductionElements, symbols));
     } else {
-        threads = cudaReductionThreads(evaluate(plan.reductionElements, symbols));
+        threads = plan.threads ? plan.threads : cudaReductionThreads(evaluate(plan.reductionElements, symbols));
         blocks = gridFor(elements, 1);
     }
     cudaCheck(cudaApi().cuLaunchKernel(step.function, unsigned(blocks), 1, 1, unsigned(threads), 1, 1, 0, nullptr, params.data(),

@@ -88,6 +88,7 @@ void ScriptSession::run(const std::string& source, const std::string& fileName) 
         explicit AttachedSink(TraceSink* s) : sink(s) { if (sink) Profiler::attach(sink); }
         ~AttachedSink() { if (sink) Profiler::detach(sink); }
     } attached(traceSink_.get());
+    gpuBlocksBeforeRun_ = cudaBlocksHandedOut();
     DeviceContext devices;  // GPU code generation only: cuda tensors live on the CPU
     devices.cudaUnavailableReason = options_.gpuCodegenOnly ? "" : cudaRuntimeUnavailableReason();
     devices.cudaOnHost = options_.gpuCodegenOnly;
@@ -104,6 +105,8 @@ void ScriptSession::run(const std::string& source, const std::string& fileName) 
         throw;
     }
 }
+
+std::string ScriptSession::ranOn() const { return cudaBlocksHandedOut() > gpuBlocksBeforeRun_ ? "cuda" : "cpu"; }
 
 void ScriptSession::writeStdout(const std::string& text) { bus_.emit(ScriptOutputEvent{text}); }
 

@@ -51,6 +51,10 @@ public:
 
     int compileCount() const { return compiler_.compileCount(); }
 
+    // Where the run's cuda tensors and compiled graphs ran: "cuda" when it used GPU memory,
+    // else "cpu" (a bundle's manifest says it).
+    std::string ranOn() const;
+
     // Why the debug-trace folders (SessionOptions::debugDir) could not be written, or "".
     std::string debugTraceError() const { return debugTrace_ ? debugTrace_->error() : std::string(); }
 
@@ -79,6 +83,7 @@ private:
     std::unique_ptr<DebugTraceWriter> debugTrace_;
     std::unique_ptr<FunctionTraceSink> traceSink_;  // attached to the Profiler while run() runs
     std::atomic<bool> cancelled_ = false;
+    size_t gpuBlocksBeforeRun_ = 0;
 };
 
 // Hands `session` to `setRunning` for as long as it lives (then null), so whoever holds

@@ -116,8 +116,14 @@ TEST(CudaCodegen, SoftmaxIsOneBlockReductionKernel) {
     EXPECT_NE(src.find("for (int64_t xindex = blockIdx.x; xindex < 64L; xindex += gridDim.x)"), std::string::npos) << src;
     EXPECT_NE(src.find("fs_block_reduce<float>(m0_acc, -__builtin_inff(), fs_max())"), std::string::npos) << src;
     EXPECT_NE(src.find("fs_block_reduce<float>(m1_acc, 0.0f, fs_sum())"), std::string::npos) << src;
-    EXPECT_NE(src.find("//     cuda_fused_amax_sub_exp_0<<<64, 128>>>(arg0_1, buf0, buf1, buf2)  # a block per row of 100"),
-              std::string::npos);
+    // A row of 100 is persistent: 32 threads keep 4 elements each in registers.
+    EXPECT_NE(src.find("//     cuda_fused_amax_sub_exp_0<<<64, 32>>>(arg0_1, buf0, buf1, buf2)  # a block per row of 100, kept in registers"),
+              std::string::npos) << src;
+    EXPECT_EQ(step.threads, 32);
+    EXPECT_NE(src.find("float fs_row0[4];  // this thread's elements of arg0_1[100*c0 + c1]"), std::string::npos) << src;
+    EXPECT_NE(src.find("float m0_load = (fs_row0[u] = arg0_1[m0_get_index]);"), std::string::npos) << src;
+    EXPECT_NE(src.find("float m1_load = fs_row0[u];"), std::string::npos) << "the sum reads the registers the max filled";
+    EXPECT_NE(src.find("float m2_load = fs_row0[u];"), std::string::npos) << "so does the output";
     EXPECT_EQ(cudaReductionThreads(100), 128);
     EXPECT_EQ(cudaReductionThreads(3), 32);
     EXPECT_EQ(cudaReductionThreads(1 << 20), kCudaReductionThreads);
@@ -126,6 +132,7 @@ TEST(CudaCodegen, SoftmaxIsOneBlockReductionKernel) {
     CudaModuleCode code = compileOrSkip(g->cuda);
     EXPECT_EQ(ptxEntries(code.ptx), (std::set<std::string>(g->cuda.kernelNames.begin(), g->cuda.kernelNames.end())));
     EXPECT_NE(code.ptx.find("shfl.sync.down"), std::string::npos) << "no warp shuffles";
+    EXPECT_EQ(code.ptx.find(".local"), std::string::npos) << "the row's registers spilled to local memory";
 }
 
 TEST(CudaCodegen, LayerNormArgmaxAndIntegerOpsCompile) {

@@ -48,7 +48,7 @@ TEST(GpuCodegen, ExamplesOnCudaPrintTheirCpuOutputAndCompileEveryGraphToPtx) {
             std::string cu = readFile((folder.path() / "output_code.cu").string());
             std::string ptx = readFile((folder.path() / "output_code.ptx").string());
             EXPECT_NE(ptx.find("\n.target sm_90\n"), std::string::npos);
-            std::set<std::string> kernels = matches(cu, std::regex(R"(extern "C" __global__ void (\w+)\()"));
+            std::set<std::string> kernels = matches(cu, std::regex(R"(extern "C" __global__ void (?:__launch_bounds__\(\d+\) )?(\w+)\()"));
             EXPECT_EQ(matches(ptx, std::regex(R"(\.visible \.entry (\w+)\()")), kernels);
             ++graphs;
         }

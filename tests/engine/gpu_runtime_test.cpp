@@ -52,6 +52,8 @@ def log_softmax(a):
     return torch.log_softmax(a * 3, dim=1)
 def layer_norm(a, w, b):
     return torch.nn.functional.layer_norm(a, (1001,), w, b)
+def layer_norm_256(a, w, b):
+    return torch.nn.functional.layer_norm(a, (256,), w, b)
 def sum_all(a):
     return a.sum()
 def mean_dim0(a):
@@ -86,6 +88,17 @@ check("pointwise", pointwise, x)
 check("softmax", softmax, x)
 check("log_softmax", log_softmax, x)
 check("layer_norm", layer_norm, x, torch.randn(1001), torch.randn(1001))
+# Persistent rows that fill their blocks exactly, more rows than blocks (each block takes
+# several), a row of 8192 (1024 threads), a reduction over a strided dim.
+def persistent_rows(a, w, b):
+    return softmax(a), layer_norm_256(a, w, b), a.var(dim=1), a.amax(dim=1), a.argmax(dim=1)
+def row_of_8192(a):
+    return softmax(a), a.var(dim=1)
+def strided_rows(a):
+    return torch.softmax(a, dim=0)
+check("persistent_rows", persistent_rows, torch.randn(9000, 256), torch.randn(256), torch.randn(256))
+check("row_of_8192", row_of_8192, torch.randn(40, 8192))
+check("strided_rows", strided_rows, torch.randn(300, 70))
 check("sum_all", sum_all, torch.randn(100003))
 check("mean_dim0", mean_dim0, x)
 check("max_argmax", max_argmax, x)
@@ -130,7 +143,8 @@ TEST(GpuRuntime, EveryKernelShapeMatchesTheCpu) {
     ScriptRun run = runOnGpu(kKernelChecks);
     ASSERT_EQ(run.error, "") << run.out;
     EXPECT_EQ(run.out,
-              "pointwise True\nsoftmax True\nlog_softmax True\nlayer_norm True\nsum_all True\nmean_dim0 True\n"
+              "pointwise True\nsoftmax True\nlog_softmax True\nlayer_norm True\npersistent_rows True\nrow_of_8192 True\n"
+              "strided_rows True\nsum_all True\nmean_dim0 True\n"
               "max_argmax True\nvar True\ntransposed True\nmm True\nmm_transposed True\nlinear_gelu True\nbmm True\n"
               "int_floordiv True\ndynamic True\nempty True\nfull_reductions True\nint_sum True\nchain True\n"
               "eager_after_compiled cuda:0 2.875\n");

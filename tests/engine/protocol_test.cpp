@@ -23,8 +23,10 @@
 
 #include "bundle/bundle_reader.h"
 #include "bundle/zip_archive.h"
+#include "runtime/cuda_driver.h"
 #include "test_support.h"
 #include "toolchain/cpp_jit.h"
+#include "toolchain/cuda/cuda_compiler.h"
 
 namespace fusescope::test {
 namespace {
@@ -473,6 +475,38 @@ print('never printed')
     ASSERT_TRUE(status);
     ASSERT_TRUE(WIFSIGNALED(*status)) << "exit status " << *status;
     EXPECT_EQ(WTERMSIG(*status), SIGSEGV);
+}
+
+TEST(Protocol, AGpuKernelFaultIsAnsweredThenTheServerExits) {
+    if (cudaDriverStatus().devices == 0) GTEST_SKIP() << "no GPU: " << cudaDriverStatus().reason;
+    if (!CudaCompiler::available()) GTEST_SKIP() << "no CUDA toolkit: " << CudaCompiler::unavailableReason();
+    ServeChild server({"--test-hook", "fault-in-gpu-kernel"});
+    server.send(runRequest(1, R"(import torch
+
+@torch.compile
+def fn(x):
+    return x.sin() + 1
+
+print('before the fault')
+y = fn(torch.randn(8, device="cuda"))
+print(y.cpu())
+print('never printed')
+)"));
+    std::vector<json> events;
+    json answer = server.answer(1, &events);
+    ASSERT_TRUE(answer.contains("error")) << answer.dump();
+    std::string message = answer["error"]["message"];
+    EXPECT_NE(message.find("CUDA error: CUDA_ERROR_ILLEGAL_ADDRESS"), std::string::npos) << message;
+    EXPECT_NE(message.find("The GPU context is lost: the engine must be restarted"), std::string::npos) << message;
+    std::vector<std::string> printed;
+    for (const auto& e : events)
+        if (e["type"] == "script_output") printed.push_back(e["text"]);
+    EXPECT_EQ(printed, std::vector<std::string>{"before the fault\n"});
+    EXPECT_FALSE(server.next());  // nothing after the answer: the server exits
+    auto status = server.waitExit();
+    ASSERT_TRUE(status);
+    ASSERT_TRUE(WIFEXITED(*status)) << "wait status " << *status;
+    EXPECT_EQ(WEXITSTATUS(*status), 3);
 }
 
 TEST(Protocol, ShutdownCancelsTheRunningRequestAndExitsCleanly) {

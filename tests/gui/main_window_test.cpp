@@ -84,7 +84,7 @@ private slots:
         for (int i = 0; i < tabs->count(); ++i)
             if (tabs->isTabVisible(i)) visible << tabs->tabText(i);
         QCOMPARE(visible, (QStringList{"CUDA", "PTX", "SASS"}));
-        QVERIFY(window.cppView()->text().contains("extern \"C\" __global__ void cuda_fused_"));
+        QVERIFY(window.cppView()->text().contains(QRegularExpression(R"(extern "C" __global__ void (__launch_bounds__\(\d+\) )?cuda_fused_)")));
         QVERIFY(window.ptxView()->text().contains(".target sm_90"));
     }
 

@@ -161,8 +161,11 @@ void EngineClient::onFinished(int exitCode, QProcess::ExitStatus status) {
     QString running = activeRun_ ? activeDescription_ : QString();
     activeRun_ = 0;
     if (asked) return;
-    // On a crash Qt's exit code is the signal's number.
-    QString description = status == QProcess::CrashExit ? tr("the engine crashed: %1").arg(signalDescription(exitCode))
+    // On a crash Qt's exit code is the signal's number. Status 3: the server's GPU context
+    // was lost to a kernel fault (docs/protocol.md "Crashes"); the run's error said which.
+    constexpr int kGpuContextLost = 3;
+    QString description = status == QProcess::CrashExit  ? tr("the engine crashed: %1").arg(signalDescription(exitCode))
+                          : exitCode == kGpuContextLost ? tr("the engine exited: a GPU kernel faulted and the GPU context is lost")
                                                         : tr("the engine exited with status %1").arg(exitCode);
     Q_EMIT engineDied(description, running);
 }

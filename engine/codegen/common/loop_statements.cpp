@@ -64,7 +64,7 @@ namespace {
 // Structural ops are spelled here; math ops assign the C expression of their loop-op row
 // (lower/loop_ops.h): an operator or the prelude's fs_<name> helper.
 std::string statement(const LoopBody& body, const LoopOp& op, const std::string& prefix, const std::string& pad,
-                      std::string* reduced) {
+                      std::string* reduced, const LoadSpelling* spellLoad) {
     auto v = [&](size_t i) { return prefix + body.ops[op.args[i]].name; };
     std::string name = prefix + op.name;
     std::string type = dtypeCType(op.dtype);
@@ -76,7 +76,12 @@ std::string statement(const LoopBody& body, const LoopOp& op, const std::string&
     }
     switch (op.kind) {
     case LoopOpKind::GetIndex: return fmt::format("{}int64_t {} = {};\n", pad, name, body.indices[op.index].cstr());
-    case LoopOpKind::Load: return assign(fmt::format("{}[{}]", op.buffer, v(0)));
+    case LoopOpKind::Load: {
+        std::string plain = fmt::format("{}[{}]", op.buffer, v(0));
+        const LoopOp& index = body.ops[op.args[0]];
+        if (!spellLoad || index.kind != LoopOpKind::GetIndex) return assign(plain);
+        return assign((*spellLoad)(op.buffer, body.indices[index.index], plain));
+    }
     case LoopOpKind::MaskedLoad: return assign(fmt::format("{} ? {}[{}] : {}(0)", v(1), op.buffer, v(0), type));
     case LoopOpKind::Store: return fmt::format("{}{}[{}] = {};\n", pad, op.buffer, v(0), v(1));
     case LoopOpKind::StoreReduction:
@@ -99,9 +104,10 @@ std::string statement(const LoopBody& body, const LoopOp& op, const std::string&
 
 }  // namespace
 
-std::string loopStatements(const LoopBody& body, const std::string& prefix, const std::string& pad, std::string* reduced) {
+std::string loopStatements(const LoopBody& body, const std::string& prefix, const std::string& pad, std::string* reduced,
+                           const LoadSpelling* spellLoad) {
     std::string out;
-    for (const auto& op : body.ops) out += statement(body, op, prefix, pad, reduced);
+    for (const auto& op : body.ops) out += statement(body, op, prefix, pad, reduced, spellLoad);
     return out;
 }
 

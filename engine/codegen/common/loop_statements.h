@@ -3,6 +3,7 @@
 // C++ and the CUDA kernels: both preludes define the same fs_* helpers (math with PyTorch's
 // NaN rules, Python's floor division and modulo), so the statements read the same in both.
 
+#include <functional>
 #include <set>
 #include <string>
 #include <vector>
@@ -24,8 +25,12 @@ std::string memberPrefix(int member);
 
 // The body's ops as statements, each line starting with `pad`. A reduction op's value is
 // handed back through `reduced` (its variable) for the caller's loop to accumulate; without
-// `reduced` a reduction is over one element and its store is written here.
-std::string loopStatements(const LoopBody& body, const std::string& prefix, const std::string& pad, std::string* reduced);
+// `reduced` a reduction is over one element and its store is written here. `spellLoad`, when
+// given, spells each plain load from its buffer, index expression and the usual spelling
+// (a kernel that keeps loaded values in registers hands back the register).
+using LoadSpelling = std::function<std::string(const std::string& buffer, const IndexExpr& index, const std::string& plain)>;
+std::string loopStatements(const LoopBody& body, const std::string& prefix, const std::string& pad, std::string* reduced,
+                           const LoadSpelling* spellLoad = nullptr);
 
 const LoopOp& storeOpOf(const LoopBody& body);
 const LoopOp& reductionOpOf(const LoopBody& body);  // the body must have one

@@ -10,7 +10,9 @@
 // - reduction: a block per row of the outer (pointwise) dims, grid-striding over rows; per
 //   member in order, the block's threads stride over the reduced elements and combine their
 //   partial values with warp shuffles (fs_block_reduce); members that only read the row's
-//   results run on thread 0; __syncthreads() orders the members.
+//   results run on thread 0; __syncthreads() orders the members. A short row of known length
+//   is persistent (cudaPersistentThreads): loaded once, kept in registers;
+// - a single row of a whole-tensor reduction: split across blocks (cudaSplitMembers).
 // Parameters: the buffers (KernelCode::buffers), then the size symbols.
 
 #include <string>
@@ -31,6 +33,7 @@ struct CudaLaunchStep {
     IndexExpr elements;              // pointwise: elements; reduction: rows (one block each)
     IndexExpr reductionElements;     // reduction: elements per row
     bool splitRow = false;           // reduction: its one row split across blocks (cudaSplitMembers)
+    int threads = 0;                 // reduction: the block's threads when the kernel fixes them (persistent rows)
     std::vector<std::string> computes;  // the buffers the step writes
 };
 
@@ -39,14 +42,15 @@ struct GeneratedCuda : RenderedModule {
     std::vector<CudaLaunchStep> steps;  // kernels and extern kernels, in order
 };
 
-GeneratedCuda generateCuda(const LoweredGraph& graph, const Schedule& schedule);
+// `plantFault` (the fault-in-gpu-kernel test hook) makes every kernel write through a null pointer.
+GeneratedCuda generateCuda(const LoweredGraph& graph, const Schedule& schedule, bool plantFault = false);
 
 // The device helpers every module starts with (fs_* math as in the C++ prelude, block
 // reductions).
 const std::string& cudaPrelude();
 
 // One kernel's function (codegen/common/kernel_code.h).
-KernelCode cudaKernel(const KernelGroup& kernel, const std::string& name, const LoweredGraph& graph);
+KernelCode cudaKernel(const KernelGroup& kernel, const std::string& name, const LoweredGraph& graph, bool plantFault = false);
 
 // Threads per block: pointwise kernels take kCudaPointwiseThreads; a reduction the next
 // power of two of its row length, between one warp and kCudaReductionThreads.
@@ -62,6 +66,19 @@ int cudaReductionThreads(int64_t rowElements);
 // leading members are split: 0 when the kernel is not split.
 int cudaSplitMembers(const KernelGroup& kernel);
 constexpr int kCudaSplitBlocks = 1024;
+
+// A reduction whose row has a known length of at most kCudaPersistentRow is persistent: its
+// block has enough threads (a power of two, 32 to kCudaPersistentMaxThreads) that each takes
+// about kCudaPersistentPerThread elements of the row (up to 16 in the longest rows), always
+// the same ones, and keeps what it loads in registers across the members; so softmax or
+// layer_norm read their input once. Blocks of 1024 threads were slower on an H200 (softmax
+// over rows of 8192 at 59% of copy bandwidth): a block-wide barrier stalls more threads,
+// and fewer blocks fit on a multiprocessor. Returns the block's threads, or 0 when the row
+// is not persistent.
+constexpr int64_t kCudaPersistentRow = 8192;
+constexpr int kCudaPersistentPerThread = 8;
+constexpr int kCudaPersistentMaxThreads = 512;
+int cudaPersistentThreads(const KernelGroup& kernel);
 int64_t cudaSplitBlocks(int64_t rowElements);
 
 }  // namespace fusescope

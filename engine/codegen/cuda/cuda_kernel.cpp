@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <optional>
 #include <set>
 
 #include <fmt/format.h>
@@ -67,8 +68,12 @@ class CudaKernelWriter {
 public:
     CudaKernelWriter(const KernelGroup& k, const LoweredGraph& g) : k_(k), g_(g) {}
 
-    KernelCode write(const std::string& name) {
-        KernelCode out = startKernel(k_, g_, "extern \"C\" __global__ void", name, "__restrict__");
+    KernelCode write(const std::string& name, bool plantFault) {
+        // A persistent row's block size is fixed: the compiler keeps registers within it.
+        std::string declaration = threads_ ? fmt::format("extern \"C\" __global__ void __launch_bounds__({})", threads_)
+                                           : "extern \"C\" __global__ void";
+        KernelCode out = startKernel(k_, g_, declaration, name, "__restrict__");
+        if (plantFault) out.add("    if (threadIdx.x == 0) *(volatile int*)8 = 1;  // test hook fault-in-gpu-kernel\n", KernelCode::kAllMembers);
         std::string rows = product(k_.pointwiseSizes).cstr();
         std::vector<std::string> outerVars = vars(0, k_.pointwiseSizes.size());
         if (k_.reductionSizes.empty()) {
@@ -92,7 +97,12 @@ public:
             out.add(fmt::format("    for (int64_t xindex = blockIdx.x; xindex < {}; xindex += gridDim.x) {{\n", rows),
                     KernelCode::kAllMembers);
             out.add(splitIndex("xindex", k_.pointwiseSizes, outerVars, "        "), KernelCode::kAllMembers);
-            for (int m = 0; m < static_cast<int>(k_.nodes.size()); ++m) out.add(member(m, "        "), m);
+            std::vector<std::string> members;  // written first: they name the registers the row is kept in
+            for (int m = 0; m < static_cast<int>(k_.nodes.size()); ++m) members.push_back(member(m, "        "));
+            for (const auto& r : rowRegisters_)
+                out.add(fmt::format("        {} {}[{}];  // this thread's elements of {}\n", r.type, r.name, perThread_, r.load),
+                        KernelCode::kAllMembers);
+            for (int m = 0; m < static_cast<int>(members.size()); ++m) out.add(members[m], m);
             out.add("    }\n", KernelCode::kAllMembers);
         }
         out.add("}\n", KernelCode::kAllMembers);
@@ -108,11 +118,48 @@ private:
     }
 
     // The block's threads over the row's reduced elements; `body` runs with its variables set.
+    // A persistent row: each thread takes the same perThread_ elements in every member
+    // (a loop the compiler unrolls), so what a member loads is kept in registers for the next.
     std::string rowLoop(const std::string& pad, const std::function<std::string(const std::string& pad)>& body) const {
         size_t p = k_.pointwiseSizes.size();
-        return stridedLoop("rindex", "threadIdx.x", product(k_.reductionSizes).cstr(), "blockDim.x", pad).around([&](const std::string& in) {
+        auto withVars = [&](const std::string& in) {
             return splitIndex("rindex", k_.reductionSizes, vars(p, p + k_.reductionSizes.size()), in) + body(in);
-        });
+        };
+        std::string row = product(k_.reductionSizes).cstr();
+        if (!threads_) return stridedLoop("rindex", "threadIdx.x", row, "blockDim.x", pad).around(withVars);
+        std::string in = pad + "    ";
+        std::string out = fmt::format("{}#pragma unroll\n{}for (int u = 0; u < {}; ++u) {{\n", pad, pad, perThread_);
+        out += fmt::format("{}const int64_t rindex = threadIdx.x + u * {}L;\n", in, threads_);
+        if (*product(k_.reductionSizes).constant() % threads_ == 0) return out + withVars(in) + pad + "}\n";
+        return out + fmt::format("{}if (rindex < {}) {{\n", in, row) + withVars(in + "    ") + in + "}\n" + pad + "}\n";
+    }
+
+    // How members load. A row's result an earlier member computed (a reduction, or a value
+    // of the row) is read from that member's variable, which every thread holds: reading it
+    // back from memory after the barrier is not safe, as the compiler may move a load
+    // through a __restrict__ pointer above __syncthreads(). In a persistent row
+    // (`inRegisters`), the first member to load an input element keeps it in a register
+    // array (rowRegisters_), and the later ones read the register.
+    struct RowRegister {
+        std::string name, type, load;
+    };
+    struct RowResult {
+        std::string buffer, index, variable;
+    };
+    LoadSpelling rowLoads(bool inRegisters) const {
+        return [this, inRegisters](const std::string& buffer, const IndexExpr& index, const std::string& plain) {
+            if (kernelBuffers(k_).written.count(buffer)) {  // computed in this kernel
+                for (const auto& r : rowResults_)
+                    if (r.buffer == buffer && r.index == index.str()) return r.variable;
+                return plain;
+            }
+            if (!inRegisters) return plain;
+            std::string load = buffer + "[" + index.str() + "]";
+            for (const auto& r : rowRegisters_)
+                if (r.load == load) return r.name + "[u]";
+            rowRegisters_.push_back({fmt::format("fs_row{}", rowRegisters_.size()), dtypeCType(g_.layoutOf(buffer).dtype), load});
+            return "(" + rowRegisters_.back().name + "[u] = " + plain + ")";
+        };
     }
 
     // A split member's first part (cudaSplitMembers): every block strides over its share of
@@ -146,46 +193,60 @@ private:
         std::string prefix = memberPrefix(m), in = pad + "    ";
         std::string type = dtypeCType(red.dtype), init = reductionInit(red.reductionKind, red.srcDtype);
         std::string functor = reductionFunctor(red.reductionKind);
-        std::string out = pad + "{\n" + fmt::format("{}{} {}acc = {};\n", in, type, prefix, init);
+        std::string out = fmt::format("{}{} {}acc = {};\n{}{{\n", pad, type, prefix, init, pad);  // read by the later members
         out += fmt::format("{}for (unsigned i = threadIdx.x; i < gridDim.x; i += blockDim.x) {}acc = {}({}acc, {}partials[i]);\n", in,
                            prefix, functor, prefix, prefix);
         out += fmt::format("{}{}acc = fs_block_reduce<{}>({}acc, {}, {});\n", in, prefix, type, prefix, init, functor);
+        addRowResult(body, prefix + "acc");
         return out + fmt::format("{}if (threadIdx.x == 0) {}[{}] = {}acc;\n{}__syncthreads();\n{}}}\n", in, store.buffer,
                                  body.indices[body.ops[store.args[0]].index].cstr(), prefix, in, pad);
+    }
+
+    // Remembers that member m's store to the row's result is held in `variable` by every thread.
+    void addRowResult(const LoopBody& body, const std::string& variable) const {
+        const LoopOp& store = storeOpOf(body);
+        rowResults_.push_back({store.buffer, body.indices[body.ops[store.args[0]].index].str(), variable});
     }
 
     std::string member(int m, const std::string& pad) const {
         const LoopBody& body = k_.bodies[m];
         std::string prefix = memberPrefix(m);
-        // Over the row only (it reads the row's results): one thread writes it.
-        if (body.vars.size() == k_.pointwiseSizes.size())
-            return fmt::format("{}if (threadIdx.x == 0) {{\n{}{}}}\n{}__syncthreads();\n", pad,
-                               loopStatements(body, prefix, pad + "    ", nullptr), pad, pad);
+        // Over the row only (it reads the row's results): every thread computes the same
+        // value and keeps it for the later members; they all store it, to the same place.
+        if (body.vars.size() == k_.pointwiseSizes.size()) {
+            LoadSpelling results = rowLoads(false);
+            std::string out = loopStatements(body, prefix, pad, nullptr, &results) + pad + "__syncthreads();\n";
+            addRowResult(body, prefix + body.ops[storeOpOf(body).args[1]].name);
+            return out;
+        }
+        LoadSpelling loads = rowLoads(threads_ > 0);
+        const LoadSpelling* spellLoad = &loads;
         if (!k_.nodes[m]->isReduction())
-            return rowLoop(pad, [&](const std::string& in) { return loopStatements(body, prefix, in, nullptr); }) + pad +
+            return rowLoop(pad, [&](const std::string& in) { return loopStatements(body, prefix, in, nullptr, spellLoad); }) + pad +
                    "__syncthreads();\n";
         const LoopOp& red = reductionOpOf(body);
         const LoopOp& store = storeOpOf(body);
         std::string storeIndex = body.indices[body.ops[store.args[0]].index].cstr();
         std::string in = pad + "    ";
         // The row's statements at `at`, and the value they reduce.
-        auto statements = [&](const std::string& at, std::string& value) { return loopStatements(body, prefix, at, &value); };
+        auto statements = [&](const std::string& at, std::string& value) { return loopStatements(body, prefix, at, &value, spellLoad); };
         std::string srcType = dtypeCType(red.srcDtype);
         std::string init = reductionInit(red.reductionKind, red.srcDtype);
-        std::string out = pad + "{\n";
+        // The row's total is declared outside the member's braces, for the later members.
+        std::string out;
         if (isArgReduction(red.reductionKind)) {
             bool isMax = red.reductionKind == ReductionKind::ArgMax;
+            out += fmt::format("{}int64_t {}acc;\n{}{{\n", pad, prefix, pad);
             out += fmt::format("{}{} {}best = {};\n{}int64_t {}best_index = 0;\n", in, srcType, prefix, init, in, prefix);
             out += rowLoop(in, [&](const std::string& at) {
                 std::string value, text = statements(at, value);
                 return text + fmt::format("{}if (fs_arg_better({}, rindex, {}best, {}best_index, {})) {}best = {}, {}best_index = rindex;\n",
                                           at, value, prefix, prefix, isMax, prefix, value, prefix);
             });
-            out += fmt::format("{}int64_t {}acc = fs_block_arg_reduce({}best, {}best_index, {});\n", in, prefix, prefix, prefix,
-                               isMax);
+            out += fmt::format("{}{}acc = fs_block_arg_reduce({}best, {}best_index, {});\n", in, prefix, prefix, prefix, isMax);
         } else {
             std::string type = dtypeCType(red.dtype);
-            out += fmt::format("{}{} {}acc = {};\n", in, type, prefix, init);
+            out += fmt::format("{}{} {}acc = {};\n{}{{\n", pad, type, prefix, init, pad);
             out += rowLoop(in, [&](const std::string& at) {
                 std::string value, text = statements(at, value);
                 return text + fmt::format("{}{}acc = {};\n", at, prefix, reductionCombine(red.reductionKind, prefix + "acc", value));
@@ -195,17 +256,22 @@ private:
         }
         out += fmt::format("{}if (threadIdx.x == 0) {}[{}] = {}acc;\n{}__syncthreads();\n{}}}\n", in, store.buffer, storeIndex, prefix,
                            in, pad);
+        addRowResult(body, prefix + "acc");
         return out;
     }
 
     const KernelGroup& k_;
     const LoweredGraph& g_;
+    const int threads_ = cudaPersistentThreads(k_);  // 0 unless the row is persistent
+    const int64_t perThread_ = threads_ ? (*product(k_.reductionSizes).constant() + threads_ - 1) / threads_ : 0;
+    mutable std::vector<RowRegister> rowRegisters_;
+    mutable std::vector<RowResult> rowResults_;
 };
 
 }  // namespace
 
-KernelCode cudaKernel(const KernelGroup& kernel, const std::string& name, const LoweredGraph& graph) {
-    return CudaKernelWriter(kernel, graph).write(name);
+KernelCode cudaKernel(const KernelGroup& kernel, const std::string& name, const LoweredGraph& graph, bool plantFault) {
+    return CudaKernelWriter(kernel, graph).write(name, plantFault);
 }
 
 int cudaSplitMembers(const KernelGroup& kernel) {
@@ -224,6 +290,15 @@ int cudaSplitMembers(const KernelGroup& kernel) {
         written.insert(storeOpOf(body).buffer);
     }
     return split;
+}
+
+int cudaPersistentThreads(const KernelGroup& kernel) {
+    if (kernel.reductionSizes.empty() || cudaSplitMembers(kernel)) return 0;
+    std::optional<int64_t> row = product(kernel.reductionSizes).constant();
+    if (!row || *row < 1 || *row > kCudaPersistentRow) return 0;
+    int threads = 32;
+    while (threads < kCudaPersistentMaxThreads && threads * kCudaPersistentPerThread < *row) threads *= 2;
+    return threads;
 }
 
 int64_t cudaSplitBlocks(int64_t rowElements) {

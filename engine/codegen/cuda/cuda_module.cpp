@@ -27,6 +27,9 @@ std::string launchComment(const CudaLaunchStep& step) {
         return fmt::format("//     {}<<<{}, {}>>>({})  # one row of {} split across blocks\n", step.kernel,
                            rowLength ? std::to_string(cudaSplitBlocks(*rowLength)) : "split_blocks_for(" + step.reductionElements.str() + ")",
                            kCudaReductionThreads, args, step.reductionElements.str());
+    if (step.threads)
+        return fmt::format("//     {}<<<{}, {}>>>({})  # a block per row of {}, kept in registers\n", step.kernel, step.elements.str(),
+                           step.threads, args, step.reductionElements.str());
     std::string threads = rowLength ? std::to_string(cudaReductionThreads(*rowLength))
                                     : fmt::format("threads_for({})", step.reductionElements.str());
     return fmt::format("//     {}<<<{}, {}>>>({})  # a block per row of {}\n", step.kernel, step.elements.str(), threads, args,
@@ -35,7 +38,7 @@ std::string launchComment(const CudaLaunchStep& step) {
 
 }  // namespace
 
-GeneratedCuda generateCuda(const LoweredGraph& graph, const Schedule& schedule) {
+GeneratedCuda generateCuda(const LoweredGraph& graph, const Schedule& schedule, bool plantFault) {
     GeneratedCuda gen;
     gen.language = "cuda";
     gen.outputBuffers = computedOutputBuffers(graph);
@@ -55,7 +58,7 @@ GeneratedCuda generateCuda(const LoweredGraph& graph, const Schedule& schedule) 
             continue;
         }
         std::string fresh = fusedKernelName("cuda", k, gen.kernelNames.size());
-        KernelCode kernel = cudaKernel(k, fresh, graph);
+        KernelCode kernel = cudaKernel(k, fresh, graph, plantFault);
         step.kind = k.reductionSizes.empty() ? CudaLaunchStep::Kind::Pointwise : CudaLaunchStep::Kind::Reduction;
         step.args = kernel.buffers;
         for (const auto& s : graph.symbols) step.args.push_back(s.name);
@@ -64,6 +67,7 @@ GeneratedCuda generateCuda(const LoweredGraph& graph, const Schedule& schedule) 
         step.elements = product(k.pointwiseSizes);
         step.reductionElements = product(k.reductionSizes);
         step.splitRow = cudaSplitMembers(k) > 0;
+        step.threads = cudaPersistentThreads(k);
         for (const auto* n : k.nodes) {
             step.computes.push_back(n->name);
             gen.bufferKernels[n->name] = step.kernel;
