@@ -54,6 +54,7 @@ void registerAllOps(OpRegistry& r) {
     registerMiscOps(r);
     registerActivationOps(r);
     registerIndexingOps(r);
+    registerConvolutionOps(r);
     markEagerKinds(r);
     std::vector<std::string> incomplete = r.incompleteDefinitions();
     if (!incomplete.empty())

@@ -56,3 +56,43 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
     if max_norm is not None:
         raise NotImplementedError("F.embedding(max_norm=...) renormalises the weight in place, which Fusescope does not do yet")
     return torch.embedding(weight, input, padding_idx, scale_grad_by_freq, sparse)
+
+
+def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-05):
+    """Batch statistics over every dim but the channels (dim 1) when training, else the running ones."""
+    dims = [0] + list(range(2, input.dim()))
+    shape = [1, -1] + [1] * (input.dim() - 2)
+    if training:
+        count = input.numel() // input.size(1)
+        if count <= 1:
+            raise ValueError(f"Expected more than 1 value per channel when training, got input size {input.size()}")
+        mean = input.mean(dims)
+        var = input.var(dims, unbiased=False)
+        if running_mean is not None:
+            with torch.no_grad():  # the running variance is the unbiased one
+                running_mean.copy_(running_mean * (1 - momentum) + mean * momentum)
+                running_var.copy_(running_var * (1 - momentum) + var * (count / (count - 1)) * momentum)
+    else:
+        mean, var = running_mean, running_var
+    y = (input - mean.reshape(shape)) * torch.rsqrt(var.reshape(shape) + eps)
+    if weight is not None:
+        y = y * weight.reshape(shape)
+    if bias is not None:
+        y = y + bias.reshape(shape)
+    return y
+
+
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05):
+    if input.size(1) % num_groups != 0:
+        raise RuntimeError(f"Expected number of channels in input to be divisible by num_groups, but got input of shape "
+                           f"{list(input.shape)} and num_groups={num_groups}")
+    grouped = input.reshape(input.size(0), num_groups, -1)
+    mean = grouped.mean(-1, keepdim=True)
+    var = grouped.var(-1, unbiased=False, keepdim=True)
+    y = ((grouped - mean) * torch.rsqrt(var + eps)).reshape(input.shape)
+    shape = [1, -1] + [1] * (input.dim() - 2)
+    if weight is not None:
+        y = y * weight.reshape(shape)
+    if bias is not None:
+        y = y + bias.reshape(shape)
+    return y

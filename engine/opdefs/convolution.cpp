@@ -1,0 +1,290 @@
+// Convolution and pooling over 1-D and 2-D windows: conv1d, conv2d (and convolution, what
+// they call), max_pool2d, avg_pool2d, adaptive_avg_pool2d. Their kernels are in
+// ops/convolution_kernel.*; they run eagerly in compiled graphs too (extern kernels for
+// the generated code are the next step), so a graph with one falls back with the reason.
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+#include "opdefs/op_families.h"
+#include "ops/convolution_kernel.h"
+#include "ops/kernel_support.h"
+
+namespace fusescope {
+
+namespace {
+
+std::string dimsText(const Shape& sizes, const char* separator) {
+    std::string out;
+    for (size_t i = 0; i < sizes.size(); ++i) out += (i ? separator : "") + std::to_string(sizes[i]);
+    return out;
+}
+
+// An int[N] argument with N values (a single one repeated, as PyTorch's _pair does).
+std::vector<int64_t> spatialInts(const BoundArgs& a, std::string_view name, size_t n) {
+    std::vector<int64_t> v = a.ints(name);
+    if (v.size() == 1) v.assign(n, v[0]);
+    if (v.size() != n)
+        throw ScriptError("RuntimeError", fmt::format("{}: {} must have {} elements, got {}", a.opName, name, n, v.size()));
+    return v;
+}
+
+// The op's input as N x C x H x W: `spatial` window dims, with an optional batch dim.
+struct WindowInput {
+    Tensor data;  // contiguous
+    bool batched = true;
+    Shape spatialSizes;
+};
+
+WindowInput windowInput(const Tensor& input, size_t spatial, const char* op) {
+    if (input.dim() != static_cast<int64_t>(spatial) + 1 && input.dim() != static_cast<int64_t>(spatial) + 2)
+        throw ScriptError("RuntimeError", fmt::format("Expected {}D (unbatched) or {}D (batched) input to {}, but got input of size: {}",
+                                                      spatial + 1, spatial + 2, op, shapeStr(input.sizes())));
+    WindowInput w{input.isContiguous() ? input : contiguousCopy(input), input.dim() == static_cast<int64_t>(spatial) + 2, {}};
+    w.spatialSizes.assign(input.sizes().end() - static_cast<int64_t>(spatial), input.sizes().end());
+    return w;
+}
+
+// Output sizes: the batch dim if the input had one, then channels, then the window dims.
+Shape windowOutputSizes(const WindowInput& in, int64_t batch, int64_t channels, const Shape& spatial) {
+    Shape out;
+    if (in.batched) out.push_back(batch);
+    out.push_back(channels);
+    out.insert(out.end(), spatial.begin(), spatial.end());
+    return out;
+}
+
+// The 2-D window geometry of a 1-D or 2-D op (a 1-D one has height 1).
+WindowShape windowShape(const WindowInput& in, const Shape& inputSizes, const std::vector<int64_t>& kernel, const Shape& output,
+                        const std::vector<int64_t>& stride, const std::vector<int64_t>& padding,
+                        const std::vector<int64_t>& dilation) {
+    WindowShape s;
+    s.batch = in.batched ? inputSizes[0] : 1;
+    s.channels = inputSizes[in.batched ? 1 : 0];
+    size_t first = kernel.size() == 1 ? 1 : 0;  // 1-D: the width only
+    for (size_t d = 0; d < kernel.size(); ++d) {
+        s.input[first + d] = in.spatialSizes[d];
+        s.kernel[first + d] = kernel[d];
+        s.output[first + d] = output[d];
+        s.stride[first + d] = stride[d];
+        s.padding[first + d] = padding[d];
+        s.dilation[first + d] = dilation[d];
+    }
+    return s;
+}
+
+// ---- convolution ------------------------------------------------------------------------
+
+struct ConvArgs {
+    size_t spatial;
+    std::vector<int64_t> stride, padding, dilation;
+    int64_t groups;
+};
+
+ConvArgs convArgs(const BoundArgs& a) {
+    size_t spatial = static_cast<size_t>(std::max<int64_t>(a.tensor("weight").dim() - 2, 1));
+    return {spatial, spatialInts(a, "stride", spatial), spatialInts(a, "padding", spatial), spatialInts(a, "dilation", spatial),
+            a.integer("groups")};
+}
+
+ResultMeta convolutionMeta(const BoundArgs& a, const char* op, size_t spatial) {
+    const Tensor& input = a.tensor("input");
+    const Tensor& weight = a.tensor("weight");
+    ConvArgs c = convArgs(a);
+    WindowInput in = windowInput(input, spatial, op);
+    if (weight.dim() != static_cast<int64_t>(spatial) + 2)
+        throw ScriptError("RuntimeError", fmt::format("weight should have at least three dimensions"));
+    if (c.groups <= 0) throw ScriptError("RuntimeError", "non-positive groups is not supported");
+    for (size_t d = 0; d < spatial; ++d) {
+        if (c.stride[d] <= 0) throw ScriptError("RuntimeError", "non-positive stride is not supported");
+        if (c.padding[d] < 0) throw ScriptError("RuntimeError", "negative padding is not supported");
+        if (c.dilation[d] <= 0) throw ScriptError("RuntimeError", "dilation should be greater than zero");
+    }
+    int64_t channels = input.sizes()[in.batched ? 1 : 0];
+    int64_t outChannels = weight.sizes()[0];
+    if (outChannels % c.groups != 0)
+        throw ScriptError("RuntimeError", fmt::format("Given groups={}, expected weight to be divisible by {} at dimension 0, but got "
+                                                      "weight of size [{}] instead",  // PyTorch prints the size in two pairs of brackets
+                                                      c.groups, c.groups, shapeStr(weight.sizes())));
+    if (channels != weight.sizes()[1] * c.groups) {
+        Shape shown = input.sizes();
+        if (!in.batched) shown.insert(shown.begin(), 1);
+        throw ScriptError("RuntimeError", fmt::format("Given groups={}, weight of size {}, expected input{} to have {} channels, but "
+                                                      "got {} channels instead",
+                                                      c.groups, shapeStr(weight.sizes()), shapeStr(shown), weight.sizes()[1] * c.groups,
+                                                      channels));
+    }
+    Shape padded, kernel, out;
+    for (size_t d = 0; d < spatial; ++d) {
+        padded.push_back(in.spatialSizes[d] + 2 * c.padding[d]);
+        kernel.push_back((weight.sizes()[2 + d] - 1) * c.dilation[d] + 1);
+        out.push_back((padded[d] - kernel[d]) / c.stride[d] + 1);
+    }
+    for (size_t d = 0; d < spatial; ++d)
+        if (padded[d] < kernel[d])
+            throw ScriptError("RuntimeError", fmt::format("Calculated padded input size per channel: ({}). Kernel size: ({}). Kernel "
+                                                          "size can't be greater than actual input size",
+                                                          dimsText(padded, " x "), dimsText(kernel, " x ")));
+    if (input.dtype() != weight.dtype())
+        throw ScriptError("RuntimeError", fmt::format("Input type ({}) and weight type ({}) should be the same",
+                                                      dtypeName(input.dtype()), dtypeName(weight.dtype())));
+    if (!isFloating(input.dtype()) || input.dtype() == DType::Float16 || input.dtype() == DType::BFloat16)
+        throw ScriptError("RuntimeError", fmt::format("\"{}\" not implemented for '{}'", op, dtypeScalarName(input.dtype())));
+    return contiguousMeta(windowOutputSizes(in, input.sizes()[0], outChannels, out), input.dtype());
+}
+
+void convolutionInto(const BoundArgs& a, const Tensor& out, size_t spatial) {
+    const Tensor& weightArg = a.tensor("weight");
+    ConvArgs c = convArgs(a);
+    WindowInput in = windowInput(a.tensor("input"), spatial, "convolution");
+    Tensor weight = weightArg.isContiguous() ? weightArg : contiguousCopy(weightArg);
+    Tensor bias;
+    if (!a["bias"].isNone()) bias = contiguousCopy(a.tensor("bias"));
+    std::vector<int64_t> kernel(weight.sizes().begin() + 2, weight.sizes().end());
+    Shape outSpatial(out.sizes().end() - static_cast<int64_t>(spatial), out.sizes().end());
+    WindowShape s = windowShape(in, in.data.sizes(), kernel, outSpatial, c.stride, c.padding, c.dilation);
+    convolutionForward(out.dtype(), s, weight.sizes()[0], c.groups, in.data.dataPtr(), weight.dataPtr(),
+                       bias.defined() ? bias.dataPtr() : nullptr, out.dataPtr());
+}
+
+// ---- pooling ----------------------------------------------------------------------------
+
+// PyTorch's pooling output size, with ceil_mode's rule that the last window starts inside
+// the input or its left padding.
+int64_t pooledSize(int64_t size, int64_t kernel, int64_t pad, int64_t stride, int64_t dilation, bool ceilMode) {
+    int64_t span = size + 2 * pad - dilation * (kernel - 1) - 1;
+    int64_t out = (ceilMode ? (span + stride - 1) / stride : span / stride) + 1;
+    if (ceilMode && (out - 1) * stride >= size + pad) --out;
+    return out;
+}
+
+struct PoolArgs {
+    std::vector<int64_t> kernel, stride, padding, dilation;
+    bool ceilMode;
+};
+
+PoolArgs poolArgs(const BoundArgs& a, bool hasDilation) {
+    PoolArgs p;
+    p.kernel = spatialInts(a, "kernel_size", 2);
+    p.stride = a.ints("stride").empty() ? p.kernel : spatialInts(a, "stride", 2);
+    p.padding = spatialInts(a, "padding", 2);
+    p.dilation = hasDilation ? spatialInts(a, "dilation", 2) : std::vector<int64_t>{1, 1};
+    p.ceilMode = a.flag("ceil_mode");
+    return p;
+}
+
+ResultMeta poolMeta(const BoundArgs& a, const char* op, bool hasDilation) {
+    const Tensor& self = a.tensor("self");
+    PoolArgs p = poolArgs(a, hasDilation);
+    WindowInput in = windowInput(self, 2, op);
+    for (size_t d = 0; d < 2; ++d) {
+        if (p.kernel[d] <= 0) throw ScriptError("RuntimeError", "kernel_size must be greater than zero, but got kH: " +
+                                                                    std::to_string(p.kernel[0]) + " kW: " + std::to_string(p.kernel[1]));
+        if (p.stride[d] <= 0) throw ScriptError("RuntimeError", "stride should be greater than zero, but got dH: " +
+                                                                    std::to_string(p.stride[0]) + " dW: " + std::to_string(p.stride[1]));
+        int64_t effective = (p.kernel[d] - 1) * p.dilation[d] + 1;
+        if (p.padding[d] * 2 > effective)
+            throw ScriptError("RuntimeError", fmt::format("pad should be at most half of effective kernel size, but got pad={}, "
+                                                          "kernel_size={} and dilation={}",
+                                                          p.padding[d], p.kernel[d], p.dilation[d]));
+    }
+    Shape out;
+    for (size_t d = 0; d < 2; ++d) {
+        out.push_back(pooledSize(in.spatialSizes[d], p.kernel[d], p.padding[d], p.stride[d], p.dilation[d], p.ceilMode));
+        if (out.back() <= 0)
+            throw ScriptError("RuntimeError", fmt::format("Given input size: ({}x{}x{}). Calculated output size: ({}x{}x{}). Output size "
+                                                          "is too small",
+                                                          self.sizes()[self.dim() - 3], in.spatialSizes[0], in.spatialSizes[1],
+                                                          self.sizes()[self.dim() - 3], out.size() > 0 ? out[0] : 0,
+                                                          d == 1 ? out[1] : 0));
+    }
+    if (!isFloating(self.dtype()))
+        throw ScriptError("RuntimeError", fmt::format("\"{}\" not implemented for '{}'", op, dtypeScalarName(self.dtype())));
+    return contiguousMeta(windowOutputSizes(in, self.sizes()[0], self.sizes()[self.dim() - 3], out), self.dtype());
+}
+
+WindowShape poolShape(const BoundArgs& a, const Tensor& out, bool hasDilation, WindowInput& in) {
+    PoolArgs p = poolArgs(a, hasDilation);
+    Shape outSpatial(out.sizes().end() - 2, out.sizes().end());
+    Shape sizes = in.data.sizes();
+    if (!in.batched) sizes.insert(sizes.begin(), 1);
+    in.batched = true;
+    return windowShape(in, sizes, p.kernel, outSpatial, p.stride, p.padding, p.dilation);
+}
+
+ResultMeta adaptiveMeta(const BoundArgs& a) {
+    const Tensor& self = a.tensor("self");
+    WindowInput in = windowInput(self, 2, "adaptive_avg_pool2d");
+    std::vector<int64_t> size = spatialInts(a, "output_size", 2);
+    return contiguousMeta(windowOutputSizes(in, self.sizes()[0], self.sizes()[self.dim() - 3], {size[0], size[1]}), self.dtype());
+}
+
+// Each output cell averages input rows [floor(i*H/OH), ceil((i+1)*H/OH)), and the same for columns.
+template <class T> void adaptiveAverage(const T* x, T* y, int64_t planes, int64_t H, int64_t W, int64_t OH, int64_t OW) {
+    for (int64_t p = 0; p < planes; ++p)
+        for (int64_t oh = 0; oh < OH; ++oh)
+            for (int64_t ow = 0; ow < OW; ++ow) {
+                int64_t h0 = oh * H / OH, h1 = ((oh + 1) * H + OH - 1) / OH;
+                int64_t w0 = ow * W / OW, w1 = ((ow + 1) * W + OW - 1) / OW;
+                double sum = 0;
+                for (int64_t h = h0; h < h1; ++h)
+                    for (int64_t w = w0; w < w1; ++w) sum += double(x[(p * H + h) * W + w]);
+                y[(p * OH + oh) * OW + ow] = static_cast<T>(sum / double((h1 - h0) * (w1 - w0)));
+            }
+}
+
+void adaptiveInto(const BoundArgs& a, const Tensor& out) {
+    WindowInput in = windowInput(a.tensor("self"), 2, "adaptive_avg_pool2d");
+    int64_t H = in.spatialSizes[0], W = in.spatialSizes[1];
+    int64_t planes = in.data.numel() / std::max<int64_t>(H * W, 1);
+    int64_t OH = out.sizes()[out.dim() - 2], OW = out.sizes()[out.dim() - 1];
+    if (out.dtype() == DType::Float64)
+        adaptiveAverage(static_cast<const double*>(in.data.dataPtr()), static_cast<double*>(out.dataPtr()), planes, H, W, OH, OW);
+    else adaptiveAverage(static_cast<const float*>(in.data.dataPtr()), static_cast<float*>(out.dataPtr()), planes, H, W, OH, OW);
+}
+
+constexpr const char* kConvolutionSchemaTail =
+    "(Tensor input, Tensor weight, Tensor? bias=None, int[{0}] stride=1, int[{0}] padding=0, int[{0}] dilation=1, int groups=1) -> Tensor";
+
+OpDef& addConvolution(OpRegistry& r, const char* name, size_t spatial) {
+    return r.add(makeOp(name, name + fmt::format(kConvolutionSchemaTail, spatial), {true, false, true},
+                        [name, spatial](const BoundArgs& a) { return convolutionMeta(a, name, spatial); },
+                        [spatial](const BoundArgs& a, const Tensor& out) { convolutionInto(a, out, spatial); }));
+}
+
+}  // namespace
+
+void registerConvolutionOps(OpRegistry& r) {
+    constexpr const char* kExtern = "runs as an extern kernel (oneDNN) that the generated code cannot call yet";
+    gradFnNamed(runEagerly(addConvolution(r, "conv1d", 1), kExtern), "ConvolutionBackward0");
+    gradFnNamed(runEagerly(addConvolution(r, "conv2d", 2), kExtern), "ConvolutionBackward0");
+    constexpr const char* kPool = "pooling windows have no lowering to the loop IR yet";
+    gradFnNamed(runEagerly(r.add(makeOp("max_pool2d",
+                                        "max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, "
+                                        "int[2] dilation=1, bool ceil_mode=False) -> Tensor",
+                                        {true, false, true}, [](const BoundArgs& a) { return poolMeta(a, "max_pool2d", true); },
+                                        [](const BoundArgs& a, const Tensor& out) {
+                                            WindowInput in = windowInput(a.tensor("self"), 2, "max_pool2d");
+                                            maxPoolForward(out.dtype(), poolShape(a, out, true, in), in.data.dataPtr(), out.dataPtr());
+                                        })),
+                           kPool),
+                "MaxPool2DWithIndicesBackward0");
+    gradFnNamed(runEagerly(r.add(makeOp("avg_pool2d",
+                                        "avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, "
+                                        "bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor",
+                                        {true, false, true}, [](const BoundArgs& a) { return poolMeta(a, "avg_pool2d", false); },
+                                        [](const BoundArgs& a, const Tensor& out) {
+                                            WindowInput in = windowInput(a.tensor("self"), 2, "avg_pool2d");
+                                            int64_t divisor = a["divisor_override"].isNone() ? 0 : a.integer("divisor_override");
+                                            avgPoolForward(out.dtype(), poolShape(a, out, false, in), a.flag("count_include_pad"), divisor,
+                                                           in.data.dataPtr(), out.dataPtr());
+                                        })),
+                           kPool),
+                "AvgPool2DBackward0");
+    gradFnNamed(runEagerly(r.add(makeOp("adaptive_avg_pool2d", "adaptive_avg_pool2d(Tensor self, int[2] output_size) -> Tensor",
+                                        {true, false, true}, adaptiveMeta, adaptiveInto)),
+                           kPool),
+                "AdaptiveAvgPool2DBackward0");
+}
+
+}  // namespace fusescope

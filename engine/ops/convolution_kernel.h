@@ -1,0 +1,33 @@
+#pragma once
+// Convolution and pooling over contiguous NCHW data (a 1-D op is 2-D with height 1): oneDNN
+// (the library PyTorch uses on the CPU) for float32, plain loops for float64, which oneDNN
+// does not take, and for builds without oneDNN.
+
+#include <array>
+#include <cstdint>
+
+#include "core/dtype.h"
+
+namespace fusescope {
+
+// The geometry of one convolution or pooling window over N x C x H x W.
+struct WindowShape {
+    int64_t batch = 1, channels = 1;
+    std::array<int64_t, 2> input{1, 1}, kernel{1, 1}, output{1, 1};
+    std::array<int64_t, 2> stride{1, 1}, padding{0, 0}, dilation{1, 1};
+};
+
+// y[n][o] = bias[o] + sum over c in o's group, kh, kw of x[n][c][.][.] * w[o][c][kh][kw]
+// (zero padding). `bias` may be null.
+void convolutionForward(DType dtype, const WindowShape& shape, int64_t outChannels, int64_t groups, const void* x,
+                        const void* w, const void* bias, void* y);
+
+// Max pooling (padding counts as -inf; NaN propagates) and average pooling (PyTorch's
+// count_include_pad and divisor_override rules).
+void maxPoolForward(DType dtype, const WindowShape& shape, const void* x, void* y);
+void avgPoolForward(DType dtype, const WindowShape& shape, bool countIncludePad, int64_t divisorOverride, const void* x, void* y);
+
+// Whether float32 convolution and pooling run through oneDNN in this build.
+bool convolutionUsesOneDnn();
+
+}  // namespace fusescope
