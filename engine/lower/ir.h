@@ -57,9 +57,11 @@ struct Buffer {
     std::optional<ReductionKind> reductionKind;  // none for pointwise
     LoopBody body;                              // simplified (z0, z1, ...)
 
-    // Extern: the kernel and its operands (a, b).
+    // Extern: the kernel, its operands (a, b; a convolution's input, weight and bias) and
+    // its constant arguments (a convolution's geometry: ops/convolution_kernel.h).
     ExternKernelKind externKernel = ExternKernelKind::Mm;
     std::vector<ExternOperand> operands;
+    std::vector<int64_t> externArgs;
 
     bool isReduction() const { return reductionKind.has_value(); }
 };

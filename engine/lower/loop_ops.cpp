@@ -56,6 +56,7 @@ std::string_view externKernelName(ExternKernelKind kind) {
     switch (kind) {
     case ExternKernelKind::Mm: return "mm";
     case ExternKernelKind::Bmm: return "bmm";
+    case ExternKernelKind::Convolution: return "convolution";
     }
     return "";
 }

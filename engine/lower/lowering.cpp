@@ -232,13 +232,14 @@ LValue LoweringContext::blasOperand(const LValue& value) {
     return realize(value, &layout, "an operand of a matrix product (BLAS reads row- or column-major storage)");
 }
 
-LValue LoweringContext::extern_(ExternKernelKind kernel, std::vector<LValue> operands, FixedLayout layout) {
+LValue LoweringContext::extern_(ExternKernelKind kernel, std::vector<LValue> operands, FixedLayout layout, std::vector<int64_t> args) {
     Buffer buffer;
     buffer.kind = Buffer::Kind::Extern;
     buffer.realizedBecause = fmt::format("the result of extern kernel {}", externKernelName(kernel));
     buffer.name = newBufferName();
     buffer.layout = std::move(layout);
     buffer.externKernel = kernel;
+    buffer.externArgs = std::move(args);
     buffer.origins = lazy({}, buffer.layout.dtype, nullptr, operands).origins;
     for (const auto& op : operands) buffer.operands.push_back(ExternOperand{op.buffer, op.view});
     out_.addBuffer(std::move(buffer));

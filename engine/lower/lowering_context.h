@@ -69,7 +69,7 @@ public:
     // why it is not inlined into its consumers (Buffer::realizedBecause).
     LValue realize(const LValue& value, const FixedLayout* layout, std::string reason);
     LValue reduce(const LValue& input, std::vector<int64_t> dims, bool keepdim, ReductionKind type, DType outDtype);
-    LValue extern_(ExternKernelKind kernel, std::vector<LValue> operands, FixedLayout layout);
+    LValue extern_(ExternKernelKind kernel, std::vector<LValue> operands, FixedLayout layout, std::vector<int64_t> args = {});
     // A storage-backed, 2-D/3-D BLAS-compatible view of `value` (realizing it if needed).
     LValue blasOperand(const LValue& value);
 

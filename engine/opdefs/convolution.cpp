@@ -1,11 +1,15 @@
-// Convolution and pooling over 1-D and 2-D windows: conv1d, conv2d (and convolution, what
-// they call), max_pool2d, avg_pool2d, adaptive_avg_pool2d. Their kernels are in
-// ops/convolution_kernel.*; they run eagerly in compiled graphs too (extern kernels for
-// the generated code are the next step), so a graph with one falls back with the reason.
+// Convolution and pooling over 1-D and 2-D windows: conv1d, conv2d, max_pool2d, avg_pool2d,
+// adaptive_avg_pool2d. The eager kernels are in ops/convolution_kernel.*. In compiled
+// graphs a convolution is an extern kernel (fs_convolution, oneDNN) on the CPU, and pooling
+// is a reduction over the window, which fuses like any other; what they cannot express
+// (dynamic sizes, uneven adaptive windows, average pooling over padding) runs eagerly.
+
+#include <cmath>
 
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "lower/piecewise.h"
 #include "opdefs/op_families.h"
 #include "ops/convolution_kernel.h"
 #include "ops/kernel_support.h"
@@ -243,47 +247,150 @@ void adaptiveInto(const BoundArgs& a, const Tensor& out) {
     else adaptiveAverage(static_cast<const float*>(in.data.dataPtr()), static_cast<float*>(out.dataPtr()), planes, H, W, OH, OW);
 }
 
+// ---- lowerings ----------------------------------------------------------------------------
+
+Shape staticSizes(LoweringContext& c, const std::vector<IndexExpr>& sizes, const char* what) {
+    Shape out;
+    for (const auto& e : sizes) {
+        std::optional<int64_t> k = e.constant();
+        if (!k) c.unsupported(fmt::format("{} with dynamic sizes", what));
+        out.push_back(*k);
+    }
+    return out;
+}
+
+// A storage-backed contiguous operand for an extern kernel (realized if it is not one).
+LValue contiguousOperand(LoweringContext& c, const LValue& v) {
+    if (v.storageBacked() && v.view.isContiguous()) return v;
+    FixedLayout layout = c.contiguousLayout(v.sizes, v.dtype);
+    return c.realize(v, &layout, "an operand of a convolution (oneDNN reads contiguous NCHW storage)");
+}
+
+std::vector<LValue> lowerConvolution(LoweringContext& c, const LoweringArgs& a, size_t spatial) {
+    LValue x = contiguousOperand(c, a.tensor("input")), w = contiguousOperand(c, a.tensor("weight"));
+    if (x.dtype != DType::Float32 && x.dtype != DType::Float64) c.unsupported("convolutions of " + std::string(dtypeName(x.dtype)));
+    std::vector<LValue> operands{x, w};
+    if (a.has("bias")) operands.push_back(contiguousOperand(c, a.tensor("bias")));
+    Shape inSizes = staticSizes(c, x.sizes, "a convolution"), weight = staticSizes(c, w.sizes, "a convolution");
+    Shape out = staticSizes(c, c.outputSizes(), "a convolution");
+    ConvArgs args = convArgs(a.bound());
+    WindowInput in{Tensor(), inSizes.size() == spatial + 2, Shape(inSizes.end() - static_cast<int64_t>(spatial), inSizes.end())};
+    WindowShape s = windowShape(in, inSizes, std::vector<int64_t>(weight.begin() + 2, weight.end()),
+                                Shape(out.end() - static_cast<int64_t>(spatial), out.end()), args.stride, args.padding, args.dilation);
+    return {c.extern_(ExternKernelKind::Convolution, operands, c.contiguousLayout(c.outputSizes(), c.meta().dtype),
+                      packConvolutionGeometry(s, weight[0], args.groups))};
+}
+
+// A pooling window as a reduction: out[..., oh, ow] reduces x[..., oh*s - p + kh*d, ...]
+// over kh < KH, kw < KW; positions in the padding read `padValue`.
+LValue windowReduction(LoweringContext& c, LValue x, const PoolArgs& p, ReductionKind kind, double padValue) {
+    if (!x.storageBacked()) x = c.realize(x, nullptr, "the input of a pooling window, read at computed positions");
+    const size_t rank = x.sizes.size();
+    std::vector<IndexExpr> sizes = c.outputSizes();
+    sizes.push_back(IndexExpr(p.kernel[0]));
+    sizes.push_back(IndexExpr(p.kernel[1]));
+    const IndexExpr height = x.sizes[rank - 2], width = x.sizes[rank - 1];
+    const DType t = x.dtype;
+    LValue window = c.lazy(sizes, t,
+                           [x, p, rank, height, width, padValue, t](LoopBodyBuilder& b, const std::vector<IndexExpr>& i) {
+                               std::vector<IndexExpr> at(i.begin(), i.begin() + static_cast<int64_t>(rank) - 2);
+                               int inside = -1;
+                               for (size_t d = 0; d < 2; ++d) {
+                                   IndexExpr pos = i[rank - 2 + d] * IndexExpr(p.stride[d]) - IndexExpr(p.padding[d]) +
+                                                   i[rank + d] * IndexExpr(p.dilation[d]);
+                                   at.push_back(pos);
+                                   int v = indexConstant(b, pos);
+                                   int low = b.call(LoopOpKind::Ge, {v, b.constant(0, DType::Int64)}, DType::Bool);
+                                   int high = b.call(LoopOpKind::Lt, {v, indexConstant(b, d == 0 ? height : width)}, DType::Bool);
+                                   int both = b.call(LoopOpKind::LogicalAnd, {low, high}, DType::Bool);
+                                   inside = inside < 0 ? both : b.call(LoopOpKind::LogicalAnd, {inside, both}, DType::Bool);
+                               }
+                               int loaded = b.maskedLoad(x.buffer, x.view.indexOf(at).simplify(b.ranges()), inside, t);
+                               return b.call(LoopOpKind::Where, {inside, loaded, b.constant(padValue, t)}, t);
+                           },
+                           {x});
+    return c.reduce(window, {static_cast<int64_t>(rank), static_cast<int64_t>(rank) + 1}, false, kind, t);
+}
+
+LValue divided(LoweringContext& c, const LValue& sum, int64_t divisor) {
+    return c.lazy(sum.sizes, sum.dtype,
+                  [sum, divisor](LoopBodyBuilder& b, const std::vector<IndexExpr>& i) {
+                      return b.call(LoopOpKind::TrueDiv, {sum.load(b, i), b.constant(static_cast<double>(divisor), sum.dtype)}, sum.dtype);
+                  },
+                  {sum});
+}
+
+std::vector<LValue> lowerMaxPool(LoweringContext& c, const LoweringArgs& a) {
+    return {windowReduction(c, a.tensor("self"), poolArgs(a.bound(), true), ReductionKind::Max, -INFINITY)};
+}
+
+// Every window inside the input (no padding, no ceil_mode overhang): a constant divisor.
+std::vector<LValue> lowerAvgPool(LoweringContext& c, const LoweringArgs& a) {
+    PoolArgs p = poolArgs(a.bound(), false);
+    LValue x = a.tensor("self");
+    Shape in = staticSizes(c, x.sizes, "avg_pool2d"), out = staticSizes(c, c.outputSizes(), "avg_pool2d");
+    for (size_t d = 0; d < 2; ++d)
+        if (p.padding[d] != 0 || (out[out.size() - 2 + d] - 1) * p.stride[d] + p.kernel[d] > in[in.size() - 2 + d])
+            c.unsupported("avg_pool2d with windows over padding (their divisors vary)");
+    int64_t divisor = a.has("divisor_override") ? a.bound().integer("divisor_override") : p.kernel[0] * p.kernel[1];
+    return {divided(c, windowReduction(c, x, p, ReductionKind::Sum, 0), divisor)};
+}
+
+// Equal windows only (each input size a multiple of the output's): an average pool.
+std::vector<LValue> lowerAdaptiveAvgPool(LoweringContext& c, const LoweringArgs& a) {
+    LValue x = a.tensor("self");
+    Shape in = staticSizes(c, x.sizes, "adaptive_avg_pool2d");
+    std::vector<int64_t> size = spatialInts(a.bound(), "output_size", 2);
+    PoolArgs p{{}, {}, {0, 0}, {1, 1}, false};
+    for (size_t d = 0; d < 2; ++d) {
+        int64_t extent = in[in.size() - 2 + d];
+        if (size[d] <= 0 || extent % size[d] != 0) c.unsupported("adaptive_avg_pool2d with uneven windows");
+        p.kernel.push_back(extent / size[d]);
+        p.stride.push_back(extent / size[d]);
+    }
+    return {divided(c, windowReduction(c, x, p, ReductionKind::Sum, 0), p.kernel[0] * p.kernel[1])};
+}
+
 constexpr const char* kConvolutionSchemaTail =
     "(Tensor input, Tensor weight, Tensor? bias=None, int[{0}] stride=1, int[{0}] padding=0, int[{0}] dilation=1, int groups=1) -> Tensor";
 
 OpDef& addConvolution(OpRegistry& r, const char* name, size_t spatial) {
-    return r.add(makeOp(name, name + fmt::format(kConvolutionSchemaTail, spatial), {true, false, true},
-                        [name, spatial](const BoundArgs& a) { return convolutionMeta(a, name, spatial); },
-                        [spatial](const BoundArgs& a, const Tensor& out) { convolutionInto(a, out, spatial); }));
+    return lowerWith(r.add(makeOp(name, name + fmt::format(kConvolutionSchemaTail, spatial), {true, false, true},
+                                  [name, spatial](const BoundArgs& a) { return convolutionMeta(a, name, spatial); },
+                                  [spatial](const BoundArgs& a, const Tensor& out) { convolutionInto(a, out, spatial); })),
+                     [spatial](LoweringContext& c, const LoweringArgs& a) { return lowerConvolution(c, a, spatial); });
 }
 
 }  // namespace
 
 void registerConvolutionOps(OpRegistry& r) {
-    constexpr const char* kExtern = "runs as an extern kernel (oneDNN) that the generated code cannot call yet";
-    gradFnNamed(runEagerly(addConvolution(r, "conv1d", 1), kExtern), "ConvolutionBackward0");
-    gradFnNamed(runEagerly(addConvolution(r, "conv2d", 2), kExtern), "ConvolutionBackward0");
-    constexpr const char* kPool = "pooling windows have no lowering to the loop IR yet";
-    gradFnNamed(runEagerly(r.add(makeOp("max_pool2d",
-                                        "max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, "
-                                        "int[2] dilation=1, bool ceil_mode=False) -> Tensor",
-                                        {true, false, true}, [](const BoundArgs& a) { return poolMeta(a, "max_pool2d", true); },
-                                        [](const BoundArgs& a, const Tensor& out) {
-                                            WindowInput in = windowInput(a.tensor("self"), 2, "max_pool2d");
-                                            maxPoolForward(out.dtype(), poolShape(a, out, true, in), in.data.dataPtr(), out.dataPtr());
-                                        })),
-                           kPool),
+    gradFnNamed(addConvolution(r, "conv1d", 1), "ConvolutionBackward0");
+    gradFnNamed(addConvolution(r, "conv2d", 2), "ConvolutionBackward0");
+    gradFnNamed(lowerWith(r.add(makeOp("max_pool2d",
+                                       "max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, "
+                                       "int[2] dilation=1, bool ceil_mode=False) -> Tensor",
+                                       {true, false, true}, [](const BoundArgs& a) { return poolMeta(a, "max_pool2d", true); },
+                                       [](const BoundArgs& a, const Tensor& out) {
+                                           WindowInput in = windowInput(a.tensor("self"), 2, "max_pool2d");
+                                           maxPoolForward(out.dtype(), poolShape(a, out, true, in), in.data.dataPtr(), out.dataPtr());
+                                       })),
+                          lowerMaxPool),
                 "MaxPool2DWithIndicesBackward0");
-    gradFnNamed(runEagerly(r.add(makeOp("avg_pool2d",
-                                        "avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, "
-                                        "bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor",
-                                        {true, false, true}, [](const BoundArgs& a) { return poolMeta(a, "avg_pool2d", false); },
-                                        [](const BoundArgs& a, const Tensor& out) {
-                                            WindowInput in = windowInput(a.tensor("self"), 2, "avg_pool2d");
-                                            int64_t divisor = a["divisor_override"].isNone() ? 0 : a.integer("divisor_override");
-                                            avgPoolForward(out.dtype(), poolShape(a, out, false, in), a.flag("count_include_pad"), divisor,
-                                                           in.data.dataPtr(), out.dataPtr());
-                                        })),
-                           kPool),
+    gradFnNamed(lowerWith(r.add(makeOp("avg_pool2d",
+                                       "avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, "
+                                       "bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor",
+                                       {true, false, true}, [](const BoundArgs& a) { return poolMeta(a, "avg_pool2d", false); },
+                                       [](const BoundArgs& a, const Tensor& out) {
+                                           WindowInput in = windowInput(a.tensor("self"), 2, "avg_pool2d");
+                                           int64_t divisor = a["divisor_override"].isNone() ? 0 : a.integer("divisor_override");
+                                           avgPoolForward(out.dtype(), poolShape(a, out, false, in), a.flag("count_include_pad"), divisor,
+                                                          in.data.dataPtr(), out.dataPtr());
+                                       })),
+                          lowerAvgPool),
                 "AvgPool2DBackward0");
-    gradFnNamed(runEagerly(r.add(makeOp("adaptive_avg_pool2d", "adaptive_avg_pool2d(Tensor self, int[2] output_size) -> Tensor",
-                                        {true, false, true}, adaptiveMeta, adaptiveInto)),
-                           kPool),
+    gradFnNamed(lowerWith(r.add(makeOp("adaptive_avg_pool2d", "adaptive_avg_pool2d(Tensor self, int[2] output_size) -> Tensor",
+                                       {true, false, true}, adaptiveMeta, adaptiveInto)),
+                          lowerAdaptiveAvgPool),
                 "AdaptiveAvgPool2DBackward0");
 }
 

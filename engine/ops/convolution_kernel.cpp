@@ -150,6 +150,21 @@ void avgPoolForward(DType dtype, const WindowShape& shape, bool countIncludePad,
     else avgPoolLoops(shape, countIncludePad, divisorOverride, static_cast<const float*>(x), static_cast<float*>(y));
 }
 
+std::vector<int64_t> packConvolutionGeometry(const WindowShape& s, int64_t outChannels, int64_t groups) {
+    return {s.batch,     s.channels,  s.input[0],   s.input[1],   s.kernel[0], s.kernel[1],   s.output[0], s.output[1],
+            s.stride[0], s.stride[1], s.padding[0], s.padding[1], s.dilation[0], s.dilation[1], outChannels, groups};
+}
+
+extern "C" void fsConvolution(int dtype, const int64_t* g, const void* x, const void* w, const void* bias, void* y) {
+    WindowShape s;
+    s.batch = g[0], s.channels = g[1];
+    for (int d = 0; d < 2; ++d) {
+        s.input[d] = g[2 + d], s.kernel[d] = g[4 + d], s.output[d] = g[6 + d];
+        s.stride[d] = g[8 + d], s.padding[d] = g[10 + d], s.dilation[d] = g[12 + d];
+    }
+    convolutionForward(dtype == 1 ? DType::Float64 : DType::Float32, s, g[14], g[15], x, w, bias, y);
+}
+
 bool convolutionUsesOneDnn() {
 #ifdef FUSESCOPE_HAVE_DNNL
     return true;

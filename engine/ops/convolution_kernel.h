@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <vector>
 
 #include "core/dtype.h"
 
@@ -26,6 +27,13 @@ void convolutionForward(DType dtype, const WindowShape& shape, int64_t outChanne
 // count_include_pad and divisor_override rules).
 void maxPoolForward(DType dtype, const WindowShape& shape, const void* x, void* y);
 void avgPoolForward(DType dtype, const WindowShape& shape, bool countIncludePad, int64_t divisorOverride, const void* x, void* y);
+
+// The geometry as 16 numbers, for generated code: batch, channels, input H W, kernel H W,
+// output H W, stride H W, padding H W, dilation H W, output channels, groups.
+constexpr size_t kConvolutionGeometrySize = 16;
+std::vector<int64_t> packConvolutionGeometry(const WindowShape& shape, int64_t outChannels, int64_t groups);
+// What generated code calls (fs_convolution): dtype 0 float32, 1 float64.
+extern "C" void fsConvolution(int dtype, const int64_t* geometry, const void* x, const void* w, const void* bias, void* y);
 
 // Whether float32 convolution and pooling run through oneDNN in this build.
 bool convolutionUsesOneDnn();

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "core/error.h"
+#include "ops/convolution_kernel.h"
 #include "profile/profiler.h"
 #include "profile/trace_args.h"
 #include "runtime/graph_call.h"
@@ -81,6 +82,7 @@ void registerCpuRuntimeSymbols(const DeviceAllocator& allocator) {
     jit.defineSymbol("fs_alloc", reinterpret_cast<void*>(allocator.allocate));
     jit.defineSymbol("fs_free", reinterpret_cast<void*>(allocator.release));
     jit.defineSymbol("fs_gemm", reinterpret_cast<void*>(&fsGemm));
+    jit.defineSymbol("fs_convolution", reinterpret_cast<void*>(&fsConvolution));
     jit.defineSymbol("fs_trace_begin", reinterpret_cast<void*>(&fsTraceBegin));
     jit.defineSymbol("fs_trace_end", reinterpret_cast<void*>(&fsTraceEnd));
 }

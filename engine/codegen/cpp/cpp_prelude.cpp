@@ -14,6 +14,8 @@ extern "C" void* fs_alloc(int64_t bytes);
 extern "C" void fs_free(void* p, int64_t bytes);
 extern "C" void fs_gemm(int dtype, int transA, int transB, int64_t m, int64_t n, int64_t k, double alpha,
                         const void* a, int64_t lda, const void* b, int64_t ldb, double beta, void* c, int64_t ldc);
+// A convolution over contiguous NCHW data (ops/convolution_kernel.h; geometry: 16 numbers).
+extern "C" void fs_convolution(int dtype, const int64_t* geometry, const void* x, const void* w, const void* bias, void* y);
 // Profiler spans around each step: begin returns null at once when nothing records.
 extern "C" void* fs_trace_begin(int step, int nbuffers, void* const* buffers);
 extern "C" void fs_trace_end(void* span);

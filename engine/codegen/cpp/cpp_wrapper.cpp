@@ -35,16 +35,18 @@ BlasOperand blasOperand(const ExternOperand& op, const std::string& batchOffset)
     return {pointer, layout->transpose ? 1 : 0, layout->leadingDim.cstr()};
 }
 
-// Whether an extern kernel calls fs_gemm once per batch entry (bmm) or once (mm).
-bool isBatched(ExternKernelKind kernel) {
-    switch (kernel) {
-    case ExternKernelKind::Mm: return false;
-    case ExternKernelKind::Bmm: return true;
-    }
-    return false;
+// A convolution: fs_convolution with its geometry as a table, on contiguous operands.
+std::string convolutionCall(const Buffer& b) {
+    auto pointer = [](const ExternOperand& op) { return fmt::format("{} + {}", op.buffer, op.view.offset.cstr()); };
+    std::string out = fmt::format("    // {}: extern_kernels.convolution {}\n", b.name, b.layout.str());
+    out += fmt::format("    {{\n        static const int64_t geometry[] = {{{}}};\n", fmt::join(b.externArgs, ", "));
+    out += fmt::format("        fs_convolution({}, geometry, {}, {}, {}, {});\n    }}\n", dtypeCode(b.layout.dtype), pointer(b.operands[0]),
+                       pointer(b.operands[1]), b.operands.size() > 2 ? pointer(b.operands[2]) : "nullptr", b.name);
+    return out;
 }
 
 std::string externCall(const Buffer& b) {
+    if (b.externKernel == ExternKernelKind::Convolution) return convolutionCall(b);
     const auto& size = b.layout.size;
     size_t n = size.size();
     std::string m = size[n - 2].cstr(), cols = size[n - 1].cstr();
@@ -53,7 +55,7 @@ std::string externCall(const Buffer& b) {
     std::string k = a.view.size.back().cstr();
     std::string out;
     out += fmt::format("    // {}: extern_kernels.{} {}\n", b.name, externKernelName(b.externKernel), b.layout.str());
-    bool batched = isBatched(b.externKernel);
+    bool batched = b.externKernel == ExternKernelKind::Bmm;  // fs_gemm once per batch entry
     std::string pad = batched ? "        " : "    ";
     if (batched) out += fmt::format("    for (int64_t bi = 0; bi < {}; ++bi) {{\n", size[0].cstr());
     BlasOperand x = blasOperand(a, batched ? " + bi * " + a.view.stride[0].cstr() : "");
