@@ -33,17 +33,19 @@ VarRanges LoopBody::varRanges() const {
     return r;
 }
 
+const IndexExpr* LoopBody::indexOf(const LoopOp& op) const {
+    const LoopOp& index = ops[op.args[0]];
+    return index.kind == LoopOpKind::GetIndex ? &indices[index.index] : nullptr;
+}
+
 std::vector<std::pair<std::string, std::vector<IndexExpr>>> LoopBody::loads() const {
     std::vector<std::pair<std::string, std::vector<IndexExpr>>> out;
     for (const auto& op : ops) {
         if (!isLoadOp(op.kind)) continue;
-        const IndexExpr& index = indices[ops[op.args[0]].index];
         auto it = std::find_if(out.begin(), out.end(), [&](const auto& e) { return e.first == op.buffer; });
-        if (it == out.end()) {
-            out.push_back({op.buffer, {index}});
-        } else if (std::find(it->second.begin(), it->second.end(), index) == it->second.end()) {
-            it->second.push_back(index);
-        }
+        if (it == out.end()) it = out.insert(out.end(), {op.buffer, {}});
+        const IndexExpr* index = indexOf(op);
+        if (index && std::find(it->second.begin(), it->second.end(), *index) == it->second.end()) it->second.push_back(*index);
     }
     return out;
 }
@@ -128,6 +130,15 @@ int LoopBodyBuilder::load(const std::string& buffer, const IndexExpr& index, DTy
     op.kind = LoopOpKind::Load;
     op.buffer = buffer;
     op.args = {getIndex(index)};
+    op.dtype = dtype;
+    return add(std::move(op), dtype);
+}
+
+int LoopBodyBuilder::loadAt(const std::string& buffer, int position, DType dtype) {
+    LoopOp op;
+    op.kind = LoopOpKind::Load;
+    op.buffer = buffer;
+    op.args = {position};
     op.dtype = dtype;
     return add(std::move(op), dtype);
 }

@@ -37,8 +37,11 @@ struct LoopBody {
     VarRanges varRanges() const;
     // `class <name>_loop_body:` with var_ranges, indices and the body's ops.
     std::string str(const std::string& bufferName) const;
-    // Buffers the body loads, in first-load order, each with the indices it is loaded at.
+    // Buffers the body loads, in first-load order, each with the indices it is loaded at
+    // (none for a load at a computed position).
     std::vector<std::pair<std::string, std::vector<IndexExpr>>> loads() const;
+    // A load's or store's index expression; null for a load at a computed position.
+    const IndexExpr* indexOf(const LoopOp& op) const;
 };
 
 // Records a body op by op (the `ops` handler of lowering). Each call returns the new
@@ -48,6 +51,8 @@ public:
     LoopBodyBuilder(std::vector<std::string> vars, std::vector<IndexExpr> ranges, size_t reductionVars);
 
     int load(const std::string& buffer, const IndexExpr& index, DType dtype);
+    // A load at a computed position (an int64 op: an index read from another tensor).
+    int loadAt(const std::string& buffer, int position, DType dtype);
     // A load performed only where `mask` (a bool op) is true; 0 elsewhere.
     int maskedLoad(const std::string& buffer, const IndexExpr& index, int mask, DType dtype);
     int constant(double value, DType dtype);

@@ -85,7 +85,9 @@ namespace fusescope {
     X(LogicalXor, "logical_xor", "{0} != {1}")          \
     X(LogicalNot, "logical_not", "!{0}")                \
     /* math: select */                                  \
-    X(Where, "where", "{0} ? {1} : {2}")
+    X(Where, "where", "{0} ? {1} : {2}")                \
+    /* an index read from a tensor, checked: 0 and fs_status 2 when outside [0, {1}) */ \
+    X(CheckIndex, "check_index", "fs_check_index({0}, {1})")
 
 enum class LoopOpKind {
 #define FUSESCOPE_LOOP_OP_ENUMERATOR(kind, name, spelling) kind,

@@ -1,12 +1,14 @@
 // Ops that read their input at positions another tensor holds: embedding, index_select,
-// gather. Their loop IR would need indirect loads, which it does not have yet, so they run
-// eagerly (a graph with one of them falls back to eager as a whole, with the reason).
+// gather. embedding lowers to a load at a computed position (its row checked against the
+// table: IndexError, as eager raises); index_select and gather run eagerly for now (a
+// graph with one of them falls back to eager as a whole, with the reason).
 
 #include <cstring>
 
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "lower/piecewise.h"
 #include "opdefs/op_families.h"
 #include "ops/kernel_support.h"
 
@@ -148,15 +150,34 @@ void gatherInto(const BoundArgs& a, const Tensor& out) {
     }
 }
 
+// out[..., j] = weight[indices[...], j]: the row read from `indices`, checked against the
+// table's rows, then a load at the computed position.
+std::vector<LValue> lowerEmbedding(LoweringContext& c, const LoweringArgs& a) {
+    LValue weight = a.tensor("weight"), indices = a.tensor("indices");
+    if (!weight.storageBacked()) weight = c.realize(weight, nullptr, "the table of an embedding, read at positions another tensor holds");
+    DType t = weight.dtype;
+    return {c.lazy(c.outputSizes(), t,
+                   [weight, indices, t](LoopBodyBuilder& b, const std::vector<IndexExpr>& i) {
+                       std::vector<IndexExpr> at(i.begin(), i.end() - 1);
+                       int row = b.call(LoopOpKind::CheckIndex,
+                                        {b.toDtype(indices.load(b, at), DType::Int64), indexConstant(b, weight.sizes[0])}, DType::Int64);
+                       int rowStart = b.call(LoopOpKind::Mul, {row, indexConstant(b, weight.view.stride[0])}, DType::Int64);
+                       IndexExpr column = weight.view.offset + i.back() * weight.view.stride[1];
+                       int position = b.call(LoopOpKind::Add, {rowStart, indexConstant(b, column.simplify(b.ranges()))}, DType::Int64);
+                       return b.loadAt(weight.buffer, position, t);
+                   },
+                   {weight, indices})};
+}
+
 }  // namespace
 
 void registerIndexingOps(OpRegistry& r) {
     constexpr const char* kIndirect = "reads at positions another tensor holds: the loop IR has no indirect loads yet";
-    runEagerly(r.add(makeOp("embedding",
-                            "embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, "
-                            "bool sparse=False) -> Tensor",
-                            {true, false, false}, embeddingMeta, embeddingInto)),
-               kIndirect);
+    lowerWith(r.add(makeOp("embedding",
+                           "embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, "
+                           "bool sparse=False) -> Tensor",
+                           {true, false, false}, embeddingMeta, embeddingInto)),
+              lowerEmbedding);
     runEagerly(r.add(makeOp("index_select", "index_select(Tensor self, int dim, Tensor index) -> Tensor", {}, indexSelectMeta,
                             indexSelectInto)),
                kIndirect);

@@ -101,7 +101,7 @@ CpuGraphRunner::CpuGraphRunner(const LoweredGraph& graph, const RenderedModule& 
     }
     for (const auto& name : generated.outputBuffers) outputBuffers_.push_back({name, graph.layoutOf(name)});
     call_ = reinterpret_cast<CallFn>(module_->symbol("call"));
-    divisionSite_ = integerDivisionSite(graph);
+    statusSites_ = graphStatusSites(graph);
 }
 
 std::vector<Tensor> CpuGraphRunner::operator()(const std::vector<Tensor>& inputs) const {
@@ -128,7 +128,7 @@ std::vector<Tensor> CpuGraphRunner::operator()(const std::vector<Tensor>& inputs
         status = call_(in.data(), out.data(), sizeArgs.data());
         activeCall = outer;
     }
-    if (status != 0) throw ScriptError("RuntimeError", "ZeroDivisionError", divisionSite_);
+    if (status != 0) statusSites_.raise(status);
 
     return graphOutputs(outputs_, inputs_, buffers, inputs, symbols);
 }

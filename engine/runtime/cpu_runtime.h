@@ -40,7 +40,7 @@ private:
     std::vector<std::pair<std::string, FixedLayout>> outputBuffers_;
     std::shared_ptr<CompiledModule> module_;
     CallFn call_ = nullptr;
-    SourceLocation divisionSite_;  // the graph's first integer division (for ZeroDivisionError)
+    GraphStatusSites statusSites_;  // where fs_status's errors are raised
     GraphTraceName traceName_;
     std::vector<TracedCallInfo> tracedCalls_;
     friend void* fsTraceBegin(int call, int nbuffers, void* const* buffers);

@@ -92,7 +92,7 @@ private:
 
 CudaGraphRunner::CudaGraphRunner(const LoweredGraph& graph, const std::vector<CudaLaunchStep>& plan, const std::string& image,
                                  Device device, GraphTraceName traceName)
-    : graph_(graph), device_(device), divisionSite_(integerDivisionSite(graph)), traceName_(std::move(traceName)) {
+    : graph_(graph), device_(device), statusSites_(graphStatusSites(graph)), traceName_(std::move(traceName)) {
     const CudaApi& cuda = cudaApi();
     cudaCheck(cuda.cuModuleLoadData(&module_, image.c_str()), "cuModuleLoadData");
     size_t statusBytes = 0;
@@ -150,7 +150,7 @@ std::vector<Tensor> CudaGraphRunner::operator()(const std::vector<Tensor>& input
         }
     } release{intermediates};
 
-    if (status_ && divisionSite_.known()) cudaCheck(cuda.cuMemsetD8(status_, 0, sizeof(int)), "cuMemsetD8");
+    if (status_ && statusSites_.any()) cudaCheck(cuda.cuMemsetD8(status_, 0, sizeof(int)), "cuMemsetD8");
     {
         RecordScope span(TraceCategory::UserAnnotation, graphCallSpanName(traceName_));
         TraceRecord* r = span.record();
@@ -164,10 +164,10 @@ std::vector<Tensor> CudaGraphRunner::operator()(const std::vector<Tensor>& input
         }
         if (timer) timer->report(steps_, traceName_, std::max(device_.index, 0), r->rfId);
     }
-    if (status_ && divisionSite_.known()) {
+    if (status_ && statusSites_.any()) {
         int flag = 0;
         cudaCheck(cuda.cuMemcpyDtoH(&flag, status_, sizeof flag), "cuMemcpyDtoH");
-        if (flag) throw ScriptError("RuntimeError", "ZeroDivisionError", divisionSite_);
+        if (flag) statusSites_.raise(flag);
     }
     for (auto& [name, t] : outputs) markDeviceWritten(t);
     return graphOutputs(graph_.outputs, graph_.inputs, outputs, inputs, symbols);

@@ -43,7 +43,7 @@ private:
     Device device_;
     CudaModule module_ = nullptr;
     CudaDevicePtr status_ = 0;     // the module's fs_status flag
-    SourceLocation divisionSite_;  // the graph's first integer division; unknown when none
+    GraphStatusSites statusSites_;  // where fs_status's errors are raised; none known: it is not read
     GraphTraceName traceName_;
 };
 

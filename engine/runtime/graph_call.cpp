@@ -22,6 +22,8 @@ Shape evaluate(const std::vector<IndexExpr>& values, const SymbolValues& symbols
     return out;
 }
 
+namespace {
+
 SourceLocation integerDivisionSite(const LoweredGraph& graph) {
     for (const auto& b : graph.buffers)
         for (const auto& op : b.body.ops)
@@ -33,6 +35,24 @@ SourceLocation integerDivisionSite(const LoweredGraph& graph) {
                         origin->where.known())
                         return origin->where;
     return {};
+}
+
+SourceLocation indexCheckSite(const LoweredGraph& graph) {
+    for (const auto& b : graph.buffers)
+        for (const auto& op : b.body.ops)
+            if (op.kind == LoopOpKind::CheckIndex)
+                for (const Node* origin : b.origins)
+                    if (origin->target == "embedding" && origin->where.known()) return origin->where;
+    return {};
+}
+
+}  // namespace
+
+GraphStatusSites graphStatusSites(const LoweredGraph& graph) { return {integerDivisionSite(graph), indexCheckSite(graph)}; }
+
+void GraphStatusSites::raise(int status) const {
+    if (status == 2) throw ScriptError("IndexError", "index out of range in self", index);
+    throw ScriptError("RuntimeError", "ZeroDivisionError", division);
 }
 
 std::vector<Tensor> graphOutputs(const std::vector<OutputSpec>& outputs, const std::vector<InputBuffer>& inputBuffers,

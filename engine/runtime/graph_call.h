@@ -26,9 +26,16 @@ SymbolValues symbolValues(const std::vector<SymbolSource>& symbols, const std::v
 int64_t evaluate(const IndexExpr& e, const SymbolValues& symbols);
 Shape evaluate(const std::vector<IndexExpr>& values, const SymbolValues& symbols);
 
-// The script line of the graph's first integer division or modulo (for ZeroDivisionError),
-// or an unknown location when it has none.
-SourceLocation integerDivisionSite(const LoweredGraph& graph);
+// What generated code reports through fs_status: 1, an integer division by zero; 2, an
+// index read from a tensor outside its table. Each error names the script line of the
+// graph's first op that can raise it.
+struct GraphStatusSites {
+    SourceLocation division;  // unknown when the graph has no integer division or modulo
+    SourceLocation index;     // unknown when it reads no index from a tensor
+    bool any() const { return division.known() || index.known(); }
+    [[noreturn]] void raise(int status) const;
+};
+GraphStatusSites graphStatusSites(const LoweredGraph& graph);
 
 // The graph's outputs: views of the computed buffers (by name) or of its inputs.
 std::vector<Tensor> graphOutputs(const std::vector<OutputSpec>& outputs, const std::vector<InputBuffer>& inputBuffers,

@@ -103,10 +103,14 @@ std::unique_ptr<SchedulerNode> makeNode(const LoweredGraph& g, const std::unorde
         n->reductionSizes.assign(body.ranges.begin() + pointwise, body.ranges.end());
         for (const auto& op : body.ops) {
             if (op.buffer.empty()) continue;
-            const IndexExpr& index = body.indices[body.ops[op.args[0]].index];
-            if (isLoadOp(op.kind)) reads.push_back(memoryDep(body, op.buffer, index, false));
-            if (op.kind == LoopOpKind::Store) n->writes.push_back(memoryDep(body, op.buffer, index, false));
-            if (op.kind == LoopOpKind::StoreReduction) n->writes.push_back(memoryDep(body, op.buffer, index, true));
+            const IndexExpr* index = body.indexOf(op);
+            if (!index) {  // read at positions another tensor holds: any element
+                reads.push_back(Dep{Dep::Kind::Star, op.buffer, {}, {}});
+                continue;
+            }
+            if (isLoadOp(op.kind)) reads.push_back(memoryDep(body, op.buffer, *index, false));
+            if (op.kind == LoopOpKind::Store) n->writes.push_back(memoryDep(body, op.buffer, *index, false));
+            if (op.kind == LoopOpKind::StoreReduction) n->writes.push_back(memoryDep(body, op.buffer, *index, true));
         }
         for (const auto& [name, indices] : body.loads()) n->layouts.push_back({name, g.layoutOf(name)});
         n->layouts.push_back({buffer.name, buffer.layout});

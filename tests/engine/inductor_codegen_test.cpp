@@ -156,4 +156,23 @@ TEST(InductorCodegen, ASecondProcessLoadsEveryKernelFromTheDiskCache) {
 }
 
 }  // namespace
+
+TEST(InductorCodegen, AnEmbeddingIsALoadAtARowItReadsAndARowOutsideTheTableRaisesIndexError) {
+    ScriptRun run = runScript(R"(import torch
+import torch.nn.functional as F
+table = torch.arange(12, dtype=torch.float32).reshape(4, 3)
+@torch.compile
+def f(ids, table):
+    return F.embedding(ids, table) * 2
+print(f(torch.tensor([3, 0]), table).tolist())
+print(f(torch.tensor([1, 4]), table))
+)");
+    EXPECT_EQ(run.out, "[[18.0, 20.0, 22.0], [0.0, 2.0, 4.0]]\n");
+    EXPECT_EQ(run.error, "script.py:6:5: error: IndexError: index out of range in self") << run.logs;
+    auto sources = run.eventsOf<KernelSourceEvent>();
+    ASSERT_FALSE(sources.empty()) << "the graph fell back: " << run.logs;
+    EXPECT_NE(sources[0].source.find("fs_check_index("), std::string::npos) << sources[0].source;
+    EXPECT_EQ(run.logs.find("cannot lower"), std::string::npos) << run.logs;
+}
+
 }  // namespace fusescope::test

@@ -43,6 +43,10 @@ template <class T> FS_INLINE T fs_mod(T a, T b) {
 template <class T> FS_INLINE T fs_truncdiv(T a, T b) {
     return b == 0 ? (fs_status = 1, T(0)) : b == -1 ? fs_negate_wrapping(a) : a / b;
 }
+// An index another tensor holds (embedding): outside [0, n) it sets fs_status 2 (the
+// runtime raises IndexError) and reads element 0 instead, so the kernel never reads
+// outside the buffer.
+template <class T> FS_INLINE T fs_check_index(T i, T n) { return (i < 0 || i >= n) ? (fs_status = 2, T(0)) : i; }
 template <class T> FS_INLINE T fs_pow(T a, T b) {
     T r = 1;
     for (; b > 0; b >>= 1, a *= a) if (b & 1) r *= a;
