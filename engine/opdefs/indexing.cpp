@@ -1,7 +1,8 @@
 // Ops that read their input at positions another tensor holds: embedding, index_select,
-// gather. embedding lowers to a load at a computed position (its row checked against the
-// table: IndexError, as eager raises); index_select and gather run eagerly for now (a
-// graph with one of them falls back to eager as a whole, with the reason).
+// gather. embedding and index_select lower to a load at a computed position (the index
+// checked against the extent: IndexError, as eager raises); gather runs eagerly for now
+// (its eager error names the index, which generated code does not report), so a graph with
+// one falls back to eager as a whole, with the reason.
 
 #include <cstring>
 
@@ -150,37 +151,62 @@ void gatherInto(const BoundArgs& a, const Tensor& out) {
     }
 }
 
-// out[..., j] = weight[indices[...], j]: the row read from `indices`, checked against the
-// table's rows, then a load at the computed position.
+// A lazy value of the output's shape reading `source`: along `dim` at the position
+// `indices` holds at `indexOf(output index)`, checked against the extent (fs_status 2:
+// IndexError); along every other source dim d at output index `sourceDims[d]`.
+LValue indexedLoad(LoweringContext& c, LValue source, const LValue& indices, size_t dim, std::vector<size_t> sourceDims,
+                   std::function<std::vector<IndexExpr>(const std::vector<IndexExpr>&)> indexOf) {
+    if (!source.storageBacked()) source = c.realize(source, nullptr, "read at positions another tensor holds");
+    DType t = source.dtype;
+    return c.lazy(c.outputSizes(), t,
+                  [source, indices, dim, sourceDims, indexOf, t](LoopBodyBuilder& b, const std::vector<IndexExpr>& i) {
+                      int at = b.call(LoopOpKind::CheckIndex,
+                                      {b.toDtype(indices.load(b, indexOf(i)), DType::Int64), indexConstant(b, source.sizes[dim])},
+                                      DType::Int64);
+                      int offset = b.call(LoopOpKind::Mul, {at, indexConstant(b, source.view.stride[dim])}, DType::Int64);
+                      IndexExpr rest = source.view.offset;
+                      for (size_t d = 0; d < sourceDims.size(); ++d)
+                          if (d != dim) rest = rest + i[sourceDims[d]] * source.view.stride[d];
+                      return b.loadAt(source.buffer, b.call(LoopOpKind::Add, {offset, indexConstant(b, rest.simplify(b.ranges()))}, DType::Int64),
+                                      t);
+                  },
+                  {source, indices});
+}
+
+// out[..., j] = weight[indices[...], j].
 std::vector<LValue> lowerEmbedding(LoweringContext& c, const LoweringArgs& a) {
     LValue weight = a.tensor("weight"), indices = a.tensor("indices");
-    if (!weight.storageBacked()) weight = c.realize(weight, nullptr, "the table of an embedding, read at positions another tensor holds");
-    DType t = weight.dtype;
-    return {c.lazy(c.outputSizes(), t,
-                   [weight, indices, t](LoopBodyBuilder& b, const std::vector<IndexExpr>& i) {
-                       std::vector<IndexExpr> at(i.begin(), i.end() - 1);
-                       int row = b.call(LoopOpKind::CheckIndex,
-                                        {b.toDtype(indices.load(b, at), DType::Int64), indexConstant(b, weight.sizes[0])}, DType::Int64);
-                       int rowStart = b.call(LoopOpKind::Mul, {row, indexConstant(b, weight.view.stride[0])}, DType::Int64);
-                       IndexExpr column = weight.view.offset + i.back() * weight.view.stride[1];
-                       int position = b.call(LoopOpKind::Add, {rowStart, indexConstant(b, column.simplify(b.ranges()))}, DType::Int64);
-                       return b.loadAt(weight.buffer, position, t);
-                   },
-                   {weight, indices})};
+    size_t rank = c.outputSizes().size();
+    return {indexedLoad(c, weight, indices, 0, {0, rank - 1}, [](const std::vector<IndexExpr>& i) {
+        return std::vector<IndexExpr>(i.begin(), i.end() - 1);
+    })};
+}
+
+// out[..., k, ...] = self[..., index[k], ...] along `dim`.
+std::vector<LValue> lowerIndexSelect(LoweringContext& c, const LoweringArgs& a) {
+    LValue self = a.tensor("self"), index = a.tensor("index");
+    if (self.sizes.empty()) c.unsupported("index_select of a 0-dim tensor");
+    size_t dim = static_cast<size_t>(normalizeDim(a.bound().integer("dim"), self.sizes.size()));
+    std::vector<size_t> same(self.sizes.size());
+    for (size_t d = 0; d < same.size(); ++d) same[d] = d;
+    bool scalarIndex = index.sizes.empty();
+    return {indexedLoad(c, self, index, dim, same, [dim, scalarIndex](const std::vector<IndexExpr>& i) {
+        return scalarIndex ? std::vector<IndexExpr>{} : std::vector<IndexExpr>{i[dim]};
+    })};
 }
 
 }  // namespace
 
 void registerIndexingOps(OpRegistry& r) {
-    constexpr const char* kIndirect = "reads at positions another tensor holds: the loop IR has no indirect loads yet";
+    constexpr const char* kIndirect = "its error names the index out of bounds, which generated code does not report yet";
     lowerWith(r.add(makeOp("embedding",
                            "embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, "
                            "bool sparse=False) -> Tensor",
                            {true, false, false}, embeddingMeta, embeddingInto)),
               lowerEmbedding);
-    runEagerly(r.add(makeOp("index_select", "index_select(Tensor self, int dim, Tensor index) -> Tensor", {}, indexSelectMeta,
-                            indexSelectInto)),
-               kIndirect);
+    lowerWith(r.add(makeOp("index_select", "index_select(Tensor self, int dim, Tensor index) -> Tensor", {}, indexSelectMeta,
+                           indexSelectInto)),
+              lowerIndexSelect);
     runEagerly(r.add(makeOp("gather", "gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor", {},
                             gatherMeta, gatherInto)),
                kIndirect);

@@ -42,7 +42,8 @@ SourceLocation indexCheckSite(const LoweredGraph& graph) {
         for (const auto& op : b.body.ops)
             if (op.kind == LoopOpKind::CheckIndex)
                 for (const Node* origin : b.origins)
-                    if (origin->target == "embedding" && origin->where.known()) return origin->where;
+                    if ((origin->target == "embedding" || origin->target == "index_select") && origin->where.known())
+                        return origin->where;
     return {};
 }
 

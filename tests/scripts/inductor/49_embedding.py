@@ -2,12 +2,13 @@ import torch
 import torch.nn.functional as F
 
 
-# Embedding as a load at the row another tensor holds: 1-D and 2-D index tensors, int32
-# indices, a table that is a transposed view, repeated and computed rows, and the row read
-# fused with the arithmetic around it.
+# Embedding and index_select as loads at the position another tensor holds: 1-D and 2-D
+# index tensors, int32 indices, a table that is a transposed view, repeated and computed
+# rows, selection along an inner dim, and the read fused with the arithmetic around it.
 def fn(ids, pairs, ids32, table, wide):
     return (F.embedding(ids, table) * 2 + 1, F.embedding(pairs, table).sum(dim=-1), F.embedding(ids32, wide.t()),
-            F.embedding(ids, table) + F.embedding(ids * 0 + 2, table))
+            F.embedding(ids, table) + F.embedding(ids * 0 + 2, table), table.index_select(1, ids32).exp(),
+            torch.index_select(wide.t(), 0, ids))
 
 
 table = torch.linspace(-1.0, 1.0, 7 * 5).reshape(7, 5)
