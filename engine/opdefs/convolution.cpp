@@ -118,6 +118,16 @@ ResultMeta convolutionMeta(const BoundArgs& a, const char* op, size_t spatial) {
                                                       c.groups, shapeStr(weight.sizes()), shapeStr(shown), weight.sizes()[1] * c.groups,
                                                       channels));
     }
+    if (!a["bias"].isNone()) {  // the kernels read outChannels values of it
+        const Tensor& bias = a.tensor("bias");
+        if (bias.dim() != 1 || bias.sizes()[0] != outChannels)
+            throw ScriptError("RuntimeError", fmt::format("Given weight of size {}, expected bias to be 1-dimensional with {} elements, "
+                                                          "but got bias of size {} instead",
+                                                          shapeStr(weight.sizes()), outChannels, shapeStr(bias.sizes())));
+        if (bias.dtype() != input.dtype())
+            throw ScriptError("RuntimeError", fmt::format("Input type ({}) and bias type ({}) should be the same",
+                                                          dtypeName(input.dtype()), dtypeName(bias.dtype())));
+    }
     Shape padded, kernel, out;
     for (size_t d = 0; d < spatial; ++d) {
         padded.push_back(in.spatialSizes[d] + 2 * c.padding[d]);

@@ -53,7 +53,8 @@ show("group_norm:", F.group_norm(grid(2, 6, 3, 3), 3, grid(6), grid(6, scale=0.2
 print(nn.GroupNorm(2, 6, affine=False), nn.BatchNorm2d(5, affine=False, track_running_stats=False), nn.BatchNorm1d(3, bias=False))
 print(nn.Conv2d(4, 8, (3, 5), stride=2, padding=(1, 2), dilation=2, groups=4), nn.MaxPool2d(3, 2, 1, ceil_mode=True))
 for bad in [lambda: F.conv2d(x, grid(4, 3, 3, 3), groups=3), lambda: F.conv1d(grid(2, 3), grid(4, 3, 1)),
-            lambda: nn.BatchNorm1d(4)(grid(1, 4)), lambda: F.group_norm(grid(2, 6, 2), 4), lambda: nn.GroupNorm(4, 6)]:
+            lambda: nn.BatchNorm1d(4)(grid(1, 4)), lambda: F.group_norm(grid(2, 6, 2), 4), lambda: nn.GroupNorm(4, 6),
+            lambda: F.conv2d(x, w, grid(3), groups=2)]:
     try:
         bad()
     except (RuntimeError, ValueError) as e:
