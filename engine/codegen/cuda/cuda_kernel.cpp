@@ -148,7 +148,7 @@ private:
     };
     LoadSpelling rowLoads(bool inRegisters) const {
         return [this, inRegisters](const std::string& buffer, const IndexExpr& index, const std::string& plain) {
-            if (kernelBuffers(k_).written.count(buffer)) {  // computed in this kernel
+            if (written_.count(buffer)) {  // computed in this kernel
                 for (const auto& r : rowResults_)
                     if (r.buffer == buffer && r.index == index.str()) return r.variable;
                 return plain;
@@ -266,6 +266,7 @@ private:
     const int64_t perThread_ = threads_ ? (*product(k_.reductionSizes).constant() + threads_ - 1) / threads_ : 0;
     mutable std::vector<RowRegister> rowRegisters_;
     mutable std::vector<RowResult> rowResults_;
+    const std::set<std::string> written_ = kernelBuffers(k_).written;  // once, not per load
 };
 
 }  // namespace
