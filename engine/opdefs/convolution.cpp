@@ -153,7 +153,7 @@ void convolutionInto(const BoundArgs& a, const Tensor& out, size_t spatial) {
     WindowInput in = windowInput(a.tensor("input"), spatial, "convolution");
     Tensor weight = weightArg.isContiguous() ? weightArg : contiguousCopy(weightArg);
     Tensor bias;
-    if (!a["bias"].isNone()) bias = contiguousCopy(a.tensor("bias"));
+    if (!a["bias"].isNone()) bias = a.tensor("bias").isContiguous() ? a.tensor("bias") : contiguousCopy(a.tensor("bias"));
     std::vector<int64_t> kernel(weight.sizes().begin() + 2, weight.sizes().end());
     Shape outSpatial(out.sizes().end() - static_cast<int64_t>(spatial), out.sizes().end());
     WindowShape s = windowShape(in, in.data.sizes(), kernel, outSpatial, c.stride, c.padding, c.dilation);
