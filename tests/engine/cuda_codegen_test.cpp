@@ -87,6 +87,16 @@ TEST(CudaCodegen, PointwiseChainIsOneGridStrideKernelCompiledForSm90) {
         << src;
     EXPECT_NE(src.find("for (; xindex_base < 65536L; xindex_base += xindex_stride) {"), std::string::npos);
     EXPECT_NE(src.find("float m0_exp = fs_exp("), std::string::npos);
+    // Before that loop, 16-byte vectors (when both buffers are aligned); it takes what is left.
+    EXPECT_NE(src.find("const int64_t fs_vectors = (reinterpret_cast<unsigned long>(arg0_1) % sizeof(fs_vec<float, 4>) == 0) && "
+                       "(reinterpret_cast<unsigned long>(buf0) % sizeof(fs_vec<float, 4>) == 0) ? (65536L) / 4 : 0;"),
+              std::string::npos)
+        << src;
+    EXPECT_NE(src.find("fs_vec<float, 4> fs_vec0 = reinterpret_cast<const fs_vec<float, 4>*>(arg0_1)[xvec];\n"), std::string::npos);
+    EXPECT_NE(src.find("float m0_load = fs_vec0.v[v];\n"), std::string::npos);
+    EXPECT_NE(src.find("fs_vec1.v[v] = m0_sub;\n"), std::string::npos) << src;
+    EXPECT_NE(src.find("reinterpret_cast<fs_vec<float, 4>*>(buf0)[xvec] = fs_vec1;\n"), std::string::npos);
+    EXPECT_NE(src.find("int64_t xindex_base = fs_vectors * 4 + blockIdx.x * (int64_t)blockDim.x + threadIdx.x;"), std::string::npos);
     ASSERT_EQ(g->cuda.steps.size(), 1u);
     EXPECT_EQ(g->cuda.steps[0].kind, CudaLaunchStep::Kind::Pointwise);
     EXPECT_EQ(g->cuda.steps[0].elements.str(), "65536");
@@ -97,10 +107,33 @@ TEST(CudaCodegen, PointwiseChainIsOneGridStrideKernelCompiledForSm90) {
     EXPECT_NE(code.ptx.find(".target sm_90"), std::string::npos);
     EXPECT_EQ(ptxEntries(code.ptx), (std::set<std::string>{"cuda_fused_mul_add_relu_0"}));
     EXPECT_NE(code.ptx.find(".loc"), std::string::npos) << "no line info";
+    EXPECT_TRUE(std::regex_search(code.ptx, std::regex(R"(ld\.global(\.nc)?\.v4\.f32)"))) << "no vector loads\n" << code.ptx;
+    EXPECT_NE(code.ptx.find("st.global.v4.f32"), std::string::npos) << "no vector stores";
     EXPECT_GT(code.compileSeconds, 0.0);
     if (!code.cubin.empty()) {
         EXPECT_EQ(code.cubin.substr(0, 4), "\x7f" "ELF");
     }
+}
+
+// The vector's width comes from the widest buffer read or written at its own element;
+// an operand broadcast along a dim is loaded per element.
+TEST(CudaCodegen, APointwiseKernelsVectorsHold16BytesOfItsWidestBufferAndBroadcastsLoadPerElement) {
+    auto g = build({metaOf({64, 1000}), metaOf({1000}), metaOf({64, 1000}, DType::Float64)}, [](auto call, auto x) {
+        Argument sum = call("add", {x[0], x[1]});
+        return std::vector<Argument>{sum, call("gt", {sum, x[2]})};
+    });
+    ASSERT_EQ(g->cuda.kernelNames.size(), 1u);
+    const std::string& src = g->cuda.source;
+    EXPECT_NE(src.find("? (64000L) / 2 : 0;  // vectors of 2 elements"), std::string::npos) << src;
+    EXPECT_NE(src.find("fs_vec<double, 2> "), std::string::npos);
+    EXPECT_NE(src.find("fs_vec<bool, 2> "), std::string::npos);
+    EXPECT_NE(src.find("= arg1_1[m0_get_index_1];"), std::string::npos) << "the broadcast row, per element\n" << src;
+    // The sum the second output compares is the first's register, not a load of it.
+    EXPECT_EQ(src.find("buf0[m1_"), std::string::npos) << src;
+
+    SKIP_WITHOUT_NVRTC();
+    CudaModuleCode code = compileOrSkip(g->cuda);
+    EXPECT_TRUE(std::regex_search(code.ptx, std::regex(R"(ld\.global(\.nc)?\.v2\.f64)"))) << "no vector loads of the doubles";
 }
 
 TEST(CudaCodegen, SoftmaxIsOneBlockReductionKernel) {

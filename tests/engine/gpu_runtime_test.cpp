@@ -115,6 +115,16 @@ print("dynamic", all(torch.allclose(dynamic_compiled(t.cuda()).cpu(), dynamic(t)
 check("empty", empty, torch.randn(0, 5))
 check("full_reductions", full_reductions, torch.randn(300001))
 check("int_sum", int_sum, torch.arange(100000))
+# Pointwise vectors: of 4 floats with a tail, of 2 doubles, bool and int64 results, a
+# result read back by a later member, a broadcast operand; an input 4 bytes off alignment.
+def vectors(a, b, c):
+    y = a.exp()
+    return y, y * 2 + b, a > 0, c.double() * 2, (c * 3).long()
+check("vectors", vectors, torch.randn(37, 1001), torch.randn(1001), torch.randn(1003))
+def shift(t):
+    return t * 2 + 1
+whole = torch.randn(1001)
+print("unaligned", torch.allclose(torch.compile(shift)(whole.cuda()[1:]).cpu(), whole[1:] * 2 + 1))
 
 @torch.compile
 def step(a):
@@ -146,7 +156,8 @@ TEST(GpuRuntime, EveryKernelShapeMatchesTheCpu) {
               "pointwise True\nsoftmax True\nlog_softmax True\nlayer_norm True\npersistent_rows True\nrow_of_8192 True\n"
               "strided_rows True\nsum_all True\nmean_dim0 True\n"
               "max_argmax True\nvar True\ntransposed True\nmm True\nmm_transposed True\nlinear_gelu True\nbmm True\n"
-              "int_floordiv True\ndynamic True\nempty True\nfull_reductions True\nint_sum True\nchain True\n"
+              "int_floordiv True\ndynamic True\nempty True\nfull_reductions True\nint_sum True\nvectors True\nunaligned True\n"
+              "chain True\n"
               "eager_after_compiled cuda:0 2.875\n");
 }
 

@@ -64,7 +64,7 @@ namespace {
 // Structural ops are spelled here; math ops assign the C expression of their loop-op row
 // (lower/loop_ops.h): an operator or the prelude's fs_<name> helper.
 std::string statement(const LoopBody& body, const LoopOp& op, const std::string& prefix, const std::string& pad,
-                      std::string* reduced, const LoadSpelling* spellLoad) {
+                      std::string* reduced, const LoadSpelling* spellLoad, const StoreSpelling* spellStore) {
     auto v = [&](size_t i) { return prefix + body.ops[op.args[i]].name; };
     std::string name = prefix + op.name;
     std::string type = dtypeCType(op.dtype);
@@ -83,7 +83,12 @@ std::string statement(const LoopBody& body, const LoopOp& op, const std::string&
         return assign((*spellLoad)(op.buffer, body.indices[index.index], plain));
     }
     case LoopOpKind::MaskedLoad: return assign(fmt::format("{} ? {}[{}] : {}(0)", v(1), op.buffer, v(0), type));
-    case LoopOpKind::Store: return fmt::format("{}{}[{}] = {};\n", pad, op.buffer, v(0), v(1));
+    case LoopOpKind::Store: {
+        std::string plain = fmt::format("{}[{}]", op.buffer, v(0));
+        const LoopOp& index = body.ops[op.args[0]];
+        if (spellStore && index.kind == LoopOpKind::GetIndex) plain = (*spellStore)(op.buffer, body.indices[index.index], plain);
+        return fmt::format("{}{} = {};\n", pad, plain, v(1));
+    }
     case LoopOpKind::StoreReduction:
         if (reduced) return "";  // written by the reduction loop
         return fmt::format("{}{}[{}] = {};\n", pad, op.buffer, v(0), v(1));
@@ -105,9 +110,9 @@ std::string statement(const LoopBody& body, const LoopOp& op, const std::string&
 }  // namespace
 
 std::string loopStatements(const LoopBody& body, const std::string& prefix, const std::string& pad, std::string* reduced,
-                           const LoadSpelling* spellLoad) {
+                           const LoadSpelling* spellLoad, const StoreSpelling* spellStore) {
     std::string out;
-    for (const auto& op : body.ops) out += statement(body, op, prefix, pad, reduced, spellLoad);
+    for (const auto& op : body.ops) out += statement(body, op, prefix, pad, reduced, spellLoad, spellStore);
     return out;
 }
 

@@ -27,10 +27,12 @@ std::string memberPrefix(int member);
 // handed back through `reduced` (its variable) for the caller's loop to accumulate; without
 // `reduced` a reduction is over one element and its store is written here. `spellLoad`, when
 // given, spells each plain load from its buffer, index expression and the usual spelling
-// (a kernel that keeps loaded values in registers hands back the register).
+// (a kernel that keeps loaded values in registers hands back the register); `spellStore`
+// likewise spells where each plain store writes.
 using LoadSpelling = std::function<std::string(const std::string& buffer, const IndexExpr& index, const std::string& plain)>;
+using StoreSpelling = LoadSpelling;
 std::string loopStatements(const LoopBody& body, const std::string& prefix, const std::string& pad, std::string* reduced,
-                           const LoadSpelling* spellLoad = nullptr);
+                           const LoadSpelling* spellLoad = nullptr, const StoreSpelling* spellStore = nullptr);
 
 const LoopOp& storeOpOf(const LoopBody& body);
 const LoopOp& reductionOpOf(const LoopBody& body);  // the body must have one

@@ -77,8 +77,12 @@ public:
         std::string rows = product(k_.pointwiseSizes).cstr();
         std::vector<std::string> outerVars = vars(0, k_.pointwiseSizes.size());
         if (k_.reductionSizes.empty()) {
-            StridedLoop loop = stridedLoop("xindex", "blockIdx.x * (int64_t)blockDim.x + threadIdx.x", rows,
-                                           "(int64_t)gridDim.x * blockDim.x", "    ");
+            std::string start = "blockIdx.x * (int64_t)blockDim.x + threadIdx.x";
+            if (vectorWidth_) {
+                writeVectorLoop(out, rows);
+                start = fmt::format("fs_vectors * {} + {}", vectorWidth_, start);  // the elements after the vectors
+            }
+            StridedLoop loop = stridedLoop("xindex", start, rows, "(int64_t)gridDim.x * blockDim.x", "    ");
             for (const auto& [text, pad] : {std::pair{loop.head, loop.unrolledPad}, std::pair{loop.middle, loop.remainderPad}}) {
                 out.add(text, KernelCode::kAllMembers);
                 out.add(splitIndex("xindex", k_.pointwiseSizes, outerVars, pad), KernelCode::kAllMembers);
@@ -115,6 +119,94 @@ private:
         std::vector<std::string> names;
         for (size_t d = first; d < last; ++d) names.push_back(fmt::format("c{}", d));
         return names;
+    }
+
+    // A pointwise kernel moves the elements it reads and writes at their own place (the
+    // flat row-major index) vectorWidth_ at a time, 16 bytes per access: one thread's
+    // vector load, the members over each of its elements in registers, one vector store.
+    // Loads elsewhere (broadcast operands, strided views) stay per element. The vectors
+    // cover the tensor when every such buffer is aligned to its vector; the strided loop
+    // after them takes the rest.
+    struct VectorRegister {
+        std::string buffer, name, type;
+        bool loaded = false, stored = false;
+    };
+    void writeVectorLoop(KernelCode& out, const std::string& rows) const {
+        int w = vectorWidth_;
+        std::vector<std::string> members[2];  // written first: they name the vectors
+        StridedLoop loop = stridedLoop("xvec", "blockIdx.x * (int64_t)blockDim.x + threadIdx.x", "fs_vectors",
+                                       "(int64_t)gridDim.x * blockDim.x", "    ");
+        const std::string* pads[2] = {&loop.unrolledPad, &loop.remainderPad};
+        LoadSpelling load = [&](const std::string& buffer, const IndexExpr& index, const std::string& plain) {
+            if (index != flatIndex()) return plain;
+            VectorRegister& r = vectorRegister(buffer);
+            if (!r.stored) r.loaded = true;
+            return r.name + ".v[v]";
+        };
+        StoreSpelling store = [&](const std::string& buffer, const IndexExpr&, const std::string&) {
+            vectorRegister(buffer).stored = true;
+            return vectorRegister(buffer).name + ".v[v]";
+        };
+        for (int part = 0; part < 2; ++part)
+            for (int m = 0; m < static_cast<int>(k_.nodes.size()); ++m)
+                members[part].push_back(loopStatements(k_.bodies[m], memberPrefix(m), *pads[part] + "    ", nullptr, &load, &store));
+        std::string aligned;
+        for (const auto& r : vectorRegisters_)
+            aligned += fmt::format("{}(reinterpret_cast<unsigned long>({}) % sizeof(fs_vec<{}, {}>) == 0)", aligned.empty() ? "" : " && ",
+                                   r.buffer, r.type, w);
+        out.add(fmt::format("    const int64_t fs_vectors = {} ? ({}) / {} : 0;  // vectors of {} elements\n", aligned, rows, w, w),
+                KernelCode::kAllMembers);
+        for (int part = 0; part < 2; ++part) {
+            const std::string& pad = *pads[part];
+            std::string head = part == 0 ? loop.head : loop.middle;
+            for (const auto& r : vectorRegisters_)
+                head += r.loaded ? fmt::format("{}fs_vec<{}, {}> {} = reinterpret_cast<const fs_vec<{}, {}>*>({})[xvec];\n", pad, r.type, w,
+                                               r.name, r.type, w, r.buffer)
+                                 : fmt::format("{}fs_vec<{}, {}> {};\n", pad, r.type, w, r.name);
+            head += fmt::format("{}#pragma unroll\n{}for (int v = 0; v < {}; ++v) {{\n", pad, pad, w);
+            head += fmt::format("{}    const int64_t xindex = xvec * {} + v;\n", pad, w);
+            out.add(head + splitIndex("xindex", k_.pointwiseSizes, vars(0, k_.pointwiseSizes.size()), pad + "    "),
+                    KernelCode::kAllMembers);
+            for (int m = 0; m < static_cast<int>(members[part].size()); ++m) out.add(members[part][m], m);
+            std::string stores = pad + "}\n";
+            for (const auto& r : vectorRegisters_)
+                if (r.stored) stores += fmt::format("{}reinterpret_cast<fs_vec<{}, {}>*>({})[xvec] = {};\n", pad, r.type, w, r.buffer, r.name);
+            out.add(stores, KernelCode::kAllMembers);
+        }
+        out.add(loop.tail, KernelCode::kAllMembers);
+    }
+    VectorRegister& vectorRegister(const std::string& buffer) const {
+        for (auto& r : vectorRegisters_)
+            if (r.buffer == buffer) return r;
+        vectorRegisters_.push_back({buffer, fmt::format("fs_vec{}", vectorRegisters_.size()), dtypeCType(g_.layoutOf(buffer).dtype)});
+        return vectorRegisters_.back();
+    }
+
+    // The flat row-major index of the pointwise dims, in the loop variables.
+    IndexExpr flatIndex() const {
+        std::vector<IndexExpr> strides = contiguousStrides(k_.pointwiseSizes);
+        IndexExpr flat;
+        for (size_t d = 0; d < strides.size(); ++d) flat = flat + IndexExpr::symbol(fmt::format("c{}", d)) * strides[d];
+        return flat;
+    }
+
+    // How many elements a vector of the pointwise kernel holds: 16 bytes of its widest
+    // buffer accessed at the flat index; 0 when it does not vectorize (a reduction, a store
+    // elsewhere, a kernel's result read elsewhere, or vectors of one element).
+    int pointwiseVectorWidth() const {
+        if (!k_.reductionSizes.empty()) return 0;
+        IndexExpr flat = flatIndex();
+        size_t widest = 0;
+        for (const auto& body : k_.bodies)
+            for (const auto& op : body.ops) {
+                if (op.buffer.empty()) continue;
+                const LoopOp& index = body.ops[op.args[0]];
+                bool atFlat = index.kind == LoopOpKind::GetIndex && body.indices[index.index] == flat;
+                bool stored = isStoreOp(op.kind);
+                if ((stored || written_.count(op.buffer)) && (!atFlat || op.kind == LoopOpKind::MaskedLoad)) return 0;
+                if (atFlat && op.kind != LoopOpKind::MaskedLoad) widest = std::max(widest, dtypeSize(g_.layoutOf(op.buffer).dtype));
+            }
+        return widest && widest <= 8 ? static_cast<int>(16 / widest) : 0;
     }
 
     // The block's threads over the row's reduced elements; `body` runs with its variables set.
@@ -266,7 +358,9 @@ private:
     const int64_t perThread_ = threads_ ? (*product(k_.reductionSizes).constant() + threads_ - 1) / threads_ : 0;
     mutable std::vector<RowRegister> rowRegisters_;
     mutable std::vector<RowResult> rowResults_;
+    mutable std::vector<VectorRegister> vectorRegisters_;
     const std::set<std::string> written_ = kernelBuffers(k_).written;  // once, not per load
+    const int vectorWidth_ = pointwiseVectorWidth();
 };
 
 }  // namespace

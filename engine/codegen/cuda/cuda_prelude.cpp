@@ -26,6 +26,10 @@ __device__ int fs_status;
 // (fs_last_block); kernels run one after another on one stream, so they share it.
 __device__ unsigned fs_done;
 )PRELUDE" + fsHelpers() + R"PRELUDE(
+// W elements of a pointwise kernel's buffer moved as one access (16 bytes for its widest
+// buffer): the alignment lets the compiler use vector loads and stores.
+template <class T, int W> struct alignas(sizeof(T) * W) fs_vec { T v[W]; };
+
 // The steps of each reduction, for the block reductions.
 struct fs_sum { template <class T> __device__ T operator()(T a, T b) const { return a + b; } };
 struct fs_prod { template <class T> __device__ T operator()(T a, T b) const { return a * b; } };
