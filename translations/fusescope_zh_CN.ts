@@ -361,6 +361,26 @@
         <source>Cannot write %1.</source>
         <translation>无法写入 %1。</translation>
     </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1
+%2 · %n op(s)</source>
+        <translation>
+            <numerusform>%1
+%2 · %n 个算子</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1: double-click (or +) to expand</source>
+        <translation>%1：双击（或按 +）展开</translation>
+    </message>
+    <message>
+        <source>%1: double-click the title (or -) to collapse</source>
+        <translation>%1：双击标题（或按 -）折叠</translation>
+    </message>
 </context>
 <context>
     <name>fusescope::gui::GuardsModel</name>
@@ -778,6 +798,10 @@
         <source>Minified: went from %1 to %2 nodes</source>
         <translation>最小化完成：从 %1 个节点减少到 %2 个</translation>
     </message>
+    <message>
+        <source>Modules</source>
+        <translation>模块</translation>
+    </message>
 </context>
 <context>
     <name>fusescope::gui::MinifyPanel</name>
@@ -816,6 +840,25 @@
     <message>
         <source>Cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>fusescope::gui::ModulesPane</name>
+    <message>
+        <source>Filter modules by path or class</source>
+        <translation>按路径或类名筛选模块</translation>
+    </message>
+    <message>
+        <source>Module</source>
+        <translation>模块</translation>
+    </message>
+    <message>
+        <source>Class</source>
+        <translation>类</translation>
+    </message>
+    <message>
+        <source>Ops</source>
+        <translation>算子数</translation>
     </message>
 </context>
 <context>

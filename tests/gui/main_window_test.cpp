@@ -30,6 +30,9 @@
 #include "timeline/trace_view.h"
 #include "views/fusion_stepper.h"
 #include "views/graph_view.h"
+#include "panes/modules_pane.h"
+#include <QLineEdit>
+#include <QTreeWidget>
 
 using namespace fusescope::gui;
 
@@ -230,6 +233,56 @@ private slots:
         QTest::mouseClick(trace->timeline()->viewport(), Qt::LeftButton, {}, trace->timeline()->centreOf(kernel));
         QCOMPARE(window.selection().buffer(), QString("buf0_buf1"));
         QCOMPARE(window.afterFusionView()->highlighted(), QStringList{"buf0_buf1"});
+    }
+
+    void theModuleTreeAndTheGraphFollowEachOther() {
+        MainWindow window(QString::fromStdString(test::cliPath()));
+        QVERIFY(window.openFile(QString::fromStdString(test::sourcePath("resources/examples/16_gpt_language_model.py"))));
+        QSignalSpy answered(&window.engine(), &EngineClient::answered);
+        window.runScript();
+        QVERIFY(answered.wait(60000));
+        GraphView* graph = window.graphView();
+        QTRY_VERIFY_WITH_TIMEOUT(!graph->layoutPending() && graph->nodeCount() > 0, 10000);
+        // The GPT's modules, top level first; its blocks open, their parts closed.
+        QTreeWidget* tree = window.modulesPane()->tree();
+        QStringList top;
+        for (int i = 0; i < tree->topLevelItemCount(); ++i) top << tree->topLevelItem(i)->text(0);
+        QCOMPARE(top, (QStringList{"wte", "wpe", "blocks.0", "blocks.1", "ln_f", "lm_head"}));
+        QTreeWidgetItem* block = tree->topLevelItem(2);
+        QCOMPARE(block->text(1), QString("Block"));
+        QCOMPARE(block->child(1)->text(0), QString("attn"));
+        QCOMPARE(block->child(1)->text(1), QString("CausalSelfAttention"));
+        QVERIFY(graph->isModuleExpanded("blocks.0"));
+        QVERIFY(graph->collapsedModules().contains("blocks.0.attn"));
+
+        // Clicking a module selects it: the editor marks its class; double-clicking expands it.
+        window.resize(1500, 950);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QTreeWidgetItem* attn = block->child(1);
+        tree->scrollToItem(attn);
+        QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, tree->visualItemRect(attn).center());
+        QCOMPARE(window.selection().module(), QString("blocks.0.attn"));
+        QCOMPARE(window.editor()->markerFindNext(0, 1), 22);  // line 23: class CausalSelfAttention(nn.Module):
+        QTest::mouseDClick(tree->viewport(), Qt::LeftButton, {}, tree->visualItemRect(attn).center());
+        QTRY_VERIFY(graph->isModuleExpanded("blocks.0.attn"));
+        QTRY_VERIFY_WITH_TIMEOUT(!graph->layoutPending(), 10000);
+
+        // A node clicked in the graph selects the module it ran in.
+        QString node = "linear";  // the first product: blocks.0's qkv, inside a collapsed module
+        QVERIFY(graph->findNode(node));
+        QTRY_VERIFY_WITH_TIMEOUT(!graph->layoutPending(), 10000);
+        QVERIFY(graph->isModuleExpanded("blocks.0.attn.qkv"));
+        QTest::mouseClick(graph->viewport(), Qt::LeftButton, {}, graph->nodeCentre(node));
+        QCOMPARE(window.selection().graphNode(), node);
+        QVERIFY(tree->currentItem());
+        QCOMPARE(tree->currentItem()->toolTip(0), QString("blocks.0.attn.qkv"));
+
+        // The filter keeps the modules that match and those above them.
+        window.modulesPane()->filter()->setText("mlp");
+        QVERIFY(!block->isHidden());
+        QVERIFY(block->child(1)->isHidden());
+        QVERIFY(tree->topLevelItem(0)->isHidden());
     }
 
     void activatingAGraphBreakShowsItsLineInTheEditor() {

@@ -21,6 +21,8 @@ GraphPane::GraphPane(SelectionContext* context, QWidget* parent) : Pane(context,
     setContent(tabs);
     connect(captured_, &GraphView::nodeClicked, context, &SelectionContext::selectGraphNode);
     connect(afterFusion_, &GraphView::nodeClicked, context, &SelectionContext::selectSchedulerNode);
+    connect(captured_, &GraphView::moduleClicked, context, &SelectionContext::selectModule);
+    connect(context, &SelectionContext::moduleToggleRequested, captured_, &GraphView::toggleModule);
 }
 
 void GraphPane::showCompile(const CompileArtifacts& a) {
@@ -45,6 +47,10 @@ void GraphPane::showNode(const QString& graphNode, const QString& buffer) {
     const CompileProvenance& provenance = context().provenance();
     captured_->setHighlighted(graphNode.isEmpty() ? provenance.graphNodesOf(buffer) : QStringList{graphNode});
     afterFusion_->setHighlighted({provenance.fusedNodeOf(buffer)});
+}
+
+void GraphPane::showModule(const QString& path) {
+    if (!path.isEmpty()) captured_->revealModule(path);
 }
 
 }  // namespace fusescope::gui

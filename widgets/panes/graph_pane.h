@@ -20,6 +20,7 @@ public:
 protected:
     void showCompile(const CompileArtifacts& compile) override;
     void showNode(const QString& graphNode, const QString& buffer) override;
+    void showModule(const QString& path) override;
 
 private:
     GraphView* captured_;

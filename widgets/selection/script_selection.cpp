@@ -1,5 +1,6 @@
 #include "selection/script_selection.h"
 
+#include <QRegularExpression>
 #include <Qsci/qsciscintilla.h>
 
 #include "model/json_fields.h"
@@ -13,23 +14,40 @@ ScriptSelection::ScriptSelection(QsciScintilla* editor, SelectionContext* contex
     connect(editor_, &QsciScintilla::cursorPositionChanged, this, [this](int line, int) { onCursorLine(line); });
     connect(context_, &SelectionContext::compileShown, this, &ScriptSelection::followCompile);
     connect(context_, &SelectionContext::nodeChanged, this, &ScriptSelection::followNode);
+    connect(context_, &SelectionContext::moduleChanged, this, &ScriptSelection::followModule);
 }
 
 void ScriptSelection::followCompile(const CompileArtifacts& a) {
     lineOfNode_.clear();
     nodeOrder_.clear();
+    classOfModule_.clear();
     if (!a.graph.contains("nodes") || !a.graph["nodes"].is_array()) return;
-    for (const auto& node : a.graph["nodes"])
+    for (const auto& node : a.graph["nodes"]) {
+        if (auto stack = node.find("nn_module_stack"); stack != node.end() && stack->is_array())
+            for (const auto& scope : *stack)
+                if (scope.is_object()) classOfModule_.insert(qstringField(scope, "path"), qstringField(scope, "class"));
         if (node.is_object() && qstringField(node, "op") != "placeholder" && qstringField(node, "file") == scriptFile_ &&
             node.value("line", nlohmann::json()).is_number_integer()) {
             lineOfNode_.insert(qstringField(node, "name"), node["line"].get<int>());
             nodeOrder_.append(qstringField(node, "name"));
         }
+    }
 }
 
 void ScriptSelection::followNode(const QString& graphNode, const QString& buffer) {
+    mark(lineOfNode_.value(graphNode.isEmpty() ? context_->provenance().graphNodesOf(buffer).value(0) : graphNode));
+}
+
+void ScriptSelection::followModule(const QString& path) {
+    QString name = classOfModule_.value(path);
+    if (name.isEmpty()) return;
+    QRegularExpression definition("^[ \\t]*class\\s+" + QRegularExpression::escape(name) + "\\b", QRegularExpression::MultilineOption);
+    QRegularExpressionMatch match = definition.match(editor_->text());
+    if (match.hasMatch()) mark(editor_->text().left(match.capturedStart()).count('\n') + 1);
+}
+
+void ScriptSelection::mark(int line) {
     editor_->markerDeleteAll(kMarker);
-    int line = lineOfNode_.value(graphNode.isEmpty() ? context_->provenance().graphNodesOf(buffer).value(0) : graphNode);
     if (line > 0) {
         editor_->markerAdd(line - 1, kMarker);
         editor_->ensureLineVisible(line - 1);

@@ -1,7 +1,8 @@
 #pragma once
 // The script editor follows the selection like a pane: putting the cursor on a script line
 // selects the first graph node that line made (in the compile on show), and the selected
-// node's line is marked without moving the user's cursor.
+// node's line is marked without moving the user's cursor. A selected module marks the line
+// its class is defined on.
 
 #include <QHash>
 #include <QObject>
@@ -24,6 +25,8 @@ public:
 private:
     void followCompile(const CompileArtifacts& compile);
     void followNode(const QString& graphNode, const QString& buffer);
+    void followModule(const QString& path);
+    void mark(int line);  // 1-based; 0 clears the mark
     void onCursorLine(int line);  // 0-based, as the editor reports it
 
     static constexpr int kMarker = 0;  // the selected node's script line
@@ -32,6 +35,7 @@ private:
     QString scriptFile_;
     QHash<QString, int> lineOfNode_;  // captured node -> its line in the script
     QStringList nodeOrder_;           // those nodes in graph order
+    QHash<QString, QString> classOfModule_;  // module path -> its class's name
 };
 
 }  // namespace fusescope::gui

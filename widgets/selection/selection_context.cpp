@@ -9,6 +9,7 @@ void SelectionContext::setCompileId(const QString& id) {
     compileId_ = id;
     graphNode_.clear();
     buffer_.clear();
+    module_.clear();
     compile_ = compileArtifacts(*store_, id);
     Q_EMIT compileChanged(id);
     Q_EMIT compileShown(compile_);
@@ -24,6 +25,12 @@ void SelectionContext::setNode(const QString& graphNode, const QString& buffer) 
     graphNode_ = graphNode;
     buffer_ = buffer;
     Q_EMIT nodeChanged(graphNode, buffer);
+}
+
+void SelectionContext::selectModule(const QString& path) {
+    if (path == module_) return;
+    module_ = path;
+    Q_EMIT moduleChanged(path);
 }
 
 void SelectionContext::selectGraphNode(const QString& node) { setNode(node, provenance().bufferOfGraphNode(node)); }

@@ -25,6 +25,7 @@ public:
     const QString& compileId() const { return compileId_; }
     const QString& graphNode() const { return graphNode_; }
     const QString& buffer() const { return buffer_; }
+    const QString& module() const { return module_; }  // an nn.Module's path in the compile's graph
     // What the compile on show produced; empty without one.
     const CompileArtifacts& compile() const { return compile_; }
     const CompileProvenance& provenance() const { return compile_.provenance; }
@@ -42,6 +43,11 @@ public:
     void showFusionPair(const QString& node1, const QString& node2) { Q_EMIT fusionPairChanged(node1, node2); }
     // Asks for a line of the script to be shown in the editor (1-based).
     void showScriptLine(int line) { Q_EMIT scriptLineRequested(line); }
+    // A module of the compile's graph (a path of its nodes' nn_module_stack); a new compile
+    // clears it.
+    void selectModule(const QString& path);
+    // Asks the Graph view to expand the module, or collapse it when expanded.
+    void toggleModule(const QString& path) { Q_EMIT moduleToggleRequested(path); }
 
 Q_SIGNALS:
     void compileChanged(const QString& compileId);
@@ -49,10 +55,12 @@ Q_SIGNALS:
     void nodeChanged(const QString& graphNode, const QString& buffer);
     void fusionPairChanged(const QString& node1, const QString& node2);
     void scriptLineRequested(int line);
+    void moduleChanged(const QString& path);
+    void moduleToggleRequested(const QString& path);
 
 private:
     const RunStore* store_;
-    QString compileId_, graphNode_, buffer_;
+    QString compileId_, graphNode_, buffer_, module_;
     CompileArtifacts compile_;
 };
 

@@ -1,6 +1,7 @@
 #include "views/graph_view.h"
 
 #include <algorithm>
+#include <functional>
 
 #include <QFileInfo>
 #include <QFontMetricsF>
@@ -21,7 +22,12 @@ namespace fusescope::gui {
 namespace {
 
 constexpr double kPadding = 8;
-constexpr int kNameRole = 0;  // QGraphicsItem::data key holding the node name
+constexpr int kNameRole = 0;    // QGraphicsItem::data key holding the node name
+constexpr int kModuleRole = 1;  // ... a module's path (its box or frame)
+constexpr int kFrameRole = 2;   // ... true on an expanded module's frame
+constexpr int kInitialItems = 60;  // a graph opens with the top module levels that fit in this many items
+constexpr double kFrameMargin = 10;
+const QString kModuleKey = QStringLiteral("module:");  // layout ids of boxes (node names have no ':')
 
 QString labelOf(const nlohmann::json& node) {
     QString name = qstringField(node, "name"), op = qstringField(node, "op"), target = qstringField(node, "target");
@@ -45,6 +51,7 @@ GraphView::GraphView(QWidget* parent) : QGraphicsView(parent) {
     setTransformationAnchor(QGraphicsView::AnchorUnderMouse);
     connect(&watcher_, &QFutureWatcher<Pending>::finished, this, [this] {
         draw(watcher_.result());
+        layoutPending_ = false;
         Q_EMIT layoutFinished();
     });
 }
@@ -72,10 +79,6 @@ LayoutHint GraphView::hintFor(const nlohmann::json& nodes) {
 }
 
 void GraphView::showGraph(const nlohmann::json& graph, bool keepPositions) {
-    Pending pending;
-    pending.fit = !keepPositions || names_.empty();
-    std::vector<LayoutNode> nodes;
-    std::vector<LayoutEdge> edges;
     if (!keepPositions) {
         ids_.clear();
         remembered_.clear();
@@ -84,28 +87,85 @@ void GraphView::showGraph(const nlohmann::json& graph, bool keepPositions) {
     nlohmann::json list = graph.contains("nodes") && graph["nodes"].is_array() ? graph["nodes"] : nlohmann::json::array();
     std::optional<LayoutHint> hint;
     if (keepPositions) hint = hintFor(list);
-    QHash<QString, int> ids;
-    QFontMetricsF metrics(font());
+    nodes_.clear();
+    nodeIndex_.clear();
+    nodeEdges_.clear();
+    std::vector<const nlohmann::json*> kept;
     for (const auto& node : list) {
         QString name = qstringField(node, "name");
-        if (name.isEmpty() || ids.contains(name)) continue;
-        int id = stableId(name);
-        ids.insert(name, id);
-        pending.names.push_back(name);
-        pending.labels.push_back(labelOf(node));
-        pending.groups.push_back(qstringField(node, "group"));
-        QRectF box = metrics.boundingRect(QRectF(0, 0, 1000, 1000), Qt::AlignCenter, pending.labels.back());
-        nodes.push_back({id, box.width() + 2 * kPadding, box.height() + 2 * kPadding});
+        if (name.isEmpty() || nodeIndex_.contains(name)) continue;
+        nodeIndex_.insert(name, static_cast<int>(nodes_.size()));
+        nodes_.push_back({name, labelOf(node), qstringField(node, "group")});
+        kept.push_back(&node);
     }
     for (const auto& node : list) {
         auto inputs = node.find("inputs");
-        int to = ids.value(qstringField(node, "name"), -1);
+        int to = nodeIndex_.value(qstringField(node, "name"), -1);
         if (inputs == node.end() || !inputs->is_array() || to < 0) continue;
         for (const auto& input : *inputs)
-            if (input.is_string() && ids.contains(QString::fromStdString(input.get<std::string>())))
-                edges.push_back({ids.value(QString::fromStdString(input.get<std::string>())), to});
+            if (input.is_string()) {
+                int from = nodeIndex_.value(QString::fromStdString(input.get<std::string>()), -1);
+                if (from >= 0) nodeEdges_.emplace_back(from, to);
+            }
     }
+    tree_ = ModuleTree(moduleStacks(kept));
+    expanded_ = initialExpansion(tree_, kInitialItems);
+    revealPending_.clear();
+    layoutVisible(!keepPositions || names_.empty(), std::move(hint));
+}
+
+void GraphView::relayout() {
+    LayoutHint hint = hintFrom(last_);
+    for (auto it = remembered_.begin(); it != remembered_.end(); ++it) hint.nodes.emplace(it.key(), it.value());
+    layoutVisible(false, std::move(hint));
+}
+
+void GraphView::layoutVisible(bool fit, std::optional<LayoutHint> hint) {
+    Pending pending;
+    pending.fit = fit;
+    pending.visible = visibleGraph(tree_, expanded_, nodeEdges_);
+    const std::vector<ModuleGroup>& modules = tree_.modules();
+    std::vector<int> frameOfModule(modules.size(), -1);
+    std::function<int(int)> frameOf = [&](int m) {
+        if (frameOfModule[m] < 0) {
+            int parent = modules[m].parent < 0 ? -1 : frameOf(modules[m].parent);
+            frameOfModule[m] = static_cast<int>(pending.frames.size());
+            QString path = QString::fromStdString(modules[m].path);
+            pending.frames.push_back(
+                {path, tr("%1 (%2)").arg(path, QString::fromStdString(modules[m].className)), modules[m].depth, parent});
+        }
+        return frameOfModule[m];
+    };
+    std::vector<LayoutNode> nodes;
+    QFontMetricsF metrics(font());
+    for (const VisibleItem& item : pending.visible.items) {
+        std::vector<int> around;  // the expanded modules around the item, outermost first
+        if (item.node >= 0) {
+            const GraphNode& n = nodes_[item.node];
+            pending.names.push_back(n.name);
+            pending.labels.push_back(n.label);
+            pending.groups.push_back(n.group);
+            pending.modules.emplace_back();
+            around = tree_.stackOf(item.node);
+        } else {
+            const ModuleGroup& m = modules[item.module];
+            QString path = QString::fromStdString(m.path);
+            pending.names.push_back(kModuleKey + path);
+            pending.labels.push_back(tr("%1\n%2 · %n op(s)", nullptr, m.nodeCount).arg(path, QString::fromStdString(m.className)));
+            pending.groups.emplace_back();
+            pending.modules.push_back(path);
+            for (int p = m.parent; p >= 0; p = modules[p].parent) around.insert(around.begin(), p);
+        }
+        std::vector<int> frames;
+        for (int m : around) frames.push_back(frameOf(m));
+        pending.framesOf.push_back(std::move(frames));
+        QRectF box = metrics.boundingRect(QRectF(0, 0, 1000, 1000), Qt::AlignCenter, pending.labels.back());
+        nodes.push_back({stableId(pending.names.back()), box.width() + 2 * kPadding, box.height() + 2 * kPadding});
+    }
+    std::vector<LayoutEdge> edges;
+    for (const auto& [from, to] : pending.visible.edges) edges.push_back({nodes[from].id, nodes[to].id});
     // Layout is a pure function: run it off the GUI thread, draw when it is done.
+    layoutPending_ = true;
     watcher_.setFuture(QtConcurrent::run([pending = std::move(pending), nodes = std::move(nodes), edges = std::move(edges),
                                           hint = std::move(hint)]() mutable {
         pending.layout = layoutLayered(nodes, edges, {}, hint ? &*hint : nullptr);
@@ -116,12 +176,14 @@ void GraphView::showGraph(const nlohmann::json& graph, bool keepPositions) {
 void GraphView::clearGraph() {
     scene_.clear();
     items_.clear();
+    moduleBoxes_.clear();
+    frames_.clear();
     names_.clear();
 }
 
 void GraphView::draw(const Pending& pending) {
     clearGraph();
-    names_ = pending.names;
+    drawn_ = pending.visible;
     last_ = pending.layout;
     for (const PlacedNode& n : last_.nodes) remembered_[n.id] = {n.layer, n.x};
     QHash<int, size_t> index;  // layout id -> position in pending's lists
@@ -133,33 +195,94 @@ void GraphView::draw(const Pending& pending) {
         for (size_t i = 1; i < e.points.size(); ++i) path.lineTo(e.points[i].x, e.points[i].y);
         scene_.addPath(path, edgePen);
     }
+    std::vector<QRectF> boxes(pending.names.size());
+    QPen modulePen(palette().color(QPalette::Dark), 1.5, Qt::DashLine);
+    QColor moduleFill = palette().color(QPalette::AlternateBase);
     for (const PlacedNode& n : pending.layout.nodes) {
         size_t i = index.value(n.id);
+        const QString& module = pending.modules[i];
         auto* text = new QGraphicsSimpleTextItem(pending.labels[i]);
         QRectF textBox = text->boundingRect();
         QRectF box(n.x - textBox.width() / 2 - kPadding, n.y - textBox.height() / 2 - kPadding,
                    textBox.width() + 2 * kPadding, textBox.height() + 2 * kPadding);
-        auto* rect = scene_.addRect(box, QPen(palette().color(QPalette::Dark)),
-                                    groupColour(pending.groups[i], palette().color(QPalette::Base)));
+        boxes[i] = box;
+        QGraphicsRectItem* rect = module.isEmpty() ? scene_.addRect(box, QPen(palette().color(QPalette::Dark)),
+                                                                   groupColour(pending.groups[i], palette().color(QPalette::Base)))
+                                                   : scene_.addRect(box, modulePen, moduleFill);
         rect->setFlag(QGraphicsItem::ItemIsSelectable);
-        rect->setData(kNameRole, pending.names[i]);
-        rect->setToolTip(pending.groups[i].isEmpty() ? pending.names[i] : tr("%1 (kernel %2)").arg(pending.names[i], pending.groups[i]));
         text->setParentItem(rect);
         text->setPos(box.left() + kPadding, box.top() + kPadding);
+        if (!module.isEmpty()) {
+            rect->setData(kModuleRole, module);
+            rect->setToolTip(tr("%1: double-click (or +) to expand").arg(module));
+            moduleBoxes_.insert(module, rect);
+            continue;
+        }
+        rect->setData(kNameRole, pending.names[i]);
+        rect->setToolTip(pending.groups[i].isEmpty() ? pending.names[i] : tr("%1 (kernel %2)").arg(pending.names[i], pending.groups[i]));
         items_.insert(pending.names[i], rect);
+        names_.push_back(pending.names[i]);
     }
+    drawFrames(pending, boxes);
     applyHighlight();
     if (pending.fit) fitAll();
-    showHighlighted();
+    if (!revealPending_.isEmpty()) {
+        QGraphicsItem* item = items_.value(revealPending_);
+        if (!item) item = moduleBoxes_.value(revealPending_);
+        if (!item) item = frames_.value(revealPending_);
+        revealPending_.clear();
+        if (item) selectAndCentre(item);
+    } else {
+        showHighlighted();
+    }
+}
+
+// Each expanded module's frame: around its items and, a margin further out, its
+// submodules' frames, with its title above; the outer frames behind the inner ones.
+void GraphView::drawFrames(const Pending& pending, const std::vector<QRectF>& boxes) {
+    std::vector<QRectF> bounds(pending.frames.size());
+    for (size_t i = 0; i < boxes.size(); ++i)
+        for (int f : pending.framesOf[i]) bounds[f] |= boxes[i];
+    std::vector<size_t> order(pending.frames.size());
+    for (size_t f = 0; f < order.size(); ++f) order[f] = f;
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return pending.frames[a].depth > pending.frames[b].depth; });
+    QFontMetricsF metrics(font());
+    for (size_t f : order) {  // innermost first: each grows its parent's bounds
+        const Frame& frame = pending.frames[f];
+        QRectF box = bounds[f].adjusted(-kFrameMargin, -kFrameMargin - metrics.height(), kFrameMargin, kFrameMargin);
+        if (frame.parent >= 0) bounds[frame.parent] |= box;
+        QColor fill = palette().color(QPalette::Highlight);
+        fill.setAlpha(14);
+        auto* rect = scene_.addRect(box, QPen(palette().color(QPalette::Mid), 1, Qt::DashLine), fill);
+        rect->setZValue(-100 + frame.depth);
+        rect->setData(kModuleRole, frame.path);
+        rect->setData(kFrameRole, true);
+        rect->setToolTip(tr("%1: double-click the title (or -) to collapse").arg(frame.path));
+        auto* title = new QGraphicsSimpleTextItem(frame.title, rect);
+        title->setBrush(palette().color(QPalette::Text));
+        title->setPos(box.left() + 4, box.top() + 2);
+        frames_.insert(frame.path, rect);
+    }
 }
 
 bool GraphView::findNode(const QString& name) {
-    QGraphicsItem* item = items_.value(name);
-    if (!item) return false;
+    if (QGraphicsItem* item = items_.value(name)) {
+        selectAndCentre(item);
+        return true;
+    }
+    int node = nodeIndex_.value(name, -1);
+    if (node < 0) return false;
+    // Inside a collapsed module: open the modules around it, select it once it is drawn.
+    for (int m : tree_.stackOf(node)) expanded_[m] = 1;
+    revealPending_ = name;
+    relayout();
+    return true;
+}
+
+void GraphView::selectAndCentre(QGraphicsItem* item) {
     scene_.clearSelection();
     item->setSelected(true);
-    centerOn(item);
-    return true;
+    centerOn(item->data(kFrameRole).toBool() ? item->sceneBoundingRect().topLeft() + QPointF(100, 40) : item->sceneBoundingRect().center());
 }
 
 void GraphView::setHighlighted(const QStringList& names) {
@@ -168,9 +291,97 @@ void GraphView::setHighlighted(const QStringList& names) {
     showHighlighted();
 }
 
+QGraphicsRectItem* GraphView::shownFor(const QString& node) const {
+    if (QGraphicsRectItem* item = items_.value(node)) return item;
+    int index = nodeIndex_.value(node, -1);
+    if (index < 0 || index >= static_cast<int>(drawn_.itemOfNode.size())) return nullptr;
+    const VisibleItem& item = drawn_.items[drawn_.itemOfNode[index]];
+    return item.module < 0 ? nullptr : moduleBoxes_.value(QString::fromStdString(tree_.modules()[item.module].path));
+}
+
 void GraphView::applyHighlight() {
     QPen normal(palette().color(QPalette::Dark)), strong(QColor(230, 120, 0), 3);
-    for (auto it = items_.begin(); it != items_.end(); ++it) it.value()->setPen(highlighted_.contains(it.key()) ? strong : normal);
+    QPen module(palette().color(QPalette::Dark), 1.5, Qt::DashLine), strongModule(QColor(230, 120, 0), 3, Qt::DashLine);
+    for (auto it = items_.begin(); it != items_.end(); ++it) it.value()->setPen(normal);
+    for (auto* box : moduleBoxes_) box->setPen(module);
+    // A highlighted node inside a collapsed module outlines the module's box.
+    for (const QString& name : highlighted_)
+        if (QGraphicsRectItem* item = shownFor(name)) item->setPen(item->data(kModuleRole).isNull() ? strong : strongModule);
+}
+
+QStringList GraphView::outlined() const {
+    QStringList out;
+    for (const QString& name : highlighted_)
+        if (QGraphicsRectItem* item = shownFor(name))
+            out << (item->data(kModuleRole).isNull() ? name : kModuleKey + item->data(kModuleRole).toString());
+    out.removeDuplicates();
+    return out;
+}
+
+QStringList GraphView::modulePaths() const {
+    QStringList out;
+    std::function<void(int)> visit = [&](int m) {
+        out << QString::fromStdString(tree_.modules()[m].path);
+        for (int child : tree_.modules()[m].children) visit(child);
+    };
+    for (int m : tree_.topLevel()) visit(m);
+    return out;
+}
+
+bool GraphView::isModuleExpanded(const QString& path) const {
+    int m = tree_.find(path.toStdString());
+    return m >= 0 && expanded_[m];
+}
+
+QStringList GraphView::collapsedModules() const {
+    QStringList out = moduleBoxes_.keys();
+    out.sort();
+    return out;
+}
+
+bool GraphView::expandModule(const QString& path) {
+    int m = tree_.find(path.toStdString());
+    bool changed = false;
+    for (int at = m; at >= 0; at = tree_.modules()[at].parent) {
+        changed |= !expanded_[at];
+        expanded_[at] = 1;
+    }
+    if (changed) relayout();
+    return changed;
+}
+
+bool GraphView::collapseModule(const QString& path) {
+    int m = tree_.find(path.toStdString());
+    if (m < 0 || !expanded_[m]) return false;
+    expanded_[m] = 0;
+    revealPending_ = path;
+    relayout();
+    return true;
+}
+
+bool GraphView::toggleModule(const QString& path) { return isModuleExpanded(path) ? collapseModule(path) : expandModule(path); }
+
+bool GraphView::revealModule(const QString& path) {
+    int m = tree_.find(path.toStdString());
+    if (m < 0) return false;
+    bool changed = false;
+    for (int at = tree_.modules()[m].parent; at >= 0; at = tree_.modules()[at].parent) {
+        changed |= !expanded_[at];
+        expanded_[at] = 1;
+    }
+    if (changed) {
+        revealPending_ = path;
+        relayout();
+    } else if (QGraphicsItem* item = moduleBoxes_.contains(path) ? moduleBoxes_.value(path) : frames_.value(path)) {
+        if (!item->isSelected()) selectAndCentre(item);  // a box the user clicked stays where it is
+    }
+    return true;
+}
+
+QPoint GraphView::moduleCentre(const QString& path) const {
+    if (QGraphicsRectItem* box = moduleBoxes_.value(path)) return mapFromScene(box->sceneBoundingRect().center());
+    if (QGraphicsRectItem* frame = frames_.value(path)) return mapFromScene(frame->sceneBoundingRect().topLeft() + QPointF(12, 8));
+    return {};
 }
 
 QStringList GraphView::selectedNames() const {
@@ -211,8 +422,9 @@ void GraphView::fitAll() {
     // Centred on the nodes in that first screenful: a long graph drifts sideways as it goes
     // down, so the middle of the whole picture may be empty at the top.
     QRectF top;
-    for (const QGraphicsRectItem* item : items_)
-        if (QRectF box = item->sceneBoundingRect(); box.top() < bounds.top() + 2 * halfHeight) top |= box;
+    for (const auto* boxes : {&items_, &moduleBoxes_})
+        for (const QGraphicsRectItem* item : *boxes)
+            if (QRectF box = item->sceneBoundingRect(); box.top() < bounds.top() + 2 * halfHeight) top |= box;
     centerOn(top.isNull() ? bounds.center().x() : top.center().x(), std::min(bounds.center().y(), bounds.top() + halfHeight));
 }
 
@@ -263,13 +475,40 @@ void GraphView::wheelEvent(QWheelEvent* event) {
 }
 
 void GraphView::keyPressEvent(QKeyEvent* event) {
-    if (event->key() == Qt::Key_F) fitAll();
-    else QGraphicsView::keyPressEvent(event);
+    bool isModule = false;
+    QString selected = selectedModuleOrNode(&isModule);
+    if (event->key() == Qt::Key_F) {
+        fitAll();
+    } else if ((event->key() == Qt::Key_Plus || event->key() == Qt::Key_Equal) && isModule) {
+        expandModule(selected);
+    } else if (event->key() == Qt::Key_Minus && !selected.isEmpty()) {
+        // The box's enclosing module, or the node's innermost one.
+        int node = nodeIndex_.value(selected, -1), m = isModule ? tree_.find(selected.toStdString()) : -1;
+        int enclosing = isModule ? (m >= 0 ? tree_.modules()[m].parent : -1)
+                                 : (node >= 0 && !tree_.stackOf(node).empty() ? tree_.stackOf(node).back() : -1);
+        if (enclosing >= 0) collapseModule(QString::fromStdString(tree_.modules()[enclosing].path));
+    } else {
+        QGraphicsView::keyPressEvent(event);
+    }
+}
+
+QString GraphView::selectedModuleOrNode(bool* isModule) const {
+    for (QGraphicsItem* item : scene_.selectedItems()) {
+        *isModule = !item->data(kModuleRole).isNull();
+        return (*isModule ? item->data(kModuleRole) : item->data(kNameRole)).toString();
+    }
+    return {};
+}
+
+// The node, module box or frame under the pointer (a label is its box's child).
+static QGraphicsItem* pickedItem(QGraphicsItem* item) {
+    while (item && item->data(kNameRole).isNull() && item->data(kModuleRole).isNull()) item = item->parentItem();
+    return item;
 }
 
 void GraphView::mousePressEvent(QMouseEvent* event) {
-    QGraphicsItem* item = itemAt(event->pos());
-    while (item && item->data(kNameRole).isNull()) item = item->parentItem();
+    QGraphicsItem* item = pickedItem(itemAt(event->pos()));
+    if (item && item->data(kFrameRole).toBool()) item = nullptr;  // a frame's inside pans, as the background does
     if (item && event->modifiers() & Qt::ControlModifier) {
         item->setSelected(!item->isSelected());
         return;
@@ -277,9 +516,23 @@ void GraphView::mousePressEvent(QMouseEvent* event) {
     if (item) {
         scene_.clearSelection();
         item->setSelected(true);
-        Q_EMIT nodeClicked(item->data(kNameRole).toString());
+        if (item->data(kModuleRole).isNull()) Q_EMIT nodeClicked(item->data(kNameRole).toString());
+        else Q_EMIT moduleClicked(item->data(kModuleRole).toString());
     }
     QGraphicsView::mousePressEvent(event);
+}
+
+void GraphView::mouseDoubleClickEvent(QMouseEvent* event) {
+    QGraphicsItem* item = pickedItem(itemAt(event->pos()));
+    if (!item || item->data(kModuleRole).isNull()) return QGraphicsView::mouseDoubleClickEvent(event);
+    QString path = item->data(kModuleRole).toString();
+    if (!item->data(kFrameRole).toBool()) {
+        expandModule(path);
+        return;
+    }
+    // A frame collapses from its title line only: elsewhere the double-click is on the graph.
+    QPointF at = mapToScene(event->pos());
+    if (at.y() < item->sceneBoundingRect().top() + QFontMetricsF(font()).height() + kFrameMargin) collapseModule(path);
 }
 
 }  // namespace fusescope::gui

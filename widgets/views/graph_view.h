@@ -4,6 +4,12 @@
 // rebuilt when it is ready. Wheel zooms around the cursor, dragging pans, F fits; clicking
 // a node reports its name, Ctrl+click adds it to the selection. Nodes are filled by their
 // "group" (the fused kernel they end up in) and can be exported as PNG or SVG.
+//
+// Nodes that ran inside nn.Modules are grouped by module (graph/module_groups.h): a
+// collapsed module is one box (dashed, "path / Class · N ops"), an expanded one a frame
+// around its nodes and submodules. A big graph opens with only its top levels expanded.
+// Double-click a box to expand it, a frame's title to collapse it; + and - do the same for
+// the selected box or node.
 
 #include <optional>
 
@@ -14,6 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include "graph/layered_layout.h"
+#include "graph/module_groups.h"
 
 namespace fusescope::gui {
 
@@ -33,41 +40,89 @@ public:
     // Outlines these nodes (the linked selection), without reporting a click.
     void setHighlighted(const QStringList& names);
     QStringList highlighted() const { return highlighted_; }
+    QStringList outlined() const;  // the nodes and module boxes drawn highlighted, for tests
     QStringList selectedNames() const;  // what the user clicked, Ctrl+click included
     void fitAll();
     int nodeCount() const { return static_cast<int>(names_.size()); }
     QStringList nodeNames() const;
     QColor fillOf(const QString& name) const;  // for tests
     QPoint nodeCentre(const QString& name) const;  // in viewport coordinates, for tests
-    bool layoutPending() const { return watcher_.isRunning(); }
+    bool layoutPending() const { return layoutPending_; }  // until the next layout is drawn
+
+    // Module groups: every module path in tree order; whether one is expanded; the
+    // collapsed boxes drawn now.
+    QStringList modulePaths() const;
+    bool isModuleExpanded(const QString& path) const;
+    QStringList collapsedModules() const;
+    // Expanding also expands the modules around it; each relays the graph out (false for
+    // an unknown module or no change).
+    bool expandModule(const QString& path);
+    bool collapseModule(const QString& path);
+    bool toggleModule(const QString& path);
+    // Expands what encloses the module, then selects and centres its box or frame.
+    bool revealModule(const QString& path);
+    QPoint moduleCentre(const QString& path) const;  // of its box or its frame's title, for tests
     // Writes the whole graph as SVG (by the extension) or a PNG; false with `error` set.
     bool exportImage(const QString& path, QString* error = nullptr);
 
 Q_SIGNALS:
     void nodeClicked(const QString& name);
+    void moduleClicked(const QString& path);  // a collapsed module's box
     void layoutFinished();
 
 protected:
     void wheelEvent(QWheelEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
 
 private:
+    struct GraphNode {
+        QString name, label, group;
+    };
+    struct Frame {  // an expanded module with something drawn inside it
+        QString path, title;
+        int depth = 0;
+        int parent = -1;  // the enclosing module's frame
+    };
     struct Pending {
-        std::vector<QString> names, labels, groups;
+        std::vector<QString> names, labels, groups;  // per visible item
+        std::vector<QString> modules;                // per visible item: a collapsed module's path, or ""
+        std::vector<std::vector<int>> framesOf;      // per visible item: the frames around it
+        std::vector<Frame> frames;
+        VisibleGraph visible;
         LayeredLayout layout;
         bool fit = true;
     };
+    void layoutVisible(bool fit, std::optional<LayoutHint> hint);
+    void relayout();  // after an expansion changed, keeping what stays where it was
     void draw(const Pending& pending);
+    void drawFrames(const Pending& pending, const std::vector<QRectF>& boxes);
     void applyHighlight();
     void showHighlighted();  // scrolls the first highlighted node into view
+    void selectAndCentre(QGraphicsItem* item);
+    QGraphicsRectItem* shownFor(const QString& node) const;  // its box, or its collapsed module's
+    QString selectedModuleOrNode(bool* isModule) const;
     int stableId(const QString& name);
     LayoutHint hintFor(const nlohmann::json& nodes);
 
     QGraphicsScene scene_;
     QFutureWatcher<Pending> watcher_;
+    // The graph on show, and how its modules are expanded.
+    std::vector<GraphNode> nodes_;
+    QHash<QString, int> nodeIndex_;
+    std::vector<std::pair<int, int>> nodeEdges_;
+    ModuleTree tree_;
+    std::vector<char> expanded_;
+    VisibleGraph drawn_;     // what the scene shows
+    QString revealPending_;  // a node or module to select once the next layout is drawn
+    bool layoutPending_ = false;
+    // The scene's items: visible nodes by name, collapsed modules' boxes and expanded ones'
+    // frames by path.
     std::vector<QString> names_;
     QHash<QString, QGraphicsRectItem*> items_;
+    QHash<QString, QGraphicsRectItem*> moduleBoxes_;
+    QHash<QString, QGraphicsRectItem*> frames_;
     QStringList highlighted_;
     // Stable layout across redraws: ids by name, the last layout, every place a node had.
     QHash<QString, int> ids_;

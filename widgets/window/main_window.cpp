@@ -41,6 +41,7 @@
 #include "panes/fusion_pane.h"
 #include "panes/graph_breaks_pane.h"
 #include "panes/graph_pane.h"
+#include "panes/modules_pane.h"
 #include "panes/guards_pane.h"
 #include "panes/ir_pane.h"
 #include "panes/logs_pane.h"
@@ -335,6 +336,9 @@ void MainWindow::buildDocks() {
     output_ = new OutputPane(&selection_, this);
     QDockWidget* outputDock = dock(this, tr("Output"), "outputDock", output_, Qt::LeftDockWidgetArea);
     splitDockWidget(compilesDock, outputDock, Qt::Vertical);
+    modules_ = new ModulesPane(&selection_, this);
+    QDockWidget* modulesDock = dock(this, tr("Modules"), "modulesDock", modules_, Qt::LeftDockWidgetArea);
+    splitDockWidget(compilesDock, modulesDock, Qt::Vertical);
 }
 
 QTreeView* MainWindow::compilesView() const { return compiles_->view(); }

@@ -33,6 +33,7 @@ class RecentFiles;
 class MinifyPanel;
 class CompilesPane;
 class GraphPane;
+class ModulesPane;
 class FusionPane;
 class IrPane;
 class CodePane;
@@ -78,6 +79,7 @@ public:
     CodeView* ptxView() const;
     QTabWidget* codeTabs() const;
     GraphView* graphView() const;
+    ModulesPane* modulesPane() const { return modules_; }
     GraphView* afterFusionView() const;
     QsciScintilla* editor() const { return editor_; }
     QTableView* graphBreaksView() const;
@@ -143,6 +145,7 @@ private:
     QTimer annotateTimer_;  // notes are redone once per burst of events, not per event
     CompilesPane* compiles_ = nullptr;
     GraphPane* graph_ = nullptr;
+    ModulesPane* modules_ = nullptr;
     FusionPane* fusion_ = nullptr;
     IrPane* ir_ = nullptr;
     CodePane* code_ = nullptr;

@@ -1,0 +1,167 @@
+#include "graph/module_groups.h"
+
+#include <algorithm>
+#include <optional>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace fusescope::gui {
+
+namespace {
+
+std::string stringOf(const nlohmann::json& object, const char* key) {
+    auto it = object.find(key);
+    return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+std::vector<ModuleScopeName> moduleStackOf(const nlohmann::json& node) {
+    std::vector<ModuleScopeName> stack;
+    auto it = node.find("nn_module_stack");
+    if (it == node.end() || !it->is_array()) return stack;
+    for (const auto& scope : *it)
+        if (scope.is_object()) stack.push_back({stringOf(scope, "path"), stringOf(scope, "class")});
+    return stack;
+}
+
+// Each parameter or buffer placeholder (Dynamo names them ..._parameters_... and
+// ..._buffers_...) takes the stack its users share.
+void adoptParameters(const std::vector<const nlohmann::json*>& list, std::vector<std::vector<ModuleScopeName>>& stacks) {
+    std::unordered_map<std::string, size_t> index;
+    for (size_t i = 0; i < list.size(); ++i) index.emplace(stringOf(*list[i], "name"), i);
+    std::vector<std::optional<std::vector<ModuleScopeName>>> shared(stacks.size());
+    for (size_t user = 0; user < list.size(); ++user) {
+        auto inputs = list[user]->find("inputs");
+        if (inputs == list[user]->end() || !inputs->is_array()) continue;
+        for (const auto& input : *inputs) {
+            auto it = input.is_string() ? index.find(input.get<std::string>()) : index.end();
+            if (it == index.end()) continue;
+            const std::string& name = it->first;
+            if (stringOf(*list[it->second], "op") != "placeholder" || !stacks[it->second].empty() ||
+                (name.find("_parameters_") == std::string::npos && name.find("_buffers_") == std::string::npos))
+                continue;
+            auto& common = shared[it->second];
+            if (!common) {
+                common = stacks[user];
+                continue;
+            }
+            size_t same = 0;
+            while (same < common->size() && same < stacks[user].size() && (*common)[same].path == stacks[user][same].path) ++same;
+            common->resize(same);
+        }
+    }
+    for (size_t i = 0; i < shared.size(); ++i)
+        if (shared[i]) stacks[i] = *shared[i];
+}
+
+}  // namespace
+
+ModuleStacks moduleStacks(const std::vector<const nlohmann::json*>& nodes) {
+    ModuleStacks out;
+    for (const nlohmann::json* node : nodes) out.stacks.push_back(moduleStackOf(*node));
+    std::vector<std::vector<ModuleScopeName>> own = out.stacks;
+    adoptParameters(nodes, out.stacks);
+    for (size_t i = 0; i < own.size(); ++i) out.adopted.push_back(own[i].empty() && !out.stacks[i].empty());
+    return out;
+}
+
+ModuleTree::ModuleTree(const std::vector<std::vector<ModuleScopeName>>& stacks, const std::vector<char>& late) {
+    std::unordered_map<std::string, int>& index = index_;
+    stackOf_.resize(stacks.size());
+    std::vector<size_t> order;
+    for (int pass = 0; pass < 2; ++pass)
+        for (size_t node = 0; node < stacks.size(); ++node)
+            if ((node < late.size() && late[node]) == (pass == 1)) order.push_back(node);
+    for (size_t node : order) {
+        int parent = -1;
+        for (const ModuleScopeName& scope : stacks[node]) {
+            auto [it, added] = index.emplace(scope.path, static_cast<int>(modules_.size()));
+            if (added) {
+                ModuleGroup group{scope.path, scope.className, parent, parent < 0 ? 0 : modules_[parent].depth + 1, {}, 0, 0};
+                modules_.push_back(std::move(group));
+                if (parent >= 0) modules_[parent].children.push_back(it->second);
+            }
+            // A stack that disagrees with the first one seen (another parent) is read as the
+            // first one had it: the tree stays a tree.
+            parent = it->second;
+        }
+        for (int m = parent; m >= 0; m = modules_[m].parent) stackOf_[node].push_back(m);
+        std::reverse(stackOf_[node].begin(), stackOf_[node].end());
+        if (parent >= 0) ++modules_[parent].directNodes;
+        for (int m : stackOf_[node]) ++modules_[m].nodeCount;
+    }
+}
+
+int ModuleTree::find(const std::string& path) const {
+    auto it = index_.find(path);
+    return it == index_.end() ? -1 : it->second;
+}
+
+std::vector<int> ModuleTree::topLevel() const {
+    std::vector<int> out;
+    for (size_t m = 0; m < modules_.size(); ++m)
+        if (modules_[m].parent < 0) out.push_back(static_cast<int>(m));
+    return out;
+}
+
+bool ModuleTree::contains(int module, int node) const {
+    const std::vector<int>& stack = stackOf_[node];
+    return std::find(stack.begin(), stack.end(), module) != stack.end();
+}
+
+VisibleGraph visibleGraph(const ModuleTree& tree, const std::vector<char>& expanded, const std::vector<std::pair<int, int>>& nodeEdges) {
+    VisibleGraph out;
+    int nodes = tree.nodeCount();
+    out.itemOfNode.assign(nodes, -1);
+    std::vector<int> itemOfModule(tree.modules().size(), -1);
+    for (int node = 0; node < nodes; ++node) {
+        int collapsed = -1;
+        for (int m : tree.stackOf(node))
+            if (!expanded[m]) {
+                collapsed = m;
+                break;
+            }
+        if (collapsed < 0) {
+            out.itemOfNode[node] = static_cast<int>(out.items.size());
+            out.items.push_back({node, -1});
+            continue;
+        }
+        if (itemOfModule[collapsed] < 0) {
+            itemOfModule[collapsed] = static_cast<int>(out.items.size());
+            out.items.push_back({-1, collapsed});
+        }
+        out.itemOfNode[node] = itemOfModule[collapsed];
+    }
+    std::unordered_set<long long> seen;
+    for (const auto& [from, to] : nodeEdges) {
+        if (from < 0 || to < 0 || from >= nodes || to >= nodes) continue;
+        int a = out.itemOfNode[from], b = out.itemOfNode[to];
+        if (a == b || !seen.insert(static_cast<long long>(a) << 32 | static_cast<unsigned>(b)).second) continue;
+        out.edges.emplace_back(a, b);
+    }
+    return out;
+}
+
+std::vector<char> initialExpansion(const ModuleTree& tree, int budget) {
+    const std::vector<ModuleGroup>& modules = tree.modules();
+    std::vector<char> expanded(modules.size(), 0);
+    int outside = tree.nodeCount();  // nodes in no module
+    for (int m : tree.topLevel()) outside -= modules[m].nodeCount;
+    std::vector<int> level = tree.topLevel();
+    int visible = outside + static_cast<int>(level.size());
+    while (!level.empty()) {
+        // Expanding a module shows its own nodes and its submodules in its place.
+        int after = visible;
+        std::vector<int> next;
+        for (int m : level) {
+            after += modules[m].directNodes + static_cast<int>(modules[m].children.size()) - 1;
+            next.insert(next.end(), modules[m].children.begin(), modules[m].children.end());
+        }
+        if (after > budget) break;
+        for (int m : level) expanded[m] = 1;
+        visible = after;
+        level = std::move(next);
+    }
+    return expanded;
+}
+
+}  // namespace fusescope::gui
