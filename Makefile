@@ -44,6 +44,7 @@ bench: build
 	$(BUILD_DIR)/bin/bench_profiler_overhead
 	$(BUILD_DIR)/bin/bench_compile_scale
 	[ ! -x $(BUILD_DIR)/bin/bench_graph_layout ] || $(BUILD_DIR)/bin/bench_graph_layout  # built with the GUI only
+	[ ! -x $(BUILD_DIR)/bin/bench_module_groups ] || QT_QPA_PLATFORM=offscreen $(BUILD_DIR)/bin/bench_module_groups
 	[ ! -x $(BUILD_DIR)/bin/bench_gui_responsiveness ] || $(BUILD_DIR)/bin/bench_gui_responsiveness
 	[ ! -x $(BUILD_DIR)/bin/bench_trace_timeline ] || $(BUILD_DIR)/bin/bench_trace_timeline
 	[ ! -x $(BUILD_DIR)/bin/bench_gui_large_run ] || $(BUILD_DIR)/bin/bench_gui_large_run

@@ -339,6 +339,7 @@ void MainWindow::buildDocks() {
     modules_ = new ModulesPane(&selection_, this);
     QDockWidget* modulesDock = dock(this, tr("Modules"), "modulesDock", modules_, Qt::LeftDockWidgetArea);
     splitDockWidget(compilesDock, modulesDock, Qt::Vertical);
+    resizeDocks({compilesDock}, {250}, Qt::Horizontal);  // room for the module tree's three columns
 }
 
 QTreeView* MainWindow::compilesView() const { return compiles_->view(); }
