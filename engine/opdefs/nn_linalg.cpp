@@ -4,6 +4,7 @@
 // and cat and stack lower piecewise.
 
 #include <cmath>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -11,6 +12,7 @@
 #include "core/error.h"
 #include "lower/piecewise.h"
 #include "opdefs/op_families.h"
+#include "ops/blas_gemm.h"
 #include "ops/kernel_support.h"
 
 namespace fusescope {
@@ -162,7 +164,36 @@ void gemm(const MatView& a, const MatView& b, const Tensor& out) {
     }
 }
 
+// How BLAS reads a batch entry of `v` in place: whether it is transposed (columns
+// contiguous) and its leading dimension; none when neither rows nor columns are contiguous.
+// A single row's (or column's) other stride is never used, so it does not matter.
+std::optional<std::pair<bool, int64_t>> blasLayout(const MatView& v) {
+    int64_t rowStride = v.rows == 1 ? std::max<int64_t>(v.cols, 1) : v.rowStride;
+    int64_t colStride = v.cols == 1 ? std::max<int64_t>(v.rows, 1) : v.colStride;
+    if (colStride == 1 && rowStride >= std::max<int64_t>(v.cols, 1)) return std::pair{false, rowStride};
+    if (rowStride == 1 && colStride >= std::max<int64_t>(v.rows, 1)) return std::pair{true, colStride};
+    return std::nullopt;
+}
+
+// float32 and float64 products of BLAS-readable operands go to BLAS, in the dtype itself
+// as PyTorch's do; the rest (integers, other strides, no BLAS) to the loop above.
+bool blasGemmInto(const MatView& a, const MatView& b, const Tensor& out) {
+    DType dtype = out.dtype();
+    if (!haveBlas() || (dtype != DType::Float32 && dtype != DType::Float64) || a.dtype != dtype || b.dtype != dtype) return false;
+    auto la = blasLayout(a), lb = blasLayout(b);
+    const int64_t n = a.rows, k = a.cols, m = b.cols;
+    if (!la || !lb || n == 0 || k == 0 || m == 0) return false;
+    const int64_t size = static_cast<int64_t>(dtypeSize(dtype));
+    for (std::size_t bi = 0; bi < a.batchOffsets.size(); ++bi) {
+        throwIfCancelled();
+        blasGemm(dtype == DType::Float64, la->first, lb->first, n, m, k, 1.0, a.data + a.batchOffsets[bi] * size, la->second,
+                 b.data + b.batchOffsets[bi] * size, lb->second, 0.0, bytePtr(out) + static_cast<int64_t>(bi) * n * m * size, m);
+    }
+    return true;
+}
+
 void runGemm(const MatView& a, const MatView& b, const Tensor& out) {
+    if (blasGemmInto(a, b, out)) return;
     if (isFloating(out.dtype())) gemm<double>(a, b, out);
     else gemm<int64_t>(a, b, out);
 }

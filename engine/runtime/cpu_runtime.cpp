@@ -3,48 +3,16 @@
 #include <utility>
 
 #include "core/error.h"
+#include "ops/blas_gemm.h"
 #include "ops/convolution_kernel.h"
 #include "profile/profiler.h"
 #include "profile/trace_args.h"
 #include "runtime/graph_call.h"
 #include "toolchain/cpp_jit.h"
 
-#ifdef FUSESCOPE_HAVE_BLAS
-#include <cblas.h>
-#endif
-
 namespace fusescope {
 
 namespace {
-
-// C = alpha * op(A) @ op(B) + beta * C, row-major; dtype 0 float32, 1 float64.
-void fsGemm(int dtype, int transA, int transB, int64_t m, int64_t n, int64_t k, double alpha, const void* a,
-                       int64_t lda, const void* b, int64_t ldb, double beta, void* c, int64_t ldc) {
-#ifdef FUSESCOPE_HAVE_BLAS
-    auto ta = transA ? CblasTrans : CblasNoTrans;
-    auto tb = transB ? CblasTrans : CblasNoTrans;
-    if (dtype == 1) {
-        cblas_dgemm(CblasRowMajor, ta, tb, m, n, k, alpha, static_cast<const double*>(a), lda, static_cast<const double*>(b),
-                    ldb, beta, static_cast<double*>(c), ldc);
-    } else {
-        cblas_sgemm(CblasRowMajor, ta, tb, m, n, k, static_cast<float>(alpha), static_cast<const float*>(a), lda,
-                    static_cast<const float*>(b), ldb, static_cast<float>(beta), static_cast<float*>(c), ldc);
-    }
-#else
-    // Without OpenBLAS: a plain triple loop (correct, not fast).
-    auto run = [&](auto* cp, const auto* ap, const auto* bp) {
-        for (int64_t i = 0; i < m; ++i)
-            for (int64_t j = 0; j < n; ++j) {
-                double acc = 0;
-                for (int64_t p = 0; p < k; ++p)
-                    acc += double(transA ? ap[p * lda + i] : ap[i * lda + p]) * double(transB ? bp[j * ldb + p] : bp[p * ldb + j]);
-                cp[i * ldc + j] = static_cast<std::remove_reference_t<decltype(cp[0])>>(alpha * acc + (beta != 0 ? beta * cp[i * ldc + j] : 0));
-            }
-    };
-    if (dtype == 1) run(static_cast<double*>(c), static_cast<const double*>(a), static_cast<const double*>(b));
-    else run(static_cast<float*>(c), static_cast<const float*>(a), static_cast<const float*>(b));
-#endif
-}
 
 // The graph call running on this thread, for the kernel spans its wrapper reports.
 struct ActiveCall {
@@ -81,7 +49,7 @@ void registerCpuRuntimeSymbols(const DeviceAllocator& allocator) {
     CppJit& jit = CppJit::instance();
     jit.defineSymbol("fs_alloc", reinterpret_cast<void*>(allocator.allocate));
     jit.defineSymbol("fs_free", reinterpret_cast<void*>(allocator.release));
-    jit.defineSymbol("fs_gemm", reinterpret_cast<void*>(&fsGemm));
+    jit.defineSymbol("fs_gemm", reinterpret_cast<void*>(&blasGemm));
     jit.defineSymbol("fs_convolution", reinterpret_cast<void*>(&fsConvolution));
     jit.defineSymbol("fs_trace_begin", reinterpret_cast<void*>(&fsTraceBegin));
     jit.defineSymbol("fs_trace_end", reinterpret_cast<void*>(&fsTraceEnd));

@@ -94,6 +94,12 @@ Value listMethod(Interpreter& interp, const Value& self, const std::string& name
             std::reverse(list->items.begin(), list->items.end());
             return Value();
         });
+    if (name == "sort")
+        return bind([list](Interpreter& in, const Value&, CallArgs& a) {
+            if (!a.args.empty()) in.fail("TypeError", "sort() takes no positional arguments");
+            list->items = sortedValues(in, list->items, a);
+            return Value();
+        });
     interp.fail("AttributeError", "'list' object has no attribute '" + name + "'");
 }
 

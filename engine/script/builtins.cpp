@@ -68,6 +68,26 @@ Value extremum(Interpreter& in, CallArgs& a, bool wantMax) {
 
 }  // namespace
 
+ValueList sortedValues(Interpreter& in, const ValueList& items, CallArgs& a) {
+    bool reverse = a.kwarg("reverse") && in.truthy(*a.kwarg("reverse"));
+    const Value* key = a.kwarg("key");
+    std::vector<std::pair<Value, Value>> keyed;
+    for (const Value& v : items) {
+        CallArgs ka;
+        ka.args.push_back(v);
+        keyed.emplace_back(key && !key->isNone() ? in.call(*key, ka) : v, v);
+    }
+    // reverse=True keeps equal items in their original order, as Python's does.
+    std::stable_sort(keyed.begin(), keyed.end(), [&](const auto& x, const auto& y) {
+        const Value& lo = reverse ? y.first : x.first;
+        const Value& hi = reverse ? x.first : y.first;
+        return in.truthy(in.evalCompare(CompareOperator::Lt, lo, hi, in.currentSite()));
+    });
+    ValueList out;
+    for (auto& kv : keyed) out.push_back(kv.second);
+    return out;
+}
+
 void addPythonBuiltins(std::map<std::string, Value, std::less<>>& b) {
     b["print"] = makeBuiltin("print", [](Interpreter& in, CallArgs& a) {
         if (in.tracer()) in.tracer()->graphBreak("print() called: printing needs real values");
@@ -183,24 +203,7 @@ void addPythonBuiltins(std::map<std::string, Value, std::less<>>& b) {
     });
     b["sorted"] = makeBuiltin("sorted", [](Interpreter& in, CallArgs& a) {
         expectCount(in, a, 1, 1, "sorted");
-        ValueList items = in.iterate(a.args[0]);
-        bool reverse = a.kwarg("reverse") && in.truthy(*a.kwarg("reverse"));
-        const Value* key = a.kwarg("key");
-        std::vector<std::pair<Value, Value>> keyed;
-        for (const Value& v : items) {
-            CallArgs ka;
-            ka.args.push_back(v);
-            keyed.emplace_back(key && !key->isNone() ? in.call(*key, ka) : v, v);
-        }
-        // reverse=True keeps equal items in their original order, as Python's does.
-        std::stable_sort(keyed.begin(), keyed.end(), [&](const auto& x, const auto& y) {
-            const Value& lo = reverse ? y.first : x.first;
-            const Value& hi = reverse ? x.first : y.first;
-            return in.truthy(in.evalCompare(CompareOperator::Lt, lo, hi, in.currentSite()));
-        });
-        ValueList out;
-        for (auto& kv : keyed) out.push_back(kv.second);
-        return makeList(out);
+        return makeList(sortedValues(in, in.iterate(a.args[0]), a));
     });
     b["reversed"] = makeBuiltin("reversed", [](Interpreter& in, CallArgs& a) {
         expectCount(in, a, 1, 1, "reversed");

@@ -121,8 +121,8 @@ Value Interpreter::exceptionValue(const ScriptError& error) {
 }
 
 bool Interpreter::matchesException(const ScriptError& error, const std::string& kind) {
-    const ClassPtr& cls = *instanceClass(exceptionValue(error));
-    return cls->isSubclassOf(*exceptionClass(kind));
+    Value exception = exceptionValue(error);  // held: its class pointer lives in it
+    return (*instanceClass(exception))->isSubclassOf(*exceptionClass(kind));
 }
 
 void Interpreter::raise(const std::string& kind, ValueList args) {

@@ -101,6 +101,7 @@ Interpreter::Interpreter(const Module& module, ScriptHost& host) : module_(modul
     objectClass_ = addObjectModelBuiltins(*this, builtins_);
     rootModules_["torch"] = makeTorchModule(configs_);
     rootModules_["math"] = makeMathModule();
+    rootModules_["time"] = makeTimeModule();
     rootModules_["logging"] = makeLoggingModule();
     rootModules_["_collections"] = makeCollectionsModule();
     globals_->vars["__name__"] = Value("__main__");
@@ -155,7 +156,7 @@ Value Interpreter::loadLibraryModule(const std::string& name, const SourceLocati
     const auto& sources = scriptLibrarySources();
     auto source = std::find_if(sources.begin(), sources.end(), [&](const auto& s) { return s.module == name; });
     if (source == sources.end()) {
-        std::string available = "torch, math, logging";
+        std::string available = "torch, math, time, logging";
         for (const auto& s : sources)
             if (s.module.find('.') == std::string_view::npos) available += ", " + std::string(s.module);
         throw ScriptError("ModuleNotFoundError", "module '" + name + "' is not available in Fusescope scripts (only " + available + ")", where);

@@ -261,12 +261,15 @@ private:
 
 // Builtins and namespaces, defined in their own files.
 void addPythonBuiltins(std::map<std::string, Value, std::less<>>& builtins);
+// sorted()'s order of `items` under the call's key= and reverse= (list.sort shares it).
+ValueList sortedValues(Interpreter& in, const ValueList& items, CallArgs& a);
 // object, BaseException and its subclasses, and the builtins of the object model: type,
 // super, property, getattr, ... (classes.cpp, exceptions.cpp)
 ClassPtr addObjectModelBuiltins(Interpreter& interp, std::map<std::string, Value, std::less<>>& builtins);
 void addExceptionClasses(Interpreter& interp, const ClassPtr& object, std::map<std::string, Value, std::less<>>& builtins);
 Value makeTorchModule(ConfigModules& configs);
 Value makeMathModule();
+Value makeTimeModule();
 // torch.profiler: record_function, ExecutionTraceObserver, profile, schedule, ... (profiler_module.cpp)
 void populateProfilerModule(ModuleObject& profiler);
 Value makeLoggingModule();

@@ -1,5 +1,6 @@
 // The `torch` namespace scripts import: op functions, dtypes, torch.compile, torch._dynamo,
 // torch._logging, torch.nn.functional, torch.profiler; plus the small `math` module.
+#include <chrono>
 #include <cmath>
 #include <numbers>
 #include <optional>
@@ -277,6 +278,25 @@ Value makeLoggingModule() {
     logging->attrs["WARNING"] = Value(int64_t{30});
     logging->attrs["ERROR"] = Value(int64_t{40});
     return Value(ObjectPtr(logging));
+}
+
+// time: the clocks a script times its own calls with (as benchmarks under PyTorch do).
+Value makeTimeModule() {
+    auto time = makeModule("time");
+    auto clock = [&](const std::string& name, auto now) {
+        time->attrs[name] = makeBuiltin("time." + name, [name, now](Interpreter& in, CallArgs& a) {
+            if (!a.args.empty() || !a.kwargs.empty()) in.fail("TypeError", "time." + name + "() takes no arguments");
+            return now();
+        });
+    };
+    auto since = [](auto epoch) { return std::chrono::duration<double>(epoch).count(); };
+    clock("perf_counter", [since] { return Value(since(std::chrono::steady_clock::now().time_since_epoch())); });
+    clock("monotonic", [since] { return Value(since(std::chrono::steady_clock::now().time_since_epoch())); });
+    clock("time", [since] { return Value(since(std::chrono::system_clock::now().time_since_epoch())); });
+    clock("perf_counter_ns", [] {
+        return Value(static_cast<int64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count()));
+    });
+    return Value(ObjectPtr(time));
 }
 
 Value makeMathModule() {

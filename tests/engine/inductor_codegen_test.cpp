@@ -86,7 +86,7 @@ print(torch.allclose(f(x, w, b), F.gelu(F.linear(x, w, b)), rtol=1e-05, atol=1e-
     EXPECT_EQ(kernels[0].kernels.size(), 1u) << kernels[0].source;
     const std::string& src = kernels[0].source;
     size_t calls = 0;
-    for (size_t at = src.find("    fs_gemm("); at != std::string::npos; at = src.find("    fs_gemm(", at + 1)) ++calls;
+    for (size_t at = src.find("    fs_parallel_gemm("); at != std::string::npos; at = src.find("    fs_parallel_gemm(", at + 1)) ++calls;
     EXPECT_EQ(calls, 1u) << src;
     expectEveryRefusalExplained(run);
 }

@@ -70,6 +70,20 @@ print(total, a, b, [1, 2][::-1], 'abc'[1:], (lambda v: v * 3)(4))
               "12 1 [2, 3] [2, 1] bc 12\n");
 }
 
+TEST(Interpreter, ListSortIsInPlaceWithKeyAndReverseAndTimeClocksAdvance) {
+    EXPECT_EQ(outputOf(R"(import time
+xs = [3, 1, 2]
+print(xs.sort(), xs)
+words = ['bb', 'a', 'ccc', 'dd']
+words.sort(key=len, reverse=True)
+print(words)
+start = time.perf_counter()
+print(time.perf_counter() >= start, time.perf_counter_ns() > 0, time.time() > 1.7e9)
+)"),
+              "None [1, 2, 3]\n['ccc', 'bb', 'dd', 'a']\nTrue True True\n");
+    EXPECT_EQ(errorOf("xs = [2, 1]\nxs.sort(len)\n"), "script.py:2:1: error: TypeError: sort() takes no positional arguments");
+}
+
 TEST(Interpreter, TensorShapesCompareAsTuples) {
     EXPECT_EQ(outputOf("import torch\nx = torch.zeros(2, 3)\nprint(x.shape == (2, 3), x.shape, x.size(1), len(x), "
                        "isinstance(x, torch.Tensor), x.dtype, x.device)\n"),

@@ -14,6 +14,28 @@ extern "C" void* fs_alloc(int64_t bytes);
 extern "C" void fs_free(void* p, int64_t bytes);
 extern "C" void fs_gemm(int dtype, int transA, int transB, int64_t m, int64_t n, int64_t k, double alpha,
                         const void* a, int64_t lda, const void* b, int64_t ldb, double beta, void* c, int64_t ldc);
+extern "C" int omp_get_max_threads(void);
+// C = op(A) @ op(B) for `batch` entries `strideA`/`strideB`/`strideC` elements apart, split
+// across the kernels' OpenMP threads (by entry, or by slices of C's rows): the BLAS runs
+// single-threaded inside each, so products and kernels share one pool of threads.
+static void fs_parallel_gemm(int dtype, int transA, int transB, int64_t batch, int64_t m, int64_t n, int64_t k,
+                             const void* a, int64_t lda, int64_t strideA, const void* b, int64_t ldb, int64_t strideB,
+                             void* c, int64_t ldc, int64_t strideC) {
+    const int64_t size = dtype == 1 ? 8 : 4, threads = omp_get_max_threads();
+    int64_t slices = batch >= threads ? 1 : (m * n * k < (int64_t)1 << 18 ? 1 : (m + 31) / 32);
+    if (slices > threads) slices = threads;
+    const int64_t rows = (m + slices - 1) / slices;
+    #pragma omp parallel for collapse(2) if (batch * slices > 1)
+    for (int64_t e = 0; e < batch; ++e)
+        for (int64_t s = 0; s < slices; ++s) {
+            int64_t first = s * rows, count = m - first < rows ? m - first : rows;
+            if (count <= 0) continue;
+            const char* pa = (const char*)a + (e * strideA + (transA ? first : first * lda)) * size;
+            const char* pb = (const char*)b + e * strideB * size;
+            char* pc = (char*)c + (e * strideC + first * ldc) * size;
+            fs_gemm(dtype, transA, transB, count, n, k, 1.0, pa, lda, pb, ldb, 0.0, pc, ldc);
+        }
+}
 // A convolution over contiguous NCHW data (ops/convolution_kernel.h; geometry: 16 numbers).
 extern "C" void fs_convolution(int dtype, const int64_t* geometry, const void* x, const void* w, const void* bias, void* y);
 // Profiler spans around each step: begin returns null at once when nothing records.

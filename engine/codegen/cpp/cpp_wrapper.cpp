@@ -28,10 +28,10 @@ struct BlasOperand {
     std::string ld;
 };
 
-BlasOperand blasOperand(const ExternOperand& op, const std::string& batchOffset) {
+BlasOperand blasOperand(const ExternOperand& op) {
     std::optional<BlasLayout> layout = blasLayout(op.view);  // lowering copied the operand if none
     if (!layout) throw Error("internal error: extern kernel operand " + op.buffer + " is not BLAS-readable");
-    std::string pointer = fmt::format("{} + {}{}", op.buffer, op.view.offset.cstr(), batchOffset);
+    std::string pointer = fmt::format("{} + {}", op.buffer, op.view.offset.cstr());
     return {pointer, layout->transpose ? 1 : 0, layout->leadingDim.cstr()};
 }
 
@@ -55,16 +55,14 @@ std::string externCall(const Buffer& b) {
     std::string k = a.view.size.back().cstr();
     std::string out;
     out += fmt::format("    // {}: extern_kernels.{} {}\n", b.name, externKernelName(b.externKernel), b.layout.str());
-    bool batched = b.externKernel == ExternKernelKind::Bmm;  // fs_gemm once per batch entry
-    std::string pad = batched ? "        " : "    ";
-    if (batched) out += fmt::format("    for (int64_t bi = 0; bi < {}; ++bi) {{\n", size[0].cstr());
-    BlasOperand x = blasOperand(a, batched ? " + bi * " + a.view.stride[0].cstr() : "");
-    BlasOperand y = blasOperand(w, batched ? " + bi * " + w.view.stride[0].cstr() : "");
-    std::string c = batched ? fmt::format("{} + bi * {} * {}", b.name, m, cols) : b.name;
-    out += fmt::format("{}fs_gemm({}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {});\n", pad, dtypeCode(b.layout.dtype), x.transpose,
-                       y.transpose, m, cols, k, 1.0, x.pointer, x.ld, y.pointer, y.ld,
-                       0.0, c, cols);
-    if (batched) out += "    }\n";
+    bool batched = b.externKernel == ExternKernelKind::Bmm;
+    BlasOperand x = blasOperand(a), y = blasOperand(w);
+    std::string batch = batched ? size[0].cstr() : "1";
+    auto stride = [&](const ExternOperand& op) { return batched ? op.view.stride[0].cstr() : "0"; };
+    std::string strideC = batched ? fmt::format("{} * {}", m, cols) : "0";
+    out += fmt::format("    fs_parallel_gemm({}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {});\n", dtypeCode(b.layout.dtype),
+                       x.transpose, y.transpose, batch, m, cols, k, x.pointer, x.ld, stride(a), y.pointer, y.ld, stride(w), b.name, cols,
+                       strideC);
     return out;
 }
 
