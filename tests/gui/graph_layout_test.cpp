@@ -156,9 +156,14 @@ private slots:
             auto [it, fresh] = nearestConsumer.try_emplace(edge.from, layout.nodes[edge.to].layer);
             if (!fresh) it->second = std::min(it->second, layout.nodes[edge.to].layer);
         }
-        // Balancing moves only nodes with more outputs than inputs, and only down toward their consumers.
+        // Chains hanging from a source: every input feeds only this node (ids are topological).
+        std::map<int, bool> hanging;
+        for (const LayoutNode& node : graph.nodes) hanging[node.id] = true;
+        for (const LayoutEdge& edge : graph.edges) hanging[edge.to] = hanging[edge.to] && hanging[edge.from] && outputs[edge.from] == 1;
+        // Balancing moves only nodes with more outputs than inputs or hanging from a source,
+        // and only down toward their consumers.
         for (const PlacedNode& node : layout.nodes) {
-            if (outputs[node.id] <= inputs[node.id]) QCOMPARE(node.layer, longest[node.id]);
+            if (outputs[node.id] <= inputs[node.id] && !(hanging[node.id] && outputs[node.id] > 0)) QCOMPARE(node.layer, longest[node.id]);
             else QVERIFY(node.layer >= longest[node.id] && node.layer < nearestConsumer[node.id]);
         }
     }
@@ -168,6 +173,18 @@ private slots:
         LayeredLayout layout = layoutLayered(boxes(5), {{0, 1}, {1, 2}, {2, 3}, {4, 3}});
         QCOMPARE(layout.nodes[4].layer, 2);
         QCOMPARE(layout.edges[3].points.size(), size_t(2));
+    }
+
+    void aChainHangingFromAConstantSitsAboveItsConsumer() {
+        // 0-1-2-3-4-5 is the graph's spine; 6-7-8 (a mask built from constants) feeds 5 only:
+        // it is laid out just above 5, not from the top.
+        LayeredLayout layout = layoutLayered(boxes(9), {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 5}, {6, 7}, {7, 8}, {8, 5}});
+        std::map<int, PlacedNode> placed = byId(layout);
+        QCOMPARE(placed[5].layer, 5);
+        QCOMPARE((std::vector<int>{placed[6].layer, placed[7].layer, placed[8].layer}), (std::vector<int>{2, 3, 4}));
+        // A node whose input feeds others too stays at its longest path.
+        LayeredLayout shared = layoutLayered(boxes(5), {{0, 1}, {1, 2}, {2, 3}, {0, 4}, {4, 3}});
+        QCOMPARE(byId(shared)[4].layer, 1);
     }
 
     void randomGraphsDrawCleanly() {

@@ -73,11 +73,21 @@ Layering assignLayers(int nodeCount, const std::vector<IndexEdge>& edges,
     for (int v : order)
         for (int e : down[v]) layer[dag[e].to] = std::max(layer[dag[e].to], layer[v] + 1);
 
+    // A chain hanging from a source (each input feeding only the next node), such as a
+    // mask built from constants, can move down as a whole: it goes next to where it is used
+    // instead of staying at the top with the graph's inputs.
+    std::vector<char> hanging(static_cast<size_t>(nodeCount), 0);
+    for (int v : order) {
+        hanging[v] = 1;
+        for (int e : up[v]) hanging[v] &= hanging[dag[e].from] && down[dag[e].from].size() == 1;
+    }
+
     // Bottom up, so consumers are final first. Moving a node with more outputs than inputs
-    // toward its consumers shortens more edges than it lengthens; sinks and the longest path
-    // stay where they are, so the layer count does not change.
+    // (or a hanging chain's node) toward its consumers shortens more edges than it
+    // lengthens; sinks and the longest path stay where they are, so the layer count does
+    // not change.
     for (auto it = order.rbegin(); it != order.rend(); ++it) {
-        if (down[*it].size() <= up[*it].size()) continue;
+        if (down[*it].empty() || (down[*it].size() <= up[*it].size() && !hanging[*it])) continue;
         int nearest = INT_MAX;
         for (int e : down[*it]) nearest = std::min(nearest, layer[dag[e].to]);
         layer[*it] = nearest - 1;

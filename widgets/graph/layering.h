@@ -1,7 +1,8 @@
 #pragma once
 // Layer assignment of the layered layout: cycles broken by reversing the back edges of a
 // depth-first search, longest-path layers, then a light balancing pass that pulls nodes with
-// more outputs than inputs down next to their nearest consumer (shorter edges, fewer dummies).
+// more outputs than inputs, and chains hanging from a source, down next to their nearest
+// consumer (shorter edges, fewer dummies).
 // Previous layers, where given, are kept as far as the edges allow.
 
 #include <optional>
