@@ -164,6 +164,15 @@ private Q_SLOTS:
         QVERIFY(view.isModuleExpanded("layers.4.attn"));
         QCOMPARE(view.selectedNames(), QStringList{"attn_4_7"});
         QVERIFY(!view.findNode("no_such_node"));
+        // Cleared, the graph and its modules are gone, and a layout still running is not drawn.
+        view.clearGraph();
+        QVERIFY(!view.findNode("attn_2_3"));
+        QVERIFY(view.modulePaths().isEmpty());
+        view.showGraph(modelGraph());
+        view.clearGraph();
+        QVERIFY(!view.layoutPending());
+        QTest::qWait(300);
+        QCOMPARE(view.nodeCount(), 0);
     }
 
     void theMouseAndTheKeyboardExpandAndCollapse() {

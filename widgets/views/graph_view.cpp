@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <utility>
 
 #include <QFileInfo>
 #include <QFontMetricsF>
@@ -50,6 +51,7 @@ GraphView::GraphView(QWidget* parent) : QGraphicsView(parent) {
     setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
     setTransformationAnchor(QGraphicsView::AnchorUnderMouse);
     connect(&watcher_, &QFutureWatcher<Pending>::finished, this, [this] {
+        if (std::exchange(discardLayout_, false)) return;  // the graph was cleared meanwhile
         draw(watcher_.result());
         layoutPending_ = false;
         Q_EMIT layoutFinished();
@@ -166,6 +168,7 @@ void GraphView::layoutVisible(bool fit, std::optional<LayoutHint> hint) {
     for (const auto& [from, to] : pending.visible.edges) edges.push_back({nodes[from].id, nodes[to].id});
     // Layout is a pure function: run it off the GUI thread, draw when it is done.
     layoutPending_ = true;
+    discardLayout_ = false;
     watcher_.setFuture(QtConcurrent::run([pending = std::move(pending), nodes = std::move(nodes), edges = std::move(edges),
                                           hint = std::move(hint)]() mutable {
         pending.layout = layoutLayered(nodes, edges, {}, hint ? &*hint : nullptr);
@@ -174,6 +177,19 @@ void GraphView::layoutVisible(bool fit, std::optional<LayoutHint> hint) {
 }
 
 void GraphView::clearGraph() {
+    discardLayout_ = watcher_.isRunning();  // a layout still running is not drawn
+    layoutPending_ = false;
+    nodes_.clear();
+    nodeIndex_.clear();
+    nodeEdges_.clear();
+    tree_ = {};
+    expanded_.clear();
+    drawn_ = {};
+    revealPending_.clear();
+    clearScene();
+}
+
+void GraphView::clearScene() {
     scene_.clear();
     items_.clear();
     moduleBoxes_.clear();
@@ -182,7 +198,7 @@ void GraphView::clearGraph() {
 }
 
 void GraphView::draw(const Pending& pending) {
-    clearGraph();
+    clearScene();
     drawn_ = pending.visible;
     last_ = pending.layout;
     for (const PlacedNode& n : last_.nodes) remembered_[n.id] = {n.layer, n.x};

@@ -95,6 +95,7 @@ private:
         bool fit = true;
     };
     void layoutVisible(bool fit, std::optional<LayoutHint> hint);
+    void clearScene();  // the drawing only; the graph stays
     void relayout();  // after an expansion changed, keeping what stays where it was
     void draw(const Pending& pending);
     void drawFrames(const Pending& pending, const std::vector<QRectF>& boxes);
@@ -117,6 +118,7 @@ private:
     VisibleGraph drawn_;     // what the scene shows
     QString revealPending_;  // a node or module to select once the next layout is drawn
     bool layoutPending_ = false;
+    bool discardLayout_ = false;  // clearGraph() came while a layout ran
     // The scene's items: visible nodes by name, collapsed modules' boxes and expanded ones'
     // frames by path.
     std::vector<QString> names_;
