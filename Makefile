@@ -55,10 +55,10 @@ bench: build
 asan: deps
 	cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug \
 	  -DCMAKE_CXX_FLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -O1" \
-	  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined"
+	  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" -DFUSESCOPE_TEST_TIMEOUT=900
 	cmake --build build-asan -j $(JOBS)
 	ASAN_OPTIONS=detect_leaks=1:use_sigaltstack=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	  ctest --test-dir build-asan --output-on-failure -j $(JOBS) --timeout 300
+	  ctest --test-dir build-asan --output-on-failure -j $(JOBS)
 
 clean:
 	rm -rf $(BUILD_DIR)
