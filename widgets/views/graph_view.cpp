@@ -177,7 +177,7 @@ void GraphView::layoutVisible(bool fit, std::optional<LayoutHint> hint) {
 }
 
 void GraphView::clearGraph() {
-    discardLayout_ = watcher_.isRunning();  // a layout still running is not drawn
+    discardLayout_ = layoutPending_;  // a layout not drawn yet (running, or its result queued) is not drawn
     layoutPending_ = false;
     nodes_.clear();
     nodeIndex_.clear();
