@@ -36,6 +36,58 @@ def _reduce(loss, reduction):
     raise ValueError(f"{reduction} is not a valid value for reduction")
 
 
+def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
+    # Class scores along dim 1 (dim 0 for a single sample); targets are class indices.
+    single = input.dim() == 1
+    if single:
+        input, target = input.unsqueeze(0), target.unsqueeze(0)
+    valid = target != ignore_index
+    safe = target.masked_fill(valid.logical_not(), 0)
+    picked = -input.gather(1, safe.unsqueeze(1)).squeeze(1)
+    weights = valid.to(input.dtype)
+    if weight is not None:
+        weights = weights * weight.index_select(0, safe.reshape(-1)).reshape(safe.shape)
+    loss = picked * weights
+    if reduction == "mean":
+        return loss.sum() / weights.sum()
+    if single and reduction == "none":
+        return loss.squeeze(0)
+    return _reduce(loss, reduction)
+
+
+def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean",
+                  label_smoothing=0.0):
+    class_dim = 0 if input.dim() == 1 else 1
+    log_probs = torch.log_softmax(input, dim=class_dim)
+    if target.dtype.is_floating_point:  # class probabilities, the shape of the input
+        if weight is not None:
+            log_probs = log_probs * weight.reshape([-1] + [1] * (input.dim() - class_dim - 1))
+        if label_smoothing > 0.0:
+            target = target * (1.0 - label_smoothing) + label_smoothing / input.shape[class_dim]
+        loss = -(target * log_probs).sum(class_dim)
+        if reduction == "mean" and input.dim() > 1:
+            return loss.sum() / input.shape[0]
+        return _reduce(loss, reduction)
+    loss = nll_loss(log_probs, target, weight, None, ignore_index, None, reduction)
+    if label_smoothing == 0.0:
+        return loss
+    if weight is not None:
+        raise NotImplementedError("cross_entropy with both weight and label_smoothing is not supported by Fusescope yet")
+    # Each kept sample also takes the mean of -log p over the classes, weighted by the smoothing.
+    valid = (target != ignore_index).to(input.dtype)
+    if input.dim() == 1:
+        valid = valid.unsqueeze(0)
+        log_probs = log_probs.unsqueeze(0)
+    smooth = -log_probs.mean(1) * valid
+    if reduction == "mean":
+        smooth = smooth.sum() / valid.sum()
+    elif reduction == "sum":
+        smooth = smooth.sum()
+    elif input.dim() == 1:
+        smooth = smooth.squeeze(0)
+    return loss * (1.0 - label_smoothing) + smooth * label_smoothing
+
+
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     return _reduce((input - target) ** 2, reduction)
 
