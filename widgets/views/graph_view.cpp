@@ -116,11 +116,7 @@ void GraphView::showGraph(const nlohmann::json& graph, bool keepPositions) {
     layoutVisible(!keepPositions || names_.empty(), std::move(hint));
 }
 
-void GraphView::relayout() {
-    LayoutHint hint = hintFrom(last_);
-    for (auto it = remembered_.begin(); it != remembered_.end(); ++it) hint.nodes.emplace(it.key(), it.value());
-    layoutVisible(false, std::move(hint));
-}
+void GraphView::relayout() { layoutVisible(false, hintFor(nlohmann::json::array())); }
 
 void GraphView::layoutVisible(bool fit, std::optional<LayoutHint> hint) {
     Pending pending;

@@ -137,8 +137,9 @@ private:
         StridedLoop loop = stridedLoop("xvec", "blockIdx.x * (int64_t)blockDim.x + threadIdx.x", "fs_vectors",
                                        "(int64_t)gridDim.x * blockDim.x", "    ");
         const std::string* pads[2] = {&loop.unrolledPad, &loop.remainderPad};
+        const IndexExpr flat = flatIndex();
         LoadSpelling load = [&](const std::string& buffer, const IndexExpr& index, const std::string& plain) {
-            if (index != flatIndex()) return plain;
+            if (index != flat) return plain;
             VectorRegister& r = vectorRegister(buffer);
             if (!r.stored) r.loaded = true;
             return r.name + ".v[v]";
