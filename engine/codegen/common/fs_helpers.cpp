@@ -53,7 +53,13 @@ template <class T> FS_INLINE T fs_pow(T a, T b) {
     return r;
 }
 #define FS_FLOAT_OPS(T, S)                                                                      \
-    FS_INLINE T fs_exp(T x) { return FS_MATH(exp, S)(x); }                                     \
+    /* Below -104 (float) or -746 (double) exp is exactly 0. Those lanes (a causal mask's   \
+       -inf) take the vector libm's slow scalar path, so they compute exp(0) and select 0. */ \
+    FS_INLINE T fs_exp(T x) {                                                                   \
+        const bool zero = x < (sizeof(T) == 4 ? T(-104) : T(-746));                             \
+        const T e = FS_MATH(exp, S)(zero ? T(0) : x);                                           \
+        return zero ? T(0) : e;                                                                 \
+    }                                                                                           \
     FS_INLINE T fs_exp2(T x) { return FS_MATH(exp2, S)(x); }                                   \
     FS_INLINE T fs_expm1(T x) { return FS_MATH(expm1, S)(x); }                                 \
     FS_INLINE T fs_log(T x) { return FS_MATH(log, S)(x); }                                     \

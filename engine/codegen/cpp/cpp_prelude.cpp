@@ -16,24 +16,32 @@ extern "C" void fs_gemm(int dtype, int transA, int transB, int64_t m, int64_t n,
                         const void* a, int64_t lda, const void* b, int64_t ldb, double beta, void* c, int64_t ldc);
 extern "C" int omp_get_max_threads(void);
 // C = op(A) @ op(B) for `batch` entries `strideA`/`strideB`/`strideC` elements apart, split
-// across the kernels' OpenMP threads (by entry, or by slices of C's rows): the BLAS runs
+// across the kernels' OpenMP threads (by entry, or by slices of C along its longer side, so
+// each thread packs only its share of the wider operand: a layer's weight): the BLAS runs
 // single-threaded inside each, so products and kernels share one pool of threads.
 static void fs_parallel_gemm(int dtype, int transA, int transB, int64_t batch, int64_t m, int64_t n, int64_t k,
                              const void* a, int64_t lda, int64_t strideA, const void* b, int64_t ldb, int64_t strideB,
                              void* c, int64_t ldc, int64_t strideC) {
     const int64_t size = dtype == 1 ? 8 : 4, threads = omp_get_max_threads();
-    int64_t slices = batch >= threads ? 1 : (m * n * k < (int64_t)1 << 18 ? 1 : (m + 31) / 32);
+    const int byColumns = n > m, length = byColumns ? n : m;
+    int64_t slices = batch >= threads ? 1 : (m * n * k < (int64_t)1 << 18 ? 1 : (length + 31) / 32);
     if (slices > threads) slices = threads;
-    const int64_t rows = (m + slices - 1) / slices;
+    const int64_t span = (length + slices - 1) / slices;
     #pragma omp parallel for collapse(2) if (batch * slices > 1)
     for (int64_t e = 0; e < batch; ++e)
         for (int64_t s = 0; s < slices; ++s) {
-            int64_t first = s * rows, count = m - first < rows ? m - first : rows;
+            int64_t first = s * span, count = length - first < span ? length - first : span;
             if (count <= 0) continue;
-            const char* pa = (const char*)a + (e * strideA + (transA ? first : first * lda)) * size;
+            const char* pa = (const char*)a + e * strideA * size;
             const char* pb = (const char*)b + e * strideB * size;
-            char* pc = (char*)c + (e * strideC + first * ldc) * size;
-            fs_gemm(dtype, transA, transB, count, n, k, 1.0, pa, lda, pb, ldb, 0.0, pc, ldc);
+            char* pc = (char*)c + e * strideC * size;
+            if (byColumns) {
+                pb += (transB ? first * ldb : first) * size;
+                fs_gemm(dtype, transA, transB, m, count, k, 1.0, pa, lda, pb, ldb, 0.0, pc + first * size, ldc);
+            } else {
+                pa += (transA ? first : first * lda) * size;
+                fs_gemm(dtype, transA, transB, count, n, k, 1.0, pa, lda, pb, ldb, 0.0, pc + first * ldc * size, ldc);
+            }
         }
 }
 // A convolution over contiguous NCHW data (ops/convolution_kernel.h; geometry: 16 numbers).
