@@ -1,10 +1,14 @@
-// Ops that read their input at positions another tensor holds: embedding, index_select,
-// gather. embedding and index_select lower to a load at a computed position (the index
-// checked against the extent: IndexError, as eager raises); gather runs eagerly for now
-// (its eager error names the index, which generated code does not report), so a graph with
-// one falls back to eager as a whole, with the reason.
+// Ops that read their input at computed positions: embedding, index_select and gather
+// (positions another tensor holds), flip and repeat (positions an index expression gives).
+// embedding and index_select lower to a load at a computed position (the index checked
+// against the extent: IndexError, as eager raises); flip and repeat to a load at a
+// rewritten index; gather runs eagerly for now (its eager error names the index, which
+// generated code does not report), so a graph with one falls back to eager as a whole,
+// with the reason.
 
+#include <algorithm>
 #include <cstring>
+#include <functional>
 
 #include <fmt/format.h>
 
@@ -195,6 +199,72 @@ std::vector<LValue> lowerIndexSelect(LoweringContext& c, const LoweringArgs& a) 
     })};
 }
 
+// out[at] = self[source(at)] for every element of contiguous `out`.
+void copyFromSource(const Tensor& self, const Tensor& out, const std::function<void(Shape&)>& source) {
+    ElementCopier copy(self, out);
+    for (int64_t flat = 0; flat < out.numel(); ++flat) {
+        Shape at = coordinatesOf(flat, out.sizes());
+        source(at);
+        copy(offsetOf(self, at), flat);
+    }
+}
+
+// A lazy value of the output's shape reading `self` at `source(output index)`.
+LValue loadFromSource(LoweringContext& c, const LValue& self,
+                      std::function<std::vector<IndexExpr>(const std::vector<IndexExpr>&)> source) {
+    return c.lazy(c.outputSizes(), self.dtype,
+                  [self, source](LoopBodyBuilder& b, const std::vector<IndexExpr>& i) { return self.load(b, source(i)); }, {self});
+}
+
+std::vector<size_t> flipDims(const BoundArgs& a) {
+    const Tensor& self = a.tensor("self");
+    std::vector<size_t> dims;
+    for (int64_t d : a.ints("dims")) {
+        size_t dim = static_cast<size_t>(wrapDim(d, self.dim()));
+        if (std::find(dims.begin(), dims.end(), dim) != dims.end())
+            throw ScriptError("RuntimeError", fmt::format("dim {} appears multiple times in the list of dims", dim));
+        dims.push_back(dim);
+    }
+    return dims;
+}
+
+// flip: index i of a flipped dim of size n reads n - 1 - i.
+std::vector<LValue> lowerFlip(LoweringContext& c, const LoweringArgs& a) {
+    std::vector<size_t> dims = flipDims(a.bound());
+    LValue self = a.tensor("self");
+    std::vector<IndexExpr> sizes = self.sizes;
+    return {loadFromSource(c, self, [dims, sizes](std::vector<IndexExpr> i) {
+        for (size_t d : dims) i[d] = sizes[d] - IndexExpr(1) - i[d];
+        return i;
+    })};
+}
+
+// repeat: the output has len(repeats) dims; its last self.dim() dims are self's tiled, so
+// index i of such a dim reads i mod n.
+Shape repeatedSizes(const BoundArgs& a) {
+    const Tensor& self = a.tensor("self");
+    std::vector<int64_t> repeats = a.ints("repeats");
+    if (static_cast<int64_t>(repeats.size()) < self.dim())
+        throw ScriptError("RuntimeError", "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor");
+    Shape sizes(repeats.size());
+    const size_t lead = repeats.size() - static_cast<size_t>(self.dim());
+    for (size_t d = 0; d < repeats.size(); ++d) sizes[d] = repeats[d] * (d < lead ? 1 : self.sizes()[d - lead]);
+    for (int64_t size : sizes)
+        if (size < 0) throw ScriptError("RuntimeError", fmt::format("Trying to create tensor with negative dimension {}: {}", size, shapeStr(sizes)));
+    return sizes;
+}
+
+std::vector<LValue> lowerRepeat(LoweringContext& c, const LoweringArgs& a) {
+    LValue self = a.tensor("self");
+    std::vector<IndexExpr> sizes = self.sizes;
+    size_t lead = c.outputSizes().size() - sizes.size();
+    return {loadFromSource(c, self, [sizes, lead](const std::vector<IndexExpr>& i) {
+        std::vector<IndexExpr> at;
+        for (size_t d = 0; d < sizes.size(); ++d) at.push_back(IndexExpr::mod(i[lead + d], sizes[d]));
+        return at;
+    })};
+}
+
 }  // namespace
 
 void registerIndexingOps(OpRegistry& r) {
@@ -207,6 +277,30 @@ void registerIndexingOps(OpRegistry& r) {
     lowerWith(r.add(makeOp("index_select", "index_select(Tensor self, int dim, Tensor index) -> Tensor", {}, indexSelectMeta,
                            indexSelectInto)),
               lowerIndexSelect);
+    lowerWith(r.add(makeOp("flip", "flip(Tensor self, int[] dims) -> Tensor", {},
+                           [](const BoundArgs& a) {
+                               flipDims(a);
+                               return contiguousMeta(a.tensor("self").sizes(), a.tensor("self").dtype());
+                           },
+                           [](const BoundArgs& a, const Tensor& out) {
+                               std::vector<size_t> dims = flipDims(a);
+                               const Shape& sizes = a.tensor("self").sizes();
+                               copyFromSource(a.tensor("self"), out, [&](Shape& at) {
+                                   for (size_t d : dims) at[d] = sizes[d] - 1 - at[d];
+                               });
+                           })),
+              lowerFlip);
+    lowerWith(r.add(makeOp("repeat", "repeat(Tensor self, int[] repeats) -> Tensor", {false, true, false},
+                           [](const BoundArgs& a) { return contiguousMeta(repeatedSizes(a), a.tensor("self").dtype()); },
+                           [](const BoundArgs& a, const Tensor& out) {
+                               const Tensor& self = a.tensor("self");
+                               const size_t lead = out.sizes().size() - self.sizes().size();
+                               copyFromSource(self, out, [&](Shape& at) {
+                                   at.erase(at.begin(), at.begin() + static_cast<int64_t>(lead));
+                                   for (size_t d = 0; d < at.size(); ++d) at[d] %= self.sizes()[d];
+                               });
+                           })),
+              lowerRepeat);
     runEagerly(r.add(makeOp("gather", "gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor", {},
                             gatherMeta, gatherInto)),
                kIndirect);

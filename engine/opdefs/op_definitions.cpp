@@ -55,6 +55,7 @@ void registerAllOps(OpRegistry& r) {
     registerActivationOps(r);
     registerIndexingOps(r);
     registerConvolutionOps(r);
+    registerSelectionOps(r);
     markEagerKinds(r);
     std::vector<std::string> incomplete = r.incompleteDefinitions();
     if (!incomplete.empty())

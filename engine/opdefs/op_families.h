@@ -20,8 +20,9 @@ void registerCreationOps(OpRegistry& registry);    // creation.cpp: tensor, full
 void registerNnLinalgOps(OpRegistry& registry);    // nn_linalg.cpp: mm, matmul, linear, softmax, layer_norm, cat, ...
 void registerMiscOps(OpRegistry& registry);        // misc.cpp: masked_fill, tril, outer, dropout, cumsum, allclose, ...
 void registerActivationOps(OpRegistry& registry);  // activations.cpp: softplus, hardswish, logaddexp
-void registerIndexingOps(OpRegistry& registry);    // indexing.cpp: embedding, index_select, gather
+void registerIndexingOps(OpRegistry& registry);    // indexing.cpp: embedding, index_select, gather, flip, repeat
 void registerConvolutionOps(OpRegistry& registry); // convolution.cpp: conv1d, conv2d, max/avg/adaptive_avg_pool2d
+void registerSelectionOps(OpRegistry& registry);   // selection.cpp: topk, multinomial
 
 // The compile stages of a definition, attached where the family adds it (OpRegistry::add
 // returns the entry). Each returns `op`.

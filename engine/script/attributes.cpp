@@ -362,11 +362,15 @@ Value stringMethod(Interpreter& interp, const Value& self, const std::string& na
             size_t e = s.find_last_not_of(chars);
             return Value(e == std::string::npos ? std::string() : s.substr(0, e + 1));
         });
-    if (name == "find" || name == "rfind" || name == "count")
+    if (name == "find" || name == "rfind" || name == "index" || name == "count")
         return bind([s, name](Interpreter& in, const Value&, CallArgs& a) {
             expectArgs(in, a, 1, 1, name);
             const std::string& sub = a.args[0].asString();
             if (name == "find") return Value(s.find(sub) == std::string::npos ? int64_t{-1} : static_cast<int64_t>(s.find(sub)));
+            if (name == "index") {
+                if (s.find(sub) == std::string::npos) in.fail("ValueError", "substring not found");
+                return Value(static_cast<int64_t>(s.find(sub)));
+            }
             if (name == "rfind") return Value(s.rfind(sub) == std::string::npos ? int64_t{-1} : static_cast<int64_t>(s.rfind(sub)));
             if (sub.empty()) return Value(static_cast<int64_t>(s.size() + 1));
             int64_t n = 0;

@@ -139,14 +139,18 @@ void Interpreter::run() {
     stack_.pop_back();
 }
 
-void Interpreter::loadTorchNn(const SourceLocation& where) {
-    if (torchNnLoaded_) return;
-    torchNnLoaded_ = true;  // first: torch/nn.py imports torch itself
+void Interpreter::loadTorchLibrary(const SourceLocation& where) {
+    if (torchLibraryLoaded_) return;
+    torchLibraryLoaded_ = true;  // first: torch/nn.py imports torch itself
     auto& nn = *rootModules_.at("torch").as<ModuleObject>()->attrs.at("nn").as<ModuleObject>();
     auto& functional = *nn.attrs.at("functional").as<ModuleObject>();
     Value functionalLibrary = loadLibraryModule("torch.nn.functional", where);
     for (const auto& [name, value] : functionalLibrary.as<ModuleObject>()->attrs)
         if (value.as<FunctionObject>() && name.front() != '_') functional.attrs[name] = value;
+    Value composites = loadLibraryModule("torch._composite", where);
+    auto& torch = *rootModules_.at("torch").as<ModuleObject>();
+    for (const auto& [name, value] : composites.as<ModuleObject>()->attrs)
+        if (value.as<FunctionObject>() && name.front() != '_') torch.attrs[name] = value;
     Value nnLibrary = loadLibraryModule("torch.nn", where);
     for (const auto& [name, value] : nnLibrary.as<ModuleObject>()->attrs)
         if (value.as<ClassObject>() || name == "init") nn.attrs[name] = value;
@@ -528,7 +532,7 @@ void Interpreter::execImport(const Stmt& stmt) {
         std::string root = dotted.substr(0, dot);
         auto it = rootModules_.find(root);
         if (it == rootModules_.end()) it = rootModules_.emplace(root, loadLibraryModule(root, where)).first;
-        if (root == "torch") loadTorchNn(where);
+        if (root == "torch") loadTorchLibrary(where);
         Value current = it->second;
         while (dot != std::string::npos) {
             size_t next = dotted.find('.', dot + 1);

@@ -209,8 +209,11 @@ private:
     void execImport(const Stmt& stmt);
     // Runs a module of the script library (script_library.h); the module object it made.
     Value loadLibraryModule(const std::string& name, const SourceLocation& where);
-    // torch.nn's classes (library torch/nn.py) join the engine's torch.nn on the first import of torch.
-    void loadTorchNn(const SourceLocation& where);
+    // On the first import of torch, the script library's parts of torch join the engine's:
+    // functions of torch/_composite.py and torch/nn/functional.py, classes of torch/nn.py.
+    void loadTorchLibrary(const SourceLocation& where);
+    // An op's results as torch.return_types.NAME when its schema names them (max.dim, topk).
+    Value withNamedResults(const OpDef& op, Value results, const SourceLocation& where);
     void assign(const Expr& target, const Value& value);
     void augAssign(const AugAssign& stmt);
     Value makeFunction(const FunctionDef& def);
@@ -237,7 +240,8 @@ private:
     ScopePtr mainGlobals_;  // the script's globals: G['x'] in guards
     std::vector<std::unique_ptr<Module>> libraryModules_;
     std::vector<std::pair<std::string, ScopePtr>> libraryGlobals_;
-    bool torchNnLoaded_ = false;
+    bool torchLibraryLoaded_ = false;
+    Value returnTypes_;  // library torch/return_types.py, loaded by the first op with named results
     ScopePtr current_;
     std::vector<Frame> stack_;
     Value returnValue_;

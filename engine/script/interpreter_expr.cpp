@@ -140,7 +140,7 @@ Value Interpreter::callOp(const std::string& opName, CallStyle style, const Valu
     Kwargs ikwargs;
     for (const auto& [k, v] : kwargs) ikwargs.emplace_back(k, toIValue(v));
     try {
-        return fromIValue(dispatch(OpCall{*op, iargs, ikwargs, style, symbol, site, tracer_}));
+        return withNamedResults(*op, fromIValue(dispatch(OpCall{*op, iargs, ikwargs, style, symbol, site, tracer_})), site.where);
     } catch (Error& e) {
         e.setWhereIfUnknown(site.where);
         throw;
@@ -149,6 +149,28 @@ Value Interpreter::callOp(const std::string& opName, CallStyle style, const Valu
     } catch (const std::bad_alloc&) {
         throw ScriptError("RuntimeError", fmt::format("{}: not enough memory", opName), site.where);
     }
+}
+
+Value Interpreter::withNamedResults(const OpDef& op, Value results, const SourceLocation& where) {
+    if (!results.as<TupleObject>()) return results;
+    // The overload that ran (max.dim among max's) is the one whose schema names its results.
+    const std::vector<const OpDef*> overloads = OpRegistry::instance().overloads(baseOpName(op.name));
+    auto named = std::find_if(overloads.begin(), overloads.end(),
+                              [](const OpDef* o) { return o->schema.find("-> (") != std::string::npos; });
+    if (named == overloads.end()) return results;
+    const std::string& schema = (*named)->schema;
+    ValueList fields;  // "(Tensor values, Tensor indices)": the last word of each result
+    const size_t open = schema.find("-> (") + 4;
+    std::string list = schema.substr(open, schema.rfind(')') - open);
+    for (size_t start = 0; start <= list.size();) {
+        size_t end = std::min(list.find(',', start), list.size());
+        std::string result = list.substr(start, end - start);
+        fields.push_back(Value(result.substr(result.rfind(' ') + 1)));
+        start = end + 1;
+    }
+    if (returnTypes_.isNone()) returnTypes_ = loadLibraryModule("torch.return_types", where);
+    CallArgs args{{Value(std::string(baseOpName(op.name))), makeTuple(std::move(fields)), std::move(results)}, {}, where};
+    return call(returnTypes_.as<ModuleObject>()->attrs.at("_make"), args);
 }
 
 Tensor Interpreter::realTensor(const Tensor& t, const std::string& why) {

@@ -878,6 +878,90 @@ class Flatten(Module):
         return f"start_dim={self.start_dim}, end_dim={self.end_dim}"
 
 
+class Upsample(Module):
+    def __init__(self, size=None, scale_factor=None, mode="nearest", align_corners=None, recompute_scale_factor=None):
+        super().__init__()
+        self.name = type(self).__name__
+        self.size = size
+        if isinstance(scale_factor, tuple):
+            self.scale_factor = tuple(float(factor) for factor in scale_factor)
+        else:
+            self.scale_factor = float(scale_factor) if scale_factor else None
+        self.mode = mode
+        self.align_corners = align_corners
+        self.recompute_scale_factor = recompute_scale_factor
+
+    def forward(self, input):
+        return F.interpolate(input, self.size, self.scale_factor, self.mode, self.align_corners,
+                             recompute_scale_factor=self.recompute_scale_factor)
+
+    def extra_repr(self):
+        if self.scale_factor is not None:
+            info = "scale_factor=" + repr(self.scale_factor)
+        else:
+            info = "size=" + repr(self.size)
+        return info + ", mode=" + repr(self.mode)
+
+
+class _Pad(Module):
+    """The padding layers: F.pad with `padding` given once (every side), or per side."""
+
+    def __init__(self, padding, dims, mode, value=None):
+        super().__init__()
+        self.padding = tuple(padding) if isinstance(padding, (list, tuple)) else (padding,) * (2 * dims)
+        self.mode = mode
+        self.value = value
+
+    def forward(self, input):
+        return F.pad(input, self.padding, self.mode, self.value)
+
+    def extra_repr(self):
+        return f"{self.padding}"
+
+
+class ZeroPad1d(_Pad):
+    def __init__(self, padding):
+        super().__init__(padding, 1, "constant", 0.0)
+
+
+class ZeroPad2d(_Pad):
+    def __init__(self, padding):
+        super().__init__(padding, 2, "constant", 0.0)
+
+
+class ConstantPad1d(_Pad):
+    def __init__(self, padding, value):
+        super().__init__(padding, 1, "constant", value)
+
+    def extra_repr(self):
+        return f"padding={self.padding}, value={self.value}"
+
+
+class ConstantPad2d(ConstantPad1d):
+    def __init__(self, padding, value):
+        _Pad.__init__(self, padding, 2, "constant", value)
+
+
+class ReflectionPad1d(_Pad):
+    def __init__(self, padding):
+        super().__init__(padding, 1, "reflect")
+
+
+class ReflectionPad2d(_Pad):
+    def __init__(self, padding):
+        super().__init__(padding, 2, "reflect")
+
+
+class ReplicationPad1d(_Pad):
+    def __init__(self, padding):
+        super().__init__(padding, 1, "replicate")
+
+
+class ReplicationPad2d(_Pad):
+    def __init__(self, padding):
+        super().__init__(padding, 2, "replicate")
+
+
 # ------------------------------------------------------------------------- init
 
 

@@ -148,3 +148,89 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05):
     if bias is not None:
         y = y + bias.reshape(shape)
     return y
+
+
+def _positions(input, dim, before, after, mode):
+    """The input positions each output position of a padded dim reads (clamped into range)."""
+    size = input.size(dim)
+    index = torch.arange(-before, size + after)
+    if mode == "reflect":
+        return (size - 1) - ((size - 1) - index.abs()).abs()
+    if mode == "circular":
+        return index.remainder(size)
+    return index.clamp(0, size - 1)
+
+
+def pad(input, pad, mode="constant", value=None):
+    """Pads (or, with negative amounts, crops) the last len(pad) // 2 dims, last dim first.
+    Each padded dim is one index_select of the positions it reads, so a compiled function
+    traces loads at computed positions, which Inductor fuses."""
+    if len(pad) % 2 != 0:
+        raise RuntimeError("Padding length must be divisible by 2")
+    if len(pad) // 2 > input.dim():
+        raise RuntimeError(f"Padding length should be less than or equal to two times the input dimension but got padding "
+                           f"length {len(pad)} and input of dimension {input.dim()}")
+    if mode not in ("constant", "reflect", "replicate", "circular"):
+        raise NotImplementedError(f"Unrecognised padding mode {mode}")
+    if mode != "constant":
+        if len(pad) not in (2, 4, 6) or input.dim() not in (len(pad) // 2 + 1, len(pad) // 2 + 2):
+            raise NotImplementedError(
+                f"Padding size {len(pad)} is not supported for {input.dim()}D input tensor.\n"
+                "Supported combinations for non-constant padding:\n"
+                "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
+                "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
+                "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)")
+    out = input
+    for i in range(len(pad) // 2):
+        dim = input.dim() - 1 - i
+        before, after = pad[2 * i], pad[2 * i + 1]
+        size = input.size(dim)
+        if mode == "reflect" and (before >= size or after >= size):
+            raise RuntimeError(f"Argument #4: Padding size should be less than the corresponding input dimension, but got: "
+                               f"padding ({before}, {after}) at dimension {dim} of input {list(input.shape)}")
+        if mode == "circular" and (before > size or after > size):
+            raise RuntimeError("Padding value causes wrapping around more than once.")
+        if before == 0 and after == 0:
+            continue
+        out = out.index_select(dim, _positions(input, dim, before, after, mode))
+        if mode == "constant":
+            index = torch.arange(-before, size + after)
+            outside = ((index < 0) | (index >= size)).reshape([-1] + [1] * (input.dim() - 1 - dim))
+            out = out.masked_fill(outside, 0.0 if value is None else value)
+    return out
+
+
+def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None, recompute_scale_factor=None,
+                antialias=False):
+    """Nearest-neighbour resizing of the spatial dims (all after the first two), as PyTorch
+    picks the source: floor(out_index * scale) in float32, scale = in / out, or
+    1 / scale_factor when the scale factor is given and not recomputed."""
+    spatial = input.dim() - 2
+    if size is not None and scale_factor is not None:
+        raise ValueError("only one of size or scale_factor should be defined")
+    if size is None and scale_factor is None:
+        raise ValueError("either size or scale_factor should be defined")
+    if mode != "nearest":
+        raise NotImplementedError(f"F.interpolate(mode='{mode}') is not supported in Fusescope scripts yet (only 'nearest')")
+    if size is not None:
+        sizes = list(size) if isinstance(size, (list, tuple)) else [size] * spatial
+        if len(sizes) != spatial:
+            raise ValueError(f"Input and output must have the same number of spatial dimensions, but got input with spatial "
+                             f"dimensions of {list(input.shape[2:])} and output size of {size}. Please provide input tensor in "
+                             f"(N, C, d1, d2, ...,dK) format and output size in (o1, o2, ...,oK) format.")
+        scales = [None] * spatial
+    else:
+        factors = list(scale_factor) if isinstance(scale_factor, (list, tuple)) else [scale_factor] * spatial
+        if len(factors) != spatial:
+            raise ValueError(f"Input and scale_factor must have the same number of spatial dimensions, but got input with "
+                             f"spatial dimensions of {list(input.shape[2:])} and scale_factor of shape {scale_factor}. Please "
+                             f"provide input tensor in (N, C, d1, d2, ...,dK) format and scale_factor in (s1, s2, ...,sK) format.")
+        sizes = [math.floor(input.size(2 + i) * float(f)) for i, f in enumerate(factors)]
+        scales = [None if recompute_scale_factor else 1.0 / float(f) for f in factors]
+    out = input
+    for i in range(spatial):
+        dim, before = 2 + i, input.size(2 + i)
+        scale = scales[i] if scales[i] is not None else before / sizes[i]
+        index = (torch.arange(sizes[i], dtype=torch.float32) * scale).floor().long().clamp(max=before - 1)
+        out = out.index_select(dim, index)
+    return out

@@ -1,0 +1,37 @@
+# torch.return_types: what ops with several named results return (max and min along a
+# dim, topk): a tuple whose results are also attributes, printed as PyTorch prints it.
+
+
+class _ReturnType:
+    def __init__(self, name, fields, values):
+        object.__setattr__(self, "_name", name)
+        object.__setattr__(self, "_fields", fields)
+        object.__setattr__(self, "_values", tuple(values))
+
+    def __getattr__(self, name):
+        if name in self._fields:
+            return self._values[self._fields.index(name)]
+        raise AttributeError(f"'torch.return_types.{self._name}' object has no attribute '{name}'")
+
+    def __setattr__(self, name, value):
+        raise AttributeError("readonly attribute")
+
+    def __repr__(self):
+        results = ",\n".join(f"{field}={value!r}" for field, value in zip(self._fields, self._values))
+        return f"torch.return_types.{self._name}(\n{results})"
+
+    def __getitem__(self, i):
+        return self._values[i]
+
+    def __len__(self):
+        return len(self._values)
+
+    def __iter__(self):
+        return iter(self._values)
+
+    def __eq__(self, other):
+        return tuple(self) == tuple(other)
+
+
+def _make(name, fields, values):
+    return _ReturnType(name, fields, values)

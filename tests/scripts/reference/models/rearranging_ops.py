@@ -1,0 +1,109 @@
+# The tensor ops models use to rearrange, pick and contract: F.pad in its four modes,
+# nearest-neighbour F.interpolate, flip, repeat, einsum's common contractions, baddbmm,
+# topk and multinomial, and the named results of max/min/topk; then an upsampling block
+# that pads and interpolates, compiled.
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+x = torch.arange(12.0).reshape(1, 2, 2, 3)
+print(F.pad(x, (1, 2)))
+print(F.pad(x, (1, 0, 0, 1), value=-1.0))
+print(F.pad(x, (-1, 1)))
+print(F.pad(x, (2, 1, 1, 1), mode="reflect"))
+print(F.pad(x, (1, 2, 0, 1), mode="replicate"))
+print(F.pad(x[0], (3, 1), mode="circular"))
+print(F.pad(torch.arange(4).reshape(2, 2), (1, 1)))
+for pad, mode in [((1,), "constant"), ((3, 0), "reflect"), ((1, 1), "wrap"), ((1, 1), "circular"), ((4, 0, 0, 0), "circular")]:
+    try:
+        F.pad(x, pad, mode=mode)
+    except (RuntimeError, NotImplementedError) as e:
+        print(type(e).__name__, e)
+
+image = torch.arange(6.0).reshape(1, 1, 2, 3)
+print(F.interpolate(image, scale_factor=2))
+print(F.interpolate(image, size=(3, 4)))
+print(F.interpolate(image, size=5, mode="nearest"))
+print(F.interpolate(image, scale_factor=(1.5, 0.5)))
+print(F.interpolate(torch.arange(5.0).reshape(1, 1, 5), size=3))
+print(nn.Upsample(scale_factor=2)(torch.arange(4.0).reshape(1, 1, 2, 2)).shape)
+for kwargs in [{}, {"size": 3, "scale_factor": 2}]:
+    try:
+        F.interpolate(image, **kwargs)
+    except ValueError as e:
+        print(type(e).__name__, e)
+
+m = torch.arange(6).reshape(2, 3)
+print(m.flip(0), m.flip([0, 1]), torch.flip(m, (1,)))
+print(m.repeat(2, 2), m.repeat(2, 1, 2).shape, m.repeat((1, 3)))
+for f in [lambda: m.flip(0, 0), lambda: m.repeat(2), lambda: m.repeat(-1, 2)]:
+    try:
+        f()
+    except RuntimeError as e:
+        print(type(e).__name__, e)
+
+a = torch.arange(24.0).reshape(2, 3, 4) / 10
+b = torch.arange(40.0).reshape(2, 4, 5) / 10
+print(torch.einsum("bij,bjk->bik", a, b))
+print(torch.einsum("bij,bkj->bik", a, a))
+print(torch.einsum("ij->ji", m), torch.einsum("ij->", m), torch.einsum("ij->j", m))
+print(torch.einsum("i,j->ij", torch.tensor([1.0, 2.0]), torch.tensor([3.0, 4.0, 5.0])))
+print(torch.einsum("i,i", torch.tensor([1.0, 2.0]), torch.tensor([3.0, 4.0])))
+print(torch.einsum("bhqd,bhkd->bhqk", a.reshape(1, 2, 3, 4), a.reshape(1, 2, 3, 4)).shape)
+print(torch.einsum("ij,jk,kl->il", m.float(), m.t().float(), m.float()))
+print(torch.einsum("bij,jk", a, b[0]))
+for f in [lambda: torch.einsum("ij,jk", m), lambda: torch.einsum("ijk,jk->i", m, m)]:
+    try:
+        f()
+    except RuntimeError as e:
+        print(type(e).__name__, e)
+
+bias = torch.tensor([[1.0, 0.0, 0.0, 0.0, 0.0]])
+print(torch.baddbmm(bias, a, b))
+print(torch.baddbmm(bias, a, b, beta=0.5, alpha=2.0))
+print(torch.baddbmm(torch.full((2, 3, 5), float("nan")), a, b, beta=0))
+
+scores = torch.tensor([[0.1, 2.5, -1.0, 0.7], [3.0, -2.0, 0.4, 1.5]])
+print(torch.topk(scores, 2))
+values, indices = scores.topk(3, dim=1, largest=False)
+print(values, indices)
+print(scores.topk(1, dim=0).indices)
+print(scores.max(dim=1))
+result = scores.min(1)
+print(result.values, result[1], len(result))
+try:
+    scores.topk(5)
+except RuntimeError as e:
+    print(type(e).__name__, e)
+
+torch.manual_seed(0)
+probabilities = torch.tensor([[0.0, 1.0, 0.0], [0.3, 0.0, 0.7]])
+picks = torch.multinomial(probabilities, 2)
+print(picks.shape, picks.dtype, picks[0, 0].item(), sorted(picks[1].tolist()))
+draws = torch.multinomial(torch.tensor([1.0, 3.0]), 4000, replacement=True)
+print(draws.shape, abs(draws.float().mean().item() - 0.75) < 0.05)
+for p in [torch.tensor([0.5, -1.0]), torch.zeros(3), torch.ones(2, 2, 2)]:
+    try:
+        torch.multinomial(p, 1)
+    except RuntimeError as e:
+        print(type(e).__name__, e)
+
+
+class Upsampler(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(2, 2, 3)
+
+    def forward(self, x):
+        y = F.interpolate(x, scale_factor=2)
+        return self.conv(F.pad(y, (1, 1, 1, 1), mode="replicate")).flip(-1)
+
+
+model = Upsampler()
+with torch.no_grad():
+    model.conv.weight.copy_(torch.linspace(-1.0, 1.0, 36).reshape(2, 2, 3, 3))
+    model.conv.bias.copy_(torch.tensor([0.5, -0.5]))
+compiled = torch.compile(model)
+with torch.no_grad():
+    print(compiled(x))
+    print(torch.allclose(compiled(x), model(x)))
