@@ -110,6 +110,16 @@ FixedLayout LoweringContext::contiguousLayout(const std::vector<IndexExpr>& size
     return l;
 }
 
+FixedLayout LoweringContext::orderedLayout(const std::vector<IndexExpr>& sizes, DType dtype, const std::vector<size_t>& order) const {
+    FixedLayout l = contiguousLayout(sizes, dtype);
+    IndexExpr stride(1);
+    for (size_t i = order.size(); i-- > 0;) {
+        l.stride[order[i]] = stride;
+        stride = stride * sizes[order[i]];
+    }
+    return l;
+}
+
 void LoweringContext::unsupported(const std::string& what) const { throw LoweringUnsupported(what); }
 
 LValue LoweringContext::lazy(std::vector<IndexExpr> sizes, DType dtype,
@@ -127,6 +137,11 @@ LValue LoweringContext::lazy(std::vector<IndexExpr> sizes, DType dtype,
             if (std::find(v.origins.begin(), v.origins.end(), n) == v.origins.end()) v.origins.push_back(n);
     }
     if (node && std::find(v.origins.begin(), v.origins.end(), node) == v.origins.end()) v.origins.push_back(node);
+    for (const auto& f : from)
+        if (!f.memoryOrder.empty() && f.sizes == v.sizes) {
+            v.memoryOrder = f.memoryOrder;
+            break;
+        }
     ++v.ops;
     return v;
 }
@@ -137,6 +152,29 @@ std::vector<std::string> varNames(size_t n, size_t first = 0) {
     std::vector<std::string> out;
     for (size_t i = 0; i < n; ++i) out.push_back(fmt::format("z{}", first + i));
     return out;
+}
+
+// The order of a dense layout's dims from outermost to innermost in memory, when it is
+// not row-major (empty when it is, or when sizes or strides are not constants).
+std::vector<size_t> memoryOrderOf(const FixedLayout& layout) {
+    const size_t rank = layout.size.size();
+    std::vector<size_t> order(rank);
+    for (size_t d = 0; d < rank; ++d) order[d] = d;
+    std::vector<int64_t> stride(rank), size(rank);
+    for (size_t d = 0; d < rank; ++d) {
+        auto k = layout.stride[d].constant(), n = layout.size[d].constant();
+        if (!k || !n) return {};
+        stride[d] = *k, size[d] = *n;
+    }
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return stride[a] > stride[b]; });
+    int64_t expected = 1;
+    for (size_t i = rank; i-- > 0;) {
+        if (size[order[i]] != 1 && stride[order[i]] != expected) return {};
+        expected *= size[order[i]];
+    }
+    for (size_t d = 0; d < rank; ++d)
+        if (order[d] != d) return order;
+    return {};
 }
 
 LValue storageValue(const Buffer& buffer, std::vector<const Node*> origins) {
@@ -157,17 +195,26 @@ LValue LoweringContext::realize(const LValue& value, const FixedLayout* layout, 
     Buffer buffer;
     buffer.name = newBufferName();
     buffer.realizedBecause = std::move(reason);
-    buffer.layout = layout ? *layout : contiguousLayout(value.sizes, value.dtype);
+    const std::vector<size_t> order = layout ? std::vector<size_t>{} : value.memoryOrder;
+    buffer.layout = layout ? *layout : order.empty() ? contiguousLayout(value.sizes, value.dtype)
+                                                     : orderedLayout(value.sizes, value.dtype, order);
     checkDtype(buffer.layout.dtype);
     buffer.origins = value.origins;
     buffer.ranges = value.sizes;
-    LoopBodyBuilder b(varNames(value.sizes.size()), value.sizes, 0);
+    for (size_t i = 0; i < order.size(); ++i) buffer.ranges[i] = value.sizes[order[i]];
+    LoopBodyBuilder b(varNames(value.sizes.size()), buffer.ranges, 0);
     std::vector<IndexExpr> index = b.varExprs();
+    if (!order.empty()) {  // loop i runs over dim order[i]
+        std::vector<IndexExpr> loops = index;
+        for (size_t i = 0; i < order.size(); ++i) index[order[i]] = loops[i];
+    }
     int v = value.load(b, index);
     b.store(buffer.name, buffer.layout.indexOf(index), b.toDtype(v, buffer.layout.dtype));
     buffer.body = simplifyLoops(b.finish());
     out_.addBuffer(std::move(buffer));
-    return storageValue(out_.buffers.back(), value.origins);
+    LValue stored = storageValue(out_.buffers.back(), value.origins);
+    stored.memoryOrder = order;
+    return stored;
 }
 
 LValue LoweringContext::reduce(const LValue& input, std::vector<int64_t> dims, bool keepdim, ReductionKind type,
@@ -243,7 +290,9 @@ LValue LoweringContext::extern_(ExternKernelKind kernel, std::vector<LValue> ope
     buffer.origins = lazy({}, buffer.layout.dtype, nullptr, operands).origins;
     for (const auto& op : operands) buffer.operands.push_back(ExternOperand{op.buffer, op.view});
     out_.addBuffer(std::move(buffer));
-    return storageValue(out_.buffers.back(), {node});
+    LValue result = storageValue(out_.buffers.back(), {node});
+    result.memoryOrder = memoryOrderOf(result.view);
+    return result;
 }
 
 namespace {
@@ -380,9 +429,13 @@ LoweredGraph lowerGraph(const Graph& graph, const CompileSettings& settings) {
         size_t result = a.outputIndex < 0 ? 0 : static_cast<size_t>(a.outputIndex);
         LValue v = values.at(a.node).at(result);
         const TensorMeta& m = a.node->meta.at(result);
-        if (!v.storageBacked()) {
+        const bool eagerStrides = !hasSymbols(m) && isDense(m.sizes, m.strides);
+        // A buffer in another order than eager's result (a channels-last convolution's
+        // output) is copied into eager's strides: callers see the strides eager gives.
+        const bool otherOrder = v.storageBacked() && eagerStrides && !v.memoryOrder.empty() && v.view.stride != constants(m.strides);
+        if (!v.storageBacked() || otherOrder) {
             FixedLayout layout = ctx.contiguousLayout(v.sizes, v.dtype);
-            if (!hasSymbols(m) && isDense(m.sizes, m.strides)) layout.stride = constants(m.strides);
+            if (eagerStrides) layout.stride = constants(m.strides);
             v = ctx.realize(v, &layout, "a graph output");
         }
         out.outputs.push_back(OutputSpec{v.buffer, v.view});

@@ -28,6 +28,11 @@ struct LValue {
     int reads = 0;  // loads one element costs (decides realization: InductorConfig)
     int ops = 0;    // graph ops inlined into one element, the size of its body (likewise)
     bool wrappedNumber = false;     // a Python number in a tensor slot (type promotion)
+    // Dims from outermost to innermost in memory, when a buffer this value reads (with the
+    // same sizes) lies in another order than row-major: a channels-last convolution output.
+    // Realizing the value keeps that order, so elementwise chains between convolutions stay
+    // channels-last (inductor's layout optimization). Empty: row-major.
+    std::vector<size_t> memoryOrder;
     std::optional<double> scalar;  // a constant: emitted directly in the dtype it's used at
 
     bool storageBacked() const { return !buffer.empty(); }
@@ -65,8 +70,9 @@ public:
     // A lazy value of the node's output shape computed from the given element function.
     LValue lazy(std::vector<IndexExpr> sizes, DType dtype, std::function<int(LoopBodyBuilder&, const std::vector<IndexExpr>&)> inner,
                 const std::vector<LValue>& from) const;
-    // Writes `value` into a new buffer (contiguous unless `layout` is given); `reason` says
-    // why it is not inlined into its consumers (Buffer::realizedBecause).
+    // Writes `value` into a new buffer (in its memoryOrder, row-major if it has none, unless
+    // `layout` is given), its loops in memory order; `reason` says why it is not inlined
+    // into its consumers (Buffer::realizedBecause).
     LValue realize(const LValue& value, const FixedLayout* layout, std::string reason);
     LValue reduce(const LValue& input, std::vector<int64_t> dims, bool keepdim, ReductionKind type, DType outDtype);
     LValue extern_(ExternKernelKind kernel, std::vector<LValue> operands, FixedLayout layout, std::vector<int64_t> args = {});
@@ -75,6 +81,8 @@ public:
 
     std::string newBufferName() { return fmt::format("buf{}", nextBuffer_++); }
     FixedLayout contiguousLayout(const std::vector<IndexExpr>& sizes, DType dtype) const;
+    // Dense strides with dims laid out from outermost to innermost in `order`.
+    FixedLayout orderedLayout(const std::vector<IndexExpr>& sizes, DType dtype, const std::vector<size_t>& order) const;
     [[noreturn]] void unsupported(const std::string& what) const;
 
 private:

@@ -276,9 +276,31 @@ LValue contiguousOperand(LoweringContext& c, const LValue& v) {
     return c.realize(v, &layout, "an operand of a convolution (oneDNN reads contiguous NCHW storage)");
 }
 
+const std::vector<size_t> kChannelsLast{0, 2, 3, 1};  // N, H, W, C from outermost to innermost
+
+// A 2-D convolution's input as a storage-backed operand, channels-last when it is or its
+// elementwise chain came from one (realized in that order), else contiguous.
+LValue convolutionInput(LoweringContext& c, LValue x, bool channelsLastOk, bool& channelsLast) {
+    channelsLast = false;
+    if (!channelsLastOk || x.memoryOrder != kChannelsLast) return contiguousOperand(c, x);
+    if (!x.storageBacked()) x = c.realize(x, nullptr, "an operand of a convolution (oneDNN reads NCHW or NHWC storage)");
+    FixedLayout nhwc = c.orderedLayout(x.sizes, x.dtype, kChannelsLast);
+    if (x.view.stride != nhwc.stride || x.view.offset != IndexExpr(0)) return contiguousOperand(c, x);
+    channelsLast = true;
+    return x;
+}
+
+// A convolution as an extern kernel. float32 2-D convolutions through oneDNN write their
+// result channels-last, the layout of its fast kernels (as inductor's layout optimization
+// does on the CPU), so a chain of convolutions and the elementwise ops between them never
+// converts layouts; a graph output is copied back into eager's strides.
 std::vector<LValue> lowerConvolution(LoweringContext& c, const LoweringArgs& a, size_t spatial) {
-    LValue x = contiguousOperand(c, a.tensor("input")), w = contiguousOperand(c, a.tensor("weight"));
-    if (x.dtype != DType::Float32 && x.dtype != DType::Float64) c.unsupported("convolutions of " + std::string(dtypeName(x.dtype)));
+    LValue input = a.tensor("input");
+    if (input.dtype != DType::Float32 && input.dtype != DType::Float64)
+        c.unsupported("convolutions of " + std::string(dtypeName(input.dtype)));
+    const bool channelsLastOk = input.dtype == DType::Float32 && spatial == 2 && convolutionUsesOneDnn();
+    ConvolutionLayouts layouts;
+    LValue x = convolutionInput(c, input, channelsLastOk, layouts.inputChannelsLast), w = contiguousOperand(c, a.tensor("weight"));
     std::vector<LValue> operands{x, w};
     if (a.has("bias")) operands.push_back(contiguousOperand(c, a.tensor("bias")));
     Shape inSizes = staticSizes(c, x.sizes, "a convolution"), weight = staticSizes(c, w.sizes, "a convolution");
@@ -287,8 +309,10 @@ std::vector<LValue> lowerConvolution(LoweringContext& c, const LoweringArgs& a, 
     WindowInput in{Tensor(), inSizes.size() == spatial + 2, Shape(inSizes.end() - static_cast<int64_t>(spatial), inSizes.end())};
     WindowShape s = windowShape(in, inSizes, std::vector<int64_t>(weight.begin() + 2, weight.end()),
                                 Shape(out.end() - static_cast<int64_t>(spatial), out.end()), args.stride, args.padding, args.dilation);
-    return {c.extern_(ExternKernelKind::Convolution, operands, c.contiguousLayout(c.outputSizes(), c.meta().dtype),
-                      packConvolutionGeometry(s, weight[0], args.groups))};
+    layouts.outputChannelsLast = channelsLastOk && in.batched;
+    FixedLayout layout = layouts.outputChannelsLast ? c.orderedLayout(c.outputSizes(), c.meta().dtype, kChannelsLast)
+                                                    : c.contiguousLayout(c.outputSizes(), c.meta().dtype);
+    return {c.extern_(ExternKernelKind::Convolution, operands, layout, packConvolutionGeometry(s, weight[0], args.groups, layouts))};
 }
 
 // A pooling window as a reduction: out[..., oh, ow] reduces x[..., oh*s - p + kh*d, ...]

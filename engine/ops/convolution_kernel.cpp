@@ -7,6 +7,8 @@
 #include <mutex>
 #include <vector>
 
+#include "core/error.h"
+
 #ifdef FUSESCOPE_HAVE_DNNL
 #include <oneapi/dnnl/dnnl.hpp>
 #endif
@@ -51,12 +53,14 @@ void convolutionLoops(const WindowShape& s, int64_t outChannels, int64_t groups,
 // result back. One primitive and its reorders per geometry, made once.
 class OneDnnConvolution {
 public:
-    OneDnnConvolution(const WindowShape& s, int64_t outChannels, int64_t groups, bool hasBias) {
+    OneDnnConvolution(const WindowShape& s, int64_t outChannels, int64_t groups, bool hasBias, ConvolutionLayouts layouts) {
         using namespace dnnl;
         using tag = memory::format_tag;
         using dt = memory::data_type;
-        src_.plain = memory::desc({s.batch, s.channels, s.input[0], s.input[1]}, dt::f32, tag::nchw);
-        dst_.plain = memory::desc({s.batch, outChannels, s.output[0], s.output[1]}, dt::f32, tag::nchw);
+        src_.plain = memory::desc({s.batch, s.channels, s.input[0], s.input[1]}, dt::f32,
+                                  layouts.inputChannelsLast ? tag::nhwc : tag::nchw);
+        dst_.plain = memory::desc({s.batch, outChannels, s.output[0], s.output[1]}, dt::f32,
+                                  layouts.outputChannelsLast ? tag::nhwc : tag::nchw);
         memory::dims weightDims = groups == 1 ? memory::dims{outChannels, s.channels, s.kernel[0], s.kernel[1]}
                                               : memory::dims{groups, outChannels / groups, s.channels / groups, s.kernel[0], s.kernel[1]};
         weights_.plain = memory::desc(weightDims, dt::f32, groups == 1 ? tag::oihw : tag::goihw);
@@ -137,16 +141,16 @@ private:
 };
 
 void convolutionOneDnn(const WindowShape& s, int64_t outChannels, int64_t groups, const float* x, const float* w, const float* bias,
-                       float* y) {
+                       float* y, ConvolutionLayouts layouts) {
     static std::mutex mutex;
     static std::map<std::vector<int64_t>, std::unique_ptr<OneDnnConvolution>> made;
-    std::vector<int64_t> key = packConvolutionGeometry(s, outChannels, groups);
+    std::vector<int64_t> key = packConvolutionGeometry(s, outChannels, groups, layouts);
     key.push_back(bias != nullptr);
     OneDnnConvolution* convolution;
     {
         std::lock_guard<std::mutex> lock(mutex);
         auto& slot = made[key];
-        if (!slot) slot = std::make_unique<OneDnnConvolution>(s, outChannels, groups, bias != nullptr);
+        if (!slot) slot = std::make_unique<OneDnnConvolution>(s, outChannels, groups, bias != nullptr, layouts);
         convolution = slot.get();
     }
     convolution->run(x, w, bias, y);
@@ -200,7 +204,9 @@ template <class T> void avgPoolLoops(const WindowShape& s, bool countIncludePad,
 }  // namespace
 
 void convolutionForward(DType dtype, const WindowShape& shape, int64_t outChannels, int64_t groups, const void* x, const void* w,
-                        const void* bias, void* y) {
+                        const void* bias, void* y, ConvolutionLayouts layouts) {
+    if ((layouts.inputChannelsLast || layouts.outputChannelsLast) && (dtype != DType::Float32 || !convolutionUsesOneDnn()))
+        throw Error("internal error: a channels-last convolution needs float32 and oneDNN");
     if (dtype == DType::Float64) {
         convolutionLoops(shape, outChannels, groups, static_cast<const double*>(x), static_cast<const double*>(w),
                          static_cast<const double*>(bias), static_cast<double*>(y));
@@ -208,7 +214,7 @@ void convolutionForward(DType dtype, const WindowShape& shape, int64_t outChanne
     }
 #ifdef FUSESCOPE_HAVE_DNNL
     convolutionOneDnn(shape, outChannels, groups, static_cast<const float*>(x), static_cast<const float*>(w),
-                      static_cast<const float*>(bias), static_cast<float*>(y));
+                      static_cast<const float*>(bias), static_cast<float*>(y), layouts);
 #else
     convolutionLoops(shape, outChannels, groups, static_cast<const float*>(x), static_cast<const float*>(w),
                      static_cast<const float*>(bias), static_cast<float*>(y));
@@ -226,9 +232,10 @@ void avgPoolForward(DType dtype, const WindowShape& shape, bool countIncludePad,
     else avgPoolLoops(shape, countIncludePad, divisorOverride, static_cast<const float*>(x), static_cast<float*>(y));
 }
 
-std::vector<int64_t> packConvolutionGeometry(const WindowShape& s, int64_t outChannels, int64_t groups) {
+std::vector<int64_t> packConvolutionGeometry(const WindowShape& s, int64_t outChannels, int64_t groups, ConvolutionLayouts layouts) {
     return {s.batch,     s.channels,  s.input[0],   s.input[1],   s.kernel[0], s.kernel[1],   s.output[0], s.output[1],
-            s.stride[0], s.stride[1], s.padding[0], s.padding[1], s.dilation[0], s.dilation[1], outChannels, groups};
+            s.stride[0], s.stride[1], s.padding[0], s.padding[1], s.dilation[0], s.dilation[1], outChannels, groups,
+            layouts.inputChannelsLast, layouts.outputChannelsLast};
 }
 
 extern "C" void fsConvolution(int dtype, const int64_t* g, const void* x, const void* w, const void* bias, void* y) {
@@ -238,7 +245,8 @@ extern "C" void fsConvolution(int dtype, const int64_t* g, const void* x, const 
         s.input[d] = g[2 + d], s.kernel[d] = g[4 + d], s.output[d] = g[6 + d];
         s.stride[d] = g[8 + d], s.padding[d] = g[10 + d], s.dilation[d] = g[12 + d];
     }
-    convolutionForward(dtype == 1 ? DType::Float64 : DType::Float32, s, g[14], g[15], x, w, bias, y);
+    convolutionForward(dtype == 1 ? DType::Float64 : DType::Float32, s, g[14], g[15], x, w, bias, y,
+                       ConvolutionLayouts{g[16] != 0, g[17] != 0});
 }
 
 bool convolutionUsesOneDnn() {

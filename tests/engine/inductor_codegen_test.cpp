@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "ops/convolution_kernel.h"
 #include "test_support.h"
 
 namespace fusescope::test {
@@ -89,6 +90,39 @@ print(torch.allclose(f(x, w, b), F.gelu(F.linear(x, w, b)), rtol=1e-05, atol=1e-
     for (size_t at = src.find("    fs_parallel_gemm("); at != std::string::npos; at = src.find("    fs_parallel_gemm(", at + 1)) ++calls;
     EXPECT_EQ(calls, 1u) << src;
     expectEveryRefusalExplained(run);
+}
+
+// float32 convolutions write channels-last (oneDNN's layout), the batch norm and relu
+// between two convolutions run over channels-last loops with the channels innermost, the
+// second convolution reads that buffer as it is, and the graph output gets eager's strides.
+TEST(InductorCodegen, ConvolutionChainsStayChannelsLastAndOutputsKeepEagerStrides) {
+    SKIP_WITHOUT_CPP_JIT();
+    if (!convolutionUsesOneDnn()) GTEST_SKIP() << "this build runs convolutions without oneDNN";
+    ScriptRun run = runScript(R"(import torch
+import torch.nn.functional as F
+def f(x, w1, w2, scale):
+    y = F.relu(F.conv2d(x, w1, padding=1) * scale.reshape(1, -1, 1, 1))
+    z = F.conv2d(y, w2, stride=2)
+    return z, z + 1
+x = torch.linspace(-1.0, 1.0, 2 * 3 * 9 * 9).reshape(2, 3, 9, 9)
+w1 = torch.linspace(-0.5, 0.5, 8 * 3 * 3 * 3).reshape(8, 3, 3, 3)
+w2 = torch.linspace(0.3, -0.3, 16 * 8).reshape(16, 8, 1, 1)
+scale = torch.linspace(0.5, 1.5, 8)
+expected = f(x, w1, w2, scale)
+actual = torch.compile(f)(x, w1, w2, scale)
+for a, e in zip(actual, expected):
+    print(torch.allclose(a, e, rtol=1e-05, atol=1e-05), a.stride() == e.stride(), a.is_contiguous())
+)");
+    ASSERT_EQ(run.error, "") << run.logs;
+    EXPECT_EQ(run.out, "True True True\nTrue True True\n");
+    auto kernels = kernelsOf(run);
+    ASSERT_EQ(kernels.size(), 1u);
+    const std::string& src = kernels[0].source;
+    // Both convolutions: input and output flags in the geometry's last two entries.
+    EXPECT_NE(src.find(", 8, 1, 0, 1};"), std::string::npos) << src;   // reads x as given, writes NHWC
+    EXPECT_NE(src.find(", 16, 1, 1, 1};"), std::string::npos) << src;  // reads the NHWC relu buffer
+    // The relu's buffer: [2, 8, 9, 9] with NHWC strides, its loop with the channels innermost.
+    EXPECT_NE(src.find("size=[2, 8, 9, 9], stride=[648, 1, 72, 8]"), std::string::npos) << src;
 }
 
 TEST(InductorCodegen, KernelsCarryTheirProvenance) {
