@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "core/grad_mode.h"
 #include "graph/graph_printer.h"
 #include "profile/profiler.h"
 #include "script/ast.h"
@@ -103,6 +104,7 @@ std::vector<std::string> CompileManager::failures(const Interpreter& interp, con
     std::map<std::string, Value> locals;
     for (auto& [name, value] : interp.bindArguments(fn, args)) locals[name] = value;
     std::vector<std::string> reasons;
+    if (entry.gradMode != gradEnabled()) reasons.push_back("GLOBAL_STATE changed: grad_mode ");  // PyTorch's words, space included
     for (const Guard& guard : entry.guards) {
         const Value* value = resolveSource(*guard.source, locals, interp);
         const Value* other = guard.otherSource ? resolveSource(*guard.otherSource, locals, interp) : nullptr;
@@ -204,6 +206,7 @@ Value CompileManager::compileAndRun(Interpreter& interp, const FunctionObject& f
     if (frame.frameId < 0) frame.frameId = nextFrameId_++;
     auto entry = std::make_unique<CacheEntry>();
     entry->compileId = fmt::format("{}/{}", frame.frameId, frame.entries.size());
+    entry->gradMode = gradEnabled();
     logger_.log("dynamo", LogLevel::Info, entry->compileId,
                 fmt::format("Step 1: torchdynamo start tracing {} {}", fn.name, functionLocation(fn)));
     bus_.emit(CompileStartedEvent{entry->compileId, fn.qualname, fn.def->loc});

@@ -15,6 +15,7 @@ namespace fusescope {
 
 struct CacheEntry {
     std::string compileId;  // "0/1"
+    bool gradMode = true;   // the global state guarded before every other guard, as Dynamo's GLOBAL_STATE
     std::vector<Guard> guards;
     std::vector<Segment> segments;
 };

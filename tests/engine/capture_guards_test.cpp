@@ -118,6 +118,32 @@ opt(torch.ones(3), torch.ones(3, dtype=torch.float64))
     EXPECT_EQ(failures[0].reasons.size(), 2u);
 }
 
+// Grad mode is global state every entry guards first: calling under no_grad a function
+// compiled with grad enabled recompiles, in Dynamo's words (its trailing space included),
+// and each entry is then reused under its own mode.
+TEST(Guards, SwitchingGradModeRecompilesWithTheGlobalStateReason) {
+    auto run = runScript(R"(import torch
+
+@torch.compile(backend="eager")
+def f(x):
+    return x * 2
+
+x = torch.ones(3)
+f(x)
+with torch.no_grad():
+    f(x)
+    f(x)
+f(x)
+)",
+                         "recompiles");
+    ASSERT_EQ(run.error, "");
+    EXPECT_EQ(run.compiles, 2);
+    EXPECT_EQ(run.logs,
+              "[0/1] [__recompiles] Recompiling function f in script.py:3\n"
+              "    triggered by the following guard failure(s):\n"
+              "    - 0/0: GLOBAL_STATE changed: grad_mode \n");
+}
+
 TEST(Guards, PythonValueGuardsKeepTheirSourceLine) {
     auto run = runScript(R"(import torch
 
