@@ -64,6 +64,22 @@ ModuleStacks moduleStacks(const std::vector<const nlohmann::json*>& nodes) {
     return out;
 }
 
+std::vector<std::string> nodesInModule(const nlohmann::json& graph, const std::string& path) {
+    std::vector<std::string> names;
+    if (!graph.contains("nodes") || !graph["nodes"].is_array()) return names;
+    std::vector<const nlohmann::json*> nodes;
+    for (const auto& node : graph["nodes"])
+        if (node.is_object()) nodes.push_back(&node);
+    ModuleStacks stacks = moduleStacks(nodes);
+    for (size_t i = 0; i < nodes.size(); ++i)
+        for (const ModuleScopeName& scope : stacks.stacks[i])
+            if (scope.path == path && nodes[i]->contains("name") && (*nodes[i])["name"].is_string()) {
+                names.push_back((*nodes[i])["name"].get<std::string>());
+                break;
+            }
+    return names;
+}
+
 ModuleTree::ModuleTree(const std::vector<std::vector<ModuleScopeName>>& stacks, const std::vector<char>& late) {
     std::unordered_map<std::string, int>& index = index_;
     stackOf_.resize(stacks.size());

@@ -67,4 +67,10 @@ void CodePane::showNode(const QString&, const QString& buffer) {
     cpp_->highlightLines(buffer.isEmpty() ? LineRanges{} : context().provenance().cppLines(buffer));
 }
 
+void CodePane::showModule(const QString&) {
+    LineRanges lines;  // every kernel that computes part of the module
+    for (const QString& buffer : context().moduleBuffers()) lines += context().provenance().cppLines(buffer);
+    cpp_->highlightLines(lines);
+}
+
 }  // namespace fusescope::gui

@@ -27,6 +27,8 @@ public:
 protected:
     void showCompile(const CompileArtifacts& compile) override;
     void showNode(const QString& graphNode, const QString& buffer) override;
+    // A module: the kernel code of every buffer its nodes went into.
+    void showModule(const QString& path) override;
 
 private:
     QTabWidget* tabs_;

@@ -39,21 +39,29 @@ void IrPane::showCompile(const CompileArtifacts& a) {
 }
 
 void IrPane::showNode(const QString&, const QString& buffer) {
-    const CompileProvenance& provenance = context().provenance();
     showRealization(buffer);
-    if (buffer.isEmpty()) {
-        preFusion_->highlightLines({});
-        postFusion_->highlightLines({});
-        return;
-    }
+    highlightBuffers(buffer.isEmpty() ? QStringList{} : QStringList{buffer});
+}
+
+void IrPane::showModule(const QString&) {
+    showRealization({});
+    highlightBuffers(context().moduleBuffers());
+}
+
+void IrPane::highlightBuffers(const QStringList& buffers) {
     // A fused node is its members' blocks before fusion; a buffer is its own block after it
     // (nested in its group's).
-    LineRanges pre = provenance.preFusionLines(buffer);
-    for (const auto& n : provenance.postFusionNodes())
-        if (n.name == buffer)
-            for (const auto& member : n.members) pre += provenance.preFusionLines(member);
+    const CompileProvenance& provenance = context().provenance();
+    LineRanges pre, post;
+    for (const QString& buffer : buffers) {
+        pre += provenance.preFusionLines(buffer);
+        for (const auto& n : provenance.postFusionNodes())
+            if (n.name == buffer)
+                for (const auto& member : n.members) pre += provenance.preFusionLines(member);
+        post += provenance.postFusionLines(buffer);
+    }
     preFusion_->highlightLines(pre);
-    postFusion_->highlightLines(provenance.postFusionLines(buffer));
+    postFusion_->highlightLines(post);
 }
 
 void IrPane::showRealization(const QString& buffer) {

@@ -23,9 +23,12 @@ public:
 protected:
     void showCompile(const CompileArtifacts& compile) override;
     void showNode(const QString& graphNode, const QString& buffer) override;
+    // A module: the blocks of every buffer its nodes went into.
+    void showModule(const QString& path) override;
 
 private:
     void showFusionPair(const QString& node1, const QString& node2);
+    void highlightBuffers(const QStringList& buffers);
     void showRealization(const QString& buffer);
 
     QLabel* why_;

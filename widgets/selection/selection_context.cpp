@@ -1,5 +1,7 @@
 #include "selection/selection_context.h"
 
+#include "graph/module_groups.h"
+
 namespace fusescope::gui {
 
 SelectionContext::SelectionContext(const RunStore* store, QObject* parent) : QObject(parent), store_(store) {}
@@ -10,6 +12,7 @@ void SelectionContext::setCompileId(const QString& id) {
     graphNode_.clear();
     buffer_.clear();
     module_.clear();
+    moduleBuffers_.clear();
     compile_ = compileArtifacts(*store_, id);
     Q_EMIT compileChanged(id);
     Q_EMIT compileShown(compile_);
@@ -30,6 +33,12 @@ void SelectionContext::setNode(const QString& graphNode, const QString& buffer) 
 void SelectionContext::selectModule(const QString& path) {
     if (path == module_) return;
     module_ = path;
+    moduleBuffers_.clear();
+    if (!path.isEmpty())
+        for (const std::string& node : nodesInModule(compile_.graph, path.toStdString()))
+            if (QString buffer = provenance().bufferOfGraphNode(QString::fromStdString(node));
+                !buffer.isEmpty() && !moduleBuffers_.contains(buffer))
+                moduleBuffers_ << buffer;
     Q_EMIT moduleChanged(path);
 }
 

@@ -10,6 +10,7 @@
 
 #include <QObject>
 #include <QString>
+#include <QStringList>
 
 #include "model/compile_artifacts.h"
 #include "model/run_store.h"
@@ -26,6 +27,8 @@ public:
     const QString& graphNode() const { return graphNode_; }
     const QString& buffer() const { return buffer_; }
     const QString& module() const { return module_; }  // an nn.Module's path in the compile's graph
+    // The scheduler nodes (buffers) the selected module's graph nodes went into, in graph order.
+    const QStringList& moduleBuffers() const { return moduleBuffers_; }
     // What the compile on show produced; empty without one.
     const CompileArtifacts& compile() const { return compile_; }
     const CompileProvenance& provenance() const { return compile_.provenance; }
@@ -61,6 +64,7 @@ Q_SIGNALS:
 private:
     const RunStore* store_;
     QString compileId_, graphNode_, buffer_, module_;
+    QStringList moduleBuffers_;
     CompileArtifacts compile_;
 };
 
