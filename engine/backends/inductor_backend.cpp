@@ -110,8 +110,8 @@ private:
             g.lowered = compilePhase(request, "lower", [&] { return lowerGraph(*g.transformed, request.settings); });
             if (!request.device.isCpu())  // the CUDA device's extern kernels are cuBLAS's products
                 for (const Buffer& b : g.lowered.buffers)
-                    if (b.kind == Buffer::Kind::Extern && b.externKernel == ExternKernelKind::Convolution)
-                        throw LoweringUnsupported("convolution on cuda (no cuDNN extern kernel yet)");
+                    if (b.kind == Buffer::Kind::Extern && b.externKernel != ExternKernelKind::Mm && b.externKernel != ExternKernelKind::Bmm)
+                        throw LoweringUnsupported(fmt::format("{} on cuda (no CUDA extern kernel for it yet)", externKernelName(b.externKernel)));
         } catch (const LoweringUnsupported& e) {
             report.log(LogLevel::Warning, fmt::format("{}: cannot lower {}; running the graph eagerly", request.graphName, e.what()));
             report.emit(EagerFallbackEvent{request.compileId, request.graphName, name(), std::string("cannot lower ") + e.what()});

@@ -57,6 +57,7 @@ std::string_view externKernelName(ExternKernelKind kind) {
     case ExternKernelKind::Mm: return "mm";
     case ExternKernelKind::Bmm: return "bmm";
     case ExternKernelKind::Convolution: return "convolution";
+    case ExternKernelKind::Attention: return "flash_attention";
     }
     return "";
 }

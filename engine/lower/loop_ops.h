@@ -121,7 +121,7 @@ enum class ReductionKind { Sum, Prod, Max, Min, ArgMax, ArgMin, Any, All };
 std::string_view reductionName(ReductionKind kind);  // "sum", "argmax"
 bool isArgReduction(ReductionKind kind);             // argmax, argmin: the result is an index
 
-enum class ExternKernelKind { Mm, Bmm, Convolution };
-std::string_view externKernelName(ExternKernelKind kind);  // "mm", "bmm", "convolution"
+enum class ExternKernelKind { Mm, Bmm, Convolution, Attention };
+std::string_view externKernelName(ExternKernelKind kind);  // "mm", "bmm", "convolution", "flash_attention"
 
 }  // namespace fusescope

@@ -56,6 +56,7 @@ void registerAllOps(OpRegistry& r) {
     registerIndexingOps(r);
     registerConvolutionOps(r);
     registerSelectionOps(r);
+    registerAttentionOps(r);
     markEagerKinds(r);
     std::vector<std::string> incomplete = r.incompleteDefinitions();
     if (!incomplete.empty())

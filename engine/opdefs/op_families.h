@@ -23,6 +23,7 @@ void registerActivationOps(OpRegistry& registry);  // activations.cpp: softplus,
 void registerIndexingOps(OpRegistry& registry);    // indexing.cpp: embedding, index_select, gather, flip, repeat
 void registerConvolutionOps(OpRegistry& registry); // convolution.cpp: conv1d, conv2d, max/avg/adaptive_avg_pool2d
 void registerSelectionOps(OpRegistry& registry);   // selection.cpp: topk, multinomial
+void registerAttentionOps(OpRegistry& registry);   // attention.cpp: _scaled_dot_product_flash_attention_for_cpu
 
 // The compile stages of a definition, attached where the family adds it (OpRegistry::add
 // returns the entry). Each returns `op`.

@@ -35,18 +35,22 @@ BlasOperand blasOperand(const ExternOperand& op) {
     return {pointer, layout->transpose ? 1 : 0, layout->leadingDim.cstr()};
 }
 
-// A convolution: fs_convolution with its geometry as a table, on contiguous operands.
-std::string convolutionCall(const Buffer& b) {
-    auto pointer = [](const ExternOperand& op) { return fmt::format("{} + {}", op.buffer, op.view.offset.cstr()); };
-    std::string out = fmt::format("    // {}: extern_kernels.convolution {}\n", b.name, b.layout.str());
+// An extern kernel that takes its geometry as a table and `arity` operands (nullptr for an
+// absent one, a convolution's bias): fs_convolution, fs_attention.
+std::string tableCall(const Buffer& b, const char* function, size_t arity) {
+    std::vector<std::string> args{std::to_string(dtypeCode(b.layout.dtype)), "geometry"};
+    for (size_t i = 0; i < arity; ++i)
+        args.push_back(i < b.operands.size() ? fmt::format("{} + {}", b.operands[i].buffer, b.operands[i].view.offset.cstr()) : "nullptr");
+    args.push_back(b.name);
+    std::string out = fmt::format("    // {}: extern_kernels.{} {}\n", b.name, externKernelName(b.externKernel), b.layout.str());
     out += fmt::format("    {{\n        static const int64_t geometry[] = {{{}}};\n", fmt::join(b.externArgs, ", "));
-    out += fmt::format("        fs_convolution({}, geometry, {}, {}, {}, {});\n    }}\n", dtypeCode(b.layout.dtype), pointer(b.operands[0]),
-                       pointer(b.operands[1]), b.operands.size() > 2 ? pointer(b.operands[2]) : "nullptr", b.name);
+    out += fmt::format("        {}({});\n    }}\n", function, fmt::join(args, ", "));
     return out;
 }
 
 std::string externCall(const Buffer& b) {
-    if (b.externKernel == ExternKernelKind::Convolution) return convolutionCall(b);
+    if (b.externKernel == ExternKernelKind::Convolution) return tableCall(b, "fs_convolution", 3);
+    if (b.externKernel == ExternKernelKind::Attention) return tableCall(b, "fs_attention", 3);
     const auto& size = b.layout.size;
     size_t n = size.size();
     std::string m = size[n - 2].cstr(), cols = size[n - 1].cstr();

@@ -9,6 +9,12 @@ import torch
 def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None, enable_gqa=False):
     if is_causal and attn_mask is not None:
         raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True")
+    if (attn_mask is None and dropout_p == 0.0 and not enable_gqa and query.device.type == "cpu" and query.dim() == 4
+            and key.dim() == 4 and value.dim() == 4 and query.dtype in (torch.float32, torch.float64)
+            and key.dtype == query.dtype and value.dtype == query.dtype and query.shape[:2] == key.shape[:2]
+            and key.shape[:3] == value.shape[:3] and query.size(-1) == key.size(-1)):
+        # PyTorch's CPU flash attention: one fused kernel, an extern kernel when compiled.
+        return torch._scaled_dot_product_flash_attention_for_cpu(query, key, value, is_causal, scale=scale)
     target, source = query.size(-2), key.size(-2)
     scale_factor = 1 / math.sqrt(query.size(-1)) if scale is None else scale
     scores = query @ key.transpose(-2, -1) * scale_factor
