@@ -125,6 +125,31 @@ for a, e in zip(actual, expected):
     EXPECT_NE(src.find("size=[2, 8, 9, 9], stride=[648, 1, 72, 8]"), std::string::npos) << src;
 }
 
+// Attention over tensors the graph computes (a projection split into heads) is one fused
+// extern kernel: the trace sees those values' device as cpu (a graph value's meta tensor
+// stands for a cpu tensor), as the CPU fast path in F.scaled_dot_product_attention asks.
+TEST(InductorCodegen, AttentionOverComputedHeadsIsOneFusedExternKernel) {
+    SKIP_WITHOUT_CPP_JIT();
+    ScriptRun run = runScript(R"(import torch
+import torch.nn.functional as F
+def f(x, w):
+    q, k, v = (x @ w).split(16, dim=2)
+    q, k, v = [t.view(2, 70, 2, 8).transpose(1, 2) for t in (q, k, v)]
+    on_cpu = q.device.type == "cpu" and not q.is_cuda
+    return F.scaled_dot_product_attention(q, k, v, is_causal=on_cpu)
+x = torch.linspace(-1.0, 1.0, 2 * 70 * 16).reshape(2, 70, 16)
+w = torch.linspace(-0.7, 0.7, 16 * 48).reshape(16, 48).cos()
+print(torch.allclose(torch.compile(f)(x, w), f(x, w), rtol=1e-05, atol=1e-06))
+)");
+    ASSERT_EQ(run.error, "") << run.logs;
+    EXPECT_EQ(run.out, "True\n");
+    auto kernels = kernelsOf(run);
+    ASSERT_EQ(kernels.size(), 1u);
+    const std::string& src = kernels[0].source;
+    EXPECT_NE(src.find("extern_kernels.flash_attention"), std::string::npos) << src;
+    EXPECT_NE(src.find("static const int64_t geometry[] = {2, 2, 70, 70, 8, 8, 1, "), std::string::npos) << src;  // causal
+}
+
 TEST(InductorCodegen, KernelsCarryTheirProvenance) {
     ScriptRun run = runScript(kPointwiseChain, "", "chain.py");
     auto kernels = kernelsOf(run);

@@ -264,14 +264,14 @@ private slots:
         QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, tree->visualItemRect(attn).center());
         QCOMPARE(window.selection().module(), QString("blocks.0.attn"));
         QCOMPARE(window.editor()->markerFindNext(0, 1), 22);  // line 23: class CausalSelfAttention(nn.Module):
-        // Its buffers light up in the IR and its kernels in the C++: the causal softmax (the
-        // tril of scaled_dot_product_attention) among them, not the whole program.
+        // Its buffers light up in the IR and its kernels in the C++: its fused attention among
+        // them, not the whole program.
         auto highlighted = [](CodeView* view) {
             QString text;
             for (int line : view->highlightedLines()) text += view->text(line - 1);
             return text;
         };
-        QVERIFY(highlighted(window.cppView()).contains("tril"));
+        QVERIFY(highlighted(window.cppView()).contains("extern_kernels.flash_attention"));
         QVERIFY(window.cppView()->highlightedLines().size() < window.cppView()->lines() / 2);
         QVERIFY(!window.preFusionView()->highlightedLines().isEmpty());
         QVERIFY(window.preFusionView()->highlightedLines().size() < window.preFusionView()->lines() / 2);
