@@ -22,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/allocator.h"
+#include "ops/convolution_kernel.h"
 #include "runtime/cuda_driver.h"
 #include "cli_commands.h"
 #include "serve_methods.h"
@@ -174,6 +175,7 @@ private:
                 std::lock_guard lock(mutex_);
                 running_.reset();
             }
+            releaseConvolutionPrimitives();  // and their layout buffers, before the heap goes back
             returnFreeMemory();  // the run's buffers and heap, back to the system before idling
             out_.send(answer);
             if (cudaContextLost()) {  // every later GPU call would fail: a new server must take over

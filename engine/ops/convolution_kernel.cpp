@@ -47,10 +47,11 @@ void convolutionLoops(const WindowShape& s, int64_t outChannels, int64_t groups,
 }
 
 #ifdef FUSESCOPE_HAVE_DNNL
-// oneDNN's convolution on plain (nchw, [g]oihw) float32 memory. The primitive is created
-// with layouts of oneDNN's choosing (blocked, for its direct AVX-512 kernels: 3-5x faster
-// than the GEMM-based one the plain layouts get); the data is reordered into them and the
-// result back. One primitive and its reorders per geometry, made once.
+// oneDNN's convolution on float32 memory in PyTorch's layouts (nchw or nhwc, [g]oihw). The
+// primitive is created with layouts of oneDNN's choosing (for its direct AVX-512 kernels:
+// 3-5x faster than the GEMM-based one plain nchw gets); data in another layout is reordered
+// into them and the result back. One primitive, its reorders and their buffers per
+// geometry, made once (releaseConvolutionPrimitives frees them).
 class OneDnnConvolution {
 public:
     OneDnnConvolution(const WindowShape& s, int64_t outChannels, int64_t groups, bool hasBias, ConvolutionLayouts layouts) {
@@ -140,16 +141,25 @@ private:
     std::mutex mutex_;
 };
 
+struct MadeConvolutions {
+    std::mutex mutex;
+    std::map<std::vector<int64_t>, std::unique_ptr<OneDnnConvolution>> byGeometry;  // geometry, then whether it has a bias
+};
+
+MadeConvolutions& madeConvolutions() {
+    static auto* made = new MadeConvolutions;  // never destroyed: oneDNN's own statics may go first at exit
+    return *made;
+}
+
 void convolutionOneDnn(const WindowShape& s, int64_t outChannels, int64_t groups, const float* x, const float* w, const float* bias,
                        float* y, ConvolutionLayouts layouts) {
-    static std::mutex mutex;
-    static std::map<std::vector<int64_t>, std::unique_ptr<OneDnnConvolution>> made;
+    MadeConvolutions& made = madeConvolutions();
     std::vector<int64_t> key = packConvolutionGeometry(s, outChannels, groups, layouts);
     key.push_back(bias != nullptr);
     OneDnnConvolution* convolution;
     {
-        std::lock_guard<std::mutex> lock(mutex);
-        auto& slot = made[key];
+        std::lock_guard<std::mutex> lock(made.mutex);
+        auto& slot = made.byGeometry[key];
         if (!slot) slot = std::make_unique<OneDnnConvolution>(s, outChannels, groups, bias != nullptr, layouts);
         convolution = slot.get();
     }
@@ -247,6 +257,14 @@ extern "C" void fsConvolution(int dtype, const int64_t* g, const void* x, const 
     }
     convolutionForward(dtype == 1 ? DType::Float64 : DType::Float32, s, g[14], g[15], x, w, bias, y,
                        ConvolutionLayouts{g[16] != 0, g[17] != 0});
+}
+
+void releaseConvolutionPrimitives() {
+#ifdef FUSESCOPE_HAVE_DNNL
+    MadeConvolutions& made = madeConvolutions();
+    std::lock_guard<std::mutex> lock(made.mutex);
+    made.byGeometry.clear();
+#endif
 }
 
 bool convolutionUsesOneDnn() {

@@ -43,6 +43,10 @@ std::vector<int64_t> packConvolutionGeometry(const WindowShape& shape, int64_t o
 // What generated code calls (fs_convolution): dtype 0 float32, 1 float64.
 extern "C" void fsConvolution(int dtype, const int64_t* geometry, const void* x, const void* w, const void* bias, void* y);
 
+// Frees the oneDNN primitives made so far and their buffers (between runs; none may be
+// running a convolution).
+void releaseConvolutionPrimitives();
+
 // Whether float32 convolution and pooling run through oneDNN in this build.
 bool convolutionUsesOneDnn();
 

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/error.h"
+#include "ops/convolution_kernel.h"
 #include "ops/op_registry.h"
 #include "ops_test_support.h"
 
@@ -32,6 +33,24 @@ TEST(Nn, LayerNorm) {
     expectNear(T("layer_norm", {x, IValue::intList({3}), w, b}), {-1.2247357, 0, 4.674207, -1.2247428, 0, 4.674228}, 1e-5);
     EXPECT_EQ(errorOf([&] { T("layer_norm", {x, IValue::intList({2})}); }),
               "Given normalized_shape=[2], expected input with shape [*, 2], but got input of size[2, 3]");
+}
+
+// A float32 convolution (oneDNN's primitive, made once per geometry) gives the same values
+// after the primitives are released between runs, and matches the float64 loops.
+TEST(Nn, ConvolutionPrimitivesAreRemadeAfterRelease) {
+    std::vector<double> xs, ws;
+    for (int i = 0; i < 2 * 3 * 5 * 5; ++i) xs.push_back(std::sin(0.1 * i));
+    for (int i = 0; i < 4 * 3 * 3 * 3; ++i) ws.push_back(std::cos(0.2 * i));
+    Tensor x = floats(xs, {2, 3, 5, 5}), w = floats(ws, {4, 3, 3, 3});
+    Tensor first = T("conv2d", {x, w}, {{"padding", IValue(1)}});
+    releaseConvolutionPrimitives();
+    Tensor again = T("conv2d", {x, w}, {{"padding", IValue(1)}});
+    Tensor exact = T("conv2d", {T("double", {x}), T("double", {w})}, {{"padding", IValue(1)}});
+    ASSERT_EQ(first.numel(), 2 * 4 * 5 * 5);
+    for (int64_t i = 0; i < first.numel(); ++i) {
+        EXPECT_EQ(first.readDouble(i), again.readDouble(i)) << i;
+        EXPECT_NEAR(first.readDouble(i), exact.readDouble(i), 1e-4) << i;
+    }
 }
 
 TEST(Linalg, MatmulCases) {
