@@ -120,6 +120,27 @@ FixedLayout LoweringContext::orderedLayout(const std::vector<IndexExpr>& sizes, 
     return l;
 }
 
+std::vector<size_t> memoryOrderOf(const FixedLayout& layout) {
+    const size_t rank = layout.size.size();
+    std::vector<size_t> order(rank);
+    for (size_t d = 0; d < rank; ++d) order[d] = d;
+    std::vector<int64_t> stride(rank), size(rank);
+    for (size_t d = 0; d < rank; ++d) {
+        auto k = layout.stride[d].constant(), n = layout.size[d].constant();
+        if (!k || !n) return {};
+        stride[d] = *k, size[d] = *n;
+    }
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return stride[a] > stride[b]; });
+    int64_t expected = 1;
+    for (size_t i = rank; i-- > 0;) {
+        if (size[order[i]] != 1 && stride[order[i]] != expected) return {};
+        expected *= size[order[i]];
+    }
+    for (size_t d = 0; d < rank; ++d)
+        if (order[d] != d) return order;
+    return {};
+}
+
 void LoweringContext::unsupported(const std::string& what) const { throw LoweringUnsupported(what); }
 
 LValue LoweringContext::lazy(std::vector<IndexExpr> sizes, DType dtype,
@@ -154,29 +175,6 @@ std::vector<std::string> varNames(size_t n, size_t first = 0) {
     return out;
 }
 
-// The order of a dense layout's dims from outermost to innermost in memory, when it is
-// not row-major (empty when it is, or when sizes or strides are not constants).
-std::vector<size_t> memoryOrderOf(const FixedLayout& layout) {
-    const size_t rank = layout.size.size();
-    std::vector<size_t> order(rank);
-    for (size_t d = 0; d < rank; ++d) order[d] = d;
-    std::vector<int64_t> stride(rank), size(rank);
-    for (size_t d = 0; d < rank; ++d) {
-        auto k = layout.stride[d].constant(), n = layout.size[d].constant();
-        if (!k || !n) return {};
-        stride[d] = *k, size[d] = *n;
-    }
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return stride[a] > stride[b]; });
-    int64_t expected = 1;
-    for (size_t i = rank; i-- > 0;) {
-        if (size[order[i]] != 1 && stride[order[i]] != expected) return {};
-        expected *= size[order[i]];
-    }
-    for (size_t d = 0; d < rank; ++d)
-        if (order[d] != d) return order;
-    return {};
-}
-
 LValue storageValue(const Buffer& buffer, std::vector<const Node*> origins) {
     LValue v;
     v.sizes = buffer.layout.size;
@@ -195,7 +193,8 @@ LValue LoweringContext::realize(const LValue& value, const FixedLayout* layout, 
     Buffer buffer;
     buffer.name = newBufferName();
     buffer.realizedBecause = std::move(reason);
-    const std::vector<size_t> order = layout ? std::vector<size_t>{} : value.memoryOrder;
+    const bool ordered = !layout && value.memoryOrder.size() == value.sizes.size();
+    const std::vector<size_t> order = ordered ? value.memoryOrder : std::vector<size_t>{};
     buffer.layout = layout ? *layout : order.empty() ? contiguousLayout(value.sizes, value.dtype)
                                                      : orderedLayout(value.sizes, value.dtype, order);
     checkDtype(buffer.layout.dtype);

@@ -91,6 +91,10 @@ private:
     int nextBuffer_ = 0;
 };
 
+// The order of a dense layout's dims from outermost to innermost in memory, when it is not
+// row-major (empty when it is, or when sizes or strides are not constants).
+std::vector<size_t> memoryOrderOf(const FixedLayout& layout);
+
 // Broadcasts an index of the output shape to an input of shape `sizes` (right-aligned;
 // size-1 dims read element 0).
 std::vector<IndexExpr> broadcastIndex(const std::vector<IndexExpr>& index, const std::vector<IndexExpr>& sizes);

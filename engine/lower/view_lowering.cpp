@@ -18,6 +18,8 @@ LValue view(LoweringContext& c, const LValue& src, std::vector<IndexExpr> sizes,
             v.sizes = sizes;
             v.view = *layout;
             v.view.size = sizes;
+            // A view of a buffer in another order keeps what order its strides still have.
+            if (!v.memoryOrder.empty()) v.memoryOrder = memoryOrderOf(v.view);
             v.origins = c.lazy({}, src.dtype, nullptr, {src}).origins;
             return v;
         }
