@@ -429,9 +429,15 @@ LoweredGraph lowerGraph(const Graph& graph, const CompileSettings& settings) {
         LValue v = values.at(a.node).at(result);
         const TensorMeta& m = a.node->meta.at(result);
         const bool eagerStrides = !hasSymbols(m) && isDense(m.sizes, m.strides);
-        // A buffer in another order than eager's result (a channels-last convolution's
-        // output) is copied into eager's strides: callers see the strides eager gives.
-        const bool otherOrder = v.storageBacked() && eagerStrides && !v.memoryOrder.empty() && v.view.stride != constants(m.strides);
+        // A buffer laid out in another order than row-major (a channels-last convolution's
+        // output), or a view of one, whose strides are not eager's is copied into eager's
+        // strides: callers see the strides eager gives.
+        auto reordered = [&](const std::string& name) {
+            for (const Buffer& b : out.buffers)
+                if (b.name == name) return !memoryOrderOf(b.layout).empty();
+            return false;
+        };
+        const bool otherOrder = v.storageBacked() && eagerStrides && v.view.stride != constants(m.strides) && reordered(v.buffer);
         if (!v.storageBacked() || otherOrder) {
             FixedLayout layout = ctx.contiguousLayout(v.sizes, v.dtype);
             if (eagerStrides) layout.stride = constants(m.strides);

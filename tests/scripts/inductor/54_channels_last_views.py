@@ -24,3 +24,13 @@ expected = fn(x, w, v)
 actual = torch.compile(fn)(x, w, v)
 for a, e in zip(actual, expected):
     print(torch.allclose(a, e, rtol=1e-05, atol=1e-05) and a.stride() == e.stride(), a.shape, a.dtype)
+
+
+# A view of a channels-last buffer returned as it is gets eager's strides.
+def views(x, w):
+    y = F.conv2d(x, w, padding=1)
+    return y.permute(0, 2, 3, 1), y[1], y.transpose(2, 3)
+
+
+for a, e in zip(torch.compile(views)(x, w), views(x, w)):
+    print(torch.allclose(a, e, rtol=1e-05, atol=1e-05) and a.stride() == e.stride(), a.shape, a.stride())
