@@ -110,9 +110,9 @@ std::string Tracer::currentLine() const {
 
 bool Tracer::isLazy(const Tensor& t) const { return t.defined() && lazy_.count(t.impl()) > 0; }
 
-std::optional<Device> Tracer::deviceOf(const Tensor& t) const {
+Device Tracer::deviceOf(const Tensor& t) const {
     auto it = t.defined() ? lazy_.find(t.impl()) : lazy_.end();
-    return it == lazy_.end() ? std::nullopt : it->second.device;
+    return it != lazy_.end() && it->second.device ? *it->second.device : t.device();
 }
 
 // --------------------------------------------------------------------------- guards

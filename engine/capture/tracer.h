@@ -64,7 +64,7 @@ public:
 
     IValue captureOp(const OpCall& call) override;
     bool isLazy(const Tensor& t) const override;
-    std::optional<Device> deviceOf(const Tensor& t) const override;
+    Device deviceOf(const Tensor& t) const override;
     void graphBreak(const std::string& reason) override;
     void onStatement(const Stmt& stmt) override;
     void onInputUse(const Value& value) override;

@@ -4,7 +4,6 @@
 // turns tensor ops into graph nodes, installs guards on the values the code depends on,
 // and breaks the graph where the code needs real tensor data.
 
-#include <optional>
 #include <string>
 
 #include "ops/op_call.h"
@@ -22,8 +21,8 @@ public:
     // Whether t is a graph value (its data does not exist yet).
     virtual bool isLazy(const Tensor& t) const = 0;
     // The device of the tensor a graph value stands for (its meta tensor's own is "meta");
-    // nullopt when t is not one, or its device is not known.
-    virtual std::optional<Device> deviceOf(const Tensor& t) const = 0;
+    // t's own device when t is not one, or that device is not known.
+    virtual Device deviceOf(const Tensor& t) const = 0;
     // The graph must end here (print, data-dependent branch, explicit break, unsupported
     // call): compile and run what was captured so far, so every lazy tensor becomes real.
     virtual void graphBreak(const std::string& reason) = 0;
