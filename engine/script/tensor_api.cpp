@@ -116,14 +116,14 @@ Value tensorAttribute(Interpreter& interp, const Value& self, const std::string&
     }
     if (name == "dtype") return Value(t.dtype());
     // A graph value's device is the one of the tensor it stands for, as a fake tensor's is.
-    const Device device = interp.tracer() ? interp.tracer()->deviceOf(t) : t.device();
-    if (name == "device") return Value(device);
+    auto device = [&] { return interp.tracer() ? interp.tracer()->deviceOf(t) : t.device(); };
+    if (name == "device") return Value(device());
     if (name == "ndim") return Value(t.dim());
     if (name == "requires_grad") return Value(t.requiresGrad());
     if (name == "is_leaf") return Value(t.isLeaf());
     if (name == "grad") return Value();
     if (name == "data") return self.unsourced();
-    if (name == "is_cuda") return Value(device.kind == Device::Kind::Cuda);
+    if (name == "is_cuda") return Value(device().kind == Device::Kind::Cuda);
     if (name == "is_meta") return Value(t.isMeta());
     if (name == "T" || name == "mT") {
         if (name == "T") {
