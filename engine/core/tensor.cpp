@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <new>
 #include <stdexcept>
 
@@ -35,6 +36,42 @@ int64_t shapeNumel(const Shape& sizes) {
         if (__builtin_mul_overflow(n, s, &n))
             throw ScriptError("RuntimeError", "numel: integer multiplication overflow");  // PyTorch's words
     return n;
+}
+
+std::optional<Shape> viewStrides(const Shape& oldShape, const Shape& oldStrides, const Shape& newShape) {
+    if (oldShape.empty()) return Shape(newShape.size(), 1);
+    int64_t numel = shapeNumel(oldShape);
+    if (numel == 0 && oldShape == newShape) return oldStrides;
+    Shape newStrides(newShape.size());
+    if (numel == 0) {
+        for (std::ptrdiff_t d = static_cast<std::ptrdiff_t>(newShape.size()) - 1; d >= 0; --d) {
+            std::size_t u = static_cast<std::size_t>(d);
+            newStrides[u] = u + 1 == newShape.size() ? 1 : std::max<int64_t>(newShape[u + 1], 1) * newStrides[u + 1];
+        }
+        return newStrides;
+    }
+    std::ptrdiff_t viewD = static_cast<std::ptrdiff_t>(newShape.size()) - 1;
+    int64_t chunkBase = oldStrides.back();
+    int64_t tensorNumel = 1, viewNumel = 1;
+    for (std::ptrdiff_t td = static_cast<std::ptrdiff_t>(oldShape.size()) - 1; td >= 0; --td) {
+        std::size_t t = static_cast<std::size_t>(td);
+        tensorNumel *= oldShape[t];
+        if (td == 0 || (oldShape[t - 1] != 1 && oldStrides[t - 1] != tensorNumel * chunkBase)) {
+            while (viewD >= 0 && (viewNumel < tensorNumel || newShape[static_cast<std::size_t>(viewD)] == 1)) {
+                newStrides[static_cast<std::size_t>(viewD)] = viewNumel * chunkBase;
+                viewNumel *= newShape[static_cast<std::size_t>(viewD)];
+                --viewD;
+            }
+            if (viewNumel != tensorNumel) return std::nullopt;
+            if (td > 0) {
+                chunkBase = oldStrides[t - 1];
+                tensorNumel = 1;
+                viewNumel = 1;
+            }
+        }
+    }
+    if (viewD != -1) return std::nullopt;
+    return newStrides;
 }
 
 namespace {

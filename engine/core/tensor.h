@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,9 @@ using Shape = std::vector<int64_t>;
 // Contiguous (row-major) strides for sizes.
 Shape contiguousStrides(const Shape& sizes);
 int64_t shapeNumel(const Shape& sizes);
+// ATen's computeStride: strides for viewing (sizes, strides) as newShape without copying,
+// or nullopt when some new dim would span non-contiguous chunks.
+std::optional<Shape> viewStrides(const Shape& oldShape, const Shape& oldStrides, const Shape& newShape);
 
 // A copy of a storage's bytes in an accelerator's memory (runtime/cuda_memory.h makes them).
 class DeviceCopy {

@@ -388,6 +388,16 @@ IndexExpr product(const std::vector<IndexExpr>& values) {
     return p;
 }
 
+std::optional<std::vector<int64_t>> constantValues(const std::vector<IndexExpr>& exprs) {
+    std::vector<int64_t> values;
+    for (const IndexExpr& e : exprs) {
+        std::optional<int64_t> n = e.constant();
+        if (!n) return std::nullopt;
+        values.push_back(*n);
+    }
+    return values;
+}
+
 std::string sizesStr(const std::vector<IndexExpr>& sizes, bool tuple) {
     std::string inner;
     for (size_t i = 0; i < sizes.size(); ++i) inner += (i ? ", " : "") + sizes[i].str();

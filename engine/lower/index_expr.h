@@ -80,6 +80,8 @@ struct IndexExpr::Atom {
 // Row-major strides of `sizes` (the contiguous layout).
 std::vector<IndexExpr> contiguousStrides(const std::vector<IndexExpr>& sizes);
 IndexExpr product(const std::vector<IndexExpr>& values);
+// Every expression's value, when all are constants.
+std::optional<std::vector<int64_t>> constantValues(const std::vector<IndexExpr>& exprs);
 std::string sizesStr(const std::vector<IndexExpr>& sizes, bool tuple);  // [16, 16] or (256,)
 
 }  // namespace fusescope

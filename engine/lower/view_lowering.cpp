@@ -70,9 +70,18 @@ LValue reshape(LoweringContext& c, const LValue& src, std::vector<IndexExpr> siz
             return old;
         },
         [sizes](const FixedLayout& l) -> std::optional<FixedLayout> {
-            if (!FixedLayout{l.device, l.dtype, l.size, l.stride, {}}.isContiguous()) return std::nullopt;
             FixedLayout out = l;
-            out.stride = contiguousStrides(sizes);
+            if (FixedLayout{l.device, l.dtype, l.size, l.stride, {}}.isContiguous()) {
+                out.stride = contiguousStrides(sizes);
+                return out;
+            }
+            // Known strides: a view whenever eager's would be one (heads split from a slice).
+            std::optional<Shape> oldSizes = constantValues(l.size), oldStrides = constantValues(l.stride), newSizes = constantValues(sizes);
+            if (!oldSizes || !oldStrides || !newSizes) return std::nullopt;
+            std::optional<Shape> strides = viewStrides(*oldSizes, *oldStrides, *newSizes);
+            if (!strides) return std::nullopt;
+            out.stride.clear();
+            for (int64_t stride : *strides) out.stride.push_back(IndexExpr(stride));
             return out;
         });
 }

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -43,18 +44,25 @@ double attentionScale(const BoundArgs& a) {
     return a["scale"].isNone() ? 1.0 / std::sqrt(static_cast<double>(a.tensor("query").sizes()[3])) : a.number("scale");
 }
 
+// As PyTorch's: laid out like the query (its strides when dense, else its dims' order), so
+// attention over heads split from one [B, L, 3C] product returns [B, L, H, D] storage and
+// the usual transpose(1, 2).reshape(B, L, C) after it moves nothing.
 ResultMeta attentionMeta(const BoundArgs& a) {
-    AttentionShape s = attentionShape(a);
-    return contiguousMeta({s.batch, s.heads, s.queries, s.valueDepth}, a.tensor("query").dtype());
+    const AttentionShape s = attentionShape(a);
+    const Tensor& q = a.tensor("query");
+    ResultMeta meta = contiguousMeta({s.batch, s.heads, s.queries, s.valueDepth}, q.dtype());
+    if (s.valueDepth == s.depth) meta.strides = pointwiseStrides(q.sizes(), {q});
+    return meta;
 }
 
 // Per head: scores = q @ k^T * scale (BLAS), a softmax over each row's visible keys (in
 // double), out = weights @ v (BLAS).
-void attentionInto(const BoundArgs& a, const Tensor& out) {
+void attentionInto(const BoundArgs& a, const Tensor& result) {
     const AttentionShape s = attentionShape(a);
     const bool causal = a.flag("is_causal");
     const double scale = attentionScale(a);
     Tensor q = contiguousCopy(a.tensor("query")), k = contiguousCopy(a.tensor("key")), v = contiguousCopy(a.tensor("value"));
+    const Tensor out = result.isContiguous() ? result : allocate(contiguousMeta(result.sizes(), result.dtype()));
     const int dtype = out.dtype() == DType::Float64 ? 1 : 0;
     const size_t item = dtypeSize(out.dtype());
     Tensor scores = allocate(contiguousMeta({s.queries, s.keys}, out.dtype()));
@@ -77,19 +85,40 @@ void attentionInto(const BoundArgs& a, const Tensor& out) {
         }
         blasGemm(dtype, 0, 0, s.queries, s.valueDepth, s.keys, 1.0, bytePtr(scores), s.keys, vp, s.valueDepth, 0.0, op, s.valueDepth);
     }
+    if (out.impl() != result.impl()) copyInto(result, out);
 }
 
-// The extern kernel on contiguous operands; its geometry: B, H, L, S, D, Dv, is_causal and
-// the scale's bits.
+// An operand the kernel reads in place: [B, H, rows, depth] with constant strides, the
+// depth dim's 1 and rows that do not overlap; its B, H and row strides go to the geometry.
+std::optional<std::vector<int64_t>> attentionStrides(const FixedLayout& x) {
+    std::optional<std::vector<int64_t>> known = constantValues(x.stride);
+    if (!known) return std::nullopt;
+    std::vector<int64_t> strides = *known;
+    const std::optional<int64_t> rows = x.size[2].constant(), depth = x.size[3].constant();
+    if (!rows || !depth || (strides[3] != 1 && *depth != 1)) return std::nullopt;
+    if (*rows == 1) strides[2] = std::max<int64_t>(strides[2], *depth);  // never stepped over; BLAS wants ld >= depth
+    if (strides[2] < *depth) return std::nullopt;
+    strides.pop_back();
+    return strides;
+}
+
+// The extern kernel reading q, k and v through their strides (views of one qkv product
+// need no copies); its geometry: B, H, L, S, D, Dv, is_causal, the scale's bits, then the
+// B, H and row strides of q, k, v and the result.
 std::vector<LValue> lowerAttention(LoweringContext& c, const LoweringArgs& a) {
     std::vector<LValue> operands;
+    std::vector<int64_t> strides;
     for (const char* name : {"query", "key", "value"}) {
         LValue x = a.tensor(name);
-        if (!x.storageBacked() || !x.view.isContiguous()) {
+        std::optional<std::vector<int64_t>> readable;
+        if (x.storageBacked()) readable = attentionStrides(x.view);
+        if (!readable) {
             FixedLayout layout = c.contiguousLayout(x.sizes, x.dtype);
-            x = c.realize(x, &layout, "an operand of fused attention (it reads contiguous [B, H, L, D] storage)");
+            x = c.realize(x, &layout, "an operand of fused attention (it reads [B, H, L, D] storage whose last dim is dense)");
+            readable = attentionStrides(x.view);
         }
         operands.push_back(x);
+        strides.insert(strides.end(), readable->begin(), readable->end());
     }
     std::vector<int64_t> geometry;
     for (const IndexExpr& size : {operands[0].sizes[0], operands[0].sizes[1], operands[0].sizes[2], operands[1].sizes[2],
@@ -103,7 +132,15 @@ std::vector<LValue> lowerAttention(LoweringContext& c, const LoweringArgs& a) {
     int64_t bits;
     std::memcpy(&bits, &scale, sizeof bits);
     geometry.push_back(bits);
-    return {c.extern_(ExternKernelKind::Attention, operands, c.contiguousLayout(c.outputSizes(), c.meta().dtype), geometry)};
+    // The result in eager's strides (PyTorch's layout) when the kernel can write them, else row-major.
+    const FixedLayout rowMajor = c.contiguousLayout(c.outputSizes(), c.meta().dtype);
+    FixedLayout layout = rowMajor;
+    for (size_t d = 0; d < layout.stride.size() && d < c.meta().strides.size(); ++d) layout.stride[d] = IndexExpr(c.meta().strides[d]);
+    std::optional<std::vector<int64_t>> written = attentionStrides(layout);
+    if (!written) written = attentionStrides(layout = rowMajor);
+    geometry.insert(geometry.end(), strides.begin(), strides.end());
+    geometry.insert(geometry.end(), written->begin(), written->end());
+    return {c.extern_(ExternKernelKind::Attention, operands, layout, geometry)};
 }
 
 }  // namespace

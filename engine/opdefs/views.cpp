@@ -80,44 +80,6 @@ Shape inferSize(const std::vector<int64_t>& shape, int64_t numel) {
     return out;
 }
 
-// ATen's computeStride: strides for viewing (sizes, strides) as newShape without copying,
-// or nullopt when some new dim would span non-contiguous chunks.
-std::optional<Shape> viewStrides(const Shape& oldShape, const Shape& oldStrides, const Shape& newShape) {
-    if (oldShape.empty()) return Shape(newShape.size(), 1);
-    int64_t numel = shapeNumel(oldShape);
-    if (numel == 0 && oldShape == newShape) return oldStrides;
-    Shape newStrides(newShape.size());
-    if (numel == 0) {
-        for (std::ptrdiff_t d = static_cast<std::ptrdiff_t>(newShape.size()) - 1; d >= 0; --d) {
-            std::size_t u = static_cast<std::size_t>(d);
-            newStrides[u] = u + 1 == newShape.size() ? 1 : std::max<int64_t>(newShape[u + 1], 1) * newStrides[u + 1];
-        }
-        return newStrides;
-    }
-    std::ptrdiff_t viewD = static_cast<std::ptrdiff_t>(newShape.size()) - 1;
-    int64_t chunkBase = oldStrides.back();
-    int64_t tensorNumel = 1, viewNumel = 1;
-    for (std::ptrdiff_t td = static_cast<std::ptrdiff_t>(oldShape.size()) - 1; td >= 0; --td) {
-        std::size_t t = static_cast<std::size_t>(td);
-        tensorNumel *= oldShape[t];
-        if (td == 0 || (oldShape[t - 1] != 1 && oldStrides[t - 1] != tensorNumel * chunkBase)) {
-            while (viewD >= 0 && (viewNumel < tensorNumel || newShape[static_cast<std::size_t>(viewD)] == 1)) {
-                newStrides[static_cast<std::size_t>(viewD)] = viewNumel * chunkBase;
-                viewNumel *= newShape[static_cast<std::size_t>(viewD)];
-                --viewD;
-            }
-            if (viewNumel != tensorNumel) return std::nullopt;
-            if (td > 0) {
-                chunkBase = oldStrides[t - 1];
-                tensorNumel = 1;
-                viewNumel = 1;
-            }
-        }
-    }
-    if (viewD != -1) return std::nullopt;
-    return newStrides;
-}
-
 // reshape/flatten: a view when the strides allow, otherwise a contiguous copy.
 Tensor reshapeTo(const Tensor& self, const Shape& shape) {
     if (auto strides = viewStrides(self.sizes(), self.strides(), shape))
@@ -259,8 +221,17 @@ std::vector<LValue> lowerNarrow(LoweringContext& c, const LoweringArgs& a) {
     return sliceFrom(c, a, a.bound().integer("dim"), a.bound().integer("start"), 1);
 }
 
-// detach, contiguous: the same elements.
-std::vector<LValue> lowerIdentity(LoweringContext& c, const LoweringArgs& a) { return {identity(c, a.tensor("self"))}; }
+// detach, contiguous: the same elements. A buffer already row-major is returned as it is (as
+// eager returns self), so a view after it, like attention's transpose(1, 2).contiguous()
+// .view(B, L, C), stays a view rather than a copy.
+std::vector<LValue> lowerIdentity(LoweringContext& c, const LoweringArgs& a) {
+    const LValue self = a.tensor("self");
+    if (!self.storageBacked() || !FixedLayout{self.view.device, self.view.dtype, self.view.size, self.view.stride, {}}.isContiguous())
+        return {identity(c, self)};
+    LValue same = self;
+    same.origins = c.lazy({}, self.dtype, nullptr, {self}).origins;
+    return {same};
+}
 
 }  // namespace
 

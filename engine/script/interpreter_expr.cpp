@@ -2,8 +2,10 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <mutex>
 #include <new>
 #include <stdexcept>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -151,23 +153,40 @@ Value Interpreter::callOp(const std::string& opName, CallStyle style, const Valu
     }
 }
 
-Value Interpreter::withNamedResults(const OpDef& op, Value results, const SourceLocation& where) {
-    if (!results.as<TupleObject>()) return results;
-    // The overload that ran (max.dim among max's) is the one whose schema names its results.
+namespace {
+
+// "(Tensor values, Tensor indices)" of the overload whose schema names its results (max.dim
+// among max's): the last word of each; empty when no overload names them.
+const std::vector<std::string>& resultNames(const OpDef& op) {
+    static std::unordered_map<const OpDef*, std::vector<std::string>> names;  // op definitions live for the process
+    static std::mutex mutex;
+    std::lock_guard<std::mutex> lock(mutex);
+    auto [it, inserted] = names.try_emplace(&op);
+    if (!inserted) return it->second;
     const std::vector<const OpDef*> overloads = OpRegistry::instance().overloads(baseOpName(op.name));
     auto named = std::find_if(overloads.begin(), overloads.end(),
                               [](const OpDef* o) { return o->schema.find("-> (") != std::string::npos; });
-    if (named == overloads.end()) return results;
+    if (named == overloads.end()) return it->second;
     const std::string& schema = (*named)->schema;
-    ValueList fields;  // "(Tensor values, Tensor indices)": the last word of each result
     const size_t open = schema.find("-> (") + 4;
-    std::string list = schema.substr(open, schema.rfind(')') - open);
+    const std::string list = schema.substr(open, schema.rfind(')') - open);
     for (size_t start = 0; start <= list.size();) {
-        size_t end = std::min(list.find(',', start), list.size());
-        std::string result = list.substr(start, end - start);
-        fields.push_back(Value(result.substr(result.rfind(' ') + 1)));
+        const size_t end = std::min(list.find(',', start), list.size());
+        const std::string result = list.substr(start, end - start);
+        it->second.push_back(result.substr(result.rfind(' ') + 1));
         start = end + 1;
     }
+    return it->second;
+}
+
+}  // namespace
+
+Value Interpreter::withNamedResults(const OpDef& op, Value results, const SourceLocation& where) {
+    if (!results.as<TupleObject>()) return results;
+    const std::vector<std::string>& names = resultNames(op);
+    if (names.empty()) return results;
+    ValueList fields;
+    for (const std::string& name : names) fields.push_back(Value(name));
     if (returnTypes_.isNone()) returnTypes_ = loadLibraryModule("torch.return_types", where);
     CallArgs args{{Value(std::string(baseOpName(op.name))), makeTuple(std::move(fields)), std::move(results)}, {}, where};
     return call(returnTypes_.as<ModuleObject>()->attrs.at("_make"), args);

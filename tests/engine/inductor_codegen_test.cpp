@@ -150,6 +150,33 @@ print(torch.allclose(torch.compile(f)(x, w), f(x, w), rtol=1e-05, atol=1e-06))
     EXPECT_NE(src.find("static const int64_t geometry[] = {2, 2, 70, 70, 8, 8, 1, "), std::string::npos) << src;  // causal
 }
 
+// Heads split from one qkv product are read in place (their B, H and row strides in the
+// geometry), and the result, in PyTorch's [B, L, H, D] storage, reaches the projection
+// through transpose(1, 2).contiguous().view(...) as a view: products and attention only.
+TEST(InductorCodegen, AttentionReadsSplitHeadsInPlaceAndFeedsTheProjectionWithoutCopies) {
+    SKIP_WITHOUT_CPP_JIT();
+    ScriptRun run = runScript(R"(import torch
+import torch.nn.functional as F
+def f(x, w, p):
+    q, k, v = (x @ w).split(16, dim=2)
+    q, k, v = [t.view(2, 70, 2, 8).transpose(1, 2) for t in (q, k, v)]
+    y = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+    return y.transpose(1, 2).contiguous().view(2, 70, 16) @ p
+x = torch.linspace(-1.0, 1.0, 2 * 70 * 16).reshape(2, 70, 16)
+w = torch.linspace(-0.7, 0.7, 16 * 48).reshape(16, 48).cos()
+p = torch.linspace(-0.5, 0.5, 16 * 16).reshape(16, 16).sin()
+print(torch.allclose(torch.compile(f)(x, w, p), f(x, w, p), rtol=1e-04, atol=1e-05))  # values up to 6.6
+)");
+    ASSERT_EQ(run.error, "") << run.logs;
+    EXPECT_EQ(run.out, "True\n");
+    auto kernels = kernelsOf(run);
+    ASSERT_EQ(kernels.size(), 1u);
+    const std::string& src = kernels[0].source;
+    EXPECT_EQ(src.find("cpp_fused"), std::string::npos) << src;  // no copy before or after
+    // q, k and v: batch, head and row strides of views into the [2, 70, 48] product; the result's [B, L, H, D] strides.
+    EXPECT_NE(src.find(", 3360, 8, 48, 3360, 8, 48, 3360, 8, 48, 1120, 8, 16};"), std::string::npos) << src;
+}
+
 TEST(InductorCodegen, KernelsCarryTheirProvenance) {
     ScriptRun run = runScript(kPointwiseChain, "", "chain.py");
     auto kernels = kernelsOf(run);

@@ -57,36 +57,56 @@ extern "C" void fs_trace_end(void* span);
 // ZeroDivisionError as eager does. (Zero-initialised: no static initialiser runs.)
 static int fs_status;
 )PRELUDE" + fsHelpers() + R"ATTENTION(
-// softmax(q @ k^T * scale) @ v over contiguous [B, H, L, D] q, [B, H, S, D] k and
-// [B, H, S, Dv] v (geometry: B, H, L, S, D, Dv, is_causal, the scale's bits), as PyTorch's
-// CPU flash attention computes it: blocks of 64 query rows run in parallel, each walks the
-// blocks of 64 keys its rows see (under is_causal, key j is seen by rows i >= j, so blocks
-// past the diagonal are never computed) with a running maximum and sum per row, so each
-// exp is computed once and the scores never leave the cache.
+// softmax(q @ k^T * scale) @ v over [B, H, L, D] q, [B, H, S, D] k and [B, H, S, Dv] v, each
+// read through its strides (the head dim's is 1: q, k and v may be views of one qkv
+// buffer) and out written through its own (PyTorch's: those of q), as PyTorch's CPU flash
+// attention computes it. Geometry: B, H, L, S, D, Dv, is_causal, the scale's bits, then the
+// B, H and row strides of q, k, v and out. Blocks of 64 query rows run in parallel; each
+// takes the keys its rows see in blocks of up to 512 (under is_causal, key j is seen by
+// rows i >= j, so keys past the block's diagonal are never computed): one product for the
+// block's scores, a running maximum and sum per row across key blocks, one product into
+// the rows' accumulators. So each exp is computed once and the scores stay in cache.
+enum { fs_attention_row_block = 64, fs_attention_key_block = 512 };
+// `scratch`: the block's scores (64 x 512) and accumulators (64 x Dv), one per thread.
 template <class T>
-static void fs_attention_rows(int dtype, const int64_t* g, const T* q, const T* k, const T* v, T* out, int64_t bh, int64_t r0) {
-    const int64_t L = g[2], S = g[3], D = g[4], Dv = g[5], causal = g[6], rows = L - r0 < 64 ? L - r0 : 64;
+static void fs_attention_rows(int dtype, const int64_t* g, const T* q, const T* k, const T* v, T* out, int64_t bh, int64_t r0,
+                              T* scratch) {
+    enum { kRows = fs_attention_row_block, kKeys = fs_attention_key_block };
+    const int64_t L = g[2], S = g[3], D = g[4], Dv = g[5], causal = g[6], rows = L - r0 < kRows ? L - r0 : kRows;
     double scale;
     __builtin_memcpy(&scale, &g[7], sizeof scale);
-    const T* qp = q + (bh * L + r0) * D;
-    const T* kp = k + bh * S * D;
-    const T* vp = v + bh * S * Dv;
-    T* acc = (T*)fs_alloc(rows * Dv * (int64_t)sizeof(T));
-    T* p = (T*)fs_alloc(64 * 64 * (int64_t)sizeof(T));
-    T top[64], sum[64];
-    for (int64_t i = 0; i < rows; ++i) top[i] = -__builtin_inf(), sum[i] = 0;
-    for (int64_t i = 0; i < rows * Dv; ++i) acc[i] = 0;
+    const int64_t b = bh / g[1], h = bh % g[1];
+    const int64_t ldq = g[10], ldk = g[13], ldv = g[16], ldo = g[19];
+    const T* qp = q + b * g[8] + h * g[9] + r0 * ldq;
+    const T* kp = k + b * g[11] + h * g[12];
+    const T* vp = v + b * g[14] + h * g[15];
+    T* op = out + b * g[17] + h * g[18] + r0 * ldo;
     const int64_t end = causal && r0 + rows < S ? r0 + rows : S;
-    for (int64_t c0 = 0; c0 < end; c0 += 64) {
-        const int64_t cols = end - c0 < 64 ? end - c0 : 64;
-        fs_gemm(dtype, 0, 1, rows, cols, D, scale, qp, D, kp + c0 * D, D, 0.0, p, 64);
+    if (end == 0) {  // no keys: zeros, as the eager kernel's empty product gives
+        for (int64_t i = 0; i < rows; ++i)
+            for (int64_t d = 0; d < Dv; ++d) op[i * ldo + d] = T(0);
+        return;
+    }
+    T* p = scratch;
+    T* acc = scratch + kRows * kKeys;
+    T top[kRows], sum[kRows];
+    for (int64_t i = 0; i < rows; ++i) top[i] = -__builtin_inf(), sum[i] = 0;
+    for (int64_t c0 = 0; c0 < end; c0 += kKeys) {
+        const int64_t cols = end - c0 < kKeys ? end - c0 : kKeys;
+        fs_gemm(dtype, 0, 1, rows, cols, D, scale, qp, ldq, kp + c0 * ldk, ldk, 0.0, p, kKeys);
         for (int64_t i = 0; i < rows; ++i) {
-            T* row = p + i * 64;
+            T* row = p + i * kKeys;
             int64_t seen = causal ? r0 + i + 1 - c0 : cols;
             seen = seen < 0 ? 0 : seen > cols ? cols : seen;
-            T high = top[i];
-            for (int64_t j = 0; j < seen; ++j) high = row[j] > high ? row[j] : high;
+            T high = top[i], lanes[16];  // sixteen running maxima, so the loop vectorises
+            for (int l = 0; l < 16; ++l) lanes[l] = high;
+            int64_t m = 0;
+            for (; m + 16 <= seen; m += 16)
+                for (int l = 0; l < 16; ++l) lanes[l] = row[m + l] > lanes[l] ? row[m + l] : lanes[l];
+            for (; m < seen; ++m) high = row[m] > high ? row[m] : high;
+            for (int l = 0; l < 16; ++l) high = lanes[l] > high ? lanes[l] : high;
             T total = 0;
+            #pragma omp simd reduction(+ : total)
             for (int64_t j = 0; j < cols; ++j) {
                 T e = j < seen ? fs_exp(row[j] - high) : T(0);
                 row[j] = e;
@@ -95,25 +115,29 @@ static void fs_attention_rows(int dtype, const int64_t* g, const T* q, const T* 
             const T carry = top[i] == high ? T(1) : fs_exp(top[i] - high);  // rescales what earlier blocks added
             sum[i] = sum[i] * carry + total;
             top[i] = high;
-            if (carry != T(1))
+            if (c0 > 0 && carry != T(1))
                 for (int64_t d = 0; d < Dv; ++d) acc[i * Dv + d] *= carry;
         }
-        fs_gemm(dtype, 0, 0, rows, Dv, cols, 1.0, p, 64, vp + c0 * Dv, Dv, 1.0, acc, Dv);
+        fs_gemm(dtype, 0, 0, rows, Dv, cols, 1.0, p, kKeys, vp + c0 * ldv, ldv, c0 > 0 ? 1.0 : 0.0, acc, Dv);
     }
-    T* op = out + (bh * L + r0) * Dv;
     for (int64_t i = 0; i < rows; ++i)
-        for (int64_t d = 0; d < Dv; ++d) op[i * Dv + d] = acc[i * Dv + d] / sum[i];
-    fs_free(p, 64 * 64 * (int64_t)sizeof(T));
-    fs_free(acc, rows * Dv * (int64_t)sizeof(T));
+        for (int64_t d = 0; d < Dv; ++d) op[i * ldo + d] = acc[i * Dv + d] / sum[i];
 }
 static void fs_attention(int dtype, const int64_t* g, const void* q, const void* k, const void* v, void* out) {
-    const int64_t heads = g[0] * g[1], blocks = (g[2] + 63) / 64;
-    #pragma omp parallel for collapse(2) schedule(dynamic)
-    for (int64_t bh = 0; bh < heads; ++bh)
-        for (int64_t b = 0; b < blocks; ++b) {
-            if (dtype == 1) fs_attention_rows(dtype, g, (const double*)q, (const double*)k, (const double*)v, (double*)out, bh, b * 64);
-            else fs_attention_rows(dtype, g, (const float*)q, (const float*)k, (const float*)v, (float*)out, bh, b * 64);
-        }
+    const int64_t heads = g[0] * g[1], blocks = (g[2] + fs_attention_row_block - 1) / fs_attention_row_block;
+    const int64_t scratch = fs_attention_row_block * (fs_attention_key_block + g[5]) * (dtype == 1 ? 8 : 4);
+    #pragma omp parallel
+    {
+        void* work = fs_alloc(scratch);
+        #pragma omp for collapse(2) schedule(dynamic)
+        for (int64_t bh = 0; bh < heads; ++bh)
+            for (int64_t b = 0; b < blocks; ++b) {
+                const int64_t r0 = b * fs_attention_row_block;
+                if (dtype == 1) fs_attention_rows(dtype, g, (const double*)q, (const double*)k, (const double*)v, (double*)out, bh, r0, (double*)work);
+                else fs_attention_rows(dtype, g, (const float*)q, (const float*)k, (const float*)v, (float*)out, bh, r0, (float*)work);
+            }
+        fs_free(work, scratch);
+    }
 }
 )ATTENTION";
     return prelude;

@@ -36,3 +36,27 @@ for dtype in (torch.float64, torch.float32):
     for a, e, t in zip(actual, expected, textbook):
         print(torch.allclose(a, e, rtol=tolerance, atol=tolerance) and torch.allclose(a, t, rtol=tolerance, atol=tolerance),
               a.shape, a.dtype)
+
+
+# Heads split from one qkv product: the kernel reads the views in place (rows 3 * C apart)
+# and writes [B, L, H, D] storage, so the transpose and reshape after it are views. 600
+# keys: rows past 512 take two key blocks (the running maximum carried between them), as
+# does the single last query row over every key.
+def heads(qkv, h):
+    b, t, c3 = qkv.shape
+    q, k, v = [x.view(b, t, h, c3 // 3 // h).transpose(1, 2) for x in qkv.split(c3 // 3, dim=2)]
+    y = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+    return y, y.transpose(1, 2).reshape(b, t, c3 // 3), F.scaled_dot_product_attention(q[:, :, -1:], k, v)
+
+
+for dtype in (torch.float64, torch.float32):
+    qkv = torch.linspace(-3.0, 3.0, 2 * 600 * 48, dtype=dtype).reshape(2, 600, 48).sin() * 2
+    expected = heads(qkv, 2)
+    actual = torch.compile(heads)(qkv, 2)
+    q, k, v = [x.view(2, 600, 2, 8).transpose(1, 2).contiguous() for x in qkv.split(16, dim=2)]
+    causal = formula(q, k, v, True, 8 ** -0.5)
+    textbook = (causal, causal.transpose(1, 2).reshape(2, 600, 16), formula(q[:, :, -1:], k, v, False, 8 ** -0.5))
+    tolerance = 1e-5 if dtype == torch.float32 else 1e-12
+    for a, e, t in zip(actual, expected, textbook):
+        print(torch.allclose(a, e, rtol=tolerance, atol=tolerance) and torch.allclose(a, t, rtol=tolerance, atol=tolerance),
+              a.shape, a.stride(), e.stride())

@@ -33,5 +33,21 @@ class _ReturnType:
         return tuple(self) == tuple(other)
 
 
+# One class per op, so type(r).__name__ is the op's name as in PyTorch.
+class max(_ReturnType):
+    pass
+
+
+class min(_ReturnType):
+    pass
+
+
+class topk(_ReturnType):
+    pass
+
+
+_TYPES = {"max": max, "min": min, "topk": topk}
+
+
 def _make(name, fields, values):
-    return _ReturnType(name, fields, values)
+    return _TYPES.get(name, _ReturnType)(name, fields, values)

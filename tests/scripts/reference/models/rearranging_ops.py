@@ -71,6 +71,7 @@ print(scores.topk(1, dim=0).indices)
 print(scores.max(dim=1))
 result = scores.min(1)
 print(result.values, result[1], len(result))
+print(type(result).__name__, type(scores.topk(1)).__name__, type(torch.max(scores, 0)).__name__)
 try:
     scores.topk(5)
 except RuntimeError as e:
