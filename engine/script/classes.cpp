@@ -293,19 +293,31 @@ void Interpreter::setAttribute(const Value& object, const std::string& name, con
     fail("AttributeError", "'" + pythonTypeName(object) + "' object attribute '" + name + "' is read-only");
 }
 
+namespace {
+
+// When `name` is a property of the instance's class: calls its setter (with `value`) or
+// deleter (without), failing as Python does when it has none, and returns true.
+bool runPropertyAccessor(Interpreter& in, const Value& object, const std::string& name, const Value* value) {
+    const auto* instance = object.as<InstanceObject>();
+    const Value* attr = instance->cls->lookup(name);
+    const PropertyObject* property = attr ? attr->as<PropertyObject>() : nullptr;
+    if (!property) return false;
+    const Value& accessor = value ? property->setter : property->deleter;
+    if (accessor.isNone())
+        in.fail("AttributeError", "property '" + name + "' of '" + instance->cls->name + "' object has no " + (value ? "setter" : "deleter"));
+    CallArgs a;
+    a.args = {object};
+    if (value) a.args.push_back(*value);
+    in.call(accessor, a);
+    return true;
+}
+
+}  // namespace
+
 void Interpreter::genericSetAttribute(const Value& object, const std::string& name, const Value& value) {
     auto* instance = object.as<InstanceObject>();
     if (!instance) fail("TypeError", "object.__setattr__() needs an instance of a script class");
-    if (const Value* attr = instance->cls->lookup(name); attr && attr->as<PropertyObject>()) {
-        const auto& p = *attr->as<PropertyObject>();
-        if (p.setter.isNone())
-            fail("AttributeError", "property '" + name + "' of '" + instance->cls->name + "' object has no setter");
-        CallArgs a;
-        a.args = {object, value};
-        call(p.setter, a);
-        return;
-    }
-    instance->dict->set(Value(name), value.unsourced());
+    if (!runPropertyAccessor(*this, object, name, &value)) instance->dict->set(Value(name), value.unsourced());
 }
 
 void Interpreter::deleteAttribute(const Value& object, const std::string& name) {
@@ -332,16 +344,7 @@ void Interpreter::deleteAttribute(const Value& object, const std::string& name) 
 void Interpreter::genericDeleteAttribute(const Value& object, const std::string& name) {
     auto* instance = object.as<InstanceObject>();
     if (!instance) fail("TypeError", "object.__delattr__() needs an instance of a script class");
-    if (const Value* attr = instance->cls->lookup(name); attr && attr->as<PropertyObject>()) {
-        const auto& p = *attr->as<PropertyObject>();
-        if (p.deleter.isNone())
-            fail("AttributeError", "property '" + name + "' of '" + instance->cls->name + "' object has no deleter");
-        CallArgs a;
-        a.args = {object};
-        call(p.deleter, a);
-        return;
-    }
-    if (!instance->dict->erase(Value(name))) noAttribute(*this, object, name);
+    if (!runPropertyAccessor(*this, object, name, nullptr) && !instance->dict->erase(Value(name))) noAttribute(*this, object, name);
 }
 
 bool Interpreter::hasAttribute(const Value& object, const std::string& name) {
