@@ -16,6 +16,16 @@ namespace fs = std::filesystem;
 
 std::vector<KernelSourceEvent> kernelsOf(const ScriptRun& run) { return run.eventsOf<KernelSourceEvent>(); }
 
+// Runs `script`, expects `out` on stdout and one compiled module; returns its C++.
+std::string onlyModuleSource(const std::string& script, const std::string& out) {
+    ScriptRun run = runScript(script);
+    EXPECT_EQ(run.error, "") << run.logs;
+    EXPECT_EQ(run.out, out);
+    auto kernels = kernelsOf(run);
+    EXPECT_EQ(kernels.size(), 1u);
+    return kernels.empty() ? "" : kernels[0].source;
+}
+
 void expectEveryRefusalExplained(const ScriptRun& run) {
     for (const auto& d : run.eventsOf<FusionDecisionEvent>()) {
         if (d.fused) continue;
@@ -98,7 +108,7 @@ print(torch.allclose(f(x, w, b), F.gelu(F.linear(x, w, b)), rtol=1e-05, atol=1e-
 TEST(InductorCodegen, ConvolutionChainsStayChannelsLastAndOutputsKeepEagerStrides) {
     SKIP_WITHOUT_CPP_JIT();
     if (!convolutionUsesOneDnn()) GTEST_SKIP() << "this build runs convolutions without oneDNN";
-    ScriptRun run = runScript(R"(import torch
+    const std::string src = onlyModuleSource(R"(import torch
 import torch.nn.functional as F
 def f(x, w1, w2, scale):
     y = F.relu(F.conv2d(x, w1, padding=1) * scale.reshape(1, -1, 1, 1))
@@ -112,12 +122,7 @@ expected = f(x, w1, w2, scale)
 actual = torch.compile(f)(x, w1, w2, scale)
 for a, e in zip(actual, expected):
     print(torch.allclose(a, e, rtol=1e-05, atol=1e-05), a.stride() == e.stride(), a.is_contiguous())
-)");
-    ASSERT_EQ(run.error, "") << run.logs;
-    EXPECT_EQ(run.out, "True True True\nTrue True True\n");
-    auto kernels = kernelsOf(run);
-    ASSERT_EQ(kernels.size(), 1u);
-    const std::string& src = kernels[0].source;
+)", "True True True\nTrue True True\n");
     // Both convolutions: input and output flags in the geometry's last two entries.
     EXPECT_NE(src.find(", 8, 1, 0, 1};"), std::string::npos) << src;   // reads x as given, writes NHWC
     EXPECT_NE(src.find(", 16, 1, 1, 1};"), std::string::npos) << src;  // reads the NHWC relu buffer
@@ -130,7 +135,7 @@ for a, e in zip(actual, expected):
 // stands for a cpu tensor), as the CPU fast path in F.scaled_dot_product_attention asks.
 TEST(InductorCodegen, AttentionOverComputedHeadsIsOneFusedExternKernel) {
     SKIP_WITHOUT_CPP_JIT();
-    ScriptRun run = runScript(R"(import torch
+    const std::string src = onlyModuleSource(R"(import torch
 import torch.nn.functional as F
 def f(x, w):
     q, k, v = (x @ w).split(16, dim=2)
@@ -140,12 +145,7 @@ def f(x, w):
 x = torch.linspace(-1.0, 1.0, 2 * 70 * 16).reshape(2, 70, 16)
 w = torch.linspace(-0.7, 0.7, 16 * 48).reshape(16, 48).cos()
 print(torch.allclose(torch.compile(f)(x, w), f(x, w), rtol=1e-05, atol=1e-06))
-)");
-    ASSERT_EQ(run.error, "") << run.logs;
-    EXPECT_EQ(run.out, "True\n");
-    auto kernels = kernelsOf(run);
-    ASSERT_EQ(kernels.size(), 1u);
-    const std::string& src = kernels[0].source;
+)", "True\n");
     EXPECT_NE(src.find("extern_kernels.flash_attention"), std::string::npos) << src;
     EXPECT_NE(src.find("static const int64_t geometry[] = {2, 2, 70, 70, 8, 8, 1, "), std::string::npos) << src;  // causal
 }
@@ -155,7 +155,7 @@ print(torch.allclose(torch.compile(f)(x, w), f(x, w), rtol=1e-05, atol=1e-06))
 // through transpose(1, 2).contiguous().view(...) as a view: products and attention only.
 TEST(InductorCodegen, AttentionReadsSplitHeadsInPlaceAndFeedsTheProjectionWithoutCopies) {
     SKIP_WITHOUT_CPP_JIT();
-    ScriptRun run = runScript(R"(import torch
+    const std::string src = onlyModuleSource(R"(import torch
 import torch.nn.functional as F
 def f(x, w, p):
     q, k, v = (x @ w).split(16, dim=2)
@@ -166,12 +166,7 @@ x = torch.linspace(-1.0, 1.0, 2 * 70 * 16).reshape(2, 70, 16)
 w = torch.linspace(-0.7, 0.7, 16 * 48).reshape(16, 48).cos()
 p = torch.linspace(-0.5, 0.5, 16 * 16).reshape(16, 16).sin()
 print(torch.allclose(torch.compile(f)(x, w, p), f(x, w, p), rtol=1e-04, atol=1e-05))  # values up to 6.6
-)");
-    ASSERT_EQ(run.error, "") << run.logs;
-    EXPECT_EQ(run.out, "True\n");
-    auto kernels = kernelsOf(run);
-    ASSERT_EQ(kernels.size(), 1u);
-    const std::string& src = kernels[0].source;
+)", "True\n");
     EXPECT_EQ(src.find("cpp_fused"), std::string::npos) << src;  // no copy before or after
     // q, k and v: batch, head and row strides of views into the [2, 70, 48] product; the result's [B, L, H, D] strides.
     EXPECT_NE(src.find(", 3360, 8, 48, 3360, 8, 48, 3360, 8, 48, 1120, 8, 16};"), std::string::npos) << src;
