@@ -11,6 +11,24 @@ def _implicit_output(terms):
     return "".join(sorted(letter for letter in set(letters) if letters.count(letter) == 1))
 
 
+def _expand_ellipsis(terms, arrow, output, operands):
+    """Each '...' becomes letters of its own for the dims it stands for, right-aligned across
+    operands as broadcasting aligns them; without '->' those dims lead the output."""
+    counts = []
+    for i, (term, operand) in enumerate(zip(terms, operands)):
+        named = len(term) - 3 if "..." in term else len(term)
+        if "..." in term and named > operand.dim():
+            raise RuntimeError(f"einsum(): the number of subscripts in the equation ({named}) is more than the number "
+                               f"of dimensions ({operand.dim()}) for operand {i}")
+        counts.append(operand.dim() - named if "..." in term else 0)
+    fresh = [c for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz" if c not in "".join(terms) + output]
+    dims = "".join(fresh[:max(counts, default=0)])
+    expanded = [term.replace("...", dims[len(dims) - n:]) for term, n in zip(terms, counts)]
+    if arrow:
+        return expanded, output.replace("...", dims)
+    return expanded, dims + _implicit_output([term.replace("...", "") for term in terms])
+
+
 def _sum_out(tensor, letters, keep):
     """Sums the dims whose letters are not in `keep`; the tensor and its remaining letters."""
     dims = [d for d, letter in enumerate(letters) if letter not in keep]
@@ -55,20 +73,25 @@ def einsum(equation, *operands):
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
     equation = equation.replace(" ", "")
-    if "." in equation:
-        raise NotImplementedError("torch.einsum with an ellipsis ('...') is not supported in Fusescope scripts yet")
     inputs, arrow, output = equation.partition("->")
     terms = inputs.split(",")
-    if not arrow:
-        output = _implicit_output(terms)
     if len(terms) > len(operands):
         raise RuntimeError("einsum(): fewer operands were provided than specified in the equation")
     if len(terms) < len(operands):
         raise RuntimeError("einsum(): more operands were provided than specified in the equation")
+    terms, output = _expand_ellipsis(terms, arrow, output, operands)
+    sizes = {}
     for i, (term, operand) in enumerate(zip(terms, operands)):
         if len(term) != operand.dim():
             raise RuntimeError(f"einsum(): the number of subscripts in the equation ({len(term)}) does not match the number "
                                f"of dimensions ({operand.dim()}) for operand {i} and no ellipsis was given")
+        for letter, size in zip(term, operand.shape):
+            known = sizes.get(letter, 1)
+            if size != 1 and known != 1 and size != known:
+                raise RuntimeError(f"einsum(): subscript {letter} has size {size} for operand {i} which does not broadcast "
+                                   f"with previously seen size {known}")
+            if size != 1:
+                sizes[letter] = size
         if len(set(term)) != len(term):
             raise NotImplementedError("torch.einsum with a letter repeated in one operand (a diagonal) is not supported in "
                                       "Fusescope scripts yet")

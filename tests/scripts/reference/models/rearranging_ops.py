@@ -1,5 +1,5 @@
 # The tensor ops models use to rearrange, pick and contract: F.pad in its four modes,
-# nearest-neighbour F.interpolate, flip, repeat, einsum's common contractions, baddbmm,
+# nearest-neighbour F.interpolate, flip, repeat, einsum's common contractions (ellipses too), baddbmm,
 # topk and multinomial, and the named results of max/min/topk; then an upsampling block
 # that pads and interpolates, compiled.
 import torch
@@ -52,7 +52,12 @@ print(torch.einsum("i,i", torch.tensor([1.0, 2.0]), torch.tensor([3.0, 4.0])))
 print(torch.einsum("bhqd,bhkd->bhqk", a.reshape(1, 2, 3, 4), a.reshape(1, 2, 3, 4)).shape)
 print(torch.einsum("ij,jk,kl->il", m.float(), m.t().float(), m.float()))
 print(torch.einsum("bij,jk", a, b[0]))
-for f in [lambda: torch.einsum("ij,jk", m), lambda: torch.einsum("ijk,jk->i", m, m)]:
+# Ellipses: right-aligned and broadcast across operands; without '->' their dims lead.
+print(torch.einsum("...ij,...jk", a.reshape(2, 1, 3, 4), b[:1]))
+print(torch.einsum("bi...,bi...->b...", a, a), torch.einsum("...i,...i", a, a[0]))
+print(torch.einsum("ba...,a", a, torch.tensor([1.0, -1.0, 0.5])), torch.einsum("i...->...", m))
+for f in [lambda: torch.einsum("ij,jk", m), lambda: torch.einsum("ijk,jk->i", m, m), lambda: torch.einsum("ij...,j", a[0, 0], a[0, 0]),
+          lambda: torch.einsum("ba,a", a[0], a[0, 0])]:
     try:
         f()
     except RuntimeError as e:
