@@ -1,7 +1,7 @@
 # The tensor ops models use to rearrange, pick and contract: F.pad in its four modes,
-# nearest-neighbour F.interpolate, flip, repeat, einsum's common contractions (ellipses too), baddbmm,
-# topk and multinomial, and the named results of max/min/topk; then an upsampling block
-# that pads and interpolates, compiled.
+# F.interpolate (nearest and the linear family), flip, repeat, einsum's common contractions
+# (ellipses too), baddbmm, topk and multinomial, and the named results of max/min/topk;
+# then an upsampling block that pads and interpolates, compiled.
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -27,10 +27,21 @@ print(F.interpolate(image, size=5, mode="nearest"))
 print(F.interpolate(image, scale_factor=(1.5, 0.5)))
 print(F.interpolate(torch.arange(5.0).reshape(1, 1, 5), size=3))
 print(nn.Upsample(scale_factor=2)(torch.arange(4.0).reshape(1, 1, 2, 2)).shape)
-for kwargs in [{}, {"size": 3, "scale_factor": 2}]:
+# The linear family: two neighbours blended per dim, with and without align_corners.
+print(F.interpolate(image, size=(3, 5), mode="bilinear"), F.interpolate(image, scale_factor=2, mode="bilinear", align_corners=True))
+print(F.interpolate(torch.arange(4.0).reshape(1, 1, 4), size=7, mode="linear"), F.interpolate(image.double(), scale_factor=0.5, mode="bilinear"))
+print(F.interpolate(torch.arange(8.0).reshape(1, 1, 2, 2, 2), scale_factor=1.5, mode="trilinear")[0, 0, 1])
+upsample = nn.Upsample(scale_factor=2, mode="bilinear", align_corners=False)
+print(upsample, upsample(image)[0, 0, 1])
+for kwargs in [{}, {"size": 3, "scale_factor": 2}, {"size": 3, "align_corners": True}]:
     try:
         F.interpolate(image, **kwargs)
     except ValueError as e:
+        print(type(e).__name__, e)
+for mode in ["linear", "trilinear"]:
+    try:
+        F.interpolate(image, size=2, mode=mode)
+    except NotImplementedError as e:
         print(type(e).__name__, e)
 
 m = torch.arange(6).reshape(2, 3)
@@ -101,7 +112,7 @@ class Upsampler(nn.Module):
         self.conv = nn.Conv2d(2, 2, 3)
 
     def forward(self, x):
-        y = F.interpolate(x, scale_factor=2)
+        y = F.interpolate(x, scale_factor=2) + F.interpolate(x, scale_factor=2, mode="bilinear")
         return self.conv(F.pad(y, (1, 1, 1, 1), mode="replicate")).flip(-1)
 
 

@@ -208,16 +208,25 @@ def pad(input, pad, mode="constant", value=None):
 
 def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None, recompute_scale_factor=None,
                 antialias=False):
-    """Nearest-neighbour resizing of the spatial dims (all after the first two), as PyTorch
-    picks the source: floor(out_index * scale) in float32, scale = in / out, or
-    1 / scale_factor when the scale factor is given and not recomputed."""
+    """Resizing of the spatial dims (all after the first two), one dim after another, each
+    reading its source positions by index_select (compiled: loads at computed positions):
+    'nearest' reads floor(out_index * scale) (in float32; scale = in / out, or 1 / scale_factor
+    when given and not recomputed); 'linear'/'bilinear'/'trilinear' blend the two neighbours
+    of PyTorch's source position ((out_index + 0.5) * scale - 0.5, at least 0, or
+    out_index * (in - 1) / (out - 1) with align_corners)."""
     spatial = input.dim() - 2
+    linear = {"linear": 1, "bilinear": 2, "trilinear": 3}
+    if mode in linear and linear[mode] != spatial:
+        raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs {linear[mode] + 2}D input")
+    if mode not in linear and align_corners is not None:
+        raise ValueError("align_corners option can only be set with the interpolating modes: linear | bilinear | bicubic | trilinear")
     if size is not None and scale_factor is not None:
         raise ValueError("only one of size or scale_factor should be defined")
     if size is None and scale_factor is None:
         raise ValueError("either size or scale_factor should be defined")
-    if mode != "nearest":
-        raise NotImplementedError(f"F.interpolate(mode='{mode}') is not supported in Fusescope scripts yet (only 'nearest')")
+    if mode != "nearest" and mode not in linear:
+        raise NotImplementedError(f"F.interpolate(mode='{mode}') is not supported in Fusescope scripts yet (only 'nearest', "
+                                  f"'linear', 'bilinear' and 'trilinear')")
     if size is not None:
         sizes = list(size) if isinstance(size, (list, tuple)) else [size] * spatial
         if len(sizes) != spatial:
@@ -236,7 +245,25 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     out = input
     for i in range(spatial):
         dim, before = 2 + i, input.size(2 + i)
-        scale = scales[i] if scales[i] is not None else before / sizes[i]
-        index = (torch.arange(sizes[i], dtype=torch.float32) * scale).floor().long().clamp(max=before - 1)
-        out = out.index_select(dim, index)
+        if mode == "nearest":
+            scale = scales[i] if scales[i] is not None else before / sizes[i]
+            index = (torch.arange(sizes[i], dtype=torch.float32) * scale).floor().long().clamp(max=before - 1)
+            out = out.index_select(dim, index)
+        else:
+            out = _linear_resize(out, dim, sizes[i], scales[i], align_corners)
     return out
+
+
+def _linear_resize(input, dim, size, scale, align_corners):
+    """One dim of a linear-family interpolate: each output blends its source position's two
+    neighbours (the same one at the last), weights in the input's precision."""
+    before = input.size(dim)
+    position = torch.arange(size, dtype=input.dtype)
+    if align_corners:
+        position = position * ((before - 1) / (size - 1) if size > 1 else 0.0)
+    else:
+        position = ((position + 0.5) * (scale if scale is not None else before / size) - 0.5).clamp(min=0)
+    low = position.floor().long().clamp(max=before - 1)
+    high = (low + 1).clamp(max=before - 1)
+    weight = (position - low).reshape([size] + [1] * (input.dim() - 1 - dim))
+    return input.index_select(dim, low) * (1 - weight) + input.index_select(dim, high) * weight
