@@ -1,10 +1,10 @@
 // Ops that read their input at computed positions: embedding, index_select and gather
 // (positions another tensor holds), flip and repeat (positions an index expression gives).
-// embedding and index_select lower to a load at a computed position (the index checked
-// against the extent: IndexError, as eager raises); flip and repeat to a load at a
-// rewritten index; gather runs eagerly for now (its eager error names the index, which
-// generated code does not report), so a graph with one falls back to eager as a whole,
-// with the reason.
+// embedding, index_select and gather lower to a load at a computed position (the index
+// checked against the extent: embedding and index_select raise eager's IndexError; gather
+// raises RuntimeError "index out of bounds", as torch.compile's generated code does, not
+// naming the index as eager's message does); flip and repeat to a load at a rewritten
+// index.
 
 #include <algorithm>
 #include <cstring>
@@ -186,6 +186,17 @@ std::vector<LValue> lowerEmbedding(LoweringContext& c, const LoweringArgs& a) {
     })};
 }
 
+// out[i] = self[i with index[i] along `dim`]: the output (index's shape) reads self at
+// its own position in every other dim.
+std::vector<LValue> lowerGather(LoweringContext& c, const LoweringArgs& a) {
+    LValue self = a.tensor("self"), index = a.tensor("index");
+    if (self.sizes.empty() || index.sizes.size() != self.sizes.size()) c.unsupported("gather of a 0-dim tensor");
+    size_t dim = static_cast<size_t>(normalizeDim(a.bound().integer("dim"), self.sizes.size()));
+    std::vector<size_t> same(self.sizes.size());
+    for (size_t d = 0; d < same.size(); ++d) same[d] = d;
+    return {indexedLoad(c, self, index, dim, same, [](const std::vector<IndexExpr>& i) { return i; })};
+}
+
 // out[..., k, ...] = self[..., index[k], ...] along `dim`.
 std::vector<LValue> lowerIndexSelect(LoweringContext& c, const LoweringArgs& a) {
     LValue self = a.tensor("self"), index = a.tensor("index");
@@ -268,7 +279,6 @@ std::vector<LValue> lowerRepeat(LoweringContext& c, const LoweringArgs& a) {
 }  // namespace
 
 void registerIndexingOps(OpRegistry& r) {
-    constexpr const char* kIndirect = "its error names the index out of bounds, which generated code does not report yet";
     lowerWith(r.add(makeOp("embedding",
                            "embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, "
                            "bool sparse=False) -> Tensor",
@@ -301,9 +311,9 @@ void registerIndexingOps(OpRegistry& r) {
                                });
                            })),
               lowerRepeat);
-    runEagerly(r.add(makeOp("gather", "gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor", {},
-                            gatherMeta, gatherInto)),
-               kIndirect);
+    lowerWith(r.add(makeOp("gather", "gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor", {},
+                           gatherMeta, gatherInto)),
+              lowerGather);
 }
 
 }  // namespace fusescope

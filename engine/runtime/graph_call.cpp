@@ -37,21 +37,28 @@ SourceLocation integerDivisionSite(const LoweredGraph& graph) {
     return {};
 }
 
-SourceLocation indexCheckSite(const LoweredGraph& graph) {
+// The first op whose indices a kernel checks, and where it is.
+std::pair<SourceLocation, std::string> indexCheckSite(const LoweredGraph& graph) {
     for (const auto& b : graph.buffers)
         for (const auto& op : b.body.ops)
             if (op.kind == LoopOpKind::CheckIndex)
                 for (const Node* origin : b.origins)
-                    if ((origin->target == "embedding" || origin->target == "index_select") && origin->where.known())
-                        return origin->where;
+                    if ((origin->target == "embedding" || origin->target == "index_select" || origin->target == "gather") &&
+                        origin->where.known())
+                        return {origin->where, origin->target};
     return {};
 }
 
 }  // namespace
 
-GraphStatusSites graphStatusSites(const LoweredGraph& graph) { return {integerDivisionSite(graph), indexCheckSite(graph)}; }
+GraphStatusSites graphStatusSites(const LoweredGraph& graph) {
+    auto [index, indexOp] = indexCheckSite(graph);
+    return {integerDivisionSite(graph), index, indexOp};
+}
 
 void GraphStatusSites::raise(int status) const {
+    // gather: what torch.compile's generated code raises (eager's message names the index).
+    if (status == 2 && indexOp == "gather") throw ScriptError("RuntimeError", "index out of bounds", index);
     if (status == 2) throw ScriptError("IndexError", "index out of range in self", index);
     throw ScriptError("RuntimeError", "ZeroDivisionError", division);
 }

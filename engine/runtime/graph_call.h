@@ -32,6 +32,7 @@ Shape evaluate(const std::vector<IndexExpr>& values, const SymbolValues& symbols
 struct GraphStatusSites {
     SourceLocation division;  // unknown when the graph has no integer division or modulo
     SourceLocation index;     // unknown when it reads no index from a tensor
+    std::string indexOp;      // the op reading it there: embedding, index_select or gather
     bool any() const { return division.known() || index.known(); }
     [[noreturn]] void raise(int status) const;
 };

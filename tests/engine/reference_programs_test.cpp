@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -29,8 +30,16 @@ std::vector<std::string> referencePrograms() {
 
 class ReferenceProgram : public testing::TestWithParam<std::string> {};
 
+size_t eventsOfType(const std::string& eventsFile, const std::string& type) {
+    std::istringstream lines(readFile(eventsFile));
+    size_t count = 0;
+    for (std::string line; std::getline(lines, line);) count += line.find("\"type\":\"" + type + "\"") != std::string::npos;
+    return count;
+}
+
 // Model programs (models/) print the same under every backend: compiled code must not change
-// what a model computes.
+// what a model computes. Each compiles something: under inductor, its fusion decisions and
+// generated code are in the event stream.
 TEST_P(ReferenceProgram, PrintsWhatRealPythonPrinted) {
     fs::path program = referenceDir() / GetParam();
     fs::path expected = fs::path(program).replace_extension(".out");
@@ -41,9 +50,14 @@ TEST_P(ReferenceProgram, PrintsWhatRealPythonPrinted) {
         SCOPED_TRACE(backend.empty() ? "as written" : "--backend " + backend);
         std::vector<std::string> args = {"run", program.string()};
         if (!backend.empty()) args.insert(args.end(), {"--backend", backend});
+        const std::string events = writeTempFile("events.jsonl", "");
+        if (backend == "inductor") args.insert(args.end(), {"--events", events});
         auto run = runCli(args);
         EXPECT_EQ(run.exitCode, 0) << run.err;
         EXPECT_EQ(run.out, readFile(expected.string()));
+        if (backend != "inductor") continue;
+        EXPECT_GE(eventsOfType(events, "kernel_source"), 1u) << run.err;
+        EXPECT_GE(eventsOfType(events, "fusion_decision"), 1u) << run.err;
     }
 }
 

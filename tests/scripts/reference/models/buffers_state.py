@@ -45,9 +45,18 @@ try:
 except RuntimeError as e:
     print(e)
 norm.eval()
+
+
+# Compiled: the running statistics (buffers, read as graph inputs) beside the batch's own.
+def centred(t):
+    y = norm(t)
+    return y - y.mean(0)
+
+
 with torch.no_grad():
     print(norm(x))
     print(torch.compile(norm, backend="eager")(x))
+    print(torch.allclose(torch.compile(centred)(x), centred(x), atol=1e-6))
 print([n for n, _ in norm.named_buffers()], [n for n, _ in norm.named_parameters()])
 norm.running_mean = None
 print(norm.state_dict().keys())

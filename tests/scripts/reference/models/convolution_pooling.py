@@ -59,3 +59,10 @@ for bad in [lambda: F.conv2d(x, grid(4, 3, 3, 3), groups=3), lambda: F.conv1d(gr
         bad()
     except (RuntimeError, ValueError) as e:
         print(type(e).__name__ + ":", e)
+
+# Compiled: convolution, group norm, relu and both poolings, as eager computes them.
+block = nn.Sequential(nn.Conv2d(2, 4, 3, padding=1), nn.GroupNorm(2, 4), nn.ReLU(), nn.MaxPool2d(2), nn.AdaptiveAvgPool2d(1))
+with torch.no_grad():
+    block[0].weight.copy_(grid(4, 2, 3, 3, scale=0.3))
+    block[0].bias.copy_(grid(4))
+    print(torch.allclose(torch.compile(block)(grid(2, 2, 6, 6)), block(grid(2, 2, 6, 6)), atol=1e-6))

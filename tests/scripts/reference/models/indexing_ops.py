@@ -22,3 +22,11 @@ for bad in [lambda: F.embedding(torch.tensor([4]), w), lambda: F.embedding(torch
         bad()
     except Exception as ex:
         print(type(ex).__name__, ex)
+
+
+# Compiled: the same reads as loads at computed positions, fused with the arithmetic around.
+def picks(w, i):
+    return F.embedding(i, w) * 2, w.index_select(0, i[0]) + 1, w.gather(1, (i % 3).repeat(2, 1)).relu()
+
+
+print(all(torch.equal(a, b) for a, b in zip(torch.compile(picks)(w, i), picks(w, i))))

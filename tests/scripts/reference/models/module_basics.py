@@ -68,3 +68,8 @@ net.blocks[0].fc1 = nn.Linear(4, 8, bias=False)
 print(net.blocks[0].fc1, hasattr(net.blocks[0], "alpha"))
 print(nn.GELU(approximate="tanh"), nn.ReLU(inplace=True), nn.LayerNorm((2, 3), eps=1e-6), nn.Dropout())
 print(net.apply(lambda m: None) is net, net.get_submodule("head.1"), net.get_parameter("head.1.bias").shape)
+
+# Compiled: the network's forward as its eager forward computes it (dropout off in eval).
+net.eval()
+compiled = torch.compile(net)
+print(torch.allclose(compiled(torch.ones(2, 4)), net(torch.ones(2, 4)), atol=1e-6), type(compiled).__name__)

@@ -46,3 +46,11 @@ for i, check in enumerate(checks):
         print(i, type(e).__name__, e)
     finally:
         print(i, "checked")
+
+# Compiled: the projector runs compiled for a good shape and raises the same error for a bad one.
+compiled = torch.compile(model)
+print(torch.allclose(compiled(torch.ones(2, 3)), model(torch.ones(2, 3))))
+try:
+    compiled(torch.ones(2, 4))
+except ShapeMismatch as e:
+    print("compiled failed in", e.layer)

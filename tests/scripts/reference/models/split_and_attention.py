@@ -25,4 +25,12 @@ print(F.scaled_dot_product_attention(q, k, v, attn_mask=mask, scale=0.5))
 def attend(q, k, v):
     return F.scaled_dot_product_attention(q, k, v, is_causal=True)
 print(torch.allclose(attend(q, k, v), F.scaled_dot_product_attention(q, k, v, is_causal=True), atol=1e-6))
+
+
+@torch.compile(backend="inductor")
+def attend_masked(q, k, v, mask):
+    return F.scaled_dot_product_attention(q, k, v, attn_mask=mask).softmax(-1)
+
+
+print(torch.allclose(attend_masked(q, k, v, mask), F.scaled_dot_product_attention(q, k, v, attn_mask=mask).softmax(-1), atol=1e-6))
 print(F.mse_loss(q, k), F.l1_loss(q, k, reduction="sum"))
