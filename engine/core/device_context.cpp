@@ -22,6 +22,8 @@ DeviceContext& currentDeviceContext() { return current ? *current : outsideAnySe
 
 bool cudaTensorsAvailable() { return currentDeviceContext().cudaUnavailableReason.empty(); }
 
+bool cudaKernelsRunOnGpu() { return cudaTensorsAvailable() && !currentDeviceContext().cudaOnHost; }
+
 void requireUsable(const Device& device) {
     if (device.kind == Device::Kind::Cuda && !cudaTensorsAvailable())
         throw ScriptError("RuntimeError", currentDeviceContext().cudaUnavailableReason);

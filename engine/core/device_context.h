@@ -40,6 +40,8 @@ DeviceContext& currentDeviceContext();
 
 // Whether scripts can make cuda tensors, and why not.
 bool cudaTensorsAvailable();
+// Whether cuda tensors' kernels run on a GPU (not on the host under GPU code generation only).
+bool cudaKernelsRunOnGpu();
 // Throws RuntimeError with the reason for a cuda device that cannot be used.
 void requireUsable(const Device& device);
 

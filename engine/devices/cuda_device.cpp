@@ -19,9 +19,6 @@ namespace {
 
 using LaunchPlan = std::shared_ptr<const std::vector<CudaLaunchStep>>;
 
-// Kernels run on the GPU: the session can make cuda tensors and does not keep them on the host.
-bool runsOnGpu() { return cudaTensorsAvailable() && !currentDeviceContext().cudaOnHost; }
-
 class CudaDevice : public DeviceBackend {
 public:
     // Generated code's buffers: the CPU's when the graph runs as C++ (GPU code generation
@@ -40,7 +37,7 @@ public:
                              const InductorReporter& report) const override {
         CompiledArtifact compiled;
         compiled.arch = request.settings.cudaArch;
-        if (compiled.arch.empty()) compiled.arch = runsOnGpu() ? cudaApi().arch : CudaCompiler::kDefaultArch;
+        if (compiled.arch.empty()) compiled.arch = cudaKernelsRunOnGpu() ? cudaApi().arch : CudaCompiler::kDefaultArch;
         if (!CudaCompiler::available()) {
             static std::once_flag noToolkitNotice;
             std::call_once(noToolkitNotice, [&] {
@@ -50,7 +47,7 @@ public:
         }
         try {
             CudaModuleCode code = compilePhase(request, "toolchain", [&] {
-                return CudaCompiler::compile(module.source, request.graphName + ".cu", compiled.arch);
+                return CudaCompiler::compile(module.source, request.graphName + ".cu", compiled.arch, !request.eagerOp);
             });
             compiled.addArtifact("ptx", code.ptx);
             compiled.addArtifact("sass", code.sass);
@@ -70,13 +67,13 @@ public:
 
     CompiledGraph load(const ScheduledGraph& g, const RenderedModule& module, const CompiledArtifact& compiled,
                        const CompileRequest& request) const override {
-        if (runsOnGpu()) {
+        if (cudaKernelsRunOnGpu()) {
             if (!compiled.program.has_value())
                 throw ScriptError("RuntimeError", "cannot run " + request.graphName + " on the GPU: " +
                                                       CudaCompiler::unavailableReason());
             auto runner = std::make_shared<CudaGraphRunner>(g.lowered, *std::any_cast<LaunchPlan>(module.launchPlan),
                                                             std::any_cast<std::string>(compiled.program), request.device,
-                                                            GraphTraceName{request.compileId, request.graphName});
+                                                            GraphTraceName{request.compileId, request.graphName, request.eagerOp});
             return [runner](const std::vector<Tensor>& inputs) { return (*runner)(inputs); };
         }
         // GPU code generation only: the same schedule runs on the CPU device, reported

@@ -9,7 +9,7 @@
 //              ops on tensors that require grad get their backward node
 //   profiling  while the profiler records, the call is a trace span with its arguments
 //   device     the kernel runs (shape inference for meta tensors); results go on the
-//              device of the call's tensors
+//              device of the call's tensors (on a GPU, cuda tensors' ops run there)
 //
 // Each layer does its part around `next(call)`, which runs the layers below it.
 

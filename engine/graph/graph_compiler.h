@@ -41,6 +41,9 @@ struct CompileRequest {
     // rather than raising.
     bool suppressErrors = true;
     CompileSettings settings{};
+    // An eager op compiled as a graph of its own (devices/cuda_eager.h): no graph call in
+    // the trace, its kernels are the op's.
+    bool eagerOp = false;
 };
 
 // Runs a compiled graph: inputs in placeholder order, outputs in graph-output order.

@@ -154,9 +154,11 @@ std::vector<Tensor> CudaGraphRunner::operator()(const std::vector<Tensor>& input
 
     if (status_ && statusSites_.any()) cudaCheck(cuda.cuMemsetD8(status_, 0, sizeof(int)), "cuMemsetD8");
     {
-        RecordScope span(TraceCategory::UserAnnotation, graphCallSpanName(traceName_));
+        // An eager op's launches are a runtime call inside the op's span, as in PyTorch's traces.
+        RecordScope span(traceName_.eagerOp ? TraceCategory::CpuOp : TraceCategory::UserAnnotation,
+                         traceName_.eagerOp ? "cudaLaunchKernel" : graphCallSpanName(traceName_));
         TraceRecord* r = span.record();
-        describeGraphCall(r, traceName_, inputs);
+        if (!traceName_.eagerOp) describeGraphCall(r, traceName_, inputs);
         std::optional<KernelTimer> timer;
         if (r) timer.emplace(steps_.size());
         for (size_t i = 0; i < steps_.size(); ++i) {

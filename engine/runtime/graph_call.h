@@ -18,6 +18,7 @@ namespace fusescope {
 struct GraphTraceName {
     std::string compileId;  // 0/1
     std::string graphName;  // __compiled_fn_0
+    bool eagerOp = false;   // an eager op's kernels: launched within the op's span, not a graph call's
 };
 
 using SymbolValues = std::map<std::string, IndexExpr>;

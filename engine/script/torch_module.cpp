@@ -10,6 +10,7 @@
 #include "core/random.h"
 #include "ops/op_registry.h"
 #include "core/device_context.h"
+#include "runtime/cuda_driver.h"
 #include "script/interpreter.h"
 
 namespace fusescope {
@@ -235,8 +236,13 @@ Value makeTorchModule(ConfigModules& configs) {
         if (!cudaTensorsAvailable()) in.fail("RuntimeError", currentDeviceContext().cudaUnavailableReason);
         return Value(int64_t(0));
     });
-    // Eager ops finish before they return, so there is nothing to wait for.
-    cuda->attrs["synchronize"] = makeBuiltin("torch.cuda.synchronize", [](Interpreter&, CallArgs&) { return Value(); });
+    // Waits for every kernel queued on the GPU (a script times them so); under GPU code
+    // generation only, cuda tensors compute on the host and there is nothing to wait for.
+    cuda->attrs["synchronize"] = makeBuiltin("torch.cuda.synchronize", [](Interpreter& in, CallArgs&) {
+        if (!cudaTensorsAvailable()) in.fail("RuntimeError", currentDeviceContext().cudaUnavailableReason);
+        if (cudaKernelsRunOnGpu()) cudaCheck(cudaApi().cuCtxSynchronize(), "cuCtxSynchronize");
+        return Value();
+    });
     torch->attrs["set_default_device"] = makeBuiltin("torch.set_default_device", [](Interpreter& in, CallArgs& a) {
         if (a.args.size() != 1) in.fail("TypeError", "set_default_device() takes one argument");
         std::optional<Device> device = a.args[0].isNone() ? Device::cpu() : std::optional<Device>{};

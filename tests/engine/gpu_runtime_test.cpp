@@ -9,6 +9,7 @@
 #include <map>
 #include <regex>
 
+#include "devices/cuda_eager.h"
 #include "runtime/cuda_allocator.h"
 #include "runtime/cuda_driver.h"
 #include "test_support.h"
@@ -29,25 +30,32 @@ ScriptRun runOnGpu(const std::string& source) {
     return runScriptWith(source, options);
 }
 
-// Each kernel shape compiled for cuda against the same function run eagerly on the CPU:
-// `check` prints the name, then True when the compiled result is a cuda tensor within 1e-4.
-constexpr const char* kKernelChecks = R"(import torch
+// What both scripts below start with: `same` says whether results on the GPU are cuda
+// tensors of the CPU results' shape (and, with `layout`, dtype and strides along dims of
+// more than one element) within 1e-4; two functions both check.
+constexpr const char* kGpuCheckPrelude = R"(import torch
+import torch.nn.functional as F
 torch.manual_seed(0)
 
-def check(name, fn, *args, **options):
-    expected = fn(*args)
-    compiled = torch.compile(fn, **options)
-    got = compiled(*[a.cuda() for a in args])
+def same(got, expected, layout=False):
     if not isinstance(expected, tuple):
         expected, got = (expected,), (got,)
-    ok = all(g.device.type == "cuda" and g.shape == e.shape and
-             torch.allclose(g.cpu().double(), e.double(), atol=1e-4, rtol=1e-4) for g, e in zip(got, expected))
-    print(name, ok)
+    return all(g.device.type == "cuda" and g.shape == e.shape and
+               (not layout or g.dtype == e.dtype and all(a == b for a, b, n in zip(g.stride(), e.stride(), e.shape) if n > 1)) and
+               torch.allclose(g.cpu().double(), e.double(), atol=1e-4, rtol=1e-4) for g, e in zip(got, expected))
 
 def pointwise(a):
     return (a * 2 + 1).sin().exp() - a.abs().sqrt()
 def softmax(a):
     return torch.softmax(a, dim=-1)
+)";
+
+// Each kernel shape compiled for cuda against the same function run eagerly on the CPU:
+// `check` prints the name, then True when the compiled result is the same.
+const std::string kKernelChecks = std::string(kGpuCheckPrelude) + R"(
+def check(name, fn, *args, **options):
+    print(name, same(torch.compile(fn, **options)(*[a.cuda() for a in args]), fn(*args)))
+
 def log_softmax(a):
     return torch.log_softmax(a * 3, dim=1)
 def layer_norm(a, w, b):
@@ -136,6 +144,54 @@ for i in range(3):
 print("chain", torch.allclose(y.cpu(), torch.full((1000,), 1.875)))
 z = y + 1
 print("eager_after_compiled", z.device, z[0].item())
+)";
+
+// Eager ops on cuda tensors against the same ops on the CPU: `check` prints the name, then
+// True when each result is the same, dtype and strides included.
+const std::string kEagerChecks = std::string(kGpuCheckPrelude) + R"(
+def check(name, fn, *args):
+    print(name, same(fn(*[a.cuda() for a in args]), fn(*args), layout=True))
+
+def layer_norm(a, w, b):
+    return F.layer_norm(a, (1001,), w, b)
+def sums(a):
+    return a.sum(dim=1), a.sum(), a.mean(dim=0, keepdim=True)
+def max_dim(a):
+    return tuple(a.max(dim=1))
+def mm(a, m):
+    return a @ m
+def transposed(a):
+    return a.t().contiguous()
+def on_transposed(a):
+    return a.t() * 2
+def floordiv(a):
+    return a // 3, a % 3
+def cat(a, b):
+    return torch.cat([a, b], dim=1)
+def view(a):
+    return a.view(1001, 37)
+def in_place(a):
+    return a.clone().add_(1)
+def where(a):
+    return torch.where(a > 0, a, 0.0)
+def to_double(a):
+    return a.to(torch.float64) * 3
+
+x = torch.randn(37, 1001)
+check("pointwise", pointwise, x)
+check("softmax", softmax, x)
+check("layer_norm", layer_norm, x, torch.randn(1001), torch.randn(1001))
+check("sums", sums, x)
+check("max_dim", max_dim, x)
+check("mm", mm, torch.randn(65, 33), torch.randn(33, 17))
+check("transposed", transposed, x)
+check("on_transposed", on_transposed, x)
+check("floordiv", floordiv, torch.arange(-20, 20))
+check("cat", cat, x, x)
+check("view", view, x)
+check("in_place", in_place, x)
+check("where", where, x)
+check("to_double", to_double, x)
 )";
 
 }  // namespace
@@ -237,4 +293,58 @@ TEST(GpuRuntime, KernelsAppearOnTheGpuTrackWithTheirDeviceTimes) {
         EXPECT_LE(k.endNs, call.endNs);
     }
     EXPECT_LE(kernels[0].endNs, kernels[1].beginNs);
+}
+
+TEST(GpuRuntime, EagerOpsRunAsGpuKernelsWithEagersResults) {
+    SKIP_WITHOUT_GPU();
+    size_t before = eagerGpuVerdicts().size();
+    ScriptRun run = runScriptWith(kEagerChecks, SessionOptions{});
+    ASSERT_EQ(run.error, "") << run.out;
+    EXPECT_EQ(run.out,
+              "pointwise True\nsoftmax True\nlayer_norm True\nsums True\nmax_dim True\nmm True\ntransposed True\n"
+              "on_transposed True\nfloordiv True\ncat True\nview True\nin_place True\nwhere True\nto_double True\n");
+    std::vector<EagerGpuVerdict> verdicts = eagerGpuVerdicts();
+    std::map<std::string, std::string> byOp;  // the op's first signature's verdict
+    std::string table;
+    for (size_t i = before; i < verdicts.size(); ++i) {
+        byOp.emplace(verdicts[i].op, verdicts[i].onHostBecause);
+        table += verdicts[i].op + ": " + (verdicts[i].onHostBecause.empty() ? "GPU" : verdicts[i].onHostBecause) + "\n";
+    }
+    for (const char* op : {"mul", "add", "sin", "exp", "abs", "sqrt", "sub", "softmax", "layer_norm", "sum", "mean", "max.dim",
+                           "matmul", "contiguous", "div", "remainder", "cat", "gt", "where", "to.dtype"}) {
+        ASSERT_TRUE(byOp.count(op)) << op << " never reached the GPU's eager kernels\n" << table;
+        EXPECT_EQ(byOp[op], "") << op << "\n" << table;
+    }
+    for (const char* view : {"t", "view"}) EXPECT_EQ(byOp[view], "a result is an input or a view of one") << table;
+    EXPECT_FALSE(byOp.count("add_")) << "in-place ops compute on the host without a signature";
+    // A second run of the same script compiles nothing new.
+    ASSERT_EQ(runScriptWith(kEagerChecks, SessionOptions{}).out, run.out);
+    EXPECT_EQ(eagerGpuVerdicts().size(), verdicts.size());
+}
+
+TEST(GpuRuntime, EagerKernelsAreLaunchedWithinTheirOpsSpan) {
+    SKIP_WITHOUT_GPU();
+    SessionOptions options;
+    options.trace = true;
+    ScriptRun run = runScriptWith("import torch\nx = torch.randn(64, 300, device='cuda')\ny = torch.softmax(x, dim=-1)\n"
+                                  "print(y.sum(dim=-1).cpu().allclose(torch.ones(64)))\n",
+                                  std::move(options));
+    ASSERT_EQ(run.error, "");
+    EXPECT_EQ(run.out, "True\n");
+    std::map<int64_t, TraceRecord> byId;
+    for (const auto& e : run.eventsOf<TraceEvent>()) byId[e.record.rfId] = e.record;
+    std::vector<std::string> launchedBy;
+    for (const auto& [id, r] : byId) {
+        if (r.tid != gpuTrackTid(0)) continue;
+        EXPECT_EQ(r.category, TraceCategory::Kernel);
+        EXPECT_GT(r.endNs, r.beginNs);
+        ASSERT_TRUE(byId.count(r.flowId)) << r.name;
+        const TraceRecord& launch = byId.at(r.flowId);
+        EXPECT_EQ(launch.name, "cudaLaunchKernel");
+        ASSERT_TRUE(byId.count(launch.parentId)) << "inside the op's span";
+        launchedBy.push_back(byId.at(launch.parentId).name);
+    }
+    ASSERT_EQ(launchedBy.size(), 2u);  // softmax's kernel, then sum's
+    EXPECT_EQ(launchedBy[0], "aten::softmax");
+    EXPECT_EQ(launchedBy[1].rfind("aten::sum", 0), 0u) << launchedBy[1];
 }

@@ -128,7 +128,8 @@ std::string CudaCompiler::unavailableReason() {
     return "NVRTC at " + n.library.path() + " lacks entry points Fusescope needs";
 }
 
-CudaModuleCode CudaCompiler::compile(const std::string& source, const std::string& fileName, const std::string& arch) {
+CudaModuleCode CudaCompiler::compile(const std::string& source, const std::string& fileName, const std::string& arch,
+                                     bool withSass) {
     if (!available()) throw Error("cannot compile CUDA code: " + unavailableReason());
     const Nvrtc& n = nvrtc();
     auto start = std::chrono::steady_clock::now();
@@ -147,7 +148,7 @@ CudaModuleCode CudaCompiler::compile(const std::string& source, const std::strin
     code.ptx = textOf(n.ptxSize, n.ptx, program);
     code.cubin = linkCubin(code.ptx, arch, code.log);
     code.compileSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    code.sass = disassemble(code.cubin);
+    if (withSass) code.sass = disassemble(code.cubin);
     return code;
 }
 

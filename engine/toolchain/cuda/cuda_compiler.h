@@ -35,9 +35,11 @@ public:
     static std::string unavailableReason();  // why not; "" when available
 
     // Compiles `source` (named `fileName` in diagnostics and line info) for `arch` (sm_XX),
-    // with -lineinfo. Throws CudaCompileError on a compile error, Error without NVRTC.
+    // with -lineinfo; `withSass`: also disassemble the cubin (a run of nvdisasm, which an
+    // eager op's kernels, shown nowhere, skip). Throws CudaCompileError on a compile error,
+    // Error without NVRTC.
     static CudaModuleCode compile(const std::string& source, const std::string& fileName,
-                                  const std::string& arch = kDefaultArch);
+                                  const std::string& arch = kDefaultArch, bool withSass = true);
 };
 
 }  // namespace fusescope
