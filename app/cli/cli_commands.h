@@ -2,6 +2,7 @@
 // The commands of fusescope-cli, one file each; main.cpp dispatches on the first word.
 
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,9 @@ int usageError(const std::string& message);
 std::optional<std::string> envValue(const char* name);
 // A script's whole text, or nullopt with `why` set: "cannot open script 'PATH': is a directory".
 std::optional<std::string> readScript(const std::string& path, std::string& why);
+// An output the user named must be whole: a failed write (a full disk, /dev/full) is an
+// error ("cannot write WHAT: ... (it is incomplete)"), not a silent truncation.
+bool finishOutput(std::ostream& out, const std::string& what);
 // "unknown backend 'NAME'; available: eager, ..." for a name no backend has.
 std::string unknownBackendMessage(const std::string& name);
 // --test-hook NAME (core/test_hooks.h): switches the hook on, or gives the usage error's text.
@@ -26,5 +30,6 @@ int runCommand(const std::vector<std::string>& args);  // fusescope-cli run ...
 int bundleCommand(const std::vector<std::string>& args);  // fusescope-cli bundle inspect|extract ...
 int serveCommand(const std::vector<std::string>& args);  // fusescope-cli serve
 int minifyCommand(const std::vector<std::string>& args);  // fusescope-cli minify ...
+int torchTraceCommand(const std::vector<std::string>& args);  // fusescope-cli torch-trace PATH ...
 
 }  // namespace fusescope::cli

@@ -24,6 +24,7 @@ const char* const kUsage =
     "                               [--gpu-codegen-only] [--cuda-arch sm_XX] [--check-accuracy]\n"
     "       fusescope-cli minify SCRIPT [--after dynamo|aot] [--accuracy] [--out FILE] [--backend NAME]\n"
     "                               [--gpu-codegen-only] [--cuda-arch sm_XX]\n"
+    "       fusescope-cli torch-trace PATH [--rank N] [--report] [--events FILE.jsonl] [--bundle FILE.fscope]\n"
     "       fusescope-cli bundle inspect FILE.fscope\n"
     "       fusescope-cli bundle extract FILE.fscope DIR\n"
     "       fusescope-cli serve\n"
@@ -56,6 +57,11 @@ const char* const kUsage =
     "                      a standalone script (--out, default ./repro.py) that fails the same way\n"
     "                      under fusescope-cli run and real PyTorch; --after aot shrinks the graph\n"
     "                      after AOT decompositions\n"
+    "\n"
+    "  torch-trace PATH    read a TORCH_TRACE log real PyTorch wrote (PATH: the folder TORCH_TRACE named,\n"
+    "                      or one dedicated_log_torch_trace_*.log) into Fusescope's events; --rank N\n"
+    "                      picks a rank's log; --report (the default) prints the compile report,\n"
+    "                      --events and --bundle write the events and a bundle (docs/torch-trace.md)\n"
     "\n"
     "  bundle inspect FILE       check a bundle and print what it holds (compiles, guard failures,\n"
     "                            graph breaks, kernels, trace events, ...)\n"
@@ -102,6 +108,14 @@ std::optional<std::string> readScript(const std::string& path, std::string& why)
     return text.str();
 }
 
+bool finishOutput(std::ostream& out, const std::string& what) {
+    out.flush();
+    if (out) return true;
+    std::cerr << "fusescope-cli: error: cannot write " << what << ": " << std::strerror(errno ? errno : EIO)
+              << " (it is incomplete)\n";
+    return false;
+}
+
 std::string unknownBackendMessage(const std::string& name) {
     return fmt::format("unknown backend '{}'; available: {}", name, fmt::join(backendNames(), ", "));
 }
@@ -137,5 +151,6 @@ int main(int argc, char** argv) {
     if (command == "bundle") return bundleCommand(args);
     if (command == "serve") return serveCommand(args);
     if (command == "minify") return minifyCommand(args);
+    if (command == "torch-trace") return torchTraceCommand(args);
     return usageError("unknown command '" + command + "'");
 }

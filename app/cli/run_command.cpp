@@ -82,16 +82,6 @@ private:
     struct sigaction previousInt_ {}, previousTerm_ {};
 };
 
-// An output the user named must be whole: a failed write (a full disk, /dev/full) is an
-// error, not a silent truncation.
-bool finishOutput(std::ostream& out, const std::string& what) {
-    out.flush();
-    if (out) return true;
-    std::cerr << "fusescope-cli: error: cannot write " << what << ": " << std::strerror(errno ? errno : EIO)
-              << " (it is incomplete)\n";
-    return false;
-}
-
 int runScript(const RunArgs& args) {
     std::string why;
     std::optional<std::string> source = readScript(args.script, why);

@@ -38,7 +38,7 @@ void CompileReport::consume(const Event& event) {
         if (Compile* c = find(e->compileId)) {
             std::string where = e->userStack.empty() ? "" : fmt::format(" ({}:{})", e->userStack.back().file,
                                                                         e->userStack.back().line);
-            c->breaks.push_back(e->reason + where);
+            c->breaks.push_back(e->reason.substr(0, e->reason.find('\n')) + where);  // a long reason's first line sums it up
         }
     } else if (const auto* e = std::get_if<GuardsEvent>(&event)) {
         if (Compile* c = find(e->compileId)) c->guards = static_cast<int>(e->guards.size());

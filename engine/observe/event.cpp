@@ -62,7 +62,9 @@ struct TypeName {
 
 struct Payload {
     json operator()(const CompileStartedEvent& e) const {
-        return {{"compile_id", e.compileId}, {"function", e.function}, {"where", locationJson(e.where)}};
+        json j = {{"compile_id", e.compileId}, {"function", e.function}, {"where", locationJson(e.where)}};
+        if (!e.userStack.empty()) j["user_stack"] = stackJson(e.userStack);
+        return j;
     }
     json operator()(const GraphCapturedEvent& e) const {
         return {{"compile_id", e.compileId}, {"function", e.function}, {"graph_name", e.graphName},

@@ -37,6 +37,7 @@ struct CompileStartedEvent {
     std::string compileId;  // "0/1"
     std::string function;
     SourceLocation where;   // the def line
+    std::vector<StackFrame> userStack{};  // the calls that led to the compile, outermost first (when known)
 };
 
 struct GraphCapturedEvent {

@@ -85,12 +85,12 @@ GuardsEvent guards(const json& j) {
     return e;
 }
 
-GraphBreakEvent graphBreak(const json& j) {
-    GraphBreakEvent e{text(j, "compile_id"), text(j, "reason"), {}};
+std::vector<StackFrame> userStack(const json& j) {
+    std::vector<StackFrame> frames;
     forEachObject(j, "user_stack", [&](const json& f) {
-        e.userStack.push_back({text(f, "file"), line(f, "line"), text(f, "function"), text(f, "source")});
+        frames.push_back({text(f, "file"), line(f, "line"), text(f, "function"), text(f, "source")});
     });
-    return e;
+    return frames;
 }
 
 IrDumpEvent irDump(const json& j, const std::string& stage) {
@@ -173,7 +173,7 @@ TraceRecord traceRecord(const json& j) {
 
 std::optional<Event> eventFromJson(const json& j) {
     const std::string type = text(j, "type");
-    if (type == "compile_started") return CompileStartedEvent{text(j, "compile_id"), text(j, "function"), location(j)};
+    if (type == "compile_started") return CompileStartedEvent{text(j, "compile_id"), text(j, "function"), location(j), userStack(j)};
     if (type == "graph_captured") {
         auto graph = j.find("graph");
         return GraphCapturedEvent{text(j, "compile_id"), text(j, "function"), text(j, "graph_name"), text(j, "readable"),
@@ -183,7 +183,7 @@ std::optional<Event> eventFromJson(const json& j) {
     if (type == "guards") return guards(j);
     if (type == "guard_failure") return GuardFailureEvent{text(j, "compile_id"), text(j, "function"), texts(j, "reasons")};
     if (type == "recompile") return RecompileEvent{text(j, "compile_id"), text(j, "function"), location(j), text(j, "message")};
-    if (type == "graph_break") return graphBreak(j);
+    if (type == "graph_break") return GraphBreakEvent{text(j, "compile_id"), text(j, "reason"), userStack(j)};
     if (type == "cache_limit") return CacheLimitEvent{text(j, "function"), location(j), number<int>(j, "limit"), text(j, "last_reason")};
     if (type == "graph_failure")
         return GraphFailureEvent{text(j, "compile_id"), text(j, "function"), text(j, "graph"), text(j, "backend"),

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "torch_trace/payload_md5.h"
+
 namespace fusescope {
 
 namespace {
@@ -27,8 +29,19 @@ std::string compileIdOf(const nlohmann::json& context) {
 
 TraceLog readTraceLog(std::istream& in) {
     TraceLog log;
+    log.checksumsChecked = payloadMd5("").has_value();
     TraceLogRecord* open = nullptr;  // the record whose payload lines may follow
     bool payloadStarted = false;
+    // A finished payload against the md5 its envelope names.
+    auto checkPayload = [&] {
+        if (!open || !log.checksumsChecked) return;
+        auto named = open->context.find("has_payload");
+        if (named == open->context.end() || !named->is_string()) return;
+        std::optional<std::string> md5 = payloadMd5(open->payload);
+        if (md5 && *md5 != named->get<std::string>())
+            log.warnings.push_back(fmt::format("line {}: the payload's md5 is {}, not the {} its record names", open->line, *md5,
+                                               named->get<std::string>()));
+    };
     std::string line;
     for (int number = 1; std::getline(in, line); ++number) {
         if (!line.empty() && line[0] == '\t') {
@@ -41,6 +54,7 @@ TraceLog readTraceLog(std::istream& in) {
             payloadStarted = true;
             continue;
         }
+        checkPayload();
         open = nullptr;
         if (line.empty()) continue;
         const size_t end = line.find("] {");
@@ -69,6 +83,7 @@ TraceLog readTraceLog(std::istream& in) {
         open = &log.records.back();
         payloadStarted = false;
     }
+    checkPayload();
     return log;
 }
 

@@ -6,7 +6,8 @@
 // (frame_id, frame_compile_id, attempt, compiled_autograd_id, rank, has_payload); a payload
 // follows as lines starting with a tab.
 // `{"str": [path, id]}` records fill the string table stack frames refer to. Lines that are
-// not records are skipped with a warning naming their line; nothing is fatal.
+// not records are skipped with a warning naming their line, and so is a payload whose md5
+// differs from the one its record names; nothing is fatal.
 
 #include <istream>
 #include <map>
@@ -30,6 +31,7 @@ struct TraceLog {
     std::vector<TraceLogRecord> records;  // string-table records excluded
     std::map<int64_t, std::string> strings;
     std::vector<std::string> warnings;  // "line 12: ...", in order
+    bool checksumsChecked = false;      // each payload against its md5 (a build with OpenSSL)
 };
 
 TraceLog readTraceLog(std::istream& in);

@@ -66,7 +66,7 @@ TEST(TorchTraceRecords, LinesThatAreNotRecordsAreSkippedWithTheirLineNumbers) {
                           "not a record at all\n"
                           "V1124 21:53:36.613000 17397 x.py:1] {\"frame_id\": 2, \"frame_compile_id\": 1}\n"
                           "V1124 21:53:36.613000 17397 x.py:1] {\"dynamo_start\": {\"stack\": []}, \"frame_id\": 2, "
-                          "\"frame_compile_id\": 1, \"attempt\": 0, \"has_payload\": \"x\"}\n"
+                          "\"frame_compile_id\": 1, \"attempt\": 0, \"has_payload\": \"8b0ef5cdc682ed15d4072f5aef675f3c\"}\n"
                           "\tfirst\n"
                           "\t\tsecond, indented\n"
                           "V1124 21:53:36.613000 17397 x.py:1] {\"str\": [\"a.py\", 7]}\n"

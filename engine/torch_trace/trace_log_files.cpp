@@ -1,0 +1,77 @@
+#include "torch_trace/trace_log_files.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+
+namespace fusescope {
+
+namespace fs = std::filesystem;
+
+std::optional<int> traceLogRank(const std::string& fileName) {
+    static const std::regex ranked(R"(^dedicated_log_torch_trace_rank_(\d+)_.*\.log$)");
+    std::smatch m;
+    if (!std::regex_match(fileName, m, ranked)) return std::nullopt;
+    return std::stoi(m[1].str());
+}
+
+TraceLogChoice chooseTraceLog(const std::string& path, std::optional<int> rank) {
+    TraceLogChoice choice;
+    std::error_code ec;
+    if (!fs::exists(path, ec)) {
+        choice.error = fmt::format("'{}' does not exist", path);
+        return choice;
+    }
+    if (!fs::is_directory(path, ec)) {
+        choice.path = path;
+        return choice;
+    }
+    std::vector<fs::path> logs;
+    for (const auto& entry : fs::directory_iterator(path, ec)) {
+        std::string name = entry.path().filename().string();
+        if (entry.is_regular_file(ec) && name.starts_with("dedicated_log_torch_trace_") && name.ends_with(".log"))
+            logs.push_back(entry.path());
+    }
+    std::sort(logs.begin(), logs.end());
+    if (logs.empty()) {
+        choice.error = fmt::format("'{}' holds no TORCH_TRACE log (dedicated_log_torch_trace_*.log)", path);
+        return choice;
+    }
+    auto rankOf = [](const fs::path& p) { return traceLogRank(p.filename().string()); };
+    auto chosen = logs.end();
+    if (rank) {
+        chosen = std::find_if(logs.begin(), logs.end(), [&](const fs::path& p) { return rankOf(p) == rank; });
+        if (chosen == logs.end()) {
+            choice.error = fmt::format("'{}' holds no log of rank {}", path, *rank);
+            return choice;
+        }
+    } else if (logs.size() == 1) {
+        chosen = logs.begin();
+    } else {
+        chosen = std::find_if(logs.begin(), logs.end(), [&](const fs::path& p) { return rankOf(p) == 0; });
+        if (chosen == logs.end())
+            chosen = std::max_element(logs.begin(), logs.end(), [](const fs::path& a, const fs::path& b) {
+                std::error_code e;
+                return fs::last_write_time(a, e) < fs::last_write_time(b, e);
+            });
+    }
+    choice.path = chosen->string();
+    for (auto it = logs.begin(); it != logs.end(); ++it)
+        if (it != chosen) choice.others.push_back(it->string());
+    return choice;
+}
+
+TorchTraceImport loadTraceLog(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw Error(fmt::format("cannot open TORCH_TRACE log '{}': {}", path, std::strerror(errno)));
+    return importTraceLog(readTraceLog(in));
+}
+
+}  // namespace fusescope

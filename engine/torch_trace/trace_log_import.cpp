@@ -1,0 +1,401 @@
+#include "torch_trace/trace_log_import.h"
+
+#include <regex>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "observe/compile_report.h"
+
+namespace fusescope {
+
+namespace {
+
+// Entry kinds this reader turns into events or metrics, or reads and keeps out of the
+// views (tensor descriptions, symbolic-shape bookkeeping).
+const std::set<std::string>& knownKinds() {
+    static const std::set<std::string> kinds = {
+        "dynamo_start", "dynamo_output_graph", "dynamo_guards", "dynamo_cpp_guards_str", "compilation_metrics",
+        "bwd_compilation_metrics", "artifact", "chromium_event", "inductor_output_code", "aot_joint_graph",
+        "aot_forward_graph", "aot_backward_graph", "aot_inference_graph", "inductor_pre_grad_graph",
+        "inductor_post_grad_graph", "compiled_autograd_graph", "describe_tensor", "describe_storage", "describe_source",
+        "create_symbol", "create_unbacked_symbol", "guard_added", "guard_added_fast", "symbolic_shape_specialization"};
+    return kinds;
+}
+
+// Graph dumps that become IR dump events, by entry kind or artifact name, with the stage
+// they show as. Newer PyTorch sends the pre/post-grad graphs as artifacts.
+const std::map<std::string, std::string>& graphStages() {
+    static const std::map<std::string, std::string> stages = {
+        {"aot_joint_graph", "aot_joint_graph"},
+        {"aot_forward_graph", "aot_forward_graph"},
+        {"aot_backward_graph", "aot_backward_graph"},
+        {"aot_inference_graph", "aot_inference_graph"},
+        {"inductor_pre_grad_graph", "inductor_pre_grad_graph"},
+        {"after_pre_grad_graph", "inductor_pre_grad_graph"},
+        {"inductor_post_grad_graph", "inductor_post_grad_graph"},
+        {"compiled_autograd_graph", "compiled_autograd_graph"},
+    };
+    return stages;
+}
+
+// "0/0_1" -> "0/0": an attempt belongs to its compile.
+std::string compileOf(const std::string& id) {
+    size_t slash = id.rfind('/');
+    size_t underscore = id.find('_', slash == std::string::npos ? 0 : slash);
+    return underscore == std::string::npos ? id : id.substr(0, underscore);
+}
+
+std::string graphNameOf(const std::string& compileId) {
+    std::string name = "graph_";
+    for (char c : compileId) name += c == '/' ? std::string("_") : c == '!' ? std::string("ca") : std::string(1, c);
+    return name;
+}
+
+std::string textOr(const nlohmann::json& j, const char* key, std::string fallback = "") {
+    auto it = j.find(key);
+    return it != j.end() && it->is_string() ? it->get<std::string>() : fallback;
+}
+
+int intOr(const nlohmann::json& j, const char* key, int fallback = 0) {
+    auto it = j.find(key);
+    return it != j.end() && it->is_number_integer() ? it->get<int>() : fallback;
+}
+
+std::vector<StackFrame> stackOf(const nlohmann::json& frames, const std::map<int64_t, std::string>& strings) {
+    std::vector<StackFrame> stack;
+    if (!frames.is_array()) return stack;
+    for (const auto& f : frames) {
+        if (!f.is_object()) continue;
+        StackFrame frame;
+        if (auto file = f.find("filename"); file != f.end()) {
+            if (file->is_number_integer()) {
+                auto it = strings.find(file->get<int64_t>());
+                frame.file = it == strings.end() ? fmt::format("<string {}>", file->get<int64_t>()) : it->second;
+            } else if (file->is_string()) {
+                frame.file = file->get<std::string>();
+            }
+        }
+        frame.line = intOr(f, "line");
+        frame.function = textOr(f, "name");
+        frame.sourceLine = textOr(f, "loc");
+        stack.push_back(std::move(frame));
+    }
+    return stack;
+}
+
+std::vector<std::string> linesOf(const std::string& text) {
+    std::vector<std::string> lines;
+    size_t start = 0;
+    while (start <= text.size()) {
+        size_t end = text.find('\n', start);
+        if (end == std::string::npos) end = text.size();
+        lines.push_back(text.substr(start, end - start));
+        start = end + 1;
+    }
+    return lines;
+}
+
+std::string trimmed(const std::string& s) {
+    size_t b = s.find_first_not_of(" \t"), e = s.find_last_not_of(" \t");
+    return b == std::string::npos ? "" : s.substr(b, e - b + 1);
+}
+
+// The leaf guards of dynamo_cpp_guards_str's tree (`| +- KIND: code  # where`), without
+// the managers that hold them.
+std::vector<std::string> guardsOf(const std::string& tree) {
+    std::vector<std::string> guards;
+    for (const std::string& text : linesOf(tree)) {
+        std::string_view line = text;
+        size_t mark = line.find("+- ");
+        if (mark == std::string_view::npos) continue;
+        std::string_view guard = line.substr(mark + 3);
+        if (guard.starts_with("GuardManager") || guard.starts_with("RootGuardManager") || guard.starts_with("DictGuardManager") ||
+            guard.find("GuardManager:") != std::string_view::npos)
+            continue;
+        guards.emplace_back(guard);
+    }
+    return guards;
+}
+
+// The reasons a recompile_reasons artifact gives: a JSON list or string, or plain text.
+std::vector<std::string> recompileReasons(const std::string& payload) {
+    nlohmann::json j = nlohmann::json::parse(payload, nullptr, false);
+    std::vector<std::string> reasons;
+    if (j.is_array()) {
+        for (const auto& r : j)
+            if (r.is_string()) reasons.push_back(r.get<std::string>());
+    } else if (j.is_string()) {
+        reasons.push_back(j.get<std::string>());
+    } else if (!payload.empty()) {
+        reasons.push_back(payload);
+    }
+    return reasons;
+}
+
+// A graph break artifact: "Graph break in user code at FILE:LINE", "Graph Break Reason: ..."
+// (what Dynamo could not trace, its explanation and hints), "User code traceback:" (frames as
+// Python prints them), then Dynamo's own traceback, which is left out. The reason starts
+// with a line that sums it up: the break's kind and its explanation.
+GraphBreakEvent graphBreakOf(const std::string& compileId, const std::string& payload) {
+    GraphBreakEvent e;
+    e.compileId = compileId;
+    std::vector<std::string> lines = linesOf(payload);
+    static const std::regex frame(R"re(^\s*File "(.*)", line (\d+), in (.*)$)re");
+    std::vector<std::string> reason;
+    std::string kind, explanation;
+    enum { Header, Reason, Stack, Rest } part = Header;
+    for (size_t i = 0; i < lines.size(); ++i) {
+        const std::string& line = lines[i];
+        std::smatch m;
+        if (line.starts_with("Graph Break Reason: ")) {
+            part = Reason;
+            reason.push_back(line.substr(20));
+            if (!reason.back().starts_with("Encountered graph break")) kind = reason.back();
+        } else if (line.starts_with("User code traceback:")) {
+            part = Stack;
+        } else if (line.starts_with("Traceback (most recent call last):")) {
+            part = Rest;
+        } else if (part == Reason) {
+            reason.push_back(line);
+            std::string t = trimmed(line);
+            if (t.starts_with("Explanation: ")) explanation = t.substr(13);
+            else if (kind.empty() && !t.empty() && !line.starts_with(" ") && !t.starts_with("Encountered graph break")) kind = t;
+        } else if (part == Stack && std::regex_match(line, m, frame)) {
+            StackFrame f{m[1].str(), std::stoi(m[2].str()), m[3].str(), ""};
+            if (i + 1 < lines.size() && !std::regex_match(lines[i + 1], frame)) f.sourceLine = trimmed(lines[i + 1]);
+            e.userStack.push_back(std::move(f));
+        }
+    }
+    while (!reason.empty() && trimmed(reason.back()).empty()) reason.pop_back();
+    if (reason.empty()) reason.push_back(lines.empty() ? "" : lines.front());
+    std::string full;
+    for (const auto& line : reason) full += (full.empty() ? "" : "\n") + line;
+    e.reason = kind.empty() || explanation.empty() ? full : kind + ": " + explanation + "\n" + full;
+    if (e.userStack.empty()) {  // no traceback: the header's place
+        static const std::regex at(R"(^Graph break in user code at (.*):(\d+)$)");
+        std::smatch m;
+        if (!lines.empty() && std::regex_match(lines.front(), m, at)) e.userStack.push_back(StackFrame{m[1].str(), std::stoi(m[2].str()), "", ""});
+    }
+    return e;
+}
+
+// One compile phase from a chromium_event payload: "B" opens a span of its name, "E" closes
+// the latest open one; "X" is whole. Times are microseconds.
+class PhaseSpans {
+public:
+    void add(const nlohmann::json& event, const std::string& compileId, std::vector<Event>& out) {
+        std::string ph = textOr(event, "ph"), name = textOr(event, "name");
+        auto ts = event.find("ts");
+        if (name.empty() || ts == event.end() || !ts->is_number()) return;
+        int64_t ns = static_cast<int64_t>(ts->get<double>() * 1000.0);
+        std::string id = compileId.empty() && event.contains("args") ? textOr(event["args"], "compile_id") : compileId;
+        if (ph == "B") {
+            open_[name].push_back({ns, id});
+        } else if (ph == "E") {
+            auto it = open_.find(name);
+            if (it == open_.end() || it->second.empty()) return;
+            auto [begin, beginId] = it->second.back();
+            it->second.pop_back();
+            out.push_back(TraceEvent{span(name, begin, ns, beginId.empty() ? id : beginId)});
+        } else if (ph == "X") {
+            auto dur = event.find("dur");
+            int64_t length = dur != event.end() && dur->is_number() ? static_cast<int64_t>(dur->get<double>() * 1000.0) : 0;
+            out.push_back(TraceEvent{span(name, ns, ns + length, id)});
+        }
+    }
+
+private:
+    static TraceRecord span(const std::string& name, int64_t begin, int64_t end, const std::string& compileId) {
+        TraceRecord r;
+        r.category = TraceCategory::Compile;
+        r.name = name;
+        r.beginNs = begin;
+        r.endNs = end;
+        r.compileId = compileId;
+        return r;
+    }
+    std::map<std::string, std::vector<std::pair<int64_t, std::string>>> open_;
+};
+
+// What the first pass learns of each compile before its events are written.
+struct CompileFacts {
+    std::string function;
+    SourceLocation where;
+    std::string breakReason;  // the first graph break in it
+};
+
+std::string functionOf(const nlohmann::json& metrics) { return textOr(metrics, "co_name"); }
+
+}  // namespace
+
+std::vector<OutputCodeKernel> outputCodeKernels(const std::string& wrapper) {
+    static const std::regex definition(R"(^(\w+) = async_compile\.(cpp_pybinding|cpp|triton|cuda)\()");
+    std::vector<OutputCodeKernel> kernels;
+    int number = 0;
+    for (const std::string& line : linesOf(wrapper)) {
+        ++number;
+        std::smatch m;
+        if (std::regex_search(line, m, definition)) {
+            if (!kernels.empty() && !kernels.back().lastLine) kernels.back().lastLine = number - 1;
+            std::string kind = m[2].str();
+            kernels.push_back({m[1].str(), kind == "cpp_pybinding" ? "cpp" : kind, number, 0});
+        } else if (!kernels.empty() && !kernels.back().lastLine && (line.starts_with("'''") || line.starts_with("\"\"\""))) {
+            kernels.back().lastLine = number;  // the kernel's source string closes here
+        }
+    }
+    if (!kernels.empty() && !kernels.back().lastLine) kernels.back().lastLine = number;
+    return kernels;
+}
+
+TorchTraceImport importTraceLog(const TraceLog& log) {
+    TorchTraceImport imported;
+    imported.warnings = log.warnings;
+
+    // First pass: metrics, functions and graph breaks by compile, which events before them need.
+    std::map<std::string, CompileFacts> facts;
+    std::map<std::string, std::string> functionOfFrame;  // frame id -> function, for compiles that never started
+    for (const TraceLogRecord& r : log.records) {
+        std::string id = compileOf(r.compileId);
+        if (r.kind == "compilation_metrics" || r.kind == "bwd_compilation_metrics") {
+            (r.kind == "compilation_metrics" ? imported.metrics[id].forward : imported.metrics[id].backward) = r.metadata;
+            if (facts[id].function.empty() && !functionOf(r.metadata).empty()) facts[id].function = functionOf(r.metadata);
+        } else if (r.kind == "dynamo_start") {
+            std::vector<StackFrame> stack = stackOf(r.metadata.value("stack", nlohmann::json()), log.strings);
+            if (!stack.empty()) {
+                facts[id].function = stack.back().function;
+                facts[id].where = SourceLocation{stack.back().file, stack.back().line, 0};
+                functionOfFrame[id.substr(0, id.rfind('/'))] = stack.back().function;
+            }
+        } else if (r.kind == "artifact" && textOr(r.metadata, "name") == "dynamo_graph_break_reason" && facts[id].breakReason.empty()) {
+            facts[id].breakReason = graphBreakOf(id, r.payload).reason;
+        }
+    }
+
+    PhaseSpans phases;
+    std::set<std::string> started;
+    std::map<std::string, std::string> lastRecompileReason;  // by function
+    for (const TraceLogRecord& r : log.records) {
+        ++imported.kindCounts[r.kind];
+        if (!knownKinds().count(r.kind)) {
+            ++imported.unknownKinds[r.kind];
+            continue;
+        }
+        std::string id = compileOf(r.compileId);
+        const CompileFacts& fact = facts[id];
+        std::string artifact = r.kind == "artifact" ? textOr(r.metadata, "name") : "";
+        const std::string& stageKey = artifact.empty() ? r.kind : artifact;
+        if (r.kind == "dynamo_start") {
+            if (!started.insert(id).second) continue;  // a restarted attempt
+            imported.events.push_back(CompileStartedEvent{id, fact.function, fact.where,
+                                                          stackOf(r.metadata.value("stack", nlohmann::json()), log.strings)});
+        } else if (r.kind == "dynamo_output_graph") {
+            GraphCapturedEvent e;
+            e.compileId = id;
+            e.function = fact.function;
+            e.graphName = graphNameOf(id);
+            e.readable = r.payload;
+            e.graph = nlohmann::json::object();  // no node provenance in PyTorch's log
+            auto m = imported.metrics.find(id);
+            e.opCount = m != imported.metrics.end() ? intOr(m->second.forward, "graph_op_count") : 0;
+            e.breakReason = fact.breakReason;
+            imported.events.push_back(std::move(e));
+        } else if (artifact == "dynamo_graph_break_reason") {
+            imported.events.push_back(graphBreakOf(id, r.payload));
+        } else if (artifact == "recompile_reasons") {
+            std::vector<std::string> reasons = recompileReasons(r.payload);
+            std::string function = fact.function.empty() ? functionOfFrame[id.substr(0, id.rfind('/'))] : fact.function;
+            std::string message = fmt::format("Recompiling function {} in {}:{}\n    triggered by the following guard failure(s):",
+                                              function, fact.where.file, fact.where.line);
+            for (const auto& reason : reasons) message += "\n    - " + reason;
+            if (!reasons.empty()) lastRecompileReason[function] = reasons.front();
+            imported.events.push_back(RecompileEvent{id, function, fact.where, message});
+        } else if (r.kind == "dynamo_cpp_guards_str" || r.kind == "dynamo_guards") {
+            GuardsEvent e;
+            e.compileId = id;
+            if (r.kind == "dynamo_cpp_guards_str") {
+                e.guards = guardsOf(r.payload);
+            } else if (nlohmann::json list = nlohmann::json::parse(r.payload, nullptr, false); list.is_array()) {
+                for (const auto& g : list) e.guards.push_back(g.is_object() ? textOr(g, "code", g.dump()) : g.dump());
+            }
+            e.lines.assign(e.guards.size(), 0);
+            imported.events.push_back(std::move(e));
+        } else if (graphStages().count(stageKey)) {
+            imported.events.push_back(IrDumpEvent{id, graphNameOf(id), graphStages().at(stageKey), r.payload, {}});
+        } else if (artifact == "fx_graph_runnable") {
+            imported.events.push_back(IrDumpEvent{id, graphNameOf(id), "fx_graph_runnable", r.payload, {}});
+        } else if (artifact.starts_with("fx_graph_cache_") || artifact.starts_with("aotautograd_cache_")) {
+            ++imported.metrics[id].cacheVerdicts[artifact];
+        } else if (artifact == "torch_version") {
+            nlohmann::json v = nlohmann::json::parse(r.payload, nullptr, false);
+            imported.torchVersion = v.is_object() ? textOr(v, "pytorch_version", r.payload) : v.is_string() ? v.get<std::string>() : r.payload;
+        } else if (r.kind == "inductor_output_code") {
+            KernelSourceEvent e;
+            e.compileId = id;
+            e.graph = graphNameOf(id);
+            e.language = "python";
+            e.source = r.payload;
+            for (const auto& k : outputCodeKernels(r.payload)) e.kernels.push_back(k.name);
+            imported.events.push_back(std::move(e));
+        } else if (r.kind == "chromium_event") {
+            nlohmann::json event = nlohmann::json::parse(r.payload, nullptr, false);
+            if (event.is_object()) phases.add(event, r.compileId.empty() ? "" : id, imported.events);
+            else imported.warnings.push_back(fmt::format("line {}: a chromium_event whose payload is not JSON", r.line));
+        } else if (r.kind == "compilation_metrics") {
+            std::string failType = textOr(r.metadata, "fail_type"), failReason = textOr(r.metadata, "fail_reason");
+            std::string function = fact.function.empty() ? functionOfFrame[id.substr(0, id.rfind('/'))] : fact.function;
+            if (failReason.find("recompile limit") != std::string::npos || failReason.find("cache_size_limit") != std::string::npos) {
+                std::smatch m;
+                static const std::regex limit(R"(limit(?:\s*\(|:|\s+of)?\s*(\d+))");
+                int value = std::regex_search(failReason, m, limit) ? std::stoi(m[1].str()) : 0;
+                imported.events.push_back(CacheLimitEvent{function, fact.where, value, lastRecompileReason[function]});
+            } else if (!failType.empty()) {
+                imported.events.push_back(GraphFailureEvent{id, function, graphNameOf(id), "", "compile",
+                                                            failType + ": " + failReason, fact.where});
+            }
+        }
+    }
+    return imported;
+}
+
+std::string torchTraceReport(const TorchTraceImport& imported) {
+    CompileReport report;
+    for (const Event& e : imported.events) report.consume(e);
+    std::string out = report.render();
+    out += "\nWhat PyTorch logged\n===================\n";
+    if (!imported.torchVersion.empty()) out += fmt::format("torch {}\n", imported.torchVersion);
+    for (const auto& [id, m] : imported.metrics) {
+        const nlohmann::json& f = m.forward;
+        std::string line = fmt::format("{}:", id);
+        if (f.is_object()) {
+            if (auto t = f.find("entire_frame_compile_time_s"); t != f.end() && t->is_number())
+                line += fmt::format(" compiled in {:.3f} s", t->get<double>());
+            if (auto g = f.find("guard_count"); g != f.end() && g->is_number_integer())
+                line += fmt::format(", guard_count {}", g->get<int>());
+        }
+        if (auto d = m.backward.find("duration_us"); m.backward.is_object() && d != m.backward.end() && d->is_number())
+            line += fmt::format(", backward compiled in {:.3f} s", d->get<double>() / 1e6);
+        for (const auto& [verdict, count] : m.cacheVerdicts) line += fmt::format(", {} x{}", verdict, count);
+        out += line + "\n";
+        if (f.is_object()) {
+            if (auto restarts = f.find("restart_reasons"); restarts != f.end() && restarts->is_array())
+                for (const auto& reason : *restarts)
+                    if (reason.is_string())
+                        out += fmt::format("  restarted: {}\n", reason.get<std::string>().substr(0, reason.get<std::string>().find('\n')));
+            std::string failType = textOr(f, "fail_type");
+            if (!failType.empty()) {
+                std::string reason = textOr(f, "fail_reason");
+                out += fmt::format("  failed: {}: {}\n", failType, reason.substr(0, reason.find('\n')));
+            }
+        }
+    }
+    if (!imported.unknownKinds.empty()) {
+        out += "Entry kinds not read:";
+        for (const auto& [kind, count] : imported.unknownKinds) out += fmt::format(" {} x{}", kind, count);
+        out += "\n";
+    }
+    for (const auto& w : imported.warnings) out += "warning: " + w + "\n";
+    return out;
+}
+
+}  // namespace fusescope

@@ -1,0 +1,56 @@
+#pragma once
+// A TORCH_TRACE log's records as the events our own engine emits (the second layer of
+// reading real PyTorch's logs): each compile's start with its user stack, Dynamo's graph,
+// graph breaks, recompile reasons, guards, the AOT and inductor graphs, the output code with
+// its kernels, and the compile phases as trace spans. So the report, the bundle and the
+// workbench's panes serve PyTorch's compiles as they serve ours.
+//
+// Compiles are keyed as PyTorch's compilation_metrics key them, frame_id/frame_compile_id
+// (with "!N/" under compiled autograd): a restarted attempt ("0/0_1") belongs to its compile.
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "observe/event.h"
+#include "torch_trace/trace_log_records.h"
+
+namespace fusescope {
+
+// What PyTorch measured of one compile (compilation_metrics, bwd_compilation_metrics) and
+// the cache verdicts logged for it.
+struct TorchCompileMetrics {
+    nlohmann::json forward;   // compilation_metrics' fields, null when absent
+    nlohmann::json backward;  // bwd_compilation_metrics'
+    std::map<std::string, int> cacheVerdicts;  // artifact name (fx_graph_cache_miss, ...) -> count
+};
+
+struct TorchTraceImport {
+    std::vector<Event> events;
+    std::map<std::string, TorchCompileMetrics> metrics;  // by compile id
+    std::map<std::string, int> unknownKinds;              // entry kinds this reader does not know, with counts
+    std::map<std::string, int> kindCounts;                // every entry kind read, with counts
+    std::vector<std::string> warnings;                    // the reader's and the importer's, "line N: ..."
+    std::string torchVersion;                             // from the torch_version artifact, when logged
+};
+
+TorchTraceImport importTraceLog(const TraceLog& log);
+
+// The kernels of an inductor_output_code payload (PyTorch's Python wrapper): each
+// `NAME = async_compile.<kind>(...)` definition with its 1-based, inclusive lines.
+struct OutputCodeKernel {
+    std::string name;      // cpp_fused_add_0, triton_poi_fused_add_0
+    std::string language;  // cpp, triton, cuda
+    int firstLine = 0;
+    int lastLine = 0;
+};
+std::vector<OutputCodeKernel> outputCodeKernels(const std::string& wrapper);
+
+// The compile report of `fusescope-cli torch-trace --report`: the one `run --report` prints
+// from the events, then what PyTorch alone logs (restart and failure reasons, phase times,
+// cache verdicts) and what the reader skipped.
+std::string torchTraceReport(const TorchTraceImport& imported);
+
+}  // namespace fusescope

@@ -1,0 +1,249 @@
+// Real PyTorch 2.15 TORCH_TRACE logs (tests/fixtures/torch_trace) read into our events:
+// compiles with their stacks, graphs, graph breaks, recompile reasons, guards, output code
+// with its kernels, PyTorch's metrics, the compile phases; the report of
+// `fusescope-cli torch-trace --report`; and logs that are damaged or newer than this reader
+// loading the rest with a warning.
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "test_support.h"
+#include "torch_trace/trace_log_files.h"
+
+namespace fusescope::test {
+namespace {
+
+std::string fixturePath(const std::string& name) {
+    return sourcePath("tests/fixtures/torch_trace/" + name + "/dedicated_log_torch_trace_fixture.log");
+}
+
+TorchTraceImport fixture(const std::string& name) { return loadTraceLog(fixturePath(name)); }
+
+TorchTraceImport fromText(const std::string& text) {
+    std::istringstream in(text);
+    return importTraceLog(readTraceLog(in));
+}
+
+template <class E>
+std::vector<E> eventsOf(const TorchTraceImport& t) {
+    std::vector<E> out;
+    for (const Event& e : t.events)
+        if (const E* x = std::get_if<E>(&e)) out.push_back(*x);
+    return out;
+}
+
+TEST(TorchTraceImport, GraphBreaksSplitTheFunctionIntoResumedCompiles) {
+    TorchTraceImport t = fixture("graph_breaks");
+    EXPECT_TRUE(t.warnings.empty());
+    EXPECT_TRUE(t.unknownKinds.empty());
+    EXPECT_EQ(t.torchVersion, "2.15.0+cu132");
+
+    std::vector<std::string> ids, functions;
+    for (const auto& c : eventsOf<CompileStartedEvent>(t)) ids.push_back(c.compileId), functions.push_back(c.function);
+    EXPECT_EQ(ids, (std::vector<std::string>{"0/0", "1/0", "2/0", "3/0"}));
+    EXPECT_EQ(functions, (std::vector<std::string>{"step", "torch_dynamo_resume_in_step_at_7", "torch_dynamo_resume_in_step_at_8",
+                                                   "torch_dynamo_resume_in_step_at_8"}));
+    CompileStartedEvent resumed = eventsOf<CompileStartedEvent>(t)[1];
+    ASSERT_EQ(resumed.userStack.size(), 2u);  // the caller's line, then the resumed function
+    EXPECT_EQ(resumed.userStack[0].file, "<fixtures>/programs/graph_breaks.py");
+    EXPECT_EQ(resumed.userStack[0].line, 14);
+    EXPECT_EQ(resumed.userStack[0].sourceLine, "compiled(torch.ones(8))");
+    EXPECT_EQ(resumed.where.line, 7);
+
+    std::vector<int> ops;
+    for (const auto& g : eventsOf<GraphCapturedEvent>(t)) ops.push_back(g.opCount);
+    EXPECT_EQ(ops, (std::vector<int>{2, 2, 1, 1}));
+    EXPECT_NE(eventsOf<GraphCapturedEvent>(t)[0].readable.find("sin: \"f32[8][1]cpu\" = l_x_.sin()"), std::string::npos);
+
+    std::vector<GraphBreakEvent> breaks = eventsOf<GraphBreakEvent>(t);
+    ASSERT_EQ(breaks.size(), 2u);
+    EXPECT_EQ(breaks[0].compileId, "0/0");
+    EXPECT_EQ(breaks[0].reason.substr(0, breaks[0].reason.find('\n')),
+              "Failed to trace builtin operator: Dynamo does not know how to trace builtin operator `print` with argument types "
+              "['str'] (has_kwargs False)");
+    EXPECT_NE(breaks[0].reason.find("Hint: If you are attempting to call a logging function"), std::string::npos);
+    EXPECT_EQ(breaks[0].reason.find("Traceback (most recent call last)"), std::string::npos) << "Dynamo's own traceback is left out";
+    ASSERT_EQ(breaks[0].userStack.size(), 2u);
+    EXPECT_EQ(breaks[0].userStack.back().line, 7);
+    EXPECT_EQ(breaks[0].userStack.back().function, "step");
+    EXPECT_EQ(breaks[0].userStack.back().sourceLine, "print(\"between graphs\")");
+    EXPECT_EQ(breaks[1].compileId, "1/0");
+    EXPECT_EQ(breaks[1].reason.substr(0, breaks[1].reason.find('\n')),
+              "Data-dependent branching: Detected data-dependent branching (e.g. `if my_tensor.sum() > 0:`). Dynamo does not "
+              "support tracing dynamic control flow.");
+    EXPECT_EQ(breaks[1].userStack.back().line, 8);
+
+    std::vector<size_t> guards;
+    for (const auto& g : eventsOf<GuardsEvent>(t)) guards.push_back(g.guards.size());
+    EXPECT_EQ(guards, (std::vector<size_t>{11, 10, 10, 10}));
+    EXPECT_EQ(eventsOf<GuardsEvent>(t)[0].guards[0].rfind("LAMBDA_GUARD: ", 0), 0u);
+
+    std::vector<std::string> kernels;
+    for (const auto& k : eventsOf<KernelSourceEvent>(t)) kernels.insert(kernels.end(), k.kernels.begin(), k.kernels.end());
+    EXPECT_EQ(kernels, (std::vector<std::string>{"cpp_fused_mul_sin_0", "cpp_fused_gt_sum_0", "cpp_fused_cos_0", "cpp_fused_exp_0"}));
+
+    const TorchCompileMetrics& first = t.metrics.at("0/0");
+    EXPECT_EQ(first.forward.value("guard_count", 0), 9);
+    ASSERT_EQ(first.forward["restart_reasons"].size(), 1u);  // the print's break restarted the trace
+    EXPECT_EQ(first.cacheVerdicts.at("fx_graph_cache_miss"), 1);
+
+    // The compile phases as spans: each entire_frame_compile closes, one per compile.
+    std::vector<std::string> framePhases;
+    for (const auto& e : eventsOf<TraceEvent>(t))
+        if (e.record.name == "entire_frame_compile") {
+            framePhases.push_back(e.record.compileId);
+            EXPECT_GT(e.record.endNs, e.record.beginNs);
+            EXPECT_EQ(e.record.category, TraceCategory::Compile);
+        }
+    EXPECT_EQ(framePhases, (std::vector<std::string>{"0/0", "1/0", "2/0", "3/0"}));
+}
+
+TEST(TorchTraceImport, RecompileReasonsNameTheGuardThatFailed) {
+    TorchTraceImport t = fixture("recompiles");
+    std::vector<std::string> reasons;
+    for (const auto& r : eventsOf<RecompileEvent>(t)) {
+        EXPECT_EQ(r.function, "scale");
+        std::string first = r.message.substr(r.message.find("\n    - ") + 7);  // each cache entry's failure follows
+        reasons.push_back(first.substr(0, first.find('\n')));
+    }
+    EXPECT_EQ(reasons, (std::vector<std::string>{"0/0: tensor 'x' size mismatch at index 0. expected 4, actual 6",
+                                                 "0/1: tensor 'x' dtype mismatch. expected Float, actual Double",
+                                                 "0/2: tensor 'x' dtype mismatch. expected Double, actual Float"}));
+}
+
+TEST(TorchTraceImport, TheRecompileLimitEndsCompilingTheFunction) {
+    TorchTraceImport t = fixture("cache_limit");
+    std::vector<CacheLimitEvent> limits = eventsOf<CacheLimitEvent>(t);
+    ASSERT_EQ(limits.size(), 1u);
+    EXPECT_EQ(limits[0].function, "shift");
+    EXPECT_EQ(limits[0].lastReason.rfind("0/1: k == 1", 0), 0u) << limits[0].lastReason;
+    EXPECT_EQ(t.metrics.at("0/2").forward.value("fail_type", ""), "Unsupported");
+    EXPECT_EQ(eventsOf<CompileStartedEvent>(t).size(), 2u) << "0/2 never started";
+}
+
+TEST(TorchTraceImport, ATrainingStepHasForwardAndBackwardGraphsAndKernels) {
+    TorchTraceImport t = fixture("training_step");
+    std::vector<std::string> stages;
+    for (const auto& d : eventsOf<IrDumpEvent>(t)) stages.push_back(d.stage);
+    for (const char* stage : {"aot_joint_graph", "aot_forward_graph", "aot_backward_graph", "inductor_post_grad_graph"})
+        EXPECT_NE(std::find(stages.begin(), stages.end(), stage), stages.end()) << stage;
+    std::vector<KernelSourceEvent> code = eventsOf<KernelSourceEvent>(t);
+    ASSERT_EQ(code.size(), 2u);  // the forward's wrapper, then the backward's
+    EXPECT_EQ(code[0].kernels, (std::vector<std::string>{"cpp_fused_relu_0", "cpp_fused__log_softmax_nll_loss_forward_1"}));
+    EXPECT_EQ(code[1].kernels.size(), 2u);
+    EXPECT_EQ(code[0].language, "python");
+    const nlohmann::json& backward = t.metrics.at("0/0").backward;
+    EXPECT_EQ(backward.value("is_forward", true), false);
+    EXPECT_DOUBLE_EQ(backward.value("inductor_compile_time_s", 0.0), 1.429872);
+}
+
+TEST(TorchTraceImport, OutputCodeKernelsSpanTheirSourceStrings) {
+    std::string wrapper = "import torch\n"
+                          "cpp_fused_add_0 = async_compile.cpp_pybinding(['float*'], r'''\n"
+                          "void kernel(float* x) {}\n"
+                          "''')\n"
+                          "\n"
+                          "triton_poi_fused_mul_1 = async_compile.triton('triton_poi_fused_mul_1', '''\n"
+                          "def triton_poi_fused_mul_1(): pass\n"
+                          "''', device_str='cuda')\n"
+                          "async_compile.wait(globals())\n";
+    std::vector<OutputCodeKernel> kernels = outputCodeKernels(wrapper);
+    ASSERT_EQ(kernels.size(), 2u);
+    EXPECT_EQ(kernels[0].name, "cpp_fused_add_0");
+    EXPECT_EQ(kernels[0].language, "cpp");
+    EXPECT_EQ(kernels[0].firstLine, 2);
+    EXPECT_EQ(kernels[0].lastLine, 4);
+    EXPECT_EQ(kernels[1].name, "triton_poi_fused_mul_1");
+    EXPECT_EQ(kernels[1].language, "triton");
+    EXPECT_EQ(kernels[1].firstLine, 6);
+    EXPECT_EQ(kernels[1].lastLine, 8);
+}
+
+TEST(TorchTraceImport, TheReportOfEachLogIsItsGolden) {
+    for (const char* name : {"graph_breaks", "recompiles", "cache_limit"}) {
+        SCOPED_TRACE(name);
+        EXPECT_EQ(torchTraceReport(fixture(name)), readFile(sourcePath(std::string("tests/golden/torch_trace/") + name + ".report")));
+    }
+}
+
+// The graph_breaks log with one line changed by `edit`.
+std::string editedFixture(const std::function<void(std::vector<std::string>&)>& edit) {
+    std::vector<std::string> lines;
+    std::istringstream in(readFile(fixturePath("graph_breaks")));
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    edit(lines);
+    std::string text;
+    for (const auto& l : lines) text += l + "\n";
+    return text;
+}
+
+size_t lineOf(const std::vector<std::string>& lines, const std::string& needle) {
+    for (size_t i = 0; i < lines.size(); ++i)
+        if (lines[i].find(needle) != std::string::npos) return i;
+    ADD_FAILURE() << needle << " not found";
+    return 0;
+}
+
+TEST(TorchTraceImport, AMalformedLineIsAWarningAndTheRestLoads) {
+    size_t at = 0;
+    TorchTraceImport t = fromText(editedFixture([&](std::vector<std::string>& lines) {
+        at = lineOf(lines, "\"dynamo_start\"");
+        lines[at] = lines[at].substr(0, lines[at].size() / 2);  // cut in the middle of its JSON
+    }));
+    ASSERT_EQ(t.warnings.size(), 1u);
+    EXPECT_EQ(t.warnings[0], fmt::format("line {}: not a TORCH_TRACE record", at + 1));
+    EXPECT_EQ(eventsOf<CompileStartedEvent>(t).size(), 3u) << "the other compiles still start";
+    EXPECT_EQ(eventsOf<GraphBreakEvent>(t).size(), 2u);
+}
+
+TEST(TorchTraceImport, AnUnknownKindIsCountedListedAndSkipped) {
+    TorchTraceImport t = fromText(editedFixture([&](std::vector<std::string>& lines) {
+        size_t at = lineOf(lines, "\"dynamo_start\"");
+        std::string prefix = lines[at].substr(0, lines[at].find("] ") + 2);
+        lines.insert(lines.begin() + static_cast<long>(at), prefix + R"({"quantum_flux_report": {"level": 3}, "frame_id": 0, "frame_compile_id": 0})");
+    }));
+    EXPECT_TRUE(t.warnings.empty());
+    EXPECT_EQ(t.unknownKinds, (std::map<std::string, int>{{"quantum_flux_report", 1}}));
+    EXPECT_EQ(eventsOf<CompileStartedEvent>(t).size(), 4u);
+    EXPECT_NE(torchTraceReport(t).find("Entry kinds not read: quantum_flux_report x1\n"), std::string::npos);
+}
+
+TEST(TorchTraceImport, APayloadWhoseMd5DiffersIsAWarningAndStillRead) {
+    size_t at = 0;
+    TorchTraceImport t = fromText(editedFixture([&](std::vector<std::string>& lines) {
+        at = lineOf(lines, "\"dynamo_output_graph\"");
+        size_t sin = lineOf(lines, "= l_x_.sin()");
+        lines[sin].replace(lines[sin].find("sin()"), 5, "cos()");
+    }));
+    std::istringstream empty;  // whether this build checks md5s
+    if (!readTraceLog(empty).checksumsChecked) GTEST_SKIP() << "built without OpenSSL: payload md5s are not checked";
+    ASSERT_EQ(t.warnings.size(), 1u);
+    EXPECT_EQ(t.warnings[0].rfind(fmt::format("line {}: the payload's md5 is ", at + 1), 0), 0u) << t.warnings[0];
+    EXPECT_NE(t.warnings[0].find("not the ce0158b2d5db0c2c22975603f6371173 its record names"), std::string::npos) << t.warnings[0];
+    EXPECT_NE(eventsOf<GraphCapturedEvent>(t)[0].readable.find("l_x_.cos()"), std::string::npos);
+}
+
+TEST(TorchTraceImport, AFolderOpensItsRankZeroLogOrTheOneAskedFor) {
+    std::filesystem::path dir = std::filesystem::path(testing::TempDir()) / "torch_trace_ranks";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    for (const char* name : {"dedicated_log_torch_trace_rank_0_abc.log", "dedicated_log_torch_trace_rank_1_def.log"})
+        std::ofstream(dir / name) << "\n";
+    std::ofstream(dir / "notes.txt") << "not a log\n";
+    TraceLogChoice zero = chooseTraceLog(dir.string(), std::nullopt);
+    EXPECT_EQ(std::filesystem::path(zero.path).filename(), "dedicated_log_torch_trace_rank_0_abc.log");
+    EXPECT_EQ(zero.others.size(), 1u);
+    EXPECT_EQ(std::filesystem::path(chooseTraceLog(dir.string(), 1).path).filename(), "dedicated_log_torch_trace_rank_1_def.log");
+    EXPECT_EQ(chooseTraceLog(dir.string(), 2).error, fmt::format("'{}' holds no log of rank 2", dir.string()));
+    EXPECT_EQ(chooseTraceLog((dir / "missing").string(), std::nullopt).error, fmt::format("'{}' does not exist", (dir / "missing").string()));
+    std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace fusescope::test
