@@ -83,6 +83,10 @@
         <source>// No SASS: the CUDA toolkit&apos;s nvdisasm was not found.</source>
         <translation>// 没有 SASS：未找到 CUDA 工具包的 nvdisasm。</translation>
     </message>
+    <message>
+        <source>Output code</source>
+        <translation>输出代码</translation>
+    </message>
 </context>
 <context>
     <name>fusescope::gui::CompareView</name>
@@ -513,16 +517,8 @@
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <source>&amp;Open Script or Bundle...</source>
-        <translation>打开脚本或追踪包(&amp;O)...</translation>
-    </message>
-    <message>
         <source>Open</source>
         <translation>打开</translation>
-    </message>
-    <message>
-        <source>Scripts and bundles (*.py *.fscope)</source>
-        <translation>脚本和追踪包 (*.py *.fscope)</translation>
     </message>
     <message>
         <source>&amp;Save Script</source>
@@ -801,6 +797,52 @@
     <message>
         <source>Modules</source>
         <translation>模块</translation>
+    </message>
+    <message>
+        <source>&amp;Open Script, Bundle or Trace Log...</source>
+        <translation>打开脚本、追踪包或追踪日志(&amp;O)...</translation>
+    </message>
+    <message>
+        <source>Scripts, bundles and PyTorch trace logs (*.py *.fscope *.log)</source>
+        <translation>脚本、追踪包和 PyTorch 追踪日志 (*.py *.fscope *.log)</translation>
+    </message>
+    <message>
+        <source>Open PyTorch &amp;Trace Folder...</source>
+        <translation>打开 PyTorch 追踪文件夹(&amp;T)...</translation>
+    </message>
+    <message>
+        <source>Open the folder TORCH_TRACE named</source>
+        <translation>打开 TORCH_TRACE 指定的文件夹</translation>
+    </message>
+    <message>
+        <source>Open PyTorch Trace</source>
+        <translation>打开 PyTorch 追踪</translation>
+    </message>
+    <message>
+        <source>Cannot open %1:
+%2</source>
+        <translation>无法打开 %1:
+%2</translation>
+    </message>
+    <message>
+        <source># A TORCH_TRACE log of PyTorch %1: %2
+# Its program, %3, is not on this machine.
+</source>
+        <translation># PyTorch %1 的 TORCH_TRACE 日志:%2
+# 它的程序 %3 不在本机上。
+</translation>
+    </message>
+    <message>
+        <source>Fusescope - %1 (PyTorch trace)</source>
+        <translation>Fusescope - %1 (PyTorch 追踪)</translation>
+    </message>
+    <message>
+        <source>Opened PyTorch trace %1: %2 compiles, %3 events</source>
+        <translation>已打开 PyTorch 追踪 %1:%2 次编译,%3 个事件</translation>
+    </message>
+    <message>
+        <source>; %1 warnings, the first: %2</source>
+        <translation>;%1 条警告,第一条:%2</translation>
     </message>
 </context>
 <context>

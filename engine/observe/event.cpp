@@ -129,6 +129,16 @@ struct Payload {
 
 }  // namespace
 
+bool isIrDumpStage(std::string_view type) {
+    static constexpr std::string_view stages[] = {
+        "fx_graph_transformed", "ir_pre_fusion", "ir_post_fusion",  // our inductor's
+        "aot_joint_graph", "aot_forward_graph", "aot_backward_graph", "aot_inference_graph", "inductor_pre_grad_graph",
+        "inductor_post_grad_graph", "compiled_autograd_graph", "fx_graph_runnable"};  // real PyTorch's
+    for (std::string_view stage : stages)
+        if (type == stage) return true;
+    return false;
+}
+
 std::string eventType(const Event& event) { return std::visit(TypeName{}, event); }
 
 json eventToJson(const Event& event) {

@@ -6,6 +6,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -128,7 +129,8 @@ struct ScriptOutputEvent {
 };
 
 // A text dump of one stage of the inductor pipeline for one graph: "fx_graph_transformed",
-// "ir_pre_fusion" or "ir_post_fusion" (the event's type is the stage name).
+// "ir_pre_fusion" or "ir_post_fusion" (the event's type is the stage name), or, read from
+// real PyTorch's TORCH_TRACE log, one of its graphs (isIrDumpStage lists them).
 // Scheduler nodes carry their provenance so a viewer can link graph nodes, IR buffers and
 // kernels without parsing the text.
 struct IrNodeInfo {
@@ -193,6 +195,9 @@ using Event = std::variant<CompileStartedEvent, GraphCapturedEvent, GuardsEvent,
                            ScriptOutputEvent, IrDumpEvent, FusionDecisionEvent, KernelSourceEvent, TraceEvent>;
 
 std::string eventType(const Event& event);  // "compile_started", "graph_captured", ...
+// Whether an event type names an IrDumpEvent's stage: ours, or a PyTorch graph of a
+// TORCH_TRACE log (aot_forward_graph, inductor_post_grad_graph, fx_graph_runnable, ...).
+bool isIrDumpStage(std::string_view type);
 nlohmann::json eventToJson(const Event& event);
 
 // Fan-out of events to consumers, in subscription order.

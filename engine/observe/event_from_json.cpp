@@ -193,7 +193,7 @@ std::optional<Event> eventFromJson(const json& j) {
         return LogEvent{text(j, "compile_id"), text(j, "name"), flag(j, "artifact"), level(text(j, "level")), text(j, "message")};
     if (type == "error") return ErrorEvent{text(j, "message"), location(j)};
     if (type == "script_output") return ScriptOutputEvent{text(j, "text")};
-    if (type == "fx_graph_transformed" || type == "ir_pre_fusion" || type == "ir_post_fusion") return irDump(j, type);
+    if (isIrDumpStage(type)) return irDump(j, type);
     if (type == "fusion_decision")
         return FusionDecisionEvent{text(j, "compile_id"), text(j, "graph"), number<int>(j, "step"), text(j, "node1"),
                                    text(j, "node2"), text(j, "kind"), number<int64_t>(j, "score"), flag(j, "fused"),

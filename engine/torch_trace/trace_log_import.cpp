@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "observe/compile_report.h"
+#include "torch_trace/fx_readable_graph.h"
 
 namespace fusescope {
 
@@ -206,8 +207,9 @@ public:
     }
 
 private:
-    static TraceRecord span(const std::string& name, int64_t begin, int64_t end, const std::string& compileId) {
+    TraceRecord span(const std::string& name, int64_t begin, int64_t end, const std::string& compileId) {
         TraceRecord r;
+        r.rfId = ++spans_;  // a trace view links spans by id
         r.category = TraceCategory::Compile;
         r.name = name;
         r.beginNs = begin;
@@ -216,6 +218,7 @@ private:
         return r;
     }
     std::map<std::string, std::vector<std::pair<int64_t, std::string>>> open_;
+    int64_t spans_ = 0;
 };
 
 // What the first pass learns of each compile before its events are written.
@@ -295,9 +298,11 @@ TorchTraceImport importTraceLog(const TraceLog& log) {
             e.function = fact.function;
             e.graphName = graphNameOf(id);
             e.readable = r.payload;
-            e.graph = nlohmann::json::object();  // no node provenance in PyTorch's log
+            e.graph = graphJsonFromReadable(r.payload);
             auto m = imported.metrics.find(id);
-            e.opCount = m != imported.metrics.end() ? intOr(m->second.forward, "graph_op_count") : 0;
+            int calls = 0;
+            for (const auto& node : e.graph["nodes"]) calls += node.value("op", "") != "placeholder";
+            e.opCount = m != imported.metrics.end() ? intOr(m->second.forward, "graph_op_count", calls) : calls;
             e.breakReason = fact.breakReason;
             imported.events.push_back(std::move(e));
         } else if (artifact == "dynamo_graph_break_reason") {

@@ -60,6 +60,22 @@ TEST(TorchTraceImport, GraphBreaksSplitTheFunctionIntoResumedCompiles) {
     for (const auto& g : eventsOf<GraphCapturedEvent>(t)) ops.push_back(g.opCount);
     EXPECT_EQ(ops, (std::vector<int>{2, 2, 1, 1}));
     EXPECT_NE(eventsOf<GraphCapturedEvent>(t)[0].readable.find("sin: \"f32[8][1]cpu\" = l_x_.sin()"), std::string::npos);
+    // The readable graph read back into nodes the graph view draws, each with its source line.
+    nlohmann::json graph = eventsOf<GraphCapturedEvent>(t)[0].graph;
+    ASSERT_EQ(graph["nodes"].size(), 3u);
+    EXPECT_EQ(graph["nodes"][0]["name"], "l_x_");
+    EXPECT_EQ(graph["nodes"][0]["op"], "placeholder");
+    EXPECT_EQ(graph["nodes"][1]["name"], "sin");
+    EXPECT_EQ(graph["nodes"][1]["op"], "call_method");
+    EXPECT_EQ(graph["nodes"][1]["target"], "sin");
+    EXPECT_EQ(graph["nodes"][1]["inputs"], nlohmann::json::array({"l_x_"}));
+    EXPECT_EQ(graph["nodes"][1]["meta"], nlohmann::json::array({"f32[8][1]cpu"}));
+    EXPECT_EQ(graph["nodes"][1]["file"], "<fixtures>/programs/graph_breaks.py");
+    EXPECT_EQ(graph["nodes"][1]["line"], 6);
+    EXPECT_EQ(graph["nodes"][1]["source"], "y = x.sin() * 2");
+    EXPECT_EQ(graph["nodes"][2]["target"], "*");
+    EXPECT_EQ(graph["nodes"][2]["inputs"], nlohmann::json::array({"sin"}));
+    EXPECT_EQ(graph["outputs"], nlohmann::json::array({"y"}));
 
     std::vector<GraphBreakEvent> breaks = eventsOf<GraphBreakEvent>(t);
     ASSERT_EQ(breaks.size(), 2u);
@@ -102,6 +118,17 @@ TEST(TorchTraceImport, GraphBreaksSplitTheFunctionIntoResumedCompiles) {
             EXPECT_EQ(e.record.category, TraceCategory::Compile);
         }
     EXPECT_EQ(framePhases, (std::vector<std::string>{"0/0", "1/0", "2/0", "3/0"}));
+}
+
+TEST(TorchTraceImport, AModuleGraphNamesItsLiftedParameters) {
+    nlohmann::json graph = eventsOf<GraphCapturedEvent>(fixture("module_compile"))[0].graph;
+    std::vector<std::string> calls;
+    for (const auto& n : graph["nodes"])
+        if (n["op"] != "placeholder") calls.push_back(n["target"].get<std::string>());
+    EXPECT_EQ(calls, (std::vector<std::string>{"torch.nn.functional.layer_norm", "torch._C._nn.linear", "torch._C._nn.gelu",
+                                               "torch._C._nn.linear", "+"}));
+    EXPECT_EQ(graph["nodes"][7]["inputs"], nlohmann::json::array({"l_x_", "l_self_modules_norm_parameters_weight_",
+                                                                  "l_self_modules_norm_parameters_bias_"}));
 }
 
 TEST(TorchTraceImport, RecompileReasonsNameTheGuardThatFailed) {

@@ -19,8 +19,8 @@ struct CompileArtifacts {
     QString compileId;
     QString graphs;        // fx_graph_readable of each graph
     nlohmann::json graph;  // the first graph's nodes (graph JSON), null when none
-    QString preFusion;     // ir_pre_fusion
-    QString postFusion;    // ir_post_fusion
+    QString preFusion;     // ir_pre_fusion; of a TORCH_TRACE log, PyTorch's AOT graphs
+    QString postFusion;    // ir_post_fusion; of a TORCH_TRACE log, inductor's post-grad graph
     QString language;      // of the generated code: "cpp" or "cuda"
     QString source;        // output_code (C++ or CUDA)
     // What the toolchain made of the code, by kernel_source artifact name: llvm_ir and asm

@@ -51,7 +51,8 @@ void CodePane::showCompile(const CompileArtifacts& a) {
     cpp_->tintLines(tints);
     bool cuda = a.language == "cuda";
     std::string language = cuda ? "cuda" : "cpp";  // a compile without generated code shows the CPU's tabs
-    tabs_->setTabText(tabs_->indexOf(cpp_), cuda ? tr("CUDA") : tr("C++"));
+    // Real PyTorch's output code (a TORCH_TRACE log) is its Python wrapper with the kernels in it.
+    tabs_->setTabText(tabs_->indexOf(cpp_), cuda ? tr("CUDA") : a.language == "python" ? tr("Output code") : tr("C++"));
     for (const ArtifactTab& tab : kArtifactTabs) {
         auto found = a.codeArtifacts.find(tab.artifact);
         QString text = found == a.codeArtifacts.end() ? QString() : found->second;

@@ -36,6 +36,7 @@
 #include "core/error.h"
 #include "model/json_fields.h"
 #include "model/script_notes.h"
+#include "model/torch_trace_run.h"
 #include "panes/code_pane.h"
 #include "panes/compiles_pane.h"
 #include "panes/fusion_pane.h"
@@ -193,8 +194,13 @@ MainWindow::~MainWindow() = default;
 
 void MainWindow::buildActions() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("&Open Script or Bundle..."), QKeySequence::Open, this, [this] {
-        QString path = QFileDialog::getOpenFileName(this, tr("Open"), {}, tr("Scripts and bundles (*.py *.fscope)"));
+    file->addAction(tr("&Open Script, Bundle or Trace Log..."), QKeySequence::Open, this, [this] {
+        QString path = QFileDialog::getOpenFileName(this, tr("Open"), {},
+                                                    tr("Scripts, bundles and PyTorch trace logs (*.py *.fscope *.log)"));
+        if (!path.isEmpty()) openFile(path);
+    });
+    file->addAction(tr("Open PyTorch &Trace Folder..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), this, [this] {
+        QString path = QFileDialog::getExistingDirectory(this, tr("Open the folder TORCH_TRACE named"));
         if (!path.isEmpty()) openFile(path);
     });
     recent_ = new RecentFiles(file->addMenu(tr("Open &Recent")), this);
@@ -363,6 +369,7 @@ void MainWindow::showScriptLine(int line) {
 
 bool MainWindow::openFile(const QString& path) {
     if (path.endsWith(".fscope", Qt::CaseInsensitive)) return openBundle(path);
+    if (isTorchTracePath(path.toStdString())) return openTorchTrace(path);
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
         QMessageBox::warning(this, tr("Open Script"), tr("Cannot open %1: %2").arg(path, file.errorString()));
@@ -392,7 +399,8 @@ bool MainWindow::exportBundle(const QString& path) {
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
     for (const QUrl& url : event->mimeData()->urls())
-        if (url.isLocalFile() && QRegularExpression(R"(\.(py|fscope)$)", QRegularExpression::CaseInsensitiveOption).match(url.toLocalFile()).hasMatch()) {
+        if (url.isLocalFile() && (QRegularExpression(R"(\.(py|fscope)$)", QRegularExpression::CaseInsensitiveOption).match(url.toLocalFile()).hasMatch() ||
+                                  isTorchTracePath(url.toLocalFile().toStdString()))) {
             event->acceptProposedAction();
             return;
         }
@@ -442,6 +450,39 @@ bool MainWindow::openBundle(const QString& path) {
     annotateScript();
     setWindowTitle(tr("Fusescope - %1 (bundle)").arg(QFileInfo(path).fileName()));
     setStatus(tr("Opened bundle %1: %2 events").arg(QFileInfo(path).fileName()).arg(store_.eventCount()));
+    return true;
+}
+
+bool MainWindow::openTorchTrace(const QString& path) {
+    TorchTraceRun run;
+    try {
+        QApplication::setOverrideCursor(Qt::WaitCursor);
+        auto restoreCursor = qScopeGuard([] { QApplication::restoreOverrideCursor(); });
+        run = loadTorchTraceRun(path.toStdString());
+    } catch (const Error& e) {
+        QMessageBox::critical(this, tr("Open PyTorch Trace"), tr("Cannot open %1:\n%2").arg(path, QString::fromStdString(e.what())));
+        return false;
+    }
+    QString program = QString::fromStdString(run.program);
+    editor_->setText(run.programText.empty()
+                         ? tr("# A TORCH_TRACE log of PyTorch %1: %2\n# Its program, %3, is not on this machine.\n")
+                               .arg(QString::fromStdString(run.torchVersion), QString::fromStdString(run.logPath), program)
+                         : QString::fromStdString(run.programText));
+    scriptPath_.clear();
+    discardAutosave();
+    size_t compiles = run.compiles;
+    store_.replace(std::move(run.events));
+    selection_.setCompileId(QString::fromStdString(run.firstCompile));  // its graph, IR and code on show at once
+    bundlePath_.clear();
+    recent_->add(path);
+    runFileName_ = program;  // the events name the program's file as the log does
+    scriptSelection_->setScriptFile(runFileName_);
+    annotateScript();
+    setWindowTitle(tr("Fusescope - %1 (PyTorch trace)").arg(QFileInfo(QString::fromStdString(run.logPath)).fileName()));
+    QString status = tr("Opened PyTorch trace %1: %2 compiles, %3 events").arg(QFileInfo(path).fileName()).arg(compiles).arg(store_.eventCount());
+    if (!run.warnings.empty())
+        status += tr("; %1 warnings, the first: %2").arg(run.warnings.size()).arg(QString::fromStdString(run.warnings.front()));
+    setStatus(status);
     return true;
 }
 

@@ -48,7 +48,8 @@ public:
     explicit MainWindow(const QString& cliPath, QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    // Opens a script (.py) or a trace bundle (.fscope); false with a message shown on failure.
+    // Opens a script (.py), a trace bundle (.fscope) or what real PyTorch's TORCH_TRACE wrote
+    // (its folder or a dedicated_log_torch_trace_*.log); false with a message shown on failure.
     bool openFile(const QString& path);
     void runScript();  // Ctrl+R
     // Picks the backend runs use ("" = what the script says); false for an unknown one.
@@ -110,6 +111,7 @@ private:
     RunRequest scriptRequest() const;  // the editor's script with the pickers' settings
     void onEngineDied(const QString& description, const QString& running);
     bool openBundle(const QString& path);
+    bool openTorchTrace(const QString& path);  // a TORCH_TRACE folder or log (docs/torch-trace.md)
     void saveScript();
     void setStatus(const QString& text);
     void setBusy(bool busy);      // the status bar's progress and Cancel while a run works

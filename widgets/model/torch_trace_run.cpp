@@ -1,0 +1,44 @@
+#include "model/torch_trace_run.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "core/error.h"
+#include "torch_trace/trace_log_files.h"
+
+namespace fusescope::gui {
+
+bool isTorchTracePath(const std::string& path) {
+    std::error_code ec;
+    std::filesystem::path p(path);
+    if (std::filesystem::is_directory(p, ec)) return true;
+    std::string name = p.filename().string();
+    return name.starts_with("dedicated_log_torch_trace_") && name.ends_with(".log");
+}
+
+TorchTraceRun loadTorchTraceRun(const std::string& path) {
+    TraceLogChoice choice = chooseTraceLog(path, std::nullopt);
+    if (!choice.error.empty()) throw Error(choice.error);
+    TorchTraceImport imported = loadTraceLog(choice.path);
+    TorchTraceRun run;
+    run.logPath = choice.path;
+    run.torchVersion = imported.torchVersion;
+    run.warnings = std::move(imported.warnings);
+    for (const Event& e : imported.events) {
+        if (const auto* started = std::get_if<CompileStartedEvent>(&e)) {
+            if (run.compiles++ == 0) run.firstCompile = started->compileId;
+            if (run.program.empty()) run.program = started->where.file;
+        }
+        run.events.add(eventToJson(e));
+    }
+    std::ifstream program(run.program);
+    if (!run.program.empty() && program) {
+        std::ostringstream text;
+        text << program.rdbuf();
+        run.programText = text.str();
+    }
+    return run;
+}
+
+}  // namespace fusescope::gui
