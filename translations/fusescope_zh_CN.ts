@@ -844,6 +844,14 @@
         <source>; %1 warnings, the first: %2</source>
         <translation>;%1 条警告,第一条:%2</translation>
     </message>
+    <message>
+        <source>Cannot open %1</source>
+        <translation>无法打开 %1</translation>
+    </message>
+    <message>
+        <source>Opening PyTorch trace %1...</source>
+        <translation>正在打开 PyTorch 追踪 %1...</translation>
+    </message>
 </context>
 <context>
     <name>fusescope::gui::MinifyPanel</name>

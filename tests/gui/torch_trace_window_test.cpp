@@ -1,7 +1,10 @@
 // The workbench opening what real PyTorch wrote: a TORCH_TRACE folder (tests/fixtures/
 // torch_trace, PyTorch 2.15) fills the compiles, graph breaks, guards and code panes as a
 // run of our engine does, by File > Open's path or by dropping the folder on the window.
+#include <QApplication>
 #include <QDropEvent>
+#include <QTimer>
+#include <QMessageBox>
 #include <QMimeData>
 #include <QTabWidget>
 #include <Qsci/qsciscintilla.h>
@@ -40,8 +43,8 @@ class TorchTraceWindowTest : public QObject {
 private slots:
     void aFolderFillsThePanes() {
         MainWindow window(QString::fromStdString(test::cliPath()));
-        QVERIFY(window.openFile(fixtureFolder("graph_breaks")));
-        QCOMPARE(compileIds(window.compilesView()), (QStringList{"0/0", "1/0", "2/0", "3/0"}));
+        QVERIFY(window.openFile(fixtureFolder("graph_breaks")));  // read on a worker thread
+        QTRY_COMPARE(compileIds(window.compilesView()), (QStringList{"0/0", "1/0", "2/0", "3/0"}));
         QVERIFY2(window.statusText().startsWith("Opened PyTorch trace graph_breaks: 4 compiles, "), qPrintable(window.statusText()));
         QVERIFY(window.windowTitle().endsWith("dedicated_log_torch_trace_fixture.log (PyTorch trace)"));
         QCOMPARE(window.graphBreaksView()->model()->rowCount(), 2);
@@ -76,7 +79,25 @@ private slots:
         QVERIFY(!accepts(fixtureFolder("README.md")));
         QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &data, Qt::LeftButton, Qt::NoModifier);
         static_cast<QObject&>(window).event(&drop);
-        QCOMPARE(compileIds(window.compilesView()), (QStringList{"0/0", "0/1", "0/2", "0/3"}));
+        QTRY_COMPARE(compileIds(window.compilesView()), (QStringList{"0/0", "0/1", "0/2", "0/3"}));
+    }
+
+    void aFolderWithoutALogSaysSoAndKeepsTheWindow() {
+        MainWindow window(QString::fromStdString(test::cliPath()));
+        QVERIFY(window.openFile(fixtureFolder("programs")));
+        // The message box is modal: close it as a user would (a timer runs within its loop).
+        QString said;
+        QTimer closer;
+        connect(&closer, &QTimer::timeout, [&] {
+            if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+                said = box->text();
+                box->close();
+            }
+        });
+        closer.start(20);
+        QTRY_VERIFY2(window.statusText().startsWith("Cannot open "), qPrintable(window.statusText()));
+        QVERIFY2(said.endsWith("holds no TORCH_TRACE log (dedicated_log_torch_trace_*.log)"), qPrintable(said));
+        QCOMPARE(compileIds(window.compilesView()), QStringList{});
     }
 };
 

@@ -12,6 +12,8 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFutureWatcher>
+#include <QtConcurrent/QtConcurrentRun>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
@@ -454,15 +456,38 @@ bool MainWindow::openBundle(const QString& path) {
 }
 
 bool MainWindow::openTorchTrace(const QString& path) {
-    TorchTraceRun run;
-    try {
-        QApplication::setOverrideCursor(Qt::WaitCursor);
-        auto restoreCursor = qScopeGuard([] { QApplication::restoreOverrideCursor(); });
-        run = loadTorchTraceRun(path.toStdString());
-    } catch (const Error& e) {
-        QMessageBox::critical(this, tr("Open PyTorch Trace"), tr("Cannot open %1:\n%2").arg(path, QString::fromStdString(e.what())));
-        return false;
-    }
+    // Read on a worker thread (a large log takes a second or two); the panes change when it is in.
+    struct Opened {
+        std::optional<TorchTraceRun> run;
+        std::string error;
+    };
+    auto* watcher = new QFutureWatcher<std::shared_ptr<Opened>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, path] {
+        watcher->deleteLater();
+        progress_->setVisible(false);
+        std::shared_ptr<Opened> opened = watcher->result();
+        if (!opened->run) {
+            setStatus(tr("Cannot open %1").arg(path));
+            QMessageBox::critical(this, tr("Open PyTorch Trace"), tr("Cannot open %1:\n%2").arg(path, QString::fromStdString(opened->error)));
+            return;
+        }
+        showTorchTrace(path, std::move(*opened->run));
+    });
+    watcher->setFuture(QtConcurrent::run([file = path.toStdString()] {
+        auto opened = std::make_shared<Opened>();
+        try {
+            opened->run = loadTorchTraceRun(file);
+        } catch (const Error& e) {
+            opened->error = e.what();
+        }
+        return opened;
+    }));
+    progress_->setVisible(true);
+    setStatus(tr("Opening PyTorch trace %1...").arg(QFileInfo(path).fileName()));
+    return true;
+}
+
+void MainWindow::showTorchTrace(const QString& path, TorchTraceRun run) {
     QString program = QString::fromStdString(run.program);
     editor_->setText(run.programText.empty()
                          ? tr("# A TORCH_TRACE log of PyTorch %1: %2\n# Its program, %3, is not on this machine.\n")
@@ -483,7 +508,6 @@ bool MainWindow::openTorchTrace(const QString& path) {
     if (!run.warnings.empty())
         status += tr("; %1 warnings, the first: %2").arg(run.warnings.size()).arg(QString::fromStdString(run.warnings.front()));
     setStatus(status);
-    return true;
 }
 
 void MainWindow::saveScript() {

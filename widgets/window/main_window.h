@@ -9,6 +9,7 @@
 
 #include "engine/engine_client.h"
 #include "model/run_store.h"
+#include "model/torch_trace_run.h"
 #include "selection/selection_context.h"
 
 class QsciScintilla;
@@ -111,7 +112,9 @@ private:
     RunRequest scriptRequest() const;  // the editor's script with the pickers' settings
     void onEngineDied(const QString& description, const QString& running);
     bool openBundle(const QString& path);
-    bool openTorchTrace(const QString& path);  // a TORCH_TRACE folder or log (docs/torch-trace.md)
+    // A TORCH_TRACE folder or log (docs/torch-trace.md), read on a worker thread; true once started.
+    bool openTorchTrace(const QString& path);
+    void showTorchTrace(const QString& path, TorchTraceRun run);
     void saveScript();
     void setStatus(const QString& text);
     void setBusy(bool busy);      // the status bar's progress and Cancel while a run works
