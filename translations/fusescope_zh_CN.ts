@@ -803,10 +803,6 @@
         <translation>打开脚本、追踪包或追踪日志(&amp;O)...</translation>
     </message>
     <message>
-        <source>Scripts, bundles and PyTorch trace logs (*.py *.fscope *.log)</source>
-        <translation>脚本、追踪包和 PyTorch 追踪日志 (*.py *.fscope *.log)</translation>
-    </message>
-    <message>
         <source>Open PyTorch &amp;Trace Folder...</source>
         <translation>打开 PyTorch 追踪文件夹(&amp;T)...</translation>
     </message>
@@ -851,6 +847,38 @@
     <message>
         <source>Opening PyTorch trace %1...</source>
         <translation>正在打开 PyTorch 追踪 %1...</translation>
+    </message>
+    <message>
+        <source>Scripts, bundles, PyTorch trace logs and profiler traces (*.py *.fscope *.log *.json)</source>
+        <translation>脚本、追踪包、PyTorch 追踪日志和性能分析追踪 (*.py *.fscope *.log *.json)</translation>
+    </message>
+    <message>
+        <source>Open Profiler Trace</source>
+        <translation>打开性能分析追踪</translation>
+    </message>
+    <message>
+        <source>no execution trace beside it</source>
+        <translation>旁边没有执行追踪</translation>
+    </message>
+    <message>
+        <source>its execution trace %1 describes %2 of them</source>
+        <translation>其执行追踪 %1 描述了其中 %2 个</translation>
+    </message>
+    <message>
+        <source># A profiler trace: %1
+# %2 spans; %3.
+</source>
+        <translation># 性能分析追踪:%1
+# %2 个区间;%3。
+</translation>
+    </message>
+    <message>
+        <source>Fusescope - %1 (profiler trace)</source>
+        <translation>Fusescope - %1 (性能分析追踪)</translation>
+    </message>
+    <message>
+        <source>Opened profiler trace %1: %2 spans</source>
+        <translation>已打开性能分析追踪 %1:%2 个区间</translation>
     </message>
 </context>
 <context>

@@ -1,6 +1,7 @@
-// The workbench opening what real PyTorch wrote: a TORCH_TRACE folder (tests/fixtures/
-// torch_trace, PyTorch 2.15) fills the compiles, graph breaks, guards and code panes as a
-// run of our engine does, by File > Open's path or by dropping the folder on the window.
+// The workbench opening what real PyTorch wrote (tests/fixtures/torch_trace, PyTorch 2.15):
+// a TORCH_TRACE folder fills the compiles, graph, IR, graph breaks, guards and code panes as
+// a run of our engine does, by File > Open's path or by dropping it on the window; a
+// profiler's Chrome trace (with its execution trace beside it) fills the trace views.
 #include <QApplication>
 #include <QDropEvent>
 #include <QTimer>
@@ -16,6 +17,7 @@
 
 #include "gui_test_support.h"
 #include "views/code_view.h"
+#include "timeline/trace_view.h"
 #include "views/graph_view.h"
 #include "views/guards_view.h"
 #include "window/main_window.h"
@@ -80,6 +82,16 @@ private slots:
         QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &data, Qt::LeftButton, Qt::NoModifier);
         static_cast<QObject&>(window).event(&drop);
         QTRY_COMPARE(compileIds(window.compilesView()), (QStringList{"0/0", "0/1", "0/2", "0/3"}));
+    }
+
+    void aProfilerChromeTraceFillsTheTraceViews() {
+        MainWindow window(QString::fromStdString(test::cliPath()));
+        QVERIFY(window.openFile(fixtureFolder("profiled") + "/chrome_trace.json"));
+        QCOMPARE(window.store().traces().size(), size_t(24));
+        QVERIFY2(window.statusText() == "Opened profiler trace chrome_trace.json: 24 spans", qPrintable(window.statusText()));
+        QVERIFY2(window.editor()->text().contains("execution_trace.json describes 24 of them"), qPrintable(window.editor()->text()));
+        QTRY_VERIFY_WITH_TIMEOUT(!window.traceView()->indexPending() && window.traceView()->spans(), 10000);
+        QCOMPARE(window.traceView()->spans()->spans.size(), size_t(24));
     }
 
     void aFolderWithoutALogSaysSoAndKeepsTheWindow() {

@@ -38,6 +38,7 @@
 #include "core/error.h"
 #include "model/json_fields.h"
 #include "model/script_notes.h"
+#include "model/profiler_trace_run.h"
 #include "model/torch_trace_run.h"
 #include "panes/code_pane.h"
 #include "panes/compiles_pane.h"
@@ -198,7 +199,7 @@ void MainWindow::buildActions() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open Script, Bundle or Trace Log..."), QKeySequence::Open, this, [this] {
         QString path = QFileDialog::getOpenFileName(this, tr("Open"), {},
-                                                    tr("Scripts, bundles and PyTorch trace logs (*.py *.fscope *.log)"));
+                                                    tr("Scripts, bundles, PyTorch trace logs and profiler traces (*.py *.fscope *.log *.json)"));
         if (!path.isEmpty()) openFile(path);
     });
     file->addAction(tr("Open PyTorch &Trace Folder..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), this, [this] {
@@ -372,6 +373,7 @@ void MainWindow::showScriptLine(int line) {
 bool MainWindow::openFile(const QString& path) {
     if (path.endsWith(".fscope", Qt::CaseInsensitive)) return openBundle(path);
     if (isTorchTracePath(path.toStdString())) return openTorchTrace(path);
+    if (path.endsWith(".json", Qt::CaseInsensitive)) return openProfilerTrace(path);
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
         QMessageBox::warning(this, tr("Open Script"), tr("Cannot open %1: %2").arg(path, file.errorString()));
@@ -401,7 +403,7 @@ bool MainWindow::exportBundle(const QString& path) {
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
     for (const QUrl& url : event->mimeData()->urls())
-        if (url.isLocalFile() && (QRegularExpression(R"(\.(py|fscope)$)", QRegularExpression::CaseInsensitiveOption).match(url.toLocalFile()).hasMatch() ||
+        if (url.isLocalFile() && (QRegularExpression(R"(\.(py|fscope|json)$)", QRegularExpression::CaseInsensitiveOption).match(url.toLocalFile()).hasMatch() ||
                                   isTorchTracePath(url.toLocalFile().toStdString()))) {
             event->acceptProposedAction();
             return;
@@ -508,6 +510,32 @@ void MainWindow::showTorchTrace(const QString& path, TorchTraceRun run) {
     if (!run.warnings.empty())
         status += tr("; %1 warnings, the first: %2").arg(run.warnings.size()).arg(QString::fromStdString(run.warnings.front()));
     setStatus(status);
+}
+
+bool MainWindow::openProfilerTrace(const QString& path) {
+    ProfilerTraceRun run;
+    try {
+        QApplication::setOverrideCursor(Qt::WaitCursor);
+        auto restoreCursor = qScopeGuard([] { QApplication::restoreOverrideCursor(); });
+        run = loadProfilerTrace(path.toStdString());
+    } catch (const Error& e) {
+        QMessageBox::critical(this, tr("Open Profiler Trace"), tr("Cannot open %1:\n%2").arg(path, QString::fromStdString(e.what())));
+        return false;
+    }
+    QString merged = run.executionTrace.empty()
+                         ? tr("no execution trace beside it")
+                         : tr("its execution trace %1 describes %2 of them").arg(QString::fromStdString(run.executionTrace)).arg(run.opsMerged);
+    editor_->setText(tr("# A profiler trace: %1\n# %2 spans; %3.\n").arg(path).arg(run.spans).arg(merged));
+    scriptPath_.clear();
+    discardAutosave();
+    store_.replace(std::move(run.events));
+    bundlePath_.clear();
+    recent_->add(path);
+    runFileName_.clear();
+    setWindowTitle(tr("Fusescope - %1 (profiler trace)").arg(QFileInfo(path).fileName()));
+    setStatus(tr("Opened profiler trace %1: %2 spans").arg(QFileInfo(path).fileName()).arg(run.spans));
+    showView("trace");
+    return true;
 }
 
 void MainWindow::saveScript() {

@@ -49,8 +49,9 @@ public:
     explicit MainWindow(const QString& cliPath, QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    // Opens a script (.py), a trace bundle (.fscope) or what real PyTorch's TORCH_TRACE wrote
-    // (its folder or a dedicated_log_torch_trace_*.log); false with a message shown on failure.
+    // Opens a script (.py), a trace bundle (.fscope), what real PyTorch's TORCH_TRACE wrote (its
+    // folder or a dedicated_log_torch_trace_*.log) or a profiler's Chrome trace (.json); false
+    // with a message shown on failure.
     bool openFile(const QString& path);
     void runScript();  // Ctrl+R
     // Picks the backend runs use ("" = what the script says); false for an unknown one.
@@ -115,6 +116,7 @@ private:
     // A TORCH_TRACE folder or log (docs/torch-trace.md), read on a worker thread; true once started.
     bool openTorchTrace(const QString& path);
     void showTorchTrace(const QString& path, TorchTraceRun run);
+    bool openProfilerTrace(const QString& path);  // a Chrome trace (.json), with an execution trace beside it merged in
     void saveScript();
     void setStatus(const QString& text);
     void setBusy(bool busy);      // the status bar's progress and Cancel while a run works

@@ -1,0 +1,46 @@
+#include "model/profiler_trace_run.h"
+
+#include <filesystem>
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+#include "profile/chrome_trace_import.h"
+
+namespace fusescope::gui {
+
+namespace {
+
+nlohmann::json readJson(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw Error(fmt::format("cannot open '{}'", path.string()));
+    return nlohmann::json::parse(in, nullptr, false);
+}
+
+}  // namespace
+
+ProfilerTraceRun loadProfilerTrace(const std::string& path) {
+    nlohmann::json doc = readJson(path);
+    if (!isChromeTrace(doc)) throw Error(fmt::format("'{}' is not a Chrome trace (JSON with \"traceEvents\")", path));
+    std::vector<TraceRecord> records = recordsFromChromeTrace(doc);
+    ProfilerTraceRun run;
+    // An execution trace beside it, recorded in the same profile, fills in the ops' shapes.
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(path).parent_path(), ec)) {
+        if (entry.path().extension() != ".json" || std::filesystem::equivalent(entry.path(), path, ec)) continue;
+        if (entry.file_size(ec) > (size_t(256) << 20)) continue;
+        nlohmann::json other = readJson(entry.path());
+        if (!isExecutionTrace(other)) continue;
+        if (size_t merged = mergeExecutionTrace(records, other)) {
+            run.executionTrace = entry.path().string();
+            run.opsMerged = merged;
+            break;
+        }
+    }
+    run.spans = records.size();
+    for (const TraceRecord& r : records) run.events.add(eventToJson(TraceEvent{r}));
+    return run;
+}
+
+}  // namespace fusescope::gui
