@@ -39,7 +39,7 @@ ProfilerTraceRun loadProfilerTrace(const std::string& path) {
         }
     }
     run.spans = records.size();
-    for (const TraceRecord& r : records) run.events.add(eventToJson(TraceEvent{r}));
+    for (const TraceRecord& r : records) run.events.add(Event{TraceEvent{r}});
     return run;
 }
 

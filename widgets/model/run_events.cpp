@@ -185,6 +185,11 @@ void RunEvents::add(const nlohmann::json& event) {
     if (std::optional<Event> typed = eventFromJson(event)) events.push_back(std::move(*typed));
 }
 
+void RunEvents::add(Event event) {
+    if (std::holds_alternative<TraceEvent>(event)) traces.append(eventToJson(event));
+    else events.push_back(std::move(event));
+}
+
 const std::string& compileIdOf(const Event& event) {
     static const std::string none;
     return std::visit(

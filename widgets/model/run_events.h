@@ -20,6 +20,8 @@ struct RunEvents {
     // One event as eventToJson wrote it: a trace span into traces, any other typed into
     // events; a type this engine does not know is left out.
     void add(const nlohmann::json& event);
+    // One typed event (a log read into events): kept as it is, a trace span compactly.
+    void add(Event event);
 };
 
 // The compile an event belongs to; "" for those of no compile (errors, output, cache limits).

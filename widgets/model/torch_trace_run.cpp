@@ -25,12 +25,12 @@ TorchTraceRun loadTorchTraceRun(const std::string& path) {
     run.logPath = choice.path;
     run.torchVersion = imported.torchVersion;
     run.warnings = std::move(imported.warnings);
-    for (const Event& e : imported.events) {
+    for (Event& e : imported.events) {
         if (const auto* started = std::get_if<CompileStartedEvent>(&e)) {
             if (run.compiles++ == 0) run.firstCompile = started->compileId;
             if (run.program.empty()) run.program = started->where.file;
         }
-        run.events.add(eventToJson(e));
+        run.events.add(std::move(e));  // its texts are large: moved, not copied
     }
     std::ifstream program(run.program);
     if (!run.program.empty() && program) {
