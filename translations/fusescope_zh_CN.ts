@@ -187,6 +187,21 @@
     </message>
 </context>
 <context>
+    <name>fusescope::gui::CompilesPane</name>
+    <message>
+        <source>Functions</source>
+        <translation>函数</translation>
+    </message>
+    <message>
+        <source>Call stacks</source>
+        <translation>调用栈</translation>
+    </message>
+    <message>
+        <source>Each compile under the calls that led to it, outermost first</source>
+        <translation>每次编译挂在引出它的调用之下，最外层在前</translation>
+    </message>
+</context>
+<context>
     <name>fusescope::gui::EngineClient</name>
     <message>
         <source>running %1</source>
@@ -330,6 +345,10 @@
     <message>
         <source>Source line</source>
         <translation>源代码行</translation>
+    </message>
+    <message>
+        <source>Count</source>
+        <translation>次数</translation>
     </message>
 </context>
 <context>
@@ -880,6 +899,46 @@
         <source>Opened profiler trace %1: %2 spans</source>
         <translation>已打开性能分析追踪 %1:%2 个区间</translation>
     </message>
+    <message>
+        <source>Open PyTorch Trace &amp;Beside...</source>
+        <translation>在旁打开 PyTorch 跟踪(&amp;B)...</translation>
+    </message>
+    <message>
+        <source>The TORCH_TRACE folder of a PyTorch run of this script</source>
+        <translation>此脚本在 PyTorch 下运行所写的 TORCH_TRACE 文件夹</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Preferences...</source>
+        <translation>首选项(&amp;P)...</translation>
+    </message>
+    <message>
+        <source>Run Under PyTorch Too</source>
+        <translation>同时在 PyTorch 下运行</translation>
+    </message>
+    <message>
+        <source>Also run the script under real PyTorch (the Python in Edit &gt; Preferences) with TORCH_TRACE, and pair its compiles with ours in the Ours vs PyTorch view</source>
+        <translation>同时用真实的 PyTorch（编辑 &gt; 首选项中的 Python）以 TORCH_TRACE 运行脚本，并在“我们 vs PyTorch”视图中把它的编译与我们的配对</translation>
+    </message>
+    <message>
+        <source>Ours vs PyTorch</source>
+        <translation>我们 vs PyTorch</translation>
+    </message>
+    <message>
+        <source>PyTorch&apos;s side: %1</source>
+        <translation>PyTorch 一侧：%1</translation>
+    </message>
+    <message>
+        <source>PyTorch&apos;s side failed: %1</source>
+        <translation>PyTorch 一侧失败：%1</translation>
+    </message>
+    <message>
+        <source>Opening profiler trace %1...</source>
+        <translation>正在打开性能分析跟踪 %1...</translation>
+    </message>
 </context>
 <context>
     <name>fusescope::gui::MinifyPanel</name>
@@ -940,6 +999,37 @@
     </message>
 </context>
 <context>
+    <name>fusescope::gui::PreferencesDialog</name>
+    <message>
+        <source>Preferences</source>
+        <translation>首选项</translation>
+    </message>
+    <message>
+        <source>python3 on PATH</source>
+        <translation>PATH 中的 python3</translation>
+    </message>
+    <message>
+        <source>A Python with torch installed (e.g. a virtual environment&apos;s bin/python); empty: python3 found on PATH</source>
+        <translation>装有 torch 的 Python（例如虚拟环境的 bin/python）；留空：使用 PATH 中找到的 python3</translation>
+    </message>
+    <message>
+        <source>Browse...</source>
+        <translation>浏览...</translation>
+    </message>
+    <message>
+        <source>Python with torch</source>
+        <translation>装有 torch 的 Python</translation>
+    </message>
+    <message>
+        <source>Python with torch:</source>
+        <translation>装有 torch 的 Python：</translation>
+    </message>
+    <message>
+        <source>Runs the script under real PyTorch for Run Under PyTorch Too, with TORCH_TRACE into a temporary folder.</source>
+        <translation>“同时在 PyTorch 下运行”用它在真实 PyTorch 下运行脚本，TORCH_TRACE 写入临时文件夹。</translation>
+    </message>
+</context>
+<context>
     <name>fusescope::gui::RecompileReasonsModel</name>
     <message>
         <source>Compile</source>
@@ -959,6 +1049,17 @@
     </message>
 </context>
 <context>
+    <name>fusescope::gui::StackTrieView</name>
+    <message>
+        <source>Call site / compile</source>
+        <translation>调用位置 / 编译</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>来源</translation>
+    </message>
+</context>
+<context>
     <name>fusescope::gui::TimelineView</name>
     <message>
         <source>Thread %1</source>
@@ -967,6 +1068,136 @@
     <message>
         <source>GPU %1</source>
         <translation>GPU %1</translation>
+    </message>
+</context>
+<context>
+    <name>fusescope::gui::TorchCompareView</name>
+    <message>
+        <source>Compile</source>
+        <translation>编译</translation>
+    </message>
+    <message>
+        <source>Function</source>
+        <translation>函数</translation>
+    </message>
+    <message>
+        <source>Graphs</source>
+        <translation>图数</translation>
+    </message>
+    <message>
+        <source>Ops</source>
+        <translation>算子数</translation>
+    </message>
+    <message>
+        <source>Guards</source>
+        <translation>守卫</translation>
+    </message>
+    <message>
+        <source>Graph breaks</source>
+        <translation>图中断</translation>
+    </message>
+    <message>
+        <source>Kernels</source>
+        <translation>内核</translation>
+    </message>
+    <message>
+        <source>Ours | PyTorch&apos;s; tinted where they differ</source>
+        <translation>我们的 | PyTorch 的；不同处着色</translation>
+    </message>
+    <message>
+        <source>Graph code</source>
+        <translation>图代码</translation>
+    </message>
+    <message>
+        <source>Recompile reasons</source>
+        <translation>重编译原因</translation>
+    </message>
+    <message>
+        <source>Code</source>
+        <translation>代码</translation>
+    </message>
+    <message>
+        <source>Ours</source>
+        <translation>我们</translation>
+    </message>
+    <message>
+        <source>PyTorch</source>
+        <translation>PyTorch</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n compile(s), %1 with counts that differ. PyTorch&apos;s side: %2</source>
+        <translation>
+            <numerusform>%n 次编译，其中 %1 次计数不同。PyTorch 一侧：%2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source># %1 has no compile %2</source>
+        <translation># %1 没有编译 %2</translation>
+    </message>
+    <message>
+        <source>Our run</source>
+        <translation>我们的运行</translation>
+    </message>
+    <message>
+        <source>PyTorch&apos;s run</source>
+        <translation>PyTorch 的运行</translation>
+    </message>
+    <message>
+        <source>No PyTorch run yet: turn on Run Under PyTorch Too in the toolbar and run, or File &gt; Open PyTorch Trace Beside</source>
+        <translation>还没有 PyTorch 运行：在工具栏打开“同时在 PyTorch 下运行”再运行，或用 文件 &gt; 在旁打开 PyTorch 跟踪</translation>
+    </message>
+</context>
+<context>
+    <name>fusescope::gui::TorchSide</name>
+    <message>
+        <source>Cannot start %1: %2</source>
+        <translation>无法启动 %1：%2</translation>
+    </message>
+    <message>
+        <source>No Python found to run the script under PyTorch: set one with torch in Edit &gt; Preferences, or start with --torch-python PATH.</source>
+        <translation>找不到在 PyTorch 下运行脚本的 Python：在 编辑 &gt; 首选项 中设置一个装有 torch 的 Python，或以 --torch-python PATH 启动。</translation>
+    </message>
+    <message>
+        <source>Cannot write the script for PyTorch into %1</source>
+        <translation>无法把给 PyTorch 的脚本写入 %1</translation>
+    </message>
+    <message>
+        <source>Running %1 under PyTorch (%2)...</source>
+        <translation>正在 PyTorch 下运行 %1（%2）...</translation>
+    </message>
+    <message>
+        <source>%1 has no torch: pick a Python with torch in Edit &gt; Preferences, or start with --torch-python PATH.</source>
+        <translation>%1 没有 torch：在 编辑 &gt; 首选项 中选择装有 torch 的 Python，或以 --torch-python PATH 启动。</translation>
+    </message>
+    <message>
+        <source>crashed</source>
+        <translation>崩溃了</translation>
+    </message>
+    <message>
+        <source>exited with %1</source>
+        <translation>以 %1 退出</translation>
+    </message>
+    <message>
+        <source>%1 under PyTorch %2 and wrote no TORCH_TRACE log:
+%3</source>
+        <translation>%1 在 PyTorch 下%2，未写出 TORCH_TRACE 日志：
+%3</translation>
+    </message>
+    <message>
+        <source>a run of %1</source>
+        <translation>%1 的一次运行</translation>
+    </message>
+    <message>
+        <source> (it failed: %1)</source>
+        <translation>（运行失败：%1）</translation>
+    </message>
+    <message>
+        <source>PyTorch %1, %2</source>
+        <translation>PyTorch %1，%2</translation>
+    </message>
+    <message>
+        <source>Reading PyTorch&apos;s log %1...</source>
+        <translation>正在读取 PyTorch 的日志 %1...</translation>
     </message>
 </context>
 <context>
@@ -1074,8 +1305,20 @@
         <translation>在 CPU 上运行 cuda 张量并生成其 CUDA 内核（即设备选择中的“cuda（仅生成 GPU 代码）”）</translation>
     </message>
     <message>
-        <source>Bring a view to the front when the run ends: overview, fusion, code, guards, compare, trace or minify</source>
-        <translation>运行结束后将某个视图置于前台：overview、fusion、code、guards、compare、trace 或 minify</translation>
+        <source>Bring a view to the front when the run ends: overview, fusion, code, guards, compare, torch-compare, trace or minify</source>
+        <translation>运行结束时把某个视图置前：overview、fusion、code、guards、compare、torch-compare、trace 或 minify</translation>
+    </message>
+    <message>
+        <source>The Python with torch that Run Under PyTorch Too uses (default: Edit &gt; Preferences, else python3 on PATH)</source>
+        <translation>“同时在 PyTorch 下运行”使用的装有 torch 的 Python（默认：编辑 &gt; 首选项，否则 PATH 中的 python3）</translation>
+    </message>
+    <message>
+        <source>Run the script under real PyTorch too, and pair its compiles with ours (Ours vs PyTorch)</source>
+        <translation>同时在真实 PyTorch 下运行脚本，并把它的编译与我们的配对（我们 vs PyTorch）</translation>
+    </message>
+    <message>
+        <source>Open a TORCH_TRACE folder or log as PyTorch&apos;s side of the Ours vs PyTorch view</source>
+        <translation>打开 TORCH_TRACE 文件夹或日志，作为“我们 vs PyTorch”视图的 PyTorch 一侧</translation>
     </message>
 </context>
 </TS>

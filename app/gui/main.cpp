@@ -48,10 +48,14 @@ int main(int argc, char** argv) {
                             "code");
     QCommandLineOption backend("backend", QApplication::translate("main", "Compile with this backend (inductor, eager) instead of what the script says"),
                                "name");
-    QCommandLineOption view("view", QApplication::translate("main", "Bring a view to the front when the run ends: overview, fusion, code, guards, compare, trace or minify"),
+    QCommandLineOption view("view", QApplication::translate("main", "Bring a view to the front when the run ends: overview, fusion, code, guards, compare, torch-compare, trace or minify"),
                             "view");
     QCommandLineOption gpuCodegenOnly("gpu-codegen-only", QApplication::translate("main", "Run cuda tensors on the CPU and generate their CUDA kernels (the Device picker's cuda (GPU code only))"));
-    parser.addOptions({run, screenshot, lang, backend, view, gpuCodegenOnly});
+    QCommandLineOption torchPython("torch-python", QApplication::translate("main", "The Python with torch that Run Under PyTorch Too uses (default: Edit > Preferences, else python3 on PATH)"),
+                                   "path");
+    QCommandLineOption underTorch("under-torch", QApplication::translate("main", "Run the script under real PyTorch too, and pair its compiles with ours (Ours vs PyTorch)"));
+    QCommandLineOption beside("beside", QApplication::translate("main", "Open a TORCH_TRACE folder or log as PyTorch's side of the Ours vs PyTorch view"), "path");
+    parser.addOptions({run, screenshot, lang, backend, view, gpuCodegenOnly, torchPython, underTorch, beside});
     parser.process(app);
 
     // The engine child is the fusescope-cli built next to this binary.
@@ -66,8 +70,11 @@ int main(int argc, char** argv) {
         return 2;
     }
     window.setGpuCodegenOnly(parser.isSet(gpuCodegenOnly));
+    if (parser.isSet(torchPython)) window.setTorchPython(parser.value(torchPython));
+    if (parser.isSet(underTorch)) window.setRunUnderTorch(true);
+    if (parser.isSet(beside)) window.openTorchTraceBeside(parser.value(beside));
     QString viewName = parser.value(view);
-    const QStringList views = {"overview", "fusion", "code", "guards", "compare", "trace", "minify"};
+    const QStringList views = {"overview", "fusion", "code", "guards", "compare", "torch-compare", "trace", "minify"};
     if (!viewName.isEmpty() && !views.contains(viewName)) {
         std::fprintf(stderr, "fusescope: unknown view '%s'; available: %s\n", qPrintable(viewName), qPrintable(views.join(", ")));
         return 2;

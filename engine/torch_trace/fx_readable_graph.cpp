@@ -18,10 +18,10 @@ std::vector<std::string> identifiersIn(const std::string& expr) {
 }
 
 // What a call line calls: "torch.nn.functional.layer_norm" for a function, the method's name
-// ("sin") for `x.sin()`, the operator ("+") for `a + b`.
+// ("sin") for `x.sin()`, the operator ("+", ">") for `a + b` and `a > b`.
 std::pair<std::string, std::string> opAndTarget(const std::string& expr, const std::set<std::string>& nodes) {
     static const std::regex call(R"(^([A-Za-z_][\w.]*)\()");
-    static const std::regex binary(R"(^\w+ ([-+*/@%]|//|\*\*) \w+$)");
+    static const std::regex binary(R"(^\w+ (==|!=|<=|>=|//|\*\*|[-+*/@%<>&|^]) \w+$)");
     std::smatch m;
     if (std::regex_search(expr, m, call)) {
         std::string callee = m[1].str();

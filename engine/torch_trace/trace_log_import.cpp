@@ -4,9 +4,11 @@
 #include <set>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "observe/compile_report.h"
 #include "torch_trace/fx_readable_graph.h"
+#include "torch_trace/trace_log_shapes.h"
 
 namespace fusescope {
 
@@ -346,6 +348,10 @@ TorchTraceImport importTraceLog(const TraceLog& log) {
             nlohmann::json event = nlohmann::json::parse(r.payload, nullptr, false);
             if (event.is_object()) phases.add(event, r.compileId.empty() ? "" : id, imported.events);
             else imported.warnings.push_back(fmt::format("line {}: a chromium_event whose payload is not JSON", r.line));
+        } else if (isShapeEntry(r.kind)) {
+            std::vector<StackFrame> stack = stackOf(r.metadata.value("user_stack", nlohmann::json()), log.strings);
+            std::string text = shapeEntryText(r.kind, r.metadata, stack.empty() ? nullptr : &stack.back());
+            imported.events.push_back(LogEvent{id, r.kind, true, LogLevel::Info, std::move(text)});
         } else if (r.kind == "compilation_metrics") {
             std::string failType = textOr(r.metadata, "fail_type"), failReason = textOr(r.metadata, "fail_reason");
             std::string function = fact.function.empty() ? functionOfFrame[id.substr(0, id.rfind('/'))] : fact.function;
@@ -360,7 +366,36 @@ TorchTraceImport importTraceLog(const TraceLog& log) {
             }
         }
     }
+    for (const auto& [id, m] : imported.metrics)
+        imported.events.push_back(LogEvent{id, "compilation_metrics", true, LogLevel::Info, metricsText(m)});
     return imported;
+}
+
+std::string metricsText(const TorchCompileMetrics& m) {
+    std::vector<std::string> parts;
+    const nlohmann::json& f = m.forward;
+    if (f.is_object()) {
+        if (auto t = f.find("entire_frame_compile_time_s"); t != f.end() && t->is_number())
+            parts.push_back(fmt::format("compiled in {:.3f} s", t->get<double>()));
+        if (auto g = f.find("guard_count"); g != f.end() && g->is_number_integer())
+            parts.push_back(fmt::format("guard_count {}", g->get<int>()));
+    }
+    if (auto d = m.backward.find("duration_us"); m.backward.is_object() && d != m.backward.end() && d->is_number())
+        parts.push_back(fmt::format("backward compiled in {:.3f} s", d->get<double>() / 1e6));
+    for (const auto& [verdict, count] : m.cacheVerdicts) parts.push_back(fmt::format("{} x{}", verdict, count));
+    std::string text = fmt::format("{}", fmt::join(parts, ", "));
+    if (f.is_object()) {
+        if (auto restarts = f.find("restart_reasons"); restarts != f.end() && restarts->is_array())
+            for (const auto& reason : *restarts)
+                if (reason.is_string())
+                    text += fmt::format("\n  restarted: {}", reason.get<std::string>().substr(0, reason.get<std::string>().find('\n')));
+        std::string failType = textOr(f, "fail_type");
+        if (!failType.empty()) {
+            std::string reason = textOr(f, "fail_reason");
+            text += fmt::format("\n  failed: {}: {}", failType, reason.substr(0, reason.find('\n')));
+        }
+    }
+    return text;
 }
 
 std::string torchTraceReport(const TorchTraceImport& imported) {
@@ -369,31 +404,7 @@ std::string torchTraceReport(const TorchTraceImport& imported) {
     std::string out = report.render();
     out += "\nWhat PyTorch logged\n===================\n";
     if (!imported.torchVersion.empty()) out += fmt::format("torch {}\n", imported.torchVersion);
-    for (const auto& [id, m] : imported.metrics) {
-        const nlohmann::json& f = m.forward;
-        std::string line = fmt::format("{}:", id);
-        if (f.is_object()) {
-            if (auto t = f.find("entire_frame_compile_time_s"); t != f.end() && t->is_number())
-                line += fmt::format(" compiled in {:.3f} s", t->get<double>());
-            if (auto g = f.find("guard_count"); g != f.end() && g->is_number_integer())
-                line += fmt::format(", guard_count {}", g->get<int>());
-        }
-        if (auto d = m.backward.find("duration_us"); m.backward.is_object() && d != m.backward.end() && d->is_number())
-            line += fmt::format(", backward compiled in {:.3f} s", d->get<double>() / 1e6);
-        for (const auto& [verdict, count] : m.cacheVerdicts) line += fmt::format(", {} x{}", verdict, count);
-        out += line + "\n";
-        if (f.is_object()) {
-            if (auto restarts = f.find("restart_reasons"); restarts != f.end() && restarts->is_array())
-                for (const auto& reason : *restarts)
-                    if (reason.is_string())
-                        out += fmt::format("  restarted: {}\n", reason.get<std::string>().substr(0, reason.get<std::string>().find('\n')));
-            std::string failType = textOr(f, "fail_type");
-            if (!failType.empty()) {
-                std::string reason = textOr(f, "fail_reason");
-                out += fmt::format("  failed: {}: {}\n", failType, reason.substr(0, reason.find('\n')));
-            }
-        }
-    }
+    for (const auto& [id, m] : imported.metrics) out += fmt::format("{}: {}\n", id, metricsText(m));
     if (!imported.unknownKinds.empty()) {
         out += "Entry kinds not read:";
         for (const auto& [kind, count] : imported.unknownKinds) out += fmt::format(" {} x{}", kind, count);

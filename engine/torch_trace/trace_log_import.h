@@ -36,7 +36,13 @@ struct TorchTraceImport {
     std::string torchVersion;                             // from the torch_version artifact, when logged
 };
 
+// Besides the events of the views, each compile's metrics and each tensor-description and
+// symbolic-shape entry become log events (artifact compilation_metrics, describe_tensor, ...).
 TorchTraceImport importTraceLog(const TraceLog& log);
+
+// What compilation_metrics and the cache verdicts say of one compile: "compiled in 1.544 s,
+// guard_count 9, fx_graph_cache_miss x1", then a line for each restart and the failure.
+std::string metricsText(const TorchCompileMetrics& m);
 
 // The kernels of an inductor_output_code payload (PyTorch's Python wrapper): each
 // `NAME = async_compile.<kind>(...)` definition with its 1-based, inclusive lines.

@@ -76,6 +76,12 @@ TEST(TorchTraceImport, GraphBreaksSplitTheFunctionIntoResumedCompiles) {
     EXPECT_EQ(graph["nodes"][2]["target"], "*");
     EXPECT_EQ(graph["nodes"][2]["inputs"], nlohmann::json::array({"sin"}));
     EXPECT_EQ(graph["outputs"], nlohmann::json::array({"y"}));
+    // The resumed frame's branch condition, `gt = sum_1 > 0`, is the comparison it calls.
+    nlohmann::json branch = eventsOf<GraphCapturedEvent>(t)[1].graph;
+    ASSERT_EQ(branch["nodes"].size(), 3u);
+    EXPECT_EQ(branch["nodes"][2]["name"], "gt");
+    EXPECT_EQ(branch["nodes"][2]["target"], ">");
+    EXPECT_EQ(branch["nodes"][2]["inputs"], nlohmann::json::array({"sum_1"}));
 
     std::vector<GraphBreakEvent> breaks = eventsOf<GraphBreakEvent>(t);
     ASSERT_EQ(breaks.size(), 2u);
@@ -168,6 +174,34 @@ TEST(TorchTraceImport, ATrainingStepHasForwardAndBackwardGraphsAndKernels) {
     const nlohmann::json& backward = t.metrics.at("0/0").backward;
     EXPECT_EQ(backward.value("is_forward", true), false);
     EXPECT_DOUBLE_EQ(backward.value("inductor_compile_time_s", 0.0), 1.429872);
+}
+
+// Tensor descriptions, symbols, shape guards and specialisations, and each compile's metrics
+// are log lines of their compile, as the Logs pane shows them.
+TEST(TorchTraceImport, ShapeEntriesAndMetricsBecomeLogLinesOfTheirCompile) {
+    std::vector<std::string> lines;
+    for (const LogEvent& e : eventsOf<LogEvent>(fixture("dynamic_shapes"))) {
+        EXPECT_EQ(e.compileId, "0/0");
+        EXPECT_TRUE(e.isArtifact);
+        if (e.name != "compilation_metrics") lines.push_back(e.name + ": " + e.message);
+        else EXPECT_EQ(e.message, "compiled in 15.173 s, guard_count 13, aotautograd_cache_miss x1, fx_graph_cache_miss x1");
+    }
+    const std::vector<std::string> expected = {
+        "describe_storage: storage 0: 48 bytes",
+        "describe_tensor: tensor 0: torch.float32, size [3, 4], stride [4, 1], device(type='cpu'), storage 0, leaf",
+        "describe_source: tensor 0 is L['x']",
+        "create_symbol: symbol s77 = 3 for L['x'].size()[0], range [2, int_oo] (dynamic_shapes.py:7)",
+        "create_symbol: symbol s27 = 4 for L['x'].size()[1], range [2, int_oo] (dynamic_shapes.py:7)",
+        "guard_added_fast: guard s77 > 2 (dynamic_shapes.py:7)",
+        "describe_storage: storage 1: 80 bytes",
+        "describe_tensor: tensor 1: torch.float32, size [5, 4], stride [4, 1], device(type='cpu'), storage 1, leaf",
+        "describe_source: tensor 1 is L['y']",
+        "create_symbol: symbol s17 = 5 for L['y'].size()[0], range [2, int_oo] (dynamic_shapes.py:9)",
+        "guard_added_fast: guard Eq(s17, 5) (dynamic_shapes.py:9)",
+        "symbolic_shape_specialization: specialized s17 = 5 (L['y'].size()[0]): range_refined_to_singleton (dynamic_shapes.py:9)",
+        "guard_added_fast: guard s77 + 5 <= 4096",
+    };
+    EXPECT_EQ(lines, expected);
 }
 
 TEST(TorchTraceImport, OutputCodeKernelsSpanTheirSourceStrings) {

@@ -1,5 +1,5 @@
-// The Graph Breaks table from the recorded 02_graph_breaks run: one row per break with its
-// reason and line, the same whether events arrive one by one or all at once.
+// The Graph Breaks table from the recorded 02_graph_breaks run: one row per distinct break
+// with its reason, line and count, the same whether events arrive one by one or all at once.
 #include <QAbstractItemModelTester>
 #include <QTest>
 
@@ -22,10 +22,10 @@ QStringList rows(const GraphBreaksModel& m) {
 }
 
 const QStringList kExpected = {
-    "0/0 | print() called: printing needs real values | resources/examples/02_graph_breaks.py:9 | print(\"y is\", y) | 9",
-    "1/0 | data-dependent branching: the condition depends on a tensor value | resources/examples/02_graph_breaks.py:15 | if x.sum() > 0: | 15",
-    "2/0 | torch._dynamo.graph_break() called | resources/examples/02_graph_breaks.py:23 | torch._dynamo.graph_break() | 23",
-    "3/0 | unsupported call Tensor.item(): it turns a tensor into a Python number | resources/examples/02_graph_breaks.py:29 | n = x.max().item() | 29",
+    "0/0 | print() called: printing needs real values | resources/examples/02_graph_breaks.py:9 | print(\"y is\", y) | 1 | 9",
+    "1/0 | data-dependent branching: the condition depends on a tensor value | resources/examples/02_graph_breaks.py:15 | if x.sum() > 0: | 1 | 15",
+    "2/0 | torch._dynamo.graph_break() called | resources/examples/02_graph_breaks.py:23 | torch._dynamo.graph_break() | 1 | 23",
+    "3/0 | unsupported call Tensor.item(): it turns a tensor into a Python number | resources/examples/02_graph_breaks.py:29 | n = x.max().item() | 1 | 29",
 };
 
 }  // namespace
@@ -45,6 +45,24 @@ private slots:
         QVERIFY(model.index(0, 1).data(Qt::ToolTipRole).toString().contains("in with_print"));
         store.clear();
         QCOMPARE(model.rowCount(), 0);
+    }
+
+    // A break hit again (a recompile breaking where the first compile did) is one row.
+    void aBreakHitAgainIsCountedInItsRow() {
+        RunStore store;
+        GraphBreaksModel model(&store);
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const nlohmann::json stack = {{{"file", "s.py"}, {"line", 4}, {"function", "f"}, {"source", "print(x)"}}};
+        const nlohmann::json other = {{{"file", "s.py"}, {"line", 9}, {"function", "f"}, {"source", "print(y)"}}};
+        std::vector<nlohmann::json> events;
+        for (const char* id : {"0/0", "0/1", "0/1"})
+            events.push_back({{"type", "graph_break"}, {"compile_id", id}, {"reason", "print() called"}, {"user_stack", stack}});
+        events.push_back({{"type", "graph_break"}, {"compile_id", "0/1"}, {"reason", "print() called"}, {"user_stack", other}});
+        for (const auto& e : events) store.append(e);
+        const QStringList expected = {"0/0, 0/1 | print() called | s.py:4 | print(x) | 3 | 4", "0/1 | print() called | s.py:9 | print(y) | 1 | 9"};
+        QCOMPARE(rows(model), expected);
+        store.replace(events);
+        QCOMPARE(rows(model), expected);
     }
 
     void malformedEventsGiveEmptyCellsNotExceptions() {

@@ -3,7 +3,10 @@
 // a run of our engine does, by File > Open's path or by dropping it on the window; a
 // profiler's Chrome trace (with its execution trace beside it) fills the trace views.
 #include <QApplication>
+#include <QDockWidget>
 #include <QDropEvent>
+#include <QFile>
+#include <QTemporaryDir>
 #include <QTimer>
 #include <QMessageBox>
 #include <QMimeData>
@@ -16,7 +19,10 @@
 #include <QUrl>
 
 #include "gui_test_support.h"
+#include "model/logs_model.h"
+#include "panes/compiles_pane.h"
 #include "views/code_view.h"
+#include "views/stack_trie_view.h"
 #include "timeline/trace_view.h"
 #include "views/graph_view.h"
 #include "views/guards_view.h"
@@ -37,6 +43,22 @@ QStringList compileIds(QTreeView* view) {
         for (int c = 0; c < m->rowCount(m->index(f, 0)); ++c) ids << m->index(c, 0, m->index(f, 0)).data().toString();
     return ids;
 }
+
+// Closes the modal message boxes that come up, as a user would (its timer runs within their
+// loop), keeping the last one's text.
+struct MessageBoxCloser {
+    QString said;
+    QTimer timer;
+    MessageBoxCloser() {
+        QObject::connect(&timer, &QTimer::timeout, [this] {
+            if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+                said = box->text();
+                box->close();
+            }
+        });
+        timer.start(20);
+    }
+};
 
 }  // namespace
 
@@ -64,6 +86,59 @@ private slots:
         QVERIFY(window.postFusionView()->text().contains("torch.ops.aten.sin.default"));
     }
 
+    // The Compiles dock's Call stacks tab: each compile under the calls that led to it.
+    void compilesHangUnderTheirCallStacks() {
+        MainWindow window(QString::fromStdString(test::cliPath()));
+        QVERIFY(window.openFile(fixtureFolder("graph_breaks")));
+        QTRY_COMPARE(compileIds(window.compilesView()).size(), 4);
+        StackTrieView* trie = window.compilesPane()->stackTrie();
+        QStringList lines;
+        std::function<void(QTreeWidgetItem*, int)> walk = [&](QTreeWidgetItem* item, int depth) {
+            lines << QString(depth * 2, ' ') + item->text(0);
+            for (int i = 0; i < item->childCount(); ++i) walk(item->child(i), depth + 1);
+        };
+        for (int i = 0; i < trie->topLevelItemCount(); ++i) walk(trie->topLevelItem(i), 0);
+        // As PyTorch 2.15 logged them: 0/0's stack is its own frame; the resumed frames are
+        // reached from the script's two calls of step (lines 14 and 15).
+        const QStringList expected = {
+            "step (graph_breaks.py:5)",
+            "  0/0  step",
+            "<module> (graph_breaks.py:14)",
+            "  torch_dynamo_resume_in_step_at_7 (graph_breaks.py:7)",
+            "    1/0  torch_dynamo_resume_in_step_at_7",
+            "  compile_wrapper (eval_frame.py:1265)",
+            "    torch_dynamo_resume_in_step_at_8 (graph_breaks.py:8)",
+            "      2/0  torch_dynamo_resume_in_step_at_8",
+            "<module> (graph_breaks.py:15)",
+            "  compile_wrapper (eval_frame.py:1265)",
+            "    torch_dynamo_resume_in_step_at_8 (graph_breaks.py:8)",
+            "      3/0  torch_dynamo_resume_in_step_at_8",
+        };
+        QCOMPARE(lines, expected);
+        // Picking a compile there shows it everywhere, and the Functions tab follows.
+        trie->setCurrentItem(trie->topLevelItem(1)->child(1)->child(0)->child(0));
+        QCOMPARE(window.selection().compileId(), QString("2/0"));
+        QCOMPARE(window.compilesView()->currentIndex().data().toString(), QString("2/0"));
+    }
+
+    // Tensor descriptions, symbols, shape guards and metrics are in the Logs dock.
+    void shapeEntriesAreLogLines() {
+        MainWindow window(QString::fromStdString(test::cliPath()));
+        QVERIFY(window.openFile(fixtureFolder("dynamic_shapes")));
+        QTRY_COMPARE(compileIds(window.compilesView()), QStringList{"0/0"});
+        auto* logs = window.findChild<QDockWidget*>("logsDock")->findChild<QTableView*>();
+        QVERIFY(logs);
+        QStringList names, messages;
+        for (int r = 0; r < logs->model()->rowCount(); ++r) {
+            names << logs->model()->index(r, LogsModel::NameColumn).data().toString();
+            messages << logs->model()->index(r, LogsModel::MessageColumn).data().toString();
+        }
+        QCOMPARE(names.count("create_symbol"), 3);
+        QCOMPARE(names.count("guard_added_fast"), 3);
+        QVERIFY(messages.contains("specialized s17 = 5 (L['y'].size()[0]): range_refined_to_singleton (dynamic_shapes.py:9)"));
+        QVERIFY(messages.contains("compiled in 15.173 s, guard_count 13, aotautograd_cache_miss x1, fx_graph_cache_miss x1"));
+    }
+
     void droppingALogOpensIt() {
         MainWindow window(QString::fromStdString(test::cliPath()));
         QMimeData data;
@@ -86,8 +161,9 @@ private slots:
 
     void aProfilerChromeTraceFillsTheTraceViews() {
         MainWindow window(QString::fromStdString(test::cliPath()));
-        QVERIFY(window.openFile(fixtureFolder("profiled") + "/chrome_trace.json"));
-        QCOMPARE(window.store().traces().size(), size_t(24));
+        QVERIFY(window.openFile(fixtureFolder("profiled") + "/chrome_trace.json"));  // read on a worker thread
+        QCOMPARE(window.statusText(), QString("Opening profiler trace chrome_trace.json..."));
+        QTRY_COMPARE(window.store().traces().size(), size_t(24));
         QVERIFY2(window.statusText() == "Opened profiler trace chrome_trace.json: 24 spans", qPrintable(window.statusText()));
         QVERIFY2(window.editor()->text().contains("execution_trace.json describes 24 of them"), qPrintable(window.editor()->text()));
         QTRY_VERIFY_WITH_TIMEOUT(!window.traceView()->indexPending() && window.traceView()->spans(), 10000);
@@ -97,19 +173,26 @@ private slots:
     void aFolderWithoutALogSaysSoAndKeepsTheWindow() {
         MainWindow window(QString::fromStdString(test::cliPath()));
         QVERIFY(window.openFile(fixtureFolder("programs")));
-        // The message box is modal: close it as a user would (a timer runs within its loop).
-        QString said;
-        QTimer closer;
-        connect(&closer, &QTimer::timeout, [&] {
-            if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
-                said = box->text();
-                box->close();
-            }
-        });
-        closer.start(20);
+        MessageBoxCloser closer;
         QTRY_VERIFY2(window.statusText().startsWith("Cannot open "), qPrintable(window.statusText()));
-        QVERIFY2(said.endsWith("holds no TORCH_TRACE log (dedicated_log_torch_trace_*.log)"), qPrintable(said));
+        QVERIFY2(closer.said.endsWith("holds no TORCH_TRACE log (dedicated_log_torch_trace_*.log)"), qPrintable(closer.said));
         QCOMPARE(compileIds(window.compilesView()), QStringList{});
+    }
+
+    void aBrokenChromeTraceSaysSoAndKeepsTheRun() {
+        QTemporaryDir dir;
+        QFile broken(dir.filePath("trace.json"));
+        QVERIFY(broken.open(QIODevice::WriteOnly));
+        broken.write("{\"traceEvents\": [ {\"ph\": \"X\",");
+        broken.close();
+        MainWindow window(QString::fromStdString(test::cliPath()));
+        QVERIFY(window.openFile(fixtureFolder("recompiles")));
+        QTRY_COMPARE(compileIds(window.compilesView()).size(), 4);
+        QVERIFY(window.openFile(broken.fileName()));
+        MessageBoxCloser closer;
+        QTRY_VERIFY2(window.statusText().startsWith("Cannot open "), qPrintable(window.statusText()));
+        QVERIFY2(closer.said.startsWith("Cannot open " + broken.fileName() + ":\n"), qPrintable(closer.said));
+        QCOMPARE(compileIds(window.compilesView()).size(), 4);
     }
 };
 

@@ -11,7 +11,7 @@ GraphBreaksModel::GraphBreaksModel(const RunStore* store, QObject* parent) : QAb
 bool GraphBreaksModel::parse(const Event& event, Break& out) {
     const auto* b = std::get_if<GraphBreakEvent>(&event);
     if (!b) return false;
-    out.compileId = QString::fromStdString(b->compileId);
+    out.compileIds = {QString::fromStdString(b->compileId)};
     out.reason = QString::fromStdString(b->reason);
     for (const StackFrame& frame : b->userStack) {
         // Outermost first, as Python prints a stack: the last frame is where the break was.
@@ -26,14 +26,34 @@ bool GraphBreaksModel::parse(const Event& event, Break& out) {
 void GraphBreaksModel::rebuild() {
     beginResetModel();
     breaks_.clear();
-    for (const auto& e : store_->events())
-        if (Break b; parse(e, b)) breaks_.push_back(std::move(b));
+    for (const auto& e : store_->events()) {
+        Break b;
+        if (!parse(e, b)) continue;
+        if (int row = sameBreakRow(b); row >= 0) countAgain(breaks_[static_cast<size_t>(row)], b.compileIds.front());
+        else breaks_.push_back(std::move(b));
+    }
     endResetModel();
+}
+
+int GraphBreaksModel::sameBreakRow(const Break& b) const {
+    for (size_t row = 0; row < breaks_.size(); ++row)
+        if (breaks_[row].reason == b.reason && breaks_[row].stack == b.stack) return static_cast<int>(row);
+    return -1;
+}
+
+void GraphBreaksModel::countAgain(Break& seen, const QString& compileId) {
+    ++seen.count;
+    if (!seen.compileIds.contains(compileId)) seen.compileIds << compileId;
 }
 
 void GraphBreaksModel::append(int eventIndex) {
     Break b;
     if (!parse(store_->at(eventIndex), b)) return;
+    if (int same = sameBreakRow(b); same >= 0) {
+        countAgain(breaks_[static_cast<size_t>(same)], b.compileIds.front());
+        Q_EMIT dataChanged(index(same, 0), index(same, ColumnCount - 1));
+        return;
+    }
     int row = static_cast<int>(breaks_.size());
     beginInsertRows({}, row, row);
     breaks_.push_back(std::move(b));
@@ -51,10 +71,11 @@ QVariant GraphBreaksModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::ToolTipRole) return b.stack.trimmed();
     if (role != Qt::DisplayRole) return {};
     switch (index.column()) {
-        case CompileIdColumn: return b.compileId;
+        case CompileIdColumn: return b.compileIds.join(", ");
         case ReasonColumn: return b.reason;
         case LocationColumn: return b.line ? QString("%1:%2").arg(b.file).arg(b.line) : b.file;
         case SourceColumn: return b.source;
+        case CountColumn: return b.count;
     }
     return {};
 }
@@ -66,6 +87,7 @@ QVariant GraphBreaksModel::headerData(int section, Qt::Orientation orientation, 
         case ReasonColumn: return tr("Reason");
         case LocationColumn: return tr("Where");
         case SourceColumn: return tr("Source line");
+        case CountColumn: return tr("Count");
     }
     return {};
 }

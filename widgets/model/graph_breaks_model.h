@@ -1,7 +1,9 @@
 #pragma once
-// The Graph Breaks view's table: one row per graph break of the run, with its compile id,
-// reason, and where the user's code was (the innermost frame of its user stack; the whole
-// stack in the tooltip). LineRole gives that line so the editor can jump to it.
+// The Graph Breaks view's table: one row per distinct graph break of the run (the same reason
+// at the same user stack is one break, however many compiles hit it), with the compile ids
+// that hit it, its reason, where the user's code was (the innermost frame of its user stack;
+// the whole stack in the tooltip) and how many times it was hit. LineRole gives that line so
+// the editor can jump to it.
 
 #include <vector>
 
@@ -14,7 +16,7 @@ namespace fusescope::gui {
 class GraphBreaksModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { CompileIdColumn, ReasonColumn, LocationColumn, SourceColumn, ColumnCount };
+    enum Column { CompileIdColumn, ReasonColumn, LocationColumn, SourceColumn, CountColumn, ColumnCount };
     enum Role { LineRole = Qt::UserRole + 1 };  // int: the break's line in the script, 0 when unknown
 
     explicit GraphBreaksModel(const RunStore* store, QObject* parent = nullptr);
@@ -26,12 +28,17 @@ public:
 
 private:
     struct Break {
-        QString compileId, reason, file, source, stack;
+        QStringList compileIds;
+        QString reason, file, source, stack;
         int line = 0;
+        int count = 1;
     };
     static bool parse(const Event& event, Break& out);  // false for other events
     void rebuild();
     void append(int eventIndex);
+    // The row of the same break (reason and user stack); -1 when `b` is the first of its kind.
+    int sameBreakRow(const Break& b) const;
+    static void countAgain(Break& seen, const QString& compileId);
 
     const RunStore* store_;
     std::vector<Break> breaks_;

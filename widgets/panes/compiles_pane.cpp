@@ -1,16 +1,27 @@
 #include "panes/compiles_pane.h"
 
+#include <QTabWidget>
 #include <QTreeView>
 
 #include "model/compiles_model.h"
+#include "views/stack_trie_view.h"
 
 namespace fusescope::gui {
 
 CompilesPane::CompilesPane(SelectionContext* context, QWidget* parent)
-    : Pane(context, parent), model_(new CompilesModel(&context->store(), this)), view_(new QTreeView(this)) {
+    : Pane(context, parent),
+      model_(new CompilesModel(&context->store(), this)),
+      view_(new QTreeView(this)),
+      stacks_(new StackTrieView(&context->store(), this)),
+      tabs_(new QTabWidget(this)) {
     view_->setModel(model_);
     view_->setUniformRowHeights(true);
-    setContent(view_);
+    tabs_->addTab(view_, tr("Functions"));
+    tabs_->addTab(stacks_, tr("Call stacks"));
+    tabs_->setTabToolTip(1, tr("Each compile under the calls that led to it, outermost first"));
+    tabs_->setDocumentMode(true);
+    setContent(tabs_);
+    connect(stacks_, &StackTrieView::compileSelected, this, [this](const QString& id) { this->context().setCompileId(id); });
     connect(view_->selectionModel(), &QItemSelectionModel::currentChanged, this,
             [this](const QModelIndex& index) { this->context().setCompileId(model_->compileId(index)); });
 }
@@ -18,6 +29,7 @@ CompilesPane::CompilesPane(SelectionContext* context, QWidget* parent)
 void CompilesPane::showCompile(const CompileArtifacts& a) {
     QModelIndex index = model_->indexForCompileId(a.compileId);
     if (index.isValid() && view_->currentIndex() != index) view_->setCurrentIndex(index);
+    stacks_->showCompile(a.compileId);
 }
 
 }  // namespace fusescope::gui

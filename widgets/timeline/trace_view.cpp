@@ -36,6 +36,7 @@ TraceView::TraceView(const RunStore* store, QWidget* parent)
     connect(&debounce_, &QTimer::timeout, this, &TraceView::startIndexing);
     connect(&watcher_, &QFutureWatcher<std::shared_ptr<const TraceSpans>>::finished, this, [this] {
         spans_ = watcher_.result();
+        indexing_ = false;
         model_->setSpans(spans_);
         timeline_->setSpans(spans_);
         selection_->setText(tr("%n span(s)", nullptr, static_cast<int>(spans_->spans.size())));
@@ -70,6 +71,7 @@ void TraceView::startIndexing() {
         return;
     }
     stale_ = false;
+    indexing_ = true;
     // The worker gets copies: plain data, so the GUI thread goes on appending meanwhile.
     watcher_.setFuture(QtConcurrent::run([records = store_->traces().records(), names = store_->traces().names()]() mutable {
         return std::shared_ptr<const TraceSpans>(std::make_shared<TraceSpans>(indexTraceSpans(records, std::move(names))));

@@ -27,7 +27,7 @@ public:
     explicit TraceView(const RunStore* store, QWidget* parent = nullptr);
 
     const TraceSpans* spans() const { return spans_.get(); }
-    bool indexPending() const { return watcher_.isRunning() || debounce_.isActive(); }
+    bool indexPending() const { return indexing_ || debounce_.isActive(); }
     TimelineView* timeline() const { return timeline_; }
     QTreeView* tree() const { return tree_; }
     TraceTreeModel* model() const { return model_; }
@@ -47,6 +47,9 @@ private:
     std::shared_ptr<const TraceSpans> spans_;
     QTimer debounce_;
     QFutureWatcher<std::shared_ptr<const TraceSpans>> watcher_;
+    // From starting an index until its result is shown: the watcher says it finished before
+    // its finished signal has been delivered.
+    bool indexing_ = false;
     bool stale_ = false;  // records changed while the worker was indexing
     TraceTreeModel* model_;
     QTreeView* tree_;

@@ -12,8 +12,6 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFutureWatcher>
-#include <QtConcurrent/QtConcurrentRun>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
@@ -54,9 +52,12 @@
 #include "timeline/trace_view.h"
 #include "views/code_view.h"
 #include "views/compare_view.h"
+#include "views/torch_compare_view.h"
 #include "views/fusion_stepper.h"
 #include "views/graph_view.h"
 #include "views/minify_panel.h"
+#include "window/load_in_background.h"
+#include "window/preferences_dialog.h"
 #include "window/recent_files.h"
 
 namespace fusescope::gui {
@@ -153,6 +154,7 @@ MainWindow::MainWindow(const QString& cliPath, QWidget* parent)
     connect(&selection_, &SelectionContext::nodeChanged, this, &MainWindow::showSelectedKernel);
     connect(&selection_, &SelectionContext::scriptLineRequested, this, &MainWindow::showScriptLine);
 
+    connectTorchSide();
     buildViewMenu();  // after the docks exist
     defaultState_ = saveState();
     QSettings settings;
@@ -206,6 +208,10 @@ void MainWindow::buildActions() {
         QString path = QFileDialog::getExistingDirectory(this, tr("Open the folder TORCH_TRACE named"));
         if (!path.isEmpty()) openFile(path);
     });
+    file->addAction(tr("Open PyTorch Trace &Beside..."), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_O), this, [this] {
+        QString path = QFileDialog::getExistingDirectory(this, tr("The TORCH_TRACE folder of a PyTorch run of this script"));
+        if (!path.isEmpty()) openTorchTraceBeside(path);
+    });
     recent_ = new RecentFiles(file->addMenu(tr("Open &Recent")), this);
     connect(recent_, &RecentFiles::openRequested, this, &MainWindow::openFile);
     file->addAction(tr("&Save Script"), QKeySequence::Save, this, &MainWindow::saveScript);
@@ -224,6 +230,9 @@ void MainWindow::buildActions() {
     });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    edit->addAction(tr("&Preferences..."), QKeySequence(Qt::CTRL | Qt::Key_Comma), this, [this] { PreferencesDialog(this).exec(); });
 
     QToolBar* bar = addToolBar(tr("Run"));
     bar->setObjectName("runToolBar");
@@ -252,6 +261,12 @@ void MainWindow::buildActions() {
     checkAccuracy_->setCheckable(true);
     checkAccuracy_->setToolTip(tr("Compare every compiled graph's outputs with eager and log the first element that "
                                   "differs (--check-accuracy)"));
+    runUnderTorch_ = bar->addAction(tr("Run Under PyTorch Too"));
+    runUnderTorch_->setCheckable(true);
+    runUnderTorch_->setChecked(QSettings().value("torch/alsoRun", false).toBool());
+    runUnderTorch_->setToolTip(tr("Also run the script under real PyTorch (the Python in Edit > Preferences) with TORCH_TRACE, "
+                                  "and pair its compiles with ours in the Ours vs PyTorch view"));
+    connect(runUnderTorch_, &QAction::toggled, this, [](bool on) { QSettings().setValue("torch/alsoRun", on); });
     minifyAction_ = bar->addAction(tr("Minify"), this, &MainWindow::minifyFailure);
     minifyAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_M));
     minifyAction_->setToolTip(tr("Shrink the compiled graph that failed to the smallest graph that still fails, and "
@@ -332,9 +347,14 @@ void MainWindow::buildDocks() {
     compareView_ = new CompareView(&store_, this);
     QDockWidget* compareDock = dock(this, tr("Compare"), "compareDock", compareView_, Qt::BottomDockWidgetArea);
     tabifyDockWidget(guardsDock, compareDock);
+    torchCompare_ = new TorchCompareView(&store_, &torchSide_.store(), this);
+    QDockWidget* torchCompareDock = dock(this, tr("Ours vs PyTorch"), "torchCompareDock", torchCompare_, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(compareDock, torchCompareDock);
+    connect(torchCompare_, &TorchCompareView::compileSelected, &selection_, &SelectionContext::setCompileId);
+    connect(&selection_, &SelectionContext::compileChanged, torchCompare_, &TorchCompareView::showCompile);
     traceView_ = new TraceView(&store_, this);
     QDockWidget* traceDock = dock(this, tr("Execution Trace"), "traceDock", traceView_, Qt::BottomDockWidgetArea);
-    tabifyDockWidget(compareDock, traceDock);
+    tabifyDockWidget(torchCompareDock, traceDock);
     connect(traceView_, &TraceView::kernelSelected, &selection_, &SelectionContext::selectKernel);
     irDock->raise();
 
@@ -349,6 +369,28 @@ void MainWindow::buildDocks() {
     QDockWidget* modulesDock = dock(this, tr("Modules"), "modulesDock", modules_, Qt::LeftDockWidgetArea);
     splitDockWidget(compilesDock, modulesDock, Qt::Vertical);
     resizeDocks({compilesDock}, {250}, Qt::Horizontal);  // room for the module tree's three columns
+}
+
+void MainWindow::connectTorchSide() {
+    connect(&torchSide_, &TorchSide::progress, this, &MainWindow::setStatus);
+    connect(&torchSide_, &TorchSide::loaded, this, [this](const QString& description) {
+        torchCompare_->setTorchSource(description);
+        setStatus(tr("PyTorch's side: %1").arg(description));
+    });
+    connect(&torchSide_, &TorchSide::failed, this, [this](const QString& message) {
+        output_->appendMessage(tr("PyTorch's side: %1").arg(message));
+        setStatus(tr("PyTorch's side failed: %1").arg(message.section('\n', 0, 0)));
+    });
+}
+
+void MainWindow::setRunUnderTorch(bool on) { runUnderTorch_->setChecked(on); }
+
+void MainWindow::openTorchTraceBeside(const QString& path) {
+    torchSide_.open(path);
+    if (auto* d = findChild<QDockWidget*>("torchCompareDock")) {
+        d->show();
+        d->raise();
+    }
 }
 
 QTreeView* MainWindow::compilesView() const { return compiles_->view(); }
@@ -457,35 +499,28 @@ bool MainWindow::openBundle(const QString& path) {
     return true;
 }
 
-bool MainWindow::openTorchTrace(const QString& path) {
-    // Read on a worker thread (a large log takes a second or two); the panes change when it is in.
-    struct Opened {
-        std::optional<TorchTraceRun> run;
-        std::string error;
-    };
-    auto* watcher = new QFutureWatcher<std::shared_ptr<Opened>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, path] {
-        watcher->deleteLater();
-        progress_->setVisible(false);
-        std::shared_ptr<Opened> opened = watcher->result();
-        if (!opened->run) {
+template <typename Run>
+void MainWindow::openInBackground(const QString& path, const QString& title, const QString& opening, Run (*load)(const std::string&),
+                                  void (MainWindow::*show)(const QString&, Run)) {
+    // Read on a worker thread (a large file takes a second or two); the panes change when it is in.
+    loadInBackground<Run>(
+        this, [load, file = path.toStdString()] { return load(file); },
+        [this, path, show](Run run) {
+            progress_->setVisible(false);
+            (this->*show)(path, std::move(run));
+        },
+        [this, path, title](const QString& error) {
+            progress_->setVisible(false);
             setStatus(tr("Cannot open %1").arg(path));
-            QMessageBox::critical(this, tr("Open PyTorch Trace"), tr("Cannot open %1:\n%2").arg(path, QString::fromStdString(opened->error)));
-            return;
-        }
-        showTorchTrace(path, std::move(*opened->run));
-    });
-    watcher->setFuture(QtConcurrent::run([file = path.toStdString()] {
-        auto opened = std::make_shared<Opened>();
-        try {
-            opened->run = loadTorchTraceRun(file);
-        } catch (const Error& e) {
-            opened->error = e.what();
-        }
-        return opened;
-    }));
+            QMessageBox::critical(this, title, tr("Cannot open %1:\n%2").arg(path, error));
+        });
     progress_->setVisible(true);
-    setStatus(tr("Opening PyTorch trace %1...").arg(QFileInfo(path).fileName()));
+    setStatus(opening);
+}
+
+bool MainWindow::openTorchTrace(const QString& path) {
+    openInBackground<TorchTraceRun>(path, tr("Open PyTorch Trace"), tr("Opening PyTorch trace %1...").arg(QFileInfo(path).fileName()),
+                                    &loadTorchTraceRun, &MainWindow::showTorchTrace);
     return true;
 }
 
@@ -513,15 +548,12 @@ void MainWindow::showTorchTrace(const QString& path, TorchTraceRun run) {
 }
 
 bool MainWindow::openProfilerTrace(const QString& path) {
-    ProfilerTraceRun run;
-    try {
-        QApplication::setOverrideCursor(Qt::WaitCursor);
-        auto restoreCursor = qScopeGuard([] { QApplication::restoreOverrideCursor(); });
-        run = loadProfilerTrace(path.toStdString());
-    } catch (const Error& e) {
-        QMessageBox::critical(this, tr("Open Profiler Trace"), tr("Cannot open %1:\n%2").arg(path, QString::fromStdString(e.what())));
-        return false;
-    }
+    openInBackground<ProfilerTraceRun>(path, tr("Open Profiler Trace"), tr("Opening profiler trace %1...").arg(QFileInfo(path).fileName()),
+                                       &loadProfilerTrace, &MainWindow::showProfilerTrace);
+    return true;
+}
+
+void MainWindow::showProfilerTrace(const QString& path, ProfilerTraceRun run) {
     QString merged = run.executionTrace.empty()
                          ? tr("no execution trace beside it")
                          : tr("its execution trace %1 describes %2 of them").arg(QString::fromStdString(run.executionTrace)).arg(run.opsMerged);
@@ -535,7 +567,6 @@ bool MainWindow::openProfilerTrace(const QString& path) {
     setWindowTitle(tr("Fusescope - %1 (profiler trace)").arg(QFileInfo(path).fileName()));
     setStatus(tr("Opened profiler trace %1: %2 spans").arg(QFileInfo(path).fileName()).arg(run.spans));
     showView("trace");
-    return true;
 }
 
 void MainWindow::saveScript() {
@@ -579,6 +610,7 @@ void MainWindow::runScript() {
     scriptSelection_->setScriptFile(runFileName_);
     editor_->clearAnnotations();
     engine_.run(request);
+    if (runUnderTorch_->isChecked()) torchSide_.run(request.script, request.fileName);
     setBusy(true);
     setStatus(tr("Running %1...").arg(request.fileName));
 }
@@ -713,6 +745,10 @@ bool MainWindow::showView(const QString& view) {
     if (view == "compare") {
         compareView_->setAspect(CompareView::Aspect::Guards);
         return raise("compareDock");
+    }
+    if (view == "torch-compare") {
+        torchCompare_->setAspect(TorchCompareView::Aspect::RecompileReasons);
+        return raise("torchCompareDock");
     }
     if (view == "trace") {
         // The first kernel, once the worker has indexed the run's spans.

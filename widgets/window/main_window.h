@@ -9,8 +9,10 @@
 
 #include "engine/engine_client.h"
 #include "model/run_store.h"
+#include "model/profiler_trace_run.h"
 #include "model/torch_trace_run.h"
 #include "selection/selection_context.h"
+#include "window/torch_side.h"
 
 class QsciScintilla;
 class QComboBox;
@@ -28,6 +30,7 @@ class CodeView;
 class GraphView;
 class FusionStepper;
 class CompareView;
+class TorchCompareView;
 class GuardsView;
 class TraceView;
 class RecentFiles;
@@ -66,6 +69,12 @@ public:
     // half way), code (the first kernel selected), guards, compare (the last two compiles'
     // guards), trace, minify (the run's first failing graph minified). False for an unknown one.
     bool showView(const QString& view);
+    // PyTorch's side of the Ours vs PyTorch view: each run also runs the script under real
+    // PyTorch when on (the toolbar's Run Under PyTorch Too), or a TORCH_TRACE folder or log
+    // opened beside our run (File > Open PyTorch Trace Beside).
+    void setRunUnderTorch(bool on);
+    void openTorchTraceBeside(const QString& path);
+    void setTorchPython(const QString& path) { torchSide_.setSessionPython(path); }  // --torch-python
     // Copies the bundle of what is on show (the last run's, or the bundle opened) to `path`.
     bool exportBundle(const QString& path);
 
@@ -83,11 +92,14 @@ public:
     QTabWidget* codeTabs() const;
     GraphView* graphView() const;
     ModulesPane* modulesPane() const { return modules_; }
+    CompilesPane* compilesPane() const { return compiles_; }
     GraphView* afterFusionView() const;
     QsciScintilla* editor() const { return editor_; }
     QTableView* graphBreaksView() const;
     GuardsView* guardsView() const;
     CompareView* compareView() const { return compareView_; }
+    TorchCompareView* torchCompareView() const { return torchCompare_; }
+    TorchSide& torchSide() { return torchSide_; }
     TraceView* traceView() const { return traceView_; }
     static QString autosavePathForTests() { return autosavePath(); }
     QString statusText() const;
@@ -102,7 +114,8 @@ protected:
 private:
     void buildActions();
     void buildDocks();
-    void buildViewMenu();  // docks to show again, reset layout, language
+    void buildViewMenu();
+    void connectTorchSide();  // its progress and failures in the status bar and Output  // docks to show again, reset layout, language
     void showScriptLine(int line);  // 1-based: moves the editor's cursor there
     void showSelectedKernel(const QString& graphNode, const QString& buffer);  // in the status bar
     void explainFusion(const QString& node1, const QString& node2);
@@ -113,10 +126,17 @@ private:
     RunRequest scriptRequest() const;  // the editor's script with the pickers' settings
     void onEngineDied(const QString& description, const QString& running);
     bool openBundle(const QString& path);
+    // Reads `path` with `load` on a worker thread (the status bar says `opening`), then
+    // `show`s it, or says in a box titled `title` why it cannot.
+    template <typename Run>
+    void openInBackground(const QString& path, const QString& title, const QString& opening, Run (*load)(const std::string&),
+                          void (MainWindow::*show)(const QString&, Run));
     // A TORCH_TRACE folder or log (docs/torch-trace.md), read on a worker thread; true once started.
     bool openTorchTrace(const QString& path);
     void showTorchTrace(const QString& path, TorchTraceRun run);
-    bool openProfilerTrace(const QString& path);  // a Chrome trace (.json), with an execution trace beside it merged in
+    // A Chrome trace (.json), with an execution trace beside it merged in, read on a worker thread.
+    bool openProfilerTrace(const QString& path);
+    void showProfilerTrace(const QString& path, ProfilerTraceRun run);
     void saveScript();
     void setStatus(const QString& text);
     void setBusy(bool busy);      // the status bar's progress and Cancel while a run works
@@ -129,6 +149,7 @@ private:
     RunStore store_;
     SelectionContext selection_{&store_};
     EngineClient engine_;
+    TorchSide torchSide_;
     QString scriptPath_;
 
     QsciScintilla* editor_ = nullptr;
@@ -136,6 +157,7 @@ private:
     QComboBox* device_ = nullptr;
     QLineEdit* logSpec_ = nullptr;
     QAction* checkAccuracy_ = nullptr;
+    QAction* runUnderTorch_ = nullptr;
     QAction* minifyAction_ = nullptr;  // enabled after a run that reported a graph_failure
     bool graphFailed_ = false;         // the run so far reported one
     MinifyPanel* minify_ = nullptr;
@@ -161,6 +183,7 @@ private:
     OutputPane* output_ = nullptr;
     TraceView* traceView_ = nullptr;
     CompareView* compareView_ = nullptr;
+    TorchCompareView* torchCompare_ = nullptr;
     int explainRequest_ = 0;
 };
 

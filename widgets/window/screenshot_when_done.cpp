@@ -22,10 +22,13 @@ void screenshotWhenDone(MainWindow& window, const QString& path, bool running, s
         });
     };
     auto ended = [&window, grab] {
-        if (!window.engine().activeRun()) grab(0);  // --view minify: the minifier runs after the run
+        // --view minify: the minifier runs after the run; --under-torch: PyTorch's run may end later
+        if (!window.engine().activeRun() && !window.torchSide().isBusy()) grab(0);
     };
     QObject::connect(&window.engine(), &EngineClient::answered, &window, ended);
     QObject::connect(&window.engine(), &EngineClient::failed, &window, ended);
+    QObject::connect(&window.torchSide(), &TorchSide::loaded, &window, ended);
+    QObject::connect(&window.torchSide(), &TorchSide::failed, &window, ended);
     QObject::connect(&window.engine(), &EngineClient::engineDied, &window, [grab](const QString& description) {
         std::fprintf(stderr, "fusescope: %s\n", qPrintable(description));
         grab(1);

@@ -1,0 +1,164 @@
+// Ours vs PyTorch: a run of our engine beside real PyTorch's TORCH_TRACE log of the same
+// script (tests/fixtures/torch_trace, PyTorch 2.15), paired by compile id; and the script
+// run "under PyTorch" by a stand-in Python that writes a committed log where TORCH_TRACE says.
+#include <QFile>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "gui_test_support.h"
+#include "views/code_view.h"
+#include "views/torch_compare_view.h"
+#include "window/main_window.h"
+
+using namespace fusescope::gui;
+using Aspect = TorchCompareView::Aspect;
+
+namespace {
+
+QString fixture(const std::string& relative) {
+    return QString::fromStdString(test::sourcePath("tests/fixtures/torch_trace/" + relative));
+}
+
+// Runs the fixture's program in `window` with inductor and waits for the end.
+bool runProgram(MainWindow& window, const char* program) {
+    if (!window.openFile(fixture(std::string("programs/") + program)) || !window.setBackend("inductor")) return false;
+    QSignalSpy answered(&window.engine(), &EngineClient::answered);
+    window.runScript();
+    return answered.wait(60000) && window.statusText().startsWith("Finished");
+}
+
+QString cell(const TorchCompareView& view, int row, int column) { return view.table()->item(row, column)->text(); }
+
+const CompilePair* pairOf(const TorchCompareView& view, const QString& compileId) {
+    for (const CompilePair& pair : view.pairs())
+        if (pair.compileId == compileId) return &pair;
+    return nullptr;
+}
+
+// A stand-in for a Python with torch: runs `body` (sh) instead of the script.
+QString fakePython(const QTemporaryDir& dir, const QByteArray& body) {
+    QString path = dir.filePath("python");
+    QFile file(path);
+    file.open(QIODevice::WriteOnly);
+    file.write("#!/bin/sh\n" + body + "\n");
+    file.close();
+    file.setPermissions(file.permissions() | QFileDevice::ExeOwner);
+    return path;
+}
+
+}  // namespace
+
+class TorchCompareTest : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void aCommittedLogBesideOurRunPairsCompilesById() {
+        MainWindow window(QString::fromStdString(test::cliPath()));
+        QSignalSpy loaded(&window.torchSide(), &TorchSide::loaded);
+        window.openTorchTraceBeside(fixture("recompiles"));
+        QVERIFY(loaded.wait(10000));
+        QVERIFY(runProgram(window, "recompiles.py"));
+        TorchCompareView& view = *window.torchCompareView();
+        QTRY_VERIFY(view.pairs().size() == 4 && view.pairs().back().ours.present);  // a run's events come in bursts
+        QVERIFY2(view.summary().startsWith("4 compile(s), 4 with counts that differ. PyTorch's side: PyTorch 2.15.0+cu132, /"), qPrintable(view.summary()));
+
+        // Cells read "ours | PyTorch's"; where they differ they are tinted.
+        QCOMPARE(cell(view, 0, 0), QString("0/0"));
+        QCOMPARE(cell(view, 0, 1), QString("scale"));
+        QCOMPARE(cell(view, 0, 2), QString("1 | 1"));  // graphs
+        QCOMPARE(cell(view, 0, 4), QString("2 | 11"));  // guards
+        QCOMPARE(cell(view, 3, 3), QString("2 | 3"));   // ops: PyTorch's last graph converts the dtype
+        QCOMPARE(cell(view, 3, 6), QString("1 | 1"));   // kernels
+        QCOMPARE(view.table()->item(0, 2)->background().style(), Qt::NoBrush);
+        QCOMPARE(view.table()->item(0, 4)->background().color(), QColor(255, 236, 204));
+
+        const CompilePair* second = pairOf(view, "0/1");
+        QVERIFY(second && second->ours.present && second->torch.present);
+        QCOMPARE(second->ours.recompileReasons, QStringList{"0/0: tensor 'L['x']' size mismatch at index 0. expected 4, actual 6"});
+        QCOMPARE(second->torch.recompileReasons, QStringList{"0/0: tensor 'x' size mismatch at index 0. expected 4, actual 6"});
+        QCOMPARE(pairOf(view, "0/3")->ours.recompileReasons.value(0).left(19), QString("0/2: L['factor'] =="));
+        QCOMPARE(pairOf(view, "0/3")->torch.recompileReasons.value(0), QString("0/2: tensor 'x' dtype mismatch. expected Double, actual Float"));
+
+        // The compile picked anywhere is the pair on show, and a row picked is the compile selected.
+        window.selection().setCompileId("0/1");
+        QCOMPARE(view.shownCompile(), QString("0/1"));
+        QCOMPARE(view.view(Aspect::RecompileReasons, TorchCompareView::Ours)->text(), second->ours.recompileReasons.join('\n'));
+        QCOMPARE(view.view(Aspect::RecompileReasons, TorchCompareView::Torch)->text(), second->torch.recompileReasons.join('\n'));
+        QCOMPARE(view.view(Aspect::Guards, TorchCompareView::Torch)->text().count('\n'), 11);  // 12 guards
+        QVERIFY(view.view(Aspect::GraphCode, TorchCompareView::Ours)->text().startsWith("class GraphModule(torch.nn.Module):"));
+        QVERIFY(view.view(Aspect::GraphCode, TorchCompareView::Torch)->text().startsWith("class GraphModule(torch.nn.Module):"));
+        QVERIFY(view.view(Aspect::Code, TorchCompareView::Ours)->text().contains("extern \"C\""));
+        QVERIFY(view.view(Aspect::Code, TorchCompareView::Torch)->text().contains("async_compile.cpp_pybinding("));
+        view.table()->setCurrentCell(2, 0);
+        QCOMPARE(window.selection().compileId(), QString("0/2"));
+    }
+
+    // PyTorch splits at a graph break into new frames (1/0, 2/0, ...); we keep one compile:
+    // each side shows what it has, the other says it has no such compile.
+    void compilesOfOneSideOnlyAreListedToo() {
+        MainWindow window(QString::fromStdString(test::cliPath()));
+        QVERIFY(runProgram(window, "graph_breaks.py"));
+        QSignalSpy loaded(&window.torchSide(), &TorchSide::loaded);
+        window.openTorchTraceBeside(fixture("graph_breaks/dedicated_log_torch_trace_fixture.log"));
+        QVERIFY(loaded.wait(10000));
+        TorchCompareView& view = *window.torchCompareView();
+        QTRY_VERIFY(view.pairs().size() == 4 && view.pairs().front().ours.present);
+        QStringList ids;
+        for (const CompilePair& pair : view.pairs()) ids << pair.compileId;
+        QCOMPARE(ids, (QStringList{"0/0", "1/0", "2/0", "3/0"}));
+        QCOMPARE(cell(view, 0, 2), QString("4 | 1"));
+        QCOMPARE(cell(view, 1, 2), QString::fromUtf8("— | 1"));
+        QCOMPARE(cell(view, 1, 1), QString("torch_dynamo_resume_in_step_at_7"));
+        const CompilePair& first = view.pairs().front();
+        QCOMPARE(first.ours.graphBreaks, (QStringList{"print() called: printing needs real values (graph_breaks.py:7)",
+                                                      "data-dependent branching: the condition depends on a tensor value (graph_breaks.py:8)"}));
+        QCOMPARE(first.torch.graphBreaks.size(), 1);
+        QVERIFY2(first.torch.graphBreaks[0].startsWith("Failed to trace builtin operator: ") && first.torch.graphBreaks[0].endsWith("(graph_breaks.py:7)"),
+                 qPrintable(first.torch.graphBreaks[0]));
+        view.showCompile("2/0");
+        QCOMPARE(view.view(Aspect::Guards, TorchCompareView::Ours)->text(), QString("# Our run has no compile 2/0"));
+    }
+
+    void runUnderPyTorchLoadsWhatThatRunLogged() {
+        QTemporaryDir dir;
+        const QString log = fixture("recompiles/dedicated_log_torch_trace_fixture.log");
+        MainWindow window(QString::fromStdString(test::cliPath()));
+        window.setTorchPython(fakePython(dir, "mkdir -p \"$TORCH_TRACE\" && cp '" + log.toUtf8() + "' \"$TORCH_TRACE/dedicated_log_torch_trace_rank_0_x1.log\" && test -f \"$1\""));
+        window.setRunUnderTorch(true);
+        QSignalSpy loaded(&window.torchSide(), &TorchSide::loaded);
+        QVERIFY(runProgram(window, "recompiles.py"));
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.size(), 1, 20000);
+        QCOMPARE(loaded.front().front().toString(), QString("PyTorch 2.15.0+cu132, a run of recompiles.py"));
+        QTRY_VERIFY(window.torchCompareView()->pairs().size() == 4 && window.torchCompareView()->pairs().back().torch.present);
+        window.setRunUnderTorch(false);
+    }
+
+    void aPythonWithoutTorchSaysSo() {
+        QTemporaryDir dir;
+        TorchSide side;
+        QSignalSpy failed(&side, &TorchSide::failed);
+        side.setSessionPython(fakePython(dir, "echo \"ModuleNotFoundError: No module named 'torch'\" >&2; exit 1"));
+        QVERIFY(side.run("import torch\n", "script.py"));
+        QVERIFY(failed.wait(10000));
+        QVERIFY2(failed.front().front().toString().endsWith(" has no torch: pick a Python with torch in Edit > Preferences, or start with --torch-python PATH."),
+                 qPrintable(failed.front().front().toString()));
+
+        // A script that fails before compiling anything: its last lines say why.
+        side.setSessionPython(fakePython(dir, "echo first; echo 'ValueError: bad input'; exit 3"));
+        QVERIFY(side.run("import torch\n", "script.py"));
+        QVERIFY(failed.wait(10000));
+        QCOMPARE(failed.back().front().toString(), QString("script.py under PyTorch exited with 3 and wrote no TORCH_TRACE log:\nfirst\nValueError: bad input"));
+
+        side.setSessionPython(dir.filePath("no-such-python"));
+        QVERIFY(side.run("import torch\n", "script.py"));
+        QTRY_COMPARE(failed.size(), 3);
+        QVERIFY(failed.back().front().toString().startsWith("Cannot start " + dir.filePath("no-such-python")));
+    }
+};
+
+QTEST_MAIN(TorchCompareTest)
+#include "torch_compare_test.moc"

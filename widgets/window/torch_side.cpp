@@ -1,0 +1,132 @@
+#include "window/torch_side.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QProcessEnvironment>
+#include <QSettings>
+#include <QStandardPaths>
+
+#include "window/load_in_background.h"
+
+namespace fusescope::gui {
+
+namespace {
+
+constexpr const char* kPythonKey = "torch/python";
+constexpr qsizetype kKeptOutput = 16 * 1024;  // of a failing script's output, the end
+
+QString lastLines(const QString& text, int count) {
+    QStringList lines = text.trimmed().split('\n');
+    return lines.mid(std::max<qsizetype>(0, lines.size() - count)).join('\n');
+}
+
+}  // namespace
+
+TorchSide::TorchSide(QObject* parent) : QObject(parent) {
+    process_.setProcessChannelMode(QProcess::MergedChannels);
+    connect(&process_, &QProcess::readyReadStandardOutput, this, [this] {
+        output_ += QString::fromUtf8(process_.readAllStandardOutput());
+        if (output_.size() > 2 * kKeptOutput) output_ = output_.right(kKeptOutput);
+    });
+    connect(&process_, &QProcess::finished, this, &TorchSide::onFinished);
+    connect(&process_, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
+        if (error == QProcess::FailedToStart) Q_EMIT failed(tr("Cannot start %1: %2").arg(process_.program(), process_.errorString()));
+    });
+}
+
+TorchSide::~TorchSide() { stop(); }
+
+QString TorchSide::savedPython() { return QSettings().value(kPythonKey).toString(); }
+
+void TorchSide::savePython(const QString& path) { QSettings().setValue(kPythonKey, path); }
+
+QString TorchSide::python() const {
+    if (!sessionPython_.isEmpty()) return sessionPython_;
+    if (QString saved = savedPython(); !saved.isEmpty()) return saved;
+    for (const char* name : {"python3", "python"})
+        if (QString found = QStandardPaths::findExecutable(name); !found.isEmpty()) return found;
+    return {};
+}
+
+bool TorchSide::run(const QString& script, const QString& fileName) {
+    stop();
+    const QString python = this->python();
+    if (python.isEmpty()) {
+        Q_EMIT failed(tr("No Python found to run the script under PyTorch: set one with torch in Edit > Preferences, or start with --torch-python PATH."));
+        return false;
+    }
+    folder_ = std::make_unique<QTemporaryDir>();
+    QFile file(folder_->filePath(fileName));
+    if (!folder_->isValid() || !file.open(QIODevice::WriteOnly) || file.write(script.toUtf8()) < 0) {
+        Q_EMIT failed(tr("Cannot write the script for PyTorch into %1").arg(folder_->path()));
+        return false;
+    }
+    file.close();
+    ++generation_;  // what an earlier run or open is still loading is no longer wanted
+    output_.clear();
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("TORCH_TRACE", folder_->filePath("trace"));
+    process_.setProcessEnvironment(env);
+    process_.setWorkingDirectory(folder_->path());
+    process_.start(python, {fileName});
+    Q_EMIT progress(tr("Running %1 under PyTorch (%2)...").arg(fileName, python));
+    return true;
+}
+
+void TorchSide::stop() {
+    if (!isRunning()) return;
+    stopping_ = true;  // a stopped run is neither loaded nor a failure
+    process_.kill();
+    process_.waitForFinished(3000);
+    stopping_ = false;
+}
+
+void TorchSide::open(const QString& path) {
+    ++generation_;
+    stop();
+    load(path, QFileInfo(path).absoluteFilePath());
+}
+
+void TorchSide::onFinished(int exitCode, QProcess::ExitStatus status) {
+    if (stopping_) return;
+    const QString python = process_.program(), script = process_.arguments().value(0);
+    const QString trace = folder_->filePath("trace");
+    const bool wroteLog = !QDir(trace).entryList({"dedicated_log_torch_trace_*.log"}, QDir::Files).isEmpty();
+    if (output_.contains("No module named 'torch'")) {
+        Q_EMIT failed(tr("%1 has no torch: pick a Python with torch in Edit > Preferences, or start with --torch-python PATH.").arg(python));
+        return;
+    }
+    if (!wroteLog) {
+        QString how = status == QProcess::CrashExit ? tr("crashed") : tr("exited with %1").arg(exitCode);
+        Q_EMIT failed(tr("%1 under PyTorch %2 and wrote no TORCH_TRACE log:\n%3").arg(script, how, lastLines(output_, 20)));
+        return;
+    }
+    // A script that fails part way still logged what it compiled before: show that.
+    QString what = tr("a run of %1").arg(script);
+    if (status == QProcess::CrashExit || exitCode != 0) what += tr(" (it failed: %1)").arg(lastLines(output_, 1));
+    load(trace, what);
+}
+
+void TorchSide::load(const QString& path, const QString& what) {
+    const int generation = generation_;
+    ++loads_;
+    auto current = [this, generation] {
+        --loads_;
+        return generation == generation_;  // else a newer run or open started meanwhile
+    };
+    loadInBackground<TorchTraceRun>(
+        this, [file = path.toStdString()] { return loadTorchTraceRun(file); },
+        [this, current, what](TorchTraceRun run) {
+            if (!current()) return;
+            description_ = tr("PyTorch %1, %2").arg(QString::fromStdString(run.torchVersion), what);
+            store_.replace(std::move(run.events));
+            Q_EMIT loaded(description_);
+        },
+        [this, current](const QString& error) {
+            if (current()) Q_EMIT failed(error);
+        });
+    Q_EMIT progress(tr("Reading PyTorch's log %1...").arg(QFileInfo(path).fileName()));
+}
+
+}  // namespace fusescope::gui
