@@ -1146,6 +1146,10 @@
         <source>No PyTorch run yet: turn on Run Under PyTorch Too in the toolbar and run, or File &gt; Open PyTorch Trace Beside</source>
         <translation>还没有 PyTorch 运行：在工具栏打开“同时在 PyTorch 下运行”再运行，或用 文件 &gt; 在旁打开 PyTorch 跟踪</translation>
     </message>
+    <message>
+        <source># none</source>
+        <translation># 无</translation>
+    </message>
 </context>
 <context>
     <name>fusescope::gui::TorchSide</name>

@@ -71,7 +71,8 @@ int main(int argc, char** argv) {
     }
     window.setGpuCodegenOnly(parser.isSet(gpuCodegenOnly));
     if (parser.isSet(torchPython)) window.setTorchPython(parser.value(torchPython));
-    if (parser.isSet(underTorch)) window.setRunUnderTorch(true);
+    // --beside names PyTorch's side: a run does not replace it with one of its own.
+    if (parser.isSet(underTorch) || parser.isSet(beside)) window.setRunUnderTorch(parser.isSet(underTorch) && !parser.isSet(beside));
     if (parser.isSet(beside)) window.openTorchTraceBeside(parser.value(beside));
     QString viewName = parser.value(view);
     const QStringList views = {"overview", "fusion", "code", "guards", "compare", "torch-compare", "trace", "minify"};

@@ -2,6 +2,7 @@
 // script (tests/fixtures/torch_trace, PyTorch 2.15), paired by compile id; and the script
 // run "under PyTorch" by a stand-in Python that writes a committed log where TORCH_TRACE says.
 #include <QFile>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableWidget>
@@ -121,6 +122,12 @@ private slots:
                  qPrintable(first.torch.graphBreaks[0]));
         view.showCompile("2/0");
         QCOMPARE(view.view(Aspect::Guards, TorchCompareView::Ours)->text(), QString("# Our run has no compile 2/0"));
+        QCOMPARE(view.view(Aspect::GraphBreaks, TorchCompareView::Torch)->text(), QString("# none"));
+        // A row only PyTorch has leaves our panes on the compile they show.
+        window.selection().setCompileId("0/0");
+        view.table()->setCurrentCell(3, 0);
+        QCOMPARE(view.shownCompile(), QString("3/0"));
+        QCOMPARE(window.selection().compileId(), QString("0/0"));
     }
 
     void runUnderPyTorchLoadsWhatThatRunLogged() {
@@ -134,7 +141,16 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(loaded.size(), 1, 20000);
         QCOMPARE(loaded.front().front().toString(), QString("PyTorch 2.15.0+cu132, a run of recompiles.py"));
         QTRY_VERIFY(window.torchCompareView()->pairs().size() == 4 && window.torchCompareView()->pairs().back().torch.present);
-        window.setRunUnderTorch(false);
+        QVERIFY(!QSettings().value("torch/alsoRun", false).toBool());  // set for the session, not kept
+
+        // The next run's PyTorch side fails: the last one's is gone, not left beside the new run.
+        window.setTorchPython(fakePython(dir, "echo 'RuntimeError: out of memory'; exit 1"));
+        QSignalSpy failed(&window.torchSide(), &TorchSide::failed);
+        QVERIFY(runProgram(window, "recompiles.py"));
+        QTRY_COMPARE_WITH_TIMEOUT(failed.size(), 1, 20000);
+        const std::vector<CompilePair>& pairs = window.torchCompareView()->pairs();
+        QTRY_VERIFY(pairs.size() == 4 && std::none_of(pairs.begin(), pairs.end(), [](const CompilePair& p) { return p.torch.present; }));
+        QCOMPARE(window.torchCompareView()->summary(), QString("PyTorch's side failed: recompiles.py under PyTorch exited with 1 and wrote no TORCH_TRACE log:"));
     }
 
     void aPythonWithoutTorchSaysSo() {

@@ -71,10 +71,10 @@ TorchCompareView::TorchCompareView(const RunStore* ours, const RunStore* torch, 
     table_->horizontalHeader()->setStretchLastSection(true);
     connect(table_, &QTableWidget::currentCellChanged, this, [this](int row) {
         showPair(row);
-        if (row >= 0 && static_cast<size_t>(row) < pairs_.size()) {
-            wanted_ = pairs_[static_cast<size_t>(row)].compileId;
-            Q_EMIT compileSelected(wanted_);
-        }
+        if (row < 0 || static_cast<size_t>(row) >= pairs_.size()) return;
+        const CompilePair& pair = pairs_[static_cast<size_t>(row)];
+        wanted_ = pair.compileId;
+        if (pair.ours.present) Q_EMIT compileSelected(wanted_);  // the other panes show our run
     });
 
     const QString titles[kAspectCount] = {tr("Graph code"), tr("Guards"), tr("Graph breaks"), tr("Recompile reasons"), tr("Code")};
@@ -156,7 +156,7 @@ void TorchCompareView::rebuild() {
         table_->setItem(row, KernelsColumn, countItem(pair, [](const CompileSide& s) { return s.kernels; }));
     }
     table_->resizeColumnsToContents();
-    summary_->setText(pairs_.empty() ? source_ : tr("%n compile(s), %1 with counts that differ. PyTorch's side: %2", nullptr, static_cast<int>(pairs_.size())).arg(differ).arg(source_));
+    summary_->setText(torch_->size() == 0 ? source_ : tr("%n compile(s), %1 with counts that differ. PyTorch's side: %2", nullptr, static_cast<int>(pairs_.size())).arg(differ).arg(source_));
     int row = 0;
     for (size_t i = 0; i < pairs_.size(); ++i)
         if (pairs_[i].compileId == wanted_) row = static_cast<int>(i);
@@ -172,7 +172,9 @@ void TorchCompareView::showPair(int row) {
             QString text;
             if (pair) {
                 const CompileSide& shown = side == Ours ? pair->ours : pair->torch;
-                text = shown.present ? aspectText(shown, static_cast<Aspect>(a)) : tr("# %1 has no compile %2").arg(side == Ours ? tr("Our run") : tr("PyTorch's run"), pair->compileId);
+                text = !shown.present ? tr("# %1 has no compile %2").arg(side == Ours ? tr("Our run") : tr("PyTorch's run"), pair->compileId)
+                                      : aspectText(shown, static_cast<Aspect>(a));
+                if (shown.present && text.isEmpty()) text = tr("# none");
             }
             views_[a][side]->showText(text);
         }

@@ -43,7 +43,7 @@ public:
     QString shownCompile() const;
 
 Q_SIGNALS:
-    void compileSelected(const QString& compileId);  // the user picked a row
+    void compileSelected(const QString& compileId);  // the user picked a row our run has
 
 private:
     void rebuild();  // both runs' compiles anew (coalesced: runs append event by event)

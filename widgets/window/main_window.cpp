@@ -266,7 +266,8 @@ void MainWindow::buildActions() {
     runUnderTorch_->setChecked(QSettings().value("torch/alsoRun", false).toBool());
     runUnderTorch_->setToolTip(tr("Also run the script under real PyTorch (the Python in Edit > Preferences) with TORCH_TRACE, "
                                   "and pair its compiles with ours in the Ours vs PyTorch view"));
-    connect(runUnderTorch_, &QAction::toggled, this, [](bool on) { QSettings().setValue("torch/alsoRun", on); });
+    // Kept when the user flips it; --under-torch is for one session.
+    connect(runUnderTorch_, &QAction::triggered, this, [](bool on) { QSettings().setValue("torch/alsoRun", on); });
     minifyAction_ = bar->addAction(tr("Minify"), this, &MainWindow::minifyFailure);
     minifyAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_M));
     minifyAction_->setToolTip(tr("Shrink the compiled graph that failed to the smallest graph that still fails, and "
@@ -372,12 +373,16 @@ void MainWindow::buildDocks() {
 }
 
 void MainWindow::connectTorchSide() {
-    connect(&torchSide_, &TorchSide::progress, this, &MainWindow::setStatus);
+    connect(&torchSide_, &TorchSide::progress, this, [this](const QString& text) {
+        torchCompare_->setTorchSource(text);
+        setStatus(text);
+    });
     connect(&torchSide_, &TorchSide::loaded, this, [this](const QString& description) {
         torchCompare_->setTorchSource(description);
         setStatus(tr("PyTorch's side: %1").arg(description));
     });
     connect(&torchSide_, &TorchSide::failed, this, [this](const QString& message) {
+        torchCompare_->setTorchSource(tr("PyTorch's side failed: %1").arg(message.section('\n', 0, 0)));
         output_->appendMessage(tr("PyTorch's side: %1").arg(message));
         setStatus(tr("PyTorch's side failed: %1").arg(message.section('\n', 0, 0)));
     });

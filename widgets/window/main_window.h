@@ -72,7 +72,7 @@ public:
     // PyTorch's side of the Ours vs PyTorch view: each run also runs the script under real
     // PyTorch when on (the toolbar's Run Under PyTorch Too), or a TORCH_TRACE folder or log
     // opened beside our run (File > Open PyTorch Trace Beside).
-    void setRunUnderTorch(bool on);
+    void setRunUnderTorch(bool on);  // for this session; the toolbar's toggle is kept in the settings
     void openTorchTraceBeside(const QString& path);
     void setTorchPython(const QString& path) { torchSide_.setSessionPython(path); }  // --torch-python
     // Copies the bundle of what is on show (the last run's, or the bundle opened) to `path`.

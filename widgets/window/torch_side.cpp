@@ -64,6 +64,7 @@ bool TorchSide::run(const QString& script, const QString& fileName) {
     }
     file.close();
     ++generation_;  // what an earlier run or open is still loading is no longer wanted
+    store_.clear();  // an older side beside this run's would mislead
     output_.clear();
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert("TORCH_TRACE", folder_->filePath("trace"));
@@ -85,6 +86,7 @@ void TorchSide::stop() {
 void TorchSide::open(const QString& path) {
     ++generation_;
     stop();
+    store_.clear();
     load(path, QFileInfo(path).absoluteFilePath());
 }
 

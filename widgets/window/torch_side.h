@@ -30,12 +30,12 @@ public:
     static void savePython(const QString& path);  // "" = look on PATH
 
     // Runs `script` (saved as `fileName` in a temporary folder, run from there) under PyTorch;
-    // a run still going is stopped first. False when no Python is found (failed says why).
+    // a run still going is stopped first, and what was on PyTorch's side is cleared. False when no Python is found (failed says why).
     bool run(const QString& script, const QString& fileName);
     void stop();
     bool isRunning() const { return process_.state() != QProcess::NotRunning; }
     bool isBusy() const { return isRunning() || loads_ > 0; }  // running, or reading its log
-    // Reads a TORCH_TRACE folder or log as PyTorch's side.
+    // Reads a TORCH_TRACE folder or log as PyTorch's side (cleared meanwhile).
     void open(const QString& path);
 
     const RunStore& store() const { return store_; }
