@@ -41,7 +41,7 @@ std::vector<Tensor> copiesOf(const std::vector<Tensor>& tensors) {
         Tensor copy = dispatch("clone", {IValue(t)}, {}).toTensor();
         copy.setDevice(t.device());
         copy.setRequiresGrad(t.requiresGrad());
-        copy.impl()->gradFn = t.impl()->gradFn;  // a copy of a leaf is a leaf here
+        copy.impl()->autograd.gradFn = t.impl()->autograd.gradFn;  // a copy of a leaf is a leaf here
         out.push_back(copy);
     }
     return out;

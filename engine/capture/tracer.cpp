@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "core/autograd_node.h"
 #include "core/grad_mode.h"
 #include "graph/graph_json.h"
 #include "graph/graph_printer.h"
@@ -513,8 +514,8 @@ void Tracer::flush(const std::string& reason) {
             const Tensor& out = outputs[i].tensor;
             out.become(results[i]);
             out.setRequiresGrad(graded && isFloating(out.dtype()));
-            if (!out.requiresGrad()) out.impl()->gradFn.clear();
-            else if (ctx_.backend->throughAot() || out.isLeaf()) out.impl()->gradFn = "CompiledFunctionBackward";
+            if (!out.requiresGrad()) out.impl()->autograd.gradFn = nullptr;
+            else if (ctx_.backend->throughAot() || out.isLeaf()) out.impl()->autograd.gradFn = opaqueGradFn("CompiledFunctionBackward");
         }
     }
     graph_ = std::make_shared<Graph>();

@@ -1,9 +1,9 @@
 #pragma once
 // Grad mode, as PyTorch's: while it is on (the default), an op whose tensor inputs require
 // grad gives results that require grad too and are not leaves (they carry the name of the
-// backward node PyTorch would make, "MulBackward0"). torch.no_grad(), inference_mode() and
-// set_grad_enabled(False) turn it off for their block. Fusescope computes no gradients:
-// the flags exist so scripts see what PyTorch shows (is_leaf, grad_fn=<...> when printed).
+// backward node PyTorch would make, "MulBackward0", in the autograd graph that backward()
+// walks: dispatch/autograd_layer.cpp). torch.no_grad(), inference_mode() and
+// set_grad_enabled(False) turn it off for their block.
 
 namespace fusescope {
 

@@ -181,8 +181,8 @@ Tensor Tensor::asStrided(const Shape& sizes, const Shape& strides, int64_t stora
     impl->storageOffset = storageOffset;
     impl->wrappedNumber = false;
     impl->isParameter = false;
-    impl->requiresGrad = false;  // a view op's grad mode decides (ops/op_gradients.h)
-    impl->gradFn.clear();
+    impl->requiresGrad = false;  // a view op's grad mode decides (dispatch/autograd_layer.cpp)
+    impl->autograd = {};
     return Tensor(std::move(impl));
 }
 

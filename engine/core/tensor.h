@@ -71,6 +71,21 @@ private:
     mutable bool hostValid_ = true;
 };
 
+struct AutogradNode;  // core/autograd_node.h
+struct TensorImpl;
+
+// What eager autograd keeps on a tensor (core/autograd_node.h).
+struct AutogradMeta {
+    // The backward node of the op that computed it from tensors requiring grad, and which of
+    // that op's results it is; null for a leaf.
+    std::shared_ptr<AutogradNode> gradFn;
+    int outputNr = 0;
+    // A leaf's AccumulateGrad node, made when an op first uses it: every use adds to one .grad.
+    std::shared_ptr<AutogradNode> accumulator;
+    std::shared_ptr<TensorImpl> grad;  // .grad: of a leaf, or of a tensor that retains its grad
+    bool retainsGrad = false;
+};
+
 struct TensorImpl {
     std::shared_ptr<Storage> storage;  // null for meta tensors
     Shape sizes;
@@ -79,8 +94,7 @@ struct TensorImpl {
     DType dtype = DType::Float32;
     Device device;
     bool requiresGrad = false;
-    // The op that computed it from tensors requiring grad ("MulBackward0"); empty for a leaf.
-    std::string gradFn;
+    AutogradMeta autograd;
     // A 0-dim tensor made from a Python number passed where a Tensor was expected; type
     // promotion gives it the lowest priority (PyTorch's "wrapped number").
     bool wrappedNumber = false;
@@ -120,7 +134,9 @@ public:
     bool isMeta() const { return impl_->device.isMeta(); }
     bool requiresGrad() const { return impl_->requiresGrad; }
     void setRequiresGrad(bool value) const { impl_->requiresGrad = value; }
-    bool isLeaf() const { return impl_->gradFn.empty(); }
+    bool isLeaf() const { return impl_->autograd.gradFn == nullptr; }
+    // PyTorch's name of its backward node ("MulBackward0"); "" for a leaf.
+    const std::string& gradFnName() const;
     // Labels a freshly computed result with the device its inputs were on: cuda tensors run
     // on the CPU under GPU code generation only (core/device_context.h).
     void setDevice(Device device) const { impl_->device = device; }

@@ -209,7 +209,7 @@ std::string tensorRepr(const Tensor& t) {
         if (t.dim() == 0) body = formatter.format(t, 0);
         else body = Printer{t, formatter, summarize, rowStrides}.tensor(0, 0, indent);
     }
-    if (!t.isLeaf()) suffixes.push_back("grad_fn=<" + t.impl()->gradFn + ">");
+    if (!t.isLeaf()) suffixes.push_back("grad_fn=<" + t.gradFnName() + ">");
     else if (t.requiresGrad()) suffixes.push_back("requires_grad=True");
     return addSuffixes(prefix + body, suffixes, indent);
 }

@@ -1,10 +1,14 @@
 // The autograd layer: what grad mode (core/grad_mode.h) makes of an eager op. When an input
-// requires grad, each floating result requires grad and names the backward node PyTorch
-// would give it; an in-place op on a leaf that requires grad is refused, as in PyTorch.
-// Recording the backward graph itself (saved tensors, edges) will live here too.
+// requires grad, the call gets a backward node (core/autograd_node.h) with PyTorch's
+// name, the arguments and result its derivative needs, and an edge to where each argument's
+// gradient goes; each floating result requires grad and points at it. An in-place op on a
+// leaf that requires grad is refused, as in PyTorch.
 
+#include <algorithm>
 #include <cctype>
+#include <optional>
 
+#include "core/autograd_node.h"
 #include "core/error.h"
 #include "core/grad_mode.h"
 #include "dispatch/dispatch_layers.h"
@@ -51,14 +55,69 @@ std::string gradFnName(const OpDef& op) {
     return camel + "Backward0";
 }
 
-void mark(const IValue& v, const std::string& gradFn) {
+// What a node keeps of its call for the derivative: the arguments, and the result without
+// its own grad_fn (a node holding its result would hold itself).
+struct SavedCall {
+    BoundArgs args;
+    IValue result;
+};
+
+IValue withoutHistory(const IValue& v) {
+    if (v.isTensor()) {
+        if (!v.toTensor().defined()) return v;
+        auto impl = std::make_shared<TensorImpl>(*v.toTensor().impl());
+        impl->autograd = {};
+        impl->requiresGrad = false;
+        return IValue(Tensor(impl));
+    }
+    if (!v.isSequence()) return v;
+    IValueList items;
+    for (const IValue& item : v.toSequence()->items) items.push_back(withoutHistory(item));
+    return v.toSequence()->isTuple ? IValue::tuple(std::move(items)) : IValue::list(std::move(items));
+}
+
+int tensorCount(const IValue& v) {
+    if (v.isTensor()) return 1;
+    int n = 0;
+    if (v.isSequence())
+        for (const IValue& item : v.toSequence()->items) n += tensorCount(item);
+    return n;
+}
+
+std::shared_ptr<AutogradNode> backwardNode(const BoundCall& call, const IValue& result) {
+    auto node = std::make_shared<AutogradNode>();
+    node->name = gradFnName(call.op);
+    for (const IValue& v : call.args.values_) node->next.push_back(v.isTensor() ? gradientEdge(v.toTensor()) : AutogradEdge{});
+    node->outputs = std::max(1, tensorCount(result));
+    auto saved = std::make_shared<std::optional<SavedCall>>(SavedCall{call.args, withoutHistory(result)});
+    const OpDef* op = &call.op;
+    node->apply = [saved, op](const std::vector<Tensor>& gradOutputs) {
+        // An in-place op's saved `self` is its result: the old values its derivative may need are gone.
+        if (!op->derivative || isInplace(op->name))
+            throw ScriptError("RuntimeError", "the derivative for '" + op->name + "' is not implemented.");
+        if (!*saved) throw ScriptError("RuntimeError", kBackwardTwice);
+        const SavedCall& s = **saved;
+        std::vector<Tensor> grads(s.args.size());
+        for (auto& [name, grad] : op->derivative(DerivativeArgs{s.args, s.result, gradOutputs[0]}))
+            for (size_t i = 0; i < s.args.names.size(); ++i)
+                if (s.args.names[i] == name) grads[i] = std::move(grad);
+        return grads;
+    };
+    if (call.op.derivativeReadsValues) node->release = [saved] { saved->reset(); };  // else sizes stay readable
+    return node;
+}
+
+// Points the floating tensors of `v` at `node` (by their place among its results).
+void mark(const IValue& v, const std::shared_ptr<AutogradNode>& node, int& outputNr) {
     if (v.isTensor()) {
         const Tensor& t = v.toTensor();
+        int nr = outputNr++;
         if (!t.defined() || !isFloating(t.dtype())) return;
         t.setRequiresGrad(true);
-        t.impl()->gradFn = gradFn;
+        t.impl()->autograd.gradFn = node;
+        t.impl()->autograd.outputNr = nr;
     } else if (v.isSequence()) {
-        for (const IValue& item : v.toSequence()->items) mark(item, gradFn);
+        for (const IValue& item : v.toSequence()->items) mark(item, node, outputNr);
     }
 }
 
@@ -84,7 +143,10 @@ public:
         if (call.meta || !gradEnabled()) return next(call);
         checkInplaceOnLeaf(call);
         IValue result = next(call);
-        if (needsGradFn(call)) mark(result, gradFnName(call.op));
+        if (needsGradFn(call)) {
+            int outputNr = 0;
+            mark(result, backwardNode(call, result), outputNr);
+        }
         return result;
     }
 };

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "autograd/derivative_ops.h"
 #include "core/error.h"
 #include "lower/elementwise_rules.h"
 #include "opdefs/op_families.h"
@@ -368,6 +369,48 @@ LoweringRule withAlpha(LoopOpKind loopOp) {
 
 }  // namespace
 
+namespace {
+
+// d(self + alpha * other) and d(self - alpha * other); d(self * other); d(self / other);
+// d(self ** exponent).
+void registerArithmeticDerivatives(OpRegistry& r) {
+    using grad::fitTo;
+    for (const char* name : {"add", "sub"})
+        differentiateWith(r.definition(name), [sign = name[0] == 'a' ? 1.0 : -1.0](const DerivativeArgs& d) {
+            ArgumentGradients g;
+            if (d.wants("self")) g.emplace_back("self", fitTo(d.grad, d.input("self")));
+            if (d.wants("other")) g.emplace_back("other", fitTo(grad::mul(d.grad, sign * d.args.number("alpha")), d.input("other")));
+            return g;
+        }, Saved::SizesOnly);
+    differentiateWith(r.definition("mul"), [](const DerivativeArgs& d) {
+        ArgumentGradients g;
+        if (d.wants("self")) g.emplace_back("self", fitTo(grad::mul(d.grad, d.input("other")), d.input("self")));
+        if (d.wants("other")) g.emplace_back("other", fitTo(grad::mul(d.grad, d.input("self")), d.input("other")));
+        return g;
+    });
+    differentiateWith(r.definition("div"), [](const DerivativeArgs& d) {
+        if (!d.args["rounding_mode"].isNone()) throw ScriptError("RuntimeError", "the derivative for 'div' with a rounding_mode is not implemented.");
+        ArgumentGradients g;
+        const Tensor& other = d.input("other");
+        if (d.wants("self")) g.emplace_back("self", fitTo(grad::div(d.grad, other), d.input("self")));
+        if (d.wants("other")) g.emplace_back("other", fitTo(grad::neg(grad::div(grad::mul(d.grad, d.out()), other)), other));
+        return g;
+    });
+    differentiateWith(r.definition("pow"), [](const DerivativeArgs& d) {
+        ArgumentGradients g;
+        const Tensor &self = d.input("self"), &exponent = d.input("exponent");
+        if (d.wants("self")) {
+            Tensor lowered = grad::call("pow", {self, grad::call("sub", {exponent, 1.0})});
+            g.emplace_back("self", fitTo(grad::mul(grad::mul(d.grad, exponent), lowered), self));
+        }
+        if (d.wants("exponent"))
+            g.emplace_back("exponent", fitTo(grad::mul(grad::mul(d.grad, d.out()), grad::call("log", {self})), exponent));
+        return g;
+    });
+}
+
+}  // namespace
+
 void registerArithmeticOps(OpRegistry& r) {
     using K = LoopOpKind;
     const std::string binary = "(Tensor self, Tensor other) -> Tensor";
@@ -474,6 +517,7 @@ void registerArithmeticOps(OpRegistry& r) {
 
     registerWhereClamp(r);
     registerFillCopy(r);
+    registerArithmeticDerivatives(r);
 }
 
 }  // namespace fusescope

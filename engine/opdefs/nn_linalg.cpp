@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "autograd/derivative_ops.h"
 #include "core/cancellation.h"
 #include "core/error.h"
 #include "lower/piecewise.h"
@@ -565,6 +566,41 @@ std::optional<Argument> decomposeMatmul(Rewrite& r) {
 
 }  // namespace
 
+namespace {
+
+// d(A @ B) = G @ B^T for A, A^T @ G for B (matmul for matrices; batched and vector
+// operands are not differentiated yet); linear is input @ W^T + b.
+void registerLinalgDerivatives(OpRegistry& r) {
+    auto product = [](const char* left, const char* right) {
+        return [left, right](const DerivativeArgs& d) {
+            const Tensor &a = d.input(left), &b = d.input(right);
+            if (a.dim() != 2 || b.dim() != 2)
+                throw ScriptError("RuntimeError", "the derivative for 'matmul' of tensors that are not matrices is not implemented.");
+            ArgumentGradients g;
+            if (d.wants(left)) g.emplace_back(left, grad::call("mm", {d.grad, grad::call("t", {b})}));
+            if (d.wants(right)) g.emplace_back(right, grad::call("mm", {grad::call("t", {a}), d.grad}));
+            return g;
+        };
+    };
+    differentiateWith(r.definition("mm"), product("self", "mat2"));
+    differentiateWith(r.definition("matmul"), product("self", "other"));
+    differentiateWith(r.definition("linear"), [](const DerivativeArgs& d) {
+        const Tensor &input = d.input("input"), &weight = d.input("weight");
+        // Rows of every leading dim at once: [rows, in] and [rows, out].
+        Tensor rows = grad::reshape(grad::call("contiguous", {d.grad}), {-1, d.grad.size(-1)});
+        ArgumentGradients g;
+        if (d.wants("input")) g.emplace_back("input", grad::reshape(grad::call("mm", {rows, weight}), input.sizes()));
+        if (d.wants("weight")) {
+            Tensor inputRows = grad::reshape(grad::call("contiguous", {input}), {-1, input.size(-1)});
+            g.emplace_back("weight", grad::call("mm", {grad::call("t", {rows}), inputRows}));
+        }
+        if (d.wants("bias")) g.emplace_back("bias", grad::fitTo(rows, d.input("bias")));
+        return g;
+    });
+}
+
+}  // namespace
+
 void registerNnLinalgOps(OpRegistry& r) {
     decomposeWith(addSoftmax(r, "softmax", false), decomposeSoftmax);
     decomposeWith(addSoftmax(r, "log_softmax", true), decomposeLogSoftmax);
@@ -651,6 +687,7 @@ void registerNnLinalgOps(OpRegistry& r) {
     lowerWith(r.add(makeOp("stack", "stack(Tensor[] tensors, int dim=0) -> Tensor", {true, false, false},
                  [](const BoundArgs& a) { return catMeta(stackInputs(tensorList(a), a.integer("dim")), a.integer("dim"), "stack"); },
                  [](const BoundArgs& a, const Tensor& out) { catInto(stackInputs(tensorList(a), a.integer("dim")), a.integer("dim"), out); })), lowerStack);
+    registerLinalgDerivatives(r);
 }
 
 }  // namespace fusescope

@@ -29,6 +29,12 @@ OpDef& gradFnNamed(OpDef& op, std::string gradFn) {
     return op;
 }
 
+OpDef& differentiateWith(OpDef& op, std::function<ArgumentGradients(const DerivativeArgs&)> derivative, Saved saved) {
+    op.derivative = std::move(derivative);
+    op.derivativeReadsValues = saved == Saved::Values;
+    return op;
+}
+
 namespace {
 
 // In-place ops, and composites where their decomposition does not apply (a dynamic count,

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "autograd/derivative_ops.h"
 #include "core/error.h"
 #include "lower/elementwise_rules.h"
 #include "opdefs/op_families.h"
@@ -298,6 +299,27 @@ void addMaxMin(OpRegistry& r, const std::string& name, bool isMax) {
 
 }  // namespace
 
+namespace {
+
+// A sum's gradient spreads back over what it summed; a mean's, divided by how many.
+void registerReductionDerivatives(OpRegistry& r) {
+    auto spread = [](const DerivativeArgs& d) {
+        const Tensor& self = d.input("self");
+        std::vector<int64_t> dims = d.args["dim"].isNone() ? std::vector<int64_t>{} : d.args.ints("dim");
+        return grad::unreduce(d.grad, self.sizes(), dims, d.args.flag("keepdim"));
+    };
+    differentiateWith(r.definition("sum"), [spread](const DerivativeArgs& d) {
+        return ArgumentGradients{{"self", grad::fitTo(spread(d), d.input("self"))}};
+    }, Saved::SizesOnly);
+    differentiateWith(r.definition("mean"), [spread](const DerivativeArgs& d) {
+        const Tensor& self = d.input("self");
+        double count = self.numel() == 0 ? 1.0 : static_cast<double>(self.numel()) / static_cast<double>(std::max<int64_t>(1, d.out().numel()));
+        return ArgumentGradients{{"self", grad::fitTo(grad::mul(spread(d), 1.0 / count), self)}};
+    }, Saved::SizesOnly);
+}
+
+}  // namespace
+
 void registerReductionOps(OpRegistry& r) {
     const std::string dimKeep = "(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor";
     // Floating sums follow ATen's cascade order (cascadeSum); the input is first converted to
@@ -392,6 +414,7 @@ void registerReductionOps(OpRegistry& r) {
     });
     addMaxMin(r, "max", true);
     addMaxMin(r, "min", false);
+    registerReductionDerivatives(r);
 }
 
 }  // namespace fusescope

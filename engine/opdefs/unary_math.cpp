@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "autograd/derivative_ops.h"
 #include "core/error.h"
 #include "lower/elementwise_rules.h"
 #include "opdefs/op_families.h"
@@ -124,6 +125,33 @@ std::optional<Argument> decomposeSquare(Rewrite& r) {
     Argument x = r.tensor("self");
     if (r.meta(x).dtype == DType::Bool) return std::nullopt;  // square(bool) is int64, bool * bool is bool
     return r.call("mul", {x, x});
+}
+
+}  // namespace
+
+namespace {
+
+// Each as d/dx of f(x) times the result's gradient, from the input or the saved result.
+void registerUnaryDerivatives(OpRegistry& r) {
+    auto unaryDerivative = [&r](const char* name, Tensor (*fn)(const DerivativeArgs&), Saved saved = Saved::Values) {
+        differentiateWith(r.definition(name), [fn](const DerivativeArgs& d) {
+            return ArgumentGradients{{"self", grad::fitTo(fn(d), d.input("self"))}};
+        }, saved);
+    };
+    using D = const DerivativeArgs&;
+    unaryDerivative("neg", [](D d) { return grad::neg(d.grad); }, Saved::SizesOnly);
+    unaryDerivative("exp", [](D d) { return grad::mul(d.grad, d.out()); });
+    unaryDerivative("log", [](D d) { return grad::div(d.grad, d.input("self")); });
+    unaryDerivative("sqrt", [](D d) { return grad::div(d.grad, grad::mul(d.out(), 2.0)); });
+    unaryDerivative("sin", [](D d) { return grad::mul(d.grad, grad::call("cos", {d.input("self")})); });
+    unaryDerivative("cos", [](D d) { return grad::neg(grad::mul(d.grad, grad::call("sin", {d.input("self")}))); });
+    unaryDerivative("tanh", [](D d) {  // 1 - tanh(x)^2
+        return grad::mul(d.grad, grad::oneMinus(grad::mul(d.out(), d.out())));
+    });
+    unaryDerivative("sigmoid", [](D d) {  // s(x) (1 - s(x))
+        return grad::mul(d.grad, grad::mul(d.out(), grad::oneMinus(d.out())));
+    });
+    unaryDerivative("relu", [](D d) { return grad::mul(d.grad, grad::call("gt", {d.out(), 0.0})); });
 }
 
 }  // namespace
@@ -261,6 +289,7 @@ void registerUnaryMathOps(OpRegistry& r) {
                       return unaryRule(a.bound()["approximate"].toString() == "tanh" ? K::GeluTanh : K::Gelu)(c, a);
                   });
     decomposeWith(gelu, decomposeGelu);
+    registerUnaryDerivatives(r);
 }
 
 }  // namespace fusescope

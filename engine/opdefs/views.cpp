@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "autograd/derivative_ops.h"
 #include "core/error.h"
 #include "lower/elementwise_rules.h"
 #include "lower/view_lowering.h"
@@ -235,6 +236,36 @@ std::vector<LValue> lowerIdentity(LoweringContext& c, const LoweringArgs& a) {
 
 }  // namespace
 
+namespace {
+
+// A view's gradient is the result's gradient viewed back: reshaped, transposed or permuted
+// back, or summed over what an expand stretched.
+void registerViewDerivatives(OpRegistry& r) {
+    auto reshapeBack = [](const DerivativeArgs& d) {
+        return ArgumentGradients{{"self", grad::reshape(grad::call("contiguous", {d.grad}), d.input("self").sizes())}};
+    };
+    for (const char* name : {"view", "reshape", "flatten", "unsqueeze", "squeeze"})
+        differentiateWith(r.definition(name), reshapeBack, Saved::SizesOnly);
+    differentiateWith(r.definition("t"), [](const DerivativeArgs& d) { return ArgumentGradients{{"self", grad::call("t", {d.grad})}}; },
+                      Saved::SizesOnly);
+    differentiateWith(r.definition("transpose"), [](const DerivativeArgs& d) {
+        return ArgumentGradients{{"self", grad::transpose(d.grad, d.args.integer("dim0"), d.args.integer("dim1"))}};
+    }, Saved::SizesOnly);
+    differentiateWith(r.definition("permute"), [](const DerivativeArgs& d) {
+        std::vector<int64_t> dims = d.args.ints("dims"), inverse(dims.size());
+        for (size_t i = 0; i < dims.size(); ++i) {
+            int64_t dim = dims[i] < 0 ? dims[i] + static_cast<int64_t>(dims.size()) : dims[i];
+            inverse[static_cast<size_t>(dim)] = static_cast<int64_t>(i);
+        }
+        return ArgumentGradients{{"self", grad::call("permute", {d.grad, IValue::intList(inverse)})}};
+    }, Saved::SizesOnly);
+    differentiateWith(r.definition("expand"), [](const DerivativeArgs& d) {
+        return ArgumentGradients{{"self", grad::sumToShape(d.grad, d.input("self").sizes())}};
+    }, Saved::SizesOnly);
+}
+
+}  // namespace
+
 void registerViewOps(OpRegistry& r) {
     const OpFlags both{};
     const OpFlags methodOnly{false, true, false};
@@ -429,6 +460,7 @@ void registerViewOps(OpRegistry& r) {
     contiguous.infer = contiguous.kernel;
     OpDef& contiguousOp = lowerWith(r.add(std::move(contiguous)), lowerIdentity);
     gradFnNamed(contiguousOp, "CloneBackward0");
+    registerViewDerivatives(r);
 }
 
 }  // namespace fusescope

@@ -61,6 +61,23 @@ public:
     std::string opName;
 };
 
+// What an op's derivative gets: the call's arguments and result as they were when it ran
+// (autograd saved them), and the gradient of its result.
+struct DerivativeArgs {
+    const BoundArgs& args;
+    const IValue& result;
+    const Tensor& grad;
+    const Tensor& input(std::string_view name) const { return args.tensor(name); }
+    const Tensor& out() const { return result.toTensor(); }
+    // Whether argument `name` is a tensor that requires grad (only those get a gradient).
+    bool wants(std::string_view name) const {
+        const IValue& v = args[name];
+        return v.isTensor() && v.toTensor().defined() && v.toTensor().requiresGrad();
+    }
+};
+// The gradients of the arguments that have one, by argument name ("self", "other").
+using ArgumentGradients = std::vector<std::pair<std::string, Tensor>>;
+
 struct OpLowering;       // lower/op_lowering.h
 struct OpDecomposition;  // decompose/rewrite.h
 
@@ -85,9 +102,14 @@ struct OpDef {
     std::string runsEagerlyBecause;
 
     // Differentiating: PyTorch's name of its backward node when it is not the op's own
-    // name in CamelCase + "Backward0" ("ViewBackward0" for reshape). The backward formula
-    // will live here too.
+    // name in CamelCase + "Backward0" ("ViewBackward0" for reshape), and its derivative,
+    // computed with ops (autograd/derivative_ops.h); none: backward through it raises
+    // PyTorch's "the derivative for '...' is not implemented".
     std::string gradFn;
+    std::function<ArgumentGradients(const DerivativeArgs&)> derivative;
+    // Whether the derivative reads tensors' values (PyTorch's saved tensors), not only their
+    // sizes: only then does a second backward through a freed graph raise.
+    bool derivativeReadsValues = true;
 };
 
 // Whether a bound argument is a meta tensor or the meta device (then only shapes are computed).

@@ -284,6 +284,10 @@ void Interpreter::setAttribute(const Value& object, const std::string& name, con
         fn->attributes->set(Value(name), value.unsourced());
         return;
     }
+    if (object.isTensor() && name == "grad") {
+        setTensorGrad(*this, object.asTensor(), value);
+        return;
+    }
     if (object.isTensor() && name == "requires_grad") {
         if (!value.isBool()) fail("TypeError", "requires_grad must be a bool");
         if (!object.asTensor().isLeaf()) fail("RuntimeError", kNonLeafRequiresGrad);

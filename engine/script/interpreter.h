@@ -278,6 +278,13 @@ Value makeTimeModule();
 void populateProfilerModule(ModuleObject& profiler);
 Value makeLoggingModule();
 Value makeCollectionsModule();  // _collections: OrderedDict, which the library's collections.py re-exports  // the level constants torch._logging.set_logs takes
+// Autograd (autograd_module.cpp): tensor.backward(gradient, retain_graph), tensor.retain_grad(),
+// tensor.grad and its assignment, and torch.autograd.grad.
+Value tensorBackward(Interpreter& interp, const Value& tensor, CallArgs& args);
+Value tensorRetainGrad(Interpreter& interp, const Value& tensor);
+Value tensorGrad(const Tensor& tensor);
+void setTensorGrad(Interpreter& interp, const Tensor& tensor, const Value& grad);
+void populateAutogradModule(ModuleObject& autograd);
 // Tensor attributes (shape, dtype, ...) and methods (x.add(...), x.size()).
 Value tensorAttribute(Interpreter& interp, const Value& tensor, const std::string& name, const SourceLocation& where);
 // tensor.split(size_or_sections, dim) / tensor.chunk(chunks, dim) as narrow views (a[0] is the

@@ -121,7 +121,10 @@ Value tensorAttribute(Interpreter& interp, const Value& self, const std::string&
     if (name == "ndim") return Value(t.dim());
     if (name == "requires_grad") return Value(t.requiresGrad());
     if (name == "is_leaf") return Value(t.isLeaf());
-    if (name == "grad") return Value();
+    if (name == "grad") return tensorGrad(t);
+    if (name == "backward")
+        return method([](Interpreter& in, const Value& s, CallArgs& args) { return tensorBackward(in, s, args); });
+    if (name == "retain_grad") return method([](Interpreter& in, const Value& s, CallArgs&) { return tensorRetainGrad(in, s); });
     if (name == "data") return self.unsourced();
     if (name == "is_cuda") return Value(device().kind == Device::Kind::Cuda);
     if (name == "is_meta") return Value(t.isMeta());

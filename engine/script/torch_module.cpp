@@ -113,6 +113,7 @@ Value makeTorchModule(ConfigModules& configs) {
     auto logging = makeModule("torch._logging");
     auto profiler = makeModule("torch.profiler");
     auto cuda = makeModule("torch.cuda");
+    auto autograd = makeModule("torch.autograd");
 
     const OpRegistry& registry = OpRegistry::instance();
     for (const std::string& name : registry.names()) {
@@ -144,7 +145,7 @@ Value makeTorchModule(ConfigModules& configs) {
         const Value* grad = a.kwarg("requires_grad");
         bool requiresGrad = grad ? in.truthy(*grad) : a.args.size() > 1 ? in.truthy(a.args[1]) : true;
         auto impl = std::make_shared<TensorImpl>(*source.impl());
-        impl->gradFn.clear();
+        impl->autograd = {};
         impl->requiresGrad = requiresGrad;
         impl->isParameter = true;
         return Value(Tensor(impl));
@@ -208,7 +209,6 @@ Value makeTorchModule(ConfigModules& configs) {
     });
 
     populateProfilerModule(*profiler);
-    // Fusescope has no autograd: the grad-mode context managers are accepted and do nothing.
     // Grad mode (core/grad_mode.h) for the block; set_grad_enabled(mode) takes effect at the
     // call already, as in PyTorch, so it also works as a plain statement.
     for (const char* name : {"no_grad", "enable_grad", "inference_mode"})
@@ -274,6 +274,8 @@ Value makeTorchModule(ConfigModules& configs) {
     torch->attrs["_logging"] = Value(ObjectPtr(logging));
     torch->attrs["profiler"] = Value(ObjectPtr(profiler));
     torch->attrs["cuda"] = Value(ObjectPtr(cuda));
+    populateAutogradModule(*autograd);
+    torch->attrs["autograd"] = Value(ObjectPtr(autograd));
     return Value(ObjectPtr(torch));
 }
 

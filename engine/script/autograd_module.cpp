@@ -1,0 +1,99 @@
+// Autograd as scripts reach it (autograd/backward_engine.h does the work): tensor.backward(),
+// tensor.grad, tensor.retain_grad(), and torch.autograd.grad.
+#include "autograd/backward_engine.h"
+#include "core/autograd_node.h"
+#include "script/interpreter.h"
+#include "script/trace_hooks.h"
+
+namespace fusescope {
+
+namespace {
+
+// The tensors of a tensor or a sequence of them (torch.autograd.grad's outputs and inputs).
+std::vector<Tensor> tensorsOf(Interpreter& in, const Value& value, const char* what) {
+    if (value.isTensor()) return {value.asTensor()};
+    std::vector<Tensor> tensors;
+    if (const ValueList* items = sequenceItems(value))
+        for (const Value& item : *items) {
+            if (!item.isTensor()) in.fail("TypeError", std::string("grad(): ") + what + " must be tensors, not " + pythonTypeName(item));
+            tensors.push_back(item.asTensor());
+        }
+    else
+        in.fail("TypeError", std::string("grad(): ") + what + " must be a tensor or a sequence of tensors");
+    return tensors;
+}
+
+const Value* argument(CallArgs& a, size_t position, const char* name) {
+    return position < a.args.size() ? &a.args[position] : a.kwarg(name);
+}
+
+bool flagArgument(Interpreter& in, CallArgs& a, size_t position, const char* name, bool fallback) {
+    const Value* v = argument(a, position, name);
+    return v && !v->isNone() ? in.truthy(*v) : fallback;
+}
+
+}  // namespace
+
+Value tensorBackward(Interpreter& in, const Value& self, CallArgs& a) {
+    // As Dynamo: the backward pass is not part of the forward graph being captured.
+    if (in.tracer()) in.tracer()->graphBreak("Tensor.backward() called: the backward pass runs outside the captured graph");
+    const Tensor& root = self.asTensor();
+    const Value* gradient = argument(a, 0, "gradient");
+    if (flagArgument(in, a, 2, "create_graph", false)) in.fail("RuntimeError", "Fusescope does not support backward(create_graph=True) yet");
+    BackwardOptions options;
+    options.retainGraph = flagArgument(in, a, 1, "retain_graph", false);
+    if (!root.requiresGrad()) in.fail("RuntimeError", "element 0 of tensors does not require grad and does not have a grad_fn");
+    Tensor grad = gradient && !gradient->isNone() ? gradient->asTensor() : implicitGradient(root);
+    runBackward({root}, {grad}, options);
+    return Value();
+}
+
+Value tensorRetainGrad(Interpreter& in, const Value& self) {
+    const Tensor& t = self.asTensor();
+    if (!t.requiresGrad()) in.fail("RuntimeError", "can't retain_grad on Tensor that has requires_grad=False");
+    if (t.isLeaf()) return Value();  // a leaf keeps its .grad anyway
+    AutogradMeta& meta = t.impl()->autograd;
+    meta.retainsGrad = true;
+    auto& retained = meta.gradFn->retained;
+    retained.resize(static_cast<size_t>(meta.gradFn->outputs));
+    retained[static_cast<size_t>(meta.outputNr)] = t.implPtr();
+    return Value();
+}
+
+Value tensorGrad(const Tensor& t) { return t.impl()->autograd.grad ? Value(Tensor(t.impl()->autograd.grad)) : Value(); }
+
+void setTensorGrad(Interpreter& in, const Tensor& t, const Value& grad) {
+    if (grad.isNone()) {
+        t.impl()->autograd.grad = nullptr;
+        return;
+    }
+    if (!grad.isTensor()) in.fail("TypeError", "assigned grad expected to be a Tensor or None but got grad of type " + pythonTypeName(grad));
+    if (grad.asTensor().sizes() != t.sizes()) in.fail("RuntimeError", "assigned grad has data of a different size");
+    t.impl()->autograd.grad = grad.asTensor().implPtr();
+}
+
+void populateAutogradModule(ModuleObject& autograd) {
+    // grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, ..., allow_unused=None)
+    autograd.attrs["grad"] = makeBuiltin("torch.autograd.grad", [](Interpreter& in, CallArgs& a) {
+        const Value* outputs = argument(a, 0, "outputs");
+        const Value* inputs = argument(a, 1, "inputs");
+        if (!outputs || !inputs) in.fail("TypeError", "grad() missing required arguments 'outputs' and 'inputs'");
+        std::vector<Tensor> roots = tensorsOf(in, *outputs, "outputs");
+        BackwardOptions options;
+        options.inputs = tensorsOf(in, *inputs, "inputs");
+        options.retainGraph = flagArgument(in, a, 3, "retain_graph", false);
+        options.allowUnused = flagArgument(in, a, 6, "allow_unused", false);
+        if (flagArgument(in, a, 4, "create_graph", false)) in.fail("RuntimeError", "Fusescope does not support grad(create_graph=True) yet");
+        std::vector<Tensor> grads;
+        const Value* given = argument(a, 2, "grad_outputs");
+        if (given && !given->isNone()) grads = tensorsOf(in, *given, "grad_outputs");
+        else
+            for (const Tensor& root : roots) grads.push_back(implicitGradient(root));
+        if (grads.size() != roots.size()) in.fail("RuntimeError", "grad(): grad_outputs must have one tensor per output");
+        ValueList result;
+        for (const Tensor& g : runBackward(roots, grads, options)) result.push_back(g.defined() ? Value(g) : Value());
+        return makeTuple(std::move(result));
+    });
+}
+
+}  // namespace fusescope

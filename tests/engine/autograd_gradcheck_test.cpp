@@ -1,0 +1,118 @@
+// Every derivative in the op registry against central differences in float64: for random
+// inputs x and a random weight w, the gradient backward() gives of sum(op(x) * w) must match
+// (f(x + eps) - f(x - eps)) / 2eps, element by element, for each input.
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <set>
+
+#include "autograd/backward_engine.h"
+#include "ops_test_support.h"
+
+namespace fusescope::test {
+namespace {
+
+struct GradCase {
+    std::string op;  // the op whose derivative it checks
+    std::vector<Shape> shapes;
+    std::function<Tensor(const std::vector<Tensor>&)> run;
+    bool positive = false;  // inputs in [0.5, 2] (log, sqrt, pow, div's divisor), else [-2, 2] away from 0
+};
+
+// Deterministic values, not too near 0 (relu's kink).
+Tensor randomInput(const Shape& shape, bool positive, uint64_t& seed) {
+    std::vector<double> v(static_cast<size_t>(shapeNumel(shape)));
+    for (double& x : v) {
+        seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+        double unit = static_cast<double>(seed >> 11) / static_cast<double>(1ULL << 53);
+        x = positive ? 0.5 + 1.5 * unit : (unit < 0.5 ? -2.0 + 3.6 * unit : 0.2 + 3.6 * (unit - 0.5));
+    }
+    return floats(v, shape.empty() ? Shape{} : shape, DType::Float64);
+}
+
+double weightedSum(const Tensor& out, const Tensor& weight) { return T("sum", {T("mul", {out, weight})}).readDouble(0); }
+
+Tensor U(std::string_view op, IValueList args, Kwargs kwargs = {}) { return T(op, std::move(args), std::move(kwargs)); }
+
+std::vector<GradCase> gradCases() {
+    using V = const std::vector<Tensor>&;
+    auto unary = [](const char* op, bool positive = false) {
+        return GradCase{op, {{2, 3}}, [op](V x) { return U(op, {x[0]}); }, positive};
+    };
+    return {
+        {"add", {{2, 3}, {3}}, [](V x) { return U("add", {x[0], x[1]}, {{"alpha", 2.0}}); }},
+        {"sub", {{2, 3}, {2, 1}}, [](V x) { return U("sub", {x[0], x[1]}); }},
+        {"mul", {{2, 3}, {1, 3}}, [](V x) { return U("mul", {x[0], x[1]}); }},
+        {"div", {{2, 3}, {2, 3}}, [](V x) { return U("div", {x[0], x[1]}); }, true},
+        {"pow", {{4}, {4}}, [](V x) { return U("pow", {x[0], x[1]}); }, true},
+        unary("neg"), unary("exp"), unary("log", true), unary("sqrt", true), unary("sin"), unary("cos"),
+        unary("tanh"), unary("sigmoid"), unary("relu"),
+        {"sum", {{2, 3, 2}}, [](V x) { return U("sum", {x[0]}); }},
+        {"sum", {{2, 3, 2}}, [](V x) { return U("sum", {x[0], IValue::intList({1})}); }},
+        {"sum", {{2, 3, 2}}, [](V x) { return U("sum", {x[0], IValue::intList({0, -1}), true}); }},
+        {"mean", {{2, 3, 2}}, [](V x) { return U("mean", {x[0], IValue::intList({1})}); }},
+        {"mean", {{2, 3}}, [](V x) { return U("mean", {x[0]}); }},
+        {"view", {{2, 3}}, [](V x) { return U("view", {x[0], IValue::intList({3, 2})}); }},
+        {"reshape", {{2, 3}}, [](V x) { return U("reshape", {x[0], IValue::intList({6})}); }},
+        {"flatten", {{2, 3, 2}}, [](V x) { return U("flatten", {x[0], 1}); }},
+        {"unsqueeze", {{2, 3}}, [](V x) { return U("unsqueeze", {x[0], 1}); }},
+        {"squeeze", {{2, 1, 3}}, [](V x) { return U("squeeze", {x[0]}); }},
+        {"t", {{2, 3}}, [](V x) { return U("t", {x[0]}); }},
+        {"transpose", {{2, 3, 4}}, [](V x) { return U("transpose", {x[0], 0, 2}); }},
+        {"permute", {{2, 3, 4}}, [](V x) { return U("permute", {x[0], IValue::intList({2, 0, 1})}); }},
+        {"expand", {{3, 1}}, [](V x) { return U("expand", {x[0], IValue::intList({2, 3, 4})}); }},
+        {"mm", {{2, 3}, {3, 4}}, [](V x) { return U("mm", {x[0], x[1]}); }},
+        {"matmul", {{2, 3}, {3, 4}}, [](V x) { return U("matmul", {x[0], x[1]}); }},
+        {"linear", {{2, 2, 3}, {4, 3}, {4}}, [](V x) { return U("linear", {x[0], x[1], x[2]}); }},
+    };
+}
+
+TEST(AutogradGradcheck, EveryDerivativeMatchesCentralDifferences) {
+    uint64_t seed = 42;
+    for (const GradCase& c : gradCases()) try {
+        SCOPED_TRACE(c.op);
+        std::vector<Tensor> inputs;
+        for (const Shape& shape : c.shapes) inputs.push_back(randomInput(shape, c.positive, seed));
+        Tensor weight = randomInput(c.run(inputs).sizes(), false, seed);
+
+        for (const Tensor& x : inputs) x.setRequiresGrad(true);
+        Tensor out = c.run(inputs);
+        ASSERT_FALSE(out.isLeaf());
+        Tensor loss = T("sum", {T("mul", {out, weight})});
+        runBackward({loss}, {implicitGradient(loss)}, {});
+
+        for (size_t i = 0; i < inputs.size(); ++i) {
+            SCOPED_TRACE("input " + std::to_string(i));
+            ASSERT_TRUE(inputs[i].impl()->autograd.grad);
+            Tensor analytic(inputs[i].impl()->autograd.grad);
+            ASSERT_EQ(analytic.sizes(), inputs[i].sizes());
+            EXPECT_EQ(analytic.dtype(), DType::Float64);
+            const double eps = 1e-6;
+            for (int64_t k = 0; k < inputs[i].numel(); ++k) {
+                std::vector<Tensor> plus, minus;
+                for (const Tensor& x : inputs) {
+                    plus.push_back(T("clone", {x}));
+                    minus.push_back(T("clone", {x}));
+                }
+                plus[i].writeDouble(k, inputs[i].readDouble(k) + eps);
+                minus[i].writeDouble(k, inputs[i].readDouble(k) - eps);
+                double numeric = (weightedSum(c.run(plus), weight) - weightedSum(c.run(minus), weight)) / (2 * eps);
+                EXPECT_NEAR(analytic.readDouble(k), numeric, 1e-5 * std::max(1.0, std::abs(numeric))) << "element " << k;
+            }
+        }
+    } catch (const ScriptError& e) {
+        ADD_FAILURE() << c.op << ": " << e.what();
+    }
+}
+
+// A new derivative gets a case above: the ops checked are exactly those with a derivative.
+TEST(AutogradGradcheck, EveryOpWithADerivativeIsChecked) {
+    std::set<std::string> checked, differentiable;
+    for (const GradCase& c : gradCases()) checked.insert(c.op);
+    for (const std::string& name : OpRegistry::instance().allNames())
+        if (OpRegistry::instance().find(name)->derivative) differentiable.insert(name);
+    EXPECT_EQ(checked, differentiable);
+}
+
+}  // namespace
+}  // namespace fusescope::test
