@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "autograd/derivative_ops.h"
 #include "core/error.h"
 #include "lower/piecewise.h"
 #include "opdefs/op_families.h"
@@ -278,6 +279,44 @@ std::vector<LValue> lowerRepeat(LoweringContext& c, const LoweringArgs& a) {
 
 }  // namespace
 
+namespace {
+
+// `index` compared with every class 0..count-1 along a new dim at `at`: 1 where it names
+// the class, in `dtype` (a gather's or an embedding's gradient is scattered with it).
+Tensor oneHot(const Tensor& index, int64_t count, int64_t at, DType dtype) {
+    Shape classes(static_cast<size_t>(index.dim() + 1), 1);
+    classes[static_cast<size_t>(at)] = count;
+    Tensor range = grad::reshape(grad::call("arange", {count}), classes);
+    return grad::call("to", {grad::call("eq", {grad::call("unsqueeze", {index, at}), range}), dtype});
+}
+
+// gather: each picked element's gradient goes back to where it was picked from (summed
+// where picked twice); embedding: each row's gradient to its row of the weight.
+void registerIndexingDerivatives(OpRegistry& r) {
+    differentiateWith(r.definition("gather"), [](const DerivativeArgs& d) {
+        const Tensor &self = d.input("self"), &index = d.input("index");
+        const int64_t dim = d.args.integer("dim") < 0 ? d.args.integer("dim") + self.dim() : d.args.integer("dim");
+        for (int64_t k = 0; k < self.dim(); ++k)
+            if (k != dim && index.size(k) != self.size(k))
+                throw ScriptError("RuntimeError", "the derivative for 'gather' with an index smaller than the input is not implemented.");
+        Tensor hot = oneHot(index, self.size(dim), dim + 1, d.grad.dtype());  // [.., K, C, ..]
+        Tensor picked = grad::mul(hot, grad::call("unsqueeze", {d.grad, dim + 1}));
+        return ArgumentGradients{{"self", grad::call("sum", {picked, IValue::intList({dim})})}};
+    });
+    differentiateWith(r.definition("embedding"), [](const DerivativeArgs& d) {
+        const Tensor& weight = d.input("weight");
+        Tensor hot = oneHot(grad::reshape(d.input("indices"), {-1}), weight.size(0), 1, d.grad.dtype());  // [rows, V]
+        if (int64_t padding = d.args.integer("padding_idx"); padding >= 0) {  // the padding row gets none
+            Tensor kept = grad::call("ne", {grad::call("arange", {weight.size(0)}), padding});
+            hot = grad::mul(hot, grad::call("to", {kept, d.grad.dtype()}));
+        }
+        Tensor rows = grad::reshape(grad::call("contiguous", {d.grad}), {-1, weight.size(1)});
+        return ArgumentGradients{{"weight", grad::call("mm", {grad::call("t", {hot}), rows})}};
+    });
+}
+
+}  // namespace
+
 void registerIndexingOps(OpRegistry& r) {
     lowerWith(r.add(makeOp("embedding",
                            "embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, "
@@ -314,6 +353,7 @@ void registerIndexingOps(OpRegistry& r) {
     lowerWith(r.add(makeOp("gather", "gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor", {},
                            gatherMeta, gatherInto)),
               lowerGather);
+    registerIndexingDerivatives(r);
 }
 
 }  // namespace fusescope

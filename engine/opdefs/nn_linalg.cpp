@@ -584,6 +584,18 @@ void registerLinalgDerivatives(OpRegistry& r) {
     };
     differentiateWith(r.definition("mm"), product("self", "mat2"));
     differentiateWith(r.definition("matmul"), product("self", "other"));
+    // softmax: y (g - sum(g y)); log_softmax: g - exp(y) sum(g), both along dim.
+    differentiateWith(r.definition("softmax"), [](const DerivativeArgs& d) {
+        const Tensor& y = d.out();
+        Tensor gy = grad::mul(d.grad, y);
+        Tensor total = grad::call("sum", {gy, IValue::intList({d.args.integer("dim")}), true});
+        return ArgumentGradients{{"self", grad::fitTo(grad::sub(gy, grad::mul(y, total)), d.input("self"))}};
+    });
+    differentiateWith(r.definition("log_softmax"), [](const DerivativeArgs& d) {
+        Tensor total = grad::call("sum", {d.grad, IValue::intList({d.args.integer("dim")}), true});
+        Tensor spread = grad::mul(grad::call("exp", {d.out()}), total);
+        return ArgumentGradients{{"self", grad::fitTo(grad::sub(d.grad, spread), d.input("self"))}};
+    });
     differentiateWith(r.definition("linear"), [](const DerivativeArgs& d) {
         const Tensor &input = d.input("input"), &weight = d.input("weight");
         // Rows of every leading dim at once: [rows, in] and [rows, out].

@@ -140,6 +140,7 @@ void registerUnaryDerivatives(OpRegistry& r) {
     };
     using D = const DerivativeArgs&;
     unaryDerivative("neg", [](D d) { return grad::neg(d.grad); }, Saved::SizesOnly);
+    unaryDerivative("abs", [](D d) { return grad::mul(d.grad, grad::call("sign", {d.input("self")})); });
     unaryDerivative("exp", [](D d) { return grad::mul(d.grad, d.out()); });
     unaryDerivative("log", [](D d) { return grad::div(d.grad, d.input("self")); });
     unaryDerivative("sqrt", [](D d) { return grad::div(d.grad, grad::mul(d.out(), 2.0)); });

@@ -154,6 +154,10 @@ void Interpreter::loadTorchLibrary(const SourceLocation& where) {
     Value nnLibrary = loadLibraryModule("torch.nn", where);
     for (const auto& [name, value] : nnLibrary.as<ModuleObject>()->attrs)
         if (value.as<ClassObject>() || name == "init") nn.attrs[name] = value;
+    auto& optim = *torch.attrs.at("optim").as<ModuleObject>();
+    Value optimLibrary = loadLibraryModule("torch.optim", where);
+    for (const auto& [name, value] : optimLibrary.as<ModuleObject>()->attrs)
+        if (value.as<ClassObject>()) optim.attrs[name] = value;
 }
 
 Value Interpreter::loadLibraryModule(const std::string& name, const SourceLocation& where) {

@@ -114,6 +114,7 @@ Value makeTorchModule(ConfigModules& configs) {
     auto profiler = makeModule("torch.profiler");
     auto cuda = makeModule("torch.cuda");
     auto autograd = makeModule("torch.autograd");
+    auto optim = makeModule("torch.optim");  // its optimizers come from the script library (torch/optim.py)
 
     const OpRegistry& registry = OpRegistry::instance();
     for (const std::string& name : registry.names()) {
@@ -276,6 +277,7 @@ Value makeTorchModule(ConfigModules& configs) {
     torch->attrs["cuda"] = Value(ObjectPtr(cuda));
     populateAutogradModule(*autograd);
     torch->attrs["autograd"] = Value(ObjectPtr(autograd));
+    torch->attrs["optim"] = Value(ObjectPtr(optim));
     return Value(ObjectPtr(torch));
 }
 

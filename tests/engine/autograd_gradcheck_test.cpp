@@ -45,7 +45,7 @@ std::vector<GradCase> gradCases() {
         {"mul", {{2, 3}, {1, 3}}, [](V x) { return U("mul", {x[0], x[1]}); }},
         {"div", {{2, 3}, {2, 3}}, [](V x) { return U("div", {x[0], x[1]}); }, true},
         {"pow", {{4}, {4}}, [](V x) { return U("pow", {x[0], x[1]}); }, true},
-        unary("neg"), unary("exp"), unary("log", true), unary("sqrt", true), unary("sin"), unary("cos"),
+        unary("neg"), unary("abs"), unary("exp"), unary("log", true), unary("sqrt", true), unary("sin"), unary("cos"),
         unary("tanh"), unary("sigmoid"), unary("relu"),
         {"sum", {{2, 3, 2}}, [](V x) { return U("sum", {x[0]}); }},
         {"sum", {{2, 3, 2}}, [](V x) { return U("sum", {x[0], IValue::intList({1})}); }},
@@ -64,6 +64,11 @@ std::vector<GradCase> gradCases() {
         {"mm", {{2, 3}, {3, 4}}, [](V x) { return U("mm", {x[0], x[1]}); }},
         {"matmul", {{2, 3}, {3, 4}}, [](V x) { return U("matmul", {x[0], x[1]}); }},
         {"linear", {{2, 2, 3}, {4, 3}, {4}}, [](V x) { return U("linear", {x[0], x[1], x[2]}); }},
+        {"softmax", {{2, 3, 2}}, [](V x) { return U("softmax", {x[0], 1}); }},
+        {"log_softmax", {{3, 4}}, [](V x) { return U("log_softmax", {x[0], -1}); }},
+        // Row 0 picks class 2 twice: its gradient is the sum of both.
+        {"gather", {{3, 4}}, [](V x) { return U("gather", {x[0], 1, T("reshape", {longs({2, 2, 0, 3, 1, 1}), IValue::intList({3, 2})})}); }},
+        {"embedding", {{5, 3}}, [](V x) { return U("embedding", {x[0], longs({4, 0, 4, 2})}); }},
     };
 }
 
@@ -103,6 +108,15 @@ TEST(AutogradGradcheck, EveryDerivativeMatchesCentralDifferences) {
     } catch (const ScriptError& e) {
         ADD_FAILURE() << c.op << ": " << e.what();
     }
+}
+
+// The padding row of an embedding gets no gradient, however often it is looked up.
+TEST(AutogradGradcheck, AnEmbeddingsPaddingRowGetsNoGradient) {
+    Tensor weight = floats({1, 2, 3, 4, 5, 6}, {3, 2}, DType::Float64);
+    weight.setRequiresGrad(true);
+    Tensor loss = T("sum", {T("embedding", {weight, longs({1, 2, 1, 0}), 1})});
+    runBackward({loss}, {implicitGradient(loss)}, {});
+    expectNear(Tensor(weight.impl()->autograd.grad), {1, 1, 0, 0, 1, 1});
 }
 
 // A new derivative gets a case above: the ops checked are exactly those with a derivative.

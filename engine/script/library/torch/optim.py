@@ -1,0 +1,94 @@
+# torch.optim for Fusescope scripts: optimizers over parameters' .grad, written as PyTorch's
+# single-tensor ("for-loop") implementations are, so a step computes what PyTorch's computes.
+import torch
+
+
+class Optimizer:
+    def __init__(self, params, defaults):
+        self.defaults = defaults
+        self.state = {}  # per parameter, keyed by id(parameter)
+        self.param_groups = []
+        if isinstance(params, torch.Tensor):
+            raise TypeError("params argument given to the optimizer should be an iterable of Tensors or dicts, but got "
+                            "torch.FloatTensor")
+        groups = list(params)
+        if len(groups) == 0:
+            raise ValueError("optimizer got an empty parameter list")
+        if not isinstance(groups[0], dict):
+            groups = [{"params": groups}]
+        for group in groups:
+            self.add_param_group(group)
+
+    def add_param_group(self, param_group):
+        group = dict(param_group)
+        params = group["params"]
+        group["params"] = [params] if isinstance(params, torch.Tensor) else list(params)
+        for name, default in self.defaults.items():
+            group.setdefault(name, default)
+        self.param_groups.append(group)
+
+    def zero_grad(self, set_to_none=True):
+        for group in self.param_groups:
+            for p in group["params"]:
+                if p.grad is not None:
+                    if set_to_none:
+                        p.grad = None
+                    else:
+                        p.grad.zero_()
+
+    def _state(self, p):
+        key = id(p)
+        if key not in self.state:
+            self.state[key] = {}
+        return self.state[key]
+
+    def __repr__(self):
+        text = self.__class__.__name__ + " ("
+        for i, group in enumerate(self.param_groups):
+            text += "\nParameter Group " + str(i)
+            for key in sorted(group.keys()):
+                if key != "params":
+                    text += "\n    " + key + ": " + str(group[key])
+        return text + "\n)"
+
+
+class SGD(Optimizer):
+    def __init__(self, params, lr=0.001, momentum=0, dampening=0, weight_decay=0, nesterov=False, *, maximize=False,
+                 foreach=None, differentiable=False, fused=None):
+        if lr < 0.0:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if momentum < 0.0:
+            raise ValueError(f"Invalid momentum value: {momentum}")
+        if weight_decay < 0.0:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        if nesterov and (momentum <= 0 or dampening != 0):
+            raise ValueError("Nesterov momentum requires a momentum and zero dampening")
+        super().__init__(params, dict(lr=lr, momentum=momentum, dampening=dampening, weight_decay=weight_decay,
+                                      nesterov=nesterov, maximize=maximize, foreach=foreach,
+                                      differentiable=differentiable, fused=fused))
+
+    def step(self, closure=None):
+        loss = None
+        if closure is not None:
+            with torch.enable_grad():
+                loss = closure()
+        with torch.no_grad():
+            for group in self.param_groups:
+                lr, momentum, dampening = group["lr"], group["momentum"], group["dampening"]
+                for p in group["params"]:
+                    if p.grad is None:
+                        continue
+                    grad = p.grad if not group["maximize"] else -p.grad
+                    if group["weight_decay"] != 0:
+                        grad = grad.add(p, alpha=group["weight_decay"])
+                    if momentum != 0:
+                        state = self._state(p)
+                        buf = state.get("momentum_buffer")
+                        if buf is None:
+                            buf = torch.clone(grad).detach()
+                            state["momentum_buffer"] = buf
+                        else:
+                            buf.mul_(momentum).add_(grad, alpha=1 - dampening)
+                        grad = grad.add(buf, alpha=momentum) if group["nesterov"] else buf
+                    p.add_(grad, alpha=-lr)
+        return loss
