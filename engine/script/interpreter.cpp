@@ -154,10 +154,12 @@ void Interpreter::loadTorchLibrary(const SourceLocation& where) {
     Value nnLibrary = loadLibraryModule("torch.nn", where);
     for (const auto& [name, value] : nnLibrary.as<ModuleObject>()->attrs)
         if (value.as<ClassObject>() || name == "init") nn.attrs[name] = value;
+    nn.attrs["utils"] = loadLibraryModule("torch.nn.utils", where);
     auto& optim = *torch.attrs.at("optim").as<ModuleObject>();
     Value optimLibrary = loadLibraryModule("torch.optim", where);
     for (const auto& [name, value] : optimLibrary.as<ModuleObject>()->attrs)
         if (value.as<ClassObject>()) optim.attrs[name] = value;
+    optim.attrs["lr_scheduler"] = loadLibraryModule("torch.optim.lr_scheduler", where);
 }
 
 Value Interpreter::loadLibraryModule(const std::string& name, const SourceLocation& where) {

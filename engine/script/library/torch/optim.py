@@ -1,5 +1,8 @@
 # torch.optim for Fusescope scripts: optimizers over parameters' .grad, written as PyTorch's
-# single-tensor ("for-loop") implementations are, so a step computes what PyTorch's computes.
+# single-tensor ("for-loop") implementations are, so a step computes what PyTorch's computes
+# (lerp_, addcmul_ and addcdiv_ spelled with the ops they stand for).
+import math
+
 import torch
 
 
@@ -92,3 +95,73 @@ class SGD(Optimizer):
                         grad = grad.add(buf, alpha=momentum) if group["nesterov"] else buf
                     p.add_(grad, alpha=-lr)
         return loss
+
+
+class Adam(Optimizer):
+    def __init__(self, params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0, amsgrad=False, *,
+                 foreach=None, maximize=False, capturable=False, differentiable=False, fused=None,
+                 decoupled_weight_decay=False):
+        if lr < 0.0:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if eps < 0.0:
+            raise ValueError(f"Invalid epsilon value: {eps}")
+        if not 0.0 <= betas[0] < 1.0:
+            raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
+        if not 0.0 <= betas[1] < 1.0:
+            raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
+        if weight_decay < 0.0:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        super().__init__(params, dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, amsgrad=amsgrad,
+                                      maximize=maximize, foreach=foreach, capturable=capturable,
+                                      differentiable=differentiable, fused=fused,
+                                      decoupled_weight_decay=decoupled_weight_decay))
+
+    def step(self, closure=None):
+        loss = None
+        if closure is not None:
+            with torch.enable_grad():
+                loss = closure()
+        with torch.no_grad():
+            for group in self.param_groups:
+                lr, eps, weight_decay = group["lr"], group["eps"], group["weight_decay"]
+                beta1, beta2 = group["betas"]
+                for p in group["params"]:
+                    if p.grad is None:
+                        continue
+                    grad = p.grad if not group["maximize"] else -p.grad
+                    state = self._state(p)
+                    if len(state) == 0:
+                        state["step"] = 0
+                        state["exp_avg"] = torch.zeros_like(p)
+                        state["exp_avg_sq"] = torch.zeros_like(p)
+                        if group["amsgrad"]:
+                            state["max_exp_avg_sq"] = torch.zeros_like(p)
+                    state["step"] += 1
+                    step = state["step"]
+                    if weight_decay != 0:
+                        if group["decoupled_weight_decay"]:
+                            p.mul_(1 - lr * weight_decay)
+                        else:
+                            grad = grad.add(p, alpha=weight_decay)
+                    exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
+                    exp_avg.add_((grad - exp_avg) * (1 - beta1))  # lerp_(grad, 1 - beta1)
+                    exp_avg_sq.mul_(beta2).add_(grad * grad, alpha=1 - beta2)  # addcmul_
+                    bias_correction1 = 1 - beta1 ** step
+                    bias_correction2 = 1 - beta2 ** step
+                    step_size = lr / bias_correction1
+                    bias_correction2_sqrt = bias_correction2 ** 0.5
+                    if group["amsgrad"]:
+                        state["max_exp_avg_sq"] = torch.maximum(state["max_exp_avg_sq"], exp_avg_sq)
+                        denom = (state["max_exp_avg_sq"].sqrt() / bias_correction2_sqrt).add_(eps)
+                    else:
+                        denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps)
+                    p.add_(exp_avg / denom, alpha=-step_size)  # addcdiv_
+        return loss
+
+
+class AdamW(Adam):
+    def __init__(self, params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0.01, amsgrad=False, *,
+                 maximize=False, foreach=None, capturable=False, differentiable=False, fused=None):
+        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, foreach=foreach, maximize=maximize,
+                         capturable=capturable, differentiable=differentiable, fused=fused,
+                         decoupled_weight_decay=True)

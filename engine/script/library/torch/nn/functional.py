@@ -267,3 +267,12 @@ def _linear_resize(input, dim, size, scale, align_corners):
     high = (low + 1).clamp(max=before - 1)
     weight = (position - low).reshape([size] + [1] * (input.dim() - 1 - dim))
     return input.index_select(dim, low) * (1 - weight) + input.index_select(dim, high) * weight
+
+
+def one_hot(tensor, num_classes=-1):
+    # int64, a trailing dim of num_classes (the largest index + 1 when not given)
+    if tensor.dtype != torch.int64:
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    if num_classes < 0:
+        num_classes = int(tensor.max()) + 1
+    return (tensor.unsqueeze(-1) == torch.arange(num_classes)).long()
