@@ -21,6 +21,20 @@ Tensor transpose(const Tensor& a, int64_t dim0, int64_t dim1) { return call("tra
 Tensor reshape(const Tensor& a, const Shape& shape) { return call("reshape", {a, IValue::intList(shape)}); }
 Tensor expand(const Tensor& a, const Shape& shape) { return call("expand", {a, IValue::intList(shape)}); }
 
+Tensor zeros(const Shape& shape, DType dtype) { return call("zeros", {IValue::intList(shape)}, {{"dtype", IValue(dtype)}}); }
+
+Tensor placeInto(const Tensor& part, const Shape& whole, int64_t dim, int64_t start) {
+    const auto d = static_cast<size_t>(dim < 0 ? dim + static_cast<int64_t>(whole.size()) : dim);
+    Shape before = whole, after = whole;
+    before[d] = start;
+    after[d] = whole[d] - start - part.size(static_cast<int64_t>(d));
+    IValueList pieces;
+    if (before[d] > 0) pieces.emplace_back(zeros(before, part.dtype()));
+    pieces.emplace_back(part);
+    if (after[d] > 0) pieces.emplace_back(zeros(after, part.dtype()));
+    return pieces.size() == 1 ? part : call("cat", {IValue::list(pieces), static_cast<int64_t>(d)});
+}
+
 Tensor fitTo(const Tensor& grad, const Tensor& argument) {
     Tensor fitted = sumToShape(grad, argument.sizes());
     return fitted.dtype() == argument.dtype() ? fitted : call("to", {fitted, argument.dtype()});

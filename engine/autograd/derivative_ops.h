@@ -22,6 +22,11 @@ Tensor transpose(const Tensor& a, int64_t dim0, int64_t dim1);
 Tensor reshape(const Tensor& a, const Shape& shape);
 Tensor expand(const Tensor& a, const Shape& shape);
 
+Tensor zeros(const Shape& shape, DType dtype);
+// `part` put at `start` along `dim` of a zero tensor of shape `whole` (the gradient of a
+// slice, narrow or select of a tensor of that shape).
+Tensor placeInto(const Tensor& part, const Shape& whole, int64_t dim, int64_t start);
+
 // The gradient for an argument from one of the result's shape: summed to the argument's
 // shape (sumToShape) and in its dtype.
 Tensor fitTo(const Tensor& grad, const Tensor& argument);

@@ -22,10 +22,10 @@ struct AutogradEdge {
 
 struct AutogradNode {
     std::string name;  // "MulBackward0", "AccumulateGrad"
-    // One edge per argument of the op's schema, in order (a non-tensor argument's is empty).
+    // One edge per tensor argument of the op, in order (each tensor of a Tensor[] its own).
     std::vector<AutogradEdge> next;
     int outputs = 1;  // results of the op, so gradients the node takes
-    // The gradients of the op's arguments (one per `next` edge; undefined where none) from
+    // The gradients of the op's tensor arguments (one per `next` edge; undefined where none) from
     // those of its results (undefined: zero). Throws ScriptError when it cannot.
     std::function<std::vector<Tensor>(const std::vector<Tensor>& gradOutputs)> apply;
     // Frees what apply needs (a backward without retain_graph); apply then raises PyTorch's

@@ -396,6 +396,14 @@ void registerArithmeticDerivatives(OpRegistry& r) {
         if (d.wants("other")) g.emplace_back("other", fitTo(grad::neg(grad::div(grad::mul(d.grad, d.out()), other)), other));
         return g;
     });
+    differentiateWith(r.definition("where"), [](const DerivativeArgs& d) {
+        const Tensor& condition = d.input("condition");
+        Tensor none = grad::zeros({}, d.grad.dtype());
+        ArgumentGradients g;
+        if (d.wants("self")) g.emplace_back("self", fitTo(grad::call("where", {condition, d.grad, none}), d.input("self")));
+        if (d.wants("other")) g.emplace_back("other", fitTo(grad::call("where", {condition, none, d.grad}), d.input("other")));
+        return g;
+    });
     differentiateWith(r.definition("pow"), [](const DerivativeArgs& d) {
         ArgumentGradients g;
         const Tensor &self = d.input("self"), &exponent = d.input("exponent");

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "autograd/derivative_ops.h"
 #include "core/error.h"
 #include "core/grad_mode.h"
 #include "core/random.h"
@@ -219,6 +220,16 @@ const char* const kDeviceMove = "moves a tensor between devices; a compiled grap
 
 }  // namespace
 
+namespace {
+
+// clone: the same values, so the same gradient.
+void registerCreationDerivatives(OpRegistry& r) {
+    differentiateWith(r.definition("clone"), [](const DerivativeArgs& d) { return ArgumentGradients{{"self", d.grad}}; },
+                      Saved::SizesOnly);
+}
+
+}  // namespace
+
 void registerCreationOps(OpRegistry& r) {
     const OpFlags functionOnly{true, false, false};
     const OpFlags methodOnly{false, true, false};
@@ -426,6 +437,7 @@ void registerCreationOps(OpRegistry& r) {
                       handle.setRequiresGrad(grad);
                       return handle;
                   });
+    registerCreationDerivatives(r);
 }
 
 }  // namespace fusescope

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "autograd/derivative_ops.h"
 #include "core/error.h"
 #include "core/random.h"
 #include "lower/elementwise_rules.h"
@@ -109,6 +110,17 @@ std::optional<Argument> decomposeOuter(Rewrite& r) {
 std::optional<Argument> decomposeDropout(Rewrite& r) {
     if (r.bound.flag("training") && r.bound.number("p") != 0) return std::nullopt;
     return r.tensor("input");
+}
+
+}  // namespace
+
+namespace {
+
+// masked_fill: the filled places get no gradient.
+void registerMiscDerivatives(OpRegistry& r) {
+    differentiateWith(r.definition("masked_fill"), [](const DerivativeArgs& d) {
+        return ArgumentGradients{{"self", grad::fitTo(grad::call("masked_fill", {d.grad, d.input("mask"), 0.0}), d.input("self"))}};
+    });
 }
 
 }  // namespace
@@ -363,6 +375,7 @@ void registerMiscOps(OpRegistry& r) {
         d.kernel = [kernel, grad](const BoundArgs& a) { return grad(a, kernel(a)); };
         runEagerly(r.add(std::move(d)), "not lowered yet");
     }
+    registerMiscDerivatives(r);
 }
 
 }  // namespace fusescope

@@ -568,21 +568,24 @@ std::optional<Argument> decomposeMatmul(Rewrite& r) {
 
 namespace {
 
-// d(A @ B) = G @ B^T for A, A^T @ G for B (matmul for matrices; batched and vector
-// operands are not differentiated yet); linear is input @ W^T + b.
+// d(A @ B) = G @ B^T for A, A^T @ G for B (over the last two dims; a batch dim that was
+// broadcast summed back; vector operands are not differentiated yet); linear is
+// input @ W^T + b; layer_norm's as ATen's native_layer_norm_backward; cat and stack hand each
+// input its part of the gradient.
 void registerLinalgDerivatives(OpRegistry& r) {
     auto product = [](const char* left, const char* right) {
         return [left, right](const DerivativeArgs& d) {
             const Tensor &a = d.input(left), &b = d.input(right);
-            if (a.dim() != 2 || b.dim() != 2)
-                throw ScriptError("RuntimeError", "the derivative for 'matmul' of tensors that are not matrices is not implemented.");
+            if (a.dim() < 2 || b.dim() < 2)
+                throw ScriptError("RuntimeError", "the derivative for 'matmul' of a vector is not implemented.");
             ArgumentGradients g;
-            if (d.wants(left)) g.emplace_back(left, grad::call("mm", {d.grad, grad::call("t", {b})}));
-            if (d.wants(right)) g.emplace_back(right, grad::call("mm", {grad::call("t", {a}), d.grad}));
+            if (d.wants(left)) g.emplace_back(left, grad::fitTo(grad::call("matmul", {d.grad, grad::transpose(b, -1, -2)}), a));
+            if (d.wants(right)) g.emplace_back(right, grad::fitTo(grad::call("matmul", {grad::transpose(a, -1, -2), d.grad}), b));
             return g;
         };
     };
     differentiateWith(r.definition("mm"), product("self", "mat2"));
+    differentiateWith(r.definition("bmm"), product("self", "mat2"));
     differentiateWith(r.definition("matmul"), product("self", "other"));
     // softmax: y (g - sum(g y)); log_softmax: g - exp(y) sum(g), both along dim.
     differentiateWith(r.definition("softmax"), [](const DerivativeArgs& d) {
@@ -596,6 +599,43 @@ void registerLinalgDerivatives(OpRegistry& r) {
         Tensor spread = grad::mul(grad::call("exp", {d.out()}), total);
         return ArgumentGradients{{"self", grad::fitTo(grad::sub(d.grad, spread), d.input("self"))}};
     });
+    differentiateWith(r.definition("layer_norm"), [](const DerivativeArgs& d) {
+        const Tensor& x = d.input("input");
+        std::vector<int64_t> dims;  // the normalized (last) dims
+        for (size_t i = 0; i < d.args.ints("normalized_shape").size(); ++i) dims.push_back(x.dim() - 1 - static_cast<int64_t>(i));
+        auto meanOver = [&dims](const Tensor& t) { return grad::call("mean", {t, IValue::intList(dims), true}); };
+        Tensor centered = grad::sub(x, meanOver(x));
+        Tensor rstd = grad::call("rsqrt", {grad::call("add", {meanOver(grad::mul(centered, centered)), d.args.number("eps")})});
+        Tensor normalized = grad::mul(centered, rstd);
+        Tensor gw = d.args["weight"].isNone() ? d.grad : grad::mul(d.grad, d.input("weight"));
+        ArgumentGradients g;
+        if (d.wants("input")) {  // rstd (gw - mean(gw) - x^ mean(gw x^))
+            Tensor inner = grad::sub(grad::sub(gw, meanOver(gw)), grad::mul(normalized, meanOver(grad::mul(gw, normalized))));
+            g.emplace_back("input", grad::fitTo(grad::mul(rstd, inner), x));
+        }
+        if (d.wants("weight")) g.emplace_back("weight", grad::fitTo(grad::mul(d.grad, normalized), d.input("weight")));
+        if (d.wants("bias")) g.emplace_back("bias", grad::fitTo(d.grad, d.input("bias")));
+        return g;
+    });
+    auto parts = [](const DerivativeArgs& d, bool stacked) {
+        const IValueList& inputs = d.args["tensors"].toSequence()->items;
+        const int64_t dim = d.args.integer("dim");
+        ArgumentGradients g;
+        int64_t start = 0;
+        for (size_t i = 0; i < inputs.size(); ++i) {
+            const Tensor& t = inputs[i].toTensor();
+            if (stacked) {
+                g.emplace_back("tensors", grad::call("select", {d.grad, dim, static_cast<int64_t>(i)}));
+                continue;
+            }
+            int64_t length = t.dim() == 1 && t.numel() == 0 ? 0 : t.size(dim);  // cat skips empty 1-d tensors
+            g.emplace_back("tensors", length == 0 ? Tensor() : grad::call("narrow", {d.grad, dim, start, length}));
+            start += length;
+        }
+        return g;
+    };
+    differentiateWith(r.definition("cat"), [parts](const DerivativeArgs& d) { return parts(d, false); }, Saved::SizesOnly);
+    differentiateWith(r.definition("stack"), [parts](const DerivativeArgs& d) { return parts(d, true); }, Saved::SizesOnly);
     differentiateWith(r.definition("linear"), [](const DerivativeArgs& d) {
         const Tensor &input = d.input("input"), &weight = d.input("weight");
         // Rows of every leading dim at once: [rows, in] and [rows, out].

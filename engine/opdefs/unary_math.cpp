@@ -152,6 +152,22 @@ void registerUnaryDerivatives(OpRegistry& r) {
     unaryDerivative("sigmoid", [](D d) {  // s(x) (1 - s(x))
         return grad::mul(d.grad, grad::mul(d.out(), grad::oneMinus(d.out())));
     });
+    // gelu: Phi(x) + x phi(x), or the derivative of its tanh form.
+    unaryDerivative("gelu", [](D d) {
+        const Tensor& x = d.input("self");
+        if (d.args["approximate"].toString() == "tanh") {
+            const double k = std::sqrt(2 / std::numbers::pi);
+            Tensor inner = grad::mul(grad::add(x, grad::mul(grad::mul(grad::mul(x, x), x), 0.044715)), k);
+            Tensor t = grad::call("tanh", {inner});
+            Tensor dInner = grad::mul(grad::add(grad::mul(grad::mul(x, x), 3 * 0.044715), grad::call("ones_like", {x})), k);
+            Tensor dt = grad::mul(grad::oneMinus(grad::mul(t, t)), dInner);
+            Tensor slope = grad::mul(grad::add(grad::add(t, grad::call("ones_like", {x})), grad::mul(x, dt)), 0.5);
+            return grad::mul(d.grad, slope);
+        }
+        Tensor cdf = grad::mul(grad::add(grad::call("erf", {grad::mul(x, std::numbers::sqrt2 / 2)}), grad::call("ones_like", {x})), 0.5);
+        Tensor pdf = grad::mul(grad::call("exp", {grad::mul(grad::mul(x, x), -0.5)}), 1 / std::sqrt(2 * std::numbers::pi));
+        return grad::mul(d.grad, grad::add(cdf, grad::mul(x, pdf)));
+    });
     unaryDerivative("relu", [](D d) { return grad::mul(d.grad, grad::call("gt", {d.out(), 0.0})); });
 }
 

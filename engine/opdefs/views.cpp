@@ -259,6 +259,29 @@ void registerViewDerivatives(OpRegistry& r) {
         }
         return ArgumentGradients{{"self", grad::call("permute", {d.grad, IValue::intList(inverse)})}};
     }, Saved::SizesOnly);
+    // contiguous: the same values, so the same gradient.
+    differentiateWith(r.definition("contiguous"), [](const DerivativeArgs& d) { return ArgumentGradients{{"self", d.grad}}; },
+                      Saved::SizesOnly);
+    // slice (of step 1), narrow and select: the gradient in its place among zeros.
+    differentiateWith(r.definition("slice"), [](const DerivativeArgs& d) {
+        const Tensor& self = d.input("self");
+        if (d.args.integer("step") != 1) throw ScriptError("RuntimeError", "the derivative for 'slice' with a step is not implemented.");
+        const int64_t dim = wrapDim(d.args.integer("dim"), self.dim()), size = self.size(dim);
+        int64_t start = d.args["start"].isNone() ? 0 : d.args.integer("start");
+        start = std::clamp<int64_t>(start < 0 ? start + size : start, 0, size);
+        return ArgumentGradients{{"self", grad::placeInto(d.grad, self.sizes(), dim, start)}};
+    }, Saved::SizesOnly);
+    differentiateWith(r.definition("narrow"), [](const DerivativeArgs& d) {
+        const Tensor& self = d.input("self");
+        const int64_t dim = wrapDim(d.args.integer("dim"), self.dim()), start = d.args.integer("start");
+        return ArgumentGradients{{"self", grad::placeInto(d.grad, self.sizes(), dim, start < 0 ? start + self.size(dim) : start)}};
+    }, Saved::SizesOnly);
+    differentiateWith(r.definition("select"), [](const DerivativeArgs& d) {
+        const Tensor& self = d.input("self");
+        const int64_t dim = wrapDim(d.args.integer("dim"), self.dim()), index = d.args.integer("index");
+        Tensor part = grad::call("unsqueeze", {d.grad, dim});
+        return ArgumentGradients{{"self", grad::placeInto(part, self.sizes(), dim, index < 0 ? index + self.size(dim) : index)}};
+    }, Saved::SizesOnly);
     differentiateWith(r.definition("expand"), [](const DerivativeArgs& d) {
         return ArgumentGradients{{"self", grad::sumToShape(d.grad, d.input("self").sizes())}};
     }, Saved::SizesOnly);

@@ -75,7 +75,8 @@ struct DerivativeArgs {
         return v.isTensor() && v.toTensor().defined() && v.toTensor().requiresGrad();
     }
 };
-// The gradients of the arguments that have one, by argument name ("self", "other").
+// The gradients of the arguments that have one, by argument name ("self", "other"); a
+// Tensor[] argument's, one entry per tensor in order.
 using ArgumentGradients = std::vector<std::pair<std::string, Tensor>>;
 
 struct OpLowering;       // lower/op_lowering.h
