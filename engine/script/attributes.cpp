@@ -477,6 +477,7 @@ Value Interpreter::getAttribute(const Value& object, const std::string& name, co
                 return call(in, a, self);
             });
         };
+        if (auto v = gradFnAttribute(object, name)) return *v;
         if (auto* r = object.as<RecordObject>())
             if (auto v = boundAttribute(r->attrs)) return *v;
         if (auto* c = object.as<ContextManagerObject>())

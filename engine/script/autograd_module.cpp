@@ -1,5 +1,8 @@
 // Autograd as scripts reach it (autograd/backward_engine.h does the work): tensor.backward(),
-// tensor.grad, tensor.retain_grad(), and torch.autograd.grad.
+// tensor.grad, tensor.retain_grad(), tensor.grad_fn (name(), next_functions, an
+// AccumulateGrad's variable), and torch.autograd.grad.
+#include <fmt/format.h>
+
 #include "autograd/backward_engine.h"
 #include "core/autograd_node.h"
 #include "script/interpreter.h"
@@ -8,6 +11,11 @@
 namespace fusescope {
 
 namespace {
+
+// A backward node as scripts see it: printed "<MulBackward0 object at 0x...>".
+struct GradFnObject : RecordObject {
+    std::shared_ptr<AutogradNode> node;
+};
 
 // The tensors of a tensor or a sequence of them (torch.autograd.grad's outputs and inputs).
 std::vector<Tensor> tensorsOf(Interpreter& in, const Value& value, const char* what) {
@@ -58,6 +66,27 @@ Value tensorRetainGrad(Interpreter& in, const Value& self) {
     retained.resize(static_cast<size_t>(meta.gradFn->outputs));
     retained[static_cast<size_t>(meta.outputNr)] = t.implPtr();
     return Value();
+}
+
+Value gradFnValue(const std::shared_ptr<AutogradNode>& node) {
+    if (!node) return Value();
+    auto object = std::make_shared<GradFnObject>();
+    object->node = node;
+    object->type = node->name;
+    object->text = fmt::format("<{} object at {}>", node->name, static_cast<const void*>(node.get()));
+    // name() is the C++ class's name: namespaced for AccumulateGrad, as in PyTorch.
+    std::string name = node->name == "AccumulateGrad" ? "torch::autograd::AccumulateGrad" : node->name;
+    object->attrs["name"] = makeBuiltin(node->name + ".name", [name](Interpreter&, CallArgs&) { return Value(name); });
+    if (auto leaf = node->leaf.lock()) object->attrs["variable"] = Value(Tensor(leaf));
+    return Value(ObjectPtr(object));
+}
+
+std::optional<Value> gradFnAttribute(const Value& object, const std::string& name) {
+    auto* gradFn = object.as<GradFnObject>();
+    if (!gradFn || name != "next_functions") return std::nullopt;
+    ValueList edges;  // made when asked for: a long graph is not walked to print one node
+    for (const AutogradEdge& edge : gradFn->node->next) edges.push_back(makeTuple({gradFnValue(edge.node), Value(int64_t{edge.inputNr})}));
+    return makeTuple(std::move(edges));
 }
 
 Value tensorGrad(const Tensor& t) { return t.impl()->autograd.grad ? Value(Tensor(t.impl()->autograd.grad)) : Value(); }

@@ -283,6 +283,10 @@ Value makeCollectionsModule();  // _collections: OrderedDict, which the library'
 Value tensorBackward(Interpreter& interp, const Value& tensor, CallArgs& args);
 Value tensorRetainGrad(Interpreter& interp, const Value& tensor);
 Value tensorGrad(const Tensor& tensor);
+Value gradFnValue(const std::shared_ptr<AutogradNode>& node);  // None for a leaf's (null)
+// A grad_fn's next_functions ((node, input number) for each tensor argument); nullopt for
+// other objects and names.
+std::optional<Value> gradFnAttribute(const Value& object, const std::string& name);
 void setTensorGrad(Interpreter& interp, const Tensor& tensor, const Value& grad);
 void populateAutogradModule(ModuleObject& autograd);
 // Tensor attributes (shape, dtype, ...) and methods (x.add(...), x.size()).

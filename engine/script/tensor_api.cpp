@@ -122,6 +122,7 @@ Value tensorAttribute(Interpreter& interp, const Value& self, const std::string&
     if (name == "requires_grad") return Value(t.requiresGrad());
     if (name == "is_leaf") return Value(t.isLeaf());
     if (name == "grad") return tensorGrad(t);
+    if (name == "grad_fn") return gradFnValue(t.impl()->autograd.gradFn);
     if (name == "backward")
         return method([](Interpreter& in, const Value& s, CallArgs& args) { return tensorBackward(in, s, args); });
     if (name == "retain_grad") return method([](Interpreter& in, const Value& s, CallArgs&) { return tensorRetainGrad(in, s); });
