@@ -76,6 +76,14 @@ IValue withoutHistory(const IValue& v) {
     return v.toSequence()->isTuple ? IValue::tuple(std::move(items)) : IValue::list(std::move(items));
 }
 
+bool hasFloatingTensor(const IValue& v) {
+    if (v.isTensor()) return v.toTensor().defined() && isFloating(v.toTensor().dtype());
+    if (v.isSequence())
+        for (const IValue& item : v.toSequence()->items)
+            if (hasFloatingTensor(item)) return true;
+    return false;
+}
+
 int tensorCount(const IValue& v) {
     if (v.isTensor()) return 1;
     int n = 0;
@@ -168,7 +176,7 @@ public:
         if (call.meta || !gradEnabled()) return next(call);
         checkInplaceOnLeaf(call);
         IValue result = next(call);
-        if (needsGradFn(call)) {
+        if (needsGradFn(call) && hasFloatingTensor(result)) {  // a comparison's result needs no node
             int outputNr = 0;
             mark(result, backwardNode(call, result), outputNr);
         }

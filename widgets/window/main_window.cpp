@@ -531,25 +531,29 @@ bool MainWindow::openTorchTrace(const QString& path) {
 
 void MainWindow::showTorchTrace(const QString& path, TorchTraceRun run) {
     QString program = QString::fromStdString(run.program);
-    editor_->setText(run.programText.empty()
-                         ? tr("# A TORCH_TRACE log of PyTorch %1: %2\n# Its program, %3, is not on this machine.\n")
-                               .arg(QString::fromStdString(run.torchVersion), QString::fromStdString(run.logPath), program)
-                         : QString::fromStdString(run.programText));
-    scriptPath_.clear();
-    discardAutosave();
-    size_t compiles = run.compiles;
-    store_.replace(std::move(run.events));
+    QString text = run.programText.empty()
+                       ? tr("# A TORCH_TRACE log of PyTorch %1: %2\n# Its program, %3, is not on this machine.\n")
+                             .arg(QString::fromStdString(run.torchVersion), QString::fromStdString(run.logPath), program)
+                       : QString::fromStdString(run.programText);
+    showOpenedRun(path, text, std::move(run.events));
     selection_.setCompileId(QString::fromStdString(run.firstCompile));  // its graph, IR and code on show at once
-    bundlePath_.clear();
-    recent_->add(path);
     runFileName_ = program;  // the events name the program's file as the log does
     scriptSelection_->setScriptFile(runFileName_);
     annotateScript();
     setWindowTitle(tr("Fusescope - %1 (PyTorch trace)").arg(QFileInfo(QString::fromStdString(run.logPath)).fileName()));
-    QString status = tr("Opened PyTorch trace %1: %2 compiles, %3 events").arg(QFileInfo(path).fileName()).arg(compiles).arg(store_.eventCount());
+    QString status = tr("Opened PyTorch trace %1: %2 compiles, %3 events").arg(QFileInfo(path).fileName()).arg(run.compiles).arg(store_.eventCount());
     if (!run.warnings.empty())
         status += tr("; %1 warnings, the first: %2").arg(run.warnings.size()).arg(QString::fromStdString(run.warnings.front()));
     setStatus(status);
+}
+
+void MainWindow::showOpenedRun(const QString& path, const QString& editorText, RunEvents events) {
+    editor_->setText(editorText);
+    scriptPath_.clear();
+    discardAutosave();
+    store_.replace(std::move(events));  // the panes reload
+    bundlePath_.clear();
+    recent_->add(path);
 }
 
 bool MainWindow::openProfilerTrace(const QString& path) {
@@ -562,12 +566,7 @@ void MainWindow::showProfilerTrace(const QString& path, ProfilerTraceRun run) {
     QString merged = run.executionTrace.empty()
                          ? tr("no execution trace beside it")
                          : tr("its execution trace %1 describes %2 of them").arg(QString::fromStdString(run.executionTrace)).arg(run.opsMerged);
-    editor_->setText(tr("# A profiler trace: %1\n# %2 spans; %3.\n").arg(path).arg(run.spans).arg(merged));
-    scriptPath_.clear();
-    discardAutosave();
-    store_.replace(std::move(run.events));
-    bundlePath_.clear();
-    recent_->add(path);
+    showOpenedRun(path, tr("# A profiler trace: %1\n# %2 spans; %3.\n").arg(path).arg(run.spans).arg(merged), std::move(run.events));
     runFileName_.clear();
     setWindowTitle(tr("Fusescope - %1 (profiler trace)").arg(QFileInfo(path).fileName()));
     setStatus(tr("Opened profiler trace %1: %2 spans").arg(QFileInfo(path).fileName()).arg(run.spans));

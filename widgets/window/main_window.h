@@ -134,6 +134,9 @@ private:
     // A TORCH_TRACE folder or log (docs/torch-trace.md), read on a worker thread; true once started.
     bool openTorchTrace(const QString& path);
     void showTorchTrace(const QString& path, TorchTraceRun run);
+    // What every opened log or trace does: `editorText` in the editor (no script file behind
+    // it), `events` in the store, `path` among the recent files.
+    void showOpenedRun(const QString& path, const QString& editorText, RunEvents events);
     // A Chrome trace (.json), with an execution trace beside it merged in, read on a worker thread.
     bool openProfilerTrace(const QString& path);
     void showProfilerTrace(const QString& path, ProfilerTraceRun run);

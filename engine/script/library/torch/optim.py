@@ -39,6 +39,13 @@ class Optimizer:
                     else:
                         p.grad.zero_()
 
+    def _closure_loss(self, closure):
+        # step(closure): the closure recomputes the loss, with grad on, before the update.
+        if closure is None:
+            return None
+        with torch.enable_grad():
+            return closure()
+
     def _state(self, p):
         key = id(p)
         if key not in self.state:
@@ -71,10 +78,7 @@ class SGD(Optimizer):
                                       differentiable=differentiable, fused=fused))
 
     def step(self, closure=None):
-        loss = None
-        if closure is not None:
-            with torch.enable_grad():
-                loss = closure()
+        loss = self._closure_loss(closure)
         with torch.no_grad():
             for group in self.param_groups:
                 lr, momentum, dampening = group["lr"], group["momentum"], group["dampening"]
@@ -117,10 +121,7 @@ class Adam(Optimizer):
                                       decoupled_weight_decay=decoupled_weight_decay))
 
     def step(self, closure=None):
-        loss = None
-        if closure is not None:
-            with torch.enable_grad():
-                loss = closure()
+        loss = self._closure_loss(closure)
         with torch.no_grad():
             for group in self.param_groups:
                 lr, eps, weight_decay = group["lr"], group["eps"], group["weight_decay"]
