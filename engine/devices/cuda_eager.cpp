@@ -11,6 +11,8 @@
 #include "decompose/graph_builder.h"
 #include "devices/device_backend.h"
 #include "lower/lowering.h"
+#include "runtime/cuda_driver.h"
+#include "runtime/cuda_memory.h"
 
 namespace fusescope {
 
@@ -38,9 +40,21 @@ EagerKernelCache& cache() {
     return c;
 }
 
-bool isInPlaceOrOut(const OpDef& op, const BoundArgs& args) {
-    std::string_view base = baseOpName(op.name);
-    return base.ends_with("_") || std::find(args.names.begin(), args.names.end(), "out") != args.names.end();
+bool isInPlace(const OpDef& op) { return baseOpName(op.name).ends_with("_"); }
+bool hasOut(const BoundArgs& args) { return std::find(args.names.begin(), args.names.end(), "out") != args.names.end(); }
+
+// The functional op an in-place one computes (add_ -> add, clamp_.Tensor -> clamp.Tensor),
+// when it takes the same arguments.
+const OpDef* functionalOf(const OpDef& inPlace, const BoundArgs& args) {
+    std::string name = inPlace.name;
+    name.erase(baseOpName(name).size() - 1, 1);
+    const OpDef* functional = OpRegistry::instance().find(name);
+    if (!functional || !functional->infer) return nullptr;
+    ParsedSchema schema = parseSchema(functional->schema);
+    if (schema.params.size() != args.names.size()) return nullptr;
+    for (size_t i = 0; i < args.names.size(); ++i)
+        if (schema.params[i].name != args.names[i]) return nullptr;
+    return functional;
 }
 
 // A Python number the binding wrapped as a 0-dim tensor: a constant of the op's graph
@@ -187,11 +201,36 @@ bool sameLayout(const Tensor& a, const Tensor& b) {
     return true;
 }
 
+// An in-place op: its functional op's kernels write a fresh result, copied into `self` on
+// the device. `self` must be contiguous (the copy is one block of bytes) and keep its
+// dtype and sizes; else, and for an in-place op without a functional twin, the host
+// computes it (and raises eager's errors).
+std::optional<IValue> runInPlaceOnGpu(const OpDef& op, const BoundArgs& args, const Device& device) {
+    const OpDef* functional = functionalOf(op, args);
+    if (!functional || !op.infer || !args.size() || !args.at(0).isTensor()) return std::nullopt;
+    const Tensor& self = args.at(0).toTensor();
+    if (!self.defined() || self.device() != device || !self.isContiguous()) return std::nullopt;
+    try {
+        op.infer(args);  // eager's checks of the in-place op (a result type self cannot hold)
+    } catch (const ScriptError&) {
+        return std::nullopt;
+    }
+    std::optional<IValue> computed = runEagerOpOnGpu(*functional, args, device);
+    if (!computed || !computed->isTensor()) return std::nullopt;
+    const Tensor& result = computed->toTensor();
+    if (result.dtype() != self.dtype() || result.sizes() != self.sizes()) return std::nullopt;
+    if (size_t bytes = self.numel() * dtypeSize(self.dtype()))
+        cudaCheck(cudaApi().cuMemcpyDtoD(cudaDataPtr(self), cudaDataPtr(result), bytes), "cuMemcpyDtoD");
+    markDeviceWritten(self);
+    return IValue(self);
+}
+
 }  // namespace
 
 std::optional<IValue> runEagerOpOnGpu(const OpDef& op, const BoundArgs& args, const Device& device) {
-    if (device.kind != Device::Kind::Cuda || !cudaKernelsRunOnGpu() || (!op.lowering && !op.decomposition) || !op.infer || isInPlaceOrOut(op, args))
-        return std::nullopt;
+    if (device.kind != Device::Kind::Cuda || !cudaKernelsRunOnGpu() || hasOut(args)) return std::nullopt;
+    if (isInPlace(op)) return runInPlaceOnGpu(op, args, device);
+    if ((!op.lowering && !op.decomposition) || !op.infer) return std::nullopt;
     std::vector<Tensor> inputs;
     for (const IValue& v : args.values_) collectTensors(v, inputs);
     for (const Tensor& t : inputs)

@@ -3,9 +3,11 @@
 // becomes a graph of that one op, compiled by the inductor stages for the CUDA device
 // (decompose, lower, schedule, CUDA C++ through NVRTC) and kept per signature (the op, each
 // tensor's sizes, strides and dtype, the other arguments' values, Python numbers included),
-// so a call with a seen signature launches its kernels at once. The op computes on the host copy, as before,
-// when it makes no kernel of its own: views, in-place and random ops, ops without a
-// lowering, results whose layout differs from eager's.
+// so a call with a seen signature launches its kernels at once. An in-place op runs as its
+// functional twin, the result copied into a contiguous self on the device. The op computes
+// on the host copy, as before, when it makes no kernel of its own: views, random ops,
+// in-place ops on a non-contiguous self, ops without a lowering, results whose layout
+// differs from eager's.
 
 #include <optional>
 #include <string>

@@ -154,9 +154,19 @@ TEST(CudaCodegen, SoftmaxIsOneBlockReductionKernel) {
               std::string::npos) << src;
     EXPECT_EQ(step.threads, 32);
     EXPECT_NE(src.find("float fs_row0[4];  // this thread's elements of arg0_1[100*c0 + c1]"), std::string::npos) << src;
-    EXPECT_NE(src.find("float m0_load = (fs_row0[u] = arg0_1[m0_get_index]);"), std::string::npos) << src;
-    EXPECT_NE(src.find("float m1_load = fs_row0[u];"), std::string::npos) << "the sum reads the registers the max filled";
+    // 100 and the thread's 4 divide by 4: each thread takes a run of 4 contiguous elements,
+    // loaded once, before the max, as one vector; 32 * 4 overruns the row, hence the check.
+    EXPECT_NE(src.find("            const int64_t rindex = (threadIdx.x + u / 4 * 32L) * 4;\n"
+                       "            if (rindex < 100) {\n"
+                       "                int64_t c1 = rindex;\n"
+                       "                fs_load_run<4>(fs_row0 + u, &arg0_1[(100L*c0 + c1)]);\n"),
+              std::string::npos) << src;
+    EXPECT_NE(src.find("const int64_t rindex = (threadIdx.x + u / 4 * 32L) * 4 + u % 4;"), std::string::npos) << src;
+    EXPECT_NE(src.find("float m0_load = fs_row0[u];"), std::string::npos) << "the max reads the registers";
+    EXPECT_NE(src.find("float m1_load = fs_row0[u];"), std::string::npos) << "so does the sum";
     EXPECT_NE(src.find("float m2_load = fs_row0[u];"), std::string::npos) << "so does the output";
+    EXPECT_NE(src.find("fs_out2_0[u] = m2_truediv;"), std::string::npos) << "the output is stored in runs after its loop";
+    EXPECT_NE(src.find("fs_store_run<4>(&buf2[(100L*c0 + c1)], fs_out2_0 + u);"), std::string::npos) << src;
     EXPECT_EQ(cudaReductionThreads(100), 128);
     EXPECT_EQ(cudaReductionThreads(3), 32);
     EXPECT_EQ(cudaReductionThreads(1 << 20), kCudaReductionThreads);
@@ -166,6 +176,21 @@ TEST(CudaCodegen, SoftmaxIsOneBlockReductionKernel) {
     EXPECT_EQ(ptxEntries(code.ptx), (std::set<std::string>(g->cuda.kernelNames.begin(), g->cuda.kernelNames.end())));
     EXPECT_NE(code.ptx.find("shfl.sync.down"), std::string::npos) << "no warp shuffles";
     EXPECT_EQ(code.ptx.find(".local"), std::string::npos) << "the row's registers spilled to local memory";
+    EXPECT_NE(code.ptx.find("ld.global.nc.v4.f32"), std::string::npos) << "no vector loads of runs";
+    EXPECT_NE(code.ptx.find("st.global.v4.f32"), std::string::npos) << "no vector stores of runs";
+}
+
+TEST(CudaCodegen, ARowThatDoesNotDivideIntoRunsLoadsEachElementInItsFirstMember) {
+    auto g = build({metaOf({16, 30})}, [](auto call, auto x) {
+        return std::vector<Argument>{call("softmax", {x[0], Argument::value(IValue(int64_t(-1)))})};
+    });
+    const std::string& src = g->cuda.source;
+    EXPECT_EQ(g->cuda.steps[0].threads, 32);
+    EXPECT_NE(src.find("const int64_t rindex = threadIdx.x + u * 32L;"), std::string::npos) << src;
+    EXPECT_NE(src.find("float m0_load = (fs_row0[u] = arg0_1[m0_get_index]);"), std::string::npos) << src;
+    EXPECT_NE(src.find("float m1_load = fs_row0[u];"), std::string::npos) << "the sum reads the registers the max filled";
+    EXPECT_EQ(src.find("fs_load_run"), src.rfind("fs_load_run")) << "only the prelude's definition";
+    EXPECT_EQ(src.find("fs_store_run<"), std::string::npos) << src;
 }
 
 TEST(CudaCodegen, LayerNormArgmaxAndIntegerOpsCompile) {
@@ -203,6 +228,12 @@ TEST(CudaCodegen, AWholeTensorReductionIsSplitAcrossBlocksUpToItsFirstDependentM
     EXPECT_NE(src.find("        if (!fs_last_block(&fs_done)) return;\n"), std::string::npos) << src;
     EXPECT_NE(src.find("<<<489, 256>>>"), std::string::npos) << src;
     EXPECT_NE(src.find("# one row of 1000000 split across blocks"), std::string::npos) << src;
+    // The blocks stride over runs of 4 contiguous elements, a vector load each, and a
+    // thread's run reads its elements from registers; 1000000 divides by 4: no tail.
+    EXPECT_NE(src.find("for (; rrun_base + 3 * rrun_stride < 1000000L / 4; rrun_base += 4 * rrun_stride) {"), std::string::npos) << src;
+    EXPECT_NE(src.find("fs_load_run<4>(fs_run0, &arg0_1[c0]);"), std::string::npos) << src;
+    EXPECT_NE(src.find("float m0_load = fs_run0[v];"), std::string::npos) << src;
+    EXPECT_EQ(src.find("for (int64_t rindex = (1000000L / 4) * 4"), std::string::npos) << src;
 
     // A reduction per row of a matrix is not split: a block per row fills the GPU.
     auto rows = build({metaOf({1000, 1000})}, [](auto call, auto x) { return std::vector<Argument>{call("sum", {x[0], ints({1})})}; });
@@ -212,6 +243,15 @@ TEST(CudaCodegen, AWholeTensorReductionIsSplitAcrossBlocksUpToItsFirstDependentM
     SKIP_WITHOUT_NVRTC();
     CudaModuleCode code = compileOrSkip(g->cuda);
     EXPECT_NE(code.ptx.find("atom.global.add.u32"), std::string::npos) << "the last block's ticket";
+    EXPECT_NE(code.ptx.find("ld.global.nc.v4.f32"), std::string::npos) << "no vector loads of runs";
+    EXPECT_EQ(code.ptx.find(".local"), std::string::npos) << "a run's registers spilled to local memory";
+
+    // A row that does not divide into runs ends with the elements after the last run.
+    auto odd = build({metaOf({1001})}, [](auto call, auto x) { return std::vector<Argument>{call("sum", {x[0]})}; });
+    EXPECT_NE(odd->cuda.source.find("for (int64_t rindex = (1001L / 4) * 4 + blockIdx.x * (int64_t)blockDim.x + threadIdx.x; "
+                                    "rindex < 1001L; rindex += (int64_t)gridDim.x * blockDim.x) {"),
+              std::string::npos)
+        << odd->cuda.source;
 }
 
 TEST(CudaCodegen, DynamicSizesArePassedAsSymbols) {

@@ -133,6 +133,14 @@ def shift(t):
     return t * 2 + 1
 whole = torch.randn(1001)
 print("unaligned", torch.allclose(torch.compile(shift)(whole.cuda()[1:]).cpu(), whole[1:] * 2 + 1))
+# Rows in runs of 4 contiguous elements (vector loads and stores): rows that overrun the
+# threads' share (100), a double result, inputs off alignment (their runs load per element).
+def runs(a, w, b):
+    return softmax(a), torch.nn.functional.layer_norm(a, (100,), w, b), a.argmax(dim=1), a.double().log_softmax(dim=1)
+check("runs", runs, torch.randn(300, 100), torch.randn(100), torch.randn(100))
+flat = torch.randn(64 * 256 + 1)
+print("runs_unaligned", same(torch.compile(softmax)(flat.cuda()[1:].view(64, 256)), softmax(flat[1:].view(64, 256))),
+      same(torch.compile(sum_all)(flat.cuda()[1:]), sum_all(flat[1:])))
 
 @torch.compile
 def step(a):
@@ -172,6 +180,18 @@ def view(a):
     return a.view(1001, 37)
 def in_place(a):
     return a.clone().add_(1)
+# In-place ops: their functional op's kernels, the result copied into self on the GPU (a
+# chain, a row of a matrix); a transposed self computes on the host.
+def in_place_chain(a, b):
+    y = a.clone()
+    y.mul_(0.5).clamp_(-0.25, 0.25).add_(b * b, alpha=2)
+    return y
+def in_place_row(a):
+    y = a.clone()
+    y[3].sub_(1)
+    return y
+def in_place_transposed(a):
+    return a.t().clone().mul_(3)
 def where(a):
     return torch.where(a > 0, a, 0.0)
 def to_double(a):
@@ -190,6 +210,9 @@ check("floordiv", floordiv, torch.arange(-20, 20))
 check("cat", cat, x, x)
 check("view", view, x)
 check("in_place", in_place, x)
+check("in_place_chain", in_place_chain, x, torch.randn(1001))
+check("in_place_row", in_place_row, x)
+check("in_place_transposed", in_place_transposed, x)
 check("where", where, x)
 check("to_double", to_double, x)
 )";
@@ -213,7 +236,7 @@ TEST(GpuRuntime, EveryKernelShapeMatchesTheCpu) {
               "strided_rows True\nsum_all True\nmean_dim0 True\n"
               "max_argmax True\nvar True\ntransposed True\nmm True\nmm_transposed True\nlinear_gelu True\nbmm True\n"
               "int_floordiv True\ndynamic True\nempty True\nfull_reductions True\nint_sum True\nvectors True\nunaligned True\n"
-              "chain True\n"
+              "runs True\nruns_unaligned True True\nchain True\n"
               "eager_after_compiled cuda:0 2.875\n");
 }
 
@@ -302,7 +325,8 @@ TEST(GpuRuntime, EagerOpsRunAsGpuKernelsWithEagersResults) {
     ASSERT_EQ(run.error, "") << run.out;
     EXPECT_EQ(run.out,
               "pointwise True\nsoftmax True\nlayer_norm True\nsums True\nmax_dim True\nmm True\ntransposed True\n"
-              "on_transposed True\nfloordiv True\ncat True\nview True\nin_place True\nwhere True\nto_double True\n");
+              "on_transposed True\nfloordiv True\ncat True\nview True\nin_place True\nin_place_chain True\nin_place_row True\n"
+              "in_place_transposed True\nwhere True\nto_double True\n");
     std::vector<EagerGpuVerdict> verdicts = eagerGpuVerdicts();
     std::map<std::string, std::string> byOp;  // the op's first signature's verdict
     std::string table;
@@ -311,12 +335,13 @@ TEST(GpuRuntime, EagerOpsRunAsGpuKernelsWithEagersResults) {
         table += verdicts[i].op + ": " + (verdicts[i].onHostBecause.empty() ? "GPU" : verdicts[i].onHostBecause) + "\n";
     }
     for (const char* op : {"mul", "add", "sin", "exp", "abs", "sqrt", "sub", "softmax", "layer_norm", "sum", "mean", "max.dim",
-                           "matmul", "contiguous", "div", "remainder", "cat", "gt", "where", "to.dtype"}) {
+                           "matmul", "contiguous", "div", "remainder", "cat", "gt", "where", "to.dtype", "clamp"}) {
         ASSERT_TRUE(byOp.count(op)) << op << " never reached the GPU's eager kernels\n" << table;
         EXPECT_EQ(byOp[op], "") << op << "\n" << table;
     }
     for (const char* view : {"t", "view"}) EXPECT_EQ(byOp[view], "a result is an input or a view of one") << table;
-    EXPECT_FALSE(byOp.count("add_")) << "in-place ops compute on the host without a signature";
+    // clamp is only called in place: its functional op's verdict says the GPU computed it.
+    EXPECT_FALSE(byOp.count("clamp_")) << "an in-place op runs as its functional op's signature";
     // A second run of the same script compiles nothing new.
     ASSERT_EQ(runScriptWith(kEagerChecks, SessionOptions{}).out, run.out);
     EXPECT_EQ(eagerGpuVerdicts().size(), verdicts.size());

@@ -222,9 +222,47 @@ private:
         if (!threads_) return stridedLoop("rindex", "threadIdx.x", row, "blockDim.x", pad).around(withVars);
         std::string in = pad + "    ";
         std::string out = fmt::format("{}#pragma unroll\n{}for (int u = 0; u < {}; ++u) {{\n", pad, pad, perThread_);
-        out += fmt::format("{}const int64_t rindex = threadIdx.x + u * {}L;\n", in, threads_);
-        if (*product(k_.reductionSizes).constant() % threads_ == 0) return out + withVars(in) + pad + "}\n";
-        return out + fmt::format("{}if (rindex < {}) {{\n", in, row) + withVars(in + "    ") + in + "}\n" + pad + "}\n";
+        if (rowRun_)
+            out += fmt::format("{}const int64_t rindex = (threadIdx.x + u / {} * {}L) * {} + u % {};\n", in, rowRun_, threads_, rowRun_,
+                               rowRun_);
+        else
+            out += fmt::format("{}const int64_t rindex = threadIdx.x + u * {}L;\n", in, threads_);
+        return out + withinRow(in, withVars) + pad + "}\n";
+    }
+
+    // `body` at `pad`, under a bound check when the threads' elements overrun the row.
+    std::string withinRow(const std::string& pad, const std::function<std::string(const std::string& pad)>& body) const {
+        int64_t row = *product(k_.reductionSizes).constant();
+        if (row % (threads_ * perThread_) == 0) return body(pad);
+        return fmt::format("{}if (rindex < {}) {{\n", pad, row) + body(pad + "    ") + pad + "}\n";
+    }
+
+    // Runs within a persistent row: when the row is one dim whose length and the thread's
+    // share divide by kRowRun, each thread takes runs of kRowRun contiguous elements (its
+    // element u is the row's (threadIdx.x + u / kRowRun * threads) * kRowRun + u % kRowRun),
+    // so that a buffer accessed contiguously along the row moves a run per vector access
+    // (fs_load_run / fs_store_run: 16 bytes of floats), as Triton's kernels do.
+    static constexpr int kRowRun = 4;
+    int persistentRowRun() const {
+        if (!threads_ || k_.reductionSizes.size() != 1) return 0;
+        return *product(k_.reductionSizes).constant() % kRowRun == 0 && perThread_ % kRowRun == 0 ? kRowRun : 0;
+    }
+    // Whether an access at `index` is contiguous along a row of one dim.
+    bool contiguousAlongRow(const IndexExpr& index) const {
+        if (k_.reductionSizes.size() != 1) return false;
+        std::optional<IndexExpr> step = index.linearCoefficient(fmt::format("c{}", k_.pointwiseSizes.size()));
+        return step && step->constant() == 1;
+    }
+    // Whether an access at `index` of a persistent row moves whole runs.
+    bool movesRuns(const IndexExpr& index) const { return rowRun_ && contiguousAlongRow(index); }
+    // A loop over the thread's runs, `body` with the row's variable at each run's first element.
+    std::string runLoop(const std::string& pad, const std::function<std::string(const std::string& pad)>& body) const {
+        std::string in = pad + "    ";
+        std::string out = fmt::format("{}#pragma unroll\n{}for (int u = 0; u < {}; u += {}) {{\n", pad, pad, perThread_, rowRun_);
+        out += fmt::format("{}const int64_t rindex = (threadIdx.x + u / {} * {}L) * {};\n", in, rowRun_, threads_, rowRun_);
+        size_t p = k_.pointwiseSizes.size();
+        return out + withinRow(in, [&](const std::string& at) { return splitIndex("rindex", k_.reductionSizes, vars(p, p + 1), at) + body(at); }) +
+               pad + "}\n";
     }
 
     // How members load. A row's result an earlier member computed (a reduction, or a value
@@ -235,6 +273,8 @@ private:
     // array (rowRegisters_), and the later ones read the register.
     struct RowRegister {
         std::string name, type, load;
+        std::string runLoad;  // moved in runs: `buffer[index]` of a run's first element, loaded before the member
+        int member = -1;      // the member that loads it first
     };
     struct RowResult {
         std::string buffer, index, variable;
@@ -250,8 +290,35 @@ private:
             std::string load = buffer + "[" + index.str() + "]";
             for (const auto& r : rowRegisters_)
                 if (r.load == load) return r.name + "[u]";
-            rowRegisters_.push_back({fmt::format("fs_row{}", rowRegisters_.size()), dtypeCType(g_.layoutOf(buffer).dtype), load});
-            return "(" + rowRegisters_.back().name + "[u] = " + plain + ")";
+            std::string runLoad = movesRuns(index) ? buffer + "[" + index.cstr() + "]" : "";
+            rowRegisters_.push_back({fmt::format("fs_row{}", rowRegisters_.size()), dtypeCType(g_.layoutOf(buffer).dtype), load,
+                                     runLoad, currentMember_});
+            const RowRegister& r = rowRegisters_.back();
+            return runLoad.empty() ? "(" + r.name + "[u] = " + plain + ")" : r.name + "[u]";
+        };
+    }
+    // The run loads of the registers member m loads first, before its loop over the row.
+    std::string runLoads(int m, const std::string& pad) const {
+        std::string out;
+        for (const auto& r : rowRegisters_)
+            if (r.member == m && !r.runLoad.empty())
+                out += runLoop(pad, [&](const std::string& at) {
+                    return fmt::format("{}fs_load_run<{}>({} + u, &{});\n", at, rowRun_, r.name, r.runLoad);
+                });
+        return out;
+    }
+
+    // Stores of a pointwise member over a persistent row that move in runs: the loop over the
+    // row puts each value in a register array, and runs of it are stored after the loop.
+    struct RunStore {
+        std::string name, type, store;
+    };
+    StoreSpelling runStores(std::vector<RunStore>& stores) const {
+        return [this, &stores](const std::string& buffer, const IndexExpr& index, const std::string& plain) {
+            if (!movesRuns(index)) return plain;
+            stores.push_back({fmt::format("fs_out{}_{}", currentMember_, stores.size()), dtypeCType(g_.layoutOf(buffer).dtype),
+                              buffer + "[" + index.cstr() + "]"});
+            return stores.back().name + "[u]";
         };
     }
 
@@ -265,17 +332,61 @@ private:
         std::string out = fmt::format("{}static __device__ {} {}partials[{}];\n{}{{\n", pad, type, prefix, kCudaSplitBlocks, pad);
         out += fmt::format("{}{} {}acc = {};\n", in, type, prefix, init);
         size_t p = k_.pointwiseSizes.size();
-        out += stridedLoop("rindex", "blockIdx.x * (int64_t)blockDim.x + threadIdx.x", product(k_.reductionSizes).cstr(),
-                           "(int64_t)gridDim.x * blockDim.x", in)
-                   .around([&](const std::string& loop) {
-                       std::string value;
-                       std::string statements = loopStatements(body, prefix, loop, &value);
-                       return splitIndex("rindex", k_.reductionSizes, vars(p, p + k_.reductionSizes.size()), loop) + statements +
-                              fmt::format("{}{}acc = {};\n", loop, prefix, reductionCombine(red.reductionKind, prefix + "acc", value));
-                   });
+        // The row's element at `rindex` folded into the partial value, its loads spelled by `spell`.
+        auto element = [&](const std::string& at, const LoadSpelling* spell) {
+            std::string value;
+            std::string statements = loopStatements(body, prefix, at, &value, spell);
+            return splitIndex("rindex", k_.reductionSizes, vars(p, p + k_.reductionSizes.size()), at) + statements +
+                   fmt::format("{}{}acc = {};\n", at, prefix, reductionCombine(red.reductionKind, prefix + "acc", value));
+        };
+        const std::string first = "blockIdx.x * (int64_t)blockDim.x + threadIdx.x", stride = "(int64_t)gridDim.x * blockDim.x";
+        std::string row = product(k_.reductionSizes).cstr();
+        if (splitMovesRuns(body)) {
+            // Runs of kRowRun contiguous elements: a vector load per run of each buffer read
+            // along the row, then the run's elements from registers; a scalar tail.
+            std::string runs = fmt::format("{} / {}", row, kRowRun);
+            out += stridedLoop("rrun", first, runs, stride, in).around([&](const std::string& at) {
+                std::vector<std::pair<std::string, std::string>> registers;  // name, `buffer[index]` of the run's first element
+                LoadSpelling fromRun = [&](const std::string& buffer, const IndexExpr& index, const std::string& plain) {
+                    if (!contiguousAlongRow(index)) return plain;
+                    std::string load = buffer + "[" + index.cstr() + "]";
+                    auto same = std::find_if(registers.begin(), registers.end(), [&](const auto& r) { return r.second == load; });
+                    if (same == registers.end()) same = registers.insert(registers.end(), {fmt::format("fs_run{}", registers.size()), load});
+                    return same->first + "[v]";
+                };
+                std::string inner = at + "    ";
+                std::string elements = fmt::format("{}#pragma unroll\n{}for (int v = 0; v < {}; ++v) {{\n", at, at, kRowRun) +
+                                       fmt::format("{}const int64_t rindex = rrun * {} + v;\n", inner, kRowRun) + element(inner, &fromRun) +
+                                       at + "}\n";
+                std::string loads = fmt::format("{}{{\n{}const int64_t rindex = rrun * {};\n", at, inner, kRowRun) +
+                                    splitIndex("rindex", k_.reductionSizes, vars(p, p + 1), inner);
+                std::string declarations;
+                for (const auto& [name, load] : registers) {
+                    declarations += fmt::format("{}{} {}[{}];\n", at, dtypeCType(g_.layoutOf(load.substr(0, load.find('['))).dtype), name, kRowRun);
+                    loads += fmt::format("{}fs_load_run<{}>({}, &{});\n", inner, kRowRun, name, load);
+                }
+                return declarations + loads + at + "}\n" + elements;
+            });
+            std::optional<int64_t> constantRow = product(k_.reductionSizes).constant();
+            if (!constantRow || *constantRow % kRowRun)
+                out += fmt::format("{}for (int64_t rindex = ({}) * {} + {}; rindex < {}; rindex += {}) {{\n", in, runs, kRowRun, first, row,
+                                   stride) +
+                       element(in + "    ", nullptr) + in + "}\n";
+        } else {
+            out += stridedLoop("rindex", first, row, stride, in).around([&](const std::string& at) { return element(at, nullptr); });
+        }
         out += fmt::format("{}{}acc = fs_block_reduce<{}>({}acc, {}, {});\n", in, prefix, type, prefix, init,
                            reductionFunctor(red.reductionKind));
         return out + fmt::format("{}if (threadIdx.x == 0) {}partials[blockIdx.x] = {}acc;\n{}}}\n", in, prefix, prefix, pad);
+    }
+
+    // Whether a split member reads a buffer contiguously along its row of one dim.
+    bool splitMovesRuns(const LoopBody& body) const {
+        for (const auto& op : body.ops)
+            if (op.kind == LoopOpKind::Load && body.ops[op.args[0]].kind == LoopOpKind::GetIndex &&
+                contiguousAlongRow(body.indices[body.ops[op.args[0]].index]))
+                return true;
+        return false;
     }
 
     // Its second part, in the last block: the blocks' partial values combined and stored.
@@ -312,11 +423,20 @@ private:
             addRowResult(body, prefix + body.ops[storeOpOf(body).args[1]].name);
             return out;
         }
+        currentMember_ = m;
         LoadSpelling loads = rowLoads(threads_ > 0);
         const LoadSpelling* spellLoad = &loads;
-        if (!k_.nodes[m]->isReduction())
-            return rowLoop(pad, [&](const std::string& in) { return loopStatements(body, prefix, in, nullptr, spellLoad); }) + pad +
-                   "__syncthreads();\n";
+        if (!k_.nodes[m]->isReduction()) {
+            std::vector<RunStore> stores;
+            StoreSpelling storeRuns = runStores(stores);
+            std::string loop = rowLoop(pad, [&](const std::string& in) { return loopStatements(body, prefix, in, nullptr, spellLoad, &storeRuns); });
+            std::string out = runLoads(m, pad);
+            for (const auto& r : stores) out += fmt::format("{}{} {}[{}];\n", pad, r.type, r.name, perThread_);
+            out += loop;
+            for (const auto& r : stores)
+                out += runLoop(pad, [&](const std::string& at) { return fmt::format("{}fs_store_run<{}>(&{}, {} + u);\n", at, rowRun_, r.store, r.name); });
+            return out + pad + "__syncthreads();\n";
+        }
         const LoopOp& red = reductionOpOf(body);
         const LoopOp& store = storeOpOf(body);
         std::string storeIndex = body.indices[body.ops[store.args[0]].index].cstr();
@@ -350,13 +470,15 @@ private:
         out += fmt::format("{}if (threadIdx.x == 0) {}[{}] = {}acc;\n{}__syncthreads();\n{}}}\n", in, store.buffer, storeIndex, prefix,
                            in, pad);
         addRowResult(body, prefix + "acc");
-        return out;
+        return runLoads(m, pad) + out;
     }
 
     const KernelGroup& k_;
     const LoweredGraph& g_;
     const int threads_ = cudaPersistentThreads(k_);  // 0 unless the row is persistent
     const int64_t perThread_ = threads_ ? (*product(k_.reductionSizes).constant() + threads_ - 1) / threads_ : 0;
+    const int rowRun_ = persistentRowRun();  // 0 unless the row moves in runs
+    mutable int currentMember_ = -1;         // the member being written
     mutable std::vector<RowRegister> rowRegisters_;
     mutable std::vector<RowResult> rowResults_;
     mutable std::vector<VectorRegister> vectorRegisters_;

@@ -29,6 +29,31 @@ __device__ unsigned fs_done;
 // W elements of a pointwise kernel's buffer moved as one access (16 bytes for its widest
 // buffer): the alignment lets the compiler use vector loads and stores.
 template <class T, int W> struct alignas(sizeof(T) * W) fs_vec { T v[W]; };
+template <class T, int W> FS_INLINE bool fs_vec_aligned(const T* p) { return ((unsigned long long)p & (sizeof(T) * W - 1)) == 0; }
+
+// A run of W contiguous elements of a persistent row, between memory at `p` and a thread's
+// registers `r`: one vector access when `p` is aligned to it, else W accesses.
+template <int W, class T> FS_INLINE void fs_load_run(T* r, const T* p) {
+    if (fs_vec_aligned<T, W>(p)) {
+        const fs_vec<T, W> v = *reinterpret_cast<const fs_vec<T, W>*>(p);
+        #pragma unroll
+        for (int i = 0; i < W; ++i) r[i] = v.v[i];
+    } else {
+        #pragma unroll
+        for (int i = 0; i < W; ++i) r[i] = p[i];
+    }
+}
+template <int W, class T> FS_INLINE void fs_store_run(T* p, const T* r) {
+    if (fs_vec_aligned<T, W>(p)) {
+        fs_vec<T, W> v;
+        #pragma unroll
+        for (int i = 0; i < W; ++i) v.v[i] = r[i];
+        *reinterpret_cast<fs_vec<T, W>*>(p) = v;
+    } else {
+        #pragma unroll
+        for (int i = 0; i < W; ++i) p[i] = r[i];
+    }
+}
 
 // The steps of each reduction, for the block reductions.
 struct fs_sum { template <class T> __device__ T operator()(T a, T b) const { return a + b; } };
