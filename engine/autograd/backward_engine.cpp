@@ -16,15 +16,6 @@ namespace fusescope {
 
 namespace {
 
-class NoGrad {
-public:
-    NoGrad() : was_(gradEnabled()) { setGradEnabled(false); }
-    ~NoGrad() { setGradEnabled(was_); }
-
-private:
-    bool was_;
-};
-
 void accumulate(Tensor& sum, const Tensor& grad) {
     if (!grad.defined()) return;
     sum = sum.defined() ? grad::add(sum, grad) : grad;
@@ -64,7 +55,7 @@ Tensor implicitGradient(const Tensor& root) {
 }
 
 std::vector<Tensor> runBackward(const std::vector<Tensor>& roots, const std::vector<Tensor>& grads, const BackwardOptions& options) {
-    NoGrad noGrad;
+    GradModeGuard noGrad(false);
     std::map<AutogradNode*, std::vector<Tensor>> buffers;  // gradients of each node's outputs so far
     std::vector<AutogradNode*> starts;
     std::vector<std::shared_ptr<AutogradNode>> keepAlive;

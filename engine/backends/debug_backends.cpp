@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "aot/aot_function.h"
 #include "backends/backend.h"
 #include "decompose/decompose.h"
 #include "dispatch/dispatcher.h"
@@ -28,8 +29,10 @@ public:
     std::string name() const override { return name_; }
     bool throughAot() const override { return transform_ != nullptr; }
     CompiledGraph compile(std::shared_ptr<const Graph> graph, const CompileRequest& request) const override {
-        if (transform_) graph = transform_(*graph, request.settings.testHooks);
-        return eagerRunner(graph);
+        if (!transform_) return eagerRunner(graph);
+        return compileThroughAot(graph, request, [transform = transform_](std::shared_ptr<const Graph> g, const CompileRequest& r) {
+            return eagerRunner(transform(*g, r.settings.testHooks));
+        });
     }
 
 private:

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "aot/aot_function.h"
 #include "backends/backend.h"
 #include "devices/inductor_stages.h"
 #include "decompose/decompose.h"
@@ -84,16 +85,18 @@ public:
     bool throughAot() const override { return true; }
 
     CompiledGraph compile(std::shared_ptr<const Graph> graph, const CompileRequest& request) const override {
-        InductorReporter report(request);
-        try {
-            return compileStages(graph, request, report);
-        } catch (const ScriptError&) {
-            throw;  // a compile error in generated code, said as such
-        } catch (const Error& e) {
-            // A bug in a stage: CheckedCompiler says so and runs the graph eagerly.
-            throw Error(fmt::format("internal error in the inductor backend while compiling {}: {}", request.graphName, e.what()),
-                        e.where());
-        }
+        return compileThroughAot(graph, request, [this](std::shared_ptr<const Graph> g, const CompileRequest& r) {
+            InductorReporter report(r);
+            try {
+                return compileStages(g, r, report);
+            } catch (const ScriptError&) {
+                throw;  // a compile error in generated code, said as such
+            } catch (const Error& e) {
+                // A bug in a stage: CheckedCompiler says so and runs the graph eagerly.
+                throw Error(fmt::format("internal error in the inductor backend while compiling {}: {}", r.graphName, e.what()),
+                            e.where());
+            }
+        });
     }
 
 private:

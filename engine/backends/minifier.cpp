@@ -117,6 +117,7 @@ public:
             copy->stack = n->stack;
             copy->moduleStack = n->moduleStack;
             copy->inlineDepth = n->inlineDepth;
+            copy->gradEnabled = n->gradEnabled;
             nodes[n.get()] = copy;
             b.computed.push_back(n.get());
         }

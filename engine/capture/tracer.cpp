@@ -374,6 +374,7 @@ IValue Tracer::captureOp(const OpCall& call) {
     Node* node = graph_->addCall(style == CallStyle::Method ? NodeOp::CallMethod : NodeOp::CallFunction, target, style,
                                  std::move(nodeArgs), std::move(nodeKwargs));
     node->operatorSymbol = call.symbol;
+    node->gradEnabled = gradEnabled();
     node->where = site.where.known() && site.where.file == interp_.module().fileName ? site.where : interp_.userLocation();
     node->sourceLine = strip(interp_.sourceLine(node->where));
     node->stack = interp_.tracedStack();
@@ -505,17 +506,12 @@ void Tracer::flush(const std::string& reason) {
             segment = &segments.back();
         }
         std::vector<Tensor> results = segment->run(inputs_);
-        // Outputs of a graph with inputs requiring grad require grad, with one backward node
-        // after AOT Autograd (CompiledFunctionBackward), else those of the ops that made them.
-        bool graded = gradEnabled() && std::any_of(inputs_.begin(), inputs_.end(), [](const Tensor& t) {
-                          return t.defined() && t.requiresGrad();
-                      });
+        // The outputs' autograd is the compiled graph's: one CompiledFunctionBackward node
+        // after AOT Autograd (aot/aot_function.h), else the nodes of the ops that made them.
         for (size_t i = 0; i < outputs.size() && i < results.size(); ++i) {
             const Tensor& out = outputs[i].tensor;
             out.become(results[i]);
-            out.setRequiresGrad(graded && isFloating(out.dtype()));
-            if (!out.requiresGrad()) out.impl()->autograd.gradFn = nullptr;
-            else if (ctx_.backend->throughAot() || out.isLeaf()) out.impl()->autograd.gradFn = opaqueGradFn("CompiledFunctionBackward");
+            out.impl()->requiresGrad = results[i].requiresGrad();
         }
     }
     graph_ = std::make_shared<Graph>();

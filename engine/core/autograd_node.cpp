@@ -25,11 +25,11 @@ AutogradEdge gradientEdge(const Tensor& t) {
     return {gradAccumulator(t), 0};
 }
 
-std::shared_ptr<AutogradNode> opaqueGradFn(std::string name) {
+std::shared_ptr<AutogradNode> opaqueGradFn(std::string name, std::string why) {
     auto node = std::make_shared<AutogradNode>();
     node->name = std::move(name);
-    node->apply = [name = node->name](const std::vector<Tensor>&) -> std::vector<Tensor> {
-        throw ScriptError("RuntimeError", "Fusescope cannot differentiate through " + name + " yet");
+    node->apply = [name = node->name, why = std::move(why)](const std::vector<Tensor>&) -> std::vector<Tensor> {
+        throw ScriptError("RuntimeError", "Fusescope cannot differentiate through " + name + ": " + why);
     };
     return node;
 }

@@ -43,9 +43,10 @@ std::shared_ptr<AutogradNode> gradAccumulator(const Tensor& leaf);
 // (it does not require grad).
 AutogradEdge gradientEdge(const Tensor& t);
 
-// A node for results that have a backward node's name but no derivative here yet (a
-// compiled function's results): backward through it raises, naming it.
-std::shared_ptr<AutogradNode> opaqueGradFn(std::string name);
+// A node for results that have a backward node's name but no derivative here (a compiled
+// function's results when AOT Autograd could not differentiate its graph): backward through
+// it raises, naming it and saying why.
+std::shared_ptr<AutogradNode> opaqueGradFn(std::string name, std::string why);
 
 // PyTorch's error for a backward through freed saved tensors.
 inline constexpr const char* kBackwardTwice =

@@ -15,4 +15,16 @@ inline constexpr const char* kNonLeafRequiresGrad =
 bool gradEnabled();
 void setGradEnabled(bool enabled);
 
+// Sets grad mode for a scope, then puts back what it was.
+class GradModeGuard {
+public:
+    explicit GradModeGuard(bool enabled) : was_(gradEnabled()) { setGradEnabled(enabled); }
+    ~GradModeGuard() { setGradEnabled(was_); }
+    GradModeGuard(const GradModeGuard&) = delete;
+    GradModeGuard& operator=(const GradModeGuard&) = delete;
+
+private:
+    bool was_;
+};
+
 }  // namespace fusescope

@@ -91,7 +91,7 @@ std::shared_ptr<Graph> decomposeGraph(const Graph& graph, bool aotOnly, const Te
     std::unordered_map<const Node*, Argument> values;  // each old node's value in the new graph
     for (const auto& node : graph.nodes()) {
         if (node->op == NodeOp::Placeholder) {
-            Node* input = builder.placeholder(node->target, node->meta.at(0));
+            Node* input = builder.placeholder(node->target, node->meta.at(0), node->name);
             copyProvenance(*node, *input);
             values[node.get()] = Argument::ref(input);
             continue;

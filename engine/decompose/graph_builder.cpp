@@ -24,8 +24,8 @@ TensorMeta metaOf(const Tensor& t) { return TensorMeta{t.sizes(), t.strides(), t
 
 }  // namespace
 
-Node* GraphBuilder::placeholder(const std::string& source, const TensorMeta& meta) {
-    Node* node = graph_.addPlaceholder(source, meta);
+Node* GraphBuilder::placeholder(const std::string& source, const TensorMeta& meta, const std::string& name) {
+    Node* node = graph_.addPlaceholder(source, meta, name);
     Tensor example = Tensor::emptyMeta(meta.sizes, meta.strides, meta.dtype);
     if (meta.symbols.size() == meta.sizes.size()) symbolic_.addInput(node, example);
     values_[node] = IValue(example);

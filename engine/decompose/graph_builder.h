@@ -21,8 +21,9 @@ class GraphBuilder {
 public:
     explicit GraphBuilder(Graph& graph) : graph_(graph) {}
 
-    // A graph input; meta.symbols (one per dim, "" when static) names its dynamic dims.
-    Node* placeholder(const std::string& source, const TensorMeta& meta);
+    // A graph input; meta.symbols (one per dim, "" when static) names its dynamic dims. It
+    // is named after its source, or `name` when one is given.
+    Node* placeholder(const std::string& source, const TensorMeta& meta, const std::string& name = "");
     // A call of registry op `target` (a base name: "sum", "to", "max"). It is spelled as an
     // operator (a + b) for binary + - * /, else as torch.<op>, tensor.<op> or
     // torch.nn.functional.<op>, the first the op allows. Throws Error when no overload fits.

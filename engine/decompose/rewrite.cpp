@@ -14,6 +14,7 @@ void copyProvenance(const Node& from, Node& to) {
     to.stack = from.stack;
     to.moduleStack = from.moduleStack;
     to.inlineDepth = from.inlineDepth;
+    to.gradEnabled = from.gradEnabled;
     to.capturedName = from.capturedName.empty() ? from.name : from.capturedName;
 }
 

@@ -8,6 +8,7 @@
 #include <cctype>
 #include <optional>
 
+#include "autograd/argument_gradients.h"
 #include "core/autograd_node.h"
 #include "core/error.h"
 #include "core/grad_mode.h"
@@ -16,14 +17,6 @@
 namespace fusescope {
 
 namespace {
-
-bool anyRequiresGrad(const IValue& v) {
-    if (v.isTensor()) return v.toTensor().defined() && v.toTensor().requiresGrad();
-    if (v.isSequence())
-        for (const IValue& item : v.toSequence()->items)
-            if (anyRequiresGrad(item)) return true;
-    return false;
-}
 
 // Ops that say themselves what requires grad.
 bool managesGradItself(const std::string& name) {
@@ -92,49 +85,23 @@ int tensorCount(const IValue& v) {
     return n;
 }
 
-// Where each of a node's edges comes from: an argument, and which tensor of a Tensor[]
-// argument (0 for a Tensor).
-struct EdgeSource {
-    size_t argument;
-    size_t item;
-};
-
 std::shared_ptr<AutogradNode> backwardNode(const BoundCall& call, const IValue& result) {
     auto node = std::make_shared<AutogradNode>();
     node->name = gradFnName(call.op);
-    std::vector<EdgeSource> sources;
-    for (size_t a = 0; a < call.args.values_.size(); ++a) {
-        const IValue& v = call.args.values_[a];
-        if (v.isTensor()) {
-            node->next.push_back(gradientEdge(v.toTensor()));
-            sources.push_back({a, 0});
-        } else if (v.isSequence()) {
-            const IValueList& items = v.toSequence()->items;
-            for (size_t i = 0; i < items.size(); ++i)
-                if (items[i].isTensor()) {
-                    node->next.push_back(gradientEdge(items[i].toTensor()));
-                    sources.push_back({a, i});
-                }
-        }
+    std::vector<TensorSlot> slots = tensorSlots(call.args);
+    for (const TensorSlot& slot : slots) {
+        const IValue& v = call.args.at(slot.argument);
+        node->next.push_back(gradientEdge(v.isTensor() ? v.toTensor() : v.toSequence()->items[slot.item].toTensor()));
     }
     node->outputs = std::max(1, tensorCount(result));
     auto saved = std::make_shared<std::optional<SavedCall>>(SavedCall{call.args, withoutHistory(result)});
     const OpDef* op = &call.op;
-    node->apply = [saved, op, sources](const std::vector<Tensor>& gradOutputs) {
+    node->apply = [saved, op, slots](const std::vector<Tensor>& gradOutputs) {
         // An in-place op's saved `self` is its result: the old values its derivative may need are gone.
         if (!op->derivative || isInplace(op->name))
             throw ScriptError("RuntimeError", "the derivative for '" + op->name + "' is not implemented.");
         if (!*saved) throw ScriptError("RuntimeError", kBackwardTwice);
-        const SavedCall& s = **saved;
-        std::vector<Tensor> grads(sources.size());
-        std::vector<size_t> given(s.args.size(), 0);  // gradients so far for each argument: a list's go in order
-        for (auto& [name, grad] : op->derivative(DerivativeArgs{s.args, s.result, gradOutputs[0]})) {
-            size_t a = static_cast<size_t>(std::find(s.args.names.begin(), s.args.names.end(), name) - s.args.names.begin());
-            size_t item = a < given.size() ? given[a]++ : 0;
-            for (size_t e = 0; e < sources.size(); ++e)
-                if (sources[e].argument == a && sources[e].item == item) grads[e] = std::move(grad);
-        }
-        return grads;
+        return slotGradients(*op, (*saved)->args, (*saved)->result, gradOutputs[0], slots);
     };
     if (call.op.derivativeReadsValues) node->release = [saved] { saved->reset(); };  // else sizes stay readable
     return node;

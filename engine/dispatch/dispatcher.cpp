@@ -31,8 +31,16 @@ IValue dispatch(const OpCall& call) {
     return runBound(baseOpName(call.op.name), call.args, call.kwargs);
 }
 
+namespace {
+thread_local OpRecorder* recorder = nullptr;
+}
+
 IValue dispatch(std::string_view opName, const IValueList& args, const Kwargs& kwargs) {
+    if (recorder) return recorder->record(opName, args, kwargs);
     return runBound(opName, args, kwargs);
 }
+
+RecordingOps::RecordingOps(OpRecorder& r) : previous_(recorder) { recorder = &r; }
+RecordingOps::~RecordingOps() { recorder = previous_; }
 
 }  // namespace fusescope

@@ -44,4 +44,23 @@ IValue dispatch(const OpCall& call);
 // is an AttributeError, as for torch.<name>.
 IValue dispatch(std::string_view opName, const IValueList& args, const Kwargs& kwargs = {});
 
+// While one is installed on this thread (RecordingOps), the engine's own op calls above
+// (those derivatives are written with) are handed to it instead of run: AOT Autograd
+// records a backward graph by running derivatives on meta tensors.
+class OpRecorder {
+public:
+    virtual ~OpRecorder() = default;
+    virtual IValue record(std::string_view opName, const IValueList& args, const Kwargs& kwargs) = 0;
+};
+class RecordingOps {
+public:
+    explicit RecordingOps(OpRecorder& recorder);
+    ~RecordingOps();
+    RecordingOps(const RecordingOps&) = delete;
+    RecordingOps& operator=(const RecordingOps&) = delete;
+
+private:
+    OpRecorder* previous_;
+};
+
 }  // namespace fusescope

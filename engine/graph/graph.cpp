@@ -48,11 +48,11 @@ std::string Graph::uniqueName(const std::string& base) {
     return name;
 }
 
-Node* Graph::addPlaceholder(const std::string& source, TensorMeta meta) {
+Node* Graph::addPlaceholder(const std::string& source, TensorMeta meta, const std::string& name) {
     auto node = std::make_unique<Node>();
     node->op = NodeOp::Placeholder;
     node->target = source;
-    node->name = uniqueName(placeholderName(source));
+    node->name = uniqueName(name.empty() ? placeholderName(source) : name);
     node->meta.push_back(std::move(meta));
     // Placeholders come first, in the order inputs were first used.
     auto firstCall = std::find_if(nodes_.begin(), nodes_.end(),
@@ -106,6 +106,7 @@ std::string Graph::fingerprint() const {
             if (!symbolic) f += fmt::format(" stride={}", fmt::join(m.strides, ","));
         }
         for (const auto& [k, v] : n->kwargs) f += " " + k;
+        if (!n->gradEnabled) f += " no_grad";
         f += "\n";
     }
     for (const auto& o : outputs_) f += argumentCode(o) + ",";

@@ -78,13 +78,15 @@ struct Node {
     std::vector<StackFrame> stack;  // innermost last
     std::vector<ModuleScope> moduleStack;  // the nn.Modules it ran in, outermost first
     int inlineDepth = 0;
+    bool gradEnabled = true;  // grad mode when it was traced (false inside torch.no_grad())
     std::string capturedName;  // the captured-graph node it came from; empty in the captured graph itself
     int index = 0;  // position in the graph
 };
 
 class Graph {
 public:
-    Node* addPlaceholder(const std::string& source, TensorMeta meta);
+    // Named after its source ("L['x']" -> l_x_), or `name` when one is given.
+    Node* addPlaceholder(const std::string& source, TensorMeta meta, const std::string& name = "");
     Node* addCall(NodeOp op, const std::string& target, CallStyle style, std::vector<Argument> args,
                   std::vector<std::pair<std::string, Argument>> kwargs);
     void setOutputs(std::vector<Argument> outputs);

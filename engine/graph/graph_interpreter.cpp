@@ -1,4 +1,6 @@
 #include "graph/graph_interpreter.h"
+
+#include "core/grad_mode.h"
 #include "core/error.h"
 #include "dispatch/dispatcher.h"
 
@@ -27,6 +29,7 @@ std::vector<Tensor> GraphInterpreter::run(const std::vector<Tensor>& inputs) {
         Kwargs kwargs;
         for (const auto& [name, a] : node->kwargs) kwargs.emplace_back(name, resolve(a));
         try {
+            GradModeGuard mode(node->gradEnabled && gradEnabled());  // as traced: no_grad blocks stay so
             results_[node.get()] = callNode(*node, args, kwargs);
         } catch (Error& e) {
             e.setWhereIfUnknown(node->where);

@@ -32,10 +32,17 @@ std::vector<DebugTraceFiles::Update> DebugTraceFiles::consume(const Event& event
         Pending& p = pending_[e->graphName];
         p.compileId = e->compileId;
         p.function = e->function;
+        functionOf_[e->graphName] = e->function;
         p.files["fx_graph_readable.py"] = e->readable;
         p.files["fx_graph_runnable.py"] = e->runnable;
     } else if (const auto* e = std::get_if<IrDumpEvent>(&event)) {
-        pending_[e->graph].files[e->stage + (e->stage.rfind("fx_", 0) == 0 ? ".py" : ".txt")] = e->text;
+        Pending& p = pending_[e->graph];
+        if (p.function.empty()) {  // a graph compiled without being captured: a training graph's backward
+            std::string forward = e->graph.substr(0, e->graph.rfind("_backward"));
+            p.compileId = e->compileId;
+            p.function = functionOf_.count(forward) ? functionOf_[forward] : forward;
+        }
+        p.files[e->stage + (e->stage.rfind("fx_", 0) == 0 ? ".py" : ".txt")] = e->text;
     } else if (const auto* e = std::get_if<FusionDecisionEvent>(&event)) {
         pending_[e->graph].decisions.push_back(eventToJson(event));
     } else if (const auto* e = std::get_if<KernelSourceEvent>(&event)) {

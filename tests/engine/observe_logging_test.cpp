@@ -102,8 +102,8 @@ TEST(Cli, UnknownLogNameExitsTwoListingValidNames) {
               "fusescope-cli: error: invalid log setting 'bogus': must be a comma-separated list of component names "
               "(optionally prefixed with + or -) or artifact names.\n"
               "Valid names: dynamo, aot, inductor, graph, graph_code, graph_breaks, guards, verbose_guards, recompiles, "
-              "recompiles_verbose, trace_source, trace_call, dynamic, aot_graphs, realize, ir_pre_fusion, ir_post_fusion, schedule, "
-              "fusion, output_code, perf_hints\n");
+              "recompiles_verbose, trace_source, trace_call, dynamic, aot_graphs, aot_joint_graph, realize, ir_pre_fusion, "
+              "ir_post_fusion, schedule, fusion, output_code, perf_hints\n");
     auto flag = runCli({"run", script, "--logs", "nope"});
     EXPECT_EQ(flag.exitCode, 2);
 }

@@ -1,5 +1,7 @@
 # A GPT-style model (token and position embeddings, causal self-attention, an MLP with GELU,
-# LayerNorms) trained 20 steps with AdamW on cross_entropy; parameters set explicitly.
+# LayerNorms) trained 20 steps with AdamW on cross_entropy, eagerly, then with the model and
+# its loss in one compiled function (forward and backward graphs through AOT Autograd);
+# parameters set explicitly.
 import math
 
 import torch
@@ -51,18 +53,36 @@ class TinyGPT(torch.nn.Module):
         return self.head(self.ln(x))
 
 
-model = TinyGPT()
-with torch.no_grad():
-    for i, (name, p) in enumerate(model.named_parameters()):
-        p.copy_((torch.arange(p.numel()).float() * 0.37 + i).sin().reshape(p.shape) * 0.3)
+def fresh_model():
+    model = TinyGPT()
+    with torch.no_grad():
+        for i, (name, p) in enumerate(model.named_parameters()):
+            p.copy_((torch.arange(p.numel()).float() * 0.37 + i).sin().reshape(p.shape) * 0.3)
+    return model
+
+
 data = torch.tensor([[1, 5, 2, 7, 3, 9, 4], [8, 2, 6, 1, 10, 0, 3]])
 inputs, targets = data[:, :-1], data[:, 1:]
-opt = torch.optim.AdamW(model.parameters(), lr=0.01, weight_decay=0.05)
-for step in range(20):
+
+
+def train(model, compute_loss):
+    opt = torch.optim.AdamW(model.parameters(), lr=0.01, weight_decay=0.05)
+    for step in range(20):
+        loss = compute_loss(model, inputs, targets)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        print(f"step {step}: loss {loss.item():.4f}")
+    return loss
+
+
+def compute_loss(model, inputs, targets):
     logits = model(inputs)
-    loss = torch.nn.functional.cross_entropy(logits.reshape(-1, 11), targets.reshape(-1))
-    opt.zero_grad()
-    loss.backward()
-    opt.step()
-    print(f"step {step}: loss {loss.item():.4f}")
+    return torch.nn.functional.cross_entropy(logits.reshape(-1, 11), targets.reshape(-1))
+
+
+model = fresh_model()
+train(model, compute_loss)
 print(sum(p.numel() for p in model.parameters()), "parameters")
+loss = train(fresh_model(), torch.compile(compute_loss))
+print("compiled:", loss.grad_fn.name())

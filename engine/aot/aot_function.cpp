@@ -1,0 +1,143 @@
+#include "aot/aot_function.h"
+
+#include <algorithm>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "aot/aot_graphs.h"
+#include "core/autograd_node.h"
+#include "core/grad_mode.h"
+#include "dispatch/dispatcher.h"
+#include "graph/graph_interpreter.h"
+#include "graph/graph_printer.h"
+#include "observe/log_registry.h"
+
+namespace fusescope {
+
+namespace {
+
+// The compiled forward and backward, and how their values line up with the call's.
+struct AotPlan {
+    AotGraphs graphs;
+    CompiledGraph forward, backward;
+};
+
+// The backward graph takes contiguous tensors (its placeholders say so): a compiled forward
+// may lay a saved view out otherwise than eager did, and a gradient may come expanded.
+Tensor contiguous(const Tensor& t) { return t.isContiguous() ? t : dispatch("contiguous", {IValue(t)}).toTensor(); }
+
+// A missing tangent (an output backward reached without a gradient) is zeros.
+Tensor tangentFor(const Tensor& grad, const TensorMeta& meta) {
+    if (!grad.defined()) return dispatch("zeros", {IValue::intList(meta.sizes)}, {{"dtype", IValue(meta.dtype)}}).toTensor();
+    return contiguous(grad);
+}
+
+std::vector<Tensor> runForward(const std::shared_ptr<const AotPlan>& plan, const std::vector<Tensor>& inputs) {
+    std::vector<Tensor> results = plan->forward(inputs);
+    const AotGraphs& g = plan->graphs;
+    std::vector<Tensor> outputs(results.begin(), results.begin() + static_cast<std::ptrdiff_t>(g.userOutputs));
+    if (!gradEnabled()) return outputs;  // called under no_grad: nothing to differentiate
+    std::vector<Tensor> saved;
+    for (const SavedValue& s : g.saved)
+        saved.push_back(contiguous(s.input >= 0 ? inputs[static_cast<size_t>(s.input)] : results[static_cast<size_t>(s.forwardOutput)]));
+
+    auto node = std::make_shared<AutogradNode>();
+    node->name = "CompiledFunctionBackward";
+    for (const Tensor& input : inputs) node->next.push_back(gradientEdge(input));
+    node->outputs = static_cast<int>(outputs.size());
+    auto kept = std::make_shared<std::optional<std::vector<Tensor>>>(std::move(saved));
+    std::vector<TensorMeta> tangentMetas;
+    for (size_t t = 0; t < g.outputsWithTangent.size(); ++t) tangentMetas.push_back(g.backward->placeholders()[g.saved.size() + t]->meta[0]);
+    node->apply = [plan, kept, tangentMetas, inputCount = inputs.size()](const std::vector<Tensor>& gradOutputs) {
+        if (!*kept) throw ScriptError("RuntimeError", kBackwardTwice);
+        const AotGraphs& g = plan->graphs;
+        std::vector<Tensor> in = **kept;
+        for (size_t t = 0; t < g.outputsWithTangent.size(); ++t) {
+            size_t o = g.outputsWithTangent[t];
+            in.push_back(tangentFor(o < gradOutputs.size() ? gradOutputs[o] : Tensor(), tangentMetas[t]));
+        }
+        std::vector<Tensor> grads = plan->backward(in);
+        std::vector<Tensor> perInput(inputCount);
+        for (size_t k = 0; k < g.inputsWithGradient.size() && k < grads.size(); ++k) perInput[g.inputsWithGradient[k]] = grads[k];
+        return perInput;
+    };
+    node->release = [kept] { kept->reset(); };
+    for (size_t o : g.outputsWithTangent) {
+        const Tensor& out = outputs[o];
+        out.setRequiresGrad(true);
+        out.impl()->autograd.gradFn = node;
+        out.impl()->autograd.outputNr = static_cast<int>(o);
+    }
+    return outputs;
+}
+
+void logGraphs(const CompileRequest& request, const AotGraphs& g) {
+    if (!request.logger) return;
+    auto text = [&](const char* title, const Graph& graph) {
+        return fmt::format("TRACED GRAPH\n ===== {} graph {} =====\n{}", title, request.graphName, graphReadable(graph));
+    };
+    request.logger->artifact("aot_joint_graph", request.compileId, text("Joint", *g.joint));
+    request.logger->artifact("aot_graphs", request.compileId, text("Forward", *g.forward));
+    request.logger->artifact("aot_graphs", request.compileId, text("Backward", *g.backward));
+    std::string saved;
+    for (const SavedValue& s : g.saved) saved += fmt::format("\n  {}: {}", s.name, s.meta.str());
+    request.logger->log("aot", LogLevel::Info, request.compileId,
+                        fmt::format("{}: partitioner {}; saved for backward ({}):{}", request.graphName, g.partitioner, g.saved.size(), saved));
+}
+
+void emitGraphs(const CompileRequest& request, const AotGraphs& g) {
+    if (!request.bus) return;
+    request.bus->emit(IrDumpEvent{request.compileId, request.graphName, "aot_joint_graph", graphReadable(*g.joint), {}});
+    request.bus->emit(IrDumpEvent{request.compileId, request.graphName, "aot_forward_graph", graphReadable(*g.forward), {}});
+    request.bus->emit(IrDumpEvent{request.compileId, request.graphName, "aot_backward_graph", graphReadable(*g.backward), {}});
+}
+
+// A graph AOT Autograd cannot differentiate here still runs compiled; its outputs that
+// require grad get a CompiledFunctionBackward whose backward raises, saying why.
+CompiledGraph forwardOnly(std::shared_ptr<const Graph> graph, const CompileRequest& request, const CompileOneGraph& compile,
+                          const std::string& why) {
+    std::string reason = fmt::format("AOT Autograd could not differentiate {} ({})", request.graphName, why);
+    if (request.logger) request.logger->log("aot", LogLevel::Info, request.compileId, reason);
+    CompiledGraph forward = compile(graph, request);
+    return [forward, reason](const std::vector<Tensor>& inputs) {
+        std::vector<Tensor> outputs = forward(inputs);
+        bool graded = gradEnabled() && std::any_of(inputs.begin(), inputs.end(), [](const Tensor& t) { return t.defined() && t.requiresGrad(); });
+        if (!graded) return outputs;
+        auto node = opaqueGradFn("CompiledFunctionBackward", reason);
+        for (size_t o = 0; o < outputs.size(); ++o)
+            if (outputs[o].defined() && isFloating(outputs[o].dtype()) && !outputs[o].impl()->autograd.gradFn) {  // not eager's
+                outputs[o].setRequiresGrad(true);
+                outputs[o].impl()->autograd.gradFn = node;
+                outputs[o].impl()->autograd.outputNr = static_cast<int>(o);
+            }
+        return outputs;
+    };
+}
+
+}  // namespace
+
+CompiledGraph compileThroughAot(std::shared_ptr<const Graph> graph, const CompileRequest& request, const CompileOneGraph& compile) {
+    std::vector<bool> requiresGrad;
+    if (request.exampleInputs)
+        for (const Tensor& t : *request.exampleInputs) requiresGrad.push_back(t.defined() && t.requiresGrad());
+    if (!gradEnabled() || std::none_of(requiresGrad.begin(), requiresGrad.end(), [](bool b) { return b; }))
+        return compile(graph, request);
+    auto plan = std::make_shared<AotPlan>();
+    try {
+        plan->graphs = aotGraphs(*graph, requiresGrad);
+    } catch (const AotUnsupported& e) {
+        return forwardOnly(graph, request, compile, e.what());
+    }
+    logGraphs(request, plan->graphs);
+    emitGraphs(request, plan->graphs);
+    plan->forward = compile(plan->graphs.forward, request);
+    CompileRequest backwardRequest = request;
+    backwardRequest.graphName = request.graphName + "_backward";
+    backwardRequest.exampleInputs = nullptr;
+    plan->backward = compile(plan->graphs.backward, backwardRequest);
+    std::shared_ptr<const AotPlan> run = plan;
+    return [run](const std::vector<Tensor>& inputs) { return runForward(run, inputs); };
+}
+
+}  // namespace fusescope

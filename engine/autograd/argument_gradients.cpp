@@ -1,0 +1,46 @@
+#include "autograd/argument_gradients.h"
+
+#include <algorithm>
+
+#include "core/error.h"
+
+namespace fusescope {
+
+bool anyRequiresGrad(const IValue& v) {
+    if (v.isTensor()) return v.toTensor().defined() && v.toTensor().requiresGrad();
+    if (v.isSequence())
+        for (const IValue& item : v.toSequence()->items)
+            if (anyRequiresGrad(item)) return true;
+    return false;
+}
+
+std::vector<TensorSlot> tensorSlots(const BoundArgs& args) {
+    std::vector<TensorSlot> slots;
+    for (size_t a = 0; a < args.size(); ++a) {
+        const IValue& v = args.at(a);
+        if (v.isTensor()) {
+            slots.push_back({a, 0});
+        } else if (v.isSequence()) {
+            const IValueList& items = v.toSequence()->items;
+            for (size_t i = 0; i < items.size(); ++i)
+                if (items[i].isTensor()) slots.push_back({a, i});
+        }
+    }
+    return slots;
+}
+
+std::vector<Tensor> slotGradients(const OpDef& op, const BoundArgs& args, const IValue& result, const Tensor& grad,
+                                  const std::vector<TensorSlot>& slots) {
+    if (!op.derivative) throw ScriptError("RuntimeError", "the derivative for '" + op.name + "' is not implemented.");
+    std::vector<Tensor> grads(slots.size());
+    std::vector<size_t> given(args.size(), 0);  // gradients so far for each argument: a list's go in order
+    for (auto& [name, g] : op.derivative(DerivativeArgs{args, result, grad})) {
+        size_t a = static_cast<size_t>(std::find(args.names.begin(), args.names.end(), name) - args.names.begin());
+        size_t item = a < given.size() ? given[a]++ : 0;
+        for (size_t s = 0; s < slots.size(); ++s)
+            if (slots[s].argument == a && slots[s].item == item) grads[s] = std::move(g);
+    }
+    return grads;
+}
+
+}  // namespace fusescope

@@ -1,0 +1,28 @@
+#pragma once
+// An op call's derivative as one gradient per tensor of its arguments (a Tensor[] argument's
+// tensors each their own, in order): the eager backward node and AOT Autograd's joint graph
+// both take the derivative (OpDef::derivative) this way.
+
+#include <vector>
+
+#include "ops/op_registry.h"
+
+namespace fusescope {
+
+// Whether a tensor in `v` (a tensor, or a list or tuple of them) requires grad.
+bool anyRequiresGrad(const IValue& v);
+
+// Where a tensor of a call's arguments is: the argument, and its place in a Tensor[]
+// argument (0 for a Tensor).
+struct TensorSlot {
+    size_t argument = 0;
+    size_t item = 0;
+};
+std::vector<TensorSlot> tensorSlots(const BoundArgs& args);
+
+// The gradient for each slot (undefined where the derivative gives none) from the gradient
+// of the call's (first) result. Throws ScriptError when the op has no derivative.
+std::vector<Tensor> slotGradients(const OpDef& op, const BoundArgs& args, const IValue& result, const Tensor& grad,
+                                  const std::vector<TensorSlot>& slots);
+
+}  // namespace fusescope

@@ -1,0 +1,169 @@
+// AOT Autograd: a compiled graph whose inputs require grad becomes a joint graph, a forward
+// graph that also returns what backward needs, and a backward graph; both compile like any
+// graph, and CompiledFunctionBackward runs the compiled backward. Gradients are eager's.
+
+#include <gtest/gtest.h>
+
+#include "aot/aot_graphs.h"
+#include "decompose/graph_builder.h"
+#include "graph/graph_printer.h"
+#include "test_support.h"
+
+namespace fusescope::test {
+namespace {
+
+TensorMeta metaOf(const Shape& sizes) { return TensorMeta{sizes, contiguousStrides(sizes), DType::Float32, {}}; }
+
+// A linear layer with relu: x @ w.t() + b, relu, summed.
+std::shared_ptr<Graph> linearReluSum() {
+    auto g = std::make_shared<Graph>();
+    GraphBuilder b(*g);
+    Node* x = b.placeholder("L['x']", metaOf({3, 4}));
+    Node* w = b.placeholder("L['w']", metaOf({5, 4}));
+    Node* bias = b.placeholder("L['b']", metaOf({5}));
+    Node* linear = b.call("linear", {Argument::ref(x), Argument::ref(w), Argument::ref(bias)});
+    Node* relu = b.call("relu", {Argument::ref(linear)});
+    g->setOutputs({Argument::ref(b.call("sum", {Argument::ref(relu)}))});
+    return g;
+}
+
+TEST(AotGraphs, TheBackwardTakesWhatTheForwardSavedAndTheTangents) {
+    AotGraphs g = aotGraphs(*linearReluSum(), {false, true, true});
+    // The forward returns the sum, then relu (which relu's derivative reads); x is saved as
+    // an input (the weight's gradient reads it), the weight not at all (x needs no gradient).
+    EXPECT_EQ(g.userOutputs, 1u);
+    ASSERT_EQ(g.saved.size(), 2u);
+    EXPECT_EQ(g.saved[0].name, "relu");
+    EXPECT_EQ(g.saved[0].forwardOutput, 1);
+    EXPECT_EQ(g.saved[1].name, "primals_1");
+    EXPECT_EQ(g.saved[1].input, 0);
+    EXPECT_EQ(g.outputsWithTangent, (std::vector<size_t>{0}));
+    EXPECT_EQ(g.inputsWithGradient, (std::vector<size_t>{1, 2}));
+
+    std::vector<std::string> backwardInputs;
+    for (const Node* p : g.backward->placeholders()) backwardInputs.push_back(p->name + ": " + p->meta[0].str());
+    EXPECT_EQ(backwardInputs, (std::vector<std::string>{"relu: f32[3, 5]", "primals_1: f32[3, 4]", "tangents_1: f32[]"}));
+    EXPECT_EQ(g.forward->outputs().size(), 2u);
+    EXPECT_EQ(g.backward->outputs().size(), 2u);  // the weight's and the bias's gradients
+    EXPECT_EQ(g.joint->placeholders().size(), 4u);  // three primals and the tangent
+    EXPECT_EQ(g.joint->outputs().size(), 3u);       // the sum, then the two gradients
+
+    // Each backward node points at the forward node it differentiates.
+    std::string readable = graphReadable(*g.backward);
+    EXPECT_NE(readable.find("gt: \"b8[3, 5]\" = torch.gt(relu, 0.0)"), std::string::npos) << readable;
+    for (const auto& n : g.backward->nodes())
+        if (n->op != NodeOp::Placeholder && n->op != NodeOp::Output)
+            EXPECT_TRUE(n->capturedName == "linear" || n->capturedName == "relu" || n->capturedName == "sum") << n->name << ": " << n->capturedName;
+}
+
+TEST(AotGraphs, AnOpWithoutADerivativeOnTheGradientsPathIsUnsupported) {
+    auto g = std::make_shared<Graph>();
+    GraphBuilder b(*g);
+    Node* x = b.placeholder("L['x']", metaOf({3, 4}));
+    g->setOutputs({Argument::ref(b.call("cumsum", {Argument::ref(x), Argument::value(IValue(int64_t(1)))}))});
+    try {
+        aotGraphs(*g, {true});
+        FAIL() << "cumsum has no derivative";
+    } catch (const AotUnsupported& e) {
+        EXPECT_STREQ(e.what(), "the derivative for 'cumsum' is not implemented.");
+    }
+    // The same graph when nothing requires grad has nothing to differentiate.
+    EXPECT_TRUE(aotGraphs(*g, {false}).inputsWithGradient.empty());
+}
+
+// A compiled MLP step: each backend's gradients are eager's, and the graphs are logged.
+TEST(AotAutograd, CompiledGradientsAreEagersOnEveryAotBackend) {
+    const std::string script = R"(import torch
+torch.manual_seed(0)
+class Net(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc1 = torch.nn.Linear(4, 8)
+        self.fc2 = torch.nn.Linear(8, 3)
+    def forward(self, x):
+        return torch.log_softmax(self.fc2(torch.nn.functional.gelu(self.fc1(x))), dim=1)
+model = Net()
+x = torch.linspace(-1, 1, 24).reshape(6, 4)
+y = torch.tensor([0, 1, 2, 1, 0, 2])
+def step(fn):
+    model.zero_grad()
+    loss = torch.nn.functional.nll_loss(fn(x), y)
+    loss.backward()
+    return loss, [p.grad.clone() for p in model.parameters()]
+loss, expected = step(model)
+for backend in ["aot_eager", "aot_eager_decomp_partition", "inductor"]:
+    torch._dynamo.reset()
+    got_loss, got = step(torch.compile(model, backend=backend))
+    print(backend, torch.allclose(got_loss, loss), all(torch.allclose(g, e, atol=1e-6) for g, e in zip(got, expected)))
+)";
+    ScriptRun run = runScript(script, "aot_graphs,aot_joint_graph,aot");
+    ASSERT_EQ(run.error, "") << run.out;
+    EXPECT_EQ(run.out, "aot_eager True True\naot_eager_decomp_partition True True\ninductor True True\n");
+    EXPECT_NE(run.logs.find("===== Joint graph __compiled_fn_0 ====="), std::string::npos) << run.logs;
+    EXPECT_NE(run.logs.find("===== Forward graph __compiled_fn_0 ====="), std::string::npos) << run.logs;
+    EXPECT_NE(run.logs.find("===== Backward graph __compiled_fn_0 ====="), std::string::npos) << run.logs;
+    EXPECT_NE(run.logs.find("def forward(self, primals_1: \"f32[6, 4]\", primals_2: \"f32[8, 4]\""), std::string::npos) << run.logs;
+    EXPECT_NE(run.logs.find("__compiled_fn_0: partitioner default (every forward value the backward reads is saved); saved for "
+                            "backward (5):"),
+              std::string::npos)
+        << run.logs;
+}
+
+TEST(AotAutograd, OutputsThatNeedNoGradientAndCallsUnderNoGrad) {
+    ScriptRun run = runScript(R"(import torch
+w = torch.ones(3, requires_grad=True)
+@torch.compile
+def f(x):
+    y = x * w
+    return y.sum(), y.argmax(), x * 2
+loss, index, doubled = f(torch.arange(3.0))
+print(loss.grad_fn.name(), index.requires_grad, doubled.requires_grad)
+loss.backward()
+print(w.grad)
+with torch.no_grad():
+    print(f(torch.arange(3.0))[0].requires_grad)
+try:
+    loss.backward()
+except RuntimeError as e:
+    print(str(e)[:40])
+)");
+    ASSERT_EQ(run.error, "") << run.out;
+    EXPECT_EQ(run.out, "CompiledFunctionBackward False False\ntensor([0., 1., 2.])\nFalse\nTrying to backward through the graph a s\n");
+}
+
+TEST(AotAutograd, AGraphItCannotDifferentiateStillRunsCompiledAndItsBackwardSaysWhy) {
+    ScriptRun run = runScript(R"(import torch
+x = torch.ones(2, 3, requires_grad=True)
+@torch.compile
+def f(x):
+    return x.amax(dim=1).sum()
+loss = f(x)
+print(loss)
+loss.backward()
+)", "aot");
+    EXPECT_EQ(run.out, "tensor(2., grad_fn=<CompiledFunctionBackward>)\n");
+    EXPECT_EQ(run.error, "script.py:8:1: error: RuntimeError: Fusescope cannot differentiate through CompiledFunctionBackward: AOT "
+                         "Autograd could not differentiate __compiled_fn_0 (the derivative for 'amax' is not implemented.)");
+    EXPECT_NE(run.logs.find("AOT Autograd could not differentiate __compiled_fn_0"), std::string::npos) << run.logs;
+}
+
+TEST(AotAutograd, ATrainingGraphsDebugFoldersHoldItsJointForwardAndBackwardGraphs) {
+    SessionOptions options;
+    options.debugDir = writeTempFile("keep", "") + ".d";
+    ScriptRun run = runScriptWith(R"(import torch
+w = torch.ones(3, requires_grad=True)
+@torch.compile
+def f(x):
+    return (x * w).sin().sum()
+f(torch.arange(3.0)).backward()
+)",
+                                  options);
+    ASSERT_EQ(run.error, "");
+    for (const char* file : {"aot_joint_graph.txt", "aot_forward_graph.txt", "aot_backward_graph.txt", "output_code.cpp"})
+        EXPECT_FALSE(readFile(options.debugDir + "/f_0_0/" + file).empty()) << file;
+    std::string backwardCode = readFile(options.debugDir + "/f_0_0___compiled_fn_0_backward/output_code.cpp");
+    EXPECT_NE(backwardCode.find("cos"), std::string::npos) << "sin's derivative is in the backward's kernels";
+}
+
+}  // namespace
+}  // namespace fusescope::test
