@@ -365,6 +365,18 @@
         <source>Code</source>
         <translation>代码</translation>
     </message>
+    <message>
+        <source>Forward</source>
+        <translation>前向图</translation>
+    </message>
+    <message>
+        <source>Backward</source>
+        <translation>反向图</translation>
+    </message>
+    <message>
+        <source>Joint</source>
+        <translation>联合图</translation>
+    </message>
 </context>
 <context>
     <name>fusescope::gui::GraphView</name>

@@ -10,6 +10,7 @@
 #include "core/grad_mode.h"
 #include "dispatch/dispatcher.h"
 #include "graph/graph_interpreter.h"
+#include "graph/graph_json.h"
 #include "graph/graph_printer.h"
 #include "observe/log_registry.h"
 
@@ -88,9 +89,8 @@ void logGraphs(const CompileRequest& request, const AotGraphs& g) {
 
 void emitGraphs(const CompileRequest& request, const AotGraphs& g) {
     if (!request.bus) return;
-    request.bus->emit(IrDumpEvent{request.compileId, request.graphName, "aot_joint_graph", graphReadable(*g.joint), {}});
-    request.bus->emit(IrDumpEvent{request.compileId, request.graphName, "aot_forward_graph", graphReadable(*g.forward), {}});
-    request.bus->emit(IrDumpEvent{request.compileId, request.graphName, "aot_backward_graph", graphReadable(*g.backward), {}});
+    for (const auto& [stage, graph] : {std::pair{"aot_joint_graph", g.joint}, {"aot_forward_graph", g.forward}, {"aot_backward_graph", g.backward}})
+        request.bus->emit(IrDumpEvent{request.compileId, request.graphName, stage, graphReadable(*graph), {}, graphToJson(*graph)});
 }
 
 // A graph AOT Autograd cannot differentiate here still runs compiled; its outputs that

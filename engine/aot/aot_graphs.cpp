@@ -42,8 +42,13 @@ void forEachRef(const Node& n, const std::function<void(const Argument&)>& visit
     for (const auto& kw : n.kwargs) forEachRef(kw.second, visit);
 }
 
-// A placeholder named `name` (not the sanitized source a captured input gets).
-Node* namedPlaceholder(GraphBuilder& b, const std::string& name, const TensorMeta& meta) { return b.placeholder(name, meta, name); }
+// A placeholder named `name` (not the sanitized source a captured input gets), standing for
+// the captured node `captured` (its input, or a value backward saved).
+Node* namedPlaceholder(GraphBuilder& b, const std::string& name, const TensorMeta& meta, const std::string& captured = "") {
+    Node* p = b.placeholder(name, meta, name);
+    p->capturedName = captured;
+    return p;
+}
 
 // Copies call `n` into `b`, its arguments through `values`, which then map its results too.
 Node* copyCall(GraphBuilder& b, const Node& n, ValueMap& values) {
@@ -276,7 +281,7 @@ AotGraphs aotGraphs(const Graph& graph, const std::vector<bool>& inputRequiresGr
         out.joint = std::make_shared<Graph>();
         GraphBuilder jb(*out.joint);
         ValueMap values;
-        for (Node* p : primals) values[{p, -1}] = Argument::ref(namedPlaceholder(jb, p->name, p->meta[0]));
+        for (Node* p : primals) values[{p, -1}] = Argument::ref(namedPlaceholder(jb, p->name, p->meta[0], p->capturedName));
         for (Node* t : tangents) values[{t, -1}] = Argument::ref(namedPlaceholder(jb, t->name, t->meta[0]));
         for (const ForwardCall& c : calls) copyCall(jb, *c.node, values);
         for (const Node* n : backwardCalls) copyCall(jb, *n, values);
@@ -290,7 +295,7 @@ AotGraphs aotGraphs(const Graph& graph, const std::vector<bool>& inputRequiresGr
         out.forward = std::make_shared<Graph>();
         GraphBuilder fb(*out.forward);
         ValueMap values;
-        for (Node* p : primals) values[{p, -1}] = Argument::ref(namedPlaceholder(fb, p->name, p->meta[0]));
+        for (Node* p : primals) values[{p, -1}] = Argument::ref(namedPlaceholder(fb, p->name, p->meta[0], p->capturedName));
         for (const ForwardCall& c : calls) copyCall(fb, *c.node, values);
         std::vector<Argument> outputs;
         for (const Argument& a : userOutputs) outputs.push_back(mapped(a, values));
@@ -313,7 +318,7 @@ AotGraphs aotGraphs(const Graph& graph, const std::vector<bool>& inputRequiresGr
         GraphBuilder bb(*out.backward);
         ValueMap values;
         for (size_t s = 0; s < ordered.size(); ++s)
-            values[ordered[s]] = Argument::ref(namedPlaceholder(bb, out.saved[s].name, out.saved[s].meta));
+            values[ordered[s]] = Argument::ref(namedPlaceholder(bb, out.saved[s].name, out.saved[s].meta, ordered[s].first->capturedName));
         for (Node* t : tangents) values[{t, -1}] = Argument::ref(namedPlaceholder(bb, t->name, t->meta[0]));
         for (const Node* n : backwardCalls) copyCall(bb, *n, values);
         std::vector<Argument> outputs;

@@ -44,6 +44,7 @@ nlohmann::json graphToJson(const Graph& graph) {
                          {"inline_depth", n->inlineDepth},
                          {"stack", stack},
                          {"nn_module_stack", modules}});
+        if (!n->capturedName.empty()) nodes.back()["captured"] = n->capturedName;
     }
     nlohmann::json outputs = nlohmann::json::array();
     for (const auto& o : graph.outputs()) outputs.push_back(argumentCode(o));

@@ -103,7 +103,8 @@ struct Payload {
     json operator()(const ScriptOutputEvent& e) const { return {{"text", e.text}}; }
     json operator()(const IrDumpEvent& e) const {
         json j = {{"compile_id", e.compileId}, {"graph", e.graph}, {"text", e.text}};
-        if (e.stage == "fx_graph_transformed") return j;
+        if (!e.graphJson.is_null()) j["graph_json"] = e.graphJson;
+        if (e.stage == "fx_graph_transformed" || e.stage.starts_with("aot_")) return j;
         json nodes = json::array();
         for (const auto& n : e.nodes) {
             json node = {{"name", n.name}, {"kind", n.kind}, {"origins", n.origins}, {"reads", n.reads}, {"members", n.members}};

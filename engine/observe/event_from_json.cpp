@@ -95,6 +95,7 @@ std::vector<StackFrame> userStack(const json& j) {
 
 IrDumpEvent irDump(const json& j, const std::string& stage) {
     IrDumpEvent e{text(j, "compile_id"), text(j, "graph"), stage, text(j, "text"), {}};
+    if (auto g = j.find("graph_json"); g != j.end() && g->is_object()) e.graphJson = *g;
     forEachObject(j, "nodes", [&](const json& n) {
         e.nodes.push_back({text(n, "name"), text(n, "kind"), texts(n, "origins"), texts(n, "reads"), texts(n, "members"),
                            text(n, "realized_because")});

@@ -51,9 +51,10 @@ TEST(AotGraphs, TheBackwardTakesWhatTheForwardSavedAndTheTangents) {
     // Each backward node points at the forward node it differentiates.
     std::string readable = graphReadable(*g.backward);
     EXPECT_NE(readable.find("gt: \"b8[3, 5]\" = torch.gt(relu, 0.0)"), std::string::npos) << readable;
-    for (const auto& n : g.backward->nodes())
-        if (n->op != NodeOp::Placeholder && n->op != NodeOp::Output)
-            EXPECT_TRUE(n->capturedName == "linear" || n->capturedName == "relu" || n->capturedName == "sum") << n->name << ": " << n->capturedName;
+    for (const auto& n : g.backward->nodes()) {
+        if (n->op == NodeOp::Placeholder || n->op == NodeOp::Output) continue;
+        EXPECT_TRUE(n->capturedName == "linear" || n->capturedName == "relu" || n->capturedName == "sum") << n->name << ": " << n->capturedName;
+    }
 }
 
 TEST(AotGraphs, AnOpWithoutADerivativeOnTheGradientsPathIsUnsupported) {

@@ -30,6 +30,8 @@
 #include "timeline/trace_view.h"
 #include "views/fusion_stepper.h"
 #include "views/graph_view.h"
+#include "panes/graph_pane.h"
+#include <QTabWidget>
 #include "panes/modules_pane.h"
 #include <QLineEdit>
 #include <QTreeWidget>
@@ -137,6 +139,49 @@ private slots:
         QVERIFY(panel->repro().contains("relu = torch.relu("));
         QVERIFY(panel->progressText().startsWith("Running broken.py to find a failing graph\n"));
         QVERIFY2(window.statusText() == "Minified: went from 6 to 2 nodes", qPrintable(window.statusText()));
+    }
+
+    // A training graph: the Graph pane draws AOT Autograd's forward, backward and joint graphs,
+    // and a backward node selects the captured node it differentiates.
+    void trainingGraphsAreDrawnAndLinkedToTheCapturedGraph() {
+        QTemporaryDir dir;
+        QString path = dir.filePath("train.py");
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("import torch\nw = torch.nn.Parameter(torch.ones(4, 3))\n@torch.compile\ndef loss_of(x):\n"
+                   "    y = torch.relu(x @ w)\n    return y.sum()\nloss_of(torch.ones(2, 4)).backward()\nprint(w.grad.sum())\n");
+        file.close();
+        MainWindow window(QString::fromStdString(test::cliPath()));
+        QVERIFY(window.openFile(path));
+        QSignalSpy answered(&window.engine(), &EngineClient::answered);
+        window.runScript();
+        QVERIFY(answered.wait(60000));
+        QVERIFY2(window.statusText().startsWith("Finished"), qPrintable(window.statusText()));
+        GraphPane* pane = window.graphPane();
+        for (const char* stage : {"aot_forward_graph", "aot_backward_graph", "aot_joint_graph"}) QVERIFY2(pane->aotTabShown(stage), stage);
+        GraphView* forward = pane->aotView("aot_forward_graph");
+        GraphView* backward = pane->aotView("aot_backward_graph");
+        QTRY_VERIFY_WITH_TIMEOUT(!backward->layoutPending() && backward->nodeCount() > 0, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(!forward->layoutPending() && forward->nodeCount() > 0, 10000);
+        QVERIFY2(forward->nodeNames().contains("relu"), qPrintable(forward->nodeNames().join(' ')));
+        QVERIFY2(backward->nodeNames().contains("gt"), qPrintable(backward->nodeNames().join(' ')));  // relu's derivative
+        QVERIFY(backward->nodeNames().contains("tangents_1"));
+
+        window.resize(1500, 950);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        pane->findChild<QTabWidget*>()->setCurrentWidget(backward);
+        QTRY_VERIFY(backward->isVisible());
+        QTest::mouseClick(backward->viewport(), Qt::LeftButton, {}, backward->nodeCentre("gt"));
+        QCOMPARE(window.selection().graphNode(), QString("relu"));
+        QCOMPARE(window.graphView()->highlighted(), QStringList{"relu"});
+        QCOMPARE(forward->highlighted(), QStringList{"relu"});
+        QVERIFY2(backward->highlighted().contains("gt"), qPrintable(backward->highlighted().join(' ')));
+        // The captured graph's matmul: the forward's matmul and every backward node of its derivative.
+        window.selection().selectGraphNode("matmul");
+        QCOMPARE(forward->highlighted(), QStringList{"matmul"});
+        QVERIFY(!backward->highlighted().isEmpty());
+        QVERIFY(!backward->highlighted().contains("gt"));
     }
 
     void seed000RunFillsEveryView() {

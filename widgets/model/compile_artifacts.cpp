@@ -37,6 +37,9 @@ CompileArtifacts compileArtifacts(const RunStore& store, const QString& compileI
             } else if (ir->stage == "ir_post_fusion") {
                 int offset = add(a.postFusion, ir->graph, ir->text);
                 if (first && offset >= 0) a.provenance.addPostFusion(*ir, offset);
+            } else if (ir->stage.starts_with("aot_") && !ir->graphJson.is_null()) {  // ours: drawn in the Graph pane
+                add(a.graphs, ir->graph + " " + ir->stage, ir->text);
+                if (first) a.aotGraphs[ir->stage] = ir->graphJson;
             } else if (ir->stage.starts_with("aot_")) {  // real PyTorch's (a TORCH_TRACE log): what inductor got
                 add(a.preFusion, ir->graph + " " + ir->stage, ir->text);
             } else if (ir->stage == "inductor_post_grad_graph") {  // and what it made of it before scheduling

@@ -19,6 +19,10 @@ struct CompileArtifacts {
     QString compileId;
     QString graphs;        // fx_graph_readable of each graph
     nlohmann::json graph;  // the first graph's nodes (graph JSON), null when none
+    // A training graph's (the first graph's) AOT Autograd graphs, by stage (aot_joint_graph,
+    // aot_forward_graph, aot_backward_graph); each node names the captured node it computes
+    // or differentiates ("captured"). Empty when the graph needed no gradients.
+    std::map<std::string, nlohmann::json> aotGraphs;
     QString preFusion;     // ir_pre_fusion; of a TORCH_TRACE log, PyTorch's AOT graphs
     QString postFusion;    // ir_post_fusion; of a TORCH_TRACE log, inductor's post-grad graph
     QString language;      // of the generated code: "cpp" or "cuda"

@@ -11,14 +11,25 @@
 namespace fusescope::gui {
 
 GraphPane::GraphPane(SelectionContext* context, QWidget* parent) : Pane(context, parent) {
-    auto* tabs = new QTabWidget(this);
-    captured_ = new GraphView(tabs);
-    afterFusion_ = new GraphView(tabs);
-    code_ = new CodeView(CodeView::Language::Python, tabs);
-    tabs->addTab(captured_, tr("Captured"));
-    tabs->addTab(afterFusion_, tr("After fusion"));
-    tabs->addTab(code_, tr("Code"));
-    setContent(tabs);
+    tabs_ = new QTabWidget(this);
+    captured_ = new GraphView(tabs_);
+    afterFusion_ = new GraphView(tabs_);
+    tabs_->addTab(captured_, tr("Captured"));
+    tabs_->addTab(afterFusion_, tr("After fusion"));
+    for (const auto& [stage, title] : {std::pair{"aot_forward_graph", tr("Forward")}, {"aot_backward_graph", tr("Backward")},
+                                       {"aot_joint_graph", tr("Joint")}}) {
+        auto* view = new GraphView(tabs_);
+        view->setObjectName(stage);
+        tabs_->setTabVisible(tabs_->addTab(view, title), false);
+        aot_.push_back({stage, view, {}});
+        connect(view, &GraphView::nodeClicked, this, [this, i = aot_.size() - 1](const QString& node) {
+            auto it = aot_[i].captured.find(node);
+            if (it != aot_[i].captured.end() && !it->second.isEmpty()) this->context().selectGraphNode(it->second);
+        });
+    }
+    code_ = new CodeView(CodeView::Language::Python, tabs_);
+    tabs_->addTab(code_, tr("Code"));
+    setContent(tabs_);
     connect(captured_, &GraphView::nodeClicked, context, &SelectionContext::selectGraphNode);
     connect(afterFusion_, &GraphView::nodeClicked, context, &SelectionContext::selectSchedulerNode);
     connect(captured_, &GraphView::moduleClicked, context, &SelectionContext::selectModule);
@@ -41,12 +52,48 @@ void GraphPane::showCompile(const CompileArtifacts& a) {
     }
     if (provenance.preFusionNodes().isEmpty()) afterFusion_->clearGraph();
     else afterFusion_->showGraph(schedulerGraphAt(provenance, a.fusionSteps, std::numeric_limits<int>::max()));
+    for (AotTab& tab : aot_) {
+        auto graph = a.aotGraphs.find(tab.stage.toStdString());
+        bool shown = graph != a.aotGraphs.end();
+        tabs_->setTabVisible(tabs_->indexOf(tab.view), shown);
+        tab.captured.clear();
+        if (!shown) {
+            tab.view->clearGraph();
+            continue;
+        }
+        if (graph->second.contains("nodes") && graph->second["nodes"].is_array())
+            for (const auto& node : graph->second["nodes"])
+                if (node.is_object()) tab.captured[qstringField(node, "name")] = qstringField(node, "captured");
+        tab.view->showGraph(graph->second);
+    }
+}
+
+GraphView* GraphPane::aotView(const QString& stage) const {
+    for (const AotTab& tab : aot_)
+        if (tab.stage == stage) return tab.view;
+    return nullptr;
+}
+
+bool GraphPane::aotTabShown(const QString& stage) const {
+    GraphView* view = aotView(stage);
+    return view && tabs_->isTabVisible(tabs_->indexOf(view));
+}
+
+void GraphPane::showAotNodes(const QStringList& capturedNodes) {
+    for (const AotTab& tab : aot_) {
+        QStringList names;
+        for (const auto& [node, captured] : tab.captured)
+            if (capturedNodes.contains(captured)) names << node;
+        tab.view->setHighlighted(names);
+    }
 }
 
 void GraphPane::showNode(const QString& graphNode, const QString& buffer) {
     const CompileProvenance& provenance = context().provenance();
-    captured_->setHighlighted(graphNode.isEmpty() ? provenance.graphNodesOf(buffer) : QStringList{graphNode});
+    QStringList capturedNodes = graphNode.isEmpty() ? provenance.graphNodesOf(buffer) : QStringList{graphNode};
+    captured_->setHighlighted(capturedNodes);
     afterFusion_->setHighlighted({provenance.fusedNodeOf(buffer)});
+    showAotNodes(capturedNodes);
 }
 
 void GraphPane::showModule(const QString& path) {

@@ -1,8 +1,16 @@
 #pragma once
 // The Graph dock: the captured graph (each node filled by the kernel it ends in), the
-// scheduler nodes once every fusion step is applied, and the graphs' code.
+// scheduler nodes once every fusion step is applied, a training graph's forward, backward
+// and joint graphs (AOT Autograd's), and the graphs' code. A node of the forward, backward
+// or joint graph selects the captured node it computes or differentiates, and a selected
+// captured node is highlighted in each of them.
+
+#include <map>
+#include <vector>
 
 #include "panes/pane.h"
+
+class QTabWidget;
 
 namespace fusescope::gui {
 
@@ -16,6 +24,10 @@ public:
 
     GraphView* capturedView() const { return captured_; }
     GraphView* afterFusionView() const { return afterFusion_; }
+    // The view of AOT Autograd's graph `stage` (aot_forward_graph, aot_backward_graph,
+    // aot_joint_graph), and whether its tab is shown (the compile is a training graph's).
+    GraphView* aotView(const QString& stage) const;
+    bool aotTabShown(const QString& stage) const;
 
 protected:
     void showCompile(const CompileArtifacts& compile) override;
@@ -23,8 +35,17 @@ protected:
     void showModule(const QString& path) override;
 
 private:
+    struct AotTab {
+        QString stage;
+        GraphView* view;
+        std::map<QString, QString> captured;  // node -> the captured node it computes or differentiates
+    };
+    void showAotNodes(const QStringList& capturedNodes);
+
+    QTabWidget* tabs_;
     GraphView* captured_;
     GraphView* afterFusion_;
+    std::vector<AotTab> aot_;
     CodeView* code_;
 };
 

@@ -91,6 +91,7 @@ public:
     CodeView* ptxView() const;
     QTabWidget* codeTabs() const;
     GraphView* graphView() const;
+    GraphPane* graphPane() const { return graph_; }
     ModulesPane* modulesPane() const { return modules_; }
     CompilesPane* compilesPane() const { return compiles_; }
     GraphView* afterFusionView() const;
