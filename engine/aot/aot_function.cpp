@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "aot/aot_graphs.h"
+#include "autograd/argument_gradients.h"
 #include "core/autograd_node.h"
 #include "core/grad_mode.h"
 #include "dispatch/dispatcher.h"
@@ -28,20 +29,39 @@ struct AotPlan {
 // may lay a saved view out otherwise than eager did, and a gradient may come expanded.
 Tensor contiguous(const Tensor& t) { return t.isContiguous() ? t : dispatch("contiguous", {IValue(t)}).toTensor(); }
 
-// A missing tangent (an output backward reached without a gradient) is zeros.
-Tensor tangentFor(const Tensor& grad, const TensorMeta& meta) {
-    if (!grad.defined()) return dispatch("zeros", {IValue::intList(meta.sizes)}, {{"dtype", IValue(meta.dtype)}}).toTensor();
+// A missing tangent (an output backward reached without a gradient) is zeros on the
+// output's device.
+Tensor tangentFor(const Tensor& grad, const TensorMeta& meta, const Device& device) {
+    if (!grad.defined())
+        return dispatch("zeros", {IValue::intList(meta.sizes)}, {{"dtype", IValue(meta.dtype)}, {"device", IValue(device)}}).toTensor();
     return contiguous(grad);
 }
 
+// The outputs a backward node is given: an output that is one of the inputs (returned as it
+// came) is a new object for the same data, so the input keeps its own history.
+void ownOutputs(std::vector<Tensor>& outputs, const std::vector<Tensor>& inputs) {
+    for (Tensor& out : outputs)
+        for (const Tensor& in : inputs)
+            if (out.defined() && in.defined() && out.impl() == in.impl()) out = withoutHistory(out);
+}
+
 std::vector<Tensor> runForward(const std::shared_ptr<const AotPlan>& plan, const std::vector<Tensor>& inputs) {
-    std::vector<Tensor> results = plan->forward(inputs);
     const AotGraphs& g = plan->graphs;
+    bool graded = gradEnabled();  // under no_grad: nothing to differentiate
+    std::vector<Tensor> results, saved;
+    {
+        GradModeGuard forwardOnly(false);  // the compiled forward records no eager autograd
+        results = plan->forward(inputs);
+        // Saved values keep no history of their own: an output saved for backward would
+        // otherwise hold the node that holds it.
+        if (graded)
+            for (const SavedValue& s : g.saved)
+                saved.push_back(withoutHistory(
+                    contiguous(s.input >= 0 ? inputs[static_cast<size_t>(s.input)] : results[static_cast<size_t>(s.forwardOutput)])));
+    }
     std::vector<Tensor> outputs(results.begin(), results.begin() + static_cast<std::ptrdiff_t>(g.userOutputs));
-    if (!gradEnabled()) return outputs;  // called under no_grad: nothing to differentiate
-    std::vector<Tensor> saved;
-    for (const SavedValue& s : g.saved)
-        saved.push_back(contiguous(s.input >= 0 ? inputs[static_cast<size_t>(s.input)] : results[static_cast<size_t>(s.forwardOutput)]));
+    if (!graded) return outputs;
+    ownOutputs(outputs, inputs);
 
     auto node = std::make_shared<AutogradNode>();
     node->name = "CompiledFunctionBackward";
@@ -49,14 +69,18 @@ std::vector<Tensor> runForward(const std::shared_ptr<const AotPlan>& plan, const
     node->outputs = static_cast<int>(outputs.size());
     auto kept = std::make_shared<std::optional<std::vector<Tensor>>>(std::move(saved));
     std::vector<TensorMeta> tangentMetas;
-    for (size_t t = 0; t < g.outputsWithTangent.size(); ++t) tangentMetas.push_back(g.backward->placeholders()[g.saved.size() + t]->meta[0]);
-    node->apply = [plan, kept, tangentMetas, inputCount = inputs.size()](const std::vector<Tensor>& gradOutputs) {
+    std::vector<Device> tangentDevices;
+    for (size_t t = 0; t < g.outputsWithTangent.size(); ++t) {
+        tangentMetas.push_back(g.backward->placeholders()[g.saved.size() + t]->meta[0]);
+        tangentDevices.push_back(outputs[g.outputsWithTangent[t]].device());
+    }
+    node->apply = [plan, kept, tangentMetas, tangentDevices, inputCount = inputs.size()](const std::vector<Tensor>& gradOutputs) {
         if (!*kept) throw ScriptError("RuntimeError", kBackwardTwice);
         const AotGraphs& g = plan->graphs;
         std::vector<Tensor> in = **kept;
         for (size_t t = 0; t < g.outputsWithTangent.size(); ++t) {
             size_t o = g.outputsWithTangent[t];
-            in.push_back(tangentFor(o < gradOutputs.size() ? gradOutputs[o] : Tensor(), tangentMetas[t]));
+            in.push_back(tangentFor(o < gradOutputs.size() ? gradOutputs[o] : Tensor(), tangentMetas[t], tangentDevices[t]));
         }
         std::vector<Tensor> grads = plan->backward(in);
         std::vector<Tensor> perInput(inputCount);
@@ -104,6 +128,7 @@ CompiledGraph forwardOnly(std::shared_ptr<const Graph> graph, const CompileReque
         std::vector<Tensor> outputs = forward(inputs);
         bool graded = gradEnabled() && std::any_of(inputs.begin(), inputs.end(), [](const Tensor& t) { return t.defined() && t.requiresGrad(); });
         if (!graded) return outputs;
+        ownOutputs(outputs, inputs);
         auto node = opaqueGradFn("CompiledFunctionBackward", reason);
         for (size_t o = 0; o < outputs.size(); ++o)
             if (outputs[o].defined() && isFloating(outputs[o].dtype()) && !outputs[o].impl()->autograd.gradFn) {  // not eager's

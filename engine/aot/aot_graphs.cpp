@@ -132,200 +132,222 @@ const Tensor& slotTensor(const BoundArgs& args, const TensorSlot& slot) {
     return v.isTensor() ? v.toTensor() : v.toSequence()->items[slot.item].toTensor();
 }
 
-}  // namespace
-
-AotGraphs aotGraphs(const Graph& graph, const std::vector<bool>& inputRequiresGrad) {
-    GradModeGuard noGrad(false);
-    TracedJoint joint;
-    GraphBuilder& b = joint.b;
-    ValueMap fromCaptured;
-    std::vector<Node*> primals, tangents;
-    std::vector<ForwardCall> calls;
-    AotGraphs out;
+// Traces the joint graph of a captured graph, then partitions it: each step one method,
+// run in the order aotGraphs calls them.
+class AotTracer {
+public:
+    AotTracer(const Graph& graph, std::vector<bool> inputRequiresGrad) : graph_(graph), requiresGrad_(std::move(inputRequiresGrad)) {}
+    AotTracer(const AotTracer&) = delete;  // b_ refers into joint_
+    AotTracer& operator=(const AotTracer&) = delete;
 
     // The forward: the captured graph's calls on meta tensors that require grad where its
     // inputs do.
-    try {
-        for (const auto& n : graph.nodes()) {
+    void traceForward() {
+        for (const auto& n : graph_.nodes()) {
             if (n->op == NodeOp::Placeholder) {
-                const TensorMeta& meta = n->meta.at(0);
-                for (const std::string& symbol : meta.symbols)
-                    if (!symbol.empty()) throw AotUnsupported(fmt::format("{} has a dynamic size", n->name));
-                Node* p = namedPlaceholder(b, fmt::format("primals_{}", primals.size() + 1), meta);
-                p->capturedName = n->name;
-                Tensor t = b.value(Argument::ref(p)).toTensor();
-                if (primals.size() < inputRequiresGrad.size() && inputRequiresGrad[primals.size()] && isFloating(t.dtype()))
-                    t.setRequiresGrad(true);
-                joint.remember(p);
-                primals.push_back(p);
-                fromCaptured[{n.get(), -1}] = Argument::ref(p);
-                continue;
+                addPrimal(*n);
+            } else if (n->op != NodeOp::Output) {
+                if (!n->target.empty() && n->target.back() == '_') throw AotUnsupported(fmt::format("{} is an in-place op", n->name));
+                addForwardCall(*n);
             }
-            if (n->op == NodeOp::Output) continue;
-            if (!n->target.empty() && n->target.back() == '_') throw AotUnsupported(fmt::format("{} is an in-place op", n->name));
-            Node* m = copyCall(b, *n, fromCaptured);
-            IValueList argValues;
-            for (const Argument& a : m->args) argValues.push_back(b.value(a));
-            Kwargs kwargValues;
-            for (const auto& [name, a] : m->kwargs) kwargValues.emplace_back(name, b.value(a));
-            auto [op, bound] = OpRegistry::instance().resolve(m->target, argValues, kwargValues);
-            IValue result = b.value(Argument::ref(m));
-            bool graded = false;
-            if (m->gradEnabled)  // an op under torch.no_grad() is not differentiated
-                for (const IValue& v : bound.values_) graded = graded || anyRequiresGrad(v);
-            if (graded) markRequiresGrad(result);
-            joint.remember(m);
-            calls.push_back({m, op, bound, result});
         }
-    } catch (const Error& e) {
-        throw AotUnsupported(e.what());
+        for (const Argument& a : graph_.outputs()) userOutputs_.push_back(mapped(a, fromCaptured_));
+        out_.userOutputs = userOutputs_.size();
     }
-    std::vector<Argument> userOutputs;
-    for (const Argument& a : graph.outputs()) userOutputs.push_back(mapped(a, fromCaptured));
-    out.userOutputs = userOutputs.size();
 
     // The backward: a tangent for each output that requires grad, then each call's
     // derivative in reverse order, recorded; gradients meeting at a value are added.
-    std::unordered_map<const TensorImpl*, Tensor> grads;
-    {
-        RecordingOps recording(joint);
-        auto accumulate = [&grads](const Tensor& value, const Tensor& g) {
-            auto [it, fresh] = grads.emplace(value.impl(), g);
-            if (!fresh) it->second = grad::add(it->second, g);
+    void traceBackward() {
+        RecordingOps recording(joint_);
+        for (size_t o = 0; o < userOutputs_.size(); ++o) {
+            IValue v = b_.value(userOutputs_[o]);
+            if (!v.isTensor() || !v.toTensor().defined() || !v.toTensor().requiresGrad()) continue;
+            const Tensor& t = v.toTensor();
+            Node* tangent = namedPlaceholder(b_, fmt::format("tangents_{}", tangents_.size() + 1),
+                                             TensorMeta{t.sizes(), contiguousStrides(t.sizes()), t.dtype(), {}});
+            joint_.remember(tangent);
+            tangents_.push_back(tangent);
+            out_.outputsWithTangent.push_back(o);
+            accumulate(t, b_.value(Argument::ref(tangent)).toTensor());
+        }
+        for (auto c = calls_.rbegin(); c != calls_.rend(); ++c) differentiate(*c);
+        for (size_t i = 0; i < primals_.size(); ++i) {
+            Tensor t = b_.value(Argument::ref(primals_[i])).toTensor();
+            auto g = grads_.find(t.impl());
+            if (!t.requiresGrad() || g == grads_.end()) continue;
+            inputGrads_.push_back(joint_.argumentOf(IValue(g->second)));
+            out_.inputsWithGradient.push_back(i);
+        }
+    }
+
+    // What the backward needs: the recorded calls that lead to an input's gradient, and the
+    // forward values (or inputs) they read, in the order they are first read.
+    void partition() {
+        std::set<const Node*> recorded(joint_.backwardCalls.begin(), joint_.backwardCalls.end());
+        std::set<const Node*> live;
+        std::function<void(const Argument&)> need = [&](const Argument& a) {
+            if (recorded.count(a.node) && live.insert(a.node).second) forEachRef(*a.node, need);
         };
-        try {
-            for (size_t o = 0; o < userOutputs.size(); ++o) {
-                IValue v = b.value(userOutputs[o]);
-                if (!v.isTensor() || !v.toTensor().defined() || !v.toTensor().requiresGrad()) continue;
-                const Tensor& t = v.toTensor();
-                Node* tangent = namedPlaceholder(b, fmt::format("tangents_{}", tangents.size() + 1),
-                                                 TensorMeta{t.sizes(), contiguousStrides(t.sizes()), t.dtype(), {}});
-                joint.remember(tangent);
-                tangents.push_back(tangent);
-                out.outputsWithTangent.push_back(o);
-                accumulate(t, b.value(Argument::ref(tangent)).toTensor());
-            }
-            for (auto c = calls.rbegin(); c != calls.rend(); ++c) {
-                const IValue& r = c->result;
-                const IValueList* items = r.isSequence() ? &r.toSequence()->items : nullptr;
-                Tensor first = items ? (items->empty() || !(*items)[0].isTensor() ? Tensor() : (*items)[0].toTensor()) : r.toTensor();
-                if (items)
-                    for (size_t i = 1; i < items->size(); ++i)
-                        if ((*items)[i].isTensor() && grads.count((*items)[i].toTensor().impl()))
-                            throw AotUnsupported(fmt::format("a gradient flows into result {} of {}", i, c->node->name));
-                auto g = first.defined() ? grads.find(first.impl()) : grads.end();
-                if (g == grads.end()) continue;
-                joint.differentiating = c->node;
-                std::vector<TensorSlot> slots = tensorSlots(c->args);
-                std::vector<Tensor> argGrads = slotGradients(*c->op, c->args, r, g->second, slots);
-                for (size_t s = 0; s < slots.size(); ++s) {
-                    const Tensor& arg = slotTensor(c->args, slots[s]);
-                    if (argGrads[s].defined() && arg.defined() && arg.requiresGrad()) accumulate(arg, argGrads[s]);
-                }
-            }
-        } catch (const AotUnsupported&) {
-            throw;
-        } catch (const Error& e) {
-            throw AotUnsupported(e.what());
-        }
-    }
-    std::vector<Argument> inputGrads;
-    for (size_t i = 0; i < primals.size(); ++i) {
-        Tensor t = b.value(Argument::ref(primals[i])).toTensor();
-        auto g = grads.find(t.impl());
-        if (!t.requiresGrad() || g == grads.end()) continue;
-        inputGrads.push_back(joint.argumentOf(IValue(g->second)));
-        out.inputsWithGradient.push_back(i);
-    }
-
-    // What backward needs: the derivatives' calls that lead to an input's gradient, and the
-    // forward values (or inputs) they read.
-    std::set<const Node*> backwardSet(joint.backwardCalls.begin(), joint.backwardCalls.end());
-    std::set<const Node*> tangentSet(tangents.begin(), tangents.end());
-    std::set<const Node*> live;
-    std::vector<ValueKey> savedKeys;
-    std::function<void(const Argument&)> need = [&](const Argument& a) {
-        if (backwardSet.count(a.node)) {
-            if (live.insert(a.node).second) forEachRef(*a.node, need);
-        } else if (!tangentSet.count(a.node)) {
+        for (const Argument& a : inputGrads_) forEachRef(a, need);
+        for (const Node* n : joint_.backwardCalls)
+            if (live.count(n)) backwardCalls_.push_back(n);
+        std::set<const Node*> tangents(tangents_.begin(), tangents_.end());
+        auto save = [&](const Argument& a) {
             ValueKey key{a.node, a.outputIndex};
-            if (std::find(savedKeys.begin(), savedKeys.end(), key) == savedKeys.end()) savedKeys.push_back(key);
-        }
-    };
-    for (const Argument& a : inputGrads) forEachRef(a, need);
-    std::vector<const Node*> backwardCalls;
-    for (const Node* n : joint.backwardCalls)
-        if (live.count(n)) backwardCalls.push_back(n);
-    // Saved values in the order the backward's calls first read them.
-    std::vector<ValueKey> ordered;
-    auto addOrdered = [&](const Argument& a) {
-        ValueKey key{a.node, a.outputIndex};
-        if (std::find(savedKeys.begin(), savedKeys.end(), key) != savedKeys.end() &&
-            std::find(ordered.begin(), ordered.end(), key) == ordered.end())
-            ordered.push_back(key);
-    };
-    for (const Node* n : backwardCalls) forEachRef(*n, addOrdered);
-    for (const Argument& a : inputGrads) forEachRef(a, addOrdered);
-
-    auto metaOfKey = [](const ValueKey& key) {  // contiguous: what the backward graph takes
-        TensorMeta meta = key.first->meta.at(key.second < 0 ? 0 : static_cast<size_t>(key.second));
-        meta.strides = contiguousStrides(meta.sizes);
-        return meta;
-    };
-    auto nameOfKey = [](const ValueKey& key) {
-        return key.second < 0 ? key.first->name : fmt::format("{}_{}", key.first->name, key.second);
-    };
+            if (!recorded.count(a.node) && !tangents.count(a.node) && std::find(saved_.begin(), saved_.end(), key) == saved_.end())
+                saved_.push_back(key);
+        };
+        for (const Node* n : backwardCalls_) forEachRef(*n, save);
+        for (const Argument& a : inputGrads_) forEachRef(a, save);
+    }
 
     // The joint graph as PyTorch logs it: primals and tangents in; outputs and gradients out.
-    {
-        out.joint = std::make_shared<Graph>();
-        GraphBuilder jb(*out.joint);
-        ValueMap values;
-        for (Node* p : primals) values[{p, -1}] = Argument::ref(namedPlaceholder(jb, p->name, p->meta[0], p->capturedName));
-        for (Node* t : tangents) values[{t, -1}] = Argument::ref(namedPlaceholder(jb, t->name, t->meta[0]));
-        for (const ForwardCall& c : calls) copyCall(jb, *c.node, values);
-        for (const Node* n : backwardCalls) copyCall(jb, *n, values);
+    void copyJoint() {
+        out_.joint = std::make_shared<Graph>();
+        GraphBuilder b(*out_.joint);
+        ValueMap values = placeholders(b, primals_);
+        for (Node* t : tangents_) values[{t, -1}] = Argument::ref(namedPlaceholder(b, t->name, t->meta[0]));
+        for (const ForwardCall& c : calls_) copyCall(b, *c.node, values);
+        for (const Node* n : backwardCalls_) copyCall(b, *n, values);
         std::vector<Argument> outputs;
-        for (const Argument& a : userOutputs) outputs.push_back(mapped(a, values));
-        for (const Argument& a : inputGrads) outputs.push_back(mapped(a, values));
-        out.joint->setOutputs(std::move(outputs));
+        for (const Argument& a : userOutputs_) outputs.push_back(mapped(a, values));
+        for (const Argument& a : inputGrads_) outputs.push_back(mapped(a, values));
+        out_.joint->setOutputs(std::move(outputs));
     }
-    // The forward graph: the user's outputs, then the saved forward values.
-    {
-        out.forward = std::make_shared<Graph>();
-        GraphBuilder fb(*out.forward);
-        ValueMap values;
-        for (Node* p : primals) values[{p, -1}] = Argument::ref(namedPlaceholder(fb, p->name, p->meta[0], p->capturedName));
-        for (const ForwardCall& c : calls) copyCall(fb, *c.node, values);
+
+    // The forward graph: the user's outputs, then the saved forward values (saved inputs come
+    // from the call itself).
+    void copyForward() {
+        out_.forward = std::make_shared<Graph>();
+        GraphBuilder b(*out_.forward);
+        ValueMap values = placeholders(b, primals_);
+        for (const ForwardCall& c : calls_) copyCall(b, *c.node, values);
         std::vector<Argument> outputs;
-        for (const Argument& a : userOutputs) outputs.push_back(mapped(a, values));
-        for (const ValueKey& key : ordered) {
-            SavedValue saved{nameOfKey(key), -1, -1, metaOfKey(key)};
-            auto primal = std::find(primals.begin(), primals.end(), key.first);
-            if (primal != primals.end()) {
-                saved.input = static_cast<int>(primal - primals.begin());
+        for (const Argument& a : userOutputs_) outputs.push_back(mapped(a, values));
+        for (const ValueKey& key : saved_) {
+            TensorMeta meta = key.first->meta.at(key.second < 0 ? 0 : static_cast<size_t>(key.second));
+            meta.strides = contiguousStrides(meta.sizes);  // what the backward graph takes
+            SavedValue saved{key.second < 0 ? key.first->name : fmt::format("{}_{}", key.first->name, key.second), -1, -1, meta};
+            auto primal = std::find(primals_.begin(), primals_.end(), key.first);
+            if (primal != primals_.end()) {
+                saved.input = static_cast<int>(primal - primals_.begin());
             } else {
                 saved.forwardOutput = static_cast<int>(outputs.size());
                 outputs.push_back(mapped(Argument::ref(const_cast<Node*>(key.first), key.second), values));
             }
-            out.saved.push_back(std::move(saved));
+            out_.saved.push_back(std::move(saved));
         }
-        out.forward->setOutputs(std::move(outputs));
+        out_.forward->setOutputs(std::move(outputs));
     }
+
     // The backward graph: saved values and tangents in, the inputs' gradients out.
-    {
-        out.backward = std::make_shared<Graph>();
-        GraphBuilder bb(*out.backward);
+    void copyBackward() {
+        out_.backward = std::make_shared<Graph>();
+        GraphBuilder b(*out_.backward);
         ValueMap values;
-        for (size_t s = 0; s < ordered.size(); ++s)
-            values[ordered[s]] = Argument::ref(namedPlaceholder(bb, out.saved[s].name, out.saved[s].meta, ordered[s].first->capturedName));
-        for (Node* t : tangents) values[{t, -1}] = Argument::ref(namedPlaceholder(bb, t->name, t->meta[0]));
-        for (const Node* n : backwardCalls) copyCall(bb, *n, values);
+        for (size_t s = 0; s < saved_.size(); ++s)
+            values[saved_[s]] = Argument::ref(namedPlaceholder(b, out_.saved[s].name, out_.saved[s].meta, saved_[s].first->capturedName));
+        for (Node* t : tangents_) values[{t, -1}] = Argument::ref(namedPlaceholder(b, t->name, t->meta[0]));
+        for (const Node* n : backwardCalls_) copyCall(b, *n, values);
         std::vector<Argument> outputs;
-        for (const Argument& a : inputGrads) outputs.push_back(mapped(a, values));
-        out.backward->setOutputs(std::move(outputs));
+        for (const Argument& a : inputGrads_) outputs.push_back(mapped(a, values));
+        out_.backward->setOutputs(std::move(outputs));
     }
-    return out;
+
+    AotGraphs result() { return std::move(out_); }
+
+private:
+    void addPrimal(const Node& n) {
+        const TensorMeta& meta = n.meta.at(0);
+        for (const std::string& symbol : meta.symbols)
+            if (!symbol.empty()) throw AotUnsupported(fmt::format("{} has a dynamic size", n.name));
+        Node* p = namedPlaceholder(b_, fmt::format("primals_{}", primals_.size() + 1), meta, n.name);
+        Tensor t = b_.value(Argument::ref(p)).toTensor();
+        size_t i = primals_.size();
+        if (i < requiresGrad_.size() && requiresGrad_[i] && isFloating(t.dtype())) t.setRequiresGrad(true);
+        joint_.remember(p);
+        primals_.push_back(p);
+        fromCaptured_[{&n, -1}] = Argument::ref(p);
+    }
+
+    void addForwardCall(const Node& n) {
+        Node* m = copyCall(b_, n, fromCaptured_);
+        IValueList argValues;
+        for (const Argument& a : m->args) argValues.push_back(b_.value(a));
+        Kwargs kwargValues;
+        for (const auto& [name, a] : m->kwargs) kwargValues.emplace_back(name, b_.value(a));
+        auto [op, bound] = OpRegistry::instance().resolve(m->target, argValues, kwargValues);
+        IValue result = b_.value(Argument::ref(m));
+        bool graded = false;
+        if (m->gradEnabled && !managesGradItself(m->target))  // not under torch.no_grad(), not detach
+            for (const IValue& v : bound.values_) graded = graded || anyRequiresGrad(v);
+        if (graded) markRequiresGrad(result);
+        joint_.remember(m);
+        calls_.push_back({m, op, bound, result});
+    }
+
+    void accumulate(const Tensor& value, const Tensor& g) {
+        auto [it, fresh] = grads_.emplace(value.impl(), g);
+        if (!fresh) it->second = grad::add(it->second, g);
+    }
+
+    // Records call c's derivative when its (first) result has a gradient.
+    void differentiate(const ForwardCall& c) {
+        const IValueList* items = c.result.isSequence() ? &c.result.toSequence()->items : nullptr;
+        Tensor first = !items ? c.result.toTensor() : items->empty() || !(*items)[0].isTensor() ? Tensor() : (*items)[0].toTensor();
+        if (items)
+            for (size_t i = 1; i < items->size(); ++i)
+                if ((*items)[i].isTensor() && grads_.count((*items)[i].toTensor().impl()))
+                    throw AotUnsupported(fmt::format("a gradient flows into result {} of {}", i, c.node->name));
+        auto g = first.defined() ? grads_.find(first.impl()) : grads_.end();
+        if (g == grads_.end()) return;
+        joint_.differentiating = c.node;
+        std::vector<TensorSlot> slots = tensorSlots(c.args);
+        std::vector<Tensor> argGrads = slotGradients(*c.op, c.args, c.result, g->second, slots);
+        for (size_t s = 0; s < slots.size(); ++s) {
+            const Tensor& arg = slotTensor(c.args, slots[s]);
+            if (argGrads[s].defined() && arg.defined() && arg.requiresGrad()) accumulate(arg, argGrads[s]);
+        }
+    }
+
+    static ValueMap placeholders(GraphBuilder& b, const std::vector<Node*>& primals) {
+        ValueMap values;
+        for (Node* p : primals) values[{p, -1}] = Argument::ref(namedPlaceholder(b, p->name, p->meta[0], p->capturedName));
+        return values;
+    }
+
+    const Graph& graph_;
+    const std::vector<bool> requiresGrad_;
+    TracedJoint joint_;
+    GraphBuilder& b_ = joint_.b;
+    ValueMap fromCaptured_;
+    std::vector<Node*> primals_, tangents_;
+    std::vector<ForwardCall> calls_;
+    std::vector<Argument> userOutputs_, inputGrads_;
+    std::unordered_map<const TensorImpl*, Tensor> grads_;  // a traced value's gradient so far
+    std::vector<const Node*> backwardCalls_;               // the live recorded calls, in order
+    std::vector<ValueKey> saved_;                          // forward values and inputs the backward reads
+    AotGraphs out_;
+};
+
+}  // namespace
+
+AotGraphs aotGraphs(const Graph& graph, const std::vector<bool>& inputRequiresGrad) {
+    GradModeGuard noGrad(false);
+    AotTracer tracer(graph, inputRequiresGrad);
+    try {
+        tracer.traceForward();
+        tracer.traceBackward();
+    } catch (const AotUnsupported&) {
+        throw;
+    } catch (const Error& e) {  // an op the meta tensors cannot take, a derivative that raises
+        throw AotUnsupported(e.what());
+    }
+    tracer.partition();
+    tracer.copyJoint();
+    tracer.copyForward();
+    tracer.copyBackward();
+    return tracer.result();
 }
 
 }  // namespace fusescope

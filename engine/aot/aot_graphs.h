@@ -16,8 +16,8 @@
 
 namespace fusescope {
 
-// The graph cannot go through AOT Autograd here; what() says why. The caller runs it op by
-// op so that eager autograd records it.
+// The graph cannot go through AOT Autograd here; what() says why. The caller compiles it
+// without a backward graph: backward through its outputs raises, saying this.
 struct AotUnsupported : std::runtime_error {
     using std::runtime_error::runtime_error;
 };

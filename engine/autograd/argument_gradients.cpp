@@ -14,6 +14,18 @@ bool anyRequiresGrad(const IValue& v) {
     return false;
 }
 
+Tensor withoutHistory(const Tensor& t) {
+    auto impl = std::make_shared<TensorImpl>(*t.impl());
+    impl->autograd = {};
+    impl->requiresGrad = false;
+    return Tensor(impl);
+}
+
+bool managesGradItself(std::string_view opName) {
+    std::string_view base = baseOpName(opName);
+    return base == "requires_grad_" || base == "detach" || base == "detach_";
+}
+
 std::vector<TensorSlot> tensorSlots(const BoundArgs& args) {
     std::vector<TensorSlot> slots;
     for (size_t a = 0; a < args.size(); ++a) {

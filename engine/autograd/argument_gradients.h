@@ -12,6 +12,13 @@ namespace fusescope {
 // Whether a tensor in `v` (a tensor, or a list or tuple of them) requires grad.
 bool anyRequiresGrad(const IValue& v);
 
+// The same data as a new tensor object without autograd history (not requiring grad): what a
+// backward node keeps of a result, so that it does not hold itself.
+Tensor withoutHistory(const Tensor& t);
+
+// Ops that say themselves what requires grad (detach, requires_grad_): no backward node.
+bool managesGradItself(std::string_view opName);
+
 // Where a tensor of a call's arguments is: the argument, and its place in a Tensor[]
 // argument (0 for a Tensor).
 struct TensorSlot {

@@ -1,5 +1,6 @@
 #include "decompose/graph_builder.h"
 
+#include <algorithm>
 #include <map>
 
 #include "core/error.h"
@@ -22,6 +23,31 @@ CallStyle styleFor(const OpDef& def) {
 
 TensorMeta metaOf(const Tensor& t) { return TensorMeta{t.sizes(), t.strides(), t.dtype(), {}}; }
 
+void collectImpls(const IValue& v, std::vector<const TensorImpl*>& out) {
+    if (v.isTensor() && v.toTensor().defined()) out.push_back(v.toTensor().impl());
+    if (v.isSequence())
+        for (const IValue& item : v.toSequence()->items) collectImpls(item, out);
+}
+
+// A result that is one of the call's inputs (contiguous() of a contiguous tensor) as an
+// object of its own: every node's value is its own, as passes that key values by tensor
+// (AOT Autograd's gradients) need.
+IValue ownResult(const IValue& result, const IValueList& args, const Kwargs& kwargs) {
+    std::vector<const TensorImpl*> inputs;
+    for (const IValue& v : args) collectImpls(v, inputs);
+    for (const auto& kv : kwargs) collectImpls(kv.second, inputs);
+    auto own = [&inputs](const IValue& v) {
+        if (!v.isTensor() || !v.toTensor().defined() || std::find(inputs.begin(), inputs.end(), v.toTensor().impl()) == inputs.end())
+            return v;
+        const Tensor& t = v.toTensor();
+        return IValue(Tensor::emptyMeta(t.sizes(), t.strides(), t.dtype()));
+    };
+    if (!result.isSequence()) return own(result);
+    IValueList items;
+    for (const IValue& item : result.toSequence()->items) items.push_back(own(item));
+    return result.toSequence()->isTuple ? IValue::tuple(std::move(items)) : IValue::list(std::move(items));
+}
+
 }  // namespace
 
 Node* GraphBuilder::placeholder(const std::string& source, const TensorMeta& meta, const std::string& name) {
@@ -39,7 +65,7 @@ Node* GraphBuilder::call(const std::string& target, std::vector<Argument> args, 
     for (const auto& [name, a] : kwargs) kwargValues.emplace_back(name, value(a));
     auto [def, bound] = OpRegistry::instance().resolve(target, argValues, kwargValues);
     if (!def->infer) throw Error("internal error: op '" + def->name + "' has no shape inference");
-    IValue result = def->infer(bound);
+    IValue result = ownResult(def->infer(bound), argValues, kwargValues);
 
     auto symbol = operatorSymbols().find(target);
     bool asOperator = symbol != operatorSymbols().end() && args.size() == 2 && kwargs.empty();

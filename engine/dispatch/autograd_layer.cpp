@@ -18,11 +18,6 @@ namespace fusescope {
 
 namespace {
 
-// Ops that say themselves what requires grad.
-bool managesGradItself(const std::string& name) {
-    return name == "requires_grad_" || name == "detach" || name == "detach_";
-}
-
 bool isInplace(const std::string& name) { return !name.empty() && name.back() == '_' && !managesGradItself(name); }
 
 // The name of the op's backward node in PyTorch: its definition's, or the op's (an
@@ -56,13 +51,7 @@ struct SavedCall {
 };
 
 IValue withoutHistory(const IValue& v) {
-    if (v.isTensor()) {
-        if (!v.toTensor().defined()) return v;
-        auto impl = std::make_shared<TensorImpl>(*v.toTensor().impl());
-        impl->autograd = {};
-        impl->requiresGrad = false;
-        return IValue(Tensor(impl));
-    }
+    if (v.isTensor()) return v.toTensor().defined() ? IValue(fusescope::withoutHistory(v.toTensor())) : v;
     if (!v.isSequence()) return v;
     IValueList items;
     for (const IValue& item : v.toSequence()->items) items.push_back(withoutHistory(item));

@@ -132,6 +132,32 @@ except RuntimeError as e:
     EXPECT_EQ(run.out, "CompiledFunctionBackward False False\ntensor([0., 1., 2.])\nFalse\nTrying to backward through the graph a s\n");
 }
 
+// An op that returns its input (contiguous of a contiguous tensor), detach, and an input
+// returned as an output: gradients as eager's, the input still a leaf with its own history.
+TEST(AotAutograd, IdentityOpsDetachAndReturnedInputsKeepEagersGradients) {
+    ScriptRun run = runScript(R"(import torch
+x = torch.linspace(-1, 1, 6).reshape(2, 3).requires_grad_()
+w = torch.linspace(0, 1, 12).reshape(3, 4).requires_grad_()
+def f(x, w):
+    h = (x @ w).contiguous()
+    return (h * h.detach()).sum(), h.detach(), x
+for backend in ["aot_eager", "inductor"]:
+    grads = []
+    for fn in [f, torch.compile(f, backend=backend)]:
+        x.grad = w.grad = None
+        for step in range(2):
+            loss, detached, same = fn(x, w)
+            loss.backward()
+        grads.append((x.grad.clone(), w.grad.clone()))
+        print(backend, detached.requires_grad, same.requires_grad, x.is_leaf, x.grad_fn)
+    print(all(torch.allclose(a, b) for a, b in zip(*grads)))
+)");
+    ASSERT_EQ(run.error, "") << run.out;
+    EXPECT_EQ(run.out,
+              "aot_eager False True True None\naot_eager False True True None\nTrue\n"
+              "inductor False True True None\ninductor False True True None\nTrue\n");
+}
+
 TEST(AotAutograd, AGraphItCannotDifferentiateStillRunsCompiledAndItsBackwardSaysWhy) {
     ScriptRun run = runScript(R"(import torch
 x = torch.ones(2, 3, requires_grad=True)

@@ -23,8 +23,8 @@ GraphPane::GraphPane(SelectionContext* context, QWidget* parent) : Pane(context,
         tabs_->setTabVisible(tabs_->addTab(view, title), false);
         aot_.push_back({stage, view, {}});
         connect(view, &GraphView::nodeClicked, this, [this, i = aot_.size() - 1](const QString& node) {
-            auto it = aot_[i].captured.find(node);
-            if (it != aot_[i].captured.end() && !it->second.isEmpty()) this->context().selectGraphNode(it->second);
+            auto it = aot_[i].captured.find(node);  // a gradient sum made by no one op selects nothing
+            if (it != aot_[i].captured.end() && capturedNodes_.contains(it->second)) this->context().selectGraphNode(it->second);
         });
     }
     code_ = new CodeView(CodeView::Language::Python, tabs_);
@@ -39,6 +39,10 @@ GraphPane::GraphPane(SelectionContext* context, QWidget* parent) : Pane(context,
 void GraphPane::showCompile(const CompileArtifacts& a) {
     const CompileProvenance& provenance = a.provenance;
     code_->showText(a.graphs);
+    capturedNodes_.clear();
+    if (a.graph.contains("nodes") && a.graph["nodes"].is_array())
+        for (const auto& node : a.graph["nodes"])
+            if (node.is_object()) capturedNodes_.insert(qstringField(node, "name"));
     if (a.graph.is_null()) {
         captured_->clearGraph();
     } else {

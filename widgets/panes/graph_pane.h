@@ -8,6 +8,8 @@
 #include <map>
 #include <vector>
 
+#include <QSet>
+
 #include "panes/pane.h"
 
 class QTabWidget;
@@ -43,6 +45,7 @@ private:
     void showAotNodes(const QStringList& capturedNodes);
 
     QTabWidget* tabs_;
+    QSet<QString> capturedNodes_;  // of the compile's captured graph
     GraphView* captured_;
     GraphView* afterFusion_;
     std::vector<AotTab> aot_;
