@@ -45,6 +45,13 @@ void ownOutputs(std::vector<Tensor>& outputs, const std::vector<Tensor>& inputs)
             if (out.defined() && in.defined() && out.impl() == in.impl()) out = withoutHistory(out);
 }
 
+// Makes `out`, result `nr` of a compiled call, require grad with `node` as its grad_fn.
+void pointAt(const Tensor& out, const std::shared_ptr<AutogradNode>& node, size_t nr) {
+    out.setRequiresGrad(true);
+    out.impl()->autograd.gradFn = node;
+    out.impl()->autograd.outputNr = static_cast<int>(nr);
+}
+
 std::vector<Tensor> runForward(const std::shared_ptr<const AotPlan>& plan, const std::vector<Tensor>& inputs) {
     const AotGraphs& g = plan->graphs;
     bool graded = gradEnabled();  // under no_grad: nothing to differentiate
@@ -88,33 +95,34 @@ std::vector<Tensor> runForward(const std::shared_ptr<const AotPlan>& plan, const
         return perInput;
     };
     node->release = [kept] { kept->reset(); };
-    for (size_t o : g.outputsWithTangent) {
-        const Tensor& out = outputs[o];
-        out.setRequiresGrad(true);
-        out.impl()->autograd.gradFn = node;
-        out.impl()->autograd.outputNr = static_cast<int>(o);
-    }
+    for (size_t o : g.outputsWithTangent) pointAt(outputs[o], node, o);
     return outputs;
 }
 
-void logGraphs(const CompileRequest& request, const AotGraphs& g) {
+// The three graphs' readable code, written once for the log and the events.
+struct AotTexts {
+    std::string joint, forward, backward;
+};
+
+void logGraphs(const CompileRequest& request, const AotGraphs& g, const AotTexts& texts) {
     if (!request.logger) return;
-    auto text = [&](const char* title, const Graph& graph) {
-        return fmt::format("TRACED GRAPH\n ===== {} graph {} =====\n{}", title, request.graphName, graphReadable(graph));
+    auto text = [&](const char* title, const std::string& code) {
+        return fmt::format("TRACED GRAPH\n ===== {} graph {} =====\n{}", title, request.graphName, code);
     };
-    request.logger->artifact("aot_joint_graph", request.compileId, text("Joint", *g.joint));
-    request.logger->artifact("aot_graphs", request.compileId, text("Forward", *g.forward));
-    request.logger->artifact("aot_graphs", request.compileId, text("Backward", *g.backward));
+    request.logger->artifact("aot_joint_graph", request.compileId, text("Joint", texts.joint));
+    request.logger->artifact("aot_graphs", request.compileId, text("Forward", texts.forward));
+    request.logger->artifact("aot_graphs", request.compileId, text("Backward", texts.backward));
     std::string saved;
     for (const SavedValue& s : g.saved) saved += fmt::format("\n  {}: {}", s.name, s.meta.str());
     request.logger->log("aot", LogLevel::Info, request.compileId,
                         fmt::format("{}: partitioner {}; saved for backward ({}):{}", request.graphName, g.partitioner, g.saved.size(), saved));
 }
 
-void emitGraphs(const CompileRequest& request, const AotGraphs& g) {
+void emitGraphs(const CompileRequest& request, const AotGraphs& g, const AotTexts& texts) {
     if (!request.bus) return;
-    for (const auto& [stage, graph] : {std::pair{"aot_joint_graph", g.joint}, {"aot_forward_graph", g.forward}, {"aot_backward_graph", g.backward}})
-        request.bus->emit(IrDumpEvent{request.compileId, request.graphName, stage, graphReadable(*graph), {}, graphToJson(*graph)});
+    request.bus->emit(IrDumpEvent{request.compileId, request.graphName, "aot_joint_graph", texts.joint, {}, graphToJson(*g.joint)});
+    request.bus->emit(IrDumpEvent{request.compileId, request.graphName, "aot_forward_graph", texts.forward, {}, graphToJson(*g.forward)});
+    request.bus->emit(IrDumpEvent{request.compileId, request.graphName, "aot_backward_graph", texts.backward, {}, graphToJson(*g.backward)});
 }
 
 // A graph AOT Autograd cannot differentiate here still runs compiled; its outputs that
@@ -131,11 +139,8 @@ CompiledGraph forwardOnly(std::shared_ptr<const Graph> graph, const CompileReque
         ownOutputs(outputs, inputs);
         auto node = opaqueGradFn("CompiledFunctionBackward", reason);
         for (size_t o = 0; o < outputs.size(); ++o)
-            if (outputs[o].defined() && isFloating(outputs[o].dtype()) && !outputs[o].impl()->autograd.gradFn) {  // not eager's
-                outputs[o].setRequiresGrad(true);
-                outputs[o].impl()->autograd.gradFn = node;
-                outputs[o].impl()->autograd.outputNr = static_cast<int>(o);
-            }
+            if (outputs[o].defined() && isFloating(outputs[o].dtype()) && !outputs[o].impl()->autograd.gradFn)  // not eager's
+                pointAt(outputs[o], node, o);
         return outputs;
     };
 }
@@ -154,8 +159,10 @@ CompiledGraph compileThroughAot(std::shared_ptr<const Graph> graph, const Compil
     } catch (const AotUnsupported& e) {
         return forwardOnly(graph, request, compile, e.what());
     }
-    logGraphs(request, plan->graphs);
-    emitGraphs(request, plan->graphs);
+    const AotGraphs& g = plan->graphs;
+    AotTexts texts{graphReadable(*g.joint), graphReadable(*g.forward), graphReadable(*g.backward)};
+    logGraphs(request, g, texts);
+    emitGraphs(request, g, texts);
     plan->forward = compile(plan->graphs.forward, request);
     CompileRequest backwardRequest = request;
     backwardRequest.graphName = request.graphName + "_backward";

@@ -50,7 +50,7 @@ const OpDef* functionalOf(const OpDef& inPlace, const BoundArgs& args) {
     name.erase(baseOpName(name).size() - 1, 1);
     const OpDef* functional = OpRegistry::instance().find(name);
     if (!functional || !functional->infer) return nullptr;
-    ParsedSchema schema = parseSchema(functional->schema);
+    const ParsedSchema& schema = OpRegistry::instance().parsed(*functional);  // cached: this runs per call
     if (schema.params.size() != args.names.size()) return nullptr;
     for (size_t i = 0; i < args.names.size(); ++i)
         if (schema.params[i].name != args.names[i]) return nullptr;
