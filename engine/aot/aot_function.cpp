@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "aot/aot_graphs.h"
+#include "aot/functionalize.h"
 #include "autograd/argument_gradients.h"
 #include "core/autograd_node.h"
 #include "core/grad_mode.h"
@@ -145,12 +146,10 @@ CompiledGraph forwardOnly(std::shared_ptr<const Graph> graph, const CompileReque
     };
 }
 
-}  // namespace
-
-CompiledGraph compileThroughAot(std::shared_ptr<const Graph> graph, const CompileRequest& request, const CompileOneGraph& compile) {
-    std::vector<bool> requiresGrad;
-    if (request.exampleInputs)
-        for (const Tensor& t : *request.exampleInputs) requiresGrad.push_back(t.defined() && t.requiresGrad());
+// A graph without in-place calls, compiled with its forward and backward graphs when its
+// inputs require grad.
+CompiledGraph compileFunctional(std::shared_ptr<const Graph> graph, const CompileRequest& request, const CompileOneGraph& compile,
+                                const std::vector<bool>& requiresGrad) {
     if (!gradEnabled() || std::none_of(requiresGrad.begin(), requiresGrad.end(), [](bool b) { return b; }))
         return compile(graph, request);
     auto plan = std::make_shared<AotPlan>();
@@ -170,6 +169,47 @@ CompiledGraph compileThroughAot(std::shared_ptr<const Graph> graph, const Compil
     plan->backward = compile(plan->graphs.backward, backwardRequest);
     std::shared_ptr<const AotPlan> run = plan;
     return [run](const std::vector<Tensor>& inputs) { return runForward(run, inputs); };
+}
+
+// Runs a functionalized graph as the captured one: the new value of each input it changed
+// is copied into that input, and an output that is such an input is the input itself.
+CompiledGraph withInputsChanged(CompiledGraph compiled, const FunctionalGraph& f) {
+    return [compiled, changed = f.changedInputs, users = f.userOutputs, isInput = f.outputIsInput](const std::vector<Tensor>& inputs) {
+        std::vector<Tensor> results = compiled(inputs);
+        GradModeGuard noGrad(false);
+        for (size_t k = 0; k < changed.size(); ++k) dispatch("copy_", {IValue(inputs[changed[k]]), IValue(results[users + k])});
+        results.resize(users);
+        for (size_t o = 0; o < users; ++o)
+            if (isInput[o] >= 0) results[o] = inputs[static_cast<size_t>(isInput[o])];
+        return results;
+    };
+}
+
+void logFunctionalized(const CompileRequest& request, const Graph& captured, const FunctionalGraph& f) {
+    if (!request.logger) return;
+    std::string changed;
+    for (size_t input : f.changedInputs) changed += (changed.empty() ? "" : ", ") + captured.placeholders()[input]->name;
+    request.logger->log("aot", LogLevel::Info, request.compileId,
+                        fmt::format("{}: functionalized {} in-place call(s); inputs changed in place, copied back after each call: {}",
+                                    request.graphName, f.inPlaceCalls, changed.empty() ? "none" : changed));
+}
+
+}  // namespace
+
+CompiledGraph compileThroughAot(std::shared_ptr<const Graph> graph, const CompileRequest& request, const CompileOneGraph& compile) {
+    std::vector<bool> requiresGrad;
+    if (request.exampleInputs)
+        for (const Tensor& t : *request.exampleInputs) requiresGrad.push_back(t.defined() && t.requiresGrad());
+    std::optional<FunctionalGraph> functional;
+    try {
+        functional = functionalize(*graph, requiresGrad);
+    } catch (const AotUnsupported& e) {  // the graph keeps its in-place calls: it runs eagerly, without a backward graph
+        if (request.logger)
+            request.logger->log("aot", LogLevel::Info, request.compileId, fmt::format("{}: cannot functionalize: {}", request.graphName, e.what()));
+    }
+    if (!functional) return compileFunctional(graph, request, compile, requiresGrad);
+    logFunctionalized(request, *graph, *functional);
+    return withInputsChanged(compileFunctional(functional->graph, request, compile, requiresGrad), *functional);
 }
 
 }  // namespace fusescope

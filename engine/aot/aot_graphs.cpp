@@ -10,7 +10,7 @@
 #include "autograd/argument_gradients.h"
 #include "autograd/derivative_ops.h"
 #include "core/grad_mode.h"
-#include "decompose/graph_builder.h"
+#include "decompose/graph_copy.h"
 #include "decompose/rewrite.h"
 #include "dispatch/dispatcher.h"
 
@@ -18,51 +18,12 @@ namespace fusescope {
 
 namespace {
 
-using ValueKey = std::pair<const Node*, int>;  // a node's result (output index -1: its only one)
-using ValueMap = std::map<ValueKey, Argument>;
-
-Argument mapped(const Argument& a, const ValueMap& values) {
-    if (a.kind == Argument::Kind::NodeRef) {
-        auto it = values.find({a.node, a.outputIndex});
-        if (it == values.end()) throw AotUnsupported(fmt::format("internal error: {} was not copied", a.node->name));
-        return it->second;
-    }
-    if (a.kind == Argument::Kind::Constant) return a;
-    std::vector<Argument> items;
-    for (const Argument& item : a.items) items.push_back(mapped(item, values));
-    return Argument::sequence(std::move(items), a.kind == Argument::Kind::Tuple);
-}
-
-void forEachRef(const Argument& a, const std::function<void(const Argument&)>& visit) {
-    if (a.kind == Argument::Kind::NodeRef) visit(a);
-    for (const Argument& item : a.items) forEachRef(item, visit);
-}
-void forEachRef(const Node& n, const std::function<void(const Argument&)>& visit) {
-    for (const Argument& a : n.args) forEachRef(a, visit);
-    for (const auto& kw : n.kwargs) forEachRef(kw.second, visit);
-}
-
 // A placeholder named `name` (not the sanitized source a captured input gets), standing for
 // the captured node `captured` (its input, or a value backward saved).
 Node* namedPlaceholder(GraphBuilder& b, const std::string& name, const TensorMeta& meta, const std::string& captured = "") {
     Node* p = b.placeholder(name, meta, name);
     p->capturedName = captured;
     return p;
-}
-
-// Copies call `n` into `b`, its arguments through `values`, which then map its results too.
-Node* copyCall(GraphBuilder& b, const Node& n, ValueMap& values) {
-    std::vector<Argument> args;
-    for (const Argument& a : n.args) args.push_back(mapped(a, values));
-    ArgumentKwargs kwargs;
-    for (const auto& [name, a] : n.kwargs) kwargs.emplace_back(name, mapped(a, values));
-    Node* c = b.call(n.target, std::move(args), std::move(kwargs));
-    copyProvenance(n, *c);
-    if (c->returnsTuple)
-        for (size_t i = 0; i < c->meta.size(); ++i) values[{&n, static_cast<int>(i)}] = Argument::ref(c, static_cast<int>(i));
-    else
-        values[{&n, -1}] = Argument::ref(c);
-    return c;
 }
 
 void markRequiresGrad(const IValue& v) {
@@ -338,15 +299,15 @@ AotGraphs aotGraphs(const Graph& graph, const std::vector<bool>& inputRequiresGr
     try {
         tracer.traceForward();
         tracer.traceBackward();
+        tracer.partition();
+        tracer.copyJoint();
+        tracer.copyForward();
+        tracer.copyBackward();
     } catch (const AotUnsupported&) {
         throw;
     } catch (const Error& e) {  // an op the meta tensors cannot take, a derivative that raises
         throw AotUnsupported(e.what());
     }
-    tracer.partition();
-    tracer.copyJoint();
-    tracer.copyForward();
-    tracer.copyBackward();
     return tracer.result();
 }
 

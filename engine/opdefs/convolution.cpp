@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "autograd/derivative_ops.h"
 #include "core/error.h"
 #include "lower/piecewise.h"
 #include "opdefs/op_families.h"
@@ -44,7 +45,8 @@ WindowInput windowInput(const Tensor& input, size_t spatial, const char* op) {
     if (input.dim() != static_cast<int64_t>(spatial) + 1 && input.dim() != static_cast<int64_t>(spatial) + 2)
         throw ScriptError("RuntimeError", fmt::format("Expected {}D (unbatched) or {}D (batched) input to {}, but got input of size: {}",
                                                       spatial + 1, spatial + 2, op, shapeStr(input.sizes())));
-    WindowInput w{input.isContiguous() ? input : contiguousCopy(input), input.dim() == static_cast<int64_t>(spatial) + 2, {}};
+    // A meta tensor (shapes only) is never copied.
+    WindowInput w{input.isContiguous() || input.isMeta() ? input : contiguousCopy(input), input.dim() == static_cast<int64_t>(spatial) + 2, {}};
     w.spatialSizes.assign(input.sizes().end() - static_cast<int64_t>(spatial), input.sizes().end());
     return w;
 }
@@ -358,6 +360,72 @@ std::vector<LValue> lowerMaxPool(LoweringContext& c, const LoweringArgs& a) {
     return {windowReduction(c, a.tensor("self"), poolArgs(a.bound(), true), ReductionKind::Max, -INFINITY)};
 }
 
+// Max pooling's gradient at each input position: the sum, over the windows that can hold it
+// (kernel offsets whose window start falls on the stride), of each window's gradient where
+// the window took its maximum from this position (the first holding it, or the last NaN, as
+// the eager kernel). Each window's maximum is found again from its loads: the kernel's area
+// squared loads per position, so larger windows run eagerly.
+std::vector<LValue> lowerMaxPoolBackward(LoweringContext& c, const LoweringArgs& a) {
+    PoolArgs p = poolArgs(a.bound(), true);
+    if (p.kernel[0] * p.kernel[1] > 9) c.unsupported("max_pool2d_backward over windows of more than 9 elements");
+    LValue x = a.tensor("self"), g = a.tensor("grad_output");
+    if (!x.storageBacked()) x = c.realize(x, nullptr, "the input of max pooling's gradient, read at computed positions");
+    if (!g.storageBacked()) g = c.realize(g, nullptr, "the gradient max pooling's gradient reads at computed positions");
+    Shape in = staticSizes(c, x.sizes, "max_pool2d_backward"), out = staticSizes(c, g.sizes, "max_pool2d_backward");
+    const size_t rank = in.size();
+    const DType t = x.dtype;
+    auto inner = [x, g, p, in, out, rank, t](LoopBodyBuilder& b, const std::vector<IndexExpr>& i) {
+        auto all = [&b](int a, int c) { return a < 0 ? c : b.call(LoopOpKind::LogicalAnd, {a, c}, DType::Bool); };
+        auto compare = [&b](LoopOpKind k, int v, int64_t bound) { return b.call(k, {v, b.constant(static_cast<double>(bound), DType::Int64)}, DType::Bool); };
+        const std::vector<IndexExpr> lead(i.begin(), i.begin() + static_cast<int64_t>(rank) - 2);
+        int total = b.constant(0, t);
+        for (int64_t kh = 0; kh < p.kernel[0]; ++kh)
+            for (int64_t kw = 0; kw < p.kernel[1]; ++kw) {
+                // The window whose (kh, kw) element this position is, if there is one.
+                int holds = -1;
+                std::vector<IndexExpr> window = lead;
+                for (size_t d = 0; d < 2; ++d) {
+                    IndexExpr start = i[rank - 2 + d] + IndexExpr(p.padding[d] - (d == 0 ? kh : kw) * p.dilation[d]);
+                    int v = indexConstant(b, start);
+                    holds = all(holds, all(compare(LoopOpKind::Ge, v, 0), compare(LoopOpKind::Lt, v, out[rank - 2 + d] * p.stride[d])));
+                    if (p.stride[d] > 1) {
+                        int rest = b.call(LoopOpKind::Mod, {v, b.constant(static_cast<double>(p.stride[d]), DType::Int64)}, DType::Int64);
+                        holds = all(holds, compare(LoopOpKind::Eq, rest, 0));
+                    }
+                    window.push_back(IndexExpr::floorDiv(start, IndexExpr(p.stride[d]), b.ranges()));
+                }
+                // Where that window took its maximum.
+                int best = b.constant(-INFINITY, t), taken = b.constant(-1, DType::Int64);
+                for (int64_t jh = 0; jh < p.kernel[0]; ++jh)
+                    for (int64_t jw = 0; jw < p.kernel[1]; ++jw) {
+                        std::vector<IndexExpr> at = lead;
+                        int inside = holds;
+                        for (size_t d = 0; d < 2; ++d) {
+                            IndexExpr pos = window[rank - 2 + d] * IndexExpr(p.stride[d]) +
+                                            IndexExpr((d == 0 ? jh : jw) * p.dilation[d] - p.padding[d]);
+                            int v = indexConstant(b, pos);
+                            inside = all(inside, all(compare(LoopOpKind::Ge, v, 0), compare(LoopOpKind::Lt, v, in[rank - 2 + d])));
+                            at.push_back(pos);
+                        }
+                        int value = b.maskedLoad(x.buffer, x.view.indexOf(at).simplify(b.ranges()), inside, t);
+                        int better = b.call(LoopOpKind::LogicalOr,
+                                            {b.call(LoopOpKind::LogicalOr, {compare(LoopOpKind::Lt, taken, 0), b.call(LoopOpKind::Gt, {value, best}, DType::Bool)},
+                                                    DType::Bool),
+                                             b.call(LoopOpKind::IsNan, {value}, DType::Bool)},
+                                            DType::Bool);
+                        int take = all(inside, better);
+                        best = b.call(LoopOpKind::Where, {take, value, best}, t);
+                        taken = b.call(LoopOpKind::Where, {take, b.constant(static_cast<double>(jh * p.kernel[1] + jw), DType::Int64), taken}, DType::Int64);
+                    }
+                int mine = all(holds, compare(LoopOpKind::Eq, taken, kh * p.kernel[1] + kw));
+                int grad = b.maskedLoad(g.buffer, g.view.indexOf(window).simplify(b.ranges()), mine, t);
+                total = b.call(LoopOpKind::Add, {total, b.call(LoopOpKind::Where, {mine, grad, b.constant(0, t)}, t)}, t);
+            }
+        return total;
+    };
+    return {c.lazy(c.outputSizes(), t, inner, {x, g})};
+}
+
 // Every window inside the input (no padding, no ceil_mode overhang): a constant divisor.
 std::vector<LValue> lowerAvgPool(LoweringContext& c, const LoweringArgs& a) {
     PoolArgs p = poolArgs(a.bound(), false);
@@ -385,6 +453,113 @@ std::vector<LValue> lowerAdaptiveAvgPool(LoweringContext& c, const LoweringArgs&
     return {divided(c, windowReduction(c, x, p, ReductionKind::Sum, 0), p.kernel[0] * p.kernel[1])};
 }
 
+// ---- derivatives ---------------------------------------------------------------------------
+
+Tensor conv2d(const Tensor& x, const Tensor& w, const std::vector<int64_t>& stride, const std::vector<int64_t>& padding,
+              const std::vector<int64_t>& dilation, int64_t groups) {
+    return grad::call("conv2d", {x, w, IValue(), IValue::intList(stride), IValue::intList(padding), IValue::intList(dilation), groups});
+}
+
+Tensor narrowed(const Tensor& t, int64_t dim, int64_t start, int64_t length) {
+    return start == 0 && length == t.size(dim) ? t : grad::call("narrow", {t, dim, start, length});
+}
+
+// `t` with `count` zeros appended along `dim`.
+Tensor zeroPadded(const Tensor& t, int64_t dim, int64_t count) {
+    if (count <= 0) return t;
+    Shape zeros = t.sizes();
+    zeros[static_cast<size_t>(dim)] = count;
+    return grad::call("cat", {IValue::list({t, grad::zeros(zeros, t.dtype())}), dim});
+}
+
+// `g` with stride - 1 zeros between its elements along `dim`: a strided convolution's
+// gradient as the transposed convolution reads it.
+Tensor dilated(const Tensor& g, int64_t dim, int64_t stride) {
+    if (stride == 1 || g.size(dim) <= 1) return g;
+    Tensor spaced = zeroPadded(grad::call("unsqueeze", {g, dim + 1}), dim + 1, stride - 1);
+    Shape sizes = g.sizes();
+    sizes[static_cast<size_t>(dim)] *= stride;
+    return narrowed(grad::reshape(spaced, sizes), dim, 0, (g.size(dim) - 1) * stride + 1);
+}
+
+// 2-D convolution geometry of a gradient (conv1d's as height 1).
+struct ConvGradient {
+    Tensor x, w, g;  // N C H W, O C/groups KH KW, N O OH OW
+    std::vector<int64_t> stride, padding, dilation;
+    int64_t groups;
+};
+
+// The input's gradient: a transposed convolution, the gradient dilated by the stride (and
+// padded to the rows the last window did not reach) convolved with each group's kernels
+// flipped and their in and out channels swapped.
+Tensor convolutionInputGradient(const ConvGradient& c) {
+    const int64_t outPerGroup = c.w.size(0) / c.groups, inPerGroup = c.w.size(1);
+    Tensor g = c.g;
+    std::vector<int64_t> fullPadding;
+    for (int64_t d = 0; d < 2; ++d) {
+        const auto i = static_cast<size_t>(d);
+        const int64_t reach = c.dilation[i] * (c.w.size(2 + d) - 1);
+        g = dilated(g, 2 + d, c.stride[i]);
+        g = zeroPadded(g, 2 + d, c.x.size(2 + d) + 2 * c.padding[i] - reach - g.size(2 + d));
+        fullPadding.push_back(reach);
+    }
+    Tensor w = grad::reshape(c.w, {c.groups, outPerGroup, inPerGroup, c.w.size(2), c.w.size(3)});
+    w = grad::reshape(grad::transpose(w, 1, 2), {c.groups * inPerGroup, outPerGroup, c.w.size(2), c.w.size(3)});
+    w = grad::call("flip", {w, IValue::intList({2, 3})});
+    Tensor full = conv2d(g, w, {1, 1}, fullPadding, c.dilation, c.groups);
+    for (int64_t d = 0; d < 2; ++d) full = narrowed(full, 2 + d, c.padding[static_cast<size_t>(d)], c.x.size(2 + d));
+    return full;
+}
+
+// The weight's gradient, per group: the input (channels as the batch) convolved with the
+// gradient (its channels as kernels), stride and dilation swapped, cut to the kernel's size.
+Tensor convolutionWeightGradient(const ConvGradient& c) {
+    const int64_t outPerGroup = c.w.size(0) / c.groups, inPerGroup = c.w.size(1);
+    IValueList groups;
+    for (int64_t k = 0; k < c.groups; ++k) {
+        Tensor x = narrowed(c.x, 1, k * inPerGroup, inPerGroup), g = narrowed(c.g, 1, k * outPerGroup, outPerGroup);
+        Tensor r = conv2d(grad::transpose(x, 0, 1), grad::transpose(g, 0, 1), c.dilation, c.padding, c.stride, 1);
+        r = narrowed(narrowed(r, 2, 0, c.w.size(2)), 3, 0, c.w.size(3));
+        groups.emplace_back(grad::transpose(r, 0, 1));
+    }
+    return groups.size() == 1 ? groups[0].toTensor() : grad::call("cat", {IValue::list(groups), 0});
+}
+
+ArgumentGradients convolutionGradients(const DerivativeArgs& d, size_t spatial) {
+    ConvArgs a = convArgs(d.args);
+    ConvGradient c{d.input("input"), d.input("weight"), d.grad, a.stride, a.padding, a.dilation, a.groups};
+    const bool batched = c.x.dim() == static_cast<int64_t>(spatial) + 2;
+    auto unsqueeze = [](const Tensor& t, int64_t dim) { return grad::call("unsqueeze", {t, dim}); };
+    if (!batched) c.x = unsqueeze(c.x, 0), c.g = unsqueeze(c.g, 0);
+    if (spatial == 1) {  // as 2-D with height 1
+        c.x = unsqueeze(c.x, 2), c.g = unsqueeze(c.g, 2), c.w = unsqueeze(c.w, 2);
+        c.stride.insert(c.stride.begin(), 1), c.padding.insert(c.padding.begin(), 0), c.dilation.insert(c.dilation.begin(), 1);
+    }
+    auto back = [&](Tensor t, bool batchDim) {
+        if (spatial == 1) t = grad::call("squeeze", {t, IValue::intList({2})});
+        return batchDim && !batched ? grad::call("squeeze", {t, IValue::intList({0})}) : t;
+    };
+    ArgumentGradients out;
+    if (d.wants("input")) out.emplace_back("input", back(convolutionInputGradient(c), true));
+    if (d.wants("weight")) out.emplace_back("weight", back(convolutionWeightGradient(c), false));
+    if (d.wants("bias")) {
+        std::vector<int64_t> dims;
+        for (int64_t k = 0; k < d.grad.dim(); ++k)
+            if (k != (batched ? 1 : 0)) dims.push_back(k);
+        out.emplace_back("bias", grad::call("sum", {d.grad, IValue::intList(dims)}));
+    }
+    return out;
+}
+
+ResultMeta maxPoolBackwardMeta(const BoundArgs& a) { return contiguousMeta(a.tensor("self").sizes(), a.tensor("self").dtype()); }
+
+void maxPoolBackwardInto(const BoundArgs& a, const Tensor& out) {
+    WindowInput in = windowInput(a.tensor("self"), 2, "max_pool2d_backward");
+    const Tensor& g = a.tensor("grad_output");
+    Tensor gradOutput = g.isContiguous() ? g : contiguousCopy(g);
+    maxPoolBackward(out.dtype(), poolShape(a, gradOutput, true, in), in.data.dataPtr(), gradOutput.dataPtr(), out.dataPtr());
+}
+
 constexpr const char* kConvolutionSchemaTail =
     "(Tensor input, Tensor weight, Tensor? bias=None, int[{0}] stride=1, int[{0}] padding=0, int[{0}] dilation=1, int groups=1) -> Tensor";
 
@@ -398,8 +573,9 @@ OpDef& addConvolution(OpRegistry& r, const char* name, size_t spatial) {
 }  // namespace
 
 void registerConvolutionOps(OpRegistry& r) {
-    gradFnNamed(addConvolution(r, "conv1d", 1), "ConvolutionBackward0");
-    gradFnNamed(addConvolution(r, "conv2d", 2), "ConvolutionBackward0");
+    for (size_t spatial : {1, 2})
+        differentiateWith(gradFnNamed(addConvolution(r, spatial == 1 ? "conv1d" : "conv2d", spatial), "ConvolutionBackward0"),
+                          [spatial](const DerivativeArgs& d) { return convolutionGradients(d, spatial); });
     gradFnNamed(lowerWith(r.add(makeOp("max_pool2d",
                                        "max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, "
                                        "int[2] dilation=1, bool ceil_mode=False) -> Tensor",
@@ -410,6 +586,17 @@ void registerConvolutionOps(OpRegistry& r) {
                                        })),
                           lowerMaxPool),
                 "MaxPool2DWithIndicesBackward0");
+    // Max pooling's gradient, as its derivative calls it (the windows' maxima found again).
+    lowerWith(r.add(makeOp("max_pool2d_backward",
+                            "max_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, "
+                            "int[2] dilation=1, bool ceil_mode=False) -> Tensor",
+                            {true, false, false}, maxPoolBackwardMeta, maxPoolBackwardInto)),
+              lowerMaxPoolBackward);
+    differentiateWith(r.definition("max_pool2d"), [](const DerivativeArgs& d) {
+        const BoundArgs& a = d.args;
+        return ArgumentGradients{{"self", grad::call("max_pool2d_backward", {d.grad, d.input("self"), a["kernel_size"], a["stride"],
+                                                                             a["padding"], a["dilation"], a["ceil_mode"]})}};
+    });
     gradFnNamed(lowerWith(r.add(makeOp("avg_pool2d",
                                        "avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, "
                                        "bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor",

@@ -173,6 +173,7 @@ OpDef& addConversion(OpRegistry& r, std::string name, std::string schema, OpFlag
     d.isMethod = flags.method;
     d.kernel = [fn](const BoundArgs& a) { return IValue(fn(a, a.tensor("self"))); };
     d.infer = d.kernel;
+    d.mayAlias = true;  // self when nothing changes
     OpDef& op = r.add(std::move(d));
     return lowering ? lowerWith(op, std::move(lowering)) : op;
 }

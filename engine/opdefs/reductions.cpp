@@ -303,19 +303,30 @@ namespace {
 
 // A sum's gradient spreads back over what it summed; a mean's, divided by how many.
 void registerReductionDerivatives(OpRegistry& r) {
-    auto spread = [](const DerivativeArgs& d) {
-        const Tensor& self = d.input("self");
+    // A tensor of the result's shape (its gradient, the result) spread over the input's.
+    auto spread = [](const DerivativeArgs& d, const Tensor& t) {
         std::vector<int64_t> dims = d.args["dim"].isNone() ? std::vector<int64_t>{} : d.args.ints("dim");
-        return grad::unreduce(d.grad, self.sizes(), dims, d.args.flag("keepdim"));
+        return grad::unreduce(t, d.input("self").sizes(), dims, d.args.flag("keepdim"));
     };
     differentiateWith(r.definition("sum"), [spread](const DerivativeArgs& d) {
-        return ArgumentGradients{{"self", grad::fitTo(spread(d), d.input("self"))}};
+        return ArgumentGradients{{"self", grad::fitTo(spread(d, d.grad), d.input("self"))}};
     }, Saved::SizesOnly);
     differentiateWith(r.definition("mean"), [spread](const DerivativeArgs& d) {
         const Tensor& self = d.input("self");
         double count = self.numel() == 0 ? 1.0 : static_cast<double>(self.numel()) / static_cast<double>(std::max<int64_t>(1, d.out().numel()));
-        return ArgumentGradients{{"self", grad::fitTo(grad::mul(spread(d), 1.0 / count), self)}};
+        return ArgumentGradients{{"self", grad::fitTo(grad::mul(spread(d, d.grad), 1.0 / count), self)}};
     }, Saved::SizesOnly);
+    // var: 2 (x - mean) / (n - correction) times the spread gradient; std: that over 2 std.
+    for (bool takeSqrt : {false, true})
+        differentiateWith(r.definition(takeSqrt ? "std" : "var"), [spread, takeSqrt](const DerivativeArgs& d) {
+            const Tensor& self = d.input("self");
+            double count = static_cast<double>(self.numel()) / static_cast<double>(std::max<int64_t>(1, d.out().numel()));
+            Tensor centered = grad::sub(self, grad::call("mean", {self, d.args["dim"], true}));
+            Tensor scaled = grad::mul(centered, 2.0 / std::max(0.0, count - varianceCorrection(d.args)));
+            Tensor g = spread(d, d.grad);
+            if (takeSqrt) g = grad::div(g, grad::mul(spread(d, d.out()), 2.0));
+            return ArgumentGradients{{"self", grad::fitTo(grad::mul(g, scaled), self)}};
+        });
 }
 
 }  // namespace

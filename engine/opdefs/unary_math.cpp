@@ -144,6 +144,9 @@ void registerUnaryDerivatives(OpRegistry& r) {
     unaryDerivative("exp", [](D d) { return grad::mul(d.grad, d.out()); });
     unaryDerivative("log", [](D d) { return grad::div(d.grad, d.input("self")); });
     unaryDerivative("sqrt", [](D d) { return grad::div(d.grad, grad::mul(d.out(), 2.0)); });
+    unaryDerivative("rsqrt", [](D d) {  // -1/2 x^(-3/2)
+        return grad::mul(d.grad, grad::mul(grad::mul(grad::mul(d.out(), d.out()), d.out()), -0.5));
+    });
     unaryDerivative("sin", [](D d) { return grad::mul(d.grad, grad::call("cos", {d.input("self")})); });
     unaryDerivative("cos", [](D d) { return grad::neg(grad::mul(d.grad, grad::call("sin", {d.input("self")}))); });
     unaryDerivative("tanh", [](D d) {  // 1 - tanh(x)^2

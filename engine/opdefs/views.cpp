@@ -53,6 +53,7 @@ OpDef& addView(OpRegistry& r, std::string name, std::string schema, OpFlags flag
     };
     d.infer = fn;
     d.kernel = fn;
+    d.mayAlias = true;
     OpDef& op = r.add(std::move(d));
     return lowering ? lowerWith(op, std::move(lowering)) : op;
 }
@@ -102,6 +103,7 @@ OpDef reshapeLike(std::string name, std::string schema, OpFlags flags, std::func
         return IValue(reshapeTo(self, shape(a, self)));
     };
     d.infer = d.kernel;
+    d.mayAlias = true;
     return d;
 }
 
@@ -466,6 +468,7 @@ void registerViewOps(OpRegistry& r) {
         return IValue::tuple(std::move(parts));
     };
     unbind.infer = unbind.kernel;
+    unbind.mayAlias = true;
     lowerWith(r.add(std::move(unbind)), lowerUnbind);
 
     OpDef contiguous;
@@ -481,6 +484,7 @@ void registerViewOps(OpRegistry& r) {
         return IValue(copy);
     };
     contiguous.infer = contiguous.kernel;
+    contiguous.mayAlias = true;
     OpDef& contiguousOp = lowerWith(r.add(std::move(contiguous)), lowerIdentity);
     gradFnNamed(contiguousOp, "CloneBackward0");
     registerViewDerivatives(r);

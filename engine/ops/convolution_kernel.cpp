@@ -1,10 +1,12 @@
 #include "ops/convolution_kernel.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <utility>
 #include <vector>
 
 #include "core/error.h"
@@ -170,25 +172,44 @@ void convolutionOneDnn(const WindowShape& s, int64_t outChannels, int64_t groups
 // Pooling stays in plain loops: PyTorch's max pooling propagates NaN, and its average
 // pooling divides by the window clipped to the padded input (ceil_mode's overhang
 // excluded), rules oneDNN's pooling does not share.
-template <class T> void maxPoolLoops(const WindowShape& s, const T* x, T* y) {
+// Window (oh, ow) of one plane's maximum and where it took it (an offset in the plane, -1
+// for a window wholly in the padding): the first position holding it, or the last NaN, as
+// PyTorch's CPU kernel picks.
+template <class T> std::pair<T, int64_t> windowMaximum(const WindowShape& s, const T* plane, int64_t oh, int64_t ow) {
     const auto [H, W] = s.input;
-    const auto [OH, OW] = s.output;
+    T best = -std::numeric_limits<T>::infinity();
+    int64_t at = -1;
+    for (int64_t kh = 0; kh < s.kernel[0]; ++kh) {
+        int64_t ih = oh * s.stride[0] - s.padding[0] + kh * s.dilation[0];
+        if (ih < 0 || ih >= H) continue;
+        for (int64_t kw = 0; kw < s.kernel[1]; ++kw) {
+            int64_t iw = ow * s.stride[1] - s.padding[1] + kw * s.dilation[1];
+            if (iw < 0 || iw >= W) continue;
+            T v = plane[ih * W + iw];
+            if (at < 0 || v > best || std::isnan(v)) best = v, at = ih * W + iw;
+        }
+    }
+    return {best, at};
+}
+
+template <class T> void maxPoolLoops(const WindowShape& s, const T* x, T* y) {
+    const int64_t planeSize = s.input[0] * s.input[1];
     for (int64_t plane = 0; plane < s.batch * s.channels; ++plane)
-        for (int64_t oh = 0; oh < OH; ++oh)
-            for (int64_t ow = 0; ow < OW; ++ow) {
-                T best = -std::numeric_limits<T>::infinity();
-                for (int64_t kh = 0; kh < s.kernel[0]; ++kh) {
-                    int64_t ih = oh * s.stride[0] - s.padding[0] + kh * s.dilation[0];
-                    if (ih < 0 || ih >= H) continue;
-                    for (int64_t kw = 0; kw < s.kernel[1]; ++kw) {
-                        int64_t iw = ow * s.stride[1] - s.padding[1] + kw * s.dilation[1];
-                        if (iw < 0 || iw >= W) continue;
-                        T v = x[(plane * H + ih) * W + iw];
-                        if (v > best || std::isnan(v)) best = v;
-                        if (std::isnan(best)) break;
-                    }
-                }
-                y[(plane * OH + oh) * OW + ow] = best;
+        for (int64_t oh = 0; oh < s.output[0]; ++oh)
+            for (int64_t ow = 0; ow < s.output[1]; ++ow)
+                y[(plane * s.output[0] + oh) * s.output[1] + ow] = windowMaximum(s, x + plane * planeSize, oh, ow).first;
+}
+
+// Each window's gradient goes to the position its maximum came from, summed where windows
+// overlap.
+template <class T> void maxPoolBackwardLoops(const WindowShape& s, const T* x, const T* gy, T* gx) {
+    const int64_t planeSize = s.input[0] * s.input[1];
+    std::fill(gx, gx + s.batch * s.channels * planeSize, T(0));
+    for (int64_t plane = 0; plane < s.batch * s.channels; ++plane)
+        for (int64_t oh = 0; oh < s.output[0]; ++oh)
+            for (int64_t ow = 0; ow < s.output[1]; ++ow) {
+                int64_t at = windowMaximum(s, x + plane * planeSize, oh, ow).second;
+                if (at >= 0) gx[plane * planeSize + at] += gy[(plane * s.output[0] + oh) * s.output[1] + ow];
             }
 }
 
@@ -234,6 +255,12 @@ void convolutionForward(DType dtype, const WindowShape& shape, int64_t outChanne
 void maxPoolForward(DType dtype, const WindowShape& shape, const void* x, void* y) {
     if (dtype == DType::Float64) maxPoolLoops(shape, static_cast<const double*>(x), static_cast<double*>(y));
     else maxPoolLoops(shape, static_cast<const float*>(x), static_cast<float*>(y));
+}
+
+void maxPoolBackward(DType dtype, const WindowShape& shape, const void* x, const void* gradOutput, void* gradInput) {
+    if (dtype == DType::Float64)
+        maxPoolBackwardLoops(shape, static_cast<const double*>(x), static_cast<const double*>(gradOutput), static_cast<double*>(gradInput));
+    else maxPoolBackwardLoops(shape, static_cast<const float*>(x), static_cast<const float*>(gradOutput), static_cast<float*>(gradInput));
 }
 
 void avgPoolForward(DType dtype, const WindowShape& shape, bool countIncludePad, int64_t divisorOverride, const void* x, void* y) {

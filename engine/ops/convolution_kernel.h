@@ -33,6 +33,8 @@ void convolutionForward(DType dtype, const WindowShape& shape, int64_t outChanne
 // Max pooling (padding counts as -inf; NaN propagates) and average pooling (PyTorch's
 // count_include_pad and divisor_override rules).
 void maxPoolForward(DType dtype, const WindowShape& shape, const void* x, void* y);
+// Max pooling's input gradient from its output's (`gradOutput`, contiguous like `x`).
+void maxPoolBackward(DType dtype, const WindowShape& shape, const void* x, const void* gradOutput, void* gradInput);
 void avgPoolForward(DType dtype, const WindowShape& shape, bool countIncludePad, int64_t divisorOverride, const void* x, void* y);
 
 // The geometry as 18 numbers, for generated code: batch, channels, input H W, kernel H W,

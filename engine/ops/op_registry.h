@@ -111,6 +111,10 @@ struct OpDef {
     // Whether the derivative reads tensors' values (PyTorch's saved tensors), not only their
     // sizes: only then does a second backward through a freed graph raise.
     bool derivativeReadsValues = true;
+
+    // Whether its result may share storage with an argument (a view; reshape, contiguous or
+    // to() when nothing needs copying): functionalization cannot change it in place.
+    bool mayAlias = false;
 };
 
 // Whether a bound argument is a meta tensor or the meta device (then only shapes are computed).

@@ -158,6 +158,30 @@ for backend in ["aot_eager", "inductor"]:
               "inductor False True True None\ninductor False True True None\nTrue\n");
 }
 
+// A CNN's backward compiled by inductor: convolutions' gradients as convolutions, max
+// pooling's as a kernel of its own (windows that overlap, padding, dilation, ceil_mode, ties
+// after relu), each equal to eager's, and no graph falls back to eager.
+TEST(AotAutograd, ConvolutionAndPoolingGradientsCompiledEqualEagers) {
+    ScriptRun run = runScript(R"(import torch
+import torch.nn.functional as F
+x = (torch.arange(2 * 3 * 7 * 6) * 37 % 101).float().reshape(2, 3, 7, 6) / 50 - 1
+w = (torch.arange(4 * 3 * 3 * 3) * 7 % 11).float().reshape(4, 3, 3, 3) / 10 - 0.5
+b = torch.linspace(-1, 1, 4)
+def f(x, w, b):
+    h = torch.relu(F.conv2d(x, w, b, stride=(1, 2), padding=1))
+    return (F.max_pool2d(h, 3, 2, 1) * 3).sum() + F.max_pool2d(h, 2, 1, 0, 2, True).sum() + F.max_pool2d(h, 2).pow(2).sum()
+grads = []
+for fn in [f, torch.compile(f)]:
+    inputs = [t.clone().requires_grad_() for t in (x, w, b)]
+    fn(*inputs).backward()
+    grads.append([t.grad for t in inputs])
+print([torch.allclose(a, e, atol=1e-5) for a, e in zip(*grads)])
+)", "inductor");
+    ASSERT_EQ(run.error, "") << run.out;
+    EXPECT_EQ(run.out, "[True, True, True]\n");
+    EXPECT_EQ(run.logs.find("running the graph eagerly"), std::string::npos) << run.logs;
+}
+
 TEST(AotAutograd, AGraphItCannotDifferentiateStillRunsCompiledAndItsBackwardSaysWhy) {
     ScriptRun run = runScript(R"(import torch
 x = torch.ones(2, 3, requires_grad=True)

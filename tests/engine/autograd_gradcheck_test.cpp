@@ -86,6 +86,23 @@ std::vector<GradCase> gradCases() {
         // Row 0 picks class 2 twice: its gradient is the sum of both.
         {"gather", {{3, 4}}, [](V x) { return U("gather", {x[0], 1, T("reshape", {longs({2, 2, 0, 3, 1, 1}), IValue::intList({3, 2})})}); }},
         {"embedding", {{5, 3}}, [](V x) { return U("embedding", {x[0], longs({4, 0, 4, 2})}); }},
+        {"rsqrt", {{2, 3}}, [](V x) { return U("rsqrt", {x[0]}); }, true},
+        {"var", {{2, 3, 4}}, [](V x) { return U("var", {x[0], IValue::intList({0, 2})}, {{"unbiased", false}}); }},
+        {"var", {{2, 3}}, [](V x) { return U("var", {x[0]}); }},
+        {"std", {{3, 4}}, [](V x) { return U("std", {x[0], IValue::intList({1}), true, true}); }},
+        // Strided, padded, dilated, grouped; batched and not; conv1d as 2-D with height 1.
+        {"conv2d", {{2, 2, 5, 6}, {3, 2, 3, 2}, {3}}, [](V x) {
+            return U("conv2d", {x[0], x[1], x[2], IValue::intList({2, 1}), IValue::intList({1, 0}), IValue::intList({1, 2})});
+        }},
+        {"conv2d", {{4, 5, 5}, {2, 2, 2, 2}}, [](V x) {
+            return U("conv2d", {x[0], x[1], IValue(), IValue::intList({1}), IValue::intList({1}), IValue::intList({1}), 2});
+        }},
+        {"conv1d", {{2, 2, 7}, {3, 2, 3}, {3}}, [](V x) { return U("conv1d", {x[0], x[1], x[2], IValue::intList({2}), IValue::intList({1})}); }},
+        // Windows that do not overlap, and windows that overlap with padding.
+        {"max_pool2d", {{2, 2, 4, 6}}, [](V x) { return U("max_pool2d", {x[0], IValue::intList({2, 2})}); }},
+        {"max_pool2d", {{1, 5, 5}}, [](V x) {
+            return U("max_pool2d", {x[0], IValue::intList({3, 3}), IValue::intList({2, 2}), IValue::intList({1, 1})});
+        }},
     };
 }
 
