@@ -158,6 +158,8 @@ CompiledGraph compileFunctional(std::shared_ptr<const Graph> graph, const Compil
     } catch (const AotUnsupported& e) {
         return forwardOnly(graph, request, compile, e.what());
     }
+    // No output requires grad (an optimizer step under no_grad): nothing to differentiate.
+    if (plan->graphs.outputsWithTangent.empty()) return compile(graph, request);
     const AotGraphs& g = plan->graphs;
     AotTexts texts{graphReadable(*g.joint), graphReadable(*g.forward), graphReadable(*g.backward)};
     logGraphs(request, g, texts);

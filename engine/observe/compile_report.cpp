@@ -40,6 +40,8 @@ void CompileReport::consume(const Event& event) {
                                                                         e->userStack.back().line);
             c->breaks.push_back(e->reason.substr(0, e->reason.find('\n')) + where);  // a long reason's first line sums it up
         }
+    } else if (const auto* e = std::get_if<IrDumpEvent>(&event)) {
+        if (Compile* c = find(e->compileId); c && e->stage == "aot_backward_graph") ++c->backwardGraphs;
     } else if (const auto* e = std::get_if<GuardsEvent>(&event)) {
         if (Compile* c = find(e->compileId)) c->guards = static_cast<int>(e->guards.size());
     } else if (const auto* e = std::get_if<CacheLimitEvent>(&event)) {
@@ -52,16 +54,21 @@ std::string CompileReport::render() const {
     auto plural = [](int n, const char* word) { return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s"); };
     std::string out = "Compile report\n==============\n";
     if (functions_.empty()) return out + "No function was compiled.\n";
-    int compiles = 0, graphs = 0, ops = 0, breaks = 0, recompiles = 0;
+    int compiles = 0, graphs = 0, backwardGraphs = 0, ops = 0, breaks = 0, recompiles = 0;
+    // A training graph's count: "1 graph (forward and backward)" beside inference graphs.
+    auto graphCount = [&plural](int all, int backward) {
+        return backward == 0 ? plural(all, "graph") : fmt::format("{} ({} with a backward graph)", plural(all, "graph"), backward);
+    };
     for (const auto& f : functions_) {
         out += fmt::format("{} ({}:{})\n", f.name, f.where.file, f.where.line);
         for (const auto& c : f.compiles) {
-            out += fmt::format("  {}: {}, {}, {}, {}\n", c.id, plural(c.graphs, "graph"), plural(c.ops, "op"),
+            out += fmt::format("  {}: {}, {}, {}, {}\n", c.id, graphCount(c.graphs, c.backwardGraphs), plural(c.ops, "op"),
                                plural(static_cast<int>(c.breaks.size()), "graph break"), plural(c.guards, "guard"));
             if (!c.recompileReason.empty()) out += "       recompiled because " + c.recompileReason + "\n";
             for (const auto& b : c.breaks) out += "       break: " + b + "\n";
             ++compiles;
             graphs += c.graphs;
+            backwardGraphs += c.backwardGraphs;
             ops += c.ops;
             breaks += static_cast<int>(c.breaks.size());
             recompiles += c.recompileReason.empty() ? 0 : 1;
@@ -69,7 +76,7 @@ std::string CompileReport::render() const {
         if (f.cacheLimitHit) out += "  hit the cache size limit: later new inputs ran eagerly\n";
     }
     out += fmt::format("Total: {}, {}, {}, {}, {}\n", plural(compiles, "compile"), plural(recompiles, "recompile"),
-                       plural(graphs, "graph"), plural(ops, "op"), plural(breaks, "graph break"));
+                       graphCount(graphs, backwardGraphs), plural(ops, "op"), plural(breaks, "graph break"));
     return out;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // A summary of everything a run compiled, built from the event stream: per function, each
-// compile id with its graphs, ops, graph breaks, guards and why it recompiled.
+// compile id with its graphs (and the backward graphs AOT Autograd made for them), ops,
+// graph breaks, guards and why it recompiled.
 // `fusescope-cli run --report` prints it; `make run` shows it for the bundled example.
 
 #include <map>
@@ -20,6 +21,7 @@ private:
     struct Compile {
         std::string id;
         int graphs = 0;
+        int backwardGraphs = 0;  // training graphs: AOT Autograd's backward graphs
         int ops = 0;
         int guards = 0;
         std::vector<std::string> breaks;

@@ -7,6 +7,7 @@
 #include "aot/aot_graphs.h"
 #include "decompose/graph_builder.h"
 #include "graph/graph_printer.h"
+#include "observe/compile_report.h"
 #include "test_support.h"
 
 namespace fusescope::test {
@@ -180,6 +181,33 @@ print([torch.allclose(a, e, atol=1e-5) for a, e in zip(*grads)])
     ASSERT_EQ(run.error, "") << run.out;
     EXPECT_EQ(run.out, "[True, True, True]\n");
     EXPECT_EQ(run.logs.find("running the graph eagerly"), std::string::npos) << run.logs;
+}
+
+// A whole training step compiled: the graph before the break at backward() gets a backward
+// graph, the optimizer step after it (in-place updates under no_grad) compiles without one,
+// and the compile report counts them.
+TEST(AotAutograd, AnOptimizerStepCompilesAndTheReportCountsBackwardGraphs) {
+    ScriptRun run = runScript(R"(import torch
+w = torch.nn.Parameter(torch.linspace(-1, 1, 4))
+opt = torch.optim.SGD([w], lr=0.5, momentum=0.9)
+@torch.compile
+def step(x):
+    opt.zero_grad()
+    loss = (w * x).pow(2).sum()
+    loss.backward()
+    opt.step()
+    return loss
+for _ in range(3):
+    print(f"{step(torch.ones(4)).item():.4f}")
+print(w)
+)", "aot,inductor");
+    ASSERT_EQ(run.error, "") << run.out;
+    // PyTorch 2.15 prints the same.
+    EXPECT_EQ(run.out, "2.2222\n0.0000\n1.8000\nParameter containing:\ntensor([ 0.8100,  0.2700, -0.2700, -0.8100], requires_grad=True)\n");
+    EXPECT_EQ(run.logs.find("running the graph eagerly"), std::string::npos) << run.logs;
+    CompileReport report;
+    for (const Event& e : run.events) report.consume(e);
+    EXPECT_NE(report.render().find(" graphs (1 with a backward graph), 9 ops, 1 graph break"), std::string::npos) << report.render();
 }
 
 TEST(AotAutograd, AGraphItCannotDifferentiateStillRunsCompiledAndItsBackwardSaysWhy) {
