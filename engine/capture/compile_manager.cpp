@@ -218,7 +218,12 @@ Value CompileManager::compileAndRun(Interpreter& interp, const FunctionObject& f
     std::vector<BreakRecord> breaks;
     {
         Tracer tracer(interp, context);
-        result = interp.callFunction(fn, args, true, 0);
+        try {
+            result = interp.callFunction(fn, args, true, 0);
+        } catch (const ScriptError& e) {
+            tracer.exceptionEscaped(e, fn);
+            throw;
+        }
         tracer.finish();
         entry->guards = tracer.guards();
         breaks = tracer.breaks();

@@ -429,18 +429,30 @@ void Tracer::onStatement(const Stmt& stmt) {
 void Tracer::graphBreak(const std::string& reason) {
     if (ctx_.fullgraph)
         throw ScriptError("Unsupported", "fullgraph=True, but the function breaks the graph: " + reason);
-    if (ctx_.recording) {
-        BreakRecord record{reason, interp_.tracedStack()};
-        if (ctx_.logger && ctx_.logger->enabled("graph_breaks")) {
-            std::string text = fmt::format("Graph break in user code at {}:{}\nReason: {}\nUser code traceback:",
-                                           interp_.currentLocation().file, interp_.currentLocation().line, reason);
-            for (const auto& f : record.userStack) text += "\n  " + f.str() + "\n    " + f.sourceLine;
-            log("graph_breaks", text);
-        }
-        if (ctx_.bus) ctx_.bus->emit(GraphBreakEvent{ctx_.compileId, reason, record.userStack});
-        breaks_.push_back(std::move(record));
-    }
+    if (ctx_.recording) recordBreak(reason, interp_.currentLocation(), interp_.tracedStack());
     flush(reason);
+}
+
+void Tracer::exceptionEscaped(const ScriptError& e, const FunctionObject& fn) {
+    if (!ctx_.recording) return;
+    // The unwound frames are gone: the raise's line when it is the script's, else the def's.
+    SourceLocation where = e.where().known() && e.where().file == interp_.module().fileName ? e.where() : fn.def->loc;
+    StackFrame frame{where.file, where.line, fn.name, strip(interp_.sourceLine(where))};
+    recordBreak(fmt::format("Observed exception: {} is raised and no handler in the compiled function catches it; it "
+                            "propagates outside the compiled region, which runs eagerly",
+                            e.kind()),
+                where, {frame});
+}
+
+void Tracer::recordBreak(const std::string& reason, const SourceLocation& at, std::vector<StackFrame> userStack) {
+    BreakRecord record{reason, std::move(userStack)};
+    if (ctx_.logger && ctx_.logger->enabled("graph_breaks")) {
+        std::string text = fmt::format("Graph break in user code at {}:{}\nReason: {}\nUser code traceback:", at.file, at.line, reason);
+        for (const auto& f : record.userStack) text += "\n  " + f.str() + "\n    " + f.sourceLine;
+        log("graph_breaks", text);
+    }
+    if (ctx_.bus) ctx_.bus->emit(GraphBreakEvent{ctx_.compileId, reason, record.userStack});
+    breaks_.push_back(std::move(record));
 }
 
 void Tracer::finish() { flush(""); }

@@ -25,6 +25,8 @@
 
 namespace fusescope {
 
+struct FunctionObject;
+
 // One compiled graph of a cache entry: the code between two graph breaks.
 struct Segment {
     std::shared_ptr<Graph> graph;
@@ -66,6 +68,9 @@ public:
     bool isLazy(const Tensor& t) const override;
     Device deviceOf(const Tensor& t) const override;
     void graphBreak(const std::string& reason) override;
+    // An exception leaving the traced function: a graph break at its raise, as Dynamo
+    // reports it (the exception then propagates as eager's would).
+    void exceptionEscaped(const ScriptError& e, const FunctionObject& fn);
     void onStatement(const Stmt& stmt) override;
     void onInputUse(const Value& value) override;
     void onLengthUse(const Value& value) override;
@@ -104,6 +109,7 @@ private:
     std::optional<Device> resultDevice(const OpDef& op, const BoundArgs& bound, const IValueList& args,
                                        const Kwargs& kwargs) const;
     void log(const std::string& artifact, const std::string& message) const;
+    void recordBreak(const std::string& reason, const SourceLocation& at, std::vector<StackFrame> userStack);
     // Reports the capture of the graph that just ended as a compile-phase span.
     void recordCapture(const std::string& graphName) const;
     std::string currentLine() const;

@@ -748,6 +748,8 @@ std::vector<std::pair<std::string, Value>> Interpreter::bindArguments(const Func
 Value Interpreter::callFunction(const FunctionObject& fn, CallArgs& args, bool traced, int depth) {
     if (static_cast<int>(stack_.size()) >= kMaxCallDepth)
         fail("RecursionError", "maximum recursion depth exceeded");
+    if (fn.dynamoSkips && tracer())  // at the call's line, as Dynamo reports it
+        tracer()->graphBreak(fmt::format("Attempted to inline function marked as skipped: Dynamo does not trace `{}`", fn.qualname));
     const std::vector<Param>* params = fn.def ? &fn.def->params : &fn.lambda->params;
     auto scope = std::make_shared<Scope>();
     scope->parent = fn.closure;

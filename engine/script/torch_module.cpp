@@ -182,6 +182,20 @@ Value makeTorchModule(ConfigModules& configs) {
         if (in.tracer()) in.tracer()->graphBreak("torch._dynamo.graph_break() called");
         return Value();
     });
+    // As PyTorch's decorator (plain or called with arguments): Dynamo does not trace the function.
+    auto skipTracing = [](Interpreter& in, const Value& fn) {
+        auto* f = fn.as<FunctionObject>();
+        if (!f) in.fail("TypeError", "torch._disable_dynamo expects a function defined in Python");
+        f->dynamoSkips = true;
+        return fn;
+    };
+    torch->attrs["_disable_dynamo"] = makeBuiltin("torch._disable_dynamo", [skipTracing](Interpreter& in, CallArgs& a) {
+        if (!a.args.empty() && !a.args[0].isNone()) return skipTracing(in, a.args[0]);
+        return makeBuiltin("torch._disable_dynamo.<decorator>", [skipTracing](Interpreter& in2, CallArgs& b) {
+            if (b.args.size() != 1) in2.fail("TypeError", "torch._disable_dynamo's decorator takes the function");
+            return skipTracing(in2, b.args[0]);
+        });
+    });
     dynamo->attrs["reset"] = makeBuiltin("torch._dynamo.reset", [](Interpreter& in, CallArgs&) {
         in.host().resetDynamo();
         return Value();

@@ -176,6 +176,9 @@ struct FunctionObject : Object {
     ScopePtr globals;  // the module it was defined in (null: the script's)
     std::shared_ptr<DictObject> attributes;  // fn.attr = value (made on first use)
     std::shared_ptr<ClassCell> classCell;  // set when defined in a class body (super() reads it)
+    // Marked by torch._disable_dynamo (the library's Optimizer.zero_grad, as PyTorch's):
+    // tracing breaks the graph where it is called rather than inlining it.
+    bool dynamoSkips = false;
     std::string typeName() const override { return "function"; }
 };
 

@@ -1,10 +1,13 @@
 // Programs whose expected stdout real Python / real PyTorch produced
-// (tests/scripts/reference/regenerate.py): Fusescope must print exactly the same.
+// (tests/scripts/reference/regenerate.py): Fusescope must print exactly the same, and a
+// program that compiles must break the graph at the lines real PyTorch's log names.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <regex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -37,6 +40,18 @@ size_t eventsOfType(const std::string& eventsFile, const std::string& type) {
     return count;
 }
 
+// The lines of `program` that a run's graph_breaks log reports a break at, one
+// "NAME.py:LINE" line each, in order: what NAME.breaks holds for real PyTorch's log.
+std::string breakLines(const std::string& log, const std::string& program) {
+    std::set<int> lines;
+    const std::regex at("Graph break in user code at (?:[^\\s]*/)?([^/\\s]+):([0-9]+)");
+    for (std::sregex_iterator m(log.begin(), log.end(), at), end; m != end; ++m)
+        if ((*m)[1] == program) lines.insert(std::stoi((*m)[2]));
+    std::string out;
+    for (int line : lines) out += program + ":" + std::to_string(line) + "\n";
+    return out;
+}
+
 // Model programs (models/) print the same under every backend: compiled code must not change
 // what a model computes. Training programs that compile (autograd/ with torch.compile)
 // print the same under both backends that go through AOT Autograd (a loss's grad_fn is
@@ -50,15 +65,19 @@ TEST_P(ReferenceProgram, PrintsWhatRealPythonPrinted) {
     if (GetParam().rfind("models/", 0) == 0) backends = {"eager", "aot_eager", "inductor"};
     if (GetParam().rfind("autograd/", 0) == 0 && readFile(program.string()).find("torch.compile") != std::string::npos)
         backends = {"aot_eager", "inductor"};
+    // A program that compiles breaks the graph at the lines PyTorch's Dynamo breaks it.
+    fs::path breaks = fs::path(program).replace_extension(".breaks");
     for (const std::string& backend : backends) {
         SCOPED_TRACE(backend.empty() ? "as written" : "--backend " + backend);
         std::vector<std::string> args = {"run", program.string()};
         if (!backend.empty()) args.insert(args.end(), {"--backend", backend});
+        if (fs::exists(breaks)) args.insert(args.end(), {"--logs", "graph_breaks"});
         const std::string events = writeTempFile("events.jsonl", "");
         if (backend == "inductor") args.insert(args.end(), {"--events", events});
         auto run = runCli(args);
         EXPECT_EQ(run.exitCode, 0) << run.err;
         EXPECT_EQ(run.out, readFile(expected.string()));
+        if (fs::exists(breaks)) EXPECT_EQ(breakLines(run.err, program.filename().string()), readFile(breaks.string()));
         if (backend != "inductor") continue;
         EXPECT_GE(eventsOfType(events, "kernel_source"), 1u) << run.err;
         EXPECT_GE(eventsOfType(events, "fusion_decision"), 1u) << run.err;

@@ -5,10 +5,14 @@ under real Python (and, for programs that import torch, real PyTorch).
     python3 tests/scripts/reference/regenerate.py            # the Python-only programs
     /tmp/torchenv/bin/python tests/scripts/reference/regenerate.py   # all of them
 
-Each NAME.py gets NAME.out beside it. PRODUCED_BY records the Python and torch versions.
+Each NAME.py gets NAME.out beside it, and a program that compiles NAME.breaks: the lines of
+its own code where Dynamo broke the graph (TORCH_LOGS=graph_breaks), one per line.
+PRODUCED_BY records the Python and torch versions.
 Not part of `make test`: the test only compares Fusescope's output with these files.
 """
+import os
 import pathlib
+import re
 import subprocess
 import sys
 
@@ -28,10 +32,16 @@ for program in sorted(here.rglob("*.py")):
         print(f"skipped {program.relative_to(here)}: needs torch", file=sys.stderr)
         skipped += 1
         continue
-    result = subprocess.run([sys.executable, program.name], cwd=program.parent, capture_output=True, text=True)
+    source = program.read_text()
+    compiles = "torch.compile" in source
+    env = dict(os.environ, TORCH_LOGS="graph_breaks") if compiles else None
+    result = subprocess.run([sys.executable, program.name], cwd=program.parent, capture_output=True, text=True, env=env)
     if result.returncode != 0:
         sys.exit(f"{program.relative_to(here)} failed:\n{result.stderr}")
     program.with_suffix(".out").write_text(result.stdout)
+    if compiles:  # where Dynamo broke the graph in the program's own lines (not in torch's)
+        lines = sorted({int(m.group(1)) for m in re.finditer(rf"Graph break in user code at .*/{re.escape(program.name)}:(\d+)", result.stderr)})
+        program.with_suffix(".breaks").write_text("".join(f"{program.name}:{line}\n" for line in lines))
     written += 1
 
 produced = f"Python {sys.version.split()[0]}"

@@ -30,6 +30,7 @@ class Optimizer:
             group.setdefault(name, default)
         self.param_groups.append(group)
 
+    @torch._disable_dynamo
     def zero_grad(self, set_to_none=True):
         for group in self.param_groups:
             for p in group["params"]:
