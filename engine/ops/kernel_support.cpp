@@ -234,6 +234,18 @@ IterOperand iterOperand(const Tensor& t, const Shape& iterSizes) {
     return op;
 }
 
+FlatRead flatRead(const IterOperand& op, const Shape& sizes, DType dtype) {
+    if (std::all_of(op.byteStrides.begin(), op.byteStrides.end(), [](int64_t s) { return s == 0; }) && shapeNumel(sizes) > 1)
+        return FlatRead::OneValue;
+    if (dtype != DType::Float32) return FlatRead::No;
+    int64_t expected = static_cast<int64_t>(sizeof(float));
+    for (std::size_t d = sizes.size(); d-- > 0;) {
+        if (sizes[d] != 1 && op.byteStrides[d] != expected) return FlatRead::No;
+        expected *= sizes[d];
+    }
+    return FlatRead::Floats;
+}
+
 void copyInto(const Tensor& dst, const Tensor& src) {
     DType compute = isFloating(src.dtype()) ? DType::Float64 : DType::Int64;
     pointwiseApply(dst, {src}, compute, [](const double* v) { return v[0]; }, [](const int64_t* v) { return v[0]; });

@@ -3,6 +3,7 @@
 // type promotion, output layout, strided iteration and reduction planning. Every op's
 // infer and kernel compute output metadata through the same helpers.
 
+#include <algorithm>
 #include <cstring>
 #include <functional>
 #include <span>
@@ -145,6 +146,39 @@ void forEachElement(const Shape& sizes, const std::vector<IterOperand>& ops, F&&
     }
 }
 
+// How an operand of a float32 fast path is read: one element per output element in the
+// output's order (float32), or one value for all (any dtype: a Python number).
+enum class FlatRead { No, Floats, OneValue };
+FlatRead flatRead(const IterOperand& op, const Shape& sizes, DType dtype);
+
+// The common eager case (optimizer updates, gradients): a float32 output, every input read
+// in the output's order or one value. The same arithmetic as the general loop (each value as
+// double, the result rounded to float) without its per-element dtype dispatch and strides.
+template <class FD>
+bool flatFloat32Apply(const Shape& sizes, const std::vector<IterOperand>& ops, const DType* types, std::size_t n, FD& fd) {
+    if (flatRead(ops[0], sizes, DType::Float32) != FlatRead::Floats) return false;
+    const float* floats[kMaxOperands] = {};
+    double values[kMaxOperands] = {};
+    for (std::size_t i = 0; i < n; ++i) {
+        FlatRead read = flatRead(ops[i + 1], sizes, types[i]);
+        if (read == FlatRead::No) return false;
+        if (read == FlatRead::Floats) floats[i] = reinterpret_cast<const float*>(ops[i + 1].data);
+        else values[i] = loadDouble(ops[i + 1].data, types[i]);
+    }
+    float* out = reinterpret_cast<float*>(ops[0].data);
+    const int64_t total = shapeNumel(sizes);
+    for (int64_t begin = 0; begin < total; begin += kCancelPollElements) {
+        throwIfCancelled();
+        const int64_t end = std::min(total, begin + kCancelPollElements);
+        for (int64_t k = begin; k < end; ++k) {
+            double v[kMaxOperands];
+            for (std::size_t i = 0; i < n; ++i) v[i] = floats[i] ? static_cast<double>(floats[i][k]) : values[i];
+            out[k] = static_cast<float>(fd(static_cast<const double*>(v)));
+        }
+    }
+    return true;
+}
+
 // Writes fn(inputs...) into out (inputs broadcast to out's shape). Computes in double when
 // `compute` is floating, otherwise in int64 with fi (pass nullptr for float-only ops).
 template <class FD, class FI>
@@ -159,6 +193,7 @@ void pointwiseApply(const Tensor& out, const std::vector<Tensor>& inputs, DType 
     const std::size_t n = inputs.size();
     const DType outType = out.dtype();
     constexpr bool floatOnly = std::is_same_v<FI, std::nullptr_t>;
+    if ((floatOnly || isFloating(compute)) && outType == DType::Float32 && flatFloat32Apply(out.sizes(), ops, types, n, fd)) return;
     if (floatOnly || isFloating(compute)) {
         forEachElement(out.sizes(), ops, [&](char* const* p) {
             double v[kMaxOperands] = {};
