@@ -2,10 +2,10 @@
 # (`python3`): an MLP (784-512-512-10, batch 256) with SGD and momentum, and a GPT-style model
 # (2 blocks, width 128, 4 heads, causal attention written out, 64 tokens, batch 8,
 # vocabulary 256) with AdamW, both on cross_entropy. Each step is forward, loss, backward and
-# the optimizer's step; compiled, the model and its loss are one compiled function (forward
-# and backward graphs through AOT Autograd) and the optimizer runs eagerly. Prints the
-# median ms of 10 steps after 2 warm-up steps, eager and compiled, and the first compiled
-# step (the compile). bench/README.md ("training") has the commands.
+# the optimizer's step. "compiled": the model and its loss are one compiled function (forward
+# and backward graphs through AOT Autograd) and the optimizer runs eagerly; "compiled step":
+# the optimizer's step is compiled too (torch.compile(opt.step)). Prints the median ms of 10
+# steps after 2 warm-up steps for each, and the first compiled steps (the compiles). bench/README.md ("training") has the commands.
 import math
 import time
 
@@ -84,33 +84,35 @@ def gpt_loss(model, idx, targets):
     return F.cross_entropy(logits.reshape(-1, logits.shape[-1]), targets.reshape(-1))
 
 
-def step_ms(model, opt, loss_fn, args):
+def step_ms(model, opt_step, zero_grad, loss_fn, args):
     start = time.perf_counter()
     loss = loss_fn(model, *args)
-    opt.zero_grad()
+    zero_grad()
     loss.backward()
-    opt.step()
+    opt_step()
     return (time.perf_counter() - start) * 1000, loss.item()
 
 
 def measure(name, make_model, make_opt, loss_fn, args):
     results = {}
-    for mode in ["eager", "compiled"]:
+    modes = ["eager", "compiled", "compiled step"]
+    for mode in modes:
         model = make_model()
         set_parameters(model)
         opt = make_opt(model)
-        fn = torch.compile(loss_fn) if mode == "compiled" else loss_fn
-        first, _ = step_ms(model, opt, fn, args)
-        step_ms(model, opt, fn, args)
+        fn = torch.compile(loss_fn) if mode != "eager" else loss_fn
+        opt_step = torch.compile(opt.step) if mode == "compiled step" else opt.step
+        first, _ = step_ms(model, opt_step, opt.zero_grad, fn, args)
+        step_ms(model, opt_step, opt.zero_grad, fn, args)
         times = []
         for _ in range(10):
-            ms, loss = step_ms(model, opt, fn, args)
+            ms, loss = step_ms(model, opt_step, opt.zero_grad, fn, args)
             times.append(ms)
         times.sort()
         results[mode] = ((times[4] + times[5]) / 2, first, loss)
-    eager, compiled = results["eager"], results["compiled"]
-    print(f"{name}: eager {eager[0]:.2f} ms, compiled {compiled[0]:.2f} ms per step "
-          f"(first compiled step {compiled[1]:.0f} ms); loss after 12 steps {eager[2]:.4f} / {compiled[2]:.4f}")
+    print(f"{name}: " + ", ".join(f"{mode} {results[mode][0]:.2f} ms" for mode in modes) + " per step; first step "
+          + ", ".join(f"{mode} {results[mode][1]:.0f} ms" for mode in modes[1:]) + "; loss after 12 steps "
+          + " / ".join(f"{results[mode][2]:.4f}" for mode in modes))
 
 
 x = (torch.arange(256 * 784).float() * 0.013).sin().reshape(256, 784)

@@ -196,6 +196,14 @@ Value makeTorchModule(ConfigModules& configs) {
             return skipTracing(in2, b.args[0]);
         });
     });
+    // True while Dynamo traces the code calling it (the optimizers keep their step count a
+    // tensor then, so a compiled step does not bake it in as a constant).
+    auto compiler = makeModule("torch.compiler");
+    compiler->attrs["is_compiling"] = makeBuiltin("torch.compiler.is_compiling", [](Interpreter& in, CallArgs&) {
+        return Value(in.tracer() != nullptr);
+    });
+    dynamo->attrs["is_compiling"] = compiler->attrs["is_compiling"];
+    torch->attrs["compiler"] = Value(ObjectPtr(compiler));
     dynamo->attrs["reset"] = makeBuiltin("torch._dynamo.reset", [](Interpreter& in, CallArgs&) {
         in.host().resetDynamo();
         return Value();

@@ -133,13 +133,15 @@ class Adam(Optimizer):
                     grad = p.grad if not group["maximize"] else -p.grad
                     state = self._state(p)
                     if len(state) == 0:
-                        state["step"] = 0
+                        state["step"] = torch.tensor(0.0)  # a tensor, as PyTorch's
                         state["exp_avg"] = torch.zeros_like(p)
                         state["exp_avg_sq"] = torch.zeros_like(p)
                         if group["amsgrad"]:
                             state["max_exp_avg_sq"] = torch.zeros_like(p)
                     state["step"] += 1
-                    step = state["step"]
+                    # Traced, the count stays a tensor: a compiled step reads it rather than
+                    # baking each step's value into a new graph (PyTorch's _get_value).
+                    step = state["step"] if torch.compiler.is_compiling() else state["step"].item()
                     if weight_decay != 0:
                         if group["decoupled_weight_decay"]:
                             p.mul_(1 - lr * weight_decay)
@@ -157,7 +159,10 @@ class Adam(Optimizer):
                         denom = (state["max_exp_avg_sq"].sqrt() / bias_correction2_sqrt).add_(eps)
                     else:
                         denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps)
-                    p.add_(exp_avg / denom, alpha=-step_size)  # addcdiv_
+                    if isinstance(step_size, torch.Tensor):
+                        p.add_(exp_avg / denom * -step_size)
+                    else:
+                        p.add_(exp_avg / denom, alpha=-step_size)  # addcdiv_
         return loss
 
 
