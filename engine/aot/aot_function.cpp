@@ -179,7 +179,17 @@ CompiledGraph withInputsChanged(CompiledGraph compiled, const FunctionalGraph& f
     return [compiled, changed = f.changedInputs, users = f.userOutputs, isInput = f.outputIsInput](const std::vector<Tensor>& inputs) {
         std::vector<Tensor> results = compiled(inputs);
         GradModeGuard noGrad(false);
-        for (size_t k = 0; k < changed.size(); ++k) dispatch("copy_", {IValue(inputs[changed[k]]), IValue(results[users + k])});
+        // A new value that is (a view of) an input is copied first: copying back into that
+        // input must not change it before it is read.
+        auto sharesAnInput = [&inputs](const Tensor& t) {
+            return std::any_of(inputs.begin(), inputs.end(), [&t](const Tensor& in) { return in.defined() && in.storage() && in.storage() == t.storage(); });
+        };
+        std::vector<Tensor> values;
+        for (size_t k = 0; k < changed.size(); ++k) {
+            const Tensor& v = results[users + k];
+            values.push_back(sharesAnInput(v) ? dispatch("clone", {IValue(v)}).toTensor() : v);
+        }
+        for (size_t k = 0; k < changed.size(); ++k) dispatch("copy_", {IValue(inputs[changed[k]]), IValue(values[k])});
         results.resize(users);
         for (size_t o = 0; o < users; ++o)
             if (isInput[o] >= 0) results[o] = inputs[static_cast<size_t>(isInput[o])];

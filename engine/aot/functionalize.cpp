@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -29,7 +30,18 @@ public:
                 size_t number = inputNumber_.size();
                 inputNumber_[n.get()] = number;
             }
-            forEachRef(*n, [&](const Argument& a) { lastUse_[a.node] = std::max(lastUse_[a.node], n->index); });
+            forEachRef(*n, [&](const Argument& a) {
+                lastUse_[a.node] = std::max(lastUse_[a.node], n->index);
+                readers_[a.node].push_back(n.get());
+            });
+            // Whether a gradient can flow from an input that requires grad into its value.
+            bool graded = n->op == NodeOp::Placeholder ? inputNumber_[n.get()] < requiresGrad.size() && requiresGrad[inputNumber_[n.get()]]
+                                                       : n->gradEnabled;
+            if (n->op != NodeOp::Placeholder && graded) {
+                graded = false;
+                forEachRef(*n, [&](const Argument& a) { graded = graded || gradFlows_.count(a.node); });
+            }
+            if (graded) gradFlows_.insert(n.get());
         }
         for (const Argument& a : graph.outputs())
             forEachRef(a, [&](const Argument& r) { lastUse_[r.node] = static_cast<int>(graph.nodes().size()); });
@@ -48,7 +60,10 @@ public:
             } else if (isInPlace(*n)) {
                 functional(b, *n);
             } else if (n->op != NodeOp::Output) {
-                if (mayAlias(*n)) viewBase_[n.get()] = base(n->args.at(0));
+                if (mayAlias(*n) && !n->args.empty() && n->args[0].kind == Argument::Kind::NodeRef) {
+                    const Node* of = base(n->args[0]);  // a view of a view views the same tensor
+                    viewBase_[n.get()] = viewBase_.count(of) ? viewBase_.at(of) : of;
+                }
                 copyCall(b, *n, values_);
             }
         }
@@ -74,6 +89,12 @@ public:
 private:
     // The value an argument changes when changed in place: past in-place calls to the tensor
     // they were called on.
+    static Argument namedArgument(const Node& n, const ArgumentKwargs& kwargs, const std::string& name) {
+        for (const auto& [k, v] : kwargs)
+            if (k == name) return v;
+        throw AotUnsupported(fmt::format("{} without its {} argument", n.target, name));
+    }
+
     const Node* base(const Argument& a) const {
         const Node* n = a.node;
         while (n && isInPlace(*n) && !n->args.empty()) n = n->args[0].node;
@@ -91,8 +112,19 @@ private:
                 throw AotUnsupported(fmt::format("{} changes {} in place while {}, a view of it, is read afterwards", n.name,
                                                  changed->name, view->name));
         auto input = inputNumber_.find(changed);
-        if (input != inputNumber_.end() && n.gradEnabled && input->second < requiresGrad_.size() && requiresGrad_[input->second])
+        const bool inputGraded = input != inputNumber_.end() && input->second < requiresGrad_.size() && requiresGrad_[input->second];
+        if (inputGraded && n.gradEnabled)
             throw AotUnsupported(fmt::format("{} changes {}, which requires grad, in place", n.name, changed->name));
+        // Changed under no_grad, an input that requires grad must not be read in grad mode
+        // afterwards: its gradient would flow through the new value, which has none.
+        if (inputGraded)
+            for (const Node* reader : readers_[&n])
+                if (reader->gradEnabled && !(isInPlace(*reader) && base(reader->args.at(0)) == changed))
+                    throw AotUnsupported(fmt::format("{} changes {}, which requires grad, under no_grad and {} reads it in grad mode",
+                                                     n.name, changed->name, reader->name));
+        // An input given a value a gradient flows into would need a backward node of its own.
+        if (input != inputNumber_.end() && n.gradEnabled && gradFlows_.count(&n))
+            throw AotUnsupported(fmt::format("{} gives {} a value that requires grad", n.name, changed->name));
 
         const size_t before = out_.graph->nodes().size();
         Argument value = functionalValue(b, n);
@@ -112,11 +144,13 @@ private:
         for (const auto& [name, a] : n.kwargs) kwargs.emplace_back(name, mapped(a, values_));
         Argument value;
         if (n.target == "copy_") {
-            value = args.size() > 1 ? args[1] : kwargs.at(0).second;
+            value = args.size() > 1 ? args[1] : namedArgument(n, kwargs, "src");
+            // The source's own node keeps its grad mode: copied under no_grad, no gradient flows.
+            if (!n.gradEnabled) value = Argument::ref(b.call("detach", {value}));
         } else if (n.target == "zero_") {
             value = Argument::ref(b.call("zeros_like", {selfValue}));
         } else if (n.target == "fill_") {
-            value = Argument::ref(b.call("full_like", {selfValue, args.size() > 1 ? args[1] : kwargs.at(0).second}));
+            value = Argument::ref(b.call("full_like", {selfValue, args.size() > 1 ? args[1] : namedArgument(n, kwargs, "value")}));
         } else {
             std::string name = n.target.substr(0, n.target.size() - 1);
             try {
@@ -127,7 +161,8 @@ private:
         }
         // In self's dtype and shape, as the in-place op writes it.
         if (b.meta(value).dtype != self.dtype) value = Argument::ref(b.call("to", {value, Argument::value(IValue(self.dtype))}));
-        if (b.meta(value).sizes != self.sizes) value = Argument::ref(b.call("expand", {value, Argument::value(IValue::intList(self.sizes))}));
+        if (b.meta(value).sizes != self.sizes)  // its own memory, as self's: later in-place writes must not meet a stride 0
+            value = Argument::ref(b.call("contiguous", {Argument::ref(b.call("expand", {value, Argument::value(IValue::intList(self.sizes))}))}));
         return value;
     }
 
@@ -135,6 +170,8 @@ private:
     const std::vector<bool>& requiresGrad_;
     FunctionalGraph out_;
     ValueMap values_;
+    std::map<const Node*, std::vector<const Node*>> readers_;  // the nodes reading each value
+    std::set<const Node*> gradFlows_;                     // values a gradient can flow into
     std::map<const Node*, size_t> inputNumber_;           // each placeholder's place among them
     std::map<const Node*, int> lastUse_;                  // the last node (or the output) reading each value
     std::map<const Node*, const Node*> viewBase_;         // each view -> the value it views

@@ -379,8 +379,10 @@ std::vector<LValue> lowerMaxPoolBackward(LoweringContext& c, const LoweringArgs&
         auto compare = [&b](LoopOpKind k, int v, int64_t bound) { return b.call(k, {v, b.constant(static_cast<double>(bound), DType::Int64)}, DType::Bool); };
         const std::vector<IndexExpr> lead(i.begin(), i.begin() + static_cast<int64_t>(rank) - 2);
         int total = b.constant(0, t);
-        for (int64_t kh = 0; kh < p.kernel[0]; ++kh)
-            for (int64_t kw = 0; kw < p.kernel[1]; ++kw) {
+        // Windows in the eager kernel's order (rows, then columns, ascending): the last kernel
+        // offset first, so overlapping windows' gradients add up in the same order.
+        for (int64_t kh = p.kernel[0] - 1; kh >= 0; --kh)
+            for (int64_t kw = p.kernel[1] - 1; kw >= 0; --kw) {
                 // The window whose (kh, kw) element this position is, if there is one.
                 int holds = -1;
                 std::vector<IndexExpr> window = lead;

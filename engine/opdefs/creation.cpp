@@ -424,11 +424,13 @@ void registerCreationOps(OpRegistry& r) {
     addConversion(r, "type_as", "type_as(Tensor self, Tensor other) -> Tensor", methodOnly, conversionRule("self"),
                   [](const BoundArgs& a, const Tensor& self) { return convert(self, a.tensor("other").dtype(), self.device(), false); });
     addConversion(r, "clone", "clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor", both, lowerClone,
-                  [](const BoundArgs&, const Tensor& self) { return convert(self, self.dtype(), self.device(), true); });
+                  [](const BoundArgs&, const Tensor& self) { return convert(self, self.dtype(), self.device(), true); })
+        .mayAlias = false;  // always a copy
     // torch._inductor.test_operators.realize: a copy eagerly; the inductor backend makes
     // its argument a buffer of its own (seed 000 uses it to force two kernels' worth of work).
     addConversion(r, "realize", "realize(Tensor self) -> Tensor", OpFlags{false, false, false}, lowerRealize,
-                  [](const BoundArgs&, const Tensor& self) { return convert(self, self.dtype(), self.device(), true); });
+                  [](const BoundArgs&, const Tensor& self) { return convert(self, self.dtype(), self.device(), true); })
+        .mayAlias = false;
     addConversion(r, "requires_grad_", "requires_grad_(Tensor self, bool requires_grad=True) -> Tensor", methodOnly, nullptr,
                   [](const BoundArgs& a, const Tensor& self) {
                       bool grad = a.flag("requires_grad");

@@ -162,8 +162,13 @@ bool flatFloat32Apply(const Shape& sizes, const std::vector<IterOperand>& ops, c
     for (std::size_t i = 0; i < n; ++i) {
         FlatRead read = flatRead(ops[i + 1], sizes, types[i]);
         if (read == FlatRead::No) return false;
-        if (read == FlatRead::Floats) floats[i] = reinterpret_cast<const float*>(ops[i + 1].data);
-        else values[i] = loadDouble(ops[i + 1].data, types[i]);
+        if (read == FlatRead::Floats) {
+            floats[i] = reinterpret_cast<const float*>(ops[i + 1].data);
+        } else {  // one value inside the output (x.mul_(x[0])) changes as the loop writes: the general loop
+            const char* at = ops[i + 1].data;
+            if (at >= ops[0].data && at < ops[0].data + shapeNumel(sizes) * static_cast<int64_t>(sizeof(float))) return false;
+            values[i] = loadDouble(at, types[i]);
+        }
     }
     float* out = reinterpret_cast<float*>(ops[0].data);
     const int64_t total = shapeNumel(sizes);

@@ -121,5 +121,90 @@ print(bump(t) is t, t)
         << run.logs;
 }
 
+// What a reviewer found functionalization got wrong, each now as eager (and PyTorch 2.15,
+// whose output this is): a change through a view of a view, a copy-back reading an input
+// already copied back, a copy under no_grad passing gradients, an input that requires grad
+// changed under no_grad and read in grad mode, a copy of a value that requires grad
+// returned, a changed clone's gradient.
+TEST(Functionalize, ChangesThatAliasOrCarryGradientsBehaveAsEager) {
+    ScriptRun run = runScript(R"(import torch
+x = torch.linspace(-1, 1, 6).reshape(2, 3)
+
+
+@torch.compile
+def view_of_view(x):
+    r = x[0, :2]
+    x.mul_(2)
+    return r + 1
+
+
+print(view_of_view(x.clone()))
+
+
+@torch.compile
+def swap(p, old):
+    d = p * 0.1
+    old.copy_(p)
+    p.sub_(d)
+
+
+p, old = torch.linspace(0, 1, 3), torch.zeros(3)
+swap(p, old)
+print(p, old)
+
+w = torch.linspace(1, 2, 3).requires_grad_()
+buf = torch.zeros(3)
+
+
+@torch.compile
+def ema(w, buf):
+    with torch.no_grad():
+        buf.copy_(w)
+    return (buf * w).sum()
+
+
+ema(w, buf).backward()
+print(w.grad, buf)
+
+
+@torch.compile
+def scale_then_use(w, x):
+    with torch.no_grad():
+        w.mul_(2)
+    return (w * x).sum()
+
+
+w.grad = None
+scale_then_use(w, torch.ones(3)).backward()
+print(w.grad, w)
+
+
+@torch.compile
+def copy_out(buf, w):
+    buf.copy_(w)
+    return buf
+
+
+out = copy_out(torch.zeros(3), w)
+print(out.requires_grad, out.grad_fn is not None)
+
+
+@torch.compile
+def scaled_clone(v):
+    c = v.clone()
+    c.mul_(2)
+    return (c * v).sum()
+
+
+v = torch.linspace(-1, 1, 4).requires_grad_()
+scaled_clone(v).backward()
+print(v.grad)
+)", "aot");
+    ASSERT_EQ(run.error, "") << run.out;
+    EXPECT_EQ(run.out, "tensor([-1.0000, -0.2000])\ntensor([0.0000, 0.4500, 0.9000]) tensor([0.0000, 0.5000, 1.0000])\ntensor([1.0000, 1.5000, 2.0000]) tensor([1.0000, 1.5000, 2.0000])\ntensor([1., 1., 1.]) tensor([2., 3., 4.], requires_grad=True)\nTrue True\ntensor([-4.0000, -1.3333,  1.3333,  4.0000])\n");
+    EXPECT_NE(run.logs.find("changes l_w_, which requires grad, under no_grad and"), std::string::npos) << run.logs;
+    EXPECT_NE(run.logs.find("gives l_buf_ a value that requires grad"), std::string::npos) << run.logs;
+}
+
 }  // namespace
 }  // namespace fusescope::test
