@@ -20,15 +20,16 @@ namespace {
 
 bool isInplace(const std::string& name) { return !name.empty() && name.back() == '_' && !managesGradItself(name); }
 
-// The name of the op's backward node in PyTorch: its definition's, or the op's (an
-// in-place op's functional twin's) name in CamelCase: "MulBackward0" for mul and mul_.
-std::string gradFnName(const OpDef& op) {
-    if (!op.gradFn.empty()) return op.gradFn;
-    std::string base = op.name.substr(0, op.name.find('.'));
+// The name of the call's backward node in PyTorch: its definition's, or the op's (an
+// in-place op's functional twin's) name in CamelCase: "MulBackward0" for mul and mul_,
+// "Log1PBackward0" for log1p.
+std::string gradFnName(const BoundCall& call) {
+    if (call.op.gradFn) return call.op.gradFn(call.args);
+    std::string base = call.op.name.substr(0, call.op.name.find('.'));
     if (!base.empty() && base.back() == '_') {
         base.pop_back();
         const OpDef* functional = OpRegistry::instance().find(base);
-        if (functional && !functional->gradFn.empty()) return functional->gradFn;
+        if (functional && functional->gradFn) return functional->gradFn(call.args);
     }
     std::string camel;
     bool upper = true;
@@ -38,7 +39,7 @@ std::string gradFnName(const OpDef& op) {
             continue;
         }
         camel += upper ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
-        upper = false;
+        upper = std::isdigit(static_cast<unsigned char>(c));  // log1p: Log1PBackward0
     }
     return camel + "Backward0";
 }
@@ -76,7 +77,7 @@ int tensorCount(const IValue& v) {
 
 std::shared_ptr<AutogradNode> backwardNode(const BoundCall& call, const IValue& result) {
     auto node = std::make_shared<AutogradNode>();
-    node->name = gradFnName(call.op);
+    node->name = gradFnName(call);
     std::vector<TensorSlot> slots = tensorSlots(call.args);
     for (const TensorSlot& slot : slots) {
         const IValue& v = call.args.at(slot.argument);
@@ -118,8 +119,22 @@ void checkInplaceOnLeaf(const BoundCall& call) {
         throw ScriptError("RuntimeError", "a leaf Variable that requires grad is being used in an in-place operation.");
 }
 
+// Whether the op gave back an argument itself (x.float() of a float32 x): PyTorch records
+// nothing then, and the argument keeps its own history.
+bool returnsAnArgument(const BoundCall& call, const IValue& result) {
+    if (!result.isTensor() || isInplace(call.op.name)) return false;
+    const auto& values = call.args.values_;
+    return std::any_of(values.begin(), values.end(), [&](const IValue& v) {
+        return v.isTensor() && v.toTensor().impl() == result.toTensor().impl();
+    });
+}
+
+// Factories shaped like an argument (zeros_like, rand_like, ...) and torch.tensor(t) make
+// new tensors no gradient flows through.
+bool makesFreshTensor(const std::string& name) { return name == "tensor" || name.ends_with("_like"); }
+
 bool needsGradFn(const BoundCall& call) {
-    if (managesGradItself(call.op.name)) return false;
+    if (managesGradItself(call.op.name) || makesFreshTensor(call.op.name)) return false;
     for (const IValue& v : call.args.values_)
         if (anyRequiresGrad(v)) return true;
     return false;
@@ -132,7 +147,7 @@ public:
         if (call.meta || !gradEnabled()) return next(call);
         checkInplaceOnLeaf(call);
         IValue result = next(call);
-        if (needsGradFn(call) && hasFloatingTensor(result)) {  // a comparison's result needs no node
+        if (needsGradFn(call) && hasFloatingTensor(result) && !returnsAnArgument(call, result)) {  // a comparison's result needs no node
             int outputNr = 0;
             mark(result, backwardNode(call, result), outputNr);
         }

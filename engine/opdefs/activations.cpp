@@ -1,7 +1,7 @@
 // Activations of real models, each op defined whole in one place: schema, shapes, eager
 // kernel and lowering (from loop-IR math every renderer already spells, so the C++ and
 // CUDA code generators need nothing new). None decomposes; each backward node is named
-// after the op (SoftplusBackward0, ...).
+// after the op (SoftplusBackward0, ...) and its derivative is written with ops.
 //
 //   softplus(x, beta, threshold)  x where x * beta > threshold, else log1p(exp(x * beta)) / beta
 //   hardswish(x)                  x * min(max(x + 3, 0), 6) / 6
@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "autograd/derivative_ops.h"
 #include "core/error.h"
 #include "lower/elementwise_rules.h"
 #include "opdefs/op_families.h"
@@ -70,6 +71,31 @@ double logaddexp(double a, double b) {
     return std::max(a, b) + std::log1p(std::exp(-std::abs(a - b)));
 }
 
+// softplus: sigmoid(beta x) below the threshold, 1 above; hardswish: 0 below -3, 1 above
+// 3, x/3 + 1/2 between; logaddexp: each argument's share exp(arg - result).
+void registerActivationDerivatives(OpRegistry& r) {
+    using D = const DerivativeArgs&;
+    differentiateWith(r.definition("softplus"), [](D d) {
+        const Tensor& x = d.input("self");
+        Tensor scaled = grad::mul(x, d.args.number("beta"));
+        Tensor slope = grad::call("where", {grad::call("gt", {scaled, d.args.number("threshold")}), 1.0, grad::call("sigmoid", {scaled})});
+        return ArgumentGradients{{"self", grad::mul(d.grad, slope)}};
+    });
+    differentiateWith(r.definition("hardswish"), [](D d) {
+        const Tensor& x = d.input("self");
+        Tensor middle = grad::call("add", {grad::mul(x, 1.0 / 3.0), 0.5});
+        Tensor slope = grad::call("where", {grad::call("lt", {x, -3.0}), 0.0, grad::call("where", {grad::call("le", {x, 3.0}), middle, 1.0})});
+        return ArgumentGradients{{"self", grad::mul(d.grad, slope)}};
+    });
+    differentiateWith(r.definition("logaddexp"), [](D d) {
+        ArgumentGradients grads;
+        for (const char* name : {"self", "other"})
+            if (d.wants(name))
+                grads.emplace_back(name, grad::fitTo(grad::mul(d.grad, grad::call("exp", {grad::sub(d.input(name), d.out())})), d.input(name)));
+        return grads;
+    });
+}
+
 }  // namespace
 
 void registerActivationOps(OpRegistry& r) {
@@ -109,6 +135,7 @@ void registerActivationOps(OpRegistry& r) {
                                       DType::Bool);
             return b.call(K::Where, {sameInfinity, x[0], sum}, t);
         }));
+    registerActivationDerivatives(r);
 }
 
 }  // namespace fusescope

@@ -404,6 +404,52 @@ void registerArithmeticDerivatives(OpRegistry& r) {
         if (d.wants("other")) g.emplace_back("other", fitTo(grad::call("where", {condition, none, d.grad}), d.input("other")));
         return g;
     });
+    differentiateWith(r.definition("remainder"), [](const DerivativeArgs& d) {  // self - floor(self / other) * other
+        ArgumentGradients g;
+        if (d.wants("self")) g.emplace_back("self", fitTo(d.grad, d.input("self")));
+        if (d.wants("other")) {
+            Tensor quotient = grad::call("floor_divide", {d.input("self"), d.input("other")});
+            g.emplace_back("other", fitTo(grad::neg(grad::mul(d.grad, quotient)), d.input("other")));
+        }
+        return g;
+    });
+    // maximum/minimum: the gradient to the argument picked, halved between equal ones.
+    for (const char* name : {"maximum", "minimum"})
+        differentiateWith(r.definition(name), [isMax = name[1] == 'a'](const DerivativeArgs& d) {
+            const Tensor &self = d.input("self"), &other = d.input("other");
+            Tensor half = grad::mul(d.grad, 0.5), none = grad::zeros({}, d.grad.dtype());
+            auto share = [&](const Tensor& mine, const Tensor& theirs) {
+                Tensor wins = grad::call(isMax ? "gt" : "lt", {mine, theirs});
+                return grad::call("where", {wins, d.grad, grad::call("where", {grad::call("eq", {mine, theirs}), half, none})});
+            };
+            ArgumentGradients g;
+            if (d.wants("self")) g.emplace_back("self", fitTo(share(self, other), self));
+            if (d.wants("other")) g.emplace_back("other", fitTo(share(other, self), other));
+            return g;
+        });
+    // clamp: the gradient where the input was inside the bounds; a tensor bound gets it
+    // where it was the value.
+    differentiateWith(r.definition("clamp"), [](const DerivativeArgs& d) {
+        const Tensor& self = d.input("self");
+        Tensor inside = grad::call("ones_like", {self}, {{"dtype", IValue(DType::Bool)}});
+        if (!d.args["min"].isNone()) inside = grad::call("logical_and", {inside, grad::call("ge", {self, d.args["min"]})});
+        if (!d.args["max"].isNone()) inside = grad::call("logical_and", {inside, grad::call("le", {self, d.args["max"]})});
+        return ArgumentGradients{{"self", grad::call("where", {inside, d.grad, grad::zeros({}, d.grad.dtype())})}};
+    });
+    differentiateWith(r.definition("clamp.Tensor"), [](const DerivativeArgs& d) {
+        const Tensor& self = d.input("self");
+        const bool hasMin = !d.args["min"].isNone(), hasMax = !d.args["max"].isNone();
+        Tensor none = grad::zeros({}, d.grad.dtype());
+        Tensor below = hasMin ? grad::call("lt", {self, d.input("min")}) : grad::call("zeros_like", {self}, {{"dtype", IValue(DType::Bool)}});
+        Tensor above = hasMax ? grad::call("gt", {self, d.input("max")}) : grad::call("zeros_like", {self}, {{"dtype", IValue(DType::Bool)}});
+        if (hasMin && hasMax) above = grad::call("logical_and", {above, grad::call("logical_not", {below})});  // min wins
+        Tensor inside = grad::call("logical_not", {grad::call("logical_or", {below, above})});
+        ArgumentGradients g;
+        if (d.wants("self")) g.emplace_back("self", fitTo(grad::call("where", {inside, d.grad, none}), self));
+        if (hasMin && d.wants("min")) g.emplace_back("min", fitTo(grad::call("where", {below, d.grad, none}), d.input("min")));
+        if (hasMax && d.wants("max")) g.emplace_back("max", fitTo(grad::call("where", {above, d.grad, none}), d.input("max")));
+        return g;
+    });
     differentiateWith(r.definition("pow"), [](const DerivativeArgs& d) {
         ArgumentGradients g;
         const Tensor &self = d.input("self"), &exponent = d.input("exponent");
@@ -415,6 +461,20 @@ void registerArithmeticDerivatives(OpRegistry& r) {
             g.emplace_back("exponent", fitTo(grad::mul(grad::mul(d.grad, d.out()), grad::call("log", {self})), exponent));
         return g;
     });
+}
+
+// PyTorch's names for the overloads a Python number picks: x ** 2 is PowBackward0, x ** y
+// PowBackward1, 2 ** x PowBackward2; 1 - x is rsub; 2 / x is reciprocal(x) * 2.
+void nameBackwardNodes(OpRegistry& r) {
+    auto number = [](const BoundArgs& a, const char* name) { return a.tensor(name).isWrappedNumber(); };
+    gradFnNamedBy(r.definition("pow"), [number](const BoundArgs& a) {
+        return number(a, "self") ? "PowBackward2" : number(a, "exponent") ? "PowBackward0" : "PowBackward1";
+    });
+    gradFnNamedBy(r.definition("sub"), [number](const BoundArgs& a) { return number(a, "self") ? "RsubBackward1" : "SubBackward0"; });
+    gradFnNamedBy(r.definition("div"), [number](const BoundArgs& a) { return number(a, "self") ? "MulBackward0" : "DivBackward0"; });
+    gradFnNamedBy(r.definition("remainder"),
+                  [number](const BoundArgs& a) { return number(a, "other") ? "RemainderBackward0" : "RemainderBackward1"; });
+    gradFnNamed(r.definition("clamp"), "ClampBackward1");
 }
 
 }  // namespace
@@ -526,6 +586,7 @@ void registerArithmeticOps(OpRegistry& r) {
     registerWhereClamp(r);
     registerFillCopy(r);
     registerArithmeticDerivatives(r);
+    nameBackwardNodes(r);
 }
 
 }  // namespace fusescope

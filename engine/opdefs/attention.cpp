@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "autograd/derivative_ops.h"
 #include "core/error.h"
 #include "opdefs/op_families.h"
 #include "ops/blas_gemm.h"
@@ -143,6 +144,27 @@ std::vector<LValue> lowerAttention(LoweringContext& c, const LoweringArgs& a) {
     return {c.extern_(ExternKernelKind::Attention, operands, layout, geometry)};
 }
 
+// The probabilities recomputed, then as softmax's and two products' derivatives: with
+// P = softmax(S), S = q k^T scale: dv = P^T g, dS = P (g v^T - rowsum(g v^T P)),
+// dq = dS k scale, dk = dS^T q scale.
+ArgumentGradients attentionGradients(const DerivativeArgs& d) {
+    const Tensor &q = d.input("query"), &k = d.input("key"), &v = d.input("value");
+    const double scale = attentionScale(d.args);
+    Tensor scores = grad::mul(grad::call("matmul", {q, grad::transpose(k, -2, -1)}), scale);
+    if (d.args.flag("is_causal")) {
+        Tensor visible = grad::call("tril", {grad::call("ones", {IValue::intList({q.size(2), k.size(2)})}, {{"dtype", IValue(DType::Bool)}})});
+        scores = grad::call("masked_fill", {scores, grad::call("logical_not", {visible}), -std::numeric_limits<double>::infinity()});
+    }
+    Tensor p = grad::call("softmax", {scores, -1});
+    Tensor dp = grad::call("matmul", {d.grad, grad::transpose(v, -2, -1)});
+    Tensor ds = grad::mul(p, grad::sub(dp, grad::call("sum", {grad::mul(dp, p), IValue::intList({-1}), true})));
+    ArgumentGradients g;
+    if (d.wants("query")) g.emplace_back("query", grad::fitTo(grad::mul(grad::call("matmul", {ds, k}), scale), q));
+    if (d.wants("key")) g.emplace_back("key", grad::fitTo(grad::mul(grad::call("matmul", {grad::transpose(ds, -2, -1), q}), scale), k));
+    if (d.wants("value")) g.emplace_back("value", grad::fitTo(grad::call("matmul", {grad::transpose(p, -2, -1), d.grad}), v));
+    return g;
+}
+
 }  // namespace
 
 void registerAttentionOps(OpRegistry& r) {
@@ -151,6 +173,7 @@ void registerAttentionOps(OpRegistry& r) {
                            "bool is_causal=False, *, float? scale=None) -> Tensor",
                            {true, false, false}, attentionMeta, attentionInto)),
               lowerAttention);
+    differentiateWith(r.definition("_scaled_dot_product_flash_attention_for_cpu"), attentionGradients);
 }
 
 }  // namespace fusescope

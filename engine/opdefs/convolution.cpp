@@ -5,6 +5,8 @@
 // (dynamic sizes, uneven adaptive windows, average pooling over padding) runs eagerly.
 
 #include <cmath>
+#include <functional>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -562,6 +564,66 @@ void maxPoolBackwardInto(const BoundArgs& a, const Tensor& out) {
     maxPoolBackward(out.dtype(), poolShape(a, gradOutput, true, in), in.data.dataPtr(), gradOutput.dataPtr(), out.dataPtr());
 }
 
+// Average pooling along one dim as a matrix [out, in]: row o weighs its window
+// [start[o], end[o]) (clipped to the input) by 1 / divisor[o]. 2-D average pooling is
+// rows @ x @ cols^T (its divisors are products of a row's and a column's part), so its
+// gradient is rows^T @ grad @ cols. Built with ops from arange, so a compiled backward
+// graph lowers it.
+struct PoolWindows {
+    Tensor start, end, divisor;  // [out] each; int64, int64, floating
+};
+
+Tensor poolingMatrix(const PoolWindows& w, int64_t inSize, DType dtype) {
+    Tensor position = grad::reshape(grad::call("arange", {inSize}), {1, inSize});
+    Tensor inside = grad::call("logical_and", {grad::call("ge", {position, grad::call("unsqueeze", {w.start, 1})}),
+                                               grad::call("lt", {position, grad::call("unsqueeze", {w.end, 1})})});
+    Tensor weight = grad::call("reciprocal", {grad::call("to", {grad::call("unsqueeze", {w.divisor, 1}), dtype})});
+    return grad::mul(grad::call("to", {inside, dtype}), weight);
+}
+
+// rows^T @ grad @ cols for every plane, as products of a batch of planes and one matrix
+// (rows^T @ X is (X^T @ rows)^T), which lower as single matrix products.
+Tensor separablePoolGradient(const Tensor& grad, const Tensor& rows, const Tensor& cols, const Shape& inputSizes) {
+    Tensor planes = grad::reshape(grad::call("contiguous", {grad}), {-1, grad.size(-2), grad.size(-1)});
+    Tensor widened = grad::call("matmul", {planes, cols});                                   // [P, OH, W]
+    Tensor heightened = grad::call("matmul", {grad::transpose(widened, -1, -2), rows});     // [P, W, H]
+    return grad::reshape(grad::call("contiguous", {grad::transpose(heightened, -1, -2)}), inputSizes);
+}
+
+ArgumentGradients avgPoolGradients(const DerivativeArgs& d) {
+    const Tensor& self = d.input("self");
+    PoolArgs p = poolArgs(d.args, false);
+    const bool includePad = d.args.flag("count_include_pad");
+    const IValue& override = d.args["divisor_override"];
+    auto matrix = [&](size_t dim) {
+        const int64_t in = self.size(self.dim() - 2 + static_cast<int64_t>(dim)), out = d.grad.size(d.grad.dim() - 2 + static_cast<int64_t>(dim));
+        PoolWindows w;
+        w.start = grad::call("sub", {grad::call("mul", {grad::call("arange", {out}), p.stride[dim]}), p.padding[dim]});
+        w.end = grad::call("clamp", {grad::call("add", {w.start, p.kernel[dim]}), IValue(), in + p.padding[dim]});
+        w.divisor = includePad ? grad::sub(w.end, w.start)
+                               : grad::sub(grad::call("clamp", {w.end, IValue(), in}), grad::call("clamp", {w.start, 0}));
+        if (!override.isNone())  // the whole divisor on the rows
+            w.divisor = grad::call("full", {IValue::intList({out}), dim == 0 ? override.toInt() : int64_t{1}});
+        return poolingMatrix(w, in, d.grad.dtype());
+    };
+    return {{"self", separablePoolGradient(d.grad, matrix(0), matrix(1), self.sizes())}};
+}
+
+// Adaptive windows: [floor(o * in / out), ceil((o + 1) * in / out)).
+ArgumentGradients adaptivePoolGradients(const DerivativeArgs& d) {
+    const Tensor& self = d.input("self");
+    auto matrix = [&](int64_t dim) {
+        const int64_t in = self.size(self.dim() - 2 + dim), out = d.grad.size(d.grad.dim() - 2 + dim);
+        PoolWindows w;
+        Tensor scaled = grad::call("mul", {grad::call("arange", {out}), in});
+        w.start = grad::call("div", {scaled, out}, {{"rounding_mode", "floor"}});
+        w.end = grad::call("div", {grad::call("add", {scaled, in + out - 1}), out}, {{"rounding_mode", "floor"}});
+        w.divisor = grad::sub(w.end, w.start);
+        return poolingMatrix(w, in, d.grad.dtype());
+    };
+    return {{"self", separablePoolGradient(d.grad, matrix(0), matrix(1), self.sizes())}};
+}
+
 constexpr const char* kConvolutionSchemaTail =
     "(Tensor input, Tensor weight, Tensor? bias=None, int[{0}] stride=1, int[{0}] padding=0, int[{0}] dilation=1, int groups=1) -> Tensor";
 
@@ -611,10 +673,16 @@ void registerConvolutionOps(OpRegistry& r) {
                                        })),
                           lowerAvgPool),
                 "AvgPool2DBackward0");
-    gradFnNamed(lowerWith(r.add(makeOp("adaptive_avg_pool2d", "adaptive_avg_pool2d(Tensor self, int[2] output_size) -> Tensor",
-                                       {true, false, true}, adaptiveMeta, adaptiveInto)),
-                          lowerAdaptiveAvgPool),
-                "AdaptiveAvgPool2DBackward0");
+    differentiateWith(r.definition("avg_pool2d"), avgPoolGradients, Saved::SizesOnly);
+    // PyTorch takes the mean for a 1x1 output.
+    gradFnNamedBy(lowerWith(r.add(makeOp("adaptive_avg_pool2d", "adaptive_avg_pool2d(Tensor self, int[2] output_size) -> Tensor",
+                                         {true, false, true}, adaptiveMeta, adaptiveInto)),
+                            lowerAdaptiveAvgPool),
+                  [](const BoundArgs& a) {
+                      std::vector<int64_t> size = spatialInts(a, "output_size", 2);
+                      return size[0] == 1 && size[1] == 1 ? "MeanBackward1" : "AdaptiveAvgPool2DBackward0";
+                  });
+    differentiateWith(r.definition("adaptive_avg_pool2d"), adaptivePoolGradients, Saved::SizesOnly);
 }
 
 }  // namespace fusescope

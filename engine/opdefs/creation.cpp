@@ -227,6 +227,13 @@ namespace {
 void registerCreationDerivatives(OpRegistry& r) {
     differentiateWith(r.definition("clone"), [](const DerivativeArgs& d) { return ArgumentGradients{{"self", d.grad}}; },
                       Saved::SizesOnly);
+    // A conversion's gradient is converted back to the input's dtype and device; every
+    // floating one is PyTorch's _to_copy.
+    for (const char* name : {"to.dtype", "to.device", "to.other", "cpu", "cuda", "float", "double", "half", "bfloat16", "type_as"})
+        differentiateWith(gradFnNamed(r.definition(name), "ToCopyBackward0"), [](const DerivativeArgs& d) {
+            const Tensor& self = d.input("self");
+            return ArgumentGradients{{"self", grad::call("to.device", {d.grad, IValue(self.device()), IValue(self.dtype())})}};
+        }, Saved::SizesOnly);
 }
 
 }  // namespace
@@ -386,23 +393,22 @@ void registerCreationOps(OpRegistry& r) {
                }), "makes a tensor from Python data");
 
     // ---- conversions ----
-    // to(...) lowers to a cast; its backward node is ToCopyBackward0 in every form.
-    gradFnNamed(addConversion(r, "to.dtype", "to.dtype(Tensor self, ScalarType dtype, bool non_blocking=False, bool copy=False) -> Tensor",
+    // to(...) lowers to a cast.
+    addConversion(r, "to.dtype", "to.dtype(Tensor self, ScalarType dtype, bool non_blocking=False, bool copy=False) -> Tensor",
                               methodOnly, conversionRule("self"),
-                              [](const BoundArgs& a, const Tensor& self) { return convert(self, a["dtype"].toDType(), self.device(), a.flag("copy")); }),
-                "ToCopyBackward0");
-    gradFnNamed(addConversion(r, "to.device",
+                              [](const BoundArgs& a, const Tensor& self) { return convert(self, a["dtype"].toDType(), self.device(), a.flag("copy")); });
+    addConversion(r, "to.device",
                   "to.device(Tensor self, Device? device=None, ScalarType? dtype=None, bool non_blocking=False, bool copy=False) -> Tensor",
                   methodOnly, conversionRule("self"), [](const BoundArgs& a, const Tensor& self) {
                       Device device = a["device"].isNone() ? self.device() : a["device"].toDevice();
                       return convert(self, dtypeOr(a, self.dtype()), device, a.flag("copy"));
-                  }), "ToCopyBackward0");
-    gradFnNamed(addConversion(r, "to.other", "to.other(Tensor self, Tensor other, bool non_blocking=False, bool copy=False) -> Tensor",
+                  });
+    addConversion(r, "to.other", "to.other(Tensor self, Tensor other, bool non_blocking=False, bool copy=False) -> Tensor",
                               methodOnly, conversionRule("self"),
                   [](const BoundArgs& a, const Tensor& self) {
                       const Tensor& other = a.tensor("other");
                       return convert(self, other.dtype(), other.device(), a.flag("copy"));
-                  }), "ToCopyBackward0");
+                  });
     runEagerly(addConversion(r, "cpu", "cpu(Tensor self) -> Tensor", methodOnly, nullptr,
                   [](const BoundArgs&, const Tensor& self) { return convert(self, self.dtype(), Device::cpu(), false); }), kDeviceMove);
     runEagerly(addConversion(r, "cuda", "cuda(Tensor self, Device? device=None, bool non_blocking=False) -> Tensor", methodOnly, nullptr,

@@ -313,6 +313,34 @@ void registerIndexingDerivatives(OpRegistry& r) {
         Tensor rows = grad::reshape(grad::call("contiguous", {d.grad}), {-1, weight.size(1)});
         return ArgumentGradients{{"weight", grad::call("mm", {grad::call("t", {hot}), rows})}};
     });
+    // index_select: each picked slice's gradient back to its place, summed where picked twice.
+    differentiateWith(r.definition("index_select"), [](const DerivativeArgs& d) {
+        const Tensor& self = d.input("self");
+        if (self.dim() == 0) return ArgumentGradients{{"self", grad::fitTo(d.grad, self)}};
+        const int64_t dim = d.args.integer("dim") < 0 ? d.args.integer("dim") + self.dim() : d.args.integer("dim");
+        Tensor hot = oneHot(grad::reshape(d.input("index"), {-1}), self.size(dim), 1, d.grad.dtype());  // [picked, size]
+        Tensor placed = grad::call("matmul", {grad::transpose(d.grad, dim, -1), hot});
+        return ArgumentGradients{{"self", grad::call("contiguous", {grad::transpose(placed, dim, -1)})}};
+    });
+    differentiateWith(r.definition("flip"), [](const DerivativeArgs& d) {
+        return ArgumentGradients{{"self", grad::call("flip", {d.grad, d.args["dims"]})}};
+    }, Saved::SizesOnly);
+    // repeat: the gradient of each copy summed: viewed as [r0, s0, r1, s1, ...], summed over the r's.
+    differentiateWith(r.definition("repeat"), [](const DerivativeArgs& d) {
+        const Tensor& self = d.input("self");
+        std::vector<int64_t> repeats = d.args.ints("repeats");
+        Shape sizes(repeats.size() - static_cast<size_t>(self.dim()), 1);
+        sizes.insert(sizes.end(), self.sizes().begin(), self.sizes().end());
+        Shape split;
+        std::vector<int64_t> copies;
+        for (size_t i = 0; i < repeats.size(); ++i) {
+            copies.push_back(static_cast<int64_t>(split.size()));
+            split.push_back(repeats[i]);
+            split.push_back(sizes[i]);
+        }
+        Tensor summed = grad::call("sum", {grad::reshape(grad::call("contiguous", {d.grad}), split), IValue::intList(copies)});
+        return ArgumentGradients{{"self", grad::reshape(summed, self.sizes())}};
+    }, Saved::SizesOnly);
 }
 
 }  // namespace

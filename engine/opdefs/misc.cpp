@@ -116,11 +116,32 @@ std::optional<Argument> decomposeDropout(Rewrite& r) {
 
 namespace {
 
-// masked_fill: the filled places get no gradient.
+// masked_fill, tril, triu: the filled places get no gradient; cumsum: each element's
+// gradient is the sum of the gradients of the sums it is in (a reversed cumsum); outer:
+// each vector's, the other weighted by the gradient's rows or columns.
 void registerMiscDerivatives(OpRegistry& r) {
     differentiateWith(r.definition("masked_fill"), [](const DerivativeArgs& d) {
         return ArgumentGradients{{"self", grad::fitTo(grad::call("masked_fill", {d.grad, d.input("mask"), 0.0}), d.input("self"))}};
     });
+    for (const char* name : {"tril", "triu"})
+        differentiateWith(r.definition(name), [name](const DerivativeArgs& d) {
+            return ArgumentGradients{{"self", grad::call(name, {d.grad, d.args["diagonal"]})}};
+        }, Saved::SizesOnly);
+    differentiateWith(r.definition("cumsum"), [](const DerivativeArgs& d) {
+        const Tensor& self = d.input("self");
+        if (self.dim() == 0) return ArgumentGradients{{"self", grad::fitTo(d.grad, self)}};
+        IValue dims = IValue::intList({d.args.integer("dim")});
+        Tensor reversed = grad::call("flip", {grad::call("cumsum", {grad::call("flip", {d.grad, dims}), d.args["dim"]}), dims});
+        return ArgumentGradients{{"self", grad::fitTo(reversed, self)}};
+    }, Saved::SizesOnly);
+    differentiateWith(r.definition("outer"), [](const DerivativeArgs& d) {
+        const Tensor &self = d.input("self"), &vec2 = d.input("vec2");
+        ArgumentGradients g;
+        if (d.wants("self")) g.emplace_back("self", grad::fitTo(grad::call("matmul", {d.grad, vec2}), self));
+        if (d.wants("vec2")) g.emplace_back("vec2", grad::fitTo(grad::call("matmul", {grad::call("t", {d.grad}), self}), vec2));
+        return g;
+    });
+    gradFnNamed(r.definition("outer"), "MulBackward0");  // PyTorch's outer is self[:, None] * vec2
 }
 
 }  // namespace

@@ -569,19 +569,33 @@ std::optional<Argument> decomposeMatmul(Rewrite& r) {
 namespace {
 
 // d(A @ B) = G @ B^T for A, A^T @ G for B (over the last two dims; a batch dim that was
-// broadcast summed back; vector operands are not differentiated yet); linear is
+// broadcast summed back; a vector taken as a one-row or one-column matrix); linear is
 // input @ W^T + b; layer_norm's as ATen's native_layer_norm_backward; cat and stack hand each
 // input its part of the gradient.
 void registerLinalgDerivatives(OpRegistry& r) {
     auto product = [](const char* left, const char* right) {
         return [left, right](const DerivativeArgs& d) {
             const Tensor &a = d.input(left), &b = d.input(right);
-            if (a.dim() < 2 || b.dim() < 2)
-                throw ScriptError("RuntimeError", "the derivative for 'matmul' of a vector is not implemented.");
-            ArgumentGradients g;
-            if (d.wants(left)) g.emplace_back(left, grad::fitTo(grad::call("matmul", {d.grad, grad::transpose(b, -1, -2)}), a));
-            if (d.wants(right)) g.emplace_back(right, grad::fitTo(grad::call("matmul", {grad::transpose(a, -1, -2), d.grad}), b));
-            return g;
+            Tensor am = a, bm = b, g = d.grad;
+            if (a.dim() == 1) {
+                am = grad::call("unsqueeze", {a, 0});
+                g = grad::call("unsqueeze", {g, b.dim() == 1 ? 0 : -2});
+            }
+            if (b.dim() == 1) {
+                bm = grad::call("unsqueeze", {b, 1});
+                g = grad::call("unsqueeze", {g, -1});
+            }
+            auto back = [](const Tensor& gradient, const Tensor& operand) {
+                return operand.dim() == 1 ? grad::fitTo(grad::reshape(grad::call("contiguous", {gradient}), {-1, operand.size(0)}), operand)
+                                          : grad::fitTo(gradient, operand);
+            };
+            ArgumentGradients grads;
+            if (d.wants(left)) grads.emplace_back(left, back(grad::call("matmul", {g, grad::transpose(bm, -1, -2)}), a));
+            if (d.wants(right)) {
+                Tensor gb = grad::call("matmul", {grad::transpose(am, -1, -2), g});
+                grads.emplace_back(right, b.dim() == 1 ? back(grad::transpose(gb, -1, -2), b) : grad::fitTo(gb, b));
+            }
+            return grads;
         };
     };
     differentiateWith(r.definition("mm"), product("self", "mat2"));
@@ -691,7 +705,13 @@ void registerNnLinalgOps(OpRegistry& r) {
                  [](const BoundArgs& a, const Tensor& out) { matmulInto(a.tensor("self"), a.tensor("other"), out); }));
     lowerWith(matmul, lowerMatmul);
     decomposeWith(matmul, decomposeMatmul, true);
-    gradFnNamed(matmul, "MmBackward0");
+    // PyTorch's matmul is dot, mv, mm or bmm on folded or unsqueezed operands.
+    gradFnNamedBy(matmul, [](const BoundArgs& a) {
+        const int64_t left = a.tensor("self").dim(), right = a.tensor("other").dim();
+        if (left == 1) return right == 1 ? "DotBackward0" : right == 2 ? "SqueezeBackward4" : "UnsafeViewBackward0";
+        if (left == 2) return right == 1 ? "MvBackward0" : right == 2 ? "MmBackward0" : "CloneBackward0";
+        return "UnsafeViewBackward0";
+    });
     lowerWith(r.add(makeOp("mm", "mm(Tensor self, Tensor mat2) -> Tensor", {},
                  [](const BoundArgs& a) {
                      const Tensor& x = a.tensor("self");
@@ -731,7 +751,15 @@ void registerNnLinalgOps(OpRegistry& r) {
                      }
                  }));
     decomposeWith(linear, decomposeLinear, true);
-    gradFnNamed(linear, "AddmmBackward0");
+    // PyTorch's linear is addmm (mm without a bias) for a matrix, else a matmul and a view,
+    // or, for an input that is not contiguous, a matmul plus the bias.
+    gradFnNamedBy(linear, [](const BoundArgs& a) {
+        const Tensor& input = a.tensor("input");
+        const bool bias = !a["bias"].isNone();
+        if (input.dim() == 2) return bias ? "AddmmBackward0" : "MmBackward0";
+        if (input.dim() == 1) return bias ? "UnsafeViewBackward0" : "SqueezeBackward4";
+        return bias && !input.isContiguous() ? "AddBackward0" : "UnsafeViewBackward0";
+    });
 
     lowerWith(r.add(makeOp("cat", "cat(Tensor[] tensors, int dim=0) -> Tensor", {true, false, false},
                  [](const BoundArgs& a) { return catMeta(tensorList(a), a.integer("dim"), "cat"); },

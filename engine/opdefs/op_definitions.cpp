@@ -25,6 +25,11 @@ OpDef& runEagerly(OpDef& op, std::string reason) {
 }
 
 OpDef& gradFnNamed(OpDef& op, std::string gradFn) {
+    op.gradFn = [gradFn = std::move(gradFn)](const BoundArgs&) { return gradFn; };
+    return op;
+}
+
+OpDef& gradFnNamedBy(OpDef& op, std::function<std::string(const BoundArgs&)> gradFn) {
     op.gradFn = std::move(gradFn);
     return op;
 }

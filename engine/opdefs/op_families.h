@@ -32,6 +32,8 @@ OpDef& decomposeWith(OpDef& op, std::function<std::optional<Argument>(Rewrite&)>
 OpDef& runEagerly(OpDef& op, std::string reason);
 // PyTorch's name of the op's backward node, where it is not the op's own.
 OpDef& gradFnNamed(OpDef& op, std::string gradFn);
+// ... where it depends on the call (PowBackward0/1/2 by which argument is a Python number).
+OpDef& gradFnNamedBy(OpDef& op, std::function<std::string(const BoundArgs&)> gradFn);
 // The op's derivative (autograd/derivative_ops.h has the ops to write it with), and whether
 // it reads values of the call's tensors (SavesValues) or only their sizes and the gradient.
 enum class Saved { Values, SizesOnly };

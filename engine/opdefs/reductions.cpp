@@ -292,6 +292,7 @@ void addMaxMin(OpRegistry& r, const std::string& name, bool isMax) {
     const OpDef* elementwise = r.find(isMax ? "maximum" : "minimum");
     other.infer = elementwise->infer;
     other.kernel = elementwise->kernel;
+    other.derivative = elementwise->derivative;
     OpDef& pairwise = r.add(std::move(other));
     lowerWith(pairwise, binaryRule(isMax ? LoopOpKind::Maximum : LoopOpKind::Minimum));
     gradFnNamed(pairwise, isMax ? "MaximumBackward0" : "MinimumBackward0");
@@ -327,6 +328,60 @@ void registerReductionDerivatives(OpRegistry& r) {
             if (takeSqrt) g = grad::div(g, grad::mul(spread(d, d.out()), 2.0));
             return ArgumentGradients{{"self", grad::fitTo(grad::mul(g, scaled), self)}};
         });
+    // amax/amin and max()/min(): the gradient shared evenly by the elements equal to the result.
+    auto evenly = [](const DerivativeArgs& d, std::vector<int64_t> dims, bool keepdim) {
+        const Tensor& self = d.input("self");
+        Tensor picked = grad::call("to", {grad::call("eq", {self, grad::unreduce(d.out(), self.sizes(), dims, keepdim)}), d.grad.dtype()});
+        Tensor count = dims.empty() ? grad::expand(grad::call("sum", {picked}), self.sizes())
+                                    : grad::unreduce(grad::call("sum", {picked, IValue::intList(dims), keepdim}), self.sizes(), dims, keepdim);
+        return ArgumentGradients{{"self", grad::div(grad::mul(picked, grad::unreduce(d.grad, self.sizes(), dims, keepdim)), count)}};
+    };
+    for (const char* name : {"amax", "amin"})
+        differentiateWith(r.definition(name), [evenly](const DerivativeArgs& d) { return evenly(d, d.args.ints("dim"), d.args.flag("keepdim")); });
+    for (const char* name : {"max", "min"})
+        differentiateWith(r.definition(name), [evenly](const DerivativeArgs& d) { return evenly(d, {}, false); });
+    // max.dim/min.dim: the gradient to the element each index picked.
+    for (const char* name : {"max.dim", "min.dim"})
+        differentiateWith(r.definition(name), [](const DerivativeArgs& d) {
+            const Tensor& self = d.input("self");
+            const int64_t dim = d.args.integer("dim") < 0 ? d.args.integer("dim") + self.dim() : d.args.integer("dim");
+            Tensor indices = d.result.toSequence()->items[1].toTensor(), g = d.grad;
+            if (!d.args.flag("keepdim") && self.dim() > 0) {
+                indices = grad::call("unsqueeze", {indices, dim});
+                g = grad::call("unsqueeze", {g, dim});
+            }
+            Shape along(static_cast<size_t>(self.dim()), 1);
+            if (self.dim() > 0) along[static_cast<size_t>(dim)] = self.size(dim);
+            Tensor picked = grad::call("eq", {grad::reshape(grad::call("arange", {self.dim() > 0 ? self.size(dim) : 1}), along), indices});
+            return ArgumentGradients{{"self", grad::call("where", {picked, g, grad::zeros({}, g.dtype())})}};
+        });
+    // prod: the product of the others, which is the result over x where x != 0; where a
+    // group holds one zero, that zero's gradient is the product of the rest, the others' 0.
+    differentiateWith(r.definition("prod"), [spread](const DerivativeArgs& d) {
+        const Tensor& self = d.input("self");
+        std::vector<int64_t> dims = d.args["dim"].isNone() ? std::vector<int64_t>{} : d.args.ints("dim");
+        Tensor zero = grad::call("eq", {self, 0.0});
+        Tensor nonZero = grad::call("where", {zero, 1.0, self});
+        Tensor rest = dims.empty() ? grad::call("prod", {nonZero}) : grad::call("prod", {nonZero, IValue::intList(dims), true});
+        Tensor zeros = dims.empty() ? grad::call("sum", {zero}) : grad::call("sum", {zero, IValue::intList(dims), true});
+        rest = grad::expand(rest, self.sizes());
+        zeros = grad::expand(zeros, self.sizes());
+        Tensor none = grad::zeros({}, d.grad.dtype());
+        Tensor others = grad::call("where", {grad::call("eq", {zeros, 0}), grad::div(rest, nonZero),
+                                             grad::call("where", {grad::call("logical_and", {grad::call("eq", {zeros, 1}), zero}), rest, none})});
+        return ArgumentGradients{{"self", grad::fitTo(grad::mul(spread(d, d.grad), others), self)}};
+    });
+}
+
+// A sum, mean or product over dims is PyTorch's second overload (SumBackward1); max() of
+// everything its second (MaxBackward1: max.dim is the first).
+void nameBackwardNodes(OpRegistry& r) {
+    for (const char* name : {"sum", "mean", "prod"})
+        gradFnNamedBy(r.definition(name), [base = std::string(1, static_cast<char>(std::toupper(name[0]))) + (name + 1)](const BoundArgs& a) {
+            return base + (a["dim"].isNone() ? "Backward0" : "Backward1");
+        });
+    gradFnNamed(r.definition("max"), "MaxBackward1");
+    gradFnNamed(r.definition("min"), "MinBackward1");
 }
 
 }  // namespace
@@ -403,6 +458,12 @@ void registerReductionOps(OpRegistry& r) {
         };
         d.infer = [forward](const BoundArgs& a) { return forward(a, true); };
         d.kernel = [forward](const BoundArgs& a) { return forward(a, false); };
+        d.derivative = [name](const DerivativeArgs& da) {
+            const OpRegistry& reg = OpRegistry::instance();
+            const OpDef* main = reg.find(name);
+            BoundArgs b = reg.bind(*main, {da.args["self"]}, {{"unbiased", da.args["unbiased"]}});
+            return main->derivative(DerivativeArgs{b, da.result, da.grad});
+        };
         decomposeWith(r.add(std::move(d)), decomposeVariance(std::string(name) == "std"));
     }
     auto boolOut = [](const BoundArgs&, DType) { return DType::Bool; };
@@ -426,6 +487,7 @@ void registerReductionOps(OpRegistry& r) {
     addMaxMin(r, "max", true);
     addMaxMin(r, "min", false);
     registerReductionDerivatives(r);
+    nameBackwardNodes(r);
 }
 
 }  // namespace fusescope

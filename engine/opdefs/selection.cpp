@@ -146,6 +146,13 @@ void registerSelectionOps(OpRegistry& r) {
         return IValue::tuple({metaTensor(v), metaTensor(i)});
     };
     d.kernel = topk;
+    // The values' gradient goes where they were taken from: gather's, by the indices.
+    d.derivative = [](const DerivativeArgs& da) {
+        const OpRegistry& reg = OpRegistry::instance();
+        const OpDef& gather = *reg.find("gather");
+        BoundArgs b = reg.bind(gather, {da.args["self"], da.args["dim"], da.result.toSequence()->items[1]}, {});
+        return gather.derivative(DerivativeArgs{b, da.result.toSequence()->items[0], da.grad});
+    };
     runEagerly(r.add(std::move(d)), "a sort, which the loop IR has no form for yet");
     runEagerly(r.add(makeOp("multinomial",
                             "multinomial(Tensor self, int num_samples, bool replacement=False, *, Any? generator=None) -> Tensor",

@@ -172,6 +172,24 @@ void registerUnaryDerivatives(OpRegistry& r) {
         return grad::mul(d.grad, grad::add(cdf, grad::mul(x, pdf)));
     });
     unaryDerivative("relu", [](D d) { return grad::mul(d.grad, grad::call("gt", {d.out(), 0.0})); });
+    unaryDerivative("square", [](D d) { return grad::mul(d.grad, grad::mul(d.input("self"), 2.0)); });
+    unaryDerivative("reciprocal", [](D d) { return grad::neg(grad::mul(d.grad, grad::mul(d.out(), d.out()))); });
+    unaryDerivative("expm1", [](D d) { return grad::mul(d.grad, grad::call("add", {d.out(), 1.0})); });
+    unaryDerivative("log1p", [](D d) { return grad::div(d.grad, grad::call("add", {d.input("self"), 1.0})); });
+    unaryDerivative("exp2", [](D d) { return grad::mul(d.grad, grad::mul(d.out(), std::numbers::ln2)); });
+    unaryDerivative("log2", [](D d) { return grad::div(d.grad, grad::mul(d.input("self"), std::numbers::ln2)); });
+    unaryDerivative("erf", [](D d) {  // 2/sqrt(pi) exp(-x^2)
+        const Tensor& x = d.input("self");
+        return grad::mul(d.grad, grad::mul(grad::call("exp", {grad::neg(grad::mul(x, x))}), 2 * std::numbers::inv_sqrtpi));
+    });
+    unaryDerivative("silu", [](D d) {  // s(x) (1 + x (1 - s(x)))
+        const Tensor& x = d.input("self");
+        Tensor s = grad::call("sigmoid", {x});
+        return grad::mul(d.grad, grad::mul(s, grad::call("add", {grad::mul(x, grad::oneMinus(s)), 1.0})));
+    });
+    // Piecewise constant: a zero gradient (not grad * 0, which would keep an inf or nan).
+    for (const char* flat : {"sign", "floor", "ceil", "round"})
+        unaryDerivative(flat, [](D d) { return grad::call("zeros_like", {d.grad}); }, Saved::SizesOnly);
 }
 
 }  // namespace

@@ -104,6 +104,11 @@ OpDef reshapeLike(std::string name, std::string schema, OpFlags flags, std::func
     };
     d.infer = d.kernel;
     d.mayAlias = true;
+    // A view where the strides allow one, else a copy (PyTorch's _unsafe_view of a clone).
+    d.gradFn = [shape](const BoundArgs& a) {
+        const Tensor& self = a.tensor("self");
+        return viewStrides(self.sizes(), self.strides(), shape(a, self)) ? "ViewBackward0" : "UnsafeViewBackward0";
+    };
     return d;
 }
 
@@ -287,6 +292,8 @@ void registerViewDerivatives(OpRegistry& r) {
     differentiateWith(r.definition("expand"), [](const DerivativeArgs& d) {
         return ArgumentGradients{{"self", grad::sumToShape(d.grad, d.input("self").sizes())}};
     }, Saved::SizesOnly);
+    gradFnNamed(r.definition("narrow"), "SliceBackward0");  // PyTorch's narrow is a slice
+    gradFnNamedBy(r.definition("squeeze"), [](const BoundArgs& a) { return a["dim"].isNone() ? "SqueezeBackward0" : "SqueezeBackward1"; });
 }
 
 }  // namespace
@@ -307,7 +314,6 @@ void registerViewOps(OpRegistry& r) {
     OpDef& reshape = r.add(reshapeLike("reshape", "reshape(Tensor self, int[] shape) -> Tensor", both,
                       [](const BoundArgs& a, const Tensor& self) { return inferSize(a.ints("shape"), self.numel()); }));
     lowerWith(reshape, lowerReshape);
-    gradFnNamed(reshape, "ViewBackward0");
     OpDef& flatten = r.add(reshapeLike("flatten", "flatten(Tensor self, int start_dim=0, int end_dim=-1) -> Tensor", both,
                       [](const BoundArgs& a, const Tensor& self) {
                           if (self.dim() == 0) return Shape{1};

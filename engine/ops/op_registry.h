@@ -103,10 +103,11 @@ struct OpDef {
     std::string runsEagerlyBecause;
 
     // Differentiating: PyTorch's name of its backward node when it is not the op's own
-    // name in CamelCase + "Backward0" ("ViewBackward0" for reshape), and its derivative,
+    // name in CamelCase + "Backward0" ("ViewBackward0" for reshape; some depend on the call:
+    // SumBackward1 for a sum over dims), and its derivative,
     // computed with ops (autograd/derivative_ops.h); none: backward through it raises
     // PyTorch's "the derivative for '...' is not implemented".
-    std::string gradFn;
+    std::function<std::string(const BoundArgs&)> gradFn;
     std::function<ArgumentGradients(const DerivativeArgs&)> derivative;
     // Whether the derivative reads tensors' values (PyTorch's saved tensors), not only their
     // sizes: only then does a second backward through a freed graph raise.

@@ -123,6 +123,16 @@ void populateAutogradModule(ModuleObject& autograd) {
         for (const Tensor& g : runBackward(roots, grads, options)) result.push_back(g.defined() ? Value(g) : Value());
         return makeTuple(std::move(result));
     });
+    // torch.autograd._name_backward(result, name): the library's composites (nll_loss,
+    // batch_norm, ...) are one op in PyTorch; their last node takes that op's node's name.
+    // Its next_functions still show the ops the composite is made of.
+    autograd.attrs["_name_backward"] = makeBuiltin("torch.autograd._name_backward", [](Interpreter& in, CallArgs& a) {
+        if (a.args.size() != 2 || !a.args[0].isTensor() || !a.args[1].isString())
+            in.fail("TypeError", "_name_backward(tensor, name) takes a tensor and a node name");
+        const Tensor& t = a.args[0].asTensor();
+        if (!in.tracer() && t.impl()->autograd.gradFn) t.impl()->autograd.gradFn->name = a.args[1].asString();
+        return a.args[0];
+    });
 }
 
 }  // namespace fusescope

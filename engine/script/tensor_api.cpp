@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "core/autograd_node.h"
 #include "ops/op_registry.h"
 #include "script/interpreter.h"
 
@@ -93,9 +94,13 @@ Value splitTensor(Interpreter& in, const CallArgs& a, bool chunks) {
     }
     ValueList parts;
     int64_t start = 0;
+    const bool listed = sequenceItems(*sizeArg) != nullptr;
     for (int64_t size : sizes) {
         parts.push_back(in.callOp("narrow", CallStyle::Method, {self, Value(dim), Value(start), Value(size)}, {}, in.currentSite()));
         start += size;
+        // Each part's node is named as PyTorch's one node for all of them.
+        const Tensor& part = parts.back().asTensor();
+        if (!in.tracer() && part.impl()->autograd.gradFn) part.impl()->autograd.gradFn->name = listed ? "SplitWithSizesBackward0" : "SplitBackward0";
     }
     return makeTuple(parts);
 }

@@ -33,6 +33,8 @@ Tensor randomInput(const Shape& shape, bool positive, uint64_t& seed) {
 double weightedSum(const Tensor& out, const Tensor& weight) { return T("sum", {T("mul", {out, weight})}).readDouble(0); }
 
 Tensor U(std::string_view op, IValueList args, Kwargs kwargs = {}) { return T(op, std::move(args), std::move(kwargs)); }
+// The first result of an op giving (values, indices).
+Tensor Values(std::string_view op, IValueList args) { return call(op, std::move(args)).toSequence()->items[0].toTensor(); }
 
 std::vector<GradCase> gradCases() {
     using V = const std::vector<Tensor>&;
@@ -103,6 +105,55 @@ std::vector<GradCase> gradCases() {
         {"max_pool2d", {{1, 5, 5}}, [](V x) {
             return U("max_pool2d", {x[0], IValue::intList({3, 3}), IValue::intList({2, 2}), IValue::intList({1, 1})});
         }},
+        unary("square"), unary("reciprocal", true), unary("expm1"), unary("log1p", true), unary("exp2"), unary("log2", true),
+        unary("erf"), unary("silu"), unary("sign"), unary("floor"), unary("ceil"), unary("round"), unary("hardswish"),
+        {"softplus", {{2, 3}}, [](V x) { return U("softplus", {x[0], 2.0, 1.5}); }},
+        {"logaddexp", {{2, 3}, {3}}, [](V x) { return U("logaddexp", {x[0], x[1]}); }},
+        {"clamp", {{2, 3}}, [](V x) { return U("clamp", {x[0], -1.0, 1.0}); }},
+        {"clamp", {{2, 3}}, [](V x) { return U("clamp", {x[0], IValue(), 0.5}); }},
+        {"clamp.Tensor", {{2, 3}, {2, 3}, {3}}, [](V x) { return U("clamp", {x[0], x[1], U("add", {x[2], 1.0})}); }},
+        {"maximum", {{2, 3}, {3}}, [](V x) { return U("maximum", {x[0], x[1]}); }},
+        {"minimum", {{2, 3}, {2, 3}}, [](V x) { return U("minimum", {x[0], x[1]}); }},
+        {"max.other", {{2, 3}, {2, 3}}, [](V x) { return U("max", {x[0], x[1]}); }},
+        {"min.other", {{2, 3}, {2, 3}}, [](V x) { return U("min", {x[0], x[1]}); }},
+        {"remainder", {{2, 3}, {3}}, [](V x) { return U("remainder", {x[0], x[1]}); }, true},
+        {"amax", {{2, 3, 4}}, [](V x) { return U("amax", {x[0], IValue::intList({0, 2})}); }},
+        {"amin", {{2, 3}}, [](V x) { return U("amin", {x[0], IValue::intList({1}), true}); }},
+        {"max", {{2, 3}}, [](V x) { return U("max", {x[0]}); }},
+        {"min", {{2, 3}}, [](V x) { return U("min", {x[0]}); }},
+        {"max.dim", {{2, 3, 2}}, [](V x) { return Values("max", {x[0], 1}); }},
+        {"min.dim", {{2, 3}}, [](V x) { return Values("min", {x[0], -1, true}); }},
+        {"prod", {{2, 3}}, [](V x) { return U("prod", {x[0]}); }},
+        {"prod", {{2, 3}}, [](V x) { return U("prod", {x[0], IValue::intList({1}), true}); }},
+        {"var.unbiased", {{2, 3}}, [](V x) { return U("var", {x[0], false}); }},
+        {"std.unbiased", {{2, 3}}, [](V x) { return U("std", {x[0], true}); }},
+        {"tril", {{3, 4}}, [](V x) { return U("tril", {x[0], 1}); }},
+        {"triu", {{2, 3, 3}}, [](V x) { return U("triu", {x[0]}); }},
+        {"cumsum", {{2, 3}}, [](V x) { return U("cumsum", {x[0], 1}); }},
+        {"outer", {{3}, {4}}, [](V x) { return U("outer", {x[0], x[1]}); }},
+        {"index_select", {{3, 4}}, [](V x) { return U("index_select", {x[0], 1, longs({3, 0, 3})}); }},
+        {"flip", {{2, 3, 2}}, [](V x) { return U("flip", {x[0], IValue::intList({0, 2})}); }},
+        {"repeat", {{2, 3}}, [](V x) { return U("repeat", {x[0], IValue::intList({2, 1, 2})}); }},
+        {"topk", {{2, 5}}, [](V x) { return Values("topk", {x[0], 2}); }},
+        // Vectors as one-row or one-column matrices.
+        {"matmul", {{3}, {3}}, [](V x) { return U("matmul", {x[0], x[1]}); }},
+        {"matmul", {{2, 3}, {3}}, [](V x) { return U("matmul", {x[0], x[1]}); }},
+        {"matmul", {{3}, {2, 3, 4}}, [](V x) { return U("matmul", {x[0], x[1]}); }},
+        {"linear", {{3}, {2, 3}}, [](V x) { return U("linear", {x[0], x[1]}); }},
+        {"avg_pool2d", {{2, 2, 4, 6}}, [](V x) { return U("avg_pool2d", {x[0], IValue::intList({2, 3})}); }},
+        // Overlapping windows over padding, counted and not, and clipped by ceil_mode.
+        {"avg_pool2d", {{1, 5, 5}}, [](V x) {
+            return U("avg_pool2d", {x[0], IValue::intList({3, 3}), IValue::intList({2, 2}), IValue::intList({1, 1}), true, false});
+        }},
+        {"avg_pool2d", {{1, 1, 5, 4}}, [](V x) {
+            return U("avg_pool2d", {x[0], IValue::intList({2, 2}), IValue::intList({2, 1}), IValue::intList({1, 0}), true, true, 3});
+        }},
+        {"adaptive_avg_pool2d", {{2, 5, 7}}, [](V x) { return U("adaptive_avg_pool2d", {x[0], IValue::intList({3, 2})}); }},
+        {"_scaled_dot_product_flash_attention_for_cpu", {{1, 2, 3, 4}, {1, 2, 5, 4}, {1, 2, 5, 3}},
+         [](V x) { return U("_scaled_dot_product_flash_attention_for_cpu", {x[0], x[1], x[2]}); }},
+        {"_scaled_dot_product_flash_attention_for_cpu", {{1, 1, 4, 2}, {1, 1, 4, 2}, {1, 1, 4, 2}},
+         [](V x) { return U("_scaled_dot_product_flash_attention_for_cpu", {x[0], x[1], x[2], true}, {{"scale", 0.3}}); }},
+        {"to.dtype", {{2, 3}}, [](V x) { return U("to", {x[0], IValue(DType::Float64), false, true}); }},
     };
 }
 
@@ -153,9 +204,49 @@ TEST(AutogradGradcheck, AnEmbeddingsPaddingRowGetsNoGradient) {
     expectNear(Tensor(weight.impl()->autograd.grad), {1, 1, 0, 0, 1, 1});
 }
 
-// A new derivative gets a case above: the ops checked are exactly those with a derivative.
+// A product's gradient where its group holds zeros: the product of the others (rows with
+// one zero, two zeros, one zero).
+TEST(AutogradGradcheck, AProductsGradientAtZeros) {
+    Tensor x = floats({0, 2, 3, 0, 5, 0, 4, 0, 7}, {3, 3}, DType::Float64);
+    x.setRequiresGrad(true);
+    Tensor loss = T("sum", {T("prod", {x, IValue::intList({1})})});
+    runBackward({loss}, {implicitGradient(loss)}, {});
+    expectNear(Tensor(x.impl()->autograd.grad), {6, 0, 0, 0, 0, 0, 0, 28, 0});
+}
+
+// Conversions hand the gradient back converted to the input's dtype (the float64 cases
+// above cannot tell a float32 round trip from rounding); one that changes nothing records nothing.
+const char* const kConversions[] = {"float", "half", "bfloat16", "double", "type_as", "to.device", "to.other", "cpu"};
+
+TEST(AutogradGradcheck, AConversionsGradientComesBackInTheInputsDtype) {
+    for (const char* op : kConversions) {
+        SCOPED_TRACE(op);
+        const bool toDouble = std::string_view(op) == "double";
+        Tensor x = floats({1.5, -2, 0.25}, {3}, toDouble ? DType::Float32 : DType::Float64);
+        x.setRequiresGrad(true);
+        Tensor other = floats({1}, {1}, DType::Float32);
+        IValueList args = {x};
+        if (std::string_view(op) == "type_as" || std::string_view(op) == "to.other") args.push_back(other);
+        if (std::string_view(op) == "to.device") args = {x, IValue(Device::cpu()), IValue(DType::Float32)};
+        Tensor out = call(op, args).toTensor();
+        if (std::string_view(op) == "cpu") {  // already there: x itself
+            EXPECT_EQ(out.impl(), x.impl());
+            EXPECT_TRUE(x.isLeaf());
+            continue;
+        }
+        Tensor loss = T("sum", {T("mul", {out, 3.0})});
+        runBackward({loss}, {implicitGradient(loss)}, {});
+        Tensor g(x.impl()->autograd.grad);
+        EXPECT_EQ(g.dtype(), x.dtype());
+        expectNear(g, {3, 3, 3});
+    }
+}
+
+// A new derivative gets a case above: the ops checked are exactly those with a derivative
+// (cuda's, a conversion, needs a GPU to run).
 TEST(AutogradGradcheck, EveryOpWithADerivativeIsChecked) {
-    std::set<std::string> checked, differentiable;
+    std::set<std::string> checked(std::begin(kConversions), std::end(kConversions)), differentiable;
+    checked.insert("cuda");
     for (const GradCase& c : gradCases()) checked.insert(c.op);
     for (const std::string& name : OpRegistry::instance().allNames())
         if (OpRegistry::instance().find(name)->derivative) differentiable.insert(name);

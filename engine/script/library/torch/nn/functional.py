@@ -32,6 +32,12 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     return weights @ value
 
 
+def _named(result, node):
+    """PyTorch computes `result` as one op whose backward node is `node`; ours is the last op
+    of the composite, so it takes that name (its next_functions show what it is made of)."""
+    return torch.autograd._name_backward(result, node)
+
+
 def _reduce(loss, reduction):
     if reduction == "mean":
         return loss.mean()
@@ -55,10 +61,12 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
         weights = weights * weight.index_select(0, safe.reshape(-1)).reshape(safe.shape)
     loss = picked * weights
     if reduction == "mean":
-        return loss.sum() / weights.sum()
-    if single and reduction == "none":
-        return loss.squeeze(0)
-    return _reduce(loss, reduction)
+        loss = loss.sum() / weights.sum()
+    elif single and reduction == "none":
+        loss = loss.squeeze(0)
+    else:
+        loss = _reduce(loss, reduction)
+    return _named(loss, "NllLossBackward0")
 
 
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean",
@@ -95,7 +103,35 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
 
 
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
-    return _reduce((input - target) ** 2, reduction)
+    return _named(_reduce((input - target) ** 2, reduction), "MseLossBackward0")
+
+
+def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None, reduction="mean",
+                                     pos_weight=None):
+    """-w [p t log s(x) + (1 - t) log(1 - s(x))], with p = pos_weight, computed stably as
+    PyTorch does: (1 - t) x + (1 + (p - 1) t) (log1p(exp(-|x|)) + max(-x, 0))."""
+    if target.shape != input.shape:
+        raise ValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
+    softplus_neg = torch.log1p(torch.exp(-input.abs())) + (-input).clamp(min=0)
+    if pos_weight is not None:
+        loss = (1 - target) * input + (1 + (pos_weight - 1) * target) * softplus_neg
+    else:
+        loss = (1 - target) * input + softplus_neg
+    if weight is not None:
+        loss = loss * weight
+    return _named(_reduce(loss, reduction), "BinaryCrossEntropyWithLogitsBackward0")
+
+
+def leaky_relu(input, negative_slope=0.01, inplace=False):
+    if inplace:
+        raise NotImplementedError("F.leaky_relu(inplace=True) is not supported by Fusescope yet")
+    return _named(torch.where(input > 0, input, input * negative_slope), "LeakyReluBackward0")
+
+
+def elu(input, alpha=1.0, inplace=False):
+    if inplace:
+        raise NotImplementedError("F.elu(inplace=True) is not supported by Fusescope yet")
+    return _named(torch.where(input > 0, input, torch.expm1(input) * alpha), "EluBackward0")
 
 
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
@@ -137,7 +173,7 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         y = y * weight.reshape(shape)
     if bias is not None:
         y = y + bias.reshape(shape)
-    return y
+    return _named(y, "NativeBatchNormBackward0")
 
 
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05):
@@ -153,7 +189,7 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05):
         y = y * weight.reshape(shape)
     if bias is not None:
         y = y + bias.reshape(shape)
-    return y
+    return _named(y, "NativeGroupNormBackward0")
 
 
 def _positions(input, dim, before, after, mode):
@@ -203,7 +239,8 @@ def pad(input, pad, mode="constant", value=None):
             index = torch.arange(-before, size + after)
             outside = ((index < 0) | (index >= size)).reshape([-1] + [1] * (input.dim() - 1 - dim))
             out = out.masked_fill(outside, 0.0 if value is None else value)
-    return out
+    names = {"constant": "ConstantPadNdBackward0", "reflect": "ReflectionPad{}DBackward0", "replicate": "ReplicationPad{}DBackward0"}
+    return _named(out, names[mode].format(len(pad) // 2)) if mode in names else out
 
 
 def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None, recompute_scale_factor=None,
