@@ -61,4 +61,6 @@ DType promoteTypes(DType a, DType b) {
 
 DType defaultFloat() { return DType::Float32; }
 
+std::string legacyTypeName(DType t) { return "torch." + std::string(dtypeScalarName(t)) + "Tensor"; }
+
 }  // namespace fusescope

@@ -12,6 +12,7 @@ enum class DType { Bool, Int32, Int64, Float16, BFloat16, Float32, Float64 };
 
 std::string_view dtypeName(DType t);        // "torch.float32"
 std::string_view dtypeScalarName(DType t);  // c10 ScalarType name: "Float", "Half", "Long", ...
+std::string legacyTypeName(DType t);        // a CPU tensor's legacy type in errors: "torch.FloatTensor"
 std::optional<DType> dtypeFromName(std::string_view name);  // "float32", "float", "half", ...
 std::size_t dtypeSize(DType t);
 bool isFloating(DType t);

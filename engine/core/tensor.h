@@ -59,6 +59,11 @@ public:
     void markUploaded() { deviceValid_ = true; }
     void markDeviceWritten() { deviceValid_ = true, hostValid_ = false; }
 
+    // PyTorch's version counter, shared by every tensor viewing this storage: each in-place
+    // op bumps it, so autograd finds a saved tensor changed after it was saved.
+    int64_t version() const { return version_; }
+    void bumpVersion() { ++version_; }
+
 private:
     void syncHost() const {
         if (!hostValid_) deviceCopy_->download(data_, nbytes_), hostValid_ = true;
@@ -69,6 +74,7 @@ private:
     std::unique_ptr<DeviceCopy> deviceCopy_;
     bool deviceValid_ = false;
     mutable bool hostValid_ = true;
+    int64_t version_ = 0;
 };
 
 struct AutogradNode;  // core/autograd_node.h
@@ -135,6 +141,7 @@ public:
     bool requiresGrad() const { return impl_->requiresGrad; }
     void setRequiresGrad(bool value) const { impl_->requiresGrad = value; }
     bool isLeaf() const { return impl_->autograd.gradFn == nullptr; }
+    int64_t version() const { return impl_->storage ? impl_->storage->version() : 0; }
     // PyTorch's name of its backward node ("MulBackward0"); "" for a leaf.
     const std::string& gradFnName() const;
     // Labels a freshly computed result with the device its inputs were on: cuda tensors run

@@ -2,17 +2,26 @@
 // requires grad, the call gets a backward node (core/autograd_node.h) with PyTorch's
 // name, the arguments and result its derivative needs, and an edge to where each argument's
 // gradient goes; each floating result requires grad and points at it. An in-place op on a
-// leaf that requires grad is refused, as in PyTorch.
+// leaf that requires grad is refused, as in PyTorch; one on another tensor is differentiated
+// as its functional twin, from a copy of `self` taken before it changed. Every in-place op
+// bumps its storage's version counter, and a node checks the versions of the tensors its
+// derivative reads against those they had when saved, raising PyTorch's error when an
+// in-place op changed one in between.
 
 #include <algorithm>
 #include <cctype>
+#include <functional>
 #include <optional>
+#include <string>
+
+#include <fmt/format.h>
 
 #include "autograd/argument_gradients.h"
 #include "core/autograd_node.h"
 #include "core/error.h"
 #include "core/grad_mode.h"
 #include "dispatch/dispatch_layers.h"
+#include "ops/kernel_support.h"
 
 namespace fusescope {
 
@@ -75,25 +84,70 @@ int tensorCount(const IValue& v) {
     return n;
 }
 
-std::shared_ptr<AutogradNode> backwardNode(const BoundCall& call, const IValue& result) {
+// The op whose derivative an in-place op's node runs: its functional twin's (mul for mul_).
+const OpDef* differentiatedOp(const OpDef& op) {
+    if (!isInplace(op.name)) return &op;
+    std::string base = op.name.substr(0, op.name.find('.'));
+    return OpRegistry::instance().find(base.substr(0, base.size() - 1));
+}
+
+// A tensor a node saved, as its derivative reads it: which argument ("" for the result), the
+// version it had, and where it came from for the error ("output 0 of Exp"; none for a leaf).
+struct SavedVersion {
+    std::string name;
+    Tensor tensor;
+    int64_t version;
+    std::string producer;
+};
+
+std::string producerOf(const std::shared_ptr<AutogradNode>& node, int outputNr) {
+    if (!node) return "";
+    std::string name = node->name;
+    if (size_t at = name.rfind("Backward"); at != std::string::npos) name.resize(at);
+    return fmt::format("output {} of {}", outputNr, name);
+}
+
+std::string modifiedInplaceError(const SavedVersion& s) {
+    std::string sizes;
+    for (int64_t size : s.tensor.sizes()) sizes += (sizes.empty() ? "" : ", ") + std::to_string(size);
+    return fmt::format("one of the variables needed for gradient computation has been modified by an inplace operation: [{} [{}]]{} "
+                       "is at version {}; expected version {} instead. Hint: enable anomaly detection to find the operation that failed "
+                       "to compute its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).",
+                       legacyTypeName(s.tensor.dtype()), sizes, s.producer.empty() ? "" : ", which is " + s.producer + ",",
+                       s.tensor.version(), s.version);
+}
+
+std::shared_ptr<AutogradNode> backwardNode(const BoundCall& call, const BoundArgs& args, const IValue& result) {
     auto node = std::make_shared<AutogradNode>();
     node->name = gradFnName(call);
-    std::vector<TensorSlot> slots = tensorSlots(call.args);
+    std::vector<TensorSlot> slots = tensorSlots(args);
     for (const TensorSlot& slot : slots) {
         const IValue& v = call.args.at(slot.argument);
         node->next.push_back(gradientEdge(v.isTensor() ? v.toTensor() : v.toSequence()->items[slot.item].toTensor()));
     }
     node->outputs = std::max(1, tensorCount(result));
-    auto saved = std::make_shared<std::optional<SavedCall>>(SavedCall{call.args, withoutHistory(result)});
-    const OpDef* op = &call.op;
-    node->apply = [saved, op, slots](const std::vector<Tensor>& gradOutputs) {
-        // An in-place op's saved `self` is its result: the old values its derivative may need are gone.
-        if (!op->derivative || isInplace(op->name))
-            throw ScriptError("RuntimeError", "the derivative for '" + op->name + "' is not implemented.");
+    const OpDef* op = differentiatedOp(call.op);
+    std::vector<SavedVersion> versions;
+    if (op && op->derivativeReadsValues) {
+        for (size_t a = 0; a < args.size(); ++a)
+            if (args.at(a).isTensor() && args.at(a).toTensor().defined()) {
+                const Tensor& t = args.at(a).toTensor();
+                versions.push_back({args.names[a], t, t.version(), producerOf(t.impl()->autograd.gradFn, t.impl()->autograd.outputNr)});
+            }
+        if (result.isTensor()) versions.push_back({"", result.toTensor(), result.toTensor().version(), producerOf(node, 0)});
+    }
+    auto saved = std::make_shared<std::optional<SavedCall>>(SavedCall{args, withoutHistory(result)});
+    node->apply = [saved, op, slots, versions = std::move(versions)](const std::vector<Tensor>& gradOutputs) {
+        if (!op || !op->derivative)
+            throw ScriptError("RuntimeError", "the derivative for '" + (op ? op->name : std::string("this in-place op")) + "' is not implemented.");
         if (!*saved) throw ScriptError("RuntimeError", kBackwardTwice);
-        return slotGradients(*op, (*saved)->args, (*saved)->result, gradOutputs[0], slots);
+        std::function<void(std::string_view)> beforeRead = [&versions](std::string_view name) {
+            for (const SavedVersion& s : versions)
+                if (s.name == name && s.tensor.version() != s.version) throw ScriptError("RuntimeError", modifiedInplaceError(s));
+        };
+        return slotGradients(*op, (*saved)->args, (*saved)->result, gradOutputs[0], slots, &beforeRead);
     };
-    if (call.op.derivativeReadsValues) node->release = [saved] { saved->reset(); };  // else sizes stay readable
+    if (!op || op->derivativeReadsValues) node->release = [saved] { saved->reset(); };  // else sizes stay readable
     return node;
 }
 
@@ -140,16 +194,41 @@ bool needsGradFn(const BoundCall& call) {
     return false;
 }
 
+// An in-place op's arguments as its node saves them: `self` copied before the op changes it,
+// where the derivative reads values.
+BoundArgs withOriginalSelf(const BoundCall& call) {
+    BoundArgs args = call.args;
+    const OpDef* op = differentiatedOp(call.op);
+    if (!op || !op->derivativeReadsValues || args.names.empty() || args.names[0] != "self" || !args.at(0).isTensor()) return args;
+    const Tensor& self = args.at(0).toTensor();
+    Tensor original = contiguousCopy(self);
+    original.setRequiresGrad(self.requiresGrad());
+    args.values_[0] = IValue(original);
+    return args;
+}
+
+IValue bumpingVersion(const BoundCall& call, IValue result) {
+    if (isInplace(call.op.name) && !call.args.values_.empty() && call.args.values_[0].isTensor()) {
+        const Tensor& self = call.args.values_[0].toTensor();
+        if (self.defined() && self.impl()->storage) self.impl()->storage->bumpVersion();
+    }
+    return result;
+}
+
 class AutogradLayer : public DispatchLayer {
 public:
     const char* name() const override { return "autograd"; }
     IValue call(const BoundCall& call, const NextLayer& next) const override {
-        if (call.meta || !gradEnabled()) return next(call);
+        if (call.meta) return next(call);
+        if (!gradEnabled()) return bumpingVersion(call, next(call));
         checkInplaceOnLeaf(call);
-        IValue result = next(call);
-        if (needsGradFn(call) && hasFloatingTensor(result) && !returnsAnArgument(call, result)) {  // a comparison's result needs no node
+        const bool recorded = needsGradFn(call);
+        std::optional<BoundArgs> original;
+        if (recorded && isInplace(call.op.name)) original = withOriginalSelf(call);
+        IValue result = bumpingVersion(call, next(call));
+        if (recorded && hasFloatingTensor(result) && !returnsAnArgument(call, result)) {  // a comparison's result needs no node
             int outputNr = 0;
-            mark(result, backwardNode(call, result), outputNr);
+            mark(result, backwardNode(call, original ? *original : call.args, result), outputNr);
         }
         return result;
     }

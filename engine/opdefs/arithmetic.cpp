@@ -378,21 +378,21 @@ void registerArithmeticDerivatives(OpRegistry& r) {
     for (const char* name : {"add", "sub"})
         differentiateWith(r.definition(name), [sign = name[0] == 'a' ? 1.0 : -1.0](const DerivativeArgs& d) {
             ArgumentGradients g;
-            if (d.wants("self")) g.emplace_back("self", fitTo(d.grad, d.input("self")));
-            if (d.wants("other")) g.emplace_back("other", fitTo(grad::mul(d.grad, sign * d.args.number("alpha")), d.input("other")));
+            if (d.wants("self")) g.emplace_back("self", fitTo(d.grad, d.like("self")));
+            if (d.wants("other")) g.emplace_back("other", fitTo(grad::mul(d.grad, sign * d.args.number("alpha")), d.like("other")));
             return g;
         }, Saved::SizesOnly);
     differentiateWith(r.definition("mul"), [](const DerivativeArgs& d) {
         ArgumentGradients g;
-        if (d.wants("self")) g.emplace_back("self", fitTo(grad::mul(d.grad, d.input("other")), d.input("self")));
-        if (d.wants("other")) g.emplace_back("other", fitTo(grad::mul(d.grad, d.input("self")), d.input("other")));
+        if (d.wants("self")) g.emplace_back("self", fitTo(grad::mul(d.grad, d.input("other")), d.like("self")));
+        if (d.wants("other")) g.emplace_back("other", fitTo(grad::mul(d.grad, d.input("self")), d.like("other")));
         return g;
     });
     differentiateWith(r.definition("div"), [](const DerivativeArgs& d) {
         if (!d.args["rounding_mode"].isNone()) throw ScriptError("RuntimeError", "the derivative for 'div' with a rounding_mode is not implemented.");
         ArgumentGradients g;
         const Tensor& other = d.input("other");
-        if (d.wants("self")) g.emplace_back("self", fitTo(grad::div(d.grad, other), d.input("self")));
+        if (d.wants("self")) g.emplace_back("self", fitTo(grad::div(d.grad, other), d.like("self")));
         if (d.wants("other")) g.emplace_back("other", fitTo(grad::neg(grad::div(grad::mul(d.grad, d.out()), other)), other));
         return g;
     });
@@ -400,16 +400,16 @@ void registerArithmeticDerivatives(OpRegistry& r) {
         const Tensor& condition = d.input("condition");
         Tensor none = grad::zeros({}, d.grad.dtype());
         ArgumentGradients g;
-        if (d.wants("self")) g.emplace_back("self", fitTo(grad::call("where", {condition, d.grad, none}), d.input("self")));
-        if (d.wants("other")) g.emplace_back("other", fitTo(grad::call("where", {condition, none, d.grad}), d.input("other")));
+        if (d.wants("self")) g.emplace_back("self", fitTo(grad::call("where", {condition, d.grad, none}), d.like("self")));
+        if (d.wants("other")) g.emplace_back("other", fitTo(grad::call("where", {condition, none, d.grad}), d.like("other")));
         return g;
     });
     differentiateWith(r.definition("remainder"), [](const DerivativeArgs& d) {  // self - floor(self / other) * other
         ArgumentGradients g;
-        if (d.wants("self")) g.emplace_back("self", fitTo(d.grad, d.input("self")));
+        if (d.wants("self")) g.emplace_back("self", fitTo(d.grad, d.like("self")));
         if (d.wants("other")) {
             Tensor quotient = grad::call("floor_divide", {d.input("self"), d.input("other")});
-            g.emplace_back("other", fitTo(grad::neg(grad::mul(d.grad, quotient)), d.input("other")));
+            g.emplace_back("other", fitTo(grad::neg(grad::mul(d.grad, quotient)), d.like("other")));
         }
         return g;
     });
@@ -446,8 +446,8 @@ void registerArithmeticDerivatives(OpRegistry& r) {
         Tensor inside = grad::call("logical_not", {grad::call("logical_or", {below, above})});
         ArgumentGradients g;
         if (d.wants("self")) g.emplace_back("self", fitTo(grad::call("where", {inside, d.grad, none}), self));
-        if (hasMin && d.wants("min")) g.emplace_back("min", fitTo(grad::call("where", {below, d.grad, none}), d.input("min")));
-        if (hasMax && d.wants("max")) g.emplace_back("max", fitTo(grad::call("where", {above, d.grad, none}), d.input("max")));
+        if (hasMin && d.wants("min")) g.emplace_back("min", fitTo(grad::call("where", {below, d.grad, none}), d.like("min")));
+        if (hasMax && d.wants("max")) g.emplace_back("max", fitTo(grad::call("where", {above, d.grad, none}), d.like("max")));
         return g;
     });
     differentiateWith(r.definition("pow"), [](const DerivativeArgs& d) {

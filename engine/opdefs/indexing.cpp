@@ -24,20 +24,6 @@ namespace {
 
 bool isIndexDtype(DType t) { return t == DType::Int64 || t == DType::Int32; }
 
-// PyTorch's legacy name of a CPU tensor type in its error messages: torch.FloatTensor.
-std::string legacyTypeName(DType t) {
-    switch (t) {
-    case DType::Float32: return "torch.FloatTensor";
-    case DType::Float64: return "torch.DoubleTensor";
-    case DType::Float16: return "torch.HalfTensor";
-    case DType::BFloat16: return "torch.BFloat16Tensor";
-    case DType::Bool: return "torch.BoolTensor";
-    case DType::Int64: return "torch.LongTensor";
-    case DType::Int32: return "torch.IntTensor";
-    }
-    return "torch.Tensor";
-}
-
 // The coordinates of a contiguous tensor's element `flat` (row-major).
 Shape coordinatesOf(int64_t flat, const Shape& sizes) {
     Shape at(sizes.size());
@@ -294,7 +280,7 @@ Tensor oneHot(const Tensor& index, int64_t count, int64_t at, DType dtype) {
 // where picked twice); embedding: each row's gradient to its row of the weight.
 void registerIndexingDerivatives(OpRegistry& r) {
     differentiateWith(r.definition("gather"), [](const DerivativeArgs& d) {
-        const Tensor &self = d.input("self"), &index = d.input("index");
+        const Tensor &self = d.like("self"), &index = d.input("index");
         const int64_t dim = d.args.integer("dim") < 0 ? d.args.integer("dim") + self.dim() : d.args.integer("dim");
         for (int64_t k = 0; k < self.dim(); ++k)
             if (k != dim && index.size(k) != self.size(k))
@@ -304,7 +290,7 @@ void registerIndexingDerivatives(OpRegistry& r) {
         return ArgumentGradients{{"self", grad::call("sum", {picked, IValue::intList({dim})})}};
     });
     differentiateWith(r.definition("embedding"), [](const DerivativeArgs& d) {
-        const Tensor& weight = d.input("weight");
+        const Tensor& weight = d.like("weight");
         Tensor hot = oneHot(grad::reshape(d.input("indices"), {-1}), weight.size(0), 1, d.grad.dtype());  // [rows, V]
         if (int64_t padding = d.args.integer("padding_idx"); padding >= 0) {  // the padding row gets none
             Tensor kept = grad::call("ne", {grad::call("arange", {weight.size(0)}), padding});
@@ -315,7 +301,7 @@ void registerIndexingDerivatives(OpRegistry& r) {
     });
     // index_select: each picked slice's gradient back to its place, summed where picked twice.
     differentiateWith(r.definition("index_select"), [](const DerivativeArgs& d) {
-        const Tensor& self = d.input("self");
+        const Tensor& self = d.like("self");
         if (self.dim() == 0) return ArgumentGradients{{"self", grad::fitTo(d.grad, self)}};
         const int64_t dim = d.args.integer("dim") < 0 ? d.args.integer("dim") + self.dim() : d.args.integer("dim");
         Tensor hot = oneHot(grad::reshape(d.input("index"), {-1}), self.size(dim), 1, d.grad.dtype());  // [picked, size]

@@ -121,7 +121,7 @@ namespace {
 // each vector's, the other weighted by the gradient's rows or columns.
 void registerMiscDerivatives(OpRegistry& r) {
     differentiateWith(r.definition("masked_fill"), [](const DerivativeArgs& d) {
-        return ArgumentGradients{{"self", grad::fitTo(grad::call("masked_fill", {d.grad, d.input("mask"), 0.0}), d.input("self"))}};
+        return ArgumentGradients{{"self", grad::fitTo(grad::call("masked_fill", {d.grad, d.input("mask"), 0.0}), d.like("self"))}};
     });
     for (const char* name : {"tril", "triu"})
         differentiateWith(r.definition(name), [name](const DerivativeArgs& d) {

@@ -606,12 +606,12 @@ void registerLinalgDerivatives(OpRegistry& r) {
         const Tensor& y = d.out();
         Tensor gy = grad::mul(d.grad, y);
         Tensor total = grad::call("sum", {gy, IValue::intList({d.args.integer("dim")}), true});
-        return ArgumentGradients{{"self", grad::fitTo(grad::sub(gy, grad::mul(y, total)), d.input("self"))}};
+        return ArgumentGradients{{"self", grad::fitTo(grad::sub(gy, grad::mul(y, total)), d.like("self"))}};
     });
     differentiateWith(r.definition("log_softmax"), [](const DerivativeArgs& d) {
         Tensor total = grad::call("sum", {d.grad, IValue::intList({d.args.integer("dim")}), true});
         Tensor spread = grad::mul(grad::call("exp", {d.out()}), total);
-        return ArgumentGradients{{"self", grad::fitTo(grad::sub(d.grad, spread), d.input("self"))}};
+        return ArgumentGradients{{"self", grad::fitTo(grad::sub(d.grad, spread), d.like("self"))}};
     });
     differentiateWith(r.definition("layer_norm"), [](const DerivativeArgs& d) {
         const Tensor& x = d.input("input");
@@ -627,8 +627,8 @@ void registerLinalgDerivatives(OpRegistry& r) {
             Tensor inner = grad::sub(grad::sub(gw, meanOver(gw)), grad::mul(normalized, meanOver(grad::mul(gw, normalized))));
             g.emplace_back("input", grad::fitTo(grad::mul(rstd, inner), x));
         }
-        if (d.wants("weight")) g.emplace_back("weight", grad::fitTo(grad::mul(d.grad, normalized), d.input("weight")));
-        if (d.wants("bias")) g.emplace_back("bias", grad::fitTo(d.grad, d.input("bias")));
+        if (d.wants("weight")) g.emplace_back("weight", grad::fitTo(grad::mul(d.grad, normalized), d.like("weight")));
+        if (d.wants("bias")) g.emplace_back("bias", grad::fitTo(d.grad, d.like("bias")));
         return g;
     });
     auto parts = [](const DerivativeArgs& d, bool stacked) {
@@ -660,7 +660,7 @@ void registerLinalgDerivatives(OpRegistry& r) {
             Tensor inputRows = grad::reshape(grad::call("contiguous", {input}), {-1, input.size(-1)});
             g.emplace_back("weight", grad::call("mm", {grad::call("t", {rows}), inputRows}));
         }
-        if (d.wants("bias")) g.emplace_back("bias", grad::fitTo(rows, d.input("bias")));
+        if (d.wants("bias")) g.emplace_back("bias", grad::fitTo(rows, d.like("bias")));
         return g;
     });
 }

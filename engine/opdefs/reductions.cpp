@@ -310,7 +310,7 @@ void registerReductionDerivatives(OpRegistry& r) {
         return grad::unreduce(t, d.input("self").sizes(), dims, d.args.flag("keepdim"));
     };
     differentiateWith(r.definition("sum"), [spread](const DerivativeArgs& d) {
-        return ArgumentGradients{{"self", grad::fitTo(spread(d, d.grad), d.input("self"))}};
+        return ArgumentGradients{{"self", grad::fitTo(spread(d, d.grad), d.like("self"))}};
     }, Saved::SizesOnly);
     differentiateWith(r.definition("mean"), [spread](const DerivativeArgs& d) {
         const Tensor& self = d.input("self");
@@ -462,7 +462,7 @@ void registerReductionOps(OpRegistry& r) {
             const OpRegistry& reg = OpRegistry::instance();
             const OpDef* main = reg.find(name);
             BoundArgs b = reg.bind(*main, {da.args["self"]}, {{"unbiased", da.args["unbiased"]}});
-            return main->derivative(DerivativeArgs{b, da.result, da.grad});
+            return main->derivative(DerivativeArgs{b, da.result, da.grad, da.beforeRead});
         };
         decomposeWith(r.add(std::move(d)), decomposeVariance(std::string(name) == "std"));
     }

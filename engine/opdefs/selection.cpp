@@ -151,7 +151,7 @@ void registerSelectionOps(OpRegistry& r) {
         const OpRegistry& reg = OpRegistry::instance();
         const OpDef& gather = *reg.find("gather");
         BoundArgs b = reg.bind(gather, {da.args["self"], da.args["dim"], da.result.toSequence()->items[1]}, {});
-        return gather.derivative(DerivativeArgs{b, da.result.toSequence()->items[0], da.grad});
+        return gather.derivative(DerivativeArgs{b, da.result.toSequence()->items[0], da.grad, da.beforeRead});
     };
     runEagerly(r.add(std::move(d)), "a sort, which the loop IR has no form for yet");
     runEagerly(r.add(makeOp("multinomial",

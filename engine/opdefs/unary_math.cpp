@@ -135,7 +135,7 @@ namespace {
 void registerUnaryDerivatives(OpRegistry& r) {
     auto unaryDerivative = [&r](const char* name, Tensor (*fn)(const DerivativeArgs&), Saved saved = Saved::Values) {
         differentiateWith(r.definition(name), [fn](const DerivativeArgs& d) {
-            return ArgumentGradients{{"self", grad::fitTo(fn(d), d.input("self"))}};
+            return ArgumentGradients{{"self", grad::fitTo(fn(d), d.like("self"))}};
         }, saved);
     };
     using D = const DerivativeArgs&;

@@ -62,13 +62,24 @@ public:
 };
 
 // What an op's derivative gets: the call's arguments and result as they were when it ran
-// (autograd saved them), and the gradient of its result.
+// (autograd saved them), and the gradient of its result. Reading an argument's or the
+// result's values goes through input() and out(), which first check that no in-place op
+// changed it since (eager autograd's version counters); like() is for its sizes and dtype.
 struct DerivativeArgs {
     const BoundArgs& args;
     const IValue& result;
     const Tensor& grad;
-    const Tensor& input(std::string_view name) const { return args.tensor(name); }
-    const Tensor& out() const { return result.toTensor(); }
+    // Called with an argument's name ("" for the result) before the derivative reads it.
+    const std::function<void(std::string_view)>* beforeRead = nullptr;
+    const Tensor& input(std::string_view name) const {
+        if (beforeRead) (*beforeRead)(name);
+        return args.tensor(name);
+    }
+    const Tensor& out() const {
+        if (beforeRead) (*beforeRead)("");
+        return result.toTensor();
+    }
+    const Tensor& like(std::string_view name) const { return args.tensor(name); }
     // Whether argument `name` is a tensor that requires grad (only those get a gradient).
     bool wants(std::string_view name) const {
         const IValue& v = args[name];

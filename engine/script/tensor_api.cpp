@@ -126,6 +126,7 @@ Value tensorAttribute(Interpreter& interp, const Value& self, const std::string&
     if (name == "ndim") return Value(t.dim());
     if (name == "requires_grad") return Value(t.requiresGrad());
     if (name == "is_leaf") return Value(t.isLeaf());
+    if (name == "_version") return Value(t.version());
     if (name == "grad") return tensorGrad(t);
     if (name == "grad_fn") return gradFnValue(t.impl()->autograd.gradFn);
     if (name == "backward")
