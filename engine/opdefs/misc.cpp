@@ -275,7 +275,7 @@ void registerMiscOps(OpRegistry& r) {
         OpDef d;
         d.name = "dropout";
         d.schema = "dropout(Tensor input, float p=0.5, bool training=True, bool inplace=False) -> Tensor";
-        d.isFunction = false;
+        d.isFunction = true;  // torch.dropout; F.dropout is the library's (torch/nn/functional.py)
         d.isMethod = false;
         d.isFunctional = true;
         auto check = [](const BoundArgs& a) {
