@@ -2,6 +2,13 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>GraphView</name>
+    <message>
+        <source>saved %1</source>
+        <translation>为反向保存 %1</translation>
+    </message>
+</context>
+<context>
     <name>QObject</name>
     <message>
         <source>capture</source>

@@ -119,11 +119,23 @@ void logGraphs(const CompileRequest& request, const AotGraphs& g, const AotTexts
                         fmt::format("{}: partitioner {}; saved for backward ({}):{}", request.graphName, g.partitioner, g.saved.size(), saved));
 }
 
+// A graph's JSON with each value saved for backward marked with its type and sizes
+// ("saved": "f32[2, 4]"): in the forward graph the node computing it, in the backward the
+// placeholder taking it.
+nlohmann::json withSavedMarked(const Graph& graph, const AotGraphs& g) {
+    nlohmann::json json = graphToJson(graph);
+    if (!json.contains("nodes") || !json["nodes"].is_array()) return json;
+    for (auto& node : json["nodes"])
+        for (const SavedValue& s : g.saved)
+            if (node.is_object() && node.value("name", "") == s.name) node["saved"] = s.meta.str();
+    return json;
+}
+
 void emitGraphs(const CompileRequest& request, const AotGraphs& g, const AotTexts& texts) {
     if (!request.bus) return;
     request.bus->emit(IrDumpEvent{request.compileId, request.graphName, "aot_joint_graph", texts.joint, {}, graphToJson(*g.joint)});
-    request.bus->emit(IrDumpEvent{request.compileId, request.graphName, "aot_forward_graph", texts.forward, {}, graphToJson(*g.forward)});
-    request.bus->emit(IrDumpEvent{request.compileId, request.graphName, "aot_backward_graph", texts.backward, {}, graphToJson(*g.backward)});
+    request.bus->emit(IrDumpEvent{request.compileId, request.graphName, "aot_forward_graph", texts.forward, {}, withSavedMarked(*g.forward, g)});
+    request.bus->emit(IrDumpEvent{request.compileId, request.graphName, "aot_backward_graph", texts.backward, {}, withSavedMarked(*g.backward, g)});
 }
 
 // A graph AOT Autograd cannot differentiate here still runs compiled; its outputs that

@@ -166,6 +166,14 @@ private slots:
         QVERIFY2(forward->nodeNames().contains("relu"), qPrintable(forward->nodeNames().join(' ')));
         QVERIFY2(backward->nodeNames().contains("gt"), qPrintable(backward->nodeNames().join(' ')));  // relu's derivative
         QVERIFY(backward->nodeNames().contains("tangents_1"));
+        // What the forward saves for backward (relu's result for its derivative, x for w's
+        // gradient) is labelled with its sizes in both graphs, and filled alike.
+        QCOMPARE(forward->nodeLabel("relu"), QString("relu\nsaved f32[2, 3]"));
+        QCOMPARE(backward->nodeLabel("relu"), QString("relu\nsaved f32[2, 3]"));
+        QCOMPARE(forward->nodeLabel("primals_1"), QString("primals_1\nsaved f32[2, 4]"));  // x
+        QCOMPARE(forward->nodeLabel("primals_2"), QString("primals_2"));  // w: no gradient needs it
+        QCOMPARE(forward->fillOf("relu"), forward->fillOf("primals_1"));
+        QVERIFY(forward->fillOf("relu") != forward->fillOf("sum"));
 
         window.resize(1500, 950);
         window.show();

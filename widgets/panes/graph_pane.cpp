@@ -65,10 +65,15 @@ void GraphPane::showCompile(const CompileArtifacts& a) {
             tab.view->clearGraph();
             continue;
         }
-        if (graph->second.contains("nodes") && graph->second["nodes"].is_array())
-            for (const auto& node : graph->second["nodes"])
-                if (node.is_object()) tab.captured[qstringField(node, "name")] = qstringField(node, "captured");
-        tab.view->showGraph(graph->second);
+        // Values saved for backward (labelled "saved f32[...]") are filled alike.
+        nlohmann::json drawn = graph->second;
+        if (drawn.contains("nodes") && drawn["nodes"].is_array())
+            for (auto& node : drawn["nodes"])
+                if (node.is_object()) {
+                    tab.captured[qstringField(node, "name")] = qstringField(node, "captured");
+                    if (node.contains("saved")) node["group"] = "saved for backward";
+                }
+        tab.view->showGraph(drawn);
     }
 }
 

@@ -4,6 +4,7 @@
 #include <functional>
 #include <utility>
 
+#include <QCoreApplication>
 #include <QFileInfo>
 #include <QFontMetricsF>
 #include <QGraphicsRectItem>
@@ -33,8 +34,11 @@ const QString kModuleKey = QStringLiteral("module:");  // layout ids of boxes (n
 QString labelOf(const nlohmann::json& node) {
     QString name = qstringField(node, "name"), op = qstringField(node, "op"), target = qstringField(node, "target");
     // A call shows its target under its name, unless the name says it already ("add").
-    if ((op == "call_function" || op == "call_method") && target != name) return name + "\n" + target;
-    return name;
+    QString label = (op == "call_function" || op == "call_method") && target != name ? name + "\n" + target : name;
+    // A value AOT Autograd saves for backward says so, with its type and sizes.
+    if (QString saved = qstringField(node, "saved"); !saved.isEmpty())
+        label += "\n" + QCoreApplication::translate("GraphView", "saved %1").arg(saved);
+    return label;
 }
 
 // A pale colour per group, the same for a group name in every drawing.
@@ -408,6 +412,12 @@ QStringList GraphView::nodeNames() const {
     QStringList out;
     for (const auto& n : names_) out << n;
     return out;
+}
+
+QString GraphView::nodeLabel(const QString& name) const {
+    for (const GraphNode& n : nodes_)
+        if (n.name == name) return n.label;
+    return {};
 }
 
 QColor GraphView::fillOf(const QString& name) const {

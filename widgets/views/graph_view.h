@@ -46,6 +46,7 @@ public:
     int nodeCount() const { return static_cast<int>(names_.size()); }
     QStringList nodeNames() const;
     QColor fillOf(const QString& name) const;  // for tests
+    QString nodeLabel(const QString& name) const;  // as drawn, for tests
     QPoint nodeCentre(const QString& name) const;  // in viewport coordinates, for tests
     bool layoutPending() const { return layoutPending_; }  // until the next layout is drawn
 
