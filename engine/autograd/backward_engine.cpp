@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 #include <fmt/format.h>
@@ -11,6 +12,7 @@
 #include "core/autograd_node.h"
 #include "core/error.h"
 #include "core/grad_mode.h"
+#include "profile/profiler.h"
 
 namespace fusescope {
 
@@ -102,7 +104,10 @@ std::vector<Tensor> runBackward(const std::vector<Tensor>& roots, const std::vec
         }
         const bool anyGradient = std::any_of(outputs.begin(), outputs.end(), [](const Tensor& g) { return g.defined(); });
         if (node->apply && anyGradient) {  // an AccumulateGrad node has nothing to apply
+            std::optional<RecordScope> span;  // PyTorch's record of each node the engine runs
+            if (Profiler::active()) span.emplace(TraceCategory::CpuOp, "autograd::engine::evaluate_function: " + node->name);
             std::vector<Tensor> inputGrads = node->apply(outputs);
+            span.reset();
             if (!options.retainGraph && node->release) node->release();
             for (size_t i = 0; i < node->next.size() && i < inputGrads.size(); ++i) {
                 const AutogradEdge& edge = node->next[i];

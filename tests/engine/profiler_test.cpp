@@ -329,6 +329,41 @@ p.export_chrome_trace(")" + chromePath + R"(")
     EXPECT_EQ(byCategory["cpu_op"], 6);
 }
 
+// A training step's phases as PyTorch's profiler names them: each node the backward engine
+// runs, and the optimizer's zero_grad and step, enclosing their ops.
+TEST(Profiler, ATrainingStepShowsBackwardNodesAndOptimizerSpans) {
+    std::string chromePath = writeTempFile("train.chrome.json", "");
+    runOk(R"(
+w = torch.nn.Parameter(torch.ones(3))
+opt = torch.optim.SGD([w], lr=0.1, momentum=0.9)
+with profile() as p:
+    opt.zero_grad()
+    (w * torch.tensor([1.0, 2.0, 3.0])).exp().sum().backward()
+    opt.step()
+p.export_chrome_trace(")" + chromePath + R"(")
+)");
+    json chrome = readJson(chromePath);
+    expectValidChromeTrace(chrome);
+    std::map<std::string, json> spans;
+    for (const auto& e : chrome.at("traceEvents"))
+        if (e.at("ph") == "X") spans[e.at("name").get<std::string>()] = e;
+    for (const char* name : {"Optimizer.zero_grad#SGD.zero_grad", "Optimizer.step#SGD.step"}) {
+        ASSERT_TRUE(spans.count(name)) << name;
+        EXPECT_EQ(spans[name].at("cat"), "user_annotation");
+    }
+    for (const char* node : {"SumBackward0", "ExpBackward0", "MulBackward0"}) {
+        std::string name = std::string("autograd::engine::evaluate_function: ") + node;
+        ASSERT_TRUE(spans.count(name)) << name;
+        EXPECT_EQ(spans[name].at("cat"), "cpu_op");
+    }
+    // The backward's nodes run after the forward's exp and before the step's update.
+    const json& exp = spans["aten::exp"];
+    const json& expBackward = spans["autograd::engine::evaluate_function: ExpBackward0"];
+    const json& step = spans["Optimizer.step#SGD.step"];
+    EXPECT_GE(expBackward.at("ts").get<double>(), exp.at("ts").get<double>() + exp.at("dur").get<double>());
+    EXPECT_GE(step.at("ts").get<double>(), expBackward.at("ts").get<double>() + expBackward.at("dur").get<double>());
+}
+
 TEST(Profiler, OpNodesCarryTensorArgumentsWithStableIds) {
     std::string path = writeTempFile("args.et.json", "");
     runOk(R"(

@@ -6,6 +6,18 @@ import math
 import torch
 
 
+def _profiled(kind):
+    """As PyTorch's optimizers: each call is an "Optimizer.step#SGD.step" (or zero_grad) span
+    in the profiler's trace, so a timeline shows where each step's update runs."""
+    def decorate(method):
+        def run(self, *args, **kwargs):
+            with torch.profiler.record_function(f"Optimizer.{kind}#{type(self).__name__}.{kind}"):
+                return method(self, *args, **kwargs)
+        run.__name__, run.__qualname__ = method.__name__, method.__qualname__
+        return run
+    return decorate
+
+
 class Optimizer:
     def __init__(self, params, defaults):
         self.defaults = defaults
@@ -31,6 +43,7 @@ class Optimizer:
         self.param_groups.append(group)
 
     @torch._disable_dynamo
+    @_profiled("zero_grad")
     def zero_grad(self, set_to_none=True):
         for group in self.param_groups:
             for p in group["params"]:
@@ -78,6 +91,7 @@ class SGD(Optimizer):
                                       nesterov=nesterov, maximize=maximize, foreach=foreach,
                                       differentiable=differentiable, fused=fused))
 
+    @_profiled("step")
     def step(self, closure=None):
         loss = self._closure_loss(closure)
         with torch.no_grad():
@@ -121,6 +135,7 @@ class Adam(Optimizer):
                                       differentiable=differentiable, fused=fused,
                                       decoupled_weight_decay=decoupled_weight_decay))
 
+    @_profiled("step")
     def step(self, closure=None):
         loss = self._closure_loss(closure)
         with torch.no_grad():
