@@ -43,8 +43,8 @@ def dropout(input, p=0.5, training=True, inplace=False):
     1 / (1 - p), as PyTorch's CPU dropout (MulBackward0); the draws are the engine op's, in
     its order, so the values are the same either way. Else the engine op (the input itself
     when not training)."""
-    if (training and 0.0 < p < 1.0 and not inplace and input.requires_grad and torch.is_grad_enabled()
-            and not torch.compiler.is_compiling()):
+    gradient = torch.is_grad_enabled() and (input.requires_grad or torch.compiler.is_compiling())
+    if training and 0.0 < p < 1.0 and not inplace and gradient:
         keep = torch.rand(input.shape, dtype=torch.float64) >= p
         return _named(input * keep * (1.0 / (1.0 - p)), "MulBackward0")
     return torch.dropout(input, p, training, inplace)
