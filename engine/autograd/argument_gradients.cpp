@@ -42,11 +42,12 @@ std::vector<TensorSlot> tensorSlots(const BoundArgs& args) {
 }
 
 std::vector<Tensor> slotGradients(const OpDef& op, const BoundArgs& args, const IValue& result, const Tensor& grad,
-                                  const std::vector<TensorSlot>& slots, const std::function<void(std::string_view)>* beforeRead) {
+                                  const std::vector<TensorSlot>& slots, const std::function<void(std::string_view)>* beforeRead,
+                                  const std::vector<Tensor>* resultGrads) {
     if (!op.derivative) throw ScriptError("RuntimeError", "the derivative for '" + op.name + "' is not implemented.");
     std::vector<Tensor> grads(slots.size());
     std::vector<size_t> given(args.size(), 0);  // gradients so far for each argument: a list's go in order
-    for (auto& [name, g] : op.derivative(DerivativeArgs{args, result, grad, beforeRead})) {
+    for (auto& [name, g] : op.derivative(DerivativeArgs{args, result, grad, beforeRead, resultGrads})) {
         size_t a = static_cast<size_t>(std::find(args.names.begin(), args.names.end(), name) - args.names.begin());
         size_t item = a < given.size() ? given[a]++ : 0;
         for (size_t s = 0; s < slots.size(); ++s)

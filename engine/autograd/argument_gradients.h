@@ -29,9 +29,10 @@ std::vector<TensorSlot> tensorSlots(const BoundArgs& args);
 
 // The gradient for each slot (undefined where the derivative gives none) from the gradient
 // of the call's (first) result. Throws ScriptError when the op has no derivative.
-// `beforeRead`: see DerivativeArgs.
+// `beforeRead`, `resultGrads` (DerivativeArgs::grads): see DerivativeArgs.
 std::vector<Tensor> slotGradients(const OpDef& op, const BoundArgs& args, const IValue& result, const Tensor& grad,
                                   const std::vector<TensorSlot>& slots,
-                                  const std::function<void(std::string_view)>* beforeRead = nullptr);
+                                  const std::function<void(std::string_view)>* beforeRead = nullptr,
+                                  const std::vector<Tensor>* resultGrads = nullptr);
 
 }  // namespace fusescope

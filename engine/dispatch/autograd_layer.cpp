@@ -145,7 +145,7 @@ std::shared_ptr<AutogradNode> backwardNode(const BoundCall& call, const BoundArg
             for (const SavedVersion& s : versions)
                 if (s.name == name && s.tensor.version() != s.version) throw ScriptError("RuntimeError", modifiedInplaceError(s));
         };
-        return slotGradients(*op, (*saved)->args, (*saved)->result, gradOutputs[0], slots, &beforeRead);
+        return slotGradients(*op, (*saved)->args, (*saved)->result, gradOutputs[0], slots, &beforeRead, &gradOutputs);
     };
     if (!op || op->derivativeReadsValues) node->release = [saved] { saved->reset(); };  // else sizes stay readable
     return node;

@@ -293,6 +293,20 @@ void registerViewDerivatives(OpRegistry& r) {
         return ArgumentGradients{{"self", grad::sumToShape(d.grad, d.input("self").sizes())}};
     }, Saved::SizesOnly);
     gradFnNamed(r.definition("narrow"), "SliceBackward0");  // PyTorch's narrow is a slice
+    // unbind: the parts' gradients stacked back, zeros for a part that got none.
+    differentiateWith(r.definition("unbind"), [](const DerivativeArgs& d) {
+        if (!d.grads) throw ScriptError("RuntimeError", "the derivative for 'unbind' is not implemented.");
+        const Tensor& self = d.like("self");
+        const int64_t dim = wrapDim(d.args.integer("dim"), self.dim());
+        Shape part = self.sizes();
+        part.erase(part.begin() + dim);
+        IValueList parts;
+        for (int64_t i = 0; i < self.size(dim); ++i) {
+            const size_t at = static_cast<size_t>(i);
+            parts.emplace_back(at < d.grads->size() && (*d.grads)[at].defined() ? (*d.grads)[at] : grad::zeros(part, self.dtype()));
+        }
+        return ArgumentGradients{{"self", grad::call("stack", {IValue::list(std::move(parts)), dim})}};
+    }, Saved::SizesOnly);
     gradFnNamedBy(r.definition("squeeze"), [](const BoundArgs& a) { return a["dim"].isNone() ? "SqueezeBackward0" : "SqueezeBackward1"; });
 }
 

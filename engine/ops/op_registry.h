@@ -71,6 +71,9 @@ struct DerivativeArgs {
     const Tensor& grad;
     // Called with an argument's name ("" for the result) before the derivative reads it.
     const std::function<void(std::string_view)>* beforeRead = nullptr;
+    // Every result's gradient (undefined where none) for an op with several (unbind); null
+    // where only the first result's is known (AOT Autograd's joint graph).
+    const std::vector<Tensor>* grads = nullptr;
     const Tensor& input(std::string_view name) const {
         if (beforeRead) (*beforeRead)(name);
         return args.tensor(name);

@@ -154,6 +154,11 @@ std::vector<GradCase> gradCases() {
         {"_scaled_dot_product_flash_attention_for_cpu", {{1, 1, 4, 2}, {1, 1, 4, 2}, {1, 1, 4, 2}},
          [](V x) { return U("_scaled_dot_product_flash_attention_for_cpu", {x[0], x[1], x[2], true}, {{"scale", 0.3}}); }},
         {"to.dtype", {{2, 3}}, [](V x) { return U("to", {x[0], IValue(DType::Float64), false, true}); }},
+        // Parts used in another order, one not at all (its gradient is zeros).
+        {"unbind", {{3, 2, 2}}, [](V x) {
+            auto parts = call("unbind", {x[0], 1}).toSequence()->items;
+            return U("stack", {IValue::list({parts[1], U("mul", {parts[0], 2.0})})});
+        }},
     };
 }
 

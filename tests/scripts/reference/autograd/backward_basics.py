@@ -73,3 +73,13 @@ print(f.grad, a.grad)
 with torch.no_grad():
     n = a * 2
 print(n.requires_grad)
+
+# unbind: each part's gradient goes back to its place; a part not used gets zeros.
+x = torch.arange(6.0).reshape(2, 3).requires_grad_()
+a, b, c = x.unbind(1)
+print(a.grad_fn.name())
+(b * 2 + c).sum().backward()
+print(x.grad)
+q, k = torch.unbind(x * 1, 0)
+(q * k).sum().backward()
+print(x.grad)
