@@ -121,14 +121,19 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None, reduction="mean",
                                      pos_weight=None):
     """-w [p t log s(x) + (1 - t) log(1 - s(x))], with p = pos_weight, computed stably as
-    PyTorch does: (1 - t) x + (1 + (p - 1) t) (log1p(exp(-|x|)) + max(-x, 0))."""
+    PyTorch does: (1 - t) x + (1 + (p - 1) t) (log1p(exp(-|x|)) + max(-x, 0)). Its gradients
+    are PyTorch's formulas (input: (1 + (p - 1) t) s(x) - p t; target: (p - 1) softplus(-x) - x),
+    attached to the value as `value + (x - x.detach()) * dx` (exactly the value, since the
+    difference is 0), not the derivative of the stable form, which is wrong at x = 0."""
     if target.shape != input.shape:
         raise ValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
     softplus_neg = torch.log1p(torch.exp(-input.abs())) + (-input).clamp(min=0)
-    if pos_weight is not None:
-        loss = (1 - target) * input + (1 + (pos_weight - 1) * target) * softplus_neg
-    else:
-        loss = (1 - target) * input + softplus_neg
+    log_weight = 1 if pos_weight is None else 1 + (pos_weight - 1) * target
+    with torch.no_grad():
+        value = (1 - target) * input + log_weight * softplus_neg
+        d_input = log_weight * torch.sigmoid(input) - pos_weight * target if pos_weight is not None else torch.sigmoid(input) - target
+        d_target = (pos_weight - 1) * softplus_neg - input if pos_weight is not None else -input
+    loss = value + (input - input.detach()) * d_input + (target - target.detach()) * d_target
     if weight is not None:
         loss = loss * weight
     return _named(_reduce(loss, reduction), "BinaryCrossEntropyWithLogitsBackward0")
