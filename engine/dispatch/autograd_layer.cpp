@@ -84,9 +84,10 @@ int tensorCount(const IValue& v) {
     return n;
 }
 
-// The op whose derivative an in-place op's node runs: its functional twin's (mul for mul_).
+// The op whose derivative an in-place op's node runs: its own (copy_), else its functional
+// twin's (mul for mul_).
 const OpDef* differentiatedOp(const OpDef& op) {
-    if (!isInplace(op.name)) return &op;
+    if (!isInplace(op.name) || op.derivative) return &op;
     std::string base = op.name.substr(0, op.name.find('.'));
     return OpRegistry::instance().find(base.substr(0, base.size() - 1));
 }
@@ -137,9 +138,8 @@ std::shared_ptr<AutogradNode> backwardNode(const BoundCall& call, const BoundArg
         if (result.isTensor()) versions.push_back({"", result.toTensor(), result.toTensor().version(), producerOf(node, 0)});
     }
     auto saved = std::make_shared<std::optional<SavedCall>>(SavedCall{args, withoutHistory(result)});
-    node->apply = [saved, op, slots, versions = std::move(versions)](const std::vector<Tensor>& gradOutputs) {
-        if (!op || !op->derivative)
-            throw ScriptError("RuntimeError", "the derivative for '" + (op ? op->name : std::string("this in-place op")) + "' is not implemented.");
+    node->apply = [saved, op, slots, versions = std::move(versions), called = call.op.name](const std::vector<Tensor>& gradOutputs) {
+        if (!op || !op->derivative) throw ScriptError("RuntimeError", "the derivative for '" + called + "' is not implemented.");
         if (!*saved) throw ScriptError("RuntimeError", kBackwardTwice);
         std::function<void(std::string_view)> beforeRead = [&versions](std::string_view name) {
             for (const SavedVersion& s : versions)

@@ -309,6 +309,19 @@ void registerWhereClamp(OpRegistry& r) {
     r.add(std::move(inplace));
 }
 
+// fill_, zero_ and copy_ overwrite self: its old values get no gradient; copy_'s source gets
+// the gradient, summed back over what broadcasting stretched and in its own dtype.
+void registerFillCopyDerivatives(OpRegistry& r) {
+    gradFnNamed(r.definition("copy_"), "CopyBackwards");  // PyTorch's hand-written node
+    for (const char* name : {"fill_", "zero_", "copy_"})
+        differentiateWith(r.definition(name), [](const DerivativeArgs& d) {
+            ArgumentGradients g;
+            if (d.wants("self")) g.emplace_back("self", grad::call("zeros_like", {d.grad}));
+            if (d.args.names.size() > 1 && d.args.names[1] == "src" && d.wants("src")) g.emplace_back("src", grad::fitTo(d.grad, d.like("src")));
+            return g;
+        }, Saved::SizesOnly);
+}
+
 void registerFillCopy(OpRegistry& r) {
     auto inplaceOp = [&](std::string name, std::string params, std::function<void(const BoundArgs&, const Tensor&)> check,
                          std::function<void(const BoundArgs&, const Tensor&)> fill) {
@@ -585,6 +598,7 @@ void registerArithmeticOps(OpRegistry& r) {
 
     registerWhereClamp(r);
     registerFillCopy(r);
+    registerFillCopyDerivatives(r);
     registerArithmeticDerivatives(r);
     nameBackwardNodes(r);
 }

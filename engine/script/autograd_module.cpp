@@ -74,8 +74,9 @@ Value gradFnValue(const std::shared_ptr<AutogradNode>& node) {
     object->node = node;
     object->type = node->name;
     object->text = fmt::format("<{} object at {}>", node->name, static_cast<const void*>(node.get()));
-    // name() is the C++ class's name: namespaced for AccumulateGrad, as in PyTorch.
-    std::string name = node->name == "AccumulateGrad" ? "torch::autograd::AccumulateGrad" : node->name;
+    // name() is the C++ class's name: namespaced for the hand-written nodes, as in PyTorch.
+    const bool handWritten = node->name == "AccumulateGrad" || node->name == "CopyBackwards";
+    std::string name = handWritten ? "torch::autograd::" + node->name : node->name;
     object->attrs["name"] = makeBuiltin(node->name + ".name", [name](Interpreter&, CallArgs&) { return Value(name); });
     if (auto leaf = node->leaf.lock()) object->attrs["variable"] = Value(Tensor(leaf));
     return Value(ObjectPtr(object));

@@ -154,6 +154,10 @@ std::vector<GradCase> gradCases() {
         {"_scaled_dot_product_flash_attention_for_cpu", {{1, 1, 4, 2}, {1, 1, 4, 2}, {1, 1, 4, 2}},
          [](V x) { return U("_scaled_dot_product_flash_attention_for_cpu", {x[0], x[1], x[2], true}, {{"scale", 0.3}}); }},
         {"to.dtype", {{2, 3}}, [](V x) { return U("to", {x[0], IValue(DType::Float64), false, true}); }},
+        // Overwriting ops: the old values get none; copy_'s source, broadcast, gets it.
+        {"copy_", {{2, 3}, {3}}, [](V x) { return U("copy_", {U("mul", {x[0], 1.0}), x[1]}); }},
+        {"fill_", {{2, 3}}, [](V x) { return U("add", {U("fill_", {U("mul", {x[0], 1.0}), 2.0}), x[0]}); }},
+        {"zero_", {{2, 3}}, [](V x) { return U("add", {U("zero_", {U("mul", {x[0], 1.0})}), x[0]}); }},
         // Parts used in another order, one not at all (its gradient is zeros).
         {"unbind", {{3, 2, 2}}, [](V x) {
             auto parts = call("unbind", {x[0], 1}).toSequence()->items;

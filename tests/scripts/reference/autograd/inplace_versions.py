@@ -70,3 +70,10 @@ out.relu_()
 out.sum().backward()
 print(w.grad)
 report(lambda: x.add_(1))
+
+# Overwriting a computed tensor: its old values get no gradient, the source gets it.
+src = torch.tensor([1.0, 2.0], requires_grad=True)
+over = x * 2
+over.copy_(src * 3)
+over.sum().backward()
+print(src.grad, over.grad_fn.name())
