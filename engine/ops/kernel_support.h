@@ -175,10 +175,28 @@ bool flatFloat32Apply(const Shape& sizes, const std::vector<IterOperand>& ops, c
     for (int64_t begin = 0; begin < total; begin += kCancelPollElements) {
         throwIfCancelled();
         const int64_t end = std::min(total, begin + kCancelPollElements);
-        for (int64_t k = begin; k < end; ++k) {
-            double v[kMaxOperands];
-            for (std::size_t i = 0; i < n; ++i) v[i] = floats[i] ? static_cast<double>(floats[i][k]) : values[i];
-            out[k] = static_cast<float>(fd(static_cast<const double*>(v)));
+        // The common shapes as loops of a fixed form, which the compiler vectorizes.
+        if (n == 1 && floats[0]) {
+            for (int64_t k = begin; k < end; ++k) {
+                const double v[1] = {static_cast<double>(floats[0][k])};
+                out[k] = static_cast<float>(fd(v));
+            }
+        } else if (n == 2 && floats[0] && floats[1]) {
+            for (int64_t k = begin; k < end; ++k) {
+                const double v[2] = {static_cast<double>(floats[0][k]), static_cast<double>(floats[1][k])};
+                out[k] = static_cast<float>(fd(v));
+            }
+        } else if (n == 2 && floats[0]) {
+            for (int64_t k = begin; k < end; ++k) {
+                const double v[2] = {static_cast<double>(floats[0][k]), values[1]};
+                out[k] = static_cast<float>(fd(v));
+            }
+        } else {
+            for (int64_t k = begin; k < end; ++k) {
+                double v[kMaxOperands];
+                for (std::size_t i = 0; i < n; ++i) v[i] = floats[i] ? static_cast<double>(floats[i][k]) : values[i];
+                out[k] = static_cast<float>(fd(static_cast<const double*>(v)));
+            }
         }
     }
     return true;
