@@ -93,29 +93,35 @@ const OpDef* differentiatedOp(const OpDef& op) {
 }
 
 // A tensor a node saved, as its derivative reads it: which argument ("" for the result), the
-// version it had, and where it came from for the error ("output 0 of Exp"; none for a leaf).
+// version its storage had, and what the error names. Weak pointers only: the node must not
+// keep its own result (a cycle through grad_fn) or a released tensor's memory alive, and
+// the message is made only when it is raised.
 struct SavedVersion {
     std::string name;
-    Tensor tensor;
+    std::weak_ptr<Storage> storage;
     int64_t version;
-    std::string producer;
+    DType dtype;
+    Shape sizes;
+    std::weak_ptr<AutogradNode> producer;  // expired or null: a leaf
+    int outputNr;
 };
 
-std::string producerOf(const std::shared_ptr<AutogradNode>& node, int outputNr) {
-    if (!node) return "";
-    std::string name = node->name;
-    if (size_t at = name.rfind("Backward"); at != std::string::npos) name.resize(at);
-    return fmt::format("output {} of {}", outputNr, name);
+SavedVersion savedVersion(std::string name, const Tensor& t, const std::shared_ptr<AutogradNode>& producer, int outputNr) {
+    return {std::move(name), t.impl()->storage, t.version(), t.dtype(), t.sizes(), producer, outputNr};
 }
 
-std::string modifiedInplaceError(const SavedVersion& s) {
-    std::string sizes;
-    for (int64_t size : s.tensor.sizes()) sizes += (sizes.empty() ? "" : ", ") + std::to_string(size);
+std::string modifiedInplaceError(const SavedVersion& s, int64_t now) {
+    std::string sizes, producer;
+    for (int64_t size : s.sizes) sizes += (sizes.empty() ? "" : ", ") + std::to_string(size);
+    if (auto node = s.producer.lock()) {
+        std::string name = node->name;
+        if (size_t at = name.rfind("Backward"); at != std::string::npos) name.resize(at);
+        producer = fmt::format(", which is output {} of {},", s.outputNr, name);
+    }
     return fmt::format("one of the variables needed for gradient computation has been modified by an inplace operation: [{} [{}]]{} "
                        "is at version {}; expected version {} instead. Hint: enable anomaly detection to find the operation that failed "
                        "to compute its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).",
-                       legacyTypeName(s.tensor.dtype()), sizes, s.producer.empty() ? "" : ", which is " + s.producer + ",",
-                       s.tensor.version(), s.version);
+                       legacyTypeName(s.dtype), sizes, producer, now, s.version);
 }
 
 std::shared_ptr<AutogradNode> backwardNode(const BoundCall& call, const BoundArgs& args, const IValue& result) {
@@ -133,9 +139,9 @@ std::shared_ptr<AutogradNode> backwardNode(const BoundCall& call, const BoundArg
         for (size_t a = 0; a < args.size(); ++a)
             if (args.at(a).isTensor() && args.at(a).toTensor().defined()) {
                 const Tensor& t = args.at(a).toTensor();
-                versions.push_back({args.names[a], t, t.version(), producerOf(t.impl()->autograd.gradFn, t.impl()->autograd.outputNr)});
+                versions.push_back(savedVersion(args.names[a], t, t.impl()->autograd.gradFn, t.impl()->autograd.outputNr));
             }
-        if (result.isTensor()) versions.push_back({"", result.toTensor(), result.toTensor().version(), producerOf(node, 0)});
+        if (result.isTensor()) versions.push_back(savedVersion("", result.toTensor(), node, 0));
     }
     auto saved = std::make_shared<std::optional<SavedCall>>(SavedCall{args, withoutHistory(result)});
     node->apply = [saved, op, slots, versions = std::move(versions), called = call.op.name](const std::vector<Tensor>& gradOutputs) {
@@ -143,7 +149,8 @@ std::shared_ptr<AutogradNode> backwardNode(const BoundCall& call, const BoundArg
         if (!*saved) throw ScriptError("RuntimeError", kBackwardTwice);
         std::function<void(std::string_view)> beforeRead = [&versions](std::string_view name) {
             for (const SavedVersion& s : versions)
-                if (s.name == name && s.tensor.version() != s.version) throw ScriptError("RuntimeError", modifiedInplaceError(s));
+                if (auto storage = s.storage.lock(); s.name == name && storage && storage->version() != s.version)
+                    throw ScriptError("RuntimeError", modifiedInplaceError(s, storage->version()));
         };
         return slotGradients(*op, (*saved)->args, (*saved)->result, gradOutputs[0], slots, &beforeRead, &gradOutputs);
     };
