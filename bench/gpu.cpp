@@ -2,12 +2,14 @@
 // (CUDA events around a batch of calls, median of the batches), the bandwidth it reaches,
 // its share of the device's copy bandwidth (cuMemcpyDtoD, bytes read + written, measured in
 // the same run), and its relative error against eager on the CPU. Compare with
-// bench/scripts/torch_compile_gpu.py run on the same GPU. Usage: bench_gpu [batches]
+// bench/scripts/torch_compile_gpu.py run on the same GPU. Usage: bench_gpu [batches [name-part]];
+// with a name part, only the workloads whose names contain it.
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 #include <fmt/format.h>
@@ -79,6 +81,7 @@ double relativeError(const std::vector<Tensor>& got, const std::vector<Tensor>& 
 
 int main(int argc, char** argv) {
     int batches = argc > 1 ? std::atoi(argv[1]) : 9;
+    std::string only = argc > 2 ? argv[2] : "";
     if (cudaDriverStatus().devices == 0 || !CudaCompiler::available()) {
         std::printf("%s: nothing to measure\n",
                     cudaDriverStatus().devices == 0 ? cudaDriverStatus().reason.c_str() : CudaCompiler::unavailableReason().c_str());
@@ -97,6 +100,7 @@ int main(int argc, char** argv) {
     workloads.push_back(layerNorm(65536, 1024));
     workloads.push_back(unary("sum over 256M f32", "sum", {256 << 20}, {}, 4.0 * (256 << 20)));
     workloads.push_back(linearGelu(8192, 1024, 1024));
+    std::erase_if(workloads, [&](const Workload& w) { return w.name.find(only) == std::string::npos; });
 
     const CudaApi& cuda = cudaApi();
     double copy = copyBandwidth(batches);

@@ -2,7 +2,9 @@
 timed the same way: CUDA events around batches of calls, the median batch, against a
 device-to-device copy measured in the same run. Run outside CI, on the GPU machine:
 
-    python3 bench/scripts/torch_compile_gpu.py [batches]
+    python3 bench/scripts/torch_compile_gpu.py [batches [name-part]]
+
+With a name part, only the workloads whose names contain it.
 """
 import sys
 
@@ -66,7 +68,10 @@ def main():
          4.0 * (a.numel() + w.numel() + 8192 * 1024)),
     ]
     print(f"{'workload':48} {'compiled ms':>12} {'GB/s':>9} {'of copy':>8}")
+    only = sys.argv[2] if len(sys.argv) > 2 else ""
     for name, fn, args, nbytes in workloads:
+        if only not in name:
+            continue
         compiled = torch.compile(fn)
         ms = median_ms(lambda: compiled(*args), batches, 20)
         gbs = nbytes / (ms * 1e-3)

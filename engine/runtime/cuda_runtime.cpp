@@ -32,6 +32,14 @@ int64_t gridFor(int64_t work, int64_t perBlock) {
     return std::clamp<int64_t>(wanted, 1, static_cast<int64_t>(cudaApi().multiprocessors) * 32);
 }
 
+// A pointwise kernel's grid covers its elements, kCudaPointwiseElementsPerThread per thread
+// (a block per tile, as Triton's kernels take, rather than a grid-stride loop over a grid
+// sized to the GPU). Each thread then makes one unrolled group of loads.
+int64_t pointwiseGrid(int64_t elements) {
+    const int64_t perBlock = int64_t(kCudaPointwiseThreads) * kCudaPointwiseElementsPerThread;
+    return std::clamp<int64_t>((elements + perBlock - 1) / perBlock, 1, kCudaMaxGridBlocks);
+}
+
 CudaGemmOperand gemmOperand(const ExternOperand& op, CudaDevicePtr base, DType dtype, bool batched,
                             const SymbolValues& symbols) {
     std::optional<BlasLayout> layout = blasLayout(op.view);
@@ -202,7 +210,7 @@ void CudaGraphRunner::launch(const Step& step, const SymbolValues& symbols, cons
     int64_t blocks, threads;
     if (plan.kind == CudaLaunchStep::Kind::Pointwise) {
         threads = kCudaPointwiseThreads;
-        blocks = gridFor(elements, threads);
+        blocks = pointwiseGrid(elements);
     } else if (plan.splitRow) {
         threads = kCudaReductionThreads;
         blocks = cudaSplitBlocks(evaluate(plan.reductionElements, symbols));

@@ -55,6 +55,10 @@ KernelCode cudaKernel(const KernelGroup& kernel, const std::string& name, const 
 // Threads per block: pointwise kernels take kCudaPointwiseThreads; a reduction the next
 // power of two of its row length, between one warp and kCudaReductionThreads.
 constexpr int kCudaPointwiseThreads = 256;
+// Elements per thread of a pointwise kernel's grid: four 16-byte vectors of floats, the
+// strided loop's one unrolled group (measured on an H100 against one vector per thread and a
+// grid-stride loop over 32 blocks per multiprocessor: bench/README.md, "Tiles").
+constexpr int kCudaPointwiseElementsPerThread = 16;
 constexpr int kCudaReductionThreads = 256;
 int cudaReductionThreads(int64_t rowElements);
 
