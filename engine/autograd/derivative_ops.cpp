@@ -21,7 +21,16 @@ Tensor transpose(const Tensor& a, int64_t dim0, int64_t dim1) { return call("tra
 Tensor reshape(const Tensor& a, const Shape& shape) { return call("reshape", {a, IValue::intList(shape)}); }
 Tensor expand(const Tensor& a, const Shape& shape) { return call("expand", {a, IValue::intList(shape)}); }
 
-Tensor zeros(const Shape& shape, DType dtype) { return call("zeros", {IValue::intList(shape)}, {{"dtype", IValue(dtype)}}); }
+Kwargs onDeviceOf(const Tensor& like) {
+    if (like.device().isMeta()) return {};
+    return {{"device", IValue(like.device())}};
+}
+Tensor zeros(const Shape& shape, const Tensor& like) {
+    Kwargs kwargs = onDeviceOf(like);
+    kwargs.emplace_back("dtype", IValue(like.dtype()));
+    return call("zeros", {IValue::intList(shape)}, kwargs);
+}
+Tensor arange(int64_t end, const Tensor& like) { return call("arange", {end}, onDeviceOf(like)); }
 
 Tensor placeInto(const Tensor& part, const Shape& whole, int64_t dim, int64_t start) {
     const auto d = static_cast<size_t>(dim < 0 ? dim + static_cast<int64_t>(whole.size()) : dim);
@@ -29,9 +38,9 @@ Tensor placeInto(const Tensor& part, const Shape& whole, int64_t dim, int64_t st
     before[d] = start;
     after[d] = whole[d] - start - part.size(static_cast<int64_t>(d));
     IValueList pieces;
-    if (before[d] > 0) pieces.emplace_back(zeros(before, part.dtype()));
+    if (before[d] > 0) pieces.emplace_back(zeros(before, part));
     pieces.emplace_back(part);
-    if (after[d] > 0) pieces.emplace_back(zeros(after, part.dtype()));
+    if (after[d] > 0) pieces.emplace_back(zeros(after, part));
     return pieces.size() == 1 ? part : call("cat", {IValue::list(pieces), static_cast<int64_t>(d)});
 }
 

@@ -22,7 +22,13 @@ Tensor transpose(const Tensor& a, int64_t dim0, int64_t dim1);
 Tensor reshape(const Tensor& a, const Shape& shape);
 Tensor expand(const Tensor& a, const Shape& shape);
 
-Tensor zeros(const Shape& shape, DType dtype);
+// A derivative's constants go where its gradients are: factory keywords putting a result
+// on `like`'s device; zeros of `like`'s dtype on its device; 0..end-1 (int64) on its device.
+// A meta `like` (AOT Autograd tracing a joint graph) adds no device: the graph is compiled
+// for one, and its factories make their tensors there (eagerRunner).
+Kwargs onDeviceOf(const Tensor& like);
+Tensor zeros(const Shape& shape, const Tensor& like);
+Tensor arange(int64_t end, const Tensor& like);
 // `part` put at `start` along `dim` of a zero tensor of shape `whole` (the gradient of a
 // slice, narrow or select of a tensor of that shape).
 Tensor placeInto(const Tensor& part, const Shape& whole, int64_t dim, int64_t start);

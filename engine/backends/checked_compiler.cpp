@@ -92,7 +92,7 @@ CompiledGraph CheckedCompiler::compile(std::shared_ptr<const Graph> graph, const
                                 fmt::format("WON'T CONVERT {} {} line {}\ndue to:\n{}BackendCompilerFailed: {}", request.function,
                                             request.functionWhere.file, request.functionWhere.line, traceback(*graph, e.where()),
                                             failed));
-        run = eagerRunner(graph);
+        run = eagerRunner(graph, request.device);
     }
     CompileRequest later = request;
     later.exampleInputs = nullptr;

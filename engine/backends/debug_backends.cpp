@@ -29,9 +29,9 @@ public:
     std::string name() const override { return name_; }
     bool throughAot() const override { return transform_ != nullptr; }
     CompiledGraph compile(std::shared_ptr<const Graph> graph, const CompileRequest& request) const override {
-        if (!transform_) return eagerRunner(graph);
+        if (!transform_) return eagerRunner(graph, request.device);
         return compileThroughAot(graph, request, [transform = transform_](std::shared_ptr<const Graph> g, const CompileRequest& r) {
-            return eagerRunner(transform(*g, r.settings.testHooks));
+            return eagerRunner(transform(*g, r.settings.testHooks), r.device);
         });
     }
 

@@ -118,7 +118,7 @@ private:
         } catch (const LoweringUnsupported& e) {
             report.log(LogLevel::Warning, fmt::format("{}: cannot lower {}; running the graph eagerly", request.graphName, e.what()));
             report.emit(EagerFallbackEvent{request.compileId, request.graphName, name(), std::string("cannot lower ") + e.what()});
-            return eagerRunner(graph);
+            return eagerRunner(graph, request.device);
         }
         g.lowered.setDevice(request.device);
         for (const Buffer& b : g.lowered.buffers) report.artifact("realize", fmt::format("{}: {}", b.name, b.realizedBecause));

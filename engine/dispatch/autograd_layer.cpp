@@ -208,7 +208,8 @@ BoundArgs withOriginalSelf(const BoundCall& call) {
     const OpDef* op = differentiatedOp(call.op);
     if (!op || !op->derivativeReadsValues || args.names.empty() || args.names[0] != "self" || !args.at(0).isTensor()) return args;
     const Tensor& self = args.at(0).toTensor();
-    Tensor original = contiguousCopy(self);
+    Tensor original = contiguousCopy(self);  // computed on the host: put where self is
+    original.setDevice(self.device());
     original.setRequiresGrad(self.requiresGrad());
     args.values_[0] = IValue(original);
     return args;

@@ -1,5 +1,6 @@
 #include "graph/graph_interpreter.h"
 
+#include "core/device_context.h"
 #include "core/grad_mode.h"
 #include "core/error.h"
 #include "dispatch/dispatcher.h"
@@ -49,8 +50,16 @@ std::vector<Tensor> runGraphEagerly(const Graph& graph, const std::vector<Tensor
     return GraphInterpreter(graph).run(inputs);
 }
 
-CompiledGraph eagerRunner(std::shared_ptr<const Graph> graph) {
-    return [graph](const std::vector<Tensor>& inputs) { return runGraphEagerly(*graph, inputs); };
+CompiledGraph eagerRunner(std::shared_ptr<const Graph> graph, Device device) {
+    if (device.isCpu()) return [graph](const std::vector<Tensor>& inputs) { return runGraphEagerly(*graph, inputs); };
+    return [graph, device](const std::vector<Tensor>& inputs) {
+        struct DefaultDeviceScope {  // puts the script's default device back, raise or not
+            Device before = defaultDevice();
+            ~DefaultDeviceScope() { setDefaultDevice(before); }
+        } scope;
+        setDefaultDevice(device);
+        return runGraphEagerly(*graph, inputs);
+    };
 }
 
 }  // namespace fusescope

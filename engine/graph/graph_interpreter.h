@@ -31,6 +31,8 @@ private:
 
 std::vector<Tensor> runGraphEagerly(const Graph& graph, const std::vector<Tensor>& inputs);
 // The graph as a CompiledGraph that runs it eagerly (the eager backends, and every fallback).
-CompiledGraph eagerRunner(std::shared_ptr<const Graph> graph);
+// A graph compiled for a GPU makes the tensors of its factory calls without a device= there,
+// as its lowered kernels would (AOT Autograd's graphs name no device).
+CompiledGraph eagerRunner(std::shared_ptr<const Graph> graph, Device device = Device::cpu());
 
 }  // namespace fusescope

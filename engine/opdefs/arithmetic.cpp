@@ -411,7 +411,7 @@ void registerArithmeticDerivatives(OpRegistry& r) {
     });
     differentiateWith(r.definition("where"), [](const DerivativeArgs& d) {
         const Tensor& condition = d.input("condition");
-        Tensor none = grad::zeros({}, d.grad.dtype());
+        Tensor none = grad::zeros({}, d.grad);
         ArgumentGradients g;
         if (d.wants("self")) g.emplace_back("self", fitTo(grad::call("where", {condition, d.grad, none}), d.like("self")));
         if (d.wants("other")) g.emplace_back("other", fitTo(grad::call("where", {condition, none, d.grad}), d.like("other")));
@@ -430,7 +430,7 @@ void registerArithmeticDerivatives(OpRegistry& r) {
     for (const char* name : {"maximum", "minimum"})
         differentiateWith(r.definition(name), [isMax = name[1] == 'a'](const DerivativeArgs& d) {
             const Tensor &self = d.input("self"), &other = d.input("other");
-            Tensor half = grad::mul(d.grad, 0.5), none = grad::zeros({}, d.grad.dtype());
+            Tensor half = grad::mul(d.grad, 0.5), none = grad::zeros({}, d.grad);
             auto share = [&](const Tensor& mine, const Tensor& theirs) {
                 Tensor wins = grad::call(isMax ? "gt" : "lt", {mine, theirs});
                 return grad::call("where", {wins, d.grad, grad::call("where", {grad::call("eq", {mine, theirs}), half, none})});
@@ -447,12 +447,12 @@ void registerArithmeticDerivatives(OpRegistry& r) {
         Tensor inside = grad::call("ones_like", {self}, {{"dtype", IValue(DType::Bool)}});
         if (!d.args["min"].isNone()) inside = grad::call("logical_and", {inside, grad::call("ge", {self, d.args["min"]})});
         if (!d.args["max"].isNone()) inside = grad::call("logical_and", {inside, grad::call("le", {self, d.args["max"]})});
-        return ArgumentGradients{{"self", grad::call("where", {inside, d.grad, grad::zeros({}, d.grad.dtype())})}};
+        return ArgumentGradients{{"self", grad::call("where", {inside, d.grad, grad::zeros({}, d.grad)})}};
     });
     differentiateWith(r.definition("clamp.Tensor"), [](const DerivativeArgs& d) {
         const Tensor& self = d.input("self");
         const bool hasMin = !d.args["min"].isNone(), hasMax = !d.args["max"].isNone();
-        Tensor none = grad::zeros({}, d.grad.dtype());
+        Tensor none = grad::zeros({}, d.grad);
         Tensor below = hasMin ? grad::call("lt", {self, d.input("min")}) : grad::call("zeros_like", {self}, {{"dtype", IValue(DType::Bool)}});
         Tensor above = hasMax ? grad::call("gt", {self, d.input("max")}) : grad::call("zeros_like", {self}, {{"dtype", IValue(DType::Bool)}});
         if (hasMin && hasMax) above = grad::call("logical_and", {above, grad::call("logical_not", {below})});  // min wins

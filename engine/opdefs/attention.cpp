@@ -152,7 +152,9 @@ ArgumentGradients attentionGradients(const DerivativeArgs& d) {
     const double scale = attentionScale(d.args);
     Tensor scores = grad::mul(grad::call("matmul", {q, grad::transpose(k, -2, -1)}), scale);
     if (d.args.flag("is_causal")) {
-        Tensor visible = grad::call("tril", {grad::call("ones", {IValue::intList({q.size(2), k.size(2)})}, {{"dtype", IValue(DType::Bool)}})});
+        Kwargs boolsOnQ = grad::onDeviceOf(q);
+        boolsOnQ.emplace_back("dtype", IValue(DType::Bool));
+        Tensor visible = grad::call("tril", {grad::call("ones", {IValue::intList({q.size(2), k.size(2)})}, boolsOnQ)});
         scores = grad::call("masked_fill", {scores, grad::call("logical_not", {visible}), -std::numeric_limits<double>::infinity()});
     }
     Tensor p = grad::call("softmax", {scores, -1});

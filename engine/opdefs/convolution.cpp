@@ -473,7 +473,7 @@ Tensor zeroPadded(const Tensor& t, int64_t dim, int64_t count) {
     if (count <= 0) return t;
     Shape zeros = t.sizes();
     zeros[static_cast<size_t>(dim)] = count;
-    return grad::call("cat", {IValue::list({t, grad::zeros(zeros, t.dtype())}), dim});
+    return grad::call("cat", {IValue::list({t, grad::zeros(zeros, t)}), dim});
 }
 
 // `g` with stride - 1 zeros between its elements along `dim`: a strided convolution's
@@ -573,8 +573,9 @@ struct PoolWindows {
     Tensor start, end, divisor;  // [out] each; int64, int64, floating
 };
 
-Tensor poolingMatrix(const PoolWindows& w, int64_t inSize, DType dtype) {
-    Tensor position = grad::reshape(grad::call("arange", {inSize}), {1, inSize});
+Tensor poolingMatrix(const PoolWindows& w, int64_t inSize, const Tensor& like) {  // in like's dtype, on its device
+    const DType dtype = like.dtype();
+    Tensor position = grad::reshape(grad::arange(inSize, like), {1, inSize});
     Tensor inside = grad::call("logical_and", {grad::call("ge", {position, grad::call("unsqueeze", {w.start, 1})}),
                                                grad::call("lt", {position, grad::call("unsqueeze", {w.end, 1})})});
     Tensor weight = grad::call("reciprocal", {grad::call("to", {grad::call("unsqueeze", {w.divisor, 1}), dtype})});
@@ -598,13 +599,13 @@ ArgumentGradients avgPoolGradients(const DerivativeArgs& d) {
     auto matrix = [&](size_t dim) {
         const int64_t in = self.size(self.dim() - 2 + static_cast<int64_t>(dim)), out = d.grad.size(d.grad.dim() - 2 + static_cast<int64_t>(dim));
         PoolWindows w;
-        w.start = grad::call("sub", {grad::call("mul", {grad::call("arange", {out}), p.stride[dim]}), p.padding[dim]});
+        w.start = grad::call("sub", {grad::call("mul", {grad::arange(out, d.grad), p.stride[dim]}), p.padding[dim]});
         w.end = grad::call("clamp", {grad::call("add", {w.start, p.kernel[dim]}), IValue(), in + p.padding[dim]});
         w.divisor = includePad ? grad::sub(w.end, w.start)
                                : grad::sub(grad::call("clamp", {w.end, IValue(), in}), grad::call("clamp", {w.start, 0}));
         if (!override.isNone())  // the whole divisor on the rows
-            w.divisor = grad::call("full", {IValue::intList({out}), dim == 0 ? override.toInt() : int64_t{1}});
-        return poolingMatrix(w, in, d.grad.dtype());
+            w.divisor = grad::call("full", {IValue::intList({out}), dim == 0 ? override.toInt() : int64_t{1}}, grad::onDeviceOf(d.grad));
+        return poolingMatrix(w, in, d.grad);
     };
     return {{"self", separablePoolGradient(d.grad, matrix(0), matrix(1), self.sizes())}};
 }
@@ -615,11 +616,11 @@ ArgumentGradients adaptivePoolGradients(const DerivativeArgs& d) {
     auto matrix = [&](int64_t dim) {
         const int64_t in = self.size(self.dim() - 2 + dim), out = d.grad.size(d.grad.dim() - 2 + dim);
         PoolWindows w;
-        Tensor scaled = grad::call("mul", {grad::call("arange", {out}), in});
+        Tensor scaled = grad::call("mul", {grad::arange(out, d.grad), in});
         w.start = grad::call("div", {scaled, out}, {{"rounding_mode", "floor"}});
         w.end = grad::call("div", {grad::call("add", {scaled, in + out - 1}), out}, {{"rounding_mode", "floor"}});
         w.divisor = grad::sub(w.end, w.start);
-        return poolingMatrix(w, in, d.grad.dtype());
+        return poolingMatrix(w, in, d.grad);
     };
     return {{"self", separablePoolGradient(d.grad, matrix(0), matrix(1), self.sizes())}};
 }

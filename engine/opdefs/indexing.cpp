@@ -272,7 +272,7 @@ namespace {
 Tensor oneHot(const Tensor& index, int64_t count, int64_t at, DType dtype) {
     Shape classes(static_cast<size_t>(index.dim() + 1), 1);
     classes[static_cast<size_t>(at)] = count;
-    Tensor range = grad::reshape(grad::call("arange", {count}), classes);
+    Tensor range = grad::reshape(grad::arange(count, index), classes);
     return grad::call("to", {grad::call("eq", {grad::call("unsqueeze", {index, at}), range}), dtype});
 }
 
@@ -293,7 +293,7 @@ void registerIndexingDerivatives(OpRegistry& r) {
         const Tensor& weight = d.like("weight");
         Tensor hot = oneHot(grad::reshape(d.input("indices"), {-1}), weight.size(0), 1, d.grad.dtype());  // [rows, V]
         if (int64_t padding = d.args.integer("padding_idx"); padding >= 0) {  // the padding row gets none
-            Tensor kept = grad::call("ne", {grad::call("arange", {weight.size(0)}), padding});
+            Tensor kept = grad::call("ne", {grad::arange(weight.size(0), d.grad), padding});
             hot = grad::mul(hot, grad::call("to", {kept, d.grad.dtype()}));
         }
         Tensor rows = grad::reshape(grad::call("contiguous", {d.grad}), {-1, weight.size(1)});

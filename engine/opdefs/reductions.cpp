@@ -352,8 +352,8 @@ void registerReductionDerivatives(OpRegistry& r) {
             }
             Shape along(static_cast<size_t>(self.dim()), 1);
             if (self.dim() > 0) along[static_cast<size_t>(dim)] = self.size(dim);
-            Tensor picked = grad::call("eq", {grad::reshape(grad::call("arange", {self.dim() > 0 ? self.size(dim) : 1}), along), indices});
-            return ArgumentGradients{{"self", grad::call("where", {picked, g, grad::zeros({}, g.dtype())})}};
+            Tensor picked = grad::call("eq", {grad::reshape(grad::arange(self.dim() > 0 ? self.size(dim) : 1, g), along), indices});
+            return ArgumentGradients{{"self", grad::call("where", {picked, g, grad::zeros({}, g)})}};
         });
     // prod: the product of the others, which is the result over x where x != 0; where a
     // group holds one zero, that zero's gradient is the product of the rest, the others' 0.
@@ -366,7 +366,7 @@ void registerReductionDerivatives(OpRegistry& r) {
         Tensor zeros = dims.empty() ? grad::call("sum", {zero}) : grad::call("sum", {zero, IValue::intList(dims), true});
         rest = grad::expand(rest, self.sizes());
         zeros = grad::expand(zeros, self.sizes());
-        Tensor none = grad::zeros({}, d.grad.dtype());
+        Tensor none = grad::zeros({}, d.grad);
         Tensor others = grad::call("where", {grad::call("eq", {zeros, 0}), grad::div(rest, nonZero),
                                              grad::call("where", {grad::call("logical_and", {grad::call("eq", {zeros, 1}), zero}), rest, none})});
         return ArgumentGradients{{"self", grad::fitTo(grad::mul(spread(d, d.grad), others), self)}};

@@ -303,7 +303,7 @@ void registerViewDerivatives(OpRegistry& r) {
         IValueList parts;
         for (int64_t i = 0; i < self.size(dim); ++i) {
             const size_t at = static_cast<size_t>(i);
-            parts.emplace_back(at < d.grads->size() && (*d.grads)[at].defined() ? (*d.grads)[at] : grad::zeros(part, self.dtype()));
+            parts.emplace_back(at < d.grads->size() && (*d.grads)[at].defined() ? (*d.grads)[at] : grad::zeros(part, self));
         }
         return ArgumentGradients{{"self", grad::call("stack", {IValue::list(std::move(parts)), dim})}};
     }, Saved::SizesOnly);

@@ -56,6 +56,19 @@ TEST(GpuCodegen, ExamplesOnCudaPrintTheirCpuOutputAndCompileEveryGraphToPtx) {
     EXPECT_GE(graphs, 20);
 }
 
+// Training with tensors moved to cuda explicitly (no default device): each constant a
+// derivative makes (an arange, zeros, a mask) is made on the gradients' device, or the
+// device check refuses the mix as PyTorch's does.
+TEST(GpuCodegen, TrainingWithTensorsMovedToCudaPrintsTheCpuOutput) {
+    SKIP_WITHOUT_NVRTC();
+    auto cuda = runCli({"run", deviceScript("training_on_device", false), "--gpu-codegen-only"});
+    ASSERT_EQ(cuda.exitCode, 0) << cuda.err;
+    auto cpu = runCli({"run", deviceScript("training_on_device", true)});
+    ASSERT_EQ(cpu.exitCode, 0) << cpu.err;
+    EXPECT_NE(cuda.out.find("device='cuda:0'"), std::string::npos) << cuda.out;
+    EXPECT_EQ(deviceNeutral(cuda.out), deviceNeutral(cpu.out));
+}
+
 TEST(GpuCodegen, TheArchitectureCanBeChosen) {
     SKIP_WITHOUT_NVRTC();
     std::string script = writeTempFile("arch.py", R"(import torch

@@ -287,6 +287,33 @@ TEST(GpuRuntime, ExamplesOnCudaPrintTheirCpuOutput) {
     EXPECT_GE(examples, 10);
 }
 
+// The training reference programs with cuda as the default device print what they print
+// on the CPU: eager autograd's nodes, AOT forward and backward graphs compiled for the GPU,
+// functionalized optimizer steps copying back into device memory. (tiny_gpt_adamw is left
+// out: its eager ops compile a kernel for each new signature, over the CLI's minute.)
+class TrainingOnCuda : public testing::TestWithParam<std::string> {};
+
+TEST_P(TrainingOnCuda, PrintsItsCpuOutput) {
+    SKIP_WITHOUT_GPU();
+    std::string program = sourcePath("tests/scripts/reference/autograd/" + GetParam() + ".py");
+    auto r = runCli({"run", writeTempFile(GetParam() + ".py", onCudaByDefault(readFile(program)))});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(deviceNeutral(r.out), deviceNeutral(readFile(sourcePath("tests/scripts/reference/autograd/" + GetParam() + ".out"))));
+}
+
+INSTANTIATE_TEST_SUITE_P(Gpu, TrainingOnCuda,
+                         testing::Values("backward_basics", "mlp_sgd", "cnn_batchnorm", "adam_schedules", "bce_with_logits",
+                                         "inplace_versions", "grad_fn_graph"));
+
+// Tensors moved to the GPU explicitly, with no default device: every constant a derivative
+// makes must be made there too.
+TEST(GpuRuntime, TrainingWithTensorsMovedToCudaPrintsTheCpuOutput) {
+    SKIP_WITHOUT_GPU();
+    auto gpu = runCli({"run", deviceScript("training_on_device", false)});
+    ASSERT_EQ(gpu.exitCode, 0) << gpu.err;
+    EXPECT_EQ(deviceNeutral(gpu.out), deviceNeutral(runCli({"run", deviceScript("training_on_device", true)}).out));
+}
+
 TEST(GpuRuntime, KernelsAppearOnTheGpuTrackWithTheirDeviceTimes) {
     SKIP_WITHOUT_GPU();
     SessionOptions options;

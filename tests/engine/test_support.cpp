@@ -81,6 +81,16 @@ std::string withoutCudaDevice(const std::string& out) {
     return std::regex_replace(out, std::regex(R"(,\s*device='cuda:0')"), "");
 }
 
+std::string deviceNeutral(const std::string& out) {
+    return std::regex_replace(withoutCudaDevice(out), std::regex(R"(,\n\s+(grad_fn|requires_grad)=)"), ", $1=");
+}
+
+std::string deviceScript(const std::string& name, bool onCpu) {
+    std::string script = readFile(sourcePath("tests/scripts/devices/" + name + ".py"));
+    if (onCpu) script = std::regex_replace(script, std::regex(R"(\nDEVICE = "cuda"\n)"), "\nDEVICE = \"cpu\"\n");
+    return writeTempFile(name + (onCpu ? "_cpu.py" : ".py"), script);
+}
+
 ScriptRun runScript(const std::string& source, const std::string& logSpec, const std::string& fileName) {
     SessionOptions options;
     options.logs = LogSettings::parse(logSpec);

@@ -63,6 +63,13 @@ std::string onCudaByDefault(std::string script);
 // What a CPU run prints: the device suffix of printed tensors taken out (PyTorch wraps it
 // onto its own line when the values are long).
 std::string withoutCudaDevice(const std::string& out);
+// Output compared across devices: the device suffix taken out and a tensor's trailing
+// `grad_fn=`/`requires_grad=` put back on its line (the suffix's length moves where
+// PyTorch wraps them). Both sides go through it.
+std::string deviceNeutral(const std::string& out);
+// tests/scripts/devices/NAME.py, as written (its tensors moved to cuda) and with
+// `DEVICE = "cpu"`.
+std::string deviceScript(const std::string& name, bool onCpu);
 
 }  // namespace fusescope::test
 

@@ -19,7 +19,7 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     scale_factor = 1 / math.sqrt(query.size(-1)) if scale is None else scale
     scores = query @ key.transpose(-2, -1) * scale_factor
     if is_causal:
-        causal = torch.ones(target, source, dtype=torch.bool).tril()
+        causal = torch.ones(target, source, dtype=torch.bool, device=query.device).tril()
         scores = scores.masked_fill(causal.logical_not(), float("-inf"))
     if attn_mask is not None:
         if attn_mask.dtype == torch.bool:
@@ -45,7 +45,7 @@ def dropout(input, p=0.5, training=True, inplace=False):
     when not training)."""
     gradient = torch.is_grad_enabled() and (input.requires_grad or torch.compiler.is_compiling())
     if training and 0.0 < p < 1.0 and not inplace and gradient:
-        keep = torch.rand(input.shape, dtype=torch.float64) >= p
+        keep = torch.rand(input.shape, dtype=torch.float64, device=input.device) >= p
         return _named(input * keep * (1.0 / (1.0 - p)), "MulBackward0")
     return torch.dropout(input, p, training, inplace)
 
@@ -212,7 +212,7 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05):
 def _positions(input, dim, before, after, mode):
     """The input positions each output position of a padded dim reads (clamped into range)."""
     size = input.size(dim)
-    index = torch.arange(-before, size + after)
+    index = torch.arange(-before, size + after, device=input.device)
     if mode == "reflect":
         return (size - 1) - ((size - 1) - index.abs()).abs()
     if mode == "circular":
@@ -253,7 +253,7 @@ def pad(input, pad, mode="constant", value=None):
             continue
         out = out.index_select(dim, _positions(input, dim, before, after, mode))
         if mode == "constant":
-            index = torch.arange(-before, size + after)
+            index = torch.arange(-before, size + after, device=input.device)
             outside = ((index < 0) | (index >= size)).reshape([-1] + [1] * (input.dim() - 1 - dim))
             out = out.masked_fill(outside, 0.0 if value is None else value)
     names = {"constant": "ConstantPadNdBackward0", "reflect": "ReflectionPad{}DBackward0", "replicate": "ReplicationPad{}DBackward0"}
@@ -301,7 +301,7 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         dim, before = 2 + i, input.size(2 + i)
         if mode == "nearest":
             scale = scales[i] if scales[i] is not None else before / sizes[i]
-            index = (torch.arange(sizes[i], dtype=torch.float32) * scale).floor().long().clamp(max=before - 1)
+            index = (torch.arange(sizes[i], dtype=torch.float32, device=input.device) * scale).floor().long().clamp(max=before - 1)
             out = out.index_select(dim, index)
         else:
             out = _linear_resize(out, dim, sizes[i], scales[i], align_corners)
@@ -312,7 +312,7 @@ def _linear_resize(input, dim, size, scale, align_corners):
     """One dim of a linear-family interpolate: each output blends its source position's two
     neighbours (the same one at the last), weights in the input's precision."""
     before = input.size(dim)
-    position = torch.arange(size, dtype=input.dtype)
+    position = torch.arange(size, dtype=input.dtype, device=input.device)
     if align_corners:
         position = position * ((before - 1) / (size - 1) if size > 1 else 0.0)
     else:
@@ -329,4 +329,4 @@ def one_hot(tensor, num_classes=-1):
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
     if num_classes < 0:
         num_classes = int(tensor.max()) + 1
-    return (tensor.unsqueeze(-1) == torch.arange(num_classes)).long()
+    return (tensor.unsqueeze(-1) == torch.arange(num_classes, device=tensor.device)).long()
