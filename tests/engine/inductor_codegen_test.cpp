@@ -63,6 +63,28 @@ TEST(InductorCodegen, TenOpPointwiseChainIsOneVectorisedKernel) {
     EXPECT_NE(s.find("_ZGV"), std::string::npos) << "no vector math calls";
 }
 
+// A value the loops do not change (AdamW's bias correction, a power of a 0-dim step) is
+// computed once before them; what reads the elements, or the kernel's own results, stays in.
+TEST(InductorCodegen, LoopInvariantValuesAreComputedOnceBeforeTheLoops) {
+    std::string source = onlyModuleSource(R"(import torch
+@torch.compile
+def f(x, step, y):
+    step.add_(1)
+    return x * (0.9 ** step) + y.sum(dim=1, keepdim=True) * (1 - 0.999 ** step)
+x, y = torch.ones(300, 200), torch.ones(300, 4)
+print(f(x, torch.tensor(1.0), y)[0, :2])
+)",
+                                              "tensor([0.8180, 0.8180])\n");
+    size_t kernel = source.find("cpp_fused_add_pow_mul");
+    ASSERT_NE(kernel, std::string::npos) << source;
+    size_t loops = source.find("#pragma omp parallel for", kernel);
+    std::vector<size_t> pows;
+    for (size_t at = source.find("fs_pow(", kernel); at != std::string::npos; at = source.find("fs_pow(", at + 1)) pows.push_back(at);
+    ASSERT_EQ(pows.size(), 2u) << source;
+    for (size_t at : pows) EXPECT_LT(at, loops) << source;
+    EXPECT_GT(source.find("float m0_load = arg1_1[", kernel), loops) << "x's elements are read in the loop";
+}
+
 TEST(InductorCodegen, SoftmaxOverTheLastDimIsOneKernel) {
     ScriptRun run = runScript(R"(import torch
 @torch.compile

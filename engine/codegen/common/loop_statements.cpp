@@ -109,10 +109,39 @@ std::string statement(const LoopBody& body, const LoopOp& op, const std::string&
 
 }  // namespace
 
+namespace {
+
+// Per op of the body: whether it reads nothing the loops change (Hoisting).
+std::vector<bool> loopInvariant(const LoopBody& body, const std::set<std::string>& written) {
+    std::vector<bool> invariant(body.ops.size(), false);
+    auto argsInvariant = [&](const LoopOp& op) {
+        return std::all_of(op.args.begin(), op.args.end(), [&](size_t a) { return invariant[a]; });
+    };
+    for (size_t i = 0; i < body.ops.size(); ++i) {
+        const LoopOp& op = body.ops[i];
+        switch (op.kind) {
+        case LoopOpKind::Constant: invariant[i] = true; break;
+        case LoopOpKind::GetIndex:
+            invariant[i] = std::none_of(body.vars.begin(), body.vars.end(), [&](const std::string& v) { return body.indices[op.index].uses(v); });
+            break;
+        case LoopOpKind::Load: invariant[i] = !written.count(op.buffer) && argsInvariant(op); break;
+        case LoopOpKind::ToDtype: invariant[i] = argsInvariant(op); break;
+        default: invariant[i] = isMathOp(op.kind) && isFloating(op.dtype) && argsInvariant(op); break;
+        }
+    }
+    return invariant;
+}
+
+}  // namespace
+
 std::string loopStatements(const LoopBody& body, const std::string& prefix, const std::string& pad, std::string* reduced,
-                           const LoadSpelling* spellLoad, const StoreSpelling* spellStore) {
+                           const LoadSpelling* spellLoad, const StoreSpelling* spellStore, Hoisting* hoist) {
+    std::vector<bool> invariant = hoist ? loopInvariant(body, hoist->written) : std::vector<bool>(body.ops.size(), false);
     std::string out;
-    for (const auto& op : body.ops) out += statement(body, op, prefix, pad, reduced, spellLoad, spellStore);
+    for (size_t i = 0; i < body.ops.size(); ++i) {
+        if (invariant[i]) hoist->statements += statement(body, body.ops[i], prefix, hoist->pad, reduced, spellLoad, spellStore);
+        else out += statement(body, body.ops[i], prefix, pad, reduced, spellLoad, spellStore);
+    }
     return out;
 }
 

@@ -29,10 +29,22 @@ std::string memberPrefix(int member);
 // given, spells each plain load from its buffer, index expression and the usual spelling
 // (a kernel that keeps loaded values in registers hands back the register); `spellStore`
 // likewise spells where each plain store writes.
+// `hoist`, when given, takes the ops that read nothing the loops change (loop-invariant code
+// motion): constants, loads at an index free of the body's loop variables from a buffer the
+// kernel does not write, and floating-point math over only those. They are written once,
+// before the loops, instead of per element (AdamW's bias corrections, `beta ** step`, were
+// three pow calls per element of every parameter). Integer math stays: it is cheap, and
+// some of it raises (division by zero), which an empty loop must not.
+struct Hoisting {
+    std::set<std::string> written;  // the kernel's stored buffers: their loads stay in the loop
+    std::string pad;                // the hoisted statements' indentation
+    std::string statements;         // filled
+};
 using LoadSpelling = std::function<std::string(const std::string& buffer, const IndexExpr& index, const std::string& plain)>;
 using StoreSpelling = LoadSpelling;
 std::string loopStatements(const LoopBody& body, const std::string& prefix, const std::string& pad, std::string* reduced,
-                           const LoadSpelling* spellLoad = nullptr, const StoreSpelling* spellStore = nullptr);
+                           const LoadSpelling* spellLoad = nullptr, const StoreSpelling* spellStore = nullptr,
+                           Hoisting* hoist = nullptr);
 
 const LoopOp& storeOpOf(const LoopBody& body);
 const LoopOp& reductionOpOf(const LoopBody& body);  // the body must have one

@@ -54,15 +54,20 @@ public:
             else if (inner) nest += pad + "#pragma omp simd\n";
             nest += fmt::format("{}for (int64_t c{} = 0; c{} < {}; ++c{}) {{\n", pad, d, d, k_.pointwiseSizes[d].cstr(), d);
         }
-        out.add(nest, KernelCode::kAllMembers);
         // Pure pointwise: every member inside the innermost loop; else each member's own loops.
+        // What a member computes once goes before the loops (Hoisting).
+        std::vector<std::string> members;
+        std::vector<Hoisting> hoisted(k_.nodes.size(), Hoisting{kernelBuffers(k_).written, indent, ""});
         for (int m = 0; m < static_cast<int>(k_.nodes.size()); ++m) {
-            if (k_.reductionSizes.empty()) {
-                out.add(loopStatements(k_.bodies[m], memberPrefix(m), indent + std::string(4 * depth, ' '), nullptr), m);
-            } else {
-                out.add(member(m, indent + std::string(4 * p, ' ')), m);
-            }
+            hoist_ = &hoisted[static_cast<size_t>(m)];
+            members.push_back(k_.reductionSizes.empty()
+                                  ? loopStatements(k_.bodies[m], memberPrefix(m), indent + std::string(4 * depth, ' '), nullptr,
+                                                   nullptr, nullptr, hoist_)
+                                  : member(m, indent + std::string(4 * p, ' ')));
         }
+        for (int m = 0; m < static_cast<int>(members.size()); ++m) out.add(hoisted[static_cast<size_t>(m)].statements, m);
+        out.add(nest, KernelCode::kAllMembers);
+        for (int m = 0; m < static_cast<int>(members.size()); ++m) out.add(members[static_cast<size_t>(m)], m);
         std::string close;
         for (size_t d = depth; d-- > 0;) close += indent + std::string(4 * d, ' ') + "}\n";
         out.add(close + "}\n", KernelCode::kAllMembers);
@@ -75,7 +80,7 @@ private:
         const LoopBody& body = k_.bodies[m];
         prefix_ = memberPrefix(static_cast<int>(m));
         size_t p = k_.pointwiseSizes.size();
-        if (body.vars.size() == p) return loopStatements(body, prefix_, pad, nullptr);  // pointwise over the outer dims only
+        if (body.vars.size() == p) return loopStatements(body, prefix_, pad, nullptr, nullptr, nullptr, hoist_);  // pointwise over the outer dims only
         const SchedulerNode* node = k_.nodes[m];
         std::vector<size_t> rdims;
         for (size_t d = p; d < body.vars.size(); ++d) rdims.push_back(d);
@@ -88,7 +93,7 @@ private:
                                    body.ranges[rdims[i]].cstr(), body.vars[rdims[i]]);
                 inner += "    ";
             }
-            out += loopStatements(body, prefix_, inner, nullptr);
+            out += loopStatements(body, prefix_, inner, nullptr, nullptr, nullptr, hoist_);
             for (size_t i = rdims.size(); i-- > 0;) out += pad + std::string(4 * i, ' ') + "}\n";
             return out;
         }
@@ -111,7 +116,7 @@ private:
         std::string params;
         for (size_t d : rdims) params += (params.empty() ? "" : ", ") + std::string("int64_t ") + body.vars[d];
         std::string value;
-        std::string stmts = loopStatements(body, prefix_, in + "    ", &value);
+        std::string stmts = loopStatements(body, prefix_, in + "    ", &value, nullptr, nullptr, hoist_);
         out += fmt::format("{}auto {}value = [&]({}) -> {} {{\n{}{}    return {};\n{}}};\n", in, prefix_, params, srcType, stmts, in,
                            value, in);
         std::string init = reductionInit(kind, red->srcDtype);
@@ -160,6 +165,7 @@ private:
     const KernelGroup& k_;
     const LoweredGraph& g_;
     std::string prefix_;
+    Hoisting* hoist_ = nullptr;  // the member's hoisted statements
 };
 
 }  // namespace
