@@ -285,19 +285,19 @@ void registerMiscOps(OpRegistry& r) {
         d.infer = [check](const BoundArgs& a) {
             check(a);
             const Tensor& in = a.tensor("input");
-            if (!a.flag("training") || a.flag("inplace")) return IValue(in);
+            if (!a.flag("training") || a.flag("inplace") || a.number("p") == 0) return IValue(in);
             return IValue(metaLike(in));
         };
         d.kernel = [check](const BoundArgs& a) {
             check(a);
             const Tensor& in = a.tensor("input");
             const double p = a.number("p");
-            if (!a.flag("training")) return IValue(in);
+            if (!a.flag("training") || p == 0) return IValue(in);  // PyTorch's: the input, nothing drawn
             Tensor out = a.flag("inplace") ? in : allocate({in.sizes(), pointwiseStrides(in.sizes(), {in}), in.dtype()});
             const double scale = p == 1 ? 0.0 : 1.0 / (1.0 - p);
             const DType dt = in.dtype();
             forEachElement(in.sizes(), {iterOperand(out, in.sizes()), iterOperand(in, in.sizes())}, [&](char* const* ptr) {
-                bool keep = randomUniform() >= p;
+                bool keep = p < 1 && randomUniform() >= p;  // p == 1 draws nothing, as PyTorch
                 storeDouble(ptr[0], dt, keep ? loadDouble(ptr[1], dt) * scale : 0.0);
             });
             return IValue(out);

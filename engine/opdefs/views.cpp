@@ -467,6 +467,37 @@ void registerViewOps(OpRegistry& r) {
                 return g;
             });
     runEagerly(asStrided, "an arbitrary view of storage, which loop-IR indexing does not express");
+    // Each element of the result is the storage element at offset + sum(i * stride). A storage
+    // element's gradient sums the gradients of the result's elements there (one-hot positions
+    // times the gradient: there is no scatter op), divided among self's elements that share it
+    // (an expanded self), and self's gradient reads it through self's own geometry.
+    differentiateWith(asStrided, [](const DerivativeArgs& d) {
+        const Tensor& self = d.like("self");
+        const std::vector<int64_t> size = d.args.ints("size"), stride = d.args.ints("stride");
+        const int64_t offset = d.args["storage_offset"].isNone() ? self.storageOffset() : d.args.integer("storage_offset");
+        auto lastPosition = [](const std::vector<int64_t>& sizes, const std::vector<int64_t>& strides, int64_t start) {
+            for (size_t i = 0; i < sizes.size(); ++i) start += sizes[i] > 0 ? (sizes[i] - 1) * strides[i] : 0;
+            return start;
+        };
+        const Shape selfSizes = self.sizes(), selfStrides = self.strides();
+        const int64_t extent = 1 + std::max(lastPosition(size, stride, offset),
+                                            lastPosition({selfSizes.begin(), selfSizes.end()}, {selfStrides.begin(), selfStrides.end()},
+                                                         self.storageOffset()));
+        const Tensor storage = grad::arange(extent, d.grad);
+        // [elements, extent]: 1 where an element of a view of the storage sits.
+        auto oneHot = [&](const IValue& sizes, const IValue& strides, int64_t start) {
+            Tensor positions = grad::reshape(grad::call("as_strided", {storage, sizes, strides, start}), {-1, 1});
+            return grad::call("to", {grad::call("eq", {positions, storage}), d.grad.dtype()});
+        };
+        Tensor resultHot = oneHot(IValue::intList(size), IValue::intList(stride), offset);
+        Tensor flatGrad = grad::reshape(grad::call("contiguous", {d.grad}), {-1});
+        Tensor perElement = grad::call("matmul", {flatGrad, resultHot});  // [extent]
+        Tensor sharing = grad::call("sum", {oneHot(IValue::intList(selfSizes), IValue::intList(selfStrides), self.storageOffset()),
+                                            IValue::intList({0})});
+        perElement = grad::div(perElement, grad::call("clamp", {sharing, 1}));
+        return ArgumentGradients{{"self", grad::call("as_strided", {perElement, IValue::intList(selfSizes), IValue::intList(selfStrides),
+                                                                     self.storageOffset()})}};
+    }, Saved::SizesOnly);
     addView(r, "detach", "detach(Tensor self) -> Tensor", both, lowerIdentity, [](const BoundArgs&, const Tensor& self) {
         return ViewGeometry{self.sizes(), self.strides(), self.storageOffset()};
     }, false);

@@ -73,6 +73,15 @@ std::vector<GradCase> gradCases() {
         {"slice", {{4, 3}}, [](V x) { return U("slice", {x[0], -1, -2, IValue()}); }},
         {"narrow", {{4, 3}}, [](V x) { return U("narrow", {x[0], 1, 1, 2}); }},
         {"select", {{4, 3}}, [](V x) { return U("select", {x[0], 0, -1}); }},
+        // Overlapping windows of a view that starts inside its storage (each element read
+        // up to twice), then of an expanded tensor (its elements share storage).
+        {"as_strided", {{12}}, [](V x) {
+            Tensor tail = U("narrow", {x[0], 0, 2, 10});
+            Tensor windows = U("as_strided", {tail, IValue::intList({3, 4}), IValue::intList({2, 1}), int64_t{3}});
+            Tensor shared = U("as_strided", {U("expand", {U("narrow", {x[0], 0, 0, 3}), IValue::intList({2, 3})}),
+                                             IValue::intList({2, 2}), IValue::intList({0, 1}), int64_t{1}});
+            return T("add", {U("sum", {T("mul", {windows, windows})}), U("sum", {T("mul", {shared, shared})})});
+        }},
         {"cat", {{2, 3}, {1, 3}}, [](V x) { return U("cat", {IValue::list({x[0], x[1]}), 0}); }},
         {"stack", {{2, 3}, {2, 3}}, [](V x) { return U("stack", {IValue::list({x[0], x[1]}), -1}); }},
         {"mm", {{2, 3}, {3, 4}}, [](V x) { return U("mm", {x[0], x[1]}); }},

@@ -1,5 +1,5 @@
 # torch functions Fusescope composes from other ops (the rest of torch's functions are
-# engine ops): einsum and baddbmm. Inside a compiled function they trace as the permutes,
+# engine ops): einsum, baddbmm and dropout. Inside a compiled function they trace as the permutes,
 # reshapes, sums and batched products they are made of, as PyTorch's own einsum runs
 # through bmm.
 import torch
@@ -112,3 +112,9 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
     if beta == 0:
         return product
     return (input if beta == 1 else input * beta) + product
+
+
+def dropout(input, p, train):
+    """F.dropout's: where a gradient will flow, the input times a mask (MulBackward0, as
+    PyTorch's CPU dropout), else the engine op."""
+    return torch.nn.functional.dropout(input, p, train)

@@ -83,3 +83,12 @@ print(x.grad)
 q, k = torch.unbind(x * 1, 0)
 (q * k).sum().backward()
 print(x.grad)
+# as_strided: overlapping windows of a storage, and of an expanded tensor that shares it.
+s = torch.arange(8.0, requires_grad=True)
+windows = s[1:].as_strided((3, 3), (2, 1), 1)
+(windows * windows).sum().backward()
+print(windows.grad_fn.name(), s.grad)
+s.grad = None
+shared = s[:3].expand(2, 3).as_strided((2, 2), (0, 1), 1)
+(shared * torch.tensor([[1.0, 2.0], [3.0, 4.0]])).sum().backward()
+print(s.grad)

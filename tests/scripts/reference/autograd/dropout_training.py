@@ -19,3 +19,10 @@ out.sum().backward()
 print(out.grad_fn.name())
 m.eval()
 print(m(x) is x)
+# torch.dropout as F.dropout; p == 0 gives the input itself and p == 1 zeros (nothing drawn).
+x.grad = None
+d = torch.dropout(x, 0.5, True)
+print(d.grad_fn.name(), torch.dropout(x, 0.0, True) is x, F.dropout(x, 0.0) is x)
+gone = F.dropout(x, 1.0)
+(gone.sum() + torch.dropout(x, 1.0, True).sum()).backward()
+print(gone, x.grad)

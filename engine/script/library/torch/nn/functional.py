@@ -38,16 +38,23 @@ def _named(result, node):
     return torch.autograd._name_backward(result, node)
 
 
+# The engine's dropout op, bound before torch/_composite.py makes torch.dropout a function
+# that calls F.dropout below.
+_engine_dropout = torch.dropout
+
+
 def dropout(input, p=0.5, training=True, inplace=False):
     """Where a gradient will flow: the input times a mask of the uniform draws >= p, scaled by
     1 / (1 - p), as PyTorch's CPU dropout (MulBackward0); the draws are the engine op's, in
     its order, so the values are the same either way. Else the engine op (the input itself
     when not training)."""
     gradient = torch.is_grad_enabled() and (input.requires_grad or torch.compiler.is_compiling())
+    if training and p == 1.0 and not inplace and gradient:
+        return input * torch.zeros_like(input)  # PyTorch's: nothing drawn
     if training and 0.0 < p < 1.0 and not inplace and gradient:
         keep = torch.rand(input.shape, dtype=torch.float64, device=input.device) >= p
         return _named(input * keep * (1.0 / (1.0 - p)), "MulBackward0")
-    return torch.dropout(input, p, training, inplace)
+    return _engine_dropout(input, p, training, inplace)
 
 
 def _reduce(loss, reduction):
