@@ -156,7 +156,10 @@ void Interpreter::execRaise(const Raise& stmt) {
         exception.as<InstanceObject>()->dict->set(Value("__cause__"), cause);
     }
     const ClassPtr& cls = *instanceClass(exception);
-    throw RaisedException(cls->name, str(exception), stmt.loc, exception);
+    // Raised in the torch library (an op Fusescope writes in Python, raising what PyTorch's
+    // C++ raises): reported at the script's line that called it.
+    const SourceLocation where = stmt.loc.file == module_.fileName ? stmt.loc : userLocation();
+    throw RaisedException(cls->name, str(exception), where, exception);
 }
 
 Interpreter::Flow Interpreter::execTry(const Try& stmt) {

@@ -151,6 +151,7 @@ void Interpreter::loadTorchLibrary(const SourceLocation& where) {
     auto& torch = *rootModules_.at("torch").as<ModuleObject>();
     for (const auto& [name, value] : composites.as<ModuleObject>()->attrs)
         if (value.as<FunctionObject>() && name.front() != '_') torch.attrs[name] = value;
+    indexWithTensors_ = composites.as<ModuleObject>()->attrs.at("_index_with_tensors");
     Value nnLibrary = loadLibraryModule("torch.nn", where);
     for (const auto& [name, value] : nnLibrary.as<ModuleObject>()->attrs)
         if (value.as<ClassObject>() || name == "init") nn.attrs[name] = value;

@@ -242,6 +242,7 @@ private:
     std::vector<std::pair<std::string, ScopePtr>> libraryGlobals_;
     bool torchLibraryLoaded_ = false;
     Value returnTypes_;  // library torch/return_types.py, loaded by the first op with named results
+    Value indexWithTensors_;  // torch/_composite.py's advanced indexing, set when the torch library loads
     ScopePtr current_;
     std::vector<Frame> stack_;
     Value returnValue_;

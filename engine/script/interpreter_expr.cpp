@@ -860,10 +860,24 @@ Value Interpreter::evalSubscript(const Value& object, const Value& index) {
     fail("TypeError", "'" + pythonTypeName(object) + "' object is not subscriptable");
 }
 
+namespace {
+
+// A tensor or a list among an index's parts: PyTorch's advanced indexing.
+bool isAdvancedIndex(const ValueList& parts) {
+    return std::any_of(parts.begin(), parts.end(), [](const Value& p) { return p.isTensor() || p.as<ListObject>(); });
+}
+
+}  // namespace
+
 Value Interpreter::indexTensor(const Value& tensor, const Value& index) {
     ValueList parts;
     if (auto* tuple = index.as<TupleObject>()) parts = tuple->items;
     else parts.push_back(index);
+    if (isAdvancedIndex(parts)) {
+        CallArgs args;
+        args.args = {tensor, index};
+        return call(indexWithTensors_, args);
+    }
     int64_t consuming = 0;
     for (const Value& p : parts)
         if (isIntLike(p) || p.as<SliceObject>()) ++consuming;
@@ -893,8 +907,6 @@ Value Interpreter::indexTensor(const Value& tensor, const Value& index) {
             Value step = s->step.isNone() ? Value(int64_t{1}) : s->step;
             result = callOp("slice", CallStyle::Method, {result, Value(dim), start, stop, step}, {}, site_);
             ++dim;
-        } else if (p.isTensor() || sequenceItems(p)) {
-            fail("NotImplementedError", "indexing a tensor with a tensor or list (advanced indexing) is not supported by Fusescope yet");
         } else {
             fail("IndexError", "only integers, slices (`:`), ellipsis (`...`) and None are valid tensor indices");
         }
@@ -909,6 +921,9 @@ Value Interpreter::indexTensor(const Value& tensor, const Value& index) {
 void Interpreter::assignSubscript(const Value& object, const Value& index, const Value& value) {
     if (callSpecial(object, "__setitem__", {index, value})) return;
     if (object.isTensor()) {
+        ValueList parts = index.as<TupleObject>() ? index.as<TupleObject>()->items : ValueList{index};
+        if (isAdvancedIndex(parts))  // its result is a copy: writing into it would change nothing
+            fail("NotImplementedError", "assigning through a tensor or list index (index_put_) is not supported by Fusescope yet");
         Value view = indexTensor(object, index);
         if (value.isTensor()) callOp("copy_", CallStyle::Method, {view, value}, {}, site_);
         else if (value.isNumber()) callOp("fill_", CallStyle::Method, {view, value}, {}, site_);

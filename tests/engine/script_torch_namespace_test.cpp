@@ -32,6 +32,24 @@ print(bool((b >= 0).all()), bool((b < 1).all()), bool((c >= 0).all()), bool((c <
     EXPECT_EQ(run.out, "True True True\nTrue True True True torch.int64\n");
 }
 
+// Advanced indexing Fusescope does not do yet is refused at the script's line, never a
+// silently wrong result (an assignment through a picked copy would change nothing).
+TEST(TorchNamespace, UnsupportedAdvancedIndexingIsRefusedAtItsLine) {
+    const char* cases[][2] = {
+        {"x[torch.tensor([0, 2])] = 1.0", "NotImplementedError: assigning through a tensor or list index (index_put_) is not supported by Fusescope yet"},
+        {"y = x[x > 0]", "NotImplementedError: indexing with a bool tensor (a mask) is not supported by Fusescope yet"},
+        {"y = x[0, [1]]", "NotImplementedError: indexing with an integer beside a tensor or list index is not supported by Fusescope yet"},
+        {"y = x[[0], :, [1]]", "NotImplementedError: tensor indices apart from each other (their dims go first) are not supported by Fusescope yet"},
+        {"y = x[[3]]", "IndexError: index 3 is out of bounds for dimension 0 with size 3"},
+    };
+    for (const auto& [line, error] : cases) {
+        SCOPED_TRACE(line);
+        auto run = runScript(std::string("import torch\nx = torch.ones(3, 4, 2)\n") + line + "\n");
+        EXPECT_EQ(run.error.rfind("script.py:3:", 0), 0u) << run.error;
+        EXPECT_NE(run.error.find(error), std::string::npos) << run.error;
+    }
+}
+
 TEST(TorchNamespace, UnknownBackendIsAClearError) {
     auto run = runScript(R"(import torch
 

@@ -118,3 +118,62 @@ def dropout(input, p, train):
     """F.dropout's: where a gradient will flow, the input times a mask (MulBackward0, as
     PyTorch's CPU dropout), else the engine op."""
     return torch.nn.functional.dropout(input, p, train)
+
+
+def _index_with_tensors(tensor, index):
+    """tensor[index] where the index holds tensors or lists (PyTorch's advanced indexing):
+    slices, None and ... apply first; the tensor indices, next to each other, broadcast to one
+    shape, which takes the place of the dims they index. The picked elements are an
+    index_select of those dims flattened, so the gradient is index_select's (IndexBackward0,
+    as PyTorch's)."""
+    parts = list(index) if isinstance(index, tuple) else [index]
+    for p in parts:
+        if isinstance(p, (int, bool)):
+            raise NotImplementedError("indexing with an integer beside a tensor or list index is not supported by Fusescope "
+                                      "yet")
+    consumed = len([p for p in parts if p is not None and type(p).__name__ != "ellipsis"])
+    if consumed > tensor.dim():
+        raise IndexError(f"too many indices for tensor of dimension {tensor.dim()}")
+    out, dim, advanced = tensor, 0, []
+    for p in parts:
+        if p is None:
+            out = out.unsqueeze(dim)
+            dim += 1
+        elif type(p).__name__ == "ellipsis":
+            dim += tensor.dim() - consumed
+        elif isinstance(p, slice):
+            out = out[(slice(None),) * dim + (p,)]
+            dim += 1
+        else:
+            advanced.append((dim, _index_tensor(p, out.device)))
+            dim += 1
+    dims = [d for d, _ in advanced]
+    if dims != list(range(dims[0], dims[0] + len(dims))):
+        raise NotImplementedError("tensor indices apart from each other (their dims go first) are not supported by "
+                                  "Fusescope yet")
+    first, last = dims[0], dims[-1]
+    flat = None
+    for k, (d, idx) in enumerate(advanced):
+        size = out.size(d)
+        if not torch.compiler.is_compiling():  # PyTorch counts the dim among the tensor indices
+            outside = ((idx >= size) | (idx < -size)).reshape(-1).tolist()
+            if True in outside:
+                raise IndexError(f"index {idx.reshape(-1)[outside.index(True)].item()} is out of bounds for dimension {k} "
+                                 f"with size {size}")
+        idx = torch.where(idx < 0, idx + size, idx)
+        flat = idx if flat is None else flat * size + idx
+    picked = out.flatten(first, last).index_select(first, flat.reshape(-1))
+    result = picked.reshape(list(out.shape[:first]) + list(flat.shape) + list(out.shape[last + 1:]))
+    return torch.autograd._name_backward(result, "IndexBackward0")
+
+
+def _index_tensor(part, device):
+    """An advanced index as an integer tensor on `device` (a list becomes one)."""
+    idx = part if isinstance(part, torch.Tensor) else torch.tensor(part)
+    if not isinstance(part, torch.Tensor) and idx.numel() == 0:
+        idx = idx.long()
+    if idx.dtype == torch.bool:
+        raise NotImplementedError("indexing with a bool tensor (a mask) is not supported by Fusescope yet")
+    if idx.dtype not in (torch.int64, torch.int32):
+        raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+    return idx.to(device)
