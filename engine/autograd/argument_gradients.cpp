@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "autograd/derivative_ops.h"
 #include "core/error.h"
 
 namespace fusescope {
@@ -41,10 +42,15 @@ std::vector<TensorSlot> tensorSlots(const BoundArgs& args) {
     return slots;
 }
 
+std::string noDerivativeMessage(const OpDef& op, const BoundArgs& args) {
+    if (op.gradFn && op.gradFn(args) == grad::kNotImplementedNode) return "derivative for aten::" + op.name + " is not implemented";
+    return "the derivative for '" + op.name + "' is not implemented.";
+}
+
 std::vector<Tensor> slotGradients(const OpDef& op, const BoundArgs& args, const IValue& result, const Tensor& grad,
                                   const std::vector<TensorSlot>& slots, const std::function<void(std::string_view)>* beforeRead,
                                   const std::vector<Tensor>* resultGrads) {
-    if (!op.derivative) throw ScriptError("RuntimeError", "the derivative for '" + op.name + "' is not implemented.");
+    if (!op.derivative) throw ScriptError("RuntimeError", noDerivativeMessage(op, args));
     std::vector<Tensor> grads(slots.size());
     std::vector<size_t> given(args.size(), 0);  // gradients so far for each argument: a list's go in order
     for (auto& [name, g] : op.derivative(DerivativeArgs{args, result, grad, beforeRead, resultGrads})) {

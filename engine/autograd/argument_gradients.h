@@ -27,6 +27,10 @@ struct TensorSlot {
 };
 std::vector<TensorSlot> tensorSlots(const BoundArgs& args);
 
+// What backward through an op without a derivative raises, in PyTorch's words (an op PyTorch
+// declares not differentiable names its node torch::autograd::NotImplemented).
+std::string noDerivativeMessage(const OpDef& op, const BoundArgs& args);
+
 // The gradient for each slot (undefined where the derivative gives none) from the gradient
 // of the call's (first) result. Throws ScriptError when the op has no derivative.
 // `beforeRead`, `resultGrads` (DerivativeArgs::grads): see DerivativeArgs.

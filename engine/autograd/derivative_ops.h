@@ -11,6 +11,10 @@ namespace fusescope::grad {
 
 Tensor call(std::string_view op, const IValueList& args, const Kwargs& kwargs = {});
 
+// The node PyTorch records for an op it declares not differentiable (floor_divide): backward
+// through it raises "derivative for aten::NAME is not implemented".
+inline constexpr const char* kNotImplementedNode = "torch::autograd::NotImplemented";
+
 Tensor add(const Tensor& a, const Tensor& b);
 Tensor sub(const Tensor& a, const Tensor& b);
 Tensor mul(const Tensor& a, const Tensor& b);

@@ -144,8 +144,9 @@ std::shared_ptr<AutogradNode> backwardNode(const BoundCall& call, const BoundArg
         if (result.isTensor()) versions.push_back(savedVersion("", result.toTensor(), node, 0));
     }
     auto saved = std::make_shared<std::optional<SavedCall>>(SavedCall{args, withoutHistory(result)});
-    node->apply = [saved, op, slots, versions = std::move(versions), called = call.op.name](const std::vector<Tensor>& gradOutputs) {
-        if (!op || !op->derivative) throw ScriptError("RuntimeError", "the derivative for '" + called + "' is not implemented.");
+    std::string missing = op && op->derivative ? "" : noDerivativeMessage(call.op, args);
+    node->apply = [saved, op, slots, versions = std::move(versions), missing](const std::vector<Tensor>& gradOutputs) {
+        if (!missing.empty()) throw ScriptError("RuntimeError", missing);
         if (!*saved) throw ScriptError("RuntimeError", kBackwardTwice);
         std::function<void(std::string_view)> beforeRead = [&versions](std::string_view name) {
             for (const SavedVersion& s : versions)

@@ -402,8 +402,12 @@ void registerArithmeticDerivatives(OpRegistry& r) {
         return g;
     });
     differentiateWith(r.definition("div"), [](const DerivativeArgs& d) {
-        if (!d.args["rounding_mode"].isNone()) throw ScriptError("RuntimeError", "the derivative for 'div' with a rounding_mode is not implemented.");
         ArgumentGradients g;
+        if (!d.args["rounding_mode"].isNone()) {  // a step function: PyTorch's grad * 0, so NaN stays NaN
+            for (const char* name : {"self", "other"})
+                if (d.wants(name)) g.emplace_back(name, fitTo(grad::mul(d.grad, 0.0), d.like(name)));
+            return g;
+        }
         const Tensor& other = d.input("other");
         if (d.wants("self")) g.emplace_back("self", fitTo(grad::div(d.grad, other), d.like("self")));
         if (d.wants("other")) g.emplace_back("other", fitTo(grad::neg(grad::div(grad::mul(d.grad, d.out()), other)), other));
@@ -455,8 +459,11 @@ void registerArithmeticDerivatives(OpRegistry& r) {
         Tensor none = grad::zeros({}, d.grad);
         Tensor below = hasMin ? grad::call("lt", {self, d.input("min")}) : grad::call("zeros_like", {self}, {{"dtype", IValue(DType::Bool)}});
         Tensor above = hasMax ? grad::call("gt", {self, d.input("max")}) : grad::call("zeros_like", {self}, {{"dtype", IValue(DType::Bool)}});
-        if (hasMin && hasMax) above = grad::call("logical_and", {above, grad::call("logical_not", {below})});  // min wins
         Tensor inside = grad::call("logical_not", {grad::call("logical_or", {below, above})});
+        if (hasMin && hasMax) {  // min > max gives max everywhere: PyTorch's masks (clamp_backward_min_max)
+            below = grad::call("logical_and", {below, grad::call("lt", {d.input("min"), d.input("max")})});
+            above = grad::call("logical_or", {above, grad::call("lt", {d.input("max"), d.input("min")})});
+        }
         ArgumentGradients g;
         if (d.wants("self")) g.emplace_back("self", fitTo(grad::call("where", {inside, d.grad, none}), self));
         if (hasMin && d.wants("min")) g.emplace_back("min", fitTo(grad::call("where", {below, d.grad, none}), d.like("min")));
@@ -484,7 +491,9 @@ void nameBackwardNodes(OpRegistry& r) {
         return number(a, "self") ? "PowBackward2" : number(a, "exponent") ? "PowBackward0" : "PowBackward1";
     });
     gradFnNamedBy(r.definition("sub"), [number](const BoundArgs& a) { return number(a, "self") ? "RsubBackward1" : "SubBackward0"; });
-    gradFnNamedBy(r.definition("div"), [number](const BoundArgs& a) { return number(a, "self") ? "MulBackward0" : "DivBackward0"; });
+    gradFnNamedBy(r.definition("div"), [number](const BoundArgs& a) {
+        return number(a, "self") ? "MulBackward0" : a["rounding_mode"].isNone() ? "DivBackward0" : "DivBackward2";
+    });
     gradFnNamedBy(r.definition("remainder"),
                   [number](const BoundArgs& a) { return number(a, "other") ? "RemainderBackward0" : "RemainderBackward1"; });
     gradFnNamed(r.definition("clamp"), "ClampBackward1");
@@ -532,10 +541,11 @@ void registerArithmeticOps(OpRegistry& r) {
             K loopOp = mode.isNone() ? K::TrueDiv : mode.toString() == "floor" ? K::FloorDiv : K::TruncDiv;
             return binaryRule(loopOp)(c, a);
         });
-    registerPointwise(r, {"floor_divide", binary, both, so, same, same,
-                          elementwise([](const double* v) { return floorDivide(v[0], v[1]); },
-                                      [](const int64_t* v) { return floorDivideInt(v[0], v[1]); })},
-                      binaryRule(K::FloorDiv));
+    gradFnNamed(registerPointwise(r, {"floor_divide", binary, both, so, same, same,
+                                      elementwise([](const double* v) { return floorDivide(v[0], v[1]); },
+                                                  [](const int64_t* v) { return floorDivideInt(v[0], v[1]); })},
+                                  binaryRule(K::FloorDiv)),
+                grad::kNotImplementedNode);
     registerPointwise(r, {"remainder", binary, both, so, same, same,
                           elementwise([](const double* v) { return pyMod(v[0], v[1]); },
                                       [](const int64_t* v) { return pyModInt(v[0], v[1]); })},

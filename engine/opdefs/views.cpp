@@ -269,14 +269,24 @@ void registerViewDerivatives(OpRegistry& r) {
     // contiguous: the same values, so the same gradient.
     differentiateWith(r.definition("contiguous"), [](const DerivativeArgs& d) { return ArgumentGradients{{"self", d.grad}}; },
                       Saved::SizesOnly);
-    // slice (of step 1), narrow and select: the gradient in its place among zeros.
+    // slice, narrow and select: the gradient in its place among zeros. A slice with a step
+    // first spreads it out: each element followed by step - 1 zeros, the run cut where self ends.
     differentiateWith(r.definition("slice"), [](const DerivativeArgs& d) {
-        const Tensor& self = d.input("self");
-        if (d.args.integer("step") != 1) throw ScriptError("RuntimeError", "the derivative for 'slice' with a step is not implemented.");
-        const int64_t dim = wrapDim(d.args.integer("dim"), self.dim()), size = self.size(dim);
+        const Tensor& self = d.like("self");
+        const int64_t dim = wrapDim(d.args.integer("dim"), self.dim()), size = self.size(dim), step = d.args.integer("step");
         int64_t start = d.args["start"].isNone() ? 0 : d.args.integer("start");
         start = std::clamp<int64_t>(start < 0 ? start + size : start, 0, size);
-        return ArgumentGradients{{"self", grad::placeInto(d.grad, self.sizes(), dim, start)}};
+        Tensor part = d.grad;
+        if (step != 1 && part.size(dim) > 0) {
+            Shape gaps = part.sizes();
+            gaps.insert(gaps.begin() + dim + 1, step - 1);
+            Tensor spread = grad::call("cat", {IValue::list({grad::call("unsqueeze", {part, dim + 1}), grad::zeros(gaps, part)}), dim + 1});
+            Shape merged = part.sizes();
+            merged[static_cast<size_t>(dim)] *= step;
+            part = grad::call("narrow", {grad::reshape(spread, merged), dim, int64_t{0},
+                                         std::min(merged[static_cast<size_t>(dim)], size - start)});
+        }
+        return ArgumentGradients{{"self", grad::placeInto(part, self.sizes(), dim, start)}};
     }, Saved::SizesOnly);
     differentiateWith(r.definition("narrow"), [](const DerivativeArgs& d) {
         const Tensor& self = d.input("self");

@@ -38,7 +38,7 @@ const char* tensorOpFor(BinaryOperator op) {
     case BinaryOperator::Sub: return "sub";
     case BinaryOperator::Mult: return "mul";
     case BinaryOperator::Div: return "div";
-    case BinaryOperator::FloorDiv: return "div";
+    case BinaryOperator::FloorDiv: return "floor_divide";  // as PyTorch's Tensor.__floordiv__
     case BinaryOperator::Mod: return "remainder";
     case BinaryOperator::Pow: return "pow";
     case BinaryOperator::MatMult: return "matmul";
@@ -576,9 +576,7 @@ Value Interpreter::evalBinary(BinaryOperator op, const Value& left, const Value&
         const char* name = tensorOpFor(op);
         if (!name) fail("TypeError", std::string("unsupported operand type(s) for ") + binaryOperatorSymbol(op) +
                                          " with tensors in Fusescope");
-        std::vector<std::pair<std::string, Value>> kwargs;
-        if (op == BinaryOperator::FloorDiv) kwargs.emplace_back("rounding_mode", Value("floor"));
-        return callOp(name, CallStyle::Operator, {left, right}, kwargs, site, binaryOperatorSymbol(op));
+        return callOp(name, CallStyle::Operator, {left, right}, {}, site, binaryOperatorSymbol(op));
     }
     auto typeError = [&]() -> Value {
         fail("TypeError", std::string("unsupported operand type(s) for ") + binaryOperatorSymbol(op) + ": '" +

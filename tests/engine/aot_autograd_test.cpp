@@ -68,7 +68,7 @@ TEST(AotGraphs, AnOpWithoutADerivativeOnTheGradientsPathIsUnsupported) {
         aotGraphs(*g, {true});
         FAIL() << "floor_divide has no derivative";
     } catch (const AotUnsupported& e) {
-        EXPECT_STREQ(e.what(), "the derivative for 'floor_divide' is not implemented.");
+        EXPECT_STREQ(e.what(), "derivative for aten::floor_divide is not implemented");  // PyTorch's words
     }
     // The same graph when nothing requires grad has nothing to differentiate.
     EXPECT_TRUE(aotGraphs(*g, {false}).inputsWithGradient.empty());
@@ -253,7 +253,7 @@ loss.backward()
 )", "aot");
     EXPECT_EQ(run.out, "tensor(0., grad_fn=<CompiledFunctionBackward>)\n");
     EXPECT_EQ(run.error, "script.py:8:1: error: RuntimeError: Fusescope cannot differentiate through CompiledFunctionBackward: AOT "
-                         "Autograd could not differentiate __compiled_fn_0 (the derivative for 'div' with a rounding_mode is not implemented.)");
+                         "Autograd could not differentiate __compiled_fn_0 (derivative for aten::floor_divide is not implemented)");
     EXPECT_NE(run.logs.find("AOT Autograd could not differentiate __compiled_fn_0"), std::string::npos) << run.logs;
 }
 

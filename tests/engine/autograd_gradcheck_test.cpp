@@ -172,6 +172,9 @@ std::vector<GradCase> gradCases() {
             auto parts = call("unbind", {x[0], 1}).toSequence()->items;
             return U("stack", {IValue::list({parts[1], U("mul", {parts[0], 2.0})})});
         }},
+        // A slice with a step: rows 1, 4 (the last run cut where self ends), then columns 0, 2
+        // counted from the end.
+        {"slice", {{6, 4}}, [](V x) { return U("slice", {U("slice", {x[0], 0, 1, 6, 3}), -1, -4, int64_t{4}, 2}); }},
     };
 }
 

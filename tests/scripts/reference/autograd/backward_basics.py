@@ -92,3 +92,20 @@ s.grad = None
 shared = s[:3].expand(2, 3).as_strided((2, 2), (0, 1), 1)
 (shared * torch.tensor([[1.0, 2.0], [3.0, 4.0]])).sum().backward()
 print(s.grad)
+# A strided slice's gradient lands on every step-th element; floor_divide has no derivative.
+r = torch.arange(10.0, requires_grad=True)
+(r[1::3] * torch.tensor([1.0, 2.0, 3.0])).sum().backward()
+(r[2:9:4] * 5).sum().backward()
+print(r.grad)
+q = torch.floor_divide(r, 2)
+print(q.grad_fn.name())
+try:
+    q.sum().backward()
+except RuntimeError as e:
+    print(e)
+# clamp with tensor bounds where min > max: the result is max, which gets the gradient.
+x = torch.tensor([0.0, 1.0, 3.0, -2.0], requires_grad=True)
+lo = torch.tensor([0.5, 2.0, 1.0, -1.0], requires_grad=True)
+hi = torch.tensor([0.2, 1.5, 2.0, 0.5], requires_grad=True)
+torch.clamp(x, lo, hi).backward(torch.tensor([1.0, 2.0, 3.0, 4.0]))
+print(x.grad, lo.grad, hi.grad)
