@@ -362,7 +362,7 @@ TEST(GpuRuntime, EagerOpsRunAsGpuKernelsWithEagersResults) {
         table += verdicts[i].op + ": " + (verdicts[i].onHostBecause.empty() ? "GPU" : verdicts[i].onHostBecause) + "\n";
     }
     for (const char* op : {"mul", "add", "sin", "exp", "abs", "sqrt", "sub", "softmax", "layer_norm", "sum", "mean", "max.dim",
-                           "matmul", "contiguous", "div", "remainder", "cat", "gt", "where", "to.dtype", "clamp"}) {
+                           "matmul", "contiguous", "floor_divide", "remainder", "cat", "gt", "where", "to.dtype", "clamp"}) {
         ASSERT_TRUE(byOp.count(op)) << op << " never reached the GPU's eager kernels\n" << table;
         EXPECT_EQ(byOp[op], "") << op << "\n" << table;
     }
