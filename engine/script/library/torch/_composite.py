@@ -156,10 +156,10 @@ def _index_with_tensors(tensor, index):
     for k, (d, idx) in enumerate(advanced):
         size = out.size(d)
         if not torch.compiler.is_compiling():  # PyTorch counts the dim among the tensor indices
-            outside = ((idx >= size) | (idx < -size)).reshape(-1).tolist()
-            if True in outside:
-                raise IndexError(f"index {idx.reshape(-1)[outside.index(True)].item()} is out of bounds for dimension {k} "
-                                 f"with size {size}")
+            outside = ((idx >= size) | (idx < -size)).reshape(-1)
+            if outside.any():
+                first = outside.tolist().index(True)
+                raise IndexError(f"index {idx.reshape(-1)[first].item()} is out of bounds for dimension {k} with size {size}")
         idx = torch.where(idx < 0, idx + size, idx)
         flat = idx if flat is None else flat * size + idx
     picked = out.flatten(first, last).index_select(first, flat.reshape(-1))
