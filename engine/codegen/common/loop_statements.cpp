@@ -132,15 +132,47 @@ std::vector<bool> loopInvariant(const LoopBody& body, const std::set<std::string
     return invariant;
 }
 
+// The ops that go before the loops: invariant floating math over a load (math over constants
+// alone the compiler folds where it stands; a constant moved out of the loop would be read
+// from memory there, turning `x / 1024.0f` into a division), and what they read, which the
+// loop keeps its own copy of (same names, inner scope) where it reads them too.
+struct HoistPlan {
+    std::vector<bool> before;  // written before the loops (the moved math and its operands)
+    std::vector<bool> inLoop;  // written in the loop (all but the moved math and what only it reads)
+};
+HoistPlan hoistPlan(const LoopBody& body, const std::set<std::string>& written) {
+    std::vector<bool> invariant = loopInvariant(body, written);
+    const size_t n = body.ops.size();
+    std::vector<bool> readsLoad(n, false), moved(n, false), usedInLoop(n, false);
+    for (size_t i = 0; i < n; ++i) {
+        const LoopOp& op = body.ops[i];
+        readsLoad[i] = op.kind == LoopOpKind::Load || std::any_of(op.args.begin(), op.args.end(), [&](size_t a) { return readsLoad[a]; });
+        moved[i] = invariant[i] && isMathOp(op.kind) && readsLoad[i];
+    }
+    HoistPlan plan{std::vector<bool>(n, false), std::vector<bool>(n, false)};
+    for (size_t i = 0; i < n; ++i) usedInLoop[i] = isStoreOp(body.ops[i].kind) || body.ops[i].kind == LoopOpKind::Reduction;
+    for (size_t i = n; i-- > 0;) {  // users come after their operands: mark backwards
+        if (moved[i]) plan.before[i] = true;
+        if (plan.before[i])
+            for (size_t a : body.ops[i].args) plan.before[a] = true;
+        if (!moved[i] && (usedInLoop[i] || plan.inLoop[i])) {
+            plan.inLoop[i] = true;
+            for (size_t a : body.ops[i].args) plan.inLoop[a] = !moved[a];
+        }
+    }
+    return plan;
+}
+
 }  // namespace
 
 std::string loopStatements(const LoopBody& body, const std::string& prefix, const std::string& pad, std::string* reduced,
                            const LoadSpelling* spellLoad, const StoreSpelling* spellStore, Hoisting* hoist) {
-    std::vector<bool> invariant = hoist ? loopInvariant(body, hoist->written) : std::vector<bool>(body.ops.size(), false);
+    HoistPlan plan = hoist ? hoistPlan(body, hoist->written)
+                           : HoistPlan{std::vector<bool>(body.ops.size(), false), std::vector<bool>(body.ops.size(), true)};
     std::string out;
     for (size_t i = 0; i < body.ops.size(); ++i) {
-        if (invariant[i]) hoist->statements += statement(body, body.ops[i], prefix, hoist->pad, reduced, spellLoad, spellStore);
-        else out += statement(body, body.ops[i], prefix, pad, reduced, spellLoad, spellStore);
+        if (plan.before[i]) hoist->statements += statement(body, body.ops[i], prefix, hoist->pad, reduced, spellLoad, spellStore);
+        if (plan.inLoop[i]) out += statement(body, body.ops[i], prefix, pad, reduced, spellLoad, spellStore);
     }
     return out;
 }

@@ -29,12 +29,13 @@ std::string memberPrefix(int member);
 // given, spells each plain load from its buffer, index expression and the usual spelling
 // (a kernel that keeps loaded values in registers hands back the register); `spellStore`
 // likewise spells where each plain store writes.
-// `hoist`, when given, takes the ops that read nothing the loops change (loop-invariant code
-// motion): constants, loads at an index free of the body's loop variables from a buffer the
-// kernel does not write, and floating-point math over only those. They are written once,
-// before the loops, instead of per element (AdamW's bias corrections, `beta ** step`, were
-// three pow calls per element of every parameter). Integer math stays: it is cheap, and
-// some of it raises (division by zero), which an empty loop must not.
+// `hoist`, when given, takes floating-point math that reads nothing the loops change but a
+// load (at an index free of the body's loop variables, from a buffer the kernel does not
+// write) and constants: loop-invariant code motion. It is written once, before the loops,
+// with what it reads, instead of per element (AdamW's bias corrections, `beta ** step`, were
+// three pow calls per element of every parameter). Constants and math over constants alone
+// stay in the loop, where the compiler folds them. Integer math stays: it is cheap, and some
+// of it raises (division by zero), which an empty loop must not.
 struct Hoisting {
     std::set<std::string> written;  // the kernel's stored buffers: their loads stay in the loop
     std::string pad;                // the hoisted statements' indentation

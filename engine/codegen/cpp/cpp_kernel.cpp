@@ -59,7 +59,8 @@ public:
         std::vector<std::string> members;
         std::vector<Hoisting> hoisted(k_.nodes.size(), Hoisting{kernelBuffers(k_).written, indent, ""});
         for (int m = 0; m < static_cast<int>(k_.nodes.size()); ++m) {
-            hoist_ = &hoisted[static_cast<size_t>(m)];
+            // Statements outside any loop (a 0-dim result) would meet their hoisted operands' names.
+            hoist_ = p > 0 || !k_.reductionSizes.empty() ? &hoisted[static_cast<size_t>(m)] : nullptr;
             members.push_back(k_.reductionSizes.empty()
                                   ? loopStatements(k_.bodies[m], memberPrefix(m), indent + std::string(4 * depth, ' '), nullptr,
                                                    nullptr, nullptr, hoist_)
@@ -80,7 +81,8 @@ private:
         const LoopBody& body = k_.bodies[m];
         prefix_ = memberPrefix(static_cast<int>(m));
         size_t p = k_.pointwiseSizes.size();
-        if (body.vars.size() == p) return loopStatements(body, prefix_, pad, nullptr, nullptr, nullptr, hoist_);  // pointwise over the outer dims only
+        if (body.vars.size() == p)  // pointwise over the outer dims only: in no loop when there are none
+            return loopStatements(body, prefix_, pad, nullptr, nullptr, nullptr, p > 0 ? hoist_ : nullptr);
         const SchedulerNode* node = k_.nodes[m];
         std::vector<size_t> rdims;
         for (size_t d = p; d < body.vars.size(); ++d) rdims.push_back(d);
