@@ -49,6 +49,13 @@ const Value* resolveSource(const Source& source, const std::map<std::string, Val
     return nullptr;
 }
 
+// The call's arguments bound to the function's parameters, as a tuple in parameter order.
+Value boundArguments(const Interpreter& interp, const FunctionObject& fn, const CallArgs& args) {
+    ValueList values;
+    for (auto& [name, value] : interp.bindArguments(fn, args)) values.push_back(value.unsourced());
+    return makeTuple(std::move(values));
+}
+
 std::string functionLocation(const FunctionObject& fn) {
     const SourceLocation& where = fn.def->loc;
     return fmt::format("{}:{}", where.file, where.line);
@@ -131,7 +138,7 @@ Value CompileManager::call(Interpreter& interp, CompiledFunctionObject& compiled
         std::vector<std::string> reasons = failures(interp, *fn, args, **it);
         if (reasons.empty()) {
             nameRegion((*it)->compileId);
-            return replay(interp, *fn, args, **it, compiled.options);
+            return replay(interp, compiled, *fn, args, **it);
         }
         failed.emplace_back((*it)->compileId, std::move(reasons));
     }
@@ -174,7 +181,7 @@ Value CompileManager::call(Interpreter& interp, CompiledFunctionObject& compiled
         else logger_.artifact("recompiles", nextId, brief);
         bus_.emit(RecompileEvent{nextId, fn->qualname, fn->def->loc, verbose});
     }
-    Value result = compileAndRun(interp, *fn, args, frame, compiled.options, nullptr);
+    Value result = compileAndRun(interp, *fn, args, frame, compiled.options, nullptr, &compiled);
     if (!frame.entries.empty()) nameRegion(frame.entries.back()->compileId);
     return result;
 }
@@ -202,7 +209,8 @@ TraceContext CompileManager::traceContext(Interpreter& interp, const FunctionObj
 }
 
 Value CompileManager::compileAndRun(Interpreter& interp, const FunctionObject& fn, CallArgs& args, FrameState& frame,
-                                    const CompileOptions& options, ExplainReport* report) {
+                                    const CompileOptions& options, ExplainReport* report,
+                                    const CompiledFunctionObject* compiled) {
     if (frame.frameId < 0) frame.frameId = nextFrameId_++;
     auto entry = std::make_unique<CacheEntry>();
     entry->compileId = fmt::format("{}/{}", frame.frameId, frame.entries.size());
@@ -212,6 +220,8 @@ Value CompileManager::compileAndRun(Interpreter& interp, const FunctionObject& f
     bus_.emit(CompileStartedEvent{entry->compileId, fn.qualname, fn.def->loc});
 
     TraceContext context = traceContext(interp, fn, *entry, frame, options, true);
+    std::optional<DirectCallRecorder> recorder = directRecorder(interp, compiled, fn, args, *entry);
+    context.direct = recorder ? &*recorder : nullptr;
 
     auto start = Clock::now();
     Value result;
@@ -225,6 +235,7 @@ Value CompileManager::compileAndRun(Interpreter& interp, const FunctionObject& f
             throw;
         }
         tracer.finish();
+        if (recorder) learnDirectCall(*entry, *recorder, result, fn);
         entry->guards = tracer.guards();
         breaks = tracer.breaks();
         mergeSeenSizes(frame.seenSizes, tracer.liftedSizes());
@@ -259,13 +270,51 @@ Value CompileManager::compileAndRun(Interpreter& interp, const FunctionObject& f
     return result;
 }
 
-Value CompileManager::replay(Interpreter& interp, const FunctionObject& fn, CallArgs& args, CacheEntry& entry,
-                             const CompileOptions& options) {
-    TraceContext context = traceContext(interp, fn, entry, frames_[fn.def], options, false);
+Value CompileManager::replay(Interpreter& interp, const CompiledFunctionObject& compiled, const FunctionObject& fn,
+                             CallArgs& args, CacheEntry& entry) {
+    // A direct call leaves no op spans: a profiled run replays, as its trace should show the ops.
+    if (!Profiler::active() && !entry.directPlans.empty()) {
+        Value bound = boundArguments(interp, fn, args);
+        for (const DirectCallPlan& plan : entry.directPlans) {
+            if (!plan.matches(compiled.function, bound)) continue;
+            ++directCallCount_;
+            return plan.run(bound, plan.segment() >= 0 ? &entry.segments[static_cast<size_t>(plan.segment())].run : nullptr);
+        }
+    }
+    TraceContext context = traceContext(interp, fn, entry, frames_[fn.def], compiled.options, false);
+    std::optional<DirectCallRecorder> recorder = directRecorder(interp, &compiled, fn, args, entry);
+    context.direct = recorder ? &*recorder : nullptr;
     Tracer tracer(interp, context);
     Value result = interp.callFunction(fn, args, true, 0);
     tracer.finish();
+    if (recorder) learnDirectCall(entry, *recorder, result, fn);
     return result;
+}
+
+std::optional<DirectCallRecorder> CompileManager::directRecorder(Interpreter& interp, const CompiledFunctionObject* compiled,
+                                                                 const FunctionObject& fn, const CallArgs& args,
+                                                                 const CacheEntry& entry) const {
+    constexpr size_t kMaxPlans = 4;  // a call whose state changes every time would only fill the list
+    if (!compiled || entry.directPlans.size() >= kMaxPlans) return std::nullopt;
+    return DirectCallRecorder(compiled->function, boundArguments(interp, fn, args));
+}
+
+void CompileManager::learnDirectCall(CacheEntry& entry, DirectCallRecorder& recorder, const Value& result,
+                                     const FunctionObject& fn) const {
+    auto outcome = recorder.finish(result);
+    if (auto* plan = std::get_if<DirectCallPlan>(&outcome)) {
+        std::string graph = plan->segment() >= 0 ? entry.segments[static_cast<size_t>(plan->segment())].name : "no graph";
+        logger_.log("dynamo", LogLevel::Debug, entry.compileId,
+                    fmt::format("calls of {} that find the state this call found run {} directly, without its Python",
+                                fn.name, graph));
+        entry.directPlans.push_back(std::move(*plan));
+        return;
+    }
+    const std::string& why = std::get<std::string>(outcome);
+    if (why == entry.noDirectCall) return;
+    entry.noDirectCall = why;
+    logger_.log("dynamo", LogLevel::Debug, entry.compileId,
+                fmt::format("cache hits of {} replay its Python under the tracer: {}", fn.name, why));
 }
 
 ExplainReport CompileManager::explain(Interpreter& interp, const FunctionObject& fn, CallArgs& args, Value& result) {
@@ -275,7 +324,7 @@ ExplainReport CompileManager::explain(Interpreter& interp, const FunctionObject&
     scratch.frameId = nextFrameId_++;
     CompileOptions options;
     options.backend = "eager";
-    result = compileAndRun(interp, fn, args, scratch, options, &report);
+    result = compileAndRun(interp, fn, args, scratch, options, &report, nullptr);
     return report;
 }
 

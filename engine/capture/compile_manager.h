@@ -6,6 +6,7 @@
 #include <chrono>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,9 @@ struct CacheEntry {
     bool gradMode = true;   // the global state guarded before every other guard, as Dynamo's GLOBAL_STATE
     std::vector<Guard> guards;
     std::vector<Segment> segments;
+    // Cache hits that find the state one of these saw run its graph directly (direct_call.h).
+    std::vector<DirectCallPlan> directPlans;
+    std::string noDirectCall;  // why the last traced call made no plan (logged when it changes)
 };
 
 // The state kept for one compiled function.
@@ -53,12 +57,22 @@ public:
 
     // Compiles across the session (for metrics).
     int compileCount() const { return compileCount_; }
+    // Cache hits that ran their graph without the function's Python.
+    int directCallCount() const { return directCallCount_; }
 
 private:
+    // `compiled`: null for explain(), which learns no direct calls.
     Value compileAndRun(Interpreter& interp, const FunctionObject& fn, CallArgs& args, FrameState& frame,
-                        const CompileOptions& options, ExplainReport* report);
-    Value replay(Interpreter& interp, const FunctionObject& fn, CallArgs& args, CacheEntry& entry,
-                 const CompileOptions& options);
+                        const CompileOptions& options, ExplainReport* report, const CompiledFunctionObject* compiled);
+    // A cache hit: a direct call where a plan matches, else the function replayed under the tracer.
+    Value replay(Interpreter& interp, const CompiledFunctionObject& compiled, const FunctionObject& fn,
+                 CallArgs& args, CacheEntry& entry);
+    // A recorder for this call, or nullopt when none is wanted (profiling, plans full).
+    std::optional<DirectCallRecorder> directRecorder(Interpreter& interp, const CompiledFunctionObject* compiled,
+                                                     const FunctionObject& fn, const CallArgs& args,
+                                                     const CacheEntry& entry) const;
+    void learnDirectCall(CacheEntry& entry, DirectCallRecorder& recorder, const Value& result,
+                         const FunctionObject& fn) const;
     std::vector<std::string> failures(const Interpreter& interp, const FunctionObject& fn, const CallArgs& args,
                                       const CacheEntry& entry) const;
     const GraphCompiler& backendFor(const CompileOptions& options) const;
@@ -74,6 +88,7 @@ private:
     int nextFrameId_ = 0;
     int graphCounter_ = 0;
     int compileCount_ = 0;
+    int directCallCount_ = 0;
 };
 
 }  // namespace fusescope

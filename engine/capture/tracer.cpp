@@ -206,6 +206,24 @@ void Tracer::onSizeUse(const Tensor& t, int64_t dim) {
     liftedSizes_[source][dim] = t.sizes()[dim];
 }
 
+// ------------------------------------------------------------------- direct calls
+
+void Tracer::onObjectTouch(const Value& object) {
+    if (ctx_.direct) ctx_.direct->touch(object);
+}
+
+void Tracer::onScopeTouch(const ScopePtr& scope, const std::string& name) {
+    if (ctx_.direct) ctx_.direct->touchVariable(scope, name);
+}
+
+void Tracer::onGradRead(const Tensor& base) {
+    if (ctx_.direct) ctx_.direct->gradRead(base);
+}
+
+void Tracer::onUntracedEffect(const std::string& what) {
+    if (ctx_.direct) ctx_.direct->refuse(what);
+}
+
 // ------------------------------------------------------------------------- lifting
 
 void Tracer::addTensorGuards(const Tensor& real, const SourcePtr& source, const TensorMeta& meta) {
@@ -430,6 +448,7 @@ void Tracer::graphBreak(const std::string& reason) {
     if (ctx_.fullgraph)
         throw ScriptError("Unsupported", "fullgraph=True, but the function breaks the graph: " + reason);
     if (ctx_.recording) recordBreak(reason, interp_.currentLocation(), interp_.tracedStack());
+    if (ctx_.direct) ctx_.direct->refuse("it breaks the graph (" + reason + ")");
     flush(reason);
 }
 
@@ -518,6 +537,11 @@ void Tracer::flush(const std::string& reason) {
             segment = &segments.back();
         }
         std::vector<Tensor> results = segment->run(inputs_);
+        if (ctx_.direct) {
+            std::vector<Tensor> made;
+            for (const auto& o : outputs) made.push_back(o.tensor);
+            ctx_.direct->graphRan(static_cast<int>(segment - segments.data()), inputs_, made);
+        }
         // The outputs' autograd is the compiled graph's: one CompiledFunctionBackward node
         // after AOT Autograd (aot/aot_function.h), else the nodes of the ops that made them.
         for (size_t i = 0; i < outputs.size() && i < results.size(); ++i) {

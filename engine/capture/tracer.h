@@ -7,7 +7,8 @@
 //
 // On a cache hit the same code is traced again in replay mode: the entry's guards promise
 // the same graphs, so each flush finds its graph among the entry's compiled segments (by
-// fingerprint) instead of compiling; only a path never taken before compiles.
+// fingerprint) instead of compiling; only a path never taken before compiles. A hit that
+// finds the state a traced call saw skips even that (direct_call.h).
 
 #include <map>
 #include <memory>
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "graph/graph_compiler.h"
+#include "capture/direct_call.h"
 #include "capture/guard.h"
 #include "capture/symbolic_sizes.h"
 #include "observe/log_registry.h"
@@ -57,6 +59,7 @@ struct TraceContext {
     bool automaticDynamic = true;                   // dims whose size changed become symbolic
     const std::map<std::string, Shape>* seenSizes = nullptr;  // previous compiles' input sizes
     int* graphCounter = nullptr;                    // numbers __compiled_fn_N across the session
+    DirectCallRecorder* direct = nullptr;           // learns a direct call from this one (direct_call.h)
 };
 
 class Tracer : public TraceHooks {
@@ -76,6 +79,10 @@ public:
     void onLengthUse(const Value& value) override;
     void onContainsUse(const Value& dict, const Value& key, bool found) override;
     void onSizeUse(const Tensor& t, int64_t dim) override;
+    void onObjectTouch(const Value& object) override;
+    void onScopeTouch(const ScopePtr& scope, const std::string& name) override;
+    void onGradRead(const Tensor& base) override;
+    void onUntracedEffect(const std::string& what) override;
 
     // Compiles and runs what is left at the function's return.
     void finish();

@@ -164,6 +164,7 @@ Value Interpreter::bindDescriptor(const Value& attr, const Value& self, const Cl
 
 Value Interpreter::instanceAttribute(const Value& object, const std::string& name) {
     auto* instance = object.as<InstanceObject>();
+    if (tracer_) tracer_->onObjectTouch(object);
     const ClassPtr& cls = instance->cls;
     if (name == "__class__") return Value(ObjectPtr(cls));
     if (name == "__dict__") {
@@ -269,6 +270,7 @@ void Interpreter::setAttribute(const Value& object, const std::string& name, con
     }
     if (auto* cls = object.as<ClassObject>()) {
         cls->dict->set(Value(name), value.unsourced());
+        definitionsChanged();
         return;
     }
     if (auto* compiled = object.as<CompiledFunctionObject>(); compiled && compiled->isModule) {  // OptimizedModule
@@ -277,9 +279,11 @@ void Interpreter::setAttribute(const Value& object, const std::string& name, con
     }
     if (auto* m = object.as<ModuleObject>()) {
         m->attrs[name] = value.unsourced();
+        definitionsChanged();
         return;
     }
     if (auto* fn = object.as<FunctionObject>()) {
+        definitionsChanged();
         // A wrapper taking the name of what it wraps (functools.wraps' job) is named so everywhere.
         if (value.isString() && name == "__name__") fn->name = value.asString();
         if (value.isString() && name == "__qualname__") fn->qualname = value.asString();
@@ -287,6 +291,7 @@ void Interpreter::setAttribute(const Value& object, const std::string& name, con
         fn->attributes->set(Value(name), value.unsourced());
         return;
     }
+    if (object.isTensor() && tracer_) tracer_->onUntracedEffect("it sets a tensor's ." + name);
     if (object.isTensor() && name == "grad") {
         setTensorGrad(*this, object.asTensor(), value);
         return;
@@ -324,6 +329,7 @@ bool runPropertyAccessor(Interpreter& in, const Value& object, const std::string
 void Interpreter::genericSetAttribute(const Value& object, const std::string& name, const Value& value) {
     auto* instance = object.as<InstanceObject>();
     if (!instance) fail("TypeError", "object.__setattr__() needs an instance of a script class");
+    if (tracer_) tracer_->onObjectTouch(object);
     if (!runPropertyAccessor(*this, object, name, &value)) instance->dict->set(Value(name), value.unsourced());
 }
 
@@ -341,6 +347,7 @@ void Interpreter::deleteAttribute(const Value& object, const std::string& name) 
         return;
     }
     if (auto* cls = object.as<ClassObject>()) {
+        definitionsChanged();
         if (!cls->dict->erase(Value(name)))
             fail("AttributeError", "type object '" + cls->name + "' has no attribute '" + name + "'");
         return;
@@ -351,6 +358,7 @@ void Interpreter::deleteAttribute(const Value& object, const std::string& name) 
 void Interpreter::genericDeleteAttribute(const Value& object, const std::string& name) {
     auto* instance = object.as<InstanceObject>();
     if (!instance) fail("TypeError", "object.__delattr__() needs an instance of a script class");
+    if (tracer_) tracer_->onObjectTouch(object);
     if (!runPropertyAccessor(*this, object, name, nullptr) && !instance->dict->erase(Value(name))) noAttribute(*this, object, name);
 }
 

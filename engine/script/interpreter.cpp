@@ -260,6 +260,8 @@ ScopePtr Interpreter::scopeFor(const std::string& name) {
 void Interpreter::store(const std::string& name, Value value) {
     // The source stays: `y = x` still depends on the input x.
     ScopePtr scope = scopeFor(name);
+    if (tracer_ && scope != current_) tracer_->onScopeTouch(scope, name);
+    if (scope->isModule && scope != mainGlobals_) definitionsChanged();  // a library module's global
     auto [it, added] = scope->vars.insert_or_assign(name, std::move(value));
     if (added && scope->classCell) scope->definitionOrder.push_back(name);
 }
@@ -289,16 +291,22 @@ Value Interpreter::lookup(const std::string& name, const SourceLocation& where) 
     if (!declaredGlobal) {
         for (ScopePtr s = current_; s && !s->isModule; s = s->parent) {
             auto it = s->vars.find(name);
-            if (it != s->vars.end()) return found(it->second);
+            if (it != s->vars.end()) {
+                if (tracer_ && s != current_) tracer_->onScopeTouch(s, name);  // a closure's variable
+                return found(it->second);
+            }
             if (s == current_ && s->localNames && s->localNames->count(name) && !s->nonlocalNames.count(name))
                 throw ScriptError("UnboundLocalError",
                                   "cannot access local variable '" + name + "' where it is not associated with a value",
                                   where);
         }
     }
+    // A direct call checks the script's globals it read (bound or not: a builtin's name may be
+    // bound later); a library module's globals are its constants.
+    if (tracer_ && globals_ == mainGlobals_) tracer_->onScopeTouch(globals_, name);
     auto it = globals_->vars.find(name);
     if (it != globals_->vars.end()) {
-        // G['x'] names the script's globals; a library module's globals are its constants.
+        // G['x'] names the script's globals.
         if (tracer_ && globals_ == mainGlobals_) return found(withSource(it->second, globalSource(name)));
         return it->second;
     }
@@ -497,7 +505,9 @@ void Interpreter::execDelete(const Expr& target) {
     switch (target.kind) {
     case ExprKind::Name: {
         const std::string& name = target.as<Name>().id;
-        if (!scopeFor(name)->vars.erase(name)) fail("NameError", "name '" + name + "' is not defined");
+        ScopePtr scope = scopeFor(name);
+        if (tracer_ && scope != current_) tracer_->onScopeTouch(scope, name);
+        if (!scope->vars.erase(name)) fail("NameError", "name '" + name + "' is not defined");
         return;
     }
     case ExprKind::Attribute: {
@@ -509,6 +519,7 @@ void Interpreter::execDelete(const Expr& target) {
         const auto& s = target.as<Subscript>();
         Value object = eval(*s.value);
         Value index = eval(*s.index);
+        if (tracer_) tracer_->onObjectTouch(object);
         if (callSpecial(object, "__delitem__", {index})) return;
         if (auto* dict = object.as<DictObject>()) {
             if (!dict->erase(index)) raise("KeyError", {index});
@@ -637,6 +648,7 @@ void Interpreter::augAssign(const AugAssign& stmt) {
             result = evalBinary(stmt.op, current, operand, site);
         }
     } else if (auto* list = current.as<ListObject>(); list && stmt.op == BinaryOperator::Add) {
+        if (tracer_) tracer_->onObjectTouch(current);
         for (const Value& v : iterate(operand)) list->items.push_back(v.unsourced());
         result = current;
     } else {

@@ -24,6 +24,7 @@ namespace fusescope {
 
 // Variables of one function call (or of the module).
 struct Scope {
+    CreationSerial serial;
     std::unordered_map<std::string, Value> vars;
     ScopePtr parent;  // lexically enclosing function scope; null at module level
     bool isModule = false;

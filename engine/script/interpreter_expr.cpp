@@ -217,6 +217,7 @@ bool Interpreter::truthy(const Value& value) {
 // ------------------------------------------------------------------------- sequences
 
 ValueList Interpreter::iterate(const Value& iterable) {
+    if (tracer_) tracer_->onObjectTouch(iterable);
     if (const ValueList* items = sequenceItems(iterable)) {
         if (!iterable.source) return *items;
         if (tracer_) tracer_->onLengthUse(iterable);
@@ -284,6 +285,7 @@ ValueList Interpreter::iterate(const Value& iterable) {
 }
 
 int64_t Interpreter::length(const Value& value) {
+    if (tracer_) tracer_->onObjectTouch(value);
     if (const ValueList* items = sequenceItems(value)) {
         if (tracer_ && value.source) tracer_->onLengthUse(value);
         return static_cast<int64_t>(items->size());
@@ -702,6 +704,7 @@ Value Interpreter::evalCompare(CompareOperator op, const Value& left, const Valu
     case CompareOperator::In:
     case CompareOperator::NotIn: {
         bool found = false;
+        if (tracer_) tracer_->onObjectTouch(right);
         if (auto contains = callSpecial(right, "__contains__", {left})) {
             found = truthy(*contains);
         } else if (right.isString() && left.isString()) {
@@ -818,6 +821,7 @@ std::vector<int64_t> sliceIndices(const SliceObject& s, int64_t n, Interpreter& 
 
 Value Interpreter::evalSubscript(const Value& object, const Value& index) {
     if (object.isTensor()) return indexTensor(object, index);
+    if (tracer_) tracer_->onObjectTouch(object);
     if (auto item = callSpecial(object, "__getitem__", {index})) return *item;
     if (const ValueList* items = sequenceItems(object)) {
         if (tracer_ && object.source) tracer_->onLengthUse(object);
@@ -917,6 +921,7 @@ Value Interpreter::indexTensor(const Value& tensor, const Value& index) {
 }
 
 void Interpreter::assignSubscript(const Value& object, const Value& index, const Value& value) {
+    if (tracer_) tracer_->onObjectTouch(object);
     if (callSpecial(object, "__setitem__", {index, value})) return;
     if (object.isTensor()) {
         ValueList parts = index.as<TupleObject>() ? index.as<TupleObject>()->items : ValueList{index};

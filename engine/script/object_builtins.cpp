@@ -171,6 +171,7 @@ ClassPtr addObjectModelBuiltins(Interpreter& interp, std::map<std::string, Value
     });
     b["next"] = makeBuiltin("next", [](Interpreter& in, CallArgs& a) {
         expectArgs(in, a, 1, 2, "next");
+        if (in.tracer()) in.tracer()->onObjectTouch(a.args[0]);
         if (auto* it = a.args[0].as<IteratorObject>()) {
             if (it->next < it->items.size()) return it->items[it->next++];
             if (a.args.size() == 2) return a.args[1];

@@ -125,9 +125,14 @@ Value tensorAttribute(Interpreter& interp, const Value& self, const std::string&
     if (name == "device") return Value(device());
     if (name == "ndim") return Value(t.dim());
     if (name == "requires_grad") return Value(t.requiresGrad());
+    if (name == "is_leaf" || name == "_version" || name == "grad_fn")
+        if (TraceHooks* hooks = interp.tracer()) hooks->onUntracedEffect("it reads a tensor's ." + name);
     if (name == "is_leaf") return Value(t.isLeaf());
     if (name == "_version") return Value(t.version());
-    if (name == "grad") return tensorGrad(t);
+    if (name == "grad") {
+        if (TraceHooks* hooks = interp.tracer()) hooks->onGradRead(t);
+        return tensorGrad(t);
+    }
     if (name == "grad_fn") return gradFnValue(t.impl()->autograd.gradFn);
     if (name == "backward")
         return method([](Interpreter& in, const Value& s, CallArgs& args) { return tensorBackward(in, s, args); });

@@ -159,6 +159,7 @@ Value makeTorchModule(ConfigModules& configs) {
     });
     torch->attrs["manual_seed"] = makeBuiltin("torch.manual_seed", [](Interpreter& in, CallArgs& a) {
         if (a.args.size() != 1 || !a.args[0].isInt()) in.fail("TypeError", "manual_seed() expects one int");
+        if (in.tracer()) in.tracer()->onUntracedEffect("it seeds the random generator");
         manualSeed(static_cast<uint64_t>(a.args[0].asInt()));
         return Value();
     });

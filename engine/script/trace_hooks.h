@@ -39,6 +39,18 @@ public:
     virtual void onContainsUse(const Value& dict, const Value& key, bool found) = 0;
     // The traced code read size `dim` of a tensor into a Python int: guard that size.
     virtual void onSizeUse(const Tensor& t, int64_t dim) = 0;
+
+    // For running a cached graph without its Python (capture/direct_call.h): what the traced
+    // code reads or changes outside what it made itself.
+    // A container or instance is about to be read or changed.
+    virtual void onObjectTouch(const Value& object) { (void)object; }
+    // A variable of an enclosing function's scope or of the script's globals is about to be
+    // read or changed.
+    virtual void onScopeTouch(const ScopePtr& scope, const std::string& name) { (void)scope, (void)name; }
+    // `base.grad` was read.
+    virtual void onGradRead(const Tensor& base) { (void)base; }
+    // Something the graph does not hold happened (a tensor's grad set, the random seed, ...).
+    virtual void onUntracedEffect(const std::string& what) { (void)what; }
 };
 
 }  // namespace fusescope

@@ -1,6 +1,7 @@
 #include "script/value.h"
 
 #include <algorithm>
+#include <atomic>
 
 #include <fmt/format.h>
 
@@ -89,6 +90,20 @@ void SetObject::add(const Value& v) {
     }
     items.push_back(v.unsourced());
 }
+
+namespace {
+std::atomic<uint64_t> nextSerial{1};
+}  // namespace
+
+uint64_t CreationSerial::next() { return nextSerial.fetch_add(1, std::memory_order_relaxed); }
+uint64_t CreationSerial::upcoming() { return nextSerial.load(std::memory_order_relaxed); }
+
+namespace {
+std::atomic<uint64_t> definitions{0};
+}  // namespace
+
+uint64_t definitionsVersion() { return definitions.load(std::memory_order_relaxed); }
+void definitionsChanged() { definitions.fetch_add(1, std::memory_order_relaxed); }
 
 namespace {
 constexpr int kMaxNesting = 1000;  // Python's default recursion limit

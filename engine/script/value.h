@@ -43,8 +43,31 @@ SourcePtr attrSource(const SourcePtr& base, const std::string& name);
 SourcePtr keySource(const SourcePtr& base, const std::string& key);  // base['key'], or base.key on a __dict__
 SourcePtr objectDictSource(const SourcePtr& base);
 
+// When an object or scope was made, in the order of making: a compiled call that runs its
+// graph directly (capture/direct_call.h) tells what existed before the call from what the
+// call made. A copy is a new object with a new serial.
+class CreationSerial {
+public:
+    CreationSerial() : value_(next()) {}
+    CreationSerial(const CreationSerial&) : value_(next()) {}
+    CreationSerial& operator=(const CreationSerial&) { return *this; }
+    uint64_t value() const { return value_; }
+    static uint64_t next();     // the serial the next object gets
+    static uint64_t upcoming();  // ... without taking it
+
+private:
+    uint64_t value_;
+};
+
+// Bumped by every store into what scripts rarely change once made: a class's or module's
+// attributes, a function's attributes, a library module's globals. A direct call checks it
+// instead of each such read.
+uint64_t definitionsVersion();
+void definitionsChanged();
+
 // Heap objects: everything that is not a plain scalar, string or tensor.
 struct Object {
+    CreationSerial serial;
     virtual ~Object() = default;
     virtual std::string typeName() const = 0;  // Python's type(x).__name__: "list", "function"
     // Its repr when the object defines one; nullopt: "<typeName object>".

@@ -50,6 +50,7 @@ public:
     void run(const std::string& source, const std::string& fileName);
 
     int compileCount() const { return compiler_.compileCount(); }
+    int directCallCount() const { return compiler_.directCallCount(); }
 
     // Where the run's cuda tensors and compiled graphs ran: "cuda" when it used GPU memory,
     // else "cpu" (a bundle's manifest says it).

@@ -111,6 +111,7 @@ ScriptRun runScriptWith(const std::string& source, SessionOptions options, const
         run.error = describeError(e);
     }
     run.compiles = session.compileCount();
+    run.directCalls = session.directCallCount();
     return run;
 }
 

@@ -23,6 +23,7 @@ struct ScriptRun {
     std::vector<Event> events;   // the whole event stream
     std::string error;           // describeError() of a script error, or ""
     int compiles = 0;
+    int directCalls = 0;         // cache hits that ran their graph without the Python (direct_call.h)
 
     template <class T>
     std::vector<T> eventsOf() const {

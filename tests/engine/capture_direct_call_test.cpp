@@ -1,0 +1,175 @@
+// Direct calls (capture/direct_call.h): a cache hit that finds the state an earlier traced
+// call saw runs the compiled graph without the function's Python. Each script runs twice,
+// compiled and eagerly (COMPILE replaced by a function returning what it is given); both
+// must print the same, and the compiled run must have made the direct calls expected of it.
+#include <gtest/gtest.h>
+
+#include "test_support.h"
+
+namespace fusescope {
+namespace {
+
+struct BothRuns {
+    test::ScriptRun compiled, eager;
+};
+
+BothRuns runBoth(const std::string& body) {
+    BothRuns runs;
+    runs.compiled = test::runScript("import torch\nCOMPILE = torch.compile\n" + body);
+    runs.eager = test::runScript("import torch\ndef COMPILE(f):\n    return f\n" + body);
+    return runs;
+}
+
+void expectSameOutput(const BothRuns& runs) {
+    ASSERT_EQ(runs.compiled.error, "");
+    ASSERT_EQ(runs.eager.error, "");
+    EXPECT_EQ(runs.compiled.out, runs.eager.out);
+    EXPECT_NE(runs.compiled.out, "");
+}
+
+TEST(DirectCall, OptimizerStepRunsDirectlyAndSeesALearningRateChangedOutsideTheGuards) {
+    // The printed guards of a compiled step do not read the library's param_groups; the
+    // group's snapshot does: the changed rate replays (and learns a second plan).
+    auto runs = runBoth(R"(
+ps = [torch.nn.Parameter(torch.arange(4.0) * (i + 1)) for i in range(3)]
+opt = torch.optim.AdamW(ps, lr=0.1)
+step = COMPILE(opt.step)
+for i in range(8):
+    for p in ps:
+        p.grad = torch.ones(4) * (i + 1) - p * 0.5
+    if i == 4:
+        opt.param_groups[0]["lr"] = 0.01
+    step()
+for p in ps:
+    print(p)
+)");
+    expectSameOutput(runs);
+    // The first call makes the optimizer's state (a store: no plan), the next replays and
+    // learns one; after the rate changes one more replay learns another.
+    EXPECT_GE(runs.compiled.directCalls, 4);
+    EXPECT_LE(runs.compiled.directCalls, 5);
+}
+
+TEST(DirectCall, AGradientThatBecomesNoneSkipsItsParameterAgain) {
+    auto runs = runBoth(R"(
+ps = [torch.nn.Parameter(torch.ones(3)), torch.nn.Parameter(torch.ones(3) * 2)]
+opt = torch.optim.SGD(ps, lr=0.1, momentum=0.9)
+step = COMPILE(opt.step)
+for i in range(6):
+    ps[0].grad = torch.ones(3) * i
+    ps[1].grad = None if i in (3, 4) else torch.ones(3) * -i
+    step()
+    print(ps[0], ps[1])
+)");
+    expectSameOutput(runs);
+    EXPECT_GE(runs.compiled.directCalls, 1);
+}
+
+TEST(DirectCall, ClosuresOfOneDefKeepTheirOwnValues) {
+    // Both functions share one cache (one def); each plan names the function it saw.
+    auto runs = runBoth(R"(
+def make(k):
+    def scaled(x):
+        return x * k + 1
+    return COMPILE(scaled)
+double, triple = make(2.0), make(3.0)
+x = torch.arange(3.0)
+for i in range(3):
+    print(double(x), triple(x))
+)");
+    expectSameOutput(runs);
+    EXPECT_GE(runs.compiled.directCalls, 2);
+}
+
+TEST(DirectCall, StoresIntoObjectsMadeBeforeTheCallAreNeverSkipped) {
+    auto runs = runBoth(R"(
+class Counter:
+    def __init__(self):
+        self.calls = 0
+seen = []
+counter = Counter()
+@COMPILE
+def tally(x):
+    seen.append(1)
+    counter.calls += 1
+    return x + 1
+x = torch.ones(2)
+for i in range(4):
+    y = tally(x)
+print(y, len(seen), counter.calls)
+)");
+    expectSameOutput(runs);
+    EXPECT_EQ(runs.compiled.directCalls, 0);
+}
+
+TEST(DirectCall, OneTensorPassedTwiceIsNotTakenForTwoTensors) {
+    auto runs = runBoth(R"(
+@COMPILE
+def combine(x, y):
+    return x * 2 + y
+a, b = torch.ones(3), torch.arange(3.0)
+print(combine(a, a))
+print(combine(a, a))
+print(combine(b, a))
+print(combine(a, b))
+print(combine(a, a))
+)");
+    expectSameOutput(runs);
+    EXPECT_GE(runs.compiled.directCalls, 1);
+}
+
+TEST(DirectCall, ResultsAreRebuiltAsTheFunctionReturnedThem) {
+    // A tuple and a list of graph outputs, a mutated argument returned as itself, a number.
+    auto runs = runBoth(R"(
+@COMPILE
+def several(x, w):
+    w.mul_(2)
+    return (x + w, [x.sum(), w], 3, None)
+x, w = torch.arange(3.0), torch.ones(3)
+for i in range(3):
+    out = several(x, w)
+    print(out, out[1][1] is w)
+)");
+    expectSameOutput(runs);
+    EXPECT_EQ(runs.compiled.directCalls, 2);
+}
+
+TEST(DirectCall, ANestedListChangedBetweenCallsIsReadAgain) {
+    auto runs = runBoth(R"(
+class Scaler(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.table = [[1.0, 2.0], [3.0]]
+    def forward(self, x):
+        return x * self.table[0][1] + len(self.table[1])
+model = Scaler()
+run = COMPILE(model)
+x = torch.ones(2)
+print(run(x), run(x))
+model.table[0][1] = 5.0
+model.table[1].append(4.0)
+print(run(x), run(x))
+)");
+    expectSameOutput(runs);
+    EXPECT_GE(runs.compiled.directCalls, 1);
+}
+
+TEST(DirectCall, ProfiledCallsReplaySoTheTraceShowsTheirOps) {
+    auto runs = runBoth(R"(
+@COMPILE
+def f(x):
+    return (x * 2).relu()
+x = torch.ones(4)
+f(x)
+f(x)
+with torch.profiler.profile() as prof:
+    for i in range(3):
+        y = f(x)
+print(y)
+)");
+    expectSameOutput(runs);
+    EXPECT_EQ(runs.compiled.directCalls, 1);  // the second call only
+}
+
+}  // namespace
+}  // namespace fusescope
