@@ -158,12 +158,10 @@ CompiledGraph forwardOnly(std::shared_ptr<const Graph> graph, const CompileReque
     };
 }
 
-// A graph without in-place calls, compiled with its forward and backward graphs when its
-// inputs require grad.
-CompiledGraph compileFunctional(std::shared_ptr<const Graph> graph, const CompileRequest& request, const CompileOneGraph& compile,
-                                const std::vector<bool>& requiresGrad) {
-    if (!gradEnabled() || std::none_of(requiresGrad.begin(), requiresGrad.end(), [](bool b) { return b; }))
-        return compile(graph, request);
+// A graph without in-place calls whose inputs require grad, compiled with its forward and
+// backward graphs.
+CompiledGraph compileDifferentiable(std::shared_ptr<const Graph> graph, const CompileRequest& request,
+                                    const CompileOneGraph& compile, const std::vector<bool>& requiresGrad) {
     auto plan = std::make_shared<AotPlan>();
     try {
         plan->graphs = aotGraphs(*graph, requiresGrad);
@@ -176,13 +174,24 @@ CompiledGraph compileFunctional(std::shared_ptr<const Graph> graph, const Compil
     AotTexts texts{graphReadable(*g.joint), graphReadable(*g.forward), graphReadable(*g.backward)};
     logGraphs(request, g, texts);
     emitGraphs(request, g, texts);
-    plan->forward = compile(plan->graphs.forward, request);
-    CompileRequest backwardRequest = request;
+    CompileRequest forwardRequest = request;
+    forwardRequest.outputsOfChangedInputs.clear();  // the forward graph numbers its outputs otherwise
+    plan->forward = compile(plan->graphs.forward, forwardRequest);
+    CompileRequest backwardRequest = forwardRequest;
     backwardRequest.graphName = request.graphName + "_backward";
     backwardRequest.exampleInputs = nullptr;
     plan->backward = compile(plan->graphs.backward, backwardRequest);
     std::shared_ptr<const AotPlan> run = plan;
     return [run](const std::vector<Tensor>& inputs) { return runForward(run, inputs); };
+}
+
+// A graph without in-place calls, compiled with its forward and backward graphs when its
+// inputs require grad.
+CompiledGraph compileFunctional(std::shared_ptr<const Graph> graph, const CompileRequest& request, const CompileOneGraph& compile,
+                                const std::vector<bool>& requiresGrad) {
+    if (!gradEnabled() || std::none_of(requiresGrad.begin(), requiresGrad.end(), [](bool b) { return b; }))
+        return compile(graph, request);
+    return compileDifferentiable(graph, request, compile, requiresGrad);
 }
 
 // Runs a functionalized graph as the captured one: the new value of each input it changed
@@ -196,12 +205,23 @@ CompiledGraph withInputsChanged(CompiledGraph compiled, const FunctionalGraph& f
         auto sharesAnInput = [&inputs](const Tensor& t) {
             return std::any_of(inputs.begin(), inputs.end(), [&t](const Tensor& in) { return in.defined() && in.storage() && in.storage() == t.storage(); });
         };
+        // A value computed in its input's own storage (schedule/in_place_outputs.h) is there
+        // already: only its version counter moves, as copy_ would move it.
+        auto inItsInput = [&](size_t k) {
+            const Tensor& v = results[users + k];
+            const Tensor& in = inputs[changed[k]];
+            return v.storage() && v.storage() == in.storage() && v.storageOffset() == in.storageOffset() &&
+                   v.sizes() == in.sizes() && v.strides() == in.strides();
+        };
         std::vector<Tensor> values;
         for (size_t k = 0; k < changed.size(); ++k) {
             const Tensor& v = results[users + k];
-            values.push_back(sharesAnInput(v) ? dispatch("clone", {IValue(v)}).toTensor() : v);
+            values.push_back(inItsInput(k) || !sharesAnInput(v) ? v : dispatch("clone", {IValue(v)}).toTensor());
         }
-        for (size_t k = 0; k < changed.size(); ++k) dispatch("copy_", {IValue(inputs[changed[k]]), IValue(values[k])});
+        for (size_t k = 0; k < changed.size(); ++k) {
+            if (inItsInput(k)) inputs[changed[k]].storage()->bumpVersion();
+            else dispatch("copy_", {IValue(inputs[changed[k]]), IValue(values[k])});
+        }
         results.resize(users);
         for (size_t o = 0; o < users; ++o)
             if (isInput[o] >= 0) results[o] = inputs[static_cast<size_t>(isInput[o])];
@@ -233,7 +253,10 @@ CompiledGraph compileThroughAot(std::shared_ptr<const Graph> graph, const Compil
     }
     if (!functional) return compileFunctional(graph, request, compile, requiresGrad);
     logFunctionalized(request, *graph, *functional);
-    return withInputsChanged(compileFunctional(functional->graph, request, compile, requiresGrad), *functional);
+    CompileRequest changing = request;
+    for (size_t k = 0; k < functional->changedInputs.size(); ++k)
+        changing.outputsOfChangedInputs.emplace_back(functional->userOutputs + k, functional->changedInputs[k]);
+    return withInputsChanged(compileFunctional(functional->graph, changing, compile, requiresGrad), *functional);
 }
 
 }  // namespace fusescope

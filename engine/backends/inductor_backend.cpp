@@ -17,6 +17,7 @@
 #include "devices/device_backend.h"
 #include "graph/graph_printer.h"
 #include "lower/lowering.h"
+#include "schedule/in_place_outputs.h"
 
 namespace fusescope {
 
@@ -137,6 +138,12 @@ private:
         report.emit(IrDumpEvent{request.compileId, request.graphName, "ir_post_fusion", post, irNodeInfos(sched.order)});
         report.artifact("ir_post_fusion", post);
         report.artifact("schedule", scheduleText(sched));
+        if (request.device.isCpu()) {
+            g.inPlaceOutputs = inPlaceOutputs(g.lowered, sched, request.outputsOfChangedInputs);
+            for (const auto& [buffer, placeholder] : g.inPlaceOutputs)
+                report.artifact("schedule", fmt::format("{} is stored into input {} (changed in place): no copy back",
+                                                        buffer, placeholder));
+        }
         for (const auto& hint : perfHints(sched)) report.artifact("perf_hints", hint);
 
         return compileOnDevice(deviceBackendFor(request.device), g, request);

@@ -74,7 +74,8 @@ public:
                        const CompileRequest& request) const override {
         if (!compiled.program.has_value()) return eagerRunner(g.graph);  // no JIT in this build
         auto jitModule = std::any_cast<std::shared_ptr<CompiledModule>>(compiled.program);
-        auto runner = std::make_shared<CpuGraphRunner>(g.lowered, module, jitModule, GraphTraceName{request.compileId, request.graphName});
+        auto runner = std::make_shared<CpuGraphRunner>(g.lowered, module, jitModule, GraphTraceName{request.compileId, request.graphName},
+                                                       g.inPlaceOutputs);
         return [runner](const std::vector<Tensor>& inputs) { return (*runner)(inputs); };
     }
 };

@@ -44,6 +44,10 @@ struct CompileRequest {
     // An eager op compiled as a graph of its own (devices/cuda_eager.h): no graph call in
     // the trace, its kernels are the op's.
     bool eagerOp = false;
+    // (output, placeholder): outputs that are the new value of an input the graph changed in
+    // place, which the caller copies into that input (aot/functionalize.h). A backend may
+    // compute them in the input's storage instead (schedule/in_place_outputs.h).
+    std::vector<std::pair<size_t, size_t>> outputsOfChangedInputs{};
 };
 
 // Runs a compiled graph: inputs in placeholder order, outputs in graph-output order.

@@ -56,9 +56,9 @@ void registerCpuRuntimeSymbols(const DeviceAllocator& allocator) {
 }
 
 CpuGraphRunner::CpuGraphRunner(const LoweredGraph& graph, const RenderedModule& generated, std::shared_ptr<CompiledModule> module,
-                               GraphTraceName traceName)
-    : inputs_(graph.inputs), outputs_(graph.outputs), symbols_(graph.symbols), module_(std::move(module)),
-      traceName_(std::move(traceName)) {
+                               GraphTraceName traceName, std::map<std::string, int> inPlace)
+    : inputs_(graph.inputs), outputs_(graph.outputs), symbols_(graph.symbols), inPlace_(std::move(inPlace)),
+      module_(std::move(module)), traceName_(std::move(traceName)) {
     for (const auto& call : generated.tracedCalls) {
         TracedCallInfo info{call.name, {}};
         for (const auto& b : call.buffers) {
@@ -76,10 +76,15 @@ std::vector<Tensor> CpuGraphRunner::operator()(const std::vector<Tensor>& inputs
     SymbolValues symbols = symbolValues(symbols_, inputs);
     std::vector<void*> in;
     for (const auto& t : inputs) in.push_back(t.dataPtr());
-    std::map<std::string, Tensor> buffers;
+    std::map<std::string, Tensor> buffers, writtenInto;
     std::vector<void*> out;
     for (const auto& [name, layout] : outputBuffers_) {
         Shape sizes = evaluate(layout.size, symbols);
+        if (const Tensor* input = inPlaceTarget(name, layout, sizes, inputs, symbols)) {
+            writtenInto[name] = *input;
+            out.push_back(input->dataPtr());
+            continue;
+        }
         Tensor storage = Tensor::uninitialized({shapeNumel(sizes)}, layout.dtype);
         buffers[name] = storage;
         out.push_back(storage.dataPtr());
@@ -98,7 +103,21 @@ std::vector<Tensor> CpuGraphRunner::operator()(const std::vector<Tensor>& inputs
     }
     if (status != 0) statusSites_.raise(status);
 
-    return graphOutputs(outputs_, inputs_, buffers, inputs, symbols);
+    return graphOutputs(outputs_, inputs_, buffers, inputs, symbols, writtenInto);
+}
+
+const Tensor* CpuGraphRunner::inPlaceTarget(const std::string& buffer, const FixedLayout& layout, const Shape& sizes,
+                                            const std::vector<Tensor>& inputs, const SymbolValues& symbols) const {
+    auto it = inPlace_.find(buffer);
+    if (it == inPlace_.end()) return nullptr;
+    const Tensor& input = inputs.at(static_cast<size_t>(it->second));
+    if (!input.defined() || input.dtype() != layout.dtype || input.sizes() != sizes ||
+        input.strides() != evaluate(layout.stride, symbols) || !input.storage())
+        return nullptr;
+    // Another input seeing the same memory would read the new values.
+    for (size_t i = 0; i < inputs.size(); ++i)
+        if (static_cast<int>(i) != it->second && inputs[i].defined() && inputs[i].storage() == input.storage()) return nullptr;
+    return &input;
 }
 
 }  // namespace fusescope

@@ -3,7 +3,9 @@
 // output buffers, calls the module's `call`, and returns the graph outputs as tensors
 // (views onto output buffers or inputs, as the graph's outputs are).
 
+#include <map>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "codegen/common/rendered_module.h"
@@ -22,8 +24,10 @@ void registerCpuRuntimeSymbols(const DeviceAllocator& allocator);
 
 class CpuGraphRunner {
 public:
+    // inPlace: output buffers to compute in an input's storage (schedule/in_place_outputs.h),
+    // where the input's layout at the call allows.
     CpuGraphRunner(const LoweredGraph& graph, const RenderedModule& generated, std::shared_ptr<CompiledModule> module,
-                   GraphTraceName traceName);
+                   GraphTraceName traceName, std::map<std::string, int> inPlace = {});
     std::vector<Tensor> operator()(const std::vector<Tensor>& inputs) const;
 
     // What the trace needs to know of each call in the wrapper (RenderedModule::tracedCalls).
@@ -34,10 +38,14 @@ public:
 
 private:
     using CallFn = int (*)(void* const*, void* const*, const int64_t*);
+    // The input an output buffer is computed in this call, or null.
+    const Tensor* inPlaceTarget(const std::string& buffer, const FixedLayout& layout, const Shape& sizes,
+                                const std::vector<Tensor>& inputs, const SymbolValues& symbols) const;
     std::vector<InputBuffer> inputs_;
     std::vector<OutputSpec> outputs_;
     std::vector<SymbolSource> symbols_;
     std::vector<std::pair<std::string, FixedLayout>> outputBuffers_;
+    std::map<std::string, int> inPlace_;
     std::shared_ptr<CompiledModule> module_;
     CallFn call_ = nullptr;
     GraphStatusSites statusSites_;  // where fs_status's errors are raised

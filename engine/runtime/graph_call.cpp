@@ -65,13 +65,17 @@ void GraphStatusSites::raise(int status) const {
 
 std::vector<Tensor> graphOutputs(const std::vector<OutputSpec>& outputs, const std::vector<InputBuffer>& inputBuffers,
                                  const std::map<std::string, Tensor>& buffers, const std::vector<Tensor>& inputs,
-                                 const SymbolValues& symbols) {
+                                 const SymbolValues& symbols, const std::map<std::string, Tensor>& writtenInto) {
     std::vector<Tensor> results;
     for (const auto& o : outputs) {
         Shape sizes = evaluate(o.view.size, symbols), strides = evaluate(o.view.stride, symbols);
         int64_t offset = evaluate(o.view.offset, symbols);
         if (auto it = buffers.find(o.buffer); it != buffers.end()) {
             results.push_back(it->second.asStrided(sizes, strides, offset));
+            continue;
+        }
+        if (auto it = writtenInto.find(o.buffer); it != writtenInto.end()) {
+            results.push_back(it->second.asStrided(sizes, strides, it->second.storageOffset() + offset));
             continue;
         }
         for (const auto& input : inputBuffers)

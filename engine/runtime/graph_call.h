@@ -39,10 +39,11 @@ struct GraphStatusSites {
 };
 GraphStatusSites graphStatusSites(const LoweredGraph& graph);
 
-// The graph's outputs: views of the computed buffers (by name) or of its inputs.
+// The graph's outputs: views of the computed buffers (by name) or of its inputs; a buffer
+// computed in an input's storage (`writtenInto`: buffer -> that input) is a view of the input.
 std::vector<Tensor> graphOutputs(const std::vector<OutputSpec>& outputs, const std::vector<InputBuffer>& inputBuffers,
                                  const std::map<std::string, Tensor>& buffers, const std::vector<Tensor>& inputs,
-                                 const SymbolValues& symbols);
+                                 const SymbolValues& symbols, const std::map<std::string, Tensor>& writtenInto = {});
 
 // Fills in the span of one call of a compiled graph (named by graphCallSpanName): its
 // compile id and inputs. `r` is null when the profiler is off.

@@ -1,7 +1,7 @@
 // Direct calls (capture/direct_call.h): a cache hit that finds the state an earlier traced
-// call saw runs the compiled graph without the function's Python. Each script runs twice,
-// compiled and eagerly (COMPILE replaced by a function returning what it is given); both
-// must print the same, and the compiled run must have made the direct calls expected of it.
+// call saw runs the compiled graph without the function's Python. Each script runs compiled
+// and eagerly (test::runCompiledAndEager); both must print the same, and the compiled run
+// must have made the direct calls expected of it.
 #include <gtest/gtest.h>
 
 #include "test_support.h"
@@ -9,28 +9,10 @@
 namespace fusescope {
 namespace {
 
-struct BothRuns {
-    test::ScriptRun compiled, eager;
-};
-
-BothRuns runBoth(const std::string& body) {
-    BothRuns runs;
-    runs.compiled = test::runScript("import torch\nCOMPILE = torch.compile\n" + body);
-    runs.eager = test::runScript("import torch\ndef COMPILE(f):\n    return f\n" + body);
-    return runs;
-}
-
-void expectSameOutput(const BothRuns& runs) {
-    ASSERT_EQ(runs.compiled.error, "");
-    ASSERT_EQ(runs.eager.error, "");
-    EXPECT_EQ(runs.compiled.out, runs.eager.out);
-    EXPECT_NE(runs.compiled.out, "");
-}
-
 TEST(DirectCall, OptimizerStepRunsDirectlyAndSeesALearningRateChangedOutsideTheGuards) {
     // The printed guards of a compiled step do not read the library's param_groups; the
     // group's snapshot does: the changed rate replays (and learns a second plan).
-    auto runs = runBoth(R"(
+    auto runs = test::runCompiledAndEager(R"(
 ps = [torch.nn.Parameter(torch.arange(4.0) * (i + 1)) for i in range(3)]
 opt = torch.optim.AdamW(ps, lr=0.1)
 step = COMPILE(opt.step)
@@ -43,7 +25,7 @@ for i in range(8):
 for p in ps:
     print(p)
 )");
-    expectSameOutput(runs);
+    test::expectSameOutput(runs);
     // The first call makes the optimizer's state (a store: no plan), the next replays and
     // learns one; after the rate changes one more replay learns another.
     EXPECT_GE(runs.compiled.directCalls, 4);
@@ -51,7 +33,7 @@ for p in ps:
 }
 
 TEST(DirectCall, AGradientThatBecomesNoneSkipsItsParameterAgain) {
-    auto runs = runBoth(R"(
+    auto runs = test::runCompiledAndEager(R"(
 ps = [torch.nn.Parameter(torch.ones(3)), torch.nn.Parameter(torch.ones(3) * 2)]
 opt = torch.optim.SGD(ps, lr=0.1, momentum=0.9)
 step = COMPILE(opt.step)
@@ -61,13 +43,13 @@ for i in range(6):
     step()
     print(ps[0], ps[1])
 )");
-    expectSameOutput(runs);
+    test::expectSameOutput(runs);
     EXPECT_GE(runs.compiled.directCalls, 1);
 }
 
 TEST(DirectCall, ClosuresOfOneDefKeepTheirOwnValues) {
     // Both functions share one cache (one def); each plan names the function it saw.
-    auto runs = runBoth(R"(
+    auto runs = test::runCompiledAndEager(R"(
 def make(k):
     def scaled(x):
         return x * k + 1
@@ -77,12 +59,12 @@ x = torch.arange(3.0)
 for i in range(3):
     print(double(x), triple(x))
 )");
-    expectSameOutput(runs);
+    test::expectSameOutput(runs);
     EXPECT_GE(runs.compiled.directCalls, 2);
 }
 
 TEST(DirectCall, StoresIntoObjectsMadeBeforeTheCallAreNeverSkipped) {
-    auto runs = runBoth(R"(
+    auto runs = test::runCompiledAndEager(R"(
 class Counter:
     def __init__(self):
         self.calls = 0
@@ -98,12 +80,12 @@ for i in range(4):
     y = tally(x)
 print(y, len(seen), counter.calls)
 )");
-    expectSameOutput(runs);
+    test::expectSameOutput(runs);
     EXPECT_EQ(runs.compiled.directCalls, 0);
 }
 
 TEST(DirectCall, OneTensorPassedTwiceIsNotTakenForTwoTensors) {
-    auto runs = runBoth(R"(
+    auto runs = test::runCompiledAndEager(R"(
 @COMPILE
 def combine(x, y):
     return x * 2 + y
@@ -114,13 +96,13 @@ print(combine(b, a))
 print(combine(a, b))
 print(combine(a, a))
 )");
-    expectSameOutput(runs);
+    test::expectSameOutput(runs);
     EXPECT_GE(runs.compiled.directCalls, 1);
 }
 
 TEST(DirectCall, ResultsAreRebuiltAsTheFunctionReturnedThem) {
     // A tuple and a list of graph outputs, a mutated argument returned as itself, a number.
-    auto runs = runBoth(R"(
+    auto runs = test::runCompiledAndEager(R"(
 @COMPILE
 def several(x, w):
     w.mul_(2)
@@ -130,12 +112,12 @@ for i in range(3):
     out = several(x, w)
     print(out, out[1][1] is w)
 )");
-    expectSameOutput(runs);
+    test::expectSameOutput(runs);
     EXPECT_EQ(runs.compiled.directCalls, 2);
 }
 
 TEST(DirectCall, ANestedListChangedBetweenCallsIsReadAgain) {
-    auto runs = runBoth(R"(
+    auto runs = test::runCompiledAndEager(R"(
 class Scaler(torch.nn.Module):
     def __init__(self):
         super().__init__()
@@ -150,12 +132,12 @@ model.table[0][1] = 5.0
 model.table[1].append(4.0)
 print(run(x), run(x))
 )");
-    expectSameOutput(runs);
+    test::expectSameOutput(runs);
     EXPECT_GE(runs.compiled.directCalls, 1);
 }
 
 TEST(DirectCall, ProfiledCallsReplaySoTheTraceShowsTheirOps) {
-    auto runs = runBoth(R"(
+    auto runs = test::runCompiledAndEager(R"(
 @COMPILE
 def f(x):
     return (x * 2).relu()
@@ -167,7 +149,7 @@ with torch.profiler.profile() as prof:
         y = f(x)
 print(y)
 )");
-    expectSameOutput(runs);
+    test::expectSameOutput(runs);
     EXPECT_EQ(runs.compiled.directCalls, 1);  // the second call only
 }
 

@@ -1,5 +1,7 @@
 #include "test_support.h"
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -113,6 +115,18 @@ ScriptRun runScriptWith(const std::string& source, SessionOptions options, const
     run.compiles = session.compileCount();
     run.directCalls = session.directCallCount();
     return run;
+}
+
+CompiledAndEager runCompiledAndEager(const std::string& body, const std::string& logSpec) {
+    return {runScript("import torch\nCOMPILE = torch.compile\n" + body, logSpec),
+            runScript("import torch\ndef COMPILE(f):\n    return f\n" + body, logSpec)};
+}
+
+void expectSameOutput(const CompiledAndEager& runs) {
+    ASSERT_EQ(runs.compiled.error, "");
+    ASSERT_EQ(runs.eager.error, "");
+    EXPECT_EQ(runs.compiled.out, runs.eager.out);
+    EXPECT_NE(runs.compiled.out, "");
 }
 
 std::string cliPath() { return FUSESCOPE_CLI; }

@@ -40,6 +40,15 @@ ScriptRun runScript(const std::string& source, const std::string& logSpec = "",
 // The same with every session option (trace, backend, debug dir, ...).
 ScriptRun runScriptWith(const std::string& source, SessionOptions options, const std::string& fileName = "script.py");
 
+// A script body run twice after `import torch`: with COMPILE = torch.compile, and with
+// COMPILE a function returning what it is given (eager). Tests compare the two outputs.
+struct CompiledAndEager {
+    ScriptRun compiled, eager;
+};
+CompiledAndEager runCompiledAndEager(const std::string& body, const std::string& logSpec = "");
+// Both ran without error and printed the same (something).
+void expectSameOutput(const CompiledAndEager& runs);
+
 // Runs build/bin/fusescope-cli with args; env entries are "NAME=value" added to the
 // environment of the child. stdin is /dev/null. A child still running after 60 s is
 // killed by SIGALRM (exit code 128 + 14).
