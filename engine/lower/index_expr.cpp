@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <functional>
 
 #include <fmt/format.h>
 
@@ -240,6 +241,29 @@ std::pair<IndexExpr, IndexExpr> divideTerms(const IndexExpr& a, const IndexExpr&
 
 int64_t floorDivide(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
 
+// `a` as g*p + s with 0 <= s < g, for g the largest coefficient of `a` that divides the
+// constant `b` (and is smaller): then a / b is p / (b/g) and a % b is g*(p % (b/g)) + s.
+// 4096*c0 + 64*c1 + c2 over 16384, with 64*c1 + c2 < 4096, is c0 / 4: the indices a
+// reshape or a split's backward (a cat) leave, which would keep a loop from vectorising.
+struct Factored {
+    IndexExpr p, s;
+    int64_t g = 1;
+};
+std::optional<Factored> commonFactor(const IndexExpr& a, const IndexExpr& b, const VarRanges& ranges) {
+    auto cb = b.constant();
+    if (!cb || *cb <= 1) return std::nullopt;
+    std::set<int64_t, std::greater<>> candidates;
+    for (const auto& [m, c] : IndexExprAccess::terms(a)) {
+        int64_t g = c < 0 ? -c : c;
+        if (!m.empty() && g > 1 && g < *cb && *cb % g == 0) candidates.insert(g);
+    }
+    for (int64_t g : candidates) {
+        auto [p, s] = divideTerms(a, IndexExpr(g));
+        if (!p.isZero() && (s.isZero() || s.provablyBelow(IndexExpr(g), ranges))) return Factored{p, s, g};
+    }
+    return std::nullopt;
+}
+
 }  // namespace
 
 bool IndexExpr::provablyBelow(const IndexExpr& bound, const VarRanges& ranges) const {
@@ -256,6 +280,7 @@ IndexExpr IndexExpr::floorDiv(const IndexExpr& a, const IndexExpr& b, const VarR
     if (auto ca = a.constant(), cb = b.constant(); ca && cb) return floorDivide(*ca, *cb);
     auto [quotient, rest] = divideTerms(a, b);
     if (rest.isZero() || rest.provablyBelow(b, ranges)) return quotient;
+    if (auto f = commonFactor(rest, b, ranges)) return quotient + floorDiv(f->p, IndexExpr(*b.constant() / f->g), ranges);
     return quotient + IndexExprAccess::monomial({makeDivision(Atom::Kind::FloorDiv, rest, b)}, 1);
 }
 
@@ -264,6 +289,8 @@ IndexExpr IndexExpr::mod(const IndexExpr& a, const IndexExpr& b, const VarRanges
     if (auto ca = a.constant(), cb = b.constant(); ca && cb) return *ca - floorDivide(*ca, *cb) * *cb;
     IndexExpr rest = divideTerms(a, b).second;
     if (rest.isZero() || rest.provablyBelow(b, ranges)) return rest;
+    if (auto f = commonFactor(rest, b, ranges))
+        return IndexExpr(f->g) * mod(f->p, IndexExpr(*b.constant() / f->g), ranges) + f->s;
     return IndexExprAccess::monomial({makeDivision(Atom::Kind::Mod, rest, b)}, 1);
 }
 

@@ -34,6 +34,7 @@ struct LValue {
     // channels-last (inductor's layout optimization). Empty: row-major.
     std::vector<size_t> memoryOrder;
     std::optional<double> scalar;  // a constant: emitted directly in the dtype it's used at
+    bool filled = false;           // every element one constant (zeros, full): reads no memory
 
     bool storageBacked() const { return !buffer.empty(); }
     int load(LoopBodyBuilder& b, const std::vector<IndexExpr>& index) const;

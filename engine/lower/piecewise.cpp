@@ -9,8 +9,11 @@ int indexConstant(LoopBodyBuilder& b, const IndexExpr& e) {
 
 LValue piecewise(LoweringContext& c, std::vector<Piece> pieces) {
     std::vector<LValue> from;
+    // A constant piece (zeros beside a gradient: a split's backward) is emitted where it is
+    // used; any other is read through masked loads, so it must be in a buffer.
     for (auto& p : pieces) {
-        if (!p.value.storageBacked()) p.value = c.realize(p.value, nullptr, "an input of cat/stack, read through masked loads");
+        if (!p.value.storageBacked() && !p.value.filled)
+            p.value = c.realize(p.value, nullptr, "an input of cat/stack, read through masked loads");
         from.push_back(p.value);
     }
     DType out = c.meta().dtype;
@@ -20,8 +23,11 @@ LValue piecewise(LoweringContext& c, std::vector<Piece> pieces) {
                       for (size_t k = pieces.size(); k-- > 0;) {
                           const LValue& v = pieces[k].value;
                           int mask = pieces[k].mine(b, index);
-                          IndexExpr at = v.view.indexOf(pieces[k].at(index)).simplify(b.ranges());
-                          int loaded = b.toDtype(b.maskedLoad(v.buffer, at, mask, v.dtype), out);
+                          int loaded = v.storageBacked()
+                                           ? b.maskedLoad(v.buffer, v.view.indexOf(pieces[k].at(index)).simplify(b.ranges()),
+                                                          mask, v.dtype)
+                                           : v.load(b, pieces[k].at(index));
+                          loaded = b.toDtype(loaded, out);
                           result = result < 0 ? loaded : b.call(LoopOpKind::Where, {mask, loaded, result}, out);
                       }
                       return result;

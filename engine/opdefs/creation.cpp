@@ -186,7 +186,9 @@ LoweringRule filled(std::optional<double> value) {
     return [value](LoweringContext& c, const LoweringArgs& a) -> std::vector<LValue> {
         double v = value ? *value : a.bound().number("fill_value");
         DType out = c.meta().dtype;
-        return {c.lazy(c.outputSizes(), out, [v, out](LoopBodyBuilder& b, const std::vector<IndexExpr>&) { return b.constant(v, out); }, {})};
+        LValue constant = c.lazy(c.outputSizes(), out, [v, out](LoopBodyBuilder& b, const std::vector<IndexExpr>&) { return b.constant(v, out); }, {});
+        constant.filled = true;
+        return {constant};
     };
 }
 
