@@ -36,6 +36,25 @@ TEST(IndexExpr, DivisionTakesOutDivisibleTermsAndDropsProvablySmallRemainders) {
     EXPECT_EQ(IndexExpr::mod(IndexExpr(-3), IndexExpr(8)), IndexExpr(5));
 }
 
+TEST(IndexExpr, ACommonFactorWithASmallerRestComesOutOfDivisionAndModulo) {
+    // The flat index of [32, 64, 64] divided by a [.., 4, 64, 64] block: c0 // 4.
+    VarRanges r{{"c0", IndexExpr(32)}, {"c1", IndexExpr(64)}, {"c2", IndexExpr(64)}};
+    IndexExpr flat = IndexExpr(4096) * v("c0") + IndexExpr(64) * v("c1") + v("c2");
+    EXPECT_EQ(IndexExpr::floorDiv(flat, IndexExpr(16384), r).str(), "((c0)//4)");
+    EXPECT_EQ(IndexExpr::mod(flat, IndexExpr(16384), r).str(), "64*c1 + c2 + 4096*((c0) % 4)");
+    // The rest may reach the factor: c2 up to 64 + 64*63 is not below 4096 when c2 < 100.
+    VarRanges wide{{"c0", IndexExpr(32)}, {"c1", IndexExpr(64)}, {"c2", IndexExpr(100)}};
+    EXPECT_NE(IndexExpr::floorDiv(flat, IndexExpr(16384), wide).str(), "((c0)//4)");
+    for (int64_t c0 : {0, 3, 4, 31})
+        for (int64_t c1 : {0, 63})
+            for (int64_t c2 : {0, 63}) {
+                std::map<std::string, IndexExpr> at{{"c0", IndexExpr(c0)}, {"c1", IndexExpr(c1)}, {"c2", IndexExpr(c2)}};
+                int64_t n = 4096 * c0 + 64 * c1 + c2;
+                EXPECT_EQ(IndexExpr::floorDiv(flat, IndexExpr(16384), r).substitute(at).constant(), n / 16384);
+                EXPECT_EQ(IndexExpr::mod(flat, IndexExpr(16384), r).substitute(at).constant(), n % 16384);
+            }
+}
+
 TEST(IndexExpr, SymbolicSizesSimplifyWhenTheRangeIsTheDivisor) {
     VarRanges r{{"c1", v("s0")}};
     IndexExpr flat = v("s0") * v("c0") + v("c1");

@@ -85,6 +85,30 @@ print(f(x, torch.tensor(1.0), y)[0, :2])
     EXPECT_GT(source.find("float m0_load = arg1_1[", kernel), loops) << "x's elements are read in the loop";
 }
 
+// A split's backward pads each part's gradient with zeros before adding them: constant
+// pieces of a cat are emitted where they are read, not filled into buffers first.
+TEST(InductorCodegen, ASplitsBackwardFillsNoBufferWithZeros) {
+    SKIP_WITHOUT_CPP_JIT();
+    ScriptRun run = runScript(R"(import torch
+@torch.compile
+def f(x):
+    a, b, c = x.split(2, dim=1)
+    return (a * 2).sum() + (b * b).sum() + c.exp().sum()
+x = torch.arange(12.0).reshape(2, 6).div(10).requires_grad_()
+f(x).backward()
+print(x.grad)
+)",
+                              "realize");
+    ASSERT_EQ(run.error, "") << run.logs;
+    EXPECT_EQ(run.out, "tensor([[2.0000, 2.0000, 0.4000, 0.6000, 1.4918, 1.6487],\n"
+                       "        [2.0000, 2.0000, 1.6000, 1.8000, 2.7183, 3.0042]])\n");
+    // The three parts' gradients are buffers the cat reads; the four zero pieces are not.
+    int catInputs = 0;
+    for (size_t at = run.logs.find("an input of cat/stack"); at != std::string::npos; at = run.logs.find("an input of cat/stack", at + 1))
+        ++catInputs;
+    EXPECT_EQ(catInputs, 3) << run.logs;
+}
+
 TEST(InductorCodegen, SoftmaxOverTheLastDimIsOneKernel) {
     ScriptRun run = runScript(R"(import torch
 @torch.compile
