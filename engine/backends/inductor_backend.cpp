@@ -124,6 +124,8 @@ private:
         g.lowered.setDevice(request.device);
         for (const Buffer& b : g.lowered.buffers) report.artifact("realize", fmt::format("{}: {}", b.name, b.realizedBecause));
         g.schedule = compilePhase(request, "schedule", [&] { return schedule(g.lowered, request.settings.inductor); });
+        if (request.device.isCpu())
+            g.schedule.storedIntoInputs = inPlaceOutputs(g.lowered, g.schedule, request.outputsOfChangedInputs);
         const Schedule& sched = g.schedule;
         std::string pre = sched.preFusionText(), post = sched.postFusionText();
         report.emit(IrDumpEvent{request.compileId, request.graphName, "ir_pre_fusion", pre, irNodeInfos(sched.nodes)});
@@ -138,12 +140,9 @@ private:
         report.emit(IrDumpEvent{request.compileId, request.graphName, "ir_post_fusion", post, irNodeInfos(sched.order)});
         report.artifact("ir_post_fusion", post);
         report.artifact("schedule", scheduleText(sched));
-        if (request.device.isCpu()) {
-            g.inPlaceOutputs = inPlaceOutputs(g.lowered, sched, request.outputsOfChangedInputs);
-            for (const auto& [buffer, placeholder] : g.inPlaceOutputs)
-                report.artifact("schedule", fmt::format("{} is stored into input {} (changed in place): no copy back",
-                                                        buffer, placeholder));
-        }
+        for (const auto& [buffer, placeholder] : sched.storedIntoInputs)
+            report.artifact("schedule", fmt::format("{} is stored into input {} (changed in place): no copy back",
+                                                    buffer, placeholder));
         for (const auto& hint : perfHints(sched)) report.artifact("perf_hints", hint);
 
         return compileOnDevice(deviceBackendFor(request.device), g, request);

@@ -75,7 +75,7 @@ public:
         if (!compiled.program.has_value()) return eagerRunner(g.graph);  // no JIT in this build
         auto jitModule = std::any_cast<std::shared_ptr<CompiledModule>>(compiled.program);
         auto runner = std::make_shared<CpuGraphRunner>(g.lowered, module, jitModule, GraphTraceName{request.compileId, request.graphName},
-                                                       g.inPlaceOutputs);
+                                                       g.schedule.storedIntoInputs);
         return [runner](const std::vector<Tensor>& inputs) { return (*runner)(inputs); };
     }
 };

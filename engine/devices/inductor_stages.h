@@ -39,7 +39,6 @@ struct ScheduledGraph {
     std::shared_ptr<const Graph> transformed;  // decomposed; the lowered buffers point into it
     LoweredGraph lowered;
     Schedule schedule;
-    std::map<std::string, int> inPlaceOutputs;  // buffer -> the placeholder it is stored into (CPU)
 };
 
 // Runs `stage` as the compile phase `name` of the request's graph (a span in the trace).

@@ -19,22 +19,26 @@ bool sameGeometry(const FixedLayout& a, const FixedLayout& b) {
 }
 
 // Whether `buffer`, computed by post-fusion node `order[at]`, may be stored into `input`.
+// Every read of the input must be at the element being written. In a pointwise kernel all
+// members run in one loop body and the store comes after all of them (codegen defers it), so
+// any member may read the input there; in a kernel with a reduction only the writer may.
 bool safeInPlace(const Schedule& schedule, size_t at, const Buffer& buffer, const std::string& input) {
     for (size_t later = at + 1; later < schedule.order.size(); ++later)
         if (reads(*schedule.order[later], input)) return false;
+    const KernelGroup& kernel = schedule.kernels[at];
+    bool onePointwiseLoop = kernel.reductionSizes.empty();
     std::vector<const SchedulerNode*> leaves = schedule.order[at]->leaves();
     auto writer = std::find_if(leaves.begin(), leaves.end(), [&](const SchedulerNode* n) { return n->buffer == &buffer; });
-    if (writer == leaves.end() || (*writer)->writes.empty()) return false;
+    if (writer == leaves.end() || (*writer)->writes.empty() || (*writer)->isReduction()) return false;
     const Dep& written = (*writer)->writes.front();
     for (auto leaf = leaves.begin(); leaf != leaves.end(); ++leaf) {
-        if ((*leaf)->isReduction() || (*leaf)->kind == SchedulerNode::Kind::Extern) return false;
+        if ((*leaf)->kind == SchedulerNode::Kind::Extern) return false;
         for (const auto* deps : {&(*leaf)->unmetDependencies, &(*leaf)->metDependencies})
             for (const Dep& d : *deps) {
+                if (d.name == buffer.name && leaf != writer) return false;  // would read it before the deferred store
                 if (d.name != input) continue;
-                // Read by another member of the fused loop (the kernel's pointers are
-                // __restrict: only the store's own operands are sure to be read before it),
-                // or elsewhere than where it is written (that would see new values).
-                if (leaf != writer || d.kind != Dep::Kind::Memory || d.index != written.index || d.ranges != written.ranges)
+                if ((leaf != writer && !onePointwiseLoop) || d.kind != Dep::Kind::Memory || d.index != written.index ||
+                    d.ranges != written.ranges)
                     return false;
             }
     }

@@ -3,6 +3,7 @@
 // users, dead-node elimination, then fusion. Every candidate pair of nodes gets a score
 // and a verdict; the ordered decisions can be replayed step by step.
 
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -94,6 +95,9 @@ struct Schedule {
     std::vector<SchedulerNode*> order;  // post-fusion, in execution order
     std::vector<FusionDecision> decisions;
     std::vector<KernelGroup> kernels;  // one per entry of `order`
+    // Buffers computed in the storage of the input they are the new value of (buffer ->
+    // placeholder; schedule/in_place_outputs.h), set after scheduling where the device can.
+    std::map<std::string, int> storedIntoInputs;
 
     std::string preFusionText() const;
     std::string postFusionText() const;

@@ -221,13 +221,13 @@ void addProvenanceComments(const KernelGroup& kernel, KernelCode& out) {
 }  // namespace
 
 KernelCode startKernel(const KernelGroup& kernel, const LoweredGraph& graph, const std::string& declaration,
-                       const std::string& name, const char* restrictQualifier) {
+                       const std::string& name, const char* restrictQualifier, const std::set<std::string>& mayAlias) {
     KernelBuffers buffers = kernelBuffers(kernel);
     std::string params;
     for (const auto& b : buffers.names) {
         std::string type = dtypeCType(graph.layoutOf(b).dtype);
-        params += fmt::format("{}{}{}* {} {}", params.empty() ? "" : ", ", buffers.written.count(b) ? "" : "const ", type,
-                              restrictQualifier, b);
+        params += fmt::format("{}{}{}* {}{}", params.empty() ? "" : ", ", buffers.written.count(b) ? "" : "const ", type,
+                              mayAlias.count(b) ? "" : std::string(restrictQualifier) + " ", b);
     }
     for (const auto& s : graph.symbols) params += fmt::format("{}int64_t {}", params.empty() ? "" : ", ", s.name);
     KernelCode out;

@@ -59,9 +59,11 @@ KernelBuffers kernelBuffers(const KernelGroup& kernel);
 
 // A kernel's start: its provenance comments, then `<declaration> <name>(<parameters>) {`
 // with a pointer per buffer (const unless written, with the language's `restrict`
-// spelling) and then the size symbols. Its buffers are set.
+// spelling, except for the buffers in `mayAlias`: an output stored into its input's memory
+// and that input) and then the size symbols. Its buffers are set.
 KernelCode startKernel(const KernelGroup& kernel, const LoweredGraph& graph, const std::string& declaration,
-                       const std::string& name, const char* restrictQualifier);
+                       const std::string& name, const char* restrictQualifier,
+                       const std::set<std::string>& mayAlias = {});
 
 
 }  // namespace fusescope

@@ -32,6 +32,8 @@ RenderedModule generateCpp(const LoweredGraph& graph, const Schedule& schedule, 
 const std::string& cppPrelude();
 
 // One kernel's function (codegen/common/kernel_code.h).
-KernelCode cppKernel(const KernelGroup& kernel, const std::string& name, const LoweredGraph& graph);
+// `storedIntoInputs`: the schedule's buffers computed in an input's memory (Schedule).
+KernelCode cppKernel(const KernelGroup& kernel, const std::string& name, const LoweredGraph& graph,
+                     const std::map<std::string, int>& storedIntoInputs = {});
 
 }  // namespace fusescope

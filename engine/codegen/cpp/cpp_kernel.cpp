@@ -25,12 +25,20 @@ constexpr int64_t kChunk = 4096;            // elements a thread takes at a time
 
 class KernelWriter {
 public:
-    KernelWriter(const KernelGroup& k, const LoweredGraph& g) : k_(k), g_(g) {}
+    KernelWriter(const KernelGroup& k, const LoweredGraph& g, const std::map<std::string, int>& storedIntoInputs) : k_(k), g_(g) {
+        KernelBuffers buffers = kernelBuffers(k);
+        for (const auto& [buffer, placeholder] : storedIntoInputs) {
+            if (!buffers.written.count(buffer)) continue;
+            mayAlias_.insert(buffer);
+            for (const InputBuffer& in : g.inputs)
+                if (in.placeholder == placeholder) mayAlias_.insert(in.name);
+        }
+    }
 
     // The kernel's code, each line tagged with the member it computes (kAllMembers for the
     // loop nest and the parts every member shares).
     KernelCode write(const std::string& name) {
-        KernelCode out = startKernel(k_, g_, "extern \"C\" void", name, "__restrict");
+        KernelCode out = startKernel(k_, g_, "extern \"C\" void", name, "__restrict", mayAlias_);
         size_t p = k_.pointwiseSizes.size();
         IndexExpr work = product(k_.pointwiseSizes) * product(k_.reductionSizes);
         std::string parallelIf = fmt::format("if(parallel: {} >= {})", work.cstr(), kParallelWork);
@@ -68,7 +76,14 @@ public:
         }
         for (int m = 0; m < static_cast<int>(members.size()); ++m) out.add(hoisted[static_cast<size_t>(m)].statements, m);
         out.add(nest, KernelCode::kAllMembers);
+        // A value stored into its input's memory is stored after every member has read the
+        // input at this element (schedule/in_place_outputs.h): one loop body, pointwise.
+        std::vector<std::string> deferred(members.size());
+        if (k_.reductionSizes.empty())
+            for (size_t m = 0; m < members.size(); ++m)
+                deferred[m] = takeStore(members[m], indent + std::string(4 * depth, ' '), storeOpOf(k_.bodies[m]).buffer);
         for (int m = 0; m < static_cast<int>(members.size()); ++m) out.add(members[static_cast<size_t>(m)], m);
+        for (int m = 0; m < static_cast<int>(members.size()); ++m) out.add(deferred[static_cast<size_t>(m)], m);
         std::string close;
         for (size_t d = depth; d-- > 0;) close += indent + std::string(4 * d, ' ') + "}\n";
         out.add(close + "}\n", KernelCode::kAllMembers);
@@ -76,6 +91,19 @@ public:
     }
 
 private:
+    // Takes the line storing `buffer` out of `statements` when the buffer may alias its input.
+    std::string takeStore(std::string& statements, const std::string& pad, const std::string& buffer) const {
+        if (!mayAlias_.count(buffer)) return "";
+        std::string head = pad + buffer + "[";
+        size_t at = statements.rfind("\n" + head);
+        at = at == std::string::npos ? (statements.rfind(head, 0) == 0 ? 0 : std::string::npos) : at + 1;
+        if (at == std::string::npos) throw Error("internal error: no store of " + buffer + " in its kernel");
+        size_t end = statements.find('\n', at);
+        std::string line = statements.substr(at, end - at + 1);
+        statements.erase(at, end - at + 1);
+        return line;
+    }
+
     // One member inside the outer (pointwise) loops of a reduction group.
     std::string member(size_t m, const std::string& pad) {
         const LoopBody& body = k_.bodies[m];
@@ -166,14 +194,16 @@ private:
 
     const KernelGroup& k_;
     const LoweredGraph& g_;
+    std::set<std::string> mayAlias_;  // outputs stored into their input's memory, and those inputs
     std::string prefix_;
     Hoisting* hoist_ = nullptr;  // the member's hoisted statements
 };
 
 }  // namespace
 
-KernelCode cppKernel(const KernelGroup& kernel, const std::string& name, const LoweredGraph& graph) {
-    return KernelWriter(kernel, graph).write(name);
+KernelCode cppKernel(const KernelGroup& kernel, const std::string& name, const LoweredGraph& graph,
+                     const std::map<std::string, int>& storedIntoInputs) {
+    return KernelWriter(kernel, graph, storedIntoInputs).write(name);
 }
 
 }  // namespace fusescope

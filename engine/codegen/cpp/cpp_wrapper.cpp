@@ -248,7 +248,7 @@ RenderedModule generateCpp(const LoweredGraph& graph, const Schedule& schedule, 
             continue;
         }
         std::string fresh = fusedKernelName("cpp", k, gen.kernelNames.size());
-        KernelCode kernel = cppKernel(k, fresh, graph);
+        KernelCode kernel = cppKernel(k, fresh, graph, schedule.storedIntoInputs);
         Step step{"", "", kernel.buffers, {}};
         std::vector<std::string> args = kernel.buffers;
         for (const auto& s : graph.symbols) args.push_back(s.name);
