@@ -340,6 +340,24 @@ std::map<const Node*, int> userCounts(const Graph& graph) {
     return users;
 }
 
+// Nodes whose value a matrix product reads, directly or through views: the product needs it
+// in memory, so a second user might as well read that memory than compute it again (and a
+// transposed use -- a weight's gradient -- is then a transposed BLAS operand, not a copy).
+std::set<const Node*> matrixProductOperands(const Graph& graph) {
+    static const std::set<std::string> products = {"mm", "bmm", "addmm", "baddbmm"};
+    static const std::set<std::string> views = {"reshape", "view", "t", "transpose", "permute", "contiguous",
+                                                "unsqueeze", "squeeze", "expand"};
+    std::set<const Node*> operands;
+    std::function<void(const Argument&)> mark = [&](const Argument& a) {
+        if (a.kind != Argument::Kind::NodeRef || !operands.insert(a.node).second) return;
+        if (views.count(a.node->target) && !a.node->args.empty()) mark(a.node->args[0]);
+    };
+    for (const auto& n : graph.nodes())
+        if (products.count(n->target))
+            for (const auto& a : n->args) mark(a);
+    return operands;
+}
+
 // Why inductor's limits make a lazy value with `users` users a buffer ("" when it stays
 // inlined), in the order inductor checks them.
 std::string realizeReason(const LValue& v, int users, const InductorConfig& c) {
@@ -362,6 +380,7 @@ LoweredGraph lowerGraph(const Graph& graph, const CompileSettings& settings) {
     LoweringContext ctx(out, settings);
     std::map<const Node*, std::vector<LValue>> values;
     std::map<const Node*, int> users = userCounts(graph);
+    std::set<const Node*> productOperands = matrixProductOperands(graph);
     const OpRegistry& registry = OpRegistry::instance();
 
     int placeholder = 0;
@@ -410,6 +429,9 @@ LoweredGraph lowerGraph(const Graph& graph, const CompileSettings& settings) {
                 checkDtype(r.dtype);
                 if (r.storageBacked()) continue;
                 std::string reason = realizeReason(r, users[node.get()], settings.inductor);
+                if (reason.empty() && users[node.get()] > 1 && productOperands.count(node.get()))
+                    reason = fmt::format("read by {} users, one of them a matrix product that reads it from memory",
+                                         users[node.get()]);
                 if (!reason.empty()) r = ctx.realize(r, nullptr, std::move(reason));
             }
             values[node.get()] = std::move(results);
