@@ -109,6 +109,36 @@ print(x.grad)
     EXPECT_EQ(catInputs, 3) << run.logs;
 }
 
+// A gradient two products read (the next layer's input gradient and, transposed, the
+// weight's gradient) is computed once into memory both read, the transposed one as a
+// transposed BLAS operand rather than a transposed copy.
+TEST(InductorCodegen, AGradientTwoProductsReadIsComputedOnce) {
+    SKIP_WITHOUT_CPP_JIT();
+    auto runs = runCompiledAndEager(R"(
+x = torch.arange(24.0).reshape(4, 6).div(10).sin()
+w1 = torch.arange(48.0).reshape(6, 8).div(20).cos().requires_grad_()
+w2 = torch.arange(24.0).reshape(8, 3).div(7).sin().requires_grad_()
+@COMPILE
+def loss(x, w1, w2):
+    return (torch.relu(x @ w1) @ w2).square().sum()
+loss(x, w1, w2).backward()
+print(w1.grad, w2.grad)
+)",
+                                    "realize");
+    expectSameOutput(runs);
+    const std::string& logs = runs.compiled.logs;
+    auto count = [&](const std::string& what) {
+        int n = 0;
+        for (size_t at = logs.find(what); at != std::string::npos; at = logs.find(what, at + 1)) ++n;
+        return n;
+    };
+    // The forward's relu (a product's operand, saved for backward) and the backward's
+    // gradient of the square (both products' operand) are each realized once; only the relu
+    // gradient, one product's operand alone, is realized by that product.
+    EXPECT_EQ(count("one of them a matrix product that reads it from memory"), 2) << logs;
+    EXPECT_EQ(count("an operand of a matrix product"), 1) << logs;
+}
+
 TEST(InductorCodegen, SoftmaxOverTheLastDimIsOneKernel) {
     ScriptRun run = runScript(R"(import torch
 @torch.compile
