@@ -319,6 +319,7 @@ Value makeTimeModule() {
     auto clock = [&](const std::string& name, auto now) {
         time->attrs[name] = makeBuiltin("time." + name, [name, now](Interpreter& in, CallArgs& a) {
             if (!a.args.empty() || !a.kwargs.empty()) in.fail("TypeError", "time." + name + "() takes no arguments");
+            if (in.tracer()) in.tracer()->onUntracedEffect("it reads the clock");  // each call reads it anew
             return now();
         });
     };

@@ -136,6 +136,21 @@ print(run(x), run(x))
     EXPECT_GE(runs.compiled.directCalls, 1);
 }
 
+TEST(DirectCall, AClockReadInsideIsReadOnEveryCall) {
+    auto runs = test::runCompiledAndEager(R"(
+import time
+@COMPILE
+def stamped(x):
+    return x + 1, time.perf_counter()
+x = torch.ones(2)
+stamps = [stamped(x)[1] for i in range(4)]
+print(all(later > earlier for earlier, later in zip(stamps, stamps[1:])))
+)");
+    test::expectSameOutput(runs);
+    EXPECT_EQ(runs.compiled.out, "True\n");
+    EXPECT_EQ(runs.compiled.directCalls, 0);
+}
+
 TEST(DirectCall, ProfiledCallsReplaySoTheTraceShowsTheirOps) {
     auto runs = test::runCompiledAndEager(R"(
 @COMPILE
