@@ -294,6 +294,7 @@ std::variant<DirectCallPlan, std::string> DirectCallRecorder::finish(const Value
     }
     std::string why;
     if (!templateFor(result, plan_.result_, why)) return why;
+    plan_.arguments_.releaseContents();
     return std::move(plan_);
 }
 

@@ -131,6 +131,11 @@ void ValueSnapshot::visitTensors(const std::function<void(const Tensor&, const s
     }
 }
 
+void ValueSnapshot::releaseContents() {
+    if (!sameObject_ && kind_ != Kind::Scalar && kind_ != Kind::Object) value_ = Value();
+    for (auto& item : items_) item.releaseContents();
+}
+
 void ValueSnapshot::forEachContainer(const std::function<void(const Object*)>& visit) const {
     if (kind_ != Kind::Sequence && kind_ != Kind::Set && kind_ != Kind::Dict) return;
     visit(value_.asObject().get());

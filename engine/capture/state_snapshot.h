@@ -38,6 +38,9 @@ public:
     void forEachTensor(const std::function<void(const Tensor&, const std::vector<size_t>&)>& visit) const;
     // The containers in it (not the instances it names).
     void forEachContainer(const std::function<void(const Object*)>& visit) const;
+    // Lets go of the tensors and containers it may compare by content only (a call's
+    // arguments), so a kept snapshot does not keep a batch of inputs alive.
+    void releaseContents();
 
 private:
     enum class Kind : uint8_t { Scalar, Tensor, Object, Sequence, Dict, Set };
