@@ -1,5 +1,7 @@
 // fusescope: the workbench GUI. `fusescope [FILE]` opens a script or a .fscope bundle.
 #include <cstdio>
+#include <memory>
+#include <string_view>
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -25,10 +27,24 @@ QString uiLanguage(const QStringList& args) {
     return saved.isEmpty() ? QLocale::system().name() : saved;
 }
 
+// Whether the command line asks for the usage or the version, which need no display: the
+// parser answers them from a QCoreApplication, where a QApplication would abort for want of
+// a window system.
+bool asksForUsage(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i) {
+        std::string_view a = argv[i];
+        if (a == "-h" || a == "-?" || a == "--help" || a == "--help-all" || a == "-v" || a == "--version") return true;
+    }
+    return false;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-    QApplication app(argc, argv);
+    std::unique_ptr<QCoreApplication> application = asksForUsage(argc, argv)
+                                                        ? std::make_unique<QCoreApplication>(argc, argv)
+                                                        : std::make_unique<QApplication>(argc, argv);
+    QCoreApplication& app = *application;
     QApplication::setOrganizationName("Fusescope");
     QApplication::setApplicationName("Fusescope");
     QApplication::setApplicationVersion("0.1.0");
