@@ -23,27 +23,43 @@ bool includes(const Names& group, const Names& names) {
     return std::includes(group.begin(), group.end(), names.begin(), names.end());
 }
 
-// The post-fusion node that is or holds `name`.
-const SchedulerNode& kernelOf(const Schedule& s, const std::string& name) {
-    for (const SchedulerNode* k : s.order) {
-        if (k->name == name) return *k;
-        for (const SchedulerNode* leaf : k->leaves())
-            if (leaf->name == name) return *k;
-    }
-    if (std::find(s.removedDeadNodes.begin(), s.removedDeadNodes.end(), name) != s.removedDeadNodes.end())
-        throw Error(fmt::format("{} was removed as a dead node (nothing uses it), so it is in no kernel", name));
-    std::vector<std::string> names;
-    for (const auto& n : s.nodes) names.push_back(n->name);
-    for (const auto& n : s.fusedNodes) names.push_back(n->name);
-    throw Error(fmt::format("no scheduler node '{}' in this graph; its nodes are {}", name, fmt::join(names, ", ")));
+// What each name stands for, in pre-fusion nodes: a node itself, or the group a fusion
+// step made (the final kernels and every group on the way to them).
+std::map<std::string, Names> groupsByName(const Schedule& s) {
+    std::map<std::string, Names> groups;
+    for (const auto& n : s.nodes) groups[n->name] = {n->name};
+    for (const FusionDecision& d : s.decisions)
+        if (d.fused()) {
+            Names joined = groups[d.node1];
+            joined.insert(groups[d.node2].begin(), groups[d.node2].end());
+            groups[d.result] = std::move(joined);
+        }
+    return groups;
 }
 
-// The pre-fusion nodes a name stands for.
-Names leafNames(const SchedulerNode& kernel, const std::string& name) {
-    if (kernel.name != name) return {name};
-    Names names;
-    for (const SchedulerNode* leaf : kernel.leaves()) names.insert(leaf->name);
-    return names;
+Names namesOf(const Schedule& s, const std::map<std::string, Names>& groups, const std::string& name) {
+    if (std::find(s.removedDeadNodes.begin(), s.removedDeadNodes.end(), name) != s.removedDeadNodes.end())
+        throw Error(fmt::format("{} was removed as a dead node (nothing uses it), so it is in no kernel", name));
+    if (auto it = groups.find(name); it != groups.end()) return it->second;
+    for (const auto& n : s.nodes)
+        for (const Dep& read : n->metDependencies)
+            if (read.name == name)
+                throw Error(fmt::format("{} is an input of the graph: no kernel computes it, so it is fused with nothing", name));
+    // A big graph has thousands: name a few, and how many there are.
+    constexpr size_t kListed = 12;
+    std::vector<std::string> listed;
+    for (const auto& n : s.nodes)
+        if (listed.size() < kListed) listed.push_back(n->name);
+    std::string more = s.nodes.size() > kListed ? fmt::format(", ... ({} in all, and the groups fusion made of them)", s.nodes.size()) : "";
+    throw Error(fmt::format("no scheduler node '{}' in this graph; its nodes are {}{}", name, fmt::join(listed, ", "), more));
+}
+
+// The post-fusion node holding the pre-fusion node `leaf`.
+const SchedulerNode& kernelOf(const Schedule& s, const std::string& leaf) {
+    for (const SchedulerNode* k : s.order)
+        for (const SchedulerNode* member : k->leaves())
+            if (member->name == leaf) return *k;
+    throw Error(fmt::format("{} is in no kernel of this graph", leaf));
 }
 
 }  // namespace
@@ -52,11 +68,12 @@ FusionExplanation explainFusion(const Schedule& s, const std::string& node1, con
     FusionExplanation e;
     e.node1 = node1;
     e.node2 = node2;
-    const SchedulerNode& k1 = kernelOf(s, node1);
-    const SchedulerNode& k2 = kernelOf(s, node2);
+    std::map<std::string, Names> named = groupsByName(s);
+    Names a = namesOf(s, named, node1), b = namesOf(s, named, node2);
+    const SchedulerNode& k1 = kernelOf(s, *a.begin());
+    const SchedulerNode& k2 = kernelOf(s, *b.begin());
     e.kernel1 = k1.name;
     e.kernel2 = k2.name;
-    Names a = leafNames(k1, node1), b = leafNames(k2, node2);
     if (intersects(a, b)) throw Error(fmt::format("{} and {} are the same node or contain one another", node1, node2));
     e.fused = &k1 == &k2;
     Names both = a;

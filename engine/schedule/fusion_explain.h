@@ -21,8 +21,9 @@ struct FusionExplanation {
     std::string reason;
 };
 
-// Names are pre-fusion nodes (buf0) or post-fusion ones (buf0_buf1). Throws Error naming
-// the graph's nodes when a name is none of them, or was removed as dead.
+// Names are pre-fusion nodes (buf0), post-fusion ones (buf0_buf1_buf2) or a group a fusion
+// step made on the way (buf0_buf1). Throws Error naming a few of the graph's nodes when a
+// name is none of them, or was removed as dead.
 FusionExplanation explainFusion(const Schedule& s, const std::string& node1, const std::string& node2);
 
 }  // namespace fusescope

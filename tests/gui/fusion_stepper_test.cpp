@@ -9,6 +9,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSlider>
+#include <QTableView>
 #include <QTest>
 
 #include "gui_test_support.h"
@@ -108,7 +109,7 @@ private slots:
         RunStore store;
         FusionStepsModel model(&store);
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        model.setCompileId("0/0");
+        model.setCompile("0/0");
         auto events = test::loadFixture("seed000_inductor");
         for (const auto& e : events) store.append(e);
         auto row = [&](int r) {
@@ -125,7 +126,7 @@ private slots:
         store.replace(events);
         QCOMPARE(model.rowCount(), 2);
         QCOMPARE(row(0), first);
-        model.setCompileId("0/1");
+        model.setCompile("0/1");
         QCOMPARE(model.rowCount(), 0);
         store.append({{"type", "fusion_decision"}, {"compile_id", "0/1"}, {"step", "x"}, {"fused", 3}});
         QCOMPARE(model.rowCount(), 1);  // malformed fields read as empty, not as exceptions
@@ -148,7 +149,7 @@ private slots:
         store.replace(test::loadFixture("seed000_inductor"));
         CompileProvenance p = compileArtifacts(store, "0/0").provenance;
         FusionStepsModel model(&store);
-        model.setCompileId("0/0");
+        model.setCompile("0/0");
         QCOMPARE(describe(schedulerGraphAt(p, model.steps(), 0)),
                  (QStringList{"arg0_1", "arg1_1", "buf0 <- arg0_1 in buf0_buf1", "buf1 <- buf0 in buf0_buf1", "buf2 <- buf1,arg1_1 in buf2"}));
         const QStringList fused = {"arg0_1", "arg1_1", "buf0_buf1 <- arg0_1 in buf0_buf1 from buf0+buf1", "buf2 <- buf0_buf1,arg1_1 in buf2"};
@@ -160,7 +161,7 @@ private slots:
         RunStore store;
         FusionStepper stepper(&store);
         store.replace(test::loadFixture("seed000_inductor"));
-        stepper.setCompile("0/0", compileArtifacts(store, "0/0").provenance);
+        stepper.setCompile("0/0", {}, compileArtifacts(store, "0/0").provenance);
         auto* back = stepper.findChildren<QPushButton*>()[0];
         auto* forward = stepper.findChildren<QPushButton*>()[1];
         auto* slider = stepper.findChild<QSlider*>();
@@ -198,12 +199,31 @@ private slots:
         stepper.show();
         QTRY_VERIFY_WITH_TIMEOUT(!stepper.graphView()->layoutPending() && stepper.graphView()->nodeCount() == 5, 10000);
         GraphView* graph = stepper.graphView();
+        // As a real pointer does it: the pointer moves onto each node before pressing.
+        QTest::mouseMove(graph->viewport(), graph->nodeCentre("buf0"));
         QTest::mouseClick(graph->viewport(), Qt::LeftButton, {}, graph->nodeCentre("buf0"));
+        QCOMPARE(stepper.pairText(), QString("Pair: buf0 + ? (Ctrl+click a second node)"));
+        QVERIFY(!why->isEnabled());
+        QTest::mouseMove(graph->viewport(), graph->nodeCentre("buf2"));
         QTest::mouseClick(graph->viewport(), Qt::LeftButton, Qt::ControlModifier, graph->nodeCentre("buf2"));
         QCOMPARE(graph->selectedNames(), (QStringList{"buf0", "buf2"}));
+        QCOMPARE(stepper.pairText(), QString("Pair: buf0 + buf2"));
         why->click();
         QCOMPARE(asked.count(), 1);
         QCOMPARE(asked.first(), (QVariantList{"buf0", "buf2"}));
+        // Ctrl+click again takes a node out of the pair.
+        QTest::mouseMove(graph->viewport(), graph->nodeCentre("buf2"));
+        QTest::mouseClick(graph->viewport(), Qt::LeftButton, Qt::ControlModifier, graph->nodeCentre("buf2"));
+        QCOMPARE(graph->selectedNames(), QStringList{"buf0"});
+
+        // A row of the decisions table picks that decision's pair.
+        auto* table = stepper.findChild<QTableView*>();
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(stepper.model()->index(1, 0)).center());
+        QCOMPARE(stepper.step(), 2);
+        QCOMPARE(stepper.pairText(), QString("Pair: buf0_buf1 + buf2"));
+        why->click();
+        QCOMPARE(asked.count(), 2);
+        QCOMPARE(asked.last(), (QVariantList{"buf0_buf1", "buf2"}));
     }
 
     void graphExportsAsPngAndSvg() {

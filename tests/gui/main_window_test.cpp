@@ -7,6 +7,7 @@
 #include <QFileInfo>
 #include <QMenu>
 #include <QMenuBar>
+#include <QScreen>
 #include <QSettings>
 #include <QMimeData>
 #include <QUrl>
@@ -30,7 +31,9 @@
 #include "timeline/trace_view.h"
 #include "views/fusion_stepper.h"
 #include "views/graph_view.h"
+#include "panes/fusion_pane.h"
 #include "panes/graph_pane.h"
+#include "model/compile_artifacts.h"
 #include <QTabWidget>
 #include "panes/modules_pane.h"
 #include <QLineEdit>
@@ -69,6 +72,116 @@ private slots:
         QCOMPARE(again.editor()->text(), QString("print('not saved yet')\n"));
         QVERIFY(again.openFile(QString::fromStdString(test::sourcePath("tests/golden/inductor/seed000_fn.py"))));
         QVERIFY(!QFile::exists(MainWindow::autosavePathForTests()));  // opening a file retires the copy
+    }
+
+    // After a graph break a compile has several graphs: each can be picked in any pane, every
+    // pane follows, and so do the links from the script and the trace.
+    void everyGraphOfACompileIsShownAndLinked() {
+        MainWindow window(QString::fromStdString(test::cliPath()));
+        QVERIFY(window.openFile(QString::fromStdString(test::sourcePath("resources/examples/02_graph_breaks.py"))));
+        QVERIFY(window.setBackend("inductor"));
+        QSignalSpy answered(&window.engine(), &EngineClient::answered);
+        window.runScript();
+        QVERIFY(answered.wait(60000));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        SelectionContext& selection = window.selection();
+        selection.setCompileId("1/0");  // with_branch: the condition's graph, then one per branch
+        const QStringList graphs = {"__compiled_fn_2", "__compiled_fn_3", "__compiled_fn_4"};
+        QCOMPARE(selection.compile().graphNames, graphs);
+        QCOMPARE(selection.graphName(), graphs[0]);
+        auto* graphPane = window.findChild<GraphPane*>();
+        auto* fusionPane = window.findChild<FusionPane*>();
+        QVERIFY(graphPane->graphPicker()->isVisibleTo(graphPane));
+        QCOMPARE(graphPane->graphPicker()->count(), 3);
+        QCOMPARE(graphPane->graphPicker()->currentText(), QString("__compiled_fn_2 (1 of 3)"));
+        QCOMPARE(window.fusionStepper()->stepCount(), 1);  // the sum's reduction meets the comparison
+
+        // The Fusion pane's picker shows the second graph everywhere: drawn, stepped (it has no
+        // decisions of its own) and picked in every other pane's picker.
+        window.findChild<QDockWidget*>("fusionDock")->raise();
+        QComboBox* picker = fusionPane->graphPicker();
+        picker->setFocus();
+        QTest::keyClick(picker, Qt::Key_Down);
+        QCOMPARE(selection.graphName(), graphs[1]);
+        QCOMPARE(graphPane->graphPicker()->currentIndex(), 1);
+        QCOMPARE(window.fusionStepper()->stepCount(), 0);
+        QTRY_VERIFY_WITH_TIMEOUT(!window.graphView()->layoutPending(), 10000);
+        QCOMPARE(window.graphView()->nodeNames(), (QStringList{"l_x_", "mul"}));
+
+        // A script line of the third graph (return x * 3) shows it and selects its node.
+        window.editor()->setCursorPosition(16, 8);
+        QTRY_COMPARE(selection.graphName(), graphs[2]);
+        QCOMPARE(selection.graphNode(), QString("mul"));
+        QCOMPARE(fusionPane->graphPicker()->currentIndex(), 2);
+
+        // A kernel of the first graph in the trace brings the first graph back.
+        QString kernel = compileArtifacts(window.store(), "1/0", graphs[0]).provenance.kernelOf("buf0");
+        QVERIFY(!kernel.isEmpty());
+        selection.selectKernel("1/0", kernel);
+        QCOMPARE(selection.graphName(), graphs[0]);
+        QCOMPARE(selection.buffer(), compileArtifacts(window.store(), "1/0", graphs[0]).provenance.fusedNodeOf("buf0"));
+    }
+
+    // A fused name of 120 parts is shown shortened (whole in its tooltip): the window keeps
+    // its size and the editor its room.
+    void aLongFusedNameLeavesTheLayoutAlone() {
+        MainWindow window(QString::fromStdString(test::cliPath()));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        const int width = window.width();
+        QVERIFY(window.openFile(QString::fromStdString(test::sourcePath("tests/gui/fixtures/long_fusion_chain.py"))));
+        QSignalSpy answered(&window.engine(), &EngineClient::answered);
+        window.runScript();
+        QVERIFY(answered.wait(60000));
+        FusionStepper* stepper = window.fusionStepper();
+        // The longest: a group at the scheduler's 64-node limit.
+        int longest = 0;
+        for (int i = 0; i < stepper->stepCount(); ++i)
+            if (stepper->model()->steps()[i].node1.size() > stepper->model()->steps()[longest].node1.size()) longest = i;
+        stepper->setStep(longest + 1);
+        const FusionStep& last = stepper->model()->steps()[longest];
+        QVERIFY2(last.node1.size() > 300, qPrintable(last.node1));
+        QLabel* detail = nullptr;
+        for (QLabel* label : stepper->findChildren<QLabel*>())
+            if (label->text().startsWith(QString("Step %1:").arg(longest + 1))) detail = label;
+        QVERIFY(detail);
+        QVERIFY2(detail->text().size() < 300, qPrintable(detail->text()));
+        QVERIFY2(detail->text().contains(QString("buf0_buf1_buf2_") + QChar(0x2026) + "_buf61_buf62_buf63 + buf64"), qPrintable(detail->text()));
+        QCOMPARE(detail->toolTip(), stepper->detailText());
+        QVERIFY(detail->toolTip().contains(last.node1));
+        QTest::qWait(50);  // a layout pass
+        QCOMPARE(window.width(), width);
+        QVERIFY2(window.minimumSizeHint().width() < 1000, qPrintable(QString::number(window.minimumSizeHint().width())));
+        // The graph's box is as short as the label.
+        QTRY_VERIFY_WITH_TIMEOUT(!stepper->graphView()->layoutPending(), 10000);
+        QVERIFY(stepper->graphView()->nodeLabel(last.result).size() <= 40);
+    }
+
+    // A layout that squeezes the editor is not saved; one saved before (an older version
+    // saved anything) gives way to the default layout when the window shows.
+    void aSavedLayoutThatDoesNotFitIsNeitherKeptNorRestored() {
+        QSettings().remove("window");
+        QByteArray squeezed;
+        {
+            MainWindow window(QString::fromStdString(test::cliPath()));
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            window.resizeDocks({window.findChild<QDockWidget*>("compilesDock"), window.findChild<QDockWidget*>("graphDock")},
+                               {5000, 5000}, Qt::Horizontal);
+            QTRY_VERIFY2(window.editor()->width() < 120, qPrintable(QString::number(window.editor()->width())));
+            squeezed = window.saveState();
+            window.close();
+            QVERIFY(!QSettings().contains("window/state"));
+        }
+        QSettings().setValue("window/state", squeezed);
+        MainWindow window(QString::fromStdString(test::cliPath()));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QTRY_VERIFY2(window.editor()->width() >= 120, qPrintable(QString::number(window.editor()->width())));
+        QCOMPARE(window.statusText(), QString("The saved window layout did not fit this screen: the default layout is back."));
+        QVERIFY(window.frameGeometry().width() <= window.screen()->availableGeometry().width());
+        QSettings().remove("window");
     }
 
     // The Device picker's "cuda (GPU code only)": the Generated Code dock shows the CUDA

@@ -17,29 +17,37 @@ int add(QString& to, const std::string& graph, const std::string& text) {
 
 }  // namespace
 
-CompileArtifacts compileArtifacts(const RunStore& store, const QString& compileId) {
+nlohmann::json capturedGraph(const RunStore& store, const QString& compileId, const QString& graphName) {
+    for (int i : store.compileEvents(compileId.toStdString()))
+        if (const auto* captured = std::get_if<GraphCapturedEvent>(&store.at(i)); captured && captured->graphName == graphName.toStdString())
+            return captured->graph;
+    return nullptr;
+}
+
+CompileArtifacts compileArtifacts(const RunStore& store, const QString& compileId, const QString& graphName) {
     CompileArtifacts a;
     a.compileId = compileId;
-    std::string firstGraph;  // provenance follows the graph the Graph view shows
-    for (int i : store.compileEvents(compileId.toStdString())) {
+    const std::vector<int>& events = store.compileEvents(compileId.toStdString());
+    for (int i : events)
+        if (const auto* captured = std::get_if<GraphCapturedEvent>(&store.at(i))) a.graphNames << QString::fromStdString(captured->graphName);
+    a.graphName = a.graphNames.contains(graphName) ? graphName : a.graphNames.value(0);
+    const std::string shown = a.graphName.toStdString();  // provenance follows the graph the Graph view shows
+    for (int i : events) {
         const Event& e = store.at(i);
         if (const auto* captured = std::get_if<GraphCapturedEvent>(&e)) {
             add(a.graphs, captured->graphName, captured->readable);
-            if (a.graph.is_null()) {
-                a.graph = captured->graph;
-                firstGraph = captured->graphName;
-            }
+            if (captured->graphName == shown) a.graph = captured->graph;
         } else if (const auto* ir = std::get_if<IrDumpEvent>(&e)) {
-            bool first = ir->graph == firstGraph;
+            bool onShow = ir->graph == shown;
             if (ir->stage == "ir_pre_fusion") {
                 int offset = add(a.preFusion, ir->graph, ir->text);
-                if (first && offset >= 0) a.provenance.addPreFusion(*ir, offset);
+                if (onShow && offset >= 0) a.provenance.addPreFusion(*ir, offset);
             } else if (ir->stage == "ir_post_fusion") {
                 int offset = add(a.postFusion, ir->graph, ir->text);
-                if (first && offset >= 0) a.provenance.addPostFusion(*ir, offset);
+                if (onShow && offset >= 0) a.provenance.addPostFusion(*ir, offset);
             } else if (ir->stage.starts_with("aot_") && !ir->graphJson.is_null()) {  // ours: drawn in the Graph pane
                 add(a.graphs, ir->graph + " " + ir->stage, ir->text);
-                if (first) a.aotGraphs[ir->stage] = ir->graphJson;
+                if (onShow) a.aotGraphs[ir->stage] = ir->graphJson;
             } else if (ir->stage.starts_with("aot_")) {  // real PyTorch's (a TORCH_TRACE log): what inductor got
                 add(a.preFusion, ir->graph + " " + ir->stage, ir->text);
             } else if (ir->stage == "inductor_post_grad_graph") {  // and what it made of it before scheduling
@@ -47,12 +55,12 @@ CompileArtifacts compileArtifacts(const RunStore& store, const QString& compileI
             }
         } else if (const auto* kernel = std::get_if<KernelSourceEvent>(&e)) {
             int offset = add(a.source, kernel->graph, kernel->source);
-            if (kernel->graph == firstGraph && offset >= 0) a.provenance.addKernelSource(*kernel, offset);
+            if (kernel->graph == shown && offset >= 0) a.provenance.addKernelSource(*kernel, offset);
             if (a.language.isEmpty()) a.language = QString::fromStdString(kernel->language);
             for (const auto& [name, text] : kernel->artifacts) add(a.codeArtifacts[name], kernel->graph, text);
         }
     }
-    a.fusionSteps = compileFusionSteps(store, compileId);
+    a.fusionSteps = compileFusionSteps(store, compileId, a.graphName);
     return a;
 }
 

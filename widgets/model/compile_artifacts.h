@@ -1,7 +1,9 @@
 #pragma once
 // The texts one compile produced, gathered from the event stream: its graphs' readable code,
 // the IR before and after fusion, and the generated code with what its toolchain made of it.
-// A compile with several graphs (graph breaks) gets each graph's text under a header line.
+// A compile with several graphs (graph breaks) gets each graph's text under a header line;
+// what is drawn and linked (the graph, provenance, AOT graphs, fusion steps) is of one of
+// them, the first unless another is asked for.
 
 #include <map>
 #include <string>
@@ -17,9 +19,11 @@ namespace fusescope::gui {
 
 struct CompileArtifacts {
     QString compileId;
-    QString graphs;        // fx_graph_readable of each graph
-    nlohmann::json graph;  // the first graph's nodes (graph JSON), null when none
-    // A training graph's (the first graph's) AOT Autograd graphs, by stage (aot_joint_graph,
+    QStringList graphNames;  // the compile's captured graphs, in order
+    QString graphName;       // the one on show: drawn, linked, stepped through
+    QString graphs;          // fx_graph_readable of each graph
+    nlohmann::json graph;    // the graph on show's nodes (graph JSON), null when none
+    // A training graph's (the graph on show's) AOT Autograd graphs, by stage (aot_joint_graph,
     // aot_forward_graph, aot_backward_graph); each node names the captured node it computes
     // or differentiates ("captured"). Empty when the graph needed no gradients.
     std::map<std::string, nlohmann::json> aotGraphs;
@@ -30,10 +34,14 @@ struct CompileArtifacts {
     // What the toolchain made of the code, by kernel_source artifact name: llvm_ir and asm
     // (cpp), ptx and sass (cuda, sass when the toolkit has nvdisasm).
     std::map<std::string, QString> codeArtifacts;
-    CompileProvenance provenance;  // of the first graph, with line numbers of the texts above
+    CompileProvenance provenance;  // of the graph on show, with line numbers of the texts above
     std::vector<FusionStep> fusionSteps;  // as the Fusion stepper shows them
 };
 
-CompileArtifacts compileArtifacts(const RunStore& store, const QString& compileId);
+// The captured graph `graphName` of a compile (graph JSON), null when there is none.
+nlohmann::json capturedGraph(const RunStore& store, const QString& compileId, const QString& graphName);
+
+// `graphName`: the graph on show; empty or unknown, the first.
+CompileArtifacts compileArtifacts(const RunStore& store, const QString& compileId, const QString& graphName = {});
 
 }  // namespace fusescope::gui

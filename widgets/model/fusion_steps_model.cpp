@@ -16,8 +16,8 @@ std::optional<FusionStep> FusionStepFilter::step(const Event& event) {
     return FusionStep{d->step, q(d->node1), q(d->node2), q(d->kind), q(d->reason), q(d->result), d->score, d->fused};
 }
 
-std::vector<FusionStep> compileFusionSteps(const RunStore& store, const QString& compileId) {
-    FusionStepFilter filter(compileId);
+std::vector<FusionStep> compileFusionSteps(const RunStore& store, const QString& compileId, const QString& graph) {
+    FusionStepFilter filter(compileId, graph);
     std::vector<FusionStep> steps;
     for (int i : store.compileEvents(compileId.toStdString()))
         if (std::optional<FusionStep> s = filter.step(store.at(i))) steps.push_back(std::move(*s));
@@ -46,15 +46,16 @@ FusionStepsModel::FusionStepsModel(const RunStore* store, QObject* parent) : QAb
     connect(store_, &RunStore::reset, this, &FusionStepsModel::rebuild);
 }
 
-void FusionStepsModel::setCompileId(const QString& compileId) {
-    if (compileId == compileId_) return;
+void FusionStepsModel::setCompile(const QString& compileId, const QString& graph) {
+    if (compileId == compileId_ && graph == graph_) return;
     compileId_ = compileId;
+    graph_ = graph;
     rebuild();
 }
 
 void FusionStepsModel::rebuild() {
     beginResetModel();
-    filter_ = FusionStepFilter(compileId_);
+    filter_ = FusionStepFilter(compileId_, graph_);
     steps_.clear();
     for (int i : store_->compileEvents(compileId_.toStdString()))
         if (std::optional<FusionStep> s = filter_.step(store_->at(i))) steps_.push_back(std::move(*s));

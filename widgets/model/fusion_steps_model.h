@@ -1,5 +1,5 @@
 #pragma once
-// The Fusion stepper's table: the ordered fusion decisions of one compile's first graph
+// The Fusion stepper's table: the ordered fusion decisions of one graph of a compile
 // (step, the pair, kind, score, verdict, reason), following the run as it streams. Also
 // builds the scheduler-node graph as it stood after any step, for the Graph view.
 
@@ -21,19 +21,20 @@ struct FusionStep {
     bool fused = false;
 };
 
-// Picks one compile's fusion steps from its events: those of its first graph with any (later
-// graphs of the compile are not mixed in).
+// Picks one graph's fusion steps from a compile's events: those of `graph`, or without one,
+// of the first graph with any (the graphs of a compile are not mixed).
 class FusionStepFilter {
 public:
-    explicit FusionStepFilter(QString compileId = {}) : compileId_(std::move(compileId)) {}
+    explicit FusionStepFilter(QString compileId = {}, const QString& graph = {})
+        : compileId_(std::move(compileId)), graph_(graph.toStdString()) {}
     std::optional<FusionStep> step(const Event& event);  // nullopt for other events
 
 private:
     QString compileId_;
-    std::string graph_;  // the first graph with decisions
+    std::string graph_;
 };
 
-std::vector<FusionStep> compileFusionSteps(const RunStore& store, const QString& compileId);
+std::vector<FusionStep> compileFusionSteps(const RunStore& store, const QString& compileId, const QString& graph = {});
 
 // The pre-fusion nodes a node of the steps stands for: a group the steps made, its operands'
 // (recursively: buf0_buf1_buf2 is buf0, buf1 and buf2); any other node, itself.
@@ -46,7 +47,8 @@ public:
 
     explicit FusionStepsModel(const RunStore* store, QObject* parent = nullptr);
 
-    void setCompileId(const QString& compileId);
+    // One graph's steps (`graph` empty: the first graph with any).
+    void setCompile(const QString& compileId, const QString& graph = {});
     const QString& compileId() const { return compileId_; }
     const std::vector<FusionStep>& steps() const { return steps_; }
 
@@ -60,8 +62,8 @@ private:
     void append(int eventIndex);
 
     const RunStore* store_;
-    QString compileId_;
-    FusionStepFilter filter_;  // of compileId_, for the steps still to come
+    QString compileId_, graph_;
+    FusionStepFilter filter_;  // of compileId_ and graph_, for the steps still to come
     std::vector<FusionStep> steps_;
 };
 

@@ -39,7 +39,7 @@ CodePane::CodePane(SelectionContext* context, QWidget* parent) : Pane(context, p
         tabs_->addTab(view, tr(tab.title));
         tabs_->setTabVisible(tabs_->indexOf(view), std::string(tab.language) == "cpp");
     }
-    setContent(tabs_);
+    setContent(tabs_, GraphPicker::Yes);
     connect(cpp_, &CodeView::lineClicked, this,
             [this](int line) { this->context().selectSchedulerNode(this->context().provenance().bufferAtCppLine(line)); });
 }
@@ -49,6 +49,7 @@ void CodePane::showCompile(const CompileArtifacts& a) {
     QList<LineRanges> tints;
     for (const auto& n : a.provenance.preFusionNodes()) tints.append(a.provenance.cppLines(n.name));
     cpp_->tintLines(tints);
+    if (a.graphNames.size() > 1) cpp_->scrollToGraph(a.graphName);
     bool cuda = a.language == "cuda";
     std::string language = cuda ? "cuda" : "cpp";  // a compile without generated code shows the CPU's tabs
     // Real PyTorch's output code (a TORCH_TRACE log) is its Python wrapper with the kernels in it.

@@ -29,7 +29,7 @@ GraphPane::GraphPane(SelectionContext* context, QWidget* parent) : Pane(context,
     }
     code_ = new CodeView(CodeView::Language::Python, tabs_);
     tabs_->addTab(code_, tr("Code"));
-    setContent(tabs_);
+    setContent(tabs_, GraphPicker::Yes);
     connect(captured_, &GraphView::nodeClicked, context, &SelectionContext::selectGraphNode);
     connect(afterFusion_, &GraphView::nodeClicked, context, &SelectionContext::selectSchedulerNode);
     connect(captured_, &GraphView::moduleClicked, context, &SelectionContext::selectModule);

@@ -25,7 +25,7 @@ IrPane::IrPane(SelectionContext* context, QWidget* parent) : Pane(context, paren
     split->addWidget(postFusion_);
     layout->addWidget(why_);
     layout->addWidget(split, 1);
-    setContent(content);
+    setContent(content, GraphPicker::Yes);
     connect(preFusion_, &CodeView::lineClicked, this,
             [this](int line) { this->context().selectSchedulerNode(this->context().provenance().preFusionNodeAt(line)); });
     connect(postFusion_, &CodeView::lineClicked, this,
@@ -36,6 +36,8 @@ IrPane::IrPane(SelectionContext* context, QWidget* parent) : Pane(context, paren
 void IrPane::showCompile(const CompileArtifacts& a) {
     preFusion_->showText(a.preFusion);
     postFusion_->showText(a.postFusion);
+    if (a.graphNames.size() > 1)
+        for (CodeView* view : {preFusion_, postFusion_}) view->scrollToGraph(a.graphName);
 }
 
 void IrPane::showNode(const QString&, const QString& buffer) {

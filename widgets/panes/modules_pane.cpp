@@ -30,7 +30,7 @@ ModulesPane::ModulesPane(SelectionContext* context, QWidget* parent) : Pane(cont
     tree_->setExpandsOnDoubleClick(false);  // double-click expands the module in the graph
     layout->addWidget(filter_);
     layout->addWidget(tree_);
-    setContent(content);
+    setContent(content, GraphPicker::Yes);
     connect(filter_, &QLineEdit::textChanged, this, &ModulesPane::applyFilter);
     connect(tree_, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* item) {
         this->context().selectModule(item->data(0, kPathRole).toString());

@@ -2,9 +2,13 @@
 // A dock's content (RenderDoc's ICaptureViewer): it fills itself from the shared
 // SelectionContext and reports what the user picks there; the main window only lays panes
 // out. A new pane overrides showCompile, showNode and/or showModule, calls context().select...() on a
-// click, and gets one dock(...) line in MainWindow::buildDocks.
+// click, and gets one dock(...) line in MainWindow::buildDocks. A pane that shows one graph
+// of the compile asks for the graph picker: a compile with graph breaks has several, and
+// each pane can switch between them (all follow).
 
 #include <QWidget>
+
+class QComboBox;
 
 #include "selection/selection_context.h"
 
@@ -15,10 +19,14 @@ class Pane : public QWidget {
 public:
     explicit Pane(SelectionContext* context, QWidget* parent = nullptr);
 
+    enum class GraphPicker { No, Yes };
+    QComboBox* graphPicker() const { return graphPicker_; }  // null without one
+
 protected:
     SelectionContext& context() const { return *context_; }
-    // Puts `content` over the whole pane.
-    void setContent(QWidget* content);
+    // Puts `content` over the whole pane; with the graph picker above it, shown while the
+    // compile has more than one graph.
+    void setContent(QWidget* content, GraphPicker picker = GraphPicker::No);
     // The compile on show changed or gained events.
     virtual void showCompile(const CompileArtifacts&) {}
     // The selected node changed (a graph node and the scheduler node it went into).
@@ -27,7 +35,11 @@ protected:
     virtual void showModule(const QString& /*path*/) {}
 
 private:
+    void fillGraphPicker(const CompileArtifacts& compile);
+
     SelectionContext* context_;
+    QWidget* pickerRow_ = nullptr;
+    QComboBox* graphPicker_ = nullptr;
 };
 
 }  // namespace fusescope::gui

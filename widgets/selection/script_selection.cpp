@@ -1,5 +1,7 @@
 #include "selection/script_selection.h"
 
+#include <algorithm>
+
 #include <QRegularExpression>
 #include <Qsci/qsciscintilla.h>
 
@@ -17,6 +19,17 @@ ScriptSelection::ScriptSelection(QsciScintilla* editor, SelectionContext* contex
     connect(context_, &SelectionContext::moduleChanged, this, &ScriptSelection::followModule);
 }
 
+namespace {
+
+// The script line a captured node was made on (0: an input, or made elsewhere).
+int scriptLineOf(const nlohmann::json& node, const QString& scriptFile) {
+    if (!node.is_object() || qstringField(node, "op") == "placeholder" || qstringField(node, "file") != scriptFile) return 0;
+    auto line = node.find("line");
+    return line != node.end() && line->is_number_integer() ? line->get<int>() : 0;
+}
+
+}  // namespace
+
 void ScriptSelection::followCompile(const CompileArtifacts& a) {
     lineOfNode_.clear();
     nodeOrder_.clear();
@@ -26,9 +39,8 @@ void ScriptSelection::followCompile(const CompileArtifacts& a) {
         if (auto stack = node.find("nn_module_stack"); stack != node.end() && stack->is_array())
             for (const auto& scope : *stack)
                 if (scope.is_object()) classOfModule_.insert(qstringField(scope, "path"), qstringField(scope, "class"));
-        if (node.is_object() && qstringField(node, "op") != "placeholder" && qstringField(node, "file") == scriptFile_ &&
-            node.value("line", nlohmann::json()).is_number_integer()) {
-            lineOfNode_.insert(qstringField(node, "name"), node["line"].get<int>());
+        if (int line = scriptLineOf(node, scriptFile_); line > 0) {
+            lineOfNode_.insert(qstringField(node, "name"), line);
             nodeOrder_.append(qstringField(node, "name"));
         }
     }
@@ -54,13 +66,29 @@ void ScriptSelection::mark(int line) {
     }
 }
 
+bool ScriptSelection::selectNodeOfLine(int line) {
+    for (const QString& node : nodeOrder_)
+        if (lineOfNode_.value(node) == line) {
+            context_->selectGraphNode(node);
+            return true;
+        }
+    return false;
+}
+
 void ScriptSelection::onCursorLine(int line) {
     if (lineOfNode_.value(context_->graphNode()) == line + 1) return;  // already one of this line's
-    for (const QString& node : nodeOrder_)
-        if (lineOfNode_.value(node) == line + 1) {
-            context_->selectGraphNode(node);
+    if (selectNodeOfLine(line + 1)) return;
+    // A line of another graph of the compile (after a graph break) shows that graph.
+    const CompileArtifacts& compile = context_->compile();
+    for (const QString& graph : compile.graphNames) {
+        if (graph == compile.graphName) continue;
+        nlohmann::json nodes = capturedGraph(context_->store(), compile.compileId, graph).value("nodes", nlohmann::json::array());
+        if (std::any_of(nodes.begin(), nodes.end(), [&](const nlohmann::json& n) { return scriptLineOf(n, scriptFile_) == line + 1; })) {
+            context_->setGraph(graph);  // followCompile now knows its lines
+            selectNodeOfLine(line + 1);
             return;
         }
+    }
 }
 
 }  // namespace fusescope::gui

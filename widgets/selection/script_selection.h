@@ -28,6 +28,7 @@ private:
     void followModule(const QString& path);
     void mark(int line);  // 1-based; 0 clears the mark
     void onCursorLine(int line);  // 0-based, as the editor reports it
+    bool selectNodeOfLine(int line);  // 1-based: the first node of the graph on show made there
 
     static constexpr int kMarker = 0;  // the selected node's script line
     QsciScintilla* editor_;

@@ -4,22 +4,44 @@
 
 namespace fusescope::gui {
 
+namespace {
+
+// The fused group a kernel of the graph computes ("" when none does).
+QString groupOfKernel(const CompileProvenance& provenance, const QString& kernel) {
+    for (const auto& n : provenance.preFusionNodes())
+        if (provenance.kernelOf(n.name) == kernel) return provenance.fusedNodeOf(n.name);
+    return {};
+}
+
+}  // namespace
+
 SelectionContext::SelectionContext(const RunStore* store, QObject* parent) : QObject(parent), store_(store) {}
 
 void SelectionContext::setCompileId(const QString& id) {
     if (id == compileId_) return;
     compileId_ = id;
-    graphNode_.clear();
-    buffer_.clear();
-    module_.clear();
-    moduleBuffers_.clear();
+    clearNodeSelection();
     compile_ = compileArtifacts(*store_, id);
     Q_EMIT compileChanged(id);
     Q_EMIT compileShown(compile_);
 }
 
+void SelectionContext::setGraph(const QString& graphName) {
+    if (graphName == compile_.graphName || !compile_.graphNames.contains(graphName)) return;
+    clearNodeSelection();
+    compile_ = compileArtifacts(*store_, compileId_, graphName);
+    Q_EMIT compileShown(compile_);
+}
+
+void SelectionContext::clearNodeSelection() {
+    graphNode_.clear();
+    buffer_.clear();
+    module_.clear();
+    moduleBuffers_.clear();
+}
+
 void SelectionContext::refreshCompile() {
-    compile_ = compileArtifacts(*store_, compileId_);
+    compile_ = compileArtifacts(*store_, compileId_, compile_.graphName);
     Q_EMIT compileShown(compile_);
 }
 
@@ -50,11 +72,16 @@ void SelectionContext::selectSchedulerNode(const QString& node) {
 
 void SelectionContext::selectKernel(const QString& compileId, const QString& kernel) {
     setCompileId(compileId);
-    for (const auto& n : provenance().preFusionNodes())
-        if (provenance().kernelOf(n.name) == kernel) {
-            selectSchedulerNode(provenance().fusedNodeOf(n.name));
-            return;
+    QString group = groupOfKernel(provenance(), kernel);
+    // A kernel of another graph of the compile (after a graph break) shows that graph.
+    const QStringList graphs = compile_.graphNames;
+    for (const QString& graph : graphs)
+        if (group.isEmpty() && graph != compile_.graphName &&
+            !groupOfKernel(compileArtifacts(*store_, compileId_, graph).provenance, kernel).isEmpty()) {
+            setGraph(graph);
+            group = groupOfKernel(provenance(), kernel);
         }
+    if (!group.isEmpty()) selectSchedulerNode(group);
 }
 
 }  // namespace fusescope::gui

@@ -4,9 +4,11 @@
 // emits nothing, so panes that follow each other cannot loop.
 //
 // It owns what the compile on show produced (CompileArtifacts), gathered once per change, so
-// panes fill themselves from it instead of being handed data. Within a compile, the
-// selection is a captured-graph node and the scheduler node (buffer or fused group) it went
-// into; picking either sets both through the compile's provenance.
+// panes fill themselves from it instead of being handed data. A compile with graph breaks
+// has several graphs: one is on show (drawn, linked, stepped through), the first unless the
+// user picks another. Within it, the selection is a captured-graph node and the scheduler
+// node (buffer or fused group) it went into; picking either sets both through the graph's
+// provenance.
 
 #include <QObject>
 #include <QString>
@@ -24,6 +26,7 @@ public:
 
     const RunStore& store() const { return *store_; }
     const QString& compileId() const { return compileId_; }
+    const QString& graphName() const { return compile_.graphName; }
     const QString& graphNode() const { return graphNode_; }
     const QString& buffer() const { return buffer_; }
     const QString& module() const { return module_; }  // an nn.Module's path in the compile's graph
@@ -33,14 +36,18 @@ public:
     const CompileArtifacts& compile() const { return compile_; }
     const CompileProvenance& provenance() const { return compile_.provenance; }
 
-    // A new compile clears the node selection.
+    // A new compile clears the node selection and shows its first graph.
     void setCompileId(const QString& id);
+    // Shows another graph of the compile (a name of compile().graphNames); clears the node
+    // selection.
+    void setGraph(const QString& graphName);
     // Gathers the compile on show again (a live run's compile gains its IR and kernels).
     void refreshCompile();
     void setNode(const QString& graphNode, const QString& buffer);
     void selectGraphNode(const QString& node);
     void selectSchedulerNode(const QString& node);  // a buffer or fused group; "" is ignored
-    // A kernel (of the execution trace) selects its compile and the group it computes.
+    // A kernel (of the execution trace) selects its compile, the graph it belongs to and the
+    // group it computes.
     void selectKernel(const QString& compileId, const QString& kernel);
     // The pair of nodes a fusion step joins, for the panes that show both ("" when none).
     void showFusionPair(const QString& node1, const QString& node2) { Q_EMIT fusionPairChanged(node1, node2); }
@@ -63,6 +70,8 @@ Q_SIGNALS:
 
 private:
     const RunStore* store_;
+    void clearNodeSelection();
+
     QString compileId_, graphNode_, buffer_, module_;
     QStringList moduleBuffers_;
     CompileArtifacts compile_;

@@ -70,6 +70,16 @@ void CodeView::showText(const QString& text) {
     settingText_ = false;
 }
 
+int CodeView::scrollToGraph(const QString& graphName) {
+    const QString header = "# ===== " + graphName;
+    for (int line = 0; line < lines(); ++line)
+        if (text(line).startsWith(header)) {
+            setFirstVisibleLine(line);
+            return line + 1;
+        }
+    return 0;
+}
+
 void CodeView::markLines(const LineRange& range, int marker) {
     // Ranges come from events (possibly a bundle made elsewhere): only the document's lines.
     const int last = std::min(range.second, lines());

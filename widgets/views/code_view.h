@@ -24,6 +24,9 @@ public:
     // Marks the selection's lines and scrolls the first into view; empty clears.
     void highlightLines(const LineRanges& lines);
     QList<int> highlightedLines() const;  // 1-based, for tests
+    // Of a text holding several graphs (compile_artifacts.h): puts the header line of
+    // `graphName` at the top. Returns its line (1-based), 0 when there is none.
+    int scrollToGraph(const QString& graphName);
 
 Q_SIGNALS:
     // The user put the cursor on a line (click or keys); 1-based.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include <QGraphicsScene>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -12,6 +13,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include "views/elided_name.h"
 #include "views/graph_view.h"
 
 namespace fusescope::gui {
@@ -28,13 +30,17 @@ FusionStepper::FusionStepper(const RunStore* store, QWidget* parent)
     slider_->setPageStep(1);
     position_ = new QLabel(this);
     why_ = new QPushButton(tr("Why not fused?"), this);
-    why_->setToolTip(tr("Select two nodes in the diagram (Ctrl+click) and ask the engine why they are or are not one kernel"));
+    why_->setToolTip(tr("Ask the engine why the pair is or is not one kernel: click a node in the diagram and Ctrl+click a second, or pick a decision in the table"));
+    pair_ = new QLabel(this);
+    pair_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);  // a long pair is clipped, never widens the pane
     auto* controls = new QHBoxLayout;
     controls->addWidget(back_);
     controls->addWidget(slider_, 1);
     controls->addWidget(forward_);
     controls->addWidget(position_);
-    controls->addWidget(why_);
+    auto* asking = new QHBoxLayout;
+    asking->addWidget(pair_, 1);
+    asking->addWidget(why_);
 
     detail_ = new QLabel(this);
     detail_->setWordWrap(true);
@@ -65,6 +71,7 @@ FusionStepper::FusionStepper(const RunStore* store, QWidget* parent)
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(controls);
     layout->addWidget(detail_);
+    layout->addLayout(asking);
     layout->addWidget(explanation_);
     layout->addWidget(split, 1);
 
@@ -73,13 +80,14 @@ FusionStepper::FusionStepper(const RunStore* store, QWidget* parent)
     connect(slider_, &QSlider::valueChanged, this, &FusionStepper::setStep);
     connect(table_, &QTableView::clicked, this, [this](const QModelIndex& index) { setStep(index.row() + 1); });
     connect(why_, &QPushButton::clicked, this, [this] {
+        if (pairNames_.size() != 2) return;
+        showExplanation(tr("Asking the engine about %1 and %2...").arg(pairNames_[0], pairNames_[1]));
+        Q_EMIT explainRequested(pairNames_[0], pairNames_[1]);
+    });
+    // Nodes picked in the diagram make the pair; with none picked it is the step's pair.
+    connect(graph_->scene(), &QGraphicsScene::selectionChanged, this, [this] {
         QStringList picked = graph_->selectedNames();
-        if (picked.size() != 2) {
-            showExplanation(tr("Select exactly two nodes in the diagram first (Ctrl+click the second)."));
-            return;
-        }
-        showExplanation(tr("Asking the engine about %1 and %2...").arg(picked[0], picked[1]));
-        Q_EMIT explainRequested(picked[0], picked[1]);
+        setPair(picked.isEmpty() ? stepPair() : picked);
     });
     connect(graph_, &GraphView::nodeClicked, this, &FusionStepper::nodeClicked);
     // The run streams decisions after the stepper was set up: keep the controls in range.
@@ -88,8 +96,8 @@ FusionStepper::FusionStepper(const RunStore* store, QWidget* parent)
     refresh();
 }
 
-void FusionStepper::setCompile(const QString& compileId, const CompileProvenance& provenance) {
-    model_->setCompileId(compileId);
+void FusionStepper::setCompile(const QString& compileId, const QString& graph, const CompileProvenance& provenance) {
+    model_->setCompile(compileId, graph);
     provenance_ = provenance;
     step_ = -1;  // redraw even if the step number stays 0
     freshLayout_ = true;
@@ -109,11 +117,13 @@ void FusionStepper::setStep(int step) {
     if (step_ == 0) {
         table_->clearSelection();
         graph_->setHighlighted({});
+        setPair({});
         Q_EMIT stepChanged(0, {}, {});
         return;
     }
     const FusionStep& s = model_->steps()[static_cast<size_t>(step_ - 1)];
     table_->selectRow(step_ - 1);
+    setPair(stepPair());
     graph_->setHighlighted(s.fused ? QStringList{s.result} : QStringList{s.node1, s.node2});
     Q_EMIT stepChanged(step_, s.node1, s.node2);
 }
@@ -126,7 +136,7 @@ void FusionStepper::refresh() {
     back_->setEnabled(step_ > 0);
     forward_->setEnabled(step_ < count);
     position_->setText(tr("step %1 of %2").arg(step_).arg(count));
-    detail_->setText(detailText());
+    setTextElidingNames(detail_, detailText());
 }
 
 QString FusionStepper::detailText() const {
@@ -137,6 +147,24 @@ QString FusionStepper::detailText() const {
     return tr("Step %1: %2 + %3 (%4, score %5): %6. %7").arg(s.step).arg(s.node1, s.node2, s.kind).arg(s.score).arg(verdict, s.reason);
 }
 
-void FusionStepper::showExplanation(const QString& text) { explanation_->setText(text); }
+QStringList FusionStepper::stepPair() const {
+    if (step_ <= 0) return {};
+    const FusionStep& s = model_->steps()[static_cast<size_t>(step_ - 1)];
+    return {s.node1, s.node2};
+}
+
+void FusionStepper::setPair(const QStringList& pair) {
+    pairNames_ = pair.size() <= 2 ? pair : QStringList();
+    why_->setEnabled(pairNames_.size() == 2);
+    setTextElidingNames(pair_, pairText());
+}
+
+QString FusionStepper::pairText() const {
+    if (pairNames_.size() == 2) return tr("Pair: %1 + %2").arg(pairNames_[0], pairNames_[1]);
+    if (pairNames_.size() == 1) return tr("Pair: %1 + ? (Ctrl+click a second node)").arg(pairNames_[0]);
+    return tr("Pair: none (Ctrl+click two nodes)");
+}
+
+void FusionStepper::showExplanation(const QString& text) { setTextElidingNames(explanation_, text); }
 
 }  // namespace fusescope::gui

@@ -18,6 +18,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "model/json_fields.h"
+#include "views/elided_name.h"
 
 namespace fusescope::gui {
 
@@ -35,6 +36,7 @@ QString labelOf(const nlohmann::json& node) {
     QString name = qstringField(node, "name"), op = qstringField(node, "op"), target = qstringField(node, "target");
     // A call shows its target under its name, unless the name says it already ("add").
     QString label = (op == "call_function" || op == "call_method") && target != name ? name + "\n" + target : name;
+    label = elideLongNames(label);  // the tooltip has the whole name
     // A value AOT Autograd saves for backward says so, with its type and sizes.
     if (QString saved = qstringField(node, "saved"); !saved.isEmpty())
         label += "\n" + QCoreApplication::translate("GraphView", "saved %1").arg(saved);
@@ -61,6 +63,9 @@ GraphView::GraphView(QWidget* parent) : QGraphicsView(parent) {
         Q_EMIT layoutFinished();
     });
 }
+
+// The scene's items go after the view's own parts: their selection changes are nobody's news.
+GraphView::~GraphView() { scene_.blockSignals(true); }
 
 int GraphView::stableId(const QString& name) {
     auto it = ids_.find(name);
@@ -533,6 +538,11 @@ void GraphView::mousePressEvent(QMouseEvent* event) {
     if (item && item->data(kFrameRole).toBool()) item = nullptr;  // a frame's inside pans, as the background does
     if (item && event->modifiers() & Qt::ControlModifier) {
         item->setSelected(!item->isSelected());
+        // Its release is ours too: the hand-drag mode would take a press that no item
+        // accepted, after the pointer moved, for a click on the background and clear the
+        // selection.
+        toggledOnPress_ = true;
+        event->accept();
         return;
     }
     if (item) {
@@ -542,6 +552,11 @@ void GraphView::mousePressEvent(QMouseEvent* event) {
         else Q_EMIT moduleClicked(item->data(kModuleRole).toString());
     }
     QGraphicsView::mousePressEvent(event);
+}
+
+void GraphView::mouseReleaseEvent(QMouseEvent* event) {
+    if (std::exchange(toggledOnPress_, false)) return event->accept();
+    QGraphicsView::mouseReleaseEvent(event);
 }
 
 void GraphView::mouseDoubleClickEvent(QMouseEvent* event) {

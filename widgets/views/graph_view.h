@@ -28,6 +28,7 @@ class GraphView : public QGraphicsView {
     Q_OBJECT
 public:
     explicit GraphView(QWidget* parent = nullptr);
+    ~GraphView() override;
 
     // Draws a graph in the engine's graph JSON form: {"nodes": [{name, op, target, inputs,
     // group?, members?}...]}. With keepPositions, nodes keep the places they had in the
@@ -75,6 +76,7 @@ protected:
     void wheelEvent(QWheelEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
     void mouseDoubleClickEvent(QMouseEvent* event) override;
 
 private:
@@ -120,6 +122,7 @@ private:
     QString revealPending_;  // a node or module to select once the next layout is drawn
     bool layoutPending_ = false;
     bool discardLayout_ = false;  // clearGraph() came while a layout ran
+    bool toggledOnPress_ = false;  // a Ctrl+click toggled a node: its release is not a background click
     // The scene's items: visible nodes by name, collapsed modules' boxes and expanded ones'
     // frames by path.
     std::vector<QString> names_;

@@ -59,6 +59,7 @@
 #include "window/load_in_background.h"
 #include "window/preferences_dialog.h"
 #include "window/recent_files.h"
+#include "window/saved_layout.h"
 
 namespace fusescope::gui {
 
@@ -156,10 +157,9 @@ MainWindow::MainWindow(const QString& cliPath, QWidget* parent)
 
     connectTorchSide();
     buildViewMenu();  // after the docks exist
-    defaultState_ = saveState();
-    QSettings settings;
-    restoreGeometry(settings.value("window/geometry").toByteArray());
-    restoreState(settings.value("window/state").toByteArray());
+    layout_ = new SavedLayout(this, editor_);
+    connect(layout_, &SavedLayout::resetForNotFitting, this,
+            [this] { setStatus(tr("The saved window layout did not fit this screen: the default layout is back.")); });
 
     // An edited script is never lost: it is copied aside every few seconds while it differs
     // from what was last saved, and the next start restores it.
@@ -292,10 +292,7 @@ void MainWindow::buildViewMenu() {
     // Every dock can be closed; this is how it comes back.
     for (QDockWidget* d : findChildren<QDockWidget*>()) view->addAction(d->toggleViewAction());
     view->addSeparator();
-    view->addAction(tr("&Reset Layout"), this, [this] {
-        restoreState(defaultState_);
-        for (QDockWidget* d : findChildren<QDockWidget*>()) d->show();
-    });
+    view->addAction(tr("&Reset Layout"), this, [this] { layout_->reset(); });
     QMenu* language = view->addMenu(tr("&Language"));
     auto* group = new QActionGroup(language);
     const QString current = QSettings().value("ui/language").toString();
@@ -359,9 +356,11 @@ void MainWindow::buildDocks() {
     connect(traceView_, &TraceView::kernelSelected, &selection_, &SelectionContext::selectKernel);
     irDock->raise();
 
-    // First-run proportions (a saved layout replaces them): the graph docks get a good third.
-    resizeDocks({graphDock}, {560}, Qt::Horizontal);
-    resizeDocks({irDock}, {320}, Qt::Vertical);
+    // First-run proportions of the default size (a saved layout replaces them): the graph
+    // docks get 40% of the width, the IR a good third of the height.
+    resize(SavedLayout::defaultSize(*this));
+    resizeDocks({graphDock}, {width() * 2 / 5}, Qt::Horizontal);
+    resizeDocks({irDock}, {height() * 9 / 25}, Qt::Vertical);
 
     output_ = new OutputPane(&selection_, this);
     QDockWidget* outputDock = dock(this, tr("Output"), "outputDock", output_, Qt::LeftDockWidgetArea);
@@ -369,7 +368,7 @@ void MainWindow::buildDocks() {
     modules_ = new ModulesPane(&selection_, this);
     QDockWidget* modulesDock = dock(this, tr("Modules"), "modulesDock", modules_, Qt::LeftDockWidgetArea);
     splitDockWidget(compilesDock, modulesDock, Qt::Vertical);
-    resizeDocks({compilesDock}, {250}, Qt::Horizontal);  // room for the module tree's three columns
+    resizeDocks({compilesDock}, {std::max(220, width() * 9 / 50)}, Qt::Horizontal);  // room for the module tree's three columns
 }
 
 void MainWindow::connectTorchSide() {
@@ -808,9 +807,7 @@ QString MainWindow::statusText() const { return status_->text(); }
 QStringList MainWindow::recentFiles() const { return recent_->paths(); }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
-    QSettings settings;
-    settings.setValue("window/geometry", saveGeometry());
-    settings.setValue("window/state", saveState());
+    layout_->save();
     engine_.shutdown();
     event->accept();
 }

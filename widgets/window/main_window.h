@@ -34,6 +34,7 @@ class TorchCompareView;
 class GuardsView;
 class TraceView;
 class RecentFiles;
+class SavedLayout;
 class MinifyPanel;
 class CompilesPane;
 class GraphPane;
@@ -174,7 +175,6 @@ private:
     QString bundlePath_;  // the bundle of what is on show; "" when there is none yet
     QString runFileName_; // the script name the running or last run used
     ScriptSelection* scriptSelection_ = nullptr;  // the editor's part in the selection
-    QByteArray defaultState_;  // the dock layout before the saved one was restored
     QTimer annotateTimer_;  // notes are redone once per burst of events, not per event
     CompilesPane* compiles_ = nullptr;
     GraphPane* graph_ = nullptr;
@@ -189,6 +189,7 @@ private:
     CompareView* compareView_ = nullptr;
     TorchCompareView* torchCompare_ = nullptr;
     int explainRequest_ = 0;
+    SavedLayout* layout_ = nullptr;
 };
 
 }  // namespace fusescope::gui
