@@ -522,7 +522,7 @@ void Tracer::flush(const std::string& reason) {
             if (ctx_.bus)
                 ctx_.bus->emit(GraphCapturedEvent{ctx_.compileId, ctx_.function, fresh.name, graphReadable(*graph_),
                                                   graphRunnable(*graph_, fresh.name), graphTabular(*graph_),
-                                                  graphToJson(*graph_), graph_->opCount(), reason});
+                                                  graphToJson(*graph_), graph_->opCount(), reason, ctx_.backend->name()});
             recordCapture(fresh.name);
             CompileRequest request{ctx_.compileId, ctx_.function, fresh.name, ctx_.logger, ctx_.bus};
             for (const Tensor& input : inputs_)

@@ -69,7 +69,8 @@ struct Payload {
     json operator()(const GraphCapturedEvent& e) const {
         return {{"compile_id", e.compileId}, {"function", e.function}, {"graph_name", e.graphName},
                 {"readable", e.readable}, {"runnable", e.runnable},
-                {"tabular", e.tabular}, {"graph", e.graph}, {"op_count", e.opCount}, {"break_reason", e.breakReason}};
+                {"tabular", e.tabular}, {"graph", e.graph}, {"op_count", e.opCount}, {"break_reason", e.breakReason},
+                {"backend", e.backend}};
     }
     json operator()(const GuardsEvent& e) const {
         return {{"compile_id", e.compileId}, {"guards", e.guards}, {"lines", e.lines}};

@@ -51,6 +51,7 @@ struct GraphCapturedEvent {
     nlohmann::json graph;  // nodes with provenance (graph/graph_json.h)
     int opCount = 0;
     std::string breakReason;  // why this graph ended early; empty when it ran to return
+    std::string backend;      // what compiles it (inductor, eager, ...); empty when unknown
 };
 
 struct GuardsEvent {

@@ -179,7 +179,7 @@ std::optional<Event> eventFromJson(const json& j) {
         auto graph = j.find("graph");
         return GraphCapturedEvent{text(j, "compile_id"), text(j, "function"), text(j, "graph_name"), text(j, "readable"),
                                   text(j, "runnable"), text(j, "tabular"), graph == j.end() ? json() : *graph,
-                                  number<int>(j, "op_count"), text(j, "break_reason")};
+                                  number<int>(j, "op_count"), text(j, "break_reason"), text(j, "backend")};
     }
     if (type == "guards") return guards(j);
     if (type == "guard_failure") return GuardFailureEvent{text(j, "compile_id"), text(j, "function"), texts(j, "reasons")};

@@ -8,10 +8,12 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QScreen>
+#include <QProcess>
 #include <QSettings>
 #include <QMimeData>
 #include <QUrl>
 #include <QRegularExpression>
+#include <QImage>
 #include <QLabel>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -121,6 +123,55 @@ private slots:
         selection.selectKernel("1/0", kernel);
         QCOMPARE(selection.graphName(), graphs[0]);
         QCOMPARE(selection.buffer(), compileArtifacts(window.store(), "1/0", graphs[0]).provenance.fusedNodeOf("buf0"));
+    }
+
+    // A bundle opens on its first compile (every pane filled), the Backend picker saying what
+    // compiled it.
+    void aBundleOpensOnItsFirstCompileAndSaysItsBackend() {
+        QTemporaryDir dir;
+        QString bundle = dir.filePath("seed000.fscope");
+        QProcess cli;
+        cli.start(QString::fromStdString(test::cliPath()),
+                  {"run", QString::fromStdString(test::sourcePath("tests/golden/inductor/seed000_fn.py")), "--bundle", bundle});
+        QVERIFY(cli.waitForFinished(60000));
+        QCOMPARE(cli.exitCode(), 0);
+        MainWindow window(QString::fromStdString(test::cliPath()));
+        QCOMPARE(window.backendText(), QString("as the script says"));
+        QVERIFY(window.openFile(bundle));
+        QCOMPARE(window.selection().compileId(), QString("0/0"));
+        QCOMPARE(window.fusionStepper()->stepCount(), 2);
+        QVERIFY(window.postFusionView()->text().contains("buf0_buf1"));
+        QTRY_VERIFY_WITH_TIMEOUT(!window.graphView()->layoutPending() && window.graphView()->nodeCount() == 6, 10000);
+        QCOMPARE(window.backendText(), QString("as the script says (ran: inductor)"));
+    }
+
+    // `fusescope --run --view fusion --screenshot` on a big graph: the picture is taken once
+    // every view is ready, and the step it opens on is drawn with its pair in view, though the
+    // Fusion dock was behind the Graph dock while its layout ran.
+    void aScreenshotOfTheFusionViewOfABigGraphShowsItsStep() {
+        MainWindow window(QString::fromStdString(test::cliPath()));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.openFile(QString::fromStdString(test::sourcePath("tests/gui/fixtures/wide_chain.py"))));
+        QTemporaryDir dir;
+        int status = -1;
+        bool readyAtGrab = false;
+        connect(&window.engine(), &EngineClient::answered, &window, [&window] { window.showView("fusion"); });  // as main() does
+        screenshotWhenDone(window, dir.filePath("big.png"), true, [&](int s) {
+            status = s;
+            readyAtGrab = window.viewsReady();
+        });
+        window.runScript();
+        QTRY_COMPARE_WITH_TIMEOUT(status, 0, 60000);
+        QVERIFY(readyAtGrab);
+        QVERIFY(QImage(dir.filePath("big.png")).width() > 0);
+        FusionStepper* stepper = window.fusionStepper();
+        QVERIFY2(stepper->step() > 50, qPrintable(QString::number(stepper->step())));
+        GraphView* graph = stepper->graphView();
+        QCOMPARE(graph->highlighted().size(), 1);  // fused: the group the step made
+        QPoint centre = graph->nodeCentre(graph->highlighted().first());
+        QVERIFY2(graph->viewport()->rect().contains(centre),
+                 qPrintable(QString("(%1, %2) outside %3x%4").arg(centre.x()).arg(centre.y()).arg(graph->viewport()->width()).arg(graph->viewport()->height())));
     }
 
     // A fused name of 120 parts is shown shortened (whole in its tooltip): the window keeps

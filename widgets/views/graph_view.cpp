@@ -196,6 +196,7 @@ void GraphView::clearGraph() {
 
 void GraphView::clearScene() {
     scene_.clear();
+    scene_.setSceneRect(QRectF());  // empty: no scroll range
     items_.clear();
     moduleBoxes_.clear();
     frames_.clear();
@@ -245,7 +246,12 @@ void GraphView::draw(const Pending& pending) {
         names_.push_back(pending.names[i]);
     }
     drawFrames(pending, boxes);
+    // The scene's own bounds grow only at the next event loop turn: until then the view
+    // could not scroll to a node outside the previous drawing's.
+    scene_.setSceneRect(scene_.itemsBoundingRect().adjusted(-20, -20, 20, 20));
     applyHighlight();
+    followPlacement_ = true;
+    fitted_ = pending.fit;
     if (pending.fit) fitAll();
     if (!revealPending_.isEmpty()) {
         QGraphicsItem* item = items_.value(revealPending_);
@@ -496,12 +502,23 @@ bool GraphView::exportImage(const QString& path, QString* error) {
     return true;
 }
 
+void GraphView::resizeEvent(QResizeEvent* event) {
+    QGraphicsView::resizeEvent(event);
+    if (!followPlacement_) return;
+    if (fitted_) fitAll();
+    QList<QGraphicsItem*> selected = scene_.selectedItems();
+    if (!selected.isEmpty()) centerOn(selected.first());
+    else showHighlighted();
+}
+
 void GraphView::wheelEvent(QWheelEvent* event) {
+    followPlacement_ = false;
     double factor = event->angleDelta().y() > 0 ? 1.15 : 1 / 1.15;
     scale(factor, factor);
 }
 
 void GraphView::keyPressEvent(QKeyEvent* event) {
+    followPlacement_ = false;
     bool isModule = false;
     QString selected = selectedModuleOrNode(&isModule);
     if (event->key() == Qt::Key_F) {
@@ -534,6 +551,7 @@ static QGraphicsItem* pickedItem(QGraphicsItem* item) {
 }
 
 void GraphView::mousePressEvent(QMouseEvent* event) {
+    followPlacement_ = false;
     QGraphicsItem* item = pickedItem(itemAt(event->pos()));
     if (item && item->data(kFrameRole).toBool()) item = nullptr;  // a frame's inside pans, as the background does
     if (item && event->modifiers() & Qt::ControlModifier) {

@@ -77,6 +77,7 @@ protected:
     void keyPressEvent(QKeyEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
     void mouseDoubleClickEvent(QMouseEvent* event) override;
 
 private:
@@ -122,7 +123,12 @@ private:
     QString revealPending_;  // a node or module to select once the next layout is drawn
     bool layoutPending_ = false;
     bool discardLayout_ = false;  // clearGraph() came while a layout ran
-    bool toggledOnPress_ = false;  // a Ctrl+click toggled a node: its release is not a background click
+    bool toggledOnPress_ = false;
+    // Until the user zooms or pans, a resize (a hidden dock raised: its view had another size
+    // when it was drawn) fits again when the drawing was fitted, and brings the selected or
+    // highlighted node back into view.
+    bool followPlacement_ = false;
+    bool fitted_ = false;  // a Ctrl+click toggled a node: its release is not a background click
     // The scene's items: visible nodes by name, collapsed modules' boxes and expanded ones'
     // frames by path.
     std::vector<QString> names_;

@@ -495,6 +495,14 @@ bool MainWindow::openBundle(const QString& path) {
     store_.replace(std::move(run));  // the panes reload
     bundlePath_ = path;
     recent_->add(path);
+    // The run's first compile on show, and the backend it was compiled with in the picker.
+    for (const Event& e : store_.events())
+        if (const auto* started = std::get_if<CompileStartedEvent>(&e)) {
+            selection_.setCompileId(QString::fromStdString(started->compileId));
+            break;
+        }
+    if (!setBackend(QString::fromStdString(bundle.manifest.options.value("backend", "")))) setBackend({});
+    showBackendsUsed();
     runFileName_ = QString::fromStdString(bundle.manifest.script);
     scriptSelection_->setScriptFile(runFileName_);
     annotateScript();
@@ -510,16 +518,25 @@ void MainWindow::openInBackground(const QString& path, const QString& title, con
     loadInBackground<Run>(
         this, [load, file = path.toStdString()] { return load(file); },
         [this, path, show](Run run) {
+            --loadsPending_;
             progress_->setVisible(false);
             (this->*show)(path, std::move(run));
         },
         [this, path, title](const QString& error) {
+            --loadsPending_;
             progress_->setVisible(false);
             setStatus(tr("Cannot open %1").arg(path));
             QMessageBox::critical(this, title, tr("Cannot open %1:\n%2").arg(path, error));
         });
+    ++loadsPending_;
     progress_->setVisible(true);
     setStatus(opening);
+}
+
+bool MainWindow::viewsReady() const {
+    if (engine_.activeRun() || loadsPending_ > 0 || torchSide_.isBusy() || traceView_->indexPending()) return false;
+    const QList<GraphView*> graphs = findChildren<GraphView*>();
+    return std::none_of(graphs.begin(), graphs.end(), [](const GraphView* g) { return g->layoutPending(); });
 }
 
 bool MainWindow::openTorchTrace(const QString& path) {
@@ -669,7 +686,18 @@ void MainWindow::onRunFinished(bool ok, const QString& message) {
     if (QFile::exists(bundle)) bundlePath_ = bundle;
     setStatus(ok ? tr("Finished: %1 events").arg(store_.eventCount()) : message);
     if (!selection_.compileId().isEmpty()) selection_.refreshCompile();
+    showBackendsUsed();
 }
+
+void MainWindow::showBackendsUsed() {
+    QStringList used;
+    for (const Event& e : store_.events())
+        if (const auto* captured = std::get_if<GraphCapturedEvent>(&e); captured && !captured->backend.empty())
+            if (QString name = QString::fromStdString(captured->backend); !used.contains(name)) used << name;
+    backend_->setItemText(0, used.isEmpty() ? tr("as the script says") : tr("as the script says (ran: %1)").arg(used.join(", ")));
+}
+
+QString MainWindow::backendText() const { return backend_->currentText(); }
 
 void MainWindow::onMinifyFinished(const nlohmann::json* result, const QString& message) {
     minifyRequest_ = 0;

@@ -60,6 +60,10 @@ public:
     void runScript();  // Ctrl+R
     // Picks the backend runs use ("" = what the script says); false for an unknown one.
     bool setBackend(const QString& name);
+    QString backendText() const;  // the Backend picker as shown
+    // Nothing is still coming or being laid out: no run, no file being read, no graph layout
+    // or trace index on a worker thread. What a screenshot waits for.
+    bool viewsReady() const;
     // Runs cuda tensors on the CPU while generating their CUDA kernels (the Device picker's
     // "cuda (GPU code only)").
     void setGpuCodegenOnly(bool on);
@@ -144,6 +148,7 @@ private:
     void showProfilerTrace(const QString& path, ProfilerTraceRun run);
     void saveScript();
     void setStatus(const QString& text);
+    void showBackendsUsed();  // in the Backend picker: what compiled the run on show
     void setBusy(bool busy);      // the status bar's progress and Cancel while a run works
     void annotateScript();        // errors, graph breaks and recompiles under their lines
     void autosave();          // copies an edited script aside (timer)
@@ -189,6 +194,7 @@ private:
     CompareView* compareView_ = nullptr;
     TorchCompareView* torchCompare_ = nullptr;
     int explainRequest_ = 0;
+    int loadsPending_ = 0;  // files being read on a worker thread
     SavedLayout* layout_ = nullptr;
 };
 

@@ -9,17 +9,35 @@
 
 namespace fusescope::gui {
 
+namespace {
+
+// Polls until every view is ready (graph layouts and the trace index run on worker threads),
+// then grabs. A view that never settles (a stuck layout) still gets its picture after a while.
+void grabWhenReady(MainWindow& window, const QString& path, std::function<void(int)> done, int status) {
+    constexpr int kPollMs = 50, kGiveUpMs = 120000;
+    auto waited = std::make_shared<int>(0);
+    auto* poll = new QTimer(&window);
+    QObject::connect(poll, &QTimer::timeout, &window, [&window, path, done, status, waited, poll] {
+        *waited += kPollMs;
+        bool ready = window.viewsReady();
+        if (!ready && *waited < kGiveUpMs) return;
+        if (!ready) std::fprintf(stderr, "fusescope: views still busy after %d s; taking the screenshot anyway\n", kGiveUpMs / 1000);
+        poll->deleteLater();
+        bool saved = window.grab().save(path);  // grab() paints every widget afresh
+        if (!saved) std::fprintf(stderr, "fusescope: cannot write %s\n", qPrintable(path));
+        done(saved ? status : 1);
+    });
+    poll->start(kPollMs);
+}
+
+}  // namespace
+
 void screenshotWhenDone(MainWindow& window, const QString& path, bool running, std::function<void(int)> done) {
-    // Grab once the views have painted and the graph layouts (worker threads) are drawn.
     auto grabbed = std::make_shared<bool>(false);
     auto grab = [&window, path, done, grabbed](int status) {
         if (*grabbed) return;
         *grabbed = true;
-        QTimer::singleShot(1000, &window, [&window, path, done, status] {
-            bool saved = window.grab().save(path);
-            if (!saved) std::fprintf(stderr, "fusescope: cannot write %s\n", qPrintable(path));
-            done(saved ? status : 1);
-        });
+        grabWhenReady(window, path, done, status);
     };
     auto ended = [&window, grab] {
         // --view minify: the minifier runs after the run; --under-torch: PyTorch's run may end later

@@ -1,7 +1,8 @@
 #pragma once
 // `fusescope --screenshot FILE`: when the window's run ends (answered, failed, or the engine
-// died), waits for the views to paint, saves the window as PNG and reports done(status):
-// 0, or 1 when the engine died or the file could not be written.
+// died), waits until every view is ready (MainWindow::viewsReady: no graph layout or trace
+// index still running), saves the window as PNG and reports done(status): 0, or 1 when the
+// engine died or the file could not be written.
 
 #include <functional>
 
