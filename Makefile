@@ -27,8 +27,8 @@ test: build
 # headless CLI on the quickstart example instead.
 run: build
 	@if [ -x $(BUILD_DIR)/bin/fusescope ] && [ -n "$$DISPLAY$$WAYLAND_DISPLAY" ]; then \
-	  echo "$(BUILD_DIR)/bin/fusescope $(GUI_EXAMPLE) --backend inductor --run"; \
-	  $(BUILD_DIR)/bin/fusescope $(GUI_EXAMPLE) --backend inductor --run; \
+	  echo "$(BUILD_DIR)/bin/fusescope $(GUI_EXAMPLE) --run"; \
+	  $(BUILD_DIR)/bin/fusescope $(GUI_EXAMPLE) --run; \
 	else \
 	  echo "make run: no display or no GUI build; running $(EXAMPLE) headless"; \
 	  $(BUILD_DIR)/bin/fusescope-cli run $(EXAMPLE) --logs recompiles --report; \

@@ -98,6 +98,7 @@ private slots:
         QCOMPARE(graphPane->graphPicker()->count(), 3);
         QCOMPARE(graphPane->graphPicker()->currentText(), QString("__compiled_fn_2 (1 of 3)"));
         QCOMPARE(window.fusionStepper()->stepCount(), 1);  // the sum's reduction meets the comparison
+        QCOMPARE(window.findChild<FusionPane*>()->emptyNote(), QString());
 
         // The Fusion pane's picker shows the second graph everywhere: drawn, stepped (it has no
         // decisions of its own) and picked in every other pane's picker.
@@ -520,6 +521,16 @@ private slots:
         QSignalSpy answered(&window.engine(), &EngineClient::answered);
         window.runScript();
         QVERIFY(answered.wait(60000));
+        // The script compiles with backend="eager": the loop-IR panes say why they are empty.
+        const QString eagerNote = "Backend eager makes no loop IR, fusion or generated code: pick inductor in the Backend "
+                                  "picker (or write torch.compile(backend=\"inductor\")) and run again.";
+        for (const char* pane : {"fusescope::gui::IrPane", "fusescope::gui::CodePane", "fusescope::gui::FusionPane"}) {
+            Pane* shown = nullptr;
+            for (Pane* p : window.findChildren<Pane*>())
+                if (QString(p->metaObject()->className()) == pane) shown = p;
+            QVERIFY2(shown, pane);
+            QCOMPARE(shown->emptyNote(), eagerNote);
+        }
         QTableView* breaks = window.graphBreaksView();
         QCOMPARE(breaks->model()->rowCount(), 4);
         QModelIndex second = breaks->model()->index(1, 1);

@@ -17,6 +17,15 @@ int add(QString& to, const std::string& graph, const std::string& text) {
 
 }  // namespace
 
+QString whyNoLoopIr(const CompileArtifacts& a) {
+    if (a.compileId.isEmpty()) return QObject::tr("No compile on show: run the script (Ctrl+R), or pick a compile in Compiles.");
+    if (!a.preFusion.isEmpty()) return {};
+    if (!a.backend.isEmpty() && a.backend != "inductor")
+        return QObject::tr("Backend %1 makes no loop IR, fusion or generated code: pick inductor in the Backend picker "
+                           "(or write torch.compile(backend=\"inductor\")) and run again.").arg(a.backend);
+    return {};
+}
+
 nlohmann::json capturedGraph(const RunStore& store, const QString& compileId, const QString& graphName) {
     for (int i : store.compileEvents(compileId.toStdString()))
         if (const auto* captured = std::get_if<GraphCapturedEvent>(&store.at(i)); captured && captured->graphName == graphName.toStdString())
@@ -36,7 +45,10 @@ CompileArtifacts compileArtifacts(const RunStore& store, const QString& compileI
         const Event& e = store.at(i);
         if (const auto* captured = std::get_if<GraphCapturedEvent>(&e)) {
             add(a.graphs, captured->graphName, captured->readable);
-            if (captured->graphName == shown) a.graph = captured->graph;
+            if (captured->graphName == shown) {
+                a.graph = captured->graph;
+                a.backend = QString::fromStdString(captured->backend);
+            }
         } else if (const auto* ir = std::get_if<IrDumpEvent>(&e)) {
             bool onShow = ir->graph == shown;
             if (ir->stage == "ir_pre_fusion") {

@@ -21,6 +21,7 @@ struct CompileArtifacts {
     QString compileId;
     QStringList graphNames;  // the compile's captured graphs, in order
     QString graphName;       // the one on show: drawn, linked, stepped through
+    QString backend;         // what compiled it ("" when the events do not say)
     QString graphs;          // fx_graph_readable of each graph
     nlohmann::json graph;    // the graph on show's nodes (graph JSON), null when none
     // A training graph's (the graph on show's) AOT Autograd graphs, by stage (aot_joint_graph,
@@ -37,6 +38,10 @@ struct CompileArtifacts {
     CompileProvenance provenance;  // of the graph on show, with line numbers of the texts above
     std::vector<FusionStep> fusionSteps;  // as the Fusion stepper shows them
 };
+
+// Why the compile has no loop IR, fusion or generated code to show, in words that say what
+// to do; "" when it has them (or may still get them: inductor still compiling).
+QString whyNoLoopIr(const CompileArtifacts& compile);
 
 // The captured graph `graphName` of a compile (graph JSON), null when there is none.
 nlohmann::json capturedGraph(const RunStore& store, const QString& compileId, const QString& graphName);

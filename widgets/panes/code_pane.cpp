@@ -45,6 +45,7 @@ CodePane::CodePane(SelectionContext* context, QWidget* parent) : Pane(context, p
 }
 
 void CodePane::showCompile(const CompileArtifacts& a) {
+    showEmptyNote(whyNoLoopIr(a));
     cpp_->showText(a.source);
     QList<LineRanges> tints;
     for (const auto& n : a.provenance.preFusionNodes()) tints.append(a.provenance.cppLines(n.name));

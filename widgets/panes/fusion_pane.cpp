@@ -12,6 +12,9 @@ FusionPane::FusionPane(SelectionContext* context, QWidget* parent)
             [context](int, const QString& node1, const QString& node2) { context->showFusionPair(node1, node2); });
 }
 
-void FusionPane::showCompile(const CompileArtifacts& a) { stepper_->setCompile(a.compileId, a.graphName, a.provenance); }
+void FusionPane::showCompile(const CompileArtifacts& a) {
+    showEmptyNote(whyNoLoopIr(a));
+    stepper_->setCompile(a.compileId, a.graphName, a.provenance);
+}
 
 }  // namespace fusescope::gui

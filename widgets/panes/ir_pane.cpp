@@ -34,6 +34,7 @@ IrPane::IrPane(SelectionContext* context, QWidget* parent) : Pane(context, paren
 }
 
 void IrPane::showCompile(const CompileArtifacts& a) {
+    showEmptyNote(whyNoLoopIr(a));
     preFusion_->showText(a.preFusion);
     postFusion_->showText(a.postFusion);
     if (a.graphNames.size() > 1)

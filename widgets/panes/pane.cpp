@@ -34,8 +34,25 @@ void Pane::setContent(QWidget* content, GraphPicker picker) {
         connect(graphPicker_, &QComboBox::activated, this, [this](int index) { context_->setGraph(graphPicker_->itemData(index).toString()); });
         layout->addWidget(pickerRow_);
     }
+    content_ = content;
+    emptyNote_ = new QLabel(this);
+    emptyNote_->setObjectName("emptyNote");
+    emptyNote_->setWordWrap(true);
+    emptyNote_->setAlignment(Qt::AlignCenter);
+    emptyNote_->setMargin(24);
+    emptyNote_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    emptyNote_->hide();
     layout->addWidget(content, 1);
+    layout->addWidget(emptyNote_, 1);
 }
+
+void Pane::showEmptyNote(const QString& note) {
+    emptyNote_->setText(note);
+    emptyNote_->setVisible(!note.isEmpty());
+    content_->setVisible(note.isEmpty());
+}
+
+QString Pane::emptyNote() const { return emptyNote_ && !emptyNote_->isHidden() ? emptyNote_->text() : QString(); }
 
 void Pane::fillGraphPicker(const CompileArtifacts& a) {
     if (!graphPicker_) return;

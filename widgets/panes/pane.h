@@ -9,6 +9,7 @@
 #include <QWidget>
 
 class QComboBox;
+class QLabel;
 
 #include "selection/selection_context.h"
 
@@ -21,12 +22,15 @@ public:
 
     enum class GraphPicker { No, Yes };
     QComboBox* graphPicker() const { return graphPicker_; }  // null without one
+    QString emptyNote() const;  // why the pane is empty, as shown ("" while it shows content)
 
 protected:
     SelectionContext& context() const { return *context_; }
     // Puts `content` over the whole pane; with the graph picker above it, shown while the
     // compile has more than one graph.
     void setContent(QWidget* content, GraphPicker picker = GraphPicker::No);
+    // Says why there is nothing to show, in place of the content; "" shows the content again.
+    void showEmptyNote(const QString& note);
     // The compile on show changed or gained events.
     virtual void showCompile(const CompileArtifacts&) {}
     // The selected node changed (a graph node and the scheduler node it went into).
@@ -39,6 +43,8 @@ private:
 
     SelectionContext* context_;
     QWidget* pickerRow_ = nullptr;
+    QWidget* content_ = nullptr;
+    QLabel* emptyNote_ = nullptr;
     QComboBox* graphPicker_ = nullptr;
 };
 

@@ -140,7 +140,7 @@ void FusionStepper::refresh() {
 }
 
 QString FusionStepper::detailText() const {
-    if (stepCount() == 0) return tr("No fusion decisions in this compile.");
+    if (stepCount() == 0) return tr("No fusion decisions in this graph.");
     if (step_ <= 0) return tr("Before fusion: %n scheduler node(s).", nullptr, static_cast<int>(provenance_.preFusionNodes().size()));
     const FusionStep& s = model_->steps()[static_cast<size_t>(step_ - 1)];
     QString verdict = s.fused ? tr("fused into %1").arg(s.result) : tr("not fused");
