@@ -21,6 +21,13 @@
 #include <QTest>
 #include <QTableView>
 #include <QTreeView>
+#include <QHeaderView>
+#include <QPlainTextEdit>
+#include <QTextBlock>
+#include <QTextLayout>
+#include "model/compiles_model.h"
+#include "model/graph_breaks_model.h"
+#include "model/logs_model.h"
 
 #include "bundle/bundle_reader.h"
 #include "toolchain/cuda/cuda_compiler.h"
@@ -551,6 +558,38 @@ private slots:
         QCOMPARE(logsDock->findChild<QTableView*>()->model()->rowCount(), 4);
         artifact->setCurrentIndex(0);
         QCOMPARE(logsDock->findChild<QTableView*>()->model()->rowCount(), all);
+
+        // A multi-line record (GUARDS:) is one row saying how many lines follow; selected, it
+        // is shown whole under the table.
+        artifact->setCurrentIndex(artifact->findText("guards"));
+        QTableView* logTable = logsDock->findChild<QTableView*>();
+        QModelIndex guards = logTable->model()->index(0, LogsModel::MessageColumn);
+        QVERIFY2(guards.data().toString().startsWith("GUARDS: … (+"), qPrintable(guards.data().toString()));
+        logTable->setCurrentIndex(guards);
+        auto* record = logsDock->findChild<QPlainTextEdit*>("logRecord");
+        QCOMPARE(record->toPlainText(), guards.data(Qt::ToolTipRole).toString());
+        QVERIFY2(record->toPlainText().count('\n') >= 1, qPrintable(record->toPlainText()));
+        artifact->setCurrentIndex(0);
+
+        // Sizing: the break's reason is not cut while the source line takes the width; every
+        // column of Compiles shows in its dock; Output does not wrap a printed tensor.
+        window.resize(1500, 950);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.findChild<QDockWidget*>("breaksDock")->raise();
+        QTRY_VERIFY(breaks->isVisible());
+        const QString reason = breaks->model()->index(1, GraphBreaksModel::ReasonColumn).data().toString();
+        QVERIFY2(breaks->columnWidth(GraphBreaksModel::ReasonColumn) > breaks->fontMetrics().horizontalAdvance(reason),
+                 qPrintable(QString::number(breaks->columnWidth(GraphBreaksModel::ReasonColumn))));
+        QTreeView* compiles = window.compilesView();
+        QHeaderView* header = compiles->header();
+        QVERIFY2(header->sectionViewportPosition(CompilesModel::HitsColumn) + header->sectionSize(CompilesModel::HitsColumn) <=
+                     compiles->viewport()->width(),
+                 qPrintable(QString("%1 + %2 > %3").arg(header->sectionViewportPosition(CompilesModel::HitsColumn))
+                                .arg(header->sectionSize(CompilesModel::HitsColumn)).arg(compiles->viewport()->width())));
+        auto* output = window.findChild<QDockWidget*>("outputDock")->findChild<QPlainTextEdit*>();
+        output->setPlainText(QString("tensor([%1])").arg(QString("0.1234, ").repeated(40)));
+        QCOMPARE(output->document()->firstBlock().layout()->lineCount(), 1);
 
         // Each break is noted under its line in the editor.
         QCOMPARE(window.editor()->annotation(14),

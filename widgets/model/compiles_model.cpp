@@ -195,7 +195,7 @@ QVariant CompilesModel::data(const QModelIndex& index, int role) const {
     if (index.internalId() != 0)
         return compileData(functions_[index.internalId() - 1].compiles[index.row()], index.column(), role);
     const Function& f = functions_[index.row()];
-    if (role == Qt::DisplayRole && index.column() == NameColumn) return f.name;
+    if ((role == Qt::DisplayRole || role == Qt::ToolTipRole) && index.column() == NameColumn) return f.name;  // tooltip: an elided name whole
     return compileData(summary(f), index.column(), role);
 }
 
@@ -221,13 +221,15 @@ QVariant CompilesModel::compileData(const Compile& c, int column, int role) {
 }
 
 QVariant CompilesModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section == TimeColumn)
+        return tr("Compile time in milliseconds: capture, lowering, scheduling, code generation and the C++ compiler");
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
     switch (section) {
         case NameColumn: return tr("Function / compile");
         case StatusColumn: return tr("Status");
         case GraphsColumn: return tr("Graphs");
         case OpsColumn: return tr("Ops");
-        case TimeColumn: return tr("Compile time (ms)");
+        case TimeColumn: return tr("ms");
         case HitsColumn: return tr("Hits");
     }
     return {};

@@ -58,7 +58,13 @@ QVariant LogsModel::data(const QModelIndex& index, int role) const {
         case LevelColumn: return levelText(row.level);
         case CompileIdColumn: return row.compileId;
         case NameColumn: return row.name;
-        case MessageColumn: return row.message.section(QLatin1Char('\n'), 0, 0);
+        case MessageColumn: {
+            // One line per row; the record's other lines are counted (the Logs pane shows it whole).
+            qsizetype more = row.message.trimmed().count(QLatin1Char('\n'));
+            QString first = row.message.section(QLatin1Char('\n'), 0, 0);
+            if (more == 0) return first;
+            return more == 1 ? tr("%1 … (+1 line)").arg(first) : tr("%1 … (+%2 lines)").arg(first).arg(more);
+        }
     }
     return {};
 }

@@ -1,5 +1,6 @@
 #include "panes/compiles_pane.h"
 
+#include <QHeaderView>
 #include <QTabWidget>
 #include <QTreeView>
 
@@ -16,6 +17,14 @@ CompilesPane::CompilesPane(SelectionContext* context, QWidget* parent)
       tabs_(new QTabWidget(this)) {
     view_->setModel(model_);
     view_->setUniformRowHeights(true);
+    // Status and the numbers fit their contents; the function name takes what is left (its
+    // tooltip has it whole), so a narrow dock still shows ops and compile time.
+    QHeaderView* header = view_->header();
+    header->setStretchLastSection(false);
+    header->setSectionResizeMode(QHeaderView::ResizeToContents);
+    header->setSectionResizeMode(CompilesModel::NameColumn, QHeaderView::Stretch);
+    header->setMinimumSectionSize(24);
+    view_->setIndentation(12);
     tabs_->addTab(view_, tr("Functions"));
     tabs_->addTab(stacks_, tr("Call stacks"));
     tabs_->setTabToolTip(1, tr("Each compile under the calls that led to it, outermost first"));

@@ -9,7 +9,16 @@ namespace fusescope::gui {
 
 GraphBreaksPane::GraphBreaksPane(SelectionContext* context, QWidget* parent) : Pane(context, parent), view_(new QTableView(this)) {
     view_->setModel(new GraphBreaksModel(&context->store(), this));
-    view_->horizontalHeader()->setStretchLastSection(true);
+    // The reason is what the user reads: it takes the room; the source line (tooltip: whole)
+    // gets what is left of a third, the rest fit their contents.
+    QHeaderView* header = view_->horizontalHeader();
+    header->setStretchLastSection(false);
+    header->setSectionResizeMode(QHeaderView::ResizeToContents);
+    header->setSectionResizeMode(GraphBreaksModel::ReasonColumn, QHeaderView::Stretch);
+    header->setSectionResizeMode(GraphBreaksModel::SourceColumn, QHeaderView::Interactive);
+    header->resizeSection(GraphBreaksModel::SourceColumn, 220);
+    view_->setWordWrap(false);
+    view_->setTextElideMode(Qt::ElideRight);
     view_->verticalHeader()->hide();
     view_->setSelectionBehavior(QAbstractItemView::SelectRows);
     setContent(view_);

@@ -3,7 +3,10 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QFontDatabase>
 #include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -64,7 +67,25 @@ LogsPane::LogsPane(SelectionContext* context, QWidget* parent) : Pane(context, p
     table->horizontalHeader()->setStretchLastSection(true);
     table->verticalHeader()->hide();
     table->setWordWrap(false);
-    layout->addWidget(table);
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table->setSelectionMode(QAbstractItemView::SingleSelection);
+    // The selected record whole (GUARDS:, a graph's code: many lines) under the table.
+    auto* record = new QPlainTextEdit(this);
+    record->setObjectName("logRecord");
+    record->setReadOnly(true);
+    record->setLineWrapMode(QPlainTextEdit::NoWrap);
+    record->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    record->setPlaceholderText(tr("Select a record to read it whole"));
+    connect(table->selectionModel(), &QItemSelectionModel::currentRowChanged, record, [record](const QModelIndex& current) {
+        record->setPlainText(current.siblingAtColumn(LogsModel::MessageColumn).data(Qt::ToolTipRole).toString());
+    });
+    connect(filter, &QAbstractItemModel::modelReset, record, &QPlainTextEdit::clear);
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(table);
+    split->addWidget(record);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+    layout->addWidget(split);
 }
 
 }  // namespace fusescope::gui

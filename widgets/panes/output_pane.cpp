@@ -13,6 +13,7 @@ const ScriptOutputEvent* scriptOutput(const Event& event) { return std::get_if<S
 
 OutputPane::OutputPane(SelectionContext* context, QWidget* parent) : Pane(context, parent), text_(new QPlainTextEdit(this)) {
     text_->setReadOnly(true);
+    text_->setLineWrapMode(QPlainTextEdit::NoWrap);  // a printed tensor keeps its rows; scroll sideways
     text_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     setContent(text_);
     const RunStore* store = &context->store();

@@ -368,7 +368,7 @@ void MainWindow::buildDocks() {
     modules_ = new ModulesPane(&selection_, this);
     QDockWidget* modulesDock = dock(this, tr("Modules"), "modulesDock", modules_, Qt::LeftDockWidgetArea);
     splitDockWidget(compilesDock, modulesDock, Qt::Vertical);
-    resizeDocks({compilesDock}, {std::max(220, width() * 9 / 50)}, Qt::Horizontal);  // room for the module tree's three columns
+    resizeDocks({compilesDock}, {std::max(300, width() * 21 / 100)}, Qt::Horizontal);  // room for the compiles' six columns
 }
 
 void MainWindow::connectTorchSide() {
