@@ -2,6 +2,45 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>EngineWords</name>
+    <message>
+        <source>tensor &apos;%1&apos; size mismatch at index %2. expected %3, actual %4</source>
+        <translation>张量 &apos;%1&apos; 第 %2 维大小不符：期望 %3，实际 %4</translation>
+    </message>
+    <message>
+        <source>tensor &apos;%1&apos; stride mismatch at index %2. expected %3, actual %4</source>
+        <translation>张量 &apos;%1&apos; 第 %2 维步长不符：期望 %3，实际 %4</translation>
+    </message>
+    <message>
+        <source>tensor &apos;%1&apos; dtype mismatch. expected %2, actual %3</source>
+        <translation>张量 &apos;%1&apos; 数据类型不符：期望 %2，实际 %3</translation>
+    </message>
+    <message>
+        <source>tensor &apos;%1&apos; rank mismatch. expected %2, actual %3</source>
+        <translation>张量 &apos;%1&apos; 维数不符：期望 %2，实际 %3</translation>
+    </message>
+    <message>
+        <source>print() called: printing needs real values</source>
+        <translation>调用了 print()：打印需要真实的值</translation>
+    </message>
+    <message>
+        <source>data-dependent branching: the condition depends on a tensor value</source>
+        <translation>依赖数据的分支：条件取决于张量的值</translation>
+    </message>
+    <message>
+        <source>torch._dynamo.graph_break() called</source>
+        <translation>调用了 torch._dynamo.graph_break()</translation>
+    </message>
+    <message>
+        <source>unsupported call %1: it turns a tensor into a Python number</source>
+        <translation>不支持的调用 %1：它把张量变成 Python 数值</translation>
+    </message>
+    <message>
+        <source>Tensor.backward() called: the backward pass runs outside the captured graph</source>
+        <translation>调用了 Tensor.backward()：反向传播在捕获的图之外运行</translation>
+    </message>
+</context>
+<context>
     <name>GraphView</name>
     <message>
         <source>saved %1</source>
@@ -45,6 +84,14 @@
     <message>
         <source>compile</source>
         <translation>编译</translation>
+    </message>
+    <message>
+        <source>No compile on show: run the script (Ctrl+R), or pick a compile in Compiles.</source>
+        <translation>没有显示中的编译：运行脚本（Ctrl+R），或在“编译”中选择一次编译。</translation>
+    </message>
+    <message>
+        <source>Backend %1 makes no loop IR, fusion or generated code: pick inductor in the Backend picker (or write torch.compile(backend=&quot;inductor&quot;)) and run again.</source>
+        <translation>后端 %1 不生成循环 IR、融合或生成代码：请在“后端”中选择 inductor（或写 torch.compile(backend=&quot;inductor&quot;)）后重新运行。</translation>
     </message>
 </context>
 <context>
@@ -185,12 +232,16 @@
         <translation>算子数</translation>
     </message>
     <message>
-        <source>Compile time (ms)</source>
-        <translation>编译时间（毫秒）</translation>
-    </message>
-    <message>
         <source>Hits</source>
         <translation>命中</translation>
+    </message>
+    <message>
+        <source>Compile time in milliseconds: capture, lowering, scheduling, code generation and the C++ compiler</source>
+        <translation>编译耗时（毫秒）：捕获、降级、调度、代码生成和 C++ 编译器</translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation>毫秒</translation>
     </message>
 </context>
 <context>
@@ -262,24 +313,12 @@
         <translation>为何未融合？</translation>
     </message>
     <message>
-        <source>Select two nodes in the diagram (Ctrl+click) and ask the engine why they are or are not one kernel</source>
-        <translation>在图中选择两个节点（Ctrl+单击），询问引擎它们为何在或不在同一个内核中</translation>
-    </message>
-    <message>
-        <source>Select exactly two nodes in the diagram first (Ctrl+click the second).</source>
-        <translation>请先在图中恰好选择两个节点（Ctrl+单击第二个）。</translation>
-    </message>
-    <message>
         <source>Asking the engine about %1 and %2...</source>
         <translation>正在向引擎询问 %1 和 %2……</translation>
     </message>
     <message>
         <source>step %1 of %2</source>
         <translation>第 %1 步，共 %2 步</translation>
-    </message>
-    <message>
-        <source>No fusion decisions in this compile.</source>
-        <translation>此次编译没有融合决策。</translation>
     </message>
     <message numerus="yes">
         <source>Before fusion: %n scheduler node(s).</source>
@@ -298,6 +337,26 @@
     <message>
         <source>Step %1: %2 + %3 (%4, score %5): %6. %7</source>
         <translation>第 %1 步：%2 + %3（%4，得分 %5）：%6。%7</translation>
+    </message>
+    <message>
+        <source>Ask the engine why the pair is or is not one kernel: click a node in the diagram and Ctrl+click a second, or pick a decision in the table</source>
+        <translation>询问引擎这对节点为何（不）在同一个内核中：在图中点击一个节点再按住 Ctrl 点击第二个，或在表格中选择一个决策</translation>
+    </message>
+    <message>
+        <source>No fusion decisions in this graph.</source>
+        <translation>此图没有融合决策。</translation>
+    </message>
+    <message>
+        <source>Pair: %1 + %2</source>
+        <translation>节点对：%1 + %2</translation>
+    </message>
+    <message>
+        <source>Pair: %1 + ? (Ctrl+click a second node)</source>
+        <translation>节点对：%1 + ?（按住 Ctrl 点击第二个节点）</translation>
+    </message>
+    <message>
+        <source>Pair: none (Ctrl+click two nodes)</source>
+        <translation>节点对：无（按住 Ctrl 点击两个节点）</translation>
     </message>
 </context>
 <context>
@@ -508,6 +567,14 @@
         <source>Message</source>
         <translation>消息</translation>
     </message>
+    <message>
+        <source>%1 … (+1 line)</source>
+        <translation>%1 …（另有 1 行）</translation>
+    </message>
+    <message>
+        <source>%1 … (+%2 lines)</source>
+        <translation>%1 …（另有 %2 行）</translation>
+    </message>
 </context>
 <context>
     <name>fusescope::gui::LogsPane</name>
@@ -530,6 +597,10 @@
     <message>
         <source>All artifacts</source>
         <translation>全部日志类别</translation>
+    </message>
+    <message>
+        <source>Select a record to read it whole</source>
+        <translation>选择一条记录以查看全文</translation>
     </message>
 </context>
 <context>
@@ -958,6 +1029,14 @@
         <source>Opening profiler trace %1...</source>
         <translation>正在打开性能分析跟踪 %1...</translation>
     </message>
+    <message>
+        <source>The saved window layout did not fit this screen: the default layout is back.</source>
+        <translation>保存的窗口布局不适合此屏幕：已恢复默认布局。</translation>
+    </message>
+    <message>
+        <source>as the script says (ran: %1)</source>
+        <translation>按脚本指定（本次：%1）</translation>
+    </message>
 </context>
 <context>
     <name>fusescope::gui::MinifyPanel</name>
@@ -1015,6 +1094,21 @@
     <message>
         <source>Ops</source>
         <translation>算子数</translation>
+    </message>
+</context>
+<context>
+    <name>fusescope::gui::Pane</name>
+    <message>
+        <source>This compile has several graphs (a graph break splits the function): pick the one to show in every pane</source>
+        <translation>此编译有多个图（图中断把函数分开）：选择要在各个面板中显示的图</translation>
+    </message>
+    <message>
+        <source>Graph:</source>
+        <translation>图：</translation>
+    </message>
+    <message>
+        <source>%1 (%2 of %3)</source>
+        <translation>%1（第 %2 个，共 %3 个）</translation>
     </message>
 </context>
 <context>

@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "script/interpreter.h"
+#include "script/torch_names.h"
 
 namespace fusescope {
 
@@ -468,8 +469,10 @@ Value Interpreter::getAttribute(const Value& object, const std::string& name, co
         if (auto* m = object.as<ModuleObject>()) {
             auto it = m->attrs.find(name);
             if (it != m->attrs.end()) return it->second;
-            fail("AttributeError", "module '" + m->name + "' has no attribute '" + name + "'" +
-                                       (m->name.rfind("torch", 0) == 0 ? " (not supported by Fusescope)" : ""));
+            std::vector<std::string_view> ours;
+            for (const auto& [attr, value] : m->attrs)
+                if (!attr.starts_with("_")) ours.push_back(attr);
+            fail("AttributeError", "module '" + m->name + "' has no attribute '" + name + "'" + missingAttributeNote(m->name, name, ours));
         }
         auto boundAttribute = [&](const auto& attrs) -> std::optional<Value> {
             auto it = attrs.find(name);

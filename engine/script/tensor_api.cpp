@@ -6,6 +6,7 @@
 #include "core/autograd_node.h"
 #include "ops/op_registry.h"
 #include "script/interpreter.h"
+#include "script/torch_names.h"
 
 namespace fusescope {
 
@@ -227,7 +228,8 @@ Value tensorAttribute(Interpreter& interp, const Value& self, const std::string&
             return in.callOp(opName, CallStyle::Method, packSizeArguments(*op, all, 1), args.kwargs, in.currentSite());
         });
     }
-    throw ScriptError("AttributeError", "'Tensor' object has no attribute '" + name + "'", where);
+    throw ScriptError("AttributeError", "'Tensor' object has no attribute '" + name + "'" + missingAttributeNote("torch.Tensor", name, {}),
+                      where);
 }
 
 }  // namespace fusescope

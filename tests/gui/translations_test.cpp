@@ -1,11 +1,14 @@
 // The Chinese translation is complete: every message of translations/fusescope_zh_CN.ts has a
-// finished, non-empty translation, with the same %-placeholders as its source.
+// finished, non-empty translation, with the same %-placeholders as its source; and engine
+// messages of a known shape are shown in it.
 #include <QFile>
 #include <QRegularExpression>
 #include <QTest>
+#include <QTranslator>
 #include <QXmlStreamReader>
 
 #include "gui_test_support.h"
+#include "model/engine_words.h"
 
 class TranslationsTest : public QObject {
     Q_OBJECT
@@ -38,6 +41,24 @@ private slots:
         }
         QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
         QVERIFY2(messages >= 80, qPrintable(QString::number(messages)));
+    }
+
+    // Engine messages of a known shape (guard failures, graph-break reasons) are shown in
+    // Chinese with their own values; in English, and in any other shape, as they came.
+    void engineWordsOfAKnownShapeAreTranslated() {
+        const QString sizeMismatch = "tensor 'L['a']' size mismatch at index 0. expected 3, actual 2";
+        const QString unknown = "a message of no known shape, holding %2";
+        QCOMPARE(fusescope::gui::inInterfaceLanguage(sizeMismatch), sizeMismatch);
+        QTranslator zh;
+        QVERIFY(zh.load(QStringLiteral(FUSESCOPE_ZH_CN_QM)));
+        QCoreApplication::installTranslator(&zh);
+        QCOMPARE(fusescope::gui::inInterfaceLanguage(sizeMismatch), QString("张量 'L['a']' 第 0 维大小不符：期望 3，实际 2"));
+        QCOMPARE(fusescope::gui::inInterfaceLanguage("0/1: " + sizeMismatch), QString("0/1: 张量 'L['a']' 第 0 维大小不符：期望 3，实际 2"));
+        QCOMPARE(fusescope::gui::inInterfaceLanguage("print() called: printing needs real values\n" + unknown),
+                 "调用了 print()：打印需要真实的值\n" + unknown);
+        QCOMPARE(fusescope::gui::inInterfaceLanguage("unsupported call Tensor.item(): it turns a tensor into a Python number"),
+                 QString("不支持的调用 Tensor.item()：它把张量变成 Python 数值"));
+        QCoreApplication::removeTranslator(&zh);
     }
 };
 

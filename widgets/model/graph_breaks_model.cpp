@@ -1,5 +1,7 @@
 #include "model/graph_breaks_model.h"
 
+#include "model/engine_words.h"
+
 namespace fusescope::gui {
 
 GraphBreaksModel::GraphBreaksModel(const RunStore* store, QObject* parent) : QAbstractTableModel(parent), store_(store) {
@@ -72,7 +74,7 @@ QVariant GraphBreaksModel::data(const QModelIndex& index, int role) const {
     if (role != Qt::DisplayRole) return {};
     switch (index.column()) {
         case CompileIdColumn: return b.compileIds.join(", ");
-        case ReasonColumn: return b.reason;
+        case ReasonColumn: return inInterfaceLanguage(b.reason);
         case LocationColumn: return b.line ? QString("%1:%2").arg(b.file).arg(b.line) : b.file;
         case SourceColumn: return b.source;
         case CountColumn: return b.count;

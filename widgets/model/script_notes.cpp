@@ -2,6 +2,8 @@
 
 #include <QCoreApplication>
 
+#include "model/engine_words.h"
+
 namespace fusescope::gui {
 
 namespace {
@@ -25,7 +27,7 @@ QList<ScriptNote> scriptNotes(const RunStore& store, const QString& scriptFile) 
             for (auto frame = stack.rbegin(); frame != stack.rend(); ++frame)
                 if (q(frame->file) == scriptFile && frame->line > 0) {
                     notes.append({ScriptNote::Kind::GraphBreak, frame->line,
-                                  QCoreApplication::translate("ScriptNotes", "graph break (%1): %2").arg(q(graphBreak->compileId), q(graphBreak->reason))});
+                                  QCoreApplication::translate("ScriptNotes", "graph break (%1): %2").arg(q(graphBreak->compileId), inInterfaceLanguage(q(graphBreak->reason)))});
                     break;
                 }
         } else if (const auto* recompile = std::get_if<RecompileEvent>(&e)) {
@@ -33,7 +35,7 @@ QList<ScriptNote> scriptNotes(const RunStore& store, const QString& scriptFile) 
             if (!line) continue;
             QStringList failures;
             for (const QString& l : q(recompile->message).split('\n'))
-                if (l.trimmed().startsWith("- ")) failures << l.trimmed().mid(2);
+                if (l.trimmed().startsWith("- ")) failures << inInterfaceLanguage(l.trimmed().mid(2));
             notes.append({ScriptNote::Kind::Recompile, line,
                           QCoreApplication::translate("ScriptNotes", "recompiled as %1 because of guard failures:\n%2").arg(q(recompile->compileId), failures.join('\n'))});
         }

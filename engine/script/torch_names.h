@@ -1,0 +1,34 @@
+#pragma once
+// What real PyTorch calls things, to word a missing attribute: a name PyTorch has too is one
+// Fusescope does not implement yet; any other is a typo, answered with the closest name
+// there is ("Did you mean: 'cos'?", as Python words it). The names are those of torch 2.15
+// (torch_names_data.cpp, written by scripts/make-torch-names).
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace fusescope {
+
+struct TorchScopeNames {
+    std::string_view scope;  // "torch", "torch.Tensor", "torch.nn", "torch.nn.functional"
+    std::vector<std::string_view> names;  // sorted
+};
+
+extern const char* const kTorchNamesVersion;
+const std::vector<TorchScopeNames>& torchScopeNames();
+
+// Whether real PyTorch has `scope`.`name` (false for a scope it does not list).
+bool torchHasName(std::string_view scope, std::string_view name);
+
+// The candidate closest to `name` by edit distance (a swap of two neighbours counts one
+// edit), when it is close enough to be a typo of it: at most a third of its length.
+std::optional<std::string> closestName(std::string_view name, const std::vector<std::string_view>& candidates);
+
+// What follows "… has no attribute 'name'" for an attribute missing from `scope`, given
+// what Fusescope has there (`ours`): " (PyTorch has torch.xyz; Fusescope does not implement
+// it yet)", or for a typo ". Did you mean: 'cos'?" (the closest of ours and PyTorch's), or "".
+std::string missingAttributeNote(std::string_view scope, std::string_view name, const std::vector<std::string_view>& ours);
+
+}  // namespace fusescope

@@ -1,0 +1,80 @@
+#include "model/engine_words.h"
+
+#include <QCoreApplication>
+#include <QRegularExpression>
+#include <QStringList>
+
+#include <iterator>
+#include <vector>
+
+namespace fusescope::gui {
+
+namespace {
+
+struct Shape {
+    const char* pattern;   // the end of a line (all of it, or what follows "...: "), values captured
+    const char* wording;   // the same line with %1, %2, ... for the captures
+};
+
+// The engine's fixed wordings (capture/guards.cpp, the graph breaks of script/builtins.cpp,
+// interpreter_expr.cpp, tensor_api.cpp).
+constexpr Shape kShapes[] = {
+    {R"(tensor '(.+)' size mismatch at index (\d+)\. expected (\S+), actual (\S+))",
+     QT_TRANSLATE_NOOP("EngineWords", "tensor '%1' size mismatch at index %2. expected %3, actual %4")},
+    {R"(tensor '(.+)' stride mismatch at index (\d+)\. expected (\S+), actual (\S+))",
+     QT_TRANSLATE_NOOP("EngineWords", "tensor '%1' stride mismatch at index %2. expected %3, actual %4")},
+    {R"(tensor '(.+)' dtype mismatch\. expected (\S+), actual (\S+))",
+     QT_TRANSLATE_NOOP("EngineWords", "tensor '%1' dtype mismatch. expected %2, actual %3")},
+    {R"(tensor '(.+)' rank mismatch\. expected (\S+), actual (\S+))",
+     QT_TRANSLATE_NOOP("EngineWords", "tensor '%1' rank mismatch. expected %2, actual %3")},
+    {R"(print\(\) called: printing needs real values)", QT_TRANSLATE_NOOP("EngineWords", "print() called: printing needs real values")},
+    {R"(data-dependent branching: the condition depends on a tensor value)",
+     QT_TRANSLATE_NOOP("EngineWords", "data-dependent branching: the condition depends on a tensor value")},
+    {R"(torch\._dynamo\.graph_break\(\) called)", QT_TRANSLATE_NOOP("EngineWords", "torch._dynamo.graph_break() called")},
+    {R"(unsupported call (\S+): it turns a tensor into a Python number)",
+     QT_TRANSLATE_NOOP("EngineWords", "unsupported call %1: it turns a tensor into a Python number")},
+    {R"(Tensor\.backward\(\) called: the backward pass runs outside the captured graph)",
+     QT_TRANSLATE_NOOP("EngineWords", "Tensor.backward() called: the backward pass runs outside the captured graph")},
+};
+
+const std::vector<QRegularExpression>& patterns() {
+    static const std::vector<QRegularExpression> compiled = [] {
+        std::vector<QRegularExpression> out;
+        // The end of a line: what comes before ("0/1: " in a recompile's failures) stays.
+        for (const Shape& s : kShapes) out.emplace_back("(?:^|(?<=: ))" + QString::fromUtf8(s.pattern) + "$");
+        return out;
+    }();
+    return compiled;
+}
+
+// %1 .. %9 of `wording` replaced in one pass (a value holding "%2" stays as it is).
+QString filledIn(const QString& wording, const QRegularExpressionMatch& match) {
+    QString out;
+    for (qsizetype i = 0; i < wording.size(); ++i) {
+        int n = i + 1 < wording.size() ? wording[i + 1].digitValue() : -1;
+        if (wording[i] == '%' && n >= 1 && n <= match.lastCapturedIndex()) {
+            out += match.captured(n);
+            ++i;
+        } else {
+            out += wording[i];
+        }
+    }
+    return out;
+}
+
+QString lineInInterfaceLanguage(const QString& line) {
+    for (size_t i = 0; i < std::size(kShapes); ++i)
+        if (QRegularExpressionMatch match = patterns()[i].match(line); match.hasMatch())
+            return line.left(match.capturedStart()) + filledIn(QCoreApplication::translate("EngineWords", kShapes[i].wording), match);
+    return line;
+}
+
+}  // namespace
+
+QString inInterfaceLanguage(const QString& text) {
+    QStringList lines = text.split('\n');
+    for (QString& line : lines) line = lineInInterfaceLanguage(line);
+    return lines.join('\n');
+}
+
+}  // namespace fusescope::gui
