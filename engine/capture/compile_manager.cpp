@@ -217,7 +217,7 @@ Value CompileManager::compileAndRun(Interpreter& interp, const FunctionObject& f
     entry->gradMode = gradEnabled();
     logger_.log("dynamo", LogLevel::Info, entry->compileId,
                 fmt::format("Step 1: torchdynamo start tracing {} {}", fn.name, functionLocation(fn)));
-    bus_.emit(CompileStartedEvent{entry->compileId, fn.qualname, fn.def->loc});
+    bus_.emit(CompileStartedEvent{entry->compileId, fn.qualname, fn.def->loc, interp.userStack()});
 
     TraceContext context = traceContext(interp, fn, *entry, frame, options, true);
     std::optional<DirectCallRecorder> recorder = directRecorder(interp, compiled, fn, args, *entry);

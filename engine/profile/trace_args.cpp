@@ -101,9 +101,11 @@ TraceArgs traceArgsOf(const IValue& value) {
     return args;
 }
 
-void appendTraceBuffer(TraceArgs& args, const void* data, int64_t numel, DType dtype) {
-    int64_t id = traceObjectId(data);
-    append(args, Entry{{id, id, 0, numel, static_cast<int64_t>(dtypeSize(dtype)), "cpu"}, {numel}, {1},
+void appendTraceBuffer(TraceArgs& args, const void* data, const std::vector<int64_t>& sizes, const std::vector<int64_t>& strides,
+                       DType dtype) {
+    int64_t id = traceObjectId(data), numel = 1;
+    for (int64_t s : sizes) numel *= s;
+    append(args, Entry{{id, id, 0, numel, static_cast<int64_t>(dtypeSize(dtype)), "cpu"}, sizes, strides,
                        "Tensor(" + elementTypeName(dtype) + ")"});
 }
 

@@ -17,7 +17,8 @@ TraceArgs traceArgsOf(const IValueList& values);
 TraceArgs traceArgsOf(const IValue& value);  // a result: one entry, or one per tuple item
 
 // A raw buffer passed to a kernel: no tensor object, so its tensor id is its storage id.
-void appendTraceBuffer(TraceArgs& args, const void* data, int64_t numel, DType dtype);
+void appendTraceBuffer(TraceArgs& args, const void* data, const std::vector<int64_t>& sizes, const std::vector<int64_t>& strides,
+                       DType dtype);
 
 // The trace id of an object (tensor impl or storage base pointer): 1, 2, ... in order of first use.
 int64_t traceObjectId(const void* object);

@@ -37,9 +37,14 @@ void* fsTraceBegin(int call, int nbuffers, void* const* buffers) {
     r->kernelFile = runner.module_->sourcePath.empty() ? runner.traceName_.graphName + ".cpp" : runner.module_->sourcePath;
     r->compileId = runner.traceName_.compileId;
     r->flowId = activeCall->launchId;
+    auto values = [](const std::vector<IndexExpr>& exprs) {
+        std::vector<int64_t> out;
+        for (const IndexExpr& e : exprs) out.push_back(evaluate(e, *activeCall->symbols));
+        return out;
+    };
     for (int i = 0; i < nbuffers && static_cast<size_t>(i) < info.buffers.size(); ++i) {
-        const auto& [numel, dtype] = info.buffers[static_cast<size_t>(i)];
-        appendTraceBuffer(r->inputs, buffers[i], evaluate(numel, *activeCall->symbols), dtype);
+        const FixedLayout& layout = info.buffers[static_cast<size_t>(i)];
+        appendTraceBuffer(r->inputs, buffers[i], values(layout.size), values(layout.stride), layout.dtype);
     }
     return span.release();
 }
@@ -61,10 +66,7 @@ CpuGraphRunner::CpuGraphRunner(const LoweredGraph& graph, const RenderedModule& 
       module_(std::move(module)), traceName_(std::move(traceName)) {
     for (const auto& call : generated.tracedCalls) {
         TracedCallInfo info{call.name, {}};
-        for (const auto& b : call.buffers) {
-            const FixedLayout& layout = graph.layoutOf(b);
-            info.buffers.push_back({layout.numel(), layout.dtype});
-        }
+        for (const auto& b : call.buffers) info.buffers.push_back(graph.layoutOf(b));
         tracedCalls_.push_back(std::move(info));
     }
     for (const auto& name : generated.outputBuffers) outputBuffers_.push_back({name, graph.layoutOf(name)});

@@ -33,7 +33,7 @@ public:
     // What the trace needs to know of each call in the wrapper (RenderedModule::tracedCalls).
     struct TracedCallInfo {
         std::string name;
-        std::vector<std::pair<IndexExpr, DType>> buffers;  // numel and dtype of each pointer
+        std::vector<FixedLayout> buffers;  // the layout of each pointer: its sizes are the span's input dims
     };
 
 private:

@@ -236,14 +236,18 @@ CallSite Interpreter::siteOf(const Expr& expr) const {
     return site;
 }
 
-std::vector<StackFrame> Interpreter::tracedStack() const {
+std::vector<StackFrame> Interpreter::scriptStack(bool tracedOnly) const {
     std::vector<StackFrame> frames;
     for (const auto& f : stack_) {
-        if (!f.traced || f.where.file != module_.fileName) continue;  // library frames are torch's internals
+        if ((tracedOnly && !f.traced) || f.where.file != module_.fileName) continue;  // library frames are torch's internals
         frames.push_back(StackFrame{f.where.file, f.where.line, f.function, strip(sourceLine(f.where))});
     }
     return frames;
 }
+
+std::vector<StackFrame> Interpreter::tracedStack() const { return scriptStack(true); }
+
+std::vector<StackFrame> Interpreter::userStack() const { return scriptStack(false); }
 
 // ------------------------------------------------------------------------------- scopes
 

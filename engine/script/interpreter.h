@@ -114,6 +114,8 @@ public:
     const std::vector<Frame>& stack() const { return stack_; }
     // The user stack of the traced code: frames from the compiled function inwards.
     std::vector<StackFrame> tracedStack() const;
+    // The script's frames now, outermost first, each at the line it is on (a caller's: its call).
+    std::vector<StackFrame> userStack() const;
 
     const Module& module() const { return module_; }
     // The line `where` points at, in the script or in a library module it imported.
@@ -185,6 +187,7 @@ public:
     const CallSite& currentSite() const { return site_; }
 
 private:
+    std::vector<StackFrame> scriptStack(bool tracedOnly) const;
     enum class Flow { Normal, Break, Continue, Return };
 
     Flow exec(const StmtList& body);

@@ -31,7 +31,7 @@ QStringList rows(const QAbstractItemModel& m) {
 
 const QString kGuard00 = "check_tensor(L['a'], torch.float32, device=cpu, requires_grad=False, size=[3, 4, 5], stride=[20, 5, 1])";
 const QString kGuard01 = "check_tensor(L['a'], torch.float32, device=cpu, requires_grad=False, size=[2, 4, 5], stride=[20, 5, 1])";
-const QString kSource = "return torch.add(a, 4)";
+const QString kSource = "7: return torch.add(a, 4)";  // the guard's line, then its source
 
 QString parsed(const QString& reason) {
     GuardFailure f = parseGuardFailure(reason);
@@ -67,7 +67,7 @@ private slots:
         const QStringList compile00 = {kGuard00 + " | " + kSource + " | failed (3×) | rank | 3 | 2"};
         QCOMPARE(rows(model), compile00);
         QCOMPARE(model.index(0, GuardsModel::StatusColumn).data(GuardsModel::FailureCountRole).toInt(), 3);
-        QCOMPARE(model.index(0, 0).data(GuardsModel::LineRole).toInt(), 0);  // the fixture's events give no lines
+        QCOMPARE(model.index(0, 0).data(GuardsModel::LineRole).toInt(), 7);  // the line the guard is about
         QCOMPARE(model.index(0, 0).data(Qt::ToolTipRole).toString(),
                  kGuard00 + "\nsize[0]: expected 3, actual 2\ndtype: expected Float, actual Double\nrank: expected 3, actual 2");
 

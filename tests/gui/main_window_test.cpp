@@ -37,6 +37,7 @@
 #include "gui_test_support.h"
 #include "views/code_view.h"
 #include "timeline/timeline_view.h"
+#include "timeline/trace_tree_model.h"
 #include "timeline/trace_view.h"
 #include "views/fusion_stepper.h"
 #include "views/graph_view.h"
@@ -453,6 +454,9 @@ private slots:
         for (size_t i = 0; i < trace->spans()->spans.size() && kernel < 0; ++i)
             if (trace->spans()->nameOf(int32_t(i)) == "cpp_fused_add_realize_0") kernel = int32_t(i);
         QVERIFY(kernel >= 0);
+        // Its inputs with their shapes, not flattened: arg0_1 and buf0, buf1 (16 x 16 each).
+        QCOMPARE(trace->model()->indexOfSpan(kernel).siblingAtColumn(TraceTreeModel::ShapesColumn).data().toString(),
+                 QString("[[16,16],[16,16],[16,16]]"));
         trace->selectSpan(kernel);  // brings it into view, reporting nothing
         QCOMPARE(window.selection().buffer(), QString("buf2"));
         QTest::mouseClick(trace->timeline()->viewport(), Qt::LeftButton, {}, trace->timeline()->centreOf(kernel));

@@ -1,6 +1,6 @@
 // The notes under script lines: graph breaks at the line of the script's innermost frame,
-// recompiles at the function's line with the guard failures behind them, script errors at
-// their line; notes about other files are left out.
+// recompiles at the function's line with the guard failures behind them and at the call
+// that made them, script errors at their line; notes about other files are left out.
 #include <QTest>
 
 #include "gui_test_support.h"
@@ -32,17 +32,21 @@ private slots:
         QVERIFY(scriptNotes(store, "other.py").isEmpty());
     }
 
-    void recompilesListTheirGuardFailures() {
+    // Each recompile is noted twice: at the def, with the guard failures behind it, and at
+    // the call that made it.
+    void recompilesListTheirGuardFailuresAtTheDefAndTheCall() {
         RunStore store;
         store.replace(test::loadFixture("recompiles"));
         QStringList notes = describe(scriptNotes(store, "resources/examples/03_recompiles.py"));
-        QCOMPARE(notes.size(), 3);
-        QCOMPARE(notes[0], QString("2:6:recompiled as 0/1 because of guard failures:\n"
+        QCOMPARE(notes.size(), 6);
+        QCOMPARE(notes[0], QString("2:6:recompiled as 0/1 by the call on line 13, because of guard failures:\n"
                                    "0/0: tensor 'L['a']' size mismatch at index 0. expected 3, actual 2"));
-        QCOMPARE(notes[2], QString("2:6:recompiled as 0/3 because of guard failures:\n"
+        QCOMPARE(notes[1], QString("2:13:this call recompiled add_four as 0/1 (defined on line 6)"));
+        QCOMPARE(notes[4], QString("2:6:recompiled as 0/3 by the call on line 15, because of guard failures:\n"
                                    "0/2: tensor 'L['a']' dtype mismatch. expected Double, actual Float\n"
                                    "0/1: tensor 'L['a']' rank mismatch. expected 3, actual 2\n"
                                    "0/0: tensor 'L['a']' rank mismatch. expected 3, actual 2"));
+        QCOMPARE(notes[5], QString("2:15:this call recompiled add_four as 0/3 (defined on line 6)"));
     }
 
     void scriptErrorsAreNotedAndMalformedEventsIgnored() {

@@ -63,6 +63,19 @@ private slots:
         QCOMPARE(spans->spanAt(0, 3, spans->first - 10), -1);
         auto [first, last] = spans->rowRange(0, 3, spans->first, spans->last + 1);
         QCOMPARE(last - first, size_t(4));  // every kernel call
+
+        // The first call of each kernel of a compile is its warm-up; the later ones are not.
+        std::vector<int32_t> calls;
+        for (size_t i = 0; i < spans->spans.size(); ++i)
+            if (spans->spans[i].category == SpanCategory::Kernel && spans->nameOf(int32_t(i)) == kKernel) calls.push_back(int32_t(i));
+        QVERIFY(calls.size() >= 2);
+        std::sort(calls.begin(), calls.end(), [&](int32_t a, int32_t b) { return spans->spans[size_t(a)].begin < spans->spans[size_t(b)].begin; });
+        QVERIFY(spans->spans[size_t(calls[0])].warmUp);
+        for (size_t c = 1; c < calls.size(); ++c) QVERIFY(!spans->spans[size_t(calls[c])].warmUp);
+        TraceTreeModel tree(&store);
+        tree.setSpans(spans);
+        QCOMPARE(tree.indexOfSpan(calls[0]).siblingAtColumn(TraceTreeModel::CategoryColumn).data().toString(), QString("kernel (warm-up: first call)"));
+        QCOMPARE(tree.indexOfSpan(calls[1]).siblingAtColumn(TraceTreeModel::CategoryColumn).data().toString(), QString("kernel"));
     }
 
     void treeShowsThreadsAnnotationsOpsAndKernels() {
@@ -85,7 +98,7 @@ private slots:
                               "codegen __compiled_fn_0", "toolchain __compiled_fn_0", "## Call CompiledFxGraph __compiled_fn_0 ##"}));
         QModelIndex kernel = model.index(0, 0, model.index(6, 0, region));
         QCOMPARE(kernel.data().toString(), QString(kKernel));
-        QCOMPARE(kernel.siblingAtColumn(TraceTreeModel::CategoryColumn).data().toString(), QString("kernel"));
+        QCOMPARE(kernel.siblingAtColumn(TraceTreeModel::CategoryColumn).data().toString(), QString("kernel (warm-up: first call)"));  // the compiling call runs it first
         QVERIFY(kernel.siblingAtColumn(TraceTreeModel::CompileColumn).data().toString().startsWith("0/0 "));
         QVERIFY(kernel.siblingAtColumn(TraceTreeModel::CompileColumn).data().toString().endsWith(".cpp"));
         QCOMPARE(model.indexOfSpan(kernel.data(TraceTreeModel::SpanRole).toInt()), kernel);

@@ -13,6 +13,10 @@ constexpr std::string_view regionPrefix = "Torch-Compiled Region: ";  // + the c
 }  // namespace
 
 CompilesModel::Status CompilesModel::Compile::status() const {
+    return compiling && !failed ? Status::Compiling : settled();
+}
+
+CompilesModel::Status CompilesModel::Compile::settled() const {
     if (failed) return Status::Failed;
     if (eager) return Status::Eager;
     if (graphBreak) return Status::GraphBreak;
@@ -20,9 +24,9 @@ CompilesModel::Status CompilesModel::Compile::status() const {
 }
 
 void CompilesModel::Compile::mark(bool Compile::*flag, const std::string& why) {
-    Status before = status();
+    Status before = settled();
     this->*flag = true;
-    if (status() != before) reason = QString::fromStdString(why);
+    if (settled() != before) reason = QString::fromStdString(why);
 }
 
 CompilesModel::CompilesModel(const RunStore* store, QObject* parent) : QAbstractItemModel(parent), store_(store) {
@@ -35,6 +39,7 @@ CompilesModel::CompilesModel(const RunStore* store, QObject* parent) : QAbstract
 QString CompilesModel::statusText(Status status) {
     switch (status) {
         case Status::Failed: return tr("failed");
+        case Status::Compiling: return tr("compiling");
         case Status::Eager: return tr("fell back to eager");
         case Status::GraphBreak: return tr("graph break");
         case Status::Recompiled: return tr("recompiled");
@@ -86,8 +91,13 @@ void CompilesModel::apply(const Event& event) {
     if (const auto* started = std::get_if<CompileStartedEvent>(&event)) {
         startCompile(QString::fromStdString(started->function), id);
         compiling_ = id;
+        if (Compile* c = find(id)) c->compiling = true;
     } else if (std::holds_alternative<GuardsEvent>(event)) {
         if (id == compiling_) compiling_.clear();  // guards are installed last: the compile is done
+        if (Compile* c = find(id); c && c->compiling) {
+            c->compiling = false;
+            changed(id);
+        }
     } else if (const auto* recompile = std::get_if<RecompileEvent>(&event)) {
         // Dynamo recompiles only after the guards of every cache entry failed, so every
         // earlier compile of the function was recompiled.
@@ -160,6 +170,7 @@ CompilesModel::Compile CompilesModel::summary(const Function& f) {
     Compile total;
     for (const Compile& c : f.compiles) {
         total.failed |= c.failed;
+        total.compiling |= c.compiling;
         total.eager |= c.eager;
         total.graphBreak |= c.graphBreak;
         total.recompiled |= c.recompiled;

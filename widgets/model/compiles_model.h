@@ -19,8 +19,9 @@ class CompilesModel : public QAbstractItemModel {
     Q_OBJECT
 public:
     enum Column { NameColumn, StatusColumn, GraphsColumn, OpsColumn, TimeColumn, HitsColumn, ColumnCount };
-    // Worst first: a compile shows the first that applies.
-    enum class Status { Failed, Eager, GraphBreak, Recompiled, Ok };
+    // Worst first: a compile shows the first that applies. Compiling: started, its guards not
+    // yet installed (nothing else about it is final).
+    enum class Status { Failed, Compiling, Eager, GraphBreak, Recompiled, Ok };
     enum Role {
         CompileIdRole = Qt::UserRole + 1,  // QString; empty on function rows
         StatusRole,                        // int(Status); a function row has its worst compile's
@@ -42,12 +43,13 @@ public:
 private:
     struct Compile {
         QString id;
-        bool failed = false, eager = false, graphBreak = false, recompiled = false;
+        bool failed = false, compiling = false, eager = false, graphBreak = false, recompiled = false;
         QString reason;  // why it is not ok, for the status tooltip
         int graphs = 0, ops = 0, hits = 0;
         bool traced = false;  // compile-phase trace records seen: they time it, not the kernels
         double traceMs = 0, kernelMs = 0;
         Status status() const;
+        Status settled() const;  // what it is (or will be) once compiled
         void mark(bool Compile::*flag, const std::string& why);  // keeps the reason of the worst status
         double ms() const { return traced ? traceMs : kernelMs; }
     };

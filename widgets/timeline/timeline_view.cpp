@@ -117,6 +117,7 @@ void TimelineView::paintTimeline(QPainter& painter, const QSize& size) const {
             }
             QRectF bar(x0, y + 1, x1 - x0, kRowHeight - 2);
             painter.fillRect(bar, spanRow[i] == selected_ ? colour.darker(150) : colour);
+            if (s.warmUp) painter.fillRect(bar, QBrush(QColor(0, 0, 0, 70), Qt::BDiagPattern));  // a first call: hatched
             if (bar.width() > 24) {
                 painter.setPen(Qt::black);
                 painter.drawText(bar.adjusted(3, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft,

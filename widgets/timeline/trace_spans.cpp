@@ -1,6 +1,7 @@
 #include "timeline/trace_spans.h"
 
 #include <algorithm>
+#include <set>
 #include <unordered_map>
 
 namespace fusescope::gui {
@@ -25,6 +26,23 @@ int32_t TraceSpans::spanAt(int track, int depth, int64_t t) const {
     auto [first, last] = rowRange(track, depth, t, t + 1);
     return first < last ? tracks[static_cast<size_t>(track)].rows[static_cast<size_t>(depth)][first] : -1;
 }
+
+namespace {
+
+// The first call of each kernel of each compile, in time order over every thread.
+void markWarmUps(std::vector<TraceSpan>& spans, const std::vector<TraceSpanRecord>& records) {
+    std::vector<int32_t> kernels;
+    for (size_t i = 0; i < spans.size(); ++i)
+        if (spans[i].category == SpanCategory::Kernel) kernels.push_back(static_cast<int32_t>(i));
+    std::stable_sort(kernels.begin(), kernels.end(), [&](int32_t a, int32_t b) { return spans[size_t(a)].begin < spans[size_t(b)].begin; });
+    std::set<std::pair<int32_t, int32_t>> seen;  // (name, compile)
+    for (int32_t k : kernels) {
+        TraceSpan& s = spans[static_cast<size_t>(k)];
+        s.warmUp = seen.emplace(s.name, records[static_cast<size_t>(s.record)].compile).second;
+    }
+}
+
+}  // namespace
 
 TraceSpans indexTraceSpans(const std::vector<TraceSpanRecord>& records, std::vector<std::string> names) {
     TraceSpans out;
@@ -67,6 +85,7 @@ TraceSpans indexTraceSpans(const std::vector<TraceSpanRecord>& records, std::vec
         out.first = std::min(out.first, r.begin);
         out.last = std::max(out.last, r.end);
     }
+    markWarmUps(out.spans, records);
     // Rows per depth, children per span (counting sort into one flat array).
     std::vector<int32_t> childCount(out.spans.size() + 1, 0);
     for (size_t i = 0; i < out.spans.size(); ++i) {

@@ -24,6 +24,9 @@ struct TraceSpan {
     int32_t track = 0;
     uint16_t depth = 0;
     SpanCategory category = SpanCategory::CpuOp;
+    // A kernel's first call in its compile: it pays for first touches of memory, page faults
+    // and caches, so it is no measure of the kernel (the views mark it "warm-up").
+    bool warmUp = false;
 };
 
 struct TraceTrack {

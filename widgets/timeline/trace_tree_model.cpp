@@ -83,7 +83,7 @@ QVariant TraceTreeModel::data(const QModelIndex& index, int role) const {
     if (role != Qt::DisplayRole && role != Qt::ToolTipRole) return {};
     switch (index.column()) {
         case NameColumn: return QString::fromStdString(spans_->nameOf(spanIndex));
-        case CategoryColumn: return categoryName(s.category);
+        case CategoryColumn: return s.warmUp ? tr("kernel (warm-up: first call)") : categoryName(s.category);
         case DurationColumn: return QString::number((s.end - s.begin) / 1e3, 'f', 1);
         case ShapesColumn: return shapesOf(s);
         case CompileColumn: {
