@@ -106,6 +106,16 @@
         <translation>因以下守卫检查失败而重新编译为 %1：
 %2</translation>
     </message>
+    <message>
+        <source>recompiled as %1 by the call on line %2, because of guard failures:
+%3</source>
+        <translation>因第 %2 行的调用而重新编译为 %1，原因是以下守卫检查失败：
+%3</translation>
+    </message>
+    <message>
+        <source>this call recompiled %1 as %2 (defined on line %3)</source>
+        <translation>此调用使 %1 重新编译为 %2（定义于第 %3 行）</translation>
+    </message>
 </context>
 <context>
     <name>fusescope::gui::CodePane</name>
@@ -242,6 +252,10 @@
     <message>
         <source>ms</source>
         <translation>毫秒</translation>
+    </message>
+    <message>
+        <source>compiling</source>
+        <translation>编译中</translation>
     </message>
 </context>
 <context>
@@ -418,6 +432,13 @@
     </message>
 </context>
 <context>
+    <name>fusescope::gui::GraphMinimap</name>
+    <message>
+        <source>The whole graph: click or drag to move the view</source>
+        <translation>整张图：点击或拖动以移动视图</translation>
+    </message>
+</context>
+<context>
     <name>fusescope::gui::GraphPane</name>
     <message>
         <source>Captured</source>
@@ -442,6 +463,36 @@
     <message>
         <source>Joint</source>
         <translation>联合图</translation>
+    </message>
+    <message>
+        <source>Find a node by name or target (Ctrl+F; Enter: next)</source>
+        <translation>按名称或目标查找节点（Ctrl+F；回车：下一个）</translation>
+    </message>
+    <message>
+        <source>Group automatically</source>
+        <translation>自动分组</translation>
+    </message>
+    <message>
+        <source>Group by module</source>
+        <translation>按模块分组</translation>
+    </message>
+    <message>
+        <source>Group by source line</source>
+        <translation>按源代码行分组</translation>
+    </message>
+    <message>
+        <source>Collapse the nodes an nn.Module ran, or those one script line made, into one box (automatically: by module where the graph has modules, else by source line once it is big)</source>
+        <translation>把一个 nn.Module 运行的节点，或一行脚本产生的节点，折叠成一个框（自动：图中有模块时按模块，否则图较大时按源代码行）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n match(es)</source>
+        <translation>
+            <numerusform>%n 个匹配</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>第 %1 个，共 %2 个</translation>
     </message>
 </context>
 <context>
@@ -1368,6 +1419,10 @@
     <message>
         <source>Compile / kernel file</source>
         <translation>编译 / 内核文件</translation>
+    </message>
+    <message>
+        <source>kernel (warm-up: first call)</source>
+        <translation>内核（预热：首次调用）</translation>
     </message>
 </context>
 <context>

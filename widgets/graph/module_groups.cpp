@@ -64,6 +64,18 @@ ModuleStacks moduleStacks(const std::vector<const nlohmann::json*>& nodes) {
     return out;
 }
 
+ModuleStacks sourceLineStacks(const std::vector<const nlohmann::json*>& nodes) {
+    ModuleStacks out;
+    for (const nlohmann::json* node : nodes) {
+        auto line = node->find("line");
+        bool made = stringOf(*node, "op") != "placeholder" && line != node->end() && line->is_number_integer() && line->get<int>() > 0;
+        if (made) out.stacks.push_back({{"line " + std::to_string(line->get<int>()), stringOf(*node, "source")}});
+        else out.stacks.emplace_back();
+        out.adopted.push_back(0);
+    }
+    return out;
+}
+
 std::vector<std::string> nodesInModule(const nlohmann::json& graph, const std::string& path) {
     std::vector<std::string> names;
     if (!graph.contains("nodes") || !graph["nodes"].is_array()) return names;

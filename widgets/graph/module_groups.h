@@ -36,6 +36,9 @@ struct ModuleStacks {
     std::vector<char> adopted;                         // per node: a parameter that joined its users' modules
 };
 ModuleStacks moduleStacks(const std::vector<const nlohmann::json*>& nodes);
+// The same grouping by the script line that made each node ("line 7", its source text as
+// the class): a line's nodes collapse into one box. Inputs stay outside.
+ModuleStacks sourceLineStacks(const std::vector<const nlohmann::json*>& nodes);
 // The names of the graph JSON's nodes that ran inside the module at `path` (its submodules'
 // and its adopted parameters included), in graph order.
 std::vector<std::string> nodesInModule(const nlohmann::json& graph, const std::string& path);

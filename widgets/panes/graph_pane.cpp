@@ -2,7 +2,13 @@
 
 #include <limits>
 
+#include <QAction>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
 #include <QTabWidget>
+#include <QVBoxLayout>
 
 #include "model/json_fields.h"
 #include "views/code_view.h"
@@ -29,7 +35,13 @@ GraphPane::GraphPane(SelectionContext* context, QWidget* parent) : Pane(context,
     }
     code_ = new CodeView(CodeView::Language::Python, tabs_);
     tabs_->addTab(code_, tr("Code"));
-    setContent(tabs_, GraphPicker::Yes);
+    auto* content = new QWidget(this);
+    auto* column = new QVBoxLayout(content);
+    column->setContentsMargins(0, 0, 0, 0);
+    column->setSpacing(2);
+    column->addWidget(buildToolRow());
+    column->addWidget(tabs_, 1);
+    setContent(content, GraphPicker::Yes);
     connect(captured_, &GraphView::nodeClicked, context, &SelectionContext::selectGraphNode);
     connect(afterFusion_, &GraphView::nodeClicked, context, &SelectionContext::selectSchedulerNode);
     connect(captured_, &GraphView::moduleClicked, context, &SelectionContext::selectModule);
@@ -75,6 +87,57 @@ void GraphPane::showCompile(const CompileArtifacts& a) {
                 }
         tab.view->showGraph(drawn);
     }
+}
+
+QWidget* GraphPane::buildToolRow() {
+    auto* row = new QWidget(this);
+    auto* layout = new QHBoxLayout(row);
+    layout->setContentsMargins(4, 2, 4, 0);
+    find_ = new QLineEdit(row);
+    find_->setPlaceholderText(tr("Find a node by name or target (Ctrl+F; Enter: next)"));
+    find_->setClearButtonEnabled(true);
+    auto* focus = new QAction(this);
+    focus->setShortcut(QKeySequence::Find);
+    focus->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(focus, &QAction::triggered, find_, [this] {
+        find_->setFocus();
+        find_->selectAll();
+    });
+    addAction(focus);
+    found_ = new QLabel(row);
+    grouping_ = new QComboBox(row);
+    grouping_->addItem(tr("Group automatically"), int(GraphView::Grouping::Auto));
+    grouping_->addItem(tr("Group by module"), int(GraphView::Grouping::Modules));
+    grouping_->addItem(tr("Group by source line"), int(GraphView::Grouping::SourceLines));
+    grouping_->setToolTip(tr("Collapse the nodes an nn.Module ran, or those one script line made, into one box "
+                             "(automatically: by module where the graph has modules, else by source line once it is big)"));
+    layout->addWidget(find_, 1);
+    layout->addWidget(found_);
+    layout->addWidget(grouping_);
+    connect(find_, &QLineEdit::textChanged, this, [this] {
+        GraphView* view = viewOnShow();
+        matches_ = view ? view->matchingNodes(find_->text()) : QStringList();
+        match_ = -1;
+        found_->setText(find_->text().trimmed().isEmpty() ? QString() : tr("%n match(es)", nullptr, static_cast<int>(matches_.size())));
+        if (!matches_.isEmpty()) findNext();
+    });
+    connect(find_, &QLineEdit::returnPressed, this, &GraphPane::findNext);
+    connect(grouping_, &QComboBox::currentIndexChanged, this, [this] {
+        auto grouping = static_cast<GraphView::Grouping>(grouping_->currentData().toInt());
+        captured_->setGrouping(grouping);
+        for (AotTab& tab : aot_) tab.view->setGrouping(grouping);
+    });
+    return row;
+}
+
+GraphView* GraphPane::viewOnShow() const { return qobject_cast<GraphView*>(tabs_->currentWidget()); }
+
+void GraphPane::findNext() {
+    GraphView* view = viewOnShow();
+    if (!view || matches_.isEmpty()) return;
+    match_ = (match_ + 1) % static_cast<int>(matches_.size());
+    view->findNode(matches_[match_]);
+    found_->setText(tr("%1 of %2").arg(match_ + 1).arg(matches_.size()));
 }
 
 GraphView* GraphPane::aotView(const QString& stage) const {

@@ -3,7 +3,8 @@
 // scheduler nodes once every fusion step is applied, a training graph's forward, backward
 // and joint graphs (AOT Autograd's), and the graphs' code. A node of the forward, backward
 // or joint graph selects the captured node it computes or differentiates, and a selected
-// captured node is highlighted in each of them.
+// captured node is highlighted in each of them. Above the tabs: find a node by name or
+// target (Ctrl+F, Enter for the next), and group the graph by module or by source line.
 
 #include <map>
 #include <vector>
@@ -12,6 +13,9 @@
 
 #include "panes/pane.h"
 
+class QComboBox;
+class QLabel;
+class QLineEdit;
 class QTabWidget;
 
 namespace fusescope::gui {
@@ -30,6 +34,8 @@ public:
     // aot_joint_graph), and whether its tab is shown (the compile is a training graph's).
     GraphView* aotView(const QString& stage) const;
     bool aotTabShown(const QString& stage) const;
+    QLineEdit* findField() const { return find_; }
+    QComboBox* groupingPicker() const { return grouping_; }
 
 protected:
     void showCompile(const CompileArtifacts& compile) override;
@@ -43,6 +49,15 @@ private:
         std::map<QString, QString> captured;  // node -> the captured node it computes or differentiates
     };
     void showAotNodes(const QStringList& capturedNodes);
+    QWidget* buildToolRow();
+    GraphView* viewOnShow() const;  // the graph tab in front, or null
+    void findNext();  // Enter in the find field: the next match, wrapping
+
+    QLineEdit* find_;
+    QLabel* found_;
+    QComboBox* grouping_;
+    QStringList matches_;
+    int match_ = -1;
 
     QTabWidget* tabs_;
     QSet<QString> capturedNodes_;  // of the compile's captured graph

@@ -14,11 +14,14 @@
 #include <QPainter>
 #include <QPainterPath>
 #include <QSvgGenerator>
+#include <QScrollBar>
 #include <QWheelEvent>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "graph/edge_bundles.h"
 #include "model/json_fields.h"
 #include "views/elided_name.h"
+#include "views/graph_minimap.h"
 
 namespace fusescope::gui {
 
@@ -28,6 +31,7 @@ constexpr double kPadding = 8;
 constexpr int kNameRole = 0;    // QGraphicsItem::data key holding the node name
 constexpr int kModuleRole = 1;  // ... a module's path (its box or frame)
 constexpr int kFrameRole = 2;   // ... true on an expanded module's frame
+constexpr int kBundleFan = 8;  // a source or target with this many edges gets a comb
 constexpr int kInitialItems = 60;  // a graph opens with the top module levels that fit in this many items
 constexpr double kFrameMargin = 10;
 const QString kModuleKey = QStringLiteral("module:");  // layout ids of boxes (node names have no ':')
@@ -53,6 +57,9 @@ QColor groupColour(const QString& group, const QColor& none) {
 
 GraphView::GraphView(QWidget* parent) : QGraphicsView(parent) {
     setScene(&scene_);
+    minimap_ = new GraphMinimap(this);
+    connect(horizontalScrollBar(), &QScrollBar::valueChanged, minimap_, &GraphMinimap::place);
+    connect(verticalScrollBar(), &QScrollBar::valueChanged, minimap_, &GraphMinimap::place);
     setDragMode(QGraphicsView::ScrollHandDrag);
     setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
     setTransformationAnchor(QGraphicsView::AnchorUnderMouse);
@@ -101,13 +108,13 @@ void GraphView::showGraph(const nlohmann::json& graph, bool keepPositions) {
     nodes_.clear();
     nodeIndex_.clear();
     nodeEdges_.clear();
-    std::vector<const nlohmann::json*> kept;
+    shownNodes_ = nlohmann::json::array();
     for (const auto& node : list) {
         QString name = qstringField(node, "name");
         if (name.isEmpty() || nodeIndex_.contains(name)) continue;
         nodeIndex_.insert(name, static_cast<int>(nodes_.size()));
-        nodes_.push_back({name, labelOf(node), qstringField(node, "group")});
-        kept.push_back(&node);
+        nodes_.push_back({name, labelOf(node), qstringField(node, "group"), qstringField(node, "target")});
+        shownNodes_.push_back(node);
     }
     for (const auto& node : list) {
         auto inputs = node.find("inputs");
@@ -119,11 +126,39 @@ void GraphView::showGraph(const nlohmann::json& graph, bool keepPositions) {
                 if (from >= 0) nodeEdges_.emplace_back(from, to);
             }
     }
-    tree_ = ModuleTree(moduleStacks(kept));
-    expanded_ = initialExpansion(tree_, kInitialItems);
+    buildGroups();
     revealPending_.clear();
     layoutVisible(!keepPositions || names_.empty(), std::move(hint));
 }
+
+void GraphView::buildGroups() {
+    std::vector<const nlohmann::json*> nodes;
+    for (const auto& node : shownNodes_) nodes.push_back(&node);
+    tree_ = ModuleTree(grouping_ == Grouping::SourceLines ? sourceLineStacks(nodes) : moduleStacks(nodes));
+    // A big graph without modules (a function's) reads best by source line.
+    if (grouping_ == Grouping::Auto && tree_.empty() && static_cast<int>(nodes.size()) > kInitialItems)
+        tree_ = ModuleTree(sourceLineStacks(nodes));
+    expanded_ = initialExpansion(tree_, kInitialItems);
+}
+
+void GraphView::setGrouping(Grouping grouping) {
+    if (grouping == grouping_) return;
+    grouping_ = grouping;
+    if (nodes_.empty()) return;
+    buildGroups();
+    layoutVisible(true, std::nullopt);
+}
+
+QStringList GraphView::matchingNodes(const QString& text) const {
+    QStringList out;
+    const QString wanted = text.trimmed();
+    if (wanted.isEmpty()) return out;
+    for (const GraphNode& n : nodes_)
+        if (n.name.contains(wanted, Qt::CaseInsensitive) || n.target.contains(wanted, Qt::CaseInsensitive)) out << n.name;
+    return out;
+}
+
+QWidget* GraphView::minimap() const { return minimap_; }
 
 void GraphView::relayout() { layoutVisible(false, hintFor(nlohmann::json::array())); }
 
@@ -197,6 +232,7 @@ void GraphView::clearGraph() {
 void GraphView::clearScene() {
     scene_.clear();
     scene_.setSceneRect(QRectF());  // empty: no scroll range
+    minimap_->redraw();
     items_.clear();
     moduleBoxes_.clear();
     frames_.clear();
@@ -211,12 +247,13 @@ void GraphView::draw(const Pending& pending) {
     QHash<int, size_t> index;  // layout id -> position in pending's lists
     for (size_t i = 0; i < pending.names.size(); ++i) index.insert(ids_.value(pending.names[i]), i);
     QPen edgePen(palette().color(QPalette::Mid), 1.2);
-    for (const RoutedEdge& e : pending.layout.edges) {
-        if (e.points.empty()) continue;
-        QPainterPath path(QPointF(e.points.front().x, e.points.front().y));
-        for (size_t i = 1; i < e.points.size(); ++i) path.lineTo(e.points[i].x, e.points[i].y);
+    BundledEdges edges = bundledEdges(pending.layout.edges, kBundleFan);
+    for (const Polyline& line : edges.lines) {
+        QPainterPath path(QPointF(line.front().x, line.front().y));
+        for (size_t i = 1; i < line.size(); ++i) path.lineTo(line[i].x, line[i].y);
         scene_.addPath(path, edgePen);
     }
+    bundles_ = edges.combs;
     std::vector<QRectF> boxes(pending.names.size());
     QPen modulePen(palette().color(QPalette::Dark), 1.5, Qt::DashLine);
     QColor moduleFill = palette().color(QPalette::AlternateBase);
@@ -250,6 +287,7 @@ void GraphView::draw(const Pending& pending) {
     // could not scroll to a node outside the previous drawing's.
     scene_.setSceneRect(scene_.itemsBoundingRect().adjusted(-20, -20, 20, 20));
     applyHighlight();
+    minimap_->redraw();
     followPlacement_ = true;
     fitted_ = pending.fit;
     if (pending.fit) fitAll();
@@ -504,6 +542,7 @@ bool GraphView::exportImage(const QString& path, QString* error) {
 
 void GraphView::resizeEvent(QResizeEvent* event) {
     QGraphicsView::resizeEvent(event);
+    minimap_->place();
     if (!followPlacement_) return;
     if (fitted_) fitAll();
     QList<QGraphicsItem*> selected = scene_.selectedItems();

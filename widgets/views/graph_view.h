@@ -9,7 +9,9 @@
 // collapsed module is one box (dashed, "path / Class · N ops"), an expanded one a frame
 // around its nodes and submodules. A big graph opens with only its top levels expanded.
 // Double-click a box to expand it, a frame's title to collapse it; + and - do the same for
-// the selected box or node.
+// the selected box or node. Grouped by source line instead, a box is every node one script
+// line made. The many edges of a fanned-out source are drawn as one comb
+// (graph/edge_bundles.h), and a graph bigger than the view gets a minimap in its corner.
 
 #include <optional>
 
@@ -23,6 +25,8 @@
 #include "graph/module_groups.h"
 
 namespace fusescope::gui {
+
+class GraphMinimap;
 
 class GraphView : public QGraphicsView {
     Q_OBJECT
@@ -38,6 +42,15 @@ public:
     void clearGraph();
     // Selects and centres the node with this name; false when there is none.
     bool findNode(const QString& name);
+    // The nodes whose name or target contains `text` (case-insensitive), in graph order.
+    QStringList matchingNodes(const QString& text) const;
+
+    // Auto: by module where the graph has modules, else by source line once it is big.
+    enum class Grouping { Auto, Modules, SourceLines };
+    void setGrouping(Grouping grouping);  // redraws the graph on show grouped so
+    Grouping grouping() const { return grouping_; }
+    int bundleCount() const { return bundles_; }  // combs drawn, for tests
+    QWidget* minimap() const;
     // Outlines these nodes (the linked selection), without reporting a click.
     void setHighlighted(const QStringList& names);
     QStringList highlighted() const { return highlighted_; }
@@ -82,7 +95,7 @@ protected:
 
 private:
     struct GraphNode {
-        QString name, label, group;
+        QString name, label, group, target;
     };
     struct Frame {  // an expanded module with something drawn inside it
         QString path, title;
@@ -111,7 +124,13 @@ private:
     int stableId(const QString& name);
     LayoutHint hintFor(const nlohmann::json& nodes);
 
+    void buildGroups();  // tree_ and expanded_ from shownNodes_ by grouping_
+
     QGraphicsScene scene_;
+    nlohmann::json shownNodes_ = nlohmann::json::array();  // the graph on show's nodes
+    Grouping grouping_ = Grouping::Auto;
+    int bundles_ = 0;
+    GraphMinimap* minimap_ = nullptr;
     QFutureWatcher<Pending> watcher_;
     // The graph on show, and how its modules are expanded.
     std::vector<GraphNode> nodes_;
