@@ -1477,10 +1477,6 @@
         <translation>在 CPU 上运行 cuda 张量并生成其 CUDA 内核（即设备选择中的“cuda（仅生成 GPU 代码）”）</translation>
     </message>
     <message>
-        <source>Bring a view to the front when the run ends: overview, fusion, code, guards, compare, torch-compare, trace or minify</source>
-        <translation>运行结束时把某个视图置前：overview、fusion、code、guards、compare、torch-compare、trace 或 minify</translation>
-    </message>
-    <message>
         <source>The Python with torch that Run Under PyTorch Too uses (default: Edit &gt; Preferences, else python3 on PATH)</source>
         <translation>“同时在 PyTorch 下运行”使用的装有 torch 的 Python（默认：编辑 &gt; 首选项，否则 PATH 中的 python3）</translation>
     </message>
@@ -1491,6 +1487,10 @@
     <message>
         <source>Open a TORCH_TRACE folder or log as PyTorch&apos;s side of the Ours vs PyTorch view</source>
         <translation>打开 TORCH_TRACE 文件夹或日志，作为“我们 vs PyTorch”视图的 PyTorch 一侧</translation>
+    </message>
+    <message>
+        <source>Bring a view to the front when the run ends: overview, fusion, code, guards, compare, torch-compare, trace, minify, or a training graph&apos;s forward or backward</source>
+        <translation>运行结束时把某个视图放到最前：overview、fusion、code、guards、compare、torch-compare、trace、minify，或训练图的 forward 或 backward</translation>
     </message>
 </context>
 </TS>

@@ -37,12 +37,13 @@ QMap<QString, int> countByName(const LogsModel& logs) {
 
 std::vector<json> fixture(const char* name) { return test::loadFixture(name); }
 
-json traceEvent(TraceCategory category, const std::string& name, const std::string& compileId, int64_t ns) {
+json traceEvent(TraceCategory category, const std::string& name, const std::string& compileId, int64_t ns, int64_t beginNs = 0) {
     TraceRecord r;
     r.category = category;
     r.name = name;
     r.compileId = compileId;
-    r.endNs = ns;
+    r.beginNs = beginNs;
+    r.endNs = beginNs + ns;
     return eventToJson(TraceEvent{r});
 }
 
@@ -229,7 +230,9 @@ void ModelsTest::eagerAndFailedCompiles() {
 void ModelsTest::tracedTimesAndHits() {
     std::vector<json> events = fixture("seed000_inductor");
     events.insert(events.end(), {traceEvent(TraceCategory::Compile, "capture __compiled_fn_0", "0/0", 2'000'000),
-                                 traceEvent(TraceCategory::Compile, "lower __compiled_fn_0", "0/0", 3'500'000),
+                                 traceEvent(TraceCategory::Compile, "lower __compiled_fn_0", "0/0", 3'500'000, 2'000'000),
+                                 // Around both (PyTorch's logs nest their phases): counted once.
+                                 traceEvent(TraceCategory::Compile, "compile_fx", "0/0", 5'500'000),
                                  traceEvent(TraceCategory::Compile, "lower __compiled_fn_9", "9/9", 1'000'000),
                                  traceEvent(TraceCategory::CpuOp, "aten::add", "0/0", 7'000'000)});
     for (int call = 0; call < 3; ++call)

@@ -1,5 +1,7 @@
 #include "model/compiles_model.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <string_view>
 
 #include "model/run_store.h"
@@ -21,6 +23,19 @@ CompilesModel::Status CompilesModel::Compile::settled() const {
     if (eager) return Status::Eager;
     if (graphBreak) return Status::GraphBreak;
     return recompiled ? Status::Recompiled : Status::Ok;
+}
+
+void CompilesModel::Compile::addPhase(int64_t begin, int64_t end) {
+    traced = true;
+    phases.emplace_back(begin, end);
+    std::sort(phases.begin(), phases.end());
+    int64_t covered = 0, reached = INT64_MIN;
+    for (const auto& [b, e] : phases) {
+        int64_t from = std::max(b, reached);
+        if (e > from) covered += e - from;
+        reached = std::max(reached, e);
+    }
+    traceMs = static_cast<double>(covered) / 1e6;
 }
 
 void CompilesModel::Compile::mark(bool Compile::*flag, const std::string& why) {
@@ -73,8 +88,7 @@ void CompilesModel::applyTrace(size_t record) {
     if (r.category == SpanCategory::Compile) {
         QString id = QString::fromStdString(traces.compileIdOf(record));
         if (Compile* c = find(id)) {
-            c->traced = true;
-            c->traceMs += static_cast<double>(r.end - r.begin) / 1e6;
+            c->addPhase(r.begin, r.end);
             changed(id);
         }
     } else if (const std::string& name = traces.nameOf(r); name.starts_with(regionPrefix)) {

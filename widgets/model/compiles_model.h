@@ -47,7 +47,10 @@ private:
         QString reason;  // why it is not ok, for the status tooltip
         int graphs = 0, ops = 0, hits = 0;
         bool traced = false;  // compile-phase trace records seen: they time it, not the kernels
+        // The time some phase of it ran: nested phases (PyTorch's logs nest them) count once.
+        std::vector<std::pair<int64_t, int64_t>> phases;
         double traceMs = 0, kernelMs = 0;
+        void addPhase(int64_t begin, int64_t end);
         Status status() const;
         Status settled() const;  // what it is (or will be) once compiled
         void mark(bool Compile::*flag, const std::string& why);  // keeps the reason of the worst status

@@ -130,6 +130,12 @@ QWidget* GraphPane::buildToolRow() {
     return row;
 }
 
+bool GraphPane::showAotGraph(const QString& stage) {
+    if (!aotTabShown(stage)) return false;
+    tabs_->setCurrentWidget(aotView(stage));
+    return true;
+}
+
 GraphView* GraphPane::viewOnShow() const { return qobject_cast<GraphView*>(tabs_->currentWidget()); }
 
 void GraphPane::findNext() {

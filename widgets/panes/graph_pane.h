@@ -34,6 +34,7 @@ public:
     // aot_joint_graph), and whether its tab is shown (the compile is a training graph's).
     GraphView* aotView(const QString& stage) const;
     bool aotTabShown(const QString& stage) const;
+    bool showAotGraph(const QString& stage);  // brings its tab to the front; false when not shown
     QLineEdit* findField() const { return find_; }
     QComboBox* groupingPicker() const { return grouping_; }
 

@@ -16,6 +16,7 @@ public:
     enum { CompileIdRole = Qt::UserRole + 1 };  // on compile items; frames have none
 
     explicit StackTrieView(const RunStore* store, QWidget* parent = nullptr);
+    bool rebuildPending() const { return rebuildTimer_.isActive(); }  // events in, not yet shown
     void showCompile(const QString& compileId);  // makes its item current, quietly
 
 Q_SIGNALS:

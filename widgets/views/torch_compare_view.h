@@ -30,6 +30,7 @@ public:
     enum Side { Ours, Torch };
 
     TorchCompareView(const RunStore* ours, const RunStore* torch, QWidget* parent = nullptr);
+    bool rebuildPending() const { return rebuildTimer_.isActive(); }  // events in, not yet paired
 
     // What PyTorch's side is ("PyTorch 2.15.0: /tmp/…/dedicated_log….log"), or why there is none.
     void setTorchSource(const QString& description);

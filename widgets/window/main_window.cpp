@@ -40,6 +40,7 @@
 #include "model/torch_trace_run.h"
 #include "panes/code_pane.h"
 #include "panes/compiles_pane.h"
+#include "views/stack_trie_view.h"
 #include "panes/fusion_pane.h"
 #include "panes/graph_breaks_pane.h"
 #include "panes/graph_pane.h"
@@ -535,6 +536,8 @@ void MainWindow::openInBackground(const QString& path, const QString& title, con
 
 bool MainWindow::viewsReady() const {
     if (engine_.activeRun() || loadsPending_ > 0 || torchSide_.isBusy() || traceView_->indexPending()) return false;
+    // Views that redo themselves once per burst of events, a moment after it.
+    if (annotateTimer_.isActive() || torchCompare_->rebuildPending() || compiles_->stackTrie()->rebuildPending()) return false;
     const QList<GraphView*> graphs = findChildren<GraphView*>();
     return std::none_of(graphs.begin(), graphs.end(), [](const GraphView* g) { return g->layoutPending(); });
 }
@@ -776,6 +779,9 @@ bool MainWindow::showView(const QString& view) {
     if (view == "compare") {
         compareView_->setAspect(CompareView::Aspect::Guards);
         return raise("compareDock");
+    }
+    if (view == "forward" || view == "backward") {  // a training graph's, AOT Autograd's
+        return raise("graphDock") && raise("irDock") && graph_->showAotGraph(QString("aot_%1_graph").arg(view));
     }
     if (view == "torch-compare") {
         torchCompare_->setAspect(TorchCompareView::Aspect::RecompileReasons);

@@ -62,7 +62,8 @@ public:
     bool setBackend(const QString& name);
     QString backendText() const;  // the Backend picker as shown
     // Nothing is still coming or being laid out: no run, no file being read, no graph layout
-    // or trace index on a worker thread. What a screenshot waits for.
+    // or trace index on a worker thread, no view waiting to redo itself after a burst of
+    // events. What a screenshot waits for.
     bool viewsReady() const;
     // Runs cuda tensors on the CPU while generating their CUDA kernels (the Device picker's
     // "cuda (GPU code only)").
