@@ -484,15 +484,17 @@
         <source>Collapse the nodes an nn.Module ran, or those one script line made, into one box (automatically: by module where the graph has modules, else by source line once it is big)</source>
         <translation>把一个 nn.Module 运行的节点，或一行脚本产生的节点，折叠成一个框（自动：图中有模块时按模块，否则图较大时按源代码行）</translation>
     </message>
-    <message numerus="yes">
-        <source>%n match(es)</source>
-        <translation>
-            <numerusform>%n 个匹配</numerusform>
-        </translation>
-    </message>
     <message>
         <source>%1 of %2</source>
         <translation>第 %1 个，共 %2 个</translation>
+    </message>
+    <message>
+        <source>1 match</source>
+        <translation>1 个匹配</translation>
+    </message>
+    <message>
+        <source>%1 matches</source>
+        <translation>%1 个匹配</translation>
     </message>
 </context>
 <context>

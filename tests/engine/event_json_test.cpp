@@ -39,7 +39,7 @@ std::vector<Event> oneOfEach() {
     return {
         CompileStartedEvent{"0/1", "fn", where},
         GraphCapturedEvent{"0/1", "fn", "__compiled_fn_0", "readable", "runnable", "tabular",
-                           json{{"nodes", json::array({{{"name", "x"}}})}}, 3, "why"},
+                           json{{"nodes", json::array({{{"name", "x"}}})}}, 3, "why", "inductor"},
         GuardsEvent{"0/1", {"a  # x", "b  # y"}, {4, 0}},
         GuardFailureEvent{"0/0", "fn", {"size mismatch"}},
         RecompileEvent{"0/1", "fn", where, "Recompiling function fn"},

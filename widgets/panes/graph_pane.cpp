@@ -118,7 +118,8 @@ QWidget* GraphPane::buildToolRow() {
         GraphView* view = viewOnShow();
         matches_ = view ? view->matchingNodes(find_->text()) : QStringList();
         match_ = -1;
-        found_->setText(find_->text().trimmed().isEmpty() ? QString() : tr("%n match(es)", nullptr, static_cast<int>(matches_.size())));
+        const auto n = matches_.size();
+        found_->setText(find_->text().trimmed().isEmpty() ? QString() : n == 1 ? tr("1 match") : tr("%1 matches").arg(n));
         if (!matches_.isEmpty()) findNext();
     });
     connect(find_, &QLineEdit::returnPressed, this, &GraphPane::findNext);
