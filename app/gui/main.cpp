@@ -49,8 +49,11 @@ int main(int argc, char** argv) {
     QApplication::setApplicationName("Fusescope");
     QApplication::setApplicationVersion("0.1.0");
 
-    QTranslator translator;  // English is the source language: nothing to load for it
-    if (translator.load("fusescope_" + uiLanguage(QApplication::arguments()), ":/i18n")) app.installTranslator(&translator);
+    // English is the source language: its file holds only the plural forms ("1 op", "3 ops"),
+    // the one used when no other language's is.
+    QTranslator translator;
+    if (translator.load("fusescope_" + uiLanguage(QApplication::arguments()), ":/i18n") || translator.load("fusescope_en", ":/i18n"))
+        app.installTranslator(&translator);
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QApplication::translate("main", "Debugging workbench for a tensor-graph compiler"));

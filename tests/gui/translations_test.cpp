@@ -43,6 +43,35 @@ private slots:
         QVERIFY2(messages >= 80, qPrintable(QString::number(messages)));
     }
 
+    // English holds the plural forms: every plural message of the Chinese file, singular and
+    // plural ("1 op", "3 ops" where the source says "%n op(s)").
+    void englishPluralsCoverEveryPluralMessage() {
+        auto pluralSources = [](const std::string& relative) {
+            QFile file(QString::fromStdString(fusescope::gui::test::sourcePath(relative)));
+            if (!file.open(QIODevice::ReadOnly)) return QStringList{"cannot read " + QString::fromStdString(relative)};
+            QXmlStreamReader xml(&file);
+            QStringList out;
+            bool numerus = false;
+            while (xml.readNext() != QXmlStreamReader::EndDocument && !xml.hasError()) {
+                if (!xml.isStartElement()) continue;
+                if (xml.name() == u"message") numerus = xml.attributes().value("numerus") == u"yes";
+                else if (xml.name() == u"source" && numerus) out << xml.readElementText();
+            }
+            out.sort();
+            return out;
+        };
+        QStringList chinese = pluralSources("translations/fusescope_zh_CN.ts");
+        QVERIFY(chinese.size() >= 5);
+        QCOMPARE(pluralSources("translations/fusescope_en.ts"), chinese);
+        QTranslator en;
+        QVERIFY(en.load(QStringLiteral(FUSESCOPE_EN_QM)));
+        QCoreApplication::installTranslator(&en);
+        QCOMPARE(QCoreApplication::translate("fusescope::gui::TraceView", "%n span(s)", nullptr, 1), QString("1 span"));
+        QCOMPARE(QCoreApplication::translate("fusescope::gui::TraceView", "%n span(s)", nullptr, 3), QString("3 spans"));
+        QCOMPARE(QCoreApplication::translate("fusescope::gui::GraphView", "%1\n%2 · %n op(s)", nullptr, 600), QString("%1\n%2 · 600 ops"));
+        QCoreApplication::removeTranslator(&en);
+    }
+
     // Engine messages of a known shape (guard failures, graph-break reasons) are shown in
     // Chinese with their own values; in English, and in any other shape, as they came.
     void engineWordsOfAKnownShapeAreTranslated() {

@@ -1,0 +1,60 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<!-- English plural forms only: the sources say "%n op(s)"; this gives "1 op" and "3 ops".
+     Loaded when no other translation is (app/gui/main.cpp); tests/gui/translations_test.cpp
+     checks it covers every plural message of the Chinese translation. -->
+<TS version="2.1" language="en" sourcelanguage="en">
+<context>
+    <name>fusescope::gui::FusionStepper</name>
+    <message numerus="yes">
+        <source>Before fusion: %n scheduler node(s).</source>
+        <translation>
+            <numerusform>Before fusion: %n scheduler node.</numerusform>
+            <numerusform>Before fusion: %n scheduler nodes.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>fusescope::gui::GraphView</name>
+    <message numerus="yes">
+        <source>%1
+%2 · %n op(s)</source>
+        <translation>
+            <numerusform>%1
+%2 · %n op</numerusform>
+            <numerusform>%1
+%2 · %n ops</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>fusescope::gui::TorchCompareView</name>
+    <message numerus="yes">
+        <source>%n compile(s), %1 with counts that differ. PyTorch&apos;s side: %2</source>
+        <translation>
+            <numerusform>%n compile, %1 with counts that differ. PyTorch&apos;s side: %2</numerusform>
+            <numerusform>%n compiles, %1 with counts that differ. PyTorch&apos;s side: %2</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>fusescope::gui::TraceTreeModel</name>
+    <message numerus="yes">
+        <source>%n span(s)</source>
+        <translation>
+            <numerusform>%n span</numerusform>
+            <numerusform>%n spans</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>fusescope::gui::TraceView</name>
+    <message numerus="yes">
+        <source>%n span(s)</source>
+        <translation>
+            <numerusform>%n span</numerusform>
+            <numerusform>%n spans</numerusform>
+        </translation>
+    </message>
+</context>
+</TS>
