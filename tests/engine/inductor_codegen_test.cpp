@@ -103,10 +103,7 @@ print(x.grad)
     EXPECT_EQ(run.out, "tensor([[2.0000, 2.0000, 0.4000, 0.6000, 1.4918, 1.6487],\n"
                        "        [2.0000, 2.0000, 1.6000, 1.8000, 2.7183, 3.0042]])\n");
     // The three parts' gradients are buffers the cat reads; the four zero pieces are not.
-    int catInputs = 0;
-    for (size_t at = run.logs.find("an input of cat/stack"); at != std::string::npos; at = run.logs.find("an input of cat/stack", at + 1))
-        ++catInputs;
-    EXPECT_EQ(catInputs, 3) << run.logs;
+    EXPECT_EQ(countOccurrences(run.logs, "an input of cat/stack"), 3) << run.logs;
 }
 
 // A gradient two products read (the next layer's input gradient and, transposed, the
@@ -127,11 +124,7 @@ print(w1.grad, w2.grad)
                                     "realize");
     expectSameOutput(runs);
     const std::string& logs = runs.compiled.logs;
-    auto count = [&](const std::string& what) {
-        int n = 0;
-        for (size_t at = logs.find(what); at != std::string::npos; at = logs.find(what, at + 1)) ++n;
-        return n;
-    };
+    auto count = [&](const std::string& what) { return countOccurrences(logs, what); };
     // The forward's relu (a product's operand, saved for backward) and the backward's
     // gradient of the square (both products' operand) are each realized once; only the relu
     // gradient, one product's operand alone, is realized by that product.
@@ -172,9 +165,7 @@ print(torch.allclose(f(x, w, b), F.gelu(F.linear(x, w, b)), rtol=1e-05, atol=1e-
     ASSERT_EQ(kernels.size(), 1u);
     EXPECT_EQ(kernels[0].kernels.size(), 1u) << kernels[0].source;
     const std::string& src = kernels[0].source;
-    size_t calls = 0;
-    for (size_t at = src.find("    fs_parallel_gemm("); at != std::string::npos; at = src.find("    fs_parallel_gemm(", at + 1)) ++calls;
-    EXPECT_EQ(calls, 1u) << src;
+    EXPECT_EQ(countOccurrences(src, "    fs_parallel_gemm("), 1) << src;
     expectEveryRefusalExplained(run);
 }
 

@@ -9,13 +9,7 @@
 namespace fusescope {
 namespace {
 
-int storedIntoInputs(const std::string& logs) {
-    int count = 0;
-    for (size_t at = logs.find("(changed in place): no copy back"); at != std::string::npos;
-         at = logs.find("(changed in place): no copy back", at + 1))
-        ++count;
-    return count;
-}
+int storedIntoInputs(const std::string& logs) { return test::countOccurrences(logs, "(changed in place): no copy back"); }
 
 TEST(InductorInPlace, APointwiseUpdateIsStoredIntoItsInput) {
     SKIP_WITHOUT_CPP_JIT();

@@ -55,6 +55,12 @@ std::string readFile(const std::string& path) {
     return s.str();
 }
 
+int countOccurrences(const std::string& text, const std::string& what) {
+    int count = 0;
+    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++count;
+    return count;
+}
+
 std::string writeTempFile(const std::string& name, const std::string& text) {
     fs::path p = tempDir() / name;
     std::ofstream(p, std::ios::binary) << text;

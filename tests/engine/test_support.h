@@ -64,6 +64,8 @@ std::string cliPath();
 // Writes text to a fresh file in a per-test temporary directory and returns its path.
 std::string writeTempFile(const std::string& name, const std::string& text);
 std::string readFile(const std::string& path);
+// How many times `what` occurs in `text` (overlapping ones included).
+int countOccurrences(const std::string& text, const std::string& what);
 // Path of a file in the source tree, e.g. sourcePath("resources/examples/x.py").
 std::string sourcePath(const std::string& relative);
 // The bundled example scripts (resources/examples/*.py), sorted.
