@@ -26,10 +26,10 @@ QString whyNoLoopIr(const CompileArtifacts& a) {
     return {};
 }
 
-nlohmann::json capturedGraph(const RunStore& store, const QString& compileId, const QString& graphName) {
+const nlohmann::json* capturedGraph(const RunStore& store, const QString& compileId, const QString& graphName) {
     for (int i : store.compileEvents(compileId.toStdString()))
         if (const auto* captured = std::get_if<GraphCapturedEvent>(&store.at(i)); captured && captured->graphName == graphName.toStdString())
-            return captured->graph;
+            return &captured->graph;
     return nullptr;
 }
 

@@ -43,8 +43,9 @@ struct CompileArtifacts {
 // to do; "" when it has them (or may still get them: inductor still compiling).
 QString whyNoLoopIr(const CompileArtifacts& compile);
 
-// The captured graph `graphName` of a compile (graph JSON), null when there is none.
-nlohmann::json capturedGraph(const RunStore& store, const QString& compileId, const QString& graphName);
+// The captured graph `graphName` of a compile (graph JSON, in the store: not copied), null
+// when there is none.
+const nlohmann::json* capturedGraph(const RunStore& store, const QString& compileId, const QString& graphName);
 
 // `graphName`: the graph on show; empty or unknown, the first.
 CompileArtifacts compileArtifacts(const RunStore& store, const QString& compileId, const QString& graphName = {});

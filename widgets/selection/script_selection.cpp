@@ -82,7 +82,9 @@ void ScriptSelection::onCursorLine(int line) {
     const CompileArtifacts& compile = context_->compile();
     for (const QString& graph : compile.graphNames) {
         if (graph == compile.graphName) continue;
-        nlohmann::json nodes = capturedGraph(context_->store(), compile.compileId, graph).value("nodes", nlohmann::json::array());
+        const nlohmann::json* captured = capturedGraph(context_->store(), compile.compileId, graph);
+        if (!captured || !captured->contains("nodes") || !(*captured)["nodes"].is_array()) continue;
+        const nlohmann::json& nodes = (*captured)["nodes"];
         if (std::any_of(nodes.begin(), nodes.end(), [&](const nlohmann::json& n) { return scriptLineOf(n, scriptFile_) == line + 1; })) {
             context_->setGraph(graph);  // followCompile now knows its lines
             selectNodeOfLine(line + 1);
