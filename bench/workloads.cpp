@@ -46,6 +46,28 @@ Workload unary(const std::string& name, const char* op, const Shape& sizes, std:
     return w;
 }
 
+Workload reduction(const std::string& name, const char* op, const Shape& sizes, std::vector<Argument> extra) {
+    int64_t numel = 1;
+    for (int64_t s : sizes) numel *= s;
+    Workload w = unary(name, op, sizes, std::move(extra), 4.0 * numel);
+    w.readOnly = true;
+    return w;
+}
+
+Workload moments(int64_t rows, int64_t cols) {
+    Workload w{fmt::format("mean, var, t().sum(0) of {}x{}", rows, cols), std::make_shared<Graph>(), {randn({rows, cols})},
+               4.0 * rows * cols, true};
+    GraphBuilder b(*w.graph);
+    Argument x = Argument::ref(b.placeholder("L['x']", metaOf({rows, cols})));
+    auto dims = [](int64_t d) { return Argument::value(IValue::intList({d})); };
+    Argument mean = Argument::ref(b.call("mean", {x, dims(1)}));
+    Argument var = Argument::ref(b.call("var", {x, dims(1)}));
+    Argument transposed = Argument::ref(b.call("t", {x}));
+    Argument sum = Argument::ref(b.call("sum", {transposed, dims(0)}));
+    w.graph->setOutputs({mean, var, sum});
+    return w;
+}
+
 Workload layerNorm(int64_t rows, int64_t cols) {
     Workload w{fmt::format("layer_norm {}x{}", rows, cols), std::make_shared<Graph>(), {randn({rows, cols}), randn({cols}), randn({cols})},
                8.0 * rows * cols};

@@ -112,7 +112,8 @@ std::string statement(const LoopBody& body, const LoopOp& op, const std::string&
 namespace {
 
 // Per op of the body: whether it reads nothing the loops change (Hoisting).
-std::vector<bool> loopInvariant(const LoopBody& body, const std::set<std::string>& written) {
+std::vector<bool> loopInvariant(const LoopBody& body, const std::set<std::string>& written, const std::vector<std::string>& varying) {
+    const std::vector<std::string>& vars = varying.empty() ? body.vars : varying;
     std::vector<bool> invariant(body.ops.size(), false);
     auto argsInvariant = [&](const LoopOp& op) {
         return std::all_of(op.args.begin(), op.args.end(), [&](size_t a) { return invariant[a]; });
@@ -122,7 +123,7 @@ std::vector<bool> loopInvariant(const LoopBody& body, const std::set<std::string
         switch (op.kind) {
         case LoopOpKind::Constant: invariant[i] = true; break;
         case LoopOpKind::GetIndex:
-            invariant[i] = std::none_of(body.vars.begin(), body.vars.end(), [&](const std::string& v) { return body.indices[op.index].uses(v); });
+            invariant[i] = std::none_of(vars.begin(), vars.end(), [&](const std::string& v) { return body.indices[op.index].uses(v); });
             break;
         case LoopOpKind::Load: invariant[i] = !written.count(op.buffer) && argsInvariant(op); break;
         case LoopOpKind::ToDtype: invariant[i] = argsInvariant(op); break;
@@ -140,8 +141,8 @@ struct HoistPlan {
     std::vector<bool> before;  // written before the loops (the moved math and its operands)
     std::vector<bool> inLoop;  // written in the loop (all but the moved math and what only it reads)
 };
-HoistPlan hoistPlan(const LoopBody& body, const std::set<std::string>& written) {
-    std::vector<bool> invariant = loopInvariant(body, written);
+HoistPlan hoistPlan(const LoopBody& body, const std::set<std::string>& written, const std::vector<std::string>& varying) {
+    std::vector<bool> invariant = loopInvariant(body, written, varying);
     const size_t n = body.ops.size();
     std::vector<bool> readsLoad(n, false), moved(n, false), usedInLoop(n, false);
     for (size_t i = 0; i < n; ++i) {
@@ -167,7 +168,7 @@ HoistPlan hoistPlan(const LoopBody& body, const std::set<std::string>& written) 
 
 std::string loopStatements(const LoopBody& body, const std::string& prefix, const std::string& pad, std::string* reduced,
                            const LoadSpelling* spellLoad, const StoreSpelling* spellStore, Hoisting* hoist) {
-    HoistPlan plan = hoist ? hoistPlan(body, hoist->written)
+    HoistPlan plan = hoist ? hoistPlan(body, hoist->written, hoist->varying)
                            : HoistPlan{std::vector<bool>(body.ops.size(), false), std::vector<bool>(body.ops.size(), true)};
     std::string out;
     for (size_t i = 0; i < body.ops.size(); ++i) {

@@ -40,6 +40,10 @@ struct Hoisting {
     std::set<std::string> written;  // the kernel's stored buffers: their loads stay in the loop
     std::string pad;                // the hoisted statements' indentation
     std::string statements;         // filled
+    // The variables of the loops the statements are hoisted out of; empty: all the body's.
+    // (A member over a reduction group's every dim hoists what depends on its row alone,
+    // log_softmax's log of the row's sum, to before its inner loops.)
+    std::vector<std::string> varying = {};
 };
 using LoadSpelling = std::function<std::string(const std::string& buffer, const IndexExpr& index, const std::string& plain)>;
 using StoreSpelling = LoadSpelling;

@@ -1,17 +1,28 @@
 // One C++ function per kernel group. The loop nest is the group's iteration: pointwise
 // dims outside (the outermost one in parallel through OpenMP when the work is large),
 // then per member either its statements directly (a pointwise member over the outer dims),
-// a vectorisable inner loop (a pointwise member over every dim), or a reduction loop with
-// 16 independent accumulator lanes, which the compiler keeps in vector registers.
+// a vectorisable inner loop (a pointwise member over every dim), or a reduction loop (a
+// vector loop with several accumulators; see lanes()). Three shapes of reduction get their
+// own loops:
+// - a full reduction (no pointwise dims) is split in kParts pieces that threads take, each
+//   with its own lanes, combined in piece order (the result does not depend on the threads);
+// - reductions that read across rows (x.sum(dim=0): the inner pointwise dim is contiguous,
+//   the reduction dim strided) walk kColumnTile neighbouring outputs together, one
+//   accumulator each, so every cache line read is used whole;
+// - a costly value a reduction accumulates and a later member computes again (softmax's
+//   exp) is stored by the reduction where that member writes, and read back there
+//   (codegen/common/kept_values.h).
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <map>
 #include <set>
 
 #include <fmt/format.h>
 
+#include "codegen/common/kept_values.h"
 #include "codegen/common/loop_statements.h"
 #include "codegen/cpp/cpp_codegen.h"
 
@@ -19,19 +30,49 @@ namespace fusescope {
 
 namespace {
 
-constexpr int kLanes = 16;
+constexpr int kLanes = 64;  // accumulators of a max/min/arg reduction (eight vectors)
 constexpr int64_t kParallelWork = 1 << 15;  // elements below which threads cost more than they save
 constexpr int64_t kChunk = 4096;            // elements a thread takes at a time from a flat loop
+constexpr int64_t kParts = 64;              // pieces of a full reduction
+constexpr int64_t kColumnTile = 256;        // outputs a reduction across rows computes together
+
+// Whether the group's reductions read across rows: some reduction member loads contiguously
+// along the innermost pointwise dim and strided along its innermost reduction dim, and none
+// loads contiguously along a reduction dim.
+bool readsAcrossRows(const KernelGroup& k) {
+    size_t p = k.pointwiseSizes.size();
+    if (p == 0 || k.reductionSizes.empty()) return false;
+    bool across = false;
+    for (size_t m = 0; m < k.nodes.size(); ++m) {
+        const LoopBody& body = k.bodies[m];
+        if (!k.nodes[m]->isReduction() || body.vars.size() <= p) continue;
+        for (const auto& [buffer, indices] : body.loads())
+            for (const IndexExpr& index : indices) {
+                auto alongRow = index.linearCoefficient(body.vars.back());
+                if (!alongRow || alongRow->isZero()) continue;
+                if (*alongRow == IndexExpr(1)) return false;
+                auto alongColumn = index.linearCoefficient(body.vars[p - 1]);
+                across = across || (alongColumn && *alongColumn == IndexExpr(1));
+            }
+    }
+    return across;
+}
 
 class KernelWriter {
 public:
-    KernelWriter(const KernelGroup& k, const LoweredGraph& g, const std::map<std::string, int>& storedIntoInputs) : k_(k), g_(g) {
+    KernelWriter(const KernelGroup& k, const LoweredGraph& g, const std::map<std::string, int>& storedIntoInputs)
+        : k_(k), g_(g), bodies_(k.bodies) {
         KernelBuffers buffers = kernelBuffers(k);
         for (const auto& [buffer, placeholder] : storedIntoInputs) {
             if (!buffers.written.count(buffer)) continue;
             mayAlias_.insert(buffer);
             for (const InputBuffer& in : g.inputs)
                 if (in.placeholder == placeholder) mayAlias_.insert(in.name);
+        }
+        acrossRows_ = readsAcrossRows(k);
+        for (KeptValue& v : keptValues(k, mayAlias_)) {
+            bodies_[v.reader] = std::move(v.readerBody);
+            kept_[v.reduction] = {v.buffer, v.index};
         }
     }
 
@@ -41,7 +82,7 @@ public:
         KernelCode out = startKernel(k_, g_, "extern \"C\" void", name, "__restrict", mayAlias_);
         size_t p = k_.pointwiseSizes.size();
         IndexExpr work = product(k_.pointwiseSizes) * product(k_.reductionSizes);
-        std::string parallelIf = fmt::format("if(parallel: {} >= {})", work.cstr(), kParallelWork);
+        parallelIf_ = fmt::format("if(parallel: {} >= {})", work.cstr(), kParallelWork);
         std::string indent = "    ";
         // A flat pointwise loop is split in chunks: threads take chunks, each a vector loop.
         size_t depth = p + (p == 1 && k_.reductionSizes.empty() ? 1 : 0);
@@ -49,18 +90,24 @@ public:
         for (size_t d = 0; d < p; ++d) {
             std::string pad = indent + std::string(4 * d, ' ');
             bool outer = d == 0, inner = d + 1 == p && k_.reductionSizes.empty();
+            std::string n = k_.pointwiseSizes[d].cstr();
             if (depth > p) {
-                std::string n = k_.pointwiseSizes[0].cstr();
-                nest += fmt::format("{}#pragma omp parallel for {}\n", pad, parallelIf);
+                nest += fmt::format("{}#pragma omp parallel for {}\n", pad, parallelIf_);
                 nest += fmt::format("{}for (int64_t chunk = 0; chunk < {}; chunk += {}) {{\n", pad, n, kChunk);
                 nest += fmt::format("{}    int64_t chunk_end = chunk + {} < {} ? chunk + {} : {};\n", pad, kChunk, n, kChunk, n);
                 nest += fmt::format("{}    #pragma omp simd\n", pad);
                 nest += fmt::format("{}    for (int64_t c0 = chunk; c0 < chunk_end; ++c0) {{\n", pad);
                 continue;
             }
-            if (outer) nest += pad + "#pragma omp parallel for " + parallelIf + "\n";
+            if (outer) nest += pad + "#pragma omp parallel for " + parallelIf_ + "\n";
             else if (inner) nest += pad + "#pragma omp simd\n";
-            nest += fmt::format("{}for (int64_t c{} = 0; c{} < {}; ++c{}) {{\n", pad, d, d, k_.pointwiseSizes[d].cstr(), d);
+            if (acrossRows_ && d + 1 == p) {  // a tile of neighbouring outputs: member loops go over it
+                nest += fmt::format("{}for (int64_t c{}_tile = 0; c{}_tile < {}; c{}_tile += {}) {{\n", pad, d, d, n, d, kColumnTile);
+                nest += fmt::format("{}    const int64_t c{}_count = {} - c{}_tile < {} ? {} - c{}_tile : {};\n", pad, d, n, d,
+                                    kColumnTile, n, d, kColumnTile);
+                continue;
+            }
+            nest += fmt::format("{}for (int64_t c{} = 0; c{} < {}; ++c{}) {{\n", pad, d, d, n, d);
         }
         // Pure pointwise: every member inside the innermost loop; else each member's own loops.
         // What a member computes once goes before the loops (Hoisting).
@@ -70,7 +117,7 @@ public:
             // Statements outside any loop (a 0-dim result) would meet their hoisted operands' names.
             hoist_ = p > 0 || !k_.reductionSizes.empty() ? &hoisted[static_cast<size_t>(m)] : nullptr;
             members.push_back(k_.reductionSizes.empty()
-                                  ? loopStatements(k_.bodies[m], memberPrefix(m), indent + std::string(4 * depth, ' '), nullptr,
+                                  ? loopStatements(bodies_[m], memberPrefix(m), indent + std::string(4 * depth, ' '), nullptr,
                                                    nullptr, nullptr, hoist_)
                                   : member(m, indent + std::string(4 * p, ' ')));
         }
@@ -81,7 +128,7 @@ public:
         std::vector<std::string> deferred(members.size());
         if (k_.reductionSizes.empty())
             for (size_t m = 0; m < members.size(); ++m)
-                deferred[m] = takeStore(members[m], indent + std::string(4 * depth, ' '), storeOpOf(k_.bodies[m]).buffer);
+                deferred[m] = takeStore(members[m], indent + std::string(4 * depth, ' '), storeOpOf(bodies_[m]).buffer);
         for (int m = 0; m < static_cast<int>(members.size()); ++m) out.add(members[static_cast<size_t>(m)], m);
         for (int m = 0; m < static_cast<int>(members.size()); ++m) out.add(deferred[static_cast<size_t>(m)], m);
         std::string close;
@@ -104,33 +151,118 @@ private:
         return line;
     }
 
-    // One member inside the outer (pointwise) loops of a reduction group.
-    std::string member(size_t m, const std::string& pad) {
-        const LoopBody& body = k_.bodies[m];
-        prefix_ = memberPrefix(static_cast<int>(m));
-        size_t p = k_.pointwiseSizes.size();
-        if (body.vars.size() == p)  // pointwise over the outer dims only: in no loop when there are none
-            return loopStatements(body, prefix_, pad, nullptr, nullptr, nullptr, p > 0 ? hoist_ : nullptr);
-        const SchedulerNode* node = k_.nodes[m];
-        std::vector<size_t> rdims;
-        for (size_t d = p; d < body.vars.size(); ++d) rdims.push_back(d);
-        if (!node->isReduction()) {
-            std::string out;
-            std::string inner = pad;
-            for (size_t i = 0; i < rdims.size(); ++i) {
-                if (i + 1 == rdims.size()) out += inner + "#pragma omp simd\n";
-                out += fmt::format("{}for (int64_t {} = 0; {} < {}; ++{}) {{\n", inner, body.vars[rdims[i]], body.vars[rdims[i]],
-                                   body.ranges[rdims[i]].cstr(), body.vars[rdims[i]]);
-                inner += "    ";
-            }
-            out += loopStatements(body, prefix_, inner, nullptr, nullptr, nullptr, hoist_);
-            for (size_t i = rdims.size(); i-- > 0;) out += pad + std::string(4 * i, ' ') + "}\n";
-            return out;
+    // Loops over the body's reduction dims around `inside` (which `inside` gets the pad of).
+    std::string reductionLoops(const LoopBody& body, const std::string& pad, const std::vector<size_t>& rdims, bool simdInnermost,
+                               const std::function<std::string(const std::string&)>& inside) const {
+        std::string out, inner = pad;
+        for (size_t i = 0; i < rdims.size(); ++i) {
+            if (simdInnermost && i + 1 == rdims.size()) out += inner + "#pragma omp simd\n";
+            const std::string& v = body.vars[rdims[i]];
+            out += fmt::format("{}for (int64_t {} = 0; {} < {}; ++{}) {{\n", inner, v, v, body.ranges[rdims[i]].cstr(), v);
+            inner += "    ";
         }
-        return reduction(body, pad, rdims);
+        out += inside(inner);
+        for (size_t i = rdims.size(); i-- > 0;) out += pad + std::string(4 * i, ' ') + "}\n";
+        return out;
     }
 
-    std::string reduction(const LoopBody& body, const std::string& pad, const std::vector<size_t>& rdims) {
+    // A loop over the tile's outputs (acrossRows_), the innermost pointwise variable set from
+    // `t`, around `inside`.
+    std::string tileLoop(const std::string& pad, bool simd, const std::function<std::string(const std::string&)>& inside) const {
+        std::string c = fmt::format("c{}", k_.pointwiseSizes.size() - 1);
+        std::string out = simd ? pad + "#pragma omp simd\n" : "";
+        out += fmt::format("{}for (int64_t t = 0; t < {}_count; ++t) {{\n{}    const int64_t {} = {}_tile + t;\n", pad, c, pad, c, c);
+        return out + inside(pad + "    ") + pad + "}\n";
+    }
+
+    // One member inside the outer (pointwise) loops of a reduction group.
+    std::string member(size_t m, const std::string& pad) {
+        const LoopBody& body = bodies_[m];
+        prefix_ = memberPrefix(static_cast<int>(m));
+        size_t p = k_.pointwiseSizes.size();
+        auto statements = [&](const std::string& in) { return loopStatements(body, prefix_, in, nullptr, nullptr, nullptr, hoist_); };
+        if (body.vars.size() == p) {  // pointwise over the outer dims only: in no loop when there are none
+            if (acrossRows_) return tileLoop(pad, true, statements);
+            return loopStatements(body, prefix_, pad, nullptr, nullptr, nullptr, p > 0 ? hoist_ : nullptr);
+        }
+        std::vector<size_t> rdims;
+        for (size_t d = p; d < body.vars.size(); ++d) rdims.push_back(d);
+        if (!k_.nodes[m]->isReduction()) {
+            if (acrossRows_) return reductionLoops(body, pad, rdims, false, [&](const std::string& in) { return tileLoop(in, true, statements); });
+            // What depends on the row alone is computed once per row, before the inner loops;
+            // earlier members' results for the row are complete by then.
+            Hoisting row{{storeOpOf(body).buffer}, pad, "", {}};
+            for (size_t d : rdims) row.varying.push_back(body.vars[d]);
+            std::string loops = reductionLoops(body, pad, rdims, true, [&](const std::string& in) {
+                return loopStatements(body, prefix_, in, nullptr, nullptr, nullptr, &row);
+            });
+            return row.statements + loops;
+        }
+        return acrossRows_ ? reductionAcrossRows(body, m, pad, rdims) : reduction(body, m, pad, rdims);
+    }
+
+    // The line storing a kept value (kept_values.h) where its reader will read it; none when
+    // the member keeps none.
+    std::string keepLine(size_t m, const std::string& pad, const std::string& value) const {
+        auto kept = kept_.find(m);
+        if (kept == kept_.end()) return "";
+        return fmt::format("{}{}[{}] = {};\n", pad, kept->second.first, kept->second.second.cstr(), value);
+    }
+
+    // `acc` = the combination of value(r) for r in [begin, end). Sums and products: one
+    // `omp simd` loop with OpenMP's reduction clause. The others (NaN-propagating max and
+    // min, whose selects the vectoriser does not take for a reduction; argmax, any, all)
+    // through kLanes accumulators: whole groups of kLanes, then the rest into the first
+    // lanes, both vector loops; the lanes combined pairwise at the end. An arg reduction's
+    // lanes keep their best value and its index (`acc` the index; the first of equal values,
+    // or the first NaN, wins).
+    std::string lanes(ReductionKind kind, const std::string& type, const std::string& srcType, const std::string& init,
+                      const std::string& in, const std::string& begin, const std::string& end, const std::string& acc) const {
+        bool arg = isArgReduction(kind);
+        if (kind == ReductionKind::Sum || kind == ReductionKind::Prod) {
+            // OpenMP's reduction clause lets the vectoriser reorder the adds: it keeps several
+            // vector accumulators in registers (lanes in an array stay in memory).
+            std::string out = fmt::format("{}{} {} = {};\n", in, type, acc, init);
+            out += fmt::format("{}#pragma omp simd reduction({} : {})\n", in, kind == ReductionKind::Sum ? "+" : "*", acc);
+            return out + fmt::format("{}for (int64_t r = {}; r < {}; ++r) {} = {};\n", in, begin, end, acc,
+                                     reductionCombine(kind, acc, prefix_ + "value(r)"));
+        }
+        std::string better = kind == ReductionKind::ArgMax ? ">" : "<";
+        std::string l = prefix_ + "lanes", best = prefix_ + "lane_best", base = prefix_ + "base";
+        std::string out = fmt::format("{}{} {}[{}];\n", in, type, l, kLanes);
+        if (arg) out += fmt::format("{}{} {}[{}];\n", in, srcType, best, kLanes);
+        out += fmt::format("{}for (int l = 0; l < {}; ++l) {}\n", in, kLanes,
+                           arg ? fmt::format("{{ {}[l] = {}; {}[l] = 0; }}", best, init, l) : fmt::format("{}[l] = {};", l, init));
+        // One step of lane l at index r: a select, so the loop vectorises.
+        auto step = [&](const std::string& r) {
+            if (!arg) return fmt::format("{}[l] = {};", l, reductionCombine(kind, l + "[l]", prefix_ + "value(" + r + ")"));
+            return fmt::format("{{ {} v = {}value({}); const bool take = !fs_isnan({}[l]) & (fs_isnan(v) | (v {} {}[l])); "
+                               "{}[l] = take ? v : {}[l]; {}[l] = take ? {} : {}[l]; }}",
+                               srcType, prefix_, r, best, better, best, best, best, l, r, l);
+        };
+        out += fmt::format("{}int64_t {} = {};\n", in, base, begin);
+        out += fmt::format("{}for (; {} + {} <= {}; {} += {}) {{\n", in, base, kLanes, end, base, kLanes);
+        out += fmt::format("{}    #pragma omp simd\n{}    for (int l = 0; l < {}; ++l) {}\n{}}}\n", in, in, kLanes, step(base + " + l"), in);
+        out += fmt::format("{}#pragma omp simd\n{}for (int l = 0; l < {} - {}; ++l) {}\n", in, in, end, base, step(base + " + l"));
+        if (!arg) {  // pairwise, halving: vector steps while the halves are wide
+            out += fmt::format("{}for (int w = {}; w > 0; w /= 2)\n{}    for (int l = 0; l < w; ++l) {}\n", in, kLanes / 2, in,
+                               fmt::format("{}[l] = {};", l, reductionCombine(kind, l + "[l]", l + "[l + w]")));
+            return out + fmt::format("{}{} {} = {}[0];\n", in, type, acc, l);
+        }
+        out += fmt::format("{}{} {}best = {}[0];\n{}int64_t {} = {}[0];\n", in, srcType, prefix_, best, in, acc, l);
+        out += fmt::format("{}for (int l = 1; l < {}; ++l) {{\n", in, kLanes);
+        out += fmt::format("{}    {} v = {}[l];\n", in, srcType, best);
+        out += fmt::format("{}    const bool nan = fs_isnan({}best), other = fs_isnan(v);\n", in, prefix_);
+        out += fmt::format("{}    if ((nan && other) || (!nan && !other && v == {}best) ? {}[l] < {} : other || (!nan && v {} {}best)) "
+                           "{{ {}best = v; {} = {}[l]; }}\n",
+                           in, prefix_, l, acc, better, prefix_, prefix_, acc, l);
+        return out + in + "}\n";
+    }
+
+    // A reduction member row by row: its value as a lambda of the reduction indices, then
+    // lanes (one reduction dim; split in pieces across threads when it is the whole
+    // reduction) or a plain loop.
+    std::string reduction(const LoopBody& body, size_t m, const std::string& pad, const std::vector<size_t>& rdims) {
         const LoopOp* red = &reductionOpOf(body);
         const LoopOp& store = storeOpOf(body);
         std::string type = dtypeCType(red->dtype);
@@ -139,62 +271,107 @@ private:
         std::string in = pad + "    ";
         ReductionKind kind = red->reductionKind;
         bool arg = isArgReduction(kind);
-        bool lanes = !arg && rdims.size() == 1;
+        bool useLanes = rdims.size() == 1;
         std::string srcType = dtypeCType(red->srcDtype);
         // The reduced value at given reduction indices, as a lambda so the lane loop and the
         // tail share one body.
         std::string params;
         for (size_t d : rdims) params += (params.empty() ? "" : ", ") + std::string("int64_t ") + body.vars[d];
-        std::string value;
-        std::string stmts = loopStatements(body, prefix_, in + "    ", &value, nullptr, nullptr, hoist_);
+        std::string value, stmts;
+        if (auto kept = kept_.find(m); kept != kept_.end()) {
+            // Computed into the reader's output in a vector loop first, then reduced from there
+            // (a store inside the lambda would keep the lanes from vectorising).
+            out += reductionLoops(body, in, rdims, true, [&](const std::string& inner) {
+                std::string s = loopStatements(body, prefix_, inner, &value, nullptr, nullptr, hoist_);
+                return s + keepLine(m, inner, value);
+            });
+            value = fmt::format("{}[{}]", kept->second.first, kept->second.second.cstr());
+        } else {
+            stmts = loopStatements(body, prefix_, in + "    ", &value, nullptr, nullptr, hoist_);
+        }
         out += fmt::format("{}auto {}value = [&]({}) -> {} {{\n{}{}    return {};\n{}}};\n", in, prefix_, params, srcType, stmts, in,
                            value, in);
         std::string init = reductionInit(kind, red->srcDtype);
-        if (arg) {
-            // First index of the extreme value; NaN counts as the extreme, as in PyTorch.
-            const std::string& r = body.vars[rdims[0]];
-            std::string better = kind == ReductionKind::ArgMax ? ">" : "<";
-            out += fmt::format("{}{} {}best = {};\n{}int64_t {} = 0;\n", in, srcType, prefix_, init, in, acc);
-            out += fmt::format("{}for (int64_t {} = 0; {} < {}; ++{}) {{\n", in, r, r, body.ranges[rdims[0]].cstr(), r);
-            out += fmt::format("{}    {} v = {}value({});\n", in, srcType, prefix_, r);
-            out += fmt::format("{}    if (!fs_isnan({}best) && (fs_isnan(v) || v {} {}best)) {{ {}best = v; {} = {}; }}\n", in, prefix_,
-                               better, prefix_, prefix_, acc, r);
-            out += in + "}\n";
-        } else if (lanes) {
-            const std::string& r = body.vars[rdims[0]];
-            std::string range = body.ranges[rdims[0]].cstr();
-            out += fmt::format("{}{} {}lanes[{}];\n", in, type, prefix_, kLanes);
-            out += fmt::format("{}for (int l = 0; l < {}; ++l) {}lanes[l] = {};\n", in, kLanes, prefix_, init);
-            out += fmt::format("{}int64_t {}base = 0;\n", in, prefix_);
-            out += fmt::format("{}for (; {}base + {} <= {}; {}base += {}) {{\n", in, prefix_, kLanes, range, prefix_, kLanes);
-            out += fmt::format("{}    for (int l = 0; l < {}; ++l) {}lanes[l] = {};\n", in, kLanes, prefix_,
-                               reductionCombine(kind, prefix_ + "lanes[l]", prefix_ + "value(" + prefix_ + "base + l)"));
-            out += in + "}\n";
+        std::string range = body.ranges[rdims[0]].cstr();
+        if (useLanes && !arg && k_.pointwiseSizes.empty() && !isSmall(body.ranges[rdims[0]])) {
+            // Pieces for the threads, each of whole lane groups but the last.
+            out += fmt::format("{}{} {}part[{}];\n", in, type, prefix_, kParts);
+            out += fmt::format("{}#pragma omp parallel for {}\n", in, parallelIf_);
+            out += fmt::format("{}for (int64_t part = 0; part < {}; ++part) {{\n", in, kParts);
+            std::string piece = in + "    ";
+            out += fmt::format("{}const int64_t {}step = ({} + {}) / {} * {};\n", piece, prefix_, range, kParts * kLanes - 1,
+                               kParts * kLanes, kLanes);
+            out += fmt::format("{}const int64_t {}begin = part * {}step < {} ? part * {}step : {};\n", piece, prefix_, prefix_, range,
+                               prefix_, range);
+            out += fmt::format("{}const int64_t {}end = {}begin + {}step < {} ? {}begin + {}step : {};\n", piece, prefix_, prefix_, prefix_,
+                               range, prefix_, prefix_, range);
+            out += lanes(kind, type, srcType, init, piece, prefix_ + "begin", prefix_ + "end", prefix_ + "piece");
+            out += fmt::format("{}{}part[part] = {}piece;\n{}}}\n", piece, prefix_, prefix_, in);
             out += fmt::format("{}{} {} = {};\n", in, type, acc, init);
-            out += fmt::format("{}for (int l = 0; l < {}; ++l) {} = {};\n", in, kLanes, acc, reductionCombine(kind, acc, prefix_ + "lanes[l]"));
-            out += fmt::format("{}for (int64_t {} = {}base; {} < {}; ++{}) {} = {};\n", in, r, prefix_, r, range, r, acc,
-                               reductionCombine(kind, acc, prefix_ + "value(" + r + ")"));
+            out += fmt::format("{}for (int64_t part = 0; part < {}; ++part) {} = {};\n", in, kParts, acc,
+                               reductionCombine(kind, acc, prefix_ + "part[part]"));
+        } else if (useLanes) {
+            out += lanes(kind, type, srcType, init, in, "0", range, acc);
         } else {
             out += fmt::format("{}{} {} = {};\n", in, type, acc, init);
-            std::string inner = in;
             std::string call;
-            for (size_t d : rdims) {
-                out += fmt::format("{}for (int64_t {} = 0; {} < {}; ++{}) {{\n", inner, body.vars[d], body.vars[d], body.ranges[d].cstr(),
-                                   body.vars[d]);
-                call += (call.empty() ? "" : ", ") + body.vars[d];
-                inner += "    ";
-            }
-            out += fmt::format("{}{} = {};\n", inner, acc, reductionCombine(kind, acc, prefix_ + "value(" + call + ")"));
-            for (size_t i = rdims.size(); i-- > 0;) out += in + std::string(4 * i, ' ') + "}\n";
+            for (size_t d : rdims) call += (call.empty() ? "" : ", ") + body.vars[d];
+            out += reductionLoops(body, in, rdims, false, [&](const std::string& inner) {
+                return fmt::format("{}{} = {};\n", inner, acc, reductionCombine(kind, acc, prefix_ + "value(" + call + ")"));
+            });
         }
         std::string index = body.indices[body.ops[store.args[0]].index].cstr();
         out += fmt::format("{}{}[{}] = {};\n{}}}\n", in, store.buffer, index, acc, pad);
         return out;
     }
 
+    // A reduction member over a tile of neighbouring outputs (acrossRows_): one accumulator
+    // per output, the reduction dims outside, the tile's outputs inside (contiguous loads).
+    std::string reductionAcrossRows(const LoopBody& body, size_t m, const std::string& pad, const std::vector<size_t>& rdims) {
+        const LoopOp* red = &reductionOpOf(body);
+        const LoopOp& store = storeOpOf(body);
+        ReductionKind kind = red->reductionKind;
+        bool arg = isArgReduction(kind);
+        std::string acc = prefix_ + "acc", best = prefix_ + "best";
+        std::string init = reductionInit(kind, red->srcDtype);
+        std::string in = pad + "    ";
+        std::string out = fmt::format("{}{{\n{}{} {}[{}];\n", pad, in, dtypeCType(red->dtype), acc, kColumnTile);
+        std::string c = fmt::format("c{}", k_.pointwiseSizes.size() - 1);
+        if (arg) {
+            out += fmt::format("{}{} {}[{}];\n", in, dtypeCType(red->srcDtype), best, kColumnTile);
+            out += fmt::format("{}for (int64_t t = 0; t < {}_count; ++t) {{ {}[t] = {}; {}[t] = 0; }}\n", in, c, best, init, acc);
+        } else {
+            out += fmt::format("{}for (int64_t t = 0; t < {}_count; ++t) {}[t] = {};\n", in, c, acc, init);
+        }
+        out += reductionLoops(body, in, rdims, false, [&](const std::string& inner) {
+            return tileLoop(inner, !arg, [&](const std::string& each) {
+                std::string value;
+                std::string s = loopStatements(body, prefix_, each, &value, nullptr, nullptr, hoist_);
+                s += keepLine(m, each, value);
+                if (!arg) return s + fmt::format("{}{}[t] = {};\n", each, acc, reductionCombine(kind, acc + "[t]", value));
+                std::string better = kind == ReductionKind::ArgMax ? ">" : "<";
+                return s + fmt::format("{}if (!fs_isnan({}[t]) && (fs_isnan({}) || {} {} {}[t])) {{ {}[t] = {}; {}[t] = {}; }}\n", each, best,
+                                       value, value, better, best, best, value, acc, body.vars[rdims[0]]);
+            });
+        });
+        std::string index = body.indices[body.ops[store.args[0]].index].cstr();
+        out += tileLoop(in, false, [&](const std::string& each) { return fmt::format("{}{}[{}] = {}[t];\n", each, store.buffer, index, acc); });
+        return out + pad + "}\n";
+    }
+
+    // A reduction too short to be worth splitting across threads.
+    static bool isSmall(const IndexExpr& range) {
+        auto n = range.constant();
+        return n && *n < kParallelWork;
+    }
+
     const KernelGroup& k_;
     const LoweredGraph& g_;
+    std::vector<LoopBody> bodies_;    // the members' bodies, a kept value's reader reading it
     std::set<std::string> mayAlias_;  // outputs stored into their input's memory, and those inputs
+    bool acrossRows_ = false;         // readsAcrossRows: loops over tiles of outputs
+    std::map<size_t, std::pair<std::string, IndexExpr>> kept_;  // member -> where it keeps its value
+    std::string parallelIf_;
     std::string prefix_;
     Hoisting* hoist_ = nullptr;  // the member's hoisted statements
 };

@@ -1,0 +1,132 @@
+#include "codegen/common/kept_values.h"
+
+#include <algorithm>
+#include <map>
+
+namespace fusescope {
+
+namespace {
+
+bool isCostly(LoopOpKind kind) {
+    switch (kind) {
+    case LoopOpKind::Exp:
+    case LoopOpKind::Exp2:
+    case LoopOpKind::Expm1:
+    case LoopOpKind::Log:
+    case LoopOpKind::Log2:
+    case LoopOpKind::Log1p:
+    case LoopOpKind::Sin:
+    case LoopOpKind::Cos:
+    case LoopOpKind::Tanh:
+    case LoopOpKind::Sigmoid:
+    case LoopOpKind::Erf:
+    case LoopOpKind::Pow:
+    case LoopOpKind::Silu:
+    case LoopOpKind::Gelu:
+    case LoopOpKind::GeluTanh: return true;
+    default: return false;
+    }
+}
+
+bool hasCostlyOp(const LoopBody& body, int op) {
+    const LoopOp& o = body.ops[static_cast<size_t>(op)];
+    return isCostly(o.kind) || std::any_of(o.args.begin(), o.args.end(), [&](int a) { return hasCostlyOp(body, a); });
+}
+
+// Whether op i of `a` and op j of `b` compute the same value: the same ops over the same
+// loads, indices and constants. Both bodies are over the kernel's variables.
+class SameValue {
+public:
+    SameValue(const LoopBody& a, const LoopBody& b) : a_(a), b_(b) {}
+
+    bool operator()(int i, int j) {
+        auto [at, fresh] = memo_.try_emplace({i, j}, false);
+        if (!fresh) return at->second;
+        const LoopOp& x = a_.ops[static_cast<size_t>(i)];
+        const LoopOp& y = b_.ops[static_cast<size_t>(j)];
+        bool same = x.kind == y.kind && x.dtype == y.dtype && x.buffer == y.buffer && x.args.size() == y.args.size() &&
+                    x.kind != LoopOpKind::Reduction && !isStoreOp(x.kind);
+        if (same && x.kind == LoopOpKind::Constant) same = x.value == y.value;
+        if (same && x.kind == LoopOpKind::GetIndex)  // index_expr reads its get_index, an argument
+            same = a_.indices[static_cast<size_t>(x.index)] == b_.indices[static_cast<size_t>(y.index)];
+        for (size_t k = 0; same && k < x.args.size(); ++k) same = (*this)(x.args[k], y.args[k]);
+        return memo_[{i, j}] = same;
+    }
+
+private:
+    const LoopBody& a_;
+    const LoopBody& b_;
+    std::map<std::pair<int, int>, bool> memo_;
+};
+
+// `body` with op `at` replaced by a load of `buffer` at `index`, and the ops only it read
+// dropped.
+LoopBody loadedInstead(const LoopBody& body, int at, const std::string& buffer, const IndexExpr& index) {
+    LoopBody out = body;
+    out.ops.clear();
+    out.indices.push_back(index);
+    std::vector<int> moved(body.ops.size(), -1);
+    std::vector<bool> live(body.ops.size(), false);
+    for (size_t i = body.ops.size(); i-- > 0;) {
+        if (isStoreOp(body.ops[i].kind)) live[i] = true;
+        if (live[i] && static_cast<int>(i) != at)
+            for (int a : body.ops[i].args) live[static_cast<size_t>(a)] = true;
+    }
+    for (size_t i = 0; i < body.ops.size(); ++i) {
+        if (!live[i]) continue;
+        LoopOp op = body.ops[i];
+        if (static_cast<int>(i) == at) {
+            LoopOp get;
+            get.name = "get_index_kept";
+            get.kind = LoopOpKind::GetIndex;
+            get.index = static_cast<int>(out.indices.size()) - 1;
+            get.dtype = DType::Int64;
+            out.ops.push_back(get);
+            op.kind = LoopOpKind::Load;
+            op.buffer = buffer;
+            op.args = {static_cast<int>(out.ops.size()) - 1};
+        } else {
+            for (int& a : op.args) a = moved[static_cast<size_t>(a)];
+        }
+        moved[i] = static_cast<int>(out.ops.size());
+        out.ops.push_back(op);
+    }
+    return out;
+}
+
+}  // namespace
+
+std::vector<KeptValue> keptValues(const KernelGroup& kernel, const std::set<std::string>& excluded) {
+    std::vector<KeptValue> kept;
+    std::set<size_t> readers;
+    size_t dims = kernel.pointwiseSizes.size() + kernel.reductionSizes.size();
+    for (size_t r = 0; r < kernel.nodes.size(); ++r) {
+        const LoopBody& reducing = kernel.bodies[r];
+        if (!kernel.nodes[r]->isReduction() || reducing.vars.size() != dims) continue;
+        auto red = std::find_if(reducing.ops.begin(), reducing.ops.end(), [](const LoopOp& o) { return o.kind == LoopOpKind::Reduction; });
+        if (red == reducing.ops.end() || isArgReduction(red->reductionKind)) continue;
+        int value = red->args[0];
+        if (!hasCostlyOp(reducing, value)) continue;
+        for (size_t p = r + 1; p < kernel.nodes.size(); ++p) {
+            const LoopBody& reader = kernel.bodies[p];
+            if (kernel.nodes[p]->isReduction() || reader.vars.size() != dims || readers.count(p)) continue;
+            const LoopOp& store = *std::find_if(reader.ops.begin(), reader.ops.end(), [](const LoopOp& o) { return isStoreOp(o.kind); });
+            const LoopOp& storeAt = reader.ops[static_cast<size_t>(store.args[0])];
+            if (store.kind != LoopOpKind::Store || storeAt.kind != LoopOpKind::GetIndex || excluded.count(store.buffer) ||
+                kernel.nodes[p]->buffer->layout.dtype != red->srcDtype)
+                continue;
+            SameValue same(reducing, reader);
+            for (size_t op = 0; op < reader.ops.size(); ++op) {
+                if (!same(value, static_cast<int>(op))) continue;
+                IndexExpr index = reader.indices[static_cast<size_t>(storeAt.index)];
+                kept.push_back({r, p, store.buffer, index, loadedInstead(reader, static_cast<int>(op), store.buffer, index)});
+                readers.insert(p);
+                break;
+            }
+            if (!kept.empty() && kept.back().reduction == r) break;
+        }
+    }
+    return kept;
+}
+
+}  // namespace fusescope

@@ -1,0 +1,182 @@
+// The inductor backend's reduction kernels: reductions of one input fused into one kernel
+// with the reason in the fusion log, a costly value computed once per element, full
+// reductions split across threads, reductions across rows walking tiles of outputs, and
+// every shape of them equal to eager within float tolerance (odd sizes, sizes smaller than
+// a vector, tile and lane remainders, non-contiguous inputs, NaN).
+
+#include <gtest/gtest.h>
+
+#include "test_support.h"
+
+namespace fusescope::test {
+namespace {
+
+// The C++ of the one module a run compiled, from its first kernel on (past the prelude).
+std::string kernelCode(const ScriptRun& run) {
+    auto modules = run.eventsOf<KernelSourceEvent>();
+    EXPECT_EQ(modules.size(), 1u);
+    if (modules.empty()) return "";
+    size_t at = modules[0].source.find("extern \"C\" void cpp_");
+    EXPECT_NE(at, std::string::npos) << modules[0].source;
+    return at == std::string::npos ? "" : modules[0].source.substr(at);
+}
+
+TEST(InductorReductions, MeanVarianceAndATransposedSumOfOneInputAreOneKernel) {
+    SKIP_WITHOUT_CPP_JIT();
+    ScriptRun run = runScript(R"(import torch
+
+@torch.compile
+def moments(x):
+    return x.mean(dim=1), x.var(dim=1), x.t().sum(dim=0)
+
+x = torch.randn(64, 100)
+m, v, s = moments(x)
+print(torch.allclose(m, x.mean(dim=1), rtol=1e-05, atol=1e-05), torch.allclose(v, x.var(dim=1), rtol=1e-05, atol=1e-05), torch.allclose(s, x.t().sum(dim=0), rtol=1e-05, atol=1e-04))
+)");
+    ASSERT_EQ(run.error, "") << run.logs;
+    EXPECT_EQ(run.out, "True True True\n");
+    auto modules = run.eventsOf<KernelSourceEvent>();
+    ASSERT_EQ(modules.size(), 1u);
+    EXPECT_EQ(modules[0].kernels.size(), 1u) << modules[0].source;
+    // The three reductions of x met as readers of one buffer: horizontal fusions, each
+    // with its reason; the pointwise divisions then joined them vertically.
+    int horizontal = 0;
+    for (const auto& d : run.eventsOf<FusionDecisionEvent>()) {
+        EXPECT_TRUE(d.fused) << d.reason;
+        if (d.kind == "horizontal") {
+            ++horizontal;
+            EXPECT_EQ(d.reason, "fused (horizontal): shared reads over iteration ((64,), (100,))");
+        }
+    }
+    EXPECT_EQ(horizontal, 2);
+}
+
+TEST(InductorReductions, SoftmaxComputesEachExpOnce) {
+    SKIP_WITHOUT_CPP_JIT();
+    ScriptRun run = runScript(R"(import torch
+@torch.compile
+def f(x):
+    return torch.softmax(x, dim=-1)
+x = torch.randn(33, 1000)
+print(torch.allclose(f(x), torch.softmax(x, dim=-1), rtol=1e-05, atol=1e-06))
+)");
+    ASSERT_EQ(run.error, "") << run.logs;
+    EXPECT_EQ(run.out, "True\n");
+    std::string code = kernelCode(run);
+    // The sum's pass keeps exp(x - max) in the output; the division reads it back.
+    EXPECT_EQ(countOccurrences(code, "fs_exp("), 1) << code;
+}
+
+TEST(InductorReductions, AFullReductionIsSplitAcrossThreadsInPieces) {
+    SKIP_WITHOUT_CPP_JIT();
+    ScriptRun run = runScript(R"(import torch
+@torch.compile
+def f(x):
+    return x.sum()
+x = torch.randn(100003)
+print(torch.allclose(f(x), x.to(torch.float64).sum().to(torch.float32), rtol=1e-05, atol=1e-03))
+)");
+    ASSERT_EQ(run.error, "") << run.logs;
+    EXPECT_EQ(run.out, "True\n");
+    std::string code = kernelCode(run);
+    EXPECT_NE(code.find("#pragma omp parallel for if(parallel: 100003L >= 32768)\n        for (int64_t part = 0; part < 64; ++part)"),
+              std::string::npos)
+        << code;
+}
+
+TEST(InductorReductions, AReductionAcrossRowsWalksTilesOfNeighbouringOutputs) {
+    SKIP_WITHOUT_CPP_JIT();
+    ScriptRun run = runScript(R"(import torch
+@torch.compile
+def f(x):
+    return x.sum(dim=0)
+x = torch.randn(300, 1000)
+print(torch.allclose(f(x), x.sum(dim=0), rtol=1e-05, atol=1e-04))
+)");
+    ASSERT_EQ(run.error, "") << run.logs;
+    EXPECT_EQ(run.out, "True\n");
+    std::string code = kernelCode(run);
+    // Rows outside, the tile's columns inside: contiguous loads in the vector loop.
+    EXPECT_NE(code.find("for (int64_t c0_tile = 0; c0_tile < 1000L; c0_tile += 256)"), std::string::npos) << code;
+    EXPECT_NE(code.find("#pragma omp simd\n"), std::string::npos) << code;
+}
+
+// Every new kernel shape against eager in float64, the compiled run printing what the eager
+// one does: all True.
+TEST(InductorReductions, EveryKernelShapeEqualsEagerOnOddAndNonContiguousInputs) {
+    SKIP_WITHOUT_CPP_JIT();
+    CompiledAndEager runs = runCompiledAndEager(R"(
+def close(name, got, want, tol):
+    print(name, torch.allclose(got.to(torch.float64), want, rtol=tol, atol=tol))
+
+def full(x):
+    return x.sum(), x.amax(), x.amin()
+
+def rows(x):
+    return x.sum(dim=1), x.var(dim=1), x.std(dim=1), x.amax(dim=1), x.argmax(dim=1), torch.softmax(x, dim=1), torch.log_softmax(x, dim=1)
+
+def columns(x):
+    return x.sum(dim=0), x.mean(dim=0), x.var(dim=0), x.amin(dim=0), x.argmax(dim=0), torch.softmax(x, dim=0), torch.log_softmax(x, dim=0)
+
+def norm(x, w, b):
+    return torch.nn.functional.layer_norm(x, (x.shape[-1],), w, b)
+
+# A kernel per shape, each with static sizes.
+torch._dynamo.config.automatic_dynamic_shapes = False
+torch._dynamo.config.cache_size_limit = 64
+full_c, rows_c, columns_c, norm_c = COMPILE(full), COMPILE(rows), COMPILE(columns), COMPILE(norm)
+torch.manual_seed(0)
+for n in [1, 7, 16, 17, 100003]:
+    x = torch.randn(n)
+    s, hi, lo = full_c(x)
+    d = x.to(torch.float64)
+    close(f"full sum {n}", s, d.sum(), 1e-4)
+    print(f"full amax/amin {n}", torch.equal(hi, x.amax()), torch.equal(lo, x.amin()))
+for shape in [(1, 1), (3, 5), (17, 1), (2, 15), (5, 257), (40, 513), (300, 7)]:
+    x = torch.randn(*shape)
+    for name, t in [("", x), (" transposed", x.t().contiguous().t())]:
+        d = t.to(torch.float64)
+        label = f"{shape[0]}x{shape[1]}{name}"
+        s, v, sd, hi, arg, sm, lsm = rows_c(t)
+        close("rows sum " + label, s, d.sum(dim=1), 1e-4)
+        if shape[1] > 1:
+            close("rows var " + label, v, d.var(dim=1), 1e-4)
+            close("rows std " + label, sd, d.std(dim=1), 1e-4)
+        print("rows amax/argmax " + label, torch.equal(hi, t.amax(dim=1)), torch.equal(arg, t.argmax(dim=1)))
+        close("rows softmax " + label, sm, torch.softmax(d, dim=1), 1e-5)
+        close("rows log_softmax " + label, lsm, torch.log_softmax(d, dim=1), 1e-5)
+        s, m, v, lo, arg, sm, lsm = columns_c(t)
+        close("columns sum " + label, s, d.sum(dim=0), 1e-4)
+        close("columns mean " + label, m, d.mean(dim=0), 1e-4)
+        if shape[0] > 1:
+            close("columns var " + label, v, d.var(dim=0), 1e-4)
+        print("columns amin/argmax " + label, torch.equal(lo, t.amin(dim=0)), torch.equal(arg, t.argmax(dim=0)))
+        close("columns softmax " + label, sm, torch.softmax(d, dim=0), 1e-5)
+        close("columns log_softmax " + label, lsm, torch.log_softmax(d, dim=0), 1e-5)
+        w, b = torch.randn(shape[1]), torch.randn(shape[1])
+        close("layer_norm " + label, norm_c(t, w, b), torch.nn.functional.layer_norm(d, (shape[1],), w.to(torch.float64), b.to(torch.float64)), 1e-4)
+# A strided view read in place, and NaN: the first NaN wins argmax and amax, as in eager.
+x = torch.randn(64, 300)
+view = x[:, ::3]
+s, m, v, lo, arg, sm, lsm = columns_c(view)
+close("columns sum of a strided view", s, view.to(torch.float64).sum(dim=0), 1e-4)
+x[5, 2] = float("nan")
+x[9, 2] = float("nan")
+x[7, 4] = float("nan")
+s, m, v, lo, arg, sm, lsm = columns_c(x)
+print("columns argmax with NaN", arg[2].item(), arg[4].item(), torch.isnan(lo[2]).item())
+s, v, sd, hi, arg, sm, lsm = rows_c(x)
+print("rows argmax with NaN", arg[5].item(), arg[7].item(), torch.isnan(hi[9]).item())
+)");
+    expectSameOutput(runs);
+    EXPECT_EQ(countOccurrences(runs.compiled.out, "False"), 0) << runs.compiled.out;
+    // 3 per full size; per shape and layout 12, with var and std of rows wider than 1 and
+    // var of columns longer than 1 (1x1: 12, 17x1: 13, the others 15); the strided view;
+    // the two isnan prints.
+    EXPECT_EQ(countOccurrences(runs.compiled.out, "True"), 5 * 3 + 2 * (12 + 13 + 5 * 15) + 1 + 2) << runs.compiled.out;
+    EXPECT_NE(runs.compiled.out.find("columns argmax with NaN 5 7 True\nrows argmax with NaN 2 4 True\n"), std::string::npos)
+        << runs.compiled.out;
+}
+
+}  // namespace
+}  // namespace fusescope::test
