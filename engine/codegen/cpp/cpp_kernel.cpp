@@ -7,7 +7,7 @@
 // - a full reduction (no pointwise dims) is split in kParts pieces that threads take, each
 //   with its own lanes, combined in piece order (the result does not depend on the threads);
 // - reductions that read across rows (x.sum(dim=0): the inner pointwise dim is contiguous,
-//   the reduction dim strided) walk kColumnTile neighbouring outputs together, one
+//   the reduction dim strided) walk tiles of neighbouring outputs together, one
 //   accumulator each, so every cache line read is used whole;
 // - a costly value a reduction accumulates and a later member computes again (softmax's
 //   exp) is stored by the reduction where that member writes, and read back there
@@ -34,7 +34,7 @@ constexpr int kLanes = 64;  // accumulators of a max/min/arg reduction (eight ve
 constexpr int64_t kParallelWork = 1 << 15;  // elements below which threads cost more than they save
 constexpr int64_t kChunk = 4096;            // elements a thread takes at a time from a flat loop
 constexpr int64_t kParts = 64;              // pieces of a full reduction
-constexpr int64_t kColumnTile = 256;        // outputs a reduction across rows computes together
+constexpr int64_t kColumnTile = 1024;       // the most outputs a reduction across rows computes together (fs_column_tile)
 
 // Whether the group's reductions read across rows: some reduction member loads contiguously
 // along the innermost pointwise dim and strided along its innermost reduction dim, and none
@@ -99,14 +99,16 @@ public:
                 nest += fmt::format("{}    for (int64_t c0 = chunk; c0 < chunk_end; ++c0) {{\n", pad);
                 continue;
             }
-            if (outer) nest += pad + "#pragma omp parallel for " + parallelIf_ + "\n";
-            else if (inner) nest += pad + "#pragma omp simd\n";
             if (acrossRows_ && d + 1 == p) {  // a tile of neighbouring outputs: member loops go over it
-                nest += fmt::format("{}for (int64_t c{}_tile = 0; c{}_tile < {}; c{}_tile += {}) {{\n", pad, d, d, n, d, kColumnTile);
-                nest += fmt::format("{}    const int64_t c{}_count = {} - c{}_tile < {} ? {} - c{}_tile : {};\n", pad, d, n, d,
-                                    kColumnTile, n, d, kColumnTile);
+                nest += fmt::format("{}const int64_t c{}_step = fs_column_tile({});\n", pad, d, n);
+                if (outer) nest += pad + "#pragma omp parallel for " + parallelIf_ + "\n";
+                nest += fmt::format("{}for (int64_t c{}_tile = 0; c{}_tile < {}; c{}_tile += c{}_step) {{\n", pad, d, d, n, d, d);
+                nest += fmt::format("{}    const int64_t c{}_count = {} - c{}_tile < c{}_step ? {} - c{}_tile : c{}_step;\n", pad, d, n,
+                                    d, d, n, d, d);
                 continue;
             }
+            if (outer) nest += pad + "#pragma omp parallel for " + parallelIf_ + "\n";
+            else if (inner) nest += pad + "#pragma omp simd\n";
             nest += fmt::format("{}for (int64_t c{} = 0; c{} < {}; ++c{}) {{\n", pad, d, d, n, d);
         }
         // Pure pointwise: every member inside the innermost loop; else each member's own loops.
