@@ -58,6 +58,15 @@ bool readsAcrossRows(const KernelGroup& k) {
     return across;
 }
 
+// One step of a running argmax/argmin in selects, so that it vectorises: best[slot] and
+// index[slot] take `value` and `at` when the value is better, or the first NaN.
+std::string argStep(ReductionKind kind, const std::string& best, const std::string& index, const std::string& slot,
+                    const std::string& value, const std::string& at) {
+    std::string b = best + "[" + slot + "]", i = index + "[" + slot + "]";
+    return fmt::format("const bool take = !fs_isnan({}) & (fs_isnan({}) | ({} {} {})); {} = take ? {} : {}; {} = take ? {} : {};", b,
+                       value, value, kind == ReductionKind::ArgMax ? ">" : "<", b, b, value, b, i, at, i);
+}
+
 class KernelWriter {
 public:
     KernelWriter(const KernelGroup& k, const LoweredGraph& g, const std::map<std::string, int>& storedIntoInputs)
@@ -192,8 +201,10 @@ private:
         if (!k_.nodes[m]->isReduction()) {
             if (acrossRows_) return reductionLoops(body, pad, rdims, false, [&](const std::string& in) { return tileLoop(in, true, statements); });
             // What depends on the row alone is computed once per row, before the inner loops;
-            // earlier members' results for the row are complete by then.
-            Hoisting row{{storeOpOf(body).buffer}, pad, "", {}};
+            // earlier members' results for the row are complete by then. (Not the member's own
+            // output, nor memory an output is stored into.)
+            Hoisting row{mayAlias_, pad, "", {}};
+            row.written.insert(storeOpOf(body).buffer);
             for (size_t d : rdims) row.varying.push_back(body.vars[d]);
             std::string loops = reductionLoops(body, pad, rdims, true, [&](const std::string& in) {
                 return loopStatements(body, prefix_, in, nullptr, nullptr, nullptr, &row);
@@ -238,9 +249,7 @@ private:
         // One step of lane l at index r: a select, so the loop vectorises.
         auto step = [&](const std::string& r) {
             if (!arg) return fmt::format("{}[l] = {};", l, reductionCombine(kind, l + "[l]", prefix_ + "value(" + r + ")"));
-            return fmt::format("{{ {} v = {}value({}); const bool take = !fs_isnan({}[l]) & (fs_isnan(v) | (v {} {}[l])); "
-                               "{}[l] = take ? v : {}[l]; {}[l] = take ? {} : {}[l]; }}",
-                               srcType, prefix_, r, best, better, best, best, best, l, r, l);
+            return fmt::format("{{ {} v = {}value({}); {} }}", srcType, prefix_, r, argStep(kind, best, l, "l", "v", r));
         };
         out += fmt::format("{}int64_t {} = {};\n", in, base, begin);
         out += fmt::format("{}for (; {} + {} <= {}; {} += {}) {{\n", in, base, kLanes, end, base, kLanes);
@@ -346,14 +355,12 @@ private:
             out += fmt::format("{}for (int64_t t = 0; t < {}_count; ++t) {}[t] = {};\n", in, c, acc, init);
         }
         out += reductionLoops(body, in, rdims, false, [&](const std::string& inner) {
-            return tileLoop(inner, !arg, [&](const std::string& each) {
+            return tileLoop(inner, true, [&](const std::string& each) {
                 std::string value;
                 std::string s = loopStatements(body, prefix_, each, &value, nullptr, nullptr, hoist_);
                 s += keepLine(m, each, value);
                 if (!arg) return s + fmt::format("{}{}[t] = {};\n", each, acc, reductionCombine(kind, acc + "[t]", value));
-                std::string better = kind == ReductionKind::ArgMax ? ">" : "<";
-                return s + fmt::format("{}if (!fs_isnan({}[t]) && (fs_isnan({}) || {} {} {}[t])) {{ {}[t] = {}; {}[t] = {}; }}\n", each, best,
-                                       value, value, better, best, best, value, acc, body.vars[rdims[0]]);
+                return s + each + argStep(kind, best, acc, "t", value, body.vars[rdims[0]]) + "\n";
             });
         });
         std::string index = body.indices[body.ops[store.args[0]].index].cstr();
