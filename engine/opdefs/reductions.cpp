@@ -221,6 +221,61 @@ std::vector<LValue> lowerMean(LoweringContext& c, const LoweringArgs& a) {
                    {sum})};
 }
 
+// var and std over a symbolic count of elements (s0), which their decomposition cannot divide
+// by: the mean as the sum over the count (a keepdim reduction), the centred squares summed,
+// then over the count less the correction (at least 0, as eager), the count an index
+// expression of the kernel's size parameters. Computed in float32 (float64 for double).
+LoweringRule lowerVariance(bool takeSqrt) {
+    return [takeSqrt](LoweringContext& c, const LoweringArgs& a) -> std::vector<LValue> {
+        const BoundArgs& bound = a.bound();
+        // The legacy (self, unbiased) overload has no dim, keepdim or correction.
+        auto given = [&](std::string_view name) {
+            bool has = std::find(bound.names.begin(), bound.names.end(), name) != bound.names.end();
+            return has ? bound[name] : IValue(None{});
+        };
+        LValue self = a.tensor("self");
+        std::vector<int64_t> dims = given("dim").isNone() ? std::vector<int64_t>{} : given("dim").toIntList();
+        bool keepdim = !given("keepdim").isNone() && given("keepdim").toBool();
+        DType out = c.meta().dtype;
+        DType compute = out == DType::Float64 ? DType::Float64 : DType::Float32;
+        const IValue correction = given("correction"), unbiased = given("unbiased");
+        double corrected = !correction.isNone() ? correction.toDouble() : unbiased.isNone() || unbiased.toBool() ? 1.0 : 0.0;
+        std::vector<bool> reduced(self.sizes.size(), dims.empty());
+        for (int64_t d : dims) reduced[static_cast<size_t>(normalizeDim(d, self.sizes.size()))] = true;
+        IndexExpr count(1);
+        for (size_t d = 0; d < reduced.size(); ++d)
+            if (reduced[d]) count = count * self.sizes[d];
+        auto countOp = [count, compute](LoopBodyBuilder& b) {
+            auto n = count.constant();
+            return n ? b.constant(static_cast<double>(*n), compute) : b.toDtype(b.indexExpr(count, DType::Int64), compute);
+        };
+        LValue sum = c.reduce(self, dims, true, ReductionKind::Sum, compute);
+        LValue squares = c.lazy(
+            self.sizes, compute,
+            [self, sum, reduced, countOp, compute](LoopBodyBuilder& b, const std::vector<IndexExpr>& index) {
+                std::vector<IndexExpr> row = index;
+                for (size_t d = 0; d < row.size(); ++d)
+                    if (reduced[d]) row[d] = IndexExpr(0);
+                int x = self.load(b, index);
+                if (self.dtype != compute) x = b.toDtype(x, compute);
+                int mean = b.call(LoopOpKind::TrueDiv, {sum.load(b, row), countOp(b)}, compute);
+                int centred = b.call(LoopOpKind::Sub, {x, mean}, compute);
+                return b.call(LoopOpKind::Mul, {centred, centred}, compute);
+            },
+            {self, sum});
+        LValue total = c.reduce(squares, dims, keepdim, ReductionKind::Sum, compute);
+        return {c.lazy(total.sizes, out,
+                       [total, countOp, corrected, compute, out, takeSqrt](LoopBodyBuilder& b, const std::vector<IndexExpr>& index) {
+                           int n = b.call(LoopOpKind::Sub, {countOp(b), b.constant(corrected, compute)}, compute);
+                           n = b.call(LoopOpKind::Maximum, {n, b.constant(0, compute)}, compute);
+                           int v = b.call(LoopOpKind::TrueDiv, {total.load(b, index), n}, compute);
+                           if (takeSqrt) v = b.call(LoopOpKind::Sqrt, {v}, compute);
+                           return out == compute ? v : b.toDtype(v, out);
+                       },
+                       {total})};
+    };
+}
+
 // ---- decompositions: mean as sum / count, var and std through the centered sum of squares
 
 std::optional<Argument> decomposeMean(Rewrite& r) {
@@ -441,8 +496,8 @@ void registerReductionOps(OpRegistry& r) {
     });
     const std::string varSchema = "(Tensor self, int[1]? dim=None, bool? unbiased=None, bool keepdim=False, *, Scalar? correction=None) -> Tensor";
     auto varianceType = [](const BoundArgs& a, DType t) { return varType("std and var", a, t); };
-    decomposeWith(addReduction(r, "var", "var" + varSchema, varianceType, nullptr, varianceRun(false)), decomposeVariance(false));
-    decomposeWith(addReduction(r, "std", "std" + varSchema, varianceType, nullptr, varianceRun(true)), decomposeVariance(true));
+    decomposeWith(addReduction(r, "var", "var" + varSchema, varianceType, lowerVariance(false), varianceRun(false)), decomposeVariance(false));
+    decomposeWith(addReduction(r, "std", "std" + varSchema, varianceType, lowerVariance(true), varianceRun(true)), decomposeVariance(true));
     // torch.var(x, False): the legacy (self, unbiased) form.
     for (const char* name : {"var", "std"}) {
         std::string full = std::string(name) + ".unbiased";
@@ -464,7 +519,8 @@ void registerReductionOps(OpRegistry& r) {
             BoundArgs b = reg.bind(*main, {da.args["self"]}, {{"unbiased", da.args["unbiased"]}});
             return main->derivative(DerivativeArgs{b, da.result, da.grad, da.beforeRead});
         };
-        decomposeWith(r.add(std::move(d)), decomposeVariance(std::string(name) == "std"));
+        bool takeSqrt = std::string(name) == "std";
+        decomposeWith(lowerWith(r.add(std::move(d)), lowerVariance(takeSqrt)), decomposeVariance(takeSqrt));
     }
     auto boolOut = [](const BoundArgs&, DType) { return DType::Bool; };
     const std::string logicalSchema = "(Tensor self, int[1]? dim=None, bool keepdim=False) -> Tensor";

@@ -1,8 +1,9 @@
 // The inductor backend's reduction kernels: reductions of one input fused into one kernel
 // with the reason in the fusion log, a costly value computed once per element, full
-// reductions split across threads, reductions across rows walking tiles of outputs, and
-// every shape of them equal to eager within float tolerance (odd sizes, sizes smaller than
-// a vector, tile and lane remainders, non-contiguous inputs, NaN).
+// reductions split across threads, reductions across rows walking tiles of outputs, var and
+// std over dynamic sizes, and every shape of them equal to eager within float tolerance
+// (odd sizes, sizes smaller than a vector, tile and lane remainders, non-contiguous inputs,
+// NaN).
 
 #include <gtest/gtest.h>
 
@@ -100,6 +101,37 @@ print(torch.allclose(f(x), x.sum(dim=0), rtol=1e-05, atol=1e-04))
     EXPECT_NE(code.find("const int64_t c0_step = fs_column_tile(1000L);"), std::string::npos) << code;
     EXPECT_NE(code.find("for (int64_t c0_tile = 0; c0_tile < 1000L; c0_tile += c0_step)"), std::string::npos) << code;
     EXPECT_NE(code.find("#pragma omp simd\n"), std::string::npos) << code;
+}
+
+// With sizes that changed between calls (s0, s1), the count var and std divide by is
+// symbolic: they lower directly instead of through their decomposition, and the graph is
+// compiled rather than run eagerly.
+TEST(InductorReductions, VarianceAndStdOverDynamicSizesAreCompiled) {
+    SKIP_WITHOUT_CPP_JIT();
+    ScriptRun run = runScript(R"(import torch
+
+@torch.compile
+def spread(x):
+    return x.var(dim=1), x.std(dim=0, keepdim=True), x.var(), x.var(dim=1, correction=0), torch.var(x, False)
+
+for shape in [(6, 10), (9, 13), (33, 70), (5, 1)]:
+    x = torch.randn(*shape)
+    got = spread(x)
+    want = (x.var(dim=1), x.std(dim=0, keepdim=True), x.var(), x.var(dim=1, correction=0), torch.var(x, False))
+    print([torch.allclose(g, w, rtol=1e-4, atol=1e-5, equal_nan=True) for g, w in zip(got, want)], [tuple(g.shape) for g in got])
+)");
+    ASSERT_EQ(run.error, "") << run.logs;
+    EXPECT_EQ(run.out,
+              "[True, True, True, True, True] [(6,), (1, 10), (), (6,), ()]\n"
+              "[True, True, True, True, True] [(9,), (1, 13), (), (9,), ()]\n"
+              "[True, True, True, True, True] [(33,), (1, 70), (), (33,), ()]\n"
+              "[True, True, True, True, True] [(5,), (1, 1), (), (5,), ()]\n");
+    EXPECT_EQ(run.logs.find("running the graph eagerly"), std::string::npos) << run.logs;
+    auto modules = run.eventsOf<KernelSourceEvent>();
+    // The static first call, one dynamic graph for the next two, and 5x1 (a size-1 dim is
+    // specialised, as in PyTorch).
+    ASSERT_EQ(modules.size(), 3u);
+    EXPECT_NE(modules[1].source.find("int64_t s0"), std::string::npos) << modules[1].source;
 }
 
 // Every new kernel shape against eager in float64, the compiled run printing what the eager
