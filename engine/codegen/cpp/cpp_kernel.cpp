@@ -18,6 +18,7 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 
 #include <fmt/format.h>
@@ -30,7 +31,9 @@ namespace fusescope {
 
 namespace {
 
-constexpr int kLanes = 64;  // accumulators of a max/min/arg reduction (eight vectors)
+constexpr int kLanes = 64;      // accumulators of a max/min/arg reduction (eight vectors)
+constexpr int kShortLanes = 8;  // ... of one known shorter than kShortRow (one vector)
+constexpr int64_t kShortRow = 1024;
 constexpr int64_t kParallelWork = 1 << 15;  // elements below which threads cost more than they save
 constexpr int64_t kChunk = 4096;            // elements a thread takes at a time from a flat loop
 constexpr int64_t kParts = 64;              // pieces of a full reduction
@@ -229,9 +232,16 @@ private:
     // lanes, both vector loops; the lanes combined pairwise at the end. An arg reduction's
     // lanes keep their best value and its index (`acc` the index; the first of equal values,
     // or the first NaN, wins).
+    // `length`, when known, leaves out a loop that would not run, and a row shorter than
+    // kShortRow takes one vector of lanes, left to the SLP vectoriser and combined in order:
+    // each `omp simd` lane loop and the pairwise combination cost the optimiser vectorised
+    // loops with their checks (a graph of 1000 amax over rows of 64 compiled in 13 s with 64
+    // lanes, 6-10 s so on a noisy machine; bench_compile_scale's "chain + reductions").
     std::string lanes(ReductionKind kind, const std::string& type, const std::string& srcType, const std::string& init,
-                      const std::string& in, const std::string& begin, const std::string& end, const std::string& acc) const {
+                      const std::string& in, const std::string& begin, const std::string& end, const std::string& acc,
+                      std::optional<int64_t> length) const {
         bool arg = isArgReduction(kind);
+        const int width = length && *length < kShortRow ? kShortLanes : kLanes;  // how many lanes
         if (kind == ReductionKind::Sum || kind == ReductionKind::Prod) {
             // OpenMP's reduction clause lets the vectoriser reorder the adds: it keeps several
             // vector accumulators in registers (lanes in an array stay in memory).
@@ -242,9 +252,9 @@ private:
         }
         std::string better = kind == ReductionKind::ArgMax ? ">" : "<";
         std::string l = prefix_ + "lanes", best = prefix_ + "lane_best", base = prefix_ + "base";
-        std::string out = fmt::format("{}{} {}[{}];\n", in, type, l, kLanes);
-        if (arg) out += fmt::format("{}{} {}[{}];\n", in, srcType, best, kLanes);
-        out += fmt::format("{}for (int l = 0; l < {}; ++l) {}\n", in, kLanes,
+        std::string out = fmt::format("{}{} {}[{}];\n", in, type, l, width);
+        if (arg) out += fmt::format("{}{} {}[{}];\n", in, srcType, best, width);
+        out += fmt::format("{}for (int l = 0; l < {}; ++l) {}\n", in, width,
                            arg ? fmt::format("{{ {}[l] = {}; {}[l] = 0; }}", best, init, l) : fmt::format("{}[l] = {};", l, init));
         // One step of lane l at index r: a select, so the loop vectorises.
         auto step = [&](const std::string& r) {
@@ -252,16 +262,24 @@ private:
             return fmt::format("{{ {} v = {}value({}); {} }}", srcType, prefix_, r, argStep(kind, best, l, "l", "v", r));
         };
         out += fmt::format("{}int64_t {} = {};\n", in, base, begin);
-        out += fmt::format("{}for (; {} + {} <= {}; {} += {}) {{\n", in, base, kLanes, end, base, kLanes);
-        out += fmt::format("{}    #pragma omp simd\n{}    for (int l = 0; l < {}; ++l) {}\n{}}}\n", in, in, kLanes, step(base + " + l"), in);
-        out += fmt::format("{}#pragma omp simd\n{}for (int l = 0; l < {} - {}; ++l) {}\n", in, in, end, base, step(base + " + l"));
+        if (!length || *length >= width) {
+            out += fmt::format("{}for (; {} + {} <= {}; {} += {}) {{\n", in, base, width, end, base, width);
+            out += fmt::format("{}    {}for (int l = 0; l < {}; ++l) {}\n{}}}\n", in, width == kLanes ? "#pragma omp simd\n" + in + "    " : "", width,
+                               step(base + " + l"), in);
+        }
+        if (!length || *length % width != 0)
+            out += fmt::format("{}#pragma omp simd\n{}for (int l = 0; l < {} - {}; ++l) {}\n", in, in, end, base, step(base + " + l"));
+        if (!arg && width == kShortLanes) {  // one vector's lanes, in order
+            out += fmt::format("{}{} {} = {}[0];\n", in, type, acc, l);
+            return out + fmt::format("{}for (int l = 1; l < {}; ++l) {} = {};\n", in, width, acc, reductionCombine(kind, acc, l + "[l]"));
+        }
         if (!arg) {  // pairwise, halving: vector steps while the halves are wide
-            out += fmt::format("{}for (int w = {}; w > 0; w /= 2)\n{}    for (int l = 0; l < w; ++l) {}\n", in, kLanes / 2, in,
+            out += fmt::format("{}for (int w = {}; w > 0; w /= 2)\n{}    for (int l = 0; l < w; ++l) {}\n", in, width / 2, in,
                                fmt::format("{}[l] = {};", l, reductionCombine(kind, l + "[l]", l + "[l + w]")));
             return out + fmt::format("{}{} {} = {}[0];\n", in, type, acc, l);
         }
         out += fmt::format("{}{} {}best = {}[0];\n{}int64_t {} = {}[0];\n", in, srcType, prefix_, best, in, acc, l);
-        out += fmt::format("{}for (int l = 1; l < {}; ++l) {{\n", in, kLanes);
+        out += fmt::format("{}for (int l = 1; l < {}; ++l) {{\n", in, width);
         out += fmt::format("{}    {} v = {}[l];\n", in, srcType, best);
         out += fmt::format("{}    const bool nan = fs_isnan({}best), other = fs_isnan(v);\n", in, prefix_);
         out += fmt::format("{}    if ((nan && other) || (!nan && !other && v == {}best) ? {}[l] < {} : other || (!nan && v {} {}best)) "
@@ -316,13 +334,13 @@ private:
                                prefix_, range);
             out += fmt::format("{}const int64_t {}end = {}begin + {}step < {} ? {}begin + {}step : {};\n", piece, prefix_, prefix_, prefix_,
                                range, prefix_, prefix_, range);
-            out += lanes(kind, type, srcType, init, piece, prefix_ + "begin", prefix_ + "end", prefix_ + "piece");
+            out += lanes(kind, type, srcType, init, piece, prefix_ + "begin", prefix_ + "end", prefix_ + "piece", std::nullopt);
             out += fmt::format("{}{}part[part] = {}piece;\n{}}}\n", piece, prefix_, prefix_, in);
             out += fmt::format("{}{} {} = {};\n", in, type, acc, init);
             out += fmt::format("{}for (int64_t part = 0; part < {}; ++part) {} = {};\n", in, kParts, acc,
                                reductionCombine(kind, acc, prefix_ + "part[part]"));
         } else if (useLanes) {
-            out += lanes(kind, type, srcType, init, in, "0", range, acc);
+            out += lanes(kind, type, srcType, init, in, "0", range, acc, body.ranges[rdims[0]].constant());
         } else {
             out += fmt::format("{}{} {} = {};\n", in, type, acc, init);
             std::string call;
