@@ -30,6 +30,8 @@
 #include "model/logs_model.h"
 
 #include "bundle/bundle_reader.h"
+#include "bundle/zip_archive.h"
+#include "profile/trace_record.h"
 #include "toolchain/cuda/cuda_compiler.h"
 #include "views/minify_panel.h"
 #include "window/main_window.h"
@@ -152,6 +154,27 @@ private slots:
         QVERIFY(window.postFusionView()->text().contains("buf0_buf1"));
         QTRY_VERIFY_WITH_TIMEOUT(!window.graphView()->layoutPending() && window.graphView()->nodeCount() == 6, 10000);
         QCOMPARE(window.backendText(), QString("as the script says (ran: inductor)"));
+    }
+
+    // A bundle recorded on an H200 (scripts/gpu-check: bench/scripts/gpu_trace_demo.py)
+    // opens where there is no GPU: its 33 kernels are on the GPU 0 track, and the trace view
+    // opens on the compiled graph's first kernel, not on the eager divisions launched before.
+    void aGpuBundleShowsItsKernelsOnTheGpuTrackFromTheCompiledGraphsFirst() {
+        if (!fusescope::zipAvailable()) QSKIP("this build has no libzip to read bundles");
+        MainWindow window(QString::fromStdString(test::cliPath()));
+        QVERIFY(window.openFile(QString::fromStdString(test::sourcePath("tests/gui/fixtures/gpu_trace_demo.fscope"))));
+        QVERIFY(window.showView("trace"));
+        TraceView* trace = window.traceView();
+        QTRY_VERIFY_WITH_TIMEOUT(trace->selectionText().startsWith("cuda_fused_sum_div_sub_0 (kernel)"), 10000);
+        QVERIFY(trace->selectionText().endsWith(", compile 0/0"));
+        const TraceSpans* spans = trace->spans();
+        int onGpu = 0;
+        for (const TraceSpan& span : spans->spans)
+            if (spans->tracks[static_cast<size_t>(span.track)].tid == fusescope::gpuTrackTid(0)) {
+                QCOMPARE(span.category, SpanCategory::Kernel);
+                ++onGpu;
+            }
+        QCOMPARE(onGpu, 33);
     }
 
     // `fusescope --run --view fusion --screenshot` on a big graph: the picture is taken once

@@ -788,15 +788,23 @@ bool MainWindow::showView(const QString& view) {
         return raise("torchCompareDock");
     }
     if (view == "trace") {
-        // The first kernel, once the worker has indexed the run's spans.
+        // The first kernel of a compiled graph (eager ops on cuda tensors launch kernels
+        // too), else the first kernel, once the worker has indexed the run's spans.
         auto showFirstKernel = [this] {
             traceView_->tree()->expandToDepth(1);
-            if (const TraceSpans* spans = traceView_->spans())
-                for (size_t i = 0; i < spans->spans.size(); ++i)
-                    if (spans->spans[i].category == SpanCategory::Kernel) {
-                        traceView_->selectSpan(static_cast<int32_t>(i));
-                        break;
-                    }
+            const TraceSpans* spans = traceView_->spans();
+            if (!spans) return;
+            int32_t first = -1;
+            for (size_t i = 0; i < spans->spans.size(); ++i) {
+                const TraceSpan& span = spans->spans[i];
+                if (span.category != SpanCategory::Kernel) continue;
+                if (first < 0) first = static_cast<int32_t>(i);
+                if (!store_.traces().compileIdOf(static_cast<size_t>(span.record)).empty()) {
+                    first = static_cast<int32_t>(i);
+                    break;
+                }
+            }
+            if (first >= 0) traceView_->selectSpan(first);
         };
         if (traceView_->indexPending()) {
             auto* once = new QObject(this);

@@ -73,7 +73,8 @@ public:
     void minifyFailure();
     // Brings a view to the front, for screenshots and `--view`: overview, fusion (stepped
     // half way), code (the first kernel selected), guards, compare (the last two compiles'
-    // guards), trace, minify (the run's first failing graph minified). False for an unknown one.
+    // guards), trace (the first kernel of a compiled graph selected), minify (the run's
+    // first failing graph minified). False for an unknown one.
     bool showView(const QString& view);
     // PyTorch's side of the Ours vs PyTorch view: each run also runs the script under real
     // PyTorch when on (the toolbar's Run Under PyTorch Too), or a TORCH_TRACE folder or log

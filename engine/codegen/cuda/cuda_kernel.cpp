@@ -406,6 +406,27 @@ private:
                                  body.indices[body.ops[store.args[0]].index].cstr(), prefix, in, pad);
     }
 
+    // The barrier after member m, where a later member reads from memory what m stored
+    // (another thread's elements); none where each later member reads m's row result from
+    // the variable every thread holds, or nothing of m's. The block reductions wait before
+    // they reuse their shared memory, so a barrier is not needed for that.
+    std::string barrierAfter(int m, const std::string& pad) const {
+        const LoopBody& body = k_.bodies[m];
+        const LoopOp& store = storeOpOf(body);
+        std::string at = body.indices[body.ops[store.args[0]].index].str();
+        bool rowResult = k_.nodes[m]->isReduction() || body.vars.size() == k_.pointwiseSizes.size();
+        for (size_t later = m + 1; later < k_.bodies.size(); ++later) {
+            const LoopBody& reader = k_.bodies[later];
+            for (const LoopOp& op : reader.ops) {
+                if (!isLoadOp(op.kind) || op.buffer != store.buffer) continue;
+                const LoopOp& index = reader.ops[op.args[0]];
+                if (!rowResult || index.kind != LoopOpKind::GetIndex || reader.indices[index.index].str() != at)
+                    return pad + "__syncthreads();\n";
+            }
+        }
+        return "";
+    }
+
     // Remembers that member m's store to the row's result is held in `variable` by every thread.
     void addRowResult(const LoopBody& body, const std::string& variable) const {
         const LoopOp& store = storeOpOf(body);
@@ -419,7 +440,7 @@ private:
         // value and keeps it for the later members; they all store it, to the same place.
         if (body.vars.size() == k_.pointwiseSizes.size()) {
             LoadSpelling results = rowLoads(false);
-            std::string out = loopStatements(body, prefix, pad, nullptr, &results) + pad + "__syncthreads();\n";
+            std::string out = loopStatements(body, prefix, pad, nullptr, &results) + barrierAfter(m, pad);
             addRowResult(body, prefix + body.ops[storeOpOf(body).args[1]].name);
             return out;
         }
@@ -435,7 +456,7 @@ private:
             out += loop;
             for (const auto& r : stores)
                 out += runLoop(pad, [&](const std::string& at) { return fmt::format("{}fs_store_run<{}>(&{}, {} + u);\n", at, rowRun_, r.store, r.name); });
-            return out + pad + "__syncthreads();\n";
+            return out + barrierAfter(m, pad);
         }
         const LoopOp& red = reductionOpOf(body);
         const LoopOp& store = storeOpOf(body);
@@ -467,8 +488,8 @@ private:
             out += fmt::format("{}{}acc = fs_block_reduce<{}>({}acc, {}, {});\n", in, prefix, type, prefix, init,
                                reductionFunctor(red.reductionKind));
         }
-        out += fmt::format("{}if (threadIdx.x == 0) {}[{}] = {}acc;\n{}__syncthreads();\n{}}}\n", in, store.buffer, storeIndex, prefix,
-                           in, pad);
+        out += fmt::format("{}if (threadIdx.x == 0) {}[{}] = {}acc;\n{}{}}}\n", in, store.buffer, storeIndex, prefix,
+                           barrierAfter(m, in), pad);
         addRowResult(body, prefix + "acc");
         return runLoads(m, pad) + out;
     }
