@@ -22,6 +22,35 @@ std::string kernelCode(const ScriptRun& run) {
     return at == std::string::npos ? "" : modules[0].source.substr(at);
 }
 
+// Floating max and min reduce integer order keys in one vector loop; what they print is
+// real PyTorch 2.15's for infinities, NaN of either sign, the largest and smallest floats
+// and signed zeros (the first zero of a row wins, as eager keeps the first of equal values).
+TEST(InductorReductions, MaxAndMinOverOrderKeysPrintWhatPyTorchPrints) {
+    SKIP_WITHOUT_CPP_JIT();
+    ScriptRun run = runScript(R"(import torch
+inf = float("inf")
+nan = float("nan")
+@torch.compile
+def f(x):
+    return x.amax(1), x.amin(1), x.amax(0)
+rows = [[-inf, -inf, -inf], [inf, 1.0, -inf], [-0.0, 0.0, -0.0], [0.0, -0.0, 0.0], [1.0, nan, 2.0], [-nan, -5.0, 3.0], [3.4e38, -3.4e38, 1e-45]]
+for dtype in [torch.float32, torch.float64]:
+    for t in f(torch.tensor(rows, dtype=dtype)):
+        print(t.tolist())
+)");
+    ASSERT_EQ(run.error, "") << run.logs;
+    const std::string floats = "[-inf, inf, -0.0, 0.0, nan, nan, 3.3999999521443642e+38]\n"
+                               "[-inf, -inf, -0.0, 0.0, nan, nan, -3.3999999521443642e+38]\n"
+                               "[nan, nan, 3.0]\n";
+    const std::string doubles = "[-inf, inf, -0.0, 0.0, nan, nan, 3.4e+38]\n"
+                                "[-inf, -inf, -0.0, 0.0, nan, nan, -3.4e+38]\n"
+                                "[nan, nan, 3.0]\n";
+    EXPECT_EQ(run.out, floats + doubles);
+    auto modules = run.eventsOf<KernelSourceEvent>();
+    ASSERT_EQ(modules.size(), 2u);  // float, then double (a recompile)
+    for (const auto& module : modules) EXPECT_NE(module.source.find("#pragma omp simd reduction(max : "), std::string::npos);
+}
+
 TEST(InductorReductions, MeanVarianceAndATransposedSumOfOneInputAreOneKernel) {
     SKIP_WITHOUT_CPP_JIT();
     ScriptRun run = runScript(R"(import torch

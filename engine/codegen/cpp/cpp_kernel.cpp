@@ -226,17 +226,19 @@ private:
     }
 
     // `acc` = the combination of value(r) for r in [begin, end). Sums and products: one
-    // `omp simd` loop with OpenMP's reduction clause. The others (NaN-propagating max and
-    // min, whose selects the vectoriser does not take for a reduction; argmax, any, all)
-    // through kLanes accumulators: whole groups of kLanes, then the rest into the first
-    // lanes, both vector loops; the lanes combined pairwise at the end. An arg reduction's
-    // lanes keep their best value and its index (`acc` the index; the first of equal values,
-    // or the first NaN, wins).
+    // `omp simd` loop with OpenMP's reduction clause. NaN-propagating max and min of
+    // floating values (whose compares and selects the vectoriser does not take for a
+    // reduction): the same over integer order keys (fs_order_key, in the prelude). The
+    // others (integer max and min, argmax, any, all) through kLanes accumulators: whole
+    // groups of kLanes, then the rest into the first lanes, both vector loops; the lanes
+    // combined pairwise at the end. An arg reduction's lanes keep their best value and its
+    // index (`acc` the index; the first of equal values, or the first NaN, wins).
     // `length`, when known, leaves out a loop that would not run, and a row shorter than
     // kShortRow takes one vector of lanes, left to the SLP vectoriser and combined in order:
     // each `omp simd` lane loop and the pairwise combination cost the optimiser vectorised
-    // loops with their checks (a graph of 1000 amax over rows of 64 compiled in 13 s with 64
-    // lanes, 6-10 s so on a noisy machine; bench_compile_scale's "chain + reductions").
+    // loops with their checks. Lanes cost compile time: a graph of 1000 ops with 166 amax
+    // over rows of 64 compiled its C++ in 6-8 s with 8 SLP lanes, 2-3 s with order keys
+    // (bench_compile_scale's "chain + reductions").
     std::string lanes(ReductionKind kind, const std::string& type, const std::string& srcType, const std::string& init,
                       const std::string& in, const std::string& begin, const std::string& end, const std::string& acc,
                       std::optional<int64_t> length) const {
@@ -249,6 +251,20 @@ private:
             out += fmt::format("{}#pragma omp simd reduction({} : {})\n", in, kind == ReductionKind::Sum ? "+" : "*", acc);
             return out + fmt::format("{}for (int64_t r = {}; r < {}; ++r) {} = {};\n", in, begin, end, acc,
                                      reductionCombine(kind, acc, prefix_ + "value(r)"));
+        }
+        bool extreme = kind == ReductionKind::Max || kind == ReductionKind::Min;
+        if (extreme && (type == "float" || type == "double")) {
+            std::string key = prefix_ + "key", keyType = type == "float" ? "int32_t" : "int64_t";
+            const char* forMax = kind == ReductionKind::Max ? "true" : "false";
+            std::string out = fmt::format("{}{} {} = fs_order_key({}, {});\n", in, keyType, key, init, forMax);
+            out += fmt::format("{}#pragma omp simd reduction({} : {})\n", in, kind == ReductionKind::Max ? "max" : "min", key);
+            out += fmt::format("{}for (int64_t r = {}; r < {}; ++r) {{\n{}    const {} k = fs_order_key({}value(r), {});\n", in, begin, end, in,
+                               keyType, prefix_, forMax);
+            out += fmt::format("{}    {} = k {} {} ? k : {};\n{}}}\n", in, key, kind == ReductionKind::Max ? ">" : "<", key, key, in);
+            out += fmt::format("{}{} {} = fs_from_order_key({}, {}(0));\n", in, type, acc, key, type);
+            // A zero takes the first zero's sign, as eager keeps the first of equal values.
+            out += fmt::format("{}if ({} == 0)\n{}    for (int64_t r = {}; r < {}; ++r)\n", in, key, in, begin, end);
+            return out + fmt::format("{}        if (const {} v = {}value(r); v == 0) {{ {} = v; break; }}\n", in, type, prefix_, acc);
         }
         std::string better = kind == ReductionKind::ArgMax ? ">" : "<";
         std::string l = prefix_ + "lanes", best = prefix_ + "lane_best", base = prefix_ + "base";

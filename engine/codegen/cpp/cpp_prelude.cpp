@@ -64,6 +64,25 @@ FS_INLINE int64_t fs_column_tile(int64_t n) {
     const int64_t threads = omp_get_max_threads(), share = ((n + threads - 1) / threads + 63) / 64 * 64;
     return share < 64 ? 64 : share > 1024 ? 1024 : share;
 }
+// A floating value's bits as an integer that orders as the values do, a NaN above every
+// value for a maximum (below for a minimum), both zeros 0: a NaN-propagating max or min
+// over a row becomes an integer one, which the vectoriser takes as a reduction (the float
+// compares and selects of fs_maximum it does not). fs_from_order_key turns the key back.
+FS_INLINE int32_t fs_order_key(float x, bool forMax) {
+    const int32_t b = __builtin_bit_cast(int32_t, x);
+    return x != x ? (forMax ? 2147483647 : -2147483647 - 1) : x == 0 ? 0 : b ^ ((b >> 31) & 2147483647);
+}
+FS_INLINE int64_t fs_order_key(double x, bool forMax) {
+    const int64_t b = __builtin_bit_cast(int64_t, x);
+    return x != x ? (forMax ? 9223372036854775807L : -9223372036854775807L - 1) : x == 0 ? 0 : b ^ ((b >> 63) & 9223372036854775807L);
+}
+FS_INLINE float fs_from_order_key(int32_t k, float) {
+    return k == 2147483647 || k == -2147483647 - 1 ? __builtin_nanf("") : __builtin_bit_cast(float, k ^ ((k >> 31) & 2147483647));
+}
+FS_INLINE double fs_from_order_key(int64_t k, double) {
+    return k == 9223372036854775807L || k == -9223372036854775807L - 1 ? __builtin_nan("")
+                                                                       : __builtin_bit_cast(double, k ^ ((k >> 63) & 9223372036854775807L));
+}
 )PRELUDE" + fsHelpers() + R"ATTENTION(
 // softmax(q @ k^T * scale) @ v over [B, H, L, D] q, [B, H, S, D] k and [B, H, S, Dv] v, each
 // read through its strides (the head dim's is 1: q, k and v may be views of one qkv
