@@ -237,8 +237,8 @@ private:
     // kShortRow takes one vector of lanes, left to the SLP vectoriser and combined in order:
     // each `omp simd` lane loop and the pairwise combination cost the optimiser vectorised
     // loops with their checks. Lanes cost compile time: a graph of 1000 ops with 166 amax
-    // over rows of 64 compiled its C++ in 6-8 s with 8 SLP lanes, 2-3 s with order keys
-    // (bench_compile_scale's "chain + reductions").
+    // over rows of 64 compiled its C++ in 7-7.5 s with 8 SLP lanes, 3.5-5.5 s with order
+    // keys (bench_compile_scale's "chain + reductions").
     std::string lanes(ReductionKind kind, const std::string& type, const std::string& srcType, const std::string& init,
                       const std::string& in, const std::string& begin, const std::string& end, const std::string& acc,
                       std::optional<int64_t> length) const {
