@@ -51,6 +51,26 @@ for dtype in [torch.float32, torch.float64]:
     for (const auto& module : modules) EXPECT_NE(module.source.find("#pragma omp simd reduction(max : "), std::string::npos);
 }
 
+// argmax and argmin of floats reduce each value's order key above its index as one int64:
+// the first of equal values wins, NaN counting as the extreme, signed zeros equal (real
+// PyTorch 2.15's output).
+TEST(InductorReductions, ArgmaxAndArgminOverPackedKeysPickTheFirstExtreme) {
+    SKIP_WITHOUT_CPP_JIT();
+    ScriptRun run = runScript(R"(import torch
+inf = float("inf")
+nan = float("nan")
+@torch.compile
+def f(x):
+    return x.argmax(1), x.argmin(1), x.argmax(0), x.argmin(0)
+rows = [[-inf, -inf, -inf], [inf, 1.0, inf], [-0.0, 0.0, -0.0], [0.0, -0.0, 0.0], [1.0, nan, nan], [-nan, -5.0, 3.0], [3.4e38, -3.4e38, 1e-45], [2.0, 2.0, 1.0]]
+for t in f(torch.tensor(rows)):
+    print(t.tolist())
+)");
+    ASSERT_EQ(run.error, "") << run.logs;
+    EXPECT_EQ(run.out, "[0, 0, 0, 0, 1, 0, 0, 0]\n[0, 1, 0, 0, 1, 0, 1, 2]\n[5, 4, 4]\n[5, 4, 4]\n");
+    EXPECT_NE(kernelCode(run).find("fs_arg_key("), std::string::npos);
+}
+
 TEST(InductorReductions, MeanVarianceAndATransposedSumOfOneInputAreOneKernel) {
     SKIP_WITHOUT_CPP_JIT();
     ScriptRun run = runScript(R"(import torch

@@ -228,11 +228,13 @@ private:
     // `acc` = the combination of value(r) for r in [begin, end). Sums and products: one
     // `omp simd` loop with OpenMP's reduction clause. NaN-propagating max and min of
     // floating values (whose compares and selects the vectoriser does not take for a
-    // reduction): the same over integer order keys (fs_order_key, in the prelude). The
-    // others (integer max and min, argmax, any, all) through kLanes accumulators: whole
-    // groups of kLanes, then the rest into the first lanes, both vector loops; the lanes
-    // combined pairwise at the end. An arg reduction's lanes keep their best value and its
-    // index (`acc` the index; the first of equal values, or the first NaN, wins).
+    // reduction): the same over integer order keys (fs_order_key, in the prelude); argmax
+    // and argmin of floats over a row shorter than 2^31, over each key and its index packed
+    // in an int64 (fs_arg_key). The others (integer max and min, other arg reductions,
+    // any, all) through kLanes accumulators: whole groups of kLanes, then the rest into the
+    // first lanes, both vector loops; the lanes combined pairwise at the end. An arg
+    // reduction's lanes keep their best value and its index (`acc` the index; the first of
+    // equal values, or the first NaN, wins).
     // `length`, when known, leaves out a loop that would not run, and a row shorter than
     // kShortRow takes one vector of lanes, left to the SLP vectoriser and combined in order:
     // each `omp simd` lane loop and the pairwise combination cost the optimiser vectorised
@@ -265,6 +267,18 @@ private:
             // A zero takes the first zero's sign, as eager keeps the first of equal values.
             out += fmt::format("{}if ({} == 0)\n{}    for (int64_t r = {}; r < {}; ++r)\n", in, key, in, begin, end);
             return out + fmt::format("{}        if (const {} v = {}value(r); v == 0) {{ {} = v; break; }}\n", in, type, prefix_, acc);
+        }
+        if (arg && srcType == "float" && length && *length < (int64_t{1} << 31)) {
+            // Each value's order key above its index (fs_arg_key): one integer reduction.
+            std::string key = prefix_ + "key";
+            bool isMax = kind == ReductionKind::ArgMax;
+            const char* forMax = isMax ? "true" : "false";
+            std::string out = fmt::format("{}int64_t {} = fs_arg_key({}, {}, {});\n", in, key, init, begin, forMax);
+            out += fmt::format("{}#pragma omp simd reduction({} : {})\n", in, isMax ? "max" : "min", key);
+            out += fmt::format("{}for (int64_t r = {}; r < {}; ++r) {{\n{}    const int64_t k = fs_arg_key({}value(r), r, {});\n", in, begin, end, in,
+                               prefix_, forMax);
+            out += fmt::format("{}    {} = k {} {} ? k : {};\n{}}}\n", in, key, isMax ? ">" : "<", key, key, in);
+            return out + fmt::format("{}int64_t {} = fs_arg_index({}, {});\n", in, acc, key, forMax);
         }
         std::string better = kind == ReductionKind::ArgMax ? ">" : "<";
         std::string l = prefix_ + "lanes", best = prefix_ + "lane_best", base = prefix_ + "base";

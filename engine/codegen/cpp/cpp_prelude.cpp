@@ -83,6 +83,16 @@ FS_INLINE double fs_from_order_key(int64_t k, double) {
     return k == 9223372036854775807L || k == -9223372036854775807L - 1 ? __builtin_nan("")
                                                                        : __builtin_bit_cast(double, k ^ ((k >> 63) & 9223372036854775807L));
 }
+// argmax and argmin of floats over a row shorter than 2^31: a value's order key above its
+// index, the index complemented for argmax, so that one int64 max (argmin: min) picks the
+// extreme value and, of equal ones (NaN counting as the extreme), the first.
+FS_INLINE int64_t fs_arg_key(float x, int64_t i, bool forMax) {
+    return (int64_t)fs_order_key(x, forMax) * 4294967296L + (forMax ? 4294967295L - i : i);
+}
+FS_INLINE int64_t fs_arg_index(int64_t key, bool forMax) {
+    const int64_t low = key & 4294967295L;
+    return forMax ? 4294967295L - low : low;
+}
 )PRELUDE" + fsHelpers() + R"ATTENTION(
 // softmax(q @ k^T * scale) @ v over [B, H, L, D] q, [B, H, S, D] k and [B, H, S, Dv] v, each
 // read through its strides (the head dim's is 1: q, k and v may be views of one qkv
