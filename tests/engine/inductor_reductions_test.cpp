@@ -22,29 +22,35 @@ std::string kernelCode(const ScriptRun& run) {
     return at == std::string::npos ? "" : modules[0].source.substr(at);
 }
 
-// Floating max and min reduce integer order keys in one vector loop; what they print is
-// real PyTorch 2.15's for infinities, NaN of either sign, the largest and smallest floats
-// and signed zeros (the first zero of a row wins, as eager keeps the first of equal values).
-TEST(InductorReductions, MaxAndMinOverOrderKeysPrintWhatPyTorchPrints) {
-    SKIP_WITHOUT_CPP_JIT();
-    ScriptRun run = runScript(R"(import torch
+// Runs f(x) = `returns`, compiled, over rows of infinities, NaN of either sign, signed
+// zeros, the largest and a denormal float and a repeated maximum, in each of `dtypes`,
+// printing each result as a list. The expected texts are real PyTorch 2.15's.
+ScriptRun runOnSpecialValues(const std::string& returns, const std::string& dtypes) {
+    return runScript(R"(import torch
 inf = float("inf")
 nan = float("nan")
+rows = [[-inf, -inf, -inf], [inf, 1.0, inf], [-0.0, 0.0, -0.0], [0.0, -0.0, 0.0], [1.0, nan, nan], [-nan, -5.0, 3.0], [3.4e38, -3.4e38, 1e-45], [2.0, 2.0, 1.0]]
 @torch.compile
 def f(x):
-    return x.amax(1), x.amin(1), x.amax(0)
-rows = [[-inf, -inf, -inf], [inf, 1.0, -inf], [-0.0, 0.0, -0.0], [0.0, -0.0, 0.0], [1.0, nan, 2.0], [-nan, -5.0, 3.0], [3.4e38, -3.4e38, 1e-45]]
-for dtype in [torch.float32, torch.float64]:
+    return )" + returns + R"(
+for dtype in )" + dtypes + R"(:
     for t in f(torch.tensor(rows, dtype=dtype)):
         print(t.tolist())
 )");
+}
+
+// Floating max and min reduce integer order keys in one vector loop (a zero takes the
+// row's first zero's sign, as eager keeps the first of equal values).
+TEST(InductorReductions, MaxAndMinOverOrderKeysPrintWhatPyTorchPrints) {
+    SKIP_WITHOUT_CPP_JIT();
+    ScriptRun run = runOnSpecialValues("x.amax(1), x.amin(1), x.amax(0)", "[torch.float32, torch.float64]");
     ASSERT_EQ(run.error, "") << run.logs;
-    const std::string floats = "[-inf, inf, -0.0, 0.0, nan, nan, 3.3999999521443642e+38]\n"
-                               "[-inf, -inf, -0.0, 0.0, nan, nan, -3.3999999521443642e+38]\n"
-                               "[nan, nan, 3.0]\n";
-    const std::string doubles = "[-inf, inf, -0.0, 0.0, nan, nan, 3.4e+38]\n"
-                                "[-inf, -inf, -0.0, 0.0, nan, nan, -3.4e+38]\n"
-                                "[nan, nan, 3.0]\n";
+    const std::string floats = "[-inf, inf, -0.0, 0.0, nan, nan, 3.3999999521443642e+38, 2.0]\n"
+                               "[-inf, 1.0, -0.0, 0.0, nan, nan, -3.3999999521443642e+38, 1.0]\n"
+                               "[nan, nan, nan]\n";
+    const std::string doubles = "[-inf, inf, -0.0, 0.0, nan, nan, 3.4e+38, 2.0]\n"
+                                "[-inf, 1.0, -0.0, 0.0, nan, nan, -3.4e+38, 1.0]\n"
+                                "[nan, nan, nan]\n";
     EXPECT_EQ(run.out, floats + doubles);
     auto modules = run.eventsOf<KernelSourceEvent>();
     ASSERT_EQ(modules.size(), 2u);  // float, then double (a recompile)
@@ -52,20 +58,10 @@ for dtype in [torch.float32, torch.float64]:
 }
 
 // argmax and argmin of floats reduce each value's order key above its index as one int64:
-// the first of equal values wins, NaN counting as the extreme, signed zeros equal (real
-// PyTorch 2.15's output).
+// the first of equal values wins, NaN counting as the extreme, signed zeros equal.
 TEST(InductorReductions, ArgmaxAndArgminOverPackedKeysPickTheFirstExtreme) {
     SKIP_WITHOUT_CPP_JIT();
-    ScriptRun run = runScript(R"(import torch
-inf = float("inf")
-nan = float("nan")
-@torch.compile
-def f(x):
-    return x.argmax(1), x.argmin(1), x.argmax(0), x.argmin(0)
-rows = [[-inf, -inf, -inf], [inf, 1.0, inf], [-0.0, 0.0, -0.0], [0.0, -0.0, 0.0], [1.0, nan, nan], [-nan, -5.0, 3.0], [3.4e38, -3.4e38, 1e-45], [2.0, 2.0, 1.0]]
-for t in f(torch.tensor(rows)):
-    print(t.tolist())
-)");
+    ScriptRun run = runOnSpecialValues("x.argmax(1), x.argmin(1), x.argmax(0), x.argmin(0)", "[torch.float32]");
     ASSERT_EQ(run.error, "") << run.logs;
     EXPECT_EQ(run.out, "[0, 0, 0, 0, 1, 0, 0, 0]\n[0, 1, 0, 0, 1, 0, 1, 2]\n[5, 4, 4]\n[5, 4, 4]\n");
     EXPECT_NE(kernelCode(run).find("fs_arg_key("), std::string::npos);
