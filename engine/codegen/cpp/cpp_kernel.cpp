@@ -256,13 +256,10 @@ private:
         }
         bool extreme = kind == ReductionKind::Max || kind == ReductionKind::Min;
         if (extreme && (type == "float" || type == "double")) {
-            std::string key = prefix_ + "key", keyType = type == "float" ? "int32_t" : "int64_t";
-            const char* forMax = kind == ReductionKind::Max ? "true" : "false";
-            std::string out = fmt::format("{}{} {} = fs_order_key({}, {});\n", in, keyType, key, init, forMax);
-            out += fmt::format("{}#pragma omp simd reduction({} : {})\n", in, kind == ReductionKind::Max ? "max" : "min", key);
-            out += fmt::format("{}for (int64_t r = {}; r < {}; ++r) {{\n{}    const {} k = fs_order_key({}value(r), {});\n", in, begin, end, in,
-                               keyType, prefix_, forMax);
-            out += fmt::format("{}    {} = k {} {} ? k : {};\n{}}}\n", in, key, kind == ReductionKind::Max ? ">" : "<", key, key, in);
+            bool isMax = kind == ReductionKind::Max;
+            std::string key = prefix_ + "key", forMax = isMax ? "true" : "false";
+            std::string out = keyLoop(in, type == "float" ? "int32_t" : "int64_t", isMax, fmt::format("fs_order_key({}, {})", init, forMax),
+                                      fmt::format("fs_order_key({}value(r), {})", prefix_, forMax), begin, end);
             out += fmt::format("{}{} {} = fs_from_order_key({}, {}(0));\n", in, type, acc, key, type);
             // A zero takes the first zero's sign, as eager keeps the first of equal values.
             out += fmt::format("{}if ({} == 0)\n{}    for (int64_t r = {}; r < {}; ++r)\n", in, key, in, begin, end);
@@ -270,15 +267,11 @@ private:
         }
         if (arg && srcType == "float" && length && *length < (int64_t{1} << 31)) {
             // Each value's order key above its index (fs_arg_key): one integer reduction.
-            std::string key = prefix_ + "key";
             bool isMax = kind == ReductionKind::ArgMax;
-            const char* forMax = isMax ? "true" : "false";
-            std::string out = fmt::format("{}int64_t {} = fs_arg_key({}, {}, {});\n", in, key, init, begin, forMax);
-            out += fmt::format("{}#pragma omp simd reduction({} : {})\n", in, isMax ? "max" : "min", key);
-            out += fmt::format("{}for (int64_t r = {}; r < {}; ++r) {{\n{}    const int64_t k = fs_arg_key({}value(r), r, {});\n", in, begin, end, in,
-                               prefix_, forMax);
-            out += fmt::format("{}    {} = k {} {} ? k : {};\n{}}}\n", in, key, isMax ? ">" : "<", key, key, in);
-            return out + fmt::format("{}int64_t {} = fs_arg_index({}, {});\n", in, acc, key, forMax);
+            std::string forMax = isMax ? "true" : "false";
+            std::string out = keyLoop(in, "int64_t", isMax, fmt::format("fs_arg_key({}, {}, {})", init, begin, forMax),
+                                      fmt::format("fs_arg_key({}value(r), r, {})", prefix_, forMax), begin, end);
+            return out + fmt::format("{}int64_t {} = fs_arg_index({}key, {});\n", in, acc, prefix_, forMax);
         }
         std::string better = kind == ReductionKind::ArgMax ? ">" : "<";
         std::string l = prefix_ + "lanes", best = prefix_ + "lane_best", base = prefix_ + "base";
@@ -316,6 +309,17 @@ private:
                            "{{ {}best = v; {} = {}[l]; }}\n",
                            in, prefix_, l, acc, better, prefix_, prefix_, acc, l);
         return out + in + "}\n";
+    }
+
+    // `key` = the greatest (or least) integer `keyOf` (of r) for r in [begin, end) and
+    // `first`: one `omp simd` loop with OpenMP's reduction clause.
+    std::string keyLoop(const std::string& in, const std::string& keyType, bool isMax, const std::string& first,
+                        const std::string& keyOf, const std::string& begin, const std::string& end) const {
+        std::string key = prefix_ + "key";
+        std::string out = fmt::format("{}{} {} = {};\n{}#pragma omp simd reduction({} : {})\n", in, keyType, key, first, in,
+                                      isMax ? "max" : "min", key);
+        out += fmt::format("{}for (int64_t r = {}; r < {}; ++r) {{\n{}    const {} k = {};\n", in, begin, end, in, keyType, keyOf);
+        return out + fmt::format("{}    {} = k {} {} ? k : {};\n{}}}\n", in, key, isMax ? ">" : "<", key, key, in);
     }
 
     // A reduction member row by row: its value as a lambda of the reduction indices, then
