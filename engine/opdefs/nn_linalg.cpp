@@ -460,8 +460,11 @@ ShiftedExp shiftedExp(Rewrite& r) {
 
 std::optional<Argument> decomposeSoftmax(Rewrite& r) {
     ShiftedExp s = shiftedExp(r);
-    if (r.hooks.plants(TestHooks::PlantedBug::InductorDecomposition)) return r.call("div", {s.exp, r.call("add", {s.sum, constant(1)})});
-    return r.call("div", {s.exp, s.sum});
+    Argument sum = s.sum;
+    if (r.hooks.plants(TestHooks::PlantedBug::InductorDecomposition)) sum = r.call("add", {sum, constant(1)});
+    // Times the sum's reciprocal, as eager PyTorch's kernel computes it: one division per
+    // row rather than per element.
+    return r.call("mul", {s.exp, r.call("reciprocal", {sum})});
 }
 
 std::optional<Argument> decomposeLogSoftmax(Rewrite& r) {

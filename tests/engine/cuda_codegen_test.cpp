@@ -165,7 +165,7 @@ TEST(CudaCodegen, SoftmaxIsOneBlockReductionKernel) {
     EXPECT_NE(src.find("float m0_load = fs_row0[u];"), std::string::npos) << "the max reads the registers";
     EXPECT_NE(src.find("float m1_load = fs_row0[u];"), std::string::npos) << "so does the sum";
     EXPECT_NE(src.find("float m2_load = fs_row0[u];"), std::string::npos) << "so does the output";
-    EXPECT_NE(src.find("fs_out2_0[u] = m2_truediv;"), std::string::npos) << "the output is stored in runs after its loop";
+    EXPECT_NE(src.find("fs_out2_0[u] = m2_mul;"), std::string::npos) << "the output is stored in runs after its loop";
     EXPECT_NE(src.find("fs_store_run<4>(&buf2[(100L*c0 + c1)], fs_out2_0 + u);"), std::string::npos) << src;
     // The later members read the row's max and sum from variables, so no barrier follows a
     // member (the block reductions wait before they reuse their shared memory).

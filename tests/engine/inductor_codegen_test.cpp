@@ -63,6 +63,39 @@ TEST(InductorCodegen, TenOpPointwiseChainIsOneVectorisedKernel) {
     EXPECT_NE(s.find("_ZGV"), std::string::npos) << "no vector math calls";
 }
 
+// exp of floats is the prelude's inline polynomial (no libm call, so it vectorises at the
+// loop's width): within 1.02 ulp of the exact value everywhere it is finite, and the
+// edges (overflow, the smallest denormal, underflow to 0, inf, NaN) print what PyTorch 2.15
+// prints; sigmoid goes through it too.
+TEST(InductorCodegen, FloatExpIsAnInlinePolynomialWithinAnUlpOnEveryRange) {
+    SKIP_WITHOUT_CPP_JIT();
+    ScriptRun run = runScript(R"(import torch
+inf = float("inf")
+nan = float("nan")
+special = torch.tensor([inf, -inf, nan, 0.0, -0.0, 88.72283, 88.7229, -87.33654, -103.9, -104.0, -745.0])
+x = torch.cat([torch.linspace(-110.0, 95.0, 400001), special])
+@torch.compile
+def f(x):
+    return torch.exp(x), torch.sigmoid(x)
+e, s = f(x)
+exact = torch.exp(x.double())
+finite = torch.isfinite(exact) & torch.isfinite(e)
+ulp = torch.clamp(exact.abs() * 2.0 ** -23, min=2.0 ** -149)
+print(torch.where(finite, (e.double() - exact).abs() / ulp, 0.0).max().item() <= 1.02)
+print(e[-11:].tolist())
+print(s[-11:].tolist())
+print(torch.equal(torch.isinf(e), torch.isinf(exact.float())), torch.isnan(e).sum().item())
+)");
+    ASSERT_EQ(run.error, "") << run.logs;
+    EXPECT_EQ(run.out, "True\n"
+                       "[inf, 0.0, nan, 1.0, 1.0, 3.402798519021476e+38, inf, 1.175499675756452e-38, 1.401298464324817e-45, 0.0, 0.0]\n"
+                       "[1.0, 0.0, nan, 0.5, 0.5, 1.0, 1.0, 1.175499675756452e-38, 0.0, 0.0, 0.0]\n"
+                       "True 1\n");
+    auto kernels = kernelsOf(run);
+    ASSERT_EQ(kernels.size(), 1u);
+    EXPECT_EQ(kernels[0].artifacts["asm"].find("v_expf"), std::string::npos) << "a libmvec exp call";
+}
+
 // A value the loops do not change (AdamW's bias correction, a power of a 0-dim step) is
 // computed once before them; what reads the elements, or the kernel's own results, stays in.
 TEST(InductorCodegen, LoopInvariantValuesAreComputedOnceBeforeTheLoops) {

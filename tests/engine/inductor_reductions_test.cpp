@@ -109,8 +109,46 @@ print(torch.allclose(f(x), torch.softmax(x, dim=-1), rtol=1e-05, atol=1e-06))
     ASSERT_EQ(run.error, "") << run.logs;
     EXPECT_EQ(run.out, "True\n");
     std::string code = kernelCode(run);
-    // The sum's pass keeps exp(x - max) in the output; the division reads it back.
+    // The sum's pass keeps exp(x - max) in the output, in the loop that sums it; the product
+    // with the sum's reciprocal reads it back.
     EXPECT_EQ(countOccurrences(code, "fs_exp("), 1) << code;
+    EXPECT_NE(code.find("#pragma omp simd reduction(+ : m1_acc)\n"
+                        "                for (int64_t c1 = rb; c1 < rb_end; ++c1) {"),
+              std::string::npos) << code;
+    EXPECT_NE(code.find("buf2[(1000L*c0 + c1)] = m1_exp;\n                    m1_acc = m1_acc + m1_exp;"), std::string::npos) << code;
+    EXPECT_NE(code.find("float m2_mul = m2_exp * m2_reciprocal;"), std::string::npos) << code;
+}
+
+// Rows reduced one by one: while the second member computes from the row in cache, it
+// prefetches the first member's input at the next row, and log_softmax's output (a later
+// member's) at this row for writing, in blocks of 256 elements. Rows shorter than a block
+// prefetch nothing.
+TEST(InductorReductions, TheSecondPassOverARowPrefetchesTheNextRow) {
+    SKIP_WITHOUT_CPP_JIT();
+    ScriptRun run = runScript(R"(import torch
+@torch.compile
+def wide(x):
+    return torch.log_softmax(x, dim=1)
+@torch.compile
+def short(x):
+    return torch.log_softmax(x, dim=1)
+x, y = torch.randn(5, 600), torch.randn(5, 100)
+print(torch.allclose(wide(x), torch.log_softmax(x, dim=1), rtol=1e-05, atol=1e-05))
+print(torch.allclose(short(y), torch.log_softmax(y, dim=1), rtol=1e-05, atol=1e-05))
+)");
+    ASSERT_EQ(run.error, "") << run.logs;
+    EXPECT_EQ(run.out, "True\nTrue\n");
+    auto modules = run.eventsOf<KernelSourceEvent>();
+    ASSERT_EQ(modules.size(), 2u);  // rows of 600, then of 100
+    const std::string& wide = modules[0].source;
+    EXPECT_NE(wide.find("            for (int64_t rb = 0; rb < 600L; rb += 256) {\n"
+                        "                const int64_t rb_end = rb + 256 < 600L ? rb + 256 : 600L;\n"
+                        "                fs_prefetch(&arg0_1[(600L*c0 + rb + 600L)], (rb_end - rb) * sizeof(arg0_1[0]));\n"
+                        "                fs_prefetch_write(&buf2[(600L*c0 + rb)], (rb_end - rb) * sizeof(buf2[0]));\n"
+                        "                #pragma omp simd reduction(+ : m1_acc)\n"),
+              std::string::npos) << wide;
+    EXPECT_EQ(countOccurrences(wide, "fs_prefetch(&"), 1) << "only the second member prefetches";
+    EXPECT_EQ(modules[1].source.find("fs_prefetch(&"), std::string::npos) << modules[1].source;
 }
 
 TEST(InductorReductions, AFullReductionIsSplitAcrossThreadsInPieces) {

@@ -111,6 +111,15 @@ TEST_F(ToolchainTest, ExpKernelIsVectorisedThroughLibmvec) {
     EXPECT_NE(module->llvmIr.find("x float>"), std::string::npos) << module->llvmIr;
 }
 
+// On an AVX-512 host the vectors are 512 bits wide, though LLVM tunes its AVX-512 CPUs to
+// prefer 256: the exp loop calls libmvec's 16-float variant, on zmm registers.
+TEST_F(ToolchainTest, OnAnAvx512HostLoopsVectoriseAt512Bits) {
+    if (!__builtin_cpu_supports("avx512f")) GTEST_SKIP() << "this CPU has no AVX-512";
+    auto module = jit().compile(kExpSource, "exp_kernel");
+    EXPECT_TRUE(std::regex_search(module->assembly, std::regex("callq?\\s+_ZGVeN16v_expf\\b"))) << module->assembly;
+    expectExpTimesTwoWorks(*module);
+}
+
 TEST_F(ToolchainTest, TanhAndErfVectoriseThroughLibmvecToo) {
     auto module = jit().compile(R"(
 extern "C" void tanh_plus_erf(const float* __restrict a, float* __restrict b, long n) {

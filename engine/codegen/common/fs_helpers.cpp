@@ -53,13 +53,6 @@ template <class T> FS_INLINE T fs_pow(T a, T b) {
     return r;
 }
 #define FS_FLOAT_OPS(T, S)                                                                      \
-    /* Below -104 (float) or -746 (double) exp is exactly 0. Those lanes (a causal mask's   \
-       -inf) take the vector libm's slow scalar path, so they compute exp(0) and select 0. */ \
-    FS_INLINE T fs_exp(T x) {                                                                   \
-        const bool zero = x < (sizeof(T) == 4 ? T(-104) : T(-746));                             \
-        const T e = FS_MATH(exp, S)(zero ? T(0) : x);                                           \
-        return zero ? T(0) : e;                                                                 \
-    }                                                                                           \
     FS_INLINE T fs_exp2(T x) { return FS_MATH(exp2, S)(x); }                                   \
     FS_INLINE T fs_expm1(T x) { return FS_MATH(expm1, S)(x); }                                 \
     FS_INLINE T fs_log(T x) { return FS_MATH(log, S)(x); }                                     \
@@ -75,8 +68,8 @@ template <class T> FS_INLINE T fs_pow(T a, T b) {
     FS_INLINE T fs_ceil(T x) { return FS_MATH(ceil, S)(x); }                                   \
     FS_INLINE T fs_round(T x) { return FS_MATH(nearbyint, S)(x); }                             \
     FS_INLINE T fs_abs(T x) { return FS_MATH(fabs, S)(x); }                                    \
-    FS_INLINE T fs_sigmoid(T x) { return T(1) / (T(1) + FS_MATH(exp, S)(-x)); }               \
-    FS_INLINE T fs_silu(T x) { return x / (T(1) + FS_MATH(exp, S)(-x)); }                     \
+    FS_INLINE T fs_sigmoid(T x) { return T(1) / (T(1) + fs_exp(-x)); }                         \
+    FS_INLINE T fs_silu(T x) { return x / (T(1) + fs_exp(-x)); }                               \
     FS_INLINE T fs_gelu(T x) { return T(0.5) * x * (T(1) + FS_MATH(erf, S)(x * T(0.70710678118654752440))); } \
     FS_INLINE T fs_gelu_tanh(T x) {                                                             \
         return T(0.5) * x * (T(1) + FS_MATH(tanh, S)(T(0.79788456080286535588) * (x + T(0.044715) * x * x * x))); \

@@ -12,6 +12,10 @@
 // - a costly value a reduction accumulates and a later member computes again (softmax's
 //   exp) is stored by the reduction where that member writes, and read back there
 //   (codegen/common/kept_values.h).
+// Rows reduced one by one: the first member reads each row from memory, the later ones
+// from cache, and while they compute the memory would idle; so the second member's loop
+// over the row runs in blocks, each first prefetching the same elements of the next row
+// (and, for writing, of this row's later outputs: rowPrefetches).
 
 #include <algorithm>
 #include <cmath>
@@ -31,6 +35,13 @@ namespace fusescope {
 
 namespace {
 
+struct RowPrefetch {
+    std::string buffer;
+    IndexExpr index;  // of element `rb`
+    bool write;
+    bool operator==(const RowPrefetch& o) const { return buffer == o.buffer && index == o.index && write == o.write; }
+};
+
 constexpr int kLanes = 64;      // accumulators of a max/min/arg reduction (eight vectors)
 constexpr int kShortLanes = 8;  // ... of one known shorter than kShortRow (one vector)
 constexpr int64_t kShortRow = 1024;
@@ -38,6 +49,7 @@ constexpr int64_t kParallelWork = 1 << 15;  // elements below which threads cost
 constexpr int64_t kChunk = 4096;            // elements a thread takes at a time from a flat loop
 constexpr int64_t kParts = 64;              // pieces of a full reduction
 constexpr int64_t kColumnTile = 1024;       // the most outputs a reduction across rows computes together (fs_column_tile)
+constexpr int64_t kPrefetchBlock = 256;     // elements of the next row prefetched at a time (16 lines of floats)
 
 // Whether the group's reductions read across rows: some reduction member loads contiguously
 // along the innermost pointwise dim and strided along its innermost reduction dim, and none
@@ -59,6 +71,44 @@ bool readsAcrossRows(const KernelGroup& k) {
             }
     }
     return across;
+}
+
+// What the second member prefetches while it computes, as indices at element `rb` of the
+// row: each load of the first member (a reduction over one dim, rows of at least
+// kPrefetchBlock or of unknown length) that runs along the row contiguously and moves with
+// the row, at the next row; and, for writing, each store of a later member along the row
+// (log_softmax's output) that the second does not store itself, at this row. None when the
+// second member has no loop over the row.
+std::vector<RowPrefetch> rowPrefetches(const KernelGroup& k, const std::vector<LoopBody>& bodies, bool acrossRows,
+                                       const std::set<std::string>& storedBySecond) {
+    size_t p = k.pointwiseSizes.size();
+    if (p == 0 || acrossRows || k.nodes.size() < 2 || !k.nodes[0]->isReduction()) return {};
+    if (bodies[0].vars.size() != p + 1 || bodies[1].vars.size() != p + 1) return {};
+    auto length = bodies[0].ranges[p].constant();
+    if (length && *length < kPrefetchBlock) return {};
+    std::vector<RowPrefetch> prefetches;
+    auto add = [&](const LoopBody& body, const std::string& buffer, const IndexExpr& index, bool write) {
+        const std::string &row = body.vars[p - 1], along = body.vars[p];
+        auto step = index.linearCoefficient(along), stride = index.linearCoefficient(row);
+        if (!step || *step != IndexExpr(1) || !stride || stride->isZero()) return;
+        IndexExpr at = IndexExpr::symbol(row) + IndexExpr(write ? 0 : 1);
+        RowPrefetch prefetch{buffer, index.substitute({{along, IndexExpr::symbol("rb")}, {row, at}}), write};
+        if (std::find(prefetches.begin(), prefetches.end(), prefetch) == prefetches.end()) prefetches.push_back(std::move(prefetch));
+    };
+    for (const auto& [buffer, indices] : bodies[0].loads())
+        for (const IndexExpr& index : indices) add(bodies[0], buffer, index, false);
+    for (size_t m = 2; m < bodies.size(); ++m) {
+        if (bodies[m].vars.size() != p + 1) continue;
+        const LoopOp& store = storeOpOf(bodies[m]);
+        if (!storedBySecond.count(store.buffer)) add(bodies[m], store.buffer, bodies[m].indices[bodies[m].ops[store.args[0]].index], true);
+    }
+    return prefetches;
+}
+
+// The `omp simd` clause of a sum or product into `acc`: the vectoriser keeps several
+// vector accumulators in registers.
+std::string simdReduction(ReductionKind kind, const std::string& acc) {
+    return fmt::format("omp simd reduction({} : {})", kind == ReductionKind::Sum ? "+" : "*", acc);
 }
 
 // One step of a running argmax/argmin in selects, so that it vectorises: best[slot] and
@@ -85,6 +135,11 @@ public:
         for (KeptValue& v : keptValues(k, mayAlias_)) {
             bodies_[v.reader] = std::move(v.readerBody);
             kept_[v.reduction] = {v.buffer, v.index};
+        }
+        if (k.nodes.size() > 1) {
+            std::set<std::string> storedBySecond{storeOpOf(bodies_[1]).buffer};
+            if (auto kept = kept_.find(1); kept != kept_.end()) storedBySecond.insert(kept->second.first);
+            prefetches_ = rowPrefetches(k, bodies_, acrossRows_, storedBySecond);
         }
     }
 
@@ -167,7 +222,8 @@ private:
 
     // Loops over the body's reduction dims around `inside` (which `inside` gets the pad of).
     std::string reductionLoops(const LoopBody& body, const std::string& pad, const std::vector<size_t>& rdims, bool simdInnermost,
-                               const std::function<std::string(const std::string&)>& inside) const {
+                               const std::function<std::string(const std::string&)>& inside, const std::string& pragma = "omp simd") const {
+        if (simdInnermost && rdims.size() == 1) return rowLoop(pad, pragma, body.vars[rdims[0]], "0", body.ranges[rdims[0]].cstr(), inside);
         std::string out, inner = pad;
         for (size_t i = 0; i < rdims.size(); ++i) {
             if (simdInnermost && i + 1 == rdims.size()) out += inner + "#pragma omp simd\n";
@@ -178,6 +234,25 @@ private:
         out += inside(inner);
         for (size_t i = rdims.size(); i-- > 0;) out += pad + std::string(4 * i, ' ') + "}\n";
         return out;
+    }
+
+    // `for (var = begin; var < end; ++var)` around `inside` under `#pragma <pragma>`; the
+    // second member's in blocks of kPrefetchBlock, each first prefetching (prefetches_).
+    std::string rowLoop(const std::string& pad, const std::string& pragma, const std::string& var, const std::string& begin,
+                        const std::string& end, const std::function<std::string(const std::string&)>& inside) const {
+        if (member_ != 1 || prefetches_.empty()) {
+            return fmt::format("{}#pragma {}\n{}for (int64_t {} = {}; {} < {}; ++{}) {{\n{}{}}}\n", pad, pragma, pad, var, begin, var, end,
+                               var, inside(pad + "    "), pad);
+        }
+        std::string in = pad + "    ";
+        std::string out = fmt::format("{}for (int64_t rb = {}; rb < {}; rb += {}) {{\n", pad, begin, end, kPrefetchBlock);
+        out += fmt::format("{}const int64_t rb_end = rb + {} < {} ? rb + {} : {};\n", in, kPrefetchBlock, end, kPrefetchBlock, end);
+        for (const RowPrefetch& p : prefetches_)
+            out += fmt::format("{}fs_prefetch{}(&{}[{}], (rb_end - rb) * sizeof({}[0]));\n", in, p.write ? "_write" : "", p.buffer,
+                               p.index.cstr(), p.buffer);
+        out += fmt::format("{}#pragma {}\n{}for (int64_t {} = rb; {} < rb_end; ++{}) {{\n{}{}}}\n", in, pragma, in, var, var, var,
+                           inside(in + "    "), in);
+        return out + pad + "}\n";
     }
 
     // A loop over the tile's outputs (acrossRows_), the innermost pointwise variable set from
@@ -193,6 +268,7 @@ private:
     std::string member(size_t m, const std::string& pad) {
         const LoopBody& body = bodies_[m];
         prefix_ = memberPrefix(static_cast<int>(m));
+        member_ = m;
         size_t p = k_.pointwiseSizes.size();
         auto statements = [&](const std::string& in) { return loopStatements(body, prefix_, in, nullptr, nullptr, nullptr, hoist_); };
         if (body.vars.size() == p) {  // pointwise over the outer dims only: in no loop when there are none
@@ -250,9 +326,9 @@ private:
             // OpenMP's reduction clause lets the vectoriser reorder the adds: it keeps several
             // vector accumulators in registers (lanes in an array stay in memory).
             std::string out = fmt::format("{}{} {} = {};\n", in, type, acc, init);
-            out += fmt::format("{}#pragma omp simd reduction({} : {})\n", in, kind == ReductionKind::Sum ? "+" : "*", acc);
-            return out + fmt::format("{}for (int64_t r = {}; r < {}; ++r) {} = {};\n", in, begin, end, acc,
-                                     reductionCombine(kind, acc, prefix_ + "value(r)"));
+            return out + rowLoop(in, simdReduction(kind, acc), "r", begin, end, [&](const std::string& each) {
+                       return fmt::format("{}{} = {};\n", each, acc, reductionCombine(kind, acc, prefix_ + "value(r)"));
+                   });
         }
         bool extreme = kind == ReductionKind::Max || kind == ReductionKind::Min;
         if (extreme && (type == "float" || type == "double")) {
@@ -341,6 +417,22 @@ private:
         std::string params;
         for (size_t d : rdims) params += (params.empty() ? "" : ", ") + std::string("int64_t ") + body.vars[d];
         std::string value, stmts;
+        std::string init = reductionInit(kind, red->srcDtype);
+        std::string range = body.ranges[rdims[0]].cstr();
+        std::string index = body.indices[body.ops[store.args[0]].index].cstr();
+        bool sum = kind == ReductionKind::Sum || kind == ReductionKind::Prod;
+        if (kept_.count(m) && sum && useLanes && !k_.pointwiseSizes.empty()) {
+            // Kept and summed in one vector loop (softmax's exp).
+            out += fmt::format("{}{} {} = {};\n", in, type, acc, init);
+            out += reductionLoops(
+                body, in, rdims, true,
+                [&](const std::string& inner) {
+                    std::string s = loopStatements(body, prefix_, inner, &value, nullptr, nullptr, hoist_);
+                    return s + keepLine(m, inner, value) + fmt::format("{}{} = {};\n", inner, acc, reductionCombine(kind, acc, value));
+                },
+                simdReduction(kind, acc));
+            return out + fmt::format("{}{}[{}] = {};\n{}}}\n", in, store.buffer, index, acc, pad);
+        }
         if (auto kept = kept_.find(m); kept != kept_.end()) {
             // Computed into the reader's output in a vector loop first, then reduced from there
             // (a store inside the lambda would keep the lanes from vectorising).
@@ -354,8 +446,6 @@ private:
         }
         out += fmt::format("{}auto {}value = [&]({}) -> {} {{\n{}{}    return {};\n{}}};\n", in, prefix_, params, srcType, stmts, in,
                            value, in);
-        std::string init = reductionInit(kind, red->srcDtype);
-        std::string range = body.ranges[rdims[0]].cstr();
         if (useLanes && !arg && k_.pointwiseSizes.empty() && !isSmall(body.ranges[rdims[0]])) {
             // Pieces for the threads, each of whole lane groups but the last.
             out += fmt::format("{}{} {}part[{}];\n", in, type, prefix_, kParts);
@@ -383,7 +473,6 @@ private:
                 return fmt::format("{}{} = {};\n", inner, acc, reductionCombine(kind, acc, prefix_ + "value(" + call + ")"));
             });
         }
-        std::string index = body.indices[body.ops[store.args[0]].index].cstr();
         out += fmt::format("{}{}[{}] = {};\n{}}}\n", in, store.buffer, index, acc, pad);
         return out;
     }
@@ -432,8 +521,10 @@ private:
     std::set<std::string> mayAlias_;  // outputs stored into their input's memory, and those inputs
     bool acrossRows_ = false;         // readsAcrossRows: loops over tiles of outputs
     std::map<size_t, std::pair<std::string, IndexExpr>> kept_;  // member -> where it keeps its value
+    std::vector<RowPrefetch> prefetches_;  // what the second member prefetches (rowPrefetches)
     std::string parallelIf_;
     std::string prefix_;
+    size_t member_ = 0;  // the member being written
     Hoisting* hoist_ = nullptr;  // the member's hoisted statements
 };
 

@@ -53,6 +53,34 @@ extern "C" void fs_trace_end(void* span);
 
 #define FS_INLINE static inline __attribute__((always_inline))
 #define FS_MATH(f, S) __builtin_##f##S
+// exp of a float, inline so that it vectorises at the loop's width (glibc's 16-lane expf
+// took 0.88 ns per element on one core, this 0.47). exp(x) = 2^n e^r, n = round(x / ln 2):
+// Cody-Waite reduction with ln 2 in two parts, Cephes's degree-6 polynomial, 2^n as two
+// factors so that results below FLT_MIN come out denormal. Within 1.02 ulp of the exact
+// value on every float (checked exhaustively), as glibc's. The clamps keep n in range;
+// a NaN passes them.
+FS_INLINE float fs_exp(float x) {
+    const float c = x > 89.0f ? 89.0f : x < -104.0f ? -104.0f : x;
+    const float shifter = 12582912.0f;  // 1.5 * 2^23: adding it rounds to an integer in the low bits
+    const float t = c * 1.44269504088896341f + shifter, n = t - shifter;
+    const int32_t k = __builtin_bit_cast(int32_t, t) - 0x4B400000, k1 = k >> 1, k2 = k - k1;
+    const float r = (c - n * 0.693359375f) - n * -2.12194440e-4f;
+    float p = 1.9875691500e-4f;
+    p = p * r + 1.3981999507e-3f;
+    p = p * r + 8.3334519073e-3f;
+    p = p * r + 4.1665795894e-2f;
+    p = p * r + 1.6666665459e-1f;
+    p = p * r + 5.0000001201e-1f;
+    p = p * r * r + r + 1.0f;
+    return p * __builtin_bit_cast(float, (k1 + 127) << 23) * __builtin_bit_cast(float, (k2 + 127) << 23);
+}
+// Below -746 exp of a double is exactly 0. Those lanes (a causal mask's -inf) would take
+// the vector libm's slow scalar path, so they compute exp(0) and select 0.
+FS_INLINE double fs_exp(double x) {
+    const bool zero = x < -746.0;
+    const double e = __builtin_exp(zero ? 0.0 : x);
+    return zero ? 0.0 : e;
+}
 // Set when integer division by zero happened; call() returns it and the runtime raises
 // ZeroDivisionError as eager does. (Zero-initialised: no static initialiser runs.)
 static int fs_status;
@@ -63,6 +91,15 @@ static int fs_status;
 FS_INLINE int64_t fs_column_tile(int64_t n) {
     const int64_t threads = omp_get_max_threads(), share = ((n + threads - 1) / threads + 63) / 64 * 64;
     return share < 64 ? 64 : share > 1024 ? 1024 : share;
+}
+// Asks the caches for `bytes` of memory from `p` on, a line at a time, to read or to write
+// (a prefetch never faults, so `p` may be past a buffer's end). See rowPrefetches in
+// cpp_kernel.cpp.
+FS_INLINE void fs_prefetch(const void* p, int64_t bytes) {
+    for (int64_t b = 0; b < bytes; b += 64) __builtin_prefetch((const char*)p + b);
+}
+FS_INLINE void fs_prefetch_write(void* p, int64_t bytes) {
+    for (int64_t b = 0; b < bytes; b += 64) __builtin_prefetch((char*)p + b, 1);
 }
 // A floating value's bits as an integer that orders as the values do, a NaN above every
 // value for a maximum (below for a minimum), both zeros 0: a NaN-propagating max or min

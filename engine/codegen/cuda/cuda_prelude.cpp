@@ -19,6 +19,8 @@ typedef int int32_t;
 #define __builtin_inf() __longlong_as_double(0x7ff0000000000000LL)
 #define FS_INLINE static __device__ __forceinline__
 #define FS_MATH(f, S) f##S
+FS_INLINE float fs_exp(float x) { return expf(x); }
+FS_INLINE double fs_exp(double x) { return exp(x); }
 // Set when integer division by zero happened; the runtime reads it after the launches and
 // raises ZeroDivisionError as eager does.
 __device__ int fs_status;
