@@ -5,7 +5,7 @@ JOBS ?= $(shell nproc)
 EXAMPLE ?= resources/examples/01_quickstart.py
 GUI_EXAMPLE ?= resources/examples/09_mlp_block.py
 
-.PHONY: all deps configure build test run screenshots bench asan clean
+.PHONY: all deps configure build test run screenshots bench asan fuzz clean
 
 all: build
 
@@ -48,6 +48,16 @@ bench: build
 	[ ! -x $(BUILD_DIR)/bin/bench_gui_responsiveness ] || $(BUILD_DIR)/bin/bench_gui_responsiveness
 	[ ! -x $(BUILD_DIR)/bin/bench_trace_timeline ] || $(BUILD_DIR)/bin/bench_trace_timeline
 	[ ! -x $(BUILD_DIR)/bin/bench_gui_large_run ] || $(BUILD_DIR)/bin/bench_gui_large_run
+
+# The libFuzzer harnesses (fuzz/, docs/fuzzing.md), built with Clang 16 over only the
+# sources each reads, each run for FUZZ_SECONDS; `make test` replays their corpora.
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++-16 \
+	  -DCMAKE_C_COMPILER=clang-16 -DFUSESCOPE_FUZZ=ON -DFUSESCOPE_BUILD_TESTS=OFF -DFUSESCOPE_WITH_QT=OFF \
+	  -DFUSESCOPE_WITH_LLVM=OFF -DFUSESCOPE_WITH_CUDA=OFF -DFUSESCOPE_WITH_DNNL=OFF
+	cmake --build build-fuzz -j $(JOBS) --target fuzzers
+	./scripts/fuzz build-fuzz $(FUZZ_SECONDS)
 
 # The whole suite under AddressSanitizer + UndefinedBehaviorSanitizer (and LeakSanitizer).
 # use_sigaltstack=0: GCC's ASan runtime fails to unmap its signal stack when a thread of

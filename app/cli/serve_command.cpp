@@ -49,7 +49,7 @@ public:
     }
 
     void send(const json& message) {
-        std::string line = message.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
+        std::string line = protocol::messageLine(message);
         std::lock_guard lock(mutex_);
         for (size_t done = 0; done < line.size();) {
             ssize_t n = ::write(fd_, line.data() + done, line.size() - done);

@@ -49,6 +49,8 @@ Request parseRequest(const std::string& line, json& id) {
     return request;
 }
 
+std::string messageLine(const json& message) { return message.dump(-1, ' ', false, json::error_handler_t::replace) + "\n"; }
+
 json eventMessage(const json& requestId, const Event& event) {
     return json{{"request", requestId}, {"event", eventToJson(event)}};
 }

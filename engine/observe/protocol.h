@@ -54,6 +54,9 @@ Request parseRequest(const std::string& line, nlohmann::json& id);
 nlohmann::json eventMessage(const nlohmann::json& requestId, const Event& event);
 nlohmann::json resultMessage(const nlohmann::json& id, nlohmann::json result);
 nlohmann::json errorMessage(const nlohmann::json& id, const Failure& failure);
+// A message as the line the server writes: compact JSON and a newline, invalid UTF-8 (a
+// script's bytes, or a bad request quoted by its error) replaced by U+FFFD.
+std::string messageLine(const nlohmann::json& message);
 
 // Typed access to params; a present value of the wrong type is a Failure (invalid_params).
 std::optional<std::string> stringParam(const nlohmann::json& params, const std::string& name);
