@@ -22,6 +22,7 @@ const char* const kUsage =
     "usage: fusescope-cli run SCRIPT [--backend NAME] [--logs SPEC] [--logs-out FILE] [--events FILE.jsonl]\n"
     "                               [--debug-dir DIR] [--bundle FILE.fscope] [--report]\n"
     "                               [--gpu-codegen-only] [--cuda-arch sm_XX] [--check-accuracy]\n"
+    "                               [--timeout SECONDS]\n"
     "       fusescope-cli minify SCRIPT [--after dynamo|aot] [--accuracy] [--out FILE] [--backend NAME]\n"
     "                               [--gpu-codegen-only] [--cuda-arch sm_XX]\n"
     "       fusescope-cli torch-trace PATH [--rank N] [--report] [--events FILE.jsonl] [--bundle FILE.fscope]\n"
@@ -50,6 +51,9 @@ const char* const kUsage =
     "  --cuda-arch ARCH    the GPU architecture CUDA kernels are compiled for (default sm_90)\n"
     "  --check-accuracy    compare every compiled graph's outputs with eager (and float64) on the same\n"
     "                      inputs; report the first output element that differs, with both values\n"
+    "  --timeout SECONDS   stop the run once it has taken SECONDS, as Ctrl+C does (the outputs asked\n"
+    "                      for are written; exit status 124); a run that does not stop within 10 s\n"
+    "                      more (inside a C++ compile or a generated kernel) is ended there\n"
     "\n"
     "  minify SCRIPT       run SCRIPT until a compiled graph fails (compile error, run-time error,\n"
     "                      or with --accuracy results that differ from eager), shrink that graph\n"
@@ -74,7 +78,8 @@ const char* const kUsage =
     "                      break-codegen, crash-in-generated-code,\n"
     "                      plant-bug=aot_decomposition|inductor_decomposition|lowering\n"
     "\n"
-    "Exit status: 0 success, 1 script error, bad bundle or nothing to minify, 2 bad usage.\n";
+    "Exit status: 0 success, 1 script error, bad bundle or nothing to minify, 2 bad usage,\n"
+    "124 --timeout, 128 + N stopped by signal N.\n";
 
 int usageError(const std::string& message) {
     std::cerr << "fusescope-cli: error: " << message << "\n\n" << kUsage;

@@ -1,14 +1,18 @@
 // fusescope-cli run: executes a script, its prints on stdout and the engine's logs on stderr.
 #include <atomic>
 #include <cerrno>
+#include <chrono>
+#include <condition_variable>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <fmt/format.h>
@@ -39,6 +43,7 @@ struct RunArgs {
     bool report = false;
     bool gpuCodegenOnly = false;
     bool checkAccuracy = false;
+    std::optional<double> timeoutSeconds;
     std::string cudaArch = CudaCompiler::kDefaultArch;
     TestHooks testHooks;
 };
@@ -80,6 +85,51 @@ public:
 
 private:
     struct sigaction previousInt_ {}, previousTerm_ {};
+};
+
+// --timeout: once the run has taken its seconds, asks it to stop as Ctrl+C does (at its
+// next statement, or a long eager kernel's next block), so the outputs asked for are still
+// written. A run that has not stopped kGraceSeconds later is inside something that does
+// not poll (a C++ compile, a generated kernel): the process ends there, as timeout(1) ends
+// a command, with its status 124.
+class Watchdog {
+public:
+    static constexpr int kGraceSeconds = 10;
+
+    Watchdog(ScriptSession& session, std::optional<double> seconds) {
+        if (!seconds) return;
+        thread_ = std::thread([this, &session, seconds = *seconds] {
+            std::unique_lock lock(mutex_);
+            if (wake_.wait_for(lock, std::chrono::duration<double>(seconds), [this] { return finished_; })) return;
+            fired_ = true;
+            session.cancel();
+            if (wake_.wait_for(lock, std::chrono::seconds(kGraceSeconds), [this] { return finished_; })) return;
+            std::cerr << "fusescope-cli: error: the run did not stop within " << kGraceSeconds
+                      << " s of its --timeout; ended without writing its outputs\n";
+            std::_Exit(124);
+        });
+    }
+    ~Watchdog() { finish(); }
+    Watchdog(const Watchdog&) = delete;
+    Watchdog& operator=(const Watchdog&) = delete;
+
+    // The run has returned: the watchdog stands down.
+    void finish() {
+        {
+            std::lock_guard lock(mutex_);
+            finished_ = true;
+        }
+        wake_.notify_all();
+        if (thread_.joinable()) thread_.join();
+    }
+    bool fired() const { return fired_; }
+
+private:
+    std::thread thread_;
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    bool finished_ = false;
+    std::atomic<bool> fired_{false};
 };
 
 int runScript(const RunArgs& args) {
@@ -157,6 +207,7 @@ int runScript(const RunArgs& args) {
 
     std::string fileName = args.script;
     int status = 0;
+    Watchdog watchdog(session, args.timeoutSeconds);
     try {
         InterruptHandler interrupts(session);
         session.run(*source, fileName);
@@ -169,7 +220,14 @@ int runScript(const RunArgs& args) {
         std::cerr << "fusescope-cli: internal error: " << e.what() << "\n";
         status = 1;
     }
+    watchdog.finish();
     std::cout.flush();
+    if (watchdog.fired() && !interruptedBy) {
+        // Where it stopped is the KeyboardInterrupt's location, printed above.
+        std::cerr << "fusescope-cli: stopped by --timeout " << fmt::format("{:g}", *args.timeoutSeconds)
+                  << " s; the outputs asked for are written\n";
+        status = 124;
+    }
     if (interruptedBy) {
         // Where it stopped is the KeyboardInterrupt's location, printed above.
         std::cerr << "fusescope-cli: stopped by " << (interruptedBy == SIGINT ? "SIGINT (Ctrl+C)" : "SIGTERM")
@@ -210,7 +268,15 @@ int runCommand(const std::vector<std::string>& args) {
             (void)flag;
             return args[++i];
         };
-        if (a == "--backend" || a == "--logs" || a == "--logs-out" || a == "--events" || a == "--debug-dir" ||
+        if (a == "--timeout") {
+            auto v = value(a.c_str());
+            if (!v) return usageError("--timeout needs a value");
+            char* end = nullptr;
+            double seconds = std::strtod(v->c_str(), &end);
+            if (v->empty() || *end != '\0' || !(seconds > 0) || seconds > 1e9)
+                return usageError("--timeout takes a number of seconds above 0, not '" + *v + "'");
+            run.timeoutSeconds = seconds;
+        } else if (a == "--backend" || a == "--logs" || a == "--logs-out" || a == "--events" || a == "--debug-dir" ||
             a == "--bundle" || a == "--cuda-arch" || a == "--test-hook") {
             auto v = value(a.c_str());
             if (!v) return usageError(a + " needs a value");

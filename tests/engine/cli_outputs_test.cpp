@@ -104,3 +104,35 @@ TEST(CliOutputs, SigtermStopsTheRunToo) {
     EXPECT_EQ(waitCli(pid), 128 + SIGTERM);
     EXPECT_NE(readFile(err).find("fusescope-cli: stopped by SIGTERM"), std::string::npos) << readFile(err);
 }
+
+// --timeout stops a run as Ctrl+C does: at its next statement (a loop) or a long eager
+// op's next block, saying where, with the outputs still written; exit status 124. A run
+// that ends sooner is not held up by it, and a bad value is a usage error.
+TEST(CliOutputs, TimeoutStopsTheRunWhereItIsAndStillWritesTheEvents) {
+    std::string loop = writeTempFile("forever.py", "print('started')\nn = 0\nwhile True:\n    n += 1\n");
+    std::string events = loop + ".jsonl";
+    ProcessResult r = runCli({"run", loop, "--timeout", "0.5", "--events", events});
+    EXPECT_EQ(r.exitCode, 124) << r.err;
+    EXPECT_EQ(r.out, "started\n");
+    EXPECT_NE(r.err.find(": error: KeyboardInterrupt: the run was cancelled\n"
+                         "fusescope-cli: stopped by --timeout 0.5 s; the outputs asked for are written\n"),
+              std::string::npos) << r.err;
+    EXPECT_NE(readFile(events).find("\"type\":\"error\""), std::string::npos);
+
+    ProcessResult longOp = runCli({"run", writeTempFile("long_op.py", kLongSum), "--timeout", "1"});
+    EXPECT_EQ(longOp.exitCode, 124) << longOp.err;
+    EXPECT_NE(longOp.err.find(":3:9: error: KeyboardInterrupt"), std::string::npos) << longOp.err;
+
+    auto started = std::chrono::steady_clock::now();
+    ProcessResult quick = runCli({"run", writeTempFile("quick.py", "print(1 + 1)\n"), "--timeout", "600"});
+    EXPECT_EQ(quick.exitCode, 0) << quick.err;
+    EXPECT_EQ(quick.out, "2\n");
+    EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(60));
+
+    for (const char* bad : {"0", "-1", "abc", "5s", "nan"}) {
+        ProcessResult usage = runCli({"run", loop, "--timeout", bad});
+        EXPECT_EQ(usage.exitCode, 2) << bad;
+        EXPECT_EQ(usage.err.rfind("fusescope-cli: error: --timeout takes a number of seconds above 0, not '" + std::string(bad) + "'\n", 0), 0u)
+            << usage.err;
+    }
+}
