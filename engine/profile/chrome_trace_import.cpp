@@ -4,6 +4,8 @@
 #include <map>
 #include <unordered_map>
 
+#include "core/read_fields.h"
+
 namespace fusescope {
 
 namespace {
@@ -12,11 +14,6 @@ TraceCategory categoryOf(const std::string& cat) {
     if (cat == "cpu_op" || cat == "cuda_runtime" || cat == "cuda_driver" || cat == "operator") return TraceCategory::CpuOp;
     if (cat == "kernel" || cat == "gpu_memcpy" || cat == "gpu_memset") return TraceCategory::Kernel;
     return TraceCategory::UserAnnotation;  // user_annotation, gpu_user_annotation, python_function, ...
-}
-
-int64_t integerArg(const nlohmann::json& args, const char* key, int64_t fallback) {
-    auto it = args.find(key);
-    return it != args.end() && it->is_number_integer() ? it->get<int64_t>() : fallback;
 }
 
 }  // namespace
@@ -35,21 +32,21 @@ std::vector<TraceRecord> recordsFromChromeTrace(const nlohmann::json& doc) {
     int64_t nextId = 1 << 30;             // for spans without a record function id
     if (!isChromeTrace(doc)) return records;
     for (const auto& e : doc["traceEvents"]) {
-        if (!e.is_object() || e.value("ph", "") != "X" || !e.contains("tid") || !e["tid"].is_number_integer()) continue;
-        auto ts = e.find("ts"), dur = e.find("dur");
-        if (ts == e.end() || !ts->is_number()) continue;
-        const nlohmann::json args = e.value("args", nlohmann::json::object());
-        std::string cat = e.value("cat", "");
+        if (!e.is_object() || stringField(e, "ph") != "X" || !e.contains("tid") || !e["tid"].is_number_integer()) continue;
+        std::optional<int64_t> begin = nanosecondsOfMicros(e.value("ts", nlohmann::json()));
+        if (!begin) continue;
+        const nlohmann::json args = e.contains("args") ? e["args"] : nlohmann::json::object();
+        std::string cat = stringField(e, "cat");
         TraceRecord r;
         r.category = categoryOf(cat);
-        r.name = e.value("name", "");
-        r.beginNs = static_cast<int64_t>(ts->get<double>() * 1000.0);
-        r.endNs = r.beginNs + (dur != e.end() && dur->is_number() ? static_cast<int64_t>(dur->get<double>() * 1000.0) : 0);
+        r.name = stringField(e, "name");
+        r.beginNs = *begin;
+        r.endNs = r.beginNs + nanosecondsOfMicros(e.value("dur", nlohmann::json())).value_or(0);
         r.tid = e["tid"].get<int64_t>();
-        if (r.category == TraceCategory::Kernel) r.tid = gpuTrackTid(static_cast<int>(integerArg(args, "device", 0)));
-        r.rfId = integerArg(args, "Record function id", nextId++);
+        if (r.category == TraceCategory::Kernel) r.tid = gpuTrackTid(static_cast<int>(integerField(args, "device", 0)));
+        r.rfId = integerField(args, "Record function id", nextId++);
         if (r.name.starts_with("Torch-Compiled Region: ")) r.compileId = r.name.substr(23);
-        int64_t correlation = integerArg(args, "correlation", -1);
+        int64_t correlation = integerField(args, "correlation", -1);
         if (correlation >= 0 && cat == "cuda_runtime") launchOf[correlation] = r.rfId;
         if (correlation >= 0 && r.category == TraceCategory::Kernel) r.flowId = -correlation;  // resolved below
         records.push_back(std::move(r));
@@ -79,15 +76,15 @@ size_t mergeExecutionTrace(std::vector<TraceRecord>& records, const nlohmann::js
     for (const auto& node : executionTrace["nodes"])  // by reference: byRfId points into it
         if (node.is_object() && node.contains("attrs") && node["attrs"].is_array())
             for (const auto& attr : node["attrs"])
-                if (attr.is_object() && attr.value("name", "") == "rf_id" && attr.contains("value") && attr["value"].is_number_integer())
+                if (attr.is_object() && stringField(attr, "name") == "rf_id" && attr.contains("value") && attr["value"].is_number_integer())
                     byRfId[attr["value"].get<int64_t>()] = &node;
     size_t matched = 0;
     for (auto& r : records) {
         auto it = byRfId.find(r.rfId);
-        if (it == byRfId.end() || it->second->value("name", "") != r.name) continue;
+        if (it == byRfId.end() || stringField(*it->second, "name") != r.name) continue;
         const nlohmann::json& node = *it->second;
         for (const auto& attr : node["attrs"])
-            if (attr.is_object() && attr.value("name", "") == "op_schema" && attr.contains("value") && attr["value"].is_string())
+            if (attr.is_object() && stringField(attr, "name") == "op_schema" && attr.contains("value") && attr["value"].is_string())
                 r.opSchema = attr["value"].get<std::string>();
         for (auto [side, to] : {std::pair{"inputs", &r.inputs}, std::pair{"outputs", &r.outputs}}) {
             auto args = node.find(side);

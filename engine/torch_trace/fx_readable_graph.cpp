@@ -5,6 +5,8 @@
 #include <set>
 #include <sstream>
 
+#include "core/read_fields.h"
+
 namespace fusescope {
 
 namespace {
@@ -52,7 +54,7 @@ nlohmann::json graphJsonFromReadable(const std::string& readable) {
         if (text.find("def forward(") != std::string::npos) {
             for (std::sregex_iterator it(text.begin(), text.end(), parameter), end; it != end; ++it) parameters[(*it)[1]] = (*it)[2];
         } else if (std::regex_match(text, m, provenance)) {
-            file = m[1].str(), line = std::stoi(m[2].str()), function = m[3].str(), source = m[4].str();
+            file = m[1].str(), line = intOfDigits(m[2].str()), function = m[3].str(), source = m[4].str();
         } else if (std::regex_match(text, m, alias) && parameters.count(m[2].str())) {
             names.insert(m[1].str());
             nodes.push_back({{"name", m[1].str()}, {"op", "placeholder"}, {"target", m[2].str()}, {"code", m[2].str()},

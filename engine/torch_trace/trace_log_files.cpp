@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "core/read_fields.h"
 
 namespace fusescope {
 
@@ -19,7 +20,8 @@ std::optional<int> traceLogRank(const std::string& fileName) {
     static const std::regex ranked(R"(^dedicated_log_torch_trace_rank_(\d+)_.*\.log$)");
     std::smatch m;
     if (!std::regex_match(fileName, m, ranked)) return std::nullopt;
-    return std::stoi(m[1].str());
+    int rank = intOfDigits(m[1].str(), -1);  // too many digits: not a rank
+    return rank < 0 ? std::nullopt : std::optional<int>(rank);
 }
 
 TraceLogChoice chooseTraceLog(const std::string& path, std::optional<int> rank) {

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "core/read_fields.h"
 #include "observe/compile_report.h"
 #include "torch_trace/fx_readable_graph.h"
 #include "torch_trace/trace_log_shapes.h"
@@ -55,16 +56,6 @@ std::string graphNameOf(const std::string& compileId) {
     return name;
 }
 
-std::string textOr(const nlohmann::json& j, const char* key, std::string fallback = "") {
-    auto it = j.find(key);
-    return it != j.end() && it->is_string() ? it->get<std::string>() : fallback;
-}
-
-int intOr(const nlohmann::json& j, const char* key, int fallback = 0) {
-    auto it = j.find(key);
-    return it != j.end() && it->is_number_integer() ? it->get<int>() : fallback;
-}
-
 std::vector<StackFrame> stackOf(const nlohmann::json& frames, const std::map<int64_t, std::string>& strings) {
     std::vector<StackFrame> stack;
     if (!frames.is_array()) return stack;
@@ -79,9 +70,9 @@ std::vector<StackFrame> stackOf(const nlohmann::json& frames, const std::map<int
                 frame.file = file->get<std::string>();
             }
         }
-        frame.line = intOr(f, "line");
-        frame.function = textOr(f, "name");
-        frame.sourceLine = textOr(f, "loc");
+        frame.line = static_cast<int>(integerField(f, "line"));
+        frame.function = stringField(f, "name");
+        frame.sourceLine = stringField(f, "loc");
         stack.push_back(std::move(frame));
     }
     return stack;
@@ -165,7 +156,7 @@ GraphBreakEvent graphBreakOf(const std::string& compileId, const std::string& pa
             if (t.starts_with("Explanation: ")) explanation = t.substr(13);
             else if (kind.empty() && !t.empty() && !line.starts_with(" ") && !t.starts_with("Encountered graph break")) kind = t;
         } else if (part == Stack && std::regex_match(line, m, frame)) {
-            StackFrame f{m[1].str(), std::stoi(m[2].str()), m[3].str(), ""};
+            StackFrame f{m[1].str(), intOfDigits(m[2].str()), m[3].str(), ""};
             if (i + 1 < lines.size() && !std::regex_match(lines[i + 1], frame)) f.sourceLine = trimmed(lines[i + 1]);
             e.userStack.push_back(std::move(f));
         }
@@ -178,7 +169,7 @@ GraphBreakEvent graphBreakOf(const std::string& compileId, const std::string& pa
     if (e.userStack.empty()) {  // no traceback: the header's place
         static const std::regex at(R"(^Graph break in user code at (.*):(\d+)$)");
         std::smatch m;
-        if (!lines.empty() && std::regex_match(lines.front(), m, at)) e.userStack.push_back(StackFrame{m[1].str(), std::stoi(m[2].str()), "", ""});
+        if (!lines.empty() && std::regex_match(lines.front(), m, at)) e.userStack.push_back(StackFrame{m[1].str(), intOfDigits(m[2].str()), "", ""});
     }
     return e;
 }
@@ -188,11 +179,13 @@ GraphBreakEvent graphBreakOf(const std::string& compileId, const std::string& pa
 class PhaseSpans {
 public:
     void add(const nlohmann::json& event, const std::string& compileId, std::vector<Event>& out) {
-        std::string ph = textOr(event, "ph"), name = textOr(event, "name");
+        std::string ph = stringField(event, "ph"), name = stringField(event, "name");
         auto ts = event.find("ts");
         if (name.empty() || ts == event.end() || !ts->is_number()) return;
-        int64_t ns = static_cast<int64_t>(ts->get<double>() * 1000.0);
-        std::string id = compileId.empty() && event.contains("args") ? textOr(event["args"], "compile_id") : compileId;
+        std::optional<int64_t> at = nanosecondsOfMicros(*ts);
+        if (!at) return;
+        int64_t ns = *at;
+        std::string id = compileId.empty() && event.contains("args") ? stringField(event["args"], "compile_id") : compileId;
         if (ph == "B") {
             open_[name].push_back({ns, id});
         } else if (ph == "E") {
@@ -203,7 +196,7 @@ public:
             out.push_back(TraceEvent{span(name, begin, ns, beginId.empty() ? id : beginId)});
         } else if (ph == "X") {
             auto dur = event.find("dur");
-            int64_t length = dur != event.end() && dur->is_number() ? static_cast<int64_t>(dur->get<double>() * 1000.0) : 0;
+            int64_t length = dur != event.end() ? nanosecondsOfMicros(*dur).value_or(0) : 0;
             out.push_back(TraceEvent{span(name, ns, ns + length, id)});
         }
     }
@@ -230,7 +223,7 @@ struct CompileFacts {
     std::string breakReason;  // the first graph break in it
 };
 
-std::string functionOf(const nlohmann::json& metrics) { return textOr(metrics, "co_name"); }
+std::string functionOf(const nlohmann::json& metrics) { return stringField(metrics, "co_name"); }
 
 }  // namespace
 
@@ -266,13 +259,13 @@ TorchTraceImport importTraceLog(const TraceLog& log) {
             (r.kind == "compilation_metrics" ? imported.metrics[id].forward : imported.metrics[id].backward) = r.metadata;
             if (facts[id].function.empty() && !functionOf(r.metadata).empty()) facts[id].function = functionOf(r.metadata);
         } else if (r.kind == "dynamo_start") {
-            std::vector<StackFrame> stack = stackOf(r.metadata.value("stack", nlohmann::json()), log.strings);
+            std::vector<StackFrame> stack = stackOf(jsonField(r.metadata, "stack"), log.strings);
             if (!stack.empty()) {
                 facts[id].function = stack.back().function;
                 facts[id].where = SourceLocation{stack.back().file, stack.back().line, 0};
                 functionOfFrame[id.substr(0, id.rfind('/'))] = stack.back().function;
             }
-        } else if (r.kind == "artifact" && textOr(r.metadata, "name") == "dynamo_graph_break_reason" && facts[id].breakReason.empty()) {
+        } else if (r.kind == "artifact" && stringField(r.metadata, "name") == "dynamo_graph_break_reason" && facts[id].breakReason.empty()) {
             facts[id].breakReason = graphBreakOf(id, r.payload).reason;
         }
     }
@@ -288,12 +281,12 @@ TorchTraceImport importTraceLog(const TraceLog& log) {
         }
         std::string id = compileOf(r.compileId);
         const CompileFacts& fact = facts[id];
-        std::string artifact = r.kind == "artifact" ? textOr(r.metadata, "name") : "";
+        std::string artifact = r.kind == "artifact" ? stringField(r.metadata, "name") : "";
         const std::string& stageKey = artifact.empty() ? r.kind : artifact;
         if (r.kind == "dynamo_start") {
             if (!started.insert(id).second) continue;  // a restarted attempt
             imported.events.push_back(CompileStartedEvent{id, fact.function, fact.where,
-                                                          stackOf(r.metadata.value("stack", nlohmann::json()), log.strings)});
+                                                          stackOf(jsonField(r.metadata, "stack"), log.strings)});
         } else if (r.kind == "dynamo_output_graph") {
             GraphCapturedEvent e;
             e.compileId = id;
@@ -303,8 +296,8 @@ TorchTraceImport importTraceLog(const TraceLog& log) {
             e.graph = graphJsonFromReadable(r.payload);
             auto m = imported.metrics.find(id);
             int calls = 0;
-            for (const auto& node : e.graph["nodes"]) calls += node.value("op", "") != "placeholder";
-            e.opCount = m != imported.metrics.end() ? intOr(m->second.forward, "graph_op_count", calls) : calls;
+            for (const auto& node : e.graph["nodes"]) calls += stringField(node, "op") != "placeholder";
+            e.opCount = m != imported.metrics.end() ? static_cast<int>(integerField(m->second.forward, "graph_op_count", calls)) : calls;
             e.breakReason = fact.breakReason;
             imported.events.push_back(std::move(e));
         } else if (artifact == "dynamo_graph_break_reason") {
@@ -323,7 +316,7 @@ TorchTraceImport importTraceLog(const TraceLog& log) {
             if (r.kind == "dynamo_cpp_guards_str") {
                 e.guards = guardsOf(r.payload);
             } else if (nlohmann::json list = nlohmann::json::parse(r.payload, nullptr, false); list.is_array()) {
-                for (const auto& g : list) e.guards.push_back(g.is_object() ? textOr(g, "code", g.dump()) : g.dump());
+                for (const auto& g : list) e.guards.push_back(g.is_object() ? stringField(g, "code", g.dump()) : g.dump());
             }
             e.lines.assign(e.guards.size(), 0);
             imported.events.push_back(std::move(e));
@@ -335,7 +328,7 @@ TorchTraceImport importTraceLog(const TraceLog& log) {
             ++imported.metrics[id].cacheVerdicts[artifact];
         } else if (artifact == "torch_version") {
             nlohmann::json v = nlohmann::json::parse(r.payload, nullptr, false);
-            imported.torchVersion = v.is_object() ? textOr(v, "pytorch_version", r.payload) : v.is_string() ? v.get<std::string>() : r.payload;
+            imported.torchVersion = v.is_object() ? stringField(v, "pytorch_version", r.payload) : v.is_string() ? v.get<std::string>() : r.payload;
         } else if (r.kind == "inductor_output_code") {
             KernelSourceEvent e;
             e.compileId = id;
@@ -349,16 +342,16 @@ TorchTraceImport importTraceLog(const TraceLog& log) {
             if (event.is_object()) phases.add(event, r.compileId.empty() ? "" : id, imported.events);
             else imported.warnings.push_back(fmt::format("line {}: a chromium_event whose payload is not JSON", r.line));
         } else if (isShapeEntry(r.kind)) {
-            std::vector<StackFrame> stack = stackOf(r.metadata.value("user_stack", nlohmann::json()), log.strings);
+            std::vector<StackFrame> stack = stackOf(jsonField(r.metadata, "user_stack"), log.strings);
             std::string text = shapeEntryText(r.kind, r.metadata, stack.empty() ? nullptr : &stack.back());
             imported.events.push_back(LogEvent{id, r.kind, true, LogLevel::Info, std::move(text)});
         } else if (r.kind == "compilation_metrics") {
-            std::string failType = textOr(r.metadata, "fail_type"), failReason = textOr(r.metadata, "fail_reason");
+            std::string failType = stringField(r.metadata, "fail_type"), failReason = stringField(r.metadata, "fail_reason");
             std::string function = fact.function.empty() ? functionOfFrame[id.substr(0, id.rfind('/'))] : fact.function;
             if (failReason.find("recompile limit") != std::string::npos || failReason.find("cache_size_limit") != std::string::npos) {
                 std::smatch m;
                 static const std::regex limit(R"(limit(?:\s*\(|:|\s+of)?\s*(\d+))");
-                int value = std::regex_search(failReason, m, limit) ? std::stoi(m[1].str()) : 0;
+                int value = std::regex_search(failReason, m, limit) ? intOfDigits(m[1].str()) : 0;
                 imported.events.push_back(CacheLimitEvent{function, fact.where, value, lastRecompileReason[function]});
             } else if (!failType.empty()) {
                 imported.events.push_back(GraphFailureEvent{id, function, graphNameOf(id), "", "compile",
@@ -378,7 +371,7 @@ std::string metricsText(const TorchCompileMetrics& m) {
         if (auto t = f.find("entire_frame_compile_time_s"); t != f.end() && t->is_number())
             parts.push_back(fmt::format("compiled in {:.3f} s", t->get<double>()));
         if (auto g = f.find("guard_count"); g != f.end() && g->is_number_integer())
-            parts.push_back(fmt::format("guard_count {}", g->get<int>()));
+            parts.push_back(fmt::format("guard_count {}", g->get<int64_t>()));
     }
     if (auto d = m.backward.find("duration_us"); m.backward.is_object() && d != m.backward.end() && d->is_number())
         parts.push_back(fmt::format("backward compiled in {:.3f} s", d->get<double>() / 1e6));
@@ -389,9 +382,9 @@ std::string metricsText(const TorchCompileMetrics& m) {
             for (const auto& reason : *restarts)
                 if (reason.is_string())
                     text += fmt::format("\n  restarted: {}", reason.get<std::string>().substr(0, reason.get<std::string>().find('\n')));
-        std::string failType = textOr(f, "fail_type");
+        std::string failType = stringField(f, "fail_type");
         if (!failType.empty()) {
-            std::string reason = textOr(f, "fail_reason");
+            std::string reason = stringField(f, "fail_reason");
             text += fmt::format("\n  failed: {}: {}", failType, reason.substr(0, reason.find('\n')));
         }
     }

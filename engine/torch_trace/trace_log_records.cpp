@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/read_fields.h"
 #include "torch_trace/payload_md5.h"
 
 namespace fusescope {
@@ -20,8 +21,8 @@ bool isContextKey(const std::string& key) {
 
 std::string compileIdOf(const nlohmann::json& context) {
     if (!context.contains("frame_id") || !context["frame_id"].is_number_integer()) return "";
-    std::string id = fmt::format("{}/{}", context["frame_id"].get<int64_t>(), context.value("frame_compile_id", int64_t{0}));
-    if (int64_t attempt = context.value("attempt", int64_t{0}); attempt != 0) id += fmt::format("_{}", attempt);
+    std::string id = fmt::format("{}/{}", context["frame_id"].get<int64_t>(), integerField(context, "frame_compile_id"));
+    if (int64_t attempt = integerField(context, "attempt"); attempt != 0) id += fmt::format("_{}", attempt);
     if (context.contains("compiled_autograd_id") && context["compiled_autograd_id"].is_number_integer())
         id = fmt::format("!{}/{}", context["compiled_autograd_id"].get<int64_t>(), id);
     return id;

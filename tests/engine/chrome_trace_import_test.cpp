@@ -52,5 +52,24 @@ TEST(ChromeTraceImport, TheExecutionTraceAddsSchemasAndShapesByRfId) {
     EXPECT_EQ(randn.outputs.types, nlohmann::json::parse(R"j(["Tensor(float)"])j"));
 }
 
+// What the fuzzer found (fuzz/corpus/profiler_trace/crash-*): a field of the wrong kind
+// ("ph": 6) threw; a time beyond int64's nanoseconds was converted anyway.
+TEST(ChromeTraceImport, EventsWithFieldsOfTheWrongKindOrTimesOutOfRangeAreSkipped) {
+    nlohmann::json doc = nlohmann::json::parse(R"({"traceEvents": [
+        {"ph": 6, "name": "a", "tid": 1, "ts": 1},
+        {"ph": "X", "name": "b", "tid": 1, "ts": 1e300, "dur": 1},
+        {"ph": "X", "name": 7, "cat": [], "tid": 1, "ts": 2, "dur": "long", "args": 3},
+        {"ph": "X", "name": "c", "tid": 1, "ts": 3, "dur": -1e300}],
+        "schema": "1", "nodes": [{"name": 5, "attrs": [{"name": "rf_id", "value": 1}]}]})");
+    std::vector<TraceRecord> records = recordsFromChromeTrace(doc);
+    ASSERT_EQ(records.size(), 2u);
+    EXPECT_EQ(records[0].name, "") << "a name that is not text reads as none";
+    EXPECT_EQ(records[0].beginNs, 2000);
+    EXPECT_EQ(records[0].endNs, 2000);
+    EXPECT_EQ(records[1].name, "c");
+    EXPECT_EQ(records[1].endNs, 3000);
+    EXPECT_EQ(mergeExecutionTrace(records, doc), 0u);
+}
+
 }  // namespace
 }  // namespace fusescope::test

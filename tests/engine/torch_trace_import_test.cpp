@@ -263,6 +263,26 @@ TEST(TorchTraceImport, AMalformedLineIsAWarningAndTheRestLoads) {
     EXPECT_EQ(eventsOf<GraphBreakEvent>(t).size(), 2u);
 }
 
+// What the fuzzer found (fuzz/corpus/torch_trace/crash-*): a log is read from elsewhere, so
+// a field of the wrong kind reads as missing and a time out of range is skipped, where they
+// threw or converted a double out of int64's range.
+TEST(TorchTraceImport, FieldsOfTheWrongKindAndTimesOutOfRangeAreSkipped) {
+    const std::string prefix = "V1124 21:53:36.613000 17397 t.py:1] ";
+    TorchTraceImport t = fromText(prefix + R"({"dynamo_start": 5, "frame_id": 0, "frame_compile_id": "one"})" "\n" +
+                                  prefix + R"({"chromium_event": {}, "frame_id": 0, "frame_compile_id": 0, "has_payload": "0"})" "\n" +
+                                  "\t{\"name\": \"dynamo\", \"ph\": \"X\", \"ts\": 1e300, \"dur\": 5}\n" +
+                                  prefix + R"({"chromium_event": {}, "frame_id": 0, "frame_compile_id": 0, "has_payload": "0"})" "\n" +
+                                  "\t{\"name\": \"inductor\", \"ph\": \"X\", \"ts\": 12.5, \"dur\": 1e300}\n");
+    std::vector<CompileStartedEvent> starts = eventsOf<CompileStartedEvent>(t);
+    ASSERT_EQ(starts.size(), 1u);
+    EXPECT_EQ(starts[0].compileId, "0/0") << "a frame_compile_id that is not a number reads as 0";
+    std::vector<TraceEvent> spans = eventsOf<TraceEvent>(t);
+    ASSERT_EQ(spans.size(), 1u) << "the span at 1e300 us is skipped";
+    EXPECT_EQ(spans[0].record.name, "inductor");
+    EXPECT_EQ(spans[0].record.beginNs, 12500);
+    EXPECT_EQ(spans[0].record.endNs, 12500) << "a duration out of range reads as none";
+}
+
 TEST(TorchTraceImport, AnUnknownKindIsCountedListedAndSkipped) {
     TorchTraceImport t = fromText(editedFixture([&](std::vector<std::string>& lines) {
         size_t at = lineOf(lines, "\"dynamo_start\"");

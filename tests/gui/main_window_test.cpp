@@ -30,6 +30,7 @@
 #include "model/logs_model.h"
 
 #include "bundle/bundle_reader.h"
+#include "bundle/bundle_writer.h"
 #include "bundle/zip_archive.h"
 #include "profile/trace_record.h"
 #include "toolchain/cuda/cuda_compiler.h"
@@ -154,6 +155,22 @@ private slots:
         QVERIFY(window.postFusionView()->text().contains("buf0_buf1"));
         QTRY_VERIFY_WITH_TIMEOUT(!window.graphView()->layoutPending() && window.graphView()->nodeCount() == 6, 10000);
         QCOMPARE(window.backendText(), QString("as the script says (ran: inductor)"));
+    }
+
+    // A bundle is read from elsewhere: a manifest whose backend option is not text (the
+    // fuzzed bundle reader lets any JSON through there) opens on "as the script says".
+    void aBundleWhoseBackendOptionIsNotTextStillOpens() {
+        if (!fusescope::zipAvailable()) QSKIP("built without libzip");
+        QTemporaryDir dir;
+        QString bundle = dir.filePath("odd.fscope");
+        using namespace fusescope;
+        writeBundle(bundle.toStdString(), {{kManifestEntry, makeManifest("s.py", "cpu", {{"backend", 7}}).toJson().dump()},
+                                           {std::string(kScriptFolder) + "s.py", "print(1)\n"},
+                                           {kEventsEntry, R"({"type":"script_output","text":"1\n"})" "\n"}});
+        MainWindow window(QString::fromStdString(test::cliPath()));
+        QVERIFY(window.openFile(bundle));
+        QCOMPARE(window.backendText(), QString("as the script says"));
+        QCOMPARE(window.windowTitle(), QString("Fusescope - odd.fscope (bundle)"));
     }
 
     // A bundle recorded on an H200 (scripts/gpu-check: bench/scripts/gpu_trace_demo.py)

@@ -502,7 +502,7 @@ bool MainWindow::openBundle(const QString& path) {
             selection_.setCompileId(QString::fromStdString(started->compileId));
             break;
         }
-    if (!setBackend(QString::fromStdString(bundle.manifest.options.value("backend", "")))) setBackend({});
+    if (!setBackend(qstringField(bundle.manifest.options, "backend"))) setBackend({});  // any JSON may be there
     showBackendsUsed();
     runFileName_ = QString::fromStdString(bundle.manifest.script);
     scriptSelection_->setScriptFile(runFileName_);
