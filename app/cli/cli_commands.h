@@ -26,6 +26,9 @@ std::string unknownBackendMessage(const std::string& name);
 // --test-hook NAME (core/test_hooks.h): switches the hook on, or gives the usage error's text.
 std::optional<std::string> enableTestHookOption(TestHooks& hooks, const std::string& name);
 
+// --memory-limit MIB (memory_limit.cpp): caps this process's memory, or gives the usage error's text.
+std::optional<std::string> applyMemoryLimitOption(const std::string& mebibytes);
+
 int runCommand(const std::vector<std::string>& args);  // fusescope-cli run ...
 int bundleCommand(const std::vector<std::string>& args);  // fusescope-cli bundle inspect|extract ...
 int serveCommand(const std::vector<std::string>& args);  // fusescope-cli serve

@@ -276,6 +276,10 @@ int runCommand(const std::vector<std::string>& args) {
             if (v->empty() || *end != '\0' || !(seconds > 0) || seconds > 1e9)
                 return usageError("--timeout takes a number of seconds above 0, not '" + *v + "'");
             run.timeoutSeconds = seconds;
+        } else if (a == "--memory-limit") {
+            auto v = value(a.c_str());
+            if (!v) return usageError("--memory-limit needs a value");
+            if (auto error = applyMemoryLimitOption(*v)) return usageError(*error);
         } else if (a == "--backend" || a == "--logs" || a == "--logs-out" || a == "--events" || a == "--debug-dir" ||
             a == "--bundle" || a == "--cuda-arch" || a == "--test-hook") {
             auto v = value(a.c_str());

@@ -204,9 +204,13 @@ private:
 int serveCommand(const std::vector<std::string>& args) {
     TestHooks testHooks;
     for (size_t i = 0; i < args.size(); ++i) {
-        if (args[i] != "--test-hook") return usageError("serve takes no arguments but --test-hook NAME");
-        if (i + 1 >= args.size()) return usageError("--test-hook needs a value");
-        if (auto error = enableTestHookOption(testHooks, args[++i])) return usageError(*error);
+        if (args[i] != "--test-hook" && args[i] != "--memory-limit")
+            return usageError("serve takes no arguments but --memory-limit MIB and --test-hook NAME");
+        if (i + 1 >= args.size()) return usageError(args[i] + " needs a value");
+        const std::string& value = args[i + 1];
+        if (auto error = args[i] == "--test-hook" ? enableTestHookOption(testHooks, value) : applyMemoryLimitOption(value))
+            return usageError(*error);
+        ++i;
     }
     std::signal(SIGPIPE, SIG_IGN);  // a vanished client shows as the end of stdin
 #ifdef __linux__

@@ -48,6 +48,10 @@ void* allocateBytes(std::size_t nbytes) {
         }
     }
     void* p = std::aligned_alloc(kAlignment, capacity);
+    if (!p) {  // under a memory limit (serve --memory-limit) the cached free blocks may be what is missing
+        returnFreeMemory();
+        p = std::aligned_alloc(kAlignment, capacity);
+    }
     if (!p)
         throw ScriptError("RuntimeError",
                           fmt::format("DefaultCPUAllocator: not enough memory: you tried to allocate {} bytes.", nbytes));

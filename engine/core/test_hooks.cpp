@@ -22,7 +22,7 @@ constexpr std::string_view kPlantBug = "plant-bug=";
 }  // namespace
 
 std::string testHookNames() {
-    std::string names = "break-codegen, crash-in-generated-code, fault-in-gpu-kernel";
+    std::string names = "break-codegen, crash-in-generated-code, hang-in-generated-code, fault-in-gpu-kernel";
     for (const auto& [stage, bug] : kPlantedBugs) names += ", " + std::string(kPlantBug) + std::string(stage);
     return names;
 }
@@ -34,6 +34,10 @@ void enableTestHook(TestHooks& hooks, std::string_view name) {
     }
     if (name == "crash-in-generated-code") {
         hooks.crashInGeneratedCode = true;
+        return;
+    }
+    if (name == "hang-in-generated-code") {
+        hooks.hangInGeneratedCode = true;
         return;
     }
     if (name == "fault-in-gpu-kernel") {

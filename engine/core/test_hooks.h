@@ -20,12 +20,14 @@ struct TestHooks {
     PlantedBug plantedBug = PlantedBug::None;
     bool breakCodegen = false;          // generated C++ gets a line that is not C++
     bool crashInGeneratedCode = false;  // every C++ wrapper writes through a null pointer
+    bool hangInGeneratedCode = false;   // every C++ wrapper spins for ever (polling nothing)
     bool faultInGpuKernel = false;      // every CUDA kernel writes through a null pointer
 
     bool plants(PlantedBug bug) const { return plantedBug == bug; }
 };
 
-// Switches one hook on from its name: break-codegen, crash-in-generated-code, fault-in-gpu-kernel,
+// Switches one hook on from its name: break-codegen, crash-in-generated-code,
+// hang-in-generated-code, fault-in-gpu-kernel,
 // plant-bug=aot_decomposition|inductor_decomposition|lowering. Throws Error naming the
 // valid names for anything else.
 void enableTestHook(TestHooks& hooks, std::string_view name);

@@ -108,6 +108,44 @@ TEST(CliOutputs, SigtermStopsTheRunToo) {
 // --timeout stops a run as Ctrl+C does: at its next statement (a loop) or a long eager
 // op's next block, saying where, with the outputs still written; exit status 124. A run
 // that ends sooner is not held up by it, and a bad value is a usage error.
+// A compiled kernel that never returns polls no cancel: --timeout's cancel cannot stop it,
+// so 10 s later the process ends there with timeout(1)'s status, saying what it did.
+TEST(CliOutputs, ARunThatIgnoresTheTimeoutsCancelIsEndedTenSecondsLater) {
+    auto started = std::chrono::steady_clock::now();
+    // 3 s: the compile is done (it polls the cancel too) and the kernel is spinning.
+    ProcessResult r = runCli({"run", sourcePath("tests/golden/inductor/seed000_fn.py"), "--timeout", "3", "--test-hook",
+                              "hang-in-generated-code"});
+    auto took = std::chrono::steady_clock::now() - started;
+    EXPECT_EQ(r.exitCode, 124) << r.err;
+    EXPECT_NE(r.err.find("fusescope-cli: error: the run did not stop within 10 s of its --timeout; ended without writing its "
+                         "outputs\n"),
+              std::string::npos) << r.err;
+    EXPECT_GE(took, std::chrono::seconds(13));
+    EXPECT_LT(took, std::chrono::seconds(60));
+}
+
+// A script that allocates 4 GB in 4 MB tensors, under a 256 MiB limit: the allocation past
+// the limit fails as PyTorch's does, at its line, after what the script printed before.
+TEST(CliOutputs, AMemoryLimitTurnsEndlessAllocationIntoTheScriptsErrorAtItsLine) {
+#if defined(__SANITIZE_ADDRESS__)
+    GTEST_SKIP() << "an AddressSanitizer build applies no memory limit";
+#endif
+    std::string hog = writeTempFile("hog.py", "import torch\nprint('before')\nkept = []\nfor i in range(1000):\n"
+                                              "    kept.append(torch.ones(1000000))\nprint('all kept')\n");
+    ProcessResult r = runCli({"run", hog, "--memory-limit", "256"});
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_EQ(r.out, "before\n");
+    EXPECT_NE(r.err.find("hog.py:5:17: error: RuntimeError: DefaultCPUAllocator: not enough memory: you tried to allocate 4000000 bytes.\n"),
+              std::string::npos) << r.err;
+
+    for (const char* bad : {"0", "-5", "lots", "12MB"}) {
+        ProcessResult usage = runCli({"run", hog, "--memory-limit", bad});
+        EXPECT_EQ(usage.exitCode, 2) << bad;
+        EXPECT_EQ(usage.err.rfind("fusescope-cli: error: --memory-limit takes a number of MiB above 0, not '" + std::string(bad) + "'\n", 0), 0u)
+            << usage.err;
+    }
+}
+
 TEST(CliOutputs, TimeoutStopsTheRunWhereItIsAndStillWritesTheEvents) {
     std::string loop = writeTempFile("forever.py", "print('started')\nn = 0\nwhile True:\n    n += 1\n");
     std::string events = loop + ".jsonl";

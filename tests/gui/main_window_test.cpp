@@ -726,6 +726,39 @@ private slots:
         QVERIFY(window.postFusionView()->text().contains("buf0_buf1"));
     }
 
+    // A script that allocates without end meets the engine's memory limit: its run fails at
+    // the allocating line, the window keeps the compile and the output that came before and
+    // says the limit was the cause, and the same engine serves the next run.
+    void aRunThatExhaustsTheEnginesMemoryLimitKeepsWhatCameAndSaysSo() {
+#if defined(__SANITIZE_ADDRESS__)
+        QSKIP("an AddressSanitizer build applies no memory limit");
+#endif
+        MainWindow window(QString::fromStdString(test::cliPath()));
+        window.engine().setMemoryLimitMiB(384);
+        QFile f(QString::fromStdString(test::sourcePath("tests/golden/inductor/seed000_fn.py")));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QTemporaryDir dir;
+        QFile script(dir.filePath("hog.py"));
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        script.write(f.readAll() + "\nkept = []\nfor i in range(1000):\n    kept.append(torch.ones(1000000))\nprint('all kept')\n");
+        script.close();
+        QVERIFY(window.openFile(script.fileName()));
+        QSignalSpy failed(&window.engine(), &EngineClient::failed);
+        window.runScript();
+        QVERIFY(failed.wait(60000));
+        QCOMPARE(compileIds(window.compilesView()), QStringList{"0/0"});
+        QVERIFY(window.postFusionView()->text().contains("buf0_buf1"));
+        QVERIFY2(window.statusText().contains("not enough memory: you tried to allocate 4000000 bytes. (the engine may take 384 MiB, "
+                                              "its memory limit; what the run produced before is kept)"),
+                 qPrintable(window.statusText()));
+        QVERIFY(window.engine().isRunning());
+
+        QSignalSpy answered(&window.engine(), &EngineClient::answered);
+        QVERIFY(window.openFile(QString::fromStdString(test::sourcePath("tests/golden/inductor/seed000_fn.py"))));
+        window.runScript();
+        QVERIFY(answered.wait(60000));
+    }
+
     void aScreenshotIsTakenAndTheAppEndsWhenTheEngineDiesMidRun() {
         MainWindow window(QString::fromStdString(test::cliPath()));
         window.show();

@@ -1,6 +1,8 @@
 #include "engine/engine_client.h"
 
 #include <QElapsedTimer>
+#include <unistd.h>
+
 #include <csignal>
 #include <cstring>
 
@@ -27,11 +29,18 @@ EngineClient::~EngineClient() {
     }
 }
 
+qint64 EngineClient::defaultMemoryLimitMiB() {
+    const long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGESIZE);
+    return pages > 0 && pageSize > 0 ? qint64(pages) * pageSize / 4 * 3 >> 20 : 0;
+}
+
 void EngineClient::ensureStarted() {
     if (isRunning()) return;
     pending_.clear();
     expectingExit_ = false;
-    process_.start(cliPath_, {"serve"});
+    QStringList args{"serve"};
+    if (memoryLimitMiB_ > 0) args << "--memory-limit" << QString::number(memoryLimitMiB_);
+    process_.start(cliPath_, args);
     if (process_.waitForStarted(5000)) Q_EMIT engineStarted();
 }
 

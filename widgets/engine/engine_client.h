@@ -32,6 +32,12 @@ public:
     ~EngineClient() override;
 
     bool isRunning() const { return process_.state() != QProcess::NotRunning; }
+    // The memory the child may take (serve --memory-limit), in MiB; 0 for no limit. By default
+    // three quarters of this machine's memory, so a script that allocates without end fails at
+    // its line and leaves the workbench room. A change applies from the next start.
+    qint64 memoryLimitMiB() const { return memoryLimitMiB_; }
+    void setMemoryLimitMiB(qint64 mib) { memoryLimitMiB_ = mib; }
+    static qint64 defaultMemoryLimitMiB();
     int activeRun() const { return activeRun_; }  // id of the run in progress, 0 when none
 
     // Each returns the request id its answer and events will carry. Starting the child is
@@ -74,6 +80,7 @@ private:
     int activeRun_ = 0;
     QString activeDescription_;
     bool expectingExit_ = false;
+    qint64 memoryLimitMiB_ = defaultMemoryLimitMiB();
 };
 
 }  // namespace fusescope::gui

@@ -107,6 +107,8 @@ QDockWidget* dock(QMainWindow* window, const QString& title, const QString& obje
 MainWindow::MainWindow(const QString& cliPath, QWidget* parent)
     : QMainWindow(parent), engine_(cliPath) {
     setWindowTitle(tr("Fusescope"));
+    if (QVariant limit = QSettings().value("engine/memoryLimitMiB"); limit.isValid())  // 0: none
+        engine_.setMemoryLimitMiB(limit.toLongLong());
     editor_ = new QsciScintilla(this);
     configureCodeEditor(*editor_, CodeView::Language::Python);
     setCentralWidget(editor_);
@@ -142,6 +144,9 @@ MainWindow::MainWindow(const QString& cliPath, QWidget* parent)
     });
     connect(&engine_, &EngineClient::failed, this, [this](int id, const QString& code, const QString& message) {
         QString shown = code == "cancelled" ? tr("Stopped: %1").arg(message) : message;
+        if (message.contains("not enough memory") && engine_.memoryLimitMiB() > 0)
+            shown += tr(" (the engine may take %1 MiB, its memory limit; what the run produced before is kept)")
+                         .arg(engine_.memoryLimitMiB());
         if (id == explainRequest_) fusionStepper()->showExplanation(message);
         else if (id == minifyRequest_) onMinifyFinished(nullptr, shown);
         else onRunFinished(false, shown);

@@ -269,10 +269,13 @@ RenderedModule generateCpp(const LoweredGraph& graph, const Schedule& schedule, 
     std::vector<std::string> functions = writeStepFunctions(out, steps, graph);
     writeBufferTable(out, buffers, graph, gen.outputBuffers, steps);
     writeStepTable(out, steps, functions, buffers);
-    // So tests can check that a fault in generated code loses no reported event.
+    // So tests can check that a fault in generated code loses no reported event, and that a
+    // kernel that never returns is still ended (run --timeout).
     std::string loop = kCallLoop;
     if (hooks.crashInGeneratedCode)
         loop.replace(loop.find("    fs_status = 0;\n"), 0, "    *(volatile int*)0 = 0;  // test hook: crash-in-generated-code\n");
+    if (hooks.hangInGeneratedCode)
+        loop.replace(loop.find("    fs_status = 0;\n"), 0, "    for (volatile int spin = 1; spin;) {}  // test hook: hang-in-generated-code\n");
     out.add(loop);
     return gen;
 }
