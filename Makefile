@@ -50,7 +50,8 @@ bench: build
 	[ ! -x $(BUILD_DIR)/bin/bench_gui_large_run ] || $(BUILD_DIR)/bin/bench_gui_large_run
 
 # The libFuzzer harnesses (fuzz/, docs/fuzzing.md), built with Clang 16 over only the
-# sources each reads, each run for FUZZ_SECONDS; `make test` replays their corpora.
+# sources each reads (the interpreter's: the whole engine, instrumented, without LLVM),
+# each run for FUZZ_SECONDS; `make test` replays their corpora.
 FUZZ_SECONDS ?= 60
 fuzz: deps
 	cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++-16 \

@@ -4,6 +4,7 @@
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
+#include <atomic>
 #include <map>
 #include <mutex>
 
@@ -32,10 +33,23 @@ BlockCache& cache() {
 
 std::size_t capacityFor(std::size_t nbytes) { return (nbytes + kAlignment - 1) / kAlignment * kAlignment; }
 
+std::atomic<std::size_t> budget{0};     // setAllocationBudget
+std::atomic<std::size_t> liveBytes{0};  // held by live blocks
+
+[[noreturn]] void outOfMemory(std::size_t nbytes) {
+    throw ScriptError("RuntimeError", fmt::format("DefaultCPUAllocator: not enough memory: you tried to allocate {} bytes.", nbytes));
+}
+
 }  // namespace
 
 void* allocateBytes(std::size_t nbytes) {
+    if (nbytes > (std::size_t(1) << 62)) outOfMemory(nbytes);  // and capacityFor cannot wrap
     std::size_t capacity = capacityFor(nbytes == 0 ? 1 : nbytes);
+    const std::size_t bound = budget.load();
+    if (liveBytes.fetch_add(capacity) + capacity > bound && bound) {
+        liveBytes -= capacity;
+        outOfMemory(nbytes);
+    }
     if (capacity >= kCachedMin) {
         BlockCache& c = cache();
         std::lock_guard<std::mutex> lock(c.mutex);
@@ -52,15 +66,17 @@ void* allocateBytes(std::size_t nbytes) {
         returnFreeMemory();
         p = std::aligned_alloc(kAlignment, capacity);
     }
-    if (!p)
-        throw ScriptError("RuntimeError",
-                          fmt::format("DefaultCPUAllocator: not enough memory: you tried to allocate {} bytes.", nbytes));
+    if (!p) {
+        liveBytes -= capacity;
+        outOfMemory(nbytes);
+    }
     return p;
 }
 
 void releaseBytes(void* p, std::size_t nbytes) {
     if (!p) return;
     std::size_t capacity = capacityFor(nbytes == 0 ? 1 : nbytes);
+    liveBytes -= capacity;
     if (capacity >= kCachedMin) {
         BlockCache& c = cache();
         std::lock_guard<std::mutex> lock(c.mutex);
@@ -85,5 +101,7 @@ void returnFreeMemory() {
     malloc_trim(0);  // freed heap pages, which glibc otherwise keeps for the process
 #endif
 }
+
+void setAllocationBudget(std::size_t bytes) { budget = bytes; }
 
 }  // namespace fusescope

@@ -17,4 +17,9 @@ void releaseBytes(void* p, std::size_t nbytes);
 // it holds rather than to what its largest run needed.
 void returnFreeMemory();
 
+// Bounds the bytes held by live blocks (for fuzzing scripts, where a sanitizer's allocator
+// cannot take a process memory limit): past it allocateBytes fails as when memory runs
+// out. 0: no bound.
+void setAllocationBudget(std::size_t bytes);
+
 }  // namespace fusescope

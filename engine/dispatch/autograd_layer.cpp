@@ -203,12 +203,19 @@ bool needsGradFn(const BoundCall& call) {
 }
 
 // An in-place op's arguments as its node saves them: `self` copied before the op changes it,
-// where the derivative reads values.
+// where the derivative reads values; else `self` without its history, since it becomes the
+// result, which points at this node (a node holding it would hold itself: a leaked cycle).
 BoundArgs withOriginalSelf(const BoundCall& call) {
     BoundArgs args = call.args;
-    const OpDef* op = differentiatedOp(call.op);
-    if (!op || !op->derivativeReadsValues || args.names.empty() || args.names[0] != "self" || !args.at(0).isTensor()) return args;
+    if (args.names.empty() || args.names[0] != "self" || !args.at(0).isTensor() || !args.at(0).toTensor().defined()) return args;
     const Tensor& self = args.at(0).toTensor();
+    const OpDef* op = differentiatedOp(call.op);
+    if (!op || !op->derivativeReadsValues) {
+        auto alias = std::make_shared<TensorImpl>(*self.impl());
+        alias->autograd = {};
+        args.values_[0] = IValue(Tensor(alias));
+        return args;
+    }
     Tensor original = contiguousCopy(self);  // computed on the host: put where self is
     original.setDevice(self.device());
     original.setRequiresGrad(self.requiresGrad());

@@ -115,6 +115,20 @@ Interpreter::~Interpreter() {
         if (auto dict = weak.lock()) dict->items.clear();
     for (const auto& [name, module] : libraryGlobals_) module->vars.clear();
     mainGlobals_->vars.clear();
+    // Module attributes close cycles too (torch.nn.functional's functions are attributes of a
+    // module their globals import): every module reachable from the roots is emptied, each
+    // held here until all are found.
+    std::vector<Value> modules;
+    for (const auto& [name, module] : rootModules_) modules.push_back(module);
+    for (size_t i = 0; i < modules.size(); ++i)
+        if (const auto* module = modules[i].as<ModuleObject>())
+            for (const auto& [name, value] : module->attrs)
+                if (value.as<ModuleObject>() && std::none_of(modules.begin(), modules.end(), [&](const Value& m) {
+                        return m.as<ModuleObject>() == value.as<ModuleObject>();
+                    }))
+                    modules.push_back(value);
+    for (Value& module : modules)
+        if (auto* m = module.as<ModuleObject>()) m->attrs.clear();
 }
 
 ScopePtr Interpreter::closureScope() {
@@ -334,10 +348,16 @@ Interpreter::Flow Interpreter::exec(const StmtList& body) {
     return Flow::Normal;
 }
 
+void Interpreter::step(const SourceLocation& where) {
+    if (host_.cancelRequested()) throw ScriptError("KeyboardInterrupt", "the run was cancelled", where);
+    if (stepBudget_ && ++steps_ > stepBudget_)
+        throw ScriptError("RuntimeError", fmt::format("the run went past its budget of {} steps", stepBudget_), where);
+}
+
 Interpreter::Flow Interpreter::exec(const Stmt& stmt) {
     stack_.back().where = stmt.loc;
     site_ = CallSite{};
-    if (host_.cancelRequested()) throw ScriptError("KeyboardInterrupt", "the run was cancelled", stmt.loc);
+    step(stmt.loc);
     if (tracer_) tracer_->onStatement(stmt);
     try {
         switch (stmt.kind) {

@@ -97,6 +97,9 @@ public:
 
     // Runs the module's statements. Throws Error / ScriptError on a script error.
     void run();
+    // Bounds the run (for fuzzing scripts, fuzz/harnesses/script_interpreter.cpp): past
+    // `steps` statements and comprehension items the script fails with RuntimeError. 0: none.
+    void setStepBudget(int64_t steps) { stepBudget_ = steps; }
 
     // Calls any callable value.
     Value call(const Value& callee, CallArgs& args);
@@ -230,6 +233,8 @@ private:
     Value evalSubscript(const Value& object, const Value& index);
     void assignSubscript(const Value& object, const Value& index, const Value& value);
     Value indexTensor(const Value& tensor, const Value& index);
+    // Before each statement and comprehension item: the cancel and the step budget.
+    void step(const SourceLocation& where);
     Value evalComprehension(const Expr& elt, const std::vector<Comprehension>& generators, const Expr* dictValue,
                             bool isDict);
     Value evalJoinedStr(const JoinedStr& expr);
@@ -249,6 +254,7 @@ private:
     Value indexWithTensors_;  // torch/_composite.py's advanced indexing, set when the torch library loads
     ScopePtr current_;
     std::vector<Frame> stack_;
+    int64_t stepBudget_ = 0, steps_ = 0;
     Value returnValue_;
     TraceHooks* tracer_ = nullptr;
     CallSite site_;

@@ -513,6 +513,7 @@ Value Interpreter::evalComprehension(const Expr& elt, const std::vector<Comprehe
         Value iterable = eval(*gen.iter);
         current_ = scope;
         for (const Value& item : iterate(iterable)) {
+            step(gen.iter->loc);  // an item is a step: a long comprehension is cancellable and bounded
             assign(*gen.target, item);
             bool keep = true;
             for (const auto& cond : gen.ifs)

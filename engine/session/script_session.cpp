@@ -98,6 +98,7 @@ void ScriptSession::run(const std::string& source, const std::string& fileName) 
             CancellationScope cancellable(cancelled_);  // long eager kernels poll it
             std::unique_ptr<Module> module = parseScript(source, fileName);
             Interpreter interpreter(*module, *this);
+            interpreter.setStepBudget(options_.stepBudget);
             interpreter.run();
         });
     } catch (const Error& e) {

@@ -32,6 +32,9 @@ struct SessionOptions {
     CompilerLookup compilers;     // what a backend name stands for; empty: the registered backends
     // Compare every compiled graph's outputs with eager (backends/accuracy.h).
     bool checkAccuracy = false;
+    // Past this many statements and comprehension items the script fails (0: no bound; the
+    // script fuzzer's budget, Interpreter::setStepBudget).
+    int64_t stepBudget = 0;
     // Told of every compiled graph that fails, with the graph and its inputs (the minifier).
     std::function<void(const GraphFailure&)> onGraphFailure;
 };

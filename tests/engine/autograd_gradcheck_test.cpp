@@ -7,6 +7,7 @@
 #include <set>
 
 #include "autograd/backward_engine.h"
+#include "core/autograd_node.h"
 #include "ops_test_support.h"
 
 namespace fusescope::test {
@@ -233,6 +234,26 @@ TEST(AutogradGradcheck, AProductsGradientAtZeros) {
     Tensor loss = T("sum", {T("prod", {x, IValue::intList({1})})});
     runBackward({loss}, {implicitGradient(loss)}, {});
     expectNear(Tensor(x.impl()->autograd.grad), {6, 0, 0, 0, 0, 0, 0, 28, 0});
+}
+
+// An in-place op whose derivative reads no values (add_) saves `self`, which then points at
+// the op's node: saved with its history the node held itself, and the graph leaked (the
+// script fuzzer's LeakSanitizer found it: fuzz/corpus/script_interpreter/leak-*). Its
+// gradient still flows through `self`'s earlier history.
+TEST(AutogradGradcheck, AnInplaceNodeDoesNotKeepItsOwnResultAlive) {
+    Tensor x = floats({1, 2}, {2}, DType::Float64);
+    x.setRequiresGrad(true);
+    std::weak_ptr<AutogradNode> node;
+    {
+        Tensor a = T("mul", {x, IValue(3.0)});
+        T("add_", {a, IValue(1.0)});
+        node = a.impl()->autograd.gradFn;
+        ASSERT_EQ(node.lock()->name, "AddBackward0");
+        Tensor loss = T("sum", {a});
+        runBackward({loss}, {implicitGradient(loss)}, {});
+        expectNear(Tensor(x.impl()->autograd.grad), {3, 3});
+    }
+    EXPECT_TRUE(node.expired());
 }
 
 // Conversions hand the gradient back converted to the input's dtype (the float64 cases

@@ -2,6 +2,7 @@
 // errors that name file:line:col.
 #include <gtest/gtest.h>
 
+#include "core/allocator.h"
 #include "test_support.h"
 
 using fusescope::test::runCli;
@@ -149,6 +150,28 @@ TEST(Interpreter, IntegerEdgeCasesAreErrorsNotUndefinedBehaviour) {
     EXPECT_EQ(errorOf("print(f'{1.5:.99999999999f}')\n"), "script.py:1:1: error: ValueError: Too many decimal digits in format string");
     EXPECT_EQ(errorOf("s = 'ab' * 10**12\n"), "script.py:1:5: error: MemoryError: sequence repetition too large to materialise");
     EXPECT_EQ(errorOf("s = [1, 2] * 10**12\n"), "script.py:1:5: error: MemoryError: sequence repetition too large to materialise");
+}
+
+// The budgets that make every fuzzed script end (fuzz/harnesses/script_interpreter.cpp): a
+// step is a statement or a comprehension item; live tensor bytes are bounded as memory is.
+TEST(Interpreter, AStepBudgetEndsEndlessLoopsAndComprehensions) {
+    fusescope::SessionOptions options;
+    options.stepBudget = 100;
+    EXPECT_EQ(fusescope::test::runScriptWith("n = 0\nwhile True:\n    n += 1\n", options).error,
+              "script.py:3:5: error: RuntimeError: the run went past its budget of 100 steps");
+    EXPECT_EQ(fusescope::test::runScriptWith("xs = [i for i in range(10**6)]\n", options).error,
+              "script.py:1:18: error: RuntimeError: the run went past its budget of 100 steps");
+    fusescope::test::ScriptRun small = fusescope::test::runScriptWith("print(sum([i for i in range(10)]))\n", options);
+    EXPECT_EQ(small.error, "");
+    EXPECT_EQ(small.out, "45\n");
+}
+
+TEST(Interpreter, AnAllocationBudgetBoundsLiveTensors) {
+    fusescope::setAllocationBudget(8 << 20);  // two tensors of 4 MB fit, a third does not
+    EXPECT_EQ(errorOf("import torch\nx = torch.ones(1000000)\ny = torch.ones(1000000)\nz = torch.ones(1000000)\n"),
+              "script.py:4:5: error: RuntimeError: DefaultCPUAllocator: not enough memory: you tried to allocate 4000000 bytes.");
+    EXPECT_EQ(errorOf("import torch\nx = torch.ones(1000000)\ny = torch.ones(1000000)\ndel x\nz = torch.ones(1000000)\n"), "");
+    fusescope::setAllocationBudget(0);
 }
 
 TEST(Interpreter, HugeTensorsAreRuntimeErrors) {

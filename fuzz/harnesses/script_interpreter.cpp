@@ -1,0 +1,69 @@
+// A script run as `fusescope-cli run SCRIPT --backend aot_eager` runs it: parsed, interpreted,
+// its compiled functions captured (guards, graph breaks, recompiles), decomposed by AOT
+// autograd and run eagerly (no C++ is generated: the JIT is not linked). Every run ends:
+// past 10^4 statements and comprehension items (Interpreter::setStepBudget), 64 MiB of live
+// tensors (setAllocationBudget) or 3 s (a cancel, as Ctrl+C) the script fails with its
+// error. A script error (Error, with its line) is the interpreter's answer to a bad script;
+// anything else that escapes, a crash, a sanitizer report or a hang is a defect.
+
+#include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "core/allocator.h"
+#include "core/error.h"
+#include "session/script_session.h"
+
+// Allocations the sanitizer's allocator cannot make fail as new and malloc fail, and none
+// of 256 MiB or more is attempted: a script's `[0] * 10**9` meets MemoryError as in Python.
+extern "C" const char* __asan_default_options() { return "allocator_may_return_null=1:max_allocation_size_mb=256"; }
+
+namespace {
+
+// Cancels the session after `limit`, unless the run ended first.
+class Deadline {
+public:
+    Deadline(fusescope::ScriptSession& session, std::chrono::milliseconds limit)
+        : thread_([this, &session, limit] {
+              std::unique_lock lock(mutex_);
+              if (!wake_.wait_for(lock, limit, [this] { return done_; })) session.cancel();
+          }) {}
+    ~Deadline() {
+        {
+            std::lock_guard lock(mutex_);
+            done_ = true;
+        }
+        wake_.notify_one();
+        thread_.join();
+    }
+
+private:
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    bool done_ = false;
+    std::thread thread_;  // last: starts once the members it uses exist
+};
+
+}  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+    fusescope::setAllocationBudget(std::size_t(64) << 20);
+    return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    fusescope::SessionOptions options;
+    options.backendOverride = "aot_eager";
+    options.stepBudget = 10000;
+    fusescope::ScriptSession session(options);
+    Deadline deadline(session, std::chrono::milliseconds(3000));
+    try {
+        session.run(std::string(reinterpret_cast<const char*>(data), size), "fuzz.py");
+    } catch (const fusescope::Error&) {
+    }
+    return 0;
+}
