@@ -671,6 +671,10 @@
         <translation>已停止：%1</translation>
     </message>
     <message>
+        <source> (the engine may take %1 MiB, its memory limit; what the run produced before is kept)</source>
+        <translation>（引擎最多可用 %1 MiB，即其内存上限；运行此前产生的内容均已保留）</translation>
+    </message>
+    <message>
         <source>Restored the unsaved script of the last session</source>
         <translation>已恢复上次会话中未保存的脚本</translation>
     </message>

@@ -33,15 +33,15 @@ std::vector<TraceRecord> recordsFromChromeTrace(const nlohmann::json& doc) {
     if (!isChromeTrace(doc)) return records;
     for (const auto& e : doc["traceEvents"]) {
         if (!e.is_object() || stringField(e, "ph") != "X" || !e.contains("tid") || !e["tid"].is_number_integer()) continue;
-        std::optional<int64_t> begin = nanosecondsOfMicros(e.value("ts", nlohmann::json()));
+        std::optional<int64_t> begin = nanosecondsOfMicros(jsonField(e, "ts"));
         if (!begin) continue;
-        const nlohmann::json args = e.contains("args") ? e["args"] : nlohmann::json::object();
+        const nlohmann::json args = jsonField(e, "args");  // integerField reads a non-object as empty
         std::string cat = stringField(e, "cat");
         TraceRecord r;
         r.category = categoryOf(cat);
         r.name = stringField(e, "name");
         r.beginNs = *begin;
-        r.endNs = r.beginNs + nanosecondsOfMicros(e.value("dur", nlohmann::json())).value_or(0);
+        r.endNs = r.beginNs + nanosecondsOfMicros(jsonField(e, "dur")).value_or(0);
         r.tid = e["tid"].get<int64_t>();
         if (r.category == TraceCategory::Kernel) r.tid = gpuTrackTid(static_cast<int>(integerField(args, "device", 0)));
         r.rfId = integerField(args, "Record function id", nextId++);
