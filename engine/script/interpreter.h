@@ -247,7 +247,7 @@ private:
     ScriptHost& host_;
     ScopePtr globals_;      // the globals of the code running now (a library module's, or the script's)
     ScopePtr mainGlobals_;  // the script's globals: G['x'] in guards
-    std::vector<std::unique_ptr<Module>> libraryModules_;
+    std::vector<const Module*> libraryModules_;  // parsed once per process (parsedLibraryModule)
     std::vector<std::pair<std::string, ScopePtr>> libraryGlobals_;
     bool torchLibraryLoaded_ = false;
     Value returnTypes_;  // library torch/return_types.py, loaded by the first op with named results

@@ -1,7 +1,8 @@
 #include "torch_trace/trace_log_import.h"
 
-#include <regex>
+#include <optional>
 #include <set>
+#include <string_view>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -9,6 +10,7 @@
 #include "core/read_fields.h"
 #include "observe/compile_report.h"
 #include "torch_trace/fx_readable_graph.h"
+#include "torch_trace/line_scan.h"
 #include "torch_trace/trace_log_shapes.h"
 
 namespace fusescope {
@@ -127,6 +129,20 @@ std::vector<std::string> recompileReasons(const std::string& payload) {
     return reasons;
 }
 
+// A traceback's `File "FILE", line LINE, in FUNCTION` (FILE the longest that leaves the
+// rest well-formed).
+std::optional<StackFrame> tracebackFrameOf(std::string_view line) {
+    size_t file = scan::literalEnd(line, scan::spacesEnd(line, 0), "File \"");
+    if (file == scan::npos) return std::nullopt;
+    for (size_t quote = line.rfind("\", line "); quote != scan::npos && quote >= file; quote = quote ? line.rfind("\", line ", quote - 1) : scan::npos) {
+        size_t digits = scan::digitsEnd(line, quote + 8), function = digits == scan::npos ? scan::npos : scan::literalEnd(line, digits, ", in ");
+        if (function != scan::npos)
+            return StackFrame{std::string(line.substr(file, quote - file)), intOfDigits(std::string(line.substr(quote + 8, digits - quote - 8))),
+                              std::string(line.substr(function)), ""};
+    }
+    return std::nullopt;
+}
+
 // A graph break artifact: "Graph break in user code at FILE:LINE", "Graph Break Reason: ..."
 // (what Dynamo could not trace, its explanation and hints), "User code traceback:" (frames as
 // Python prints them), then Dynamo's own traceback, which is left out. The reason starts
@@ -135,13 +151,11 @@ GraphBreakEvent graphBreakOf(const std::string& compileId, const std::string& pa
     GraphBreakEvent e;
     e.compileId = compileId;
     std::vector<std::string> lines = linesOf(payload);
-    static const std::regex frame(R"re(^\s*File "(.*)", line (\d+), in (.*)$)re");
     std::vector<std::string> reason;
     std::string kind, explanation;
     enum { Header, Reason, Stack, Rest } part = Header;
     for (size_t i = 0; i < lines.size(); ++i) {
         const std::string& line = lines[i];
-        std::smatch m;
         if (line.starts_with("Graph Break Reason: ")) {
             part = Reason;
             reason.push_back(line.substr(20));
@@ -155,10 +169,11 @@ GraphBreakEvent graphBreakOf(const std::string& compileId, const std::string& pa
             std::string t = trimmed(line);
             if (t.starts_with("Explanation: ")) explanation = t.substr(13);
             else if (kind.empty() && !t.empty() && !line.starts_with(" ") && !t.starts_with("Encountered graph break")) kind = t;
-        } else if (part == Stack && std::regex_match(line, m, frame)) {
-            StackFrame f{m[1].str(), intOfDigits(m[2].str()), m[3].str(), ""};
-            if (i + 1 < lines.size() && !std::regex_match(lines[i + 1], frame)) f.sourceLine = trimmed(lines[i + 1]);
-            e.userStack.push_back(std::move(f));
+        } else if (part == Stack) {
+            if (auto f = tracebackFrameOf(line)) {
+                if (i + 1 < lines.size() && !tracebackFrameOf(lines[i + 1])) f->sourceLine = trimmed(lines[i + 1]);
+                e.userStack.push_back(std::move(*f));
+            }
         }
     }
     while (!reason.empty() && trimmed(reason.back()).empty()) reason.pop_back();
@@ -166,10 +181,11 @@ GraphBreakEvent graphBreakOf(const std::string& compileId, const std::string& pa
     std::string full;
     for (const auto& line : reason) full += (full.empty() ? "" : "\n") + line;
     e.reason = kind.empty() || explanation.empty() ? full : kind + ": " + explanation + "\n" + full;
-    if (e.userStack.empty()) {  // no traceback: the header's place
-        static const std::regex at(R"(^Graph break in user code at (.*):(\d+)$)");
-        std::smatch m;
-        if (!lines.empty() && std::regex_match(lines.front(), m, at)) e.userStack.push_back(StackFrame{m[1].str(), intOfDigits(m[2].str()), "", ""});
+    if (e.userStack.empty() && !lines.empty()) {  // no traceback: the header's place
+        std::string_view header = lines.front();  // "Graph break in user code at FILE:LINE"
+        size_t colon = header.rfind(':'), at = scan::literalEnd(header, 0, "Graph break in user code at ");
+        if (at != scan::npos && colon != scan::npos && colon >= at && scan::digitsEnd(header, colon + 1) == header.size())
+            e.userStack.push_back(StackFrame{std::string(header.substr(at, colon - at)), intOfDigits(std::string(header.substr(colon + 1))), "", ""});
     }
     return e;
 }
@@ -225,19 +241,41 @@ struct CompileFacts {
 
 std::string functionOf(const nlohmann::json& metrics) { return stringField(metrics, "co_name"); }
 
+// `NAME = async_compile.KIND(` starting a kernel's definition in an output code file.
+std::optional<OutputCodeKernel> kernelDefinitionOf(std::string_view line, int number) {
+    size_t nameEnd = scan::wordEnd(line, 0), kind = nameEnd == scan::npos ? scan::npos : scan::literalEnd(line, nameEnd, " = async_compile.");
+    if (kind == scan::npos) return std::nullopt;
+    for (std::string_view k : {"cpp_pybinding", "cpp", "triton", "cuda"})
+        if (scan::literalEnd(line, kind, std::string(k) + "(") != scan::npos)
+            return OutputCodeKernel{std::string(line.substr(0, nameEnd)), k == "cpp_pybinding" ? "cpp" : std::string(k), number, 0};
+    return std::nullopt;
+}
+
+// The number after "limit" in a recompile-limit failure ("limit (8)", "limit: 8", "limit of
+// 8", "limit 8"), or 0.
+int recompileLimitIn(std::string_view reason) {
+    for (size_t at = reason.find("limit"); at != scan::npos; at = reason.find("limit", at + 1)) {
+        size_t after = at + 5, spaced = scan::spacesEnd(reason, after);
+        for (size_t number : {scan::literalEnd(reason, spaced, "("), scan::literalEnd(reason, after, ":"),
+                              spaced > after ? scan::literalEnd(reason, spaced, "of") : scan::npos, after}) {
+            if (number == scan::npos) continue;
+            size_t digits = scan::spacesEnd(reason, number), end = scan::digitsEnd(reason, digits);
+            if (end != scan::npos) return intOfDigits(std::string(reason.substr(digits, end - digits)));
+        }
+    }
+    return 0;
+}
+
 }  // namespace
 
 std::vector<OutputCodeKernel> outputCodeKernels(const std::string& wrapper) {
-    static const std::regex definition(R"(^(\w+) = async_compile\.(cpp_pybinding|cpp|triton|cuda)\()");
     std::vector<OutputCodeKernel> kernels;
     int number = 0;
     for (const std::string& line : linesOf(wrapper)) {
         ++number;
-        std::smatch m;
-        if (std::regex_search(line, m, definition)) {
+        if (auto kernel = kernelDefinitionOf(line, number)) {
             if (!kernels.empty() && !kernels.back().lastLine) kernels.back().lastLine = number - 1;
-            std::string kind = m[2].str();
-            kernels.push_back({m[1].str(), kind == "cpp_pybinding" ? "cpp" : kind, number, 0});
+            kernels.push_back(std::move(*kernel));
         } else if (!kernels.empty() && !kernels.back().lastLine && (line.starts_with("'''") || line.starts_with("\"\"\""))) {
             kernels.back().lastLine = number;  // the kernel's source string closes here
         }
@@ -349,10 +387,7 @@ TorchTraceImport importTraceLog(const TraceLog& log) {
             std::string failType = stringField(r.metadata, "fail_type"), failReason = stringField(r.metadata, "fail_reason");
             std::string function = fact.function.empty() ? functionOfFrame[id.substr(0, id.rfind('/'))] : fact.function;
             if (failReason.find("recompile limit") != std::string::npos || failReason.find("cache_size_limit") != std::string::npos) {
-                std::smatch m;
-                static const std::regex limit(R"(limit(?:\s*\(|:|\s+of)?\s*(\d+))");
-                int value = std::regex_search(failReason, m, limit) ? intOfDigits(m[1].str()) : 0;
-                imported.events.push_back(CacheLimitEvent{function, fact.where, value, lastRecompileReason[function]});
+                imported.events.push_back(CacheLimitEvent{function, fact.where, recompileLimitIn(failReason), lastRecompileReason[function]});
             } else if (!failType.empty()) {
                 imported.events.push_back(GraphFailureEvent{id, function, graphNameOf(id), "", "compile",
                                                             failType + ": " + failReason, fact.where});

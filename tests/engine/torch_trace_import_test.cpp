@@ -283,6 +283,34 @@ TEST(TorchTraceImport, FieldsOfTheWrongKindAndTimesOutOfRangeAreSkipped) {
     EXPECT_EQ(spans[0].record.endNs, 12500) << "a duration out of range reads as none";
 }
 
+// Lines of a hundred thousand characters (a graph that concatenates thousands of tensors
+// and returns them all, a traceback through a generated function) read as short ones do:
+// the line formats were std::regex patterns whose matcher recursed once per character and
+// overflowed the stack from about 30,000.
+TEST(TorchTraceImport, GraphAndTracebackLinesOfAnyLengthAreRead) {
+    const int copies = 30000;
+    std::string many;
+    for (int i = 0; i < copies; ++i) many += i ? ", sin" : "sin";
+    const std::string function(100000, 'f');
+    TorchTraceImport t = fromText(editedFixture([&](std::vector<std::string>& lines) {
+        size_t at = lineOf(lines, "y: \"f32[8][1]cpu\" = sin * 2;  sin = None");
+        lines[at] = "\t        y: \"f32[80000][1]cpu\" = torch.cat([" + many + "]);  sin = None";
+        lines[at + 1] = "\t        return (y, " + many + ")";
+        at = lineOf(lines, "line 7, in step");
+        lines[at] = "\t  File \"<fixtures>/programs/graph_breaks.py\", line 7, in " + function;
+    }));
+    nlohmann::json graph = eventsOf<GraphCapturedEvent>(t)[0].graph;
+    ASSERT_EQ(graph["nodes"].size(), 3u);
+    EXPECT_EQ(graph["nodes"][2]["target"], "torch.cat");
+    EXPECT_EQ(graph["nodes"][2]["inputs"], nlohmann::json::array({"sin"}));
+    EXPECT_EQ(graph["nodes"][2]["code"].get<std::string>().size(), many.size() + 13);
+    EXPECT_EQ(graph["outputs"].size(), copies + 1u);
+    std::vector<GraphBreakEvent> breaks = eventsOf<GraphBreakEvent>(t);
+    ASSERT_FALSE(breaks.empty());
+    EXPECT_EQ(breaks[0].userStack.back().function, function);
+    EXPECT_EQ(breaks[0].userStack.back().line, 7);
+}
+
 TEST(TorchTraceImport, AnUnknownKindIsCountedListedAndSkipped) {
     TorchTraceImport t = fromText(editedFixture([&](std::vector<std::string>& lines) {
         size_t at = lineOf(lines, "\"dynamo_start\"");
