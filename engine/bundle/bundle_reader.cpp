@@ -10,6 +10,7 @@
 #include "bundle/event_lines.h"
 #include "bundle/zip_archive.h"
 #include "core/error.h"
+#include "observe/json_nesting.h"
 
 namespace fusescope {
 
@@ -119,9 +120,8 @@ Bundle readBundle(const std::string& path, const BundleLimits& limits, BundleEve
     for (size_t i = 0; i < zip.entries().size(); ++i)
         if (!isFolderEntry(zip.entries()[i].name)) bundle.files[zip.entries()[i].name] = zip.read(i);
 
-    nlohmann::json manifest =
-        nlohmann::json::parse(requiredFile(bundle, kManifestEntry, ": not a Fusescope trace bundle"), nullptr, false);
-    if (manifest.is_discarded()) throw Error(fmt::format("{} is not valid JSON", kManifestEntry));
+    nlohmann::json manifest = parseUntrustedJson(requiredFile(bundle, kManifestEntry, ": not a Fusescope trace bundle"));
+    if (manifest.is_discarded()) throw Error(fmt::format("{} is not valid JSON (or nests deeper than {} levels)", kManifestEntry, kMaxJsonNesting));
     bundle.manifest = BundleManifest::fromJson(manifest);
     bundle.script = requiredFile(bundle, kScriptFolder + bundle.manifest.script, " (the script manifest.json names)");
     const std::string& eventsText = requiredFile(bundle, kEventsEntry, "");

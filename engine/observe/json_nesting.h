@@ -1,9 +1,12 @@
 #pragma once
-// Untrusted JSON (protocol requests, bundle events) is refused past a nesting depth:
+// Untrusted JSON (protocol requests, bundle events, TORCH_TRACE records and payloads,
+// Chrome and execution traces) is refused past a nesting depth:
 // nlohmann's parser copes with any depth, but copying, printing and freeing a value recurse
 // once per level, so a value nested 100,000 deep overflows the stack.
 
 #include <string_view>
+
+#include <nlohmann/json.hpp>
 
 namespace fusescope {
 
@@ -28,6 +31,12 @@ inline bool jsonNestsDeeperThan(std::string_view text, int limit = kMaxJsonNesti
         }
     }
     return false;
+}
+
+// Untrusted JSON text parsed: a discarded value when it is malformed or nests too deep.
+inline nlohmann::json parseUntrustedJson(std::string_view text) {
+    if (jsonNestsDeeperThan(text)) return nlohmann::json(nlohmann::json::value_t::discarded);
+    return nlohmann::json::parse(text.begin(), text.end(), nullptr, false);
 }
 
 }  // namespace fusescope

@@ -9,6 +9,7 @@
 
 #include "core/read_fields.h"
 #include "observe/compile_report.h"
+#include "observe/json_nesting.h"
 #include "torch_trace/fx_readable_graph.h"
 #include "torch_trace/line_scan.h"
 #include "torch_trace/trace_log_shapes.h"
@@ -116,7 +117,7 @@ std::vector<std::string> guardsOf(const std::string& tree) {
 
 // The reasons a recompile_reasons artifact gives: a JSON list or string, or plain text.
 std::vector<std::string> recompileReasons(const std::string& payload) {
-    nlohmann::json j = nlohmann::json::parse(payload, nullptr, false);
+    nlohmann::json j = parseUntrustedJson(payload);
     std::vector<std::string> reasons;
     if (j.is_array()) {
         for (const auto& r : j)
@@ -353,7 +354,7 @@ TorchTraceImport importTraceLog(const TraceLog& log) {
             e.compileId = id;
             if (r.kind == "dynamo_cpp_guards_str") {
                 e.guards = guardsOf(r.payload);
-            } else if (nlohmann::json list = nlohmann::json::parse(r.payload, nullptr, false); list.is_array()) {
+            } else if (nlohmann::json list = parseUntrustedJson(r.payload); list.is_array()) {
                 for (const auto& g : list) e.guards.push_back(g.is_object() ? stringField(g, "code", g.dump()) : g.dump());
             }
             e.lines.assign(e.guards.size(), 0);
@@ -365,7 +366,7 @@ TorchTraceImport importTraceLog(const TraceLog& log) {
         } else if (artifact.starts_with("fx_graph_cache_") || artifact.starts_with("aotautograd_cache_")) {
             ++imported.metrics[id].cacheVerdicts[artifact];
         } else if (artifact == "torch_version") {
-            nlohmann::json v = nlohmann::json::parse(r.payload, nullptr, false);
+            nlohmann::json v = parseUntrustedJson(r.payload);
             imported.torchVersion = v.is_object() ? stringField(v, "pytorch_version", r.payload) : v.is_string() ? v.get<std::string>() : r.payload;
         } else if (r.kind == "inductor_output_code") {
             KernelSourceEvent e;
@@ -376,7 +377,7 @@ TorchTraceImport importTraceLog(const TraceLog& log) {
             for (const auto& k : outputCodeKernels(r.payload)) e.kernels.push_back(k.name);
             imported.events.push_back(std::move(e));
         } else if (r.kind == "chromium_event") {
-            nlohmann::json event = nlohmann::json::parse(r.payload, nullptr, false);
+            nlohmann::json event = parseUntrustedJson(r.payload);
             if (event.is_object()) phases.add(event, r.compileId.empty() ? "" : id, imported.events);
             else imported.warnings.push_back(fmt::format("line {}: a chromium_event whose payload is not JSON", r.line));
         } else if (isShapeEntry(r.kind)) {

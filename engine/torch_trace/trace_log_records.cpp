@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/read_fields.h"
+#include "observe/json_nesting.h"
 #include "torch_trace/payload_md5.h"
 
 namespace fusescope {
@@ -59,7 +60,12 @@ TraceLog readTraceLog(std::istream& in) {
         open = nullptr;
         if (line.empty()) continue;
         const size_t end = line.find("] {");
-        nlohmann::json envelope = end == std::string::npos ? nlohmann::json() : nlohmann::json::parse(line.substr(end + 2), nullptr, false);
+        const std::string_view json = end == std::string::npos ? std::string_view() : std::string_view(line).substr(end + 2);
+        if (jsonNestsDeeperThan(json)) {
+            log.warnings.push_back(fmt::format("line {}: the record nests JSON deeper than {} levels", number, kMaxJsonNesting));
+            continue;
+        }
+        nlohmann::json envelope = end == std::string::npos ? nlohmann::json() : nlohmann::json::parse(json.begin(), json.end(), nullptr, false);
         if (!envelope.is_object()) {
             log.warnings.push_back(fmt::format("line {}: not a TORCH_TRACE record", number));
             continue;

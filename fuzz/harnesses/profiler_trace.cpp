@@ -10,11 +10,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "observe/json_nesting.h"
 #include "profile/chrome_trace_import.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::string_view text(reinterpret_cast<const char*>(data), size);
-    nlohmann::json doc = nlohmann::json::parse(text, nullptr, false);  // not JSON: discarded, as the workbench refuses it
+    nlohmann::json doc = fusescope::parseUntrustedJson(text);  // not JSON or too deep: refused, as the workbench refuses it
     if (doc.is_discarded()) return 0;
     std::vector<fusescope::TraceRecord> records = fusescope::recordsFromChromeTrace(doc);
     (void)fusescope::mergeExecutionTrace(records, doc);

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -309,6 +310,26 @@ TEST(TorchTraceImport, GraphAndTracebackLinesOfAnyLengthAreRead) {
     ASSERT_FALSE(breaks.empty());
     EXPECT_EQ(breaks[0].userStack.back().function, function);
     EXPECT_EQ(breaks[0].userStack.back().line, 7);
+}
+
+// JSON nested a million deep (a record's metadata, a payload) overflowed the stack when the
+// parsed value was copied; past 512 levels a record is a warning and a payload is not JSON.
+TEST(TorchTraceImport, JsonNestedTooDeepIsAWarningAndTheRestLoads) {
+    const std::string deep = std::string(1000000, '[') + std::string(1000000, ']');
+    size_t record = 0, payload = 0;
+    TorchTraceImport t = fromText(editedFixture([&](std::vector<std::string>& lines) {
+        payload = lineOf(lines, "\"chromium_event\"") + 1;
+        lines[payload] = "\t" + deep;  // the whole payload: one value
+        while (payload + 1 < lines.size() && lines[payload + 1].starts_with("\t")) lines.erase(lines.begin() + static_cast<long>(payload) + 1);
+        record = lineOf(lines, "\"dynamo_start\"");
+        std::string prefix = lines[record].substr(0, lines[record].find("] ") + 2);
+        lines.insert(lines.begin() + static_cast<long>(record), prefix + R"({"dynamo_start": {"stack": )" + deep + "}}");
+        if (record <= payload) ++payload;
+    }));
+    auto warned = [&](const std::string& w) { return std::find(t.warnings.begin(), t.warnings.end(), w) != t.warnings.end(); };
+    EXPECT_TRUE(warned(fmt::format("line {}: the record nests JSON deeper than 512 levels", record + 1)));
+    EXPECT_TRUE(warned(fmt::format("line {}: a chromium_event whose payload is not JSON", payload)));
+    EXPECT_EQ(eventsOf<CompileStartedEvent>(t).size(), 4u) << "the log's own compiles still load";
 }
 
 TEST(TorchTraceImport, AnUnknownKindIsCountedListedAndSkipped) {

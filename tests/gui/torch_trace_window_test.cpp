@@ -2,6 +2,8 @@
 // a TORCH_TRACE folder fills the compiles, graph, IR, graph breaks, guards and code panes as
 // a run of our engine does, by File > Open's path or by dropping it on the window; a
 // profiler's Chrome trace (with its execution trace beside it) fills the trace views.
+#include <functional>
+
 #include <QApplication>
 #include <QDockWidget>
 #include <QDropEvent>
@@ -180,18 +182,34 @@ private slots:
     }
 
     void aBrokenChromeTraceSaysSoAndKeepsTheRun() {
+        refusedAndTheRunKept("{\"traceEvents\": [ {\"ph\": \"X\",", [](const QString& said, const QString& file) {
+            return said.startsWith("Cannot open " + file + ":\n");
+        });
+    }
+
+    // Past 512 levels a Chrome trace is refused as every reader of untrusted JSON refuses it
+    // (copying or printing such a value recurses once per level), and the run is kept.
+    void aChromeTraceNestedAMillionDeepIsRefusedAndTheRunKept() {
+        refusedAndTheRunKept("{\"traceEvents\": [], \"x\": " + QByteArray(1000000, '[') + QByteArray(1000000, ']') + "}",
+                             [](const QString& said, const QString&) { return said.endsWith("nests JSON deeper than 512 levels"); });
+    }
+
+private:
+    // Opens `content` as a Chrome trace over an open TORCH_TRACE run: the file is refused
+    // with a message `expected` accepts, and the run stays.
+    void refusedAndTheRunKept(const QByteArray& content, const std::function<bool(const QString&, const QString&)>& expected) {
         QTemporaryDir dir;
-        QFile broken(dir.filePath("trace.json"));
-        QVERIFY(broken.open(QIODevice::WriteOnly));
-        broken.write("{\"traceEvents\": [ {\"ph\": \"X\",");
-        broken.close();
+        QFile trace(dir.filePath("trace.json"));
+        QVERIFY(trace.open(QIODevice::WriteOnly));
+        trace.write(content);
+        trace.close();
         MainWindow window(QString::fromStdString(test::cliPath()));
         QVERIFY(window.openFile(fixtureFolder("recompiles")));
         QTRY_COMPARE(compileIds(window.compilesView()).size(), 4);
-        QVERIFY(window.openFile(broken.fileName()));
+        QVERIFY(window.openFile(trace.fileName()));
         MessageBoxCloser closer;
         QTRY_VERIFY2(window.statusText().startsWith("Cannot open "), qPrintable(window.statusText()));
-        QVERIFY2(closer.said.startsWith("Cannot open " + broken.fileName() + ":\n"), qPrintable(closer.said));
+        QVERIFY2(expected(closer.said, trace.fileName()), qPrintable(closer.said));
         QCOMPARE(compileIds(window.compilesView()).size(), 4);
     }
 };

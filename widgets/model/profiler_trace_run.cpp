@@ -2,26 +2,31 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <string>
 
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "observe/json_nesting.h"
 #include "profile/chrome_trace_import.h"
 
 namespace fusescope::gui {
 
 namespace {
 
-nlohmann::json readJson(const std::filesystem::path& path) {
+std::string readText(const std::filesystem::path& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) throw Error(fmt::format("cannot open '{}'", path.string()));
-    return nlohmann::json::parse(in, nullptr, false);
+    return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
 }  // namespace
 
 ProfilerTraceRun loadProfilerTrace(const std::string& path) {
-    nlohmann::json doc = readJson(path);
+    std::string text = readText(path);
+    if (jsonNestsDeeperThan(text)) throw Error(fmt::format("'{}' nests JSON deeper than {} levels", path, kMaxJsonNesting));
+    nlohmann::json doc = nlohmann::json::parse(text, nullptr, false);
     if (!isChromeTrace(doc)) throw Error(fmt::format("'{}' is not a Chrome trace (JSON with \"traceEvents\")", path));
     std::vector<TraceRecord> records = recordsFromChromeTrace(doc);
     ProfilerTraceRun run;
@@ -30,7 +35,7 @@ ProfilerTraceRun loadProfilerTrace(const std::string& path) {
     for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(path).parent_path(), ec)) {
         if (entry.path().extension() != ".json" || std::filesystem::equivalent(entry.path(), path, ec)) continue;
         if (entry.file_size(ec) > (size_t(256) << 20)) continue;
-        nlohmann::json other = readJson(entry.path());
+        nlohmann::json other = parseUntrustedJson(readText(entry.path()));
         if (!isExecutionTrace(other)) continue;
         if (size_t merged = mergeExecutionTrace(records, other)) {
             run.executionTrace = entry.path().string();
