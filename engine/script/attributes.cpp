@@ -127,12 +127,10 @@ Value dictMethod(Interpreter& interp, const Value& self, const std::string& name
     if (name == "pop")
         return bind([dict](Interpreter& in, const Value&, CallArgs& a) {
             expectArgs(in, a, 1, 2, "pop");
-            for (auto it = dict->items.begin(); it != dict->items.end(); ++it) {
-                if (valuesEqual(it->first, a.args[0])) {
-                    Value v = it->second;
-                    dict->items.erase(it);
-                    return v;
-                }
+            if (Value* found = dict->find(a.args[0])) {
+                Value v = *found;
+                dict->erase(a.args[0]);
+                return v;
             }
             if (a.args.size() > 1) return a.args[1];
             in.raise("KeyError", {a.args[0]});
@@ -151,7 +149,7 @@ Value dictMethod(Interpreter& interp, const Value& self, const std::string& name
         });
     if (name == "clear")
         return bind([dict](Interpreter&, const Value&, CallArgs&) {
-            dict->items.clear();
+            dict->clear();
             return Value();
         });
     if (name == "update")

@@ -114,7 +114,7 @@ Interpreter::~Interpreter() {
     for (const auto& weak : closureScopes_)
         if (ScopePtr scope = weak.lock()) scope->vars.clear();
     for (const auto& weak : objectDicts_)
-        if (auto dict = weak.lock()) dict->items.clear();
+        if (auto dict = weak.lock()) dict->clear();
     for (const auto& [name, module] : libraryGlobals_) module->vars.clear();
     mainGlobals_->vars.clear();
     // Module attributes close cycles too (torch.nn.functional's functions are attributes of a

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -45,17 +47,84 @@ SourcePtr objectDictSource(const SourcePtr& base) {
     return std::make_shared<Source>(Source{Source::Kind::ObjectDict, "", 0, base});
 }
 
+namespace {
+
+constexpr size_t kIndexFrom = 32;  // items; below this a linear search is as fast
+const size_t kNoneHash = 0x9e3779b97f4a7c15u;
+
+size_t stringHash(std::string_view s) { return std::hash<std::string_view>()(s); }
+
+// The hash of a key whose equality the hash decides (1 == 1.0 == True hash alike), or none.
+std::optional<size_t> indexHash(const Value& key) {
+    if (key.isString()) return stringHash(key.asString());
+    if (key.isBool() || key.isInt()) return std::hash<int64_t>()(key.isBool() ? key.asBool() : key.asInt());
+    if (key.isFloat()) {
+        double d = key.asFloat();
+        if (d == std::trunc(d) && std::abs(d) < 9.2e18) return std::hash<int64_t>()(static_cast<int64_t>(d));
+        return std::hash<double>()(d);
+    }
+    if (key.isNone()) return kNoneHash;
+    return std::nullopt;
+}
+
+}  // namespace
+
+bool DictObject::useIndex() {
+    // After an erase the index waits for a few lookups before it is rebuilt (all of it: the
+    // positions moved), so that a loop deleting keys one by one costs what it did before.
+    if (indexed_ == 0 && linearLookups_ < 4) {
+        ++linearLookups_;
+        return false;
+    }
+    return syncIndex();
+}
+
+bool DictObject::syncIndex() {
+    if (indexed_ > items.size()) resetIndex();  // items was replaced by a shorter list
+    for (; indexed_ < items.size() && !unindexable_; ++indexed_) {
+        std::optional<size_t> hash = indexHash(items[indexed_].first);
+        if (hash) index_.emplace(*hash, indexed_);
+        else unindexable_ = true;
+    }
+    return !unindexable_;
+}
+
 Value* DictObject::find(const Value& key) {
     if (key.isString()) return findString(key.asString());
+    std::optional<size_t> hash = items.size() >= kIndexFrom ? indexHash(key) : std::nullopt;
+    if (hash && useIndex()) {
+        auto [first, last] = index_.equal_range(*hash);
+        for (auto it = first; it != last; ++it)
+            if (valuesEqual(items[it->second].first, key)) return &items[it->second].second;
+        return nullptr;
+    }
     for (auto& [k, v] : items)
         if (valuesEqual(k, key)) return &v;
     return nullptr;
 }
 
 Value* DictObject::findString(std::string_view key) {
+    if (items.size() >= kIndexFrom && useIndex()) {
+        auto [first, last] = index_.equal_range(stringHash(key));
+        for (auto it = first; it != last; ++it)
+            if (const Value& k = items[it->second].first; k.isString() && k.asString() == key) return &items[it->second].second;
+        return nullptr;
+    }
     for (auto& [k, v] : items)
         if (k.isString() && k.asString() == key) return &v;
     return nullptr;
+}
+
+void DictObject::clear() {
+    items.clear();
+    resetIndex();
+}
+
+void DictObject::resetIndex() {
+    index_.clear();
+    indexed_ = 0;
+    unindexable_ = false;
+    linearLookups_ = 0;
 }
 
 void DictObject::set(const Value& key, Value value) {
@@ -67,6 +136,7 @@ bool DictObject::erase(const Value& key) {
     for (auto it = items.begin(); it != items.end(); ++it)
         if (valuesEqual(it->first, key)) {
             items.erase(it);
+            resetIndex();  // positions moved: rebuilt at the next lookup
             return true;
         }
     return false;
