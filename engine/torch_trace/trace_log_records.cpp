@@ -65,7 +65,7 @@ TraceLog readTraceLog(std::istream& in) {
             log.warnings.push_back(fmt::format("line {}: the record nests JSON deeper than {} levels", number, kMaxJsonNesting));
             continue;
         }
-        nlohmann::json envelope = end == std::string::npos ? nlohmann::json() : nlohmann::json::parse(json.begin(), json.end(), nullptr, false);
+        nlohmann::json envelope = nlohmann::json::parse(json.begin(), json.end(), nullptr, false);  // none: discarded
         if (!envelope.is_object()) {
             log.warnings.push_back(fmt::format("line {}: not a TORCH_TRACE record", number));
             continue;
