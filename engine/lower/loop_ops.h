@@ -31,6 +31,8 @@ namespace fusescope {
     X(Reduction, "reduction", "")                       \
     /* math: unary */                                   \
     X(Exp, "exp", "fs_exp({0})")                        \
+    /* exp of x <= 0 that a sum holding exp(0) adds up (codegen/common/exp_summands.h) */ \
+    X(ExpSummand, "exp_summand", "fs_exp_summand({0})") \
     X(Exp2, "exp2", "fs_exp2({0})")                     \
     X(Expm1, "expm1", "fs_expm1({0})")                  \
     X(Log, "log", "fs_log({0})")                        \

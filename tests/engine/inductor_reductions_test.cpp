@@ -119,6 +119,40 @@ print(torch.allclose(f(x), torch.softmax(x, dim=-1), rtol=1e-05, atol=1e-06))
     EXPECT_NE(code.find("float m2_mul = m2_exp * m2_reciprocal;"), std::string::npos) << code;
 }
 
+// log_softmax's row sum adds exp(x - max) over the row the max was taken over: that exp is
+// fs_exp_summand (no clamp against overflow; below -87 it gives exp(-87), which adds nothing
+// to a sum holding exp(0) = 1), also where rows hold -inf, NaN, -1e30 or a large maximum.
+// An exp of x - min and softmax's exp, which it also stores, keep fs_exp.
+TEST(InductorReductions, ExpsOfARowMinusItsMaxThatOnlyASumReadsSkipTheirClamps) {
+    SKIP_WITHOUT_CPP_JIT();
+    ScriptRun run = runScript(R"(import torch
+@torch.compile
+def log_softmax(x):
+    return torch.log_softmax(x, dim=1)
+@torch.compile
+def above_min(x):
+    return torch.exp(x - x.amin(dim=1, keepdim=True)).sum(dim=1)
+x = torch.randn(37, 1000) * 30.0
+x[0, 5] = float("-inf")
+x[1, :] = float("-inf")
+x[2, 7] = float("nan")
+x[3, 0:500] = -1e30
+x[4, 0] = 200.0
+print(torch.allclose(log_softmax(x), torch.log_softmax(x, dim=1), rtol=1e-05, atol=1e-05, equal_nan=True))
+print(log_softmax(x)[0, 5], log_softmax(x)[1, 0], log_softmax(x)[2, 0], log_softmax(x)[3, 0])
+y = x[5:] / 30.0
+print(torch.allclose(above_min(y), torch.exp(y - y.amin(dim=1, keepdim=True)).sum(dim=1), rtol=1e-05))
+)");
+    ASSERT_EQ(run.error, "") << run.logs;
+    EXPECT_EQ(run.out, "True\ntensor(-inf) tensor(nan) tensor(nan) tensor(-1.0000e+30)\nTrue\n");
+    auto modules = run.eventsOf<KernelSourceEvent>();
+    ASSERT_EQ(modules.size(), 2u);
+    EXPECT_NE(modules[0].source.find("float m1_exp = fs_exp_summand(m1_sub);"), std::string::npos) << modules[0].source;
+    EXPECT_EQ(countOccurrences(modules[0].source, "fs_exp(m"), 0) << modules[0].source;
+    EXPECT_NE(modules[1].source.find("float m1_exp = fs_exp(m1_sub);"), std::string::npos) << modules[1].source;
+    EXPECT_EQ(modules[1].source.find("fs_exp_summand(m"), std::string::npos) << modules[1].source;
+}
+
 // Rows reduced one by one: while the second member computes from the row in cache, it
 // prefetches the first member's input at the next row, and log_softmax's output (a later
 // member's) at this row for writing, in blocks of 256 elements. Rows shorter than a block

@@ -1,7 +1,8 @@
 #include "codegen/common/kept_values.h"
 
 #include <algorithm>
-#include <map>
+
+#include "codegen/common/same_value.h"
 
 namespace fusescope {
 
@@ -10,6 +11,7 @@ namespace {
 bool isCostly(LoopOpKind kind) {
     switch (kind) {
     case LoopOpKind::Exp:
+    case LoopOpKind::ExpSummand:
     case LoopOpKind::Exp2:
     case LoopOpKind::Expm1:
     case LoopOpKind::Log:
@@ -32,32 +34,6 @@ bool hasCostlyOp(const LoopBody& body, int op) {
     const LoopOp& o = body.ops[static_cast<size_t>(op)];
     return isCostly(o.kind) || std::any_of(o.args.begin(), o.args.end(), [&](int a) { return hasCostlyOp(body, a); });
 }
-
-// Whether op i of `a` and op j of `b` compute the same value: the same ops over the same
-// loads, indices and constants. Both bodies are over the kernel's variables.
-class SameValue {
-public:
-    SameValue(const LoopBody& a, const LoopBody& b) : a_(a), b_(b) {}
-
-    bool operator()(int i, int j) {
-        auto [at, fresh] = memo_.try_emplace({i, j}, false);
-        if (!fresh) return at->second;
-        const LoopOp& x = a_.ops[static_cast<size_t>(i)];
-        const LoopOp& y = b_.ops[static_cast<size_t>(j)];
-        bool same = x.kind == y.kind && x.dtype == y.dtype && x.buffer == y.buffer && x.args.size() == y.args.size() &&
-                    x.kind != LoopOpKind::Reduction && !isStoreOp(x.kind);
-        if (same && x.kind == LoopOpKind::Constant) same = x.value == y.value;
-        if (same && x.kind == LoopOpKind::GetIndex)  // index_expr reads its get_index, an argument
-            same = a_.indices[static_cast<size_t>(x.index)] == b_.indices[static_cast<size_t>(y.index)];
-        for (size_t k = 0; same && k < x.args.size(); ++k) same = (*this)(x.args[k], y.args[k]);
-        return memo_[{i, j}] = same;
-    }
-
-private:
-    const LoopBody& a_;
-    const LoopBody& b_;
-    std::map<std::pair<int, int>, bool> memo_;
-};
 
 // `body` with op `at` replaced by a load of `buffer` at `index`, and the ops only it read
 // dropped.

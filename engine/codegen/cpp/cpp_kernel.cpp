@@ -27,6 +27,7 @@
 
 #include <fmt/format.h>
 
+#include "codegen/common/exp_summands.h"
 #include "codegen/common/kept_values.h"
 #include "codegen/common/loop_statements.h"
 #include "codegen/cpp/cpp_codegen.h"
@@ -132,10 +133,13 @@ public:
                 if (in.placeholder == placeholder) mayAlias_.insert(in.name);
         }
         acrossRows_ = readsAcrossRows(k);
+        std::set<size_t> keptReductions;
         for (KeptValue& v : keptValues(k, mayAlias_)) {
             bodies_[v.reader] = std::move(v.readerBody);
             kept_[v.reduction] = {v.buffer, v.index};
+            keptReductions.insert(v.reduction);
         }
+        markExpSummands(k, bodies_, keptReductions);
         if (k.nodes.size() > 1) {
             std::set<std::string> storedBySecond{storeOpOf(bodies_[1]).buffer};
             if (auto kept = kept_.find(1); kept != kept_.end()) storedBySecond.insert(kept->second.first);

@@ -53,6 +53,17 @@ extern "C" void fs_trace_end(void* span);
 
 #define FS_INLINE static inline __attribute__((always_inline))
 #define FS_MATH(f, S) __builtin_##f##S
+// exp(r) for |r| <= ln(2)/2: Cephes's degree-6 polynomial.
+FS_INLINE float fs_exp_reduced(float r) {
+    float p = 1.9875691500e-4f;
+    p = p * r + 1.3981999507e-3f;
+    p = p * r + 8.3334519073e-3f;
+    p = p * r + 4.1665795894e-2f;
+    p = p * r + 1.6666665459e-1f;
+    p = p * r + 5.0000001201e-1f;
+    p = p * r * r + r + 1.0f;
+    return p;
+}
 // exp of a float, inline so that it vectorises at the loop's width (glibc's 16-lane expf
 // took 0.88 ns per element on one core, this 0.47). exp(x) = 2^n e^r, n = round(x / ln 2):
 // Cody-Waite reduction with ln 2 in two parts, Cephes's degree-6 polynomial, 2^n as two
@@ -65,14 +76,20 @@ FS_INLINE float fs_exp(float x) {
     const float t = c * 1.44269504088896341f + shifter, n = t - shifter;
     const int32_t k = __builtin_bit_cast(int32_t, t) - 0x4B400000, k1 = k >> 1, k2 = k - k1;
     const float r = (c - n * 0.693359375f) - n * -2.12194440e-4f;
-    float p = 1.9875691500e-4f;
-    p = p * r + 1.3981999507e-3f;
-    p = p * r + 8.3334519073e-3f;
-    p = p * r + 4.1665795894e-2f;
-    p = p * r + 1.6666665459e-1f;
-    p = p * r + 5.0000001201e-1f;
-    p = p * r * r + r + 1.0f;
-    return p * __builtin_bit_cast(float, (k1 + 127) << 23) * __builtin_bit_cast(float, (k2 + 127) << 23);
+    return fs_exp_reduced(r) * __builtin_bit_cast(float, (k1 + 127) << 23) * __builtin_bit_cast(float, (k2 + 127) << 23);
+}
+// fs_exp of x <= 0 (or NaN) whose result a sum holding exp(0) = 1 adds up (softmax's and
+// log_softmax's row sums; codegen/common/exp_summands.h): no upper clamp, and 2^n as one
+// factor, so x below -87 (where exp leaves the normal floats) gives exp(-87), 1.6e-38, which
+// adds nothing to such a sum. Equal to fs_exp, bit for bit, on every float in [-87, 0]
+// (checked); log_softmax of 4096x4096 took 4-6% less time with it in a standalone loop.
+FS_INLINE float fs_exp_summand(float x) {
+    const float c = x < -87.0f ? -87.0f : x;
+    const float shifter = 12582912.0f;
+    const float t = c * 1.44269504088896341f + shifter, n = t - shifter;
+    const int32_t k = __builtin_bit_cast(int32_t, t) - 0x4B400000;
+    const float r = (c - n * 0.693359375f) - n * -2.12194440e-4f;
+    return fs_exp_reduced(r) * __builtin_bit_cast(float, (k + 127) << 23);
 }
 // Below -746 exp of a double is exactly 0. Those lanes (a causal mask's -inf) would take
 // the vector libm's slow scalar path, so they compute exp(0) and select 0.
@@ -81,6 +98,7 @@ FS_INLINE double fs_exp(double x) {
     const double e = __builtin_exp(zero ? 0.0 : x);
     return zero ? 0.0 : e;
 }
+FS_INLINE double fs_exp_summand(double x) { return fs_exp(x); }
 // Set when integer division by zero happened; call() returns it and the runtime raises
 // ZeroDivisionError as eager does. (Zero-initialised: no static initialiser runs.)
 static int fs_status;
