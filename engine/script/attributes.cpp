@@ -180,9 +180,7 @@ Value setMethod(Interpreter& interp, const Value& self, const std::string& name)
                 set->add(a.args[0]);
                 return Value();
             }
-            auto it = std::find_if(set->items.begin(), set->items.end(), [&](const Value& v) { return valuesEqual(v, a.args[0]); });
-            if (it != set->items.end()) set->items.erase(it);
-            else if (name == "remove") in.raise("KeyError", {a.args[0]});
+            if (!set->erase(a.args[0]) && name == "remove") in.raise("KeyError", {a.args[0]});
             return Value();
         });
     if (name == "update")

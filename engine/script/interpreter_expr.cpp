@@ -967,7 +967,7 @@ Value Interpreter::setOperation(BinaryOperator op, const SetObject& a, const Set
         for (const Value& v : a.items)
             if (!b.contains(v)) out->items.push_back(v);
         for (const Value& v : b.items)
-            if (!a.contains(v)) out->items.push_back(v);
+            if (!a.contains(v)) out->add(v);  // ints among a's in order
         break;
     default:
         fail("TypeError", std::string("unsupported operand type(s) for ") + binaryOperatorSymbol(op) + ": 'set' and 'set'");

@@ -49,14 +49,14 @@ SourcePtr objectDictSource(const SourcePtr& base) {
 
 namespace {
 
-constexpr size_t kIndexFrom = 32;  // items; below this a linear search is as fast
 const size_t kNoneHash = 0x9e3779b97f4a7c15u;
 
-size_t stringHash(std::string_view s) { return std::hash<std::string_view>()(s); }
+}  // namespace
 
-// The hash of a key whose equality the hash decides (1 == 1.0 == True hash alike), or none.
-std::optional<size_t> indexHash(const Value& key) {
-    if (key.isString()) return stringHash(key.asString());
+size_t KeyIndex::hashOf(std::string_view key) { return std::hash<std::string_view>()(key); }
+
+std::optional<size_t> KeyIndex::hashOf(const Value& key) {
+    if (key.isString()) return hashOf(std::string_view(key.asString()));
     if (key.isBool() || key.isInt()) return std::hash<int64_t>()(key.isBool() ? key.asBool() : key.asInt());
     if (key.isFloat()) {
         double d = key.asFloat();
@@ -67,34 +67,33 @@ std::optional<size_t> indexHash(const Value& key) {
     return std::nullopt;
 }
 
-}  // namespace
-
-bool DictObject::useIndex() {
-    // After an erase the index waits for a few lookups before it is rebuilt (all of it: the
-    // positions moved), so that a loop deleting keys one by one costs what it did before.
+std::optional<KeyIndex::Range> KeyIndex::candidates(std::optional<size_t> hash, size_t size, const KeyAt& keyAt) {
+    if (!hash || size < kFrom) return std::nullopt;
     if (indexed_ == 0 && linearLookups_ < 4) {
         ++linearLookups_;
-        return false;
+        return std::nullopt;
     }
-    return syncIndex();
-}
-
-bool DictObject::syncIndex() {
-    if (indexed_ > items.size()) resetIndex();  // items was replaced by a shorter list
-    for (; indexed_ < items.size() && !unindexable_; ++indexed_) {
-        std::optional<size_t> hash = indexHash(items[indexed_].first);
-        if (hash) index_.emplace(*hash, indexed_);
+    if (indexed_ > size) reset();  // the keys were replaced by fewer
+    for (; indexed_ < size && !unindexable_; ++indexed_) {
+        std::optional<size_t> h = hashOf(keyAt(indexed_));
+        if (h) index_.emplace(*h, indexed_);
         else unindexable_ = true;
     }
-    return !unindexable_;
+    if (unindexable_) return std::nullopt;
+    return index_.equal_range(*hash);
+}
+
+void KeyIndex::reset() {
+    index_.clear();
+    indexed_ = 0;
+    unindexable_ = false;
+    linearLookups_ = 0;
 }
 
 Value* DictObject::find(const Value& key) {
     if (key.isString()) return findString(key.asString());
-    std::optional<size_t> hash = items.size() >= kIndexFrom ? indexHash(key) : std::nullopt;
-    if (hash && useIndex()) {
-        auto [first, last] = index_.equal_range(*hash);
-        for (auto it = first; it != last; ++it)
+    if (auto range = index_.candidates(KeyIndex::hashOf(key), items.size(), [this](size_t i) -> const Value& { return items[i].first; })) {
+        for (auto it = range->first; it != range->second; ++it)
             if (valuesEqual(items[it->second].first, key)) return &items[it->second].second;
         return nullptr;
     }
@@ -104,9 +103,8 @@ Value* DictObject::find(const Value& key) {
 }
 
 Value* DictObject::findString(std::string_view key) {
-    if (items.size() >= kIndexFrom && useIndex()) {
-        auto [first, last] = index_.equal_range(stringHash(key));
-        for (auto it = first; it != last; ++it)
+    if (auto range = index_.candidates(KeyIndex::hashOf(key), items.size(), [this](size_t i) -> const Value& { return items[i].first; })) {
+        for (auto it = range->first; it != range->second; ++it)
             if (const Value& k = items[it->second].first; k.isString() && k.asString() == key) return &items[it->second].second;
         return nullptr;
     }
@@ -117,14 +115,7 @@ Value* DictObject::findString(std::string_view key) {
 
 void DictObject::clear() {
     items.clear();
-    resetIndex();
-}
-
-void DictObject::resetIndex() {
-    index_.clear();
-    indexed_ = 0;
-    unindexable_ = false;
-    linearLookups_ = 0;
+    index_.reset();
 }
 
 void DictObject::set(const Value& key, Value value) {
@@ -136,13 +127,45 @@ bool DictObject::erase(const Value& key) {
     for (auto it = items.begin(); it != items.end(); ++it)
         if (valuesEqual(it->first, key)) {
             items.erase(it);
-            resetIndex();  // positions moved: rebuilt at the next lookup
+            index_.reset();
             return true;
         }
     return false;
 }
 
+namespace {
+
+bool isIntKey(const Value& x) { return x.isInt() || x.isBool(); }
+int64_t intKey(const Value& x) { return x.isBool() ? int64_t{x.asBool()} : x.asInt(); }
+
+}  // namespace
+
+size_t SetObject::sortedInts() const {
+    if (sortedInts_ > items.size()) sortedInts_ = 0, unsorted_ = false;  // items were replaced by fewer
+    for (; sortedInts_ < items.size() && !unsorted_; ++sortedInts_) {
+        const Value& v = items[sortedInts_];
+        unsorted_ = !isIntKey(v) || (sortedInts_ > 0 && intKey(items[sortedInts_ - 1]) >= intKey(v));
+        if (unsorted_) break;
+    }
+    return sortedInts_;
+}
+
 bool SetObject::contains(const Value& v) const {
+    if (sortedInts() == items.size() && items.size() >= KeyIndex::kFrom) {
+        std::optional<int64_t> key;  // the int v equals, if any (1.0 == 1)
+        if (isIntKey(v)) key = intKey(v);
+        else if (v.isFloat() && v.asFloat() == std::trunc(v.asFloat()) && std::abs(v.asFloat()) < 9.2e18) key = static_cast<int64_t>(v.asFloat());
+        else if (v.isFloat() || v.isString() || v.isNone()) return false;
+        if (key) return std::binary_search(items.begin(), items.end(), *key, [](const auto& x, const auto& y) {
+            if constexpr (std::is_same_v<std::decay_t<decltype(x)>, int64_t>) return x < intKey(y);
+            else return intKey(x) < y;
+        });
+    }
+    if (auto range = index_.candidates(KeyIndex::hashOf(v), items.size(), [this](size_t i) -> const Value& { return items[i]; })) {
+        for (auto it = range->first; it != range->second; ++it)
+            if (valuesEqual(items[it->second], v)) return true;
+        return false;
+    }
     for (const Value& item : items)
         if (valuesEqual(item, v)) return true;
     return false;
@@ -151,14 +174,25 @@ bool SetObject::contains(const Value& v) const {
 void SetObject::add(const Value& v) {
     if (contains(v)) return;
     // CPython keeps small ints in ascending order (their hash is their value); so do we.
-    auto isInt = [](const Value& x) { return x.isInt() || x.isBool(); };
-    auto intOf = [](const Value& x) { return x.isBool() ? int64_t{x.asBool()} : x.asInt(); };
-    if (isInt(v) && std::all_of(items.begin(), items.end(), isInt)) {
-        auto at = std::find_if(items.begin(), items.end(), [&](const Value& x) { return intOf(x) > intOf(v); });
-        items.insert(at, v.unsourced());
-        return;
+    if (isIntKey(v) && sortedInts() == items.size()) {
+        auto at = std::upper_bound(items.begin(), items.end(), intKey(v), [](int64_t k, const Value& x) { return k < intKey(x); });
+        if (at != items.end()) {
+            items.insert(at, v.unsourced());
+            index_.reset();  // positions moved (sortedInts_ stays: still sorted)
+            ++sortedInts_;
+            return;
+        }
     }
     items.push_back(v.unsourced());
+}
+
+bool SetObject::erase(const Value& v) {
+    auto it = std::find_if(items.begin(), items.end(), [&](const Value& x) { return valuesEqual(x, v); });
+    if (it == items.end()) return false;
+    items.erase(it);
+    index_.reset();
+    sortedInts_ = 0, unsorted_ = false;
+    return true;
 }
 
 namespace {

@@ -145,9 +145,38 @@ struct TupleObject : Object {
 struct SizeObject : TupleObject {
     std::string typeName() const override { return "Size"; }
 };
+// Where each key of a list that grows at its end is, by hash, once the list is long enough
+// for a linear search to cost: a dict literal or loop of 40,000 keys took 4 s. Only while
+// every key is a number, a string or None, whose equality (valuesEqual) is decided by the
+// value the hash reads; other keys (tuples, instances with __eq__) keep the linear search.
+class KeyIndex {
+public:
+    using KeyAt = std::function<const Value&(size_t)>;
+    using Positions = std::unordered_multimap<size_t, size_t>;
+    using Range = std::pair<Positions::const_iterator, Positions::const_iterator>;
+    static constexpr size_t kFrom = 32;  // keys; below this a linear search is as fast
+    // The hash a key is indexed by (1 == 1.0 == True hash alike), or none: its equality is
+    // not decided by it.
+    static std::optional<size_t> hashOf(const Value& key);
+    static size_t hashOf(std::string_view key);
+    // The positions among the first `size` keys (`keyAt`) with hash `hash`, or none: search
+    // linearly this time.
+    std::optional<Range> candidates(std::optional<size_t> hash, size_t size, const KeyAt& keyAt);
+    // After a removal the positions moved: the index is rebuilt at a later lookup, all of
+    // it, after a few linear ones, so that a loop deleting keys one by one costs what it
+    // did before.
+    void reset();
+
+private:
+    Positions index_;
+    size_t indexed_ = 0;  // keys [0, indexed_) are in index_
+    bool unindexable_ = false;
+    int linearLookups_ = 0;  // since the index was last reset
+};
+
 struct DictObject : Object {
     // Insertion order. Append to it directly; remove through erase and clear (the key index
-    // below follows appends, and is rebuilt after a removal).
+    // follows appends, and is rebuilt after a removal).
     std::vector<std::pair<Value, Value>> items;
     std::string typeName() const override { return "dict"; }
     Value* find(const Value& key);
@@ -157,17 +186,7 @@ struct DictObject : Object {
     void clear();
 
 private:
-    // Where each key is, by hash, once the dict is big enough for a linear search to cost:
-    // a dict literal or loop of 40,000 keys took 4 s. Only while every key is a number, a
-    // string or None, whose equality (valuesEqual) is decided by the value the hash reads;
-    // other keys (tuples, instances with __eq__) keep the linear search.
-    bool useIndex();   // false: search linearly this time
-    bool syncIndex();  // false: some key is not indexable
-    void resetIndex();
-    std::unordered_multimap<size_t, size_t> index_;
-    size_t indexed_ = 0;  // items[0, indexed_) are in index_
-    bool unindexable_ = false;
-    int linearLookups_ = 0;  // since the index was last reset
+    KeyIndex index_;
 };
 // collections.OrderedDict: a dict that prints as CPython 3.11 prints one.
 struct OrderedDictObject : DictObject {
@@ -176,10 +195,20 @@ struct OrderedDictObject : DictObject {
 // A set. Ints are kept in ascending order, as CPython iterates small ints; other elements in
 // insertion order (CPython's order for strings changes from run to run anyway).
 struct SetObject : Object {
-    ValueList items;
+    ValueList items;  // add and remove through add and erase (the lookups below follow)
     std::string typeName() const override { return "set"; }
     bool contains(const Value& v) const;
     void add(const Value& v);
+    bool erase(const Value& v);
+
+private:
+    // How many leading items are ints (or bools) in ascending order: a set of ints only is
+    // searched by bisection, others through the key index (a loop adding 20,000 ints or
+    // strings took 4 s when every add searched linearly).
+    size_t sortedInts() const;
+    mutable size_t sortedInts_ = 0;
+    mutable bool unsorted_ = false;
+    mutable KeyIndex index_;
 };
 // What iter() returns: the remaining items of a sequence, consumed by next().
 struct IteratorObject : Object {

@@ -99,6 +99,40 @@ print(len(d), d[49], 50 in d)
                                 "50 49 False\n");
 }
 
+// Sets past 32 elements find them by bisection (ints only, kept in ascending order) or a
+// hash index (a loop adding 20,000 ints or strings took 4 s): the same answers and order
+// as Python for ints added in any order, equal floats and bools, removals, other types
+// mixed in, symmetric differences, and elements the index does not cover (tuples).
+// Expected output: CPython 3.11's.
+TEST(Interpreter, BigSetsFindTheElementsPythonFinds) {
+    const std::string script = R"(s = set()
+for i in [5, 3, 9, 1, 7] * 10 + list(range(40, 0, -1)):
+    s.add(i)
+print(s)
+print(len(s), 3 in s, 3.0 in s, 3.5 in s, "3" in s, True in s, None in s, 0 in s)
+s.discard(3)
+s.remove(40)
+print(len(s), 3 in s, 40 in s, 39 in s)
+print({1, 2} ^ {5, 0, 3})
+u = {str(i) for i in range(50)}
+u.add(None)
+u.add(2.5)
+print(len(u), "49" in u, None in u, 2.5 in u, "x" in u, 2 in u)
+u.remove("0")
+print(len(u), "0" in u, "1" in u)
+u.add((1, 2))
+print((1, 2) in u, (1, 2.0) in u, (2, 1) in u, len(u))
+)";
+    EXPECT_EQ(outputOf(script), "{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, "
+                                "27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40}\n"
+                                "40 True True False False True False False\n"
+                                "38 False False True\n"
+                                "{0, 1, 2, 3, 5}\n"
+                                "52 True True True False False\n"
+                                "51 False True\n"
+                                "True True False 52\n");
+}
+
 TEST(Interpreter, ListSortIsInPlaceWithKeyAndReverseAndTimeClocksAdvance) {
     EXPECT_EQ(outputOf(R"(import time
 xs = [3, 1, 2]
