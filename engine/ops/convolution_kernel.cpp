@@ -80,8 +80,14 @@ public:
                                                         any(weights_.plain), bias_, any(dst_.plain), strides, dilates, padLeft, padRight)
                             : convolution_forward::desc(prop_kind::forward_inference, algorithm::convolution_direct, any(src_.plain),
                                                         any(weights_.plain), any(dst_.plain), strides, dilates, padLeft, padRight);
-        pd_ = convolution_forward::primitive_desc(desc, engine_());
+        // Its scratch memory is this object's: in oneDNN's default (library) mode it is the
+        // creating thread's, freed when that thread ends, and each script runs on a thread of
+        // its own, so the same convolution in a later script wrote into freed memory.
+        primitive_attr attributes;
+        attributes.set_scratchpad_mode(scratchpad_mode::user);
+        pd_ = convolution_forward::primitive_desc(desc, attributes, engine_());
         convolution_ = convolution_forward(pd_);
+        scratchpad_ = memory(pd_.scratchpad_desc(), engine_());
         src_.prepare(pd_.src_desc(), false);
         weights_.prepare(pd_.weights_desc(), false);
         dst_.prepare(pd_.dst_desc(), true);
@@ -95,6 +101,7 @@ public:
                                              {DNNL_ARG_WEIGHTS, weights_.in(queue, w)},
                                              {DNNL_ARG_DST, dst_.out(y)}};
         if (bias) args.emplace(DNNL_ARG_BIAS, memory(bias_, engine_(), const_cast<float*>(bias)));
+        args.emplace(DNNL_ARG_SCRATCHPAD, scratchpad_);
         convolution_.execute(queue, args);
         dst_.finish(queue);
         queue.wait();
@@ -140,6 +147,7 @@ private:
     dnnl::memory::desc bias_;
     dnnl::convolution_forward::primitive_desc pd_;
     dnnl::convolution_forward convolution_;
+    dnnl::memory scratchpad_;
     std::mutex mutex_;
 };
 
@@ -244,12 +252,18 @@ void convolutionForward(DType dtype, const WindowShape& shape, int64_t outChanne
         return;
     }
 #ifdef FUSESCOPE_HAVE_DNNL
-    convolutionOneDnn(shape, outChannels, groups, static_cast<const float*>(x), static_cast<const float*>(w),
-                      static_cast<const float*>(bias), static_cast<float*>(y), layouts);
-#else
+    try {
+        convolutionOneDnn(shape, outChannels, groups, static_cast<const float*>(x), static_cast<const float*>(w),
+                          static_cast<const float*>(bias), static_cast<float*>(y), layouts);
+        return;
+    } catch (const dnnl::error& e) {
+        // oneDNN refuses some geometries PyTorch accepts (a dilated window past the padded
+        // input, found by fuzzing): the plain loops compute those.
+        if (layouts.inputChannelsLast || layouts.outputChannelsLast) throw Error(std::string("oneDNN cannot run this convolution: ") + e.what());
+    }
+#endif
     convolutionLoops(shape, outChannels, groups, static_cast<const float*>(x), static_cast<const float*>(w),
                      static_cast<const float*>(bias), static_cast<float*>(y));
-#endif
 }
 
 void maxPoolForward(DType dtype, const WindowShape& shape, const void* x, void* y) {
