@@ -67,8 +67,16 @@ std::optional<size_t> KeyIndex::hashOf(const Value& key) {
     return std::nullopt;
 }
 
-std::optional<KeyIndex::Range> KeyIndex::candidates(std::optional<size_t> hash, size_t size, const KeyAt& keyAt) {
-    if (!hash || size < kFrom) return std::nullopt;
+std::optional<KeyIndex::Range> KeyIndex::candidates(const Value& key, size_t size, const KeyAt& keyAt) {
+    return size < kFrom ? std::nullopt : candidatesFor(hashOf(key), size, keyAt);  // small: no hash to compute
+}
+
+std::optional<KeyIndex::Range> KeyIndex::candidates(std::string_view key, size_t size, const KeyAt& keyAt) {
+    return size < kFrom ? std::nullopt : candidatesFor(hashOf(key), size, keyAt);
+}
+
+std::optional<KeyIndex::Range> KeyIndex::candidatesFor(std::optional<size_t> hash, size_t size, const KeyAt& keyAt) {
+    if (!hash) return std::nullopt;
     if (indexed_ == 0 && linearLookups_ < 4) {
         ++linearLookups_;
         return std::nullopt;
@@ -92,7 +100,7 @@ void KeyIndex::reset() {
 
 Value* DictObject::find(const Value& key) {
     if (key.isString()) return findString(key.asString());
-    if (auto range = index_.candidates(KeyIndex::hashOf(key), items.size(), [this](size_t i) -> const Value& { return items[i].first; })) {
+    if (auto range = index_.candidates(key, items.size(), [this](size_t i) -> const Value& { return items[i].first; })) {
         for (auto it = range->first; it != range->second; ++it)
             if (valuesEqual(items[it->second].first, key)) return &items[it->second].second;
         return nullptr;
@@ -103,7 +111,7 @@ Value* DictObject::find(const Value& key) {
 }
 
 Value* DictObject::findString(std::string_view key) {
-    if (auto range = index_.candidates(KeyIndex::hashOf(key), items.size(), [this](size_t i) -> const Value& { return items[i].first; })) {
+    if (auto range = index_.candidates(key, items.size(), [this](size_t i) -> const Value& { return items[i].first; })) {
         for (auto it = range->first; it != range->second; ++it)
             if (const Value& k = items[it->second].first; k.isString() && k.asString() == key) return &items[it->second].second;
         return nullptr;
@@ -161,7 +169,7 @@ bool SetObject::contains(const Value& v) const {
             else return intKey(x) < y;
         });
     }
-    if (auto range = index_.candidates(KeyIndex::hashOf(v), items.size(), [this](size_t i) -> const Value& { return items[i]; })) {
+    if (auto range = index_.candidates(v, items.size(), [this](size_t i) -> const Value& { return items[i]; })) {
         for (auto it = range->first; it != range->second; ++it)
             if (valuesEqual(items[it->second], v)) return true;
         return false;

@@ -159,15 +159,17 @@ public:
     // not decided by it.
     static std::optional<size_t> hashOf(const Value& key);
     static size_t hashOf(std::string_view key);
-    // The positions among the first `size` keys (`keyAt`) with hash `hash`, or none: search
-    // linearly this time.
-    std::optional<Range> candidates(std::optional<size_t> hash, size_t size, const KeyAt& keyAt);
+    // The positions among the first `size` keys (`keyAt`) with the hash of `key`, or none:
+    // search linearly this time.
+    std::optional<Range> candidates(const Value& key, size_t size, const KeyAt& keyAt);
+    std::optional<Range> candidates(std::string_view key, size_t size, const KeyAt& keyAt);
     // After a removal the positions moved: the index is rebuilt at a later lookup, all of
     // it, after a few linear ones, so that a loop deleting keys one by one costs what it
     // did before.
     void reset();
 
 private:
+    std::optional<Range> candidatesFor(std::optional<size_t> hash, size_t size, const KeyAt& keyAt);
     Positions index_;
     size_t indexed_ = 0;  // keys [0, indexed_) are in index_
     bool unindexable_ = false;
