@@ -80,12 +80,7 @@ public:
                                                         any(weights_.plain), bias_, any(dst_.plain), strides, dilates, padLeft, padRight)
                             : convolution_forward::desc(prop_kind::forward_inference, algorithm::convolution_direct, any(src_.plain),
                                                         any(weights_.plain), any(dst_.plain), strides, dilates, padLeft, padRight);
-        // Its scratch memory is this object's: in oneDNN's default (library) mode it is the
-        // creating thread's, freed when that thread ends, and each script runs on a thread of
-        // its own, so the same convolution in a later script wrote into freed memory.
-        primitive_attr attributes;
-        attributes.set_scratchpad_mode(scratchpad_mode::user);
-        pd_ = convolution_forward::primitive_desc(desc, attributes, engine_());
+        pd_ = convolution_forward::primitive_desc(desc, ownScratchpad(), engine_());
         convolution_ = convolution_forward(pd_);
         scratchpad_ = memory(pd_.scratchpad_desc(), engine_());
         src_.prepare(pd_.src_desc(), false);
@@ -113,24 +108,38 @@ private:
         return cpu;
     }
 
+    // Attributes giving a primitive scratch memory of its caller's: in oneDNN's default
+    // (library) mode it is the creating thread's, freed when that thread ends, and each
+    // script runs on a thread of its own, so the same convolution in a later script wrote
+    // into freed memory.
+    static dnnl::primitive_attr ownScratchpad() {
+        dnnl::primitive_attr attributes;
+        attributes.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+        return attributes;
+    }
+
     // A plain (PyTorch-layout) operand and, when the primitive wants another layout, its
-    // blocked copy with the reorder between them, both made once and kept between calls.
+    // blocked copy with the reorder between them (and the reorder's scratch memory), made
+    // once and kept between calls.
     struct Operand {
         dnnl::memory::desc plain;
-        dnnl::memory plainMemory, blocked;
+        dnnl::memory plainMemory, blocked, scratchpad;
         dnnl::reorder reorder;
 
         void prepare(const dnnl::memory::desc& wanted, bool isResult) {
             plainMemory = dnnl::memory(plain, engine_(), DNNL_MEMORY_NONE);
             if (wanted == plain) return;
             blocked = dnnl::memory(wanted, engine_());
-            reorder = isResult ? dnnl::reorder(blocked, plainMemory) : dnnl::reorder(plainMemory, blocked);
+            auto pd = isResult ? dnnl::reorder::primitive_desc(blocked, plainMemory, ownScratchpad())
+                               : dnnl::reorder::primitive_desc(plainMemory, blocked, ownScratchpad());
+            reorder = dnnl::reorder(pd);
+            scratchpad = dnnl::memory(pd.scratchpad_desc(), engine_());
         }
         // An input: the plain data reordered into the blocked copy, or the plain data itself.
         dnnl::memory in(dnnl::stream& queue, const float* data) {
             plainMemory.set_data_handle(const_cast<float*>(data));
             if (!blocked) return plainMemory;
-            reorder.execute(queue, plainMemory, blocked);
+            runReorder(queue, plainMemory, blocked);
             return blocked;
         }
         // The result: where the primitive writes it; finish() reorders it into `data`.
@@ -139,7 +148,10 @@ private:
             return blocked ? blocked : plainMemory;
         }
         void finish(dnnl::stream& queue) {
-            if (blocked) reorder.execute(queue, blocked, plainMemory);
+            if (blocked) runReorder(queue, blocked, plainMemory);
+        }
+        void runReorder(dnnl::stream& queue, dnnl::memory& from, dnnl::memory& to) {
+            reorder.execute(queue, {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}, {DNNL_ARG_SCRATCHPAD, scratchpad}});
         }
     };
 

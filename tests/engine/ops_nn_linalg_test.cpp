@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <thread>
 
 #include "core/error.h"
 #include "ops/convolution_kernel.h"
@@ -51,6 +52,40 @@ TEST(Nn, ConvolutionPrimitivesAreRemadeAfterRelease) {
         EXPECT_EQ(first.readDouble(i), again.readDouble(i)) << i;
         EXPECT_NEAR(first.readDouble(i), exact.readDouble(i), 1e-4) << i;
     }
+}
+
+// A convolution's scratch memory is its own, not the thread's that made it: each script
+// runs on a thread of its own, and oneDNN's default (per-thread) scratch memory was freed
+// when the first script's thread ended, so the same convolution in a later script wrote
+// into freed memory (a segfault the script fuzzer found).
+TEST(Nn, AConvolutionMadeOnAThreadThatEndedRunsOnAnother) {
+    std::vector<double> xs, ws;
+    for (int i = 0; i < 2 * 3 * 9 * 9; ++i) xs.push_back(std::sin(0.05 * i));
+    for (int i = 0; i < 4 * 3 * 3 * 3; ++i) ws.push_back(std::cos(0.3 * i));
+    Tensor x = floats(xs, {2, 3, 9, 9}), w = floats(ws, {4, 3, 3, 3}), b = floats({0.1, -0.2, 0.3, 0.0}, {4});
+    auto convolve = [&](const Tensor& input, const Tensor& weight, const Tensor& bias) {
+        return T("conv2d", {input, weight, bias}, {{"padding", IValue(2)}, {"dilation", IValue(2)}});
+    };
+    releaseConvolutionPrimitives();
+    Tensor first, second;
+    std::thread([&] { first = convolve(x, w, b); }).join();
+    std::thread([&] { second = convolve(x, w, b); }).join();
+    Tensor exact = convolve(T("double", {x}), T("double", {w}), T("double", {b}));
+    ASSERT_EQ(second.numel(), 2 * 4 * 9 * 9);
+    for (int64_t i = 0; i < second.numel(); ++i) {
+        EXPECT_EQ(first.readDouble(i), second.readDouble(i)) << i;
+        EXPECT_NEAR(second.readDouble(i), exact.readDouble(i), 1e-4) << i;
+    }
+}
+
+// A geometry oneDNN refuses (a kernel of height 0) runs in the plain loops: each output is
+// the empty window's sum, 0, instead of oneDNN's exception ending the process.
+TEST(Nn, AConvolutionOneDnnRefusesRunsInThePlainLoops) {
+    std::vector<double> xs;
+    for (int i = 0; i < 2 * 6 * 9 * 7; ++i) xs.push_back(std::sin(0.1 * i));
+    Tensor y = T("conv2d", {floats(xs, {2, 6, 9, 7}), floats({}, {5, 6, 0, 1})}, {{"stride", IValue(3)}});
+    EXPECT_EQ(y.sizes(), (Shape{2, 5, 4, 3}));
+    for (int64_t i = 0; i < y.numel(); ++i) EXPECT_EQ(y.readDouble(i), 0.0) << i;
 }
 
 TEST(Linalg, MatmulCases) {
