@@ -3,6 +3,8 @@
 #include <cstring>
 #include <typeinfo>
 
+#include "script/set_object.h"
+
 namespace fusescope {
 
 namespace {
@@ -25,9 +27,13 @@ bool sameScalar(const Value& a, const Value& b) {
     return a.isNone();
 }
 
-const ValueList* setItems(const Value& v) {
+// A sequence's items, or a set's elements (in its iteration order) copied into `storage`.
+const ValueList* elementsOf(const Value& v, ValueList& storage) {
+    if (const ValueList* items = sequenceItems(v)) return items;
     auto* set = v.as<SetObject>();
-    return set ? &set->items : nullptr;
+    if (!set) return nullptr;
+    storage = set->items();
+    return &storage;
 }
 
 }  // namespace
@@ -64,8 +70,8 @@ bool ValueSnapshot::build(const Value& value, bool sameObjects, int depth, Value
         return true;
     }
     if (value.as<IteratorObject>()) return false;  // its position changes as it is read
-    const ValueList* items = sequenceItems(value);
-    if (!items) items = setItems(value);
+    ValueList setElements;
+    const ValueList* items = elementsOf(value, setElements);
     auto* dict = value.as<DictObject>();
     if (!items && !dict) {
         out.kind_ = Kind::Object;
@@ -108,7 +114,8 @@ bool ValueSnapshot::matches(const Value& value) const {
             if (!items_[2 * i].matches(entries[i].first) || !items_[2 * i + 1].matches(entries[i].second)) return false;
         return true;
     }
-    const ValueList& items = kind_ == Kind::Set ? *setItems(value) : *sequenceItems(value);
+    ValueList setElements;
+    const ValueList& items = *elementsOf(value, setElements);
     if (items.size() != items_.size()) return false;
     for (size_t i = 0; i < items.size(); ++i)
         if (!items_[i].matches(items[i])) return false;

@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "script/interpreter.h"
+#include "script/set_operations.h"
 #include "script/torch_names.h"
 
 namespace fusescope {
@@ -170,44 +171,76 @@ Value dictMethod(Interpreter& interp, const Value& self, const std::string& name
     interp.fail("AttributeError", "'dict' object has no attribute '" + name + "'");
 }
 
+// The set methods; their semantics (and the order results iterate in) are set_operations.h's.
 Value setMethod(Interpreter& interp, const Value& self, const std::string& name) {
     auto* set = self.as<SetObject>();
     auto bind = [&](auto fn) { return boundMethod("set." + name, self, fn); };
+    auto result = [](const std::shared_ptr<SetObject>& s) { return Value(ObjectPtr(s)); };
     if (name == "add" || name == "discard" || name == "remove")
         return bind([set, name](Interpreter& in, const Value&, CallArgs& a) {
             expectArgs(in, a, 1, 1, name);
-            if (name == "add") {
-                set->add(a.args[0]);
-                return Value();
+            if (name == "add") setAdd(in, *set, a.args[0]);
+            else if (!setDiscard(in, *set, a.args[0]) && name == "remove") in.raise("KeyError", {a.args[0]});
+            return Value();
+        });
+    if (name == "pop")
+        return bind([set](Interpreter& in, const Value&, CallArgs& a) {
+            expectArgs(in, a, 0, 0, "pop");
+            std::optional<Value> element = set->pop();
+            if (!element) in.raise("KeyError", {Value("pop from an empty set")});
+            return *element;
+        });
+    if (name == "clear" || name == "copy")
+        return bind([set, name, result](Interpreter& in, const Value&, CallArgs& a) {
+            expectArgs(in, a, 0, 0, name);
+            if (name == "copy") return result(copySet(*set));
+            set->clear();
+            return Value();
+        });
+    if (name == "update" || name == "difference_update")
+        return bind([set, name](Interpreter& in, const Value&, CallArgs& a) {
+            for (const Value& other : a.args) {
+                if (name == "update") setUpdate(in, *set, other);
+                else setDifferenceUpdate(in, *set, other);
             }
-            if (!set->erase(a.args[0]) && name == "remove") in.raise("KeyError", {a.args[0]});
             return Value();
         });
-    if (name == "update")
-        return bind([set](Interpreter& in, const Value&, CallArgs& a) {
+    if (name == "union")
+        return bind([set, result](Interpreter& in, const Value& self, CallArgs& a) {
+            auto out = copySet(*set);
             for (const Value& other : a.args)
-                for (const Value& v : in.iterate(other)) set->add(v);
+                if (!(other.isObject() && other.asObject() == self.asObject())) setUpdate(in, *out, other);
+            return result(out);
+        });
+    if (name == "intersection" || name == "difference" || name == "intersection_update")
+        return bind([set, name, result](Interpreter& in, const Value&, CallArgs& a) {
+            std::shared_ptr<SetObject> out;
+            for (const Value& other : a.args) {
+                const SetObject& from = out ? *out : *set;
+                out = name == "difference" ? setDifference(in, from, other) : setIntersection(in, from, other);
+            }
+            if (!out) out = copySet(*set);
+            if (name != "intersection_update") return result(out);
+            set->takeTable(std::move(*out));
             return Value();
         });
-    static const std::map<std::string, BinaryOperator> operations = {
-        {"union", BinaryOperator::BitOr}, {"intersection", BinaryOperator::BitAnd},
-        {"difference", BinaryOperator::Sub}, {"symmetric_difference", BinaryOperator::BitXor}};
-    if (auto op = operations.find(name); op != operations.end())
-        return bind([op = op->second](Interpreter& in, const Value& self, CallArgs& a) {
-            expectArgs(in, a, 1, 1, "set operation");
-            SetObject other;
-            for (const Value& v : in.iterate(a.args[0])) other.add(v);
-            return in.setOperation(op, *self.as<SetObject>(), other);
+    if (name == "symmetric_difference" || name == "symmetric_difference_update")
+        return bind([set, name, result](Interpreter& in, const Value&, CallArgs& a) {
+            expectArgs(in, a, 1, 1, name);
+            if (name == "symmetric_difference") return result(setSymmetricDifference(in, *set, a.args[0]));
+            setSymmetricDifferenceUpdate(in, *set, a.args[0]);
+            return Value();
         });
-    if (name == "issubset")
-        return bind([set](Interpreter& in, const Value&, CallArgs& a) {
-            expectArgs(in, a, 1, 1, "issubset");
-            SetObject other;
-            for (const Value& v : in.iterate(a.args[0])) other.add(v);
-            return Value(std::all_of(set->items.begin(), set->items.end(), [&](const Value& v) { return other.contains(v); }));
+    if (name == "issubset" || name == "issuperset" || name == "isdisjoint")
+        return bind([set, name](Interpreter& in, const Value&, CallArgs& a) {
+            expectArgs(in, a, 1, 1, name);
+            auto common = setIntersection(in, *set, a.args[0]);
+            if (name == "isdisjoint") return Value(common->size() == 0);
+            if (name == "issubset") return Value(common->size() == set->size());
+            for (const Value& v : in.iterate(a.args[0]))
+                if (!setContains(in, *set, v)) return Value(false);
+            return Value(true);
         });
-    if (name == "copy")
-        return bind([set](Interpreter&, const Value&, CallArgs&) { return Value(ObjectPtr(std::make_shared<SetObject>(*set))); });
     interp.fail("AttributeError", "'set' object has no attribute '" + name + "'");
 }
 

@@ -46,6 +46,8 @@ ClassPtr Interpreter::makeClass(const std::string& name, const std::string& qual
     cls->mro = c3Linearization(*cls);
     if (!cls->dict->findString("__module__")) cls->dict->set(Value("__module__"), Value(cls->module));
     if (!cls->dict->findString("__qualname__")) cls->dict->set(Value("__qualname__"), Value(qualname));
+    // As in Python: a class that defines equality but no hash makes its instances unhashable.
+    if (cls->dict->findString("__eq__") && !cls->dict->findString("__hash__")) cls->dict->set(Value("__hash__"), Value());
     objectDicts_.push_back(cls->dict);
     return cls;
 }

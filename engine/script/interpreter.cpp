@@ -12,6 +12,7 @@
 #include "core/grad_mode.h"
 #include "script/parser.h"
 #include "script/script_library.h"
+#include "script/set_operations.h"
 
 namespace fusescope {
 
@@ -691,6 +692,10 @@ void Interpreter::augAssign(const AugAssign& stmt) {
     } else if (auto* list = current.as<ListObject>(); list && stmt.op == BinaryOperator::Add) {
         if (tracer_) tracer_->onObjectTouch(current);
         for (const Value& v : iterate(operand)) list->items.push_back(v.unsourced());
+        result = current;
+    } else if (auto* set = current.as<SetObject>(); set && operand.as<SetObject>()) {
+        if (tracer_) tracer_->onObjectTouch(current);
+        setBinaryInPlace(*this, stmt.op, *set, *operand.as<SetObject>());  // a |= b updates a
         result = current;
     } else {
         result = evalBinary(stmt.op, current, operand, site);

@@ -16,6 +16,7 @@
 #include "ops/op_call.h"
 #include "observe/event.h"
 #include "script/ast.h"
+#include "script/set_object.h"
 #include "script/object_model.h"
 #include "script/trace_hooks.h"
 #include "script/value.h"
@@ -148,8 +149,7 @@ public:
     // object.__setattr__ / object.__delattr__: the instance's dict, through properties.
     void genericSetAttribute(const Value& object, const std::string& name, const Value& value);
     void genericDeleteAttribute(const Value& object, const std::string& name);
-    Value makeSuper(const CallArgs& args);
-    Value setOperation(BinaryOperator op, const SetObject& a, const SetObject& b);  // a | b, a & b, a - b, a ^ b  // super() / super(cls, obj) in the running function
+    Value makeSuper(const CallArgs& args);  // super() / super(cls, obj) in the running function
     bool hasAttribute(const Value& object, const std::string& name);  // getattr without AttributeError
 
     // The object model (classes.cpp).
@@ -235,6 +235,8 @@ private:
     Value indexTensor(const Value& tensor, const Value& index);
     // Before each statement and comprehension item: the cancel and the step budget.
     void step(const SourceLocation& where);
+    // {a, b, *c}: as CPython builds it (set_operations.h: the order it iterates in).
+    Value evalSetDisplay(const fusescope::Set& display);
     Value evalComprehension(const Expr& elt, const std::vector<Comprehension>& generators, const Expr* dictValue,
                             bool isDict);
     Value evalJoinedStr(const JoinedStr& expr);

@@ -11,6 +11,7 @@
 
 #include "dispatch/dispatcher.h"
 #include "script/interpreter.h"
+#include "script/set_operations.h"
 
 namespace fusescope {
 
@@ -244,7 +245,7 @@ ValueList Interpreter::iterate(const Value& iterable) {
         for (const auto& kv : dict->items) out.push_back(kv.first);
         return out;
     }
-    if (auto* set = iterable.as<SetObject>()) return set->items;
+    if (auto* set = iterable.as<SetObject>()) return set->items();
     if (auto* it = iterable.as<IteratorObject>()) {
         ValueList rest(it->items.begin() + static_cast<std::ptrdiff_t>(it->next), it->items.end());
         it->next = it->items.size();
@@ -294,7 +295,7 @@ int64_t Interpreter::length(const Value& value) {
         if (tracer_ && value.source) tracer_->onLengthUse(value);
         return static_cast<int64_t>(dict->items.size());
     }
-    if (auto* set = value.as<SetObject>()) return static_cast<int64_t>(set->items.size());
+    if (auto* set = value.as<SetObject>()) return static_cast<int64_t>(set->size());
     if (auto* range = value.as<RangeObject>()) return range->length();
     if (auto n = callSpecial(value, "__len__", {})) {
         if (!n->isInt() && !n->isBool()) fail("TypeError", "'" + pythonTypeName(*n) + "' object cannot be interpreted as an integer");
@@ -398,12 +399,10 @@ Value Interpreter::eval(const Expr& expr) {
         fn->globals = globals_;
         return Value(ObjectPtr(fn));
     }
+    case ExprKind::Set: return evalSetDisplay(expr.as<fusescope::Set>());
     case ExprKind::Tuple:
-    case ExprKind::List:
-    case ExprKind::Set: {
-        const auto& elts = expr.kind == ExprKind::Tuple ? expr.as<Tuple>().elts
-                           : expr.kind == ExprKind::List ? expr.as<List>().elts
-                                                         : expr.as<fusescope::Set>().elts;
+    case ExprKind::List: {
+        const auto& elts = expr.kind == ExprKind::Tuple ? expr.as<Tuple>().elts : expr.as<List>().elts;
         ValueList items;
         for (const auto& e : elts) {
             if (e->kind == ExprKind::Starred) {
@@ -411,11 +410,6 @@ Value Interpreter::eval(const Expr& expr) {
             } else {
                 items.push_back(eval(*e));
             }
-        }
-        if (expr.kind == ExprKind::Set) {
-            auto set = std::make_shared<SetObject>();
-            for (const Value& v : items) set->add(v);
-            return Value(ObjectPtr(set));
         }
         return expr.kind == ExprKind::Tuple ? makeTuple(std::move(items)) : makeList(std::move(items));
     }
@@ -458,7 +452,7 @@ Value Interpreter::eval(const Expr& expr) {
         const auto& c = expr.as<SetComp>();
         auto set = std::make_shared<SetObject>();
         Value items = evalComprehension(*c.elt, c.generators, nullptr, false);
-        for (const Value& v : *sequenceItems(items)) set->add(v);
+        for (const Value& v : *sequenceItems(items)) setAdd(*this, *set, v);
         return Value(ObjectPtr(set));
     }
     case ExprKind::Starred: fail("SyntaxError", "can't use starred expression here");
@@ -484,6 +478,23 @@ Value Interpreter::evalJoinedStr(const JoinedStr& expr) {
         out += formatWithSpec(value, spec);
     }
     return Value(out);
+}
+
+Value Interpreter::evalSetDisplay(const fusescope::Set& display) {
+    const auto& elts = display.elts;
+    const bool starred = std::any_of(elts.begin(), elts.end(), [](const ExprPtr& e) { return e->kind == ExprKind::Starred; });
+    if (!starred) {
+        ValueList items;
+        for (const auto& e : elts) items.push_back(eval(*e));
+        const bool folded = elts.size() > 2 && std::all_of(elts.begin(), elts.end(), [](const ExprPtr& e) { return foldsToConstant(*e); });
+        return Value(ObjectPtr(setDisplay(*this, items, folded)));
+    }
+    auto set = std::make_shared<SetObject>();
+    for (const auto& e : elts) {
+        if (e->kind == ExprKind::Starred) setUpdate(*this, *set, eval(*e->as<Starred>().value));
+        else setAdd(*this, *set, eval(*e));
+    }
+    return Value(ObjectPtr(set));
 }
 
 Value Interpreter::evalComprehension(const Expr& elt, const std::vector<Comprehension>& generators,
@@ -574,7 +585,7 @@ Value Interpreter::evalCall(const Call& call) {
 Value Interpreter::evalBinary(BinaryOperator op, const Value& left, const Value& right, const CallSite& site) {
     site_ = site;
     if (auto result = binaryDunder(op, left, right)) return *result;
-    if (left.as<SetObject>() && right.as<SetObject>()) return setOperation(op, *left.as<SetObject>(), *right.as<SetObject>());
+    if (left.as<SetObject>() && right.as<SetObject>()) return Value(ObjectPtr(setBinary(*this, op, *left.as<SetObject>(), *right.as<SetObject>())));
     if (left.isTensor() || right.isTensor()) {
         const char* name = tensorOpFor(op);
         if (!name) fail("TypeError", std::string("unsupported operand type(s) for ") + binaryOperatorSymbol(op) +
@@ -715,6 +726,8 @@ Value Interpreter::evalCompare(CompareOperator op, const Value& left, const Valu
             // Guarded where the script asks; the script library's own lookups (nn.Module's
             // attribute routing) are guarded by what they find, as Dynamo treats nn.Module.
             if (tracer_ && currentLocation().file == module_.fileName) tracer_->onContainsUse(right, left, found);
+        } else if (auto* set = right.as<SetObject>()) {
+            found = setContains(*this, *set, left);
         } else if (right.isTensor()) {
             fail("NotImplementedError", "'in' on tensors is not supported by Fusescope");
         } else {
@@ -729,13 +742,8 @@ Value Interpreter::evalCompare(CompareOperator op, const Value& left, const Valu
     default: break;
     }
     if (auto result = compareDunder(op, left, right)) return *result;
-    if (left.as<SetObject>() && right.as<SetObject>() && (op == CompareOperator::Eq || op == CompareOperator::NotEq)) {
-        const auto& a = *left.as<SetObject>();
-        const auto& b = *right.as<SetObject>();
-        bool equal = a.items.size() == b.items.size() &&
-                     std::all_of(a.items.begin(), a.items.end(), [&](const Value& v) { return b.contains(v); });
-        return Value(op == CompareOperator::Eq ? equal : !equal);
-    }
+    if (left.as<SetObject>() && right.as<SetObject>())
+        if (auto result = compareSets(op, *left.as<SetObject>(), *right.as<SetObject>())) return Value(*result);
     bool tensorCompare = (left.isTensor() && (right.isTensor() || right.isNumber())) ||
                          (right.isTensor() && left.isNumber());
     if (tensorCompare)
@@ -946,33 +954,6 @@ void Interpreter::assignSubscript(const Value& object, const Value& index, const
         return;
     }
     fail("TypeError", "'" + pythonTypeName(object) + "' object does not support item assignment");
-}
-
-Value Interpreter::setOperation(BinaryOperator op, const SetObject& a, const SetObject& b) {
-    auto out = std::make_shared<SetObject>();
-    switch (op) {
-    case BinaryOperator::BitOr:
-        out->items = a.items;
-        for (const Value& v : b.items) out->add(v);
-        break;
-    case BinaryOperator::BitAnd:
-        for (const Value& v : a.items)
-            if (b.contains(v)) out->items.push_back(v);
-        break;
-    case BinaryOperator::Sub:
-        for (const Value& v : a.items)
-            if (!b.contains(v)) out->items.push_back(v);
-        break;
-    case BinaryOperator::BitXor:
-        for (const Value& v : a.items)
-            if (!b.contains(v)) out->items.push_back(v);
-        for (const Value& v : b.items)
-            if (!a.contains(v)) out->add(v);  // ints among a's in order
-        break;
-    default:
-        fail("TypeError", std::string("unsupported operand type(s) for ") + binaryOperatorSymbol(op) + ": 'set' and 'set'");
-    }
-    return Value(ObjectPtr(out));
 }
 
 }  // namespace fusescope

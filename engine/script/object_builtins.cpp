@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 
 #include "script/interpreter.h"
+#include "script/python_hash.h"
+#include "script/set_operations.h"
 
 namespace fusescope {
 
@@ -66,7 +68,7 @@ ClassPtr makeObjectClass(Interpreter& interp) {
         return Value(!in.truthy(equal));
     }));
     d.set(Value("__hash__"), makeMethod("object.__hash__", [](Interpreter&, CallArgs&, const ObjectPtr& self) {
-        return Value(static_cast<int64_t>(reinterpret_cast<intptr_t>(self.get()) >> 4));
+        return Value(python_hash::ofAddress(self.get()));
     }));
     return object;
 }
@@ -205,22 +207,12 @@ ClassPtr addObjectModelBuiltins(Interpreter& interp, std::map<std::string, Value
     });
     b["hash"] = makeBuiltin("hash", [](Interpreter& in, CallArgs& a) {
         expectArgs(in, a, 1, 1, "hash");
-        const Value& v = a.args[0];
-        if (auto r = in.callSpecial(v, "__hash__", {})) return *r;
-        if (v.isInt()) return v.unsourced();
-        if (v.isBool()) return Value(int64_t{v.asBool() ? 1 : 0});
-        if (v.isString()) return Value(static_cast<int64_t>(std::hash<std::string>{}(v.asString()) >> 1));
-        if (v.isFloat() && v.asFloat() == static_cast<double>(static_cast<int64_t>(v.asFloat())))
-            return Value(static_cast<int64_t>(v.asFloat()));
-        if (v.as<ListObject>() || v.as<DictObject>() || v.as<SetObject>())
-            in.fail("TypeError", "unhashable type: '" + pythonTypeName(v) + "'");
-        return Value(static_cast<int64_t>(std::hash<std::string>{}(valueRepr(v)) >> 1));
+        return Value(hashOf(in, a.args[0]));
     });
     b["set"] = makeType("set", [](Interpreter& in, CallArgs& a) {
         expectArgs(in, a, 0, 1, "set");
         auto set = std::make_shared<SetObject>();
-        if (!a.args.empty())
-            for (const Value& v : in.iterate(a.args[0])) set->add(v);
+        if (!a.args.empty()) setUpdate(in, *set, a.args[0]);
         return Value(ObjectPtr(set));
     });
     b["slice"] = makeType("slice", [](Interpreter& in, CallArgs& a) {

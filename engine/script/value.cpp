@@ -9,6 +9,7 @@
 
 #include "core/tensor_format.h"
 #include "script/object_model.h"
+#include "script/set_object.h"
 
 namespace fusescope {
 
@@ -139,68 +140,6 @@ bool DictObject::erase(const Value& key) {
             return true;
         }
     return false;
-}
-
-namespace {
-
-bool isIntKey(const Value& x) { return x.isInt() || x.isBool(); }
-int64_t intKey(const Value& x) { return x.isBool() ? int64_t{x.asBool()} : x.asInt(); }
-
-}  // namespace
-
-size_t SetObject::sortedInts() const {
-    if (sortedInts_ > items.size()) sortedInts_ = 0, unsorted_ = false;  // items were replaced by fewer
-    for (; sortedInts_ < items.size() && !unsorted_; ++sortedInts_) {
-        const Value& v = items[sortedInts_];
-        unsorted_ = !isIntKey(v) || (sortedInts_ > 0 && intKey(items[sortedInts_ - 1]) >= intKey(v));
-        if (unsorted_) break;
-    }
-    return sortedInts_;
-}
-
-bool SetObject::contains(const Value& v) const {
-    if (sortedInts() == items.size() && items.size() >= KeyIndex::kFrom) {
-        std::optional<int64_t> key;  // the int v equals, if any (1.0 == 1)
-        if (isIntKey(v)) key = intKey(v);
-        else if (v.isFloat() && v.asFloat() == std::trunc(v.asFloat()) && std::abs(v.asFloat()) < 9.2e18) key = static_cast<int64_t>(v.asFloat());
-        else if (v.isFloat() || v.isString() || v.isNone()) return false;
-        if (key) return std::binary_search(items.begin(), items.end(), *key, [](const auto& x, const auto& y) {
-            if constexpr (std::is_same_v<std::decay_t<decltype(x)>, int64_t>) return x < intKey(y);
-            else return intKey(x) < y;
-        });
-    }
-    if (auto range = index_.candidates(v, items.size(), [this](size_t i) -> const Value& { return items[i]; })) {
-        for (auto it = range->first; it != range->second; ++it)
-            if (valuesEqual(items[it->second], v)) return true;
-        return false;
-    }
-    for (const Value& item : items)
-        if (valuesEqual(item, v)) return true;
-    return false;
-}
-
-void SetObject::add(const Value& v) {
-    if (contains(v)) return;
-    // CPython keeps small ints in ascending order (their hash is their value); so do we.
-    if (isIntKey(v) && sortedInts() == items.size()) {
-        auto at = std::upper_bound(items.begin(), items.end(), intKey(v), [](int64_t k, const Value& x) { return k < intKey(x); });
-        if (at != items.end()) {
-            items.insert(at, v.unsourced());
-            index_.reset();  // positions moved (sortedInts_ stays: still sorted)
-            ++sortedInts_;
-            return;
-        }
-    }
-    items.push_back(v.unsourced());
-}
-
-bool SetObject::erase(const Value& v) {
-    auto it = std::find_if(items.begin(), items.end(), [&](const Value& x) { return valuesEqual(x, v); });
-    if (it == items.end()) return false;
-    items.erase(it);
-    index_.reset();
-    sortedInts_ = 0, unsorted_ = false;
-    return true;
 }
 
 namespace {
@@ -352,7 +291,7 @@ std::string valueRepr(const Value& value) {
             if (dynamic_cast<InstanceObject*>(o.get())) return instanceText(o, false);
             if (auto* c = dynamic_cast<ClassObject*>(o.get())) return "<class '" + c->displayName() + "'>";
             if (auto* set = dynamic_cast<SetObject*>(o.get()))
-                return set->items.empty() ? "set()" : "{" + joinRepr(set->items) + "}";
+                return set->size() == 0 ? "set()" : "{" + joinRepr(set->items()) + "}";
             if (auto* m = dynamic_cast<BoundMethodObject*>(o.get())) {
                 auto* fn = m->function.as<FunctionObject>();
                 return "<bound method " + (fn ? fn->qualname : valueRepr(m->function)) + " of " + valueRepr(m->self) + ">";
@@ -404,7 +343,7 @@ bool isTruthy(const Value& value) {
             if (auto* tuple = dynamic_cast<TupleObject*>(o.get())) return !tuple->items.empty();
             if (auto* dict = dynamic_cast<DictObject*>(o.get())) return !dict->items.empty();
             if (auto* range = dynamic_cast<RangeObject*>(o.get())) return range->length() > 0;
-            if (auto* set = dynamic_cast<SetObject*>(o.get())) return !set->items.empty();
+            if (auto* set = dynamic_cast<SetObject*>(o.get())) return set->size() != 0;
             return true;
         }
     };

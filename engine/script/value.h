@@ -145,8 +145,8 @@ struct TupleObject : Object {
 struct SizeObject : TupleObject {
     std::string typeName() const override { return "Size"; }
 };
-// Where each key of a list that grows at its end is, by hash, once the list is long enough
-// for a linear search to cost: a dict literal or loop of 40,000 keys took 4 s. Only while
+// Where each key of a dict is, by hash, once the dict is long enough for a linear search to
+// cost: a dict literal or loop of 40,000 keys took 4 s. Only while
 // every key is a number, a string or None, whose equality (valuesEqual) is decided by the
 // value the hash reads; other keys (tuples, instances with __eq__) keep the linear search.
 class KeyIndex {
@@ -193,24 +193,6 @@ private:
 // collections.OrderedDict: a dict that prints as CPython 3.11 prints one.
 struct OrderedDictObject : DictObject {
     std::string typeName() const override { return "OrderedDict"; }
-};
-// A set. Ints are kept in ascending order, as CPython iterates small ints; other elements in
-// insertion order (CPython's order for strings changes from run to run anyway).
-struct SetObject : Object {
-    ValueList items;  // add and remove through add and erase (the lookups below follow)
-    std::string typeName() const override { return "set"; }
-    bool contains(const Value& v) const;
-    void add(const Value& v);
-    bool erase(const Value& v);
-
-private:
-    // How many leading items are ints (or bools) in ascending order: a set of ints only is
-    // searched by bisection, others through the key index (a loop adding 20,000 ints or
-    // strings took 4 s when every add searched linearly).
-    size_t sortedInts() const;
-    mutable size_t sortedInts_ = 0;
-    mutable bool unsorted_ = false;
-    mutable KeyIndex index_;
 };
 // What iter() returns: the remaining items of a sequence, consumed by next().
 struct IteratorObject : Object {

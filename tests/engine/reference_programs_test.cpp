@@ -77,7 +77,9 @@ TEST_P(ReferenceProgram, PrintsWhatRealPythonPrinted) {
         auto run = runCli(args);
         EXPECT_EQ(run.exitCode, 0) << run.err;
         EXPECT_EQ(run.out, readFile(expected.string()));
-        if (fs::exists(breaks)) EXPECT_EQ(breakLines(run.err, program.filename().string()), readFile(breaks.string()));
+        if (fs::exists(breaks)) {
+            EXPECT_EQ(breakLines(run.err, program.filename().string()), readFile(breaks.string()));
+        }
         if (backend != "inductor") continue;
         EXPECT_GE(eventsOfType(events, "kernel_source"), 1u) << run.err;
         EXPECT_GE(eventsOfType(events, "fusion_decision"), 1u) << run.err;

@@ -1,4 +1,4 @@
-# dataclasses for Fusescope scripts: @dataclass (init, repr, eq, order, frozen,
+# dataclasses for Fusescope scripts: @dataclass (init, repr, eq, order, frozen, unsafe_hash,
 # __post_init__), field, fields, asdict, astuple, replace, is_dataclass. The generated
 # methods are ordinary functions that read the class's field list, rather than source text
 # compiled per class as CPython does; what scripts see is the same.
@@ -164,7 +164,21 @@ def _frozen_delattr(self, name):
     raise FrozenInstanceError(f"cannot delete field '{name}'")
 
 
-def _process_class(cls, init, repr, eq, order, frozen):
+# Python's rule for a dataclass's __hash__ (unless the class defines one itself): a hash of
+# the compared fields when it is frozen (or unsafe_hash asks), none (unhashable) when it only
+# compares equal.
+def _set_hash(cls, eq, frozen, unsafe_hash, explicit_hash):
+    if unsafe_hash or (eq and frozen and not explicit_hash):
+        def __hash__(self):
+            return hash(_compared(self))
+        cls.__hash__ = __hash__
+    elif eq and not frozen and not explicit_hash:
+        cls.__hash__ = None
+
+
+def _process_class(cls, init, repr, eq, order, frozen, unsafe_hash):
+    own_hash = cls.__dict__.get("__hash__", MISSING)
+    explicit_hash = not (own_hash is MISSING or (own_hash is None and "__eq__" in cls.__dict__))
     fields = _collect_fields(cls)
     cls.__dataclass_fields__ = fields
     if init and "__init__" not in cls.__dict__:
@@ -176,12 +190,13 @@ def _process_class(cls, init, repr, eq, order, frozen):
     if frozen:
         cls.__setattr__ = _frozen_setattr
         cls.__delattr__ = _frozen_delattr
+    _set_hash(cls, eq, frozen, unsafe_hash, explicit_hash)
     return cls
 
 
 def dataclass(cls=None, *, init=True, repr=True, eq=True, order=False, unsafe_hash=False, frozen=False, kw_only=False, slots=False):
     def wrap(c):
-        return _process_class(c, init, repr, eq, order, frozen)
+        return _process_class(c, init, repr, eq, order, frozen, unsafe_hash)
     if cls is None:
         return wrap
     return wrap(cls)

@@ -1,0 +1,53 @@
+#pragma once
+// Python's set operations on SetObject, each as CPython 3.11 performs it: which set a result
+// starts from and in which order elements go in decides the order the result iterates in
+// (a | b copies a's table and adds b's elements; b ^ a starts from a copy of a; ...).
+
+#include <memory>
+#include <optional>
+
+#include "script/ast.h"
+#include "script/set_object.h"
+
+namespace fusescope {
+
+class Interpreter;
+
+// hash(value): CPython's for numbers, tuples and None, __hash__ for instances, the address
+// for other objects; TypeError for lists, dicts, sets and instances of a class that defines
+// __eq__ without __hash__.
+int64_t hashOf(Interpreter& interp, const Value& value);
+
+bool setContains(Interpreter& interp, const SetObject& set, const Value& value);
+void setAdd(Interpreter& interp, SetObject& set, const Value& value);
+bool setDiscard(Interpreter& interp, SetObject& set, const Value& value);
+// set.update(iterable) and {*iterable}: a set merged, a dict's keys after one resize,
+// anything else element by element.
+void setUpdate(Interpreter& interp, SetObject& set, const Value& iterable);
+std::shared_ptr<SetObject> copySet(const SetObject& set);
+
+// a | b, a & b, a - b, a ^ b; the in-place forms |=, &=, -=, ^= update `a`.
+std::shared_ptr<SetObject> setBinary(Interpreter& interp, BinaryOperator op, const SetObject& a, const SetObject& b);
+void setBinaryInPlace(Interpreter& interp, BinaryOperator op, SetObject& a, const SetObject& b);
+// The methods' forms taking any iterable: a.intersection(it), a.difference(it),
+// a.symmetric_difference(it), and the updates a.difference_update(it),
+// a.symmetric_difference_update(it).
+std::shared_ptr<SetObject> setIntersection(Interpreter& interp, const SetObject& a, const Value& iterable);
+std::shared_ptr<SetObject> setDifference(Interpreter& interp, const SetObject& a, const Value& iterable);
+std::shared_ptr<SetObject> setSymmetricDifference(Interpreter& interp, const SetObject& a, const Value& iterable);
+void setDifferenceUpdate(Interpreter& interp, SetObject& a, const Value& iterable);
+void setSymmetricDifferenceUpdate(Interpreter& interp, SetObject& a, const Value& iterable);
+bool isSubset(const SetObject& a, const SetObject& b);
+// a == b, a != b, a <= b, a < b, a >= b, a > b (subsets); none for other operators.
+std::optional<bool> compareSets(CompareOperator op, const SetObject& a, const SetObject& b);
+
+// The set a display {a, b, c} builds. CPython folds a display of more than two constants
+// into a frozenset constant (built twice over: the compiler rebuilds it from its own order)
+// and merges that into the new set, which can place elements other than adding them in
+// order would: `folded` says the display was such a one.
+std::shared_ptr<SetObject> setDisplay(Interpreter& interp, const ValueList& items, bool folded);
+// Whether CPython's AST optimiser turns `expr` into a constant (literals, signs of them,
+// arithmetic on them, tuples of them).
+bool foldsToConstant(const Expr& expr);
+
+}  // namespace fusescope
