@@ -64,7 +64,7 @@ private slots:
         QVERIFY(loaded.wait(10000));
         QVERIFY(runProgram(window, "recompiles.py"));
         TorchCompareView& view = *window.torchCompareView();
-        QTRY_VERIFY(view.pairs().size() == 4 && view.pairs().back().ours.present);  // a run's events come in bursts
+        QTRY_VERIFY_WITH_TIMEOUT(view.pairs().size() == 4 && view.pairs().back().ours.present, 20000);  // a run's events come in bursts
         QVERIFY2(view.summary().startsWith("4 compile(s), 4 with counts that differ. PyTorch's side: PyTorch 2.15.0+cu132, /"), qPrintable(view.summary()));
 
         // Cells read "ours | PyTorch's"; where they differ they are tinted.
@@ -107,7 +107,7 @@ private slots:
         window.openTorchTraceBeside(fixture("graph_breaks/dedicated_log_torch_trace_fixture.log"));
         QVERIFY(loaded.wait(10000));
         TorchCompareView& view = *window.torchCompareView();
-        QTRY_VERIFY(view.pairs().size() == 4 && view.pairs().front().ours.present);
+        QTRY_VERIFY_WITH_TIMEOUT(view.pairs().size() == 4 && view.pairs().front().ours.present, 20000);
         QStringList ids;
         for (const CompilePair& pair : view.pairs()) ids << pair.compileId;
         QCOMPARE(ids, (QStringList{"0/0", "1/0", "2/0", "3/0"}));
@@ -140,7 +140,7 @@ private slots:
         QVERIFY(runProgram(window, "recompiles.py"));
         QTRY_COMPARE_WITH_TIMEOUT(loaded.size(), 1, 20000);
         QCOMPARE(loaded.front().front().toString(), QString("PyTorch 2.15.0+cu132, a run of recompiles.py"));
-        QTRY_VERIFY(window.torchCompareView()->pairs().size() == 4 && window.torchCompareView()->pairs().back().torch.present);
+        QTRY_VERIFY_WITH_TIMEOUT(window.torchCompareView()->pairs().size() == 4 && window.torchCompareView()->pairs().back().torch.present, 20000);
         QVERIFY(!QSettings().value("torch/alsoRun", false).toBool());  // set for the session, not kept
 
         // The next run's PyTorch side fails: the last one's is gone, not left beside the new run.
@@ -149,7 +149,7 @@ private slots:
         QVERIFY(runProgram(window, "recompiles.py"));
         QTRY_COMPARE_WITH_TIMEOUT(failed.size(), 1, 20000);
         const std::vector<CompilePair>& pairs = window.torchCompareView()->pairs();
-        QTRY_VERIFY(pairs.size() == 4 && std::none_of(pairs.begin(), pairs.end(), [](const CompilePair& p) { return p.torch.present; }));
+        QTRY_VERIFY_WITH_TIMEOUT(pairs.size() == 4 && std::none_of(pairs.begin(), pairs.end(), [](const CompilePair& p) { return p.torch.present; }), 20000);
         QCOMPARE(window.torchCompareView()->summary(), QString("PyTorch's side failed: recompiles.py under PyTorch exited with 1 and wrote no TORCH_TRACE log:"));
     }
 
@@ -171,7 +171,7 @@ private slots:
 
         side.setSessionPython(dir.filePath("no-such-python"));
         QVERIFY(side.run("import torch\n", "script.py"));
-        QTRY_COMPARE(failed.size(), 3);
+        QTRY_COMPARE_WITH_TIMEOUT(failed.size(), 3, 20000);
         QVERIFY(failed.back().front().toString().startsWith("Cannot start " + dir.filePath("no-such-python")));
     }
 };
