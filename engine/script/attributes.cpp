@@ -216,8 +216,9 @@ Value setMethod(Interpreter& interp, const Value& self, const std::string& name)
         return bind([set, name, result](Interpreter& in, const Value&, CallArgs& a) {
             std::shared_ptr<SetObject> out;
             for (const Value& other : a.args) {
-                const SetObject& from = out ? *out : *set;
-                out = name == "difference" ? setDifference(in, from, other) : setIntersection(in, from, other);
+                if (name != "difference") out = setIntersection(in, out ? *out : *set, other);
+                else if (!out) out = setDifference(in, *set, other);
+                else setDifferenceUpdate(in, *out, other);  // the later ones update the first's result
             }
             if (!out) out = copySet(*set);
             if (name != "intersection_update") return result(out);
@@ -234,12 +235,9 @@ Value setMethod(Interpreter& interp, const Value& self, const std::string& name)
     if (name == "issubset" || name == "issuperset" || name == "isdisjoint")
         return bind([set, name](Interpreter& in, const Value&, CallArgs& a) {
             expectArgs(in, a, 1, 1, name);
-            auto common = setIntersection(in, *set, a.args[0]);
-            if (name == "isdisjoint") return Value(common->size() == 0);
-            if (name == "issubset") return Value(common->size() == set->size());
-            for (const Value& v : in.iterate(a.args[0]))
-                if (!setContains(in, *set, v)) return Value(false);
-            return Value(true);
+            if (name == "isdisjoint") return Value(setIsDisjoint(in, *set, a.args[0]));
+            if (name == "issubset") return Value(setIsSubset(in, *set, a.args[0]));
+            return Value(setIsSuperset(in, *set, a.args[0]));
         });
     interp.fail("AttributeError", "'set' object has no attribute '" + name + "'");
 }

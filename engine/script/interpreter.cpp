@@ -462,7 +462,7 @@ Interpreter::Flow Interpreter::exec(const Stmt& stmt) {
 }
 
 Interpreter::Flow Interpreter::execFor(const For& stmt) {
-    Value iterable = eval(*stmt.iter);
+    Value iterable = evalIterable(*stmt.iter);
     auto body = [&](const Value& item) {
         assign(*stmt.target, item);
         Flow flow = exec(stmt.body);

@@ -237,6 +237,9 @@ private:
     void step(const SourceLocation& where);
     // {a, b, *c}: as CPython builds it (set_operations.h: the order it iterates in).
     Value evalSetDisplay(const fusescope::Set& display);
+    // A for loop's or comprehension's iterable; a constant set display there is iterated as
+    // CPython's optimiser folds it (set_operations.h: constantSetIteration).
+    Value evalIterable(const Expr& iterable);
     Value evalComprehension(const Expr& elt, const std::vector<Comprehension>& generators, const Expr* dictValue,
                             bool isDict);
     Value evalJoinedStr(const JoinedStr& expr);

@@ -497,6 +497,15 @@ Value Interpreter::evalSetDisplay(const fusescope::Set& display) {
     return Value(ObjectPtr(set));
 }
 
+Value Interpreter::evalIterable(const Expr& iterable) {
+    if (iterable.kind != ExprKind::Set) return eval(iterable);
+    const auto& elts = iterable.as<fusescope::Set>().elts;
+    if (!std::all_of(elts.begin(), elts.end(), [](const ExprPtr& e) { return foldsToConstant(*e); })) return eval(iterable);
+    ValueList items;
+    for (const auto& e : elts) items.push_back(eval(*e));
+    return makeTuple(constantSetIteration(*this, items));
+}
+
 Value Interpreter::evalComprehension(const Expr& elt, const std::vector<Comprehension>& generators,
                                      const Expr* dictValue, bool isDict) {
     auto scope = std::make_shared<Scope>();
@@ -521,7 +530,7 @@ Value Interpreter::evalComprehension(const Expr& elt, const std::vector<Comprehe
         const Comprehension& gen = generators[level];
         current_ = saved;  // the first iterable is evaluated in the enclosing scope
         if (level > 0) current_ = scope;
-        Value iterable = eval(*gen.iter);
+        Value iterable = evalIterable(*gen.iter);
         current_ = scope;
         for (const Value& item : iterate(iterable)) {
             step(gen.iter->loc);  // an item is a step: a long comprehension is cancellable and bounded

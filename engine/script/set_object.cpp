@@ -4,20 +4,26 @@ namespace fusescope {
 
 namespace {
 
+constexpr size_t kLinearProbes = 9;
 constexpr int kPerturbShift = 5;
 
-// The probe sequence over a table of mask + 1 slots: runs of up to nine neighbours (fewer at
-// the table's end), each run starting at a slot the hash's remaining bits pick.
-template <class Visit> void probe(size_t mask, int64_t hash, size_t linearProbes, Visit&& visit) {
+// The probe sequence over a table of mask + 1 slots: runs of ten neighbours (one at the
+// table's end), each run starting at a slot the hash's remaining bits pick.
+template <class Visit> void probe(size_t mask, int64_t hash, Visit&& visit) {
     auto perturb = static_cast<uint64_t>(hash);
     size_t i = static_cast<size_t>(hash) & mask;
     while (true) {
-        const size_t run = i + linearProbes <= mask ? linearProbes : 0;
+        const size_t run = i + kLinearProbes <= mask ? kLinearProbes : 0;
         for (size_t j = i; j <= i + run; ++j)
             if (visit(j)) return;
         perturb >>= kPerturbShift;
         i = (i * 5 + 1 + perturb) & mask;
     }
+}
+
+bool sameObject(const Value& a, const Value& b) {
+    if (a.isObject() && b.isObject()) return a.asObject() == b.asObject();
+    return a.isTensor() && b.isTensor() && a.asTensor().impl() == b.asTensor().impl();
 }
 
 }  // namespace
@@ -29,42 +35,44 @@ ValueList SetObject::items() const {
     return out;
 }
 
-size_t SetObject::find(const Value& key, int64_t hash) const {
-    size_t found = 0;
-    probe(mask(), hash, kLinearProbes, [&](size_t j) {
-        const Slot& slot = table_[j];
-        if (slot.state == State::Empty || (slot.state == State::Active && slot.hash == hash && valuesEqual(slot.key, key))) {
-            found = j;
+SetObject::Found SetObject::find(const Value& key, int64_t hash) const {
+    while (true) {
+        const uint64_t version = version_;
+        Found found;
+        bool changed = false;
+        probe(mask(), hash, [&](size_t j) {
+            const Slot& slot = table_[j];
+            if (slot.state == State::Dummy) found.dummy = j;
+            if (slot.state == State::Empty) {
+                found.slot = j;
+                return true;
+            }
+            if (slot.state != State::Active || slot.hash != hash) return false;
+            if (!sameObject(slot.key, key)) {
+                const Value candidate = slot.key;  // __eq__ may change this set
+                const bool equal = valuesEqual(candidate, key);
+                if (version_ != version) return changed = true;
+                if (!equal) return false;
+            }
+            found.slot = j;
+            found.present = true;
             return true;
-        }
-        return false;
-    });
-    return found;
+        });
+        if (!changed) return found;
+    }
 }
 
-bool SetObject::contains(const Value& key, int64_t hash) const { return table_[find(key, hash)].state == State::Active; }
+bool SetObject::contains(const Value& key, int64_t hash) const { return find(key, hash).present; }
 
 bool SetObject::add(const Value& key, int64_t hash) {
     // CPython 3.11 reuses the last dummy the probe passed before the empty slot that shows
     // the key absent.
-    std::optional<size_t> dummy;
-    size_t at = 0;
-    bool present = false;
-    probe(mask(), hash, kLinearProbes, [&](size_t j) {
-        const Slot& slot = table_[j];
-        if (slot.state == State::Dummy) dummy = j;
-        if (slot.state == State::Empty || (slot.state == State::Active && slot.hash == hash && valuesEqual(slot.key, key))) {
-            at = j;
-            present = slot.state == State::Active;
-            return true;
-        }
-        return false;
-    });
-    if (present) return false;
-    Slot& slot = table_[dummy ? *dummy : at];
-    slot = Slot{key.unsourced(), hash, State::Active};
+    const Found found = find(key, hash);
+    if (found.present) return false;
+    ++version_;
+    table_[found.dummy ? *found.dummy : found.slot] = Slot{key.unsourced(), hash, State::Active};
     ++used_;
-    if (!dummy) {
+    if (!found.dummy) {
         ++fill_;
         growIfFull();
     }
@@ -72,15 +80,17 @@ bool SetObject::add(const Value& key, int64_t hash) {
 }
 
 bool SetObject::discard(const Value& key, int64_t hash) {
-    Slot& slot = table_[find(key, hash)];
-    if (slot.state != State::Active) return false;
-    slot = Slot{Value(), -1, State::Dummy};
+    const Found found = find(key, hash);
+    if (!found.present) return false;
+    ++version_;
+    table_[found.slot] = Slot{Value(), -1, State::Dummy};
     --used_;
     return true;
 }
 
 std::optional<Value> SetObject::pop() {
     if (used_ == 0) return std::nullopt;
+    ++version_;
     size_t i = finger_ & mask();
     while (table_[i].state != State::Active) i = i == mask() ? 0 : i + 1;
     Value key = std::move(table_[i].key);
@@ -91,12 +101,13 @@ std::optional<Value> SetObject::pop() {
 }
 
 void SetObject::clear() {
+    ++version_;
     table_.assign(kMinSize, Slot{});
     fill_ = used_ = 0;
 }
 
 void SetObject::insertClean(std::vector<Slot>& table, Value key, int64_t hash) {
-    probe(table.size() - 1, hash, kLinearProbes, [&](size_t j) {
+    probe(table.size() - 1, hash, [&](size_t j) {
         if (table[j].state != State::Empty) return false;
         table[j] = Slot{std::move(key), hash, State::Active};
         return true;
@@ -107,6 +118,7 @@ void SetObject::resize(size_t minUsed) {
     size_t size = kMinSize;
     while (size <= minUsed) size <<= 1;
     if (size == kMinSize && table_.size() == kMinSize && fill_ == used_) return;  // nothing to gain
+    ++version_;
     std::vector<Slot> old(size);
     old.swap(table_);
     fill_ = used_;
@@ -117,14 +129,11 @@ void SetObject::resize(size_t minUsed) {
 void SetObject::merge(const SetObject& other) {
     if (&other == this || other.used_ == 0) return;
     if ((fill_ + other.used_) * 5 >= mask() * 3) resize((used_ + other.used_) * 2);
-    if (fill_ == 0 && table_.size() == other.table_.size() && other.fill_ == other.used_) {
-        table_ = other.table_;
+    if (fill_ == 0) {  // nothing to compare with: no script code runs
+        ++version_;
         fill_ = used_ = other.used_;
-        return;
-    }
-    if (fill_ == 0) {
-        fill_ = used_ = other.used_;
-        other.forEach([&](const Value& key, int64_t hash) { insertClean(table_, key, hash); });
+        if (table_.size() == other.table_.size() && other.fill_ == other.used_) table_ = other.table_;
+        else other.forEach([&](const Value& key, int64_t hash) { insertClean(table_, key, hash); });
         return;
     }
     other.forEach([&](const Value& key, int64_t hash) { add(key, hash); });
@@ -139,6 +148,7 @@ void SetObject::dropDummiesIfMany() {
 }
 
 void SetObject::takeTable(SetObject&& other) {
+    ++version_;
     table_ = std::move(other.table_);
     fill_ = other.fill_;
     used_ = other.used_;

@@ -2,11 +2,12 @@
 // A Python set: its elements in CPython 3.11's set table (Objects/setobject.c), so that a set
 // iterates, and prints, in the order Python's does wherever Python's hashes are fixed
 // (script/python_hash.h), and finds an element in constant time. The table is a power of two
-// slots; an element goes to slot hash & mask, or the first free slot of a run of nine after
+// slots; an element goes to slot hash & mask, or the first free one of the nine slots after
 // it, then to slots chosen by the hash's higher bits; a removed element leaves a dummy slot
 // that later adds may reuse, and the table grows (to four times the elements) once 60% of
-// it is taken. Callers hash (Interpreter::hashOf: __hash__, unhashable types); equality is
-// valuesEqual.
+// it is taken. Callers hash (hashOf in set_operations.h: __hash__, unhashable types);
+// equality is identity, then valuesEqual, which may run a script's __eq__: one that changes
+// this set restarts the lookup, as in CPython.
 
 #include <cstdint>
 #include <optional>
@@ -22,10 +23,14 @@ struct SetObject : Object {
 
     size_t size() const { return used_; }
     ValueList items() const;  // in table order: Python's iteration order
-    // Calls f(element, hash) in table order.
+    // Calls f(element, hash) in table order; f may change the set (a script's __eq__ or
+    // __hash__ can), so each slot is read afresh and its element copied.
     template <class F> void forEach(F&& f) const {
-        for (const Slot& slot : table_)
-            if (slot.state == State::Active) f(slot.key, slot.hash);
+        for (size_t i = 0; i < table_.size(); ++i) {
+            if (table_[i].state != State::Active) continue;
+            const Value key = table_[i].key;
+            f(key, table_[i].hash);
+        }
     }
 
     bool contains(const Value& key, int64_t hash) const;
@@ -53,10 +58,15 @@ private:
         State state = State::Empty;
     };
     static constexpr size_t kMinSize = 8;
-    static constexpr size_t kLinearProbes = 9;
 
-    // The slot holding key, or, when absent, the slot the probe sequence ended at (Empty).
-    size_t find(const Value& key, int64_t hash) const;
+    // Where the probe for key ended: its slot, or the empty slot that shows it absent and the
+    // last dummy slot passed before it (which an add reuses).
+    struct Found {
+        size_t slot = 0;
+        bool present = false;
+        std::optional<size_t> dummy;
+    };
+    Found find(const Value& key, int64_t hash) const;
     void resize(size_t minUsed);
     static void insertClean(std::vector<Slot>& table, Value key, int64_t hash);
     void growIfFull() { if (fill_ * 5 >= mask() * 3) resize(used_ > 50000 ? used_ * 2 : used_ * 4); }
@@ -66,6 +76,7 @@ private:
     size_t fill_ = 0;    // active and dummy slots
     size_t used_ = 0;    // active slots
     size_t finger_ = 0;  // where pop() looks first
+    uint64_t version_ = 0;  // changes with the table: a lookup whose __eq__ changed it restarts
 };
 
 }  // namespace fusescope

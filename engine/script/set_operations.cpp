@@ -17,7 +17,37 @@ int64_t instanceHash(Interpreter& interp, const Value& value) {
     if (!method || method->isNone()) unhashable(interp, value);  // __eq__ without __hash__ (classes.cpp)
     Value hash = *interp.callSpecial(value, "__hash__", {});
     if (!hash.isInt() && !hash.isBool()) interp.fail("TypeError", "__hash__ method should return an integer");
-    return python_hash::ofInt(hash.isBool() ? hash.asBool() : hash.asInt());
+    const int64_t h = hash.isBool() ? hash.asBool() : hash.asInt();  // as returned, as CPython takes it
+    return h == -1 ? -2 : h;
+}
+
+// CPython's set code takes a dict's shortcuts (its size, its stored hashes) for dicts only,
+// not their subclasses (OrderedDict).
+const DictObject* exactDict(const Value& value) {
+    return value.as<OrderedDictObject>() ? nullptr : value.as<DictObject>();
+}
+
+// Removes key from a when there, adds it when not (symmetric_difference_update's step).
+void toggle(SetObject& a, const Value& key, int64_t hash) {
+    if (!a.discard(key, hash)) a.add(key, hash);
+}
+
+bool isSubset(const SetObject& a, const SetObject& b) {
+    if (a.size() > b.size()) return false;
+    bool all = true;
+    a.forEach([&](const Value& key, int64_t hash) { all = all && b.contains(key, hash); });
+    return all;
+}
+
+// The frozenset CPython's compiler makes of a constant display: built from the display's
+// elements, then rebuilt once from its own iteration order when the compiler merges equal
+// constants.
+SetObject compilerFrozenset(Interpreter& interp, const ValueList& items) {
+    SetObject built;
+    for (const Value& value : items) setAdd(interp, built, value);
+    SetObject rebuilt;
+    built.forEach([&](const Value& key, int64_t hash) { rebuilt.add(key, hash); });
+    return rebuilt;
 }
 
 // so & other for two sets: the smaller one's elements, in its order, that the larger holds.
@@ -49,9 +79,7 @@ void toggleSet(SetObject& a, const SetObject& b) {
         a.clear();
         return;
     }
-    b.forEach([&](const Value& key, int64_t hash) {
-        if (!a.discard(key, hash)) a.add(key, hash);
-    });
+    b.forEach([&](const Value& key, int64_t hash) { toggle(a, key, hash); });
 }
 
 }  // namespace
@@ -75,15 +103,21 @@ int64_t hashOf(Interpreter& interp, const Value& value) {
     return python_hash::ofAddress(value.asObject().get());
 }
 
-bool setContains(Interpreter& interp, const SetObject& set, const Value& value) { return set.contains(value, hashOf(interp, value)); }
+// A set as the element looked for is, in CPython, looked for as a frozenset; a set holds no
+// frozensets here, so it is absent.
+bool setContains(Interpreter& interp, const SetObject& set, const Value& value) {
+    return !value.as<SetObject>() && set.contains(value, hashOf(interp, value));
+}
 void setAdd(Interpreter& interp, SetObject& set, const Value& value) { set.add(value, hashOf(interp, value)); }
-bool setDiscard(Interpreter& interp, SetObject& set, const Value& value) { return set.discard(value, hashOf(interp, value)); }
+bool setDiscard(Interpreter& interp, SetObject& set, const Value& value) {
+    return !value.as<SetObject>() && set.discard(value, hashOf(interp, value));
+}
 
 void setUpdate(Interpreter& interp, SetObject& set, const Value& iterable) {
     if (auto* other = iterable.as<SetObject>()) return set.merge(*other);
-    if (auto* dict = iterable.as<DictObject>()) {
+    if (auto* dict = exactDict(iterable)) {
         set.reserve(dict->items.size());
-        for (const auto& [key, value] : dict->items) setAdd(interp, set, key);
+        for (size_t i = 0; i < dict->items.size(); ++i) setAdd(interp, set, Value(dict->items[i].first));  // __hash__ may change the dict
         return;
     }
     for (const Value& value : interp.iterate(iterable)) setAdd(interp, set, value);
@@ -141,7 +175,8 @@ std::shared_ptr<SetObject> setIntersection(Interpreter& interp, const SetObject&
     auto result = std::make_shared<SetObject>();
     for (const Value& value : interp.iterate(iterable)) {
         const int64_t hash = hashOf(interp, value);
-        if (a.contains(value, hash)) result->add(value, hash);
+        if (!a.contains(value, hash)) continue;
+        result->add(value, hash);
         if (result->size() >= a.size()) break;  // all of a found
     }
     return result;
@@ -149,7 +184,7 @@ std::shared_ptr<SetObject> setIntersection(Interpreter& interp, const SetObject&
 
 std::shared_ptr<SetObject> setDifference(Interpreter& interp, const SetObject& a, const Value& iterable) {
     if (auto* other = iterable.as<SetObject>()) return setBinary(interp, BinaryOperator::Sub, a, *other);
-    if (iterable.as<DictObject>()) {  // as a set of its keys: the same elements and table
+    if (exactDict(iterable)) {  // as a set of its keys: the same elements and table
         SetObject keys;
         setUpdate(interp, keys, iterable);
         return setBinary(interp, BinaryOperator::Sub, a, keys);
@@ -174,10 +209,10 @@ void setDifferenceUpdate(Interpreter& interp, SetObject& a, const Value& iterabl
 
 void setSymmetricDifferenceUpdate(Interpreter& interp, SetObject& a, const Value& iterable) {
     if (auto* other = iterable.as<SetObject>()) return toggleSet(a, *other);
-    if (auto* dict = iterable.as<DictObject>()) {  // its keys in the dict's order
-        for (const auto& [key, value] : dict->items) {
-            const int64_t hash = hashOf(interp, key);
-            if (!a.discard(key, hash)) a.add(key, hash);
+    if (auto* dict = exactDict(iterable)) {  // its keys in the dict's order
+        for (size_t i = 0; i < dict->items.size(); ++i) {
+            const Value key = dict->items[i].first;  // __hash__ may change the dict
+            toggle(a, key, hashOf(interp, key));
         }
         return;
     }
@@ -186,11 +221,31 @@ void setSymmetricDifferenceUpdate(Interpreter& interp, SetObject& a, const Value
     toggleSet(a, other);
 }
 
-bool isSubset(const SetObject& a, const SetObject& b) {
-    if (a.size() > b.size()) return false;
-    bool all = true;
-    a.forEach([&](const Value& key, int64_t hash) { all = all && b.contains(key, hash); });
-    return all;
+bool setIsSubset(Interpreter& interp, const SetObject& a, const Value& iterable) {
+    if (auto* other = iterable.as<SetObject>()) return isSubset(a, *other);
+    SetObject other;  // CPython 3.11 makes a set of it first
+    setUpdate(interp, other, iterable);
+    return isSubset(a, other);
+}
+
+bool setIsSuperset(Interpreter& interp, const SetObject& a, const Value& iterable) {
+    if (auto* other = iterable.as<SetObject>()) return isSubset(*other, a);
+    for (const Value& value : interp.iterate(iterable))
+        if (!setContains(interp, a, value)) return false;
+    return true;
+}
+
+bool setIsDisjoint(Interpreter& interp, const SetObject& a, const Value& iterable) {
+    if (auto* other = iterable.as<SetObject>()) {
+        const SetObject& larger = other->size() > a.size() ? *other : a;
+        const SetObject& smaller = &larger == &a ? *other : a;
+        bool disjoint = true;
+        smaller.forEach([&](const Value& key, int64_t hash) { disjoint = disjoint && !larger.contains(key, hash); });
+        return disjoint;
+    }
+    for (const Value& value : interp.iterate(iterable))
+        if (setContains(interp, a, value)) return false;
+    return true;
 }
 
 std::optional<bool> compareSets(CompareOperator op, const SetObject& a, const SetObject& b) {
@@ -206,23 +261,23 @@ std::optional<bool> compareSets(CompareOperator op, const SetObject& a, const Se
 }
 
 std::shared_ptr<SetObject> setDisplay(Interpreter& interp, const ValueList& items, bool folded) {
-    auto set = std::make_shared<SetObject>();
-    for (const Value& value : items) setAdd(interp, *set, value);
-    if (!folded) return set;
-    // The compiler's frozenset, which it rebuilds once from its own iteration order when it
-    // merges equal constants; the display's new set merges that in.
-    SetObject constant;
-    set->forEach([&](const Value& key, int64_t hash) { constant.add(key, hash); });
     auto display = std::make_shared<SetObject>();
-    display->merge(constant);
+    if (folded) {
+        display->merge(compilerFrozenset(interp, items));
+    } else {
+        for (const Value& value : items) setAdd(interp, *display, value);
+    }
     return display;
 }
+
+ValueList constantSetIteration(Interpreter& interp, const ValueList& items) { return compilerFrozenset(interp, items).items(); }
 
 bool foldsToConstant(const Expr& expr) {
     switch (expr.kind) {
     case ExprKind::Constant: return true;
     case ExprKind::UnaryOp: return foldsToConstant(*expr.as<UnaryOp>().operand);
     case ExprKind::BinOp: return foldsToConstant(*expr.as<BinOp>().left) && foldsToConstant(*expr.as<BinOp>().right);
+    case ExprKind::Subscript: return foldsToConstant(*expr.as<Subscript>().value) && foldsToConstant(*expr.as<Subscript>().index);
     case ExprKind::Tuple:
         for (const auto& element : expr.as<Tuple>().elts)
             if (!foldsToConstant(*element)) return false;

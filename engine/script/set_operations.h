@@ -37,7 +37,10 @@ std::shared_ptr<SetObject> setDifference(Interpreter& interp, const SetObject& a
 std::shared_ptr<SetObject> setSymmetricDifference(Interpreter& interp, const SetObject& a, const Value& iterable);
 void setDifferenceUpdate(Interpreter& interp, SetObject& a, const Value& iterable);
 void setSymmetricDifferenceUpdate(Interpreter& interp, SetObject& a, const Value& iterable);
-bool isSubset(const SetObject& a, const SetObject& b);
+// a.issubset(it), a.issuperset(it), a.isdisjoint(it).
+bool setIsSubset(Interpreter& interp, const SetObject& a, const Value& iterable);
+bool setIsSuperset(Interpreter& interp, const SetObject& a, const Value& iterable);
+bool setIsDisjoint(Interpreter& interp, const SetObject& a, const Value& iterable);
 // a == b, a != b, a <= b, a < b, a >= b, a > b (subsets); none for other operators.
 std::optional<bool> compareSets(CompareOperator op, const SetObject& a, const SetObject& b);
 
@@ -46,8 +49,11 @@ std::optional<bool> compareSets(CompareOperator op, const SetObject& a, const Se
 // and merges that into the new set, which can place elements other than adding them in
 // order would: `folded` says the display was such a one.
 std::shared_ptr<SetObject> setDisplay(Interpreter& interp, const ValueList& items, bool folded);
+// The order a loop over a constant display (`for x in {3, 1}`, a comprehension's too) visits
+// its elements: CPython's optimiser makes it that frozenset, at any size, and no set.
+ValueList constantSetIteration(Interpreter& interp, const ValueList& items);
 // Whether CPython's AST optimiser turns `expr` into a constant (literals, signs of them,
-// arithmetic on them, tuples of them).
+// arithmetic on them, tuples of them, subscripts of them).
 bool foldsToConstant(const Expr& expr);
 
 }  // namespace fusescope

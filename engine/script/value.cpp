@@ -9,6 +9,7 @@
 
 #include "core/tensor_format.h"
 #include "script/object_model.h"
+#include "script/python_hash.h"
 #include "script/set_object.h"
 
 namespace fusescope {
@@ -48,23 +49,13 @@ SourcePtr objectDictSource(const SourcePtr& base) {
     return std::make_shared<Source>(Source{Source::Kind::ObjectDict, "", 0, base});
 }
 
-namespace {
+size_t KeyIndex::hashOf(std::string_view key) { return static_cast<size_t>(python_hash::ofString(key)); }
 
-const size_t kNoneHash = 0x9e3779b97f4a7c15u;
-
-}  // namespace
-
-size_t KeyIndex::hashOf(std::string_view key) { return std::hash<std::string_view>()(key); }
-
-std::optional<size_t> KeyIndex::hashOf(const Value& key) {
+std::optional<size_t> KeyIndex::hashOf(const Value& key) {  // Python's (1 == 1.0 == True hash alike)
     if (key.isString()) return hashOf(std::string_view(key.asString()));
-    if (key.isBool() || key.isInt()) return std::hash<int64_t>()(key.isBool() ? key.asBool() : key.asInt());
-    if (key.isFloat()) {
-        double d = key.asFloat();
-        if (d == std::trunc(d) && std::abs(d) < 9.2e18) return std::hash<int64_t>()(static_cast<int64_t>(d));
-        return std::hash<double>()(d);
-    }
-    if (key.isNone()) return kNoneHash;
+    if (key.isBool() || key.isInt()) return static_cast<size_t>(python_hash::ofInt(key.isBool() ? key.asBool() : key.asInt()));
+    if (key.isFloat()) return static_cast<size_t>(python_hash::ofFloat(key.asFloat()));
+    if (key.isNone()) return static_cast<size_t>(python_hash::ofNone());
     return std::nullopt;
 }
 

@@ -168,6 +168,8 @@ def _frozen_delattr(self, name):
 # the compared fields when it is frozen (or unsafe_hash asks), none (unhashable) when it only
 # compares equal.
 def _set_hash(cls, eq, frozen, unsafe_hash, explicit_hash):
+    if unsafe_hash and explicit_hash:
+        raise TypeError(f"Cannot overwrite attribute __hash__ in class {cls.__name__}")
     if unsafe_hash or (eq and frozen and not explicit_hash):
         def __hash__(self):
             return hash(_compared(self))

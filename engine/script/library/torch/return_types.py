@@ -32,6 +32,9 @@ class _ReturnType:
     def __eq__(self, other):
         return tuple(self) == tuple(other)
 
+    def __hash__(self):  # a tuple in PyTorch: hashable as one
+        return hash(self._values)
+
 
 # One class per op, so type(r).__name__ is the op's name as in PyTorch.
 class max(_ReturnType):

@@ -121,3 +121,80 @@ except TypeError as e:
 keys = {Key(9), Key(1), Key(9), Key(17)}
 print("keys", sorted(k.x for k in keys), Key(17) in keys, Key(2) in keys)
 print("frozen", hash(Frozen(1, 2.5)) == hash((1, 2.5)), len({Frozen(1, 2.5), Frozen(1, 2.5), Frozen(2, 0.0)}))
+
+# A hash a class returns is used as it is (a frozen dataclass hashes as the tuple of its
+# fields, so a set of them iterates as Python's does).
+@dataclass(frozen=True)
+class P:
+    x: int
+
+
+print("frozen order", {P(i) for i in range(6)}, hash(P(1)) == hash((1,)))
+
+
+class Big:
+    def __hash__(self):
+        return 2**62
+
+
+print("big hash", hash(Big()))
+try:
+    @dataclass(unsafe_hash=True)
+    class Q:
+        a: int
+
+        def __hash__(self):
+            return 1
+except TypeError as e:
+    print("TypeError:", e)
+
+# A constant display a loop iterates is the compiler's frozenset, at any size.
+for x in {7, 15}:
+    print("loop", x)
+print("display", {7, 15}, [x for x in {8, 32, 15, 63, 57}], {8, 32, 15, 63, 57}, {(8,)[0], 32, 15, 63, 57})
+
+# Methods with several arguments or any iterable, checked as CPython checks them.
+a = set(range(16))
+c = a - {7, 15}
+print("difference of several", a.difference(set(), c), a.difference([1], range(3, 16)))
+for f in (lambda: set().intersection([1, [2]]), lambda: {1}.issubset([1, [2]]), lambda: {1}.issuperset([2, [3]]),
+          lambda: {1, 2}.isdisjoint([1, [3]]), lambda: {1}.issuperset(iter([2])), lambda: {1, 2}.intersection([2, [3]])):
+    try:
+        print("method", f())
+    except TypeError as e:
+        print("TypeError:", e)
+from collections import OrderedDict
+print("from OrderedDict", set(OrderedDict([(k, 0) for k in [16, 0, 1, 2, 3]])), set({16: 0, 0: 0, 1: 0, 2: 0, 3: 0}))
+
+
+# Identity before equality; a set looked for inside a set is absent.
+class Never:
+    def __eq__(self, other):
+        return False
+
+    def __hash__(self):
+        return 1
+
+
+n = Never()
+print("identity", n in {n}, len({n, n}), {1} in {1, 2}, {1, 2}.discard({1}))
+try:
+    {1, 2}.remove({1})
+except KeyError as e:
+    print("KeyError:", e)
+
+
+# An __eq__ that empties the set it is compared in: the add starts over.
+class Clearing:
+    def __hash__(self):
+        return 0
+
+    def __eq__(self, other):
+        S.clear()
+        return False
+
+
+S = set(range(20))
+S.add(Clearing())
+S.add(Clearing())
+print("cleared by __eq__", len(S), sorted(type(v).__name__ for v in S))
