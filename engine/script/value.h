@@ -146,9 +146,9 @@ struct SizeObject : TupleObject {
     std::string typeName() const override { return "Size"; }
 };
 // Where each key of a dict is, by hash, once the dict is long enough for a linear search to
-// cost: a dict literal or loop of 40,000 keys took 4 s. Only while
-// every key is a number, a string or None, whose equality (valuesEqual) is decided by the
-// value the hash reads; other keys (tuples, instances with __eq__) keep the linear search.
+// cost: a dict literal or loop of 40,000 keys took 4 s. Only while every key is a number, a
+// string or None, whose equality (valuesEqual) is decided by the value the hash reads; other
+// keys (tuples, instances with __eq__) keep the linear search.
 class KeyIndex {
 public:
     using KeyAt = std::function<const Value&(size_t)>;
