@@ -225,7 +225,7 @@ def train(compile_step):
     step = torch.compile(opt.step) if compile_step else opt.step
     for i in range(5):
         for q in p:
-            q.grad = torch.cos(q * (i + 1))
+            q.grad = torch.cos(q.detach() * (i + 1))  # detached, as backward makes them (a cycle otherwise)
         step()
     return p
 # PyTorch 2.15's compiled step differs from its eager one by up to 5e-6 here (float32 powers).

@@ -59,7 +59,7 @@ opt = torch.optim.SGD(ps, lr=0.05, momentum=0.9)
 step = COMPILE(opt.step)
 for i in range(5):
     for p in ps:
-        p.grad = p * 0.3 - i
+        p.grad = p.detach() * 0.3 - i  # detached, as backward makes them (a cycle otherwise)
     step()
 print(ps[0], ps[1])
 )",

@@ -63,15 +63,20 @@ TEST(Nn, AConvolutionMadeOnAThreadThatEndedRunsOnAnother) {
     for (int i = 0; i < 2 * 3 * 9 * 9; ++i) xs.push_back(std::sin(0.05 * i));
     for (int i = 0; i < 4 * 3 * 3 * 3; ++i) ws.push_back(std::cos(0.3 * i));
     Tensor x = floats(xs, {2, 3, 9, 9}), w = floats(ws, {4, 3, 3, 3}), b = floats({0.1, -0.2, 0.3, 0.0}, {4});
-    auto convolve = [&](const Tensor& input, const Tensor& weight, const Tensor& bias) {
-        return T("conv2d", {input, weight, bias}, {{"padding", IValue(2)}, {"dilation", IValue(2)}});
+    std::vector<double> gs;
+    for (int i = 0; i < 6 * 2 * 3 * 3; ++i) gs.push_back(std::sin(0.7 * i));
+    Tensor g = floats(gs, {6, 2, 3, 3});
+    // The crash's pair of scripts: a dilated convolution, then a grouped strided one on it.
+    auto convolve = [&](const Tensor& input, const Tensor& weight, const Tensor& bias, const Tensor& grouped) {
+        Tensor y = T("conv2d", {input, weight, bias}, {{"padding", IValue(2)}, {"dilation", IValue(2)}});
+        return T("conv2d", {y, grouped}, {{"stride", IValue(2)}, {"padding", IValue(1)}, {"groups", IValue(2)}});
     };
     releaseConvolutionPrimitives();
     Tensor first, second;
-    std::thread([&] { first = convolve(x, w, b); }).join();
-    std::thread([&] { second = convolve(x, w, b); }).join();
-    Tensor exact = convolve(T("double", {x}), T("double", {w}), T("double", {b}));
-    ASSERT_EQ(second.numel(), 2 * 4 * 9 * 9);
+    std::thread([&] { first = convolve(x, w, b, g); }).join();
+    std::thread([&] { second = convolve(x, w, b, g); }).join();
+    Tensor exact = convolve(T("double", {x}), T("double", {w}), T("double", {b}), T("double", {g}));
+    ASSERT_EQ(second.numel(), 2 * 6 * 5 * 5);
     for (int64_t i = 0; i < second.numel(); ++i) {
         EXPECT_EQ(first.readDouble(i), second.readDouble(i)) << i;
         EXPECT_NEAR(second.readDouble(i), exact.readDouble(i), 1e-4) << i;
