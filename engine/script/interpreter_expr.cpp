@@ -792,7 +792,11 @@ Value Interpreter::evalUnary(const UnaryOp& expr) {
         if (isIntLike(operand)) return Value(intOf(operand));
         break;
     case UnaryOperator::Invert:
-        if (operand.isTensor()) return callOp("logical_not", CallStyle::Operator, {operand}, {}, site, "~");
+        if (operand.isTensor()) {  // bitwise on ints (~5 is -6), logical on bools, as in PyTorch
+            if (isFloating(operand.asTensor().dtype()))
+                fail("TypeError", "~ (operator.invert) is only implemented on integer and Boolean-type tensors");
+            return callOp("bitwise_not", CallStyle::Operator, {operand}, {}, site, "~");
+        }
         if (isIntLike(operand)) return Value(~intOf(operand));
         break;
     }

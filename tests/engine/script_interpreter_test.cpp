@@ -366,3 +366,14 @@ TEST(Interpreter, SelfReferencesAndRaisedKeyboardInterrupts) {
                        "try:\n    raise KeyboardInterrupt\nexcept BaseException as e:\n    print(type(e).__name__)\n"),
               "True\nKeyboardInterrupt\n");
 }
+
+// ~ on a tensor is bitwise as in PyTorch (~5 is -6; on bools, not), and a TypeError on
+// floats: it was logical_not, which read each float as an int (NaN: undefined behaviour,
+// found by the script fuzzer).
+TEST(Interpreter, InvertOfATensorIsBitwiseAndRefusesFloats) {
+    EXPECT_EQ(outputOf("import torch\nprint(~torch.tensor([5, 0]), ~torch.tensor([True, False]))\n"),
+              "tensor([-6, -1]) tensor([False,  True])\n");
+    auto run = runScript("import torch\n~torch.tensor([1.5, float('nan')])\n");
+    EXPECT_NE(run.error.find("TypeError: ~ (operator.invert) is only implemented on integer and Boolean-type tensors"), std::string::npos)
+        << run.error;
+}
