@@ -31,7 +31,8 @@ namespace fusescope {
     X(Reduction, "reduction", "")                       \
     /* math: unary */                                   \
     X(Exp, "exp", "fs_exp({0})")                        \
-    /* exp of x <= 0 that a sum holding exp(0) adds up (codegen/common/exp_summands.h) */ \
+    /* exps of x <= 0: of a row minus its max (codegen/common/row_max_exps.h) */ \
+    X(ExpNonPositive, "exp_nonpositive", "fs_exp_nonpositive({0})") \
     X(ExpSummand, "exp_summand", "fs_exp_summand({0})") \
     X(Exp2, "exp2", "fs_exp2({0})")                     \
     X(Expm1, "expm1", "fs_expm1({0})")                  \

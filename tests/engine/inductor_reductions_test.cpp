@@ -109,10 +109,12 @@ print(torch.allclose(f(x), torch.softmax(x, dim=-1), rtol=1e-05, atol=1e-06))
     ASSERT_EQ(run.error, "") << run.logs;
     EXPECT_EQ(run.out, "True\n");
     std::string code = kernelCode(run);
-    // The sum's pass keeps exp(x - max) in the output, in the loop that sums it; the product
-    // with the sum's reciprocal reads it back.
-    EXPECT_EQ(countOccurrences(code, "fs_exp("), 1) << code;
-    EXPECT_NE(code.find("#pragma omp simd reduction(+ : m1_acc)\n"
+    // The sum's pass keeps exp(x - max) in the output, in the loop that sums it, asking for
+    // the output's lines two blocks ahead; the product with the sum's reciprocal reads it back.
+    EXPECT_EQ(countOccurrences(code, "fs_exp_nonpositive("), 1) << code;
+    EXPECT_EQ(countOccurrences(code, "fs_exp("), 0) << code;
+    EXPECT_NE(code.find("fs_prefetch_write(&buf2[(1000L*c0 + rb + 512L)], (rb_end - rb) * sizeof(buf2[0]));\n"
+                        "                #pragma omp simd reduction(+ : m1_acc)\n"
                         "                for (int64_t c1 = rb; c1 < rb_end; ++c1) {"),
               std::string::npos) << code;
     EXPECT_NE(code.find("buf2[(1000L*c0 + c1)] = m1_exp;\n                    m1_acc = m1_acc + m1_exp;"), std::string::npos) << code;
@@ -122,7 +124,7 @@ print(torch.allclose(f(x), torch.softmax(x, dim=-1), rtol=1e-05, atol=1e-06))
 // log_softmax's row sum adds exp(x - max) over the row the max was taken over: that exp is
 // fs_exp_summand (no clamp against overflow; below -87 it gives exp(-87), which adds nothing
 // to a sum holding exp(0) = 1), also where rows hold -inf, NaN, -1e30 or a large maximum.
-// An exp of x - min and softmax's exp, which it also stores, keep fs_exp.
+// An exp of x - min keeps fs_exp.
 TEST(InductorReductions, ExpsOfARowMinusItsMaxThatOnlyASumReadsSkipTheirClamps) {
     SKIP_WITHOUT_CPP_JIT();
     ScriptRun run = runScript(R"(import torch
@@ -151,6 +153,49 @@ print(torch.allclose(above_min(y), torch.exp(y - y.amin(dim=1, keepdim=True)).su
     EXPECT_EQ(countOccurrences(modules[0].source, "fs_exp(m"), 0) << modules[0].source;
     EXPECT_NE(modules[1].source.find("float m1_exp = fs_exp(m1_sub);"), std::string::npos) << modules[1].source;
     EXPECT_EQ(modules[1].source.find("fs_exp_summand(m"), std::string::npos) << modules[1].source;
+}
+
+// An exp of a row minus its max that is stored (softmax's, or the exp itself) is
+// fs_exp_nonpositive: fs_exp bit for bit on x <= 0, below the normal floats too. Softmax's
+// results there are real PyTorch 2.15's.
+TEST(InductorReductions, AStoredExpOfARowMinusItsMaxIsFsExpBitForBit) {
+    SKIP_WITHOUT_CPP_JIT();
+    ScriptRun run = runScript(R"(import torch
+@torch.compile
+def exp_of_row_minus_max(x):
+    return torch.exp(x - x.amax(dim=1, keepdim=True))
+@torch.compile
+def exp_of_scaled(x):
+    return torch.exp((x - x.amax(dim=1, keepdim=True)) * 1.0)
+@torch.compile
+def softmax(x):
+    return torch.softmax(x, dim=1)
+x = torch.linspace(-110.0, 0.0, 1000003).reshape(1, -1)
+print(torch.equal(exp_of_row_minus_max(x), exp_of_scaled(x)))
+x = torch.zeros(3, 300)
+x[0, :4] = torch.tensor([0.0, -88.0, -100.0, -103.9])
+x[0, 4:] = float("-inf")
+x[1, :] = torch.linspace(-105.0, -85.0, 300)
+x[1, 299] = 0.0
+x[2, 7] = float("nan")
+y = softmax(x)
+print(y[0, :5].tolist())
+print(y[1, ::37].tolist())
+print(y[2, 0].item(), y[2, 7].item())
+)");
+    ASSERT_EQ(run.error, "") << run.logs;
+    EXPECT_EQ(run.out,
+              "True\n"
+              "[1.0, 6.054601485195952e-39, 3.783505853677006e-44, 1.401298464324817e-45, 0.0]\n"
+              "[0.0, 2.802596928649634e-45, 3.5032461608120427e-44, 4.203895392974451e-43, 4.994227726853648e-42, "
+              "5.933237827797708e-41, 7.04909179493956e-40, 8.374871482424984e-39, 9.949926472170992e-38]\n"
+              "nan nan\n");
+    auto modules = run.eventsOf<KernelSourceEvent>();
+    ASSERT_EQ(modules.size(), 3u);
+    EXPECT_NE(modules[0].source.find("= fs_exp_nonpositive(m1_sub);"), std::string::npos) << modules[0].source;
+    EXPECT_EQ(countOccurrences(modules[0].source, "fs_exp(m"), 0) << modules[0].source;
+    EXPECT_EQ(countOccurrences(modules[1].source, "fs_exp(m"), 1) << modules[1].source;
+    EXPECT_EQ(countOccurrences(modules[2].source, "fs_exp_nonpositive(m"), 1) << modules[2].source;
 }
 
 // Rows reduced one by one: while the second member computes from the row in cache, it

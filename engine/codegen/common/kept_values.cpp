@@ -11,6 +11,7 @@ namespace {
 bool isCostly(LoopOpKind kind) {
     switch (kind) {
     case LoopOpKind::Exp:
+    case LoopOpKind::ExpNonPositive:
     case LoopOpKind::ExpSummand:
     case LoopOpKind::Exp2:
     case LoopOpKind::Expm1:

@@ -53,22 +53,22 @@ extern "C" void fs_trace_end(void* span);
 
 #define FS_INLINE static inline __attribute__((always_inline))
 #define FS_MATH(f, S) __builtin_##f##S
-// exp(r) for |r| <= ln(2)/2: Cephes's degree-6 polynomial.
+// exp(r) for |r| <= ln(2)/2: 1 + r + r^2 P(r), P of degree 4 fitted (minimax) on that range;
+// as exact as Cephes's degree-5 P, one multiply-add less (softmax rows 2-6% faster).
 FS_INLINE float fs_exp_reduced(float r) {
-    float p = 1.9875691500e-4f;
-    p = p * r + 1.3981999507e-3f;
-    p = p * r + 8.3334519073e-3f;
-    p = p * r + 4.1665795894e-2f;
-    p = p * r + 1.6666665459e-1f;
-    p = p * r + 5.0000001201e-1f;
+    float p = 1.37516204e-3f;
+    p = p * r + 8.36891588e-3f;
+    p = p * r + 4.16695289e-2f;
+    p = p * r + 1.66665182e-1f;
+    p = p * r + 4.99999881e-1f;
     p = p * r * r + r + 1.0f;
     return p;
 }
 // exp of a float, inline so that it vectorises at the loop's width (glibc's 16-lane expf
 // took 0.88 ns per element on one core, this 0.47). exp(x) = 2^n e^r, n = round(x / ln 2):
-// Cody-Waite reduction with ln 2 in two parts, Cephes's degree-6 polynomial, 2^n as two
-// factors so that results below FLT_MIN come out denormal. Within 1.02 ulp of the exact
-// value on every float (checked exhaustively), as glibc's. The clamps keep n in range;
+// Cody-Waite reduction with ln 2 in two parts, fs_exp_reduced, 2^n as two factors so
+// that results below FLT_MIN come out denormal. Within 1.03 ulp of the exact value on every
+// float (bench/scripts/check_exp.sh checks every one), as glibc's. The clamps keep n in range;
 // a NaN passes them.
 FS_INLINE float fs_exp(float x) {
     const float c = x > 89.0f ? 89.0f : x < -104.0f ? -104.0f : x;
@@ -78,11 +78,23 @@ FS_INLINE float fs_exp(float x) {
     const float r = (c - n * 0.693359375f) - n * -2.12194440e-4f;
     return fs_exp_reduced(r) * __builtin_bit_cast(float, (k1 + 127) << 23) * __builtin_bit_cast(float, (k2 + 127) << 23);
 }
-// fs_exp of x <= 0 (or NaN) whose result a sum holding exp(0) = 1 adds up (softmax's and
-// log_softmax's row sums; codegen/common/exp_summands.h): no upper clamp, and 2^n as one
+// fs_exp of x <= 0 (or NaN; a row minus its max: codegen/common/row_max_exps.h), bit for bit
+// (bench/scripts/check_exp.sh): no upper clamp, and 2^n as one factor 2^(n+64), exact,
+// times 2^-64, which rounds once where fs_exp's second factor does. softmax of 4096x4096
+// took 4-7% less time with it in a standalone loop.
+FS_INLINE float fs_exp_nonpositive(float x) {
+    const float c = x < -104.0f ? -104.0f : x;
+    const float shifter = 12582912.0f;
+    const float t = c * 1.44269504088896341f + shifter, n = t - shifter;
+    const int32_t k = __builtin_bit_cast(int32_t, t) - (0x4B400000 - 127 - 64);
+    const float r = (c - n * 0.693359375f) - n * -2.12194440e-4f;
+    return fs_exp_reduced(r) * __builtin_bit_cast(float, k << 23) * 0x1p-64f;
+}
+// fs_exp of x <= 0 (or NaN) whose result a sum holding exp(0) = 1 adds up (log_softmax's
+// row sum; codegen/common/row_max_exps.h): no upper clamp, and 2^n as one
 // factor, so x below -87 (where exp leaves the normal floats) gives exp(-87), 1.6e-38, which
 // adds nothing to such a sum. Equal to fs_exp, bit for bit, on every float in [-87, 0]
-// (checked); log_softmax of 4096x4096 took 4-6% less time with it in a standalone loop.
+// (bench/scripts/check_exp.sh); log_softmax of 4096x4096 took 4-6% less time with it in a standalone loop.
 FS_INLINE float fs_exp_summand(float x) {
     const float c = x < -87.0f ? -87.0f : x;
     const float shifter = 12582912.0f;
@@ -98,6 +110,7 @@ FS_INLINE double fs_exp(double x) {
     const double e = __builtin_exp(zero ? 0.0 : x);
     return zero ? 0.0 : e;
 }
+FS_INLINE double fs_exp_nonpositive(double x) { return fs_exp(x); }
 FS_INLINE double fs_exp_summand(double x) { return fs_exp(x); }
 // Set when integer division by zero happened; call() returns it and the runtime raises
 // ZeroDivisionError as eager does. (Zero-initialised: no static initialiser runs.)
@@ -112,9 +125,10 @@ FS_INLINE int64_t fs_column_tile(int64_t n) {
 }
 // Asks the caches for `bytes` of memory from `p` on, a line at a time, to read or to write
 // (a prefetch never faults, so `p` may be past a buffer's end). See rowPrefetches in
-// cpp_kernel.cpp.
+// cpp_kernel.cpp. Reads stop at L2 (prefetcht1): L1 holds the row being computed and its
+// output, and softmax and log_softmax of 4096x4096 ran 1-4% faster so (bench/README.md).
 FS_INLINE void fs_prefetch(const void* p, int64_t bytes) {
-    for (int64_t b = 0; b < bytes; b += 64) __builtin_prefetch((const char*)p + b);
+    for (int64_t b = 0; b < bytes; b += 64) __builtin_prefetch((const char*)p + b, 0, 2);
 }
 FS_INLINE void fs_prefetch_write(void* p, int64_t bytes) {
     for (int64_t b = 0; b < bytes; b += 64) __builtin_prefetch((char*)p + b, 1);

@@ -21,6 +21,7 @@ typedef int int32_t;
 #define FS_MATH(f, S) f##S
 FS_INLINE float fs_exp(float x) { return expf(x); }
 FS_INLINE double fs_exp(double x) { return exp(x); }
+template <class T> FS_INLINE T fs_exp_nonpositive(T x) { return fs_exp(x); }
 template <class T> FS_INLINE T fs_exp_summand(T x) { return fs_exp(x); }
 // Set when integer division by zero happened; the runtime reads it after the launches and
 // raises ZeroDivisionError as eager does.
