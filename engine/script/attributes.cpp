@@ -122,12 +122,14 @@ Value dictMethod(Interpreter& interp, const Value& self, const std::string& name
     if (name == "get")
         return bind([dict](Interpreter& in, const Value& self, CallArgs& a) {
             expectArgs(in, a, 1, 2, "get");
+            requireHashable(in, a.args[0]);
             if (Value* v = dict->find(a.args[0])) return a.args[0].isString() ? in.dictItem(self, a.args[0].asString(), *v) : *v;
             return a.args.size() > 1 ? a.args[1] : Value();
         });
     if (name == "pop")
         return bind([dict](Interpreter& in, const Value&, CallArgs& a) {
             expectArgs(in, a, 1, 2, "pop");
+            requireHashable(in, a.args[0]);
             if (Value* found = dict->find(a.args[0])) {
                 Value v = *found;
                 dict->erase(a.args[0]);
@@ -139,6 +141,7 @@ Value dictMethod(Interpreter& interp, const Value& self, const std::string& name
     if (name == "setdefault")
         return bind([dict](Interpreter& in, const Value&, CallArgs& a) {
             expectArgs(in, a, 1, 2, "setdefault");
+            requireHashable(in, a.args[0]);
             if (Value* v = dict->find(a.args[0])) return *v;
             Value v = a.args.size() > 1 ? a.args[1] : Value();
             dict->set(a.args[0], v);
@@ -156,16 +159,12 @@ Value dictMethod(Interpreter& interp, const Value& self, const std::string& name
     if (name == "update")
         return bind([dict](Interpreter& in, const Value&, CallArgs& a) {
             expectArgs(in, a, 0, 1, "update");
-            auto put = [&](const Value& k, const Value& v) {
-                if (Value* slot = dict->find(k)) *slot = v;
-                else dict->items.emplace_back(k, v);
-            };
             if (!a.args.empty()) {
                 auto* other = a.args[0].as<DictObject>();
                 if (!other) in.fail("TypeError", "dict.update() expects a dict");
-                for (const auto& [k, v] : other->items) put(k, v);
+                for (const auto& [k, v] : other->items) dict->set(k, v);
             }
-            for (const auto& [k, v] : a.kwargs) put(Value(k), v);
+            for (const auto& [k, v] : a.kwargs) dict->set(Value(k), v);
             return Value();
         });
     interp.fail("AttributeError", "'dict' object has no attribute '" + name + "'");

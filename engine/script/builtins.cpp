@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "script/interpreter.h"
+#include "script/set_operations.h"
 
 namespace fusescope {
 
@@ -298,12 +299,12 @@ void addPythonBuiltins(std::map<std::string, Value, std::less<>>& b) {
                 for (const Value& pair : in.iterate(a.args[0])) {
                     ValueList kv = in.iterate(pair);
                     if (kv.size() != 2) in.fail("ValueError", "dictionary update sequence element has wrong length");
-                    if (Value* slot = d->find(kv[0])) *slot = kv[1];
-                    else d->items.emplace_back(kv[0], kv[1]);
+                    requireHashable(in, kv[0]);
+                    d->set(kv[0], kv[1]);
                 }
             }
         }
-        for (const auto& [k, v] : a.kwargs) d->items.emplace_back(Value(k), v);
+        for (const auto& [k, v] : a.kwargs) d->set(Value(k), v);
         return Value(ObjectPtr(d));
     });
 }

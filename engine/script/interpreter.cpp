@@ -478,11 +478,22 @@ Interpreter::Flow Interpreter::execFor(const For& stmt) {
         }
         return Flow::Normal;
     }
+    // Python's iterator over a dict or a set refuses to go on once it changed size: at the
+    // next step, the one that would end the loop too.
+    auto* dict = iterable.as<DictObject>();
+    auto* set = iterable.as<SetObject>();
+    const size_t size = dict ? dict->items.size() : set ? set->size() : 0;
+    auto sameSize = [&] {
+        if (dict && dict->items.size() != size) fail("RuntimeError", "dictionary changed size during iteration");
+        if (set && set->size() != size) fail("RuntimeError", "Set changed size during iteration");
+    };
     for (const Value& item : iterate(iterable)) {
+        sameSize();
         Flow flow = body(item);
-        if (flow == Flow::Break) break;
+        if (flow == Flow::Break) return Flow::Normal;
         if (flow == Flow::Return) return flow;
     }
+    sameSize();
     return Flow::Normal;
 }
 
@@ -564,6 +575,7 @@ void Interpreter::execDelete(const Expr& target) {
         if (tracer_) tracer_->onObjectTouch(object);
         if (callSpecial(object, "__delitem__", {index})) return;
         if (auto* dict = object.as<DictObject>()) {
+            requireHashable(*this, index);
             if (!dict->erase(index)) raise("KeyError", {index});
             return;
         }

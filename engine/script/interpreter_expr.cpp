@@ -427,10 +427,9 @@ Value Interpreter::eval(const Expr& expr) {
                 }
                 continue;
             }
-            Value key = eval(*d.keys[i]).unsourced();
-            Value value = eval(*d.values[i]);
-            if (Value* slot = dict->find(key)) *slot = value;
-            else dict->items.emplace_back(key, value);
+            Value key = eval(*d.keys[i]);
+            requireHashable(*this, key);
+            dict->set(key, eval(*d.values[i]));
         }
         return Value(ObjectPtr(dict));
     }
@@ -518,10 +517,9 @@ Value Interpreter::evalComprehension(const Expr& elt, const std::vector<Comprehe
     std::function<void(size_t)> loop = [&](size_t level) {
         if (level == generators.size()) {
             if (isDict) {
-                Value key = eval(elt).unsourced();
-                Value value = eval(*dictValue);
-                if (Value* slot = dict->find(key)) *slot = value;
-                else dict->items.emplace_back(key, value);
+                Value key = eval(elt);
+                requireHashable(*this, key);
+                dict->set(key, eval(*dictValue));
             } else {
                 results.push_back(eval(elt));
             }
@@ -731,6 +729,7 @@ Value Interpreter::evalCompare(CompareOperator op, const Value& left, const Valu
         } else if (right.isString() && left.isString()) {
             found = right.asString().find(left.asString()) != std::string::npos;
         } else if (auto* d = right.as<DictObject>()) {
+            requireHashable(*this, left);
             found = d->find(left) != nullptr;
             // Guarded where the script asks; the script library's own lookups (nn.Module's
             // attribute routing) are guarded by what they find, as Dynamo treats nn.Module.
@@ -862,6 +861,7 @@ Value Interpreter::evalSubscript(const Value& object, const Value& index) {
         return item;
     }
     if (auto* dict = object.as<DictObject>()) {
+        requireHashable(*this, index);
         Value* v = dict->find(index);
         if (!v) raise("KeyError", {index});
         return index.isString() ? dictItem(object, index.asString(), *v) : *v;
@@ -962,8 +962,8 @@ void Interpreter::assignSubscript(const Value& object, const Value& index, const
         return;
     }
     if (auto* dict = object.as<DictObject>()) {
-        if (Value* slot = dict->find(index)) *slot = value;
-        else dict->items.emplace_back(index.unsourced(), value);
+        requireHashable(*this, index);
+        dict->set(index, value);
         return;
     }
     fail("TypeError", "'" + pythonTypeName(object) + "' object does not support item assignment");

@@ -103,6 +103,16 @@ int64_t hashOf(Interpreter& interp, const Value& value) {
     return python_hash::ofAddress(value.asObject().get());
 }
 
+void requireHashable(Interpreter& interp, const Value& value) {
+    if (value.as<ListObject>() || value.as<DictObject>() || value.as<SetObject>()) unhashable(interp, value);
+    if (auto* tuple = value.as<TupleObject>())
+        for (const Value& item : tuple->items) requireHashable(interp, item);
+    if (auto* instance = value.as<InstanceObject>()) {
+        const Value* method = instance->cls->lookup("__hash__");
+        if (!method || method->isNone()) unhashable(interp, value);
+    }
+}
+
 // A set as the element looked for is, in CPython, looked for as a frozenset; a set holds no
 // frozensets here, so it is absent.
 bool setContains(Interpreter& interp, const SetObject& set, const Value& value) {

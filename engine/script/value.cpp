@@ -83,6 +83,18 @@ std::optional<KeyIndex::Range> KeyIndex::candidatesFor(std::optional<size_t> has
     return index_.equal_range(*hash);
 }
 
+void KeyIndex::remove(const Value& key, size_t position) {
+    if (position >= indexed_) return;
+    std::optional<size_t> hash = hashOf(key);
+    if (!hash) return;
+    auto [from, to] = index_.equal_range(*hash);
+    for (auto it = from; it != to; ++it)
+        if (it->second == position) {
+            index_.erase(it);
+            return;
+        }
+}
+
 void KeyIndex::reset() {
     index_.clear();
     indexed_ = 0;
@@ -90,27 +102,73 @@ void KeyIndex::reset() {
     linearLookups_ = 0;
 }
 
+DictEntries& DictEntries::operator=(const DictEntries& o) {
+    slots_ = o.slots_;
+    holes_ = o.holes_;
+    holeCount_ = o.holeCount_;
+    moves_ = std::max(moves_, o.moves_) + 1;
+    return *this;
+}
+
+void DictEntries::clear() {
+    slots_.clear();
+    holes_.clear();
+    holeCount_ = 0;
+    ++moves_;
+}
+
+void DictEntries::removeSlot(size_t slot) {
+    holes_.resize(slots_.size(), false);
+    holes_[slot] = true;
+    ++holeCount_;
+    slots_[slot] = Entry();  // releases the key and the value now, as Python does
+    if (holeCount_ * 2 >= slots_.size()) compact();
+}
+
+void DictEntries::compact() const {
+    if (holeCount_ == 0) return;
+    size_t to = 0;
+    for (size_t from = 0; from < slots_.size(); ++from)
+        if (!isHole(from)) {
+            if (to != from) slots_[to] = std::move(slots_[from]);  // not onto itself: that empties a Value
+            ++to;
+        }
+    slots_.resize(to);
+    holes_.clear();
+    holeCount_ = 0;
+    ++moves_;
+}
+
+template <class Key, class Same>
+std::optional<size_t> DictObject::slotOf(const Key& key, const Same& same) {
+    if (indexedMoves_ != items.moves()) {
+        index_.reset();
+        indexedMoves_ = items.moves();
+    }
+    auto keyAt = [this](size_t i) -> const Value& { return items.slot(i).first; };
+    if (auto range = index_.candidates(key, items.slotCount(), keyAt)) {
+        for (auto it = range->first; it != range->second; ++it)
+            if (!items.isHole(it->second) && same(items.slot(it->second).first)) return it->second;
+        return std::nullopt;
+    }
+    for (size_t i = 0; i < items.slotCount(); ++i)
+        if (!items.isHole(i) && same(items.slot(i).first)) return i;
+    return std::nullopt;
+}
+
+namespace {
+bool sameString(const Value& k, std::string_view key) { return k.isString() && k.asString() == key; }
+}  // namespace
+
 Value* DictObject::find(const Value& key) {
     if (key.isString()) return findString(key.asString());
-    if (auto range = index_.candidates(key, items.size(), [this](size_t i) -> const Value& { return items[i].first; })) {
-        for (auto it = range->first; it != range->second; ++it)
-            if (valuesEqual(items[it->second].first, key)) return &items[it->second].second;
-        return nullptr;
-    }
-    for (auto& [k, v] : items)
-        if (valuesEqual(k, key)) return &v;
-    return nullptr;
+    std::optional<size_t> slot = slotOf(key, [&](const Value& k) { return valuesEqual(k, key); });
+    return slot ? &items.slot(*slot).second : nullptr;
 }
 
 Value* DictObject::findString(std::string_view key) {
-    if (auto range = index_.candidates(key, items.size(), [this](size_t i) -> const Value& { return items[i].first; })) {
-        for (auto it = range->first; it != range->second; ++it)
-            if (const Value& k = items[it->second].first; k.isString() && k.asString() == key) return &items[it->second].second;
-        return nullptr;
-    }
-    for (auto& [k, v] : items)
-        if (k.isString() && k.asString() == key) return &v;
-    return nullptr;
+    std::optional<size_t> slot = slotOf(key, [&](const Value& k) { return sameString(k, key); });
+    return slot ? &items.slot(*slot).second : nullptr;
 }
 
 void DictObject::clear() {
@@ -124,13 +182,17 @@ void DictObject::set(const Value& key, Value value) {
 }
 
 bool DictObject::erase(const Value& key) {
-    for (auto it = items.begin(); it != items.end(); ++it)
-        if (valuesEqual(it->first, key)) {
-            items.erase(it);
-            index_.reset();
-            return true;
-        }
-    return false;
+    std::optional<size_t> slot;
+    if (key.isString()) {
+        std::string_view text = key.asString();
+        slot = slotOf(text, [&](const Value& k) { return sameString(k, text); });
+    } else {
+        slot = slotOf(key, [&](const Value& k) { return valuesEqual(k, key); });
+    }
+    if (!slot) return false;
+    index_.remove(items.slot(*slot).first, *slot);
+    items.removeSlot(*slot);
+    return true;
 }
 
 namespace {

@@ -1,0 +1,110 @@
+# Dicts: insertion order through deletions and re-insertions, big dicts whose keys are
+# deleted one by one, equal keys of different types, and keys Python refuses.
+
+e = {"x": 1, "y": 2, "z": 3}
+del e["y"]
+print(e, list(e.items()), e["x"], e["z"])
+
+d = {"a": 1, "b": 2, "c": 3, "d": 4}
+del d["b"]
+d["b"] = 5
+d.pop("a")
+d["e"] = 6
+print(d, len(d), list(d), list(d.values()))
+print("b" in d, "a" in d, d.get("a"), d.get("c"))
+
+# Equal keys of different types share a slot, which keeps the first key.
+n = {1: "int"}
+n[1.0] = "float"
+n[True] = "bool"
+print(n)
+del n[True]
+print(n, 1 in n)
+
+# A big dict: every other key deleted, then some put back at the end.
+big = {}
+for i in range(5000):
+    big[i * 7 % 5003] = i
+for k in list(big)[::2]:
+    del big[k]
+print(len(big), list(big)[:6], list(big)[-3:])
+for k in range(0, 30, 3):
+    big[k] = -k
+print(len(big), list(big.items())[-6:])
+print(sum(big.values()), min(big), max(big), big.get(7), big.get(14, "gone"))
+
+# Strings deleted from the front, as a queue would.
+words = {f"w{i}": i for i in range(3000)}
+for i in range(2990):
+    words.pop(f"w{i}")
+print(words)
+words.update({"w0": 0, "w2999": "last"})
+print(words, len(words))
+
+# Deleting down to nothing and filling again.
+m = {k: k * k for k in range(100)}
+for k in range(100):
+    del m[k]
+print(m, len(m), bool(m))
+m.update(x=1, y=2)
+m.setdefault("z", 3)
+print(m, dict(m, y=20), dict([("p", 1), ("q", 2)], q=3))
+
+# Tuples of hashables are keys; lists, dicts, sets and tuples holding them are not.
+t = {(1, "a"): 1, (2, (3, 4)): 2}
+print(t[(2, (3, 4))], (1, "a") in t)
+for bad in ([1], {"k": 1}, {1}, (1, [2])):
+    for action in ("set", "get", "in", "del", "literal", "method"):
+        try:
+            if action == "set":
+                t[bad] = 1
+            elif action == "get":
+                t[bad]
+            elif action == "in":
+                bad in t
+            elif action == "del":
+                del t[bad]
+            elif action == "literal":
+                {bad: 1}
+            else:
+                t.get(bad)
+            print(action, "accepted")
+        except TypeError as e:
+            print(action, "TypeError:", e)
+
+class Point:
+    def __init__(self, x):
+        self.x = x
+    def __eq__(self, other):
+        return isinstance(other, Point) and self.x == other.x
+
+try:
+    {Point(1): 1}
+except TypeError as e:
+    print("TypeError:", e)
+try:
+    dict([(Point(1), 1)])
+except TypeError as e:
+    print("TypeError:", e)
+
+# A loop over a dict or a set that changes its size fails at its next step; one that only
+# replaces values, or breaks out right after the change, does not.
+grow = {"a": 1}
+try:
+    for k in grow:
+        grow[k + "x"] = 0
+except RuntimeError as e:
+    print("RuntimeError:", e, grow)
+shrink = {1, 2, 3}
+try:
+    for v in shrink:
+        shrink.discard(v)
+except RuntimeError as e:
+    print("RuntimeError:", e, shrink)
+values = {"a": 1, "b": 2}
+for k in values:
+    values[k] += 10
+for k in values:
+    del values[k]
+    break
+print(values)
