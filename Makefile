@@ -1,6 +1,9 @@
 # The README's commands. `make test` and `make run` do all set-up on a fresh machine.
 BUILD_DIR ?= build
 BUILD_TYPE ?= RelWithDebInfo
+# Debug info as line tables only: backtraces and profiles keep file:line, and a fresh build
+# takes about a fifth less time and far less disk than with -g (whose build/ took 11 GB).
+DEBUG_INFO ?= -g1
 JOBS ?= $(shell nproc)
 EXAMPLE ?= resources/examples/01_quickstart.py
 GUI_EXAMPLE ?= resources/examples/09_mlp_block.py
@@ -13,7 +16,8 @@ deps:
 	./scripts/install-deps
 
 $(BUILD_DIR)/build.ninja:
-	cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE)
+	cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) \
+	  -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 $(DEBUG_INFO) -DNDEBUG" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 $(DEBUG_INFO) -DNDEBUG"
 
 configure: $(BUILD_DIR)/build.ninja
 
