@@ -2,7 +2,7 @@
 BUILD_DIR ?= build
 BUILD_TYPE ?= RelWithDebInfo
 # Debug info as line tables only: backtraces and profiles keep file:line, and a fresh build
-# takes about a fifth less time and far less disk than with -g (whose build/ took 11 GB).
+# took 19 min and 2.5 GB of disk on 2 cores (make test, fresh clone), where -g took 21 min and 11 GB.
 DEBUG_INFO ?= -g1
 JOBS ?= $(shell nproc)
 EXAMPLE ?= resources/examples/01_quickstart.py

@@ -202,10 +202,13 @@ public:
             skipHoles();
             return *this;
         }
-        bool operator==(const Iterator& o) const { return at_ == o.at_; }
-        bool operator!=(const Iterator& o) const { return at_ != o.at_; }
+        // Past the slots is the end even when they shrank under a loop (squeezed): such a
+        // loop stops instead of reading past them.
+        bool operator==(const Iterator& o) const { return at_ == o.at_ || (atEnd() && o.atEnd()); }
+        bool operator!=(const Iterator& o) const { return !(*this == o); }
 
     private:
+        bool atEnd() const { return at_ >= slots_->size(); }
         void skipHoles() {
             while (at_ < slots_->size() && at_ < holes_->size() && (*holes_)[at_]) ++at_;
         }
