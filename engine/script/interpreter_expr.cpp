@@ -428,8 +428,9 @@ Value Interpreter::eval(const Expr& expr) {
                 continue;
             }
             Value key = eval(*d.keys[i]);
-            requireHashable(*this, key);
-            dict->set(key, eval(*d.values[i]));
+            Value value = eval(*d.values[i]);
+            requireHashable(*this, key);  // after the value, as CPython inserts
+            dict->set(key, value);
         }
         return Value(ObjectPtr(dict));
     }
@@ -518,8 +519,9 @@ Value Interpreter::evalComprehension(const Expr& elt, const std::vector<Comprehe
         if (level == generators.size()) {
             if (isDict) {
                 Value key = eval(elt);
+                Value value = eval(*dictValue);
                 requireHashable(*this, key);
-                dict->set(key, eval(*dictValue));
+                dict->set(key, value);
             } else {
                 results.push_back(eval(elt));
             }

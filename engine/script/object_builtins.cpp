@@ -238,6 +238,7 @@ Value makeCollectionsModule() {
                 for (const Value& pair : in.iterate(a.args[0])) {
                     ValueList kv = in.iterate(pair);
                     if (kv.size() != 2) in.fail("ValueError", "dictionary update sequence element has wrong length");
+                    requireHashable(in, kv[0]);
                     d->set(kv[0], kv[1]);
                 }
         }

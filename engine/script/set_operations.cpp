@@ -12,6 +12,13 @@ namespace {
     interp.fail("TypeError", "unhashable type: '" + pythonTypeName(value) + "'");
 }
 
+// Python 3.11's unhashable built-in types: list, dict, set, slice, and the set-like dict
+// views (keys, items; a values view hashes by identity).
+bool ofUnhashableType(const Value& value) {
+    if (auto* view = value.as<DictViewObject>()) return view->kind.find("values") == std::string::npos;
+    return value.as<ListObject>() || value.as<DictObject>() || value.as<SetObject>() || value.as<SliceObject>();
+}
+
 int64_t instanceHash(Interpreter& interp, const Value& value) {
     const Value* method = value.as<InstanceObject>()->cls->lookup("__hash__");
     if (!method || method->isNone()) unhashable(interp, value);  // __eq__ without __hash__ (classes.cpp)
@@ -98,19 +105,16 @@ int64_t hashOf(Interpreter& interp, const Value& value) {
         for (const Value& item : tuple->items) hash.add(hashOf(interp, item));
         return hash.finish(tuple->items.size());
     }
-    if (value.as<ListObject>() || value.as<DictObject>() || value.as<SetObject>()) unhashable(interp, value);
+    if (ofUnhashableType(value)) unhashable(interp, value);
     if (value.as<InstanceObject>()) return instanceHash(interp, value);
     return python_hash::ofAddress(value.asObject().get());
 }
 
 void requireHashable(Interpreter& interp, const Value& value) {
-    if (value.as<ListObject>() || value.as<DictObject>() || value.as<SetObject>()) unhashable(interp, value);
+    if (ofUnhashableType(value)) unhashable(interp, value);
     if (auto* tuple = value.as<TupleObject>())
         for (const Value& item : tuple->items) requireHashable(interp, item);
-    if (auto* instance = value.as<InstanceObject>()) {
-        const Value* method = instance->cls->lookup("__hash__");
-        if (!method || method->isNone()) unhashable(interp, value);
-    }
+    if (value.as<InstanceObject>()) instanceHash(interp, value);  // called as CPython calls it, its errors too
 }
 
 // A set as the element looked for is, in CPython, looked for as a frozenset; a set holds no

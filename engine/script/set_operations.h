@@ -17,8 +17,8 @@ class Interpreter;
 // for other objects; TypeError for lists, dicts, sets and instances of a class that defines
 // __eq__ without __hash__.
 int64_t hashOf(Interpreter& interp, const Value& value);
-// hashOf's TypeError for a value it refuses, without computing a hash (a dict's key: dicts
-// find keys by equality and their own index, and call no __hash__).
+// hashOf's TypeError for a value it refuses, computing only an instance's hash (a dict's
+// key: dicts find keys by equality and their own index; __hash__ runs as in CPython).
 void requireHashable(Interpreter& interp, const Value& value);
 
 bool setContains(Interpreter& interp, const SetObject& set, const Value& value);

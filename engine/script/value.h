@@ -182,7 +182,8 @@ private:
 // leaves a hole, so that the positions the key index holds stay put and a deletion costs
 // O(1) (50,000 of 100,000 keys deleted one by one took 28 s when each shifted the rest):
 // iteration skips holes, and they are squeezed out when they are half the slots or an entry
-// is read by its position.
+// is read by its position. So no positional read or erase inside a loop over the entries:
+// a squeeze moves them under it.
 class DictEntries {
 public:
     using Entry = std::pair<Value, Value>;

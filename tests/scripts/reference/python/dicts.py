@@ -108,3 +108,19 @@ for k in values:
     del values[k]
     break
 print(values)
+
+# More keys Python refuses, and when: the value is evaluated first; slices and the set-like
+# views are unhashable, a values view is not; a key's own __hash__ runs, errors and all.
+from collections import OrderedDict
+
+class BadHash:
+    def __hash__(self):
+        return "x"
+
+for make in (lambda: OrderedDict([([1], 2)]), lambda: {}[1:2], lambda: {values.keys(): 1},
+             lambda: {[]: print("value first")}, lambda: {BadHash(): 1}):
+    try:
+        make()
+    except TypeError as e:
+        print("TypeError:", e)
+print(len({values.values(): 1}))
