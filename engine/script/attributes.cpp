@@ -113,6 +113,7 @@ Value dictMethod(Interpreter& interp, const Value& self, const std::string& name
             if (in.tracer() && self.source) in.tracer()->onLengthUse(self);  // a trace that walked it saw this many
             auto view = std::make_shared<DictViewObject>();
             view->kind = std::string(dynamic_cast<OrderedDictObject*>(dict) ? "odict_" : "dict_") + name;
+            view->dict = std::dynamic_pointer_cast<const DictObject>(self.asObject());
             for (const auto& [k, v] : dict->items) {
                 Value item = k.isString() ? in.dictItem(self, k.asString(), v) : v;
                 view->items.push_back(name == "keys" ? k : name == "values" ? item : makeTuple({k, item}));

@@ -13,6 +13,7 @@
 #include "script/parser.h"
 #include "script/script_library.h"
 #include "script/set_operations.h"
+#include "script/size_change_check.h"
 
 namespace fusescope {
 
@@ -478,22 +479,14 @@ Interpreter::Flow Interpreter::execFor(const For& stmt) {
         }
         return Flow::Normal;
     }
-    // Python's iterator over a dict or a set refuses to go on once it changed size: at the
-    // next step, the one that would end the loop too.
-    auto* dict = iterable.as<DictObject>();
-    auto* set = iterable.as<SetObject>();
-    const size_t size = dict ? dict->items.size() : set ? set->size() : 0;
-    auto sameSize = [&] {
-        if (dict && dict->items.size() != size) fail("RuntimeError", "dictionary changed size during iteration");
-        if (set && set->size() != size) fail("RuntimeError", "Set changed size during iteration");
-    };
+    const SizeChangeCheck sameSize(iterable);
     for (const Value& item : iterate(iterable)) {
-        sameSize();
+        sameSize.check(*this);
         Flow flow = body(item);
         if (flow == Flow::Break) return Flow::Normal;
         if (flow == Flow::Return) return flow;
     }
-    sameSize();
+    sameSize.check(*this, /*atEnd=*/true);
     return Flow::Normal;
 }
 

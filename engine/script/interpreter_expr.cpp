@@ -12,6 +12,7 @@
 #include "dispatch/dispatcher.h"
 #include "script/interpreter.h"
 #include "script/set_operations.h"
+#include "script/size_change_check.h"
 
 namespace fusescope {
 
@@ -532,7 +533,9 @@ Value Interpreter::evalComprehension(const Expr& elt, const std::vector<Comprehe
         if (level > 0) current_ = scope;
         Value iterable = evalIterable(*gen.iter);
         current_ = scope;
+        const SizeChangeCheck sameSize(iterable);
         for (const Value& item : iterate(iterable)) {
+            sameSize.check(*this);
             step(gen.iter->loc);  // an item is a step: a long comprehension is cancellable and bounded
             assign(*gen.target, item);
             bool keep = true;
@@ -543,6 +546,7 @@ Value Interpreter::evalComprehension(const Expr& elt, const std::vector<Comprehe
                 }
             if (keep) loop(level + 1);
         }
+        sameSize.check(*this, /*atEnd=*/true);
     };
     if (saved->isModule) {
         // Module-level comprehension: names resolve to the module scope through globals.

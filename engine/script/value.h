@@ -133,9 +133,12 @@ struct ListObject : Object {
     std::string typeName() const override { return "list"; }
 };
 // d.keys() / d.values() / d.items(): a snapshot of the dict, printed as Python prints the
-// view (dict_keys(['a']), odict_items([...])).
+// view (dict_keys(['a']), odict_items([...])). Iterating it checks its dict's size as
+// iterating the dict does (SizeChangeCheck).
+struct DictObject;
 struct DictViewObject : ListObject {
     std::string kind;  // "dict_keys", "odict_values", ...
+    std::weak_ptr<const DictObject> dict;  // weak: a dict may hold its own view
     std::string typeName() const override { return kind; }
 };
 struct TupleObject : Object {

@@ -108,6 +108,17 @@ for k in values:
     del values[k]
     break
 print(values)
+# The same through a view and in comprehensions, at every level.
+viewed = {"a": 1, "b": 2}
+for make in (lambda: [viewed.setdefault(k + "x", 0) for k in viewed.keys()],
+             lambda: {k: viewed.pop(k) for k, _ in viewed.items()},
+             lambda: [(i, v) for i in range(2) for v in viewed.values() if viewed.pop("ax", 1)],
+             lambda: {shrink.add(v + 1) for v in shrink}):
+    try:
+        make()
+    except RuntimeError as e:
+        print("RuntimeError:", e, viewed, shrink)
+print([viewed.update(b=k) for k in viewed], viewed, {v for v in shrink if shrink.discard(v + 9)})
 
 # More keys Python refuses, and when: the value is evaluated first; slices and the set-like
 # views are unhashable, a values view is not; a key's own __hash__ runs, errors and all.
@@ -124,3 +135,12 @@ for make in (lambda: OrderedDict([([1], 2)]), lambda: {}[1:2], lambda: {values.k
     except TypeError as e:
         print("TypeError:", e)
 print(len({values.values(): 1}))
+
+# An OrderedDict's loop checks only while it has a next key, with its own message.
+ordered = OrderedDict(a=1)
+print([ordered.setdefault(k + "x", 0) for k in ordered], ordered)
+try:
+    for k in ordered.keys():
+        ordered.pop(k)
+except RuntimeError as e:
+    print("RuntimeError:", e, ordered)
