@@ -123,7 +123,10 @@ std::vector<std::string> CompileManager::failures(const Interpreter& interp, con
 Value CompileManager::call(Interpreter& interp, CompiledFunctionObject& compiled, CallArgs& args) {
     const auto* fn = compiled.function.as<FunctionObject>();
     if (!fn || !fn->def) throw ScriptError("TypeError", "torch.compile needs a function defined with def");
-    FrameState& frame = frames_[fn->def];
+    std::shared_ptr<FrameState>& slot = frames_[fn->def];
+    if (!slot) slot = std::make_shared<FrameState>();
+    const std::shared_ptr<FrameState> held = slot;  // a torch._dynamo.reset() the call makes empties frames_
+    FrameState& frame = *held;
     // The whole call, guards included, is one span named after the entry that ran it.
     RecordScope region(TraceCategory::UserAnnotation, "Torch-Compiled Region");
     auto nameRegion = [&](const std::string& compileId) {
@@ -138,7 +141,7 @@ Value CompileManager::call(Interpreter& interp, CompiledFunctionObject& compiled
         std::vector<std::string> reasons = failures(interp, *fn, args, **it);
         if (reasons.empty()) {
             nameRegion((*it)->compileId);
-            return replay(interp, compiled, *fn, args, **it);
+            return replay(interp, compiled, *fn, args, frame, **it);
         }
         failed.emplace_back((*it)->compileId, std::move(reasons));
     }
@@ -271,7 +274,7 @@ Value CompileManager::compileAndRun(Interpreter& interp, const FunctionObject& f
 }
 
 Value CompileManager::replay(Interpreter& interp, const CompiledFunctionObject& compiled, const FunctionObject& fn,
-                             CallArgs& args, CacheEntry& entry) {
+                             CallArgs& args, FrameState& frame, CacheEntry& entry) {
     // A direct call leaves no op spans: a profiled run replays, as its trace should show the ops.
     if (!Profiler::active() && !entry.directPlans.empty()) {
         Value bound = boundArguments(interp, fn, args);
@@ -281,7 +284,7 @@ Value CompileManager::replay(Interpreter& interp, const CompiledFunctionObject& 
             return plan.run(bound, plan.segment() >= 0 ? &entry.segments[static_cast<size_t>(plan.segment())].run : nullptr);
         }
     }
-    TraceContext context = traceContext(interp, fn, entry, frames_[fn.def], compiled.options, false);
+    TraceContext context = traceContext(interp, fn, entry, frame, compiled.options, false);
     std::optional<DirectCallRecorder> recorder = directRecorder(interp, &compiled, fn, args, entry);
     context.direct = recorder ? &*recorder : nullptr;
     Tracer tracer(interp, context);

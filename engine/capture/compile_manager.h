@@ -66,7 +66,7 @@ private:
                         const CompileOptions& options, ExplainReport* report, const CompiledFunctionObject* compiled);
     // A cache hit: a direct call where a plan matches, else the function replayed under the tracer.
     Value replay(Interpreter& interp, const CompiledFunctionObject& compiled, const FunctionObject& fn,
-                 CallArgs& args, CacheEntry& entry);
+                 CallArgs& args, FrameState& frame, CacheEntry& entry);
     // A recorder for this call, or nullopt when none is wanted (profiling, plans full).
     std::optional<DirectCallRecorder> directRecorder(Interpreter& interp, const CompiledFunctionObject* compiled,
                                                      const FunctionObject& fn, const CallArgs& args,
@@ -84,7 +84,8 @@ private:
     CompilerLookup compilers_;
     std::string availableBackends_;  // for the message naming an unknown backend
     CompileSettings settings_;
-    std::map<const void*, FrameState> frames_;
+    // Shared: a call in flight keeps its frame (and the entry it runs) through a reset() it makes.
+    std::map<const void*, std::shared_ptr<FrameState>> frames_;
     int nextFrameId_ = 0;
     int graphCounter_ = 0;
     int compileCount_ = 0;

@@ -206,6 +206,7 @@ Value makeTorchModule(ConfigModules& configs) {
     dynamo->attrs["is_compiling"] = compiler->attrs["is_compiling"];
     torch->attrs["compiler"] = Value(ObjectPtr(compiler));
     dynamo->attrs["reset"] = makeBuiltin("torch._dynamo.reset", [](Interpreter& in, CallArgs&) {
+        if (in.tracer()) in.tracer()->graphBreak("Attempted to call function marked as skipped: Dynamo does not trace `torch._dynamo.reset`");
         in.host().resetDynamo();
         return Value();
     });

@@ -193,3 +193,27 @@ fn(torch.ones(2))
     EXPECT_NE(run.logs.find("[0/0] [dynamo] Step 1: torchdynamo start tracing fn script.py:3"), std::string::npos)
         << run.logs;
 }
+
+// A fuzz find: reset() inside the compiled function freed the cache entry the call was
+// tracing (a segfault in the CLI). As in PyTorch it breaks the graph and runs, so every call
+// compiles afresh.
+TEST(Reset, CalledInsideTheCompiledFunctionBreaksTheGraphAndEveryCallRecompiles) {
+    auto run = runScript(R"(import torch
+
+@torch.compile(backend="aot_eager")
+def fn(x):
+    y = x + 1
+    torch._dynamo.reset()
+    return y * 2
+
+print(fn(torch.ones(3)))
+print(fn(torch.ones(3)))
+print(fn(torch.ones(4)))
+)");
+    ASSERT_EQ(run.error, "");
+    EXPECT_EQ(run.out, "tensor([4., 4., 4.])\ntensor([4., 4., 4.])\ntensor([4., 4., 4., 4.])\n");
+    EXPECT_EQ(run.compiles, 3);
+    auto breaks = run.eventsOf<fusescope::GraphBreakEvent>();
+    ASSERT_EQ(breaks.size(), 3u);
+    EXPECT_EQ(breaks[0].reason, "Attempted to call function marked as skipped: Dynamo does not trace `torch._dynamo.reset`");
+}
