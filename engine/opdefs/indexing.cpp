@@ -246,7 +246,9 @@ Shape repeatedSizes(const BoundArgs& a) {
         throw ScriptError("RuntimeError", "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor");
     Shape sizes(repeats.size());
     const size_t lead = repeats.size() - static_cast<size_t>(self.dim());
-    for (size_t d = 0; d < repeats.size(); ++d) sizes[d] = repeats[d] * (d < lead ? 1 : self.sizes()[d - lead]);
+    // Wrapping as PyTorch's product does: an overflow is then its negative-dimension error.
+    for (size_t d = 0; d < repeats.size(); ++d)
+        sizes[d] = static_cast<int64_t>(static_cast<uint64_t>(repeats[d]) * static_cast<uint64_t>(d < lead ? 1 : self.sizes()[d - lead]));
     for (int64_t size : sizes)
         if (size < 0) throw ScriptError("RuntimeError", fmt::format("Trying to create tensor with negative dimension {}: {}", size, shapeStr(sizes)));
     return sizes;

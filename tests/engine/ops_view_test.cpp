@@ -96,6 +96,9 @@ TEST(View, ExtremeStepsAndBadStridesAreCleanErrors) {
               "Trying to create tensor with negative dimension -2: [-2]");
     EXPECT_EQ(errorOf([&] { T("as_strided", {base, IValue::intList({3, 2}), IValue::intList({big, big})}); }),
               "as_strided: sizes [3, 2] and strides [9223372036854775807, 9223372036854775807] overflow");
+    // A fuzz find: repeat's sizes overflowed (undefined behaviour); they wrap as PyTorch's do.
+    EXPECT_EQ(errorOf([&] { T("repeat", {T("arange", {IValue(2)}), IValue::intList({7777777777777777772})}); }),
+              "Trying to create tensor with negative dimension -2891188518153996072: [-2891188518153996072]");
 }
 
 TEST(View, DetachAndRequiresGrad) {
