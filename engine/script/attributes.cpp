@@ -490,8 +490,10 @@ Value Interpreter::getAttribute(const Value& object, const std::string& name, co
         }
         if (auto v = objectModelAttribute(object, name)) return *v;
         // A list's, dict's or set's method reads or changes it.
-        if (tracer_ && (object.as<SetObject>() || object.as<ListObject>() || object.as<DictObject>()))
-            tracer_->onObjectTouch(object);
+        if (object.as<SetObject>() || object.as<ListObject>() || object.as<DictObject>()) {
+            if (tracer_) tracer_->onObjectTouch(object);
+            noteStoredInto(object.asObject());
+        }
         if (object.as<SetObject>()) return setMethod(*this, object, name);
         if (auto* m = object.as<ModuleObject>()) {
             auto it = m->attrs.find(name);

@@ -289,7 +289,10 @@ void Interpreter::setAttribute(const Value& object, const std::string& name, con
         // A wrapper taking the name of what it wraps (functools.wraps' job) is named so everywhere.
         if (value.isString() && name == "__name__") fn->name = value.asString();
         if (value.isString() && name == "__qualname__") fn->qualname = value.asString();
-        if (!fn->attributes) fn->attributes = std::make_shared<DictObject>();
+        if (!fn->attributes) {
+            fn->attributes = std::make_shared<DictObject>();
+            noteStoredInto(fn->attributes);
+        }
         fn->attributes->set(Value(name), value.unsourced());
         return;
     }

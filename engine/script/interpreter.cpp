@@ -5,6 +5,7 @@
 #include <map>
 #include <mutex>
 #include <new>
+#include <utility>
 #include <variant>
 
 #include <fmt/format.h>
@@ -113,6 +114,12 @@ Interpreter::Interpreter(const Module& module, ScriptHost& host) : module_(modul
 }
 
 Interpreter::~Interpreter() {
+    for (const auto& [address, weak] : std::exchange(storedInto_, {})) {
+        ObjectPtr container = weak.lock();
+        if (auto* list = dynamic_cast<ListObject*>(container.get())) list->items.clear();
+        else if (auto* dict = dynamic_cast<DictObject*>(container.get())) dict->clear();
+        else if (auto* set = dynamic_cast<SetObject*>(container.get())) set->clear();
+    }
     for (const auto& weak : closureScopes_)
         if (ScopePtr scope = weak.lock()) scope->vars.clear();
     for (const auto& weak : objectDicts_)
@@ -143,6 +150,17 @@ ScopePtr Interpreter::closureScope() {
         std::erase_if(closureScopes_, [](const auto& weak) { return weak.expired(); });
     closureScopes_.push_back(scope);
     return scope;
+}
+
+void Interpreter::noteStoredInto(const ObjectPtr& container) {
+    auto [it, added] = storedInto_.try_emplace(container.get(), container);
+    if (!added) {
+        if (it->second.expired()) it->second = container;  // a new object where a freed one was
+        return;
+    }
+    // Dropping the freed ones now and then keeps the map the size of what lives.
+    if (storedInto_.size() >= 4096 && (storedInto_.size() & (storedInto_.size() - 1)) == 0)
+        std::erase_if(storedInto_, [](const auto& entry) { return entry.second.expired(); });
 }
 
 std::string Interpreter::qualifiedName(const std::string& name) const {
@@ -697,10 +715,12 @@ void Interpreter::augAssign(const AugAssign& stmt) {
     } else if (auto* list = current.as<ListObject>(); list && stmt.op == BinaryOperator::Add) {
         if (tracer_) tracer_->onObjectTouch(current);
         for (const Value& v : iterate(operand)) list->items.push_back(v.unsourced());
+        noteStoredInto(current.asObject());
         result = current;
     } else if (auto* set = current.as<SetObject>(); set && operand.as<SetObject>()) {
         if (tracer_) tracer_->onObjectTouch(current);
         setBinaryInPlace(*this, stmt.op, *set, *operand.as<SetObject>());  // a |= b updates a
+        noteStoredInto(current.asObject());
         result = current;
     } else {
         result = evalBinary(stmt.op, current, operand, site);

@@ -225,6 +225,10 @@ private:
     void augAssign(const AugAssign& stmt);
     Value makeFunction(const FunctionDef& def);
     ScopePtr closureScope();  // the scope a function defined now closes over (null at module level)
+    // A list, dict or set that may be stored into after it was made (its method was looked up,
+    // an item assigned, `+=`). Only such a store can close a reference cycle of plain containers
+    // (a container made holds only what existed before it), so the destructor empties these.
+    void noteStoredInto(const ObjectPtr& container);
     std::string qualifiedName(const std::string& name) const;  // Outer.name for a def or class made now
 
     Value eval(const Expr& expr);
@@ -273,6 +277,7 @@ private:
     // Every class and instance made: their dicts are cleared at the end, breaking the
     // cycles script objects can form (obj.me = obj, Foo.default = Foo()).
     std::vector<std::weak_ptr<DictObject>> objectDicts_;
+    std::unordered_map<const Object*, std::weak_ptr<Object>> storedInto_;  // noteStoredInto's
     ClassPtr objectClass_;
     std::map<std::string, ClassPtr, std::less<>> extraExceptionClasses_;
     // Exceptions whose except blocks are running; a bare `raise` re-raises the last.

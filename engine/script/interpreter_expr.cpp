@@ -965,11 +965,13 @@ void Interpreter::assignSubscript(const Value& object, const Value& index, const
         if (!isIntLike(index)) fail("TypeError", "list indices must be integers");
         int64_t i = normaliseIndex(intOf(index), static_cast<int64_t>(list->items.size()), *this, "list assignment");
         list->items[i] = value;
+        noteStoredInto(object.asObject());
         return;
     }
     if (auto* dict = object.as<DictObject>()) {
         requireHashable(*this, index);
         dict->set(index, value);
+        noteStoredInto(object.asObject());
         return;
     }
     fail("TypeError", "'" + pythonTypeName(object) + "' object does not support item assignment");

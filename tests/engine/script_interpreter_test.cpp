@@ -309,10 +309,26 @@ TEST(Interpreter, IntegerTensorPowAndOverflowMatchPyTorch) {
 }
 
 TEST(Interpreter, ContainersHoldingThemselvesPrintAndCompareAsInPython) {
-    // Each ends by emptying what holds itself: reference counting alone never frees a cycle.
-    EXPECT_EQ(outputOf("x = []\nx.append(x)\nprint(x, x == x, [1, x])\nx.pop()\n"), "[[...]] True [1, [[...]]]\n");
-    EXPECT_EQ(outputOf("d = {}\nd['me'] = d\nprint(d, d == d)\nd['me'] = 0\n"), "{'me': {...}} True\n");
-    EXPECT_EQ(outputOf("x = []\nt = (x,)\nx.append(t)\nprint(x, t)\nx.pop()\n"), "[([...],)] ([(...)],)\n");
+    EXPECT_EQ(outputOf("x = []\nx.append(x)\nprint(x, x == x, [1, x])\n"), "[[...]] True [1, [[...]]]\n");
+    EXPECT_EQ(outputOf("d = {}\nd['me'] = d\nprint(d, d == d)\n"), "{'me': {...}} True\n");
+    EXPECT_EQ(outputOf("x = []\nt = (x,)\nx.append(t)\nprint(x, t)\n"), "[([...],)] ([(...)],)\n");
+}
+
+TEST(Interpreter, ReferenceCyclesAreFreedWhenTheRunEnds) {
+    // Reference counting never frees a cycle; the interpreter empties, as it ends, every
+    // container stored into after it was made. A second 4 MB tensor fits the budget only if
+    // the run before freed its own.
+    fusescope::setAllocationBudget(6 << 20);
+    for (const char* cycle : {"x = [big]\nx.append(x)\n", "d = {'t': big}\nd['me'] = d\n", "x = [big]\nx += [x]\n",
+                              "x = [big, 0]\nx[1] = x\n", "d = {}\nd.update(me=d, t=big)\n",
+                              "x = [big]\nt = (x,)\nx.append(t)\n", "def f():\n    pass\nf.me = f\nf.t = big\n",
+                              "def g(x=[big]):\n    x.append(g)\ng()\n", "s = set()\ndef h():\n    pass\nh.s = s\nh.t = big\ns.add(h)\n",
+                              "d = {'t': big}\nd['keys'] = d.keys()\n", "x = [big]\nx.append(iter([x]))\n"}) {
+        const std::string withBig = "import torch\nbig = torch.ones(1000000)\n";
+        EXPECT_EQ(errorOf(withBig + cycle), "") << cycle;
+        EXPECT_EQ(errorOf(withBig), "") << "this run's tensor was not freed: " << cycle;
+    }
+    fusescope::setAllocationBudget(0);
 }
 
 TEST(Interpreter, NestingDeeperThanPythonsLimitIsARecursionError) {
