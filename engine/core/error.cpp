@@ -9,9 +9,4 @@ std::string SourceLocation::str() const {
     return s;
 }
 
-std::string Error::describe() const {
-    std::string prefix = where_.known() ? where_.str() + ": " : std::string();
-    return prefix + "error: " + what();
-}
-
 }  // namespace fusescope

@@ -17,8 +17,9 @@ struct SourceLocation {
     std::string str() const;
 };
 
-// Base of every user-facing engine error. what() is the bare message; describe() adds the
-// location: "script.py:4:12: error: unsupported call 'numpy.array'".
+// Base of every user-facing engine error. what() is the bare message; describeError
+// (session/script_session.h) adds the location: "script.py:4:12: error: unsupported call
+// 'numpy.array'".
 class Error : public std::runtime_error {
 public:
     explicit Error(const std::string& message, SourceLocation where = {})
@@ -27,10 +28,17 @@ public:
     void setWhereIfUnknown(const SourceLocation& where) {
         if (!where_.known()) where_ = where;
     }
-    std::string describe() const;
+    // An error raised inside the script library (torch.nn's Linear, F.pad) is reported at the
+    // user's line that called it; raisedIn() keeps where in the library it was raised.
+    void reportAt(const SourceLocation& userLine) {
+        if (!raisedIn_.known()) raisedIn_ = where_;
+        where_ = userLine;
+    }
+    const SourceLocation& raisedIn() const { return raisedIn_; }
 
 private:
     SourceLocation where_;
+    SourceLocation raisedIn_;
 };
 
 // A Python-level exception raised by script code or by an op (TypeError, ValueError,

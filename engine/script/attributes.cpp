@@ -2,6 +2,7 @@
 // and str that scripts use.
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 
 #include <fmt/format.h>
 
@@ -539,7 +540,7 @@ Value Interpreter::getAttribute(const Value& object, const std::string& name, co
         }
         if (object.isFloat() && name == "is_integer") {
             double d = object.asFloat();
-            return makeBuiltin("float.is_integer", [d](Interpreter&, CallArgs&) { return Value(d == static_cast<double>(static_cast<int64_t>(d))); });
+            return makeBuiltin("float.is_integer", [d](Interpreter&, CallArgs&) { return Value(std::isfinite(d) && std::trunc(d) == d); });
         }
         fail("AttributeError", "'" + pythonTypeName(object) + "' object has no attribute '" + name + "'");
     } catch (Error& e) {

@@ -10,6 +10,7 @@
 
 #include "script/interpreter.h"
 #include "script/set_operations.h"
+#include "script/whole_float.h"
 
 namespace fusescope {
 
@@ -166,9 +167,7 @@ void addPythonBuiltins(std::map<std::string, Value, std::less<>>& b) {
         }
         if (!x.isFloat()) in.fail("TypeError", "type " + pythonTypeName(x) + " doesn't define __round__ method");
         if (!hasDigits) {
-            if (!std::isfinite(x.asFloat())) in.fail("ValueError", "cannot convert float infinity or NaN to integer");
-            if (std::fabs(std::nearbyint(x.asFloat())) >= 0x1p63) in.fail("OverflowError", "integer overflow (script ints are 64-bit)");
-            return Value(static_cast<int64_t>(std::nearbyint(x.asFloat())));
+            return Value(wholeFloatToInt(in, std::nearbyint(x.asFloat())));
         }
         return Value(roundDigits(x.asFloat(), toInt(in, a.args[1], "round")));
     });
@@ -225,16 +224,9 @@ void addPythonBuiltins(std::map<std::string, Value, std::less<>>& b) {
         if (x.isTensor()) {
             Tensor t = in.realTensor(x.asTensor(), "unsupported call int(tensor): it turns a tensor into a Python number");
             if (t.numel() != 1) in.fail("ValueError", "only one element tensors can be converted to Python scalars");
-            double v = std::trunc(t.item());
-            if (!std::isfinite(v)) in.fail("ValueError", "cannot convert float infinity or NaN to integer");
-            if (std::fabs(v) >= 0x1p63) in.fail("OverflowError", "integer overflow (script ints are 64-bit)");
-            return Value(static_cast<int64_t>(v));
+            return Value(wholeFloatToInt(in, std::trunc(t.item())));
         }
-        if (x.isFloat()) {
-            if (!std::isfinite(x.asFloat())) in.fail("ValueError", "cannot convert float infinity or NaN to integer");
-            if (std::fabs(std::trunc(x.asFloat())) >= 0x1p63) in.fail("OverflowError", "integer overflow (script ints are 64-bit)");
-            return Value(static_cast<int64_t>(std::trunc(x.asFloat())));
-        }
+        if (x.isFloat()) return Value(wholeFloatToInt(in, std::trunc(x.asFloat())));
         if (x.isString()) {
             try {
                 size_t used = 0;

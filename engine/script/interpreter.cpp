@@ -152,6 +152,10 @@ ScopePtr Interpreter::closureScope() {
     return scope;
 }
 
+void Interpreter::reportAtUserLine(Error& e, const SourceLocation& here) const {
+    if (here.file == module_.fileName && e.where().known() && e.where().file != module_.fileName) e.reportAt(here);
+}
+
 void Interpreter::noteStoredInto(const ObjectPtr& container) {
     auto [it, added] = storedInto_.try_emplace(container.get(), container);
     if (!added) {
@@ -470,6 +474,7 @@ Interpreter::Flow Interpreter::exec(const Stmt& stmt) {
         }
     } catch (Error& e) {
         e.setWhereIfUnknown(stmt.loc);
+        reportAtUserLine(e, stmt.loc);
         throw;
     } catch (const std::bad_variant_access&) {
         // A builtin took a value of a type it does not check for ('a'.split(1), [].pop('x')).

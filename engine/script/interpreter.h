@@ -229,6 +229,9 @@ private:
     // an item assigned, `+=`). Only such a store can close a reference cycle of plain containers
     // (a container made holds only what existed before it), so the destructor empties these.
     void noteStoredInto(const ObjectPtr& container);
+    // An error out of the script library reaching `here`, a line of the user's script, is
+    // reported there (Error::reportAt): the library's files are not the user's to open.
+    void reportAtUserLine(Error& e, const SourceLocation& here) const;
     std::string qualifiedName(const std::string& name) const;  // Outer.name for a def or class made now
 
     Value eval(const Expr& expr);

@@ -591,6 +591,7 @@ Value Interpreter::evalCall(const Call& call) {
         return this->call(callee, args);
     } catch (Error& e) {
         e.setWhereIfUnknown(call.loc);
+        reportAtUserLine(e, call.loc);
         throw;
     }
 }

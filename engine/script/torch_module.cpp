@@ -12,6 +12,7 @@
 #include "core/device_context.h"
 #include "runtime/cuda_driver.h"
 #include "script/interpreter.h"
+#include "script/whole_float.h"
 
 namespace fusescope {
 
@@ -362,7 +363,7 @@ Value makeMathModule() {
             if (a.args.size() != 1 || !a.args[0].isNumber()) in.fail("TypeError", "math." + n + "() expects one number");
             const Value& x = a.args[0];
             double v = x.isFloat() ? x.asFloat() : static_cast<double>(x.isBool() ? x.asBool() : x.asInt());
-            return Value(static_cast<int64_t>(n == "floor" ? std::floor(v) : std::ceil(v)));
+            return Value(wholeFloatToInt(in, n == "floor" ? std::floor(v) : std::ceil(v)));
         });
     }
     return Value(ObjectPtr(math));

@@ -54,7 +54,8 @@ std::string describeError(const Error& error) {
     if (const auto* se = dynamic_cast<const ScriptError*>(&error); se && !se->kind().empty())
         message = se->kind() + (message.empty() ? "" : ": " + message);
     std::string where = error.where().known() ? error.where().str() + ": " : "";
-    return where + "error: " + message;
+    std::string raised = error.raisedIn().known() ? " (raised in " + error.raisedIn().str() + ")" : "";
+    return where + "error: " + message + raised;
 }
 
 ScriptSession::ScriptSession(SessionOptions options)

@@ -107,7 +107,8 @@ private:
     const std::function<void(ScriptSession*)>& set_;
 };
 
-// Describes a script error for a terminal: "script.py:4:12: error: TypeError: ...".
+// Describes a script error for a terminal: "script.py:4:12: error: TypeError: ...", then
+// " (raised in torch/nn.py:535:16)" for an error out of the script library.
 std::string describeError(const Error& error);
 
 }  // namespace fusescope

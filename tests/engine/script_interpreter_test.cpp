@@ -196,7 +196,17 @@ TEST(Interpreter, IntegerEdgeCasesAreErrorsNotUndefinedBehaviour) {
     EXPECT_EQ(errorOf("print(int(1e300))\n"), "script.py:1:7: error: OverflowError: integer overflow (script ints are 64-bit)");
     EXPECT_EQ(errorOf("print(round(-1e19))\n"), "script.py:1:7: error: OverflowError: integer overflow (script ints are 64-bit)");
     EXPECT_EQ(errorOf("import torch\nprint(int(torch.tensor(float('nan'))))\n"),
-              "script.py:2:7: error: ValueError: cannot convert float infinity or NaN to integer");
+              "script.py:2:7: error: ValueError: cannot convert float NaN to integer");
+    // Every float-to-int conversion words NaN and infinities as Python does.
+    for (const char* call : {"int", "round", "math.floor", "math.ceil"}) {
+        const std::string prefix = std::string("import math\nprint(") + call;
+        EXPECT_EQ(errorOf(prefix + "(float('nan')))\n"), "script.py:2:7: error: ValueError: cannot convert float NaN to integer");
+        EXPECT_EQ(errorOf(prefix + "(float('-inf')))\n"),
+                  "script.py:2:7: error: OverflowError: cannot convert float infinity to integer");
+        EXPECT_EQ(errorOf(prefix + "(1.5e19))\n"), "script.py:2:7: error: OverflowError: integer overflow (script ints are 64-bit)");
+    }
+    EXPECT_EQ(outputOf("import math\nprint(math.floor(-2.0**63), math.ceil(-0.5), (1e300).is_integer(), float('inf').is_integer())\n"),
+              "-9223372036854775808 0 True False\n");
     EXPECT_EQ(outputOf("print(len(range(-9223372036854775807, 9223372036854775807, 2**62)), len(range(5, -9223372036854775807, -2**62)))\n"),
               "4 3\n");
     EXPECT_EQ(errorOf("x = list(range(-9223372036854775807, 9223372036854775807))\n"),
@@ -329,6 +339,24 @@ TEST(Interpreter, ReferenceCyclesAreFreedWhenTheRunEnds) {
         EXPECT_EQ(errorOf(withBig), "") << "this run's tensor was not freed: " << cycle;
     }
     fusescope::setAllocationBudget(0);
+}
+
+TEST(Interpreter, ErrorsOutOfTheTorchLibraryPointAtTheUsersLine) {
+    // The library's own position follows, in parentheses: its files are not the user's.
+    auto userPart = [](const std::string& error) { return error.substr(0, error.find(" (raised in ")); };
+    const std::string linear = "import torch\nm = torch.nn.Linear(4, 5)\nx = torch.ones(2, 3)\n";
+    const std::string refused = "error: RuntimeError: addmm: mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)";
+    std::string error = errorOf(linear + "y = m(x)\n");
+    EXPECT_EQ(userPart(error), "script.py:4:5: " + refused);
+    EXPECT_NE(error.find(" (raised in torch/nn.py:"), std::string::npos) << error;
+    // Through a function of the user's, its line; a statement without a call, the statement.
+    EXPECT_EQ(userPart(errorOf(linear + "def f(v):\n    return 2 * m(v)\nf(x)\n")), "script.py:5:16: " + refused);
+    EXPECT_EQ(userPart(errorOf(linear + "for layer in torch.nn.Sequential(m, m):\n    x = layer(x)\n")), "script.py:5:9: " + refused);
+    // Caught, it is PyTorch's message alone.
+    EXPECT_EQ(outputOf(linear + "try:\n    m(x)\nexcept RuntimeError as e:\n    print(e)\n"),
+              "addmm: mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)\n");
+    // Raised by the script's own code, nothing moves.
+    EXPECT_EQ(errorOf("def f():\n    raise ValueError('no')\nf()\n"), "script.py:2:5: error: ValueError: no");
 }
 
 TEST(Interpreter, NestingDeeperThanPythonsLimitIsARecursionError) {
