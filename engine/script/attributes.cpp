@@ -518,7 +518,7 @@ Value Interpreter::getAttribute(const Value& object, const std::string& name, co
             if (auto v = boundAttribute(r->attrs)) return *v;
         if (auto* c = object.as<ContextManagerObject>())
             if (auto v = boundAttribute(c->attrs)) return *v;
-        if (object.as<ListObject>()) return listMethod(*this, object, name);
+        if (object.as<ListObject>() && !object.as<DictViewObject>()) return listMethod(*this, object, name);
         if (object.as<TupleObject>() && (name == "index" || name == "count")) return sequenceSearch(object, name, "tuple");
         if (object.as<DictObject>()) return dictMethod(*this, object, name);
         if (object.isString()) return stringMethod(*this, object, name);

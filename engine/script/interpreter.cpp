@@ -595,7 +595,7 @@ void Interpreter::execDelete(const Expr& target) {
             if (!dict->erase(index)) raise("KeyError", {index});
             return;
         }
-        if (auto* list = object.as<ListObject>(); list && (index.isInt() || index.isBool())) {
+        if (auto* list = object.as<ListObject>(); list && !object.as<DictViewObject>() && (index.isInt() || index.isBool())) {
             int64_t n = static_cast<int64_t>(list->items.size());
             int64_t i = index.isBool() ? index.asBool() : index.asInt();
             if (i < 0) i += n;

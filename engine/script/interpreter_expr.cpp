@@ -600,6 +600,7 @@ Value Interpreter::evalBinary(BinaryOperator op, const Value& left, const Value&
     site_ = site;
     if (auto result = binaryDunder(op, left, right)) return *result;
     if (left.as<SetObject>() && right.as<SetObject>()) return Value(ObjectPtr(setBinary(*this, op, *left.as<SetObject>(), *right.as<SetObject>())));
+    if (auto viewResult = dictViewBinary(*this, op, left, right)) return Value(ObjectPtr(viewResult));
     if (left.isTensor() || right.isTensor()) {
         const char* name = tensorOpFor(op);
         if (!name) fail("TypeError", std::string("unsupported operand type(s) for ") + binaryOperatorSymbol(op) +
@@ -851,6 +852,7 @@ Value Interpreter::evalSubscript(const Value& object, const Value& index) {
     if (object.isTensor()) return indexTensor(object, index);
     if (tracer_) tracer_->onObjectTouch(object);
     if (auto item = callSpecial(object, "__getitem__", {index})) return *item;
+    if (object.as<DictViewObject>()) fail("TypeError", "'" + pythonTypeName(object) + "' object is not subscriptable");
     if (const ValueList* items = sequenceItems(object)) {
         if (tracer_ && object.source) tracer_->onLengthUse(object);
         if (auto* s = index.as<SliceObject>()) {
@@ -962,7 +964,7 @@ void Interpreter::assignSubscript(const Value& object, const Value& index, const
         else fail("TypeError", "can't assign a " + pythonTypeName(value) + " to a tensor");
         return;
     }
-    if (auto* list = object.as<ListObject>()) {
+    if (auto* list = object.as<ListObject>(); list && !object.as<DictViewObject>()) {
         if (!isIntLike(index)) fail("TypeError", "list indices must be integers");
         int64_t i = normaliseIndex(intOf(index), static_cast<int64_t>(list->items.size()), *this, "list assignment");
         list->items[i] = value;

@@ -300,4 +300,73 @@ bool foldsToConstant(const Expr& expr) {
     }
 }
 
+namespace {
+
+bool isSetLikeView(const Value& value) {
+    const auto* view = value.as<DictViewObject>();
+    return view && view->kind.find("values") == std::string::npos;
+}
+
+// A keys or items view as `in` sees it: a dict of its keys (to their values).
+DictObject viewLookup(const DictViewObject& view) {
+    DictObject byKey;
+    const bool items = view.kind.ends_with("items");
+    for (const Value& item : view.items) {
+        if (!items) byKey.set(item, Value());
+        else byKey.set(item.as<TupleObject>()->items[0], item.as<TupleObject>()->items[1]);
+    }
+    return byKey;
+}
+
+// `value in view`: for an items view, a (key, value) pair whose key holds that value.
+bool viewContains(Interpreter& interp, const DictViewObject& view, DictObject& byKey, const Value& value) {
+    if (!view.kind.ends_with("items")) {
+        requireHashable(interp, value);
+        return byKey.find(value) != nullptr;
+    }
+    const auto* pair = value.as<TupleObject>();
+    if (!pair || pair->items.size() != 2) return false;
+    requireHashable(interp, pair->items[0]);
+    const Value* found = byKey.find(pair->items[0]);
+    return found && valuesEqual(*found, pair->items[1]);
+}
+
+// CPython's `view & other`: the elements of the other side (the smaller of two views) that
+// the view contains; with a set at least as large, that set's intersection with the view.
+std::shared_ptr<SetObject> intersectView(Interpreter& interp, const Value& view, const Value& other) {
+    const auto& items = view.as<DictViewObject>()->items;
+    if (const auto* set = other.as<SetObject>(); set && items.size() <= set->size()) return setIntersection(interp, *set, view);
+    if (isSetLikeView(other) && other.as<DictViewObject>()->items.size() > items.size()) return intersectView(interp, other, view);
+    DictObject byKey = viewLookup(*view.as<DictViewObject>());
+    auto result = std::make_shared<SetObject>();
+    for (const Value& value : interp.iterate(other))
+        if (viewContains(interp, *view.as<DictViewObject>(), byKey, value)) setAdd(interp, *result, value);
+    return result;
+}
+
+// set(view): a keys view of a plain dict is the dict to CPython, whose size it reserves first.
+std::shared_ptr<SetObject> viewAsSet(Interpreter& interp, const Value& value) {
+    auto result = std::make_shared<SetObject>();
+    if (const auto* view = value.as<DictViewObject>(); view && view->kind == "dict_keys") result->reserve(view->items.size());
+    setUpdate(interp, *result, value);
+    return result;
+}
+
+}  // namespace
+
+std::shared_ptr<SetObject> dictViewBinary(Interpreter& interp, BinaryOperator op, const Value& left, const Value& right) {
+    if (!left.as<DictViewObject>() && !right.as<DictViewObject>()) return nullptr;
+    const bool setOperator = op == BinaryOperator::BitAnd || op == BinaryOperator::BitOr || op == BinaryOperator::Sub ||
+                             op == BinaryOperator::BitXor;
+    if (!setOperator || (!isSetLikeView(left) && !isSetLikeView(right)))
+        interp.fail("TypeError", std::string("unsupported operand type(s) for ") + binaryOperatorSymbol(op) + ": '" +
+                                     pythonTypeName(left) + "' and '" + pythonTypeName(right) + "'");
+    if (op == BinaryOperator::BitAnd) return isSetLikeView(left) ? intersectView(interp, left, right) : intersectView(interp, right, left);
+    auto result = viewAsSet(interp, left);  // the left side as a set, a view or not (reflected)
+    if (op == BinaryOperator::BitOr) setUpdate(interp, *result, right);
+    else if (op == BinaryOperator::Sub) setDifferenceUpdate(interp, *result, right);
+    else setSymmetricDifferenceUpdate(interp, *result, right);
+    return result;
+}
+
 }  // namespace fusescope

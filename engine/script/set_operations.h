@@ -46,6 +46,10 @@ bool setIsSuperset(Interpreter& interp, const SetObject& a, const Value& iterabl
 bool setIsDisjoint(Interpreter& interp, const SetObject& a, const Value& iterable);
 // a == b, a != b, a <= b, a < b, a >= b, a > b (subsets); none for other operators.
 std::optional<bool> compareSets(CompareOperator op, const SetObject& a, const SetObject& b);
+// `left op right` where either is a dict view: keys and items views are sets to & | - ^ (the
+// other side a set, a view or any iterable; a new set, as CPython's dictviews_* make it);
+// every other operator, and any on a values view, is a TypeError. Null when neither is a view.
+std::shared_ptr<SetObject> dictViewBinary(Interpreter& interp, BinaryOperator op, const Value& left, const Value& right);
 
 // The set a display {a, b, c} builds. CPython folds a display of more than two constants
 // into a frozenset constant (built twice over: the compiler rebuilds it from its own order)

@@ -144,3 +144,22 @@ try:
         ordered.pop(k)
 except RuntimeError as e:
     print("RuntimeError:", e, ordered)
+
+# Keys and items views are sets to & | - ^, on either side of a set, another view or any
+# iterable (ints only here: a str's hash changes from run to run, and with it a set's order).
+# A values view is not; no view is a list.
+nums = {1: 10, 2: 20, 3: 30, 40: 400}
+other = {2: 20, 3: 33, 5: 50}
+keys = nums.keys()
+print(keys & {2, 5, 40}, {2, 5, 40, 7, 8, 9} & keys, keys & other.keys(), keys & [3, 3, 1])
+print(keys | {7}, {7} | keys, keys - {1}, {1, 2, 99} - keys, keys ^ {1, 99}, keys - [1, 50])
+print(nums.items() & other.items(), nums.items() - {(1, 10)}, {(9, 90)} | {1: 10, 2: 20}.items())
+print(nums.items() & {(1, 10), (2, 22), 7})
+wide = {i * 8: i for i in range(20)}
+print(wide.keys() - {0}, wide.keys() | {3})
+for misuse in (lambda: keys[0], lambda: nums.values() & {1}, lambda: keys + [1], lambda: nums.items()[0:1],
+               lambda: keys.append(3), lambda: nums.items() & {([1], 2)}):
+    try:
+        print(misuse())
+    except (TypeError, AttributeError) as e:
+        print(type(e).__name__ + ":", e)
