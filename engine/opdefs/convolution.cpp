@@ -230,6 +230,17 @@ WindowShape poolShape(const BoundArgs& a, const Tensor& out, bool hasDilation, W
     return windowShape(in, sizes, p.kernel, outSpatial, p.stride, p.padding, p.dilation);
 }
 
+// The pooling loops read float or double: half and bfloat16 pool in float32 and round the
+// result, as PyTorch's CPU kernels accumulate them in float.
+bool poolsInFloat(DType dtype) { return dtype == DType::Float16 || dtype == DType::BFloat16; }
+Tensor inPoolingType(const Tensor& t) { return poolsInFloat(t.dtype()) ? castCopy(t, DType::Float32) : t; }
+void poolInto(const Tensor& out, const std::function<void(const Tensor& out)>& run) {
+    if (!poolsInFloat(out.dtype())) return run(out);
+    Tensor scratch = castCopy(out, DType::Float32);
+    run(scratch);
+    copyInto(out, scratch);
+}
+
 ResultMeta adaptiveMeta(const BoundArgs& a) {
     const Tensor& self = a.tensor("self");
     WindowInput in = windowInput(self, 2, "adaptive_avg_pool2d");
@@ -251,14 +262,16 @@ template <class T> void adaptiveAverage(const T* x, T* y, int64_t planes, int64_
             }
 }
 
-void adaptiveInto(const BoundArgs& a, const Tensor& out) {
-    WindowInput in = windowInput(a.tensor("self"), 2, "adaptive_avg_pool2d");
-    int64_t H = in.spatialSizes[0], W = in.spatialSizes[1];
-    int64_t planes = in.data.numel() / std::max<int64_t>(H * W, 1);
-    int64_t OH = out.sizes()[out.dim() - 2], OW = out.sizes()[out.dim() - 1];
-    if (out.dtype() == DType::Float64)
-        adaptiveAverage(static_cast<const double*>(in.data.dataPtr()), static_cast<double*>(out.dataPtr()), planes, H, W, OH, OW);
-    else adaptiveAverage(static_cast<const float*>(in.data.dataPtr()), static_cast<float*>(out.dataPtr()), planes, H, W, OH, OW);
+void adaptiveInto(const BoundArgs& a, const Tensor& result) {
+    poolInto(result, [&](const Tensor& out) {
+        WindowInput in = windowInput(inPoolingType(a.tensor("self")), 2, "adaptive_avg_pool2d");
+        int64_t H = in.spatialSizes[0], W = in.spatialSizes[1];
+        int64_t planes = in.data.numel() / std::max<int64_t>(H * W, 1);
+        int64_t OH = out.sizes()[out.dim() - 2], OW = out.sizes()[out.dim() - 1];
+        if (out.dtype() == DType::Float64)
+            adaptiveAverage(static_cast<const double*>(in.data.dataPtr()), static_cast<double*>(out.dataPtr()), planes, H, W, OH, OW);
+        else adaptiveAverage(static_cast<const float*>(in.data.dataPtr()), static_cast<float*>(out.dataPtr()), planes, H, W, OH, OW);
+    });
 }
 
 // ---- lowerings ----------------------------------------------------------------------------
@@ -557,11 +570,13 @@ ArgumentGradients convolutionGradients(const DerivativeArgs& d, size_t spatial) 
 
 ResultMeta maxPoolBackwardMeta(const BoundArgs& a) { return contiguousMeta(a.tensor("self").sizes(), a.tensor("self").dtype()); }
 
-void maxPoolBackwardInto(const BoundArgs& a, const Tensor& out) {
-    WindowInput in = windowInput(a.tensor("self"), 2, "max_pool2d_backward");
-    const Tensor& g = a.tensor("grad_output");
-    Tensor gradOutput = g.isContiguous() ? g : contiguousCopy(g);
-    maxPoolBackward(out.dtype(), poolShape(a, gradOutput, true, in), in.data.dataPtr(), gradOutput.dataPtr(), out.dataPtr());
+void maxPoolBackwardInto(const BoundArgs& a, const Tensor& result) {
+    poolInto(result, [&](const Tensor& out) {
+        WindowInput in = windowInput(inPoolingType(a.tensor("self")), 2, "max_pool2d_backward");
+        const Tensor g = inPoolingType(a.tensor("grad_output"));
+        Tensor gradOutput = g.isContiguous() ? g : contiguousCopy(g);
+        maxPoolBackward(out.dtype(), poolShape(a, gradOutput, true, in), in.data.dataPtr(), gradOutput.dataPtr(), out.dataPtr());
+    });
 }
 
 // Average pooling along one dim as a matrix [out, in]: row o weighs its window
@@ -645,9 +660,11 @@ void registerConvolutionOps(OpRegistry& r) {
                                        "max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, "
                                        "int[2] dilation=1, bool ceil_mode=False) -> Tensor",
                                        {true, false, true}, [](const BoundArgs& a) { return poolMeta(a, "max_pool2d", true); },
-                                       [](const BoundArgs& a, const Tensor& out) {
-                                           WindowInput in = windowInput(a.tensor("self"), 2, "max_pool2d");
-                                           maxPoolForward(out.dtype(), poolShape(a, out, true, in), in.data.dataPtr(), out.dataPtr());
+                                       [](const BoundArgs& a, const Tensor& result) {
+                                           poolInto(result, [&](const Tensor& out) {
+                                               WindowInput in = windowInput(inPoolingType(a.tensor("self")), 2, "max_pool2d");
+                                               maxPoolForward(out.dtype(), poolShape(a, out, true, in), in.data.dataPtr(), out.dataPtr());
+                                           });
                                        })),
                           lowerMaxPool),
                 "MaxPool2DWithIndicesBackward0");
@@ -666,11 +683,13 @@ void registerConvolutionOps(OpRegistry& r) {
                                        "avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, "
                                        "bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor",
                                        {true, false, true}, [](const BoundArgs& a) { return poolMeta(a, "avg_pool2d", false); },
-                                       [](const BoundArgs& a, const Tensor& out) {
-                                           WindowInput in = windowInput(a.tensor("self"), 2, "avg_pool2d");
-                                           int64_t divisor = a["divisor_override"].isNone() ? 0 : a.integer("divisor_override");
-                                           avgPoolForward(out.dtype(), poolShape(a, out, false, in), a.flag("count_include_pad"), divisor,
-                                                          in.data.dataPtr(), out.dataPtr());
+                                       [](const BoundArgs& a, const Tensor& result) {
+                                           poolInto(result, [&](const Tensor& out) {
+                                               WindowInput in = windowInput(inPoolingType(a.tensor("self")), 2, "avg_pool2d");
+                                               int64_t divisor = a["divisor_override"].isNone() ? 0 : a.integer("divisor_override");
+                                               avgPoolForward(out.dtype(), poolShape(a, out, false, in), a.flag("count_include_pad"),
+                                                              divisor, in.data.dataPtr(), out.dataPtr());
+                                           });
                                        })),
                           lowerAvgPool),
                 "AvgPool2DBackward0");

@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "core/error.h"
 
 #ifdef FUSESCOPE_HAVE_DNNL
@@ -252,6 +254,13 @@ template <class T> void avgPoolLoops(const WindowShape& s, bool countIncludePad,
             }
 }
 
+// The loops read float or double; anything else here is a caller's bug (half would be read
+// past its end).
+void requireFloatOrDouble(DType dtype, const char* what) {
+    if (dtype != DType::Float32 && dtype != DType::Float64)
+        throw Error(fmt::format("internal error: {} of {} (the loops take float32 or float64)", what, std::string(dtypeName(dtype))));
+}
+
 }  // namespace
 
 void convolutionForward(DType dtype, const WindowShape& shape, int64_t outChannels, int64_t groups, const void* x, const void* w,
@@ -279,17 +288,20 @@ void convolutionForward(DType dtype, const WindowShape& shape, int64_t outChanne
 }
 
 void maxPoolForward(DType dtype, const WindowShape& shape, const void* x, void* y) {
+    requireFloatOrDouble(dtype, "max pooling");
     if (dtype == DType::Float64) maxPoolLoops(shape, static_cast<const double*>(x), static_cast<double*>(y));
     else maxPoolLoops(shape, static_cast<const float*>(x), static_cast<float*>(y));
 }
 
 void maxPoolBackward(DType dtype, const WindowShape& shape, const void* x, const void* gradOutput, void* gradInput) {
+    requireFloatOrDouble(dtype, "max pooling's gradient");
     if (dtype == DType::Float64)
         maxPoolBackwardLoops(shape, static_cast<const double*>(x), static_cast<const double*>(gradOutput), static_cast<double*>(gradInput));
     else maxPoolBackwardLoops(shape, static_cast<const float*>(x), static_cast<const float*>(gradOutput), static_cast<float*>(gradInput));
 }
 
 void avgPoolForward(DType dtype, const WindowShape& shape, bool countIncludePad, int64_t divisorOverride, const void* x, void* y) {
+    requireFloatOrDouble(dtype, "average pooling");
     if (dtype == DType::Float64)
         avgPoolLoops(shape, countIncludePad, divisorOverride, static_cast<const double*>(x), static_cast<double*>(y));
     else avgPoolLoops(shape, countIncludePad, divisorOverride, static_cast<const float*>(x), static_cast<float*>(y));

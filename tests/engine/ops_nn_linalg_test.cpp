@@ -9,6 +9,7 @@
 #include "ops/convolution_kernel.h"
 #include "ops/op_registry.h"
 #include "ops_test_support.h"
+#include "test_support.h"
 
 using namespace fusescope;
 using namespace fusescope::test;
@@ -91,6 +92,36 @@ TEST(Nn, AConvolutionOneDnnRefusesRunsInThePlainLoops) {
     Tensor y = T("conv2d", {floats(xs, {2, 6, 9, 7}), floats({}, {5, 6, 0, 1})}, {{"stride", IValue(3)}});
     EXPECT_EQ(y.sizes(), (Shape{2, 5, 4, 3}));
     for (int64_t i = 0; i < y.numel(); ++i) EXPECT_EQ(y.readDouble(i), 0.0) << i;
+}
+
+// Pooling of float16 and bfloat16 runs the float32 loops and rounds, as PyTorch's CPU
+// kernels do; the loops once read half tensors as float, past their end (a fuzz find). The
+// expected text is PyTorch 2.15's.
+TEST(Nn, HalfPrecisionPoolingMatchesPyTorch) {
+    ScriptRun run = runScript(R"(import torch
+import torch.nn.functional as F
+x = (torch.arange(2 * 3 * 8 * 8, dtype=torch.float16) * 0.1).sin().reshape(2, 3, 8, 8).requires_grad_()
+y = F.max_pool2d(x, 3, 1, 1, dilation=2)
+print(y[0, 0, :2])
+y.sum().backward()
+print(x.grad[0, 0, :2])
+print(F.avg_pool2d(x, 3, 1, 1)[0, 0, :1])
+print(F.adaptive_avg_pool2d(x, (3, 3))[0, 0, 0])
+print(F.max_pool2d(x.bfloat16(), 2)[0, 0, 0])
+)");
+    EXPECT_EQ(run.error, "");
+    EXPECT_EQ(run.out, R"(tensor([[0.8911, 0.9321, 0.9634, 0.9854, 0.9976, 0.9854],
+        [0.9917, 0.9995, 0.9917, 0.9741, 0.9463, 0.9092]], dtype=torch.float16,
+       grad_fn=<SliceBackward0>)
+tensor([[0., 0., 0., 0., 0., 0., 0., 0.],
+        [0., 0., 0., 2., 2., 2., 4., 2.]], dtype=torch.float16)
+tensor([[0.1779, 0.2935, 0.3455, 0.3943, 0.4390, 0.4795, 0.5151, 0.3547]],
+       dtype=torch.float16, grad_fn=<SliceBackward0>)
+tensor([0.6230, 0.7236, 0.7837], dtype=torch.float16,
+       grad_fn=<SelectBackward0>)
+tensor([0.7812, 0.8906, 0.9648, 0.9961], dtype=torch.bfloat16,
+       grad_fn=<SelectBackward0>)
+)");
 }
 
 TEST(Linalg, MatmulCases) {
