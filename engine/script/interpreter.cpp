@@ -587,23 +587,8 @@ void Interpreter::execDelete(const Expr& target) {
     case ExprKind::Subscript: {
         const auto& s = target.as<Subscript>();
         Value object = eval(*s.value);
-        Value index = eval(*s.index);
-        if (tracer_) tracer_->onObjectTouch(object);
-        if (callSpecial(object, "__delitem__", {index})) return;
-        if (auto* dict = object.as<DictObject>()) {
-            requireHashable(*this, index);
-            if (!dict->erase(index)) raise("KeyError", {index});
-            return;
-        }
-        if (auto* list = object.as<ListObject>(); list && !object.as<DictViewObject>() && (index.isInt() || index.isBool())) {
-            int64_t n = static_cast<int64_t>(list->items.size());
-            int64_t i = index.isBool() ? index.asBool() : index.asInt();
-            if (i < 0) i += n;
-            if (i < 0 || i >= n) fail("IndexError", "list assignment index out of range");
-            list->items.erase(list->items.begin() + i);
-            return;
-        }
-        fail("TypeError", "'" + pythonTypeName(object) + "' object doesn't support item deletion");
+        deleteSubscript(object, eval(*s.index));
+        return;
     }
     case ExprKind::Tuple:
     case ExprKind::List:

@@ -239,6 +239,9 @@ private:
     Value evalUnary(const UnaryOp& expr);
     Value evalSubscript(const Value& object, const Value& index);
     void assignSubscript(const Value& object, const Value& index, const Value& value);
+    void assignListSlice(ValueList& items, const SliceObject& slice, const Value& value);
+    int64_t listIndex(const ListObject& list, const Value& index);  // an item's position; IndexError past the end
+    void deleteSubscript(const Value& object, const Value& index);
     Value indexTensor(const Value& tensor, const Value& index);
     // Before each statement and comprehension item: the cancel and the step budget.
     void step(const SourceLocation& where);

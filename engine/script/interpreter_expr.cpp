@@ -821,8 +821,12 @@ int64_t normaliseIndex(int64_t i, int64_t n, Interpreter& interp, const char* wh
     return i;
 }
 
-// Python slice semantics on a sequence of length n.
-std::vector<int64_t> sliceIndices(const SliceObject& s, int64_t n, Interpreter& interp) {
+// A slice's start, stop and step on a sequence of length n, as CPython's PySlice_AdjustIndices.
+struct SliceBounds {
+    int64_t start, stop, step;
+};
+
+SliceBounds sliceBounds(const SliceObject& s, int64_t n, Interpreter& interp) {
     auto bound = [&](const Value& v) {
         if (!isIntLike(v)) interp.fail("TypeError", "slice indices must be integers or None or have an __index__ method");
         return intOf(v);
@@ -836,12 +840,16 @@ std::vector<int64_t> sliceIndices(const SliceObject& s, int64_t n, Interpreter& 
         if (step > 0) return std::clamp<int64_t>(i, 0, n);
         return std::clamp<int64_t>(i, -1, n - 1);
     };
-    int64_t start = clamp(s.start, step > 0 ? 0 : n - 1);
-    int64_t stop = clamp(s.stop, step > 0 ? n : -1);
+    return {clamp(s.start, step > 0 ? 0 : n - 1), clamp(s.stop, step > 0 ? n : -1), step};
+}
+
+// The indices a slice selects on a sequence of length n, in its order.
+std::vector<int64_t> sliceIndices(const SliceObject& s, int64_t n, Interpreter& interp) {
+    SliceBounds b = sliceBounds(s, n, interp);
     std::vector<int64_t> out;
-    for (int64_t i = start; step > 0 ? i < stop : i > stop;) {
+    for (int64_t i = b.start; b.step > 0 ? i < b.stop : i > b.stop;) {
         out.push_back(i);
-        if (__builtin_add_overflow(i, step, &i)) break;
+        if (__builtin_add_overflow(i, b.step, &i)) break;
     }
     return out;
 }
@@ -965,9 +973,8 @@ void Interpreter::assignSubscript(const Value& object, const Value& index, const
         return;
     }
     if (auto* list = object.as<ListObject>(); list && !object.as<DictViewObject>()) {
-        if (!isIntLike(index)) fail("TypeError", "list indices must be integers");
-        int64_t i = normaliseIndex(intOf(index), static_cast<int64_t>(list->items.size()), *this, "list assignment");
-        list->items[i] = value;
+        if (auto* s = index.as<SliceObject>()) assignListSlice(list->items, *s, value);
+        else list->items[listIndex(*list, index)] = value;
         noteStoredInto(object.asObject());
         return;
     }
@@ -978,6 +985,58 @@ void Interpreter::assignSubscript(const Value& object, const Value& index, const
         return;
     }
     fail("TypeError", "'" + pythonTypeName(object) + "' object does not support item assignment");
+}
+
+// `l[a:b] = items` replaces that run with any number of items; with a step other than 1 each
+// selected index takes one item. The items are read first, so `l[:] = l` sees l unchanged.
+void Interpreter::assignListSlice(ValueList& items, const SliceObject& slice, const Value& value) {
+    int64_t n = static_cast<int64_t>(items.size());
+    SliceBounds b = sliceBounds(slice, n, *this);
+    ValueList replacement;
+    try {
+        replacement = iterate(value);
+    } catch (const ScriptError& e) {
+        if (!matchesException(e, "TypeError")) throw;
+        fail("TypeError", b.step == 1 ? "can only assign an iterable" : "must assign iterable to extended slice");
+    }
+    if (b.step == 1) {
+        auto first = items.begin() + b.start;
+        items.erase(first, items.begin() + std::max(b.stop, b.start));
+        items.insert(items.begin() + b.start, replacement.begin(), replacement.end());
+        return;
+    }
+    std::vector<int64_t> indices = sliceIndices(slice, n, *this);
+    if (indices.size() != replacement.size())
+        fail("ValueError", fmt::format("attempt to assign sequence of size {} to extended slice of size {}",
+                                       replacement.size(), indices.size()));
+    for (size_t k = 0; k < indices.size(); ++k) items[indices[k]] = replacement[k];
+}
+
+int64_t Interpreter::listIndex(const ListObject& list, const Value& index) {
+    if (!isIntLike(index)) fail("TypeError", "list indices must be integers or slices, not " + pythonTypeName(index));
+    return normaliseIndex(intOf(index), static_cast<int64_t>(list.items.size()), *this, "list assignment");
+}
+
+void Interpreter::deleteSubscript(const Value& object, const Value& index) {
+    if (tracer_) tracer_->onObjectTouch(object);
+    if (callSpecial(object, "__delitem__", {index})) return;
+    if (auto* dict = object.as<DictObject>()) {
+        requireHashable(*this, index);
+        if (!dict->erase(index)) raise("KeyError", {index});
+        return;
+    }
+    if (auto* list = object.as<ListObject>(); list && !object.as<DictViewObject>()) {
+        auto* slice = index.as<SliceObject>();
+        if (!slice) {
+            list->items.erase(list->items.begin() + listIndex(*list, index));
+            return;
+        }
+        std::vector<int64_t> gone = sliceIndices(*slice, static_cast<int64_t>(list->items.size()), *this);
+        std::sort(gone.begin(), gone.end());
+        for (auto i = gone.rbegin(); i != gone.rend(); ++i) list->items.erase(list->items.begin() + *i);
+        return;
+    }
+    fail("TypeError", "'" + pythonTypeName(object) + "' object doesn't support item deletion");
 }
 
 }  // namespace fusescope
