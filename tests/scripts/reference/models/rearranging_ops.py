@@ -43,6 +43,15 @@ for mode in ["linear", "trilinear"]:
         F.interpolate(image, size=2, mode=mode)
     except NotImplementedError as e:
         print(type(e).__name__, e)
+# Sizes PyTorch's kernels refuse (none left, past int64) and inputs without 1 to 3 spatial dims.
+for source, kwargs in [(image, {"scale_factor": 0.4}), (image, {"size": (0, 2)}), (torch.ones(1, 1, 4), {"scale_factor": -2.0}),
+                  (image, {"scale_factor": 1e30}), (image, {"scale_factor": float("nan")}),
+                  (torch.ones(1, 1, 2, 4, 5), {"scale_factor": 0.1, "mode": "trilinear"}),
+                  (torch.ones(1, 4), {"scale_factor": 2.0}), (torch.ones(1, 1, 2, 2, 2, 2), {"size": 3, "mode": "bilinear"})]:
+    try:
+        F.interpolate(source, **kwargs)
+    except (RuntimeError, NotImplementedError) as e:
+        print(type(e).__name__, e)
 
 m = torch.arange(6).reshape(2, 3)
 print(m.flip(0), m.flip([0, 1]), torch.flip(m, (1,)))

@@ -277,32 +277,46 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     out_index * (in - 1) / (out - 1) with align_corners)."""
     spatial = input.dim() - 2
     linear = {"linear": 1, "bilinear": 2, "trilinear": 3}
-    if mode in linear and linear[mode] != spatial:
-        raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs {linear[mode] + 2}D input")
     if mode not in linear and align_corners is not None:
         raise ValueError("align_corners option can only be set with the interpolating modes: linear | bilinear | bicubic | trilinear")
     if size is not None and scale_factor is not None:
         raise ValueError("only one of size or scale_factor should be defined")
     if size is None and scale_factor is None:
         raise ValueError("either size or scale_factor should be defined")
-    if mode != "nearest" and mode not in linear:
-        raise NotImplementedError(f"F.interpolate(mode='{mode}') is not supported in Fusescope scripts yet (only 'nearest', "
-                                  f"'linear', 'bilinear' and 'trilinear')")
     if size is not None:
         sizes = list(size) if isinstance(size, (list, tuple)) else [size] * spatial
         if len(sizes) != spatial:
             raise ValueError(f"Input and output must have the same number of spatial dimensions, but got input with spatial "
                              f"dimensions of {list(input.shape[2:])} and output size of {size}. Please provide input tensor in "
                              f"(N, C, d1, d2, ...,dK) format and output size in (o1, o2, ...,oK) format.")
-        scales = [None] * spatial
     else:
         factors = list(scale_factor) if isinstance(scale_factor, (list, tuple)) else [scale_factor] * spatial
         if len(factors) != spatial:
             raise ValueError(f"Input and scale_factor must have the same number of spatial dimensions, but got input with "
                              f"spatial dimensions of {list(input.shape[2:])} and scale_factor of shape {scale_factor}. Please "
                              f"provide input tensor in (N, C, d1, d2, ...,dK) format and scale_factor in (s1, s2, ...,sK) format.")
-        sizes = [math.floor(input.size(2 + i) * float(f)) for i, f in enumerate(factors)]
-        scales = [None if recompute_scale_factor else 1.0 / float(f) for f in factors]
+    if mode in linear and linear[mode] != spatial and 1 <= spatial <= 3:
+        raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs {linear[mode] + 2}D input")
+    if not 1 <= spatial <= 3:
+        raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.dim()}D) for the modes: "
+                                  f"nearest | linear | bilinear | bicubic | trilinear | lanczos | area | nearest-exact (got {mode})")
+    if mode != "nearest" and mode not in linear:
+        raise NotImplementedError(f"F.interpolate(mode='{mode}') is not supported in Fusescope scripts yet (only 'nearest', "
+                                  f"'linear', 'bilinear' and 'trilinear')")
+    if size is None:
+        # PyTorch's kernel takes the scaled sizes as int64: past its range (or NaN) is its error, not Python's.
+        scaled = [input.size(2 + i) * float(f) for i, f in enumerate(factors)]
+        if not all(-9.223372036854775808e18 <= s < 9.223372036854775808e18 for s in scaled):
+            raise RuntimeError("value cannot be converted to type int64_t without overflow")
+        sizes = [math.floor(s) for s in scaled]
+    if any(s <= 0 for s in sizes):
+        names = ["D", "H", "W"][3 - spatial:]
+        def shown(values):
+            return ", ".join(f"{name}: {value}" for name, value in zip(names, values))
+        joiner = " and" if spatial == 1 else ""
+        raise RuntimeError(f"Input and output sizes should be greater than 0, but got input ({shown(input.shape[2:])}){joiner} "
+                           f"output ({shown(sizes)})")
+    scales = [None] * spatial if size is not None or recompute_scale_factor else [1.0 / float(f) for f in factors]
     out = input
     for i in range(spatial):
         dim, before = 2 + i, input.size(2 + i)
