@@ -1031,9 +1031,12 @@ void Interpreter::deleteSubscript(const Value& object, const Value& index) {
             list->items.erase(list->items.begin() + listIndex(*list, index));
             return;
         }
-        std::vector<int64_t> gone = sliceIndices(*slice, static_cast<int64_t>(list->items.size()), *this);
-        std::sort(gone.begin(), gone.end());
-        for (auto i = gone.rbegin(); i != gone.rend(); ++i) list->items.erase(list->items.begin() + *i);
+        std::vector<bool> gone(list->items.size());
+        for (int64_t i : sliceIndices(*slice, static_cast<int64_t>(list->items.size()), *this)) gone[i] = true;
+        ValueList kept;  // one pass: erasing item by item would be quadratic in `del l[::2]`
+        for (size_t i = 0; i < gone.size(); ++i)
+            if (!gone[i]) kept.push_back(std::move(list->items[i]));
+        list->items = std::move(kept);
         return;
     }
     fail("TypeError", "'" + pythonTypeName(object) + "' object doesn't support item deletion");
