@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <mutex>
+#include <new>
 #include <string>
 #include <thread>
 
@@ -21,9 +22,28 @@
 #include "core/error.h"
 #include "session/script_session.h"
 
-// Allocations the sanitizer's allocator cannot make fail as new and malloc fail, and none
-// of 256 MiB or more is attempted: a script's `[0] * 10**9` meets MemoryError as in Python.
+// Allocations the sanitizer's allocator cannot make fail as malloc fails, and none of 256 MiB
+// or more is attempted: a script's `list(range(10**7))` meets MemoryError, as it does in a
+// plain build out of memory.
 extern "C" const char* __asan_default_options() { return "allocator_may_return_null=1:max_allocation_size_mb=256"; }
+
+// ASan's operator new reports "out of memory" and dies where a failing allocation must throw
+// std::bad_alloc (the interpreter's MemoryError), so this harness replaces the plain forms
+// (ASan's are weak) with malloc and free: ASan still checks every access to that memory,
+// only its new-versus-free mismatch check is given up here (`make asan` keeps it).
+void* operator new(std::size_t size) {
+    if (void* p = std::malloc(size ? size : 1)) return p;
+    throw std::bad_alloc();
+}
+void* operator new[](std::size_t size) { return ::operator new(size); }
+void* operator new(std::size_t size, const std::nothrow_t&) noexcept { return std::malloc(size ? size : 1); }
+void* operator new[](std::size_t size, const std::nothrow_t&) noexcept { return std::malloc(size ? size : 1); }
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
 
 namespace {
 
