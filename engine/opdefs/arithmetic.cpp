@@ -12,6 +12,7 @@
 #include "lower/elementwise_rules.h"
 #include "opdefs/op_families.h"
 #include "ops/kernel_support.h"
+#include "ops/wrapping_int.h"
 
 namespace fusescope {
 
@@ -134,10 +135,6 @@ int64_t pyModInt(int64_t a, int64_t b) {
     if (m != 0 && ((b < 0) != (m < 0))) m += b;
     return m;
 }
-
-// Integer tensor arithmetic wraps around on overflow, as PyTorch's does (no UB).
-int64_t wrapMul(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b)); }
-int64_t wrapAdd(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b)); }
 
 int64_t intPow(int64_t base, int64_t exp) {
     if (exp < 0) {

@@ -12,6 +12,7 @@
 #include "lower/elementwise_rules.h"
 #include "opdefs/op_families.h"
 #include "ops/kernel_support.h"
+#include "ops/wrapping_int.h"
 
 namespace fusescope {
 
@@ -237,7 +238,7 @@ void registerMiscOps(OpRegistry& r) {
                              for (int64_t k = 0; k < len; ++k) {
                                  const int64_t off = ((o * len + k) * inner + in) * item;
                                  if (!isFloating(dt)) {
-                                     accI += loadInt(bytePtr(src) + off, dt);
+                                     accI = wrapAdd(accI, loadInt(bytePtr(src) + off, dt));
                                      storeInt(bytePtr(out) + off, dt, accI);
                                  } else if (half) {
                                      accF += static_cast<float>(loadDouble(bytePtr(src) + off, dt));

@@ -14,6 +14,7 @@
 #include "opdefs/op_families.h"
 #include "ops/cascade_sum.h"
 #include "ops/kernel_support.h"
+#include "ops/wrapping_int.h"
 
 namespace fusescope {
 
@@ -71,19 +72,20 @@ DType floatOnly(const char* op, const BoundArgs& a, DType t) {
     return out;
 }
 
-template <class Fold>
-ReduceRun foldRun(double initD, int64_t initI, Fold fold) {
+// A fold over each row: in double for floating outputs, else in int64 (wrapping, as ATen's).
+template <class FloatFold>
+ReduceRun foldRun(double initD, int64_t initI, FloatFold foldFloat, int64_t (*foldInt)(int64_t, int64_t)) {
     return [=](const BoundArgs&, const Tensor& self, const std::vector<bool>& mask, const Tensor& out) {
         if (isFloating(out.dtype()))
             reduceRows<double>(self, mask, [&](int64_t o, std::span<const double> v) {
                 double acc = initD;
-                for (double x : v) acc = fold(acc, x);
+                for (double x : v) acc = foldFloat(acc, x);
                 storeAt(out, o, acc);
             });
         else
             reduceRows<int64_t>(self, mask, [&](int64_t o, std::span<const int64_t> v) {
                 int64_t acc = initI;
-                for (int64_t x : v) acc = fold(acc, x);
+                for (int64_t x : v) acc = foldInt(acc, x);
                 storeIntAt(out, o, acc);
             });
     };
@@ -445,14 +447,14 @@ void registerReductionOps(OpRegistry& r) {
     const std::string dimKeep = "(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor";
     // Floating sums follow ATen's cascade order (cascadeSum); the input is first converted to
     // the output dtype, as sum(dtype=...) does. Integer sums accumulate in int64.
-    auto intSum = foldRun(0.0, 0, [](auto acc, auto x) { return acc + x; });
+    auto intSum = foldRun(0.0, 0, [](double acc, double x) { return acc + x; }, wrapAdd);
     addReduction(r, "sum", "sum" + dimKeep, accumulateType, reduction(ReductionKind::Sum),
                  [intSum](const BoundArgs& a, const Tensor& self, const std::vector<bool>& mask, const Tensor& out) {
                      if (!isFloating(out.dtype())) return intSum(a, self, mask, out);
                      cascadeSum(self.dtype() == out.dtype() ? self : castCopy(self, out.dtype()), mask, out);
                  });
     addReduction(r, "prod", "prod" + dimKeep, accumulateType, reduction(ReductionKind::Prod),
-                 foldRun(1.0, 1, [](auto acc, auto x) { return acc * x; }));
+                 foldRun(1.0, 1, [](double acc, double x) { return acc * x; }, wrapMul));
     OpDef& mean = addReduction(r, "mean", "mean" + dimKeep, [](const BoundArgs& a, DType t) { return floatOnly("mean", a, t); }, lowerMean,
                  [](const BoundArgs&, const Tensor& self, const std::vector<bool>& mask, const Tensor& out) {
                      // As ATen's mean_out on CPU: sum (float16/bfloat16 as a float sum of the

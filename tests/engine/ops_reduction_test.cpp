@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
+#include <vector>
 
 #include "core/error.h"
 #include "ops/op_registry.h"
@@ -35,6 +37,22 @@ TEST(Reduction, SumMeanProd) {
               "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: Long");
     EXPECT_EQ(errorOf([&] { T("sum", {a, IValue::intList({0, 0})}); }), "dim 0 appears multiple times in the list of dims");
     EXPECT_EQ(errorOf([&] { T("sum", {a, IValue(2)}); }), "Dimension out of range (expected to be in range of [-2, 1], but got 2)");
+}
+
+// A fuzz find: int64 sums, products and prefix sums overflowed (undefined behaviour); they
+// wrap around as PyTorch's do (the values are what PyTorch 2.15 prints).
+TEST(Reduction, IntegerSumsAndProductsWrapAsPyTorch) {
+    Tensor big = T("reshape", {longs({3037000500, 3037000500, 7, -9223372036854775807, -2, 1}), IValue::intList({2, 3})});
+    auto ints = [](const Tensor& t) {
+        std::vector<int64_t> out;
+        for (int64_t i = 0; i < t.numel(); ++i) out.push_back(t.readInt64(i));
+        return out;
+    };
+    EXPECT_EQ(ints(T("prod", {big, IValue(1)})), (std::vector<int64_t>{-9223372035836456464, -2}));
+    EXPECT_EQ(ints(T("prod", {big})), (std::vector<int64_t>{-2036638688}));
+    EXPECT_EQ(ints(T("sum", {big, IValue(0)})), (std::vector<int64_t>{-9223372033817775307, 3037000498, 8}));
+    EXPECT_EQ(ints(T("cumsum", {big, IValue(1)})), (std::vector<int64_t>{3037000500, 6074001000, 6074001007, -9223372036854775807,
+                                                                         9223372036854775807, std::numeric_limits<int64_t>::min()}));
 }
 
 TEST(Reduction, NonContiguous) {
