@@ -1000,8 +1000,7 @@ void Interpreter::assignListSlice(ValueList& items, const SliceObject& slice, co
         fail("TypeError", b.step == 1 ? "can only assign an iterable" : "must assign iterable to extended slice");
     }
     if (b.step == 1) {
-        auto first = items.begin() + b.start;
-        items.erase(first, items.begin() + std::max(b.stop, b.start));
+        items.erase(items.begin() + b.start, items.begin() + std::max(b.stop, b.start));
         items.insert(items.begin() + b.start, replacement.begin(), replacement.end());
         return;
     }
