@@ -30,7 +30,8 @@ extern "C" const char* __asan_default_options() { return "allocator_may_return_n
 // ASan's operator new reports "out of memory" and dies where a failing allocation must throw
 // std::bad_alloc (the interpreter's MemoryError), so this harness replaces the plain forms
 // (ASan's are weak) with malloc and free: ASan still checks every access to that memory,
-// only its new-versus-free mismatch check is given up here (`make asan` keeps it).
+// only its new-versus-free mismatch check is given up here (in this harness and its corpus
+// replay; every other `make asan` test keeps it).
 void* operator new(std::size_t size) {
     if (void* p = std::malloc(size ? size : 1)) return p;
     throw std::bad_alloc();
