@@ -1,6 +1,7 @@
 #include "torch_trace/payload_md5.h"
 
 #ifdef FUSESCOPE_HAVE_MD5
+#include <openssl/crypto.h>
 #include <openssl/evp.h>
 
 #include <fmt/format.h>
@@ -12,7 +13,12 @@ std::optional<std::string> payloadMd5(std::string_view text) {
 #ifdef FUSESCOPE_HAVE_MD5
     unsigned char digest[EVP_MAX_MD_SIZE];
     unsigned int size = 0;
-    if (!EVP_Digest(text.data(), text.size(), digest, &size, EVP_md5(), nullptr)) return std::nullopt;
+    const bool digested = EVP_Digest(text.data(), text.size(), digest, &size, EVP_md5(), nullptr);
+    // The digest leaves per-thread state (its 904-byte error queue) that OpenSSL frees when
+    // the thread exits, unless its atexit cleanup ran first: a GUI pool thread that read a log
+    // outlives it, and LeakSanitizer reported the queue. Free it now; the next call remakes it.
+    OPENSSL_thread_stop();
+    if (!digested) return std::nullopt;
     std::string hex;
     for (unsigned int i = 0; i < size; ++i) hex += fmt::format("{:02x}", digest[i]);
     return hex;
