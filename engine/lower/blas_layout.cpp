@@ -37,6 +37,8 @@ std::optional<BlasLayout> blasLayout(const FixedLayout& view) {
     size_t n = view.size.size();
     const IndexExpr &rows = view.size[n - 2], &cols = view.size[n - 1];
     const IndexExpr &rowStride = view.stride[n - 2], &colStride = view.stride[n - 1];
+    auto r = rows.constant(), c = cols.constant();
+    if ((r && *r == 0) || (c && *c == 0)) return BlasLayout{false, IndexExpr(1)};  // an empty matrix is never read
     if (auto ld = leadingDim(rows, rowStride, cols, colStride)) return BlasLayout{false, *ld};
     if (auto ld = leadingDim(cols, colStride, rows, rowStride)) return BlasLayout{true, *ld};
     return std::nullopt;

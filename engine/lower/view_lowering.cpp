@@ -122,16 +122,11 @@ LValue slice(LoweringContext& c, const LValue& src, int64_t dim, int64_t start, 
         });
 }
 
-LValue restride(LoweringContext& c, const LValue& src, std::vector<IndexExpr> sizes) {
-    // Source dim k maps to the output dim it matches from the right, skipping size-1 dims.
-    std::vector<int> target(src.sizes.size(), -1);
-    int o = static_cast<int>(sizes.size()) - 1;
-    for (int k = static_cast<int>(src.sizes.size()) - 1; k >= 0; --k) {
-        if (src.sizes[k] == IndexExpr(1)) continue;
-        while (o >= 0 && sizes[o] != src.sizes[k]) --o;
-        if (o < 0) c.unsupported("a view whose dims can't be matched to its source");
-        target[k] = o--;
-    }
+namespace {
+
+// The view of src whose dim target[k] is source dim k (-1: a source dim of size 1 that is
+// gone or broadcast, read at 0).
+LValue mapDims(LoweringContext& c, const LValue& src, std::vector<IndexExpr> sizes, std::vector<int> target) {
     return view(
         c, src, sizes,
         [target](const std::vector<IndexExpr>& index, const VarRanges&) {
@@ -150,6 +145,32 @@ LValue restride(LoweringContext& c, const LValue& src, std::vector<IndexExpr> si
                     out.stride[d] = d + 1 < sizes.size() ? out.stride[d + 1] * sizes[d + 1] : IndexExpr(1);
             return out;
         });
+}
+
+}  // namespace
+
+LValue restride(LoweringContext& c, const LValue& src, std::vector<IndexExpr> sizes) {
+    // Source dim k maps to the output dim it matches from the right, skipping size-1 dims:
+    // only size-1 dims come or go, so the others keep their order.
+    std::vector<int> target(src.sizes.size(), -1);
+    int o = static_cast<int>(sizes.size()) - 1;
+    for (int k = static_cast<int>(src.sizes.size()) - 1; k >= 0; --k) {
+        if (src.sizes[k] == IndexExpr(1)) continue;
+        while (o >= 0 && sizes[o] != src.sizes[k]) --o;
+        if (o < 0) c.unsupported("a view whose dims can't be matched to its source");
+        target[k] = o--;
+    }
+    return mapDims(c, src, std::move(sizes), std::move(target));
+}
+
+LValue expandTo(LoweringContext& c, const LValue& src, std::vector<IndexExpr> sizes) {
+    // Dims align from the right, whatever their sizes (a (2, 1, 3) source expanded to
+    // (2, 2, 3) keeps its first dim first).
+    std::vector<int> target(src.sizes.size(), -1);
+    const int lead = static_cast<int>(sizes.size() - src.sizes.size());
+    for (size_t k = 0; k < src.sizes.size(); ++k)
+        if (src.sizes[k] != IndexExpr(1) || sizes[k + static_cast<size_t>(lead)] == IndexExpr(1)) target[k] = static_cast<int>(k) + lead;
+    return mapDims(c, src, std::move(sizes), std::move(target));
 }
 
 }  // namespace fusescope

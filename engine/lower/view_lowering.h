@@ -18,7 +18,9 @@ LValue reshape(LoweringContext& c, const LValue& src, std::vector<IndexExpr> siz
 LValue select(LoweringContext& c, const LValue& src, int64_t dim, IndexExpr at);
 // Dim `dim` from `start` in steps of `step`, `length` elements.
 LValue slice(LoweringContext& c, const LValue& src, int64_t dim, int64_t start, int64_t step, IndexExpr length);
-// Inserts / removes size-1 dims and broadcasts size-1 dims (expand) to `sizes`.
+// Inserts / removes size-1 dims (unsqueeze, squeeze) to `sizes`.
 LValue restride(LoweringContext& c, const LValue& src, std::vector<IndexExpr> sizes);
+// Broadcasts src to `sizes` (expand): new dims in front, size-1 dims repeated.
+LValue expandTo(LoweringContext& c, const LValue& src, std::vector<IndexExpr> sizes);
 
 }  // namespace fusescope

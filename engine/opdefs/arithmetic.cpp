@@ -136,12 +136,10 @@ int64_t pyModInt(int64_t a, int64_t b) {
     return m;
 }
 
+// A negative power is 0 unless the base is 1 or -1 (PyTorch's powi; only a Python number
+// as the exponent is refused, by the op's type check).
 int64_t intPow(int64_t base, int64_t exp) {
-    if (exp < 0) {
-        if (base == 1) return 1;
-        if (base == -1) return exp % 2 == 0 ? 1 : -1;
-        throw ScriptError("RuntimeError", "Integers to negative integer powers are not allowed.");
-    }
+    if (exp < 0) return base == 1 ? 1 : base == -1 ? (exp % 2 == 0 ? 1 : -1) : 0;
     int64_t result = 1;
     while (exp) {
         if (exp & 1) result = wrapMul(result, base);
@@ -377,6 +375,14 @@ LoweringRule withAlpha(LoopOpKind loopOp) {
     };
 }
 
+// The gradient maximum (or minimum) gives `mine` against `theirs`: all of it where mine
+// won, half where they were equal.
+Tensor pickedGradient(const Tensor& gradient, const Tensor& mine, const Tensor& theirs, bool isMax) {
+    Tensor half = grad::mul(gradient, 0.5), none = grad::zeros({}, gradient);
+    Tensor wins = grad::call(isMax ? "gt" : "lt", {mine, theirs});
+    return grad::call("where", {wins, gradient, grad::call("where", {grad::call("eq", {mine, theirs}), half, none})});
+}
+
 }  // namespace
 
 namespace {
@@ -431,40 +437,31 @@ void registerArithmeticDerivatives(OpRegistry& r) {
     for (const char* name : {"maximum", "minimum"})
         differentiateWith(r.definition(name), [isMax = name[1] == 'a'](const DerivativeArgs& d) {
             const Tensor &self = d.input("self"), &other = d.input("other");
-            Tensor half = grad::mul(d.grad, 0.5), none = grad::zeros({}, d.grad);
-            auto share = [&](const Tensor& mine, const Tensor& theirs) {
-                Tensor wins = grad::call(isMax ? "gt" : "lt", {mine, theirs});
-                return grad::call("where", {wins, d.grad, grad::call("where", {grad::call("eq", {mine, theirs}), half, none})});
-            };
             ArgumentGradients g;
-            if (d.wants("self")) g.emplace_back("self", fitTo(share(self, other), self));
-            if (d.wants("other")) g.emplace_back("other", fitTo(share(other, self), other));
+            if (d.wants("self")) g.emplace_back("self", fitTo(pickedGradient(d.grad, self, other, isMax), self));
+            if (d.wants("other")) g.emplace_back("other", fitTo(pickedGradient(d.grad, other, self, isMax), other));
             return g;
         });
-    // clamp: the gradient where the input was inside the bounds; a tensor bound gets it
-    // where it was the value.
+    // clamp: the gradient where the input was strictly inside the bounds (PyTorch 2.15: none
+    // at a bound).
     differentiateWith(r.definition("clamp"), [](const DerivativeArgs& d) {
         const Tensor& self = d.input("self");
         Tensor inside = grad::call("ones_like", {self}, {{"dtype", IValue(DType::Bool)}});
-        if (!d.args["min"].isNone()) inside = grad::call("logical_and", {inside, grad::call("ge", {self, d.args["min"]})});
-        if (!d.args["max"].isNone()) inside = grad::call("logical_and", {inside, grad::call("le", {self, d.args["max"]})});
+        if (!d.args["min"].isNone()) inside = grad::call("logical_and", {inside, grad::call("gt", {self, d.args["min"]})});
+        if (!d.args["max"].isNone()) inside = grad::call("logical_and", {inside, grad::call("lt", {self, d.args["max"]})});
         return ArgumentGradients{{"self", grad::call("where", {inside, d.grad, grad::zeros({}, d.grad)})}};
     });
+    // clamp.Tensor as PyTorch 2.15 differentiates it: minimum(maximum(self, min), max), a tie
+    // sharing the gradient equally (min > max gives max everywhere).
     differentiateWith(r.definition("clamp.Tensor"), [](const DerivativeArgs& d) {
         const Tensor& self = d.input("self");
         const bool hasMin = !d.args["min"].isNone(), hasMax = !d.args["max"].isNone();
-        Tensor none = grad::zeros({}, d.grad);
-        Tensor below = hasMin ? grad::call("lt", {self, d.input("min")}) : grad::call("zeros_like", {self}, {{"dtype", IValue(DType::Bool)}});
-        Tensor above = hasMax ? grad::call("gt", {self, d.input("max")}) : grad::call("zeros_like", {self}, {{"dtype", IValue(DType::Bool)}});
-        Tensor inside = grad::call("logical_not", {grad::call("logical_or", {below, above})});
-        if (hasMin && hasMax) {  // min > max gives max everywhere: PyTorch's masks (clamp_backward_min_max)
-            below = grad::call("logical_and", {below, grad::call("lt", {d.input("min"), d.input("max")})});
-            above = grad::call("logical_or", {above, grad::call("lt", {d.input("max"), d.input("min")})});
-        }
+        Tensor raised = hasMin ? grad::call("maximum", {self, d.input("min")}) : self;
+        Tensor toRaised = hasMax ? pickedGradient(d.grad, raised, d.input("max"), false) : d.grad;
         ArgumentGradients g;
-        if (d.wants("self")) g.emplace_back("self", fitTo(grad::call("where", {inside, d.grad, none}), self));
-        if (hasMin && d.wants("min")) g.emplace_back("min", fitTo(grad::call("where", {below, d.grad, none}), d.like("min")));
-        if (hasMax && d.wants("max")) g.emplace_back("max", fitTo(grad::call("where", {above, d.grad, none}), d.like("max")));
+        if (d.wants("self")) g.emplace_back("self", fitTo(hasMin ? pickedGradient(toRaised, self, d.input("min"), true) : toRaised, self));
+        if (hasMin && d.wants("min")) g.emplace_back("min", fitTo(pickedGradient(toRaised, d.input("min"), self, true), d.like("min")));
+        if (hasMax && d.wants("max")) g.emplace_back("max", fitTo(pickedGradient(d.grad, d.input("max"), raised, false), d.like("max")));
         return g;
     });
     differentiateWith(r.definition("pow"), [](const DerivativeArgs& d) {

@@ -18,6 +18,14 @@ namespace fusescope {
 
 namespace {
 
+// torch.round(x, decimals=d) as PyTorch's kernel: in T, scaled by 10^|d|.
+template <class T>
+double roundToDecimals(T x, int64_t decimals) {
+    if (decimals == 0) return std::nearbyint(x);
+    const T scale = static_cast<T>(std::pow(10.0, static_cast<double>(decimals < 0 ? -decimals : decimals)));
+    return decimals < 0 ? std::nearbyint(x / scale) * scale : std::nearbyint(x * scale) / scale;
+}
+
 // A unary op: floatOnly ops (exp, sqrt, ...) compute bool/int inputs in the default float.
 struct UnaryOp {
     std::string name;
@@ -294,11 +302,11 @@ void registerUnaryMathOps(OpRegistry& r) {
                   unaryRule(K::BitwiseNot));
     registerUnary(r, {"round", O::Same, both,
                       [](const BoundArgs& a, const Tensor& out, const Tensor& in) {
+                          // Half to even (std::nearbyint in the default mode), scaled by 10^|decimals| in
+                          // the float type PyTorch's kernel computes in: float below float64.
                           int64_t decimals = a.integer("decimals");
-                          double scale = std::pow(10.0, static_cast<double>(decimals));
-                          unary([decimals, scale](double x) {
-                              // Half to even, as torch.round (std::nearbyint in the default mode).
-                              return decimals == 0 ? std::nearbyint(x) : std::nearbyint(x * scale) / scale;
+                          unary([decimals, inDouble = in.dtype() == DType::Float64](double x) {
+                              return inDouble ? roundToDecimals<double>(x, decimals) : roundToDecimals<float>(static_cast<float>(x), decimals);
                           },
                                 [](int64_t x) { return x; })(a, out, in);
                       },

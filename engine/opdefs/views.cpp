@@ -190,8 +190,9 @@ std::vector<LValue> lowerPermute(LoweringContext& c, const LoweringArgs& a) {
 // view, reshape, flatten: the node's sizes through the flat position.
 std::vector<LValue> lowerReshape(LoweringContext& c, const LoweringArgs& a) { return {reshape(c, a.tensor("self"), c.outputSizes())}; }
 
-// unsqueeze, squeeze, expand: size-1 dims inserted, removed or broadcast.
+// unsqueeze, squeeze: size-1 dims inserted or removed.
 std::vector<LValue> lowerRestride(LoweringContext& c, const LoweringArgs& a) { return {restride(c, a.tensor("self"), c.outputSizes())}; }
+std::vector<LValue> lowerExpand(LoweringContext& c, const LoweringArgs& a) { return {expandTo(c, a.tensor("self"), c.outputSizes())}; }
 
 std::vector<LValue> lowerSelect(LoweringContext& c, const LoweringArgs& a) {
     LValue self = a.tensor("self");
@@ -380,7 +381,7 @@ void registerViewOps(OpRegistry& r) {
         }
         return g;
     });
-    addView(r, "expand", "expand(Tensor self, int[] size, *, bool implicit=False) -> Tensor", methodOnly, lowerRestride,
+    addView(r, "expand", "expand(Tensor self, int[] size, *, bool implicit=False) -> Tensor", methodOnly, lowerExpand,
             [](const BoundArgs& a, const Tensor& self) {
                 std::vector<int64_t> size = a.ints("size");
                 if (size.size() < self.sizes().size())

@@ -11,6 +11,18 @@
 
 namespace fusescope {
 
+namespace {
+
+// C = beta * C over an m x n block with leading dimension ldc; beta 0 writes zeros (as BLAS,
+// whatever C held).
+template <class T>
+void scaleRows(T* c, int64_t m, int64_t n, int64_t ldc, T beta) {
+    for (int64_t i = 0; i < m; ++i)
+        for (int64_t j = 0; j < n; ++j) c[i * ldc + j] = beta == T(0) ? T(0) : beta * c[i * ldc + j];
+}
+
+}  // namespace
+
 bool haveBlas() {
 #ifdef FUSESCOPE_HAVE_BLAS
     return true;
@@ -21,6 +33,12 @@ bool haveBlas() {
 
 void blasGemm(int dtype, int transA, int transB, int64_t m, int64_t n, int64_t k, double alpha, const void* a, int64_t lda,
               const void* b, int64_t ldb, double beta, void* c, int64_t ldc) {
+    if (m <= 0 || n <= 0) return;
+    if (k <= 0) {  // nothing to sum: C = beta * C (oneDNN and OpenBLAS refuse a leading dimension of 0)
+        if (dtype == 1) scaleRows(static_cast<double*>(c), m, n, ldc, beta);
+        else scaleRows(static_cast<float*>(c), m, n, ldc, static_cast<float>(beta));
+        return;
+    }
 #ifdef FUSESCOPE_HAVE_DNNL
     // oneDNN's sgemm (row-major, like PyTorch's MKL path) is 10-20% faster than OpenBLAS's
     // on the products of transformer layers; inside the kernels' parallel region it runs on

@@ -235,6 +235,12 @@ IterOperand iterOperand(const Tensor& t, const Shape& iterSizes) {
     return op;
 }
 
+DType operandRounding(const Tensor& operand, DType compute) {
+    if (!isFloating(compute) || compute == DType::Float64 || operand.dtype() == compute) return DType::Float64;
+    if (compute != DType::Float32 && operand.impl()->wrappedNumber) return DType::Float32;
+    return compute;
+}
+
 FlatRead flatRead(const IterOperand& op, const Shape& sizes, DType dtype) {
     if (std::all_of(op.byteStrides.begin(), op.byteStrides.end(), [](int64_t s) { return s == 0; }) && shapeNumel(sizes) > 1)
         return FlatRead::OneValue;

@@ -146,6 +146,22 @@ void forEachElement(const Shape& sizes, const std::vector<IterOperand>& ops, F&&
     }
 }
 
+// ---- operands in the compute dtype ----------------------------------------------------
+// PyTorch's kernels convert every operand to the dtype they compute in before any
+// arithmetic (TensorIterator's common dtype; a Python number with a float16 or bfloat16
+// tensor meets it as a float, the kernels' opmath): a Python float times a float32 tensor is
+// rounded to float first. The dtype each operand's values pass through on the way in,
+// Float64 where that changes nothing.
+DType operandRounding(const Tensor& operand, DType compute);
+inline double roundedTo(DType t, double v) {  // v through t's precision
+    switch (t) {
+        case DType::Float32: return static_cast<float>(v);
+        case DType::Float16: return halfToFloat(floatToHalf(static_cast<float>(v)));
+        case DType::BFloat16: return bfloat16ToFloat(floatToBfloat16(static_cast<float>(v)));
+        default: return v;
+    }
+}
+
 // How an operand of a float32 fast path is read: one element per output element in the
 // output's order (float32), or one value for all (any dtype: a Python number).
 enum class FlatRead { No, Floats, OneValue };
@@ -155,7 +171,8 @@ FlatRead flatRead(const IterOperand& op, const Shape& sizes, DType dtype);
 // in the output's order or one value. The same arithmetic as the general loop (each value as
 // double, the result rounded to float) without its per-element dtype dispatch and strides.
 template <class FD>
-bool flatFloat32Apply(const Shape& sizes, const std::vector<IterOperand>& ops, const DType* types, std::size_t n, FD& fd) {
+bool flatFloat32Apply(const Shape& sizes, const std::vector<IterOperand>& ops, const DType* types, const DType* rounding, std::size_t n,
+                      FD& fd) {
     if (flatRead(ops[0], sizes, DType::Float32) != FlatRead::Floats) return false;
     const float* floats[kMaxOperands] = {};
     double values[kMaxOperands] = {};
@@ -167,7 +184,7 @@ bool flatFloat32Apply(const Shape& sizes, const std::vector<IterOperand>& ops, c
         } else {  // one value inside the output (x.mul_(x[0])) changes as the loop writes: the general loop
             const char* at = ops[i + 1].data;
             if (at >= ops[0].data && at < ops[0].data + shapeNumel(sizes) * static_cast<int64_t>(sizeof(float))) return false;
-            values[i] = loadDouble(at, types[i]);
+            values[i] = roundedTo(rounding[i], loadDouble(at, types[i]));
         }
     }
     float* out = reinterpret_cast<float*>(ops[0].data);
@@ -208,16 +225,26 @@ template <class FD, class FI>
 void pointwiseApply(const Tensor& out, const std::vector<Tensor>& inputs, DType compute, FD fd, FI fi) {
     std::vector<IterOperand> ops;
     ops.push_back(iterOperand(out, out.sizes()));
-    DType types[kMaxOperands];
+    constexpr bool floatOnly = std::is_same_v<FI, std::nullptr_t>;
+    DType types[kMaxOperands], rounding[kMaxOperands];
+    bool rounds = false;
     for (std::size_t i = 0; i < inputs.size(); ++i) {
         ops.push_back(iterOperand(inputs[i], out.sizes()));
         types[i] = inputs[i].dtype();
+        rounding[i] = operandRounding(inputs[i], compute);
+        rounds = rounds || rounding[i] != DType::Float64;
     }
     const std::size_t n = inputs.size();
     const DType outType = out.dtype();
-    constexpr bool floatOnly = std::is_same_v<FI, std::nullptr_t>;
-    if ((floatOnly || isFloating(compute)) && outType == DType::Float32 && flatFloat32Apply(out.sizes(), ops, types, n, fd)) return;
-    if (floatOnly || isFloating(compute)) {
+    if ((floatOnly || isFloating(compute)) && outType == DType::Float32 && flatFloat32Apply(out.sizes(), ops, types, rounding, n, fd))
+        return;
+    if ((floatOnly || isFloating(compute)) && rounds) {
+        forEachElement(out.sizes(), ops, [&](char* const* p) {
+            double v[kMaxOperands] = {};
+            for (std::size_t i = 0; i < n; ++i) v[i] = roundedTo(rounding[i], loadDouble(p[i + 1], types[i]));
+            storeDouble(p[0], outType, fd(static_cast<const double*>(v)));
+        });
+    } else if (floatOnly || isFloating(compute)) {
         forEachElement(out.sizes(), ops, [&](char* const* p) {
             double v[kMaxOperands] = {};
             for (std::size_t i = 0; i < n; ++i) v[i] = loadDouble(p[i + 1], types[i]);

@@ -165,6 +165,17 @@ std::string typeDisplay(const SchemaParam& p) {
     return p.type;
 }
 
+// Whether binding `args` and `kwargs` to `params` would pass a tensor as a Scalar.
+bool readsTensorAsScalar(const std::vector<SchemaParam>& params, const IValueList& args, const Kwargs& kwargs) {
+    for (std::size_t i = 0; i < args.size() && i < params.size(); ++i)
+        if (params[i].type == "Scalar" && args[i].isTensor()) return true;
+    for (const auto& [name, value] : kwargs) {
+        auto it = std::find_if(params.begin(), params.end(), [&](const SchemaParam& p) { return p.name == name; });
+        if (it != params.end() && it->type == "Scalar" && value.isTensor()) return true;
+    }
+    return false;
+}
+
 // Converts a value to a parameter's type; nullopt when it does not fit.
 std::optional<IValue> convertArg(const SchemaParam& p, const IValue& v) {
     if (v.isNone()) {
@@ -395,7 +406,11 @@ std::pair<const OpDef*, BoundArgs> OpRegistry::resolve(std::string_view name, co
         if (auto it = ops_.find(name); it != ops_.end()) return {&it->second, bind(it->second, args, kwargs)};
     const auto* overloadList = overloadsOf(name);
     if (!overloadList) throw ScriptError("AttributeError", fmt::format("module 'torch' has no attribute '{}'", name));
-    const auto& candidates = *overloadList;
+    // As PyTorch's argument parser orders overloads: one that takes a 0-dim tensor as a
+    // Tensor comes before one that would read it as a Scalar (clamp.Tensor before clamp).
+    std::vector<const OpDef*> candidates = *overloadList;
+    std::stable_partition(candidates.begin(), candidates.end(),
+                          [&](const OpDef* op) { return !readsTensorAsScalar(parsed(*op).params, args, kwargs); });
     std::optional<ScriptError> firstError;
     std::optional<ScriptError> fittingError;  // from an overload that accepts this many arguments
     for (const OpDef* op : candidates) {

@@ -18,7 +18,8 @@ template <class T> FS_INLINE T fs_maximum(T a, T b) { return (a > b || a != a) ?
 template <class T> FS_INLINE T fs_minimum(T a, T b) { return (a < b || a != a) ? a : b; }
 template <class T> FS_INLINE T fs_relu(T x) { return x < 0 ? T(0) : x; }
 template <class T> FS_INLINE T fs_abs(T x) { return x < 0 ? -x : x; }
-template <class T> FS_INLINE T fs_sign(T x) { return x != x ? x : T((T(0) < x) - (x < T(0))); }
+// sign(nan) is 0, as PyTorch computes it.
+template <class T> FS_INLINE T fs_sign(T x) { return T((T(0) < x) - (x < T(0))); }
 template <class T> FS_INLINE T fs_reciprocal(T x) { return T(1) / x; }
 // ~ on a bool is an int; the bool's bitwise not is its logical not.
 template <class T> FS_INLINE T fs_bitwise_not(T x) { return ~x; }
@@ -47,7 +48,9 @@ template <class T> FS_INLINE T fs_truncdiv(T a, T b) {
 // runtime raises IndexError) and reads element 0 instead, so the kernel never reads
 // outside the buffer.
 template <class T> FS_INLINE T fs_check_index(T i, T n) { return (i < 0 || i >= n) ? (fs_status = 2, T(0)) : i; }
+// An integer to a negative power is 0 unless its base is 1 or -1, as PyTorch's powi.
 template <class T> FS_INLINE T fs_pow(T a, T b) {
+    if (b < 0) return a == 1 ? T(1) : a == -1 ? T(b % 2 == 0 ? 1 : -1) : T(0);
     T r = 1;
     for (; b > 0; b >>= 1, a *= a) if (b & 1) r *= a;
     return r;

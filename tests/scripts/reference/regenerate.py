@@ -34,7 +34,11 @@ for program in sorted(here.rglob("*.py")):
         continue
     source = program.read_text()
     compiles = "torch.compile" in source
-    env = dict(os.environ, TORCH_LOGS="graph_breaks") if compiles else None
+    # Without Inductor's caches: a graph cached by an earlier program (on disk too) can carry
+    # that program's input aliasing into this one (seen with PyTorch 2.15).
+    env = dict(os.environ, TORCHINDUCTOR_FORCE_DISABLE_CACHES="1")
+    if compiles:
+        env["TORCH_LOGS"] = "graph_breaks"
     result = subprocess.run([sys.executable, program.name], cwd=program.parent, capture_output=True, text=True, env=env)
     if result.returncode != 0:
         sys.exit(f"{program.relative_to(here)} failed:\n{result.stderr}")
