@@ -194,10 +194,30 @@ CompiledGraph compileFunctional(std::shared_ptr<const Graph> graph, const Compil
     return compileDifferentiable(graph, request, compile, requiresGrad);
 }
 
+// Whether two tensors' elements may share memory (same storage, overlapping byte ranges).
+bool mayOverlap(const Tensor& a, const Tensor& b) {
+    if (!a.defined() || !b.defined() || !a.storage() || a.storage() != b.storage() || a.numel() == 0 || b.numel() == 0) return false;
+    auto span = [](const Tensor& t) {
+        int64_t last = t.storageOffset();
+        for (int64_t d = 0; d < t.dim(); ++d) last += (t.sizes()[d] - 1) * std::abs(t.strides()[d]);
+        return std::pair<int64_t, int64_t>{t.storageOffset() * static_cast<int64_t>(dtypeSize(t.dtype())),
+                                           (last + 1) * static_cast<int64_t>(dtypeSize(t.dtype()))};
+    };
+    auto [aBegin, aEnd] = span(a);
+    auto [bBegin, bEnd] = span(b);
+    return aBegin < bEnd && bBegin < aEnd;
+}
+
 // Runs a functionalized graph as the captured one: the new value of each input it changed
 // is copied into that input, and an output that is such an input is the input itself.
-CompiledGraph withInputsChanged(CompiledGraph compiled, const FunctionalGraph& f) {
-    return [compiled, changed = f.changedInputs, users = f.userOutputs, isInput = f.outputIsInput](const std::vector<Tensor>& inputs) {
+// Functionalization reads every input before any change, so a call whose changed input
+// shares memory with another input (f(base[2:6], base[4:8]) adding to the first, reading
+// the second) runs the captured graph eagerly instead: AOT Autograd's synthetic base.
+CompiledGraph withInputsChanged(CompiledGraph compiled, const FunctionalGraph& f, std::shared_ptr<const Graph> captured) {
+    return [compiled, captured, changed = f.changedInputs, users = f.userOutputs, isInput = f.outputIsInput](const std::vector<Tensor>& inputs) {
+        for (size_t k : changed)
+            for (size_t j = 0; j < inputs.size(); ++j)
+                if (j != k && mayOverlap(inputs[k], inputs[j])) return runGraphEagerly(*captured, inputs);
         std::vector<Tensor> results = compiled(inputs);
         GradModeGuard noGrad(false);
         // A new value that is (a view of) an input is copied first: copying back into that
@@ -256,7 +276,7 @@ CompiledGraph compileThroughAot(std::shared_ptr<const Graph> graph, const Compil
     CompileRequest changing = request;
     for (size_t k = 0; k < functional->changedInputs.size(); ++k)
         changing.outputsOfChangedInputs.emplace_back(functional->userOutputs + k, functional->changedInputs[k]);
-    return withInputsChanged(compileFunctional(functional->graph, changing, compile, requiresGrad), *functional);
+    return withInputsChanged(compileFunctional(functional->graph, changing, compile, requiresGrad), *functional, graph);
 }
 
 }  // namespace fusescope

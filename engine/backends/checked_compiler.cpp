@@ -1,9 +1,13 @@
 #include "backends/checked_compiler.h"
 
+#include <algorithm>
+#include <map>
+
 #include <fmt/format.h>
 
 #include "backends/accuracy.h"
 #include "backends/backend.h"
+#include "capture/symbolic_sizes.h"
 #include "core/random.h"
 #include "observe/log_registry.h"
 #include "dispatch/dispatcher.h"
@@ -32,13 +36,29 @@ SourceLocation outputWhere(const Graph& graph, size_t output) {
 }  // namespace
 
 std::vector<Tensor> copiesOf(const std::vector<Tensor>& tensors) {
+    // Tensors that are views of one storage (of one dtype) become views of one copy of it, so
+    // a change through one shows through the others, as in the originals.
+    auto sharesStorage = [&tensors](const Tensor& t) {
+        return std::count_if(tensors.begin(), tensors.end(), [&t](const Tensor& u) {
+                   return u.defined() && u.storage() && u.storage() == t.storage() && u.dtype() == t.dtype();
+               }) > 1;
+    };
+    std::map<const Storage*, Tensor> storageCopies;
     std::vector<Tensor> out;
     for (const Tensor& t : tensors) {
         if (!t.defined()) {
             out.push_back(t);
             continue;
         }
-        Tensor copy = dispatch("clone", {IValue(t)}, {}).toTensor();
+        Tensor copy;
+        if (t.storage() && t.device().isCpu() && sharesStorage(t)) {
+            Tensor& whole = storageCopies[t.storage().get()];
+            const auto elements = static_cast<int64_t>(t.storage()->nbytes() / dtypeSize(t.dtype()));
+            if (!whole.defined()) whole = dispatch("clone", {IValue(t.asStrided({elements}, {1}, 0))}, {}).toTensor();
+            copy = whole.asStrided(t.sizes(), t.strides(), t.storageOffset());
+        } else {
+            copy = dispatch("clone", {IValue(t)}, {}).toTensor();
+        }
         copy.setDevice(t.device());
         copy.setRequiresGrad(t.requiresGrad());
         copy.impl()->autograd.gradFn = t.impl()->autograd.gradFn;  // a copy of a leaf is a leaf here
@@ -76,8 +96,19 @@ void CheckedCompiler::report(const GraphFailure& failure, const CompileRequest& 
 
 CompiledGraph CheckedCompiler::compile(std::shared_ptr<const Graph> graph, const CompileRequest& request) const {
     CompiledGraph run;
+    // Compiled for the example sizes only, a graph whose sizes can't be symbolic would be
+    // wrong for the other sizes its guards admit: eagerly, it is right for all of them.
+    auto runEagerly = [&](const std::string& why) {
+        if (request.logger)
+            request.logger->log("dynamic", LogLevel::Warning, request.compileId,
+                                fmt::format("{}: cannot compile for dynamic sizes: {}; running the graph eagerly", request.graphName, why));
+        if (request.bus) request.bus->emit(EagerFallbackEvent{request.compileId, request.graphName, name(), "dynamic sizes: " + why});
+        return eagerRunner(graph, request.device);
+    };
     try {
-        run = inner_.compile(graph, request);
+        run = request.notSymbolic.empty() ? inner_.compile(graph, request) : runEagerly(request.notSymbolic);
+    } catch (const SymbolicSizesUnsupported& e) {
+        run = runEagerly(e.what());
     } catch (const Error& e) {
         std::string cause = errorText(e);
         GraphFailure failure{GraphFailure::Kind::Compile, request.compileId, request.function, request.graphName, name(),

@@ -12,6 +12,7 @@
 
 #include "aot/aot_function.h"
 #include "backends/backend.h"
+#include "capture/symbolic_sizes.h"
 #include "devices/inductor_stages.h"
 #include "decompose/decompose.h"
 #include "devices/device_backend.h"
@@ -92,6 +93,8 @@ public:
                 return compileStages(g, r, report);
             } catch (const ScriptError&) {
                 throw;  // a compile error in generated code, said as such
+            } catch (const SymbolicSizesUnsupported&) {
+                throw;  // not a bug: CheckedCompiler runs the graph eagerly, saying why
             } catch (const Error& e) {
                 // A bug in a stage: CheckedCompiler says so and runs the graph eagerly.
                 throw Error(fmt::format("internal error in the inductor backend while compiling {}: {}", r.graphName, e.what()),

@@ -29,14 +29,15 @@ void SymbolicSizes::addInput(Node* placeholder, const Tensor& real) {
     shadows_[placeholder] = IValue(Tensor::emptyMeta(sizes, strides, real.dtype()));
 }
 
-std::string SymbolicSizes::expressionFor(int64_t real, int64_t shadow) const {
+std::optional<std::string> SymbolicSizes::expressionFor(int64_t real, int64_t shadow) const {
     auto scaled = [](int64_t coefficient, const std::string& term) {
         return coefficient == 1 ? term : fmt::format("{}*{}", coefficient, term);
     };
-    // c*s + k: one symbol, linear.
+    // c*s + k: one symbol, linear; a specialized symbol is its guarded value.
     int64_t diff = shadow - real;
     for (const Symbol& s : hints_) {
         if (diff % s.offset != 0) continue;
+        if (s.specialized) return "";
         int64_t coefficient = diff / s.offset;
         int64_t constant = real - coefficient * s.hint;
         std::string term = scaled(coefficient, s.name);
@@ -51,10 +52,23 @@ std::string SymbolicSizes::expressionFor(int64_t real, int64_t shadow) const {
             if (real % (a.hint * b.hint) != 0) continue;
             int64_t c = real / (a.hint * b.hint);
             if (c * (a.hint + a.offset) * (b.hint + b.offset) != shadow) continue;
+            if (a.specialized && b.specialized) return "";
+            if (a.specialized || b.specialized) return scaled(c * (a.specialized ? a.hint : b.hint), a.specialized ? b.name : a.name);
             return scaled(c, i == j ? a.name + "**2" : a.name + "*" + b.name);
         }
     }
-    return "";
+    return std::nullopt;
+}
+
+void SymbolicSizes::specialize(const std::string& symbol) {
+    for (Symbol& s : hints_)
+        if (s.name == symbol) s.specialized = true;
+}
+
+std::string SymbolicSizes::symbolNames() const {
+    std::string names;
+    for (const Symbol& s : hints_) names += (names.empty() ? "" : ", ") + s.name;
+    return names;
 }
 
 void SymbolicSizes::addCall(Node* node, const OpDef& def) {
@@ -79,8 +93,8 @@ void SymbolicSizes::addCall(Node* node, const OpDef& def) {
     try {
         BoundArgs bound = OpRegistry::instance().bind(def, args, kwargs);
         shadow = def.infer(bound);
-    } catch (const Error&) {
-        return;  // the op only works for the example sizes: its dims keep them
+    } catch (const Error&) {  // the op works only for some sizes (reshape(-1, 2) of an even s0)
+        throw SymbolicSizesUnsupported(fmt::format("{} (node {}) accepts only some values of {}", def.name, node->name, symbolNames()));
     }
     std::vector<Tensor> shadowTensors;
     if (shadow.isTensor()) shadowTensors.push_back(shadow.toTensor());
@@ -93,8 +107,15 @@ void SymbolicSizes::addCall(Node* node, const OpDef& def) {
         const Shape& shadowSizes = shadowTensors[i].sizes();
         if (shadowSizes.size() != meta.sizes.size()) return;
         meta.symbols.assign(meta.sizes.size(), "");
-        for (size_t d = 0; d < meta.sizes.size(); ++d)
-            if (shadowSizes[d] != meta.sizes[d]) meta.symbols[d] = expressionFor(meta.sizes[d], shadowSizes[d]);
+        for (size_t d = 0; d < meta.sizes.size(); ++d) {
+            if (shadowSizes[d] == meta.sizes[d]) continue;
+            std::optional<std::string> expression = expressionFor(meta.sizes[d], shadowSizes[d]);
+            if (expression) meta.symbols[d] = *expression;
+            else
+                throw SymbolicSizesUnsupported(fmt::format("{} (node {}): dim {} of its result depends on {} in a way Fusescope cannot "
+                                                           "express (only c*s + k and products of two sizes)",
+                                                           def.name, node->name, d, symbolNames()));
+        }
     }
     shadows_[node] = shadow;
 }

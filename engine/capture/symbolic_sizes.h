@@ -3,34 +3,51 @@
 // get a "shadow" meta tensor whose symbolic dims are shifted by a distinct large offset;
 // each op's shape inference then runs on the shadows as well. A dim whose shadow size
 // differs from its real size depends on a symbol, and the difference tells which symbol
-// and with which coefficient: 2*s0 for a flatten, s0 + 1 for a pad. A dim that matches no
-// single-symbol linear form keeps its example size.
+// and with which coefficient: 2*s0 for a flatten, s0 + 1 for a pad. A result whose sizes
+// cannot be computed for other sizes, or that match no form (s0 // 2 of a reshape(-1, 2)),
+// raises SymbolicSizesUnsupported: the graph cannot be compiled for every size its guards
+// admit, and keeping the example size would compute wrong results for the others.
 
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
+#include "core/error.h"
 #include "graph/graph.h"
 #include "ops/op_registry.h"
 
 namespace fusescope {
+
+class SymbolicSizesUnsupported : public Error {
+public:
+    using Error::Error;
+};
 
 class SymbolicSizes {
 public:
     // A placeholder with symbols per dim ("" for static dims) and the real tensor's layout.
     void addInput(Node* placeholder, const Tensor& real);
     // A call node: runs `def`'s inference on shadow arguments and names the symbolic dims
-    // of node->meta. Does nothing while the graph has no symbols.
+    // of node->meta (SymbolicSizesUnsupported when it can't). Does nothing while the graph
+    // has no symbols.
     void addCall(Node* node, const OpDef& def);
     bool active() const { return !hints_.empty(); }
+    // The symbol is fixed at its example value (a guard says so): dims that depend on it
+    // alone are static from now on.
+    void specialize(const std::string& symbol);
 
 private:
-    std::string expressionFor(int64_t real, int64_t shadow) const;
+    // The expression for a dim (real at the hints, shadow at the shifted sizes), "" for a
+    // static one, nullopt when no form matches.
+    std::optional<std::string> expressionFor(int64_t real, int64_t shadow) const;
+    std::string symbolNames() const;  // "s0, s1"
 
     struct Symbol {
         std::string name;
         int64_t hint;
         int64_t offset;
+        bool specialized = false;
     };
     std::vector<Symbol> hints_;
     std::unordered_map<const Node*, IValue> shadows_;  // a tensor, or a tuple of tensors

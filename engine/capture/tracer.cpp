@@ -1,6 +1,7 @@
 #include "capture/tracer.h"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 
 #include <fmt/format.h>
@@ -202,8 +203,34 @@ void Tracer::onSizeUse(const Tensor& t, int64_t dim) {
     addGuard(std::move(g));
     log("dynamic", fmt::format("specialized {} = {} for {}.size()[{}]: the script reads it as a Python int",
                                meta.symbols[dim], g.count, source, dim));
-    meta.symbols[dim].clear();
+    specializeSymbol(meta.symbols[dim]);
     liftedSizes_[source][dim] = t.sizes()[dim];
+}
+
+void Tracer::specializeSymbol(std::string symbol) {  // a copy: the loop clears the placeholder's own
+    symbolic_.specialize(symbol);
+    auto symbolsIn = [](const std::string& expression) {  // "2*s0 + s1" -> {s0, s1}
+        std::set<std::string> names;
+        std::string token;
+        for (char c : expression + " ") {
+            if (std::isalnum(static_cast<unsigned char>(c)) || c == '_') token += c;
+            else if (!token.empty()) {
+                if (std::isalpha(static_cast<unsigned char>(token[0]))) names.insert(token);
+                token.clear();
+            }
+        }
+        return names;
+    };
+    for (const auto& node : graph_->nodes())
+        for (TensorMeta& meta : node->meta)
+            for (std::string& expression : meta.symbols) {
+                std::set<std::string> names = symbolsIn(expression);
+                if (!names.count(symbol)) continue;
+                if (names.size() == 1) expression.clear();
+                else if (notSymbolic_.empty())
+                    notSymbolic_ = fmt::format("{} (node {}) depends on {} and another size, and {} is now fixed", meta.str(), node->name,
+                                               symbol, symbol);
+            }
 }
 
 // ------------------------------------------------------------------- direct calls
@@ -430,7 +457,13 @@ IValue Tracer::captureOp(const OpCall& call) {
     } else {
         result = out;
     }
-    if (ctx_.recording) symbolic_.addCall(node, *def);
+    if (ctx_.recording && notSymbolic_.empty()) {
+        try {
+            symbolic_.addCall(node, *def);
+        } catch (const SymbolicSizesUnsupported& e) {
+            notSymbolic_ = e.what();
+        }
+    }
     return result;
 }
 
@@ -532,6 +565,7 @@ void Tracer::flush(const std::string& reason) {
             request.exampleInputs = &inputs_;
             request.suppressErrors = ctx_.suppressErrors;
             request.settings = ctx_.settings;
+            request.notSymbolic = notSymbolic_;
             fresh.run = ctx_.backend->compile(graph_, request);
             segments.push_back(std::move(fresh));
             segment = &segments.back();
@@ -552,6 +586,7 @@ void Tracer::flush(const std::string& reason) {
     }
     graph_ = std::make_shared<Graph>();
     symbolic_ = SymbolicSizes();
+    notSymbolic_.clear();
     lazy_.clear();
     overrides_.clear();
     lifted_.clear();

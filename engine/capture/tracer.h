@@ -120,6 +120,8 @@ private:
     // Reports the capture of the graph that just ended as a compile-phase span.
     void recordCapture(const std::string& graphName) const;
     std::string currentLine() const;
+    // `symbol` is fixed at its example value by a guard: dims that depend on it alone are static.
+    void specializeSymbol(std::string symbol);
 
     Interpreter& interp_;
     TraceContext ctx_;
@@ -129,6 +131,9 @@ private:
     std::unordered_map<TensorImpl*, Lifted> lifted_;
     std::vector<Tensor> inputs_;  // real tensors, in placeholder order
     SymbolicSizes symbolic_;      // names the symbolic dims of the graph's nodes
+    // Why the graph's sizes can't all be symbolic: it then runs eagerly (right for every size
+    // its guards admit). Empty while they can.
+    std::string notSymbolic_;
     int64_t graphStartNs_ = 0;    // when capture of the current graph began (for the trace)
     size_t nextOrder_ = 0;
     int nextSymbol_ = 0;

@@ -48,6 +48,10 @@ struct CompileRequest {
     // place, which the caller copies into that input (aot/functionalize.h). A backend may
     // compute them in the input's storage instead (schedule/in_place_outputs.h).
     std::vector<std::pair<size_t, size_t>> outputsOfChangedInputs{};
+    // Why a dynamic graph's sizes can't all be symbolic (capture/symbolic_sizes.h): compiled
+    // for its example sizes only, it would be wrong for others its guards admit, so it runs
+    // eagerly. Empty when they can.
+    std::string notSymbolic{};
 };
 
 // Runs a compiled graph: inputs in placeholder order, outputs in graph-output order.

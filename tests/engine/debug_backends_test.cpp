@@ -72,6 +72,20 @@ TEST(DebugBackends, AccuracyErrorIsCaughtNamingTheOutputAndElement) {
     EXPECT_TRUE(unchecked.eventsOf<GraphFailureEvent>().empty());
 }
 
+// The eager reference runs on copies of the inputs that share memory as the inputs did: two
+// overlapping views of one tensor, one changed in place, give eager's answer both ways.
+TEST(DebugBackends, AccuracyCheckCopiesOverlappingInputsAsOneTensor) {
+    ScriptRun run = runChecked("import torch\n"
+                               "def f(a, b):\n"
+                               "    a.add_(1)\n"
+                               "    return b * 2\n"
+                               "base = torch.arange(10.0)\n"
+                               "print(torch.compile(f)(base[2:6], base[4:8]), base)\n");
+    EXPECT_EQ(run.error, "");
+    EXPECT_EQ(run.out, "tensor([10., 12., 12., 14.]) tensor([0., 1., 3., 4., 5., 6., 6., 7., 8., 9.])\n");
+    EXPECT_EQ(run.logs.find("Accuracy failed"), std::string::npos) << run.logs;
+}
+
 TEST(DebugBackends, WithSuppressErrorsOffEachInjectorRaises) {
     EXPECT_EQ(runChecked(reluScript("relu_compile_error_TESTING_ONLY", false)).error,
               "script.py:5:9: error: BackendCompilerFailed: backend='relu_compile_error_TESTING_ONLY' raised:\n"
