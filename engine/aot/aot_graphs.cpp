@@ -252,19 +252,19 @@ private:
         if (!fresh) it->second = grad::add(it->second, g);
     }
 
-    // Records call c's derivative when its (first) result has a gradient.
+    // Records call c's derivative when a result of it has a gradient (each of unbind's parts
+    // may have one, as eager's backward gives them).
     void differentiate(const ForwardCall& c) {
         const IValueList* items = c.result.isSequence() ? &c.result.toSequence()->items : nullptr;
-        Tensor first = !items ? c.result.toTensor() : items->empty() || !(*items)[0].isTensor() ? Tensor() : (*items)[0].toTensor();
-        if (items)
-            for (size_t i = 1; i < items->size(); ++i)
-                if ((*items)[i].isTensor() && grads_.count((*items)[i].toTensor().impl()))
-                    throw AotUnsupported(fmt::format("a gradient flows into result {} of {}", i, c.node->name));
-        auto g = first.defined() ? grads_.find(first.impl()) : grads_.end();
-        if (g == grads_.end()) return;
+        std::vector<Tensor> resultGrads;
+        for (const IValue& v : items ? *items : IValueList{c.result}) {
+            auto g = v.isTensor() && v.toTensor().defined() ? grads_.find(v.toTensor().impl()) : grads_.end();
+            resultGrads.push_back(g == grads_.end() ? Tensor() : g->second);
+        }
+        if (std::none_of(resultGrads.begin(), resultGrads.end(), [](const Tensor& g) { return g.defined(); })) return;
         joint_.differentiating = c.node;
         std::vector<TensorSlot> slots = tensorSlots(c.args);
-        std::vector<Tensor> argGrads = slotGradients(*c.op, c.args, c.result, g->second, slots);
+        std::vector<Tensor> argGrads = slotGradients(*c.op, c.args, c.result, resultGrads[0], slots, nullptr, &resultGrads);
         for (size_t s = 0; s < slots.size(); ++s) {
             const Tensor& arg = slotTensor(c.args, slots[s]);
             if (argGrads[s].defined() && arg.defined() && arg.requiresGrad()) accumulate(arg, argGrads[s]);

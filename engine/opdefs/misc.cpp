@@ -121,6 +121,14 @@ namespace {
 // gradient is the sum of the gradients of the sums it is in (a reversed cumsum); outer:
 // each vector's, the other weighted by the gradient's rows or columns.
 void registerMiscDerivatives(OpRegistry& r) {
+    // dropout that draws nothing (not training, p == 0) is its input; where it draws, the
+    // library's F.dropout computes with a mask (torch/nn/functional.py), so only an in-place
+    // call reaches here, whose mask is gone.
+    differentiateWith(r.definition("dropout"), [](const DerivativeArgs& d) {
+        if (d.args.flag("training") && d.args.number("p") != 0)
+            throw ScriptError("RuntimeError", "the derivative for 'dropout' is not implemented.");
+        return ArgumentGradients{{"input", d.grad}};
+    }, Saved::SizesOnly);
     differentiateWith(r.definition("masked_fill"), [](const DerivativeArgs& d) {
         return ArgumentGradients{{"self", grad::fitTo(grad::call("masked_fill", {d.grad, d.input("mask"), 0.0}), d.like("self"))}};
     });

@@ -168,6 +168,9 @@ std::vector<GradCase> gradCases() {
         {"copy_", {{2, 3}, {3}}, [](V x) { return U("copy_", {U("mul", {x[0], 1.0}), x[1]}); }},
         {"fill_", {{2, 3}}, [](V x) { return U("add", {U("fill_", {U("mul", {x[0], 1.0}), 2.0}), x[0]}); }},
         {"zero_", {{2, 3}}, [](V x) { return U("add", {U("zero_", {U("mul", {x[0], 1.0})}), x[0]}); }},
+        // Dropout that draws nothing: the input (AOT Autograd differentiates the call).
+        {"dropout", {{2, 3}}, [](V x) { return U("dropout", {U("mul", {x[0], 2.0}), 0.0, true}); }},
+        {"dropout", {{2, 3}}, [](V x) { return U("dropout", {U("mul", {x[0], 2.0}), 0.5, false}); }},
         // Parts used in another order, one not at all (its gradient is zeros).
         {"unbind", {{3, 2, 2}}, [](V x) {
             auto parts = call("unbind", {x[0], 1}).toSequence()->items;
