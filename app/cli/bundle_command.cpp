@@ -11,6 +11,7 @@
 #include "bundle/bundle_summary.h"
 #include "cli_commands.h"
 #include "core/error.h"
+#include "core/json_text.h"
 
 namespace fusescope::cli {
 
@@ -22,7 +23,7 @@ void printSummary(const std::string& path, const Bundle& bundle) {
     std::cout << fmt::format("bundle:        {}\n", path) << fmt::format("format:        {}\n", m.formatVersion)
               << fmt::format("engine:        {}\n", m.engineVersion) << fmt::format("created:       {}\n", m.created)
               << fmt::format("script:        {}\n", m.script) << fmt::format("device:        {}\n", m.device)
-              << fmt::format("options:       {}\n", m.options.dump()) << fmt::format("files:         {}\n", s.files)
+              << fmt::format("options:       {}\n", jsonText(m.options)) << fmt::format("files:         {}\n", s.files)
               << fmt::format("events:        {}\n", s.events) << fmt::format("compiles:      {}\n", s.compiles)
               << fmt::format("graphs:        {}\n", s.graphs) << fmt::format("recompiles:    {}\n", s.recompiles)
               << fmt::format("guards failed: {}\n", s.guardFailures)

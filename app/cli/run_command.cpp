@@ -23,8 +23,10 @@
 #include "bundle/bundle_writer.h"
 #include "bundle/zip_archive.h"
 #include "cli_commands.h"
+#include "core/json_text.h"
 #include "observe/compile_report.h"
 #include "observe/log_registry.h"
+#include "output_paths.h"
 #include "session/script_session.h"
 #include "toolchain/cuda/cuda_compiler.h"
 
@@ -169,6 +171,10 @@ int runScript(const RunArgs& args) {
 
     std::ofstream logsOut;
     std::string logsOutPath = args.logsOut ? *args.logsOut : envValue("FUSESCOPE_LOGS_OUT").value_or("");
+    if (auto refused = refusedOutput({{"--events", args.events}, {"--logs-out", logsOutPath}, {"--bundle", args.bundle, true}}, {args.script})) {
+        std::cerr << "fusescope-cli: error: " << *refused << "\n";
+        return 2;
+    }
     if (!logsOutPath.empty()) {
         logsOut.open(logsOutPath, std::ios::binary | std::ios::trunc);
         if (!logsOut) {
@@ -202,7 +208,7 @@ int runScript(const RunArgs& args) {
         report.consume(event);
         if (const auto* log = std::get_if<LogEvent>(&event)) writeErr(log->formatted() + "\n");
         if (const auto* out = std::get_if<ScriptOutputEvent>(&event)) std::cout << out->text;
-        if (events.is_open()) events << eventToJson(event).dump() << "\n";
+        if (events.is_open()) events << jsonText(eventToJson(event)) << "\n";
     });
 
     std::string fileName = args.script;

@@ -15,6 +15,8 @@
 #include "bundle/zip_archive.h"
 #include "cli_commands.h"
 #include "core/error.h"
+#include "core/json_text.h"
+#include "output_paths.h"
 #include "torch_trace/trace_log_files.h"
 
 namespace fusescope::cli {
@@ -38,6 +40,10 @@ int convert(const TorchTraceArgs& args) {
     if (!choice.others.empty())
         std::cerr << fmt::format("fusescope-cli: reading {} ({} other log{} in the folder; --rank N picks one)\n", choice.path,
                                  choice.others.size(), choice.others.size() == 1 ? "" : "s");
+    if (auto refused = refusedOutput({{"--events", args.events}, {"--bundle", args.bundle, true}}, {choice.path})) {
+        std::cerr << "fusescope-cli: error: " << *refused << "\n";
+        return 2;
+    }
     if (!args.bundle.empty() && !zipAvailable()) {
         std::cerr << "fusescope-cli: error: " << zipUnavailableReason() << "\n";
         return 1;
@@ -58,7 +64,7 @@ int convert(const TorchTraceArgs& args) {
             std::cerr << "fusescope-cli: error: cannot write events file '" << args.events << "'\n";
             return 2;
         }
-        for (const Event& e : imported.events) out << eventToJson(e).dump() << "\n";
+        for (const Event& e : imported.events) out << jsonText(eventToJson(e)) << "\n";
         written = finishOutput(out, "events file '" + args.events + "'");
     }
     if (!args.bundle.empty()) {

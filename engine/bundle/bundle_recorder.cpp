@@ -2,12 +2,13 @@
 
 #include <algorithm>
 
+#include "core/json_text.h"
 #include "profile/trace_export.h"
 
 namespace fusescope {
 
 void BundleRecorder::consume(const Event& event) {
-    events_ += eventToJson(event).dump() + "\n";
+    events_ += jsonText(eventToJson(event)) + "\n";
     if (const auto* log = std::get_if<LogEvent>(&event)) logs_ += log->formatted() + "\n";
     if (const auto* trace = std::get_if<TraceEvent>(&event)) records_.push_back(trace->record);
     for (const auto& update : debugTrace_.consume(event))
@@ -17,7 +18,7 @@ void BundleRecorder::consume(const Event& event) {
 std::map<std::string, std::string> BundleRecorder::entries(const BundleManifest& manifest,
                                                            const std::string& scriptSource) const {
     std::map<std::string, std::string> entries = compiles_;
-    entries[kManifestEntry] = manifest.toJson().dump(2) + "\n";
+    entries[kManifestEntry] = jsonText(manifest.toJson(), 2) + "\n";
     entries[kScriptFolder + manifest.script] = scriptSource;
     entries[kEventsEntry] = events_;
     entries[kLogsEntry] = logs_;
@@ -31,8 +32,8 @@ std::map<std::string, std::string> BundleRecorder::entries(const BundleManifest&
                        return a.endNs < b.endNs;
                    })->endNs;
     }
-    entries[kExecutionTraceEntry] = executionTraceJson(records_, startNs, finishNs).dump() + "\n";
-    entries[kChromeTraceEntry] = chromeTraceJson(records_).dump() + "\n";
+    entries[kExecutionTraceEntry] = jsonText(executionTraceJson(records_, startNs, finishNs)) + "\n";
+    entries[kChromeTraceEntry] = jsonText(chromeTraceJson(records_)) + "\n";
     return entries;
 }
 

@@ -31,6 +31,11 @@ void syncToDisk(const fs::path& path) {
 void writeBundle(const std::string& path, std::map<std::string, std::string> entries) {
     static std::atomic<int> counter{0};
     fs::path target = fs::absolute(path);
+    // Renaming over a device node, a pipe or a folder would replace it with this file.
+    std::error_code statusError;
+    fs::file_status status = fs::status(target, statusError);
+    if (fs::exists(status) && !fs::is_regular_file(status))
+        throw Error(fmt::format("cannot write bundle '{}': not a regular file, and writing would replace it", path));
     // Same folder as the target: rename() is atomic only within one file system.
     fs::path temp = target.parent_path() / fmt::format(".{}.{}-{}.part", target.filename().string(), ::getpid(), counter++);
     try {

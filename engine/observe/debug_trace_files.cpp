@@ -1,3 +1,4 @@
+#include "core/json_text.h"
 #include "observe/debug_trace_files.h"
 
 #include <algorithm>
@@ -68,7 +69,7 @@ DebugTraceFiles::Update DebugTraceFiles::finish(const std::string& graph, Pendin
     std::string name = fmt::format("{}_{}", p.function, id);
     if (foldersPerCompile_[name]++ > 0) name += "_" + graph;  // later graphs of a compile (after a break)
     foldersOfCompile_.emplace(p.compileId, name);
-    p.files["fusion_decisions.json"] = p.decisions.dump(2) + "\n";
+    p.files["fusion_decisions.json"] = jsonText(p.decisions, 2) + "\n";
     // A graph compiled on a replay of a cached entry comes after that entry's guards.
     if (auto g = guards_.find(p.compileId); g != guards_.end()) p.files[kGuardsFile] = g->second;
     return {name, p.compileId, true, std::move(p.files)};

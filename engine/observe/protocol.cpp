@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/json_text.h"
 #include "observe/json_nesting.h"
 
 namespace fusescope::protocol {
@@ -49,7 +50,7 @@ Request parseRequest(const std::string& line, json& id) {
     return request;
 }
 
-std::string messageLine(const json& message) { return message.dump(-1, ' ', false, json::error_handler_t::replace) + "\n"; }
+std::string messageLine(const json& message) { return jsonText(message) + "\n"; }
 
 json eventMessage(const json& requestId, const Event& event) {
     return json{{"request", requestId}, {"event", eventToJson(event)}};

@@ -91,12 +91,26 @@ ReduceRun foldRun(double initD, int64_t initI, FloatFold foldFloat, int64_t (*fo
     };
 }
 
-void requireNonEmpty(const char* op, const Tensor& self, const std::vector<bool>& mask) {
+// As PyTorch: a reduction without an identity needs something to reduce in each dim it
+// reduces (given dims), or anything at all (no dim given); an empty tensor reduced over
+// non-empty dims gives an empty result.
+void requireNonEmpty(const char* op, const Tensor& self, const std::vector<bool>& mask, bool dimGiven) {
+    if (!dimGiven) {
+        if (self.numel() == 0)
+            throw ScriptError("RuntimeError", fmt::format("{}(): Expected reduction dim to be specified for input.numel() == 0. Specify the "
+                                                          "reduction dim with the 'dim' argument.",
+                                                          op));
+        return;
+    }
     for (std::size_t d = 0; d < mask.size(); ++d)
         if (mask[d] && self.sizes()[d] == 0)
             throw ScriptError("IndexError", fmt::format("{}(): Expected reduction dim {} to have non-zero size.", op, d));
-    if (self.numel() == 0)
-        throw ScriptError("RuntimeError", fmt::format("{}(): Expected reduction dim to be specified for input.numel() == 0.", op));
+}
+
+// Whether a reduction call names its dims (amax's dim=[] and argmax's dim=None do not).
+bool dimGiven(const BoundArgs& a) {
+    const IValue& dim = a["dim"];
+    return !dim.isNone() && !(dim.isSequence() && dim.toSequence()->items.empty());
 }
 
 // Index of the max (or min) of v; the first NaN wins, ties keep the first index.
@@ -113,8 +127,9 @@ std::size_t extremeIndex(std::span<const T> v, bool isMax) {
 }
 
 // Writes the extreme value (and optionally its index) for each row.
-void extremeRun(const char* op, bool isMax, const Tensor& self, const std::vector<bool>& mask, const Tensor* values, const Tensor* indices) {
-    requireNonEmpty(op, self, mask);
+void extremeRun(const char* op, bool isMax, const Tensor& self, const std::vector<bool>& mask, bool hasDim, const Tensor* values,
+                const Tensor* indices) {
+    requireNonEmpty(op, self, mask, hasDim);
     if (isFloating(self.dtype())) {
         reduceRows<double>(self, mask, [&](int64_t o, std::span<const double> v) {
             std::size_t i = extremeIndex(v, isMax);
@@ -316,7 +331,7 @@ void addMaxMin(OpRegistry& r, const std::string& name, bool isMax) {
                                 [](const BoundArgs& a) { return contiguousMeta({}, a.tensor("self").dtype()); },
                                 [name, isMax](const BoundArgs& a, const Tensor& out) {
                                     const Tensor& self = a.tensor("self");
-                                    extremeRun(name.c_str(), isMax, self, std::vector<bool>(self.sizes().size(), true), &out, nullptr);
+                                    extremeRun(name.c_str(), isMax, self, std::vector<bool>(self.sizes().size(), true), false, &out, nullptr);
                                 }));
     lowerWith(whole, [kind](LoweringContext& c, const LoweringArgs& a) -> std::vector<LValue> {
         return {c.reduce(a.tensor("self"), {}, false, kind, c.meta().dtype)};
@@ -338,7 +353,7 @@ void addMaxMin(OpRegistry& r, const std::string& name, bool isMax) {
         auto [vm, im] = dimMetas(a);
         Tensor values = allocate(vm), indices = allocate(im);
         const Tensor& self = a.tensor("self");
-        extremeRun(name.c_str(), isMax, self, reductionMask({a.integer("dim")}, self.dim()), &values, &indices);
+        extremeRun(name.c_str(), isMax, self, reductionMask({a.integer("dim")}, self.dim()), true, &values, &indices);
         return IValue::tuple({values, indices});
     };
     lowerWith(r.add(std::move(d)), valuesAndIndices(kind, isMax ? ReductionKind::ArgMax : ReductionKind::ArgMin));
@@ -479,22 +494,22 @@ void registerReductionOps(OpRegistry& r) {
     const std::string dimList = "(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor";
     auto same = [](const BoundArgs&, DType t) { return t; };
     addReduction(r, "amax", "amax" + dimList, same, reduction(ReductionKind::Max),
-                 [](const BoundArgs&, const Tensor& self, const std::vector<bool>& mask, const Tensor& out) {
-        extremeRun("amax", true, self, mask, &out, nullptr);
+                 [](const BoundArgs& a, const Tensor& self, const std::vector<bool>& mask, const Tensor& out) {
+        extremeRun("amax", true, self, mask, dimGiven(a), &out, nullptr);
     });
     addReduction(r, "amin", "amin" + dimList, same, reduction(ReductionKind::Min),
-                 [](const BoundArgs&, const Tensor& self, const std::vector<bool>& mask, const Tensor& out) {
-        extremeRun("amin", false, self, mask, &out, nullptr);
+                 [](const BoundArgs& a, const Tensor& self, const std::vector<bool>& mask, const Tensor& out) {
+        extremeRun("amin", false, self, mask, dimGiven(a), &out, nullptr);
     });
     const std::string argSchema = "(Tensor self, int? dim=None, bool keepdim=False) -> Tensor";
     auto index = [](const BoundArgs&, DType) { return DType::Int64; };
     addReduction(r, "argmax", "argmax" + argSchema, index, argReduction(ReductionKind::ArgMax),
-                 [](const BoundArgs&, const Tensor& self, const std::vector<bool>& mask, const Tensor& out) {
-        extremeRun("argmax", true, self, mask, nullptr, &out);
+                 [](const BoundArgs& a, const Tensor& self, const std::vector<bool>& mask, const Tensor& out) {
+        extremeRun("argmax", true, self, mask, dimGiven(a), nullptr, &out);
     });
     addReduction(r, "argmin", "argmin" + argSchema, index, argReduction(ReductionKind::ArgMin),
-                 [](const BoundArgs&, const Tensor& self, const std::vector<bool>& mask, const Tensor& out) {
-        extremeRun("argmin", false, self, mask, nullptr, &out);
+                 [](const BoundArgs& a, const Tensor& self, const std::vector<bool>& mask, const Tensor& out) {
+        extremeRun("argmin", false, self, mask, dimGiven(a), nullptr, &out);
     });
     const std::string varSchema = "(Tensor self, int[1]? dim=None, bool? unbiased=None, bool keepdim=False, *, Scalar? correction=None) -> Tensor";
     auto varianceType = [](const BoundArgs& a, DType t) { return varType("std and var", a, t); };

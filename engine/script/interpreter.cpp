@@ -493,24 +493,27 @@ Interpreter::Flow Interpreter::execFor(const For& stmt) {
         stack_.back().where = stmt.loc;
         return flow;
     };
-    if (auto* range = iterable.as<RangeObject>()) {  // not materialised: ranges may be huge
-        int64_t n = range->length();
-        for (int64_t i = 0; i < n; ++i) {
-            Flow flow = body(Value(range->start + i * range->step));
-            if (flow == Flow::Break) break;
-            if (flow == Flow::Return) return flow;
-        }
-        return Flow::Normal;
+    Flow result = Flow::Normal;
+    forEachItem(iterable, [&](const Value& item) {
+        Flow flow = body(item);
+        if (flow == Flow::Return) result = flow;
+        return flow != Flow::Break && flow != Flow::Return;
+    });
+    return result;
+}
+
+void Interpreter::forEachItem(const Value& iterable, const std::function<bool(const Value&)>& visit) {
+    if (auto* range = iterable.as<RangeObject>()) {
+        for (int64_t i = 0, n = range->length(); i < n; ++i)
+            if (!visit(Value(range->start + i * range->step))) return;
+        return;
     }
     const SizeChangeCheck sameSize(iterable);
     for (const Value& item : iterate(iterable)) {
         sameSize.check(*this);
-        Flow flow = body(item);
-        if (flow == Flow::Break) return Flow::Normal;
-        if (flow == Flow::Return) return flow;
+        if (!visit(item)) return;
     }
     sameSize.check(*this, /*atEnd=*/true);
-    return Flow::Normal;
 }
 
 Interpreter::Flow Interpreter::execWith(const With& stmt) {

@@ -141,6 +141,9 @@ public:
     bool truthy(const Value& value);  // may break the graph on a lazy tensor
     Tensor realTensor(const Tensor& t, const std::string& why);  // data needed now
     ValueList iterate(const Value& iterable);
+    // Calls visit with each item until it returns false: a range item by item (it may be
+    // huge), a container raising as CPython's if it changes size meanwhile.
+    void forEachItem(const Value& iterable, const std::function<bool(const Value&)>& visit);
     Value getAttribute(const Value& object, const std::string& name, const SourceLocation& where);
     // A dict's item read while tracing: sourced from the dict (L['self']._modules['fc']) and guarded.
     Value dictItem(const Value& dict, const std::string& key, const Value& item);

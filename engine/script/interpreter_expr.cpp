@@ -12,7 +12,6 @@
 #include "dispatch/dispatcher.h"
 #include "script/interpreter.h"
 #include "script/set_operations.h"
-#include "script/size_change_check.h"
 
 namespace fusescope {
 
@@ -236,7 +235,11 @@ ValueList Interpreter::iterate(const Value& iterable) {
     if (auto* range = iterable.as<RangeObject>()) {
         ValueList out;
         int64_t n = range->length();
-        if (n > 10'000'000) fail("MemoryError", "range too large to materialise");
+        try {
+            out.reserve(static_cast<size_t>(n));  // more than memory holds fails here, before any work
+        } catch (const std::exception&) {
+            fail("MemoryError", "range too large to materialise");
+        }
         for (int64_t i = 0; i < n; ++i) out.push_back(Value(range->start + i * range->step));
         return out;
     }
@@ -533,9 +536,7 @@ Value Interpreter::evalComprehension(const Expr& elt, const std::vector<Comprehe
         if (level > 0) current_ = scope;
         Value iterable = evalIterable(*gen.iter);
         current_ = scope;
-        const SizeChangeCheck sameSize(iterable);
-        for (const Value& item : iterate(iterable)) {
-            sameSize.check(*this);
+        forEachItem(iterable, [&](const Value& item) {
             step(gen.iter->loc);  // an item is a step: a long comprehension is cancellable and bounded
             assign(*gen.target, item);
             bool keep = true;
@@ -545,8 +546,8 @@ Value Interpreter::evalComprehension(const Expr& elt, const std::vector<Comprehe
                     break;
                 }
             if (keep) loop(level + 1);
-        }
-        sameSize.check(*this, /*atEnd=*/true);
+            return true;
+        });
     };
     if (saved->isModule) {
         // Module-level comprehension: names resolve to the module scope through globals.

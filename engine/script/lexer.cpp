@@ -1,10 +1,14 @@
 #include "script/lexer.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
+#include <optional>
 #include <unordered_map>
+
+#include <fmt/format.h>
 
 namespace fusescope {
 
@@ -174,6 +178,39 @@ int hexValue(char c) {
     if (isDigit(c)) return c - '0';
     if (c >= 'a' && c <= 'f') return c - 'a' + 10;
     return c - 'A' + 10;
+}
+
+// The offset of the first byte that does not start a well-formed UTF-8 sequence (no
+// overlong forms, surrogates or code points past U+10FFFF), if any.
+std::optional<size_t> invalidUtf8At(std::string_view text) {
+    for (size_t i = 0; i < text.size();) {
+        const auto byte = static_cast<unsigned char>(text[i]);
+        const size_t length = byte < 0x80 ? 1 : byte >= 0xC2 && byte <= 0xDF ? 2 : byte >= 0xE0 && byte <= 0xEF ? 3 : byte >= 0xF0 && byte <= 0xF4 ? 4 : 0;
+        if (length == 0 || i + length > text.size()) return i;
+        for (size_t k = 1; k < length; ++k)
+            if ((static_cast<unsigned char>(text[i + k]) & 0xC0) != 0x80) return i;
+        const auto second = static_cast<unsigned char>(length > 1 ? text[i + 1] : 0);
+        if ((byte == 0xE0 && second < 0xA0) || (byte == 0xED && second > 0x9F) || (byte == 0xF0 && second < 0x90) || (byte == 0xF4 && second > 0x8F))
+            return i;
+        i += length;
+    }
+    return std::nullopt;
+}
+
+// A script file must be UTF-8, as Python 3 reads one without an encoding declaration.
+void requireUtf8(std::string_view source, const std::string& fileName) {
+    std::optional<size_t> at = invalidUtf8At(source);
+    if (!at) return;
+    const int line = 1 + static_cast<int>(std::count(source.begin(), source.begin() + static_cast<std::ptrdiff_t>(*at), '\n'));
+    const size_t lineStart = source.rfind('\n', *at == 0 ? 0 : *at - 1);
+    const int column = static_cast<int>(*at - (lineStart == std::string_view::npos || *at == 0 ? 0 : lineStart + 1)) + 1;
+    const bool declared = source.substr(0, source.find('\n', source.find('\n') + 1)).find("coding") != std::string_view::npos;
+    throw ScriptError("SyntaxError",
+                      fmt::format("Non-UTF-8 code starting with '\\x{:02x}' in file {} on line {}, but {}; see "
+                                  "https://peps.python.org/pep-0263/ for details",
+                                  static_cast<unsigned char>(source[*at]), fileName, line,
+                                  declared ? "Fusescope reads scripts as UTF-8 only" : "no encoding declared"),
+                      SourceLocation{fileName, line, column});
 }
 
 void appendUtf8(std::string& out, uint32_t cp) {
@@ -603,6 +640,7 @@ private:
 
 std::vector<Token> tokenize(std::string_view source, const std::string& fileName,
                             const LexerOptions& options) {
+    if (options.startLine == 1 && options.startColumn == 1 && !options.insideBrackets) requireUtf8(source, fileName);
     return Lexer(source, fileName, options).run();
 }
 

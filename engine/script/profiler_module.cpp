@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "profile/execution_trace_observer.h"
+#include "core/json_text.h"
 #include "profile/profile_schedule.h"
 #include "profile/trace_args.h"
 #include "profile/trace_export.h"
@@ -208,7 +209,7 @@ Value profile(Interpreter& in, CallArgs& a) {
     addMethod<ContextManagerObject>(obj, "profile", "export_chrome_trace", [run](Interpreter& interp, CallArgs& args, const auto&) {
         const std::string& path = pathArgument(interp, args, "export_chrome_trace");
         std::ofstream out(path, std::ios::binary | std::ios::trunc);
-        out << run->chromeTrace().dump();
+        out << jsonText(run->chromeTrace());
         if (!out) interp.fail("RuntimeError", "export_chrome_trace: cannot write '" + path + "'");
         return Value();
     });

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "core/json_text.h"
 #include "core/read_fields.h"
 #include "observe/compile_report.h"
 #include "observe/json_nesting.h"
@@ -355,7 +356,7 @@ TorchTraceImport importTraceLog(const TraceLog& log) {
             if (r.kind == "dynamo_cpp_guards_str") {
                 e.guards = guardsOf(r.payload);
             } else if (nlohmann::json list = parseUntrustedJson(r.payload); list.is_array()) {
-                for (const auto& g : list) e.guards.push_back(g.is_object() ? stringField(g, "code", g.dump()) : g.dump());
+                for (const auto& g : list) e.guards.push_back(g.is_object() ? stringField(g, "code", jsonText(g)) : jsonText(g));
             }
             e.lines.assign(e.guards.size(), 0);
             imported.events.push_back(std::move(e));

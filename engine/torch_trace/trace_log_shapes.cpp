@@ -1,3 +1,4 @@
+#include "core/json_text.h"
 #include "torch_trace/trace_log_shapes.h"
 
 #include <algorithm>
@@ -19,7 +20,7 @@ std::string field(const nlohmann::json& metadata, const char* key) {
     if (it->is_string()) return it->get<std::string>();
     if (!it->is_array()) return it->dump();
     std::vector<std::string> items;
-    for (const auto& item : *it) items.push_back(item.is_string() ? item.get<std::string>() : item.dump());
+    for (const auto& item : *it) items.push_back(item.is_string() ? item.get<std::string>() : jsonText(item));
     const bool names = std::all_of(it->begin(), it->end(), [](const nlohmann::json& e) { return e.is_string(); });
     std::string joined = fmt::format("{}", fmt::join(items, ", "));
     return names ? joined : "[" + joined + "]";  // sizes as Python prints them: [3, 4]
@@ -44,7 +45,7 @@ bool isShapeEntry(const std::string& kind) {
 }
 
 std::string shapeEntryText(const std::string& kind, const nlohmann::json& m, const StackFrame* where) {
-    if (!m.is_object()) return kind + ": " + m.dump();
+    if (!m.is_object()) return kind + ": " + jsonText(m);
     if (kind == "describe_tensor") {
         std::string text = fmt::format("tensor {}: {}, size {}, stride {}, {}, storage {}", field(m, "id"), field(m, "dtype"),
                                        field(m, "size"), field(m, "stride"), field(m, "device"), field(m, "storage"));
@@ -61,7 +62,7 @@ std::string shapeEntryText(const std::string& kind, const nlohmann::json& m, con
     if (kind == "guard_added" || kind == "guard_added_fast") return fmt::format("guard {}{}", field(m, "expr"), at(where));
     if (kind == "symbolic_shape_specialization")
         return fmt::format("specialized {} = {} ({}): {}{}", field(m, "symbol"), field(m, "value"), field(m, "sources"), field(m, "reason"), at(where));
-    return kind + ": " + m.dump();
+    return kind + ": " + jsonText(m);
 }
 
 }  // namespace fusescope

@@ -413,16 +413,22 @@ TEST(Bundle, InterruptedExportNeverLeavesABundleUnderTheFinalName) {
 
 TEST(Bundle, RunExportFailureIsAnErrorAndLeavesNoFiles) {
     SKIP_WITHOUT_LIBZIP();
-    fs::path dir = freshDir("export-onto-folder");
-    fs::create_directory(dir / "taken.fscope");  // rename() cannot replace a folder by a file
+    fs::path dir = freshDir("export-into-missing-folder");
     std::string script = writeTempFile("bundle_ok.py", "print(1 + 1)\n");
-    ProcessResult r = runCli({"run", script, "--bundle", (dir / "taken.fscope").string()});
+    const fs::path target = dir / "missing" / "run.fscope";
+    ProcessResult r = runCli({"run", script, "--bundle", target.string()});
     EXPECT_EQ(r.exitCode, 1);
     EXPECT_EQ(r.out, "2\n");
-    EXPECT_NE(r.err.find("fusescope-cli: error: cannot write bundle '" + (dir / "taken.fscope").string() + "'"),
-              std::string::npos)
-        << r.err;
+    EXPECT_NE(r.err.find("fusescope-cli: error: cannot write bundle '" + target.string() + "'"), std::string::npos) << r.err;
+    EXPECT_TRUE(listing(dir).empty());
+    // A folder in the bundle's place is refused before the run: renaming would fail (or, for
+    // a device node, replace it).
+    fs::create_directory(dir / "taken.fscope");
+    ProcessResult onFolder = runCli({"run", script, "--bundle", (dir / "taken.fscope").string()});
+    EXPECT_EQ(onFolder.exitCode, 2);
+    EXPECT_EQ(onFolder.out, "");
     EXPECT_EQ(listing(dir), std::set<std::string>{"taken.fscope"});
+    EXPECT_TRUE(fs::is_directory(dir / "taken.fscope"));
 }
 
 TEST(Bundle, FailedScriptIsBundledWithItsError) {

@@ -2,6 +2,7 @@
 // written whole is an error (exit 1), a folder is not a script, and Ctrl+C or SIGTERM stops
 // the run where it is, says where, and still writes the bundle and events asked for.
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -9,6 +10,7 @@
 #include <fstream>
 #include <thread>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "bundle/bundle_reader.h"
@@ -51,6 +53,36 @@ TEST(CliOutputs, AnOutputThatCannotBeWrittenWholeIsAnError) {
     EXPECT_EQ(waitCli(startCli({"run", script}, "/dev/full", err)), 1);
     EXPECT_EQ(readFile(err),
               "fusescope-cli: error: cannot write the script's output (stdout): No space left on device (it is incomplete)\n");
+}
+
+// An output is never the script, another output, or (for a bundle, renamed into place) a
+// device node or pipe: each is refused before the run, leaving what is there as it was.
+TEST(CliOutputs, AnOutputThatWouldDestroyAnotherFileIsRefused) {
+    const std::string source = "print('hello')\n";
+    std::string script = writeTempFile("precious.py", source);
+    for (const char* option : {"--events", "--logs-out", "--bundle"}) {
+        SCOPED_TRACE(option);
+        if (std::string(option) == "--bundle" && !zipAvailable()) continue;  // refused first for want of libzip
+        ProcessResult r = runCli({"run", script, option, script});
+        EXPECT_EQ(r.exitCode, 2);
+        EXPECT_EQ(r.out, "");
+        EXPECT_EQ(r.err, fmt::format("fusescope-cli: error: {} {}: that is the input {}, which writing would destroy\n", option, script, script));
+        EXPECT_EQ(readFile(script), source);
+    }
+    std::string shared = writeTempFile("shared.out", "");
+    ProcessResult both = runCli({"run", script, "--events", shared, "--logs-out", shared});
+    EXPECT_EQ(both.exitCode, 2);
+    EXPECT_EQ(both.err, fmt::format("fusescope-cli: error: --events and --logs-out name one file ({}): give each its own\n", shared));
+
+    if (!zipAvailable()) return;
+    fs::path pipe = fs::path(testing::TempDir()) / "bundle.pipe";
+    fs::remove(pipe);
+    ASSERT_EQ(mkfifo(pipe.c_str(), 0600), 0);
+    ProcessResult toPipe = runCli({"run", script, "--bundle", pipe.string()});
+    EXPECT_EQ(toPipe.exitCode, 2);
+    EXPECT_EQ(toPipe.err, fmt::format("fusescope-cli: error: --bundle {}: not a regular file; give a file's path\n", pipe.string()));
+    EXPECT_TRUE(fs::is_fifo(pipe));
+    fs::remove(pipe);
 }
 
 TEST(CliOutputs, AnUnwritableDebugTraceIsOneWarningAndExitOne) {

@@ -219,6 +219,10 @@ TEST(Interpreter, IntegerEdgeCasesAreErrorsNotUndefinedBehaviour) {
     EXPECT_EQ(errorOf("x = [1]\nx.pop('a')\n"), "script.py:2:1: error: TypeError: an argument has the wrong type");
     EXPECT_EQ(errorOf("print(f'{1:99999999999}')\n"), "script.py:1:1: error: ValueError: Too many decimal digits in format string");
     EXPECT_EQ(errorOf("print(f'{1.5:.99999999999f}')\n"), "script.py:1:1: error: ValueError: Too many decimal digits in format string");
+    // A script is UTF-8, as Python 3 reads a file without an encoding declaration.
+    EXPECT_EQ(errorOf("x = 1\n# caf\xe9\n"), "script.py:2:6: error: SyntaxError: Non-UTF-8 code starting with '\\xe9' in file script.py on "
+                                              "line 2, but no encoding declared; see https://peps.python.org/pep-0263/ for details");
+    EXPECT_EQ(outputOf("print(len([i for i in range(12000000) if i % 4 == 0]), len(list(range(12000000))))\n"), "3000000 12000000\n");
     EXPECT_EQ(errorOf("s = 'ab' * 10**12\n"), "script.py:1:5: error: MemoryError: sequence repetition too large to materialise");
     EXPECT_EQ(errorOf("s = [1, 2] * 10**12\n"), "script.py:1:5: error: MemoryError: sequence repetition too large to materialise");
 }

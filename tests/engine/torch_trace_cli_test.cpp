@@ -62,6 +62,28 @@ TEST(TorchTraceCli, EventsAndABundleHoldEveryCompile) {
     fs::remove_all(dir);
 }
 
+// A payload byte that is not UTF-8 (a log cut mid-character, a Latin-1 string) is written
+// as U+FFFD: the events are still JSON, every one of them.
+TEST(TorchTraceCli, APayloadThatIsNotUtf8StillGivesEveryEvent) {
+    std::ifstream in(fixtureFolder("graph_breaks") + "/dedicated_log_torch_trace_fixture.log");
+    std::string log, line;
+    bool inReason = false;
+    while (std::getline(in, line)) {
+        if (line[0] != '\t') inReason = line.find("\"dynamo_graph_break_reason\"") != std::string::npos;
+        else if (inReason) line += " caf\xe9";
+        log += line + "\n";
+    }
+    const std::string logPath = writeTempFile("latin1_torch_trace.log", log);
+    const std::string events = writeTempFile("latin1_events.jsonl", "");
+    ProcessResult r = runCli({"torch-trace", logPath, "--events", events});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    std::ifstream written(events);
+    size_t lines = 0;
+    for (std::string e; std::getline(written, e); ++lines) EXPECT_TRUE(nlohmann::json::accept(e)) << e;
+    EXPECT_EQ(lines, loadTraceLog(fixtureFolder("graph_breaks") + "/dedicated_log_torch_trace_fixture.log").events.size());
+    EXPECT_NE(readFile(events).find("caf\xEF\xBF\xBD"), std::string::npos);
+}
+
 TEST(TorchTraceCli, APathWithoutALogOrABadRankIsAnError) {
     ProcessResult missing = runCli({"torch-trace", "/nonexistent/trace"});
     EXPECT_EQ(missing.exitCode, 1);

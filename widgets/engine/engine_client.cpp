@@ -6,6 +6,7 @@
 #include <csignal>
 #include <cstring>
 
+#include "core/json_text.h"
 #include "model/json_fields.h"
 #include "observe/event_schema.h"
 
@@ -48,7 +49,7 @@ int EngineClient::send(const QString& method, nlohmann::json params) {
     ensureStarted();
     int id = nextId_++;
     nlohmann::json request = {{"id", id}, {"method", method.toStdString()}, {"params", std::move(params)}};
-    process_.write(QByteArray::fromStdString(request.dump() + "\n"));
+    process_.write(QByteArray::fromStdString(jsonText(request) + "\n"));
     return id;
 }
 

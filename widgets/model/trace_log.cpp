@@ -1,3 +1,4 @@
+#include "core/json_text.h"
 #include "model/trace_log.h"
 
 namespace fusescope::gui {
@@ -45,7 +46,7 @@ bool TraceLog::append(const nlohmann::json& event) {
     intField(event, "parent", r.parentId);
     intField(event, "tid", r.tid);
     r.category = spanCategoryOf(stringView(event, "cat"));
-    std::string text = event.dump();
+    std::string text = jsonText(event);
     r.textOffset = static_cast<int64_t>(text_.size());
     r.textLength = static_cast<int32_t>(text.size());
     text_ += text;
