@@ -2,11 +2,13 @@
 // thread reads requests and answers cancel and shutdown at once; run, explain_fusion and minify
 // wait in a queue for one worker thread, in the order they came, so a run's events and
 // answer come before those of the next request.
+#include <poll.h>
 #include <unistd.h>
 #ifdef __linux__
 #include <sys/prctl.h>
 #endif
 
+#include <atomic>
 #include <cerrno>
 #include <cstdlib>
 #include <condition_variable>
@@ -59,6 +61,13 @@ public:
         }
     }
 
+    // Waits up to `ms` milliseconds for the client to close its end of the stream (a
+    // pipe's reader gone gives POLLERR, a terminal's hangup POLLHUP).
+    bool clientGoneWithin(int ms) const {
+        pollfd watched{fd_, 0, 0};
+        return ::poll(&watched, 1, ms) > 0 && (watched.revents & (POLLERR | POLLHUP | POLLNVAL));
+    }
+
 private:
     int fd_;
     std::mutex mutex_;
@@ -70,6 +79,8 @@ public:
 
     int serve(std::istream& in) {
         worker_ = std::thread([this] { work(); });
+        std::atomic<bool> served{false};
+        std::thread watcher([this, &served] { endWhenTheClientLeaves(served); });
         std::optional<json> shutdownId;
         for (std::string line; !shutdownId && std::getline(in, line);) {
             if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
@@ -90,10 +101,27 @@ public:
         }
         stop(shutdownId.has_value());  // at the end of stdin, what was asked is still done
         if (shutdownId) out_.send(protocol::resultMessage(*shutdownId, json::object()));
+        served = true;
+        watcher.join();
         return 0;
     }
 
 private:
+    // A client that closes our output can receive nothing more: the running request is
+    // cancelled and the server ends at once (the main thread may be blocked reading stdin,
+    // which the client may keep open).
+    void endWhenTheClientLeaves(const std::atomic<bool>& served) {
+        while (!served) {
+            if (!out_.clientGoneWithin(100)) continue;
+            {
+                std::lock_guard lock(mutex_);
+                cancelRunning_ = true;
+                if (session_) session_->cancel();
+            }
+            std::_Exit(0);
+        }
+    }
+
     void enqueue(Request request) {
         std::lock_guard lock(mutex_);
         queue_.push_back(std::move(request));

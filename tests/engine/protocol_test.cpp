@@ -86,6 +86,11 @@ public:
         if (toChild_ >= 0) close(toChild_);
         toChild_ = -1;
     }
+    // The client stops reading: the child's stdout has no reader any more.
+    void closeStdout() {
+        if (fromChild_ >= 0) close(fromChild_);
+        fromChild_ = -1;
+    }
 
     // The next message, or nullopt at the end of the child's stdout or at the deadline.
     std::optional<json> next(Clock::time_point deadline = Clock::now() + kTimeout) {
@@ -523,6 +528,18 @@ TEST(Protocol, ShutdownCancelsTheRunningRequestAndExitsCleanly) {
     EXPECT_FALSE(server.next());  // nothing after the shutdown answer
     auto status = server.waitExit();
     ASSERT_TRUE(status);
+    EXPECT_TRUE(WIFEXITED(*status) && WEXITSTATUS(*status) == 0) << *status;
+}
+
+// A client that stops reading (its end of the server's stdout closed) while keeping stdin
+// open ends the server within a second, its running request cancelled.
+TEST(Protocol, AClientThatStopsReadingEndsTheServer) {
+    ServeChild server;
+    server.send(runRequest(1, "print('looping')\nwhile True:\n    pass\n"));
+    ASSERT_TRUE(server.next());  // the loop has started
+    server.closeStdout();
+    auto status = server.waitExit(Clock::now() + std::chrono::seconds(5));
+    ASSERT_TRUE(status) << "the server is still running";
     EXPECT_TRUE(WIFEXITED(*status) && WEXITSTATUS(*status) == 0) << *status;
 }
 
