@@ -16,7 +16,9 @@ extern const char* const kUsage;
 int usageError(const std::string& message);
 // The value of an environment variable, if set.
 std::optional<std::string> envValue(const char* name);
-// A script's whole text, or nullopt with `why` set: "cannot open script 'PATH': is a directory".
+// A script's whole text, or nullopt with `why` set: "cannot open script 'PATH': is a
+// directory", unreadable, or over kMaxScriptBytes (/dev/zero never ends).
+inline constexpr size_t kMaxScriptBytes = size_t{64} << 20;
 std::optional<std::string> readScript(const std::string& path, std::string& why);
 // An output the user named must be whole: a failed write (a full disk, /dev/full) is an
 // error ("cannot write WHAT: ... (it is incomplete)"), not a silent truncation.

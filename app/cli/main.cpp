@@ -6,7 +6,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -108,13 +107,22 @@ std::optional<std::string> readScript(const std::string& path, std::string& why)
         why = fmt::format("cannot open script '{}': {}", path, std::strerror(errno));
         return std::nullopt;
     }
-    std::stringstream text;
-    text << in.rdbuf();
+    // Read in blocks up to a limit: /dev/zero or a runaway generated file would otherwise
+    // take all memory.
+    std::string text;
+    char block[1 << 16];
+    while (in.read(block, sizeof block) || in.gcount() > 0) {
+        text.append(block, static_cast<size_t>(in.gcount()));
+        if (text.size() > kMaxScriptBytes) {
+            why = fmt::format("cannot read script '{}': it holds more than {} MiB, the most a script may", path, kMaxScriptBytes >> 20);
+            return std::nullopt;
+        }
+    }
     if (in.bad()) {
         why = fmt::format("cannot read script '{}': {}", path, std::strerror(errno));
         return std::nullopt;
     }
-    return text.str();
+    return text;
 }
 
 bool finishOutput(std::ostream& out, const std::string& what) {

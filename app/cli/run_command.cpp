@@ -251,6 +251,9 @@ int runScript(const RunArgs& args) {
         } catch (const Error& e) {
             std::cerr << "fusescope-cli: error: " << e.what() << "\n";
             status = 1;
+        } catch (const std::bad_alloc&) {
+            std::cerr << "fusescope-cli: error: cannot write bundle '" << args.bundle << "': out of memory\n";
+            status = 1;
         }
     }
     bool written = finishOutput(std::cout, "the script's output (stdout)");

@@ -17,10 +17,12 @@
 #include <iostream>
 #include <mutex>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "core/allocator.h"
@@ -82,9 +84,15 @@ public:
         std::atomic<bool> served{false};
         std::thread watcher([this, &served] { endWhenTheClientLeaves(served); });
         std::optional<json> shutdownId;
-        for (std::string line; !shutdownId && std::getline(in, line);) {
-            if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+        bool tooLong = false;
+        for (std::string line; !shutdownId && nextLine(in, line, tooLong);) {
             json id;  // null until the request's id is known
+            if (tooLong) {
+                out_.send(protocol::errorMessage(id, Failure(protocol::kInvalidRequest, fmt::format("a request line too long to hold (over {} MiB, or past the memory limit) was skipped",
+                                                                                                     kMaxRequestBytes >> 20))));
+                continue;
+            }
+            if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
             try {
                 Request request = protocol::parseRequest(line, id);
                 if (request.method == "shutdown") shutdownId = request.id;
@@ -107,6 +115,31 @@ public:
     }
 
 private:
+    // A request holds at most a script of kMaxScriptBytes, escaped.
+    static constexpr size_t kMaxRequestBytes = 2 * kMaxScriptBytes;
+
+    // The next line of `in`, or false at its end. A line longer than kMaxRequestBytes, or
+    // than the memory limit lets it grow, is read to its end but not kept (tooLong): a
+    // runaway client cannot take all memory.
+    static bool nextLine(std::istream& in, std::string& line, bool& tooLong) {
+        line.clear();
+        tooLong = false;
+        bool any = false;
+        for (int c; (c = in.get()) != std::char_traits<char>::eof();) {
+            any = true;
+            if (c == '\n') return true;
+            if (tooLong) continue;
+            try {
+                if (line.size() >= kMaxRequestBytes) throw std::length_error("request line");
+                line += static_cast<char>(c);
+            } catch (const std::exception&) {  // over the limit, or no memory for more
+                tooLong = true;
+                std::string().swap(line);
+            }
+        }
+        return any;
+    }
+
     // A client that closes our output can receive nothing more: the running request is
     // cancelled and the server ends at once (the main thread may be blocked reading stdin,
     // which the client may keep open).

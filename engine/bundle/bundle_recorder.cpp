@@ -2,12 +2,18 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "core/json_text.h"
 #include "profile/trace_export.h"
 
 namespace fusescope {
 
 void BundleRecorder::consume(const Event& event) {
+    if (std::holds_alternative<TraceEvent>(event) && (spansLeftOut_ > 0 || events_.size() >= spanBudgetBytes_)) {
+        ++spansLeftOut_;
+        return;
+    }
     events_ += jsonText(eventToJson(event)) + "\n";
     if (const auto* log = std::get_if<LogEvent>(&event)) logs_ += log->formatted() + "\n";
     if (const auto* trace = std::get_if<TraceEvent>(&event)) records_.push_back(trace->record);
@@ -22,6 +28,11 @@ std::map<std::string, std::string> BundleRecorder::entries(const BundleManifest&
     entries[kScriptFolder + manifest.script] = scriptSource;
     entries[kEventsEntry] = events_;
     entries[kLogsEntry] = logs_;
+    if (spansLeftOut_ > 0)
+        entries[kLogsEntry] += fmt::format("fusescope: the trace holds the spans of the first {} of events; {} later spans were left out\n",
+                                           spanBudgetBytes_ % (1 << 20) ? fmt::format("{} bytes", spanBudgetBytes_)
+                                                                          : fmt::format("{} MiB", spanBudgetBytes_ >> 20),
+                                           spansLeftOut_);
     // The recording window is the span of what was recorded.
     int64_t startNs = 0, finishNs = 0;
     if (!records_.empty()) {
@@ -32,8 +43,8 @@ std::map<std::string, std::string> BundleRecorder::entries(const BundleManifest&
                        return a.endNs < b.endNs;
                    })->endNs;
     }
-    entries[kExecutionTraceEntry] = jsonText(executionTraceJson(records_, startNs, finishNs)) + "\n";
-    entries[kChromeTraceEntry] = jsonText(chromeTraceJson(records_)) + "\n";
+    entries[kExecutionTraceEntry] = executionTraceText(records_, startNs, finishNs) + "\n";
+    entries[kChromeTraceEntry] = chromeTraceText(records_) + "\n";
     return entries;
 }
 

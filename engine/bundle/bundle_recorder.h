@@ -15,12 +15,21 @@ namespace fusescope {
 
 class BundleRecorder {
 public:
+    // Trace spans stop being recorded once the events hold this much (a compiled call in a
+    // loop makes spans without end, ~0.5 KB each): memory stays bounded (writing builds the
+    // trace files from the spans, about 2 GB at the budget) and the bundle within what a
+    // reader accepts (bundle_format.h); its logs say how many spans were left out.
+    static constexpr size_t kSpanBudgetBytes = size_t{64} << 20;
+
+    explicit BundleRecorder(size_t spanBudgetBytes = kSpanBudgetBytes) : spanBudgetBytes_(spanBudgetBytes) {}
     void consume(const Event& event);
 
     // Entry name -> bytes, every entry bundle_format.h lists.
     std::map<std::string, std::string> entries(const BundleManifest& manifest, const std::string& scriptSource) const;
 
 private:
+    size_t spanBudgetBytes_;
+    uint64_t spansLeftOut_ = 0;
     std::string events_;  // events.jsonl
     std::string logs_;
     std::vector<TraceRecord> records_;

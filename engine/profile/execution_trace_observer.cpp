@@ -3,7 +3,6 @@
 #include <fstream>
 
 #include "core/error.h"
-#include "core/json_text.h"
 #include "profile/trace_export.h"
 
 namespace fusescope {
@@ -50,7 +49,7 @@ void ExecutionTraceObserver::writeFile() {
     int64_t finish = finishNs_ ? finishNs_ : start;
     std::lock_guard lock(mutex_);
     std::ofstream out(path_, std::ios::binary | std::ios::trunc);
-    out << jsonText(executionTraceJson(records_, start, finish));
+    out << executionTraceText(records_, start, finish);
     if (!out) throw ScriptError("RuntimeError", "ExecutionTraceObserver: cannot write '" + path_ + "'");
 }
 

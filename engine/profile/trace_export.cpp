@@ -7,10 +7,37 @@
 #include <ctime>
 #include <map>
 #include <set>
+#include <string>
+
+#include "core/json_text.h"
 
 namespace fusescope {
 
 namespace {
+
+// The JSON text of `top` whose array at `key` is given item by item: each item is written
+// as it comes, so a trace of millions of records never stands whole as a JSON tree (about
+// eight times its text).
+class StreamedArray {
+public:
+    StreamedArray(const nlohmann::json& top, const std::string& key) {
+        const std::string text = jsonText(top);
+        const std::string empty = jsonText(nlohmann::json(key)) + ":[]";
+        const size_t at = text.find(empty);
+        head_ = text.substr(0, at + empty.size() - 1);
+        tail_ = text.substr(at + empty.size() - 1);
+    }
+    void push_back(const nlohmann::json& item) {
+        head_ += first_ ? "" : ",";
+        head_ += jsonText(item);
+        first_ = false;
+    }
+    std::string finish() { return std::move(head_) + tail_; }
+
+private:
+    std::string head_, tail_;
+    bool first_ = true;
+};
 
 constexpr const char* kProcessNode = "[pytorch|profiler|execution_trace|process]";
 constexpr const char* kThreadNode = "[pytorch|profiler|execution_trace|thread]";
@@ -59,9 +86,15 @@ double micros(int64_t ns) { return static_cast<double>(ns) / 1000.0; }
 
 }  // namespace
 
-nlohmann::json executionTraceJson(const std::vector<TraceRecord>& unordered, int64_t startNs, int64_t finishNs) {
+std::string executionTraceText(const std::vector<TraceRecord>& unordered, int64_t startNs, int64_t finishNs) {
     std::vector<TraceRecord> records = inBeginOrder(unordered);
-    nlohmann::json nodes = nlohmann::json::array();
+    StreamedArray nodes({{"schema", "1.1.1-chakra.0.0.4"},
+                         {"pid", static_cast<int64_t>(::getpid())},
+                         {"time", localTimeNow()},
+                         {"start_ts", static_cast<int64_t>(micros(startNs))},
+                         {"nodes", nlohmann::json::array()},
+                         {"finish_ts", static_cast<int64_t>(micros(finishNs))}},
+                        "nodes");
     nodes.push_back(node(1, kProcessNode, 0, {}, {}, commonAttrs(0, -1, kUserScope, 0, "")));
 
     // One thread node per thread, in order of first appearance.
@@ -91,18 +124,13 @@ nlohmann::json executionTraceJson(const std::vector<TraceRecord>& unordered, int
         if (!r.compileId.empty()) attrs.push_back(attr("compile_id", "string", r.compileId));
         nodes.push_back(node(id, r.name, ctrlDep, r.inputs, r.outputs, std::move(attrs)));
     }
-    return {{"schema", "1.1.1-chakra.0.0.4"},
-            {"pid", static_cast<int64_t>(::getpid())},
-            {"time", localTimeNow()},
-            {"start_ts", static_cast<int64_t>(micros(startNs))},
-            {"nodes", std::move(nodes)},
-            {"finish_ts", static_cast<int64_t>(micros(finishNs))}};
+    return nodes.finish();
 }
 
-nlohmann::json chromeTraceJson(const std::vector<TraceRecord>& unordered) {
+std::string chromeTraceText(const std::vector<TraceRecord>& unordered) {
     std::vector<TraceRecord> records = inBeginOrder(unordered);
     const int64_t pid = ::getpid();
-    nlohmann::json events = nlohmann::json::array();
+    StreamedArray events({{"schemaVersion", 1}, {"displayTimeUnit", "ms"}, {"traceEvents", nlohmann::json::array()}}, "traceEvents");
     events.push_back({{"ph", "M"}, {"name", "process_name"}, {"pid", pid}, {"tid", 0}, {"args", {{"name", "fusescope"}}}});
     std::set<int64_t> threads;
     for (const TraceRecord& r : records) threads.insert(r.tid);
@@ -140,7 +168,7 @@ nlohmann::json chromeTraceJson(const std::vector<TraceRecord>& unordered) {
             events.push_back(std::move(finish));
         }
     }
-    return {{"schemaVersion", 1}, {"displayTimeUnit", "ms"}, {"traceEvents", std::move(events)}};
+    return events.finish();
 }
 
 }  // namespace fusescope

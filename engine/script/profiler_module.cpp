@@ -6,7 +6,6 @@
 #include <optional>
 
 #include "profile/execution_trace_observer.h"
-#include "core/json_text.h"
 #include "profile/profile_schedule.h"
 #include "profile/trace_args.h"
 #include "profile/trace_export.h"
@@ -140,9 +139,9 @@ public:
         return true;
     }
     int64_t step() const { return step_; }
-    nlohmann::json chromeTrace() {
+    std::string chromeTrace() {
         std::lock_guard lock(mutex_);
-        return chromeTraceJson(saved_.empty() ? current_ : saved_);
+        return chromeTraceText(saved_.empty() ? current_ : saved_);
     }
 
 private:
@@ -209,7 +208,7 @@ Value profile(Interpreter& in, CallArgs& a) {
     addMethod<ContextManagerObject>(obj, "profile", "export_chrome_trace", [run](Interpreter& interp, CallArgs& args, const auto&) {
         const std::string& path = pathArgument(interp, args, "export_chrome_trace");
         std::ofstream out(path, std::ios::binary | std::ios::trunc);
-        out << jsonText(run->chromeTrace());
+        out << run->chromeTrace();
         if (!out) interp.fail("RuntimeError", "export_chrome_trace: cannot write '" + path + "'");
         return Value();
     });

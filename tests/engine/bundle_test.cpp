@@ -21,6 +21,7 @@
 
 #include "bundle/bundle_format.h"
 #include "bundle/bundle_reader.h"
+#include "bundle/bundle_recorder.h"
 #include "bundle/bundle_writer.h"
 #include "bundle/zip_archive.h"
 #include "test_support.h"
@@ -355,6 +356,27 @@ TEST(Bundle, MinimalBundleIsAccepted) {
     EXPECT_EQ(bundle.script, "print(1)\n");
     ASSERT_EQ(bundle.events.size(), 1u);
     EXPECT_EQ(bundle.events[0]["type"], "script_output");
+}
+
+// Spans past the recorder's budget are counted, not kept: a loop of compiled calls cannot
+// grow a bundle without end. Other events are all kept.
+TEST(Bundle, SpansPastTheBudgetAreLeftOutAndCounted) {
+    BundleRecorder recorder(4096);
+    TraceRecord span;
+    span.name = "cpp_fused_sin_0";
+    for (int i = 0; i < 1000; ++i) {
+        span.rfId = i + 1;
+        recorder.consume(TraceEvent{span});
+        if (i % 100 == 0) recorder.consume(ScriptOutputEvent{"line\n"});
+    }
+    auto entries = recorder.entries(BundleManifest{}, "print(1)\n");
+    const std::string& events = entries[kEventsEntry];
+    EXPECT_LT(events.size(), 4096u + 1024u);
+    EXPECT_EQ(countOccurrences(events, "\"script_output\""), 10);
+    const int kept = countOccurrences(events, "cpp_fused_sin_0");
+    EXPECT_GT(kept, 0);
+    EXPECT_EQ(entries[kLogsEntry], fmt::format("fusescope: the trace holds the spans of the first 4096 bytes of events; {} later spans were left out\n",
+                                               1000 - kept));
 }
 
 // What Fusescope writes at its most repetitive (deflate's best ratio, about 1030:1) reads back.

@@ -85,6 +85,14 @@ TEST(CliOutputs, AnOutputThatWouldDestroyAnotherFileIsRefused) {
     fs::remove(pipe);
 }
 
+// A "script" without end (/dev/zero) is refused at a size no script reaches, not read
+// until memory runs out.
+TEST(CliOutputs, AScriptWithoutEndIsRefusedAtItsSizeLimit) {
+    ProcessResult r = runCli({"run", "/dev/zero"});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_EQ(r.err, "fusescope-cli: error: cannot read script '/dev/zero': it holds more than 64 MiB, the most a script may\n");
+}
+
 TEST(CliOutputs, AnUnwritableDebugTraceIsOneWarningAndExitOne) {
     SKIP_WITHOUT_CPP_JIT();
     std::string script = writeTempFile("debug.py", "import torch\n@torch.compile\ndef f(x):\n    return x.sin() + 1\nf(torch.ones(4))\n");

@@ -531,6 +531,18 @@ TEST(Protocol, ShutdownCancelsTheRunningRequestAndExitsCleanly) {
     EXPECT_TRUE(WIFEXITED(*status) && WEXITSTATUS(*status) == 0) << *status;
 }
 
+// A request line too long to hold is skipped with an error answer; the server goes on.
+TEST(Protocol, ARequestLineTooLongToHoldIsSkippedAndTheServerGoesOn) {
+    ServeChild server;
+    std::thread writer([&server] { server.sendLine(std::string((129u << 20), 'x')); });
+    EXPECT_EQ(server.next(), (json{{"id", nullptr},
+                                   {"error", {{"code", "invalid_request"},
+                                              {"message", "a request line too long to hold (over 128 MiB, or past the memory limit) was skipped"}}}}));
+    writer.join();
+    server.send({{"id", 2}, {"method", "shutdown"}});
+    EXPECT_EQ(server.answer(2), (json{{"id", 2}, {"result", json::object()}}));
+}
+
 // A client that stops reading (its end of the server's stdout closed) while keeping stdin
 // open ends the server within a second, its running request cancelled.
 TEST(Protocol, AClientThatStopsReadingEndsTheServer) {
