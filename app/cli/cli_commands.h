@@ -1,6 +1,7 @@
 #pragma once
 // The commands of fusescope-cli, one file each; main.cpp dispatches on the first word.
 
+#include <cerrno>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -22,7 +23,13 @@ inline constexpr size_t kMaxScriptBytes = size_t{64} << 20;
 std::optional<std::string> readScript(const std::string& path, std::string& why);
 // An output the user named must be whole: a failed write (a full disk, /dev/full) is an
 // error ("cannot write WHAT: ... (it is incomplete)"), not a silent truncation.
-bool finishOutput(std::ostream& out, const std::string& what);
+// `firstError`: the errno of the stream's first failed write when the caller kept it (a
+// later call may have changed errno: a full disk then read "No such file or directory").
+bool finishOutput(std::ostream& out, const std::string& what, int firstError = 0);
+// Keeps in `error` the errno of the first write that failed on `out` (call after each write).
+inline void noteWriteFailure(const std::ostream& out, int& error) {
+    if (!out && !error) error = errno ? errno : EIO;
+}
 // "unknown backend 'NAME'; available: eager, ..." for a name no backend has.
 std::string unknownBackendMessage(const std::string& name);
 // --test-hook NAME (core/test_hooks.h): switches the hook on, or gives the usage error's text.

@@ -125,11 +125,11 @@ std::optional<std::string> readScript(const std::string& path, std::string& why)
     return text;
 }
 
-bool finishOutput(std::ostream& out, const std::string& what) {
+bool finishOutput(std::ostream& out, const std::string& what, int firstError) {
     out.flush();
     if (out) return true;
-    std::cerr << "fusescope-cli: error: cannot write " << what << ": " << std::strerror(errno ? errno : EIO)
-              << " (it is incomplete)\n";
+    const int error = firstError ? firstError : errno ? errno : EIO;
+    std::cerr << "fusescope-cli: error: cannot write " << what << ": " << std::strerror(error) << " (it is incomplete)\n";
     return false;
 }
 

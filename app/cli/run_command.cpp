@@ -192,6 +192,7 @@ int runScript(const RunArgs& args) {
     }
 
     ScriptSession session(std::move(options));
+    int eventsError = 0, logsOutError = 0;  // the errno of each file's first failed write
     auto writeErr = [&](const std::string& text) {
         std::cout.flush();
         std::cerr << text;
@@ -199,6 +200,7 @@ int runScript(const RunArgs& args) {
         if (logsOut.is_open()) {
             logsOut << text;
             logsOut.flush();
+            noteWriteFailure(logsOut, logsOutError);
         }
     };
     CompileReport report;
@@ -208,7 +210,10 @@ int runScript(const RunArgs& args) {
         report.consume(event);
         if (const auto* log = std::get_if<LogEvent>(&event)) writeErr(log->formatted() + "\n");
         if (const auto* out = std::get_if<ScriptOutputEvent>(&event)) std::cout << out->text;
-        if (events.is_open()) events << jsonText(eventToJson(event)) << "\n";
+        if (events.is_open()) {
+            events << jsonText(eventToJson(event)) << "\n";
+            noteWriteFailure(events, eventsError);
+        }
     });
 
     std::string fileName = args.script;
@@ -257,8 +262,8 @@ int runScript(const RunArgs& args) {
         }
     }
     bool written = finishOutput(std::cout, "the script's output (stdout)");
-    if (events.is_open()) written = finishOutput(events, "events file '" + args.events + "'") && written;
-    if (logsOut.is_open()) written = finishOutput(logsOut, "log file '" + logsOutPath + "'") && written;
+    if (events.is_open()) written = finishOutput(events, "events file '" + args.events + "'", eventsError) && written;
+    if (logsOut.is_open()) written = finishOutput(logsOut, "log file '" + logsOutPath + "'", logsOutError) && written;
     if (!session.debugTraceError().empty()) {
         std::cerr << "fusescope-cli: error: " << session.debugTraceError() << "\n";
         written = false;

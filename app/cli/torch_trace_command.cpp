@@ -64,8 +64,12 @@ int convert(const TorchTraceArgs& args) {
             std::cerr << "fusescope-cli: error: cannot write events file '" << args.events << "'\n";
             return 2;
         }
-        for (const Event& e : imported.events) out << jsonText(eventToJson(e)) << "\n";
-        written = finishOutput(out, "events file '" + args.events + "'");
+        int error = 0;
+        for (const Event& e : imported.events) {
+            out << jsonText(eventToJson(e)) << "\n";
+            noteWriteFailure(out, error);
+        }
+        written = finishOutput(out, "events file '" + args.events + "'", error);
     }
     if (!args.bundle.empty()) {
         BundleRecorder recorder;

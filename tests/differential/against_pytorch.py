@@ -46,7 +46,10 @@ def under_pytorch(source, backend):
 
 
 def under_fusescope(cli, path, backend):
-    run = subprocess.run([cli, "run", str(path), "--backend", backend], capture_output=True, text=True, timeout=600)
+    try:
+        run = subprocess.run([cli, "run", str(path), "--backend", backend], capture_output=True, text=True, timeout=600)
+    except (OSError, subprocess.TimeoutExpired) as e:  # a binary being rebuilt, a run that hangs
+        return f"could not run: {e}\n"
     if run.returncode != 0:
         last = run.stderr.strip().splitlines()[-1] if run.stderr.strip() else ""
         return run.stdout + f"raised {last}\n"

@@ -2,10 +2,12 @@
 // written whole is an error (exit 1), a folder is not a script, and Ctrl+C or SIGTERM stops
 // the run where it is, says where, and still writes the bundle and events asked for.
 #include <signal.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <thread>
@@ -83,6 +85,24 @@ TEST(CliOutputs, AnOutputThatWouldDestroyAnotherFileIsRefused) {
     EXPECT_EQ(toPipe.err, fmt::format("fusescope-cli: error: --bundle {}: not a regular file; give a file's path\n", pipe.string()));
     EXPECT_TRUE(fs::is_fifo(pipe));
     fs::remove(pipe);
+}
+
+// On a full file system the error names the cause, whatever ran after the failed write
+// (which used to leave errno at "No such file or directory").
+TEST(CliOutputs, AFullDiskIsSaidAsSuch) {
+    fs::path tiny = fs::path(testing::TempDir()) / "tiny-file-system";
+    fs::create_directories(tiny);
+    if (mount("tmpfs", tiny.c_str(), "tmpfs", 0, "size=64k") != 0)
+        GTEST_SKIP() << "cannot mount a small tmpfs here (" << std::strerror(errno) << "): a full disk cannot be made";
+    std::ofstream((tiny / "fill").string()) << std::string(80 << 10, 'x');
+    std::string script = writeTempFile("full_disk.py", "import torch\nprint(torch.ones(3))\n");
+    ProcessResult r = runCli({"run", script, "--events", (tiny / "events.jsonl").string(), "--logs", "output_code", "--logs-out",
+                              (tiny / "logs.txt").string()});
+    umount(tiny.c_str());
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("cannot write events file '" + (tiny / "events.jsonl").string() + "': No space left on device (it is incomplete)"),
+              std::string::npos)
+        << r.err;
 }
 
 // A "script" without end (/dev/zero) is refused at a size no script reaches, not read
