@@ -80,6 +80,7 @@ int main(int argc, char** argv) {
     // The engine child is the fusescope-cli built next to this binary.
     QString cli = QDir(QApplication::applicationDirPath()).filePath("fusescope-cli");
     fusescope::gui::MainWindow window(cli);
+    window.setNonInteractive(parser.isSet(screenshot));  // no one answers a dialog there
     window.show();
     if (!parser.positionalArguments().isEmpty() && !window.openFile(parser.positionalArguments().first())) return 1;
     if (parser.isSet(backend) && !window.setBackend(parser.value(backend))) {

@@ -1,6 +1,7 @@
 #include "window/main_window.h"
 
 #include <algorithm>
+#include <cstdio>
 
 #include <QAction>
 #include <QActionGroup>
@@ -223,7 +224,7 @@ void MainWindow::buildActions() {
     file->addAction(tr("&Save Script"), QKeySequence::Save, this, &MainWindow::saveScript);
     file->addAction(tr("E&xport Bundle..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), this, [this] {
         if (bundlePath_.isEmpty() || !QFile::exists(bundlePath_)) {
-            QMessageBox::information(this, tr("Export Bundle"), tr("There is no bundle yet: run the script first (a run that is still going, or whose engine died, has none)."));
+            tell(QMessageBox::Information, tr("Export Bundle"), tr("There is no bundle yet: run the script first (a run that is still going, or whose engine died, has none)."));
             return;
         }
         QString path = QFileDialog::getSaveFileName(this, tr("Export Bundle"), {}, tr("Trace bundles (*.fscope)"));
@@ -232,7 +233,7 @@ void MainWindow::buildActions() {
     file->addAction(tr("&Export Graph Image..."), this, [this] {
         QString path = QFileDialog::getSaveFileName(this, tr("Export Graph Image"), {}, tr("PNG image (*.png);;SVG drawing (*.svg)"));
         QString error;
-        if (!path.isEmpty() && !graphView()->exportImage(path, &error)) QMessageBox::warning(this, tr("Export Graph Image"), error);
+        if (!path.isEmpty() && !graphView()->exportImage(path, &error)) tell(QMessageBox::Warning, tr("Export Graph Image"), error);
     });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
@@ -428,7 +429,7 @@ bool MainWindow::openFile(const QString& path) {
     if (path.endsWith(".json", Qt::CaseInsensitive)) return openProfilerTrace(path);
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
-        QMessageBox::warning(this, tr("Open Script"), tr("Cannot open %1: %2").arg(path, file.errorString()));
+        tell(QMessageBox::Warning, tr("Open Script"), tr("Cannot open %1: %2").arg(path, file.errorString()));
         return false;
     }
     editor_->setText(QString::fromUtf8(file.readAll()));
@@ -439,6 +440,16 @@ bool MainWindow::openFile(const QString& path) {
     return true;
 }
 
+void MainWindow::tell(QMessageBox::Icon icon, const QString& title, const QString& text) {
+    if (!nonInteractive_) {
+        QMessageBox(icon, title, text, QMessageBox::Ok, this).exec();
+        return;
+    }
+    std::fprintf(stderr, "fusescope: %s: %s\n", qPrintable(title), qPrintable(text));
+    // Once the event loop runs: a message at start-up comes before it does.
+    QTimer::singleShot(0, qApp, [] { QApplication::exit(1); });
+}
+
 bool MainWindow::exportBundle(const QString& path) {
     if (QFileInfo(path).absoluteFilePath() == QFileInfo(bundlePath_).absoluteFilePath()) return true;
     // Copy under a temporary name, then rename: the target is never left half written.
@@ -446,7 +457,7 @@ bool MainWindow::exportBundle(const QString& path) {
     QFile::remove(partial);
     if (!QFile::copy(bundlePath_, partial) || (QFile::exists(path) && !QFile::remove(path)) || !QFile::rename(partial, path)) {
         QFile::remove(partial);
-        QMessageBox::warning(this, tr("Export Bundle"), tr("Cannot write %1.").arg(path));
+        tell(QMessageBox::Warning, tr("Export Bundle"), tr("Cannot write %1.").arg(path));
         return false;
     }
     setStatus(tr("Exported the bundle to %1").arg(path));
@@ -492,7 +503,7 @@ bool MainWindow::openBundle(const QString& path) {
         bundle = readBundle(path.toStdString(), {}, BundleEvents::Unparsed);
         run = parseRunEvents(std::move(bundle.files[kEventsEntry]));
     } catch (const Error& e) {
-        QMessageBox::critical(this, tr("Open Bundle"), tr("%1 is not a usable bundle:\n%2").arg(path, QString::fromStdString(e.what())));
+        tell(QMessageBox::Critical, tr("Open Bundle"), tr("%1 is not a usable bundle:\n%2").arg(path, QString::fromStdString(e.what())));
         return false;
     }
     editor_->setText(QString::fromStdString(bundle.script));
@@ -532,7 +543,7 @@ void MainWindow::openInBackground(const QString& path, const QString& title, con
             --loadsPending_;
             progress_->setVisible(false);
             setStatus(tr("Cannot open %1").arg(path));
-            QMessageBox::critical(this, title, tr("Cannot open %1:\n%2").arg(path, error));
+            tell(QMessageBox::Critical, title, tr("Cannot open %1:\n%2").arg(path, error));
         });
     ++loadsPending_;
     progress_->setVisible(true);
@@ -603,7 +614,7 @@ void MainWindow::saveScript() {
     if (path.isEmpty()) return;
     QFile file(path);
     if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(editor_->text().toUtf8()) < 0) {
-        QMessageBox::warning(this, tr("Save Script"), tr("Cannot write %1: %2").arg(path, file.errorString()));
+        tell(QMessageBox::Warning, tr("Save Script"), tr("Cannot write %1: %2").arg(path, file.errorString()));
         return;
     }
     scriptPath_ = path;

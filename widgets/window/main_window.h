@@ -5,6 +5,7 @@
 // lays them out and owns the actions, menus, runs, the minifier and the status bar.
 
 #include <QMainWindow>
+#include <QMessageBox>
 #include <QTimer>
 
 #include "engine/engine_client.h"
@@ -69,6 +70,9 @@ public:
     // "cuda (GPU code only)").
     void setGpuCodegenOnly(bool on);
     void setCheckAccuracy(bool on);
+    // No one is there to answer a dialog (`--screenshot`): what a message box would say goes
+    // to stderr and the application exits with status 1.
+    void setNonInteractive(bool on) { nonInteractive_ = on; }
     // Shrinks the last run's first failing graph (Ctrl+M; enabled after a graph failure).
     void minifyFailure();
     // Brings a view to the front, for screenshots and `--view`: overview, fusion (stepped
@@ -150,6 +154,8 @@ private:
     void showProfilerTrace(const QString& path, ProfilerTraceRun run);
     void saveScript();
     void setStatus(const QString& text);
+    // A message box, or in non-interactive mode stderr and exit status 1.
+    void tell(QMessageBox::Icon icon, const QString& title, const QString& text);
     void showBackendsUsed();  // in the Backend picker: what compiled the run on show
     void setBusy(bool busy);      // the status bar's progress and Cancel while a run works
     void annotateScript();        // errors, graph breaks and recompiles under their lines
@@ -180,6 +186,7 @@ private:
     QToolButton* cancel_ = nullptr;
     RecentFiles* recent_ = nullptr;
     QString bundlePath_;  // the bundle of what is on show; "" when there is none yet
+    bool nonInteractive_ = false;
     QString runFileName_; // the script name the running or last run used
     ScriptSelection* scriptSelection_ = nullptr;  // the editor's part in the selection
     QTimer annotateTimer_;  // notes are redone once per burst of events, not per event
