@@ -1094,6 +1094,14 @@
         <source>as the script says (ran: %1)</source>
         <translation>按脚本指定（本次：%1）</translation>
     </message>
+    <message>
+        <source>Save Changes</source>
+        <translation>保存更改</translation>
+    </message>
+    <message>
+        <source>Save the changes to %1 before closing?</source>
+        <translation>关闭前保存对 %1 的更改吗？</translation>
+    </message>
 </context>
 <context>
     <name>fusescope::gui::MinifyPanel</name>

@@ -8,6 +8,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QScreen>
+#include <QMessageBox>
 #include <QProcess>
 #include <QSettings>
 #include <QMimeData>
@@ -85,6 +86,33 @@ private slots:
         QCOMPARE(again.editor()->text(), QString("print('not saved yet')\n"));
         QVERIFY(again.openFile(QString::fromStdString(test::sourcePath("tests/golden/inductor/seed000_fn.py"))));
         QVERIFY(!QFile::exists(MainWindow::autosavePathForTests()));  // opening a file retires the copy
+    }
+
+    // Closing with an edit not saved asks first, the title marked meanwhile: Cancel keeps the
+    // window, Discard closes it and drops the autosaved copy.
+    void closingWithUnsavedEditsAsksFirst() {
+        MainWindow window(QString::fromStdString(test::cliPath()));
+        window.show();
+        QVERIFY(window.openFile(QString::fromStdString(test::sourcePath("tests/golden/inductor/seed000_fn.py"))));
+        QVERIFY(!window.isWindowModified());
+        window.editor()->insert("# an edit\n");
+        QVERIFY(window.isWindowModified());
+        auto answer = [](QMessageBox::StandardButton button, QString* said) {
+            QTimer::singleShot(50, [button, said] {
+                auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+                if (!box) return;
+                *said = box->text();
+                box->button(button)->click();
+            });
+        };
+        QString said;
+        answer(QMessageBox::Cancel, &said);
+        QVERIFY(!window.close());
+        QCOMPARE(said, QString("Save the changes to seed000_fn.py before closing?"));
+        QVERIFY(window.isVisible());
+        answer(QMessageBox::Discard, &said);
+        QVERIFY(window.close());
+        QVERIFY(!QFile::exists(MainWindow::autosavePathForTests()));
     }
 
     // After a graph break a compile has several graphs: each can be picked in any pane, every
@@ -170,7 +198,12 @@ private slots:
         MainWindow window(QString::fromStdString(test::cliPath()));
         QVERIFY(window.openFile(bundle));
         QCOMPARE(window.backendText(), QString("as the script says"));
-        QCOMPARE(window.windowTitle(), QString("Fusescope - odd.fscope (bundle)"));
+        QCOMPARE(window.windowTitle(), QString("Fusescope - odd.fscope (bundle)[*]"));  // [*]: where Qt marks unsaved edits
+        // Saved without its extension, a bundle is still known by its content, not shown as a script.
+        QVERIFY(QFile::copy(bundle, dir.filePath("gpt_run")));
+        QVERIFY(window.openFile(dir.filePath("gpt_run")));
+        QCOMPARE(window.windowTitle(), QString("Fusescope - gpt_run (bundle)[*]"));
+        QCOMPARE(window.editor()->text(), QString("print(1)\n"));
     }
 
     // A bundle recorded on an H200 (scripts/gpu-check: bench/scripts/gpu_trace_demo.py)
@@ -656,7 +689,7 @@ private slots:
         mime.setUrls({QUrl::fromLocalFile(exported)});
         QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
         static_cast<QObject&>(window).event(&drop);  // straight to the handler: QApplication drops synthetic drag events
-        QCOMPARE(window.windowTitle(), QString("Fusescope - breaks.fscope (bundle)"));
+        QCOMPARE(window.windowTitle(), QString("Fusescope - breaks.fscope (bundle)[*]"));
         QCOMPARE(window.store().eventCount(), int(bundle.events.size()));
         QCOMPARE(window.store().traces().size(), liveSpans);  // read compactly, the same spans
         QCOMPARE(window.editor()->annotation(14).left(18), QString("graph break (1/0):"));

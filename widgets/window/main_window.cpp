@@ -103,16 +103,23 @@ QDockWidget* dock(QMainWindow* window, const QString& title, const QString& obje
     return d;
 }
 
+// Whether the file starts as a zip archive does (a bundle saved without its extension).
+bool isZipFile(const QString& path) {
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) && file.read(4) == QByteArray("PK\x03\x04", 4);
+}
+
 }  // namespace
 
 MainWindow::MainWindow(const QString& cliPath, QWidget* parent)
     : QMainWindow(parent), engine_(cliPath) {
-    setWindowTitle(tr("Fusescope"));
+    setWindowTitle(tr("Fusescope") + "[*]");  // [*]: the unsaved-edits marker
     if (QVariant limit = QSettings().value("engine/memoryLimitMiB"); limit.isValid())  // 0: none
         engine_.setMemoryLimitMiB(limit.toLongLong());
     editor_ = new QsciScintilla(this);
     configureCodeEditor(*editor_, CodeView::Language::Python);
     setCentralWidget(editor_);
+    connect(editor_, &QsciScintilla::modificationChanged, this, &QWidget::setWindowModified);
     scriptSelection_ = new ScriptSelection(editor_, &selection_, this);
     buildActions();
     buildDocks();
@@ -228,10 +235,12 @@ void MainWindow::buildActions() {
             return;
         }
         QString path = QFileDialog::getSaveFileName(this, tr("Export Bundle"), {}, tr("Trace bundles (*.fscope)"));
-        if (!path.isEmpty()) exportBundle(path);
+        if (!path.isEmpty()) exportBundle(QFileInfo(path).suffix().isEmpty() ? path + ".fscope" : path);
     });
     file->addAction(tr("&Export Graph Image..."), this, [this] {
-        QString path = QFileDialog::getSaveFileName(this, tr("Export Graph Image"), {}, tr("PNG image (*.png);;SVG drawing (*.svg)"));
+        QString filter;
+        QString path = QFileDialog::getSaveFileName(this, tr("Export Graph Image"), {}, tr("PNG image (*.png);;SVG drawing (*.svg)"), &filter);
+        if (!path.isEmpty() && QFileInfo(path).suffix().isEmpty()) path += filter.contains("svg") ? ".svg" : ".png";  // the format the filter named
         QString error;
         if (!path.isEmpty() && !graphView()->exportImage(path, &error)) tell(QMessageBox::Warning, tr("Export Graph Image"), error);
     });
@@ -424,7 +433,7 @@ void MainWindow::showScriptLine(int line) {
 }
 
 bool MainWindow::openFile(const QString& path) {
-    if (path.endsWith(".fscope", Qt::CaseInsensitive)) return openBundle(path);
+    if (path.endsWith(".fscope", Qt::CaseInsensitive) || isZipFile(path)) return openBundle(path);  // a bundle by any name
     if (isTorchTracePath(path.toStdString())) return openTorchTrace(path);
     if (path.endsWith(".json", Qt::CaseInsensitive)) return openProfilerTrace(path);
     QFile file(path);
@@ -436,7 +445,7 @@ bool MainWindow::openFile(const QString& path) {
     scriptPath_ = path;
     discardAutosave();
     recent_->add(path);
-    setWindowTitle(tr("Fusescope - %1").arg(QFileInfo(path).fileName()));
+    setWindowTitle(tr("Fusescope - %1").arg(QFileInfo(path).fileName()) + "[*]");
     return true;
 }
 
@@ -523,7 +532,7 @@ bool MainWindow::openBundle(const QString& path) {
     runFileName_ = QString::fromStdString(bundle.manifest.script);
     scriptSelection_->setScriptFile(runFileName_);
     annotateScript();
-    setWindowTitle(tr("Fusescope - %1 (bundle)").arg(QFileInfo(path).fileName()));
+    setWindowTitle(tr("Fusescope - %1 (bundle)").arg(QFileInfo(path).fileName()) + "[*]");
     setStatus(tr("Opened bundle %1: %2 events").arg(QFileInfo(path).fileName()).arg(store_.eventCount()));
     return true;
 }
@@ -575,7 +584,7 @@ void MainWindow::showTorchTrace(const QString& path, TorchTraceRun run) {
     runFileName_ = program;  // the events name the program's file as the log does
     scriptSelection_->setScriptFile(runFileName_);
     annotateScript();
-    setWindowTitle(tr("Fusescope - %1 (PyTorch trace)").arg(QFileInfo(QString::fromStdString(run.logPath)).fileName()));
+    setWindowTitle(tr("Fusescope - %1 (PyTorch trace)").arg(QFileInfo(QString::fromStdString(run.logPath)).fileName()) + "[*]");
     QString status = tr("Opened PyTorch trace %1: %2 compiles, %3 events").arg(QFileInfo(path).fileName()).arg(run.compiles).arg(store_.eventCount());
     if (!run.warnings.empty())
         status += tr("; %1 warnings, the first: %2").arg(run.warnings.size()).arg(QString::fromStdString(run.warnings.front()));
@@ -603,23 +612,24 @@ void MainWindow::showProfilerTrace(const QString& path, ProfilerTraceRun run) {
                          : tr("its execution trace %1 describes %2 of them").arg(QString::fromStdString(run.executionTrace)).arg(run.opsMerged);
     showOpenedRun(path, tr("# A profiler trace: %1\n# %2 spans; %3.\n").arg(path).arg(run.spans).arg(merged), std::move(run.events));
     runFileName_.clear();
-    setWindowTitle(tr("Fusescope - %1 (profiler trace)").arg(QFileInfo(path).fileName()));
+    setWindowTitle(tr("Fusescope - %1 (profiler trace)").arg(QFileInfo(path).fileName()) + "[*]");
     setStatus(tr("Opened profiler trace %1: %2 spans").arg(QFileInfo(path).fileName()).arg(run.spans));
     showView("trace");
 }
 
-void MainWindow::saveScript() {
+bool MainWindow::saveScript() {
     QString path = scriptPath_;
     if (path.isEmpty()) path = QFileDialog::getSaveFileName(this, tr("Save Script"), {}, tr("Scripts (*.py)"));
-    if (path.isEmpty()) return;
+    if (path.isEmpty()) return false;
     QFile file(path);
     if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(editor_->text().toUtf8()) < 0) {
         tell(QMessageBox::Warning, tr("Save Script"), tr("Cannot write %1: %2").arg(path, file.errorString()));
-        return;
+        return false;
     }
     scriptPath_ = path;
     discardAutosave();
     setStatus(tr("Saved %1").arg(path));
+    return true;
 }
 
 RunRequest MainWindow::scriptRequest() const {
@@ -865,6 +875,17 @@ QString MainWindow::statusText() const { return status_->text(); }
 QStringList MainWindow::recentFiles() const { return recent_->paths(); }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+    // An edit made since the last autosave would be lost: ask (the autosave timer runs every 3 s).
+    if (editor_->isModified() && !nonInteractive_) {
+        const QString name = scriptPath_.isEmpty() ? QString("script.py") : QFileInfo(scriptPath_).fileName();
+        auto answer = QMessageBox::question(this, tr("Save Changes"), tr("Save the changes to %1 before closing?").arg(name),
+                                            QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+        if (answer == QMessageBox::Cancel || (answer == QMessageBox::Save && !saveScript())) {
+            event->ignore();
+            return;
+        }
+        if (answer == QMessageBox::Discard) discardAutosave();
+    }
     layout_->save();
     engine_.shutdown();
     event->accept();

@@ -152,7 +152,7 @@ private:
     // A Chrome trace (.json), with an execution trace beside it merged in, read on a worker thread.
     bool openProfilerTrace(const QString& path);
     void showProfilerTrace(const QString& path, ProfilerTraceRun run);
-    void saveScript();
+    bool saveScript();  // false when not saved (cancelled or failed)
     void setStatus(const QString& text);
     // A message box, or in non-interactive mode stderr and exit status 1.
     void tell(QMessageBox::Icon icon, const QString& title, const QString& text);
