@@ -1102,6 +1102,14 @@
         <source>Save the changes to %1 before closing?</source>
         <translation>关闭前保存对 %1 的更改吗？</translation>
     </message>
+    <message>
+        <source>Opened %1</source>
+        <translation>已打开 %1</translation>
+    </message>
+    <message>
+        <source>the engine was restarted</source>
+        <translation>引擎已重启</translation>
+    </message>
 </context>
 <context>
     <name>fusescope::gui::MinifyPanel</name>

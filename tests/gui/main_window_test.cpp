@@ -10,6 +10,8 @@
 #include <QScreen>
 #include <QMessageBox>
 #include <QProcess>
+#include <QStatusBar>
+#include <QProgressBar>
 #include <QSettings>
 #include <QMimeData>
 #include <QUrl>
@@ -790,6 +792,26 @@ private slots:
         QVERIFY(window.openFile(QString::fromStdString(test::sourcePath("tests/golden/inductor/seed000_fn.py"))));
         window.runScript();
         QVERIFY(answered.wait(60000));
+    }
+
+    // Restart Engine mid-run ends the run: the busy bar and Cancel go, the status says so.
+    void restartingTheEngineMidRunLeavesNothingBusy() {
+        MainWindow window(QString::fromStdString(test::cliPath()));
+        window.show();
+        QTemporaryDir dir;
+        QFile script(dir.filePath("spin.py"));
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        script.write("print('spinning')\nwhile True:\n    pass\n");
+        script.close();
+        QVERIFY(window.openFile(script.fileName()));
+        window.runScript();
+        QTRY_VERIFY_WITH_TIMEOUT(window.engine().activeRun() != 0, 10000);
+        auto* progress = window.statusBar()->findChild<QProgressBar*>();
+        QVERIFY(progress && progress->isVisible());
+        window.findChild<QAction*>("restartEngine")->trigger();
+        QVERIFY(!progress->isVisible());
+        QCOMPARE(window.statusText(), QString("Engine restarted"));
+        QTRY_VERIFY_WITH_TIMEOUT(window.viewsReady(), 10000);
     }
 
     void aScreenshotIsTakenAndTheAppEndsWhenTheEngineDiesMidRun() {

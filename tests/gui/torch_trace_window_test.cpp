@@ -72,7 +72,7 @@ private slots:
         QVERIFY(window.openFile(fixtureFolder("graph_breaks")));  // read on a worker thread
         QTRY_COMPARE(compileIds(window.compilesView()), (QStringList{"0/0", "1/0", "2/0", "3/0"}));
         QVERIFY2(window.statusText().startsWith("Opened PyTorch trace graph_breaks: 4 compiles, "), qPrintable(window.statusText()));
-        QVERIFY(window.windowTitle().endsWith("dedicated_log_torch_trace_fixture.log (PyTorch trace)"));
+        QVERIFY(window.windowTitle().endsWith("dedicated_log_torch_trace_fixture.log (PyTorch trace)[*]"));
         QCOMPARE(window.graphBreaksView()->model()->rowCount(), 2);
         // The program's path is the machine's that made the log: not here, and said so.
         QVERIFY(window.editor()->text().startsWith("# A TORCH_TRACE log of PyTorch 2.15.0+cu132: "));
@@ -86,6 +86,20 @@ private slots:
         QVERIFY2(window.preFusionView()->text().startsWith("# ===== graph_0_0 aot_inference_graph =====\n"), qPrintable(window.preFusionView()->text().left(200)));
         QVERIFY(window.postFusionView()->text().contains("# ===== graph_0_0 inductor_post_grad_graph =====\n"));
         QVERIFY(window.postFusionView()->text().contains("torch.ops.aten.sin.default"));
+    }
+
+    // Opening a script after a folder leaves none of the folder's compiles, graph breaks,
+    // selection or status beside the new script.
+    void aScriptOpenedAfterAFolderStartsClean() {
+        MainWindow window(QString::fromStdString(test::cliPath()));
+        QVERIFY(window.openFile(fixtureFolder("graph_breaks")));
+        QTRY_COMPARE(compileIds(window.compilesView()).size(), 4);
+        QVERIFY(window.openFile(QString::fromStdString(test::sourcePath("resources/examples/01_quickstart.py"))));
+        QCOMPARE(compileIds(window.compilesView()), QStringList{});
+        QCOMPARE(window.graphBreaksView()->model()->rowCount(), 0);
+        QCOMPARE(window.selection().compileId(), QString());
+        QCOMPARE(window.statusText(), QString("Opened 01_quickstart.py"));
+        QCOMPARE(window.windowTitle(), QString("Fusescope - 01_quickstart.py[*]"));
     }
 
     // The Compiles dock's Call stacks tab: each compile under the calls that led to it.

@@ -258,10 +258,17 @@ void MainWindow::buildActions() {
     bar->addAction(tr("Stop"), this, [this] {
         if (engine_.activeRun()) engine_.cancel(engine_.activeRun());
     });
-    bar->addAction(tr("Restart Engine"), this, [this] {
+    QAction* restart = bar->addAction(tr("Restart Engine"), this, [this] {
+        // The old engine's run or minify ends with it, answered or not: nothing is busy any more.
         engine_.restart();
+        setBusy(false);
+        annotateTimer_.stop();
+        annotateScript();
+        if (minifyRequest_) minify_->showFailure(tr("the engine was restarted"));
+        minifyRequest_ = 0;
         setStatus(tr("Engine restarted"));
     });
+    restart->setObjectName("restartEngine");
     bar->addSeparator();
     bar->addWidget(new QLabel(tr("Backend:"), this));
     backend_ = new QComboBox(this);
@@ -441,11 +448,15 @@ bool MainWindow::openFile(const QString& path) {
         tell(QMessageBox::Warning, tr("Open Script"), tr("Cannot open %1: %2").arg(path, file.errorString()));
         return false;
     }
-    editor_->setText(QString::fromUtf8(file.readAll()));
+    // What was on show (a run, a bundle, a TORCH_TRACE folder) belongs to another file.
+    showOpenedRun(path, QString::fromUtf8(file.readAll()), RunEvents{});
     scriptPath_ = path;
-    discardAutosave();
-    recent_->add(path);
+    selection_.setCompileId({});
+    runFileName_ = QFileInfo(path).fileName();
+    scriptSelection_->setScriptFile(runFileName_);
+    editor_->clearAnnotations();
     setWindowTitle(tr("Fusescope - %1").arg(QFileInfo(path).fileName()) + "[*]");
+    setStatus(tr("Opened %1").arg(QFileInfo(path).fileName()));
     return true;
 }
 
