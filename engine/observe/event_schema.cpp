@@ -58,7 +58,7 @@ unsigned expectedJsonKinds(std::string_view field) {
         {"rf_id", kJsonInteger}, {"parent", kJsonInteger}, {"cat", kJsonString}, {"begin_ns", kJsonInteger},
         {"end_ns", kJsonInteger}, {"tid", kJsonInteger}, {"seq_id", kJsonInteger}, {"inputs", kJsonObject},
         {"outputs", kJsonObject}, {"op_schema", kJsonString}, {"kernel_backend", kJsonString},
-        {"kernel_file", kJsonString}, {"flow_id", kJsonInteger},
+        {"kernel_file", kJsonString}, {"flow_id", kJsonInteger}, {"buffers", kJsonArray},
     };
     auto it = fields.find(field);
     return it == fields.end() ? 0 : it->second;

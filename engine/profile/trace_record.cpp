@@ -57,6 +57,7 @@ nlohmann::json traceRecordToJson(const TraceRecord& r) {
     if (!r.kernelFile.empty()) j["kernel_file"] = r.kernelFile;
     if (!r.compileId.empty()) j["compile_id"] = r.compileId;
     if (r.flowId) j["flow_id"] = r.flowId;
+    if (!r.buffers.empty()) j["buffers"] = r.buffers;
     return j;
 }
 
@@ -77,6 +78,7 @@ TraceRecord traceRecordFromJson(const nlohmann::json& j) {
     r.kernelFile = j.value("kernel_file", "");
     r.compileId = j.value("compile_id", "");
     r.flowId = j.value("flow_id", int64_t{0});
+    if (j.contains("buffers")) r.buffers = j.at("buffers").get<std::vector<std::string>>();
     return r;
 }
 

@@ -44,6 +44,9 @@ struct TraceRecord {
     std::string kernelBackend, kernelFile, compileId;
     // Links a compiled call to the kernels it launched (Chrome flow events); 0 when none.
     int64_t flowId = 0;
+    // Kernels: the buffers the call computes (buf3), which tell apart calls of one name
+    // (every extern_kernels.mm of a graph).
+    std::vector<std::string> buffers;
 };
 
 // GPU kernels run on a track of their own: a negative tid, which no OS thread has, names

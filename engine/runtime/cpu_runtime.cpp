@@ -37,6 +37,7 @@ void* fsTraceBegin(int call, int nbuffers, void* const* buffers) {
     r->kernelFile = runner.module_->sourcePath.empty() ? runner.traceName_.graphName + ".cpp" : runner.module_->sourcePath;
     r->compileId = runner.traceName_.compileId;
     r->flowId = activeCall->launchId;
+    r->buffers = info.computes;
     auto values = [](const std::vector<IndexExpr>& exprs) {
         std::vector<int64_t> out;
         for (const IndexExpr& e : exprs) out.push_back(evaluate(e, *activeCall->symbols));
@@ -65,7 +66,7 @@ CpuGraphRunner::CpuGraphRunner(const LoweredGraph& graph, const RenderedModule& 
     : inputs_(graph.inputs), outputs_(graph.outputs), symbols_(graph.symbols), inPlace_(std::move(inPlace)),
       module_(std::move(module)), traceName_(std::move(traceName)) {
     for (const auto& call : generated.tracedCalls) {
-        TracedCallInfo info{call.name, {}};
+        TracedCallInfo info{call.name, {}, call.computes};
         for (const auto& b : call.buffers) info.buffers.push_back(graph.layoutOf(b));
         tracedCalls_.push_back(std::move(info));
     }

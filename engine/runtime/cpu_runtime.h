@@ -34,6 +34,7 @@ public:
     struct TracedCallInfo {
         std::string name;
         std::vector<FixedLayout> buffers;  // the layout of each pointer: its sizes are the span's input dims
+        std::vector<std::string> computes;  // the buffers the call computes
     };
 
 private:

@@ -69,6 +69,14 @@ QStringList compileIds(QTreeView* view) {
     return ids;
 }
 
+// Writes `text` as NAME in `dir` and opens it in the window.
+bool openWrittenScript(MainWindow& window, const QTemporaryDir& dir, const QString& name, const QByteArray& text) {
+    QFile script(dir.filePath(name));
+    if (!script.open(QIODevice::WriteOnly) || script.write(text) != text.size()) return false;
+    script.close();
+    return window.openFile(script.fileName());
+}
+
 }  // namespace
 
 class MainWindowTest : public QObject {
@@ -539,6 +547,34 @@ private slots:
         QCOMPARE(window.afterFusionView()->highlighted(), QStringList{"buf0_buf1"});
     }
 
+    // Calls of one extern kernel share its name: each extern_kernels.mm span in the trace
+    // selects the product it computed, not the first one.
+    void eachProductInTheTraceSelectsItsOwnBuffer() {
+        MainWindow window(QString::fromStdString(test::cliPath()));
+        QTemporaryDir dir;
+        QVERIFY(openWrittenScript(window, dir, "products.py",
+                                  "import torch\n@torch.compile\ndef f(a, b):\n    return (a @ b).relu() @ b + 1\n"
+                                  "print(f(torch.ones(16, 16), torch.ones(16, 16)).sum())\n"));
+        QSignalSpy answered(&window.engine(), &EngineClient::answered);
+        window.runScript();
+        QVERIFY(answered.wait(60000));
+        window.resize(1500, 950);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.findChild<QDockWidget*>("traceDock")->raise();
+        TraceView* trace = window.traceView();
+        QTRY_VERIFY_WITH_TIMEOUT(!trace->indexPending() && trace->spans() && !trace->spans()->spans.empty(), 10000);
+        QStringList selected;
+        for (size_t i = 0; i < trace->spans()->spans.size(); ++i) {
+            if (trace->spans()->nameOf(int32_t(i)) != "extern_kernels.mm") continue;
+            trace->selectSpan(int32_t(i));  // into view
+            QTest::mouseClick(trace->timeline()->viewport(), Qt::LeftButton, {}, trace->timeline()->centreOf(int32_t(i)));
+            selected << window.selection().buffer();
+        }
+        QCOMPARE(selected.size(), 2);
+        QVERIFY2(selected[0] != selected[1] && !selected[0].isEmpty() && !selected[1].isEmpty(), qPrintable(selected.join(", ")));
+    }
+
     void theModuleTreeAndTheGraphFollowEachOther() {
         MainWindow window(QString::fromStdString(test::cliPath()));
         QVERIFY(window.openFile(QString::fromStdString(test::sourcePath("resources/examples/16_gpt_language_model.py"))));
@@ -799,11 +835,7 @@ private slots:
         MainWindow window(QString::fromStdString(test::cliPath()));
         window.show();
         QTemporaryDir dir;
-        QFile script(dir.filePath("spin.py"));
-        QVERIFY(script.open(QIODevice::WriteOnly));
-        script.write("print('spinning')\nwhile True:\n    pass\n");
-        script.close();
-        QVERIFY(window.openFile(script.fileName()));
+        QVERIFY(openWrittenScript(window, dir, "spin.py", "print('spinning')\nwhile True:\n    pass\n"));
         window.runScript();
         QTRY_VERIFY_WITH_TIMEOUT(window.engine().activeRun() != 0, 10000);
         auto* progress = window.statusBar()->findChild<QProgressBar*>();
@@ -818,11 +850,7 @@ private slots:
         MainWindow window(QString::fromStdString(test::cliPath()));
         window.show();
         QTemporaryDir dir;
-        QFile script(dir.filePath("spin.py"));
-        QVERIFY(script.open(QIODevice::WriteOnly));
-        script.write("print('spinning')\nwhile True:\n    pass\n");
-        script.close();
-        QVERIFY(window.openFile(script.fileName()));
+        QVERIFY(openWrittenScript(window, dir, "spin.py", "print('spinning')\nwhile True:\n    pass\n"));
         QString png = dir.filePath("shot.png");
         int status = -1;
         screenshotWhenDone(window, png, true, [&](int s) { status = s; });

@@ -70,16 +70,18 @@ void SelectionContext::selectSchedulerNode(const QString& node) {
     if (!node.isEmpty()) setNode(provenance().graphNodesOf(node).value(0), node);
 }
 
-void SelectionContext::selectKernel(const QString& compileId, const QString& kernel) {
+void SelectionContext::selectKernel(const QString& compileId, const QString& kernel, const QString& buffer) {
     setCompileId(compileId);
-    QString group = groupOfKernel(provenance(), kernel);
+    auto groupIn = [&](const CompileProvenance& p) {
+        return !buffer.isEmpty() && p.kernelOf(buffer) == kernel ? p.fusedNodeOf(buffer) : groupOfKernel(p, kernel);
+    };
+    QString group = groupIn(provenance());
     // A kernel of another graph of the compile (after a graph break) shows that graph.
     const QStringList graphs = compile_.graphNames;
     for (const QString& graph : graphs)
-        if (group.isEmpty() && graph != compile_.graphName &&
-            !groupOfKernel(compileArtifacts(*store_, compileId_, graph).provenance, kernel).isEmpty()) {
+        if (group.isEmpty() && graph != compile_.graphName && !groupIn(compileArtifacts(*store_, compileId_, graph).provenance).isEmpty()) {
             setGraph(graph);
-            group = groupOfKernel(provenance(), kernel);
+            group = groupIn(provenance());
         }
     if (!group.isEmpty()) selectSchedulerNode(group);
 }

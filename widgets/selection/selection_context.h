@@ -48,7 +48,9 @@ public:
     void selectSchedulerNode(const QString& node);  // a buffer or fused group; "" is ignored
     // A kernel (of the execution trace) selects its compile, the graph it belongs to and the
     // group it computes.
-    void selectKernel(const QString& compileId, const QString& kernel);
+    // The scheduler node a kernel computes: `buffer`'s where given (calls of one extern kernel
+    // share its name), else the first that kernel computes.
+    void selectKernel(const QString& compileId, const QString& kernel, const QString& buffer = {});
     // The pair of nodes a fusion step joins, for the panes that show both ("" when none).
     void showFusionPair(const QString& node1, const QString& node2) { Q_EMIT fusionPairChanged(node1, node2); }
     // Asks for a line of the script to be shown in the editor (1-based).

@@ -100,7 +100,14 @@ void TraceView::showSelection(int32_t span, bool report) {
     selection_->setText(tr("%1 (%2): %3 µs%4").arg(name, TraceTreeModel::categoryName(s.category))
                             .arg((s.end - s.begin) / 1e3, 0, 'f', 1)
                             .arg(compile.isEmpty() ? QString() : tr(", compile %1").arg(compile)));
-    if (report && s.category == SpanCategory::Kernel && !compile.isEmpty()) Q_EMIT kernelSelected(compile, name);
+    if (report && s.category == SpanCategory::Kernel && !compile.isEmpty()) {
+        nlohmann::json event = store_->traces().event(static_cast<size_t>(s.record));
+        const nlohmann::json* buffers = event.is_object() && event.contains("buffers") ? &event["buffers"] : nullptr;
+        QString buffer = buffers && buffers->is_array() && !buffers->empty() && buffers->front().is_string()
+                             ? QString::fromStdString(buffers->front().get<std::string>())
+                             : QString();
+        Q_EMIT kernelSelected(compile, name, buffer);
+    }
 }
 
 }  // namespace fusescope::gui

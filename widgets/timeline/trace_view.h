@@ -36,7 +36,9 @@ public:
 
 Q_SIGNALS:
     // A kernel span was selected: its compile and kernel function, for the other views.
-    void kernelSelected(const QString& compileId, const QString& kernel);
+    // `buffer`: what the kernel call computes, where its span says (extern_kernels.mm calls
+    // share a name); "" otherwise.
+    void kernelSelected(const QString& compileId, const QString& kernel, const QString& buffer);
     void indexReady();
 
 private:

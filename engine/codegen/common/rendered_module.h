@@ -16,6 +16,7 @@ namespace fusescope {
 struct TracedCall {
     std::string name;                  // cpp_fused_add_0, extern_kernels.mm
     std::vector<std::string> buffers;  // the pointers passed to fs_trace_begin, in order
+    std::vector<std::string> computes; // what the call computes (its span's buffers)
 };
 
 struct RenderedModule {

@@ -263,7 +263,7 @@ RenderedModule generateCpp(const LoweredGraph& graph, const Schedule& schedule, 
     }
 
     BufferTable buffers = bufferTable(graph, schedule, steps);
-    for (const Step& step : steps) gen.tracedCalls.push_back({step.name, step.buffers});
+    for (const Step& step : steps) gen.tracedCalls.push_back({step.name, step.buffers, step.computes});
     SourceBuilder out(gen.source, gen.bufferLines);
     out.addModuleStart(cppPrelude(), kernels);
     std::vector<std::string> functions = writeStepFunctions(out, steps, graph);
