@@ -91,6 +91,7 @@ public:
             r.kernelFile = name.graphName + ".cu";
             r.compileId = name.compileId;
             r.flowId = launchId;
+            r.buffers = steps[i].plan.computes;
             Profiler::record(std::move(r));
         }
     }
