@@ -9,6 +9,7 @@
 
 #include "autograd/argument_gradients.h"
 #include "autograd/derivative_ops.h"
+#include "capture/symbolic_sizes.h"
 #include "core/grad_mode.h"
 #include "decompose/graph_copy.h"
 #include "decompose/rewrite.h"
@@ -305,6 +306,8 @@ AotGraphs aotGraphs(const Graph& graph, const std::vector<bool>& inputRequiresGr
         tracer.copyBackward();
     } catch (const AotUnsupported&) {
         throw;
+    } catch (const SymbolicSizesUnsupported&) {
+        throw;  // the whole graph runs eagerly (CheckedCompiler), its backward as eager's
     } catch (const Error& e) {  // an op the meta tensors cannot take, a derivative that raises
         throw AotUnsupported(e.what());
     }

@@ -58,3 +58,18 @@ compiled_rows, compiled_means = torch.compile(rows_reshaped, dynamic=True), torc
 for shape in [(2, 3, 4), (3, 4, 5), (2, 2, 6)]:
     x = torch.arange(float(shape[0] * shape[1] * shape[2])).reshape(shape)
     print(shape, compiled_rows(x).shape, compiled_rows(x)[-1], compiled_means(x)[-1])
+
+
+# The same with a gradient: the eager graph keeps eager's backward.
+w = torch.ones(2, requires_grad=True)
+
+
+def weighted_pairs(x):
+    return (x.reshape(-1, 2) * w).sum()
+
+
+compiled = torch.compile(weighted_pairs)
+for n in [2, 4, 6, 8]:
+    w.grad = None
+    compiled(torch.arange(float(n))).backward()
+    print(n, w.grad)
