@@ -102,10 +102,12 @@ class Generator:
 
     def view(self, v):
         """A view of a view: a transpose, a slice, a dim added in the middle, expanded and
-        merged with its neighbour (repeat_kv), a flip of a reshape."""
+        merged with its neighbour (repeat_kv), a flip of a reshape, pairs of elements."""
         if len(v.shape) < 2:
             return self.fresh(Value(f"{v.text}.unsqueeze(-1).expand(*{v.text}.shape, 2).reshape(-1)", v.dtype, v.shape))
-        choice = self.r.randrange(4)
+        choice = self.r.randrange(5)
+        if choice == 4:  # pairs: rows that depend on the size as s0 * cols // 2, which no symbol form holds
+            return self.fresh(Value(f"{v.text}.reshape(-1, 2)", v.dtype, ("n", 2)))
         if choice == 0:
             return self.fresh(Value(f"{v.text}.t()", v.dtype, (v.shape[1], v.shape[0]) + v.shape[2:]))
         if choice == 1:
