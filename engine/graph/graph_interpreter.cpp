@@ -3,11 +3,13 @@
 #include "core/device_context.h"
 #include "core/grad_mode.h"
 #include "core/error.h"
+#include "core/graph_replay.h"
 #include "dispatch/dispatcher.h"
 
 namespace fusescope {
 
 std::vector<Tensor> GraphInterpreter::run(const std::vector<Tensor>& inputs) {
+    GraphReplayScope replay;  // computes as compiled code: no eager-only refusals
     results_.clear();
     auto resultOf = [&](const Node* n) -> const IValue* {
         auto it = results_.find(n);

@@ -9,6 +9,7 @@
 
 #include "autograd/derivative_ops.h"
 #include "core/error.h"
+#include "core/graph_replay.h"
 #include "lower/elementwise_rules.h"
 #include "opdefs/op_families.h"
 #include "ops/kernel_support.h"
@@ -355,7 +356,8 @@ void registerFillCopy(OpRegistry& r) {
               },
               [](const BoundArgs& a, const Tensor& self) {
                   const Tensor& src = a.tensor("src");
-                  // Overlapping source (x.copy_(x.t())) must be read before any write.
+                  if (!replayingGraph()) requireNoPartialOverlap(self, src);  // x[1:4].copy_(x[:3]), eagerly
+                  // Overlapping source PyTorch cannot judge (x.copy_(x.t())) must be read before any write.
                   Tensor from = src.storage() == self.storage() ? contiguousCopy(src) : src;
                   copyInto(self, from);
               });

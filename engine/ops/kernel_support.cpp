@@ -253,6 +253,39 @@ FlatRead flatRead(const IterOperand& op, const Shape& sizes, DType dtype) {
     return FlatRead::Floats;
 }
 
+namespace {
+
+// Whether the tensor's elements fill its span of memory one each (contiguous once its
+// dims are sorted by stride): PyTorch's is_non_overlapping_and_dense.
+bool nonOverlappingAndDense(const Tensor& t) {
+    std::vector<std::size_t> dims(static_cast<std::size_t>(t.dim()));
+    for (std::size_t d = 0; d < dims.size(); ++d) dims[d] = d;
+    std::sort(dims.begin(), dims.end(), [&](std::size_t a, std::size_t b) { return t.strides()[a] < t.strides()[b]; });
+    int64_t expected = 1;
+    for (std::size_t d : dims) {
+        if (t.sizes()[d] == 1) continue;
+        if (t.strides()[d] != expected) return false;
+        expected *= t.sizes()[d];
+    }
+    return true;
+}
+
+}  // namespace
+
+void requireNoPartialOverlap(const Tensor& written, const Tensor& read) {
+    if (written.impl() == read.impl() || !written.storage() || written.storage() != read.storage() || written.numel() == 0 ||
+        read.numel() == 0 || !nonOverlappingAndDense(written) || !nonOverlappingAndDense(read))
+        return;
+    const auto item = static_cast<int64_t>(dtypeSize(written.dtype()));
+    const int64_t wBegin = written.storageOffset() * item, wEnd = wBegin + written.numel() * item;
+    const int64_t rBegin = read.storageOffset() * static_cast<int64_t>(dtypeSize(read.dtype())),
+                  rEnd = rBegin + read.numel() * static_cast<int64_t>(dtypeSize(read.dtype()));
+    const bool same = wBegin == rBegin && wEnd == rEnd && written.strides() == read.strides();
+    if (!same && wBegin < rEnd && rBegin < wEnd)
+        throw ScriptError("RuntimeError", "unsupported operation: some elements of the input tensor and the written-to tensor refer to a single "
+                                          "memory location. Please clone() the tensor before performing the operation.");
+}
+
 void copyInto(const Tensor& dst, const Tensor& src) {
     // The same bytes in the same order: one move (a compiled step copying its updates back).
     if (dst.dtype() == src.dtype() && dst.sizes() == src.sizes() && dst.isContiguous() && src.isContiguous()) {

@@ -259,6 +259,11 @@ void pointwiseApply(const Tensor& out, const std::vector<Tensor>& inputs, DType 
     }
 }
 
+// PyTorch's assert_no_partial_overlap for an eager call: two dense tensors (each
+// contiguous in some order of its dims) whose bytes overlap without being the same
+// elements raise its error; a layout it cannot judge (strided, expanded) passes.
+void requireNoPartialOverlap(const Tensor& written, const Tensor& read);
+
 // Copies src into dst (src broadcast to dst's shape, converting dtype).
 void copyInto(const Tensor& dst, const Tensor& src);
 // A new tensor of `dtype` with src's values, laid out like a pointwise output.

@@ -28,3 +28,10 @@ def copy_from(a, b):
 
 x = torch.arange(5.0)
 print(torch.compile(copy_from)(x[1:4], x[:3]), x)
+# Eagerly, PyTorch refuses that copy: the source overlaps the destination.
+x = torch.arange(5.0)
+try:
+    x[1:4].copy_(x[:3])
+except RuntimeError as e:
+    print("RuntimeError", e)
+print(x[1:4].copy_(x[1:4]), x[:2].copy_(x[3:]), x)
