@@ -192,7 +192,7 @@ int runScript(const RunArgs& args) {
     }
 
     ScriptSession session(std::move(options));
-    int eventsError = 0, logsOutError = 0;  // the errno of each file's first failed write
+    int eventsError = 0, logsOutError = 0, stdoutError = 0;  // the errno of each output's first failed write
     auto writeErr = [&](const std::string& text) {
         std::cout.flush();
         std::cerr << text;
@@ -209,7 +209,12 @@ int runScript(const RunArgs& args) {
         if (!args.bundle.empty()) bundle.consume(event);
         report.consume(event);
         if (const auto* log = std::get_if<LogEvent>(&event)) writeErr(log->formatted() + "\n");
-        if (const auto* out = std::get_if<ScriptOutputEvent>(&event)) std::cout << out->text;
+        if (const auto* out = std::get_if<ScriptOutputEvent>(&event)) {
+            // Flushed at once: a crash in generated code must not take what was printed with it.
+            std::cout << out->text;
+            std::cout.flush();
+            noteWriteFailure(std::cout, stdoutError);
+        }
         if (events.is_open()) {
             events << jsonText(eventToJson(event)) << "\n";
             noteWriteFailure(events, eventsError);
@@ -261,7 +266,7 @@ int runScript(const RunArgs& args) {
             status = 1;
         }
     }
-    bool written = finishOutput(std::cout, "the script's output (stdout)");
+    bool written = finishOutput(std::cout, "the script's output (stdout)", stdoutError);
     if (events.is_open()) written = finishOutput(events, "events file '" + args.events + "'", eventsError) && written;
     if (logsOut.is_open()) written = finishOutput(logsOut, "log file '" + logsOutPath + "'", logsOutError) && written;
     if (!session.debugTraceError().empty()) {

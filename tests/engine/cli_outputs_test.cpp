@@ -105,6 +105,17 @@ TEST(CliOutputs, AFullDiskIsSaidAsSuch) {
         << r.err;
 }
 
+// What the script printed before a crash in generated code reaches a pipe (it used to die
+// in the process's buffer).
+TEST(CliOutputs, WhatWasPrintedBeforeACrashIsKept) {
+    SKIP_WITHOUT_CPP_JIT();
+    std::string script = writeTempFile("crashes.py", "import torch\nprint('before the crash')\n@torch.compile\ndef f(x):\n"
+                                                     "    return x.sin() + 1\nprint(f(torch.ones(3)))\n");
+    ProcessResult r = runCli({"run", script, "--test-hook", "crash-in-generated-code"}, {"ASAN_OPTIONS=handle_segv=0:detect_leaks=0"});
+    EXPECT_NE(r.exitCode, 0);
+    EXPECT_EQ(r.out, "before the crash\n");
+}
+
 // A "script" without end (/dev/zero) is refused at a size no script reaches, not read
 // until memory runs out.
 TEST(CliOutputs, AScriptWithoutEndIsRefusedAtItsSizeLimit) {
