@@ -406,24 +406,26 @@ std::pair<const OpDef*, BoundArgs> OpRegistry::resolve(std::string_view name, co
         if (auto it = ops_.find(name); it != ops_.end()) return {&it->second, bind(it->second, args, kwargs)};
     const auto* overloadList = overloadsOf(name);
     if (!overloadList) throw ScriptError("AttributeError", fmt::format("module 'torch' has no attribute '{}'", name));
+    const auto& candidates = *overloadList;
     // As PyTorch's argument parser orders overloads: one that takes a 0-dim tensor as a
     // Tensor comes before one that would read it as a Scalar (clamp.Tensor before clamp).
-    std::vector<const OpDef*> candidates = *overloadList;
-    std::stable_partition(candidates.begin(), candidates.end(),
-                          [&](const OpDef* op) { return !readsTensorAsScalar(parsed(*op).params, args, kwargs); });
+    // Two passes over the list, not a reordered copy: this is every eager call's path.
+    auto readsScalar = [&](const OpDef* op) { return candidates.size() > 1 && readsTensorAsScalar(parsed(*op).params, args, kwargs); };
     std::optional<ScriptError> firstError;
     std::optional<ScriptError> fittingError;  // from an overload that accepts this many arguments
-    for (const OpDef* op : candidates) {
-        try {
-            return {op, bind(*op, args, kwargs)};
-        } catch (const ScriptError& e) {
-            if (!firstError) firstError = e;
-            std::string_view msg = e.what();
-            if (!fittingError && msg.find("positional argument") == std::string_view::npos &&
-                msg.find("unexpected keyword") == std::string_view::npos)
-                fittingError = e;
+    for (bool scalarPass : {false, true})
+        for (const OpDef* op : candidates) {
+            if (readsScalar(op) != scalarPass) continue;
+            try {
+                return {op, bind(*op, args, kwargs)};
+            } catch (const ScriptError& e) {
+                if (!firstError) firstError = e;
+                std::string_view msg = e.what();
+                if (!fittingError && msg.find("positional argument") == std::string_view::npos &&
+                    msg.find("unexpected keyword") == std::string_view::npos)
+                    fittingError = e;
+            }
         }
-    }
     throw fittingError ? *fittingError : *firstError;
 }
 
