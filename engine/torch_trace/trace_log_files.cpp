@@ -73,7 +73,7 @@ TraceLogChoice chooseTraceLog(const std::string& path, std::optional<int> rank) 
 TorchTraceImport loadTraceLog(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) throw Error(fmt::format("cannot open TORCH_TRACE log '{}': {}", path, std::strerror(errno)));
-    return importTraceLog(readTraceLog(in));
+    return importTraceLog(in);
 }
 
 }  // namespace fusescope

@@ -234,14 +234,12 @@ private:
     int64_t spans_ = 0;
 };
 
-// What the first pass learns of each compile before its events are written.
+// What a compile's records tell of it, which its earlier events need too.
 struct CompileFacts {
     std::string function;
     SourceLocation where;
     std::string breakReason;  // the first graph break in it
 };
-
-std::string functionOf(const nlohmann::json& metrics) { return stringField(metrics, "co_name"); }
 
 // `NAME = async_compile.KIND(` starting a kernel's definition in an output code file.
 std::optional<OutputCodeKernel> kernelDefinitionOf(std::string_view line, int number) {
@@ -286,118 +284,167 @@ std::vector<OutputCodeKernel> outputCodeKernels(const std::string& wrapper) {
     return kernels;
 }
 
-TorchTraceImport importTraceLog(const TraceLog& log) {
-    TorchTraceImport imported;
-    imported.warnings = log.warnings;
+namespace {
 
-    // First pass: metrics, functions and graph breaks by compile, which events before them need.
-    std::map<std::string, CompileFacts> facts;
-    std::map<std::string, std::string> functionOfFrame;  // frame id -> function, for compiles that never started
-    for (const TraceLogRecord& r : log.records) {
-        std::string id = compileOf(r.compileId);
-        if (r.kind == "compilation_metrics" || r.kind == "bwd_compilation_metrics") {
-            (r.kind == "compilation_metrics" ? imported.metrics[id].forward : imported.metrics[id].backward) = r.metadata;
-            if (facts[id].function.empty() && !functionOf(r.metadata).empty()) facts[id].function = functionOf(r.metadata);
-        } else if (r.kind == "dynamo_start") {
-            std::vector<StackFrame> stack = stackOf(jsonField(r.metadata, "stack"), log.strings);
-            if (!stack.empty()) {
-                facts[id].function = stack.back().function;
-                facts[id].where = SourceLocation{stack.back().file, stack.back().line, 0};
-                functionOfFrame[id.substr(0, id.rfind('/'))] = stack.back().function;
-            }
-        } else if (r.kind == "artifact" && stringField(r.metadata, "name") == "dynamo_graph_break_reason" && facts[id].breakReason.empty()) {
-            facts[id].breakReason = graphBreakOf(id, r.payload).reason;
-        }
+// One pass over the records: each becomes its events as it is read, and a payload is moved
+// into its event, so a log is never held whole. What a compile's events say that only later
+// records tell (its function from compilation_metrics, its first graph break, the op count)
+// is filled in at the end.
+class TraceLogImporter {
+public:
+    void add(TraceLogRecord& r, const std::map<int64_t, std::string>& strings);
+    TorchTraceImport finish();
+
+private:
+    void learn(const TraceLogRecord& r, const std::string& id, const std::map<int64_t, std::string>& strings);
+    void emit(Event event, const std::string& id) {
+        completed_.emplace_back(imported_.events.size(), id);
+        imported_.events.push_back(std::move(event));
+    }
+    std::string functionOf(const std::string& id) {
+        const std::string& f = facts_[id].function;
+        return f.empty() ? functionOfFrame_[id.substr(0, id.rfind('/'))] : f;
     }
 
-    PhaseSpans phases;
-    std::set<std::string> started;
-    std::map<std::string, std::string> lastRecompileReason;  // by function
-    for (const TraceLogRecord& r : log.records) {
-        ++imported.kindCounts[r.kind];
-        if (!knownKinds().count(r.kind)) {
-            ++imported.unknownKinds[r.kind];
-            continue;
+    TorchTraceImport imported_;
+    std::map<std::string, CompileFacts> facts_;
+    std::map<std::string, std::string> functionOfFrame_;  // frame id -> function, for compiles that never started
+    std::vector<std::pair<size_t, std::string>> completed_;  // events to complete from the facts: index, compile id
+    std::map<size_t, std::vector<std::string>> recompileReasons_;  // by event index
+    PhaseSpans phases_;
+    std::set<std::string> started_;
+};
+
+void TraceLogImporter::learn(const TraceLogRecord& r, const std::string& id, const std::map<int64_t, std::string>& strings) {
+    if (r.kind == "compilation_metrics" || r.kind == "bwd_compilation_metrics") {
+        (r.kind == "compilation_metrics" ? imported_.metrics[id].forward : imported_.metrics[id].backward) = r.metadata;
+        std::string function = stringField(r.metadata, "co_name");
+        if (facts_[id].function.empty() && !function.empty()) facts_[id].function = function;
+    } else if (r.kind == "dynamo_start") {
+        std::vector<StackFrame> stack = stackOf(jsonField(r.metadata, "stack"), strings);
+        if (!stack.empty()) {
+            facts_[id].function = stack.back().function;
+            facts_[id].where = SourceLocation{stack.back().file, stack.back().line, 0};
+            functionOfFrame_[id.substr(0, id.rfind('/'))] = stack.back().function;
         }
-        std::string id = compileOf(r.compileId);
-        const CompileFacts& fact = facts[id];
-        std::string artifact = r.kind == "artifact" ? stringField(r.metadata, "name") : "";
-        const std::string& stageKey = artifact.empty() ? r.kind : artifact;
-        if (r.kind == "dynamo_start") {
-            if (!started.insert(id).second) continue;  // a restarted attempt
-            imported.events.push_back(CompileStartedEvent{id, fact.function, fact.where,
-                                                          stackOf(jsonField(r.metadata, "stack"), log.strings)});
-        } else if (r.kind == "dynamo_output_graph") {
-            GraphCapturedEvent e;
-            e.compileId = id;
-            e.function = fact.function;
-            e.graphName = graphNameOf(id);
-            e.readable = r.payload;
-            e.graph = graphJsonFromReadable(r.payload);
-            auto m = imported.metrics.find(id);
-            int calls = 0;
-            for (const auto& node : e.graph["nodes"]) calls += stringField(node, "op") != "placeholder";
-            e.opCount = m != imported.metrics.end() ? static_cast<int>(integerField(m->second.forward, "graph_op_count", calls)) : calls;
-            e.breakReason = fact.breakReason;
-            imported.events.push_back(std::move(e));
-        } else if (artifact == "dynamo_graph_break_reason") {
-            imported.events.push_back(graphBreakOf(id, r.payload));
-        } else if (artifact == "recompile_reasons") {
-            std::vector<std::string> reasons = recompileReasons(r.payload);
-            std::string function = fact.function.empty() ? functionOfFrame[id.substr(0, id.rfind('/'))] : fact.function;
-            std::string message = fmt::format("Recompiling function {} in {}:{}\n    triggered by the following guard failure(s):",
-                                              function, fact.where.file, fact.where.line);
-            for (const auto& reason : reasons) message += "\n    - " + reason;
-            if (!reasons.empty()) lastRecompileReason[function] = reasons.front();
-            imported.events.push_back(RecompileEvent{id, function, fact.where, message});
-        } else if (r.kind == "dynamo_cpp_guards_str" || r.kind == "dynamo_guards") {
-            GuardsEvent e;
-            e.compileId = id;
-            if (r.kind == "dynamo_cpp_guards_str") {
-                e.guards = guardsOf(r.payload);
-            } else if (nlohmann::json list = parseUntrustedJson(r.payload); list.is_array()) {
-                for (const auto& g : list) e.guards.push_back(g.is_object() ? stringField(g, "code", jsonText(g)) : jsonText(g));
-            }
-            e.lines.assign(e.guards.size(), 0);
-            imported.events.push_back(std::move(e));
-        } else if (graphStages().count(stageKey)) {
-            imported.events.push_back(IrDumpEvent{id, graphNameOf(id), graphStages().at(stageKey), r.payload, {}});
-        } else if (artifact == "fx_graph_runnable") {
-            imported.events.push_back(IrDumpEvent{id, graphNameOf(id), "fx_graph_runnable", r.payload, {}});
-        } else if (artifact.starts_with("fx_graph_cache_") || artifact.starts_with("aotautograd_cache_")) {
-            ++imported.metrics[id].cacheVerdicts[artifact];
-        } else if (artifact == "torch_version") {
-            nlohmann::json v = parseUntrustedJson(r.payload);
-            imported.torchVersion = v.is_object() ? stringField(v, "pytorch_version", r.payload) : v.is_string() ? v.get<std::string>() : r.payload;
-        } else if (r.kind == "inductor_output_code") {
-            KernelSourceEvent e;
-            e.compileId = id;
-            e.graph = graphNameOf(id);
-            e.language = "python";
-            e.source = r.payload;
-            for (const auto& k : outputCodeKernels(r.payload)) e.kernels.push_back(k.name);
-            imported.events.push_back(std::move(e));
-        } else if (r.kind == "chromium_event") {
-            nlohmann::json event = parseUntrustedJson(r.payload);
-            if (event.is_object()) phases.add(event, r.compileId.empty() ? "" : id, imported.events);
-            else imported.warnings.push_back(fmt::format("line {}: a chromium_event whose payload is not JSON", r.line));
-        } else if (isShapeEntry(r.kind)) {
-            std::vector<StackFrame> stack = stackOf(jsonField(r.metadata, "user_stack"), log.strings);
-            std::string text = shapeEntryText(r.kind, r.metadata, stack.empty() ? nullptr : &stack.back());
-            imported.events.push_back(LogEvent{id, r.kind, true, LogLevel::Info, std::move(text)});
-        } else if (r.kind == "compilation_metrics") {
-            std::string failType = stringField(r.metadata, "fail_type"), failReason = stringField(r.metadata, "fail_reason");
-            std::string function = fact.function.empty() ? functionOfFrame[id.substr(0, id.rfind('/'))] : fact.function;
-            if (failReason.find("recompile limit") != std::string::npos || failReason.find("cache_size_limit") != std::string::npos) {
-                imported.events.push_back(CacheLimitEvent{function, fact.where, recompileLimitIn(failReason), lastRecompileReason[function]});
-            } else if (!failType.empty()) {
-                imported.events.push_back(GraphFailureEvent{id, function, graphNameOf(id), "", "compile",
-                                                            failType + ": " + failReason, fact.where});
-            }
+    } else if (r.kind == "artifact" && stringField(r.metadata, "name") == "dynamo_graph_break_reason" && facts_[id].breakReason.empty()) {
+        facts_[id].breakReason = graphBreakOf(id, r.payload).reason;
+    }
+}
+
+void TraceLogImporter::add(TraceLogRecord& r, const std::map<int64_t, std::string>& strings) {
+    ++imported_.kindCounts[r.kind];
+    if (!knownKinds().count(r.kind)) {
+        ++imported_.unknownKinds[r.kind];
+        return;
+    }
+    std::string id = compileOf(r.compileId);
+    learn(r, id, strings);
+    std::string artifact = r.kind == "artifact" ? stringField(r.metadata, "name") : "";
+    const std::string& stageKey = artifact.empty() ? r.kind : artifact;
+    if (r.kind == "dynamo_start") {
+        if (started_.insert(id).second)  // not a restarted attempt
+            emit(CompileStartedEvent{id, "", {}, stackOf(jsonField(r.metadata, "stack"), strings)}, id);
+    } else if (r.kind == "dynamo_output_graph") {
+        GraphCapturedEvent e;
+        e.compileId = id;
+        e.graphName = graphNameOf(id);
+        e.graph = graphJsonFromReadable(r.payload);
+        e.readable = std::move(r.payload);
+        for (const auto& node : e.graph["nodes"]) e.opCount += stringField(node, "op") != "placeholder";
+        emit(std::move(e), id);
+    } else if (artifact == "dynamo_graph_break_reason") {
+        imported_.events.push_back(graphBreakOf(id, r.payload));
+    } else if (artifact == "recompile_reasons") {
+        recompileReasons_[imported_.events.size()] = recompileReasons(r.payload);
+        emit(RecompileEvent{id, "", {}, ""}, id);
+    } else if (r.kind == "dynamo_cpp_guards_str" || r.kind == "dynamo_guards") {
+        GuardsEvent e;
+        e.compileId = id;
+        if (r.kind == "dynamo_cpp_guards_str") {
+            e.guards = guardsOf(r.payload);
+        } else if (nlohmann::json list = parseUntrustedJson(r.payload); list.is_array()) {
+            for (const auto& g : list) e.guards.push_back(g.is_object() ? stringField(g, "code", jsonText(g)) : jsonText(g));
+        }
+        e.lines.assign(e.guards.size(), 0);
+        imported_.events.push_back(std::move(e));
+    } else if (graphStages().count(stageKey)) {
+        imported_.events.push_back(IrDumpEvent{id, graphNameOf(id), graphStages().at(stageKey), std::move(r.payload), {}});
+    } else if (artifact == "fx_graph_runnable") {
+        imported_.events.push_back(IrDumpEvent{id, graphNameOf(id), "fx_graph_runnable", std::move(r.payload), {}});
+    } else if (artifact.starts_with("fx_graph_cache_") || artifact.starts_with("aotautograd_cache_")) {
+        ++imported_.metrics[id].cacheVerdicts[artifact];
+    } else if (artifact == "torch_version") {
+        nlohmann::json v = parseUntrustedJson(r.payload);
+        imported_.torchVersion = v.is_object() ? stringField(v, "pytorch_version", r.payload) : v.is_string() ? v.get<std::string>() : r.payload;
+    } else if (r.kind == "inductor_output_code") {
+        KernelSourceEvent e;
+        e.compileId = id;
+        e.graph = graphNameOf(id);
+        e.language = "python";
+        for (const auto& k : outputCodeKernels(r.payload)) e.kernels.push_back(k.name);
+        e.source = std::move(r.payload);
+        imported_.events.push_back(std::move(e));
+    } else if (r.kind == "chromium_event") {
+        nlohmann::json event = parseUntrustedJson(r.payload);
+        if (event.is_object()) phases_.add(event, r.compileId.empty() ? "" : id, imported_.events);
+        else imported_.warnings.push_back(fmt::format("line {}: a chromium_event whose payload is not JSON", r.line));
+    } else if (isShapeEntry(r.kind)) {
+        std::vector<StackFrame> stack = stackOf(jsonField(r.metadata, "user_stack"), strings);
+        std::string text = shapeEntryText(r.kind, r.metadata, stack.empty() ? nullptr : &stack.back());
+        imported_.events.push_back(LogEvent{id, r.kind, true, LogLevel::Info, std::move(text)});
+    } else if (r.kind == "compilation_metrics") {
+        std::string failType = stringField(r.metadata, "fail_type"), failReason = stringField(r.metadata, "fail_reason");
+        if (failReason.find("recompile limit") != std::string::npos || failReason.find("cache_size_limit") != std::string::npos)
+            emit(CacheLimitEvent{"", {}, recompileLimitIn(failReason), ""}, id);
+        else if (!failType.empty())
+            emit(GraphFailureEvent{id, "", graphNameOf(id), "", "compile", failType + ": " + failReason, {}}, id);
+    }
+}
+
+TorchTraceImport TraceLogImporter::finish() {
+    std::map<std::string, std::string> lastRecompileReason;  // by function, as of each event in order
+    for (const auto& [index, id] : completed_) {
+        const CompileFacts& fact = facts_[id];
+        Event& event = imported_.events[index];
+        if (auto* e = std::get_if<CompileStartedEvent>(&event)) {
+            e->function = fact.function;
+            e->where = fact.where;
+        } else if (auto* e = std::get_if<GraphCapturedEvent>(&event)) {
+            e->function = fact.function;
+            e->breakReason = fact.breakReason;
+            if (auto m = imported_.metrics.find(id); m != imported_.metrics.end())
+                e->opCount = static_cast<int>(integerField(m->second.forward, "graph_op_count", e->opCount));
+        } else if (auto* e = std::get_if<RecompileEvent>(&event)) {
+            const std::vector<std::string>& reasons = recompileReasons_[index];
+            e->function = functionOf(id);
+            e->where = fact.where;
+            e->message = fmt::format("Recompiling function {} in {}:{}\n    triggered by the following guard failure(s):", e->function,
+                                     fact.where.file, fact.where.line);
+            for (const auto& reason : reasons) e->message += "\n    - " + reason;
+            if (!reasons.empty()) lastRecompileReason[e->function] = reasons.front();
+        } else if (auto* e = std::get_if<CacheLimitEvent>(&event)) {
+            e->function = functionOf(id);
+            e->where = fact.where;
+            e->lastReason = lastRecompileReason[e->function];
+        } else if (auto* e = std::get_if<GraphFailureEvent>(&event)) {
+            e->function = functionOf(id);
+            e->where = fact.where;
         }
     }
-    for (const auto& [id, m] : imported.metrics)
-        imported.events.push_back(LogEvent{id, "compilation_metrics", true, LogLevel::Info, metricsText(m)});
+    for (const auto& [id, m] : imported_.metrics)
+        imported_.events.push_back(LogEvent{id, "compilation_metrics", true, LogLevel::Info, metricsText(m)});
+    return std::move(imported_);
+}
+
+}  // namespace
+
+TorchTraceImport importTraceLog(std::istream& in) {
+    TraceLogReader reader(in);
+    TraceLogImporter importer;
+    for (TraceLogRecord record; reader.next(record);) importer.add(record, reader.strings());
+    TorchTraceImport imported = importer.finish();
+    imported.warnings.insert(imported.warnings.begin(), reader.warnings().begin(), reader.warnings().end());
     return imported;
 }
 

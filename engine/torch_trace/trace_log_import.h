@@ -8,6 +8,7 @@
 // Compiles are keyed as PyTorch's compilation_metrics key them, frame_id/frame_compile_id
 // (with "!N/" under compiled autograd): a restarted attempt ("0/0_1") belongs to its compile.
 
+#include <istream>
 #include <map>
 #include <string>
 #include <vector>
@@ -38,7 +39,8 @@ struct TorchTraceImport {
 
 // Besides the events of the views, each compile's metrics and each tensor-description and
 // symbolic-shape entry become log events (artifact compilation_metrics, describe_tensor, ...).
-TorchTraceImport importTraceLog(const TraceLog& log);
+// One pass over the log, holding one record at a time.
+TorchTraceImport importTraceLog(std::istream& in);
 
 // What compilation_metrics and the cache verdicts say of one compile: "compiled in 1.544 s,
 // guard_count 9, fx_graph_cache_miss x1", then a line for each restart and the failure.

@@ -29,68 +29,77 @@ std::string compileIdOf(const nlohmann::json& context) {
     return id;
 }
 
-TraceLog readTraceLog(std::istream& in) {
-    TraceLog log;
-    log.checksumsChecked = payloadMd5("").has_value();
-    TraceLogRecord* open = nullptr;  // the record whose payload lines may follow
-    bool payloadStarted = false;
-    // A finished payload against the md5 its envelope names.
-    auto checkPayload = [&] {
-        if (!open || !log.checksumsChecked) return;
-        auto named = open->context.find("has_payload");
-        if (named == open->context.end() || !named->is_string()) return;
-        std::optional<std::string> md5 = payloadMd5(open->payload);
-        if (md5 && *md5 != named->get<std::string>())
-            log.warnings.push_back(fmt::format("line {}: the payload's md5 is {}, not the {} its record names", open->line, *md5,
-                                               named->get<std::string>()));
-    };
-    std::string line;
-    for (int number = 1; std::getline(in, line); ++number) {
-        if (!line.empty() && line[0] == '\t') {
-            if (!open) {
-                log.warnings.push_back(fmt::format("line {}: a payload line with no record before it", number));
-                continue;
-            }
-            if (payloadStarted) open->payload += '\n';
-            open->payload.append(line, 1);
-            payloadStarted = true;
+TraceLogReader::TraceLogReader(std::istream& in) : in_(in), checksumsChecked_(payloadMd5("").has_value()) {}
+
+bool TraceLogReader::next(TraceLogRecord& record) {
+    while (lineUnused_ || std::getline(in_, line_)) {
+        if (!lineUnused_) ++lineNumber_;
+        lineUnused_ = false;
+        const int number = lineNumber_;
+        if (!line_.empty() && line_[0] == '\t') {
+            warnings_.push_back(fmt::format("line {}: a payload line with no record before it", number));
             continue;
         }
-        checkPayload();
-        open = nullptr;
-        if (line.empty()) continue;
-        const size_t end = line.find("] {");
-        const std::string_view json = end == std::string::npos ? std::string_view() : std::string_view(line).substr(end + 2);
+        if (line_.empty()) continue;
+        const size_t end = line_.find("] {");
+        const std::string_view json = end == std::string::npos ? std::string_view() : std::string_view(line_).substr(end + 2);
         if (jsonNestsDeeperThan(json)) {
-            log.warnings.push_back(fmt::format("line {}: the record nests JSON deeper than {} levels", number, kMaxJsonNesting));
+            warnings_.push_back(fmt::format("line {}: the record nests JSON deeper than {} levels", number, kMaxJsonNesting));
             continue;
         }
         nlohmann::json envelope = nlohmann::json::parse(json.begin(), json.end(), nullptr, false);  // none: discarded
         if (!envelope.is_object()) {
-            log.warnings.push_back(fmt::format("line {}: not a TORCH_TRACE record", number));
+            warnings_.push_back(fmt::format("line {}: not a TORCH_TRACE record", number));
             continue;
         }
-        TraceLogRecord record;
+        record = TraceLogRecord{};
         record.line = number;
         for (auto& [key, value] : envelope.items()) {
-            if (isContextKey(key)) record.context[key] = value;
-            else if (record.kind.empty()) record.kind = key, record.metadata = value;
+            if (isContextKey(key)) record.context[key] = std::move(value);
+            else if (record.kind.empty()) record.kind = key, record.metadata = std::move(value);
         }
         if (record.kind.empty()) {
-            log.warnings.push_back(fmt::format("line {}: a record with no entry kind", number));
+            warnings_.push_back(fmt::format("line {}: a record with no entry kind", number));
             continue;
         }
         if (record.kind == "str" && record.metadata.is_array() && record.metadata.size() == 2 && record.metadata[0].is_string() &&
             record.metadata[1].is_number_integer()) {
-            log.strings[record.metadata[1].get<int64_t>()] = record.metadata[0].get<std::string>();
+            strings_[record.metadata[1].get<int64_t>()] = record.metadata[0].get<std::string>();
             continue;
         }
         record.compileId = compileIdOf(record.context);
-        log.records.push_back(std::move(record));
-        open = &log.records.back();
-        payloadStarted = false;
+        readPayload(record);
+        return true;
     }
-    checkPayload();
+    return false;
+}
+
+// The tab-indented lines after a record, then the payload against the md5 its record names.
+void TraceLogReader::readPayload(TraceLogRecord& record) {
+    for (bool started = false; std::getline(in_, line_); started = true) {
+        ++lineNumber_;
+        if (line_.empty() || line_[0] != '\t') {
+            lineUnused_ = true;
+            break;
+        }
+        if (started) record.payload += '\n';
+        record.payload.append(line_, 1);
+    }
+    auto named = record.context.find("has_payload");
+    if (!checksumsChecked_ || named == record.context.end() || !named->is_string()) return;
+    std::optional<std::string> md5 = payloadMd5(record.payload);
+    if (md5 && *md5 != named->get<std::string>())
+        warnings_.push_back(fmt::format("line {}: the payload's md5 is {}, not the {} its record names", record.line, *md5,
+                                        named->get<std::string>()));
+}
+
+TraceLog readTraceLog(std::istream& in) {
+    TraceLogReader reader(in);
+    TraceLog log;
+    for (TraceLogRecord record; reader.next(record);) log.records.push_back(std::move(record));
+    log.strings = reader.strings();
+    log.warnings = std::move(reader.warnings());
+    log.checksumsChecked = reader.checksumsChecked();
     return log;
 }
 

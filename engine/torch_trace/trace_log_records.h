@@ -34,6 +34,30 @@ struct TraceLog {
     bool checksumsChecked = false;      // each payload against its md5 (a build with OpenSSL)
 };
 
+// Reads a log's records one at a time, so a log of any size is held one record at a time.
+class TraceLogReader {
+public:
+    explicit TraceLogReader(std::istream& in);
+    // The next record with its payload; false at the end of the log.
+    bool next(TraceLogRecord& record);
+
+    const std::map<int64_t, std::string>& strings() const { return strings_; }  // those read so far
+    std::vector<std::string>& warnings() { return warnings_; }
+    bool checksumsChecked() const { return checksumsChecked_; }
+
+private:
+    void readPayload(TraceLogRecord& record);
+
+    std::istream& in_;
+    std::string line_;          // the last line read
+    bool lineUnused_ = false;   // whether line_ ended a payload and still has to be read as a record
+    int lineNumber_ = 0;
+    std::map<int64_t, std::string> strings_;
+    std::vector<std::string> warnings_;
+    bool checksumsChecked_ = false;
+};
+
+// The whole log at once (for tests and small logs; importTraceLog streams).
 TraceLog readTraceLog(std::istream& in);
 
 // PyTorch's compile id text: frame_id/frame_compile_id, "_attempt" when non-zero, and

@@ -28,7 +28,7 @@ TorchTraceImport fixture(const std::string& name) { return loadTraceLog(fixtureP
 
 TorchTraceImport fromText(const std::string& text) {
     std::istringstream in(text);
-    return importTraceLog(readTraceLog(in));
+    return importTraceLog(in);
 }
 
 template <class E>

@@ -83,6 +83,30 @@ TEST(TorchTraceRecords, LinesThatAreNotRecordsAreSkippedWithTheirLineNumbers) {
     EXPECT_EQ(log.strings.at(7), "a.py");
 }
 
+// A log of any size is held one record at a time: each record is handed over when its
+// payload has been read and no more than the line after it (issue 61, item 22).
+TEST(TorchTraceRecords, TheReaderHandsOverEachRecordBeforeReadingTheNext) {
+    const std::string first = "V1124 21:53:36.613000 17397 x.py:1] {\"artifact\": {\"name\": \"a\"}, \"frame_id\": 0, \"frame_compile_id\": 0}\n"
+                              "\tpayload of a\n";
+    const std::string second = "V1124 21:53:36.613000 17397 x.py:1] {\"artifact\": {\"name\": \"b\"}}\n";
+    const std::string third = "V1124 21:53:36.613000 17397 x.py:1] {\"artifact\": {\"name\": \"c\"}}\n\tpayload of c\n";
+    std::istringstream in(first + second + third);
+    TraceLogReader reader(in);
+    TraceLogRecord record;
+    ASSERT_TRUE(reader.next(record));
+    EXPECT_EQ(record.payload, "payload of a");
+    EXPECT_EQ(static_cast<size_t>(in.tellg()), first.size() + second.size());  // the next record's line, read ahead
+    ASSERT_TRUE(reader.next(record));
+    EXPECT_EQ(record.metadata["name"], "b");
+    EXPECT_EQ(record.payload, "");
+    EXPECT_EQ(static_cast<size_t>(in.tellg()), first.size() + second.size() + third.find('\t'));
+    ASSERT_TRUE(reader.next(record));
+    EXPECT_EQ(record.payload, "payload of c");
+    EXPECT_EQ(record.line, 4);
+    EXPECT_FALSE(reader.next(record));
+    EXPECT_TRUE(reader.warnings().empty());
+}
+
 TEST(TorchTraceRecords, CompileIdsReadAsPyTorchPrintsThem) {
     EXPECT_EQ(compileIdOf({{"frame_id", 1}, {"frame_compile_id", 0}, {"attempt", 1}}), "1/0_1");
     EXPECT_EQ(compileIdOf({{"frame_id", 3}, {"frame_compile_id", 2}, {"compiled_autograd_id", 0}}), "!0/3/2");
