@@ -1110,6 +1110,14 @@
         <source>the engine was restarted</source>
         <translation>引擎已重启</translation>
     </message>
+    <message>
+        <source>Exported the bundle, with PyTorch&apos;s side, to %1</source>
+        <translation>已将包（含 PyTorch 一侧）导出到 %1</translation>
+    </message>
+    <message>
+        <source>The bundle keeps no PyTorch side: its run was made without Run Under PyTorch Too</source>
+        <translation>此包不含 PyTorch 一侧：其运行未开启“同时在 PyTorch 下运行”</translation>
+    </message>
 </context>
 <context>
     <name>fusescope::gui::MinifyPanel</name>
@@ -1388,6 +1396,10 @@
     <message>
         <source>Reading PyTorch&apos;s log %1...</source>
         <translation>正在读取 PyTorch 的日志 %1...</translation>
+    </message>
+    <message>
+        <source>kept in %1</source>
+        <translation>保存在 %1 中</translation>
     </message>
 </context>
 <context>

@@ -8,6 +8,8 @@
 //   compiles/<folder>/<file>    the debug-trace folders (observe/debug_trace_files.h)
 //   trace/execution_trace.json  PyTorch execution-trace schema
 //   trace/chrome_trace.json     Chrome trace (Perfetto, chrome://tracing)
+//   torch/<log>                 PyTorch's side: the TORCH_TRACE logs of the script run under real
+//                               PyTorch (bundle_torch_side.h), when the run had one
 
 #include <cstdint>
 #include <string>
@@ -27,6 +29,7 @@ inline constexpr const char* kLogsEntry = "logs.txt";
 inline constexpr const char* kCompilesFolder = "compiles/";
 inline constexpr const char* kExecutionTraceEntry = "trace/execution_trace.json";
 inline constexpr const char* kChromeTraceEntry = "trace/chrome_trace.json";
+inline constexpr const char* kTorchSideFolder = "torch/";
 
 // What a reader accepts before it inflates anything, so a hostile file cannot exhaust
 // memory or disk.

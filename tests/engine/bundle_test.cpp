@@ -22,6 +22,7 @@
 #include "bundle/bundle_format.h"
 #include "bundle/bundle_reader.h"
 #include "bundle/bundle_recorder.h"
+#include "bundle/bundle_torch_side.h"
 #include "bundle/bundle_writer.h"
 #include "bundle/zip_archive.h"
 #include "test_support.h"
@@ -356,6 +357,33 @@ TEST(Bundle, MinimalBundleIsAccepted) {
     EXPECT_EQ(bundle.script, "print(1)\n");
     ASSERT_EQ(bundle.events.size(), 1u);
     EXPECT_EQ(bundle.events[0]["type"], "script_output");
+}
+
+// PyTorch's side (issue 61, item 14): a TORCH_TRACE folder's logs go in as torch/<log>, byte
+// for byte, in place of the side the bundle held; they come back out as a folder to read.
+TEST(Bundle, PyTorchsSideGoesInAndComesBackOutByteForByte) {
+    SKIP_WITHOUT_LIBZIP();
+    fs::path dir = freshDir("torch-side");
+    const std::string log = readFile(sourcePath("tests/fixtures/torch_trace/recompiles/dedicated_log_torch_trace_fixture.log"));
+    fs::create_directories(dir / "trace");
+    std::ofstream(dir / "trace" / "dedicated_log_torch_trace_rank_0_a.log", std::ios::binary) << log;
+    std::ofstream(dir / "trace" / "dedicated_log_torch_trace_rank_1_b.log") << "rank 1\n";
+    std::ofstream(dir / "trace" / "notes.txt") << "not a log";
+    Entries entries = minimalBundle();
+    entries["torch/dedicated_log_torch_trace_old.log"] = "an older side";
+    putTorchSide(entries, (dir / "trace").string());
+    EXPECT_FALSE(entries.count("torch/dedicated_log_torch_trace_old.log"));
+    EXPECT_FALSE(entries.count("torch/notes.txt"));
+    writeBundle((dir / "both.fscope").string(), entries);
+
+    Bundle bundle = readBundle((dir / "both.fscope").string());
+    EXPECT_EQ(bundle.files.at("torch/dedicated_log_torch_trace_rank_0_a.log"), log);
+    ASSERT_TRUE(writeTorchSide(bundle.files, (dir / "out").string()));
+    EXPECT_EQ(filesBelow(dir / "out"), (Entries{{"dedicated_log_torch_trace_rank_0_a.log", log}, {"dedicated_log_torch_trace_rank_1_b.log", "rank 1\n"}}));
+
+    EXPECT_FALSE(writeTorchSide(minimalBundle(), (dir / "none").string()));
+    EXPECT_FALSE(fs::exists(dir / "none"));
+    EXPECT_THROW(putTorchSide(entries, (dir / "out" / "missing").string()), Error);
 }
 
 // Spans past the recorder's budget are counted, not kept: a loop of compiled calls cannot

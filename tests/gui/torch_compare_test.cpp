@@ -9,6 +9,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "bundle/bundle_reader.h"
 #include "gui_test_support.h"
 #include "views/code_view.h"
 #include "views/torch_compare_view.h"
@@ -151,6 +152,39 @@ private slots:
         const std::vector<CompilePair>& pairs = window.torchCompareView()->pairs();
         QTRY_VERIFY_WITH_TIMEOUT(pairs.size() == 4 && std::none_of(pairs.begin(), pairs.end(), [](const CompilePair& p) { return p.torch.present; }), 20000);
         QCOMPARE(window.torchCompareView()->summary(), QString("PyTorch's side failed: recompiles.py under PyTorch exited with 1 and wrote no TORCH_TRACE log:"));
+    }
+
+    // A run's bundle keeps PyTorch's side (issue 61, item 14): it reopens with both sides, and a
+    // bundle without one leaves none beside it.
+    void aRunsBundleKeepsPyTorchsSide() {
+        QTemporaryDir dir;
+        const QString log = fixture("recompiles/dedicated_log_torch_trace_fixture.log");
+        MainWindow window(QString::fromStdString(test::cliPath()));
+        window.setTorchPython(fakePython(dir, "mkdir -p \"$TORCH_TRACE\" && cp '" + log.toUtf8() + "' \"$TORCH_TRACE/dedicated_log_torch_trace_rank_0_x1.log\""));
+        window.setRunUnderTorch(true);
+        QSignalSpy loaded(&window.torchSide(), &TorchSide::loaded);
+        QVERIFY(runProgram(window, "recompiles.py"));
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.size(), 1, 20000);
+        const QString bundle = dir.filePath("run.fscope");
+        QVERIFY(window.exportBundle(bundle));
+        QFile expected(log);
+        QVERIFY(expected.open(QIODevice::ReadOnly));
+        QCOMPARE(QByteArray::fromStdString(fusescope::readBundle(bundle.toStdString()).files.at("torch/dedicated_log_torch_trace_rank_0_x1.log")),
+                 expected.readAll());
+
+        MainWindow reopened(QString::fromStdString(test::cliPath()));
+        QSignalSpy reloaded(&reopened.torchSide(), &TorchSide::loaded);
+        QVERIFY(reopened.openFile(bundle));
+        QVERIFY(reloaded.wait(10000));
+        QCOMPARE(reloaded.front().front().toString(), QString("PyTorch 2.15.0+cu132, kept in run.fscope"));
+        const std::vector<CompilePair>& pairs = reopened.torchCompareView()->pairs();
+        QTRY_VERIFY_WITH_TIMEOUT(pairs.size() == 4 && std::all_of(pairs.begin(), pairs.end(), [](const CompilePair& p) { return p.ours.present && p.torch.present; }), 20000);
+
+        // The run's own bundle, made without PyTorch's side: none is left beside it.
+        QVERIFY(reopened.openFile(QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) + "/runs/last-run.fscope"));
+        QVERIFY(reopened.torchSide().shownLog().isEmpty());
+        QTRY_VERIFY_WITH_TIMEOUT(std::none_of(pairs.begin(), pairs.end(), [](const CompilePair& p) { return p.torch.present; }), 20000);
+        QCOMPARE(reopened.torchCompareView()->summary(), QString("The bundle keeps no PyTorch side: its run was made without Run Under PyTorch Too"));
     }
 
     void aPythonWithoutTorchSaysSo() {

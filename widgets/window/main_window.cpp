@@ -34,6 +34,8 @@
 #include <Qsci/qscistyle.h>
 
 #include "bundle/bundle_reader.h"
+#include "bundle/bundle_torch_side.h"
+#include "bundle/bundle_writer.h"
 #include "core/error.h"
 #include "model/json_fields.h"
 #include "model/script_notes.h"
@@ -471,6 +473,7 @@ void MainWindow::tell(QMessageBox::Icon icon, const QString& title, const QStrin
 }
 
 bool MainWindow::exportBundle(const QString& path) {
+    if (!torchSide_.shownLog().isEmpty()) return exportBundleWithTorchSide(path);
     if (QFileInfo(path).absoluteFilePath() == QFileInfo(bundlePath_).absoluteFilePath()) return true;
     // Copy under a temporary name, then rename: the target is never left half written.
     QString partial = path + ".part";
@@ -481,6 +484,23 @@ bool MainWindow::exportBundle(const QString& path) {
         return false;
     }
     setStatus(tr("Exported the bundle to %1").arg(path));
+    return true;
+}
+
+// The run's bundle with PyTorch's side on show added (bundle/bundle_torch_side.h), written
+// anew (atomically, so exporting onto the bundle it came from is safe).
+bool MainWindow::exportBundleWithTorchSide(const QString& path) {
+    try {
+        QApplication::setOverrideCursor(Qt::WaitCursor);
+        auto restoreCursor = qScopeGuard([] { QApplication::restoreOverrideCursor(); });
+        std::map<std::string, std::string> entries = readBundle(bundlePath_.toStdString(), {}, BundleEvents::Unparsed).files;
+        putTorchSide(entries, torchSide_.shownLog().toStdString());
+        writeBundle(path.toStdString(), std::move(entries));
+    } catch (const Error& e) {
+        tell(QMessageBox::Warning, tr("Export Bundle"), tr("Cannot write %1: %2").arg(path, QString::fromStdString(e.what())));
+        return false;
+    }
+    setStatus(tr("Exported the bundle, with PyTorch's side, to %1").arg(path));
     return true;
 }
 
@@ -532,6 +552,8 @@ bool MainWindow::openBundle(const QString& path) {
     store_.replace(std::move(run));  // the panes reload
     bundlePath_ = path;
     recent_->add(path);
+    torchSide_.openBundled(bundle.files, QFileInfo(path).fileName());
+    if (!torchSide_.isBusy()) torchCompare_->setTorchSource(tr("The bundle keeps no PyTorch side: its run was made without Run Under PyTorch Too"));
     // The run's first compile on show, and the backend it was compiled with in the picker.
     for (const Event& e : store_.events())
         if (const auto* started = std::get_if<CompileStartedEvent>(&e)) {

@@ -86,7 +86,8 @@ public:
     void setRunUnderTorch(bool on);  // for this session; the toolbar's toggle is kept in the settings
     void openTorchTraceBeside(const QString& path);
     void setTorchPython(const QString& path) { torchSide_.setSessionPython(path); }  // --torch-python
-    // Copies the bundle of what is on show (the last run's, or the bundle opened) to `path`.
+    // Copies the bundle of what is on show (the last run's, or the bundle opened) to `path`,
+    // with PyTorch's side when one is on show (its torch/ entries).
     bool exportBundle(const QString& path);
 
     // For tests and screenshots.
@@ -126,8 +127,9 @@ protected:
 private:
     void buildActions();
     void buildDocks();
-    void buildViewMenu();
-    void connectTorchSide();  // its progress and failures in the status bar and Output  // docks to show again, reset layout, language
+    void buildViewMenu();  // docks to show again, reset layout, language
+    void connectTorchSide();  // its progress and failures in the status bar and Output
+    bool exportBundleWithTorchSide(const QString& path);
     void showScriptLine(int line);  // 1-based: moves the editor's cursor there
     void showSelectedKernel(const QString& graphNode, const QString& buffer);  // in the status bar
     void explainFusion(const QString& node1, const QString& node2);

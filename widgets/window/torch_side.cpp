@@ -7,6 +7,8 @@
 #include <QSettings>
 #include <QStandardPaths>
 
+#include "bundle/bundle_torch_side.h"
+#include "core/error.h"
 #include "window/load_in_background.h"
 
 namespace fusescope::gui {
@@ -50,7 +52,7 @@ QString TorchSide::python() const {
 }
 
 bool TorchSide::run(const QString& script, const QString& fileName) {
-    stop();
+    clear();  // an older side beside this run's would mislead
     const QString python = this->python();
     if (python.isEmpty()) {
         Q_EMIT failed(tr("No Python found to run the script under PyTorch: set one with torch in Edit > Preferences, or start with --torch-python PATH."));
@@ -63,8 +65,6 @@ bool TorchSide::run(const QString& script, const QString& fileName) {
         return false;
     }
     file.close();
-    ++generation_;  // what an earlier run or open is still loading is no longer wanted
-    store_.clear();  // an older side beside this run's would mislead
     output_.clear();
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert("TORCH_TRACE", folder_->filePath("trace"));
@@ -83,11 +83,30 @@ void TorchSide::stop() {
     stopping_ = false;
 }
 
-void TorchSide::open(const QString& path) {
-    ++generation_;
+void TorchSide::clear() {
+    ++generation_;  // what an earlier run or open is still loading is no longer wanted
     stop();
     store_.clear();
+    shownLog_.clear();
+    description_.clear();
+}
+
+void TorchSide::open(const QString& path) {
+    clear();
     load(path, QFileInfo(path).absoluteFilePath());
+}
+
+void TorchSide::openBundled(const std::map<std::string, std::string>& entries, const QString& bundleName) {
+    clear();
+    folder_ = std::make_unique<QTemporaryDir>();
+    const QString trace = folder_->filePath("trace");
+    try {
+        if (!folder_->isValid() || !writeTorchSide(entries, trace.toStdString())) return;
+    } catch (const Error& e) {
+        Q_EMIT failed(QString::fromStdString(e.what()));
+        return;
+    }
+    load(trace, tr("kept in %1").arg(bundleName));
 }
 
 void TorchSide::onFinished(int exitCode, QProcess::ExitStatus status) {
@@ -119,9 +138,10 @@ void TorchSide::load(const QString& path, const QString& what) {
     };
     loadInBackground<TorchTraceRun>(
         this, [file = path.toStdString()] { return loadTorchTraceRun(file); },
-        [this, current, what](TorchTraceRun run) {
+        [this, current, what, path](TorchTraceRun run) {
             if (!current()) return;
             description_ = tr("PyTorch %1, %2").arg(QString::fromStdString(run.torchVersion), what);
+            shownLog_ = path;
             store_.replace(std::move(run.events));
             Q_EMIT loaded(description_);
         },

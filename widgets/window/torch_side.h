@@ -4,7 +4,9 @@
 // user opens beside our run; either way its log is read on a worker thread into a store of
 // its own, which the Ours vs PyTorch view pairs with our run's.
 
+#include <map>
 #include <memory>
+#include <string>
 
 #include <QObject>
 #include <QProcess>
@@ -37,6 +39,10 @@ public:
     bool isBusy() const { return isRunning() || loads_ > 0; }  // running, or reading its log
     // Reads a TORCH_TRACE folder or log as PyTorch's side (cleared meanwhile).
     void open(const QString& path);
+    // PyTorch's side kept in a bundle (its torch/ entries), or none when it has none.
+    void openBundled(const std::map<std::string, std::string>& entries, const QString& bundleName);
+    // The TORCH_TRACE folder or log on show: what File > Export Bundle keeps; "" when none.
+    QString shownLog() const { return shownLog_; }
 
     const RunStore& store() const { return store_; }
     QString description() const { return description_; }  // what is on PyTorch's side
@@ -47,6 +53,7 @@ Q_SIGNALS:
     void failed(const QString& message);
 
 private:
+    void clear();  // what was on PyTorch's side goes; a run stops, a load still going is dropped
     void onFinished(int exitCode, QProcess::ExitStatus status);
     void load(const QString& path, const QString& what);  // worker thread, then into the store
 
@@ -55,6 +62,7 @@ private:
     std::unique_ptr<QTemporaryDir> folder_;  // the running script and its log
     QString sessionPython_;
     QString description_;
+    QString shownLog_;
     QString output_;  // the running script's stdout and stderr, for a failure's message
     bool stopping_ = false;
     int loads_ = 0;  // logs being read
