@@ -51,6 +51,19 @@ QString fakePython(const QTemporaryDir& dir, const QByteArray& body) {
     return path;
 }
 
+const QString kLoggedCompiles = fixture("recompiles/dedicated_log_torch_trace_fixture.log");
+
+// Runs recompiles.py in `window` with Run Under PyTorch Too, the stand-in Python writing the
+// committed log of that program; the description PyTorch's side loaded with, "" when none.
+QString runBothSides(MainWindow& window, const QTemporaryDir& dir) {
+    window.setTorchPython(fakePython(dir, "mkdir -p \"$TORCH_TRACE\" && cp '" + kLoggedCompiles.toUtf8() +
+                                              "' \"$TORCH_TRACE/dedicated_log_torch_trace_rank_0_x1.log\" && test -f \"$1\""));
+    window.setRunUnderTorch(true);
+    QSignalSpy loaded(&window.torchSide(), &TorchSide::loaded);
+    if (!runProgram(window, "recompiles.py") || (loaded.empty() && !loaded.wait(20000))) return {};
+    return loaded.front().front().toString();
+}
+
 }  // namespace
 
 class TorchCompareTest : public QObject {
@@ -133,14 +146,8 @@ private slots:
 
     void runUnderPyTorchLoadsWhatThatRunLogged() {
         QTemporaryDir dir;
-        const QString log = fixture("recompiles/dedicated_log_torch_trace_fixture.log");
         MainWindow window(QString::fromStdString(test::cliPath()));
-        window.setTorchPython(fakePython(dir, "mkdir -p \"$TORCH_TRACE\" && cp '" + log.toUtf8() + "' \"$TORCH_TRACE/dedicated_log_torch_trace_rank_0_x1.log\" && test -f \"$1\""));
-        window.setRunUnderTorch(true);
-        QSignalSpy loaded(&window.torchSide(), &TorchSide::loaded);
-        QVERIFY(runProgram(window, "recompiles.py"));
-        QTRY_COMPARE_WITH_TIMEOUT(loaded.size(), 1, 20000);
-        QCOMPARE(loaded.front().front().toString(), QString("PyTorch 2.15.0+cu132, a run of recompiles.py"));
+        QCOMPARE(runBothSides(window, dir), QString("PyTorch 2.15.0+cu132, a run of recompiles.py"));
         QTRY_VERIFY_WITH_TIMEOUT(window.torchCompareView()->pairs().size() == 4 && window.torchCompareView()->pairs().back().torch.present, 20000);
         QVERIFY(!QSettings().value("torch/alsoRun", false).toBool());  // set for the session, not kept
 
@@ -158,16 +165,11 @@ private slots:
     // bundle without one leaves none beside it.
     void aRunsBundleKeepsPyTorchsSide() {
         QTemporaryDir dir;
-        const QString log = fixture("recompiles/dedicated_log_torch_trace_fixture.log");
         MainWindow window(QString::fromStdString(test::cliPath()));
-        window.setTorchPython(fakePython(dir, "mkdir -p \"$TORCH_TRACE\" && cp '" + log.toUtf8() + "' \"$TORCH_TRACE/dedicated_log_torch_trace_rank_0_x1.log\""));
-        window.setRunUnderTorch(true);
-        QSignalSpy loaded(&window.torchSide(), &TorchSide::loaded);
-        QVERIFY(runProgram(window, "recompiles.py"));
-        QTRY_COMPARE_WITH_TIMEOUT(loaded.size(), 1, 20000);
+        QVERIFY(!runBothSides(window, dir).isEmpty());
         const QString bundle = dir.filePath("run.fscope");
         QVERIFY(window.exportBundle(bundle));
-        QFile expected(log);
+        QFile expected(kLoggedCompiles);
         QVERIFY(expected.open(QIODevice::ReadOnly));
         QCOMPARE(QByteArray::fromStdString(fusescope::readBundle(bundle.toStdString()).files.at("torch/dedicated_log_torch_trace_rank_0_x1.log")),
                  expected.readAll());
