@@ -6,15 +6,18 @@
 namespace fusescope {
 
 namespace {
-struct GeneratorState {
-    uint64_t seed = 0;
-    std::mt19937_64 engine{0};
-};
-GeneratorState& state() {
-    static GeneratorState s;
-    return s;
+
+thread_local RandomGenerator* current = nullptr;
+
+RandomGenerator& state() {
+    thread_local RandomGenerator outsideAnySession;
+    return current ? *current : outsideAnySession;
 }
+
 }  // namespace
+
+RandomGeneratorScope::RandomGeneratorScope(RandomGenerator& generator) : previous_(current) { current = &generator; }
+RandomGeneratorScope::~RandomGeneratorScope() { current = previous_; }
 
 void manualSeed(uint64_t seed) {
     state().seed = seed;

@@ -1,16 +1,35 @@
 #pragma once
-// The global random generator behind rand/randn/randint and torch.manual_seed. Values differ
+// The default random generator behind rand/randn/randint and torch.manual_seed. Values differ
 // from PyTorch's but are deterministic for a seed; the initial seed is fixed (0) so runs
-// are reproducible.
+// are reproducible. Each session owns its generator (RandomGeneratorScope, installed on the
+// thread that runs its script), so a second run in one process (serve, minify) draws what a
+// fresh process draws; code outside any session draws from its thread's own.
 
 #include <cstdint>
 #include <random>
 
 namespace fusescope {
 
+struct RandomGenerator {
+    uint64_t seed = 0;
+    std::mt19937_64 engine{0};
+};
+
+// Makes `generator` the current thread's default for the scope's lifetime.
+class RandomGeneratorScope {
+public:
+    explicit RandomGeneratorScope(RandomGenerator& generator);
+    ~RandomGeneratorScope();
+    RandomGeneratorScope(const RandomGeneratorScope&) = delete;
+    RandomGeneratorScope& operator=(const RandomGeneratorScope&) = delete;
+
+private:
+    RandomGenerator* previous_;
+};
+
 void manualSeed(uint64_t seed);
 uint64_t initialSeed();
-std::mt19937_64& globalGenerator();
+std::mt19937_64& globalGenerator();  // the current default generator's engine
 
 double randomUniform();                        // [0, 1)
 double randomNormal();                         // standard normal

@@ -96,6 +96,7 @@ void ScriptSession::run(const std::string& source, const std::string& fileName) 
     try {
         runWithLargeStack([&] {
             DeviceContextScope deviceScope(devices);    // the script's ops see this session's devices
+            RandomGeneratorScope randomScope(random_);  // ... and draw from its generator
             CancellationScope cancellable(cancelled_);  // long eager kernels poll it
             std::unique_ptr<Module> module = parseScript(source, fileName);
             Interpreter interpreter(*module, *this);

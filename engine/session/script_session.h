@@ -9,6 +9,7 @@
 #include <string>
 
 #include "backends/checked_compiler.h"
+#include "core/random.h"
 #include "capture/compile_manager.h"
 #include "observe/debug_trace.h"
 #include "observe/event.h"
@@ -88,6 +89,7 @@ private:
     std::unique_ptr<FunctionTraceSink> traceSink_;  // attached to the Profiler while run() runs
     std::atomic<bool> cancelled_ = false;
     size_t gpuBlocksBeforeRun_ = 0;
+    RandomGenerator random_;  // torch.manual_seed's: each session starts from seed 0
 };
 
 // Hands `session` to `setRunning` for as long as it lives (then null), so whoever holds

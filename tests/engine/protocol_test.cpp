@@ -543,6 +543,22 @@ TEST(Protocol, ARequestLineTooLongToHoldIsSkippedAndTheServerGoesOn) {
     EXPECT_EQ(server.answer(2), (json{{"id", 2}, {"result", json::object()}}));
 }
 
+// Each run has its own random generator from seed 0 (issue 62): a second run in the same
+// server draws what the first drew, as a fresh process would.
+TEST(Protocol, EveryRunDrawsTheRandomNumbersAFreshProcessDraws) {
+    ServeChild server;
+    std::vector<std::string> printed;
+    for (int id : {1, 2}) {
+        server.send(runRequest(id, "import torch\nprint(torch.randn(3))\n"));
+        std::vector<json> events;
+        EXPECT_TRUE(server.answer(id, &events).contains("result"));
+        ASSERT_EQ(events.size(), 1u);
+        printed.push_back(events[0]["text"]);
+    }
+    EXPECT_EQ(printed[0], printed[1]);
+    EXPECT_EQ(printed[0], runCli({"run", writeTempFile("randn.py", "import torch\nprint(torch.randn(3))\n")}).out);
+}
+
 // A client that stops reading (its end of the server's stdout closed) while keeping stdin
 // open ends the server within a second, its running request cancelled.
 TEST(Protocol, AClientThatStopsReadingEndsTheServer) {
