@@ -11,6 +11,7 @@
 
 #include "script/interpreter.h"
 #include "script/set_operations.h"
+#include "script/types/method_table.h"
 #include "script/torch_names.h"
 
 namespace fusescope {
@@ -21,89 +22,6 @@ Value boundMethod(const std::string& name, const Value& self,
                   std::function<Value(Interpreter&, const Value&, CallArgs&)> fn) {
     Value captured = self;
     return makeBuiltin(name, [captured, fn](Interpreter& in, CallArgs& args) { return fn(in, captured, args); });
-}
-
-void expectArgs(Interpreter& in, const CallArgs& args, size_t minCount, size_t maxCount, const std::string& name) {
-    if (args.args.size() < minCount || args.args.size() > maxCount)
-        in.fail("TypeError", fmt::format("{}() takes {} argument(s) ({} given)", name,
-                                         minCount == maxCount ? std::to_string(minCount)
-                                                              : fmt::format("{} to {}", minCount, maxCount),
-                                         args.args.size()));
-}
-
-// list.index / list.count, tuple.index / tuple.count.
-Value sequenceSearch(const Value& self, const std::string& name, const std::string& type) {
-    return boundMethod(type + "." + name, self, [name, type](Interpreter& in, const Value& seq, CallArgs& a) {
-        expectArgs(in, a, 1, 1, name);
-        const ValueList& items = *sequenceItems(seq);
-        int64_t count = 0;
-        for (size_t i = 0; i < items.size(); ++i) {
-            if (!valuesEqual(items[i], a.args[0])) continue;
-            if (name == "index") return Value(static_cast<int64_t>(i));
-            ++count;
-        }
-        if (name == "index") in.fail("ValueError", type == "list" ? valueRepr(a.args[0]) + " is not in list" : "tuple.index(x): x not in tuple");
-        return Value(count);
-    });
-}
-
-Value listMethod(Interpreter& interp, const Value& self, const std::string& name) {
-    auto* list = self.as<ListObject>();
-    auto bind = [&](auto fn) { return boundMethod("list." + name, self, fn); };
-    if (name == "append")
-        return bind([list](Interpreter& in, const Value&, CallArgs& a) {
-            expectArgs(in, a, 1, 1, "append");
-            list->items.push_back(a.args[0]);
-            return Value();
-        });
-    if (name == "extend")
-        return bind([list](Interpreter& in, const Value&, CallArgs& a) {
-            expectArgs(in, a, 1, 1, "extend");
-            for (const Value& v : in.iterate(a.args[0])) list->items.push_back(v);
-            return Value();
-        });
-    if (name == "insert")
-        return bind([list](Interpreter& in, const Value&, CallArgs& a) {
-            expectArgs(in, a, 2, 2, "insert");
-            int64_t n = static_cast<int64_t>(list->items.size());
-            int64_t i = a.args[0].asInt();
-            if (i < 0) i = std::max<int64_t>(0, i + n);
-            i = std::min(i, n);
-            list->items.insert(list->items.begin() + i, a.args[1]);
-            return Value();
-        });
-    if (name == "pop")
-        return bind([list](Interpreter& in, const Value&, CallArgs& a) {
-            expectArgs(in, a, 0, 1, "pop");
-            if (list->items.empty()) in.fail("IndexError", "pop from empty list");
-            int64_t n = static_cast<int64_t>(list->items.size());
-            int64_t i = a.args.empty() ? n - 1 : a.args[0].asInt();
-            if (i < 0) i += n;
-            if (i < 0 || i >= n) in.fail("IndexError", "pop index out of range");
-            Value v = list->items[i];
-            list->items.erase(list->items.begin() + i);
-            return v;
-        });
-    if (name == "index" || name == "count") return sequenceSearch(self, name, "list");
-    if (name == "clear")
-        return bind([list](Interpreter&, const Value&, CallArgs&) {
-            list->items.clear();
-            return Value();
-        });
-    if (name == "copy")
-        return bind([list](Interpreter&, const Value&, CallArgs&) { return makeList(list->items); });
-    if (name == "reverse")
-        return bind([list](Interpreter&, const Value&, CallArgs&) {
-            std::reverse(list->items.begin(), list->items.end());
-            return Value();
-        });
-    if (name == "sort")
-        return bind([list](Interpreter& in, const Value&, CallArgs& a) {
-            if (!a.args.empty()) in.fail("TypeError", "sort() takes no positional arguments");
-            list->items = sortedValues(in, list->items, a);
-            return Value();
-        });
-    interp.fail("AttributeError", "'list' object has no attribute '" + name + "'");
 }
 
 Value dictMethod(Interpreter& interp, const Value& self, const std::string& name) {
@@ -518,8 +436,12 @@ Value Interpreter::getAttribute(const Value& object, const std::string& name, co
             if (auto v = boundAttribute(r->attrs)) return *v;
         if (auto* c = object.as<ContextManagerObject>())
             if (auto v = boundAttribute(c->attrs)) return *v;
-        if (object.as<ListObject>() && !object.as<DictViewObject>()) return listMethod(*this, object, name);
-        if (object.as<TupleObject>() && (name == "index" || name == "count")) return sequenceSearch(object, name, "tuple");
+        if (object.as<ListObject>() && !object.as<DictViewObject>()) {
+            if (auto method = listMethods().bind(object, name)) return *method;
+            fail("AttributeError", "'list' object has no attribute '" + name + "'");
+        }
+        if (object.as<TupleObject>())
+            if (auto method = tupleMethods().bind(object, name)) return *method;
         if (object.as<DictObject>()) return dictMethod(*this, object, name);
         if (object.isString()) return stringMethod(*this, object, name);
         if (object.isDType()) {

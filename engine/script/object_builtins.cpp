@@ -6,16 +6,11 @@
 #include "script/interpreter.h"
 #include "script/python_hash.h"
 #include "script/set_operations.h"
+#include "script/types/method_table.h"
 
 namespace fusescope {
 
 namespace {
-
-void expectArgs(Interpreter& in, const CallArgs& a, size_t lo, size_t hi, const char* name) {
-    if (a.args.size() >= lo && a.args.size() <= hi) return;
-    std::string expected = lo == hi ? std::to_string(lo) : fmt::format("{} to {}", lo, hi);
-    in.fail("TypeError", fmt::format("{}() takes {} argument(s) ({} given)", name, expected, a.args.size()));
-}
 
 const std::string& attributeName(Interpreter& in, const Value& v, const char* fn) {
     if (!v.isString()) in.fail("TypeError", std::string(fn) + "(): attribute name must be string, not '" + pythonTypeName(v) + "'");

@@ -1,0 +1,107 @@
+// The methods of list and tuple (CPython's Objects/listobject.c and tupleobject.c method
+// tables), with CPython's messages.
+#include <algorithm>
+#include <limits>
+
+#include "script/interpreter.h"
+#include "script/types/method_table.h"
+
+namespace fusescope {
+
+namespace {
+
+constexpr size_t kUnchecked = std::numeric_limits<size_t>::max();  // the method checks its arguments itself
+
+ValueList& itemsOf(const Value& list) { return list.as<ListObject>()->items; }
+
+// index(x) / count(x) of a list or tuple.
+template <bool kIndex>
+Value search(Interpreter& in, const Value& self, CallArgs& a) {
+    const ValueList& items = *sequenceItems(self);
+    int64_t count = 0;
+    for (size_t i = 0; i < items.size(); ++i) {
+        if (!valuesEqual(items[i], a.args[0])) continue;
+        if (kIndex) return Value(static_cast<int64_t>(i));
+        ++count;
+    }
+    if (kIndex) in.fail("ValueError", self.as<ListObject>() ? valueRepr(a.args[0]) + " is not in list" : "tuple.index(x): x not in tuple");
+    return Value(count);
+}
+
+Value append(Interpreter&, const Value& self, CallArgs& a) {
+    itemsOf(self).push_back(a.args[0]);
+    return Value();
+}
+
+Value extend(Interpreter& in, const Value& self, CallArgs& a) {
+    for (const Value& v : in.iterate(a.args[0])) itemsOf(self).push_back(v);
+    return Value();
+}
+
+Value insert(Interpreter&, const Value& self, CallArgs& a) {
+    ValueList& items = itemsOf(self);
+    int64_t n = static_cast<int64_t>(items.size());
+    int64_t i = a.args[0].asInt();
+    if (i < 0) i = std::max<int64_t>(0, i + n);
+    i = std::min(i, n);
+    items.insert(items.begin() + i, a.args[1]);
+    return Value();
+}
+
+Value pop(Interpreter& in, const Value& self, CallArgs& a) {
+    ValueList& items = itemsOf(self);
+    if (items.empty()) in.fail("IndexError", "pop from empty list");
+    int64_t n = static_cast<int64_t>(items.size());
+    int64_t i = a.args.empty() ? n - 1 : a.args[0].asInt();
+    if (i < 0) i += n;
+    if (i < 0 || i >= n) in.fail("IndexError", "pop index out of range");
+    Value v = items[i];
+    items.erase(items.begin() + i);
+    return v;
+}
+
+Value clear(Interpreter&, const Value& self, CallArgs&) {
+    itemsOf(self).clear();
+    return Value();
+}
+
+Value copy(Interpreter&, const Value& self, CallArgs&) { return makeList(itemsOf(self)); }
+
+Value reverse(Interpreter&, const Value& self, CallArgs&) {
+    std::reverse(itemsOf(self).begin(), itemsOf(self).end());
+    return Value();
+}
+
+Value sort(Interpreter& in, const Value& self, CallArgs& a) {
+    if (!a.args.empty()) in.fail("TypeError", "sort() takes no positional arguments");
+    itemsOf(self) = sortedValues(in, itemsOf(self), a);
+    return Value();
+}
+
+}  // namespace
+
+const MethodTable& listMethods() {
+    static const MethodTable table("list", {
+        {"append", append, 1, 1},
+        {"extend", extend, 1, 1},
+        {"insert", insert, 2, 2},
+        {"pop", pop, 0, 1},
+        {"index", search<true>, 1, 1},
+        {"count", search<false>, 1, 1},
+        {"clear", clear, 0, kUnchecked},
+        {"copy", copy, 0, kUnchecked},
+        {"reverse", reverse, 0, kUnchecked},
+        {"sort", sort, 0, kUnchecked},
+    });
+    return table;
+}
+
+const MethodTable& tupleMethods() {
+    static const MethodTable table("tuple", {
+        {"index", search<true>, 1, 1},
+        {"count", search<false>, 1, 1},
+    });
+    return table;
+}
+
+}  // namespace fusescope

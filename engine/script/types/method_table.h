@@ -1,0 +1,42 @@
+#pragma once
+// A builtin type's methods as data, as CPython's PyMethodDef tables: each a name, the
+// function and how many positional arguments it takes. Reading `obj.name` looks the name up
+// and binds the method to obj; adding a method to a builtin type is adding a row.
+
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "script/value.h"
+
+namespace fusescope {
+
+struct NativeMethod {
+    std::string_view name;
+    Value (*call)(Interpreter& in, const Value& self, CallArgs& args);
+    size_t minArgs = 0, maxArgs = 0;  // positional arguments, checked before the call
+};
+
+class MethodTable {
+public:
+    MethodTable(std::string typeName, std::initializer_list<NativeMethod> methods);
+    const NativeMethod* find(std::string_view name) const;
+    // self.name bound to self, or nullopt when the type has no such method.
+    std::optional<Value> bind(const Value& self, std::string_view name) const;
+    const std::vector<NativeMethod>& methods() const { return methods_; }
+
+private:
+    std::string typeName_;
+    std::vector<NativeMethod> methods_;
+};
+
+// TypeError "name() takes N argument(s) (M given)" unless lo <= positional count <= hi.
+void expectArgs(Interpreter& in, const CallArgs& args, size_t lo, size_t hi, std::string_view name);
+
+// The method tables of the builtin types (one file per type or family: types/*.cpp).
+const MethodTable& listMethods();
+const MethodTable& tupleMethods();
+
+}  // namespace fusescope

@@ -1,0 +1,41 @@
+// Builtin types' methods as data (script/types/method_table.h): each row of a type's table is
+// an attribute of its values, called with its argument count checked first.
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "script/types/method_table.h"
+#include "test_support.h"
+
+namespace fusescope::test {
+namespace {
+
+// A script that reads every method of `table` from `value` and calls none.
+std::string readsEveryMethod(const MethodTable& table, const std::string& value) {
+    std::vector<std::string> names;
+    for (const NativeMethod& m : table.methods()) names.push_back(fmt::format("'{}'", m.name));
+    return fmt::format("v = {}\nprint([type(getattr(v, n)).__name__ for n in [{}]])\n", value, fmt::join(names, ", "));
+}
+
+TEST(MethodTable, EveryRowIsAMethodOfItsTypesValues) {
+    for (const auto& [table, value] : {std::pair{&listMethods(), "[3, 1, 2]"}, std::pair{&tupleMethods(), "(3, 1)"}}) {
+        ScriptRun run = runScript(readsEveryMethod(*table, value));
+        ASSERT_EQ(run.error, "") << value;
+        std::vector<std::string> kinds(table->methods().size(), "'builtin_function_or_method'");
+        EXPECT_EQ(run.out, fmt::format("[{}]\n", fmt::join(kinds, ", "))) << value;
+    }
+    EXPECT_EQ(listMethods().methods().size(), 10u);
+    EXPECT_EQ(runScript("[].push(1)\n").error, "script.py:1:1: error: AttributeError: 'list' object has no attribute 'push'");
+}
+
+TEST(MethodTable, ArgumentCountsAreCheckedBeforeTheCall) {
+    // The wording is ours for now (CPython's differs per method: "list.append() takes exactly one argument").
+    EXPECT_EQ(runScript("[].append()\n").error, "script.py:1:1: error: TypeError: append() takes 1 argument(s) (0 given)");
+    EXPECT_EQ(runScript("(1,).index(1, 2, 3)\n").error, "script.py:1:1: error: TypeError: index() takes 1 argument(s) (3 given)");
+    EXPECT_EQ(runScript("xs = [3, 1, 2]\nxs.sort(reverse=True)\nxs.insert(-1, 9)\nprint(xs, xs.pop(0), xs.index(9), (1, 1).count(1))\n").out,
+              "[2, 9, 1] 3 1 2\n");
+}
+
+}  // namespace
+}  // namespace fusescope::test
