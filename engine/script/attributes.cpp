@@ -24,143 +24,6 @@ Value boundMethod(const std::string& name, const Value& self,
     return makeBuiltin(name, [captured, fn](Interpreter& in, CallArgs& args) { return fn(in, captured, args); });
 }
 
-Value dictMethod(Interpreter& interp, const Value& self, const std::string& name) {
-    auto* dict = self.as<DictObject>();
-    auto bind = [&](auto fn) { return boundMethod("dict." + name, self, fn); };
-    if (name == "keys" || name == "values" || name == "items")
-        return bind([dict, name](Interpreter& in, const Value& self, CallArgs&) {
-            if (in.tracer() && self.source) in.tracer()->onLengthUse(self);  // a trace that walked it saw this many
-            auto view = std::make_shared<DictViewObject>();
-            view->kind = std::string(dynamic_cast<OrderedDictObject*>(dict) ? "odict_" : "dict_") + name;
-            view->dict = std::dynamic_pointer_cast<const DictObject>(self.asObject());
-            for (const auto& [k, v] : dict->items) {
-                Value item = k.isString() ? in.dictItem(self, k.asString(), v) : v;
-                view->items.push_back(name == "keys" ? k : name == "values" ? item : makeTuple({k, item}));
-            }
-            return Value(ObjectPtr(view));
-        });
-    if (name == "get")
-        return bind([dict](Interpreter& in, const Value& self, CallArgs& a) {
-            expectArgs(in, a, 1, 2, "get");
-            requireHashable(in, a.args[0]);
-            if (Value* v = dict->find(a.args[0])) return a.args[0].isString() ? in.dictItem(self, a.args[0].asString(), *v) : *v;
-            return a.args.size() > 1 ? a.args[1] : Value();
-        });
-    if (name == "pop")
-        return bind([dict](Interpreter& in, const Value&, CallArgs& a) {
-            expectArgs(in, a, 1, 2, "pop");
-            requireHashable(in, a.args[0]);
-            if (Value* found = dict->find(a.args[0])) {
-                Value v = *found;
-                dict->erase(a.args[0]);
-                return v;
-            }
-            if (a.args.size() > 1) return a.args[1];
-            in.raise("KeyError", {a.args[0]});
-        });
-    if (name == "setdefault")
-        return bind([dict](Interpreter& in, const Value&, CallArgs& a) {
-            expectArgs(in, a, 1, 2, "setdefault");
-            requireHashable(in, a.args[0]);
-            if (Value* v = dict->find(a.args[0])) return *v;
-            Value v = a.args.size() > 1 ? a.args[1] : Value();
-            dict->set(a.args[0], v);
-            return v;
-        });
-    if (name == "copy")
-        return bind([dict](Interpreter&, const Value&, CallArgs&) {
-            return Value(ObjectPtr(std::make_shared<DictObject>(*dict)));
-        });
-    if (name == "clear")
-        return bind([dict](Interpreter&, const Value&, CallArgs&) {
-            dict->clear();
-            return Value();
-        });
-    if (name == "update")
-        return bind([dict](Interpreter& in, const Value&, CallArgs& a) {
-            expectArgs(in, a, 0, 1, "update");
-            if (!a.args.empty()) {
-                auto* other = a.args[0].as<DictObject>();
-                if (!other) in.fail("TypeError", "dict.update() expects a dict");
-                for (const auto& [k, v] : other->items) dict->set(k, v);
-            }
-            for (const auto& [k, v] : a.kwargs) dict->set(Value(k), v);
-            return Value();
-        });
-    interp.fail("AttributeError", "'dict' object has no attribute '" + name + "'");
-}
-
-// The set methods; their semantics (and the order results iterate in) are set_operations.h's.
-Value setMethod(Interpreter& interp, const Value& self, const std::string& name) {
-    auto* set = self.as<SetObject>();
-    auto bind = [&](auto fn) { return boundMethod("set." + name, self, fn); };
-    auto result = [](const std::shared_ptr<SetObject>& s) { return Value(ObjectPtr(s)); };
-    if (name == "add" || name == "discard" || name == "remove")
-        return bind([set, name](Interpreter& in, const Value&, CallArgs& a) {
-            expectArgs(in, a, 1, 1, name);
-            if (name == "add") setAdd(in, *set, a.args[0]);
-            else if (!setDiscard(in, *set, a.args[0]) && name == "remove") in.raise("KeyError", {a.args[0]});
-            return Value();
-        });
-    if (name == "pop")
-        return bind([set](Interpreter& in, const Value&, CallArgs& a) {
-            expectArgs(in, a, 0, 0, "pop");
-            std::optional<Value> element = set->pop();
-            if (!element) in.raise("KeyError", {Value("pop from an empty set")});
-            return *element;
-        });
-    if (name == "clear" || name == "copy")
-        return bind([set, name, result](Interpreter& in, const Value&, CallArgs& a) {
-            expectArgs(in, a, 0, 0, name);
-            if (name == "copy") return result(copySet(*set));
-            set->clear();
-            return Value();
-        });
-    if (name == "update" || name == "difference_update")
-        return bind([set, name](Interpreter& in, const Value&, CallArgs& a) {
-            for (const Value& other : a.args) {
-                if (name == "update") setUpdate(in, *set, other);
-                else setDifferenceUpdate(in, *set, other);
-            }
-            return Value();
-        });
-    if (name == "union")
-        return bind([set, result](Interpreter& in, const Value& self, CallArgs& a) {
-            auto out = copySet(*set);
-            for (const Value& other : a.args)
-                if (!(other.isObject() && other.asObject() == self.asObject())) setUpdate(in, *out, other);
-            return result(out);
-        });
-    if (name == "intersection" || name == "difference" || name == "intersection_update")
-        return bind([set, name, result](Interpreter& in, const Value&, CallArgs& a) {
-            std::shared_ptr<SetObject> out;
-            for (const Value& other : a.args) {
-                if (name != "difference") out = setIntersection(in, out ? *out : *set, other);
-                else if (!out) out = setDifference(in, *set, other);
-                else setDifferenceUpdate(in, *out, other);  // the later ones update the first's result
-            }
-            if (!out) out = copySet(*set);
-            if (name != "intersection_update") return result(out);
-            set->takeTable(std::move(*out));
-            return Value();
-        });
-    if (name == "symmetric_difference" || name == "symmetric_difference_update")
-        return bind([set, name, result](Interpreter& in, const Value&, CallArgs& a) {
-            expectArgs(in, a, 1, 1, name);
-            if (name == "symmetric_difference") return result(setSymmetricDifference(in, *set, a.args[0]));
-            setSymmetricDifferenceUpdate(in, *set, a.args[0]);
-            return Value();
-        });
-    if (name == "issubset" || name == "issuperset" || name == "isdisjoint")
-        return bind([set, name](Interpreter& in, const Value&, CallArgs& a) {
-            expectArgs(in, a, 1, 1, name);
-            if (name == "isdisjoint") return Value(setIsDisjoint(in, *set, a.args[0]));
-            if (name == "issubset") return Value(setIsSubset(in, *set, a.args[0]));
-            return Value(setIsSuperset(in, *set, a.args[0]));
-        });
-    interp.fail("AttributeError", "'set' object has no attribute '" + name + "'");
-}
-
 // The attributes of the object model's own objects: bound methods, properties, builtin types.
 std::optional<Value> objectModelAttribute(const Value& object, const std::string& name) {
     if (auto* bound = object.as<BoundMethodObject>()) {
@@ -413,7 +276,7 @@ Value Interpreter::getAttribute(const Value& object, const std::string& name, co
             if (tracer_) tracer_->onObjectTouch(object);
             noteStoredInto(object.asObject());
         }
-        if (object.as<SetObject>()) return setMethod(*this, object, name);
+        if (object.as<SetObject>()) return setMethods().attribute(*this, object, name);
         if (auto* m = object.as<ModuleObject>()) {
             auto it = m->attrs.find(name);
             if (it != m->attrs.end()) return it->second;
@@ -436,13 +299,10 @@ Value Interpreter::getAttribute(const Value& object, const std::string& name, co
             if (auto v = boundAttribute(r->attrs)) return *v;
         if (auto* c = object.as<ContextManagerObject>())
             if (auto v = boundAttribute(c->attrs)) return *v;
-        if (object.as<ListObject>() && !object.as<DictViewObject>()) {
-            if (auto method = listMethods().bind(object, name)) return *method;
-            fail("AttributeError", "'list' object has no attribute '" + name + "'");
-        }
+        if (object.as<ListObject>() && !object.as<DictViewObject>()) return listMethods().attribute(*this, object, name);
         if (object.as<TupleObject>())
             if (auto method = tupleMethods().bind(object, name)) return *method;
-        if (object.as<DictObject>()) return dictMethod(*this, object, name);
+        if (object.as<DictObject>()) return dictMethods().attribute(*this, object, name);
         if (object.isString()) return stringMethod(*this, object, name);
         if (object.isDType()) {
             if (name == "is_floating_point") return Value(isFloating(object.asDType()));

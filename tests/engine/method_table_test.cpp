@@ -19,13 +19,16 @@ std::string readsEveryMethod(const MethodTable& table, const std::string& value)
 }
 
 TEST(MethodTable, EveryRowIsAMethodOfItsTypesValues) {
-    for (const auto& [table, value] : {std::pair{&listMethods(), "[3, 1, 2]"}, std::pair{&tupleMethods(), "(3, 1)"}}) {
+    for (const auto& [table, value] : {std::pair{&listMethods(), "[3, 1, 2]"}, std::pair{&tupleMethods(), "(3, 1)"},
+                                       std::pair{&dictMethods(), "{'a': 1}"}, std::pair{&setMethods(), "{1, 2}"}}) {
         ScriptRun run = runScript(readsEveryMethod(*table, value));
         ASSERT_EQ(run.error, "") << value;
         std::vector<std::string> kinds(table->methods().size(), "'builtin_function_or_method'");
         EXPECT_EQ(run.out, fmt::format("[{}]\n", fmt::join(kinds, ", "))) << value;
     }
     EXPECT_EQ(listMethods().methods().size(), 10u);
+    EXPECT_EQ(dictMethods().methods().size(), 9u);
+    EXPECT_EQ(setMethods().methods().size(), 17u);
     EXPECT_EQ(runScript("[].push(1)\n").error, "script.py:1:1: error: AttributeError: 'list' object has no attribute 'push'");
 }
 

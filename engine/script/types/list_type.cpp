@@ -1,7 +1,6 @@
 // The methods of list and tuple (CPython's Objects/listobject.c and tupleobject.c method
 // tables), with CPython's messages.
 #include <algorithm>
-#include <limits>
 
 #include "script/interpreter.h"
 #include "script/types/method_table.h"
@@ -9,8 +8,6 @@
 namespace fusescope {
 
 namespace {
-
-constexpr size_t kUnchecked = std::numeric_limits<size_t>::max();  // the method checks its arguments itself
 
 ValueList& itemsOf(const Value& list) { return list.as<ListObject>()->items; }
 
@@ -88,10 +85,10 @@ const MethodTable& listMethods() {
         {"pop", pop, 0, 1},
         {"index", search<true>, 1, 1},
         {"count", search<false>, 1, 1},
-        {"clear", clear, 0, kUnchecked},
-        {"copy", copy, 0, kUnchecked},
-        {"reverse", reverse, 0, kUnchecked},
-        {"sort", sort, 0, kUnchecked},
+        {"clear", clear, 0, kAnyArgs},
+        {"copy", copy, 0, kAnyArgs},
+        {"reverse", reverse, 0, kAnyArgs},
+        {"sort", sort, 0, kAnyArgs},
     });
     return table;
 }

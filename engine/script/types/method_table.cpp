@@ -25,6 +25,11 @@ std::optional<Value> MethodTable::bind(const Value& self, std::string_view name)
     });
 }
 
+Value MethodTable::attribute(Interpreter& in, const Value& self, std::string_view name) const {
+    if (auto method = bind(self, name)) return *method;
+    in.fail("AttributeError", fmt::format("'{}' object has no attribute '{}'", typeName_, name));
+}
+
 void expectArgs(Interpreter& in, const CallArgs& args, size_t lo, size_t hi, std::string_view name) {
     if (args.args.size() >= lo && args.args.size() <= hi) return;
     std::string expected = lo == hi ? std::to_string(lo) : fmt::format("{} to {}", lo, hi);

@@ -13,6 +13,9 @@
 
 namespace fusescope {
 
+// A method's maxArgs when it takes any number of positional arguments, or checks them itself.
+inline constexpr size_t kAnyArgs = static_cast<size_t>(-1);
+
 struct NativeMethod {
     std::string_view name;
     Value (*call)(Interpreter& in, const Value& self, CallArgs& args);
@@ -25,6 +28,8 @@ public:
     const NativeMethod* find(std::string_view name) const;
     // self.name bound to self, or nullopt when the type has no such method.
     std::optional<Value> bind(const Value& self, std::string_view name) const;
+    // ... or AttributeError "'list' object has no attribute 'name'".
+    Value attribute(Interpreter& in, const Value& self, std::string_view name) const;
     const std::vector<NativeMethod>& methods() const { return methods_; }
 
 private:
@@ -38,5 +43,7 @@ void expectArgs(Interpreter& in, const CallArgs& args, size_t lo, size_t hi, std
 // The method tables of the builtin types (one file per type or family: types/*.cpp).
 const MethodTable& listMethods();
 const MethodTable& tupleMethods();
+const MethodTable& dictMethods();
+const MethodTable& setMethods();
 
 }  // namespace fusescope

@@ -1,0 +1,90 @@
+// The methods of dict (CPython's Objects/dictobject.c method table). Reading a dict's items
+// while tracing goes through Interpreter::dictItem, so they are sourced and guarded.
+#include "script/interpreter.h"
+#include "script/set_operations.h"
+#include "script/types/method_table.h"
+
+namespace fusescope {
+
+namespace {
+
+DictObject& dictOf(const Value& self) { return *self.as<DictObject>(); }
+
+enum class View { Keys, Values, Items };
+
+// d.keys(), d.values(), d.items(): a snapshot that prints as Python's view.
+template <View kView>
+Value view(Interpreter& in, const Value& self, CallArgs&) {
+    if (in.tracer() && self.source) in.tracer()->onLengthUse(self);  // a trace that walked it saw this many
+    DictObject& dict = dictOf(self);
+    auto out = std::make_shared<DictViewObject>();
+    const char* kind = kView == View::Keys ? "keys" : kView == View::Values ? "values" : "items";
+    out->kind = std::string(dynamic_cast<OrderedDictObject*>(&dict) ? "odict_" : "dict_") + kind;
+    out->dict = std::dynamic_pointer_cast<const DictObject>(self.asObject());
+    for (const auto& [k, v] : dict.items) {
+        Value item = k.isString() ? in.dictItem(self, k.asString(), v) : v;
+        out->items.push_back(kView == View::Keys ? k : kView == View::Values ? item : makeTuple({k, item}));
+    }
+    return Value(ObjectPtr(out));
+}
+
+Value get(Interpreter& in, const Value& self, CallArgs& a) {
+    requireHashable(in, a.args[0]);
+    if (Value* v = dictOf(self).find(a.args[0])) return a.args[0].isString() ? in.dictItem(self, a.args[0].asString(), *v) : *v;
+    return a.args.size() > 1 ? a.args[1] : Value();
+}
+
+Value pop(Interpreter& in, const Value& self, CallArgs& a) {
+    requireHashable(in, a.args[0]);
+    if (Value* found = dictOf(self).find(a.args[0])) {
+        Value v = *found;
+        dictOf(self).erase(a.args[0]);
+        return v;
+    }
+    if (a.args.size() > 1) return a.args[1];
+    in.raise("KeyError", {a.args[0]});
+}
+
+Value setdefault(Interpreter& in, const Value& self, CallArgs& a) {
+    requireHashable(in, a.args[0]);
+    if (Value* v = dictOf(self).find(a.args[0])) return *v;
+    Value v = a.args.size() > 1 ? a.args[1] : Value();
+    dictOf(self).set(a.args[0], v);
+    return v;
+}
+
+Value copy(Interpreter&, const Value& self, CallArgs&) { return Value(ObjectPtr(std::make_shared<DictObject>(dictOf(self)))); }
+
+Value clear(Interpreter&, const Value& self, CallArgs&) {
+    dictOf(self).clear();
+    return Value();
+}
+
+Value update(Interpreter& in, const Value& self, CallArgs& a) {
+    if (!a.args.empty()) {
+        auto* other = a.args[0].as<DictObject>();
+        if (!other) in.fail("TypeError", "dict.update() expects a dict");
+        for (const auto& [k, v] : other->items) dictOf(self).set(k, v);
+    }
+    for (const auto& [k, v] : a.kwargs) dictOf(self).set(Value(k), v);
+    return Value();
+}
+
+}  // namespace
+
+const MethodTable& dictMethods() {
+    static const MethodTable table("dict", {
+        {"keys", view<View::Keys>, 0, kAnyArgs},
+        {"values", view<View::Values>, 0, kAnyArgs},
+        {"items", view<View::Items>, 0, kAnyArgs},
+        {"get", get, 1, 2},
+        {"pop", pop, 1, 2},
+        {"setdefault", setdefault, 1, 2},
+        {"copy", copy, 0, kAnyArgs},
+        {"clear", clear, 0, kAnyArgs},
+        {"update", update, 0, 1},
+    });
+    return table;
+}
+
+}  // namespace fusescope
