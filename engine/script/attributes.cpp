@@ -1,28 +1,18 @@
-// Attribute access on non-tensor values: modules, records, and the methods of list, dict
-// and str that scripts use.
-#include <algorithm>
-#include <cctype>
+// Attribute access on non-tensor values: modules, records, the object model's objects, and
+// the builtin types' method tables (script/types/).
 #include <cmath>
-
-#include <fmt/format.h>
-
 #include <map>
 #include <optional>
 
+#include <fmt/format.h>
+
 #include "script/interpreter.h"
-#include "script/set_operations.h"
 #include "script/types/method_table.h"
 #include "script/torch_names.h"
 
 namespace fusescope {
 
 namespace {
-
-Value boundMethod(const std::string& name, const Value& self,
-                  std::function<Value(Interpreter&, const Value&, CallArgs&)> fn) {
-    Value captured = self;
-    return makeBuiltin(name, [captured, fn](Interpreter& in, CallArgs& args) { return fn(in, captured, args); });
-}
 
 // The attributes of the object model's own objects: bound methods, properties, builtin types.
 std::optional<Value> objectModelAttribute(const Value& object, const std::string& name) {
@@ -55,183 +45,6 @@ std::optional<Value> objectModelAttribute(const Value& object, const std::string
     if (auto* cm = object.as<ClassMethodObject>(); cm && name == "__func__") return cm->function;
     if (auto* sm = object.as<StaticMethodObject>(); sm && name == "__func__") return sm->function;
     return std::nullopt;
-}
-
-// str.format: {} / {0} / {name}, each with an optional !r / !s and :spec.
-std::string formatString(Interpreter& in, const std::string& s, const CallArgs& a) {
-    std::string out;
-    size_t next = 0;
-    for (size_t i = 0; i < s.size(); ++i) {
-        char c = s[i];
-        if ((c == '{' || c == '}') && i + 1 < s.size() && s[i + 1] == c) {
-            out += c;
-            ++i;
-            continue;
-        }
-        if (c != '{') {
-            out += c;
-            continue;
-        }
-        size_t close = s.find('}', i);
-        if (close == std::string::npos) in.fail("ValueError", "Single '{' encountered in format string");
-        std::string field = s.substr(i + 1, close - i - 1);
-        i = close;
-        std::string spec, conversion;
-        if (size_t colon = field.find(':'); colon != std::string::npos) spec = field.substr(colon + 1), field.resize(colon);
-        if (size_t bang = field.find('!'); bang != std::string::npos) conversion = field.substr(bang + 1), field.resize(bang);
-        Value value;
-        if (field.empty()) {
-            if (next >= a.args.size()) in.fail("IndexError", "Replacement index " + std::to_string(next) + " out of range for positional args tuple");
-            value = a.args[next++];
-        } else if (std::isdigit(static_cast<unsigned char>(field[0]))) {
-            size_t index = std::stoul(field);
-            if (index >= a.args.size()) in.fail("IndexError", "Replacement index " + field + " out of range for positional args tuple");
-            value = a.args[index];
-        } else {
-            const Value* kw = a.kwarg(field);
-            if (!kw) in.raise("KeyError", {Value(field)});
-            value = *kw;
-        }
-        if (conversion == "r") value = Value(in.repr(value));
-        else if (conversion == "s") value = Value(in.str(value));
-        out += spec.empty() ? in.str(value) : formatWithSpec(value, spec);
-    }
-    return out;
-}
-
-Value stringMethod(Interpreter& interp, const Value& self, const std::string& name) {
-    const std::string s = self.asString();
-    auto bind = [&](auto fn) { return boundMethod("str." + name, self, fn); };
-    if (name == "join")
-        return bind([s](Interpreter& in, const Value&, CallArgs& a) {
-            expectArgs(in, a, 1, 1, "join");
-            std::string out;
-            bool first = true;
-            for (const Value& v : in.iterate(a.args[0])) {
-                if (!v.isString()) in.fail("TypeError", "sequence item: expected str instance, " + pythonTypeName(v) + " found");
-                if (!first) out += s;
-                out += v.asString();
-                first = false;
-            }
-            return Value(out);
-        });
-    if (name == "upper" || name == "lower" || name == "strip")
-        return bind([s, name](Interpreter&, const Value&, CallArgs&) {
-            std::string out = s;
-            if (name == "upper") std::transform(out.begin(), out.end(), out.begin(), ::toupper);
-            else if (name == "lower") std::transform(out.begin(), out.end(), out.begin(), ::tolower);
-            else {
-                size_t b = out.find_first_not_of(" \t\n\r");
-                size_t e = out.find_last_not_of(" \t\n\r");
-                out = b == std::string::npos ? "" : out.substr(b, e - b + 1);
-            }
-            return Value(out);
-        });
-    if (name == "startswith" || name == "endswith" || name == "removeprefix" || name == "removesuffix")
-        return bind([s, name](Interpreter& in, const Value&, CallArgs& a) {
-            expectArgs(in, a, 1, 1, name);
-            const std::string& p = a.args[0].asString();
-            bool atStart = name == "startswith" || name == "removeprefix";
-            bool r = atStart ? s.rfind(p, 0) == 0 : s.size() >= p.size() && s.compare(s.size() - p.size(), p.size(), p) == 0;
-            if (name == "startswith" || name == "endswith") return Value(r);
-            if (!r) return Value(s);
-            return Value(atStart ? s.substr(p.size()) : s.substr(0, s.size() - p.size()));
-        });
-    if (name == "replace")
-        return bind([s](Interpreter& in, const Value&, CallArgs& a) {
-            expectArgs(in, a, 2, 2, "replace");
-            const std::string& from = a.args[0].asString();
-            const std::string& to = a.args[1].asString();
-            if (from.empty()) return Value(s);
-            std::string out;
-            size_t pos = 0;
-            for (size_t hit; (hit = s.find(from, pos)) != std::string::npos; pos = hit + from.size())
-                out += s.substr(pos, hit - pos) + to;
-            return Value(out + s.substr(pos));
-        });
-    if (name == "format")
-        return bind([s](Interpreter& in, const Value&, CallArgs& a) { return Value(formatString(in, s, a)); });
-    if (name == "partition" || name == "rpartition")
-        return bind([s, name](Interpreter& in, const Value&, CallArgs& a) {
-            expectArgs(in, a, 1, 1, name);
-            const std::string& sep = a.args[0].asString();
-            if (sep.empty()) in.fail("ValueError", "empty separator");
-            size_t at = name == "partition" ? s.find(sep) : s.rfind(sep);
-            if (at == std::string::npos)
-                return name == "partition" ? makeTuple({Value(s), Value(""), Value("")}) : makeTuple({Value(""), Value(""), Value(s)});
-            return makeTuple({Value(s.substr(0, at)), Value(sep), Value(s.substr(at + sep.size()))});
-        });
-    if (name == "lstrip" || name == "rstrip")
-        return bind([s, name](Interpreter& in, const Value&, CallArgs& a) {
-            expectArgs(in, a, 0, 1, name);
-            std::string chars = a.args.empty() || a.args[0].isNone() ? std::string(" \t\n\r\f\v") : a.args[0].asString();
-            if (name == "lstrip") {
-                size_t b = s.find_first_not_of(chars);
-                return Value(b == std::string::npos ? std::string() : s.substr(b));
-            }
-            size_t e = s.find_last_not_of(chars);
-            return Value(e == std::string::npos ? std::string() : s.substr(0, e + 1));
-        });
-    if (name == "find" || name == "rfind" || name == "index" || name == "count")
-        return bind([s, name](Interpreter& in, const Value&, CallArgs& a) {
-            expectArgs(in, a, 1, 1, name);
-            const std::string& sub = a.args[0].asString();
-            if (name == "find") return Value(s.find(sub) == std::string::npos ? int64_t{-1} : static_cast<int64_t>(s.find(sub)));
-            if (name == "index") {
-                if (s.find(sub) == std::string::npos) in.fail("ValueError", "substring not found");
-                return Value(static_cast<int64_t>(s.find(sub)));
-            }
-            if (name == "rfind") return Value(s.rfind(sub) == std::string::npos ? int64_t{-1} : static_cast<int64_t>(s.rfind(sub)));
-            if (sub.empty()) return Value(static_cast<int64_t>(s.size() + 1));
-            int64_t n = 0;
-            for (size_t at = s.find(sub); at != std::string::npos; at = s.find(sub, at + sub.size())) ++n;
-            return Value(n);
-        });
-    if (name == "isdigit" || name == "isalpha" || name == "isspace")
-        return bind([s, name](Interpreter&, const Value&, CallArgs&) {
-            auto test = name == "isdigit" ? ::isdigit : name == "isalpha" ? ::isalpha : ::isspace;
-            return Value(!s.empty() && std::all_of(s.begin(), s.end(), [&](char c) { return test(static_cast<unsigned char>(c)) != 0; }));
-        });
-    if (name == "ljust" || name == "rjust")
-        return bind([s, name](Interpreter& in, const Value&, CallArgs& a) {
-            expectArgs(in, a, 1, 2, name);
-            int64_t width = a.args[0].asInt();
-            std::string fill = a.args.size() > 1 ? a.args[1].asString() : " ";
-            if (static_cast<int64_t>(s.size()) >= width || fill.size() != 1) return Value(s);
-            std::string pad(static_cast<size_t>(width) - s.size(), fill[0]);
-            return Value(name == "ljust" ? s + pad : pad + s);
-        });
-    if (name == "splitlines")
-        return bind([s](Interpreter&, const Value&, CallArgs&) {
-            ValueList lines;
-            size_t start = 0;
-            for (size_t i = 0; i < s.size(); ++i)
-                if (s[i] == '\n') lines.push_back(Value(s.substr(start, i - start))), start = i + 1;
-            if (start < s.size()) lines.push_back(Value(s.substr(start)));
-            return makeList(lines);
-        });
-    if (name == "split")
-        return bind([s](Interpreter&, const Value&, CallArgs& a) {
-            ValueList parts;
-            if (a.args.empty() || a.args[0].isNone()) {
-                size_t i = 0;
-                while (i < s.size()) {
-                    while (i < s.size() && isspace(static_cast<unsigned char>(s[i]))) ++i;
-                    size_t j = i;
-                    while (j < s.size() && !isspace(static_cast<unsigned char>(s[j]))) ++j;
-                    if (j > i) parts.push_back(Value(s.substr(i, j - i)));
-                    i = j;
-                }
-                return makeList(parts);
-            }
-            const std::string sep = a.args[0].asString();
-            size_t pos = 0;
-            for (size_t hit; (hit = s.find(sep, pos)) != std::string::npos; pos = hit + sep.size())
-                parts.push_back(Value(s.substr(pos, hit - pos)));
-            parts.push_back(Value(s.substr(pos)));
-            return makeList(parts);
-        });
-    interp.fail("AttributeError", "'str' object has no attribute '" + name + "'");
 }
 
 // An OptimizedModule is a module whose one child is the model, `_orig_mod`, so the names it
@@ -303,7 +116,7 @@ Value Interpreter::getAttribute(const Value& object, const std::string& name, co
         if (object.as<TupleObject>())
             if (auto method = tupleMethods().bind(object, name)) return *method;
         if (object.as<DictObject>()) return dictMethods().attribute(*this, object, name);
-        if (object.isString()) return stringMethod(*this, object, name);
+        if (object.isString()) return strMethods().attribute(*this, object, name);
         if (object.isDType()) {
             if (name == "is_floating_point") return Value(isFloating(object.asDType()));
             if (name == "itemsize") return Value(static_cast<int64_t>(dtypeSize(object.asDType())));

@@ -20,7 +20,8 @@ std::string readsEveryMethod(const MethodTable& table, const std::string& value)
 
 TEST(MethodTable, EveryRowIsAMethodOfItsTypesValues) {
     for (const auto& [table, value] : {std::pair{&listMethods(), "[3, 1, 2]"}, std::pair{&tupleMethods(), "(3, 1)"},
-                                       std::pair{&dictMethods(), "{'a': 1}"}, std::pair{&setMethods(), "{1, 2}"}}) {
+                                       std::pair{&dictMethods(), "{'a': 1}"}, std::pair{&setMethods(), "{1, 2}"},
+                                       std::pair{&strMethods(), "'text'"}}) {
         ScriptRun run = runScript(readsEveryMethod(*table, value));
         ASSERT_EQ(run.error, "") << value;
         std::vector<std::string> kinds(table->methods().size(), "'builtin_function_or_method'");
@@ -29,6 +30,7 @@ TEST(MethodTable, EveryRowIsAMethodOfItsTypesValues) {
     EXPECT_EQ(listMethods().methods().size(), 10u);
     EXPECT_EQ(dictMethods().methods().size(), 9u);
     EXPECT_EQ(setMethods().methods().size(), 17u);
+    EXPECT_EQ(strMethods().methods().size(), 25u);
     EXPECT_EQ(runScript("[].push(1)\n").error, "script.py:1:1: error: AttributeError: 'list' object has no attribute 'push'");
 }
 
@@ -38,6 +40,11 @@ TEST(MethodTable, ArgumentCountsAreCheckedBeforeTheCall) {
     EXPECT_EQ(runScript("(1,).index(1, 2, 3)\n").error, "script.py:1:1: error: TypeError: index() takes 1 argument(s) (3 given)");
     EXPECT_EQ(runScript("xs = [3, 1, 2]\nxs.sort(reverse=True)\nxs.insert(-1, 9)\nprint(xs, xs.pop(0), xs.index(9), (1, 1).count(1))\n").out,
               "[2, 9, 1] 3 1 2\n");
+}
+
+// str.strip took no characters to strip before its row was written (it ignored them).
+TEST(MethodTable, StrStripTakesTheCharactersToStripAsPython) {
+    EXPECT_EQ(runScript("print('xxhix'.strip('x'), '  a  '.strip(), 'abcba'.strip('ab'), '--'.strip('-') == '')\n").out, "hi a c True\n");
 }
 
 }  // namespace

@@ -45,5 +45,6 @@ const MethodTable& listMethods();
 const MethodTable& tupleMethods();
 const MethodTable& dictMethods();
 const MethodTable& setMethods();
+const MethodTable& strMethods();
 
 }  // namespace fusescope

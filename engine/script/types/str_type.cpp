@@ -1,0 +1,225 @@
+// The methods of str (CPython's Objects/unicodeobject.c method table, the subset scripts
+// use), on the UTF-8 bytes: case and character classes are ASCII's.
+#include <algorithm>
+#include <cctype>
+
+#include "script/interpreter.h"
+#include "script/types/method_table.h"
+
+namespace fusescope {
+
+namespace {
+
+constexpr const char* kWhitespace = " \t\n\r\f\v";
+
+const std::string& textOf(const Value& self) { return self.asString(); }
+
+// str.format: {} / {0} / {name}, each with an optional !r / !s and :spec.
+std::string formatString(Interpreter& in, const std::string& s, const CallArgs& a) {
+    std::string out;
+    size_t next = 0;
+    for (size_t i = 0; i < s.size(); ++i) {
+        char c = s[i];
+        if ((c == '{' || c == '}') && i + 1 < s.size() && s[i + 1] == c) {
+            out += c;
+            ++i;
+            continue;
+        }
+        if (c != '{') {
+            out += c;
+            continue;
+        }
+        size_t close = s.find('}', i);
+        if (close == std::string::npos) in.fail("ValueError", "Single '{' encountered in format string");
+        std::string field = s.substr(i + 1, close - i - 1);
+        i = close;
+        std::string spec, conversion;
+        if (size_t colon = field.find(':'); colon != std::string::npos) spec = field.substr(colon + 1), field.resize(colon);
+        if (size_t bang = field.find('!'); bang != std::string::npos) conversion = field.substr(bang + 1), field.resize(bang);
+        Value value;
+        if (field.empty()) {
+            if (next >= a.args.size()) in.fail("IndexError", "Replacement index " + std::to_string(next) + " out of range for positional args tuple");
+            value = a.args[next++];
+        } else if (std::isdigit(static_cast<unsigned char>(field[0]))) {
+            size_t index = std::stoul(field);
+            if (index >= a.args.size()) in.fail("IndexError", "Replacement index " + field + " out of range for positional args tuple");
+            value = a.args[index];
+        } else {
+            const Value* kw = a.kwarg(field);
+            if (!kw) in.raise("KeyError", {Value(field)});
+            value = *kw;
+        }
+        if (conversion == "r") value = Value(in.repr(value));
+        else if (conversion == "s") value = Value(in.str(value));
+        out += spec.empty() ? in.str(value) : formatWithSpec(value, spec);
+    }
+    return out;
+}
+
+Value join(Interpreter& in, const Value& self, CallArgs& a) {
+    std::string out;
+    bool first = true;
+    for (const Value& v : in.iterate(a.args[0])) {
+        if (!v.isString()) in.fail("TypeError", "sequence item: expected str instance, " + pythonTypeName(v) + " found");
+        if (!first) out += textOf(self);
+        out += v.asString();
+        first = false;
+    }
+    return Value(out);
+}
+
+template <int (*kConvert)(int)>
+Value convertCase(Interpreter&, const Value& self, CallArgs&) {
+    std::string out = textOf(self);
+    std::transform(out.begin(), out.end(), out.begin(), [](char c) { return static_cast<char>(kConvert(static_cast<unsigned char>(c))); });
+    return Value(out);
+}
+
+// strip / lstrip / rstrip, of whitespace or of the characters given.
+template <bool kLeft, bool kRight>
+Value strip(Interpreter&, const Value& self, CallArgs& a) {
+    const std::string& s = textOf(self);
+    std::string chars = a.args.empty() || a.args[0].isNone() ? std::string(kWhitespace) : a.args[0].asString();
+    size_t b = kLeft ? s.find_first_not_of(chars) : 0;
+    if (b == std::string::npos) return Value(std::string());
+    size_t e = kRight ? s.find_last_not_of(chars) : s.size() - 1;
+    return Value(s.substr(b, e - b + 1));
+}
+
+bool hasAffix(const std::string& s, const std::string& affix, bool atStart) {
+    return atStart ? s.rfind(affix, 0) == 0 : s.size() >= affix.size() && s.compare(s.size() - affix.size(), affix.size(), affix) == 0;
+}
+
+template <bool kAtStart>
+Value hasAffixMethod(Interpreter&, const Value& self, CallArgs& a) { return Value(hasAffix(textOf(self), a.args[0].asString(), kAtStart)); }
+
+template <bool kAtStart>
+Value removeAffix(Interpreter&, const Value& self, CallArgs& a) {
+    const std::string &s = textOf(self), &affix = a.args[0].asString();
+    if (!hasAffix(s, affix, kAtStart)) return Value(s);
+    return Value(kAtStart ? s.substr(affix.size()) : s.substr(0, s.size() - affix.size()));
+}
+
+Value replace(Interpreter&, const Value& self, CallArgs& a) {
+    const std::string& s = textOf(self);
+    const std::string& from = a.args[0].asString();
+    const std::string& to = a.args[1].asString();
+    if (from.empty()) return Value(s);
+    std::string out;
+    size_t pos = 0;
+    for (size_t hit; (hit = s.find(from, pos)) != std::string::npos; pos = hit + from.size()) out += s.substr(pos, hit - pos) + to;
+    return Value(out + s.substr(pos));
+}
+
+Value format(Interpreter& in, const Value& self, CallArgs& a) { return Value(formatString(in, textOf(self), a)); }
+
+template <bool kFirst>
+Value partition(Interpreter& in, const Value& self, CallArgs& a) {
+    const std::string& s = textOf(self);
+    const std::string& sep = a.args[0].asString();
+    if (sep.empty()) in.fail("ValueError", "empty separator");
+    size_t at = kFirst ? s.find(sep) : s.rfind(sep);
+    if (at == std::string::npos) return kFirst ? makeTuple({Value(s), Value(""), Value("")}) : makeTuple({Value(""), Value(""), Value(s)});
+    return makeTuple({Value(s.substr(0, at)), Value(sep), Value(s.substr(at + sep.size()))});
+}
+
+// find / rfind: the position or -1; index: the position or ValueError.
+enum class Search { Find, RFind, Index };
+template <Search kHow>
+Value search(Interpreter& in, const Value& self, CallArgs& a) {
+    const std::string& s = textOf(self);
+    size_t at = kHow == Search::RFind ? s.rfind(a.args[0].asString()) : s.find(a.args[0].asString());
+    if (at != std::string::npos) return Value(static_cast<int64_t>(at));
+    if (kHow == Search::Index) in.fail("ValueError", "substring not found");
+    return Value(int64_t{-1});
+}
+
+Value count(Interpreter&, const Value& self, CallArgs& a) {
+    const std::string &s = textOf(self), &sub = a.args[0].asString();
+    if (sub.empty()) return Value(static_cast<int64_t>(s.size() + 1));
+    int64_t n = 0;
+    for (size_t at = s.find(sub); at != std::string::npos; at = s.find(sub, at + sub.size())) ++n;
+    return Value(n);
+}
+
+template <int (*kTest)(int)>
+Value isClass(Interpreter&, const Value& self, CallArgs&) {
+    const std::string& s = textOf(self);
+    return Value(!s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return kTest(static_cast<unsigned char>(c)) != 0; }));
+}
+
+template <bool kLeft>
+Value justify(Interpreter&, const Value& self, CallArgs& a) {
+    const std::string& s = textOf(self);
+    int64_t width = a.args[0].asInt();
+    std::string fill = a.args.size() > 1 ? a.args[1].asString() : " ";
+    if (static_cast<int64_t>(s.size()) >= width || fill.size() != 1) return Value(s);
+    std::string pad(static_cast<size_t>(width) - s.size(), fill[0]);
+    return Value(kLeft ? s + pad : pad + s);
+}
+
+Value splitlines(Interpreter&, const Value& self, CallArgs&) {
+    const std::string& s = textOf(self);
+    ValueList lines;
+    size_t start = 0;
+    for (size_t i = 0; i < s.size(); ++i)
+        if (s[i] == '\n') lines.push_back(Value(s.substr(start, i - start))), start = i + 1;
+    if (start < s.size()) lines.push_back(Value(s.substr(start)));
+    return makeList(lines);
+}
+
+Value split(Interpreter&, const Value& self, CallArgs& a) {
+    const std::string& s = textOf(self);
+    ValueList parts;
+    if (a.args.empty() || a.args[0].isNone()) {
+        size_t i = 0;
+        while (i < s.size()) {
+            while (i < s.size() && isspace(static_cast<unsigned char>(s[i]))) ++i;
+            size_t j = i;
+            while (j < s.size() && !isspace(static_cast<unsigned char>(s[j]))) ++j;
+            if (j > i) parts.push_back(Value(s.substr(i, j - i)));
+            i = j;
+        }
+        return makeList(parts);
+    }
+    const std::string sep = a.args[0].asString();
+    size_t pos = 0;
+    for (size_t hit; (hit = s.find(sep, pos)) != std::string::npos; pos = hit + sep.size()) parts.push_back(Value(s.substr(pos, hit - pos)));
+    parts.push_back(Value(s.substr(pos)));
+    return makeList(parts);
+}
+
+}  // namespace
+
+const MethodTable& strMethods() {
+    static const MethodTable table("str", {
+        {"join", join, 1, 1},
+        {"upper", convertCase<::toupper>, 0, kAnyArgs},
+        {"lower", convertCase<::tolower>, 0, kAnyArgs},
+        {"strip", strip<true, true>, 0, 1},
+        {"lstrip", strip<true, false>, 0, 1},
+        {"rstrip", strip<false, true>, 0, 1},
+        {"startswith", hasAffixMethod<true>, 1, 1},
+        {"endswith", hasAffixMethod<false>, 1, 1},
+        {"removeprefix", removeAffix<true>, 1, 1},
+        {"removesuffix", removeAffix<false>, 1, 1},
+        {"replace", replace, 2, 2},
+        {"format", format, 0, kAnyArgs},
+        {"partition", partition<true>, 1, 1},
+        {"rpartition", partition<false>, 1, 1},
+        {"find", search<Search::Find>, 1, 1},
+        {"rfind", search<Search::RFind>, 1, 1},
+        {"index", search<Search::Index>, 1, 1},
+        {"count", count, 1, 1},
+        {"isdigit", isClass<::isdigit>, 0, kAnyArgs},
+        {"isalpha", isClass<::isalpha>, 0, kAnyArgs},
+        {"isspace", isClass<::isspace>, 0, kAnyArgs},
+        {"ljust", justify<true>, 1, 2},
+        {"rjust", justify<false>, 1, 2},
+        {"splitlines", splitlines, 0, kAnyArgs},
+        {"split", split, 0, kAnyArgs},
+    });
+    return table;
+}
+
+}  // namespace fusescope
