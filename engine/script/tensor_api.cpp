@@ -1,4 +1,5 @@
-// Tensor attributes (x.shape, x.dtype, ...) and methods (x.view(2, 3), x.item(), ...).
+// The tensor type: its attributes computed on reading (x.shape, x.dtype, ...) and its methods
+// (x.item(), ...) as tables (script/types/method_table.h), then the ops that are methods (x.view(2, 3)).
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -6,6 +7,7 @@
 #include "core/autograd_node.h"
 #include "ops/op_registry.h"
 #include "script/interpreter.h"
+#include "script/types/method_table.h"
 #include "script/torch_names.h"
 
 namespace fusescope {
@@ -106,128 +108,166 @@ Value splitTensor(Interpreter& in, const CallArgs& a, bool chunks) {
     return makeTuple(parts);
 }
 
+namespace {
+
+// Every size of `t` was read (x.shape, x.numel()): a trace guards or symbolises each.
+void useAllSizes(Interpreter& in, const Tensor& t) {
+    if (in.tracer())
+        for (int64_t d = 0; d < t.dim(); ++d) in.tracer()->onSizeUse(t, d);
+}
+
+// A graph value's device is the one of the tensor it stands for, as a fake tensor's is.
+Device deviceOf(Interpreter& in, const Tensor& t) { return in.tracer() ? in.tracer()->deviceOf(t) : t.device(); }
+
+// x.is_leaf, x._version and x.grad_fn are not traced: reading one breaks the graph.
+void readUntraced(Interpreter& in, const char* name) {
+    if (TraceHooks* hooks = in.tracer()) hooks->onUntracedEffect(std::string("it reads a tensor's .") + name);
+}
+
+Value isLeaf(Interpreter& in, const Value& self) {
+    readUntraced(in, "is_leaf");
+    return Value(self.asTensor().isLeaf());
+}
+
+Value version(Interpreter& in, const Value& self) {
+    readUntraced(in, "_version");
+    return Value(self.asTensor().version());
+}
+
+Value gradFn(Interpreter& in, const Value& self) {
+    readUntraced(in, "grad_fn");
+    return gradFnValue(self.asTensor().impl()->autograd.gradFn);
+}
+
+Value shape(Interpreter& in, const Value& self) {
+    useAllSizes(in, self.asTensor());
+    return sizeObject(self.asTensor().sizes());
+}
+
+Value grad(Interpreter& in, const Value& self) {
+    if (TraceHooks* hooks = in.tracer()) hooks->onGradRead(self.asTensor());
+    return tensorGrad(self.asTensor());
+}
+
+Value transposed(Interpreter& in, const Value& self) {
+    ValueList dims;
+    for (int64_t d = self.asTensor().dim() - 1; d >= 0; --d) dims.push_back(Value(d));
+    return in.callOp("permute", CallStyle::Method, {self, makeTuple(dims)}, {}, in.currentSite());
+}
+
+Value matrixTransposed(Interpreter& in, const Value& self) {
+    return in.callOp("transpose", CallStyle::Method, {self, Value(int64_t{-2}), Value(int64_t{-1})}, {}, in.currentSite());
+}
+
+Value size(Interpreter& in, const Value& s, CallArgs& args) {
+    const Tensor& x = s.asTensor();
+    const Value* dimArg = args.args.empty() ? args.kwarg("dim") : &args.args[0];
+    if (!dimArg || dimArg->isNone()) {
+        useAllSizes(in, x);
+        return sizeObject(x.sizes());
+    }
+    int64_t d = wrapDim(dimArg->asInt(), x.dim(), in);
+    if (in.tracer()) in.tracer()->onSizeUse(x, d);
+    return Value(x.size(d));
+}
+
+Value stride(Interpreter& in, const Value& s, CallArgs& args) {
+    const Tensor& x = s.asTensor();
+    if (args.args.empty()) {
+        ValueList strides;
+        for (int64_t st : x.strides()) strides.push_back(Value(st));
+        return makeTuple(strides);
+    }
+    return Value(x.stride(wrapDim(args.args[0].asInt(), x.dim(), in)));
+}
+
+Value numel(Interpreter& in, const Value& s, CallArgs&) {
+    useAllSizes(in, s.asTensor());
+    return Value(s.asTensor().numel());
+}
+
+Value item(Interpreter& in, const Value& s, CallArgs&) {
+    Tensor x = in.realTensor(s.asTensor(), "unsupported call Tensor.item(): it turns a tensor into a Python number");
+    if (x.numel() != 1) in.fail("RuntimeError", fmt::format("a Tensor with {} elements cannot be converted to Scalar", x.numel()));
+    return elementValue(x, 0);
+}
+
+Value tolist(Interpreter& in, const Value& s, CallArgs&) {
+    Tensor x = in.realTensor(s.asTensor(), "unsupported call Tensor.tolist(): it turns a tensor into Python numbers");
+    int64_t flat = 0;
+    return toList(x, 0, flat);
+}
+
+Value requiresGrad_(Interpreter&, const Value& s, CallArgs& args) {
+    bool flag = args.args.empty() ? (args.kwarg("requires_grad") ? args.kwarg("requires_grad")->asBool() : true) : args.args[0].asBool();
+    s.asTensor().setRequiresGrad(flag);
+    return s.unsourced();
+}
+
+// x.split(...) / x.chunk(...): torch.split / torch.chunk with x first.
+template <bool kChunks>
+Value splitMethod(Interpreter& in, const Value& s, CallArgs& args) {
+    ValueList all{s};
+    all.insert(all.end(), args.args.begin(), args.args.end());
+    CallArgs call{all, args.kwargs, args.where};
+    return splitTensor(in, call, kChunks);
+}
+
+}  // namespace
+
+const GetterTable& tensorGetters() {
+    static const GetterTable table({
+        {"shape", shape},
+        {"dtype", [](Interpreter&, const Value& s) { return Value(s.asTensor().dtype()); }},
+        {"device", [](Interpreter& in, const Value& s) { return Value(deviceOf(in, s.asTensor())); }},
+        {"ndim", [](Interpreter&, const Value& s) { return Value(s.asTensor().dim()); }},
+        {"requires_grad", [](Interpreter&, const Value& s) { return Value(s.asTensor().requiresGrad()); }},
+        {"is_leaf", isLeaf},
+        {"_version", version},
+        {"grad_fn", gradFn},
+        {"grad", grad},
+        {"data", [](Interpreter&, const Value& s) { return s.unsourced(); }},
+        {"is_cuda", [](Interpreter& in, const Value& s) { return Value(deviceOf(in, s.asTensor()).kind == Device::Kind::Cuda); }},
+        {"is_meta", [](Interpreter&, const Value& s) { return Value(s.asTensor().isMeta()); }},
+        {"T", transposed},
+        {"mT", matrixTransposed},
+    });
+    return table;
+}
+
+const MethodTable& tensorMethods() {
+    static const MethodTable table("Tensor", {
+        {"backward", tensorBackward, 0, kAnyArgs},
+        {"retain_grad", [](Interpreter& in, const Value& s, CallArgs&) { return tensorRetainGrad(in, s); }, 0, kAnyArgs},
+        {"size", size, 0, kAnyArgs},
+        {"stride", stride, 0, kAnyArgs},
+        {"dim", [](Interpreter&, const Value& s, CallArgs&) { return Value(s.asTensor().dim()); }, 0, kAnyArgs},
+        {"ndimension", [](Interpreter&, const Value& s, CallArgs&) { return Value(s.asTensor().dim()); }, 0, kAnyArgs},
+        {"numel", numel, 0, kAnyArgs},
+        {"nelement", numel, 0, kAnyArgs},
+        {"is_contiguous", [](Interpreter&, const Value& s, CallArgs&) { return Value(s.asTensor().isContiguous()); }, 0, kAnyArgs},
+        {"is_floating_point", [](Interpreter&, const Value& s, CallArgs&) { return Value(isFloating(s.asTensor().dtype())); }, 0, kAnyArgs},
+        {"element_size", [](Interpreter&, const Value& s, CallArgs&) { return Value(static_cast<int64_t>(dtypeSize(s.asTensor().dtype()))); }, 0, kAnyArgs},
+        {"item", item, 0, kAnyArgs},
+        {"tolist", tolist, 0, kAnyArgs},
+        {"requires_grad_", requiresGrad_, 0, kAnyArgs},
+        {"split", splitMethod<false>, 0, kAnyArgs},
+        {"chunk", splitMethod<true>, 0, kAnyArgs},
+    });
+    return table;
+}
+
+// The getters, then the methods, then the ops that are tensor methods (x.view(2, 3)).
 Value tensorAttribute(Interpreter& interp, const Value& self, const std::string& name, const SourceLocation& where) {
-    const Tensor& t = self.asTensor();
-    auto method = [&](auto fn) {
-        Value captured = self;
-        return makeBuiltin("Tensor." + name, [captured, fn](Interpreter& in, CallArgs& args) { return fn(in, captured, args); });
-    };
-    auto useAllSizes = [&] {
-        if (interp.tracer())
-            for (int64_t d = 0; d < t.dim(); ++d) interp.tracer()->onSizeUse(t, d);
-    };
-    if (name == "shape") {
-        useAllSizes();
-        return sizeObject(t.sizes());
-    }
-    if (name == "dtype") return Value(t.dtype());
-    // A graph value's device is the one of the tensor it stands for, as a fake tensor's is.
-    auto device = [&] { return interp.tracer() ? interp.tracer()->deviceOf(t) : t.device(); };
-    if (name == "device") return Value(device());
-    if (name == "ndim") return Value(t.dim());
-    if (name == "requires_grad") return Value(t.requiresGrad());
-    if (name == "is_leaf" || name == "_version" || name == "grad_fn")
-        if (TraceHooks* hooks = interp.tracer()) hooks->onUntracedEffect("it reads a tensor's ." + name);
-    if (name == "is_leaf") return Value(t.isLeaf());
-    if (name == "_version") return Value(t.version());
-    if (name == "grad") {
-        if (TraceHooks* hooks = interp.tracer()) hooks->onGradRead(t);
-        return tensorGrad(t);
-    }
-    if (name == "grad_fn") return gradFnValue(t.impl()->autograd.gradFn);
-    if (name == "backward")
-        return method([](Interpreter& in, const Value& s, CallArgs& args) { return tensorBackward(in, s, args); });
-    if (name == "retain_grad") return method([](Interpreter& in, const Value& s, CallArgs&) { return tensorRetainGrad(in, s); });
-    if (name == "data") return self.unsourced();
-    if (name == "is_cuda") return Value(device().kind == Device::Kind::Cuda);
-    if (name == "is_meta") return Value(t.isMeta());
-    if (name == "T" || name == "mT") {
-        if (name == "T") {
-            ValueList dims;
-            for (int64_t d = t.dim() - 1; d >= 0; --d) dims.push_back(Value(d));
-            return interp.callOp("permute", CallStyle::Method, {self, makeTuple(dims)}, {}, interp.currentSite());
-        }
-        return interp.callOp("transpose", CallStyle::Method, {self, Value(int64_t{-2}), Value(int64_t{-1})}, {},
-                             interp.currentSite());
-    }
-    if (name == "size")
-        return method([](Interpreter& in, const Value& s, CallArgs& args) -> Value {
-            const Tensor& x = s.asTensor();
-            const Value* dimArg = args.args.empty() ? args.kwarg("dim") : &args.args[0];
-            if (!dimArg || dimArg->isNone()) {
-                if (in.tracer())
-                    for (int64_t d = 0; d < x.dim(); ++d) in.tracer()->onSizeUse(x, d);
-                return sizeObject(x.sizes());
-            }
-            int64_t d = wrapDim(dimArg->asInt(), x.dim(), in);
-            if (in.tracer()) in.tracer()->onSizeUse(x, d);
-            return Value(x.size(d));
-        });
-    if (name == "stride")
-        return method([](Interpreter& in, const Value& s, CallArgs& args) -> Value {
-            const Tensor& x = s.asTensor();
-            if (args.args.empty()) {
-                ValueList strides;
-                for (int64_t st : x.strides()) strides.push_back(Value(st));
-                return makeTuple(strides);
-            }
-            return Value(x.stride(wrapDim(args.args[0].asInt(), x.dim(), in)));
-        });
-    if (name == "dim" || name == "ndimension")
-        return method([](Interpreter&, const Value& s, CallArgs&) -> Value { return Value(s.asTensor().dim()); });
-    if (name == "numel" || name == "nelement")
-        return method([](Interpreter& in, const Value& s, CallArgs&) -> Value {
-            if (in.tracer())
-                for (int64_t d = 0; d < s.asTensor().dim(); ++d) in.tracer()->onSizeUse(s.asTensor(), d);
-            return Value(s.asTensor().numel());
-        });
-    if (name == "is_contiguous")
-        return method([](Interpreter&, const Value& s, CallArgs&) -> Value { return Value(s.asTensor().isContiguous()); });
-    if (name == "is_floating_point")
-        return method([](Interpreter&, const Value& s, CallArgs&) -> Value { return Value(isFloating(s.asTensor().dtype())); });
-    if (name == "element_size")
-        return method([](Interpreter&, const Value& s, CallArgs&) -> Value {
-            return Value(static_cast<int64_t>(dtypeSize(s.asTensor().dtype())));
-        });
-    if (name == "item")
-        return method([](Interpreter& in, const Value& s, CallArgs&) -> Value {
-            Tensor x = in.realTensor(s.asTensor(), "unsupported call Tensor.item(): it turns a tensor into a Python number");
-            if (x.numel() != 1)
-                in.fail("RuntimeError", fmt::format("a Tensor with {} elements cannot be converted to Scalar", x.numel()));
-            return elementValue(x, 0);
-        });
-    if (name == "tolist")
-        return method([](Interpreter& in, const Value& s, CallArgs&) -> Value {
-            Tensor x = in.realTensor(s.asTensor(), "unsupported call Tensor.tolist(): it turns a tensor into Python numbers");
-            int64_t flat = 0;
-            return toList(x, 0, flat);
-        });
-    if (name == "requires_grad_")
-        return method([](Interpreter&, const Value& s, CallArgs& args) -> Value {
-            bool flag = args.args.empty() ? (args.kwarg("requires_grad") ? args.kwarg("requires_grad")->asBool() : true)
-                                          : args.args[0].asBool();
-            s.asTensor().setRequiresGrad(flag);
-            return s.unsourced();
-        });
-
-    if (name == "split" || name == "chunk")
-        return method([name](Interpreter& in, const Value& s, CallArgs& args) -> Value {
-            ValueList all{s};
-            all.insert(all.end(), args.args.begin(), args.args.end());
-            CallArgs call{all, args.kwargs, args.where};
-            return splitTensor(in, call, name == "chunk");
-        });
-
-    const OpRegistry& registry = OpRegistry::instance();
-    const OpDef* op = registry.find(name);
-    if (op && op->isMethod) {
-        std::string opName = name;
-        return method([opName, op](Interpreter& in, const Value& s, CallArgs& args) -> Value {
-            ValueList all{s};
+    if (const NativeGetter* getter = tensorGetters().find(name)) return getter->get(interp, self);
+    if (auto method = tensorMethods().bind(self, name)) return *method;
+    const OpDef* op = OpRegistry::instance().find(name);
+    if (op && op->isMethod)
+        return makeBuiltin("Tensor." + name, [self, opName = name, op](Interpreter& in, CallArgs& args) -> Value {
+            ValueList all{self};
             all.insert(all.end(), args.args.begin(), args.args.end());
             return in.callOp(opName, CallStyle::Method, packSizeArguments(*op, all, 1), args.kwargs, in.currentSite());
         });
-    }
     throw ScriptError("AttributeError", "'Tensor' object has no attribute '" + name + "'" + missingAttributeNote("torch.Tensor", name, {}),
                       where);
 }

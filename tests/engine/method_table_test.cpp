@@ -15,13 +15,13 @@ namespace {
 std::string readsEveryMethod(const MethodTable& table, const std::string& value) {
     std::vector<std::string> names;
     for (const NativeMethod& m : table.methods()) names.push_back(fmt::format("'{}'", m.name));
-    return fmt::format("v = {}\nprint([type(getattr(v, n)).__name__ for n in [{}]])\n", value, fmt::join(names, ", "));
+    return fmt::format("import torch\nv = {}\nprint([type(getattr(v, n)).__name__ for n in [{}]])\n", value, fmt::join(names, ", "));
 }
 
 TEST(MethodTable, EveryRowIsAMethodOfItsTypesValues) {
     for (const auto& [table, value] : {std::pair{&listMethods(), "[3, 1, 2]"}, std::pair{&tupleMethods(), "(3, 1)"},
                                        std::pair{&dictMethods(), "{'a': 1}"}, std::pair{&setMethods(), "{1, 2}"},
-                                       std::pair{&strMethods(), "'text'"}}) {
+                                       std::pair{&strMethods(), "'text'"}, std::pair{&tensorMethods(), "torch.ones(2)"}}) {
         ScriptRun run = runScript(readsEveryMethod(*table, value));
         ASSERT_EQ(run.error, "") << value;
         std::vector<std::string> kinds(table->methods().size(), "'builtin_function_or_method'");
@@ -40,6 +40,14 @@ TEST(MethodTable, ArgumentCountsAreCheckedBeforeTheCall) {
     EXPECT_EQ(runScript("(1,).index(1, 2, 3)\n").error, "script.py:1:1: error: TypeError: index() takes 1 argument(s) (3 given)");
     EXPECT_EQ(runScript("xs = [3, 1, 2]\nxs.sort(reverse=True)\nxs.insert(-1, 9)\nprint(xs, xs.pop(0), xs.index(9), (1, 1).count(1))\n").out,
               "[2, 9, 1] 3 1 2\n");
+}
+
+TEST(MethodTable, EveryTensorGetterIsAnAttributeOfATensor) {
+    std::vector<std::string> names;
+    for (const NativeGetter& g : tensorGetters().getters()) names.push_back(fmt::format("'{}'", g.name));
+    ScriptRun run = runScript(fmt::format("import torch\nv = torch.ones(2, 3, requires_grad=True)\n"
+                                          "print([type(getattr(v, n)).__name__ for n in [{}]])\n", fmt::join(names, ", ")));
+    EXPECT_EQ(run.out, "['Size', 'dtype', 'device', 'int', 'bool', 'bool', 'int', 'NoneType', 'NoneType', 'Tensor', 'bool', 'bool', 'Tensor', 'Tensor']\n") << run.error;
 }
 
 // str.strip took no characters to strip before its row was written (it ignored them).

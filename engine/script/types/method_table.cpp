@@ -8,13 +8,22 @@
 
 namespace fusescope {
 
+namespace {
+
+template <class Row>
+const Row* rowNamed(const std::vector<Row>& rows, std::string_view name) {
+    auto it = std::find_if(rows.begin(), rows.end(), [&](const Row& row) { return row.name == name; });
+    return it == rows.end() ? nullptr : &*it;
+}
+
+}  // namespace
+
 MethodTable::MethodTable(std::string typeName, std::initializer_list<NativeMethod> methods)
     : typeName_(std::move(typeName)), methods_(methods) {}
 
-const NativeMethod* MethodTable::find(std::string_view name) const {
-    auto it = std::find_if(methods_.begin(), methods_.end(), [&](const NativeMethod& m) { return m.name == name; });
-    return it == methods_.end() ? nullptr : &*it;
-}
+const NativeMethod* MethodTable::find(std::string_view name) const { return rowNamed(methods_, name); }
+
+const NativeGetter* GetterTable::find(std::string_view name) const { return rowNamed(getters_, name); }
 
 std::optional<Value> MethodTable::bind(const Value& self, std::string_view name) const {
     const NativeMethod* method = find(name);

@@ -37,6 +37,22 @@ private:
     std::vector<NativeMethod> methods_;
 };
 
+// A builtin type's attributes computed on reading, as CPython's PyGetSetDef: x.shape, x.dtype.
+struct NativeGetter {
+    std::string_view name;
+    Value (*get)(Interpreter& in, const Value& self);
+};
+
+class GetterTable {
+public:
+    GetterTable(std::initializer_list<NativeGetter> getters) : getters_(getters) {}
+    const NativeGetter* find(std::string_view name) const;
+    const std::vector<NativeGetter>& getters() const { return getters_; }
+
+private:
+    std::vector<NativeGetter> getters_;
+};
+
 // TypeError "name() takes N argument(s) (M given)" unless lo <= positional count <= hi.
 void expectArgs(Interpreter& in, const CallArgs& args, size_t lo, size_t hi, std::string_view name);
 
@@ -46,5 +62,7 @@ const MethodTable& tupleMethods();
 const MethodTable& dictMethods();
 const MethodTable& setMethods();
 const MethodTable& strMethods();
+const MethodTable& tensorMethods();
+const GetterTable& tensorGetters();
 
 }  // namespace fusescope
