@@ -1,6 +1,5 @@
 // Attribute access on non-tensor values: modules, records, the object model's objects, and
 // the builtin types' method tables (script/types/).
-#include <cmath>
 #include <map>
 #include <optional>
 
@@ -117,15 +116,10 @@ Value Interpreter::getAttribute(const Value& object, const std::string& name, co
             if (auto method = tupleMethods().bind(object, name)) return *method;
         if (object.as<DictObject>()) return dictMethods().attribute(*this, object, name);
         if (object.isString()) return strMethods().attribute(*this, object, name);
-        if (object.isDType()) {
-            if (name == "is_floating_point") return Value(isFloating(object.asDType()));
-            if (name == "itemsize") return Value(static_cast<int64_t>(dtypeSize(object.asDType())));
-        }
-        if (object.isDevice()) {
-            Device d = object.asDevice();
-            if (name == "type") return Value(Device{d.kind, -1}.str());
-            if (name == "index") return d.index < 0 ? Value() : Value(int64_t{d.index});
-        }
+        if (object.isDType())
+            if (const NativeGetter* getter = dtypeGetters().find(name)) return getter->get(*this, object);
+        if (object.isDevice())
+            if (const NativeGetter* getter = deviceGetters().find(name)) return getter->get(*this, object);
         if (auto* fn = object.as<FunctionObject>()) {
             if (fn->attributes)
                 if (Value* v = fn->attributes->findString(name)) return *v;
@@ -133,10 +127,7 @@ Value Interpreter::getAttribute(const Value& object, const std::string& name, co
             if (name == "__qualname__") return Value(fn->qualname);
             if (name == "__module__") return Value("__main__");
         }
-        if (object.isFloat() && name == "is_integer") {
-            double d = object.asFloat();
-            return makeBuiltin("float.is_integer", [d](Interpreter&, CallArgs&) { return Value(std::isfinite(d) && std::trunc(d) == d); });
-        }
+        if (object.isFloat()) return floatMethods().attribute(*this, object, name);
         fail("AttributeError", "'" + pythonTypeName(object) + "' object has no attribute '" + name + "'");
     } catch (Error& e) {
         e.setWhereIfUnknown(where);

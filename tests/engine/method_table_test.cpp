@@ -50,6 +50,12 @@ TEST(MethodTable, EveryTensorGetterIsAnAttributeOfATensor) {
     EXPECT_EQ(run.out, "['Size', 'dtype', 'device', 'int', 'bool', 'bool', 'int', 'NoneType', 'NoneType', 'Tensor', 'bool', 'bool', 'Tensor', 'Tensor']\n") << run.error;
 }
 
+TEST(MethodTable, DTypesDevicesAndFloatsReadTheirRows) {
+    EXPECT_EQ(runScript("import torch\nprint(torch.float16.itemsize, torch.int32.is_floating_point, torch.device('cuda', 1).type, "
+                        "torch.device('cpu').index, (2.0).is_integer(), (2.5).is_integer())\n").out,
+              "2 False cuda None True False\n");
+}
+
 // str.strip took no characters to strip before its row was written (it ignored them).
 TEST(MethodTable, StrStripTakesTheCharactersToStripAsPython) {
     EXPECT_EQ(runScript("print('xxhix'.strip('x'), '  a  '.strip(), 'abcba'.strip('ab'), '--'.strip('-') == '')\n").out, "hi a c True\n");

@@ -64,5 +64,8 @@ const MethodTable& setMethods();
 const MethodTable& strMethods();
 const MethodTable& tensorMethods();
 const GetterTable& tensorGetters();
+const MethodTable& floatMethods();
+const GetterTable& dtypeGetters();
+const GetterTable& deviceGetters();
 
 }  // namespace fusescope
