@@ -14,35 +14,14 @@ namespace fusescope {
 namespace {
 
 // The attributes of the object model's own objects: bound methods, properties, builtin types.
-std::optional<Value> objectModelAttribute(const Value& object, const std::string& name) {
-    if (auto* bound = object.as<BoundMethodObject>()) {
-        if (name == "__self__") return bound->self;
-        if (name == "__func__") return bound->function;
-        if (auto* fn = bound->function.as<FunctionObject>()) {
-            if (name == "__name__") return Value(fn->name);
-            if (name == "__qualname__") return Value(fn->qualname);
-        }
-        return std::nullopt;
+std::optional<Value> objectModelAttribute(Interpreter& in, const Value& object, const std::string& name) {
+    if (object.as<BoundMethodObject>()) return boundMethodGetters().read(in, object, name);
+    if (object.as<PropertyObject>()) {
+        if (auto v = propertyGetters().read(in, object, name)) return v;
+        return propertyMethods().bind(object, name);
     }
-    if (auto* p = object.as<PropertyObject>()) {
-        if (name == "fget") return p->getter;
-        if (name == "fset") return p->setter;
-        if (name == "fdel") return p->deleter;
-        if (name != "getter" && name != "setter" && name != "deleter") return std::nullopt;
-        PropertyObject copy = *p;
-        return makeBuiltin("property." + name, [copy, name](Interpreter& in, CallArgs& a) {
-            expectArgs(in, a, 1, 1, name);
-            auto replaced = std::make_shared<PropertyObject>(copy);
-            (name == "getter" ? replaced->getter : name == "setter" ? replaced->setter : replaced->deleter) = a.args[0];
-            return Value(ObjectPtr(replaced));
-        });
-    }
-    if (auto* t = object.as<TypeObject>()) {
-        if (name == "__name__" || name == "__qualname__") return Value(t->name);
-        return std::nullopt;
-    }
-    if (auto* cm = object.as<ClassMethodObject>(); cm && name == "__func__") return cm->function;
-    if (auto* sm = object.as<StaticMethodObject>(); sm && name == "__func__") return sm->function;
+    if (object.as<TypeObject>()) return builtinTypeGetters().read(in, object, name);
+    if (object.as<ClassMethodObject>() || object.as<StaticMethodObject>()) return wrappedFunctionGetters().read(in, object, name);
     return std::nullopt;
 }
 
@@ -82,7 +61,7 @@ Value Interpreter::getAttribute(const Value& object, const std::string& name, co
             if (auto names = optimizedModuleNames(*this, compiled->boundSelf, name, where)) return *names;
             return getAttribute(compiled->boundSelf, name, where);
         }
-        if (auto v = objectModelAttribute(object, name)) return *v;
+        if (auto v = objectModelAttribute(*this, object, name)) return *v;
         // A list's, dict's or set's method reads or changes it.
         if (object.as<SetObject>() || object.as<ListObject>() || object.as<DictObject>()) {
             if (tracer_) tracer_->onObjectTouch(object);
@@ -117,9 +96,9 @@ Value Interpreter::getAttribute(const Value& object, const std::string& name, co
         if (object.as<DictObject>()) return dictMethods().attribute(*this, object, name);
         if (object.isString()) return strMethods().attribute(*this, object, name);
         if (object.isDType())
-            if (const NativeGetter* getter = dtypeGetters().find(name)) return getter->get(*this, object);
+            if (auto v = dtypeGetters().read(*this, object, name)) return *v;
         if (object.isDevice())
-            if (const NativeGetter* getter = deviceGetters().find(name)) return getter->get(*this, object);
+            if (auto v = deviceGetters().read(*this, object, name)) return *v;
         if (auto* fn = object.as<FunctionObject>()) {
             if (fn->attributes)
                 if (Value* v = fn->attributes->findString(name)) return *v;

@@ -259,7 +259,7 @@ const MethodTable& tensorMethods() {
 
 // The getters, then the methods, then the ops that are tensor methods (x.view(2, 3)).
 Value tensorAttribute(Interpreter& interp, const Value& self, const std::string& name, const SourceLocation& where) {
-    if (const NativeGetter* getter = tensorGetters().find(name)) return getter->get(interp, self);
+    if (auto v = tensorGetters().read(interp, self, name)) return *v;
     if (auto method = tensorMethods().bind(self, name)) return *method;
     const OpDef* op = OpRegistry::instance().find(name);
     if (op && op->isMethod)

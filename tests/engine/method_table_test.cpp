@@ -56,6 +56,29 @@ TEST(MethodTable, DTypesDevicesAndFloatsReadTheirRows) {
               "2 False cuda None True False\n");
 }
 
+// Bound methods, properties, classmethod, staticmethod and builtin types read their rows as
+// CPython 3.11 does.
+TEST(MethodTable, TheObjectModelsObjectsReadTheirRows) {
+    ScriptRun run = runScript(
+        "class A:\n"
+        "    @property\n"
+        "    def x(self):\n"
+        "        return 1\n"
+        "    def m(self):\n"
+        "        pass\n"
+        "    @classmethod\n"
+        "    def c(cls):\n"
+        "        pass\n"
+        "    @staticmethod\n"
+        "    def s():\n"
+        "        pass\n"
+        "p, a = A.__dict__['x'], A()\n"
+        "print(a.m.__name__, a.m.__qualname__, a.m.__self__ is a, a.m.__func__ is A.m, p.fget.__name__, p.fset,\n"
+        "      p.setter(lambda s, v: None).fset is not None)\n"
+        "print(A.__dict__['c'].__func__.__name__, A.__dict__['s'].__func__.__name__, int.__name__, list.__qualname__)\n");
+    EXPECT_EQ(run.out, "m A.m True True x None True\nc s int list\n") << run.error;
+}
+
 // str.strip took no characters to strip before its row was written (it ignored them).
 TEST(MethodTable, StrStripTakesTheCharactersToStripAsPython) {
     EXPECT_EQ(runScript("print('xxhix'.strip('x'), '  a  '.strip(), 'abcba'.strip('ab'), '--'.strip('-') == '')\n").out, "hi a c True\n");

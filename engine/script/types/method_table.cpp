@@ -25,6 +25,11 @@ const NativeMethod* MethodTable::find(std::string_view name) const { return rowN
 
 const NativeGetter* GetterTable::find(std::string_view name) const { return rowNamed(getters_, name); }
 
+std::optional<Value> GetterTable::read(Interpreter& in, const Value& self, std::string_view name) const {
+    const NativeGetter* getter = find(name);
+    return getter ? std::optional<Value>(getter->get(in, self)) : std::nullopt;
+}
+
 std::optional<Value> MethodTable::bind(const Value& self, std::string_view name) const {
     const NativeMethod* method = find(name);
     if (!method) return std::nullopt;

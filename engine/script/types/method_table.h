@@ -47,6 +47,8 @@ class GetterTable {
 public:
     GetterTable(std::initializer_list<NativeGetter> getters) : getters_(getters) {}
     const NativeGetter* find(std::string_view name) const;
+    // self.name computed, or nullopt when the table has no such row.
+    std::optional<Value> read(Interpreter& in, const Value& self, std::string_view name) const;
     const std::vector<NativeGetter>& getters() const { return getters_; }
 
 private:
@@ -67,5 +69,11 @@ const GetterTable& tensorGetters();
 const MethodTable& floatMethods();
 const GetterTable& dtypeGetters();
 const GetterTable& deviceGetters();
+// The object model's own objects (types/object_model_types.cpp).
+const GetterTable& boundMethodGetters();
+const GetterTable& propertyGetters();
+const MethodTable& propertyMethods();
+const GetterTable& builtinTypeGetters();
+const GetterTable& wrappedFunctionGetters();  // classmethod's and staticmethod's __func__
 
 }  // namespace fusescope
