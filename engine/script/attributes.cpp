@@ -102,9 +102,7 @@ Value Interpreter::getAttribute(const Value& object, const std::string& name, co
         if (auto* fn = object.as<FunctionObject>()) {
             if (fn->attributes)
                 if (Value* v = fn->attributes->findString(name)) return *v;
-            if (name == "__name__") return Value(fn->name);
-            if (name == "__qualname__") return Value(fn->qualname);
-            if (name == "__module__") return Value("__main__");
+            if (auto v = functionGetters().read(*this, object, name)) return *v;
         }
         if (object.isFloat()) return floatMethods().attribute(*this, object, name);
         fail("AttributeError", "'" + pythonTypeName(object) + "' object has no attribute '" + name + "'");

@@ -75,8 +75,10 @@ TEST(MethodTable, TheObjectModelsObjectsReadTheirRows) {
         "p, a = A.__dict__['x'], A()\n"
         "print(a.m.__name__, a.m.__qualname__, a.m.__self__ is a, a.m.__func__ is A.m, p.fget.__name__, p.fset,\n"
         "      p.setter(lambda s, v: None).fset is not None)\n"
-        "print(A.__dict__['c'].__func__.__name__, A.__dict__['s'].__func__.__name__, int.__name__, list.__qualname__)\n");
-    EXPECT_EQ(run.out, "m A.m True True x None True\nc s int list\n") << run.error;
+        "print(A.__dict__['c'].__func__.__name__, A.__dict__['s'].__func__.__name__, int.__name__, list.__qualname__)\n"
+        "A.m.__name__ = 'renamed'\n"
+        "print(A.m.__name__, A.m.__qualname__, A.m.__module__, (lambda: 0).__name__)\n");
+    EXPECT_EQ(run.out, "m A.m True True x None True\nc s int list\nrenamed A.m __main__ <lambda>\n") << run.error;
 }
 
 // str.strip took no characters to strip before its row was written (it ignored them).

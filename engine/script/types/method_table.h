@@ -75,5 +75,6 @@ const GetterTable& propertyGetters();
 const MethodTable& propertyMethods();
 const GetterTable& builtinTypeGetters();
 const GetterTable& wrappedFunctionGetters();  // classmethod's and staticmethod's __func__
+const GetterTable& functionGetters();         // a def's or lambda's, after its own attributes
 
 }  // namespace fusescope

@@ -1,5 +1,5 @@
-// The attributes of the object model's own objects: bound methods, properties, builtin type
-// objects, classmethod and staticmethod.
+// The attributes of the object model's own objects: functions, bound methods, properties,
+// builtin type objects, classmethod and staticmethod.
 #include "script/interpreter.h"
 #include "script/types/method_table.h"
 
@@ -64,6 +64,15 @@ const GetterTable& builtinTypeGetters() {
     static const GetterTable table({
         {"__name__", [](Interpreter&, const Value& self) { return Value(self.as<TypeObject>()->name); }},
         {"__qualname__", [](Interpreter&, const Value& self) { return Value(self.as<TypeObject>()->name); }},
+    });
+    return table;
+}
+
+const GetterTable& functionGetters() {
+    static const GetterTable table({
+        {"__name__", [](Interpreter&, const Value& self) { return Value(self.as<FunctionObject>()->name); }},
+        {"__qualname__", [](Interpreter&, const Value& self) { return Value(self.as<FunctionObject>()->qualname); }},
+        {"__module__", [](Interpreter&, const Value&) { return Value("__main__"); }},
     });
     return table;
 }
