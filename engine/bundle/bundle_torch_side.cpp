@@ -18,6 +18,14 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// The entry a log is kept as: a folder's logs by their names; a log file opened by any
+// name as one the TORCH_TRACE reader finds in a folder (dedicated_log_torch_trace_*.log).
+std::string entryNameOf(const std::string& log) {
+    std::string name = fs::path(log).filename().string();
+    if (name.starts_with("dedicated_log_torch_trace_") && name.ends_with(".log")) return kTorchSideFolder + name;
+    return kTorchSideFolder + ("dedicated_log_torch_trace_" + name + ".log");
+}
+
 std::string fileText(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     std::ostringstream text;
@@ -32,7 +40,7 @@ void putTorchSide(std::map<std::string, std::string>& entries, const std::string
     if (!choice.error.empty()) throw Error(choice.error);
     std::map<std::string, std::string> logs;
     choice.others.push_back(choice.path);  // every rank's log
-    for (const std::string& log : choice.others) logs[kTorchSideFolder + fs::path(log).filename().string()] = fileText(log);
+    for (const std::string& log : choice.others) logs[entryNameOf(log)] = fileText(log);
     std::erase_if(entries, [](const auto& entry) { return entry.first.starts_with(kTorchSideFolder); });
     entries.merge(logs);
 }

@@ -9,8 +9,9 @@
 namespace fusescope {
 
 // Puts the TORCH_TRACE logs at `path` (a folder's dedicated_log_torch_trace_*.log, or one log
-// file) into `entries` as torch/<file name>, in place of any PyTorch side they held. Throws
-// Error when `path` holds no log or one cannot be read.
+// file, which keeps its name inside dedicated_log_torch_trace_NAME.log) into `entries` as
+// torch/<file name>, in place of any PyTorch side they held. Throws Error when `path` holds
+// no log or one cannot be read.
 void putTorchSide(std::map<std::string, std::string>& entries, const std::string& path);
 
 // Writes a bundle's torch/ logs into `dir` (created), for the TORCH_TRACE reader; false, writing

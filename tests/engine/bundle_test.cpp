@@ -381,6 +381,12 @@ TEST(Bundle, PyTorchsSideGoesInAndComesBackOutByteForByte) {
     ASSERT_TRUE(writeTorchSide(bundle.files, (dir / "out").string()));
     EXPECT_EQ(filesBelow(dir / "out"), (Entries{{"dedicated_log_torch_trace_rank_0_a.log", log}, {"dedicated_log_torch_trace_rank_1_b.log", "rank 1\n"}}));
 
+    // A log opened by another name is kept under one the reader finds in a folder.
+    std::ofstream(dir / "my.txt") << "renamed";
+    putTorchSide(entries, (dir / "my.txt").string());
+    EXPECT_EQ(entries.at("torch/dedicated_log_torch_trace_my.txt.log"), "renamed");
+    EXPECT_FALSE(entries.count("torch/dedicated_log_torch_trace_rank_0_a.log"));
+
     EXPECT_FALSE(writeTorchSide(minimalBundle(), (dir / "none").string()));
     EXPECT_FALSE(fs::exists(dir / "none"));
     EXPECT_THROW(putTorchSide(entries, (dir / "out" / "missing").string()), Error);
