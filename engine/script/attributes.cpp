@@ -7,6 +7,7 @@
 
 #include "script/interpreter.h"
 #include "script/types/method_table.h"
+#include "script/types/type_slots.h"
 #include "script/torch_names.h"
 
 namespace fusescope {
@@ -67,7 +68,6 @@ Value Interpreter::getAttribute(const Value& object, const std::string& name, co
             if (tracer_) tracer_->onObjectTouch(object);
             noteStoredInto(object.asObject());
         }
-        if (object.as<SetObject>()) return setMethods().attribute(*this, object, name);
         if (auto* m = object.as<ModuleObject>()) {
             auto it = m->attrs.find(name);
             if (it != m->attrs.end()) return it->second;
@@ -90,21 +90,12 @@ Value Interpreter::getAttribute(const Value& object, const std::string& name, co
             if (auto v = boundAttribute(r->attrs)) return *v;
         if (auto* c = object.as<ContextManagerObject>())
             if (auto v = boundAttribute(c->attrs)) return *v;
-        if (object.as<ListObject>() && !object.as<DictViewObject>()) return listMethods().attribute(*this, object, name);
-        if (object.as<TupleObject>())
-            if (auto method = tupleMethods().bind(object, name)) return *method;
-        if (object.as<DictObject>()) return dictMethods().attribute(*this, object, name);
-        if (object.isString()) return strMethods().attribute(*this, object, name);
-        if (object.isDType())
-            if (auto v = dtypeGetters().read(*this, object, name)) return *v;
-        if (object.isDevice())
-            if (auto v = deviceGetters().read(*this, object, name)) return *v;
+        if (const TypeSlots* type = slotsOf(object)) return type->attribute(*this, object, name);
         if (auto* fn = object.as<FunctionObject>()) {
             if (fn->attributes)
                 if (Value* v = fn->attributes->findString(name)) return *v;
             if (auto v = functionGetters().read(*this, object, name)) return *v;
         }
-        if (object.isFloat()) return floatMethods().attribute(*this, object, name);
         fail("AttributeError", "'" + pythonTypeName(object) + "' object has no attribute '" + name + "'");
     } catch (Error& e) {
         e.setWhereIfUnknown(where);

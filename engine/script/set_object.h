@@ -20,6 +20,7 @@ namespace fusescope {
 
 struct SetObject : Object {
     std::string typeName() const override { return "set"; }
+    const TypeSlots* slots() const override;
 
     size_t size() const { return used_; }
     ValueList items() const;  // in table order: Python's iteration order

@@ -24,6 +24,7 @@ struct FunctionDef;
 struct Lambda;
 class Interpreter;
 struct Value;
+struct TypeSlots;  // script/types/type_slots.h
 
 // Where a traced function's input came from, as PyTorch's guards spell it.
 struct Source {
@@ -74,6 +75,8 @@ struct Object {
     virtual std::string typeName() const = 0;  // Python's type(x).__name__: "list", "function"
     // Its repr when the object defines one; nullopt: "<typeName object>".
     virtual std::optional<std::string> reprText() const { return std::nullopt; }
+    // Its type's slots (script/types/type_slots.h); null for a type not converted to slots yet.
+    virtual const TypeSlots* slots() const { return nullptr; }
 };
 using ObjectPtr = std::shared_ptr<Object>;
 
@@ -131,6 +134,7 @@ using ValueList = std::vector<Value>;
 struct ListObject : Object {
     ValueList items;
     std::string typeName() const override { return "list"; }
+    const TypeSlots* slots() const override;
 };
 // d.keys() / d.values() / d.items(): a snapshot of the dict, printed as Python prints the
 // view (dict_keys(['a']), odict_items([...])). Iterating it checks its dict's size as
@@ -140,10 +144,12 @@ struct DictViewObject : ListObject {
     std::string kind;  // "dict_keys", "odict_values", ...
     std::weak_ptr<const DictObject> dict;  // weak: a dict may hold its own view
     std::string typeName() const override { return kind; }
+    const TypeSlots* slots() const override { return nullptr; }  // not a list's
 };
 struct TupleObject : Object {
     ValueList items;
     std::string typeName() const override { return "tuple"; }
+    const TypeSlots* slots() const override;
 };
 // torch.Size: a tuple of ints that prints as torch.Size([2, 3]).
 struct SizeObject : TupleObject {
@@ -266,6 +272,7 @@ struct DictObject : Object {
     // follows appends and removals).
     DictEntries items;
     std::string typeName() const override { return "dict"; }
+    const TypeSlots* slots() const override;
     Value* find(const Value& key);
     Value* findString(std::string_view key);  // find(Value(key)) without making a Value
     void set(const Value& key, Value value);  // replaces, or appends a new key

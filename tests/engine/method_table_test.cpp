@@ -6,6 +6,8 @@
 #include <fmt/ranges.h>
 
 #include "script/types/method_table.h"
+#include "script/types/type_slots.h"
+#include "script/set_object.h"
 #include "test_support.h"
 
 namespace fusescope::test {
@@ -79,6 +81,25 @@ TEST(MethodTable, TheObjectModelsObjectsReadTheirRows) {
         "A.m.__name__ = 'renamed'\n"
         "print(A.m.__name__, A.m.__qualname__, A.m.__module__, (lambda: 0).__name__)\n");
     EXPECT_EQ(run.out, "m A.m True True x None True\nc s int list\nrenamed A.m __main__ <lambda>\n") << run.error;
+}
+
+// Every value names its type's slots: objects through Object::slots(), str, float, dtype
+// and device by kind; types not converted yet have none.
+TEST(TypeSlots, EachConvertedTypeNamesItsSlots) {
+    auto nameOf = [](const Value& v) { return slotsOf(v) ? std::string(slotsOf(v)->name) : std::string("none"); };
+    EXPECT_EQ(nameOf(makeList({})), "list");
+    EXPECT_EQ(nameOf(makeTuple({})), "tuple");
+    EXPECT_EQ(nameOf(Value(ObjectPtr(std::make_shared<DictObject>()))), "dict");
+    EXPECT_EQ(nameOf(Value(ObjectPtr(std::make_shared<OrderedDictObject>()))), "dict");
+    EXPECT_EQ(nameOf(Value(ObjectPtr(std::make_shared<SetObject>()))), "set");
+    EXPECT_EQ(nameOf(Value(ObjectPtr(std::make_shared<DictViewObject>()))), "none");  // a list inside, not a list
+    EXPECT_EQ(nameOf(Value("s")), "str");
+    EXPECT_EQ(nameOf(Value(1.5)), "float");
+    EXPECT_EQ(nameOf(Value(DType::Float32)), "dtype");
+    EXPECT_EQ(nameOf(Value(Device::cpu())), "device");
+    EXPECT_EQ(nameOf(Value(int64_t{1})), "none");
+    EXPECT_EQ(runScript("{1}.nope\n").error, "script.py:1:1: error: AttributeError: 'set' object has no attribute 'nope'");
+    EXPECT_EQ(runScript("import torch\ntorch.float32.nope\n").error, "script.py:2:1: error: AttributeError: 'dtype' object has no attribute 'nope'");
 }
 
 // str.strip took no characters to strip before its row was written (it ignored them).

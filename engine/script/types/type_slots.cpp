@@ -1,0 +1,65 @@
+#include "script/types/type_slots.h"
+
+#include <fmt/format.h>
+
+#include "script/interpreter.h"
+
+namespace fusescope {
+
+namespace {
+
+const TypeSlots& strType() {
+    static const TypeSlots type{"str", nullptr, &strMethods()};
+    return type;
+}
+const TypeSlots& floatType() {
+    static const TypeSlots type{"float", nullptr, &floatMethods()};
+    return type;
+}
+const TypeSlots& dtypeType() {
+    static const TypeSlots type{"dtype", &dtypeGetters(), nullptr};
+    return type;
+}
+const TypeSlots& deviceType() {
+    static const TypeSlots type{"device", &deviceGetters(), nullptr};
+    return type;
+}
+
+}  // namespace
+
+Value TypeSlots::attribute(Interpreter& in, const Value& self, std::string_view name) const {
+    if (getters)
+        if (auto v = getters->read(in, self, name)) return *v;
+    if (methods)
+        if (auto method = methods->bind(self, name)) return *method;
+    in.fail("AttributeError", fmt::format("'{}' object has no attribute '{}'", pythonTypeName(self), name));
+}
+
+const TypeSlots* slotsOf(const Value& value) {
+    if (value.isObject()) return value.asObject()->slots();
+    if (value.isString()) return &strType();
+    if (value.isFloat()) return &floatType();
+    if (value.isDType()) return &dtypeType();
+    if (value.isDevice()) return &deviceType();
+    return nullptr;
+}
+
+// The container types' slots, where their objects are declared (script/value.h, set_object.h).
+const TypeSlots* ListObject::slots() const {
+    static const TypeSlots type{"list", nullptr, &listMethods()};
+    return &type;
+}
+const TypeSlots* TupleObject::slots() const {
+    static const TypeSlots type{"tuple", nullptr, &tupleMethods()};
+    return &type;
+}
+const TypeSlots* DictObject::slots() const {
+    static const TypeSlots type{"dict", nullptr, &dictMethods()};
+    return &type;
+}
+const TypeSlots* SetObject::slots() const {
+    static const TypeSlots type{"set", nullptr, &setMethods()};
+    return &type;
+}
+
+}  // namespace fusescope

@@ -1,0 +1,27 @@
+#pragma once
+// A builtin type as data, as CPython's PyTypeObject: its name and its tables. Every object
+// names its type (Object::slots()); the values that are not objects (str, float, dtype,
+// device) have theirs by kind (slotsOf). Being built up slot by slot (issue 62): attribute
+// reads so far; length, iteration, subscripts, operators and calls follow.
+
+#include <string_view>
+
+#include "script/types/method_table.h"
+
+namespace fusescope {
+
+struct TypeSlots {
+    std::string_view name;
+    const GetterTable* getters = nullptr;  // read first
+    const MethodTable* methods = nullptr;
+
+    // value.name from the getters, then the methods; else AttributeError naming the value's
+    // type ("'Size' object has no attribute 'x'").
+    Value attribute(Interpreter& in, const Value& self, std::string_view name) const;
+};
+
+// The slots of `value`'s type, or null for a type not converted yet (ints, tensors, the
+// object model's objects, instances: still answered elsewhere).
+const TypeSlots* slotsOf(const Value& value);
+
+}  // namespace fusescope
