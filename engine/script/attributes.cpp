@@ -53,7 +53,6 @@ std::optional<Value> optimizedModuleNames(Interpreter& interp, const Value& mode
 
 Value Interpreter::getAttribute(const Value& object, const std::string& name, const SourceLocation& where) {
     try {
-        if (object.isTensor()) return tensorAttribute(*this, object, name, where);
         if (object.as<InstanceObject>()) return instanceAttribute(object, name);
         if (object.as<ClassObject>()) return classAttribute(object, name);
         if (auto* super = object.as<SuperObject>()) return superAttribute(*super, name);
@@ -68,6 +67,7 @@ Value Interpreter::getAttribute(const Value& object, const std::string& name, co
             if (tracer_) tracer_->onObjectTouch(object);
             noteStoredInto(object.asObject());
         }
+        if (const TypeSlots* type = slotsOf(object)) return type->attribute(*this, object, name);
         if (auto* m = object.as<ModuleObject>()) {
             auto it = m->attrs.find(name);
             if (it != m->attrs.end()) return it->second;
@@ -90,7 +90,6 @@ Value Interpreter::getAttribute(const Value& object, const std::string& name, co
             if (auto v = boundAttribute(r->attrs)) return *v;
         if (auto* c = object.as<ContextManagerObject>())
             if (auto v = boundAttribute(c->attrs)) return *v;
-        if (const TypeSlots* type = slotsOf(object)) return type->attribute(*this, object, name);
         if (auto* fn = object.as<FunctionObject>()) {
             if (fn->attributes)
                 if (Value* v = fn->attributes->findString(name)) return *v;

@@ -319,8 +319,6 @@ Value gradFnValue(const std::shared_ptr<AutogradNode>& node);  // None for a lea
 std::optional<Value> gradFnAttribute(const Value& object, const std::string& name);
 void setTensorGrad(Interpreter& interp, const Tensor& tensor, const Value& grad);
 void populateAutogradModule(ModuleObject& autograd);
-// Tensor attributes (shape, dtype, ...) and methods (x.add(...), x.size()).
-Value tensorAttribute(Interpreter& interp, const Value& tensor, const std::string& name, const SourceLocation& where);
 // tensor.split(size_or_sections, dim) / tensor.chunk(chunks, dim) as narrow views (a[0] is the
 // tensor); torch.split / torch.chunk take the same arguments.
 Value splitTensor(Interpreter& interp, const CallArgs& args, bool chunks);

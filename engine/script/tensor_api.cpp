@@ -8,6 +8,7 @@
 #include "ops/op_registry.h"
 #include "script/interpreter.h"
 #include "script/types/method_table.h"
+#include "script/types/type_slots.h"
 #include "script/torch_names.h"
 
 namespace fusescope {
@@ -257,19 +258,27 @@ const MethodTable& tensorMethods() {
     return table;
 }
 
-// The getters, then the methods, then the ops that are tensor methods (x.view(2, 3)).
-Value tensorAttribute(Interpreter& interp, const Value& self, const std::string& name, const SourceLocation& where) {
-    if (auto v = tensorGetters().read(interp, self, name)) return *v;
-    if (auto method = tensorMethods().bind(self, name)) return *method;
-    const OpDef* op = OpRegistry::instance().find(name);
-    if (op && op->isMethod)
-        return makeBuiltin("Tensor." + name, [self, opName = name, op](Interpreter& in, CallArgs& args) -> Value {
-            ValueList all{self};
-            all.insert(all.end(), args.args.begin(), args.args.end());
-            return in.callOp(opName, CallStyle::Method, packSizeArguments(*op, all, 1), args.kwargs, in.currentSite());
-        });
-    throw ScriptError("AttributeError", "'Tensor' object has no attribute '" + name + "'" + missingAttributeNote("torch.Tensor", name, {}),
-                      where);
+namespace {
+
+// After the tables: the ops that are tensor methods (x.view(2, 3)), else the AttributeError
+// with what PyTorch has that we lack. It has no location: getAttribute gives it the read's.
+Value opMethod(Interpreter&, const Value& self, std::string_view name) {
+    const OpDef* op = OpRegistry::instance().find(std::string(name));
+    if (!op || !op->isMethod)
+        throw ScriptError("AttributeError", fmt::format("'Tensor' object has no attribute '{}'{}", name,
+                                                        missingAttributeNote("torch.Tensor", std::string(name), {})));
+    return makeBuiltin("Tensor." + std::string(name), [self, opName = std::string(name), op](Interpreter& in, CallArgs& args) -> Value {
+        ValueList all{self};
+        all.insert(all.end(), args.args.begin(), args.args.end());
+        return in.callOp(opName, CallStyle::Method, packSizeArguments(*op, all, 1), args.kwargs, in.currentSite());
+    });
+}
+
+}  // namespace
+
+const TypeSlots& tensorType() {
+    static const TypeSlots type{"Tensor", &tensorGetters(), &tensorMethods(), opMethod};
+    return type;
 }
 
 }  // namespace fusescope

@@ -100,6 +100,9 @@ TEST(TypeSlots, EachConvertedTypeNamesItsSlots) {
     EXPECT_EQ(nameOf(Value(int64_t{1})), "none");
     EXPECT_EQ(runScript("{1}.nope\n").error, "script.py:1:1: error: AttributeError: 'set' object has no attribute 'nope'");
     EXPECT_EQ(runScript("import torch\ntorch.float32.nope\n").error, "script.py:2:1: error: AttributeError: 'dtype' object has no attribute 'nope'");
+    // The tensor's slots end with the ops that are methods; its own error keeps the read's column.
+    EXPECT_EQ(runScript("import torch\nx = torch.ones(2)\nprint(x.view(1, 2).shape)\ny = x.nope\n").error,
+              "script.py:4:7: error: AttributeError: 'Tensor' object has no attribute 'nope'");
 }
 
 // str.strip took no characters to strip before its row was written (it ignored them).

@@ -32,11 +32,13 @@ Value TypeSlots::attribute(Interpreter& in, const Value& self, std::string_view 
         if (auto v = getters->read(in, self, name)) return *v;
     if (methods)
         if (auto method = methods->bind(self, name)) return *method;
+    if (getattr) return getattr(in, self, name);
     in.fail("AttributeError", fmt::format("'{}' object has no attribute '{}'", pythonTypeName(self), name));
 }
 
 const TypeSlots* slotsOf(const Value& value) {
     if (value.isObject()) return value.asObject()->slots();
+    if (value.isTensor()) return &tensorType();
     if (value.isString()) return &strType();
     if (value.isFloat()) return &floatType();
     if (value.isDType()) return &dtypeType();

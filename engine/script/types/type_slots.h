@@ -14,14 +14,19 @@ struct TypeSlots {
     std::string_view name;
     const GetterTable* getters = nullptr;  // read first
     const MethodTable* methods = nullptr;
+    // Asked after the tables (CPython's tp_getattro): what else the type answers, or its own
+    // AttributeError. Null: AttributeError naming the value's type.
+    Value (*getattr)(Interpreter& in, const Value& self, std::string_view name) = nullptr;
 
-    // value.name from the getters, then the methods; else AttributeError naming the value's
-    // type ("'Size' object has no attribute 'x'").
+    // value.name from the getters, then the methods, then getattr; else AttributeError
+    // naming the value's type ("'Size' object has no attribute 'x'").
     Value attribute(Interpreter& in, const Value& self, std::string_view name) const;
 };
 
-// The slots of `value`'s type, or null for a type not converted yet (ints, tensors, the
-// object model's objects, instances: still answered elsewhere).
+// The slots of `value`'s type, or null for a type not converted yet (ints, the object
+// model's objects, instances: still answered elsewhere).
 const TypeSlots* slotsOf(const Value& value);
+
+const TypeSlots& tensorType();  // script/tensor_api.cpp
 
 }  // namespace fusescope
