@@ -5,6 +5,7 @@
 #include "core/device_context.h"
 #include "script/interpreter.h"
 #include "script/object_model.h"
+#include "script/types/type_slots.h"
 
 namespace fusescope {
 
@@ -153,7 +154,7 @@ void DirectCallRecorder::touch(const Value& object) {
     if (!refusal_.empty() || !object.isObject()) return;
     const Object* o = object.asObject().get();
     if (o->serial.value() >= firstNewSerial_ || seenObjects_.count(o)) return;
-    if (object.as<IteratorObject>()) return refuse("it advances an iterator made before the call");
+    if (isIterator(object)) return refuse("it advances an iterator made before the call");
     auto* instance = object.as<InstanceObject>();
     if (!instance && !isPlainContainer(object)) return;  // classes, modules, functions: definitionsVersion()
     seenObjects_.insert(o);

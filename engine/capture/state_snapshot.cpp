@@ -4,6 +4,7 @@
 #include <typeinfo>
 
 #include "script/set_object.h"
+#include "script/types/type_slots.h"
 
 namespace fusescope {
 
@@ -69,7 +70,7 @@ bool ValueSnapshot::build(const Value& value, bool sameObjects, int depth, Value
         out.kind_ = Kind::Scalar;
         return true;
     }
-    if (value.as<IteratorObject>()) return false;  // its position changes as it is read
+    if (isIterator(value)) return false;  // its position changes as it is read
     ValueList setElements;
     const ValueList* items = elementsOf(value, setElements);
     auto* dict = value.as<DictObject>();

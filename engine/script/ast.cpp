@@ -282,6 +282,16 @@ public:
                 out += ")";
                 return;
             }
+            case ExprKind::Yield: {
+                auto& y = e->as<Yield>();
+                out += y.from ? "(YieldFrom" : "(Yield";
+                if (y.value) {
+                    sp();
+                    expr(y.value.get());
+                }
+                out += ")";
+                return;
+            }
             case ExprKind::Starred:
                 out += "(* ";
                 expr(e->as<Starred>().value.get());

@@ -47,6 +47,7 @@ enum class ExprKind {
     Set,             // {a, b}
     SetComp,         // {elt for ... if ...}
     Starred,         // *value (call argument, unpacking target, list/tuple element)
+    Yield,           // yield value / yield from value (in a generator function's body)
 };
 
 // Whether an expression is read, assigned to, or deleted (as in Python's ast.Load/Store/Del).
@@ -311,6 +312,14 @@ struct Starred : Expr {
     ExprContext ctx = ExprContext::Load;
 };
 
+// yield [value] / yield from value: suspends the generator running the function.
+struct Yield : Expr {
+    static constexpr ExprKind kKind = ExprKind::Yield;
+    Yield() : Expr(kKind) {}
+    ExprPtr value;  // null for a bare yield
+    bool from = false;
+};
+
 // ----------------------------------------------------------------------------- statements
 
 enum class StmtKind {
@@ -442,6 +451,7 @@ struct FunctionDef : Stmt {
     std::vector<Param> params;
     std::vector<ExprPtr> decorators;
     StmtList body;
+    bool isGenerator = false;  // its body (not a nested def's) has a yield
 };
 
 // One imported name: name (dotted for `import a.b`) and asname ("" when absent).

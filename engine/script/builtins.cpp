@@ -10,6 +10,7 @@
 
 #include "script/interpreter.h"
 #include "script/set_operations.h"
+#include "script/types/iterator_types.h"
 #include "script/whole_float.h"
 
 namespace fusescope {
@@ -91,6 +92,7 @@ ValueList sortedValues(Interpreter& in, const ValueList& items, CallArgs& a) {
 }
 
 void addPythonBuiltins(std::map<std::string, Value, std::less<>>& b) {
+    addIteratorBuiltins(b);
     b["print"] = makeBuiltin("print", [](Interpreter& in, CallArgs& a) {
         if (in.tracer()) in.tracer()->graphBreak("print() called: printing needs real values");
         std::string sep = " ", end = "\n";
@@ -123,30 +125,6 @@ void addPythonBuiltins(std::map<std::string, Value, std::less<>>& b) {
         }
         if (r->step == 0) in.fail("ValueError", "range() arg 3 must not be zero");
         return Value(ObjectPtr(r));
-    });
-    b["zip"] = makeBuiltin("zip", [](Interpreter& in, CallArgs& a) {
-        std::vector<ValueList> lists;
-        size_t n = std::numeric_limits<size_t>::max();
-        for (const Value& v : a.args) {
-            lists.push_back(in.iterate(v));
-            n = std::min(n, lists.back().size());
-        }
-        if (lists.empty()) n = 0;
-        ValueList out;
-        for (size_t i = 0; i < n; ++i) {
-            ValueList row;
-            for (const auto& l : lists) row.push_back(l[i]);
-            out.push_back(makeTuple(row));
-        }
-        return makeList(out);
-    });
-    b["enumerate"] = makeBuiltin("enumerate", [](Interpreter& in, CallArgs& a) {
-        expectCount(in, a, 1, 2, "enumerate");
-        int64_t start = a.args.size() > 1 ? toInt(in, a.args[1], "enumerate") : 0;
-        if (const Value* s = a.kwarg("start")) start = toInt(in, *s, "enumerate");
-        ValueList out;
-        for (const Value& v : in.iterate(a.args[0])) out.push_back(makeTuple({Value(start++), v}));
-        return makeList(out);
     });
     b["round"] = makeBuiltin("round", [](Interpreter& in, CallArgs& a) {
         expectCount(in, a, 1, 2, "round");

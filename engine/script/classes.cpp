@@ -207,7 +207,7 @@ Value Interpreter::classAttribute(const Value& object, const std::string& name) 
     if (name == "__name__") return Value(cls->name);
     if (name == "__mro__") {
         ValueList mro;
-        for (ClassObject* c : cls->mro) mro.push_back(Value(ObjectPtr(c->shared_from_this())));
+        for (ClassObject* c : cls->mro) mro.push_back(Value(c->shared_from_this()));
         return makeTuple(mro);
     }
     if (name == "__bases__") {

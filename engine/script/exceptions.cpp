@@ -16,6 +16,7 @@ constexpr std::pair<const char*, const char*> kExceptionClasses[] = {
     {"Exception", "BaseException"},
     {"KeyboardInterrupt", "BaseException"},
     {"SystemExit", "BaseException"},
+    {"GeneratorExit", "BaseException"},
     {"StopIteration", "Exception"},
     {"ArithmeticError", "Exception"},
     {"ZeroDivisionError", "ArithmeticError"},
@@ -63,6 +64,7 @@ ClassPtr builtinClass(Interpreter& interp, const std::string& name, const ClassP
 }
 
 void addBaseExceptionMethods(DictObject& d) {
+    d.set(Value("__cause__"), Value());  // until `raise ... from cause` sets the instance's
     d.set(Value("__init__"), makeMethod("BaseException.__init__", [](Interpreter&, CallArgs& a, const ObjectPtr& self) {
         static_cast<InstanceObject&>(*self).dict->set(Value("args"), makeTuple(a.args));
         return Value();
@@ -89,6 +91,14 @@ void addExceptionClasses(Interpreter& interp, const ClassPtr& object, std::map<s
         if (!baseName) addBaseExceptionMethods(*cls->dict);
         b[name] = Value(ObjectPtr(cls));
     }
+    // StopIteration(value).value: what a generator returned (None without arguments).
+    auto& stopIteration = static_cast<ClassObject&>(*b.at("StopIteration").asObject());
+    stopIteration.dict->set(Value("__init__"), makeMethod("StopIteration.__init__", [](Interpreter&, CallArgs& a, const ObjectPtr& self) {
+        auto& dict = *static_cast<InstanceObject&>(*self).dict;
+        dict.set(Value("args"), makeTuple(a.args));
+        dict.set(Value("value"), a.args.empty() ? Value() : a.args[0]);
+        return Value();
+    }));
     // str(KeyError('a')) is "'a'": the key's repr.
     auto& keyError = static_cast<ClassObject&>(*b.at("KeyError").asObject());
     keyError.dict->set(Value("__str__"), makeMethod("KeyError.__str__", [](Interpreter& in, CallArgs&, const ObjectPtr& self) {

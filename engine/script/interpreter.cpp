@@ -15,6 +15,7 @@
 #include "script/script_library.h"
 #include "script/set_operations.h"
 #include "script/size_change_check.h"
+#include "script/types/type_slots.h"
 
 namespace fusescope {
 
@@ -114,6 +115,7 @@ Interpreter::Interpreter(const Module& module, ScriptHost& host) : module_(modul
 }
 
 Interpreter::~Interpreter() {
+    closeGenerators();  // first, while everything their finally blocks may use is still here
     for (const auto& [address, weak] : std::exchange(storedInto_, {})) {
         ObjectPtr container = weak.lock();
         if (auto* list = dynamic_cast<ListObject*>(container.get())) list->items.clear();
@@ -508,6 +510,29 @@ void Interpreter::forEachItem(const Value& iterable, const std::function<bool(co
             if (!visit(Value(range->start + i * range->step))) return;
         return;
     }
+    if (const TypeSlots* slots = slotsOf(iterable); slots && slots->next) {  // an iterator: lazily
+        if (tracer_) tracer_->onObjectTouch(iterable);
+        while (std::optional<Value> item = slots->next(*this, iterable))
+            if (!visit(*item)) return;
+        return;
+    }
+    if (iterable.as<InstanceObject>()) {  // __iter__, then __next__ until StopIteration
+        if (tracer_) tracer_->onObjectTouch(iterable);
+        std::optional<Value> iterator = callSpecial(iterable, "__iter__", {});
+        if (!iterator) fail("TypeError", "'" + pythonTypeName(iterable) + "' object is not iterable");
+        if (!iterator->as<InstanceObject>()) return forEachItem(*iterator, visit);
+        while (true) {
+            std::optional<Value> item;
+            try {
+                item = callSpecial(*iterator, "__next__", {});
+            } catch (const ScriptError& e) {
+                if (!matchesException(e, "StopIteration")) throw;
+                return;
+            }
+            if (!item) fail("TypeError", "iter() returned non-iterator of type '" + pythonTypeName(*iterator) + "'");
+            if (!visit(*item)) return;
+        }
+    }
     const SizeChangeCheck sameSize(iterable);
     for (const Value& item : iterate(iterable)) {
         sameSize.check(*this);
@@ -845,17 +870,22 @@ Value Interpreter::callFunction(const FunctionObject& fn, CallArgs& args, bool t
         if (sourceArgs) value = withSource(std::move(value), localSource(name));
         scope->vars[name] = std::move(value);
     }
+    SourceLocation where = fn.def ? fn.def->loc : fn.lambda->loc;
+    Frame frame{.function = fn.name, .where = where, .traced = traced, .inlineDepth = depth, .callee = &fn, .qualname = fn.qualname,
+                .self = Value()};
+    if (!params->empty() && params->front().kind == ParamKind::Positional)
+        if (auto first = scope->vars.find(params->front().name); first != scope->vars.end() && first->second.as<InstanceObject>())
+            frame.self = first->second;
+    ScopePtr globals = fn.globals ? fn.globals : globals_;
+    if (fn.def && fn.def->isGenerator)  // the body runs when the generator is first resumed
+        return makeGenerator(std::move(frame), std::move(scope), std::move(globals), [this, def = fn.def] { return runBody(*def); },
+                             std::const_pointer_cast<Object>(fn.shared_from_this()));
 
     ScopePtr saved = current_;
     ScopePtr savedGlobals = globals_;
     current_ = scope;
-    if (fn.globals) globals_ = fn.globals;
-    SourceLocation where = fn.def ? fn.def->loc : fn.lambda->loc;
-    stack_.push_back(Frame{.function = fn.name, .where = where, .traced = traced, .inlineDepth = depth, .callee = &fn,
-                           .qualname = fn.qualname, .self = Value()});
-    if (!params->empty() && params->front().kind == ParamKind::Positional)
-        if (auto first = scope->vars.find(params->front().name); first != scope->vars.end() && first->second.as<InstanceObject>())
-            stack_.back().self = first->second;
+    globals_ = globals;
+    stack_.push_back(std::move(frame));
     struct Restore {
         Interpreter& self;
         ScopePtr saved, savedGlobals;
@@ -868,8 +898,12 @@ Value Interpreter::callFunction(const FunctionObject& fn, CallArgs& args, bool t
         }
     } restore{*this, saved, savedGlobals, site_};
     if (fn.lambda) return eval(*fn.lambda->body);
+    return runBody(*fn.def);
+}
+
+Value Interpreter::runBody(const FunctionDef& def) {
     returnValue_ = Value();
-    Flow flow = exec(fn.def->body);
+    Flow flow = exec(def.body);
     Value result = flow == Flow::Return ? returnValue_ : Value();
     returnValue_ = Value();
     return result;

@@ -91,6 +91,8 @@ struct ConfigModules {
     ModuleObject* inductor = nullptr;
 };
 
+struct GeneratorObject;  // script/generator.h
+
 class Interpreter {
 public:
     Interpreter(const Module& module, ScriptHost& host);
@@ -192,8 +194,25 @@ public:
     // The call or operator being evaluated now (ops record it as their provenance).
     const CallSite& currentSite() const { return site_; }
 
+    // Generators (generators.cpp).
+    // A generator that runs `body` in `frame`, `scope` and `globals` when first resumed;
+    // `function` is the generator function (null for a generator expression).
+    Value makeGenerator(Frame frame, ScopePtr scope, ScopePtr globals, std::function<Value()> body, ObjectPtr function);
+    // Runs the generator to its next yield: the value yielded, or nullopt once it has returned
+    // (what it returned is its `returned`). `sent` is the yield's value; `thrown`, when set, is
+    // raised at the yield instead.
+    std::optional<Value> resumeGenerator(GeneratorObject& generator, Value sent, std::exception_ptr thrown = nullptr);
+    void closeGenerator(GeneratorObject& generator);  // generator.close(): GeneratorExit at its yield
+
 private:
     std::vector<StackFrame> scriptStack(bool tracedOnly) const;
+    Value yieldValue(Value value);            // `yield value` in the running generator
+    Value yieldFrom(const Value& iterable);   // `yield from iterable`
+    void runGeneratorBody(GeneratorObject& generator);  // on the generator's fiber
+    void enterGenerator(GeneratorObject& generator);    // its frame back on the stack
+    void leaveGenerator(GeneratorObject& generator);    // ... and off it, at a yield
+    void finishGenerator(GeneratorObject& generator);   // it returned or raised: let go of its frame
+    void closeGenerators();  // at the end of the run: every generator still suspended
     enum class Flow { Normal, Break, Continue, Return };
 
     Flow exec(const StmtList& body);
@@ -207,6 +226,7 @@ private:
     [[noreturn]] void execRaise(const Raise& stmt);
     void execDelete(const Expr& target);
     Value callClass(const ClassPtr& cls, CallArgs& args);
+    Value runBody(const FunctionDef& def);  // a def's statements in the frame on top: what it returns
     Value instanceAttribute(const Value& instance, const std::string& name);
     Value classAttribute(const Value& cls, const std::string& name);
     Value superAttribute(const SuperObject& super, const std::string& name);
@@ -255,6 +275,10 @@ private:
     Value evalIterable(const Expr& iterable);
     Value evalComprehension(const Expr& elt, const std::vector<Comprehension>& generators, const Expr* dictValue,
                             bool isDict);
+    ScopePtr comprehensionScope() const;  // a comprehension's own scope, made in the current one
+    // Runs a comprehension's for and if clauses in the current scope, `produce` at each item;
+    // `first` is the first clause's iterable (evaluated in the enclosing scope).
+    void comprehensionLoop(const std::vector<Comprehension>& generators, const Value& first, const std::function<void()>& produce);
     Value evalJoinedStr(const JoinedStr& expr);
     Value lookup(const std::string& name, const SourceLocation& where);
     void store(const std::string& name, Value value);
@@ -291,6 +315,8 @@ private:
     std::map<std::string, ClassPtr, std::less<>> extraExceptionClasses_;
     // Exceptions whose except blocks are running; a bare `raise` re-raises the last.
     std::vector<std::exception_ptr> handling_;
+    GeneratorObject* runningGenerator_ = nullptr;  // the innermost generator whose body runs now
+    std::vector<std::weak_ptr<GeneratorObject>> generators_;  // every generator made, for closeGenerators
 };
 
 // Builtins and namespaces, defined in their own files.

@@ -12,6 +12,7 @@
 #include "dispatch/dispatcher.h"
 #include "script/interpreter.h"
 #include "script/set_operations.h"
+#include "script/types/type_slots.h"
 
 namespace fusescope {
 
@@ -250,27 +251,14 @@ ValueList Interpreter::iterate(const Value& iterable) {
         return out;
     }
     if (auto* set = iterable.as<SetObject>()) return set->items();
-    if (auto* it = iterable.as<IteratorObject>()) {
-        ValueList rest(it->items.begin() + static_cast<std::ptrdiff_t>(it->next), it->items.end());
-        it->next = it->items.size();
-        return rest;
-    }
-    if (iterable.as<InstanceObject>()) {
-        auto iterator = callSpecial(iterable, "__iter__", {});
-        if (!iterator) fail("TypeError", "'" + pythonTypeName(iterable) + "' object is not iterable");
-        if (!iterator->as<InstanceObject>()) return iterate(*iterator);
+    if (isIterator(iterable) || iterable.as<InstanceObject>()) {  // taken item by item (forEachItem)
         ValueList out;
-        while (true) {
-            try {
-                auto item = callSpecial(*iterator, "__next__", {});
-                if (!item) fail("TypeError", "iter() returned non-iterator of type '" + pythonTypeName(*iterator) + "'");
-                out.push_back(*item);
-            } catch (const ScriptError& e) {
-                if (!matchesException(e, "StopIteration")) throw;
-                return out;
-            }
+        forEachItem(iterable, [&](const Value& item) {
+            out.push_back(item);
             if (out.size() > 10'000'000) fail("MemoryError", "iterator too long to materialise");
-        }
+            return true;
+        });
+        return out;
     }
     if (iterable.isString()) {
         ValueList out;
@@ -443,10 +431,20 @@ Value Interpreter::eval(const Expr& expr) {
         return evalComprehension(*c.elt, c.generators, nullptr, false);
     }
     case ExprKind::GeneratorExp: {
-        // Generators are evaluated eagerly into a list: every consumer in the subset
-        // (tuple, list, sum, min, max, any, all, for) accepts one.
+        // Lazy, as Python's: the first iterable now, in this scope; the loop a step per item.
         const auto& c = expr.as<GeneratorExp>();
-        return evalComprehension(*c.elt, c.generators, nullptr, false);
+        Value first = evalIterable(*c.generators[0].iter);
+        Frame frame{.function = "<genexpr>", .where = expr.loc, .qualname = qualifiedName("<genexpr>"), .self = Value()};
+        auto loop = [this, &c, first] {
+            comprehensionLoop(c.generators, first, [&] { yieldValue(eval(*c.elt)); });
+            return Value();
+        };
+        return makeGenerator(std::move(frame), comprehensionScope(), globals_, std::move(loop), nullptr);
+    }
+    case ExprKind::Yield: {
+        const auto& y = expr.as<Yield>();
+        if (y.from) return yieldFrom(eval(*y.value));
+        return yieldValue(y.value ? eval(*y.value) : Value());
     }
     case ExprKind::DictComp: {
         const auto& c = expr.as<DictComp>();
@@ -510,55 +508,51 @@ Value Interpreter::evalIterable(const Expr& iterable) {
     return makeTuple(constantSetIteration(*this, items));
 }
 
-Value Interpreter::evalComprehension(const Expr& elt, const std::vector<Comprehension>& generators,
-                                     const Expr* dictValue, bool isDict) {
+ScopePtr Interpreter::comprehensionScope() const {
     auto scope = std::make_shared<Scope>();
+    // It sees the enclosing function's locals, and the globals (at module level, through globals_).
     scope->parent = current_->isModule ? nullptr : current_;
-    ScopePtr saved = current_;
-    // The comprehension sees the enclosing function's locals and the globals.
-    if (current_->isModule) scope->vars = {};
-    ValueList results;
-    auto dict = std::make_shared<DictObject>();
-    std::function<void(size_t)> loop = [&](size_t level) {
-        if (level == generators.size()) {
-            if (isDict) {
-                Value key = eval(elt);
-                Value value = eval(*dictValue);
-                requireHashable(*this, key);
-                dict->set(key, value);
-            } else {
-                results.push_back(eval(elt));
-            }
-            return;
-        }
+    return scope;
+}
+
+void Interpreter::comprehensionLoop(const std::vector<Comprehension>& generators, const Value& first,
+                                    const std::function<void()>& produce) {
+    std::function<void(size_t, const Value&)> loop = [&](size_t level, const Value& iterable) {
         const Comprehension& gen = generators[level];
-        current_ = saved;  // the first iterable is evaluated in the enclosing scope
-        if (level > 0) current_ = scope;
-        Value iterable = evalIterable(*gen.iter);
-        current_ = scope;
         forEachItem(iterable, [&](const Value& item) {
             step(gen.iter->loc);  // an item is a step: a long comprehension is cancellable and bounded
             assign(*gen.target, item);
-            bool keep = true;
             for (const auto& cond : gen.ifs)
-                if (!truthy(eval(*cond))) {
-                    keep = false;
-                    break;
-                }
-            if (keep) loop(level + 1);
+                if (!truthy(eval(*cond))) return true;
+            if (level + 1 == generators.size()) produce();
+            else loop(level + 1, evalIterable(*generators[level + 1].iter));
             return true;
         });
     };
-    if (saved->isModule) {
-        // Module-level comprehension: names resolve to the module scope through globals.
-        scope->parent = nullptr;
-    }
+    loop(0, first);
+}
+
+Value Interpreter::evalComprehension(const Expr& elt, const std::vector<Comprehension>& generators,
+                                     const Expr* dictValue, bool isDict) {
+    Value first = evalIterable(*generators[0].iter);  // in the enclosing scope
     struct Restore {
         Interpreter& self;
         ScopePtr saved;
         ~Restore() { self.current_ = saved; }
-    } restore{*this, saved};
-    loop(0);
+    } restore{*this, current_};
+    current_ = comprehensionScope();
+    ValueList results;
+    auto dict = std::make_shared<DictObject>();
+    comprehensionLoop(generators, first, [&] {
+        if (!isDict) {
+            results.push_back(eval(elt));
+            return;
+        }
+        Value key = eval(elt);
+        Value value = eval(*dictValue);
+        requireHashable(*this, key);
+        dict->set(key, value);
+    });
     if (isDict) return Value(ObjectPtr(dict));
     return makeList(std::move(results));
 }

@@ -7,6 +7,8 @@
 #include "script/python_hash.h"
 #include "script/set_operations.h"
 #include "script/types/method_table.h"
+#include "script/types/type_slots.h"
+#include "script/types/iterator_types.h"
 
 namespace fusescope {
 
@@ -158,33 +160,38 @@ ClassPtr addObjectModelBuiltins(Interpreter& interp, std::map<std::string, Value
                      v.as<BoundMethodObject>() || v.as<CompiledFunctionObject>() || v.as<MethodObject>());
     });
     b["iter"] = makeBuiltin("iter", [](Interpreter& in, CallArgs& a) {
-        expectArgs(in, a, 1, 1, "iter");
+        expectArgs(in, a, 1, 2, "iter");
         const Value& v = a.args[0];
-        if (v.as<IteratorObject>()) return v;
-        if (auto own = in.callSpecial(v, "__iter__", {})) return *own;
-        auto it = std::make_shared<IteratorObject>();
-        it->items = in.iterate(v);
-        return Value(ObjectPtr(it));
+        if (a.args.size() == 2) return callableIterator(in, v, a.args[1]);
+        return iteratorOf(in, v);
     });
+    // next(it) runs the iterator's own __next__ where it has one (a generator's StopIteration
+    // carries its return value); next(it, default) ends in the default.
     b["next"] = makeBuiltin("next", [](Interpreter& in, CallArgs& a) {
         expectArgs(in, a, 1, 2, "next");
-        if (in.tracer()) in.tracer()->onObjectTouch(a.args[0]);
-        if (auto* it = a.args[0].as<IteratorObject>()) {
-            if (it->next < it->items.size()) return it->items[it->next++];
+        const Value& v = a.args[0];
+        if (in.tracer()) in.tracer()->onObjectTouch(v);
+        if (const TypeSlots* slots = slotsOf(v); slots && slots->next) {
+            const NativeMethod* own = slots->methods ? slots->methods->find("__next__") : nullptr;
+            if (own && a.args.size() == 1) {
+                CallArgs none;
+                return own->call(in, v, none);
+            }
+            if (std::optional<Value> item = slots->next(in, v)) return *item;
             if (a.args.size() == 2) return a.args[1];
             in.raise("StopIteration", {});
         }
         if (a.args.size() == 1) {
-            if (auto r = in.callSpecial(a.args[0], "__next__", {})) return *r;
+            if (auto r = in.callSpecial(v, "__next__", {})) return *r;
         } else {
             try {
-                if (auto r = in.callSpecial(a.args[0], "__next__", {})) return *r;
+                if (auto r = in.callSpecial(v, "__next__", {})) return *r;
             } catch (const ScriptError& e) {
                 if (!in.matchesException(e, "StopIteration")) throw;
                 return a.args[1];
             }
         }
-        in.fail("TypeError", "'" + pythonTypeName(a.args[0]) + "' object is not an iterator");
+        in.fail("TypeError", "'" + pythonTypeName(v) + "' object is not an iterator");
     });
     b["vars"] = makeBuiltin("vars", [](Interpreter& in, CallArgs& a) {
         expectArgs(in, a, 1, 1, "vars");

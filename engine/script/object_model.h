@@ -18,7 +18,7 @@ struct ClassObject;
 using ClassPtr = std::shared_ptr<ClassObject>;
 
 // A class: `class Foo(Base): ...`, the builtin `object`, or a builtin exception class.
-struct ClassObject : Object, std::enable_shared_from_this<ClassObject> {
+struct ClassObject : Object {
     std::string name;
     std::string qualname;
     std::string module = "__main__";  // "builtins" for object and the exception classes

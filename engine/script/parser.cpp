@@ -85,7 +85,6 @@ private:
             case TK::Indent: return indentError("unexpected indent", t);
             case TK::EndOfFile:
                 return syntaxError(inFString_ ? "f-string: incomplete expression" : "unexpected end of file", t);
-            case TK::KwYield: return unsupported("'yield' is", t);
             case TK::KwAwait: return unsupported("'await' is", t);
             case TK::KwAsync: return unsupported("'async' is", t);
             case TK::Walrus: return unsupported("assignment expressions (':=') are", t);
@@ -233,7 +232,6 @@ private:
             }
             case TK::KwImport: return parseImport();
             case TK::KwFrom: return parseImportFrom();
-            case TK::KwYield: throw unsupported("'yield' is", start);
             default: return parseExpressionStatement();
         }
     }
@@ -306,7 +304,7 @@ private:
 
     StmtPtr parseExpressionStatement() {
         const Token& start = cur();
-        ExprPtr first = parseStarExpressions();
+        ExprPtr first = at(TK::KwYield) ? parseYield() : parseStarExpressions();
         if (at(TK::Colon)) {
             advance();
             checkSingleTarget(*first, "annotated");
@@ -348,9 +346,24 @@ private:
         return s;
     }
 
-    ExprPtr parseAssignValue() {
-        if (at(TK::KwYield)) throw unsupported("'yield' is", cur());
-        return parseStarExpressions();
+    ExprPtr parseAssignValue() { return at(TK::KwYield) ? parseYield() : parseStarExpressions(); }
+
+    // yield [value] / yield from value: makes the function around it a generator.
+    ExprPtr parseYield() {
+        const Token& t = advance();
+        if (enclosing_.empty() || (!enclosing_.back().function && !enclosing_.back().lambda))
+            throw syntaxError("'yield' outside function", t);
+        if (enclosing_.back().lambda) throw unsupported("'yield' in a lambda is", t);
+        enclosing_.back().function->isGenerator = true;
+        auto y = startNode<Yield>(t);
+        if (accept(TK::KwFrom)) {
+            y->from = true;
+            y->value = parseExpr();
+        } else if (startsExpression(cur().kind)) {
+            y->value = parseStarExpressions();
+        }
+        finish(*y);
+        return y;
     }
 
     static std::optional<BinaryOperator> augAssignOperator(TK k) {
@@ -414,6 +427,7 @@ private:
             case ExprKind::Compare: what = "comparison"; break;
             case ExprKind::IfExp: what = "conditional expression"; break;
             case ExprKind::Lambda: what = "lambda"; break;
+            case ExprKind::Yield: what = "yield expression"; break;
             case ExprKind::Dict: what = "dict literal"; break;
             case ExprKind::ListComp: what = "list comprehension"; break;
             case ExprKind::GeneratorExp: what = "generator expression"; break;
@@ -467,7 +481,9 @@ private:
         s->params = parseParams(TK::RParen, true);
         expect(TK::RParen);
         if (accept(TK::Arrow)) parseExpr();  // return annotation: parsed and dropped
+        enclosing_.push_back({.function = s.get()});
         s->body = parseBlock("function definition", defTok.line);
+        enclosing_.pop_back();
         finishBlock(*s, s->body);
         return s;
     }
@@ -546,7 +562,9 @@ private:
                 s->keywords.push_back(std::move(k));
             }
         }
+        enclosing_.push_back({});
         s->body = parseBlock("class definition", classTok.line);
+        enclosing_.pop_back();
         finishBlock(*s, s->body);
         return s;
     }
@@ -763,7 +781,9 @@ private:
         auto e = startNode<Lambda>(advance());
         e->params = parseParams(TK::Colon, false);
         expect(TK::Colon);
+        enclosing_.push_back({.lambda = true});
         e->body = parseExpr();
+        enclosing_.pop_back();
         finish(*e);
         return e;
     }
@@ -1120,7 +1140,11 @@ private:
             finish(*t);
             return t;
         }
-        if (at(TK::KwYield)) throw unexpected(cur());
+        if (at(TK::KwYield)) {
+            ExprPtr y = parseYield();
+            expect(TK::RParen);
+            return y;
+        }
         ExprPtr first = parseStarExpression();
         if (at(TK::KwFor)) {
             auto g = startNode<GeneratorExp>(open);
@@ -1451,6 +1475,13 @@ private:
     const std::string& file_;
     int depth_;
     bool inFString_ = false;  // parsing the expression of an f-string field
+    // The definitions around the code being parsed, innermost last (none at module level): a
+    // yield makes the innermost function a generator.
+    struct Enclosing {
+        FunctionDef* function = nullptr;  // null in a class body or a lambda
+        bool lambda = false;
+    };
+    std::vector<Enclosing> enclosing_;
 };
 
 void splitLines(std::string_view source, std::vector<std::string>& lines) {

@@ -69,7 +69,8 @@ uint64_t definitionsVersion();
 void definitionsChanged();
 
 // Heap objects: everything that is not a plain scalar, string or tensor.
-struct Object {
+// Always owned by a shared_ptr (ObjectPtr): shared_from_this gives the owning pointer back.
+struct Object : std::enable_shared_from_this<Object> {
     CreationSerial serial;
     virtual ~Object() = default;
     virtual std::string typeName() const = 0;  // Python's type(x).__name__: "list", "function"
@@ -295,6 +296,7 @@ struct IteratorObject : Object {
     ValueList items;
     size_t next = 0;
     std::string typeName() const override { return "iterator"; }
+    const TypeSlots* slots() const override;
 };
 struct RangeObject : Object {
     int64_t start = 0, stop = 0, step = 1;
@@ -305,6 +307,7 @@ struct RangeObject : Object {
 struct SliceObject : Object {
     Value start, stop, step;
     std::string typeName() const override { return "slice"; }
+    const TypeSlots* slots() const override;
 };
 struct EllipsisObject : Object {
     std::string typeName() const override { return "ellipsis"; }

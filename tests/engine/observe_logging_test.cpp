@@ -135,7 +135,7 @@ TEST(Cli, ScriptErrorExitsOneWithFileLineColumn) {
     auto n = runCli({"run", numpy});
     EXPECT_EQ(n.exitCode, 1);
     EXPECT_EQ(n.err, numpy + ":2:8: error: ModuleNotFoundError: module 'numpy' is not available in Fusescope scripts "
-                             "(only torch, math, time, logging, collections, dataclasses, functools, itertools, typing)\n");
+                             "(only torch, math, time, logging, collections, contextlib, dataclasses, functools, itertools, typing)\n");
 }
 
 TEST(Cli, BadUsageExitsTwo) {

@@ -395,11 +395,25 @@ TEST(ScriptParser, ClassesTryStatementsAndSets) {
     EXPECT_EQ(errorOf("d = {1: 2, 3}"), "SyntaxError 1:13 ':' expected after dictionary key");
 }
 
+// yield makes the innermost def a generator (not an enclosing one, not a nested one); it
+// is refused where Python refuses it.
+TEST(ScriptParser, YieldMakesItsFunctionAGenerator) {
+    EXPECT_EQ(dump("def g(xs):\n    got = yield 1\n    yield\n    x = yield from xs\n    print((yield a, b))\n"),
+              "(Def g (xs) (body (Assign got (Yield 1)) (Expr (Yield)) (Assign x (YieldFrom xs)) "
+              "(Expr (Call print (Yield (Tuple a b))))))");
+    auto m = parseScript("def outer():\n    def inner():\n        yield 1\n    return inner\n", "t.py");
+    const auto& outer = m->body[0]->as<FunctionDef>();
+    EXPECT_FALSE(outer.isGenerator);
+    EXPECT_TRUE(outer.body[0]->as<FunctionDef>().isGenerator);
+    EXPECT_EQ(errorOf("x = yield"), "SyntaxError 1:5 'yield' outside function");
+    EXPECT_EQ(errorOf("class A:\n    yield 1\n"), "SyntaxError 2:5 'yield' outside function");
+    EXPECT_EQ(errorOf("def f():\n    yield = 1\n"), "SyntaxError 2:5 cannot assign to yield expression");
+}
+
 TEST(ScriptParser, UnsupportedSyntaxIsNamed) {
     EXPECT_EQ(errorOf("try:\n    f()\nexcept* E:\n    pass\n"), "SyntaxError 3:7 'except*' is not supported by Fusescope scripts");
     EXPECT_EQ(errorOf("class A(*bases): pass\n"), "SyntaxError 1:1 starred base classes are not supported by Fusescope scripts");
-    EXPECT_EQ(errorOf("def f():\n    yield 1\n"), "SyntaxError 2:5 'yield' is not supported by Fusescope scripts");
-    EXPECT_EQ(errorOf("x = yield"), "SyntaxError 1:5 'yield' is not supported by Fusescope scripts");
+    EXPECT_EQ(errorOf("f = lambda: (yield)"), "SyntaxError 1:14 'yield' in a lambda is not supported by Fusescope scripts");
     EXPECT_EQ(errorOf("async def f(): pass"), "SyntaxError 1:1 'async' is not supported by Fusescope scripts");
     EXPECT_EQ(errorOf("x = await y"), "SyntaxError 1:5 'await' is not supported by Fusescope scripts");
     EXPECT_EQ(errorOf("if (n := 10) > 5: pass"),

@@ -46,6 +46,11 @@ const TypeSlots* slotsOf(const Value& value) {
     return nullptr;
 }
 
+bool isIterator(const Value& value) {
+    const TypeSlots* slots = value.isObject() ? value.asObject()->slots() : nullptr;
+    return slots && slots->next;
+}
+
 // The container types' slots, where their objects are declared (script/value.h, set_object.h).
 const TypeSlots* ListObject::slots() const {
     static const TypeSlots type{"list", nullptr, &listMethods()};
@@ -61,6 +66,24 @@ const TypeSlots* DictObject::slots() const {
 }
 const TypeSlots* SetObject::slots() const {
     static const TypeSlots type{"set", nullptr, &setMethods()};
+    return &type;
+}
+const TypeSlots* SliceObject::slots() const {
+    static const GetterTable getters({
+        {"start", [](Interpreter&, const Value& self) { return self.as<SliceObject>()->start; }},
+        {"stop", [](Interpreter&, const Value& self) { return self.as<SliceObject>()->stop; }},
+        {"step", [](Interpreter&, const Value& self) { return self.as<SliceObject>()->step; }},
+    });
+    static const TypeSlots type{"slice", &getters};
+    return &type;
+}
+// iter() of a container: a snapshot of its items, taken one at a time.
+const TypeSlots* IteratorObject::slots() const {
+    static const TypeSlots type{.name = "iterator", .next = [](Interpreter&, const Value& self) -> std::optional<Value> {
+        auto& it = *self.as<IteratorObject>();
+        if (it.next >= it.items.size()) return std::nullopt;
+        return it.items[it.next++];
+    }};
     return &type;
 }
 

@@ -2,8 +2,9 @@
 // A builtin type as data, as CPython's PyTypeObject: its name and its tables. Every object
 // names its type (Object::slots()); the values that are not objects (str, float, dtype,
 // device) have theirs by kind (slotsOf). Being built up slot by slot (issue 62): attribute
-// reads so far; length, iteration, subscripts, operators and calls follow.
+// reads and iterators' next so far; length, subscripts, operators and calls follow.
 
+#include <optional>
 #include <string_view>
 
 #include "script/types/method_table.h"
@@ -17,6 +18,9 @@ struct TypeSlots {
     // Asked after the tables (CPython's tp_getattro): what else the type answers, or its own
     // AttributeError. Null: AttributeError naming the value's type.
     Value (*getattr)(Interpreter& in, const Value& self, std::string_view name) = nullptr;
+    // An iterator's next item, or nullopt when it has no more (CPython's tp_iternext). A type
+    // with this slot is an iterator: iter(x) is x, and loops over it take an item at a time.
+    std::optional<Value> (*next)(Interpreter& in, const Value& self) = nullptr;
 
     // value.name from the getters, then the methods, then getattr; else AttributeError
     // naming the value's type ("'Size' object has no attribute 'x'").
@@ -26,6 +30,9 @@ struct TypeSlots {
 // The slots of `value`'s type, or null for a type not converted yet (ints, the object
 // model's objects, instances: still answered elsewhere).
 const TypeSlots* slotsOf(const Value& value);
+
+// Whether value is an iterator (its type has a next slot): a generator, iter(list), ...
+bool isIterator(const Value& value);
 
 const TypeSlots& tensorType();  // script/tensor_api.cpp
 
