@@ -171,5 +171,97 @@ print(y)
     EXPECT_EQ(runs.compiled.directCalls, 1);  // the second call only
 }
 
+// One test per kind of read a compiled function makes of an object made before it. Each
+// object is held by the function's closure, where no guard looks into it, so only the
+// read's hook tells a direct call to compare it again: the object's (onObjectTouch: an
+// instance's attribute, a comparison running __lt__) or the closure variable's
+// (onScopeTouch: its list, item by item). Each changes between calls after the direct
+// calls began; the compiled run must print what the eager run prints (a stale direct call
+// prints the old value: seen with either hook switched off).
+void expectChangeSeenAfterDirectCalls(const std::string& makeF, const std::string& change) {
+    auto runs = test::runCompiledAndEager(makeF + R"(
+f = COMPILE(make())
+x = torch.ones(2)
+print(f(x), f(x), f(x))
+)" + change + R"(
+print(f(x), f(x))
+)");
+    test::expectSameOutput(runs);
+    EXPECT_GE(runs.compiled.directCalls, 1) << "no direct call was made before the change";
+}
+
+TEST(DirectCallSeesEveryRead, AnAttribute) {
+    expectChangeSeenAfterDirectCalls(R"(
+class Config:
+    pass
+cfg = Config()
+cfg.scale = 2.0
+def make():
+    held = cfg
+    def f(x):
+        return x * held.scale
+    return f
+)",
+                                     "cfg.scale = 3.0");
+}
+
+TEST(DirectCallSeesEveryRead, AnItem) {
+    expectChangeSeenAfterDirectCalls(R"(
+row = [1.0, 2.0]
+def make():
+    held = row
+    def f(x):
+        return x * held[1]
+    return f
+)",
+                                     "row[1] = 7.0");
+}
+
+TEST(DirectCallSeesEveryRead, ALength) {
+    expectChangeSeenAfterDirectCalls(R"(
+row = [1.0, 2.0]
+def make():
+    held = row
+    def f(x):
+        return x * len(held)
+    return f
+)",
+                                     "row.append(3.0)");
+}
+
+TEST(DirectCallSeesEveryRead, AnIteration) {
+    expectChangeSeenAfterDirectCalls(R"(
+row = [1.0, 2.0]
+def doubled(items):
+    for w in items:
+        yield w * 2
+def make():
+    held = row
+    def f(x):
+        for w in held:
+            x = x * w
+        return x + sum(doubled(held))
+    return f
+)",
+                                     "row[0] = 5.0");
+}
+
+TEST(DirectCallSeesEveryRead, AComparison) {
+    expectChangeSeenAfterDirectCalls(R"(
+class Level:
+    def __init__(self, v):
+        self.v = v
+    def __lt__(self, other):
+        return self.v < other
+level = Level(1)
+def make():
+    held = level
+    def f(x):
+        return x + 1 if held < 2 else x - 1
+    return f
+)",
+                                     "level.v = 5");
+}
+
 }  // namespace
 }  // namespace fusescope
