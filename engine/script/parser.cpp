@@ -356,6 +356,7 @@ private:
         if (enclosing_.back().lambda) throw unsupported("'yield' in a lambda is", t);
         enclosing_.back().function->isGenerator = true;
         auto y = startNode<Yield>(t);
+        yields_.push_back(y->loc);
         if (accept(TK::KwFrom)) {
             y->from = true;
             y->value = parseExpr();
@@ -1014,7 +1015,7 @@ private:
                     bool alone = call.args.empty() && call.keywords.empty();
                     auto g = startNodeAt<GeneratorExp>(arg->loc);
                     g->elt = std::move(arg);
-                    parseComprehensionClauses(g->generators);
+                    parseComprehensionClauses(g->generators, g->loc, "generator expression");
                     finish(*g);
                     if (!alone || !at(TK::RParen))
                         throw syntaxErrorAt("generator expression must be parenthesized", g->loc);
@@ -1068,7 +1069,15 @@ private:
         return s;
     }
 
-    void parseComprehensionClauses(std::vector<Comprehension>& out) {
+    // The for/if clauses of a comprehension `what` whose first element began at `start`. A
+    // yield anywhere in it is refused, as Python 3.8+ refuses it (it would yield from the
+    // enclosing function).
+    void parseComprehensionClauses(std::vector<Comprehension>& out, const SourceLocation& start, const char* what) {
+        parseForIfClauses(out);
+        if (!yields_.empty() && std::pair(yields_.back().line, yields_.back().column) >= std::pair(start.line, start.column))
+            throw syntaxErrorAt(std::string("'yield' inside ") + what, yields_.back());
+    }
+    void parseForIfClauses(std::vector<Comprehension>& out) {
         while (at(TK::KwFor) || at(TK::KwAsync)) {
             if (at(TK::KwAsync)) throw unsupported("'async' is", cur());
             advance();
@@ -1149,7 +1158,7 @@ private:
         if (at(TK::KwFor)) {
             auto g = startNode<GeneratorExp>(open);
             g->elt = std::move(first);
-            parseComprehensionClauses(g->generators);
+            parseComprehensionClauses(g->generators, g->loc, "generator expression");
             expect(TK::RParen);
             finish(*g);
             return g;
@@ -1192,7 +1201,7 @@ private:
         if (at(TK::KwFor)) {
             auto c = startNode<ListComp>(open);
             c->elt = std::move(first);
-            parseComprehensionClauses(c->generators);
+            parseComprehensionClauses(c->generators, c->loc, "list comprehension");
             expect(TK::RBracket);
             finish(*c);
             return c;
@@ -1231,7 +1240,7 @@ private:
                     auto c = startNode<DictComp>(open);
                     c->key = std::move(key);
                     c->value = std::move(value);
-                    parseComprehensionClauses(c->generators);
+                    parseComprehensionClauses(c->generators, c->loc, "dict comprehension");
                     expect(TK::RBrace);
                     finish(*c);
                     return c;
@@ -1251,7 +1260,7 @@ private:
         if (at(TK::KwFor)) {
             auto c = startNode<SetComp>(open);
             c->elt = std::move(first);
-            parseComprehensionClauses(c->generators);
+            parseComprehensionClauses(c->generators, c->loc, "set comprehension");
             expect(TK::RBrace);
             finish(*c);
             return c;
@@ -1482,6 +1491,7 @@ private:
         bool lambda = false;
     };
     std::vector<Enclosing> enclosing_;
+    std::vector<SourceLocation> yields_;  // every yield parsed, in order
 };
 
 void splitLines(std::string_view source, std::vector<std::string>& lines) {

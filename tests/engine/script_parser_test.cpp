@@ -408,6 +408,10 @@ TEST(ScriptParser, YieldMakesItsFunctionAGenerator) {
     EXPECT_EQ(errorOf("x = yield"), "SyntaxError 1:5 'yield' outside function");
     EXPECT_EQ(errorOf("class A:\n    yield 1\n"), "SyntaxError 2:5 'yield' outside function");
     EXPECT_EQ(errorOf("def f():\n    yield = 1\n"), "SyntaxError 2:5 cannot assign to yield expression");
+    EXPECT_EQ(errorOf("def f(xs):\n    return [(yield x) for x in xs]\n"), "SyntaxError 2:14 'yield' inside list comprehension");
+    EXPECT_EQ(errorOf("def f(xs):\n    g = ((yield) for x in xs)\n"), "SyntaxError 2:11 'yield' inside generator expression");
+    EXPECT_EQ(errorOf("def f(xs):\n    s = {x: (yield) for x in xs}\n"), "SyntaxError 2:14 'yield' inside dict comprehension");
+    EXPECT_EQ(dump("def f(xs):\n    yield [x for x in xs]\n"), "(Def f (xs) (body (Expr (Yield (ListComp x (for x xs))))))");
 }
 
 TEST(ScriptParser, UnsupportedSyntaxIsNamed) {
