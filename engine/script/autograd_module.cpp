@@ -7,6 +7,7 @@
 #include "core/autograd_node.h"
 #include "script/interpreter.h"
 #include "script/trace_hooks.h"
+#include "script/types/type_slots.h"
 
 namespace fusescope {
 
@@ -15,7 +16,23 @@ namespace {
 // A backward node as scripts see it: printed "<MulBackward0 object at 0x...>".
 struct GradFnObject : RecordObject {
     std::shared_ptr<AutogradNode> node;
+    const TypeSlots* slots() const override;
 };
+
+// A grad_fn's next_functions ((node, input number) for each tensor argument): made when
+// asked for, so a long graph is not walked to print one node.
+Value nextFunctions(Interpreter&, const Value& self) {
+    ValueList edges;
+    for (const AutogradEdge& edge : self.as<GradFnObject>()->node->next)
+        edges.push_back(makeTuple({gradFnValue(edge.node), Value(int64_t{edge.inputNr})}));
+    return makeTuple(std::move(edges));
+}
+
+const TypeSlots* GradFnObject::slots() const {
+    static const GetterTable getters({{"next_functions", nextFunctions}});
+    static const TypeSlots type{.name = "grad_fn", .getters = &getters, .getattr = recordAttribute};
+    return &type;
+}
 
 // The tensors of a tensor or a sequence of them (torch.autograd.grad's outputs and inputs).
 std::vector<Tensor> tensorsOf(Interpreter& in, const Value& value, const char* what) {
@@ -80,14 +97,6 @@ Value gradFnValue(const std::shared_ptr<AutogradNode>& node) {
     object->attrs["name"] = makeBuiltin(node->name + ".name", [name](Interpreter&, CallArgs&) { return Value(name); });
     if (auto leaf = node->leaf.lock()) object->attrs["variable"] = Value(Tensor(leaf));
     return Value(ObjectPtr(object));
-}
-
-std::optional<Value> gradFnAttribute(const Value& object, const std::string& name) {
-    auto* gradFn = object.as<GradFnObject>();
-    if (!gradFn || name != "next_functions") return std::nullopt;
-    ValueList edges;  // made when asked for: a long graph is not walked to print one node
-    for (const AutogradEdge& edge : gradFn->node->next) edges.push_back(makeTuple({gradFnValue(edge.node), Value(int64_t{edge.inputNr})}));
-    return makeTuple(std::move(edges));
 }
 
 Value tensorGrad(const Tensor& t) { return t.impl()->autograd.grad ? Value(Tensor(t.impl()->autograd.grad)) : Value(); }

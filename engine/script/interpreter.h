@@ -68,6 +68,7 @@ struct CompiledFunctionObject : Object {
     std::string typeName() const override { return isModule ? "OptimizedModule" : "function"; }
     // An OptimizedModule prints as PyTorch's does: the module it wraps, as its _orig_mod.
     std::optional<std::string> reprText() const override;
+    const TypeSlots* slots() const override;
 };
 
 // The session side of compiled calls and script output; implemented outside script/.
@@ -164,6 +165,10 @@ public:
     // Calls the special method `name` of an instance's class (obj.__len__() looked up on the
     // type, as Python does); nullopt when the class does not define it.
     std::optional<Value> callSpecial(const Value& object, std::string_view name, ValueList args);
+    // Attribute reads of the object model's objects: their types' getattr slots.
+    Value instanceAttribute(const Value& instance, const std::string& name);
+    Value classAttribute(const Value& cls, const std::string& name);
+    Value superAttribute(const SuperObject& super, const std::string& name);
     std::string repr(const Value& value);  // repr(), running __repr__ where defined
     std::string str(const Value& value);   // str(), running __str__ / __repr__ where defined
     ClassPtr objectClass() const { return objectClass_; }
@@ -227,9 +232,6 @@ private:
     void execDelete(const Expr& target);
     Value callClass(const ClassPtr& cls, CallArgs& args);
     Value runBody(const FunctionDef& def);  // a def's statements in the frame on top: what it returns
-    Value instanceAttribute(const Value& instance, const std::string& name);
-    Value classAttribute(const Value& cls, const std::string& name);
-    Value superAttribute(const SuperObject& super, const std::string& name);
     Value bindDescriptor(const Value& attr, const Value& self, const ClassPtr& cls);
     std::optional<Value> binaryDunder(BinaryOperator op, const Value& left, const Value& right);
     std::optional<Value> compareDunder(CompareOperator op, const Value& left, const Value& right);
@@ -340,9 +342,6 @@ Value tensorBackward(Interpreter& interp, const Value& tensor, CallArgs& args);
 Value tensorRetainGrad(Interpreter& interp, const Value& tensor);
 Value tensorGrad(const Tensor& tensor);
 Value gradFnValue(const std::shared_ptr<AutogradNode>& node);  // None for a leaf's (null)
-// A grad_fn's next_functions ((node, input number) for each tensor argument); nullopt for
-// other objects and names.
-std::optional<Value> gradFnAttribute(const Value& object, const std::string& name);
 void setTensorGrad(Interpreter& interp, const Tensor& tensor, const Value& grad);
 void populateAutogradModule(ModuleObject& autograd);
 // tensor.split(size_or_sections, dim) / tensor.chunk(chunks, dim) as narrow views (a[0] is the

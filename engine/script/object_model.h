@@ -28,6 +28,7 @@ struct ClassObject : Object {
     Interpreter* interpreter = nullptr;  // runs its special methods when printed from anywhere
 
     std::string typeName() const override { return "type"; }
+    const TypeSlots* slots() const override;
     // The attribute `name` of the first class along the MRO that defines it, or null.
     const Value* lookup(std::string_view attr, const ClassObject** definer = nullptr) const;
     bool isSubclassOf(const ClassObject& other) const;
@@ -40,6 +41,7 @@ struct InstanceObject : Object {
     ClassPtr cls;
     std::shared_ptr<DictObject> dict = std::make_shared<DictObject>();
     std::string typeName() const override { return cls->name; }
+    const TypeSlots* slots() const override;
     // `dict` as a Value that lives as long as the instance: what a guard on `x.__dict__` reads.
     const Value& dictValue() const {
         if (!dictHandle_.isObject() || dictHandle_.asObject() != dict) dictHandle_ = Value(ObjectPtr(dict));
@@ -55,21 +57,25 @@ struct BoundMethodObject : Object {
     Value self;
     Value function;
     std::string typeName() const override { return "method"; }
+    const TypeSlots* slots() const override;
 };
 
 struct PropertyObject : Object {
     Value getter, setter, deleter;  // None when absent
     std::string typeName() const override { return "property"; }
+    const TypeSlots* slots() const override;
 };
 
 struct ClassMethodObject : Object {
     Value function;
     std::string typeName() const override { return "classmethod"; }
+    const TypeSlots* slots() const override;
 };
 
 struct StaticMethodObject : Object {
     Value function;
     std::string typeName() const override { return "staticmethod"; }
+    const TypeSlots* slots() const override;
 };
 
 // super(): attribute lookup along self's MRO, starting after `after`.
@@ -77,6 +83,7 @@ struct SuperObject : Object {
     ClassPtr after;
     Value self;  // an instance, or a class (inside a classmethod)
     std::string typeName() const override { return "super"; }
+    const TypeSlots* slots() const override;
 };
 
 // The __class__ cell of the functions a class body defines: filled once the class exists,

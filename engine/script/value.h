@@ -76,8 +76,9 @@ struct Object : std::enable_shared_from_this<Object> {
     virtual std::string typeName() const = 0;  // Python's type(x).__name__: "list", "function"
     // Its repr when the object defines one; nullopt: "<typeName object>".
     virtual std::optional<std::string> reprText() const { return std::nullopt; }
-    // Its type's slots (script/types/type_slots.h); null for a type not converted to slots yet.
-    virtual const TypeSlots* slots() const { return nullptr; }
+    // Its type's slots (script/types/type_slots.h): by default a plain object's, which has
+    // no attributes of its own.
+    virtual const TypeSlots* slots() const;
 };
 using ObjectPtr = std::shared_ptr<Object>;
 
@@ -145,7 +146,7 @@ struct DictViewObject : ListObject {
     std::string kind;  // "dict_keys", "odict_values", ...
     std::weak_ptr<const DictObject> dict;  // weak: a dict may hold its own view
     std::string typeName() const override { return kind; }
-    const TypeSlots* slots() const override { return nullptr; }  // not a list's
+    const TypeSlots* slots() const override { return Object::slots(); }  // not a list's
 };
 struct TupleObject : Object {
     ValueList items;
@@ -302,6 +303,7 @@ struct RangeObject : Object {
     int64_t start = 0, stop = 0, step = 1;
     int64_t length() const;
     std::string typeName() const override { return "range"; }
+    const TypeSlots* slots() const override;
 };
 // A slice object (x[a:b] with a tensor index uses it).
 struct SliceObject : Object {
@@ -332,6 +334,7 @@ struct FunctionObject : Object {
     // tracing breaks the graph where it is called rather than inlining it.
     bool dynamoSkips = false;
     std::string typeName() const override { return "function"; }
+    const TypeSlots* slots() const override;
 };
 
 struct CallArgs {
@@ -361,6 +364,7 @@ struct ModuleObject : Object {
     std::string name;
     std::map<std::string, Value, std::less<>> attrs;
     std::string typeName() const override { return "module"; }
+    const TypeSlots* slots() const override;
 };
 
 // A Python type usable in isinstance() and callable as a constructor: int, list, torch.Tensor.
@@ -368,6 +372,7 @@ struct TypeObject : Object {
     std::string name;  // "int", "Tensor"
     std::function<Value(Interpreter&, CallArgs&)> construct;
     std::string typeName() const override { return "type"; }
+    const TypeSlots* slots() const override;
 };
 
 // What a `with` statement enters and exits (torch.profiler.record_function, ...).
@@ -377,6 +382,7 @@ struct ContextManagerObject : Object {
     std::function<void(Interpreter&)> exit;
     std::map<std::string, Value, std::less<>> attrs;  // methods and attributes (torch.profiler.profile's step, ...)
     std::string typeName() const override { return name; }
+    const TypeSlots* slots() const override;
 };
 
 // An object with named attributes and a fixed printed form (explain()'s output, ...).
@@ -385,6 +391,7 @@ struct RecordObject : Object {
     std::string text;  // str()
     std::map<std::string, Value, std::less<>> attrs;
     std::string typeName() const override { return type; }
+    const TypeSlots* slots() const override;
 };
 
 // Bounds a walk over nested containers (printing, comparing, converting to op arguments):

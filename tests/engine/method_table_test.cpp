@@ -83,8 +83,8 @@ TEST(MethodTable, TheObjectModelsObjectsReadTheirRows) {
     EXPECT_EQ(run.out, "m A.m True True x None True\nc s int list\nrenamed A.m __main__ <lambda>\n") << run.error;
 }
 
-// Every value names its type's slots: objects through Object::slots(), str, float, dtype
-// and device by kind; types not converted yet have none.
+// Every value names its type's slots: objects through Object::slots() (a plain object's by
+// default), str, float, dtype and device by kind; None, bool and int have none yet.
 TEST(TypeSlots, EachConvertedTypeNamesItsSlots) {
     auto nameOf = [](const Value& v) { return slotsOf(v) ? std::string(slotsOf(v)->name) : std::string("none"); };
     EXPECT_EQ(nameOf(makeList({})), "list");
@@ -92,12 +92,18 @@ TEST(TypeSlots, EachConvertedTypeNamesItsSlots) {
     EXPECT_EQ(nameOf(Value(ObjectPtr(std::make_shared<DictObject>()))), "dict");
     EXPECT_EQ(nameOf(Value(ObjectPtr(std::make_shared<OrderedDictObject>()))), "dict");
     EXPECT_EQ(nameOf(Value(ObjectPtr(std::make_shared<SetObject>()))), "set");
-    EXPECT_EQ(nameOf(Value(ObjectPtr(std::make_shared<DictViewObject>()))), "none");  // a list inside, not a list
+    EXPECT_EQ(nameOf(Value(ObjectPtr(std::make_shared<DictViewObject>()))), "object");  // a list inside, not a list
+    EXPECT_EQ(nameOf(Value(ObjectPtr(std::make_shared<ModuleObject>()))), "module");
+    EXPECT_EQ(nameOf(Value(ObjectPtr(std::make_shared<FunctionObject>()))), "function");
+    EXPECT_EQ(nameOf(Value(ObjectPtr(std::make_shared<RangeObject>()))), "range");
+    EXPECT_EQ(nameOf(Value(ObjectPtr(std::make_shared<EllipsisObject>()))), "object");
     EXPECT_EQ(nameOf(Value("s")), "str");
     EXPECT_EQ(nameOf(Value(1.5)), "float");
     EXPECT_EQ(nameOf(Value(DType::Float32)), "dtype");
     EXPECT_EQ(nameOf(Value(Device::cpu())), "device");
     EXPECT_EQ(nameOf(Value(int64_t{1})), "none");
+    EXPECT_EQ(runScript("print(range(1, 9, 2).start, range(1, 9, 2).stop, range(1, 9, 2).step, slice(3).stop)\n").out, "1 9 2 3\n");
+    EXPECT_EQ(runScript("class A:\n    pass\nA().nope\n").error, "script.py:3:1: error: AttributeError: 'A' object has no attribute 'nope'");
     EXPECT_EQ(runScript("{1}.nope\n").error, "script.py:1:1: error: AttributeError: 'set' object has no attribute 'nope'");
     EXPECT_EQ(runScript("import torch\ntorch.float32.nope\n").error, "script.py:2:1: error: AttributeError: 'dtype' object has no attribute 'nope'");
     // The tensor's slots end with the ops that are methods; its own error keeps the read's column.

@@ -69,12 +69,5 @@ const GetterTable& tensorGetters();
 const MethodTable& floatMethods();
 const GetterTable& dtypeGetters();
 const GetterTable& deviceGetters();
-// The object model's own objects (types/object_model_types.cpp).
-const GetterTable& boundMethodGetters();
-const GetterTable& propertyGetters();
-const MethodTable& propertyMethods();
-const GetterTable& builtinTypeGetters();
-const GetterTable& wrappedFunctionGetters();  // classmethod's and staticmethod's __func__
-const GetterTable& functionGetters();         // a def's or lambda's, after its own attributes
 
 }  // namespace fusescope

@@ -1,7 +1,10 @@
-// The attributes of the object model's own objects: functions, bound methods, properties,
-// builtin type objects, classmethod and staticmethod.
+// The object model's types: instances, classes, super, functions, bound methods,
+// properties, builtin type objects, classmethod and staticmethod.
+#include <fmt/format.h>
+
 #include "script/interpreter.h"
 #include "script/types/method_table.h"
+#include "script/types/type_slots.h"
 
 namespace fusescope {
 
@@ -29,8 +32,6 @@ Value wrappedFunction(Interpreter&, const Value& self) {
     if (auto* cm = self.as<ClassMethodObject>()) return cm->function;
     return self.as<StaticMethodObject>()->function;
 }
-
-}  // namespace
 
 const GetterTable& boundMethodGetters() {
     static const GetterTable table({
@@ -80,6 +81,61 @@ const GetterTable& functionGetters() {
 const GetterTable& wrappedFunctionGetters() {
     static const GetterTable table({{"__func__", wrappedFunction}});
     return table;
+}
+
+// A def's own attributes (fn.attr = value) first, then what every function has.
+Value functionAttribute(Interpreter& in, const Value& self, std::string_view name) {
+    const auto* fn = self.as<FunctionObject>();
+    if (fn->attributes)
+        if (Value* v = fn->attributes->findString(std::string(name))) return *v;
+    if (auto v = functionGetters().read(in, self, name)) return *v;
+    in.fail("AttributeError", fmt::format("'function' object has no attribute '{}'", name));
+}
+
+}  // namespace
+
+// Instances, classes and super() look along the MRO (script/classes.cpp).
+const TypeSlots* InstanceObject::slots() const {
+    static const TypeSlots type{.name = "object", .getattr = [](Interpreter& in, const Value& self, std::string_view name) {
+        return in.instanceAttribute(self, std::string(name));
+    }};
+    return &type;
+}
+const TypeSlots* ClassObject::slots() const {
+    static const TypeSlots type{.name = "type", .getattr = [](Interpreter& in, const Value& self, std::string_view name) {
+        return in.classAttribute(self, std::string(name));
+    }};
+    return &type;
+}
+const TypeSlots* SuperObject::slots() const {
+    static const TypeSlots type{.name = "super", .getattr = [](Interpreter& in, const Value& self, std::string_view name) {
+        return in.superAttribute(*self.as<SuperObject>(), std::string(name));
+    }};
+    return &type;
+}
+const TypeSlots* FunctionObject::slots() const {
+    static const TypeSlots type{.name = "function", .getattr = functionAttribute};
+    return &type;
+}
+const TypeSlots* BoundMethodObject::slots() const {
+    static const TypeSlots type{.name = "method", .getters = &boundMethodGetters()};
+    return &type;
+}
+const TypeSlots* PropertyObject::slots() const {
+    static const TypeSlots type{.name = "property", .getters = &propertyGetters(), .methods = &propertyMethods()};
+    return &type;
+}
+const TypeSlots* TypeObject::slots() const {
+    static const TypeSlots type{.name = "type", .getters = &builtinTypeGetters()};
+    return &type;
+}
+const TypeSlots* ClassMethodObject::slots() const {
+    static const TypeSlots type{.name = "classmethod", .getters = &wrappedFunctionGetters()};
+    return &type;
+}
+const TypeSlots* StaticMethodObject::slots() const {
+    static const TypeSlots type{.name = "staticmethod", .getters = &wrappedFunctionGetters()};
+    return &type;
 }
 
 }  // namespace fusescope

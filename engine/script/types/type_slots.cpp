@@ -27,6 +27,12 @@ const TypeSlots& deviceType() {
 
 }  // namespace
 
+// A plain object's: nothing but the AttributeError naming its type.
+const TypeSlots* Object::slots() const {
+    static const TypeSlots type{.name = "object"};
+    return &type;
+}
+
 Value TypeSlots::attribute(Interpreter& in, const Value& self, std::string_view name) const {
     if (getters)
         if (auto v = getters->read(in, self, name)) return *v;
@@ -53,7 +59,7 @@ bool isIterator(const Value& value) {
 
 // The container types' slots, where their objects are declared (script/value.h, set_object.h).
 const TypeSlots* ListObject::slots() const {
-    static const TypeSlots type{"list", nullptr, &listMethods()};
+    static const TypeSlots type{.name = "list", .methods = &listMethods(), .methodsStore = true};
     return &type;
 }
 const TypeSlots* TupleObject::slots() const {
@@ -61,11 +67,11 @@ const TypeSlots* TupleObject::slots() const {
     return &type;
 }
 const TypeSlots* DictObject::slots() const {
-    static const TypeSlots type{"dict", nullptr, &dictMethods()};
+    static const TypeSlots type{.name = "dict", .methods = &dictMethods(), .methodsStore = true};
     return &type;
 }
 const TypeSlots* SetObject::slots() const {
-    static const TypeSlots type{"set", nullptr, &setMethods()};
+    static const TypeSlots type{.name = "set", .methods = &setMethods(), .methodsStore = true};
     return &type;
 }
 const TypeSlots* SliceObject::slots() const {
@@ -75,6 +81,15 @@ const TypeSlots* SliceObject::slots() const {
         {"step", [](Interpreter&, const Value& self) { return self.as<SliceObject>()->step; }},
     });
     static const TypeSlots type{"slice", &getters};
+    return &type;
+}
+const TypeSlots* RangeObject::slots() const {
+    static const GetterTable getters({
+        {"start", [](Interpreter&, const Value& self) { return Value(self.as<RangeObject>()->start); }},
+        {"stop", [](Interpreter&, const Value& self) { return Value(self.as<RangeObject>()->stop); }},
+        {"step", [](Interpreter&, const Value& self) { return Value(self.as<RangeObject>()->step); }},
+    });
+    static const TypeSlots type{"range", &getters};
     return &type;
 }
 // iter() of a container: a snapshot of its items, taken one at a time.

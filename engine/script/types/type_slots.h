@@ -21,15 +21,20 @@ struct TypeSlots {
     // An iterator's next item, or nullopt when it has no more (CPython's tp_iternext). A type
     // with this slot is an iterator: iter(x) is x, and loops over it take an item at a time.
     std::optional<Value> (*next)(Interpreter& in, const Value& self) = nullptr;
+    // Its methods may store into it (list.append): the interpreter notes a container whose
+    // method was read, to break the reference cycles a store can close at the end of the run.
+    bool methodsStore = false;
 
     // value.name from the getters, then the methods, then getattr; else AttributeError
     // naming the value's type ("'Size' object has no attribute 'x'").
     Value attribute(Interpreter& in, const Value& self, std::string_view name) const;
 };
 
-// The slots of `value`'s type, or null for a type not converted yet (ints, the object
-// model's objects, instances: still answered elsewhere).
+// The slots of `value`'s type, or null for one not converted yet (None, bool, int).
 const TypeSlots* slotsOf(const Value& value);
+
+// A record's attribute: its own map's (types/namespace_types.cpp; explain()'s output, a grad_fn).
+Value recordAttribute(Interpreter& in, const Value& self, std::string_view name);
 
 // Whether value is an iterator (its type has a next slot): a generator, iter(list), ...
 bool isIterator(const Value& value);

@@ -1,0 +1,61 @@
+// Objects that are namespaces of named values: modules (torch, torch.nn.functional, ...),
+// records (explain()'s output, ...) and the engine's context managers; their attributes are
+// their own maps.
+#include <fmt/format.h>
+
+#include "script/interpreter.h"
+#include "script/torch_names.h"
+#include "script/types/type_slots.h"
+
+namespace fusescope {
+
+namespace {
+
+Value moduleAttribute(Interpreter& in, const Value& self, std::string_view name) {
+    const auto& module = *self.as<ModuleObject>();
+    if (auto it = module.attrs.find(name); it != module.attrs.end()) return it->second;
+    std::vector<std::string_view> ours;
+    for (const auto& [attr, value] : module.attrs)
+        if (!attr.starts_with("_")) ours.push_back(attr);
+    in.fail("AttributeError", fmt::format("module '{}' has no attribute '{}'{}", module.name, name, missingAttributeNote(module.name, name, ours)));
+}
+
+// The attribute `name` of `attrs`: a stored method bound to self, as Python binds one.
+std::optional<Value> namedAttribute(const std::map<std::string, Value, std::less<>>& attrs, const Value& self, std::string_view name) {
+    auto it = attrs.find(name);
+    if (it == attrs.end()) return std::nullopt;
+    auto* method = it->second.as<MethodObject>();
+    if (!method) return it->second;
+    return makeBuiltin(method->name, [self = self.asObject(), call = method->call](Interpreter& in, CallArgs& a) { return call(in, a, self); });
+}
+
+[[noreturn]] void noAttribute(Interpreter& in, const Value& self, std::string_view name) {
+    in.fail("AttributeError", fmt::format("'{}' object has no attribute '{}'", pythonTypeName(self), name));
+}
+
+Value contextManagerAttribute(Interpreter& in, const Value& self, std::string_view name) {
+    if (auto v = namedAttribute(self.as<ContextManagerObject>()->attrs, self, name)) return *v;
+    noAttribute(in, self, name);
+}
+
+}  // namespace
+
+Value recordAttribute(Interpreter& in, const Value& self, std::string_view name) {
+    if (auto v = namedAttribute(self.as<RecordObject>()->attrs, self, name)) return *v;
+    noAttribute(in, self, name);
+}
+
+const TypeSlots* ModuleObject::slots() const {
+    static const TypeSlots type{.name = "module", .getattr = moduleAttribute};
+    return &type;
+}
+const TypeSlots* RecordObject::slots() const {
+    static const TypeSlots type{.name = "record", .getattr = recordAttribute};
+    return &type;
+}
+const TypeSlots* ContextManagerObject::slots() const {
+    static const TypeSlots type{.name = "context manager", .getattr = contextManagerAttribute};
+    return &type;
+}
+
+}  // namespace fusescope
