@@ -46,7 +46,13 @@ Value compiledAttribute(Interpreter& in, const Value& self, std::string_view nam
 }  // namespace
 
 const TypeSlots* CompiledFunctionObject::slots() const {
-    static const TypeSlots type{.name = "function", .getattr = compiledAttribute};
+    static const TypeSlots type{.name = "function",
+                                .getattr = compiledAttribute,
+                                .setattr = [](Interpreter& in, const Value& self, const std::string& name, const Value& value) {
+                                    const auto& compiled = *self.as<CompiledFunctionObject>();
+                                    if (!compiled.isModule) in.fail("AttributeError", "'function' object attribute '" + name + "' is read-only");
+                                    in.setAttribute(compiled.boundSelf, name, value);
+                                }};
     return &type;
 }
 

@@ -7,6 +7,7 @@
 
 #include "core/grad_mode.h"
 #include "script/interpreter.h"
+#include "script/types/type_slots.h"
 
 namespace fusescope {
 
@@ -258,56 +259,22 @@ Value Interpreter::superAttribute(const SuperObject& super, const std::string& n
 }
 
 void Interpreter::setAttribute(const Value& object, const std::string& name, const Value& value) {
-    if (auto* instance = object.as<InstanceObject>()) {
-        const ClassObject* definer = nullptr;
-        const Value* hook = instance->cls->lookup("__setattr__", &definer);
-        if (hook && definer != objectClass_.get()) {
-            CallArgs a;
-            a.args = {Value(name), value};
-            call(bindDescriptor(*hook, object, instance->cls), a);
-            return;
-        }
-        genericSetAttribute(object, name, value);
+    const TypeSlots* type = slotsOf(object);
+    if (!type || !type->setattr) fail("AttributeError", "'" + pythonTypeName(object) + "' object attribute '" + name + "' is read-only");
+    type->setattr(*this, object, name, value);
+}
+
+void Interpreter::instanceSetAttribute(const Value& object, const std::string& name, const Value& value) {
+    auto* instance = object.as<InstanceObject>();
+    const ClassObject* definer = nullptr;
+    const Value* hook = instance->cls->lookup("__setattr__", &definer);
+    if (hook && definer != objectClass_.get()) {
+        CallArgs a;
+        a.args = {Value(name), value};
+        call(bindDescriptor(*hook, object, instance->cls), a);
         return;
     }
-    if (auto* cls = object.as<ClassObject>()) {
-        cls->dict->set(Value(name), value.unsourced());
-        definitionsChanged();
-        return;
-    }
-    if (auto* compiled = object.as<CompiledFunctionObject>(); compiled && compiled->isModule) {  // OptimizedModule
-        setAttribute(compiled->boundSelf, name, value);
-        return;
-    }
-    if (auto* m = object.as<ModuleObject>()) {
-        m->attrs[name] = value.unsourced();
-        definitionsChanged();
-        return;
-    }
-    if (auto* fn = object.as<FunctionObject>()) {
-        definitionsChanged();
-        // A wrapper taking the name of what it wraps (functools.wraps' job) is named so everywhere.
-        if (value.isString() && name == "__name__") fn->name = value.asString();
-        if (value.isString() && name == "__qualname__") fn->qualname = value.asString();
-        if (!fn->attributes) {
-            fn->attributes = std::make_shared<DictObject>();
-            noteStoredInto(fn->attributes);
-        }
-        fn->attributes->set(Value(name), value.unsourced());
-        return;
-    }
-    if (object.isTensor() && tracer_) tracer_->onUntracedEffect("it sets a tensor's ." + name);
-    if (object.isTensor() && name == "grad") {
-        setTensorGrad(*this, object.asTensor(), value);
-        return;
-    }
-    if (object.isTensor() && name == "requires_grad") {
-        if (!value.isBool()) fail("TypeError", "requires_grad must be a bool");
-        if (!object.asTensor().isLeaf()) fail("RuntimeError", kNonLeafRequiresGrad);
-        object.asTensor().setRequiresGrad(value.asBool());
-        return;
-    }
-    fail("AttributeError", "'" + pythonTypeName(object) + "' object attribute '" + name + "' is read-only");
+    genericSetAttribute(object, name, value);
 }
 
 namespace {
@@ -339,25 +306,22 @@ void Interpreter::genericSetAttribute(const Value& object, const std::string& na
 }
 
 void Interpreter::deleteAttribute(const Value& object, const std::string& name) {
-    if (auto* instance = object.as<InstanceObject>()) {
-        const ClassObject* definer = nullptr;
-        const Value* hook = instance->cls->lookup("__delattr__", &definer);
-        if (hook && definer != objectClass_.get()) {
-            CallArgs a;
-            a.args = {Value(name)};
-            call(bindDescriptor(*hook, object, instance->cls), a);
-            return;
-        }
-        genericDeleteAttribute(object, name);
+    const TypeSlots* type = slotsOf(object);
+    if (!type || !type->delattr) fail("AttributeError", "cannot delete attribute '" + name + "' of '" + pythonTypeName(object) + "' object");
+    type->delattr(*this, object, name);
+}
+
+void Interpreter::instanceDeleteAttribute(const Value& object, const std::string& name) {
+    auto* instance = object.as<InstanceObject>();
+    const ClassObject* definer = nullptr;
+    const Value* hook = instance->cls->lookup("__delattr__", &definer);
+    if (hook && definer != objectClass_.get()) {
+        CallArgs a;
+        a.args = {Value(name)};
+        call(bindDescriptor(*hook, object, instance->cls), a);
         return;
     }
-    if (auto* cls = object.as<ClassObject>()) {
-        definitionsChanged();
-        if (!cls->dict->erase(Value(name)))
-            fail("AttributeError", "type object '" + cls->name + "' has no attribute '" + name + "'");
-        return;
-    }
-    fail("AttributeError", "cannot delete attribute '" + name + "' of '" + pythonTypeName(object) + "' object");
+    genericDeleteAttribute(object, name);
 }
 
 void Interpreter::genericDeleteAttribute(const Value& object, const std::string& name) {

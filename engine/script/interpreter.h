@@ -165,8 +165,14 @@ public:
     // Calls the special method `name` of an instance's class (obj.__len__() looked up on the
     // type, as Python does); nullopt when the class does not define it.
     std::optional<Value> callSpecial(const Value& object, std::string_view name, ValueList args);
-    // Attribute reads of the object model's objects: their types' getattr slots.
+    // A list, dict or set that may be stored into after it was made (its method was looked up,
+    // an item assigned, `+=`). Only such a store can close a reference cycle of plain containers
+    // (a container made holds only what existed before it), so the destructor empties these.
+    void noteStoredInto(const ObjectPtr& container);
+    // Attributes of the object model's objects: their types' getattr, setattr and delattr slots.
     Value instanceAttribute(const Value& instance, const std::string& name);
+    void instanceSetAttribute(const Value& instance, const std::string& name, const Value& value);
+    void instanceDeleteAttribute(const Value& instance, const std::string& name);
     Value classAttribute(const Value& cls, const std::string& name);
     Value superAttribute(const SuperObject& super, const std::string& name);
     std::string repr(const Value& value);  // repr(), running __repr__ where defined
@@ -250,10 +256,6 @@ private:
     void augAssign(const AugAssign& stmt);
     Value makeFunction(const FunctionDef& def);
     ScopePtr closureScope();  // the scope a function defined now closes over (null at module level)
-    // A list, dict or set that may be stored into after it was made (its method was looked up,
-    // an item assigned, `+=`). Only such a store can close a reference cycle of plain containers
-    // (a container made holds only what existed before it), so the destructor empties these.
-    void noteStoredInto(const ObjectPtr& container);
     // An error out of the script library reaching `here`, a line of the user's script, is
     // reported there (Error::reportAt): the library's files are not the user's to open.
     void reportAtUserLine(Error& e, const SourceLocation& here) const;

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/autograd_node.h"
+#include "core/grad_mode.h"
 #include "ops/op_registry.h"
 #include "script/interpreter.h"
 #include "script/types/method_table.h"
@@ -274,10 +275,22 @@ Value opMethod(Interpreter&, const Value& self, std::string_view name) {
     });
 }
 
+// x.grad = g and x.requires_grad = b; the rest of a tensor's attributes are read-only.
+void setTensorAttribute(Interpreter& in, const Value& self, const std::string& name, const Value& value) {
+    if (in.tracer()) in.tracer()->onUntracedEffect("it sets a tensor's ." + name);
+    const Tensor& t = self.asTensor();
+    if (name == "grad") return setTensorGrad(in, t, value);
+    if (name != "requires_grad") in.fail("AttributeError", "'Tensor' object attribute '" + name + "' is read-only");
+    if (!value.isBool()) in.fail("TypeError", "requires_grad must be a bool");
+    if (!t.isLeaf()) in.fail("RuntimeError", kNonLeafRequiresGrad);
+    t.setRequiresGrad(value.asBool());
+}
+
 }  // namespace
 
 const TypeSlots& tensorType() {
-    static const TypeSlots type{"Tensor", &tensorGetters(), &tensorMethods(), opMethod};
+    static const TypeSlots type{
+        .name = "Tensor", .getters = &tensorGetters(), .methods = &tensorMethods(), .getattr = opMethod, .setattr = setTensorAttribute};
     return type;
 }
 

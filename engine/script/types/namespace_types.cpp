@@ -46,7 +46,12 @@ Value recordAttribute(Interpreter& in, const Value& self, std::string_view name)
 }
 
 const TypeSlots* ModuleObject::slots() const {
-    static const TypeSlots type{.name = "module", .getattr = moduleAttribute};
+    static const TypeSlots type{.name = "module",
+                                .getattr = moduleAttribute,
+                                .setattr = [](Interpreter&, const Value& self, const std::string& name, const Value& value) {
+                                    self.as<ModuleObject>()->attrs[name] = value.unsourced();
+                                    definitionsChanged();
+                                }};
     return &type;
 }
 const TypeSlots* RecordObject::slots() const {

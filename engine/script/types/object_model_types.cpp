@@ -96,15 +96,29 @@ Value functionAttribute(Interpreter& in, const Value& self, std::string_view nam
 
 // Instances, classes and super() look along the MRO (script/classes.cpp).
 const TypeSlots* InstanceObject::slots() const {
-    static const TypeSlots type{.name = "object", .getattr = [](Interpreter& in, const Value& self, std::string_view name) {
-        return in.instanceAttribute(self, std::string(name));
-    }};
+    static const TypeSlots type{
+        .name = "object",
+        .getattr = [](Interpreter& in, const Value& self, std::string_view name) { return in.instanceAttribute(self, std::string(name)); },
+        .setattr = [](Interpreter& in, const Value& self, const std::string& name, const Value& value) {
+            in.instanceSetAttribute(self, name, value);
+        },
+        .delattr = [](Interpreter& in, const Value& self, const std::string& name) { in.instanceDeleteAttribute(self, name); }};
     return &type;
 }
+// A class's attributes are its dict's; a store changes what scripts rarely change once made.
 const TypeSlots* ClassObject::slots() const {
-    static const TypeSlots type{.name = "type", .getattr = [](Interpreter& in, const Value& self, std::string_view name) {
-        return in.classAttribute(self, std::string(name));
-    }};
+    static const TypeSlots type{
+        .name = "type",
+        .getattr = [](Interpreter& in, const Value& self, std::string_view name) { return in.classAttribute(self, std::string(name)); },
+        .setattr = [](Interpreter&, const Value& self, const std::string& name, const Value& value) {
+            self.as<ClassObject>()->dict->set(Value(name), value.unsourced());
+            definitionsChanged();
+        },
+        .delattr = [](Interpreter& in, const Value& self, const std::string& name) {
+            definitionsChanged();
+            const auto& cls = *self.as<ClassObject>();
+            if (!cls.dict->erase(Value(name))) in.fail("AttributeError", "type object '" + cls.name + "' has no attribute '" + name + "'");
+        }};
     return &type;
 }
 const TypeSlots* SuperObject::slots() const {
@@ -113,8 +127,22 @@ const TypeSlots* SuperObject::slots() const {
     }};
     return &type;
 }
+// fn.attr = value. A wrapper taking the name of what it wraps (functools.wraps' job) is
+// named so everywhere.
+void setFunctionAttribute(Interpreter& in, const Value& self, const std::string& name, const Value& value) {
+    auto* fn = self.as<FunctionObject>();
+    definitionsChanged();
+    if (value.isString() && name == "__name__") fn->name = value.asString();
+    if (value.isString() && name == "__qualname__") fn->qualname = value.asString();
+    if (!fn->attributes) {
+        fn->attributes = std::make_shared<DictObject>();
+        in.noteStoredInto(fn->attributes);
+    }
+    fn->attributes->set(Value(name), value.unsourced());
+}
+
 const TypeSlots* FunctionObject::slots() const {
-    static const TypeSlots type{.name = "function", .getattr = functionAttribute};
+    static const TypeSlots type{.name = "function", .getattr = functionAttribute, .setattr = setFunctionAttribute};
     return &type;
 }
 const TypeSlots* BoundMethodObject::slots() const {

@@ -5,6 +5,7 @@
 // reads and iterators' next so far; length, subscripts, operators and calls follow.
 
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "script/types/method_table.h"
@@ -21,6 +22,10 @@ struct TypeSlots {
     // An iterator's next item, or nullopt when it has no more (CPython's tp_iternext). A type
     // with this slot is an iterator: iter(x) is x, and loops over it take an item at a time.
     std::optional<Value> (*next)(Interpreter& in, const Value& self) = nullptr;
+    // value.name = v (CPython's tp_setattro); null: the type's attributes are read-only.
+    void (*setattr)(Interpreter& in, const Value& self, const std::string& name, const Value& value) = nullptr;
+    // del value.name; null: none can be deleted.
+    void (*delattr)(Interpreter& in, const Value& self, const std::string& name) = nullptr;
     // Its methods may store into it (list.append): the interpreter notes a container whose
     // method was read, to break the reference cycles a store can close at the end of the run.
     bool methodsStore = false;
