@@ -466,11 +466,8 @@ std::optional<Value> Interpreter::reflectedDunder(const Value& left, const Value
 }
 
 std::optional<Value> Interpreter::binaryDunder(BinaryOperator op, const Value& left, const Value& right) {
-    if (!left.as<InstanceObject>() && !right.as<InstanceObject>()) return std::nullopt;
     auto dunder = dunderFor(op);
-    if (auto r = reflectedDunder(left, right, dunder->name, dunder->reflected)) return r;
-    fail("TypeError", std::string("unsupported operand type(s) for ") + binaryOperatorSymbol(op) + ": '" +
-                          pythonTypeName(left) + "' and '" + pythonTypeName(right) + "'");
+    return reflectedDunder(left, right, dunder->name, dunder->reflected);
 }
 
 std::optional<Value> Interpreter::compareDunder(CompareOperator op, const Value& left, const Value& right) {

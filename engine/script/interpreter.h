@@ -173,6 +173,9 @@ public:
     Value instanceAttribute(const Value& instance, const std::string& name);
     void instanceSetAttribute(const Value& instance, const std::string& name, const Value& value);
     void instanceDeleteAttribute(const Value& instance, const std::string& name);
+    // left op right through an instance's __op__, or the other's __rop__ (the instance type's
+    // binary slot); nullopt when neither is defined or both give NotImplemented.
+    std::optional<Value> binaryDunder(BinaryOperator op, const Value& left, const Value& right);
     Value classAttribute(const Value& cls, const std::string& name);
     Value superAttribute(const SuperObject& super, const std::string& name);
     std::string repr(const Value& value);  // repr(), running __repr__ where defined
@@ -239,7 +242,6 @@ private:
     Value callClass(const ClassPtr& cls, CallArgs& args);
     Value runBody(const FunctionDef& def);  // a def's statements in the frame on top: what it returns
     Value bindDescriptor(const Value& attr, const Value& self, const ClassPtr& cls);
-    std::optional<Value> binaryDunder(BinaryOperator op, const Value& left, const Value& right);
     std::optional<Value> compareDunder(CompareOperator op, const Value& left, const Value& right);
     // left.name(right), else right.reflected(left); nullopt when both are missing or NotImplemented.
     std::optional<Value> reflectedDunder(const Value& left, const Value& right, const char* name, const char* reflected);

@@ -12,44 +12,12 @@
 #include "dispatch/dispatcher.h"
 #include "script/interpreter.h"
 #include "script/set_operations.h"
+#include "script/types/numbers.h"
 #include "script/types/type_slots.h"
 
 namespace fusescope {
 
 namespace {
-
-bool isIntLike(const Value& v) { return v.isInt() || v.isBool(); }
-int64_t intOf(const Value& v) { return v.isBool() ? (v.asBool() ? 1 : 0) : v.asInt(); }
-double floatOf(const Value& v) { return v.isFloat() ? v.asFloat() : static_cast<double>(intOf(v)); }
-
-int64_t floorDivInt(int64_t a, int64_t b) {
-    int64_t q = a / b;
-    if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-    return q;
-}
-
-int64_t floorModInt(int64_t a, int64_t b) {
-    int64_t r = a % b;
-    if (r != 0 && ((r < 0) != (b < 0))) r += b;
-    return r;
-}
-
-const char* tensorOpFor(BinaryOperator op) {
-    switch (op) {
-    case BinaryOperator::Add: return "add";
-    case BinaryOperator::Sub: return "sub";
-    case BinaryOperator::Mult: return "mul";
-    case BinaryOperator::Div: return "div";
-    case BinaryOperator::FloorDiv: return "floor_divide";  // as PyTorch's Tensor.__floordiv__
-    case BinaryOperator::Mod: return "remainder";
-    case BinaryOperator::Pow: return "pow";
-    case BinaryOperator::MatMult: return "matmul";
-    case BinaryOperator::BitAnd: return "logical_and";
-    case BinaryOperator::BitOr: return "logical_or";
-    case BinaryOperator::BitXor: return "logical_xor";
-    default: return nullptr;
-    }
-}
 
 const char* tensorOpFor(CompareOperator op) {
     switch (op) {
@@ -591,124 +559,22 @@ Value Interpreter::evalCall(const Call& call) {
     }
 }
 
+// Python's binary_op: the left operand's type's binary slot, then the right's when its type
+// is another (each gives nullopt for NotImplemented); then a sequence's concat (+) or
+// repeat (*); else TypeError.
 Value Interpreter::evalBinary(BinaryOperator op, const Value& left, const Value& right, const CallSite& site) {
     site_ = site;
-    if (auto result = binaryDunder(op, left, right)) return *result;
-    if (left.as<SetObject>() && right.as<SetObject>()) return Value(ObjectPtr(setBinary(*this, op, *left.as<SetObject>(), *right.as<SetObject>())));
-    if (auto viewResult = dictViewBinary(*this, op, left, right)) return Value(ObjectPtr(viewResult));
-    if (left.isTensor() || right.isTensor()) {
-        const char* name = tensorOpFor(op);
-        if (!name) fail("TypeError", std::string("unsupported operand type(s) for ") + binaryOperatorSymbol(op) +
-                                         " with tensors in Fusescope");
-        return callOp(name, CallStyle::Operator, {left, right}, {}, site, binaryOperatorSymbol(op));
-    }
-    auto typeError = [&]() -> Value {
-        fail("TypeError", std::string("unsupported operand type(s) for ") + binaryOperatorSymbol(op) + ": '" +
-                              pythonTypeName(left) + "' and '" + pythonTypeName(right) + "'");
-    };
-    if (left.isNumber() && right.isNumber()) {
-        if (isIntLike(left) && isIntLike(right)) {
-            int64_t a = intOf(left), b = intOf(right), r = 0;
-            switch (op) {
-            case BinaryOperator::Add:
-                if (__builtin_add_overflow(a, b, &r)) fail("OverflowError", "integer overflow (script ints are 64-bit)");
-                return Value(r);
-            case BinaryOperator::Sub:
-                if (__builtin_sub_overflow(a, b, &r)) fail("OverflowError", "integer overflow (script ints are 64-bit)");
-                return Value(r);
-            case BinaryOperator::Mult:
-                if (__builtin_mul_overflow(a, b, &r)) fail("OverflowError", "integer overflow (script ints are 64-bit)");
-                return Value(r);
-            case BinaryOperator::Div:
-                if (b == 0) fail("ZeroDivisionError", "division by zero");
-                return Value(static_cast<double>(a) / static_cast<double>(b));
-            case BinaryOperator::FloorDiv:
-                if (b == 0) fail("ZeroDivisionError", "integer division or modulo by zero");
-                if (a == INT64_MIN && b == -1) fail("OverflowError", "integer overflow (script ints are 64-bit)");
-                return Value(floorDivInt(a, b));
-            case BinaryOperator::Mod:
-                if (b == 0) fail("ZeroDivisionError", "integer modulo by zero");
-                if (b == -1) return Value(int64_t{0});
-                return Value(floorModInt(a, b));
-            case BinaryOperator::Pow: {
-                if (b < 0) {
-                    if (a == 0) fail("ZeroDivisionError", "0.0 cannot be raised to a negative power");
-                    return Value(std::pow(static_cast<double>(a), static_cast<double>(b)));
-                }
-                // By squaring: the exponent may be huge when the base is 0, 1 or -1.
-                int64_t result = 1, base = a;
-                for (int64_t e = b; e > 0; e >>= 1) {
-                    if ((e & 1) && __builtin_mul_overflow(result, base, &result))
-                        fail("OverflowError", "integer overflow (script ints are 64-bit)");
-                    if (e > 1 && __builtin_mul_overflow(base, base, &base))
-                        fail("OverflowError", "integer overflow (script ints are 64-bit)");
-                }
-                return Value(result);
-            }
-            case BinaryOperator::BitAnd: return left.isBool() && right.isBool() ? Value(bool(a & b)) : Value(a & b);
-            case BinaryOperator::BitOr: return left.isBool() && right.isBool() ? Value(bool(a | b)) : Value(a | b);
-            case BinaryOperator::BitXor: return left.isBool() && right.isBool() ? Value(bool(a ^ b)) : Value(a ^ b);
-            case BinaryOperator::LShift:
-                if (b < 0) fail("ValueError", "negative shift count");
-                if (a == 0) return Value(int64_t{0});
-                // Python's ints never lose bits: a shift that does not fit is an overflow.
-                if (b >= 64 || (static_cast<__int128>(a) << b) != static_cast<int64_t>(static_cast<__int128>(a) << b))
-                    fail("OverflowError", "integer overflow (script ints are 64-bit)");
-                return Value(static_cast<int64_t>(static_cast<__int128>(a) << b));
-            case BinaryOperator::RShift:
-                if (b < 0) fail("ValueError", "negative shift count");
-                return Value(a >> std::min<int64_t>(b, 63));
-            case BinaryOperator::MatMult: return typeError();
-            }
-        }
-        double a = floatOf(left), b = floatOf(right);
-        switch (op) {
-        case BinaryOperator::Add: return Value(a + b);
-        case BinaryOperator::Sub: return Value(a - b);
-        case BinaryOperator::Mult: return Value(a * b);
-        case BinaryOperator::Div:
-            if (b == 0) fail("ZeroDivisionError", "float division by zero");
-            return Value(a / b);
-        case BinaryOperator::FloorDiv:
-            if (b == 0) fail("ZeroDivisionError", "float floor division by zero");
-            return Value(std::floor(a / b));
-        case BinaryOperator::Mod: {
-            if (b == 0) fail("ZeroDivisionError", "float modulo");
-            double r = std::fmod(a, b);
-            if (r != 0 && ((r < 0) != (b < 0))) r += b;
-            return Value(r);
-        }
-        case BinaryOperator::Pow:
-            if (a == 0 && b < 0) fail("ZeroDivisionError", "0.0 cannot be raised to a negative power");
-            return Value(std::pow(a, b));
-        default: return typeError();
-        }
-    }
-    if (left.isString() && right.isString() && op == BinaryOperator::Add) return Value(left.asString() + right.asString());
-    auto repeat = [&](const Value& seq, int64_t n) -> Value {
-        int64_t length = seq.isString() ? static_cast<int64_t>(seq.asString().size()) : static_cast<int64_t>(sequenceItems(seq)->size());
-        if (n > 0 && length > 0 && n > 10'000'000 / length) fail("MemoryError", "sequence repetition too large to materialise");
-        if (seq.isString()) {
-            std::string out;
-            for (int64_t i = 0; i < n; ++i) out += seq.asString();
-            return Value(out);
-        }
-        ValueList items;
-        for (int64_t i = 0; i < n; ++i)
-            for (const Value& v : *sequenceItems(seq)) items.push_back(v);
-        return seq.as<ListObject>() ? makeList(items) : makeTuple(items);
-    };
-    if (op == BinaryOperator::Mult && (left.isString() || sequenceItems(left)) && isIntLike(right))
-        return repeat(left, intOf(right));
-    if (op == BinaryOperator::Mult && (right.isString() || sequenceItems(right)) && isIntLike(left))
-        return repeat(right, intOf(left));
-    if (op == BinaryOperator::Add && sequenceItems(left) && sequenceItems(right) &&
-        pythonTypeName(left) == pythonTypeName(right)) {
-        ValueList items = *sequenceItems(left);
-        for (const Value& v : *sequenceItems(right)) items.push_back(v);
-        return left.as<ListObject>() ? makeList(items) : makeTuple(items);
-    }
-    return typeError();
+    const TypeSlots* leftType = slotsOf(left);
+    const TypeSlots* rightType = slotsOf(right);
+    if (leftType && leftType->binary)
+        if (auto result = leftType->binary(*this, op, left, right)) return *result;
+    if (rightType && rightType != leftType && rightType->binary)
+        if (auto result = rightType->binary(*this, op, left, right)) return *result;
+    if (op == BinaryOperator::Add && leftType && leftType->concat) return leftType->concat(*this, left, right);
+    if (op == BinaryOperator::Mult && leftType && leftType->repeat) return leftType->repeat(*this, left, right);
+    if (op == BinaryOperator::Mult && rightType && rightType->repeat) return rightType->repeat(*this, right, left);
+    fail("TypeError", std::string("unsupported operand type(s) for ") + binaryOperatorSymbol(op) + ": '" + pythonTypeName(left) +
+                          "' and '" + pythonTypeName(right) + "'");
 }
 
 Value Interpreter::evalCompare(CompareOperator op, const Value& left, const Value& right, const CallSite& site) {

@@ -358,9 +358,7 @@ std::shared_ptr<SetObject> dictViewBinary(Interpreter& interp, BinaryOperator op
     if (!left.as<DictViewObject>() && !right.as<DictViewObject>()) return nullptr;
     const bool setOperator = op == BinaryOperator::BitAnd || op == BinaryOperator::BitOr || op == BinaryOperator::Sub ||
                              op == BinaryOperator::BitXor;
-    if (!setOperator || (!isSetLikeView(left) && !isSetLikeView(right)))
-        interp.fail("TypeError", std::string("unsupported operand type(s) for ") + binaryOperatorSymbol(op) + ": '" +
-                                     pythonTypeName(left) + "' and '" + pythonTypeName(right) + "'");
+    if (!setOperator || (!isSetLikeView(left) && !isSetLikeView(right))) return nullptr;
     if (op == BinaryOperator::BitAnd) return isSetLikeView(left) ? intersectView(interp, left, right) : intersectView(interp, right, left);
     auto result = viewAsSet(interp, left);  // the left side as a set, a view or not (reflected)
     if (op == BinaryOperator::BitOr) setUpdate(interp, *result, right);

@@ -49,6 +49,7 @@ std::optional<bool> compareSets(CompareOperator op, const SetObject& a, const Se
 // `left op right` where either is a dict view: keys and items views are sets to & | - ^ (the
 // other side a set, a view or any iterable; a new set, as CPython's dictviews_* make it);
 // every other operator, and any on a values view, is a TypeError. Null when neither is a view.
+// Null when the operator is not a set operator on a keys or items view (NotImplemented).
 std::shared_ptr<SetObject> dictViewBinary(Interpreter& interp, BinaryOperator op, const Value& left, const Value& right);
 
 // The set a display {a, b, c} builds. CPython folds a display of more than two constants

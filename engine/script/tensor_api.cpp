@@ -275,6 +275,33 @@ Value opMethod(Interpreter&, const Value& self, std::string_view name) {
     });
 }
 
+// The op a binary operator on a tensor runs.
+const char* tensorOpFor(BinaryOperator op) {
+    switch (op) {
+    case BinaryOperator::Add: return "add";
+    case BinaryOperator::Sub: return "sub";
+    case BinaryOperator::Mult: return "mul";
+    case BinaryOperator::Div: return "div";
+    case BinaryOperator::FloorDiv: return "floor_divide";  // as PyTorch's Tensor.__floordiv__
+    case BinaryOperator::Mod: return "remainder";
+    case BinaryOperator::Pow: return "pow";
+    case BinaryOperator::MatMult: return "matmul";
+    case BinaryOperator::BitAnd: return "logical_and";
+    case BinaryOperator::BitOr: return "logical_or";
+    case BinaryOperator::BitXor: return "logical_xor";
+    default: return nullptr;
+    }
+}
+
+// tensor op other / other op tensor: the op, unless the other operand is an instance,
+// whose own operator (or reflected one) answers (NotImplemented, as PyTorch's wrapper gives).
+std::optional<Value> tensorBinary(Interpreter& in, BinaryOperator op, const Value& left, const Value& right) {
+    if (left.as<InstanceObject>() || right.as<InstanceObject>()) return std::nullopt;
+    const char* name = tensorOpFor(op);
+    if (!name) in.fail("TypeError", std::string("unsupported operand type(s) for ") + binaryOperatorSymbol(op) + " with tensors in Fusescope");
+    return in.callOp(name, CallStyle::Operator, {left, right}, {}, in.currentSite(), binaryOperatorSymbol(op));
+}
+
 // x.grad = g and x.requires_grad = b; the rest of a tensor's attributes are read-only.
 void setTensorAttribute(Interpreter& in, const Value& self, const std::string& name, const Value& value) {
     if (in.tracer()) in.tracer()->onUntracedEffect("it sets a tensor's ." + name);
@@ -290,7 +317,12 @@ void setTensorAttribute(Interpreter& in, const Value& self, const std::string& n
 
 const TypeSlots& tensorType() {
     static const TypeSlots type{
-        .name = "Tensor", .getters = &tensorGetters(), .methods = &tensorMethods(), .getattr = opMethod, .setattr = setTensorAttribute};
+        .name = "Tensor",
+        .getters = &tensorGetters(),
+        .methods = &tensorMethods(),
+        .getattr = opMethod,
+        .setattr = setTensorAttribute,
+        .binary = tensorBinary};
     return type;
 }
 

@@ -146,7 +146,7 @@ struct DictViewObject : ListObject {
     std::string kind;  // "dict_keys", "odict_values", ...
     std::weak_ptr<const DictObject> dict;  // weak: a dict may hold its own view
     std::string typeName() const override { return kind; }
-    const TypeSlots* slots() const override { return Object::slots(); }  // not a list's
+    const TypeSlots* slots() const override;  // not a list's: a view's set operators
 };
 struct TupleObject : Object {
     ValueList items;

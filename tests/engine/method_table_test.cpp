@@ -84,7 +84,7 @@ TEST(MethodTable, TheObjectModelsObjectsReadTheirRows) {
 }
 
 // Every value names its type's slots: objects through Object::slots() (a plain object's by
-// default), str, float, dtype and device by kind; None, bool and int have none yet.
+// default), str, bool, int, float, dtype and device by kind; None has none yet.
 TEST(TypeSlots, EachConvertedTypeNamesItsSlots) {
     auto nameOf = [](const Value& v) { return slotsOf(v) ? std::string(slotsOf(v)->name) : std::string("none"); };
     EXPECT_EQ(nameOf(makeList({})), "list");
@@ -92,7 +92,7 @@ TEST(TypeSlots, EachConvertedTypeNamesItsSlots) {
     EXPECT_EQ(nameOf(Value(ObjectPtr(std::make_shared<DictObject>()))), "dict");
     EXPECT_EQ(nameOf(Value(ObjectPtr(std::make_shared<OrderedDictObject>()))), "dict");
     EXPECT_EQ(nameOf(Value(ObjectPtr(std::make_shared<SetObject>()))), "set");
-    EXPECT_EQ(nameOf(Value(ObjectPtr(std::make_shared<DictViewObject>()))), "object");  // a list inside, not a list
+    EXPECT_EQ(nameOf(Value(ObjectPtr(std::make_shared<DictViewObject>()))), "dict view");  // a list inside, not a list
     EXPECT_EQ(nameOf(Value(ObjectPtr(std::make_shared<ModuleObject>()))), "module");
     EXPECT_EQ(nameOf(Value(ObjectPtr(std::make_shared<FunctionObject>()))), "function");
     EXPECT_EQ(nameOf(Value(ObjectPtr(std::make_shared<RangeObject>()))), "range");
@@ -101,7 +101,9 @@ TEST(TypeSlots, EachConvertedTypeNamesItsSlots) {
     EXPECT_EQ(nameOf(Value(1.5)), "float");
     EXPECT_EQ(nameOf(Value(DType::Float32)), "dtype");
     EXPECT_EQ(nameOf(Value(Device::cpu())), "device");
-    EXPECT_EQ(nameOf(Value(int64_t{1})), "none");
+    EXPECT_EQ(nameOf(Value(int64_t{1})), "int");
+    EXPECT_EQ(nameOf(Value(true)), "bool");
+    EXPECT_EQ(nameOf(Value()), "none");
     EXPECT_EQ(runScript("print(range(1, 9, 2).start, range(1, 9, 2).stop, range(1, 9, 2).step, slice(3).stop)\n").out, "1 9 2 3\n");
     EXPECT_EQ(runScript("class A:\n    pass\nA().nope\n").error, "script.py:3:1: error: AttributeError: 'A' object has no attribute 'nope'");
     EXPECT_EQ(runScript("{1}.nope\n").error, "script.py:1:1: error: AttributeError: 'set' object has no attribute 'nope'");

@@ -1,9 +1,11 @@
 // The methods of list and tuple (CPython's Objects/listobject.c and tupleobject.c method
-// tables), with CPython's messages.
+// tables), with CPython's messages, and the sequences' + and * (str's too).
 #include <algorithm>
 
 #include "script/interpreter.h"
 #include "script/types/method_table.h"
+#include "script/types/numbers.h"
+#include "script/types/type_slots.h"
 
 namespace fusescope {
 
@@ -99,6 +101,32 @@ const MethodTable& tupleMethods() {
         {"count", search<false>, 1, 1},
     });
     return table;
+}
+
+Value concatSequences(Interpreter& in, const Value& self, const Value& other) {
+    std::string type = pythonTypeName(self);
+    if (pythonTypeName(other) != type)
+        in.fail("TypeError", "can only concatenate " + type + " (not \"" + pythonTypeName(other) + "\") to " + type);
+    if (self.isString()) return Value(self.asString() + other.asString());
+    ValueList items = *sequenceItems(self);
+    for (const Value& v : *sequenceItems(other)) items.push_back(v);
+    return self.as<ListObject>() ? makeList(items) : makeTuple(items);
+}
+
+Value repeatSequence(Interpreter& in, const Value& self, const Value& count) {
+    if (!isIntLike(count)) in.fail("TypeError", "can't multiply sequence by non-int of type '" + pythonTypeName(count) + "'");
+    int64_t n = intOf(count);
+    int64_t length = self.isString() ? static_cast<int64_t>(self.asString().size()) : static_cast<int64_t>(sequenceItems(self)->size());
+    if (n > 0 && length > 0 && n > 10'000'000 / length) in.fail("MemoryError", "sequence repetition too large to materialise");
+    if (self.isString()) {
+        std::string out;
+        for (int64_t i = 0; i < n; ++i) out += self.asString();
+        return Value(out);
+    }
+    ValueList items;
+    for (int64_t i = 0; i < n; ++i)
+        for (const Value& v : *sequenceItems(self)) items.push_back(v);
+    return self.as<ListObject>() ? makeList(items) : makeTuple(items);
 }
 
 }  // namespace fusescope

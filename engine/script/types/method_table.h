@@ -66,7 +66,6 @@ const MethodTable& setMethods();
 const MethodTable& strMethods();
 const MethodTable& tensorMethods();
 const GetterTable& tensorGetters();
-const MethodTable& floatMethods();
 const GetterTable& dtypeGetters();
 const GetterTable& deviceGetters();
 

@@ -102,7 +102,8 @@ const TypeSlots* InstanceObject::slots() const {
         .setattr = [](Interpreter& in, const Value& self, const std::string& name, const Value& value) {
             in.instanceSetAttribute(self, name, value);
         },
-        .delattr = [](Interpreter& in, const Value& self, const std::string& name) { in.instanceDeleteAttribute(self, name); }};
+        .delattr = [](Interpreter& in, const Value& self, const std::string& name) { in.instanceDeleteAttribute(self, name); },
+        .binary = [](Interpreter& in, BinaryOperator op, const Value& left, const Value& right) { return in.binaryDunder(op, left, right); }};
     return &type;
 }
 // A class's attributes are its dict's; a store changes what scripts rarely change once made.

@@ -1,21 +1,8 @@
-// The attributes of the small value types: float's methods, torch.dtype's and torch.device's
-// attributes.
-#include <cmath>
-
+// The attributes of torch.dtype and torch.device.
 #include "script/interpreter.h"
 #include "script/types/method_table.h"
 
 namespace fusescope {
-
-const MethodTable& floatMethods() {
-    static const MethodTable table("float", {
-        {"is_integer", [](Interpreter&, const Value& self, CallArgs&) {
-             double d = self.asFloat();
-             return Value(std::isfinite(d) && std::trunc(d) == d);
-         }, 0, kAnyArgs},
-    });
-    return table;
-}
 
 const GetterTable& dtypeGetters() {
     static const GetterTable table({

@@ -3,17 +3,14 @@
 #include <fmt/format.h>
 
 #include "script/interpreter.h"
+#include "script/set_operations.h"
 
 namespace fusescope {
 
 namespace {
 
 const TypeSlots& strType() {
-    static const TypeSlots type{"str", nullptr, &strMethods()};
-    return type;
-}
-const TypeSlots& floatType() {
-    static const TypeSlots type{"float", nullptr, &floatMethods()};
+    static const TypeSlots type{.name = "str", .methods = &strMethods(), .concat = concatSequences, .repeat = repeatSequence};
     return type;
 }
 const TypeSlots& dtypeType() {
@@ -47,6 +44,8 @@ const TypeSlots* slotsOf(const Value& value) {
     if (value.isTensor()) return &tensorType();
     if (value.isString()) return &strType();
     if (value.isFloat()) return &floatType();
+    if (value.isInt()) return &intType();
+    if (value.isBool()) return &boolType();
     if (value.isDType()) return &dtypeType();
     if (value.isDevice()) return &deviceType();
     return nullptr;
@@ -59,11 +58,11 @@ bool isIterator(const Value& value) {
 
 // The container types' slots, where their objects are declared (script/value.h, set_object.h).
 const TypeSlots* ListObject::slots() const {
-    static const TypeSlots type{.name = "list", .methods = &listMethods(), .methodsStore = true};
+    static const TypeSlots type{.name = "list", .methods = &listMethods(), .methodsStore = true, .concat = concatSequences, .repeat = repeatSequence};
     return &type;
 }
 const TypeSlots* TupleObject::slots() const {
-    static const TypeSlots type{"tuple", nullptr, &tupleMethods()};
+    static const TypeSlots type{.name = "tuple", .methods = &tupleMethods(), .concat = concatSequences, .repeat = repeatSequence};
     return &type;
 }
 const TypeSlots* DictObject::slots() const {
@@ -71,7 +70,11 @@ const TypeSlots* DictObject::slots() const {
     return &type;
 }
 const TypeSlots* SetObject::slots() const {
-    static const TypeSlots type{.name = "set", .methods = &setMethods(), .methodsStore = true};
+    static const TypeSlots type{.name = "set", .methods = &setMethods(), .methodsStore = true,
+                                .binary = [](Interpreter& in, BinaryOperator op, const Value& left, const Value& right) -> std::optional<Value> {
+                                    if (!left.as<SetObject>() || !right.as<SetObject>()) return std::nullopt;
+                                    return Value(ObjectPtr(setBinary(in, op, *left.as<SetObject>(), *right.as<SetObject>())));
+                                }};
     return &type;
 }
 const TypeSlots* SliceObject::slots() const {
@@ -90,6 +93,15 @@ const TypeSlots* RangeObject::slots() const {
         {"step", [](Interpreter&, const Value& self) { return Value(self.as<RangeObject>()->step); }},
     });
     static const TypeSlots type{"range", &getters};
+    return &type;
+}
+// d.keys() & other, d.items() | other, ...: set operators on a view.
+const TypeSlots* DictViewObject::slots() const {
+    static const TypeSlots type{.name = "dict view",
+                                .binary = [](Interpreter& in, BinaryOperator op, const Value& left, const Value& right) -> std::optional<Value> {
+                                    if (auto result = dictViewBinary(in, op, left, right)) return Value(ObjectPtr(result));
+                                    return std::nullopt;
+                                }};
     return &type;
 }
 // iter() of a container: a snapshot of its items, taken one at a time.

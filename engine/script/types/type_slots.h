@@ -12,6 +12,8 @@
 
 namespace fusescope {
 
+enum class BinaryOperator;  // script/ast.h
+
 struct TypeSlots {
     std::string_view name;
     const GetterTable* getters = nullptr;  // read first
@@ -29,6 +31,14 @@ struct TypeSlots {
     // Its methods may store into it (list.append): the interpreter notes a container whose
     // method was read, to break the reference cycles a store can close at the end of the run.
     bool methodsStore = false;
+    // A binary operator (CPython's nb_* slots, sq_concat, sq_repeat): left op right, with a
+    // value of this type on either side; nullopt is NotImplemented (the other type is asked).
+    std::optional<Value> (*binary)(Interpreter& in, BinaryOperator op, const Value& left, const Value& right) = nullptr;
+    // A sequence's + and * (CPython's sq_concat, sq_repeat), asked when no binary slot
+    // answered: self + other of the left operand, self * count of either; they raise
+    // CPython's TypeError for an operand they cannot take.
+    Value (*concat)(Interpreter& in, const Value& self, const Value& other) = nullptr;
+    Value (*repeat)(Interpreter& in, const Value& self, const Value& count) = nullptr;
 
     // value.name from the getters, then the methods, then getattr; else AttributeError
     // naming the value's type ("'Size' object has no attribute 'x'").
@@ -45,5 +55,11 @@ Value recordAttribute(Interpreter& in, const Value& self, std::string_view name)
 bool isIterator(const Value& value);
 
 const TypeSlots& tensorType();  // script/tensor_api.cpp
+const TypeSlots& boolType();    // types/number_type.cpp
+const TypeSlots& intType();
+const TypeSlots& floatType();
+// str + str, list + list, tuple + tuple, and each times an int (types/list_type.cpp).
+Value concatSequences(Interpreter& in, const Value& self, const Value& other);
+Value repeatSequence(Interpreter& in, const Value& self, const Value& count);
 
 }  // namespace fusescope
