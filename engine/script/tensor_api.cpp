@@ -286,9 +286,9 @@ const char* tensorOpFor(BinaryOperator op) {
     case BinaryOperator::Mod: return "remainder";
     case BinaryOperator::Pow: return "pow";
     case BinaryOperator::MatMult: return "matmul";
-    case BinaryOperator::BitAnd: return "logical_and";
-    case BinaryOperator::BitOr: return "logical_or";
-    case BinaryOperator::BitXor: return "logical_xor";
+    case BinaryOperator::BitAnd: return "bitwise_and";  // bool masks stay bool
+    case BinaryOperator::BitOr: return "bitwise_or";
+    case BinaryOperator::BitXor: return "bitwise_xor";
     default: return nullptr;
     }
 }
