@@ -471,15 +471,14 @@ std::optional<Value> Interpreter::binaryDunder(BinaryOperator op, const Value& l
 }
 
 std::optional<Value> Interpreter::compareDunder(CompareOperator op, const Value& left, const Value& right) {
-    if (!left.as<InstanceObject>() && !right.as<InstanceObject>()) return std::nullopt;
     auto dunder = dunderFor(op);
     if (!dunder) return std::nullopt;
     if (auto r = reflectedDunder(left, right, dunder->name, dunder->reflected)) return r;
+    // object's own == and != are identity.
     bool same = left.isObject() && right.isObject() && left.asObject() == right.asObject();
     if (op == CompareOperator::Eq) return Value(same);
     if (op == CompareOperator::NotEq) return Value(!same);
-    fail("TypeError", std::string("'") + compareOperatorSymbol(op) + "' not supported between instances of '" +
-                          pythonTypeName(left) + "' and '" + pythonTypeName(right) + "'");
+    return std::nullopt;
 }
 
 // ------------------------------------------------------------------------- type checks

@@ -176,6 +176,9 @@ public:
     // left op right through an instance's __op__, or the other's __rop__ (the instance type's
     // binary slot); nullopt when neither is defined or both give NotImplemented.
     std::optional<Value> binaryDunder(BinaryOperator op, const Value& left, const Value& right);
+    // ... and the rich comparisons (identity for == and != without them): the instance
+    // type's compare slot.
+    std::optional<Value> compareDunder(CompareOperator op, const Value& left, const Value& right);
     Value classAttribute(const Value& cls, const std::string& name);
     Value superAttribute(const SuperObject& super, const std::string& name);
     std::string repr(const Value& value);  // repr(), running __repr__ where defined
@@ -242,7 +245,6 @@ private:
     Value callClass(const ClassPtr& cls, CallArgs& args);
     Value runBody(const FunctionDef& def);  // a def's statements in the frame on top: what it returns
     Value bindDescriptor(const Value& attr, const Value& self, const ClassPtr& cls);
-    std::optional<Value> compareDunder(CompareOperator op, const Value& left, const Value& right);
     // left.name(right), else right.reflected(left); nullopt when both are missing or NotImplemented.
     std::optional<Value> reflectedDunder(const Value& left, const Value& right, const char* name, const char* reflected);
     Value applyDecorators(Value target, const std::vector<ExprPtr>& decorators);

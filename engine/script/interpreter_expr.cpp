@@ -17,42 +17,6 @@
 
 namespace fusescope {
 
-namespace {
-
-const char* tensorOpFor(CompareOperator op) {
-    switch (op) {
-    case CompareOperator::Eq: return "eq";
-    case CompareOperator::NotEq: return "ne";
-    case CompareOperator::Lt: return "lt";
-    case CompareOperator::LtE: return "le";
-    case CompareOperator::Gt: return "gt";
-    case CompareOperator::GtE: return "ge";
-    default: return nullptr;
-    }
-}
-
-// Python ordering of two non-tensor values: <0, 0, >0.
-int compareValues(const Value& a, const Value& b, Interpreter& interp) {
-    if (a.isNumber() && b.isNumber()) {
-        if (isIntLike(a) && isIntLike(b)) return intOf(a) < intOf(b) ? -1 : intOf(a) > intOf(b) ? 1 : 0;
-        double x = floatOf(a), y = floatOf(b);
-        return x < y ? -1 : x > y ? 1 : 0;
-    }
-    if (a.isString() && b.isString()) return a.asString().compare(b.asString());
-    const ValueList* x = sequenceItems(a);
-    const ValueList* y = sequenceItems(b);
-    if (x && y && pythonTypeName(a) == pythonTypeName(b)) {
-        for (size_t i = 0; i < std::min(x->size(), y->size()); ++i) {
-            if (!valuesEqual((*x)[i], (*y)[i])) return compareValues((*x)[i], (*y)[i], interp);
-        }
-        return x->size() < y->size() ? -1 : x->size() > y->size() ? 1 : 0;
-    }
-    interp.fail("TypeError", "'<' not supported between instances of '" + pythonTypeName(a) + "' and '" +
-                                 pythonTypeName(b) + "'");
-}
-
-}  // namespace
-
 // ---------------------------------------------------------------------- value conversion
 
 IValue toIValue(const Value& value) {
@@ -618,23 +582,19 @@ Value Interpreter::evalCompare(CompareOperator op, const Value& left, const Valu
     }
     default: break;
     }
-    if (auto result = compareDunder(op, left, right)) return *result;
-    if (left.as<SetObject>() && right.as<SetObject>())
-        if (auto result = compareSets(op, *left.as<SetObject>(), *right.as<SetObject>())) return Value(*result);
-    bool tensorCompare = (left.isTensor() && (right.isTensor() || right.isNumber())) ||
-                         (right.isTensor() && left.isNumber());
-    if (tensorCompare)
-        return callOp(tensorOpFor(op), CallStyle::Operator, {left, right}, {}, site, compareOperatorSymbol(op));
+    // Rich comparison: the left operand's type's compare slot, then the right's when its type
+    // is another (each gives nullopt for NotImplemented); == and != fall back to equality of
+    // values, an ordering to TypeError.
+    const TypeSlots* leftType = slotsOf(left);
+    const TypeSlots* rightType = slotsOf(right);
+    if (leftType && leftType->compare)
+        if (auto result = leftType->compare(*this, op, left, right)) return *result;
+    if (rightType && rightType != leftType && rightType->compare)
+        if (auto result = rightType->compare(*this, op, left, right)) return *result;
     if (op == CompareOperator::Eq) return Value(valuesEqual(left, right));
     if (op == CompareOperator::NotEq) return Value(!valuesEqual(left, right));
-    int c = compareValues(left, right, *this);
-    switch (op) {
-    case CompareOperator::Lt: return Value(c < 0);
-    case CompareOperator::LtE: return Value(c <= 0);
-    case CompareOperator::Gt: return Value(c > 0);
-    case CompareOperator::GtE: return Value(c >= 0);
-    default: return Value(false);
-    }
+    fail("TypeError", std::string("'") + compareOperatorSymbol(op) + "' not supported between instances of '" + pythonTypeName(left) +
+                          "' and '" + pythonTypeName(right) + "'");
 }
 
 Value Interpreter::evalUnary(const UnaryOp& expr) {

@@ -302,6 +302,27 @@ std::optional<Value> tensorBinary(Interpreter& in, BinaryOperator op, const Valu
     return in.callOp(name, CallStyle::Operator, {left, right}, {}, in.currentSite(), binaryOperatorSymbol(op));
 }
 
+// The op a comparison of a tensor runs.
+const char* tensorOpFor(CompareOperator op) {
+    switch (op) {
+    case CompareOperator::Eq: return "eq";
+    case CompareOperator::NotEq: return "ne";
+    case CompareOperator::Lt: return "lt";
+    case CompareOperator::LtE: return "le";
+    case CompareOperator::Gt: return "gt";
+    case CompareOperator::GtE: return "ge";
+    default: return nullptr;
+    }
+}
+
+// tensor op tensor or number, number op tensor: the comparison op, elementwise.
+std::optional<Value> tensorCompare(Interpreter& in, CompareOperator op, const Value& left, const Value& right) {
+    if (!(left.isTensor() || left.isNumber()) || !(right.isTensor() || right.isNumber())) return std::nullopt;
+    const char* name = tensorOpFor(op);
+    if (!name) return std::nullopt;
+    return in.callOp(name, CallStyle::Operator, {left, right}, {}, in.currentSite(), compareOperatorSymbol(op));
+}
+
 // x.grad = g and x.requires_grad = b; the rest of a tensor's attributes are read-only.
 void setTensorAttribute(Interpreter& in, const Value& self, const std::string& name, const Value& value) {
     if (in.tracer()) in.tracer()->onUntracedEffect("it sets a tensor's ." + name);
@@ -322,7 +343,8 @@ const TypeSlots& tensorType() {
         .methods = &tensorMethods(),
         .getattr = opMethod,
         .setattr = setTensorAttribute,
-        .binary = tensorBinary};
+        .binary = tensorBinary,
+        .compare = tensorCompare};
     return type;
 }
 

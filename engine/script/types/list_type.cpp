@@ -113,6 +113,17 @@ Value concatSequences(Interpreter& in, const Value& self, const Value& other) {
     return self.as<ListObject>() ? makeList(items) : makeTuple(items);
 }
 
+std::optional<Value> compareSequences(Interpreter& in, CompareOperator op, const Value& left, const Value& right) {
+    const ValueList* a = sequenceItems(left);
+    const ValueList* b = sequenceItems(right);
+    if (!a || !b || pythonTypeName(left) != pythonTypeName(right)) return std::nullopt;
+    if (op == CompareOperator::Eq || op == CompareOperator::NotEq) return Value(valuesEqual(left, right) == (op == CompareOperator::Eq));
+    // The first items that differ decide, compared by the operator itself; else the lengths.
+    for (size_t i = 0; i < std::min(a->size(), b->size()); ++i)
+        if (!valuesEqual((*a)[i], (*b)[i])) return in.evalCompare(op, (*a)[i], (*b)[i], in.currentSite());
+    return Value(orderedAs(op, a->size() < b->size() ? -1 : a->size() > b->size() ? 1 : 0));
+}
+
 Value repeatSequence(Interpreter& in, const Value& self, const Value& count) {
     if (!isIntLike(count)) in.fail("TypeError", "can't multiply sequence by non-int of type '" + pythonTypeName(count) + "'");
     int64_t n = intOf(count);

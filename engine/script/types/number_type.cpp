@@ -89,6 +89,17 @@ std::optional<Value> floatBinary(Interpreter& in, BinaryOperator op, double a, d
     }
 }
 
+std::optional<Value> numberCompare(Interpreter&, CompareOperator op, const Value& left, const Value& right) {
+    if (!left.isNumber() || !right.isNumber()) return std::nullopt;
+    if (isIntLike(left) && isIntLike(right)) {
+        int64_t a = intOf(left), b = intOf(right);
+        return Value(orderedAs(op, a < b ? -1 : a > b ? 1 : 0));
+    }
+    double a = floatOf(left), b = floatOf(right);
+    if (std::isnan(a) || std::isnan(b)) return Value(op == CompareOperator::NotEq);  // NaN is unordered, unequal
+    return Value(orderedAs(op, a < b ? -1 : a > b ? 1 : 0));
+}
+
 // Two numbers: ints (and bools) stay ints, a float makes both floats. Anything else is the
 // other operand's to answer (NotImplemented).
 std::optional<Value> numberBinary(Interpreter& in, BinaryOperator op, const Value& left, const Value& right) {
@@ -110,15 +121,15 @@ const MethodTable& floatMethods() {
 }  // namespace
 
 const TypeSlots& boolType() {
-    static const TypeSlots type{.name = "bool", .binary = numberBinary};
+    static const TypeSlots type{.name = "bool", .binary = numberBinary, .compare = numberCompare};
     return type;
 }
 const TypeSlots& intType() {
-    static const TypeSlots type{.name = "int", .binary = numberBinary};
+    static const TypeSlots type{.name = "int", .binary = numberBinary, .compare = numberCompare};
     return type;
 }
 const TypeSlots& floatType() {
-    static const TypeSlots type{.name = "float", .methods = &floatMethods(), .binary = numberBinary};
+    static const TypeSlots type{.name = "float", .methods = &floatMethods(), .binary = numberBinary, .compare = numberCompare};
     return type;
 }
 

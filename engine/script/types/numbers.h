@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "script/ast.h"
 #include "script/value.h"
 
 namespace fusescope {
@@ -22,6 +23,19 @@ inline int64_t floorModInt(int64_t a, int64_t b) {
     int64_t r = a % b;
     if (r != 0 && ((r < 0) != (b < 0))) r += b;
     return r;
+}
+
+// The answer of an ordering or equality operator to a three-way comparison c (<0, 0, >0).
+inline bool orderedAs(CompareOperator op, int c) {
+    switch (op) {
+    case CompareOperator::Eq: return c == 0;
+    case CompareOperator::NotEq: return c != 0;
+    case CompareOperator::Lt: return c < 0;
+    case CompareOperator::LtE: return c <= 0;
+    case CompareOperator::Gt: return c > 0;
+    case CompareOperator::GtE: return c >= 0;
+    default: return false;
+    }
 }
 
 }  // namespace fusescope

@@ -103,7 +103,8 @@ const TypeSlots* InstanceObject::slots() const {
             in.instanceSetAttribute(self, name, value);
         },
         .delattr = [](Interpreter& in, const Value& self, const std::string& name) { in.instanceDeleteAttribute(self, name); },
-        .binary = [](Interpreter& in, BinaryOperator op, const Value& left, const Value& right) { return in.binaryDunder(op, left, right); }};
+        .binary = [](Interpreter& in, BinaryOperator op, const Value& left, const Value& right) { return in.binaryDunder(op, left, right); },
+        .compare = [](Interpreter& in, CompareOperator op, const Value& left, const Value& right) { return in.compareDunder(op, left, right); }};
     return &type;
 }
 // A class's attributes are its dict's; a store changes what scripts rarely change once made.

@@ -4,13 +4,22 @@
 
 #include "script/interpreter.h"
 #include "script/set_operations.h"
+#include "script/types/numbers.h"
 
 namespace fusescope {
 
 namespace {
 
 const TypeSlots& strType() {
-    static const TypeSlots type{.name = "str", .methods = &strMethods(), .concat = concatSequences, .repeat = repeatSequence};
+    static const TypeSlots type{
+        .name = "str",
+        .methods = &strMethods(),
+        .concat = concatSequences,
+        .repeat = repeatSequence,
+        .compare = [](Interpreter&, CompareOperator op, const Value& left, const Value& right) -> std::optional<Value> {
+            if (!left.isString() || !right.isString()) return std::nullopt;
+            return Value(orderedAs(op, left.asString().compare(right.asString())));
+        }};
     return type;
 }
 const TypeSlots& dtypeType() {
@@ -58,11 +67,13 @@ bool isIterator(const Value& value) {
 
 // The container types' slots, where their objects are declared (script/value.h, set_object.h).
 const TypeSlots* ListObject::slots() const {
-    static const TypeSlots type{.name = "list", .methods = &listMethods(), .methodsStore = true, .concat = concatSequences, .repeat = repeatSequence};
+    static const TypeSlots type{.name = "list", .methods = &listMethods(), .methodsStore = true, .concat = concatSequences, .repeat = repeatSequence,
+                                .compare = compareSequences};
     return &type;
 }
 const TypeSlots* TupleObject::slots() const {
-    static const TypeSlots type{.name = "tuple", .methods = &tupleMethods(), .concat = concatSequences, .repeat = repeatSequence};
+    static const TypeSlots type{.name = "tuple", .methods = &tupleMethods(), .concat = concatSequences, .repeat = repeatSequence,
+                                .compare = compareSequences};
     return &type;
 }
 const TypeSlots* DictObject::slots() const {
@@ -74,6 +85,11 @@ const TypeSlots* SetObject::slots() const {
                                 .binary = [](Interpreter& in, BinaryOperator op, const Value& left, const Value& right) -> std::optional<Value> {
                                     if (!left.as<SetObject>() || !right.as<SetObject>()) return std::nullopt;
                                     return Value(ObjectPtr(setBinary(in, op, *left.as<SetObject>(), *right.as<SetObject>())));
+                                },
+                                .compare = [](Interpreter&, CompareOperator op, const Value& left, const Value& right) -> std::optional<Value> {
+                                    if (!left.as<SetObject>() || !right.as<SetObject>()) return std::nullopt;
+                                    if (auto result = compareSets(op, *left.as<SetObject>(), *right.as<SetObject>())) return Value(*result);
+                                    return std::nullopt;
                                 }};
     return &type;
 }

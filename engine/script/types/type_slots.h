@@ -13,6 +13,7 @@
 namespace fusescope {
 
 enum class BinaryOperator;  // script/ast.h
+enum class CompareOperator;
 
 struct TypeSlots {
     std::string_view name;
@@ -39,6 +40,9 @@ struct TypeSlots {
     // CPython's TypeError for an operand they cannot take.
     Value (*concat)(Interpreter& in, const Value& self, const Value& other) = nullptr;
     Value (*repeat)(Interpreter& in, const Value& self, const Value& count) = nullptr;
+    // A rich comparison (CPython's tp_richcompare), asked as binary is: left's, then right's;
+    // nullopt is NotImplemented (== and != then compare values; an ordering is a TypeError).
+    std::optional<Value> (*compare)(Interpreter& in, CompareOperator op, const Value& left, const Value& right) = nullptr;
 
     // value.name from the getters, then the methods, then getattr; else AttributeError
     // naming the value's type ("'Size' object has no attribute 'x'").
@@ -61,5 +65,7 @@ const TypeSlots& floatType();
 // str + str, list + list, tuple + tuple, and each times an int (types/list_type.cpp).
 Value concatSequences(Interpreter& in, const Value& self, const Value& other);
 Value repeatSequence(Interpreter& in, const Value& self, const Value& count);
+// list op list, tuple op tuple: item by item, as CPython's (types/list_type.cpp).
+std::optional<Value> compareSequences(Interpreter& in, CompareOperator op, const Value& left, const Value& right);
 
 }  // namespace fusescope

@@ -65,3 +65,26 @@ for attempt in tries:
         print(attempt())
     except TypeError as e:
         print("TypeError:", e)
+
+
+# Rich comparisons through each type's compare slot.
+class Version:
+    def __init__(self, v):
+        self.v = v
+
+    def __lt__(self, o):
+        return self.v < o.v
+
+    def __repr__(self):
+        return f"Version({self.v})"
+
+
+print(sorted([(1, Version(3)), (1, Version(2)), (0, Version(9))]))
+print((1, 2) < (1, 3), [1, 2] <= [1, 2], [1] < [1, 0], (2,) > (1, 5), "ab" < "b", 1 < 1.5, 2 >= True)
+print(float("nan") < 1, float("nan") == float("nan"), float("nan") != float("nan"), {1} < {1, 2}, {1, 2} > {1, 2})
+for attempt in [lambda: 1 < "a", lambda: [1] > (1,), lambda: Version(1) > 3, lambda: {1: 2} < {1: 2}, lambda: None >= None]:
+    try:
+        print(attempt())
+    except TypeError as e:
+        print("TypeError:", e)
+print(Version(1) == Version(1), Version(1) != 3, [Version(1)] == [Version(1)])
