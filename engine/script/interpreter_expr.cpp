@@ -17,6 +17,23 @@
 
 namespace fusescope {
 
+namespace {
+
+// How Python dispatches an operator on two values: the left operand's type's slot, then the
+// right's when its type is another; nullopt when neither answers (both NotImplemented).
+template <class Slot, class Op>
+std::optional<Value> leftThenRight(Slot TypeSlots::*slot, Interpreter& in, Op op, const Value& left, const Value& right) {
+    const TypeSlots* leftType = slotsOf(left);
+    const TypeSlots* rightType = slotsOf(right);
+    if (leftType && leftType->*slot)
+        if (auto result = (leftType->*slot)(in, op, left, right)) return result;
+    if (rightType && rightType != leftType && rightType->*slot)
+        if (auto result = (rightType->*slot)(in, op, left, right)) return result;
+    return std::nullopt;
+}
+
+}  // namespace
+
 // ---------------------------------------------------------------------- value conversion
 
 IValue toIValue(const Value& value) {
@@ -528,12 +545,9 @@ Value Interpreter::evalCall(const Call& call) {
 // repeat (*); else TypeError.
 Value Interpreter::evalBinary(BinaryOperator op, const Value& left, const Value& right, const CallSite& site) {
     site_ = site;
+    if (auto result = leftThenRight(&TypeSlots::binary, *this, op, left, right)) return *result;
     const TypeSlots* leftType = slotsOf(left);
     const TypeSlots* rightType = slotsOf(right);
-    if (leftType && leftType->binary)
-        if (auto result = leftType->binary(*this, op, left, right)) return *result;
-    if (rightType && rightType != leftType && rightType->binary)
-        if (auto result = rightType->binary(*this, op, left, right)) return *result;
     if (op == BinaryOperator::Add && leftType && leftType->concat) return leftType->concat(*this, left, right);
     if (op == BinaryOperator::Mult && leftType && leftType->repeat) return leftType->repeat(*this, left, right);
     if (op == BinaryOperator::Mult && rightType && rightType->repeat) return rightType->repeat(*this, right, left);
@@ -585,12 +599,7 @@ Value Interpreter::evalCompare(CompareOperator op, const Value& left, const Valu
     // Rich comparison: the left operand's type's compare slot, then the right's when its type
     // is another (each gives nullopt for NotImplemented); == and != fall back to equality of
     // values, an ordering to TypeError.
-    const TypeSlots* leftType = slotsOf(left);
-    const TypeSlots* rightType = slotsOf(right);
-    if (leftType && leftType->compare)
-        if (auto result = leftType->compare(*this, op, left, right)) return *result;
-    if (rightType && rightType != leftType && rightType->compare)
-        if (auto result = rightType->compare(*this, op, left, right)) return *result;
+    if (auto result = leftThenRight(&TypeSlots::compare, *this, op, left, right)) return *result;
     if (op == CompareOperator::Eq) return Value(valuesEqual(left, right));
     if (op == CompareOperator::NotEq) return Value(!valuesEqual(left, right));
     fail("TypeError", std::string("'") + compareOperatorSymbol(op) + "' not supported between instances of '" + pythonTypeName(left) +
