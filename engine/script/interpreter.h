@@ -144,6 +144,7 @@ public:
     bool truthy(const Value& value);  // may break the graph on a lazy tensor
     Tensor realTensor(const Tensor& t, const std::string& why);  // data needed now
     ValueList iterate(const Value& iterable);
+    Value indexTensor(const Value& tensor, const Value& index);  // tensor[index]: views, or advanced indexing
     // Calls visit with each item until it returns false: a range item by item (it may be
     // huge), a container raising as CPython's if it changes size meanwhile.
     void forEachItem(const Value& iterable, const std::function<bool(const Value&)>& visit);
@@ -270,10 +271,7 @@ private:
     Value evalUnary(const UnaryOp& expr);
     Value evalSubscript(const Value& object, const Value& index);
     void assignSubscript(const Value& object, const Value& index, const Value& value);
-    void assignListSlice(ValueList& items, const SliceObject& slice, const Value& value);
-    int64_t listIndex(const ListObject& list, const Value& index);  // an item's position; IndexError past the end
     void deleteSubscript(const Value& object, const Value& index);
-    Value indexTensor(const Value& tensor, const Value& index);
     // Before each statement and comprehension item: the cancel and the step budget.
     void step(const SourceLocation& where);
     // {a, b, *c}: as CPython builds it (set_operations.h: the order it iterates in).

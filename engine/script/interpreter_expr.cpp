@@ -12,6 +12,7 @@
 #include "dispatch/dispatcher.h"
 #include "script/interpreter.h"
 #include "script/set_operations.h"
+#include "script/types/indexing.h"
 #include "script/types/numbers.h"
 #include "script/types/type_slots.h"
 
@@ -643,102 +644,12 @@ Value Interpreter::evalUnary(const UnaryOp& expr) {
 
 // ------------------------------------------------------------------------- subscripts
 
-namespace {
-
-int64_t normaliseIndex(int64_t i, int64_t n, Interpreter& interp, const char* what) {
-    if (i < 0) i += n;
-    if (i < 0 || i >= n) interp.fail("IndexError", std::string(what) + " index out of range");
-    return i;
-}
-
-// A slice's start, stop and step on a sequence of length n, as CPython's PySlice_AdjustIndices.
-struct SliceBounds {
-    int64_t start, stop, step;
-};
-
-SliceBounds sliceBounds(const SliceObject& s, int64_t n, Interpreter& interp) {
-    auto bound = [&](const Value& v) {
-        if (!isIntLike(v)) interp.fail("TypeError", "slice indices must be integers or None or have an __index__ method");
-        return intOf(v);
-    };
-    int64_t step = s.step.isNone() ? 1 : bound(s.step);
-    if (step == 0) interp.fail("ValueError", "slice step cannot be zero");
-    auto clamp = [&](const Value& v, int64_t dflt) {
-        if (v.isNone()) return dflt;
-        int64_t i = bound(v);
-        if (i < 0) i += n;
-        if (step > 0) return std::clamp<int64_t>(i, 0, n);
-        return std::clamp<int64_t>(i, -1, n - 1);
-    };
-    return {clamp(s.start, step > 0 ? 0 : n - 1), clamp(s.stop, step > 0 ? n : -1), step};
-}
-
-// The indices a slice selects on a sequence of length n, in its order.
-std::vector<int64_t> sliceIndices(const SliceObject& s, int64_t n, Interpreter& interp) {
-    SliceBounds b = sliceBounds(s, n, interp);
-    std::vector<int64_t> out;
-    for (int64_t i = b.start; b.step > 0 ? i < b.stop : i > b.stop;) {
-        out.push_back(i);
-        if (__builtin_add_overflow(i, b.step, &i)) break;
-    }
-    return out;
-}
-
-}  // namespace
-
 Value Interpreter::evalSubscript(const Value& object, const Value& index) {
-    if (object.isTensor()) return indexTensor(object, index);
-    if (tracer_) tracer_->onObjectTouch(object);
-    if (auto item = callSpecial(object, "__getitem__", {index})) return *item;
-    if (object.as<DictViewObject>()) fail("TypeError", "'" + pythonTypeName(object) + "' object is not subscriptable");
-    if (const ValueList* items = sequenceItems(object)) {
-        if (tracer_ && object.source) tracer_->onLengthUse(object);
-        if (auto* s = index.as<SliceObject>()) {
-            ValueList out;
-            for (int64_t i : sliceIndices(*s, static_cast<int64_t>(items->size()), *this)) out.push_back((*items)[i]);
-            return object.as<ListObject>() ? makeList(out) : makeTuple(out);
-        }
-        if (!isIntLike(index)) fail("TypeError", pythonTypeName(object) + " indices must be integers or slices, not " + pythonTypeName(index));
-        int64_t i = normaliseIndex(intOf(index), static_cast<int64_t>(items->size()), *this, pythonTypeName(object).c_str());
-        Value item = (*items)[i];
-        if (object.source && (!item.isObject() || sequenceItems(item))) {
-            item.source = itemSource(object.source, i);
-            if (tracer_) tracer_->onInputUse(item);
-        }
-        return item;
-    }
-    if (auto* dict = object.as<DictObject>()) {
-        requireHashable(*this, index);
-        Value* v = dict->find(index);
-        if (!v) raise("KeyError", {index});
-        return index.isString() ? dictItem(object, index.asString(), *v) : *v;
-    }
-    if (object.isString()) {
-        const std::string& s = object.asString();
-        if (auto* sl = index.as<SliceObject>()) {
-            std::string out;
-            for (int64_t i : sliceIndices(*sl, static_cast<int64_t>(s.size()), *this)) out += s[i];
-            return Value(out);
-        }
-        if (!isIntLike(index)) fail("TypeError", "string indices must be integers");
-        return Value(std::string(1, s[normaliseIndex(intOf(index), static_cast<int64_t>(s.size()), *this, "string")]));
-    }
-    if (auto* range = object.as<RangeObject>()) {
-        if (!isIntLike(index)) fail("TypeError", "range indices must be integers");
-        int64_t i = normaliseIndex(intOf(index), range->length(), *this, "range object");
-        return Value(range->start + i * range->step);
-    }
-    fail("TypeError", "'" + pythonTypeName(object) + "' object is not subscriptable");
+    if (tracer_ && object.isObject()) tracer_->onObjectTouch(object);
+    const TypeSlots* type = slotsOf(object);
+    if (!type || !type->getitem) fail("TypeError", "'" + pythonTypeName(object) + "' object is not subscriptable");
+    return type->getitem(*this, object, index);
 }
-
-namespace {
-
-// A tensor or a list among an index's parts: PyTorch's advanced indexing.
-bool isAdvancedIndex(const ValueList& parts) {
-    return std::any_of(parts.begin(), parts.end(), [](const Value& p) { return p.isTensor() || p.as<ListObject>(); });
-}
-
-}  // namespace
 
 Value Interpreter::indexTensor(const Value& tensor, const Value& index) {
     ValueList parts;
@@ -790,85 +701,17 @@ Value Interpreter::indexTensor(const Value& tensor, const Value& index) {
 }
 
 void Interpreter::assignSubscript(const Value& object, const Value& index, const Value& value) {
-    if (tracer_) tracer_->onObjectTouch(object);
-    if (callSpecial(object, "__setitem__", {index, value})) return;
-    if (object.isTensor()) {
-        ValueList parts = index.as<TupleObject>() ? index.as<TupleObject>()->items : ValueList{index};
-        if (isAdvancedIndex(parts))  // its result is a copy: writing into it would change nothing
-            fail("NotImplementedError", "assigning through a tensor or list index (index_put_) is not supported by Fusescope yet");
-        Value view = indexTensor(object, index);
-        if (value.isTensor()) callOp("copy_", CallStyle::Method, {view, value}, {}, site_);
-        else if (value.isNumber()) callOp("fill_", CallStyle::Method, {view, value}, {}, site_);
-        else fail("TypeError", "can't assign a " + pythonTypeName(value) + " to a tensor");
-        return;
-    }
-    if (auto* list = object.as<ListObject>(); list && !object.as<DictViewObject>()) {
-        if (auto* s = index.as<SliceObject>()) assignListSlice(list->items, *s, value);
-        else list->items[listIndex(*list, index)] = value;
-        noteStoredInto(object.asObject());
-        return;
-    }
-    if (auto* dict = object.as<DictObject>()) {
-        requireHashable(*this, index);
-        dict->set(index, value);
-        noteStoredInto(object.asObject());
-        return;
-    }
-    fail("TypeError", "'" + pythonTypeName(object) + "' object does not support item assignment");
-}
-
-// `l[a:b] = items` replaces that run with any number of items; with a step other than 1 each
-// selected index takes one item. The items are read first, so `l[:] = l` sees l unchanged.
-void Interpreter::assignListSlice(ValueList& items, const SliceObject& slice, const Value& value) {
-    int64_t n = static_cast<int64_t>(items.size());
-    SliceBounds b = sliceBounds(slice, n, *this);
-    ValueList replacement;
-    try {
-        replacement = iterate(value);
-    } catch (const ScriptError& e) {
-        if (!matchesException(e, "TypeError")) throw;
-        fail("TypeError", b.step == 1 ? "can only assign an iterable" : "must assign iterable to extended slice");
-    }
-    if (b.step == 1) {
-        items.erase(items.begin() + b.start, items.begin() + std::max(b.stop, b.start));
-        items.insert(items.begin() + b.start, replacement.begin(), replacement.end());
-        return;
-    }
-    std::vector<int64_t> indices = sliceIndices(slice, n, *this);
-    if (indices.size() != replacement.size())
-        fail("ValueError", fmt::format("attempt to assign sequence of size {} to extended slice of size {}",
-                                       replacement.size(), indices.size()));
-    for (size_t k = 0; k < indices.size(); ++k) items[indices[k]] = replacement[k];
-}
-
-int64_t Interpreter::listIndex(const ListObject& list, const Value& index) {
-    if (!isIntLike(index)) fail("TypeError", "list indices must be integers or slices, not " + pythonTypeName(index));
-    return normaliseIndex(intOf(index), static_cast<int64_t>(list.items.size()), *this, "list assignment");
+    if (tracer_ && object.isObject()) tracer_->onObjectTouch(object);
+    const TypeSlots* type = slotsOf(object);
+    if (!type || !type->setitem) fail("TypeError", "'" + pythonTypeName(object) + "' object does not support item assignment");
+    type->setitem(*this, object, index, value);
 }
 
 void Interpreter::deleteSubscript(const Value& object, const Value& index) {
-    if (tracer_) tracer_->onObjectTouch(object);
-    if (callSpecial(object, "__delitem__", {index})) return;
-    if (auto* dict = object.as<DictObject>()) {
-        requireHashable(*this, index);
-        if (!dict->erase(index)) raise("KeyError", {index});
-        return;
-    }
-    if (auto* list = object.as<ListObject>(); list && !object.as<DictViewObject>()) {
-        auto* slice = index.as<SliceObject>();
-        if (!slice) {
-            list->items.erase(list->items.begin() + listIndex(*list, index));
-            return;
-        }
-        std::vector<bool> gone(list->items.size());
-        for (int64_t i : sliceIndices(*slice, static_cast<int64_t>(list->items.size()), *this)) gone[i] = true;
-        ValueList kept;  // one pass: erasing item by item would be quadratic in `del l[::2]`
-        for (size_t i = 0; i < gone.size(); ++i)
-            if (!gone[i]) kept.push_back(std::move(list->items[i]));
-        list->items = std::move(kept);
-        return;
-    }
-    fail("TypeError", "'" + pythonTypeName(object) + "' object doesn't support item deletion");
+    if (tracer_ && object.isObject()) tracer_->onObjectTouch(object);
+    const TypeSlots* type = slotsOf(object);
+    if (!type || !type->delitem) fail("TypeError", "'" + pythonTypeName(object) + "' object doesn't support item deletion");
+    type->delitem(*this, object, index);
 }
 
 }  // namespace fusescope

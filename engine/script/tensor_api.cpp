@@ -8,6 +8,7 @@
 #include "core/grad_mode.h"
 #include "ops/op_registry.h"
 #include "script/interpreter.h"
+#include "script/types/indexing.h"
 #include "script/types/method_table.h"
 #include "script/types/type_slots.h"
 #include "script/torch_names.h"
@@ -323,6 +324,17 @@ std::optional<Value> tensorCompare(Interpreter& in, CompareOperator op, const Va
     return in.callOp(name, CallStyle::Operator, {left, right}, {}, in.currentSite(), compareOperatorSymbol(op));
 }
 
+// x[index] = value: a copy into (or a fill of) the view the index selects.
+void setTensorItem(Interpreter& in, const Value& self, const Value& index, const Value& value) {
+    ValueList parts = index.as<TupleObject>() ? index.as<TupleObject>()->items : ValueList{index};
+    if (isAdvancedIndex(parts))  // its result is a copy: writing into it would change nothing
+        in.fail("NotImplementedError", "assigning through a tensor or list index (index_put_) is not supported by Fusescope yet");
+    Value view = in.indexTensor(self, index);
+    if (value.isTensor()) in.callOp("copy_", CallStyle::Method, {view, value}, {}, in.currentSite());
+    else if (value.isNumber()) in.callOp("fill_", CallStyle::Method, {view, value}, {}, in.currentSite());
+    else in.fail("TypeError", "can't assign a " + pythonTypeName(value) + " to a tensor");
+}
+
 // x.grad = g and x.requires_grad = b; the rest of a tensor's attributes are read-only.
 void setTensorAttribute(Interpreter& in, const Value& self, const std::string& name, const Value& value) {
     if (in.tracer()) in.tracer()->onUntracedEffect("it sets a tensor's ." + name);
@@ -344,7 +356,9 @@ const TypeSlots& tensorType() {
         .getattr = opMethod,
         .setattr = setTensorAttribute,
         .binary = tensorBinary,
-        .compare = tensorCompare};
+        .compare = tensorCompare,
+        .getitem = [](Interpreter& in, const Value& self, const Value& index) { return in.indexTensor(self, index); },
+        .setitem = setTensorItem};
     return type;
 }
 

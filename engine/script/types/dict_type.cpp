@@ -3,6 +3,7 @@
 #include "script/interpreter.h"
 #include "script/set_operations.h"
 #include "script/types/method_table.h"
+#include "script/types/type_slots.h"
 
 namespace fusescope {
 
@@ -85,6 +86,26 @@ const MethodTable& dictMethods() {
         {"update", update, 0, 1},
     });
     return table;
+}
+
+
+// d[key]: a string key's item read while tracing is sourced and guarded (Interpreter::dictItem).
+Value dictGetItem(Interpreter& in, const Value& self, const Value& key) {
+    requireHashable(in, key);
+    Value* v = dictOf(self).find(key);
+    if (!v) in.raise("KeyError", {key});
+    return key.isString() ? in.dictItem(self, key.asString(), *v) : *v;
+}
+
+void dictSetItem(Interpreter& in, const Value& self, const Value& key, const Value& value) {
+    requireHashable(in, key);
+    dictOf(self).set(key, value);
+    in.noteStoredInto(self.asObject());
+}
+
+void dictDeleteItem(Interpreter& in, const Value& self, const Value& key) {
+    requireHashable(in, key);
+    if (!dictOf(self).erase(key)) in.raise("KeyError", {key});
 }
 
 }  // namespace fusescope

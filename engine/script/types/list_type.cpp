@@ -2,8 +2,11 @@
 // tables), with CPython's messages, and the sequences' + and * (str's too).
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "script/interpreter.h"
 #include "script/types/method_table.h"
+#include "script/types/indexing.h"
 #include "script/types/numbers.h"
 #include "script/types/type_slots.h"
 
@@ -138,6 +141,83 @@ Value repeatSequence(Interpreter& in, const Value& self, const Value& count) {
     for (int64_t i = 0; i < n; ++i)
         for (const Value& v : *sequenceItems(self)) items.push_back(v);
     return self.as<ListObject>() ? makeList(items) : makeTuple(items);
+}
+
+
+// list[i], tuple[i] and their slices. An item of an input (L['xs'][0]) keeps its source and
+// is guarded where it is taken out.
+Value sequenceItem(Interpreter& in, const Value& self, const Value& index) {
+    const ValueList& items = *sequenceItems(self);
+    if (in.tracer() && self.source) in.tracer()->onLengthUse(self);
+    if (auto* s = index.as<SliceObject>()) {
+        ValueList out;
+        for (int64_t i : sliceIndices(*s, static_cast<int64_t>(items.size()), in)) out.push_back(items[i]);
+        return self.as<ListObject>() ? makeList(out) : makeTuple(out);
+    }
+    if (!isIntLike(index)) in.fail("TypeError", pythonTypeName(self) + " indices must be integers or slices, not " + pythonTypeName(index));
+    int64_t i = normaliseIndex(intOf(index), static_cast<int64_t>(items.size()), in, pythonTypeName(self).c_str());
+    Value item = items[i];
+    if (self.source && (!item.isObject() || sequenceItems(item))) {
+        item.source = itemSource(self.source, i);
+        if (in.tracer()) in.tracer()->onInputUse(item);
+    }
+    return item;
+}
+
+namespace {
+
+// An item's position for a store or deletion; IndexError past the end.
+int64_t listIndex(Interpreter& in, const ListObject& list, const Value& index) {
+    if (!isIntLike(index)) in.fail("TypeError", "list indices must be integers or slices, not " + pythonTypeName(index));
+    return normaliseIndex(intOf(index), static_cast<int64_t>(list.items.size()), in, "list assignment");
+}
+
+// `l[a:b] = items` replaces that run with any number of items; with a step other than 1 each
+// selected index takes one item. The items are read first, so `l[:] = l` sees l unchanged.
+void assignListSlice(Interpreter& in, ValueList& items, const SliceObject& slice, const Value& value) {
+    int64_t n = static_cast<int64_t>(items.size());
+    SliceBounds b = sliceBounds(slice, n, in);
+    ValueList replacement;
+    try {
+        replacement = in.iterate(value);
+    } catch (const ScriptError& e) {
+        if (!in.matchesException(e, "TypeError")) throw;
+        in.fail("TypeError", b.step == 1 ? "can only assign an iterable" : "must assign iterable to extended slice");
+    }
+    if (b.step == 1) {
+        items.erase(items.begin() + b.start, items.begin() + std::max(b.stop, b.start));
+        items.insert(items.begin() + b.start, replacement.begin(), replacement.end());
+        return;
+    }
+    std::vector<int64_t> indices = sliceIndices(slice, n, in);
+    if (indices.size() != replacement.size())
+        in.fail("ValueError", fmt::format("attempt to assign sequence of size {} to extended slice of size {}", replacement.size(),
+                                          indices.size()));
+    for (size_t k = 0; k < indices.size(); ++k) items[indices[k]] = replacement[k];
+}
+
+}  // namespace
+
+void setListItem(Interpreter& in, const Value& self, const Value& index, const Value& value) {
+    auto& list = *self.as<ListObject>();
+    if (auto* s = index.as<SliceObject>()) assignListSlice(in, list.items, *s, value);
+    else list.items[listIndex(in, list, index)] = value;
+    in.noteStoredInto(self.asObject());
+}
+
+void deleteListItem(Interpreter& in, const Value& self, const Value& index) {
+    auto& list = *self.as<ListObject>();
+    auto* slice = index.as<SliceObject>();
+    if (!slice) {
+        list.items.erase(list.items.begin() + listIndex(in, list, index));
+        return;
+    }
+    std::vector<bool> gone(list.items.size());
+    for (int64_t i : sliceIndices(*slice, static_cast<int64_t>(list.items.size()), in)) gone[i] = true;
+    ValueList kept;  // one pass: erasing item by item would be quadratic in `del l[::2]`
+    for (size_t i = 0; i < gone.size(); ++i)
+        if (!gone[i]) kept.push_back(std::move(list.items[i]));
+    list.items = std::move(kept);
 }
 
 }  // namespace fusescope

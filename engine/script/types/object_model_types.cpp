@@ -104,7 +104,19 @@ const TypeSlots* InstanceObject::slots() const {
         },
         .delattr = [](Interpreter& in, const Value& self, const std::string& name) { in.instanceDeleteAttribute(self, name); },
         .binary = [](Interpreter& in, BinaryOperator op, const Value& left, const Value& right) { return in.binaryDunder(op, left, right); },
-        .compare = [](Interpreter& in, CompareOperator op, const Value& left, const Value& right) { return in.compareDunder(op, left, right); }};
+        .compare = [](Interpreter& in, CompareOperator op, const Value& left, const Value& right) { return in.compareDunder(op, left, right); },
+        .getitem = [](Interpreter& in, const Value& self, const Value& index) {
+            if (auto item = in.callSpecial(self, "__getitem__", {index})) return *item;
+            in.fail("TypeError", "'" + pythonTypeName(self) + "' object is not subscriptable");
+        },
+        .setitem = [](Interpreter& in, const Value& self, const Value& index, const Value& value) {
+            if (!in.callSpecial(self, "__setitem__", {index, value}))
+                in.fail("TypeError", "'" + pythonTypeName(self) + "' object does not support item assignment");
+        },
+        .delitem = [](Interpreter& in, const Value& self, const Value& index) {
+            if (!in.callSpecial(self, "__delitem__", {index}))
+                in.fail("TypeError", "'" + pythonTypeName(self) + "' object doesn't support item deletion");
+        }};
     return &type;
 }
 // A class's attributes are its dict's; a store changes what scripts rarely change once made.

@@ -4,7 +4,10 @@
 #include <cctype>
 
 #include "script/interpreter.h"
+#include "script/types/indexing.h"
 #include "script/types/method_table.h"
+#include "script/types/numbers.h"
+#include "script/types/type_slots.h"
 
 namespace fusescope {
 
@@ -220,6 +223,19 @@ const MethodTable& strMethods() {
         {"split", split, 0, kAnyArgs},
     });
     return table;
+}
+
+
+// s[i] and s[a:b] (of the UTF-8 bytes, as everything here).
+Value strItem(Interpreter& in, const Value& self, const Value& index) {
+    const std::string& s = self.asString();
+    if (auto* slice = index.as<SliceObject>()) {
+        std::string out;
+        for (int64_t i : sliceIndices(*slice, static_cast<int64_t>(s.size()), in)) out += s[i];
+        return Value(out);
+    }
+    if (!isIntLike(index)) in.fail("TypeError", "string indices must be integers");
+    return Value(std::string(1, s[normaliseIndex(intOf(index), static_cast<int64_t>(s.size()), in, "string")]));
 }
 
 }  // namespace fusescope

@@ -4,6 +4,7 @@
 
 #include "script/interpreter.h"
 #include "script/set_operations.h"
+#include "script/types/indexing.h"
 #include "script/types/numbers.h"
 
 namespace fusescope {
@@ -19,7 +20,8 @@ const TypeSlots& strType() {
         .compare = [](Interpreter&, CompareOperator op, const Value& left, const Value& right) -> std::optional<Value> {
             if (!left.isString() || !right.isString()) return std::nullopt;
             return Value(orderedAs(op, left.asString().compare(right.asString())));
-        }};
+        },
+        .getitem = strItem};
     return type;
 }
 const TypeSlots& dtypeType() {
@@ -68,16 +70,17 @@ bool isIterator(const Value& value) {
 // The container types' slots, where their objects are declared (script/value.h, set_object.h).
 const TypeSlots* ListObject::slots() const {
     static const TypeSlots type{.name = "list", .methods = &listMethods(), .methodsStore = true, .concat = concatSequences, .repeat = repeatSequence,
-                                .compare = compareSequences};
+                                .compare = compareSequences, .getitem = sequenceItem, .setitem = setListItem, .delitem = deleteListItem};
     return &type;
 }
 const TypeSlots* TupleObject::slots() const {
     static const TypeSlots type{.name = "tuple", .methods = &tupleMethods(), .concat = concatSequences, .repeat = repeatSequence,
-                                .compare = compareSequences};
+                                .compare = compareSequences, .getitem = sequenceItem};
     return &type;
 }
 const TypeSlots* DictObject::slots() const {
-    static const TypeSlots type{.name = "dict", .methods = &dictMethods(), .methodsStore = true};
+    static const TypeSlots type{.name = "dict", .methods = &dictMethods(), .methodsStore = true,
+                                .getitem = dictGetItem, .setitem = dictSetItem, .delitem = dictDeleteItem};
     return &type;
 }
 const TypeSlots* SetObject::slots() const {
@@ -108,7 +111,11 @@ const TypeSlots* RangeObject::slots() const {
         {"stop", [](Interpreter&, const Value& self) { return Value(self.as<RangeObject>()->stop); }},
         {"step", [](Interpreter&, const Value& self) { return Value(self.as<RangeObject>()->step); }},
     });
-    static const TypeSlots type{"range", &getters};
+    static const TypeSlots type{.name = "range", .getters = &getters, .getitem = [](Interpreter& in, const Value& self, const Value& index) {
+        const auto& range = *self.as<RangeObject>();
+        if (!isIntLike(index)) in.fail("TypeError", "range indices must be integers");
+        return Value(range.start + normaliseIndex(intOf(index), range.length(), in, "range object") * range.step);
+    }};
     return &type;
 }
 // d.keys() & other, d.items() | other, ...: set operators on a view.

@@ -43,6 +43,12 @@ struct TypeSlots {
     // A rich comparison (CPython's tp_richcompare), asked as binary is: left's, then right's;
     // nullopt is NotImplemented (== and != then compare values; an ordering is a TypeError).
     std::optional<Value> (*compare)(Interpreter& in, CompareOperator op, const Value& left, const Value& right) = nullptr;
+    // self[index] (CPython's mp_subscript); null: not subscriptable.
+    Value (*getitem)(Interpreter& in, const Value& self, const Value& index) = nullptr;
+    // self[index] = value; null: no item assignment.
+    void (*setitem)(Interpreter& in, const Value& self, const Value& index, const Value& value) = nullptr;
+    // del self[index]; null: no item deletion.
+    void (*delitem)(Interpreter& in, const Value& self, const Value& index) = nullptr;
 
     // value.name from the getters, then the methods, then getattr; else AttributeError
     // naming the value's type ("'Size' object has no attribute 'x'").
@@ -67,5 +73,13 @@ Value concatSequences(Interpreter& in, const Value& self, const Value& other);
 Value repeatSequence(Interpreter& in, const Value& self, const Value& count);
 // list op list, tuple op tuple: item by item, as CPython's (types/list_type.cpp).
 std::optional<Value> compareSequences(Interpreter& in, CompareOperator op, const Value& left, const Value& right);
+// The subscripts of list and tuple (types/list_type.cpp), dict (dict_type.cpp), str (str_type.cpp).
+Value sequenceItem(Interpreter& in, const Value& self, const Value& index);
+void setListItem(Interpreter& in, const Value& self, const Value& index, const Value& value);
+void deleteListItem(Interpreter& in, const Value& self, const Value& index);
+Value dictGetItem(Interpreter& in, const Value& self, const Value& key);
+void dictSetItem(Interpreter& in, const Value& self, const Value& key, const Value& value);
+void dictDeleteItem(Interpreter& in, const Value& self, const Value& key);
+Value strItem(Interpreter& in, const Value& self, const Value& index);
 
 }  // namespace fusescope
