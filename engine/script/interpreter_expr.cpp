@@ -149,21 +149,10 @@ Tensor Interpreter::realTensor(const Tensor& t, const std::string& why) {
     return t;
 }
 
+// Python's truth: the type's truth slot (CPython's nb_bool, then its length); true without one.
 bool Interpreter::truthy(const Value& value) {
-    if (value.as<InstanceObject>()) {
-        if (auto b = callSpecial(value, "__bool__", {})) {
-            if (!b->isBool()) fail("TypeError", "__bool__ should return bool, returned " + pythonTypeName(*b));
-            return b->asBool();
-        }
-        if ((*instanceClass(value))->lookup("__len__")) return length(value) != 0;
-        return true;
-    }
-    if (!value.isTensor()) return isTruthy(value);
-    Tensor t = realTensor(value.asTensor(), "data-dependent branching: the condition depends on a tensor value");
-    if (t.numel() != 1)
-        fail("RuntimeError", t.numel() == 0 ? "Boolean value of Tensor with no values is ambiguous"
-                                            : "Boolean value of Tensor with more than one value is ambiguous");
-    return t.item() != 0.0;
+    const TypeSlots* type = slotsOf(value);
+    return !type->truth || type->truth(*this, value);
 }
 
 // ------------------------------------------------------------------------- sequences
@@ -228,30 +217,10 @@ ValueList Interpreter::iterate(const Value& iterable) {
 }
 
 int64_t Interpreter::length(const Value& value) {
-    if (tracer_) tracer_->onObjectTouch(value);
-    if (const ValueList* items = sequenceItems(value)) {
-        if (tracer_ && value.source) tracer_->onLengthUse(value);
-        return static_cast<int64_t>(items->size());
-    }
-    if (auto* dict = value.as<DictObject>()) {
-        if (tracer_ && value.source) tracer_->onLengthUse(value);
-        return static_cast<int64_t>(dict->items.size());
-    }
-    if (auto* set = value.as<SetObject>()) return static_cast<int64_t>(set->size());
-    if (auto* range = value.as<RangeObject>()) return range->length();
-    if (auto n = callSpecial(value, "__len__", {})) {
-        if (!n->isInt() && !n->isBool()) fail("TypeError", "'" + pythonTypeName(*n) + "' object cannot be interpreted as an integer");
-        if (intOf(*n) < 0) fail("ValueError", "__len__() should return >= 0");
-        return intOf(*n);
-    }
-    if (value.isString()) return static_cast<int64_t>(value.asString().size());
-    if (value.isTensor()) {
-        const Tensor& t = value.asTensor();
-        if (t.dim() == 0) fail("TypeError", "len() of a 0-d tensor");
-        if (tracer_) tracer_->onSizeUse(t, 0);
-        return t.size(0);
-    }
-    fail("TypeError", "object of type '" + pythonTypeName(value) + "' has no len()");
+    if (tracer_ && value.isObject()) tracer_->onObjectTouch(value);
+    const TypeSlots* type = slotsOf(value);
+    if (!type->length) fail("TypeError", "object of type '" + pythonTypeName(value) + "' has no len()");
+    return type->length(*this, value);
 }
 
 // ------------------------------------------------------------------------- expressions
@@ -570,28 +539,24 @@ Value Interpreter::evalCompare(CompareOperator op, const Value& left, const Valu
     }
     case CompareOperator::In:
     case CompareOperator::NotIn: {
+        // The container's contains slot (CPython's sq_contains); without one, its items are
+        // searched for one equal to the value.
+        if (tracer_ && right.isObject()) tracer_->onObjectTouch(right);
+        const TypeSlots* type = slotsOf(right);
         bool found = false;
-        if (tracer_) tracer_->onObjectTouch(right);
-        if (auto contains = callSpecial(right, "__contains__", {left})) {
-            found = truthy(*contains);
-        } else if (right.isString() && left.isString()) {
-            found = right.asString().find(left.asString()) != std::string::npos;
-        } else if (auto* d = right.as<DictObject>()) {
-            requireHashable(*this, left);
-            found = d->find(left) != nullptr;
-            // Guarded where the script asks; the script library's own lookups (nn.Module's
-            // attribute routing) are guarded by what they find, as Dynamo treats nn.Module.
-            if (tracer_ && currentLocation().file == module_.fileName) tracer_->onContainsUse(right, left, found);
-        } else if (auto* set = right.as<SetObject>()) {
-            found = setContains(*this, *set, left);
-        } else if (right.isTensor()) {
-            fail("NotImplementedError", "'in' on tensors is not supported by Fusescope");
+        if (type->contains) {
+            found = type->contains(*this, right, left);
         } else {
-            for (const Value& v : iterate(right))
-                if (valuesEqual(v, left)) {
-                    found = true;
-                    break;
-                }
+            std::string notIterable = "'" + pythonTypeName(right) + "' object is not iterable";
+            try {
+                forEachItem(right, [&](const Value& v) {
+                    found = valuesEqual(v, left);
+                    return !found;
+                });
+            } catch (const ScriptError& e) {
+                if (e.kind() != "TypeError" || e.what() != notIterable) throw;
+                fail("TypeError", "argument of type '" + pythonTypeName(right) + "' is not iterable");  // CPython's words here
+            }
         }
         return Value(op == CompareOperator::In ? found : !found);
     }

@@ -335,6 +335,23 @@ void setTensorItem(Interpreter& in, const Value& self, const Value& index, const
     else in.fail("TypeError", "can't assign a " + pythonTypeName(value) + " to a tensor");
 }
 
+// len(x): its first size, guarded.
+int64_t tensorLength(Interpreter& in, const Value& self) {
+    const Tensor& t = self.asTensor();
+    if (t.dim() == 0) in.fail("TypeError", "len() of a 0-d tensor");
+    if (in.tracer()) in.tracer()->onSizeUse(t, 0);
+    return t.size(0);
+}
+
+// bool(x) of a one-element tensor: its value is needed now (a graph break when tracing).
+bool tensorTruth(Interpreter& in, const Value& self) {
+    Tensor t = in.realTensor(self.asTensor(), "data-dependent branching: the condition depends on a tensor value");
+    if (t.numel() != 1)
+        in.fail("RuntimeError", t.numel() == 0 ? "Boolean value of Tensor with no values is ambiguous"
+                                               : "Boolean value of Tensor with more than one value is ambiguous");
+    return t.item() != 0.0;
+}
+
 // x.grad = g and x.requires_grad = b; the rest of a tensor's attributes are read-only.
 void setTensorAttribute(Interpreter& in, const Value& self, const std::string& name, const Value& value) {
     if (in.tracer()) in.tracer()->onUntracedEffect("it sets a tensor's ." + name);
@@ -358,7 +375,10 @@ const TypeSlots& tensorType() {
         .binary = tensorBinary,
         .compare = tensorCompare,
         .getitem = [](Interpreter& in, const Value& self, const Value& index) { return in.indexTensor(self, index); },
-        .setitem = setTensorItem};
+        .setitem = setTensorItem,
+        .length = tensorLength,
+        .truth = tensorTruth,
+        .contains = [](Interpreter& in, const Value&, const Value&) -> bool { in.fail("NotImplementedError", "'in' on tensors is not supported by Fusescope"); }};
     return type;
 }
 

@@ -381,28 +381,6 @@ std::string pythonTypeName(const Value& value) {
     return std::visit(Visitor{}, value.v);
 }
 
-bool isTruthy(const Value& value) {
-    struct Visitor {
-        bool operator()(const None&) const { return false; }
-        bool operator()(bool b) const { return b; }
-        bool operator()(int64_t i) const { return i != 0; }
-        bool operator()(double d) const { return d != 0.0; }
-        bool operator()(const std::string& s) const { return !s.empty(); }
-        bool operator()(const Tensor&) const { return true; }
-        bool operator()(DType) const { return true; }
-        bool operator()(const Device&) const { return true; }
-        bool operator()(const ObjectPtr& o) const {
-            if (auto* list = dynamic_cast<ListObject*>(o.get())) return !list->items.empty();
-            if (auto* tuple = dynamic_cast<TupleObject*>(o.get())) return !tuple->items.empty();
-            if (auto* dict = dynamic_cast<DictObject*>(o.get())) return !dict->items.empty();
-            if (auto* range = dynamic_cast<RangeObject*>(o.get())) return range->length() > 0;
-            if (auto* set = dynamic_cast<SetObject*>(o.get())) return set->size() != 0;
-            return true;
-        }
-    };
-    return std::visit(Visitor{}, value.v);
-}
-
 bool valuesEqual(const Value& a, const Value& b) {
     if (a.isNumber() && b.isNumber()) {
         if (a.isFloat() || b.isFloat()) {

@@ -409,8 +409,6 @@ public:
 std::string valueRepr(const Value& value);
 std::string valueStr(const Value& value);
 std::string pythonTypeName(const Value& value);  // "int", "list", "Tensor"
-// Python truthiness of a non-tensor value (tensors are handled by the interpreter).
-bool isTruthy(const Value& value);
 // Python == for non-tensor values.
 bool valuesEqual(const Value& a, const Value& b);
 

@@ -84,9 +84,9 @@ TEST(MethodTable, TheObjectModelsObjectsReadTheirRows) {
 }
 
 // Every value names its type's slots: objects through Object::slots() (a plain object's by
-// default), str, bool, int, float, dtype and device by kind; None has none yet.
+// default), None, str, bool, int, float, dtype and device by kind.
 TEST(TypeSlots, EachConvertedTypeNamesItsSlots) {
-    auto nameOf = [](const Value& v) { return slotsOf(v) ? std::string(slotsOf(v)->name) : std::string("none"); };
+    auto nameOf = [](const Value& v) { return std::string(slotsOf(v)->name); };
     EXPECT_EQ(nameOf(makeList({})), "list");
     EXPECT_EQ(nameOf(makeTuple({})), "tuple");
     EXPECT_EQ(nameOf(Value(ObjectPtr(std::make_shared<DictObject>()))), "dict");
@@ -103,7 +103,7 @@ TEST(TypeSlots, EachConvertedTypeNamesItsSlots) {
     EXPECT_EQ(nameOf(Value(Device::cpu())), "device");
     EXPECT_EQ(nameOf(Value(int64_t{1})), "int");
     EXPECT_EQ(nameOf(Value(true)), "bool");
-    EXPECT_EQ(nameOf(Value()), "none");
+    EXPECT_EQ(nameOf(Value()), "NoneType");
     EXPECT_EQ(runScript("print(range(1, 9, 2).start, range(1, 9, 2).stop, range(1, 9, 2).step, slice(3).stop)\n").out, "1 9 2 3\n");
     EXPECT_EQ(runScript("class A:\n    pass\nA().nope\n").error, "script.py:3:1: error: AttributeError: 'A' object has no attribute 'nope'");
     EXPECT_EQ(runScript("{1}.nope\n").error, "script.py:1:1: error: AttributeError: 'set' object has no attribute 'nope'");

@@ -120,16 +120,23 @@ const MethodTable& floatMethods() {
 
 }  // namespace
 
+const TypeSlots& noneType() {
+    static const TypeSlots type{.name = "NoneType", .truth = [](Interpreter&, const Value&) { return false; }};
+    return type;
+}
 const TypeSlots& boolType() {
-    static const TypeSlots type{.name = "bool", .binary = numberBinary, .compare = numberCompare};
+    static const TypeSlots type{.name = "bool", .binary = numberBinary, .compare = numberCompare,
+                                .truth = [](Interpreter&, const Value& self) { return self.asBool(); }};
     return type;
 }
 const TypeSlots& intType() {
-    static const TypeSlots type{.name = "int", .binary = numberBinary, .compare = numberCompare};
+    static const TypeSlots type{.name = "int", .binary = numberBinary, .compare = numberCompare,
+                                .truth = [](Interpreter&, const Value& self) { return self.asInt() != 0; }};
     return type;
 }
 const TypeSlots& floatType() {
-    static const TypeSlots type{.name = "float", .methods = &floatMethods(), .binary = numberBinary, .compare = numberCompare};
+    static const TypeSlots type{.name = "float", .methods = &floatMethods(), .binary = numberBinary, .compare = numberCompare,
+                                .truth = [](Interpreter&, const Value& self) { return self.asFloat() != 0.0; }};
     return type;
 }
 

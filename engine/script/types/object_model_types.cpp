@@ -92,6 +92,37 @@ Value functionAttribute(Interpreter& in, const Value& self, std::string_view nam
     in.fail("AttributeError", fmt::format("'function' object has no attribute '{}'", name));
 }
 
+// len(obj): its __len__, a non-negative int.
+int64_t instanceLength(Interpreter& in, const Value& self) {
+    auto n = in.callSpecial(self, "__len__", {});
+    if (!n) in.fail("TypeError", "object of type '" + pythonTypeName(self) + "' has no len()");
+    if (!n->isInt() && !n->isBool()) in.fail("TypeError", "'" + pythonTypeName(*n) + "' object cannot be interpreted as an integer");
+    int64_t length = n->isBool() ? n->asBool() : n->asInt();
+    if (length < 0) in.fail("ValueError", "__len__() should return >= 0");
+    return length;
+}
+
+// bool(obj): its __bool__, else its __len__, else true.
+bool instanceTruth(Interpreter& in, const Value& self) {
+    if (auto b = in.callSpecial(self, "__bool__", {})) {
+        if (!b->isBool()) in.fail("TypeError", "__bool__ should return bool, returned " + pythonTypeName(*b));
+        return b->asBool();
+    }
+    if ((*instanceClass(self))->lookup("__len__")) return instanceLength(in, self) != 0;
+    return true;
+}
+
+// x in obj: its __contains__, else its items searched.
+bool instanceContains(Interpreter& in, const Value& self, const Value& item) {
+    if (auto contains = in.callSpecial(self, "__contains__", {item})) return in.truthy(*contains);
+    bool found = false;
+    in.forEachItem(self, [&](const Value& v) {
+        found = valuesEqual(v, item);
+        return !found;
+    });
+    return found;
+}
+
 }  // namespace
 
 // Instances, classes and super() look along the MRO (script/classes.cpp).
@@ -116,7 +147,10 @@ const TypeSlots* InstanceObject::slots() const {
         .delitem = [](Interpreter& in, const Value& self, const Value& index) {
             if (!in.callSpecial(self, "__delitem__", {index}))
                 in.fail("TypeError", "'" + pythonTypeName(self) + "' object doesn't support item deletion");
-        }};
+        },
+        .length = instanceLength,
+        .truth = instanceTruth,
+        .contains = instanceContains};
     return &type;
 }
 // A class's attributes are its dict's; a store changes what scripts rarely change once made.

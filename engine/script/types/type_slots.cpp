@@ -21,7 +21,13 @@ const TypeSlots& strType() {
             if (!left.isString() || !right.isString()) return std::nullopt;
             return Value(orderedAs(op, left.asString().compare(right.asString())));
         },
-        .getitem = strItem};
+        .getitem = strItem,
+        .length = [](Interpreter&, const Value& self) { return static_cast<int64_t>(self.asString().size()); },
+        .truth = [](Interpreter&, const Value& self) { return !self.asString().empty(); },
+        .contains = [](Interpreter& in, const Value& self, const Value& item) {
+            if (!item.isString()) in.fail("TypeError", "'in <string>' requires string as left operand, not " + pythonTypeName(item));
+            return self.asString().find(item.asString()) != std::string::npos;
+        }};
     return type;
 }
 const TypeSlots& dtypeType() {
@@ -33,7 +39,23 @@ const TypeSlots& deviceType() {
     return type;
 }
 
+// `key in d`: guarded where the script asks; the script library's own lookups (nn.Module's
+// attribute routing) are guarded by what they find, as Dynamo treats nn.Module.
+bool dictContains(Interpreter& in, const Value& self, const Value& key) {
+    requireHashable(in, key);
+    bool found = self.as<DictObject>()->find(key) != nullptr;
+    if (in.tracer() && in.currentLocation().file == in.module().fileName) in.tracer()->onContainsUse(self, key, found);
+    return found;
+}
+
 }  // namespace
+
+int64_t sequenceLength(Interpreter& in, const Value& self) {
+    if (in.tracer() && self.source) in.tracer()->onLengthUse(self);
+    return static_cast<int64_t>(sequenceItems(self)->size());
+}
+
+bool nonEmpty(Interpreter&, const Value& self) { return !sequenceItems(self)->empty(); }
 
 // A plain object's: nothing but the AttributeError naming its type.
 const TypeSlots* Object::slots() const {
@@ -52,6 +74,7 @@ Value TypeSlots::attribute(Interpreter& in, const Value& self, std::string_view 
 
 const TypeSlots* slotsOf(const Value& value) {
     if (value.isObject()) return value.asObject()->slots();
+    if (value.isNone()) return &noneType();
     if (value.isTensor()) return &tensorType();
     if (value.isString()) return &strType();
     if (value.isFloat()) return &floatType();
@@ -70,17 +93,24 @@ bool isIterator(const Value& value) {
 // The container types' slots, where their objects are declared (script/value.h, set_object.h).
 const TypeSlots* ListObject::slots() const {
     static const TypeSlots type{.name = "list", .methods = &listMethods(), .methodsStore = true, .concat = concatSequences, .repeat = repeatSequence,
-                                .compare = compareSequences, .getitem = sequenceItem, .setitem = setListItem, .delitem = deleteListItem};
+                                .compare = compareSequences, .getitem = sequenceItem, .setitem = setListItem, .delitem = deleteListItem,
+                                .length = sequenceLength, .truth = nonEmpty};
     return &type;
 }
 const TypeSlots* TupleObject::slots() const {
     static const TypeSlots type{.name = "tuple", .methods = &tupleMethods(), .concat = concatSequences, .repeat = repeatSequence,
-                                .compare = compareSequences, .getitem = sequenceItem};
+                                .compare = compareSequences, .getitem = sequenceItem, .length = sequenceLength, .truth = nonEmpty};
     return &type;
 }
 const TypeSlots* DictObject::slots() const {
     static const TypeSlots type{.name = "dict", .methods = &dictMethods(), .methodsStore = true,
-                                .getitem = dictGetItem, .setitem = dictSetItem, .delitem = dictDeleteItem};
+                                .getitem = dictGetItem, .setitem = dictSetItem, .delitem = dictDeleteItem,
+                                .length = [](Interpreter& in, const Value& self) {
+                                    if (in.tracer() && self.source) in.tracer()->onLengthUse(self);
+                                    return static_cast<int64_t>(self.as<DictObject>()->items.size());
+                                },
+                                .truth = [](Interpreter&, const Value& self) { return !self.as<DictObject>()->items.empty(); },
+                                .contains = dictContains};
     return &type;
 }
 const TypeSlots* SetObject::slots() const {
@@ -93,6 +123,11 @@ const TypeSlots* SetObject::slots() const {
                                     if (!left.as<SetObject>() || !right.as<SetObject>()) return std::nullopt;
                                     if (auto result = compareSets(op, *left.as<SetObject>(), *right.as<SetObject>())) return Value(*result);
                                     return std::nullopt;
+                                },
+                                .length = [](Interpreter&, const Value& self) { return static_cast<int64_t>(self.as<SetObject>()->size()); },
+                                .truth = [](Interpreter&, const Value& self) { return self.as<SetObject>()->size() != 0; },
+                                .contains = [](Interpreter& in, const Value& self, const Value& item) {
+                                    return setContains(in, *self.as<SetObject>(), item);
                                 }};
     return &type;
 }
@@ -115,7 +150,9 @@ const TypeSlots* RangeObject::slots() const {
         const auto& range = *self.as<RangeObject>();
         if (!isIntLike(index)) in.fail("TypeError", "range indices must be integers");
         return Value(range.start + normaliseIndex(intOf(index), range.length(), in, "range object") * range.step);
-    }};
+    },
+                                .length = [](Interpreter&, const Value& self) { return self.as<RangeObject>()->length(); },
+                                .truth = [](Interpreter&, const Value& self) { return self.as<RangeObject>()->length() > 0; }};
     return &type;
 }
 // d.keys() & other, d.items() | other, ...: set operators on a view.
@@ -124,7 +161,8 @@ const TypeSlots* DictViewObject::slots() const {
                                 .binary = [](Interpreter& in, BinaryOperator op, const Value& left, const Value& right) -> std::optional<Value> {
                                     if (auto result = dictViewBinary(in, op, left, right)) return Value(ObjectPtr(result));
                                     return std::nullopt;
-                                }};
+                                },
+                                .length = sequenceLength, .truth = nonEmpty};
     return &type;
 }
 // iter() of a container: a snapshot of its items, taken one at a time.

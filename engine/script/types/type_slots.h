@@ -49,13 +49,19 @@ struct TypeSlots {
     void (*setitem)(Interpreter& in, const Value& self, const Value& index, const Value& value) = nullptr;
     // del self[index]; null: no item deletion.
     void (*delitem)(Interpreter& in, const Value& self, const Value& index) = nullptr;
+    // len(self) (CPython's sq_length); null: TypeError "has no len()".
+    int64_t (*length)(Interpreter& in, const Value& self) = nullptr;
+    // bool(self) (CPython's nb_bool); null: always true.
+    bool (*truth)(Interpreter& in, const Value& self) = nullptr;
+    // item in self (CPython's sq_contains); null: self's items are searched.
+    bool (*contains)(Interpreter& in, const Value& self, const Value& item) = nullptr;
 
     // value.name from the getters, then the methods, then getattr; else AttributeError
     // naming the value's type ("'Size' object has no attribute 'x'").
     Value attribute(Interpreter& in, const Value& self, std::string_view name) const;
 };
 
-// The slots of `value`'s type, or null for one not converted yet (None, bool, int).
+// The slots of `value`'s type: every value has them.
 const TypeSlots* slotsOf(const Value& value);
 
 // A record's attribute: its own map's (types/namespace_types.cpp; explain()'s output, a grad_fn).
@@ -65,7 +71,8 @@ Value recordAttribute(Interpreter& in, const Value& self, std::string_view name)
 bool isIterator(const Value& value);
 
 const TypeSlots& tensorType();  // script/tensor_api.cpp
-const TypeSlots& boolType();    // types/number_type.cpp
+const TypeSlots& noneType();    // types/number_type.cpp
+const TypeSlots& boolType();
 const TypeSlots& intType();
 const TypeSlots& floatType();
 // str + str, list + list, tuple + tuple, and each times an int (types/list_type.cpp).
@@ -81,5 +88,8 @@ Value dictGetItem(Interpreter& in, const Value& self, const Value& key);
 void dictSetItem(Interpreter& in, const Value& self, const Value& key, const Value& value);
 void dictDeleteItem(Interpreter& in, const Value& self, const Value& key);
 Value strItem(Interpreter& in, const Value& self, const Value& index);
+// A list's, tuple's or view's length: an input's is guarded (its items were traced).
+int64_t sequenceLength(Interpreter& in, const Value& self);
+bool nonEmpty(Interpreter& in, const Value& self);  // ... and its truth (unguarded)
 
 }  // namespace fusescope
