@@ -52,6 +52,9 @@ const TypeSlots* CompiledFunctionObject::slots() const {
                                     const auto& compiled = *self.as<CompiledFunctionObject>();
                                     if (!compiled.isModule) in.fail("AttributeError", "'function' object attribute '" + name + "' is read-only");
                                     in.setAttribute(compiled.boundSelf, name, value);
+                                },
+                                .call = [](Interpreter& in, const Value& self, CallArgs& args) {
+                                    return in.callCompiledFunction(*self.as<CompiledFunctionObject>(), args);
                                 }};
     return &type;
 }

@@ -121,6 +121,13 @@ Value Interpreter::newInstance(const ClassPtr& cls) {
     return Value(ObjectPtr(instance));
 }
 
+Value Interpreter::callInstance(const Value& instance, CallArgs& args) {
+    const ClassPtr& cls = *instanceClass(instance);
+    const Value* method = cls->lookup("__call__");
+    if (!method) fail("TypeError", "'" + pythonTypeName(instance) + "' object is not callable");
+    return call(bindDescriptor(*method, instance, cls), args);
+}
+
 Value Interpreter::callClass(const ClassPtr& cls, CallArgs& args) {
     Value instance = newInstance(cls);
     const ClassObject* definer = nullptr;

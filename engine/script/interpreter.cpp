@@ -771,30 +771,23 @@ Value Interpreter::makeFunction(const FunctionDef& def) {
 // ------------------------------------------------------------------------------- calls
 
 Value Interpreter::call(const Value& callee, CallArgs& args) {
-    if (auto* fn = callee.as<FunctionObject>()) {
-        bool traced = tracer_ != nullptr;
-        int depth = traced && !stack_.empty() ? stack_.back().inlineDepth + 1 : 0;
-        return callFunction(*fn, args, traced, depth);
-    }
-    if (auto* compiled = callee.as<CompiledFunctionObject>()) {
-        if (!compiled->boundSelf.isNone()) args.args.insert(args.args.begin(), compiled->boundSelf);
-        if (tracer_) return call(compiled->function, args);  // nested compiled calls are inlined
-        return host_.callCompiled(*this, *compiled, args);
-    }
-    if (auto* builtin = callee.as<BuiltinFunction>()) return builtin->call(*this, args);
-    if (auto* bound = callee.as<BoundMethodObject>()) {
-        args.args.insert(args.args.begin(), bound->self);
-        return call(bound->function, args);
-    }
-    if (callee.as<ClassObject>()) return callClass(std::static_pointer_cast<ClassObject>(callee.asObject()), args);
-    if (auto* type = callee.as<TypeObject>()) {
-        if (!type->construct) fail("TypeError", "cannot create '" + type->name + "' instances");
-        return type->construct(*this, args);
-    }
-    if (const ClassPtr* cls = instanceClass(callee)) {
-        if (const Value* method = (*cls)->lookup("__call__")) return call(bindDescriptor(*method, callee, *cls), args);
-    }
-    fail("TypeError", "'" + pythonTypeName(callee) + "' object is not callable");
+    const TypeSlots* type = slotsOf(callee);
+    if (!type->call) fail("TypeError", "'" + pythonTypeName(callee) + "' object is not callable");
+    return type->call(*this, callee, args);
+}
+
+// A def called from here: inlined into the trace (one level deeper) when tracing.
+Value Interpreter::callScriptFunction(const FunctionObject& fn, CallArgs& args) {
+    bool traced = tracer_ != nullptr;
+    int depth = traced && !stack_.empty() ? stack_.back().inlineDepth + 1 : 0;
+    return callFunction(fn, args, traced, depth);
+}
+
+// torch.compile's function: inlined when called from traced code, else the host's compiled call.
+Value Interpreter::callCompiledFunction(CompiledFunctionObject& compiled, CallArgs& args) {
+    if (!compiled.boundSelf.isNone()) args.args.insert(args.args.begin(), compiled.boundSelf);
+    if (tracer_) return call(compiled.function, args);  // nested compiled calls are inlined
+    return host_.callCompiled(*this, compiled, args);
 }
 
 std::vector<std::pair<std::string, Value>> Interpreter::bindArguments(const FunctionObject& fn,

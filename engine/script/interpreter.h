@@ -105,8 +105,13 @@ public:
     // `steps` statements and comprehension items the script fails with RuntimeError. 0: none.
     void setStepBudget(int64_t steps) { stepBudget_ = steps; }
 
-    // Calls any callable value.
+    // Calls any callable value (its type's call slot).
     Value call(const Value& callee, CallArgs& args);
+    // The call slots of functions, compiled functions, classes and instances (__call__).
+    Value callScriptFunction(const FunctionObject& fn, CallArgs& args);
+    Value callCompiledFunction(CompiledFunctionObject& compiled, CallArgs& args);
+    Value callClass(const ClassPtr& cls, CallArgs& args);
+    Value callInstance(const Value& instance, CallArgs& args);
     // Runs a script function's body. With traced=true it runs under the current tracer at
     // inline depth `depth`, and the arguments' sources are the function's locals.
     Value callFunction(const FunctionObject& fn, CallArgs& args, bool traced = false, int depth = 0);
@@ -243,7 +248,6 @@ private:
     Flow execTry(const Try& stmt);
     [[noreturn]] void execRaise(const Raise& stmt);
     void execDelete(const Expr& target);
-    Value callClass(const ClassPtr& cls, CallArgs& args);
     Value runBody(const FunctionDef& def);  // a def's statements in the frame on top: what it returns
     Value bindDescriptor(const Value& attr, const Value& self, const ClassPtr& cls);
     // left.name(right), else right.reflected(left); nullopt when both are missing or NotImplemented.

@@ -349,6 +349,7 @@ struct BuiltinFunction : Object {
     std::string name;  // for messages: "len", "torch.compile"
     std::function<Value(Interpreter&, CallArgs&)> call;
     std::string typeName() const override { return "builtin_function_or_method"; }
+    const TypeSlots* slots() const override;
 };
 
 // A method stored in an object's attributes: reading the attribute binds it to the object

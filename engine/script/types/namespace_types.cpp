@@ -1,4 +1,4 @@
-// Objects that are namespaces of named values: modules (torch, torch.nn.functional, ...),
+// Builtin functions, and objects that are namespaces of named values: modules (torch, ...),
 // records (explain()'s output, ...) and the engine's context managers; their attributes are
 // their own maps.
 #include <fmt/format.h>
@@ -43,6 +43,14 @@ Value contextManagerAttribute(Interpreter& in, const Value& self, std::string_vi
 Value recordAttribute(Interpreter& in, const Value& self, std::string_view name) {
     if (auto v = namedAttribute(self.as<RecordObject>()->attrs, self, name)) return *v;
     noAttribute(in, self, name);
+}
+
+// A builtin (len, torch.add, a bound native method): its C++ function.
+const TypeSlots* BuiltinFunction::slots() const {
+    static const TypeSlots type{.name = "builtin_function_or_method", .call = [](Interpreter& in, const Value& self, CallArgs& args) {
+                                    return self.as<BuiltinFunction>()->call(in, args);
+                                }};
+    return &type;
 }
 
 const TypeSlots* ModuleObject::slots() const {

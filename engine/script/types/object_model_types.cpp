@@ -150,7 +150,8 @@ const TypeSlots* InstanceObject::slots() const {
         },
         .length = instanceLength,
         .truth = instanceTruth,
-        .contains = instanceContains};
+        .contains = instanceContains,
+        .call = [](Interpreter& in, const Value& self, CallArgs& args) { return in.callInstance(self, args); }};
     return &type;
 }
 // A class's attributes are its dict's; a store changes what scripts rarely change once made.
@@ -166,6 +167,9 @@ const TypeSlots* ClassObject::slots() const {
             definitionsChanged();
             const auto& cls = *self.as<ClassObject>();
             if (!cls.dict->erase(Value(name))) in.fail("AttributeError", "type object '" + cls.name + "' has no attribute '" + name + "'");
+        },
+        .call = [](Interpreter& in, const Value& self, CallArgs& args) {
+            return in.callClass(std::static_pointer_cast<ClassObject>(self.asObject()), args);
         }};
     return &type;
 }
@@ -190,11 +194,20 @@ void setFunctionAttribute(Interpreter& in, const Value& self, const std::string&
 }
 
 const TypeSlots* FunctionObject::slots() const {
-    static const TypeSlots type{.name = "function", .getattr = functionAttribute, .setattr = setFunctionAttribute};
+    static const TypeSlots type{.name = "function",
+                                .getattr = functionAttribute,
+                                .setattr = setFunctionAttribute,
+                                .call = [](Interpreter& in, const Value& self, CallArgs& args) {
+                                    return in.callScriptFunction(*self.as<FunctionObject>(), args);
+                                }};
     return &type;
 }
 const TypeSlots* BoundMethodObject::slots() const {
-    static const TypeSlots type{.name = "method", .getters = &boundMethodGetters()};
+    static const TypeSlots type{.name = "method", .getters = &boundMethodGetters(), .call = [](Interpreter& in, const Value& self, CallArgs& args) {
+                                    const auto& bound = *self.as<BoundMethodObject>();
+                                    args.args.insert(args.args.begin(), bound.self);
+                                    return in.call(bound.function, args);
+                                }};
     return &type;
 }
 const TypeSlots* PropertyObject::slots() const {
@@ -202,7 +215,11 @@ const TypeSlots* PropertyObject::slots() const {
     return &type;
 }
 const TypeSlots* TypeObject::slots() const {
-    static const TypeSlots type{.name = "type", .getters = &builtinTypeGetters()};
+    static const TypeSlots type{.name = "type", .getters = &builtinTypeGetters(), .call = [](Interpreter& in, const Value& self, CallArgs& args) {
+                                    const auto& type = *self.as<TypeObject>();
+                                    if (!type.construct) in.fail("TypeError", "cannot create '" + type.name + "' instances");
+                                    return type.construct(in, args);
+                                }};
     return &type;
 }
 const TypeSlots* ClassMethodObject::slots() const {

@@ -55,6 +55,8 @@ struct TypeSlots {
     bool (*truth)(Interpreter& in, const Value& self) = nullptr;
     // item in self (CPython's sq_contains); null: self's items are searched.
     bool (*contains)(Interpreter& in, const Value& self, const Value& item) = nullptr;
+    // self(*args, **kwargs) (CPython's tp_call); null: not callable.
+    Value (*call)(Interpreter& in, const Value& self, CallArgs& args) = nullptr;
 
     // value.name from the getters, then the methods, then getattr; else AttributeError
     // naming the value's type ("'Size' object has no attribute 'x'").
