@@ -477,6 +477,18 @@ std::optional<Value> Interpreter::binaryDunder(BinaryOperator op, const Value& l
     return reflectedDunder(left, right, dunder->name, dunder->reflected);
 }
 
+std::optional<Value> Interpreter::inplaceDunder(BinaryOperator op, const Value& self, const Value& other) {
+    std::string name = dunderFor(op)->name;  // __add__ -> __iadd__
+    auto r = callSpecial(self, name.insert(2, "i"), {other});
+    if (r && r->isObject() && r->asObject() == builtins_.at("NotImplemented").asObject()) return std::nullopt;
+    return r;
+}
+
+std::optional<Value> Interpreter::unaryDunder(UnaryOperator op, const Value& self) {
+    const char* name = op == UnaryOperator::USub ? "__neg__" : op == UnaryOperator::UAdd ? "__pos__" : "__invert__";
+    return callSpecial(self, name, {});
+}
+
 std::optional<Value> Interpreter::compareDunder(CompareOperator op, const Value& left, const Value& right) {
     auto dunder = dunderFor(op);
     if (!dunder) return std::nullopt;

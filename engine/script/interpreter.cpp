@@ -718,31 +718,14 @@ void Interpreter::augAssign(const AugAssign& stmt) {
     site.opLength = 2;
     Value current = eval(*stmt.target);
     Value operand = eval(*stmt.value);
-    Value result;
-    if (current.isTensor()) {
-        static const std::map<BinaryOperator, std::string> inplace = {
-            {BinaryOperator::Add, "add_"}, {BinaryOperator::Sub, "sub_"},
-            {BinaryOperator::Mult, "mul_"}, {BinaryOperator::Div, "div_"}};
-        auto it = inplace.find(stmt.op);
-        if (it != inplace.end()) {
-            callOp(it->second, CallStyle::Method, {current, operand}, {}, site);
-            result = current;  // the same tensor, mutated
-        } else {
-            result = evalBinary(stmt.op, current, operand, site);
-        }
-    } else if (auto* list = current.as<ListObject>(); list && stmt.op == BinaryOperator::Add) {
-        if (tracer_) tracer_->onObjectTouch(current);
-        for (const Value& v : iterate(operand)) list->items.push_back(v.unsourced());
-        noteStoredInto(current.asObject());
-        result = current;
-    } else if (auto* set = current.as<SetObject>(); set && operand.as<SetObject>()) {
-        if (tracer_) tracer_->onObjectTouch(current);
-        setBinaryInPlace(*this, stmt.op, *set, *operand.as<SetObject>());  // a |= b updates a
-        noteStoredInto(current.asObject());
-        result = current;
-    } else {
-        result = evalBinary(stmt.op, current, operand, site);
+    // In place where the type does it (CPython's nb_inplace_*), else target = target op value.
+    std::optional<Value> changed;
+    site_ = site;
+    if (const TypeSlots* type = slotsOf(current); type->inplace) {
+        if (tracer_ && current.isObject()) tracer_->onObjectTouch(current);
+        changed = type->inplace(*this, stmt.op, current, operand);
     }
+    Value result = changed ? *changed : evalBinary(stmt.op, current, operand, site);
     if (stmt.target->kind == ExprKind::Subscript) {
         const auto& s = stmt.target->as<Subscript>();
         if (current.isTensor() && result.isTensor() && result.asTensor().impl() == current.asTensor().impl())

@@ -185,6 +185,10 @@ public:
     // ... and the rich comparisons (identity for == and != without them): the instance
     // type's compare slot.
     std::optional<Value> compareDunder(CompareOperator op, const Value& left, const Value& right);
+    // self op= other through __iop__ (nullopt without it, or NotImplemented), -self through
+    // __neg__, ...: the instance type's inplace and unary slots.
+    std::optional<Value> inplaceDunder(BinaryOperator op, const Value& self, const Value& other);
+    std::optional<Value> unaryDunder(UnaryOperator op, const Value& self);
     Value classAttribute(const Value& cls, const std::string& name);
     Value superAttribute(const SuperObject& super, const std::string& name);
     std::string repr(const Value& value);  // repr(), running __repr__ where defined

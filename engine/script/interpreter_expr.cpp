@@ -574,37 +574,12 @@ Value Interpreter::evalCompare(CompareOperator op, const Value& left, const Valu
 
 Value Interpreter::evalUnary(const UnaryOp& expr) {
     Value operand = eval(*expr.operand);
-    CallSite site = siteOf(expr);
-    site_ = site;
-    static const std::map<UnaryOperator, const char*> dunders = {
-        {UnaryOperator::USub, "__neg__"}, {UnaryOperator::UAdd, "__pos__"}, {UnaryOperator::Invert, "__invert__"}};
-    if (expr.op != UnaryOperator::Not && operand.as<InstanceObject>())
-        if (auto result = callSpecial(operand, dunders.at(expr.op), {})) return *result;
-    switch (expr.op) {
-    case UnaryOperator::Not: return Value(!truthy(operand));
-    case UnaryOperator::USub:
-        if (operand.isTensor()) return callOp("neg", CallStyle::Operator, {operand}, {}, site, "-");
-        if (operand.isFloat()) return Value(-operand.asFloat());
-        if (isIntLike(operand)) {
-            if (intOf(operand) == INT64_MIN) fail("OverflowError", "integer overflow (script ints are 64-bit)");
-            return Value(-intOf(operand));
-        }
-        break;
-    case UnaryOperator::UAdd:
-        if (operand.isTensor() || operand.isFloat()) return operand.unsourced();
-        if (isIntLike(operand)) return Value(intOf(operand));
-        break;
-    case UnaryOperator::Invert:
-        if (operand.isTensor()) {  // bitwise on ints (~5 is -6), logical on bools, as in PyTorch
-            if (isFloating(operand.asTensor().dtype()))
-                fail("TypeError", "~ (operator.invert) is only implemented on integer and Boolean-type tensors");
-            return callOp("bitwise_not", CallStyle::Operator, {operand}, {}, site, "~");
-        }
-        if (isIntLike(operand)) return Value(~intOf(operand));
-        break;
-    }
-    fail("TypeError", std::string("bad operand type for unary ") + unaryOperatorSymbol(expr.op) + ": '" +
-                          pythonTypeName(operand) + "'");
+    site_ = siteOf(expr);
+    if (expr.op == UnaryOperator::Not) return Value(!truthy(operand));
+    const TypeSlots* type = slotsOf(operand);
+    if (type->unary)
+        if (auto result = type->unary(*this, expr.op, operand)) return *result;
+    fail("TypeError", std::string("bad operand type for unary ") + unaryOperatorSymbol(expr.op) + ": '" + pythonTypeName(operand) + "'");
 }
 
 // ------------------------------------------------------------------------- subscripts

@@ -352,6 +352,23 @@ bool tensorTruth(Interpreter& in, const Value& self) {
     return t.item() != 0.0;
 }
 
+// -x, +x, ~x: ~ is bitwise on ints (~5 is -6), logical on bools, as in PyTorch.
+std::optional<Value> tensorUnary(Interpreter& in, UnaryOperator op, const Value& self) {
+    if (op == UnaryOperator::USub) return in.callOp("neg", CallStyle::Operator, {self}, {}, in.currentSite(), "-");
+    if (op == UnaryOperator::UAdd) return self.unsourced();
+    if (isFloating(self.asTensor().dtype())) in.fail("TypeError", "~ (operator.invert) is only implemented on integer and Boolean-type tensors");
+    return in.callOp("bitwise_not", CallStyle::Operator, {self}, {}, in.currentSite(), "~");
+}
+
+// x += y, -=, *=, /=: the in-place op on x itself; the others make a new tensor.
+std::optional<Value> tensorInPlace(Interpreter& in, BinaryOperator op, const Value& self, const Value& other) {
+    const char* name = op == BinaryOperator::Add ? "add_" : op == BinaryOperator::Sub ? "sub_" : op == BinaryOperator::Mult ? "mul_"
+                       : op == BinaryOperator::Div ? "div_" : nullptr;
+    if (!name) return std::nullopt;
+    in.callOp(name, CallStyle::Method, {self, other}, {}, in.currentSite());
+    return self;  // the same tensor, changed
+}
+
 // x.grad = g and x.requires_grad = b; the rest of a tensor's attributes are read-only.
 void setTensorAttribute(Interpreter& in, const Value& self, const std::string& name, const Value& value) {
     if (in.tracer()) in.tracer()->onUntracedEffect("it sets a tensor's ." + name);
@@ -378,7 +395,9 @@ const TypeSlots& tensorType() {
         .setitem = setTensorItem,
         .length = tensorLength,
         .truth = tensorTruth,
-        .contains = [](Interpreter& in, const Value&, const Value&) -> bool { in.fail("NotImplementedError", "'in' on tensors is not supported by Fusescope"); }};
+        .contains = [](Interpreter& in, const Value&, const Value&) -> bool { in.fail("NotImplementedError", "'in' on tensors is not supported by Fusescope"); },
+        .unary = tensorUnary,
+        .inplace = tensorInPlace};
     return type;
 }
 

@@ -100,6 +100,20 @@ std::optional<Value> numberCompare(Interpreter&, CompareOperator op, const Value
     return Value(orderedAs(op, a < b ? -1 : a > b ? 1 : 0));
 }
 
+std::optional<Value> numberUnary(Interpreter& in, UnaryOperator op, const Value& self) {
+    if (self.isFloat()) {
+        if (op == UnaryOperator::USub) return Value(-self.asFloat());
+        if (op == UnaryOperator::UAdd) return self.unsourced();
+        return std::nullopt;  // ~ of a float
+    }
+    int64_t i = intOf(self);
+    if (op == UnaryOperator::USub) {
+        if (i == INT64_MIN) overflow(in);
+        return Value(-i);
+    }
+    return Value(op == UnaryOperator::UAdd ? i : ~i);
+}
+
 // Two numbers: ints (and bools) stay ints, a float makes both floats. Anything else is the
 // other operand's to answer (NotImplemented).
 std::optional<Value> numberBinary(Interpreter& in, BinaryOperator op, const Value& left, const Value& right) {
@@ -126,17 +140,17 @@ const TypeSlots& noneType() {
 }
 const TypeSlots& boolType() {
     static const TypeSlots type{.name = "bool", .binary = numberBinary, .compare = numberCompare,
-                                .truth = [](Interpreter&, const Value& self) { return self.asBool(); }};
+                                .truth = [](Interpreter&, const Value& self) { return self.asBool(); }, .unary = numberUnary};
     return type;
 }
 const TypeSlots& intType() {
     static const TypeSlots type{.name = "int", .binary = numberBinary, .compare = numberCompare,
-                                .truth = [](Interpreter&, const Value& self) { return self.asInt() != 0; }};
+                                .truth = [](Interpreter&, const Value& self) { return self.asInt() != 0; }, .unary = numberUnary};
     return type;
 }
 const TypeSlots& floatType() {
     static const TypeSlots type{.name = "float", .methods = &floatMethods(), .binary = numberBinary, .compare = numberCompare,
-                                .truth = [](Interpreter&, const Value& self) { return self.asFloat() != 0.0; }};
+                                .truth = [](Interpreter&, const Value& self) { return self.asFloat() != 0.0; }, .unary = numberUnary};
     return type;
 }
 

@@ -151,7 +151,9 @@ const TypeSlots* InstanceObject::slots() const {
         .length = instanceLength,
         .truth = instanceTruth,
         .contains = instanceContains,
-        .call = [](Interpreter& in, const Value& self, CallArgs& args) { return in.callInstance(self, args); }};
+        .call = [](Interpreter& in, const Value& self, CallArgs& args) { return in.callInstance(self, args); },
+        .unary = [](Interpreter& in, UnaryOperator op, const Value& self) { return in.unaryDunder(op, self); },
+        .inplace = [](Interpreter& in, BinaryOperator op, const Value& self, const Value& other) { return in.inplaceDunder(op, self, other); }};
     return &type;
 }
 // A class's attributes are its dict's; a store changes what scripts rarely change once made.

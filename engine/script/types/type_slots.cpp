@@ -94,7 +94,13 @@ bool isIterator(const Value& value) {
 const TypeSlots* ListObject::slots() const {
     static const TypeSlots type{.name = "list", .methods = &listMethods(), .methodsStore = true, .concat = concatSequences, .repeat = repeatSequence,
                                 .compare = compareSequences, .getitem = sequenceItem, .setitem = setListItem, .delitem = deleteListItem,
-                                .length = sequenceLength, .truth = nonEmpty};
+                                .length = sequenceLength, .truth = nonEmpty,
+                                .inplace = [](Interpreter& in, BinaryOperator op, const Value& self, const Value& other) -> std::optional<Value> {
+                                    if (op != BinaryOperator::Add) return std::nullopt;
+                                    for (const Value& v : in.iterate(other)) self.as<ListObject>()->items.push_back(v.unsourced());
+                                    in.noteStoredInto(self.asObject());
+                                    return self;  // l += iterable extends l
+                                }};
     return &type;
 }
 const TypeSlots* TupleObject::slots() const {
@@ -128,6 +134,12 @@ const TypeSlots* SetObject::slots() const {
                                 .truth = [](Interpreter&, const Value& self) { return self.as<SetObject>()->size() != 0; },
                                 .contains = [](Interpreter& in, const Value& self, const Value& item) {
                                     return setContains(in, *self.as<SetObject>(), item);
+                                },
+                                .inplace = [](Interpreter& in, BinaryOperator op, const Value& self, const Value& other) -> std::optional<Value> {
+                                    if (!other.as<SetObject>()) return std::nullopt;
+                                    setBinaryInPlace(in, op, *self.as<SetObject>(), *other.as<SetObject>());  // a |= b updates a
+                                    in.noteStoredInto(self.asObject());
+                                    return self;
                                 }};
     return &type;
 }

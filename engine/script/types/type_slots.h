@@ -14,6 +14,7 @@ namespace fusescope {
 
 enum class BinaryOperator;  // script/ast.h
 enum class CompareOperator;
+enum class UnaryOperator;
 
 struct TypeSlots {
     std::string_view name;
@@ -57,6 +58,12 @@ struct TypeSlots {
     bool (*contains)(Interpreter& in, const Value& self, const Value& item) = nullptr;
     // self(*args, **kwargs) (CPython's tp_call); null: not callable.
     Value (*call)(Interpreter& in, const Value& self, CallArgs& args) = nullptr;
+    // -self, +self, ~self (CPython's nb_negative, nb_positive, nb_invert); nullopt: the type
+    // has no such operator (TypeError "bad operand type for unary -").
+    std::optional<Value> (*unary)(Interpreter& in, UnaryOperator op, const Value& self) = nullptr;
+    // self op= other in place (CPython's nb_inplace_*): the result (self, changed), or
+    // nullopt: `self = self op other` instead.
+    std::optional<Value> (*inplace)(Interpreter& in, BinaryOperator op, const Value& self, const Value& other) = nullptr;
 
     // value.name from the getters, then the methods, then getattr; else AttributeError
     // naming the value's type ("'Size' object has no attribute 'x'").
