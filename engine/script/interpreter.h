@@ -101,6 +101,8 @@ public:
 
     // Runs the module's statements. Throws Error / ScriptError on a script error.
     void run();
+    // A builtin name of the host's own (before run()): a value of a type it defines, say.
+    void defineBuiltin(const std::string& name, Value value) { builtins_[name] = std::move(value); }
     // Bounds the run (for fuzzing scripts, fuzz/harnesses/script_interpreter.cpp): past
     // `steps` statements and comprehension items the script fails with RuntimeError. 0: none.
     void setStepBudget(int64_t steps) { stepBudget_ = steps; }
