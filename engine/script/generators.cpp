@@ -215,16 +215,22 @@ void Interpreter::closeGenerator(GeneratorObject& gen) {
 }
 
 void Interpreter::closeGenerators() {
-    for (const auto& weak : std::exchange(generators_, {})) {
-        std::shared_ptr<GeneratorObject> gen = weak.lock();
-        if (!gen) continue;
-        try {
-            closeGenerator(*gen);
-        } catch (...) {  // the run is over: nowhere left to raise it
+    // A finally block run here may make and suspend another generator: rounds until none is
+    // left (bounded: past them, a generator is let go of unclosed, its stack not unwound).
+    for (int round = 0; round < 8 && !generators_.empty(); ++round) {
+        for (const auto& weak : std::exchange(generators_, {})) {
+            std::shared_ptr<GeneratorObject> gen = weak.lock();
+            if (!gen) continue;
+            if (round < 7) {
+                try {
+                    closeGenerator(*gen);
+                } catch (...) {  // the run is over: nowhere left to raise it
+                }
+            }
+            gen->interpreter = nullptr;
+            if (gen->state != GeneratorObject::State::Suspended) finishGenerator(*gen);  // what it holds may hold it
+            gen->function = nullptr;
         }
-        gen->interpreter = nullptr;
-        finishGenerator(*gen);  // what it holds may hold it: the cycle ends here
-        gen->function = nullptr;
     }
 }
 
