@@ -48,14 +48,16 @@ bool dictContains(Interpreter& in, const Value& self, const Value& key) {
     return found;
 }
 
-}  // namespace
-
+// A list's, tuple's or view's length: an input's is guarded (its items were traced); its
+// truth is its length unguarded.
 int64_t sequenceLength(Interpreter& in, const Value& self) {
     if (in.tracer() && self.source) in.tracer()->onLengthUse(self);
     return static_cast<int64_t>(sequenceItems(self)->size());
 }
 
 bool nonEmpty(Interpreter&, const Value& self) { return !sequenceItems(self)->empty(); }
+
+}  // namespace
 
 // A plain object's: nothing but the AttributeError naming its type.
 const TypeSlots* Object::slots() const {

@@ -97,8 +97,5 @@ Value dictGetItem(Interpreter& in, const Value& self, const Value& key);
 void dictSetItem(Interpreter& in, const Value& self, const Value& key, const Value& value);
 void dictDeleteItem(Interpreter& in, const Value& self, const Value& key);
 Value strItem(Interpreter& in, const Value& self, const Value& index);
-// A list's, tuple's or view's length: an input's is guarded (its items were traced).
-int64_t sequenceLength(Interpreter& in, const Value& self);
-bool nonEmpty(Interpreter& in, const Value& self);  // ... and its truth (unguarded)
 
 }  // namespace fusescope
