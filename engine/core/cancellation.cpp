@@ -4,16 +4,8 @@
 
 namespace fusescope {
 
-namespace {
-thread_local const std::atomic<bool>* currentFlag = nullptr;
-}  // namespace
-
-CancellationScope::CancellationScope(const std::atomic<bool>& flag) : previous_(currentFlag) { currentFlag = &flag; }
-
-CancellationScope::~CancellationScope() { currentFlag = previous_; }
-
 void throwIfCancelled() {
-    if (currentFlag && currentFlag->load(std::memory_order_relaxed))
+    if (ThreadCurrent<const std::atomic<bool>>::get().load(std::memory_order_relaxed))
         throw ScriptError("KeyboardInterrupt", "the run was cancelled");
 }
 

@@ -7,19 +7,12 @@
 #include <atomic>
 #include <cstdint>
 
+#include "core/thread_current.h"
+
 namespace fusescope {
 
-// Makes `flag` the current run's cancel flag on this thread while it lives.
-class CancellationScope {
-public:
-    explicit CancellationScope(const std::atomic<bool>& flag);
-    ~CancellationScope();
-    CancellationScope(const CancellationScope&) = delete;
-    CancellationScope& operator=(const CancellationScope&) = delete;
-
-private:
-    const std::atomic<bool>* previous_;
-};
+// Makes a flag the current run's cancel flag on this thread while it lives.
+using CancellationScope = ThreadCurrent<const std::atomic<bool>>::Scope;
 
 // Throws ScriptError("KeyboardInterrupt") when this thread's run was cancelled.
 void throwIfCancelled();

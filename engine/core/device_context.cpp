@@ -4,21 +4,8 @@
 
 namespace fusescope {
 
-namespace {
 
-DeviceContext& outsideAnySession() {
-    thread_local DeviceContext context;
-    return context;
-}
-
-thread_local DeviceContext* current = nullptr;
-
-}  // namespace
-
-DeviceContextScope::DeviceContextScope(DeviceContext& context) : previous_(current) { current = &context; }
-DeviceContextScope::~DeviceContextScope() { current = previous_; }
-
-DeviceContext& currentDeviceContext() { return current ? *current : outsideAnySession(); }
+DeviceContext& currentDeviceContext() { return ThreadCurrent<DeviceContext>::get(); }
 
 bool cudaTensorsAvailable() { return currentDeviceContext().cudaUnavailableReason.empty(); }
 

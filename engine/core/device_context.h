@@ -13,6 +13,7 @@
 #include <string>
 
 #include "core/device.h"
+#include "core/thread_current.h"
 
 namespace fusescope {
 
@@ -24,17 +25,8 @@ struct DeviceContext {
     bool cudaOnHost = false;
 };
 
-// Makes `context` the current thread's for the scope's lifetime.
-class DeviceContextScope {
-public:
-    explicit DeviceContextScope(DeviceContext& context);
-    ~DeviceContextScope();
-    DeviceContextScope(const DeviceContextScope&) = delete;
-    DeviceContextScope& operator=(const DeviceContextScope&) = delete;
-
-private:
-    DeviceContext* previous_;
-};
+// Makes a context the current thread's for the scope's lifetime.
+using DeviceContextScope = ThreadCurrent<DeviceContext>::Scope;
 
 DeviceContext& currentDeviceContext();
 

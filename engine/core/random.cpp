@@ -7,17 +7,9 @@ namespace fusescope {
 
 namespace {
 
-thread_local RandomGenerator* current = nullptr;
-
-RandomGenerator& state() {
-    thread_local RandomGenerator outsideAnySession;
-    return current ? *current : outsideAnySession;
-}
+RandomGenerator& state() { return ThreadCurrent<RandomGenerator>::get(); }
 
 }  // namespace
-
-RandomGeneratorScope::RandomGeneratorScope(RandomGenerator& generator) : previous_(current) { current = &generator; }
-RandomGeneratorScope::~RandomGeneratorScope() { current = previous_; }
 
 void manualSeed(uint64_t seed) {
     state().seed = seed;

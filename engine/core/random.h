@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <random>
 
+#include "core/thread_current.h"
+
 namespace fusescope {
 
 struct RandomGenerator {
@@ -15,17 +17,8 @@ struct RandomGenerator {
     std::mt19937_64 engine{0};
 };
 
-// Makes `generator` the current thread's default for the scope's lifetime.
-class RandomGeneratorScope {
-public:
-    explicit RandomGeneratorScope(RandomGenerator& generator);
-    ~RandomGeneratorScope();
-    RandomGeneratorScope(const RandomGeneratorScope&) = delete;
-    RandomGeneratorScope& operator=(const RandomGeneratorScope&) = delete;
-
-private:
-    RandomGenerator* previous_;
-};
+// Makes a generator the current thread's default for the scope's lifetime.
+using RandomGeneratorScope = ThreadCurrent<RandomGenerator>::Scope;
 
 void manualSeed(uint64_t seed);
 uint64_t initialSeed();

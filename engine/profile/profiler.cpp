@@ -4,44 +4,24 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
-#include <mutex>
 #include <vector>
 
 namespace fusescope {
 
 namespace {
 
-// Recursive: a sink's consumer may itself make records (or attach a sink) while a record
-// is being dispatched on the same thread.
-std::recursive_mutex& sinksMutex() {
-    static std::recursive_mutex m;
-    return m;
-}
-
-std::vector<TraceSink*>& sinks() {
-    static std::vector<TraceSink*> s;
-    return s;
-}
-
 // The rf_ids of the records open on this thread, innermost last: a new record's parent.
 thread_local std::vector<int64_t> openRecords;
 
 }  // namespace
 
-std::atomic<int> Profiler::activeSinks_{0};
-
-void Profiler::attach(TraceSink* sink) {
-    std::lock_guard lock(sinksMutex());
-    sinks().push_back(sink);
-    activeSinks_.store(static_cast<int>(sinks().size()), std::memory_order_relaxed);
-}
+void Profiler::attach(TraceSink* sink) { ThreadCurrent<TraceSinks>::get().attached.push_back(sink); }
 
 void Profiler::detach(TraceSink* sink) {
-    std::lock_guard lock(sinksMutex());
-    auto& s = sinks();
+    auto& s = ThreadCurrent<TraceSinks>::get().attached;
     s.erase(std::remove(s.begin(), s.end(), sink), s.end());
-    activeSinks_.store(static_cast<int>(s.size()), std::memory_order_relaxed);
 }
 
 int64_t Profiler::nowNs() {
@@ -61,8 +41,7 @@ int64_t Profiler::currentThreadId() {
 
 void Profiler::dispatch(const TraceRecord& record) {
     // By index: handling a record may attach or detach sinks.
-    std::lock_guard lock(sinksMutex());
-    const auto& s = sinks();
+    const auto& s = ThreadCurrent<TraceSinks>::get().attached;
     for (size_t i = 0; i < s.size(); ++i) s[i]->onRecord(record);
 }
 

@@ -1,15 +1,18 @@
 #pragma once
-// The process-wide profiler. Records are made by RecordScope objects placed around eager
-// ops, compiled calls, kernels, compile phases and script annotations; they go to every
-// attached sink (the session's trace stream, an ExecutionTraceObserver window, a
-// torch.profiler.profile step). With no sink attached a RecordScope costs one relaxed
-// atomic load, so the hooks stay compiled in everywhere.
+// The profiler. Records are made by RecordScope objects placed around eager ops, compiled
+// calls, kernels, compile phases and script annotations; they go to every sink attached on
+// the thread (the session's trace stream, an ExecutionTraceObserver window, a
+// torch.profiler.profile step). Each session owns its sinks (TraceSinks, installed on the
+// thread that runs its script), so two sessions in one process never see each other's
+// records. With no sink attached a RecordScope costs one check, so the hooks stay compiled
+// in everywhere.
 
-#include <atomic>
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
+#include "core/thread_current.h"
 #include "profile/trace_record.h"
 
 namespace fusescope {
@@ -20,9 +23,16 @@ public:
     virtual void onRecord(const TraceRecord& record) = 0;  // called when a record ends
 };
 
+// The sinks of one session (or of a thread outside any session).
+struct TraceSinks {
+    std::vector<TraceSink*> attached;
+};
+using TraceSinksScope = ThreadCurrent<TraceSinks>::Scope;
+
 class Profiler {
 public:
-    static bool active() { return activeSinks_.load(std::memory_order_relaxed) > 0; }
+    static bool active() { return !ThreadCurrent<TraceSinks>::get().attached.empty(); }
+    // To and from the current thread's sinks (its session's).
     static void attach(TraceSink* sink);
     static void detach(TraceSink* sink);
     static int64_t nowNs();  // steady clock
@@ -36,7 +46,6 @@ public:
 private:
     friend class RecordScope;
     static void dispatch(const TraceRecord& record);
-    static std::atomic<int> activeSinks_;
 };
 
 // Records what runs between its construction and destruction when the profiler is active.

@@ -43,6 +43,15 @@ Value compiledAttribute(Interpreter& in, const Value& self, std::string_view nam
     return slotsOf(compiled.boundSelf)->attribute(in, compiled.boundSelf, name);
 }
 
+// An OptimizedModule prints as PyTorch's does: the module it wraps, as its _orig_mod.
+std::string compiledFunctionRepr(const Value& self) {
+    const auto& compiled = *self.as<CompiledFunctionObject>();
+    if (!compiled.isModule) return "<function object>";
+    std::string inner = valueRepr(compiled.boundSelf);
+    for (size_t at = inner.find('\n'); at != std::string::npos; at = inner.find('\n', at + 3)) inner.insert(at + 1, "  ");
+    return "OptimizedModule(\n  (_orig_mod): " + inner + "\n)";
+}
+
 }  // namespace
 
 const TypeSlots* CompiledFunctionObject::slots() const {
@@ -55,16 +64,14 @@ const TypeSlots* CompiledFunctionObject::slots() const {
                                 },
                                 .call = [](Interpreter& in, const Value& self, CallArgs& args) {
                                     return in.callCompiledFunction(*self.as<CompiledFunctionObject>(), args);
-                                }};
+                                },
+                                .repr = compiledFunctionRepr};
     return &type;
 }
 
 Value Interpreter::getAttribute(const Value& object, const std::string& name, const SourceLocation& where) {
     try {
-        // Every attribute read of an object goes through here: a compiled call's direct run
-        // sees each object it reads, whatever its type.
-        if (tracer_ && object.isObject()) tracer_->onObjectTouch(object);
-        const TypeSlots* type = slotsOf(object);
+        const TypeSlots* type = touchedSlots(object);
         if (!type) fail("AttributeError", "'" + pythonTypeName(object) + "' object has no attribute '" + name + "'");
         if (type->methodsStore) noteStoredInto(object.asObject());
         return type->attribute(*this, object, name);

@@ -30,7 +30,7 @@ Value nextFunctions(Interpreter&, const Value& self) {
 
 const TypeSlots* GradFnObject::slots() const {
     static const GetterTable getters({{"next_functions", nextFunctions}});
-    static const TypeSlots type{.name = "grad_fn", .getters = &getters, .getattr = recordAttribute};
+    static const TypeSlots type{.name = "grad_fn", .getters = &getters, .getattr = recordAttribute, .repr = recordRepr};
     return &type;
 }
 

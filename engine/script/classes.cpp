@@ -174,14 +174,7 @@ Value Interpreter::bindDescriptor(const Value& attr, const Value& self, const Cl
 
 Value Interpreter::instanceAttribute(const Value& object, const std::string& name) {
     auto* instance = object.as<InstanceObject>();
-    if (tracer_) tracer_->onObjectTouch(object);
     const ClassPtr& cls = instance->cls;
-    if (name == "__class__") return Value(ObjectPtr(cls));
-    if (name == "__dict__") {
-        Value dict(ObjectPtr(instance->dict));
-        if (tracer_ && object.source) dict.source = objectDictSource(object.source);
-        return dict;
-    }
     const Value* classAttr = cls->lookup(name);
     if (classAttr && classAttr->as<PropertyObject>()) return bindDescriptor(*classAttr, object, cls);
     if (Value* own = instance->dict->findString(name)) {
@@ -212,18 +205,6 @@ Value Interpreter::instanceAttribute(const Value& object, const std::string& nam
 
 Value Interpreter::classAttribute(const Value& object, const std::string& name) {
     ClassPtr cls = std::static_pointer_cast<ClassObject>(object.asObject());
-    if (name == "__name__") return Value(cls->name);
-    if (name == "__mro__") {
-        ValueList mro;
-        for (ClassObject* c : cls->mro) mro.push_back(Value(c->shared_from_this()));
-        return makeTuple(mro);
-    }
-    if (name == "__bases__") {
-        ValueList bases;
-        for (const auto& b : cls->bases) bases.push_back(Value(ObjectPtr(b)));
-        return makeTuple(bases);
-    }
-    if (name == "__dict__") return Value(ObjectPtr(cls->dict));
     const Value* attr = cls->lookup(name);
     if (!attr) fail("AttributeError", "type object '" + cls->name + "' has no attribute '" + name + "'");
     if (auto* cm = attr->as<ClassMethodObject>()) {
@@ -266,7 +247,7 @@ Value Interpreter::superAttribute(const SuperObject& super, const std::string& n
 }
 
 void Interpreter::setAttribute(const Value& object, const std::string& name, const Value& value) {
-    const TypeSlots* type = slotsOf(object);
+    const TypeSlots* type = touchedSlots(object);
     if (!type || !type->setattr) fail("AttributeError", "'" + pythonTypeName(object) + "' object attribute '" + name + "' is read-only");
     type->setattr(*this, object, name, value);
 }
@@ -308,12 +289,11 @@ bool runPropertyAccessor(Interpreter& in, const Value& object, const std::string
 void Interpreter::genericSetAttribute(const Value& object, const std::string& name, const Value& value) {
     auto* instance = object.as<InstanceObject>();
     if (!instance) fail("TypeError", "object.__setattr__() needs an instance of a script class");
-    if (tracer_) tracer_->onObjectTouch(object);
     if (!runPropertyAccessor(*this, object, name, &value)) instance->dict->set(Value(name), value.unsourced());
 }
 
 void Interpreter::deleteAttribute(const Value& object, const std::string& name) {
-    const TypeSlots* type = slotsOf(object);
+    const TypeSlots* type = touchedSlots(object);
     if (!type || !type->delattr) fail("AttributeError", "cannot delete attribute '" + name + "' of '" + pythonTypeName(object) + "' object");
     type->delattr(*this, object, name);
 }
@@ -334,7 +314,6 @@ void Interpreter::instanceDeleteAttribute(const Value& object, const std::string
 void Interpreter::genericDeleteAttribute(const Value& object, const std::string& name) {
     auto* instance = object.as<InstanceObject>();
     if (!instance) fail("TypeError", "object.__delattr__() needs an instance of a script class");
-    if (tracer_) tracer_->onObjectTouch(object);
     if (!runPropertyAccessor(*this, object, name, nullptr) && !instance->dict->erase(Value(name))) noAttribute(*this, object, name);
 }
 
@@ -385,13 +364,6 @@ std::optional<Value> Interpreter::callSpecial(const Value& object, std::string_v
     a.args = std::move(args);
     a.where = currentLocation();
     return call(bindDescriptor(*attr, object, instance->cls), a);
-}
-
-std::optional<std::string> CompiledFunctionObject::reprText() const {
-    if (!isModule) return std::nullopt;
-    std::string inner = valueRepr(boundSelf);
-    for (size_t at = inner.find('\n'); at != std::string::npos; at = inner.find('\n', at + 3)) inner.insert(at + 1, "  ");
-    return "OptimizedModule(\n  (_orig_mod): " + inner + "\n)";
 }
 
 std::string Interpreter::repr(const Value& value) {

@@ -40,7 +40,7 @@ struct GeneratorObject : Object {
     bool unwinding = false;       // closed after ignoring GeneratorExit: every yield raises
 
     std::string typeName() const override { return "generator"; }
-    std::optional<std::string> reprText() const override;
+    std::string reprText() const;
     const TypeSlots* slots() const override;
     ~GeneratorObject() override;  // a suspended generator is closed, as CPython's are
 };

@@ -21,7 +21,7 @@ struct GeneratorUnwind {};
 
 }  // namespace
 
-std::optional<std::string> GeneratorObject::reprText() const {
+std::string GeneratorObject::reprText() const {
     return fmt::format("<generator object {} at {}>", qualname, static_cast<const void*>(this));
 }
 
@@ -30,7 +30,7 @@ GeneratorObject::~GeneratorObject() {
     try {
         interpreter->closeGenerator(*this);
     } catch (const ScriptError& e) {  // as CPython reports an error it cannot raise anywhere
-        std::fprintf(stderr, "Exception ignored in: %s\n%s: %s\n", reprText()->c_str(), e.kind().c_str(), e.what());
+        std::fprintf(stderr, "Exception ignored in: %s\n%s: %s\n", reprText().c_str(), e.kind().c_str(), e.what());
     } catch (...) {
     }
 }

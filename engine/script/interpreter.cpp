@@ -504,37 +504,19 @@ Interpreter::Flow Interpreter::execFor(const For& stmt) {
     return result;
 }
 
-void Interpreter::forEachItem(const Value& iterable, const std::function<bool(const Value&)>& visit) {
-    if (auto* range = iterable.as<RangeObject>()) {
-        for (int64_t i = 0, n = range->length(); i < n; ++i)
-            if (!visit(Value(range->start + i * range->step))) return;
-        return;
-    }
-    if (const TypeSlots* slots = slotsOf(iterable); slots && slots->next) {  // an iterator: lazily
-        if (tracer_) tracer_->onObjectTouch(iterable);
-        while (std::optional<Value> item = slots->next(*this, iterable))
+// Every loop over a value: an iterator's items one at a time (its next slot), a type's own
+// lazy iteration (its iterate slot), else a container's snapshot (its items slot).
+void Interpreter::forEachItem(const Value& iterable, const ItemVisitor& visit) {
+    const TypeSlots* type = touchedSlots(iterable);
+    if (type->next) {
+        while (std::optional<Value> item = type->next(*this, iterable))
             if (!visit(*item)) return;
         return;
     }
-    if (iterable.as<InstanceObject>()) {  // __iter__, then __next__ until StopIteration
-        if (tracer_) tracer_->onObjectTouch(iterable);
-        std::optional<Value> iterator = callSpecial(iterable, "__iter__", {});
-        if (!iterator) fail("TypeError", "'" + pythonTypeName(iterable) + "' object is not iterable");
-        if (!iterator->as<InstanceObject>()) return forEachItem(*iterator, visit);
-        while (true) {
-            std::optional<Value> item;
-            try {
-                item = callSpecial(*iterator, "__next__", {});
-            } catch (const ScriptError& e) {
-                if (!matchesException(e, "StopIteration")) throw;
-                return;
-            }
-            if (!item) fail("TypeError", "iter() returned non-iterator of type '" + pythonTypeName(*iterator) + "'");
-            if (!visit(*item)) return;
-        }
-    }
+    if (type->iterate) return type->iterate(*this, iterable, visit);
+    if (!type->items) fail("TypeError", "'" + pythonTypeName(iterable) + "' object is not iterable");
     const SizeChangeCheck sameSize(iterable);
-    for (const Value& item : iterate(iterable)) {
+    for (const Value& item : type->items(*this, iterable)) {
         sameSize.check(*this);
         if (!visit(item)) return;
     }
@@ -718,14 +700,7 @@ void Interpreter::augAssign(const AugAssign& stmt) {
     site.opLength = 2;
     Value current = eval(*stmt.target);
     Value operand = eval(*stmt.value);
-    // In place where the type does it (CPython's nb_inplace_*), else target = target op value.
-    std::optional<Value> changed;
-    site_ = site;
-    if (const TypeSlots* type = slotsOf(current); type->inplace) {
-        if (tracer_ && current.isObject()) tracer_->onObjectTouch(current);
-        changed = type->inplace(*this, stmt.op, current, operand);
-    }
-    Value result = changed ? *changed : evalBinary(stmt.op, current, operand, site);
+    Value result = evalInPlace(stmt.op, current, operand, site);
     if (stmt.target->kind == ExprKind::Subscript) {
         const auto& s = stmt.target->as<Subscript>();
         if (current.isTensor() && result.isTensor() && result.asTensor().impl() == current.asTensor().impl())
@@ -754,7 +729,7 @@ Value Interpreter::makeFunction(const FunctionDef& def) {
 // ------------------------------------------------------------------------------- calls
 
 Value Interpreter::call(const Value& callee, CallArgs& args) {
-    const TypeSlots* type = slotsOf(callee);
+    const TypeSlots* type = touchedSlots(callee);
     if (!type->call) fail("TypeError", "'" + pythonTypeName(callee) + "' object is not callable");
     return type->call(*this, callee, args);
 }

@@ -19,6 +19,7 @@
 #include "script/set_object.h"
 #include "script/object_model.h"
 #include "script/trace_hooks.h"
+#include "script/types/type_slots.h"
 #include "script/value.h"
 
 namespace fusescope {
@@ -66,8 +67,6 @@ struct CompiledFunctionObject : Object {
     Value boundSelf;
     bool isModule = false;
     std::string typeName() const override { return isModule ? "OptimizedModule" : "function"; }
-    // An OptimizedModule prints as PyTorch's does: the module it wraps, as its _orig_mod.
-    std::optional<std::string> reprText() const override;
     const TypeSlots* slots() const override;
 };
 
@@ -124,6 +123,13 @@ public:
 
     // Tracing: the hooks of the compiled function being traced (null when running eagerly).
     TraceHooks* tracer() const { return tracer_; }
+    // The slots of a value about to be read or changed through them: every slot call goes
+    // through here, the one place the tracer hears of each object a compiled call uses
+    // (its direct calls compare those again; capture/direct_call.h).
+    const TypeSlots* touchedSlots(const Value& value) {
+        if (tracer_ && value.isObject()) tracer_->onObjectTouch(value);
+        return slotsOf(value);
+    }
     void setTracer(TraceHooks* hooks) { tracer_ = hooks; }
     const std::vector<Frame>& stack() const { return stack_; }
     // The user stack of the traced code: frames from the compiled function inwards.
@@ -154,7 +160,7 @@ public:
     Value indexTensor(const Value& tensor, const Value& index);  // tensor[index]: views, or advanced indexing
     // Calls visit with each item until it returns false: a range item by item (it may be
     // huge), a container raising as CPython's if it changes size meanwhile.
-    void forEachItem(const Value& iterable, const std::function<bool(const Value&)>& visit);
+    void forEachItem(const Value& iterable, const ItemVisitor& visit);
     Value getAttribute(const Value& object, const std::string& name, const SourceLocation& where);
     // A dict's item read while tracing: sourced from the dict (L['self']._modules['fc']) and guarded.
     Value dictItem(const Value& dict, const std::string& key, const Value& item);
@@ -219,6 +225,15 @@ public:
     CallSite siteOf(const Expr& expr) const;
     // Python operators on values (tensors included), as the script would spell them.
     Value evalBinary(BinaryOperator op, const Value& left, const Value& right, const CallSite& site);
+    // target op= value: in place where the type does it (CPython's nb_inplace_*), else
+    // target op value.
+    Value evalInPlace(BinaryOperator op, const Value& target, const Value& value, const CallSite& site);
+    // -x, +x, ~x, not x.
+    Value evalUnary(UnaryOperator op, const Value& operand, const CallSite& site);
+    // object[index], object[index] = value, del object[index].
+    Value evalSubscript(const Value& object, const Value& index);
+    void assignSubscript(const Value& object, const Value& index, const Value& value);
+    void deleteSubscript(const Value& object, const Value& index);
     Value evalCompare(CompareOperator op, const Value& left, const Value& right, const CallSite& site);
     // The call or operator being evaluated now (ops record it as their provenance).
     const CallSite& currentSite() const { return site_; }
@@ -279,9 +294,6 @@ private:
     Value eval(const Expr& expr);
     Value evalCall(const Call& call);
     Value evalUnary(const UnaryOp& expr);
-    Value evalSubscript(const Value& object, const Value& index);
-    void assignSubscript(const Value& object, const Value& index, const Value& value);
-    void deleteSubscript(const Value& object, const Value& index);
     // Before each statement and comprehension item: the cancel and the step budget.
     void step(const SourceLocation& where);
     // {a, b, *c}: as CPython builds it (set_operations.h: the order it iterates in).

@@ -24,8 +24,8 @@ namespace {
 // right's when its type is another; nullopt when neither answers (both NotImplemented).
 template <class Slot, class Op>
 std::optional<Value> leftThenRight(Slot TypeSlots::*slot, Interpreter& in, Op op, const Value& left, const Value& right) {
-    const TypeSlots* leftType = slotsOf(left);
-    const TypeSlots* rightType = slotsOf(right);
+    const TypeSlots* leftType = in.touchedSlots(left);
+    const TypeSlots* rightType = in.touchedSlots(right);
     if (leftType && leftType->*slot)
         if (auto result = (leftType->*slot)(in, op, left, right)) return result;
     if (rightType && rightType != leftType && rightType->*slot)
@@ -151,74 +151,27 @@ Tensor Interpreter::realTensor(const Tensor& t, const std::string& why) {
 
 // Python's truth: the type's truth slot (CPython's nb_bool, then its length); true without one.
 bool Interpreter::truthy(const Value& value) {
-    const TypeSlots* type = slotsOf(value);
+    const TypeSlots* type = touchedSlots(value);
     return !type->truth || type->truth(*this, value);
 }
 
 // ------------------------------------------------------------------------- sequences
 
+// A container's snapshot from its items slot; an iterator's or instance's items taken one
+// at a time, up to what memory can sensibly hold.
 ValueList Interpreter::iterate(const Value& iterable) {
-    if (tracer_) tracer_->onObjectTouch(iterable);
-    if (const ValueList* items = sequenceItems(iterable)) {
-        if (!iterable.source) return *items;
-        if (tracer_) tracer_->onLengthUse(iterable);
-        ValueList sourced;
-        for (size_t i = 0; i < items->size(); ++i) {
-            Value v = (*items)[i];
-            if (!v.isObject() || sequenceItems(v)) v.source = itemSource(iterable.source, static_cast<int64_t>(i));
-            // Guarded where the item is taken out, as PyTorch does (the for line).
-            if (tracer_ && v.source) tracer_->onInputUse(v);
-            sourced.push_back(std::move(v));
-        }
-        return sourced;
-    }
-    if (auto* range = iterable.as<RangeObject>()) {
-        ValueList out;
-        int64_t n = range->length();
-        try {
-            out.reserve(static_cast<size_t>(n));  // more than memory holds fails here, before any work
-        } catch (const std::exception&) {
-            fail("MemoryError", "range too large to materialise");
-        }
-        for (int64_t i = 0; i < n; ++i) out.push_back(Value(range->start + i * range->step));
-        return out;
-    }
-    if (auto* dict = iterable.as<DictObject>()) {
-        if (tracer_ && iterable.source) tracer_->onLengthUse(iterable);
-        ValueList out;
-        for (const auto& kv : dict->items) out.push_back(kv.first);
-        return out;
-    }
-    if (auto* set = iterable.as<SetObject>()) return set->items();
-    if (isIterator(iterable) || iterable.as<InstanceObject>()) {  // taken item by item (forEachItem)
-        ValueList out;
-        forEachItem(iterable, [&](const Value& item) {
-            out.push_back(item);
-            if (out.size() > 10'000'000) fail("MemoryError", "iterator too long to materialise");
-            return true;
-        });
-        return out;
-    }
-    if (iterable.isString()) {
-        ValueList out;
-        for (char c : iterable.asString()) out.push_back(Value(std::string(1, c)));
-        return out;
-    }
-    if (iterable.isTensor()) {
-        const Tensor& t = iterable.asTensor();
-        if (t.dim() == 0) fail("TypeError", "iteration over a 0-d tensor");
-        if (tracer_) tracer_->onSizeUse(t, 0);
-        ValueList out;
-        for (int64_t i = 0; i < t.size(0); ++i)
-            out.push_back(callOp("select", CallStyle::Method, {iterable, Value(int64_t{0}), Value(i)}, {}, site_));
-        return out;
-    }
-    fail("TypeError", "'" + pythonTypeName(iterable) + "' object is not iterable");
+    if (const TypeSlots* type = touchedSlots(iterable); type->items && !type->next) return type->items(*this, iterable);
+    ValueList out;
+    forEachItem(iterable, [&](const Value& item) {
+        out.push_back(item);
+        if (out.size() > 10'000'000) fail("MemoryError", "iterator too long to materialise");
+        return true;
+    });
+    return out;
 }
 
 int64_t Interpreter::length(const Value& value) {
-    if (tracer_ && value.isObject()) tracer_->onObjectTouch(value);
-    const TypeSlots* type = slotsOf(value);
+    const TypeSlots* type = touchedSlots(value);
     if (!type->length) fail("TypeError", "object of type '" + pythonTypeName(value) + "' has no len()");
     return type->length(*this, value);
 }
@@ -541,8 +494,7 @@ Value Interpreter::evalCompare(CompareOperator op, const Value& left, const Valu
     case CompareOperator::NotIn: {
         // The container's contains slot (CPython's sq_contains); without one, its items are
         // searched for one equal to the value.
-        if (tracer_ && right.isObject()) tracer_->onObjectTouch(right);
-        const TypeSlots* type = slotsOf(right);
+        const TypeSlots* type = touchedSlots(right);
         bool found = false;
         if (type->contains) {
             found = type->contains(*this, right, left);
@@ -574,19 +526,29 @@ Value Interpreter::evalCompare(CompareOperator op, const Value& left, const Valu
 
 Value Interpreter::evalUnary(const UnaryOp& expr) {
     Value operand = eval(*expr.operand);
-    site_ = siteOf(expr);
-    if (expr.op == UnaryOperator::Not) return Value(!truthy(operand));
-    const TypeSlots* type = slotsOf(operand);
+    return evalUnary(expr.op, operand, siteOf(expr));
+}
+
+Value Interpreter::evalUnary(UnaryOperator op, const Value& operand, const CallSite& site) {
+    site_ = site;
+    if (op == UnaryOperator::Not) return Value(!truthy(operand));
+    const TypeSlots* type = touchedSlots(operand);
     if (type->unary)
-        if (auto result = type->unary(*this, expr.op, operand)) return *result;
-    fail("TypeError", std::string("bad operand type for unary ") + unaryOperatorSymbol(expr.op) + ": '" + pythonTypeName(operand) + "'");
+        if (auto result = type->unary(*this, op, operand)) return *result;
+    fail("TypeError", std::string("bad operand type for unary ") + unaryOperatorSymbol(op) + ": '" + pythonTypeName(operand) + "'");
+}
+
+Value Interpreter::evalInPlace(BinaryOperator op, const Value& target, const Value& value, const CallSite& site) {
+    site_ = site;
+    if (const TypeSlots* type = touchedSlots(target); type->inplace)
+        if (std::optional<Value> changed = type->inplace(*this, op, target, value)) return *changed;
+    return evalBinary(op, target, value, site);
 }
 
 // ------------------------------------------------------------------------- subscripts
 
 Value Interpreter::evalSubscript(const Value& object, const Value& index) {
-    if (tracer_ && object.isObject()) tracer_->onObjectTouch(object);
-    const TypeSlots* type = slotsOf(object);
+    const TypeSlots* type = touchedSlots(object);
     if (!type || !type->getitem) fail("TypeError", "'" + pythonTypeName(object) + "' object is not subscriptable");
     return type->getitem(*this, object, index);
 }
@@ -641,15 +603,13 @@ Value Interpreter::indexTensor(const Value& tensor, const Value& index) {
 }
 
 void Interpreter::assignSubscript(const Value& object, const Value& index, const Value& value) {
-    if (tracer_ && object.isObject()) tracer_->onObjectTouch(object);
-    const TypeSlots* type = slotsOf(object);
+    const TypeSlots* type = touchedSlots(object);
     if (!type || !type->setitem) fail("TypeError", "'" + pythonTypeName(object) + "' object does not support item assignment");
     type->setitem(*this, object, index, value);
 }
 
 void Interpreter::deleteSubscript(const Value& object, const Value& index) {
-    if (tracer_ && object.isObject()) tracer_->onObjectTouch(object);
-    const TypeSlots* type = slotsOf(object);
+    const TypeSlots* type = touchedSlots(object);
     if (!type || !type->delitem) fail("TypeError", "'" + pythonTypeName(object) + "' object doesn't support item deletion");
     type->delitem(*this, object, index);
 }

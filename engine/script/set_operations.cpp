@@ -3,30 +3,11 @@
 #include "script/interpreter.h"
 #include "script/object_model.h"
 #include "script/python_hash.h"
+#include "script/types/type_slots.h"
 
 namespace fusescope {
 
 namespace {
-
-[[noreturn]] void unhashable(Interpreter& interp, const Value& value) {
-    interp.fail("TypeError", "unhashable type: '" + pythonTypeName(value) + "'");
-}
-
-// Python 3.11's unhashable built-in types: list, dict, set, slice, and the set-like dict
-// views (keys, items; a values view hashes by identity).
-bool ofUnhashableType(const Value& value) {
-    if (auto* view = value.as<DictViewObject>()) return view->kind.find("values") == std::string::npos;
-    return value.as<ListObject>() || value.as<DictObject>() || value.as<SetObject>() || value.as<SliceObject>();
-}
-
-int64_t instanceHash(Interpreter& interp, const Value& value) {
-    const Value* method = value.as<InstanceObject>()->cls->lookup("__hash__");
-    if (!method || method->isNone()) unhashable(interp, value);  // __eq__ without __hash__ (classes.cpp)
-    Value hash = *interp.callSpecial(value, "__hash__", {});
-    if (!hash.isInt() && !hash.isBool()) interp.fail("TypeError", "__hash__ method should return an integer");
-    const int64_t h = hash.isBool() ? hash.asBool() : hash.asInt();  // as returned, as CPython takes it
-    return h == -1 ? -2 : h;
-}
 
 // CPython's set code takes a dict's shortcuts (its size, its stored hashes) for dicts only,
 // not their subclasses (OrderedDict).
@@ -92,29 +73,16 @@ void toggleSet(SetObject& a, const SetObject& b) {
 }  // namespace
 
 int64_t hashOf(Interpreter& interp, const Value& value) {
-    if (value.isBool()) return value.asBool() ? 1 : 0;
-    if (value.isInt()) return python_hash::ofInt(value.asInt());
-    if (value.isFloat()) return python_hash::ofFloat(value.asFloat());
-    if (value.isString()) return python_hash::ofString(value.asString());
-    if (value.isNone()) return python_hash::ofNone();
-    if (value.isTensor()) return python_hash::ofAddress(value.asTensor().impl());
-    if (value.isDType() || value.isDevice()) return python_hash::ofString(valueRepr(value));
-    if (auto* tuple = value.as<TupleObject>()) {
-        NestingGuard nesting("while hashing a tuple");
-        python_hash::TupleHash hash;
-        for (const Value& item : tuple->items) hash.add(hashOf(interp, item));
-        return hash.finish(tuple->items.size());
-    }
-    if (ofUnhashableType(value)) unhashable(interp, value);
-    if (value.as<InstanceObject>()) return instanceHash(interp, value);
-    return python_hash::ofAddress(value.asObject().get());
+    const TypeSlots* type = interp.touchedSlots(value);
+    return type->hash ? type->hash(interp, value) : python_hash::ofAddress(value.asObject().get());
 }
 
 void requireHashable(Interpreter& interp, const Value& value) {
-    if (ofUnhashableType(value)) unhashable(interp, value);
-    if (auto* tuple = value.as<TupleObject>())
-        for (const Value& item : tuple->items) requireHashable(interp, item);
-    if (value.as<InstanceObject>()) instanceHash(interp, value);  // called as CPython calls it, its errors too
+    if (value.isObject()) hashOf(interp, value);  // every other value hashes without fail
+}
+
+int64_t unhashable(Interpreter& interp, const Value& value) {
+    interp.fail("TypeError", "unhashable type: '" + pythonTypeName(value) + "'");
 }
 
 // A set as the element looked for is, in CPython, looked for as a frozenset; a set holds no

@@ -13,13 +13,14 @@ namespace fusescope {
 
 class Interpreter;
 
-// hash(value): CPython's for numbers, tuples and None, __hash__ for instances, the address
-// for other objects; TypeError for lists, dicts, sets and instances of a class that defines
-// __eq__ without __hash__.
+// hash(value): its type's hash slot, else its address (CPython's for numbers, strings,
+// tuples and None; __hash__ for instances).
 int64_t hashOf(Interpreter& interp, const Value& value);
-// hashOf's TypeError for a value it refuses, computing only an instance's hash (a dict's
+// hashOf's TypeError for a value it refuses, computing only an object's hash (a dict's
 // key: dicts find keys by equality and their own index; __hash__ runs as in CPython).
 void requireHashable(Interpreter& interp, const Value& value);
+// The hash slot of an unhashable type (list, dict, set, slice): CPython's TypeError.
+[[noreturn]] int64_t unhashable(Interpreter& interp, const Value& value);
 
 bool setContains(Interpreter& interp, const SetObject& set, const Value& value);
 void setAdd(Interpreter& interp, SetObject& set, const Value& value);

@@ -8,6 +8,7 @@
 #include "core/grad_mode.h"
 #include "ops/op_registry.h"
 #include "script/interpreter.h"
+#include "script/python_hash.h"
 #include "script/types/indexing.h"
 #include "script/types/method_table.h"
 #include "script/types/type_slots.h"
@@ -343,6 +344,17 @@ int64_t tensorLength(Interpreter& in, const Value& self) {
     return t.size(0);
 }
 
+// for row in x: its rows, x[0], x[1], ... (views; the first size guarded).
+ValueList tensorRows(Interpreter& in, const Value& self) {
+    const Tensor& t = self.asTensor();
+    if (t.dim() == 0) in.fail("TypeError", "iteration over a 0-d tensor");
+    if (in.tracer()) in.tracer()->onSizeUse(t, 0);
+    ValueList rows;
+    for (int64_t i = 0; i < t.size(0); ++i)
+        rows.push_back(in.callOp("select", CallStyle::Method, {self, Value(int64_t{0}), Value(i)}, {}, in.currentSite()));
+    return rows;
+}
+
 // bool(x) of a one-element tensor: its value is needed now (a graph break when tracing).
 bool tensorTruth(Interpreter& in, const Value& self) {
     Tensor t = in.realTensor(self.asTensor(), "data-dependent branching: the condition depends on a tensor value");
@@ -388,9 +400,11 @@ const TypeSlots& tensorType() {
         .getters = &tensorGetters(),
         .methods = &tensorMethods(),
         .getattr = opMethod,
+        .items = tensorRows,
         .setattr = setTensorAttribute,
         .binary = tensorBinary,
         .compare = tensorCompare,
+        .hash = [](Interpreter&, const Value& self) { return python_hash::ofAddress(self.asTensor().impl()); },  // by identity
         .getitem = [](Interpreter& in, const Value& self, const Value& index) { return in.indexTensor(self, index); },
         .setitem = setTensorItem,
         .length = tensorLength,

@@ -11,6 +11,7 @@
 #include "script/object_model.h"
 #include "script/python_hash.h"
 #include "script/set_object.h"
+#include "script/types/type_slots.h"
 
 namespace fusescope {
 
@@ -264,22 +265,20 @@ std::string stringRepr(const std::string& s) {
     return out + quote;
 }
 
-// A container being printed prints as [...], {...} or (...) inside itself, as in Python.
+// The containers being printed on this thread, outermost first.
 thread_local std::vector<const Object*> reprInProgress;
 
-class ReprEntry {
-public:
-    explicit ReprEntry(const Object* o) : nesting_("while getting the repr of an object") { reprInProgress.push_back(o); }
-    ~ReprEntry() { reprInProgress.pop_back(); }
-    ReprEntry(const ReprEntry&) = delete;
-    ReprEntry& operator=(const ReprEntry&) = delete;
-    static bool active(const Object* o) {
-        return std::find(reprInProgress.begin(), reprInProgress.end(), o) != reprInProgress.end();
-    }
+}  // namespace
 
-private:
-    NestingGuard nesting_;
-};
+std::string containerRepr(const Object* self, const char* recursive, const std::function<std::string()>& body) {
+    if (recursive && std::find(reprInProgress.begin(), reprInProgress.end(), self) != reprInProgress.end()) return recursive;
+    NestingGuard nesting("while getting the repr of an object");
+    reprInProgress.push_back(self);
+    struct Pop {
+        ~Pop() { reprInProgress.pop_back(); }
+    } pop;
+    return body();
+}
 
 std::string joinRepr(const ValueList& items) {
     std::string out;
@@ -289,8 +288,6 @@ std::string joinRepr(const ValueList& items) {
     }
     return out;
 }
-
-}  // namespace
 
 std::string valueRepr(const Value& value) {
     struct Visitor {
@@ -305,54 +302,7 @@ std::string valueRepr(const Value& value) {
         std::string operator()(DType d) const { return std::string(dtypeName(d)); }
         std::string operator()(const Device& d) const { return "device(type='" + d.str() + "')"; }
         std::string operator()(const ObjectPtr& o) const {
-            if (dynamic_cast<ListObject*>(o.get()) && ReprEntry::active(o.get())) return "[...]";
-            if (dynamic_cast<DictObject*>(o.get()) && ReprEntry::active(o.get())) return "{...}";
-            if (dynamic_cast<TupleObject*>(o.get()) && ReprEntry::active(o.get())) return "(...)";
-            ReprEntry entry(o.get());
-            if (auto* view = dynamic_cast<DictViewObject*>(o.get())) return view->kind + "([" + joinRepr(view->items) + "])";
-            if (auto* list = dynamic_cast<ListObject*>(o.get())) return "[" + joinRepr(list->items) + "]";
-            if (auto* size = dynamic_cast<SizeObject*>(o.get())) return "torch.Size([" + joinRepr(size->items) + "])";
-            if (auto* tuple = dynamic_cast<TupleObject*>(o.get()))
-                return tuple->items.size() == 1 ? "(" + joinRepr(tuple->items) + ",)"
-                                                : "(" + joinRepr(tuple->items) + ")";
-            if (auto* ordered = dynamic_cast<OrderedDictObject*>(o.get())) {
-                if (ordered->items.empty()) return "OrderedDict()";
-                std::string out = "OrderedDict([";
-                for (size_t i = 0; i < ordered->items.size(); ++i)
-                    out += (i ? ", (" : "(") + valueRepr(ordered->items[i].first) + ", " + valueRepr(ordered->items[i].second) + ")";
-                return out + "])";
-            }
-            if (auto* dict = dynamic_cast<DictObject*>(o.get())) {
-                std::string out = "{";
-                for (size_t i = 0; i < dict->items.size(); ++i) {
-                    if (i) out += ", ";
-                    out += valueRepr(dict->items[i].first) + ": " + valueRepr(dict->items[i].second);
-                }
-                return out + "}";
-            }
-            if (auto* range = dynamic_cast<RangeObject*>(o.get())) {
-                std::string out = fmt::format("range({}, {}", range->start, range->stop);
-                if (range->step != 1) out += fmt::format(", {}", range->step);
-                return out + ")";
-            }
-            if (auto* fn = dynamic_cast<FunctionObject*>(o.get())) return "<function " + fn->qualname + ">";
-            if (auto* b = dynamic_cast<BuiltinFunction*>(o.get())) return "<built-in function " + b->name + ">";
-            if (auto* m = dynamic_cast<ModuleObject*>(o.get())) return "<module '" + m->name + "'>";
-            if (dynamic_cast<EllipsisObject*>(o.get())) return "Ellipsis";
-            if (auto* t = dynamic_cast<TypeObject*>(o.get()))
-                return t->name == "Tensor" ? "<class 'torch.Tensor'>" : "<class '" + t->name + "'>";
-            if (dynamic_cast<InstanceObject*>(o.get())) return instanceText(o, false);
-            if (auto* c = dynamic_cast<ClassObject*>(o.get())) return "<class '" + c->displayName() + "'>";
-            if (auto* set = dynamic_cast<SetObject*>(o.get()))
-                return set->size() == 0 ? "set()" : "{" + joinRepr(set->items()) + "}";
-            if (auto* m = dynamic_cast<BoundMethodObject*>(o.get())) {
-                auto* fn = m->function.as<FunctionObject>();
-                return "<bound method " + (fn ? fn->qualname : valueRepr(m->function)) + " of " + valueRepr(m->self) + ">";
-            }
-            if (auto* r = dynamic_cast<RecordObject*>(o.get())) return r->text;
-            if (auto* s = dynamic_cast<SliceObject*>(o.get()))
-                return "slice(" + valueRepr(s->start) + ", " + valueRepr(s->stop) + ", " + valueRepr(s->step) + ")";
-            if (auto text = o->reprText()) return *text;
+            if (const TypeSlots* type = o->slots(); type->repr) return type->repr(Value(o));
             return "<" + o->typeName() + " object>";
         }
     };
@@ -361,8 +311,9 @@ std::string valueRepr(const Value& value) {
 
 std::string valueStr(const Value& value) {
     if (value.isString()) return value.asString();
-    if (value.as<InstanceObject>()) return instanceText(value.asObject(), true);
     if (value.isDevice()) return value.asDevice().str();
+    if (value.isObject())
+        if (const TypeSlots* type = value.asObject()->slots(); type->str) return type->str(value);
     return valueRepr(value);
 }
 

@@ -75,7 +75,6 @@ struct Object : std::enable_shared_from_this<Object> {
     virtual ~Object() = default;
     virtual std::string typeName() const = 0;  // Python's type(x).__name__: "list", "function"
     // Its repr when the object defines one; nullopt: "<typeName object>".
-    virtual std::optional<std::string> reprText() const { return std::nullopt; }
     // Its type's slots (script/types/type_slots.h): by default a plain object's, which has
     // no attributes of its own.
     virtual const TypeSlots* slots() const;
@@ -132,6 +131,8 @@ struct Value {
     }
 };
 using ValueList = std::vector<Value>;
+// Called with each item of an iteration; false stops it (a loop's break).
+using ItemVisitor = std::function<bool(const Value&)>;
 
 struct ListObject : Object {
     ValueList items;
@@ -156,6 +157,7 @@ struct TupleObject : Object {
 // torch.Size: a tuple of ints that prints as torch.Size([2, 3]).
 struct SizeObject : TupleObject {
     std::string typeName() const override { return "Size"; }
+    const TypeSlots* slots() const override;  // a tuple's, printed as torch.Size([...])
 };
 // Where each key of a dict is, by hash, once the dict is long enough for a linear search to
 // cost: a dict literal or loop of 40,000 keys took 4 s. Only while every key is a number, a
@@ -291,6 +293,7 @@ private:
 // collections.OrderedDict: a dict that prints as CPython 3.11 prints one.
 struct OrderedDictObject : DictObject {
     std::string typeName() const override { return "OrderedDict"; }
+    const TypeSlots* slots() const override;  // a dict's, printed as OrderedDict([...])
 };
 // What iter() returns: the remaining items of a sequence, consumed by next().
 struct IteratorObject : Object {
@@ -313,6 +316,7 @@ struct SliceObject : Object {
 };
 struct EllipsisObject : Object {
     std::string typeName() const override { return "ellipsis"; }
+    const TypeSlots* slots() const override;
 };
 
 struct Scope;
@@ -409,6 +413,11 @@ public:
 // Python's repr() and str() of a value; print() uses str.
 std::string valueRepr(const Value& value);
 std::string valueStr(const Value& value);
+// The repr slots' helpers: items' reprs joined with ", "; and a container's repr, body(),
+// under the nesting limit, or `recursive` ("[...]") inside itself as in Python (null: no
+// such marker).
+std::string joinRepr(const ValueList& items);
+std::string containerRepr(const Object* self, const char* recursive, const std::function<std::string()>& body);
 std::string pythonTypeName(const Value& value);  // "int", "list", "Tensor"
 // Python == for non-tensor values.
 bool valuesEqual(const Value& a, const Value& b);

@@ -67,8 +67,10 @@ ScriptSession::ScriptSession(SessionOptions options)
         debugTrace_ = std::make_unique<DebugTraceWriter>(options_.debugDir, logger_);
         bus_.subscribe([this](const Event& e) { debugTrace_->consume(e); });
     }
-    if (options_.trace)
+    if (options_.trace) {
         traceSink_ = std::make_unique<FunctionTraceSink>([this](const TraceRecord& r) { bus_.emit(TraceEvent{r}); });
+        traceSinks_.attached.push_back(traceSink_.get());
+    }
 }
 
 ScriptSession::~ScriptSession() = default;
@@ -84,11 +86,6 @@ const GraphCompiler* ScriptSession::checkedBackend(const std::string& name) {
 }
 
 void ScriptSession::run(const std::string& source, const std::string& fileName) {
-    struct AttachedSink {
-        TraceSink* sink;
-        explicit AttachedSink(TraceSink* s) : sink(s) { if (sink) Profiler::attach(sink); }
-        ~AttachedSink() { if (sink) Profiler::detach(sink); }
-    } attached(traceSink_.get());
     gpuBlocksBeforeRun_ = cudaBlocksHandedOut();
     DeviceContext devices;  // GPU code generation only: cuda tensors live on the CPU
     devices.cudaUnavailableReason = options_.gpuCodegenOnly ? "" : cudaRuntimeUnavailableReason();
@@ -98,6 +95,7 @@ void ScriptSession::run(const std::string& source, const std::string& fileName) 
             DeviceContextScope deviceScope(devices);    // the script's ops see this session's devices
             RandomGeneratorScope randomScope(random_);  // ... and draw from its generator
             CancellationScope cancellable(cancelled_);  // long eager kernels poll it
+            TraceSinksScope traceScope(traceSinks_);    // its records go to its sinks only
             std::unique_ptr<Module> module = parseScript(source, fileName);
             Interpreter interpreter(*module, *this);
             interpreter.setStepBudget(options_.stepBudget);

@@ -90,13 +90,15 @@ TEST(TypeSlots, EachConvertedTypeNamesItsSlots) {
     EXPECT_EQ(nameOf(makeList({})), "list");
     EXPECT_EQ(nameOf(makeTuple({})), "tuple");
     EXPECT_EQ(nameOf(Value(ObjectPtr(std::make_shared<DictObject>()))), "dict");
-    EXPECT_EQ(nameOf(Value(ObjectPtr(std::make_shared<OrderedDictObject>()))), "dict");
+    EXPECT_EQ(nameOf(Value(ObjectPtr(std::make_shared<OrderedDictObject>()))), "OrderedDict");  // a dict's, but its own repr
+    EXPECT_EQ(nameOf(Value(ObjectPtr(std::make_shared<SizeObject>()))), "Size");
     EXPECT_EQ(nameOf(Value(ObjectPtr(std::make_shared<SetObject>()))), "set");
     EXPECT_EQ(nameOf(Value(ObjectPtr(std::make_shared<DictViewObject>()))), "dict view");  // a list inside, not a list
     EXPECT_EQ(nameOf(Value(ObjectPtr(std::make_shared<ModuleObject>()))), "module");
     EXPECT_EQ(nameOf(Value(ObjectPtr(std::make_shared<FunctionObject>()))), "function");
     EXPECT_EQ(nameOf(Value(ObjectPtr(std::make_shared<RangeObject>()))), "range");
-    EXPECT_EQ(nameOf(Value(ObjectPtr(std::make_shared<EllipsisObject>()))), "object");
+    EXPECT_EQ(nameOf(Value(ObjectPtr(std::make_shared<EllipsisObject>()))), "ellipsis");
+    EXPECT_EQ(nameOf(Value(ObjectPtr(std::make_shared<IteratorObject>()))), "iterator");
     EXPECT_EQ(nameOf(Value("s")), "str");
     EXPECT_EQ(nameOf(Value(1.5)), "float");
     EXPECT_EQ(nameOf(Value(DType::Float32)), "dtype");

@@ -71,7 +71,8 @@ std::optional<Value> nextItem(Interpreter& in, const Value& self) {
 }  // namespace
 
 const TypeSlots* GeneratorObject::slots() const {
-    static const TypeSlots type{.name = "generator", .getters = &generatorGetters(), .methods = &generatorMethods(), .next = nextItem};
+    static const TypeSlots type{.name = "generator", .getters = &generatorGetters(), .methods = &generatorMethods(), .next = nextItem,
+                                .repr = [](const Value& self) { return self.as<GeneratorObject>()->reprText(); }};
     return &type;
 }
 

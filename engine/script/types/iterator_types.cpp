@@ -21,9 +21,6 @@ struct LazyIteratorObject : Object {
     bool strict = false;  // zip(strict=True)
     bool done = false;    // ended: its sources are not asked again
     std::string typeName() const override { return std::string(type->name); }
-    std::optional<std::string> reprText() const override {
-        return fmt::format("<{} object at {}>", type->name, static_cast<const void*>(this));
-    }
     const TypeSlots* slots() const override { return type; }
 };
 
@@ -103,11 +100,15 @@ std::optional<Value> callableNext(Interpreter& in, const Value& self) {
     return item;
 }
 
-const TypeSlots kMap{.name = "map", .next = mapNext};
-const TypeSlots kFilter{.name = "filter", .next = filterNext};
-const TypeSlots kZip{.name = "zip", .next = zipNext};
-const TypeSlots kEnumerate{.name = "enumerate", .next = enumerateNext};
-const TypeSlots kCallableIterator{.name = "callable_iterator", .next = callableNext};
+std::string lazyRepr(const Value& self) {
+    return fmt::format("<{} object at {}>", lazy(self).type->name, static_cast<const void*>(self.asObject().get()));
+}
+
+const TypeSlots kMap{.name = "map", .next = mapNext, .repr = lazyRepr};
+const TypeSlots kFilter{.name = "filter", .next = filterNext, .repr = lazyRepr};
+const TypeSlots kZip{.name = "zip", .next = zipNext, .repr = lazyRepr};
+const TypeSlots kEnumerate{.name = "enumerate", .next = enumerateNext, .repr = lazyRepr};
+const TypeSlots kCallableIterator{.name = "callable_iterator", .next = callableNext, .repr = lazyRepr};
 
 Value makeLazy(const TypeSlots& type, Interpreter& in, const ValueList& iterables, Value function = Value()) {
     auto it = std::make_shared<LazyIteratorObject>();

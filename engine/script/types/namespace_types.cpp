@@ -47,9 +47,9 @@ Value recordAttribute(Interpreter& in, const Value& self, std::string_view name)
 
 // A builtin (len, torch.add, a bound native method): its C++ function.
 const TypeSlots* BuiltinFunction::slots() const {
-    static const TypeSlots type{.name = "builtin_function_or_method", .call = [](Interpreter& in, const Value& self, CallArgs& args) {
-                                    return self.as<BuiltinFunction>()->call(in, args);
-                                }};
+    static const TypeSlots type{.name = "builtin_function_or_method",
+                                .call = [](Interpreter& in, const Value& self, CallArgs& args) { return self.as<BuiltinFunction>()->call(in, args); },
+                                .repr = [](const Value& self) { return "<built-in function " + self.as<BuiltinFunction>()->name + ">"; }};
     return &type;
 }
 
@@ -59,11 +59,14 @@ const TypeSlots* ModuleObject::slots() const {
                                 .setattr = [](Interpreter&, const Value& self, const std::string& name, const Value& value) {
                                     self.as<ModuleObject>()->attrs[name] = value.unsourced();
                                     definitionsChanged();
-                                }};
+                                },
+                                .repr = [](const Value& self) { return "<module '" + self.as<ModuleObject>()->name + "'>"; }};
     return &type;
 }
+std::string recordRepr(const Value& self) { return self.as<RecordObject>()->text; }
+
 const TypeSlots* RecordObject::slots() const {
-    static const TypeSlots type{.name = "record", .getattr = recordAttribute};
+    static const TypeSlots type{.name = "record", .getattr = recordAttribute, .repr = recordRepr};
     return &type;
 }
 const TypeSlots* ContextManagerObject::slots() const {

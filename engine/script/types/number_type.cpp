@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "script/interpreter.h"
+#include "script/python_hash.h"
 #include "script/types/numbers.h"
 #include "script/types/type_slots.h"
 
@@ -135,21 +136,24 @@ const MethodTable& floatMethods() {
 }  // namespace
 
 const TypeSlots& noneType() {
-    static const TypeSlots type{.name = "NoneType", .truth = [](Interpreter&, const Value&) { return false; }};
+    static const TypeSlots type{.name = "NoneType", .hash = [](Interpreter&, const Value&) { return python_hash::ofNone(); }, .truth = [](Interpreter&, const Value&) { return false; }};
     return type;
 }
 const TypeSlots& boolType() {
     static const TypeSlots type{.name = "bool", .binary = numberBinary, .compare = numberCompare,
+                                .hash = [](Interpreter&, const Value& self) { return int64_t{self.asBool()}; },
                                 .truth = [](Interpreter&, const Value& self) { return self.asBool(); }, .unary = numberUnary};
     return type;
 }
 const TypeSlots& intType() {
     static const TypeSlots type{.name = "int", .binary = numberBinary, .compare = numberCompare,
+                                .hash = [](Interpreter&, const Value& self) { return python_hash::ofInt(self.asInt()); },
                                 .truth = [](Interpreter&, const Value& self) { return self.asInt() != 0; }, .unary = numberUnary};
     return type;
 }
 const TypeSlots& floatType() {
     static const TypeSlots type{.name = "float", .methods = &floatMethods(), .binary = numberBinary, .compare = numberCompare,
+                                .hash = [](Interpreter&, const Value& self) { return python_hash::ofFloat(self.asFloat()); },
                                 .truth = [](Interpreter&, const Value& self) { return self.asFloat() != 0.0; }, .unary = numberUnary};
     return type;
 }

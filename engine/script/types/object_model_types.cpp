@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "script/interpreter.h"
+#include "script/set_operations.h"
 #include "script/types/method_table.h"
 #include "script/types/type_slots.h"
 
@@ -123,19 +124,85 @@ bool instanceContains(Interpreter& in, const Value& self, const Value& item) {
     return found;
 }
 
+// for item in obj: its __iter__, then the iterator's __next__ until StopIteration (an
+// iterator of another type walks as that type walks).
+void instanceIterate(Interpreter& in, const Value& self, const ItemVisitor& visit) {
+    std::optional<Value> iterator = in.callSpecial(self, "__iter__", {});
+    if (!iterator) in.fail("TypeError", "'" + pythonTypeName(self) + "' object is not iterable");
+    if (!iterator->as<InstanceObject>()) return in.forEachItem(*iterator, visit);
+    while (true) {
+        std::optional<Value> item;
+        try {
+            item = in.callSpecial(*iterator, "__next__", {});
+        } catch (const ScriptError& e) {
+            if (!in.matchesException(e, "StopIteration")) throw;
+            return;
+        }
+        if (!item) in.fail("TypeError", "iter() returned non-iterator of type '" + pythonTypeName(*iterator) + "'");
+        if (!visit(*item)) return;
+    }
+}
+
+// obj.__class__, obj.__dict__ (sourced from obj while tracing: L['self'].__dict__).
+const GetterTable& instanceGetters() {
+    static const GetterTable table({
+        {"__class__", [](Interpreter&, const Value& self) { return Value(ObjectPtr(*instanceClass(self))); }},
+        {"__dict__", [](Interpreter& in, const Value& self) {
+             Value dict = self.as<InstanceObject>()->dictValue();
+             if (in.tracer() && self.source) dict.source = objectDictSource(self.source);
+             return dict;
+         }},
+    });
+    return table;
+}
+
+const ClassObject& classOf(const Value& self) { return *self.as<ClassObject>(); }
+
+const GetterTable& classGetters() {
+    static const GetterTable table({
+        {"__name__", [](Interpreter&, const Value& self) { return Value(classOf(self).name); }},
+        {"__mro__", [](Interpreter&, const Value& self) {
+             ValueList mro;
+             for (ClassObject* c : classOf(self).mro) mro.push_back(Value(c->shared_from_this()));
+             return makeTuple(mro);
+         }},
+        {"__bases__", [](Interpreter&, const Value& self) {
+             ValueList bases;
+             for (const auto& b : classOf(self).bases) bases.push_back(Value(ObjectPtr(b)));
+             return makeTuple(bases);
+         }},
+        {"__dict__", [](Interpreter&, const Value& self) { return Value(ObjectPtr(classOf(self).dict)); }},
+    });
+    return table;
+}
+
+// hash(obj): its __hash__'s int as returned (-1 taken as -2, as CPython's); a class that
+// defines __eq__ without __hash__ has a None __hash__ (script/classes.cpp): unhashable.
+int64_t instanceHash(Interpreter& in, const Value& self) {
+    const Value* method = (*instanceClass(self))->lookup("__hash__");
+    if (!method || method->isNone()) unhashable(in, self);
+    Value hash = *in.callSpecial(self, "__hash__", {});
+    if (!hash.isInt() && !hash.isBool()) in.fail("TypeError", "__hash__ method should return an integer");
+    const int64_t h = hash.isBool() ? hash.asBool() : hash.asInt();
+    return h == -1 ? -2 : h;
+}
+
 }  // namespace
 
 // Instances, classes and super() look along the MRO (script/classes.cpp).
 const TypeSlots* InstanceObject::slots() const {
     static const TypeSlots type{
         .name = "object",
+        .getters = &instanceGetters(),
         .getattr = [](Interpreter& in, const Value& self, std::string_view name) { return in.instanceAttribute(self, std::string(name)); },
+        .iterate = instanceIterate,
         .setattr = [](Interpreter& in, const Value& self, const std::string& name, const Value& value) {
             in.instanceSetAttribute(self, name, value);
         },
         .delattr = [](Interpreter& in, const Value& self, const std::string& name) { in.instanceDeleteAttribute(self, name); },
         .binary = [](Interpreter& in, BinaryOperator op, const Value& left, const Value& right) { return in.binaryDunder(op, left, right); },
         .compare = [](Interpreter& in, CompareOperator op, const Value& left, const Value& right) { return in.compareDunder(op, left, right); },
+        .hash = instanceHash,
         .getitem = [](Interpreter& in, const Value& self, const Value& index) {
             if (auto item = in.callSpecial(self, "__getitem__", {index})) return *item;
             in.fail("TypeError", "'" + pythonTypeName(self) + "' object is not subscriptable");
@@ -153,13 +220,16 @@ const TypeSlots* InstanceObject::slots() const {
         .contains = instanceContains,
         .call = [](Interpreter& in, const Value& self, CallArgs& args) { return in.callInstance(self, args); },
         .unary = [](Interpreter& in, UnaryOperator op, const Value& self) { return in.unaryDunder(op, self); },
-        .inplace = [](Interpreter& in, BinaryOperator op, const Value& self, const Value& other) { return in.inplaceDunder(op, self, other); }};
+        .inplace = [](Interpreter& in, BinaryOperator op, const Value& self, const Value& other) { return in.inplaceDunder(op, self, other); },
+        .repr = [](const Value& self) { return instanceText(self.asObject(), false); },  // __repr__
+        .str = [](const Value& self) { return instanceText(self.asObject(), true); }};    // __str__, else __repr__
     return &type;
 }
 // A class's attributes are its dict's; a store changes what scripts rarely change once made.
 const TypeSlots* ClassObject::slots() const {
     static const TypeSlots type{
         .name = "type",
+        .getters = &classGetters(),
         .getattr = [](Interpreter& in, const Value& self, std::string_view name) { return in.classAttribute(self, std::string(name)); },
         .setattr = [](Interpreter&, const Value& self, const std::string& name, const Value& value) {
             self.as<ClassObject>()->dict->set(Value(name), value.unsourced());
@@ -172,7 +242,8 @@ const TypeSlots* ClassObject::slots() const {
         },
         .call = [](Interpreter& in, const Value& self, CallArgs& args) {
             return in.callClass(std::static_pointer_cast<ClassObject>(self.asObject()), args);
-        }};
+        },
+        .repr = [](const Value& self) { return "<class '" + self.as<ClassObject>()->displayName() + "'>"; }};
     return &type;
 }
 const TypeSlots* SuperObject::slots() const {
@@ -201,7 +272,8 @@ const TypeSlots* FunctionObject::slots() const {
                                 .setattr = setFunctionAttribute,
                                 .call = [](Interpreter& in, const Value& self, CallArgs& args) {
                                     return in.callScriptFunction(*self.as<FunctionObject>(), args);
-                                }};
+                                },
+                                .repr = [](const Value& self) { return "<function " + self.as<FunctionObject>()->qualname + ">"; }};
     return &type;
 }
 const TypeSlots* BoundMethodObject::slots() const {
@@ -209,6 +281,11 @@ const TypeSlots* BoundMethodObject::slots() const {
                                     const auto& bound = *self.as<BoundMethodObject>();
                                     args.args.insert(args.args.begin(), bound.self);
                                     return in.call(bound.function, args);
+                                },
+                                .repr = [](const Value& self) {
+                                    const auto& bound = *self.as<BoundMethodObject>();
+                                    const auto* fn = bound.function.as<FunctionObject>();
+                                    return "<bound method " + (fn ? fn->qualname : valueRepr(bound.function)) + " of " + valueRepr(bound.self) + ">";
                                 }};
     return &type;
 }
@@ -221,6 +298,10 @@ const TypeSlots* TypeObject::slots() const {
                                     const auto& type = *self.as<TypeObject>();
                                     if (!type.construct) in.fail("TypeError", "cannot create '" + type.name + "' instances");
                                     return type.construct(in, args);
+                                },
+                                .repr = [](const Value& self) {
+                                    const std::string& name = self.as<TypeObject>()->name;
+                                    return "<class '" + (name == "Tensor" ? "torch.Tensor" : name) + "'>";
                                 }};
     return &type;
 }

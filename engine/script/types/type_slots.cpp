@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "script/interpreter.h"
+#include "script/python_hash.h"
 #include "script/set_operations.h"
 #include "script/types/indexing.h"
 #include "script/types/numbers.h"
@@ -15,12 +16,18 @@ const TypeSlots& strType() {
     static const TypeSlots type{
         .name = "str",
         .methods = &strMethods(),
+        .items = [](Interpreter&, const Value& self) {
+            ValueList chars;
+            for (char c : self.asString()) chars.push_back(Value(std::string(1, c)));
+            return chars;
+        },
         .concat = concatSequences,
         .repeat = repeatSequence,
         .compare = [](Interpreter&, CompareOperator op, const Value& left, const Value& right) -> std::optional<Value> {
             if (!left.isString() || !right.isString()) return std::nullopt;
             return Value(orderedAs(op, left.asString().compare(right.asString())));
         },
+        .hash = [](Interpreter&, const Value& self) { return python_hash::ofString(self.asString()); },
         .getitem = strItem,
         .length = [](Interpreter&, const Value& self) { return static_cast<int64_t>(self.asString().size()); },
         .truth = [](Interpreter&, const Value& self) { return !self.asString().empty(); },
@@ -30,13 +37,24 @@ const TypeSlots& strType() {
         }};
     return type;
 }
+// A dtype or device hashes as its repr ("torch.float32", "device(type='cpu')").
+int64_t hashOfRepr(Interpreter&, const Value& self) { return python_hash::ofString(valueRepr(self)); }
 const TypeSlots& dtypeType() {
-    static const TypeSlots type{"dtype", &dtypeGetters(), nullptr};
+    static const TypeSlots type{.name = "dtype", .getters = &dtypeGetters(), .hash = hashOfRepr};
     return type;
 }
 const TypeSlots& deviceType() {
-    static const TypeSlots type{"device", &deviceGetters(), nullptr};
+    static const TypeSlots type{.name = "device", .getters = &deviceGetters(), .hash = hashOfRepr};
     return type;
+}
+
+// hash((a, b)): CPython's xxHash-based combination of its items' hashes.
+int64_t tupleHash(Interpreter& in, const Value& self) {
+    NestingGuard nesting("while hashing a tuple");
+    const ValueList& items = self.as<TupleObject>()->items;
+    python_hash::TupleHash hash;
+    for (const Value& item : items) hash.add(hashOf(in, item));
+    return hash.finish(items.size());
 }
 
 // `key in d`: guarded where the script asks; the script library's own lookups (nn.Module's
@@ -56,6 +74,44 @@ int64_t sequenceLength(Interpreter& in, const Value& self) {
 }
 
 bool nonEmpty(Interpreter&, const Value& self) { return !sequenceItems(self)->empty(); }
+
+// A list's, tuple's or view's items; an input's each sourced from it (L['xs'][0]) and
+// guarded where the loop takes it out, as PyTorch guards them (at the for line).
+ValueList sequenceSnapshot(Interpreter& in, const Value& self) {
+    const ValueList& items = *sequenceItems(self);
+    if (!self.source) return items;
+    TraceHooks* tracer = in.tracer();
+    if (tracer) tracer->onLengthUse(self);
+    ValueList sourced;
+    sourced.reserve(items.size());
+    for (size_t i = 0; i < items.size(); ++i) {
+        Value v = items[i];
+        if (!v.isObject() || sequenceItems(v)) v.source = itemSource(self.source, static_cast<int64_t>(i));
+        if (tracer && v.source) tracer->onInputUse(v);
+        sourced.push_back(std::move(v));
+    }
+    return sourced;
+}
+
+std::string listRepr(const Value& self) {
+    return containerRepr(self.asObject().get(), "[...]", [&] { return "[" + joinRepr(self.as<ListObject>()->items) + "]"; });
+}
+std::string tupleRepr(const Value& self) {
+    const ValueList& items = self.as<TupleObject>()->items;
+    return containerRepr(self.asObject().get(), "(...)", [&] { return "(" + joinRepr(items) + (items.size() == 1 ? ",)" : ")"); });
+}
+std::string dictRepr(const Value& self) {
+    return containerRepr(self.asObject().get(), "{...}", [&] {
+        std::string out = "{";
+        for (const auto& [key, value] : self.as<DictObject>()->items) out += (out.size() > 1 ? ", " : "") + valueRepr(key) + ": " + valueRepr(value);
+        return out + "}";
+    });
+}
+
+// The slots of the containers: what their objects' slots() return, and where the types
+// derived from them (Size, OrderedDict) start.
+const TypeSlots& tupleType();
+const TypeSlots& dictType();
 
 }  // namespace
 
@@ -94,35 +150,85 @@ bool isIterator(const Value& value) {
 
 // The container types' slots, where their objects are declared (script/value.h, set_object.h).
 const TypeSlots* ListObject::slots() const {
-    static const TypeSlots type{.name = "list", .methods = &listMethods(), .methodsStore = true, .concat = concatSequences, .repeat = repeatSequence,
-                                .compare = compareSequences, .getitem = sequenceItem, .setitem = setListItem, .delitem = deleteListItem,
+    static const TypeSlots type{.name = "list", .methods = &listMethods(), .items = sequenceSnapshot, .methodsStore = true, .concat = concatSequences, .repeat = repeatSequence,
+                                .compare = compareSequences, .hash = unhashable, .getitem = sequenceItem, .setitem = setListItem, .delitem = deleteListItem,
                                 .length = sequenceLength, .truth = nonEmpty,
                                 .inplace = [](Interpreter& in, BinaryOperator op, const Value& self, const Value& other) -> std::optional<Value> {
                                     if (op != BinaryOperator::Add) return std::nullopt;
                                     for (const Value& v : in.iterate(other)) self.as<ListObject>()->items.push_back(v.unsourced());
                                     in.noteStoredInto(self.asObject());
                                     return self;  // l += iterable extends l
-                                }};
+                                },
+                                .repr = listRepr};
     return &type;
 }
-const TypeSlots* TupleObject::slots() const {
-    static const TypeSlots type{.name = "tuple", .methods = &tupleMethods(), .concat = concatSequences, .repeat = repeatSequence,
-                                .compare = compareSequences, .getitem = sequenceItem, .length = sequenceLength, .truth = nonEmpty};
+namespace {
+const TypeSlots& tupleType() {
+    static const TypeSlots type{.name = "tuple", .methods = &tupleMethods(), .items = sequenceSnapshot, .concat = concatSequences, .repeat = repeatSequence,
+                                .compare = compareSequences, .hash = tupleHash, .getitem = sequenceItem, .length = sequenceLength, .truth = nonEmpty,
+                                .repr = tupleRepr};
+    return type;
+}
+}  // namespace
+const TypeSlots* TupleObject::slots() const { return &tupleType(); }
+const TypeSlots* SizeObject::slots() const {
+    static const TypeSlots type = [] {
+        TypeSlots size = tupleType();
+        size.name = "Size";
+        size.repr = [](const Value& self) {
+            return containerRepr(self.asObject().get(), "(...)", [&] { return "torch.Size([" + joinRepr(self.as<TupleObject>()->items) + "])"; });
+        };
+        return size;
+    }();
     return &type;
 }
-const TypeSlots* DictObject::slots() const {
-    static const TypeSlots type{.name = "dict", .methods = &dictMethods(), .methodsStore = true,
+const TypeSlots* DictObject::slots() const { return &dictType(); }
+const TypeSlots* OrderedDictObject::slots() const {
+    static const TypeSlots type = [] {
+        TypeSlots ordered = dictType();
+        ordered.name = "OrderedDict";
+        ordered.repr = [](const Value& self) {
+            return containerRepr(self.asObject().get(), "{...}", [&] {
+                const auto& items = self.as<DictObject>()->items;
+                if (items.empty()) return std::string("OrderedDict()");
+                std::string out = "OrderedDict([";
+                for (size_t i = 0; i < items.size(); ++i)
+                    out += (i ? ", (" : "(") + valueRepr(items[i].first) + ", " + valueRepr(items[i].second) + ")";
+                return out + "])";
+            });
+        };
+        return ordered;
+    }();
+    return &type;
+}
+const TypeSlots* EllipsisObject::slots() const {
+    static const TypeSlots type{.name = "ellipsis", .repr = [](const Value&) { return std::string("Ellipsis"); }};
+    return &type;
+}
+namespace {
+const TypeSlots& dictType() {
+    static const TypeSlots type{.name = "dict", .methods = &dictMethods(),
+                                .items = [](Interpreter& in, const Value& self) {  // its keys
+                                    if (in.tracer() && self.source) in.tracer()->onLengthUse(self);
+                                    ValueList keys;
+                                    for (const auto& kv : self.as<DictObject>()->items) keys.push_back(kv.first);
+                                    return keys;
+                                },
+                                .methodsStore = true, .hash = unhashable,
                                 .getitem = dictGetItem, .setitem = dictSetItem, .delitem = dictDeleteItem,
                                 .length = [](Interpreter& in, const Value& self) {
                                     if (in.tracer() && self.source) in.tracer()->onLengthUse(self);
                                     return static_cast<int64_t>(self.as<DictObject>()->items.size());
                                 },
                                 .truth = [](Interpreter&, const Value& self) { return !self.as<DictObject>()->items.empty(); },
-                                .contains = dictContains};
-    return &type;
+                                .contains = dictContains, .repr = dictRepr};
+    return type;
 }
+}  // namespace
 const TypeSlots* SetObject::slots() const {
-    static const TypeSlots type{.name = "set", .methods = &setMethods(), .methodsStore = true,
+    static const TypeSlots type{.name = "set", .methods = &setMethods(),
+                                .items = [](Interpreter&, const Value& self) { return self.as<SetObject>()->items(); },
+                                .methodsStore = true,
                                 .binary = [](Interpreter& in, BinaryOperator op, const Value& left, const Value& right) -> std::optional<Value> {
                                     if (!left.as<SetObject>() || !right.as<SetObject>()) return std::nullopt;
                                     return Value(ObjectPtr(setBinary(in, op, *left.as<SetObject>(), *right.as<SetObject>())));
@@ -132,6 +238,7 @@ const TypeSlots* SetObject::slots() const {
                                     if (auto result = compareSets(op, *left.as<SetObject>(), *right.as<SetObject>())) return Value(*result);
                                     return std::nullopt;
                                 },
+                                .hash = unhashable,
                                 .length = [](Interpreter&, const Value& self) { return static_cast<int64_t>(self.as<SetObject>()->size()); },
                                 .truth = [](Interpreter&, const Value& self) { return self.as<SetObject>()->size() != 0; },
                                 .contains = [](Interpreter& in, const Value& self, const Value& item) {
@@ -142,6 +249,10 @@ const TypeSlots* SetObject::slots() const {
                                     setBinaryInPlace(in, op, *self.as<SetObject>(), *other.as<SetObject>());  // a |= b updates a
                                     in.noteStoredInto(self.asObject());
                                     return self;
+                                },
+                                .repr = [](const Value& self) {
+                                    const auto& set = *self.as<SetObject>();
+                                    return containerRepr(&set, nullptr, [&] { return set.size() == 0 ? "set()" : "{" + joinRepr(set.items()) + "}"; });
                                 }};
     return &type;
 }
@@ -151,7 +262,10 @@ const TypeSlots* SliceObject::slots() const {
         {"stop", [](Interpreter&, const Value& self) { return self.as<SliceObject>()->stop; }},
         {"step", [](Interpreter&, const Value& self) { return self.as<SliceObject>()->step; }},
     });
-    static const TypeSlots type{"slice", &getters};
+    static const TypeSlots type{.name = "slice", .getters = &getters, .hash = unhashable, .repr = [](const Value& self) {
+        const auto& s = *self.as<SliceObject>();
+        return "slice(" + valueRepr(s.start) + ", " + valueRepr(s.stop) + ", " + valueRepr(s.step) + ")";
+    }};
     return &type;
 }
 const TypeSlots* RangeObject::slots() const {
@@ -160,23 +274,58 @@ const TypeSlots* RangeObject::slots() const {
         {"stop", [](Interpreter&, const Value& self) { return Value(self.as<RangeObject>()->stop); }},
         {"step", [](Interpreter&, const Value& self) { return Value(self.as<RangeObject>()->step); }},
     });
-    static const TypeSlots type{.name = "range", .getters = &getters, .getitem = [](Interpreter& in, const Value& self, const Value& index) {
+    // Walked item by item (a loop over a huge range may break early); copied whole only
+    // where it fits in memory.
+    static const TypeSlots type{.name = "range", .getters = &getters,
+                                .items = [](Interpreter& in, const Value& self) {
+                                    const auto& range = *self.as<RangeObject>();
+                                    ValueList out;
+                                    const int64_t n = range.length();
+                                    try {
+                                        out.reserve(static_cast<size_t>(n));  // more than memory holds fails here, before any work
+                                    } catch (const std::exception&) {
+                                        in.fail("MemoryError", "range too large to materialise");
+                                    }
+                                    for (int64_t i = 0; i < n; ++i) out.push_back(Value(range.start + i * range.step));
+                                    return out;
+                                },
+                                .iterate = [](Interpreter&, const Value& self, const ItemVisitor& visit) {
+                                    const auto& range = *self.as<RangeObject>();
+                                    for (int64_t i = 0, n = range.length(); i < n; ++i)
+                                        if (!visit(Value(range.start + i * range.step))) return;
+                                },
+                                .getitem = [](Interpreter& in, const Value& self, const Value& index) {
         const auto& range = *self.as<RangeObject>();
         if (!isIntLike(index)) in.fail("TypeError", "range indices must be integers");
         return Value(range.start + normaliseIndex(intOf(index), range.length(), in, "range object") * range.step);
     },
                                 .length = [](Interpreter&, const Value& self) { return self.as<RangeObject>()->length(); },
-                                .truth = [](Interpreter&, const Value& self) { return self.as<RangeObject>()->length() > 0; }};
+                                .truth = [](Interpreter&, const Value& self) { return self.as<RangeObject>()->length() > 0; },
+                                .repr = [](const Value& self) {
+                                    const auto& range = *self.as<RangeObject>();
+                                    std::string out = fmt::format("range({}, {}", range.start, range.stop);
+                                    if (range.step != 1) out += fmt::format(", {}", range.step);
+                                    return out + ")";
+                                }};
     return &type;
 }
 // d.keys() & other, d.items() | other, ...: set operators on a view.
 const TypeSlots* DictViewObject::slots() const {
-    static const TypeSlots type{.name = "dict view",
+    static const TypeSlots type{.name = "dict view", .items = sequenceSnapshot,
                                 .binary = [](Interpreter& in, BinaryOperator op, const Value& left, const Value& right) -> std::optional<Value> {
                                     if (auto result = dictViewBinary(in, op, left, right)) return Value(ObjectPtr(result));
                                     return std::nullopt;
                                 },
-                                .length = sequenceLength, .truth = nonEmpty};
+                                // keys and items views are set-like, so unhashable; a values view hashes by identity
+                                .hash = [](Interpreter& in, const Value& self) {
+                                    if (self.as<DictViewObject>()->kind.find("values") != std::string::npos) return python_hash::ofAddress(self.asObject().get());
+                                    unhashable(in, self);
+                                },
+                                .length = sequenceLength, .truth = nonEmpty,
+                                .repr = [](const Value& self) {
+                                    const auto& view = *self.as<DictViewObject>();
+                                    return containerRepr(&view, "[...]", [&] { return view.kind + "([" + joinRepr(view.items) + "])"; });
+                                }};
     return &type;
 }
 // iter() of a container: a snapshot of its items, taken one at a time.

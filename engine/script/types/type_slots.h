@@ -26,6 +26,13 @@ struct TypeSlots {
     // An iterator's next item, or nullopt when it has no more (CPython's tp_iternext). A type
     // with this slot is an iterator: iter(x) is x, and loops over it take an item at a time.
     std::optional<Value> (*next)(Interpreter& in, const Value& self) = nullptr;
+    // A container's items in iteration order, a snapshot (CPython's tp_iter over a container):
+    // what a loop walks (a dict or set changed meanwhile is an error) and list(x) copies.
+    ValueList (*items)(Interpreter& in, const Value& self) = nullptr;
+    // Walks self's items lazily until visit returns false, where the type iterates by code
+    // of its own (an instance's __iter__, then __next__). Without items, iterate or next a
+    // value is not iterable.
+    void (*iterate)(Interpreter& in, const Value& self, const ItemVisitor& visit) = nullptr;
     // value.name = v (CPython's tp_setattro); null: the type's attributes are read-only.
     void (*setattr)(Interpreter& in, const Value& self, const std::string& name, const Value& value) = nullptr;
     // del value.name; null: none can be deleted.
@@ -44,6 +51,9 @@ struct TypeSlots {
     // A rich comparison (CPython's tp_richcompare), asked as binary is: left's, then right's;
     // nullopt is NotImplemented (== and != then compare values; an ordering is a TypeError).
     std::optional<Value> (*compare)(Interpreter& in, CompareOperator op, const Value& left, const Value& right) = nullptr;
+    // hash(self) (CPython's tp_hash); null: by identity, as object's. An unhashable type's
+    // raises (set_operations.h's unhashable).
+    int64_t (*hash)(Interpreter& in, const Value& self) = nullptr;
     // self[index] (CPython's mp_subscript); null: not subscriptable.
     Value (*getitem)(Interpreter& in, const Value& self, const Value& index) = nullptr;
     // self[index] = value; null: no item assignment.
@@ -64,6 +74,10 @@ struct TypeSlots {
     // self op= other in place (CPython's nb_inplace_*): the result (self, changed), or
     // nullopt: `self = self op other` instead.
     std::optional<Value> (*inplace)(Interpreter& in, BinaryOperator op, const Value& self, const Value& other) = nullptr;
+    // repr(self) (CPython's tp_repr); null: "<TYPE object>".
+    std::string (*repr)(const Value& self) = nullptr;
+    // str(self) (CPython's tp_str); null: its repr.
+    std::string (*str)(const Value& self) = nullptr;
 
     // value.name from the getters, then the methods, then getattr; else AttributeError
     // naming the value's type ("'Size' object has no attribute 'x'").
@@ -73,8 +87,10 @@ struct TypeSlots {
 // The slots of `value`'s type: every value has them.
 const TypeSlots* slotsOf(const Value& value);
 
-// A record's attribute: its own map's (types/namespace_types.cpp; explain()'s output, a grad_fn).
+// A record's attribute: its own map's (types/namespace_types.cpp; explain()'s output, a grad_fn),
+// and its repr: its text.
 Value recordAttribute(Interpreter& in, const Value& self, std::string_view name);
+std::string recordRepr(const Value& self);
 
 // Whether value is an iterator (its type has a next slot): a generator, iter(list), ...
 bool isIterator(const Value& value);
