@@ -481,3 +481,23 @@ TEST(Profiler, ScriptMisuseGivesPythonErrors) {
     run = runScript("import torch\nprint(torch.profiler.ProfilerActivity.CUDA in torch.profiler.supported_activities())\n");
     EXPECT_EQ(run.out, "False\n");
 }
+
+// A session's records go to its own sinks only: a sink attached outside it (on another
+// thread, as another session's would be in a serve process) hears none of them, and the
+// session's trace stream none of the outside's.
+TEST(Profiler, ASessionsRecordsReachOnlyItsOwnSinks) {
+    std::vector<std::string> outside;
+    FunctionTraceSink sink([&](const TraceRecord& r) { outside.push_back(r.name); });
+    Profiler::attach(&sink);
+    SessionOptions options;
+    options.trace = true;
+    ScriptRun run = runScriptWith("import torch\nx = torch.ones(2)\nprint(x + x)\n", std::move(options));
+    { RecordScope own(TraceCategory::UserAnnotation, "outside the session"); }
+    Profiler::detach(&sink);
+    ASSERT_EQ(run.error, "");
+    std::set<std::string> inside;
+    for (const auto& e : run.eventsOf<TraceEvent>()) inside.insert(e.record.name);
+    EXPECT_TRUE(inside.count("aten::add")) << "the session's own trace lost its records";
+    EXPECT_FALSE(inside.count("outside the session"));
+    EXPECT_EQ(outside, std::vector<std::string>{"outside the session"});
+}
