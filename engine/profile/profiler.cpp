@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <vector>
 
@@ -17,10 +16,10 @@ thread_local std::vector<int64_t> openRecords;
 
 }  // namespace
 
-void Profiler::attach(TraceSink* sink) { ThreadCurrent<TraceSinks>::get().attached.push_back(sink); }
+void Profiler::attach(TraceSink* sink) { ThreadCurrent<ProfilerContext>::get().attached.push_back(sink); }
 
 void Profiler::detach(TraceSink* sink) {
-    auto& s = ThreadCurrent<TraceSinks>::get().attached;
+    auto& s = ThreadCurrent<ProfilerContext>::get().attached;
     s.erase(std::remove(s.begin(), s.end(), sink), s.end());
 }
 
@@ -29,10 +28,7 @@ int64_t Profiler::nowNs() {
         .count();
 }
 
-int64_t Profiler::nextRecordId() {
-    static std::atomic<int64_t> next{1};
-    return next.fetch_add(1, std::memory_order_relaxed);
-}
+int64_t Profiler::nextRecordId() { return ++ThreadCurrent<ProfilerContext>::get().lastRecordId; }
 
 int64_t Profiler::currentThreadId() {
     thread_local int64_t tid = static_cast<int64_t>(::syscall(SYS_gettid));
@@ -41,7 +37,7 @@ int64_t Profiler::currentThreadId() {
 
 void Profiler::dispatch(const TraceRecord& record) {
     // By index: handling a record may attach or detach sinks.
-    const auto& s = ThreadCurrent<TraceSinks>::get().attached;
+    const auto& s = ThreadCurrent<ProfilerContext>::get().attached;
     for (size_t i = 0; i < s.size(); ++i) s[i]->onRecord(record);
 }
 

@@ -1,8 +1,8 @@
 #include "profile/trace_args.h"
 
 #include <cmath>
-#include <mutex>
-#include <unordered_map>
+
+#include "profile/profiler.h"
 
 namespace fusescope {
 
@@ -79,11 +79,8 @@ void append(TraceArgs& args, Entry e) {
 }  // namespace
 
 int64_t traceObjectId(const void* object) {
-    static std::mutex mutex;
-    static std::unordered_map<const void*, int64_t> ids;
-    std::lock_guard lock(mutex);
-    auto [it, inserted] = ids.try_emplace(object, static_cast<int64_t>(ids.size()) + 1);
-    return it->second;
+    auto& ids = ThreadCurrent<ProfilerContext>::get().objectIds;
+    return ids.try_emplace(object, static_cast<int64_t>(ids.size()) + 1).first->second;
 }
 
 void appendTraceArg(TraceArgs& args, const IValue& value) { append(args, entryOf(value)); }

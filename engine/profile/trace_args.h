@@ -20,7 +20,8 @@ TraceArgs traceArgsOf(const IValue& value);  // a result: one entry, or one per 
 void appendTraceBuffer(TraceArgs& args, const void* data, const std::vector<int64_t>& sizes, const std::vector<int64_t>& strides,
                        DType dtype);
 
-// The trace id of an object (tensor impl or storage base pointer): 1, 2, ... in order of first use.
+// The trace id of an object (tensor impl or storage base pointer): 1, 2, ... in order of first
+// use in the current trace context (the session's).
 int64_t traceObjectId(const void* object);
 
 }  // namespace fusescope

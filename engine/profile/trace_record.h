@@ -30,7 +30,7 @@ struct TraceArgs {
 nlohmann::json traceArgsToJson(const TraceArgs& args);  // {values, shapes, types, strides}
 
 struct TraceRecord {
-    int64_t rfId = 0;      // record-function id: unique in the process, in begin order
+    int64_t rfId = 0;      // record-function id: unique in the session, in begin order
     int64_t parentId = 0;  // rf_id of the enclosing record on the same thread; 0 at top level
     TraceCategory category = TraceCategory::CpuOp;
     std::string name;      // "aten::add", "## LOOP 0 ##", "Torch-Compiled Region: 0/0", "cpp_fused_add_0"

@@ -69,7 +69,7 @@ ScriptSession::ScriptSession(SessionOptions options)
     }
     if (options_.trace) {
         traceSink_ = std::make_unique<FunctionTraceSink>([this](const TraceRecord& r) { bus_.emit(TraceEvent{r}); });
-        traceSinks_.attached.push_back(traceSink_.get());
+        trace_.attached.push_back(traceSink_.get());
     }
 }
 
@@ -95,7 +95,7 @@ void ScriptSession::run(const std::string& source, const std::string& fileName) 
             DeviceContextScope deviceScope(devices);    // the script's ops see this session's devices
             RandomGeneratorScope randomScope(random_);  // ... and draw from its generator
             CancellationScope cancellable(cancelled_);  // long eager kernels poll it
-            TraceSinksScope traceScope(traceSinks_);    // its records go to its sinks only
+            ProfilerContextScope traceScope(trace_);       // its records go to its sinks only
             std::unique_ptr<Module> module = parseScript(source, fileName);
             Interpreter interpreter(*module, *this);
             interpreter.setStepBudget(options_.stepBudget);

@@ -86,8 +86,8 @@ private:
     std::map<std::string, std::unique_ptr<CheckedCompiler>> checkedBackends_;
     CompileManager compiler_;
     std::unique_ptr<DebugTraceWriter> debugTrace_;
-    std::unique_ptr<FunctionTraceSink> traceSink_;  // the trace stream, one of traceSinks_
-    TraceSinks traceSinks_;  // where this session's records go (the script's profilers attach here too)
+    std::unique_ptr<FunctionTraceSink> traceSink_;  // the trace stream, one of trace_'s sinks
+    ProfilerContext trace_;  // where its records go (the script's profilers attach here too), their ids
     std::atomic<bool> cancelled_ = false;
     size_t gpuBlocksBeforeRun_ = 0;
     RandomGenerator random_;  // torch.manual_seed's: each session starts from seed 0

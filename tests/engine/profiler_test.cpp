@@ -501,3 +501,21 @@ TEST(Profiler, ASessionsRecordsReachOnlyItsOwnSinks) {
     EXPECT_FALSE(inside.count("outside the session"));
     EXPECT_EQ(outside, std::vector<std::string>{"outside the session"});
 }
+
+// A second session in one process (serve, minify) numbers its records and the objects they
+// name as a fresh process does: from 1.
+TEST(Profiler, ASecondSessionNumbersItsRecordsAsAFreshProcess) {
+    auto traced = [] {
+        SessionOptions options;
+        options.trace = true;
+        ScriptRun run = runScriptWith("import torch\nx = torch.ones(2)\nprint(x + x)\n", std::move(options));
+        EXPECT_EQ(run.error, "");
+        std::vector<std::string> records;
+        for (const auto& e : run.eventsOf<TraceEvent>())
+            records.push_back(e.record.name + " " + std::to_string(e.record.rfId) + " " + e.record.inputs.values.dump());
+        return records;
+    };
+    std::vector<std::string> first = traced();
+    ASSERT_FALSE(first.empty());
+    EXPECT_EQ(traced(), first);
+}
