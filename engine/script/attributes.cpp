@@ -1,9 +1,5 @@
 // Attribute reads: every value's through its type's slots (script/types/type_slots.h), and
 // the OptimizedModule's, which answers for the model it wraps.
-#include <optional>
-
-#include <fmt/format.h>
-
 #include "script/interpreter.h"
 #include "script/types/type_slots.h"
 
@@ -11,12 +7,14 @@ namespace fusescope {
 
 namespace {
 
+const CompiledFunctionObject& compiledOf(const Value& self) { return *self.as<CompiledFunctionObject>(); }
+
 // An OptimizedModule is a module whose one child is the model, `_orig_mod`, so the names it
 // lists start with that child's (the familiar "_orig_mod." of a compiled model's
 // checkpoint); every other attribute is the model's own.
-std::optional<Value> optimizedModuleNames(Interpreter& interp, const Value& model, std::string_view name) {
-    bool stateDict = name == "state_dict";
-    if (!stateDict && name != "named_parameters" && name != "named_buffers") return std::nullopt;
+Value prefixedNames(Interpreter& interp, const Value& self, std::string_view name) {
+    const Value& model = compiledOf(self).boundSelf;
+    const bool stateDict = name == "state_dict";
     Value method = slotsOf(model)->attribute(interp, model, name);
     return makeBuiltin(std::string(name), [method, stateDict](Interpreter& in, CallArgs& a) {
         CallArgs call = a;
@@ -34,39 +32,43 @@ std::optional<Value> optimizedModuleNames(Interpreter& interp, const Value& mode
     });
 }
 
-Value compiledAttribute(Interpreter& in, const Value& self, std::string_view name) {
-    const auto& compiled = *self.as<CompiledFunctionObject>();
-    if (!compiled.isModule) in.fail("AttributeError", fmt::format("'function' object has no attribute '{}'", name));
-    if (name == "_orig_mod") return compiled.boundSelf;
-    if (auto names = optimizedModuleNames(in, compiled.boundSelf, name)) return *names;
-    // Its errors take the read's location where the read is (getAttribute).
-    return slotsOf(compiled.boundSelf)->attribute(in, compiled.boundSelf, name);
+const GetterTable& optimizedModuleGetters() {
+    static const GetterTable table({
+        {"_orig_mod", [](Interpreter&, const Value& self) { return compiledOf(self).boundSelf; }},
+        {"state_dict", [](Interpreter& in, const Value& self) { return prefixedNames(in, self, "state_dict"); }},
+        {"named_parameters", [](Interpreter& in, const Value& self) { return prefixedNames(in, self, "named_parameters"); }},
+        {"named_buffers", [](Interpreter& in, const Value& self) { return prefixedNames(in, self, "named_buffers"); }},
+    });
+    return table;
 }
 
-// An OptimizedModule prints as PyTorch's does: the module it wraps, as its _orig_mod.
-std::string compiledFunctionRepr(const Value& self) {
-    const auto& compiled = *self.as<CompiledFunctionObject>();
-    if (!compiled.isModule) return "<function object>";
-    std::string inner = valueRepr(compiled.boundSelf);
-    for (size_t at = inner.find('\n'); at != std::string::npos; at = inner.find('\n', at + 3)) inner.insert(at + 1, "  ");
-    return "OptimizedModule(\n  (_orig_mod): " + inner + "\n)";
-}
+Value callCompiled(Interpreter& in, const Value& self, CallArgs& args) { return in.callCompiledFunction(*self.as<CompiledFunctionObject>(), args); }
 
 }  // namespace
 
+// torch.compile(fn): a function that has no attributes of its own.
+// torch.compile(module): an OptimizedModule, answering for the module it wraps.
 const TypeSlots* CompiledFunctionObject::slots() const {
-    static const TypeSlots type{.name = "function",
-                                .getattr = compiledAttribute,
-                                .setattr = [](Interpreter& in, const Value& self, const std::string& name, const Value& value) {
-                                    const auto& compiled = *self.as<CompiledFunctionObject>();
-                                    if (!compiled.isModule) in.fail("AttributeError", "'function' object attribute '" + name + "' is read-only");
-                                    in.setAttribute(compiled.boundSelf, name, value);
-                                },
-                                .call = [](Interpreter& in, const Value& self, CallArgs& args) {
-                                    return in.callCompiledFunction(*self.as<CompiledFunctionObject>(), args);
-                                },
-                                .repr = compiledFunctionRepr};
-    return &type;
+    static const TypeSlots function{.name = "function", .call = callCompiled, .repr = [](const Value&) { return std::string("<function object>"); }};
+    static const TypeSlots module{
+        .name = "OptimizedModule",
+        .getters = &optimizedModuleGetters(),
+        // Its errors take the read's location where the read is (getAttribute).
+        .getattr = [](Interpreter& in, const Value& self, std::string_view name) {
+            const Value& model = compiledOf(self).boundSelf;
+            return slotsOf(model)->attribute(in, model, name);
+        },
+        .setattr = [](Interpreter& in, const Value& self, const std::string& name, const Value& value) {
+            in.setAttribute(compiledOf(self).boundSelf, name, value);
+        },
+        .call = callCompiled,
+        // Printed as PyTorch's: the module it wraps, as its _orig_mod.
+        .repr = [](const Value& self) {
+            std::string inner = valueRepr(compiledOf(self).boundSelf);
+            for (size_t at = inner.find('\n'); at != std::string::npos; at = inner.find('\n', at + 3)) inner.insert(at + 1, "  ");
+            return "OptimizedModule(\n  (_orig_mod): " + inner + "\n)";
+        }};
+    return isModule ? &module : &function;
 }
 
 Value Interpreter::getAttribute(const Value& object, const std::string& name, const SourceLocation& where) {
