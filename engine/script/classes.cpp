@@ -248,7 +248,9 @@ Value Interpreter::superAttribute(const SuperObject& super, const std::string& n
 
 void Interpreter::setAttribute(const Value& object, const std::string& name, const Value& value) {
     const TypeSlots* type = touchedSlots(object);
-    if (!type || !type->setattr) fail("AttributeError", "'" + pythonTypeName(object) + "' object attribute '" + name + "' is read-only");
+    if (const NativeGetter* row = type->getters ? type->getters->find(name) : nullptr; row && row->set)
+        return row->set(*this, object, value);
+    if (!type->setattr) fail("AttributeError", "'" + pythonTypeName(object) + "' object attribute '" + name + "' is read-only");
     type->setattr(*this, object, name, value);
 }
 

@@ -217,6 +217,13 @@ Value splitMethod(Interpreter& in, const Value& s, CallArgs& args) {
     return splitTensor(in, call, kChunks);
 }
 
+void setRequiresGrad(Interpreter& in, const Value& self, const Value& value) {
+    if (in.tracer()) in.tracer()->onUntracedEffect("it sets a tensor's .requires_grad");
+    if (!value.isBool()) in.fail("TypeError", "requires_grad must be a bool");
+    if (!self.asTensor().isLeaf()) in.fail("RuntimeError", kNonLeafRequiresGrad);
+    self.asTensor().setRequiresGrad(value.asBool());
+}
+
 }  // namespace
 
 const GetterTable& tensorGetters() {
@@ -225,11 +232,14 @@ const GetterTable& tensorGetters() {
         {"dtype", [](Interpreter&, const Value& s) { return Value(s.asTensor().dtype()); }},
         {"device", [](Interpreter& in, const Value& s) { return Value(deviceOf(in, s.asTensor())); }},
         {"ndim", [](Interpreter&, const Value& s) { return Value(s.asTensor().dim()); }},
-        {"requires_grad", [](Interpreter&, const Value& s) { return Value(s.asTensor().requiresGrad()); }},
+        {"requires_grad", [](Interpreter&, const Value& s) { return Value(s.asTensor().requiresGrad()); }, setRequiresGrad},
         {"is_leaf", isLeaf},
         {"_version", version},
         {"grad_fn", gradFn},
-        {"grad", grad},
+        {"grad", grad, [](Interpreter& in, const Value& s, const Value& value) {
+             if (in.tracer()) in.tracer()->onUntracedEffect("it sets a tensor's .grad");
+             setTensorGrad(in, s.asTensor(), value);
+         }},
         {"data", [](Interpreter&, const Value& s) { return s.unsourced(); }},
         {"is_cuda", [](Interpreter& in, const Value& s) { return Value(deviceOf(in, s.asTensor()).kind == Device::Kind::Cuda); }},
         {"is_meta", [](Interpreter&, const Value& s) { return Value(s.asTensor().isMeta()); }},
@@ -382,16 +392,6 @@ std::optional<Value> tensorInPlace(Interpreter& in, BinaryOperator op, const Val
 }
 
 // x.grad = g and x.requires_grad = b; the rest of a tensor's attributes are read-only.
-void setTensorAttribute(Interpreter& in, const Value& self, const std::string& name, const Value& value) {
-    if (in.tracer()) in.tracer()->onUntracedEffect("it sets a tensor's ." + name);
-    const Tensor& t = self.asTensor();
-    if (name == "grad") return setTensorGrad(in, t, value);
-    if (name != "requires_grad") in.fail("AttributeError", "'Tensor' object attribute '" + name + "' is read-only");
-    if (!value.isBool()) in.fail("TypeError", "requires_grad must be a bool");
-    if (!t.isLeaf()) in.fail("RuntimeError", kNonLeafRequiresGrad);
-    t.setRequiresGrad(value.asBool());
-}
-
 }  // namespace
 
 const TypeSlots& tensorType() {
@@ -401,7 +401,6 @@ const TypeSlots& tensorType() {
         .methods = &tensorMethods(),
         .getattr = opMethod,
         .items = tensorRows,
-        .setattr = setTensorAttribute,
         .binary = tensorBinary,
         .compare = tensorCompare,
         .hash = [](Interpreter&, const Value& self) { return python_hash::ofAddress(self.asTensor().impl()); },  // by identity

@@ -37,10 +37,12 @@ private:
     std::vector<NativeMethod> methods_;
 };
 
-// A builtin type's attributes computed on reading, as CPython's PyGetSetDef: x.shape, x.dtype.
+// A builtin type's attributes computed on reading, as CPython's PyGetSetDef: x.shape, x.dtype;
+// one with a setter can be assigned (x.requires_grad = True), the others are read-only.
 struct NativeGetter {
     std::string_view name;
     Value (*get)(Interpreter& in, const Value& self);
+    void (*set)(Interpreter& in, const Value& self, const Value& value) = nullptr;
 };
 
 class GetterTable {

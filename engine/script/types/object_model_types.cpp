@@ -70,10 +70,20 @@ const GetterTable& builtinTypeGetters() {
     return table;
 }
 
+// fn.__name__ = "x" renames the function everywhere (functools.wraps does it); a string only.
+template <std::string FunctionObject::*kName>
+void renameFunction(Interpreter& in, const Value& self, const Value& value) {
+    if (!value.isString())
+        in.fail("TypeError", std::string(kName == &FunctionObject::name ? "__name__" : "__qualname__") + " must be set to a string object");
+    definitionsChanged();
+    self.as<FunctionObject>()->*kName = value.asString();
+}
+
 const GetterTable& functionGetters() {
     static const GetterTable table({
-        {"__name__", [](Interpreter&, const Value& self) { return Value(self.as<FunctionObject>()->name); }},
-        {"__qualname__", [](Interpreter&, const Value& self) { return Value(self.as<FunctionObject>()->qualname); }},
+        {"__name__", [](Interpreter&, const Value& self) { return Value(self.as<FunctionObject>()->name); }, renameFunction<&FunctionObject::name>},
+        {"__qualname__", [](Interpreter&, const Value& self) { return Value(self.as<FunctionObject>()->qualname); },
+         renameFunction<&FunctionObject::qualname>},
         {"__module__", [](Interpreter&, const Value&) { return Value("__main__"); }},
     });
     return table;
@@ -84,12 +94,12 @@ const GetterTable& wrappedFunctionGetters() {
     return table;
 }
 
-// A def's own attributes (fn.attr = value) first, then what every function has.
+// A def's own attributes (fn.attr = value), after what every function has (its getters,
+// data descriptors in CPython).
 Value functionAttribute(Interpreter& in, const Value& self, std::string_view name) {
     const auto* fn = self.as<FunctionObject>();
     if (fn->attributes)
         if (Value* v = fn->attributes->findString(std::string(name))) return *v;
-    if (auto v = functionGetters().read(in, self, name)) return *v;
     in.fail("AttributeError", fmt::format("'function' object has no attribute '{}'", name));
 }
 
@@ -252,13 +262,10 @@ const TypeSlots* SuperObject::slots() const {
     }};
     return &type;
 }
-// fn.attr = value. A wrapper taking the name of what it wraps (functools.wraps' job) is
-// named so everywhere.
+// fn.attr = value: the def's own attributes (its name and qualname are getter rows' setters).
 void setFunctionAttribute(Interpreter& in, const Value& self, const std::string& name, const Value& value) {
     auto* fn = self.as<FunctionObject>();
     definitionsChanged();
-    if (value.isString() && name == "__name__") fn->name = value.asString();
-    if (value.isString() && name == "__qualname__") fn->qualname = value.asString();
     if (!fn->attributes) {
         fn->attributes = std::make_shared<DictObject>();
         in.noteStoredInto(fn->attributes);
@@ -268,6 +275,7 @@ void setFunctionAttribute(Interpreter& in, const Value& self, const std::string&
 
 const TypeSlots* FunctionObject::slots() const {
     static const TypeSlots type{.name = "function",
+                                .getters = &functionGetters(),
                                 .getattr = functionAttribute,
                                 .setattr = setFunctionAttribute,
                                 .call = [](Interpreter& in, const Value& self, CallArgs& args) {

@@ -74,3 +74,20 @@ try:
     class E(A, B): pass
 except TypeError as e:
     print("TypeError:", e)
+
+
+# A function's name and qualname are attributes with setters: a string renames it everywhere.
+def helper():
+    pass
+
+
+helper.__name__ = "renamed"
+helper.__qualname__ = "Outer.renamed"
+helper.tag = 3
+print(helper.__name__, helper.__qualname__, helper.tag, repr(helper).startswith("<function Outer.renamed"))
+for attempt in (lambda: setattr(helper, "__name__", 5), lambda: setattr(helper, "__qualname__", None)):
+    try:
+        attempt()
+    except TypeError as e:
+        print("TypeError:", e)
+print(Dog.__name__, Dog.__bases__ == (Animal,), "__init__" in Dog.__dict__, d.__class__ is Dog, sorted(vars(d)) == sorted(d.__dict__))
