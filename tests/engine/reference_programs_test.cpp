@@ -84,8 +84,9 @@ TEST_P(ReferenceProgram, PrintsWhatRealPythonPrinted) {
         }
         if (backend != "inductor") continue;
         EXPECT_GE(eventsOfType(events, "kernel_source"), 1u) << run.err;
-        if (GetParam().rfind("compiled/", 0) != 0)  // a regression may be one kernel, with nothing to fuse
+        if (GetParam().rfind("compiled/", 0) != 0) {  // a regression may be one kernel, with nothing to fuse
             EXPECT_GE(eventsOfType(events, "fusion_decision"), 1u) << run.err;
+        }
     }
 }
 
