@@ -15,7 +15,7 @@ enum class View { Keys, Values, Items };
 
 // d.keys(), d.values(), d.items(): a snapshot that prints as Python's view.
 template <View kView>
-Value view(Interpreter& in, const Value& self, CallArgs&) {
+Value dictView(Interpreter& in, const Value& self, CallArgs&) {
     if (in.tracer() && self.source) in.tracer()->onLengthUse(self);  // a trace that walked it saw this many
     DictObject& dict = dictOf(self);
     auto out = std::make_shared<DictViewObject>();
@@ -29,13 +29,13 @@ Value view(Interpreter& in, const Value& self, CallArgs&) {
     return Value(ObjectPtr(out));
 }
 
-Value get(Interpreter& in, const Value& self, CallArgs& a) {
+Value dictGet(Interpreter& in, const Value& self, CallArgs& a) {
     requireHashable(in, a.args[0]);
     if (Value* v = dictOf(self).find(a.args[0])) return a.args[0].isString() ? in.dictItem(self, a.args[0].asString(), *v) : *v;
     return a.args.size() > 1 ? a.args[1] : Value();
 }
 
-Value pop(Interpreter& in, const Value& self, CallArgs& a) {
+Value dictPop(Interpreter& in, const Value& self, CallArgs& a) {
     requireHashable(in, a.args[0]);
     if (Value* found = dictOf(self).find(a.args[0])) {
         Value v = *found;
@@ -46,7 +46,7 @@ Value pop(Interpreter& in, const Value& self, CallArgs& a) {
     in.raise("KeyError", {a.args[0]});
 }
 
-Value setdefault(Interpreter& in, const Value& self, CallArgs& a) {
+Value dictSetdefault(Interpreter& in, const Value& self, CallArgs& a) {
     requireHashable(in, a.args[0]);
     if (Value* v = dictOf(self).find(a.args[0])) return *v;
     Value v = a.args.size() > 1 ? a.args[1] : Value();
@@ -54,14 +54,14 @@ Value setdefault(Interpreter& in, const Value& self, CallArgs& a) {
     return v;
 }
 
-Value copy(Interpreter&, const Value& self, CallArgs&) { return Value(ObjectPtr(std::make_shared<DictObject>(dictOf(self)))); }
+Value dictCopy(Interpreter&, const Value& self, CallArgs&) { return Value(ObjectPtr(std::make_shared<DictObject>(dictOf(self)))); }
 
-Value clear(Interpreter&, const Value& self, CallArgs&) {
+Value dictClear(Interpreter&, const Value& self, CallArgs&) {
     dictOf(self).clear();
     return Value();
 }
 
-Value update(Interpreter& in, const Value& self, CallArgs& a) {
+Value dictUpdate(Interpreter& in, const Value& self, CallArgs& a) {
     if (!a.args.empty()) {
         auto* other = a.args[0].as<DictObject>();
         if (!other) in.fail("TypeError", "dict.update() expects a dict");
@@ -75,15 +75,15 @@ Value update(Interpreter& in, const Value& self, CallArgs& a) {
 
 const MethodTable& dictMethods() {
     static const MethodTable table("dict", {
-        {"keys", view<View::Keys>, 0, kAnyArgs},
-        {"values", view<View::Values>, 0, kAnyArgs},
-        {"items", view<View::Items>, 0, kAnyArgs},
-        {"get", get, 1, 2},
-        {"pop", pop, 1, 2},
-        {"setdefault", setdefault, 1, 2},
-        {"copy", copy, 0, kAnyArgs},
-        {"clear", clear, 0, kAnyArgs},
-        {"update", update, 0, 1},
+        {"keys", dictView<View::Keys>, 0, kAnyArgs},
+        {"values", dictView<View::Values>, 0, kAnyArgs},
+        {"items", dictView<View::Items>, 0, kAnyArgs},
+        {"get", dictGet, 1, 2},
+        {"pop", dictPop, 1, 2},
+        {"setdefault", dictSetdefault, 1, 2},
+        {"copy", dictCopy, 0, kAnyArgs},
+        {"clear", dictClear, 0, kAnyArgs},
+        {"update", dictUpdate, 0, 1},
     });
     return table;
 }

@@ -18,7 +18,7 @@ ValueList& itemsOf(const Value& list) { return list.as<ListObject>()->items; }
 
 // index(x) / count(x) of a list or tuple.
 template <bool kIndex>
-Value search(Interpreter& in, const Value& self, CallArgs& a) {
+Value listSearch(Interpreter& in, const Value& self, CallArgs& a) {
     const ValueList& items = *sequenceItems(self);
     int64_t count = 0;
     for (size_t i = 0; i < items.size(); ++i) {
@@ -30,17 +30,17 @@ Value search(Interpreter& in, const Value& self, CallArgs& a) {
     return Value(count);
 }
 
-Value append(Interpreter&, const Value& self, CallArgs& a) {
+Value listAppend(Interpreter&, const Value& self, CallArgs& a) {
     itemsOf(self).push_back(a.args[0]);
     return Value();
 }
 
-Value extend(Interpreter& in, const Value& self, CallArgs& a) {
+Value listExtend(Interpreter& in, const Value& self, CallArgs& a) {
     for (const Value& v : in.iterate(a.args[0])) itemsOf(self).push_back(v);
     return Value();
 }
 
-Value insert(Interpreter&, const Value& self, CallArgs& a) {
+Value listInsert(Interpreter&, const Value& self, CallArgs& a) {
     ValueList& items = itemsOf(self);
     int64_t n = static_cast<int64_t>(items.size());
     int64_t i = a.args[0].asInt();
@@ -50,7 +50,7 @@ Value insert(Interpreter&, const Value& self, CallArgs& a) {
     return Value();
 }
 
-Value pop(Interpreter& in, const Value& self, CallArgs& a) {
+Value listPop(Interpreter& in, const Value& self, CallArgs& a) {
     ValueList& items = itemsOf(self);
     if (items.empty()) in.fail("IndexError", "pop from empty list");
     int64_t n = static_cast<int64_t>(items.size());
@@ -62,19 +62,19 @@ Value pop(Interpreter& in, const Value& self, CallArgs& a) {
     return v;
 }
 
-Value clear(Interpreter&, const Value& self, CallArgs&) {
+Value listClear(Interpreter&, const Value& self, CallArgs&) {
     itemsOf(self).clear();
     return Value();
 }
 
-Value copy(Interpreter&, const Value& self, CallArgs&) { return makeList(itemsOf(self)); }
+Value listCopy(Interpreter&, const Value& self, CallArgs&) { return makeList(itemsOf(self)); }
 
-Value reverse(Interpreter&, const Value& self, CallArgs&) {
+Value listReverse(Interpreter&, const Value& self, CallArgs&) {
     std::reverse(itemsOf(self).begin(), itemsOf(self).end());
     return Value();
 }
 
-Value sort(Interpreter& in, const Value& self, CallArgs& a) {
+Value listSort(Interpreter& in, const Value& self, CallArgs& a) {
     if (!a.args.empty()) in.fail("TypeError", "sort() takes no positional arguments");
     itemsOf(self) = sortedValues(in, itemsOf(self), a);
     return Value();
@@ -84,24 +84,24 @@ Value sort(Interpreter& in, const Value& self, CallArgs& a) {
 
 const MethodTable& listMethods() {
     static const MethodTable table("list", {
-        {"append", append, 1, 1},
-        {"extend", extend, 1, 1},
-        {"insert", insert, 2, 2},
-        {"pop", pop, 0, 1},
-        {"index", search<true>, 1, 1},
-        {"count", search<false>, 1, 1},
-        {"clear", clear, 0, kAnyArgs},
-        {"copy", copy, 0, kAnyArgs},
-        {"reverse", reverse, 0, kAnyArgs},
-        {"sort", sort, 0, kAnyArgs},
+        {"append", listAppend, 1, 1},
+        {"extend", listExtend, 1, 1},
+        {"insert", listInsert, 2, 2},
+        {"pop", listPop, 0, 1},
+        {"index", listSearch<true>, 1, 1},
+        {"count", listSearch<false>, 1, 1},
+        {"clear", listClear, 0, kAnyArgs},
+        {"copy", listCopy, 0, kAnyArgs},
+        {"reverse", listReverse, 0, kAnyArgs},
+        {"sort", listSort, 0, kAnyArgs},
     });
     return table;
 }
 
 const MethodTable& tupleMethods() {
     static const MethodTable table("tuple", {
-        {"index", search<true>, 1, 1},
-        {"count", search<false>, 1, 1},
+        {"index", listSearch<true>, 1, 1},
+        {"count", listSearch<false>, 1, 1},
     });
     return table;
 }

@@ -11,31 +11,31 @@ namespace {
 SetObject& setOf(const Value& self) { return *self.as<SetObject>(); }
 Value result(const std::shared_ptr<SetObject>& s) { return Value(ObjectPtr(s)); }
 
-Value add(Interpreter& in, const Value& self, CallArgs& a) {
+Value setMethodAdd(Interpreter& in, const Value& self, CallArgs& a) {
     setAdd(in, setOf(self), a.args[0]);
     return Value();
 }
 
 template <bool kRaiseWhenMissing>
-Value discard(Interpreter& in, const Value& self, CallArgs& a) {
+Value setMethodDiscard(Interpreter& in, const Value& self, CallArgs& a) {
     if (!setDiscard(in, setOf(self), a.args[0]) && kRaiseWhenMissing) in.raise("KeyError", {a.args[0]});
     return Value();
 }
 
-Value pop(Interpreter& in, const Value& self, CallArgs&) {
+Value setMethodPop(Interpreter& in, const Value& self, CallArgs&) {
     std::optional<Value> element = setOf(self).pop();
     if (!element) in.raise("KeyError", {Value("pop from an empty set")});
     return *element;
 }
 
-Value clear(Interpreter&, const Value& self, CallArgs&) {
+Value setMethodClear(Interpreter&, const Value& self, CallArgs&) {
     setOf(self).clear();
     return Value();
 }
 
-Value copy(Interpreter&, const Value& self, CallArgs&) { return result(copySet(setOf(self))); }
+Value setMethodCopy(Interpreter&, const Value& self, CallArgs&) { return result(copySet(setOf(self))); }
 
-Value update(Interpreter& in, const Value& self, CallArgs& a) {
+Value setMethodUpdate(Interpreter& in, const Value& self, CallArgs& a) {
     for (const Value& other : a.args) setUpdate(in, setOf(self), other);
     return Value();
 }
@@ -84,13 +84,13 @@ Value isdisjoint(Interpreter& in, const Value& self, CallArgs& a) { return Value
 
 const MethodTable& setMethods() {
     static const MethodTable table("set", {
-        {"add", add, 1, 1},
-        {"discard", discard<false>, 1, 1},
-        {"remove", discard<true>, 1, 1},
-        {"pop", pop, 0, 0},
-        {"clear", clear, 0, 0},
-        {"copy", copy, 0, 0},
-        {"update", update, 0, kAnyArgs},
+        {"add", setMethodAdd, 1, 1},
+        {"discard", setMethodDiscard<false>, 1, 1},
+        {"remove", setMethodDiscard<true>, 1, 1},
+        {"pop", setMethodPop, 0, 0},
+        {"clear", setMethodClear, 0, 0},
+        {"copy", setMethodCopy, 0, 0},
+        {"update", setMethodUpdate, 0, kAnyArgs},
         {"difference_update", differenceUpdate, 0, kAnyArgs},
         {"union", setUnion, 0, kAnyArgs},
         {"intersection", narrow<Narrowing::Intersection>, 0, kAnyArgs},

@@ -191,7 +191,7 @@ std::shared_ptr<CompiledModule> CppJit::compile(const std::string& source, const
 
     std::string key = cacheKey(source);
     std::string dir = cacheDir();
-    CacheEntry entry;
+    CompiledObjectEntry entry;
     if (auto cached = loadCacheEntry(dir, key)) {
         entry = std::move(*cached);
         module->fromCache = true;

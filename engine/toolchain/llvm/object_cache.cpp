@@ -49,7 +49,7 @@ std::string cacheKey(const std::string& source) {
 
 // Entry layout: the magic line, the SHA-256 of the body, then the body: a line with the
 // three sizes, followed by the object, the IR and the assembly.
-std::optional<CacheEntry> loadCacheEntry(const std::string& dir, const std::string& key) {
+std::optional<CompiledObjectEntry> loadCacheEntry(const std::string& dir, const std::string& key) {
     auto file = llvm::MemoryBuffer::getFile(entryPath(dir, key), /*IsText=*/false,
                                             /*RequiresNullTerminator=*/false);
     if (!file) return std::nullopt;
@@ -67,11 +67,11 @@ std::optional<CacheEntry> loadCacheEntry(const std::string& dir, const std::stri
     for (int i = 0; i < 3; ++i)
         if (sizeTexts[i].getAsInteger(10, sizes[i])) return std::nullopt;
     if (sizes[0] + sizes[1] + sizes[2] != payload.size()) return std::nullopt;
-    return CacheEntry{payload.substr(0, sizes[0]).str(), payload.substr(sizes[0], sizes[1]).str(),
+    return CompiledObjectEntry{payload.substr(0, sizes[0]).str(), payload.substr(sizes[0], sizes[1]).str(),
                       payload.substr(sizes[0] + sizes[1]).str()};
 }
 
-void storeCacheEntry(const std::string& dir, const std::string& key, const CacheEntry& entry) {
+void storeCacheEntry(const std::string& dir, const std::string& key, const CompiledObjectEntry& entry) {
     if (llvm::sys::fs::create_directories(dir)) return;
     std::string body =
         fmt::format("{} {} {}\n", entry.object.size(), entry.llvmIr.size(), entry.assembly.size()) +

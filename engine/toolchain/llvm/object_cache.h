@@ -9,7 +9,7 @@
 
 namespace fusescope {
 
-struct CacheEntry {
+struct CompiledObjectEntry {
     std::string object;
     std::string llvmIr;
     std::string assembly;
@@ -19,10 +19,10 @@ struct CacheEntry {
 // LLVM version, the host CPU and its features, and this toolchain's own version.
 std::string cacheKey(const std::string& source);
 
-std::optional<CacheEntry> loadCacheEntry(const std::string& dir, const std::string& key);
+std::optional<CompiledObjectEntry> loadCacheEntry(const std::string& dir, const std::string& key);
 
 // Best effort: the cache only saves time, so a folder that cannot be written is skipped.
-void storeCacheEntry(const std::string& dir, const std::string& key, const CacheEntry& entry);
+void storeCacheEntry(const std::string& dir, const std::string& key, const CompiledObjectEntry& entry);
 
 // Keeps the module's source next to its entry as <key>.cpp, so traces can name a file
 // users can open; returns its path ("" when the folder cannot be written).
