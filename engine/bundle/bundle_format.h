@@ -2,7 +2,8 @@
 // The trace bundle (`.fscope`): one zip holding a run, to reopen anywhere (docs/bundle.md).
 //
 //   manifest.json               format version, engine version, created, script, device, options
-//   script/<name>               the script
+//   script/<name>               the script, and beside it every module of its own it imported
+//                               (script/model.py, script/pkg/__init__.py)
 //   events.jsonl                the whole event stream, one eventToJson object per line
 //   logs.txt                    the formatted log lines
 //   compiles/<folder>/<file>    the debug-trace folders (observe/debug_trace_files.h)

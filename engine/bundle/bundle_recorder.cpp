@@ -17,6 +17,7 @@ void BundleRecorder::consume(const Event& event) {
     events_ += jsonText(eventToJson(event)) + "\n";
     if (const auto* log = std::get_if<LogEvent>(&event)) logs_ += log->formatted() + "\n";
     if (const auto* trace = std::get_if<TraceEvent>(&event)) records_.push_back(trace->record);
+    if (const auto* imported = std::get_if<ModuleImportedEvent>(&event)) modules_[imported->path] = imported->source;
     for (const auto& update : debugTrace_.consume(event))
         for (const auto& [file, text] : update.files) compiles_[kCompilesFolder + update.folder + "/" + file] = text;
 }
@@ -26,6 +27,7 @@ std::map<std::string, std::string> BundleRecorder::entries(const BundleManifest&
     std::map<std::string, std::string> entries = compiles_;
     entries[kManifestEntry] = jsonText(manifest.toJson(), 2) + "\n";
     entries[kScriptFolder + manifest.script] = scriptSource;
+    for (const auto& [path, source] : modules_) entries[kScriptFolder + path] = source;
     entries[kEventsEntry] = events_;
     entries[kLogsEntry] = logs_;
     if (spansLeftOut_ > 0)

@@ -35,6 +35,7 @@ private:
     std::vector<TraceRecord> records_;
     DebugTraceFiles debugTrace_;
     std::map<std::string, std::string> compiles_;  // "compiles/<folder>/<file>" -> contents
+    std::map<std::string, std::string> modules_;   // the script's own modules it imported: path -> text
 };
 
 }  // namespace fusescope

@@ -30,8 +30,9 @@ const Value* resolveSource(const Source& source, const std::map<std::string, Val
         if (!items || source.index < 0 || source.index >= static_cast<int64_t>(items->size())) return nullptr;
         return &(*items)[static_cast<size_t>(source.index)];
     }
-    case Source::Kind::Attr: {  // an instance attribute, read from its __dict__ (no script code runs)
+    case Source::Kind::Attr: {  // an instance attribute, read from its __dict__ (no script code runs), or a module's
         const Value* base = resolveSource(*source.base, locals, interp);
+        if (auto* module = base ? base->as<ModuleObject>() : nullptr) return module->find(source.name);
         auto* instance = base ? base->as<InstanceObject>() : nullptr;
         return instance ? instance->dict->findString(source.name) : nullptr;
     }

@@ -420,7 +420,7 @@ IValue Tracer::captureOp(const OpCall& call) {
                                  std::move(nodeArgs), std::move(nodeKwargs));
     node->operatorSymbol = call.symbol;
     node->gradEnabled = gradEnabled();
-    node->where = site.where.known() && site.where.file == interp_.module().fileName ? site.where : interp_.userLocation();
+    node->where = site.where.known() && interp_.isScriptFile(site.where.file) ? site.where : interp_.userLocation();
     node->sourceLine = strip(interp_.sourceLine(node->where));
     node->stack = interp_.tracedStack();
     node->moduleStack = moduleStackOf(interp_);
@@ -488,7 +488,7 @@ void Tracer::graphBreak(const std::string& reason) {
 void Tracer::exceptionEscaped(const ScriptError& e, const FunctionObject& fn) {
     if (!ctx_.recording) return;
     // The unwound frames are gone: the raise's line when it is the script's, else the def's.
-    SourceLocation where = e.where().known() && e.where().file == interp_.module().fileName ? e.where() : fn.def->loc;
+    SourceLocation where = e.where().known() && interp_.isScriptFile(e.where().file) ? e.where() : fn.def->loc;
     StackFrame frame{where.file, where.line, fn.name, strip(interp_.sourceLine(where))};
     recordBreak(fmt::format("Observed exception: {} is raised and no handler in the compiled function catches it; it "
                             "propagates outside the compiled region, which runs eagerly",

@@ -45,12 +45,15 @@ private:
 // RuntimeError, IndexError, ...); kind is the Python exception class name.
 class ScriptError : public Error {
 public:
-    ScriptError(std::string kind, const std::string& message, SourceLocation where = {})
-        : Error(message, std::move(where)), kind_(std::move(kind)) {}
+    ScriptError(std::string kind, const std::string& message, SourceLocation where = {}, std::string note = {})
+        : Error(message, std::move(where)), kind_(std::move(kind)), note_(std::move(note)) {}
     const std::string& kind() const { return kind_; }
+    // Said after the message on a terminal, not part of it: str(e) stays Python's text.
+    const std::string& note() const { return note_; }
 
 private:
     std::string kind_;
+    std::string note_;
 };
 
 }  // namespace fusescope

@@ -54,6 +54,7 @@ struct TypeName {
     std::string operator()(const LogEvent&) const { return "log"; }
     std::string operator()(const ErrorEvent&) const { return "error"; }
     std::string operator()(const ScriptOutputEvent&) const { return "script_output"; }
+    std::string operator()(const ModuleImportedEvent&) const { return "module_imported"; }
     std::string operator()(const IrDumpEvent& e) const { return e.stage; }
     std::string operator()(const FusionDecisionEvent&) const { return "fusion_decision"; }
     std::string operator()(const KernelSourceEvent&) const { return "kernel_source"; }
@@ -102,6 +103,7 @@ struct Payload {
     }
     json operator()(const ErrorEvent& e) const { return {{"message", e.message}, {"where", locationJson(e.where)}}; }
     json operator()(const ScriptOutputEvent& e) const { return {{"text", e.text}}; }
+    json operator()(const ModuleImportedEvent& e) const { return {{"file", e.file}, {"path", e.path}, {"source", e.source}}; }
     json operator()(const IrDumpEvent& e) const {
         json j = {{"compile_id", e.compileId}, {"graph", e.graph}, {"text", e.text}};
         if (!e.graphJson.is_null()) j["graph_json"] = e.graphJson;

@@ -129,6 +129,14 @@ struct ScriptOutputEvent {
     std::string text;  // what the script printed (stdout)
 };
 
+// A module of the script's own that it imported (a file beside it, `from model import GPT`):
+// bundles and the workbench keep it with the script.
+struct ModuleImportedEvent {
+    std::string file;    // as locations name it: the script's directory joined to path
+    std::string path;    // under the script's directory: "model.py", "pkg/layers.py"
+    std::string source;  // its text as it ran
+};
+
 // A text dump of one stage of the inductor pipeline for one graph: "fx_graph_transformed",
 // "ir_pre_fusion" or "ir_post_fusion" (the event's type is the stage name), or, read from
 // real PyTorch's TORCH_TRACE log, one of its graphs (isIrDumpStage lists them).
@@ -197,7 +205,7 @@ struct TraceEvent {
 
 using Event = std::variant<CompileStartedEvent, GraphCapturedEvent, GuardsEvent, GuardFailureEvent,
                            RecompileEvent, GraphBreakEvent, CacheLimitEvent, GraphFailureEvent, EagerFallbackEvent, LogEvent, ErrorEvent,
-                           ScriptOutputEvent, IrDumpEvent, FusionDecisionEvent, KernelSourceEvent, TraceEvent>;
+                           ScriptOutputEvent, ModuleImportedEvent, IrDumpEvent, FusionDecisionEvent, KernelSourceEvent, TraceEvent>;
 
 std::string eventType(const Event& event);  // "compile_started", "graph_captured", ...
 // Whether an event type names an IrDumpEvent's stage: ours, or a PyTorch graph of a

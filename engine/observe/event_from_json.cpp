@@ -194,6 +194,7 @@ std::optional<Event> eventFromJson(const json& j) {
         return LogEvent{text(j, "compile_id"), text(j, "name"), flag(j, "artifact"), level(text(j, "level")), text(j, "message")};
     if (type == "error") return ErrorEvent{text(j, "message"), location(j)};
     if (type == "script_output") return ScriptOutputEvent{text(j, "text")};
+    if (type == "module_imported") return ModuleImportedEvent{text(j, "file"), text(j, "path"), text(j, "source")};
     if (isIrDumpStage(type)) return irDump(j, type);
     if (type == "fusion_decision")
         return FusionDecisionEvent{text(j, "compile_id"), text(j, "graph"), number<int>(j, "step"), text(j, "node1"),

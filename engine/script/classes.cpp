@@ -187,7 +187,7 @@ Value Interpreter::instanceAttribute(const Value& object, const std::string& nam
         // A method found on the class: the trace holds while no instance attribute shadows
         // it (Dynamo guards a called module's forward so, and methods the script calls).
         if (tracer_ && object.source && classAttr->as<FunctionObject>() &&
-            (name == "forward" || currentLocation().file == module_.fileName)) {
+            (name == "forward" || isScriptFile(currentLocation().file))) {
             Value dict = instance->dictValue();
             dict.source = objectDictSource(object.source);
             tracer_->onContainsUse(dict, Value(name), false);

@@ -168,7 +168,7 @@ void Interpreter::execRaise(const Raise& stmt) {
     const ClassPtr& cls = *instanceClass(exception);
     // Raised in the torch library (an op Fusescope writes in Python, raising what PyTorch's
     // C++ raises): reported at the script's line that called it.
-    const SourceLocation where = stmt.loc.file == module_.fileName ? stmt.loc : userLocation();
+    const SourceLocation where = isScriptFile(stmt.loc.file) ? stmt.loc : userLocation();
     throw RaisedException(cls->name, str(exception), where, exception);
 }
 

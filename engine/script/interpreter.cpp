@@ -2,8 +2,8 @@
 #include "script/interpreter.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
-#include <mutex>
 #include <new>
 #include <utility>
 #include <variant>
@@ -11,8 +11,6 @@
 #include <fmt/format.h>
 
 #include "core/grad_mode.h"
-#include "script/parser.h"
-#include "script/script_library.h"
 #include "script/set_operations.h"
 #include "script/size_change_check.h"
 #include "script/types/type_slots.h"
@@ -111,7 +109,9 @@ Interpreter::Interpreter(const Module& module, ScriptHost& host) : module_(modul
     rootModules_["logging"] = makeLoggingModule();
     rootModules_["_collections"] = makeCollectionsModule();
     globals_->vars["__name__"] = Value("__main__");
+    globals_->vars["__file__"] = Value(module.fileName);
     mainGlobals_ = globals_;
+    scriptDir_ = std::filesystem::path(module.fileName).parent_path().string();
 }
 
 Interpreter::~Interpreter() {
@@ -127,6 +127,7 @@ Interpreter::~Interpreter() {
     for (const auto& weak : objectDicts_)
         if (auto dict = weak.lock()) dict->clear();
     for (const auto& [name, module] : libraryGlobals_) module->vars.clear();
+    for (const auto& [name, module] : scriptModules_) module.module.as<ModuleObject>()->globals->vars.clear();
     mainGlobals_->vars.clear();
     // Module attributes close cycles too (torch.nn.functional's functions are attributes of a
     // module their globals import): every module reachable from the roots is emptied, each
@@ -155,7 +156,7 @@ ScopePtr Interpreter::closureScope() {
 }
 
 void Interpreter::reportAtUserLine(Error& e, const SourceLocation& here) const {
-    if (here.file == module_.fileName && e.where().known() && e.where().file != module_.fileName) e.reportAt(here);
+    if (isScriptFile(here.file) && e.where().known() && !isScriptFile(e.where().file)) e.reportAt(here);
 }
 
 void Interpreter::noteStoredInto(const ObjectPtr& container) {
@@ -205,61 +206,10 @@ void Interpreter::loadTorchLibrary(const SourceLocation& where) {
     optim.attrs["lr_scheduler"] = loadLibraryModule("torch.optim.lr_scheduler", where);
 }
 
-namespace {
-
-// A library module's syntax tree, parsed once per process: the trees are immutable, and
-// parsing torch's library took most of a short script's run (8 of its 9 ms).
-const Module& parsedLibraryModule(const LibraryModuleSource& source) {
-    static std::mutex mutex;
-    static std::map<std::string_view, std::unique_ptr<const Module>> parsed;
-    std::lock_guard lock(mutex);
-    auto& module = parsed[source.module];
-    if (!module) module = parseScript(source.text, std::string(source.file));
-    return *module;
-}
-
-}  // namespace
-
-Value Interpreter::loadLibraryModule(const std::string& name, const SourceLocation& where) {
-    const auto& sources = scriptLibrarySources();
-    auto source = std::find_if(sources.begin(), sources.end(), [&](const auto& s) { return s.module == name; });
-    if (source == sources.end()) {
-        std::string available = "torch, math, time, logging";
-        for (const auto& s : sources)
-            if (s.module.find('.') == std::string_view::npos) available += ", " + std::string(s.module);
-        throw ScriptError("ModuleNotFoundError", "module '" + name + "' is not available in Fusescope scripts (only " + available + ")", where);
-    }
-    const Module& module = parsedLibraryModule(*source);
-    libraryModules_.push_back(&module);
-    auto globals = std::make_shared<Scope>();
-    globals->isModule = true;
-    globals->vars["__name__"] = Value(name);
-    libraryGlobals_.emplace_back(name, globals);
-    ScopePtr savedGlobals = globals_, savedCurrent = current_;
-    TraceHooks* savedTracer = tracer_;
-    globals_ = current_ = globals;
-    tracer_ = nullptr;  // importing runs eagerly, as Dynamo runs imports outside the graph
-    stack_.push_back(Frame{.function = "<module>", .where = {module.fileName, 1, 1}, .qualname = "", .self = Value()});
-    struct Restore {
-        Interpreter& self;
-        ScopePtr globals, current;
-        TraceHooks* tracer;
-        ~Restore() {
-            self.globals_ = globals;
-            self.current_ = current;
-            self.tracer_ = tracer;
-            self.stack_.pop_back();
-        }
-    } restore{*this, savedGlobals, savedCurrent, savedTracer};
-    exec(module.body);
-    auto object = std::make_shared<ModuleObject>();
-    object->name = name;
-    for (const auto& [key, value] : globals->vars) object->attrs[key] = value;
-    return Value(ObjectPtr(object));
-}
-
 const Module& Interpreter::moduleOf(const SourceLocation& where) const {
     for (const auto& m : libraryModules_)
+        if (m->fileName == where.file) return *m;
+    for (const auto& m : scriptModuleTrees_)
         if (m->fileName == where.file) return *m;
     return module_;
 }
@@ -267,9 +217,9 @@ const Module& Interpreter::moduleOf(const SourceLocation& where) const {
 std::string Interpreter::sourceLine(const SourceLocation& where) const { return moduleOf(where).sourceLine(where.line); }
 
 SourceLocation Interpreter::userLocation() const {
-    if (site_.where.known() && site_.where.file == module_.fileName) return site_.where;
+    if (site_.where.known() && isScriptFile(site_.where.file)) return site_.where;
     for (auto it = stack_.rbegin(); it != stack_.rend(); ++it)
-        if (it->where.file == module_.fileName) return it->where;
+        if (isScriptFile(it->where.file)) return it->where;
     return currentLocation();
 }
 
@@ -296,7 +246,7 @@ CallSite Interpreter::siteOf(const Expr& expr) const {
 std::vector<StackFrame> Interpreter::scriptStack(bool tracedOnly) const {
     std::vector<StackFrame> frames;
     for (const auto& f : stack_) {
-        if ((tracedOnly && !f.traced) || f.where.file != module_.fileName) continue;  // library frames are torch's internals
+        if ((tracedOnly && !f.traced) || !isScriptFile(f.where.file)) continue;  // library frames are torch's internals
         frames.push_back(StackFrame{f.where.file, f.where.line, f.function, strip(sourceLine(f.where))});
     }
     return frames;
@@ -362,13 +312,15 @@ Value Interpreter::lookup(const std::string& name, const SourceLocation& where) 
                                   where);
         }
     }
-    // A direct call checks the script's globals it read (bound or not: a builtin's name may be
-    // bound later); a library module's globals are its constants.
-    if (tracer_ && globals_ == mainGlobals_) tracer_->onScopeTouch(globals_, name);
+    // A direct call checks the globals of the script and its modules it read (bound or not: a
+    // builtin's name may be bound later); a library module's globals are its constants.
+    const bool scriptGlobals = globals_ == mainGlobals_ || globals_->moduleSource;
+    if (tracer_ && scriptGlobals) tracer_->onScopeTouch(globals_, name);
     auto it = globals_->vars.find(name);
     if (it != globals_->vars.end()) {
-        // G['x'] names the script's globals.
-        if (tracer_ && globals_ == mainGlobals_) return found(withSource(it->second, globalSource(name)));
+        // G['x'] names the script's globals; G['__import_model'].x a module's of its own.
+        if (tracer_ && scriptGlobals)
+            return found(withSource(it->second, globals_->moduleSource ? attrSource(globals_->moduleSource, name) : globalSource(name)));
         return it->second;
     }
     auto b = builtins_.find(name);
@@ -377,6 +329,7 @@ Value Interpreter::lookup(const std::string& name, const SourceLocation& where) 
 }
 
 const Value* Interpreter::global(const std::string& name) const {
+    if (name.starts_with("__import_")) return importedModule(name);
     auto it = mainGlobals_->vars.find(name);
     return it == mainGlobals_->vars.end() ? nullptr : &it->second;
 }
@@ -606,47 +559,6 @@ void Interpreter::execDelete(const Expr& target) {
             execDelete(*e);
         return;
     default: fail("SyntaxError", "cannot delete expression");
-    }
-}
-
-void Interpreter::execImport(const Stmt& stmt) {
-    auto resolve = [&](const std::string& dotted, const SourceLocation& where) -> Value {
-        size_t dot = dotted.find('.');
-        std::string root = dotted.substr(0, dot);
-        auto it = rootModules_.find(root);
-        if (it == rootModules_.end()) it = rootModules_.emplace(root, loadLibraryModule(root, where)).first;
-        if (root == "torch") loadTorchLibrary(where);
-        Value current = it->second;
-        while (dot != std::string::npos) {
-            size_t next = dotted.find('.', dot + 1);
-            std::string part = dotted.substr(dot + 1, next == std::string::npos ? std::string::npos : next - dot - 1);
-            auto* m = current.as<ModuleObject>();
-            auto attr = m ? m->attrs.find(part) : decltype(m->attrs.end()){};
-            if (!m || attr == m->attrs.end() || !attr->second.as<ModuleObject>())
-                throw ScriptError("ModuleNotFoundError", "No module named '" + dotted.substr(0, next) + "' in Fusescope", where);
-            current = attr->second;
-            dot = next;
-        }
-        return current;
-    };
-    if (stmt.kind == StmtKind::Import) {
-        for (const auto& alias : stmt.as<Import>().names) {
-            Value module = resolve(alias.name, alias.loc);
-            if (alias.asname.empty()) store(alias.name.substr(0, alias.name.find('.')), resolve(alias.name.substr(0, alias.name.find('.')), alias.loc));
-            else store(alias.asname, module);
-        }
-        return;
-    }
-    const auto& s = stmt.as<ImportFrom>();
-    if (s.level > 0) fail("ImportError", "relative imports are not supported in Fusescope scripts");
-    Value module = resolve(s.module, stmt.loc);
-    auto* m = module.as<ModuleObject>();
-    for (const auto& alias : s.names) {
-        if (alias.name == "*") fail("SyntaxError", "'from ... import *' is not supported");
-        auto it = m->attrs.find(alias.name);
-        if (it == m->attrs.end())
-            throw ScriptError("ImportError", "cannot import name '" + alias.name + "' from '" + s.module + "'", alias.loc);
-        store(alias.asname.empty() ? alias.name : alias.asname, it->second);
     }
 }
 

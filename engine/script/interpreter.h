@@ -30,6 +30,9 @@ struct Scope {
     std::unordered_map<std::string, Value> vars;
     ScopePtr parent;  // lexically enclosing function scope; null at module level
     bool isModule = false;
+    // A script module's globals (not the script's, not the library's): how a traced function
+    // names them, G['__import_model'] (their reads are guarded as the script's are).
+    SourcePtr moduleSource;
     std::set<std::string> globalNames;    // declared `global`
     std::set<std::string> nonlocalNames;  // declared `nonlocal`
     const std::set<std::string>* localNames = nullptr;  // names the function assigns
@@ -82,6 +85,11 @@ public:
     virtual void setLogs(const CallArgs& args) = 0;           // torch._logging.set_logs(...)
     // Polled before every statement: true stops the script with KeyboardInterrupt.
     virtual bool cancelRequested() const { return false; }
+    // A module of the script's own was imported: its file as locations name it, its path
+    // under the script's directory, its text.
+    virtual void moduleImported(const std::string& file, const std::string& path, const std::string& source) {
+        (void)file, (void)path, (void)source;
+    }
 };
 
 // The config modules scripts set and compiles read: torch._dynamo.config and
@@ -118,8 +126,10 @@ public:
     Value callFunction(const FunctionObject& fn, CallArgs& args, bool traced = false, int depth = 0);
     // The function's parameters bound to a call's arguments, as Python binds them.
     std::vector<std::pair<std::string, Value>> bindArguments(const FunctionObject& fn, const CallArgs& args) const;
-    // A module-level variable, or null.
+    // A variable of the script's globals (or, named __import_NAME, a module of its own), or null.
     const Value* global(const std::string& name) const;
+    // Whether `file` is the script's or a module of its own it imported (not the library's).
+    bool isScriptFile(const std::string& file) const;
 
     // Tracing: the hooks of the compiled function being traced (null when running eagerly).
     TraceHooks* tracer() const { return tracer_; }
@@ -274,7 +284,21 @@ private:
     // left.name(right), else right.reflected(left); nullopt when both are missing or NotImplemented.
     std::optional<Value> reflectedDunder(const Value& left, const Value& right, const char* name, const char* reflected);
     Value applyDecorators(Value target, const std::vector<ExprPtr>& decorators);
+    // imports.cpp: the import statement, sys.modules, and the script's own modules.
     void execImport(const Stmt& stmt);
+    // The module `dotted` names, imported (with its parents) if it is not yet.
+    Value importModule(const std::string& dotted, const SourceLocation& where);
+    std::string absoluteImportName(const ImportFrom& s) const;  // `from ..a import b`: the package.a it means
+    struct ScriptModuleFile {
+        std::string file;  // mod.py or pkg/__init__.py under the script's directory; "" for a namespace package
+        std::string dir;   // a package's folder (its __path__); "" for a module
+    };
+    // The file of a module of the script's own, found as Python's path finder finds it in
+    // sys.path[0] (the script's directory) or in its parent package's directory.
+    std::optional<ScriptModuleFile> findScriptModule(const std::string& dotted) const;
+    Value loadScriptModule(const std::string& dotted, const ScriptModuleFile& found, const SourceLocation& where);
+    const Value* importedModule(const std::string& globalName) const;  // by its __import_NAME
+    void runModuleBody(const Module& module, const ScopePtr& globals);  // eagerly, in its own globals
     // Runs a module of the script library (script_library.h); the module object it made.
     Value loadLibraryModule(const std::string& name, const SourceLocation& where);
     // On the first import of torch, the script library's parts of torch join the engine's:
@@ -330,6 +354,16 @@ private:
     CallSite site_;
     std::map<std::string, Value, std::less<>> builtins_;
     std::map<std::string, Value, std::less<>> rootModules_;  // importable: torch, math
+    // sys.modules for the script's own modules, by dotted name; their trees live as long.
+    struct ScriptModule {
+        Value module;
+        std::string file, dir;   // as ScriptModuleFile's
+        std::string globalName;  // __import_NAME, as a guard names it
+    };
+    std::map<std::string, ScriptModule> scriptModules_;
+    std::vector<std::unique_ptr<Module>> scriptModuleTrees_;
+    std::set<std::string> scriptFiles_;  // the files of those modules (isScriptFile)
+    std::string scriptDir_;  // sys.path[0]: the script's directory ("" for the working directory)
     ConfigModules configs_;
     std::unordered_map<const void*, std::set<std::string>> localNameCache_;
     // Scopes that nested functions closed over. A function stored in the scope it closes over

@@ -367,7 +367,10 @@ struct MethodObject : Object {
 // A namespace of attributes: the torch module, torch.nn.functional, torch._dynamo, ...
 struct ModuleObject : Object {
     std::string name;
-    std::map<std::string, Value, std::less<>> attrs;
+    std::map<std::string, Value, std::less<>> attrs;  // an engine or library module's names
+    // A module of the script's own: its globals are its names (module.__dict__ is globals()).
+    std::shared_ptr<Scope> globals;
+    const Value* find(std::string_view attr) const;  // in globals or attrs; null when absent
     std::string typeName() const override { return "module"; }
     const TypeSlots* slots() const override;
 };

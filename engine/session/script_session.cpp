@@ -51,8 +51,10 @@ void runWithLargeStack(const std::function<void()>& fn) {
 
 std::string describeError(const Error& error) {
     std::string message = error.what();
-    if (const auto* se = dynamic_cast<const ScriptError*>(&error); se && !se->kind().empty())
+    if (const auto* se = dynamic_cast<const ScriptError*>(&error); se && !se->kind().empty()) {
         message = se->kind() + (message.empty() ? "" : ": " + message);
+        if (!se->note().empty()) message += " (" + se->note() + ")";
+    }
     std::string where = error.where().known() ? error.where().str() + ": " : "";
     std::string raised = error.raisedIn().known() ? " (raised in " + error.raisedIn().str() + ")" : "";
     return where + "error: " + message + raised;
@@ -110,6 +112,10 @@ void ScriptSession::run(const std::string& source, const std::string& fileName) 
 std::string ScriptSession::ranOn() const { return cudaBlocksHandedOut() > gpuBlocksBeforeRun_ ? "cuda" : "cpu"; }
 
 void ScriptSession::writeStdout(const std::string& text) { bus_.emit(ScriptOutputEvent{text}); }
+
+void ScriptSession::moduleImported(const std::string& file, const std::string& path, const std::string& source) {
+    bus_.emit(ModuleImportedEvent{file, path, source});
+}
 
 Value ScriptSession::callCompiled(Interpreter& interp, CompiledFunctionObject& fn, CallArgs& args) {
     if (options_.backendOverride.empty()) return compiler_.call(interp, fn, args);

@@ -70,6 +70,7 @@ public:
 
     // ScriptHost
     void writeStdout(const std::string& text) override;
+    void moduleImported(const std::string& file, const std::string& path, const std::string& source) override;
     Value callCompiled(Interpreter& interp, CompiledFunctionObject& fn, CallArgs& args) override;
     Value explain(Interpreter& interp, const Value& fn, CallArgs& args) override;
     void resetDynamo() override;

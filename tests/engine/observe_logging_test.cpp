@@ -134,8 +134,9 @@ TEST(Cli, ScriptErrorExitsOneWithFileLineColumn) {
     std::string numpy = writeTempFile("np.py", "import torch\nimport numpy\n");
     auto n = runCli({"run", numpy});
     EXPECT_EQ(n.exitCode, 1);
-    EXPECT_EQ(n.err, numpy + ":2:8: error: ModuleNotFoundError: module 'numpy' is not available in Fusescope scripts "
-                             "(only torch, math, time, logging, collections, contextlib, dataclasses, functools, itertools, typing)\n");
+    EXPECT_EQ(n.err, numpy + ":2:8: error: ModuleNotFoundError: No module named 'numpy' (Fusescope scripts import torch, math, "
+                             "time, logging, collections, contextlib, dataclasses, functools, itertools, typing and their own "
+                             "modules beside them)\n");
 }
 
 TEST(Cli, BadUsageExitsTwo) {

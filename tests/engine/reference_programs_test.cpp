@@ -21,12 +21,20 @@ namespace {
 
 fs::path referenceDir() { return sourcePath("tests/scripts/reference"); }
 
+// Every .py file is a program, except in a folder holding main.py: that is a program of
+// several files, main.py the one run (as regenerate.py has it).
+bool isProgram(const fs::path& file) {
+    if (file.extension() != ".py" || file.filename() == "regenerate.py") return false;
+    for (fs::path dir = file.parent_path(); dir != referenceDir() && dir.has_relative_path(); dir = dir.parent_path())
+        if (fs::exists(dir / "main.py")) return file == dir / "main.py";
+    return true;
+}
+
 std::vector<std::string> referencePrograms() {
     std::vector<std::string> programs;
     std::error_code ec;
     for (const auto& entry : fs::recursive_directory_iterator(referenceDir(), ec))
-        if (entry.path().extension() == ".py" && entry.path().filename() != "regenerate.py")
-            programs.push_back(fs::relative(entry.path(), referenceDir()).string());
+        if (isProgram(entry.path())) programs.push_back(fs::relative(entry.path(), referenceDir()).string());
     std::sort(programs.begin(), programs.end());
     return programs;
 }

@@ -63,6 +63,7 @@ int countOccurrences(const std::string& text, const std::string& what) {
 
 std::string writeTempFile(const std::string& name, const std::string& text) {
     fs::path p = tempDir() / name;
+    fs::create_directories(p.parent_path());  // "pkg/__init__.py": a package of a test's program
     std::ofstream(p, std::ios::binary) << text;
     return p.string();
 }

@@ -61,7 +61,8 @@ int waitCli(int pid);
 // Path of the built fusescope-cli.
 std::string cliPath();
 
-// Writes text to a fresh file in a per-test temporary directory and returns its path.
+// Writes text to a fresh file in a per-test temporary directory (a name may have folders)
+// and returns its path.
 std::string writeTempFile(const std::string& name, const std::string& text);
 std::string readFile(const std::string& path);
 // How many times `what` occurs in `text` (overlapping ones included).

@@ -13,10 +13,13 @@ namespace {
 
 Value moduleAttribute(Interpreter& in, const Value& self, std::string_view name) {
     const auto& module = *self.as<ModuleObject>();
-    if (auto it = module.attrs.find(name); it != module.attrs.end()) return it->second;
+    if (const Value* found = module.find(name)) return *found;
     std::vector<std::string_view> ours;
     for (const auto& [attr, value] : module.attrs)
         if (!attr.starts_with("_")) ours.push_back(attr);
+    if (module.globals)
+        for (const auto& [attr, value] : module.globals->vars)
+            if (!attr.starts_with("_")) ours.push_back(attr);
     in.fail("AttributeError", fmt::format("module '{}' has no attribute '{}'{}", module.name, name, missingAttributeNote(module.name, name, ours)));
 }
 
@@ -53,11 +56,21 @@ const TypeSlots* BuiltinFunction::slots() const {
     return &type;
 }
 
+const Value* ModuleObject::find(std::string_view attr) const {
+    if (globals) {
+        auto it = globals->vars.find(std::string(attr));
+        return it == globals->vars.end() ? nullptr : &it->second;
+    }
+    auto it = attrs.find(attr);
+    return it == attrs.end() ? nullptr : &it->second;
+}
+
 const TypeSlots* ModuleObject::slots() const {
     static const TypeSlots type{.name = "module",
                                 .getattr = moduleAttribute,
                                 .setattr = [](Interpreter&, const Value& self, const std::string& name, const Value& value) {
-                                    self.as<ModuleObject>()->attrs[name] = value.unsourced();
+                                    auto& module = *self.as<ModuleObject>();
+                                    (module.globals ? module.globals->vars[name] : module.attrs[name]) = value.unsourced();
                                     definitionsChanged();
                                 },
                                 .repr = [](const Value& self) { return "<module '" + self.as<ModuleObject>()->name + "'>"; }};

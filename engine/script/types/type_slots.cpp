@@ -62,7 +62,7 @@ int64_t tupleHash(Interpreter& in, const Value& self) {
 bool dictContains(Interpreter& in, const Value& self, const Value& key) {
     requireHashable(in, key);
     bool found = self.as<DictObject>()->find(key) != nullptr;
-    if (in.tracer() && in.currentLocation().file == in.module().fileName) in.tracer()->onContainsUse(self, key, found);
+    if (in.tracer() && in.isScriptFile(in.currentLocation().file)) in.tracer()->onContainsUse(self, key, found);
     return found;
 }
 

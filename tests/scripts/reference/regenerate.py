@@ -24,9 +24,21 @@ try:
 except ImportError:
     torch_version = None
 
+
+def is_program(path):
+    """Every .py file, except in a folder holding main.py: a program of several files, run
+    as main.py (reference_programs_test.cpp has the same rule)."""
+    for folder in path.parents:
+        if folder == here:
+            break
+        if (folder / "main.py").exists():
+            return path == folder / "main.py"
+    return path.name != "regenerate.py"
+
+
 written = skipped = 0
 for program in sorted(here.rglob("*.py")):
-    if program.name == "regenerate.py":
+    if not is_program(program):
         continue
     if "import torch" in program.read_text() and torch_version is None:
         print(f"skipped {program.relative_to(here)}: needs torch", file=sys.stderr)
@@ -36,7 +48,8 @@ for program in sorted(here.rglob("*.py")):
     compiles = "torch.compile" in source
     # Without Inductor's caches: a graph cached by an earlier program (on disk too) can carry
     # that program's input aliasing into this one (seen with PyTorch 2.15).
-    env = dict(os.environ, TORCHINDUCTOR_FORCE_DISABLE_CACHES="1")
+    # No __pycache__ folders left in the tree by programs that import their own modules.
+    env = dict(os.environ, TORCHINDUCTOR_FORCE_DISABLE_CACHES="1", PYTHONDONTWRITEBYTECODE="1")
     if compiles:
         env["TORCH_LOGS"] = "graph_breaks"
     result = subprocess.run([sys.executable, program.name], cwd=program.parent, capture_output=True, text=True, env=env)

@@ -1,0 +1,224 @@
+// The import statement: the engine's native modules, the script's own modules and packages
+// (files beside it, found as Python finds them through sys.path[0]) and the script library.
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "script/interpreter.h"
+#include "script/parser.h"
+#include "script/script_library.h"
+
+namespace fusescope {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// A library module's syntax tree, parsed once per process: the trees are immutable, and
+// parsing torch's library took most of a short script's run (8 of its 9 ms).
+const Module& parsedLibraryModule(const LibraryModuleSource& source) {
+    static std::mutex mutex;
+    static std::map<std::string_view, std::unique_ptr<const Module>> parsed;
+    std::lock_guard lock(mutex);
+    auto& module = parsed[source.module];
+    if (!module) module = parseScript(source.text, std::string(source.file));
+    return *module;
+}
+
+std::string parentName(const std::string& dotted) {
+    size_t dot = dotted.rfind('.');
+    return dot == std::string::npos ? std::string() : dotted.substr(0, dot);
+}
+
+// The name Dynamo gives a module whose globals a traced function reads: G['__import_pkg_dot_mod'].
+std::string importGlobalName(const std::string& dotted) {
+    std::string name = "__import_";
+    for (char c : dotted) name += c == '.' ? std::string("_dot_") : std::string(1, c);
+    return name;
+}
+
+}  // namespace
+
+void Interpreter::runModuleBody(const Module& module, const ScopePtr& globals) {
+    ScopePtr savedGlobals = globals_, savedCurrent = current_;
+    TraceHooks* savedTracer = tracer_;
+    globals_ = current_ = globals;
+    tracer_ = nullptr;  // importing runs eagerly, as Dynamo runs imports outside the graph
+    stack_.push_back(Frame{.function = "<module>", .where = {module.fileName, 1, 1}, .qualname = "", .self = Value()});
+    struct Restore {
+        Interpreter& self;
+        ScopePtr globals, current;
+        TraceHooks* tracer;
+        ~Restore() {
+            self.globals_ = globals;
+            self.current_ = current;
+            self.tracer_ = tracer;
+            self.stack_.pop_back();
+        }
+    } restore{*this, savedGlobals, savedCurrent, savedTracer};
+    exec(module.body);
+}
+
+Value Interpreter::loadLibraryModule(const std::string& name, const SourceLocation& where) {
+    const auto& sources = scriptLibrarySources();
+    auto source = std::find_if(sources.begin(), sources.end(), [&](const auto& s) { return s.module == name; });
+    if (source == sources.end()) {
+        std::string available = "torch, math, time, logging";
+        for (const auto& s : sources)
+            if (s.module.find('.') == std::string_view::npos) available += ", " + std::string(s.module);
+        throw ScriptError("ModuleNotFoundError", "No module named '" + name + "'", where,
+                          "Fusescope scripts import " + available + " and their own modules beside them");
+    }
+    const Module& module = parsedLibraryModule(*source);
+    libraryModules_.push_back(&module);
+    auto globals = std::make_shared<Scope>();
+    globals->isModule = true;
+    globals->vars["__name__"] = Value(name);
+    libraryGlobals_.emplace_back(name, globals);
+    runModuleBody(module, globals);
+    auto object = std::make_shared<ModuleObject>();
+    object->name = name;
+    for (const auto& [key, value] : globals->vars) object->attrs[key] = value;
+    return Value(ObjectPtr(object));
+}
+
+std::optional<Interpreter::ScriptModuleFile> Interpreter::findScriptModule(const std::string& dotted) const {
+    fs::path dir = scriptDir_;
+    if (std::string parent = parentName(dotted); !parent.empty()) {
+        auto it = scriptModules_.find(parent);
+        if (it == scriptModules_.end() || it->second.dir.empty()) return std::nullopt;
+        dir = it->second.dir;
+    }
+    // As Python's path finder looks in each folder: a package, a module, a namespace package.
+    fs::path folder = dir / dotted.substr(dotted.rfind('.') + 1);
+    std::error_code ec;
+    if (fs::is_regular_file(folder / "__init__.py", ec))
+        return ScriptModuleFile{(folder / "__init__.py").lexically_normal().string(), folder.lexically_normal().string()};
+    if (fs::path file = folder.string() + ".py"; fs::is_regular_file(file, ec))
+        return ScriptModuleFile{file.lexically_normal().string(), ""};
+    if (fs::is_directory(folder, ec)) return ScriptModuleFile{"", folder.lexically_normal().string()};
+    return std::nullopt;
+}
+
+Value Interpreter::loadScriptModule(const std::string& dotted, const ScriptModuleFile& found, const SourceLocation& where) {
+    const Module* module = nullptr;
+    if (!found.file.empty()) {  // a namespace package (a folder without __init__.py) has no code
+        std::ifstream in(found.file, std::ios::binary);
+        std::stringstream text;
+        text << in.rdbuf();
+        if (!in) throw ScriptError("ImportError", "cannot read '" + found.file + "', the module '" + dotted + "'", where);
+        std::string source = text.str();
+        scriptFiles_.insert(found.file);  // first: a SyntaxError in it is reported there
+        scriptModuleTrees_.push_back(parseScript(source, found.file));
+        module = scriptModuleTrees_.back().get();
+        host_.moduleImported(found.file, fs::path(found.file).lexically_relative(scriptDir_.empty() ? "." : scriptDir_).string(), source);
+    }
+    const bool package = !found.dir.empty();
+    auto globals = std::make_shared<Scope>();
+    globals->isModule = true;
+    globals->moduleSource = globalSource(importGlobalName(dotted));
+    globals->vars["__name__"] = Value(dotted);
+    globals->vars["__file__"] = found.file.empty() ? Value() : Value(found.file);
+    globals->vars["__package__"] = Value(package ? dotted : parentName(dotted));
+    if (package) globals->vars["__path__"] = makeList({Value(found.dir)});
+    auto object = std::make_shared<ModuleObject>();
+    object->name = dotted;
+    object->globals = globals;
+    Value value{ObjectPtr(object)};
+    // In sys.modules before its body runs, so a circular import finds it, partly made.
+    scriptModules_[dotted] = ScriptModule{value, found.file, found.dir, importGlobalName(dotted)};
+    try {
+        if (module) runModuleBody(*module, globals);
+    } catch (...) {
+        scriptModules_.erase(dotted);  // as Python drops a module whose body failed
+        throw;
+    }
+    if (std::string parent = parentName(dotted); !parent.empty())  // import pkg.sub binds pkg.sub
+        scriptModules_.at(parent).module.as<ModuleObject>()->globals->vars[dotted.substr(parent.size() + 1)] = value;
+    return value;
+}
+
+Value Interpreter::importModule(const std::string& dotted, const SourceLocation& where) {
+    if (auto it = scriptModules_.find(dotted); it != scriptModules_.end()) return it->second.module;
+    std::string parent = parentName(dotted);
+    if (parent.empty()) {
+        if (auto it = rootModules_.find(dotted); it != rootModules_.end()) {
+            if (dotted == "torch") loadTorchLibrary(where);
+            return it->second;
+        }
+        if (auto found = findScriptModule(dotted)) return loadScriptModule(dotted, *found, where);
+        Value module = rootModules_.emplace(dotted, loadLibraryModule(dotted, where)).first->second;
+        return module;
+    }
+    Value outer = importModule(parent, where);
+    if (scriptModules_.count(parent)) {
+        if (auto found = findScriptModule(dotted)) return loadScriptModule(dotted, *found, where);
+        const bool package = !scriptModules_.at(parent).dir.empty();
+        throw ScriptError("ModuleNotFoundError",
+                          package ? fmt::format("No module named '{}'", dotted)
+                                  : fmt::format("No module named '{}'; '{}' is not a package", dotted, parent),
+                          where);
+    }
+    auto* m = outer.as<ModuleObject>();
+    auto attr = m->attrs.find(dotted.substr(parent.size() + 1));
+    if (attr == m->attrs.end() || !attr->second.as<ModuleObject>())
+        throw ScriptError("ModuleNotFoundError", "No module named '" + dotted + "' in Fusescope", where);
+    return attr->second;
+}
+
+std::string Interpreter::absoluteImportName(const ImportFrom& s) const {
+    if (s.level == 0) return s.module;
+    auto package = globals_->vars.find("__package__");
+    std::string base = package != globals_->vars.end() && package->second.isString() ? package->second.asString() : "";
+    if (base.empty()) fail("ImportError", "attempted relative import with no known parent package");
+    for (int level = 1; level < s.level; ++level) {
+        if (base.find('.') == std::string::npos) fail("ImportError", "attempted relative import beyond top-level package");
+        base = parentName(base);
+    }
+    return s.module.empty() ? base : base + "." + s.module;
+}
+
+void Interpreter::execImport(const Stmt& stmt) {
+    if (stmt.kind == StmtKind::Import) {
+        for (const auto& alias : stmt.as<Import>().names) {
+            Value module = importModule(alias.name, alias.loc);
+            // `import a.b` binds a; `import a.b as c` binds the module a.b.
+            if (alias.asname.empty()) store(alias.name.substr(0, alias.name.find('.')), importModule(alias.name.substr(0, alias.name.find('.')), alias.loc));
+            else store(alias.asname, module);
+        }
+        return;
+    }
+    const auto& s = stmt.as<ImportFrom>();
+    const std::string from = absoluteImportName(s);
+    Value module = importModule(from, stmt.loc);
+    auto* m = module.as<ModuleObject>();
+    for (const auto& alias : s.names) {
+        if (alias.name == "*") fail("SyntaxError", "'from ... import *' is not supported");
+        const Value* found = m->find(alias.name);
+        // A name the package does not have yet may be its submodule: from pkg import sub.
+        if (!found && scriptModules_.count(from) && findScriptModule(from + "." + alias.name)) {
+            importModule(from + "." + alias.name, alias.loc);
+            found = m->find(alias.name);
+        }
+        if (!found) {
+            std::string file;  // where Python says the module is
+            if (auto it = scriptModules_.find(from); it != scriptModules_.end())
+                file = " (" + (it->second.file.empty() ? std::string("unknown location") : it->second.file) + ")";
+            throw ScriptError("ImportError", "cannot import name '" + alias.name + "' from '" + from + "'" + file, alias.loc);
+        }
+        store(alias.asname.empty() ? alias.name : alias.asname, *found);
+    }
+}
+
+bool Interpreter::isScriptFile(const std::string& file) const { return file == module_.fileName || scriptFiles_.count(file); }
+
+const Value* Interpreter::importedModule(const std::string& globalName) const {
+    for (const auto& [dotted, entry] : scriptModules_)
+        if (entry.globalName == globalName) return &entry.module;
+    return nullptr;
+}
+
+}  // namespace fusescope
