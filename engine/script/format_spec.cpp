@@ -143,6 +143,11 @@ std::string formatFloat(double v, const Spec& s) {
     case '%': body = fmt::format("{:.{}f}%", mag * 100.0, precision); break;
     default: throw ScriptError("ValueError", fmt::format("Unknown format code '{}' for object of type 'float'", s.type));
     }
+    // '#': a decimal point even with no digits after it ("3.", "3.e+00").
+    if (s.alternate && precision == 0 && std::isfinite(mag) && std::string("fFeE").find(s.type) != std::string::npos) {
+        size_t exponent = body.find_first_of("eE");
+        body.insert(exponent == std::string::npos ? body.size() : exponent, ".");
+    }
     if (std::isinf(mag)) body = (s.type == 'F' || s.type == 'E' || s.type == 'G') ? "INF" : "inf";
     if (std::isnan(v)) body = (s.type == 'F' || s.type == 'E' || s.type == 'G') ? "NAN" : "nan";
     if (s.grouping) {

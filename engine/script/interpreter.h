@@ -411,6 +411,8 @@ Value splitTensor(Interpreter& interp, const CallArgs& args, bool chunks);
 ValueList packSizeArguments(const OpDef& op, const ValueList& args, size_t firstArg);
 // Python's format(value, spec) for f-strings.
 std::string formatWithSpec(const Value& value, const std::string& spec);
+// format % args, printf-style (types/percent_format.cpp).
+Value percentFormat(Interpreter& in, const std::string& format, const Value& args);
 // Conversions between interpreter values and op values.
 IValue toIValue(const Value& value);
 Value fromIValue(const IValue& value);

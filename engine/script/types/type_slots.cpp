@@ -21,6 +21,10 @@ const TypeSlots& strType() {
             for (char c : self.asString()) chars.push_back(Value(std::string(1, c)));
             return chars;
         },
+        .binary = [](Interpreter& in, BinaryOperator op, const Value& left, const Value& right) -> std::optional<Value> {
+            if (op != BinaryOperator::Mod || !left.isString()) return std::nullopt;
+            return percentFormat(in, left.asString(), right);
+        },
         .concat = concatSequences,
         .repeat = repeatSequence,
         .compare = [](Interpreter&, CompareOperator op, const Value& left, const Value& right) -> std::optional<Value> {
