@@ -135,8 +135,8 @@ TEST(Cli, ScriptErrorExitsOneWithFileLineColumn) {
     auto n = runCli({"run", numpy});
     EXPECT_EQ(n.exitCode, 1);
     EXPECT_EQ(n.err, numpy + ":2:8: error: ModuleNotFoundError: No module named 'numpy' (Fusescope scripts import torch, math, "
-                             "time, logging, collections, contextlib, dataclasses, functools, itertools, typing and their own "
-                             "modules beside them)\n");
+                             "time, logging, __future__, collections, contextlib, dataclasses, functools, itertools, operator, "
+                             "string, typing and their own modules beside them)\n");
 }
 
 TEST(Cli, BadUsageExitsTwo) {

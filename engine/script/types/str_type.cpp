@@ -78,6 +78,29 @@ Value convertCase(Interpreter&, const Value& self, CallArgs&) {
     return Value(out);
 }
 
+// capitalize (the first character upper, the rest lower) and title (each run of letters so),
+// ASCII as the rest of str's case methods.
+template <bool kEveryWord>
+Value capitalizeWords(Interpreter&, const Value& self, CallArgs&) {
+    std::string out = textOf(self);
+    bool wordStart = true;
+    for (char& c : out) {
+        const auto u = static_cast<unsigned char>(c);
+        c = static_cast<char>(wordStart ? ::toupper(u) : ::tolower(u));
+        wordStart = kEveryWord ? !::isalpha(u) : false;
+    }
+    return Value(out);
+}
+
+Value swapcase(Interpreter&, const Value& self, CallArgs&) {
+    std::string out = textOf(self);
+    for (char& c : out) {
+        const auto u = static_cast<unsigned char>(c);
+        c = static_cast<char>(::isupper(u) ? ::tolower(u) : ::toupper(u));
+    }
+    return Value(out);
+}
+
 // strip / lstrip / rstrip, of whitespace or of the characters given.
 template <bool kLeft, bool kRight>
 Value strip(Interpreter&, const Value& self, CallArgs& a) {
@@ -199,6 +222,9 @@ const MethodTable& strMethods() {
         {"join", join, 1, 1},
         {"upper", convertCase<::toupper>, 0, kAnyArgs},
         {"lower", convertCase<::tolower>, 0, kAnyArgs},
+        {"capitalize", capitalizeWords<false>, 0, 0},
+        {"title", capitalizeWords<true>, 0, 0},
+        {"swapcase", swapcase, 0, 0},
         {"strip", strip<true, true>, 0, 1},
         {"lstrip", strip<true, false>, 0, 1},
         {"rstrip", strip<false, true>, 0, 1},
