@@ -150,8 +150,7 @@ Value Interpreter::importModule(const std::string& dotted, const SourceLocation&
             return it->second;
         }
         if (auto found = findScriptModule(dotted)) return loadScriptModule(dotted, *found, where);
-        Value module = rootModules_.emplace(dotted, loadLibraryModule(dotted, where)).first->second;
-        return module;
+        return rootModules_.emplace(dotted, loadLibraryModule(dotted, where)).first->second;
     }
     Value outer = importModule(parent, where);
     if (scriptModules_.count(parent)) {
