@@ -480,7 +480,11 @@ void Tracer::onStatement(const Stmt& stmt) {
 void Tracer::graphBreak(const std::string& reason) {
     if (ctx_.fullgraph)
         throw ScriptError("Unsupported", "fullgraph=True, but the function breaks the graph: " + reason);
-    if (ctx_.recording) recordBreak(reason, interp_.currentLocation(), interp_.tracedStack());
+    // torch/_composite.py's functions are one C++ op each in PyTorch: a break in one is at
+    // the script's line that called it, as PyTorch reports a break in that op.
+    SourceLocation at = interp_.currentLocation();
+    if (at.file == "torch/_composite.py") at = interp_.userLocation();
+    if (ctx_.recording) recordBreak(reason, at, interp_.tracedStack());
     if (ctx_.direct) ctx_.direct->refuse("it breaks the graph (" + reason + ")");
     flush(reason);
 }

@@ -50,6 +50,13 @@ const char* compareOperatorSymbol(CompareOperator op) {
     return "?";
 }
 
+std::optional<std::string> docstring(const StmtList& body) {
+    if (body.empty() || body.front()->kind != StmtKind::Expr) return std::nullopt;
+    const Expr& first = *body.front()->as<ExprStmt>().value;
+    if (first.kind != ExprKind::Constant || first.as<Constant>().type != ConstantKind::Str) return std::nullopt;
+    return first.as<Constant>().strValue;
+}
+
 std::string Module::sourceLine(int line) const {
     if (line < 1 || line > static_cast<int>(lines.size())) return "";
     return lines[static_cast<size_t>(line - 1)];
@@ -508,6 +515,7 @@ private:
             if (!first) sp();
             first = false;
             switch (p.kind) {
+                case ParamKind::PositionalOnly: out += "/:"; break;
                 case ParamKind::Positional: break;
                 case ParamKind::VarArgs: out += "*"; break;
                 case ParamKind::KeywordOnly: out += "kw:"; break;

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -211,6 +212,7 @@ struct IfExp : Expr {
 };
 
 enum class ParamKind {
+    PositionalOnly,  // before a /
     Positional,  // a or a=1 (positional or keyword)
     VarArgs,     // *args
     KeywordOnly, // after * or *args
@@ -592,6 +594,9 @@ struct Module {
 // one top-level statement per line, e.g. `x = a + 1.0` dumps as (Assign x (+ a 1.0)).
 // Names are bare, strings quoted, absent children `_`; (. v attr) is an attribute,
 // (Sub v i) a subscript, (u- x) a unary minus, (kw name v) / (** v) call keywords.
+// A def's or class's docstring: its body's first statement when that is a string literal.
+std::optional<std::string> docstring(const StmtList& body);
+
 std::string dumpAst(const Module& module);
 std::string dumpExpr(const Expr& expr);
 std::string dumpStmt(const Stmt& stmt);

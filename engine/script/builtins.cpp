@@ -214,7 +214,13 @@ void addPythonBuiltins(std::map<std::string, Value, std::less<>>& b) {
             }
             in.fail("ValueError", "invalid literal for int() with base 10: " + valueRepr(x));
         }
-        return Value(toInt(in, x, "int"));
+        if (x.isInt() || x.isBool()) return Value(toInt(in, x, "int"));
+        for (const char* special : {"__int__", "__index__"})  // an object's own conversion
+            if (auto v = in.callSpecial(x, special, {})) {
+                if (!v->isInt() && !v->isBool()) in.fail("TypeError", fmt::format("{} returned non-int (type {})", special, pythonTypeName(*v)));
+                return Value(toInt(in, *v, "int"));
+            }
+        in.fail("TypeError", "int() argument must be a string, a bytes-like object or a real number, not '" + pythonTypeName(x) + "'");
     });
     b["float"] = makeType("float", [](Interpreter& in, CallArgs& a) -> Value {
         expectCount(in, a, 0, 1, "float");
@@ -239,7 +245,13 @@ void addPythonBuiltins(std::map<std::string, Value, std::less<>>& b) {
             }
             in.fail("ValueError", "could not convert string to float: " + valueRepr(x));
         }
-        return Value(static_cast<double>(toInt(in, x, "float")));
+        if (x.isInt() || x.isBool()) return Value(static_cast<double>(toInt(in, x, "float")));
+        if (auto v = in.callSpecial(x, "__float__", {})) {
+            if (!v->isFloat()) in.fail("TypeError", "__float__ returned non-float (type " + pythonTypeName(*v) + ")");
+            return *v;
+        }
+        if (auto v = in.callSpecial(x, "__index__", {})) return Value(static_cast<double>(toInt(in, *v, "float")));
+        in.fail("TypeError", "float() argument must be a string or a real number, not '" + pythonTypeName(x) + "'");
     });
     b["bool"] = makeType("bool", [](Interpreter& in, CallArgs& a) {
         expectCount(in, a, 0, 1, "bool");

@@ -89,11 +89,7 @@ Interpreter::Flow Interpreter::execClassDef(const ClassDef& def) {
                 self.stack_.pop_back();
             }
         } restore{*this, saved};
-        if (!def.body.empty() && def.body.front()->kind == StmtKind::Expr) {
-            const Expr& first = *def.body.front()->as<ExprStmt>().value;
-            if (first.kind == ExprKind::Constant && first.as<Constant>().type == ConstantKind::Str)
-                store("__doc__", Value(first.as<Constant>().strValue));
-        }
+        if (auto doc = docstring(def.body)) store("__doc__", Value(*doc));
         if (exec(def.body) != Flow::Normal) fail("SyntaxError", "'return', 'break' or 'continue' in a class body");
     }
     stack_.back().where = def.loc;

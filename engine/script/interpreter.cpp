@@ -194,7 +194,8 @@ void Interpreter::loadTorchLibrary(const SourceLocation& where) {
     auto& torch = *rootModules_.at("torch").as<ModuleObject>();
     for (const auto& [name, value] : composites.as<ModuleObject>()->attrs)
         if (value.as<FunctionObject>() && name.front() != '_') torch.attrs[name] = value;
-    indexWithTensors_ = composites.as<ModuleObject>()->attrs.at("_index_with_tensors");
+    composites_ = composites;
+    contextDecorator_ = loadLibraryModule("torch._decorators", where).as<ModuleObject>()->attrs.at("context_decorator");
     Value nnLibrary = loadLibraryModule("torch.nn", where);
     for (const auto& [name, value] : nnLibrary.as<ModuleObject>()->attrs)
         if (value.as<ClassObject>() || name == "init") nn.attrs[name] = value;
@@ -204,6 +205,18 @@ void Interpreter::loadTorchLibrary(const SourceLocation& where) {
     for (const auto& [name, value] : optimLibrary.as<ModuleObject>()->attrs)
         if (value.as<ClassObject>()) optim.attrs[name] = value;
     optim.attrs["lr_scheduler"] = loadLibraryModule("torch.optim.lr_scheduler", where);
+}
+
+Value Interpreter::callComposite(const std::string& name, ValueList args) {
+    CallArgs call{.args = std::move(args), .kwargs = {}, .where = currentLocation()};
+    return this->call(composites_.as<ModuleObject>()->attrs.at(name), call);
+}
+
+Value Interpreter::decorateWithContext(const ContextManagerObject& manager, const Value& function) {
+    if (!touchedSlots(function)->call) fail("TypeError", "'" + pythonTypeName(function) + "' object is not callable");
+    Value makeManager = makeBuiltin(manager.name, [remake = manager.remake](Interpreter&, CallArgs&) { return remake(); });
+    CallArgs args{.args = {makeManager, function}, .kwargs = {}, .where = currentLocation()};
+    return call(contextDecorator_, args);
 }
 
 const Module& Interpreter::moduleOf(const SourceLocation& where) const {
@@ -668,6 +681,11 @@ std::vector<std::pair<std::string, Value>> Interpreter::bindArguments(const Func
     size_t defaultIndex = 0;
     std::vector<bool> used(args.kwargs.size(), false);
     const Param* varKeywords = nullptr;
+    if (params.empty() || params.back().kind != ParamKind::VarKeywords)  // else such a keyword goes to **kwargs
+        for (const auto& p : params)
+            for (const auto& kw : args.kwargs)
+                if (p.kind == ParamKind::PositionalOnly && p.name == kw.first)
+                    fail("TypeError", fn.name + "() got some positional-only arguments passed as keyword arguments: '" + p.name + "'");
     for (const auto& p : params) {
         if (p.kind == ParamKind::VarArgs) {
             ValueList extra;
@@ -681,10 +699,16 @@ std::vector<std::pair<std::string, Value>> Interpreter::bindArguments(const Func
         }
         bool hasDefault = p.defaultValue != nullptr;
         Value defaultValue = hasDefault ? fn.defaults[defaultIndex++] : Value();
-        if (p.kind == ParamKind::Positional && positional < args.args.size()) {
+        const bool positionalOnly = p.kind == ParamKind::PositionalOnly;
+        if ((positionalOnly || p.kind == ParamKind::Positional) && positional < args.args.size()) {
             for (const auto& kw : args.kwargs)
-                if (kw.first == p.name) fail("TypeError", fn.name + "() got multiple values for argument '" + p.name + "'");
+                if (kw.first == p.name && !positionalOnly) fail("TypeError", fn.name + "() got multiple values for argument '" + p.name + "'");
             bound.emplace_back(p.name, args.args[positional++]);
+            continue;
+        }
+        if (positionalOnly) {  // a keyword of its name is left for **kwargs, as Python leaves it
+            if (!hasDefault) fail("TypeError", fn.name + "() missing required argument: '" + p.name + "'");
+            bound.emplace_back(p.name, defaultValue);
             continue;
         }
         bool found = false;
@@ -736,7 +760,7 @@ Value Interpreter::callFunction(const FunctionObject& fn, CallArgs& args, bool t
     SourceLocation where = fn.def ? fn.def->loc : fn.lambda->loc;
     Frame frame{.function = fn.name, .where = where, .traced = traced, .inlineDepth = depth, .callee = &fn, .qualname = fn.qualname,
                 .self = Value()};
-    if (!params->empty() && params->front().kind == ParamKind::Positional)
+    if (!params->empty() && (params->front().kind == ParamKind::Positional || params->front().kind == ParamKind::PositionalOnly))
         if (auto first = scope->vars.find(params->front().name); first != scope->vars.end() && first->second.as<InstanceObject>())
             frame.self = first->second;
     ScopePtr globals = fn.globals ? fn.globals : globals_;

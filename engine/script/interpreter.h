@@ -121,6 +121,8 @@ public:
     Value callCompiledFunction(CompiledFunctionObject& compiled, CallArgs& args);
     Value callClass(const ClassPtr& cls, CallArgs& args);
     Value callInstance(const Value& instance, CallArgs& args);
+    // @torch.no_grad() and its kin on a function: a def that runs each call in a fresh manager.
+    Value decorateWithContext(const ContextManagerObject& manager, const Value& function);
     // Runs a script function's body. With traced=true it runs under the current tracer at
     // inline depth `depth`, and the arguments' sources are the function's locals.
     Value callFunction(const FunctionObject& fn, CallArgs& args, bool traced = false, int depth = 0);
@@ -168,6 +170,8 @@ public:
     Tensor realTensor(const Tensor& t, const std::string& why);  // data needed now
     ValueList iterate(const Value& iterable);
     Value indexTensor(const Value& tensor, const Value& index);  // tensor[index]: views, or advanced indexing
+    // A function of torch/_composite.py (advanced indexing, ...) called with `args`.
+    Value callComposite(const std::string& name, ValueList args);
     // Calls visit with each item until it returns false: a range item by item (it may be
     // huge), a container raising as CPython's if it changes size meanwhile.
     void forEachItem(const Value& iterable, const ItemVisitor& visit);
@@ -345,7 +349,8 @@ private:
     std::vector<std::pair<std::string, ScopePtr>> libraryGlobals_;
     bool torchLibraryLoaded_ = false;
     Value returnTypes_;  // library torch/return_types.py, loaded by the first op with named results
-    Value indexWithTensors_;  // torch/_composite.py's advanced indexing, set when the torch library loads
+    Value composites_;  // the torch._composite library module, set when the torch library loads
+    Value contextDecorator_;  // torch/_decorators.py's, set when the torch library loads
     ScopePtr current_;
     std::vector<Frame> stack_;
     int64_t stepBudget_ = 0, steps_ = 0;

@@ -557,11 +557,7 @@ Value Interpreter::indexTensor(const Value& tensor, const Value& index) {
     ValueList parts;
     if (auto* tuple = index.as<TupleObject>()) parts = tuple->items;
     else parts.push_back(index);
-    if (isAdvancedIndex(parts)) {
-        CallArgs args;
-        args.args = {tensor, index};
-        return call(indexWithTensors_, args);
-    }
+    if (isAdvancedIndex(parts)) return callComposite("_index_with_tensors", {tensor, index});
     int64_t consuming = 0;
     for (const Value& p : parts)
         if (isIntLike(p) || p.as<SliceObject>()) ++consuming;

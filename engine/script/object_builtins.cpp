@@ -1,6 +1,8 @@
 // The builtins of the object model: the class `object` and its methods, type, super,
 // property, classmethod, staticmethod, getattr/setattr/hasattr/delattr, isinstance,
 // issubclass, callable, iter/next, vars, id, hash, set and NotImplemented.
+#include <set>
+
 #include <fmt/format.h>
 
 #include "script/interpreter.h"
@@ -198,6 +200,37 @@ ClassPtr addObjectModelBuiltins(Interpreter& interp, std::map<std::string, Value
         if (auto* instance = a.args[0].as<InstanceObject>()) return Value(ObjectPtr(instance->dict));
         if (auto* cls = a.args[0].as<ClassObject>()) return Value(ObjectPtr(cls->dict));
         in.fail("TypeError", "vars() argument must have __dict__ attribute");
+    });
+    // dir(x): the sorted names x answers: its own, its class's along the MRO, its type's tables.
+    b["dir"] = makeBuiltin("dir", [](Interpreter& in, CallArgs& a) {
+        expectArgs(in, a, 1, 1, "dir");
+        const Value& x = a.args[0];
+        std::set<std::string> names;
+        auto addKeys = [&](const DictObject& dict) {
+            for (const auto& [key, value] : dict.items)
+                if (key.isString()) names.insert(key.asString());
+        };
+        const ClassObject* cls = x.as<ClassObject>();
+        if (auto* instance = x.as<InstanceObject>()) {
+            addKeys(*instance->dict);
+            cls = instance->cls.get();
+        }
+        if (cls)
+            for (const ClassObject* base : cls->mro) addKeys(*base->dict);
+        if (auto* module = x.as<ModuleObject>()) {
+            for (const auto& [name, value] : module->attrs) names.insert(name);
+            if (module->globals)
+                for (const auto& [name, value] : module->globals->vars) names.insert(name);
+        }
+        if (auto* fn = x.as<FunctionObject>(); fn && fn->attributes) addKeys(*fn->attributes);
+        const TypeSlots* type = slotsOf(x);
+        if (type->getters)
+            for (const auto& getter : type->getters->getters()) names.insert(std::string(getter.name));
+        if (type->methods)
+            for (const auto& method : type->methods->methods()) names.insert(std::string(method.name));
+        ValueList sorted;
+        for (const std::string& name : names) sorted.emplace_back(name);
+        return makeList(std::move(sorted));
     });
     b["id"] = makeBuiltin("id", [](Interpreter& in, CallArgs& a) {
         expectArgs(in, a, 1, 1, "id");

@@ -493,13 +493,21 @@ private:
     std::vector<Param> parseParams(TK close, bool annotations) {
         std::vector<Param> params;
         std::unordered_set<std::string> seen;
-        bool sawDefault = false, sawStar = false, sawKwargs = false;
+        bool sawDefault = false, sawStar = false, sawKwargs = false, sawSlash = false;
         while (!at(close)) {
             const Token& start = cur();
             if (sawKwargs) throw syntaxError("arguments cannot follow var-keyword argument", start);
             Param p;
             p.loc = locOf(start);
-            if (at(TK::Slash)) throw unsupported("positional-only parameters ('/') are", start);
+            if (accept(TK::Slash)) {  // the parameters so far are positional-only
+                if (sawSlash) throw syntaxError("/ may appear only once", start);
+                if (sawStar) throw syntaxError("/ must be ahead of *", start);
+                if (params.empty()) throw syntaxError("at least one argument must precede /", start);
+                sawSlash = true;
+                for (Param& before : params) before.kind = ParamKind::PositionalOnly;
+                if (!accept(TK::Comma)) break;
+                continue;
+            }
             if (accept(TK::Star)) {
                 if (sawStar) throw syntaxError("* argument may appear only once", start);
                 sawStar = true;

@@ -338,8 +338,10 @@ std::optional<Value> tensorCompare(Interpreter& in, CompareOperator op, const Va
 // x[index] = value: a copy into (or a fill of) the view the index selects.
 void setTensorItem(Interpreter& in, const Value& self, const Value& index, const Value& value) {
     ValueList parts = index.as<TupleObject>() ? index.as<TupleObject>()->items : ValueList{index};
-    if (isAdvancedIndex(parts))  // its result is a copy: writing into it would change nothing
-        in.fail("NotImplementedError", "assigning through a tensor or list index (index_put_) is not supported by Fusescope yet");
+    if (isAdvancedIndex(parts)) {  // index_put_: tensor[index] would be a copy, not a view to write into
+        in.callComposite("_index_put_with_tensors", {self, index, value});
+        return;
+    }
     Value view = in.indexTensor(self, index);
     if (value.isTensor()) in.callOp("copy_", CallStyle::Method, {view, value}, {}, in.currentSite());
     else if (value.isNumber()) in.callOp("fill_", CallStyle::Method, {view, value}, {}, in.currentSite());

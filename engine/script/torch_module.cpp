@@ -81,18 +81,30 @@ Value compiled(const Value& fn, CompileOptions options, Interpreter& in) {
     return Value(ObjectPtr(c));
 }
 
-// Sets grad mode to `on` on entering (or at once, `now`) and restores the previous mode on exit.
-Value gradModeManager(const std::string& name, bool on, bool now) {
-    auto previous = std::make_shared<bool>(gradEnabled());
+// inference_mode(): grad mode off, and torch.is_inference_mode_enabled() true, in its block.
+bool inferenceMode = false;
+
+// Sets grad mode to `on` on entering (or at once, `now`) and restores the previous mode on exit;
+// `inference` sets inference mode as well.
+Value gradModeManager(const std::string& name, bool on, bool now, bool inference = false) {
+    struct Previous {
+        bool grad = gradEnabled(), inference = inferenceMode;
+    };
+    auto previous = std::make_shared<Previous>();
     auto cm = std::make_shared<ContextManagerObject>();
     cm->name = name;
     if (now) setGradEnabled(on);
-    cm->enter = [previous, on, now](Interpreter&) {
-        if (!now) *previous = gradEnabled();
+    cm->enter = [previous, on, now, inference](Interpreter&) {
+        if (!now) *previous = Previous{};
         setGradEnabled(on);
+        if (inference) inferenceMode = true;
         return Value();
     };
-    cm->exit = [previous](Interpreter&) { setGradEnabled(*previous); };
+    cm->exit = [previous](Interpreter&) {
+        setGradEnabled(previous->grad);
+        inferenceMode = previous->inference;
+    };
+    if (!now) cm->remake = [name, on, inference] { return gradModeManager(name, on, false, inference); };
     return Value(ObjectPtr(cm));
 }
 
@@ -240,8 +252,12 @@ Value makeTorchModule(ConfigModules& configs) {
     for (const char* name : {"no_grad", "enable_grad", "inference_mode"})
         torch->attrs[name] = makeBuiltin(std::string("torch.") + name, [name](Interpreter& in, CallArgs& a) {
             bool on = std::string(name) == "enable_grad";
-            if (std::string(name) == "inference_mode" && !a.args.empty()) on = !in.truthy(a.args[0]);
-            return gradModeManager(name, on, false);
+            // @torch.no_grad without parentheses: the function is the argument.
+            const bool decorates = a.args.size() == 1 && !a.args[0].isBool();
+            if (std::string(name) == "inference_mode" && !a.args.empty() && !decorates) on = !in.truthy(a.args[0]);
+            const bool inference = std::string(name) == "inference_mode" && !on;
+            Value manager = gradModeManager(name, on, false, inference);
+            return decorates ? in.decorateWithContext(*manager.as<ContextManagerObject>(), a.args[0]) : manager;
         });
     torch->attrs["set_grad_enabled"] = makeBuiltin("torch.set_grad_enabled", [](Interpreter& in, CallArgs& a) {
         const Value* mode = a.args.empty() ? a.kwarg("mode") : &a.args[0];
@@ -250,6 +266,9 @@ Value makeTorchModule(ConfigModules& configs) {
     });
     torch->attrs["is_grad_enabled"] = makeBuiltin("torch.is_grad_enabled", [](Interpreter&, CallArgs&) {
         return Value(gradEnabled());
+    });
+    torch->attrs["is_inference_mode_enabled"] = makeBuiltin("torch.is_inference_mode_enabled", [](Interpreter&, CallArgs&) {
+        return Value(inferenceMode);
     });
     // torch.cuda: a cuda device exists when cuda tensors can be made (core/device_context.h).
     cuda->attrs["is_available"] = makeBuiltin("torch.cuda.is_available", [](Interpreter&, CallArgs&) {

@@ -389,6 +389,9 @@ struct ContextManagerObject : Object {
     std::function<Value(Interpreter&)> enter;
     std::function<void(Interpreter&)> exit;
     std::map<std::string, Value, std::less<>> attrs;  // methods and attributes (torch.profiler.profile's step, ...)
+    // Set where the manager also decorates (PyTorch's _DecoratorContextManager): a fresh
+    // manager like this one, entered around each call of the decorated function.
+    std::function<Value()> remake;
     std::string typeName() const override { return name; }
     const TypeSlots* slots() const override;
 };

@@ -135,7 +135,7 @@ TEST(Cli, ScriptErrorExitsOneWithFileLineColumn) {
     auto n = runCli({"run", numpy});
     EXPECT_EQ(n.exitCode, 1);
     EXPECT_EQ(n.err, numpy + ":2:8: error: ModuleNotFoundError: No module named 'numpy' (Fusescope scripts import torch, math, "
-                             "time, logging, __future__, collections, contextlib, dataclasses, functools, itertools, operator, "
+                             "time, logging, __future__, collections, contextlib, dataclasses, functools, inspect, itertools, operator, "
                              "string, typing and their own modules beside them)\n");
 }
 

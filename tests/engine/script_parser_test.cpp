@@ -426,9 +426,16 @@ TEST(ScriptParser, UnsupportedSyntaxIsNamed) {
               "SyntaxError 3:1 'else' clauses on 'for' loops are not supported by Fusescope scripts");
     EXPECT_EQ(errorOf("while x:\n    pass\nelse:\n    pass\n"),
               "SyntaxError 3:1 'else' clauses on 'while' loops are not supported by Fusescope scripts");
-    EXPECT_EQ(errorOf("def f(a, /, b): pass"),
-              "SyntaxError 1:10 positional-only parameters ('/') are not supported by Fusescope scripts");
     EXPECT_EQ(errorOf("x = 2j"), "SyntaxError 1:5 complex literals are not supported by Fusescope scripts");
+}
+
+TEST(ScriptParser, PositionalOnlyParameters) {
+    EXPECT_EQ(dump("def f(a, b=1, /, c=2, *, d): pass"), "(Def f (/:a /:b=1 c=2 kw:d) (body (Pass)))");
+    EXPECT_EQ(dump("lambda x, /: x"), "(Expr (Lambda (/:x) x))");
+    EXPECT_EQ(errorOf("def f(/, a): pass"), "SyntaxError 1:7 at least one argument must precede /");
+    EXPECT_EQ(errorOf("def f(a, /, b, /): pass"), "SyntaxError 1:16 / may appear only once");
+    EXPECT_EQ(errorOf("def f(*a, /): pass"), "SyntaxError 1:11 / must be ahead of *");
+    EXPECT_EQ(errorOf("def f(a=1, /, b): pass"), "SyntaxError 1:15 parameter without a default follows parameter with a default");
 }
 
 TEST(ScriptParser, FStringErrors) {

@@ -1,5 +1,5 @@
-# functools for Fusescope scripts: partial, reduce, wraps, lru_cache and cache (which call
-# through: scripts are short runs, and a cache would hide the calls the trace should see).
+# functools for Fusescope scripts: partial, reduce, update_wrapper/wraps, lru_cache and cache.
+from collections import namedtuple
 
 
 class partial:
@@ -36,19 +36,87 @@ def reduce(function, iterable, initial=_initial_missing):
     return value
 
 
-def wraps(wrapped):
+WRAPPER_ASSIGNMENTS = ("__module__", "__name__", "__qualname__", "__doc__", "__annotations__")
+WRAPPER_UPDATES = ("__dict__",)
+
+
+def update_wrapper(wrapper, wrapped, assigned=WRAPPER_ASSIGNMENTS, updated=WRAPPER_UPDATES):
+    for attr in assigned:
+        try:
+            value = getattr(wrapped, attr)
+        except AttributeError:
+            pass
+        else:
+            setattr(wrapper, attr, value)
+    for attr in updated:
+        getattr(wrapper, attr).update(getattr(wrapped, attr, {}))
+    wrapper.__wrapped__ = wrapped
+    return wrapper
+
+
+def wraps(wrapped, assigned=WRAPPER_ASSIGNMENTS, updated=WRAPPER_UPDATES):
     def decorate(wrapper):
-        return wrapper
+        return update_wrapper(wrapper, wrapped, assigned, updated)
     return decorate
 
 
-def lru_cache(maxsize=128):
-    if callable(maxsize):
-        return maxsize
-    def decorate(fn):
-        return fn
+_CacheInfo = namedtuple("CacheInfo", ["hits", "misses", "maxsize", "currsize"])
+
+_keyword_mark = object()
+
+
+def _lru_cache_wrapper(user_function, maxsize, typed):
+    # The least recently used entry is the dict's first: a hit moves its entry to the end.
+    cache = {}
+    counts = [0, 0]  # hits, misses
+
+    def wrapper(*args, **kwds):
+        import torch
+        if torch.compiler.is_compiling():  # as Dynamo: the wrapped function is traced, the cache ignored
+            return user_function(*args, **kwds)
+        key = args
+        if kwds:
+            key += (_keyword_mark,) + tuple(kwds.items())
+        if typed:
+            key += tuple(type(v) for v in args) + tuple(type(v) for v in kwds.values())
+        if key in cache:
+            counts[0] += 1
+            result = cache.pop(key)
+            cache[key] = result
+            return result
+        counts[1] += 1
+        result = user_function(*args, **kwds)
+        if maxsize != 0:
+            if maxsize is not None and len(cache) >= maxsize:
+                del cache[next(iter(cache))]
+            cache[key] = result
+        return result
+
+    def cache_info():
+        return _CacheInfo(counts[0], counts[1], maxsize, len(cache))
+
+    def cache_clear():
+        cache.clear()
+        counts[0] = counts[1] = 0
+
+    wrapper.cache_info = cache_info
+    wrapper.cache_clear = cache_clear
+    wrapper.cache_parameters = lambda: {"maxsize": maxsize, "typed": typed}
+    return update_wrapper(wrapper, user_function)
+
+
+def lru_cache(maxsize=128, typed=False):
+    if callable(maxsize) and isinstance(typed, bool):  # @lru_cache without arguments
+        return _lru_cache_wrapper(maxsize, 128, typed)
+    if maxsize is not None:
+        if not isinstance(maxsize, int):
+            raise TypeError("Expected first argument to be an integer, a callable, or None")
+        maxsize = max(maxsize, 0)
+
+    def decorate(user_function):
+        return _lru_cache_wrapper(user_function, maxsize, typed)
     return decorate
 
 
-def cache(fn):
-    return fn
+def cache(user_function):
+    return _lru_cache_wrapper(user_function, None, False)

@@ -83,7 +83,13 @@ const TypeSlots* RecordObject::slots() const {
     return &type;
 }
 const TypeSlots* ContextManagerObject::slots() const {
-    static const TypeSlots type{.name = "context manager", .getattr = contextManagerAttribute};
+    static const TypeSlots type{.name = "context manager", .getattr = contextManagerAttribute, .call = [](Interpreter& in, const Value& self, CallArgs& args) {
+                                    const auto& manager = *self.as<ContextManagerObject>();
+                                    if (!manager.remake) in.fail("TypeError", "'" + manager.name + "' object is not callable");
+                                    if (args.args.size() != 1 || !args.kwargs.empty())
+                                        in.fail("TypeError", manager.name + ".__call__() takes the function to decorate");
+                                    return in.decorateWithContext(manager, args.args[0]);
+                                }};
     return &type;
 }
 

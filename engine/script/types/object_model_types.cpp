@@ -79,12 +79,119 @@ void renameFunction(Interpreter& in, const Value& self, const Value& value) {
     self.as<FunctionObject>()->*kName = value.asString();
 }
 
+const std::vector<Param>& parametersOf(const FunctionObject& fn) { return fn.def ? fn.def->params : fn.lambda->params; }
+
+// The defaults of the positional parameters (a tuple) or of the keyword-only ones (a dict),
+// None when there are none: Python's __defaults__ and __kwdefaults__.
+template <bool kKeywordOnly>
+Value functionDefaults(Interpreter&, const Value& self) {
+    const auto& fn = *self.as<FunctionObject>();
+    ValueList positional;
+    auto keywordOnly = std::make_shared<DictObject>();
+    size_t next = 0;
+    for (const Param& p : parametersOf(fn)) {
+        if (!p.defaultValue) continue;
+        if (p.kind == ParamKind::KeywordOnly) keywordOnly->set(Value(p.name), fn.defaults[next++]);
+        else positional.push_back(fn.defaults[next++]);
+    }
+    if (kKeywordOnly) return keywordOnly->items.empty() ? Value() : Value(ObjectPtr(keywordOnly));
+    return positional.empty() ? Value() : makeTuple(std::move(positional));
+}
+
+// fn.__code__: what inspect reads of a code object (its parameters, flags, name and place).
+Value functionCode(Interpreter&, const Value& self) {
+    const auto& fn = *self.as<FunctionObject>();
+    constexpr int64_t kOptimized = 0x1, kNewLocals = 0x2, kVarArgs = 0x4, kVarKeywords = 0x8, kNested = 0x10, kGenerator = 0x20;
+    int64_t positionalOnly = 0, positional = 0, keywordOnly = 0, flags = kOptimized | kNewLocals;
+    ValueList names, starred;  // CPython's order: positional, keyword-only, then *args, **kwargs
+    for (const Param& p : parametersOf(fn)) {
+        switch (p.kind) {
+            case ParamKind::PositionalOnly: ++positionalOnly; [[fallthrough]];
+            case ParamKind::Positional: ++positional; break;
+            case ParamKind::KeywordOnly: ++keywordOnly; break;
+            case ParamKind::VarArgs: flags |= kVarArgs; break;
+            case ParamKind::VarKeywords: flags |= kVarKeywords; break;
+        }
+        (p.kind == ParamKind::VarArgs || p.kind == ParamKind::VarKeywords ? starred : names).push_back(Value(p.name));
+    }
+    names.insert(names.end(), starred.begin(), starred.end());
+    if (fn.closure) flags |= kNested;
+    if (fn.def && fn.def->isGenerator) flags |= kGenerator;
+    auto code = std::make_shared<RecordObject>();
+    code->type = "code";
+    const SourceLocation& where = fn.def ? fn.def->loc : fn.lambda->loc;
+    code->text = fmt::format("<code object {} at 0x0, file \"{}\", line {}>", fn.name, where.file, where.line);
+    code->attrs = {{"co_argcount", Value(positional)},
+                   {"co_posonlyargcount", Value(positionalOnly)},
+                   {"co_kwonlyargcount", Value(keywordOnly)},
+                   {"co_nlocals", Value(static_cast<int64_t>(names.size()))},
+                   {"co_varnames", makeTuple(names)},
+                   {"co_flags", Value(flags)},
+                   {"co_name", Value(fn.def ? fn.def->name : std::string("<lambda>"))},
+                   {"co_qualname", Value(fn.qualname)},
+                   {"co_filename", Value(where.file)},
+                   {"co_firstlineno", Value(static_cast<int64_t>(where.line))}};
+    return Value(ObjectPtr(code));
+}
+
+// fn.__dict__: the def's own attributes, made on first use (functools.wraps updates it).
+const std::shared_ptr<DictObject>& ownAttributes(Interpreter& in, FunctionObject& fn) {
+    if (!fn.attributes) {
+        fn.attributes = std::make_shared<DictObject>();
+        in.noteStoredInto(fn.attributes);
+    }
+    return fn.attributes;
+}
+Value functionDict(Interpreter& in, const Value& self) { return Value(ObjectPtr(ownAttributes(in, *self.as<FunctionObject>()))); }
+
+// fn.attr = value (its name and qualname are getter rows' setters).
+void setFunctionAttribute(Interpreter& in, const Value& self, const std::string& name, const Value& value) {
+    definitionsChanged();
+    ownAttributes(in, *self.as<FunctionObject>())->set(Value(name), value.unsourced());
+}
+
+// __doc__, __module__ and __annotations__: what was stored (functools.wraps copies them),
+// else the def's own.
+const Value* storedAttribute(const Value& self, const char* name) {
+    const auto& fn = *self.as<FunctionObject>();
+    return fn.attributes ? fn.attributes->findString(name) : nullptr;
+}
+template <const char* kName>
+void storeAttribute(Interpreter& in, const Value& self, const Value& value) {
+    setFunctionAttribute(in, self, kName, value);
+}
+constexpr char kDoc[] = "__doc__", kModule[] = "__module__", kAnnotations[] = "__annotations__";
+
+Value functionDoc(Interpreter&, const Value& self) {
+    if (const Value* stored = storedAttribute(self, kDoc)) return *stored;
+    const auto& fn = *self.as<FunctionObject>();
+    auto doc = fn.def ? docstring(fn.def->body) : std::nullopt;
+    return doc ? Value(*doc) : Value();
+}
+Value functionModule(Interpreter&, const Value& self) {  // its module's __name__
+    if (const Value* stored = storedAttribute(self, kModule)) return *stored;
+    const auto& fn = *self.as<FunctionObject>();
+    if (fn.globals)
+        if (auto it = fn.globals->vars.find("__name__"); it != fn.globals->vars.end()) return it->second;
+    return Value("__main__");
+}
+Value functionAnnotations(Interpreter&, const Value& self) {  // the parser does not keep them
+    if (const Value* stored = storedAttribute(self, kAnnotations)) return *stored;
+    return Value(ObjectPtr(std::make_shared<DictObject>()));
+}
+
 const GetterTable& functionGetters() {
     static const GetterTable table({
         {"__name__", [](Interpreter&, const Value& self) { return Value(self.as<FunctionObject>()->name); }, renameFunction<&FunctionObject::name>},
         {"__qualname__", [](Interpreter&, const Value& self) { return Value(self.as<FunctionObject>()->qualname); },
          renameFunction<&FunctionObject::qualname>},
-        {"__module__", [](Interpreter&, const Value&) { return Value("__main__"); }},
+        {"__module__", functionModule, storeAttribute<kModule>},
+        {"__doc__", functionDoc, storeAttribute<kDoc>},
+        {"__annotations__", functionAnnotations, storeAttribute<kAnnotations>},
+        {"__defaults__", functionDefaults<false>},
+        {"__kwdefaults__", functionDefaults<true>},
+        {"__code__", functionCode},
+        {"__dict__", functionDict},
     });
     return table;
 }
@@ -262,17 +369,6 @@ const TypeSlots* SuperObject::slots() const {
     }};
     return &type;
 }
-// fn.attr = value: the def's own attributes (its name and qualname are getter rows' setters).
-void setFunctionAttribute(Interpreter& in, const Value& self, const std::string& name, const Value& value) {
-    auto* fn = self.as<FunctionObject>();
-    definitionsChanged();
-    if (!fn->attributes) {
-        fn->attributes = std::make_shared<DictObject>();
-        in.noteStoredInto(fn->attributes);
-    }
-    fn->attributes->set(Value(name), value.unsourced());
-}
-
 const TypeSlots* FunctionObject::slots() const {
     static const TypeSlots type{.name = "function",
                                 .getters = &functionGetters(),

@@ -174,6 +174,46 @@ Value isClass(Interpreter&, const Value& self, CallArgs&) {
     return Value(!s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return kTest(static_cast<unsigned char>(c)) != 0; }));
 }
 
+// s.expandtabs(tabsize=8): each tab to spaces up to the next multiple of tabsize in its line.
+Value expandTabs(Interpreter& in, const Value& self, CallArgs& a) {
+    const Value* size = a.args.empty() ? a.kwarg("tabsize") : &a.args[0];
+    if (size && !size->isInt()) in.fail("TypeError", "'" + pythonTypeName(*size) + "' object cannot be interpreted as an integer");
+    const int64_t tab = size ? size->asInt() : 8;
+    std::string out;
+    int64_t column = 0;
+    for (char c : textOf(self)) {
+        if (c == '\t') {
+            const int64_t spaces = tab > 0 ? tab - column % tab : 0;
+            out.append(static_cast<size_t>(spaces), ' ');
+            column += spaces;
+            continue;
+        }
+        out += c;
+        column = c == '\n' || c == '\r' ? 0 : column + 1;
+    }
+    return Value(out);
+}
+
+// s.isidentifier(): a name Python could bind (any non-ASCII byte taken as a letter, as
+// Python takes most of them).
+Value isIdentifier(Interpreter&, const Value& self, CallArgs&) {
+    const std::string& s = textOf(self);
+    auto letter = [](unsigned char c) { return std::isalpha(c) || c == '_' || c >= 0x80; };
+    return Value(!s.empty() && letter(s[0]) && std::all_of(s.begin(), s.end(), [&](unsigned char c) { return letter(c) || std::isdigit(c); }));
+}
+
+// s.islower() / s.isupper(): some cased letter, and none of the other case.
+template <bool kLower>
+Value isCase(Interpreter&, const Value& self, CallArgs&) {
+    const std::string& s = textOf(self);
+    bool cased = false;
+    for (unsigned char c : s) {
+        if (kLower ? std::isupper(c) : std::islower(c)) return Value(false);
+        cased = cased || std::isalpha(c);
+    }
+    return Value(cased);
+}
+
 template <bool kLeft>
 Value justify(Interpreter&, const Value& self, CallArgs& a) {
     const std::string& s = textOf(self);
@@ -243,6 +283,11 @@ const MethodTable& strMethods() {
         {"isdigit", isClass<::isdigit>, 0, kAnyArgs},
         {"isalpha", isClass<::isalpha>, 0, kAnyArgs},
         {"isspace", isClass<::isspace>, 0, kAnyArgs},
+        {"isalnum", isClass<::isalnum>, 0, kAnyArgs},
+        {"expandtabs", expandTabs, 0, 1},
+        {"isidentifier", isIdentifier, 0, 0},
+        {"islower", isCase<true>, 0, 0},
+        {"isupper", isCase<false>, 0, 0},
         {"ljust", justify<true>, 1, 2},
         {"rjust", justify<false>, 1, 2},
         {"splitlines", splitlines, 0, kAnyArgs},

@@ -120,12 +120,46 @@ def dropout(input, p, train):
     return torch.nn.functional.dropout(input, p, train)
 
 
+def _mask_over_leading_dims(tensor, mask):
+    """A bool mask over the tensor's leading dims (PyTorch checks its sizes so), shaped to
+    broadcast over the rest."""
+    for k in range(mask.dim()):
+        if k >= tensor.dim() or mask.size(k) != tensor.size(k):
+            raise IndexError(f"The shape of the mask {list(mask.shape)} at index {k} does not match the shape of the "
+                             f"indexed tensor {list(tensor.shape)} at index {k}")
+    return mask.reshape(list(mask.shape) + [1] * (tensor.dim() - mask.dim()))
+
+
+def _select_by_mask(tensor, mask):
+    """tensor[mask]: the rows of the flattened masked dims where the mask is true. How many
+    there are depends on the data: reading it breaks a compiled graph, as Dynamo's nonzero does."""
+    _mask_over_leading_dims(tensor, mask)
+    rows = tensor.unsqueeze(0) if mask.dim() == 0 else tensor.flatten(0, mask.dim() - 1)
+    keep = torch.tensor([i for i, m in enumerate(mask.reshape(-1).tolist()) if m], dtype=torch.int64)
+    return torch.autograd._name_backward(rows.index_select(0, keep), "IndexBackward0")
+
+
+def _index_put_with_tensors(tensor, index, value):
+    """tensor[index] = value with tensors or lists in the index (PyTorch's index_put_): a bool
+    mask over the leading dims with a number or a 0-d tensor is a masked_fill_."""
+    if isinstance(index, torch.Tensor) and index.dtype == torch.bool:
+        if isinstance(value, torch.Tensor) and value.dim() != 0:
+            raise NotImplementedError("assigning a tensor of several values through a bool mask (index_put_) is not "
+                                      "supported by Fusescope yet; a number or a 0-d tensor is")
+        tensor.masked_fill_(_mask_over_leading_dims(tensor, index), value)
+        return
+    raise NotImplementedError("assigning through an integer tensor or list index (index_put_) is not supported by "
+                              "Fusescope yet; a bool mask is")
+
+
 def _index_with_tensors(tensor, index):
     """tensor[index] where the index holds tensors or lists (PyTorch's advanced indexing):
     slices, None and ... apply first; the tensor indices, next to each other, broadcast to one
     shape, which takes the place of the dims they index. The picked elements are an
     index_select of those dims flattened, so the gradient is index_select's (IndexBackward0,
     as PyTorch's)."""
+    if isinstance(index, torch.Tensor) and index.dtype == torch.bool:
+        return _select_by_mask(tensor, index)
     parts = list(index) if isinstance(index, tuple) else [index]
     for p in parts:
         if isinstance(p, (int, bool)):
@@ -173,7 +207,8 @@ def _index_tensor(part, device):
     if not isinstance(part, torch.Tensor) and idx.numel() == 0:
         idx = idx.long()
     if idx.dtype == torch.bool:
-        raise NotImplementedError("indexing with a bool tensor (a mask) is not supported by Fusescope yet")
+        raise NotImplementedError("a bool tensor (a mask) beside other indices is not supported by Fusescope yet; "
+                                  "a mask alone is")
     if idx.dtype not in (torch.int64, torch.int32):
         raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
     return idx.to(device)
