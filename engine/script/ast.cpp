@@ -348,6 +348,7 @@ public:
                 sp();
                 expr(f.iter.get());
                 block("body", f.body);
+                if (!f.orelse.empty()) block("else", f.orelse);
                 out += ")";
                 return;
             }
@@ -356,6 +357,7 @@ public:
                 out += "(While ";
                 expr(w.test.get());
                 block("body", w.body);
+                if (!w.orelse.empty()) block("else", w.orelse);
                 out += ")";
                 return;
             }

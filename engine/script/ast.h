@@ -408,14 +408,16 @@ struct For : Stmt {
     ExprPtr target;
     ExprPtr iter;
     StmtList body;
+    StmtList orelse;  // else: runs when the loop ends without a break
 };
 
-// while test: body (no else clause in the subset).
+// while test: body, else: orelse.
 struct While : Stmt {
     static constexpr StmtKind kKind = StmtKind::While;
     While() : Stmt(kKind) {}
     ExprPtr test;
     StmtList body;
+    StmtList orelse;  // runs when the test turns false (not after a break)
 };
 
 // break.

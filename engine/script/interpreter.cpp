@@ -46,8 +46,12 @@ void collectLocalNames(const StmtList& body, std::set<std::string>& names) {
         case StmtKind::For:
             collectTargetNames(*stmt->as<For>().target, names);
             collectLocalNames(stmt->as<For>().body, names);
+            collectLocalNames(stmt->as<For>().orelse, names);
             break;
-        case StmtKind::While: collectLocalNames(stmt->as<While>().body, names); break;
+        case StmtKind::While:
+            collectLocalNames(stmt->as<While>().body, names);
+            collectLocalNames(stmt->as<While>().orelse, names);
+            break;
         case StmtKind::If:
             collectLocalNames(stmt->as<If>().body, names);
             collectLocalNames(stmt->as<If>().orelse, names);
@@ -198,8 +202,9 @@ void Interpreter::loadTorchLibrary(const SourceLocation& where) {
     contextDecorator_ = loadLibraryModule("torch._decorators", where).as<ModuleObject>()->attrs.at("context_decorator");
     Value nnLibrary = loadLibraryModule("torch.nn", where);
     for (const auto& [name, value] : nnLibrary.as<ModuleObject>()->attrs)
-        if (value.as<ClassObject>() || name == "init") nn.attrs[name] = value;
+        if (value.as<ClassObject>()) nn.attrs[name] = value;
     nn.attrs["utils"] = loadLibraryModule("torch.nn.utils", where);
+    nn.attrs["init"] = loadLibraryModule("torch.nn.init", where);
     auto& optim = *torch.attrs.at("optim").as<ModuleObject>();
     Value optimLibrary = loadLibraryModule("torch.optim", where);
     for (const auto& [name, value] : optimLibrary.as<ModuleObject>()->attrs)
@@ -210,6 +215,16 @@ void Interpreter::loadTorchLibrary(const SourceLocation& where) {
 Value Interpreter::callComposite(const std::string& name, ValueList args) {
     CallArgs call{.args = std::move(args), .kwargs = {}, .where = currentLocation()};
     return this->call(composites_.as<ModuleObject>()->attrs.at(name), call);
+}
+
+std::optional<Value> Interpreter::libraryTensorMethod(const Value& self, std::string_view name) {
+    const Value* table = composites_.isNone() ? nullptr : composites_.as<ModuleObject>()->find("_tensor_methods");
+    const Value* method = table && table->as<DictObject>() ? table->as<DictObject>()->findString(std::string(name)) : nullptr;
+    if (!method) return std::nullopt;
+    return makeBuiltin("Tensor." + std::string(name), [self, method = *method](Interpreter& in, CallArgs& args) {
+        args.args.insert(args.args.begin(), self);
+        return in.call(method, args);
+    });
 }
 
 Value Interpreter::decorateWithContext(const ContextManagerObject& manager, const Value& function) {
@@ -388,11 +403,11 @@ Interpreter::Flow Interpreter::exec(const Stmt& stmt) {
             const auto& s = stmt.as<While>();
             while (truthy(eval(*s.test))) {
                 Flow flow = exec(s.body);
-                if (flow == Flow::Break) break;
+                if (flow == Flow::Break) return Flow::Normal;
                 if (flow == Flow::Return) return flow;
                 stack_.back().where = stmt.loc;
             }
-            return Flow::Normal;
+            return exec(s.orelse);
         }
         case StmtKind::Break: return Flow::Break;
         case StmtKind::Continue: return Flow::Continue;
@@ -463,11 +478,12 @@ Interpreter::Flow Interpreter::execFor(const For& stmt) {
     };
     Flow result = Flow::Normal;
     forEachItem(iterable, [&](const Value& item) {
-        Flow flow = body(item);
-        if (flow == Flow::Return) result = flow;
-        return flow != Flow::Break && flow != Flow::Return;
+        result = body(item);
+        return result != Flow::Break && result != Flow::Return;
     });
-    return result;
+    if (result == Flow::Break) return Flow::Normal;
+    if (result == Flow::Return) return result;
+    return exec(stmt.orelse);
 }
 
 // Every loop over a value: an iterator's items one at a time (its next slot), a type's own

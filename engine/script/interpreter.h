@@ -172,6 +172,9 @@ public:
     Value indexTensor(const Value& tensor, const Value& index);  // tensor[index]: views, or advanced indexing
     // A function of torch/_composite.py (advanced indexing, ...) called with `args`.
     Value callComposite(const std::string& name, ValueList args);
+    // A tensor method written in Python (torch/_composite.py's _tensor_methods: x.norm(), ...)
+    // bound to `self`, or nullopt when there is none of that name.
+    std::optional<Value> libraryTensorMethod(const Value& self, std::string_view name);
     // Calls visit with each item until it returns false: a range item by item (it may be
     // huge), a container raising as CPython's if it changes size meanwhile.
     void forEachItem(const Value& iterable, const ItemVisitor& visit);

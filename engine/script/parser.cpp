@@ -632,10 +632,11 @@ private:
         return s;
     }
 
-    void rejectLoopElse(const char* loop) {
-        if (at(TK::KwElse))
-            throw syntaxError(std::string("'else' clauses on '") + loop + "' loops are not supported by Fusescope scripts",
-                              cur());
+    // A loop's else block, run when the loop ends without a break.
+    StmtList parseLoopElse() {
+        if (!at(TK::KwElse)) return {};
+        const Token& elseTok = advance();
+        return parseBlock("'else' statement", elseTok.line);
     }
 
     StmtPtr parseFor() {
@@ -645,8 +646,8 @@ private:
         expect(TK::KwIn);
         s->iter = parseStarExpressions();
         s->body = parseBlock("'for' statement", start.line);
-        rejectLoopElse("for");
-        finishBlock(*s, s->body);
+        s->orelse = parseLoopElse();
+        finishBlock(*s, s->orelse.empty() ? s->body : s->orelse);
         return s;
     }
 
@@ -655,8 +656,8 @@ private:
         auto s = startNode<While>(start);
         s->test = parseExpr();
         s->body = parseBlock("'while' statement", start.line);
-        rejectLoopElse("while");
-        finishBlock(*s, s->body);
+        s->orelse = parseLoopElse();
+        finishBlock(*s, s->orelse.empty() ? s->body : s->orelse);
         return s;
     }
 

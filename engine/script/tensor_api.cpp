@@ -273,13 +273,16 @@ const MethodTable& tensorMethods() {
 
 namespace {
 
-// After the tables: the ops that are tensor methods (x.view(2, 3)), else the AttributeError
+// After the tables: the ops that are tensor methods (x.view(2, 3)), then those the library
+// writes in Python (x.norm()), else the AttributeError
 // with what PyTorch has that we lack. It has no location: getAttribute gives it the read's.
-Value opMethod(Interpreter&, const Value& self, std::string_view name) {
+Value opMethod(Interpreter& in, const Value& self, std::string_view name) {
     const OpDef* op = OpRegistry::instance().find(std::string(name));
-    if (!op || !op->isMethod)
+    if (!op || !op->isMethod) {
+        if (auto method = in.libraryTensorMethod(self, name)) return *method;
         throw ScriptError("AttributeError", fmt::format("'Tensor' object has no attribute '{}'{}", name,
                                                         missingAttributeNote("torch.Tensor", std::string(name), {})));
+    }
     return makeBuiltin("Tensor." + std::string(name), [self, opName = std::string(name), op](Interpreter& in, CallArgs& args) -> Value {
         ValueList all{self};
         all.insert(all.end(), args.args.begin(), args.args.end());

@@ -422,11 +422,13 @@ TEST(ScriptParser, UnsupportedSyntaxIsNamed) {
     EXPECT_EQ(errorOf("x = await y"), "SyntaxError 1:5 'await' is not supported by Fusescope scripts");
     EXPECT_EQ(errorOf("if (n := 10) > 5: pass"),
               "SyntaxError 1:7 assignment expressions (':=') are not supported by Fusescope scripts");
-    EXPECT_EQ(errorOf("for x in y:\n    pass\nelse:\n    pass\n"),
-              "SyntaxError 3:1 'else' clauses on 'for' loops are not supported by Fusescope scripts");
-    EXPECT_EQ(errorOf("while x:\n    pass\nelse:\n    pass\n"),
-              "SyntaxError 3:1 'else' clauses on 'while' loops are not supported by Fusescope scripts");
     EXPECT_EQ(errorOf("x = 2j"), "SyntaxError 1:5 complex literals are not supported by Fusescope scripts");
+}
+
+TEST(ScriptParser, LoopElse) {
+    EXPECT_EQ(dump("for x in y:\n    pass\nelse:\n    z = 1\n"), "(For x y (body (Pass)) (else (Assign z 1)))");
+    EXPECT_EQ(dump("while x:\n    break\nelse:\n    pass\n"), "(While x (body (Break)) (else (Pass)))");
+    EXPECT_EQ(errorOf("for x in y:\n    pass\nelse:\npass\n"), "IndentationError 4:1 expected an indented block after 'else' statement on line 3");
 }
 
 TEST(ScriptParser, PositionalOnlyParameters) {

@@ -212,3 +212,77 @@ def _index_tensor(part, device):
     if idx.dtype not in (torch.int64, torch.int32):
         raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
     return idx.to(device)
+
+
+def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
+    """A vector norm over dim (every element when None; 'fro' is the 2-norm, the Frobenius
+    norm of a matrix). Its gradient's node is LinalgVectorNormBackward0, as PyTorch's."""
+    if dtype is not None:
+        input = input.to(dtype)
+    if p == "fro" or p is None:
+        p = 2
+    if isinstance(p, str):
+        raise NotImplementedError(f"torch.norm with p={p!r} is not supported by Fusescope yet")
+    dims = list(range(input.dim())) if dim is None else ([dim] if isinstance(dim, int) else list(dim))
+    if p == float("inf"):
+        result = input.abs().amax(dims, keepdim=keepdim)
+    elif p == float("-inf"):
+        result = input.abs().amin(dims, keepdim=keepdim)
+    elif p == 0:
+        result = (input != 0).to(input.dtype).sum(dims, keepdim=keepdim)
+    elif p == 1:
+        result = input.abs().sum(dims, keepdim=keepdim)
+    elif p == 2:
+        result = (input * input).sum(dims, keepdim=keepdim).sqrt()
+    else:
+        result = input.abs().pow(p).sum(dims, keepdim=keepdim).pow(1.0 / p)
+    return torch.autograd._name_backward(result, "LinalgVectorNormBackward0")
+
+
+def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
+    """Each element (each slice along dim) repeated: `repeats` times, or as often as its entry
+    of a repeats tensor says (the count then depends on the data). Without repeats, the
+    input holds the counts of 0, 1, 2, ..."""
+    if repeats is None:
+        return repeat_interleave(torch.arange(input.numel()), input)
+    if dim is None:
+        input, dim = input.reshape(-1), 0
+    dim = dim % max(input.dim(), 1)
+    if isinstance(repeats, torch.Tensor) and repeats.dim() == 0:
+        repeats = repeats.item()
+    if isinstance(repeats, int):
+        sizes = list(input.shape)
+        spread = input.unsqueeze(dim + 1).expand(sizes[:dim + 1] + [repeats] + sizes[dim + 1:])
+        return spread.reshape(sizes[:dim] + [sizes[dim] * repeats] + sizes[dim + 1:])
+    counts = repeats.tolist()
+    if len(counts) != input.size(dim):
+        raise RuntimeError(f"repeats must have the same size as input along dim, but got repeats.size(0) = {len(counts)} "
+                           f"and input.size({dim}) = {input.size(dim)}")
+    picks = torch.tensor([i for i, count in enumerate(counts) for _ in range(count)], dtype=torch.int64)
+    return input.index_select(dim, picks)
+
+
+def _view_as(input, other):
+    return input.view(other.shape)
+
+
+_TENSOR_TYPES = {torch.float32: "torch.FloatTensor", torch.float64: "torch.DoubleTensor", torch.float16: "torch.HalfTensor",
+                 torch.bfloat16: "torch.BFloat16Tensor", torch.int64: "torch.LongTensor", torch.int32: "torch.IntTensor",
+                 torch.bool: "torch.BoolTensor"}
+
+
+def _type(input, dtype=None, non_blocking=False):
+    """x.type(): its type's name ('torch.FloatTensor'); x.type(torch.float64) or
+    x.type('torch.DoubleTensor'): a copy of that dtype (itself when it has it)."""
+    if dtype is None:
+        return _TENSOR_TYPES[input.dtype]
+    if isinstance(dtype, str):
+        named = [d for d, name in _TENSOR_TYPES.items() if name == dtype]
+        if not named:
+            raise ValueError(f"invalid type: '{dtype}'")
+        dtype = named[0]
+    return input.to(dtype)
+
+
+# The tensor methods written here (x.norm(), x.view_as(y), ...): the engine binds them.
+_tensor_methods = {"norm": norm, "repeat_interleave": repeat_interleave, "view_as": _view_as, "type": _type}

@@ -594,6 +594,14 @@ def _norm_affine(module, shape, affine, bias):
         module.register_parameter("bias", None)
 
 
+def _running_statistics(module, num_features, track):
+    """A batch or instance norm's running mean and variance and its batch count, each None
+    when it keeps none."""
+    module.register_buffer("running_mean", torch.zeros(num_features) if track else None)
+    module.register_buffer("running_var", torch.ones(num_features) if track else None)
+    module.register_buffer("num_batches_tracked", torch.tensor(0, dtype=torch.long) if track else None)
+
+
 class LayerNorm(Module):
     def __init__(self, normalized_shape, eps=1e-05, elementwise_affine=True, bias=True, device=None, dtype=None):
         super().__init__()
@@ -691,14 +699,7 @@ class _BatchNorm(Module):
         self.affine = affine
         self.track_running_stats = track_running_stats
         _norm_affine(self, num_features, affine, bias)
-        if track_running_stats:
-            self.register_buffer("running_mean", torch.zeros(num_features))
-            self.register_buffer("running_var", torch.ones(num_features))
-            self.register_buffer("num_batches_tracked", torch.tensor(0, dtype=torch.long))
-        else:
-            self.register_buffer("running_mean", None)
-            self.register_buffer("running_var", None)
-            self.register_buffer("num_batches_tracked", None)
+        _running_statistics(self, num_features, track_running_stats)
 
     def forward(self, input):
         self._check_input_dim(input)
@@ -745,6 +746,68 @@ class GroupNorm(Module):
 
     def extra_repr(self):
         return f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}, bias={self.bias is not None}"
+
+
+class _InstanceNorm(Module):
+    def __init__(self, num_features, eps=1e-05, momentum=0.1, affine=False, track_running_stats=False, device=None,
+                 dtype=None, *, bias=True):
+        super().__init__()
+        self.num_features = num_features
+        self.eps = eps
+        self.momentum = momentum
+        self.affine = affine
+        self.track_running_stats = track_running_stats
+        _norm_affine(self, num_features, affine, bias)
+        _running_statistics(self, num_features, track_running_stats)
+
+    def forward(self, input):
+        if input.dim() not in (self._spatial_dims + 1, self._spatial_dims + 2):
+            raise ValueError(f"expected {self._spatial_dims + 1}D or {self._spatial_dims + 2}D input (got {input.dim()}D input)")
+        unbatched = input.dim() == self._spatial_dims + 1
+        if unbatched:
+            input = input.unsqueeze(0)
+        out = F.instance_norm(input, self.running_mean, self.running_var, self.weight, self.bias,
+                              self.training or not self.track_running_stats, self.momentum if self.momentum is not None else 0.0,
+                              self.eps)
+        return out.squeeze(0) if unbatched else out
+
+    extra_repr = _BatchNorm.extra_repr
+
+
+class InstanceNorm1d(_InstanceNorm):
+    _spatial_dims = 1
+
+
+class InstanceNorm2d(_InstanceNorm):
+    _spatial_dims = 2
+
+
+class InstanceNorm3d(_InstanceNorm):
+    _spatial_dims = 3
+
+
+class PixelShuffle(Module):
+    def __init__(self, upscale_factor):
+        super().__init__()
+        self.upscale_factor = upscale_factor
+
+    def forward(self, input):
+        return F.pixel_shuffle(input, self.upscale_factor)
+
+    def extra_repr(self):
+        return f"upscale_factor={self.upscale_factor}"
+
+
+class PixelUnshuffle(Module):
+    def __init__(self, downscale_factor):
+        super().__init__()
+        self.downscale_factor = downscale_factor
+
+    def forward(self, input):
+        return F.pixel_unshuffle(input, self.downscale_factor)
+
+    def extra_repr(self):
+        return f"downscale_factor={self.downscale_factor}"
 
 
 class MaxPool2d(Module):
@@ -1039,30 +1102,3 @@ class CrossEntropyLoss(_WeightedLoss):
     def forward(self, input, target):
         return F.cross_entropy(input, target, weight=self.weight, ignore_index=self.ignore_index, reduction=self.reduction,
                                label_smoothing=self.label_smoothing)
-
-
-class _Init:
-    """torch.nn.init: fills tensors in place, without recording autograd history."""
-
-    def _fill(self, tensor, values):
-        with torch.no_grad():
-            tensor.copy_(values)
-        return tensor
-
-    def normal_(self, tensor, mean=0.0, std=1.0):
-        return self._fill(tensor, torch.randn(tensor.shape) * std + mean)
-
-    def uniform_(self, tensor, a=0.0, b=1.0):
-        return self._fill(tensor, torch.rand(tensor.shape) * (b - a) + a)
-
-    def zeros_(self, tensor):
-        return self._fill(tensor, torch.zeros(tensor.shape))
-
-    def ones_(self, tensor):
-        return self._fill(tensor, torch.ones(tensor.shape))
-
-    def constant_(self, tensor, val):
-        return self._fill(tensor, torch.full(tensor.shape, val))
-
-
-init = _Init()

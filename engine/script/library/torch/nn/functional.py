@@ -200,6 +200,55 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     return _named(y, "NativeBatchNormBackward0")
 
 
+def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True, momentum=0.1,
+                  eps=1e-05):
+    """Each sample's channels normalised over their own positions: batch norm of the input
+    seen as one sample of N*C channels, as PyTorch computes it; running statistics, when
+    kept, take the batch's average."""
+    n, c = input.size(0), input.size(1)
+    if running_mean is not None and running_mean.numel() != c:
+        raise RuntimeError(f"running_mean should contain {c} elements not {running_mean.numel()}")
+    if use_input_stats and input.numel() // (n * c) <= 1:
+        raise ValueError(f"Expected more than 1 spatial element when training, got input size {input.size()}")
+    tiled = [None if t is None else t.repeat(n) for t in (running_mean, running_var, weight, bias)]
+    y = batch_norm(input.reshape([1, n * c] + list(input.shape[2:])), tiled[0], tiled[1], tiled[2], tiled[3],
+                   use_input_stats, momentum, eps)
+    if use_input_stats and running_mean is not None:
+        with torch.no_grad():
+            running_mean.copy_(tiled[0].reshape(n, c).mean(0))
+            running_var.copy_(tiled[1].reshape(n, c).mean(0))
+    return y.reshape(input.shape)
+
+
+def pixel_shuffle(input, upscale_factor):
+    """(*, C*r*r, H, W) to (*, C, H*r, W*r): each group of r*r channels spread over an r-by-r block."""
+    r = upscale_factor
+    if input.dim() < 3:
+        raise RuntimeError(f"pixel_shuffle expects input to have at least 3 dimensions, but got input with {input.dim()} "
+                           f"dimension(s)")
+    *batch, channels, height, width = input.shape
+    if channels % (r * r) != 0:
+        raise RuntimeError(f"pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of "
+                           f"upscale_factor, but input.size(-3)={channels} is not divisible by {r * r}")
+    blocks = input.reshape(batch + [channels // (r * r), r, r, height, width])
+    k = len(batch)
+    order = list(range(k)) + [k, k + 3, k + 1, k + 4, k + 2]
+    return blocks.permute(order).reshape(batch + [channels // (r * r), height * r, width * r])
+
+
+def pixel_unshuffle(input, downscale_factor):
+    """pixel_shuffle undone: (*, C, H*r, W*r) to (*, C*r*r, H, W)."""
+    r = downscale_factor
+    *batch, channels, height, width = input.shape
+    if height % r != 0 or width % r != 0:
+        raise RuntimeError(f"pixel_unshuffle expects height and width to be divisible by downscale_factor, but input has "
+                           f"height {height} and width {width} and downscale_factor {r}")
+    blocks = input.reshape(batch + [channels, height // r, r, width // r, r])
+    k = len(batch)
+    order = list(range(k)) + [k, k + 2, k + 4, k + 1, k + 3]
+    return blocks.permute(order).reshape(batch + [channels * r * r, height // r, width // r])
+
+
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05):
     if input.size(1) % num_groups != 0:
         raise RuntimeError(f"Expected number of channels in input to be divisible by num_groups, but got input of shape "
