@@ -34,6 +34,18 @@ namespace fusescope::cli {
 
 namespace {
 
+// sys.exit(code) (SystemExit) ends the run as Python's does: with status 0 for no code,
+// that status for an int, else 1 after printing the code on stderr. Nullopt: another error.
+std::optional<int> systemExitStatus(const Error& error) {
+    const auto* script = dynamic_cast<const ScriptError*>(&error);
+    if (!script || script->kind() != "SystemExit") return std::nullopt;
+    const std::string code = script->what();
+    if (code.empty() || code == "None") return 0;
+    if (code.find_first_not_of("-0123456789") == std::string::npos && code != "-") return std::atoi(code.c_str());
+    std::cerr << code << "\n";
+    return 1;
+}
+
 struct RunArgs {
     std::string script;
     std::string backend;
@@ -229,8 +241,12 @@ int runScript(const RunArgs& args) {
         session.run(*source, fileName);
     } catch (const Error& e) {
         std::cout.flush();
-        std::cerr << describeError(e) << "\n";
-        status = 1;
+        if (auto exited = systemExitStatus(e)) {
+            status = *exited;
+        } else {
+            std::cerr << describeError(e) << "\n";
+            status = 1;
+        }
     } catch (const std::exception& e) {
         std::cout.flush();
         std::cerr << "fusescope-cli: internal error: " << e.what() << "\n";

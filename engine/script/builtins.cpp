@@ -99,12 +99,17 @@ void addPythonBuiltins(std::map<std::string, Value, std::less<>>& b) {
         if (const Value* v = a.kwarg("sep"); v && !v->isNone()) sep = valueStr(*v);
         if (const Value* v = a.kwarg("end"); v && !v->isNone()) end = valueStr(*v);
         for (const auto& [k, _] : a.kwargs)
-            if (k != "sep" && k != "end" && k != "flush")
+            if (k != "sep" && k != "end" && k != "flush" && k != "file")
                 in.fail("TypeError", "print() got an unsupported keyword argument '" + k + "'");
         std::string out;
         for (size_t i = 0; i < a.args.size(); ++i) {
             if (i) out += sep;
             out += valueStr(a.args[i]);
+        }
+        if (const Value* file = a.kwarg("file"); file && !file->isNone()) {  // sys.stderr, or any object with write()
+            CallArgs text{.args = {Value(out + end)}, .kwargs = {}, .where = a.where};
+            in.call(in.getAttribute(*file, "write", a.where), text);
+            return Value();
         }
         in.host().writeStdout(out + end);
         return Value();

@@ -91,14 +91,18 @@ void addExceptionClasses(Interpreter& interp, const ClassPtr& object, std::map<s
         if (!baseName) addBaseExceptionMethods(*cls->dict);
         b[name] = Value(ObjectPtr(cls));
     }
-    // StopIteration(value).value: what a generator returned (None without arguments).
-    auto& stopIteration = static_cast<ClassObject&>(*b.at("StopIteration").asObject());
-    stopIteration.dict->set(Value("__init__"), makeMethod("StopIteration.__init__", [](Interpreter&, CallArgs& a, const ObjectPtr& self) {
-        auto& dict = *static_cast<InstanceObject&>(*self).dict;
-        dict.set(Value("args"), makeTuple(a.args));
-        dict.set(Value("value"), a.args.empty() ? Value() : a.args[0]);
-        return Value();
-    }));
+    // StopIteration(value).value: what a generator returned; SystemExit(code).code: the exit
+    // status (None without arguments, the args tuple with several).
+    for (const auto& [name, field] : {std::pair{"StopIteration", "value"}, std::pair{"SystemExit", "code"}}) {
+        auto& cls = static_cast<ClassObject&>(*b.at(name).asObject());
+        cls.dict->set(Value("__init__"), makeMethod(std::string(name) + ".__init__", [field](Interpreter&, CallArgs& a, const ObjectPtr& self) {
+            auto& dict = *static_cast<InstanceObject&>(*self).dict;
+            dict.set(Value("args"), makeTuple(a.args));
+            const bool several = std::string_view(field) == "code" && a.args.size() > 1;
+            dict.set(Value(field), several ? makeTuple(a.args) : a.args.empty() ? Value() : a.args[0]);
+            return Value();
+        }));
+    }
     // str(KeyError('a')) is "'a'": the key's repr.
     auto& keyError = static_cast<ClassObject&>(*b.at("KeyError").asObject());
     keyError.dict->set(Value("__str__"), makeMethod("KeyError.__str__", [](Interpreter& in, CallArgs&, const ObjectPtr& self) {

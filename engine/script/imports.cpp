@@ -1,5 +1,6 @@
 // The import statement: the engine's native modules, the script's own modules and packages
 // (files beside it, found as Python finds them through sys.path[0]) and the script library.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
@@ -38,6 +39,11 @@ std::string importGlobalName(const std::string& dotted) {
     std::string name = "__import_";
     for (char c : dotted) name += c == '.' ? std::string("_dot_") : std::string(1, c);
     return name;
+}
+
+bool hasLibraryModule(const std::string& name) {
+    const auto& sources = scriptLibrarySources();
+    return std::any_of(sources.begin(), sources.end(), [&](const auto& s) { return s.module == name; });
 }
 
 }  // namespace
@@ -162,10 +168,11 @@ Value Interpreter::importModule(const std::string& dotted, const SourceLocation&
                           where);
     }
     auto* m = outer.as<ModuleObject>();
-    auto attr = m->attrs.find(dotted.substr(parent.size() + 1));
-    if (attr == m->attrs.end() || !attr->second.as<ModuleObject>())
-        throw ScriptError("ModuleNotFoundError", "No module named '" + dotted + "' in Fusescope", where);
-    return attr->second;
+    const std::string child = dotted.substr(parent.size() + 1);
+    auto attr = m->attrs.find(child);
+    if (attr != m->attrs.end() && attr->second.as<ModuleObject>()) return attr->second;
+    if (hasLibraryModule(dotted)) return m->attrs[child] = loadLibraryModule(dotted, where);  // torch.utils.data, ...
+    throw ScriptError("ModuleNotFoundError", "No module named '" + dotted + "' in Fusescope", where);
 }
 
 std::string Interpreter::absoluteImportName(const ImportFrom& s) const {

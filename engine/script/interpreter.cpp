@@ -112,6 +112,7 @@ Interpreter::Interpreter(const Module& module, ScriptHost& host) : module_(modul
     rootModules_["time"] = makeTimeModule();
     rootModules_["logging"] = makeLoggingModule();
     rootModules_["_collections"] = makeCollectionsModule();
+    rootModules_["_system"] = makeSystemModule(module.fileName);
     globals_->vars["__name__"] = Value("__main__");
     globals_->vars["__file__"] = Value(module.fileName);
     mainGlobals_ = globals_;

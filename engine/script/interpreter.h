@@ -403,6 +403,8 @@ Value makeTimeModule();
 // torch.profiler: record_function, ExecutionTraceObserver, profile, schedule, ... (profiler_module.cpp)
 void populateProfilerModule(ModuleObject& profiler);
 Value makeLoggingModule();
+// _system: the machine as the library's os and sys read it (system_module.cpp).
+Value makeSystemModule(const std::string& scriptFile);
 Value makeCollectionsModule();  // _collections: OrderedDict, which the library's collections.py re-exports  // the level constants torch._logging.set_logs takes
 // Autograd (autograd_module.cpp): tensor.backward(gradient, retain_graph), tensor.retain_grad(),
 // tensor.grad and its assignment, and torch.autograd.grad.

@@ -126,6 +126,22 @@ print(fn(torch.ones(6)))
     EXPECT_EQ(readFile(logFile), r.err);
 }
 
+// sys.exit ends the run as Python's does: its status, no error printed (a text is printed
+// and the status is 1).
+TEST(Cli, SysExitEndsTheRunWithItsStatus) {
+    const std::pair<const char*, int> cases[] = {{"sys.exit()", 0}, {"sys.exit(3)", 3}, {"raise SystemExit(0)", 0}};
+    for (const auto& [line, status] : cases) {
+        SCOPED_TRACE(line);
+        auto r = runCli({"run", writeTempFile("exits.py", std::string("import sys\nprint('before')\n") + line + "\nprint('after')\n")});
+        EXPECT_EQ(r.exitCode, status);
+        EXPECT_EQ(r.out, "before\n");
+        EXPECT_EQ(r.err, "");
+    }
+    auto text = runCli({"run", writeTempFile("exits.py", "import sys\nsys.exit('bad config')\n")});
+    EXPECT_EQ(text.exitCode, 1);
+    EXPECT_EQ(text.err, "bad config\n");
+}
+
 TEST(Cli, ScriptErrorExitsOneWithFileLineColumn) {
     std::string script = writeTempFile("bad.py", "import torch\nx = torch.ones(2)\ny = x.frobnicate(3)\n");
     auto r = runCli({"run", script});
@@ -135,8 +151,8 @@ TEST(Cli, ScriptErrorExitsOneWithFileLineColumn) {
     auto n = runCli({"run", numpy});
     EXPECT_EQ(n.exitCode, 1);
     EXPECT_EQ(n.err, numpy + ":2:8: error: ModuleNotFoundError: No module named 'numpy' (Fusescope scripts import torch, math, "
-                             "time, logging, __future__, collections, contextlib, dataclasses, functools, inspect, itertools, operator, "
-                             "string, typing and their own modules beside them)\n");
+                             "time, logging, __future__, argparse, collections, contextlib, dataclasses, functools, inspect, itertools, "
+                             "operator, os, posixpath, string, sys, typing and their own modules beside them)\n");
 }
 
 TEST(Cli, BadUsageExitsTwo) {

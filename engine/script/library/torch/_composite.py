@@ -262,6 +262,26 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
     return input.index_select(dim, picks)
 
 
+def roll(input, shifts, dims=None):
+    """Elements shifted along dims, those past the end coming back at the start (the
+    flattened tensor's when dims is None): the two pieces concatenated in turn."""
+    if dims is None:
+        return roll(input.flatten(), shifts, 0).view(input.shape)
+    shifts = [shifts] if isinstance(shifts, int) else list(shifts)
+    dims = [dims] if isinstance(dims, int) else list(dims)
+    if len(shifts) != len(dims):
+        raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}")
+    out = input
+    for shift, dim in zip(shifts, dims):
+        size = out.size(dim)
+        if size == 0:
+            continue
+        cut = size - shift % size
+        lead = (slice(None),) * (dim % out.dim())
+        out = torch.cat([out[lead + (slice(cut, None),)], out[lead + (slice(0, cut),)]], dim)
+    return torch.autograd._name_backward(out, "RollBackward0")
+
+
 def _view_as(input, other):
     return input.view(other.shape)
 
@@ -285,4 +305,4 @@ def _type(input, dtype=None, non_blocking=False):
 
 
 # The tensor methods written here (x.norm(), x.view_as(y), ...): the engine binds them.
-_tensor_methods = {"norm": norm, "repeat_interleave": repeat_interleave, "view_as": _view_as, "type": _type}
+_tensor_methods = {"norm": norm, "repeat_interleave": repeat_interleave, "roll": roll, "view_as": _view_as, "type": _type}

@@ -181,6 +181,44 @@ class Adam(Optimizer):
         return loss
 
 
+class Adadelta(Optimizer):
+    def __init__(self, params, lr=1.0, rho=0.9, eps=1e-06, weight_decay=0, foreach=None, *, capturable=False,
+                 maximize=False, differentiable=False):
+        if not 0.0 <= lr:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if not 0.0 <= rho <= 1.0:
+            raise ValueError(f"Invalid rho value: {rho}")
+        if not 0.0 <= eps:
+            raise ValueError(f"Invalid epsilon value: {eps}")
+        if not 0.0 <= weight_decay:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        super().__init__(params, dict(lr=lr, rho=rho, eps=eps, weight_decay=weight_decay, maximize=maximize,
+                                      capturable=capturable, foreach=foreach, differentiable=differentiable))
+
+    @_profiled("step")
+    def step(self, closure=None):
+        loss = self._closure_loss(closure)
+        with torch.no_grad():
+            for group in self.param_groups:
+                lr, rho, eps = group["lr"], group["rho"], group["eps"]
+                for p in [p for p in group["params"] if p.grad is not None]:
+                    grad = -p.grad if group["maximize"] else p.grad
+                    if group["weight_decay"] != 0:
+                        grad = grad.add(p, alpha=group["weight_decay"])
+                    state = self._state(p)
+                    if len(state) == 0:
+                        state["step"] = torch.tensor(0.0)
+                        state["square_avg"] = torch.zeros_like(p)
+                        state["acc_delta"] = torch.zeros_like(p)
+                    state["step"] += 1
+                    square_avg, acc_delta = state["square_avg"], state["acc_delta"]
+                    square_avg.mul_(rho).add_(grad * grad, alpha=1 - rho)  # addcmul_
+                    delta = (acc_delta + eps).sqrt() / (square_avg + eps).sqrt() * grad
+                    acc_delta.mul_(rho).add_(delta * delta, alpha=1 - rho)
+                    p.add_(delta, alpha=-lr)
+        return loss
+
+
 class AdamW(Adam):
     def __init__(self, params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0.01, amsgrad=False, *,
                  maximize=False, foreach=None, capturable=False, differentiable=False, fused=None):

@@ -1,7 +1,7 @@
 # torch.nn layers real model files use: InstanceNorm1d/2d (with affine and running
 # statistics), PixelShuffle/PixelUnshuffle, torch.nn.init as a module (gains, fans, the
 # fills' bounds and shapes: its draws are not PyTorch's numbers, so only those are printed),
-# and tensor methods written in Python (norm, repeat_interleave, view_as, type), eager and
+# and tensor methods written in Python (norm, repeat_interleave, roll, view_as, type), eager and
 # compiled.
 import math
 
@@ -74,6 +74,8 @@ print(n, torch.norm(v, dim=1), v.norm(p=1), v.norm(float("inf")), v.norm(dim=0, 
 n.backward()
 print(v.grad)
 print(torch.arange(3).repeat_interleave(2), v.detach().repeat_interleave(torch.tensor([1, 2]), dim=0))
+r = torch.arange(6.0, requires_grad=True).reshape(2, 3).roll((1, -1), (0, 1))
+print(r, r.grad_fn.name(), torch.roll(torch.arange(5), -2), torch.arange(6).reshape(2, 3).roll(1), torch.arange(4).roll(9, 0))
 print(torch.repeat_interleave(torch.tensor([2, 0, 1])), v.view_as(torch.empty(4)).shape, v.type(), v.type(torch.float64).dtype)
 
 

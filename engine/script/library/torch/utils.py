@@ -1,0 +1,1 @@
+# torch.utils for Fusescope scripts: its submodule data (torch/utils/data.py).
