@@ -97,6 +97,12 @@ void mergeSeenSizes(std::map<std::string, Shape>& seen, const std::map<std::stri
     }
 }
 
+// How PyTorch prints the callable torch.compile made for a backend.
+std::string backendWrapperName(const std::string& backend) {
+    if (backend == "inductor") return "_TorchCompileInductorWrapper";
+    return fmt::format("_TorchCompileWrapper(compiler='{}', dynamic=None)", backend);
+}
+
 }  // namespace
 
 const GraphCompiler& CompileManager::backendFor(const CompileOptions& options) const {
@@ -108,10 +114,16 @@ const GraphCompiler& CompileManager::backendFor(const CompileOptions& options) c
 }
 
 std::vector<std::string> CompileManager::failures(const Interpreter& interp, const FunctionObject& fn,
-                                                  const CallArgs& args, const CacheEntry& entry) const {
+                                                  const CallArgs& args, const std::string& backend, const CacheEntry& entry) const {
     std::map<std::string, Value> locals;
     for (auto& [name, value] : interp.bindArguments(fn, args)) locals[name] = value;
     std::vector<std::string> reasons;
+    if (entry.backend != backend)  // PyTorch's words (without the callables' ids)
+        reasons.push_back(fmt::format("BACKEND_MATCH failure: torch.compile detected different backend callables. Cached backend: {}. "
+                                      "New backend: {}. If this is unexpected, wrap your backend in functools.partial (or reuse the "
+                                      "same cached backend) to avoid creating a new backend function each time. More details: "
+                                      "https://github.com/pytorch/pytorch/issues/168373",
+                                      backendWrapperName(entry.backend), backendWrapperName(backend)));
     if (entry.gradMode != gradEnabled()) reasons.push_back("GLOBAL_STATE changed: grad_mode ");  // PyTorch's words, space included
     for (const Guard& guard : entry.guards) {
         const Value* value = resolveSource(*guard.source, locals, interp);
@@ -139,7 +151,7 @@ Value CompileManager::call(Interpreter& interp, CompiledFunctionObject& compiled
 
     std::vector<std::pair<std::string, std::vector<std::string>>> failed;  // newest entry first
     for (auto it = frame.entries.rbegin(); it != frame.entries.rend(); ++it) {
-        std::vector<std::string> reasons = failures(interp, *fn, args, **it);
+        std::vector<std::string> reasons = failures(interp, *fn, args, compiled.options.backend, **it);
         if (reasons.empty()) {
             nameRegion((*it)->compileId);
             return replay(interp, compiled, *fn, args, frame, **it);
@@ -219,6 +231,7 @@ Value CompileManager::compileAndRun(Interpreter& interp, const FunctionObject& f
     auto entry = std::make_unique<CacheEntry>();
     entry->compileId = fmt::format("{}/{}", frame.frameId, frame.entries.size());
     entry->gradMode = gradEnabled();
+    entry->backend = options.backend;
     logger_.log("dynamo", LogLevel::Info, entry->compileId,
                 fmt::format("Step 1: torchdynamo start tracing {} {}", fn.name, functionLocation(fn)));
     bus_.emit(CompileStartedEvent{entry->compileId, fn.qualname, fn.def->loc, interp.userStack()});

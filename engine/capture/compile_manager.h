@@ -17,6 +17,7 @@ namespace fusescope {
 struct CacheEntry {
     std::string compileId;  // "0/1"
     bool gradMode = true;   // the global state guarded before every other guard, as Dynamo's GLOBAL_STATE
+    std::string backend;    // the torch.compile backend that compiled it (Dynamo's BACKEND_MATCH guard)
     std::vector<Guard> guards;
     std::vector<Segment> segments;
     // Cache hits that find the state one of these saw run its graph directly (direct_call.h).
@@ -73,7 +74,7 @@ private:
                                                      const CacheEntry& entry) const;
     void learnDirectCall(CacheEntry& entry, DirectCallRecorder& recorder, const Value& result,
                          const FunctionObject& fn) const;
-    std::vector<std::string> failures(const Interpreter& interp, const FunctionObject& fn, const CallArgs& args,
+    std::vector<std::string> failures(const Interpreter& interp, const FunctionObject& fn, const CallArgs& args, const std::string& backend,
                                       const CacheEntry& entry) const;
     const GraphCompiler& backendFor(const CompileOptions& options) const;
     TraceContext traceContext(Interpreter& interp, const FunctionObject& fn, CacheEntry& entry, FrameState& frame,

@@ -230,10 +230,13 @@ void registerCreationDerivatives(OpRegistry& r) {
     differentiateWith(r.definition("clone"), [](const DerivativeArgs& d) { return ArgumentGradients{{"self", d.grad}}; },
                       Saved::SizesOnly);
     // A conversion's gradient is converted back to the input's dtype and device; every
-    // floating one is PyTorch's _to_copy.
+    // floating one is PyTorch's _to_copy. Where the device did not change only the dtype is
+    // named: AOT Autograd traces on meta stand-ins, and naming their device would make its
+    // backward graph move real gradients to the meta device.
     for (const char* name : {"to.dtype", "to.device", "to.other", "cpu", "cuda", "float", "double", "half", "bfloat16", "type_as"})
         differentiateWith(gradFnNamed(r.definition(name), "ToCopyBackward0"), [](const DerivativeArgs& d) {
-            const Tensor& self = d.input("self");
+            const Tensor& self = d.like("self");
+            if (self.device() == d.grad.device()) return ArgumentGradients{{"self", grad::call("to.dtype", {d.grad, IValue(self.dtype())})}};
             return ArgumentGradients{{"self", grad::call("to.device", {d.grad, IValue(self.device()), IValue(self.dtype())})}};
         }, Saved::SizesOnly);
 }

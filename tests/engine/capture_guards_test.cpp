@@ -144,6 +144,35 @@ f(x)
               "    - 0/0: GLOBAL_STATE changed: grad_mode \n");
 }
 
+// An entry compiled by one backend is not another backend's: torch.compile with a different
+// backend recompiles, in Dynamo's words, and a compile with the same backend name reuses it.
+// (Reusing an aot_eager entry under `eager` gave CompiledFunctionBackward where PyTorch gives
+// MulBackward0.)
+TEST(Guards, ADifferentBackendRecompilesWithTheBackendMatchReason) {
+    auto run = runScript(R"(import torch
+
+def f(x):
+    return x * 2
+
+x = torch.ones(2, requires_grad=True)
+a = torch.compile(f, backend="aot_eager")
+b = torch.compile(f, backend="aot_eager")
+c = torch.compile(f, backend="eager")
+print(a(x).grad_fn.name(), b(x).grad_fn.name(), c(x).grad_fn.name(), a(x).grad_fn.name())
+)",
+                         "recompiles");
+    ASSERT_EQ(run.error, "");
+    EXPECT_EQ(run.out, "CompiledFunctionBackward CompiledFunctionBackward MulBackward0 CompiledFunctionBackward\n");
+    EXPECT_EQ(run.compiles, 2);
+    EXPECT_EQ(run.logs,
+              "[0/1] [__recompiles] Recompiling function f in script.py:3\n"
+              "    triggered by the following guard failure(s):\n"
+              "    - 0/0: BACKEND_MATCH failure: torch.compile detected different backend callables. Cached backend: "
+              "_TorchCompileWrapper(compiler='aot_eager', dynamic=None). New backend: _TorchCompileWrapper(compiler='eager', "
+              "dynamic=None). If this is unexpected, wrap your backend in functools.partial (or reuse the same cached backend) to "
+              "avoid creating a new backend function each time. More details: https://github.com/pytorch/pytorch/issues/168373\n");
+}
+
 TEST(Guards, PythonValueGuardsKeepTheirSourceLine) {
     auto run = runScript(R"(import torch
 

@@ -152,7 +152,7 @@ TEST(Cli, ScriptErrorExitsOneWithFileLineColumn) {
     EXPECT_EQ(n.exitCode, 1);
     EXPECT_EQ(n.err, numpy + ":2:8: error: ModuleNotFoundError: No module named 'numpy' (Fusescope scripts import torch, math, "
                              "time, logging, __future__, argparse, collections, contextlib, dataclasses, functools, inspect, itertools, "
-                             "operator, os, posixpath, string, sys, typing and their own modules beside them)\n");
+                             "operator, os, posixpath, string, struct, sys, typing and their own modules beside them)\n");
 }
 
 TEST(Cli, BadUsageExitsTwo) {

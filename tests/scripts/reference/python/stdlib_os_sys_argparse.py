@@ -1,4 +1,4 @@
-# os, os.path, sys and argparse as model scripts use them: paths as text, what exists,
+# os, os.path, sys, argparse and struct.calcsize as model scripts use them: paths as text, what exists,
 # the interpreter's facts, stdout and stderr as files, and argument parsing from a given
 # list with defaults, types, choices, flags, lists and errors (CPython 3.11 printed the .out).
 import argparse
@@ -47,3 +47,11 @@ for bad in [[], ["x", "--batch-size", "eight"], ["x", "--optimizer", "rmsprop"],
         parser().parse_args(bad)
     except SystemExit as e:
         print("SystemExit", e.code)
+
+import struct
+
+print(struct.calcsize("<iif"), struct.calcsize("bq"), struct.calcsize("@bi"), struct.calcsize("=bH"), struct.calcsize("3f"))
+try:
+    struct.calcsize("y")
+except struct.error as e:
+    print("struct.error:", e)
