@@ -202,7 +202,10 @@ void Interpreter::execImport(const Stmt& stmt) {
     Value module = importModule(from, stmt.loc);
     auto* m = module.as<ModuleObject>();
     for (const auto& alias : s.names) {
-        if (alias.name == "*") fail("SyntaxError", "'from ... import *' is not supported");
+        if (alias.name == "*") {
+            importStar(*m, from, alias.loc);
+            continue;
+        }
         const Value* found = m->find(alias.name);
         // A name the package does not have yet may be its submodule: from pkg import sub.
         if (!found && scriptModules_.count(from) && findScriptModule(from + "." + alias.name)) {
@@ -216,6 +219,29 @@ void Interpreter::execImport(const Stmt& stmt) {
             throw ScriptError("ImportError", "cannot import name '" + alias.name + "' from '" + from + "'" + file, alias.loc);
         }
         store(alias.asname.empty() ? alias.name : alias.asname, *found);
+    }
+}
+
+// from m import *: the names m lists in __all__, else every name not starting with '_'.
+void Interpreter::importStar(const ModuleObject& module, const std::string& from, const SourceLocation& where) {
+    std::vector<std::string> names;
+    if (const Value* all = module.find("__all__")) {
+        for (const Value& name : iterate(*all)) {
+            if (!name.isString()) fail("TypeError", "Item in " + from + ".__all__ must be str, not " + pythonTypeName(name));
+            names.push_back(name.asString());
+        }
+    } else {
+        for (const auto& [name, value] : module.attrs) names.push_back(name);
+        if (module.globals)
+            for (const auto& [name, value] : module.globals->vars) names.push_back(name);
+        std::erase_if(names, [](const std::string& name) { return name.starts_with("_"); });
+        std::sort(names.begin(), names.end());
+        names.erase(std::unique(names.begin(), names.end()), names.end());
+    }
+    for (const std::string& name : names) {
+        const Value* value = module.find(name);
+        if (!value) throw ScriptError("AttributeError", "module '" + from + "' has no attribute '" + name + "'", where);
+        store(name, *value);
     }
 }
 

@@ -296,6 +296,8 @@ private:
     // The module `dotted` names, imported (with its parents) if it is not yet.
     Value importModule(const std::string& dotted, const SourceLocation& where);
     std::string absoluteImportName(const ImportFrom& s) const;  // `from ..a import b`: the package.a it means
+    // from m import *: m's __all__, else its names that do not start with '_'.
+    void importStar(const ModuleObject& module, const std::string& from, const SourceLocation& where);
     struct ScriptModuleFile {
         std::string file;  // mod.py or pkg/__init__.py under the script's directory; "" for a namespace package
         std::string dir;   // a package's folder (its __path__); "" for a module

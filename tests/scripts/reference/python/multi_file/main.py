@@ -1,5 +1,5 @@
 # A program of several files: sibling modules, a package with relative imports, a circular
-# import, a module whose body raises, and the __main__ guard.
+# import, a module whose body raises, star imports, and the __main__ guard.
 import helper
 from helper import scale, Counter
 import pkg
@@ -9,6 +9,8 @@ from pkg import util as u
 from pkg.sub.deep import depth
 import pkg.sub.deep as deep_mod
 import helper as helper_again
+from exported import *
+from pkg.util import *
 
 
 def main():
@@ -27,6 +29,11 @@ def main():
 
     import circular_a
     print(circular_a.seen_by_b(), circular_a.A_AFTER)
+    print(listed, _private_listed, twice(21))
+    try:
+        print(not_listed)
+    except NameError as e:
+        print("NameError:", e)
 
 
 
