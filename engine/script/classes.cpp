@@ -121,6 +121,17 @@ Value Interpreter::callInstance(const Value& instance, CallArgs& args) {
     const ClassPtr& cls = *instanceClass(instance);
     const Value* method = cls->lookup("__call__");
     if (!method) fail("TypeError", "'" + pythonTypeName(instance) + "' object is not callable");
+    // A library class Dynamo does not trace (nn.LSTM, ...) says why in _dynamo_refusal():
+    // the graph breaks at the call, as PyTorch's does.
+    if (tracer_)
+        if (const Value* refusal = cls->lookup("_dynamo_refusal")) {
+            CallArgs none{.args = {}, .kwargs = {}, .where = args.where};
+            TraceHooks* tracing = tracer_;
+            tracer_ = nullptr;  // it reads configuration, not the traced program
+            Value reason = call(bindDescriptor(*refusal, instance, cls), none);
+            tracer_ = tracing;
+            if (reason.isString()) tracer_->graphBreak(reason.asString());
+        }
     return call(bindDescriptor(*method, instance, cls), args);
 }
 

@@ -201,9 +201,11 @@ void Interpreter::loadTorchLibrary(const SourceLocation& where) {
         if (value.as<FunctionObject>() && name.front() != '_') torch.attrs[name] = value;
     composites_ = composites;
     contextDecorator_ = loadLibraryModule("torch._decorators", where).as<ModuleObject>()->attrs.at("context_decorator");
-    Value nnLibrary = loadLibraryModule("torch.nn", where);
-    for (const auto& [name, value] : nnLibrary.as<ModuleObject>()->attrs)
-        if (value.as<ClassObject>()) nn.attrs[name] = value;
+    for (const char* library : {"torch.nn", "torch.nn.rnn"}) {  // the second's classes build on the first's
+        const Value loaded = loadLibraryModule(library, where);
+        for (const auto& [name, value] : loaded.as<ModuleObject>()->attrs)
+            if (value.as<ClassObject>()) nn.attrs[name] = value;
+    }
     nn.attrs["utils"] = loadLibraryModule("torch.nn.utils", where);
     nn.attrs["init"] = loadLibraryModule("torch.nn.init", where);
     auto& optim = *torch.attrs.at("optim").as<ModuleObject>();

@@ -234,6 +234,7 @@ Value makeTorchModule(ConfigModules& configs) {
     });
     config->attrs["cache_size_limit"] = Value(int64_t{8});
     config->attrs["automatic_dynamic_shapes"] = Value(true);
+    config->attrs["allow_rnn"] = Value(false);  // nn.RNN/LSTM/GRU calls break the graph (torch/nn/rnn.py)
     // True unlike PyTorch: a failing backend compile logs WON'T CONVERT and the graph runs
     // eagerly, so the script goes on and the workbench shows what failed.
     config->attrs["suppress_errors"] = Value(true);

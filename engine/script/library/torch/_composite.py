@@ -282,6 +282,21 @@ def roll(input, shifts, dims=None):
     return torch.autograd._name_backward(out, "RollBackward0")
 
 
+def _new_filled(fill):
+    def new(input, *size, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
+        """x.new_zeros(size): a tensor of x's dtype and device unless given."""
+        if len(size) == 1 and isinstance(size[0], (tuple, list)):
+            size = tuple(size[0])
+        made = torch.full(size, fill, dtype=dtype if dtype is not None else input.dtype,
+                          device=device if device is not None else input.device)
+        return made.requires_grad_() if requires_grad else made
+    return new
+
+
+def _new_full(input, size, fill_value, *, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
+    return _new_filled(fill_value)(input, size, dtype=dtype, device=device, requires_grad=requires_grad)
+
+
 def _view_as(input, other):
     return input.view(other.shape)
 
@@ -305,4 +320,5 @@ def _type(input, dtype=None, non_blocking=False):
 
 
 # The tensor methods written here (x.norm(), x.view_as(y), ...): the engine binds them.
-_tensor_methods = {"norm": norm, "repeat_interleave": repeat_interleave, "roll": roll, "view_as": _view_as, "type": _type}
+_tensor_methods = {"new_zeros": _new_filled(0), "new_ones": _new_filled(1), "new_empty": _new_filled(0),
+                   "new_full": _new_full, "norm": norm, "repeat_interleave": repeat_interleave, "roll": roll, "view_as": _view_as, "type": _type}
