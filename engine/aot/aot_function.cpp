@@ -151,6 +151,7 @@ CompiledGraph forwardOnly(std::shared_ptr<const Graph> graph, const CompileReque
         if (!graded) return outputs;
         ownOutputs(outputs, inputs);
         auto node = opaqueGradFn("CompiledFunctionBackward", reason);
+        node->outputs = static_cast<int>(outputs.size());  // a gradient slot for each output
         for (size_t o = 0; o < outputs.size(); ++o)
             if (outputs[o].defined() && isFloating(outputs[o].dtype()) && !outputs[o].impl()->autograd.gradFn)  // not eager's
                 pointAt(outputs[o], node, o);

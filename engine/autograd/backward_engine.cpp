@@ -114,6 +114,9 @@ std::vector<Tensor> runBackward(const std::vector<Tensor>& roots, const std::vec
                 if (!edge.node) continue;
                 auto& buffer = buffers[edge.node.get()];
                 buffer.resize(static_cast<size_t>(edge.node->outputs));
+                if (edge.inputNr < 0 || edge.inputNr >= edge.node->outputs)
+                    throw Error(fmt::format("internal error: {} sends a gradient to input {} of {}, which has {}", node->name,
+                                            edge.inputNr, edge.node->name, edge.node->outputs));
                 accumulate(buffer[static_cast<size_t>(edge.inputNr)], inputGrads[i]);
             }
         }

@@ -40,13 +40,21 @@ AtomPtr makeDivision(Atom::Kind kind, const IndexExpr& lhs, const IndexExpr& rhs
     return a;
 }
 
+// A divisor in parentheses unless it is one symbol or number: x // (29*s1), not (x // 29)*s1.
+std::string divisorText(const IndexExpr& e, bool forC) {
+    std::string text = forC ? e.cstr() : e.str();
+    return text.find_first_of("*+-/% ()") == std::string::npos ? text : "(" + text + ")";
+}
+
 std::string atomText(const Atom& a, bool forC) {
     switch (a.kind) {
     case Atom::Kind::Symbol: return a.name;
     case Atom::Kind::FloorDiv:
-        return forC ? fmt::format("({} / {})", a.lhs.cstr(), a.rhs.cstr()) : fmt::format("(({})//{})", a.lhs.str(), a.rhs.str());
+        return forC ? fmt::format("({} / {})", a.lhs.cstr(), divisorText(a.rhs, true))
+                    : fmt::format("(({})//{})", a.lhs.str(), divisorText(a.rhs, false));
     case Atom::Kind::Mod:
-        return forC ? fmt::format("({} % {})", a.lhs.cstr(), a.rhs.cstr()) : fmt::format("(({}) % {})", a.lhs.str(), a.rhs.str());
+        return forC ? fmt::format("({} % {})", a.lhs.cstr(), divisorText(a.rhs, true))
+                    : fmt::format("(({}) % {})", a.lhs.str(), divisorText(a.rhs, false));
     }
     return "";
 }

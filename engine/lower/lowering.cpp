@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <set>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -190,6 +191,9 @@ LValue storageValue(const Buffer& buffer, std::vector<const Node*> origins) {
 
 LValue LoweringContext::realize(const LValue& value, const FixedLayout* layout, std::string reason) {
     if (value.storageBacked() && !layout) return value;
+    if (layout && layout->size.size() != value.sizes.size())
+        throw std::logic_error("realize: a layout of rank " + std::to_string(layout->size.size()) + " for a value of rank " +
+                               std::to_string(value.sizes.size()));
     Buffer buffer;
     buffer.name = newBufferName();
     buffer.realizedBecause = std::move(reason);

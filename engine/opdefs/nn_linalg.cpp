@@ -378,8 +378,11 @@ std::vector<LValue> lowerMatmul(LoweringContext& c, const LoweringArgs& a) {
     size_t rank = x.sizes.size();
     if (rank == 3 && y.sizes.size() == 2) {
         // (B, M, K) @ (K, N): one mm over B*M rows of a contiguous x, viewed back as (B, M, N).
+        // Realized as itself, contiguous: the same memory as its rows (a layout of another
+        // rank would misplace the elements once both leading dims are symbolic).
         FixedLayout rows = c.contiguousLayout({x.sizes[0] * x.sizes[1], x.sizes[2]}, x.dtype);
-        if (!x.storageBacked() || !x.view.isContiguous()) x = c.realize(x, &rows, "the rows of a matrix product, read contiguously");
+        FixedLayout whole = c.contiguousLayout(x.sizes, x.dtype);
+        if (!x.storageBacked() || !x.view.isContiguous()) x = c.realize(x, &whole, "the rows of a matrix product, read contiguously");
         x.sizes = rows.size;
         x.view.size = rows.size;
         x.view.stride = rows.stride;
@@ -509,6 +512,9 @@ std::optional<Argument> foldedMm(Rewrite& r, Argument x, const std::function<Arg
 
 std::optional<Argument> decomposeLinear(Rewrite& r) {
     std::optional<Argument> y = foldedMm(r, r.tensor("input"), [&] { return r.call("t", {r.tensor("weight")}); });
+    // Two dynamic leading dims cannot be folded by a reshape of constants; a 3-D input's
+    // matmul is lowered whole (one mm over its rows).
+    if (!y && r.meta(r.tensor("input")).sizes.size() == 3) y = r.call("matmul", {r.tensor("input"), r.call("t", {r.tensor("weight")})});
     if (!y) return std::nullopt;
     if (r.hooks.plants(TestHooks::PlantedBug::AotDecomposition)) y = r.call("mul", {*y, constant(2)});
     if (auto bias = r.maybeTensor("bias")) return r.call("add", {*y, *bias});

@@ -31,6 +31,17 @@ ClassPtr Interpreter::makeClass(const std::string& name, const std::string& qual
                       ? globals_->vars.at("__name__").asString()
                       : "__main__";
     cls->dict = std::move(dict);
+    // As type.__new__ does: __new__ is a static method and __init_subclass__ a class method.
+    if (Value* fn = cls->dict->findString("__new__"); fn && fn->as<FunctionObject>()) {
+        auto sm = std::make_shared<StaticMethodObject>();
+        sm->function = *fn;
+        *fn = Value(ObjectPtr(sm));
+    }
+    if (Value* fn = cls->dict->findString("__init_subclass__"); fn && fn->as<FunctionObject>()) {
+        auto cm = std::make_shared<ClassMethodObject>();
+        cm->function = *fn;
+        *fn = Value(ObjectPtr(cm));
+    }
     for (const Value& base : bases) {
         if (base.as<ClassObject>()) {
             cls->bases.push_back(std::static_pointer_cast<ClassObject>(base.asObject()));
@@ -68,9 +79,13 @@ Value Interpreter::applyDecorators(Value target, const std::vector<ExprPtr>& dec
 Interpreter::Flow Interpreter::execClassDef(const ClassDef& def) {
     ValueList bases;
     for (const auto& b : def.bases) bases.push_back(eval(*b));
-    for (const auto& k : def.keywords)
-        throw ScriptError("NotImplementedError",
-                          "class keyword '" + k.name + "' (metaclasses) is not supported by Fusescope", k.loc);
+    CallArgs subclassArgs{.args = {}, .kwargs = {}, .where = def.loc};  // the class keywords go to __init_subclass__
+    for (const auto& k : def.keywords) {
+        if (k.name == "metaclass" || k.name.empty())
+            throw ScriptError("NotImplementedError",
+                              "class keyword '" + (k.name.empty() ? "**" : k.name) + "' (metaclasses) is not supported by Fusescope", k.loc);
+        subclassArgs.kwargs.emplace_back(k.name, eval(*k.value));
+    }
     auto body = std::make_shared<Scope>();
     body->parent = current_;
     body->classCell = std::make_shared<ClassCell>();
@@ -102,6 +117,7 @@ Interpreter::Flow Interpreter::execClassDef(const ClassDef& def) {
     body->vars.clear();
     ClassPtr cls = makeClass(def.name, qualname, bases, dict);
     body->classCell->cls = cls;
+    initSubclass(cls, subclassArgs);
     store(def.name, applyDecorators(Value(ObjectPtr(cls)), def.decorators));
     return Flow::Normal;
 }
@@ -122,22 +138,48 @@ Value Interpreter::callInstance(const Value& instance, CallArgs& args) {
     const Value* method = cls->lookup("__call__");
     if (!method) fail("TypeError", "'" + pythonTypeName(instance) + "' object is not callable");
     // A library class Dynamo does not trace (nn.LSTM, ...) says why in _dynamo_refusal():
-    // the graph breaks at the call, as PyTorch's does.
+    // the graph breaks at the call, which runs eagerly, as PyTorch's does.
     if (tracer_)
         if (const Value* refusal = cls->lookup("_dynamo_refusal")) {
             CallArgs none{.args = {}, .kwargs = {}, .where = args.where};
             TraceHooks* tracing = tracer_;
             tracer_ = nullptr;  // it reads configuration, not the traced program
+            struct Restore {
+                Interpreter& self;
+                TraceHooks* tracer;
+                ~Restore() { self.tracer_ = tracer; }
+            } restore{*this, tracing};
             Value reason = call(bindDescriptor(*refusal, instance, cls), none);
-            tracer_ = tracing;
-            if (reason.isString()) tracer_->graphBreak(reason.asString());
+            if (reason.isString()) {
+                tracing->graphBreak(reason.asString());
+                return call(bindDescriptor(*method, instance, cls), args);
+            }
         }
     return call(bindDescriptor(*method, instance, cls), args);
 }
 
+// The nearest base's __init_subclass__, bound to the new class, given the class keywords.
+void Interpreter::initSubclass(const ClassPtr& cls, CallArgs& args) {
+    for (size_t i = 1; i < cls->mro.size(); ++i) {
+        const Value* hook = cls->mro[i]->dict->findString("__init_subclass__");
+        if (!hook) continue;
+        call(bindDescriptor(*hook, Value(ObjectPtr(cls)), cls), args);
+        return;
+    }
+}
+
 Value Interpreter::callClass(const ClassPtr& cls, CallArgs& args) {
-    Value instance = newInstance(cls);
     const ClassObject* definer = nullptr;
+    Value instance;
+    if (const Value* create = cls->lookup("__new__", &definer); create && definer != objectClass_.get()) {
+        CallArgs newArgs = args;
+        newArgs.args.insert(newArgs.args.begin(), Value(ObjectPtr(cls)));
+        instance = call(bindDescriptor(*create, Value(ObjectPtr(cls)), cls), newArgs);
+        // As type.__call__: __init__ runs only on an instance of the class called.
+        if (!isInstance(instance, Value(ObjectPtr(cls)))) return instance;
+    } else {
+        instance = newInstance(cls);
+    }
     const Value* init = cls->lookup("__init__", &definer);
     if (definer == objectClass_.get()) {
         if (!args.args.empty() || !args.kwargs.empty()) fail("TypeError", cls->name + "() takes no arguments");

@@ -43,6 +43,12 @@ constexpr std::pair<const char*, const char*> kExceptionClasses[] = {
     {"Warning", "Exception"},
     {"UserWarning", "Warning"},
     {"DeprecationWarning", "Warning"},
+    {"PendingDeprecationWarning", "Warning"},
+    {"FutureWarning", "Warning"},
+    {"RuntimeWarning", "Warning"},
+    {"SyntaxWarning", "Warning"},
+    {"ImportWarning", "Warning"},
+    {"ResourceWarning", "Warning"},
 };
 
 const ValueList& argsOf(const ObjectPtr& self) {

@@ -193,15 +193,15 @@ void Interpreter::loadTorchLibrary(const SourceLocation& where) {
     auto& nn = *rootModules_.at("torch").as<ModuleObject>()->attrs.at("nn").as<ModuleObject>();
     auto& functional = *nn.attrs.at("functional").as<ModuleObject>();
     Value functionalLibrary = loadLibraryModule("torch.nn.functional", where);
-    for (const auto& [name, value] : functionalLibrary.as<ModuleObject>()->attrs)
-        if (value.as<FunctionObject>() && name.front() != '_') functional.attrs[name] = value;
+    for (const auto& [name, value] : functionalLibrary.as<ModuleObject>()->attrs)  // private ones too: F._canonical_mask
+        if (value.as<FunctionObject>()) functional.attrs[name] = value;
     Value composites = loadLibraryModule("torch._composite", where);
     auto& torch = *rootModules_.at("torch").as<ModuleObject>();
     for (const auto& [name, value] : composites.as<ModuleObject>()->attrs)
         if (value.as<FunctionObject>() && name.front() != '_') torch.attrs[name] = value;
     composites_ = composites;
     contextDecorator_ = loadLibraryModule("torch._decorators", where).as<ModuleObject>()->attrs.at("context_decorator");
-    for (const char* library : {"torch.nn", "torch.nn.rnn"}) {  // the second's classes build on the first's
+    for (const char* library : {"torch.nn", "torch.nn.rnn", "torch.nn.transformer"}) {  // the later build on the first
         const Value loaded = loadLibraryModule(library, where);
         for (const auto& [name, value] : loaded.as<ModuleObject>()->attrs)
             if (value.as<ClassObject>()) nn.attrs[name] = value;

@@ -233,6 +233,7 @@ public:
     Value exceptionValue(const ScriptError& error);
     // Whether an error is an instance of the exception class `kind` or of a subclass.
     bool matchesException(const ScriptError& error, const std::string& kind);
+    void initSubclass(const ClassPtr& cls, CallArgs& args);
     Value newInstance(const ClassPtr& cls);  // an instance with an empty __dict__, not initialised
     // Raises an instance of the builtin exception class `kind` made from args (KeyError(key)).
     [[noreturn]] void raise(const std::string& kind, ValueList args);

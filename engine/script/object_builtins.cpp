@@ -33,6 +33,20 @@ ClassPtr makeObjectClass(Interpreter& interp) {
             in.fail("TypeError", "object.__init__() takes exactly one argument (the instance to initialize)");
         return Value();
     }));
+    auto create = std::make_shared<StaticMethodObject>();
+    create->function = makeBuiltin("object.__new__", [](Interpreter& in, CallArgs& a) {
+        auto* cls = a.args.empty() ? nullptr : a.args[0].as<ClassObject>();
+        if (!cls) in.fail("TypeError", "object.__new__(X): X is not a type object");
+        return in.newInstance(std::static_pointer_cast<ClassObject>(a.args[0].asObject()));
+    });
+    d.set(Value("__new__"), Value(ObjectPtr(create)));
+    auto initSubclass = std::make_shared<ClassMethodObject>();
+    initSubclass->function = makeBuiltin("object.__init_subclass__", [](Interpreter& in, CallArgs& a) {
+        auto* cls = a.args.empty() ? nullptr : a.args[0].as<ClassObject>();
+        if (cls && !a.kwargs.empty()) in.fail("TypeError", cls->name + ".__init_subclass__() takes no keyword arguments");
+        return Value();
+    });
+    d.set(Value("__init_subclass__"), Value(ObjectPtr(initSubclass)));
     d.set(Value("__setattr__"), makeMethod("object.__setattr__", [](Interpreter& in, CallArgs& a, const ObjectPtr& self) {
         expectArgs(in, a, 2, 2, "__setattr__");
         in.genericSetAttribute(Value(self), attributeName(in, a.args[0], "setattr"), a.args[1]);

@@ -1,8 +1,11 @@
 // _system: what the script library's os and sys read of the machine (the working directory,
-// files, the environment, the script's arguments) and stderr, which they write.
+// files, the environment, the script's arguments) and stderr, which they write; where a
+// caller is (warnings), and a regular-expression match (warnings' filters).
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <regex>
 
 #include "script/interpreter.h"
 
@@ -61,6 +64,36 @@ Value makeSystemModule(const std::string& scriptFile) {
         if (a.args.size() != 1 || !a.args[0].isString()) in.fail("TypeError", "write() argument must be str");
         std::fputs(a.args[0].asString().c_str(), stderr);
         return Value(static_cast<int64_t>(a.args[0].asString().size()));
+    });
+    // (file, line, module) of the frame `level` calls out from the one calling caller():
+    // warnings.warn's stacklevel.
+    addFunction(*module, "caller", [scriptFile](Interpreter& in, CallArgs& a) {
+        const int64_t level = a.args.size() == 1 && a.args[0].isInt() ? a.args[0].asInt() : 1;
+        const auto& stack = in.stack();
+        const int64_t index = static_cast<int64_t>(stack.size()) - 1 - level;
+        if (index < 0) return makeTuple({Value("sys"), Value(int64_t{1}), Value("sys")});
+        const std::string& file = stack[static_cast<size_t>(index)].where.file;
+        const std::string name = file == scriptFile ? "__main__" : fs::path(file).stem().string();
+        return makeTuple({Value(file), Value(static_cast<int64_t>(stack[static_cast<size_t>(index)].where.line)), Value(name)});
+    });
+    addFunction(*module, "source_line", [](Interpreter& in, CallArgs& a) {
+        if (a.args.size() != 2 || !a.args[0].isString() || !a.args[1].isInt()) in.fail("TypeError", "source_line(file, line)");
+        std::ifstream file(a.args[0].asString());
+        std::string text;
+        for (int64_t n = 0; n < a.args[1].asInt() && std::getline(file, text);) ++n;
+        return file ? Value(text) : Value("");
+    });
+    // Whether the pattern matches at the start of the text (re.match), case-insensitively if asked.
+    addFunction(*module, "regex_match", [](Interpreter& in, CallArgs& a) {
+        if (a.args.size() != 3 || !a.args[0].isString() || !a.args[1].isString())
+            in.fail("TypeError", "regex_match(pattern, text, ignore_case)");
+        try {
+            auto flags = std::regex::ECMAScript | (in.truthy(a.args[2]) ? std::regex::icase : std::regex::ECMAScript);
+            return Value(std::regex_search(a.args[1].asString(), std::regex(a.args[0].asString(), flags),
+                                           std::regex_constants::match_continuous));
+        } catch (const std::regex_error& e) {
+            in.fail("ValueError", std::string("bad regular expression: ") + e.what());
+        }
     });
     return Value(ObjectPtr(module));
 }

@@ -224,6 +224,29 @@ void setRequiresGrad(Interpreter& in, const Value& self, const Value& value) {
     self.asTensor().setRequiresGrad(value.asBool());
 }
 
+// .data: the tensor's values outside autograd, an alias of its storage (a traced function
+// reads the tensor itself, as before).
+Value data(Interpreter& in, const Value& self) {
+    if (in.tracer()) return self.unsourced();
+    const Tensor& t = self.asTensor();
+    return Value(t.asStrided(t.sizes(), t.strides(), t.storageOffset()));
+}
+
+// p.data = t: p takes t's storage, sizes and dtype, keeping its own autograd identity (a
+// Parameter stays the parameter its module and optimizer hold).
+void setData(Interpreter& in, const Value& self, const Value& value) {
+    if (in.tracer()) in.tracer()->onUntracedEffect("it sets a tensor's .data");
+    if (!value.isTensor()) in.fail("TypeError", "Variable data has to be a tensor, but got " + pythonTypeName(value));
+    TensorImpl& to = *self.asTensor().impl();
+    const TensorImpl& from = *value.asTensor().impl();
+    to.storage = from.storage;
+    to.sizes = from.sizes;
+    to.strides = from.strides;
+    to.storageOffset = from.storageOffset;
+    to.dtype = from.dtype;
+    to.device = from.device;
+}
+
 }  // namespace
 
 const GetterTable& tensorGetters() {
@@ -240,7 +263,7 @@ const GetterTable& tensorGetters() {
              if (in.tracer()) in.tracer()->onUntracedEffect("it sets a tensor's .grad");
              setTensorGrad(in, s.asTensor(), value);
          }},
-        {"data", [](Interpreter&, const Value& s) { return s.unsourced(); }},
+        {"data", data, setData},
         {"is_cuda", [](Interpreter& in, const Value& s) { return Value(deviceOf(in, s.asTensor()).kind == Device::Kind::Cuda); }},
         {"is_meta", [](Interpreter&, const Value& s) { return Value(s.asTensor().isMeta()); }},
         {"T", transposed},

@@ -257,6 +257,21 @@ loss.backward()
     EXPECT_NE(run.logs.find("AOT Autograd could not differentiate __compiled_fn_0"), std::string::npos) << run.logs;
 }
 
+TEST(AotAutograd, AnUndifferentiableGraphsSecondOutputGetsTheSameClearError) {
+    // The refusing node once had one gradient slot for a graph of two outputs: the gradient
+    // of the second was written past its end (a crash, found training an RNN compiled twice).
+    ScriptRun run = runScript(R"(import torch
+x = torch.ones(2, 3, requires_grad=True)
+@torch.compile
+def f(x):
+    return (x // 2) * x, (x // 3) * x
+a, b = f(x)
+(a.sum() + b.sum()).backward()
+)", "aot");
+    EXPECT_EQ(run.error, "script.py:7:2: error: RuntimeError: Fusescope cannot differentiate through CompiledFunctionBackward: AOT "
+                         "Autograd could not differentiate __compiled_fn_0 (derivative for aten::floor_divide is not implemented)");
+}
+
 TEST(AotAutograd, ATrainingGraphsDebugFoldersHoldItsJointForwardAndBackwardGraphs) {
     SessionOptions options;
     options.debugDir = writeTempFile("keep", "") + ".d";

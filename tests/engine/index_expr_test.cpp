@@ -20,6 +20,15 @@ TEST(IndexExpr, PrintsLikeSympyWithTermsOrderedAndConstantLast) {
     EXPECT_EQ((IndexExpr(16) * v("c0") + v("c1")).cstr(), "(16L*c0 + c1)");
 }
 
+TEST(IndexExpr, ACompoundDivisorPrintsInParentheses) {
+    // (29*c0 + c1) // (29*s1): printed without them, C read it as ((29*c0 + c1) / 29) * s1.
+    IndexExpr divided = IndexExpr::floorDiv(IndexExpr(29) * v("c0") + v("c1"), IndexExpr(29) * v("s1"));
+    EXPECT_EQ(divided.str(), "((29*c0 + c1)//(29*s1))");
+    EXPECT_EQ(divided.cstr(), "((29L*c0 + c1) / (29L*s1))");
+    EXPECT_EQ(IndexExpr::mod(v("c0"), v("s0") * v("s1")).cstr(), "(c0 % (s0*s1))");
+    EXPECT_EQ(IndexExpr::parse(divided.str()), divided);
+}
+
 TEST(IndexExpr, EqualExpressionsCompareEqualWhateverTheirConstruction) {
     EXPECT_EQ(v("a") * IndexExpr(2) + v("b"), v("b") + v("a") + v("a"));
     EXPECT_TRUE((v("a") - v("a")).isZero());

@@ -4,6 +4,7 @@ under real Python (and, for programs that import torch, real PyTorch).
 
     python3 tests/scripts/reference/regenerate.py            # the Python-only programs
     /tmp/torchenv/bin/python tests/scripts/reference/regenerate.py   # all of them
+    /tmp/torchenv/bin/python tests/scripts/reference/regenerate.py PROGRAM.py...   # only those
 
 Each NAME.py gets NAME.out beside it, and a program that compiles NAME.breaks: the lines of
 its own code where Dynamo broke the graph (TORCH_LOGS=graph_breaks), one per line.
@@ -36,9 +37,10 @@ def is_program(path):
     return path.name != "regenerate.py"
 
 
+only = {pathlib.Path(arg).resolve() for arg in sys.argv[1:]}
 written = skipped = 0
 for program in sorted(here.rglob("*.py")):
-    if not is_program(program):
+    if not is_program(program) or (only and program not in only):
         continue
     if "import torch" in program.read_text() and torch_version is None:
         print(f"skipped {program.relative_to(here)}: needs torch", file=sys.stderr)
@@ -64,6 +66,6 @@ for program in sorted(here.rglob("*.py")):
 produced = f"Python {sys.version.split()[0]}"
 if torch_version:
     produced += f", torch {torch_version}"
-if not skipped:  # a partial run leaves the record of the full one
+if not skipped and not only:  # a partial run leaves the record of the full one
     (here / "PRODUCED_BY").write_text(produced + "\n")
 print(f"wrote {written} expected outputs ({produced})")

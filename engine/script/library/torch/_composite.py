@@ -297,6 +297,18 @@ def _new_full(input, size, fill_value, *, dtype=None, device=None, requires_grad
     return _new_filled(fill_value)(input, size, dtype=dtype, device=device, requires_grad=requires_grad)
 
 
+def is_floating_point(input):
+    return input.is_floating_point()
+
+
+def unflatten(input, dim, sizes):
+    """Dim `dim` viewed as the dims `sizes` (one of them may be -1)."""
+    dim = dim % input.dim() if input.dim() else 0
+    if len(sizes) == 0:
+        raise RuntimeError("unflatten: sizes must be non-empty")
+    return input.view(tuple(input.shape[:dim]) + tuple(sizes) + tuple(input.shape[dim + 1:]))
+
+
 def _view_as(input, other):
     return input.view(other.shape)
 
@@ -321,4 +333,5 @@ def _type(input, dtype=None, non_blocking=False):
 
 # The tensor methods written here (x.norm(), x.view_as(y), ...): the engine binds them.
 _tensor_methods = {"new_zeros": _new_filled(0), "new_ones": _new_filled(1), "new_empty": _new_filled(0),
-                   "new_full": _new_full, "norm": norm, "repeat_interleave": repeat_interleave, "roll": roll, "view_as": _view_as, "type": _type}
+                   "new_full": _new_full, "norm": norm, "repeat_interleave": repeat_interleave, "roll": roll, "view_as": _view_as, "type": _type,
+                   "unflatten": unflatten}

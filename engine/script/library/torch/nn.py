@@ -108,6 +108,9 @@ class Module:
 
     # -------------------------------------------------------------- attribute routing
 
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+
     def __getattr__(self, name):
         d = self.__dict__
         if "_parameters" in d and name in d["_parameters"]:
