@@ -171,7 +171,9 @@ void convolutionInto(const BoundArgs& a, const Tensor& out, size_t spatial) {
 // the input or its left padding.
 int64_t pooledSize(int64_t size, int64_t kernel, int64_t pad, int64_t stride, int64_t dilation, bool ceilMode) {
     int64_t span = size + 2 * pad - dilation * (kernel - 1) - 1;
-    int64_t out = (ceilMode ? (span + stride - 1) / stride : span / stride) + 1;
+    // Floor division: a window larger than the input gives 0 (an error below), not 1.
+    auto floorDiv = [](int64_t a, int64_t b) { return a / b - (a % b != 0 && (a < 0) != (b < 0)); };
+    int64_t out = (ceilMode ? floorDiv(span + stride - 1, stride) : floorDiv(span, stride)) + 1;
     if (ceilMode && (out - 1) * stride >= size + pad) --out;
     return out;
 }
@@ -207,15 +209,13 @@ ResultMeta poolMeta(const BoundArgs& a, const char* op, bool hasDilation) {
                                                           p.padding[d], p.kernel[d], p.dilation[d]));
     }
     Shape out;
-    for (size_t d = 0; d < 2; ++d) {
+    for (size_t d = 0; d < 2; ++d)
         out.push_back(pooledSize(in.spatialSizes[d], p.kernel[d], p.padding[d], p.stride[d], p.dilation[d], p.ceilMode));
-        if (out.back() <= 0)
-            throw ScriptError("RuntimeError", fmt::format("Given input size: ({}x{}x{}). Calculated output size: ({}x{}x{}). Output size "
-                                                          "is too small",
-                                                          self.sizes()[self.dim() - 3], in.spatialSizes[0], in.spatialSizes[1],
-                                                          self.sizes()[self.dim() - 3], out.size() > 0 ? out[0] : 0,
-                                                          d == 1 ? out[1] : 0));
-    }
+    if (out[0] <= 0 || out[1] <= 0)
+        throw ScriptError("RuntimeError", fmt::format("Given input size: ({}x{}x{}). Calculated output size: ({}x{}x{}). Output size "
+                                                      "is too small",
+                                                      self.sizes()[self.dim() - 3], in.spatialSizes[0], in.spatialSizes[1],
+                                                      self.sizes()[self.dim() - 3], out[0], out[1]));
     if (!isFloating(self.dtype()))
         throw ScriptError("RuntimeError", fmt::format("\"{}\" not implemented for '{}'", op, dtypeScalarName(self.dtype())));
     return contiguousMeta(windowOutputSizes(in, self.sizes()[0], self.sizes()[self.dim() - 3], out), self.dtype());

@@ -66,3 +66,10 @@ with torch.no_grad():
     block[0].weight.copy_(grid(4, 2, 3, 3, scale=0.3))
     block[0].bias.copy_(grid(4))
     print(torch.allclose(torch.compile(block)(grid(2, 2, 6, 6)), block(grid(2, 2, 6, 6)), atol=1e-6))
+
+# A window larger than the input: no output at all, an error (once a one-element output).
+for pool in (lambda: F.avg_pool2d(torch.ones(2, 3, 4, 4), 8), lambda: F.max_pool2d(torch.ones(3, 4, 4), 3, stride=2, dilation=3)):
+    try:
+        print(pool().shape)
+    except RuntimeError as e:
+        print("RuntimeError:", e)

@@ -1,0 +1,41 @@
+# Runs two of kuangliu/pytorch-cifar's CIFAR-10 models (resnet.py and vgg.py beside this file,
+# verbatim): ResNet18's basic blocks with 1x1 shortcuts and VGG11's configuration list. Every parameter and input is a closed formula, so real
+# PyTorch and Fusescope print the same eagerly (training and evaluation batch norm), compiled
+# (aot_eager and inductor) and over three compiled SGD steps.
+import torch
+
+from resnet import ResNet18
+from vgg import VGG
+
+
+def pattern(count, seed):
+    return ((torch.arange(count) * 7919 + seed * 104729) % 1009).float() / 1009 - 0.5
+
+
+def show(label, tensor):
+    tensor = tensor.detach()
+    print(f"{label}: {tuple(tensor.shape)} sum {tensor.sum().item():.5g} first {tensor.flatten()[0].item():.5g}")
+
+
+images = pattern(2 * 3 * 32 * 32, 99).reshape(2, 3, 32, 32)
+labels = torch.tensor([1, 8])
+for name, make in [("ResNet18", ResNet18), ("VGG11", lambda: VGG("VGG11"))]:
+    model = make()
+    with torch.no_grad():
+        for index, param in enumerate(model.parameters()):
+            param.copy_(pattern(param.numel(), index).reshape(param.shape) * 0.1)
+    print(name, sum(p.numel() for p in model.parameters()), "weights,", len(list(model.modules())), "modules")
+    for mode in ("train", "eval"):
+        model.train(mode == "train")
+        for backend, run in [("eager", model), ("aot_eager", torch.compile(model, backend="aot_eager")),
+                             ("inductor", torch.compile(model))]:
+            show(f"{name} {mode} {backend}", run(images))
+    model.train()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
+    compiled = torch.compile(model)
+    for step in range(3):
+        loss = torch.nn.functional.cross_entropy(compiled(images), labels)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        print(f"{name} step {step} loss {loss.item():.5g}")
