@@ -12,12 +12,17 @@ class Error(Exception):
 
 error = Error
 
-_atomic = (type(None), bool, int, float, str, type, range, type(print), type(len), type(torch.float32),
-           type(torch.device("cpu")))
+def _function():
+    pass
+
+
+# What copies as itself, as in CPython: numbers, strings, types, functions, modules, dtypes.
+_atomic = (type(None), bool, int, float, str, type, range, type(_function), type(print), type(len), type(torch),
+           type(torch.float32), type(torch.device("cpu")))
 
 
 def _is_atomic(x):
-    return isinstance(x, _atomic) or callable(x) and not hasattr(x, "__dict__")
+    return isinstance(x, _atomic) or isinstance(x, type)
 
 
 def copy(x):

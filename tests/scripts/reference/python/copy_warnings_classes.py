@@ -21,6 +21,9 @@ pair = copy.deepcopy({"one": shared, "two": shared, "t": (3, (4,)), "s": {5}})
 print(pair, pair["one"] is pair["two"])
 nested = [[1], [2]]
 print(copy.copy(nested)[0] is nested[0], copy.deepcopy(nested)[0] is nested[0])
+holder = Point(len, [Point, lambda v: v])  # functions and classes copy as themselves
+held = copy.deepcopy(holder)
+print(held.x is len, held.tags[0] is Point, held.tags[1] is holder.tags[1], held.tags is holder.tags)
 
 
 class Hooked:
