@@ -528,18 +528,27 @@ Tensor convolutionInputGradient(const ConvGradient& c) {
     return full;
 }
 
-// The weight's gradient, per group: the input (channels as the batch) convolved with the
-// gradient (its channels as kernels), stride and dilation swapped, cut to the kernel's size.
+// The weight's gradient: the input (channels as the batch) convolved with the gradient
+// (its channels as kernels), stride and dilation swapped, cut to the kernel's size. With
+// groups, one convolution still: every (sample, group) pair is a group of its own, taking
+// one input channel from the batch and giving the group's out channels; the samples' weight
+// gradients are then summed. (One convolution per group made a depthwise layer's backward
+// hundreds of ops, each traced and compiled.)
 Tensor convolutionWeightGradient(const ConvGradient& c) {
-    const int64_t outPerGroup = c.w.size(0) / c.groups, inPerGroup = c.w.size(1);
-    IValueList groups;
-    for (int64_t k = 0; k < c.groups; ++k) {
-        Tensor x = narrowed(c.x, 1, k * inPerGroup, inPerGroup), g = narrowed(c.g, 1, k * outPerGroup, outPerGroup);
-        Tensor r = conv2d(grad::transpose(x, 0, 1), grad::transpose(g, 0, 1), c.dilation, c.padding, c.stride, 1);
-        r = narrowed(narrowed(r, 2, 0, c.w.size(2)), 3, 0, c.w.size(3));
-        groups.emplace_back(grad::transpose(r, 0, 1));
-    }
-    return groups.size() == 1 ? groups[0].toTensor() : grad::call("cat", {IValue::list(groups), 0});
+    auto weightGradient = [&](const Tensor& x, const Tensor& g, int64_t groups) {
+        Tensor r = conv2d(x, g, c.dilation, c.padding, c.stride, groups);
+        return narrowed(narrowed(r, 2, 0, c.w.size(2)), 3, 0, c.w.size(3));
+    };
+    if (c.groups == 1) return grad::transpose(weightGradient(grad::transpose(c.x, 0, 1), grad::transpose(c.g, 0, 1), 1), 0, 1);
+    const int64_t batch = c.x.size(0), outPerGroup = c.w.size(0) / c.groups, inPerGroup = c.w.size(1);
+    const int64_t pairs = batch * c.groups;
+    Tensor x = grad::reshape(c.x, {batch, c.groups, inPerGroup, c.x.size(2), c.x.size(3)});
+    x = grad::reshape(grad::call("permute", {x, IValue::intList({2, 0, 1, 3, 4})}), {inPerGroup, pairs, c.x.size(2), c.x.size(3)});
+    Tensor g = grad::reshape(c.g, {pairs * outPerGroup, 1, c.g.size(2), c.g.size(3)});
+    Tensor r = weightGradient(x, g, pairs);  // in-per-group, (sample, group, out), KH, KW
+    r = grad::reshape(r, {inPerGroup, batch, c.groups * outPerGroup, c.w.size(2), c.w.size(3)});
+    r = grad::call("sum", {r, IValue::intList({1})});
+    return grad::transpose(r, 0, 1);
 }
 
 ArgumentGradients convolutionGradients(const DerivativeArgs& d, size_t spatial) {

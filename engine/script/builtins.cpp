@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "script/interpreter.h"
+#include "script/utf8.h"
 #include "script/set_operations.h"
 #include "script/types/iterator_types.h"
 #include "script/whole_float.h"
@@ -193,6 +194,23 @@ void addPythonBuiltins(std::map<std::string, Value, std::less<>>& b) {
         ValueList items = in.iterate(a.args[0]);
         std::reverse(items.begin(), items.end());
         return makeList(items);
+    });
+    b["ord"] = makeBuiltin("ord", [](Interpreter& in, CallArgs& a) {
+        expectCount(in, a, 1, 1, "ord");
+        if (!a.args[0].isString()) in.fail("TypeError", "ord() expected string of length 1, but " + pythonTypeName(a.args[0]) + " found");
+        const std::vector<uint32_t> points = codePoints(a.args[0].asString());
+        if (points.size() != 1)
+            in.fail("TypeError", fmt::format("ord() expected a character, but string of length {} found", points.size()));
+        return Value(static_cast<int64_t>(points[0]));
+    });
+    b["chr"] = makeBuiltin("chr", [](Interpreter& in, CallArgs& a) {
+        expectCount(in, a, 1, 1, "chr");
+        if (!a.args[0].isInt()) in.fail("TypeError", "'" + pythonTypeName(a.args[0]) + "' object cannot be interpreted as an integer");
+        const int64_t code = a.args[0].asInt();
+        if (code < 0 || code > 0x10FFFF) in.fail("ValueError", "chr() arg not in range(0x110000)");
+        std::string out;
+        appendUtf8(out, static_cast<uint32_t>(code));
+        return Value(out);
     });
     b["repr"] = makeBuiltin("repr", [](Interpreter& in, CallArgs& a) {
         expectCount(in, a, 1, 1, "repr");

@@ -407,6 +407,7 @@ Value makeTimeModule();
 void populateProfilerModule(ModuleObject& profiler);
 Value makeLoggingModule();
 // _system: the machine as the library's os and sys read it (system_module.cpp).
+Value constantValue(const Constant& constant);  // a literal's value (the interpreter's and ast.literal_eval's)
 Value makeSystemModule(const std::string& scriptFile);
 Value makeCollectionsModule();  // _collections: OrderedDict, which the library's collections.py re-exports  // the level constants torch._logging.set_logs takes
 // Autograd (autograd_module.cpp): tensor.backward(gradient, retain_graph), tensor.retain_grad(),

@@ -178,21 +178,22 @@ int64_t Interpreter::length(const Value& value) {
 
 // ------------------------------------------------------------------------- expressions
 
+Value constantValue(const Constant& c) {
+    switch (c.type) {
+    case ConstantKind::None: return Value();
+    case ConstantKind::Bool: return Value(c.boolValue);
+    case ConstantKind::Int: return Value(c.intValue);
+    case ConstantKind::Float: return Value(c.floatValue);
+    case ConstantKind::Str: return Value(c.strValue);
+    case ConstantKind::Ellipsis: return Value(ObjectPtr(std::make_shared<EllipsisObject>()));
+    }
+    return Value();
+}
+
 Value Interpreter::eval(const Expr& expr) {
     switch (expr.kind) {
     case ExprKind::Name: return lookup(expr.as<Name>().id, expr.loc);
-    case ExprKind::Constant: {
-        const auto& c = expr.as<Constant>();
-        switch (c.type) {
-        case ConstantKind::None: return Value();
-        case ConstantKind::Bool: return Value(c.boolValue);
-        case ConstantKind::Int: return Value(c.intValue);
-        case ConstantKind::Float: return Value(c.floatValue);
-        case ConstantKind::Str: return Value(c.strValue);
-        case ConstantKind::Ellipsis: return Value(ObjectPtr(std::make_shared<EllipsisObject>()));
-        }
-        return Value();
-    }
+    case ExprKind::Constant: return constantValue(expr.as<Constant>());
     case ExprKind::JoinedStr: return evalJoinedStr(expr.as<JoinedStr>());
     case ExprKind::Attribute: {
         const auto& a = expr.as<Attribute>();

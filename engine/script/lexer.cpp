@@ -1,4 +1,5 @@
 #include "script/lexer.h"
+#include "script/utf8.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -211,24 +212,6 @@ void requireUtf8(std::string_view source, const std::string& fileName) {
                                   static_cast<unsigned char>(source[*at]), fileName, line,
                                   declared ? "Fusescope reads scripts as UTF-8 only" : "no encoding declared"),
                       SourceLocation{fileName, line, column});
-}
-
-void appendUtf8(std::string& out, uint32_t cp) {
-    if (cp < 0x80) {
-        out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-        out += static_cast<char>(0xC0 | (cp >> 6));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-        out += static_cast<char>(0xE0 | (cp >> 12));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-        out += static_cast<char>(0xF0 | (cp >> 18));
-        out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
 }
 
 // Describes an unexpected character for "invalid character" messages.

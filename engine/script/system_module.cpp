@@ -1,6 +1,7 @@
 // _system: what the script library's os and sys read of the machine (the working directory,
 // files, the environment, the script's arguments) and stderr, which they write; where a
-// caller is (warnings), and a regular-expression match (warnings' filters).
+// caller is (warnings), a regular-expression match (warnings' filters), a str's characters
+// (json) and a literal's value (ast.literal_eval).
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -8,6 +9,8 @@
 #include <regex>
 
 #include "script/interpreter.h"
+#include "script/literal_eval.h"
+#include "script/utf8.h"
 
 extern char** environ;
 
@@ -94,6 +97,22 @@ Value makeSystemModule(const std::string& scriptFile) {
         } catch (const std::regex_error& e) {
             in.fail("ValueError", std::string("bad regular expression: ") + e.what());
         }
+    });
+    addFunction(*module, "literal_eval", [](Interpreter& in, CallArgs& a) {
+        if (a.args.size() != 1 || !a.args[0].isString()) in.fail("TypeError", "literal_eval() takes one str");
+        return literalEval(in, a.args[0].asString());
+    });
+    // The characters of a str, each a str of one code point (json's escapes; str itself
+    // indexes the UTF-8 bytes).
+    addFunction(*module, "characters", [](Interpreter& in, CallArgs& a) {
+        if (a.args.size() != 1 || !a.args[0].isString()) in.fail("TypeError", "characters() takes one str");
+        ValueList out;
+        for (uint32_t cp : codePoints(a.args[0].asString())) {
+            std::string c;
+            appendUtf8(c, cp);
+            out.emplace_back(std::move(c));
+        }
+        return makeList(std::move(out));
     });
     return Value(ObjectPtr(module));
 }

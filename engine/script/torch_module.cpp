@@ -143,10 +143,24 @@ Value makeTorchModule(ConfigModules& configs) {
              {"bfloat16", DType::BFloat16}, {"int64", DType::Int64}, {"long", DType::Int64},
              {"int32", DType::Int32}, {"int", DType::Int32}, {"bool", DType::Bool}})
         torch->attrs[alias] = Value(dtype);
+    torch->attrs["inf"] = Value(std::numeric_limits<double>::infinity());
+    torch->attrs["nan"] = Value(std::numeric_limits<double>::quiet_NaN());
+    torch->attrs["pi"] = Value(std::numbers::pi);
+    torch->attrs["e"] = Value(std::numbers::e);
 
     auto tensorType = std::make_shared<TypeObject>();
     tensorType->name = "Tensor";
     torch->attrs["Tensor"] = Value(ObjectPtr(tensorType));
+    // torch.Size(iterable of ints): the tuple a tensor's shape is.
+    torch->attrs["Size"] = makeType("Size", [](Interpreter& in, CallArgs& a) {
+        if (a.args.size() > 1 || !a.kwargs.empty()) in.fail("TypeError", "torch.Size() takes at most 1 argument");
+        auto size = std::make_shared<SizeObject>();
+        if (!a.args.empty()) size->items = in.iterate(a.args[0]);
+        for (size_t i = 0; i < size->items.size(); ++i)
+            if (!size->items[i].isInt())
+                in.fail("TypeError", fmt::format("torch.Size() takes an iterable of 'int' (item {} is '{}')", i, pythonTypeName(size->items[i])));
+        return Value(ObjectPtr(size));
+    });
     torch->attrs["split"] = makeBuiltin("torch.split", [](Interpreter& in, CallArgs& a) { return splitTensor(in, a, false); });
     torch->attrs["chunk"] = makeBuiltin("torch.chunk", [](Interpreter& in, CallArgs& a) { return splitTensor(in, a, true); });
     // nn.Parameter(data, requires_grad=True): the data's storage, as a leaf marked a parameter.
@@ -355,38 +369,5 @@ Value makeTimeModule() {
     return Value(ObjectPtr(time));
 }
 
-Value makeMathModule() {
-    auto math = makeModule("math");
-    math->attrs["pi"] = Value(std::numbers::pi);
-    math->attrs["e"] = Value(std::numbers::e);
-    math->attrs["inf"] = Value(std::numeric_limits<double>::infinity());
-    math->attrs["nan"] = Value(std::numeric_limits<double>::quiet_NaN());
-    auto unary = [&](const std::string& name, double (*fn)(double)) {
-        math->attrs[name] = makeBuiltin("math." + name, [name, fn](Interpreter& in, CallArgs& a) {
-            if (a.args.size() != 1 || !a.args[0].isNumber()) in.fail("TypeError", "math." + name + "() expects one number");
-            const Value& x = a.args[0];
-            double v = x.isFloat() ? x.asFloat() : static_cast<double>(x.isBool() ? x.asBool() : x.asInt());
-            if ((name == "sqrt" && v < 0) || (name == "log" && v <= 0)) in.fail("ValueError", "math domain error");
-            return Value(fn(v));
-        });
-    };
-    unary("sqrt", [](double x) { return std::sqrt(x); });
-    unary("exp", [](double x) { return std::exp(x); });
-    unary("log", [](double x) { return std::log(x); });
-    unary("sin", [](double x) { return std::sin(x); });
-    unary("cos", [](double x) { return std::cos(x); });
-    unary("tanh", [](double x) { return std::tanh(x); });
-    unary("fabs", [](double x) { return std::fabs(x); });
-    for (const char* name : {"floor", "ceil"}) {
-        std::string n = name;
-        math->attrs[n] = makeBuiltin("math." + n, [n](Interpreter& in, CallArgs& a) {
-            if (a.args.size() != 1 || !a.args[0].isNumber()) in.fail("TypeError", "math." + n + "() expects one number");
-            const Value& x = a.args[0];
-            double v = x.isFloat() ? x.asFloat() : static_cast<double>(x.isBool() ? x.asBool() : x.asInt());
-            return Value(wholeFloatToInt(in, n == "floor" ? std::floor(v) : std::ceil(v)));
-        });
-    }
-    return Value(ObjectPtr(math));
-}
 
 }  // namespace fusescope

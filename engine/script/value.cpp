@@ -362,6 +362,20 @@ bool valuesEqual(const Value& a, const Value& b) {
             if (!valuesEqual((*x)[i], (*y)[i])) return false;
         return true;
     }
+    auto* left = a.as<DictObject>();
+    auto* right = b.as<DictObject>();
+    if (left && right) {  // the same keys with equal values; two OrderedDicts in the same order too
+        NestingGuard nesting("in comparison");
+        if (left->items.size() != right->items.size()) return false;
+        const bool ordered = a.as<OrderedDictObject>() && b.as<OrderedDictObject>();
+        size_t position = 0;
+        for (const auto& [key, value] : left->items) {
+            if (ordered && !valuesEqual(right->items[position++].first, key)) return false;
+            const Value* other = right->find(key);
+            if (!other || !valuesEqual(value, *other)) return false;
+        }
+        return true;
+    }
     if (a.isObject() && b.isObject()) return a.asObject() == b.asObject();
     if (a.isTensor() && b.isTensor()) return a.asTensor().impl() == b.asTensor().impl();
     return false;

@@ -151,9 +151,9 @@ TEST(Cli, ScriptErrorExitsOneWithFileLineColumn) {
     auto n = runCli({"run", numpy});
     EXPECT_EQ(n.exitCode, 1);
     EXPECT_EQ(n.err, numpy + ":2:8: error: ModuleNotFoundError: No module named 'numpy' (Fusescope scripts import torch, math, "
-                             "time, logging, __future__, argparse, collections, contextlib, copy, dataclasses, functools, inspect, "
-                             "itertools, operator, os, posixpath, string, struct, sys, typing, warnings and their own modules beside "
-                             "them)\n");
+                             "time, logging, __future__, abc, argparse, ast, collections, contextlib, copy, dataclasses, functools, "
+                             "inspect, itertools, json, operator, os, posixpath, random, string, struct, sys, typing, warnings and "
+                             "their own modules beside them)\n");
 }
 
 TEST(Cli, BadUsageExitsTwo) {

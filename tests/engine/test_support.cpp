@@ -139,7 +139,7 @@ void expectSameOutput(const CompiledAndEager& runs) {
 std::string cliPath() { return FUSESCOPE_CLI; }
 
 int startCli(const std::vector<std::string>& args, const std::string& outPath, const std::string& errPath,
-             const std::vector<std::string>& env) {
+             const std::vector<std::string>& env, unsigned timeoutSeconds) {
     pid_t pid = fork();
     if (pid < 0) throw std::runtime_error("fork failed");
     if (pid == 0) {
@@ -147,7 +147,7 @@ int startCli(const std::vector<std::string>& args, const std::string& outPath, c
         freopen("/dev/null", "r", stdin);
         freopen(outPath.c_str(), "w", stdout);
         freopen(errPath.c_str(), "w", stderr);
-        alarm(60);  // a hung child dies of SIGALRM: exit code 142, never a hung test
+        alarm(timeoutSeconds);  // a hung child dies of SIGALRM: exit code 142, never a hung test
         std::vector<char*> argv;
         std::string cli = FUSESCOPE_CLI;
         argv.push_back(cli.data());
@@ -166,12 +166,12 @@ int waitCli(int pid) {
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-ProcessResult runCli(const std::vector<std::string>& args, const std::vector<std::string>& env) {
+ProcessResult runCli(const std::vector<std::string>& args, const std::vector<std::string>& env, unsigned timeoutSeconds) {
     static int counter = 0;
     std::string outPath = (tempDir() / ("out" + std::to_string(++counter))).string();
     std::string errPath = outPath + ".err";
     ProcessResult r;
-    r.exitCode = waitCli(startCli(args, outPath, errPath, env));
+    r.exitCode = waitCli(startCli(args, outPath, errPath, env, timeoutSeconds));
     r.out = readFile(outPath);
     r.err = readFile(errPath);
     return r;

@@ -50,13 +50,14 @@ CompiledAndEager runCompiledAndEager(const std::string& body, const std::string&
 void expectSameOutput(const CompiledAndEager& runs);
 
 // Runs build/bin/fusescope-cli with args; env entries are "NAME=value" added to the
-// environment of the child. stdin is /dev/null. A child still running after 60 s is
-// killed by SIGALRM (exit code 128 + 14).
-ProcessResult runCli(const std::vector<std::string>& args, const std::vector<std::string>& env = {});
+// environment of the child. stdin is /dev/null. A child still running after timeoutSeconds
+// is killed by SIGALRM (exit code 128 + 14).
+ProcessResult runCli(const std::vector<std::string>& args, const std::vector<std::string>& env = {},
+                     unsigned timeoutSeconds = 60);
 // The same in two steps, for a test that acts on the child while it runs: startCli
 // returns the child's pid (stdout and stderr go to the named files), waitCli its exit code.
 int startCli(const std::vector<std::string>& args, const std::string& outPath, const std::string& errPath,
-             const std::vector<std::string>& env = {});
+             const std::vector<std::string>& env = {}, unsigned timeoutSeconds = 60);
 int waitCli(int pid);
 // Path of the built fusescope-cli.
 std::string cliPath();

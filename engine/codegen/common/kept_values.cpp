@@ -31,9 +31,15 @@ bool isCostly(LoopOpKind kind) {
     }
 }
 
+// One pass over the ops up to `op` (each reads only earlier ops): a walk of the argument
+// tree instead takes time exponential in the shared subexpressions of a long fused body.
 bool hasCostlyOp(const LoopBody& body, int op) {
-    const LoopOp& o = body.ops[static_cast<size_t>(op)];
-    return isCostly(o.kind) || std::any_of(o.args.begin(), o.args.end(), [&](int a) { return hasCostlyOp(body, a); });
+    std::vector<bool> costly(static_cast<size_t>(op) + 1);
+    for (size_t i = 0; i < costly.size(); ++i) {
+        const LoopOp& o = body.ops[i];
+        costly[i] = isCostly(o.kind) || std::any_of(o.args.begin(), o.args.end(), [&](int a) { return costly[static_cast<size_t>(a)]; });
+    }
+    return costly.back();
 }
 
 // `body` with op `at` replaced by a load of `buffer` at `index`, and the ops only it read

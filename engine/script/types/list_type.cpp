@@ -106,14 +106,33 @@ const MethodTable& tupleMethods() {
     return table;
 }
 
+namespace {
+
+// torch.Size is a tuple whose slices, repeats and concatenations (with tuples too, on either
+// side) stay torch.Size.
+Value sequenceLike(const Value& self, ValueList items, bool size) {
+    if (self.as<ListObject>()) return makeList(std::move(items));
+    if (!size) return makeTuple(std::move(items));
+    auto out = std::make_shared<SizeObject>();
+    out->items = std::move(items);
+    return Value(ObjectPtr(out));
+}
+
+bool isSize(const Value& v) { return v.as<SizeObject>() != nullptr; }
+
+}  // namespace
+
 Value concatSequences(Interpreter& in, const Value& self, const Value& other) {
     std::string type = pythonTypeName(self);
-    if (pythonTypeName(other) != type)
+    const bool size = isSize(self) || isSize(other);
+    if (size && !(self.as<TupleObject>() && other.as<TupleObject>()))
+        in.fail("TypeError", "can only concatenate tuple (not " + pythonTypeName(other) + ") to torch.Size");
+    if (!size && pythonTypeName(other) != type)
         in.fail("TypeError", "can only concatenate " + type + " (not \"" + pythonTypeName(other) + "\") to " + type);
     if (self.isString()) return Value(self.asString() + other.asString());
     ValueList items = *sequenceItems(self);
     for (const Value& v : *sequenceItems(other)) items.push_back(v);
-    return self.as<ListObject>() ? makeList(items) : makeTuple(items);
+    return sequenceLike(self, std::move(items), size);
 }
 
 std::optional<Value> compareSequences(Interpreter& in, CompareOperator op, const Value& left, const Value& right) {
@@ -140,7 +159,7 @@ Value repeatSequence(Interpreter& in, const Value& self, const Value& count) {
     ValueList items;
     for (int64_t i = 0; i < n; ++i)
         for (const Value& v : *sequenceItems(self)) items.push_back(v);
-    return self.as<ListObject>() ? makeList(items) : makeTuple(items);
+    return sequenceLike(self, std::move(items), isSize(self));
 }
 
 
@@ -152,7 +171,7 @@ Value sequenceItem(Interpreter& in, const Value& self, const Value& index) {
     if (auto* s = index.as<SliceObject>()) {
         ValueList out;
         for (int64_t i : sliceIndices(*s, static_cast<int64_t>(items.size()), in)) out.push_back(items[i]);
-        return self.as<ListObject>() ? makeList(out) : makeTuple(out);
+        return sequenceLike(self, std::move(out), isSize(self));
     }
     if (!isIntLike(index)) in.fail("TypeError", pythonTypeName(self) + " indices must be integers or slices, not " + pythonTypeName(index));
     int64_t i = normaliseIndex(intOf(index), static_cast<int64_t>(items.size()), in, pythonTypeName(self).c_str());

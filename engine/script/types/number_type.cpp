@@ -1,5 +1,6 @@
 // The number types, bool, int and float: their binary operators (CPython's nb_* slots) and
 // float's methods. Script ints are 64-bit: a result that does not fit is an OverflowError.
+#include <bit>
 #include <cmath>
 
 #include "script/interpreter.h"
@@ -133,6 +134,18 @@ const MethodTable& floatMethods() {
     return table;
 }
 
+// int's methods; bool, an int, has them too.
+const MethodTable& intMethods() {
+    static const MethodTable table("int", {
+        {"bit_length", [](Interpreter&, const Value& self, CallArgs&) {
+             const int64_t v = self.isBool() ? int64_t{self.asBool()} : self.asInt();
+             const uint64_t magnitude = v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+             return Value(static_cast<int64_t>(std::bit_width(magnitude)));
+         }, 0, 0},
+    });
+    return table;
+}
+
 }  // namespace
 
 const TypeSlots& noneType() {
@@ -140,13 +153,13 @@ const TypeSlots& noneType() {
     return type;
 }
 const TypeSlots& boolType() {
-    static const TypeSlots type{.name = "bool", .binary = numberBinary, .compare = numberCompare,
+    static const TypeSlots type{.name = "bool", .methods = &intMethods(), .binary = numberBinary, .compare = numberCompare,
                                 .hash = [](Interpreter&, const Value& self) { return int64_t{self.asBool()}; },
                                 .truth = [](Interpreter&, const Value& self) { return self.asBool(); }, .unary = numberUnary};
     return type;
 }
 const TypeSlots& intType() {
-    static const TypeSlots type{.name = "int", .binary = numberBinary, .compare = numberCompare,
+    static const TypeSlots type{.name = "int", .methods = &intMethods(), .binary = numberBinary, .compare = numberCompare,
                                 .hash = [](Interpreter&, const Value& self) { return python_hash::ofInt(self.asInt()); },
                                 .truth = [](Interpreter&, const Value& self) { return self.asInt() != 0; }, .unary = numberUnary};
     return type;

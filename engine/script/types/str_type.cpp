@@ -116,8 +116,44 @@ bool hasAffix(const std::string& s, const std::string& affix, bool atStart) {
     return atStart ? s.rfind(affix, 0) == 0 : s.size() >= affix.size() && s.compare(s.size() - affix.size(), affix.size(), affix) == 0;
 }
 
+// The [start, end) of s that find, count, startswith and their kin look in: their optional
+// start and end arguments (None for none) at `first`, negative ones from the end, clamped as
+// CPython's ADJUST_INDICES clamps them (a start past the end stays there: nothing is found).
+struct Window {
+    int64_t start, end;
+};
+Window windowOf(Interpreter& in, const std::string& s, const CallArgs& a, size_t first) {
+    const auto length = static_cast<int64_t>(s.size());
+    auto bound = [&](size_t i, int64_t fallback) {
+        if (a.args.size() <= i || a.args[i].isNone()) return fallback;
+        if (!a.args[i].isInt()) in.fail("TypeError", "slice indices must be integers or None or have an __index__ method");
+        return a.args[i].asInt();
+    };
+    int64_t start = bound(first, 0), end = bound(first + 1, length);
+    if (end > length) end = length;
+    if (end < 0) end = std::max<int64_t>(end + length, 0);
+    if (start < 0) start = std::max<int64_t>(start + length, 0);
+    return {start, end};
+}
+
+// s.startswith(prefix[, start[, end]]) and endswith: the affix, or any of a tuple of them, at
+// that end of the window.
 template <bool kAtStart>
-Value hasAffixMethod(Interpreter&, const Value& self, CallArgs& a) { return Value(hasAffix(textOf(self), a.args[0].asString(), kAtStart)); }
+Value hasAffixMethod(Interpreter& in, const Value& self, CallArgs& a) {
+    const std::string& s = textOf(self);
+    const Window w = windowOf(in, s, a, 1);
+    auto matches = [&](const Value& affix) {
+        if (!affix.isString())
+            in.fail("TypeError", std::string(kAtStart ? "startswith" : "endswith") + " first arg must be str or a tuple of str, not " +
+                                     pythonTypeName(affix));
+        const auto size = static_cast<int64_t>(affix.asString().size());
+        if (w.end - size < w.start) return false;
+        return s.compare(static_cast<size_t>(kAtStart ? w.start : w.end - size), static_cast<size_t>(size), affix.asString()) == 0;
+    };
+    if (const auto* tuple = a.args[0].as<TupleObject>())
+        return Value(std::any_of(tuple->items.begin(), tuple->items.end(), matches));
+    return Value(matches(a.args[0]));
+}
 
 template <bool kAtStart>
 Value removeAffix(Interpreter&, const Value& self, CallArgs& a) {
@@ -150,21 +186,30 @@ Value partition(Interpreter& in, const Value& self, CallArgs& a) {
 }
 
 // find / rfind: the position or -1; index: the position or ValueError.
-enum class Search { Find, RFind, Index };
+enum class Search { Find, RFind, Index, RIndex };
 template <Search kHow>
 Value search(Interpreter& in, const Value& self, CallArgs& a) {
     const std::string& s = textOf(self);
-    size_t at = kHow == Search::RFind ? s.rfind(a.args[0].asString()) : s.find(a.args[0].asString());
-    if (at != std::string::npos) return Value(static_cast<int64_t>(at));
-    if (kHow == Search::Index) in.fail("ValueError", "substring not found");
+    const std::string& sub = a.args[0].asString();
+    const Window w = windowOf(in, s, a, 1);
+    size_t at = std::string::npos;
+    if (w.end - w.start >= static_cast<int64_t>(sub.size())) {  // sub fits in the window
+        const std::string inside = s.substr(static_cast<size_t>(w.start), static_cast<size_t>(w.end - w.start));
+        at = kHow == Search::Find || kHow == Search::Index ? inside.find(sub) : inside.rfind(sub);
+    }
+    if (at != std::string::npos) return Value(static_cast<int64_t>(at) + w.start);
+    if (kHow == Search::Index || kHow == Search::RIndex) in.fail("ValueError", "substring not found");
     return Value(int64_t{-1});
 }
 
-Value count(Interpreter&, const Value& self, CallArgs& a) {
+Value count(Interpreter& in, const Value& self, CallArgs& a) {
     const std::string &s = textOf(self), &sub = a.args[0].asString();
-    if (sub.empty()) return Value(static_cast<int64_t>(s.size() + 1));
+    const Window w = windowOf(in, s, a, 1);
+    if (w.start > w.end) return Value(int64_t{0});
+    if (sub.empty()) return Value(w.end - w.start + 1);
+    const std::string inside = s.substr(static_cast<size_t>(w.start), static_cast<size_t>(w.end - w.start));
     int64_t n = 0;
-    for (size_t at = s.find(sub); at != std::string::npos; at = s.find(sub, at + sub.size())) ++n;
+    for (size_t at = inside.find(sub); at != std::string::npos; at = inside.find(sub, at + sub.size())) ++n;
     return Value(n);
 }
 
@@ -268,18 +313,19 @@ const MethodTable& strMethods() {
         {"strip", strip<true, true>, 0, 1},
         {"lstrip", strip<true, false>, 0, 1},
         {"rstrip", strip<false, true>, 0, 1},
-        {"startswith", hasAffixMethod<true>, 1, 1},
-        {"endswith", hasAffixMethod<false>, 1, 1},
+        {"startswith", hasAffixMethod<true>, 1, 3},
+        {"endswith", hasAffixMethod<false>, 1, 3},
         {"removeprefix", removeAffix<true>, 1, 1},
         {"removesuffix", removeAffix<false>, 1, 1},
         {"replace", replace, 2, 2},
         {"format", format, 0, kAnyArgs},
         {"partition", partition<true>, 1, 1},
         {"rpartition", partition<false>, 1, 1},
-        {"find", search<Search::Find>, 1, 1},
-        {"rfind", search<Search::RFind>, 1, 1},
-        {"index", search<Search::Index>, 1, 1},
-        {"count", count, 1, 1},
+        {"find", search<Search::Find>, 1, 3},
+        {"rfind", search<Search::RFind>, 1, 3},
+        {"index", search<Search::Index>, 1, 3},
+        {"rindex", search<Search::RIndex>, 1, 3},
+        {"count", count, 1, 3},
         {"isdigit", isClass<::isdigit>, 0, kAnyArgs},
         {"isalpha", isClass<::isalpha>, 0, kAnyArgs},
         {"isspace", isClass<::isspace>, 0, kAnyArgs},

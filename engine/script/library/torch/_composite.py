@@ -313,6 +313,10 @@ def _view_as(input, other):
     return input.view(other.shape)
 
 
+def _expand_as(input, other):
+    return input.expand(other.shape)
+
+
 _TENSOR_TYPES = {torch.float32: "torch.FloatTensor", torch.float64: "torch.DoubleTensor", torch.float16: "torch.HalfTensor",
                  torch.bfloat16: "torch.BFloat16Tensor", torch.int64: "torch.LongTensor", torch.int32: "torch.IntTensor",
                  torch.bool: "torch.BoolTensor"}
@@ -331,7 +335,50 @@ def _type(input, dtype=None, non_blocking=False):
     return input.to(dtype)
 
 
+def _legacy_constructor(dtype, name):
+    """torch.FloatTensor(2, 3) (sizes: zeros here, where PyTorch leaves memory as it was) and
+    torch.FloatTensor([1, 2]) (data), the constructors of PyTorch's typed tensor classes."""
+
+    def construct(*args, device=None):
+        if len(args) == 1 and not isinstance(args[0], int) and not isinstance(args[0], torch.Size):
+            return torch.tensor(args[0], dtype=dtype, device=device)
+        return torch.zeros(*args, dtype=dtype, device=device)
+
+    construct.__name__ = name
+    return construct
+
+
+FloatTensor = _legacy_constructor(torch.float32, "FloatTensor")
+DoubleTensor = _legacy_constructor(torch.float64, "DoubleTensor")
+HalfTensor = _legacy_constructor(torch.float16, "HalfTensor")
+BFloat16Tensor = _legacy_constructor(torch.bfloat16, "BFloat16Tensor")
+LongTensor = _legacy_constructor(torch.int64, "LongTensor")
+IntTensor = _legacy_constructor(torch.int32, "IntTensor")
+BoolTensor = _legacy_constructor(torch.bool, "BoolTensor")
+
+
+def spmm(input, mat2):
+    """A sparse-dense product in PyTorch; Fusescope's tensors are all dense, and so is this."""
+    return torch.mm(input, mat2)
+
+
+def _drawn_into(tensor, values):
+    """An in-place random fill: the draws written over the tensor (an error for a leaf that
+    requires grad, as PyTorch's)."""
+    return tensor.copy_(values)
+
+
+def _uniform_(input, a=0.0, b=1.0, *, generator=None):
+    return _drawn_into(input, torch.rand(input.shape, dtype=input.dtype, device=input.device) * (b - a) + a)
+
+
+def _normal_(input, mean=0.0, std=1.0, *, generator=None):
+    return _drawn_into(input, torch.randn(input.shape, dtype=input.dtype, device=input.device) * std + mean)
+
+
 # The tensor methods written here (x.norm(), x.view_as(y), ...): the engine binds them.
 _tensor_methods = {"new_zeros": _new_filled(0), "new_ones": _new_filled(1), "new_empty": _new_filled(0),
-                   "new_full": _new_full, "norm": norm, "repeat_interleave": repeat_interleave, "roll": roll, "view_as": _view_as, "type": _type,
+                   "new_full": _new_full, "norm": norm, "repeat_interleave": repeat_interleave, "roll": roll, "view_as": _view_as, "expand_as": _expand_as,
+                   "uniform_": _uniform_, "normal_": _normal_,
+                   "type": _type,
                    "unflatten": unflatten}

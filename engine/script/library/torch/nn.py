@@ -622,17 +622,11 @@ class LayerNorm(Module):
         return f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}, bias={self.bias is not None or not self.elementwise_affine}"
 
 
-def _ntuple(value, n):
-    if isinstance(value, (list, tuple)):
-        return tuple(value)
-    return (value,) * n
-
-
 class _ConvNd(Module):
     _dims = 2
 
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
-                 padding_mode="zeros", device=None, dtype=None):
+                 padding_mode="zeros", device=None, dtype=None, transposed=False, output_padding=0):
         super().__init__()
         if groups <= 0:
             raise ValueError("groups must be a positive integer")
@@ -646,20 +640,22 @@ class _ConvNd(Module):
         n = self._dims
         self.in_channels = in_channels
         self.out_channels = out_channels
-        self.kernel_size = _ntuple(kernel_size, n)
-        self.stride = _ntuple(stride, n)
-        self.padding = _ntuple(padding, n)
-        self.dilation = _ntuple(dilation, n)
-        self.transposed = False
-        self.output_padding = (0,) * n
+        self.kernel_size = F._spatial(kernel_size, n)
+        self.stride = F._spatial(stride, n)
+        self.padding = F._spatial(padding, n)
+        self.dilation = F._spatial(dilation, n)
+        self.transposed = transposed
+        self.output_padding = F._spatial(output_padding, n)
         self.groups = groups
         self.padding_mode = padding_mode
+        # A transposed convolution's weight is (in, out / groups, *kernel): its dim 1 is the fan in.
+        shape = (in_channels, out_channels // groups) if transposed else (out_channels, in_channels // groups)
         # PyTorch's default, kaiming_uniform_(a=sqrt(5)): U(-1/sqrt(fan_in), 1/sqrt(fan_in)).
-        fan_in = in_channels // groups
+        fan_in = shape[1]
         for k in self.kernel_size:
             fan_in *= k
         bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
-        self.weight = Parameter((torch.rand(out_channels, in_channels // groups, *self.kernel_size) * 2 - 1) * bound)
+        self.weight = Parameter((torch.rand(*shape, *self.kernel_size) * 2 - 1) * bound)
         if bias:
             self.bias = Parameter((torch.rand(out_channels) * 2 - 1) * bound)
         else:
@@ -671,6 +667,8 @@ class _ConvNd(Module):
             s += f", padding={self.padding}"
         if self.dilation != (1,) * len(self.dilation):
             s += f", dilation={self.dilation}"
+        if self.output_padding != (0,) * len(self.output_padding):
+            s += f", output_padding={self.output_padding}"
         if self.groups != 1:
             s += f", groups={self.groups}"
         if self.bias is None:
@@ -681,15 +679,76 @@ class _ConvNd(Module):
 class Conv1d(_ConvNd):
     _dims = 1
 
+    def _conv_forward(self, input, weight, bias):
+        return F.conv1d(input, weight, bias, self.stride, self.padding, self.dilation, self.groups)
+
     def forward(self, input):
-        return F.conv1d(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
+        return self._conv_forward(input, self.weight, self.bias)
 
 
 class Conv2d(_ConvNd):
     _dims = 2
 
+    def _conv_forward(self, input, weight, bias):
+        return F.conv2d(input, weight, bias, self.stride, self.padding, self.dilation, self.groups)
+
     def forward(self, input):
-        return F.conv2d(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
+        return self._conv_forward(input, self.weight, self.bias)
+
+
+class Conv3d(_ConvNd):
+    _dims = 3
+
+    def _conv_forward(self, input, weight, bias):
+        return F.conv3d(input, weight, bias, self.stride, self.padding, self.dilation, self.groups)
+
+    def forward(self, input):
+        return self._conv_forward(input, self.weight, self.bias)
+
+
+class _ConvTransposeNd(_ConvNd):
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1, bias=True,
+                 dilation=1, padding_mode="zeros", device=None, dtype=None):
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias, padding_mode,
+                         transposed=True, output_padding=output_padding)
+
+    def _output_padding(self, input, output_size):
+        """The output padding that makes the output `output_size` (its spatial dims, or all of
+        them), or the module's own when none is asked for; PyTorch's checks and messages."""
+        if output_size is None:
+            return self.output_padding
+        n = self._dims
+        leading = 2 if input.dim() == n + 2 else 1
+        output_size = list(output_size)
+        if len(output_size) == leading + n:
+            output_size = output_size[leading:]
+        if len(output_size) != n:
+            raise ValueError(f"ConvTranspose{n}D: for {input.dim()}D input, output_size must have {n} or {leading + n} "
+                             f"elements (got {len(output_size)})")
+        smallest = [(input.size(d + leading) - 1) * self.stride[d] - 2 * self.padding[d]
+                    + self.dilation[d] * (self.kernel_size[d] - 1) + 1 for d in range(n)]
+        largest = [size + self.stride[d] - 1 for d, size in enumerate(smallest)]
+        for d in range(n):
+            if not smallest[d] <= output_size[d] <= largest[d]:
+                raise ValueError(f"requested an output size of {output_size}, but valid sizes range from {smallest} to "
+                                 f"{largest} (for an input of {input.size()[2:]})")
+        return tuple(output_size[d] - smallest[d] for d in range(n))
+
+
+class ConvTranspose1d(_ConvTransposeNd):
+    _dims = 1
+
+    def forward(self, input, output_size=None):
+        return F.conv_transpose1d(input, self.weight, self.bias, self.stride, self.padding,
+                                  self._output_padding(input, output_size), self.groups, self.dilation)
+
+
+class ConvTranspose2d(_ConvTransposeNd):
+    _dims = 2
+
+    def forward(self, input, output_size=None):
+        return F.conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding,
+                                  self._output_padding(input, output_size), self.groups, self.dilation)
 
 
 class _BatchNorm(Module):
@@ -731,6 +790,12 @@ class BatchNorm2d(_BatchNorm):
     def _check_input_dim(self, input):
         if input.dim() != 4:
             raise ValueError(f"expected 4D input (got {input.dim()}D input)")
+
+
+class BatchNorm3d(_BatchNorm):
+    def _check_input_dim(self, input):
+        if input.dim() != 5:
+            raise ValueError(f"expected 5D input (got {input.dim()}D input)")
 
 
 class GroupNorm(Module):
@@ -813,11 +878,11 @@ class PixelUnshuffle(Module):
         return f"downscale_factor={self.downscale_factor}"
 
 
-class MaxPool2d(Module):
+class _MaxPoolNd(Module):
     def __init__(self, kernel_size, stride=None, padding=0, dilation=1, return_indices=False, ceil_mode=False):
         super().__init__()
         if return_indices:
-            raise NotImplementedError("MaxPool2d(return_indices=True) is not supported by Fusescope yet")
+            raise NotImplementedError(f"{type(self).__name__}(return_indices=True) is not supported by Fusescope yet")
         self.kernel_size = kernel_size
         self.stride = stride if stride is not None else kernel_size
         self.padding = padding
@@ -825,15 +890,22 @@ class MaxPool2d(Module):
         self.return_indices = return_indices
         self.ceil_mode = ceil_mode
 
-    def forward(self, input):
-        return F.max_pool2d(input, self.kernel_size, self.stride, self.padding, self.dilation, ceil_mode=self.ceil_mode)
-
     def extra_repr(self):
         return (f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, dilation={self.dilation}, "
                 f"ceil_mode={self.ceil_mode}")
 
 
-class AvgPool2d(Module):
+class MaxPool2d(_MaxPoolNd):
+    def forward(self, input):
+        return F.max_pool2d(input, self.kernel_size, self.stride, self.padding, self.dilation, ceil_mode=self.ceil_mode)
+
+
+class MaxPool3d(_MaxPoolNd):
+    def forward(self, input):
+        return F.max_pool3d(input, self.kernel_size, self.stride, self.padding, self.dilation, ceil_mode=self.ceil_mode)
+
+
+class _AvgPoolNd(Module):
     def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None):
         super().__init__()
         self.kernel_size = kernel_size
@@ -843,27 +915,42 @@ class AvgPool2d(Module):
         self.count_include_pad = count_include_pad
         self.divisor_override = divisor_override
 
-    def forward(self, input):
-        return F.avg_pool2d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode, self.count_include_pad,
-                            self.divisor_override)
-
     def extra_repr(self):
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
 
 
-class AdaptiveAvgPool2d(Module):
+class AvgPool2d(_AvgPoolNd):
+    def forward(self, input):
+        return F.avg_pool2d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode, self.count_include_pad,
+                            self.divisor_override)
+
+
+class AvgPool3d(_AvgPoolNd):
+    def forward(self, input):
+        return F.avg_pool3d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode, self.count_include_pad,
+                            self.divisor_override)
+
+
+class _AdaptiveAvgPoolNd(Module):
     def __init__(self, output_size):
         super().__init__()
         self.output_size = output_size
-
-    def forward(self, input):
-        return F.adaptive_avg_pool2d(input, self.output_size)
 
     def extra_repr(self):
         return f"output_size={self.output_size}"
 
 
-class Dropout(Module):
+class AdaptiveAvgPool2d(_AdaptiveAvgPoolNd):
+    def forward(self, input):
+        return F.adaptive_avg_pool2d(input, self.output_size)
+
+
+class AdaptiveAvgPool3d(_AdaptiveAvgPoolNd):
+    def forward(self, input):
+        return F.adaptive_avg_pool3d(input, self.output_size)
+
+
+class _DropoutNd(Module):
     def __init__(self, p=0.5, inplace=False):
         super().__init__()
         if p < 0 or p > 1:
@@ -871,11 +958,33 @@ class Dropout(Module):
         self.p = p
         self.inplace = inplace
 
-    def forward(self, input):
-        return F.dropout(input, self.p, self.training)
-
     def extra_repr(self):
         return f"p={self.p}, inplace={self.inplace}"
+
+
+class Dropout(_DropoutNd):
+    def forward(self, input):
+        return F.dropout(input, self.p, self.training, self.inplace)
+
+
+class Dropout1d(_DropoutNd):
+    def forward(self, input):
+        return F.dropout1d(input, self.p, self.training, self.inplace)
+
+
+class Dropout2d(_DropoutNd):
+    def forward(self, input):
+        return F.dropout2d(input, self.p, self.training, self.inplace)
+
+
+class Dropout3d(_DropoutNd):
+    def forward(self, input):
+        return F.dropout3d(input, self.p, self.training, self.inplace)
+
+
+def _written_back(input, result, inplace):
+    """An in-place activation's effect: the result written over its input."""
+    return input.copy_(result) if inplace else result
 
 
 class _Activation(Module):
@@ -889,7 +998,35 @@ class _Activation(Module):
 
 class ReLU(_Activation):
     def forward(self, input):
-        return F.relu(input)
+        return F.relu(input, inplace=self.inplace)
+
+
+class Hardtanh(Module):
+    def __init__(self, min_val=-1.0, max_val=1.0, inplace=False):
+        super().__init__()
+        self.min_val = min_val
+        self.max_val = max_val
+        self.inplace = inplace
+        assert self.max_val > self.min_val
+
+    def forward(self, input):
+        return F.hardtanh(input, self.min_val, self.max_val, self.inplace)
+
+    def extra_repr(self):
+        return f"min_val={self.min_val}, max_val={self.max_val}" + (", inplace=True" if self.inplace else "")
+
+
+class ReLU6(Hardtanh):
+    def __init__(self, inplace=False):
+        super().__init__(0.0, 6.0, inplace)
+
+    def extra_repr(self):
+        return "inplace=True" if self.inplace else ""
+
+
+class Hardswish(_Activation):
+    def forward(self, input):
+        return _written_back(input, F.hardswish(input), self.inplace)
 
 
 class LeakyReLU(_Activation):
@@ -918,7 +1055,7 @@ class ELU(_Activation):
 
 class SiLU(_Activation):
     def forward(self, input):
-        return F.silu(input)
+        return _written_back(input, F.silu(input), self.inplace)
 
 
 class GELU(Module):

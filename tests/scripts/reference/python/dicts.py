@@ -163,3 +163,9 @@ for misuse in (lambda: keys[0], lambda: nums.values() & {1}, lambda: keys + [1],
         print(misuse())
     except (TypeError, AttributeError) as e:
         print(type(e).__name__ + ":", e)
+# Equality: the same keys with equal values, in any order (two OrderedDicts in the same order).
+from collections import OrderedDict
+print({"a": None} == {"a": None}, {"a": 1, "b": 2} == {"b": 2, "a": 1}, {"a": 1} != {"a": 2}, {"a": 1} == {"a": 1, "b": 2},
+      {"a": [1, {"x": None}]} == {"a": [1, {"x": None}]}, {1: 2} == {1.0: 2}, {} == {}, {"a": 1} == [("a", 1)])
+print(OrderedDict(a=1, b=2) == OrderedDict(b=2, a=1), OrderedDict(a=1, b=2) == {"b": 2, "a": 1},
+      OrderedDict(a=1) == OrderedDict(a=1))

@@ -2,6 +2,7 @@
 # reference implementations are (the rest of torch.nn.functional are engine ops). Inside a
 # compiled function they trace as the ops they are made of, which Inductor fuses.
 import math
+import warnings
 
 import torch
 
@@ -47,6 +48,7 @@ _engine_dropout = torch.dropout
 # Engine ops the functions below call by their functional names.
 linear = torch.nn.functional.linear
 softmax = torch.nn.functional.softmax
+_engine_relu = torch.nn.functional.relu
 
 
 def dropout(input, p=0.5, training=True, inplace=False):
@@ -61,6 +63,92 @@ def dropout(input, p=0.5, training=True, inplace=False):
         keep = torch.rand(input.shape, dtype=torch.float64, device=input.device) >= p
         return _named(input * keep * (1.0 / (1.0 - p)), "MulBackward0")
     return _engine_dropout(input, p, training, inplace)
+
+
+def _check_probability(p):
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+
+
+def _feature_dropout(input, p, training, inplace):
+    """ATen's feature dropout: whole (dim 0, dim 1) slices dropped, one draw each, the rest
+    scaled by 1 / (1 - p); the input itself when not training."""
+    if not training or p == 0.0 or input.numel() == 0:
+        return input
+    if p == 1.0:  # ATen's order: all dropped before the rank is checked
+        dropped = input * torch.zeros_like(input)
+    elif input.dim() < 2:
+        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
+    else:
+        keep = torch.rand(tuple(input.shape[:2]) + (1,) * (input.dim() - 2), device=input.device) >= p
+        dropped = input * keep * (1.0 / (1.0 - p))
+    return input.copy_(dropped) if inplace else dropped
+
+
+def _with_batch(input, batched_dims, dropout):
+    """`dropout` of an input given a batch dim of one when it has none."""
+    if input.dim() == batched_dims:
+        return dropout(input)
+    return dropout(input.unsqueeze(0)).squeeze(0)
+
+
+def _deprecated_rank(name, dims, got):
+    warnings.warn(f"{name}: Received a {got}-D input to {name}, which is deprecated and will result in an error in a future "
+                  f"release. To retain the behavior and silence this warning, please use dropout instead. Note that {name} "
+                  f"exists to provide channel-wise dropout on inputs with {dims} spatial dimensions, a channel dimension, and "
+                  f"an optional batch dimension (i.e. {dims + 1}D or {dims + 2}D inputs).", stacklevel=3)
+
+
+def dropout1d(input, p=0.5, training=True, inplace=False):
+    _check_probability(p)
+    if input.dim() not in (2, 3):
+        raise RuntimeError(f"dropout1d: Expected 2D or 3D input, but received a {input.dim()}D input. Note that dropout1d "
+                           "exists to provide channel-wise dropout on inputs with 1 spatial dimension, a channel dimension, "
+                           "and an optional batch dimension (i.e. 2D or 3D inputs).")
+    return _with_batch(input, 3, lambda x: _feature_dropout(x, p, training, inplace))
+
+
+def dropout2d(input, p=0.5, training=True, inplace=False):
+    """PyTorch's: a 3-D input is (N, C, L), not an unbatched (C, H, W), with a warning."""
+    _check_probability(p)
+    if input.dim() not in (3, 4):
+        _deprecated_rank("dropout2d", 2, input.dim())
+    if input.dim() == 3:
+        warnings.warn("dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout behavior is "
+                      "desired - input is interpreted as shape (N, C, L), where C is the channel dim. This behavior will "
+                      "change in a future release to interpret the input as one without a batch dimension, i.e. shape "
+                      "(C, H, W). To maintain the 1D channel-wise dropout behavior, please switch to using dropout1d "
+                      "instead.", stacklevel=2)
+    return _feature_dropout(input, p, training, inplace)
+
+
+def dropout3d(input, p=0.5, training=True, inplace=False):
+    _check_probability(p)
+    if input.dim() not in (4, 5):
+        _deprecated_rank("dropout3d", 3, input.dim())
+    return _with_batch(input, 5, lambda x: _feature_dropout(x, p, training, inplace))
+
+
+def relu(input, inplace=False):
+    return torch.relu_(input) if inplace else _engine_relu(input)
+
+
+def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    """x clamped to [min_val, max_val]; the gradient passes strictly inside only (PyTorch's
+    hardtanh_backward), where clamp's passes at the bounds too."""
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    if input.dtype == torch.bool:
+        raise NotImplementedError("Bool inputs not supported for hardtanh")
+    inside = (input > min_val) & (input < max_val)
+    result = torch.where(inside, input, input.detach().clamp(min_val, max_val))
+    if inplace:
+        return _named(input.copy_(result), "HardtanhBackward1")
+    return _named(result, "HardtanhBackward0")
+
+
+def relu6(input, inplace=False):
+    return hardtanh(input, 0.0, 6.0, inplace)
 
 
 def _reduce(loss, reduction):
@@ -320,6 +408,164 @@ def pad(input, pad, mode="constant", value=None):
             out = out.masked_fill(outside, 0.0 if value is None else value)
     names = {"constant": "ConstantPadNdBackward0", "reflect": "ReflectionPad{}DBackward0", "replicate": "ReplicationPad{}DBackward0"}
     return _named(out, names[mode].format(len(pad) // 2)) if mode in names else out
+
+
+def _zeros_between(input, dim, stride):
+    """`input` with stride - 1 zeros between neighbours along `dim`."""
+    if stride == 1 or input.size(dim) <= 1:
+        return input
+    index = torch.arange((input.size(dim) - 1) * stride + 1, device=input.device)
+    spread = input.index_select(dim, index // stride)
+    between = (index % stride != 0).reshape([-1] + [1] * (input.dim() - 1 - dim))
+    return spread.masked_fill(between, 0.0)
+
+
+def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, dims):
+    """The transposed convolution as PyTorch defines it, computed as a convolution: the input
+    with stride - 1 zeros between its elements, padded by the kernel's reach less `padding`
+    (plus output_padding at the end), convolved with each group's kernels flipped and their in
+    and out channels swapped, at stride 1."""
+    name = f"conv_transpose{dims}d"
+    if input.dim() not in (dims + 1, dims + 2):
+        raise RuntimeError(f"Expected {dims + 1}D (unbatched) or {dims + 2}D (batched) input to {name}, but got input of "
+                           f"size: {list(input.shape)}")
+    batched = input.dim() == dims + 2
+    x = input if batched else input.unsqueeze(0)
+    stride, padding, output_padding, dilation = (_spatial(v, dims) for v in (stride, padding, output_padding, dilation))
+    if any(output_padding[i] >= max(stride[i], dilation[i]) for i in range(dims)):
+        # PyTorch's message, a 1-D convolution's as a 2-D one of height 1.
+        plane = [(0, 1, 1)] * (2 - dims) + list(zip(output_padding, stride, dilation))
+        raise RuntimeError("output padding must be smaller than either stride or dilation, but got " + " ".join(
+            f"{what}_{side}: {plane[d][k]}" for k, what in enumerate(("output_padding", "stride", "dilation"))
+            for d, side in enumerate(("height", "width"))))
+    channels, out_per_group, kernel = weight.size(0), weight.size(1), tuple(weight.shape[2:])
+    if x.size(1) != channels:
+        raise RuntimeError(f"Given transposed=1, weight of size {list(weight.shape)}, expected input{list(x.shape)} to have "
+                           f"{channels} channels, but got {x.size(1)} channels instead")
+    pads = []
+    for i in range(dims):
+        x = _zeros_between(x, 2 + i, stride[i])
+        reach = dilation[i] * (kernel[i] - 1)
+        pads = [reach - padding[i], reach - padding[i] + output_padding[i]] + pads  # F.pad's order: last dim first
+    x = pad(x, pads)
+    w = weight.reshape((groups, channels // groups, out_per_group) + kernel).transpose(1, 2)
+    w = w.reshape((groups * out_per_group, channels // groups) + kernel).flip(list(range(2, 2 + dims)))
+    convolve = torch.nn.functional.conv2d if dims == 2 else torch.nn.functional.conv1d
+    out = convolve(x, w, bias, 1, 0, dilation, groups)
+    return _named(out if batched else out.squeeze(0), "ConvolutionBackward0")
+
+
+def _spatial(value, dims):
+    """An int made a tuple of one per spatial dim; a list or tuple as it is (nn.py's too)."""
+    return tuple(value) if isinstance(value, (list, tuple)) else (value,) * dims
+
+
+def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 1)
+
+
+def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 2)
+
+
+# ---- 3-D convolution and pooling, as 2-D ones over the depth slices ----------------------------
+
+
+def _batched_volume(input, name):
+    """(N, C, D, H, W), with a batch of one for an unbatched (C, D, H, W) input."""
+    if input.dim() not in (4, 5):
+        raise RuntimeError(f"Expected 4D (unbatched) or 5D (batched) input to {name}, but got input of size: "
+                           f"{list(input.shape)}")
+    return input if input.dim() == 5 else input.unsqueeze(0)
+
+
+def _depth_windows(volume, kernel, stride, padding, dilation, fill):
+    """For each kernel depth k, the input's depth slices that offset k of every output depth
+    reads, as one (N, D_out, C, H, W) tensor each; the depth padded with `fill`."""
+    padded = pad(volume, [0, 0, 0, 0, padding, padding], value=fill) if padding else volume
+    depth = (padded.size(2) - dilation * (kernel - 1) - 1) // stride + 1
+    if depth <= 0:
+        raise RuntimeError(f"Output size is too small (the depth {volume.size(2)} after padding is smaller than the "
+                           f"kernel's {dilation * (kernel - 1) + 1})")
+    starts = torch.arange(depth, device=volume.device) * stride
+    return [padded.index_select(2, starts + k * dilation).transpose(1, 2) for k in range(kernel)]
+
+
+def _as_planes(windows):
+    """(N, D, C, H, W) as a batch of N * D planes."""
+    return windows.reshape((-1,) + tuple(windows.shape[2:]))
+
+
+def _as_volume(planes, batch):
+    """A batch of N * D planes (N * D, C, H, W) as (N, C, D, H, W)."""
+    return planes.reshape((batch, -1) + tuple(planes.shape[1:])).transpose(1, 2)
+
+
+def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """Each kernel depth's 2-D convolution over the depth slices it reads, summed."""
+    if isinstance(padding, str):
+        raise NotImplementedError(f"conv3d(padding={padding!r}): Fusescope pads by a number of elements only so far")
+    volume = _batched_volume(input, "conv3d")
+    stride, padding, dilation = (_spatial(v, 3) for v in (stride, padding, dilation))
+    if volume.size(1) != weight.size(1) * groups:
+        raise RuntimeError(f"Given groups={groups}, weight of size {list(weight.shape)}, expected input{list(volume.shape)} "
+                           f"to have {weight.size(1) * groups} channels, but got {volume.size(1)} channels instead")
+    windows = _depth_windows(volume, weight.size(2), stride[0], padding[0], dilation[0], 0.0)
+    out = None
+    for k, window in enumerate(windows):
+        plane = torch.nn.functional.conv2d(_as_planes(window), weight[:, :, k], None, stride[1:], padding[1:], dilation[1:],
+                                           groups)
+        out = plane if out is None else out + plane
+    out = _as_volume(out, volume.size(0))
+    if bias is not None:
+        out = out + bias.reshape(-1, 1, 1, 1)
+    return _named(out if input.dim() == 5 else out.squeeze(0), "ConvolutionBackward0")
+
+
+def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    if ceil_mode or return_indices:
+        raise NotImplementedError("max_pool3d(ceil_mode=True or return_indices=True) is not supported by Fusescope yet")
+    volume = _batched_volume(input, "max_pool3d")
+    kernel = _spatial(kernel_size, 3)
+    stride = kernel if stride is None or stride == [] else _spatial(stride, 3)
+    padding, dilation = _spatial(padding, 3), _spatial(dilation, 3)
+    if padding[0] * 2 > kernel[0]:
+        raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={padding[0]}, "
+                           f"kernel_size={kernel[0]} and dilation={dilation[0]}")
+    windows = _depth_windows(volume, kernel[0], stride[0], padding[0], dilation[0], float("-inf"))
+    deepest = torch.stack(windows).amax(0)
+    out = torch.nn.functional.max_pool2d(_as_planes(deepest), kernel[1:], stride[1:], padding[1:], dilation[1:])
+    out = _as_volume(out, volume.size(0))
+    return out if input.dim() == 5 else out.squeeze(0)
+
+
+def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None):
+    kernel = _spatial(kernel_size, 3)
+    stride = kernel if stride is None or stride == [] else _spatial(stride, 3)
+    padding = _spatial(padding, 3)
+    if ceil_mode or divisor_override is not None or (padding[0] and not count_include_pad):
+        raise NotImplementedError("avg_pool3d(ceil_mode, divisor_override, or depth padding not counted) is not supported "
+                                  "by Fusescope yet")
+    volume = _batched_volume(input, "avg_pool3d")
+    windows = _depth_windows(volume, kernel[0], stride[0], padding[0], 1, 0.0)
+    mean_depth = torch.stack(windows).mean(0)
+    out = torch.nn.functional.avg_pool2d(_as_planes(mean_depth), kernel[1:], stride[1:], padding[1:],
+                                         count_include_pad=count_include_pad)
+    out = _as_volume(out, volume.size(0))
+    return out if input.dim() == 5 else out.squeeze(0)
+
+
+def adaptive_avg_pool3d(input, output_size):
+    """Output depth i averages depths floor(i D / d) to ceil((i + 1) D / d), then each plane
+    is pooled adaptively in 2-D."""
+    volume = _batched_volume(input, "adaptive_avg_pool3d")
+    sizes = [volume.size(2 + i) if size is None else size for i, size in enumerate(_spatial(output_size, 3))]
+    depth = volume.size(2)
+    slices = [volume[:, :, (i * depth) // sizes[0]:-((-(i + 1) * depth) // sizes[0])].mean(2) for i in range(sizes[0])]
+    planes = torch.stack(slices, 1)
+    out = torch.nn.functional.adaptive_avg_pool2d(_as_planes(planes), sizes[1:])
+    out = _as_volume(out, volume.size(0))
+    return out if input.dim() == 5 else out.squeeze(0)
 
 
 def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None, recompute_scale_factor=None,

@@ -2,6 +2,7 @@
 # history, with PyTorch's gains and fans. The random draws come from Fusescope's generator,
 # so the values are not PyTorch's; their distributions, bounds and shapes are.
 import math
+import warnings
 
 import torch
 
@@ -135,3 +136,28 @@ def orthogonal_(tensor, gain=1, generator=None):
     if rows < cols:
         q = q.t()
     return _fill(tensor, q.reshape(tensor.shape) * gain)
+
+
+def _make_deprecate(method):
+    """The old names without the trailing underscore: the same fill, with PyTorch's warning."""
+    new_name = method.__name__
+    old_name = new_name[:-1]
+
+    def deprecated_init(*args, **kwargs):
+        warnings.warn(f"`nn.init.{old_name}` is now deprecated in favor of `nn.init.{new_name}`.", FutureWarning,
+                      stacklevel=2)
+        return method(*args, **kwargs)
+
+    deprecated_init.__name__ = old_name
+    return deprecated_init
+
+
+uniform = _make_deprecate(uniform_)
+normal = _make_deprecate(normal_)
+constant = _make_deprecate(constant_)
+eye = _make_deprecate(eye_)
+xavier_uniform = _make_deprecate(xavier_uniform_)
+xavier_normal = _make_deprecate(xavier_normal_)
+kaiming_uniform = _make_deprecate(kaiming_uniform_)
+kaiming_normal = _make_deprecate(kaiming_normal_)
+orthogonal = _make_deprecate(orthogonal_)

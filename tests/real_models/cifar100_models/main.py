@@ -1,0 +1,62 @@
+# Runs six of weiaicunzai/pytorch-cifar100's CIFAR-100 models (models/ beside this file,
+# verbatim; `models` is a namespace package, as in the repository): ResNet18 and its
+# pre-activation and squeeze-and-excitation variants, MobileNet's depthwise-separable
+# convolutions (at width 0.5), ShuffleNetV2's channel split and shuffle, and ResNet-in-ResNet
+# (which initialises with nn.init.kaiming_normal, the deprecated name, and has dropout).
+# Every parameter and input is a closed formula, so real PyTorch and Fusescope print the same
+# eagerly (training and evaluation batch norm), compiled (aot_eager and inductor) and over
+# three compiled SGD steps.
+import warnings
+
+import torch
+
+from models.mobilenet import mobilenet
+from models.preactresnet import preactresnet18
+from models.resnet import resnet18
+from models.rir import resnet_in_resnet
+from models.senet import seresnet18
+from models.shufflenetv2 import shufflenetv2
+
+
+def pattern(count, seed):
+    return ((torch.arange(count) * 7919 + seed * 104729) % 1009).float() / 1009 - 0.5
+
+
+def show(label, tensor):
+    tensor = tensor.detach()
+    print(f"{label}: {tuple(tensor.shape)} sum {tensor.sum().item():.4g} abs mean {tensor.abs().mean().item():.5g} "
+          f"first {tensor.flatten()[0].item():.5g}")
+
+
+images = pattern(2 * 3 * 32 * 32, 99).reshape(2, 3, 32, 32)
+labels = torch.tensor([3, 97])
+models = [("ResNet18", resnet18), ("PreActResNet18", preactresnet18), ("SEResNet18", seresnet18),
+          ("MobileNet", lambda: mobilenet(alpha=0.5)), ("ShuffleNetV2", shufflenetv2),
+          ("ResNetInResNet", resnet_in_resnet)]
+for name, make in models:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        model = make()
+    for message in sorted({f"{warning.category.__name__}: {warning.message}" for warning in caught}):
+        print(f"{name} warns {sum(str(w.message) in message for w in caught)} times: {message}")
+    for module in model.modules():  # RiR's dropout draws would differ from PyTorch's
+        if isinstance(module, (torch.nn.Dropout, torch.nn.Dropout2d)):
+            module.p = 0.0
+    with torch.no_grad():
+        for index, param in enumerate(model.parameters()):
+            param.copy_(pattern(param.numel(), index).reshape(param.shape) * 0.05)
+    print(name, sum(p.numel() for p in model.parameters()), "weights,", len(list(model.modules())), "modules")
+    for mode in ("train", "eval"):
+        model.train(mode == "train")
+        for backend, run in [("eager", model), ("aot_eager", torch.compile(model, backend="aot_eager")),
+                             ("inductor", torch.compile(model))]:
+            show(f"{name} {mode} {backend}", run(images))
+    model.train()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
+    compiled = torch.compile(model)
+    for step in range(3):
+        loss = torch.nn.functional.cross_entropy(compiled(images), labels)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        print(f"{name} step {step} loss {loss.item():.5g}")

@@ -1,0 +1,44 @@
+# Runs kenshohara/3D-ResNets-PyTorch's video ResNets (resnet.py beside this file, verbatim):
+# ResNet-10 and ResNet-18 of basic blocks at a quarter of the width, with 1x1x1-convolution
+# shortcuts (type B, the repository's default), over clips of four 16x16 frames: Conv3d,
+# BatchNorm3d, MaxPool3d and AdaptiveAvgPool3d. Every parameter and input is a closed
+# formula. Prints eager, aot_eager and inductor outputs in training and evaluation mode (to 4
+# digits: a 3-D convolution sums in another order than PyTorch's), and three compiled SGD steps.
+import torch
+
+from resnet import generate_model
+
+
+def pattern(count, seed):
+    return ((torch.arange(count) * 7919 + seed * 104729) % 1009).float() / 1009 - 0.5
+
+
+def show(label, tensor):
+    tensor = tensor.detach()
+    print(f"{label}: {tuple(tensor.shape)} sum {tensor.sum().item():.4g} abs mean {tensor.abs().mean().item():.4g} "
+          f"first {tensor.flatten()[0].item():.4g}")
+
+
+clips = pattern(2 * 3 * 4 * 16 * 16, 99).reshape(2, 3, 4, 16, 16)
+labels = torch.tensor([1, 4])
+for depth in (10, 18):
+    model = generate_model(depth, widen_factor=0.25, n_classes=5, conv1_t_size=3)
+    with torch.no_grad():
+        for index, param in enumerate(model.parameters()):
+            param.copy_(pattern(param.numel(), index).reshape(param.shape) * 0.1)
+    name = f"ResNet{depth}"
+    print(name, sum(p.numel() for p in model.parameters()), "weights,", len(list(model.modules())), "modules")
+    for mode in ("train", "eval"):
+        model.train(mode == "train")
+        for backend, run in [("eager", model), ("aot_eager", torch.compile(model, backend="aot_eager")),
+                             ("inductor", torch.compile(model))]:
+            show(f"{name} {mode} {backend}", run(clips))
+    model.train()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
+    compiled = torch.compile(model)
+    for step in range(3):
+        loss = torch.nn.functional.cross_entropy(compiled(clips), labels)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        print(f"{name} step {step} loss {loss.item():.5g}")
