@@ -34,7 +34,7 @@ std::string engineVersion() { return FUSESCOPE_VERSION; }
 
 json BundleManifest::toJson() const {
     return {{"format_version", formatVersion}, {"engine_version", engineVersion}, {"created", created},
-            {"script", script}, {"device", device}, {"options", options}};
+            {"script", script}, {"script_path", scriptPath}, {"device", device}, {"options", options}};
 }
 
 BundleManifest BundleManifest::fromJson(const json& doc) {
@@ -56,6 +56,7 @@ BundleManifest BundleManifest::fromJson(const json& doc) {
     m.script = text("script");
     if (m.script.empty() || m.script.find('/') != std::string::npos || m.script == "." || m.script == "..")
         throw Error(fmt::format("manifest.json: script '{}' is not a file name", m.script));
+    if (auto it = doc.find("script_path"); it != doc.end() && it->is_string()) m.scriptPath = it->get<std::string>();
     m.device = text("device");
     if (auto it = doc.find("options"); it != doc.end()) {
         if (!it->is_object()) throw Error("manifest.json: options is not a JSON object");
@@ -70,6 +71,7 @@ BundleManifest makeManifest(const std::string& script, const std::string& device
     m.created = fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(std::time(nullptr)));
     m.script = std::filesystem::path(script).filename().string();
     if (m.script.empty() || m.script == "." || m.script == "..") m.script = "script.py";
+    m.scriptPath = script;
     m.device = device;
     m.options = std::move(options);
     return m;

@@ -21,7 +21,7 @@ namespace fusescope {
 
 // Readers accept any minor version of their major; a newer major is refused.
 inline constexpr int kBundleFormatMajor = 1;
-inline constexpr const char* kBundleFormatVersion = "1.0";
+inline constexpr const char* kBundleFormatVersion = "1.1";
 
 inline constexpr const char* kManifestEntry = "manifest.json";
 inline constexpr const char* kScriptFolder = "script/";
@@ -51,6 +51,9 @@ struct BundleManifest {
     std::string engineVersion;
     std::string created;  // ISO 8601, UTC: 2025-01-31T12:00:00Z
     std::string script;   // the script's file name; its text is script/<script>
+    // The script as the run's locations name it (the path it was run by: "examples/main.py");
+    // 1.1 on, "" in older bundles, where locations name it by its file name.
+    std::string scriptPath;
     std::string device;   // "cpu"
     nlohmann::json options = nlohmann::json::object();  // backend, logs, trace, ...
 

@@ -128,10 +128,11 @@ TEST(Bundle, ManifestRecordsFormatEngineTimeScriptDeviceAndOptions) {
     const BundledRun& run = graphBreaksRun();
     ASSERT_EQ(run.result.exitCode, 0) << run.result.err;
     BundleManifest m = readBundle(run.bundle.string()).manifest;
-    EXPECT_EQ(m.formatVersion, "1.0");
+    EXPECT_EQ(m.formatVersion, "1.1");
     EXPECT_EQ(m.engineVersion, engineVersion());
     EXPECT_TRUE(std::regex_match(m.created, std::regex(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)"))) << m.created;
     EXPECT_EQ(m.script, "02_graph_breaks.py");
+    EXPECT_EQ(m.scriptPath, sourcePath("resources/examples/02_graph_breaks.py"));  // as its locations name it
     EXPECT_EQ(m.device, "cpu");
     EXPECT_EQ(m.options, (nlohmann::json{{"backend", "inductor"}, {"logs", "graph_breaks"}, {"trace", true},
                                          {"gpu_codegen_only", false}, {"cuda_arch", "sm_90"}, {"check_accuracy", false}}));

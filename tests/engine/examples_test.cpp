@@ -3,21 +3,18 @@
 // explain() reasons and guard texts.)
 #include <gtest/gtest.h>
 
-#include <filesystem>
-
 #include "test_support.h"
 
-namespace fs = std::filesystem;
 using namespace fusescope::test;
 
 TEST(Examples, EachRunsAndMatchesItsGoldenOutput) {
-    auto scripts = exampleScripts();
-    ASSERT_GE(scripts.size(), 10u);
-    for (const fs::path script : scripts) {
-        SCOPED_TRACE(script.filename().string());
-        auto r = runCli({"run", script.string()});
+    auto programs = examplePrograms();
+    ASSERT_GE(programs.size(), 17u);
+    for (const std::string& program : programs) {
+        SCOPED_TRACE(exampleName(program));
+        auto r = runCli({"run", program});
         EXPECT_EQ(r.exitCode, 0) << r.err;
-        std::string golden = sourcePath("tests/golden/examples/" + script.stem().string() + ".out");
+        std::string golden = sourcePath("tests/golden/examples/" + exampleName(program) + ".out");
         EXPECT_EQ(r.out, readFile(golden));
     }
 }
@@ -26,11 +23,11 @@ TEST(Examples, EachRunsAndMatchesItsGoldenOutput) {
 // overrides the examples' own backend="eager"): the same output as eager, and no graph
 // falling back.
 TEST(Examples, EachMatchesItsGoldenOutputWithEveryGraphCompiledByInductor) {
-    for (const fs::path script : exampleScripts()) {
-        SCOPED_TRACE(script.filename().string());
-        auto r = runCli({"run", script.string(), "--backend", "inductor"});
+    for (const std::string& program : examplePrograms()) {
+        SCOPED_TRACE(exampleName(program));
+        auto r = runCli({"run", program, "--backend", "inductor"});
         EXPECT_EQ(r.exitCode, 0) << r.err;
-        EXPECT_EQ(r.out, readFile(sourcePath("tests/golden/examples/" + script.stem().string() + ".out")));
+        EXPECT_EQ(r.out, readFile(sourcePath("tests/golden/examples/" + exampleName(program) + ".out")));
         EXPECT_EQ(r.err.find("cannot lower"), std::string::npos) << r.err;
         EXPECT_EQ(r.err.find("WON'T CONVERT"), std::string::npos) << r.err;
     }

@@ -80,6 +80,19 @@ std::vector<std::string> exampleScripts() {
     return scripts;
 }
 
+std::vector<std::string> examplePrograms() {
+    std::vector<std::string> programs = exampleScripts();
+    for (const auto& entry : std::filesystem::directory_iterator(sourcePath("resources/examples")))
+        if (entry.is_directory() && fs::is_regular_file(entry.path() / "main.py")) programs.push_back((entry.path() / "main.py").string());
+    std::sort(programs.begin(), programs.end(), [](const auto& a, const auto& b) { return exampleName(a) < exampleName(b); });
+    return programs;
+}
+
+std::string exampleName(const std::string& program) {
+    fs::path path(program);
+    return path.filename() == "main.py" ? path.parent_path().filename().string() : path.stem().string();
+}
+
 std::string onCudaByDefault(std::string script) {
     const std::string import = "import torch\n";
     size_t at = script.rfind(import, 0) == 0 ? 0 : script.find("\n" + import) + 1;

@@ -72,6 +72,10 @@ int countOccurrences(const std::string& text, const std::string& what);
 std::string sourcePath(const std::string& relative);
 // The bundled example scripts (resources/examples/*.py), sorted.
 std::vector<std::string> exampleScripts();
+// Those and the examples of several files (resources/examples/<name>/main.py), sorted by
+// exampleName: the golden output is tests/golden/examples/<exampleName>.out.
+std::vector<std::string> examplePrograms();
+std::string exampleName(const std::string& program);  // "01_quickstart", "17_multi_file"
 // A script with every tensor on cuda: the default device set right after `import torch`.
 std::string onCudaByDefault(std::string script);
 // What a CPU run prints: the device suffix of printed tensors taken out (PyTorch wraps it

@@ -177,6 +177,7 @@ private slots:
         RunStore store;
         GuardsView view(&store);
         view.setCompileId("1/0");
+        store.append({{"type", "compile_started"}, {"compile_id", "1/0"}, {"function", "f"}, {"where", {{"file", "pkg/m.py"}, {"line", 2}}}});
         store.append(guardsEvent({"L['n'] == 3  # y = x * n", "L['m'] == 1"}, {5, 0}));
         QSignalSpy lines(&view, &GuardsView::lineActivated);
         for (int row : {1, 0}) {
@@ -184,13 +185,15 @@ private slots:
             Q_EMIT view.guardTable()->activated(view.guardTable()->currentIndex());
         }
         QCOMPARE(lines.count(), 1);  // the second guard's line is unknown
-        QCOMPARE(lines.first().first().toInt(), 5);
+        // A line of the compiled function's file (a module of the script's own, say).
+        QCOMPARE(lines.first(), (QList<QVariant>{QString("pkg/m.py"), 5}));
 
         store.replace(test::loadFixture("recompiles"));
         view.setCompileId("0/2");
         QCOMPARE(view.recompileList()->currentIndex().data(RecompileReasonsModel::CompileIdRole).toString(), QString("0/2"));
         Q_EMIT view.recompileList()->activated(view.recompileList()->currentIndex());
-        QCOMPARE(lines.last().first().toInt(), 6);
+        QCOMPARE(lines.last().value(1).toInt(), 6);
+        QCOMPARE(lines.last().first().toString(), QString("resources/examples/03_recompiles.py"));
     }
 };
 

@@ -1,6 +1,7 @@
 #include "engine/engine_client.h"
 
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <unistd.h>
 
 #include <csignal>
@@ -73,7 +74,7 @@ int EngineClient::run(const RunRequest& r) {
     if (!r.logs.isEmpty()) params["logs"] = r.logs.toStdString();
     if (!r.bundle.isEmpty()) params["bundle"] = r.bundle.toStdString();
     activeRun_ = send("run", std::move(params));
-    activeDescription_ = tr("running %1").arg(r.fileName);
+    activeDescription_ = tr("running %1").arg(QFileInfo(r.fileName).fileName());
     return activeRun_;
 }
 
@@ -81,7 +82,7 @@ int EngineClient::minify(const RunRequest& r, bool accuracy) {
     nlohmann::json params = scriptParams(r);
     params["accuracy"] = accuracy;
     activeRun_ = send("minify", std::move(params));
-    activeDescription_ = tr("minifying %1").arg(r.fileName);
+    activeDescription_ = tr("minifying %1").arg(QFileInfo(r.fileName).fileName());
     return activeRun_;
 }
 

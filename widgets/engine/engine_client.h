@@ -15,7 +15,7 @@ namespace fusescope::gui {
 
 struct RunRequest {
     QString script;    // the script text
-    QString fileName;  // shown in messages: script.py
+    QString fileName;  // the script's path, as its locations name it (script.py when unsaved)
     QString backend;   // "" = what the script says
     QString device = "cpu";
     bool gpuCodegenOnly = false;  // cuda tensors on the CPU, their CUDA kernels still generated

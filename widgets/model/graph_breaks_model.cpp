@@ -70,6 +70,7 @@ QVariant GraphBreaksModel::data(const QModelIndex& index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid)) return {};
     const Break& b = breaks_[static_cast<size_t>(index.row())];
     if (role == LineRole) return b.line;
+    if (role == FileRole) return b.file;
     if (role == Qt::ToolTipRole) return b.stack.trimmed();
     if (role != Qt::DisplayRole) return {};
     switch (index.column()) {

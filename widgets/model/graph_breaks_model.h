@@ -17,7 +17,10 @@ class GraphBreaksModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     enum Column { CompileIdColumn, ReasonColumn, LocationColumn, SourceColumn, CountColumn, ColumnCount };
-    enum Role { LineRole = Qt::UserRole + 1 };  // int: the break's line in the script, 0 when unknown
+    enum Role {
+        LineRole = Qt::UserRole + 1,  // int: the break's line, 0 when unknown
+        FileRole,                     // QString: the break's file, as the run's events name it
+    };
 
     explicit GraphBreaksModel(const RunStore* store, QObject* parent = nullptr);
 

@@ -92,8 +92,10 @@ void GuardsModel::setCompileId(const QString& compileId) {
 void GuardsModel::rebuild() {
     beginResetModel();
     rows_.clear();
+    file_.clear();
     for (int i : store_->compileEvents(compileId_.toStdString())) {
         const Event& e = store_->at(i);
+        if (const auto* started = std::get_if<CompileStartedEvent>(&e)) file_ = QString::fromStdString(started->where.file);
         std::vector<GuardEntry> guards = guardEntries(e);  // a compile has one guards event, before any failure
         if (!guards.empty()) rows_.clear();
         for (GuardEntry& guard : guards) rows_.push_back({std::move(guard), {}});
@@ -156,6 +158,7 @@ QVariant GuardsModel::data(const QModelIndex& index, int role) const {
     const Row& row = rows_[static_cast<size_t>(index.row())];
     const int failures = static_cast<int>(row.failures.size());
     if (role == LineRole) return row.guard.line;
+    if (role == FileRole) return file_;
     if (role == FailureCountRole) return failures;
     if (role == Qt::ToolTipRole) return tooltip(row);
     if (role == Qt::ForegroundRole && index.column() == StatusColumn && failures) return QColor(170, 40, 0);

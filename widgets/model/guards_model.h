@@ -47,7 +47,8 @@ class GuardsModel : public QAbstractTableModel {
 public:
     enum Column { GuardColumn, SourceColumn, StatusColumn, MismatchColumn, ExpectedColumn, ActualColumn, ColumnCount };
     enum Role {
-        LineRole = Qt::UserRole + 1,  // int: the guard's script line, 0 when unknown
+        LineRole = Qt::UserRole + 1,  // int: the guard's line, 0 when unknown
+        FileRole,                     // QString: the compiled function's file, as the run's events name it
         FailureCountRole,             // int: how many later calls failed the guard
     };
     // The Mismatch, Expected and Actual columns show the latest failure; the tooltip every one.
@@ -76,6 +77,7 @@ private:
 
     const RunStore* store_;
     QString compileId_;
+    QString file_;  // the compiled function's file
     std::vector<Row> rows_;
 };
 

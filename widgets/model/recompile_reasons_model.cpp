@@ -56,6 +56,7 @@ QVariant RecompileReasonsModel::data(const QModelIndex& index, int role) const {
     const Recompile& r = recompiles_[static_cast<size_t>(index.row())];
     if (role == CompileIdRole) return r.compileId;
     if (role == LineRole) return r.line;
+    if (role == FileRole) return r.file;
     if (role == ReasonsRole) return r.reasons;
     if (role != Qt::DisplayRole && role != Qt::ToolTipRole) return {};
     switch (index.column()) {

@@ -18,7 +18,8 @@ public:
     enum Column { CompileIdColumn, FunctionColumn, WhereColumn, ReasonsColumn, ColumnCount };
     enum Role {
         CompileIdRole = Qt::UserRole + 1,  // QString: the new compile
-        LineRole,                          // int: the function's line in the script, 0 when unknown
+        LineRole,                          // int: the function's line, 0 when unknown
+        FileRole,                          // QString: the function's file, as the run's events name it
         ReasonsRole,                       // QStringList: the reasons lines
     };
 

@@ -23,7 +23,7 @@ GraphBreaksPane::GraphBreaksPane(SelectionContext* context, QWidget* parent) : P
     view_->setSelectionBehavior(QAbstractItemView::SelectRows);
     setContent(view_);
     connect(view_, &QTableView::activated, context,
-            [context](const QModelIndex& index) { context->showScriptLine(index.data(GraphBreaksModel::LineRole).toInt()); });
+            [context](const QModelIndex& index) { context->showSourceLine(index.data(GraphBreaksModel::FileRole).toString(), index.data(GraphBreaksModel::LineRole).toInt()); });
 }
 
 }  // namespace fusescope::gui

@@ -7,7 +7,7 @@ namespace fusescope::gui {
 GuardsPane::GuardsPane(SelectionContext* context, QWidget* parent)
     : Pane(context, parent), view_(new GuardsView(&context->store(), this)) {
     setContent(view_);
-    connect(view_, &GuardsView::lineActivated, context, &SelectionContext::showScriptLine);
+    connect(view_, &GuardsView::lineActivated, context, &SelectionContext::showSourceLine);
     connect(context, &SelectionContext::compileChanged, view_, &GuardsView::setCompileId);
 }
 

@@ -1,8 +1,8 @@
 #pragma once
-// The script editor follows the selection like a pane: putting the cursor on a script line
-// selects the first graph node that line made (in the compile on show), and the selected
-// node's line is marked without moving the user's cursor. A selected module marks the line
-// its class is defined on.
+// The script's editors follow the selection like a pane: putting the cursor on a line of the
+// script, or of a module of its own it imported, selects the first graph node that line made
+// (in the compile on show), and the selected node's line is marked, its file's tab raised,
+// without moving the user's cursor. A selected module marks the line its class is defined on.
 
 #include <QHash>
 #include <QObject>
@@ -14,29 +14,34 @@ class QsciScintilla;
 
 namespace fusescope::gui {
 
+class ScriptTabs;
+
 class ScriptSelection : public QObject {
     Q_OBJECT
 public:
-    ScriptSelection(QsciScintilla* editor, SelectionContext* context, QObject* parent = nullptr);
+    ScriptSelection(ScriptTabs* tabs, SelectionContext* context, QObject* parent = nullptr);
 
-    // The script's name as the run's events give it (their nodes' "file").
-    void setScriptFile(const QString& name) { scriptFile_ = name; }
+    struct Location {
+        QString file;  // as the run's events name it
+        int line = 0;  // 1-based; 0: none
+        bool operator==(const Location& o) const { return line == o.line && file == o.file; }
+    };
 
 private:
     void followCompile(const CompileArtifacts& compile);
     void followNode(const QString& graphNode, const QString& buffer);
     void followModule(const QString& path);
-    void mark(int line);  // 1-based; 0 clears the mark
-    void onCursorLine(int line);  // 0-based, as the editor reports it
-    bool selectNodeOfLine(int line);  // 1-based: the first node of the graph on show made there
+    void mark(const Location& where);  // line 0 clears the mark
+    void onCursorLine(const QString& file, int line);  // line 0-based, as the editor reports it
+    bool selectNodeAt(const Location& where);  // the first node of the graph on show made there
+    Location locationOf(const nlohmann::json& node) const;  // line 0: an input, or made in no tab's file
 
-    static constexpr int kMarker = 0;  // the selected node's script line
-    QsciScintilla* editor_;
+    static constexpr int kMarker = 0;  // the selected node's line
+    ScriptTabs* tabs_;
     SelectionContext* context_;
-    QString scriptFile_;
-    QHash<QString, int> lineOfNode_;  // captured node -> its line in the script
-    QStringList nodeOrder_;           // those nodes in graph order
-    QHash<QString, QString> classOfModule_;  // module path -> its class's name
+    QHash<QString, Location> locationOfNode_;  // captured node -> where it was made
+    QStringList nodeOrder_;                    // those nodes in graph order
+    QHash<QString, QString> classOfModule_;    // module path -> its class's name
 };
 
 }  // namespace fusescope::gui

@@ -53,8 +53,9 @@ public:
     void selectKernel(const QString& compileId, const QString& kernel, const QString& buffer = {});
     // The pair of nodes a fusion step joins, for the panes that show both ("" when none).
     void showFusionPair(const QString& node1, const QString& node2) { Q_EMIT fusionPairChanged(node1, node2); }
-    // Asks for a line of the script to be shown in the editor (1-based).
-    void showScriptLine(int line) { Q_EMIT scriptLineRequested(line); }
+    // Asks for a line (1-based) of a file of the run to be shown in its editor: the script's
+    // ("" or its name) or a module's it imported, as the run's events name the file.
+    void showSourceLine(const QString& file, int line) { Q_EMIT sourceLineRequested(file, line); }
     // A module of the compile's graph (a path of its nodes' nn_module_stack); a new compile
     // clears it.
     void selectModule(const QString& path);
@@ -66,7 +67,7 @@ Q_SIGNALS:
     void compileShown(const CompileArtifacts& compile);  // after compileChanged, and on refreshCompile
     void nodeChanged(const QString& graphNode, const QString& buffer);
     void fusionPairChanged(const QString& node1, const QString& node2);
-    void scriptLineRequested(int line);
+    void sourceLineRequested(const QString& file, int line);
     void moduleChanged(const QString& path);
     void moduleToggleRequested(const QString& path);
 

@@ -33,13 +33,14 @@ GuardsView::GuardsView(const RunStore* store, QWidget* parent)
                        RecompileReasonsModel::WhereColumn})
         recompileList_->header()->setSectionResizeMode(column, QHeaderView::ResizeToContents);
 
-    auto showLine = [this](int role) {
-        return [this, role](const QModelIndex& index) {
-            if (int line = index.data(role).toInt(); line > 0) Q_EMIT lineActivated(line);
+    auto showLine = [this](int fileRole, int lineRole) {
+        return [this, fileRole, lineRole](const QModelIndex& index) {
+            if (int line = index.data(lineRole).toInt(); line > 0) Q_EMIT lineActivated(index.data(fileRole).toString(), line);
         };
     };
-    connect(guardTable_, &QAbstractItemView::activated, this, showLine(GuardsModel::LineRole));
-    connect(recompileList_, &QAbstractItemView::activated, this, showLine(RecompileReasonsModel::LineRole));
+    connect(guardTable_, &QAbstractItemView::activated, this, showLine(GuardsModel::FileRole, GuardsModel::LineRole));
+    connect(recompileList_, &QAbstractItemView::activated, this,
+            showLine(RecompileReasonsModel::FileRole, RecompileReasonsModel::LineRole));
 
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(guardTable_);

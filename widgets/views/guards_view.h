@@ -27,7 +27,7 @@ public:
     QTreeView* recompileList() const { return recompileList_; }
 
 Q_SIGNALS:
-    void lineActivated(int line);  // 1-based script line
+    void lineActivated(const QString& file, int line);  // a 1-based line of a file of the run
 
 private:
     GuardsModel* guards_;

@@ -60,6 +60,7 @@
 #include "views/fusion_stepper.h"
 #include "views/graph_view.h"
 #include "views/minify_panel.h"
+#include "views/script_tabs.h"
 #include "window/load_in_background.h"
 #include "window/preferences_dialog.h"
 #include "window/recent_files.h"
@@ -120,9 +121,10 @@ MainWindow::MainWindow(const QString& cliPath, QWidget* parent)
         engine_.setMemoryLimitMiB(limit.toLongLong());
     editor_ = new QsciScintilla(this);
     configureCodeEditor(*editor_, CodeView::Language::Python);
-    setCentralWidget(editor_);
+    scriptTabs_ = new ScriptTabs(editor_, &store_, this);
+    setCentralWidget(scriptTabs_);
     connect(editor_, &QsciScintilla::modificationChanged, this, &QWidget::setWindowModified);
-    scriptSelection_ = new ScriptSelection(editor_, &selection_, this);
+    scriptSelection_ = new ScriptSelection(scriptTabs_, &selection_, this);
     buildActions();
     buildDocks();
     status_ = new QLabel(tr("Ready"), this);
@@ -169,7 +171,7 @@ MainWindow::MainWindow(const QString& cliPath, QWidget* parent)
             setStatus(tr("Running: %1").arg(stage));
     });
     connect(&selection_, &SelectionContext::nodeChanged, this, &MainWindow::showSelectedKernel);
-    connect(&selection_, &SelectionContext::scriptLineRequested, this, &MainWindow::showScriptLine);
+    connect(&selection_, &SelectionContext::sourceLineRequested, this, &MainWindow::showSourceLine);
 
     connectTorchSide();
     buildViewMenu();  // after the docks exist
@@ -434,11 +436,9 @@ GraphView* MainWindow::afterFusionView() const { return graph_->afterFusionView(
 QTableView* MainWindow::graphBreaksView() const { return graphBreaks_->view(); }
 GuardsView* MainWindow::guardsView() const { return guards_->view(); }
 
-void MainWindow::showScriptLine(int line) {
-    if (line <= 0) return;
-    editor_->setCursorPosition(line - 1, 0);
-    editor_->ensureLineVisible(line - 1);
-    editor_->setFocus();
+void MainWindow::showSourceLine(const QString& file, int line) {
+    if (!scriptTabs_->showLine(file, line) && line > 0)
+        setStatus(tr("%1 is not among the files of this run").arg(file));
 }
 
 bool MainWindow::openFile(const QString& path) {
@@ -455,7 +455,7 @@ bool MainWindow::openFile(const QString& path) {
     scriptPath_ = path;
     selection_.setCompileId({});
     runFileName_ = QFileInfo(path).fileName();
-    scriptSelection_->setScriptFile(runFileName_);
+    scriptTabs_->setScriptFile(runFileName_);
     editor_->clearAnnotations();
     setWindowTitle(tr("Fusescope - %1").arg(QFileInfo(path).fileName()) + "[*]");
     setStatus(tr("Opened %1").arg(QFileInfo(path).fileName()));
@@ -562,8 +562,8 @@ bool MainWindow::openBundle(const QString& path) {
         }
     if (!setBackend(qstringField(bundle.manifest.options, "backend"))) setBackend({});  // any JSON may be there
     showBackendsUsed();
-    runFileName_ = QString::fromStdString(bundle.manifest.script);
-    scriptSelection_->setScriptFile(runFileName_);
+    runFileName_ = QString::fromStdString(bundle.manifest.scriptPath.empty() ? bundle.manifest.script : bundle.manifest.scriptPath);
+    scriptTabs_->setScriptFile(runFileName_);
     annotateScript();
     setWindowTitle(tr("Fusescope - %1 (bundle)").arg(QFileInfo(path).fileName()) + "[*]");
     setStatus(tr("Opened bundle %1: %2 events").arg(QFileInfo(path).fileName()).arg(store_.eventCount()));
@@ -615,7 +615,7 @@ void MainWindow::showTorchTrace(const QString& path, TorchTraceRun run) {
     showOpenedRun(path, text, std::move(run.events));
     selection_.setCompileId(QString::fromStdString(run.firstCompile));  // its graph, IR and code on show at once
     runFileName_ = program;  // the events name the program's file as the log does
-    scriptSelection_->setScriptFile(runFileName_);
+    scriptTabs_->setScriptFile(runFileName_);
     annotateScript();
     setWindowTitle(tr("Fusescope - %1 (PyTorch trace)").arg(QFileInfo(QString::fromStdString(run.logPath)).fileName()) + "[*]");
     QString status = tr("Opened PyTorch trace %1: %2 compiles, %3 events").arg(QFileInfo(path).fileName()).arg(run.compiles).arg(store_.eventCount());
@@ -668,7 +668,8 @@ bool MainWindow::saveScript() {
 RunRequest MainWindow::scriptRequest() const {
     RunRequest request;
     request.script = editor_->text();
-    request.fileName = scriptPath_.isEmpty() ? QString("script.py") : QFileInfo(scriptPath_).fileName();
+    // The saved script's whole path: its own modules beside it are found as Python finds them.
+    request.fileName = scriptPath_.isEmpty() ? QString("script.py") : scriptPath_;
     request.backend = backend_->currentData().toString();
     request.gpuCodegenOnly = device_->currentData().toString() == "cuda-codegen";
     request.checkAccuracy = checkAccuracy_->isChecked();
@@ -689,25 +690,25 @@ void MainWindow::runScript() {
     request.bundle = runs + "/last-run.fscope";
     bundlePath_.clear();
     runFileName_ = request.fileName;
-    scriptSelection_->setScriptFile(runFileName_);
+    scriptTabs_->setScriptFile(runFileName_);
     editor_->clearAnnotations();
     engine_.run(request);
     if (runUnderTorch_->isChecked()) torchSide_.run(request.script, request.fileName);
     setBusy(true);
-    setStatus(tr("Running %1...").arg(request.fileName));
+    setStatus(tr("Running %1...").arg(QFileInfo(request.fileName).fileName()));
 }
 
 void MainWindow::minifyFailure() {
     if (engine_.activeRun() || !minifyAction_->isEnabled()) return;
     RunRequest request = scriptRequest();
     minifyRequest_ = engine_.minify(request, accuracyFailed_ || request.checkAccuracy);
-    minify_->start(tr("Minifying the first failing graph of %1...").arg(request.fileName));
+    minify_->start(tr("Minifying the first failing graph of %1...").arg(QFileInfo(request.fileName).fileName()));
     if (auto* d = findChild<QDockWidget*>("minifyDock")) {
         d->show();
         d->raise();
     }
     setBusy(true);
-    setStatus(tr("Minifying %1...").arg(request.fileName));
+    setStatus(tr("Minifying %1...").arg(QFileInfo(request.fileName).fileName()));
 }
 
 void MainWindow::onEvent(int requestId, const nlohmann::json& event) {
@@ -885,22 +886,24 @@ void MainWindow::setBusy(bool busy) {
 }
 
 void MainWindow::annotateScript() {
-    editor_->clearAnnotations();
     static const QsciStyle error(-1, "error", QColor(150, 0, 0), QColor(255, 230, 230), editor_->font());
     static const QsciStyle graphBreak(-1, "graph break", QColor(120, 70, 0), QColor(255, 243, 214), editor_->font());
     static const QsciStyle recompile(-1, "recompile", QColor(0, 70, 140), QColor(228, 239, 255), editor_->font());
-    QMap<int, QList<ScriptNote>> byLine;
-    for (const ScriptNote& note : scriptNotes(store_, runFileName_)) byLine[note.line].append(note);
-    for (auto it = byLine.begin(); it != byLine.end(); ++it) {
-        QStringList texts;
-        for (const ScriptNote& note : it.value()) texts << note.text;
-        // The most serious note colours the whole annotation.
-        auto worst = std::min_element(it.value().begin(), it.value().end(),
-                                      [](const ScriptNote& a, const ScriptNote& b) { return a.kind < b.kind; })->kind;
-        const QsciStyle& style = worst == ScriptNote::Kind::Error ? error : worst == ScriptNote::Kind::GraphBreak ? graphBreak : recompile;
-        editor_->annotate(it.key() - 1, texts.join('\n'), style);
+    for (QsciScintilla* editor : scriptTabs_->editors()) {  // the script's and its modules'
+        editor->clearAnnotations();
+        QMap<int, QList<ScriptNote>> byLine;
+        for (const ScriptNote& note : scriptNotes(store_, scriptTabs_->fileOf(editor))) byLine[note.line].append(note);
+        for (auto it = byLine.begin(); it != byLine.end(); ++it) {
+            QStringList texts;
+            for (const ScriptNote& note : it.value()) texts << note.text;
+            // The most serious note colours the whole annotation.
+            auto worst = std::min_element(it.value().begin(), it.value().end(),
+                                          [](const ScriptNote& a, const ScriptNote& b) { return a.kind < b.kind; })->kind;
+            const QsciStyle& style = worst == ScriptNote::Kind::Error ? error : worst == ScriptNote::Kind::GraphBreak ? graphBreak : recompile;
+            editor->annotate(it.key() - 1, texts.join('\n'), style);
+        }
+        editor->setAnnotationDisplay(QsciScintilla::AnnotationBoxed);
     }
-    editor_->setAnnotationDisplay(QsciScintilla::AnnotationBoxed);
 }
 
 QString MainWindow::statusText() const { return status_->text(); }

@@ -47,6 +47,7 @@ class GraphBreaksPane;
 class GuardsPane;
 class OutputPane;
 class ScriptSelection;
+class ScriptTabs;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -108,6 +109,7 @@ public:
     CompilesPane* compilesPane() const { return compiles_; }
     GraphView* afterFusionView() const;
     QsciScintilla* editor() const { return editor_; }
+    ScriptTabs* scriptTabs() const { return scriptTabs_; }
     QTableView* graphBreaksView() const;
     GuardsView* guardsView() const;
     CompareView* compareView() const { return compareView_; }
@@ -130,7 +132,8 @@ private:
     void buildViewMenu();  // docks to show again, reset layout, language
     void connectTorchSide();  // its progress and failures in the status bar and Output
     bool exportBundleWithTorchSide(const QString& path);
-    void showScriptLine(int line);  // 1-based: moves the editor's cursor there
+    // Raises the editor tab of file ("": the script) and moves its cursor to line (1-based).
+    void showSourceLine(const QString& file, int line);
     void showSelectedKernel(const QString& graphNode, const QString& buffer);  // in the status bar
     void explainFusion(const QString& node1, const QString& node2);
     void onEvent(int request, const nlohmann::json& event);
@@ -190,7 +193,8 @@ private:
     QString bundlePath_;  // the bundle of what is on show; "" when there is none yet
     bool nonInteractive_ = false;
     QString runFileName_; // the script name the running or last run used
-    ScriptSelection* scriptSelection_ = nullptr;  // the editor's part in the selection
+    ScriptTabs* scriptTabs_ = nullptr;  // the editor and the modules the run imported
+    ScriptSelection* scriptSelection_ = nullptr;  // the editors' part in the selection
     QTimer annotateTimer_;  // notes are redone once per burst of events, not per event
     CompilesPane* compiles_ = nullptr;
     GraphPane* graph_ = nullptr;

@@ -51,7 +51,8 @@ QString TorchSide::python() const {
     return {};
 }
 
-bool TorchSide::run(const QString& script, const QString& fileName) {
+bool TorchSide::run(const QString& script, const QString& scriptPath) {
+    const QString fileName = QFileInfo(scriptPath).fileName();
     clear();  // an older side beside this run's would mislead
     const QString python = this->python();
     if (python.isEmpty()) {
@@ -68,6 +69,10 @@ bool TorchSide::run(const QString& script, const QString& fileName) {
     output_.clear();
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert("TORCH_TRACE", folder_->filePath("trace"));
+    if (QFileInfo(scriptPath).isAbsolute()) {  // its own modules beside it import as they do when it runs there
+        const QString dir = QFileInfo(scriptPath).absolutePath(), inherited = env.value("PYTHONPATH");
+        env.insert("PYTHONPATH", inherited.isEmpty() ? dir : dir + QDir::listSeparator() + inherited);
+    }
     process_.setProcessEnvironment(env);
     process_.setWorkingDirectory(folder_->path());
     process_.start(python, {fileName});

@@ -31,9 +31,11 @@ public:
     static QString savedPython();
     static void savePython(const QString& path);  // "" = look on PATH
 
-    // Runs `script` (saved as `fileName` in a temporary folder, run from there) under PyTorch;
-    // a run still going is stopped first, and what was on PyTorch's side is cleared. False when no Python is found (failed says why).
-    bool run(const QString& script, const QString& fileName);
+    // Runs `script` (saved under scriptPath's file name in a temporary folder, run from there)
+    // under PyTorch, with scriptPath's folder, when it has one, on PYTHONPATH for its own
+    // modules; a run still going is stopped first, and what was on PyTorch's side is cleared.
+    // False when no Python is found (failed says why).
+    bool run(const QString& script, const QString& scriptPath);
     void stop();
     bool isRunning() const { return process_.state() != QProcess::NotRunning; }
     bool isBusy() const { return isRunning() || loads_ > 0; }  // running, or reading its log
