@@ -1,6 +1,7 @@
 #include "bundle/bundle_recorder.h"
 
 #include <algorithm>
+#include <filesystem>
 
 #include <fmt/format.h>
 
@@ -8,6 +9,21 @@
 #include "profile/trace_export.h"
 
 namespace fusescope {
+
+namespace {
+
+// A module's entry under script/: its path from the script's folder, a folder above it
+// (a sys.path entry outside) named __parent__, as an entry name cannot hold '..'.
+std::string moduleEntryPath(const std::string& path) {
+    std::string entry;
+    for (const auto& part : std::filesystem::path(path).lexically_normal()) {
+        if (part == "/" || part.empty()) continue;
+        entry += (entry.empty() ? "" : "/") + (part == ".." ? std::string("__parent__") : part.string());
+    }
+    return entry;
+}
+
+}  // namespace
 
 void BundleRecorder::consume(const Event& event) {
     if (std::holds_alternative<TraceEvent>(event) && (spansLeftOut_ > 0 || events_.size() >= spanBudgetBytes_)) {
@@ -17,7 +33,7 @@ void BundleRecorder::consume(const Event& event) {
     events_ += jsonText(eventToJson(event)) + "\n";
     if (const auto* log = std::get_if<LogEvent>(&event)) logs_ += log->formatted() + "\n";
     if (const auto* trace = std::get_if<TraceEvent>(&event)) records_.push_back(trace->record);
-    if (const auto* imported = std::get_if<ModuleImportedEvent>(&event)) modules_[imported->path] = imported->source;
+    if (const auto* imported = std::get_if<ModuleImportedEvent>(&event)) modules_[moduleEntryPath(imported->path)] = imported->source;
     for (const auto& update : debugTrace_.consume(event))
         for (const auto& [file, text] : update.files) compiles_[kCompilesFolder + update.folder + "/" + file] = text;
 }

@@ -3,8 +3,11 @@
 // AccumulateGrad's variable), and torch.autograd.grad.
 #include <fmt/format.h>
 
+#include "autograd/argument_gradients.h"
 #include "autograd/backward_engine.h"
 #include "core/autograd_node.h"
+#include "core/grad_mode.h"
+#include "dispatch/dispatcher.h"
 #include "script/interpreter.h"
 #include "script/trace_hooks.h"
 #include "script/types/type_slots.h"
@@ -111,6 +114,70 @@ void setTensorGrad(Interpreter& in, const Tensor& t, const Value& grad) {
     t.impl()->autograd.grad = grad.asTensor().implPtr();
 }
 
+// The tensors of what a custom Function's forward returned: itself, or a tuple's items.
+std::vector<Tensor> forwardOutputs(const Value& outputs) {
+    std::vector<Tensor> tensors;
+    if (outputs.isTensor()) tensors.push_back(outputs.asTensor());
+    if (const auto* tuple = outputs.as<TupleObject>())
+        for (const Value& item : tuple->items)
+            if (item.isTensor()) tensors.push_back(item.asTensor());
+    return tensors;
+}
+
+// Replaces, in what forward returned, an output that is one of the inputs by a new tensor for
+// the same data (as PyTorch gives it a history of its own, the input keeping its).
+Value ownedOutputs(const Value& outputs, const ValueList& inputs) {
+    auto own = [&](const Value& v) {
+        if (!v.isTensor()) return v;
+        for (const Value& input : inputs)
+            if (input.isTensor() && input.asTensor().impl() == v.asTensor().impl()) return Value(withoutHistory(v.asTensor()));
+        return v;
+    };
+    if (const auto* tuple = outputs.as<TupleObject>()) {
+        ValueList items;
+        for (const Value& item : tuple->items) items.push_back(own(item));
+        return makeTuple(std::move(items));
+    }
+    return own(outputs);
+}
+
+// The backward node of one call of a custom torch.autograd.Function: the Function's backward
+// (a script callable) turns the outputs' gradients into one per input of apply().
+std::shared_ptr<AutogradNode> customFunctionNode(Interpreter& in, const std::string& name, const ValueList& inputs,
+                                                 const std::vector<Tensor>& outputs, Value backward, bool materializeGrads) {
+    auto node = std::make_shared<AutogradNode>();
+    node->name = name;
+    for (const Value& input : inputs) node->next.push_back(input.isTensor() ? gradientEdge(input.asTensor()) : AutogradEdge{});
+    node->outputs = std::max<int>(1, static_cast<int>(outputs.size()));
+    std::vector<std::pair<Shape, DType>> metas;  // for zeros where an output got no gradient
+    for (const Tensor& out : outputs) metas.emplace_back(out.sizes(), out.dtype());
+    auto callable = std::make_shared<Value>(std::move(backward));
+    node->apply = [&in, name, callable, metas, materializeGrads, count = inputs.size()](const std::vector<Tensor>& gradOutputs) {
+        if (callable->isNone()) throw ScriptError("RuntimeError", kBackwardTwice);
+        CallArgs call;
+        for (size_t i = 0; i < metas.size(); ++i) {
+            const Tensor grad = i < gradOutputs.size() ? gradOutputs[i] : Tensor();
+            if (grad.defined()) call.args.emplace_back(grad);
+            else if (!materializeGrads) call.args.emplace_back();
+            else call.args.emplace_back(dispatch("zeros", {IValue::intList(metas[i].first)}, {{"dtype", IValue(metas[i].second)}}).toTensor());
+        }
+        Value result;
+        {
+            GradModeGuard noGrad(false);
+            result = in.call(*callable, call);
+        }
+        ValueList grads = result.as<TupleObject>() ? result.as<TupleObject>()->items : ValueList{result};
+        if (grads.size() != count)
+            throw ScriptError("RuntimeError", fmt::format("function {} returned an incorrect number of gradients (expected {}, got {})",
+                                                          name, count, grads.size()));
+        std::vector<Tensor> inputGrads;
+        for (const Value& g : grads) inputGrads.push_back(g.isTensor() ? g.asTensor() : Tensor());
+        return inputGrads;
+    };
+    node->release = [callable] { *callable = Value(); };  // frees the ctx and what it saved
+    return node;
+}
+
 void populateAutogradModule(ModuleObject& autograd) {
     // grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, ..., allow_unused=None)
     autograd.attrs["grad"] = makeBuiltin("torch.autograd.grad", [](Interpreter& in, CallArgs& a) {
@@ -132,6 +199,57 @@ void populateAutogradModule(ModuleObject& autograd) {
         ValueList result;
         for (const Tensor& g : runBackward(roots, grads, options)) result.push_back(g.defined() ? Value(g) : Value());
         return makeTuple(std::move(result));
+    });
+    // torch.autograd._untraced(reason)(fn): a compiled function's graph breaks where fn is
+    // called, for that reason, and fn runs eagerly (the library's Function.apply).
+    autograd.attrs["_untraced"] = makeBuiltin("torch.autograd._untraced", [](Interpreter& in, CallArgs& a) {
+        if (a.args.size() != 1 || !a.args[0].isString()) in.fail("TypeError", "_untraced(reason) takes the graph break's reason");
+        return makeBuiltin("torch.autograd._untraced.<decorator>", [reason = a.args[0].asString()](Interpreter& in2, CallArgs& b) {
+            auto* fn = b.args.size() == 1 ? b.args[0].as<FunctionObject>() : nullptr;
+            if (!fn) in2.fail("TypeError", "_untraced's decorator takes a function defined in Python");
+            fn->dynamoSkips = true;
+            fn->dynamoSkipReason = reason;
+            return b.args[0];
+        });
+    });
+    // torch.autograd._custom_function(name, inputs, forward, backward): torch.autograd.Function
+    // .apply (library torch/autograd/function.py, which compiled functions do not trace).
+    // Runs forward() without recording (it gives back its outputs, those marked
+    // non-differentiable and whether to materialize missing gradients as zeros), then gives
+    // its floating outputs one backward node that calls backward(*grads).
+    autograd.attrs["_custom_function"] = makeBuiltin("torch.autograd._custom_function", [](Interpreter& in, CallArgs& a) {
+        if (a.args.size() != 4 || !a.args[0].isString() || !a.args[1].as<TupleObject>())
+            in.fail("TypeError", "_custom_function(name, inputs, forward, backward)");
+        const std::string name = a.args[0].asString();
+        const ValueList inputs = a.args[1].as<TupleObject>()->items;
+        bool differentiable = gradEnabled();
+        differentiable = differentiable && std::any_of(inputs.begin(), inputs.end(), [](const Value& v) {
+            return v.isTensor() && v.asTensor().requiresGrad();
+        });
+        Value ran;
+        {
+            GradModeGuard noGrad(false);
+            CallArgs none;
+            ran = in.call(a.args[2], none);
+        }
+        const auto* said = ran.as<TupleObject>();
+        if (!said || said->items.size() != 3) in.fail("TypeError", "_custom_function's forward gives (output, non_differentiable, materialize_grads)");
+        Value outputs = said->items[0];
+        if (!differentiable) return outputs;
+        outputs = ownedOutputs(outputs, inputs);
+        std::vector<Tensor> tensors = forwardOutputs(outputs);
+        auto node = customFunctionNode(in, name, inputs, tensors, a.args[3], in.truthy(said->items[2]));
+        std::vector<Tensor> nonDifferentiable = forwardOutputs(said->items[1]);
+        for (size_t nr = 0; nr < tensors.size(); ++nr) {
+            const Tensor& out = tensors[nr];
+            const bool excluded = std::any_of(nonDifferentiable.begin(), nonDifferentiable.end(),
+                                              [&](const Tensor& t) { return t.impl() == out.impl(); });
+            if (excluded || !isFloating(out.dtype())) continue;
+            out.setRequiresGrad(true);
+            out.impl()->autograd.gradFn = node;
+            out.impl()->autograd.outputNr = static_cast<int>(nr);
+        }
+        return outputs;
     });
     // torch.autograd._name_backward(result, name): the library's composites (nll_loss,
     // batch_norm, ...) are one op in PyTorch; their last node takes that op's node's name.

@@ -88,6 +88,14 @@ void addBaseExceptionMethods(DictObject& d) {
     }));
 }
 
+// An exception class as a traceback names it: by its name when defined in the script or
+// builtins, else qualified by its __module__ (re.error, json.decoder.JSONDecodeError).
+std::string tracebackName(const ClassObject& cls) {
+    const Value* module = cls.dict->findString("__module__");
+    if (!module || !module->isString() || module->asString() == "__main__" || module->asString() == "builtins") return cls.name;
+    return module->asString() + "." + cls.name;
+}
+
 }  // namespace
 
 void addExceptionClasses(Interpreter& interp, const ClassPtr& object, std::map<std::string, Value, std::less<>>& b) {
@@ -179,7 +187,7 @@ void Interpreter::execRaise(const Raise& stmt) {
     // Raised in the torch library (an op Fusescope writes in Python, raising what PyTorch's
     // C++ raises): reported at the script's line that called it.
     const SourceLocation where = isScriptFile(stmt.loc.file) ? stmt.loc : userLocation();
-    throw RaisedException(cls->name, str(exception), where, exception);
+    throw RaisedException(tracebackName(*cls), str(exception), where, exception);
 }
 
 Interpreter::Flow Interpreter::execTry(const Try& stmt) {

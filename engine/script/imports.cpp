@@ -91,22 +91,42 @@ Value Interpreter::loadLibraryModule(const std::string& name, const SourceLocati
     return Value(ObjectPtr(object));
 }
 
+std::vector<std::string> Interpreter::searchPath() const {
+    if (auto sys = rootModules_.find("sys"); sys != rootModules_.end())
+        if (const auto* module = sys->second.as<ModuleObject>())
+            if (auto path = module->attrs.find("path"); path != module->attrs.end())
+                if (const auto* list = path->second.as<ListObject>()) {
+                    std::vector<std::string> folders;
+                    for (const Value& entry : list->items)
+                        if (entry.isString()) folders.push_back(entry.asString());  // Python skips what is not text too
+                    return folders;
+                }
+    return {scriptDir_};
+}
+
 std::optional<Interpreter::ScriptModuleFile> Interpreter::findScriptModule(const std::string& dotted) const {
-    fs::path dir = scriptDir_;
+    std::vector<std::string> folders;
     if (std::string parent = parentName(dotted); !parent.empty()) {
         auto it = scriptModules_.find(parent);
         if (it == scriptModules_.end() || it->second.dir.empty()) return std::nullopt;
-        dir = it->second.dir;
+        folders = {it->second.dir};
+    } else {
+        folders = searchPath();
     }
-    // As Python's path finder looks in each folder: a package, a module, a namespace package.
-    fs::path folder = dir / dotted.substr(dotted.rfind('.') + 1);
+    // As Python's path finder looks in each folder in turn: a package, then a module; a
+    // namespace package (a folder without __init__.py) only when no folder has either.
+    const std::string name = dotted.substr(dotted.rfind('.') + 1);
+    std::optional<ScriptModuleFile> namespacePackage;
     std::error_code ec;
-    if (fs::is_regular_file(folder / "__init__.py", ec))
-        return ScriptModuleFile{(folder / "__init__.py").lexically_normal().string(), folder.lexically_normal().string()};
-    if (fs::path file = folder.string() + ".py"; fs::is_regular_file(file, ec))
-        return ScriptModuleFile{file.lexically_normal().string(), ""};
-    if (fs::is_directory(folder, ec)) return ScriptModuleFile{"", folder.lexically_normal().string()};
-    return std::nullopt;
+    for (const std::string& dir : folders) {
+        fs::path folder = fs::path(dir) / name;
+        if (fs::is_regular_file(folder / "__init__.py", ec))
+            return ScriptModuleFile{(folder / "__init__.py").lexically_normal().string(), folder.lexically_normal().string()};
+        if (fs::path file = folder.string() + ".py"; fs::is_regular_file(file, ec))
+            return ScriptModuleFile{file.lexically_normal().string(), ""};
+        if (!namespacePackage && fs::is_directory(folder, ec)) namespacePackage = ScriptModuleFile{"", folder.lexically_normal().string()};
+    }
+    return namespacePackage;
 }
 
 Value Interpreter::loadScriptModule(const std::string& dotted, const ScriptModuleFile& found, const SourceLocation& where) {
@@ -120,7 +140,11 @@ Value Interpreter::loadScriptModule(const std::string& dotted, const ScriptModul
         scriptFiles_.insert(found.file);  // first: a SyntaxError in it is reported there
         scriptModuleTrees_.push_back(parseScript(source, found.file));
         module = scriptModuleTrees_.back().get();
-        host_.moduleImported(found.file, fs::path(found.file).lexically_relative(scriptDir_.empty() ? "." : scriptDir_).string(), source);
+        // Its path from the script's folder: "pkg/layers.py", or "../common/util.py" for a folder
+        // the script put on sys.path.
+        std::error_code ec;
+        fs::path fromScript = fs::absolute(found.file, ec).lexically_relative(fs::absolute(scriptDir_.empty() ? "." : scriptDir_, ec));
+        host_.moduleImported(found.file, fromScript.empty() ? found.file : fromScript.string(), source);
     }
     const bool package = !found.dir.empty();
     auto globals = std::make_shared<Scope>();

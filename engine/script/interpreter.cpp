@@ -113,6 +113,7 @@ Interpreter::Interpreter(const Module& module, ScriptHost& host) : module_(modul
     rootModules_["logging"] = makeLoggingModule();
     rootModules_["_collections"] = makeCollectionsModule();
     rootModules_["_system"] = makeSystemModule(module.fileName);
+    rootModules_["_regex"] = makeRegexModule();
     globals_->vars["__name__"] = Value("__main__");
     globals_->vars["__file__"] = Value(module.fileName);
     mainGlobals_ = globals_;
@@ -213,6 +214,9 @@ void Interpreter::loadTorchLibrary(const SourceLocation& where) {
     for (const auto& [name, value] : optimLibrary.as<ModuleObject>()->attrs)
         if (value.as<ClassObject>()) optim.attrs[name] = value;
     optim.attrs["lr_scheduler"] = loadLibraryModule("torch.optim.lr_scheduler", where);
+    auto& autograd = *torch.attrs.at("autograd").as<ModuleObject>();
+    autograd.attrs["function"] = loadLibraryModule("torch.autograd.function", where);
+    autograd.attrs["Function"] = autograd.attrs["function"].as<ModuleObject>()->attrs.at("Function");
 }
 
 Value Interpreter::callComposite(const std::string& name, ValueList args) {
@@ -756,8 +760,20 @@ std::vector<std::pair<std::string, Value>> Interpreter::bindArguments(const Func
 Value Interpreter::callFunction(const FunctionObject& fn, CallArgs& args, bool traced, int depth) {
     if (static_cast<int>(stack_.size()) >= kMaxCallDepth)
         fail("RecursionError", "maximum recursion depth exceeded");
-    if (fn.dynamoSkips && tracer())  // at the call's line, as Dynamo reports it
-        tracer()->graphBreak(fmt::format("Attempted to inline function marked as skipped: Dynamo does not trace `{}`", fn.qualname));
+    if (fn.dynamoSkips && tracer()) {  // at the call's line, as Dynamo reports it
+        tracer()->graphBreak(!fn.dynamoSkipReason.empty()
+                                 ? fn.dynamoSkipReason
+                                 : fmt::format("Attempted to inline function marked as skipped: Dynamo does not trace `{}`", fn.qualname));
+        // The skipped function runs eagerly, untraced (its values real: autograd records
+        // them, as for any eager call); tracing goes on after it returns.
+        struct Untraced {
+            Interpreter& in;
+            TraceHooks* tracer;
+            ~Untraced() { in.tracer_ = tracer; }
+        } untraced{*this, tracer_};
+        tracer_ = nullptr;
+        return callFunction(fn, args, traced, depth);
+    }
     const std::vector<Param>* params = fn.def ? &fn.def->params : &fn.lambda->params;
     auto scope = std::make_shared<Scope>();
     scope->parent = fn.closure;

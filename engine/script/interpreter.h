@@ -304,8 +304,11 @@ private:
         std::string dir;   // a package's folder (its __path__); "" for a module
     };
     // The file of a module of the script's own, found as Python's path finder finds it in
-    // sys.path[0] (the script's directory) or in its parent package's directory.
+    // the folders of sys.path (searchPath) or in its parent package's directory.
     std::optional<ScriptModuleFile> findScriptModule(const std::string& dotted) const;
+    // sys.path's folders as the script left them once it imported sys (sys.path.insert(0, ...)
+    // reaches later imports), else sys.path[0], the script's directory.
+    std::vector<std::string> searchPath() const;
     Value loadScriptModule(const std::string& dotted, const ScriptModuleFile& found, const SourceLocation& where);
     const Value* importedModule(const std::string& globalName) const;  // by its __import_NAME
     void runModuleBody(const Module& module, const ScopePtr& globals);  // eagerly, in its own globals
@@ -406,9 +409,10 @@ Value makeTimeModule();
 // torch.profiler: record_function, ExecutionTraceObserver, profile, schedule, ... (profiler_module.cpp)
 void populateProfilerModule(ModuleObject& profiler);
 Value makeLoggingModule();
-// _system: the machine as the library's os and sys read it (system_module.cpp).
 Value constantValue(const Constant& constant);  // a literal's value (the interpreter's and ast.literal_eval's)
+// _system: the machine as the library's os and sys read it (system_module.cpp).
 Value makeSystemModule(const std::string& scriptFile);
+Value makeRegexModule();  // re's engine (regex_module.cpp)
 Value makeCollectionsModule();  // _collections: OrderedDict, which the library's collections.py re-exports  // the level constants torch._logging.set_logs takes
 // Autograd (autograd_module.cpp): tensor.backward(gradient, retain_graph), tensor.retain_grad(),
 // tensor.grad and its assignment, and torch.autograd.grad.

@@ -128,20 +128,22 @@ void readUntraced(Interpreter& in, const char* name) {
     if (TraceHooks* hooks = in.tracer()) hooks->onUntracedEffect(std::string("it reads a tensor's .") + name);
 }
 
-Value isLeaf(Interpreter& in, const Value& self) {
-    readUntraced(in, "is_leaf");
-    return Value(self.asTensor().isLeaf());
+// A value computed in the graph being captured has no autograd history yet: reading it
+// breaks the graph, which gives the value its history (Dynamo falls back to eager there).
+const Tensor& withHistory(Interpreter& in, const Value& self, const char* name) {
+    readUntraced(in, name);
+    in.realTensor(self.asTensor(), std::string("reading a tensor's .") + name + " needs its autograd history");
+    return self.asTensor();
 }
+
+Value isLeaf(Interpreter& in, const Value& self) { return Value(withHistory(in, self, "is_leaf").isLeaf()); }
 
 Value version(Interpreter& in, const Value& self) {
     readUntraced(in, "_version");
     return Value(self.asTensor().version());
 }
 
-Value gradFn(Interpreter& in, const Value& self) {
-    readUntraced(in, "grad_fn");
-    return gradFnValue(self.asTensor().impl()->autograd.gradFn);
-}
+Value gradFn(Interpreter& in, const Value& self) { return gradFnValue(withHistory(in, self, "grad_fn").impl()->autograd.gradFn); }
 
 Value shape(Interpreter& in, const Value& self) {
     useAllSizes(in, self.asTensor());

@@ -337,6 +337,7 @@ struct FunctionObject : Object {
     // Marked by torch._disable_dynamo (the library's Optimizer.zero_grad, as PyTorch's):
     // tracing breaks the graph where it is called rather than inlining it.
     bool dynamoSkips = false;
+    std::string dynamoSkipReason;  // the graph break's reason when not Dynamo's own words
     std::string typeName() const override { return "function"; }
     const TypeSlots* slots() const override;
 };

@@ -54,6 +54,40 @@ TEST(GraphBreaks, UnsupportedCall) {
                     "tensor([ 0.2500, -0.5000,  1.0000])\n"});
 }
 
+// A custom torch.autograd.Function is not traced into the graph yet (Dynamo traces it): the
+// graph breaks at apply(), the Function runs eagerly, and training through it is eager's.
+TEST(GraphBreaks, CustomAutogradFunctionRunsEagerly) {
+    auto run = runScript(R"(import torch
+
+class Cube(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x ** 3
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return 3 * x ** 2 * grad
+
+@torch.compile(backend="aot_eager")
+def fn(x):
+    return Cube.apply(x * 2) + 1
+
+x = torch.tensor([1.0, -0.5, 2.0], requires_grad=True)
+y = fn(x)
+y.sum().backward()
+print(y, x.grad)
+)", "graph_breaks");
+    ASSERT_EQ(run.error, "");
+    EXPECT_EQ(run.out, "tensor([ 9.,  0., 65.], grad_fn=<CompiledFunctionBackward>) tensor([24.,  6., 96.])\n");
+    auto breaks = run.eventsOf<fusescope::GraphBreakEvent>();
+    ASSERT_EQ(breaks.size(), 1u) << run.logs;
+    EXPECT_EQ(breaks[0].reason, "torch.autograd.Function.apply: Fusescope does not trace custom autograd Functions into the "
+                                "graph yet; it runs eagerly");
+    EXPECT_EQ(breaks[0].userStack.back().line, 16);  // return Cube.apply(x * 2) + 1
+}
+
 TEST(GraphBreaks, LogNamesTheUserCode) {
     auto run = runScript(R"(import torch
 

@@ -152,8 +152,17 @@ TEST(Cli, ScriptErrorExitsOneWithFileLineColumn) {
     EXPECT_EQ(n.exitCode, 1);
     EXPECT_EQ(n.err, numpy + ":2:8: error: ModuleNotFoundError: No module named 'numpy' (Fusescope scripts import torch, math, "
                              "time, logging, __future__, abc, argparse, ast, collections, contextlib, copy, dataclasses, functools, "
-                             "inspect, itertools, json, operator, os, posixpath, random, string, struct, sys, typing, warnings and "
+                             "inspect, itertools, json, operator, os, posixpath, random, re, string, struct, sys, typing, warnings and "
                              "their own modules beside them)\n");
+}
+
+// What re's engine cannot match as Python does is refused, at the line that compiles it.
+TEST(Cli, RegularExpressionsFusescopeCannotMatchAreRefused) {
+    std::string script = writeTempFile("lookbehind.py", "import re\nprint(re.search(r'(?<=a)b', 'ab'))\n");
+    auto r = runCli({"run", script});
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_EQ(r.err, script + ":2:1: error: re.error: lookbehind assertions (?<=...) and (?<!...) are not supported by "
+                                "Fusescope's re at position 0\n");
 }
 
 TEST(Cli, BadUsageExitsTwo) {

@@ -64,6 +64,31 @@ TEST(ScriptImports, TheEventsAndTheBundleCarryEveryImportedFile) {
     EXPECT_EQ(bundle.files.at("script/pkg/__init__.py"), "");
 }
 
+// sys.path as the script changes it reaches its later imports, searched in order as Python's
+// path finder does: a folder put first shadows the script's own, a module found nowhere is
+// still ModuleNotFoundError; the bundle keeps a file from a folder above the script's.
+TEST(ScriptImports, FoldersPutOnSysPathAreSearchedInOrder) {
+    writeTempFile("path_order/shared/helper.py", "NAME = 'shared'\n");
+    writeTempFile("path_order/app/helper.py", "NAME = 'app'\n");
+    writeTempFile("path_order/shared/tools/__init__.py", "from .fmt import fmt\n");
+    writeTempFile("path_order/shared/tools/fmt.py", "def fmt(x):\n    return f'<{x}>'\n");
+    std::string main = writeTempFile("path_order/app/main.py",
+                                     "import os\nimport sys\n"
+                                     "print(sys.path[0] == os.path.dirname(__file__))\n"
+                                     "sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'shared'))\n"
+                                     "import helper\nfrom tools import fmt\n"
+                                     "print(helper.NAME, fmt(3), sys.path[1] == os.path.dirname(__file__))\n"
+                                     "try:\n    import nowhere\nexcept ModuleNotFoundError as e:\n    print(e)\n");
+    // CPython 3.11 prints the same (run there by hand).
+    std::string bundlePath = (fs::path(main).parent_path() / "path_order.fscope").string();
+    auto r = runCli({"run", main, "--bundle", bundlePath});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(r.out, "True\nshared <3> True\nNo module named 'nowhere'\n");
+    Bundle bundle = readBundle(bundlePath);
+    EXPECT_EQ(bundle.files.at("script/__parent__/shared/helper.py"), "NAME = 'shared'\n");
+    EXPECT_EQ(bundle.files.at("script/__parent__/shared/tools/fmt.py"), "def fmt(x):\n    return f'<{x}>'\n");
+}
+
 // The first call traces; the second is a direct call; after the module's global changes,
 // neither the guards nor the direct call may reuse the old result.
 TEST(ScriptImports, ACompiledFunctionReadingAnotherModulesGlobalRecompilesWhenItChanges) {

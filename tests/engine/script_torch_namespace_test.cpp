@@ -36,7 +36,7 @@ print(bool((b >= 0).all()), bool((b < 1).all()), bool((c >= 0).all()), bool((c <
 // silently wrong result (an assignment through a picked copy would change nothing).
 TEST(TorchNamespace, UnsupportedAdvancedIndexingIsRefusedAtItsLine) {
     const char* cases[][2] = {
-        {"x[torch.tensor([0, 2])] = 1.0", "NotImplementedError: assigning through an integer tensor or list index (index_put_) is not supported by Fusescope yet; a bool mask is"},
+        {"x[[0], :, torch.tensor([1])] = 1.0", "NotImplementedError: tensor indices apart from each other (their dims go first) are not supported by Fusescope yet"},
         {"x[x > 0] = torch.ones(24)", "NotImplementedError: assigning a tensor of several values through a bool mask (index_put_) is not supported by Fusescope yet; a number or a 0-d tensor is"},
         {"y = x[[0], x[0] > 0]", "NotImplementedError: a bool tensor (a mask) beside other indices is not supported by Fusescope yet; a mask alone is"},
         {"y = x[0, [1]]", "NotImplementedError: indexing with an integer beside a tensor or list index is not supported by Fusescope yet"},

@@ -9,6 +9,8 @@ _WHITESPACE = " \t\n\r"
 
 
 class JSONDecodeError(ValueError):
+    __module__ = "json.decoder"  # where CPython defines it, as tracebacks name it
+
     def __init__(self, msg, doc, pos):
         lineno = doc[:pos].count("\n") + 1
         colno = pos - doc[:pos].rfind("\n")

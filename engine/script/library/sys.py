@@ -1,6 +1,6 @@
 # sys for Fusescope scripts: the interpreter's facts model files read (version_info,
-# maxsize, platform, argv) and stdout/stderr as files to write. sys.path is the script's
-# folder; imports do not read changes to it yet.
+# maxsize, platform, argv) and stdout/stderr as files to write. sys.path starts as the
+# script's folder; the script's later imports look in the folders it holds then.
 import _system
 
 

@@ -5,15 +5,17 @@
 # Models.py builds (padding and subsequent-position masks); every parameter and input is a
 # closed formula. Prints eager, aot_eager and inductor outputs and three compiled training
 # steps under ScheduledOptim's warm-up learning rate.
+import os
+import sys
+
 import torch
 import torch.nn as nn
 
 from transformer.Layers import DecoderLayer, EncoderLayer
 from transformer.Optim import ScheduledOptim
 
-
-def pattern(count, seed):
-    return ((torch.arange(count) * 7919 + seed * 104729) % 1009).float() / 1009 - 0.5
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from driver_support import pattern  # tests/real_models/driver_support.py
 
 
 def show(label, tensor):

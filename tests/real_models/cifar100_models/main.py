@@ -6,6 +6,8 @@
 # Every parameter and input is a closed formula, so real PyTorch and Fusescope print the same
 # eagerly (training and evaluation batch norm), compiled (aot_eager and inductor) and over
 # three compiled SGD steps.
+import os
+import sys
 import warnings
 
 import torch
@@ -17,9 +19,8 @@ from models.rir import resnet_in_resnet
 from models.senet import seresnet18
 from models.shufflenetv2 import shufflenetv2
 
-
-def pattern(count, seed):
-    return ((torch.arange(count) * 7919 + seed * 104729) % 1009).float() / 1009 - 0.5
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from driver_support import pattern  # tests/real_models/driver_support.py
 
 
 def show(label, tensor):

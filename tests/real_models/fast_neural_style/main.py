@@ -6,13 +6,15 @@
 # inductor) and over three compiled SGD steps towards a target image (SGD, not Adam: the
 # convolution biases before each InstanceNorm have a gradient of zero up to rounding, which
 # Adam's first step would turn into +-lr).
+import os
+import sys
+
 import torch
 
 from transformer_net import TransformerNet
 
-
-def pattern(count, seed):
-    return ((torch.arange(count) * 7919 + seed * 104729) % 1009).float() / 1009 - 0.5
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from driver_support import pattern  # tests/real_models/driver_support.py
 
 
 def show(label, tensor):

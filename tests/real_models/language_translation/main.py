@@ -4,15 +4,17 @@
 # the greedy decoding of its main.py. Every parameter and input is a closed formula, so real
 # PyTorch and Fusescope print the same eagerly, compiled (aot_eager and inductor), over three
 # compiled SGD steps (cross entropy ignoring the pad token) and in decoding.
+import os
+import sys
+
 import torch
 
 from model import Translator
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from driver_support import pattern  # tests/real_models/driver_support.py
+
 PAD, BOS, EOS = 1, 2, 3
-
-
-def pattern(count, seed):
-    return ((torch.arange(count) * 7919 + seed * 104729) % 1009).float() / 1009 - 0.5
 
 
 def square_subsequent_mask(size):  # as language_translation/src/data.py makes it

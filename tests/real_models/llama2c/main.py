@@ -4,13 +4,15 @@
 # closed formula, so real PyTorch and Fusescope print the same rounded statistics eagerly,
 # compiled (aot_eager and inductor), over three compiled SGD steps (the model's own AdamW would
 # turn rounding-sized gradients into +-lr steps) and in greedy decoding (temperature 0).
+import os
+import sys
+
 import torch
 
 from model import ModelArgs, Transformer
 
-
-def pattern(count, seed):
-    return ((torch.arange(count) * 7919 + seed * 104729) % 1009).float() / 1009 - 0.5
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from driver_support import pattern  # tests/real_models/driver_support.py
 
 
 def show(label, tensor):

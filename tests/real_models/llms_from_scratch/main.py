@@ -4,15 +4,17 @@
 # GPTModelFast (PyTorch's scaled_dot_product_attention) and greedy decoding with
 # generate_text_simple. Every parameter and input is a closed formula. Prints eager,
 # aot_eager and inductor outputs, greedy decodes, and three compiled SGD steps.
+import os
+import sys
+
 import torch
 
 from llms_from_scratch.ch03 import (CausalAttention, MultiHeadAttentionWrapper, SelfAttention_v1,
                                     SelfAttention_v2)
 from llms_from_scratch.ch04 import GPTModel, GPTModelFast, generate_text_simple
 
-
-def pattern(count, seed):
-    return ((torch.arange(count) * 7919 + seed * 104729) % 1009).float() / 1009 - 0.5
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from driver_support import pattern  # tests/real_models/driver_support.py
 
 
 def fill(model, scale=1.0):

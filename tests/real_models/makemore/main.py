@@ -4,14 +4,16 @@
 # eagerly and compiled (aot_eager and inductor), over two compiled SGD steps (not makemore's
 # AdamW: attention's key bias has a gradient of zero up to rounding, which Adam's first step
 # would turn into +-lr) and in greedy generation decoded back to names.
+import os
+import sys
+
 import torch
 from torch.utils.data import DataLoader
 
 from makemore import RNN, BoW, Bigram, CharDataset, MLP, ModelConfig, Transformer, generate
 
-
-def pattern(count, seed):
-    return ((torch.arange(count) * 7919 + seed * 104729) % 1009).float() / 1009 - 0.5
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from driver_support import pattern  # tests/real_models/driver_support.py
 
 
 words = ["emma", "olivia", "ava", "isabella", "sophia", "mia", "luna", "ella"]

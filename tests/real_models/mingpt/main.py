@@ -3,6 +3,8 @@
 # CfgNode config (printed, overridden from command-line style arguments, dumped to JSON),
 # a "gpt-nano" model, its AdamW parameter groups and greedy and top-k generation. Every
 # parameter is a closed formula; the prompt tokens come from Python's own random.
+import os
+import sys
 import json
 import random
 
@@ -11,15 +13,8 @@ import torch
 from mingpt.model import GPT
 from mingpt.utils import CfgNode as CN
 
-
-def pattern(count, seed):
-    return ((torch.arange(count) * 7919 + seed * 104729) % 1009).float() / 1009 - 0.5
-
-
-def show(label, tensor):
-    tensor = tensor.detach()
-    print(f"{label}: {tuple(tensor.shape)} sum {tensor.sum().item():.5g} abs mean {tensor.abs().mean().item():.5g} "
-          f"first {tensor.flatten()[0].item():.5g}")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from driver_support import pattern, show  # tests/real_models/driver_support.py
 
 
 config = GPT.get_default_config()

@@ -3,6 +3,8 @@
 # through torch.utils.data: eagerly, compiled (aot_eager and inductor) and one compiled
 # training epoch with the example's Adadelta and StepLR. Dropout's p is set to 0 (its draws
 # are not PyTorch's numbers), so real PyTorch and Fusescope print the same.
+import os
+import sys
 import argparse
 
 import torch
@@ -11,9 +13,8 @@ from torch.utils.data import DataLoader, TensorDataset
 
 from examples_mnist.main import Net, test, train
 
-
-def pattern(count, seed):
-    return ((torch.arange(count) * 7919 + seed * 104729) % 1009).float() / 1009 - 0.5
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from driver_support import pattern  # tests/real_models/driver_support.py
 
 
 model = Net()

@@ -3,13 +3,15 @@
 # weights through `.weight.data.copy_`, its normal and Kaiming inits. Every parameter and
 # input is a closed formula, so real PyTorch and Fusescope print the same eagerly, compiled
 # (aot_eager and inductor) and over three compiled SGD steps of its BCEWithLogits loss.
+import os
+import sys
+
 import torch
 
 from model import NCF
 
-
-def pattern(count, seed):
-    return ((torch.arange(count) * 7919 + seed * 104729) % 1009).float() / 1009 - 0.5
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from driver_support import pattern  # tests/real_models/driver_support.py
 
 
 def fill(model, scale=1.0):

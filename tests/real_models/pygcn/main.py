@@ -4,20 +4,16 @@
 # nodes with a dense, row-normalised adjacency matrix. Every parameter and input is a closed
 # formula. Prints the module, eager, aot_eager and inductor outputs, and three compiled SGD
 # steps of the node classification loss.
+import os
+import sys
+
 import torch
 import torch.nn.functional as F
 
 from pygcn.models import GCN
 
-
-def pattern(count, seed):
-    return ((torch.arange(count) * 7919 + seed * 104729) % 1009).float() / 1009 - 0.5
-
-
-def show(label, tensor):
-    tensor = tensor.detach()
-    print(f"{label}: {tuple(tensor.shape)} sum {tensor.sum().item():.5g} abs mean {tensor.abs().mean().item():.5g} "
-          f"first {tensor.flatten()[0].item():.5g}")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from driver_support import pattern, show  # tests/real_models/driver_support.py
 
 
 nodes = 8

@@ -4,13 +4,15 @@
 # BatchNorm3d, MaxPool3d and AdaptiveAvgPool3d. Every parameter and input is a closed
 # formula. Prints eager, aot_eager and inductor outputs in training and evaluation mode (to 4
 # digits: a 3-D convolution sums in another order than PyTorch's), and three compiled SGD steps.
+import os
+import sys
+
 import torch
 
 from resnet import generate_model
 
-
-def pattern(count, seed):
-    return ((torch.arange(count) * 7919 + seed * 104729) % 1009).float() / 1009 - 0.5
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from driver_support import pattern  # tests/real_models/driver_support.py
 
 
 def show(label, tensor):

@@ -4,15 +4,16 @@
 # is a closed formula, so real PyTorch and Fusescope print the same eagerly, compiled
 # (aot_eager and inductor; the graph breaks at the LSTM, as Dynamo does not trace it) and over
 # three compiled SGD steps.
+import os
+import sys
 import argparse
 
 import torch
 
 from model import SNLIClassifier
 
-
-def pattern(count, seed):
-    return ((torch.arange(count) * 7919 + seed * 104729) % 1009).float() / 1009 - 0.5
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from driver_support import pattern  # tests/real_models/driver_support.py
 
 
 config = argparse.Namespace(n_embed=30, d_embed=12, d_proj=10, projection=True, d_hidden=8, n_layers=2, dp_ratio=0.0,

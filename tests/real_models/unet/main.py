@@ -4,19 +4,15 @@
 # connections padded to size, in-place ReLUs. Every parameter and input is a closed formula.
 # Prints eager, aot_eager and inductor outputs in training and evaluation mode, and three
 # compiled SGD steps of a per-pixel cross-entropy.
+import os
+import sys
+
 import torch
 
 from unet import UNet
 
-
-def pattern(count, seed):
-    return ((torch.arange(count) * 7919 + seed * 104729) % 1009).float() / 1009 - 0.5
-
-
-def show(label, tensor):
-    tensor = tensor.detach()
-    print(f"{label}: {tuple(tensor.shape)} sum {tensor.sum().item():.5g} abs mean {tensor.abs().mean().item():.5g} "
-          f"first {tensor.flatten()[0].item():.5g}")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from driver_support import pattern, show  # tests/real_models/driver_support.py
 
 
 images = pattern(2 * 3 * 16 * 16, 99).reshape(2, 3, 16, 16)

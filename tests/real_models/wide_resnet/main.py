@@ -3,19 +3,15 @@
 # 1x1 shortcuts, batch norm in training and evaluation. Every parameter and input is a closed
 # formula, so real PyTorch and Fusescope print the same eagerly, compiled (aot_eager and
 # inductor) and over three compiled SGD steps.
+import os
+import sys
+
 import torch
 
 from wideresnet import WideResNet
 
-
-def pattern(count, seed):
-    return ((torch.arange(count) * 7919 + seed * 104729) % 1009).float() / 1009 - 0.5
-
-
-def show(label, tensor):
-    tensor = tensor.detach()
-    print(f"{label}: {tuple(tensor.shape)} sum {tensor.sum().item():.5g} abs mean {tensor.abs().mean().item():.5g} "
-          f"first {tensor.flatten()[0].item():.5g}")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from driver_support import pattern, show  # tests/real_models/driver_support.py
 
 
 model = WideResNet(depth=10, num_classes=10, widen_factor=2, dropRate=0.0)

@@ -5,14 +5,16 @@
 # eagerly, compiled (aot_eager and inductor), over three compiled SGD steps with truncated
 # backpropagation through time (repackaged hidden states, clipped gradients, as its main.py
 # trains), and in greedy generation (as its generate.py does).
+import os
+import sys
+
 import torch
 import torch.nn.functional as F
 
 import model as word_models
 
-
-def pattern(count, seed):
-    return ((torch.arange(count) * 7919 + seed * 104729) % 1009).float() / 1009 - 0.5
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from driver_support import pattern  # tests/real_models/driver_support.py
 
 
 def fill(module):

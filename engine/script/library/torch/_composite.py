@@ -141,15 +141,34 @@ def _select_by_mask(tensor, mask):
 
 def _index_put_with_tensors(tensor, index, value):
     """tensor[index] = value with tensors or lists in the index (PyTorch's index_put_): a bool
-    mask over the leading dims with a number or a 0-d tensor is a masked_fill_."""
+    mask over the leading dims with a number or a 0-d tensor is a masked_fill_; integer
+    indices write the value's elements where they point, the last one written to a place
+    winning (as PyTorch's CPU kernel), through a where() over the whole tensor: the gradient
+    reaches the value at the places written and the tensor elsewhere."""
     if isinstance(index, torch.Tensor) and index.dtype == torch.bool:
         if isinstance(value, torch.Tensor) and value.dim() != 0:
             raise NotImplementedError("assigning a tensor of several values through a bool mask (index_put_) is not "
                                       "supported by Fusescope yet; a number or a 0-d tensor is")
         tensor.masked_fill_(_mask_over_leading_dims(tensor, index), value)
         return
-    raise NotImplementedError("assigning through an integer tensor or list index (index_put_) is not supported by "
-                              "Fusescope yet; a bool mask is")
+    out, advanced = _apply_basic_parts(tensor, index)
+    first, last, flat = _flat_index(out, advanced)
+    sizes = list(out.shape)
+    places = 1
+    for size in sizes[first:last + 1]:
+        places *= size
+    lead, rest = sizes[:first], sizes[last + 1:]
+    count = flat.numel()
+    values = value.to(out.dtype) if isinstance(value, torch.Tensor) else torch.tensor(value, dtype=out.dtype, device=out.device)
+    values = values.expand(lead + list(flat.shape) + rest).reshape(lead + [count] + rest)
+    hits = flat.reshape(-1, 1) == torch.arange(places, device=out.device).reshape(1, -1)  # [count, places]
+    written = hits.any(0)
+    writer = torch.where(hits, torch.arange(count, device=out.device).reshape(-1, 1), -1).amax(0).clamp(min=0)
+    picked = values.index_select(first, writer)
+    mask = written.reshape([1] * first + [places] + [1] * len(rest))
+    merged = torch.where(mask, picked, out.reshape(lead + [places] + rest))
+    out.copy_(merged.reshape(sizes))
+    torch.autograd._name_backward(tensor, "IndexPutBackward0")
 
 
 def _index_with_tensors(tensor, index):
@@ -160,6 +179,17 @@ def _index_with_tensors(tensor, index):
     as PyTorch's)."""
     if isinstance(index, torch.Tensor) and index.dtype == torch.bool:
         return _select_by_mask(tensor, index)
+    out, advanced = _apply_basic_parts(tensor, index)
+    first, last, flat = _flat_index(out, advanced)
+    picked = out.flatten(first, last).index_select(first, flat.reshape(-1))
+    result = picked.reshape(list(out.shape[:first]) + list(flat.shape) + list(out.shape[last + 1:]))
+    return torch.autograd._name_backward(result, "IndexBackward0")
+
+
+def _apply_basic_parts(tensor, index):
+    """The slices, None and ... of an index holding tensors or lists, applied (a view of the
+    tensor, so writing to it writes the tensor), and its tensor indices as (dim, integer
+    tensor) in that view, next to each other."""
     parts = list(index) if isinstance(index, tuple) else [index]
     for p in parts:
         if isinstance(p, (int, bool)):
@@ -185,20 +215,25 @@ def _index_with_tensors(tensor, index):
     if dims != list(range(dims[0], dims[0] + len(dims))):
         raise NotImplementedError("tensor indices apart from each other (their dims go first) are not supported by "
                                   "Fusescope yet")
-    first, last = dims[0], dims[-1]
+    return out, advanced
+
+
+def _flat_index(out, advanced):
+    """The tensor indices broadcast to one shape and combined into one index of the dims they
+    index flattened (negative ones wrapped, each checked against its dim as PyTorch checks
+    it): (first dim, last dim, flat index)."""
+    first, last = advanced[0][0], advanced[-1][0]
     flat = None
     for k, (d, idx) in enumerate(advanced):
         size = out.size(d)
         if not torch.compiler.is_compiling():  # PyTorch counts the dim among the tensor indices
             outside = ((idx >= size) | (idx < -size)).reshape(-1)
             if outside.any():
-                first = outside.tolist().index(True)
-                raise IndexError(f"index {idx.reshape(-1)[first].item()} is out of bounds for dimension {k} with size {size}")
+                bad = outside.tolist().index(True)
+                raise IndexError(f"index {idx.reshape(-1)[bad].item()} is out of bounds for dimension {k} with size {size}")
         idx = torch.where(idx < 0, idx + size, idx)
         flat = idx if flat is None else flat * size + idx
-    picked = out.flatten(first, last).index_select(first, flat.reshape(-1))
-    result = picked.reshape(list(out.shape[:first]) + list(flat.shape) + list(out.shape[last + 1:]))
-    return torch.autograd._name_backward(result, "IndexBackward0")
+    return first, last, flat
 
 
 def _index_tensor(part, device):
