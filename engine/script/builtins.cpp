@@ -11,6 +11,7 @@
 #include "script/interpreter.h"
 #include "script/utf8.h"
 #include "script/set_operations.h"
+#include "script/types/type_slots.h"
 #include "script/types/iterator_types.h"
 #include "script/whole_float.h"
 
@@ -297,19 +298,7 @@ void addPythonBuiltins(std::map<std::string, Value, std::less<>>& b) {
     b["dict"] = makeType("dict", [](Interpreter& in, CallArgs& a) {
         expectCount(in, a, 0, 1, "dict");
         auto d = std::make_shared<DictObject>();
-        if (!a.args.empty()) {
-            if (auto* other = a.args[0].as<DictObject>()) {
-                d->items = other->items;
-            } else {
-                for (const Value& pair : in.iterate(a.args[0])) {
-                    ValueList kv = in.iterate(pair);
-                    if (kv.size() != 2) in.fail("ValueError", "dictionary update sequence element has wrong length");
-                    requireHashable(in, kv[0]);
-                    d->set(kv[0], kv[1]);
-                }
-            }
-        }
-        for (const auto& [k, v] : a.kwargs) d->set(Value(k), v);
+        updateDict(in, *d, a);
         return Value(ObjectPtr(d));
     });
 }

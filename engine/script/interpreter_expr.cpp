@@ -226,13 +226,14 @@ Value Interpreter::eval(const Expr& expr) {
     case ExprKind::UnaryOp: return evalUnary(expr.as<UnaryOp>());
     case ExprKind::BoolOp: {
         const auto& b = expr.as<BoolOp>();
-        Value result;
-        for (const auto& v : b.values) {
-            result = eval(*v);
+        // As CPython: each operand but the last is tested; the last is the value, untested
+        // (`None or tensor` gives the tensor without asking a tensor for its truth).
+        for (size_t i = 0; i + 1 < b.values.size(); ++i) {
+            Value result = eval(*b.values[i]);
             bool t = truthy(result);
             if (b.op == BoolOperator::And ? !t : t) return result;
         }
-        return result;
+        return eval(*b.values.back());
     }
     case ExprKind::Compare: {
         const auto& c = expr.as<Compare>();

@@ -281,17 +281,7 @@ Value makeCollectionsModule() {
     module->attrs["OrderedDict"] = makeType("OrderedDict", [](Interpreter& in, CallArgs& a) {
         expectArgs(in, a, 0, 1, "OrderedDict");
         auto d = std::make_shared<OrderedDictObject>();
-        if (!a.args.empty()) {
-            if (auto* other = a.args[0].as<DictObject>()) d->items = other->items;
-            else
-                for (const Value& pair : in.iterate(a.args[0])) {
-                    ValueList kv = in.iterate(pair);
-                    if (kv.size() != 2) in.fail("ValueError", "dictionary update sequence element has wrong length");
-                    requireHashable(in, kv[0]);
-                    d->set(kv[0], kv[1]);
-                }
-        }
-        for (const auto& [k, v] : a.kwargs) d->set(Value(k), v);
+        updateDict(in, *d, a);
         return Value(ObjectPtr(d));
     });
     return Value(ObjectPtr(module));

@@ -62,16 +62,27 @@ Value dictClear(Interpreter&, const Value& self, CallArgs&) {
 }
 
 Value dictUpdate(Interpreter& in, const Value& self, CallArgs& a) {
-    if (!a.args.empty()) {
-        auto* other = a.args[0].as<DictObject>();
-        if (!other) in.fail("TypeError", "dict.update() expects a dict");
-        for (const auto& [k, v] : other->items) dictOf(self).set(k, v);
-    }
-    for (const auto& [k, v] : a.kwargs) dictOf(self).set(Value(k), v);
+    updateDict(in, dictOf(self), a);
     return Value();
 }
 
 }  // namespace
+
+void updateDict(Interpreter& in, DictObject& d, const CallArgs& a) {
+    if (!a.args.empty()) {
+        if (auto* other = a.args[0].as<DictObject>()) {
+            for (const auto& [k, v] : other->items) d.set(k, v);
+        } else {
+            for (const Value& pair : in.iterate(a.args[0])) {
+                ValueList kv = in.iterate(pair);
+                if (kv.size() != 2) in.fail("ValueError", "dictionary update sequence element has wrong length");
+                requireHashable(in, kv[0]);
+                d.set(kv[0], kv[1]);
+            }
+        }
+    }
+    for (const auto& [k, v] : a.kwargs) d.set(Value(k), v);
+}
 
 const MethodTable& dictMethods() {
     static const MethodTable table("dict", {

@@ -110,6 +110,9 @@ Value sequenceItem(Interpreter& in, const Value& self, const Value& index);
 void setListItem(Interpreter& in, const Value& self, const Value& index, const Value& value);
 void deleteListItem(Interpreter& in, const Value& self, const Value& index);
 Value dictGetItem(Interpreter& in, const Value& self, const Value& key);
+// dict.update(other, **kwargs), as dict() and OrderedDict() take their arguments too: other a
+// dict or an iterable of (key, value) pairs.
+void updateDict(Interpreter& in, DictObject& d, const CallArgs& a);
 void dictSetItem(Interpreter& in, const Value& self, const Value& key, const Value& value);
 void dictDeleteItem(Interpreter& in, const Value& self, const Value& key);
 Value strItem(Interpreter& in, const Value& self, const Value& index);

@@ -37,6 +37,43 @@ class _IncompatibleKeys:
         return f"_IncompatibleKeys(missing_keys={self.missing_keys}, unexpected_keys={self.unexpected_keys})"
 
 
+class RemovableHandle:
+    """What registering a hook gives back: remove() takes the hook out again."""
+
+    _next_id = 0
+
+    def __init__(self, hooks_dict, *, extra_dict=None):
+        self.hooks_dict_ref = hooks_dict
+        self.id = RemovableHandle._next_id
+        RemovableHandle._next_id += 1
+        self.extra_dict_ref = extra_dict
+
+    def remove(self):
+        self.hooks_dict_ref.pop(self.id, None)
+        if self.extra_dict_ref is not None:
+            self.extra_dict_ref.pop(self.id, None)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.remove()
+
+
+def _add_hook(hooks, hook, prepend=False, flags=None):
+    """Puts hook into an ordered dict of hooks (first when prepend), under a new handle's id;
+    flags, when given, records the id there too (the hooks that take kwargs)."""
+    handle = RemovableHandle(hooks, extra_dict=flags)
+    others = list(hooks.items()) if prepend else []
+    if prepend:
+        hooks.clear()
+    hooks[handle.id] = hook
+    hooks.update(others)
+    if flags is not None:
+        flags[handle.id] = True
+    return handle
+
+
 class Module:
     training: bool
 
@@ -53,7 +90,90 @@ class Module:
         raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
 
     def _call_impl(self, *args, **kwargs):
-        return self.forward(*args, **kwargs)
+        hooks = self.__dict__.get("_hooks")
+        if hooks is None:  # the common case: no hook was ever registered on this module
+            return self.forward(*args, **kwargs)
+        return self._call_with_hooks(hooks, args, kwargs)
+
+    def _call_with_hooks(self, hooks, args, kwargs):
+        """forward() between the forward pre-hooks and hooks, as PyTorch's _call_impl: a
+        pre-hook may give new arguments, a hook a new output."""
+        for hook_id, hook in list(hooks["forward_pre"].items()):
+            if hook_id in hooks["forward_pre_with_kwargs"]:
+                result = hook(self, args, kwargs)
+                if result is not None:
+                    if not (isinstance(result, tuple) and len(result) == 2):
+                        raise RuntimeError("forward pre-hook must return None or a tuple of (new_args, new_kwargs), but got "
+                                           f"{result}.")
+                    args, kwargs = result
+            else:
+                result = hook(self, args)
+                if result is not None:
+                    args = result if isinstance(result, tuple) else (result,)
+        output = self.forward(*args, **kwargs)
+        for hook_id, hook in list(hooks["forward"].items()):
+            if hook_id in hooks["forward_with_kwargs"]:
+                result = hook(self, args, kwargs, output)
+            else:
+                result = hook(self, args, output)
+            if result is not None:
+                output = result
+        return output
+
+    def _hook_dicts(self):
+        hooks = self.__dict__.get("_hooks")
+        if hooks is None:
+            hooks = {name: OrderedDict() for name in ("forward_pre", "forward_pre_with_kwargs", "forward", "forward_with_kwargs",
+                                                      "state_dict_pre", "state_dict", "load_state_dict_pre",
+                                                      "load_state_dict_post")}
+            object.__setattr__(self, "_hooks", hooks)
+        return hooks
+
+    def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
+        hooks = self._hook_dicts()
+        return _add_hook(hooks["forward_pre"], hook, prepend, hooks["forward_pre_with_kwargs"] if with_kwargs else None)
+
+    def register_forward_hook(self, hook, *, prepend=False, with_kwargs=False, always_call=False):
+        hooks = self._hook_dicts()
+        return _add_hook(hooks["forward"], hook, prepend, hooks["forward_with_kwargs"] if with_kwargs else None)
+
+    def register_full_backward_hook(self, hook, prepend=False):
+        raise NotImplementedError("Module.register_full_backward_hook is not supported by Fusescope yet")
+
+    def register_full_backward_pre_hook(self, hook, prepend=False):
+        raise NotImplementedError("Module.register_full_backward_pre_hook is not supported by Fusescope yet")
+
+    def register_backward_hook(self, hook):
+        raise NotImplementedError("Module.register_backward_hook is not supported by Fusescope yet")
+
+    def register_state_dict_pre_hook(self, hook):
+        return _add_hook(self._hook_dicts()["state_dict_pre"], hook)
+
+    def _register_state_dict_hook(self, hook):
+        return _add_hook(self._hook_dicts()["state_dict"], hook)
+
+    def register_state_dict_post_hook(self, hook):
+        return self._register_state_dict_hook(hook)
+
+    def _register_load_state_dict_pre_hook(self, hook, with_module=False):
+        if with_module:
+            module = self
+            return _add_hook(self._hook_dicts()["load_state_dict_pre"], lambda *args: hook(module, *args))
+        return _add_hook(self._hook_dicts()["load_state_dict_pre"], hook)
+
+    def register_load_state_dict_pre_hook(self, hook):
+        return self._register_load_state_dict_pre_hook(hook, with_module=True)
+
+    def register_load_state_dict_post_hook(self, hook):
+        return _add_hook(self._hook_dicts()["load_state_dict_post"], hook)
+
+    @property
+    def _forward_hooks(self):
+        return self._hook_dicts()["forward"]
+
+    @property
+    def _forward_pre_hooks(self):
+        return self._hook_dicts()["forward_pre"]
 
     def __call__(self, *args, **kwargs):
         compiled = self.__dict__.get("_compiled_call_impl")
@@ -316,26 +436,69 @@ class Module:
     def state_dict(self, *args, destination=None, prefix="", keep_vars=False):
         if destination is None:
             destination = OrderedDict()
+        hooks = self.__dict__.get("_hooks")
+        for hook in (hooks["state_dict_pre"].values() if hooks else ()):
+            hook(self, prefix, keep_vars)
         self._save_to_state_dict(destination, prefix, keep_vars)
         for name, module in self._modules.items():
             if module is not None:
                 module.state_dict(destination=destination, prefix=prefix + name + ".", keep_vars=keep_vars)
+        for hook in (hooks["state_dict"].values() if hooks else ()):
+            result = hook(self, destination, prefix, {})
+            if result is not None:
+                destination = result
         return destination
 
-    def load_state_dict(self, state_dict, strict=True, assign=False):
-        expected = self.state_dict(keep_vars=True)
-        missing = [k for k in expected.keys() if k not in state_dict]
-        unexpected = [k for k in state_dict.keys() if k not in expected]
-        errors = []
-        for key, target in expected.items():
+    def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs):
+        """This module's own parameters and persistent buffers from state_dict's keys under
+        prefix, after its load_state_dict pre-hooks (which may rename keys), as PyTorch's."""
+        hooks = self.__dict__.get("_hooks")
+        for hook in (list(hooks["load_state_dict_pre"].values()) if hooks else ()):
+            hook(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs)
+        local = {}
+        local.update((k, v) for k, v in self._parameters.items() if v is not None)
+        local.update((k, v) for k, v in self._buffers.items() if v is not None and k not in self._non_persistent_buffers_set)
+        for name, target in local.items():
+            key = prefix + name
             if key not in state_dict:
+                if strict:
+                    missing_keys.append(key)
                 continue
             value = state_dict[key]
             if tuple(value.shape) != tuple(target.shape):
-                errors.append(f"size mismatch for {key}: copying a param with shape {value.shape} from checkpoint, the shape in current model is {target.shape}.")
+                error_msgs.append(f"size mismatch for {key}: copying a param with shape {value.shape} from checkpoint, "
+                                  f"the shape in current model is {target.shape}.")
                 continue
             with torch.no_grad():
                 target.copy_(value)
+        if strict:
+            for key in state_dict.keys():
+                if key.startswith(prefix):
+                    input_name = key[len(prefix):].split(".", 1)
+                    if len(input_name) > 1:
+                        if input_name[0] not in self._modules:
+                            unexpected_keys.append(key)
+                    elif input_name[0] not in local:
+                        unexpected_keys.append(key)
+
+    def load_state_dict(self, state_dict, strict=True, assign=False):
+        state_dict = OrderedDict(state_dict)  # the hooks may change it; the caller's stays
+        missing, unexpected, errors = [], [], []
+        incompatible = _IncompatibleKeys(missing, unexpected)
+
+        def load(module, prefix):
+            module._load_from_state_dict(state_dict, prefix, {}, True, missing, unexpected, errors)
+            for name, child in module._modules.items():
+                if child is not None:
+                    load(child, prefix + name + ".")
+            hooks = module.__dict__.get("_hooks")
+            for hook in (hooks["load_state_dict_post"].values() if hooks else ()):
+                if hook(module, incompatible) is not None:
+                    raise AssertionError("Hooks registered with ``register_load_state_dict_post_hook`` are not"
+                                       "expected to return new values, if incompatible_keys need to be modified,"
+                                       "it should be done inplace.")
+
+        load(self, "")
         if strict:
             if unexpected:
                 errors.insert(0, "Unexpected key(s) in state_dict: {}. ".format(", ".join(f'"{k}"' for k in unexpected)))
@@ -343,7 +506,7 @@ class Module:
                 errors.insert(0, "Missing key(s) in state_dict: {}. ".format(", ".join(f'"{k}"' for k in missing)))
         if errors:
             raise RuntimeError("Error(s) in loading state_dict for {}:\n\t{}".format(self._get_name(), "\n\t".join(errors)))
-        return _IncompatibleKeys(missing, unexpected)
+        return incompatible
 
     # ------------------------------------------------------------------ printing
 
