@@ -412,7 +412,25 @@ def _normal_(input, mean=0.0, std=1.0, *, generator=None):
 
 
 # The tensor methods written here (x.norm(), x.view_as(y), ...): the engine binds them.
-_tensor_methods = {"new_zeros": _new_filled(0), "new_ones": _new_filled(1), "new_empty": _new_filled(0),
+_SCALAR_TYPE_NAMES = {torch.float32: "Float", torch.float64: "Double", torch.float16: "Half", torch.bfloat16: "BFloat16",
+                      torch.int64: "Long", torch.int32: "Int", torch.bool: "Bool"}
+
+
+def dot(input, tensor):
+    """The sum of the products of two 1-D tensors, with PyTorch's checks and words; its node
+    is DotBackward0, as PyTorch's."""
+    if input.dim() != 1 or tensor.dim() != 1:
+        raise RuntimeError(f"1D tensors expected, but got {input.dim()}D and {tensor.dim()}D tensors")
+    if input.dtype != tensor.dtype:
+        raise RuntimeError(f"dot : expected both vectors to have same dtype, but found "
+                           f"{_SCALAR_TYPE_NAMES.get(input.dtype, input.dtype)} and {_SCALAR_TYPE_NAMES.get(tensor.dtype, tensor.dtype)}")
+    if input.numel() != tensor.numel():
+        raise RuntimeError(f"inconsistent tensor size, expected tensor [{input.numel()}] and src [{tensor.numel()}] to have "
+                           f"the same number of elements, but got {input.numel()} and {tensor.numel()} elements respectively")
+    return torch.autograd._name_backward((input * tensor).sum(), "DotBackward0")
+
+
+_tensor_methods = {"dot": dot, "new_zeros": _new_filled(0), "new_ones": _new_filled(1), "new_empty": _new_filled(0),
                    "new_full": _new_full, "norm": norm, "repeat_interleave": repeat_interleave, "roll": roll, "view_as": _view_as, "expand_as": _expand_as,
                    "uniform_": _uniform_, "normal_": _normal_,
                    "type": _type,

@@ -21,7 +21,7 @@ def _profiled(kind):
 class Optimizer:
     def __init__(self, params, defaults):
         self.defaults = defaults
-        self.state = {}  # per parameter, keyed by id(parameter)
+        self.state = {}  # per parameter
         self.param_groups = []
         if isinstance(params, torch.Tensor):
             raise TypeError("params argument given to the optimizer should be an iterable of Tensors or dicts, but got "
@@ -61,10 +61,9 @@ class Optimizer:
             return closure()
 
     def _state(self, p):
-        key = id(p)
-        if key not in self.state:
-            self.state[key] = {}
-        return self.state[key]
+        if p not in self.state:  # keyed by the parameter itself, as PyTorch's
+            self.state[p] = {}
+        return self.state[p]
 
     def __repr__(self):
         text = self.__class__.__name__ + " ("
@@ -217,6 +216,119 @@ class Adadelta(Optimizer):
                     acc_delta.mul_(rho).add_(delta * delta, alpha=1 - rho)
                     p.add_(delta, alpha=-lr)
         return loss
+
+
+class LBFGS(Optimizer):
+    """L-BFGS over all parameters as one flat vector, as PyTorch's: each step(closure) runs up
+    to max_iter iterations, each a two-loop recursion over the last history_size (s, y) pairs
+    and a fixed step of lr (the first scaled by the gradient's size); strong Wolfe line
+    search is not there yet."""
+
+    def __init__(self, params, lr=1, max_iter=20, max_eval=None, tolerance_grad=1e-7, tolerance_change=1e-9,
+                 history_size=100, line_search_fn=None):
+        if isinstance(lr, torch.Tensor) and lr.numel() != 1:
+            raise ValueError("Tensor lr must be 1-element")
+        if not 0.0 <= lr:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if max_eval is None:
+            max_eval = max_iter * 5 // 4
+        if line_search_fn is not None:
+            raise NotImplementedError(f"LBFGS(line_search_fn={line_search_fn!r}) is not supported by Fusescope yet; "
+                                      "line_search_fn=None is")
+        super().__init__(params, dict(lr=lr, max_iter=max_iter, max_eval=max_eval, tolerance_grad=tolerance_grad,
+                                      tolerance_change=tolerance_change, history_size=history_size,
+                                      line_search_fn=line_search_fn, maximize=False))
+        if len(self.param_groups) != 1:
+            raise ValueError("LBFGS doesn't support per-parameter options (parameter groups)")
+        self._params = self.param_groups[0]["params"]
+
+    def _gather_flat_grad(self):
+        views = [p.new_zeros(p.numel()) if p.grad is None else p.grad.reshape(-1) for p in self._params]
+        return torch.cat(views, 0)
+
+    def _add_grad(self, step_size, update):
+        offset = 0
+        for p in self._params:
+            numel = p.numel()
+            p.add_(update[offset:offset + numel].view_as(p), alpha=step_size)
+            offset += numel
+
+    @_profiled("step")
+    def step(self, closure):
+        if closure is None:
+            raise RuntimeError("LBFGS requires a closure")
+        with torch.no_grad():
+            return self._step(closure)
+
+    def _step(self, closure):
+        group = self.param_groups[0]
+        lr, max_iter, max_eval = group["lr"], group["max_iter"], group["max_eval"]
+        tolerance_grad, tolerance_change, history_size = group["tolerance_grad"], group["tolerance_change"], group["history_size"]
+        state = self._state(self._params[0])
+        state.setdefault("func_evals", 0)
+        state.setdefault("n_iter", 0)
+        orig_loss = self._closure_loss(closure)
+        loss = float(orig_loss)
+        current_evals = 1
+        state["func_evals"] += 1
+        flat_grad = self._gather_flat_grad()
+        if flat_grad.abs().max() <= tolerance_grad:
+            return orig_loss
+        d, t = state.get("d"), state.get("t")
+        old_dirs, old_stps, ro, H_diag = state.get("old_dirs"), state.get("old_stps"), state.get("ro"), state.get("H_diag")
+        prev_flat_grad, prev_loss = state.get("prev_flat_grad"), state.get("prev_loss")
+        n_iter = 0
+        while n_iter < max_iter:
+            n_iter += 1
+            state["n_iter"] += 1
+            if state["n_iter"] == 1:
+                d = flat_grad.neg()
+                old_dirs, old_stps, ro = [], [], []
+                H_diag = 1
+            else:
+                y = flat_grad.sub(prev_flat_grad)
+                s = d.mul(t)
+                ys = y.dot(s)
+                if ys > 1e-10:  # the pair keeps the approximation positive definite
+                    if len(old_dirs) == history_size:
+                        old_dirs.pop(0)
+                        old_stps.pop(0)
+                        ro.pop(0)
+                    old_dirs.append(y)
+                    old_stps.append(s)
+                    ro.append(1.0 / ys)
+                    H_diag = ys / y.dot(y)
+                al = [None] * len(old_dirs)
+                q = flat_grad.neg()
+                for i in range(len(old_dirs) - 1, -1, -1):
+                    al[i] = old_stps[i].dot(q) * ro[i]
+                    q.add_(old_dirs[i], alpha=-al[i])
+                d = r = torch.mul(q, H_diag)
+                for i in range(len(old_dirs)):
+                    be_i = old_dirs[i].dot(r) * ro[i]
+                    r.add_(old_stps[i], alpha=al[i] - be_i)
+            prev_flat_grad = flat_grad.clone()
+            prev_loss = loss
+            t = min(1.0, 1.0 / flat_grad.abs().sum()) * lr if state["n_iter"] == 1 else lr
+            if flat_grad.dot(d) > -tolerance_change:  # not a descent direction
+                break
+            self._add_grad(t, d)
+            evals = 0
+            if n_iter != max_iter:
+                loss = float(self._closure_loss(closure))
+                flat_grad = self._gather_flat_grad()
+                evals = 1
+            current_evals += evals
+            state["func_evals"] += evals
+            if n_iter == max_iter or current_evals >= max_eval:
+                break
+            if flat_grad.abs().max() <= tolerance_grad:
+                break
+            if d.mul(t).abs().max() <= tolerance_change or abs(loss - prev_loss) < tolerance_change:
+                break
+        state.update(d=d, t=t, old_dirs=old_dirs, old_stps=old_stps, ro=ro, H_diag=H_diag, prev_flat_grad=prev_flat_grad,
+                     prev_loss=prev_loss)
+        return orig_loss
 
 
 class AdamW(Adam):
