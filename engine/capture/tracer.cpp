@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "core/autograd_node.h"
+#include "core/device_context.h"
 #include "core/grad_mode.h"
 #include "graph/graph_json.h"
 #include "graph/graph_printer.h"
@@ -385,8 +386,22 @@ std::optional<Device> Tracer::resultDevice(const OpDef& op, const BoundArgs& bou
     for (const auto& a : args) devices.collect(a);
     for (const auto& [name, value] : kwargs) devices.collect(value);
     std::optional<Device> device = devices.common();
-    if (placesItsOwnResults(op, bound)) return std::nullopt;
-    return device;
+    if (!placesItsOwnResults(op, bound)) return device;
+    // Where an op placing its own results puts them: its device argument when given, the CPU
+    // for cpu(), to(other)'s other's device, else where its tensor arguments are
+    // (zeros_like(x), x.to(dtype)), else the default device (a factory without device=).
+    // Unknown, the lazy result's .device was its meta tensor's: torch.rand(...,
+    // device=t.device) then made meta tensors at run time, silently all zeros.
+    auto named = std::find(bound.names.begin(), bound.names.end(), "device");
+    if (named != bound.names.end() && bound.values_[static_cast<size_t>(named - bound.names.begin())].isDevice())
+        return bound.values_[static_cast<size_t>(named - bound.names.begin())].toDevice();
+    if (op.name == "cpu") return Device::cpu();
+    if (op.name == "to.other" && args.size() > 1) {
+        SeenDevices other([this](const Tensor& t) -> std::optional<Device> { return deviceOf(t); });
+        other.collect(args[1]);
+        return other.common();
+    }
+    return device ? device : std::optional<Device>(defaultDevice());
 }
 
 IValue Tracer::captureOp(const OpCall& call) {

@@ -411,7 +411,6 @@ def _normal_(input, mean=0.0, std=1.0, *, generator=None):
     return _drawn_into(input, torch.randn(input.shape, dtype=input.dtype, device=input.device) * std + mean)
 
 
-# The tensor methods written here (x.norm(), x.view_as(y), ...): the engine binds them.
 _SCALAR_TYPE_NAMES = {torch.float32: "Float", torch.float64: "Double", torch.float16: "Half", torch.bfloat16: "BFloat16",
                       torch.int64: "Long", torch.int32: "Int", torch.bool: "Bool"}
 
@@ -430,7 +429,105 @@ def dot(input, tensor):
     return torch.autograd._name_backward((input * tensor).sum(), "DotBackward0")
 
 
-_tensor_methods = {"dot": dot, "new_zeros": _new_filled(0), "new_ones": _new_filled(1), "new_empty": _new_filled(0),
+def _scatter_into(self, dim, index, merge, name):
+    """self's places along dim that index points to (as scatter_ takes them: index has
+    self's number of dims and covers a block of it), merged by merge(places, hits) where
+    places has dim last and hits [..., n, size] says which index entry points where. One
+    where()/gather over the block: compiled graphs keep it."""
+    if index.dim() != self.dim():
+        raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
+    if index.dtype != torch.int64:
+        raise RuntimeError(f"{name}(): Expected dtype int64 for index")
+    d = dim % self.dim() if self.dim() else 0
+    size = self.size(d) if self.dim() else 1
+    if not torch.compiler.is_compiling():
+        outside = ((index < 0) | (index >= size)).reshape(-1)
+        if outside.any():
+            bad = index.reshape(-1)[outside.tolist().index(True)].item()
+            raise RuntimeError(f"index {bad} is out of bounds for dimension {d} with size {size}")
+    whole = all(index.size(k) == self.size(k) for k in range(self.dim()) if k != d)
+    block = self if whole else self[tuple(slice(None) if k == d else slice(0, index.size(k)) for k in range(self.dim()))]
+    places = block.transpose(d, -1)
+    hits = index.transpose(d, -1).unsqueeze(-1) == torch.arange(size, device=self.device)
+    block.copy_(merge(places, hits).transpose(d, -1))
+    return self
+
+
+def _scatter_source(src, index, d):
+    """The part of src that index's entries take their values from, with dim d last."""
+    return src[tuple(slice(0, index.size(k)) for k in range(index.dim()))].transpose(d, -1)
+
+
+def _scatter_(self, dim, index, src=None, value=None, *, reduce=None):
+    """self.scatter_(dim, index, src or value): each index entry writes its src value (or
+    value) to its place along dim; the last entry written to a place wins, as on PyTorch's
+    CPU."""
+    if reduce is not None:
+        raise NotImplementedError("scatter_(reduce=...) is not supported by Fusescope yet")
+    if src is None:
+        src = value
+    d = dim % self.dim() if self.dim() else 0
+    if not isinstance(src, torch.Tensor):
+        _scatter_into(self, dim, index, lambda places, hits: torch.where(hits.any(-2), torch.full_like(places, src), places),
+                      "scatter")
+        return torch.autograd._name_backward(self, "ScatterBackward1")
+    if src.dtype != self.dtype:
+        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+
+    def last_write(places, hits):
+        entries = hits.size(-2)
+        writer = torch.where(hits, torch.arange(entries, device=self.device).unsqueeze(-1), -1).amax(-2)
+        picked = _scatter_source(src, index, d).gather(-1, writer.clamp(min=0))
+        return torch.where(writer >= 0, picked, places)
+
+    _scatter_into(self, dim, index, last_write, "scatter")
+    return torch.autograd._name_backward(self, "ScatterBackward0")
+
+
+def _scatter_add_(self, dim, index, src):
+    """self.scatter_add_(dim, index, src): each index entry adds its src value at its place."""
+    if src.dtype != self.dtype:
+        raise RuntimeError("scatter_add(): Expected self.dtype to be equal to src.dtype")
+    d = dim % self.dim() if self.dim() else 0
+
+    def add(places, hits):
+        added = torch.where(hits, _scatter_source(src, index, d).unsqueeze(-1), 0).sum(-2)
+        return torch.where(hits.any(-2), places + added, places)  # an untouched -0.0 stays -0.0
+
+    _scatter_into(self, dim, index, add, "scatter_add")
+    return torch.autograd._name_backward(self, "ScatterAddBackward0")
+
+
+def _index_add_(self, dim, index, source, *, alpha=1):
+    """self.index_add_(dim, index, source): source's slice i along dim added to self's slice
+    index[i]."""
+    if index.dim() > 1:
+        raise IndexError("index_add_(): Index is supposed to be a vector")
+    d = dim % self.dim() if self.dim() else 0
+    if index.numel() != (source.size(d) if source.dim() else 1):
+        raise IndexError("index_add_(): Number of indices should be equal to source.size(dim)")
+    shape = [1] * source.dim()
+    shape[d] = index.numel()
+    spread = index.reshape(shape).expand(source.shape)
+    _scatter_add_(self, dim, spread, source if alpha == 1 else source * alpha)
+    return torch.autograd._name_backward(self, "IndexAddBackward0")
+
+
+def scatter(input, dim, index, src=None, value=None, *, reduce=None):
+    return _scatter_(input.clone(), dim, index, src, value, reduce=reduce)
+
+
+def scatter_add(input, dim, index, src):
+    return _scatter_add_(input.clone(), dim, index, src)
+
+
+def index_add(input, dim, index, source, *, alpha=1):
+    return _index_add_(input.clone(), dim, index, source, alpha=alpha)
+
+
+# The tensor methods written here (x.norm(), x.view_as(y), ...): the engine binds them.
+_tensor_methods = {"dot": dot, "scatter": scatter, "scatter_": _scatter_, "scatter_add": scatter_add,
+                   "scatter_add_": _scatter_add_, "index_add": index_add, "index_add_": _index_add_, "new_zeros": _new_filled(0), "new_ones": _new_filled(1), "new_empty": _new_filled(0),
                    "new_full": _new_full, "norm": norm, "repeat_interleave": repeat_interleave, "roll": roll, "view_as": _view_as, "expand_as": _expand_as,
                    "uniform_": _uniform_, "normal_": _normal_,
                    "type": _type,
