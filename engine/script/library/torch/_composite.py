@@ -525,8 +525,44 @@ def index_add(input, dim, index, source, *, alpha=1):
     return _index_add_(input.clone(), dim, index, source, alpha=alpha)
 
 
+def movedim(input, source, destination):
+    """input's dims at source moved to destination, the others keeping their order: a
+    permute, so a view, as PyTorch's."""
+    n = input.dim()
+    if isinstance(source, int) != isinstance(destination, int):
+        raise TypeError(f"movedim() received an invalid combination of arguments - got ({type(source).__name__}, "
+                        f"{type(destination).__name__}), but expected one of:\n * (int source, int destination)\n"
+                        f" * (tuple of ints source, tuple of ints destination)")
+    src = [source] if isinstance(source, int) else list(source)
+    dst = [destination] if isinstance(destination, int) else list(destination)
+    if len(src) != len(dst):
+        raise RuntimeError(f"movedim: Invalid source or destination dims: source ({src} dims) should contain the same "
+                           f"number of dims as destination ({dst} dims)")
+
+    def wrapped(dims, name):
+        out = []
+        for d in dims:
+            if not -max(n, 1) <= d < max(n, 1):
+                raise IndexError(f"Dimension out of range (expected to be in range of [{-max(n, 1)}, {max(n, 1) - 1}], "
+                                 f"but got {d})")
+            out.append(d % n if n else 0)
+        if len(set(out)) != len(out):
+            raise RuntimeError(f"movedim: repeated dim in `{name}` ({dims})")
+        return out
+
+    src, dst = wrapped(src, "source"), wrapped(dst, "destination")
+    order = [None] * n
+    for s, d in zip(src, dst):
+        order[d] = s
+    rest = iter([d for d in range(n) if d not in src])
+    return input.permute([o if o is not None else next(rest) for o in order])
+
+
+moveaxis = movedim
+
+
 # The tensor methods written here (x.norm(), x.view_as(y), ...): the engine binds them.
-_tensor_methods = {"dot": dot, "scatter": scatter, "scatter_": _scatter_, "scatter_add": scatter_add,
+_tensor_methods = {"dot": dot, "movedim": movedim, "moveaxis": movedim, "scatter": scatter, "scatter_": _scatter_, "scatter_add": scatter_add,
                    "scatter_add_": _scatter_add_, "index_add": index_add, "index_add_": _index_add_, "new_zeros": _new_filled(0), "new_ones": _new_filled(1), "new_empty": _new_filled(0),
                    "new_full": _new_full, "norm": norm, "repeat_interleave": repeat_interleave, "roll": roll, "view_as": _view_as, "expand_as": _expand_as,
                    "uniform_": _uniform_, "normal_": _normal_,
