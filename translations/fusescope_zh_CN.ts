@@ -1118,6 +1118,10 @@
         <source>The bundle keeps no PyTorch side: its run was made without Run Under PyTorch Too</source>
         <translation>此包不含 PyTorch 一侧：其运行未开启“同时在 PyTorch 下运行”</translation>
     </message>
+    <message>
+        <source>%1 is not among the files of this run</source>
+        <translation>%1 不在本次运行的文件之中</translation>
+    </message>
 </context>
 <context>
     <name>fusescope::gui::MinifyPanel</name>
@@ -1240,6 +1244,13 @@
     <message>
         <source>Guard failures</source>
         <translation>守卫失败</translation>
+    </message>
+</context>
+<context>
+    <name>fusescope::gui::ScriptTabs</name>
+    <message>
+        <source>%1 (read-only: the text it ran with)</source>
+        <translation>%1（只读：运行时的文本）</translation>
     </message>
 </context>
 <context>

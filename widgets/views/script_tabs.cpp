@@ -16,7 +16,7 @@ constexpr const char* kFileProperty = "fusescopeFile";  // a module tab's file a
 ScriptTabs::ScriptTabs(QsciScintilla* script, const RunStore* store, QWidget* parent)
     : QTabWidget(parent), script_(script), store_(store) {
     setDocumentMode(true);
-    addTab(script_, tr("script.py"));
+    addTab(script_, QStringLiteral("script.py"));
     tabBar()->setAutoHide(true);  // a script that imports nothing of its own shows just the editor
     connect(script_, &QsciScintilla::cursorPositionChanged, this, [this](int line, int) { Q_EMIT cursorLineChanged(scriptFile_, line); });
     connect(store_, &RunStore::eventAppended, this, &ScriptTabs::append);
@@ -25,7 +25,7 @@ ScriptTabs::ScriptTabs(QsciScintilla* script, const RunStore* store, QWidget* pa
 
 void ScriptTabs::setScriptFile(const QString& file) {
     scriptFile_ = file;
-    setTabText(0, file.isEmpty() ? tr("script.py") : file.section('/', -1));
+    setTabText(0, file.isEmpty() ? QStringLiteral("script.py") : file.section('/', -1));
     setTabToolTip(0, file);
 }
 
