@@ -13,3 +13,27 @@ def show(label, tensor):
     tensor = tensor.detach()
     print(f"{label}: {tuple(tensor.shape)} sum {tensor.sum().item():.5g} abs mean {tensor.abs().mean().item():.5g} "
           f"first {tensor.flatten()[0].item():.5g}")
+
+
+def check_classifier(name, model, inputs, targets, scale, show=show):
+    """The protocol several drivers share: every parameter pattern() * scale; the model's size;
+    its outputs eagerly, under aot_eager and under inductor, in training and in evaluation
+    mode; then three compiled SGD steps of a cross-entropy against targets."""
+    with torch.no_grad():
+        for index, param in enumerate(model.parameters()):
+            param.copy_(pattern(param.numel(), index).reshape(param.shape) * scale)
+    print(name, sum(p.numel() for p in model.parameters()), "weights,", len(list(model.modules())), "modules")
+    for mode in ("train", "eval"):
+        model.train(mode == "train")
+        for backend, run in [("eager", model), ("aot_eager", torch.compile(model, backend="aot_eager")),
+                             ("inductor", torch.compile(model))]:
+            show(f"{name} {mode} {backend}", run(inputs))
+    model.train()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
+    compiled = torch.compile(model)
+    for step in range(3):
+        loss = torch.nn.functional.cross_entropy(compiled(inputs), targets)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        print(f"{name} step {step} loss {loss.item():.5g}")

@@ -20,7 +20,7 @@ from models.senet import seresnet18
 from models.shufflenetv2 import shufflenetv2
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from driver_support import pattern  # tests/real_models/driver_support.py
+from driver_support import check_classifier, pattern  # tests/real_models/driver_support.py
 
 
 def show(label, tensor):
@@ -43,21 +43,4 @@ for name, make in models:
     for module in model.modules():  # RiR's dropout draws would differ from PyTorch's
         if isinstance(module, (torch.nn.Dropout, torch.nn.Dropout2d)):
             module.p = 0.0
-    with torch.no_grad():
-        for index, param in enumerate(model.parameters()):
-            param.copy_(pattern(param.numel(), index).reshape(param.shape) * 0.05)
-    print(name, sum(p.numel() for p in model.parameters()), "weights,", len(list(model.modules())), "modules")
-    for mode in ("train", "eval"):
-        model.train(mode == "train")
-        for backend, run in [("eager", model), ("aot_eager", torch.compile(model, backend="aot_eager")),
-                             ("inductor", torch.compile(model))]:
-            show(f"{name} {mode} {backend}", run(images))
-    model.train()
-    optimizer = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
-    compiled = torch.compile(model)
-    for step in range(3):
-        loss = torch.nn.functional.cross_entropy(compiled(images), labels)
-        optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
-        print(f"{name} step {step} loss {loss.item():.5g}")
+    check_classifier(name, model, images, labels, 0.05, show)

@@ -12,7 +12,7 @@ import torch
 from resnet import generate_model
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from driver_support import pattern  # tests/real_models/driver_support.py
+from driver_support import check_classifier, pattern  # tests/real_models/driver_support.py
 
 
 def show(label, tensor):
@@ -25,22 +25,5 @@ clips = pattern(2 * 3 * 4 * 16 * 16, 99).reshape(2, 3, 4, 16, 16)
 labels = torch.tensor([1, 4])
 for depth in (10, 18):
     model = generate_model(depth, widen_factor=0.25, n_classes=5, conv1_t_size=3)
-    with torch.no_grad():
-        for index, param in enumerate(model.parameters()):
-            param.copy_(pattern(param.numel(), index).reshape(param.shape) * 0.1)
     name = f"ResNet{depth}"
-    print(name, sum(p.numel() for p in model.parameters()), "weights,", len(list(model.modules())), "modules")
-    for mode in ("train", "eval"):
-        model.train(mode == "train")
-        for backend, run in [("eager", model), ("aot_eager", torch.compile(model, backend="aot_eager")),
-                             ("inductor", torch.compile(model))]:
-            show(f"{name} {mode} {backend}", run(clips))
-    model.train()
-    optimizer = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
-    compiled = torch.compile(model)
-    for step in range(3):
-        loss = torch.nn.functional.cross_entropy(compiled(clips), labels)
-        optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
-        print(f"{name} step {step} loss {loss.item():.5g}")
+    check_classifier(name, model, clips, labels, 0.1, show)
