@@ -70,6 +70,15 @@ else()
   fusescope_component_off(FUSESCOPE_HAVE_CUDA FUSESCOPE_CUDA_STATUS "FUSESCOPE_WITH_CUDA=OFF")
 endif()
 
+# zlib serves the scripts' zlib and gzip modules; without it they are not importable.
+find_package(ZLIB QUIET)
+if(ZLIB_FOUND)
+  set(FUSESCOPE_HAVE_ZLIB ON)
+  set(FUSESCOPE_ZLIB_STATUS "on (zlib ${ZLIB_VERSION_STRING})")
+else()
+  fusescope_component_off(FUSESCOPE_HAVE_ZLIB FUSESCOPE_ZLIB_STATUS "zlib not found: scripts cannot import zlib or gzip")
+endif()
+
 if(FUSESCOPE_WITH_ZIP)
   find_package(PkgConfig QUIET)
   if(PkgConfig_FOUND)

@@ -3,6 +3,8 @@
 #include <charconv>
 #include <cstdio>
 
+#include "script/types/bytes_type.h"
+
 namespace fusescope {
 
 const char* binaryOperatorSymbol(BinaryOperator op) {
@@ -228,6 +230,13 @@ public:
                 expr(i.body.get());
                 sp();
                 expr(i.orelse.get());
+                out += ")";
+                return;
+            }
+            case ExprKind::NamedExpr: {
+                auto& n = e->as<NamedExpr>();
+                out += "(NamedExpr " + n.target + " ";
+                expr(n.value.get());
                 out += ")";
                 return;
             }
@@ -499,6 +508,7 @@ private:
             case ConstantKind::Int: out += std::to_string(c.intValue); return;
             case ConstantKind::Float: out += formatFloat(c.floatValue); return;
             case ConstantKind::Str: out += quote(c.strValue); return;
+            case ConstantKind::Bytes: out += bytesRepr(c.strValue); return;
             case ConstantKind::Ellipsis: out += "..."; return;
         }
     }

@@ -38,6 +38,7 @@ enum class ExprKind {
     BoolOp,          // a and b and c / a or b
     Compare,         // a < b <= c (a chain)
     IfExp,           // body if test else orelse
+    NamedExpr,       // target := value
     Lambda,          // lambda params: body
     Tuple,           // a, b / (a, b) / ()
     List,            // [a, b]
@@ -77,7 +78,7 @@ struct Name : Expr {
     ExprContext ctx = ExprContext::Load;
 };
 
-enum class ConstantKind { None, Bool, Int, Float, Str, Ellipsis };
+enum class ConstantKind { None, Bool, Int, Float, Str, Bytes, Ellipsis };
 
 // A literal; only the field named by `type` is meaningful. Adjacent plain string literals
 // are already concatenated.
@@ -88,7 +89,7 @@ struct Constant : Expr {
     bool boolValue = false;
     int64_t intValue = 0;
     double floatValue = 0.0;
-    std::string strValue;
+    std::string strValue;  // Str: UTF-8 text; Bytes: the bytes
 };
 
 // An f-string (or an implicit concatenation containing one): the values are Constant Str
@@ -209,6 +210,14 @@ struct IfExp : Expr {
     static constexpr ExprKind kKind = ExprKind::IfExp;
     IfExp() : Expr(kKind) {}
     ExprPtr test, body, orelse;
+};
+
+// target := value: binds target in the enclosing function's scope (a comprehension's too).
+struct NamedExpr : Expr {
+    static constexpr ExprKind kKind = ExprKind::NamedExpr;
+    NamedExpr() : Expr(kKind) {}
+    std::string target;
+    ExprPtr value;
 };
 
 enum class ParamKind {

@@ -11,6 +11,7 @@
 #include "script/interpreter.h"
 #include "script/utf8.h"
 #include "script/set_operations.h"
+#include "script/types/bytes_type.h"
 #include "script/types/type_slots.h"
 #include "script/types/iterator_types.h"
 #include "script/whole_float.h"
@@ -174,18 +175,17 @@ void addPythonBuiltins(std::map<std::string, Value, std::less<>>& b) {
         for (const Value& v : in.iterate(a.args[0])) total = in.evalBinary(BinaryOperator::Add, total, v, in.currentSite());
         return total;
     });
-    b["any"] = makeBuiltin("any", [](Interpreter& in, CallArgs& a) {
-        expectCount(in, a, 1, 1, "any");
-        for (const Value& v : in.iterate(a.args[0]))
-            if (in.truthy(v)) return Value(true);
-        return Value(false);
-    });
-    b["all"] = makeBuiltin("all", [](Interpreter& in, CallArgs& a) {
-        expectCount(in, a, 1, 1, "all");
-        for (const Value& v : in.iterate(a.args[0]))
-            if (!in.truthy(v)) return Value(false);
-        return Value(true);
-    });
+    // any and all stop at the first item that decides, as Python's: a generator is not run on.
+    for (const bool wantTrue : {true, false})
+        b[wantTrue ? "any" : "all"] = makeBuiltin(wantTrue ? "any" : "all", [wantTrue](Interpreter& in, CallArgs& a) {
+            expectCount(in, a, 1, 1, wantTrue ? "any" : "all");
+            bool decided = false;
+            in.forEachItem(a.args[0], [&](const Value& v) {
+                decided = in.truthy(v) == wantTrue;
+                return !decided;
+            });
+            return Value(decided == wantTrue);
+        });
     b["sorted"] = makeBuiltin("sorted", [](Interpreter& in, CallArgs& a) {
         expectCount(in, a, 1, 1, "sorted");
         return makeList(sortedValues(in, in.iterate(a.args[0]), a));
@@ -212,6 +212,12 @@ void addPythonBuiltins(std::map<std::string, Value, std::less<>>& b) {
         std::string out;
         appendUtf8(out, static_cast<uint32_t>(code));
         return Value(out);
+    });
+    b["format"] = makeBuiltin("format", [](Interpreter& in, CallArgs& a) {
+        expectCount(in, a, 1, 2, "format");
+        if (a.args.size() == 2 && !a.args[1].isString())
+            in.fail("TypeError", "format() argument 2 must be str, not " + pythonTypeName(a.args[1]));
+        return Value(in.formatValue(a.args[0], a.args.size() == 2 ? a.args[1].asString() : std::string()));
     });
     b["repr"] = makeBuiltin("repr", [](Interpreter& in, CallArgs& a) {
         expectCount(in, a, 1, 1, "repr");
@@ -295,6 +301,8 @@ void addPythonBuiltins(std::map<std::string, Value, std::less<>>& b) {
         expectCount(in, a, 0, 1, "tuple");
         return makeTuple(a.args.empty() ? ValueList{} : in.iterate(a.args[0]));
     });
+    addBytesBuiltins(b);
+    b["int"].as<TypeObject>()->attrs["from_bytes"] = makeBuiltin("int.from_bytes", intFromBytes);
     b["dict"] = makeType("dict", [](Interpreter& in, CallArgs& a) {
         expectCount(in, a, 0, 1, "dict");
         auto d = std::make_shared<DictObject>();

@@ -47,6 +47,10 @@ ClassPtr Interpreter::makeClass(const std::string& name, const std::string& qual
             cls->bases.push_back(std::static_pointer_cast<ClassObject>(base.asObject()));
             continue;
         }
+        if (auto* t = base.as<TypeObject>(); t && t->name == "type") {  // a metaclass
+            cls->bases.push_back(typeClass_);
+            continue;
+        }
         if (auto* t = base.as<TypeObject>())
             fail("NotImplementedError", "subclassing the builtin type '" + t->name + "' is not supported by Fusescope");
         fail("TypeError", "bases must be types, not '" + pythonTypeName(base) + "'");
@@ -62,6 +66,43 @@ ClassPtr Interpreter::makeClass(const std::string& name, const std::string& qual
     if (cls->dict->findString("__eq__") && !cls->dict->findString("__hash__")) cls->dict->set(Value("__hash__"), Value());
     objectDicts_.push_back(cls->dict);
     return cls;
+}
+
+// The metaclass a class statement uses: the explicit one, else the most derived of its bases'
+// (null: type), with CPython's TypeError when neither derives from the other.
+ClassPtr Interpreter::metaclassFor(const std::optional<Value>& explicitMetaclass, const ValueList& bases) {
+    ClassPtr winner;
+    if (explicitMetaclass) {
+        auto* t = explicitMetaclass->as<TypeObject>();
+        auto* m = explicitMetaclass->as<ClassObject>();
+        if (!(t && t->name == "type") && !(m && m->isSubclassOf(*typeClass_)))
+            fail("NotImplementedError", "a metaclass that is not type or a subclass of it (here a '" + pythonTypeName(*explicitMetaclass) +
+                                            "') is not supported by Fusescope");
+        if (m) winner = std::static_pointer_cast<ClassObject>(explicitMetaclass->asObject());
+    }
+    for (const Value& base : bases) {
+        auto* cls = base.as<ClassObject>();
+        const ClassPtr candidate = cls ? cls->metaclass : nullptr;
+        if (!candidate || (winner && winner->isSubclassOf(*candidate))) continue;
+        if (winner && !candidate->isSubclassOf(*winner))
+            fail("TypeError", "metaclass conflict: the metaclass of a derived class must be a (non-strict) subclass of the metaclasses of all its bases");
+        winner = candidate;
+    }
+    return winner;
+}
+
+Value Interpreter::newClassOf(const ClassPtr& metaclass, CallArgs& args) {
+    const ValueList* bases = args.args.size() == 3 ? sequenceItems(args.args[1]) : nullptr;
+    const auto* ns = args.args.size() == 3 ? args.args[2].as<DictObject>() : nullptr;
+    if (!bases || !ns || !args.args[0].isString()) fail("TypeError", "type.__new__() takes a name, a tuple of bases and a dict");
+    auto dict = std::make_shared<DictObject>(*ns);
+    const std::string& name = args.args[0].asString();
+    const Value* qualname = dict->findString("__qualname__");
+    ClassPtr cls = makeClass(name, qualname && qualname->isString() ? qualname->asString() : name, *bases, dict);
+    if (metaclass != typeClass_) cls->metaclass = metaclass;
+    CallArgs subclassArgs{.args = {}, .kwargs = args.kwargs, .where = args.where};
+    initSubclass(cls, subclassArgs);
+    return Value(ObjectPtr(cls));
 }
 
 Value Interpreter::applyDecorators(Value target, const std::vector<ExprPtr>& decorators) {
@@ -80,12 +121,12 @@ Interpreter::Flow Interpreter::execClassDef(const ClassDef& def) {
     ValueList bases;
     for (const auto& b : def.bases) bases.push_back(eval(*b));
     CallArgs subclassArgs{.args = {}, .kwargs = {}, .where = def.loc};  // the class keywords go to __init_subclass__
-    for (const auto& k : def.keywords) {
-        if (k.name == "metaclass" || k.name.empty())
-            throw ScriptError("NotImplementedError",
-                              "class keyword '" + (k.name.empty() ? "**" : k.name) + "' (metaclasses) is not supported by Fusescope", k.loc);
-        subclassArgs.kwargs.emplace_back(k.name, eval(*k.value));
+    std::optional<Value> explicitMetaclass;
+    for (const auto& k : def.keywords) {  // (the parser refuses `**kwargs` here)
+        if (k.name == "metaclass") explicitMetaclass = eval(*k.value);
+        else subclassArgs.kwargs.emplace_back(k.name, eval(*k.value));
     }
+    ClassPtr metaclass = metaclassFor(explicitMetaclass, bases);
     auto body = std::make_shared<Scope>();
     body->parent = current_;
     body->classCell = std::make_shared<ClassCell>();
@@ -115,10 +156,17 @@ Interpreter::Flow Interpreter::execClassDef(const ClassDef& def) {
         if (it != body->vars.end()) dict->set(Value(name), it->second.unsourced());
     }
     body->vars.clear();
-    ClassPtr cls = makeClass(def.name, qualname, bases, dict);
-    body->classCell->cls = cls;
-    initSubclass(cls, subclassArgs);
-    store(def.name, applyDecorators(Value(ObjectPtr(cls)), def.decorators));
+    Value made;
+    if (metaclass) {  // metaclass(name, bases, namespace, **keywords), as type.__call__ does it
+        CallArgs args{.args = {Value(def.name), makeTuple(bases), Value(ObjectPtr(dict))}, .kwargs = subclassArgs.kwargs, .where = def.loc};
+        made = callClass(metaclass, args);
+    } else {
+        ClassPtr cls = makeClass(def.name, qualname, bases, dict);
+        initSubclass(cls, subclassArgs);
+        made = Value(ObjectPtr(cls));
+    }
+    if (made.as<ClassObject>()) body->classCell->cls = std::static_pointer_cast<ClassObject>(made.asObject());
+    store(def.name, applyDecorators(made, def.decorators));
     return Flow::Normal;
 }
 
@@ -255,6 +303,8 @@ Value Interpreter::instanceAttribute(const Value& object, const std::string& nam
 Value Interpreter::classAttribute(const Value& object, const std::string& name) {
     ClassPtr cls = std::static_pointer_cast<ClassObject>(object.asObject());
     const Value* attr = cls->lookup(name);
+    if (!attr && cls->metaclass)  // the metaclass's methods and properties, bound to the class
+        if (const Value* meta = cls->metaclass->lookup(name)) return bindDescriptor(*meta, object, cls->metaclass);
     if (!attr) fail("AttributeError", "type object '" + cls->name + "' has no attribute '" + name + "'");
     if (auto* cm = attr->as<ClassMethodObject>()) {
         auto bound = std::make_shared<BoundMethodObject>();
@@ -279,6 +329,10 @@ Value Interpreter::classAttribute(const Value& object, const std::string& name) 
 Value Interpreter::superAttribute(const SuperObject& super, const std::string& name) {
     const ClassPtr* selfClass = instanceClass(super.self);
     ClassPtr cls = selfClass ? *selfClass : std::static_pointer_cast<ClassObject>(super.self.asObject());
+    // super() in a metaclass's method, whose self is a class: the metaclass's MRO, bound as an
+    // instance's.
+    if (!selfClass && cls->metaclass && cls->metaclass->isSubclassOf(*super.after)) selfClass = &cls->metaclass;
+    if (selfClass) cls = *selfClass;
     const auto& mro = cls->mro;
     auto start = std::find(mro.begin(), mro.end(), super.after.get());
     if (start != mro.end()) ++start;
@@ -399,7 +453,9 @@ Value Interpreter::makeSuper(const CallArgs& args) {
     }
     const ClassPtr* selfClass = instanceClass(super->self);
     auto* selfAsClass = super->self.as<ClassObject>();
-    bool related = selfClass ? (*selfClass)->isSubclassOf(*super->after) : selfAsClass && selfAsClass->isSubclassOf(*super->after);
+    bool related = selfClass ? (*selfClass)->isSubclassOf(*super->after)
+                             : selfAsClass && (selfAsClass->isSubclassOf(*super->after) ||
+                                               (selfAsClass->metaclass && selfAsClass->metaclass->isSubclassOf(*super->after)));
     if (!related) fail("TypeError", "super(type, obj): obj must be an instance or subtype of type");
     return Value(ObjectPtr(super));
 }
@@ -407,14 +463,17 @@ Value Interpreter::makeSuper(const CallArgs& args) {
 // ---------------------------------------------------------------------- special methods
 
 std::optional<Value> Interpreter::callSpecial(const Value& object, std::string_view name, ValueList args) {
-    auto* instance = object.as<InstanceObject>();
-    if (!instance) return std::nullopt;
-    const Value* attr = instance->cls->lookup(name);
-    if (!attr) return std::nullopt;
+    const ClassPtr* instanceType = instanceClass(object);
+    auto* cls = object.as<ClassObject>();
+    const ClassPtr& type = instanceType ? *instanceType : cls && cls->metaclass ? cls->metaclass : objectClass_;
+    if (!instanceType && !(cls && cls->metaclass)) return std::nullopt;
+    const ClassObject* definer = nullptr;
+    const Value* attr = type->lookup(name, &definer);
+    if (!attr || (cls && (definer == typeClass_.get() || definer == objectClass_.get()))) return std::nullopt;
     CallArgs a;
     a.args = std::move(args);
     a.where = currentLocation();
-    return call(bindDescriptor(*attr, object, instance->cls), a);
+    return call(bindDescriptor(*attr, object, type), a);
 }
 
 std::string Interpreter::repr(const Value& value) {
@@ -527,7 +586,7 @@ std::optional<Value> Interpreter::compareDunder(CompareOperator op, const Value&
 
 Value Interpreter::typeOf(const Value& value) {
     if (const ClassPtr* cls = instanceClass(value)) return Value(ObjectPtr(*cls));
-    if (value.as<ClassObject>()) return builtins_.at("type");
+    if (auto* cls = value.as<ClassObject>()) return cls->metaclass ? Value(ObjectPtr(cls->metaclass)) : builtins_.at("type");
     if (value.isTensor()) {
         auto& torch = rootModules_.at("torch").as<ModuleObject>()->attrs;
         if (value.asTensor().impl()->isParameter) return torch.at("nn").as<ModuleObject>()->attrs.at("Parameter");
@@ -550,7 +609,12 @@ bool Interpreter::isSubclass(const Value& cls, const Value& type) {
     auto* targetType = type.as<TypeObject>();
     if (!target && !targetType) fail("TypeError", "issubclass() arg 2 must be a class, a tuple of classes, or a union");
     if (target == objectClass_.get() || (targetType && targetType->name == "object")) return true;
-    if (auto* c = cls.as<ClassObject>()) return target && c->isSubclassOf(*target);
+    if (target && target->metaclass)  // the metaclass's __subclasscheck__ (abc.ABCMeta's)
+        if (auto answer = callSpecial(type, "__subclasscheck__", {cls})) return truthy(*answer);
+    if (auto* c = cls.as<ClassObject>()) {
+        if (targetType && targetType->name == "type") return c->isSubclassOf(*typeClass_);  // a metaclass
+        return target && c->isSubclassOf(*target);
+    }
     if (auto* t = cls.as<TypeObject>()) {
         if (!targetType) return false;
         return t->name == targetType->name || (targetType->name == "int" && t->name == "bool") ||
@@ -569,7 +633,11 @@ bool Interpreter::isInstance(const Value& value, const Value& type) {
     if (!type.as<ClassObject>() && !type.as<TypeObject>())
         fail("TypeError", "isinstance() arg 2 must be a type, a tuple of types, or a union");
     if (auto* t = type.as<TypeObject>(); t && t->name == "type") return value.as<ClassObject>() || value.as<TypeObject>();
-    return isSubclass(typeOf(value), type);
+    Value valueType = typeOf(value);
+    if (valueType.isObject() && valueType.asObject() == type.asObject()) return true;
+    if (auto* cls = type.as<ClassObject>(); cls && cls->metaclass)
+        if (auto answer = callSpecial(type, "__instancecheck__", {value})) return truthy(*answer);  // abc.ABCMeta's
+    return isSubclass(valueType, type);
 }
 
 }  // namespace fusescope

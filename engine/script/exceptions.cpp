@@ -18,13 +18,23 @@ constexpr std::pair<const char*, const char*> kExceptionClasses[] = {
     {"SystemExit", "BaseException"},
     {"GeneratorExit", "BaseException"},
     {"StopIteration", "Exception"},
+    {"StopAsyncIteration", "Exception"},
+    {"EOFError", "Exception"},
+    {"BufferError", "Exception"},
+    {"ReferenceError", "Exception"},
+    {"SystemError", "Exception"},
     {"ArithmeticError", "Exception"},
     {"ZeroDivisionError", "ArithmeticError"},
     {"OverflowError", "ArithmeticError"},
+    {"FloatingPointError", "ArithmeticError"},
     {"LookupError", "Exception"},
     {"IndexError", "LookupError"},
     {"KeyError", "LookupError"},
     {"ValueError", "Exception"},
+    {"UnicodeError", "ValueError"},
+    {"UnicodeDecodeError", "UnicodeError"},
+    {"UnicodeEncodeError", "UnicodeError"},
+    {"UnicodeTranslateError", "UnicodeError"},
     {"TypeError", "Exception"},
     {"AttributeError", "Exception"},
     {"NameError", "Exception"},
@@ -38,8 +48,15 @@ constexpr std::pair<const char*, const char*> kExceptionClasses[] = {
     {"MemoryError", "Exception"},
     {"SyntaxError", "Exception"},
     {"IndentationError", "SyntaxError"},
+    {"TabError", "IndentationError"},
     {"OSError", "Exception"},
     {"FileNotFoundError", "OSError"},
+    {"FileExistsError", "OSError"},
+    {"PermissionError", "OSError"},
+    {"IsADirectoryError", "OSError"},
+    {"NotADirectoryError", "OSError"},
+    {"TimeoutError", "OSError"},
+    {"ConnectionError", "OSError"},
     {"Warning", "Exception"},
     {"UserWarning", "Warning"},
     {"DeprecationWarning", "Warning"},
@@ -49,6 +66,8 @@ constexpr std::pair<const char*, const char*> kExceptionClasses[] = {
     {"SyntaxWarning", "Warning"},
     {"ImportWarning", "Warning"},
     {"ResourceWarning", "Warning"},
+    {"BytesWarning", "Warning"},
+    {"UnicodeWarning", "Warning"},
 };
 
 const ValueList& argsOf(const ObjectPtr& self) {
@@ -57,16 +76,6 @@ const ValueList& argsOf(const ObjectPtr& self) {
     Value* args = instance ? instance->dict->findString("args") : nullptr;
     const ValueList* items = args ? sequenceItems(*args) : nullptr;
     return items ? *items : none;
-}
-
-ClassPtr builtinClass(Interpreter& interp, const std::string& name, const ClassPtr& base) {
-    auto cls = std::make_shared<ClassObject>();
-    cls->name = cls->qualname = name;
-    cls->module = "builtins";
-    cls->interpreter = &interp;
-    cls->bases = {base};
-    cls->mro = c3Linearization(*cls);
-    return cls;
 }
 
 void addBaseExceptionMethods(DictObject& d) {
@@ -98,6 +107,16 @@ std::string tracebackName(const ClassObject& cls) {
 
 }  // namespace
 
+ClassPtr builtinClass(Interpreter& interp, const std::string& name, const ClassPtr& base) {
+    auto cls = std::make_shared<ClassObject>();
+    cls->name = cls->qualname = name;
+    cls->module = "builtins";
+    cls->interpreter = &interp;
+    cls->bases = {base};
+    cls->mro = c3Linearization(*cls);
+    return cls;
+}
+
 void addExceptionClasses(Interpreter& interp, const ClassPtr& object, std::map<std::string, Value, std::less<>>& b) {
     for (const auto& [name, baseName] : kExceptionClasses) {
         ClassPtr base = baseName ? std::static_pointer_cast<ClassObject>(b.at(baseName).asObject()) : object;
@@ -105,6 +124,7 @@ void addExceptionClasses(Interpreter& interp, const ClassPtr& object, std::map<s
         if (!baseName) addBaseExceptionMethods(*cls->dict);
         b[name] = Value(ObjectPtr(cls));
     }
+    b["IOError"] = b["EnvironmentError"] = b.at("OSError");  // CPython's aliases
     // StopIteration(value).value: what a generator returned; SystemExit(code).code: the exit
     // status (None without arguments, the args tuple with several).
     for (const auto& [name, field] : {std::pair{"StopIteration", "value"}, std::pair{"SystemExit", "code"}}) {
@@ -138,6 +158,15 @@ ClassPtr Interpreter::exceptionClass(const std::string& kind) {
     auto& extra = extraExceptionClasses_[kind];
     if (!extra) extra = builtinClass(*this, kind, exceptionClass("Exception"));
     return extra;
+}
+
+ClassPtr Interpreter::moduleExceptionClass(const std::string& module, const std::string& name, const std::string& base) {
+    auto& cls = extraExceptionClasses_[module + "." + name];
+    if (!cls) {
+        cls = builtinClass(*this, name, exceptionClass(base));
+        cls->module = module;
+    }
+    return cls;
 }
 
 Value Interpreter::exceptionValue(const ScriptError& error) {

@@ -4,9 +4,11 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <set>
 #include <sstream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "script/interpreter.h"
 #include "script/parser.h"
@@ -72,9 +74,12 @@ Value Interpreter::loadLibraryModule(const std::string& name, const SourceLocati
     const auto& sources = scriptLibrarySources();
     auto source = std::find_if(sources.begin(), sources.end(), [&](const auto& s) { return s.module == name; });
     if (source == sources.end()) {
-        std::string available = "torch, math, time, logging";
+        std::set<std::string> names;  // the engine's modules and the library's top-level ones, torch first
+        for (const auto& [module, value] : rootModules_)
+            if (module != "torch" && module[0] != '_') names.insert(module);
         for (const auto& s : sources)
-            if (s.module.find('.') == std::string_view::npos) available += ", " + std::string(s.module);
+            if (s.module.find('.') == std::string_view::npos) names.insert(std::string(s.module));
+        const std::string available = fmt::format("torch, {}", fmt::join(names, ", "));
         throw ScriptError("ModuleNotFoundError", "No module named '" + name + "'", where,
                           "Fusescope scripts import " + available + " and their own modules beside them");
     }
@@ -231,8 +236,11 @@ void Interpreter::execImport(const Stmt& stmt) {
             continue;
         }
         const Value* found = m->find(alias.name);
-        // A name the package does not have yet may be its submodule: from pkg import sub.
-        if (!found && scriptModules_.count(from) && findScriptModule(from + "." + alias.name)) {
+        // A name the package does not have yet may be its submodule: from pkg import sub (the
+        // script's or the library's: from collections import abc).
+        const auto& library = scriptLibrarySources();
+        const bool librarySubmodule = std::any_of(library.begin(), library.end(), [&](const auto& source) { return source.module == from + "." + alias.name; });
+        if (!found && (librarySubmodule || (scriptModules_.count(from) && findScriptModule(from + "." + alias.name)))) {
             importModule(from + "." + alias.name, alias.loc);
             found = m->find(alias.name);
         }

@@ -107,6 +107,7 @@ Interpreter::Interpreter(const Module& module, ScriptHost& host) : module_(modul
     current_ = globals_;
     addPythonBuiltins(builtins_);
     objectClass_ = addObjectModelBuiltins(*this, builtins_);
+    typeClass_ = makeTypeClass(*this, objectClass_);
     rootModules_["torch"] = makeTorchModule(configs_);
     rootModules_["math"] = makeMathModule();
     rootModules_["time"] = makeTimeModule();
@@ -114,6 +115,9 @@ Interpreter::Interpreter(const Module& module, ScriptHost& host) : module_(modul
     rootModules_["_collections"] = makeCollectionsModule();
     rootModules_["_system"] = makeSystemModule(module.fileName);
     rootModules_["_regex"] = makeRegexModule();
+    rootModules_["_struct"] = makeStructModule(*this);
+    rootModules_["binascii"] = makeBinasciiModule(*this);
+    if (Value zlib = makeZlibModule(*this); !zlib.isNone()) rootModules_["zlib"] = zlib;
     globals_->vars["__name__"] = Value("__main__");
     globals_->vars["__file__"] = Value(module.fileName);
     mainGlobals_ = globals_;

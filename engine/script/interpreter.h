@@ -30,6 +30,7 @@ struct Scope {
     std::unordered_map<std::string, Value> vars;
     ScopePtr parent;  // lexically enclosing function scope; null at module level
     bool isModule = false;
+    bool isComprehension = false;  // a comprehension's or generator expression's: `:=` binds past it
     // A script module's globals (not the script's, not the library's): how a traced function
     // names them, G['__import_model'] (their reads are guarded as the script's are).
     SourcePtr moduleSource;
@@ -193,9 +194,19 @@ public:
     // A class made from a name, bases and a namespace (class statements, type(), namedtuple).
     ClassPtr makeClass(const std::string& name, const std::string& qualname, const ValueList& bases,
                        std::shared_ptr<DictObject> dict);
+    // type.__new__(metaclass, name, bases, namespace, **kwargs): a class whose type is the
+    // metaclass (a script class deriving from type), its __init_subclass__ given the kwargs.
+    Value newClassOf(const ClassPtr& metaclass, CallArgs& args);
+    // The class `type` as a base of script metaclasses (class M(type)): its __new__, __init__
+    // and __call__, which a metaclass's own reach through super().
+    ClassPtr typeClass() const { return typeClass_; }
     // Calls the special method `name` of an instance's class (obj.__len__() looked up on the
-    // type, as Python does); nullopt when the class does not define it.
+    // type, as Python does), or of a class's metaclass (not type's own); nullopt when that class
+    // does not define it.
     std::optional<Value> callSpecial(const Value& object, std::string_view name, ValueList args);
+    // format(value, spec): its __format__, else the spec applied (str() for an empty one; a 0-d
+    // tensor's number, as Tensor.__format__).
+    std::string formatValue(const Value& value, const std::string& spec);
     // A list, dict or set that may be stored into after it was made (its method was looked up,
     // an item assigned, `+=`). Only such a store can close a reference cycle of plain containers
     // (a container made holds only what existed before it), so the destructor empties these.
@@ -228,12 +239,18 @@ public:
     // The exception class a ScriptError's kind names (ValueError, ...); made on first use for a
     // kind no builtin class has.
     ClassPtr exceptionClass(const std::string& kind);
+    // The exception class a native module defines (struct.error, binascii.Error): raised by
+    // fail("module.name", ...), caught as the class the module exports.
+    ClassPtr moduleExceptionClass(const std::string& module, const std::string& name, const std::string& base = "Exception");
     // The exception instance an error carries (made from its kind and message when raised by
     // the engine rather than by a raise statement).
     Value exceptionValue(const ScriptError& error);
     // Whether an error is an instance of the exception class `kind` or of a subclass.
     bool matchesException(const ScriptError& error, const std::string& kind);
     void initSubclass(const ClassPtr& cls, CallArgs& args);
+    ClassPtr metaclassFor(const std::optional<Value>& explicitMetaclass, const ValueList& bases);
+    // attr as read through self: a function bound, a classmethod bound to cls, a property's value.
+    Value bindDescriptor(const Value& attr, const Value& self, const ClassPtr& cls);
     Value newInstance(const ClassPtr& cls);  // an instance with an empty __dict__, not initialised
     // Raises an instance of the builtin exception class `kind` made from args (KeyError(key)).
     [[noreturn]] void raise(const std::string& kind, ValueList args);
@@ -288,7 +305,6 @@ private:
     [[noreturn]] void execRaise(const Raise& stmt);
     void execDelete(const Expr& target);
     Value runBody(const FunctionDef& def);  // a def's statements in the frame on top: what it returns
-    Value bindDescriptor(const Value& attr, const Value& self, const ClassPtr& cls);
     // left.name(right), else right.reflected(left); nullopt when both are missing or NotImplemented.
     std::optional<Value> reflectedDunder(const Value& left, const Value& right, const char* name, const char* reflected);
     Value applyDecorators(Value target, const std::vector<ExprPtr>& decorators);
@@ -388,6 +404,7 @@ private:
     std::vector<std::weak_ptr<DictObject>> objectDicts_;
     std::unordered_map<const Object*, std::weak_ptr<Object>> storedInto_;  // noteStoredInto's
     ClassPtr objectClass_;
+    ClassPtr typeClass_;
     std::map<std::string, ClassPtr, std::less<>> extraExceptionClasses_;
     // Exceptions whose except blocks are running; a bare `raise` re-raises the last.
     std::vector<std::exception_ptr> handling_;
@@ -402,6 +419,8 @@ ValueList sortedValues(Interpreter& in, const ValueList& items, CallArgs& a);
 // object, BaseException and its subclasses, and the builtins of the object model: type,
 // super, property, getattr, ... (classes.cpp, exceptions.cpp)
 ClassPtr addObjectModelBuiltins(Interpreter& interp, std::map<std::string, Value, std::less<>>& builtins);
+ClassPtr makeTypeClass(Interpreter& interp, const ClassPtr& object);  // Interpreter::typeClass()'s
+ClassPtr builtinClass(Interpreter& interp, const std::string& name, const ClassPtr& base);  // of module builtins
 void addExceptionClasses(Interpreter& interp, const ClassPtr& object, std::map<std::string, Value, std::less<>>& builtins);
 Value makeTorchModule(ConfigModules& configs);
 Value makeMathModule();
@@ -413,6 +432,10 @@ Value constantValue(const Constant& constant);  // a literal's value (the interp
 // _system: the machine as the library's os and sys read it (system_module.cpp).
 Value makeSystemModule(const std::string& scriptFile);
 Value makeRegexModule();  // re's engine (regex_module.cpp)
+Value makeStructModule(Interpreter& interp);  // _struct: struct's pack and unpack (struct_module.cpp)
+Value makeBinasciiModule(Interpreter& interp);  // binascii: base64's and hex's conversions (binascii_module.cpp)
+// zlib (zlib_module.cpp); None where the engine was built without zlib.
+Value makeZlibModule(Interpreter& interp);
 Value makeCollectionsModule();  // _collections: OrderedDict, which the library's collections.py re-exports  // the level constants torch._logging.set_logs takes
 // Autograd (autograd_module.cpp): tensor.backward(gradient, retain_graph), tensor.retain_grad(),
 // tensor.grad and its assignment, and torch.autograd.grad.

@@ -12,6 +12,7 @@
 #include "dispatch/dispatcher.h"
 #include "script/interpreter.h"
 #include "script/set_operations.h"
+#include "script/types/bytes_type.h"
 #include "script/types/indexing.h"
 #include "script/types/numbers.h"
 #include "script/types/type_slots.h"
@@ -19,6 +20,13 @@
 namespace fusescope {
 
 namespace {
+
+// Puts the interpreter's current scope back as it was when the guard leaves, by an exception too.
+struct ScopeRestore {
+    ScopePtr& slot;
+    ScopePtr saved;
+    ~ScopeRestore() { slot = saved; }
+};
 
 // How Python dispatches an operator on two values: the left operand's type's slot, then the
 // right's when its type is another; nullopt when neither answers (both NotImplemented).
@@ -185,6 +193,7 @@ Value constantValue(const Constant& c) {
     case ConstantKind::Int: return Value(c.intValue);
     case ConstantKind::Float: return Value(c.floatValue);
     case ConstantKind::Str: return Value(c.strValue);
+    case ConstantKind::Bytes: return makeBytes(c.strValue);
     case ConstantKind::Ellipsis: return Value(ObjectPtr(std::make_shared<EllipsisObject>()));
     }
     return Value();
@@ -253,6 +262,14 @@ Value Interpreter::eval(const Expr& expr) {
     case ExprKind::IfExp: {
         const auto& e = expr.as<IfExp>();
         return truthy(eval(*e.test)) ? eval(*e.body) : eval(*e.orelse);
+    }
+    case ExprKind::NamedExpr: {
+        const auto& e = expr.as<NamedExpr>();
+        Value value = eval(*e.value);
+        const ScopeRestore restore{current_, current_};
+        while (current_->isComprehension) current_ = current_->parent ? current_->parent : globals_;  // Python's rule
+        store(e.target, value);
+        return value;
     }
     case ExprKind::Lambda: {
         auto fn = std::make_shared<FunctionObject>();
@@ -351,9 +368,17 @@ Value Interpreter::evalJoinedStr(const JoinedStr& expr) {
         if (field.formatSpec) spec = valueStr(eval(*field.formatSpec));
         if (field.conversion == 'r' || field.conversion == 'a') value = Value(valueRepr(value));
         else if (field.conversion == 's') value = Value(valueStr(value));
-        out += formatWithSpec(value, spec);
+        out += formatValue(value, spec);
     }
     return Value(out);
+}
+
+std::string Interpreter::formatValue(const Value& value, const std::string& spec) {
+    if (auto text = callSpecial(value, "__format__", {Value(spec)})) {
+        if (!text->isString()) fail("TypeError", "__format__ must return a str, not " + pythonTypeName(*text));
+        return text->asString();
+    }
+    return formatWithSpec(value, spec);
 }
 
 Value Interpreter::evalSetDisplay(const fusescope::Set& display) {
@@ -386,6 +411,7 @@ ScopePtr Interpreter::comprehensionScope() const {
     auto scope = std::make_shared<Scope>();
     // It sees the enclosing function's locals, and the globals (at module level, through globals_).
     scope->parent = current_->isModule ? nullptr : current_;
+    scope->isComprehension = true;
     return scope;
 }
 
@@ -409,11 +435,7 @@ void Interpreter::comprehensionLoop(const std::vector<Comprehension>& generators
 Value Interpreter::evalComprehension(const Expr& elt, const std::vector<Comprehension>& generators,
                                      const Expr* dictValue, bool isDict) {
     Value first = evalIterable(*generators[0].iter);  // in the enclosing scope
-    struct Restore {
-        Interpreter& self;
-        ScopePtr saved;
-        ~Restore() { self.current_ = saved; }
-    } restore{*this, current_};
+    const ScopeRestore restore{current_, current_};
     current_ = comprehensionScope();
     ValueList results;
     auto dict = std::make_shared<DictObject>();

@@ -513,12 +513,12 @@ private:
 
     // Lexes a string literal whose prefix (already consumed) started at line:col.
     void lexString(std::string_view prefix, int line, int col) {
-        bool raw = false, fstring = false;
+        bool raw = false, fstring = false, bytes = false;
         for (char ch : prefix) {
             char l = static_cast<char>(ch | 0x20);
             if (l == 'r') raw = true;
             if (l == 'f') fstring = true;
-            if (l == 'b') throw syntaxError("bytes literals are not supported by Fusescope scripts", line, col);
+            if (l == 'b') bytes = true;
         }
         char quote = peek();
         bool triple = peek(1) == quote && peek(2) == quote;
@@ -553,6 +553,7 @@ private:
                 continue;
             }
             if (c == '\0') throw syntaxError("source code cannot contain null bytes", line_, col_);
+            if (bytes && static_cast<unsigned char>(c) >= 0x80) throw syntaxError("bytes can only contain ASCII literal characters", line, col);
             advance();
         }
         std::string_view body = src_.substr(bodyStart, pos_ - bodyStart);
@@ -561,6 +562,7 @@ private:
         t.kind = TokenKind::String;
         t.isRaw = raw;
         t.isFString = fstring;
+        t.isBytes = bytes;
         t.bodyLine = bodyLine;
         t.bodyColumn = bodyCol;
         t.line = line;
@@ -570,7 +572,7 @@ private:
         if (fstring || raw) {
             t.text = std::string(body);
         } else {
-            t.text = decodeStringEscapes(body, SourceLocation{file_, line, col});
+            t.text = decodeStringEscapes(body, SourceLocation{file_, line, col}, bytes);
         }
         tokens_.push_back(std::move(t));
     }
@@ -627,7 +629,7 @@ std::vector<Token> tokenize(std::string_view source, const std::string& fileName
     return Lexer(source, fileName, options).run();
 }
 
-std::string decodeStringEscapes(std::string_view body, const SourceLocation& where) {
+std::string decodeStringEscapes(std::string_view body, const SourceLocation& where, bool isBytes) {
     std::string out;
     out.reserve(body.size());
     for (size_t i = 0; i < body.size(); ++i) {
@@ -642,6 +644,7 @@ std::string decodeStringEscapes(std::string_view body, const SourceLocation& whe
             continue;
         }
         char e = body[++i];
+        if (isBytes && (e == 'u' || e == 'U' || e == 'N')) e = '?';  // kept verbatim, as unknown escapes
         switch (e) {
             case '\n': break;
             case '\r':
@@ -669,7 +672,8 @@ std::string decodeStringEscapes(std::string_view body, const SourceLocation& whe
                 }
                 if (cp > 0x10FFFF)
                     throw ScriptError("SyntaxError", "illegal Unicode character in string literal", where);
-                appendUtf8(out, cp);
+                if (isBytes) out += static_cast<char>(cp);
+                else appendUtf8(out, cp);
                 break;
             }
             case 'N':
@@ -679,10 +683,11 @@ std::string decodeStringEscapes(std::string_view body, const SourceLocation& whe
                     uint32_t cp = static_cast<uint32_t>(e - '0');
                     for (int k = 0; k < 2 && i + 1 < body.size() && body[i + 1] >= '0' && body[i + 1] <= '7'; ++k)
                         cp = cp * 8 + static_cast<uint32_t>(body[++i] - '0');
-                    appendUtf8(out, cp);
+                    if (isBytes) out += static_cast<char>(cp & 0xFF);
+                    else appendUtf8(out, cp);
                 } else {
                     out += '\\';  // unknown escapes are kept verbatim
-                    out += e;
+                    out += body[i];
                 }
         }
     }

@@ -27,7 +27,8 @@ std::vector<Token> tokenize(std::string_view source, const std::string& fileName
 
 // Decodes the backslash escapes of a (non-raw) string body: \n \t \\ \' \" \xHH \ooo
 // \uXXXX \UXXXXXXXX, backslash-newline; unknown escapes stay as written (as in Python).
-// `where` is reported for malformed escapes.
-std::string decodeStringEscapes(std::string_view body, const SourceLocation& where);
+// `where` is reported for malformed escapes. In a bytes literal (isBytes) \xHH and \ooo are
+// bytes, and \u, \U and \N no escapes.
+std::string decodeStringEscapes(std::string_view body, const SourceLocation& where, bool isBytes = false);
 
 }  // namespace fusescope

@@ -107,12 +107,11 @@ ClassPtr addObjectModelBuiltins(Interpreter& interp, std::map<std::string, Value
 
     b["type"] = makeType("type", [](Interpreter& in, CallArgs& a) -> Value {
         if (a.args.size() == 1) return in.typeOf(a.args[0]);
-        expectArgs(in, a, 3, 3, "type");
-        auto* dict = a.args[2].as<DictObject>();
+        if (a.args.size() != 3) in.fail("TypeError", "type() takes 1 or 3 arguments");
         const ValueList* bases = sequenceItems(a.args[1]);
-        if (!a.args[0].isString() || !bases || !dict) in.fail("TypeError", "type() takes a name, a tuple of bases and a dict");
-        auto copy = std::make_shared<DictObject>(*dict);
-        return Value(ObjectPtr(in.makeClass(a.args[0].asString(), a.args[0].asString(), *bases, copy)));
+        if (!a.args[0].isString() || !bases || !a.args[2].as<DictObject>()) in.fail("TypeError", "type() takes a name, a tuple of bases and a dict");
+        if (ClassPtr metaclass = in.metaclassFor(std::nullopt, *bases)) return in.callClass(metaclass, a);  // the bases' metaclass
+        return in.newClassOf(in.typeClass(), a);
     });
     b["super"] = makeType("super", [](Interpreter& in, CallArgs& a) { return in.makeSuper(a); });
     b["property"] = makeType("property", [](Interpreter& in, CallArgs& a) {
@@ -273,6 +272,29 @@ ClassPtr addObjectModelBuiltins(Interpreter& interp, std::map<std::string, Value
         return Value(ObjectPtr(s));
     });
     return object;
+}
+
+// The class `type` as script metaclasses derive from it: type.__new__ makes a class whose type
+// is the metaclass given, type.__init__ takes what a class statement passes, and
+// type.__call__ makes an instance as calling a class does.
+ClassPtr makeTypeClass(Interpreter& interp, const ClassPtr& object) {
+    ClassPtr type = builtinClass(interp, "type", object);
+    auto& d = *type->dict;
+    auto create = std::make_shared<StaticMethodObject>();
+    create->function = makeBuiltin("type.__new__", [](Interpreter& in, CallArgs& a) {
+        auto* meta = a.args.empty() ? nullptr : a.args[0].as<ClassObject>();
+        if (!meta || !meta->isSubclassOf(*in.typeClass())) in.fail("TypeError", "type.__new__(X): X is not a subtype of type");
+        CallArgs rest = a;
+        rest.args.erase(rest.args.begin());
+        return in.newClassOf(std::static_pointer_cast<ClassObject>(a.args[0].asObject()), rest);
+    });
+    d.set(Value("__new__"), Value(ObjectPtr(create)));
+    d.set(Value("__init__"), makeMethod("type.__init__", [](Interpreter&, CallArgs&, const ObjectPtr&) { return Value(); }));
+    d.set(Value("__call__"), makeMethod("type.__call__", [](Interpreter& in, CallArgs& a, const ObjectPtr& self) {
+        if (!dynamic_cast<ClassObject*>(self.get())) in.fail("TypeError", "descriptor '__call__' requires a 'type' object");
+        return in.callClass(std::static_pointer_cast<ClassObject>(self), a);
+    }));
+    return type;
 }
 
 Value makeCollectionsModule() {

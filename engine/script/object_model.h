@@ -26,6 +26,10 @@ struct ClassObject : Object {
     std::vector<ClassObject*> mro;  // this class first, object last; kept alive by bases
     std::shared_ptr<DictObject> dict = std::make_shared<DictObject>();  // in definition order
     Interpreter* interpreter = nullptr;  // runs its special methods when printed from anywhere
+    // Its metaclass, a script class deriving from type (class A(metaclass=M)); null: type. Its
+    // methods are the class's attributes after its own, and its special methods the class's
+    // (iter(A), len(A), A[k], A(...), repr(A), isinstance(x, A)).
+    ClassPtr metaclass;
 
     std::string typeName() const override { return "type"; }
     const TypeSlots* slots() const override;

@@ -87,7 +87,6 @@ private:
                 return syntaxError(inFString_ ? "f-string: incomplete expression" : "unexpected end of file", t);
             case TK::KwAwait: return unsupported("'await' is", t);
             case TK::KwAsync: return unsupported("'async' is", t);
-            case TK::Walrus: return unsupported("assignment expressions (':=') are", t);
             default: return syntaxError("invalid syntax", t);
         }
     }
@@ -427,6 +426,7 @@ private:
             case ExprKind::JoinedStr: what = "f-string expression"; break;
             case ExprKind::Compare: what = "comparison"; break;
             case ExprKind::IfExp: what = "conditional expression"; break;
+            case ExprKind::NamedExpr: what = "named expression"; break;
             case ExprKind::Lambda: what = "lambda"; break;
             case ExprKind::Yield: what = "yield expression"; break;
             case ExprKind::Dict: what = "dict literal"; break;
@@ -619,7 +619,7 @@ private:
         const Token& start = advance();  // 'if' or 'elif'
         std::string what = start.kind == TK::KwIf ? "'if' statement" : "'elif' statement";
         auto s = startNode<If>(start);
-        s->test = parseExpr();
+        s->test = parseNamedExpr();
         s->body = parseBlock(what, start.line);
         if (at(TK::KwElif)) {
             DepthGuard guard(*this, cur(), "too many 'elif' branches");
@@ -654,7 +654,7 @@ private:
     StmtPtr parseWhile() {
         const Token& start = advance();
         auto s = startNode<While>(start);
-        s->test = parseExpr();
+        s->test = parseNamedExpr();
         s->body = parseBlock("'while' statement", start.line);
         s->orelse = parseLoopElse();
         finishBlock(*s, s->orelse.empty() ? s->body : s->orelse);
@@ -741,6 +741,21 @@ private:
         return t;
     }
 
+    // named_expression: NAME ':=' expression | expression. Where Python's grammar allows one:
+    // conditions, call arguments, subscripts, parentheses, list and set displays.
+    ExprPtr parseNamedExpr() {
+        if (!at(TK::Name) || peekTok().kind != TK::Walrus) return parseExpr();
+        DepthGuard guard(*this, cur());
+        auto e = startNode<NamedExpr>(cur());
+        e->target = advance().text;
+        advance();
+        e->value = parseExpr();
+        finish(*e);
+        return e;
+    }
+
+    ExprPtr parseStarNamedExpression() { return at(TK::Star) ? parseStarExpression() : parseNamedExpr(); }
+
     ExprPtr parseStarExpression() {
         if (at(TK::Star)) {
             auto s = startNode<Starred>(advance());
@@ -767,7 +782,12 @@ private:
         DepthGuard guard(*this, cur());
         if (at(TK::KwLambda)) return parseLambda();
         ExprPtr body = parseOr();
-        if (at(TK::Walrus)) throw unexpected(cur());
+        if (at(TK::Walrus)) {
+            if (body->kind == ExprKind::Attribute || body->kind == ExprKind::Subscript)
+                throw syntaxErrorAt(std::string("cannot use assignment expressions with ") +
+                                        (body->kind == ExprKind::Attribute ? "attribute" : "subscript"), body->loc);
+            throw unexpected(cur());
+        }
         if (!at(TK::KwIf)) return body;
         advance();
         auto e = startNodeAt<IfExp>(body->loc);
@@ -1017,7 +1037,7 @@ private:
                 call.keywords.push_back(std::move(k));
                 sawKeyword = true;
             } else {
-                ExprPtr arg = parseExpr();
+                ExprPtr arg = parseNamedExpr();
                 if (at(TK::Assign))
                     throw syntaxError("expression cannot contain assignment, perhaps you meant \"==\"?", cur());
                 if (at(TK::KwFor)) {
@@ -1064,7 +1084,7 @@ private:
         if (at(TK::Star)) return parseStarExpression();
         ExprPtr lower;
         if (!at(TK::Colon)) {
-            lower = parseExpr();
+            lower = parseNamedExpr();
             if (!at(TK::Colon)) return lower;
         }
         auto s = startNode<Slice>(start);
@@ -1163,7 +1183,7 @@ private:
             expect(TK::RParen);
             return y;
         }
-        ExprPtr first = parseStarExpression();
+        ExprPtr first = parseStarNamedExpression();
         if (at(TK::KwFor)) {
             auto g = startNode<GeneratorExp>(open);
             g->elt = std::move(first);
@@ -1177,7 +1197,7 @@ private:
             t->elts.push_back(std::move(first));
             while (accept(TK::Comma)) {
                 if (at(TK::RParen)) break;
-                t->elts.push_back(parseStarExpression());
+                t->elts.push_back(parseStarNamedExpression());
             }
             expectClosing(TK::RParen);
             finish(*t);
@@ -1206,7 +1226,7 @@ private:
             finish(*l);
             return l;
         }
-        ExprPtr first = parseStarExpression();
+        ExprPtr first = parseStarNamedExpression();
         if (at(TK::KwFor)) {
             auto c = startNode<ListComp>(open);
             c->elt = std::move(first);
@@ -1219,7 +1239,7 @@ private:
         l->elts.push_back(std::move(first));
         while (accept(TK::Comma)) {
             if (at(TK::RBracket)) break;
-            l->elts.push_back(parseStarExpression());
+            l->elts.push_back(parseStarNamedExpression());
         }
         expectClosing(TK::RBracket);
         finish(*l);
@@ -1240,7 +1260,7 @@ private:
                 d->keys.push_back(nullptr);
                 d->values.push_back(parseBitOr());
             } else {
-                ExprPtr key = parseStarExpression();
+                ExprPtr key = parseStarNamedExpression();
                 if (first && !at(TK::Colon)) return parseSetDisplay(open, std::move(key));
                 if (!at(TK::Colon)) throw syntaxError("':' expected after dictionary key", cur());
                 advance();
@@ -1278,7 +1298,7 @@ private:
         set->elts.push_back(std::move(first));
         while (accept(TK::Comma)) {
             if (at(TK::RBrace)) break;
-            set->elts.push_back(parseStarExpression());
+            set->elts.push_back(parseStarNamedExpression());
         }
         expectClosing(TK::RBrace);
         finish(*set);
@@ -1292,11 +1312,14 @@ private:
         const Token& first = cur();
         size_t begin = pos_;
         bool anyF = false;
-        while (at(TK::String)) anyF |= advance().isFString;
+        while (at(TK::String)) {
+            if (advance().isBytes != first.isBytes) throw syntaxError("cannot mix bytes and nonbytes literals", first);
+            anyF |= toks_[pos_ - 1].isFString;
+        }
         size_t end = pos_;
         if (!anyF) {
             auto c = startNode<Constant>(first);
-            c->type = ConstantKind::Str;
+            c->type = first.isBytes ? ConstantKind::Bytes : ConstantKind::Str;
             for (size_t i = begin; i < end; ++i) c->strValue += toks_[i].text;
             finish(*c);
             return c;

@@ -44,6 +44,7 @@ struct Token {
     double floatValue = 0.0;
     bool isFString = false;  // String with an f prefix
     bool isRaw = false;      // String with an r prefix
+    bool isBytes = false;    // String with a b prefix: its text is the bytes
     // For f-strings: where the body (after the opening quotes) starts, so embedded
     // expressions get real source positions.
     int bodyLine = 0, bodyColumn = 0;

@@ -11,6 +11,7 @@
 #include "script/object_model.h"
 #include "script/python_hash.h"
 #include "script/set_object.h"
+#include "script/types/bytes_type.h"
 #include "script/types/type_slots.h"
 
 namespace fusescope {
@@ -346,6 +347,7 @@ bool valuesEqual(const Value& a, const Value& b) {
     if (a.as<InstanceObject>() || b.as<InstanceObject>()) return instanceEquals(a, b);
     if (a.isNone() || b.isNone()) return a.isNone() && b.isNone();
     if (a.isString() && b.isString()) return a.asString() == b.asString();
+    if (const std::string *x = bytesData(a), *y = bytesData(b); x && y) return *x == *y;
     if (a.isDType() && b.isDType()) return a.asDType() == b.asDType();
     if (a.isDevice() && b.isDevice()) return a.asDevice() == b.asDevice();
     // Python compares a container with itself as equal without looking inside, so a list

@@ -380,6 +380,8 @@ struct ModuleObject : Object {
 struct TypeObject : Object {
     std::string name;  // "int", "Tensor"
     std::function<Value(Interpreter&, CallArgs&)> construct;
+    // What the type itself answers besides its name: its class methods (bytes.fromhex).
+    std::map<std::string, Value, std::less<>> attrs;
     std::string typeName() const override { return "type"; }
     const TypeSlots* slots() const override;
 };

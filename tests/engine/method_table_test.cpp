@@ -32,7 +32,7 @@ TEST(MethodTable, EveryRowIsAMethodOfItsTypesValues) {
     EXPECT_EQ(listMethods().methods().size(), 10u);
     EXPECT_EQ(dictMethods().methods().size(), 9u);
     EXPECT_EQ(setMethods().methods().size(), 17u);
-    EXPECT_EQ(strMethods().methods().size(), 34u);
+    EXPECT_EQ(strMethods().methods().size(), 35u);
     EXPECT_EQ(runScript("[].push(1)\n").error, "script.py:1:1: error: AttributeError: 'list' object has no attribute 'push'");
 }
 

@@ -167,8 +167,9 @@ TEST(Interpreter, ErrorsNameFileLineAndColumn) {
               "script.py:3:1: error: TypeError: f() takes 1 positional arguments but 2 were given");
     EXPECT_EQ(errorOf("x = [1]\nprint(x[3])\n"), "script.py:2:7: error: IndexError: list index out of range");
     EXPECT_EQ(errorOf("x = 1 +\n"), "script.py:1:8: error: SyntaxError: invalid syntax");
-    EXPECT_EQ(errorOf("class A(metaclass=M):\n    pass\n"),
-              "script.py:1:9: error: NotImplementedError: class keyword 'metaclass' (metaclasses) is not supported by Fusescope");
+    EXPECT_EQ(errorOf("class A(metaclass=print):\n    pass\n"),
+              "script.py:1:1: error: NotImplementedError: a metaclass that is not type or a subclass of it (here a "
+              "'builtin_function_or_method') is not supported by Fusescope");
     EXPECT_EQ(errorOf("def f(n):\n    return f(n + 1)\nf(0)\n"),
               "script.py:2:12: error: RecursionError: maximum recursion depth exceeded");
     EXPECT_EQ(errorOf("raise ValueError('bad value')\n"), "script.py:1:1: error: ValueError: bad value");

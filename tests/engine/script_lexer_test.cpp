@@ -163,7 +163,7 @@ TEST(ScriptLexer, LexicalErrorsNameLineAndColumn) {
     EXPECT_EQ(lexError("x = 3j"), "SyntaxError 1:5 complex literals are not supported by Fusescope scripts");
     EXPECT_EQ(lexError("x = 9223372036854775808"),
               "SyntaxError 1:5 integer literal is too large (Fusescope integers are 64-bit)");
-    EXPECT_EQ(lexError("x = b'ab'"), "SyntaxError 1:5 bytes literals are not supported by Fusescope scripts");
+    EXPECT_EQ(lexError("x = b'\xc3\xa9'"), "SyntaxError 1:5 bytes can only contain ASCII literal characters");
     EXPECT_EQ(lexError("x = '\\x4'"), "SyntaxError 1:5 truncated \\x escape in string literal");
     EXPECT_EQ(lexError(std::string("x = 1\0", 6)), "SyntaxError 1:6 source code cannot contain null bytes");
 }

@@ -173,7 +173,10 @@ Value sequenceItem(Interpreter& in, const Value& self, const Value& index) {
         for (int64_t i : sliceIndices(*s, static_cast<int64_t>(items.size()), in)) out.push_back(items[i]);
         return sequenceLike(self, std::move(out), isSize(self));
     }
-    if (!isIntLike(index)) in.fail("TypeError", pythonTypeName(self) + " indices must be integers or slices, not " + pythonTypeName(index));
+    if (!isIntLike(index)) {
+        if (auto position = in.callSpecial(index, "__index__", {}); position && isIntLike(*position)) return sequenceItem(in, self, *position);
+        in.fail("TypeError", pythonTypeName(self) + " indices must be integers or slices, not " + pythonTypeName(index));
+    }
     int64_t i = normaliseIndex(intOf(index), static_cast<int64_t>(items.size()), in, pythonTypeName(self).c_str());
     Value item = items[i];
     if (self.source && (!item.isObject() || sequenceItems(item))) {

@@ -5,6 +5,7 @@
 
 #include "script/interpreter.h"
 #include "script/python_hash.h"
+#include "script/types/bytes_type.h"
 #include "script/types/numbers.h"
 #include "script/types/type_slots.h"
 
@@ -142,6 +143,7 @@ const MethodTable& intMethods() {
              const uint64_t magnitude = v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
              return Value(static_cast<int64_t>(std::bit_width(magnitude)));
          }, 0, 0},
+        {"to_bytes", intToBytes, 0, 2},
     });
     return table;
 }

@@ -342,12 +342,44 @@ const TypeSlots* InstanceObject::slots() const {
         .str = [](const Value& self) { return instanceText(self.asObject(), true); }};    // __str__, else __repr__
     return &type;
 }
-// A class's attributes are its dict's; a store changes what scripts rarely change once made.
+// A class's special methods are its metaclass's (callSpecial finds them): iter(C), len(C), C[k]
+// (else its __class_getitem__), C(...), repr(C), bool(C).
+Value classItem(Interpreter& in, const Value& self, const Value& index) {
+    if (auto item = in.callSpecial(self, "__getitem__", {index})) return *item;
+    if (const Value* hook = classOf(self).lookup("__class_getitem__")) {
+        CallArgs a{.args = {index}, .kwargs = {}, .where = in.currentLocation()};
+        return in.call(in.bindDescriptor(*hook, self, std::static_pointer_cast<ClassObject>(self.asObject())), a);
+    }
+    in.fail("TypeError", "'type' object is not subscriptable");
+}
+
+Value callClassObject(Interpreter& in, const Value& self, CallArgs& args) {
+    auto cls = std::static_pointer_cast<ClassObject>(self.asObject());
+    const ClassObject* definer = nullptr;
+    const Value* hook = cls->metaclass ? cls->metaclass->lookup("__call__", &definer) : nullptr;
+    if (hook && definer != in.typeClass().get()) return in.call(in.bindDescriptor(*hook, self, cls->metaclass), args);
+    return in.callClass(cls, args);
+}
+
+std::string classText(const Value& self, bool asStr) {
+    const auto& cls = classOf(self);
+    if (cls.metaclass && cls.interpreter) {
+        std::optional<Value> text = asStr ? cls.interpreter->callSpecial(self, "__str__", {}) : std::nullopt;
+        if (!text) text = cls.interpreter->callSpecial(self, "__repr__", {});
+        if (text && text->isString()) return text->asString();
+        if (text) cls.interpreter->fail("TypeError", "__repr__ returned non-string (type " + pythonTypeName(*text) + ")");
+    }
+    return "<class '" + cls.displayName() + "'>";
+}
+
+// A class's attributes are its dict's, then its metaclass's; a store changes what scripts
+// rarely change once made.
 const TypeSlots* ClassObject::slots() const {
     static const TypeSlots type{
         .name = "type",
         .getters = &classGetters(),
         .getattr = [](Interpreter& in, const Value& self, std::string_view name) { return in.classAttribute(self, std::string(name)); },
+        .iterate = instanceIterate,
         .setattr = [](Interpreter&, const Value& self, const std::string& name, const Value& value) {
             self.as<ClassObject>()->dict->set(Value(name), value.unsourced());
             definitionsChanged();
@@ -357,10 +389,16 @@ const TypeSlots* ClassObject::slots() const {
             const auto& cls = *self.as<ClassObject>();
             if (!cls.dict->erase(Value(name))) in.fail("AttributeError", "type object '" + cls.name + "' has no attribute '" + name + "'");
         },
-        .call = [](Interpreter& in, const Value& self, CallArgs& args) {
-            return in.callClass(std::static_pointer_cast<ClassObject>(self.asObject()), args);
+        .getitem = classItem,
+        .length = instanceLength,
+        .truth = [](Interpreter& in, const Value& self) {
+            auto b = in.callSpecial(self, "__bool__", {});
+            return !b || in.truthy(*b);
         },
-        .repr = [](const Value& self) { return "<class '" + self.as<ClassObject>()->displayName() + "'>"; }};
+        .contains = instanceContains,
+        .call = callClassObject,
+        .repr = [](const Value& self) { return classText(self, false); },
+        .str = [](const Value& self) { return classText(self, true); }};
     return &type;
 }
 const TypeSlots* SuperObject::slots() const {
@@ -398,7 +436,13 @@ const TypeSlots* PropertyObject::slots() const {
     return &type;
 }
 const TypeSlots* TypeObject::slots() const {
-    static const TypeSlots type{.name = "type", .getters = &builtinTypeGetters(), .call = [](Interpreter& in, const Value& self, CallArgs& args) {
+    static const TypeSlots type{.name = "type", .getters = &builtinTypeGetters(),
+                                .getattr = [](Interpreter& in, const Value& self, std::string_view name) {
+                                    const auto& type = *self.as<TypeObject>();
+                                    if (auto it = type.attrs.find(name); it != type.attrs.end()) return it->second;
+                                    in.fail("AttributeError", fmt::format("type object '{}' has no attribute '{}'", type.name, name));
+                                },
+                                .call = [](Interpreter& in, const Value& self, CallArgs& args) {
                                     const auto& type = *self.as<TypeObject>();
                                     if (!type.construct) in.fail("TypeError", "cannot create '" + type.name + "' instances");
                                     return type.construct(in, args);

@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "script/interpreter.h"
+#include "script/types/bytes_type.h"
 #include "script/types/indexing.h"
 #include "script/types/method_table.h"
 #include "script/types/numbers.h"
@@ -54,7 +55,7 @@ std::string formatString(Interpreter& in, const std::string& s, const CallArgs& 
         }
         if (conversion == "r") value = Value(in.repr(value));
         else if (conversion == "s") value = Value(in.str(value));
-        out += spec.empty() ? in.str(value) : formatWithSpec(value, spec);
+        out += in.formatValue(value, spec);
     }
     return out;
 }
@@ -338,6 +339,7 @@ const MethodTable& strMethods() {
         {"rjust", justify<false>, 1, 2},
         {"splitlines", splitlines, 0, kAnyArgs},
         {"split", split, 0, kAnyArgs},
+        {"encode", strEncode, 0, 2},
     });
     return table;
 }
