@@ -88,6 +88,33 @@ print(y, x.grad)
     EXPECT_EQ(breaks[0].userStack.back().line, 16);  // return Cube.apply(x * 2) + 1
 }
 
+// As Dynamo: a module with backward hooks stops the trace at its call and runs eagerly, its
+// hooks hearing of the gradients (PyTorch 2.15 prints the same hook line and gradient).
+TEST(GraphBreaks, AModuleWithBackwardHooksRunsEagerly) {
+    auto run = runScript(R"(import torch
+import torch.nn as nn
+lin = nn.Linear(3, 2)
+with torch.no_grad():
+    lin.weight.fill_(0.5)
+    lin.bias.zero_()
+lin.register_full_backward_hook(lambda m, gi, go: print("hook", [g.shape for g in gi], [g.shape for g in go]))
+
+@torch.compile(backend="aot_eager")
+def f(x):
+    return lin(x).relu().sum()
+
+x = torch.ones(2, 3, requires_grad=True)
+f(x).backward()
+print(x.grad)
+)", "graph_breaks");
+    ASSERT_EQ(run.error, "");
+    EXPECT_EQ(run.out, "hook [torch.Size([2, 3])] [torch.Size([2, 2])]\ntensor([[1., 1., 1.],\n        [1., 1., 1.]])\n");
+    auto breaks = run.eventsOf<fusescope::GraphBreakEvent>();
+    ASSERT_EQ(breaks.size(), 1u) << run.logs;
+    EXPECT_EQ(breaks[0].reason, "Module-level backwards hooks require compiled autograd.");
+    EXPECT_EQ(breaks[0].userStack.back().line, 11);  // return lin(x).relu().sum()
+}
+
 TEST(GraphBreaks, LogNamesTheUserCode) {
     auto run = runScript(R"(import torch
 

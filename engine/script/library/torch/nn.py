@@ -4,9 +4,11 @@
 # PyTorch's. Parameters start from Fusescope's own generator (PyTorch's initial values
 # differ; shapes, names and counts do not). The engine provides Parameter and functional.
 import math
+import warnings
 from collections import OrderedDict
 
 import torch
+from torch.autograd.function import Function as _Function
 
 Parameter = torch.nn.Parameter
 F = torch.nn.functional
@@ -74,6 +76,40 @@ def _add_hook(hooks, hook, prepend=False, flags=None):
     return handle
 
 
+class _BackwardHookFunction(_Function):
+    """The identity on the tensors of a module's inputs or outputs that require grad, whose
+    backward hands their gradients to on_backward (PyTorch's torch.utils.hooks.BackwardHook)."""
+
+    @staticmethod
+    def forward(ctx, on_backward, *tensors):
+        ctx.on_backward = on_backward
+        return tensors
+
+    @staticmethod
+    def backward(ctx, *grads):
+        return (None,) + tuple(ctx.on_backward(grads))
+
+
+def _through_backward_hook(values, on_backward):
+    """values (a tuple) with its tensors that require grad passed through a
+    _BackwardHookFunction; on_backward gets a gradient for each of the values (None for those
+    that take none, as PyTorch packs grad_input and grad_output) and may give others back."""
+    tracked = [i for i, v in enumerate(values) if isinstance(v, torch.Tensor) and v.requires_grad]
+    if not tracked or not torch.is_grad_enabled():
+        return values, False
+
+    def spread(grads):  # the tracked tensors' gradients, placed among all the values'
+        by_position = dict(zip(tracked, grads))
+        full = on_backward(tuple(by_position.get(i) for i in range(len(values))))
+        return [full[i] for i in tracked]
+
+    passed = _BackwardHookFunction.apply(spread, *[values[i] for i in tracked])
+    values = list(values)
+    for i, tensor in zip(tracked, passed):
+        values[i] = tensor
+    return tuple(values), True
+
+
 class Module:
     training: bool
 
@@ -110,6 +146,13 @@ class Module:
                 result = hook(self, args)
                 if result is not None:
                     args = result if isinstance(result, tuple) else (result,)
+        backward_hooks = list(hooks["backward"].values())
+        backward_pre_hooks = list(hooks["backward_pre"].values())
+        grad_output = []  # set when the gradient reaches the outputs
+        inputs_tracked = False
+        if backward_hooks:
+            args, inputs_tracked = _through_backward_hook(
+                args, lambda grad_input: self._run_backward_hooks(backward_hooks, grad_input, grad_output[-1]))
         output = self.forward(*args, **kwargs)
         for hook_id, hook in list(hooks["forward"].items()):
             if hook_id in hooks["forward_with_kwargs"]:
@@ -118,14 +161,51 @@ class Module:
                 result = hook(self, args, output)
             if result is not None:
                 output = result
+        if backward_hooks or backward_pre_hooks:
+            def on_output_gradients(grads):
+                for hook in backward_pre_hooks:
+                    result = hook(self, grads)
+                    if result is not None:
+                        grads = tuple(result) if isinstance(result, (tuple, list)) else (result,)
+                grad_output.append(grads)
+                if not inputs_tracked and backward_hooks:  # no input takes a gradient: the hooks hear of the outputs'
+                    warnings.warn("Full backward hook is firing when gradients are computed with respect to module outputs "
+                                  "since no inputs require gradients. See https://docs.pytorch.org/docs/main/generated/"
+                                  "torch.nn.Module.html#torch.nn.Module.register_full_backward_hook for more details.",
+                                  stacklevel=5)  # the line that ran backward
+                    self._run_backward_hooks(backward_hooks, (None,) * len(args), grads)
+                return grads
+
+            single = isinstance(output, torch.Tensor)
+            passed, _ = _through_backward_hook((output,) if single else tuple(output), on_output_gradients)
+            output = passed[0] if single else type(output)(passed)
         return output
+
+    def _dynamo_refusal(self):
+        """Why a compiled function's trace stops at this module's call (None: it does not): as
+        Dynamo, at a module with backward hooks, which then runs eagerly."""
+        hooks = self.__dict__.get("_hooks")
+        if hooks and (hooks["backward"] or hooks["backward_pre"]):
+            return "Module-level backwards hooks require compiled autograd."
+        return None
+
+    def _run_backward_hooks(self, hooks, grad_input, grad_output):
+        for hook in hooks:
+            result = hook(self, grad_input, grad_output)
+            if result is not None:
+                result = tuple(result) if isinstance(result, (tuple, list)) else (result,)
+                if len(result) != len(grad_input):
+                    raise RuntimeError(f"Backward hook returned an invalid number of grad_input, got {len(result)}, "
+                                       f"but expected {len(grad_input)}")
+                grad_input = result
+        return grad_input
 
     def _hook_dicts(self):
         hooks = self.__dict__.get("_hooks")
         if hooks is None:
             hooks = {name: OrderedDict() for name in ("forward_pre", "forward_pre_with_kwargs", "forward", "forward_with_kwargs",
-                                                      "state_dict_pre", "state_dict", "load_state_dict_pre",
-                                                      "load_state_dict_post")}
+                                                      "backward", "backward_pre", "state_dict_pre", "state_dict",
+                                                      "load_state_dict_pre", "load_state_dict_post")}
             object.__setattr__(self, "_hooks", hooks)
         return hooks
 
@@ -138,13 +218,14 @@ class Module:
         return _add_hook(hooks["forward"], hook, prepend, hooks["forward_with_kwargs"] if with_kwargs else None)
 
     def register_full_backward_hook(self, hook, prepend=False):
-        raise NotImplementedError("Module.register_full_backward_hook is not supported by Fusescope yet")
+        return _add_hook(self._hook_dicts()["backward"], hook, prepend)
 
     def register_full_backward_pre_hook(self, hook, prepend=False):
-        raise NotImplementedError("Module.register_full_backward_pre_hook is not supported by Fusescope yet")
+        return _add_hook(self._hook_dicts()["backward_pre"], hook, prepend)
 
     def register_backward_hook(self, hook):
-        raise NotImplementedError("Module.register_backward_hook is not supported by Fusescope yet")
+        raise NotImplementedError("Module.register_backward_hook (deprecated in PyTorch) is not supported by Fusescope: "
+                                  "use register_full_backward_hook")
 
     def register_state_dict_pre_hook(self, hook):
         return _add_hook(self._hook_dicts()["state_dict_pre"], hook)

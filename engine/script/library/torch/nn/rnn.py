@@ -138,7 +138,7 @@ class RNNBase(Module):
     def _dynamo_refusal(self):
         """Why a compiled function's trace stops at this module's call (None: it does not)."""
         if torch._dynamo.config.allow_rnn:
-            return None
+            return super()._dynamo_refusal()
         return ("Dynamo does not support RNN, GRU, or LSTM. Set torch._dynamo.config.allow_rnn=True to enable "
                 "experimental support for RNN, GRU, and LSTM in Dynamo")
 
