@@ -618,7 +618,7 @@ bool Interpreter::isSubclass(const Value& cls, const Value& type) {
     if (auto* t = cls.as<TypeObject>()) {
         if (!targetType) return false;
         return t->name == targetType->name || (targetType->name == "int" && t->name == "bool") ||
-               (targetType->name == "tuple" && t->name == "Size") || (targetType->name == "dict" && t->name == "OrderedDict") ||
+               (targetType->name == "tuple" && t->name == "Size") || (targetType->name == "dict" && (t->name == "OrderedDict" || t->name == "defaultdict")) ||
                (targetType->name == "Tensor" && t->name == "Parameter");
     }
     fail("TypeError", "issubclass() arg 1 must be a class");

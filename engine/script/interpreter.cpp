@@ -364,6 +364,19 @@ Value Interpreter::lookup(const std::string& name, const SourceLocation& where) 
     }
     auto b = builtins_.find(name);
     if (b != builtins_.end()) return b->second;
+    // CPython's builtins (3.11's dir(builtins), less the exception classes), to say which are
+    // missing here rather than undefined.
+    static const std::set<std::string, std::less<>> pythonBuiltins = {
+        "__build_class__", "__debug__", "__import__", "abs", "aiter", "all", "anext", "any", "ascii", "bin", "bool",
+        "breakpoint", "bytearray", "bytes", "callable", "chr", "classmethod", "compile", "complex", "copyright", "credits",
+        "delattr", "dict", "dir", "divmod", "enumerate", "eval", "exec", "exit", "filter", "float", "format", "frozenset",
+        "getattr", "globals", "hasattr", "hash", "help", "hex", "id", "input", "int", "isinstance", "issubclass", "iter",
+        "len", "license", "list", "locals", "map", "max", "memoryview", "min", "next", "object", "oct", "open", "ord", "pow",
+        "print", "property", "quit", "range", "repr", "reversed", "round", "set", "setattr", "slice", "sorted",
+        "staticmethod", "str", "sum", "super", "tuple", "type", "vars", "zip"};
+    if (pythonBuiltins.count(name))
+        throw ScriptError("NameError", "name '" + name + "' is not defined", where,
+                          "'" + name + "' is a Python builtin that Fusescope scripts do not have yet");
     throw ScriptError("NameError", "name '" + name + "' is not defined", where);
 }
 

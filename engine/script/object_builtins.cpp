@@ -306,6 +306,19 @@ Value makeCollectionsModule() {
         updateDict(in, *d, a);
         return Value(ObjectPtr(d));
     });
+    // defaultdict(default_factory=None, /, [mapping or pairs], **kwargs)
+    module->attrs["defaultdict"] = makeType("defaultdict", [](Interpreter& in, CallArgs& a) {
+        auto d = std::make_shared<DefaultDictObject>();
+        if (!a.args.empty()) {
+            d->defaultFactory = a.args[0];
+            if (!d->defaultFactory.isNone() && !slotsOf(d->defaultFactory)->call && !instanceClass(d->defaultFactory))
+                in.fail("TypeError", "first argument must be callable or None");
+            a.args.erase(a.args.begin());
+        }
+        expectArgs(in, a, 0, 1, "defaultdict");
+        updateDict(in, *d, a);
+        return Value(ObjectPtr(d));
+    });
     return Value(ObjectPtr(module));
 }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numbers>
 #include <optional>
+#include <thread>
 
 #include "core/grad_mode.h"
 #include "core/inductor_config.h"
@@ -363,6 +364,14 @@ Value makeTimeModule() {
     clock("perf_counter", [since] { return Value(since(std::chrono::steady_clock::now().time_since_epoch())); });
     clock("monotonic", [since] { return Value(since(std::chrono::steady_clock::now().time_since_epoch())); });
     clock("time", [since] { return Value(since(std::chrono::system_clock::now().time_since_epoch())); });
+    time->attrs["sleep"] = makeBuiltin("time.sleep", [](Interpreter& in, CallArgs& a) {
+        if (a.args.size() != 1 || !a.args[0].isNumber()) in.fail("TypeError", "time.sleep() takes one number of seconds");
+        const double seconds = a.args[0].isFloat() ? a.args[0].asFloat() : static_cast<double>(a.args[0].isInt() ? a.args[0].asInt() : a.args[0].asBool());
+        if (seconds < 0) in.fail("ValueError", "sleep length must be non-negative");
+        if (in.tracer()) in.tracer()->onUntracedEffect("it sleeps");
+        std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+        return Value();
+    });
     clock("perf_counter_ns", [] {
         return Value(static_cast<int64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count()));
     });

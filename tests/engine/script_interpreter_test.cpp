@@ -160,6 +160,9 @@ TEST(Interpreter, TensorOperatorsMapToOps) {
 
 TEST(Interpreter, ErrorsNameFileLineAndColumn) {
     EXPECT_EQ(errorOf("x = 1\ny = undefined_name + 1\n"), "script.py:2:5: error: NameError: name 'undefined_name' is not defined");
+    EXPECT_EQ(errorOf("s = frozenset([1])\n"),
+              "script.py:1:5: error: NameError: name 'frozenset' is not defined ('frozenset' is a Python builtin that Fusescope scripts "
+              "do not have yet)");
     EXPECT_EQ(errorOf("import torch\nx = torch.ones(2) + torch.ones(3)\n"),
               "script.py:2:5: error: RuntimeError: The size of tensor a (2) must match the size of tensor b (3) at "
               "non-singleton dimension 0");

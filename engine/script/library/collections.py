@@ -1,6 +1,6 @@
-# collections for Fusescope scripts: OrderedDict (a dict that prints as CPython 3.11's
-# OrderedDict does) comes from the engine; namedtuple and Counter are written here.
-from _collections import OrderedDict
+# collections for Fusescope scripts: OrderedDict and defaultdict (dicts that print as CPython
+# 3.11's do) come from the engine; namedtuple, Counter and deque are written here.
+from _collections import OrderedDict, defaultdict
 
 
 def namedtuple(typename, field_names, *, defaults=None, rename=False, module=None):
@@ -112,3 +112,135 @@ class Counter:
         if not self._counts:
             return "Counter()"
         return "Counter({" + ", ".join(f"{k!r}: {v!r}" for k, v in self.most_common()) + "})"
+
+
+class deque:
+    """CPython's deque on a list: appends and pops at both ends (popleft and appendleft move
+    the items, O(n) where CPython's are O(1)), maxlen dropping from the other end, rotate."""
+
+    def __init__(self, iterable=(), maxlen=None):
+        if maxlen is not None and maxlen < 0:
+            raise ValueError("maxlen must be non-negative")
+        self._items = []
+        self._maxlen = maxlen
+        self.extend(iterable)
+
+    @property
+    def maxlen(self):
+        return self._maxlen
+
+    def append(self, x):
+        self._items.append(x)
+        if self._maxlen is not None and len(self._items) > self._maxlen:
+            del self._items[0]
+
+    def appendleft(self, x):
+        self._items.insert(0, x)
+        if self._maxlen is not None and len(self._items) > self._maxlen:
+            self._items.pop()
+
+    def extend(self, iterable):
+        for x in list(iterable):
+            self.append(x)
+
+    def extendleft(self, iterable):
+        for x in list(iterable):
+            self.appendleft(x)
+
+    def pop(self):
+        if not self._items:
+            raise IndexError("pop from an empty deque")
+        return self._items.pop()
+
+    def popleft(self):
+        if not self._items:
+            raise IndexError("pop from an empty deque")
+        return self._items.pop(0)
+
+    def rotate(self, n=1):
+        if self._items:
+            n %= len(self._items)
+            self._items[:] = self._items[len(self._items) - n:] + self._items[:len(self._items) - n]
+
+    def clear(self):
+        self._items.clear()
+
+    def count(self, x):
+        return self._items.count(x)
+
+    def index(self, x, *bounds):
+        try:
+            return self._items.index(x, *bounds)
+        except ValueError:
+            raise ValueError(f"{x!r} is not in deque") from None
+
+    def insert(self, i, x):
+        if self._maxlen is not None and len(self._items) >= self._maxlen:
+            raise IndexError("deque already at its maximum size")
+        self._items.insert(i, x)
+
+    def remove(self, x):
+        try:
+            self._items.remove(x)
+        except ValueError:
+            raise ValueError(f"{x!r} is not in deque") from None
+
+    def reverse(self):
+        self._items.reverse()
+
+    def copy(self):
+        return deque(self._items, self._maxlen)
+
+    __copy__ = copy
+
+    def __len__(self):
+        return len(self._items)
+
+    def __bool__(self):
+        return bool(self._items)
+
+    def __iter__(self):
+        return iter(list(self._items))
+
+    def __reversed__(self):
+        return iter(list(reversed(self._items)))
+
+    def __contains__(self, x):
+        return x in self._items
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            raise TypeError("sequence index must be integer, not 'slice'")
+        try:
+            return self._items[i]
+        except IndexError:
+            raise IndexError("deque index out of range") from None
+
+    def __setitem__(self, i, x):
+        try:
+            self._items[i] = x
+        except IndexError:
+            raise IndexError("deque index out of range") from None
+
+    def __delitem__(self, i):
+        try:
+            del self._items[i]
+        except IndexError:
+            raise IndexError("deque index out of range") from None
+
+    def __eq__(self, other):
+        return isinstance(other, deque) and self._items == other._items
+
+    def __add__(self, other):
+        if not isinstance(other, deque):
+            raise TypeError(f'can only concatenate deque (not "{type(other).__name__}") to deque')
+        return deque(self._items + other._items, self._maxlen)
+
+    def __iadd__(self, other):
+        self.extend(other)
+        return self
+
+    def __repr__(self):
+        if self._maxlen is None:
+            return f"deque({self._items!r})"
+        return f"deque({self._items!r}, maxlen={self._maxlen})"

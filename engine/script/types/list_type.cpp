@@ -30,6 +30,17 @@ Value listSearch(Interpreter& in, const Value& self, CallArgs& a) {
     return Value(count);
 }
 
+// remove(x): the first item equal to x.
+Value listRemove(Interpreter& in, const Value& self, CallArgs& a) {
+    ValueList& items = itemsOf(self);
+    for (size_t i = 0; i < items.size(); ++i) {
+        if (!valuesEqual(items[i], a.args[0])) continue;
+        items.erase(items.begin() + static_cast<std::ptrdiff_t>(i));
+        return Value();
+    }
+    in.fail("ValueError", "list.remove(x): x not in list");
+}
+
 Value listAppend(Interpreter&, const Value& self, CallArgs& a) {
     itemsOf(self).push_back(a.args[0]);
     return Value();
@@ -88,6 +99,7 @@ const MethodTable& listMethods() {
         {"extend", listExtend, 1, 1},
         {"insert", listInsert, 2, 2},
         {"pop", listPop, 0, 1},
+        {"remove", listRemove, 1, 1},
         {"index", listSearch<true>, 1, 1},
         {"count", listSearch<false>, 1, 1},
         {"clear", listClear, 0, kAnyArgs},

@@ -117,6 +117,14 @@ std::string dictRepr(const Value& self) {
 const TypeSlots& tupleType();
 const TypeSlots& dictType();
 
+const GetterTable& defaultDictGetters() {
+    static const GetterTable table({
+        {"default_factory", [](Interpreter&, const Value& self) { return self.as<DefaultDictObject>()->defaultFactory; },
+         [](Interpreter&, const Value& self, const Value& value) { self.as<DefaultDictObject>()->defaultFactory = value; }},
+    });
+    return table;
+}
+
 }  // namespace
 
 // A plain object's: nothing but the AttributeError naming its type.
@@ -202,6 +210,27 @@ const TypeSlots* OrderedDictObject::slots() const {
             });
         };
         return ordered;
+    }();
+    return &type;
+}
+const TypeSlots* DefaultDictObject::slots() const {
+    static const TypeSlots type = [] {
+        TypeSlots defaulting = dictType();
+        defaulting.name = "defaultdict";
+        defaulting.getters = &defaultDictGetters();
+        defaulting.getitem = [](Interpreter& in, const Value& self, const Value& key) {  // CPython's __missing__
+            requireHashable(in, key);
+            const Value& factory = self.as<DefaultDictObject>()->defaultFactory;
+            if (self.as<DictObject>()->find(key) || factory.isNone()) return dictGetItem(in, self, key);
+            CallArgs none{.args = {}, .kwargs = {}, .where = in.currentLocation()};
+            Value made = in.call(factory, none);
+            dictSetItem(in, self, key, made);
+            return made;
+        };
+        defaulting.repr = [](const Value& self) {  // dictRepr guards against the dict holding itself
+            return "defaultdict(" + valueRepr(self.as<DefaultDictObject>()->defaultFactory) + ", " + dictRepr(self) + ")";
+        };
+        return defaulting;
     }();
     return &type;
 }
