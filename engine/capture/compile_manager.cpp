@@ -58,7 +58,7 @@ Value boundArguments(const Interpreter& interp, const FunctionObject& fn, const 
 }
 
 std::string functionLocation(const FunctionObject& fn) {
-    const SourceLocation& where = fn.def->loc;
+    const SourceLocation& where = fn.definedAt();
     return fmt::format("{}:{}", where.file, where.line);
 }
 
@@ -135,8 +135,8 @@ std::vector<std::string> CompileManager::failures(const Interpreter& interp, con
 
 Value CompileManager::call(Interpreter& interp, CompiledFunctionObject& compiled, CallArgs& args) {
     const auto* fn = compiled.function.as<FunctionObject>();
-    if (!fn || !fn->def) throw ScriptError("TypeError", "torch.compile needs a function defined with def");
-    std::shared_ptr<FrameState>& slot = frames_[fn->def];
+    if (!fn) throw ScriptError("TypeError", "torch.compile needs a function defined in Python (a def or a lambda)");
+    std::shared_ptr<FrameState>& slot = frames_[fn->code()];
     if (!slot) slot = std::make_shared<FrameState>();
     const std::shared_ptr<FrameState> held = slot;  // a torch._dynamo.reset() the call makes empties frames_
     FrameState& frame = *held;
@@ -181,7 +181,7 @@ Value CompileManager::call(Interpreter& interp, CompiledFunctionObject& compiled
                                             "To log all recompilation reasons, use FUSESCOPE_LOGS=\"recompiles\".\n"
                                             "To diagnose recompilation issues, see docs/recompiles.md.",
                                             limit, fn->name, functionLocation(*fn), lastReason));
-                bus_.emit(CacheLimitEvent{fn->qualname, fn->def->loc, static_cast<int>(limit), lastReason});
+                bus_.emit(CacheLimitEvent{fn->qualname, fn->definedAt(), static_cast<int>(limit), lastReason});
             }
             nameRegion(fn->name + " (over the cache limit: eager)");
             return interp.callFunction(*fn, args);  // over the limit: run eagerly
@@ -195,7 +195,7 @@ Value CompileManager::call(Interpreter& interp, CompiledFunctionObject& compiled
         }
         if (logger_.enabled("recompiles_verbose")) logger_.artifact("recompiles_verbose", nextId, verbose);
         else logger_.artifact("recompiles", nextId, brief);
-        bus_.emit(RecompileEvent{nextId, fn->qualname, fn->def->loc, verbose});
+        bus_.emit(RecompileEvent{nextId, fn->qualname, fn->definedAt(), verbose});
     }
     Value result = compileAndRun(interp, *fn, args, frame, compiled.options, nullptr, &compiled);
     if (!frame.entries.empty()) nameRegion(frame.entries.back()->compileId);
@@ -207,7 +207,7 @@ TraceContext CompileManager::traceContext(Interpreter& interp, const FunctionObj
     TraceContext context;
     context.compileId = entry.compileId;
     context.function = fn.qualname;
-    context.functionWhere = fn.def->loc;
+    context.functionWhere = fn.definedAt();
     context.backend = &backendFor(options);
     context.suppressErrors = configInt(interp, "suppress_errors", 1) != 0;
     context.settings = settings_;
@@ -234,7 +234,7 @@ Value CompileManager::compileAndRun(Interpreter& interp, const FunctionObject& f
     entry->backend = options.backend;
     logger_.log("dynamo", LogLevel::Info, entry->compileId,
                 fmt::format("Step 1: torchdynamo start tracing {} {}", fn.name, functionLocation(fn)));
-    bus_.emit(CompileStartedEvent{entry->compileId, fn.qualname, fn.def->loc, interp.userStack()});
+    bus_.emit(CompileStartedEvent{entry->compileId, fn.qualname, fn.definedAt(), interp.userStack()});
 
     TraceContext context = traceContext(interp, fn, *entry, frame, options, true);
     std::optional<DirectCallRecorder> recorder = directRecorder(interp, compiled, fn, args, *entry);
@@ -335,7 +335,6 @@ void CompileManager::learnDirectCall(CacheEntry& entry, DirectCallRecorder& reco
 }
 
 ExplainReport CompileManager::explain(Interpreter& interp, const FunctionObject& fn, CallArgs& args, Value& result) {
-    if (!fn.def) throw ScriptError("TypeError", "explain() needs a function defined with def");
     ExplainReport report;
     FrameState scratch;  // explain() compiles afresh and leaves the session's caches alone
     scratch.frameId = nextFrameId_++;

@@ -507,7 +507,7 @@ void Tracer::graphBreak(const std::string& reason) {
 void Tracer::exceptionEscaped(const ScriptError& e, const FunctionObject& fn) {
     if (!ctx_.recording) return;
     // The unwound frames are gone: the raise's line when it is the script's, else the def's.
-    SourceLocation where = e.where().known() && interp_.isScriptFile(e.where().file) ? e.where() : fn.def->loc;
+    SourceLocation where = e.where().known() && interp_.isScriptFile(e.where().file) ? e.where() : fn.definedAt();
     StackFrame frame{where.file, where.line, fn.name, strip(interp_.sourceLine(where))};
     recordBreak(fmt::format("Observed exception: {} is raised and no handler in the compiled function catches it; it "
                             "propagates outside the compiled region, which runs eagerly",

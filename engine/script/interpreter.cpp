@@ -794,7 +794,7 @@ Value Interpreter::callFunction(const FunctionObject& fn, CallArgs& args, bool t
     const std::vector<Param>* params = fn.def ? &fn.def->params : &fn.lambda->params;
     auto scope = std::make_shared<Scope>();
     scope->parent = fn.closure;
-    const void* key = fn.def ? static_cast<const void*>(fn.def) : static_cast<const void*>(fn.lambda);
+    const void* key = fn.code();
     auto cached = localNameCache_.find(key);
     if (cached == localNameCache_.end()) {
         std::set<std::string> names;
@@ -809,7 +809,7 @@ Value Interpreter::callFunction(const FunctionObject& fn, CallArgs& args, bool t
         if (sourceArgs) value = withSource(std::move(value), localSource(name));
         scope->vars[name] = std::move(value);
     }
-    SourceLocation where = fn.def ? fn.def->loc : fn.lambda->loc;
+    SourceLocation where = fn.definedAt();
     Frame frame{.function = fn.name, .where = where, .traced = traced, .inlineDepth = depth, .callee = &fn, .qualname = fn.qualname,
                 .self = Value()};
     if (!params->empty() && (params->front().kind == ParamKind::Positional || params->front().kind == ParamKind::PositionalOnly))

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "core/tensor_format.h"
+#include "script/ast.h"
 #include "script/object_model.h"
 #include "script/python_hash.h"
 #include "script/set_object.h"
@@ -382,6 +383,9 @@ bool valuesEqual(const Value& a, const Value& b) {
     if (a.isTensor() && b.isTensor()) return a.asTensor().impl() == b.asTensor().impl();
     return false;
 }
+
+const void* FunctionObject::code() const { return def ? static_cast<const void*>(def) : static_cast<const void*>(lambda); }
+const SourceLocation& FunctionObject::definedAt() const { return def ? def->loc : lambda->loc; }
 
 Value makeList(ValueList items) {
     auto list = std::make_shared<ListObject>();

@@ -295,6 +295,13 @@ struct OrderedDictObject : DictObject {
     std::string typeName() const override { return "OrderedDict"; }
     const TypeSlots* slots() const override;  // a dict's, printed as OrderedDict([...])
 };
+// collections.defaultdict: a dict whose missing keys are made by default_factory (None: a
+// KeyError as a dict's), printed as defaultdict(<class 'list'>, {...}).
+struct DefaultDictObject : DictObject {
+    Value defaultFactory;
+    std::string typeName() const override { return "defaultdict"; }
+    const TypeSlots* slots() const override;
+};
 // What iter() returns: the remaining items of a sequence, consumed by next().
 struct IteratorObject : Object {
     ValueList items;
@@ -338,6 +345,9 @@ struct FunctionObject : Object {
     // tracing breaks the graph where it is called rather than inlining it.
     bool dynamoSkips = false;
     std::string dynamoSkipReason;  // the graph break's reason when not Dynamo's own words
+    // Its code, a def's or a lambda's (what compiled frames are keyed by), and where it starts.
+    const void* code() const;
+    const SourceLocation& definedAt() const;
     std::string typeName() const override { return "function"; }
     const TypeSlots* slots() const override;
 };
