@@ -213,6 +213,12 @@ void addPythonBuiltins(std::map<std::string, Value, std::less<>>& b) {
         appendUtf8(out, static_cast<uint32_t>(code));
         return Value(out);
     });
+    // exit() and quit() (site's, in every CPython script): SystemExit, as sys.exit.
+    for (const char* name : {"exit", "quit"})
+        b[name] = makeBuiltin(name, [name](Interpreter& in, CallArgs& a) -> Value {
+            expectCount(in, a, 0, 1, name);
+            in.raise("SystemExit", a.args);
+        });
     b["format"] = makeBuiltin("format", [](Interpreter& in, CallArgs& a) {
         expectCount(in, a, 1, 2, "format");
         if (a.args.size() == 2 && !a.args[1].isString())

@@ -129,7 +129,7 @@ print(fn(torch.ones(6)))
 // sys.exit ends the run as Python's does: its status, no error printed (a text is printed
 // and the status is 1).
 TEST(Cli, SysExitEndsTheRunWithItsStatus) {
-    const std::pair<const char*, int> cases[] = {{"sys.exit()", 0}, {"sys.exit(3)", 3}, {"raise SystemExit(0)", 0}};
+    const std::pair<const char*, int> cases[] = {{"sys.exit()", 0}, {"sys.exit(3)", 3}, {"raise SystemExit(0)", 0}, {"exit(4)", 4}, {"quit()", 0}};
     for (const auto& [line, status] : cases) {
         SCOPED_TRACE(line);
         auto r = runCli({"run", writeTempFile("exits.py", std::string("import sys\nprint('before')\n") + line + "\nprint('after')\n")});
