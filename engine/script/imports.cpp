@@ -13,6 +13,7 @@
 #include "script/interpreter.h"
 #include "script/parser.h"
 #include "script/script_library.h"
+#include "script/torch_names.h"
 
 namespace fusescope {
 
@@ -245,10 +246,12 @@ void Interpreter::execImport(const Stmt& stmt) {
             found = m->find(alias.name);
         }
         if (!found) {
-            std::string file;  // where Python says the module is
+            std::string where;  // where Python says the module is; for an engine or library module, what it lacks
             if (auto it = scriptModules_.find(from); it != scriptModules_.end())
-                file = " (" + (it->second.file.empty() ? std::string("unknown location") : it->second.file) + ")";
-            throw ScriptError("ImportError", "cannot import name '" + alias.name + "' from '" + from + "'" + file, alias.loc);
+                where = " (" + (it->second.file.empty() ? std::string("unknown location") : it->second.file) + ")";
+            else if (torchHasName(m->name, alias.name))
+                where = missingAttributeNote(m->name, alias.name, {});
+            throw ScriptError("ImportError", "cannot import name '" + alias.name + "' from '" + from + "'" + where, alias.loc);
         }
         store(alias.asname.empty() ? alias.name : alias.asname, *found);
     }

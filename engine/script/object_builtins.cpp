@@ -263,6 +263,13 @@ ClassPtr addObjectModelBuiltins(Interpreter& interp, std::map<std::string, Value
         if (!a.args.empty()) setUpdate(in, *set, a.args[0]);
         return Value(ObjectPtr(set));
     });
+    b["frozenset"] = makeType("frozenset", [](Interpreter& in, CallArgs& a) {
+        expectArgs(in, a, 0, 1, "frozenset");
+        if (!a.args.empty() && a.args[0].as<FrozenSetObject>()) return a.args[0];
+        auto set = std::make_shared<FrozenSetObject>();
+        if (!a.args.empty()) setUpdate(in, *set, a.args[0]);
+        return Value(ObjectPtr(set));
+    });
     b["slice"] = makeType("slice", [](Interpreter& in, CallArgs& a) {
         expectArgs(in, a, 1, 3, "slice");
         auto s = std::make_shared<SliceObject>();

@@ -2,6 +2,17 @@
 
 namespace fusescope {
 
+int64_t SetObject::frozenHash() const {
+    const auto shuffle = [](uint64_t h) { return ((h ^ 89869747ULL) ^ (h << 16)) * 3644798167ULL; };
+    uint64_t hash = 0;
+    forEach([&](const Value&, int64_t elementHash) { hash ^= shuffle(static_cast<uint64_t>(elementHash)); });
+    hash ^= (static_cast<uint64_t>(size()) + 1) * 1927868237ULL;
+    hash ^= (hash >> 11) ^ (hash >> 25);
+    hash = hash * 69069U + 907133923ULL;
+    if (hash == static_cast<uint64_t>(-1)) hash = 590923713ULL;
+    return static_cast<int64_t>(hash);
+}
+
 namespace {
 
 constexpr size_t kLinearProbes = 9;

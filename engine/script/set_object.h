@@ -51,6 +51,10 @@ struct SetObject : Object {
     // swaps in the intersection's.
     void takeTable(SetObject&& other);
 
+    // CPython's frozenset hash of these elements: their hashes' shuffled bits xor-ed (so no
+    // order counts), mixed with the size (Objects/setobject.c's frozenset_hash).
+    int64_t frozenHash() const;
+
 private:
     enum class State : uint8_t { Empty, Active, Dummy };
     struct Slot {
@@ -78,6 +82,13 @@ private:
     size_t used_ = 0;    // active slots
     size_t finger_ = 0;  // where pop() looks first
     uint64_t version_ = 0;  // changes with the table: a lookup whose __eq__ changed it restarts
+};
+
+// frozenset: a set that cannot change, hashable (CPython's hash), and whose operations give
+// frozensets where it is the left operand, as CPython's.
+struct FrozenSetObject : SetObject {
+    std::string typeName() const override { return "frozenset"; }
+    const TypeSlots* slots() const override;
 };
 
 }  // namespace fusescope

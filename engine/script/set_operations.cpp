@@ -335,4 +335,12 @@ std::shared_ptr<SetObject> dictViewBinary(Interpreter& interp, BinaryOperator op
     return result;
 }
 
+Value freezeSet(const Value& set) {
+    auto* mutableSet = set.as<SetObject>();
+    if (!mutableSet || set.as<FrozenSetObject>()) return set;
+    auto frozen = std::make_shared<FrozenSetObject>();
+    frozen->takeTable(std::move(*mutableSet));
+    return Value(ObjectPtr(frozen));
+}
+
 }  // namespace fusescope

@@ -29,6 +29,8 @@ bool setDiscard(Interpreter& interp, SetObject& set, const Value& value);
 // anything else element by element.
 void setUpdate(Interpreter& interp, SetObject& set, const Value& iterable);
 std::shared_ptr<SetObject> copySet(const SetObject& set);
+// A set result as a frozenset (anything else as it is): what a frozenset's operations give.
+Value freezeSet(const Value& set);
 
 // a | b, a & b, a - b, a ^ b; the in-place forms |=, &=, -=, ^= update `a`.
 std::shared_ptr<SetObject> setBinary(Interpreter& interp, BinaryOperator op, const SetObject& a, const SetObject& b);

@@ -52,8 +52,10 @@ std::optional<std::string> closestName(std::string_view name, const std::vector<
 }
 
 std::string missingAttributeNote(std::string_view scope, std::string_view name, const std::vector<std::string_view>& ours) {
-    if (torchHasName(scope, name))
-        return fmt::format(" (PyTorch has {}.{}; Fusescope does not implement it yet)", scope, name);
+    if (torchHasName(scope, name)) {
+        const bool torchScope = scope == "torch" || scope.starts_with("torch.");
+        return fmt::format(" ({} has {}.{}; Fusescope does not implement it yet)", torchScope ? "PyTorch" : "Python", scope, name);
+    }
     std::vector<std::string_view> candidates = ours;
     if (const std::vector<std::string_view>* names = namesOf(scope)) candidates.insert(candidates.end(), names->begin(), names->end());
     if (std::optional<std::string> close = closestName(name, candidates)) return fmt::format(". Did you mean: '{}'?", *close);

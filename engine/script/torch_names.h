@@ -1,7 +1,8 @@
 #pragma once
-// What real PyTorch calls things, to word a missing attribute: a name PyTorch has too is one
-// Fusescope does not implement yet; any other is a typo, answered with the closest name
-// there is ("Did you mean: 'cos'?", as Python words it). The names are those of torch 2.15
+// What real PyTorch and CPython call things, to word a missing attribute: a name PyTorch (or
+// the standard module) has too is one Fusescope does not implement yet; any other is a typo,
+// answered with the closest name there is ("Did you mean: 'cos'?", as Python words it). The
+// names are those of torch 2.15 and CPython 3.11's modules that scripts import
 // (torch_names_data.cpp, written by scripts/make-torch-names).
 
 #include <optional>
@@ -12,14 +13,14 @@
 namespace fusescope {
 
 struct TorchScopeNames {
-    std::string_view scope;  // "torch", "torch.Tensor", "torch.nn", "torch.nn.functional"
+    std::string_view scope;  // "torch", "torch.Tensor", "torch.nn", "torch.nn.functional", "collections", ...
     std::vector<std::string_view> names;  // sorted
 };
 
 extern const char* const kTorchNamesVersion;
 const std::vector<TorchScopeNames>& torchScopeNames();
 
-// Whether real PyTorch has `scope`.`name` (false for a scope it does not list).
+// Whether real PyTorch (or CPython's module) has `scope`.`name` (false for a scope not listed).
 bool torchHasName(std::string_view scope, std::string_view name);
 
 // The candidate closest to `name` by edit distance (a swap of two neighbours counts one
@@ -28,7 +29,7 @@ std::optional<std::string> closestName(std::string_view name, const std::vector<
 
 // What follows "… has no attribute 'name'" for an attribute missing from `scope`, given
 // what Fusescope has there (`ours`): " (PyTorch has torch.xyz; Fusescope does not implement
-// it yet)", or for a typo ". Did you mean: 'cos'?" (the closest of ours and PyTorch's), or "".
+// it yet)" (or "Python has collections.xyz"), or for a typo ". Did you mean: 'cos'?" (the closest of ours and PyTorch's), or "".
 std::string missingAttributeNote(std::string_view scope, std::string_view name, const std::vector<std::string_view>& ours);
 
 }  // namespace fusescope

@@ -349,6 +349,12 @@ bool valuesEqual(const Value& a, const Value& b) {
     if (a.isNone() || b.isNone()) return a.isNone() && b.isNone();
     if (a.isString() && b.isString()) return a.asString() == b.asString();
     if (const std::string *x = bytesData(a), *y = bytesData(b); x && y) return *x == *y;
+    if (const auto *x = a.as<SetObject>(), *y = b.as<SetObject>(); x && y && x != y) {  // (frozen)sets: the same elements
+        if (x->size() != y->size()) return false;
+        bool same = true;
+        x->forEach([&](const Value& key, int64_t hash) { same = same && y->contains(key, hash); });
+        return same;
+    }
     if (a.isDType() && b.isDType()) return a.asDType() == b.asDType();
     if (a.isDevice() && b.isDevice()) return a.asDevice() == b.asDevice();
     // Python compares a container with itself as equal without looking inside, so a list

@@ -160,8 +160,15 @@ TEST(Interpreter, TensorOperatorsMapToOps) {
 
 TEST(Interpreter, ErrorsNameFileLineAndColumn) {
     EXPECT_EQ(errorOf("x = 1\ny = undefined_name + 1\n"), "script.py:2:5: error: NameError: name 'undefined_name' is not defined");
-    EXPECT_EQ(errorOf("s = frozenset([1])\n"),
-              "script.py:1:5: error: NameError: name 'frozenset' is not defined ('frozenset' is a Python builtin that Fusescope scripts "
+    // A name the standard module has in CPython, and Fusescope's library not yet, says so.
+    EXPECT_EQ(errorOf("import collections\nc = collections.ChainMap()\n"),
+              "script.py:2:5: error: AttributeError: module 'collections' has no attribute 'ChainMap' (Python has "
+              "collections.ChainMap; Fusescope does not implement it yet)");
+    EXPECT_EQ(errorOf("from enum import Flag\n"),
+              "script.py:1:18: error: ImportError: cannot import name 'Flag' from 'enum' (Python has enum.Flag; Fusescope does not "
+              "implement it yet)");
+    EXPECT_EQ(errorOf("s = open('notes.txt')\n"),
+              "script.py:1:5: error: NameError: name 'open' is not defined ('open' is a Python builtin that Fusescope scripts "
               "do not have yet)");
     EXPECT_EQ(errorOf("import torch\nx = torch.ones(2) + torch.ones(3)\n"),
               "script.py:2:5: error: RuntimeError: The size of tensor a (2) must match the size of tensor b (3) at "

@@ -24,7 +24,7 @@ def _abstract_methods(cls, namespace, bases):
         for name in getattr(base, "__abstractmethods__", ()):
             if _is_abstract(getattr(cls, name, None)):
                 abstracts.add(name)
-    return tuple(sorted(abstracts))
+    return frozenset(abstracts)
 
 
 class ABCMeta(type):
@@ -43,7 +43,7 @@ class ABCMeta(type):
         if abstract:
             plural = "s" if len(abstract) > 1 else ""
             raise TypeError(f"Can't instantiate abstract class {cls.__name__} with abstract method{plural} "
-                            + ", ".join(abstract))
+                            + ", ".join(sorted(abstract)))
         return super().__call__(*args, **kwargs)
 
     def register(cls, subclass):

@@ -65,6 +65,7 @@ const MethodTable& listMethods();
 const MethodTable& tupleMethods();
 const MethodTable& dictMethods();
 const MethodTable& setMethods();
+const MethodTable& frozensetMethods();
 const MethodTable& strMethods();
 const MethodTable& tensorMethods();
 const GetterTable& tensorGetters();

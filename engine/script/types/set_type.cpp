@@ -80,7 +80,28 @@ Value issubset(Interpreter& in, const Value& self, CallArgs& a) { return Value(s
 Value issuperset(Interpreter& in, const Value& self, CallArgs& a) { return Value(setIsSuperset(in, setOf(self), a.args[0])); }
 Value isdisjoint(Interpreter& in, const Value& self, CallArgs& a) { return Value(setIsDisjoint(in, setOf(self), a.args[0])); }
 
+// A frozenset's operation: the set operation's result, frozen (its table taken, so it iterates
+// as the set would).
+template <Value (*kOperation)(Interpreter&, const Value&, CallArgs&)>
+Value frozenResult(Interpreter& in, const Value& self, CallArgs& a) {
+    return freezeSet(kOperation(in, self, a));
+}
+
 }  // namespace
+
+const MethodTable& frozensetMethods() {
+    static const MethodTable table("frozenset", {
+        {"copy", [](Interpreter&, const Value& self, CallArgs&) { return self; }, 0, 0},
+        {"union", frozenResult<setUnion>, 0, kAnyArgs},
+        {"intersection", frozenResult<narrow<Narrowing::Intersection>>, 0, kAnyArgs},
+        {"difference", frozenResult<narrow<Narrowing::Difference>>, 0, kAnyArgs},
+        {"symmetric_difference", frozenResult<symmetricDifference>, 1, 1},
+        {"issubset", issubset, 1, 1},
+        {"issuperset", issuperset, 1, 1},
+        {"isdisjoint", isdisjoint, 1, 1},
+    });
+    return table;
+}
 
 const MethodTable& setMethods() {
     static const MethodTable table("set", {

@@ -257,8 +257,7 @@ const TypeSlots& dictType() {
                                 .contains = dictContains, .repr = dictRepr};
     return type;
 }
-}  // namespace
-const TypeSlots* SetObject::slots() const {
+const TypeSlots& setType() {
     static const TypeSlots type{.name = "set", .methods = &setMethods(),
                                 .items = [](Interpreter&, const Value& self) { return self.as<SetObject>()->items(); },
                                 .methodsStore = true,
@@ -287,6 +286,29 @@ const TypeSlots* SetObject::slots() const {
                                     const auto& set = *self.as<SetObject>();
                                     return containerRepr(&set, nullptr, [&] { return set.size() == 0 ? "set()" : "{" + joinRepr(set.items()) + "}"; });
                                 }};
+    return type;
+}
+}  // namespace
+const TypeSlots* SetObject::slots() const { return &setType(); }
+const TypeSlots* FrozenSetObject::slots() const {
+    static const TypeSlots type = [] {
+        TypeSlots frozen = setType();
+        frozen.name = "frozenset";
+        frozen.methods = &frozensetMethods();
+        frozen.methodsStore = false;
+        frozen.binary = [](Interpreter& in, BinaryOperator op, const Value& left, const Value& right) -> std::optional<Value> {
+            if (!left.as<SetObject>() || !right.as<SetObject>()) return std::nullopt;
+            Value result(ObjectPtr(setBinary(in, op, *left.as<SetObject>(), *right.as<SetObject>())));
+            return left.as<FrozenSetObject>() ? freezeSet(result) : result;  // the left operand's type, as CPython's
+        };
+        frozen.hash = [](Interpreter&, const Value& self) { return self.as<SetObject>()->frozenHash(); };
+        frozen.inplace = nullptr;  // fs |= other makes a new frozenset
+        frozen.repr = [](const Value& self) {
+            const auto& set = *self.as<SetObject>();
+            return containerRepr(&set, nullptr, [&] { return set.size() == 0 ? "frozenset()" : "frozenset({" + joinRepr(set.items()) + "})"; });
+        };
+        return frozen;
+    }();
     return &type;
 }
 const TypeSlots* SliceObject::slots() const {
