@@ -721,6 +721,12 @@ std::vector<std::pair<std::string, Value>> Interpreter::bindArguments(const Func
     size_t defaultIndex = 0;
     std::vector<bool> used(args.kwargs.size(), false);
     const Param* varKeywords = nullptr;
+    // Assigned __defaults__ belong to the last positional parameters.
+    const auto positionalCount = static_cast<int64_t>(std::count_if(params.begin(), params.end(), [](const Param& p) {
+        return p.kind == ParamKind::PositionalOnly || p.kind == ParamKind::Positional;
+    }));
+    const int64_t firstAssigned = fn.assignedDefaults ? positionalCount - static_cast<int64_t>(fn.assignedDefaults->size()) : 0;
+    int64_t positionalIndex = 0;
     if (params.empty() || params.back().kind != ParamKind::VarKeywords)  // else such a keyword goes to **kwargs
         for (const auto& p : params)
             for (const auto& kw : args.kwargs)
@@ -740,6 +746,11 @@ std::vector<std::pair<std::string, Value>> Interpreter::bindArguments(const Func
         bool hasDefault = p.defaultValue != nullptr;
         Value defaultValue = hasDefault ? fn.defaults[defaultIndex++] : Value();
         const bool positionalOnly = p.kind == ParamKind::PositionalOnly;
+        if (fn.assignedDefaults && (positionalOnly || p.kind == ParamKind::Positional)) {
+            const int64_t at = positionalIndex++ - firstAssigned;
+            hasDefault = at >= 0;
+            defaultValue = hasDefault ? (*fn.assignedDefaults)[static_cast<size_t>(at)] : Value();
+        }
         if ((positionalOnly || p.kind == ParamKind::Positional) && positional < args.args.size()) {
             for (const auto& kw : args.kwargs)
                 if (kw.first == p.name && !positionalOnly) fail("TypeError", fn.name + "() got multiple values for argument '" + p.name + "'");

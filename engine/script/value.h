@@ -337,6 +337,9 @@ struct FunctionObject : Object {
     std::string name;
     std::string qualname;  // fn1.fn2
     ValueList defaults;    // one per parameter with a default, in order
+    // fn.__defaults__ = (...) (namedtuple's __new__ gets them so): the positional parameters'
+    // defaults, right-aligned, in place of the def's; none assigned: the def's.
+    std::optional<ValueList> assignedDefaults;
     ScopePtr closure;
     ScopePtr globals;  // the module it was defined in (null: the script's)
     std::shared_ptr<DictObject> attributes;  // fn.attr = value (made on first use)

@@ -10,7 +10,14 @@ def namedtuple(typename, field_names, *, defaults=None, rename=False, module=Non
     default_values = tuple(defaults) if defaults is not None else ()
     first_default = len(fields) - len(default_values)
 
+    def __new__(cls, *args, **kwargs):
+        return object.__new__(cls)
+
     def __init__(self, *args, **kwargs):
+        # The field defaults are __new__'s, as CPython's: code may assign them afterwards
+        # (Point.__new__.__defaults__ = (None,) * len(Point._fields)).
+        field_defaults = __new__.__defaults__ or ()
+        first_default = len(fields) - len(field_defaults)
         if len(args) > len(fields):
             raise TypeError(f"{typename}.__new__() takes {len(fields) + 1} positional arguments but {len(args) + 1} were given")
         values = list(args)
@@ -19,7 +26,7 @@ def namedtuple(typename, field_names, *, defaults=None, rename=False, module=Non
             if name in kwargs:
                 values.append(kwargs.pop(name))
             elif i >= first_default:
-                values.append(default_values[i - first_default])
+                values.append(field_defaults[i - first_default])
             else:
                 raise TypeError(f"{typename}.__new__() missing 1 required positional argument: '{name}'")
         if kwargs:
@@ -60,8 +67,10 @@ def namedtuple(typename, field_names, *, defaults=None, rename=False, module=Non
     def _replace(self, **changes):
         return cls(*[changes.pop(n, v) for n, v in zip(fields, self._values)])
 
+    if default_values:
+        __new__.__defaults__ = default_values
     namespace = {
-        "__init__": __init__, "__getattr__": __getattr__, "__setattr__": __setattr__, "__repr__": __repr__,
+        "__new__": __new__, "__init__": __init__, "__getattr__": __getattr__, "__setattr__": __setattr__, "__repr__": __repr__,
         "__getitem__": __getitem__, "__len__": __len__, "__iter__": __iter__, "__eq__": __eq__,
         "__hash__": __hash__, "_asdict": _asdict, "_replace": _replace, "_fields": fields,
         "_field_defaults": dict(zip(fields[first_default:], default_values)),

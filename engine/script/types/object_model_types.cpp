@@ -86,6 +86,7 @@ const std::vector<Param>& parametersOf(const FunctionObject& fn) { return fn.def
 template <bool kKeywordOnly>
 Value functionDefaults(Interpreter&, const Value& self) {
     const auto& fn = *self.as<FunctionObject>();
+    if (!kKeywordOnly && fn.assignedDefaults) return fn.assignedDefaults->empty() ? Value() : makeTuple(*fn.assignedDefaults);
     ValueList positional;
     auto keywordOnly = std::make_shared<DictObject>();
     size_t next = 0;
@@ -96,6 +97,12 @@ Value functionDefaults(Interpreter&, const Value& self) {
     }
     if (kKeywordOnly) return keywordOnly->items.empty() ? Value() : Value(ObjectPtr(keywordOnly));
     return positional.empty() ? Value() : makeTuple(std::move(positional));
+}
+
+void setFunctionDefaults(Interpreter& in, const Value& self, const Value& value) {
+    const ValueList* items = value.as<TupleObject>() ? &value.as<TupleObject>()->items : nullptr;
+    if (!items && !value.isNone()) in.fail("TypeError", "__defaults__ must be set to a tuple object");
+    self.as<FunctionObject>()->assignedDefaults = items ? *items : ValueList{};
 }
 
 // fn.__code__: what inspect reads of a code object (its parameters, flags, name and place).
@@ -188,7 +195,7 @@ const GetterTable& functionGetters() {
         {"__module__", functionModule, storeAttribute<kModule>},
         {"__doc__", functionDoc, storeAttribute<kDoc>},
         {"__annotations__", functionAnnotations, storeAttribute<kAnnotations>},
-        {"__defaults__", functionDefaults<false>},
+        {"__defaults__", functionDefaults<false>, setFunctionDefaults},
         {"__kwdefaults__", functionDefaults<true>},
         {"__code__", functionCode},
         {"__dict__", functionDict},
