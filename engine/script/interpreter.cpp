@@ -720,6 +720,8 @@ std::vector<std::pair<std::string, Value>> Interpreter::bindArguments(const Func
     size_t positional = 0;
     size_t defaultIndex = 0;
     std::vector<bool> used(args.kwargs.size(), false);
+    std::vector<std::string> missingPositional, missingKeywordOnly;
+    size_t requiredPositional = 0;
     const Param* varKeywords = nullptr;
     // Assigned __defaults__ belong to the last positional parameters.
     const auto positionalCount = static_cast<int64_t>(std::count_if(params.begin(), params.end(), [](const Param& p) {
@@ -751,6 +753,7 @@ std::vector<std::pair<std::string, Value>> Interpreter::bindArguments(const Func
             hasDefault = at >= 0;
             defaultValue = hasDefault ? (*fn.assignedDefaults)[static_cast<size_t>(at)] : Value();
         }
+        if ((positionalOnly || p.kind == ParamKind::Positional) && !hasDefault) ++requiredPositional;
         if ((positionalOnly || p.kind == ParamKind::Positional) && positional < args.args.size()) {
             for (const auto& kw : args.kwargs)
                 if (kw.first == p.name && !positionalOnly) fail("TypeError", fn.name + "() got multiple values for argument '" + p.name + "'");
@@ -758,7 +761,7 @@ std::vector<std::pair<std::string, Value>> Interpreter::bindArguments(const Func
             continue;
         }
         if (positionalOnly) {  // a keyword of its name is left for **kwargs, as Python leaves it
-            if (!hasDefault) fail("TypeError", fn.name + "() missing required argument: '" + p.name + "'");
+            if (!hasDefault) missingPositional.push_back(p.name);
             bound.emplace_back(p.name, defaultValue);
             continue;
         }
@@ -769,12 +772,26 @@ std::vector<std::pair<std::string, Value>> Interpreter::bindArguments(const Func
             used[k] = found = true;
         }
         if (found) continue;
-        if (!hasDefault) fail("TypeError", fn.name + "() missing required argument: '" + p.name + "'");
+        if (!hasDefault) (p.kind == ParamKind::KeywordOnly ? missingKeywordOnly : missingPositional).push_back(p.name);
         bound.emplace_back(p.name, defaultValue);
     }
-    if (positional < args.args.size())
-        fail("TypeError", fmt::format("{}() takes {} positional arguments but {} were given", fn.name, positional,
-                                      args.args.size()));
+    if (positional < args.args.size()) {  // "takes 1 positional argument", "takes from 1 to 2 positional arguments"
+        const std::string count = requiredPositional == positional ? std::to_string(positional)
+                                                                   : fmt::format("from {} to {}", requiredPositional, positional);
+        fail("TypeError", fmt::format("{}() takes {} positional argument{} but {} {} given", fn.name, count, positional == 1 ? "" : "s",
+                                      args.args.size(), args.args.size() == 1 ? "was" : "were"));
+    }
+    // CPython's words: "f() missing 2 required positional arguments: 'a' and 'b'".
+    for (const auto& [missing, kind] : {std::pair{&missingPositional, "positional"}, std::pair{&missingKeywordOnly, "keyword-only"}}) {
+        if (missing->empty()) continue;
+        std::string names;
+        for (size_t i = 0; i < missing->size(); ++i) {
+            if (i) names += missing->size() == 2 ? " and " : i + 1 == missing->size() ? ", and " : ", ";
+            names += "'" + (*missing)[i] + "'";
+        }
+        fail("TypeError", fmt::format("{}() missing {} required {} argument{}: {}", fn.name, missing->size(), kind,
+                                      missing->size() == 1 ? "" : "s", names));
+    }
     auto kwargsDict = std::make_shared<DictObject>();
     for (size_t k = 0; k < args.kwargs.size(); ++k) {
         if (used[k]) continue;

@@ -174,7 +174,7 @@ TEST(Interpreter, ErrorsNameFileLineAndColumn) {
               "script.py:2:5: error: RuntimeError: The size of tensor a (2) must match the size of tensor b (3) at "
               "non-singleton dimension 0");
     EXPECT_EQ(errorOf("def f(a):\n    return a\nf(1, 2)\n"),
-              "script.py:3:1: error: TypeError: f() takes 1 positional arguments but 2 were given");
+              "script.py:3:1: error: TypeError: f() takes 1 positional argument but 2 were given");
     EXPECT_EQ(errorOf("x = [1]\nprint(x[3])\n"), "script.py:2:7: error: IndexError: list index out of range");
     EXPECT_EQ(errorOf("x = 1 +\n"), "script.py:1:8: error: SyntaxError: invalid syntax");
     EXPECT_EQ(errorOf("class A(metaclass=print):\n    pass\n"),
