@@ -34,12 +34,16 @@ char byteFrom(Interpreter& in, const Value& item, const char* what) {
     return static_cast<char>(v);
 }
 
+// An argument by position or keyword, or its default.
+Value argumentOr(const CallArgs& a, size_t position, const char* name, Value fallback) {
+    if (const Value* v = a.kwarg(name)) return *v;
+    return position < a.args.size() ? a.args[position] : fallback;
+}
+
 std::string stringArgument(Interpreter& in, const CallArgs& a, size_t position, const char* name, const char* fallback) {
-    const Value* v = a.kwarg(name);
-    if (!v && position < a.args.size()) v = &a.args[position];
-    if (!v) return fallback;
-    if (!v->isString()) in.fail("TypeError", fmt::format("argument '{}' must be str, not {}", name, pythonTypeName(*v)));
-    return v->asString();
+    const Value v = argumentOr(a, position, name, Value(fallback));
+    if (!v.isString()) in.fail("TypeError", fmt::format("argument '{}' must be str, not {}", name, pythonTypeName(v)));
+    return v.asString();
 }
 
 Value decode(Interpreter& in, const Value& self, CallArgs& a) {
@@ -297,12 +301,6 @@ Value bytesType(const char* name, bool isMutable) {
         return makeBytes(fromHex(in, a.args[0].asString()), isMutable);
     });
     return type;
-}
-
-// An argument by position or keyword, or its default.
-Value argumentOr(const CallArgs& a, size_t position, const char* name, Value fallback) {
-    if (const Value* v = a.kwarg(name)) return *v;
-    return position < a.args.size() ? a.args[position] : fallback;
 }
 
 bool bigEndian(Interpreter& in, const Value& byteorder) {
