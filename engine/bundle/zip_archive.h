@@ -47,7 +47,10 @@ public:
     ZipWriter(const ZipWriter&) = delete;
     ZipWriter& operator=(const ZipWriter&) = delete;
 
-    void add(const std::string& name, std::string data);  // deflated
+    // Deflated by default; stored as is where a reader wants the bytes in place (PyTorch's
+    // checkpoints store every record so).
+    enum class Compression { Deflate, Store };
+    void add(const std::string& name, std::string data, Compression compression = Compression::Deflate);
     void close();  // throws Error when the archive cannot be written
 
 private:

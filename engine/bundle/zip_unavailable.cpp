@@ -10,7 +10,7 @@ namespace fusescope {
 bool zipAvailable() { return false; }
 
 std::string zipUnavailableReason() {
-    return "bundles need libzip; this build has none (FUSESCOPE_WITH_ZIP=OFF or libzip not found)";
+    return "bundles and checkpoints need libzip; this build has none (FUSESCOPE_WITH_ZIP=OFF or libzip not found)";
 }
 
 struct ZipReader::Impl {
@@ -26,7 +26,7 @@ struct ZipWriter::Impl {};
 
 ZipWriter::ZipWriter(const std::string&) { throw Error(zipUnavailableReason()); }
 ZipWriter::~ZipWriter() = default;
-void ZipWriter::add(const std::string&, std::string) { throw Error(zipUnavailableReason()); }
+void ZipWriter::add(const std::string&, std::string, Compression) { throw Error(zipUnavailableReason()); }
 void ZipWriter::close() { throw Error(zipUnavailableReason()); }
 
 }  // namespace fusescope

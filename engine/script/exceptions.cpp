@@ -111,6 +111,7 @@ ClassPtr builtinClass(Interpreter& interp, const std::string& name, const ClassP
     auto cls = std::make_shared<ClassObject>();
     cls->name = cls->qualname = name;
     cls->module = "builtins";
+    cls->dict->set(Value("__module__"), Value(cls->module));
     cls->interpreter = &interp;
     cls->bases = {base};
     cls->mro = c3Linearization(*cls);
@@ -155,6 +156,8 @@ ClassPtr Interpreter::exceptionClass(const std::string& kind) {
     if (auto it = builtins_.find(kind); it != builtins_.end())
         if (auto* cls = it->second.as<ClassObject>(); cls && cls->module == "builtins")
             return std::static_pointer_cast<ClassObject>(it->second.asObject());
+    // "struct.error": the class the module defines, made here if the module has not been imported.
+    if (auto dot = kind.rfind('.'); dot != std::string::npos) return moduleExceptionClass(kind.substr(0, dot), kind.substr(dot + 1));
     auto& extra = extraExceptionClasses_[kind];
     if (!extra) extra = builtinClass(*this, kind, exceptionClass("Exception"));
     return extra;
@@ -165,6 +168,7 @@ ClassPtr Interpreter::moduleExceptionClass(const std::string& module, const std:
     if (!cls) {
         cls = builtinClass(*this, name, exceptionClass(base));
         cls->module = module;
+        cls->dict->set(Value("__module__"), Value(module));
     }
     return cls;
 }

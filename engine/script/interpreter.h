@@ -427,12 +427,17 @@ Value makeMathModule();
 Value makeTimeModule();
 // torch.profiler: record_function, ExecutionTraceObserver, profile, schedule, ... (profiler_module.cpp)
 void populateProfilerModule(ModuleObject& profiler);
+// torch.save and torch.load (script/checkpoint/torch_checkpoint.cpp).
+void populateCheckpointFunctions(ModuleObject& torch);
 Value makeLoggingModule();
 Value constantValue(const Constant& constant);  // a literal's value (the interpreter's and ast.literal_eval's)
 // _system: the machine as the library's os and sys read it (system_module.cpp).
 Value makeSystemModule(const std::string& scriptFile);
 Value makeRegexModule();  // re's engine (regex_module.cpp)
 Value makeStructModule(Interpreter& interp);  // _struct: struct's pack and unpack (struct_module.cpp)
+// _pickle: the exceptions torch.load raises (PickleError, UnpicklingError, ...), which the
+// library's pickle module names (script/checkpoint/torch_checkpoint.cpp).
+Value makePickleModule(Interpreter& interp);
 Value makeBinasciiModule(Interpreter& interp);  // binascii: base64's and hex's conversions (binascii_module.cpp)
 // zlib (zlib_module.cpp); None where the engine was built without zlib.
 Value makeZlibModule(Interpreter& interp);

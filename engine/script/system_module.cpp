@@ -1,12 +1,15 @@
 // _system: what the script library's os and sys read of the machine (the working directory,
 // files, the environment, the script's arguments) and stderr, which they write; where a
 // caller is (warnings), a regular-expression match (warnings' filters), a str's characters
-// (json) and a literal's value (ast.literal_eval).
+// (json) and a literal's value (ast.literal_eval); the private directories tempfile makes
+// (to save checkpoints into) and removes.
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <regex>
+#include <set>
 
 #include "script/interpreter.h"
 #include "script/literal_eval.h"
@@ -113,6 +116,41 @@ Value makeSystemModule(const std::string& scriptFile) {
             out.emplace_back(std::move(c));
         }
         return makeList(std::move(out));
+    });
+    addFunction(*module, "tempdir", [](Interpreter&, CallArgs&) {
+        std::error_code ec;
+        const fs::path dir = fs::temp_directory_path(ec);
+        return Value(ec ? std::string("/tmp") : dir.string());
+    });
+    // A new directory prefix + 8 random characters + suffix in `dir`, as tempfile.mkdtemp;
+    // remembered, so that rmtree removes only what this run made.
+    auto made = std::make_shared<std::set<std::string>>();
+    addFunction(*module, "mkdtemp", [made](Interpreter& in, CallArgs& a) {
+        if (a.args.size() != 3 || !a.args[0].isString() || !a.args[1].isString() || !a.args[2].isString())
+            in.fail("TypeError", "mkdtemp(suffix, prefix, dir)");
+        static const char letters[] = "abcdefghijklmnopqrstuvwxyz0123456789_";
+        std::mt19937_64 random(std::random_device{}());
+        for (int attempt = 0; attempt < 100; ++attempt) {
+            std::string name = a.args[1].asString();
+            for (int i = 0; i < 8; ++i) name += letters[random() % (sizeof letters - 1)];
+            const fs::path dir = fs::path(a.args[2].asString()) / (name + a.args[0].asString());
+            std::error_code ec;
+            if (fs::create_directory(dir, ec)) {
+                fs::permissions(dir, fs::perms::owner_all, ec);
+                made->insert(dir.string());
+                return Value(dir.string());
+            }
+            if (ec) in.fail("FileNotFoundError", "[Errno 2] No such file or directory: '" + dir.string() + "'");
+        }
+        in.fail("FileExistsError", "No usable temporary directory name found");
+    });
+    addFunction(*module, "rmtree", [made](Interpreter& in, CallArgs& a) {
+        const std::string& path = pathArgument(in, a, "rmtree");
+        if (!made->count(path)) in.fail("PermissionError", "Fusescope removes only the temporary directories tempfile made: " + path);
+        std::error_code ec;
+        fs::remove_all(path, ec);
+        made->erase(path);
+        return Value();
     });
     return Value(ObjectPtr(module));
 }

@@ -280,6 +280,7 @@ const MethodTable& tensorMethods() {
         {"retain_grad", [](Interpreter& in, const Value& s, CallArgs&) { return tensorRetainGrad(in, s); }, 0, kAnyArgs},
         {"size", size, 0, kAnyArgs},
         {"stride", stride, 0, kAnyArgs},
+        {"storage_offset", [](Interpreter&, const Value& s, CallArgs&) { return Value(s.asTensor().storageOffset()); }, 0, 0},
         {"dim", [](Interpreter&, const Value& s, CallArgs&) { return Value(s.asTensor().dim()); }, 0, kAnyArgs},
         {"ndimension", [](Interpreter&, const Value& s, CallArgs&) { return Value(s.asTensor().dim()); }, 0, kAnyArgs},
         {"numel", numel, 0, kAnyArgs},

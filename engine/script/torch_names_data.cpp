@@ -529,6 +529,21 @@ const std::vector<TorchScopeNames>& torchScopeNames() {
             "urandom", "utime", "wait", "wait3", "wait4", "waitid", "waitid_result", "waitpid",
             "waitstatus_to_exitcode", "walk", "write", "writev",
         }},
+        {"pickle", {
+            "ADDITEMS", "APPEND", "APPENDS", "BINBYTES", "BINBYTES8", "BINFLOAT", "BINGET", "BININT",
+            "BININT1", "BININT2", "BINPERSID", "BINPUT", "BINSTRING", "BINUNICODE", "BINUNICODE8", "BUILD",
+            "BYTEARRAY8", "DEFAULT_PROTOCOL", "DICT", "DUP", "EMPTY_DICT", "EMPTY_LIST", "EMPTY_SET",
+            "EMPTY_TUPLE", "EXT1", "EXT2", "EXT4", "FALSE", "FLOAT", "FRAME", "FROZENSET", "FunctionType",
+            "GET", "GLOBAL", "HIGHEST_PROTOCOL", "INST", "INT", "LIST", "LONG", "LONG1", "LONG4",
+            "LONG_BINGET", "LONG_BINPUT", "MARK", "MEMOIZE", "NEWFALSE", "NEWOBJ", "NEWOBJ_EX", "NEWTRUE",
+            "NEXT_BUFFER", "NONE", "OBJ", "PERSID", "POP", "POP_MARK", "PROTO", "PUT", "PickleBuffer",
+            "PickleError", "Pickler", "PicklingError", "PyStringMap", "READONLY_BUFFER", "REDUCE", "SETITEM",
+            "SETITEMS", "SHORT_BINBYTES", "SHORT_BINSTRING", "SHORT_BINUNICODE", "STACK_GLOBAL", "STOP",
+            "STRING", "TRUE", "TUPLE", "TUPLE1", "TUPLE2", "TUPLE3", "UNICODE", "Unpickler",
+            "UnpicklingError", "bytes_types", "codecs", "compatible_formats", "decode_long", "dispatch_table",
+            "dump", "dumps", "encode_long", "format_version", "io", "islice", "load", "loads", "maxsize",
+            "pack", "partial", "re", "sys", "unpack", "whichmodule",
+        }},
         {"posixpath", {
             "abspath", "altsep", "basename", "commonpath", "commonprefix", "curdir", "defpath", "devnull",
             "dirname", "exists", "expanduser", "expandvars", "extsep", "genericpath", "getatime", "getctime",
@@ -571,6 +586,11 @@ const std::vector<TorchScopeNames>& torchScopeNames() {
             "set_coroutine_origin_tracking_depth", "set_int_max_str_digits", "setdlopenflags", "setprofile",
             "setrecursionlimit", "setswitchinterval", "settrace", "stderr", "stdin", "stdlib_module_names",
             "stdout", "thread_info", "unraisablehook", "version", "version_info", "warnoptions",
+        }},
+        {"tempfile", {
+            "NamedTemporaryFile", "SpooledTemporaryFile", "TMP_MAX", "TemporaryDirectory", "TemporaryFile",
+            "gettempdir", "gettempdirb", "gettempprefix", "gettempprefixb", "mkdtemp", "mkstemp", "mktemp",
+            "tempdir", "template",
         }},
         {"time", {
             "CLOCK_BOOTTIME", "CLOCK_MONOTONIC", "CLOCK_MONOTONIC_RAW", "CLOCK_PROCESS_CPUTIME_ID",

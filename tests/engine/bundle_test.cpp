@@ -279,7 +279,7 @@ std::vector<BadBundle> badBundles() {
              with({{"compiles/f_0_0/output_code.s", std::string(1 << 20, 'x')}})(path);
              declareSize(path, "compiles/f_0_0/output_code.s", 100);
          },
-         "bundle entry 'compiles/f_0_0/output_code.s' inflates to more than its declared 100 bytes"},
+         "zip entry 'compiles/f_0_0/output_code.s' inflates to more than its declared 100 bytes"},
         {"BombRatio",
          [with](const fs::path& path) {
              with({{"compiles/f_0_0/output_code.s", std::string(8 << 20, '\0')}})(path);
@@ -525,10 +525,10 @@ TEST(Bundle, WithoutLibzipTheCliSaysBundlesAreUnavailable) {
     std::string script = writeTempFile("bundle_nozip.py", "print(1)\n");
     ProcessResult r = runCli({"run", script, "--bundle", writeTempFile("nozip.marker", "") + ".fscope"});
     EXPECT_EQ(r.exitCode, 1);
-    EXPECT_NE(r.err.find("bundles need libzip; this build has none"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("bundles and checkpoints need libzip; this build has none"), std::string::npos) << r.err;
     ProcessResult inspect = runCli({"bundle", "inspect", script});
     EXPECT_EQ(inspect.exitCode, 1);
-    EXPECT_NE(inspect.err.find("bundles need libzip; this build has none"), std::string::npos) << inspect.err;
+    EXPECT_NE(inspect.err.find("bundles and checkpoints need libzip; this build has none"), std::string::npos) << inspect.err;
 }
 
 }  // namespace

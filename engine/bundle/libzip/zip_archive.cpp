@@ -65,7 +65,7 @@ std::string ZipReader::read(size_t index) const {
         std::string problem;
         if (n < 0) problem = fmt::format("cannot read '{}': {}", printableEntryName(info.name), zip_file_strerror(file));
         else if (data.size() + static_cast<uint64_t>(n) > info.size)
-            problem = fmt::format("bundle entry '{}' inflates to more than its declared {} bytes", printableEntryName(info.name), info.size);
+            problem = fmt::format("zip entry '{}' inflates to more than its declared {} bytes", printableEntryName(info.name), info.size);
         if (!problem.empty()) {
             zip_fclose(file);
             throw Error(problem);
@@ -93,10 +93,14 @@ ZipWriter::ZipWriter(const std::string& path) : impl_(std::make_unique<Impl>()) 
 
 ZipWriter::~ZipWriter() = default;
 
-void ZipWriter::add(const std::string& name, std::string data) {
+void ZipWriter::add(const std::string& name, std::string data, Compression compression) {
     const std::string& kept = impl_->data.emplace_back(std::move(data));
     zip_source_t* source = zip_source_buffer(impl_->archive, kept.data(), kept.size(), 0);
-    if (source && zip_file_add(impl_->archive, name.c_str(), source, ZIP_FL_ENC_UTF_8 | ZIP_FL_OVERWRITE) >= 0) return;
+    zip_int64_t index = source ? zip_file_add(impl_->archive, name.c_str(), source, ZIP_FL_ENC_UTF_8 | ZIP_FL_OVERWRITE) : -1;
+    if (index >= 0 && compression == Compression::Store &&
+        zip_set_file_compression(impl_->archive, static_cast<zip_uint64_t>(index), ZIP_CM_STORE, 0) != 0)
+        throw Error(fmt::format("cannot store '{}': {}", name, zip_strerror(impl_->archive)));
+    if (index >= 0) return;
     if (source) zip_source_free(source);
     throw Error(fmt::format("cannot add '{}': {}", name, zip_strerror(impl_->archive)));
 }

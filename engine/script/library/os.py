@@ -1,6 +1,7 @@
 # os for Fusescope scripts: what model files read of the machine (os.environ, the working
 # directory, os.path, listdir, os.sep, os.cpu_count), through the engine's _system module.
-# Nothing here writes files: makedirs and friends are not provided.
+# Nothing here writes files (makedirs and friends are not provided): torch.save writes
+# checkpoints, tempfile makes a directory for them.
 import _system
 import posixpath as path
 

@@ -35,11 +35,6 @@ char byteFrom(Interpreter& in, const Value& item, const char* what) {
 }
 
 // An argument by position or keyword, or its default.
-Value argumentOr(const CallArgs& a, size_t position, const char* name, Value fallback) {
-    if (const Value* v = a.kwarg(name)) return *v;
-    return position < a.args.size() ? a.args[position] : fallback;
-}
-
 std::string stringArgument(Interpreter& in, const CallArgs& a, size_t position, const char* name, const char* fallback) {
     const Value v = argumentOr(a, position, name, Value(fallback));
     if (!v.isString()) in.fail("TypeError", fmt::format("argument '{}' must be str, not {}", name, pythonTypeName(v)));

@@ -50,4 +50,9 @@ void expectArgs(Interpreter& in, const CallArgs& args, size_t lo, size_t hi, std
     in.fail("TypeError", fmt::format("{}() takes {} argument(s) ({} given)", name, expected, args.args.size()));
 }
 
+Value argumentOr(const CallArgs& args, size_t position, const char* name, Value fallback) {
+    if (const Value* v = args.kwarg(name)) return *v;
+    return position < args.args.size() ? args.args[position] : fallback;
+}
+
 }  // namespace fusescope

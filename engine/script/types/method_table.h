@@ -59,6 +59,9 @@ private:
 
 // TypeError "name() takes N argument(s) (M given)" unless lo <= positional count <= hi.
 void expectArgs(Interpreter& in, const CallArgs& args, size_t lo, size_t hi, std::string_view name);
+// An argument that may come by position or by keyword: `name=` when given, else the one at
+// `position`, else `fallback`.
+Value argumentOr(const CallArgs& args, size_t position, const char* name, Value fallback = Value());
 
 // The method tables of the builtin types (one file per type or family: types/*.cpp).
 const MethodTable& listMethods();

@@ -65,6 +65,41 @@ class Optimizer:
             self.state[p] = {}
         return self.state[p]
 
+    def state_dict(self):
+        """As PyTorch's: each parameter named by its index over all the groups, in order."""
+        index = {}
+        groups = []
+        for group in self.param_groups:
+            packed = {k: v for k, v in group.items() if k != "params"}
+            packed["params"] = [index.setdefault(id(p), len(index)) for p in group["params"]]
+            groups.append(packed)
+        return {"state": {index[id(p)]: state for p, state in self.state.items()}, "param_groups": groups}
+
+    def load_state_dict(self, state_dict):
+        """As PyTorch's: the saved state of each parameter index goes to this optimizer's parameter at
+        that index (its tensors cast to the parameter's dtype, all but "step"); the saved
+        hyperparameters replace each group's."""
+        saved_groups = state_dict["param_groups"]
+        if len(self.param_groups) != len(saved_groups):
+            raise ValueError("loaded state dict has a different number of parameter groups")
+        for group, saved in zip(self.param_groups, saved_groups):
+            if len(group["params"]) != len(saved["params"]):
+                raise ValueError("loaded state dict contains a parameter group that doesn't match the size of optimizer's group")
+        params = {index: p for group, saved in zip(self.param_groups, saved_groups) for index, p in zip(saved["params"], group["params"])}
+        self.state = {}
+        for index, state in state_dict["state"].items():
+            if index in params:
+                p = params[index]
+                self.state[p] = {key: value.to(dtype=p.dtype) if isinstance(value, torch.Tensor) and key != "step" and p.is_floating_point()
+                                 else value.clone() if isinstance(value, torch.Tensor) else value
+                                 for key, value in state.items()}
+        groups = []
+        for group, saved in zip(self.param_groups, saved_groups):
+            new_group = dict(saved)
+            new_group["params"] = group["params"]
+            groups.append(new_group)
+        self.param_groups = groups
+
     def __repr__(self):
         text = self.__class__.__name__ + " ("
         for i, group in enumerate(self.param_groups):
