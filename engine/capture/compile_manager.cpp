@@ -124,7 +124,15 @@ std::vector<std::string> CompileManager::failures(const Interpreter& interp, con
                                       "same cached backend) to avoid creating a new backend function each time. More details: "
                                       "https://github.com/pytorch/pytorch/issues/168373",
                                       backendWrapperName(entry.backend), backendWrapperName(backend)));
-    if (entry.gradMode != gradEnabled()) reasons.push_back("GLOBAL_STATE changed: grad_mode ");  // PyTorch's words, space included
+    // PyTorch's words: each changed part of the state named, a space after each.
+    std::string globalState;
+    if (entry.gradMode != gradEnabled()) globalState += "grad_mode ";
+    for (const auto& [name, kind, saved] : {std::tuple{"cpu", Device::Kind::Cpu, entry.autocastCpu},
+                                            std::tuple{"cuda", Device::Kind::Cuda, entry.autocastCuda}}) {
+        if (saved.enabled != autocastSetting(kind).enabled) globalState += fmt::format("autocast({})_enabled ", name);
+        if (saved.dtype != autocastSetting(kind).dtype) globalState += fmt::format("autocast({})_dtype ", name);
+    }
+    if (!globalState.empty()) reasons.push_back("GLOBAL_STATE changed: " + globalState);
     for (const Guard& guard : entry.guards) {
         const Value* value = resolveSource(*guard.source, locals, interp);
         const Value* other = guard.otherSource ? resolveSource(*guard.otherSource, locals, interp) : nullptr;
@@ -231,6 +239,8 @@ Value CompileManager::compileAndRun(Interpreter& interp, const FunctionObject& f
     auto entry = std::make_unique<CacheEntry>();
     entry->compileId = fmt::format("{}/{}", frame.frameId, frame.entries.size());
     entry->gradMode = gradEnabled();
+    entry->autocastCpu = autocastSetting(Device::Kind::Cpu);
+    entry->autocastCuda = autocastSetting(Device::Kind::Cuda);
     entry->backend = options.backend;
     logger_.log("dynamo", LogLevel::Info, entry->compileId,
                 fmt::format("Step 1: torchdynamo start tracing {} {}", fn.name, functionLocation(fn)));

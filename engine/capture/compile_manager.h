@@ -11,12 +11,16 @@
 #include <vector>
 
 #include "capture/tracer.h"
+#include "core/autocast.h"
 
 namespace fusescope {
 
 struct CacheEntry {
     std::string compileId;  // "0/1"
-    bool gradMode = true;   // the global state guarded before every other guard, as Dynamo's GLOBAL_STATE
+    // The global state guarded before every other guard, as Dynamo's GLOBAL_STATE: grad mode
+    // and autocast's setting for each device type.
+    bool gradMode = true;
+    AutocastSetting autocastCpu, autocastCuda;
     std::string backend;    // the torch.compile backend that compiled it (Dynamo's BACKEND_MATCH guard)
     std::vector<Guard> guards;
     std::vector<Segment> segments;

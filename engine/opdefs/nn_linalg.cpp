@@ -752,12 +752,13 @@ void registerNnLinalgOps(OpRegistry& r) {
                      // input @ weight.T: the transpose is just swapped strides.
                      Tensor wt = weight.asStrided({weight.sizes()[1], weight.sizes()[0]}, {weight.strides()[1], weight.strides()[0]},
                                                   weight.storageOffset());
-                     matmulInto(input, wt, out);
-                     if (!a["bias"].isNone()) {
-                         const Tensor& bias = a.tensor("bias");
-                         pointwiseApply(out, {out, bias}, isFloating(out.dtype()) ? DType::Float64 : DType::Int64,
+                     // In half precision PyTorch's addmm adds the bias before its one rounding.
+                     const bool halfWithBias = (out.dtype() == DType::Float16 || out.dtype() == DType::BFloat16) && !a["bias"].isNone();
+                     const Tensor product = halfWithBias ? Tensor::empty(out.sizes(), DType::Float32) : out;
+                     matmulInto(input, wt, product);
+                     if (!a["bias"].isNone())
+                         pointwiseApply(out, {product, a.tensor("bias")}, isFloating(out.dtype()) ? DType::Float64 : DType::Int64,
                                         [](const double* v) { return v[0] + v[1]; }, [](const int64_t* v) { return v[0] + v[1]; });
-                     }
                  }));
     decomposeWith(linear, decomposeLinear, true);
     // PyTorch's linear is addmm (mm without a bias) for a matrix, else a matmul and a view,

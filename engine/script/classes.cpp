@@ -13,6 +13,34 @@ namespace fusescope {
 
 namespace {
 
+// What __slots__ lets a class's instances hold (ClassObject::slotNames): the names every
+// class along the MRO but object declares, or null when one declares none or "__dict__".
+std::shared_ptr<const std::set<std::string>> declaredSlots(const ClassObject& cls) {
+    auto names = std::make_shared<std::set<std::string>>();
+    for (const ClassObject* c : cls.mro) {
+        if (c->isBuiltin()) {  // object has no __dict__; an exception class has one
+            if (c->name != "object") return nullptr;
+            continue;
+        }
+        const Value* slots = c->dict->findString("__slots__");
+        if (!slots) return nullptr;
+        ValueList items{*slots};  // one name
+        if (const ValueList* sequence = sequenceItems(*slots)) items = *sequence;
+        else if (auto* dict = slots->as<DictObject>()) {  // names and their docstrings
+            items.clear();
+            for (const auto& entry : dict->items) items.push_back(entry.first);
+        } else if (!slots->isString()) {
+            return nullptr;  // an iterator: not followed, so not enforced
+        }
+        for (const Value& item : items) {
+            if (!item.isString()) continue;
+            if (item.asString() == "__dict__") return nullptr;
+            names->insert(item.asString());
+        }
+    }
+    return names;
+}
+
 [[noreturn]] void noAttribute(Interpreter& in, const Value& object, const std::string& name) {
     in.fail("AttributeError", "'" + pythonTypeName(object) + "' object has no attribute '" + name + "'");
 }
@@ -60,6 +88,7 @@ ClassPtr Interpreter::makeClass(const std::string& name, const std::string& qual
             if (cls->bases[i] == cls->bases[j]) fail("TypeError", "duplicate base class " + cls->bases[i]->name);
     if (cls->bases.empty() && objectClass_) cls->bases.push_back(objectClass_);
     cls->mro = c3Linearization(*cls);
+    cls->slotNames = declaredSlots(*cls);
     if (!cls->dict->findString("__module__")) cls->dict->set(Value("__module__"), Value(cls->module));
     if (!cls->dict->findString("__qualname__")) cls->dict->set(Value("__qualname__"), Value(qualname));
     // As in Python: a class that defines equality but no hash makes its instances unhashable.
@@ -394,7 +423,10 @@ bool runPropertyAccessor(Interpreter& in, const Value& object, const std::string
 void Interpreter::genericSetAttribute(const Value& object, const std::string& name, const Value& value) {
     auto* instance = object.as<InstanceObject>();
     if (!instance) fail("TypeError", "object.__setattr__() needs an instance of a script class");
-    if (!runPropertyAccessor(*this, object, name, &value)) instance->dict->set(Value(name), value.unsourced());
+    if (runPropertyAccessor(*this, object, name, &value)) return;
+    if (const auto& slots = instance->cls->slotNames; slots && !slots->count(name))
+        fail("AttributeError", "'" + instance->cls->name + "' object has no attribute '" + name + "'");
+    instance->dict->set(Value(name), value.unsourced());
 }
 
 void Interpreter::deleteAttribute(const Value& object, const std::string& name) {

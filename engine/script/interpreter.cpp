@@ -219,6 +219,24 @@ void Interpreter::loadTorchLibrary(const SourceLocation& where) {
     for (const auto& [name, value] : optimLibrary.as<ModuleObject>()->attrs)
         if (value.as<ClassObject>()) optim.attrs[name] = value;
     optim.attrs["lr_scheduler"] = loadLibraryModule("torch.optim.lr_scheduler", where);
+    // torch.amp, torch.autocast, and the deprecated torch.cpu.amp / torch.cuda.amp forms.
+    const Value amp = loadLibraryModule("torch.amp", where);
+    const auto& ampAttrs = amp.as<ModuleObject>()->attrs;
+    torch.attrs["amp"] = amp;
+    torch.attrs["autocast"] = ampAttrs.at("autocast");
+    for (const char* device : {"cpu", "cuda"}) {
+        auto deviceModule = std::make_shared<ModuleObject>();
+        deviceModule->name = std::string("torch.") + device + ".amp";
+        deviceModule->attrs["autocast"] = ampAttrs.at(std::string(device) + "_autocast");
+        deviceModule->attrs["GradScaler"] = ampAttrs.at("GradScaler");
+        Value& parent = torch.attrs[device];
+        if (!parent.as<ModuleObject>()) {
+            auto made = std::make_shared<ModuleObject>();
+            made->name = std::string("torch.") + device;
+            parent = Value(ObjectPtr(made));
+        }
+        parent.as<ModuleObject>()->attrs["amp"] = Value(ObjectPtr(deviceModule));
+    }
     auto& autograd = *torch.attrs.at("autograd").as<ModuleObject>();
     autograd.attrs["function"] = loadLibraryModule("torch.autograd.function", where);
     autograd.attrs["Function"] = autograd.attrs["function"].as<ModuleObject>()->attrs.at("Function");

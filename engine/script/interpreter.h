@@ -167,6 +167,9 @@ public:
     Value callOp(const std::string& opName, CallStyle style, const ValueList& args,
                  const std::vector<std::pair<std::string, Value>>& kwargs, const CallSite& site,
                  const std::string& symbol = "");
+    // callOp's dispatch, once autocast has cast the arguments.
+    Value runOp(const OpDef& op, const IValueList& args, const Kwargs& kwargs, CallStyle style, const CallSite& site,
+                const std::string& symbol);
     bool truthy(const Value& value);  // may break the graph on a lazy tensor
     Tensor realTensor(const Tensor& t, const std::string& why);  // data needed now
     ValueList iterate(const Value& iterable);
@@ -427,6 +430,11 @@ Value makeMathModule();
 Value makeTimeModule();
 // torch.profiler: record_function, ExecutionTraceObserver, profile, schedule, ... (profiler_module.cpp)
 void populateProfilerModule(ModuleObject& profiler);
+// Autocast's casts of an op's inputs (script/autocast.cpp), and the torch functions that
+// read and set its state (is_autocast_enabled, set_autocast_enabled, ...).
+void castForAutocast(Interpreter& in, const std::string& op, ValueList& args, std::vector<std::pair<std::string, Value>>& kwargs,
+                     const CallSite& site);
+void populateAutocastFunctions(ModuleObject& torch);
 // torch.save and torch.load (script/checkpoint/torch_checkpoint.cpp).
 void populateCheckpointFunctions(ModuleObject& torch);
 Value makeLoggingModule();

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "core/autocast.h"
 #include "dispatch/dispatcher.h"
 #include "script/interpreter.h"
 #include "script/set_operations.h"
@@ -97,12 +98,28 @@ Value Interpreter::callOp(const std::string& opName, CallStyle style, const Valu
     const OpRegistry& registry = OpRegistry::instance();
     const OpDef* op = registry.find(opName);
     if (!op) fail("NotImplementedError", "op '" + opName + "' is not supported by Fusescope");
+    if (autocastActive()) {  // its inputs cast first, as PyTorch's autocast layer casts them (script/autocast.cpp)
+        ValueList castArgs = args;
+        std::vector<std::pair<std::string, Value>> castKwargs = kwargs;
+        castForAutocast(*this, std::string(baseOpName(op->name)), castArgs, castKwargs, site);
+        IValueList iargs;
+        for (const auto& a : castArgs) iargs.push_back(toIValue(a));
+        Kwargs ikwargs;
+        for (const auto& [k, v] : castKwargs) ikwargs.emplace_back(k, toIValue(v));
+        return runOp(*op, iargs, ikwargs, style, site, symbol);
+    }
     IValueList iargs;
     for (const auto& a : args) iargs.push_back(toIValue(a));
     Kwargs ikwargs;
     for (const auto& [k, v] : kwargs) ikwargs.emplace_back(k, toIValue(v));
+    return runOp(*op, iargs, ikwargs, style, site, symbol);
+}
+
+Value Interpreter::runOp(const OpDef& op, const IValueList& iargs, const Kwargs& ikwargs, CallStyle style, const CallSite& site,
+                         const std::string& symbol) {
+    const std::string& opName = op.name;
     try {
-        return withNamedResults(*op, fromIValue(dispatch(OpCall{*op, iargs, ikwargs, style, symbol, site, tracer_})), site.where);
+        return withNamedResults(op, fromIValue(dispatch(OpCall{op, iargs, ikwargs, style, symbol, site, tracer_})), site.where);
     } catch (Error& e) {
         e.setWhereIfUnknown(site.where);
         throw;

@@ -6,6 +6,7 @@
 // script code, are Interpreter methods (classes.cpp, exceptions.cpp).
 
 #include <memory>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,6 +31,9 @@ struct ClassObject : Object {
     // methods are the class's attributes after its own, and its special methods the class's
     // (iter(A), len(A), A[k], A(...), repr(A), isinstance(x, A)).
     ClassPtr metaclass;
+    // The attributes its instances may have when every class along its MRO declares
+    // __slots__ (none of them "__dict__"): its instances then have no __dict__. Null: any.
+    std::shared_ptr<const std::set<std::string>> slotNames;
 
     std::string typeName() const override { return "type"; }
     const TypeSlots* slots() const override;

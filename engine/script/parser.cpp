@@ -1481,7 +1481,8 @@ private:
             fv->loc = open;
             fv->value = sub.parseFStringField();
             if (selfDoc) {
-                // `{x = }` prints "x = " then the value's repr.
+                // `{x = }` prints "x = " then the value's repr: the blanks after '=' are the label's.
+                while (!done() && (ch() == ' ' || ch() == '\t')) step();
                 std::string label(body.substr(exprStart, i - exprStart));
                 appendLiteral(parts, label, SourceLocation{p.file_, exprLine, exprCol}, line, col);
             }

@@ -264,6 +264,7 @@ Value makeTorchModule(ConfigModules& configs) {
 
     populateProfilerModule(*profiler);
     populateCheckpointFunctions(*torch);
+    populateAutocastFunctions(*torch);
     // Grad mode (core/grad_mode.h) for the block; set_grad_enabled(mode) takes effect at the
     // call already, as in PyTorch, so it also works as a plain statement.
     for (const char* name : {"no_grad", "enable_grad", "inference_mode"})

@@ -1,4 +1,5 @@
-# functools for Fusescope scripts: partial, reduce, update_wrapper/wraps, lru_cache and cache.
+# functools for Fusescope scripts: partial, reduce, update_wrapper/wraps, lru_cache and cache,
+# total_ordering.
 from collections import namedtuple
 
 
@@ -120,3 +121,35 @@ def lru_cache(maxsize=128, typed=False):
 
 def cache(user_function):
     return _lru_cache_wrapper(user_function, None, False)
+
+
+# total_ordering: each comparison a class lacks, derived from the one it defines (the first of
+# __lt__, __le__, __gt__, __ge__ in that order, as CPython picks) and __eq__.
+def _derived_comparisons(root):
+    def derive(name, combine):
+        def compare(self, other):
+            result = getattr(type(self), root)(self, other)
+            if result is NotImplemented:
+                return result
+            return combine(self, other, result)
+        compare.__name__ = compare.__qualname__ = name
+        return compare
+
+    rules = {
+        "__lt__": {"__gt__": lambda s, o, r: not r and s != o, "__le__": lambda s, o, r: r or s == o, "__ge__": lambda s, o, r: not r},
+        "__le__": {"__ge__": lambda s, o, r: not r or s == o, "__lt__": lambda s, o, r: r and s != o, "__gt__": lambda s, o, r: not r},
+        "__gt__": {"__lt__": lambda s, o, r: not r and s != o, "__ge__": lambda s, o, r: r or s == o, "__le__": lambda s, o, r: not r},
+        "__ge__": {"__le__": lambda s, o, r: not r or s == o, "__gt__": lambda s, o, r: r and s != o, "__lt__": lambda s, o, r: not r},
+    }
+    return {name: derive(name, combine) for name, combine in rules[root].items()}
+
+
+def total_ordering(cls):
+    defined = [name for name in ("__lt__", "__le__", "__gt__", "__ge__")
+               if any(name in vars(c) for c in cls.__mro__ if c is not object)]
+    if not defined:
+        raise ValueError("must define at least one ordering operation: < > <= >=")
+    for name, method in _derived_comparisons(defined[0]).items():
+        if name not in defined:
+            setattr(cls, name, method)
+    return cls

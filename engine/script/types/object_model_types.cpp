@@ -272,6 +272,8 @@ const GetterTable& instanceGetters() {
     static const GetterTable table({
         {"__class__", [](Interpreter&, const Value& self) { return Value(ObjectPtr(*instanceClass(self))); }},
         {"__dict__", [](Interpreter& in, const Value& self) {
+             if (const ClassObject& cls = *self.as<InstanceObject>()->cls; cls.slotNames)
+                 in.fail("AttributeError", "'" + cls.name + "' object has no attribute '__dict__'");
              Value dict = self.as<InstanceObject>()->dictValue();
              if (in.tracer() && self.source) dict.source = objectDictSource(self.source);
              return dict;

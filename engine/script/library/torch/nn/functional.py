@@ -1,12 +1,42 @@
 # The torch.nn.functional calls Fusescope composes from other ops, written as PyTorch's
 # reference implementations are (the rest of torch.nn.functional are engine ops). Inside a
 # compiled function they trace as the ops they are made of, which Inductor fuses.
+import functools
 import math
 import warnings
 
 import torch
 
 
+def _autocast_policy(to_lower_precision):
+    """What autocast does to the inputs of the calls this module computes itself, as PyTorch's CPU
+    autocast to the ops they stand for (script/autocast.cpp has the engine ops' policy):
+    floating tensors but float64 cast to the autocast dtype (matrix products, convolutions,
+    attention) or to float32 (losses, 3-d pooling)."""
+    def decorate(function):
+        @functools.wraps(function)
+        def run(*args, **kwargs):
+            if not torch.is_autocast_enabled("cpu"):
+                return function(*args, **kwargs)
+            dtype = torch.get_autocast_dtype("cpu") if to_lower_precision else torch.float32
+
+            def cast(value):
+                if (isinstance(value, torch.Tensor) and value.device.type == "cpu" and value.is_floating_point()
+                        and value.dtype not in (torch.float64, dtype)):
+                    return value.to(dtype)
+                return value
+
+            return function(*[cast(a) for a in args], **{k: cast(v) for k, v in kwargs.items()})
+        return run
+    return decorate
+
+
+_autocast_lower_precision = _autocast_policy(True)
+_autocast_float32 = _autocast_policy(False)
+
+
+
+@_autocast_lower_precision
 def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None, enable_gqa=False):
     if is_causal and attn_mask is not None:
         raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True")
@@ -161,6 +191,7 @@ def _reduce(loss, reduction):
     raise ValueError(f"{reduction} is not a valid value for reduction")
 
 
+@_autocast_float32
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
     # Class scores along dim 1 (dim 0 for a single sample); targets are class indices.
     single = input.dim() == 1
@@ -182,6 +213,7 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     return _named(loss, "NllLossBackward0")
 
 
+@_autocast_float32
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean",
                   label_smoothing=0.0):
     class_dim = 0 if input.dim() == 1 else 1
@@ -215,10 +247,12 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     return loss * (1.0 - label_smoothing) + smooth * label_smoothing
 
 
+@_autocast_float32
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     return _named(_reduce((input - target) ** 2, reduction), "MseLossBackward0")
 
 
+@_autocast_float32
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None, reduction="mean",
                                      pos_weight=None):
     """-w [p t log s(x) + (1 - t) log(1 - s(x))], with p = pos_weight, computed stably as
@@ -252,6 +286,7 @@ def elu(input, alpha=1.0, inplace=False):
     return _named(torch.where(input > 0, input, torch.expm1(input) * alpha), "EluBackward0")
 
 
+@_autocast_float32
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     return _reduce((input - target).abs(), reduction)
 
@@ -460,10 +495,12 @@ def _spatial(value, dims):
     return tuple(value) if isinstance(value, (list, tuple)) else (value,) * dims
 
 
+@_autocast_lower_precision
 def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
     return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 1)
 
 
+@_autocast_lower_precision
 def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
     return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 2)
 
@@ -501,6 +538,7 @@ def _as_volume(planes, batch):
     return planes.reshape((batch, -1) + tuple(planes.shape[1:])).transpose(1, 2)
 
 
+@_autocast_lower_precision
 def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     """Each kernel depth's 2-D convolution over the depth slices it reads, summed."""
     if isinstance(padding, str):
@@ -522,6 +560,7 @@ def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     return _named(out if input.dim() == 5 else out.squeeze(0), "ConvolutionBackward0")
 
 
+@_autocast_float32
 def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
     if ceil_mode or return_indices:
         raise NotImplementedError("max_pool3d(ceil_mode=True or return_indices=True) is not supported by Fusescope yet")
@@ -539,6 +578,7 @@ def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     return out if input.dim() == 5 else out.squeeze(0)
 
 
+@_autocast_float32
 def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None):
     kernel = _spatial(kernel_size, 3)
     stride = kernel if stride is None or stride == [] else _spatial(stride, 3)
@@ -555,6 +595,7 @@ def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
     return out if input.dim() == 5 else out.squeeze(0)
 
 
+@_autocast_float32
 def adaptive_avg_pool3d(input, output_size):
     """Output depth i averages depths floor(i D / d) to ceil((i + 1) D / d), then each plane
     is pooled adaptively in 2-D."""
