@@ -5,6 +5,7 @@
 
 #include "core/tensor_format.h"
 #include "script/interpreter.h"
+#include "script/utf8.h"
 
 namespace fusescope {
 
@@ -80,7 +81,7 @@ std::string group(const std::string& digits, char sep) {
 std::string pad(std::string sign, std::string body, const Spec& s, char defaultAlign) {
     char align = s.align ? s.align : (s.zero ? '=' : defaultAlign);
     char fill = s.align ? s.fill : (s.zero ? '0' : ' ');
-    int len = static_cast<int>(sign.size() + body.size());
+    int len = static_cast<int>(sign.size() + codePointCount(body));  // a width counts characters
     if (len >= s.width) return sign + body;
     std::string padding(static_cast<size_t>(s.width - len), fill);
     switch (align) {
@@ -186,7 +187,7 @@ std::string formatWithSpec(const Value& value, const std::string& specText) {
     if (value.isString()) {
         if (s.type && s.type != 's') throw ScriptError("ValueError", fmt::format("Unknown format code '{}' for object of type 'str'", s.type));
         std::string body = value.asString();
-        if (s.precision >= 0 && static_cast<size_t>(s.precision) < body.size()) body.resize(static_cast<size_t>(s.precision));
+        if (s.precision >= 0) body = std::string(codePointPrefix(body, static_cast<size_t>(s.precision)));
         return pad("", body, s, '<');
     }
     throw ScriptError("TypeError", "unsupported format string passed to " + pythonTypeName(value) + ".__format__");

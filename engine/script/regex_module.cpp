@@ -2,7 +2,9 @@
 // translated to std::regex's ECMAScript grammar (named groups, \A, \Z, Python's $, DOTALL,
 // VERBOSE, inline flags); what ECMAScript cannot express (lookbehind, scoped inline flags,
 // conditionals, possessive quantifiers) is refused with re.error's words instead of
-// matching differently. Positions are str indices (the UTF-8 bytes a str indexes).
+// matching differently. Positions are str indices, code points: ASCII text and patterns
+// match over their bytes, any other over their code points (std::wregex, whose \w, \s and
+// case folding are those of the C.UTF-8 locale: Unicode's, as Python's for str patterns).
 #include <algorithm>
 #include <map>
 #include <memory>
@@ -12,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "script/interpreter.h"
+#include "script/utf8.h"
 
 namespace fusescope {
 
@@ -191,7 +194,26 @@ Translated translate(const std::string& p, int64_t flags) {
 struct Compiled {
     Translated pattern;
     std::regex regex;
+    std::wregex wide;  // for text or patterns beyond ASCII
 };
+
+std::wstring wideText(const std::string& text) {
+    std::wstring out;
+    for (uint32_t cp : codePoints(text)) out += static_cast<wchar_t>(cp);
+    return out;
+}
+
+// Unicode's character classes and case folding for wide patterns, where the C library has them.
+const std::locale& unicodeLocale() {
+    static const std::locale locale = [] {
+        try {
+            return std::locale("C.UTF-8");
+        } catch (const std::runtime_error&) {
+            return std::locale::classic();
+        }
+    }();
+    return locale;
+}
 
 // Compiled patterns by (pattern, flags), as CPython's re caches them; a bounded cache.
 std::shared_ptr<const Compiled> compiled(Interpreter& in, const std::string& pattern, int64_t flags) {
@@ -211,6 +233,8 @@ std::shared_ptr<const Compiled> compiled(Interpreter& in, const std::string& pat
     if (made->pattern.flags & kMultiline) syntax |= std::regex::multiline;
     try {
         made->regex = std::regex(made->pattern.ecmascript, syntax);
+        made->wide.imbue(unicodeLocale());
+        made->wide.assign(wideText(made->pattern.ecmascript), syntax);
     } catch (const std::regex_error& e) {
         in.fail("ValueError", fmt::format("{} (in the pattern {})", e.what(), pattern));
     }
@@ -229,13 +253,34 @@ int64_t intArg(Interpreter& in, const CallArgs& a, size_t index, const char* wha
 }
 
 // The spans of a match, [start0, end0, start1, end1, ...], -1 for a group that took no part.
-Value spans(const std::smatch& m, std::string::const_iterator begin) {
+template <class Match, class Iterator>
+Value spans(const Match& m, Iterator begin) {
     ValueList out;
     for (size_t g = 0; g < m.size(); ++g) {
         out.emplace_back(m[g].matched ? static_cast<int64_t>(m[g].first - begin) : int64_t{-1});
         out.emplace_back(m[g].matched ? static_cast<int64_t>(m[g].second - begin) : int64_t{-1});
     }
     return makeList(std::move(out));
+}
+
+// One search of `regex` in text[pos, endpos) (code points of `text`, a std::string of ASCII or
+// a std::wstring): mode 0 search, 1 match at pos, 2 fullmatch; notEmptyAtPos: no empty match
+// at pos (finditer after an empty match, as CPython).
+template <class Text, class Regex>
+Value searchIn(const Text& text, const Regex& regex, int64_t pos, int64_t endpos, int64_t mode, bool notEmptyAtPos) {
+    using Iterator = typename Text::const_iterator;
+    const Iterator begin = text.begin(), first = begin + pos, last = begin + endpos;
+    const auto context = pos > 0 ? std::regex_constants::match_prev_avail : std::regex_constants::match_default;
+    std::match_results<Iterator> m;
+    if (mode == 2) return std::regex_match(first, last, m, regex, context) ? spans(m, begin) : Value();
+    if (mode == 1 || notEmptyAtPos) {
+        auto at = context | std::regex_constants::match_continuous;
+        if (notEmptyAtPos) at |= std::regex_constants::match_not_null;
+        if (std::regex_search(first, last, m, regex, at)) return spans(m, begin);
+        if (mode == 1 || pos == endpos) return Value();
+        return std::regex_search(first + 1, last, m, regex, std::regex_constants::match_prev_avail) ? spans(m, begin) : Value();
+    }
+    return std::regex_search(first, last, m, regex, context) ? spans(m, begin) : Value();
 }
 
 }  // namespace
@@ -260,23 +305,14 @@ Value makeRegexModule() {
     module->attrs["search"] = makeBuiltin("_regex.search", [](Interpreter& in, CallArgs& a) {
         auto c = compiled(in, stringArg(in, a, 0, "pattern"), intArg(in, a, 1, "flags"));
         const std::string& text = stringArg(in, a, 2, "string");
-        const int64_t size = static_cast<int64_t>(text.size());
+        const bool ascii = isAscii(text) && isAscii(c->pattern.ecmascript);
+        const std::wstring wide = ascii ? std::wstring() : wideText(text);
+        const auto size = static_cast<int64_t>(ascii ? text.size() : wide.size());
         const int64_t endpos = std::clamp<int64_t>(intArg(in, a, 4, "endpos"), 0, size);
         const int64_t pos = std::clamp<int64_t>(intArg(in, a, 3, "pos"), 0, endpos);
         const int64_t mode = intArg(in, a, 5, "mode");
         const bool notEmptyAtPos = a.args.size() > 6 && in.truthy(a.args[6]);
-        const std::string::const_iterator begin = text.begin(), first = begin + pos, last = begin + endpos;
-        const auto context = pos > 0 ? std::regex_constants::match_prev_avail : std::regex_constants::match_default;
-        std::smatch m;
-        if (mode == 2) return std::regex_match(first, last, m, c->regex, context) ? spans(m, begin) : Value();
-        if (mode == 1 || notEmptyAtPos) {
-            auto at = context | std::regex_constants::match_continuous;
-            if (notEmptyAtPos) at |= std::regex_constants::match_not_null;
-            if (std::regex_search(first, last, m, c->regex, at)) return spans(m, begin);
-            if (mode == 1 || pos == endpos) return Value();
-            return std::regex_search(first + 1, last, m, c->regex, std::regex_constants::match_prev_avail) ? spans(m, begin) : Value();
-        }
-        return std::regex_search(first, last, m, c->regex, context) ? spans(m, begin) : Value();
+        return ascii ? searchIn(text, c->regex, pos, endpos, mode, notEmptyAtPos) : searchIn(wide, c->wide, pos, endpos, mode, notEmptyAtPos);
     });
     return Value(ObjectPtr(module));
 }

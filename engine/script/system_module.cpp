@@ -105,8 +105,7 @@ Value makeSystemModule(const std::string& scriptFile) {
         if (a.args.size() != 1 || !a.args[0].isString()) in.fail("TypeError", "literal_eval() takes one str");
         return literalEval(in, a.args[0].asString());
     });
-    // The characters of a str, each a str of one code point (json's escapes; str itself
-    // indexes the UTF-8 bytes).
+    // The characters of a str, each a str of one code point (json's escapes).
     addFunction(*module, "characters", [](Interpreter& in, CallArgs& a) {
         if (a.args.size() != 1 || !a.args[0].isString()) in.fail("TypeError", "characters() takes one str");
         ValueList out;

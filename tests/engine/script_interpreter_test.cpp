@@ -167,6 +167,13 @@ TEST(Interpreter, ErrorsNameFileLineAndColumn) {
     EXPECT_EQ(errorOf("from enum import Flag\n"),
               "script.py:1:18: error: ImportError: cannot import name 'Flag' from 'enum' (Python has enum.Flag; Fusescope does not "
               "implement it yet)");
+    // Case and character classes beyond ASCII are refused, never passed through unchanged.
+    EXPECT_EQ(errorOf("s = 'caf\u00e9'.upper()\n"),
+              "script.py:1:5: error: NotImplementedError: str case conversion and character classes of non-ASCII text are not "
+              "supported by Fusescope yet");
+    EXPECT_EQ(errorOf("ok = 'abc'.upper() == 'ABC'\nt = '\u00e9'.isalpha()\n"),
+              "script.py:2:5: error: NotImplementedError: str case conversion and character classes of non-ASCII text are not "
+              "supported by Fusescope yet");
     EXPECT_EQ(errorOf("s = open('notes.txt')\n"),
               "script.py:1:5: error: NameError: name 'open' is not defined ('open' is a Python builtin that Fusescope scripts "
               "do not have yet)");

@@ -157,6 +157,7 @@ Value bytesAttribute(Interpreter& in, const Value& self, std::string_view name) 
         expectArgs(in, a, method->minArgs, method->maxArgs, method->name);
         CallArgs converted{{}, a.kwargs, a.where};
         for (const Value& arg : a.args) converted.args.push_back(asStrArgument(in, arg));
+        StrMethodsOnBytes bytewise;
         return asBytesResult(self, method->call(in, Value(bytesOf(self).data), converted));
     });
 }

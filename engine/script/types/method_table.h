@@ -63,6 +63,19 @@ void expectArgs(Interpreter& in, const CallArgs& args, size_t lo, size_t hi, std
 // `position`, else `fallback`.
 Value argumentOr(const CallArgs& args, size_t position, const char* name, Value fallback = Value());
 
+// While alive, str's methods run on bytes (bytes share str's method table, bytes_type.cpp):
+// positions and widths count bytes, and case and character classes touch ASCII bytes only.
+class StrMethodsOnBytes {
+public:
+    StrMethodsOnBytes();
+    ~StrMethodsOnBytes();
+    StrMethodsOnBytes(const StrMethodsOnBytes&) = delete;
+    StrMethodsOnBytes& operator=(const StrMethodsOnBytes&) = delete;
+
+private:
+    bool was_;
+};
+
 // The method tables of the builtin types (one file per type or family: types/*.cpp).
 const MethodTable& listMethods();
 const MethodTable& tupleMethods();

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "script/interpreter.h"
+#include "script/utf8.h"
 #include "script/types/type_slots.h"
 
 namespace fusescope {
@@ -78,7 +79,7 @@ int64_t integer(Interpreter& in, const Value& v, char type) {
 
 std::string padded(const Conversion& c, const std::string& prefix, const std::string& digits) {
     const size_t width = c.width < 0 ? 0 : static_cast<size_t>(c.width);
-    const size_t length = prefix.size() + digits.size();
+    const size_t length = prefix.size() + codePointCount(digits);  // a width counts characters
     if (length >= width) return prefix + digits;
     if (c.left) return prefix + digits + std::string(width - length, ' ');
     if (c.zero) return prefix + std::string(width - length, '0') + digits;
@@ -112,7 +113,7 @@ std::string formatReal(double v, const Conversion& c) {
 }
 
 std::string formatText(std::string text, const Conversion& c) {
-    if (c.precision >= 0 && static_cast<size_t>(c.precision) < text.size()) text.resize(static_cast<size_t>(c.precision));
+    if (c.precision >= 0) text = std::string(codePointPrefix(text, static_cast<size_t>(c.precision)));
     Conversion noZero = c;
     noZero.zero = false;  // strings pad with spaces whatever the flags
     return padded(noZero, "", text);

@@ -1,5 +1,6 @@
 // The methods of str (CPython's Objects/unicodeobject.c method table, the subset scripts
-// use), on the UTF-8 bytes: case and character classes are ASCII's.
+// use), on the UTF-8 bytes, with positions, lengths and widths in code points as Python's;
+// case and character classes are ASCII's (non-ASCII text there is a NotImplementedError).
 #include <algorithm>
 #include <cctype>
 
@@ -9,6 +10,7 @@
 #include "script/types/method_table.h"
 #include "script/types/numbers.h"
 #include "script/types/type_slots.h"
+#include "script/utf8.h"
 
 namespace fusescope {
 
@@ -17,6 +19,36 @@ namespace {
 constexpr const char* kWhitespace = " \t\n\r\f\v";
 
 const std::string& textOf(const Value& self) { return self.asString(); }
+
+thread_local bool onBytes = false;  // StrMethodsOnBytes
+
+// Text whose positions are its bytes: ASCII, or the bytes of a bytes object.
+bool bytewise(std::string_view text) { return onBytes || isAscii(text); }
+
+// Where a str's code points start in its UTF-8 bytes (no table for bytewise text).
+class Positions {
+public:
+    explicit Positions(const std::string& text) : size_(text.size()) {
+        if (!bytewise(text)) offsets_ = codePointOffsets(text);
+    }
+    int64_t length() const { return offsets_.empty() ? static_cast<int64_t>(size_) : static_cast<int64_t>(offsets_.size()) - 1; }
+    size_t byteOf(int64_t index) const { return offsets_.empty() ? static_cast<size_t>(index) : offsets_[static_cast<size_t>(index)]; }
+    int64_t indexOf(size_t byte) const {
+        if (offsets_.empty()) return static_cast<int64_t>(byte);
+        return std::lower_bound(offsets_.begin(), offsets_.end(), byte) - offsets_.begin();
+    }
+
+private:
+    size_t size_;
+    std::vector<size_t> offsets_;
+};
+
+// Case conversion and character classes know ASCII only: other text is refused, not passed
+// through unchanged ('é'.upper() is 'É' in Python).
+void requireAscii(Interpreter& in, const std::string& text) {
+    if (!bytewise(text))
+        in.fail("NotImplementedError", "str case conversion and character classes of non-ASCII text are not supported by Fusescope yet");
+}
 
 // str.format: {} / {0} / {name}, each with an optional !r / !s and :spec.
 std::string formatString(Interpreter& in, const std::string& s, const CallArgs& a) {
@@ -73,7 +105,8 @@ Value join(Interpreter& in, const Value& self, CallArgs& a) {
 }
 
 template <int (*kConvert)(int)>
-Value convertCase(Interpreter&, const Value& self, CallArgs&) {
+Value convertCase(Interpreter& in, const Value& self, CallArgs&) {
+    requireAscii(in, textOf(self));
     std::string out = textOf(self);
     std::transform(out.begin(), out.end(), out.begin(), [](char c) { return static_cast<char>(kConvert(static_cast<unsigned char>(c))); });
     return Value(out);
@@ -82,7 +115,8 @@ Value convertCase(Interpreter&, const Value& self, CallArgs&) {
 // capitalize (the first character upper, the rest lower) and title (each run of letters so),
 // ASCII as the rest of str's case methods.
 template <bool kEveryWord>
-Value capitalizeWords(Interpreter&, const Value& self, CallArgs&) {
+Value capitalizeWords(Interpreter& in, const Value& self, CallArgs&) {
+    requireAscii(in, textOf(self));
     std::string out = textOf(self);
     bool wordStart = true;
     for (char& c : out) {
@@ -93,7 +127,8 @@ Value capitalizeWords(Interpreter&, const Value& self, CallArgs&) {
     return Value(out);
 }
 
-Value swapcase(Interpreter&, const Value& self, CallArgs&) {
+Value swapcase(Interpreter& in, const Value& self, CallArgs&) {
+    requireAscii(in, textOf(self));
     std::string out = textOf(self);
     for (char& c : out) {
         const auto u = static_cast<unsigned char>(c);
@@ -102,15 +137,24 @@ Value swapcase(Interpreter&, const Value& self, CallArgs&) {
     return Value(out);
 }
 
-// strip / lstrip / rstrip, of whitespace or of the characters given.
+// strip / lstrip / rstrip, of whitespace or of the characters given (code points).
 template <bool kLeft, bool kRight>
 Value strip(Interpreter&, const Value& self, CallArgs& a) {
     const std::string& s = textOf(self);
     std::string chars = a.args.empty() || a.args[0].isNone() ? std::string(kWhitespace) : a.args[0].asString();
-    size_t b = kLeft ? s.find_first_not_of(chars) : 0;
-    if (b == std::string::npos) return Value(std::string());
-    size_t e = kRight ? s.find_last_not_of(chars) : s.size() - 1;
-    return Value(s.substr(b, e - b + 1));
+    if (bytewise(s) && bytewise(chars)) {
+        size_t b = kLeft ? s.find_first_not_of(chars) : 0;
+        if (b == std::string::npos) return Value(std::string());
+        size_t e = kRight ? s.find_last_not_of(chars) : s.size() - 1;
+        return Value(s.substr(b, e - b + 1));
+    }
+    const std::vector<uint32_t> points = codePoints(s), strip = codePoints(chars);
+    const std::vector<size_t> offsets = codePointOffsets(s);
+    auto stripped = [&](size_t i) { return std::find(strip.begin(), strip.end(), points[i]) != strip.end(); };
+    size_t b = 0, e = points.size();
+    while (kLeft && b < e && stripped(b)) ++b;
+    while (kRight && e > b && stripped(e - 1)) --e;
+    return Value(s.substr(offsets[b], offsets[e] - offsets[b]));
 }
 
 bool hasAffix(const std::string& s, const std::string& affix, bool atStart) {
@@ -123,8 +167,7 @@ bool hasAffix(const std::string& s, const std::string& affix, bool atStart) {
 struct Window {
     int64_t start, end;
 };
-Window windowOf(Interpreter& in, const std::string& s, const CallArgs& a, size_t first) {
-    const auto length = static_cast<int64_t>(s.size());
+Window windowOf(Interpreter& in, int64_t length, const CallArgs& a, size_t first) {
     auto bound = [&](size_t i, int64_t fallback) {
         if (a.args.size() <= i || a.args[i].isNone()) return fallback;
         if (!a.args[i].isInt()) in.fail("TypeError", "slice indices must be integers or None or have an __index__ method");
@@ -142,14 +185,17 @@ Window windowOf(Interpreter& in, const std::string& s, const CallArgs& a, size_t
 template <bool kAtStart>
 Value hasAffixMethod(Interpreter& in, const Value& self, CallArgs& a) {
     const std::string& s = textOf(self);
-    const Window w = windowOf(in, s, a, 1);
+    const Positions positions(s);
+    const Window w = windowOf(in, positions.length(), a, 1);
     auto matches = [&](const Value& affix) {
         if (!affix.isString())
             in.fail("TypeError", std::string(kAtStart ? "startswith" : "endswith") + " first arg must be str or a tuple of str, not " +
                                      pythonTypeName(affix));
+        if (w.start > w.end) return false;
+        const auto start = static_cast<int64_t>(positions.byteOf(w.start)), end = static_cast<int64_t>(positions.byteOf(w.end));
         const auto size = static_cast<int64_t>(affix.asString().size());
-        if (w.end - size < w.start) return false;
-        return s.compare(static_cast<size_t>(kAtStart ? w.start : w.end - size), static_cast<size_t>(size), affix.asString()) == 0;
+        if (end - size < start) return false;
+        return s.compare(static_cast<size_t>(kAtStart ? start : end - size), static_cast<size_t>(size), affix.asString()) == 0;
     };
     if (const auto* tuple = a.args[0].as<TupleObject>())
         return Value(std::any_of(tuple->items.begin(), tuple->items.end(), matches));
@@ -192,31 +238,39 @@ template <Search kHow>
 Value search(Interpreter& in, const Value& self, CallArgs& a) {
     const std::string& s = textOf(self);
     const std::string& sub = a.args[0].asString();
-    const Window w = windowOf(in, s, a, 1);
-    size_t at = std::string::npos;
-    if (w.end - w.start >= static_cast<int64_t>(sub.size())) {  // sub fits in the window
-        const std::string inside = s.substr(static_cast<size_t>(w.start), static_cast<size_t>(w.end - w.start));
-        at = kHow == Search::Find || kHow == Search::Index ? inside.find(sub) : inside.rfind(sub);
+    const Positions positions(s);
+    const Window w = windowOf(in, positions.length(), a, 1);
+    size_t at = std::string::npos, start = 0;
+    if (w.start <= w.end) {
+        start = positions.byteOf(w.start);
+        const size_t end = positions.byteOf(w.end);
+        if (end - start >= sub.size()) {  // sub fits in the window
+            const std::string inside = s.substr(start, end - start);
+            at = kHow == Search::Find || kHow == Search::Index ? inside.find(sub) : inside.rfind(sub);
+        }
     }
-    if (at != std::string::npos) return Value(static_cast<int64_t>(at) + w.start);
+    if (at != std::string::npos) return Value(positions.indexOf(at + start));
     if (kHow == Search::Index || kHow == Search::RIndex) in.fail("ValueError", "substring not found");
     return Value(int64_t{-1});
 }
 
 Value count(Interpreter& in, const Value& self, CallArgs& a) {
     const std::string &s = textOf(self), &sub = a.args[0].asString();
-    const Window w = windowOf(in, s, a, 1);
+    const Positions positions(s);
+    const Window w = windowOf(in, positions.length(), a, 1);
     if (w.start > w.end) return Value(int64_t{0});
     if (sub.empty()) return Value(w.end - w.start + 1);
-    const std::string inside = s.substr(static_cast<size_t>(w.start), static_cast<size_t>(w.end - w.start));
+    const size_t start = positions.byteOf(w.start);
+    const std::string inside = s.substr(start, positions.byteOf(w.end) - start);
     int64_t n = 0;
     for (size_t at = inside.find(sub); at != std::string::npos; at = inside.find(sub, at + sub.size())) ++n;
     return Value(n);
 }
 
 template <int (*kTest)(int)>
-Value isClass(Interpreter&, const Value& self, CallArgs&) {
+Value isClass(Interpreter& in, const Value& self, CallArgs&) {
     const std::string& s = textOf(self);
+    requireAscii(in, s);
     return Value(!s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return kTest(static_cast<unsigned char>(c)) != 0; }));
 }
 
@@ -235,7 +289,8 @@ Value expandTabs(Interpreter& in, const Value& self, CallArgs& a) {
             continue;
         }
         out += c;
-        column = c == '\n' || c == '\r' ? 0 : column + 1;
+        const bool continuation = !onBytes && (static_cast<unsigned char>(c) & 0xC0) == 0x80;  // of a code point already counted
+        column = c == '\n' || c == '\r' ? 0 : column + (continuation ? 0 : 1);
     }
     return Value(out);
 }
@@ -250,8 +305,9 @@ Value isIdentifier(Interpreter&, const Value& self, CallArgs&) {
 
 // s.islower() / s.isupper(): some cased letter, and none of the other case.
 template <bool kLower>
-Value isCase(Interpreter&, const Value& self, CallArgs&) {
+Value isCase(Interpreter& in, const Value& self, CallArgs&) {
     const std::string& s = textOf(self);
+    requireAscii(in, s);
     bool cased = false;
     for (unsigned char c : s) {
         if (kLower ? std::isupper(c) : std::islower(c)) return Value(false);
@@ -265,8 +321,9 @@ Value justify(Interpreter&, const Value& self, CallArgs& a) {
     const std::string& s = textOf(self);
     int64_t width = a.args[0].asInt();
     std::string fill = a.args.size() > 1 ? a.args[1].asString() : " ";
-    if (static_cast<int64_t>(s.size()) >= width || fill.size() != 1) return Value(s);
-    std::string pad(static_cast<size_t>(width) - s.size(), fill[0]);
+    const auto length = static_cast<int64_t>(bytewise(s) ? s.size() : codePointCount(s));
+    if (length >= width || fill.size() != 1) return Value(s);
+    std::string pad(static_cast<size_t>(width - length), fill[0]);
     return Value(kLeft ? s + pad : pad + s);
 }
 
@@ -302,6 +359,9 @@ Value split(Interpreter&, const Value& self, CallArgs& a) {
 }
 
 }  // namespace
+
+StrMethodsOnBytes::StrMethodsOnBytes() : was_(onBytes) { onBytes = true; }
+StrMethodsOnBytes::~StrMethodsOnBytes() { onBytes = was_; }
 
 const MethodTable& strMethods() {
     static const MethodTable table("str", {
@@ -345,16 +405,18 @@ const MethodTable& strMethods() {
 }
 
 
-// s[i] and s[a:b] (of the UTF-8 bytes, as everything here).
+// s[i] and s[a:b], by code point.
 Value strItem(Interpreter& in, const Value& self, const Value& index) {
     const std::string& s = self.asString();
+    const Positions positions(s);
+    auto character = [&](int64_t i) { return std::string_view(s).substr(positions.byteOf(i), positions.byteOf(i + 1) - positions.byteOf(i)); };
     if (auto* slice = index.as<SliceObject>()) {
         std::string out;
-        for (int64_t i : sliceIndices(*slice, static_cast<int64_t>(s.size()), in)) out += s[i];
+        for (int64_t i : sliceIndices(*slice, positions.length(), in)) out += character(i);
         return Value(out);
     }
     if (!isIntLike(index)) in.fail("TypeError", "string indices must be integers");
-    return Value(std::string(1, s[normaliseIndex(intOf(index), static_cast<int64_t>(s.size()), in, "string")]));
+    return Value(std::string(character(normaliseIndex(intOf(index), positions.length(), in, "string"))));
 }
 
 }  // namespace fusescope

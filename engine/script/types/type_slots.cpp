@@ -5,6 +5,7 @@
 #include "script/interpreter.h"
 #include "script/python_hash.h"
 #include "script/set_operations.h"
+#include "script/utf8.h"
 #include "script/types/indexing.h"
 #include "script/types/numbers.h"
 
@@ -16,9 +17,15 @@ const TypeSlots& strType() {
     static const TypeSlots type{
         .name = "str",
         .methods = &strMethods(),
-        .items = [](Interpreter&, const Value& self) {
+        .items = [](Interpreter&, const Value& self) {  // its characters: code points
+            const std::string& text = self.asString();
             ValueList chars;
-            for (char c : self.asString()) chars.push_back(Value(std::string(1, c)));
+            if (isAscii(text)) {
+                for (char c : text) chars.push_back(Value(std::string(1, c)));
+                return chars;
+            }
+            const std::vector<size_t> offsets = codePointOffsets(text);
+            for (size_t i = 0; i + 1 < offsets.size(); ++i) chars.push_back(Value(text.substr(offsets[i], offsets[i + 1] - offsets[i])));
             return chars;
         },
         .binary = [](Interpreter& in, BinaryOperator op, const Value& left, const Value& right) -> std::optional<Value> {
@@ -33,7 +40,7 @@ const TypeSlots& strType() {
         },
         .hash = [](Interpreter&, const Value& self) { return python_hash::ofString(self.asString()); },
         .getitem = strItem,
-        .length = [](Interpreter&, const Value& self) { return static_cast<int64_t>(self.asString().size()); },
+        .length = [](Interpreter&, const Value& self) { return static_cast<int64_t>(codePointCount(self.asString())); },
         .truth = [](Interpreter&, const Value& self) { return !self.asString().empty(); },
         .contains = [](Interpreter& in, const Value& self, const Value& item) {
             if (!item.isString()) in.fail("TypeError", "'in <string>' requires string as left operand, not " + pythonTypeName(item));
