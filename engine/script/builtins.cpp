@@ -12,6 +12,7 @@
 #include "script/utf8.h"
 #include "script/set_operations.h"
 #include "script/types/bytes_type.h"
+#include "script/types/method_table.h"
 #include "script/types/type_slots.h"
 #include "script/types/iterator_types.h"
 #include "script/whole_float.h"
@@ -19,6 +20,49 @@
 namespace fusescope {
 
 namespace {
+
+// int(text, base) as CPython reads it: blanks around, a sign, a 0x/0o/0b prefix (required by
+// base 0, allowed by its own base), underscores between digits; 64-bit, as script ints are.
+int64_t parseIntLiteral(Interpreter& in, const std::string& text, int64_t base) {
+    if (base != 0 && (base < 2 || base > 36)) in.fail("ValueError", "int() base must be >= 2 and <= 36, or 0");
+    auto invalid = [&]() -> int64_t {
+        in.fail("ValueError", fmt::format("invalid literal for int() with base {}: {}", base, valueRepr(Value(text))));
+    };
+    size_t i = text.find_first_not_of(" \t\n\r\f\v"), end = text.find_last_not_of(" \t\n\r\f\v");
+    if (i == std::string::npos) return invalid();
+    ++end;
+    const bool negative = text[i] == '-';
+    if (text[i] == '-' || text[i] == '+') ++i;
+    int64_t radix = base;
+    bool afterPrefix = false;  // an underscore may follow a prefix directly
+    if (i + 1 < end && text[i] == '0') {
+        const char p = static_cast<char>(std::tolower(static_cast<unsigned char>(text[i + 1])));
+        const int64_t prefixed = p == 'x' ? 16 : p == 'o' ? 8 : p == 'b' ? 2 : 0;
+        if (prefixed && (base == 0 || base == prefixed)) radix = prefixed, i += 2, afterPrefix = true;
+    }
+    if (radix == 0) radix = 10;
+    uint64_t magnitude = 0;
+    bool digits = false, lastUnderscore = false, overflow = false;
+    for (; i < end; ++i) {
+        const char c = static_cast<char>(std::tolower(static_cast<unsigned char>(text[i])));
+        if (c == '_') {
+            if (lastUnderscore || (!digits && !afterPrefix)) return invalid();
+            lastUnderscore = true;
+            continue;
+        }
+        const int digit = std::isdigit(static_cast<unsigned char>(c)) ? c - '0' : std::isalpha(static_cast<unsigned char>(c)) ? c - 'a' + 10 : 99;
+        if (digit >= radix) return invalid();
+        overflow = overflow || magnitude > (UINT64_MAX - static_cast<uint64_t>(digit)) / static_cast<uint64_t>(radix);
+        magnitude = magnitude * static_cast<uint64_t>(radix) + static_cast<uint64_t>(digit);
+        digits = true, lastUnderscore = false;
+    }
+    if (!digits || lastUnderscore) return invalid();
+    // base 0 keeps Python's rule that a decimal literal has no leading zeros ("010").
+    if (base == 0 && radix == 10 && magnitude != 0 && text[text.find_first_not_of(" \t\n\r\f\v+-")] == '0') return invalid();
+    const uint64_t limit = negative ? uint64_t{1} << 63 : (uint64_t{1} << 63) - 1;
+    if (overflow || magnitude > limit) in.fail("OverflowError", "integer overflow (script ints are 64-bit)");
+    return negative ? static_cast<int64_t>(0 - magnitude) : static_cast<int64_t>(magnitude);
+}
 
 void expectCount(Interpreter& in, const CallArgs& a, size_t lo, size_t hi, const char* name) {
     if (a.args.size() < lo || a.args.size() > hi) {
@@ -196,6 +240,14 @@ void addPythonBuiltins(std::map<std::string, Value, std::less<>>& b) {
         std::reverse(items.begin(), items.end());
         return makeList(items);
     });
+    // divmod(a, b): (a // b, a % b), each as its operator computes it (numbers, tensors, __divmod__ aside).
+    b["divmod"] = makeBuiltin("divmod", [](Interpreter& in, CallArgs& a) {
+        expectCount(in, a, 2, 2, "divmod");
+        if (auto v = in.callSpecial(a.args[0], "__divmod__", {a.args[1]})) return *v;
+        const CallSite site{.where = a.where};
+        return makeTuple({in.evalBinary(BinaryOperator::FloorDiv, a.args[0], a.args[1], site),
+                          in.evalBinary(BinaryOperator::Mod, a.args[0], a.args[1], site)});
+    });
     b["ord"] = makeBuiltin("ord", [](Interpreter& in, CallArgs& a) {
         expectCount(in, a, 1, 1, "ord");
         if (!a.args[0].isString()) in.fail("TypeError", "ord() expected string of length 1, but " + pythonTypeName(a.args[0]) + " found");
@@ -232,24 +284,21 @@ void addPythonBuiltins(std::map<std::string, Value, std::less<>>& b) {
     });
     // Types, callable as conversions.
     b["int"] = makeType("int", [](Interpreter& in, CallArgs& a) -> Value {
-        expectCount(in, a, 0, 1, "int");
+        expectCount(in, a, 0, 2, "int");
         if (a.args.empty()) return Value(int64_t{0});
         const Value& x = a.args[0];
+        const Value base = argumentOr(a, 1, "base");
+        if (!base.isNone()) {
+            if (!base.isInt()) in.fail("TypeError", "'" + pythonTypeName(base) + "' object cannot be interpreted as an integer");
+            if (!x.isString() && !bytesData(x)) in.fail("TypeError", "int() can't convert non-string with explicit base");
+        }
+        if (x.isString() || bytesData(x)) return Value(parseIntLiteral(in, x.isString() ? x.asString() : *bytesData(x), base.isNone() ? 10 : base.asInt()));
         if (x.isTensor()) {
             Tensor t = in.realTensor(x.asTensor(), "unsupported call int(tensor): it turns a tensor into a Python number");
             if (t.numel() != 1) in.fail("ValueError", "only one element tensors can be converted to Python scalars");
             return Value(wholeFloatToInt(in, std::trunc(t.item())));
         }
         if (x.isFloat()) return Value(wholeFloatToInt(in, std::trunc(x.asFloat())));
-        if (x.isString()) {
-            try {
-                size_t used = 0;
-                int64_t v = std::stoll(x.asString(), &used);
-                if (used == x.asString().size()) return Value(v);
-            } catch (...) {
-            }
-            in.fail("ValueError", "invalid literal for int() with base 10: " + valueRepr(x));
-        }
         if (x.isInt() || x.isBool()) return Value(toInt(in, x, "int"));
         for (const char* special : {"__int__", "__index__"})  // an object's own conversion
             if (auto v = in.callSpecial(x, special, {})) {

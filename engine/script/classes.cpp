@@ -89,6 +89,8 @@ ClassPtr Interpreter::makeClass(const std::string& name, const std::string& qual
     if (cls->bases.empty() && objectClass_) cls->bases.push_back(objectClass_);
     cls->mro = c3Linearization(*cls);
     cls->slotNames = declaredSlots(*cls);
+    if (cls->dict->findString("__getattribute__"))  // it would not be called: refused, not ignored
+        fail("NotImplementedError", "a class defining __getattribute__ is not supported by Fusescope yet (__getattr__ is)");
     if (!cls->dict->findString("__module__")) cls->dict->set(Value("__module__"), Value(cls->module));
     if (!cls->dict->findString("__qualname__")) cls->dict->set(Value("__qualname__"), Value(qualname));
     // As in Python: a class that defines equality but no hash makes its instances unhashable.
@@ -156,6 +158,8 @@ Interpreter::Flow Interpreter::execClassDef(const ClassDef& def) {
         else subclassArgs.kwargs.emplace_back(k.name, eval(*k.value));
     }
     ClassPtr metaclass = metaclassFor(explicitMetaclass, bases);
+    if (metaclass && metaclass->lookup("__prepare__"))
+        fail("NotImplementedError", "a metaclass's __prepare__ is not supported by Fusescope yet (a class body's namespace is a dict)");
     auto body = std::make_shared<Scope>();
     body->parent = current_;
     body->classCell = std::make_shared<ClassCell>();

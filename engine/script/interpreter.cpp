@@ -219,6 +219,7 @@ void Interpreter::loadTorchLibrary(const SourceLocation& where) {
     for (const auto& [name, value] : optimLibrary.as<ModuleObject>()->attrs)
         if (value.as<ClassObject>()) optim.attrs[name] = value;
     optim.attrs["lr_scheduler"] = loadLibraryModule("torch.optim.lr_scheduler", where);
+    torch.attrs["jit"] = loadLibraryModule("torch.jit", where);
     // torch.amp, torch.autocast, and the deprecated torch.cpu.amp / torch.cuda.amp forms.
     const Value amp = loadLibraryModule("torch.amp", where);
     const auto& ampAttrs = amp.as<ModuleObject>()->attrs;

@@ -153,8 +153,29 @@ private:
                 // in well-formed token streams); treat as invalid rather than loop.
                 throw syntaxError("invalid syntax", cur());
             case TK::Newline: throw syntaxError("invalid syntax", cur());
-            default: parseSimpleStatements(out); return;
+            default:
+                if (startsMatchStatement()) throw unsupported("'match' statements are", cur());
+                parseSimpleStatements(out);
+                return;
         }
+    }
+
+    // `match subject:` (a soft keyword: `match = 1` and `match(x)` stay a name's uses): the
+    // name, then something that can start an expression, then a ':' ending the line outside
+    // brackets.
+    bool startsMatchStatement() const {
+        if (!at(TK::Name) || cur().text != "match") return false;
+        const TK next = peekTok().kind;
+        if (next == TK::Assign || next == TK::Dot || next == TK::Newline || next == TK::Colon || next == TK::Comma) return false;
+        int depth = 0;
+        for (size_t ahead = 1; pos_ + ahead < toks_.size(); ++ahead) {
+            const TK kind = peekTok(ahead).kind;
+            if (kind == TK::Newline) return false;
+            if (kind == TK::LParen || kind == TK::LBracket || kind == TK::LBrace) ++depth;
+            if (kind == TK::RParen || kind == TK::RBracket || kind == TK::RBrace) --depth;
+            if (kind == TK::Colon && depth == 0) return peekTok(ahead + 1).kind == TK::Newline;
+        }
+        return false;
     }
 
     void parseSimpleStatements(StmtList& out) {

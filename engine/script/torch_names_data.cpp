@@ -318,6 +318,18 @@ const std::vector<TorchScopeNames>& torchScopeNames() {
             "threshold", "threshold_", "torch", "triplet_margin_loss", "triplet_margin_with_distance_loss",
             "unfold", "upsample", "upsample_bilinear", "upsample_nearest", "warnings",
         }},
+        {"torch.jit", {
+            "Attribute", "CompilationUnit", "Error", "Final", "Future", "Iterator", "ONNXTracedModule",
+            "RecursiveScriptClass", "RecursiveScriptModule", "ScriptFunction", "ScriptModule",
+            "ScriptWarning", "TopLevelTracedModule", "TracedModule", "TracerWarning", "TracingCheckError",
+            "annotate", "annotations", "contextmanager", "enable_onednn_fusion", "export", "export_opnames",
+            "fork", "freeze", "frontend", "fuser", "ignore", "interface", "is_scripting", "is_tracing",
+            "isinstance", "jit_module_from_flatbuffer", "last_executed_optimized_graph", "load",
+            "onednn_fusion_enabled", "optimize_for_inference", "optimized_execution",
+            "run_frozen_optimizations", "save", "save_jit_module_to_flatbuffer", "script",
+            "script_if_tracing", "script_method", "set_fusion_strategy", "set_module", "strict_fusion",
+            "torch", "trace", "trace_module", "unused", "wait", "warnings",
+        }},
         {"__future__", {
             "CO_FUTURE_ABSOLUTE_IMPORT", "CO_FUTURE_ANNOTATIONS", "CO_FUTURE_BARRY_AS_BDFL",
             "CO_FUTURE_DIVISION", "CO_FUTURE_GENERATOR_STOP", "CO_FUTURE_PRINT_FUNCTION",

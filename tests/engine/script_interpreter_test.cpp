@@ -167,6 +167,13 @@ TEST(Interpreter, ErrorsNameFileLineAndColumn) {
     EXPECT_EQ(errorOf("from enum import Flag\n"),
               "script.py:1:18: error: ImportError: cannot import name 'Flag' from 'enum' (Python has enum.Flag; Fusescope does not "
               "implement it yet)");
+    // What Fusescope would otherwise ignore is refused at the class.
+    EXPECT_EQ(errorOf("class A:\n    def __getattribute__(self, name):\n        return 5\n"),
+              "script.py:1:1: error: NotImplementedError: a class defining __getattribute__ is not supported by Fusescope yet "
+              "(__getattr__ is)");
+    EXPECT_EQ(errorOf("class M(type):\n    @classmethod\n    def __prepare__(mcs, name, bases):\n        return {}\nclass A(metaclass=M):\n    pass\n"),
+              "script.py:5:1: error: NotImplementedError: a metaclass's __prepare__ is not supported by Fusescope yet (a class body's "
+              "namespace is a dict)");
     // Case and character classes beyond ASCII are refused, never passed through unchanged.
     EXPECT_EQ(errorOf("s = 'caf\u00e9'.upper()\n"),
               "script.py:1:5: error: NotImplementedError: str case conversion and character classes of non-ASCII text are not "

@@ -425,6 +425,10 @@ TEST(ScriptParser, UnsupportedSyntaxIsNamed) {
     EXPECT_EQ(errorOf("async def f(): pass"), "SyntaxError 1:1 'async' is not supported by Fusescope scripts");
     EXPECT_EQ(errorOf("x = await y"), "SyntaxError 1:5 'await' is not supported by Fusescope scripts");
     EXPECT_EQ(errorOf("x = 2j"), "SyntaxError 1:5 complex literals are not supported by Fusescope scripts");
+    EXPECT_EQ(errorOf("if x:\n    match (x, y):\n        case _:\n            pass\n"),
+              "SyntaxError 2:5 'match' statements are not supported by Fusescope scripts");
+    // `match` stays a name where it is one.
+    EXPECT_EQ(dump("match = 1\nmatch(x)\nmatch.group(1)\n"), "(Assign match 1)\n(Expr (Call match x))\n(Expr (Call (. match group) 1))");
 }
 
 TEST(ScriptParser, LoopElse) {
