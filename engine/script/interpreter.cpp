@@ -118,6 +118,7 @@ Interpreter::Interpreter(const Module& module, ScriptHost& host) : module_(modul
     rootModules_["_struct"] = makeStructModule(*this);
     rootModules_["binascii"] = makeBinasciiModule(*this);
     rootModules_["_pickle"] = makePickleModule(*this);
+    rootModules_["safetensors"] = makeSafetensorsModule(*this);
     if (Value zlib = makeZlibModule(*this); !zlib.isNone()) rootModules_["zlib"] = zlib;
     globals_->vars["__name__"] = Value("__main__");
     globals_->vars["__file__"] = Value(module.fileName);

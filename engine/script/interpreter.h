@@ -446,6 +446,8 @@ Value makeStructModule(Interpreter& interp);  // _struct: struct's pack and unpa
 // _pickle: the exceptions torch.load raises (PickleError, UnpicklingError, ...), which the
 // library's pickle module names (script/checkpoint/torch_checkpoint.cpp).
 Value makePickleModule(Interpreter& interp);
+// safetensors, with safetensors.torch's load_file/save_file/load/save (script/checkpoint/).
+Value makeSafetensorsModule(Interpreter& interp);
 Value makeBinasciiModule(Interpreter& interp);  // binascii: base64's and hex's conversions (binascii_module.cpp)
 // zlib (zlib_module.cpp); None where the engine was built without zlib.
 Value makeZlibModule(Interpreter& interp);

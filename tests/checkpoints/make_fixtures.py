@@ -3,10 +3,13 @@
 
     /tmp/torchenv/bin/python tests/checkpoints/make_fixtures.py
 
-- pytorch_net.pt: torch.save(net.state_dict()) of net.Net with set_state's values;
+- pytorch_net.pt: torch.save(net.state_dict()) of net.Net with set_state's values, and
+  pytorch_net.safetensors: the same through safetensors.torch.save_file (the safetensors
+  package, which needs numpy: pip install safetensors numpy);
   pytorch_misc.pt: the other values a checkpoint holds (dtypes, views sharing a storage, a
   Parameter, numbers, strings, bytes, torch.Size, a device, nested containers).
-- hostile/: files torch.load must refuse (their PyTorch outcome in hostile/PYTORCH.txt).
+- hostile/: files torch.load and safetensors' load_file must refuse (their PyTorch outcome in
+  hostile/PYTORCH.txt).
 - saved_by_fusescope.torch.out: what PyTorch prints loading saved_by_fusescope.pt (which
   Fusescope's checkpoint test writes and compares with its own save), by load_in_pytorch.py.
 PRODUCED_BY records the torch version.
@@ -21,12 +24,14 @@ import sys
 import zipfile
 
 import torch
+from safetensors.torch import load_file, save_file
 
 here = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(here))
 from net import Net, set_state  # noqa: E402
 
 torch.save(set_state(Net()).state_dict(), here / "pytorch_net.pt")
+save_file(set_state(Net()).state_dict(), here / "pytorch_net.safetensors", metadata={"format": "pt"})
 
 base = torch.arange(12, dtype=torch.float64).reshape(3, 4) / 8
 misc = {
@@ -101,10 +106,8 @@ def storage_pickle(numel, size, stride):
 
 def archive(path, pickle_bytes, storage=b"\0" * 24):
     with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as z:
-        z.writestr("archive/data.pkl", pickle_bytes)
-        z.writestr("archive/byteorder", "little")
-        z.writestr("archive/data/0", storage)
-        z.writestr("archive/version", "3\n")
+        for name, data in (("data.pkl", pickle_bytes), ("byteorder", "little"), ("data/0", storage), ("version", "3\n")):
+            z.writestr(zipfile.ZipInfo("archive/" + name, date_time=(2026, 1, 1, 0, 0, 0)), data)  # the same bytes each run
 
 
 archive(hostile / "huge_storage.pt", storage_pickle(2**60, (2**60,), (1,)))
@@ -113,11 +116,26 @@ depth = 100000
 archive(hostile / "deep_nesting.pt", b"\x80\x02" + b"]" * depth + b"a" * (depth - 1) + b".")
 archive(hostile / "bad_opcode.pt", b"\x80\x02\xff.")
 
+# Hostile safetensors files: each header's flaw in its name.
+def safetensors_file(name, header, data=b""):
+    (hostile / name).write_bytes(len(header).to_bytes(8, "little") + header + data)
+
+
+(hostile / "st_header_too_small.safetensors").write_bytes(b"\x05\x00\x00")
+(hostile / "st_header_length_past_end.safetensors").write_bytes((1000).to_bytes(8, "little") + b"{}")
+(hostile / "st_header_too_large.safetensors").write_bytes((200_000_000).to_bytes(8, "little") + b"{}")
+safetensors_file("st_not_json.safetensors", b"{not json")
+safetensors_file("st_offsets_past_data.safetensors", b'{"w":{"dtype":"F32","shape":[4],"data_offsets":[0,16]}}', b"\0" * 8)
+safetensors_file("st_shape_mismatch.safetensors", b'{"w":{"dtype":"F32","shape":[3],"data_offsets":[0,16]}}', b"\0" * 16)
+safetensors_file("st_overlapping.safetensors",
+                 b'{"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},"b":{"dtype":"F32","shape":[2],"data_offsets":[4,12]}}', b"\0" * 12)
+
 with open(hostile / "PYTORCH.txt", "w") as out:
-    out.write(f"# torch.load(path) of each file here, in PyTorch {torch.__version__}: the exception's type and first line\n")
-    for path in sorted(hostile.glob("*.pt")):
+    out.write(f"# torch.load(path) (safetensors' load_file for .safetensors) of each file here, in PyTorch {torch.__version__}: "
+              "the exception's type and first line\n")
+    for path in sorted(list(hostile.glob("*.pt")) + list(hostile.glob("*.safetensors"))):
         try:
-            torch.load(path)
+            torch.load(path) if path.suffix == ".pt" else load_file(path)
             outcome = "loaded"
         except BaseException as e:  # noqa: BLE001: recording whatever PyTorch raised
             outcome = f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"

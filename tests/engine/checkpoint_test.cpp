@@ -1,6 +1,7 @@
-// torch.save and torch.load against real PyTorch (tests/checkpoints, make_fixtures.py): what
-// Fusescope saves is byte for byte the file PyTorch 2.15 loaded and printed
-// (saved_by_fusescope.*), and each hostile file is refused with its error, none crashing.
+// torch.save, torch.load and safetensors' load_file against real PyTorch (tests/checkpoints,
+// make_fixtures.py): what Fusescope saves is byte for byte the file PyTorch 2.15 loaded and
+// printed (saved_by_fusescope.*), and each hostile file is refused with its error, none
+// crashing.
 // Loading PyTorch's own checkpoints is python/torch_checkpoints.py (a reference program).
 #include <gtest/gtest.h>
 
@@ -62,7 +63,9 @@ class HostileCheckpoint : public testing::TestWithParam<HostileFile> {};
 TEST_P(HostileCheckpoint, IsRefusedWithAClearError) {
     if (!zipAvailable()) GTEST_SKIP() << zipUnavailableReason();
     const std::string path = checkpoints(std::string("hostile/") + GetParam().file);
-    ScriptRun run = runScript("import torch\nloaded = torch.load(r'" + path + "')\nprint('loaded')\n");
+    const bool safetensors = path.ends_with(".safetensors");
+    ScriptRun run = runScript(std::string(safetensors ? "from safetensors.torch import load_file as load\n" : "from torch import load\n") +
+                              "loaded = load(r'" + path + "')\nprint('loaded')\n");
     EXPECT_EQ(run.out, "");
     EXPECT_NE(run.error.find("script.py:2:"), std::string::npos) << run.error;
     EXPECT_NE(run.error.find(GetParam().error), std::string::npos) << run.error;
@@ -85,10 +88,18 @@ INSTANTIATE_TEST_SUITE_P(
         HostileFile{"truncated.pt", "RuntimeError: PytorchStreamReader failed reading zip archive: not a zip file: '"},
         HostileFile{"legacy_format.pt", "is a checkpoint in PyTorch's legacy format (torch.save before 1.6, or _use_new_zipfile_serialization=False)"},
         HostileFile{"not_a_checkpoint.pt", "is not a checkpoint torch.save wrote (not a zip archive)"},
-        HostileFile{"missing.pt", "FileNotFoundError: [Errno 2] No such file or directory: '"}),
+        HostileFile{"missing.pt", "FileNotFoundError: [Errno 2] No such file or directory: '"},
+        // safetensors, with the safetensors package's words (hostile/PYTORCH.txt).
+        HostileFile{"st_header_too_small.safetensors", "safetensors_rust.SafetensorError: Error while deserializing header: header too small"},
+        HostileFile{"st_header_length_past_end.safetensors", "Error while deserializing header: invalid header length"},
+        HostileFile{"st_header_too_large.safetensors", "Error while deserializing header: header too large"},
+        HostileFile{"st_not_json.safetensors", "Error while deserializing header: invalid JSON in header: "},
+        HostileFile{"st_offsets_past_data.safetensors", "Error while deserializing header: incomplete metadata, file not fully covered"},
+        HostileFile{"st_overlapping.safetensors", "Error while deserializing header: invalid offset for tensor `b`"},
+        HostileFile{"st_shape_mismatch.safetensors", "Error while deserializing header: invalid shape, data type, or offset for tensor"}),
     [](const testing::TestParamInfo<HostileFile>& info) {
         std::string name = info.param.file;
-        name = name.substr(0, name.find('.'));
+        name = name.substr(0, name.find('.')) + (name.ends_with(".safetensors") ? "safetensors" : "");
         name.erase(std::remove(name.begin(), name.end(), '_'), name.end());
         return name;
     });

@@ -154,7 +154,7 @@ TEST(Cli, ScriptErrorExitsOneWithFileLineColumn) {
     const std::string start = numpy + ":2:8: error: ModuleNotFoundError: No module named 'numpy' (Fusescope scripts import "
                                            "torch, __future__, abc, argparse, ast, base64, binascii, collections, contextlib, copy, "
                                            "dataclasses, enum, functools, gzip, inspect, itertools, json, logging, math, numbers, operator, os, "
-                                           "pickle, posixpath, random, re, string, struct, sys, tempfile, time, typing, warnings";
+                                           "pickle, posixpath, random, re, safetensors, string, struct, sys, tempfile, time, typing, warnings";
     EXPECT_EQ(n.err.substr(0, start.size()), start);
     EXPECT_TRUE(n.err.ends_with(" and their own modules beside them)\n")) << n.err;
 }

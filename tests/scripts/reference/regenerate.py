@@ -10,6 +10,7 @@ Each NAME.py gets NAME.out beside it, and a program that compiles NAME.breaks: t
 its own code where Dynamo broke the graph (TORCH_LOGS=graph_breaks), one per line.
 PRODUCED_BY records the Python and torch versions.
 Not part of `make test`: the test only compares Fusescope's output with these files.
+python/torch_checkpoints.py also needs the safetensors package (pip install safetensors numpy).
 """
 import os
 import pathlib

@@ -1,12 +1,14 @@
 # torch.load of checkpoints PyTorch 2.15 wrote (tests/checkpoints/make_fixtures.py) into a
 # model, and torch.save / torch.load round trips through a temporary directory: a state
 # dict, tensors of each dtype, views sharing a storage, Parameters, numbers, strings,
-# bytes, torch.Size, a device, nested containers, an optimizer's state.
+# bytes, torch.Size, a device, nested containers, an optimizer's state. The same state dict
+# saved by the safetensors package, loaded; safetensors' bytes as the package writes them.
 import os
 import sys
 import tempfile
 
 import torch
+from safetensors.torch import load, load_file, save, save_file
 
 checkpoints = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "checkpoints")
 sys.path.insert(0, checkpoints)
@@ -55,3 +57,22 @@ with tempfile.TemporaryDirectory() as folder:
     print(torch.equal(resumed.state_dict()["state"][1]["momentum_buffer"], saved["state"][1]["momentum_buffer"]))
     print(os.path.exists(path))
 print(os.path.exists(path))
+
+tensors = load_file(os.path.join(checkpoints, "pytorch_net.safetensors"))
+print(list(tensors.keys()))
+again_net = Net()
+print(again_net.load_state_dict(tensors))
+again_net.eval()
+print(again_net(idx))
+blob = save({"w": torch.arange(4.0), "n": torch.tensor([1, 2]), "flag": torch.tensor(True)}, metadata={"format": "pt"})
+print(len(blob), blob[:96])
+print(sorted(load(blob).items()))  # the package's load() keeps no order
+with tempfile.TemporaryDirectory() as folder:
+    path = os.path.join(folder, "net.safetensors")
+    save_file({k: v.contiguous() for k, v in net.state_dict().items()}, path)
+    print(all(torch.equal(v, net.state_dict()[k]) for k, v in load_file(path).items()))
+for bad in ({"view": torch.arange(6.0).reshape(2, 3).t()}, {"a": misc["base"], "b": misc["base"][0]}):
+    try:
+        save(bad)
+    except (ValueError, RuntimeError) as e:
+        print(type(e).__name__, " ".join(str(e).split()[:8]))
