@@ -113,6 +113,7 @@ TEST(Checkpoint, MalformedPicklesAreRefused) {
         {pickle(""), "pickle data was truncated"},
         {pickle("a."), "unpickling stack underflow"},
         {pickle("t."), "could not find MARK"},
+        {pickle("]](at."), "unpickling stack underflow"},  // below a MARK (a fuzzer's find: it crashed)
         {pickle("h\x05."), "Memo value not found at index 5"},
         {pickle("K\x01K\x02."), "the pickle left objects on its stack"},
         {pickle("K\x01)R."), "Trying to call reduce for unrecognized function 1"},

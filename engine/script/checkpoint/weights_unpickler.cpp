@@ -121,14 +121,17 @@ private:
         return text;
     }
 
+    // The stack above the innermost MARK is all an opcode may take (as Python's unpickler,
+    // which starts a new stack at each MARK).
+    size_t floor() const { return marks_.empty() ? 0 : marks_.back(); }
     Value pop() {
-        if (stack_.empty()) refuse("unpickling stack underflow");
+        if (stack_.size() <= floor()) refuse("unpickling stack underflow");
         Value v = std::move(stack_.back());
         stack_.pop_back();
         return v;
     }
     Value& top() {
-        if (stack_.empty()) refuse("unpickling stack underflow");
+        if (stack_.size() <= floor()) refuse("unpickling stack underflow");
         return stack_.back();
     }
     ValueList popMark() {
@@ -172,7 +175,7 @@ private:
         case 't': pushTuple(popMark()); return;
         case 0x85: case 0x86: case 0x87: {
             const size_t n = op - 0x84u;
-            if (stack_.size() < n + (marks_.empty() ? 0 : marks_.back())) refuse("unpickling stack underflow");
+            if (stack_.size() < n + floor()) refuse("unpickling stack underflow");
             ValueList items(stack_.end() - static_cast<std::ptrdiff_t>(n), stack_.end());
             stack_.resize(stack_.size() - n);
             pushTuple(std::move(items));

@@ -253,11 +253,96 @@ class Adadelta(Optimizer):
         return loss
 
 
+def _cubic_minimum(x1, f1, g1, x2, f2, g2, bounds=None):
+    """Where the cubic through (x1, f1) and (x2, f2) with slopes g1 and g2 is least, kept inside
+    bounds (by default the two points); their midpoint when the cubic has no minimum."""
+    low, high = bounds if bounds is not None else ((x1, x2) if x1 <= x2 else (x2, x1))
+    d1 = g1 + g2 - 3 * (f1 - f2) / (x1 - x2)
+    d2_square = d1**2 - g1 * g2
+    if not d2_square >= 0:
+        return (low + high) / 2.0
+    d2 = d2_square.sqrt()
+    if x1 <= x2:
+        at = x2 - (x2 - x1) * ((g2 + d2 - d1) / (g2 - g1 + 2 * d2))
+    else:
+        at = x1 - (x1 - x2) * ((g1 + d2 - d1) / (g1 - g2 + 2 * d2))
+    return min(max(at, low), high)
+
+
+def _strong_wolfe(evaluate, t, d, f, g, gtd, c1=1e-4, c2=0.9, tolerance_change=1e-9, max_ls=25):
+    """A step t along d meeting the strong Wolfe conditions (sufficient decrease c1, curvature
+    c2), as PyTorch's line search finds it: the step grows by cubic extrapolation until the
+    minimum is bracketed, then the bracket shrinks by cubic interpolation, each trial kept a
+    tenth of the bracket away from its ends. A point is [t, f, g, g.d]; evaluate(t) gives f and g
+    there. Returns f, g and t at the step taken, and how many evaluations it made."""
+    d_norm = d.abs().max()
+    f_new, g_new = evaluate(t)
+    evals = 1
+    previous = [0, f, g.clone(), gtd]
+    current = [t, f_new, g_new, g_new.dot(d)]
+    bracket = None
+    ls_iter = 0
+    while ls_iter < max_ls:
+        t, f_new, g_new, gtd_new = current
+        if f_new > (f + c1 * t * gtd) or (ls_iter > 1 and f_new >= previous[1]):
+            bracket = [previous, [t, f_new, g_new.clone(), gtd_new]]
+            break
+        if abs(gtd_new) <= -c2 * gtd:
+            return f_new, g_new, t, evals
+        if gtd_new >= 0:
+            bracket = [previous, [t, f_new, g_new.clone(), gtd_new]]
+            break
+        step = _cubic_minimum(previous[0], previous[1], previous[3], t, f_new, gtd_new, bounds=(t + 0.01 * (t - previous[0]), t * 10))
+        previous = [t, f_new, g_new.clone(), gtd_new]
+        f_step, g_step = evaluate(step)
+        evals += 1
+        current = [step, f_step, g_step, g_step.dot(d)]
+        ls_iter += 1
+    if bracket is None:  # no bracket within max_ls trials: the better of the start and the last
+        bracket = [[0, f, g, None], current]
+        return _better_end(bracket) + (evals,)
+    insufficient_progress = False
+    while ls_iter < max_ls:
+        ends = [point[0] for point in bracket]
+        if abs(ends[1] - ends[0]) * d_norm < tolerance_change:
+            break
+        t = _cubic_minimum(bracket[0][0], bracket[0][1], bracket[0][3], bracket[1][0], bracket[1][1], bracket[1][3])
+        eps = 0.1 * (max(ends) - min(ends))
+        if min(max(ends) - t, t - min(ends)) < eps:  # too near an end: moved in, or not, as PyTorch's
+            if insufficient_progress or t >= max(ends) or t <= min(ends):
+                t = max(ends) - eps if abs(t - max(ends)) < abs(t - min(ends)) else min(ends) + eps
+                insufficient_progress = False
+            else:
+                insufficient_progress = True
+        else:
+            insufficient_progress = False
+        f_new, g_new = evaluate(t)
+        evals += 1
+        gtd_new = g_new.dot(d)
+        ls_iter += 1
+        low, high = (0, 1) if bracket[0][1] <= bracket[1][1] else (1, 0)
+        if f_new > (f + c1 * t * gtd) or f_new >= bracket[low][1]:
+            bracket[high] = [t, f_new, g_new.clone(), gtd_new]
+            continue
+        if abs(gtd_new) <= -c2 * gtd:
+            bracket[low] = [t, f_new, g_new.clone(), gtd_new]
+            break
+        if gtd_new * (bracket[high][0] - bracket[low][0]) >= 0:
+            bracket[high] = bracket[low]
+        bracket[low] = [t, f_new, g_new.clone(), gtd_new]
+    return _better_end(bracket) + (evals,)
+
+
+def _better_end(bracket):
+    low = bracket[0] if bracket[0][1] <= bracket[-1][1] else bracket[-1]
+    return low[1], low[2], low[0]
+
+
 class LBFGS(Optimizer):
     """L-BFGS over all parameters as one flat vector, as PyTorch's: each step(closure) runs up
     to max_iter iterations, each a two-loop recursion over the last history_size (s, y) pairs
-    and a fixed step of lr (the first scaled by the gradient's size); strong Wolfe line
-    search is not there yet."""
+    and a step of lr (the first scaled by the gradient's size), or the step a strong Wolfe
+    line search finds (line_search_fn="strong_wolfe")."""
 
     def __init__(self, params, lr=1, max_iter=20, max_eval=None, tolerance_grad=1e-7, tolerance_change=1e-9,
                  history_size=100, line_search_fn=None):
@@ -267,9 +352,6 @@ class LBFGS(Optimizer):
             raise ValueError(f"Invalid learning rate: {lr}")
         if max_eval is None:
             max_eval = max_iter * 5 // 4
-        if line_search_fn is not None:
-            raise NotImplementedError(f"LBFGS(line_search_fn={line_search_fn!r}) is not supported by Fusescope yet; "
-                                      "line_search_fn=None is")
         super().__init__(params, dict(lr=lr, max_iter=max_iter, max_eval=max_eval, tolerance_grad=tolerance_grad,
                                       tolerance_change=tolerance_change, history_size=history_size,
                                       line_search_fn=line_search_fn, maximize=False))
@@ -345,14 +427,31 @@ class LBFGS(Optimizer):
             prev_flat_grad = flat_grad.clone()
             prev_loss = loss
             t = min(1.0, 1.0 / flat_grad.abs().sum()) * lr if state["n_iter"] == 1 else lr
-            if flat_grad.dot(d) > -tolerance_change:  # not a descent direction
+            gtd = flat_grad.dot(d)
+            if gtd > -tolerance_change:  # not a descent direction
                 break
-            self._add_grad(t, d)
-            evals = 0
-            if n_iter != max_iter:
-                loss = float(self._closure_loss(closure))
-                flat_grad = self._gather_flat_grad()
-                evals = 1
+            if group["line_search_fn"] is not None:
+                if group["line_search_fn"] != "strong_wolfe":
+                    raise RuntimeError("only 'strong_wolfe' is supported")
+                start = [p.clone() for p in self._params]
+
+                def evaluate(step):  # the loss and gradient a step along d away, the parameters kept
+                    self._add_grad(step, d)
+                    value = float(self._closure_loss(closure))
+                    grad = self._gather_flat_grad()
+                    for p, saved in zip(self._params, start):
+                        p.copy_(saved)
+                    return value, grad
+
+                loss, flat_grad, t, evals = _strong_wolfe(evaluate, t, d, loss, flat_grad, gtd)
+                self._add_grad(t, d)
+            else:
+                self._add_grad(t, d)
+                evals = 0
+                if n_iter != max_iter:
+                    loss = float(self._closure_loss(closure))
+                    flat_grad = self._gather_flat_grad()
+                    evals = 1
             current_evals += evals
             state["func_evals"] += evals
             if n_iter == max_iter or current_evals >= max_eval:
