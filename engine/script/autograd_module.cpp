@@ -9,6 +9,7 @@
 #include "core/grad_mode.h"
 #include "dispatch/dispatcher.h"
 #include "script/interpreter.h"
+#include "script/types/method_table.h"
 #include "script/trace_hooks.h"
 #include "script/types/type_slots.h"
 
@@ -51,13 +52,9 @@ std::vector<Tensor> tensorsOf(Interpreter& in, const Value& value, const char* w
     return tensors;
 }
 
-const Value* argument(CallArgs& a, size_t position, const char* name) {
-    return position < a.args.size() ? &a.args[position] : a.kwarg(name);
-}
-
 bool flagArgument(Interpreter& in, CallArgs& a, size_t position, const char* name, bool fallback) {
-    const Value* v = argument(a, position, name);
-    return v && !v->isNone() ? in.truthy(*v) : fallback;
+    const Value v = argumentOr(a, position, name);
+    return v.isNone() ? fallback : in.truthy(v);
 }
 
 }  // namespace
@@ -66,12 +63,12 @@ Value tensorBackward(Interpreter& in, const Value& self, CallArgs& a) {
     // As Dynamo: the backward pass is not part of the forward graph being captured.
     if (in.tracer()) in.tracer()->graphBreak("Tensor.backward() called: the backward pass runs outside the captured graph");
     const Tensor& root = self.asTensor();
-    const Value* gradient = argument(a, 0, "gradient");
+    const Value gradient = argumentOr(a, 0, "gradient");
     if (flagArgument(in, a, 2, "create_graph", false)) in.fail("RuntimeError", "Fusescope does not support backward(create_graph=True) yet");
     BackwardOptions options;
     options.retainGraph = flagArgument(in, a, 1, "retain_graph", false);
     if (!root.requiresGrad()) in.fail("RuntimeError", "element 0 of tensors does not require grad and does not have a grad_fn");
-    Tensor grad = gradient && !gradient->isNone() ? gradient->asTensor() : implicitGradient(root);
+    Tensor grad = gradient.isNone() ? implicitGradient(root) : gradient.asTensor();
     runBackward({root}, {grad}, options);
     return Value();
 }
@@ -181,18 +178,18 @@ std::shared_ptr<AutogradNode> customFunctionNode(Interpreter& in, const std::str
 void populateAutogradModule(ModuleObject& autograd) {
     // grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, ..., allow_unused=None)
     autograd.attrs["grad"] = makeBuiltin("torch.autograd.grad", [](Interpreter& in, CallArgs& a) {
-        const Value* outputs = argument(a, 0, "outputs");
-        const Value* inputs = argument(a, 1, "inputs");
-        if (!outputs || !inputs) in.fail("TypeError", "grad() missing required arguments 'outputs' and 'inputs'");
-        std::vector<Tensor> roots = tensorsOf(in, *outputs, "outputs");
+        const Value outputs = argumentOr(a, 0, "outputs");
+        const Value inputs = argumentOr(a, 1, "inputs");
+        if (outputs.isNone() || inputs.isNone()) in.fail("TypeError", "grad() missing required arguments 'outputs' and 'inputs'");
+        std::vector<Tensor> roots = tensorsOf(in, outputs, "outputs");
         BackwardOptions options;
-        options.inputs = tensorsOf(in, *inputs, "inputs");
+        options.inputs = tensorsOf(in, inputs, "inputs");
         options.retainGraph = flagArgument(in, a, 3, "retain_graph", false);
         options.allowUnused = flagArgument(in, a, 6, "allow_unused", false);
         if (flagArgument(in, a, 4, "create_graph", false)) in.fail("RuntimeError", "Fusescope does not support grad(create_graph=True) yet");
         std::vector<Tensor> grads;
-        const Value* given = argument(a, 2, "grad_outputs");
-        if (given && !given->isNone()) grads = tensorsOf(in, *given, "grad_outputs");
+        const Value given = argumentOr(a, 2, "grad_outputs");
+        if (!given.isNone()) grads = tensorsOf(in, given, "grad_outputs");
         else
             for (const Tensor& root : roots) grads.push_back(implicitGradient(root));
         if (grads.size() != roots.size()) in.fail("RuntimeError", "grad(): grad_outputs must have one tensor per output");

@@ -244,7 +244,8 @@ void addPythonBuiltins(std::map<std::string, Value, std::less<>>& b) {
     b["divmod"] = makeBuiltin("divmod", [](Interpreter& in, CallArgs& a) {
         expectCount(in, a, 2, 2, "divmod");
         if (auto v = in.callSpecial(a.args[0], "__divmod__", {a.args[1]})) return *v;
-        const CallSite site{.where = a.where};
+        CallSite site;
+        site.where = a.where;
         return makeTuple({in.evalBinary(BinaryOperator::FloorDiv, a.args[0], a.args[1], site),
                           in.evalBinary(BinaryOperator::Mod, a.args[0], a.args[1], site)});
     });

@@ -167,9 +167,6 @@ public:
     Value callOp(const std::string& opName, CallStyle style, const ValueList& args,
                  const std::vector<std::pair<std::string, Value>>& kwargs, const CallSite& site,
                  const std::string& symbol = "");
-    // callOp's dispatch, once autocast has cast the arguments.
-    Value runOp(const OpDef& op, const IValueList& args, const Kwargs& kwargs, CallStyle style, const CallSite& site,
-                const std::string& symbol);
     bool truthy(const Value& value);  // may break the graph on a lazy tensor
     Tensor realTensor(const Tensor& t, const std::string& why);  // data needed now
     ValueList iterate(const Value& iterable);
@@ -287,6 +284,9 @@ public:
     void closeGenerator(GeneratorObject& generator);  // generator.close(): GeneratorExit at its yield
 
 private:
+    // callOp's dispatch, once autocast has cast the arguments.
+    Value runOp(const OpDef& op, const IValueList& args, const Kwargs& kwargs, CallStyle style, const CallSite& site,
+                const std::string& symbol);
     std::vector<StackFrame> scriptStack(bool tracedOnly) const;
     Value yieldValue(Value value);            // `yield value` in the running generator
     Value yieldFrom(const Value& iterable);   // `yield from iterable`

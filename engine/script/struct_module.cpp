@@ -10,6 +10,7 @@
 #include "core/half.h"
 #include "script/interpreter.h"
 #include "script/types/bytes_type.h"
+#include "script/types/method_table.h"
 #include "script/types/numbers.h"
 
 namespace fusescope {
@@ -198,13 +199,6 @@ const std::string& formatArgument(Interpreter& in, const CallArgs& a, const char
     return a.args[0].asString();
 }
 
-int64_t offsetArgument(Interpreter& in, const CallArgs& a, size_t position) {
-    const Value* v = a.kwarg("offset");
-    if (!v && position < a.args.size()) v = &a.args[position];
-    if (v && !isIntLike(*v)) in.fail("TypeError", "'" + pythonTypeName(*v) + "' object cannot be interpreted as an integer");
-    return v ? intOf(*v) : 0;
-}
-
 // An offset into a buffer of `size` bytes for `needed` bytes: negative from the end, as
 // CPython's unpack_from and pack_into take it, with their errors.
 size_t placeIn(Interpreter& in, int64_t offset, size_t needed, size_t size, bool packing) {
@@ -241,7 +235,7 @@ Value makeStructModule(Interpreter& interp) {
         if (!buffer || !buffer->isMutable) in.fail("TypeError", "argument must be read-write bytes-like object, not " + (a.args.size() > 1 ? pythonTypeName(a.args[1]) : "nothing"));
         if (a.args.size() < 3) in.fail("TypeError", "pack_into expected buffer argument");
         const std::string packed = pack(in, layout, ValueList(a.args.begin() + 3, a.args.end()));
-        const size_t at = placeIn(in, offsetArgument(in, a, 2), layout.size, buffer->data.size(), true);
+        const size_t at = placeIn(in, intArgumentOr(in, a, 2, "offset", 0), layout.size, buffer->data.size(), true);
         buffer->data.replace(at, packed.size(), packed);
         return Value();
     });
@@ -255,7 +249,7 @@ Value makeStructModule(Interpreter& interp) {
         const Layout layout = parseFormat(in, formatArgument(in, a, "unpack_from"));
         const Value* buffer = a.kwarg("buffer");
         const std::string& data = requireBytes(in, buffer ? *buffer : a.args.size() > 1 ? a.args[1] : Value());
-        return unpack(layout, data, placeIn(in, offsetArgument(in, a, 2), layout.size, data.size(), false));
+        return unpack(layout, data, placeIn(in, intArgumentOr(in, a, 2, "offset", 0), layout.size, data.size(), false));
     });
     module->attrs["iter_unpack"] = makeBuiltin("iter_unpack", [](Interpreter& in, CallArgs& a) {
         const Layout layout = parseFormat(in, formatArgument(in, a, "iter_unpack"));

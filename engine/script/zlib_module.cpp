@@ -22,14 +22,6 @@ namespace {
     in.fail("zlib.error", fmt::format("Error {} while {}: {}", code, doing, why));
 }
 
-int64_t intArgument(Interpreter& in, const CallArgs& a, size_t position, const char* name, int64_t fallback) {
-    const Value* v = a.kwarg(name);
-    if (!v && position < a.args.size()) v = &a.args[position];
-    if (!v) return fallback;
-    if (!isIntLike(*v)) in.fail("TypeError", "'" + pythonTypeName(*v) + "' object cannot be interpreted as an integer");
-    return intOf(*v);
-}
-
 const std::string& dataArgument(Interpreter& in, const CallArgs& a) {
     if (a.args.empty()) in.fail("TypeError", "function missing required argument 'data' (pos 1)");
     return requireBytes(in, a.args[0]);
@@ -77,7 +69,7 @@ Value streamFlush(Interpreter& in, const Value& self, CallArgs& a) {
     auto& z = streamOf(self);
     std::string out;
     if (!z.compressing) return makeBytes(out);  // a decompressor keeps no output back
-    const int mode = static_cast<int>(intArgument(in, a, 0, "mode", Z_FINISH));
+    const int mode = static_cast<int>(intArgumentOr(in, a, 0, "mode", Z_FINISH));
     if (mode == Z_NO_FLUSH) return makeBytes(out);
     const int code = pump(z.stream, std::string(), out, [mode](z_stream& s) { return deflate(&s, mode); });
     if (code != Z_STREAM_END && code != Z_OK && code != Z_BUF_ERROR) zlibError(in, code, "flushing", z.stream);
@@ -121,8 +113,8 @@ const GetterTable& zlibStreamGetters() {
 
 Value compressOneShot(Interpreter& in, CallArgs& a) {
     const std::string& data = dataArgument(in, a);
-    const int level = static_cast<int>(intArgument(in, a, 1, "level", Z_DEFAULT_COMPRESSION));
-    const int wbits = static_cast<int>(intArgument(in, a, 2, "wbits", MAX_WBITS));
+    const int level = static_cast<int>(intArgumentOr(in, a, 1, "level", Z_DEFAULT_COMPRESSION));
+    const int wbits = static_cast<int>(intArgumentOr(in, a, 2, "wbits", MAX_WBITS));
     z_stream stream{};
     int code = deflateInit2(&stream, level, Z_DEFLATED, wbits, 8, Z_DEFAULT_STRATEGY);
     if (code == Z_STREAM_ERROR) in.fail("zlib.error", "Bad compression level");
@@ -135,7 +127,7 @@ Value compressOneShot(Interpreter& in, CallArgs& a) {
 
 Value decompressOneShot(Interpreter& in, CallArgs& a) {
     const std::string& data = dataArgument(in, a);
-    const int wbits = static_cast<int>(intArgument(in, a, 1, "wbits", MAX_WBITS));
+    const int wbits = static_cast<int>(intArgumentOr(in, a, 1, "wbits", MAX_WBITS));
     z_stream stream{};
     if (inflateInit2(&stream, wbits) != Z_OK) in.fail("zlib.error", "Error -2 while preparing to decompress data: invalid window size");
     std::string out;
@@ -152,7 +144,7 @@ Value decompressOneShot(Interpreter& in, CallArgs& a) {
 template <uLong (*kChecksum)(uLong, const Bytef*, uInt), uLong kStart>
 Value checksum(Interpreter& in, CallArgs& a) {
     const std::string& data = dataArgument(in, a);
-    const auto start = static_cast<uLong>(static_cast<uint32_t>(intArgument(in, a, 1, "value", kStart)));
+    const auto start = static_cast<uLong>(static_cast<uint32_t>(intArgumentOr(in, a, 1, "value", kStart)));
     return Value(static_cast<int64_t>(kChecksum(start, reinterpret_cast<const Bytef*>(data.data()), static_cast<uInt>(data.size())) & 0xFFFFFFFFu));
 }
 
@@ -161,11 +153,11 @@ Value makeStream(Interpreter& in, CallArgs& a, bool compressing) {
     z->compressing = compressing;
     int code;
     if (compressing) {
-        code = deflateInit2(&z->stream, static_cast<int>(intArgument(in, a, 0, "level", Z_DEFAULT_COMPRESSION)),
-                            static_cast<int>(intArgument(in, a, 1, "method", Z_DEFLATED)), static_cast<int>(intArgument(in, a, 2, "wbits", MAX_WBITS)),
-                            static_cast<int>(intArgument(in, a, 3, "memLevel", 8)), static_cast<int>(intArgument(in, a, 4, "strategy", Z_DEFAULT_STRATEGY)));
+        code = deflateInit2(&z->stream, static_cast<int>(intArgumentOr(in, a, 0, "level", Z_DEFAULT_COMPRESSION)),
+                            static_cast<int>(intArgumentOr(in, a, 1, "method", Z_DEFLATED)), static_cast<int>(intArgumentOr(in, a, 2, "wbits", MAX_WBITS)),
+                            static_cast<int>(intArgumentOr(in, a, 3, "memLevel", 8)), static_cast<int>(intArgumentOr(in, a, 4, "strategy", Z_DEFAULT_STRATEGY)));
     } else {
-        code = inflateInit2(&z->stream, static_cast<int>(intArgument(in, a, 0, "wbits", MAX_WBITS)));
+        code = inflateInit2(&z->stream, static_cast<int>(intArgumentOr(in, a, 0, "wbits", MAX_WBITS)));
     }
     if (code != Z_OK) {
         z->compressing ? deflateEnd(&z->stream) : inflateEnd(&z->stream);

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "script/interpreter.h"
+#include "script/types/numbers.h"
 
 namespace fusescope {
 
@@ -53,6 +54,12 @@ void expectArgs(Interpreter& in, const CallArgs& args, size_t lo, size_t hi, std
 Value argumentOr(const CallArgs& args, size_t position, const char* name, Value fallback) {
     if (const Value* v = args.kwarg(name)) return *v;
     return position < args.args.size() ? args.args[position] : fallback;
+}
+
+int64_t intArgumentOr(Interpreter& in, const CallArgs& args, size_t position, const char* name, int64_t fallback) {
+    const Value v = argumentOr(args, position, name, Value(fallback));
+    if (!isIntLike(v)) in.fail("TypeError", "'" + pythonTypeName(v) + "' object cannot be interpreted as an integer");
+    return intOf(v);
 }
 
 }  // namespace fusescope

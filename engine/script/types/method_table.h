@@ -62,6 +62,9 @@ void expectArgs(Interpreter& in, const CallArgs& args, size_t lo, size_t hi, std
 // An argument that may come by position or by keyword: `name=` when given, else the one at
 // `position`, else `fallback`.
 Value argumentOr(const CallArgs& args, size_t position, const char* name, Value fallback = Value());
+// The same for an int (or a value with __index__ a builtin reads as one, a bool): CPython's
+// TypeError "'str' object cannot be interpreted as an integer" for anything else.
+int64_t intArgumentOr(Interpreter& in, const CallArgs& args, size_t position, const char* name, int64_t fallback);
 
 // While alive, str's methods run on bytes (bytes share str's method table, bytes_type.cpp):
 // positions and widths count bytes, and case and character classes touch ASCII bytes only.
