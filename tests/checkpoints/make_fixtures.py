@@ -58,6 +58,7 @@ misc = {
     "frozen": torch.nn.Parameter(torch.tensor([0.25]), requires_grad=False),
     "scalar": torch.tensor(3.5),
     "empty": torch.zeros(0, 3),
+    "empty_past_its_storage": torch.tensor([]).as_strided((0, 1, 0), (2, 2, 2), 1),  # no bounds to check
     "nested": collections.OrderedDict([("inner", {"t": torch.ones(2)}), ("list", [torch.tensor([9])])]),
 }
 torch.save(misc, here / "pytorch_misc.pt")

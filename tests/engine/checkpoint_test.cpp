@@ -136,6 +136,18 @@ TEST(Checkpoint, MalformedPicklesAreRefused) {
     }
 }
 
+// PyTorch's OpInfo samples (tests/opinfo/export.py): a 3 MB torch.save of 600 ops' samples,
+// every one read, as many as the export says it wrote.
+TEST(Checkpoint, LoadsPyTorchsOpInfoSamples) {
+    if (!zipAvailable()) GTEST_SKIP() << zipUnavailableReason();
+    const std::string summary = readFile(sourcePath("tests/opinfo/samples.summary.txt"));
+    const std::string counts = summary.substr(0, summary.find(" samples in samples.pt"));  // "torch X: N ops, M"
+    ScriptRun run = runScript("import torch\ndata = torch.load(r'" + sourcePath("tests/opinfo/samples.pt") +
+                              "')\nops = data['ops']\nprint(f\"torch {data['torch']}: {len(ops)} ops, {sum(len(o['samples']) for o in ops.values())}\")\n");
+    EXPECT_EQ(run.error, "");
+    EXPECT_EQ(run.out, counts + "\n");
+}
+
 TEST(Checkpoint, SavingWhatIsNotDataSaysWhatToSave) {
     const std::string folder = writeTempFile("unsaved/keep", "");
     ScriptRun run = runScript("import torch\nclass Net(torch.nn.Module):\n    pass\ntorch.save(Net(), r'" + folder + ".pt')\n");

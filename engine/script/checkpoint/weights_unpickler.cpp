@@ -428,8 +428,8 @@ private:
     }
 
     // _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad, backward_hooks[,
-    // metadata]); _rebuild_tensor without the last three. The view must lie inside the
-    // storage, checked before it is made (PyTorch's setStorage words).
+    // metadata]); _rebuild_tensor without the last three. A view with elements must lie
+    // inside the storage, checked before it is made (PyTorch's setStorage words).
     Value rebuildTensor(const ValueList& a) {
         const ValueList* size = a.size() >= 4 ? sequenceItems(a[2]) : nullptr;
         const ValueList* stride = a.size() >= 4 ? sequenceItems(a[3]) : nullptr;
@@ -456,7 +456,8 @@ private:
             }
         }
         const auto itemsize = static_cast<int64_t>(dtypeSize(storage.dtype()));
-        if (overflow || needed > storage.numel())
+        // An empty view may lie anywhere (PyTorch checks no bounds for it).
+        if (!empty && (overflow || needed > storage.numel()))
             in_.fail("RuntimeError", fmt::format("setStorage: sizes [{}], strides [{}], storage offset {}, and itemsize {} requiring a "
                                                  "storage size of {} are out of bounds for storage of size {}",
                                                  fmt::join(sizes, ", "), fmt::join(strides, ", "), offset, itemsize,
