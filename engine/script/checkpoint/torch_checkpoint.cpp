@@ -29,12 +29,6 @@ namespace fs = std::filesystem;
 constexpr double kMaxInflation = 1100;
 constexpr uint64_t kInflationFreeBytes = uint64_t{1} << 20;
 
-void rejectUnknownKeywords(Interpreter& in, const CallArgs& a, const char* function, std::initializer_list<std::string_view> known) {
-    for (const auto& [name, value] : a.kwargs)
-        if (std::find(known.begin(), known.end(), name) == known.end())
-            in.fail("TypeError", fmt::format("{}() got an unexpected keyword argument '{}'", function, name));
-}
-
 std::string pathArgument(Interpreter& in, const Value& f, const char* function) {
     if (!f.isString())
         in.fail("TypeError", fmt::format("{}: Fusescope takes the checkpoint's path as a str, not a '{}' (file objects are not supported)",
@@ -84,7 +78,7 @@ std::unique_ptr<ZipReader> openCheckpoint(Interpreter& in, const std::string& pa
 }
 
 Value torchLoad(Interpreter& in, CallArgs& a) {
-    rejectUnknownKeywords(in, a, "load", {"f", "map_location", "pickle_module", "weights_only", "mmap", "encoding"});
+    expectKeywords(in, a, "load", {"f", "map_location", "pickle_module", "weights_only", "mmap", "encoding"});
     const std::string path = pathArgument(in, argumentOr(a, 0, "f"), "torch.load");
     const Value mapLocation = argumentOr(a, 1, "map_location");
     if (in.tracer()) in.tracer()->onUntracedEffect("it reads a file");
@@ -144,7 +138,7 @@ Value torchLoad(Interpreter& in, CallArgs& a) {
 }
 
 Value torchSave(Interpreter& in, CallArgs& a) {
-    rejectUnknownKeywords(in, a, "save", {"obj", "f", "pickle_module", "pickle_protocol", "_use_new_zipfile_serialization", "_disable_byteorder_record"});
+    expectKeywords(in, a, "save", {"obj", "f", "pickle_module", "pickle_protocol", "_use_new_zipfile_serialization", "_disable_byteorder_record"});
     const Value object = argumentOr(a, 0, "obj");
     const std::string path = pathArgument(in, argumentOr(a, 1, "f"), "torch.save");
     if (Value protocol = argumentOr(a, 3, "pickle_protocol", Value(int64_t{2})); !protocol.isInt() || protocol.asInt() != 2)

@@ -120,8 +120,7 @@ Value makeLazy(const TypeSlots& type, Interpreter& in, const ValueList& iterable
 
 // A keyword argument among those `allowed`; TypeError for any other.
 const Value* keyword(Interpreter& in, const CallArgs& a, std::string_view function, std::string_view allowed) {
-    for (const auto& [name, value] : a.kwargs)
-        if (name != allowed) in.fail("TypeError", fmt::format("{}() got an unexpected keyword argument '{}'", function, name));
+    expectKeywords(in, a, function, {allowed});
     return a.kwargs.empty() ? nullptr : &a.kwargs.front().second;
 }
 

@@ -51,6 +51,12 @@ void expectArgs(Interpreter& in, const CallArgs& args, size_t lo, size_t hi, std
     in.fail("TypeError", fmt::format("{}() takes {} argument(s) ({} given)", name, expected, args.args.size()));
 }
 
+void expectKeywords(Interpreter& in, const CallArgs& args, std::string_view name, std::initializer_list<std::string_view> known) {
+    for (const auto& [keyword, value] : args.kwargs)
+        if (std::find(known.begin(), known.end(), keyword) == known.end())
+            in.fail("TypeError", fmt::format("{}() got an unexpected keyword argument '{}'", name, keyword));
+}
+
 Value argumentOr(const CallArgs& args, size_t position, const char* name, Value fallback) {
     if (const Value* v = args.kwarg(name)) return *v;
     return position < args.args.size() ? args.args[position] : fallback;

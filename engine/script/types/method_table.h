@@ -59,6 +59,8 @@ private:
 
 // TypeError "name() takes N argument(s) (M given)" unless lo <= positional count <= hi.
 void expectArgs(Interpreter& in, const CallArgs& args, size_t lo, size_t hi, std::string_view name);
+// TypeError "name() got an unexpected keyword argument 'k'" for a keyword not among `known`.
+void expectKeywords(Interpreter& in, const CallArgs& args, std::string_view name, std::initializer_list<std::string_view> known);
 // An argument that may come by position or by keyword: `name=` when given, else the one at
 // `position`, else `fallback`.
 Value argumentOr(const CallArgs& args, size_t position, const char* name, Value fallback = Value());
