@@ -8,7 +8,7 @@ JOBS ?= $(shell nproc)
 EXAMPLE ?= resources/examples/01_quickstart.py
 GUI_EXAMPLE ?= resources/examples/09_mlp_block.py
 
-.PHONY: all deps configure build test run screenshots bench asan fuzz clean
+.PHONY: all deps configure build test run screenshots bench ops-doc asan fuzz clean
 
 all: build
 
@@ -26,6 +26,10 @@ build: deps configure
 
 test: build
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
+
+# docs/ops.md from PyTorch's OpInfo samples (tests/opinfo/README.md).
+ops-doc: build
+	python3 tests/opinfo/check_conformance.py $(BUILD_DIR)/bin/fusescope-cli --write
 
 # The workbench on an example compiled by inductor; without a display (or a GUI build), the
 # headless CLI on the quickstart example instead.

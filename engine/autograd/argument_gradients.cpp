@@ -59,6 +59,14 @@ std::vector<Tensor> slotGradients(const OpDef& op, const BoundArgs& args, const 
         for (size_t s = 0; s < slots.size(); ++s)
             if (slots[s].argument == a && slots[s].item == item) grads[s] = std::move(g);
     }
+    for (size_t s = 0; s < slots.size(); ++s) {
+        const IValue& v = args.at(slots[s].argument);
+        const Tensor& t = v.isTensor() ? v.toTensor() : v.toSequence()->items[slots[s].item].toTensor();
+        const std::string& name = args.names[slots[s].argument];
+        if (!grads[s].defined() && t.defined() && t.requiresGrad() && isFloating(t.dtype()) &&
+            std::find(op.notDifferentiable.begin(), op.notDifferentiable.end(), name) == op.notDifferentiable.end())
+            throw ScriptError("RuntimeError", "the derivative for '" + op.name + "' with respect to '" + name + "' is not implemented.");
+    }
     return grads;
 }
 

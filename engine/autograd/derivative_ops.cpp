@@ -61,6 +61,7 @@ Tensor sumToShape(const Tensor& grad, const Shape& shape) {
 
 Tensor unreduce(const Tensor& grad, const Shape& shape, std::vector<int64_t> dims, bool keepdim) {
     const auto rank = static_cast<int64_t>(shape.size());
+    if (rank == 0) return reshape(grad, shape);  // a scalar reduced over its one dim (0 or -1) is itself
     if (!keepdim) {
         if (dims.empty())
             for (int64_t d = 0; d < rank; ++d) dims.push_back(d);

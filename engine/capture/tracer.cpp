@@ -9,6 +9,7 @@
 #include "core/autograd_node.h"
 #include "core/device_context.h"
 #include "core/grad_mode.h"
+#include "dispatch/dispatcher.h"
 #include "graph/graph_json.h"
 #include "graph/graph_printer.h"
 #include "ops/op_devices.h"
@@ -427,7 +428,17 @@ IValue Tracer::captureOp(const OpCall& call) {
     }
     auto [def, bound] = registry.resolve(baseOpName(op.name), metaArgs, metaKwargs);
     if (!def->infer) throw Error("internal error: op '" + def->name + "' has no shape inference");
-    IValue out = def->infer(bound);
+    IValue out;
+    try {
+        out = def->infer(bound);
+    } catch (const DataDependentOutput& e) {
+        graphBreak(fmt::format("Data dependent operator: Operator `aten.{}.default` has a non-Tensor output whose value "
+                               "is dependent on the data of Tensor inputs",
+                               e.op()));
+        OpCall eager = call;  // its tensors are real now: the break ran the graph before it
+        eager.capture = nullptr;
+        return dispatch(eager);
+    }
     std::optional<Device> device = resultDevice(*def, bound, args, kwargs);
 
     std::string target(baseOpName(def->name));

@@ -56,4 +56,16 @@ private:
     std::string note_;
 };
 
+// An op whose result is a Python value computed from tensor data (allclose, equal): it has
+// no meta result, so a traced call breaks the graph and runs eagerly.
+class DataDependentOutput : public Error {
+public:
+    explicit DataDependentOutput(const std::string& op)
+        : Error(op + "() returns a Python bool that depends on tensor values"), op_(op) {}
+    const std::string& op() const { return op_; }
+
+private:
+    std::string op_;
+};
+
 }  // namespace fusescope

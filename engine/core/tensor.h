@@ -90,6 +90,11 @@ struct AutogradMeta {
     std::shared_ptr<AutogradNode> accumulator;
     std::shared_ptr<TensorImpl> grad;  // .grad: of a leaf, or of a tensor that retains its grad
     bool retainsGrad = false;
+    // A view's base (the tensor, itself no view, whose storage it shows) and the storage's
+    // version when its history was last made: an in-place op on the view or its base since
+    // means its history must be made again from the base's (autograd/view_history.h).
+    std::shared_ptr<TensorImpl> viewBase;
+    int64_t viewVersion = 0;
 };
 
 struct TensorImpl {

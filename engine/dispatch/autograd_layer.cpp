@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 
 #include "autograd/argument_gradients.h"
+#include "autograd/view_history.h"
 #include "core/autograd_node.h"
 #include "core/error.h"
 #include "core/grad_mode.h"
@@ -159,6 +160,12 @@ std::shared_ptr<AutogradNode> backwardNode(const BoundCall& call, const BoundArg
     return node;
 }
 
+void forEachTensor(const IValue& v, void (*f)(const Tensor&)) {
+    if (v.isTensor()) f(v.toTensor());
+    else if (v.isSequence())
+        for (const IValue& item : v.toSequence()->items) forEachTensor(item, f);
+}
+
 // Points the floating tensors of `v` at `node` (by their place among its results).
 void mark(const IValue& v, const std::shared_ptr<AutogradNode>& node, int& outputNr) {
     if (v.isTensor()) {
@@ -179,6 +186,7 @@ void checkInplaceOnLeaf(const BoundCall& call) {
     const Tensor& self = values[0].toTensor();
     if (self.defined() && self.requiresGrad() && self.isLeaf())
         throw ScriptError("RuntimeError", "a leaf Variable that requires grad is being used in an in-place operation.");
+    if (self.defined()) checkInplaceOnViewOfLeaf(self);
 }
 
 // Whether the op gave back an argument itself (x.float() of a float32 x): PyTorch records
@@ -236,16 +244,27 @@ public:
     const char* name() const override { return "autograd"; }
     IValue call(const BoundCall& call, const NextLayer& next) const override {
         if (call.meta) return next(call);
-        if (!gradEnabled()) return bumpingVersion(call, next(call));
+        if (!gradEnabled()) {
+            IValue result = bumpingVersion(call, next(call));
+            recordViewBase(call.op, call.args, result);
+            return result;
+        }
         checkInplaceOnLeaf(call);
+        for (const IValue& v : call.args.values_) forEachTensor(v, refreshViewHistory);
         const bool recorded = needsGradFn(call);
         std::optional<BoundArgs> original;
         if (recorded && isInplace(call.op.name)) original = withOriginalSelf(call);
         IValue result = bumpingVersion(call, next(call));
         if (recorded && hasFloatingTensor(result) && !returnsAnArgument(call, result)) {  // a comparison's result needs no node
-            int outputNr = 0;
-            mark(result, backwardNode(call, original ? *original : call.args, result), outputNr);
+            auto node = backwardNode(call, original ? *original : call.args, result);
+            if (isInplace(call.op.name) && result.isTensor() && viewOfHistory(result.toTensor())) {
+                rebaseViewHistory(result.toTensor(), node);
+            } else {
+                int outputNr = 0;
+                mark(result, node, outputNr);
+            }
         }
+        recordViewBase(call.op, call.args, result);
         return result;
     }
 };

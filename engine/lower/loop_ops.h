@@ -47,6 +47,18 @@ namespace fusescope {
     X(Tanh, "tanh", "fs_tanh({0})")                     \
     X(Sigmoid, "sigmoid", "fs_sigmoid({0})")            \
     X(Erf, "erf", "fs_erf({0})")                        \
+    X(Tan, "tan", "fs_tan({0})")                        \
+    X(Asin, "asin", "fs_asin({0})")                     \
+    X(Acos, "acos", "fs_acos({0})")                     \
+    X(Atan, "atan", "fs_atan({0})")                     \
+    X(Sinh, "sinh", "fs_sinh({0})")                     \
+    X(Cosh, "cosh", "fs_cosh({0})")                     \
+    X(Asinh, "asinh", "fs_asinh({0})")                  \
+    X(Acosh, "acosh", "fs_acosh({0})")                  \
+    X(Atanh, "atanh", "fs_atanh({0})")                  \
+    X(Erfc, "erfc", "fs_erfc({0})")                     \
+    X(Log10, "log10", "fs_log10({0})")                  \
+    X(Trunc, "trunc", "fs_trunc({0})")                  \
     X(Neg, "neg", "-{0}")                               \
     X(Abs, "abs", "fs_abs({0})")                        \
     X(Relu, "relu", "fs_relu({0})")                     \

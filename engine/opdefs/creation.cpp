@@ -239,6 +239,7 @@ void registerCreationDerivatives(OpRegistry& r) {
             if (self.device() == d.grad.device()) return ArgumentGradients{{"self", grad::call("to.dtype", {d.grad, IValue(self.dtype())})}};
             return ArgumentGradients{{"self", grad::call("to.device", {d.grad, IValue(self.device()), IValue(self.dtype())})}};
         }, Saved::SizesOnly);
+    for (const char* name : {"to.other", "type_as"}) r.definition(name).notDifferentiable = {"other"};  // only its dtype and device count
 }
 
 }  // namespace

@@ -283,6 +283,8 @@ Tensor oneHot(const Tensor& index, int64_t count, int64_t at, DType dtype) {
 void registerIndexingDerivatives(OpRegistry& r) {
     differentiateWith(r.definition("gather"), [](const DerivativeArgs& d) {
         const Tensor &self = d.like("self"), &index = d.input("index");
+        if (self.dim() == 0)  // every pick is the one element
+            return ArgumentGradients{{"self", grad::reshape(grad::call("sum", {d.grad}), {})}};
         const int64_t dim = d.args.integer("dim") < 0 ? d.args.integer("dim") + self.dim() : d.args.integer("dim");
         for (int64_t k = 0; k < self.dim(); ++k)
             if (k != dim && index.size(k) != self.size(k))

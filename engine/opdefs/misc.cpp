@@ -65,10 +65,6 @@ void checkMatrix(const char* op, const Tensor& t) {
     if (t.dim() < 2) throw ScriptError("RuntimeError", fmt::format("{}: input tensor must have at least 2 dimensions", op));
 }
 
-Error dataDependent(const char* op) {
-    return Error(fmt::format("{}() returns a Python bool that depends on tensor values", op));
-}
-
 // ---- lowerings and decompositions ---------------------------------------------------------
 
 std::vector<LValue> lowerMaskedFill(LoweringContext& c, const LoweringArgs& a) {
@@ -132,6 +128,13 @@ void registerMiscDerivatives(OpRegistry& r) {
     differentiateWith(r.definition("masked_fill"), [](const DerivativeArgs& d) {
         return ArgumentGradients{{"self", grad::fitTo(grad::call("masked_fill", {d.grad, d.input("mask"), 0.0}), d.like("self"))}};
     });
+    // A 0-dim value tensor gets the gradients of the places it filled, summed.
+    differentiateWith(r.definition("masked_fill.Tensor"), [](const DerivativeArgs& d) {
+        const Tensor& mask = d.input("mask");
+        Tensor filled = grad::call("where", {mask, d.grad, 0.0});
+        return ArgumentGradients{{"self", grad::fitTo(grad::call("masked_fill", {d.grad, mask, 0.0}), d.like("self"))},
+                                 {"value", grad::reshape(grad::call("sum", {filled}), d.like("value").sizes())}};
+    });
     for (const char* name : {"tril", "triu"})
         differentiateWith(r.definition(name), [name](const DerivativeArgs& d) {
             return ArgumentGradients{{"self", grad::call(name, {d.grad, d.args["diagonal"]})}};
@@ -170,6 +173,26 @@ void registerMiscOps(OpRegistry& r) {
                      copyInto(out, a.tensor("self"));
                      maskedFillInto(out, a.tensor("mask"), a["value"]);
                  })), lowerMaskedFill);
+    // masked_fill(mask, value_tensor): the value read at run time, so compiled as a where.
+    decomposeWith(r.add(makeOp("masked_fill.Tensor", "masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor", both,
+                               [](const BoundArgs& a) {
+                                   const Tensor& self = a.tensor("self");
+                                   checkBoolMask(a.tensor("mask"));
+                                   if (a.tensor("value").dim() != 0)
+                                       throw ScriptError("RuntimeError", fmt::format("masked_fill_ only supports a 0-dimensional value tensor, but got tensor with {} dimension(s).",
+                                                                                     a.tensor("value").dim()));
+                                   Shape sizes = broadcastShapes(self.sizes(), a.tensor("mask").sizes());
+                                   return ResultMeta{sizes, pointwiseStrides(sizes, {self}), self.dtype()};
+                               },
+                               [](const BoundArgs& a, const Tensor& out) {
+                                   copyInto(out, a.tensor("self"));
+                                   maskedFillInto(out, a.tensor("mask"), a["value"]);
+                               })),
+                  [](Rewrite& w) -> std::optional<Argument> {
+                      Argument self = w.tensor("self");
+                      Argument value = w.call("to.dtype", {w.tensor("value"), constant(IValue(w.meta(self).dtype))});
+                      return w.call("where", {w.tensor("mask"), value, self});
+                  }, true);
     {
         OpDef d;
         d.name = "masked_fill_";
@@ -331,7 +354,7 @@ void registerMiscOps(OpRegistry& r) {
         OpDef d;
         d.name = "allclose";
         d.schema = "allclose(Tensor self, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False) -> bool";
-        d.infer = [](const BoundArgs&) -> IValue { throw dataDependent("allclose"); };
+        d.infer = [](const BoundArgs&) -> IValue { throw DataDependentOutput("allclose"); };
         d.kernel = [](const BoundArgs& a) {
             const Tensor& x = a.tensor("self");
             const Tensor& y = a.tensor("other");
@@ -359,7 +382,7 @@ void registerMiscOps(OpRegistry& r) {
         OpDef d;
         d.name = "equal";
         d.schema = "equal(Tensor self, Tensor other) -> bool";
-        d.infer = [](const BoundArgs&) -> IValue { throw dataDependent("equal"); };
+        d.infer = [](const BoundArgs&) -> IValue { throw DataDependentOutput("equal"); };
         d.kernel = [](const BoundArgs& a) {
             const Tensor& x = a.tensor("self");
             const Tensor& y = a.tensor("other");

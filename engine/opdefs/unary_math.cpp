@@ -42,7 +42,8 @@ struct UnaryOp {
 template <class FD, class FI>
 auto unary(FD fd, FI fi) {
     return [fd, fi](const BoundArgs&, const Tensor& out, const Tensor& in) {
-        DType compute = isFloating(out.dtype()) ? out.dtype() : DType::Int64;
+        // A float input of a bool op (logical_not(-0.5)) is read as float, not truncated to 0.
+        DType compute = isFloating(out.dtype()) ? out.dtype() : isFloating(in.dtype()) ? in.dtype() : DType::Int64;
         if constexpr (std::is_same_v<FI, std::nullptr_t>)
             pointwiseApply(out, {in}, compute, [&](const double* v) { return fd(v[0]); }, nullptr);
         else
@@ -195,8 +196,23 @@ void registerUnaryDerivatives(OpRegistry& r) {
         Tensor s = grad::call("sigmoid", {x});
         return grad::mul(d.grad, grad::mul(s, grad::call("add", {grad::mul(x, grad::oneMinus(s)), 1.0})));
     });
+    // 1 / sqrt(1 - x^2) and kin, as PyTorch's derivatives.yaml writes them.
+    unaryDerivative("tan", [](D d) { return grad::mul(d.grad, grad::call("add", {grad::mul(d.out(), d.out()), 1.0})); });
+    unaryDerivative("asin", [](D d) { return grad::mul(d.grad, grad::call("rsqrt", {grad::oneMinus(grad::mul(d.input("self"), d.input("self")))})); });
+    unaryDerivative("acos", [](D d) { return grad::neg(grad::mul(d.grad, grad::call("rsqrt", {grad::oneMinus(grad::mul(d.input("self"), d.input("self")))}))); });
+    unaryDerivative("atan", [](D d) { return grad::div(d.grad, grad::call("add", {grad::mul(d.input("self"), d.input("self")), 1.0})); });
+    unaryDerivative("sinh", [](D d) { return grad::mul(d.grad, grad::call("cosh", {d.input("self")})); });
+    unaryDerivative("cosh", [](D d) { return grad::mul(d.grad, grad::call("sinh", {d.input("self")})); });
+    unaryDerivative("asinh", [](D d) { return grad::mul(d.grad, grad::call("rsqrt", {grad::call("add", {grad::mul(d.input("self"), d.input("self")), 1.0})})); });
+    unaryDerivative("acosh", [](D d) { return grad::mul(d.grad, grad::call("rsqrt", {grad::call("sub", {grad::mul(d.input("self"), d.input("self")), 1.0})})); });
+    unaryDerivative("atanh", [](D d) { return grad::div(d.grad, grad::oneMinus(grad::mul(d.input("self"), d.input("self")))); });
+    unaryDerivative("erfc", [](D d) {  // -2/sqrt(pi) exp(-x^2)
+        const Tensor& x = d.input("self");
+        return grad::mul(d.grad, grad::mul(grad::call("exp", {grad::neg(grad::mul(x, x))}), -2 * std::numbers::inv_sqrtpi));
+    });
+    unaryDerivative("log10", [](D d) { return grad::div(d.grad, grad::mul(d.input("self"), std::numbers::ln10)); });
     // Piecewise constant: a zero gradient (not grad * 0, which would keep an inf or nan).
-    for (const char* flat : {"sign", "floor", "ceil", "round"})
+    for (const char* flat : {"sign", "floor", "ceil", "round", "trunc"})
         unaryDerivative(flat, [](D d) { return grad::call("zeros_like", {d.grad}); }, Saved::SizesOnly);
 }
 
@@ -274,6 +290,19 @@ void registerUnaryMathOps(OpRegistry& r) {
                   unaryRule(K::Sigmoid));
     registerUnary(r, {"erf", O::Float, both, unary([](double x) { return std::erf(x); }, nullptr)},
                   unaryRule(K::Erf));
+    // Functions of libm, computed in double and rounded once (PyTorch's are within an ulp).
+    registerUnary(r, {"tan", O::Float, both, unary([](double x) { return std::tan(x); }, nullptr)}, unaryRule(K::Tan), true);
+    registerUnary(r, {"asin", O::Float, both, unary([](double x) { return std::asin(x); }, nullptr)}, unaryRule(K::Asin), true);
+    registerUnary(r, {"acos", O::Float, both, unary([](double x) { return std::acos(x); }, nullptr)}, unaryRule(K::Acos), true);
+    registerUnary(r, {"atan", O::Float, both, unary([](double x) { return std::atan(x); }, nullptr)}, unaryRule(K::Atan), true);
+    registerUnary(r, {"sinh", O::Float, both, unary([](double x) { return std::sinh(x); }, nullptr)}, unaryRule(K::Sinh), true);
+    registerUnary(r, {"cosh", O::Float, both, unary([](double x) { return std::cosh(x); }, nullptr)}, unaryRule(K::Cosh), true);
+    registerUnary(r, {"asinh", O::Float, both, unary([](double x) { return std::asinh(x); }, nullptr)}, unaryRule(K::Asinh), true);
+    registerUnary(r, {"acosh", O::Float, both, unary([](double x) { return std::acosh(x); }, nullptr)}, unaryRule(K::Acosh), true);
+    registerUnary(r, {"atanh", O::Float, both, unary([](double x) { return std::atanh(x); }, nullptr)}, unaryRule(K::Atanh), true);
+    registerUnary(r, {"erfc", O::Float, both, unary([](double x) { return std::erfc(x); }, nullptr)}, unaryRule(K::Erfc), true);
+    registerUnary(r, {"log10", O::Float, both, unary([](double x) { return std::log10(x); }, nullptr)}, unaryRule(K::Log10), true);
+    registerUnary(r, {"trunc", O::Same, both, unary([](double x) { return std::trunc(x); }, id)}, unaryRule(K::Trunc), true);
     registerUnary(r, {"reciprocal", O::Float, both, unary([](double x) { return 1.0 / x; }, nullptr)},
                   unaryRule(K::Reciprocal));
     OpDef& silu = registerUnary(r, {"silu", O::Float, {false, false, true},

@@ -170,6 +170,7 @@ std::optional<int64_t> optInt(const IValue& v) { return v.isNone() ? std::nullop
 std::vector<LValue> lowerTranspose(LoweringContext& c, const LoweringArgs& a) {
     LValue self = a.tensor("self");
     size_t rank = self.sizes.size();
+    if (rank == 0) return {self};  // a scalar's dims 0 and -1 are itself
     std::vector<int64_t> perm(rank);
     for (size_t i = 0; i < rank; ++i) perm[i] = static_cast<int64_t>(i);
     std::swap(perm[normalizeDim(a.bound().integer("dim0"), rank)], perm[normalizeDim(a.bound().integer("dim1"), rank)]);
@@ -371,8 +372,10 @@ void registerViewOps(OpRegistry& r) {
         return g;
     });
     addView(r, "squeeze", "squeeze(Tensor self, int[]? dim=None) -> Tensor", both, lowerRestride, [](const BoundArgs& a, const Tensor& self) {
-        std::vector<bool> mask = a["dim"].isNone() ? std::vector<bool>(self.sizes().size(), true)
-                                                   : reductionMask(a.ints("dim"), self.dim());
+        // dim=() squeezes nothing (a reduction's empty dims would mean all of them)
+        std::vector<bool> mask = a["dim"].isNone()       ? std::vector<bool>(self.sizes().size(), true)
+                                 : a.ints("dim").empty() ? std::vector<bool>(self.sizes().size(), false)
+                                                         : reductionMask(a.ints("dim"), self.dim());
         ViewGeometry g{{}, {}, self.storageOffset()};
         for (std::size_t i = 0; i < self.sizes().size(); ++i) {
             if (mask[i] && self.sizes()[i] == 1) continue;
@@ -491,6 +494,9 @@ void registerViewOps(OpRegistry& r) {
             return start;
         };
         const Shape selfSizes = self.sizes(), selfStrides = self.strides();
+        const int64_t selfLast = lastPosition({selfSizes.begin(), selfSizes.end()}, {selfStrides.begin(), selfStrides.end()}, self.storageOffset());
+        if (self.numel() > 0 && d.grad.numel() > 0 && (offset < self.storageOffset() || lastPosition(size, stride, offset) > selfLast))
+            throw ScriptError("RuntimeError", "the derivative for 'as_strided' of a view reaching outside its input's elements is not implemented.");
         const int64_t extent = 1 + std::max(lastPosition(size, stride, offset),
                                             lastPosition({selfSizes.begin(), selfSizes.end()}, {selfStrides.begin(), selfStrides.end()},
                                                          self.storageOffset()));

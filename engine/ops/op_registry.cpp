@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "core/grad_mode.h"
 #include "ops/kernel_support.h"
 #include "ops/op_registration.h"
 
@@ -199,6 +200,11 @@ std::optional<IValue> convertArg(const SchemaParam& p, const IValue& v) {
         if (v.isNumber()) return v;
         if (v.isTensor() && v.toTensor().numel() == 1 && v.toTensor().dim() == 0 && !v.toTensor().isMeta()) {
             const Tensor& s = v.toTensor();
+            // Read as a number, it would lose its gradient without a word.
+            if (s.requiresGrad() && gradEnabled())
+                throw ScriptError("RuntimeError", fmt::format("Fusescope cannot differentiate with respect to '{}' here: it is read as a "
+                                                              "number (a Scalar), and a tensor that requires grad would lose its gradient",
+                                                              p.name));
             if (s.dtype() == DType::Bool) return IValue(s.item() != 0.0);
             if (isIntegral(s.dtype())) return IValue(s.readInt64(0));
             return IValue(s.item());

@@ -126,6 +126,10 @@ struct OpDef {
     // Whether the derivative reads tensors' values (PyTorch's saved tensors), not only their
     // sizes: only then does a second backward through a freed graph raise.
     bool derivativeReadsValues = true;
+    // Tensor arguments the derivative gives no gradient by definition (a where's condition,
+    // view_as's other): any other floating argument requiring grad must get one, or backward
+    // refuses rather than leave it silently without.
+    std::vector<std::string> notDifferentiable;
 
     // Whether its result may share storage with an argument (a view; reshape, contiguous or
     // to() when nothing needs copying): functionalization cannot change it in place.

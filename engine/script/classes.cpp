@@ -630,9 +630,13 @@ Value Interpreter::typeOf(const Value& value) {
     }
     std::string name = pythonTypeName(value);
     if (auto it = builtins_.find(name); it != builtins_.end() && it->second.as<TypeObject>()) return it->second;
-    auto type = std::make_shared<TypeObject>();
-    type->name = name;
-    return Value(ObjectPtr(type));
+    Value& type = unnamedTypes_[name];
+    if (type.isNone()) {
+        auto made = std::make_shared<TypeObject>();
+        made->name = name;
+        type = Value(ObjectPtr(made));
+    }
+    return type;
 }
 
 bool Interpreter::isSubclass(const Value& cls, const Value& type) {

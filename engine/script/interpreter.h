@@ -386,6 +386,7 @@ private:
     TraceHooks* tracer_ = nullptr;
     CallSite site_;
     std::map<std::string, Value, std::less<>> builtins_;
+    std::map<std::string, Value, std::less<>> unnamedTypes_;  // NoneType, function, ...: one object each, so `is` holds
     std::map<std::string, Value, std::less<>> rootModules_;  // importable: torch, math
     // sys.modules for the script's own modules, by dotted name; their trees live as long.
     struct ScriptModule {

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "autograd/view_history.h"
 #include "core/autograd_node.h"
 #include "core/grad_mode.h"
 #include "ops/op_registry.h"
@@ -143,7 +144,11 @@ Value version(Interpreter& in, const Value& self) {
     return Value(self.asTensor().version());
 }
 
-Value gradFn(Interpreter& in, const Value& self) { return gradFnValue(withHistory(in, self, "grad_fn").impl()->autograd.gradFn); }
+Value gradFn(Interpreter& in, const Value& self) {
+    const Tensor& t = withHistory(in, self, "grad_fn");
+    refreshViewHistory(t);  // a view changed in place through its base: its history made again, as PyTorch shows it
+    return gradFnValue(t.impl()->autograd.gradFn);
+}
 
 Value shape(Interpreter& in, const Value& self) {
     useAllSizes(in, self.asTensor());

@@ -54,6 +54,9 @@ std::vector<GradCase> gradCases() {
         {"gelu", {{2, 3}}, [](V x) { return U("gelu", {x[0]}, {{"approximate", "tanh"}}); }},
         {"where", {{2, 3}, {3}}, [](V x) { return U("where", {U("gt", {x[0], 0.0}), x[0], x[1]}); }},
         {"masked_fill", {{2, 3}}, [](V x) { return U("masked_fill", {x[0], U("lt", {x[0], 0.0}), 7.0}); }},
+        {"masked_fill.Tensor", {{2, 3}, {1}}, [](V x) {
+            return U("masked_fill", {x[0], U("lt", {x[0], 0.0}), U("reshape", {x[1], IValue::intList({})})});
+        }},
         {"sum", {{2, 3, 2}}, [](V x) { return U("sum", {x[0]}); }},
         {"sum", {{2, 3, 2}}, [](V x) { return U("sum", {x[0], IValue::intList({1})}); }},
         {"sum", {{2, 3, 2}}, [](V x) { return U("sum", {x[0], IValue::intList({0, -1}), true}); }},
@@ -116,6 +119,12 @@ std::vector<GradCase> gradCases() {
             return U("max_pool2d", {x[0], IValue::intList({3, 3}), IValue::intList({2, 2}), IValue::intList({1, 1})});
         }},
         unary("square"), unary("reciprocal", true), unary("expm1"), unary("log1p", true), unary("exp2"), unary("log2", true),
+        unary("tan"), unary("atan"), unary("sinh"), unary("cosh"), unary("asinh"), unary("erfc"), unary("log10", true), unary("trunc"),
+        // Inside their domains: |x| < 1 for asin, acos and atanh, x > 1 for acosh.
+        {"asin", {{2, 3}}, [](V x) { return U("asin", {U("mul", {x[0], 0.4})}); }},
+        {"acos", {{2, 3}}, [](V x) { return U("acos", {U("mul", {x[0], 0.4})}); }},
+        {"atanh", {{2, 3}}, [](V x) { return U("atanh", {U("mul", {x[0], 0.4})}); }},
+        {"acosh", {{2, 3}}, [](V x) { return U("acosh", {U("add", {x[0], 0.7})}); }, true},
         unary("erf"), unary("silu"), unary("sign"), unary("floor"), unary("ceil"), unary("round"), unary("hardswish"),
         {"softplus", {{2, 3}}, [](V x) { return U("softplus", {x[0], 2.0, 1.5}); }},
         {"logaddexp", {{2, 3}, {3}}, [](V x) { return U("logaddexp", {x[0], x[1]}); }},

@@ -11,7 +11,10 @@ function to call (the public `torch.X`, `torch.nn.functional.X` or method `Tenso
 gives OpInfo's result on the first sample; an op found by none is counted, not exported), its input,
 args and kwargs, PyTorch's output, and, where the op supports autograd, the gradients of
 sum(output * w) (w fixed: 1, -0.5, 0.25, ... over the output's elements) with respect to each
-floating tensor argument. A sample whose arguments hold something torch.load's weights-only
+floating tensor argument. Every call gets copies of the arguments laid out as the sample's, so
+an op that changes its input in place (resize_, zero_) leaves the saved input as OpInfo made
+it. An op OpInfo calls under a fixed seed (its random ops) is marked "random": its values are
+PyTorch's random generator's, which Fusescope does not reproduce. A sample whose arguments hold something torch.load's weights-only
 reader cannot carry (a memory_format, a slice, a module, ...) is left out and counted.
 Everything is written with torch.save to samples.pt: {"torch": version, "ops": {key: entry}},
 and the samples holding tensors of dtypes Fusescope cannot load yet (complex, uint8, ...) to
@@ -105,12 +108,14 @@ def call_path(op, sample):
     torch.nn.functional.X, Tensor.X) that gives op.op's result on this sample; None when
     none does (an OpInfo whose op wraps its arguments in a lambda of its own)."""
     try:
-        expected = op.op(sample.input, *sample.args, **sample.kwargs)
+        expected = call(op.op, sample)
     except Exception:  # noqa: BLE001
         return None
     for path, function in public_functions(op):
         try:
-            if same(function(sample.input, *sample.args, **sample.kwargs), expected):
+            if seeded(op):
+                torch.manual_seed(42)  # as OpInfo's wrapper_set_seed
+            if same(call(function, sample), expected):
                 return path
         except Exception:  # noqa: BLE001: not this calling convention
             continue
@@ -127,6 +132,35 @@ def plain(value):
     if isinstance(value, dict):
         return {k: plain(v) for k, v in value.items()}
     return value
+
+
+def replica(t):
+    """A copy of t with its own storage laid out as t's: same strides and offset, so a
+    non-contiguous or overlapping sample stays so."""
+    copy = torch.empty(0, dtype=t.dtype)
+    copy.set_(t.untyped_storage().clone(), t.storage_offset(), t.shape, t.stride())
+    return copy
+
+
+def replicated(value):
+    """The sample's arguments as copies an op may change in place (resize_, zero_) without
+    changing what is saved as the sample's input."""
+    if isinstance(value, torch.Tensor):
+        return replica(value)
+    if isinstance(value, (list, tuple)):
+        return type(value)(replicated(v) for v in value)
+    if isinstance(value, dict):
+        return {k: replicated(v) for k, v in value.items()}
+    return value
+
+
+def call(function, sample):
+    return function(replicated(sample.input), *replicated(list(sample.args)), **replicated(dict(sample.kwargs)))
+
+
+def seeded(op):
+    """Whether OpInfo calls the op under a fixed seed (its random ops: rand_like, dropout, ...)."""
+    return "wrapper_set_seed" in getattr(getattr(op.op, "__code__", None), "co_names", ())
 
 
 def cloned(value):
@@ -164,7 +198,7 @@ def gradients(op, sample):
 
     def swap(value):
         if isinstance(value, torch.Tensor):
-            return copies.get(id(value), value)
+            return copies[id(value)] if id(value) in copies else replica(value)
         if isinstance(value, (list, tuple)):
             return type(value)(swap(v) for v in value)
         if isinstance(value, dict):
@@ -203,8 +237,8 @@ def export_samples(op, skipped):
             skipped["sample with arguments torch.load cannot carry"] += 1
             continue
         try:
-            output = op.op(s.input, *s.args, **s.kwargs)
-            again = op.op(s.input, *s.args, **s.kwargs)
+            output = call(op.op, s)
+            again = call(op.op, s)
         except Exception:  # noqa: BLE001
             skipped["sample that PyTorch itself refuses"] += 1
             continue
@@ -230,10 +264,13 @@ def strip(entry):
 
 def main():
     ops, other_ops, skipped = {}, {}, collections.Counter()
+    entries = autograd_entries = 0
     for op in op_db:
         if torch.float32 not in op.supported_dtypes("cpu"):
             skipped["no float32 on the CPU"] += 1
             continue
+        entries += 1
+        autograd_entries += bool(op.supports_autograd)
         key = op.name + (f".{op.variant_test_name}" if op.variant_test_name else "")
         kept = export_samples(op, skipped)
         if kept is None:
@@ -255,10 +292,12 @@ def main():
             loadable = [e for e, ok in zip(kept, fits) if ok]
             others = [e for e, ok in zip(kept, fits) if not ok]
             if loadable:
-                ops[key] = {"call": path, "supports_autograd": op.supports_autograd, "samples": loadable}
+                ops[key] = {"call": path, "supports_autograd": op.supports_autograd, "random": seeded(op), "samples": loadable}
             if others:
-                other_ops[key] = {"call": path, "supports_autograd": op.supports_autograd, "samples": others}
-    torch.save({"torch": str(torch.__version__), "ops": ops}, here / "samples.pt")
+                other_ops[key] = {"call": path, "supports_autograd": op.supports_autograd, "random": seeded(op), "samples": others}
+    # What the conformance suite counts against: every float32 CPU entry, exported or not.
+    totals = {"float32_entries": entries, "float32_autograd_entries": autograd_entries}
+    torch.save({"torch": str(torch.__version__), **totals, "ops": ops}, here / "samples.pt")
     torch.save({"torch": str(torch.__version__), "ops": other_ops}, here / "samples_other_dtypes.pt")
     lines = [f"torch {torch.__version__}: {len(ops)} ops, {sum(len(o['samples']) for o in ops.values())} samples in samples.pt; "
              f"{len(other_ops)} ops, {sum(len(o['samples']) for o in other_ops.values())} samples with other dtypes "

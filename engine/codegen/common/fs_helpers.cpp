@@ -67,6 +67,18 @@ template <class T> FS_INLINE T fs_pow(T a, T b) {
     FS_INLINE T fs_cos(T x) { return FS_MATH(cos, S)(x); }                                     \
     FS_INLINE T fs_tanh(T x) { return FS_MATH(tanh, S)(x); }                                   \
     FS_INLINE T fs_erf(T x) { return FS_MATH(erf, S)(x); }                                     \
+    FS_INLINE T fs_tan(T x) { return FS_MATH(tan, S)(x); }                                     \
+    FS_INLINE T fs_asin(T x) { return FS_MATH(asin, S)(x); }                                   \
+    FS_INLINE T fs_acos(T x) { return FS_MATH(acos, S)(x); }                                   \
+    FS_INLINE T fs_atan(T x) { return FS_MATH(atan, S)(x); }                                   \
+    FS_INLINE T fs_sinh(T x) { return FS_MATH(sinh, S)(x); }                                   \
+    FS_INLINE T fs_cosh(T x) { return FS_MATH(cosh, S)(x); }                                   \
+    FS_INLINE T fs_asinh(T x) { return FS_MATH(asinh, S)(x); }                                 \
+    FS_INLINE T fs_acosh(T x) { return FS_MATH(acosh, S)(x); }                                 \
+    FS_INLINE T fs_atanh(T x) { return FS_MATH(atanh, S)(x); }                                 \
+    FS_INLINE T fs_erfc(T x) { return FS_MATH(erfc, S)(x); }                                   \
+    FS_INLINE T fs_log10(T x) { return FS_MATH(log10, S)(x); }                                 \
+    FS_INLINE T fs_trunc(T x) { return FS_MATH(trunc, S)(x); }                                 \
     FS_INLINE T fs_floor(T x) { return FS_MATH(floor, S)(x); }                                 \
     FS_INLINE T fs_ceil(T x) { return FS_MATH(ceil, S)(x); }                                   \
     FS_INLINE T fs_round(T x) { return FS_MATH(nearbyint, S)(x); }                             \

@@ -23,6 +23,17 @@ bool isCostly(LoopOpKind kind) {
     case LoopOpKind::Tanh:
     case LoopOpKind::Sigmoid:
     case LoopOpKind::Erf:
+    case LoopOpKind::Tan:
+    case LoopOpKind::Asin:
+    case LoopOpKind::Acos:
+    case LoopOpKind::Atan:
+    case LoopOpKind::Sinh:
+    case LoopOpKind::Cosh:
+    case LoopOpKind::Asinh:
+    case LoopOpKind::Acosh:
+    case LoopOpKind::Atanh:
+    case LoopOpKind::Erfc:
+    case LoopOpKind::Log10:
     case LoopOpKind::Pow:
     case LoopOpKind::Silu:
     case LoopOpKind::Gelu:

@@ -66,6 +66,11 @@ const GetterTable& builtinTypeGetters() {
     static const GetterTable table({
         {"__name__", [](Interpreter&, const Value& self) { return Value(self.as<TypeObject>()->name); }},
         {"__qualname__", [](Interpreter&, const Value& self) { return Value(self.as<TypeObject>()->name); }},
+        {"__module__", [](Interpreter&, const Value& self) {
+             const std::string& name = self.as<TypeObject>()->name;
+             if (name == "Parameter") return Value("torch.nn.parameter");
+             return Value(name == "Tensor" || name == "Size" || name == "dtype" || name == "device" ? "torch" : "builtins");
+         }},
     });
     return table;
 }

@@ -307,6 +307,16 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
 
 def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-05):
     """Batch statistics over every dim but the channels (dim 1) when training, else the running ones."""
+    if input.numel() == 0:  # as ATen: a copy, still in the autograd graph of weight and bias
+        y = input.clone()
+        for t in (weight, bias):
+            if t is not None:
+                y = y + t.sum() * 0
+        return y
+    channels = input.size(1)
+    for name, t in (("running_mean", running_mean), ("running_var", running_var), ("weight", weight), ("bias", bias)):
+        if t is not None and t.numel() != channels:
+            raise RuntimeError(f"{name} should contain {channels} elements not {t.numel()}")
     dims = [0] + list(range(2, input.dim()))
     shape = [1, -1] + [1] * (input.dim() - 2)
     if training:
