@@ -387,6 +387,7 @@ std::optional<Device> Tracer::resultDevice(const OpDef& op, const BoundArgs& bou
     for (const auto& a : args) devices.collect(a);
     for (const auto& [name, value] : kwargs) devices.collect(value);
     std::optional<Device> device = devices.common();
+    if (!device && devices.sawCpuScalar()) device = Device::cpu();  // ops on 0-dim CPU tensors alone
     if (!placesItsOwnResults(op, bound)) return device;
     // Where an op placing its own results puts them: its device argument when given, the CPU
     // for cpu(), to(other)'s other's device, else where its tensor arguments are

@@ -284,7 +284,9 @@ bool IndexExpr::provablyBelow(const IndexExpr& bound, const VarRanges& ranges) c
 
 IndexExpr IndexExpr::floorDiv(const IndexExpr& a, const IndexExpr& b, const VarRanges& ranges) {
     if (b == IndexExpr(1)) return a;
-    if (b.isZero()) throw Error("internal error: index division by zero");
+    // A divisor of 0 is a dim of size 0 (a reshape of an empty tensor): the loop around it
+    // runs no iteration, so any index does.
+    if (b.isZero()) return IndexExpr(0);
     if (auto ca = a.constant(), cb = b.constant(); ca && cb) return floorDivide(*ca, *cb);
     auto [quotient, rest] = divideTerms(a, b);
     if (rest.isZero() || rest.provablyBelow(b, ranges)) return quotient;
@@ -293,7 +295,7 @@ IndexExpr IndexExpr::floorDiv(const IndexExpr& a, const IndexExpr& b, const VarR
 }
 
 IndexExpr IndexExpr::mod(const IndexExpr& a, const IndexExpr& b, const VarRanges& ranges) {
-    if (b == IndexExpr(1)) return IndexExpr(0);
+    if (b == IndexExpr(1) || b.isZero()) return IndexExpr(0);  // b == 0: an empty dim, as in floorDiv
     if (auto ca = a.constant(), cb = b.constant(); ca && cb) return *ca - floorDivide(*ca, *cb) * *cb;
     IndexExpr rest = divideTerms(a, b).second;
     if (rest.isZero() || rest.provablyBelow(b, ranges)) return rest;

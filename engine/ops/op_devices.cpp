@@ -13,7 +13,11 @@ void SeenDevices::collect(const IValue& v) {
         const Tensor& t = v.toTensor();
         if (!t.defined()) return;
         std::optional<Device> device = deviceOf_ ? deviceOf_(t) : t.device();
-        if (!device || (t.dim() == 0 && device->isCpu())) return;  // CPU scalars go anywhere
+        if (!device) return;
+        if (t.dim() == 0 && device->isCpu()) {  // CPU scalars go anywhere
+            cpuScalar_ = true;
+            return;
+        }
         if (!first_) first_ = device;
         else if (!second_ && *device != *first_) second_ = device;
     } else if (v.isSequence()) {

@@ -19,10 +19,13 @@ public:
     void collect(const IValue& v);
     // The one device seen (nullopt when none); throws RuntimeError when there were two.
     std::optional<Device> common() const;
+    // Whether a 0-dim CPU tensor was among them (the device of an op on such tensors alone).
+    bool sawCpuScalar() const { return cpuScalar_; }
 
 private:
     DeviceOf deviceOf_;
     std::optional<Device> first_, second_;
+    bool cpuScalar_ = false;
 };
 
 // Ops whose results go where a parameter says (a `device` argument, cpu(), to(other)).

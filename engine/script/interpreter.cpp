@@ -205,7 +205,7 @@ void Interpreter::loadTorchLibrary(const SourceLocation& where) {
     Value composites = loadLibraryModule("torch._composite", where);
     auto& torch = *rootModules_.at("torch").as<ModuleObject>();
     for (const auto& [name, value] : composites.as<ModuleObject>()->attrs)
-        if (value.as<FunctionObject>() && name.front() != '_') torch.attrs[name] = value;
+        if ((value.as<FunctionObject>() || value.as<ClassObject>()) && name.front() != '_') torch.attrs[name] = value;  // finfo is a class
     composites_ = composites;
     contextDecorator_ = loadLibraryModule("torch._decorators", where).as<ModuleObject>()->attrs.at("context_decorator");
     for (const char* library : {"torch.nn", "torch.nn.rnn", "torch.nn.transformer"}) {  // the later build on the first
@@ -242,6 +242,7 @@ void Interpreter::loadTorchLibrary(const SourceLocation& where) {
     auto& autograd = *torch.attrs.at("autograd").as<ModuleObject>();
     autograd.attrs["function"] = loadLibraryModule("torch.autograd.function", where);
     autograd.attrs["Function"] = autograd.attrs["function"].as<ModuleObject>()->attrs.at("Function");
+    for (const char* name : {"special", "linalg"}) torch.attrs[name] = loadLibraryModule(std::string("torch.") + name, where);
 }
 
 Value Interpreter::callComposite(const std::string& name, ValueList args) {

@@ -179,7 +179,11 @@ Value makeTorchModule(ConfigModules& configs) {
         impl->isParameter = true;
         return Value(Tensor(impl));
     });
-    torch->attrs["device"] = makeBuiltin("torch.device", [](Interpreter& in, CallArgs& a) {
+    // torch.dtype: the type of torch.float32 and its kin (isinstance(x, torch.dtype)).
+    torch->attrs["dtype"] = makeType("dtype", [](Interpreter& in, CallArgs&) -> Value {
+        in.fail("TypeError", "cannot create 'torch.dtype' instances");
+    });
+    torch->attrs["device"] = makeType("device", [](Interpreter& in, CallArgs& a) {
         if (a.args.empty() || !a.args[0].isString()) in.fail("TypeError", "torch.device() expects a string like 'cpu'");
         auto d = Device::parse(a.args[0].asString());
         if (!d) in.fail("RuntimeError", "Expected one of cpu, cuda, meta device type at start of device string: " + a.args[0].asString());

@@ -11,7 +11,8 @@ function to call (the public `torch.X`, `torch.nn.functional.X` or method `Tenso
 gives OpInfo's result on the first sample; an op found by none is counted, not exported), its input,
 args and kwargs, PyTorch's output, and, where the op supports autograd, the gradients of
 sum(output * w) (w fixed: 1, -0.5, 0.25, ... over the output's elements) with respect to each
-floating tensor argument. Every call gets copies of the arguments laid out as the sample's, so
+floating tensor argument; and the same in float64 ("output64", "grads64": the referee where
+Fusescope's float32 result and PyTorch's differ). Every call gets copies of the arguments laid out as the sample's, so
 an op that changes its input in place (resize_, zero_) leaves the saved input as OpInfo made
 it. An op OpInfo calls under a fixed seed (its random ops) is marked "random": its values are
 PyTorch's random generator's, which Fusescope does not reproduce. A sample whose arguments hold something torch.load's weights-only
@@ -28,6 +29,7 @@ import io
 import random
 import pathlib
 import sys
+import types
 import warnings
 
 import torch
@@ -184,6 +186,28 @@ def saveable(entry):
         return cloned(entry)
 
 
+def attempt(compute):
+    try:
+        return compute()
+    except Exception:  # noqa: BLE001: PyTorch refuses it (a float64 sample of a float32-only op)
+        return None
+
+
+def widened(sample):
+    """The sample with its float32 tensors as float64: PyTorch's float64 result is the referee
+    where Fusescope's float32 result and PyTorch's differ (which is nearer the truth)."""
+    def wide(value):
+        if isinstance(value, torch.Tensor):
+            copy = replica(value)
+            return copy.double() if copy.dtype == torch.float32 else copy
+        if isinstance(value, (list, tuple)):
+            return type(value)(wide(v) for v in value)
+        if isinstance(value, dict):
+            return {k: wide(v) for k, v in value.items()}
+        return value
+    return types.SimpleNamespace(input=wide(sample.input), args=wide(list(sample.args)), kwargs=wide(dict(sample.kwargs)))
+
+
 def weights_like(t):
     n = t.numel()
     return ((-0.5) ** torch.arange(n, dtype=torch.float64)).to(t.dtype).reshape(t.shape) if n else torch.zeros_like(t)
@@ -249,11 +273,11 @@ def export_samples(op, skipped):
             skipped["sample whose output torch.load cannot carry"] += 1
             continue
         entry = {"input": s.input, "args": plain(list(s.args)), "kwargs": plain(dict(s.kwargs)), "output": plain(output)}
+        wide = widened(s)
+        entry["output64"] = attempt(lambda: plain(call(op.op, wide)))
         if op.supports_autograd:
-            try:
-                entry["grads"] = gradients(op, s)
-            except Exception:  # noqa: BLE001
-                entry["grads"] = None
+            entry["grads"] = attempt(lambda: gradients(op, s))
+            entry["grads64"] = attempt(lambda: gradients(op, wide))
         kept.append(dict(saveable(entry), sample=s))
     return kept
 

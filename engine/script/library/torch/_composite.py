@@ -1,8 +1,17 @@
 # torch functions Fusescope composes from other ops (the rest of torch's functions are
-# engine ops): einsum, baddbmm and dropout. Inside a compiled function they trace as the permutes,
-# reshapes, sums and batched products they are made of, as PyTorch's own einsum runs
-# through bmm.
+# engine ops): einsum, baddbmm and dropout here; arithmetic in _composite_math, shapes and
+# views in _composite_shape, sorting in _composite_sorting, indexing in _composite_indexing.
+# Inside a compiled function they trace as the ops they are made of, as PyTorch's
+# CompositeImplicitAutograd ops do (its einsum runs through bmm).
 import torch
+from torch._composite_math import *  # noqa: F403: its public functions are torch's
+from torch._composite_math import _math_methods
+from torch._composite_shape import *  # noqa: F403
+from torch._composite_shape import _shape_methods
+from torch._composite_sorting import *  # noqa: F403
+from torch._composite_sorting import _sorting_methods
+from torch._composite_indexing import *  # noqa: F403
+from torch._composite_indexing import _indexing_methods
 
 
 def _implicit_output(terms):
@@ -568,3 +577,7 @@ _tensor_methods = {"dot": dot, "movedim": movedim, "moveaxis": movedim, "scatter
                    "uniform_": _uniform_, "normal_": _normal_,
                    "type": _type,
                    "unflatten": unflatten}
+_tensor_methods.update(_math_methods)
+_tensor_methods.update(_shape_methods)
+_tensor_methods.update(_sorting_methods)
+_tensor_methods.update(_indexing_methods)

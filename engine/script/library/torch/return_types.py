@@ -49,7 +49,40 @@ class topk(_ReturnType):
     pass
 
 
-_TYPES = {"max": max, "min": min, "topk": topk}
+class sort(_ReturnType):
+    pass
+
+
+class kthvalue(_ReturnType):
+    pass
+
+
+class median(_ReturnType):
+    pass
+
+
+class nanmedian(_ReturnType):
+    pass
+
+
+class cummax(_ReturnType):
+    pass
+
+
+class cummin(_ReturnType):
+    pass
+
+
+class aminmax(_ReturnType):
+    pass
+
+
+class slogdet(_ReturnType):
+    pass
+
+
+_TYPES = {"max": max, "min": min, "topk": topk, "sort": sort, "kthvalue": kthvalue, "median": median, "nanmedian": nanmedian,
+          "cummax": cummax, "cummin": cummin, "aminmax": aminmax, "slogdet": slogdet}
 
 
 def _make(name, fields, values):

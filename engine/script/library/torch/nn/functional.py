@@ -6,6 +6,9 @@ import math
 import warnings
 
 import torch
+from torch.nn._activations import *  # noqa: F403: its functions are torch.nn.functional's
+from torch.nn._losses import *  # noqa: F403
+from torch.nn._pooling import *  # noqa: F403
 
 
 def _autocast_policy(to_lower_precision):
@@ -392,7 +395,7 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05):
     if input.size(1) % num_groups != 0:
         raise RuntimeError(f"Expected number of channels in input to be divisible by num_groups, but got input of shape "
                            f"{list(input.shape)} and num_groups={num_groups}")
-    grouped = input.reshape(input.size(0), num_groups, -1)
+    grouped = input.reshape(input.size(0), num_groups, input.numel() // max(input.size(0) * num_groups, 1))  # -1 is ambiguous for an empty batch
     mean = grouped.mean(-1, keepdim=True)
     var = grouped.var(-1, unbiased=False, keepdim=True)
     y = ((grouped - mean) * torch.rsqrt(var + eps)).reshape(input.shape)
@@ -505,6 +508,68 @@ def _spatial(value, dims):
     return tuple(value) if isinstance(value, (list, tuple)) else (value,) * dims
 
 
+def adaptive_avg_pool2d(input, output_size):
+    """output_size's None keeps that dim's input size, as PyTorch's."""
+    sizes = _spatial(output_size, 2)
+    return torch.adaptive_avg_pool2d(input, [input.size(i - 2) if v is None else v for i, v in enumerate(sizes)])
+
+
+def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    """With return_indices, also where each maximum was: its flat place in its input plane (the
+    first of equal ones, NaN counted largest), as PyTorch's."""
+    stride = [] if stride is None else stride
+    values = torch.max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode)
+    if not return_indices:
+        return values
+    return values, _max_pool_indices(input, values, _spatial(kernel_size, 2), _spatial(stride or kernel_size, 2),
+                                     _spatial(padding, 2), _spatial(dilation, 2))
+
+
+def _max_pool_indices(input, values, kernel, stride, padding, dilation):
+    oh, ow = values.size(-2), values.size(-1)
+    height, width = input.size(-2), input.size(-1)
+    reach = [dilation[i] * (kernel[i] - 1) + 1 for i in range(2)]
+    extra = [max(0, (o - 1) * stride[i] + reach[i] - (n + 2 * padding[i])) for i, (o, n) in enumerate(((oh, height), (ow, width)))]
+    x = torch.nn.functional.pad(input, (padding[1], padding[1] + extra[1], padding[0], padding[0] + extra[0]), value=float("-inf"))
+    windows = x.unfold(-2, reach[0], stride[0]).unfold(-2, reach[1], stride[1])[..., ::dilation[0], ::dilation[1]]
+    windows = windows[..., :oh, :ow, :, :]
+    picked = windows.reshape(list(windows.shape[:-2]) + [kernel[0] * kernel[1]]).argmax(-1)
+    rows = torch.arange(oh).reshape(oh, 1) * stride[0] - padding[0] + (picked // kernel[1]) * dilation[0]
+    cols = torch.arange(ow) * stride[1] - padding[1] + (picked % kernel[1]) * dilation[1]
+    return rows * width + cols
+
+
+def _numeric_padding(input, weight, padding, stride, dilation, dims):
+    """A string padding as numbers: 'valid' none, 'same' half the kernel's reach on each side
+    (stride 1 only); where 'same' needs one more on one side, the input is padded there
+    (after, as PyTorch pads)."""
+    if not isinstance(padding, str):
+        return input, padding
+    if padding == "valid":
+        return input, 0
+    if padding != "same":
+        raise ValueError(f"Invalid padding string '{padding}', should be one of {{'valid', 'same'}}")
+    if any(s != 1 for s in _spatial(stride, dims)):
+        raise RuntimeError("padding='same' is not supported for strided convolutions")
+    total = [d * (weight.size(2 + i) - 1) for i, d in enumerate(_spatial(dilation, dims))]
+    if all(t % 2 == 0 for t in total):
+        return input, [t // 2 for t in total]
+    pads = []
+    for t in reversed(total):
+        pads += [t // 2, t - t // 2]
+    return torch.nn.functional.pad(input, pads), 0
+
+
+def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    input, padding = _numeric_padding(input, weight, padding, stride, dilation, 1)
+    return torch.conv1d(input, weight, bias, stride, padding, dilation, groups)
+
+
+def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    input, padding = _numeric_padding(input, weight, padding, stride, dilation, 2)
+    return torch.conv2d(input, weight, bias, stride, padding, dilation, groups)
+
+
 @_autocast_lower_precision
 def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
     return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 1)
@@ -540,19 +605,18 @@ def _depth_windows(volume, kernel, stride, padding, dilation, fill):
 
 def _as_planes(windows):
     """(N, D, C, H, W) as a batch of N * D planes."""
-    return windows.reshape((-1,) + tuple(windows.shape[2:]))
+    return windows.reshape((windows.size(0) * windows.size(1),) + tuple(windows.shape[2:]))
 
 
-def _as_volume(planes, batch):
-    """A batch of N * D planes (N * D, C, H, W) as (N, C, D, H, W)."""
-    return planes.reshape((batch, -1) + tuple(planes.shape[1:])).transpose(1, 2)
+def _as_volume(planes, windows):
+    """A batch of N * D planes (N * D, C, H, W), made from windows (N, D, ...), as (N, C, D, H, W)."""
+    return planes.reshape((windows.size(0), windows.size(1)) + tuple(planes.shape[1:])).transpose(1, 2)
 
 
 @_autocast_lower_precision
 def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     """Each kernel depth's 2-D convolution over the depth slices it reads, summed."""
-    if isinstance(padding, str):
-        raise NotImplementedError(f"conv3d(padding={padding!r}): Fusescope pads by a number of elements only so far")
+    input, padding = _numeric_padding(input, weight, padding, stride, dilation, 3)
     volume = _batched_volume(input, "conv3d")
     stride, padding, dilation = (_spatial(v, 3) for v in (stride, padding, dilation))
     if volume.size(1) != weight.size(1) * groups:
@@ -564,7 +628,7 @@ def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
         plane = torch.nn.functional.conv2d(_as_planes(window), weight[:, :, k], None, stride[1:], padding[1:], dilation[1:],
                                            groups)
         out = plane if out is None else out + plane
-    out = _as_volume(out, volume.size(0))
+    out = _as_volume(out, windows[0])
     if bias is not None:
         out = out + bias.reshape(-1, 1, 1, 1)
     return _named(out if input.dim() == 5 else out.squeeze(0), "ConvolutionBackward0")
@@ -584,7 +648,7 @@ def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     windows = _depth_windows(volume, kernel[0], stride[0], padding[0], dilation[0], float("-inf"))
     deepest = torch.stack(windows).amax(0)
     out = torch.nn.functional.max_pool2d(_as_planes(deepest), kernel[1:], stride[1:], padding[1:], dilation[1:])
-    out = _as_volume(out, volume.size(0))
+    out = _as_volume(out, deepest)
     return out if input.dim() == 5 else out.squeeze(0)
 
 
@@ -601,7 +665,7 @@ def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
     mean_depth = torch.stack(windows).mean(0)
     out = torch.nn.functional.avg_pool2d(_as_planes(mean_depth), kernel[1:], stride[1:], padding[1:],
                                          count_include_pad=count_include_pad)
-    out = _as_volume(out, volume.size(0))
+    out = _as_volume(out, mean_depth)
     return out if input.dim() == 5 else out.squeeze(0)
 
 
@@ -615,7 +679,7 @@ def adaptive_avg_pool3d(input, output_size):
     slices = [volume[:, :, (i * depth) // sizes[0]:-((-(i + 1) * depth) // sizes[0])].mean(2) for i in range(sizes[0])]
     planes = torch.stack(slices, 1)
     out = torch.nn.functional.adaptive_avg_pool2d(_as_planes(planes), sizes[1:])
-    out = _as_volume(out, volume.size(0))
+    out = _as_volume(out, planes)
     return out if input.dim() == 5 else out.squeeze(0)
 
 
