@@ -59,6 +59,9 @@ namespace fusescope {
     X(Erfc, "erfc", "fs_erfc({0})")                     \
     X(Log10, "log10", "fs_log10({0})")                  \
     X(Trunc, "trunc", "fs_trunc({0})")                  \
+    X(Lgamma, "lgamma", "fs_lgamma({0})")               \
+    X(Digamma, "digamma", "fs_digamma({0})")            \
+    X(Erfinv, "erfinv", "fs_erfinv({0})")               \
     X(Neg, "neg", "-{0}")                               \
     X(Abs, "abs", "fs_abs({0})")                        \
     X(Relu, "relu", "fs_relu({0})")                     \

@@ -12,6 +12,7 @@
 #include "lower/elementwise_rules.h"
 #include "opdefs/op_families.h"
 #include "ops/kernel_support.h"
+#include "ops/special_math.h"
 #include "ops/vec_math.h"
 
 namespace fusescope {
@@ -210,6 +211,10 @@ void registerUnaryDerivatives(OpRegistry& r) {
         const Tensor& x = d.input("self");
         return grad::mul(d.grad, grad::mul(grad::call("exp", {grad::neg(grad::mul(x, x))}), -2 * std::numbers::inv_sqrtpi));
     });
+    unaryDerivative("lgamma", [](D d) { return grad::mul(d.grad, grad::call("digamma", {d.input("self")})); });
+    unaryDerivative("erfinv", [](D d) {  // sqrt(pi) / 2 exp(erfinv(y)^2)
+        return grad::mul(d.grad, grad::mul(grad::call("exp", {grad::mul(d.out(), d.out())}), 0.5 / std::numbers::inv_sqrtpi));
+    });
     unaryDerivative("log10", [](D d) { return grad::div(d.grad, grad::mul(d.input("self"), std::numbers::ln10)); });
     // Piecewise constant: a zero gradient (not grad * 0, which would keep an inf or nan).
     for (const char* flat : {"sign", "floor", "ceil", "round", "trunc"})
@@ -303,6 +308,11 @@ void registerUnaryMathOps(OpRegistry& r) {
     registerUnary(r, {"erfc", O::Float, both, unary([](double x) { return std::erfc(x); }, nullptr)}, unaryRule(K::Erfc), true);
     registerUnary(r, {"log10", O::Float, both, unary([](double x) { return std::log10(x); }, nullptr)}, unaryRule(K::Log10), true);
     registerUnary(r, {"trunc", O::Same, both, unary([](double x) { return std::trunc(x); }, id)}, unaryRule(K::Trunc), true);
+    registerUnary(r, {"lgamma", O::Float, both, unary([](double x) { return std::lgamma(x); }, nullptr)}, unaryRule(K::Lgamma), true);
+    registerUnary(r, {"digamma", O::Float, both, unary([](double x) { return special_math::fs_digamma(x); }, nullptr)},
+                  unaryRule(K::Digamma), true);
+    registerUnary(r, {"erfinv", O::Float, both, unary([](double x) { return special_math::fs_erfinv(x); }, nullptr)},
+                  unaryRule(K::Erfinv), true);
     registerUnary(r, {"reciprocal", O::Float, both, unary([](double x) { return 1.0 / x; }, nullptr)},
                   unaryRule(K::Reciprocal));
     OpDef& silu = registerUnary(r, {"silu", O::Float, {false, false, true},

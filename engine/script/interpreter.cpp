@@ -242,7 +242,11 @@ void Interpreter::loadTorchLibrary(const SourceLocation& where) {
     auto& autograd = *torch.attrs.at("autograd").as<ModuleObject>();
     autograd.attrs["function"] = loadLibraryModule("torch.autograd.function", where);
     autograd.attrs["Function"] = autograd.attrs["function"].as<ModuleObject>()->attrs.at("Function");
-    for (const char* name : {"special", "linalg"}) torch.attrs[name] = loadLibraryModule(std::string("torch.") + name, where);
+    for (const char* name : {"special", "linalg", "masked"}) torch.attrs[name] = loadLibraryModule(std::string("torch.") + name, where);
+    auto signal = std::make_shared<ModuleObject>();  // torch.signal.windows.hann(...)
+    signal->name = "torch.signal";
+    signal->attrs["windows"] = loadLibraryModule("torch.signal.windows", where);
+    torch.attrs["signal"] = Value(ObjectPtr(signal));
 }
 
 Value Interpreter::callComposite(const std::string& name, ValueList args) {

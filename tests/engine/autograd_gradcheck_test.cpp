@@ -119,6 +119,8 @@ std::vector<GradCase> gradCases() {
             return U("max_pool2d", {x[0], IValue::intList({3, 3}), IValue::intList({2, 2}), IValue::intList({1, 1})});
         }},
         unary("square"), unary("reciprocal", true), unary("expm1"), unary("log1p", true), unary("exp2"), unary("log2", true),
+        unary("lgamma", true),
+        {"erfinv", {{2, 3}}, [](V x) { return U("erfinv", {U("mul", {x[0], 0.4})}); }},
         unary("tan"), unary("atan"), unary("sinh"), unary("cosh"), unary("asinh"), unary("erfc"), unary("log10", true), unary("trunc"),
         // Inside their domains: |x| < 1 for asin, acos and atanh, x > 1 for acosh.
         {"asin", {{2, 3}}, [](V x) { return U("asin", {U("mul", {x[0], 0.4})}); }},

@@ -39,7 +39,7 @@ TEST(TorchNames, AScriptsTypoIsAnsweredWithTheClosestName) {
              Case{"torch.cso(x)", "AttributeError: module 'torch' has no attribute 'cso'. Did you mean: 'cos'?"},
              Case{"x.cso()", "AttributeError: 'Tensor' object has no attribute 'cso'. Did you mean: 'cos'?"},
              Case{"torch.nn.functional.rleu(x)", "AttributeError: module 'torch.nn.functional' has no attribute 'rleu'. Did you mean: 'relu'?"},
-             Case{"torch.histc(x)", "AttributeError: module 'torch' has no attribute 'histc' (PyTorch has torch.histc; Fusescope does not implement it yet)"},
+             Case{"torch.stft(x)", "AttributeError: module 'torch' has no attribute 'stft' (PyTorch has torch.stft; Fusescope does not implement it yet)"},
              Case{"x.frobnicate()", "AttributeError: 'Tensor' object has no attribute 'frobnicate'"},
          }) {
         ScriptRun run = runScript("import torch\nx = torch.ones(3)\n" + c.line + "\n");

@@ -140,8 +140,30 @@ def replica(t):
     """A copy of t with its own storage laid out as t's: same strides and offset, so a
     non-contiguous or overlapping sample stays so."""
     copy = torch.empty(0, dtype=t.dtype)
-    copy.set_(t.untyped_storage().clone(), t.storage_offset(), t.shape, t.stride())
+    try:
+        copy.set_(t.untyped_storage().clone(), t.storage_offset(), t.shape, t.stride())
+    except RuntimeError:  # a tensor without a storage of its own to copy (a view of a wrapper)
+        return t.detach().clone()
     return copy
+
+
+def isolated(entry):
+    """The entry with tensors of its own: OpInfo reuses tensors between samples (a batch_norm's
+    running statistics), which torch.save would write once, so an op changing one in place
+    would change the next sample's. The same tensor twice within the entry stays one."""
+    memo = {}
+
+    def copy(value):
+        if isinstance(value, torch.Tensor):
+            if id(value) not in memo:
+                memo[id(value)] = replica(value)
+            return memo[id(value)]
+        if isinstance(value, (list, tuple)):
+            return type(value)(copy(v) for v in value)
+        if isinstance(value, dict):
+            return {k: copy(v) for k, v in value.items()}
+        return value
+    return copy(entry)
 
 
 def replicated(value):
@@ -278,7 +300,7 @@ def export_samples(op, skipped):
         if op.supports_autograd:
             entry["grads"] = attempt(lambda: gradients(op, s))
             entry["grads64"] = attempt(lambda: gradients(op, wide))
-        kept.append(dict(saveable(entry), sample=s))
+        kept.append(dict(saveable(isolated(entry)), sample=s))
     return kept
 
 

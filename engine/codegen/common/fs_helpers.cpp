@@ -5,6 +5,7 @@
 // fs_status flag that integer division by zero sets.
 
 #include "codegen/common/fs_helpers.h"
+#include "ops/special_math.h"
 
 namespace fusescope {
 
@@ -79,6 +80,7 @@ template <class T> FS_INLINE T fs_pow(T a, T b) {
     FS_INLINE T fs_erfc(T x) { return FS_MATH(erfc, S)(x); }                                   \
     FS_INLINE T fs_log10(T x) { return FS_MATH(log10, S)(x); }                                 \
     FS_INLINE T fs_trunc(T x) { return FS_MATH(trunc, S)(x); }                                 \
+    FS_INLINE T fs_lgamma(T x) { return FS_MATH(lgamma, S)(x); }                               \
     FS_INLINE T fs_floor(T x) { return FS_MATH(floor, S)(x); }                                 \
     FS_INLINE T fs_ceil(T x) { return FS_MATH(ceil, S)(x); }                                   \
     FS_INLINE T fs_round(T x) { return FS_MATH(nearbyint, S)(x); }                             \
@@ -99,6 +101,9 @@ template <class T> FS_INLINE T fs_pow(T a, T b) {
     }
 FS_FLOAT_OPS(float, f)
 FS_FLOAT_OPS(double, )
+// digamma and erfinv have no libm function: special_math.h's, as the eager kernels compute
+// them (in double, then rounded once).
+)HELPERS" FUSESCOPE_SPECIAL_MATH_TEXT R"HELPERS(
 FS_INLINE bool fs_isnan(int64_t) { return false; }
 FS_INLINE bool fs_isnan(int32_t) { return false; }
 FS_INLINE bool fs_isnan(bool) { return false; }

@@ -23,6 +23,9 @@ bool isCostly(LoopOpKind kind) {
     case LoopOpKind::Tanh:
     case LoopOpKind::Sigmoid:
     case LoopOpKind::Erf:
+    case LoopOpKind::Lgamma:
+    case LoopOpKind::Digamma:
+    case LoopOpKind::Erfinv:
     case LoopOpKind::Tan:
     case LoopOpKind::Asin:
     case LoopOpKind::Acos:

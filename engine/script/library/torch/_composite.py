@@ -12,6 +12,8 @@ from torch._composite_sorting import *  # noqa: F403
 from torch._composite_sorting import _sorting_methods
 from torch._composite_indexing import *  # noqa: F403
 from torch._composite_indexing import _indexing_methods
+from torch._composite_more import *  # noqa: F403
+from torch._composite_more import _more_methods
 
 
 def _implicit_output(terms):
@@ -471,10 +473,18 @@ def _scatter_(self, dim, index, src=None, value=None, *, reduce=None):
     """self.scatter_(dim, index, src or value): each index entry writes its src value (or
     value) to its place along dim; the last entry written to a place wins, as on PyTorch's
     CPU."""
-    if reduce is not None:
-        raise NotImplementedError("scatter_(reduce=...) is not supported by Fusescope yet")
     if src is None:
         src = value
+    if self.dim() == 0:  # a scalar as one element: the writes reach it through the view
+        _scatter_(self.reshape(1), 0, index.reshape(1), src.reshape(1) if isinstance(src, torch.Tensor) else src, reduce=reduce)
+        return self
+    if reduce == "add":
+        source = src if isinstance(src, torch.Tensor) else torch.full(index.shape, src, dtype=self.dtype)
+        return _scatter_add_(self, dim, index, source)
+    if reduce == "multiply":
+        return _scatter_multiply_(self, dim, index, src)
+    if reduce is not None:
+        raise RuntimeError(f"reduce argument must be either add or multiply. Got {reduce}")
     d = dim % self.dim() if self.dim() else 0
     if not isinstance(src, torch.Tensor):
         _scatter_into(self, dim, index, lambda places, hits: torch.where(hits.any(-2), torch.full_like(places, src), places),
@@ -493,8 +503,24 @@ def _scatter_(self, dim, index, src=None, value=None, *, reduce=None):
     return torch.autograd._name_backward(self, "ScatterBackward0")
 
 
+def _scatter_multiply_(self, dim, index, src):
+    """scatter_(reduce='multiply'): each index entry multiplies its place by its src value."""
+    d = dim % self.dim() if self.dim() else 0
+    source = src if isinstance(src, torch.Tensor) else torch.full(index.shape, src, dtype=self.dtype)
+
+    def multiply(places, hits):
+        factors = torch.where(hits, _scatter_source(source, index, d).unsqueeze(-1), 1).prod(-2)
+        return torch.where(hits.any(-2), places * factors, places)
+
+    _scatter_into(self, dim, index, multiply, "scatter")
+    return torch.autograd._name_backward(self, "ScatterReduceBackward0")
+
+
 def _scatter_add_(self, dim, index, src):
     """self.scatter_add_(dim, index, src): each index entry adds its src value at its place."""
+    if self.dim() == 0:
+        _scatter_add_(self.reshape(1), 0, index.reshape(1), src.reshape(1))
+        return self
     if src.dtype != self.dtype:
         raise RuntimeError("scatter_add(): Expected self.dtype to be equal to src.dtype")
     d = dim % self.dim() if self.dim() else 0
@@ -512,6 +538,9 @@ def _index_add_(self, dim, index, source, *, alpha=1):
     index[i]."""
     if index.dim() > 1:
         raise IndexError("index_add_(): Index is supposed to be a vector")
+    if self.dim() == 0:
+        _index_add_(self.reshape(1), 0, index.reshape(-1), source.reshape(1) if source.dim() == 0 else source, alpha=alpha)
+        return self
     d = dim % self.dim() if self.dim() else 0
     if index.numel() != (source.size(d) if source.dim() else 1):
         raise IndexError("index_add_(): Number of indices should be equal to source.size(dim)")
@@ -581,3 +610,4 @@ _tensor_methods.update(_math_methods)
 _tensor_methods.update(_shape_methods)
 _tensor_methods.update(_sorting_methods)
 _tensor_methods.update(_indexing_methods)
+_tensor_methods.update(_more_methods)

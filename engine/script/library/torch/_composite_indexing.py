@@ -65,6 +65,8 @@ def index_fill(input, dim, index, value):
 
 def put(input, index, source, accumulate=False):
     flat = input.reshape(-1)
+    if index.numel() == 0:
+        return input.clone()
     positions = torch.where(index < 0, index + flat.numel(), index).reshape(-1)
     if accumulate:
         return (flat.clone().index_add(0, positions, source.reshape(-1))).reshape(input.shape)

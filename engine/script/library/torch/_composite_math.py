@@ -69,14 +69,18 @@ def logaddexp2(input, other):
     return torch.logaddexp(input * 0.6931471805599453, other * 0.6931471805599453) * 1.4426950408889634
 
 
-def xlogy(input, other):
-    """input * log(other), 0 where input is 0 (unless other is nan)."""
+def _times_log(input, other, log):
+    """input * log(other), 0 where input is 0 (unless other is nan): xlogy and xlog1py."""
     if not isinstance(input, torch.Tensor):
         input = torch.tensor(input, dtype=torch.get_default_dtype())
     if not isinstance(other, torch.Tensor):
         other = torch.tensor(other, dtype=torch.get_default_dtype())
-    out = input * torch.log(other)
+    out = input * log(other)
     return torch.where((input == 0) & ~other.isnan(), torch.zeros_like(out), out)
+
+
+def xlogy(input, other):
+    return _times_log(input, other, torch.log)
 
 
 def deg2rad(input):
@@ -293,6 +297,11 @@ def tensordot(a, b, dims=2):
         dims_a, dims_b = ([d] if isinstance(d, int) else list(d) for d in dims)
         dims_a = [d % a.dim() for d in dims_a]
         dims_b = [d % b.dim() for d in dims_b]
+    for da, db in zip(dims_a, dims_b):  # a contracted dim of size 1 broadcasts against the other's
+        if a.size(da) == 1 and b.size(db) != 1:
+            b = b.sum(db, keepdim=True)
+        elif b.size(db) == 1 and a.size(da) != 1:
+            a = a.sum(da, keepdim=True)
     free_a = [d for d in range(a.dim()) if d not in dims_a]
     free_b = [d for d in range(b.dim()) if d not in dims_b]
     size = 1

@@ -4,35 +4,42 @@
 import torch
 
 
-def atleast_1d(*tensors):
+def _each(shaped, tensors):
+    """atleast_*'s calling forms: one tensor, several, or one list of them."""
     if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
-        return tuple(atleast_1d(t) for t in tensors[0])
+        return tuple(shaped(t) for t in tensors[0])
     if len(tensors) != 1:
-        return tuple(atleast_1d(t) for t in tensors)
-    t = tensors[0]
+        return tuple(shaped(t) for t in tensors)
+    return shaped(tensors[0])
+
+
+def _at_least_1d(t):
     return t.reshape(1) if t.dim() == 0 else t
 
 
-def atleast_2d(*tensors):
-    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
-        return tuple(atleast_2d(t) for t in tensors[0])
-    if len(tensors) != 1:
-        return tuple(atleast_2d(t) for t in tensors)
-    t = atleast_1d(tensors[0])
+def _at_least_2d(t):
+    t = _at_least_1d(t)
     return t.unsqueeze(0) if t.dim() == 1 else t
 
 
-def atleast_3d(*tensors):
-    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
-        return tuple(atleast_3d(t) for t in tensors[0])
-    if len(tensors) != 1:
-        return tuple(atleast_3d(t) for t in tensors)
-    t = tensors[0]
+def _at_least_3d(t):
     if t.dim() == 0:
         return t.reshape(1, 1, 1)
     if t.dim() == 1:
         return t.reshape(1, -1, 1)
     return t.unsqueeze(-1) if t.dim() == 2 else t
+
+
+def atleast_1d(*tensors):
+    return _each(_at_least_1d, tensors)
+
+
+def atleast_2d(*tensors):
+    return _each(_at_least_2d, tensors)
+
+
+def atleast_3d(*tensors):
+    return _each(_at_least_3d, tensors)
 
 
 def hstack(tensors):

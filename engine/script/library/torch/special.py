@@ -3,6 +3,7 @@
 import math
 
 import torch
+from torch._composite_math import _times_log
 
 expit = torch.sigmoid
 erf = torch.erf
@@ -13,6 +14,12 @@ exp2 = torch.exp2
 round = torch.round
 xlogy = torch.xlogy
 logsumexp = torch.logsumexp
+i0 = torch.i0
+gammaln = torch.lgamma
+digamma = psi = torch.digamma
+erfinv = torch.erfinv
+multigammaln = torch.mvlgamma
+polygamma = torch.polygamma
 
 
 def softmax(input, dim, *, dtype=None):
@@ -63,13 +70,7 @@ def erfcx(input):
 
 
 def xlog1py(input, other):
-    """input * log1p(other), 0 where input is 0 (unless other is nan)."""
-    if not isinstance(input, torch.Tensor):
-        input = torch.tensor(input, dtype=torch.get_default_dtype())
-    if not isinstance(other, torch.Tensor):
-        other = torch.tensor(other, dtype=torch.get_default_dtype())
-    out = input * torch.log1p(other)
-    return torch.where((input == 0) & ~other.isnan(), torch.zeros_like(out), out)
+    return _times_log(input, other, torch.log1p)
 
 
 class _Entr(torch.autograd.Function):

@@ -112,3 +112,40 @@ def channel_shuffle(input, groups):
     n, c = input.size(0), input.size(1)
     rest = list(input.shape[2:])
     return input.reshape([n, groups, c // groups] + rest).transpose(1, 2).reshape([n, c] + rest)
+
+
+def bilinear(input1, input2, weight, bias=None):
+    """x1^T A x2 + b for each output feature: A is weight[o]."""
+    out = torch.einsum("...i,oij,...j->...o", input1, weight, input2)
+    return out + bias if bias is not None else out
+
+
+def local_response_norm(input, size, alpha=0.0001, beta=0.75, k=1.0):
+    """Each element over (k + alpha * the mean square of its `size` neighbouring channels)^beta."""
+    if input.dim() < 3:
+        raise ValueError(f"Expected 3D or higher dimensionality input (got {input.dim()} dimensions)")
+    if input.numel() == 0:
+        return input
+    squares = (input * input).unsqueeze(1)
+    padded = torch.nn.functional.pad(squares.reshape(squares.size(0), 1, squares.size(2), -1), (0, 0, size // 2, (size - 1) // 2))
+    mean = torch.nn.functional.avg_pool2d(padded, (size, 1), stride=1).reshape(input.shape)
+    return input / (k + alpha * mean) ** beta
+
+
+def upsample_nearest(input, size=None, scale_factor=None):
+    return torch.nn.functional.interpolate(input, size, scale_factor, mode="nearest")
+
+
+def upsample_bilinear(input, size=None, scale_factor=None):
+    return torch.nn.functional.interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
+
+
+def pdist(input, p=2):
+    """The distances between every pair of rows i < j, in row-major order of the pairs."""
+    n = input.size(0)
+    rows = [i for i in range(n) for j in range(i + 1, n)]
+    cols = [j for i in range(n) for j in range(i + 1, n)]
+    if not rows:
+        return input.new_zeros((0,))
+    gaps = input[torch.tensor(rows)] - input[torch.tensor(cols)]
+    return torch.linalg.vector_norm(gaps, p, dim=-1)

@@ -6,6 +6,7 @@ import torch
 
 
 def _reduced(loss, reduction):
+    """The loss's 'mean', 'sum' or 'none' (torch.nn.functional's losses use it too)."""
     if reduction == "mean":
         return loss.mean()
     if reduction == "sum":

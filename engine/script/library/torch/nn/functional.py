@@ -8,6 +8,7 @@ import warnings
 import torch
 from torch.nn._activations import *  # noqa: F403: its functions are torch.nn.functional's
 from torch.nn._losses import *  # noqa: F403
+from torch.nn._losses import _reduced as _reduce
 from torch.nn._pooling import *  # noqa: F403
 
 
@@ -182,16 +183,6 @@ def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
 
 def relu6(input, inplace=False):
     return hardtanh(input, 0.0, 6.0, inplace)
-
-
-def _reduce(loss, reduction):
-    if reduction == "mean":
-        return loss.mean()
-    if reduction == "sum":
-        return loss.sum()
-    if reduction == "none":
-        return loss
-    raise ValueError(f"{reduction} is not a valid value for reduction")
 
 
 @_autocast_float32
@@ -449,6 +440,11 @@ def pad(input, pad, mode="constant", value=None):
             raise RuntimeError("Padding value causes wrapping around more than once.")
         if before == 0 and after == 0:
             continue
+        if mode == "constant" and size == 0:  # nothing to read: all of it is the fill
+            shape = list(out.shape)
+            shape[dim] = max(0, before + after)
+            out = torch.full(shape, 0.0 if value is None else value, dtype=out.dtype, device=out.device)
+            continue
         out = out.index_select(dim, _positions(input, dim, before, after, mode))
         if mode == "constant":
             index = torch.arange(-before, size + after, device=input.device)
@@ -693,7 +689,7 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     out_index * (in - 1) / (out - 1) with align_corners)."""
     spatial = input.dim() - 2
     linear = {"linear": 1, "bilinear": 2, "trilinear": 3}
-    if mode not in linear and align_corners is not None:
+    if mode not in linear and mode != "bicubic" and align_corners is not None:
         raise ValueError("align_corners option can only be set with the interpolating modes: linear | bilinear | bicubic | trilinear")
     if size is not None and scale_factor is not None:
         raise ValueError("only one of size or scale_factor should be defined")
@@ -716,9 +712,9 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     if not 1 <= spatial <= 3:
         raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.dim()}D) for the modes: "
                                   f"nearest | linear | bilinear | bicubic | trilinear | lanczos | area | nearest-exact (got {mode})")
-    if mode != "nearest" and mode not in linear:
+    if mode not in ("nearest", "nearest-exact", "area") and mode not in linear:
         raise NotImplementedError(f"F.interpolate(mode='{mode}') is not supported in Fusescope scripts yet (only 'nearest', "
-                                  f"'linear', 'bilinear' and 'trilinear')")
+                                  f"'nearest-exact', 'area', 'linear', 'bilinear' and 'trilinear')")
     if size is None:
         # PyTorch's kernel takes the scaled sizes as int64: past its range (or NaN) is its error, not Python's.
         scaled = [input.size(2 + i) * float(f) for i, f in enumerate(factors)]
@@ -732,14 +728,20 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         joiner = " and" if spatial == 1 else ""
         raise RuntimeError(f"Input and output sizes should be greater than 0, but got input ({shown(input.shape[2:])}){joiner} "
                            f"output ({shown(sizes)})")
+    if mode == "area":  # the mean of each output's share of the input: an adaptive average pool
+        pool = [torch.nn.functional.adaptive_avg_pool1d, torch.nn.functional.adaptive_avg_pool2d,
+                torch.nn.functional.adaptive_avg_pool3d][spatial - 1]
+        return pool(input, sizes if spatial > 1 else sizes[0])
     scales = [None] * spatial if size is not None or recompute_scale_factor else [1.0 / float(f) for f in factors]
     out = input
     for i in range(spatial):
         dim, before = 2 + i, input.size(2 + i)
-        if mode == "nearest":
+        if mode in ("nearest", "nearest-exact"):
+            # nearest reads floor(i * scale); nearest-exact floor((i + 0.5) * scale), the centres' nearest
             scale = scales[i] if scales[i] is not None else before / sizes[i]
-            index = (torch.arange(sizes[i], dtype=torch.float32, device=input.device) * scale).floor().long().clamp(max=before - 1)
-            out = out.index_select(dim, index)
+            shift = 0.5 if mode == "nearest-exact" else 0.0
+            position = (torch.arange(sizes[i], dtype=torch.float32, device=input.device) + shift) * scale
+            out = out.index_select(dim, position.floor().long().clamp(max=before - 1))
         else:
             out = _linear_resize(out, dim, sizes[i], scales[i], align_corners)
     return out
