@@ -652,7 +652,8 @@ void registerLinalgDerivatives(OpRegistry& r) {
                 continue;
             }
             int64_t length = t.dim() == 1 && t.numel() == 0 ? 0 : t.size(dim);  // cat skips empty 1-d tensors
-            g.emplace_back("tensors", length == 0 ? Tensor() : grad::call("narrow", {d.grad, dim, start, length}));
+            // an empty part's gradient is empty (of its own shape), as PyTorch's
+            g.emplace_back("tensors", length == 0 ? grad::zeros(t.sizes(), d.grad) : grad::call("narrow", {d.grad, dim, start, length}));
             start += length;
         }
         return g;

@@ -350,7 +350,24 @@ def native_group_norm(input, weight, bias, N, C, HxW, group, eps):
     return (out, mean, rstd)  # unlike layer norm's, PyTorch differentiates these statistics
 
 
+def logdet(input):
+    d = torch.linalg.det(input)
+    return torch.where(d < 0, torch.full_like(d, float("nan")), torch.log(d))
+
+
+def cholesky_solve(B, L, upper=False):
+    """X with (L L^T) X = B (U^T U with upper)."""
+    lower = L.transpose(-2, -1) if upper else L
+    y = torch.linalg.solve_triangular(lower, B, upper=False)
+    return torch.linalg.solve_triangular(lower.transpose(-2, -1), y, upper=True)
+
+
+def cholesky_inverse(L, upper=False):
+    return cholesky_solve(torch.eye(L.size(-1), dtype=L.dtype).expand(L.shape), L, upper)
+
+
 _more_methods = {
+    "logdet": logdet, "cholesky_solve": cholesky_solve, "cholesky_inverse": cholesky_inverse,
     "mvlgamma": mvlgamma, "polygamma": lambda self, n: polygamma(n, self),
     "i0": i0,
     "atan2": atan2, "arctan2": atan2, "fmod": fmod, "ldexp": ldexp, "frexp": frexp, "sinc": sinc, "logit": logit,

@@ -126,3 +126,141 @@ def slogdet(A):
     from torch.return_types import _make
     d = det(A)
     return _make("slogdet", ("sign", "logabsdet"), (torch.sign(d), torch.log(d.abs())))
+
+
+def _square(A, name):
+    if A.dim() < 2 or A.size(-1) != A.size(-2):
+        raise RuntimeError(f"linalg.{name}: A must be batches of square matrices, but they are {A.size(-2)} by {A.size(-1)} matrices")
+
+
+def _gauss_jordan(A, B, name):
+    """A^-1 B by Gauss-Jordan elimination with partial pivoting, batched; a singular A is
+    PyTorch's error (checked eagerly; compiled, its result holds inf or nan as LAPACK's)."""
+    n = A.size(-1)
+    M = torch.cat([A, B], -1)
+    places = torch.arange(n)
+    for k in range(n):
+        pivot = M[..., k:, k].abs().argmax(-1) + k
+        p = pivot.unsqueeze(-1)
+        order = torch.where(places == k, p, torch.where(places == p, torch.full_like(p, k), places))
+        M = M.gather(-2, order.unsqueeze(-1).expand(M.shape))
+        head = M[..., k:k + 1, k:k + 1]
+        if not torch.compiler.is_compiling() and (head == 0).any():
+            raise RuntimeError(f"linalg.{name}: The diagonal element {k + 1} is zero, the inversion could not be completed "
+                               "because the input matrix is singular.")
+        row = M[..., k:k + 1, :] / head
+        M = torch.where((places == k).unsqueeze(-1), row, M - M[..., :, k:k + 1] * row)
+    return M[..., :, n:]
+
+
+def inv(A):
+    _square(A, "inv")
+    return _gauss_jordan(A, torch.eye(A.size(-1), dtype=A.dtype).expand(A.shape), "inv")
+
+
+def inv_ex(A, *, check_errors=False):
+    from torch.return_types import _make
+    return _make("inv_ex", ("inverse", "info"), (inv(A), torch.zeros(A.shape[:-2], dtype=torch.int32)))
+
+
+def solve(A, B, *, left=True):
+    _square(A, "solve")
+    if not left:  # X A = B is A^T X^T = B^T
+        return solve(A.transpose(-2, -1), B.transpose(-2, -1)).transpose(-2, -1)
+    vector = B.dim() == 1 or (B.dim() == A.dim() - 1 and B.shape == A.shape[:-1])
+    rhs = B.unsqueeze(-1) if vector else B
+    batch = torch.broadcast_shapes(A.shape[:-2], rhs.shape[:-2])
+    out = _gauss_jordan(A.expand(list(batch) + list(A.shape[-2:])), rhs.expand(list(batch) + list(rhs.shape[-2:])), "solve")
+    return out.squeeze(-1) if vector else out
+
+
+def solve_ex(A, B, *, left=True, check_errors=False):
+    from torch.return_types import _make
+    return _make("solve_ex", ("result", "info"), (solve(A, B, left=left), torch.zeros(A.shape[:-2], dtype=torch.int32)))
+
+
+def cholesky(A, *, upper=False):
+    """L with A = L L^T, column by column (Cholesky-Banachiewicz); not positive-definite is
+    PyTorch's error."""
+    _square(A, "cholesky")
+    n = A.size(-1)
+    rows = torch.arange(n)
+    columns = []
+    for j in range(n):
+        if columns:
+            L = torch.stack(columns, -1)  # [..., n, j]
+            dots = (L * L[..., j:j + 1, :]).sum(-1)
+        else:
+            dots = torch.zeros_like(A[..., :, 0])
+        square = A[..., j, j] - dots[..., j]
+        if not torch.compiler.is_compiling() and (square <= 0).any():
+            raise RuntimeError(f"linalg.cholesky: The factorization could not be completed because the input is not "
+                               f"positive-definite (the leading minor of order {j + 1} is not positive-definite).")
+        d = torch.sqrt(square)
+        column = (A[..., :, j] - dots) / d.unsqueeze(-1)
+        column = torch.where(rows < j, torch.zeros_like(column), torch.where(rows == j, d.unsqueeze(-1).expand(column.shape), column))
+        columns.append(column)
+    L = torch.stack(columns, -1) if columns else torch.zeros_like(A)
+    return L.transpose(-2, -1) if upper else L
+
+
+def cholesky_ex(A, *, upper=False, check_errors=False):
+    from torch.return_types import _make
+    return _make("cholesky_ex", ("L", "info"), (cholesky(A, upper=upper), torch.zeros(A.shape[:-2], dtype=torch.int32)))
+
+
+def solve_triangular(A, B, *, upper, left=True, unitriangular=False):
+    """Back- or forward-substitution, row by row."""
+    if not left:
+        return solve_triangular(A.transpose(-2, -1), B.transpose(-2, -1), upper=not upper, unitriangular=unitriangular).transpose(-2, -1)
+    n = A.size(-1)
+    batch = torch.broadcast_shapes(A.shape[:-2], B.shape[:-2])
+    A = A.expand(list(batch) + [n, n])
+    B = B.expand(list(batch) + list(B.shape[-2:]))
+    solved = [None] * n
+    for i in (range(n - 1, -1, -1) if upper else range(n)):
+        known = [j for j in range(n) if solved[j] is not None]
+        rest = B[..., i, :]
+        for j in known:
+            rest = rest - A[..., i, j:j + 1] * solved[j]
+        solved[i] = rest if unitriangular else rest / A[..., i, i:i + 1]
+    return torch.stack(solved, -2) if n else B.clone()
+
+
+def matrix_power(A, n):
+    _square(A, "matrix_power")
+    if n < 0:
+        return matrix_power(inv(A), -n)
+    out = torch.eye(A.size(-1), dtype=A.dtype).expand(A.shape).clone()
+    base = A
+    while n:
+        if n & 1:
+            out = out @ base
+        n >>= 1
+        if n:
+            base = base @ base
+    return out
+
+
+def vander(x, *, N=None):
+    if x.dim() == 0:
+        x = x.reshape(1)
+    n = x.size(-1) if N is None else N
+    return x.unsqueeze(-1) ** torch.arange(n)
+
+
+def tensorinv(A, ind=2):
+    outer = list(A.shape[:ind])
+    inner = list(A.shape[ind:])
+    rows = 1
+    for s in outer:
+        rows *= s
+    return inv(A.reshape(rows, -1)).reshape(inner + outer)
+
+
+def tensorsolve(A, B, dims=None):
+    if dims is not None:
+        rest = [d for d in range(A.dim()) if d not in [d % A.dim() for d in dims]]
+        A = A.permute(rest + [d % A.dim() for d in dims])
+    rows = B.numel()
+    return solve(A.reshape(rows, -1), B.reshape(rows)).reshape(A.shape[B.dim():])

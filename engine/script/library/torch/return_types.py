@@ -81,8 +81,21 @@ class slogdet(_ReturnType):
     pass
 
 
+class inv_ex(_ReturnType):
+    pass
+
+
+class solve_ex(_ReturnType):
+    pass
+
+
+class cholesky_ex(_ReturnType):
+    pass
+
+
 _TYPES = {"max": max, "min": min, "topk": topk, "sort": sort, "kthvalue": kthvalue, "median": median, "nanmedian": nanmedian,
-          "cummax": cummax, "cummin": cummin, "aminmax": aminmax, "slogdet": slogdet}
+          "cummax": cummax, "cummin": cummin, "aminmax": aminmax, "slogdet": slogdet, "inv_ex": inv_ex, "solve_ex": solve_ex,
+          "cholesky_ex": cholesky_ex}
 
 
 def _make(name, fields, values):
