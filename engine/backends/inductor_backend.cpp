@@ -17,6 +17,7 @@
 #include "decompose/decompose.h"
 #include "devices/device_backend.h"
 #include "graph/graph_printer.h"
+#include "lower/complex_as_pairs.h"
 #include "lower/lowering.h"
 #include "schedule/in_place_outputs.h"
 
@@ -106,6 +107,18 @@ public:
 private:
     CompiledGraph compileStages(std::shared_ptr<const Graph> graph, const CompileRequest& request,
                                 const InductorReporter& report) const {
+        auto runEagerly = [&](const LoweringUnsupported& e) {
+            report.log(LogLevel::Warning, fmt::format("{}: cannot lower {}; running the graph eagerly", request.graphName, e.what()));
+            report.emit(EagerFallbackEvent{request.compileId, request.graphName, name(), std::string("cannot lower ") + e.what()});
+            return eagerRunner(graph, request.device);
+        };
+        // Complex values compile as their real pairs (lower/complex_as_pairs.h).
+        try {
+            if (std::optional<PairsGraph> pairs = graphWithComplexAsPairs(*graph))
+                return withComplexBoundary(*pairs, compileStages(pairs->graph, request, report));
+        } catch (const LoweringUnsupported& e) {
+            return runEagerly(e);
+        }
         ScheduledGraph g;
         g.graph = graph;
         g.transformed = compilePhase(request, "decompose", [&] { return decomposeForInductor(*graph, request.settings.testHooks); });
@@ -120,9 +133,7 @@ private:
                     if (b.kind == Buffer::Kind::Extern && b.externKernel != ExternKernelKind::Mm && b.externKernel != ExternKernelKind::Bmm)
                         throw LoweringUnsupported(fmt::format("{} on cuda (no CUDA extern kernel for it yet)", externKernelName(b.externKernel)));
         } catch (const LoweringUnsupported& e) {
-            report.log(LogLevel::Warning, fmt::format("{}: cannot lower {}; running the graph eagerly", request.graphName, e.what()));
-            report.emit(EagerFallbackEvent{request.compileId, request.graphName, name(), std::string("cannot lower ") + e.what()});
-            return eagerRunner(graph, request.device);
+            return runEagerly(e);
         }
         g.lowered.setDevice(request.device);
         for (const Buffer& b : g.lowered.buffers) report.artifact("realize", fmt::format("{}: {}", b.name, b.realizedBecause));

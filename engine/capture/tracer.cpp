@@ -431,7 +431,8 @@ IValue Tracer::captureOp(const OpCall& call) {
     if (!def->infer) throw Error("internal error: op '" + def->name + "' has no shape inference");
     IValue out;
     try {
-        out = def->infer(bound);
+        std::optional<IValue> complex = complexCall(*def, bound);
+        out = complex ? *complex : def->infer(bound);
     } catch (const DataDependentOutput& e) {
         graphBreak(fmt::format("Data dependent operator: Operator `aten.{}.default` has a non-Tensor output whose value "
                                "is dependent on the data of Tensor inputs",

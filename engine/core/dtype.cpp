@@ -10,7 +10,7 @@ struct DTypeInfo {
     std::string_view scalarName;
     std::size_t size;
 };
-constexpr std::array<DTypeInfo, 7> kInfo = {{
+constexpr std::array<DTypeInfo, 9> kInfo = {{
     {"torch.bool", "Bool", 1},
     {"torch.int32", "Int", 4},
     {"torch.int64", "Long", 8},
@@ -18,6 +18,8 @@ constexpr std::array<DTypeInfo, 7> kInfo = {{
     {"torch.bfloat16", "BFloat16", 2},
     {"torch.float32", "Float", 4},
     {"torch.float64", "Double", 8},
+    {"torch.complex64", "ComplexFloat", 8},
+    {"torch.complex128", "ComplexDouble", 16},
 }};
 const DTypeInfo& info(DType t) { return kInfo[static_cast<std::size_t>(t)]; }
 }  // namespace
@@ -35,6 +37,8 @@ std::optional<DType> dtypeFromName(std::string_view name) {
     if (name == "int64" || name == "long") return DType::Int64;
     if (name == "int32" || name == "int") return DType::Int32;
     if (name == "bool") return DType::Bool;
+    if (name == "complex64" || name == "cfloat") return DType::Complex64;
+    if (name == "complex128" || name == "cdouble") return DType::Complex128;
     return std::nullopt;
 }
 
@@ -44,8 +48,22 @@ bool isFloating(DType t) {
 
 bool isIntegral(DType t) { return t == DType::Int32 || t == DType::Int64; }
 
+bool isComplex(DType t) { return t == DType::Complex64 || t == DType::Complex128; }
+
+DType complexOf(DType floating) {
+    if (isComplex(floating)) return floating;
+    return floating == DType::Float64 ? DType::Complex128 : DType::Complex64;
+}
+
+DType complexValueType(DType complex) { return complex == DType::Complex128 ? DType::Float64 : DType::Float32; }
+
 DType promoteTypes(DType a, DType b) {
     if (a == b) return a;
+    if (isComplex(a) || isComplex(b)) {
+        // The complex type whose value type holds both operands' values (integers fit any).
+        auto valueType = [](DType t) { return isComplex(t) ? complexValueType(t) : isFloating(t) ? t : DType::Float32; };
+        return complexOf(promoteTypes(valueType(a), valueType(b)));
+    }
     bool fa = isFloating(a), fb = isFloating(b);
     if (fa && fb) {
         // Half and BFloat16 have no common 16-bit type: they meet at float32.

@@ -225,6 +225,10 @@ T load(const unsigned char* p) {
     std::memcpy(&v, p, sizeof v);
     return v;
 }
+// A complex element read or written as one real number would lose its imaginary part.
+ScriptError complexAsReal(DType t) {
+    return ScriptError("RuntimeError", fmt::format("a {} element cannot be read or written as a real number", dtypeName(t)));
+}
 template <class T>
 void store(unsigned char* p, T v) {
     std::memcpy(p, &v, sizeof v);
@@ -241,6 +245,7 @@ double Tensor::readDouble(int64_t flatIndex) const {
         case DType::BFloat16: return bfloat16ToFloat(load<uint16_t>(p));
         case DType::Float32: return load<float>(p);
         case DType::Float64: return load<double>(p);
+        case DType::Complex64: case DType::Complex128: throw complexAsReal(dtype());
     }
     return 0;
 }
@@ -265,6 +270,7 @@ void Tensor::writeDouble(int64_t flatIndex, double value) const {
         case DType::BFloat16: store<uint16_t>(p, floatToBfloat16(static_cast<float>(value))); break;
         case DType::Float32: store<float>(p, static_cast<float>(value)); break;
         case DType::Float64: store<double>(p, value); break;
+        case DType::Complex64: case DType::Complex128: throw complexAsReal(dtype());
     }
 }
 

@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <charconv>
+#include <optional>
 #include <cmath>
 #include <vector>
 
 #include <fmt/format.h>
+
+#include "core/complex_parts.h"
 
 namespace fusescope {
 
@@ -113,14 +116,33 @@ private:
     std::size_t maxWidth_ = 1;
 };
 
+// How one element prints: a real value by its formatter; a complex one as real part, then
+// the imaginary part with its sign and "j" (_tensor_str's formatter pair: one formatter for
+// the real parts, one for the imaginary parts).
+struct ElementFormat {
+    const Tensor& values;  // the real parts of a complex tensor
+    const Formatter& fmt;
+    const Tensor* imagValues = nullptr;
+    const Formatter* imagFmt = nullptr;
+
+    std::size_t width() const { return fmt.width() + (imagFmt ? imagFmt->width() + 1 : 0); }
+    std::string format(int64_t flat) const {
+        std::string re = fmt.format(values, flat);
+        if (!imagFmt) return re;
+        std::string im = imagFmt->format(*imagValues, flat) + "j";
+        im.erase(0, im.find_first_not_of(' '));
+        return re + (im[0] == '+' || im[0] == '-' ? im : "+" + im);
+    }
+};
+
 struct Printer {
     const Tensor& t;
-    const Formatter& fmt;
+    const ElementFormat& fmt;
     bool summarize;
     Shape rowStrides;
 
     std::string vector(int64_t offset, std::size_t indent) const {
-        std::size_t elementLength = fmt.width() + 2;
+        std::size_t elementLength = fmt.width() + 2;  // with a complex value's imaginary part and "j"
         std::size_t perLine = std::max<std::size_t>(1, (static_cast<std::size_t>(kLineWidth) - std::min<std::size_t>(indent, kLineWidth)) / elementLength);
         if (indent > static_cast<std::size_t>(kLineWidth)) perLine = 1;
         int64_t n = t.sizes().back();
@@ -130,7 +152,7 @@ struct Printer {
                 data.push_back(" ...");
                 i = n - kEdgeItems;
             }
-            data.push_back(fmt.format(t, offset + i * rowStrides.back()));
+            data.push_back(fmt.format(offset + i * rowStrides.back()));
         }
         std::string out = "[";
         for (std::size_t i = 0; i < data.size(); ++i) {
@@ -189,7 +211,7 @@ std::string tensorRepr(const Tensor& t) {
     std::vector<std::string> suffixes;
     std::string body;
     if (!t.device().isCpu()) suffixes.push_back("device='" + t.device().str() + "'");
-    bool defaultDtype = t.dtype() == DType::Float32 || t.dtype() == DType::Int64 || t.dtype() == DType::Bool;
+    bool defaultDtype = t.dtype() == DType::Float32 || t.dtype() == DType::Complex64 || t.dtype() == DType::Int64 || t.dtype() == DType::Bool;
     if (t.isMeta()) {
         suffixes.push_back("size=" + sizeTuple(t.sizes()));
         if (t.dtype() != defaultFloat()) suffixes.push_back("dtype=" + std::string(dtypeName(t.dtype())));
@@ -205,9 +227,14 @@ std::string tensorRepr(const Tensor& t) {
         Shape rowStrides = contiguousStrides(t.sizes());
         std::vector<int64_t> flat;
         collectSummarized(t, 0, 0, flat, summarize, rowStrides);
-        Formatter formatter(t, flat);
-        if (t.dim() == 0) body = formatter.format(t, 0);
-        else body = Printer{t, formatter, summarize, rowStrides}.tensor(0, 0, indent);
+        bool complex = isComplex(t.dtype());
+        Tensor values = complex ? complexPart(t, 0) : t, imagValues = complex ? complexPart(t, 1) : Tensor();
+        Formatter formatter(values, flat);
+        std::optional<Formatter> imagFormatter;
+        if (complex) imagFormatter.emplace(imagValues, flat);
+        ElementFormat element{values, formatter, complex ? &imagValues : nullptr, imagFormatter ? &*imagFormatter : nullptr};
+        if (t.dim() == 0) body = element.format(0);
+        else body = Printer{t, element, summarize, rowStrides}.tensor(0, 0, indent);
     }
     if (!t.isLeaf()) suffixes.push_back("grad_fn=<" + t.gradFnName() + ">");
     else if (t.requiresGrad()) suffixes.push_back("requires_grad=True");

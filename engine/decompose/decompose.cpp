@@ -40,6 +40,13 @@ bool passesNumberForTensor(const BoundArgs& bound) {
                        [](const IValue& v) { return v.isTensor() && v.toTensor().impl()->wrappedNumber; });
 }
 
+// Decompositions are written for real values: a complex op keeps its complex form.
+bool touchesComplex(const Node& node, const BoundArgs& bound) {
+    if (isComplex(node.meta.at(0).dtype)) return true;
+    return std::any_of(bound.values_.begin(), bound.values_.end(),
+                       [](const IValue& v) { return v.isTensor() && v.toTensor().defined() && isComplex(v.toTensor().dtype()); });
+}
+
 std::optional<Argument> decompose(GraphBuilder& builder, const Node& node, const std::vector<Argument>& args,
                                   const ArgumentKwargs& kwargs, bool aotOnly, const TestHooks& hooks) {
     if (node.returnsTuple || node.meta.size() != 1) return std::nullopt;
@@ -49,7 +56,7 @@ std::optional<Argument> decompose(GraphBuilder& builder, const Node& node, const
     for (const auto& [name, a] : kwargs) kwargValues.emplace_back(name, builder.value(a));
     auto [def, bound] = OpRegistry::instance().resolve(node.target, argValues, kwargValues);
     const OpDecomposition* rule = def->decomposition.get();
-    if (!rule || (aotOnly && !rule->inAot) || passesNumberForTensor(bound)) return std::nullopt;
+    if (!rule || (aotOnly && !rule->inAot) || passesNumberForTensor(bound) || touchesComplex(node, bound)) return std::nullopt;
     Rewrite rewrite(builder, node, *def, std::move(bound), args, kwargs, hooks);
     std::optional<Argument> result = rule->rewrite(rewrite);
     if (!result) return std::nullopt;

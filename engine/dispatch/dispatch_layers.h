@@ -5,6 +5,7 @@
 
 namespace fusescope {
 
+const DispatchLayer& complexLayer();    // complex_layer.cpp
 const DispatchLayer& autogradLayer();   // autograd_layer.cpp
 const DispatchLayer& profilingLayer();  // profiling_layer.cpp
 const DispatchLayer& deviceLayer();     // device_layer.cpp

@@ -22,7 +22,7 @@ IValue runBound(std::string_view name, const IValueList& args, const Kwargs& kwa
 }  // namespace
 
 const std::vector<const DispatchLayer*>& dispatchLayers() {
-    static const std::vector<const DispatchLayer*> layers = {&autogradLayer(), &profilingLayer(), &deviceLayer()};
+    static const std::vector<const DispatchLayer*> layers = {&complexLayer(), &autogradLayer(), &profilingLayer(), &deviceLayer()};
     return layers;
 }
 

@@ -5,6 +5,8 @@
 //   capture    while a compiled function is traced, the call is recorded into the graph
 //              and answered with meta tensors; it goes no further
 //   (the call binds to the op's schema here; a base name resolves among its overloads)
+//   complex    complex arguments: the op's complexKernel runs instead (its real ops take
+//              these layers themselves), or the op refuses them
 //   autograd   grad mode: in-place ops on leaves that require grad are refused, results of
 //              ops on tensors that require grad get their backward node
 //   profiling  while the profiler records, the call is a trace span with its arguments
@@ -14,6 +16,7 @@
 // Each layer does its part around `next(call)`, which runs the layers below it.
 
 #include <functional>
+#include <optional>
 
 #include "ops/op_call.h"
 
@@ -37,6 +40,12 @@ public:
 
 // The layers below capture, in order.
 const std::vector<const DispatchLayer*>& dispatchLayers();
+
+// The complex layer's answer for a bound call (capture asks it for meta results too): the
+// op's complexKernel result when a complex tensor or dtype is among the arguments and the op
+// computes values; nullopt when its own kernel can run; PyTorch's "not implemented for
+// 'ComplexFloat'" when it has no complex form.
+std::optional<IValue> complexCall(const OpDef& op, const BoundArgs& args);
 
 // Runs a call through every layer.
 IValue dispatch(const OpCall& call);

@@ -93,7 +93,7 @@ bool isDense(const Shape& sizes, const Shape& strides) {
 std::vector<IndexExpr> constants(const Shape& values) { return std::vector<IndexExpr>(values.begin(), values.end()); }
 
 void checkDtype(DType t) {
-    if (t == DType::Float16 || t == DType::BFloat16)
+    if (t == DType::Float16 || t == DType::BFloat16 || isComplex(t))
         throw LoweringUnsupported(fmt::format("{} tensors (the CPU code generator handles float32/64, int32/64 and bool)",
                                               dtypeName(t)));
 }

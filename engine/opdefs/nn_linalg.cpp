@@ -30,6 +30,8 @@ std::string cppTypeName(DType t) {
         case DType::BFloat16: return "c10::BFloat16";
         case DType::Float32: return "float";
         case DType::Float64: return "double";
+        case DType::Complex64: return "c10::complex<float>";
+        case DType::Complex128: return "c10::complex<double>";
     }
     return "";
 }
@@ -201,7 +203,7 @@ void runGemm(const MatView& a, const MatView& b, const Tensor& out) {
 
 void checkSameDtype(const Tensor& a, const Tensor& b) {
     if (a.dtype() != b.dtype())
-        throw ScriptError("RuntimeError", fmt::format("expected mat1 and mat2 to have the same dtype, but got: {} != {}", cppTypeName(a.dtype()),
+        throw ScriptError("RuntimeError", fmt::format("expected m1 and m2 to have the same dtype, but got: {} != {}", cppTypeName(a.dtype()),
                                                       cppTypeName(b.dtype())));
 }
 

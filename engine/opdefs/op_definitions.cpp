@@ -68,6 +68,7 @@ void registerAllOps(OpRegistry& r) {
     registerConvolutionOps(r);
     registerSelectionOps(r);
     registerAttentionOps(r);
+    registerComplexOps(r);
     markEagerKinds(r);
     std::vector<std::string> incomplete = r.incompleteDefinitions();
     if (!incomplete.empty())

@@ -24,6 +24,9 @@ void registerIndexingOps(OpRegistry& registry);    // indexing.cpp: embedding, i
 void registerConvolutionOps(OpRegistry& registry); // convolution.cpp: conv1d, conv2d, max/avg/adaptive_avg_pool2d
 void registerSelectionOps(OpRegistry& registry);   // selection.cpp: topk, multinomial
 void registerAttentionOps(OpRegistry& registry);   // attention.cpp: _scaled_dot_product_flash_attention_for_cpu
+// complex.cpp: view_as_real, view_as_complex, real, imag, and the complex forms of the ops
+// above (after them: it adds to their definitions)
+void registerComplexOps(OpRegistry& registry);
 
 // The compile stages of a definition, attached where the family adds it (OpRegistry::add
 // returns the entry). Each returns `op`.

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "core/complex_parts.h"
 
 namespace fusescope {
 
@@ -65,6 +66,10 @@ Shape broadcastTensors(const std::vector<Tensor>& tensors) {
     return out;
 }
 
+void throwComplexUnsupported(DType t) {
+    throw ScriptError("RuntimeError", fmt::format("Fusescope computes this on real values only: not implemented for '{}'", dtypeScalarName(t)));
+}
+
 DType resultType(const std::vector<Tensor>& operands) {
     std::optional<DType> dimResult, zeroResult, wrappedResult;
     for (const Tensor& t : operands) {
@@ -82,6 +87,10 @@ DType resultType(const std::vector<Tensor>& operands) {
     auto combine = [](std::optional<DType> higher, std::optional<DType> lower) -> std::optional<DType> {
         if (!higher) return lower;
         if (!lower) return higher;
+        // Categories: bool < integral < floating < complex. A lower-priority complex operand
+        // makes a floating one complex at its own precision (c10's combine_categories).
+        if (isComplex(*higher)) return higher;
+        if (isComplex(*lower)) return isFloating(*higher) ? complexOf(*higher) : *lower;
         if (isFloating(*higher)) return higher;
         if (*higher == DType::Bool || isFloating(*lower)) return promoteTypes(*higher, *lower);
         return higher;
@@ -90,6 +99,7 @@ DType resultType(const std::vector<Tensor>& operands) {
 }
 
 bool canCast(DType from, DType to) {
+    if (isComplex(from) && !isComplex(to)) return false;
     if (isFloating(from) && !isFloating(to)) return false;
     if (from != DType::Bool && to == DType::Bool) return false;
     return true;
@@ -291,6 +301,16 @@ void copyInto(const Tensor& dst, const Tensor& src) {
     if (dst.dtype() == src.dtype() && dst.sizes() == src.sizes() && dst.isContiguous() && src.isContiguous()) {
         std::memmove(dst.dataPtr(), src.dataPtr(), static_cast<std::size_t>(dst.numel()) * dtypeSize(dst.dtype()));
         return;
+    }
+    if (isComplex(dst.dtype()) || isComplex(src.dtype())) {
+        // Part by part; a real source has imaginary part 0, a real destination keeps the real
+        // part (PyTorch's copy_ too discards the imaginary part).
+        if (!isComplex(dst.dtype())) return copyInto(dst, complexPart(src, 0));
+        if (!isComplex(src.dtype())) {
+            copyInto(complexPart(dst, 0), src);
+            return copyInto(complexPart(dst, 1), Tensor::scalar(0.0, complexValueType(dst.dtype())).asStrided(dst.sizes(), Shape(dst.sizes().size(), 0), 0));
+        }
+        return copyInto(complexAsPairs(dst), complexAsPairs(src));
     }
     DType compute = isFloating(src.dtype()) ? DType::Float64 : DType::Int64;
     pointwiseApply(dst, {src}, compute, [](const double* v) { return v[0]; }, [](const int64_t* v) { return v[0]; });

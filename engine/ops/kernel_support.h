@@ -59,6 +59,9 @@ Tensor metaTensor(const ResultMeta& meta);
 Tensor metaLike(const Tensor& t);
 
 // ---- element access ------------------------------------------------------------------
+// Kernels that read values as real numbers refuse complex ones (ops that take complex
+// tensors say so in their OpDef: opdefs/complex.cpp), so no imaginary part is ever dropped.
+[[noreturn]] void throwComplexUnsupported(DType t);
 inline double loadDouble(const char* p, DType t) {
     switch (t) {
         case DType::Bool: return *reinterpret_cast<const unsigned char*>(p) ? 1.0 : 0.0;
@@ -68,6 +71,7 @@ inline double loadDouble(const char* p, DType t) {
         case DType::BFloat16: { uint16_t v; std::memcpy(&v, p, 2); return bfloat16ToFloat(v); }
         case DType::Float32: { float v; std::memcpy(&v, p, 4); return v; }
         case DType::Float64: { double v; std::memcpy(&v, p, 8); return v; }
+        case DType::Complex64: case DType::Complex128: throwComplexUnsupported(t);
     }
     return 0;
 }
@@ -88,6 +92,7 @@ inline void storeDouble(char* p, DType t, double v) {
         case DType::BFloat16: { uint16_t x = floatToBfloat16(static_cast<float>(v)); std::memcpy(p, &x, 2); break; }
         case DType::Float32: { float x = static_cast<float>(v); std::memcpy(p, &x, 4); break; }
         case DType::Float64: std::memcpy(p, &v, 8); break;
+        case DType::Complex64: case DType::Complex128: throwComplexUnsupported(t);
     }
 }
 inline void storeInt(char* p, DType t, int64_t v) {

@@ -131,6 +131,13 @@ struct OpDef {
     // refuses rather than leave it silently without.
     std::vector<std::string> notDifferentiable;
 
+    // Complex tensors (a complex tensor or dtype among the arguments): how it computes on
+    // them, as ops on real views of their parts (opdefs/complex.cpp), for real and meta
+    // tensors alike. Without one, complex arguments reach the kernel only when it moves whole
+    // elements (mayAlias or movesElements); any other op refuses them (dispatch/complex_layer.cpp).
+    std::function<IValue(const BoundArgs&)> complexKernel;
+    bool movesElements = false;  // clone, copy_: copies elements of any dtype unchanged
+
     // Whether its result may share storage with an argument (a view; reshape, contiguous or
     // to() when nothing needs copying): functionalization cannot change it in place.
     bool mayAlias = false;

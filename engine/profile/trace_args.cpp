@@ -13,6 +13,8 @@ std::string elementTypeName(DType t) {
     switch (t) {
         case DType::Float32: return "float";
         case DType::Float64: return "double";
+        case DType::Complex64: return "c10::complex<float>";
+        case DType::Complex128: return "c10::complex<double>";
         case DType::Float16: return "c10::Half";
         case DType::BFloat16: return "c10::BFloat16";
         case DType::Int64: return "long int";

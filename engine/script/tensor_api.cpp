@@ -166,6 +166,11 @@ Value transposed(Interpreter& in, const Value& self) {
     return in.callOp("permute", CallStyle::Method, {self, makeTuple(dims)}, {}, in.currentSite());
 }
 
+// .real and .imag: views of a complex tensor's parts (opdefs/complex.cpp).
+Value complexPartOf(Interpreter& in, const Value& self, const char* part) {
+    return in.callOp(part, CallStyle::TorchFunction, {self}, {}, in.currentSite());
+}
+
 Value matrixTransposed(Interpreter& in, const Value& self) {
     return in.callOp("transpose", CallStyle::Method, {self, Value(int64_t{-2}), Value(int64_t{-1})}, {}, in.currentSite());
 }
@@ -275,6 +280,8 @@ const GetterTable& tensorGetters() {
         {"is_meta", [](Interpreter&, const Value& s) { return Value(s.asTensor().isMeta()); }},
         {"T", transposed},
         {"mT", matrixTransposed},
+        {"real", [](Interpreter& in, const Value& s) { return complexPartOf(in, s, "real"); }},
+        {"imag", [](Interpreter& in, const Value& s) { return complexPartOf(in, s, "imag"); }},
     });
     return table;
 }
@@ -292,6 +299,7 @@ const MethodTable& tensorMethods() {
         {"nelement", numel, 0, kAnyArgs},
         {"is_contiguous", [](Interpreter&, const Value& s, CallArgs&) { return Value(s.asTensor().isContiguous()); }, 0, kAnyArgs},
         {"is_floating_point", [](Interpreter&, const Value& s, CallArgs&) { return Value(isFloating(s.asTensor().dtype())); }, 0, kAnyArgs},
+        {"is_complex", [](Interpreter&, const Value& s, CallArgs&) { return Value(isComplex(s.asTensor().dtype())); }, 0, 0},
         {"element_size", [](Interpreter&, const Value& s, CallArgs&) { return Value(static_cast<int64_t>(dtypeSize(s.asTensor().dtype()))); }, 0, kAnyArgs},
         {"item", item, 0, kAnyArgs},
         {"tolist", tolist, 0, kAnyArgs},

@@ -142,7 +142,8 @@ Value makeTorchModule(ConfigModules& configs) {
              {"float32", DType::Float32}, {"float", DType::Float32}, {"float64", DType::Float64},
              {"double", DType::Float64}, {"float16", DType::Float16}, {"half", DType::Float16},
              {"bfloat16", DType::BFloat16}, {"int64", DType::Int64}, {"long", DType::Int64},
-             {"int32", DType::Int32}, {"int", DType::Int32}, {"bool", DType::Bool}})
+             {"int32", DType::Int32}, {"int", DType::Int32}, {"bool", DType::Bool}, {"complex64", DType::Complex64},
+             {"cfloat", DType::Complex64}, {"complex128", DType::Complex128}, {"cdouble", DType::Complex128}})
         torch->attrs[alias] = Value(dtype);
     torch->attrs["inf"] = Value(std::numeric_limits<double>::infinity());
     torch->attrs["nan"] = Value(std::numeric_limits<double>::quiet_NaN());

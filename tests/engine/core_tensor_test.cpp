@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "core/complex_parts.h"
 #include "core/error.h"
 #include "core/half.h"
 #include "core/random.h"
@@ -43,8 +44,12 @@ TEST(DType, NamesAndParsing) {
     EXPECT_EQ(dtypeFromName("double"), DType::Float64);
     EXPECT_EQ(dtypeFromName("long"), DType::Int64);
     EXPECT_EQ(dtypeFromName("int"), DType::Int32);
-    EXPECT_FALSE(dtypeFromName("complex64").has_value());
+    EXPECT_EQ(dtypeFromName("cfloat"), DType::Complex64);
+    EXPECT_EQ(dtypeFromName("torch.complex128"), DType::Complex128);
+    EXPECT_FALSE(dtypeFromName("complex32").has_value());
+    EXPECT_EQ(dtypeScalarName(DType::Complex64), "ComplexFloat");
     EXPECT_EQ(dtypeSize(DType::BFloat16), 2u);
+    EXPECT_EQ(dtypeSize(DType::Complex128), 16u);
 }
 
 TEST(DType, PromoteTypes) {
@@ -54,6 +59,26 @@ TEST(DType, PromoteTypes) {
     EXPECT_EQ(promoteTypes(DType::Int32, DType::Int64), DType::Int64);
     EXPECT_EQ(promoteTypes(DType::Float32, DType::Float64), DType::Float64);
     EXPECT_EQ(promoteTypes(DType::Bool, DType::Bool), DType::Bool);
+    // Complex holds the other operand's precision: torch.promote_types.
+    EXPECT_EQ(promoteTypes(DType::Complex64, DType::Float64), DType::Complex128);
+    EXPECT_EQ(promoteTypes(DType::Float16, DType::Complex64), DType::Complex64);
+    EXPECT_EQ(promoteTypes(DType::Int64, DType::Complex64), DType::Complex64);
+    EXPECT_EQ(promoteTypes(DType::Complex64, DType::Complex128), DType::Complex128);
+}
+
+// A complex tensor seen as real pairs and back shares its storage; its parts are strided views.
+TEST(DType, ComplexViews) {
+    Tensor pairs = Tensor::empty({3, 2}, DType::Float32);
+    for (int64_t i = 0; i < 6; ++i) pairs.writeDouble(i, static_cast<double>(i));
+    Tensor c = pairsAsComplex(pairs);
+    EXPECT_EQ(c.dtype(), DType::Complex64);
+    EXPECT_EQ(c.sizes(), Shape({3}));
+    Tensor im = complexPart(c, 1);
+    EXPECT_EQ(im.strides(), Shape({2}));
+    EXPECT_EQ(im.readDouble(2), 5.0);
+    EXPECT_EQ(complexAsPairs(c).sizes(), Shape({3, 2}));
+    EXPECT_THROW(c.readDouble(0), ScriptError);  // a complex value is no real number
+    EXPECT_THROW(pairsAsComplex(pairs.asStrided({3}, {2}, 0)), ScriptError);
 }
 
 TEST(Device, ParseAndPrint) {

@@ -166,7 +166,7 @@ TEST(Linalg, ErrorsAndLinear) {
     EXPECT_EQ(errorOf([&] { T("mm", {a, b}); }), "mm: mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)");
     EXPECT_EQ(errorOf([&] { T("matmul", {a, b}); }), "mm: mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)");
     EXPECT_EQ(errorOf([&] { T("matmul", {a, T("ones", {IValue::intList({3, 2})}, {{"dtype", IValue(DType::Float64)}})}); }),
-              "expected mat1 and mat2 to have the same dtype, but got: float != double");
+              "expected m1 and m2 to have the same dtype, but got: float != double");
     Tensor x = floats({1, 2, 3, 4, 5, 6}, {2, 3});
     Tensor w = floats({1, 0, 0, 0, 1, 1}, {2, 3});
     Tensor bias = floats({10, 20});

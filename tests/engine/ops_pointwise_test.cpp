@@ -296,3 +296,31 @@ TEST(PointwiseOpsExtra, ClassificationSignSquareAndLogs) {
     dispatch("abs_", {n});
     EXPECT_EQ(n.readDouble(0), 1.5);
 }
+
+// Complex values: the ops with a complex form compute on both parts (meta results alike);
+// every other op refuses them, and none differentiates them yet (docs/complex-tensors.md).
+TEST(ComplexOps, FormsMetaAndRefusals) {
+    Tensor z = T("view_as_complex", {floats({1, 2, 3, -4}, {2, 2})});  // [1+2i, 3-4i]
+    Tensor product = T("mul", {z, z});                                  // [-3+4i, -7-24i]
+    EXPECT_EQ(product.dtype(), DType::Complex64);
+    expectNear(T("view_as_real", {product}), {-3, 4, -7, -24});
+    expectNear(T("abs", {z}), {std::sqrt(5.0), 5});
+    EXPECT_EQ(T("abs", {z}).dtype(), DType::Float32);
+    expectNear(T("view_as_real", {T("div", {product, z})}), {1, 2, 3, -4});
+    Tensor half = T("add", {z, Tensor::scalar(0.5, DType::Float64)});
+    EXPECT_EQ(half.dtype(), DType::Complex64);  // a 0-dim float64 keeps complex64
+    EXPECT_EQ(T("add", {z, floats({0.5, 1}, {2}, DType::Float64)}).dtype(), DType::Complex128);
+    Tensor meta = T("mul", {toMeta(z), toMeta(z)});
+    EXPECT_TRUE(meta.isMeta());
+    EXPECT_EQ(meta.dtype(), DType::Complex64);
+    EXPECT_EQ(T("abs", {toMeta(z)}).dtype(), DType::Float32);
+    EXPECT_EQ(errorOf([&] { T("exp", {z}); }),
+              "\"exp\" not implemented for 'ComplexFloat' (Fusescope's complex ops: docs/complex-tensors.md)");
+    EXPECT_EQ(errorOf([&] { T("randn", {IValue::intList({2})}, {{"dtype", IValue(DType::Complex128)}}); }),
+              "\"randn\" not implemented for 'ComplexDouble' (Fusescope's complex ops: docs/complex-tensors.md)");
+    Tensor leaf = T("view_as_complex", {floats({1, 2}, {1, 2})});
+    leaf.setRequiresGrad(true);
+    EXPECT_EQ(errorOf([&] { T("mul", {leaf, leaf}); }),
+              "mul: Fusescope does not differentiate complex tensors yet (run it under torch.no_grad())");
+    EXPECT_EQ(errorOf([&] { z.readDouble(0); }), "a torch.complex64 element cannot be read or written as a real number");
+}

@@ -28,7 +28,7 @@ constexpr uint64_t kMaxHeader = 100'000'000;  // the safetensors package's limit
 const std::vector<std::pair<DType, const char*>>& dtypeCodes() {
     static const std::vector<std::pair<DType, const char*>> codes = {
         {DType::Float64, "F64"}, {DType::Float32, "F32"}, {DType::Float16, "F16"}, {DType::BFloat16, "BF16"},
-        {DType::Int64, "I64"},   {DType::Int32, "I32"},   {DType::Bool, "BOOL"}};
+        {DType::Int64, "I64"},   {DType::Int32, "I32"},   {DType::Bool, "BOOL"}, {DType::Complex64, "C64"}};
     return codes;
 }
 

@@ -64,7 +64,8 @@ std::optional<GlobalObject> safeGlobal(const std::string& path) {
         {"builtins.bytearray", SafeGlobal::ByteArray},
     };
     if (auto it = named.find(path); it != named.end()) return GlobalObject(it->second, path, DType::Float32);
-    for (DType dtype : {DType::Bool, DType::Int32, DType::Int64, DType::Float16, DType::BFloat16, DType::Float32, DType::Float64}) {
+    for (DType dtype : {DType::Bool, DType::Int32, DType::Int64, DType::Float16, DType::BFloat16, DType::Float32, DType::Float64,
+                        DType::Complex64, DType::Complex128}) {
         if (path == dtypeName(dtype)) return GlobalObject(SafeGlobal::DTypeValue, path, dtype);
         if (path == fmt::format("torch.{}Storage", dtypeScalarName(dtype))) return GlobalObject(SafeGlobal::StorageType, path, dtype);
     }
@@ -72,7 +73,7 @@ std::optional<GlobalObject> safeGlobal(const std::string& path) {
 }
 
 // A global PyTorch's weights-only unpickler allows but Fusescope cannot rebuild: a dtype or
-// storage it has no tensors of (uint8, complex64, ...), quantized or sparse tensors,
+// storage it has no tensors of (uint8, int8, ...), quantized or sparse tensors,
 // Counter, complex numbers.
 bool pytorchAllowsOnly(const std::string& path) {
     if (path == "collections.Counter" || path == "builtins.complex") return true;

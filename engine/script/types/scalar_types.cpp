@@ -7,6 +7,7 @@ namespace fusescope {
 const GetterTable& dtypeGetters() {
     static const GetterTable table({
         {"is_floating_point", [](Interpreter&, const Value& self) { return Value(isFloating(self.asDType())); }},
+        {"is_complex", [](Interpreter&, const Value& self) { return Value(isComplex(self.asDType())); }},
         {"itemsize", [](Interpreter&, const Value& self) { return Value(static_cast<int64_t>(dtypeSize(self.asDType()))); }},
     });
     return table;

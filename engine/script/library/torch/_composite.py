@@ -347,6 +347,10 @@ def is_floating_point(input):
     return input.is_floating_point()
 
 
+def is_complex(input):
+    return input.is_complex()
+
+
 def unflatten(input, dim, sizes):
     """Dim `dim` viewed as the dims `sizes` (one of them may be -1)."""
     dim = dim % input.dim() if input.dim() else 0

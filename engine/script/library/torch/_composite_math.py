@@ -396,14 +396,16 @@ def scalar_tensor(s, *, dtype=None, layout=None, device=None, pin_memory=None, r
     return out.requires_grad_() if requires_grad else out
 
 
-# Real tensors are their own conjugate, real part and resolved form (Fusescope has no
-# complex dtype yet, so no input here is complex).
+# Complex numbers (the views between complex and real values are ops: opdefs/complex.cpp).
+# PyTorch's conj is a lazy view (a conjugate bit resolved when read); Fusescope's computes
+# the values at once, so resolve_conj has nothing left to do. Real tensors are their own
+# conjugate.
 def conj(input):
-    return input
+    return conj_physical(input) if input.is_complex() else input
 
 
 def conj_physical(input):
-    return input.clone()
+    return torch.complex(input.real, -input.imag) if input.is_complex() else input.clone()
 
 
 def resolve_conj(input):
@@ -414,12 +416,34 @@ def resolve_neg(input):
     return input
 
 
-def real(input):
-    return input
+def complex(real, imag):
+    """real + imag * 1j, broadcast; both half, float or double of one dtype."""
+    if real.dtype not in (torch.float32, torch.float64, torch.float16) or imag.dtype not in (torch.float32, torch.float64, torch.float16):
+        raise NotImplementedError(f"Expected both inputs to be Half, Float or Double tensors but got {_dtype_scalar_name(real.dtype)} and {_dtype_scalar_name(imag.dtype)}")
+    if real.dtype != imag.dtype:
+        raise RuntimeError(f"Expected object of scalar type {_dtype_scalar_name(real.dtype)} but got scalar type {_dtype_scalar_name(imag.dtype)} for second argument")
+    if real.dtype == torch.float16:
+        raise NotImplementedError("torch.complex of Half tensors is complex32, which Fusescope does not have")
+    real, imag = torch.broadcast_tensors(real, imag)
+    return torch.view_as_complex(torch.stack([real, imag], -1))
+
+
+def polar(abs, angle):
+    """abs * (cos(angle) + i sin(angle))."""
+    return torch.complex(abs * torch.cos(angle), abs * torch.sin(angle))
+
+
+def _dtype_scalar_name(dtype):
+    return {torch.float32: "Float", torch.float64: "Double", torch.float16: "Half", torch.bfloat16: "BFloat16",
+            torch.int64: "Long", torch.int32: "Int", torch.bool: "Bool", torch.complex64: "ComplexFloat",
+            torch.complex128: "ComplexDouble"}[dtype]
 
 
 def angle(input):
-    """0 for non-negative reals, pi for negative ones, nan for nan."""
+    """The argument of a complex number; of a real one 0 when non-negative, pi when negative,
+    nan for nan."""
+    if input.is_complex():
+        return torch.atan2(input.imag, input.real)
     x = input if input.is_floating_point() else input.to(torch.get_default_dtype())
     out = torch.where(x < 0, torch.full_like(x, 3.141592653589793), torch.zeros_like(x))
     return torch.where(x.isnan(), x, out)
