@@ -36,7 +36,7 @@ const char* const kUsage =
     "                      with eager, aot_eager, aot_eager_decomp_partition, inductor: the first\n"
     "                      that goes wrong names the stage (docs/debugging-backends.md)\n"
     "  --logs SPEC         log settings, as TORCH_LOGS: e.g. recompiles,guards or +dynamo\n"
-    "                      (default: $FUSESCOPE_LOGS)\n"
+    "                      (default: $FUSESCOPE_LOGS, else $TORCH_LOGS)\n"
     "  --logs-out FILE     also write the log lines to FILE (default: $FUSESCOPE_LOGS_OUT)\n"
     "  --events FILE       write the engine's event stream as JSON lines\n"
     "  --debug-dir DIR     write a debug-trace folder per compiled graph into DIR (graphs, IR before\n"

@@ -155,7 +155,8 @@ int runScript(const RunArgs& args) {
     }
 
     SessionOptions options;
-    std::string spec = args.logs ? *args.logs : envValue("FUSESCOPE_LOGS").value_or("");
+    // TORCH_LOGS too, as a PyTorch user sets it (and PyTorch's own messages advise).
+    std::string spec = args.logs ? *args.logs : envValue("FUSESCOPE_LOGS").value_or(envValue("TORCH_LOGS").value_or(""));
     try {
         options.logs = LogSettings::parse(spec);
     } catch (const Error& e) {

@@ -114,7 +114,7 @@ const GraphCompiler& CompileManager::backendFor(const CompileOptions& options) c
 }
 
 std::vector<std::string> CompileManager::failures(const Interpreter& interp, const FunctionObject& fn,
-                                                  const CallArgs& args, const std::string& backend, const CacheEntry& entry) const {
+                                                  const CallArgs& args, const std::string& backend, CacheEntry& entry) const {
     std::map<std::string, Value> locals;
     for (auto& [name, value] : interp.bindArguments(fn, args)) locals[name] = value;
     std::vector<std::string> reasons;
@@ -133,11 +133,21 @@ std::vector<std::string> CompileManager::failures(const Interpreter& interp, con
         if (saved.dtype != autocastSetting(kind).dtype) globalState += fmt::format("autocast({})_dtype ", name);
     }
     if (!globalState.empty()) reasons.push_back("GLOBAL_STATE changed: " + globalState);
-    for (const Guard& guard : entry.guards) {
+    entry.guardFailures.resize(entry.guards.size());
+    std::vector<std::size_t> order(entry.guards.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return entry.guardFailures[a] > entry.guardFailures[b]; });
+    std::optional<std::size_t> firstFailed;
+    for (std::size_t i : order) {
+        const Guard& guard = entry.guards[i];
         const Value* value = resolveSource(*guard.source, locals, interp);
         const Value* other = guard.otherSource ? resolveSource(*guard.otherSource, locals, interp) : nullptr;
-        if (auto reason = guard.check(value, other)) reasons.push_back(*reason);
+        if (auto reason = guard.check(value, other)) {
+            reasons.push_back(*reason);
+            if (!firstFailed) firstFailed = i;
+        }
     }
+    if (firstFailed) ++entry.guardFailures[*firstFailed];
     return reasons;
 }
 
@@ -166,44 +176,60 @@ Value CompileManager::call(Interpreter& interp, CompiledFunctionObject& compiled
         }
         failed.emplace_back((*it)->compileId, std::move(reasons));
     }
+    if (!failed.empty() && frame.limitWarned) {  // past the recompile limit: eager, silently (PyTorch skips the frame)
+        nameRegion(fn->name + " (over the recompile limit: eager)");
+        return interp.callFunction(*fn, args);
+    }
     if (!failed.empty()) {
-        for (const auto& [id, reasons] : failed) {
+        // PyTorch 2.15's words: each entry's reason is its first failing guard (its guard
+        // manager stops there, recompiles_verbose too), which guard_fail_fn receives too.
+        std::string header = fmt::format("Recompiling function {} in {}\n    triggered by the following guard failure(s):",
+                                         fn->name, functionLocation(*fn));
+        // The log's (brief or PyTorch's verbose form), and the event's: every failing guard.
+        std::string brief = header, verbose = header, everyGuard = header;
+        auto listed = [](const std::string& reason, const char* first, const char* more) {
+            std::string out;
+            for (std::size_t start = 0, line = 0; start <= reason.size(); ++line) {
+                std::size_t end = std::min(reason.find('\n', start), reason.size());
+                out += (line ? more : first) + reason.substr(start, end - start);
+                start = end + 1;
+            }
+            return out;
+        };
+        for (std::size_t i = 0; i < failed.size(); ++i) {
+            const auto& [id, reasons] = failed[i];
+            std::string reason = recompileReason(id, reasons.front());
+            brief += listed(reason, "\n    - ", "\n    - ");
+            verbose += fmt::format("{}\n    guard {} failures:", i ? "\n" : "", i) + listed(reason, "\n    - ", "\n    - ");
+            for (const std::string& r : reasons) everyGuard += listed(recompileReason(id, r), "\n    - ", "\n    - ");
             bus_.emit(GuardFailureEvent{id, fn->qualname, reasons});
             if (!compiled.options.guardFailFn.isNone()) {
                 CallArgs failArgs;
-                std::string joined = fmt::format("{}", fmt::join(reasons, "\n"));
-                failArgs.args.push_back(makeTuple({Value(joined), Value(fn->name)}));
+                failArgs.args.push_back(makeTuple({Value(reason), Value(fn->name)}));
                 interp.call(compiled.options.guardFailFn, failArgs);
             }
         }
-        int64_t limit = configInt(interp, "cache_size_limit", 8);
         std::string nextId = fmt::format("{}/{}", frame.frameId, frame.entries.size());
-        if (static_cast<int64_t>(frame.entries.size()) >= limit) {
-            if (!frame.limitWarned) {
-                frame.limitWarned = true;
-                std::string lastReason = failed.front().first + ": " + failed.front().second.front();
-                logger_.warning("dynamo", nextId,
-                                fmt::format("torch._dynamo hit config.cache_size_limit ({})\n"
-                                            "   function: '{}' ({})\n"
-                                            "   last reason: {}\n"
-                                            "To log all recompilation reasons, use FUSESCOPE_LOGS=\"recompiles\".\n"
-                                            "To diagnose recompilation issues, see docs/recompiles.md.",
-                                            limit, fn->name, functionLocation(*fn), lastReason));
-                bus_.emit(CacheLimitEvent{fn->qualname, fn->definedAt(), static_cast<int>(limit), lastReason});
-            }
-            nameRegion(fn->name + " (over the cache limit: eager)");
-            return interp.callFunction(*fn, args);  // over the limit: run eagerly
-        }
-        std::string header = fmt::format("Recompiling function {} in {}\n    triggered by the following guard failure(s):",
-                                         fn->name, functionLocation(*fn));
-        std::string brief = header, verbose = header;
-        for (const auto& [id, reasons] : failed) {
-            brief += fmt::format("\n    - {}: {}", id, reasons.front());
-            for (const auto& r : reasons) verbose += fmt::format("\n    - {}: {}", id, r);
-        }
         if (logger_.enabled("recompiles_verbose")) logger_.artifact("recompiles_verbose", nextId, verbose);
         else logger_.artifact("recompiles", nextId, brief);
-        bus_.emit(RecompileEvent{nextId, fn->qualname, fn->definedAt(), verbose});
+        int64_t limit = configInt(interp, "recompile_limit", 8);  // also set as cache_size_limit
+        if (static_cast<int64_t>(frame.entries.size()) >= limit) {
+            frame.limitWarned = true;
+            std::string lastReason = recompileReason(failed.front().first, failed.front().second.front());
+            logger_.warning("dynamo", nextId,
+                            fmt::format("torch._dynamo hit config.recompile_limit ({})\n"
+                                        "   function: '{}' ({})\n"
+                                        "   last reason: {}\n"
+                                        "To log all recompilation reasons, use TORCH_LOGS=\"recompiles\".\n"
+                                        "To diagnose recompilation issues, see "
+                                        "https://docs.pytorch.org/docs/main/user_guide/torch_compiler/compile/"
+                                        "programming_model.recompilation.html",
+                                        limit, fn->name, functionLocation(*fn), lastReason));
+            bus_.emit(CacheLimitEvent{fn->qualname, fn->definedAt(), static_cast<int>(limit), lastReason});
+            nameRegion(fn->name + " (over the recompile limit: eager)");
+            return interp.callFunction(*fn, args);  // over the limit: run eagerly
+        }
+        bus_.emit(RecompileEvent{nextId, fn->qualname, fn->definedAt(), everyGuard});
     }
     Value result = compileAndRun(interp, *fn, args, frame, compiled.options, nullptr, &compiled);
     if (!frame.entries.empty()) nameRegion(frame.entries.back()->compileId);

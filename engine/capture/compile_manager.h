@@ -23,6 +23,9 @@ struct CacheEntry {
     AutocastSetting autocastCpu, autocastCuda;
     std::string backend;    // the torch.compile backend that compiled it (Dynamo's BACKEND_MATCH guard)
     std::vector<Guard> guards;
+    // How often each guard was the first to fail: guards are checked most-failed first, as
+    // PyTorch's guard manager reorders its checks, so the reason reported is the one it gives.
+    std::vector<int> guardFailures;
     std::vector<Segment> segments;
     // Cache hits that find the state one of these saw run its graph directly (direct_call.h).
     std::vector<DirectCallPlan> directPlans;
@@ -78,8 +81,10 @@ private:
                                                      const CacheEntry& entry) const;
     void learnDirectCall(CacheEntry& entry, DirectCallRecorder& recorder, const Value& result,
                          const FunctionObject& fn) const;
+    // Why `entry` does not take this call (empty: it does), its guards checked most-failed
+    // first; the first failing guard's count goes up.
     std::vector<std::string> failures(const Interpreter& interp, const FunctionObject& fn, const CallArgs& args, const std::string& backend,
-                                      const CacheEntry& entry) const;
+                                      CacheEntry& entry) const;
     const GraphCompiler& backendFor(const CompileOptions& options) const;
     TraceContext traceContext(Interpreter& interp, const FunctionObject& fn, CacheEntry& entry, FrameState& frame,
                               const CompileOptions& options, bool recording);

@@ -1,5 +1,7 @@
 #include "capture/guard.h"
 
+#include <regex>
+
 #include <fmt/format.h>
 
 #include "script/object_model.h"
@@ -14,6 +16,20 @@ std::string optionalList(const std::vector<std::optional<int64_t>>& values) {
     return "[" + fmt::format("{}", fmt::join(parts, ", ")) + "]";
 }
 
+// PyTorch's get_verbose_code_part: the code padded to 60 columns, then the innermost user
+// frame that made the guard ("  # return x + n  # rc.py:5 in g"), and its user stack trace.
+std::string failedCode(const Guard& g) {
+    if (g.userStack.empty()) return g.str();
+    const StackFrame& made = g.userStack.back();
+    std::string text = fmt::format("{:<60}  # {}  # {}:{} in {}\nUser stack trace:", g.code(), made.sourceLine, made.file, made.line,
+                                   made.function);
+    for (const StackFrame& f : g.userStack) {
+        text += fmt::format("\n  File \"{}\", line {}, in {}", f.file, f.line, f.function);
+        if (!f.sourceLine.empty()) text += "\n    " + f.sourceLine;
+    }
+    return text;
+}
+
 std::string sizeExpr(const Guard& g) { return fmt::format("{}.size()[{}]", g.source->str(), g.dim); }
 
 bool sameConstant(const Value& a, const Value& b) {
@@ -21,6 +37,11 @@ bool sameConstant(const Value& a, const Value& b) {
 }
 
 }  // namespace
+
+std::string recompileReason(const std::string& compileId, const std::string& failure) {
+    static const std::regex localScope(R"(L\[\s*['"](.*?)['"]\s*\])");
+    return std::regex_replace(compileId + ": " + failure, localScope, "$1");
+}
 
 std::string pythonClassName(const Value& value) {
     std::string name = pythonTypeName(value);
@@ -71,12 +92,12 @@ std::string Guard::typeLabel() const {
 }
 
 std::optional<std::string> Guard::check(const Value* value, const Value* other) const {
-    if (!value) return str();
+    if (!value) return failedCode(*this);
     const std::string s = source->str();
     switch (kind) {
     case Kind::TensorMatch: {
         if (!value->isTensor())
-            return fmt::format("expected type of '{}' to be a tensor type, ' but found {}", s, pythonClassName(*value));
+            return fmt::format("expected type of '{}' to be <class 'torch.Tensor'>, but found {}", s, pythonClassName(*value));
         const Tensor& t = value->asTensor();
         Device actualDevice = t.isMeta() ? Device::meta() : t.device();
         if (actualDevice.kind != device.kind)
@@ -108,32 +129,32 @@ std::optional<std::string> Guard::check(const Value* value, const Value* other) 
     case Kind::TypeMatch:
         if (classObject) {
             auto* instance = value->as<InstanceObject>();
-            if (!instance || instance->cls != classObject) return str();
+            if (!instance || instance->cls != classObject) return failedCode(*this);
             return std::nullopt;
         }
-        if (pythonTypeName(*value) != typeName) return str();
+        if (pythonTypeName(*value) != typeName) return failedCode(*this);
         return std::nullopt;
     case Kind::Constant:
-        if (!sameConstant(*value, constant)) return str();
+        if (!sameConstant(*value, constant)) return failedCode(*this);
         return std::nullopt;
     case Kind::Length: {
         const ValueList* items = sequenceItems(*value);
         auto* dict = value->as<DictObject>();
         int64_t n = items ? static_cast<int64_t>(items->size()) : dict ? static_cast<int64_t>(dict->items.size()) : -1;
-        if (n != count) return str();
+        if (n != count) return failedCode(*this);
         return std::nullopt;
     }
     case Kind::DictContains: {
         auto* dict = value->as<DictObject>();
-        if (!dict || (dict->find(constant) != nullptr) != (count != 0)) return str();
+        if (!dict || (dict->find(constant) != nullptr) != (count != 0)) return failedCode(*this);
         return std::nullopt;
     }
     case Kind::DimAtLeast:
     case Kind::DimEquals: {
-        if (!value->isTensor() || value->asTensor().dim() <= dim) return str();
+        if (!value->isTensor() || value->asTensor().dim() <= dim) return failedCode(*this);
         int64_t size = value->asTensor().sizes()[static_cast<size_t>(dim)];
         bool ok = kind == Kind::DimAtLeast ? size >= count : size == count;
-        if (!ok) return str();
+        if (!ok) return failedCode(*this);
         return std::nullopt;
     }
     case Kind::DimsMatch: {
@@ -142,7 +163,7 @@ std::optional<std::string> Guard::check(const Value* value, const Value* other) 
             return v->asTensor().sizes()[static_cast<size_t>(d)];
         };
         auto a = sizeOf(value, dim), b = sizeOf(other, otherDim);
-        if (!a || !b || *a != *b) return str();
+        if (!a || !b || *a != *b) return failedCode(*this);
         return std::nullopt;
     }
     }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "observe/event.h"
 #include "script/value.h"
 
 namespace fusescope {
@@ -26,6 +27,7 @@ struct Guard {
     SourcePtr source;
     std::string createdBy;  // stripped source line that made the guard
     int createdAtLine = 0;  // its line number in the script (0 when unknown)
+    std::vector<StackFrame> userStack;  // the traced user frames then, outermost first
 
     // TensorMatch
     DType dtype = DType::Float32;
@@ -51,10 +53,16 @@ struct Guard {
     std::string str() const;
     // Why `value` fails this guard, or nullopt when it passes. A null value means the
     // source no longer exists (a shorter list). `other` is otherSource's value (DimsMatch).
+    // The text is PyTorch 2.15's: a tensor's mismatch in words, any other guard's code with
+    // where it was made and the user stack trace (recompileReason then strips L[...]).
     std::optional<std::string> check(const Value* value, const Value* other = nullptr) const;
     // The PyTorch guard-type name (TENSOR_MATCH, CONSTANT_MATCH, ...) used in explain().
     std::string typeLabel() const;
 };
+
+// PyTorch's recompile reason for a cache entry: "0/1: " and the first failing guard's text,
+// each L['name'] written as name (its strip_local_scope: the words users search for).
+std::string recompileReason(const std::string& compileId, const std::string& failure);
 
 // Python's <class 'int'> spelling of a value's type.
 std::string pythonClassName(const Value& value);

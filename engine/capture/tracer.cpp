@@ -127,11 +127,29 @@ void Tracer::addGuard(Guard guard) {
     if (!guardKeys_.insert(key).second) return;
     guard.createdBy = currentLine();
     guard.createdAtLine = interp_.userLocation().line;
+    guard.userStack = interp_.tracedStack();
     guards_.push_back(std::move(guard));
+    guardReads_.push_back(firstRead_.size());
+}
+
+std::vector<Guard> Tracer::guards() const {
+    auto rank = [this](std::size_t i) -> std::pair<int, std::size_t> {
+        const Guard& g = guards_[i];
+        bool shape = g.kind == Guard::Kind::DimAtLeast || g.kind == Guard::Kind::DimEquals || g.kind == Guard::Kind::DimsMatch;
+        auto read = firstRead_.find(g.source->str());
+        return {shape, read != firstRead_.end() ? std::min(read->second, guardReads_[i]) : guardReads_[i]};
+    };
+    std::vector<std::size_t> order(guards_.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return rank(a) < rank(b); });
+    std::vector<Guard> out;
+    for (std::size_t i : order) out.push_back(guards_[i]);
+    return out;
 }
 
 void Tracer::onInputUse(const Value& value) {
     if (!value.source) return;
+    firstRead_.try_emplace(value.source->str(), firstRead_.size());
     if (value.isTensor()) {
         const Tensor& t = value.asTensor();
         auto& sources = tensorSources_[t.impl()];

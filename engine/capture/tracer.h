@@ -87,7 +87,10 @@ public:
     // Compiles and runs what is left at the function's return.
     void finish();
 
-    const std::vector<Guard>& guards() const { return guards_; }
+    // The guards in the order PyTorch's guard manager checks them (so a call failing several
+    // reports the same first one): by the first read of each guard's source, as Dynamo
+    // installs a guard when it first wraps a value; the shape-environment guards after all.
+    std::vector<Guard> guards() const;
     const std::vector<BreakRecord>& breaks() const { return breaks_; }
     // Sizes of the sourced input tensors this trace lifted (for automatic dynamic shapes);
     // dims made symbolic are -1.
@@ -148,6 +151,8 @@ private:
     // Every source a real tensor was read through (an input passed twice has two).
     std::unordered_map<TensorImpl*, std::vector<SourcePtr>> tensorSources_;
     std::vector<Guard> guards_;
+    std::vector<std::size_t> guardReads_;  // per guard: reads before it was made
+    std::map<std::string, std::size_t> firstRead_;  // per source: how many reads came before its first
     std::set<std::string> guardKeys_;
     std::set<std::pair<std::string, int64_t>> specialized_;  // (source, dim) read as ints
     std::vector<BreakRecord> breaks_;

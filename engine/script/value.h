@@ -382,6 +382,9 @@ struct MethodObject : Object {
 struct ModuleObject : Object {
     std::string name;
     std::map<std::string, Value, std::less<>> attrs;  // an engine or library module's names
+    // Old names of attrs, read and set as the new ones (torch._dynamo.config.cache_size_limit
+    // is recompile_limit).
+    std::map<std::string, std::string, std::less<>> aliases;
     // A module of the script's own: its globals are its names (module.__dict__ is globals()).
     std::shared_ptr<Scope> globals;
     const Value* find(std::string_view attr) const;  // in globals or attrs; null when absent

@@ -1,6 +1,7 @@
 // Programs whose expected stdout real Python / real PyTorch produced
 // (tests/scripts/reference/regenerate.py): Fusescope must print exactly the same, and a
-// program that compiles must break the graph at the lines real PyTorch's log names.
+// program that compiles must break the graph at the lines real PyTorch's log names and
+// recompile with the reasons its recompiles log gives.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -60,6 +61,35 @@ std::string breakLines(const std::string& log, const std::string& program) {
     return out;
 }
 
+// The recompiles log's text in a run's stderr, each path cut to its file name as
+// regenerate.py cuts PyTorch's: a line's text after its "[__recompiles] " prefix, and the
+// indented lines continuing it (Fusescope prefixes only a message's first line).
+std::string recompileText(const std::string& err) {
+    static const std::regex path(R"((?:[^\s"/]*/)+([^\s"/]+\.py))"), id(R"( \(id=0x[0-9a-f]+\))");
+    std::istringstream lines(err);
+    std::string out;
+    bool inMessage = false;
+    for (std::string line; std::getline(lines, line);) {
+        std::size_t at = line.find("[__recompiles] ");
+        if (at != std::string::npos) line = line.substr(at + 15), inMessage = true;
+        else if (!inMessage || line.rfind("    ", 0) != 0) {
+            inMessage = false;
+            continue;
+        }
+        out += std::regex_replace(std::regex_replace(line, path, "$1"), id, "") + "\n";
+    }
+    return out;
+}
+
+// The programs whose recompile reasons still differ from PyTorch's (recompiles_differ.txt).
+std::set<std::string> recompilesDiffer() {
+    std::set<std::string> programs;
+    std::istringstream lines(readFile((referenceDir() / "recompiles_differ.txt").string()));
+    for (std::string line; std::getline(lines, line);)
+        if (!line.empty() && line[0] != '#') programs.insert(line.substr(0, line.find(':')));
+    return programs;
+}
+
 // Model programs (models/) and the regressions of compiled code (compiled/: each a wrong
 // result found against PyTorch once) print the same under every backend: compiled code must
 // not change what a program computes. Training programs that compile (autograd/ with torch.compile)
@@ -75,13 +105,15 @@ TEST_P(ReferenceProgram, PrintsWhatRealPythonPrinted) {
     if (everyBackend) backends = {"eager", "aot_eager", "inductor"};
     if (GetParam().rfind("autograd/", 0) == 0 && readFile(program.string()).find("torch.compile") != std::string::npos)
         backends = {"aot_eager", "inductor"};
-    // A program that compiles breaks the graph at the lines PyTorch's Dynamo breaks it.
+    // A program that compiles breaks the graph at the lines PyTorch's Dynamo breaks it, and
+    // recompiles saying what PyTorch 2.15 says.
     fs::path breaks = fs::path(program).replace_extension(".breaks");
+    fs::path recompiles = fs::path(program).replace_extension(".recompiles");
     for (const std::string& backend : backends) {
         SCOPED_TRACE(backend.empty() ? "as written" : "--backend " + backend);
         std::vector<std::string> args = {"run", program.string()};
         if (!backend.empty()) args.insert(args.end(), {"--backend", backend});
-        if (fs::exists(breaks)) args.insert(args.end(), {"--logs", "graph_breaks"});
+        if (fs::exists(breaks)) args.insert(args.end(), {"--logs", "graph_breaks,recompiles"});
         const std::string events = writeTempFile("events.jsonl", "");
         if (backend == "inductor") args.insert(args.end(), {"--events", events});
         auto run = runCli(args);
@@ -89,6 +121,9 @@ TEST_P(ReferenceProgram, PrintsWhatRealPythonPrinted) {
         EXPECT_EQ(run.out, readFile(expected.string()));
         if (fs::exists(breaks)) {
             EXPECT_EQ(breakLines(run.err, program.filename().string()), readFile(breaks.string()));
+            const std::string theirs = fs::exists(recompiles) ? readFile(recompiles.string()) : "";
+            if (recompilesDiffer().count(GetParam())) EXPECT_NE(recompileText(run.err), theirs) << "now equal: leave recompiles_differ.txt";
+            else EXPECT_EQ(recompileText(run.err), theirs);
         }
         if (backend != "inductor") continue;
         EXPECT_GE(eventsOfType(events, "kernel_source"), 1u) << run.err;

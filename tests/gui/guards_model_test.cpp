@@ -103,7 +103,7 @@ private slots:
         QCOMPARE(parsed("tensor 'L['a']' requires_grad mismatch. expected requires_grad=1"),
                  QString("L['a'] | requires_grad | True | False"));
         QCOMPARE(parsed("tensor 'L['a']' rank mismatch. expected 3, actual 2"), QString("L['a'] | rank | 3 | 2"));
-        QCOMPARE(parsed("expected type of 'L['a']' to be a tensor type, ' but found <class 'int'>"),
+        QCOMPARE(parsed("expected type of 'L['a']' to be <class 'torch.Tensor'>, but found <class 'int'>"),
                  QString("L['a'] | type | Tensor | <class 'int'>"));
         // Other guards (constants, lengths, dynamic dims) fail with their own text: no values.
         QCOMPARE(parsed("L['n'] == 3  # y = x * n"), QString(" |  |  | "));

@@ -51,12 +51,13 @@ std::vector<GuardEntry> compileGuards(const RunStore& store, const QString& comp
 }
 
 GuardFailure parseGuardFailure(const QString& reason) {
-    // guard.cpp's tensor reasons: "tensor 'L['a']' size mismatch at index 0. expected 3, actual 2",
+    // guard.cpp's tensor reasons: "tensor 'L['a']' size mismatch at index 0. expected 3, actual 2"
+    // (in recompile reasons "tensor 'a' ..."),
     // "... dtype mismatch. expected Float, actual Double", "... requires_grad mismatch. expected requires_grad=1".
     static const QRegularExpression tensorReason(
         R"(^tensor '(.+)' (dispatch key set|dtype|Device index|requires_grad|rank|size|stride) mismatch)"
         R"((?: at index (\d+))?\. expected (.*?)(?:, actual (.*))?$)");
-    static const QRegularExpression notATensor(R"(^expected type of '(.+)' to be a tensor type, ' but found (.*)$)");
+    static const QRegularExpression notATensor(R"(^expected type of '(.+)' to be <class 'torch.Tensor'>, but found (.*)$)");
     GuardFailure failure;
     failure.reason = reason;
     if (auto m = tensorReason.match(reason); m.hasMatch()) {
@@ -133,12 +134,17 @@ int GuardsModel::rowFor(const GuardFailure& failure) const {
         return it == rows_.end() ? -1 : static_cast<int>(it - rows_.begin());
     };
     if (failure.source.isEmpty()) {
+        // A recompile reason writes L['n'] as n (PyTorch's strip_local_scope).
+        static const QRegularExpression localScope(R"(L\[\s*['"](.*?)['"]\s*\])");
         const QString check = checkAndSource(failure.reason).first;
-        return find([&](const QString& c) { return c == check; });
+        return find([&](QString c) { return c == check || c.replace(localScope, "\\1") == check; });
     }
-    const QString tensorCheck = "check_tensor(" + failure.source + ",";
-    int row = find([&](const QString& c) { return c.startsWith(tensorCheck); });
-    return row >= 0 ? row : find([&](const QString& c) { return c.contains(failure.source); });
+    // Recompile reasons name a local as PyTorch does ("a"); the guards keep its source ("L['a']").
+    for (const QString& source : {"L['" + failure.source + "']", failure.source}) {
+        int row = find([&](const QString& c) { return c.startsWith("check_tensor(" + source + ","); });
+        if (row >= 0) return row;
+    }
+    return find([&](const QString& c) { return c.contains(failure.source); });
 }
 
 int GuardsModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : static_cast<int>(rows_.size()); }

@@ -21,7 +21,9 @@ bool RecompileReasonsModel::parse(const Event& event, Recompile& out) {
     // The message is PyTorch's, every failure listed (compile_manager.cpp):
     //   Recompiling function f in file:6
     //       triggered by the following guard failure(s):
-    //       - 0/0: tensor 'L['a']' size mismatch at index 0. expected 3, actual 2
+    //       - 0/0: tensor 'a' size mismatch at index 0. expected 3, actual 2
+    //       - 0/0: n == 1                       # return x + n  # file:7 in f
+    //       - User stack trace:                 (and its frames: not reasons)
     static const QRegularExpression failure(R"(^\s*- (\S+: .*)$)");
     for (const QString& line : QString::fromStdString(recompile->message).split('\n'))
         if (auto m = failure.match(line); m.hasMatch()) out.reasons << m.captured(1);

@@ -61,6 +61,7 @@ const Value* ModuleObject::find(std::string_view attr) const {
         auto it = globals->vars.find(std::string(attr));
         return it == globals->vars.end() ? nullptr : &it->second;
     }
+    if (auto alias = aliases.find(attr); alias != aliases.end()) attr = alias->second;
     auto it = attrs.find(attr);
     return it == attrs.end() ? nullptr : &it->second;
 }
@@ -70,7 +71,9 @@ const TypeSlots* ModuleObject::slots() const {
                                 .getattr = moduleAttribute,
                                 .setattr = [](Interpreter&, const Value& self, const std::string& name, const Value& value) {
                                     auto& module = *self.as<ModuleObject>();
-                                    (module.globals ? module.globals->vars[name] : module.attrs[name]) = value.unsourced();
+                                    auto alias = module.aliases.find(name);
+                                    const std::string& to = alias != module.aliases.end() ? alias->second : name;
+                                    (module.globals ? module.globals->vars[to] : module.attrs[to]) = value.unsourced();
                                     definitionsChanged();
                                 },
                                 .repr = [](const Value& self) { return "<module '" + self.as<ModuleObject>()->name + "'>"; }};

@@ -7,7 +7,8 @@ under real Python (and, for programs that import torch, real PyTorch).
     /tmp/torchenv/bin/python tests/scripts/reference/regenerate.py PROGRAM.py...   # only those
 
 Each NAME.py gets NAME.out beside it, and a program that compiles NAME.breaks: the lines of
-its own code where Dynamo broke the graph (TORCH_LOGS=graph_breaks), one per line.
+its own code where Dynamo broke the graph (TORCH_LOGS=graph_breaks), one per line; and one
+that recompiles NAME.recompiles: the recompiles log's text, paths cut to file names.
 PRODUCED_BY records the Python and torch versions.
 Not part of `make test`: the test only compares Fusescope's output with these files.
 python/torch_checkpoints.py also needs the safetensors package (pip install safetensors numpy).
@@ -25,6 +26,13 @@ try:
     torch_version = torch.__version__
 except ImportError:
     torch_version = None
+
+
+def mask_paths(text):
+    """Each path to a .py file cut to the file's name (PyTorch prints absolute paths and ones
+    shortened against its own install folder), and objects' ids left out (" (id=0x7f...)"):
+    reference_programs_test.cpp masks Fusescope's log alike."""
+    return re.sub(r" \(id=0x[0-9a-f]+\)", "", re.sub(r'(?:[^\s"/]*/)+([^\s"/]+\.py)', r"\1", text))
 
 
 def is_program(path):
@@ -54,7 +62,7 @@ for program in sorted(here.rglob("*.py")):
     # No __pycache__ folders left in the tree by programs that import their own modules.
     env = dict(os.environ, TORCHINDUCTOR_FORCE_DISABLE_CACHES="1", PYTHONDONTWRITEBYTECODE="1")
     if compiles:
-        env["TORCH_LOGS"] = "graph_breaks"
+        env["TORCH_LOGS"] = "graph_breaks,recompiles"
     result = subprocess.run([sys.executable, program.name], cwd=program.parent, capture_output=True, text=True, env=env)
     if result.returncode != 0:
         sys.exit(f"{program.relative_to(here)} failed:\n{result.stderr}")
@@ -62,6 +70,14 @@ for program in sorted(here.rglob("*.py")):
     if compiles:  # where Dynamo broke the graph in the program's own lines (not in torch's)
         lines = sorted({int(m.group(1)) for m in re.finditer(rf"Graph break in user code at .*/{re.escape(program.name)}:(\d+)", result.stderr)})
         program.with_suffix(".breaks").write_text("".join(f"{program.name}:{line}\n" for line in lines))
+        # Why Dynamo recompiled, as its recompiles log says it (the text after each line's
+        # prefix), each path cut to its file name: NAME.recompiles, when it recompiled at all.
+        recompiles = "".join(mask_paths(line.split("[__recompiles] ", 1)[1]) + "\n"
+                             for line in result.stderr.splitlines() if "[__recompiles] " in line)
+        if recompiles:
+            program.with_suffix(".recompiles").write_text(recompiles)
+        else:
+            program.with_suffix(".recompiles").unlink(missing_ok=True)
     written += 1
 
 produced = f"Python {sys.version.split()[0]}"
