@@ -62,6 +62,18 @@ std::string functionLocation(const FunctionObject& fn) {
     return fmt::format("{}:{}", where.file, where.line);
 }
 
+// A reason as an item of "triggered by the following guard failure(s):": each of its lines
+// after "    - " (PyTorch indents the reasons with "- ", then the list with four spaces).
+std::string listItem(const std::string& reason) {
+    std::string out;
+    for (std::size_t start = 0; start <= reason.size();) {
+        std::size_t end = std::min(reason.find('\n', start), reason.size());
+        out += "\n    - " + reason.substr(start, end - start);
+        start = end + 1;
+    }
+    return out;
+}
+
 int64_t configInt(Interpreter& interp, const char* name, int64_t fallback) {
     auto it = interp.dynamoConfig().attrs.find(name);
     if (it == interp.dynamoConfig().attrs.end()) return fallback;
@@ -151,6 +163,14 @@ std::vector<std::string> CompileManager::failures(const Interpreter& interp, con
     return reasons;
 }
 
+std::string CompileManager::setStance(const std::string& stance) {
+    if (stance == "eager_then_compile" || stance == "aot_eager_then_compile")
+        throw ScriptError("NotImplementedError", fmt::format("torch.compiler.set_stance('{}') is not supported by Fusescope yet", stance));
+    if (stance != "default" && stance != "force_eager" && stance != "eager_on_recompile" && stance != "fail_on_recompile")
+        throw ScriptError("ValueError", fmt::format("unknown torch.compile stance '{}'", stance));
+    return std::exchange(stance_, stance);
+}
+
 Value CompileManager::call(Interpreter& interp, CompiledFunctionObject& compiled, CallArgs& args) {
     const auto* fn = compiled.function.as<FunctionObject>();
     if (!fn) throw ScriptError("TypeError", "torch.compile needs a function defined in Python (a def or a lambda)");
@@ -167,14 +187,29 @@ Value CompileManager::call(Interpreter& interp, CompiledFunctionObject& compiled
         }
     };
 
-    std::vector<std::pair<std::string, std::vector<std::string>>> failed;  // newest entry first
+    if (stance_ == "force_eager") return interp.callFunction(*fn, args);
+    std::vector<std::pair<std::string, std::vector<std::string>>> failed;  // most recently used entry first
     for (auto it = frame.entries.rbegin(); it != frame.entries.rend(); ++it) {
         std::vector<std::string> reasons = failures(interp, *fn, args, compiled.options.backend, **it);
         if (reasons.empty()) {
-            nameRegion((*it)->compileId);
-            return replay(interp, compiled, *fn, args, frame, **it);
+            // PyTorch keeps a frame's cache most recently used first (the order its recompile
+            // reasons list the entries in): a hit moves its entry to the front, here the back.
+            std::rotate(std::prev(it.base()), it.base(), frame.entries.end());
+            CacheEntry& hit = *frame.entries.back();
+            nameRegion(hit.compileId);
+            return replay(interp, compiled, *fn, args, frame, hit);
         }
         failed.emplace_back((*it)->compileId, std::move(reasons));
+    }
+    if (stance_ == "eager_on_recompile") return interp.callFunction(*fn, args);  // cached code only
+    if (stance_ == "fail_on_recompile") {  // PyTorch's words; a first compile fails too, as there
+        const SourceLocation& where = fn->definedAt();
+        std::string message = fmt::format("Detected recompile when torch.compile stance is 'fail_on_recompile'. filename: '{}', "
+                                          "function name: '{}', line number: {}",
+                                          where.file, fn->name, where.line);
+        if (!failed.empty()) message += "\n    triggered by the following guard failure(s):";
+        for (const auto& [id, reasons] : failed) message += listItem(recompileReason(id, reasons.front()));
+        throw ScriptError("RuntimeError", message);
     }
     if (!failed.empty() && frame.limitWarned) {  // past the recompile limit: eager, silently (PyTorch skips the frame)
         nameRegion(fn->name + " (over the recompile limit: eager)");
@@ -187,21 +222,12 @@ Value CompileManager::call(Interpreter& interp, CompiledFunctionObject& compiled
                                          fn->name, functionLocation(*fn));
         // The log's (brief or PyTorch's verbose form), and the event's: every failing guard.
         std::string brief = header, verbose = header, everyGuard = header;
-        auto listed = [](const std::string& reason, const char* first, const char* more) {
-            std::string out;
-            for (std::size_t start = 0, line = 0; start <= reason.size(); ++line) {
-                std::size_t end = std::min(reason.find('\n', start), reason.size());
-                out += (line ? more : first) + reason.substr(start, end - start);
-                start = end + 1;
-            }
-            return out;
-        };
         for (std::size_t i = 0; i < failed.size(); ++i) {
             const auto& [id, reasons] = failed[i];
             std::string reason = recompileReason(id, reasons.front());
-            brief += listed(reason, "\n    - ", "\n    - ");
-            verbose += fmt::format("{}\n    guard {} failures:", i ? "\n" : "", i) + listed(reason, "\n    - ", "\n    - ");
-            for (const std::string& r : reasons) everyGuard += listed(recompileReason(id, r), "\n    - ", "\n    - ");
+            brief += listItem(reason);
+            verbose += fmt::format("{}\n    guard {} failures:", i ? "\n" : "", i) + listItem(reason);
+            for (const std::string& r : reasons) everyGuard += listItem(recompileReason(id, r));
             bus_.emit(GuardFailureEvent{id, fn->qualname, reasons});
             if (!compiled.options.guardFailFn.isNone()) {
                 CallArgs failArgs;

@@ -35,7 +35,7 @@ struct CacheEntry {
 // The state kept for one compiled function.
 struct FrameState {
     int frameId = -1;
-    std::vector<std::unique_ptr<CacheEntry>> entries;  // oldest first
+    std::vector<std::unique_ptr<CacheEntry>> entries;  // most recently used (or made) last
     std::map<std::string, Shape> seenSizes;            // input sizes of earlier compiles
     bool limitWarned = false;
 };
@@ -60,6 +60,11 @@ public:
     Value call(Interpreter& interp, CompiledFunctionObject& fn, CallArgs& args);
     // torch._dynamo.explain(fn)(*args): runs fn once with a fresh cache and reports.
     ExplainReport explain(Interpreter& interp, const FunctionObject& fn, CallArgs& args, Value& result);
+    // torch.compiler.set_stance: "default" compiles, "force_eager" runs every compiled
+    // function eagerly, "eager_on_recompile" runs cached code where its guards pass and eager
+    // code where not, "fail_on_recompile" raises where a compile would be needed. Returns the
+    // previous stance.
+    std::string setStance(const std::string& stance);
     // torch._dynamo.reset()
     void reset();
 
@@ -69,6 +74,7 @@ public:
     int directCallCount() const { return directCallCount_; }
 
 private:
+    std::string stance_ = "default";
     // `compiled`: null for explain(), which learns no direct calls.
     Value compileAndRun(Interpreter& interp, const FunctionObject& fn, CallArgs& args, FrameState& frame,
                         const CompileOptions& options, ExplainReport* report, const CompiledFunctionObject* compiled);

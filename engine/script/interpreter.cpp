@@ -221,6 +221,8 @@ void Interpreter::loadTorchLibrary(const SourceLocation& where) {
         if (value.as<ClassObject>()) optim.attrs[name] = value;
     optim.attrs["lr_scheduler"] = loadLibraryModule("torch.optim.lr_scheduler", where);
     torch.attrs["jit"] = loadLibraryModule("torch.jit", where);
+    const Value setStance = loadLibraryModule("torch._stance", where).as<ModuleObject>()->attrs.at("set_stance");
+    for (const char* module : {"compiler", "_dynamo"}) torch.attrs.at(module).as<ModuleObject>()->attrs["set_stance"] = setStance;
     // torch.amp, torch.autocast, and the deprecated torch.cpu.amp / torch.cuda.amp forms.
     const Value amp = loadLibraryModule("torch.amp", where);
     const auto& ampAttrs = amp.as<ModuleObject>()->attrs;

@@ -84,6 +84,9 @@ public:
     virtual Value explain(Interpreter& interp, const Value& fn, CallArgs& args) = 0;
     virtual void resetDynamo() = 0;                           // torch._dynamo.reset()
     virtual void setLogs(const CallArgs& args) = 0;           // torch._logging.set_logs(...)
+    // torch.compiler.set_stance(stance): the stance compiled calls take from now on; returns
+    // the previous one (capture/compile_manager.h).
+    virtual std::string setCompileStance(const std::string& stance) = 0;
     // Polled before every statement: true stops the script with KeyboardInterrupt.
     virtual bool cancelRequested() const { return false; }
     // A module of the script's own was imported: its file as locations name it, its path

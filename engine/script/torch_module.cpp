@@ -243,6 +243,12 @@ Value makeTorchModule(ConfigModules& configs) {
         in.host().resetDynamo();
         return Value();
     });
+    // What torch.compiler.set_stance (torch/_stance.py) sets; returns the previous stance.
+    dynamo->attrs["_set_stance"] = makeBuiltin("torch._dynamo._set_stance", [](Interpreter& in, CallArgs& a) {
+        if (in.tracer()) in.fail("RuntimeError", "attempted to set_stance in a torch.compile region");
+        if (a.args.size() != 1 || !a.args[0].isString()) in.fail("TypeError", "_set_stance() takes the stance's name");
+        return Value(in.host().setCompileStance(a.args[0].asString()));
+    });
     dynamo->attrs["explain"] = makeBuiltin("torch._dynamo.explain", [](Interpreter& in, CallArgs& a) {
         if (a.args.size() != 1) in.fail("TypeError", "explain() takes the function to explain");
         Value fn = a.args[0];

@@ -74,6 +74,7 @@ public:
     Value callCompiled(Interpreter& interp, CompiledFunctionObject& fn, CallArgs& args) override;
     Value explain(Interpreter& interp, const Value& fn, CallArgs& args) override;
     void resetDynamo() override;
+    std::string setCompileStance(const std::string& stance) override { return compiler_.setStance(stance); }
     void setLogs(const CallArgs& args) override;
 
 private:

@@ -218,3 +218,11 @@ print(fn(torch.ones(4)))
     ASSERT_EQ(breaks.size(), 3u);
     EXPECT_EQ(breaks[0].reason, "Attempted to call function marked as skipped: Dynamo does not trace `torch._dynamo.reset`");
 }
+
+// Stances Fusescope does not have yet are refused by name, never taken as "default".
+TEST(Stances, UnsupportedStancesAreRefusedClearly) {
+    auto run = runScript("import torch\ntorch.compiler.set_stance('eager_then_compile')\n");
+    EXPECT_EQ(run.error, "script.py:2:1: error: NotImplementedError: torch.compiler.set_stance('eager_then_compile') is not supported by Fusescope yet (raised in torch/_stance.py:16:21)");
+    run = runScript("import torch\nwith torch.compiler.set_stance('fail_on_recompile_please'):\n    pass\n");
+    EXPECT_EQ(run.error, "script.py:2:6: error: ValueError: unknown torch.compile stance 'fail_on_recompile_please' (raised in torch/_stance.py:16:21)");
+}

@@ -66,6 +66,7 @@ public:
     Value callCompiled(Interpreter&, CompiledFunctionObject&, CallArgs&) override { throw Error("not in this test"); }
     Value explain(Interpreter&, const Value&, CallArgs&) override { throw Error("not in this test"); }
     void resetDynamo() override {}
+    std::string setCompileStance(const std::string& stance) override { return stance; }
     void setLogs(const CallArgs&) override {}
 };
 
