@@ -145,12 +145,13 @@ std::vector<std::string> CompileManager::failures(const Interpreter& interp, con
         if (saved.dtype != autocastSetting(kind).dtype) globalState += fmt::format("autocast({})_dtype ", name);
     }
     if (!globalState.empty()) reasons.push_back("GLOBAL_STATE changed: " + globalState);
-    entry.guardFailures.resize(entry.guards.size());
-    std::vector<std::size_t> order(entry.guards.size());
-    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return entry.guardFailures[a] > entry.guardFailures[b]; });
+    if (entry.checkOrder.size() != entry.guards.size()) {
+        entry.guardFailures.assign(entry.guards.size(), 0);
+        entry.checkOrder.resize(entry.guards.size());
+        for (std::size_t i = 0; i < entry.checkOrder.size(); ++i) entry.checkOrder[i] = i;
+    }
     std::optional<std::size_t> firstFailed;
-    for (std::size_t i : order) {
+    for (std::size_t i : entry.checkOrder) {
         const Guard& guard = entry.guards[i];
         const Value* value = resolveSource(*guard.source, locals, interp);
         const Value* other = guard.otherSource ? resolveSource(*guard.otherSource, locals, interp) : nullptr;
@@ -159,7 +160,11 @@ std::vector<std::string> CompileManager::failures(const Interpreter& interp, con
             if (!firstFailed) firstFailed = i;
         }
     }
-    if (firstFailed) ++entry.guardFailures[*firstFailed];
+    if (firstFailed) {
+        ++entry.guardFailures[*firstFailed];
+        std::stable_sort(entry.checkOrder.begin(), entry.checkOrder.end(),
+                         [&](std::size_t a, std::size_t b) { return entry.guardFailures[a] > entry.guardFailures[b]; });
+    }
     return reasons;
 }
 

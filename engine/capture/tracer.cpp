@@ -127,7 +127,7 @@ void Tracer::addGuard(Guard guard) {
     if (!guardKeys_.insert(key).second) return;
     guard.createdBy = currentLine();
     guard.createdAtLine = interp_.userLocation().line;
-    guard.userStack = interp_.tracedStack();
+    if (ctx_.recording) guard.userStack = interp_.tracedStack();  // a replay's guards are not kept
     guards_.push_back(std::move(guard));
     guardReads_.push_back(firstRead_.size());
 }
@@ -149,7 +149,7 @@ std::vector<Guard> Tracer::guards() const {
 
 void Tracer::onInputUse(const Value& value) {
     if (!value.source) return;
-    firstRead_.try_emplace(value.source->str(), firstRead_.size());
+    if (ctx_.recording) firstRead_.try_emplace(value.source->str(), firstRead_.size());
     if (value.isTensor()) {
         const Tensor& t = value.asTensor();
         auto& sources = tensorSources_[t.impl()];
