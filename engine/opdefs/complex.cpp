@@ -2,9 +2,10 @@
 // real, imag), and each op's complex form (OpDef::complexKernel). A complex form computes
 // with real ops on the parts, as PyTorch's kernels do on c10::complex values: the operands
 // are first converted to the result's complex type, then each product and sum is rounded in
-// its value type. Complex values never reach a code generator: a graph holding one runs
-// eagerly (lower/lowering.cpp), and nothing here has a derivative yet (the complex layer
-// refuses grad-requiring complex arguments rather than give a wrong gradient).
+// its value type. Complex values never reach a code generator: inductor rewrites them as
+// real pairs with the same formulas (lower/complex_as_pairs.cpp, ops/complex_formulas.h).
+// Nothing here has a derivative yet (the complex layer refuses grad-requiring complex
+// arguments rather than give a wrong gradient).
 
 #include <algorithm>
 #include <cstring>
@@ -22,6 +23,8 @@ namespace fusescope {
 
 namespace {
 
+// Reached only where a graph keeps a complex value (inductor first rewrites complex values as
+// real pairs: lower/complex_as_pairs.cpp).
 constexpr const char* kComplexRunsEagerly = "complex tensors: the code generators handle real dtypes only";
 
 Tensor call(std::string_view op, const IValueList& args, const Kwargs& kwargs = {}) { return dispatch(op, args, kwargs).toTensor(); }
