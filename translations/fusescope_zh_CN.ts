@@ -20,24 +20,24 @@
         <translation>张量 &apos;%1&apos; 维数不符：期望 %2，实际 %3</translation>
     </message>
     <message>
-        <source>print() called: printing needs real values</source>
-        <translation>调用了 print()：打印需要真实的值</translation>
+        <source>Failed to trace builtin operator</source>
+        <translation>无法追踪内置运算符</translation>
     </message>
     <message>
-        <source>data-dependent branching: the condition depends on a tensor value</source>
-        <translation>依赖数据的分支：条件取决于张量的值</translation>
+        <source>Data-dependent branching</source>
+        <translation>依赖数据的分支</translation>
     </message>
     <message>
-        <source>torch._dynamo.graph_break() called</source>
-        <translation>调用了 torch._dynamo.graph_break()</translation>
+        <source>Call to `torch._dynamo.graph_break()`</source>
+        <translation>调用了 `torch._dynamo.graph_break()`</translation>
     </message>
     <message>
-        <source>unsupported call %1: it turns a tensor into a Python number</source>
-        <translation>不支持的调用 %1：它把张量变成 Python 数值</translation>
+        <source>Unsupported Tensor.item() call with capture_scalar_outputs=False</source>
+        <translation>capture_scalar_outputs=False 时不支持调用 Tensor.item()</translation>
     </message>
     <message>
-        <source>Tensor.backward() called: the backward pass runs outside the captured graph</source>
-        <translation>调用了 Tensor.backward()：反向传播在捕获的图之外运行</translation>
+        <source>Unsupported Tensor.backward() call</source>
+        <translation>不支持调用 Tensor.backward()</translation>
     </message>
 </context>
 <context>

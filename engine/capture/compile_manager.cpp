@@ -416,22 +416,40 @@ void CompileManager::reset() {
     nextFrameId_ = 0;
 }
 
+std::vector<const BreakRecord*> ExplainReport::countedBreaks() const {
+    std::vector<const BreakRecord*> counted;
+    for (const BreakRecord& b : breaks)
+        if (b.endedGraph) counted.push_back(&b);
+    return counted;
+}
+
+std::vector<const Node*> ExplainReport::ops(const Graph& graph) {
+    std::vector<const Node*> calls;
+    for (const auto& n : graph.nodes())
+        if (n->op == NodeOp::CallFunction) calls.push_back(n.get());
+    return calls;
+}
+
+int ExplainReport::opCount() const {
+    size_t count = 0;
+    for (const auto& g : graphs) count += ops(*g).size();
+    return static_cast<int>(count);
+}
+
 std::string ExplainReport::text() const {
-    int opCount = 0;
-    for (const auto& g : graphs) opCount += g->opCount();
+    const std::vector<const BreakRecord*> counted = countedBreaks();
     std::string out = fmt::format("Graph Count: {}\nGraph Break Count: {}\nOp Count: {}\n", graphs.size(),
-                                  breaks.size(), opCount);
+                                  counted.size(), opCount());
     out += "Break Reasons:\n";
-    for (size_t i = 0; i < breaks.size(); ++i) {
-        out += fmt::format("  Break Reason {}:\n    Reason: {}\n    User Stack:\n", i + 1, breaks[i].reason);
-        for (const auto& f : breaks[i].userStack)
+    for (size_t i = 0; i < counted.size(); ++i) {
+        out += fmt::format("  Break Reason {}:\n    Reason: {}\n    User Stack:\n", i + 1, counted[i]->why.explainText());
+        for (const auto& f : counted[i]->explainStack)
             out += fmt::format("      <FrameSummary file {}, line {} in {}>\n", f.file, f.line, f.function);
     }
     out += "Ops per Graph:\n";
     for (size_t i = 0; i < graphs.size(); ++i) {
         out += fmt::format("  Ops {}:\n", i + 1);
-        for (const auto& n : graphs[i]->nodes())
-            if (n->op == NodeOp::CallFunction || n->op == NodeOp::CallMethod) out += "    " + opDisplayName(*n) + "\n";
+        for (const Node* n : ops(*graphs[i])) out += "    " + opDisplayName(*n) + "\n";
     }
     out += "Out Guards:\n";
     for (size_t i = 0; i < guards.size(); ++i) {
@@ -442,9 +460,8 @@ std::string ExplainReport::text() const {
                            i + 1, g.source->str(), scope, g.typeLabel(), g.code(), g.createdBy);
     }
     out += fmt::format("Compile Times: TorchDynamo compilation metrics:\n"
-                       "Function                Runtimes (s)\n"
-                       "----------------------  --------------\n"
-                       "_compile.compile_inner  {:.4f}\n",
+                       "Function, Runtimes (s)\n"
+                       "_compile.compile_inner, {:.4f}\n",
                        compileSeconds);
     return out;
 }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <functional>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -15,6 +17,7 @@
 #include "ops/op_devices.h"
 #include "ops/op_registry.h"
 #include "profile/profiler.h"
+#include "script/graph_break_kinds.h"
 
 namespace fusescope {
 
@@ -452,9 +455,7 @@ IValue Tracer::captureOp(const OpCall& call) {
         std::optional<IValue> complex = complexCall(*def, bound);
         out = complex ? *complex : def->infer(bound);
     } catch (const DataDependentOutput& e) {
-        graphBreak(fmt::format("Data dependent operator: Operator `aten.{}.default` has a non-Tensor output whose value "
-                               "is dependent on the data of Tensor inputs",
-                               e.op()));
+        graphBreak(graph_breaks::dataDependentOperator(fmt::format("aten.{}.default", e.op()), false));
         OpCall eager = call;  // its tensors are real now: the break ran the graph before it
         eager.capture = nullptr;
         return dispatch(eager);
@@ -523,16 +524,100 @@ void Tracer::onStatement(const Stmt& stmt) {
                                     frame.function, depth, strip(interp_.sourceLine(stmt.loc))));
 }
 
-void Tracer::graphBreak(const std::string& reason) {
+namespace {
+
+// "  File "script.py", line 5, in f\n    print("hi")\n    ~~~~~^^^^^^\n" per frame, as Dynamo
+// formats a user stack.
+std::string formatStack(const std::vector<StackFrame>& frames) {
+    std::string out;
+    for (const auto& f : frames) {
+        out += "  " + f.str() + "\n";
+        if (!f.sourceLine.empty()) out += "    " + f.sourceLine + "\n";
+        if (!f.marker.empty()) out += "    " + f.marker + "\n";
+    }
+    return out;
+}
+
+}  // namespace
+
+void Tracer::graphBreak(const GraphBreak& reported) {
+    GraphBreak why = reported;
+    // A break inside a subscript's evaluation (x[mask]) is at Dynamo's BINARY_SUBSCR.
+    const auto& frames = interp_.stack();
+    auto user = std::find_if(frames.rbegin(), frames.rend(), [&](const Frame& f) { return interp_.isScriptFile(f.where.file); });
+    if (why.instruction == graph_breaks::kCallInstruction && user != frames.rend() && user->pending &&
+        user->pending->kind == ExprKind::Subscript)
+        why.instruction = graph_breaks::kSubscriptInstruction;
     if (ctx_.fullgraph)
-        throw ScriptError("Unsupported", "fullgraph=True, but the function breaks the graph: " + reason);
-    // torch/_composite.py's functions are one C++ op each in PyTorch: a break in one is at
+        throw ScriptError("Unsupported", why.message() + "\n\nfrom user code:\n " + formatStack(interp_.markedStack(true)));
+    // torch/_composite*.py's functions are one C++ op each in PyTorch: a break in one is at
     // the script's line that called it, as PyTorch reports a break in that op.
     SourceLocation at = interp_.currentLocation();
-    if (at.file == "torch/_composite.py") at = interp_.userLocation();
-    if (ctx_.recording) recordBreak(reason, at, interp_.tracedStack());
-    if (ctx_.direct) ctx_.direct->refuse("it breaks the graph (" + reason + ")");
-    flush(reason);
+    if (at.file.rfind("torch/_composite", 0) == 0) at = interp_.userLocation();
+    if (ctx_.recording) recordBreak(why, at, interp_.markedStack(true), interp_.markedStack(false));
+    if (ctx_.direct) ctx_.direct->refuse("it breaks the graph (" + why.gbType + ")");
+    flush(why.gbType);
+}
+
+const Node* Tracer::producer(const Tensor& t) const {
+    auto it = lazy_.find(t.impl());
+    return it == lazy_.end() ? nullptr : it->second.node;
+}
+
+std::string Tracer::producingOp(const Tensor& t) const {
+    const Node* node = producer(t);
+    return node ? node->target : "";
+}
+
+std::string Tracer::resumeName(const std::string& function) const {
+    if (breaks_.empty() || breaks_.back().userStack.empty()) return function;
+    return fmt::format("torch_dynamo_resume_in_{}_at_{}", function, breaks_.back().userStack.front().line);
+}
+
+// Dynamo's format_tensor_computation_trace: the graph's inputs the value comes from, then
+// the function calls that computed it, each under the line that made it.
+std::string Tracer::computationTrace(const Tensor& t) const {
+    const Node* root = producer(t);
+    if (!root) return "";
+    std::vector<std::vector<std::string>> inputs, ops;
+    std::set<const Node*> visited;
+    auto sourceInfo = [&](const Node& n) {
+        if (n.stack.empty()) return std::string();
+        const StackFrame& f = n.stack.back();
+        const std::string function = n.stack.size() == 1 ? resumeName(f.function) : f.function;
+        return fmt::format("# File \"{}\", line {}, in {}{}", f.file, f.line, function,
+                           f.sourceLine.empty() ? "" : ", code: " + f.sourceLine);
+    };
+    std::function<void(const Node&)> walk = [&](const Node& n) {
+        if (!visited.insert(&n).second) return;
+        std::vector<std::string> block;
+        if (std::string source = sourceInfo(n); !source.empty()) block.push_back(source);
+        if (n.op == NodeOp::Placeholder) {
+            block.push_back(fmt::format("{}: graph input ({})", n.name, n.target));
+            inputs.push_back(std::move(block));
+            return;
+        }
+        if (n.op != NodeOp::CallFunction || ops.size() >= 20) return;
+        std::vector<std::string> args;
+        for (const Argument& a : n.args) args.push_back(argumentCode(a));
+        const std::string target = n.style == CallStyle::Operator ? pythonOperatorName(n.target) : n.target;
+        block.push_back(fmt::format("{} = {}({})", n.name, target, fmt::join(args, ", ")));
+        ops.push_back(std::move(block));
+        for (const Argument& a : n.args)
+            if (a.kind == Argument::Kind::NodeRef) walk(*a.node);
+    };
+    walk(*root);
+    if (inputs.empty() && ops.empty()) return "";
+    std::vector<std::string> lines;
+    std::reverse(ops.begin(), ops.end());
+    for (const auto* blocks : {&inputs, &ops})
+        for (const auto& block : *blocks) {
+            lines.insert(lines.end(), block.begin(), block.end());
+            lines.push_back("");
+        }
+    std::string out = "\n\n  The branch condition involves a tensor computed as follows:";
+    for (const std::string& line : lines) out += "\n    " + line;
+    return out;
 }
 
 void Tracer::exceptionEscaped(const ScriptError& e, const FunctionObject& fn) {
@@ -540,21 +625,24 @@ void Tracer::exceptionEscaped(const ScriptError& e, const FunctionObject& fn) {
     // The unwound frames are gone: the raise's line when it is the script's, else the def's.
     SourceLocation where = e.where().known() && interp_.isScriptFile(e.where().file) ? e.where() : fn.definedAt();
     StackFrame frame{where.file, where.line, fn.name, strip(interp_.sourceLine(where))};
-    recordBreak(fmt::format("Observed exception: {} is raised and no handler in the compiled function catches it; it "
-                            "propagates outside the compiled region, which runs eagerly",
-                            e.kind()),
-                where, {frame});
+    recordBreak(graph_breaks::observedException(fmt::format("{}({})", e.kind(), valueRepr(Value(std::string(e.what()))))), where,
+                {frame}, {frame});
 }
 
-void Tracer::recordBreak(const std::string& reason, const SourceLocation& at, std::vector<StackFrame> userStack) {
-    BreakRecord record{reason, std::move(userStack)};
-    if (ctx_.logger && ctx_.logger->enabled("graph_breaks")) {
-        std::string text = fmt::format("Graph break in user code at {}:{}\nReason: {}\nUser code traceback:", at.file, at.line, reason);
-        for (const auto& f : record.userStack) text += "\n  " + f.str() + "\n    " + f.sourceLine;
-        log("graph_breaks", text);
+void Tracer::recordBreak(GraphBreak why, const SourceLocation& at, std::vector<StackFrame> userStack,
+                         std::vector<StackFrame> logStack) {
+    if (ctx_.logger && ctx_.logger->enabled("graph_breaks"))
+        log("graph_breaks", fmt::format("Graph break in user code at {}:{}\nGraph Break Reason: {}\n\nUser code traceback:\n{}",
+                                        at.file, at.line, why.reason(), formatStack(logStack)));
+    if (ctx_.bus) ctx_.bus->emit(GraphBreakEvent{ctx_.compileId, why.gbType, userStack, why.gbId(), why.explanation, why.hints,
+                                                 why.context});
+    // explain() gives a data-dependent branch's frame alone, named as Dynamo's resume function.
+    std::vector<StackFrame> explainStack = userStack;
+    if (!why.explainReason.empty() && !explainStack.empty()) {
+        explainStack = {explainStack.back()};
+        if (userStack.size() == 1) explainStack.back().function = resumeName(explainStack.back().function);
     }
-    if (ctx_.bus) ctx_.bus->emit(GraphBreakEvent{ctx_.compileId, reason, record.userStack});
-    breaks_.push_back(std::move(record));
+    breaks_.push_back(BreakRecord{std::move(why), std::move(userStack), graph_->opCount() > 0, std::move(explainStack)});
 }
 
 void Tracer::finish() { flush(""); }

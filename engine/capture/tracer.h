@@ -39,8 +39,10 @@ struct Segment {
 };
 
 struct BreakRecord {
-    std::string reason;
-    std::vector<StackFrame> userStack;
+    GraphBreak why;
+    std::vector<StackFrame> userStack;  // the traced frames, with markers
+    bool endedGraph = false;  // the graph before it had ops (explain() counts only those, as Dynamo)
+    std::vector<StackFrame> explainStack;  // explain()'s "User Stack" (Dynamo's frame summary)
 };
 
 struct TraceContext {
@@ -70,7 +72,9 @@ public:
     IValue captureOp(const OpCall& call) override;
     bool isLazy(const Tensor& t) const override;
     Device deviceOf(const Tensor& t) const override;
-    void graphBreak(const std::string& reason) override;
+    void graphBreak(const GraphBreak& why) override;
+    std::string computationTrace(const Tensor& t) const override;
+    std::string producingOp(const Tensor& t) const override;
     // An exception leaving the traced function: a graph break at its raise, as Dynamo
     // reports it (the exception then propagates as eager's would).
     void exceptionEscaped(const ScriptError& e, const FunctionObject& fn);
@@ -119,7 +123,12 @@ private:
     std::optional<Device> resultDevice(const OpDef& op, const BoundArgs& bound, const IValueList& args,
                                        const Kwargs& kwargs) const;
     void log(const std::string& artifact, const std::string& message) const;
-    void recordBreak(const std::string& reason, const SourceLocation& at, std::vector<StackFrame> userStack);
+    void recordBreak(GraphBreak why, const SourceLocation& at, std::vector<StackFrame> userStack,
+                     std::vector<StackFrame> logStack);
+    // The function name Dynamo gives the code after this trace's last break:
+    // torch_dynamo_resume_in_f_at_5; `function` itself before any.
+    std::string resumeName(const std::string& function) const;
+    const Node* producer(const Tensor& t) const;
     // Reports the capture of the graph that just ended as a compile-phase span.
     void recordCapture(const std::string& graphName) const;
     std::string currentLine() const;

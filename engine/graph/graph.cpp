@@ -40,9 +40,34 @@ std::string TensorMeta::str() const {
     return fmt::format("{}[{}]", dtypeAbbreviation(dtype), dims);
 }
 
+namespace {
+
+// Names FX never gives a node as they are, because the graph's code could not use them:
+// Python's keywords and builtins, and the globals FX's generated code imports. A node of
+// such an op is named with a suffix from the first (sum_1, as PyTorch's graphs print).
+bool shadowsPythonName(const std::string& name) {
+    static const std::unordered_set<std::string> names = {
+        // keywords
+        "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del",
+        "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda", "nonlocal",
+        "not", "or", "pass", "raise", "return", "try", "while", "with", "yield",
+        // builtins an op or input may be named after
+        "abs", "all", "any", "bin", "bool", "bytes", "callable", "chr", "complex", "dict", "dir", "divmod",
+        "enumerate", "eval", "exec", "filter", "float", "format", "frozenset", "getattr", "globals", "hasattr", "hash",
+        "hex", "id", "input", "int", "isinstance", "iter", "len", "list", "locals", "map", "max", "min", "next",
+        "object", "oct", "open", "ord", "pow", "print", "property", "range", "repr", "reversed", "round", "set",
+        "setattr", "slice", "sorted", "str", "sum", "super", "tuple", "type", "vars", "zip",
+        // FX's custom builtins
+        "inf", "nan", "NoneType", "torch", "device", "fx_pytree", "pytree"};
+    return names.count(name) > 0;
+}
+
+}  // namespace
+
 std::string Graph::uniqueName(const std::string& base) {
     std::string name = base;
     int& suffix = lastSuffix_[base];
+    if (shadowsPythonName(base)) name = base + "_" + std::to_string(++suffix);
     while (usedNames_.count(name)) name = base + "_" + std::to_string(++suffix);
     usedNames_.insert(name);
     return name;

@@ -26,8 +26,10 @@ json locationJson(const SourceLocation& where) {
 
 json stackJson(const std::vector<StackFrame>& stack) {
     json frames = json::array();
-    for (const auto& f : stack)
+    for (const auto& f : stack) {
         frames.push_back({{"file", f.file}, {"line", f.line}, {"function", f.function}, {"source", f.sourceLine}});
+        if (!f.marker.empty()) frames.back()["marker"] = f.marker;
+    }
     return frames;
 }
 
@@ -84,7 +86,12 @@ struct Payload {
                 {"message", e.message}};
     }
     json operator()(const GraphBreakEvent& e) const {
-        return {{"compile_id", e.compileId}, {"reason", e.reason}, {"user_stack", stackJson(e.userStack)}};
+        json out{{"compile_id", e.compileId}, {"reason", e.reason}, {"user_stack", stackJson(e.userStack)}};
+        if (!e.gbId.empty()) out["gb_id"] = e.gbId;
+        if (!e.explanation.empty()) out["explanation"] = e.explanation;
+        if (!e.hints.empty()) out["hints"] = e.hints;
+        if (!e.context.empty()) out["context"] = e.context;
+        return out;
     }
     json operator()(const CacheLimitEvent& e) const {
         return {{"function", e.function}, {"where", locationJson(e.where)}, {"limit", e.limit},

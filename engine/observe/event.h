@@ -23,6 +23,9 @@ struct StackFrame {
     int line = 0;
     std::string function;
     std::string sourceLine;  // stripped text of the line
+    // Dynamo's marker under the expression the frame was evaluating, aligned to sourceLine
+    // ("~~~~~^^^^^^" under print("hi")); empty when not known
+    std::string marker;
     std::string str() const;  // File "script.py", line 4, in fn
 };
 
@@ -75,8 +78,14 @@ struct RecompileEvent {
 
 struct GraphBreakEvent {
     std::string compileId;
-    std::string reason;
+    std::string reason;  // the break's type, as PyTorch's registry names it (gb_type)
     std::vector<StackFrame> userStack;
+    // PyTorch's registry entry: GB id (empty for a break PyTorch does not make), and what
+    // the break says (observe/graph_break.h)
+    std::string gbId;
+    std::string explanation;
+    std::vector<std::string> hints;
+    std::string context;
 };
 
 struct CacheLimitEvent {

@@ -88,7 +88,7 @@ GuardsEvent guards(const json& j) {
 std::vector<StackFrame> userStack(const json& j) {
     std::vector<StackFrame> frames;
     forEachObject(j, "user_stack", [&](const json& f) {
-        frames.push_back({text(f, "file"), line(f, "line"), text(f, "function"), text(f, "source")});
+        frames.push_back({text(f, "file"), line(f, "line"), text(f, "function"), text(f, "source"), text(f, "marker")});
     });
     return frames;
 }
@@ -184,7 +184,9 @@ std::optional<Event> eventFromJson(const json& j) {
     if (type == "guards") return guards(j);
     if (type == "guard_failure") return GuardFailureEvent{text(j, "compile_id"), text(j, "function"), texts(j, "reasons")};
     if (type == "recompile") return RecompileEvent{text(j, "compile_id"), text(j, "function"), location(j), text(j, "message")};
-    if (type == "graph_break") return GraphBreakEvent{text(j, "compile_id"), text(j, "reason"), userStack(j)};
+    if (type == "graph_break")
+        return GraphBreakEvent{text(j, "compile_id"), text(j, "reason"), userStack(j), text(j, "gb_id"),
+                               text(j, "explanation"), texts(j, "hints"), text(j, "context")};
     if (type == "cache_limit") return CacheLimitEvent{text(j, "function"), location(j), number<int>(j, "limit"), text(j, "last_reason")};
     if (type == "graph_failure")
         return GraphFailureEvent{text(j, "compile_id"), text(j, "function"), text(j, "graph"), text(j, "backend"),

@@ -46,7 +46,8 @@ unsigned expectedJsonKinds(std::string_view field) {
         {"graph_name", kJsonString}, {"readable", kJsonString}, {"runnable", kJsonString}, {"tabular", kJsonString},
         {"op_count", kJsonInteger}, {"break_reason", kJsonString}, {"guards", kJsonArray}, {"lines", kJsonArray},
         {"reasons", kJsonArray}, {"user_stack", kJsonArray}, {"limit", kJsonInteger}, {"last_reason", kJsonString},
-        {"backend", kJsonString}, {"nodes", kJsonArray}, {"graph_json", kJsonObject},
+        {"backend", kJsonString}, {"nodes", kJsonArray}, {"graph_json", kJsonObject}, {"gb_id", kJsonString},
+        {"explanation", kJsonString}, {"hints", kJsonArray}, {"context", kJsonString},
         // fusion and code
         {"step", kJsonInteger}, {"node1", kJsonString}, {"node2", kJsonString}, {"score", kNumber},
         {"fused", kJsonBool}, {"result", kJsonString}, {"language", kJsonString}, {"source", kJsonString},

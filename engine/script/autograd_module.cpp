@@ -8,6 +8,7 @@
 #include "core/autograd_node.h"
 #include "core/grad_mode.h"
 #include "dispatch/dispatcher.h"
+#include "script/graph_break_kinds.h"
 #include "script/interpreter.h"
 #include "script/types/method_table.h"
 #include "script/trace_hooks.h"
@@ -61,7 +62,7 @@ bool flagArgument(Interpreter& in, CallArgs& a, size_t position, const char* nam
 
 Value tensorBackward(Interpreter& in, const Value& self, CallArgs& a) {
     // As Dynamo: the backward pass is not part of the forward graph being captured.
-    if (in.tracer()) in.tracer()->graphBreak("Tensor.backward() called: the backward pass runs outside the captured graph");
+    if (in.tracer()) in.tracer()->graphBreak(graph_breaks::backwardCall());
     const Tensor& root = self.asTensor();
     const Value gradient = argumentOr(a, 0, "gradient");
     if (flagArgument(in, a, 2, "create_graph", false)) in.fail("RuntimeError", "Fusescope does not support backward(create_graph=True) yet");
@@ -204,7 +205,7 @@ void populateAutogradModule(ModuleObject& autograd) {
         return makeBuiltin("torch.autograd._untraced.<decorator>", [reason = a.args[0].asString()](Interpreter& in2, CallArgs& b) {
             auto* fn = b.args.size() == 1 ? b.args[0].as<FunctionObject>() : nullptr;
             if (!fn) in2.fail("TypeError", "_untraced's decorator takes a function defined in Python");
-            fn->dynamoSkips = true;
+            fn->dynamoSkip = FunctionObject::DynamoSkip::Untraced;
             fn->dynamoSkipReason = reason;
             return b.args[0];
         });

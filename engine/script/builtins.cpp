@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "script/graph_break_kinds.h"
 #include "script/interpreter.h"
 #include "script/utf8.h"
 #include "script/set_operations.h"
@@ -141,7 +142,7 @@ ValueList sortedValues(Interpreter& in, const ValueList& items, CallArgs& a) {
 void addPythonBuiltins(std::map<std::string, Value, std::less<>>& b) {
     addIteratorBuiltins(b);
     b["print"] = makeBuiltin("print", [](Interpreter& in, CallArgs& a) {
-        if (in.tracer()) in.tracer()->graphBreak("print() called: printing needs real values");
+        if (in.tracer()) in.tracer()->graphBreak(graph_breaks::builtinCall("print", a.args, !a.kwargs.empty()));
         std::string sep = " ", end = "\n";
         if (const Value* v = a.kwarg("sep"); v && !v->isNone()) sep = valueStr(*v);
         if (const Value* v = a.kwarg("end"); v && !v->isNone()) end = valueStr(*v);
@@ -280,7 +281,7 @@ void addPythonBuiltins(std::map<std::string, Value, std::less<>>& b) {
     });
     b["repr"] = makeBuiltin("repr", [](Interpreter& in, CallArgs& a) {
         expectCount(in, a, 1, 1, "repr");
-        if (a.args[0].isTensor()) in.realTensor(a.args[0].asTensor(), "repr() needs real values");
+        if (a.args[0].isTensor()) in.realTensor(a.args[0].asTensor(), graph_breaks::tensorRepr);
         return Value(in.repr(a.args[0]));
     });
     // Types, callable as conversions.
@@ -295,7 +296,7 @@ void addPythonBuiltins(std::map<std::string, Value, std::less<>>& b) {
         }
         if (x.isString() || bytesData(x)) return Value(parseIntLiteral(in, x.isString() ? x.asString() : *bytesData(x), base.isNone() ? 10 : base.asInt()));
         if (x.isTensor()) {
-            Tensor t = in.realTensor(x.asTensor(), "unsupported call int(tensor): it turns a tensor into a Python number");
+            Tensor t = in.realTensor(x.asTensor(), graph_breaks::itemCall);
             if (t.numel() != 1) in.fail("ValueError", "only one element tensors can be converted to Python scalars");
             return Value(wholeFloatToInt(in, std::trunc(t.item())));
         }
@@ -313,7 +314,7 @@ void addPythonBuiltins(std::map<std::string, Value, std::less<>>& b) {
         if (a.args.empty()) return Value(0.0);
         const Value& x = a.args[0];
         if (x.isTensor()) {
-            Tensor t = in.realTensor(x.asTensor(), "unsupported call float(tensor): it turns a tensor into a Python number");
+            Tensor t = in.realTensor(x.asTensor(), graph_breaks::itemCall);
             if (t.numel() != 1) in.fail("ValueError", "only one element tensors can be converted to Python scalars");
             return Value(t.item());
         }
@@ -346,7 +347,7 @@ void addPythonBuiltins(std::map<std::string, Value, std::less<>>& b) {
     b["str"] = makeType("str", [](Interpreter& in, CallArgs& a) {
         expectCount(in, a, 0, 1, "str");
         if (a.args.empty()) return Value(std::string());
-        if (a.args[0].isTensor()) in.realTensor(a.args[0].asTensor(), "str() needs real values");
+        if (a.args[0].isTensor()) in.realTensor(a.args[0].asTensor(), graph_breaks::tensorRepr);
         return Value(in.str(a.args[0]));
     });
     b["list"] = makeType("list", [](Interpreter& in, CallArgs& a) {

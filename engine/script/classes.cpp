@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/grad_mode.h"
+#include "script/graph_break_kinds.h"
 #include "script/interpreter.h"
 #include "script/types/type_slots.h"
 
@@ -232,7 +233,8 @@ Value Interpreter::callInstance(const Value& instance, CallArgs& args) {
             } restore{*this, tracing};
             Value reason = call(bindDescriptor(*refusal, instance, cls), none);
             if (reason.isString()) {
-                tracing->graphBreak(reason.asString());
+                tracing->graphBreak(graph_breaks::refusedModuleCall(
+                    reason.asString(), instance.source ? instance.source->str() : pythonTypeName(instance)));
                 return call(bindDescriptor(*method, instance, cls), args);
             }
         }

@@ -1,4 +1,5 @@
 // Statements, scopes and calls. Expressions are in interpreter_expr.cpp.
+#include "script/graph_break_kinds.h"
 #include "script/interpreter.h"
 
 #include <algorithm>
@@ -310,11 +311,47 @@ CallSite Interpreter::siteOf(const Expr& expr) const {
     return site;
 }
 
-std::vector<StackFrame> Interpreter::scriptStack(bool tracedOnly) const {
+namespace {
+
+// Dynamo's marker under the expression a frame is evaluating (format_source_range in
+// torch/_dynamo/utils.py), aligned to the stripped line: '~' under the expression, '^' under
+// a call's parenthesised arguments, a subscript's brackets or a binary operator, and '^'
+// throughout any other expression. Empty for one spanning lines.
+std::string expressionMarker(const Expr& e, const std::string& rawLine) {
+    const int indent = static_cast<int>(std::min(rawLine.find_first_not_of(" \t"), rawLine.size()));
+    const int start = e.loc.column - 1, end = std::min<int>(e.endColumn - 1, static_cast<int>(rawLine.size()));
+    if (e.endLine != e.loc.line || start < indent || end <= start) return "";
+    int left = -1, right = end;  // the '^' part, when anchored
+    auto scan = [&](const Expr& before, char bracket) {
+        if (before.endLine != e.loc.line) return;
+        int c = before.endColumn - 1;
+        while (c < end && rawLine[c] != bracket) ++c;
+        left = c;
+    };
+    if (e.kind == ExprKind::Call) scan(*e.as<Call>().func, '(');
+    else if (e.kind == ExprKind::Subscript) scan(*e.as<Subscript>().value, '[');
+    else if (e.kind == ExprKind::BinOp && e.as<BinOp>().left->endLine == e.loc.line) {
+        int c = e.as<BinOp>().left->endColumn - 1;
+        while (c < end && (std::isspace(static_cast<unsigned char>(rawLine[c])) || rawLine[c] == ')')) ++c;
+        left = c;
+        right = c + 1;
+        if (right < end && !std::isspace(static_cast<unsigned char>(rawLine[right])) && rawLine[right] != '\\' && rawLine[right] != '#')
+            ++right;
+    }
+    std::string marker(static_cast<size_t>(start - indent), ' ');
+    for (int c = start; c < end; ++c) marker += left < 0 || (c >= left && c < right) ? '^' : '~';
+    return marker;
+}
+
+}  // namespace
+
+std::vector<StackFrame> Interpreter::scriptStack(bool tracedOnly, bool withMarkers) const {
     std::vector<StackFrame> frames;
     for (const auto& f : stack_) {
         if ((tracedOnly && !f.traced) || !isScriptFile(f.where.file)) continue;  // library frames are torch's internals
-        frames.push_back(StackFrame{f.where.file, f.where.line, f.function, strip(sourceLine(f.where))});
+        const std::string line = sourceLine(f.where);
+        frames.push_back(StackFrame{f.where.file, f.where.line, f.function, strip(line)});
+        if (withMarkers && f.pending && f.pending->loc.line == f.where.line) frames.back().marker = expressionMarker(*f.pending, line);
     }
     return frames;
 }
@@ -447,7 +484,9 @@ Interpreter::Flow Interpreter::exec(const Stmt& stmt) {
         case StmtKind::AugAssign: augAssign(stmt.as<AugAssign>()); return Flow::Normal;
         case StmtKind::If: {
             const auto& s = stmt.as<If>();
-            bool taken = truthy(eval(*s.test));
+            Value test = eval(*s.test);
+            stack_.back().pending = s.test.get();
+            bool taken = truthy(test);
             return exec(taken ? s.body : s.orelse);
         }
         case StmtKind::For: return execFor(stmt.as<For>());
@@ -833,10 +872,13 @@ std::vector<std::pair<std::string, Value>> Interpreter::bindArguments(const Func
 Value Interpreter::callFunction(const FunctionObject& fn, CallArgs& args, bool traced, int depth) {
     if (static_cast<int>(stack_.size()) >= kMaxCallDepth)
         fail("RecursionError", "maximum recursion depth exceeded");
-    if (fn.dynamoSkips && tracer()) {  // at the call's line, as Dynamo reports it
-        tracer()->graphBreak(!fn.dynamoSkipReason.empty()
-                                 ? fn.dynamoSkipReason
-                                 : fmt::format("Attempted to inline function marked as skipped: Dynamo does not trace `{}`", fn.qualname));
+    if (fn.dynamoSkip != FunctionObject::DynamoSkip::No && tracer()) {  // at the call's line, as Dynamo reports it
+        using enum FunctionObject::DynamoSkip;
+        tracer()->graphBreak(
+            fn.dynamoSkip == Skipped    ? graph_breaks::skippedFunction(fn.qualname)
+            : fn.dynamoSkip == Disabled ? graph_breaks::disabledFunction(fmt::format("<function {} at {}>", fn.qualname, static_cast<const void*>(&fn)),
+                                                                        fn.dynamoSkipReason)
+                                        : graph_breaks::fusescopeOnly("`" + fn.qualname + "`", fn.dynamoSkipReason));
         // The skipped function runs eagerly, untraced (its values real: autograd records
         // them, as for any eager call); tracing goes on after it returns.
         struct Untraced {

@@ -49,6 +49,7 @@ struct Frame {
     SourceLocation where;  // the statement running now
     bool traced = false;   // runs under TraceHooks
     int inlineDepth = 0;   // 0 for the compiled function itself, 1 for a call it makes, ...
+    const Expr* pending = nullptr;  // the call, subscript or branch test being evaluated
     const FunctionObject* callee = nullptr;  // the script function running (null at module level)
     std::string qualname;  // Outer.forward: what a def or class made in this frame is named under
     Value self;            // the first argument when it is an instance (a method's self)
@@ -152,6 +153,9 @@ public:
     std::vector<StackFrame> tracedStack() const;
     // The script's frames now, outermost first, each at the line it is on (a caller's: its call).
     std::vector<StackFrame> userStack() const;
+    // The script's frames, outermost first, each with the marker under the expression it is
+    // evaluating (a graph break's user code traceback).
+    std::vector<StackFrame> markedStack(bool tracedOnly) const { return scriptStack(tracedOnly, true); }
 
     const Module& module() const { return module_; }
     // The line `where` points at, in the script or in a library module it imported.
@@ -171,7 +175,15 @@ public:
                  const std::vector<std::pair<std::string, Value>>& kwargs, const CallSite& site,
                  const std::string& symbol = "");
     bool truthy(const Value& value);  // may break the graph on a lazy tensor
-    Tensor realTensor(const Tensor& t, const std::string& why);  // data needed now
+    // t's data is read into Python now (item(), a branch on it, printing): while a compiled
+    // function is traced the graph breaks there, for the reason `why()` gives (made only
+    // then), whatever t is: a graph value gets its data, and a value read from an input or a
+    // global is read afresh on every call rather than baked into the graph as a constant.
+    template <class MakeBreak>
+    Tensor realTensor(const Tensor& t, MakeBreak&& why) {
+        if (tracer_) tracer_->graphBreak(why());
+        return t;
+    }
     ValueList iterate(const Value& iterable);
     Value indexTensor(const Value& tensor, const Value& index);  // tensor[index]: views, or advanced indexing
     // A function of torch/_composite.py (advanced indexing, ...) called with `args`.
@@ -290,7 +302,7 @@ private:
     // callOp's dispatch, once autocast has cast the arguments.
     Value runOp(const OpDef& op, const IValueList& args, const Kwargs& kwargs, CallStyle style, const CallSite& site,
                 const std::string& symbol);
-    std::vector<StackFrame> scriptStack(bool tracedOnly) const;
+    std::vector<StackFrame> scriptStack(bool tracedOnly, bool withMarkers = false) const;
     Value yieldValue(Value value);            // `yield value` in the running generator
     Value yieldFrom(const Value& iterable);   // `yield from iterable`
     void runGeneratorBody(GeneratorObject& generator);  // on the generator's fiber

@@ -11,6 +11,7 @@
 
 #include "core/autocast.h"
 #include "dispatch/dispatcher.h"
+#include "script/graph_break_kinds.h"
 #include "script/interpreter.h"
 #include "script/set_operations.h"
 #include "script/types/bytes_type.h"
@@ -169,11 +170,6 @@ Value Interpreter::withNamedResults(const OpDef& op, Value results, const Source
     return call(returnTypes_.as<ModuleObject>()->attrs.at("_make"), args);
 }
 
-Tensor Interpreter::realTensor(const Tensor& t, const std::string& why) {
-    if (tracer_ && tracer_->isLazy(t)) tracer_->graphBreak(why);
-    return t;
-}
-
 // Python's truth: the type's truth slot (CPython's nb_bool, then its length); true without one.
 bool Interpreter::truthy(const Value& value) {
     const TypeSlots* type = touchedSlots(value);
@@ -232,6 +228,7 @@ Value Interpreter::eval(const Expr& expr) {
         Value object = eval(*s.value);
         Value index = eval(*s.index);
         site_ = siteOf(expr);
+        stack_.back().pending = &expr;
         return evalSubscript(object, index);
     }
     case ExprKind::Slice: {
@@ -380,7 +377,9 @@ Value Interpreter::evalJoinedStr(const JoinedStr& expr) {
         }
         const auto& field = part->as<FormattedValue>();
         Value value = eval(*field.value);
-        if (value.isTensor()) value = Value(realTensor(value.asTensor(), "f-string formatting needs a real tensor value"));
+        if (value.isTensor()) value = Value(realTensor(value.asTensor(), [] {
+            return graph_breaks::fusescopeOnly("f-string formatting of a graph value", "f-string formatting needs a real tensor value");
+        }));
         std::string spec;
         if (field.formatSpec) spec = valueStr(eval(*field.formatSpec));
         if (field.conversion == 'r' || field.conversion == 'a') value = Value(valueRepr(value));
@@ -495,6 +494,7 @@ Value Interpreter::evalCall(const Call& call) {
         }
     }
     site_ = siteOf(call);
+    stack_.back().pending = &call;
     try {
         return this->call(callee, args);
     } catch (Error& e) {

@@ -8,6 +8,7 @@
 #include "core/autograd_node.h"
 #include "core/grad_mode.h"
 #include "ops/op_registry.h"
+#include "script/graph_break_kinds.h"
 #include "script/interpreter.h"
 #include "script/python_hash.h"
 #include "script/types/indexing.h"
@@ -133,7 +134,9 @@ void readUntraced(Interpreter& in, const char* name) {
 // breaks the graph, which gives the value its history (Dynamo falls back to eager there).
 const Tensor& withHistory(Interpreter& in, const Value& self, const char* name) {
     readUntraced(in, name);
-    in.realTensor(self.asTensor(), std::string("reading a tensor's .") + name + " needs its autograd history");
+    if (in.tracer() && in.tracer()->isLazy(self.asTensor()))
+        in.tracer()->graphBreak(graph_breaks::fusescopeOnly(std::string("Tensor.") + name + " of a graph value",
+                                                            std::string("reading a tensor's .") + name + " needs its autograd history"));
     return self.asTensor();
 }
 
@@ -203,13 +206,13 @@ Value numel(Interpreter& in, const Value& s, CallArgs&) {
 }
 
 Value item(Interpreter& in, const Value& s, CallArgs&) {
-    Tensor x = in.realTensor(s.asTensor(), "unsupported call Tensor.item(): it turns a tensor into a Python number");
+    Tensor x = in.realTensor(s.asTensor(), graph_breaks::itemCall);
     if (x.numel() != 1) in.fail("RuntimeError", fmt::format("a Tensor with {} elements cannot be converted to Scalar", x.numel()));
     return elementValue(x, 0);
 }
 
 Value tolist(Interpreter& in, const Value& s, CallArgs&) {
-    Tensor x = in.realTensor(s.asTensor(), "unsupported call Tensor.tolist(): it turns a tensor into Python numbers");
+    Tensor x = in.realTensor(s.asTensor(), [&s] { return graph_breaks::tolistCall(s.asTensor().dtype()); });
     int64_t flat = 0;
     return toList(x, 0, flat);
 }
@@ -411,7 +414,10 @@ ValueList tensorRows(Interpreter& in, const Value& self) {
 
 // bool(x) of a one-element tensor: its value is needed now (a graph break when tracing).
 bool tensorTruth(Interpreter& in, const Value& self) {
-    Tensor t = in.realTensor(self.asTensor(), "data-dependent branching: the condition depends on a tensor value");
+    Tensor t = in.realTensor(self.asTensor(), [&] {
+        const Tensor& t = self.asTensor();
+        return graph_breaks::dataDependentBranch(in.tracer()->computationTrace(t), in.tracer()->producingOp(t), t.dtype(), t.dim());
+    });
     if (t.numel() != 1)
         in.fail("RuntimeError", t.numel() == 0 ? "Boolean value of Tensor with no values is ambiguous"
                                                : "Boolean value of Tensor with more than one value is ambiguous");

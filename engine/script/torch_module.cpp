@@ -12,6 +12,7 @@
 #include "ops/op_registry.h"
 #include "core/device_context.h"
 #include "runtime/cuda_driver.h"
+#include "script/graph_break_kinds.h"
 #include "script/interpreter.h"
 #include "script/whole_float.h"
 
@@ -212,24 +213,31 @@ Value makeTorchModule(ConfigModules& configs) {
     dynamo->attrs["optimize"] = makeBuiltin("torch._dynamo.optimize", [](Interpreter& in, CallArgs& a) {
         return decorator(parseCompileOptions(in, a, 0, true));
     });
-    dynamo->attrs["graph_break"] = makeBuiltin("torch._dynamo.graph_break", [](Interpreter& in, CallArgs&) {
-        if (in.tracer()) in.tracer()->graphBreak("torch._dynamo.graph_break() called");
+    dynamo->attrs["graph_break"] = makeBuiltin("torch._dynamo.graph_break", [](Interpreter& in, CallArgs& a) {
+        if (in.tracer()) in.tracer()->graphBreak(graph_breaks::userGraphBreak(a.args, a.kwargs));
         return Value();
     });
-    // As PyTorch's decorator (plain or called with arguments): Dynamo does not trace the function.
-    auto skipTracing = [](Interpreter& in, const Value& fn) {
-        auto* f = fn.as<FunctionObject>();
-        if (!f) in.fail("TypeError", "torch._disable_dynamo expects a function defined in Python");
-        f->dynamoSkips = true;
-        return fn;
-    };
-    torch->attrs["_disable_dynamo"] = makeBuiltin("torch._disable_dynamo", [skipTracing](Interpreter& in, CallArgs& a) {
-        if (!a.args.empty() && !a.args[0].isNone()) return skipTracing(in, a.args[0]);
-        return makeBuiltin("torch._disable_dynamo.<decorator>", [skipTracing](Interpreter& in2, CallArgs& b) {
-            if (b.args.size() != 1) in2.fail("TypeError", "torch._disable_dynamo's decorator takes the function");
-            return skipTracing(in2, b.args[0]);
+    // torch._disable_dynamo and torch.compiler.disable, as PyTorch's decorators (plain or
+    // called with arguments): Dynamo does not trace the function; its call breaks the graph.
+    auto skipDecorator = [](const char* name, FunctionObject::DynamoSkip skip) {
+        auto mark = [name, skip](Interpreter& in, const Value& fn, const std::string& reason) {
+            auto* f = fn.as<FunctionObject>();
+            if (!f) in.fail("TypeError", std::string(name) + " expects a function defined in Python");
+            f->dynamoSkip = skip;
+            f->dynamoSkipReason = reason;
+            return fn;
+        };
+        return makeBuiltin(name, [name, mark](Interpreter& in, CallArgs& a) {
+            const Value* given = a.kwarg("reason");
+            const std::string reason = given && given->isString() ? given->asString() : "";
+            if (!a.args.empty() && !a.args[0].isNone()) return mark(in, a.args[0], reason);
+            return makeBuiltin(std::string(name) + ".<decorator>", [name, mark, reason](Interpreter& in2, CallArgs& b) {
+                if (b.args.size() != 1) in2.fail("TypeError", std::string(name) + "'s decorator takes the function");
+                return mark(in2, b.args[0], reason);
+            });
         });
-    });
+    };
+    torch->attrs["_disable_dynamo"] = skipDecorator("torch._disable_dynamo", FunctionObject::DynamoSkip::Skipped);
     // True while Dynamo traces the code calling it (the optimizers keep their step count a
     // tensor then, so a compiled step does not bake it in as a constant).
     auto compiler = makeModule("torch.compiler");
@@ -237,9 +245,23 @@ Value makeTorchModule(ConfigModules& configs) {
         return Value(in.tracer() != nullptr);
     });
     dynamo->attrs["is_compiling"] = compiler->attrs["is_compiling"];
+    compiler->attrs["disable"] = skipDecorator("torch.compiler.disable", FunctionObject::DynamoSkip::Disabled);
     torch->attrs["compiler"] = Value(ObjectPtr(compiler));
+    // _dynamic_shape_op(aten_name, t): whether each element of t is non-zero, flattened, for
+    // the library's ops whose output shape depends on t's data (nonzero, masked_select,
+    // t[mask]): a compiled graph breaks there, as Dynamo's does at that op.
+    dynamo->attrs["_dynamic_shape_op"] = makeBuiltin("torch._dynamo._dynamic_shape_op", [](Interpreter& in, CallArgs& a) {
+        if (a.args.size() != 2 || !a.args[0].isString() || !a.args[1].isTensor())
+            in.fail("TypeError", "_dynamic_shape_op(aten_name, tensor)");
+        const Tensor t = in.realTensor(a.args[1].asTensor(), [&a] {
+            return graph_breaks::dynamicShapeOperator(a.args[0].asString(), graph_breaks::kCallInstruction);
+        });
+        ValueList flags;
+        for (int64_t i = 0; i < t.numel(); ++i) flags.push_back(Value(t.readDouble(i) != 0.0));
+        return makeList(std::move(flags));
+    });
     dynamo->attrs["reset"] = makeBuiltin("torch._dynamo.reset", [](Interpreter& in, CallArgs&) {
-        if (in.tracer()) in.tracer()->graphBreak("Attempted to call function marked as skipped: Dynamo does not trace `torch._dynamo.reset`");
+        if (in.tracer()) in.tracer()->graphBreak(graph_breaks::skippedDynamoFunction("reset"));
         in.host().resetDynamo();
         return Value();
     });

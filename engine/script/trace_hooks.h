@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "observe/graph_break.h"
 #include "ops/op_call.h"
 #include "ops/op_registry.h"
 #include "script/value.h"
@@ -25,7 +26,12 @@ public:
     virtual Device deviceOf(const Tensor& t) const = 0;
     // The graph must end here (print, data-dependent branch, explicit break, unsupported
     // call): compile and run what was captured so far, so every lazy tensor becomes real.
-    virtual void graphBreak(const std::string& reason) = 0;
+    virtual void graphBreak(const GraphBreak& why) = 0;
+    // How graph value t was computed, as Dynamo explains a data-dependent branch: the
+    // function-call nodes leading to it with their lines ("" when t is no graph value).
+    virtual std::string computationTrace(const Tensor& t) const = 0;
+    // The op that made graph value t ("any", "gt"), or "".
+    virtual std::string producingOp(const Tensor& t) const = 0;
     // A statement is about to run in traced code (for trace_source).
     virtual void onStatement(const Stmt& stmt) = 0;
     // The traced code read a value that came from an input (value.source is set): a

@@ -344,10 +344,13 @@ struct FunctionObject : Object {
     ScopePtr globals;  // the module it was defined in (null: the script's)
     std::shared_ptr<DictObject> attributes;  // fn.attr = value (made on first use)
     std::shared_ptr<ClassCell> classCell;  // set when defined in a class body (super() reads it)
-    // Marked by torch._disable_dynamo (the library's Optimizer.zero_grad, as PyTorch's):
-    // tracing breaks the graph where it is called rather than inlining it.
-    bool dynamoSkips = false;
-    std::string dynamoSkipReason;  // the graph break's reason when not Dynamo's own words
+    // Whether tracing breaks the graph where it is called rather than inlining it, and in
+    // which of Dynamo's words: torch._disable_dynamo (the library's Optimizer.zero_grad, as
+    // PyTorch's), torch.compiler.disable (the user's, with its reason), or a library function
+    // Fusescope does not trace yet (dynamoSkipReason says why).
+    enum class DynamoSkip { No, Skipped, Disabled, Untraced };
+    DynamoSkip dynamoSkip = DynamoSkip::No;
+    std::string dynamoSkipReason;
     // Its code, a def's or a lambda's (what compiled frames are keyed by), and where it starts.
     const void* code() const;
     const SourceLocation& definedAt() const;

@@ -130,31 +130,28 @@ Value ScriptSession::explain(Interpreter& interp, const Value& fn, CallArgs& arg
     auto out = std::make_shared<RecordObject>();
     out->type = "ExplainOutput";
     out->text = report.text();
-    int opCount = 0;
     ValueList opsPerGraph;
     for (const auto& g : report.graphs) {
-        opCount += g->opCount();
         ValueList ops;
-        for (const auto& n : g->nodes())
-            if (n->op == NodeOp::CallFunction || n->op == NodeOp::CallMethod) ops.push_back(Value(n->target));
+        for (const Node* n : ExplainReport::ops(*g)) ops.push_back(Value(n->target));
         opsPerGraph.push_back(makeList(ops));
     }
     ValueList reasons;
-    for (const auto& b : report.breaks) {
+    for (const BreakRecord* b : report.countedBreaks()) {
         auto r = std::make_shared<RecordObject>();
         r->type = "GraphCompileReason";
-        r->text = b.reason;
-        r->attrs["reason"] = Value(b.reason);
+        r->text = b->why.explainText();
+        r->attrs["reason"] = Value(r->text);
         ValueList stack;
-        for (const auto& f : b.userStack) stack.push_back(Value(f.str()));
+        for (const auto& f : b->explainStack) stack.push_back(Value(f.str()));
         r->attrs["user_stack"] = makeList(stack);
         reasons.push_back(Value(ObjectPtr(r)));
     }
     ValueList guards;
     for (const auto& g : report.guards) guards.push_back(Value(g.str()));
     out->attrs["graph_count"] = Value(static_cast<int64_t>(report.graphs.size()));
-    out->attrs["graph_break_count"] = Value(static_cast<int64_t>(report.breaks.size()));
-    out->attrs["op_count"] = Value(int64_t{opCount});
+    out->attrs["graph_break_count"] = Value(static_cast<int64_t>(reasons.size()));
+    out->attrs["op_count"] = Value(int64_t{report.opCount()});
     out->attrs["break_reasons"] = makeList(reasons);
     out->attrs["ops_per_graph"] = makeList(opsPerGraph);
     out->attrs["out_guards"] = makeList(guards);

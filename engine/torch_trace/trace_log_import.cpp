@@ -10,6 +10,7 @@
 #include "core/json_text.h"
 #include "core/read_fields.h"
 #include "observe/compile_report.h"
+#include "observe/graph_break_registry.h"
 #include "observe/json_nesting.h"
 #include "torch_trace/fx_readable_graph.h"
 #include "torch_trace/line_scan.h"
@@ -148,7 +149,8 @@ std::optional<StackFrame> tracebackFrameOf(std::string_view line) {
 // A graph break artifact: "Graph break in user code at FILE:LINE", "Graph Break Reason: ..."
 // (what Dynamo could not trace, its explanation and hints), "User code traceback:" (frames as
 // Python prints them), then Dynamo's own traceback, which is left out. The reason starts
-// with a line that sums it up: the break's kind and its explanation.
+// with the break's kind (its gb_type), which names its registry entry; its explanation, hints
+// and developer context are kept apart.
 GraphBreakEvent graphBreakOf(const std::string& compileId, const std::string& payload) {
     GraphBreakEvent e;
     e.compileId = compileId;
@@ -170,6 +172,8 @@ GraphBreakEvent graphBreakOf(const std::string& compileId, const std::string& pa
             reason.push_back(line);
             std::string t = trimmed(line);
             if (t.starts_with("Explanation: ")) explanation = t.substr(13);
+            else if (t.starts_with("Hint: ")) e.hints.push_back(t.substr(6));
+            else if (t.starts_with("Developer debug context: ")) e.context = t.substr(25);
             else if (kind.empty() && !t.empty() && !line.starts_with(" ") && !t.starts_with("Encountered graph break")) kind = t;
         } else if (part == Stack) {
             if (auto f = tracebackFrameOf(line)) {
@@ -182,7 +186,9 @@ GraphBreakEvent graphBreakOf(const std::string& compileId, const std::string& pa
     if (reason.empty()) reason.push_back(lines.empty() ? "" : lines.front());
     std::string full;
     for (const auto& line : reason) full += (full.empty() ? "" : "\n") + line;
-    e.reason = kind.empty() || explanation.empty() ? full : kind + ": " + explanation + "\n" + full;
+    e.reason = kind.empty() ? full : kind;
+    e.explanation = explanation;
+    if (const GraphBreakRegistryEntry* entry = kind.empty() ? nullptr : graph_break_registry::byType(kind)) e.gbId = entry->gbId;
     if (e.userStack.empty() && !lines.empty()) {  // no traceback: the header's place
         std::string_view header = lines.front();  // "Graph break in user code at FILE:LINE"
         size_t colon = header.rfind(':'), at = scan::literalEnd(header, 0, "Graph break in user code at ");

@@ -1,5 +1,5 @@
-// Graph breaks: each kind gives the expected graphs, break count and reason, and the
-// values stay right across the break.
+// Graph breaks: each kind gives the expected graphs, break count and reason (PyTorch 2.15's
+// gb_type and GB id), and the values stay right across the break.
 #include <gtest/gtest.h>
 
 #include "test_support.h"
@@ -8,10 +8,22 @@ using fusescope::test::runScript;
 
 namespace {
 
+// PyTorch 2.15's message for torch._dynamo.graph_break() (its registry entry GB0025).
+const std::string kUserBreak =
+    "Call to `torch._dynamo.graph_break()`\n"
+    "  Explanation: User-inserted graph break. Message: None\n"
+    "  Hint: Remove the `torch._dynamo.graph_break()` call.\n"
+    "\n"
+    "  Developer debug context: Called `torch._dynamo.graph_break()` with args `[]`, kwargs `{}`\n"
+    "\n"
+    " For more details about this graph break, please visit: "
+    "https://meta-pytorch.github.io/compile-graph-break-site/gb/gb0025.html\n";
+
 struct BreakCase {
     const char* body;    // the compiled function's body
     int graphs;
     const char* reason;  // of the single break
+    const char* gbId;
     const char* out;     // what the script prints
 };
 
@@ -24,6 +36,7 @@ void expectOneBreak(const BreakCase& c) {
     auto breaks = run.eventsOf<fusescope::GraphBreakEvent>();
     ASSERT_EQ(breaks.size(), 1u) << script;
     EXPECT_EQ(breaks[0].reason, c.reason);
+    EXPECT_EQ(breaks[0].gbId, c.gbId);
     ASSERT_FALSE(breaks[0].userStack.empty());
     EXPECT_EQ(breaks[0].userStack.back().function, "fn");
     EXPECT_EQ(static_cast<int>(run.eventsOf<fusescope::GraphCapturedEvent>().size()), c.graphs) << run.logs;
@@ -33,24 +46,23 @@ void expectOneBreak(const BreakCase& c) {
 
 TEST(GraphBreaks, Print) {
     expectOneBreak({"    y = x * 2\n    print('mid', y)\n    return y + 1\n", 2,
-                    "print() called: printing needs real values",
+                    "Failed to trace builtin operator", "GB0059",
                     "mid tensor([ 2., -4.,  8.])\ntensor([ 3., -3.,  9.])\n"});
 }
 
 TEST(GraphBreaks, DataDependentBranch) {
     expectOneBreak({"    if x.sum() > 0:\n        return x * 2\n    return x * 3\n", 2,
-                    "data-dependent branching: the condition depends on a tensor value",
-                    "tensor([ 2., -4.,  8.])\n"});
+                    "Data-dependent branching", "GB0170", "tensor([ 2., -4.,  8.])\n"});
 }
 
 TEST(GraphBreaks, ExplicitGraphBreak) {
     expectOneBreak({"    x = x * 2\n    torch._dynamo.graph_break()\n    return x * 3\n", 2,
-                    "torch._dynamo.graph_break() called", "tensor([  6., -12.,  24.])\n"});
+                    "Call to `torch._dynamo.graph_break()`", "GB0025", "tensor([  6., -12.,  24.])\n"});
 }
 
 TEST(GraphBreaks, UnsupportedCall) {
     expectOneBreak({"    n = x.abs().max().item()\n    return x / n\n", 2,
-                    "unsupported call Tensor.item(): it turns a tensor into a Python number",
+                    "Unsupported Tensor.item() call with capture_scalar_outputs=False", "GB0124",
                     "tensor([ 0.2500, -0.5000,  1.0000])\n"});
 }
 
@@ -83,8 +95,10 @@ print(y, x.grad)
     EXPECT_EQ(run.out, "tensor([ 9.,  0., 65.], grad_fn=<CompiledFunctionBackward>) tensor([24.,  6., 96.])\n");
     auto breaks = run.eventsOf<fusescope::GraphBreakEvent>();
     ASSERT_EQ(breaks.size(), 1u) << run.logs;
-    EXPECT_EQ(breaks[0].reason, "torch.autograd.Function.apply: Fusescope does not trace custom autograd Functions into the "
-                                "graph yet; it runs eagerly");
+    EXPECT_EQ(breaks[0].reason, "Fusescope does not trace `Function.apply`");
+    EXPECT_EQ(breaks[0].gbId, "");  // PyTorch makes no such break
+    EXPECT_EQ(breaks[0].explanation, "torch.autograd.Function.apply: Fusescope does not trace custom autograd Functions "
+                                     "into the graph yet; it runs eagerly");
     EXPECT_EQ(breaks[0].userStack.back().line, 16);  // return Cube.apply(x * 2) + 1
 }
 
@@ -112,9 +126,13 @@ print(x.grad)
     auto breaks = run.eventsOf<fusescope::GraphBreakEvent>();
     ASSERT_EQ(breaks.size(), 1u) << run.logs;
     EXPECT_EQ(breaks[0].reason, "Module-level backwards hooks require compiled autograd.");
+    EXPECT_EQ(breaks[0].gbId, "GB0083");
+    EXPECT_EQ(breaks[0].hints, std::vector<std::string>{"Enable compiled autograd by setting torch._dynamo.config.compiled_autograd = True."});
     EXPECT_EQ(breaks[0].userStack.back().line, 11);  // return lin(x).relu().sum()
 }
 
+// As PyTorch 2.15 logs it: the registry entry, the user code from the script's top level,
+// each line marked under the expression being evaluated.
 TEST(GraphBreaks, LogNamesTheUserCode) {
     auto run = runScript(R"(import torch
 
@@ -128,10 +146,18 @@ fn(torch.ones(1))
                          "graph_breaks");
     EXPECT_EQ(run.logs,
               "[0/0] [__graph_breaks] Graph break in user code at script.py:5\n"
-              "Reason: torch._dynamo.graph_break() called\n"
+              "Graph Break Reason: Encountered graph break when attempting to trace CALL: a function call, e.g. f(x, y):\n"
+              "\n" +
+              kUserBreak +
+              "\n"
               "User code traceback:\n"
+              "  File \"script.py\", line 8, in <module>\n"
+              "    fn(torch.ones(1))\n"
+              "    ~~^^^^^^^^^^^^^^^\n"
               "  File \"script.py\", line 5, in fn\n"
-              "    torch._dynamo.graph_break()\n");
+              "    torch._dynamo.graph_break()\n"
+              "    ~~~~~~~~~~~~~~~~~~~~~~~~~^^\n"
+              "\n");
 }
 
 TEST(GraphBreaks, BreakInsideAnInlinedCallKeepsTheWholeUserStack) {
@@ -157,7 +183,7 @@ print(fn(torch.ones(2)))
     EXPECT_EQ(breaks[0].userStack[1].str(), "File \"script.py\", line 4, in helper");
 }
 
-TEST(Explain, PrintsTheSeedLayout) {
+TEST(Explain, PrintsPyTorchsLayout) {
     auto run = runScript(R"(import torch
 
 def fn(x):
@@ -174,7 +200,7 @@ print(torch._dynamo.explain(fn)(torch.ones(4)))
         "Op Count: 3\n"
         "Break Reasons:\n"
         "  Break Reason 1:\n"
-        "    Reason: torch._dynamo.graph_break() called\n"
+        "    Reason: " + kUserBreak +
         "    User Stack:\n"
         "      <FrameSummary file script.py, line 5 in fn>\n"
         "Ops per Graph:\n"
@@ -191,12 +217,13 @@ print(torch._dynamo.explain(fn)(torch.ones(4)))
         "    Code: check_tensor(L['x'], torch.float32, device=cpu, requires_grad=False, size=[4], stride=[1])\n"
         "    Created By: x = torch.sigmoid(x)\n"
         "Compile Times: TorchDynamo compilation metrics:\n"
-        "Function                Runtimes (s)\n"
-        "----------------------  --------------\n"
-        "_compile.compile_inner  ";
+        "Function, Runtimes (s)\n"
+        "_compile.compile_inner, ";
     EXPECT_EQ(run.out.substr(0, expectedStart.size()), expectedStart) << run.out;
 }
 
+// As PyTorch 2.15 (its output for this program): a break right after another ended no
+// graph and is not counted; a data-dependent branch's reason is Dynamo's generic_jump.
 TEST(Explain, CountsEveryKindOfBreak) {
     auto run = runScript(R"(import torch
 
@@ -216,11 +243,18 @@ for r in e.break_reasons:
     ASSERT_EQ(run.error, "");
     EXPECT_EQ(run.out,
               "a\n"
-              "4 4 6\n"
-              "print() called: printing needs real values\n"
-              "data-dependent branching: the condition depends on a tensor value\n"
-              "torch._dynamo.graph_break() called\n"
-              "unsupported call Tensor.item(): it turns a tensor into a Python number\n");
+              "4 3 4\n"
+              "generic_jump TensorVariable()\n" +
+              kUserBreak +
+              "Unsupported Tensor.item() call with capture_scalar_outputs=False\n"
+              "  Explanation: Dynamo does not support tracing `Tensor.item()` with config.capture_scalar_outputs=False.\n"
+              "  Hint: Set `torch._dynamo.config.capture_scalar_outputs = True` or `export "
+              "TORCHDYNAMO_CAPTURE_SCALAR_OUTPUTS=1` to include these operations in the captured graph.\n"
+              "\n"
+              "  Developer debug context: call_method TensorVariable() item () {}\n"
+              "\n"
+              " For more details about this graph break, please visit: "
+              "https://meta-pytorch.github.io/compile-graph-break-site/gb/gb0124.html\n");
 }
 
 TEST(GraphBreaks, FullgraphMakesABreakAnError) {
@@ -234,7 +268,61 @@ def fn(x):
 
 fn(torch.ones(2))
 )");
-    EXPECT_EQ(run.error, "script.py:6:5: error: Unsupported: fullgraph=True, but the function breaks the graph: "
-                         "print() called: printing needs real values");
+    // PyTorch 2.15's Unsupported: the break's message and the user code.
+    EXPECT_EQ(run.error,
+              "script.py:6:5: error: Unsupported: Failed to trace builtin operator\n"
+              "  Explanation: Dynamo does not know how to trace builtin operator `print` with argument types ['Tensor'] "
+              "(has_kwargs False)\n"
+              "  Hint: Avoid calling builtin `print` with argument types ['Tensor']. Consider using an equivalent "
+              "alternative function/method to `print`.\n"
+              "  Hint: If you are attempting to call a logging function (e.g. `print`), you can try adding it to "
+              "`torch._dynamo.config.reorderable_logging_functions`.\n"
+              "  Hint: Please report an issue to PyTorch.\n"
+              "\n"
+              "  Developer debug context: builtin print [<class 'torch._dynamo.variables.tensor.TensorVariable'>] False\n"
+              "\n"
+              " For more details about this graph break, please visit: "
+              "https://meta-pytorch.github.io/compile-graph-break-site/gb/gb0059.html\n"
+              "\n"
+              "from user code:\n"
+              "   File \"script.py\", line 6, in fn\n"
+              "    print(y)\n"
+              "    ~~~~~^^^\n");
     EXPECT_EQ(run.out, "");
+}
+
+// A tensor's data read into Python (item(), a branch, float()) breaks the graph whatever
+// the tensor is: read from an input or a global it is read again on every call, never baked
+// into the graph as the first call's value (as PyTorch 2.15 prints for this program).
+TEST(GraphBreaks, DataReadFromAnInputOrAGlobalIsReadOnEveryCall) {
+    auto run = runScript(R"(import torch
+
+@torch.compile(backend="eager")
+def scaled(x, y):
+    return y * x.item()
+
+@torch.compile(backend="eager")
+def branch(flag, y):
+    if flag:
+        return y + 1
+    return y - 1
+
+w = torch.tensor(2.0)
+
+@torch.compile(backend="eager")
+def by_global(y):
+    return y * float(w)
+
+print(scaled(torch.tensor(2.0), torch.ones(2)), scaled(torch.tensor(3.0), torch.ones(2)))
+print(branch(torch.tensor(True), torch.ones(2)), branch(torch.tensor(False), torch.ones(2)))
+print(by_global(torch.ones(2)))
+w.fill_(5.0)
+print(by_global(torch.ones(2)))
+)");
+    ASSERT_EQ(run.error, "");
+    EXPECT_EQ(run.out,
+              "tensor([2., 2.]) tensor([3., 3.])\n"
+              "tensor([2., 2.]) tensor([0., 0.])\n"
+              "tensor([2., 2.])\n"
+              "tensor([5., 5.])\n");
 }

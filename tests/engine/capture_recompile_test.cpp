@@ -111,11 +111,11 @@ print(a, b.shape)
               "\n"
               "        # File: script.py:6 in fn, code: return h.flatten().sum(0, keepdim=True), torch.softmax(h, dim=-1)[1:, 0]\n"
               "        flatten: \"f32[2*s0*s2]\" = matmul.flatten()\n"
-              "        sum: \"f32[1]\" = flatten.sum(0, keepdim = True)\n"
+              "        sum_1: \"f32[1]\" = flatten.sum(0, keepdim = True)\n"
               "        softmax: \"f32[2*s0, s2]\" = torch.softmax(matmul, dim = -1)\n"
-              "        slice: \"f32[2*s0 - 1, s2]\" = softmax[1:]\n"
-              "        select: \"f32[2*s0 - 1]\" = slice[:, 0]\n"
-              "        return (sum, select)\n");
+              "        slice_1: \"f32[2*s0 - 1, s2]\" = softmax[1:]\n"
+              "        select: \"f32[2*s0 - 1]\" = slice_1[:, 0]\n"
+              "        return (sum_1, select)\n");
     // Duck sizing: x's dim 1 and w's dim 0 were both 4, so they share s1 and must stay equal.
     auto guards = run.eventsOf<fusescope::GuardsEvent>();
     ASSERT_EQ(guards.size(), 1u);
@@ -216,7 +216,9 @@ print(fn(torch.ones(4)))
     EXPECT_EQ(run.compiles, 3);
     auto breaks = run.eventsOf<fusescope::GraphBreakEvent>();
     ASSERT_EQ(breaks.size(), 3u);
-    EXPECT_EQ(breaks[0].reason, "Attempted to call function marked as skipped: Dynamo does not trace `torch._dynamo.reset`");
+    EXPECT_EQ(breaks[0].reason, "Attempted to call function marked as skipped");
+    EXPECT_EQ(breaks[0].explanation, "Dynamo developers have intentionally marked that the function `reset` in file "
+                                     "`torch/_dynamo/__init__.py` should not be traced.");
 }
 
 // Stances Fusescope does not have yet are refused by name, never taken as "default".

@@ -287,8 +287,8 @@ TEST(Decompose, MlpBlockPrintsAsCoreOpsUnderItsSourceLines) {
     std::string readable = graphReadable(*decomposed);
     EXPECT_GT(readable.size(), 512u) << readable;
     EXPECT_NE(readable.find("# File: model.py:4 in forward, code: h = F.layer_norm(x, (8,), w, b)\n"
-                            "        sum: \"f32[2, 4, 1]\" = torch.sum(l_x0_, [2], keepdim = True)\n"
-                            "        div: \"f32[2, 4, 1]\" = sum / 8\n"),
+                            "        sum_1: \"f32[2, 4, 1]\" = torch.sum(l_x0_, [2], keepdim = True)\n"
+                            "        div: \"f32[2, 4, 1]\" = sum_1 / 8\n"),
               std::string::npos)
         << readable;
     EXPECT_NE(readable.find("# File: model.py:5 in forward, code: y = F.linear(h, fc, fc_bias)\n"

@@ -1,7 +1,11 @@
 // Every bundled example runs cleanly and prints what its reviewed golden output says.
-// (The goldens were checked against real PyTorch; 07 and 10 print Fusescope's own
-// explain() reasons and guard texts.)
+// (Each golden equals real PyTorch 2.15's stdout for the example, explain() reasons and
+// guard_fail_fn's texts included.)
 #include <gtest/gtest.h>
+
+#include <filesystem>
+#include <set>
+#include <sstream>
 
 #include "test_support.h"
 
@@ -16,6 +20,29 @@ TEST(Examples, EachRunsAndMatchesItsGoldenOutput) {
         EXPECT_EQ(r.exitCode, 0) << r.err;
         std::string golden = sourcePath("tests/golden/examples/" + exampleName(program) + ".out");
         EXPECT_EQ(r.out, readFile(golden));
+    }
+}
+
+// What each example logs of its graph breaks and recompiles is what PyTorch 2.15 logs
+// (tests/golden/examples/NAME.graph_breaks and NAME.recompiles, written from real PyTorch
+// by tests/scripts/reference/regenerate.py; no file: PyTorch logged none), except those
+// logs_differ.txt lists with why, which must still differ.
+TEST(Examples, LogGraphBreaksAndRecompilesInPyTorchsWords) {
+    std::set<std::string> differ;
+    std::istringstream listed(readFile(sourcePath("tests/golden/examples/logs_differ.txt")));
+    for (std::string line; std::getline(listed, line);)
+        if (!line.empty() && line[0] != '#') differ.insert(line.substr(0, line.find(':')));
+    for (const std::string& program : examplePrograms()) {
+        SCOPED_TRACE(exampleName(program));
+        auto r = runCli({"run", program, "--logs", "graph_breaks,recompiles"});
+        EXPECT_EQ(r.exitCode, 0) << r.err;
+        for (const std::string artifact : {"graph_breaks", "recompiles"}) {
+            SCOPED_TRACE(artifact);
+            const std::string expected = sourcePath("tests/golden/examples/" + exampleName(program) + "." + artifact);
+            const std::string theirs = std::filesystem::exists(expected) ? readFile(expected) : "";
+            if (differ.count(exampleName(program) + "." + artifact)) EXPECT_NE(logText(r.err, artifact), theirs) << "now equal: leave logs_differ.txt";
+            else EXPECT_EQ(logText(r.err, artifact), theirs);
+        }
     }
 }
 

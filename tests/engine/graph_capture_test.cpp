@@ -41,15 +41,15 @@ TEST(GraphCapture, ReadableCodeNamesEveryNodeWithItsSourceLine) {
               "        relu: \"f32[2, 3]\" = torch.nn.functional.relu(matmul)\n"
               "\n"
               "        # File: script.py:10 in fn, code: v, i = torch.max(h, dim=1)\n"
-              "        max = torch.max(relu, dim = 1)\n"
+              "        max_1 = torch.max(relu, dim = 1)\n"
               "\n"
               "        # File: script.py:5 in scale, code: return h * 0.5\n"
               "        mul: \"f32[2, 3]\" = relu * 0.5\n"
               "\n"
               "        # File: script.py:11 in fn, code: return torch.cat([scale(h).sum(0), v], 0), i.view(-1, 1)\n"
-              "        sum: \"f32[3]\" = mul.sum(0)\n"
-              "        cat: \"f32[5]\" = torch.cat([sum, max[0]], 0)\n"
-              "        view: \"i64[2, 1]\" = max[1].view((-1, 1))\n"
+              "        sum_1: \"f32[3]\" = mul.sum(0)\n"
+              "        cat: \"f32[5]\" = torch.cat([sum_1, max_1[0]], 0)\n"
+              "        view: \"i64[2, 1]\" = max_1[1].view((-1, 1))\n"
               "        return (cat, view)\n");
     EXPECT_EQ(graphs[0].opCount, 7);
 }
@@ -59,18 +59,18 @@ TEST(GraphCapture, TableListsOpcodesTargetsAndArgs) {
     auto graphs = run.eventsOf<fusescope::GraphCapturedEvent>();
     ASSERT_EQ(graphs.size(), 1u);
     EXPECT_EQ(graphs[0].tabular,
-              "opcode         name    target                      args                kwargs\n"
-              "-------------  ------  --------------------------  ------------------  ----------\n"
-              "placeholder    l_x_    L['x']                      ()                  {}\n"
-              "placeholder    l_w_    L['w']                      ()                  {}\n"
-              "call_function  matmul  <built-in function matmul>  (l_x_, l_w_)        {}\n"
-              "call_function  relu    torch.nn.functional.relu    (matmul,)           {}\n"
-              "call_function  max     torch.max                   (relu,)             {'dim': 1}\n"
-              "call_function  mul     <built-in function mul>     (relu, 0.5)         {}\n"
-              "call_method    sum     sum                         (mul, 0)            {}\n"
-              "call_function  cat     torch.cat                   ([sum, max[0]], 0)  {}\n"
-              "call_method    view    view                        (max[1], (-1, 1))   {}\n"
-              "output         output  output                      ((cat, view),)      {}\n");
+              "opcode         name    target                      args                    kwargs\n"
+              "-------------  ------  --------------------------  ----------------------  ----------\n"
+              "placeholder    l_x_    L['x']                      ()                      {}\n"
+              "placeholder    l_w_    L['w']                      ()                      {}\n"
+              "call_function  matmul  <built-in function matmul>  (l_x_, l_w_)            {}\n"
+              "call_function  relu    torch.nn.functional.relu    (matmul,)               {}\n"
+              "call_function  max_1   torch.max                   (relu,)                 {'dim': 1}\n"
+              "call_function  mul     <built-in function mul>     (relu, 0.5)             {}\n"
+              "call_method    sum_1   sum                         (mul, 0)                {}\n"
+              "call_function  cat     torch.cat                   ([sum_1, max_1[0]], 0)  {}\n"
+              "call_method    view    view                        (max_1[1], (-1, 1))     {}\n"
+              "output         output  output                      ((cat, view),)          {}\n");
 }
 
 TEST(GraphCapture, NodesKeepProvenanceInTheirJson) {

@@ -79,11 +79,11 @@ print(f(torch.ones(4, 3)))
                          "Strategy: remove unused inputs: went from 3 to 2 nodes\n"),
               std::string::npos)
         << r.err;
-    EXPECT_NE(readFile(out).find("def repro(l_sum_):\n"
+    EXPECT_NE(readFile(out).find("def repro(l_sum_1_):\n"
                                  "    # " + script + ":5: t = torch.relu(s * 2)\n"
-                                 "    relu = torch.relu(l_sum_)\n"
+                                 "    relu = torch.relu(l_sum_1_)\n"
                                  "    return (relu,)\n\n\n"
-                                 "l_sum_ = torch.tensor([4.0, 4.0, 4.0], dtype=torch.float32)\n"),
+                                 "l_sum_1_ = torch.tensor([4.0, 4.0, 4.0], dtype=torch.float32)\n"),
               std::string::npos)
         << readFile(out);
 }

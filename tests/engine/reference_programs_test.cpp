@@ -61,30 +61,11 @@ std::string breakLines(const std::string& log, const std::string& program) {
     return out;
 }
 
-// The recompiles log's text in a run's stderr, each path cut to its file name as
-// regenerate.py cuts PyTorch's: a line's text after its "[__recompiles] " prefix, and the
-// indented lines continuing it (Fusescope prefixes only a message's first line).
-std::string recompileText(const std::string& err) {
-    static const std::regex path(R"((?:[^\s"/]*/)+([^\s"/]+\.py))"), id(R"( \(id=0x[0-9a-f]+\))");
-    std::istringstream lines(err);
-    std::string out;
-    bool inMessage = false;
-    for (std::string line; std::getline(lines, line);) {
-        std::size_t at = line.find("[__recompiles] ");
-        if (at != std::string::npos) line = line.substr(at + 15), inMessage = true;
-        else if (!inMessage || line.rfind("    ", 0) != 0) {
-            inMessage = false;
-            continue;
-        }
-        out += std::regex_replace(std::regex_replace(line, path, "$1"), id, "") + "\n";
-    }
-    return out;
-}
-
-// The programs whose recompile reasons still differ from PyTorch's (recompiles_differ.txt).
-std::set<std::string> recompilesDiffer() {
+// The programs whose log still differs from PyTorch's (NAME_differ.txt: recompiles_differ.txt,
+// graph_breaks_differ.txt), each with why.
+std::set<std::string> logsDiffer(const std::string& artifact) {
     std::set<std::string> programs;
-    std::istringstream lines(readFile((referenceDir() / "recompiles_differ.txt").string()));
+    std::istringstream lines(readFile((referenceDir() / (artifact + "_differ.txt")).string()));
     for (std::string line; std::getline(lines, line);)
         if (!line.empty() && line[0] != '#') programs.insert(line.substr(0, line.find(':')));
     return programs;
@@ -108,7 +89,6 @@ TEST_P(ReferenceProgram, PrintsWhatRealPythonPrinted) {
     // A program that compiles breaks the graph at the lines PyTorch's Dynamo breaks it, and
     // recompiles saying what PyTorch 2.15 says.
     fs::path breaks = fs::path(program).replace_extension(".breaks");
-    fs::path recompiles = fs::path(program).replace_extension(".recompiles");
     for (const std::string& backend : backends) {
         SCOPED_TRACE(backend.empty() ? "as written" : "--backend " + backend);
         std::vector<std::string> args = {"run", program.string()};
@@ -121,9 +101,13 @@ TEST_P(ReferenceProgram, PrintsWhatRealPythonPrinted) {
         EXPECT_EQ(run.out, readFile(expected.string()));
         if (fs::exists(breaks)) {
             EXPECT_EQ(breakLines(run.err, program.filename().string()), readFile(breaks.string()));
-            const std::string theirs = fs::exists(recompiles) ? readFile(recompiles.string()) : "";
-            if (recompilesDiffer().count(GetParam())) EXPECT_NE(recompileText(run.err), theirs) << "now equal: leave recompiles_differ.txt";
-            else EXPECT_EQ(recompileText(run.err), theirs);
+            for (const std::string artifact : {"graph_breaks", "recompiles"}) {
+                SCOPED_TRACE(artifact);
+                fs::path log = fs::path(program).replace_extension("." + artifact);
+                const std::string theirs = fs::exists(log) ? readFile(log.string()) : "";
+                if (logsDiffer(artifact).count(GetParam())) EXPECT_NE(logText(run.err, artifact), theirs) << "now equal: leave " << artifact << "_differ.txt";
+                else EXPECT_EQ(logText(run.err, artifact), theirs);
+            }
         }
         if (backend != "inductor") continue;
         EXPECT_GE(eventsOfType(events, "kernel_source"), 1u) << run.err;

@@ -25,7 +25,9 @@ public:
     IValue captureOp(const OpCall&) override { throw Error("no ops in this test"); }
     bool isLazy(const Tensor&) const override { return false; }
     Device deviceOf(const Tensor& t) const override { return t.device(); }
-    void graphBreak(const std::string&) override {}
+    void graphBreak(const GraphBreak&) override {}
+    std::string computationTrace(const Tensor&) const override { return ""; }
+    std::string producingOp(const Tensor&) const override { return ""; }
     void onStatement(const Stmt&) override {}
     void onInputUse(const Value&) override {}
     void onLengthUse(const Value&) override {}

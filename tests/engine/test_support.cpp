@@ -47,6 +47,37 @@ const fs::path& tempDir() {
 
 }  // namespace
 
+// Fusescope prefixes only a message's first line
+// ("[0/0] [__recompiles] Recompiling ..."); the lines continuing it are its own: for
+// recompiles the indented ones, for graph_breaks those up to the blank line ending its user
+// code traceback.
+std::string logText(const std::string& err, const std::string& artifact) {
+    static const std::regex path(R"((?:[^\s"/`]*/)+([^\s"/`]+\.py))"), package(R"(/[^\s()]*/site-packages/)"),
+        id(R"( \(id=0x[0-9a-f]+\))"), address(R"( at 0x[0-9a-f]+)");
+    const std::string prefix = "[__" + artifact + "] ";
+    std::istringstream lines(err);
+    std::string out;
+    bool inMessage = false, inTraceback = false;
+    for (std::string line; std::getline(lines, line);) {
+        std::size_t at = line.find(prefix);
+        if (at != std::string::npos) {
+            line = line.substr(at + prefix.size());
+            inMessage = true;
+            inTraceback = false;
+        } else if (!inMessage || (artifact == "recompiles" && line.rfind("    ", 0) != 0)) {
+            inMessage = false;
+            continue;
+        }
+        if (artifact == "graph_breaks") {
+            if (line == "User code traceback:") inTraceback = true;
+            else if (inTraceback && line.empty()) inMessage = false;
+        }
+        line = std::regex_replace(std::regex_replace(line, path, "$1"), package, "");
+        out += std::regex_replace(std::regex_replace(line, id, ""), address, " at 0x...") + "\n";
+    }
+    return out;
+}
+
 std::string readFile(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) throw std::runtime_error("cannot read " + path);

@@ -66,6 +66,10 @@ std::string cliPath();
 // and returns its path.
 std::string writeTempFile(const std::string& name, const std::string& text);
 std::string readFile(const std::string& path);
+// An artifact's log ("graph_breaks", "recompiles") in a CLI run's stderr, as
+// tests/scripts/reference/regenerate.py keeps PyTorch's: the text after each line's prefix,
+// paths cut to file names, ids left out, addresses masked.
+std::string logText(const std::string& err, const std::string& artifact);
 // How many times `what` occurs in `text` (overlapping ones included).
 int countOccurrences(const std::string& text, const std::string& what);
 // Path of a file in the source tree, e.g. sourcePath("resources/examples/x.py").

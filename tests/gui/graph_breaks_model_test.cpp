@@ -22,10 +22,10 @@ QStringList rows(const GraphBreaksModel& m) {
 }
 
 const QStringList kExpected = {
-    "0/0 | print() called: printing needs real values | resources/examples/02_graph_breaks.py:9 | print(\"y is\", y) | 1 | 9",
-    "1/0 | data-dependent branching: the condition depends on a tensor value | resources/examples/02_graph_breaks.py:15 | if x.sum() > 0: | 1 | 15",
-    "2/0 | torch._dynamo.graph_break() called | resources/examples/02_graph_breaks.py:23 | torch._dynamo.graph_break() | 1 | 23",
-    "3/0 | unsupported call Tensor.item(): it turns a tensor into a Python number | resources/examples/02_graph_breaks.py:29 | n = x.max().item() | 1 | 29",
+    "0/0 | Failed to trace builtin operator | resources/examples/02_graph_breaks.py:9 | print(\"y is\", y) | 1 | 9",
+    "1/0 | Data-dependent branching | resources/examples/02_graph_breaks.py:15 | if x.sum() > 0: | 1 | 15",
+    "2/0 | Call to `torch._dynamo.graph_break()` | resources/examples/02_graph_breaks.py:23 | torch._dynamo.graph_break() | 1 | 23",
+    "3/0 | Unsupported Tensor.item() call with capture_scalar_outputs=False | resources/examples/02_graph_breaks.py:29 | n = x.max().item() | 1 | 29",
 };
 
 }  // namespace

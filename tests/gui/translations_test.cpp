@@ -83,10 +83,10 @@ private slots:
         QCoreApplication::installTranslator(&zh);
         QCOMPARE(fusescope::gui::inInterfaceLanguage(sizeMismatch), QString("张量 'L['a']' 第 0 维大小不符：期望 3，实际 2"));
         QCOMPARE(fusescope::gui::inInterfaceLanguage("0/1: " + sizeMismatch), QString("0/1: 张量 'L['a']' 第 0 维大小不符：期望 3，实际 2"));
-        QCOMPARE(fusescope::gui::inInterfaceLanguage("print() called: printing needs real values\n" + unknown),
-                 "调用了 print()：打印需要真实的值\n" + unknown);
-        QCOMPARE(fusescope::gui::inInterfaceLanguage("unsupported call Tensor.item(): it turns a tensor into a Python number"),
-                 QString("不支持的调用 Tensor.item()：它把张量变成 Python 数值"));
+        QCOMPARE(fusescope::gui::inInterfaceLanguage("Failed to trace builtin operator\n" + unknown),
+                 "无法追踪内置运算符\n" + unknown);
+        QCOMPARE(fusescope::gui::inInterfaceLanguage("Unsupported Tensor.item() call with capture_scalar_outputs=False"),
+                 QString("capture_scalar_outputs=False 时不支持调用 Tensor.item()"));
         QCoreApplication::removeTranslator(&zh);
     }
 };

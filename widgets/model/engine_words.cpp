@@ -16,8 +16,8 @@ struct Shape {
     const char* wording;   // the same line with %1, %2, ... for the captures
 };
 
-// The engine's fixed wordings (capture/guards.cpp, the graph breaks of script/builtins.cpp,
-// interpreter_expr.cpp, tensor_api.cpp).
+// The engine's fixed wordings (capture/guards.cpp) and the graph-break types it reports most
+// (PyTorch 2.15's gb_type: script/graph_break_kinds.cpp).
 constexpr Shape kShapes[] = {
     {R"(tensor '(.+)' size mismatch at index (\d+)\. expected (\S+), actual (\S+))",
      QT_TRANSLATE_NOOP("EngineWords", "tensor '%1' size mismatch at index %2. expected %3, actual %4")},
@@ -27,14 +27,12 @@ constexpr Shape kShapes[] = {
      QT_TRANSLATE_NOOP("EngineWords", "tensor '%1' dtype mismatch. expected %2, actual %3")},
     {R"(tensor '(.+)' rank mismatch\. expected (\S+), actual (\S+))",
      QT_TRANSLATE_NOOP("EngineWords", "tensor '%1' rank mismatch. expected %2, actual %3")},
-    {R"(print\(\) called: printing needs real values)", QT_TRANSLATE_NOOP("EngineWords", "print() called: printing needs real values")},
-    {R"(data-dependent branching: the condition depends on a tensor value)",
-     QT_TRANSLATE_NOOP("EngineWords", "data-dependent branching: the condition depends on a tensor value")},
-    {R"(torch\._dynamo\.graph_break\(\) called)", QT_TRANSLATE_NOOP("EngineWords", "torch._dynamo.graph_break() called")},
-    {R"(unsupported call (\S+): it turns a tensor into a Python number)",
-     QT_TRANSLATE_NOOP("EngineWords", "unsupported call %1: it turns a tensor into a Python number")},
-    {R"(Tensor\.backward\(\) called: the backward pass runs outside the captured graph)",
-     QT_TRANSLATE_NOOP("EngineWords", "Tensor.backward() called: the backward pass runs outside the captured graph")},
+    {R"(Failed to trace builtin operator)", QT_TRANSLATE_NOOP("EngineWords", "Failed to trace builtin operator")},
+    {R"(Data-dependent branching)", QT_TRANSLATE_NOOP("EngineWords", "Data-dependent branching")},
+    {R"(Call to `torch\._dynamo\.graph_break\(\)`)", QT_TRANSLATE_NOOP("EngineWords", "Call to `torch._dynamo.graph_break()`")},
+    {R"(Unsupported Tensor\.item\(\) call with capture_scalar_outputs=False)",
+     QT_TRANSLATE_NOOP("EngineWords", "Unsupported Tensor.item() call with capture_scalar_outputs=False")},
+    {R"(Unsupported Tensor\.backward\(\) call)", QT_TRANSLATE_NOOP("EngineWords", "Unsupported Tensor.backward() call")},
 };
 
 const std::vector<QRegularExpression>& patterns() {

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "script/graph_break_kinds.h"
 #include "script/interpreter.h"
 #include "script/utf8.h"
 #include "script/types/type_slots.h"
@@ -54,12 +55,15 @@ private:
     bool mapping_ = false, usedKey_ = false;
 };
 
+// "%f" % t reads a graph value's data: PyTorch's Dynamo cannot resume after that op.
+GraphBreak percentFormatBreak() { return graph_breaks::dataDependentOperator("aten._local_scalar_dense.default", true); }
+
 // A number argument as %d and %f read it: Python calls __index__/__int__ or __float__.
 double realNumber(Interpreter& in, const Value& v, char type) {
     if (v.isBool()) return v.asBool() ? 1 : 0;
     if (v.isInt()) return static_cast<double>(v.asInt());
     if (v.isFloat()) return v.asFloat();
-    if (v.isTensor() && v.asTensor().numel() == 1) return in.realTensor(v.asTensor(), "formatting needs its value").item();
+    if (v.isTensor() && v.asTensor().numel() == 1) return in.realTensor(v.asTensor(), percentFormatBreak).item();
     in.fail("TypeError", fmt::format("%{} format: a real number is required, not {}", type, pythonTypeName(v)));
 }
 
@@ -67,7 +71,7 @@ int64_t integer(Interpreter& in, const Value& v, char type) {
     if (v.isBool()) return v.asBool() ? 1 : 0;
     if (v.isInt()) return v.asInt();
     if (v.isTensor() && v.asTensor().numel() == 1 && !isFloating(v.asTensor().dtype()))
-        return in.realTensor(v.asTensor(), "formatting needs its value").readInt64(0);
+        return in.realTensor(v.asTensor(), percentFormatBreak).readInt64(0);
     if (type != 'd' && type != 'i' && type != 'u')
         in.fail("TypeError", fmt::format("%{} format: an integer is required, not {}", type, pythonTypeName(v)));
     double real = realNumber(in, v, type);

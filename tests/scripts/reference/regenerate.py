@@ -5,10 +5,12 @@ under real Python (and, for programs that import torch, real PyTorch).
     python3 tests/scripts/reference/regenerate.py            # the Python-only programs
     /tmp/torchenv/bin/python tests/scripts/reference/regenerate.py   # all of them
     /tmp/torchenv/bin/python tests/scripts/reference/regenerate.py PROGRAM.py...   # only those
+    /tmp/torchenv/bin/python tests/scripts/reference/regenerate.py --examples   # the examples' logs
 
 Each NAME.py gets NAME.out beside it, and a program that compiles NAME.breaks: the lines of
-its own code where Dynamo broke the graph (TORCH_LOGS=graph_breaks), one per line; and one
-that recompiles NAME.recompiles: the recompiles log's text, paths cut to file names.
+its own code where Dynamo broke the graph (TORCH_LOGS=graph_breaks), one per line, with
+NAME.graph_breaks, that log's text; and one that recompiles NAME.recompiles: the recompiles
+log's text. Logs are kept as the text after each line's prefix, paths cut to file names.
 PRODUCED_BY records the Python and torch versions.
 Not part of `make test`: the test only compares Fusescope's output with these files.
 python/torch_checkpoints.py also needs the safetensors package (pip install safetensors numpy).
@@ -30,9 +32,19 @@ except ImportError:
 
 def mask_paths(text):
     """Each path to a .py file cut to the file's name (PyTorch prints absolute paths and ones
-    shortened against its own install folder), and objects' ids left out (" (id=0x7f...)"):
-    reference_programs_test.cpp masks Fusescope's log alike."""
-    return re.sub(r" \(id=0x[0-9a-f]+\)", "", re.sub(r'(?:[^\s"/]*/)+([^\s"/]+\.py)', r"\1", text))
+    shortened against its own install folder), torch's folders from its package
+    ("(.../site-packages/torch/_compile)" -> "(torch/_compile)"), objects' ids left out (" (id=0x7f...)") and
+    addresses masked ("<function f at 0x...>"): reference_programs_test.cpp masks Fusescope's
+    log alike."""
+    text = re.sub(r'(?:[^\s"/`]*/)+([^\s"/`]+\.py)', r"\1", text)
+    text = re.sub(r"/[^\s()]*/site-packages/", "", text)  # torch's folders: (torch/_compile)
+    return re.sub(r" at 0x[0-9a-f]+", " at 0x...", re.sub(r" \(id=0x[0-9a-f]+\)", "", text))
+
+
+def log_text(stderr, artifact):
+    """An artifact's log: each line's text after its "[__artifact] " prefix, masked."""
+    prefix = f"[__{artifact}] "
+    return "".join(mask_paths(line.split(prefix, 1)[1]) + "\n" for line in stderr.splitlines() if prefix in line)
 
 
 def is_program(path):
@@ -46,6 +58,37 @@ def is_program(path):
     return path.name != "regenerate.py"
 
 
+def write_log(path, text):
+    if text:
+        path.write_text(text)
+    else:
+        path.unlink(missing_ok=True)
+
+
+def log_env():
+    # Without Inductor's caches: a graph cached by an earlier program (on disk too) can carry
+    # that program's input aliasing into this one (seen with PyTorch 2.15).
+    # No __pycache__ folders left in the tree by programs that import their own modules.
+    return dict(os.environ, TORCHINDUCTOR_FORCE_DISABLE_CACHES="1", PYTHONDONTWRITEBYTECODE="1",
+                TORCH_LOGS="graph_breaks,recompiles")
+
+
+if sys.argv[1:] == ["--examples"]:
+    # The examples' stdout is tests/golden/examples/NAME.out (reviewed by hand); their
+    # graph_breaks and recompiles logs are PyTorch's: NAME.graph_breaks, NAME.recompiles.
+    examples = here.parents[2] / "resources/examples"
+    golden = here.parents[2] / "tests/golden/examples"
+    programs = sorted(examples.glob("*.py")) + sorted(examples.glob("*/main.py"))
+    for program in programs:
+        name = program.parent.name if program.name == "main.py" else program.stem
+        result = subprocess.run([sys.executable, program.name], cwd=program.parent, capture_output=True, text=True, env=log_env())
+        if result.returncode != 0:
+            sys.exit(f"{program.name} failed:\n{result.stderr}")
+        for artifact in ("graph_breaks", "recompiles"):
+            write_log(golden / f"{name}.{artifact}", log_text(result.stderr, artifact))
+    print(f"wrote the logs of {len(programs)} examples (torch {torch_version})")
+    sys.exit(0)
+
 only = {pathlib.Path(arg).resolve() for arg in sys.argv[1:]}
 written = skipped = 0
 for program in sorted(here.rglob("*.py")):
@@ -57,12 +100,9 @@ for program in sorted(here.rglob("*.py")):
         continue
     source = program.read_text()
     compiles = "torch.compile" in source
-    # Without Inductor's caches: a graph cached by an earlier program (on disk too) can carry
-    # that program's input aliasing into this one (seen with PyTorch 2.15).
-    # No __pycache__ folders left in the tree by programs that import their own modules.
-    env = dict(os.environ, TORCHINDUCTOR_FORCE_DISABLE_CACHES="1", PYTHONDONTWRITEBYTECODE="1")
-    if compiles:
-        env["TORCH_LOGS"] = "graph_breaks,recompiles"
+    env = log_env()
+    if not compiles:
+        del env["TORCH_LOGS"]
     result = subprocess.run([sys.executable, program.name], cwd=program.parent, capture_output=True, text=True, env=env)
     if result.returncode != 0:
         sys.exit(f"{program.relative_to(here)} failed:\n{result.stderr}")
@@ -70,14 +110,10 @@ for program in sorted(here.rglob("*.py")):
     if compiles:  # where Dynamo broke the graph in the program's own lines (not in torch's)
         lines = sorted({int(m.group(1)) for m in re.finditer(rf"Graph break in user code at .*/{re.escape(program.name)}:(\d+)", result.stderr)})
         program.with_suffix(".breaks").write_text("".join(f"{program.name}:{line}\n" for line in lines))
-        # Why Dynamo recompiled, as its recompiles log says it (the text after each line's
-        # prefix), each path cut to its file name: NAME.recompiles, when it recompiled at all.
-        recompiles = "".join(mask_paths(line.split("[__recompiles] ", 1)[1]) + "\n"
-                             for line in result.stderr.splitlines() if "[__recompiles] " in line)
-        if recompiles:
-            program.with_suffix(".recompiles").write_text(recompiles)
-        else:
-            program.with_suffix(".recompiles").unlink(missing_ok=True)
+        # What Dynamo said of its graph breaks and why it recompiled: NAME.graph_breaks and
+        # NAME.recompiles, where it did at all.
+        for artifact in ("graph_breaks", "recompiles"):
+            write_log(program.with_suffix("." + artifact), log_text(result.stderr, artifact))
     written += 1
 
 produced = f"Python {sys.version.split()[0]}"

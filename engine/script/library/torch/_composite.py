@@ -141,12 +141,13 @@ def _mask_over_leading_dims(tensor, mask):
     return mask.reshape(list(mask.shape) + [1] * (tensor.dim() - mask.dim()))
 
 
-def _select_by_mask(tensor, mask):
+def _select_by_mask(tensor, mask, op="aten.nonzero.default"):
     """tensor[mask]: the rows of the flattened masked dims where the mask is true. How many
-    there are depends on the data: reading it breaks a compiled graph, as Dynamo's nonzero does."""
+    there are depends on the data: reading it breaks a compiled graph, as Dynamo's `op` does."""
     _mask_over_leading_dims(tensor, mask)
     rows = tensor.unsqueeze(0) if mask.dim() == 0 else tensor.flatten(0, mask.dim() - 1)
-    keep = torch.tensor([i for i, m in enumerate(mask.reshape(-1).tolist()) if m], dtype=torch.int64)
+    flags = torch._dynamo._dynamic_shape_op(op, mask)
+    keep = torch.tensor([i for i, m in enumerate(flags) if m], dtype=torch.int64)
     return torch.autograd._name_backward(rows.index_select(0, keep), "IndexBackward0")
 
 

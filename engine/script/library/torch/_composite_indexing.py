@@ -7,7 +7,7 @@ import torch
 
 def nonzero(input, *, as_tuple=False):
     """The coordinates of the non-zero elements, in row-major order."""
-    flags = (input != 0).reshape(-1).tolist()
+    flags = torch._dynamo._dynamic_shape_op("aten.nonzero.default", input)
     sizes = list(input.shape)
     coords = []
     for flat, flag in enumerate(flags):
@@ -28,8 +28,10 @@ def argwhere(input):
 
 
 def masked_select(input, mask):
+    from torch._composite import _select_by_mask  # which imports this module
+
     shape = torch.broadcast_shapes(input.shape, mask.shape)
-    return input.expand(shape)[mask.expand(shape)]
+    return _select_by_mask(input.expand(shape), mask.expand(shape), "aten.masked_select.default")
 
 
 def _along(dim, rank, index):
