@@ -432,6 +432,25 @@
     </message>
 </context>
 <context>
+    <name>fusescope::gui::GraphBreaksPane</name>
+    <message>
+        <source>Select a graph break to see what PyTorch says of it.</source>
+        <translation>选择一个图中断，查看 PyTorch 对它的说明。</translation>
+    </message>
+    <message>
+        <source>Hints:</source>
+        <translation>提示：</translation>
+    </message>
+    <message>
+        <source>Developer debug context:</source>
+        <translation>开发者调试上下文：</translation>
+    </message>
+    <message>
+        <source>More about this graph break:</source>
+        <translation>关于此图中断的更多信息：</translation>
+    </message>
+</context>
+<context>
     <name>fusescope::gui::GraphMinimap</name>
     <message>
         <source>The whole graph: click or drag to move the view</source>

@@ -94,7 +94,8 @@ int main(int argc, char** argv) {
     if (parser.isSet(underTorch) || parser.isSet(beside)) window.setRunUnderTorch(parser.isSet(underTorch) && !parser.isSet(beside));
     if (parser.isSet(beside)) window.openTorchTraceBeside(parser.value(beside));
     QString viewName = parser.value(view);
-    const QStringList views = {"overview", "fusion", "code", "guards", "compare", "torch-compare", "trace", "minify", "forward", "backward"};
+    const QStringList views = {"overview",      "fusion", "code",  "guards",  "graph-breaks", "compare",
+                               "torch-compare", "trace",  "minify", "forward", "backward"};
     if (!viewName.isEmpty() && !views.contains(viewName)) {
         std::fprintf(stderr, "fusescope: unknown view '%s'; available: %s\n", qPrintable(viewName), qPrintable(views.join(", ")));
         return 2;

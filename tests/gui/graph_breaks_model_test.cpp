@@ -2,6 +2,7 @@
 // with its reason, line and count, the same whether events arrive one by one or all at once.
 #include <QAbstractItemModelTester>
 #include <QTest>
+#include <QUrl>
 
 #include "gui_test_support.h"
 #include "model/graph_breaks_model.h"
@@ -43,6 +44,14 @@ private slots:
         store.replace(events);
         QCOMPARE(rows(model), kExpected);
         QVERIFY(model.index(0, 1).data(Qt::ToolTipRole).toString().contains("in with_print"));
+        // PyTorch's registry entry of each break: the print's is GB0059 with three hints.
+        const QModelIndex print = model.index(0, 0);
+        QCOMPARE(print.data(GraphBreaksModel::GbIdRole).toString(), QString("GB0059"));
+        QCOMPARE(print.data(GraphBreaksModel::HintsRole).toStringList().size(), 3);
+        QCOMPARE(print.data(GraphBreaksModel::ExplanationRole).toString(),
+                 QString("Dynamo does not know how to trace builtin operator `print` with argument types ['str', 'Tensor'] "
+                         "(has_kwargs False)"));
+        QCOMPARE(print.data(GraphBreaksModel::LinkRole).toUrl(), QUrl("https://meta-pytorch.github.io/compile-graph-break-site/gb/gb0059.html"));
         store.clear();
         QCOMPARE(model.rowCount(), 0);
     }

@@ -23,6 +23,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTableView>
+#include <QTextBrowser>
 #include <QTreeView>
 #include <QHeaderView>
 #include <QPlainTextEdit>
@@ -658,6 +659,13 @@ private slots:
         QCOMPARE(breaks->model()->rowCount(), 4);
         QModelIndex second = breaks->model()->index(1, 1);
         QCOMPARE(second.data().toString(), QString("Data-dependent branching"));
+        // Selecting it shows what PyTorch's registry says of it, with the link to its page.
+        breaks->setCurrentIndex(second);
+        auto* details = window.findChild<QTextBrowser*>("graphBreakDetails");
+        QVERIFY(details);
+        QVERIFY2(details->toPlainText().contains("Use `torch.cond` to express dynamic control flow."), qPrintable(details->toPlainText()));
+        QVERIFY(details->toHtml().contains("https://meta-pytorch.github.io/compile-graph-break-site/gb/gb0170.html"));
+        QVERIFY(details->openExternalLinks());
         Q_EMIT breaks->activated(second);
         int line = -1, column = -1;
         window.editor()->getCursorPosition(&line, &column);

@@ -1,6 +1,9 @@
 #include "model/graph_breaks_model.h"
 
+#include <QUrl>
+
 #include "model/engine_words.h"
+#include "observe/graph_break_registry.h"
 
 namespace fusescope::gui {
 
@@ -15,6 +18,10 @@ bool GraphBreaksModel::parse(const Event& event, Break& out) {
     if (!b) return false;
     out.compileIds = {QString::fromStdString(b->compileId)};
     out.reason = QString::fromStdString(b->reason);
+    out.gbId = QString::fromStdString(b->gbId);
+    out.explanation = QString::fromStdString(b->explanation);
+    out.context = QString::fromStdString(b->context);
+    for (const std::string& hint : b->hints) out.hints << QString::fromStdString(hint);
     for (const StackFrame& frame : b->userStack) {
         // Outermost first, as Python prints a stack: the last frame is where the break was.
         out.file = QString::fromStdString(frame.file);
@@ -72,6 +79,11 @@ QVariant GraphBreaksModel::data(const QModelIndex& index, int role) const {
     if (role == LineRole) return b.line;
     if (role == FileRole) return b.file;
     if (role == Qt::ToolTipRole) return b.stack.trimmed();
+    if (role == GbIdRole) return b.gbId;
+    if (role == ExplanationRole) return b.explanation;
+    if (role == HintsRole) return b.hints;
+    if (role == ContextRole) return b.context;
+    if (role == LinkRole) return QUrl(QString::fromStdString(graph_break_registry::documentationLink(b.gbId.toStdString())));
     if (role != Qt::DisplayRole) return {};
     switch (index.column()) {
         case CompileIdColumn: return b.compileIds.join(", ");

@@ -3,7 +3,8 @@
 // at the same user stack is one break, however many compiles hit it), with the compile ids
 // that hit it, its reason, where the user's code was (the innermost frame of its user stack;
 // the whole stack in the tooltip) and how many times it was hit. LineRole gives that line so
-// the editor can jump to it.
+// the editor can jump to it; the other roles give what PyTorch's registry entry says of it
+// (its reason is the entry's gb_type).
 
 #include <vector>
 
@@ -20,6 +21,11 @@ public:
     enum Role {
         LineRole = Qt::UserRole + 1,  // int: the break's line, 0 when unknown
         FileRole,                     // QString: the break's file, as the run's events name it
+        GbIdRole,                     // QString: "GB0059"; empty for a break PyTorch does not make
+        ExplanationRole,              // QString
+        HintsRole,                    // QStringList
+        ContextRole,                  // QString: Dynamo's developer debug context
+        LinkRole,                     // QUrl: the GB id's documentation page; empty without one
     };
 
     explicit GraphBreaksModel(const RunStore* store, QObject* parent = nullptr);
@@ -33,6 +39,8 @@ private:
     struct Break {
         QStringList compileIds;
         QString reason, file, source, stack;
+        QString gbId, explanation, context;
+        QStringList hints;
         int line = 0;
         int count = 1;
     };

@@ -1,10 +1,13 @@
 #pragma once
 // The Graph Breaks dock: every graph break of the run; activating one (double-click, Enter)
-// shows its line in the editor.
+// shows its line in the editor. Below the table, the selected break as PyTorch's registry
+// words it: its type and GB id, explanation, hints and developer context, and the link to
+// its documentation page, which opens in the browser.
 
 #include "panes/pane.h"
 
 class QTableView;
+class QTextBrowser;
 
 namespace fusescope::gui {
 
@@ -14,9 +17,13 @@ public:
     explicit GraphBreaksPane(SelectionContext* context, QWidget* parent = nullptr);
 
     QTableView* view() const { return view_; }
+    QTextBrowser* details() const { return details_; }
 
 private:
+    void showDetails(const QModelIndex& index);
+
     QTableView* view_;
+    QTextBrowser* details_;
 };
 
 }  // namespace fusescope::gui

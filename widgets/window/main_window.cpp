@@ -836,6 +836,11 @@ bool MainWindow::showView(const QString& view) {
             }
         return raise("guardsDock");
     }
+    if (view == "graph-breaks") {  // the first break, with what PyTorch says of it
+        QTableView* breaks = graphBreaks_->view();
+        if (breaks->model()->rowCount() > 0) breaks->setCurrentIndex(breaks->model()->index(0, 0));
+        return raise("breaksDock");
+    }
     if (view == "compare") {
         compareView_->setAspect(CompareView::Aspect::Guards);
         return raise("compareDock");
