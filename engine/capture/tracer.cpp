@@ -124,13 +124,19 @@ Device Tracer::deviceOf(const Tensor& t) const {
 
 // --------------------------------------------------------------------------- guards
 
-void Tracer::addGuard(Guard guard) {
-    std::string key = guard.typeLabel() + "|" + guard.source->str() + "|" + std::to_string(guard.dim) + "|" +
-                      std::to_string(static_cast<int>(guard.kind));
-    if (!guardKeys_.insert(key).second) return;
+void Tracer::addGuard(Guard guard) { keepGuard(madeHere(std::move(guard))); }
+
+Guard Tracer::madeHere(Guard guard) const {
     guard.createdBy = currentLine();
     guard.createdAtLine = interp_.userLocation().line;
     if (ctx_.recording) guard.userStack = interp_.tracedStack();  // a replay's guards are not kept
+    return guard;
+}
+
+void Tracer::keepGuard(Guard guard) {
+    std::string key = guard.typeLabel() + "|" + guard.source->str() + "|" + std::to_string(guard.dim) + "|" +
+                      std::to_string(static_cast<int>(guard.kind));
+    if (!guardKeys_.insert(key).second) return;
     guards_.push_back(std::move(guard));
     guardReads_.push_back(firstRead_.size());
 }
@@ -214,6 +220,10 @@ void Tracer::onSizeUse(const Tensor& t, int64_t dim) {
     auto lifted = lifted_.find(t.impl());
     if (lifted == lifted_.end()) {
         specialized_.insert({source, dim});  // lifted later: the dim stays static
+        // Never lifted, its sizes still decide what the code does (y.shape[0] as a constant):
+        // guarded at the end of the trace, as made here.
+        if (ctx_.recording)
+            sizeReads_.try_emplace(t.impl(), SizeRead{t, madeHere(tensorMatch(t, src->second.front(), TensorMeta{t.sizes(), t.strides(), t.dtype(), std::vector<std::string>(t.sizes().size())}))});
         return;
     }
     TensorMeta& meta = lifted->second.placeholder->meta[0];
@@ -277,6 +287,19 @@ void Tracer::onUntracedEffect(const std::string& what) {
 // ------------------------------------------------------------------------- lifting
 
 void Tracer::addTensorGuards(const Tensor& real, const SourcePtr& source, const TensorMeta& meta) {
+    addGuard(tensorMatch(real, source, meta));
+    for (size_t d = 0; d < meta.sizes.size(); ++d) {
+        if (meta.symbols[d].empty()) continue;
+        Guard range;
+        range.kind = Guard::Kind::DimAtLeast;
+        range.source = source;
+        range.dim = static_cast<int64_t>(d);
+        range.count = 2;
+        addGuard(std::move(range));
+    }
+}
+
+Guard Tracer::tensorMatch(const Tensor& real, const SourcePtr& source, const TensorMeta& meta) {
     Guard g;
     g.kind = Guard::Kind::TensorMatch;
     g.source = source;
@@ -289,16 +312,7 @@ void Tracer::addTensorGuards(const Tensor& real, const SourcePtr& source, const 
         bool followsSizes = anyDynamic && real.isContiguous();
         g.strides.push_back(followsSizes ? std::nullopt : std::optional<int64_t>(real.strides()[d]));
     }
-    addGuard(std::move(g));
-    for (size_t d = 0; d < meta.sizes.size(); ++d) {
-        if (meta.symbols[d].empty()) continue;
-        Guard range;
-        range.kind = Guard::Kind::DimAtLeast;
-        range.source = source;
-        range.dim = static_cast<int64_t>(d);
-        range.count = 2;
-        addGuard(std::move(range));
-    }
+    return g;
 }
 
 Argument Tracer::liftTensor(const Tensor& real, Tensor& meta) {
@@ -645,7 +659,11 @@ void Tracer::recordBreak(GraphBreak why, const SourceLocation& at, std::vector<S
     breaks_.push_back(BreakRecord{std::move(why), std::move(userStack), graph_->opCount() > 0, std::move(explainStack)});
 }
 
-void Tracer::finish() { flush(""); }
+void Tracer::finish() {
+    flush("");
+    for (auto& [impl, read] : sizeReads_)
+        if (!lifted_.count(impl)) keepGuard(std::move(read.guard));
+}
 
 void Tracer::flush(const std::string& reason) {
     struct Output {

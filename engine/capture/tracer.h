@@ -118,6 +118,9 @@ private:
     Argument liftTensor(const Tensor& real, Tensor& meta);
     void addGuard(Guard guard);
     void addTensorGuards(const Tensor& real, const SourcePtr& source, const TensorMeta& meta);
+    static Guard tensorMatch(const Tensor& real, const SourcePtr& source, const TensorMeta& meta);
+    Guard madeHere(Guard guard) const;  // with the line, source and user stack that made it
+    void keepGuard(Guard guard);        // once per kind, source and dim
     void flush(const std::string& reason);
     void registerLazy(const Tensor& meta, Node* node, int outputIndex, std::optional<Device> device);
     std::optional<Device> resultDevice(const OpDef& op, const BoundArgs& bound, const IValueList& args,
@@ -164,6 +167,13 @@ private:
     std::map<std::string, std::size_t> firstRead_;  // per source: how many reads came before its first
     std::set<std::string> guardKeys_;
     std::set<std::pair<std::string, int64_t>> specialized_;  // (source, dim) read as ints
+    // Input tensors whose sizes the code read, with the guard made at the first read: kept at
+    // the end for those never lifted into the graph.
+    struct SizeRead {
+        Tensor tensor;  // keeps the impl the key points at alive
+        Guard guard;
+    };
+    std::unordered_map<TensorImpl*, SizeRead> sizeReads_;
     std::vector<BreakRecord> breaks_;
     std::map<std::string, Shape> liftedSizes_;
     TraceHooks* previousHooks_ = nullptr;

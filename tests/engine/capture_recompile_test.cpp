@@ -86,6 +86,30 @@ TEST(DynamicShapes, SecondSizeCompilesSymbolicallyThirdHitsCache) {
     EXPECT_NE(graphs[1].readable.find("l_x_: \"f32[s0]\""), std::string::npos) << graphs[1].readable;
 }
 
+// A tensor the code reads only for its size (y.shape[0] becomes a constant of the graph) is
+// guarded all the same: another size recompiles, saying so as PyTorch 2.15 does for this
+// program. (PyTorch then makes y's size a SymInt, so a third size hits that entry; Fusescope
+// specialises sizes read as Python ints and compiles each: docs/recompiles.md.)
+TEST(Guards, ATensorReadOnlyForItsSizeIsGuarded) {
+    auto run = runScript(R"(import torch
+
+def f(x, y):
+    return (x * 2).sum(0) + y.shape[0]
+
+cf = torch.compile(f, backend="eager")
+print(cf(torch.ones(3, 2), torch.ones(6)))
+print(cf(torch.ones(3, 2), torch.ones(7)))
+)",
+                         "recompiles");
+    ASSERT_EQ(run.error, "");
+    EXPECT_EQ(run.out, "tensor([12., 12.])\ntensor([13., 13.])\n");
+    EXPECT_EQ(run.compiles, 2);
+    EXPECT_EQ(run.logs,
+              "[0/1] [__recompiles] Recompiling function f in script.py:3\n"
+              "    triggered by the following guard failure(s):\n"
+              "    - 0/0: tensor 'y' size mismatch at index 0. expected 6, actual 7\n");
+}
+
 TEST(DynamicShapes, IntermediateSizesAreSymbolicExpressions) {
     auto run = runScript(R"(import torch
 
