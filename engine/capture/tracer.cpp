@@ -339,7 +339,9 @@ Argument Tracer::liftTensor(const Tensor& real, Tensor& meta) {
     for (size_t d = 0; d < sizes.size(); ++d) {
         if (!source || sizes[d] < 2 || specialized_.count({sourceText, static_cast<int64_t>(d)})) continue;
         bool changed = seen && ((*seen)[d] == -1 || (*seen)[d] != sizes[d]);
-        if (!ctx_.allDynamic && !(ctx_.automaticDynamic && changed)) continue;
+        const auto& markedDims = real.impl()->dynamoDynamicDims;
+        bool marked = std::find(markedDims.begin(), markedDims.end(), static_cast<int64_t>(d)) != markedDims.end();
+        if (!ctx_.allDynamic && !marked && !(ctx_.automaticDynamic && changed)) continue;
         recorded[d] = -1;
         auto shared = symbolBySize_.find(sizes[d]);
         if (shared != symbolBySize_.end()) {
@@ -356,7 +358,7 @@ Argument Tracer::liftTensor(const Tensor& real, Tensor& meta) {
         tm.symbols[d] = fmt::format("s{}", nextSymbol_++);
         symbolBySize_[sizes[d]] = SymbolOrigin{tm.symbols[d], source, static_cast<int64_t>(d)};
         log("dynamic", fmt::format("create_symbol {} = {} for {}.size()[{}] [2, int_oo] ({})", tm.symbols[d], sizes[d],
-                                   sourceText, d, ctx_.allDynamic ? "dynamic=True" : "automatic dynamic"));
+                                   sourceText, d, ctx_.allDynamic ? "dynamic=True" : marked ? "mark_dynamic" : "automatic dynamic"));
     }
     Node* node = graph_->addPlaceholder(sourceText, tm);
     node->where = interp_.currentLocation();

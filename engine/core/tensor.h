@@ -112,6 +112,9 @@ struct TensorImpl {
     // torch.nn.Parameter: a leaf tensor a module registers as a parameter (prints as
     // "Parameter containing:").
     bool isParameter = false;
+    // torch._dynamo.mark_dynamic's dims (PyTorch's _dynamo_dynamic_indices): a compile that
+    // lifts the tensor makes them symbolic from the first compile on.
+    std::vector<int64_t> dynamoDynamicDims;
 };
 
 class Tensor {

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "observe/recompile_fixes.h"
+
 namespace fusescope {
 
 CompileReport::Compile* CompileReport::find(const std::string& compileId) {
@@ -64,7 +66,10 @@ std::string CompileReport::render() const {
         for (const auto& c : f.compiles) {
             out += fmt::format("  {}: {}, {}, {}, {}\n", c.id, graphCount(c.graphs, c.backwardGraphs), plural(c.ops, "op"),
                                plural(static_cast<int>(c.breaks.size()), "graph break"), plural(c.guards, "guard"));
-            if (!c.recompileReason.empty()) out += "       recompiled because " + c.recompileReason + "\n";
+            if (!c.recompileReason.empty()) {
+                out += "       recompiled because " + c.recompileReason + "\n";
+                if (std::string fix = recompileFix(c.recompileReason); !fix.empty()) out += "       fix: " + fix + "\n";
+            }
             for (const auto& b : c.breaks) out += "       break: " + b + "\n";
             ++compiles;
             graphs += c.graphs;
@@ -73,7 +78,9 @@ std::string CompileReport::render() const {
             breaks += static_cast<int>(c.breaks.size());
             recompiles += c.recompileReason.empty() ? 0 : 1;
         }
-        if (f.cacheLimitHit) out += "  hit the cache size limit: later new inputs ran eagerly\n";
+        if (f.cacheLimitHit)
+            out += "  hit the recompile limit: later new inputs ran eagerly\n"
+                   "       fix: avoid the recompiles above, or raise `torch._dynamo.config.recompile_limit`\n";
     }
     out += fmt::format("Total: {}, {}, {}, {}, {}\n", plural(compiles, "compile"), plural(recompiles, "recompile"),
                        graphCount(graphs, backwardGraphs), plural(ops, "op"), plural(breaks, "graph break"));

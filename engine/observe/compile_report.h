@@ -1,7 +1,7 @@
 #pragma once
 // A summary of everything a run compiled, built from the event stream: per function, each
 // compile id with its graphs (and the backward graphs AOT Autograd made for them), ops,
-// graph breaks, guards and why it recompiled.
+// graph breaks, guards, why it recompiled and what would avoid that (recompile_fixes.h).
 // `fusescope-cli run --report` prints it; `make run` shows it for the bundled example.
 
 #include <map>

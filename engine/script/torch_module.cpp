@@ -260,6 +260,24 @@ Value makeTorchModule(ConfigModules& configs) {
         for (int64_t i = 0; i < t.numel(); ++i) flags.push_back(Value(t.readDouble(i) != 0.0));
         return makeList(std::move(flags));
     });
+    // mark_dynamic(t, index): t's dims `index` (an int or a list of them) are symbolic in the
+    // compiles that lift t, from the first on; a recompile on their size is not needed.
+    dynamo->attrs["mark_dynamic"] = makeBuiltin("torch._dynamo.mark_dynamic", [](Interpreter& in, CallArgs& a) {
+        if (a.args.size() != 2 || !a.args[0].isTensor())
+            in.fail("TypeError", "mark_dynamic(t, index) takes a tensor and a dim or a list of dims");
+        const Tensor& t = a.args[0].asTensor();
+        ValueList dims = a.args[1].isInt() ? ValueList{a.args[1]} : in.iterate(a.args[1]);
+        for (const Value& dim : dims) {
+            if (!dim.isInt()) in.fail("TypeError", "mark_dynamic's dims must be ints, not " + pythonTypeName(dim));
+            int64_t d = dim.asInt() < 0 ? dim.asInt() + t.dim() : dim.asInt();
+            if (d < 0 || d >= t.dim())
+                in.fail("IndexError", fmt::format("Dimension out of range (expected to be in range of [{}, {}], but got {})",
+                                                  -t.dim(), t.dim() - 1, dim.asInt()));
+            auto& marked = t.impl()->dynamoDynamicDims;
+            if (std::find(marked.begin(), marked.end(), d) == marked.end()) marked.push_back(d);
+        }
+        return Value();
+    });
     dynamo->attrs["reset"] = makeBuiltin("torch._dynamo.reset", [](Interpreter& in, CallArgs&) {
         if (in.tracer()) in.tracer()->graphBreak(graph_breaks::skippedDynamoFunction("reset"));
         in.host().resetDynamo();

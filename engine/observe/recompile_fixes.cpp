@@ -1,0 +1,54 @@
+#include "observe/recompile_fixes.h"
+
+#include <regex>
+
+namespace fusescope {
+namespace {
+
+struct Fix {
+    std::regex reason;   // searched in the reason; its groups fill $1, $2, ...
+    const char* advice;  // std::regex_replace's format
+};
+
+const std::vector<Fix>& fixes() {
+    static const std::vector<Fix> table = {
+        {std::regex(R"(tensor '(.+)' size mismatch at index (\d+)\. expected (\S+), actual (\S+))"),
+         "the size of $1's dim $2 changed ($3 to $4): mark it dynamic before the first call, "
+         "`torch._dynamo.mark_dynamic($1, $2)`, or compile with `dynamic=True`; without either, this recompile "
+         "makes the dim dynamic and later sizes reuse it"},
+        {std::regex(R"(tensor '(.+)' dtype mismatch\. expected (\S+), actual (\S+))"),
+         "$1's dtype changed ($2 to $3): each dtype compiles once; convert $1 to one dtype before the call"},
+        {std::regex(R"(tensor '(.+)' rank mismatch\. expected (\S+), actual (\S+))"),
+         "$1's number of dims changed ($2 to $3): each rank compiles once; reshape $1 to one rank before the call"},
+        {std::regex(R"(tensor '(.+)' stride mismatch at index (\d+))"),
+         "$1's layout changed (a transposed or sliced view): pass `$1.contiguous()`"},
+        {std::regex(R"(tensor '(.+)' requires_grad mismatch)"),
+         "$1.requires_grad changed: each setting compiles once; call it with the same requires_grad"},
+        {std::regex(R"(expected type of '(.+)' to be (.+), but found (.+))"),
+         "$1 was passed as another type ($3 where the compile had $2): pass the same type on every call"},
+        {std::regex(R"(len\((\S+)\) == (\d+))"),
+         "the length of $1 changed: keep it fixed, or pass its items as one tensor (`torch.stack`)"},
+        // An argument's value (not an attribute: self.training changes for a reason of its own).
+        {std::regex(R"(^(?:\d+/\d+: )?([A-Za-z_]\w*) == (\S+?)\s+#)"),
+         "$1 is a Python value the graph holds as the constant $2: another value recompiles; if it changes from "
+         "call to call, pass it as a tensor (`torch.tensor(...)`)"},
+        {std::regex(R"(GLOBAL_STATE changed: grad_mode)"),
+         "it was called under another grad mode than the compile's: call it under the same `torch.no_grad()` "
+         "setting, or expect one compile for each"},
+        {std::regex(R"(BACKEND_MATCH failure)"),
+         "the function is compiled by two backends: compile it once and reuse the compiled function"},
+    };
+    return table;
+}
+
+}  // namespace
+
+std::string recompileFix(const std::string& reason) {
+    for (const Fix& fix : fixes()) {
+        std::smatch match;
+        if (std::regex_search(reason, match, fix.reason)) return match.format(fix.advice);
+    }
+    return "";
+}
+
+}  // namespace fusescope

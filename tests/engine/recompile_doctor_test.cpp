@@ -1,0 +1,91 @@
+// The doctor's advice for recompiles: `fusescope-cli run --report` gives each recompile the
+// change that avoids it, and applying the advice (mark_dynamic) leaves no recompile.
+#include <gtest/gtest.h>
+
+#include "observe/recompile_fixes.h"
+#include "test_support.h"
+
+using namespace fusescope::test;
+
+namespace {
+
+// Two calls with a size change; `before_first_call` goes right before the first call.
+std::string sizeChange(const std::string& beforeFirstCall) {
+    return "import torch\n"
+           "\n"
+           "@torch.compile(backend=\"eager\")\n"
+           "def scale(x):\n"
+           "    return x * 2\n"
+           "\n"
+           "x = torch.ones(8)\n" +
+           beforeFirstCall +
+           "print(scale(x).shape)\n"
+           "print(scale(torch.ones(9)).shape)\n"
+           "print(scale(torch.ones(10)).shape)\n";
+}
+
+}  // namespace
+
+TEST(RecompileDoctor, TheReportGivesEachRecompileItsFix) {
+    const std::string script = writeTempFile("size_change.py", sizeChange(""));
+    ProcessResult run = runCli({"run", script, "--report"});
+    ASSERT_EQ(run.exitCode, 0) << run.err;
+    // The report goes to stderr: stdout stays what the program prints.
+    EXPECT_NE(run.err.find("  0/1: 1 graph, 1 op, 0 graph breaks, 2 guards\n"
+                           "       recompiled because 0/0: tensor 'x' size mismatch at index 0. expected 8, actual 9\n"
+                           "       fix: the size of x's dim 0 changed (8 to 9): mark it dynamic before the first call, "
+                           "`torch._dynamo.mark_dynamic(x, 0)`, or compile with `dynamic=True`; without either, this "
+                           "recompile makes the dim dynamic and later sizes reuse it\n"),
+              std::string::npos)
+        << run.err;
+    EXPECT_NE(run.err.find("Total: 2 compiles, 1 recompile,"), std::string::npos) << run.err;
+}
+
+// The advice applied: the dim is dynamic from the first compile, and no size recompiles (as
+// PyTorch 2.15 runs this program: one compile).
+TEST(RecompileDoctor, MarkDynamicAsAdvisedLeavesNoRecompile) {
+    const std::string script = writeTempFile("size_change.py", sizeChange("torch._dynamo.mark_dynamic(x, 0)\n"));
+    ProcessResult run = runCli({"run", script, "--report", "--logs", "recompiles,dynamic"});
+    ASSERT_EQ(run.exitCode, 0) << run.err;
+    EXPECT_EQ(run.out, "torch.Size([8])\ntorch.Size([9])\ntorch.Size([10])\n");
+    EXPECT_NE(run.err.find("Total: 1 compile, 0 recompiles,"), std::string::npos) << run.err;
+    EXPECT_NE(run.err.find("create_symbol s0 = 8 for L['x'].size()[0] [2, int_oo] (mark_dynamic)"), std::string::npos) << run.err;
+    EXPECT_EQ(run.err.find("Recompiling"), std::string::npos) << run.err;
+}
+
+TEST(RecompileDoctor, MarkDynamicRefusesADimOutOfRange) {
+    const std::string script = writeTempFile("bad_dim.py", "import torch\ntorch._dynamo.mark_dynamic(torch.ones(2, 3), 2)\n");
+    ProcessResult run = runCli({"run", script});
+    EXPECT_EQ(run.exitCode, 1);
+    EXPECT_NE(run.err.find("IndexError: Dimension out of range (expected to be in range of [-2, 1], but got 2)"), std::string::npos)
+        << run.err;
+}
+
+// Each recompile reason PyTorch 2.15 gives, with the change that avoids it.
+TEST(RecompileDoctor, EachKindOfGuardFailureHasItsFix) {
+    using fusescope::recompileFix;
+    EXPECT_EQ(recompileFix("0/0: tensor 'x' dtype mismatch. expected Float, actual Half"),
+              "x's dtype changed (Float to Half): each dtype compiles once; convert x to one dtype before the call");
+    EXPECT_EQ(recompileFix("0/0: tensor 'x' rank mismatch. expected 2, actual 3"),
+              "x's number of dims changed (2 to 3): each rank compiles once; reshape x to one rank before the call");
+    EXPECT_EQ(recompileFix("0/1: tensor 'w' stride mismatch at index 0. expected 4, actual 1"),
+              "w's layout changed (a transposed or sliced view): pass `w.contiguous()`");
+    EXPECT_EQ(recompileFix("0/0: tensor 'x' requires_grad mismatch. expected requires_grad=0"),
+              "x.requires_grad changed: each setting compiles once; call it with the same requires_grad");
+    EXPECT_EQ(recompileFix("0/0: expected type of 'b' to be <class 'torch.Tensor'>, but found <class 'int'>"),
+              "b was passed as another type (<class 'int'> where the compile had <class 'torch.Tensor'>): pass the same "
+              "type on every call");
+    EXPECT_EQ(recompileFix("0/0: len(ys) == 2                                                 # for y in ys:  # s.py:4 in f"),
+              "the length of ys changed: keep it fixed, or pass its items as one tensor (`torch.stack`)");
+    EXPECT_EQ(recompileFix("0/0: n == 1                                                   # return x + n  # s.py:8 in g"),
+              "n is a Python value the graph holds as the constant 1: another value recompiles; if it changes from call "
+              "to call, pass it as a tensor (`torch.tensor(...)`)");
+    EXPECT_EQ(recompileFix("0/0: GLOBAL_STATE changed: grad_mode "),
+              "it was called under another grad mode than the compile's: call it under the same `torch.no_grad()` "
+              "setting, or expect one compile for each");
+    EXPECT_EQ(recompileFix("0/0: BACKEND_MATCH failure: torch.compile detected different backend callables."),
+              "the function is compiled by two backends: compile it once and reuse the compiled function");
+    EXPECT_EQ(recompileFix("0/0: self.training == True                                     # x = self.drop(x)  # m.py:9 in forward"), "")
+        << "no advice where a module's own state changed";
+    EXPECT_EQ(recompileFix("0/0: something else"), "");
+}
