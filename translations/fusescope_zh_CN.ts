@@ -1264,6 +1264,10 @@
         <source>Guard failures</source>
         <translation>守卫失败</translation>
     </message>
+    <message>
+        <source>How to avoid it</source>
+        <translation>如何避免</translation>
+    </message>
 </context>
 <context>
     <name>fusescope::gui::ScriptTabs</name>

@@ -154,13 +154,19 @@ private slots:
         const auto events = test::loadFixture("recompiles");
         for (const auto& e : events) store.append(e);
         const QString where = " | add_four | resources/examples/03_recompiles.py:6 | ";
+        // The last column: the doctor's advice on each recompile's first failure.
         const QStringList expected = {
-            "0/1" + where + "0/0: tensor 'L['a']' size mismatch at index 0. expected 3, actual 2",
+            "0/1" + where + "0/0: tensor 'L['a']' size mismatch at index 0. expected 3, actual 2 | the size of L['a']'s dim 0 "
+                            "changed (3 to 2): mark it dynamic before the first call, `torch._dynamo.mark_dynamic(L['a'], 0)`, "
+                            "or compile with `dynamic=True`; without either, this recompile makes the dim dynamic and later "
+                            "sizes reuse it",
             "0/2" + where + "0/1: tensor 'L['a']' dtype mismatch. expected Float, actual Double\n"
-                            "0/0: tensor 'L['a']' dtype mismatch. expected Float, actual Double",
+                            "0/0: tensor 'L['a']' dtype mismatch. expected Float, actual Double | L['a']'s dtype changed "
+                            "(Float to Double): each dtype compiles once; convert L['a'] to one dtype before the call",
             "0/3" + where + "0/2: tensor 'L['a']' dtype mismatch. expected Double, actual Float\n"
                             "0/1: tensor 'L['a']' rank mismatch. expected 3, actual 2\n"
-                            "0/0: tensor 'L['a']' rank mismatch. expected 3, actual 2"};
+                            "0/0: tensor 'L['a']' rank mismatch. expected 3, actual 2 | L['a']'s dtype changed (Double to "
+                            "Float): each dtype compiles once; convert L['a'] to one dtype before the call"};
         QCOMPARE(rows(model), expected);
         QCOMPARE(model.index(1, 0).data(RecompileReasonsModel::CompileIdRole).toString(), QString("0/2"));
         QCOMPARE(model.index(1, 0).data(RecompileReasonsModel::LineRole).toInt(), 6);
@@ -168,7 +174,7 @@ private slots:
         store.replace(events);
         QCOMPARE(rows(model), expected);
         store.append({{"type", "recompile"}, {"compile_id", 5}, {"where", "nowhere"}, {"message", {1}}});
-        QCOMPARE(rows(model).last(), QString(" |  |  | "));
+        QCOMPARE(rows(model).last(), QString(" |  |  |  | "));
         store.clear();
         QCOMPARE(model.rowCount(), 0);
     }

@@ -2,6 +2,8 @@
 
 #include <QRegularExpression>
 
+#include "observe/recompile_fixes.h"
+
 namespace fusescope::gui {
 
 RecompileReasonsModel::RecompileReasonsModel(const RunStore* store, QObject* parent)
@@ -27,6 +29,7 @@ bool RecompileReasonsModel::parse(const Event& event, Recompile& out) {
     static const QRegularExpression failure(R"(^\s*- (\S+: .*)$)");
     for (const QString& line : QString::fromStdString(recompile->message).split('\n'))
         if (auto m = failure.match(line); m.hasMatch()) out.reasons << m.captured(1);
+    if (!out.reasons.isEmpty()) out.fix = QString::fromStdString(recompileFix(out.reasons.front().toStdString()));
     return true;
 }
 
@@ -66,6 +69,7 @@ QVariant RecompileReasonsModel::data(const QModelIndex& index, int role) const {
         case FunctionColumn: return r.function;
         case WhereColumn: return r.line ? QString("%1:%2").arg(r.file).arg(r.line) : r.file;
         case ReasonsColumn: return r.reasons.join('\n');
+        case FixColumn: return r.fix;
     }
     return {};
 }
@@ -77,6 +81,7 @@ QVariant RecompileReasonsModel::headerData(int section, Qt::Orientation orientat
         case FunctionColumn: return tr("Function");
         case WhereColumn: return tr("Where");
         case ReasonsColumn: return tr("Guard failures");
+        case FixColumn: return tr("How to avoid it");
     }
     return {};
 }

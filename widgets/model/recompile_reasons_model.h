@@ -1,7 +1,9 @@
 #pragma once
 // The recompiles of the run, for the list under the guard table: the new compile's id, the
-// function, where it is defined, and the guard failures that caused it, one per line as
-// "0/0: tensor 'L['a']' size mismatch ..." (the compile whose guard failed, then why).
+// function, where it is defined, the guard failures that caused it, one per line as
+// "0/0: tensor 'a' size mismatch ..." (the compile whose guard failed, then why), and the
+// doctor's advice on the first: what change to the program avoids the recompile
+// (observe/recompile_fixes.h).
 
 #include <vector>
 
@@ -15,7 +17,7 @@ namespace fusescope::gui {
 class RecompileReasonsModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { CompileIdColumn, FunctionColumn, WhereColumn, ReasonsColumn, ColumnCount };
+    enum Column { CompileIdColumn, FunctionColumn, WhereColumn, ReasonsColumn, FixColumn, ColumnCount };
     enum Role {
         CompileIdRole = Qt::UserRole + 1,  // QString: the new compile
         LineRole,                          // int: the function's line, 0 when unknown
@@ -35,6 +37,7 @@ private:
         QString compileId, function, file;
         int line = 0;
         QStringList reasons;
+        QString fix;
     };
     static bool parse(const Event& event, Recompile& out);  // false for other events
     void rebuild();

@@ -32,6 +32,10 @@ GuardsView::GuardsView(const RunStore* store, QWidget* parent)
     for (int column : {RecompileReasonsModel::CompileIdColumn, RecompileReasonsModel::FunctionColumn,
                        RecompileReasonsModel::WhereColumn})
         recompileList_->header()->setSectionResizeMode(column, QHeaderView::ResizeToContents);
+    // The failures keep their lines; the advice, last, takes the rest of the width and wraps.
+    recompileList_->setWordWrap(true);
+    recompileList_->header()->setSectionResizeMode(RecompileReasonsModel::ReasonsColumn, QHeaderView::Interactive);
+    recompileList_->header()->resizeSection(RecompileReasonsModel::ReasonsColumn, 480);
 
     auto showLine = [this](int fileRole, int lineRole) {
         return [this, fileRole, lineRole](const QModelIndex& index) {
