@@ -222,8 +222,10 @@ void Tracer::onSizeUse(const Tensor& t, int64_t dim) {
         specialized_.insert({source, dim});  // lifted later: the dim stays static
         // Never lifted, its sizes still decide what the code does (y.shape[0] as a constant):
         // guarded at the end of the trace, as made here.
-        if (ctx_.recording)
-            sizeReads_.try_emplace(t.impl(), SizeRead{t, madeHere(tensorMatch(t, src->second.front(), TensorMeta{t.sizes(), t.strides(), t.dtype(), std::vector<std::string>(t.sizes().size())}))});
+        if (ctx_.recording) {
+            const TensorMeta staticMeta{t.sizes(), t.strides(), t.dtype(), std::vector<std::string>(t.sizes().size())};
+            sizeReads_.try_emplace(t.impl(), SizeRead{t, madeHere(tensorMatch(t, src->second.front(), staticMeta))});
+        }
         return;
     }
     TensorMeta& meta = lifted->second.placeholder->meta[0];

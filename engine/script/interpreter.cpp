@@ -1,5 +1,4 @@
 // Statements, scopes and calls. Expressions are in interpreter_expr.cpp.
-#include "script/graph_break_kinds.h"
 #include "script/interpreter.h"
 
 #include <algorithm>
@@ -12,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "core/grad_mode.h"
+#include "script/graph_break_kinds.h"
 #include "script/set_operations.h"
 #include "script/size_change_check.h"
 #include "script/types/type_slots.h"
@@ -874,11 +874,10 @@ Value Interpreter::callFunction(const FunctionObject& fn, CallArgs& args, bool t
         fail("RecursionError", "maximum recursion depth exceeded");
     if (fn.dynamoSkip != FunctionObject::DynamoSkip::No && tracer()) {  // at the call's line, as Dynamo reports it
         using enum FunctionObject::DynamoSkip;
-        tracer()->graphBreak(
-            fn.dynamoSkip == Skipped    ? graph_breaks::skippedFunction(fn.qualname)
-            : fn.dynamoSkip == Disabled ? graph_breaks::disabledFunction(fmt::format("<function {} at {}>", fn.qualname, static_cast<const void*>(&fn)),
-                                                                        fn.dynamoSkipReason)
-                                        : graph_breaks::fusescopeOnly("`" + fn.qualname + "`", fn.dynamoSkipReason));
+        const std::string repr = fmt::format("<function {} at {}>", fn.qualname, static_cast<const void*>(&fn));
+        tracer()->graphBreak(fn.dynamoSkip == Skipped    ? graph_breaks::skippedFunction(fn.qualname)
+                             : fn.dynamoSkip == Disabled ? graph_breaks::disabledFunction(repr, fn.dynamoSkipReason)
+                                                         : graph_breaks::fusescopeOnly("`" + fn.qualname + "`", fn.dynamoSkipReason));
         // The skipped function runs eagerly, untraced (its values real: autograd records
         // them, as for any eager call); tracing goes on after it returns.
         struct Untraced {
