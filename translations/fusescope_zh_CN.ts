@@ -430,6 +430,50 @@
         <source>Count</source>
         <translation>次数</translation>
     </message>
+    <message>
+        <source>1 op</source>
+        <translation>1 个算子</translation>
+    </message>
+    <message>
+        <source>%1 ops</source>
+        <translation>%1 个算子</translation>
+    </message>
+    <message>
+        <source>%1 splits %2 (%3) from %4 (%5)</source>
+        <translation>%1 将 %2（%3）与 %4（%5）分开</translation>
+    </message>
+    <message>
+        <source>between them: %1 ms over %2 calls; compiling them: %3 s + %4 s</source>
+        <translation>二者之间：%2 次调用共 %1 ms；编译它们：%3 s + %4 s</translation>
+    </message>
+    <message>
+        <source>kernels: %1 + %2 apart; as one graph not known (inductor can&apos;t lower one of them)</source>
+        <translation>内核：分开时 %1 + %2；合为一张图时未知（inductor 无法降低其中之一）</translation>
+    </message>
+    <message>
+        <source>kernels: %1 + %2 apart, %3 as one graph: %4 lost</source>
+        <translation>内核：分开时 %1 + %2，合为一张图时 %3：损失 %4</translation>
+    </message>
+    <message>
+        <source>1 fusion</source>
+        <translation>1 次融合</translation>
+    </message>
+    <message>
+        <source>%1 fusions</source>
+        <translation>%1 次融合</translation>
+    </message>
+    <message>
+        <source>Between graphs (ms)</source>
+        <translation>图之间（ms）</translation>
+    </message>
+    <message>
+        <source>Fusions lost</source>
+        <translation>损失的融合</translation>
+    </message>
+    <message>
+        <source>Cost rank</source>
+        <translation>代价排名</translation>
+    </message>
 </context>
 <context>
     <name>fusescope::gui::GraphBreaksPane</name>
@@ -448,6 +492,10 @@
     <message>
         <source>More about this graph break:</source>
         <translation>关于此图中断的更多信息：</translation>
+    </message>
+    <message>
+        <source>What it cost on this run:</source>
+        <translation>本次运行中的代价：</translation>
     </message>
 </context>
 <context>
@@ -596,6 +644,25 @@
     <message>
         <source>Actual</source>
         <translation>实际值</translation>
+    </message>
+</context>
+<context>
+    <name>fusescope::gui::GuardsView</name>
+    <message>
+        <source>Apply Fix and Run</source>
+        <translation>应用修复并运行</translation>
+    </message>
+    <message>
+        <source>Select a recompile the doctor knows an edit for</source>
+        <translation>选择一个诊断知道如何修改的重新编译</translation>
+    </message>
+    <message>
+        <source>No edit is known for this recompile: see How to avoid it</source>
+        <translation>此重新编译没有已知的修改：请参阅“如何避免”</translation>
+    </message>
+    <message>
+        <source>Insert %1 before line %2 of %3, then run again</source>
+        <translation>在 %3 的第 %2 行之前插入 %1，然后重新运行</translation>
     </message>
 </context>
 <context>
@@ -1140,6 +1207,14 @@
     <message>
         <source>%1 is not among the files of this run</source>
         <translation>%1 不在本次运行的文件之中</translation>
+    </message>
+    <message>
+        <source>The fix edits %1, which is not the script in the editor</source>
+        <translation>该修复修改的是 %1，而不是编辑器中的脚本</translation>
+    </message>
+    <message>
+        <source>Applied the fix at line %1: %2</source>
+        <translation>已在第 %1 行应用修复：%2</translation>
     </message>
 </context>
 <context>

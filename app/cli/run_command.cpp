@@ -180,6 +180,7 @@ int runScript(const RunArgs& args) {
     options.cudaArch = args.cudaArch;
     options.testHooks = args.testHooks;
     options.checkAccuracy = args.checkAccuracy;
+    options.graphBreakCosts = args.report || !args.bundle.empty();  // the report ranks them; a bundle keeps them
     if (options.debugDir.empty() && envValue("FUSESCOPE_COMPILE_DEBUG").value_or("0") == "1") options.debugDir = "fusescope_debug";
 
     std::ofstream logsOut;

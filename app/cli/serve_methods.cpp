@@ -53,6 +53,7 @@ struct RunParams {
 RunParams runParams(const json& params, const RunContext& context) {
     RunParams run;
     run.options.testHooks = context.testHooks;
+    run.options.graphBreakCosts = true;  // the workbench's Graph Breaks view ranks them
     auto script = protocol::stringParam(params, "script");
     auto path = protocol::stringParam(params, "path");
     if (script.has_value() == path.has_value())

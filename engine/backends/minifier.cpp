@@ -104,20 +104,8 @@ public:
                 nodes[n.get()] = nodes.at(by->second);
                 continue;
             }
-            std::vector<Argument> args;
-            for (const Argument& a : n->args) args.push_back(remap(a, nodes));
-            std::vector<std::pair<std::string, Argument>> kwargs;
-            for (const auto& [name, a] : n->kwargs) kwargs.emplace_back(name, remap(a, nodes));
-            Node* copy = b.graph->addCall(n->op, n->target, n->style, std::move(args), std::move(kwargs));
-            copy->operatorSymbol = n->operatorSymbol;
-            for (const TensorMeta& m : n->meta) copy->meta.push_back(staticMeta(m));
-            copy->returnsTuple = n->returnsTuple;
-            copy->where = n->where;
-            copy->sourceLine = n->sourceLine;
-            copy->stack = n->stack;
-            copy->moduleStack = n->moduleStack;
-            copy->inlineDepth = n->inlineDepth;
-            copy->gradEnabled = n->gradEnabled;
+            Node* copy = b.graph->addCopyOf(*n, [&](const Argument& a) { return remap(a, nodes); });
+            for (TensorMeta& m : copy->meta) m = staticMeta(m);
             nodes[n.get()] = copy;
             b.computed.push_back(n.get());
         }

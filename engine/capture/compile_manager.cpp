@@ -183,6 +183,7 @@ Value CompileManager::call(Interpreter& interp, CompiledFunctionObject& compiled
     if (!slot) slot = std::make_shared<FrameState>();
     const std::shared_ptr<FrameState> held = slot;  // a torch._dynamo.reset() the call makes empties frames_
     FrameState& frame = *held;
+    if (!frame.firstCall) frame.firstCall = firstCallOf(interp, *fn, !compiled.boundSelf.isNone());
     // The whole call, guards included, is one span named after the entry that ran it.
     RecordScope region(TraceCategory::UserAnnotation, "Torch-Compiled Region");
     auto nameRegion = [&](const std::string& compileId) {
@@ -260,11 +261,31 @@ Value CompileManager::call(Interpreter& interp, CompiledFunctionObject& compiled
             nameRegion(fn->name + " (over the recompile limit: eager)");
             return interp.callFunction(*fn, args);  // over the limit: run eagerly
         }
-        bus_.emit(RecompileEvent{nextId, fn->qualname, fn->definedAt(), everyGuard});
+        SourceInsert fix;
+        for (const auto& [id, reasons] : failed)
+            if (fix.text.empty()) fix = markDynamicEdit(*frame.firstCall, recompileReason(id, reasons.front()));
+        bus_.emit(RecompileEvent{nextId, fn->qualname, fn->definedAt(), everyGuard, fix});
     }
     Value result = compileAndRun(interp, *fn, args, frame, compiled.options, nullptr, &compiled);
     if (!frame.entries.empty()) nameRegion(frame.entries.back()->compileId);
     return result;
+}
+
+std::vector<SplitGraphs> CompileManager::splitGraphs() const {
+    std::vector<const FrameState*> frames;
+    for (const auto& [code, frame] : frames_) frames.push_back(frame.get());
+    std::sort(frames.begin(), frames.end(), [](const FrameState* a, const FrameState* b) { return a->frameId < b->frameId; });
+    std::vector<SplitGraphs> pairs;
+    for (const FrameState* frame : frames)
+        for (const auto& entry : frame->entries)  // most recently used last: their ids in no order
+            for (const auto& [between, timing] : entry->breakTimings) {
+                const Segment& after = entry->segments.at(between.second);
+                std::vector<int> reads;
+                for (const InputLink& link : after.inputsFrom) reads.push_back(link.segment == between.first ? link.output : -1);
+                pairs.push_back(SplitGraphs{entry->compileId, entry->function, &entry->segments.at(between.first), &after,
+                                            std::move(reads), timing});
+            }
+    return pairs;
 }
 
 TraceContext CompileManager::traceContext(Interpreter& interp, const FunctionObject& fn, CacheEntry& entry,
@@ -286,6 +307,7 @@ TraceContext CompileManager::traceContext(Interpreter& interp, const FunctionObj
     context.automaticDynamic = options.dynamic != "false" && configInt(interp, "automatic_dynamic_shapes", 1) != 0;
     context.seenSizes = &frame.seenSizes;
     context.graphCounter = &graphCounter_;
+    context.breakTimings = &entry.breakTimings;
     return context;
 }
 
@@ -299,6 +321,7 @@ Value CompileManager::compileAndRun(Interpreter& interp, const FunctionObject& f
     entry->autocastCpu = autocastSetting(Device::Kind::Cpu);
     entry->autocastCuda = autocastSetting(Device::Kind::Cuda);
     entry->backend = options.backend;
+    entry->function = fn.qualname;
     logger_.log("dynamo", LogLevel::Info, entry->compileId,
                 fmt::format("Step 1: torchdynamo start tracing {} {}", fn.name, functionLocation(fn)));
     bus_.emit(CompileStartedEvent{entry->compileId, fn.qualname, fn.definedAt(), interp.userStack()});

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "capture/first_call.h"
 #include "capture/tracer.h"
 #include "core/autocast.h"
 
@@ -17,6 +18,7 @@ namespace fusescope {
 
 struct CacheEntry {
     std::string compileId;  // "0/1"
+    std::string function;   // its qualified name
     // The global state guarded before every other guard, as Dynamo's GLOBAL_STATE: grad mode
     // and autocast's setting for each device type.
     bool gradMode = true;
@@ -31,6 +33,18 @@ struct CacheEntry {
     // Cache hits that find the state one of these saw run its graph directly (direct_call.h).
     std::vector<DirectCallPlan> directPlans;
     std::string noDirectCall;  // why the last traced call made no plan (logged when it changes)
+    BreakTimings breakTimings;  // between its segments, over every call
+};
+
+// Two graphs of an entry that a graph break kept apart, and the time between them (the
+// doctor's measure of what the break cost).
+struct SplitGraphs {
+    std::string compileId;
+    std::string function;
+    const Segment* before = nullptr;
+    const Segment* after = nullptr;
+    std::vector<int> afterReads;  // per placeholder of `after`: the output of `before` it is, or -1
+    BreakTiming timing;
 };
 
 // The state kept for one compiled function.
@@ -39,6 +53,7 @@ struct FrameState {
     std::vector<std::unique_ptr<CacheEntry>> entries;  // most recently used (or made) last
     std::map<std::string, Shape> seenSizes;            // input sizes of earlier compiles
     bool limitWarned = false;
+    std::optional<FirstCall> firstCall;                // where the doctor's fix of a size recompile goes
 };
 
 // What one explain() run collected.
@@ -79,6 +94,8 @@ public:
     int compileCount() const { return compileCount_; }
     // Cache hits that ran their graph without the function's Python.
     int directCallCount() const { return directCallCount_; }
+    // Every pair of graphs a break kept apart, in compile order (valid until the next call).
+    std::vector<SplitGraphs> splitGraphs() const;
 
 private:
     std::string stance_ = "default";

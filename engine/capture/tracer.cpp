@@ -377,6 +377,10 @@ Argument Tracer::liftTensor(const Tensor& real, Tensor& meta) {
     meta.setRequiresGrad(real.requiresGrad());
     lifted_[real.impl()] = Lifted{node, meta, sourceText};
     inputs_.push_back(real);
+    InputLink link;
+    if (auto made = producedBy_.find(real.impl()); made != producedBy_.end() && made->second.impl.lock() == real.implPtr())
+        link = made->second.link;
+    inputsFrom_.push_back(link);
     return Argument::ref(node);
 }
 
@@ -670,6 +674,7 @@ void Tracer::finish() {
 }
 
 void Tracer::flush(const std::string& reason) {
+    const int64_t flushStartNs = Profiler::nowNs();
     struct Output {
         size_t order;
         Argument arg;
@@ -701,6 +706,8 @@ void Tracer::flush(const std::string& reason) {
             fresh.fingerprint = fingerprint;
             fresh.name = fmt::format("__compiled_fn_{}", ctx_.graphCounter ? (*ctx_.graphCounter)++ : 0);
             fresh.breakReason = reason;
+            if (!reason.empty() && !breaks_.empty()) fresh.breakStack = breaks_.back().userStack;
+            fresh.inputsFrom = inputsFrom_;
             if (!ctx_.recording && ctx_.logger)
                 ctx_.logger->log("dynamo", LogLevel::Info, ctx_.compileId,
                                  fmt::format("compiled {} for {}: after a graph break the code took a path not "
@@ -726,15 +733,23 @@ void Tracer::flush(const std::string& reason) {
             request.suppressErrors = ctx_.suppressErrors;
             request.settings = ctx_.settings;
             request.notSymbolic = notSymbolic_;
+            const int64_t compileStartNs = Profiler::nowNs();
             fresh.run = ctx_.backend->compile(graph_, request);
+            fresh.compileSeconds = static_cast<double>(Profiler::nowNs() - compileStartNs) * 1e-9;
             segments.push_back(std::move(fresh));
             segment = &segments.back();
+        }
+        const int index = static_cast<int>(segment - segments.data());
+        if (ctx_.breakTimings && lastSegment_ >= 0) {
+            BreakTiming& between = (*ctx_.breakTimings)[{lastSegment_, index}];
+            between.ns += flushStartNs - lastRunEndNs_;
+            ++between.calls;
         }
         std::vector<Tensor> results = segment->run(inputs_);
         if (ctx_.direct) {
             std::vector<Tensor> made;
             for (const auto& o : outputs) made.push_back(o.tensor);
-            ctx_.direct->graphRan(static_cast<int>(segment - segments.data()), inputs_, made);
+            ctx_.direct->graphRan(index, inputs_, made);
         }
         // The outputs' autograd is the compiled graph's: one CompiledFunctionBackward node
         // after AOT Autograd (aot/aot_function.h), else the nodes of the ops that made them.
@@ -742,7 +757,10 @@ void Tracer::flush(const std::string& reason) {
             const Tensor& out = outputs[i].tensor;
             out.become(results[i]);
             out.impl()->requiresGrad = results[i].requiresGrad();
+            producedBy_[out.impl()] = Produced{out.implPtr(), InputLink{index, static_cast<int>(i)}};
         }
+        lastSegment_ = index;
+        lastRunEndNs_ = Profiler::nowNs();
     }
     graph_ = std::make_shared<Graph>();
     symbolic_ = SymbolicSizes();
@@ -751,6 +769,7 @@ void Tracer::flush(const std::string& reason) {
     overrides_.clear();
     lifted_.clear();
     inputs_.clear();
+    inputsFrom_.clear();
     graphStartNs_ = Profiler::nowNs();
 }
 

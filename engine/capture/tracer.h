@@ -29,6 +29,13 @@ namespace fusescope {
 
 struct FunctionObject;
 
+// Where a graph input came from: output `output` of the entry's segment `segment`, made
+// before a graph break and read after it (-1: from anywhere else).
+struct InputLink {
+    int segment = -1;
+    int output = -1;
+};
+
 // One compiled graph of a cache entry: the code between two graph breaks.
 struct Segment {
     std::shared_ptr<Graph> graph;
@@ -36,7 +43,18 @@ struct Segment {
     std::string fingerprint;
     std::string name;         // __compiled_fn_3
     std::string breakReason;  // why it ended early; empty when it ran to the return
+    std::vector<StackFrame> breakStack;  // ... and where (the traced frames, innermost last)
+    std::vector<InputLink> inputsFrom;   // per placeholder
+    double compileSeconds = 0;
 };
+
+// Time between two segments of an entry, summed over the calls that ran one after the
+// other: the Python a graph break makes run between them (the doctor's cost of the break).
+struct BreakTiming {
+    int64_t ns = 0;
+    int calls = 0;
+};
+using BreakTimings = std::map<std::pair<int, int>, BreakTiming>;  // (segment before, after)
 
 struct BreakRecord {
     GraphBreak why;
@@ -62,6 +80,7 @@ struct TraceContext {
     const std::map<std::string, Shape>* seenSizes = nullptr;  // previous compiles' input sizes
     int* graphCounter = nullptr;                    // numbers __compiled_fn_N across the session
     DirectCallRecorder* direct = nullptr;           // learns a direct call from this one (direct_call.h)
+    BreakTimings* breakTimings = nullptr;           // the entry's, added to by each call
 };
 
 class Tracer : public TraceHooks {
@@ -176,6 +195,17 @@ private:
     std::unordered_map<TensorImpl*, SizeRead> sizeReads_;
     std::vector<BreakRecord> breaks_;
     std::map<std::string, Shape> liftedSizes_;
+    // For the doctor: the segment and output each graph result of this call is, so an input
+    // of a later graph names the graph before the break that made it ...
+    struct Produced {
+        std::weak_ptr<TensorImpl> impl;
+        InputLink link;
+    };
+    std::unordered_map<const TensorImpl*, Produced> producedBy_;
+    std::vector<InputLink> inputsFrom_;  // per placeholder of the current graph
+    // ... and the segment that ran last, with when it finished.
+    int lastSegment_ = -1;
+    int64_t lastRunEndNs_ = 0;
     TraceHooks* previousHooks_ = nullptr;
 };
 

@@ -102,6 +102,24 @@ Node* Graph::addCall(NodeOp op, const std::string& target, CallStyle style, std:
     return nodes_.back().get();
 }
 
+Node* Graph::addCopyOf(const Node& n, const std::function<Argument(const Argument&)>& remap) {
+    std::vector<Argument> args;
+    for (const Argument& a : n.args) args.push_back(remap(a));
+    std::vector<std::pair<std::string, Argument>> kwargs;
+    for (const auto& [name, a] : n.kwargs) kwargs.emplace_back(name, remap(a));
+    Node* copy = addCall(n.op, n.target, n.style, std::move(args), std::move(kwargs));
+    copy->operatorSymbol = n.operatorSymbol;
+    copy->meta = n.meta;
+    copy->returnsTuple = n.returnsTuple;
+    copy->where = n.where;
+    copy->sourceLine = n.sourceLine;
+    copy->stack = n.stack;
+    copy->moduleStack = n.moduleStack;
+    copy->inlineDepth = n.inlineDepth;
+    copy->gradEnabled = n.gradEnabled;
+    return copy;
+}
+
 void Graph::setOutputs(std::vector<Argument> outputs) { outputs_ = std::move(outputs); }
 
 std::vector<Node*> Graph::placeholders() const {

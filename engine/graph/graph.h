@@ -89,6 +89,9 @@ public:
     Node* addPlaceholder(const std::string& source, TensorMeta meta, const std::string& name = "");
     Node* addCall(NodeOp op, const std::string& target, CallStyle style, std::vector<Argument> args,
                   std::vector<std::pair<std::string, Argument>> kwargs);
+    // A call node of another graph, copied with its meta and provenance, its arguments
+    // (nested ones too) passed through `remap` (which gives each this graph's value).
+    Node* addCopyOf(const Node& call, const std::function<Argument(const Argument&)>& remap);
     void setOutputs(std::vector<Argument> outputs);
 
     const std::vector<std::unique_ptr<Node>>& nodes() const { return nodes_; }

@@ -1,10 +1,25 @@
 #include "observe/compile_report.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "observe/recompile_fixes.h"
 
 namespace fusescope {
+
+namespace {
+
+// An inserted line as the report quotes it: without its indent and newline.
+std::string stripped(const std::string& line) {
+    size_t begin = line.find_first_not_of(" \t");
+    size_t end = line.find_last_not_of("\n");
+    return begin == std::string::npos || end < begin ? "" : line.substr(begin, end + 1 - begin);
+}
+
+std::string plural(int n, const char* word) { return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s"); }
+
+}  // namespace
 
 CompileReport::Compile* CompileReport::find(const std::string& compileId) {
     for (auto& f : functions_)
@@ -24,13 +39,16 @@ void CompileReport::consume(const Event& event) {
         }
         Compile c;
         c.id = e->compileId;
-        if (auto it = pendingRecompiles_.find(e->compileId); it != pendingRecompiles_.end()) c.recompileReason = it->second;
+        if (auto it = pendingRecompiles_.find(e->compileId); it != pendingRecompiles_.end()) {
+            // "Recompiling ...\n    triggered by ...\n    - 0/0: reason": keep the first reason.
+            const std::string& message = it->second.message;
+            size_t dash = message.find("\n    - ");
+            c.recompileReason = dash == std::string::npos ? message : message.substr(dash + 7, message.find('\n', dash + 7) - dash - 7);
+            c.fixEdit = it->second.fix;
+        }
         fn->compiles.push_back(c);
     } else if (const auto* e = std::get_if<RecompileEvent>(&event)) {
-        // "Recompiling ...\n    triggered by ...\n    - 0/0: reason": keep the first reason.
-        size_t dash = e->message.find("\n    - ");
-        pendingRecompiles_[e->compileId] = dash == std::string::npos ? e->message : e->message.substr(dash + 7,
-                                                                                                     e->message.find('\n', dash + 7) - dash - 7);
+        pendingRecompiles_[e->compileId] = *e;
     } else if (const auto* e = std::get_if<GraphCapturedEvent>(&event)) {
         if (Compile* c = find(e->compileId)) {
             ++c->graphs;
@@ -46,6 +64,8 @@ void CompileReport::consume(const Event& event) {
         if (Compile* c = find(e->compileId); c && e->stage == "aot_backward_graph") ++c->backwardGraphs;
     } else if (const auto* e = std::get_if<GuardsEvent>(&event)) {
         if (Compile* c = find(e->compileId)) c->guards = static_cast<int>(e->guards.size());
+    } else if (const auto* e = std::get_if<GraphBreakCostEvent>(&event)) {
+        breakCosts_.push_back(*e);
     } else if (const auto* e = std::get_if<CacheLimitEvent>(&event)) {
         for (auto& f : functions_)
             if (f.name == e->function) f.cacheLimitHit = true;
@@ -53,12 +73,11 @@ void CompileReport::consume(const Event& event) {
 }
 
 std::string CompileReport::render() const {
-    auto plural = [](int n, const char* word) { return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s"); };
     std::string out = "Compile report\n==============\n";
     if (functions_.empty()) return out + "No function was compiled.\n";
     int compiles = 0, graphs = 0, backwardGraphs = 0, ops = 0, breaks = 0, recompiles = 0;
     // A training graph's count: "1 graph (forward and backward)" beside inference graphs.
-    auto graphCount = [&plural](int all, int backward) {
+    auto graphCount = [](int all, int backward) {
         return backward == 0 ? plural(all, "graph") : fmt::format("{} ({} with a backward graph)", plural(all, "graph"), backward);
     };
     for (const auto& f : functions_) {
@@ -69,6 +88,8 @@ std::string CompileReport::render() const {
             if (!c.recompileReason.empty()) {
                 out += "       recompiled because " + c.recompileReason + "\n";
                 if (std::string fix = recompileFix(c.recompileReason); !fix.empty()) out += "       fix: " + fix + "\n";
+                if (const SourceInsert& edit = c.fixEdit; !edit.text.empty())
+                    out += fmt::format("       edit: before {}:{}, add `{}`\n", edit.file, edit.line, stripped(edit.text));
             }
             for (const auto& b : c.breaks) out += "       break: " + b + "\n";
             ++compiles;
@@ -84,6 +105,36 @@ std::string CompileReport::render() const {
     }
     out += fmt::format("Total: {}, {}, {}, {}, {}\n", plural(compiles, "compile"), plural(recompiles, "recompile"),
                        graphCount(graphs, backwardGraphs), plural(ops, "op"), plural(breaks, "graph break"));
+    return out + renderBreakCosts();
+}
+
+// Most costly first: by the time spent between the graphs, then by the fusions lost.
+std::string CompileReport::renderBreakCosts() const {
+    if (breakCosts_.empty()) return "";
+    std::vector<const GraphBreakCostEvent*> ranked;
+    for (const auto& c : breakCosts_) ranked.push_back(&c);
+    std::stable_sort(ranked.begin(), ranked.end(), [](const GraphBreakCostEvent* a, const GraphBreakCostEvent* b) {
+        if (a->pythonSeconds != b->pythonSeconds) return a->pythonSeconds > b->pythonSeconds;
+        return a->fusionsLost() > b->fusionsLost();
+    });
+    auto kernels = [](int n) { return n < 0 ? std::string("?") : std::to_string(n); };
+    std::string out = "\nGraph breaks by cost (time between the graphs they split, then fusions lost)\n";
+    for (size_t i = 0; i < ranked.size(); ++i) {
+        const GraphBreakCostEvent& c = *ranked[i];
+        std::string where = c.userStack.empty() ? "" : fmt::format(" ({}:{})", c.userStack.back().file, c.userStack.back().line);
+        out += fmt::format("  {}. {}{}, in {} {}\n", i + 1, c.reason, where, c.function, c.compileId);
+        out += fmt::format("       splits {} ({}) from {} ({})\n", c.graphBefore, plural(c.opsBefore, "op"), c.graphAfter,
+                           plural(c.opsAfter, "op"));
+        out += fmt::format("       between them: {:.3f} ms over {} call{} ({:.3f} ms a call)\n", c.pythonSeconds * 1e3, c.calls,
+                           c.calls == 1 ? "" : "s", c.calls ? c.pythonSeconds * 1e3 / c.calls : 0.0);
+        out += fmt::format("       compiling them: {:.3f} s + {:.3f} s\n", c.compileSecondsBefore, c.compileSecondsAfter);
+        if (c.kernelsJoined < 0)
+            out += fmt::format("       kernels: {} + {} apart; as one graph not known (inductor can't lower one of them)\n",
+                               kernels(c.kernelsBefore), kernels(c.kernelsAfter));
+        else
+            out += fmt::format("       kernels: {} + {} apart, {} as one graph: {} fusion{} lost\n", c.kernelsBefore, c.kernelsAfter,
+                               c.kernelsJoined, c.fusionsLost(), c.fusionsLost() == 1 ? "" : "s");
+    }
     return out;
 }
 

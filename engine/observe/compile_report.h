@@ -1,7 +1,8 @@
 #pragma once
 // A summary of everything a run compiled, built from the event stream: per function, each
 // compile id with its graphs (and the backward graphs AOT Autograd made for them), ops,
-// graph breaks, guards, why it recompiled and what would avoid that (recompile_fixes.h).
+// graph breaks, guards, why it recompiled and what would avoid that (recompile_fixes.h);
+// then the graph breaks ranked by what they cost on the run (the doctor's measures).
 // `fusescope-cli run --report` prints it; `make run` shows it for the bundled example.
 
 #include <map>
@@ -26,6 +27,7 @@ private:
         int guards = 0;
         std::vector<std::string> breaks;
         std::string recompileReason;  // first failure line that triggered it
+        SourceInsert fixEdit;         // the doctor's edit that avoids it, when one is known
     };
     struct Function {
         std::string name;
@@ -34,8 +36,10 @@ private:
         bool cacheLimitHit = false;
     };
     Compile* find(const std::string& compileId);
+    std::string renderBreakCosts() const;
     std::vector<Function> functions_;
-    std::map<std::string, std::string> pendingRecompiles_;  // compile id -> reason
+    std::vector<GraphBreakCostEvent> breakCosts_;
+    std::map<std::string, RecompileEvent> pendingRecompiles_;  // by the compile id it makes
 };
 
 }  // namespace fusescope

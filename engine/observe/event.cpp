@@ -50,6 +50,7 @@ struct TypeName {
     std::string operator()(const GuardFailureEvent&) const { return "guard_failure"; }
     std::string operator()(const RecompileEvent&) const { return "recompile"; }
     std::string operator()(const GraphBreakEvent&) const { return "graph_break"; }
+    std::string operator()(const GraphBreakCostEvent&) const { return "graph_break_cost"; }
     std::string operator()(const CacheLimitEvent&) const { return "cache_limit"; }
     std::string operator()(const GraphFailureEvent&) const { return "graph_failure"; }
     std::string operator()(const EagerFallbackEvent&) const { return "eager_fallback"; }
@@ -82,8 +83,9 @@ struct Payload {
         return {{"compile_id", e.compileId}, {"function", e.function}, {"reasons", e.reasons}};
     }
     json operator()(const RecompileEvent& e) const {
-        return {{"compile_id", e.compileId}, {"function", e.function}, {"where", locationJson(e.where)},
-                {"message", e.message}};
+        json out{{"compile_id", e.compileId}, {"function", e.function}, {"where", locationJson(e.where)}, {"message", e.message}};
+        if (!e.fix.text.empty()) out["fix_edit"] = {{"file", e.fix.file}, {"line", e.fix.line}, {"text", e.fix.text}};
+        return out;
     }
     json operator()(const GraphBreakEvent& e) const {
         json out{{"compile_id", e.compileId}, {"reason", e.reason}, {"user_stack", stackJson(e.userStack)}};
@@ -92,6 +94,14 @@ struct Payload {
         if (!e.hints.empty()) out["hints"] = e.hints;
         if (!e.context.empty()) out["context"] = e.context;
         return out;
+    }
+    json operator()(const GraphBreakCostEvent& e) const {
+        return {{"compile_id", e.compileId}, {"function", e.function}, {"reason", e.reason},
+                {"user_stack", stackJson(e.userStack)}, {"graph_before", e.graphBefore}, {"graph_after", e.graphAfter},
+                {"ops_before", e.opsBefore}, {"ops_after", e.opsAfter}, {"calls", e.calls},
+                {"python_seconds", e.pythonSeconds}, {"compile_seconds_before", e.compileSecondsBefore},
+                {"compile_seconds_after", e.compileSecondsAfter}, {"kernels_before", e.kernelsBefore},
+                {"kernels_after", e.kernelsAfter}, {"kernels_joined", e.kernelsJoined}};
     }
     json operator()(const CacheLimitEvent& e) const {
         return {{"function", e.function}, {"where", locationJson(e.where)}, {"limit", e.limit},

@@ -69,11 +69,21 @@ struct GuardFailureEvent {
     std::vector<std::string> reasons;
 };
 
+// A change to a program's text: `text` inserted at the start of `line` of `file`.
+struct SourceInsert {
+    std::string file;
+    int line = 0;
+    std::string text;  // empty: no change
+};
+
 struct RecompileEvent {
     std::string compileId;  // the new compile
     std::string function;
     SourceLocation where;
     std::string message;    // the full "Recompiling function ..." text
+    // The doctor's one-click fix where one is known (capture/first_call.h): marking the
+    // changed dim dynamic before the first call.
+    SourceInsert fix{};
 };
 
 struct GraphBreakEvent {
@@ -86,6 +96,27 @@ struct GraphBreakEvent {
     std::string explanation;
     std::vector<std::string> hints;
     std::string context;
+};
+
+// What a graph break cost over the run (the doctor, docs/graph-breaks.md): the two graphs
+// it kept apart, the time between them (the Python the break made run, summed over the
+// calls that ran both), what compiling each took, and the kernels inductor makes of them
+// apart and as one graph (the fusion the break prevented). Sent once, at the run's end.
+struct GraphBreakCostEvent {
+    std::string compileId;
+    std::string function;
+    std::string reason;                 // the break's gb_type
+    std::vector<StackFrame> userStack;  // where it is, innermost last
+    std::string graphBefore, graphAfter;
+    int opsBefore = 0, opsAfter = 0;
+    int calls = 0;
+    double pythonSeconds = 0;
+    double compileSecondsBefore = 0, compileSecondsAfter = 0;
+    int kernelsBefore = -1, kernelsAfter = -1, kernelsJoined = -1;  // -1: inductor can't lower one of them
+    // Fusions the break prevented (0 when a count is not known).
+    int fusionsLost() const {
+        return kernelsJoined < 0 || kernelsBefore < 0 || kernelsAfter < 0 ? 0 : kernelsBefore + kernelsAfter - kernelsJoined;
+    }
 };
 
 struct CacheLimitEvent {
@@ -213,7 +244,7 @@ struct TraceEvent {
 };
 
 using Event = std::variant<CompileStartedEvent, GraphCapturedEvent, GuardsEvent, GuardFailureEvent,
-                           RecompileEvent, GraphBreakEvent, CacheLimitEvent, GraphFailureEvent, EagerFallbackEvent, LogEvent, ErrorEvent,
+                           RecompileEvent, GraphBreakEvent, GraphBreakCostEvent, CacheLimitEvent, GraphFailureEvent, EagerFallbackEvent, LogEvent, ErrorEvent,
                            ScriptOutputEvent, ModuleImportedEvent, IrDumpEvent, FusionDecisionEvent, KernelSourceEvent, TraceEvent>;
 
 std::string eventType(const Event& event);  // "compile_started", "graph_captured", ...

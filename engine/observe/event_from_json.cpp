@@ -64,6 +64,12 @@ SourceLocation location(const json& j) {
     return {text(*it, "file"), line(*it, "line"), line(*it, "column")};
 }
 
+SourceInsert sourceInsert(const json& j, const char* key) {
+    auto it = j.find(key);
+    if (it == j.end() || !it->is_object()) return {};
+    return {text(*it, "file"), line(*it, "line"), text(*it, "text")};
+}
+
 LogLevel level(const std::string& name) {
     if (name == "debug") return LogLevel::Debug;
     if (name == "warning") return LogLevel::Warning;
@@ -183,10 +189,18 @@ std::optional<Event> eventFromJson(const json& j) {
     }
     if (type == "guards") return guards(j);
     if (type == "guard_failure") return GuardFailureEvent{text(j, "compile_id"), text(j, "function"), texts(j, "reasons")};
-    if (type == "recompile") return RecompileEvent{text(j, "compile_id"), text(j, "function"), location(j), text(j, "message")};
+    if (type == "recompile")
+        return RecompileEvent{text(j, "compile_id"), text(j, "function"), location(j), text(j, "message"), sourceInsert(j, "fix_edit")};
     if (type == "graph_break")
         return GraphBreakEvent{text(j, "compile_id"), text(j, "reason"), userStack(j), text(j, "gb_id"),
                                text(j, "explanation"), texts(j, "hints"), text(j, "context")};
+    if (type == "graph_break_cost")
+        return GraphBreakCostEvent{text(j, "compile_id"), text(j, "function"), text(j, "reason"), userStack(j),
+                                   text(j, "graph_before"), text(j, "graph_after"), number<int>(j, "ops_before"),
+                                   number<int>(j, "ops_after"), number<int>(j, "calls"), number<double>(j, "python_seconds"),
+                                   number<double>(j, "compile_seconds_before"), number<double>(j, "compile_seconds_after"),
+                                   number<int>(j, "kernels_before", -1), number<int>(j, "kernels_after", -1),
+                                   number<int>(j, "kernels_joined", -1)};
     if (type == "cache_limit") return CacheLimitEvent{text(j, "function"), location(j), number<int>(j, "limit"), text(j, "last_reason")};
     if (type == "graph_failure")
         return GraphFailureEvent{text(j, "compile_id"), text(j, "function"), text(j, "graph"), text(j, "backend"),

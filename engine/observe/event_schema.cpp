@@ -48,6 +48,11 @@ unsigned expectedJsonKinds(std::string_view field) {
         {"reasons", kJsonArray}, {"user_stack", kJsonArray}, {"limit", kJsonInteger}, {"last_reason", kJsonString},
         {"backend", kJsonString}, {"nodes", kJsonArray}, {"graph_json", kJsonObject}, {"gb_id", kJsonString},
         {"explanation", kJsonString}, {"hints", kJsonArray}, {"context", kJsonString},
+        {"graph_before", kJsonString}, {"graph_after", kJsonString}, {"ops_before", kJsonInteger},
+        {"ops_after", kJsonInteger}, {"calls", kJsonInteger}, {"python_seconds", kNumber},
+        {"compile_seconds_before", kNumber}, {"compile_seconds_after", kNumber}, {"kernels_before", kJsonInteger},
+        {"kernels_after", kJsonInteger}, {"kernels_joined", kJsonInteger}, {"fix_edit", kJsonObject},
+        {"fix_edit.file", kJsonString}, {"fix_edit.line", kJsonInteger}, {"fix_edit.text", kJsonString},
         // fusion and code
         {"step", kJsonInteger}, {"node1", kJsonString}, {"node2", kJsonString}, {"score", kNumber},
         {"fused", kJsonBool}, {"result", kJsonString}, {"language", kJsonString}, {"source", kJsonString},

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "backends/backend.h"
+#include "backends/break_fusion.h"
 #include "core/cancellation.h"
 #include "core/device_context.h"
 #include "runtime/cuda_availability.h"
@@ -105,7 +106,30 @@ void ScriptSession::run(const std::string& source, const std::string& fileName) 
         });
     } catch (const Error& e) {
         bus_.emit(ErrorEvent{describeError(e), e.where()});
+        reportGraphBreakCosts();  // what ran until the error was measured as well
         throw;
+    }
+    reportGraphBreakCosts();
+}
+
+void ScriptSession::reportGraphBreakCosts() {
+    if (!options_.graphBreakCosts) return;
+    const CompileSettings settings{options_.cudaArch, options_.testHooks};
+    for (const SplitGraphs& split : compiler_.splitGraphs()) {
+        const Segment& before = *split.before;
+        const Segment& after = *split.after;
+        GraphBreakCostEvent e{split.compileId, split.function, before.breakReason, before.breakStack, before.name, after.name,
+                              before.graph->opCount(), after.graph->opCount(), split.timing.calls,
+                              static_cast<double>(split.timing.ns) * 1e-9, before.compileSeconds, after.compileSeconds};
+        std::optional<int> kernelsBefore = scheduledKernelCount(*before.graph, settings);
+        std::optional<int> kernelsAfter = scheduledKernelCount(*after.graph, settings);
+        std::optional<int> joined;
+        if (kernelsBefore && kernelsAfter)
+            joined = scheduledKernelCount(*joinAcrossBreak(*before.graph, *after.graph, split.afterReads), settings);
+        e.kernelsBefore = kernelsBefore.value_or(-1);
+        e.kernelsAfter = kernelsAfter.value_or(-1);
+        e.kernelsJoined = joined.value_or(-1);
+        bus_.emit(e);
     }
 }
 

@@ -36,6 +36,9 @@ struct SessionOptions {
     // Past this many statements and comprehension items the script fails (0: no bound; the
     // script fuzzer's budget, Interpreter::setStepBudget).
     int64_t stepBudget = 0;
+    // At the run's end, a graph_break_cost event for each pair of graphs a break kept apart
+    // (the doctor: what each break cost, with the fusion it prevented).
+    bool graphBreakCosts = false;
     // Told of every compiled graph that fails, with the graph and its inputs (the minifier).
     std::function<void(const GraphFailure&)> onGraphFailure;
 };
@@ -78,6 +81,8 @@ public:
     void setLogs(const CallArgs& args) override;
 
 private:
+    // The doctor's graph_break_cost events (SessionOptions::graphBreakCosts).
+    void reportGraphBreakCosts();
     const GraphCompiler* checkedBackend(const std::string& name);
 
     SessionOptions options_;

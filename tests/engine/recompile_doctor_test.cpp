@@ -35,7 +35,8 @@ TEST(RecompileDoctor, TheReportGivesEachRecompileItsFix) {
                            "       recompiled because 0/0: tensor 'x' size mismatch at index 0. expected 8, actual 9\n"
                            "       fix: the size of x's dim 0 changed (8 to 9): mark it dynamic before the first call, "
                            "`torch._dynamo.mark_dynamic(x, 0)`, or compile with `dynamic=True`; without either, this "
-                           "recompile makes the dim dynamic and later sizes reuse it\n"),
+                           "recompile makes the dim dynamic and later sizes reuse it\n"
+                           "       edit: before " + script + ":8, add `torch._dynamo.mark_dynamic(x, 0)`\n"),
               std::string::npos)
         << run.err;
     EXPECT_NE(run.err.find("Total: 2 compiles, 1 recompile,"), std::string::npos) << run.err;
@@ -88,4 +89,58 @@ TEST(RecompileDoctor, EachKindOfGuardFailureHasItsFix) {
     EXPECT_EQ(recompileFix("0/0: self.training == True                                     # x = self.drop(x)  # m.py:9 in forward"), "")
         << "no advice where a module's own state changed";
     EXPECT_EQ(recompileFix("0/0: something else"), "");
+}
+
+// The advice as an edit (what the workbench applies in one click): the line before the first
+// call, indented as it, marks the variable passed for x dynamic; applied, the program runs
+// with one compile.
+TEST(RecompileDoctor, ASizeRecompileCarriesTheEditThatAvoidsIt) {
+    const std::string script = sizeChange("");
+    ScriptRun run = runScript(script, "", "size_change.py");
+    ASSERT_EQ(run.error, "");
+    auto recompiles = run.eventsOf<fusescope::RecompileEvent>();
+    ASSERT_EQ(recompiles.size(), 1u);
+    const fusescope::SourceInsert& fix = recompiles[0].fix;
+    EXPECT_EQ(fix.file, "size_change.py");
+    EXPECT_EQ(fix.line, 8);
+    EXPECT_EQ(fix.text, "torch._dynamo.mark_dynamic(x, 0)\n");
+
+    std::string fixed = script;
+    size_t lineStart = 0;
+    for (int line = 1; line < fix.line; ++line) lineStart = fixed.find('\n', lineStart) + 1;
+    fixed.insert(lineStart, fix.text);
+    ScriptRun again = runScript(fixed, "", "size_change.py");
+    ASSERT_EQ(again.error, "");
+    EXPECT_EQ(again.out, run.out);
+    EXPECT_EQ(again.compiles, 1);
+    EXPECT_TRUE(again.eventsOf<fusescope::RecompileEvent>().empty());
+}
+
+// A module's first call, inside a function body: the argument after self, indented as the
+// call's statement.
+TEST(RecompileDoctor, TheEditOfAModuleCallIsIndentedAsItsStatement) {
+    ScriptRun run = runScript("import torch\n"
+                              "model = torch.compile(torch.nn.Linear(4, 2), backend=\"eager\")\n"
+                              "def main():\n"
+                              "    batch = torch.ones(3, 4)\n"
+                              "    print(model(batch).shape)\n"
+                              "    print(model(torch.ones(5, 4)).shape)\n"
+                              "main()\n");
+    ASSERT_EQ(run.error, "");
+    auto recompiles = run.eventsOf<fusescope::RecompileEvent>();
+    ASSERT_EQ(recompiles.size(), 1u);
+    EXPECT_EQ(recompiles[0].fix.line, 5);
+    EXPECT_EQ(recompiles[0].fix.text, "    torch._dynamo.mark_dynamic(batch, 0)\n");
+}
+
+// The first call passed an expression, not a variable: no edit, the advice stays words.
+TEST(RecompileDoctor, NoEditWhereTheFirstCallPassedNoVariable) {
+    ScriptRun run = runScript("import torch\n"
+                              "f = torch.compile(lambda x: x * 2, backend=\"eager\")\n"
+                              "for n in [2, 3]:\n"
+                              "    print(f(torch.ones(n)).shape)\n");
+    ASSERT_EQ(run.error, "");
+    auto recompiles = run.eventsOf<fusescope::RecompileEvent>();
+    ASSERT_EQ(recompiles.size(), 1u);
+    EXPECT_EQ(recompiles[0].fix.text, "");
 }

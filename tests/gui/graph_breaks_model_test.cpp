@@ -4,6 +4,8 @@
 #include <QTest>
 #include <QUrl>
 
+#include <limits>
+
 #include "gui_test_support.h"
 #include "model/graph_breaks_model.h"
 
@@ -23,10 +25,10 @@ QStringList rows(const GraphBreaksModel& m) {
 }
 
 const QStringList kExpected = {
-    "0/0 | Failed to trace builtin operator | resources/examples/02_graph_breaks.py:9 | print(\"y is\", y) | 1 | 9",
-    "1/0 | Data-dependent branching | resources/examples/02_graph_breaks.py:15 | if x.sum() > 0: | 1 | 15",
-    "2/0 | Call to `torch._dynamo.graph_break()` | resources/examples/02_graph_breaks.py:23 | torch._dynamo.graph_break() | 1 | 23",
-    "3/0 | Unsupported Tensor.item() call with capture_scalar_outputs=False | resources/examples/02_graph_breaks.py:29 | n = x.max().item() | 1 | 29",
+    "0/0 | Failed to trace builtin operator | resources/examples/02_graph_breaks.py:9 | print(\"y is\", y) | 1 |  |  |  | 9",
+    "1/0 | Data-dependent branching | resources/examples/02_graph_breaks.py:15 | if x.sum() > 0: | 1 |  |  |  | 15",
+    "2/0 | Call to `torch._dynamo.graph_break()` | resources/examples/02_graph_breaks.py:23 | torch._dynamo.graph_break() | 1 |  |  |  | 23",
+    "3/0 | Unsupported Tensor.item() call with capture_scalar_outputs=False | resources/examples/02_graph_breaks.py:29 | n = x.max().item() | 1 |  |  |  | 29",
 };
 
 }  // namespace
@@ -68,10 +70,51 @@ private slots:
             events.push_back({{"type", "graph_break"}, {"compile_id", id}, {"reason", "print() called"}, {"user_stack", stack}});
         events.push_back({{"type", "graph_break"}, {"compile_id", "0/1"}, {"reason", "print() called"}, {"user_stack", other}});
         for (const auto& e : events) store.append(e);
-        const QStringList expected = {"0/0, 0/1 | print() called | s.py:4 | print(x) | 3 | 4", "0/1 | print() called | s.py:9 | print(y) | 1 | 9"};
+        const QStringList expected = {"0/0, 0/1 | print() called | s.py:4 | print(x) | 3 |  |  |  | 4", "0/1 | print() called | s.py:9 | print(y) | 1 |  |  |  | 9"};
         QCOMPARE(rows(model), expected);
         store.replace(events);
         QCOMPARE(rows(model), expected);
+    }
+
+    // The doctor's measures: each pair of graphs a break split adds to its row; the rows
+    // rank by time between, then fusions lost; unmeasured rows have no rank.
+    void costsFillTheirBreaksRowsAndRankThem() {
+        RunStore store;
+        GraphBreaksModel model(&store);
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        auto stackAt = [](int line) { return nlohmann::json{{{"file", "s.py"}, {"line", line}, {"function", "f"}, {"source", "x"}}}; };
+        auto cost = [&](const char* id, int line, double seconds, int joined) {
+            return nlohmann::json{{"type", "graph_break_cost"}, {"compile_id", id}, {"function", "f"}, {"reason", "print() called"},
+                                  {"user_stack", stackAt(line)}, {"graph_before", "__compiled_fn_0"}, {"graph_after", "__compiled_fn_1"},
+                                  {"ops_before", 2}, {"ops_after", 1}, {"calls", 3}, {"python_seconds", seconds},
+                                  {"compile_seconds_before", 0.5}, {"compile_seconds_after", 0.25}, {"kernels_before", 1},
+                                  {"kernels_after", 1}, {"kernels_joined", joined}};
+        };
+        std::vector<nlohmann::json> events;
+        for (int line : {4, 9, 12})
+            events.push_back({{"type", "graph_break"}, {"compile_id", "0/0"}, {"reason", "print() called"}, {"user_stack", stackAt(line)}});
+        events.push_back(cost("0/0", 4, 0.001, 1));
+        events.push_back(cost("0/0", 9, 0.004, 2));
+        events.push_back(cost("0/1", 4, 0.002, 1));  // the break at line 4 again, in a recompile: added up
+        for (const auto& e : events) store.append(e);
+        auto column = [&](int c) {
+            QStringList cells;
+            for (int r = 0; r < model.rowCount(); ++r) cells << model.index(r, c).data().toString();
+            return cells;
+        };
+        for (int pass = 0; pass < 2; ++pass) {
+            QCOMPARE(column(GraphBreaksModel::BetweenColumn), QStringList({"3.000", "4.000", ""}));
+            QCOMPARE(column(GraphBreaksModel::FusionsLostColumn), QStringList({"2", "0", ""}));
+            QCOMPARE(column(GraphBreaksModel::RankColumn), QStringList({"2", "1", ""}));
+            QCOMPARE(model.index(2, GraphBreaksModel::RankColumn).data(GraphBreaksModel::SortRole).toInt(),
+                     std::numeric_limits<int>::max());
+            const QStringList lines = model.index(0, 0).data(GraphBreaksModel::CostRole).toStringList();
+            QCOMPARE(lines.size(), 6);
+            QCOMPARE(lines[0], QString("0/0 splits __compiled_fn_0 (2 ops) from __compiled_fn_1 (1 op)"));
+            QCOMPARE(lines[1], QString("between them: 1.000 ms over 3 calls; compiling them: 0.500 s + 0.250 s"));
+            QCOMPARE(lines[2], QString("kernels: 1 + 1 apart, 1 as one graph: 1 fusion lost"));
+            store.replace(events);
+        }
     }
 
     void malformedEventsGiveEmptyCellsNotExceptions() {

@@ -30,6 +30,9 @@ bool RecompileReasonsModel::parse(const Event& event, Recompile& out) {
     for (const QString& line : QString::fromStdString(recompile->message).split('\n'))
         if (auto m = failure.match(line); m.hasMatch()) out.reasons << m.captured(1);
     if (!out.reasons.isEmpty()) out.fix = QString::fromStdString(recompileFix(out.reasons.front().toStdString()));
+    out.fixFile = QString::fromStdString(recompile->fix.file);
+    out.fixLine = recompile->fix.line;
+    out.fixText = QString::fromStdString(recompile->fix.text);
     return true;
 }
 
@@ -63,6 +66,9 @@ QVariant RecompileReasonsModel::data(const QModelIndex& index, int role) const {
     if (role == LineRole) return r.line;
     if (role == FileRole) return r.file;
     if (role == ReasonsRole) return r.reasons;
+    if (role == FixFileRole) return r.fixFile;
+    if (role == FixLineRole) return r.fixLine;
+    if (role == FixTextRole) return r.fixText;
     if (role != Qt::DisplayRole && role != Qt::ToolTipRole) return {};
     switch (index.column()) {
         case CompileIdColumn: return r.compileId;

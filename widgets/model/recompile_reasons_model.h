@@ -23,6 +23,11 @@ public:
         LineRole,                          // int: the function's line, 0 when unknown
         FileRole,                          // QString: the function's file, as the run's events name it
         ReasonsRole,                       // QStringList: the reasons lines
+        // The doctor's one-click fix (RecompileEvent::fix): QString file and line, and the
+        // text inserted at that line's start; FixTextRole is empty when there is none.
+        FixFileRole,
+        FixLineRole,
+        FixTextRole,
     };
 
     explicit RecompileReasonsModel(const RunStore* store, QObject* parent = nullptr);
@@ -38,6 +43,8 @@ private:
         int line = 0;
         QStringList reasons;
         QString fix;
+        QString fixFile, fixText;
+        int fixLine = 0;
     };
     static bool parse(const Event& event, Recompile& out);  // false for other events
     void rebuild();

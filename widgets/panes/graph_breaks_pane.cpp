@@ -2,6 +2,7 @@
 
 #include <QHeaderView>
 #include <QItemSelectionModel>
+#include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
 #include <QTextBrowser>
@@ -12,8 +13,12 @@
 namespace fusescope::gui {
 
 GraphBreaksPane::GraphBreaksPane(SelectionContext* context, QWidget* parent)
-    : Pane(context, parent), view_(new QTableView(this)), details_(new QTextBrowser(this)) {
-    view_->setModel(new GraphBreaksModel(&context->store(), this));
+    : Pane(context, parent), view_(new QTableView(this)), sorted_(new QSortFilterProxyModel(this)), details_(new QTextBrowser(this)) {
+    auto* model = new GraphBreaksModel(&context->store(), this);
+    sorted_->setSourceModel(model);
+    sorted_->setSortRole(GraphBreaksModel::SortRole);
+    sorted_->setDynamicSortFilter(true);
+    view_->setModel(sorted_);
     // The reason is what the user reads: it takes the room; the source line (tooltip: whole)
     // gets what is left of a third, the rest fit their contents.
     QHeaderView* header = view_->horizontalHeader();
@@ -26,6 +31,11 @@ GraphBreaksPane::GraphBreaksPane(SelectionContext* context, QWidget* parent)
     view_->setTextElideMode(Qt::ElideRight);
     view_->verticalHeader()->hide();
     view_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    header->setSortIndicatorClearable(true);  // unsorted (the order of the run) until measured or clicked
+    header->setSortIndicator(-1, Qt::AscendingOrder);
+    view_->setSortingEnabled(true);
+    connect(model, &QAbstractItemModel::dataChanged, this, &GraphBreaksPane::sortByCostOnceMeasured);
+    connect(model, &QAbstractItemModel::modelReset, this, &GraphBreaksPane::sortByCostOnceMeasured);
     details_->setObjectName("graphBreakDetails");
     details_->setOpenExternalLinks(true);
     details_->setPlaceholderText(tr("Select a graph break to see what PyTorch says of it."));
@@ -41,6 +51,16 @@ GraphBreaksPane::GraphBreaksPane(SelectionContext* context, QWidget* parent)
             [context](const QModelIndex& index) { context->showSourceLine(index.data(GraphBreaksModel::FileRole).toString(), index.data(GraphBreaksModel::LineRole).toInt()); });
 }
 
+void GraphBreaksPane::sortByCostOnceMeasured() {
+    QHeaderView* header = view_->horizontalHeader();
+    if (header->sortIndicatorSection() >= 0) return;  // the user's (or already by cost)
+    for (int row = 0; row < sorted_->rowCount(); ++row)
+        if (!sorted_->index(row, GraphBreaksModel::RankColumn).data().toString().isEmpty()) {
+            view_->sortByColumn(GraphBreaksModel::RankColumn, Qt::AscendingOrder);
+            return;
+        }
+}
+
 void GraphBreaksPane::showDetails(const QModelIndex& index) {
     if (!index.isValid()) {
         details_->clear();
@@ -53,12 +73,15 @@ void GraphBreaksPane::showDetails(const QModelIndex& index) {
     if (!gbId.isEmpty()) html += QString(" &nbsp;<a href=\"%1\">%2</a>").arg(link.toString(QUrl::FullyEncoded), gbId);
     // Dynamo's explanation keeps its own line breaks and indents (a branch's computation trace).
     html += "</p><p style=\"white-space: pre-wrap\">" + text(index.data(GraphBreaksModel::ExplanationRole).toString()) + "</p>";
-    const QStringList hints = index.data(GraphBreaksModel::HintsRole).toStringList();
-    if (!hints.isEmpty()) {
-        html += "<p>" + tr("Hints:") + "</p><ul>";
-        for (const QString& hint : hints) html += "<li>" + text(hint) + "</li>";
+    auto bulleted = [&](const QString& title, const QStringList& lines) {
+        if (lines.isEmpty()) return;
+        html += "<p>" + title + "</p><ul>";
+        for (const QString& line : lines) html += "<li>" + text(line) + "</li>";
         html += "</ul>";
-    }
+    };
+    // The doctor's measures first: what the break costs decides whether to fix it.
+    bulleted(tr("What it cost on this run:"), index.data(GraphBreaksModel::CostRole).toStringList());
+    bulleted(tr("Hints:"), index.data(GraphBreaksModel::HintsRole).toStringList());
     if (const QString context = index.data(GraphBreaksModel::ContextRole).toString(); !context.isEmpty())
         html += "<p><i>" + tr("Developer debug context:") + "</i> " + text(context) + "</p>";
     if (!link.isEmpty())

@@ -8,6 +8,7 @@ GuardsPane::GuardsPane(SelectionContext* context, QWidget* parent)
     : Pane(context, parent), view_(new GuardsView(&context->store(), this)) {
     setContent(view_);
     connect(view_, &GuardsView::lineActivated, context, &SelectionContext::showSourceLine);
+    connect(view_, &GuardsView::fixRequested, context, &SelectionContext::applyFix);
     connect(context, &SelectionContext::compileChanged, view_, &GuardsView::setCompileId);
 }
 

@@ -56,6 +56,9 @@ public:
     // Asks for a line (1-based) of a file of the run to be shown in its editor: the script's
     // ("" or its name) or a module's it imported, as the run's events name the file.
     void showSourceLine(const QString& file, int line) { Q_EMIT sourceLineRequested(file, line); }
+    // Asks for `text` to be inserted at the start of 1-based `line` of the script (a doctor's
+    // fix), and the script run again.
+    void applyFix(const QString& file, int line, const QString& text) { Q_EMIT fixRequested(file, line, text); }
     // A module of the compile's graph (a path of its nodes' nn_module_stack); a new compile
     // clears it.
     void selectModule(const QString& path);
@@ -68,6 +71,7 @@ Q_SIGNALS:
     void nodeChanged(const QString& graphNode, const QString& buffer);
     void fusionPairChanged(const QString& node1, const QString& node2);
     void sourceLineRequested(const QString& file, int line);
+    void fixRequested(const QString& file, int line, const QString& text);
     void moduleChanged(const QString& path);
     void moduleToggleRequested(const QString& path);
 

@@ -1,6 +1,8 @@
 #include "views/guards_view.h"
 
 #include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QPushButton>
 #include <QSplitter>
 #include <QTableView>
 #include <QTreeView>
@@ -16,7 +18,8 @@ GuardsView::GuardsView(const RunStore* store, QWidget* parent)
       guards_(new GuardsModel(store, this)),
       recompiles_(new RecompileReasonsModel(store, this)),
       guardTable_(new QTableView(this)),
-      recompileList_(new QTreeView(this)) {
+      recompileList_(new QTreeView(this)),
+      applyFix_(new QPushButton(tr("Apply Fix and Run"), this)) {
     guardTable_->setModel(guards_);
     guardTable_->verticalHeader()->hide();
     guardTable_->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -46,13 +49,45 @@ GuardsView::GuardsView(const RunStore* store, QWidget* parent)
     connect(recompileList_, &QAbstractItemView::activated, this,
             showLine(RecompileReasonsModel::FileRole, RecompileReasonsModel::LineRole));
 
+    applyFix_->setObjectName("applyRecompileFix");
+    offerFix();
+    connect(recompileList_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &GuardsView::offerFix);
+    connect(recompiles_, &QAbstractItemModel::modelReset, this, &GuardsView::offerFix);  // a new run: no row selected
+    connect(applyFix_, &QPushButton::clicked, this, [this] {
+        const QModelIndex fix = selectedRecompile();
+        Q_EMIT fixRequested(fix.data(RecompileReasonsModel::FixFileRole).toString(),
+                            fix.data(RecompileReasonsModel::FixLineRole).toInt(), fix.data(RecompileReasonsModel::FixTextRole).toString());
+    });
+    auto* recompiles = new QWidget(this);
+    auto* recompilesLayout = new QVBoxLayout(recompiles);
+    recompilesLayout->setContentsMargins(0, 0, 0, 0);
+    recompilesLayout->addWidget(recompileList_);
+    recompilesLayout->addWidget(applyFix_, 0, Qt::AlignRight);
+
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(guardTable_);
-    split->addWidget(recompileList_);
+    split->addWidget(recompiles);
     split->setSizes({200, 120});
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(split);
+}
+
+QModelIndex GuardsView::selectedRecompile() const {
+    const QModelIndexList rows = recompileList_->selectionModel()->selectedRows();
+    return rows.isEmpty() ? QModelIndex() : rows.first();
+}
+
+void GuardsView::offerFix() {
+    const QModelIndex fix = selectedRecompile();
+    const QString text = fix.data(RecompileReasonsModel::FixTextRole).toString();
+    applyFix_->setEnabled(!text.isEmpty());
+    if (!fix.isValid()) applyFix_->setToolTip(tr("Select a recompile the doctor knows an edit for"));
+    else if (text.isEmpty()) applyFix_->setToolTip(tr("No edit is known for this recompile: see How to avoid it"));
+    else
+        applyFix_->setToolTip(tr("Insert %1 before line %2 of %3, then run again")
+                                  .arg(text.trimmed(), QString::number(fix.data(RecompileReasonsModel::FixLineRole).toInt()),
+                                       fix.data(RecompileReasonsModel::FixFileRole).toString()));
 }
 
 void GuardsView::setCompileId(const QString& compileId) {

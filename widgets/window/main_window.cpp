@@ -172,6 +172,7 @@ MainWindow::MainWindow(const QString& cliPath, QWidget* parent)
     });
     connect(&selection_, &SelectionContext::nodeChanged, this, &MainWindow::showSelectedKernel);
     connect(&selection_, &SelectionContext::sourceLineRequested, this, &MainWindow::showSourceLine);
+    connect(&selection_, &SelectionContext::fixRequested, this, &MainWindow::applyFixAndRun);
 
     connectTorchSide();
     buildViewMenu();  // after the docks exist
@@ -439,6 +440,17 @@ GuardsView* MainWindow::guardsView() const { return guards_->view(); }
 void MainWindow::showSourceLine(const QString& file, int line) {
     if (!scriptTabs_->showLine(file, line) && line > 0)
         setStatus(tr("%1 is not among the files of this run").arg(file));
+}
+
+void MainWindow::applyFixAndRun(const QString& file, int line, const QString& text) {
+    if (scriptTabs_->editorOf(file) != editor_ || line < 1 || line > editor_->lines()) {
+        setStatus(tr("The fix edits %1, which is not the script in the editor").arg(file));
+        return;
+    }
+    editor_->insertAt(text, line - 1, 0);
+    showSourceLine(file, line);
+    setStatus(tr("Applied the fix at line %1: %2").arg(line).arg(text.trimmed()));
+    runScript();
 }
 
 bool MainWindow::openFile(const QString& path) {

@@ -134,6 +134,8 @@ private:
     bool exportBundleWithTorchSide(const QString& path);
     // Raises the editor tab of file ("": the script) and moves its cursor to line (1-based).
     void showSourceLine(const QString& file, int line);
+    // A doctor's fix: inserted into the script's editor (undoable), then the script runs again.
+    void applyFixAndRun(const QString& file, int line, const QString& text);
     void showSelectedKernel(const QString& graphNode, const QString& buffer);  // in the status bar
     void explainFusion(const QString& node1, const QString& node2);
     void onEvent(int request, const nlohmann::json& event);
