@@ -54,7 +54,8 @@ std::optional<std::string> SymbolicSizes::expressionFor(int64_t real, int64_t sh
             if (c * (a.hint + a.offset) * (b.hint + b.offset) != shadow) continue;
             if (a.specialized && b.specialized) return "";
             if (a.specialized || b.specialized) return scaled(c * (a.specialized ? a.hint : b.hint), a.specialized ? b.name : a.name);
-            return scaled(c, i == j ? a.name + "**2" : a.name + "*" + b.name);
+            // Factors in sympy's order, by name (s27*s77).
+            return scaled(c, i == j ? a.name + "**2" : std::min(a.name, b.name) + "*" + std::max(a.name, b.name));
         }
     }
     return std::nullopt;

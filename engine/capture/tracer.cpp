@@ -115,6 +115,13 @@ std::string Tracer::currentLine() const {
     return strip(interp_.sourceLine(interp_.userLocation()));
 }
 
+std::string Tracer::userCodeNote() const {
+    const auto& frames = interp_.stack();
+    auto user = std::find_if(frames.rbegin(), frames.rend(), [&](const Frame& f) { return interp_.isScriptFile(f.where.file); });
+    if (user == frames.rend()) return "";
+    return fmt::format("{}  # {}:{} in {}", strip(interp_.sourceLine(user->where)), user->where.file, user->where.line, user->function);
+}
+
 bool Tracer::isLazy(const Tensor& t) const { return t.defined() && lazy_.count(t.impl()) > 0; }
 
 Device Tracer::deviceOf(const Tensor& t) const {
@@ -311,7 +318,11 @@ Guard Tracer::tensorMatch(const Tensor& real, const SourcePtr& source, const Ten
     bool anyDynamic = std::any_of(meta.symbols.begin(), meta.symbols.end(), [](const auto& s) { return !s.empty(); });
     for (size_t d = 0; d < meta.sizes.size(); ++d) {
         g.sizes.push_back(meta.symbols[d].empty() ? std::optional<int64_t>(meta.sizes[d]) : std::nullopt);
-        bool followsSizes = anyDynamic && real.isContiguous();
+        // A contiguous input's stride is symbolic where a later dim is (PyTorch's stride=[s27, 1]
+        // prints None); the others are the same numbers for every size the guard admits.
+        bool laterDynamic = std::any_of(meta.symbols.begin() + static_cast<long>(d) + 1, meta.symbols.end(),
+                                        [](const auto& s) { return !s.empty(); });
+        bool followsSizes = anyDynamic && real.isContiguous() && laterDynamic;
         g.strides.push_back(followsSizes ? std::nullopt : std::optional<int64_t>(real.strides()[d]));
     }
     return g;
@@ -338,6 +349,7 @@ Argument Tracer::liftTensor(const Tensor& real, Tensor& meta) {
         if (s != ctx_.seenSizes->end() && s->second.size() == sizes.size()) seen = &s->second;
     }
     Shape recorded = sizes;
+    bool markingLogged = false;
     for (size_t d = 0; d < sizes.size(); ++d) {
         if (!source || sizes[d] < 2 || specialized_.count({sourceText, static_cast<int64_t>(d)})) continue;
         bool changed = seen && ((*seen)[d] == -1 || (*seen)[d] != sizes[d]);
@@ -357,10 +369,13 @@ Argument Tracer::liftTensor(const Tensor& real, Tensor& meta) {
             addGuard(std::move(same));
             continue;
         }
-        tm.symbols[d] = fmt::format("s{}", nextSymbol_++);
+        tm.symbols[d] = symbolNames_.next(fmt::format("{}.size()[{}]", sourceText, d));
         symbolBySize_[sizes[d]] = SymbolOrigin{tm.symbols[d], source, static_cast<int64_t>(d)};
-        log("dynamic", fmt::format("create_symbol {} = {} for {}.size()[{}] [2, int_oo] ({})", tm.symbols[d], sizes[d],
-                                   sourceText, d, ctx_.allDynamic ? "dynamic=True" : marked ? "mark_dynamic" : "automatic dynamic"));
+        // PyTorch 2.15's words: an input made dynamic by a recompile is "marked" first.
+        if (!ctx_.allDynamic && !marked && !std::exchange(markingLogged, true))
+            log("dynamic", fmt::format("marking {} as dynamic (from automatic dynamic/PGO)", sourceText));
+        log("dynamic", fmt::format("create_symbol {} = {} for {}.size()[{}] [2, int_oo] {}", tm.symbols[d], sizes[d], sourceText, d,
+                                   userCodeNote()));
     }
     Node* node = graph_->addPlaceholder(sourceText, tm);
     node->where = interp_.currentLocation();

@@ -21,6 +21,7 @@
 #include "graph/graph_compiler.h"
 #include "capture/direct_call.h"
 #include "capture/guard.h"
+#include "capture/symbol_names.h"
 #include "capture/symbolic_sizes.h"
 #include "observe/log_registry.h"
 #include "script/interpreter.h"
@@ -154,6 +155,8 @@ private:
     // Reports the capture of the graph that just ended as a compile-phase span.
     void recordCapture(const std::string& graphName) const;
     std::string currentLine() const;
+    // Where in the user's code a value is made, as Dynamo notes it: "return x + 1  # f.py:5 in fn".
+    std::string userCodeNote() const;
     // `symbol` is fixed at its example value by a guard: dims that depend on it alone are static.
     void specializeSymbol(std::string symbol);
 
@@ -170,7 +173,7 @@ private:
     std::string notSymbolic_;
     int64_t graphStartNs_ = 0;    // when capture of the current graph began (for the trace)
     size_t nextOrder_ = 0;
-    int nextSymbol_ = 0;
+    SymbolNames symbolNames_;  // PyTorch's s77 for L['x'].size()[0]
     // Duck sizing, as PyTorch: dynamic dims with the same example size share one symbol.
     struct SymbolOrigin {
         std::string name;

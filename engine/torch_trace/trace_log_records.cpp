@@ -4,7 +4,7 @@
 
 #include "core/read_fields.h"
 #include "observe/json_nesting.h"
-#include "torch_trace/payload_md5.h"
+#include "core/digest.h"
 
 namespace fusescope {
 
@@ -29,7 +29,7 @@ std::string compileIdOf(const nlohmann::json& context) {
     return id;
 }
 
-TraceLogReader::TraceLogReader(std::istream& in) : in_(in), checksumsChecked_(payloadMd5("").has_value()) {}
+TraceLogReader::TraceLogReader(std::istream& in) : in_(in), checksumsChecked_(hexDigest(DigestKind::Md5, "").has_value()) {}
 
 bool TraceLogReader::next(TraceLogRecord& record) {
     while (lineUnused_ || std::getline(in_, line_)) {
@@ -87,7 +87,7 @@ void TraceLogReader::readPayload(TraceLogRecord& record) {
     }
     auto named = record.context.find("has_payload");
     if (!checksumsChecked_ || named == record.context.end() || !named->is_string()) return;
-    std::optional<std::string> md5 = payloadMd5(record.payload);
+    std::optional<std::string> md5 = hexDigest(DigestKind::Md5, record.payload);
     if (md5 && *md5 != named->get<std::string>())
         warnings_.push_back(fmt::format("line {}: the payload's md5 is {}, not the {} its record names", record.line, *md5,
                                         named->get<std::string>()));

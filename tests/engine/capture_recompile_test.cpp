@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "capture/symbol_names.h"
+#include "core/digest.h"
 #include "test_support.h"
 
 using fusescope::test::runScript;
@@ -77,13 +79,16 @@ TEST(DynamicShapes, SecondSizeCompilesSymbolicallyThirdHitsCache) {
     ASSERT_EQ(run.error, "");
     EXPECT_EQ(run.out, "torch.Size([8])\ntorch.Size([9])\ntorch.Size([10])\n");
     EXPECT_EQ(run.compiles, 2);
-    EXPECT_NE(run.logs.find("[0/1] [__dynamic] create_symbol s0 = 9 for L['x'].size()[0] [2, int_oo] (automatic dynamic)"),
+    // PyTorch 2.15's words (its symbolic_shapes log adds the frame of its own that made the symbol).
+    EXPECT_NE(run.logs.find("[0/1] [__dynamic] marking L['x'] as dynamic (from automatic dynamic/PGO)\n"
+                            "[0/1] [__dynamic] create_symbol s77 = 9 for L['x'].size()[0] [2, int_oo] return torch.sin(x) * 2  "
+                            "# script.py:5 in fn\n"),
               std::string::npos)
         << run.logs;
     auto graphs = run.eventsOf<fusescope::GraphCapturedEvent>();
     ASSERT_EQ(graphs.size(), 2u);
     EXPECT_NE(graphs[0].readable.find("l_x_: \"f32[8]\""), std::string::npos);
-    EXPECT_NE(graphs[1].readable.find("l_x_: \"f32[s0]\""), std::string::npos) << graphs[1].readable;
+    EXPECT_NE(graphs[1].readable.find("l_x_: \"f32[s77]\""), std::string::npos) << graphs[1].readable;
 }
 
 // A tensor the code reads only for its size (y.shape[0] becomes a constant of the graph) is
@@ -110,6 +115,18 @@ print(cf(torch.ones(3, 2), torch.ones(7)))
               "    - 0/0: tensor 'y' size mismatch at index 0. expected 6, actual 7\n");
 }
 
+// PyTorch 2.15's ShapeEnv names a symbol by the sha256 of its source, modulo 100, the next
+// number on a clash (L['t5'].size()[0] hashes to 77 too).
+TEST(DynamicShapes, SymbolsAreNamedAsPyTorchNamesThem) {
+    if (!fusescope::hexDigest(fusescope::DigestKind::Sha256, "")) GTEST_SKIP() << "built without OpenSSL: symbols are s0, s1, ...";
+    fusescope::SymbolNames names;
+    EXPECT_EQ(names.next("L['x'].size()[0]"), "s77");
+    EXPECT_EQ(names.next("L['y'].size()[0]"), "s17");
+    EXPECT_EQ(names.next("L['t5'].size()[0]"), "s78");
+    EXPECT_EQ(fusescope::SymbolNames().next("L['t5'].size()[0]"), "s77");  // each compile names its own
+}
+
+// The names and the expressions are PyTorch 2.15's for this program (its graph_code log).
 TEST(DynamicShapes, IntermediateSizesAreSymbolicExpressions) {
     auto run = runScript(R"(import torch
 
@@ -127,20 +144,20 @@ print(a, b.shape)
     ASSERT_EQ(graphs.size(), 1u);
     EXPECT_EQ(graphs[0].readable,
               "class GraphModule(torch.nn.Module):\n"
-              "    def forward(self, l_x_: \"f32[s0, s1]\", l_w_: \"f32[s1, s2]\"):\n"
+              "    def forward(self, l_x_: \"f32[s77, s27]\", l_w_: \"f32[s27, s21]\"):\n"
               "\n"
               "        # File: script.py:5 in fn, code: h = torch.cat([x, x], 0) @ w\n"
-              "        cat: \"f32[2*s0, s1]\" = torch.cat([l_x_, l_x_], 0)\n"
-              "        matmul: \"f32[2*s0, s2]\" = cat @ l_w_\n"
+              "        cat: \"f32[2*s77, s27]\" = torch.cat([l_x_, l_x_], 0)\n"
+              "        matmul: \"f32[2*s77, s21]\" = cat @ l_w_\n"
               "\n"
               "        # File: script.py:6 in fn, code: return h.flatten().sum(0, keepdim=True), torch.softmax(h, dim=-1)[1:, 0]\n"
-              "        flatten: \"f32[2*s0*s2]\" = matmul.flatten()\n"
+              "        flatten: \"f32[2*s21*s77]\" = matmul.flatten()\n"
               "        sum_1: \"f32[1]\" = flatten.sum(0, keepdim = True)\n"
-              "        softmax: \"f32[2*s0, s2]\" = torch.softmax(matmul, dim = -1)\n"
-              "        slice_1: \"f32[2*s0 - 1, s2]\" = softmax[1:]\n"
-              "        select: \"f32[2*s0 - 1]\" = slice_1[:, 0]\n"
+              "        softmax: \"f32[2*s77, s21]\" = torch.softmax(matmul, dim = -1)\n"
+              "        slice_1: \"f32[2*s77 - 1, s21]\" = softmax[1:]\n"
+              "        select: \"f32[2*s77 - 1]\" = slice_1[:, 0]\n"
               "        return (sum_1, select)\n");
-    // Duck sizing: x's dim 1 and w's dim 0 were both 4, so they share s1 and must stay equal.
+    // Duck sizing: x's dim 1 and w's dim 0 were both 4, so they share s27 and must stay equal.
     auto guards = run.eventsOf<fusescope::GuardsEvent>();
     ASSERT_EQ(guards.size(), 1u);
     EXPECT_NE(std::find_if(guards[0].guards.begin(), guards[0].guards.end(),

@@ -1,6 +1,6 @@
-#include "torch_trace/payload_md5.h"
+#include "core/digest.h"
 
-#ifdef FUSESCOPE_HAVE_MD5
+#ifdef FUSESCOPE_HAVE_OPENSSL
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 
@@ -9,11 +9,12 @@
 
 namespace fusescope {
 
-std::optional<std::string> payloadMd5(std::string_view text) {
-#ifdef FUSESCOPE_HAVE_MD5
+std::optional<std::string> hexDigest(DigestKind kind, std::string_view text) {
+#ifdef FUSESCOPE_HAVE_OPENSSL
     unsigned char digest[EVP_MAX_MD_SIZE];
     unsigned int size = 0;
-    const bool digested = EVP_Digest(text.data(), text.size(), digest, &size, EVP_md5(), nullptr);
+    const EVP_MD* md = kind == DigestKind::Md5 ? EVP_md5() : EVP_sha256();
+    const bool digested = EVP_Digest(text.data(), text.size(), digest, &size, md, nullptr);
     // The digest leaves per-thread state that OpenSSL frees when the thread exits, unless its
     // atexit cleanup ran first: a GUI pool thread that read a log outlives it, and LeakSanitizer
     // reported 904 bytes. Free it now (~0.05 us a call); the next call remakes it.
@@ -23,7 +24,7 @@ std::optional<std::string> payloadMd5(std::string_view text) {
     for (unsigned int i = 0; i < size; ++i) hex += fmt::format("{:02x}", digest[i]);
     return hex;
 #else
-    (void)text;
+    (void)kind, (void)text;
     return std::nullopt;
 #endif
 }
