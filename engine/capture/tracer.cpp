@@ -11,6 +11,7 @@
 #include "core/autograd_node.h"
 #include "core/device_context.h"
 #include "core/grad_mode.h"
+#include "core/source_marker.h"
 #include "dispatch/dispatcher.h"
 #include "graph/graph_json.h"
 #include "graph/graph_printer.h"
@@ -32,23 +33,29 @@ std::string strip(const std::string& s) {
 
 bool isInplaceOp(const std::string& name) { return !name.empty() && name.back() == '_'; }
 
-// "    x = x * 2\n        ~~^~~": the line and a marker under the call (^ under an operator).
+// "    y = torch.relu(x) * 2\n        ~~~~~~~~~~^^^": the line and CPython's marker under the call,
+// anchored at an operator, or at a call's arguments or a subscript's index (the bracket that
+// closes the expression, matched back).
 std::string markedLine(const std::string& rawLine, const CallSite& site) {
-    size_t indent = rawLine.find_first_not_of(" \t");
-    if (indent == std::string::npos) return "";
-    std::string line = strip(rawLine);
-    int start = site.where.column - 1 - static_cast<int>(indent);
-    int end = site.endColumn > 0 ? site.endColumn - 1 - static_cast<int>(indent) : static_cast<int>(line.size());
-    start = std::clamp(start, 0, static_cast<int>(line.size()));
-    end = std::clamp(end, start, static_cast<int>(line.size()));
-    std::string marker(static_cast<size_t>(start), ' ');
-    for (int c = start; c < end; ++c) {
-        bool onOperator = site.opLoc.known() && site.opLoc.line == site.where.line &&
-                          c >= site.opLoc.column - 1 - static_cast<int>(indent) &&
-                          c < site.opLoc.column - 1 - static_cast<int>(indent) + site.opLength;
-        marker += site.opLoc.known() ? (onOperator ? '^' : '~') : '^';
+    int indent = static_cast<int>(rawLine.find_first_not_of(" \t"));
+    if (indent < 0) return "";
+    const int size = static_cast<int>(rawLine.find_last_not_of(" \t\r") + 1);
+    const int start = std::clamp(site.where.column - 1, indent, size);
+    const int end = std::clamp(site.endColumn > 0 ? site.endColumn - 1 : size, start, size);
+    int left = -1, right = end;
+    if (site.opLoc.known() && site.opLoc.line == site.where.line) {
+        left = site.opLoc.column - 1;
+        right = left + site.opLength;
+    } else if (end > start && (rawLine[end - 1] == ')' || rawLine[end - 1] == ']')) {
+        const char close = rawLine[end - 1], open = close == ')' ? '(' : '[';
+        int depth = 0;
+        for (int c = end - 1; c >= start && left < 0; --c) {
+            depth += rawLine[c] == close ? 1 : rawLine[c] == open ? -1 : 0;
+            if (depth == 0) left = c;
+        }
+        if (left <= start) left = -1;  // a parenthesised whole: no anchor
     }
-    return "    " + line + "\n    " + marker;
+    return "    " + strip(rawLine) + "\n    " + anchoredMarker(indent, start, end, left, right);
 }
 
 }  // namespace
@@ -511,9 +518,11 @@ IValue Tracer::captureOp(const OpCall& call) {
     node->inlineDepth = interp_.stack().back().inlineDepth;
 
     if (ctx_.recording && ctx_.logger && ctx_.logger->enabled("trace_call")) {
+        // Dynamo's words: the code after a break runs as its resume function; its qualname after.
         const Frame& frame = interp_.stack().back();
-        log("trace_call", fmt::format("TRACE FX call {} from {}:{} in {}\n{}", node->name, node->where.file,
-                                      node->where.line, frame.function,
+        const std::string function = frame.inlineDepth == 0 ? resumeName(frame.function) : frame.function;
+        log("trace_call", fmt::format("TRACE FX call {} from {}:{} in {} ({})\n{}", node->name, node->where.file,
+                                      node->where.line, function, frame.callee ? frame.callee->qualname : frame.function,
                                       markedLine(interp_.sourceLine(node->where), site)));
     }
 

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "core/grad_mode.h"
+#include "core/source_marker.h"
 #include "script/graph_break_kinds.h"
 #include "script/set_operations.h"
 #include "script/size_change_check.h"
@@ -338,9 +339,7 @@ std::string expressionMarker(const Expr& e, const std::string& rawLine) {
         if (right < end && !std::isspace(static_cast<unsigned char>(rawLine[right])) && rawLine[right] != '\\' && rawLine[right] != '#')
             ++right;
     }
-    std::string marker(static_cast<size_t>(start - indent), ' ');
-    for (int c = start; c < end; ++c) marker += left < 0 || (c >= left && c < right) ? '^' : '~';
-    return marker;
+    return anchoredMarker(indent, start, end, left, right);
 }
 
 }  // namespace

@@ -3,6 +3,9 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include "capture/symbol_names.h"
 #include "core/digest.h"
 #include "test_support.h"
@@ -89,6 +92,13 @@ TEST(DynamicShapes, SecondSizeCompilesSymbolicallyThirdHitsCache) {
     ASSERT_EQ(graphs.size(), 2u);
     EXPECT_NE(graphs[0].readable.find("l_x_: \"f32[8]\""), std::string::npos);
     EXPECT_NE(graphs[1].readable.find("l_x_: \"f32[s77]\""), std::string::npos) << graphs[1].readable;
+    // The second entry's guards, as PyTorch 2.15's for this program: the size free, the stride
+    // no symbol changes kept, and the symbol's range.
+    auto guards = run.eventsOf<fusescope::GuardsEvent>();
+    ASSERT_EQ(guards.size(), 2u);
+    const std::string second = fmt::format("{}", fmt::join(guards[1].guards, "\n"));
+    EXPECT_NE(second.find("size=[None], stride=[1])"), std::string::npos) << second;
+    EXPECT_NE(second.find("2 <= L['x'].size()[0]"), std::string::npos) << second;
 }
 
 // A tensor the code reads only for its size (y.shape[0] becomes a constant of the graph) is
