@@ -1,6 +1,7 @@
 #include "observe/compile_report.h"
 
 #include <algorithm>
+#include <regex>
 
 #include <fmt/format.h>
 
@@ -63,7 +64,10 @@ void CompileReport::consume(const Event& event) {
     } else if (const auto* e = std::get_if<IrDumpEvent>(&event)) {
         if (Compile* c = find(e->compileId); c && e->stage == "aot_backward_graph") ++c->backwardGraphs;
     } else if (const auto* e = std::get_if<GuardsEvent>(&event)) {
-        if (Compile* c = find(e->compileId)) c->guards = static_cast<int>(e->guards.size());
+        if (Compile* c = find(e->compileId)) {
+            c->guards = static_cast<int>(e->guards.size());
+            for (size_t i = 0; i < e->guards.size(); ++i) c->guardLines.emplace_back(e->guards[i], i < e->lines.size() ? e->lines[i] : 0);
+        }
     } else if (const auto* e = std::get_if<GraphBreakCostEvent>(&event)) {
         breakCosts_.push_back(*e);
     } else if (const auto* e = std::get_if<CacheLimitEvent>(&event)) {
@@ -87,6 +91,7 @@ std::string CompileReport::render() const {
                                plural(static_cast<int>(c.breaks.size()), "graph break"), plural(c.guards, "guard"));
             if (!c.recompileReason.empty()) {
                 out += "       recompiled because " + c.recompileReason + "\n";
+                if (std::string guard = failedGuard(c.recompileReason); !guard.empty()) out += "       " + guard + "\n";
                 if (std::string fix = recompileFix(c.recompileReason); !fix.empty()) out += "       fix: " + fix + "\n";
                 if (const SourceInsert& edit = c.fixEdit; !edit.text.empty())
                     out += fmt::format("       edit: before {}:{}, add `{}`\n", edit.file, edit.line, stripped(edit.text));
@@ -106,6 +111,21 @@ std::string CompileReport::render() const {
     out += fmt::format("Total: {}, {}, {}, {}, {}\n", plural(compiles, "compile"), plural(recompiles, "recompile"),
                        graphCount(graphs, backwardGraphs), plural(ops, "op"), plural(breaks, "graph break"));
     return out + renderBreakCosts();
+}
+
+std::string CompileReport::failedGuard(const std::string& reason) const {
+    // PyTorch names a local's tensor without L[...]: 'x' is L['x'], 'self.w' is L['self'].w.
+    static const std::regex tensorReason(R"(^(\d+/\d+): tensor '([A-Za-z_]\w*)(.*?)' )");
+    std::smatch m;
+    if (!std::regex_search(reason, m, tensorReason)) return "";
+    const std::string prefix = "check_tensor(L['" + m[2].str() + "']" + m[3].str() + ",";
+    for (const auto& f : functions_)
+        for (const auto& c : f.compiles)
+            if (c.id == m[1].str())
+                for (const auto& [text, line] : c.guardLines)
+                    if (text.rfind(prefix, 0) == 0)
+                        return line > 0 ? fmt::format("guard made at line {}: {}", line, text) : "guard: " + text;
+    return "";
 }
 
 // Most costly first: by the time spent between the graphs, then by the fusions lost.

@@ -25,6 +25,7 @@ private:
         int backwardGraphs = 0;  // training graphs: AOT Autograd's backward graphs
         int ops = 0;
         int guards = 0;
+        std::vector<std::pair<std::string, int>> guardLines;  // each guard's text and the line that made it
         std::vector<std::string> breaks;
         std::string recompileReason;  // first failure line that triggered it
         SourceInsert fixEdit;         // the doctor's edit that avoids it, when one is known
@@ -37,6 +38,9 @@ private:
     };
     Compile* find(const std::string& compileId);
     std::string renderBreakCosts() const;
+    // "guard made at line 5: check_tensor(L['x'], ...)" for a tensor's guard failure
+    // ("0/0: tensor 'x' size mismatch ..."), "" when the reason names no tensor guard.
+    std::string failedGuard(const std::string& reason) const;
     std::vector<Function> functions_;
     std::vector<GraphBreakCostEvent> breakCosts_;
     std::map<std::string, RecompileEvent> pendingRecompiles_;  // by the compile id it makes

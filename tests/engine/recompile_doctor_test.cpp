@@ -33,6 +33,8 @@ TEST(RecompileDoctor, TheReportGivesEachRecompileItsFix) {
     // The report goes to stderr: stdout stays what the program prints.
     EXPECT_NE(run.err.find("  0/1: 1 graph, 1 op, 0 graph breaks, 2 guards\n"
                            "       recompiled because 0/0: tensor 'x' size mismatch at index 0. expected 8, actual 9\n"
+                           "       guard made at line 5: check_tensor(L['x'], torch.float32, device=cpu, requires_grad=False, "
+                           "size=[8], stride=[1])  # return x * 2\n"
                            "       fix: the size of x's dim 0 changed (8 to 9): mark it dynamic before the first call, "
                            "`torch._dynamo.mark_dynamic(x, 0)`, or compile with `dynamic=True`; without either, this "
                            "recompile makes the dim dynamic and later sizes reuse it\n"
