@@ -201,6 +201,13 @@ GraphBreak observedException(const std::string& exceptionRepr) {
     return b;
 }
 
+GraphBreak tensorGradFn() {
+    GraphBreak b{"Tensor with grad_fn()", "Dynamo does not support tracing tensors with a grad_fn directly.", {},
+                 "tp_getattro_impl TensorVariable() grad_fn"};
+    b.ungraceful = true;
+    return b;
+}
+
 GraphBreak fusescopeOnly(const std::string& what, const std::string& why) {
     return GraphBreak{"Fusescope does not trace " + what, why,
                       {"PyTorch 2.15 traces this without a graph break; Fusescope does not yet."}, "Fusescope"};

@@ -45,6 +45,8 @@ GraphBreak skippedFunction(const std::string& qualname);
 GraphBreak refusedModuleCall(const std::string& reason, const std::string& moduleSource);
 // An exception no handler in the compiled function catches (GB0088).
 GraphBreak observedException(const std::string& exceptionRepr);
+// Reading .grad_fn of a graph value: Dynamo skips the whole function (GB0104).
+GraphBreak tensorGradFn();
 // Where Fusescope breaks and PyTorch 2.15 traces on: "Fusescope does not trace " + what, and why.
 GraphBreak fusescopeOnly(const std::string& what, const std::string& why);
 

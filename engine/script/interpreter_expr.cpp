@@ -221,6 +221,7 @@ Value Interpreter::eval(const Expr& expr) {
         const auto& a = expr.as<Attribute>();
         Value object = eval(*a.value);
         site_ = siteOf(expr);
+        stack_.back().pending = &expr;  // a graph break in the attribute's getter points at it
         return getAttribute(object, a.attr, a.attrLoc);
     }
     case ExprKind::Subscript: {

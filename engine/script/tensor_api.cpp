@@ -131,12 +131,15 @@ void readUntraced(Interpreter& in, const char* name) {
 }
 
 // A value computed in the graph being captured has no autograd history yet: reading it
-// breaks the graph, which gives the value its history (Dynamo falls back to eager there).
+// breaks the graph, which gives the value its history. Dynamo gives up on the function for
+// .grad_fn (GB0104) and traces .is_leaf, which Fusescope does not yet.
 const Tensor& withHistory(Interpreter& in, const Value& self, const char* name) {
     readUntraced(in, name);
     if (in.tracer() && in.tracer()->isLazy(self.asTensor()))
-        in.tracer()->graphBreak(graph_breaks::fusescopeOnly(std::string("Tensor.") + name + " of a graph value",
-                                                            std::string("reading a tensor's .") + name + " needs its autograd history"));
+        in.tracer()->graphBreak(std::string_view(name) == "grad_fn"
+                                    ? graph_breaks::tensorGradFn()
+                                    : graph_breaks::fusescopeOnly(std::string("Tensor.") + name + " of a graph value",
+                                                                  std::string("reading a tensor's .") + name + " needs its autograd history"));
     return self.asTensor();
 }
 

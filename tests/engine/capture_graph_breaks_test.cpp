@@ -160,6 +160,45 @@ fn(torch.ones(1))
               "\n");
 }
 
+// Reading .grad_fn of a graph value: PyTorch 2.15 gives up on the function (GB0104), worded
+// as it logs it, the marker under the attribute read; .is_leaf it traces on.
+TEST(GraphBreaks, GradFnOfAGraphValueIsPyTorchsUngracefulBreak) {
+    auto run = runScript(R"(import torch
+
+@torch.compile(backend="eager")
+def f(x):
+    y = x * 2
+    g = y.grad_fn
+    return y + 1, g
+
+print(f(torch.ones(2, requires_grad=True))[0])
+)",
+                         "graph_breaks");
+    EXPECT_EQ(run.out, "tensor([3., 3.], grad_fn=<AddBackward0>)\n");
+    EXPECT_EQ(run.logs,
+              "[0/0] [__graph_breaks] Graph break in user code at script.py:6\n"
+              "Graph Break Reason: Failed to handle graph break gracefully. Skipping the function and falling back to eager. "
+              "Graph break encountered:\n"
+              "\n"
+              "Tensor with grad_fn()\n"
+              "  Explanation: Dynamo does not support tracing tensors with a grad_fn directly.\n"
+              "\n"
+              "\n"
+              "  Developer debug context: tp_getattro_impl TensorVariable() grad_fn\n"
+              "\n"
+              " For more details about this graph break, please visit: "
+              "https://meta-pytorch.github.io/compile-graph-break-site/gb/gb0104.html\n"
+              "\n"
+              "User code traceback:\n"
+              "  File \"script.py\", line 9, in <module>\n"
+              "    print(f(torch.ones(2, requires_grad=True))[0])\n"
+              "          ~^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+              "  File \"script.py\", line 6, in f\n"
+              "    g = y.grad_fn\n"
+              "        ^^^^^^^^^\n"
+              "\n");
+}
+
 TEST(GraphBreaks, BreakInsideAnInlinedCallKeepsTheWholeUserStack) {
     auto run = runScript(R"(import torch
 
