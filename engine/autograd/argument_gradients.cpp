@@ -27,6 +27,13 @@ bool managesGradItself(std::string_view opName) {
     return base == "requires_grad_" || base == "detach" || base == "detach_";
 }
 
+bool recordsGradFn(std::string_view opName, const BoundArgs& args) {
+    // Factories shaped like an argument and torch.tensor(t) make tensors no gradient flows through.
+    const std::string_view base = baseOpName(opName);
+    if (managesGradItself(opName) || base == "tensor" || base.ends_with("_like")) return false;
+    return std::any_of(args.values_.begin(), args.values_.end(), [](const IValue& v) { return anyRequiresGrad(v); });
+}
+
 std::vector<TensorSlot> tensorSlots(const BoundArgs& args) {
     std::vector<TensorSlot> slots;
     for (size_t a = 0; a < args.size(); ++a) {

@@ -19,6 +19,11 @@ Tensor withoutHistory(const Tensor& t);
 // Ops that say themselves what requires grad (detach, requires_grad_): no backward node.
 bool managesGradItself(std::string_view opName);
 
+// Whether eager mode gives a call's result a backward node (with grad mode on): a tensor
+// argument requires grad, and the op neither manages requires_grad itself nor makes a fresh
+// tensor (zeros_like, torch.tensor(t)). Its floating results then require grad.
+bool recordsGradFn(std::string_view opName, const BoundArgs& args);
+
 // Where a tensor of a call's arguments is: the argument, and its place in a Tensor[]
 // argument (0 for a Tensor).
 struct TensorSlot {

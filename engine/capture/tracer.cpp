@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "autograd/argument_gradients.h"
 #include "core/autograd_node.h"
 #include "core/device_context.h"
 #include "core/grad_mode.h"
@@ -505,6 +506,7 @@ IValue Tracer::captureOp(const OpCall& call) {
         return dispatch(eager);
     }
     std::optional<Device> device = resultDevice(*def, bound, args, kwargs);
+    markRequiresGrad(*def, bound, out);
 
     std::string target(baseOpName(def->name));
     Node* node = graph_->addCall(style == CallStyle::Method ? NodeOp::CallMethod : NodeOp::CallFunction, target, style,
@@ -603,6 +605,19 @@ void Tracer::graphBreak(const GraphBreak& reported) {
     if (ctx_.recording) recordBreak(why, at, interp_.markedStack(true), interp_.markedStack(false));
     if (ctx_.direct) ctx_.direct->refuse("it breaks the graph (" + why.gbType + ")");
     flush(why.gbType);
+}
+
+// Meta tensors carry no autograd: each result gets the requires_grad eager would give it, so
+// y.requires_grad and y.is_leaf of a graph value answer as eager's (and ops after it inherit
+// it). Views and detach say their own in their shape inference.
+void Tracer::markRequiresGrad(const OpDef& op, const BoundArgs& metaArgs, const IValue& results) const {
+    if (!gradEnabled() || !recordsGradFn(op.name, metaArgs)) return;
+    std::function<void(const IValue&)> mark = [&](const IValue& v) {
+        if (v.isTensor() && v.toTensor().defined() && isFloating(v.toTensor().dtype())) v.toTensor().impl()->requiresGrad = true;
+        if (v.isSequence())
+            for (const IValue& item : v.toSequence()->items) mark(item);
+    };
+    mark(results);
 }
 
 const Node* Tracer::producer(const Tensor& t) const {

@@ -152,6 +152,7 @@ private:
     // torch_dynamo_resume_in_f_at_5; `function` itself before any.
     std::string resumeName(const std::string& function) const;
     const Node* producer(const Tensor& t) const;
+    void markRequiresGrad(const OpDef& op, const BoundArgs& metaArgs, const IValue& results) const;
     // Reports the capture of the graph that just ended as a compile-phase span.
     void recordCapture(const std::string& graphName) const;
     std::string currentLine() const;

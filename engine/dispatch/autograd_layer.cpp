@@ -199,16 +199,6 @@ bool returnsAnArgument(const BoundCall& call, const IValue& result) {
     });
 }
 
-// Factories shaped like an argument (zeros_like, rand_like, ...) and torch.tensor(t) make
-// new tensors no gradient flows through.
-bool makesFreshTensor(const std::string& name) { return name == "tensor" || name.ends_with("_like"); }
-
-bool needsGradFn(const BoundCall& call) {
-    if (managesGradItself(call.op.name) || makesFreshTensor(call.op.name)) return false;
-    for (const IValue& v : call.args.values_)
-        if (anyRequiresGrad(v)) return true;
-    return false;
-}
 
 // An in-place op's arguments as its node saves them: `self` copied before the op changes it,
 // where the derivative reads values; else `self` without its history, since it becomes the
@@ -251,7 +241,7 @@ public:
         }
         checkInplaceOnLeaf(call);
         for (const IValue& v : call.args.values_) forEachTensor(v, refreshViewHistory);
-        const bool recorded = needsGradFn(call);
+        const bool recorded = recordsGradFn(call.op.name, call.args);
         std::optional<BoundArgs> original;
         if (recorded && isInplace(call.op.name)) original = withOriginalSelf(call);
         IValue result = bumpingVersion(call, next(call));

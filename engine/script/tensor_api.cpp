@@ -125,25 +125,27 @@ void useAllSizes(Interpreter& in, const Tensor& t) {
 // A graph value's device is the one of the tensor it stands for, as a fake tensor's is.
 Device deviceOf(Interpreter& in, const Tensor& t) { return in.tracer() ? in.tracer()->deviceOf(t) : t.device(); }
 
-// x.is_leaf, x._version and x.grad_fn are not traced: reading one breaks the graph.
+// x.is_leaf, x._version and x.grad_fn are not graph values: a call that reads one replays its
+// Python (no direct call).
 void readUntraced(Interpreter& in, const char* name) {
     if (TraceHooks* hooks = in.tracer()) hooks->onUntracedEffect(std::string("it reads a tensor's .") + name);
 }
 
-// A value computed in the graph being captured has no autograd history yet: reading it
-// breaks the graph, which gives the value its history. Dynamo gives up on the function for
-// .grad_fn (GB0104) and traces .is_leaf, which Fusescope does not yet.
-const Tensor& withHistory(Interpreter& in, const Value& self, const char* name) {
-    readUntraced(in, name);
-    if (in.tracer() && in.tracer()->isLazy(self.asTensor()))
-        in.tracer()->graphBreak(std::string_view(name) == "grad_fn"
-                                    ? graph_breaks::tensorGradFn()
-                                    : graph_breaks::fusescopeOnly(std::string("Tensor.") + name + " of a graph value",
-                                                                  std::string("reading a tensor's .") + name + " needs its autograd history"));
+// A value computed in the graph being captured has no autograd history yet: Dynamo gives up
+// on the function (GB0104), which here breaks the graph and gives the value its history.
+const Tensor& withHistory(Interpreter& in, const Value& self) {
+    readUntraced(in, "grad_fn");
+    if (in.tracer() && in.tracer()->isLazy(self.asTensor())) in.tracer()->graphBreak(graph_breaks::tensorGradFn());
     return self.asTensor();
 }
 
-Value isLeaf(Interpreter& in, const Value& self) { return Value(withHistory(in, self, "is_leaf").isLeaf()); }
+// A graph value is a leaf when it does not require grad (an op's result that does has a
+// grad_fn), which its meta tensor tells without its data, as Dynamo answers it.
+Value isLeaf(Interpreter& in, const Value& self) {
+    readUntraced(in, "is_leaf");
+    const Tensor& t = self.asTensor();
+    return Value(in.tracer() && in.tracer()->isLazy(t) ? !t.requiresGrad() : t.isLeaf());
+}
 
 Value version(Interpreter& in, const Value& self) {
     readUntraced(in, "_version");
@@ -151,7 +153,7 @@ Value version(Interpreter& in, const Value& self) {
 }
 
 Value gradFn(Interpreter& in, const Value& self) {
-    const Tensor& t = withHistory(in, self, "grad_fn");
+    const Tensor& t = withHistory(in, self);
     refreshViewHistory(t);  // a view changed in place through its base: its history made again, as PyTorch shows it
     return gradFnValue(t.impl()->autograd.gradFn);
 }

@@ -199,6 +199,29 @@ print(f(torch.ones(2, requires_grad=True))[0])
               "\n");
 }
 
+// A graph value's requires_grad and is_leaf as eager's (and PyTorch 2.15's, printed by it for
+// this program), without a graph break: until they were, y.requires_grad said False.
+TEST(GraphBreaks, GraphValuesAnswerRequiresGradAndIsLeafWithoutABreak) {
+    auto run = runScript(R"(import torch
+
+@torch.compile(backend="eager")
+def h(x):
+    y = x * 2
+    with torch.no_grad():
+        z = x + 1
+    return y + 1, y.is_leaf, y.requires_grad, z.is_leaf, x.is_leaf, y.detach().requires_grad, (y > 1).requires_grad
+
+print(h(torch.ones(2, requires_grad=True)))
+print(h(torch.ones(2)))
+)",
+                         "graph_breaks");
+    EXPECT_EQ(run.error, "");
+    EXPECT_EQ(run.out,
+              "(tensor([3., 3.], grad_fn=<AddBackward0>), False, True, True, True, False, False)\n"
+              "(tensor([3., 3.]), True, False, True, True, False, False)\n");
+    EXPECT_EQ(run.logs, "");
+}
+
 TEST(GraphBreaks, BreakInsideAnInlinedCallKeepsTheWholeUserStack) {
     auto run = runScript(R"(import torch
 
