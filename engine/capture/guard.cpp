@@ -30,6 +30,21 @@ std::string failedCode(const Guard& g) {
     return text;
 }
 
+// A shape-environment guard's failure, as PyTorch's ShapeEnv words it: the code, then where
+// the traced code compared the size; a range's lower bound joined to it says where the size
+// was first used too.
+std::string failedRelation(const Guard& g) {
+    if (g.userStack.empty()) return g.str();
+    const StackFrame& made = g.userStack.back();
+    std::string compared = fmt::format("{}  # {}:{} in {} (_dynamo/variables/tensor.py:3083 in evaluate_expr", made.sourceLine,
+                                       made.file, made.line, made.function);
+    if (g.count == 0) return fmt::format("{}  # {})", g.code(), compared);
+    return fmt::format("{}  # {} (user code shown is first use of this value--the guard itself is not due user code but due to 0/1 "
+                       "specialization in the framework; to avoid specialization try "
+                       "torch._dynamo.decorators.mark_unbacked(tensor, dim)) and {})",
+                       g.code(), g.firstUse, compared);
+}
+
 std::string sizeExpr(const Guard& g) { return fmt::format("{}.size()[{}]", g.source->str(), g.dim); }
 
 bool sameConstant(const Value& a, const Value& b) {
@@ -67,6 +82,11 @@ std::string Guard::code() const {
     case Kind::DimsMatch:
         return fmt::format("{} == {}.size()[{}]", sizeExpr(*this), otherSource->str(), otherDim);
     case Kind::DictContains: return fmt::format("{}___dict_contains({}, {})", count ? "" : "not ", valueRepr(constant), s);
+    case Kind::SizeRelation:
+        if (count > 0) return fmt::format("{} <= {} <= {}", count, lhs->str(true), rhs->str(true));
+        if (relation == CompareOperator::GtE && rhs->op == SizeExpression::Op::Constant)
+            return fmt::format("{} <= {}", rhs->str(true), lhs->str(true));
+        return fmt::format("{} {} {}", lhs->str(true), compareOperatorSymbol(relation), rhs->str(true));
     }
     return s;
 }
@@ -85,7 +105,8 @@ std::string Guard::typeLabel() const {
     case Kind::Length: return "SEQUENCE_LENGTH";
     case Kind::DimAtLeast:
     case Kind::DimEquals:
-    case Kind::DimsMatch: return "SHAPE_ENV";
+    case Kind::DimsMatch:
+    case Kind::SizeRelation: return "SHAPE_ENV";
     case Kind::DictContains: return "DICT_CONTAINS";
     }
     return "?";
@@ -155,6 +176,13 @@ std::optional<std::string> Guard::check(const Value* value, const Value* other) 
         int64_t size = value->asTensor().sizes()[static_cast<size_t>(dim)];
         bool ok = kind == Kind::DimAtLeast ? size >= count : size == count;
         if (!ok) return failedCode(*this);
+        return std::nullopt;
+    }
+    case Kind::SizeRelation: {
+        if (!value->isTensor() || value->asTensor().dim() <= dim) return failedCode(*this);
+        int64_t size = value->asTensor().sizes()[static_cast<size_t>(dim)];
+        std::optional<int64_t> a = lhs->evaluate(size), b = rhs->evaluate(size);
+        if (!a || !b || !compareInts(relation, *a, *b) || size < count) return failedRelation(*this);
         return std::nullopt;
     }
     case Kind::DimsMatch: {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "capture/size_expression.h"
 #include "observe/event.h"
 #include "script/value.h"
 
@@ -22,6 +23,7 @@ struct Guard {
         DimEquals,    // L['x'].size()[0] == 9 (a dynamic dim the script read as an int)
         DimsMatch,    // L['w'].size()[0] == L['x'].size()[1] (two dims sharing a symbol)
         DictContains, // ___dict_contains('shift', L['self']._buffers), or not (count 0)
+        SizeRelation, // L['x'].size()[1] <= 8 (the traced code compared a SymInt)
     };
     Kind kind = Kind::TensorMatch;
     SourcePtr source;
@@ -47,6 +49,12 @@ struct Guard {
     // DimsMatch: the dim it must equal
     SourcePtr otherSource;
     int64_t otherDim = 0;
+    // SizeRelation: `lhs relation rhs` holds, both computed from size `dim` of `source`; an
+    // upper bound (size <= k) of a dynamic dim also holds its range's lower bound (count > 0:
+    // "2 <= x.size()[0] <= 4", as sympy joins them) and where that size was first used.
+    SizeExpressionPtr lhs, rhs;
+    CompareOperator relation = CompareOperator::Eq;
+    std::string firstUse;  // "return x.reshape(-1, 2)  # f.py:7 in fn"
 
     std::string code() const;  // check_tensor(L['x'], ...), len(L['ys']) == 2, ...
     // The code with its origin: "len(L['ys']) == 2    # for y, z in zip(ys, zs):"

@@ -25,8 +25,13 @@ void SymbolicSizes::addInput(Node* placeholder, const Tensor& real) {
         }
         sizes[d] += known->offset;
     }
-    Shape strides = real.isContiguous() ? contiguousStrides(sizes) : real.strides();
-    shadows_[placeholder] = IValue(Tensor::emptyMeta(sizes, strides, real.dtype()));
+    try {
+        Shape strides = real.isContiguous() ? contiguousStrides(sizes) : real.strides();
+        shadows_[placeholder] = IValue(Tensor::emptyMeta(sizes, strides, real.dtype()));
+    } catch (const Error&) {  // so many dynamic dims that the shifted sizes' product overflows
+        throw SymbolicSizesUnsupported(fmt::format("{} has more dynamic dims than Fusescope's symbolic sizes can follow",
+                                                   placeholder->target));
+    }
 }
 
 std::optional<std::string> SymbolicSizes::expressionFor(int64_t real, int64_t shadow) const {

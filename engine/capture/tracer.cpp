@@ -150,7 +150,7 @@ Guard Tracer::madeHere(Guard guard) const {
 
 void Tracer::keepGuard(Guard guard) {
     std::string key = guard.typeLabel() + "|" + guard.source->str() + "|" + std::to_string(guard.dim) + "|" +
-                      std::to_string(static_cast<int>(guard.kind));
+                      std::to_string(static_cast<int>(guard.kind)) + (guard.kind == Guard::Kind::SizeRelation ? guard.code() : "");
     if (!guardKeys_.insert(key).second) return;
     guards_.push_back(std::move(guard));
     guardReads_.push_back(firstRead_.size());
@@ -159,7 +159,7 @@ void Tracer::keepGuard(Guard guard) {
 std::vector<Guard> Tracer::guards() const {
     auto rank = [this](std::size_t i) -> std::pair<int, std::size_t> {
         const Guard& g = guards_[i];
-        bool shape = g.kind == Guard::Kind::DimAtLeast || g.kind == Guard::Kind::DimEquals || g.kind == Guard::Kind::DimsMatch;
+        bool shape = g.typeLabel() == "SHAPE_ENV";
         auto read = firstRead_.find(g.source->str());
         return {shape, read != firstRead_.end() ? std::min(read->second, guardReads_[i]) : guardReads_[i]};
     };
@@ -240,21 +240,66 @@ void Tracer::onSizeUse(const Tensor& t, int64_t dim) {
         if (ctx_.recording) {
             const TensorMeta staticMeta{t.sizes(), t.strides(), t.dtype(), std::vector<std::string>(t.sizes().size())};
             sizeReads_.try_emplace(t.impl(), SizeRead{t, madeHere(tensorMatch(t, src->second.front(), staticMeta))});
+            liftedSizes_.try_emplace(source, t.sizes());  // seen: a size that changes is dynamic on the recompile
         }
         return;
     }
     TensorMeta& meta = lifted->second.placeholder->meta[0];
     if (static_cast<size_t>(dim) >= meta.symbols.size() || meta.symbols[dim].empty()) return;
-    Guard g;
-    g.kind = Guard::Kind::DimEquals;
-    g.source = src->second.front();
-    g.dim = dim;
-    g.count = t.sizes()[dim];
-    addGuard(std::move(g));
-    log("dynamic", fmt::format("specialized {} = {} for {}.size()[{}]: the script reads it as a Python int",
-                               meta.symbols[dim], g.count, source, dim));
-    specializeSymbol(meta.symbols[dim]);
-    liftedSizes_[source][dim] = t.sizes()[dim];
+    specializeDim(src->second.front(), dim, meta.symbols[dim], t.sizes()[dim]);
+}
+
+void Tracer::specializeDim(const SourcePtr& source, int64_t dim, const std::string& symbol, int64_t size) {
+    if (!specializedSymbols_.insert(symbol).second) return;
+    // As PyTorch replaces the symbol by its value: every input dim it stands for is static in
+    // its tensor's guard again ("size mismatch at index 0. expected 4, actual 5"), without
+    // its range guard.
+    std::set<std::pair<std::string, int64_t>> dims;
+    for (const auto& [impl, lifted] : lifted_) {
+        const TensorMeta& meta = lifted.placeholder->meta[0];
+        for (size_t d = 0; d < meta.symbols.size(); ++d)
+            if (meta.symbols[d] == symbol && !lifted.source.empty()) dims.insert({lifted.source, static_cast<int64_t>(d)});
+    }
+    bool fixed = false;
+    for (size_t i = 0; i < guards_.size();) {
+        Guard& g = guards_[i];
+        const bool onDim = dims.count({g.source->str(), g.dim}) > 0;
+        const bool otherDim = g.kind == Guard::Kind::DimsMatch && dims.count({g.otherSource->str(), g.otherDim}) > 0;
+        if ((g.kind == Guard::Kind::DimAtLeast || g.kind == Guard::Kind::DimsMatch) && (onDim || otherDim)) {
+            guards_.erase(guards_.begin() + static_cast<long>(i));
+            guardReads_.erase(guardReads_.begin() + static_cast<long>(i));
+            continue;
+        }
+        if (g.kind == Guard::Kind::TensorMatch)
+            for (const auto& [sourceText, d] : dims)
+                if (g.source->str() == sourceText && static_cast<size_t>(d) < g.sizes.size()) {
+                    g.sizes[static_cast<size_t>(d)] = size;
+                    fixed = true;
+                }
+        if (g.kind == Guard::Kind::TensorMatch && std::all_of(g.sizes.begin(), g.sizes.end(), [](const auto& n) { return n.has_value(); })) {
+            Shape sizes;
+            for (const auto& n : g.sizes) sizes.push_back(*n);
+            Shape contiguous = contiguousStrides(sizes);
+            for (size_t d = 0; d < g.strides.size(); ++d)
+                if (!g.strides[d]) g.strides[d] = contiguous[d];
+        }
+        ++i;
+    }
+    if (!fixed) {  // not an input's tensor guard: said as its own guard
+        Guard g;
+        g.kind = Guard::Kind::DimEquals;
+        g.source = source;
+        g.dim = dim;
+        g.count = size;
+        addGuard(std::move(g));
+    }
+    log("dynamic", fmt::format("specialized {} = {} for {}.size()[{}]: the script reads it as a Python int", symbol, size,
+                               source->str(), dim));
+    for (const auto& [sourceText, d] : dims) {
+        auto lifted = liftedSizes_.find(sourceText);
+        if (lifted != liftedSizes_.end() && static_cast<size_t>(d) < lifted->second.size()) lifted->second[static_cast<size_t>(d)] = size;
+    }
+    specializeSymbol(symbol);
 }
 
 void Tracer::specializeSymbol(std::string symbol) {  // a copy: the loop clears the placeholder's own
@@ -336,6 +381,17 @@ Guard Tracer::tensorMatch(const Tensor& real, const SourcePtr& source, const Ten
     return g;
 }
 
+bool Tracer::dimBecomesDynamic(const Tensor& real, const std::string& sourceText, size_t d) const {
+    const Shape& sizes = real.sizes();
+    if (sizes[d] < 2 || specialized_.count({sourceText, static_cast<int64_t>(d)})) return false;
+    const auto& markedDims = real.impl()->dynamoDynamicDims;
+    if (ctx_.allDynamic || std::find(markedDims.begin(), markedDims.end(), static_cast<int64_t>(d)) != markedDims.end()) return true;
+    if (!ctx_.automaticDynamic || !ctx_.seenSizes) return false;
+    auto seen = ctx_.seenSizes->find(sourceText);
+    return seen != ctx_.seenSizes->end() && seen->second.size() == sizes.size() &&
+           (seen->second[d] == -1 || seen->second[d] != sizes[d]);
+}
+
 Argument Tracer::liftTensor(const Tensor& real, Tensor& meta) {
     if (auto it = overrides_.find(real.impl()); it != overrides_.end()) {
         meta = Tensor(it->second.impl.lock());
@@ -351,19 +407,12 @@ Argument Tracer::liftTensor(const Tensor& real, Tensor& meta) {
 
     const Shape& sizes = real.sizes();
     TensorMeta tm{sizes, real.strides(), real.dtype(), std::vector<std::string>(sizes.size())};
-    const Shape* seen = nullptr;
-    if (source && ctx_.seenSizes) {
-        auto s = ctx_.seenSizes->find(sourceText);
-        if (s != ctx_.seenSizes->end() && s->second.size() == sizes.size()) seen = &s->second;
-    }
     Shape recorded = sizes;
     bool markingLogged = false;
     for (size_t d = 0; d < sizes.size(); ++d) {
-        if (!source || sizes[d] < 2 || specialized_.count({sourceText, static_cast<int64_t>(d)})) continue;
-        bool changed = seen && ((*seen)[d] == -1 || (*seen)[d] != sizes[d]);
+        if (!source || !dimBecomesDynamic(real, sourceText, d)) continue;
         const auto& markedDims = real.impl()->dynamoDynamicDims;
         bool marked = std::find(markedDims.begin(), markedDims.end(), static_cast<int64_t>(d)) != markedDims.end();
-        if (!ctx_.allDynamic && !marked && !(ctx_.automaticDynamic && changed)) continue;
         recorded[d] = -1;
         auto shared = symbolBySize_.find(sizes[d]);
         if (shared != symbolBySize_.end()) {
@@ -395,7 +444,11 @@ Argument Tracer::liftTensor(const Tensor& real, Tensor& meta) {
         for (const auto& each : srcIt->second) addTensorGuards(real, each, tm);
         liftedSizes_[sourceText] = recorded;
     }
-    symbolic_.addInput(node, real);
+    try {
+        if (notSymbolic_.empty()) symbolic_.addInput(node, real);
+    } catch (const SymbolicSizesUnsupported& e) {
+        notSymbolic_ = e.what();
+    }
     meta = Tensor::emptyMeta(sizes, real.strides(), real.dtype());
     meta.setRequiresGrad(real.requiresGrad());
     lifted_[real.impl()] = Lifted{node, meta, sourceText};
@@ -430,6 +483,12 @@ Argument Tracer::argumentFor(const IValue& value, IValue& metaValue) {
         }
         metaValue = seq->isTuple ? IValue::tuple(std::move(metaItems)) : IValue::list(std::move(metaItems));
         return Argument::sequence(std::move(items), seq->isTuple);
+    }
+    if (const SymbolicInt* symbolic = value.symbolic()) {
+        metaValue = IValue(symbolic->hint);
+        if (Node* node = nodeOf(*symbolic)) return Argument::ref(node);
+        metaValue = IValue(value.toInt());  // one of an earlier graph: specialized
+        return Argument::value(metaValue);
     }
     metaValue = value;
     return Argument::value(value);
@@ -552,7 +611,7 @@ IValue Tracer::captureOp(const OpCall& call) {
     } else {
         result = out;
     }
-    if (ctx_.recording && notSymbolic_.empty()) {
+    if (notSymbolic_.empty()) {  // a replay too: its SymInts read the symbols of graph values
         try {
             symbolic_.addCall(node, *def);
         } catch (const SymbolicSizesUnsupported& e) {
@@ -771,7 +830,8 @@ void Tracer::flush(const std::string& reason) {
             request.exampleInputs = &inputs_;
             request.suppressErrors = ctx_.suppressErrors;
             request.settings = ctx_.settings;
-            request.notSymbolic = notSymbolic_;
+            // SymInt nodes run as they are under the eager backend; the others compile none yet.
+            request.notSymbolic = !notSymbolic_.empty() || ctx_.backend->name() == "eager" ? notSymbolic_ : symbolicIntNodes(*graph_);
             const int64_t compileStartNs = Profiler::nowNs();
             fresh.run = ctx_.backend->compile(graph_, request);
             fresh.compileSeconds = static_cast<double>(Profiler::nowNs() - compileStartNs) * 1e-9;
@@ -802,6 +862,7 @@ void Tracer::flush(const std::string& reason) {
         lastRunEndNs_ = Profiler::nowNs();
     }
     graph_ = std::make_shared<Graph>();
+    ++graphGeneration_;
     symbolic_ = SymbolicSizes();
     notSymbolic_.clear();
     lazy_.clear();

@@ -21,6 +21,7 @@
 #include "graph/graph_compiler.h"
 #include "capture/direct_call.h"
 #include "capture/guard.h"
+#include "capture/size_expression.h"
 #include "capture/symbol_names.h"
 #include "capture/symbolic_sizes.h"
 #include "observe/log_registry.h"
@@ -84,6 +85,9 @@ struct TraceContext {
     BreakTimings* breakTimings = nullptr;           // the entry's, added to by each call
 };
 
+// Why `graph` cannot compile: the SymInts it computes (a sym_size node, ...); "" when none.
+std::string symbolicIntNodes(const Graph& graph);
+
 class Tracer : public TraceHooks {
 public:
     Tracer(Interpreter& interp, TraceContext context);
@@ -103,6 +107,10 @@ public:
     void onLengthUse(const Value& value) override;
     void onContainsUse(const Value& dict, const Value& key, bool found) override;
     void onSizeUse(const Tensor& t, int64_t dim) override;
+    // SymInts (capture/traced_sizes.cpp).
+    SymbolicIntPtr symbolicSize(const Tensor& t, int64_t dim) override;
+    std::optional<Value> symbolicArithmetic(BinaryOperator op, const Value& left, const Value& right) override;
+    std::optional<bool> symbolicCompare(CompareOperator op, const Value& left, const Value& right) override;
     void onObjectTouch(const Value& object) override;
     void onScopeTouch(const ScopePtr& scope, const std::string& name) override;
     void onGradRead(const Tensor& base) override;
@@ -160,6 +168,20 @@ private:
     std::string userCodeNote() const;
     // `symbol` is fixed at its example value by a guard: dims that depend on it alone are static.
     void specializeSymbol(std::string symbol);
+    // Size `dim` of `source` (symbol `symbol`) is read as a plain int: guarded to stay `size`,
+    // and its symbol fixed.
+    void specializeDim(const SourcePtr& source, int64_t dim, const std::string& symbol, int64_t size);
+    // Whether lifting `real` (read through `sourceText`) makes its dim `d` symbolic.
+    bool dimBecomesDynamic(const Tensor& real, const std::string& sourceText, size_t d) const;
+    // A SymInt of the graph being traced: the node `op` adds (its last), computing `expression`.
+    SymbolicIntPtr tracedSize(const std::string& op, IValueList args, const std::string& symbol,
+                              SizeExpressionPtr expression);
+    Guard sizeRelation(SizeExpressionPtr lhs, CompareOperator relation, SizeExpressionPtr rhs);
+    // The node computing a SymInt of this trace's current graph; null for any other.
+    Node* nodeOf(const SymbolicInt& value) const;
+    // What a SymInt of this trace's current graph computes; null for anything else.
+    SizeExpressionPtr expressionOf(const Value& value) const;
+    friend class TracedSize;
 
     Interpreter& interp_;
     TraceContext ctx_;
@@ -175,6 +197,10 @@ private:
     int64_t graphStartNs_ = 0;    // when capture of the current graph began (for the trace)
     size_t nextOrder_ = 0;
     SymbolNames symbolNames_;  // PyTorch's s77 for L['x'].size()[0]
+    // Held by this tracer's SymInts (weakly): they specialize through it while it lives.
+    std::shared_ptr<Tracer*> self_ = std::make_shared<Tracer*>(this);
+    uint64_t graphGeneration_ = 0;  // counts flushes: a SymInt is a node of its generation's graph
+    std::set<std::string> specializedSymbols_;
     // Duck sizing, as PyTorch: dynamic dims with the same example size share one symbol.
     struct SymbolOrigin {
         std::string name;

@@ -1,6 +1,7 @@
 #include "graph/graph.h"
 
 #include <algorithm>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -94,7 +95,11 @@ Node* Graph::addCall(NodeOp op, const std::string& target, CallStyle style, std:
     node->op = op;
     node->target = target;
     node->style = style;
-    node->name = uniqueName(target);
+    // A SymInt's nodes are named as Dynamo names them: sym_size_int, sub, floordiv.
+    static const std::map<std::string, std::string> symbolicNames = {
+        {"sym_size", "sym_size_int"}, {"sym_add", "add"}, {"sym_sub", "sub"}, {"sym_mul", "mul"}, {"sym_floordiv", "floordiv"}};
+    auto symbolic = symbolicNames.find(target);
+    node->name = uniqueName(symbolic == symbolicNames.end() ? target : symbolic->second);
     node->args = std::move(args);
     node->kwargs = std::move(kwargs);
     node->index = static_cast<int>(nodes_.size());
@@ -109,6 +114,7 @@ Node* Graph::addCopyOf(const Node& n, const std::function<Argument(const Argumen
     for (const auto& [name, a] : n.kwargs) kwargs.emplace_back(name, remap(a));
     Node* copy = addCall(n.op, n.target, n.style, std::move(args), std::move(kwargs));
     copy->operatorSymbol = n.operatorSymbol;
+    copy->symbolicInt = n.symbolicInt;
     copy->meta = n.meta;
     copy->returnsTuple = n.returnsTuple;
     copy->where = n.where;

@@ -43,7 +43,7 @@ std::string placeholderName(const std::string& source) {
 std::string pythonOperatorName(const std::string& opName) {
     static const std::map<std::string, std::string> names = {
         {"div", "truediv"}, {"logical_and", "and_"}, {"logical_or", "or_"}, {"logical_xor", "xor"},
-        {"logical_not", "invert"}};
+        {"logical_not", "invert"}, {"sym_add", "add"}, {"sym_sub", "sub"}, {"sym_mul", "mul"}, {"sym_floordiv", "floordiv"}};
     auto it = names.find(opName);
     return it == names.end() ? opName : it->second;
 }
@@ -63,6 +63,7 @@ std::string constantRepr(const IValue& value) {
         std::string operator()(const None&) const { return "None"; }
         std::string operator()(bool b) const { return b ? "True" : "False"; }
         std::string operator()(int64_t i) const { return std::to_string(i); }
+        std::string operator()(const SymbolicIntPtr& i) const { return std::to_string(i->hint); }  // never in a graph
         std::string operator()(double d) const { return formatPythonFloat(d); }
         std::string operator()(const std::string& s) const { return "'" + s + "'"; }
         std::string operator()(const Tensor& t) const { return "<tensor " + TensorMeta{t.sizes(), t.strides(), t.dtype(), {}}.str() + ">"; }
@@ -109,6 +110,7 @@ std::string functionTarget(const Node& node) {
     switch (node.style) {
     case CallStyle::TorchFunction:
         // The one op that lives outside the torch namespace (seed 000's realize).
+        if (node.target == "sym_size") return "torch.ops.aten.sym_size.int";
         return node.target == "realize" ? "torch._inductor.test_operators.realize" : "torch." + node.target;
     case CallStyle::Functional: return "torch.nn.functional." + node.target;
     case CallStyle::Method: return node.target;
@@ -187,6 +189,7 @@ std::string graphReadable(const Graph& graph) {
         }
         std::string annotation;
         if (n->meta.size() == 1 && !n->returnsTuple) annotation = ": \"" + n->meta[0].str() + "\"";
+        if (!n->symbolicInt.empty()) annotation = ": \"Sym(" + n->symbolicInt + ")\"";
         out += "        " + n->name + annotation + " = " + nodeCode(*n) + "\n";
     }
     out += "        return " + outputTuple(graph) + "\n";

@@ -69,6 +69,7 @@ void registerAllOps(OpRegistry& r) {
     registerSelectionOps(r);
     registerAttentionOps(r);
     registerComplexOps(r);
+    registerSymbolicIntOps(r);
     markEagerKinds(r);
     std::vector<std::string> incomplete = r.incompleteDefinitions();
     if (!incomplete.empty())

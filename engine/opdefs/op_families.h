@@ -27,6 +27,7 @@ void registerAttentionOps(OpRegistry& registry);   // attention.cpp: _scaled_dot
 // complex.cpp: view_as_real, view_as_complex, real, imag, and the complex forms of the ops
 // above (after them: it adds to their definitions)
 void registerComplexOps(OpRegistry& registry);
+void registerSymbolicIntOps(OpRegistry& registry);  // symbolic_ints.cpp: sym_size, sym_add, sym_sub, ...
 
 // The compile stages of a definition, attached where the family adds it (OpRegistry::add
 // returns the entry). Each returns `op`.

@@ -13,13 +13,14 @@ IValue IValue::intList(const std::vector<int64_t>& ints) {
 
 int64_t IValue::toInt() const {
     if (isBool()) return toBool() ? 1 : 0;
+    if (const SymbolicInt* i = symbolic()) return i->specialized();
     if (isInt()) return std::get<int64_t>(v);
     throw ScriptError("TypeError", "expected an int");
 }
 
 double IValue::toDouble() const {
     if (isBool()) return toBool() ? 1.0 : 0.0;
-    if (isInt()) return static_cast<double>(std::get<int64_t>(v));
+    if (isInt()) return static_cast<double>(toInt());
     if (isDouble()) return std::get<double>(v);
     throw ScriptError("TypeError", "expected a number");
 }

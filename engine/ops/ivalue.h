@@ -20,6 +20,25 @@ struct None {
     bool operator==(const None&) const = default;
 };
 
+// A Python int standing for a size while a compiled function is traced (PyTorch's SymInt):
+// `hint` is its value on this call; the graph computes it on every call. Whatever reads it
+// as a plain int (toInt, Value::asInt) depends on this exact value: specialize() has the
+// tracer guard it (PyTorch's specialization), and does nothing once that trace has ended.
+// So code that knows no SymInt stays right: it fixes the size instead.
+struct SymbolicInt {
+    explicit SymbolicInt(int64_t hint) : hint(hint) {}
+    virtual ~SymbolicInt() = default;
+    const int64_t hint;
+    virtual void specialize() const = 0;
+    // Whether it computes the same as `other` for every size (equal without a guard).
+    virtual bool sameAs(const SymbolicInt& other) const { return this == &other; }
+    int64_t specialized() const {
+        specialize();
+        return hint;
+    }
+};
+using SymbolicIntPtr = std::shared_ptr<const SymbolicInt>;
+
 struct IValue {
     // A list and a tuple differ only in how they print and whether they can be mutated;
     // ops treat both as sequences.
@@ -28,7 +47,7 @@ struct IValue {
         bool isTuple = false;
     };
     using Storage = std::variant<None, bool, int64_t, double, std::string, Tensor, DType, Device,
-                                 std::shared_ptr<Sequence>>;
+                                 std::shared_ptr<Sequence>, SymbolicIntPtr>;
     Storage v;
 
     IValue() = default;
@@ -42,13 +61,14 @@ struct IValue {
     IValue(Tensor t) : v(std::move(t)) {}
     IValue(DType d) : v(d) {}
     IValue(Device d) : v(d) {}
+    IValue(SymbolicIntPtr i) : v(std::move(i)) {}
     static IValue list(IValueList items) { return makeSeq(std::move(items), false); }
     static IValue tuple(IValueList items) { return makeSeq(std::move(items), true); }
     static IValue intList(const std::vector<int64_t>& ints);
 
     bool isNone() const { return std::holds_alternative<None>(v); }
     bool isBool() const { return std::holds_alternative<bool>(v); }
-    bool isInt() const { return std::holds_alternative<int64_t>(v); }
+    bool isInt() const { return std::holds_alternative<int64_t>(v) || std::holds_alternative<SymbolicIntPtr>(v); }
     bool isDouble() const { return std::holds_alternative<double>(v); }
     bool isNumber() const { return isBool() || isInt() || isDouble(); }
     bool isString() const { return std::holds_alternative<std::string>(v); }
@@ -56,9 +76,14 @@ struct IValue {
     bool isDType() const { return std::holds_alternative<DType>(v); }
     bool isDevice() const { return std::holds_alternative<Device>(v); }
     bool isSequence() const { return std::holds_alternative<std::shared_ptr<Sequence>>(v); }
+    // The SymInt it holds, or null (a plain int or anything else).
+    const SymbolicInt* symbolic() const {
+        const auto* p = std::get_if<SymbolicIntPtr>(&v);
+        return p ? p->get() : nullptr;
+    }
 
     bool toBool() const { return std::get<bool>(v); }
-    int64_t toInt() const;     // bool or int
+    int64_t toInt() const;     // bool or int (a SymInt specialized)
     double toDouble() const;   // bool, int or double
     const std::string& toString() const { return std::get<std::string>(v); }
     const Tensor& toTensor() const { return std::get<Tensor>(v); }

@@ -52,6 +52,7 @@ IValue toIValue(const Value& value) {
         IValue operator()(const None&) const { return IValue(); }
         IValue operator()(bool b) const { return IValue(b); }
         IValue operator()(int64_t i) const { return IValue(i); }
+        IValue operator()(const SymbolicIntPtr& i) const { return IValue(i); }
         IValue operator()(double d) const { return IValue(d); }
         IValue operator()(const std::string& s) const { return IValue(s); }
         IValue operator()(const Tensor& t) const { return IValue(t); }
@@ -77,6 +78,7 @@ Value fromIValue(const IValue& value) {
         Value operator()(const None&) const { return Value(); }
         Value operator()(bool b) const { return Value(b); }
         Value operator()(int64_t i) const { return Value(i); }
+        Value operator()(const SymbolicIntPtr& i) const { return Value(i); }
         Value operator()(double d) const { return Value(d); }
         Value operator()(const std::string& s) const { return Value(s); }
         Value operator()(const Tensor& t) const { return Value(t); }

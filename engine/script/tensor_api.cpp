@@ -158,10 +158,25 @@ Value gradFn(Interpreter& in, const Value& self) {
     return gradFnValue(t.impl()->autograd.gradFn);
 }
 
-Value shape(Interpreter& in, const Value& self) {
-    useAllSizes(in, self.asTensor());
-    return sizeObject(self.asTensor().sizes());
+// Size d of t as the script reads it: a SymInt where the trace keeps the dim symbolic, else
+// the int (guarded while traced).
+Value sizeValue(Interpreter& in, const Tensor& t, int64_t d) {
+    if (TraceHooks* hooks = in.tracer()) {
+        if (SymbolicIntPtr symbolic = hooks->symbolicSize(t, d)) return Value(std::move(symbolic));
+        hooks->onSizeUse(t, d);
+    }
+    return Value(t.size(d));
 }
+
+// x.shape, x.size(): a torch.Size of sizeValue's.
+Value sizesValue(Interpreter& in, const Tensor& t) {
+    if (!in.tracer()) return sizeObject(t.sizes());
+    auto size = std::make_shared<SizeObject>();
+    for (int64_t d = 0; d < t.dim(); ++d) size->items.push_back(sizeValue(in, t, d));
+    return Value(ObjectPtr(size));
+}
+
+Value shape(Interpreter& in, const Value& self) { return sizesValue(in, self.asTensor()); }
 
 Value grad(Interpreter& in, const Value& self) {
     if (TraceHooks* hooks = in.tracer()) hooks->onGradRead(self.asTensor());
@@ -186,13 +201,8 @@ Value matrixTransposed(Interpreter& in, const Value& self) {
 Value size(Interpreter& in, const Value& s, CallArgs& args) {
     const Tensor& x = s.asTensor();
     const Value* dimArg = args.args.empty() ? args.kwarg("dim") : &args.args[0];
-    if (!dimArg || dimArg->isNone()) {
-        useAllSizes(in, x);
-        return sizeObject(x.sizes());
-    }
-    int64_t d = wrapDim(dimArg->asInt(), x.dim(), in);
-    if (in.tracer()) in.tracer()->onSizeUse(x, d);
-    return Value(x.size(d));
+    if (!dimArg || dimArg->isNone()) return sizesValue(in, x);
+    return sizeValue(in, x, wrapDim(dimArg->asInt(), x.dim(), in));
 }
 
 Value stride(Interpreter& in, const Value& s, CallArgs& args) {

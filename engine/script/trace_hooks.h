@@ -4,11 +4,13 @@
 // turns tensor ops into graph nodes, installs guards on the values the code depends on,
 // and breaks the graph where the code needs real tensor data.
 
+#include <optional>
 #include <string>
 
 #include "observe/graph_break.h"
 #include "ops/op_call.h"
 #include "ops/op_registry.h"
+#include "script/ast.h"
 #include "script/value.h"
 
 namespace fusescope {
@@ -43,8 +45,22 @@ public:
     // The traced code asked whether `key` is in a dict input (a module's _parameters, say):
     // guard the answer.
     virtual void onContainsUse(const Value& dict, const Value& key, bool found) = 0;
-    // The traced code read size `dim` of a tensor into a Python int: guard that size.
+    // The traced code depends on size `dim` of a tensor as a plain int: guard that size.
     virtual void onSizeUse(const Tensor& t, int64_t dim) = 0;
+    // The traced code read size `dim` of a tensor (x.shape, x.size(d)): a SymInt where that
+    // dim is dynamic, the graph computing it (it specializes only where read as a plain
+    // int), or null: the size is an int, guarded by onSizeUse.
+    virtual SymbolicIntPtr symbolicSize(const Tensor& t, int64_t dim) { return (void)t, (void)dim, nullptr; }
+    // Python int arithmetic (+ - * //) with a SymInt operand: the SymInt of its result, or
+    // nullopt when it can't be one (its operands are then read as plain ints).
+    virtual std::optional<Value> symbolicArithmetic(BinaryOperator op, const Value& left, const Value& right) {
+        return (void)op, (void)left, (void)right, std::nullopt;
+    }
+    // A comparison with a SymInt operand: its answer, guarded to stay the same (PyTorch's
+    // shape-environment guard), or nullopt (compared as plain ints).
+    virtual std::optional<bool> symbolicCompare(CompareOperator op, const Value& left, const Value& right) {
+        return (void)op, (void)left, (void)right, std::nullopt;
+    }
 
     // For running a cached graph without its Python (capture/direct_call.h): what the traced
     // code reads or changes outside what it made itself.

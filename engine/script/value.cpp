@@ -296,6 +296,7 @@ std::string valueRepr(const Value& value) {
         std::string operator()(const None&) const { return "None"; }
         std::string operator()(bool b) const { return b ? "True" : "False"; }
         std::string operator()(int64_t i) const { return std::to_string(i); }
+        std::string operator()(const SymbolicIntPtr& i) const { return std::to_string(i->specialized()); }
         std::string operator()(double d) const { return formatPythonFloat(d); }
         std::string operator()(const std::string& s) const { return stringRepr(s); }
         std::string operator()(const Tensor& t) const {
@@ -324,6 +325,7 @@ std::string pythonTypeName(const Value& value) {
         std::string operator()(const None&) const { return "NoneType"; }
         std::string operator()(bool) const { return "bool"; }
         std::string operator()(int64_t) const { return "int"; }
+        std::string operator()(const SymbolicIntPtr&) const { return "int"; }
         std::string operator()(double) const { return "float"; }
         std::string operator()(const std::string&) const { return "str"; }
         std::string operator()(const Tensor&) const { return "Tensor"; }
@@ -335,6 +337,7 @@ std::string pythonTypeName(const Value& value) {
 }
 
 bool valuesEqual(const Value& a, const Value& b) {
+    if (a.symbolic() && b.symbolic() && (*a.symbolic())->sameAs(**b.symbolic())) return true;  // x.shape == y.shape, unguarded
     if (a.isNumber() && b.isNumber()) {
         if (a.isFloat() || b.isFloat()) {
             double x = a.isFloat() ? a.asFloat() : static_cast<double>(a.isBool() ? a.asBool() : a.asInt());

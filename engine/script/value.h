@@ -82,7 +82,9 @@ struct Object : std::enable_shared_from_this<Object> {
 using ObjectPtr = std::shared_ptr<Object>;
 
 struct Value {
-    using Storage = std::variant<None, bool, int64_t, double, std::string, Tensor, DType, Device, ObjectPtr>;
+    // A SymbolicIntPtr is an int (isInt): a size of a graph value while a compiled function is
+    // traced, read as a plain int only through asInt (which specializes it).
+    using Storage = std::variant<None, bool, int64_t, double, std::string, Tensor, DType, Device, ObjectPtr, SymbolicIntPtr>;
     Storage v;
     SourcePtr source;
 
@@ -98,10 +100,11 @@ struct Value {
     Value(DType d) : v(d) {}
     Value(Device d) : v(d) {}
     Value(ObjectPtr o) : v(std::move(o)) {}
+    Value(SymbolicIntPtr i) : v(std::move(i)) {}
 
     bool isNone() const { return std::holds_alternative<None>(v); }
     bool isBool() const { return std::holds_alternative<bool>(v); }
-    bool isInt() const { return std::holds_alternative<int64_t>(v); }
+    bool isInt() const { return std::holds_alternative<int64_t>(v) || std::holds_alternative<SymbolicIntPtr>(v); }
     bool isFloat() const { return std::holds_alternative<double>(v); }
     bool isNumber() const { return isBool() || isInt() || isFloat(); }
     bool isString() const { return std::holds_alternative<std::string>(v); }
@@ -111,7 +114,12 @@ struct Value {
     bool isObject() const { return std::holds_alternative<ObjectPtr>(v); }
 
     bool asBool() const { return std::get<bool>(v); }
-    int64_t asInt() const { return std::get<int64_t>(v); }
+    int64_t asInt() const {
+        if (const auto* i = std::get_if<SymbolicIntPtr>(&v)) return (*i)->specialized();
+        return std::get<int64_t>(v);
+    }
+    // The SymInt it holds, or null.
+    const SymbolicIntPtr* symbolic() const { return std::get_if<SymbolicIntPtr>(&v); }
     double asFloat() const { return std::get<double>(v); }
     const std::string& asString() const { return std::get<std::string>(v); }
     const Tensor& asTensor() const { return std::get<Tensor>(v); }

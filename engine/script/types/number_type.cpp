@@ -5,6 +5,7 @@
 
 #include "script/interpreter.h"
 #include "script/python_hash.h"
+#include "script/trace_hooks.h"
 #include "script/types/bytes_type.h"
 #include "script/types/numbers.h"
 #include "script/types/type_slots.h"
@@ -92,8 +93,15 @@ std::optional<Value> floatBinary(Interpreter& in, BinaryOperator op, double a, d
     }
 }
 
-std::optional<Value> numberCompare(Interpreter&, CompareOperator op, const Value& left, const Value& right) {
+// While traced, a SymInt operand keeps the result symbolic (or guarded) where it can.
+bool symbolicOperand(Interpreter& in, const Value& left, const Value& right) {
+    return in.tracer() && (left.symbolic() || right.symbolic());
+}
+
+std::optional<Value> numberCompare(Interpreter& in, CompareOperator op, const Value& left, const Value& right) {
     if (!left.isNumber() || !right.isNumber()) return std::nullopt;
+    if (symbolicOperand(in, left, right))
+        if (std::optional<bool> answer = in.tracer()->symbolicCompare(op, left, right)) return Value(*answer);
     if (isIntLike(left) && isIntLike(right)) {
         int64_t a = intOf(left), b = intOf(right);
         return Value(orderedAs(op, a < b ? -1 : a > b ? 1 : 0));
@@ -121,6 +129,8 @@ std::optional<Value> numberUnary(Interpreter& in, UnaryOperator op, const Value&
 // other operand's to answer (NotImplemented).
 std::optional<Value> numberBinary(Interpreter& in, BinaryOperator op, const Value& left, const Value& right) {
     if (!left.isNumber() || !right.isNumber()) return std::nullopt;
+    if (symbolicOperand(in, left, right))
+        if (std::optional<Value> result = in.tracer()->symbolicArithmetic(op, left, right)) return result;
     if (isIntLike(left) && isIntLike(right)) return intBinary(in, op, left, right);
     return floatBinary(in, op, floatOf(left), floatOf(right));
 }

@@ -1,0 +1,47 @@
+#pragma once
+// What a SymInt computes: one dynamic size of an input (its symbol, s77) with + - * // by
+// constants or by itself, as Python ints do. The tracer keeps one per SymInt
+// (capture/traced_sizes.cpp); a guard on a comparison evaluates it again for a later call's
+// size. Sizes of two different inputs' dims never mix in one: such arithmetic specializes.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "script/ast.h"
+#include "script/value.h"
+
+namespace fusescope {
+
+struct SizeExpression;
+using SizeExpressionPtr = std::shared_ptr<const SizeExpression>;
+
+struct SizeExpression {
+    enum class Op { Size, Constant, Add, Sub, Mul, FloorDiv };
+    Op op = Op::Constant;
+    int64_t constant = 0;  // Constant
+    std::string symbol;    // Size: s77
+    SourcePtr source;      // Size: the input it is a size of, and which dim
+    int64_t dim = 0;
+    SizeExpressionPtr left, right;
+
+    static SizeExpressionPtr size(std::string symbol, SourcePtr source, int64_t dim);
+    static SizeExpressionPtr constantOf(int64_t value);
+    // left OP right; null when they are sizes of two different dims, or OP is none of these.
+    static SizeExpressionPtr combine(BinaryOperator op, SizeExpressionPtr left, SizeExpressionPtr right);
+    // The size it is computed from; null for a constant.
+    const SizeExpression* leaf() const;
+    // Its value where its size is `size`; nullopt on a division by zero.
+    std::optional<int64_t> evaluate(int64_t size) const;
+    // As sympy prints it ("s77 - 1", "2*s77", "(s77//2)"), or with the size spelled by its
+    // source ("L['x'].size()[0] - 1"), as guards are.
+    std::string str(bool bySource = false) const;
+};
+
+// a OP b for ints: the comparison operators only.
+bool compareInts(CompareOperator op, int64_t a, int64_t b);
+// The operator that holds where `op` does not: < for >=.
+CompareOperator negated(CompareOperator op);
+
+}  // namespace fusescope

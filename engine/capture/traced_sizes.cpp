@@ -1,0 +1,193 @@
+// SymInts while a compiled function is traced, as PyTorch's Dynamo makes them: a size of a
+// dynamic dim read into a Python int (x.shape[0], x.size(1)) is a graph node
+// (aten.sym_size.int), and so is int arithmetic on it (+ - * //), so that the graph computes
+// it for every size its guards admit and the code does not recompile per size. A comparison
+// is answered for this call and guarded (L['x'].size()[1] <= 8); any other use reads it as a
+// plain int, which specializes it (a guard on its size), as PyTorch does.
+#include <algorithm>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "capture/tracer.h"
+
+namespace fusescope {
+
+// A SymInt of one of the tracer's graphs: the node computing it and what it computes.
+class TracedSize : public SymbolicInt {
+public:
+    TracedSize(int64_t hint, std::weak_ptr<Tracer*> tracer, uint64_t generation, Node* node, SizeExpressionPtr expression)
+        : SymbolicInt(hint), tracer_(std::move(tracer)), generation_(generation), node_(node), expression_(std::move(expression)) {}
+
+    void specialize() const override {
+        std::shared_ptr<Tracer*> tracer = tracer_.lock();
+        const SizeExpression* size = expression_->leaf();
+        if (!tracer || !size) return;
+        auto origin = std::find_if((*tracer)->symbolBySize_.begin(), (*tracer)->symbolBySize_.end(),
+                                   [&](const auto& entry) { return entry.second.name == size->symbol; });
+        if (origin != (*tracer)->symbolBySize_.end()) (*tracer)->specializeDim(size->source, size->dim, size->symbol, origin->first);
+    }
+    // Its node, while `tracer` is tracing the graph that holds it.
+    Node* nodeIn(const Tracer& tracer) const {
+        std::shared_ptr<Tracer*> owner = tracer_.lock();
+        return owner && *owner == &tracer && generation_ == tracer.graphGeneration_ ? node_ : nullptr;
+    }
+    const SizeExpressionPtr& expression() const { return expression_; }
+    bool sameAs(const SymbolicInt& other) const override {
+        const auto* size = dynamic_cast<const TracedSize*>(&other);
+        return size && !tracer_.owner_before(size->tracer_) && !size->tracer_.owner_before(tracer_) &&
+               expression_->str() == size->expression_->str();
+    }
+
+private:
+    std::weak_ptr<Tracer*> tracer_;
+    uint64_t generation_;
+    Node* node_;
+    SizeExpressionPtr expression_;
+};
+
+namespace {
+
+const TracedSize* tracedSizeOf(const Value& value) {
+    const SymbolicIntPtr* symbolic = value.symbolic();
+    return symbolic ? dynamic_cast<const TracedSize*>(symbolic->get()) : nullptr;
+}
+
+}  // namespace
+
+std::string symbolicIntNodes(const Graph& graph) {
+    for (const auto& node : graph.nodes())
+        if (!node->symbolicInt.empty())
+            return fmt::format("{} (node {}) {}", node->target, node->name,
+                               OpRegistry::instance().find(node->target)->runsEagerlyBecause);
+    return "";
+}
+
+Node* Tracer::nodeOf(const SymbolicInt& value) const {
+    const auto* size = dynamic_cast<const TracedSize*>(&value);
+    return size ? size->nodeIn(*this) : nullptr;
+}
+
+SizeExpressionPtr Tracer::expressionOf(const Value& value) const {
+    if (const TracedSize* size = tracedSizeOf(value)) return size->nodeIn(*this) ? size->expression() : nullptr;
+    if (value.isBool()) return SizeExpression::constantOf(value.asBool() ? 1 : 0);
+    if (value.isInt()) return SizeExpression::constantOf(value.asInt());
+    return nullptr;
+}
+
+SymbolicIntPtr Tracer::tracedSize(const std::string& op, IValueList args, const std::string& symbol, SizeExpressionPtr expression) {
+    const OpDef& def = *OpRegistry::instance().find(op);
+    const Kwargs kwargs;
+    OpCall call{def, args, kwargs, CallStyle::TorchFunction, "", interp_.currentSite(), this};
+    if (op != "sym_size") {
+        call.style = CallStyle::Operator;
+        call.symbol = op == "sym_add" ? "+" : op == "sym_sub" ? "-" : op == "sym_mul" ? "*" : "//";
+    }
+    IValue value = captureOp(call);
+    Node* node = graph_->nodes().back().get();
+    node->symbolicInt = symbol;
+    return std::make_shared<TracedSize>(value.toInt(), self_, graphGeneration_, node, std::move(expression));
+}
+
+SymbolicIntPtr Tracer::symbolicSize(const Tensor& t, int64_t dim) {
+    if (dim < 0 || dim >= t.dim()) return nullptr;
+    std::string symbol;
+    if (auto lazy = lazy_.find(t.impl()); lazy != lazy_.end()) {
+        const Node* node = lazy->second.node;
+        const size_t output = static_cast<size_t>(std::max(lazy->second.outputIndex, 0));
+        if (output < node->meta.size() && static_cast<size_t>(dim) < node->meta[output].symbols.size())
+            symbol = node->meta[output].symbols[static_cast<size_t>(dim)];
+    } else {
+        auto sources = tensorSources_.find(t.impl());
+        if (sources == tensorSources_.end()) return nullptr;
+        // Dynamo wraps an input at its first read: lifted now, its dim is symbolic from here.
+        if (!lifted_.count(t.impl()) && !dimBecomesDynamic(t, sources->second.front()->str(), static_cast<size_t>(dim)))
+            return nullptr;
+        Tensor meta;
+        liftTensor(t, meta);
+        auto lifted = lifted_.find(t.impl());
+        if (lifted == lifted_.end()) return nullptr;
+        symbol = lifted->second.placeholder->meta[0].symbols[static_cast<size_t>(dim)];
+    }
+    // A symbol itself (s77), not an expression of one (2*s77): a size of an input's dim.
+    auto origin = std::find_if(symbolBySize_.begin(), symbolBySize_.end(), [&](const auto& e) { return e.second.name == symbol; });
+    if (symbol.empty() || origin == symbolBySize_.end() || specializedSymbols_.count(symbol)) return nullptr;
+    return tracedSize("sym_size", {IValue(t), IValue(dim)}, symbol,
+                      SizeExpression::size(symbol, origin->second.source, origin->second.dim));
+}
+
+std::optional<Value> Tracer::symbolicArithmetic(BinaryOperator op, const Value& left, const Value& right) {
+    static const std::map<BinaryOperator, std::string> ops = {
+        {BinaryOperator::Add, "sym_add"}, {BinaryOperator::Sub, "sym_sub"}, {BinaryOperator::Mult, "sym_mul"},
+        {BinaryOperator::FloorDiv, "sym_floordiv"}};
+    auto named = ops.find(op);
+    if (named == ops.end()) return std::nullopt;
+    SizeExpressionPtr a = expressionOf(left), b = expressionOf(right);
+    if (!a || !b || (!a->leaf() && !b->leaf())) return std::nullopt;
+    if (op == BinaryOperator::FloorDiv && !b->leaf() && b->constant == 0) return std::nullopt;  // Python's error
+    SizeExpressionPtr result = SizeExpression::combine(op, a, b);
+    if (!result) return std::nullopt;
+    return Value(tracedSize(named->second, {toIValue(left), toIValue(right)}, result->str(), result));
+}
+
+// The guard that `lhs relation rhs` holds, in sympy's form: the size on the left, bounds
+// inclusive (s <= 4 for s < 5), an upper bound joined to the size's range (2 <= s <= 4).
+Guard Tracer::sizeRelation(SizeExpressionPtr lhs, CompareOperator relation, SizeExpressionPtr rhs) {
+    static const std::map<CompareOperator, CompareOperator> mirrored = {
+        {CompareOperator::Lt, CompareOperator::Gt}, {CompareOperator::LtE, CompareOperator::GtE},
+        {CompareOperator::Gt, CompareOperator::Lt}, {CompareOperator::GtE, CompareOperator::LtE}};
+    if (!lhs->leaf() && mirrored.count(relation)) {
+        std::swap(lhs, rhs);
+        relation = mirrored.at(relation);
+    }
+    if (lhs->op == SizeExpression::Op::Size && rhs->op == SizeExpression::Op::Constant) {
+        if (relation == CompareOperator::Lt) relation = CompareOperator::LtE, rhs = SizeExpression::constantOf(rhs->constant - 1);
+        if (relation == CompareOperator::Gt) relation = CompareOperator::GtE, rhs = SizeExpression::constantOf(rhs->constant + 1);
+    }
+    const SizeExpression* size = lhs->leaf() ? lhs->leaf() : rhs->leaf();
+    Guard g;
+    g.kind = Guard::Kind::SizeRelation;
+    g.source = size->source;
+    g.dim = size->dim;
+    g.lhs = lhs;
+    g.rhs = rhs;
+    g.relation = relation;
+    if (relation != CompareOperator::LtE || lhs->op != SizeExpression::Op::Size || rhs->op != SizeExpression::Op::Constant) return g;
+    for (size_t i = 0; i < guards_.size(); ++i) {
+        const Guard& range = guards_[i];
+        if (range.kind != Guard::Kind::DimAtLeast || range.source->str() != g.source->str() || range.dim != g.dim) continue;
+        g.count = range.count;
+        if (!range.userStack.empty()) {
+            const StackFrame& first = range.userStack.back();
+            g.firstUse = fmt::format("{}  # {}:{} in {}", first.sourceLine, first.file, first.line, first.function);
+        }
+        guards_.erase(guards_.begin() + static_cast<long>(i));
+        guardReads_.erase(guardReads_.begin() + static_cast<long>(i));
+        break;
+    }
+    return g;
+}
+
+std::optional<bool> Tracer::symbolicCompare(CompareOperator op, const Value& left, const Value& right) {
+    SizeExpressionPtr a = expressionOf(left), b = expressionOf(right);
+    if (!a || !b || (!a->leaf() && !b->leaf())) return std::nullopt;
+    if (a->str() == b->str() && (op == CompareOperator::Eq || op == CompareOperator::NotEq))
+        return op == CompareOperator::Eq;  // the same size: so for every call, unguarded
+    const SizeExpression* size = a->leaf() ? a->leaf() : b->leaf();
+    if (b->leaf() && b->leaf()->symbol != size->symbol) return std::nullopt;
+    auto hint = [](const Value& v) { return v.isBool() ? int64_t{v.asBool()} : v.symbolic() ? (*v.symbolic())->hint : v.asInt(); };
+    std::optional<bool> answer;
+    switch (op) {
+    case CompareOperator::Eq:
+    case CompareOperator::NotEq:
+    case CompareOperator::Lt:
+    case CompareOperator::LtE:
+    case CompareOperator::Gt:
+    case CompareOperator::GtE: answer = compareInts(op, hint(left), hint(right)); break;
+    default: return std::nullopt;
+    }
+    addGuard(sizeRelation(a, *answer ? op : negated(op), b));
+    return answer;
+}
+
+}  // namespace fusescope
