@@ -125,6 +125,10 @@ std::optional<Value> Tracer::symbolicArithmetic(BinaryOperator op, const Value& 
     SizeExpressionPtr a = expressionOf(left), b = expressionOf(right);
     if (!a || !b || (!a->leaf() && !b->leaf())) return std::nullopt;
     if (op == BinaryOperator::FloorDiv && !b->leaf() && b->constant == 0) return std::nullopt;  // Python's error
+    // n * 1, n + 0, n - 0, n // 1: n itself, no node (as sympy simplifies them)
+    const int64_t identity = op == BinaryOperator::Mult || op == BinaryOperator::FloorDiv ? 1 : 0;
+    if (!b->leaf() && b->constant == identity) return left;
+    if (!a->leaf() && a->constant == identity && (op == BinaryOperator::Mult || op == BinaryOperator::Add)) return right;
     SizeExpressionPtr result = SizeExpression::combine(op, a, b);
     if (!result) return std::nullopt;
     return Value(tracedSize(named->second, {toIValue(left), toIValue(right)}, result->str(), result));

@@ -785,11 +785,12 @@ void Tracer::flush(const std::string& reason) {
         outputs.push_back(Output{ref.order, Argument::ref(ref.node, ref.outputIndex), Tensor(alive)});
     }
     std::sort(outputs.begin(), outputs.end(), [](const Output& a, const Output& b) { return a.order < b.order; });
+    std::vector<Argument> outputArgs;
+    for (const auto& o : outputs) outputArgs.push_back(o.arg);
+    graph_->setOutputs(outputArgs);
+    graph_->removeUnused([](const Node& n) { return !n.symbolicInt.empty(); });  // SymInts no op read
 
     if (graph_->opCount() > 0) {
-        std::vector<Argument> outputArgs;
-        for (const auto& o : outputs) outputArgs.push_back(o.arg);
-        graph_->setOutputs(outputArgs);
         std::string fingerprint = graph_->fingerprint();
 
         // A graph already compiled for this entry is reused wherever it occurs: after a

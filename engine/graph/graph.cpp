@@ -107,6 +107,25 @@ Node* Graph::addCall(NodeOp op, const std::string& target, CallStyle style, std:
     return nodes_.back().get();
 }
 
+void Graph::removeUnused(const std::function<bool(const Node&)>& removable) {
+    std::unordered_set<const Node*> read;
+    std::function<void(const Argument&)> markRead = [&](const Argument& a) {
+        if (a.kind == Argument::Kind::NodeRef) read.insert(a.node);
+        for (const Argument& item : a.items) markRead(item);
+    };
+    for (const Argument& o : outputs_) markRead(o);
+    std::vector<std::unique_ptr<Node>> kept;
+    for (auto it = nodes_.rbegin(); it != nodes_.rend(); ++it) {  // readers first: a chain goes at once
+        Node& n = **it;
+        if (n.op == NodeOp::CallFunction && removable(n) && !read.count(&n)) continue;
+        for (const Argument& a : n.args) markRead(a);
+        for (const auto& [name, a] : n.kwargs) markRead(a);
+        kept.push_back(std::move(*it));
+    }
+    nodes_.assign(std::make_move_iterator(kept.rbegin()), std::make_move_iterator(kept.rend()));
+    for (size_t i = 0; i < nodes_.size(); ++i) nodes_[i]->index = static_cast<int>(i);
+}
+
 Node* Graph::addCopyOf(const Node& n, const std::function<Argument(const Argument&)>& remap) {
     std::vector<Argument> args;
     for (const Argument& a : n.args) args.push_back(remap(a));

@@ -94,6 +94,9 @@ public:
     // (nested ones too) passed through `remap` (which gives each this graph's value).
     Node* addCopyOf(const Node& call, const std::function<Argument(const Argument&)>& remap);
     void setOutputs(std::vector<Argument> outputs);
+    // Removes the call nodes `removable` accepts that nothing reads (nor the outputs), and
+    // those only they read (a SymInt computed and then not used).
+    void removeUnused(const std::function<bool(const Node&)>& removable);
 
     const std::vector<std::unique_ptr<Node>>& nodes() const { return nodes_; }
     std::vector<Node*> placeholders() const;

@@ -116,12 +116,6 @@ Value splitTensor(Interpreter& in, const CallArgs& a, bool chunks) {
 
 namespace {
 
-// Every size of `t` was read (x.shape, x.numel()): a trace guards or symbolises each.
-void useAllSizes(Interpreter& in, const Tensor& t) {
-    if (in.tracer())
-        for (int64_t d = 0; d < t.dim(); ++d) in.tracer()->onSizeUse(t, d);
-}
-
 // A graph value's device is the one of the tensor it stands for, as a fake tensor's is.
 Device deviceOf(Interpreter& in, const Tensor& t) { return in.tracer() ? in.tracer()->deviceOf(t) : t.device(); }
 
@@ -216,8 +210,8 @@ Value stride(Interpreter& in, const Value& s, CallArgs& args) {
 }
 
 Value numel(Interpreter& in, const Value& s, CallArgs&) {
-    useAllSizes(in, s.asTensor());
-    return Value(s.asTensor().numel());
+    if (!in.tracer()) return Value(s.asTensor().numel());
+    return sizesProduct(in, sizesValue(in, s.asTensor()).as<TupleObject>()->items);
 }
 
 Value item(Interpreter& in, const Value& s, CallArgs&) {

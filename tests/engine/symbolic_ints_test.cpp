@@ -146,3 +146,41 @@ with torch.no_grad():
     EXPECT_EQ(run.out, "True True\nTrue True\nTrue True\nTrue True\nTrue True\n");
     EXPECT_EQ(run.compiles, 2);
 }
+
+// x.numel() and torch.Size.numel() are the product of the sizes: symbolic for a dynamic dim
+// (n * 1 is n, no node), an int otherwise.
+TEST(SymbolicInts, NumelIsTheProductOfTheSizes) {
+    auto run = runScript(R"(import torch
+
+@torch.compile(backend="eager", dynamic=True)
+def mean(x):
+    return x.sum() / x.numel()
+
+print(mean(torch.arange(3.0)), mean(torch.arange(5.0)))
+print(torch.Size([2, 3, 4]).numel(), torch.Size([]).numel())
+)");
+    ASSERT_EQ(run.error, "");
+    EXPECT_EQ(run.out, "tensor(1.) tensor(2.)\n24 1\n");
+    EXPECT_EQ(run.compiles, 1);
+    auto graphs = run.eventsOf<fusescope::GraphCapturedEvent>();
+    ASSERT_EQ(graphs.size(), 1u);
+    EXPECT_NE(graphs[0].readable.find("        div: \"f32[]\" = sum_1 / sym_size_int\n"), std::string::npos) << graphs[0].readable;
+}
+
+// A size read and then not used leaves no node in the graph.
+TEST(SymbolicInts, ASizeNothingUsesLeavesNoNode) {
+    auto run = runScript(R"(import torch
+
+@torch.compile(backend="eager", dynamic=True)
+def fn(x):
+    n = x.shape[0] + 1
+    return x * 2
+
+print(fn(torch.ones(3)))
+)");
+    ASSERT_EQ(run.error, "");
+    auto graphs = run.eventsOf<fusescope::GraphCapturedEvent>();
+    ASSERT_EQ(graphs.size(), 1u);
+    EXPECT_EQ(graphs[0].readable.find("sym_size"), std::string::npos) << graphs[0].readable;
+    EXPECT_EQ(graphs[0].readable.find("add"), std::string::npos) << graphs[0].readable;
+}

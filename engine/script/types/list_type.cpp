@@ -118,6 +118,22 @@ const MethodTable& tupleMethods() {
     return table;
 }
 
+Value sizesProduct(Interpreter& in, const ValueList& sizes) {
+    Value product(int64_t{1});
+    for (const Value& size : sizes) product = in.evalBinary(BinaryOperator::Mult, product, size, in.currentSite());
+    return product;
+}
+
+// torch.Size's: a tuple's, and numel() (the product of its sizes; symbolic while traced).
+const MethodTable& sizeMethods() {
+    static const MethodTable table("Size", {
+        {"index", listSearch<true>, 1, 1},
+        {"count", listSearch<false>, 1, 1},
+        {"numel", [](Interpreter& in, const Value& self, CallArgs&) { return sizesProduct(in, self.as<TupleObject>()->items); }, 0, 0},
+    });
+    return table;
+}
+
 namespace {
 
 // torch.Size is a tuple whose slices, repeats and concatenations (with tuples too, on either

@@ -84,6 +84,9 @@ private:
 // The method tables of the builtin types (one file per type or family: types/*.cpp).
 const MethodTable& listMethods();
 const MethodTable& tupleMethods();
+const MethodTable& sizeMethods();  // torch.Size: a tuple's, with numel()
+// The product of sizes, as x.numel() and torch.Size.numel() compute it (a SymInt where one is).
+Value sizesProduct(Interpreter& in, const ValueList& sizes);
 const MethodTable& dictMethods();
 const MethodTable& setMethods();
 const MethodTable& frozensetMethods();

@@ -194,6 +194,7 @@ const TypeSlots* SizeObject::slots() const {
     static const TypeSlots type = [] {
         TypeSlots size = tupleType();
         size.name = "Size";
+        size.methods = &sizeMethods();
         size.repr = [](const Value& self) {
             return containerRepr(self.asObject().get(), "(...)", [&] { return "torch.Size([" + joinRepr(self.as<TupleObject>()->items) + "])"; });
         };
