@@ -448,8 +448,8 @@ std::vector<const BreakRecord*> ExplainReport::countedBreaks() const {
 
 std::vector<const Node*> ExplainReport::ops(const Graph& graph) {
     std::vector<const Node*> calls;
-    for (const auto& n : graph.nodes())
-        if (n->op == NodeOp::CallFunction) calls.push_back(n.get());
+    for (const auto& n : graph.nodes())  // a size read is an input of PyTorch's graph (s77: "Sym(s77)"), not an op
+        if (n->op == NodeOp::CallFunction && n->target != "sym_size") calls.push_back(n.get());
     return calls;
 }
 

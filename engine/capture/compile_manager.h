@@ -65,7 +65,7 @@ struct ExplainReport {
     std::string text() const;  // the printed form (PyTorch 2.15's ExplainOutput.__str__)
     // As PyTorch 2.15 counts them: the breaks that ended a graph with ops (a break right
     // after another compiles nothing, so Dynamo keeps no reason for it), and a graph's ops
-    // as its function calls (not its method calls).
+    // as its function calls (not its method calls, nor its size reads: PyTorch's graph takes those as inputs).
     std::vector<const BreakRecord*> countedBreaks() const;
     static std::vector<const Node*> ops(const Graph& graph);
     int opCount() const;

@@ -184,3 +184,23 @@ print(fn(torch.ones(3)))
     EXPECT_EQ(graphs[0].readable.find("sym_size"), std::string::npos) << graphs[0].readable;
     EXPECT_EQ(graphs[0].readable.find("add"), std::string::npos) << graphs[0].readable;
 }
+
+// explain() counts a SymInt's arithmetic as ops but not the size read, which is an input of
+// PyTorch's graph (s77: "Sym(s77)"): the same count and ops as PyTorch 2.15's.
+TEST(SymbolicInts, ExplainCountsTheArithmeticNotTheSizeRead) {
+    auto run = runScript(R"(import torch
+
+def fn(x):
+    return x.sum() / (x.shape[0] - 1)
+
+x = torch.ones(5)
+torch._dynamo.mark_dynamic(x, 0)
+print(torch._dynamo.explain(fn)(x))
+)");
+    ASSERT_EQ(run.error, "");
+    EXPECT_EQ(run.out.rfind("Graph Count: 1\nGraph Break Count: 0\nOp Count: 2\nBreak Reasons:\nOps per Graph:\n  Ops 1:\n"
+                            "    <built-in function sub>\n    <built-in function truediv>\n",
+                            0),
+              0u)
+        << run.out;
+}
