@@ -5,7 +5,9 @@
 // is answered for this call and guarded (L['x'].size()[1] <= 8); any other use reads it as a
 // plain int, which specializes it (a guard on its size), as PyTorch does.
 #include <algorithm>
+#include <functional>
 #include <map>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -66,6 +68,57 @@ std::string symbolicIntNodes(const Graph& graph) {
 Node* Tracer::nodeOf(const SymbolicInt& value) const {
     const auto* size = dynamic_cast<const TracedSize*>(&value);
     return size ? size->nodeIn(*this) : nullptr;
+}
+
+namespace {
+
+// A view or reshape whose result has at most one symbolic dim (and no empty one) gets the
+// same result for every size from its meta, that dim -1: numel fixes it.
+std::optional<IValue> sizesFromMeta(const Node& node) {
+    if ((node.target != "view" && node.target != "reshape") || node.meta.size() != 1 || node.args.empty()) return std::nullopt;
+    const TensorMeta& meta = node.meta[0];
+    Shape sizes = meta.sizes;
+    int symbolic = 0;
+    for (size_t d = 0; d < sizes.size(); ++d) {
+        if (!meta.symbols[d].empty()) sizes[d] = -1, ++symbolic;
+        else if (sizes[d] == 0) return std::nullopt;
+    }
+    if (symbolic > 1) return std::nullopt;
+    return IValue::intList(sizes);
+}
+
+}  // namespace
+
+std::shared_ptr<Graph> withSizesFromMeta(const Graph& graph) {
+    auto copy = std::make_shared<Graph>();
+    std::unordered_map<const Node*, Node*> mapped;
+    std::function<Argument(const Argument&)> remap = [&](const Argument& a) {
+        Argument r = a;
+        if (a.kind == Argument::Kind::NodeRef) r.node = mapped.at(a.node);
+        for (Argument& item : r.items) item = remap(item);
+        return r;
+    };
+    for (const auto& n : graph.nodes()) {
+        if (n->op == NodeOp::Placeholder) {
+            Node* p = copy->addPlaceholder(n->target, n->meta.at(0), n->name);
+            p->where = n->where;
+            p->sourceLine = n->sourceLine;
+            p->stack = n->stack;
+            mapped[n.get()] = p;
+            continue;
+        }
+        Node* c = copy->addCopyOf(*n, remap);
+        if (std::optional<IValue> sizes = sizesFromMeta(*n)) {
+            c->args = {c->args[0], Argument::value(*sizes)};
+            c->kwargs.clear();
+        }
+        mapped[n.get()] = c;
+    }
+    std::vector<Argument> outputs;
+    for (const Argument& o : graph.outputs()) outputs.push_back(remap(o));
+    copy->setOutputs(std::move(outputs));
+    copy->removeUnused([](const Node& n) { return !n.symbolicInt.empty(); });
+    return copy;
 }
 
 SizeExpressionPtr Tracer::expressionOf(const Value& value) const {

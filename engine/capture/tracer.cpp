@@ -831,10 +831,14 @@ void Tracer::flush(const std::string& reason) {
             request.exampleInputs = &inputs_;
             request.suppressErrors = ctx_.suppressErrors;
             request.settings = ctx_.settings;
-            // SymInt nodes run as they are under the eager backend; the others compile none yet.
-            request.notSymbolic = !notSymbolic_.empty() || ctx_.backend->name() == "eager" ? notSymbolic_ : symbolicIntNodes(*graph_);
+            // SymInt nodes run as they are under the eager backend; the others compile those
+            // a view's size does not need.
+            std::shared_ptr<const Graph> compiled = graph_;
+            const bool compiling = notSymbolic_.empty() && ctx_.backend->name() != "eager";
+            if (compiling && !symbolicIntNodes(*graph_).empty()) compiled = withSizesFromMeta(*graph_);
+            request.notSymbolic = compiling ? symbolicIntNodes(*compiled) : notSymbolic_;
             const int64_t compileStartNs = Profiler::nowNs();
-            fresh.run = ctx_.backend->compile(graph_, request);
+            fresh.run = ctx_.backend->compile(compiled, request);
             fresh.compileSeconds = static_cast<double>(Profiler::nowNs() - compileStartNs) * 1e-9;
             segments.push_back(std::move(fresh));
             segment = &segments.back();

@@ -87,6 +87,10 @@ struct TraceContext {
 
 // Why `graph` cannot compile: the SymInts it computes (a sym_size node, ...); "" when none.
 std::string symbolicIntNodes(const Graph& graph);
+// What a compiling backend gets: `graph` with the sizes of its views and reshapes taken from
+// their results where that holds for every size (one symbolic dim: -1), without the SymInts
+// nothing reads then (x.view(x.size(0), -1) needs none).
+std::shared_ptr<Graph> withSizesFromMeta(const Graph& graph);
 
 class Tracer : public TraceHooks {
 public:

@@ -204,3 +204,41 @@ print(torch._dynamo.explain(fn)(x))
               0u)
         << run.out;
 }
+
+// x.view(x.size(0), -1) needs no SymInt once its result's one symbolic dim is -1: the
+// compiling backends get the graph so (withSizesFromMeta) and compile it for every batch size,
+// where a SymInt an op still reads keeps the graph eager (the `dynamic` log says why).
+TEST(SymbolicInts, AViewsSizeFromASizeReadCompiles) {
+    const std::string program = R"(import torch
+
+class Net(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(12, 5)
+
+    def forward(self, x):
+        x = x.view(x.size(0), -1)
+        return torch.relu(self.fc(x)).reshape(x.shape[0], 5, 1)SCALED
+
+torch.manual_seed(0)
+net = Net()
+compiled = torch.compile(net, backend="inductor")
+for batch in [2, 3, 6, 4]:
+    x = torch.randn(batch, 3, 4)
+    print(batch, tuple(compiled(x).shape), torch.allclose(compiled(x), net(x), atol=1e-6))
+)";
+    auto withTail = [&](const std::string& tail) {
+        std::string s = program;
+        return s.replace(s.find("SCALED"), 6, tail);
+    };
+    auto run = runScript(withTail(""), "dynamic");
+    ASSERT_EQ(run.error, "");
+    EXPECT_EQ(run.out, "2 (2, 5, 1) True\n3 (3, 5, 1) True\n6 (6, 5, 1) True\n4 (4, 5, 1) True\n");
+    EXPECT_EQ(run.compiles, 2);
+    EXPECT_TRUE(run.eventsOf<fusescope::EagerFallbackEvent>().empty()) << run.logs;
+
+    auto scaled = runScript(withTail(" * x.shape[0]"), "dynamic");  // the SymInt is a scalar operand: eager
+    ASSERT_EQ(scaled.error, "");
+    EXPECT_EQ(scaled.out, run.out);
+    EXPECT_NE(scaled.logs.find("cannot compile for dynamic sizes: sym_size (node sym_size_int"), std::string::npos) << scaled.logs;
+}
