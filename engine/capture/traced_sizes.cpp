@@ -146,6 +146,13 @@ SymbolicIntPtr Tracer::symbolicSize(const Tensor& t, int64_t dim) {
     if (dim < 0 || dim >= t.dim()) return nullptr;
     std::string symbol;
     if (auto lazy = lazy_.find(t.impl()); lazy != lazy_.end()) {
+        if (!notSymbolic_.empty()) {
+            // The graph's sizes stopped being followed (notSymbolic_): this size may depend on
+            // any symbol, so all are fixed, and another size recompiles, saying so.
+            for (const auto& [size, origin] : symbolBySize_)
+                if (!specializedSymbols_.count(origin.name)) specializeDim(origin.source, origin.dim, origin.name, size);
+            return nullptr;
+        }
         const Node* node = lazy->second.node;
         const size_t output = static_cast<size_t>(std::max(lazy->second.outputIndex, 0));
         if (output < node->meta.size() && static_cast<size_t>(dim) < node->meta[output].symbols.size())
