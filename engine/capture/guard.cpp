@@ -36,8 +36,7 @@ std::string failedCode(const Guard& g) {
 std::string failedRelation(const Guard& g) {
     if (g.userStack.empty()) return g.str();
     const StackFrame& made = g.userStack.back();
-    std::string compared = fmt::format("{}  # {}:{} in {} (_dynamo/variables/tensor.py:3083 in evaluate_expr", made.sourceLine,
-                                       made.file, made.line, made.function);
+    std::string compared = fmt::format("{}  # {}:{} in {} ({}", made.sourceLine, made.file, made.line, made.function, g.madeIn);
     if (g.count == 0) return fmt::format("{}  # {})", g.code(), compared);
     return fmt::format("{}  # {} (user code shown is first use of this value--the guard itself is not due user code but due to 0/1 "
                        "specialization in the framework; to avoid specialization try "

@@ -55,6 +55,9 @@ struct Guard {
     SizeExpressionPtr lhs, rhs;
     CompareOperator relation = CompareOperator::Eq;
     std::string firstUse;  // "return x.reshape(-1, 2)  # f.py:7 in fn"
+    // Where in PyTorch such a guard is made (its failure says so): a comparison in the code,
+    // or a slice's end (fake_impls.py's _compute_slice_index).
+    std::string madeIn = "_dynamo/variables/tensor.py:3083 in evaluate_expr";
 
     std::string code() const;  // check_tensor(L['x'], ...), len(L['ys']) == 2, ...
     // The code with its origin: "len(L['ys']) == 2    # for y, z in zip(ys, zs):"

@@ -77,6 +77,24 @@ std::string SymbolicSizes::symbolNames() const {
     return names;
 }
 
+// slice(self, dim, 0, end, 1) of a static dim up to a SymInt end: the shifted end would
+// clamp to the dim, so the shadow self is as long as the shifted end there. Where the real
+// end is within the dim, the result's size is then the end's expression; where it clamped,
+// no expression matches and the graph is not symbolic (SymbolicSizesUnsupported).
+void SymbolicSizes::extendSlicedDim(const Node& node, IValueList& args) {
+    const bool sliceFromZero = node.target == "slice" && node.args.size() == 5 && args[0].isTensor() && args[1].isInt() &&
+                               args[2].isInt() && args[2].toInt() == 0 && args[3].isInt() && args[4].isInt() && args[4].toInt() == 1;
+    if (!sliceFromZero || node.args[3].kind != Argument::Kind::NodeRef || node.args[3].node->symbolicInt.empty()) return;
+    const Tensor& self = args[0].toTensor();
+    int64_t dim = args[1].toInt();
+    if (dim < 0) dim += self.dim();
+    if (dim < 0 || dim >= self.dim() || !self.isContiguous() || args[3].toInt() <= self.sizes()[static_cast<size_t>(dim)]) return;
+    Shape sizes = self.sizes();
+    sizes[static_cast<size_t>(dim)] = args[3].toInt();
+    args[0] = IValue(Tensor::emptyMeta(sizes, contiguousStrides(sizes), self.dtype()));
+    endWithin_ = &node;
+}
+
 void SymbolicSizes::addCall(Node* node, const OpDef& def) {
     if (!active()) return;
     auto shadowOf = [&](const Node* n) -> const IValue* {
@@ -95,6 +113,7 @@ void SymbolicSizes::addCall(Node* node, const OpDef& def) {
         if (!v) return;
         kwargs.emplace_back(name, std::move(*v));
     }
+    extendSlicedDim(*node, args);
     IValue shadow;
     try {
         BoundArgs bound = OpRegistry::instance().bind(def, args, kwargs);

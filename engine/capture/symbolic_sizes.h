@@ -33,6 +33,9 @@ public:
     // has no symbols.
     void addCall(Node* node, const OpDef& def);
     bool active() const { return !hints_.empty(); }
+    // Whether `node` is a slice of a static dim up to a SymInt end (table[:n]) whose sizes
+    // were followed assuming the end within the dim: the tracer guards that (n <= 16).
+    bool assumesEndWithin(const Node* node) const { return node == endWithin_; }
     // The symbol is fixed at its example value (a guard says so): dims that depend on it
     // alone are static from now on.
     void specialize(const std::string& symbol);
@@ -42,6 +45,7 @@ private:
     // static one, nullopt when no form matches.
     std::optional<std::string> expressionFor(int64_t real, int64_t shadow) const;
     std::string symbolNames() const;  // "s0, s1"
+    void extendSlicedDim(const Node& node, IValueList& args);
 
     struct Symbol {
         std::string name;
@@ -51,6 +55,7 @@ private:
     };
     std::vector<Symbol> hints_;
     std::unordered_map<const Node*, IValue> shadows_;  // a tensor, or a tuple of tensors
+    const Node* endWithin_ = nullptr;
 };
 
 }  // namespace fusescope

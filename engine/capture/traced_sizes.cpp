@@ -232,6 +232,16 @@ Guard Tracer::sizeRelation(SizeExpressionPtr lhs, CompareOperator relation, Size
     return g;
 }
 
+void Tracer::guardEndWithin(const IValue& end, const Tensor& self, int64_t dim) {
+    const SymbolicInt* symbolic = end.symbolic();
+    const auto* size = symbolic ? dynamic_cast<const TracedSize*>(symbolic) : nullptr;
+    if (dim < 0) dim += self.dim();
+    if (!size || dim < 0 || dim >= self.dim()) return;
+    Guard g = sizeRelation(size->expression(), CompareOperator::LtE, SizeExpression::constantOf(self.sizes()[static_cast<size_t>(dim)]));
+    g.madeIn = "_subclasses/fake_impls.py:1519 in _compute_slice_index";
+    addGuard(std::move(g));
+}
+
 std::optional<bool> Tracer::symbolicCompare(CompareOperator op, const Value& left, const Value& right) {
     SizeExpressionPtr a = expressionOf(left), b = expressionOf(right);
     if (!a || !b || (!a->leaf() && !b->leaf())) return std::nullopt;

@@ -614,6 +614,7 @@ IValue Tracer::captureOp(const OpCall& call) {
     if (notSymbolic_.empty()) {  // a replay too: its SymInts read the symbols of graph values
         try {
             symbolic_.addCall(node, *def);
+            if (symbolic_.assumesEndWithin(node)) guardEndWithin(args[3], metaArgs[0].toTensor(), args[1].toInt());
         } catch (const SymbolicSizesUnsupported& e) {
             notSymbolic_ = e.what();
         }

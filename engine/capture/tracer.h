@@ -181,6 +181,9 @@ private:
     SymbolicIntPtr tracedSize(const std::string& op, IValueList args, const std::string& symbol,
                               SizeExpressionPtr expression);
     Guard sizeRelation(SizeExpressionPtr lhs, CompareOperator relation, SizeExpressionPtr rhs);
+    // A slice of `self`'s static dim `dim` up to SymInt `end` is followed as the end's size:
+    // guarded so (PyTorch's n <= 16).
+    void guardEndWithin(const IValue& end, const Tensor& self, int64_t dim);
     // The node computing a SymInt of this trace's current graph; null for any other.
     Node* nodeOf(const SymbolicInt& value) const;
     // What a SymInt of this trace's current graph computes; null for anything else.

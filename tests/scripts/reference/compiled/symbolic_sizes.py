@@ -1,7 +1,7 @@
 # Sizes read into Python ints (SymInts): after a size change the dim is dynamic, and the ints
 # read from it stay symbolic where the graph can compute them (a view's size, arithmetic,
-# arange's end), are guarded where the code compares them, and specialize where read as a
-# plain int (range), each as PyTorch 2.15 does it.
+# arange's end, a slice's end within its table), are guarded where the code compares them,
+# and specialize where read as a plain int (range), each as PyTorch 2.15 does it.
 import torch
 
 
@@ -22,6 +22,10 @@ def branched(x):
     return x + (x.size(0) - 1)
 
 
+def sliced(x):
+    return x + table[: x.shape[0]].sum()
+
+
 def positions(tokens, table):
     batch, time = tokens.shape
     if time > 8:
@@ -34,7 +38,10 @@ for n in [3, 4, 4, 5]:
     print(compiled_viewed(torch.ones(n)).shape, compiled_looped(torch.arange(float(n))))
 for n in [3, 4, 5, 6, 2]:
     print(compiled_branched(torch.arange(float(n))))
-compiled_positions = torch.compile(positions)
 table = torch.arange(10.0)
+compiled_sliced = torch.compile(sliced)
+for n in [3, 4, 5, 11, 12, 10]:
+    print(compiled_sliced(torch.zeros(n)))
+compiled_positions = torch.compile(positions)
 for time in [5, 3, 4, 2, 7]:
     print(compiled_positions(torch.arange(2 * time).reshape(2, time) % 10, table))
