@@ -1,5 +1,7 @@
 #include "capture/size_expression.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace fusescope {
@@ -26,9 +28,20 @@ const SizeExpression* SizeExpression::leaf() const {
     return l ? l : right->leaf();
 }
 
+std::vector<const SizeExpression*> SizeExpression::leaves() const {
+    if (op == Op::Size) return {this};
+    if (op == Op::Constant) return {};
+    std::vector<const SizeExpression*> all = left->leaves(), more = right->leaves();
+    all.insert(all.end(), more.begin(), more.end());
+    return all;
+}
+
+bool SizeExpression::ofOneSize() const {
+    std::vector<const SizeExpression*> all = leaves();
+    return std::all_of(all.begin(), all.end(), [&](const SizeExpression* e) { return e->symbol == all.front()->symbol; });
+}
+
 SizeExpressionPtr SizeExpression::combine(BinaryOperator op, SizeExpressionPtr left, SizeExpressionPtr right) {
-    const SizeExpression *a = left->leaf(), *b = right->leaf();
-    if (a && b && (a->symbol != b->symbol)) return nullptr;
     auto e = std::make_shared<SizeExpression>();
     switch (op) {
     case BinaryOperator::Add: e->op = Op::Add; break;
@@ -77,9 +90,10 @@ std::string SizeExpression::str(bool bySource) const {
             bool group = e->op == Op::Add || e->op == Op::Sub;
             return group ? "(" + e->str(bySource) + ")" : e->str(bySource);
         };
-        // sympy puts the number first: 2*s77
-        if (left->op != Op::Constant && right->op == Op::Constant) return factor(right) + "*" + factor(left);
-        return factor(left) + "*" + factor(right);
+        // sympy puts the number first (2*s77) and symbols by name (s27*s77)
+        const bool swap = (left->op != Op::Constant && right->op == Op::Constant) ||
+                          (left->op == Op::Size && right->op == Op::Size && right->symbol < left->symbol);
+        return swap ? factor(right) + "*" + factor(left) : factor(left) + "*" + factor(right);
     }
     case Op::FloorDiv: {  // sympy's FloorDiv: ((2*s77)//3), (s77//2)
         const bool atomic = left->op == Op::Size || left->op == Op::Constant;

@@ -1,13 +1,14 @@
 #pragma once
-// What a SymInt computes: one dynamic size of an input (its symbol, s77) with + - * // by
-// constants or by itself, as Python ints do. The tracer keeps one per SymInt
+// What a SymInt computes: dynamic sizes of inputs (their symbols, s77) with + - * // by
+// constants or each other, as Python ints do. The tracer keeps one per SymInt
 // (capture/traced_sizes.cpp); a guard on a comparison evaluates it again for a later call's
-// size. Sizes of two different inputs' dims never mix in one: such arithmetic specializes.
+// size, so a guard takes only an expression of one size (a comparison of B * T specializes).
 
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "script/ast.h"
 #include "script/value.h"
@@ -28,10 +29,13 @@ struct SizeExpression {
 
     static SizeExpressionPtr size(std::string symbol, SourcePtr source, int64_t dim);
     static SizeExpressionPtr constantOf(int64_t value);
-    // left OP right; null when they are sizes of two different dims, or OP is none of these.
+    // left OP right; null when OP is none of these.
     static SizeExpressionPtr combine(BinaryOperator op, SizeExpressionPtr left, SizeExpressionPtr right);
-    // The size it is computed from; null for a constant.
+    // The (first) size it is computed from; null for a constant.
     const SizeExpression* leaf() const;
+    // Every size it is computed from, and whether they are all one symbol (what a guard can evaluate).
+    std::vector<const SizeExpression*> leaves() const;
+    bool ofOneSize() const;
     // Its value where its size is `size`; nullopt on a division by zero.
     std::optional<int64_t> evaluate(int64_t size) const;
     // As sympy prints it ("s77 - 1", "2*s77", "(s77//2)"), or with the size spelled by its

@@ -23,11 +23,12 @@ public:
 
     void specialize() const override {
         std::shared_ptr<Tracer*> tracer = tracer_.lock();
-        const SizeExpression* size = expression_->leaf();
-        if (!tracer || !size) return;
-        auto origin = std::find_if((*tracer)->symbolBySize_.begin(), (*tracer)->symbolBySize_.end(),
-                                   [&](const auto& entry) { return entry.second.name == size->symbol; });
-        if (origin != (*tracer)->symbolBySize_.end()) (*tracer)->specializeDim(size->source, size->dim, size->symbol, origin->first);
+        if (!tracer) return;
+        for (const SizeExpression* size : expression_->leaves()) {
+            auto origin = std::find_if((*tracer)->symbolBySize_.begin(), (*tracer)->symbolBySize_.end(),
+                                       [&](const auto& entry) { return entry.second.name == size->symbol; });
+            if (origin != (*tracer)->symbolBySize_.end()) (*tracer)->specializeDim(size->source, size->dim, size->symbol, origin->first);
+        }
     }
     // Its node, while `tracer` is tracing the graph that holds it.
     Node* nodeIn(const Tracer& tracer) const {
@@ -237,6 +238,7 @@ void Tracer::guardEndWithin(const IValue& end, const Tensor& self, int64_t dim) 
     const auto* size = symbolic ? dynamic_cast<const TracedSize*>(symbolic) : nullptr;
     if (dim < 0) dim += self.dim();
     if (!size || dim < 0 || dim >= self.dim()) return;
+    if (!size->expression()->ofOneSize()) return size->specialize();  // a guard evaluates one size
     Guard g = sizeRelation(size->expression(), CompareOperator::LtE, SizeExpression::constantOf(self.sizes()[static_cast<size_t>(dim)]));
     g.madeIn = "_subclasses/fake_impls.py:1519 in _compute_slice_index";
     addGuard(std::move(g));
@@ -248,7 +250,7 @@ std::optional<bool> Tracer::symbolicCompare(CompareOperator op, const Value& lef
     if (a->str() == b->str() && (op == CompareOperator::Eq || op == CompareOperator::NotEq))
         return op == CompareOperator::Eq;  // the same size: so for every call, unguarded
     const SizeExpression* size = a->leaf() ? a->leaf() : b->leaf();
-    if (b->leaf() && b->leaf()->symbol != size->symbol) return std::nullopt;
+    if (!a->ofOneSize() || !b->ofOneSize() || (b->leaf() && b->leaf()->symbol != size->symbol)) return std::nullopt;
     auto hint = [](const Value& v) { return v.isBool() ? int64_t{v.asBool()} : v.symbolic() ? (*v.symbolic())->hint : v.asInt(); };
     std::optional<bool> answer;
     switch (op) {

@@ -265,3 +265,30 @@ for n in [4, 6, 8]:
     EXPECT_EQ(run.eventsOf<fusescope::GraphCapturedEvent>().size(), 3u);  // one graph per compile
     EXPECT_NE(run.logs.find("    - 0/1: tensor 'x' size mismatch at index 0. expected 6, actual 8\n"), std::string::npos) << run.logs;
 }
+
+// A product of two sizes (B * T) stays a SymInt too, printed in sympy's order; a guard takes
+// one size only, so comparing such a product specializes both. PyTorch compiles as often here
+// (the comparison's answer changes), its reason naming the product's guard
+// (x.size()[1]*x.size()[0] <= 6) where Fusescope's names the sizes.
+TEST(SymbolicInts, AProductOfTwoSizesStaysSymbolic) {
+    auto run = runScript(R"(import torch
+
+@torch.compile(backend="eager", dynamic=True)
+def mean(x):
+    return x.sum() / x.shape.numel()
+
+@torch.compile(backend="eager", dynamic=True)
+def capped(x):
+    return x * 2 if x.shape[0] * x.shape[1] > 6 else x
+
+print(mean(torch.ones(2, 3)), mean(torch.ones(3, 4)))
+print(capped(torch.ones(2, 3)).sum(), capped(torch.ones(3, 4)).sum())
+)");
+    ASSERT_EQ(run.error, "");
+    EXPECT_EQ(run.out, "tensor(1.) tensor(1.)\ntensor(6.) tensor(24.)\n");
+    EXPECT_EQ(run.compiles, 3);  // mean once; capped once per shape, as PyTorch
+    auto graphs = run.eventsOf<fusescope::GraphCapturedEvent>();
+    ASSERT_FALSE(graphs.empty());
+    EXPECT_NE(graphs[0].readable.find("        mul: \"Sym(s27*s77)\" = sym_size_int * sym_size_int_1\n"), std::string::npos)
+        << graphs[0].readable;
+}
