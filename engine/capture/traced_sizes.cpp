@@ -129,14 +129,12 @@ SizeExpressionPtr Tracer::expressionOf(const Value& value) const {
     return nullptr;
 }
 
-SymbolicIntPtr Tracer::tracedSize(const std::string& op, IValueList args, const std::string& symbol, SizeExpressionPtr expression) {
+SymbolicIntPtr Tracer::tracedSize(const std::string& op, const std::string& operatorSymbol, IValueList args,
+                                   const std::string& symbol, SizeExpressionPtr expression) {
     const OpDef& def = *OpRegistry::instance().find(op);
     const Kwargs kwargs;
-    OpCall call{def, args, kwargs, CallStyle::TorchFunction, "", interp_.currentSite(), this};
-    if (op != "sym_size") {
-        call.style = CallStyle::Operator;
-        call.symbol = op == "sym_add" ? "+" : op == "sym_sub" ? "-" : op == "sym_mul" ? "*" : "//";
-    }
+    const CallStyle style = operatorSymbol.empty() ? CallStyle::TorchFunction : CallStyle::Operator;
+    OpCall call{def, args, kwargs, style, operatorSymbol, interp_.currentSite(), this};
     IValue value = captureOp(call);
     Node* node = graph_->nodes().back().get();
     node->symbolicInt = symbol;
@@ -173,7 +171,7 @@ SymbolicIntPtr Tracer::symbolicSize(const Tensor& t, int64_t dim) {
     // A symbol itself (s77), not an expression of one (2*s77): a size of an input's dim.
     auto origin = std::find_if(symbolBySize_.begin(), symbolBySize_.end(), [&](const auto& e) { return e.second.name == symbol; });
     if (symbol.empty() || origin == symbolBySize_.end() || specializedSymbols_.count(symbol)) return nullptr;
-    return tracedSize("sym_size", {IValue(t), IValue(dim)}, symbol,
+    return tracedSize("sym_size", "", {IValue(t), IValue(dim)}, symbol,
                       SizeExpression::size(symbol, origin->second.source, origin->second.dim));
 }
 
@@ -192,7 +190,7 @@ std::optional<Value> Tracer::symbolicArithmetic(BinaryOperator op, const Value& 
     if (!a->leaf() && a->constant == identity && (op == BinaryOperator::Mult || op == BinaryOperator::Add)) return right;
     SizeExpressionPtr result = SizeExpression::combine(op, a, b);
     if (!result) return std::nullopt;
-    return Value(tracedSize(named->second, {toIValue(left), toIValue(right)}, result->str(), result));
+    return Value(tracedSize(named->second, binaryOperatorSymbol(op), {toIValue(left), toIValue(right)}, result->str(), result));
 }
 
 // The guard that `lhs relation rhs` holds, in sympy's form: the size on the left, bounds

@@ -485,10 +485,9 @@ Argument Tracer::argumentFor(const IValue& value, IValue& metaValue) {
         return Argument::sequence(std::move(items), seq->isTuple);
     }
     if (const SymbolicInt* symbolic = value.symbolic()) {
-        metaValue = IValue(symbolic->hint);
-        if (Node* node = nodeOf(*symbolic)) return Argument::ref(node);
-        metaValue = IValue(value.toInt());  // one of an earlier graph: specialized
-        return Argument::value(metaValue);
+        Node* node = nodeOf(*symbolic);
+        metaValue = IValue(node ? symbolic->hint : value.toInt());  // one of an earlier graph: specialized
+        return node ? Argument::ref(node) : Argument::value(metaValue);
     }
     metaValue = value;
     return Argument::value(value);

@@ -177,8 +177,9 @@ private:
     void specializeDim(const SourcePtr& source, int64_t dim, const std::string& symbol, int64_t size);
     // Whether lifting `real` (read through `sourceText`) makes its dim `d` symbolic.
     bool dimBecomesDynamic(const Tensor& real, const std::string& sourceText, size_t d) const;
-    // A SymInt of the graph being traced: the node `op` adds (its last), computing `expression`.
-    SymbolicIntPtr tracedSize(const std::string& op, IValueList args, const std::string& symbol,
+    // A SymInt of the graph being traced: the node `op` adds (its last; written with
+    // `operatorSymbol` when one is given, "+"), computing `expression`.
+    SymbolicIntPtr tracedSize(const std::string& op, const std::string& operatorSymbol, IValueList args, const std::string& symbol,
                               SizeExpressionPtr expression);
     Guard sizeRelation(SizeExpressionPtr lhs, CompareOperator relation, SizeExpressionPtr rhs);
     // A slice of `self`'s static dim `dim` up to SymInt `end` is followed as the end's size:

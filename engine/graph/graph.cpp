@@ -1,7 +1,6 @@
 #include "graph/graph.h"
 
 #include <algorithm>
-#include <map>
 
 #include <fmt/format.h>
 
@@ -96,10 +95,8 @@ Node* Graph::addCall(NodeOp op, const std::string& target, CallStyle style, std:
     node->target = target;
     node->style = style;
     // A SymInt's nodes are named as Dynamo names them: sym_size_int, sub, floordiv.
-    static const std::map<std::string, std::string> symbolicNames = {
-        {"sym_size", "sym_size_int"}, {"sym_add", "add"}, {"sym_sub", "sub"}, {"sym_mul", "mul"}, {"sym_floordiv", "floordiv"}};
-    auto symbolic = symbolicNames.find(target);
-    node->name = uniqueName(symbolic == symbolicNames.end() ? target : symbolic->second);
+    const bool symbolicInt = target.rfind("sym_", 0) == 0;
+    node->name = uniqueName(target == "sym_size" ? "sym_size_int" : symbolicInt ? pythonOperatorName(target) : target);
     node->args = std::move(args);
     node->kwargs = std::move(kwargs);
     node->index = static_cast<int>(nodes_.size());
