@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "capture/guard_tree.h"
+#include "capture/shape_guard_function.h"
 #include "core/grad_mode.h"
 #include "graph/graph_printer.h"
 #include "profile/profiler.h"
@@ -37,6 +39,8 @@ const Value* resolveSource(const Source& source, const std::map<std::string, Val
         return instance ? instance->dict->findString(source.name) : nullptr;
     }
     case Source::Kind::Key: {
+        if (source.base->kind == Source::Kind::Global && source.base->name.starts_with("__builtins_dict__"))
+            return interp.findBuiltin(source.name);
         const Value* base = resolveSource(*source.base, locals, interp);
         auto* dict = base ? base->as<DictObject>() : nullptr;
         return dict ? dict->findString(source.name) : nullptr;
@@ -96,12 +100,17 @@ InductorConfig inductorConfig(Interpreter& interp) {
     return config;
 }
 
-// Input sizes of this compile merged with earlier ones: a dim that differs becomes -1.
+// Input sizes of this compile merged with earlier ones: a dim that differs becomes -1, and
+// every dim of an input whose rank changed (as PyTorch's automatic dynamic marks them).
 void mergeSeenSizes(std::map<std::string, Shape>& seen, const std::map<std::string, Shape>& lifted) {
     for (const auto& [source, sizes] : lifted) {
         auto it = seen.find(source);
-        if (it == seen.end() || it->second.size() != sizes.size()) {
+        if (it == seen.end()) {
             seen[source] = sizes;
+            continue;
+        }
+        if (it->second.size() != sizes.size()) {
+            it->second.assign(sizes.size(), -1);
             continue;
         }
         for (size_t d = 0; d < sizes.size(); ++d)
@@ -292,6 +301,7 @@ TraceContext CompileManager::traceContext(Interpreter& interp, const FunctionObj
                                           FrameState& frame, const CompileOptions& options, bool recording) {
     TraceContext context;
     context.compileId = entry.compileId;
+    context.builtinsDict = entry.builtinsDict;
     context.function = fn.qualname;
     context.functionWhere = fn.definedAt();
     context.backend = &backendFor(options);
@@ -311,6 +321,25 @@ TraceContext CompileManager::traceContext(Interpreter& interp, const FunctionObj
     return context;
 }
 
+// The guards log as PyTorch 2.15 prints it: the shape guards as a Python function (where there
+// are any), "GUARDS:" with the guard tree, then how long checking the guards on the call's own
+// arguments took.
+void CompileManager::logGuardTree(const Interpreter& interp, const FunctionObject& fn, const std::map<std::string, Value>& locals,
+                                  const CacheEntry& entry) {
+    GuardTreeScope scope;
+    scope.frameLocals = frameLocalNames(fn.def ? fn.def->params : fn.lambda->params);
+    scope.resolve = [&](const Source& source) { return resolveSource(source, locals, interp); };
+    scope.state = {entry.gradMode, entry.autocastCpu, entry.autocastCuda};
+    if (std::string function = shapeGuardFunction(shapeGuardCodes(entry.guards)); !function.empty())
+        logger_.artifact("guards", entry.compileId, function);
+    logger_.artifact("guards", entry.compileId, "GUARDS:\n" + guardTreeText(entry.guards, scope));
+    auto start = Clock::now();
+    for (const Guard& g : entry.guards)
+        (void)g.check(scope.resolve(*g.source), g.otherSource ? scope.resolve(*g.otherSource) : nullptr);
+    double micros = std::chrono::duration<double, std::micro>(Clock::now() - start).count();
+    logger_.artifact("guards", entry.compileId, fmt::format("Guard eval latency = {:.2f} us", micros));
+}
+
 Value CompileManager::compileAndRun(Interpreter& interp, const FunctionObject& fn, CallArgs& args, FrameState& frame,
                                     const CompileOptions& options, ExplainReport* report,
                                     const CompiledFunctionObject* compiled) {
@@ -322,10 +351,16 @@ Value CompileManager::compileAndRun(Interpreter& interp, const FunctionObject& f
     entry->autocastCuda = autocastSetting(Device::Kind::Cuda);
     entry->backend = options.backend;
     entry->function = fn.qualname;
+    // Dynamo names the builtins dict of each trace from one counter it also draws from for
+    // each compiled graph and each graph break's restart and resume function.
+    entry->builtinsDict = fmt::format("__builtins_dict___{}", uniqueIds_++);
     logger_.log("dynamo", LogLevel::Info, entry->compileId,
                 fmt::format("Step 1: torchdynamo start tracing {} {}", fn.name, functionLocation(fn)));
     bus_.emit(CompileStartedEvent{entry->compileId, fn.qualname, fn.definedAt(), interp.userStack()});
 
+    std::map<std::string, Value> locals;  // the frame's arguments as the call began (guards are built on them)
+    if (logger_.enabled("guards"))
+        for (auto& [name, value] : interp.bindArguments(fn, args)) locals[name] = value;
     TraceContext context = traceContext(interp, fn, *entry, frame, options, true);
     std::optional<DirectCallRecorder> recorder = directRecorder(interp, compiled, fn, args, *entry);
     context.direct = recorder ? &*recorder : nullptr;
@@ -345,6 +380,8 @@ Value CompileManager::compileAndRun(Interpreter& interp, const FunctionObject& f
         if (recorder) learnDirectCall(*entry, *recorder, result, fn);
         entry->guards = tracer.guards();
         breaks = tracer.breaks();
+        uniqueIds_ += 2 * static_cast<int>(breaks.size());
+        for (const auto& segment : entry->segments) uniqueIds_ += segment.graph && segment.graph->opCount() > 0 ? 1 : 0;
         mergeSeenSizes(frame.seenSizes, tracer.liftedSizes());
     }
     double seconds = std::chrono::duration<double>(Clock::now() - start).count();
@@ -355,8 +392,7 @@ Value CompileManager::compileAndRun(Interpreter& interp, const FunctionObject& f
         guardLines.push_back(g.str());
         guardSourceLines.push_back(g.createdAtLine);
     }
-    if (logger_.enabled("guards"))
-        logger_.artifact("guards", entry->compileId, fmt::format("GUARDS:\n{}", fmt::join(guardLines, "\n")));
+    if (logger_.enabled("guards")) logGuardTree(interp, fn, locals, *entry);
     if (logger_.enabled("verbose_guards")) {
         std::string text = "GUARDS:";
         for (const Guard& g : entry->guards) text += fmt::format("\n{:<16}{}", g.typeLabel(), g.str());
@@ -477,10 +513,12 @@ std::string ExplainReport::text() const {
     out += "Out Guards:\n";
     for (size_t i = 0; i < guards.size(); ++i) {
         const Guard& g = guards[i];
-        const char* scope = g.source->kind == Source::Kind::Global ? "global" : "local";
+        const Source* root = g.source.get();
+        while (root->base) root = root->base.get();
+        const char* scope = root->kind == Source::Kind::Global ? "global" : "local";
         out += fmt::format("  Guard {}:\n    Name: \"{}\"\n    Source: {}\n    Create Function: {}\n    Code: {}\n"
                            "    Created By: {}\n",
-                           i + 1, g.source->str(), scope, g.typeLabel(), g.code(), g.createdBy);
+                           i + 1, g.guardedName(), scope, g.typeLabel(), g.code(), g.createdBy);
     }
     out += fmt::format("Compile Times: TorchDynamo compilation metrics:\n"
                        "Function, Runtimes (s)\n"

@@ -24,6 +24,7 @@ struct CacheEntry {
     bool gradMode = true;
     AutocastSetting autocastCpu, autocastCuda;
     std::string backend;    // the torch.compile backend that compiled it (Dynamo's BACKEND_MATCH guard)
+    std::string builtinsDict;  // where its guards read builtins from: "__builtins_dict___0" (Dynamo's numbering)
     std::vector<Guard> guards;
     // How often each guard was the first to fail: guards are checked most-failed first, as
     // PyTorch's guard manager reorders its checks, so the reason reported is the one it gives.
@@ -100,6 +101,8 @@ public:
 private:
     std::string stance_ = "default";
     // `compiled`: null for explain(), which learns no direct calls.
+    void logGuardTree(const Interpreter& interp, const FunctionObject& fn, const std::map<std::string, Value>& locals,
+                      const CacheEntry& entry);
     Value compileAndRun(Interpreter& interp, const FunctionObject& fn, CallArgs& args, FrameState& frame,
                         const CompileOptions& options, ExplainReport* report, const CompiledFunctionObject* compiled);
     // A cache hit: a direct call where a plan matches, else the function replayed under the tracer.
@@ -129,6 +132,7 @@ private:
     int nextFrameId_ = 0;
     int graphCounter_ = 0;
     int compileCount_ = 0;
+    int uniqueIds_ = 0;  // Dynamo's unique_id counter: builtins dicts, compiled graphs, resume functions
     int directCallCount_ = 0;
 };
 

@@ -46,6 +46,14 @@ std::string failedRelation(const Guard& g) {
 
 std::string sizeExpr(const Guard& g) { return fmt::format("{}.size()[{}]", g.source->str(), g.dim); }
 
+// An object's id() as the guard compares it: its address, or its function's code's.
+uintptr_t objectId(const Value& value, bool ofCode) {
+    if (!value.isObject()) return 0;
+    if (ofCode)
+        if (auto* fn = value.as<FunctionObject>()) return reinterpret_cast<uintptr_t>(fn->code());
+    return reinterpret_cast<uintptr_t>(value.asObject().get());
+}
+
 bool sameConstant(const Value& a, const Value& b) {
     return pythonTypeName(a) == pythonTypeName(b) && valuesEqual(a, b);
 }
@@ -81,6 +89,8 @@ std::string Guard::code() const {
     case Kind::DimsMatch:
         return fmt::format("{} == {}.size()[{}]", sizeExpr(*this), otherSource->str(), otherDim);
     case Kind::DictContains: return fmt::format("{}___dict_contains({}, {})", count ? "" : "not ", valueRepr(constant), s);
+    case Kind::IdMatch:
+        return fmt::format("___check_obj_id({}, {}), type=<class '{}'>", guardedName(), objectId(constant, ofCode), ofCode ? "code" : typeName);
     case Kind::SizeRelation:
         if (count > 0) return fmt::format("{} <= {} <= {}", count, lhs->str(true), rhs->str(true));
         if (relation == CompareOperator::GtE && rhs->op == SizeExpression::Op::Constant)
@@ -89,6 +99,8 @@ std::string Guard::code() const {
     }
     return s;
 }
+
+std::string Guard::guardedName() const { return ofCode ? source->str() + ".__code__" : source->str(); }
 
 std::string Guard::str() const {
     std::string c = code();
@@ -107,6 +119,7 @@ std::string Guard::typeLabel() const {
     case Kind::DimsMatch:
     case Kind::SizeRelation: return "SHAPE_ENV";
     case Kind::DictContains: return "DICT_CONTAINS";
+    case Kind::IdMatch: return "ID_MATCH";
     }
     return "?";
 }
@@ -164,6 +177,9 @@ std::optional<std::string> Guard::check(const Value* value, const Value* other) 
         if (n != count) return failedCode(*this);
         return std::nullopt;
     }
+    case Kind::IdMatch:
+        if (objectId(*value, ofCode) != objectId(constant, ofCode)) return failedCode(*this);
+        return std::nullopt;
     case Kind::DictContains: {
         auto* dict = value->as<DictObject>();
         if (!dict || (dict->find(constant) != nullptr) != (count != 0)) return failedCode(*this);

@@ -24,6 +24,7 @@ struct Guard {
         DimsMatch,    // L['w'].size()[0] == L['x'].size()[1] (two dims sharing a symbol)
         DictContains, // ___dict_contains('shift', L['self']._buffers), or not (count 0)
         SizeRelation, // L['x'].size()[1] <= 8 (the traced code compared a SymInt)
+        IdMatch,      // ___check_obj_id(G['torch'].cat, ...): a module or callee the code reached through a global
     };
     Kind kind = Kind::TensorMatch;
     SourcePtr source;
@@ -40,9 +41,12 @@ struct Guard {
     // TypeMatch: the type's name; for an instance of a script class, the class itself (two
     // classes may share a name)
     std::string typeName;
-    ObjectPtr classObject;
-    // Constant; DictContains: the key
+    ObjectPtr classObject;  // IdMatch: set where the object is a class (int, range): its manager's type is <class 'type'>
+    // Constant; DictContains: the key; IdMatch: the object
     Value constant;
+    // IdMatch: the guarded object is the function's __code__ (a function written in Python,
+    // as Dynamo guards one it inlines); typeName then says "function", else its own type
+    bool ofCode = false;
     // Length / DimAtLeast / DimEquals; DictContains: 1 when the key is in the dict, 0 when not
     int64_t count = 0;
     int64_t dim = 0;
@@ -60,6 +64,7 @@ struct Guard {
     std::string madeIn = "_dynamo/variables/tensor.py:3083 in evaluate_expr";
 
     std::string code() const;  // check_tensor(L['x'], ...), len(L['ys']) == 2, ...
+    std::string guardedName() const;  // the source's name, with .__code__ for a function's code
     // The code with its origin: "len(L['ys']) == 2    # for y, z in zip(ys, zs):"
     std::string str() const;
     // Why `value` fails this guard, or nullopt when it passes. A null value means the

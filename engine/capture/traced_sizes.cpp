@@ -171,6 +171,13 @@ SymbolicIntPtr Tracer::symbolicSize(const Tensor& t, int64_t dim) {
     // A symbol itself (s77), not an expression of one (2*s77): a size of an input's dim.
     auto origin = std::find_if(symbolBySize_.begin(), symbolBySize_.end(), [&](const auto& e) { return e.second.name == symbol; });
     if (symbol.empty() || origin == symbolBySize_.end() || specializedSymbols_.count(symbol)) return nullptr;
+    if (!lazy_.count(t.impl())) {  // an input's size read as a SymInt: Dynamo guards the input's type too
+        Guard type;
+        type.kind = Guard::Kind::TypeMatch;
+        type.source = tensorSources_.at(t.impl()).front();
+        type.typeName = "Tensor";
+        addGuard(std::move(type));
+    }
     return tracedSize("sym_size", "", {IValue(t), IValue(dim)}, symbol,
                       SizeExpression::size(symbol, origin->second.source, origin->second.dim));
 }

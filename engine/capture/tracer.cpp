@@ -20,6 +20,7 @@
 #include "ops/op_registry.h"
 #include "profile/profiler.h"
 #include "script/graph_break_kinds.h"
+#include "script/torch_names.h"
 
 namespace fusescope {
 
@@ -149,7 +150,7 @@ Guard Tracer::madeHere(Guard guard) const {
 }
 
 void Tracer::keepGuard(Guard guard) {
-    std::string key = guard.typeLabel() + "|" + guard.source->str() + "|" + std::to_string(guard.dim) + "|" +
+    std::string key = guard.typeLabel() + "|" + guard.guardedName() + "|" + std::to_string(guard.dim) + "|" +
                       std::to_string(static_cast<int>(guard.kind)) + (guard.kind == Guard::Kind::SizeRelation ? guard.code() : "");
     if (!guardKeys_.insert(key).second) return;
     guards_.push_back(std::move(guard));
@@ -225,6 +226,58 @@ void Tracer::onContainsUse(const Value& dict, const Value& key, bool found) {
     g.source = dict.source;
     g.constant = key.unsourced();
     g.count = found ? 1 : 0;
+    addGuard(std::move(g));
+}
+
+void Tracer::onModuleUse(const Value& module) {
+    if (!module.source) return;
+    moduleNames_.emplace(module.source->str(), module.as<ModuleObject>()->name);
+    Guard g;
+    g.kind = Guard::Kind::IdMatch;
+    g.source = module.source;
+    g.constant = module.unsourced();
+    g.typeName = "module";
+    addGuard(std::move(g));
+}
+
+SourcePtr Tracer::builtinSource(const std::string& name) {
+    return ctx_.builtinsDict.empty() ? nullptr : keySource(globalSource(ctx_.builtinsDict), name);
+}
+
+void Tracer::onCalleeUse(const Value& callee) {
+    auto* fn = callee.as<FunctionObject>();
+    // A builtin class (int, range; zip, which Fusescope writes as a function) is guarded as a class.
+    static const std::set<std::string> builtinClasses = {
+        "bool", "bytearray", "bytes", "classmethod", "complex", "dict", "enumerate", "filter", "float", "frozenset", "int", "list",
+        "map", "memoryview", "object", "property", "range", "reversed", "set", "slice", "staticmethod", "str", "super", "tuple",
+        "type", "zip"};
+    const bool builtinClass = callee.source && callee.source->kind == Source::Kind::Key && callee.source->base->kind == Source::Kind::Global &&
+                              builtinClasses.count(callee.source->name);
+    if (callee.source && (callee.as<TypeObject>() || builtinClass)) {
+        Guard g;
+        g.kind = Guard::Kind::IdMatch;
+        g.source = callee.source;
+        g.constant = callee.unsourced();
+        g.typeName = builtinClass ? callee.source->name : callee.as<TypeObject>()->name;
+        g.classObject = callee.asObject();
+        addGuard(std::move(g));
+        return;
+    }
+    if (!callee.source || (!fn && !callee.as<BuiltinFunction>())) return;
+    // A torch module's function is guarded as PyTorch's own is: by __code__ where it is
+    // written in Python there (F.relu), by id where it is a builtin (torch.cat).
+    bool python = fn != nullptr;
+    if (callee.source->kind == Source::Kind::Attr) {
+        auto module = moduleNames_.find(callee.source->base->str());
+        if (module != moduleNames_.end() && torchHasName(module->second, callee.source->name))
+            python = torchNameIsPythonFunction(module->second, callee.source->name);
+    }
+    Guard g;
+    g.kind = Guard::Kind::IdMatch;
+    g.source = callee.source;
+    g.constant = callee.unsourced();
+    g.ofCode = python;
+    g.typeName = python ? "function" : "builtin_function_or_method";
     addGuard(std::move(g));
 }
 
@@ -349,7 +402,14 @@ void Tracer::onUntracedEffect(const std::string& what) {
 // ------------------------------------------------------------------------- lifting
 
 void Tracer::addTensorGuards(const Tensor& real, const SourcePtr& source, const TensorMeta& meta) {
-    addGuard(tensorMatch(real, source, meta));
+    // Made where the code first used the tensor: a size read before its first op counts.
+    Guard match = madeHere(tensorMatch(real, source, meta));
+    if (auto read = sizeReads_.find(real.impl()); read != sizeReads_.end()) {
+        match.createdBy = read->second.guard.createdBy;
+        match.createdAtLine = read->second.guard.createdAtLine;
+        match.userStack = read->second.guard.userStack;
+    }
+    keepGuard(std::move(match));
     for (size_t d = 0; d < meta.sizes.size(); ++d) {
         if (meta.symbols[d].empty()) continue;
         Guard range;
@@ -387,9 +447,10 @@ bool Tracer::dimBecomesDynamic(const Tensor& real, const std::string& sourceText
     const auto& markedDims = real.impl()->dynamoDynamicDims;
     if (ctx_.allDynamic || std::find(markedDims.begin(), markedDims.end(), static_cast<int64_t>(d)) != markedDims.end()) return true;
     if (!ctx_.automaticDynamic || !ctx_.seenSizes) return false;
+    // Dynamic once an earlier compile saw another size there, or another rank (every dim then).
     auto seen = ctx_.seenSizes->find(sourceText);
-    return seen != ctx_.seenSizes->end() && seen->second.size() == sizes.size() &&
-           (seen->second[d] == -1 || seen->second[d] != sizes[d]);
+    return seen != ctx_.seenSizes->end() &&
+           (seen->second.size() != sizes.size() || seen->second[d] == -1 || seen->second[d] != sizes[d]);
 }
 
 Argument Tracer::liftTensor(const Tensor& real, Tensor& meta) {

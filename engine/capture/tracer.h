@@ -67,6 +67,7 @@ struct BreakRecord {
 
 struct TraceContext {
     std::string compileId;
+    std::string builtinsDict;  // the global Dynamo keeps the builtins under for this compile ("__builtins_dict___0")
     std::string function;
     SourceLocation functionWhere;                   // its def
     const GraphCompiler* backend = nullptr;
@@ -110,6 +111,9 @@ public:
     void onInputUse(const Value& value) override;
     void onLengthUse(const Value& value) override;
     void onContainsUse(const Value& dict, const Value& key, bool found) override;
+    void onModuleUse(const Value& module) override;
+    void onCalleeUse(const Value& callee) override;
+    SourcePtr builtinSource(const std::string& name) override;
     void onSizeUse(const Tensor& t, int64_t dim) override;
     // SymInts (capture/traced_sizes.cpp).
     SymbolicIntPtr symbolicSize(const Tensor& t, int64_t dim) override;
@@ -223,6 +227,7 @@ private:
     std::vector<std::size_t> guardReads_;  // per guard: reads before it was made
     std::map<std::string, std::size_t> firstRead_;  // per source: how many reads came before its first
     std::set<std::string> guardKeys_;
+    std::map<std::string, std::string> moduleNames_;  // per guarded module's source: its name ("torch.nn.functional")
     std::set<std::pair<std::string, int64_t>> specialized_;  // (source, dim) read as ints
     // Input tensors whose sizes the code read, with the guard made at the first read: kept at
     // the end for those never lifted into the graph.

@@ -76,7 +76,15 @@ Value Interpreter::getAttribute(const Value& object, const std::string& name, co
         const TypeSlots* type = touchedSlots(object);
         if (!type) fail("AttributeError", "'" + pythonTypeName(object) + "' object has no attribute '" + name + "'");
         if (type->methodsStore) noteStoredInto(object.asObject());
-        return type->attribute(*this, object, name);
+        Value result = type->attribute(*this, object, name);
+        // A module reached through a global is guarded, and so is what the code calls of it
+        // (torch.cat): the callable keeps where it was read from.
+        if (tracer_ && object.source && object.as<ModuleObject>()) {
+            tracer_->onModuleUse(object);
+            if (result.as<BuiltinFunction>() || result.as<FunctionObject>() || result.as<ModuleObject>())
+                return withSource(result, attrSource(object.source, name));
+        }
+        return result;
     } catch (Error& e) {
         e.setWhereIfUnknown(where);
         throw;

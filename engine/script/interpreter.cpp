@@ -381,9 +381,11 @@ void Interpreter::store(const std::string& name, Value value) {
 }
 
 Value Interpreter::withSource(Value value, SourcePtr source) const {
-    // Only data the graph can depend on is guarded: scalars, strings, tensors, containers.
+    // Only data the graph can depend on is guarded: scalars, strings, tensors, containers, and
+    // the modules and functions the code calls (by their ids).
     if (value.isObject() && !value.as<ListObject>() && !value.as<TupleObject>() && !value.as<InstanceObject>() &&
-        !value.as<DictObject>())
+        !value.as<DictObject>() && !value.as<ModuleObject>() && !value.as<FunctionObject>() && !value.as<BuiltinFunction>() &&
+        !value.as<TypeObject>())
         return value;
     value.source = std::move(source);
     return value;
@@ -427,7 +429,10 @@ Value Interpreter::lookup(const std::string& name, const SourceLocation& where) 
         return it->second;
     }
     auto b = builtins_.find(name);
-    if (b != builtins_.end()) return b->second;
+    if (b != builtins_.end()) {
+        if (SourcePtr source = tracer_ && scriptGlobals ? tracer_->builtinSource(name) : nullptr) return withSource(b->second, source);
+        return b->second;
+    }
     // CPython's builtins (3.11's dir(builtins), less the exception classes), to say which are
     // missing here rather than undefined.
     static const std::set<std::string, std::less<>> pythonBuiltins = {
@@ -442,6 +447,11 @@ Value Interpreter::lookup(const std::string& name, const SourceLocation& where) 
         throw ScriptError("NameError", "name '" + name + "' is not defined", where,
                           "'" + name + "' is a Python builtin that Fusescope scripts do not have yet");
     throw ScriptError("NameError", "name '" + name + "' is not defined", where);
+}
+
+const Value* Interpreter::findBuiltin(const std::string& name) const {
+    auto it = builtins_.find(name);
+    return it == builtins_.end() ? nullptr : &it->second;
 }
 
 const Value* Interpreter::global(const std::string& name) const {

@@ -135,6 +135,7 @@ public:
     std::vector<std::pair<std::string, Value>> bindArguments(const FunctionObject& fn, const CallArgs& args) const;
     // A variable of the script's globals (or, named __import_NAME, a module of its own), or null.
     const Value* global(const std::string& name) const;
+    const Value* findBuiltin(const std::string& name) const;  // len, range, ...; null when there is none
     // Whether `file` is the script's or a module of its own it imported (not the library's).
     bool isScriptFile(const std::string& file) const;
 

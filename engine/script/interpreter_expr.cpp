@@ -474,6 +474,7 @@ Value Interpreter::evalComprehension(const Expr& elt, const std::vector<Comprehe
 
 Value Interpreter::evalCall(const Call& call) {
     Value callee = eval(*call.func);
+    if (tracer_ && callee.source) tracer_->onCalleeUse(callee);
     CallArgs args;
     args.where = call.loc;
     for (const auto& a : call.args) {

@@ -8,9 +8,9 @@ namespace fusescope {
 
 namespace {
 
-const std::vector<std::string_view>* namesOf(std::string_view scope) {
+const TorchScopeNames* scopeOf(std::string_view scope) {
     for (const TorchScopeNames& s : torchScopeNames())
-        if (s.scope == scope) return &s.names;
+        if (s.scope == scope) return &s;
     return nullptr;
 }
 
@@ -32,8 +32,13 @@ size_t editDistance(std::string_view a, std::string_view b) {
 }  // namespace
 
 bool torchHasName(std::string_view scope, std::string_view name) {
-    const std::vector<std::string_view>* names = namesOf(scope);
-    return names && std::binary_search(names->begin(), names->end(), name);
+    const TorchScopeNames* s = scopeOf(scope);
+    return s && std::binary_search(s->names.begin(), s->names.end(), name);
+}
+
+bool torchNameIsPythonFunction(std::string_view scope, std::string_view name) {
+    const TorchScopeNames* s = scopeOf(scope);
+    return s && std::binary_search(s->pythonFunctions.begin(), s->pythonFunctions.end(), name);
 }
 
 std::optional<std::string> closestName(std::string_view name, const std::vector<std::string_view>& candidates) {
@@ -57,7 +62,7 @@ std::string missingAttributeNote(std::string_view scope, std::string_view name, 
         return fmt::format(" ({} has {}.{}; Fusescope does not implement it yet)", torchScope ? "PyTorch" : "Python", scope, name);
     }
     std::vector<std::string_view> candidates = ours;
-    if (const std::vector<std::string_view>* names = namesOf(scope)) candidates.insert(candidates.end(), names->begin(), names->end());
+    if (const TorchScopeNames* s = scopeOf(scope)) candidates.insert(candidates.end(), s->names.begin(), s->names.end());
     if (std::optional<std::string> close = closestName(name, candidates)) return fmt::format(". Did you mean: '{}'?", *close);
     return "";
 }

@@ -15,6 +15,7 @@ namespace fusescope {
 struct TorchScopeNames {
     std::string_view scope;  // "torch", "torch.Tensor", "torch.nn", "torch.nn.functional", "collections", ...
     std::vector<std::string_view> names;  // sorted
+    std::vector<std::string_view> pythonFunctions;  // those of names written in Python (sorted)
 };
 
 extern const char* const kTorchNamesVersion;
@@ -22,6 +23,10 @@ const std::vector<TorchScopeNames>& torchScopeNames();
 
 // Whether real PyTorch (or CPython's module) has `scope`.`name` (false for a scope not listed).
 bool torchHasName(std::string_view scope, std::string_view name);
+
+// Whether `scope`.`name` is a function written in Python in real PyTorch (F.relu; torch.cat is
+// a builtin): Dynamo guards such a callee by its __code__, a builtin by its id.
+bool torchNameIsPythonFunction(std::string_view scope, std::string_view name);
 
 // The candidate closest to `name` by edit distance (a swap of two neighbours counts one
 // edit), when it is close enough to be a typo of it: at most a third of its length.

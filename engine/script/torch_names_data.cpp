@@ -1,5 +1,5 @@
 // Written by scripts/make-torch-names from torch 2.15.0 on Python 3.11.7: the public
-// names of each scope.
+// names of each scope, then those of them that are Python functions.
 // Do not edit; run the script again under a newer torch.
 #include "script/torch_names.h"
 
@@ -123,57 +123,73 @@ const std::vector<TorchScopeNames>& torchScopeNames() {
             "native_channel_shuffle", "native_dropout", "native_group_norm", "native_layer_norm",
             "native_norm", "ne", "neg", "neg_", "negative", "negative_", "nested", "newaxis", "nextafter",
             "nn", "no_grad", "nonzero", "nonzero_static", "norm", "norm_except_dim", "normal", "not_equal",
-            "nuclear_norm", "numel", "ones", "ones_like", "ops", "optim", "orgqr", "ormqr", "os", "outer",
-            "overrides", "package", "pairwise_distance", "parse_ir", "parse_schema", "parse_type_comment",
-            "pca_lowrank", "pdist", "per_channel_affine", "per_channel_affine_float_qparams",
-            "per_channel_symmetric", "per_tensor_affine", "per_tensor_symmetric", "permute", "permute_copy",
-            "pi", "pinverse", "pixel_shuffle", "pixel_unshuffle", "platform", "poisson", "poisson_nll_loss",
-            "polar", "polygamma", "positive", "pow", "prelu", "prepare_multiprocessing_environment",
-            "preserve_format", "prod", "profiler", "profiler_allow_cudagraph_cupti_lazy_reinit_cuda12",
-            "promote_types", "put", "q_per_channel_axis", "q_per_channel_scales", "q_per_channel_zero_points",
-            "q_scale", "q_zero_point", "qint32", "qint8", "qr", "qscheme", "quantile", "quantization",
-            "quantize_per_channel", "quantize_per_tensor", "quantize_per_tensor_dynamic",
-            "quantized_batch_norm", "quantized_gru", "quantized_gru_cell", "quantized_lstm",
-            "quantized_lstm_cell", "quantized_max_pool1d", "quantized_max_pool2d", "quantized_max_pool3d",
-            "quantized_rnn_relu_cell", "quantized_rnn_tanh_cell", "quasirandom", "quint2x4", "quint4x2",
-            "quint8", "rad2deg", "rad2deg_", "rand", "rand_like", "randint", "randint_like", "randn",
-            "randn_like", "random", "randperm", "range", "ravel", "real", "reciprocal", "reciprocal_", "relu",
-            "relu_", "remainder", "renorm", "repeat_interleave", "reshape", "resize_as_", "resize_as_sparse_",
-            "resolve_conj", "resolve_neg", "result_type", "return_types", "rms_norm", "rnn_relu",
-            "rnn_relu_cell", "rnn_tanh", "rnn_tanh_cell", "roll", "rot90", "round", "round_",
-            "row_indices_copy", "row_stack", "rrelu", "rrelu_", "rsqrt", "rsqrt_", "rsub", "saddmm", "save",
-            "scalar_tensor", "scatter", "scatter_add", "scatter_reduce", "searchsorted", "seed",
-            "segment_reduce", "select", "select_copy", "select_scatter", "selu", "selu_", "serialization",
-            "set_anomaly_enabled", "set_autocast_cache_enabled", "set_autocast_cpu_dtype",
-            "set_autocast_cpu_enabled", "set_autocast_dtype", "set_autocast_enabled",
-            "set_autocast_gpu_dtype", "set_autocast_ipu_dtype", "set_autocast_ipu_enabled",
-            "set_autocast_xla_dtype", "set_autocast_xla_enabled", "set_default_device", "set_default_dtype",
-            "set_default_tensor_type", "set_deterministic_debug_mode", "set_float32_matmul_precision",
-            "set_flush_denormal", "set_grad_enabled", "set_num_interop_threads", "set_num_threads",
-            "set_printoptions", "set_rng_state", "set_warn_always", "sgn", "short", "sigmoid", "sigmoid_",
-            "sign", "signal", "signbit", "sin", "sin_", "sinc", "sinc_", "sinh", "sinh_", "slice_copy",
-            "slice_inverse", "slice_scatter", "slogdet", "smm", "softmax", "solve", "sort", "sparse",
-            "sparse_bsc", "sparse_bsc_tensor", "sparse_bsr", "sparse_bsr_tensor", "sparse_compressed_tensor",
-            "sparse_coo", "sparse_coo_tensor", "sparse_csc", "sparse_csc_tensor", "sparse_csr",
-            "sparse_csr_tensor", "special", "split", "split_copy", "split_with_sizes",
-            "split_with_sizes_copy", "spmm", "sqrt", "sqrt_", "square", "square_", "squeeze", "squeeze_copy",
-            "sspaddmm", "stack", "std", "std_mean", "stft", "storage", "strided", "sub", "subtract", "sum",
-            "svd", "svd_lowrank", "swapaxes", "swapdims", "sym_constrain_range",
-            "sym_constrain_range_for_size", "sym_float", "sym_fresh_size", "sym_int", "sym_ite", "sym_max",
-            "sym_min", "sym_not", "sym_sqrt", "sym_sum", "symeig", "sys", "t", "t_copy", "take",
-            "take_along_dim", "tan", "tan_", "tanh", "tanh_", "tensor", "tensor_split", "tensordot",
-            "testing", "textwrap", "thread_safe_generator", "threading", "threshold", "threshold_", "tile",
-            "to_dlpack", "topk", "torch", "torch_version", "trace", "transpose", "transpose_copy",
-            "trapezoid", "trapz", "triangular_solve", "tril", "tril_indices", "triplet_margin_loss", "triu",
-            "triu_indices", "true_divide", "trunc", "trunc_", "typename", "types", "typing",
-            "typing_extensions", "uint1", "uint16", "uint2", "uint3", "uint32", "uint4", "uint5", "uint6",
-            "uint64", "uint7", "uint8", "unbind", "unbind_copy", "unflatten", "unfold_copy",
+            "nuclear_norm", "numel", "ones", "ones_like", "onnx", "ops", "optim", "orgqr", "ormqr", "os",
+            "outer", "overrides", "package", "pairwise_distance", "parse_ir", "parse_schema",
+            "parse_type_comment", "pca_lowrank", "pdist", "per_channel_affine",
+            "per_channel_affine_float_qparams", "per_channel_symmetric", "per_tensor_affine",
+            "per_tensor_symmetric", "permute", "permute_copy", "pi", "pinverse", "pixel_shuffle",
+            "pixel_unshuffle", "platform", "poisson", "poisson_nll_loss", "polar", "polygamma", "positive",
+            "pow", "prelu", "prepare_multiprocessing_environment", "preserve_format", "prod", "profiler",
+            "profiler_allow_cudagraph_cupti_lazy_reinit_cuda12", "promote_types", "put", "q_per_channel_axis",
+            "q_per_channel_scales", "q_per_channel_zero_points", "q_scale", "q_zero_point", "qint32", "qint8",
+            "qr", "qscheme", "quantile", "quantization", "quantize_per_channel", "quantize_per_tensor",
+            "quantize_per_tensor_dynamic", "quantized_batch_norm", "quantized_gru", "quantized_gru_cell",
+            "quantized_lstm", "quantized_lstm_cell", "quantized_max_pool1d", "quantized_max_pool2d",
+            "quantized_max_pool3d", "quantized_rnn_relu_cell", "quantized_rnn_tanh_cell", "quasirandom",
+            "quint2x4", "quint4x2", "quint8", "rad2deg", "rad2deg_", "rand", "rand_like", "randint",
+            "randint_like", "randn", "randn_like", "random", "randperm", "range", "ravel", "real",
+            "reciprocal", "reciprocal_", "relu", "relu_", "remainder", "renorm", "repeat_interleave",
+            "reshape", "resize_as_", "resize_as_sparse_", "resolve_conj", "resolve_neg", "result_type",
+            "return_types", "rms_norm", "rnn_relu", "rnn_relu_cell", "rnn_tanh", "rnn_tanh_cell", "roll",
+            "rot90", "round", "round_", "row_indices_copy", "row_stack", "rrelu", "rrelu_", "rsqrt", "rsqrt_",
+            "rsub", "saddmm", "save", "scalar_tensor", "scatter", "scatter_add", "scatter_reduce",
+            "searchsorted", "seed", "segment_reduce", "select", "select_copy", "select_scatter", "selu",
+            "selu_", "serialization", "set_anomaly_enabled", "set_autocast_cache_enabled",
+            "set_autocast_cpu_dtype", "set_autocast_cpu_enabled", "set_autocast_dtype",
+            "set_autocast_enabled", "set_autocast_gpu_dtype", "set_autocast_ipu_dtype",
+            "set_autocast_ipu_enabled", "set_autocast_xla_dtype", "set_autocast_xla_enabled",
+            "set_default_device", "set_default_dtype", "set_default_tensor_type",
+            "set_deterministic_debug_mode", "set_float32_matmul_precision", "set_flush_denormal",
+            "set_grad_enabled", "set_num_interop_threads", "set_num_threads", "set_printoptions",
+            "set_rng_state", "set_warn_always", "sgn", "short", "sigmoid", "sigmoid_", "sign", "signal",
+            "signbit", "sin", "sin_", "sinc", "sinc_", "sinh", "sinh_", "slice_copy", "slice_inverse",
+            "slice_scatter", "slogdet", "smm", "softmax", "solve", "sort", "sparse", "sparse_bsc",
+            "sparse_bsc_tensor", "sparse_bsr", "sparse_bsr_tensor", "sparse_compressed_tensor", "sparse_coo",
+            "sparse_coo_tensor", "sparse_csc", "sparse_csc_tensor", "sparse_csr", "sparse_csr_tensor",
+            "special", "split", "split_copy", "split_with_sizes", "split_with_sizes_copy", "spmm", "sqrt",
+            "sqrt_", "square", "square_", "squeeze", "squeeze_copy", "sspaddmm", "stack", "std", "std_mean",
+            "stft", "storage", "strided", "sub", "subtract", "sum", "svd", "svd_lowrank", "swapaxes",
+            "swapdims", "sym_constrain_range", "sym_constrain_range_for_size", "sym_float", "sym_fresh_size",
+            "sym_int", "sym_ite", "sym_max", "sym_min", "sym_not", "sym_sqrt", "sym_sum", "symeig", "sys",
+            "t", "t_copy", "take", "take_along_dim", "tan", "tan_", "tanh", "tanh_", "tensor", "tensor_split",
+            "tensordot", "testing", "textwrap", "thread_safe_generator", "threading", "threshold",
+            "threshold_", "tile", "to_dlpack", "topk", "torch", "torch_version", "trace", "transpose",
+            "transpose_copy", "trapezoid", "trapz", "triangular_solve", "tril", "tril_indices",
+            "triplet_margin_loss", "triu", "triu_indices", "true_divide", "trunc", "trunc_", "typename",
+            "types", "typing", "typing_extensions", "uint1", "uint16", "uint2", "uint3", "uint32", "uint4",
+            "uint5", "uint6", "uint64", "uint7", "uint8", "unbind", "unbind_copy", "unflatten", "unfold_copy",
             "unify_type_list", "unique", "unique_consecutive", "unravel_index", "unsafe_chunk",
             "unsafe_split", "unsafe_split_with_sizes", "unsqueeze", "unsqueeze_copy",
             "use_deterministic_algorithms", "utils", "values_copy", "vander", "var", "var_mean", "vdot",
             "version", "view_as_complex", "view_as_complex_copy", "view_as_real", "view_as_real_copy",
             "view_copy", "vmap", "vsplit", "vstack", "wait", "warnings", "where", "while_loop", "windows",
             "xlogy", "xlogy_", "xpu", "zero_", "zeros", "zeros_like",
+        }, {
+            "are_deterministic_algorithms_enabled", "atleast_1d", "atleast_2d", "atleast_3d", "block_diag",
+            "broadcast_shapes", "broadcast_tensors", "cartesian_prod", "cdist", "chain_matmul", "cholesky",
+            "classproperty", "compile", "compiled_with_cxx11_abi", "cond", "eig", "einsum", "from_dlpack",
+            "get_default_device", "get_deterministic_debug_mode", "get_file_path",
+            "get_float32_matmul_precision", "get_rng_state", "initial_seed",
+            "is_deterministic_algorithms_warn_only_enabled", "is_storage", "is_tensor",
+            "is_warn_always_enabled", "load", "lobpcg", "lstsq", "lu", "manual_seed", "matrix_rank",
+            "meshgrid", "norm", "pca_lowrank", "prepare_multiprocessing_environment",
+            "profiler_allow_cudagraph_cupti_lazy_reinit_cuda12", "qr", "save", "seed", "set_default_device",
+            "set_default_dtype", "set_default_tensor_type", "set_deterministic_debug_mode",
+            "set_float32_matmul_precision", "set_printoptions", "set_rng_state", "set_warn_always", "solve",
+            "split", "stft", "svd_lowrank", "sym_float", "sym_fresh_size", "sym_int", "sym_ite", "sym_max",
+            "sym_min", "sym_not", "sym_sqrt", "sym_sum", "symeig", "tensordot", "thread_safe_generator",
+            "typename", "unique", "unique_consecutive", "unravel_index", "use_deterministic_algorithms",
+            "vmap", "while_loop",
         }},
         {"torch.Tensor", {
             "H", "T", "abs", "abs_", "absolute", "absolute_", "acos", "acos_", "acosh", "acosh_", "add",
@@ -251,6 +267,11 @@ const std::vector<TorchScopeNames>& torchScopeNames() {
             "unique_consecutive", "unsafe_chunk", "unsafe_split", "unsafe_split_with_sizes", "unsqueeze",
             "unsqueeze_", "untyped_storage", "values", "var", "vdot", "view", "view_as", "volatile", "vsplit",
             "where", "xlogy", "xlogy_", "xpu", "zero_",
+        }, {
+            "backward", "cholesky", "dim_order", "eig", "index", "is_shared", "istft", "lstsq", "lu",
+            "module_load", "norm", "qr", "register_hook", "register_post_accumulate_grad_hook", "reinforce",
+            "resize", "resize_as", "share_memory_", "solve", "split", "stft", "storage", "storage_type",
+            "symeig", "to_sparse_coo", "unflatten", "unique", "unique_consecutive",
         }},
         {"torch.nn", {
             "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveLogSoftmaxWithLoss",
@@ -284,6 +305,8 @@ const std::vector<TorchScopeNames>& torchScopeNames() {
             "UpsamplingNearest2d", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d", "attention", "common_types",
             "factory_kwargs", "functional", "grad", "init", "intrinsic", "modules", "parallel", "parameter",
             "qat", "quantizable", "quantized", "utils",
+        }, {
+            "factory_kwargs",
         }},
         {"torch.nn.functional", {
             "BroadcastingList1", "BroadcastingList2", "BroadcastingList3", "Callable", "DType",
@@ -317,6 +340,28 @@ const std::vector<TorchScopeNames>& torchScopeNames() {
             "softplus", "softshrink", "softsign", "sparse_support_notes", "tanh", "tanhshrink", "tf32_notes",
             "threshold", "threshold_", "torch", "triplet_margin_loss", "triplet_margin_with_distance_loss",
             "unfold", "upsample", "upsample_bilinear", "upsample_nearest", "warnings",
+        }, {
+            "adaptive_avg_pool2d", "adaptive_avg_pool3d", "adaptive_max_pool1d",
+            "adaptive_max_pool1d_with_indices", "adaptive_max_pool2d", "adaptive_max_pool2d_with_indices",
+            "adaptive_max_pool3d", "adaptive_max_pool3d_with_indices", "affine_grid", "alpha_dropout",
+            "assert_int_or_pair", "batch_norm", "binary_cross_entropy", "binary_cross_entropy_with_logits",
+            "boolean_dispatch", "celu", "cosine_embedding_loss", "cross_entropy", "ctc_loss", "dropout",
+            "dropout1d", "dropout2d", "dropout3d", "elu", "embedding", "embedding_bag",
+            "feature_alpha_dropout", "fold", "fractional_max_pool2d", "fractional_max_pool2d_with_indices",
+            "fractional_max_pool3d", "fractional_max_pool3d_with_indices", "gaussian_nll_loss", "glu",
+            "grid_sample", "group_norm", "grouped_mm", "gumbel_softmax", "handle_torch_function",
+            "hardsigmoid", "hardswish", "hardtanh", "hinge_embedding_loss", "huber_loss", "instance_norm",
+            "interpolate", "kl_div", "l1_loss", "layer_norm", "leaky_relu", "linear_cross_entropy",
+            "local_response_norm", "log_softmax", "lp_pool1d", "lp_pool2d", "lp_pool3d",
+            "margin_ranking_loss", "max_pool1d", "max_pool1d_with_indices", "max_pool2d",
+            "max_pool2d_with_indices", "max_pool3d", "max_pool3d_with_indices", "max_unpool1d",
+            "max_unpool2d", "max_unpool3d", "mish", "mse_loss", "multi_head_attention_forward",
+            "multi_margin_loss", "multilabel_margin_loss", "multilabel_soft_margin_loss", "nll_loss",
+            "normalize", "pad", "poisson_nll_loss", "relu", "relu6", "rms_norm", "rrelu", "scaled_addmm",
+            "scaled_addmm_", "scaled_grouped_mm", "scaled_mm", "selu", "sigmoid", "silu", "smooth_l1_loss",
+            "soft_margin_loss", "softmax", "softmin", "softsign", "tanh", "tanhshrink", "threshold",
+            "triplet_margin_loss", "triplet_margin_with_distance_loss", "unfold", "upsample",
+            "upsample_bilinear", "upsample_nearest",
         }},
         {"torch.jit", {
             "Attribute", "CompilationUnit", "Error", "Final", "Future", "Iterator", "ONNXTracedModule",
@@ -329,6 +374,47 @@ const std::vector<TorchScopeNames>& torchScopeNames() {
             "run_frozen_optimizations", "save", "save_jit_module_to_flatbuffer", "script",
             "script_if_tracing", "script_method", "set_fusion_strategy", "set_module", "strict_fusion",
             "torch", "trace", "trace_module", "unused", "wait", "warnings",
+        }, {
+            "annotate", "contextmanager", "enable_onednn_fusion", "export", "export_opnames", "fork",
+            "freeze", "fuser", "ignore", "interface", "is_scripting", "is_tracing", "isinstance",
+            "jit_module_from_flatbuffer", "load", "onednn_fusion_enabled", "optimize_for_inference",
+            "optimized_execution", "run_frozen_optimizations", "save", "save_jit_module_to_flatbuffer",
+            "script", "script_if_tracing", "script_method", "set_fusion_strategy", "set_module", "trace",
+            "trace_module", "unused", "wait",
+        }},
+        {"torch._dynamo", {
+            "GenerationTracker", "OptimizedModule", "TensorifyState", "allow_c_slot", "allow_in_graph",
+            "aot_compile", "aot_compile_types", "assume_constant_result", "backends", "bytecode_analysis",
+            "bytecode_debugger", "bytecode_transformation", "cache_size", "callback", "callback_handler",
+            "code_context", "codegen", "compiled_autograd", "comprehension_graph_break", "comptime", "config",
+            "convert_frame", "create_parameter_op", "current_scope_id", "decorators", "device_interface",
+            "disable", "disable_nested_graph_breaks", "disallow_in_graph", "distributed", "dont_skip_tracing",
+            "dynamo_profiler", "error_on_graph_break", "eval_frame", "exc", "explain", "export",
+            "external_utils", "forbid_in_graph", "funcname_cache", "functional_export", "get_recursion_limit",
+            "graph_break", "graph_break_hints", "graph_break_reasons", "graph_bytecode_inputs",
+            "graph_deduplication", "graph_id_filter", "graph_region_tracker", "graph_utils", "guard_failures",
+            "guards", "hooks", "is_compiling", "is_dynamo_disable_recursive", "is_dynamo_supported",
+            "is_inductor_supported", "list_backends", "logging", "lookup_backend", "mark_dynamic",
+            "mark_static", "mark_static_address", "maybe_mark_dynamic", "metrics_context", "mutation_guard",
+            "nonstrict_trace", "on_compile_end", "on_compile_start", "optimize", "optimize_assert",
+            "orig_code_map", "output_graph", "override_cudagraphs", "override_optimization_hint", "package",
+            "patch_dynamo_config", "pgo", "polyfills", "register_backend",
+            "register_hook_for_recompile_user_context", "replay", "replay_record", "reset", "reset_code",
+            "reset_code_caches", "reset_code_state", "reset_frame_count", "reset_recompile_user_contexts",
+            "resume_execution", "run", "set_recursion_limit", "set_stance", "side_effects", "skip_frame",
+            "source", "step_unsupported", "substitute_in_graph", "symbolic_convert", "torch", "trace_rules",
+            "types", "utils", "variables",
+        }, {
+            "allow_c_slot", "allow_in_graph", "assume_constant_result", "disable",
+            "disable_nested_graph_breaks", "disallow_in_graph", "dont_skip_tracing", "error_on_graph_break",
+            "explain", "export", "forbid_in_graph", "get_recursion_limit", "graph_break", "is_compiling",
+            "is_dynamo_disable_recursive", "is_dynamo_supported", "is_inductor_supported", "list_backends",
+            "lookup_backend", "mark_dynamic", "mark_static", "mark_static_address", "maybe_mark_dynamic",
+            "nonstrict_trace", "on_compile_end", "on_compile_start", "optimize", "optimize_assert",
+            "override_cudagraphs", "override_optimization_hint", "patch_dynamo_config", "register_backend",
+            "register_hook_for_recompile_user_context", "replay", "reset", "reset_code_caches",
+            "reset_code_state", "reset_frame_count", "reset_recompile_user_contexts", "run",
+            "set_recursion_limit", "skip_frame", "step_unsupported", "substitute_in_graph",
         }},
         {"__future__", {
             "CO_FUTURE_ABSOLUTE_IMPORT", "CO_FUTURE_ANNOTATIONS", "CO_FUTURE_BARRY_AS_BDFL",
@@ -337,16 +423,22 @@ const std::vector<TorchScopeNames>& torchScopeNames() {
             "absolute_import", "all_feature_names", "annotations", "barry_as_FLUFL", "division",
             "generator_stop", "generators", "nested_scopes", "print_function", "unicode_literals",
             "with_statement",
+        }, {
+           
         }},
         {"abc", {
             "ABC", "ABCMeta", "abstractclassmethod", "abstractmethod", "abstractproperty",
             "abstractstaticmethod", "get_cache_token", "update_abstractmethods",
+        }, {
+            "abstractmethod", "update_abstractmethods",
         }},
         {"argparse", {
             "Action", "ArgumentDefaultsHelpFormatter", "ArgumentError", "ArgumentParser", "ArgumentTypeError",
             "BooleanOptionalAction", "FileType", "HelpFormatter", "MetavarTypeHelpFormatter", "Namespace",
             "ONE_OR_MORE", "OPTIONAL", "PARSER", "REMAINDER", "RawDescriptionHelpFormatter",
             "RawTextHelpFormatter", "SUPPRESS", "ZERO_OR_MORE", "ngettext", "warnings",
+        }, {
+            "ngettext",
         }},
         {"ast", {
             "AST", "Add", "And", "AnnAssign", "Assert", "Assign", "AsyncFor", "AsyncFunctionDef", "AsyncWith",
@@ -368,6 +460,10 @@ const std::vector<TorchScopeNames>& torchScopeNames() {
             "increment_lineno", "iter_child_nodes", "iter_fields", "keyword", "literal_eval", "main",
             "match_case", "mod", "nullcontext", "operator", "parse", "pattern", "slice", "stmt", "sys",
             "type_ignore", "unaryop", "unparse", "walk", "withitem",
+        }, {
+            "contextmanager", "copy_location", "dump", "fix_missing_locations", "get_docstring",
+            "get_source_segment", "increment_lineno", "iter_child_nodes", "iter_fields", "literal_eval",
+            "main", "parse", "unparse", "walk",
         }},
         {"base64", {
             "MAXBINSIZE", "MAXLINESIZE", "a85decode", "a85encode", "b16decode", "b16encode", "b32decode",
@@ -375,35 +471,52 @@ const std::vector<TorchScopeNames>& torchScopeNames() {
             "binascii", "bytes_types", "decode", "decodebytes", "encode", "encodebytes", "main", "re",
             "standard_b64decode", "standard_b64encode", "struct", "test", "urlsafe_b64decode",
             "urlsafe_b64encode",
+        }, {
+            "a85decode", "a85encode", "b16decode", "b16encode", "b32decode", "b32encode", "b32hexdecode",
+            "b32hexencode", "b64decode", "b64encode", "b85decode", "b85encode", "decode", "decodebytes",
+            "encode", "encodebytes", "main", "standard_b64decode", "standard_b64encode", "test",
+            "urlsafe_b64decode", "urlsafe_b64encode",
         }},
         {"binascii", {
             "Error", "Incomplete", "a2b_base64", "a2b_hex", "a2b_qp", "a2b_uu", "b2a_base64", "b2a_hex",
             "b2a_qp", "b2a_uu", "crc32", "crc_hqx", "hexlify", "unhexlify",
+        }, {
+           
         }},
         {"collections", {
             "ChainMap", "Counter", "OrderedDict", "UserDict", "UserList", "UserString", "abc", "defaultdict",
             "deque", "namedtuple",
+        }, {
+            "namedtuple",
         }},
         {"collections.abc", {
             "AsyncGenerator", "AsyncIterable", "AsyncIterator", "Awaitable", "ByteString", "Callable",
             "Collection", "Container", "Coroutine", "Generator", "Hashable", "ItemsView", "Iterable",
             "Iterator", "KeysView", "Mapping", "MappingView", "MutableMapping", "MutableSequence",
             "MutableSet", "Reversible", "Sequence", "Set", "Sized", "ValuesView",
+        }, {
+           
         }},
         {"contextlib", {
             "AbstractAsyncContextManager", "AbstractContextManager", "AsyncContextDecorator",
             "AsyncExitStack", "ContextDecorator", "ExitStack", "GenericAlias", "MethodType", "abc",
             "aclosing", "asynccontextmanager", "chdir", "closing", "contextmanager", "deque", "nullcontext",
             "os", "redirect_stderr", "redirect_stdout", "suppress", "sys", "wraps",
+        }, {
+            "asynccontextmanager", "contextmanager", "wraps",
         }},
         {"copy", {
             "Error", "copy", "deepcopy", "dispatch_table", "error",
+        }, {
+            "copy", "deepcopy",
         }},
         {"dataclasses", {
             "Field", "FrozenInstanceError", "FunctionType", "GenericAlias", "InitVar", "KW_ONLY", "MISSING",
             "abc", "asdict", "astuple", "builtins", "copy", "dataclass", "field", "fields", "functools",
             "inspect", "is_dataclass", "itertools", "keyword", "make_dataclass", "re", "replace", "sys",
             "types",
+        }, {
+            "asdict", "astuple", "dataclass", "field", "fields", "is_dataclass", "make_dataclass", "replace",
         }},
         {"enum", {
             "CONFORM", "CONTINUOUS", "DynamicClassAttribute", "EJECT", "Enum", "EnumCheck", "EnumMeta",
@@ -412,17 +525,25 @@ const std::vector<TorchScopeNames>& torchScopeNames() {
             "global_enum_repr", "global_flag_repr", "global_str", "member", "nonmember",
             "pickle_by_enum_name", "pickle_by_global_name", "property", "reduce", "show_flag_values", "sys",
             "unique", "verify",
+        }, {
+            "bin", "global_enum", "global_enum_repr", "global_flag_repr", "global_str", "pickle_by_enum_name",
+            "pickle_by_global_name", "show_flag_values", "unique",
         }},
         {"functools", {
             "GenericAlias", "RLock", "WRAPPER_ASSIGNMENTS", "WRAPPER_UPDATES", "cache", "cached_property",
             "cmp_to_key", "get_cache_token", "lru_cache", "namedtuple", "partial", "partialmethod",
             "recursive_repr", "reduce", "singledispatch", "singledispatchmethod", "total_ordering",
             "update_wrapper", "wraps",
+        }, {
+            "cache", "lru_cache", "namedtuple", "recursive_repr", "singledispatch", "total_ordering",
+            "update_wrapper", "wraps",
         }},
         {"gzip", {
             "BadGzipFile", "FCOMMENT", "FEXTRA", "FHCRC", "FNAME", "FTEXT", "GzipFile", "READ", "WRITE",
             "builtins", "compress", "decompress", "io", "main", "open", "os", "struct", "sys", "time",
             "write32u", "zlib",
+        }, {
+            "compress", "decompress", "main", "open", "write32u",
         }},
         {"inspect", {
             "ArgInfo", "Arguments", "Attribute", "BlockFinder", "BoundArguments", "CORO_CLOSED",
@@ -445,15 +566,32 @@ const std::vector<TorchScopeNames>& torchScopeNames() {
             "ismethodwrapper", "ismodule", "isroutine", "istraceback", "itertools", "linecache",
             "modulesbyfile", "namedtuple", "os", "re", "signature", "stack", "sys", "token", "tokenize",
             "trace", "types", "unwrap", "walktree",
+        }, {
+            "classify_class_attrs", "cleandoc", "currentframe", "findsource", "formatannotation",
+            "formatannotationrelativeto", "formatargvalues", "get_annotations", "getabsfile", "getargs",
+            "getargvalues", "getattr_static", "getblock", "getcallargs", "getclasstree", "getclosurevars",
+            "getcomments", "getcoroutinelocals", "getcoroutinestate", "getdoc", "getfile", "getframeinfo",
+            "getfullargspec", "getgeneratorlocals", "getgeneratorstate", "getinnerframes", "getlineno",
+            "getmembers", "getmembers_static", "getmodule", "getmodulename", "getmro", "getouterframes",
+            "getsource", "getsourcefile", "getsourcelines", "indentsize", "isabstract", "isasyncgen",
+            "isasyncgenfunction", "isawaitable", "isbuiltin", "isclass", "iscode", "iscoroutine",
+            "iscoroutinefunction", "isdatadescriptor", "isframe", "isfunction", "isgenerator",
+            "isgeneratorfunction", "isgetsetdescriptor", "ismemberdescriptor", "ismethod",
+            "ismethoddescriptor", "ismethodwrapper", "ismodule", "isroutine", "istraceback", "namedtuple",
+            "signature", "stack", "trace", "unwrap", "walktree",
         }},
         {"itertools", {
             "accumulate", "chain", "combinations", "combinations_with_replacement", "compress", "count",
             "cycle", "dropwhile", "filterfalse", "groupby", "islice", "pairwise", "permutations", "product",
             "repeat", "starmap", "takewhile", "tee", "zip_longest",
+        }, {
+           
         }},
         {"json", {
             "JSONDecodeError", "JSONDecoder", "JSONEncoder", "codecs", "decoder", "detect_encoding", "dump",
             "dumps", "encoder", "load", "loads", "scanner",
+        }, {
+            "detect_encoding", "dump", "dumps", "load", "loads",
         }},
         {"logging", {
             "BASIC_FORMAT", "BufferingFormatter", "CRITICAL", "DEBUG", "ERROR", "FATAL", "FileHandler",
@@ -466,6 +604,11 @@ const std::vector<TorchScopeNames>& torchScopeNames() {
             "lastResort", "log", "logMultiprocessing", "logProcesses", "logThreads", "makeLogRecord", "os",
             "raiseExceptions", "re", "root", "setLogRecordFactory", "setLoggerClass", "shutdown", "sys",
             "threading", "time", "traceback", "warn", "warning", "warnings", "weakref",
+        }, {
+            "addLevelName", "basicConfig", "captureWarnings", "critical", "currentframe", "debug", "disable",
+            "error", "exception", "fatal", "getLevelName", "getLevelNamesMapping", "getLogRecordFactory",
+            "getLogger", "getLoggerClass", "info", "log", "makeLogRecord", "setLogRecordFactory",
+            "setLoggerClass", "shutdown", "warn", "warning",
         }},
         {"math", {
             "acos", "acosh", "asin", "asinh", "atan", "atan2", "atanh", "cbrt", "ceil", "comb", "copysign",
@@ -474,9 +617,13 @@ const std::vector<TorchScopeNames>& torchScopeNames() {
             "isnan", "isqrt", "lcm", "ldexp", "lgamma", "log", "log10", "log1p", "log2", "modf", "nan",
             "nextafter", "perm", "pi", "pow", "prod", "radians", "remainder", "sin", "sinh", "sqrt", "tan",
             "tanh", "tau", "trunc", "ulp",
+        }, {
+           
         }},
         {"numbers", {
             "ABCMeta", "Complex", "Integral", "Number", "Rational", "Real", "abstractmethod",
+        }, {
+            "abstractmethod",
         }},
         {"operator", {
             "abs", "add", "and_", "attrgetter", "call", "concat", "contains", "countOf", "delitem", "eq",
@@ -485,6 +632,8 @@ const std::vector<TorchScopeNames>& torchScopeNames() {
             "isub", "itemgetter", "itruediv", "ixor", "le", "length_hint", "lshift", "lt", "matmul",
             "methodcaller", "mod", "mul", "ne", "neg", "not_", "or_", "pos", "pow", "rshift", "setitem",
             "sub", "truediv", "truth", "xor",
+        }, {
+           
         }},
         {"os", {
             "CLD_CONTINUED", "CLD_DUMPED", "CLD_EXITED", "CLD_KILLED", "CLD_STOPPED", "CLD_TRAPPED",
@@ -540,6 +689,10 @@ const std::vector<TorchScopeNames>& torchScopeNames() {
             "times_result", "truncate", "ttyname", "umask", "uname", "uname_result", "unlink", "unsetenv",
             "urandom", "utime", "wait", "wait3", "wait4", "waitid", "waitid_result", "waitpid",
             "waitstatus_to_exitcode", "walk", "write", "writev",
+        }, {
+            "execl", "execle", "execlp", "execlpe", "execvp", "execvpe", "fdopen", "fsdecode", "fsencode",
+            "fwalk", "get_exec_path", "getenv", "getenvb", "makedirs", "popen", "removedirs", "renames",
+            "spawnl", "spawnle", "spawnlp", "spawnlpe", "spawnv", "spawnve", "spawnvp", "spawnvpe", "walk",
         }},
         {"pickle", {
             "ADDITEMS", "APPEND", "APPENDS", "BINBYTES", "BINBYTES8", "BINFLOAT", "BINGET", "BININT",
@@ -555,6 +708,8 @@ const std::vector<TorchScopeNames>& torchScopeNames() {
             "UnpicklingError", "bytes_types", "codecs", "compatible_formats", "decode_long", "dispatch_table",
             "dump", "dumps", "encode_long", "format_version", "io", "islice", "load", "loads", "maxsize",
             "pack", "partial", "re", "sys", "unpack", "whichmodule",
+        }, {
+            "decode_long", "encode_long", "whichmodule",
         }},
         {"posixpath", {
             "abspath", "altsep", "basename", "commonpath", "commonprefix", "curdir", "defpath", "devnull",
@@ -563,6 +718,11 @@ const std::vector<TorchScopeNames>& torchScopeNames() {
             "normcase", "normpath", "os", "pardir", "pathsep", "realpath", "relpath", "samefile",
             "sameopenfile", "samestat", "sep", "split", "splitdrive", "splitext", "stat",
             "supports_unicode_filenames", "sys",
+        }, {
+            "abspath", "basename", "commonpath", "commonprefix", "dirname", "exists", "expanduser",
+            "expandvars", "getatime", "getctime", "getmtime", "getsize", "isabs", "isdir", "isfile", "islink",
+            "ismount", "join", "lexists", "normcase", "normpath", "realpath", "relpath", "samefile",
+            "sameopenfile", "samestat", "split", "splitdrive", "splitext",
         }},
         {"random", {
             "BPF", "LOG4", "NV_MAGICCONST", "RECIP_BPF", "Random", "SG_MAGICCONST", "SystemRandom", "TWOPI",
@@ -570,19 +730,28 @@ const std::vector<TorchScopeNames>& torchScopeNames() {
             "getstate", "lognormvariate", "normalvariate", "paretovariate", "randbytes", "randint", "random",
             "randrange", "sample", "seed", "setstate", "shuffle", "triangular", "uniform", "vonmisesvariate",
             "weibullvariate",
+        }, {
+           
         }},
         {"re", {
             "A", "ASCII", "DEBUG", "DOTALL", "I", "IGNORECASE", "L", "LOCALE", "M", "MULTILINE", "Match",
             "NOFLAG", "Pattern", "RegexFlag", "S", "Scanner", "T", "TEMPLATE", "U", "UNICODE", "VERBOSE", "X",
             "compile", "copyreg", "enum", "error", "escape", "findall", "finditer", "fullmatch", "functools",
             "match", "purge", "search", "split", "sub", "subn", "template",
+        }, {
+            "compile", "escape", "findall", "finditer", "fullmatch", "match", "purge", "search", "split",
+            "sub", "subn", "template",
         }},
         {"string", {
             "Formatter", "Template", "ascii_letters", "ascii_lowercase", "ascii_uppercase", "capwords",
             "digits", "hexdigits", "octdigits", "printable", "punctuation", "whitespace",
+        }, {
+            "capwords",
         }},
         {"struct", {
             "Struct", "calcsize", "error", "iter_unpack", "pack", "pack_into", "unpack", "unpack_from",
+        }, {
+           
         }},
         {"sys", {
             "abiflags", "addaudithook", "api_version", "argv", "audit", "base_exec_prefix", "base_prefix",
@@ -598,11 +767,16 @@ const std::vector<TorchScopeNames>& torchScopeNames() {
             "set_coroutine_origin_tracking_depth", "set_int_max_str_digits", "setdlopenflags", "setprofile",
             "setrecursionlimit", "setswitchinterval", "settrace", "stderr", "stdin", "stdlib_module_names",
             "stdout", "thread_info", "unraisablehook", "version", "version_info", "warnoptions",
+        }, {
+           
         }},
         {"tempfile", {
             "NamedTemporaryFile", "SpooledTemporaryFile", "TMP_MAX", "TemporaryDirectory", "TemporaryFile",
             "gettempdir", "gettempdirb", "gettempprefix", "gettempprefixb", "mkdtemp", "mkstemp", "mktemp",
             "tempdir", "template",
+        }, {
+            "NamedTemporaryFile", "TemporaryFile", "gettempdir", "gettempdirb", "gettempprefix",
+            "gettempprefixb", "mkdtemp", "mkstemp", "mktemp",
         }},
         {"time", {
             "CLOCK_BOOTTIME", "CLOCK_MONOTONIC", "CLOCK_MONOTONIC_RAW", "CLOCK_PROCESS_CPUTIME_ID",
@@ -612,6 +786,8 @@ const std::vector<TorchScopeNames>& torchScopeNames() {
             "perf_counter_ns", "process_time", "process_time_ns", "pthread_getcpuclockid", "sleep",
             "strftime", "strptime", "struct_time", "thread_time", "thread_time_ns", "time", "time_ns",
             "timezone", "tzname", "tzset",
+        }, {
+           
         }},
         {"typing", {
             "ABCMeta", "AbstractSet", "Annotated", "Any", "AnyStr", "AsyncContextManager", "AsyncGenerator",
@@ -632,10 +808,17 @@ const std::vector<TorchScopeNames>& torchScopeNames() {
             "functools", "get_args", "get_origin", "get_overloads", "get_type_hints", "io", "is_typeddict",
             "no_type_check", "no_type_check_decorator", "operator", "overload", "re", "reveal_type",
             "runtime_checkable", "stdlib_re", "sys", "types", "warnings",
+        }, {
+            "NamedTuple", "TypedDict", "abstractmethod", "assert_never", "assert_type", "cast",
+            "clear_overloads", "dataclass_transform", "final", "get_args", "get_origin", "get_overloads",
+            "get_type_hints", "is_typeddict", "no_type_check", "no_type_check_decorator", "overload",
+            "reveal_type", "runtime_checkable",
         }},
         {"warnings", {
             "WarningMessage", "catch_warnings", "defaultaction", "filters", "filterwarnings", "formatwarning",
             "onceregistry", "resetwarnings", "showwarning", "simplefilter", "sys", "warn", "warn_explicit",
+        }, {
+            "filterwarnings", "formatwarning", "resetwarnings", "showwarning", "simplefilter",
         }},
         {"zlib", {
             "DEFLATED", "DEF_BUF_SIZE", "DEF_MEM_LEVEL", "MAX_WBITS", "ZLIB_RUNTIME_VERSION", "ZLIB_VERSION",
@@ -643,6 +826,8 @@ const std::vector<TorchScopeNames>& torchScopeNames() {
             "Z_FILTERED", "Z_FINISH", "Z_FIXED", "Z_FULL_FLUSH", "Z_HUFFMAN_ONLY", "Z_NO_COMPRESSION",
             "Z_NO_FLUSH", "Z_PARTIAL_FLUSH", "Z_RLE", "Z_SYNC_FLUSH", "Z_TREES", "adler32", "compress",
             "compressobj", "crc32", "decompress", "decompressobj", "error",
+        }, {
+           
         }},
     };
     return scopes;

@@ -62,6 +62,16 @@ public:
         return (void)op, (void)left, (void)right, std::nullopt;
     }
 
+    // An attribute of a module reached through a global (torch.cat, F.relu) was read: the
+    // module is guarded by its id, as Dynamo guards it.
+    virtual void onModuleUse(const Value& module) { (void)module; }
+    // A function or builtin reached through a global is about to be called (guarded by its
+    // id, or a Python function by its __code__).
+    virtual void onCalleeUse(const Value& callee) { (void)callee; }
+    // Where the traced code reads builtin `name` from (Dynamo's G['__builtins_dict___0']['len']),
+    // or null to leave it unguarded.
+    virtual SourcePtr builtinSource(const std::string& name) { return (void)name, nullptr; }
+
     // For running a cached graph without its Python (capture/direct_call.h): what the traced
     // code reads or changes outside what it made itself.
     // A container or instance is about to be read or changed.

@@ -23,8 +23,8 @@ TEST(Examples, EachRunsAndMatchesItsGoldenOutput) {
     }
 }
 
-// What each example logs of its graph breaks and recompiles is what PyTorch 2.15 logs
-// (tests/golden/examples/NAME.graph_breaks and NAME.recompiles, written from real PyTorch
+// What each example logs of its graph breaks, recompiles and guards is what PyTorch 2.15 logs
+// (tests/golden/examples/NAME.graph_breaks, NAME.recompiles and NAME.guards, written from real PyTorch
 // by tests/scripts/reference/regenerate.py; no file: PyTorch logged none), except those
 // logs_differ.txt lists with why, which must still differ.
 TEST(Examples, LogGraphBreaksAndRecompilesInPyTorchsWords) {
@@ -34,9 +34,9 @@ TEST(Examples, LogGraphBreaksAndRecompilesInPyTorchsWords) {
         if (!line.empty() && line[0] != '#') differ.insert(line.substr(0, line.find(':')));
     for (const std::string& program : examplePrograms()) {
         SCOPED_TRACE(exampleName(program));
-        auto r = runCli({"run", program, "--logs", "graph_breaks,recompiles"});
+        auto r = runCli({"run", program, "--logs", "graph_breaks,recompiles,guards"});
         EXPECT_EQ(r.exitCode, 0) << r.err;
-        for (const std::string artifact : {"graph_breaks", "recompiles"}) {
+        for (const std::string artifact : {"graph_breaks", "recompiles", "guards"}) {
             SCOPED_TRACE(artifact);
             const std::string expected = sourcePath("tests/golden/examples/" + exampleName(program) + "." + artifact);
             const std::string theirs = std::filesystem::exists(expected) ? readFile(expected) : "";

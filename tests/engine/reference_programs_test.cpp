@@ -1,7 +1,7 @@
 // Programs whose expected stdout real Python / real PyTorch produced
 // (tests/scripts/reference/regenerate.py): Fusescope must print exactly the same, and a
 // program that compiles must break the graph at the lines real PyTorch's log names and
-// recompile with the reasons its recompiles log gives.
+// recompile with the reasons its recompiles log gives, with the guards its guards log shows.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -62,7 +62,7 @@ std::string breakLines(const std::string& log, const std::string& program) {
 }
 
 // The programs whose log still differs from PyTorch's (NAME_differ.txt: recompiles_differ.txt,
-// graph_breaks_differ.txt), each with why.
+// graph_breaks_differ.txt, guards_differ.txt), each with why.
 std::set<std::string> logsDiffer(const std::string& artifact) {
     std::set<std::string> programs;
     std::istringstream lines(readFile((referenceDir() / (artifact + "_differ.txt")).string()));
@@ -93,7 +93,7 @@ TEST_P(ReferenceProgram, PrintsWhatRealPythonPrinted) {
         SCOPED_TRACE(backend.empty() ? "as written" : "--backend " + backend);
         std::vector<std::string> args = {"run", program.string()};
         if (!backend.empty()) args.insert(args.end(), {"--backend", backend});
-        if (fs::exists(breaks)) args.insert(args.end(), {"--logs", "graph_breaks,recompiles"});
+        if (fs::exists(breaks)) args.insert(args.end(), {"--logs", "graph_breaks,recompiles,guards"});
         const std::string events = writeTempFile("events.jsonl", "");
         if (backend == "inductor") args.insert(args.end(), {"--events", events});
         auto run = runCli(args);
@@ -101,7 +101,7 @@ TEST_P(ReferenceProgram, PrintsWhatRealPythonPrinted) {
         EXPECT_EQ(run.out, readFile(expected.string()));
         if (fs::exists(breaks)) {
             EXPECT_EQ(breakLines(run.err, program.filename().string()), readFile(breaks.string()));
-            for (const std::string artifact : {"graph_breaks", "recompiles"}) {
+            for (const std::string artifact : {"graph_breaks", "recompiles", "guards"}) {
                 SCOPED_TRACE(artifact);
                 fs::path log = fs::path(program).replace_extension("." + artifact);
                 const std::string theirs = fs::exists(log) ? readFile(log.string()) : "";

@@ -47,13 +47,27 @@ const fs::path& tempDir() {
 
 }  // namespace
 
+// What differs between two runs of a program in a guards log (regenerate.py's mask_guards):
+// objects' and types' ids, the thread count, how long the guards took to check, whether the
+// shape guard function's closure names __builtins__.
+static std::string maskGuardRun(const std::string& line) {
+    static const std::regex ids(R"((___check_(?:obj|type)_id\(.*?, )[0-9]+\))"), threads(R"("num_threads":[0-9]+)"),
+        latency(R"(Guard eval latency = [0-9.]+ us)");
+    std::string out = std::regex_replace(line, ids, "$1...)");
+    if (auto at = out.find("math, torch, __builtins__, "); at != std::string::npos) out.erase(at + 13, 14);
+    out = std::regex_replace(out, threads, "\"num_threads\":N");
+    return std::regex_replace(out, latency, "Guard eval latency = ... us");
+}
+
 // Fusescope prefixes only a message's first line
 // ("[0/0] [__recompiles] Recompiling ..."); the lines continuing it are its own: for
 // recompiles the indented ones, for graph_breaks those up to the blank line ending its user
-// code traceback.
+// code traceback, for any artifact those up to the next log record.
 std::string logText(const std::string& err, const std::string& artifact) {
     static const std::regex path(R"((?:[^\s"/`]*/)+([^\s"/`]+\.py))"), package(R"(/[^\s()]*/site-packages/)"),
         id(R"( \(id=0x[0-9a-f]+\))"), address(R"( at 0x[0-9a-f]+)");
+    // Another log record ("[0/0] [inductor] WARNING: ...") ends a message's lines.
+    static const std::regex otherRecord(R"(^\[[0-9]+/[0-9]+\] \[)");
     const std::string prefix = "[__" + artifact + "] ";
     std::istringstream lines(err);
     std::string out;
@@ -64,7 +78,7 @@ std::string logText(const std::string& err, const std::string& artifact) {
             line = line.substr(at + prefix.size());
             inMessage = true;
             inTraceback = false;
-        } else if (!inMessage || (artifact == "recompiles" && line.rfind("    ", 0) != 0)) {
+        } else if (!inMessage || (artifact == "recompiles" && line.rfind("    ", 0) != 0) || std::regex_search(line, otherRecord)) {
             inMessage = false;
             continue;
         }
@@ -73,7 +87,8 @@ std::string logText(const std::string& err, const std::string& artifact) {
             else if (inTraceback && line.empty()) inMessage = false;
         }
         line = std::regex_replace(std::regex_replace(line, path, "$1"), package, "");
-        out += std::regex_replace(std::regex_replace(line, id, ""), address, " at 0x...") + "\n";
+        line = std::regex_replace(std::regex_replace(line, id, ""), address, " at 0x...");
+        out += (artifact == "guards" ? maskGuardRun(line) : line) + "\n";
     }
     return out;
 }

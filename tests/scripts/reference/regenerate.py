@@ -10,7 +10,8 @@ under real Python (and, for programs that import torch, real PyTorch).
 Each NAME.py gets NAME.out beside it, and a program that compiles NAME.breaks: the lines of
 its own code where Dynamo broke the graph (TORCH_LOGS=graph_breaks), one per line, with
 NAME.graph_breaks, that log's text; and one that recompiles NAME.recompiles: the recompiles
-log's text. Logs are kept as the text after each line's prefix, paths cut to file names.
+log's text; and NAME.guards, the guards log (TORCH_LOGS=guards) of each compile. Logs are kept
+as the text after each line's prefix, paths cut to file names, ids and timings masked.
 PRODUCED_BY records the Python and torch versions.
 Not part of `make test`: the test only compares Fusescope's output with these files.
 python/torch_checkpoints.py also needs the safetensors package (pip install safetensors numpy).
@@ -41,10 +42,22 @@ def mask_paths(text):
     return re.sub(r" at 0x[0-9a-f]+", " at 0x...", re.sub(r" \(id=0x[0-9a-f]+\)", "", text))
 
 
+def mask_guards(text):
+    """What differs between two runs of one program in a guards log: objects' and types' ids
+    ("___check_obj_id(G['F'], 1397...)"), the thread count in the global state, the time the
+    guards took to check, and whether the shape guard function's closure names __builtins__
+    (CPython adds it to Dynamo's closure dict once the process has run guard code with it)."""
+    text = re.sub(r"(___check_(?:obj|type)_id\(.*?, )[0-9]+\)", r"\1...)", text)
+    text = text.replace("math, torch, __builtins__, ___check_type_id", "math, torch, ___check_type_id")
+    text = re.sub(r'"num_threads":[0-9]+', '"num_threads":N', text)
+    return re.sub(r"Guard eval latency = [0-9.]+ us", "Guard eval latency = ... us", text)
+
+
 def log_text(stderr, artifact):
     """An artifact's log: each line's text after its "[__artifact] " prefix, masked."""
     prefix = f"[__{artifact}] "
-    return "".join(mask_paths(line.split(prefix, 1)[1]) + "\n" for line in stderr.splitlines() if prefix in line)
+    text = "".join(mask_paths(line.split(prefix, 1)[1]) + "\n" for line in stderr.splitlines() if prefix in line)
+    return mask_guards(text) if artifact == "guards" else text
 
 
 def is_program(path):
@@ -70,7 +83,7 @@ def log_env():
     # that program's input aliasing into this one (seen with PyTorch 2.15).
     # No __pycache__ folders left in the tree by programs that import their own modules.
     return dict(os.environ, TORCHINDUCTOR_FORCE_DISABLE_CACHES="1", PYTHONDONTWRITEBYTECODE="1",
-                TORCH_LOGS="graph_breaks,recompiles")
+                TORCH_LOGS="graph_breaks,recompiles,guards")
 
 
 if sys.argv[1:] == ["--examples"]:
@@ -84,7 +97,7 @@ if sys.argv[1:] == ["--examples"]:
         result = subprocess.run([sys.executable, program.name], cwd=program.parent, capture_output=True, text=True, env=log_env())
         if result.returncode != 0:
             sys.exit(f"{program.name} failed:\n{result.stderr}")
-        for artifact in ("graph_breaks", "recompiles"):
+        for artifact in ("graph_breaks", "recompiles", "guards"):
             write_log(golden / f"{name}.{artifact}", log_text(result.stderr, artifact))
     print(f"wrote the logs of {len(programs)} examples (torch {torch_version})")
     sys.exit(0)
@@ -110,9 +123,9 @@ for program in sorted(here.rglob("*.py")):
     if compiles:  # where Dynamo broke the graph in the program's own lines (not in torch's)
         lines = sorted({int(m.group(1)) for m in re.finditer(rf"Graph break in user code at .*/{re.escape(program.name)}:(\d+)", result.stderr)})
         program.with_suffix(".breaks").write_text("".join(f"{program.name}:{line}\n" for line in lines))
-        # What Dynamo said of its graph breaks and why it recompiled: NAME.graph_breaks and
-        # NAME.recompiles, where it did at all.
-        for artifact in ("graph_breaks", "recompiles"):
+        # What Dynamo said of its graph breaks, why it recompiled and the guards it made:
+        # NAME.graph_breaks, NAME.recompiles and NAME.guards, where it did at all.
+        for artifact in ("graph_breaks", "recompiles", "guards"):
             write_log(program.with_suffix("." + artifact), log_text(result.stderr, artifact))
     written += 1
 

@@ -1,0 +1,343 @@
+#include "capture/guard_tree.h"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <memory>
+#include <set>
+#include <tuple>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "capture/symbol_names.h"
+#include "script/ast.h"
+
+namespace fusescope {
+
+namespace {
+
+// One GuardManager: the value a source names, how it is read from its parent's, its leaf guards
+// and the managers of what is read from it.
+struct Manager {
+    std::string source;    // "L['x']", "G", "G['w']"
+    std::string accessor;  // "FrameLocalsGuardAccessor(key='x', framelocals_idx=0)"; empty for the root
+    std::string type;      // "<class 'torch.Tensor'>"
+    std::vector<std::string> leaves;  // "TENSOR_MATCH: check_tensor(...)"
+    std::vector<std::unique_ptr<Manager>> children;
+
+    Manager& child(const std::string& childSource, const std::string& how, const std::string& childType) {
+        for (auto& c : children)
+            if (c->source == childSource) return *c;
+        children.push_back(std::make_unique<Manager>(Manager{childSource, how, childType, {}, {}}));
+        return *children.back();
+    }
+};
+
+// Dynamo's guard sort key (torch/_guards.py Guard.sort_key): locals before globals, then the
+// source's name by length and text, then the guard builder method's line in guards.py.
+std::tuple<int, std::size_t, std::string, int> sortKey(const Guard& g) {
+    const Source* root = g.source.get();
+    while (root->base) root = root->base.get();
+    static const std::map<Guard::Kind, int> builderLine = {
+        {Guard::Kind::TypeMatch, 2497}, {Guard::Kind::DictContains, 2586}, {Guard::Kind::IdMatch, 2745},
+        {Guard::Kind::Constant, 2984},  {Guard::Kind::Length, 3281},       {Guard::Kind::TensorMatch, 3883}};
+    auto line = builderLine.find(g.kind);
+    const std::string name = g.guardedName();
+    return {root->kind == Source::Kind::Global ? 1 : 0, name.size(), name, line == builderLine.end() ? 0 : line->second};
+}
+
+bool isShapeGuard(const Guard& g) { return g.typeLabel() == "SHAPE_ENV"; }
+
+// A leaf's text after its code: padded to 60 columns, then the user line that made it (PyTorch's
+// get_verbose_code_part).
+std::string verbose(const std::string& code, const Guard& g, const std::string& hint = "") {
+    std::string extra;
+    if (!g.userStack.empty()) {
+        const StackFrame& made = g.userStack.back();
+        extra = fmt::format("  # {}  # {}:{} in {}", made.sourceLine, made.file, made.line, made.function);
+    }
+    std::string text = fmt::format("{:<60}{}", code, extra);
+    if (!hint.empty()) text += " (HINT: " + hint + ")";
+    return text;
+}
+
+std::string typeOf(const Value* value) {
+    if (!value) return "<class 'NoneType'>";
+    if (value->isTensor()) return value->asTensor().impl()->isParameter ? "<class 'torch.nn.parameter.Parameter'>" : "<class 'torch.Tensor'>";
+    return pythonClassName(*value);
+}
+
+// A stable stand-in for a type's id() (masked where logs are compared).
+uint64_t typeId(const std::string& typeName) { return 0x7f0000000000ull + (std::hash<std::string>{}(typeName) & 0xffffffffffull); }
+
+std::string dims(const std::vector<std::optional<int64_t>>& values) {
+    std::vector<std::string> parts;
+    for (const auto& v : values) parts.push_back(v ? std::to_string(*v) : "None");
+    return "[" + fmt::format("{}", fmt::join(parts, ", ")) + "]";
+}
+
+// The tensor's dispatch keys as the guard saw them: its backend's, and autocast's where it was on.
+std::string tensorMatch(const Guard& g, const Value* value, const GuardedGlobalState& state) {
+    const bool cuda = g.device.kind == Device::Kind::Cuda;
+    const std::string backend = cuda ? "CUDA" : "CPU";
+    const bool autocast = cuda ? state.autocastCuda.enabled : state.autocastCpu.enabled;
+    const bool parameter = value && value->isTensor() && value->asTensor().impl()->isParameter;
+    return fmt::format("check_tensor({}, {}, DispatchKeySet({}, BackendSelect, ADInplaceOrView, Autograd{}{}), {}, device={}, "
+                       "requires_grad={}, size={}, stride={})",
+                       g.source->str(), parameter ? "Parameter" : "Tensor", backend, backend, autocast ? ", Autocast" + backend : "",
+                       dtypeName(g.dtype),
+                       cuda ? std::to_string(g.device.index) : "None", g.requiresGrad ? "True" : "False", dims(g.sizes),
+                       dims(g.strides));
+}
+
+// The leaf guards PyTorch adds for one of ours, in its order.
+std::vector<std::string> leavesOf(const Guard& g, const Value* value, const GuardedGlobalState& state) {
+    const std::string s = g.source->str();
+    switch (g.kind) {
+    case Guard::Kind::TensorMatch: {
+        std::vector<std::string> out = {"TENSOR_MATCH: " + verbose(tensorMatch(g, value, state), g)};
+        const std::vector<int64_t> marked = value && value->isTensor() ? value->asTensor().impl()->dynamoDynamicDims : std::vector<int64_t>{};
+        for (const char* marking : {"_dynamo_dynamic_indices", "_dynamo_weak_dynamic_indices", "_dynamo_unbacked_indices",
+                                    "_dynamo_strict_unbacked_indices", "_dynamo_static_indices"}) {
+            std::string code = fmt::format("hasattr({}, '{}') == False", s, marking);
+            if (marking == std::string_view("_dynamo_dynamic_indices") && !marked.empty())  // torch._dynamo.mark_dynamic's dims
+                code = fmt::format("((getattr({0}, '{1}', set()).issubset({{{2}}})) if hasattr({0}, '{1}') else True)", s, marking,
+                                   fmt::join(marked, ", "));
+            out.push_back("DIMENSION_DYNAMIC_MARKING_GUARD: " + verbose(code, g));
+        }
+        return out;
+    }
+    case Guard::Kind::TypeMatch: {
+        std::string type = value ? typeOf(value) : "<class '" + g.typeName + "'>";
+        return {"TYPE_MATCH: " + verbose(fmt::format("___check_type_id({}, {}), type={}", s, typeId(type), type), g,
+                                         "type " + (value ? pythonTypeName(*value) : g.typeName))};
+    }
+    case Guard::Kind::Constant:
+        if (g.constant.isNone()) return {"NONE_MATCH: " + verbose(s + " is None", g)};
+        if (g.constant.isBool())
+            return {std::string(g.constant.asBool() ? "TRUE_MATCH: " : "FALSE_MATCH: ") +
+                    verbose(fmt::format("{} == {}", s, g.constant.asBool() ? "True" : "False"), g)};
+        return {"EQUALS_MATCH: " + verbose(fmt::format("{} == {}", s, valueRepr(g.constant)), g)};
+    case Guard::Kind::Length: return {"LENGTH_CHECK: " + verbose(fmt::format("len({}) == {}", s, g.count), g)};
+    case Guard::Kind::DictContains:
+        return {"DICT_CONTAINS: " + verbose(fmt::format("{}___dict_contains({}, {})", g.count ? "" : "not ", valueRepr(g.constant), s), g)};
+    case Guard::Kind::IdMatch: return {"ID_MATCH: " + verbose(g.code(), g)};
+    default: return {};
+    }
+}
+
+// One shape guard at the root's end: its code, and its comment (where the size was first used,
+// or compared, as ShapeEnv words it).
+struct ShapeLine {
+    std::string code, comment;
+    std::string python;  // its code in the shape guard function, where that differs (a range's bounds joined by and)
+};
+
+ShapeLine shapeLine(const Guard& g) {
+    std::string where;
+    if (!g.userStack.empty()) {
+        const StackFrame& made = g.userStack.back();
+        where = fmt::format("{}  # {}:{} in {}", made.sourceLine, made.file, made.line, made.function);
+    }
+    const std::string firstUse = " (user code shown is first use of this value--the guard itself is not due user code but due to 0/1 "
+                                 "specialization in the framework; to avoid specialization try "
+                                 "torch._dynamo.decorators.mark_unbacked(tensor, dim))";
+    switch (g.kind) {
+    case Guard::Kind::DimAtLeast: return {g.code(), where + firstUse};
+    case Guard::Kind::SizeRelation:
+        if (g.count > 0)
+            return {g.code(), fmt::format("{}{} and {} ({})", g.firstUse, firstUse, where, g.madeIn),
+                    fmt::format("{} <= {} and {} <= {}", g.count, g.lhs->str(true), g.lhs->str(true), g.rhs->str(true))};
+        return {g.code(), fmt::format("{} ({})", where, g.madeIn)};
+    default: return {g.code(), where};
+    }
+}
+
+// The shape guards in ShapeEnv's order: per input tensor (as lifted), each dim equal to an
+// earlier one's, then each stride that is a product of dynamic sizes; then the guards the
+// traced code made; then each symbol's range.
+std::vector<ShapeLine> shapeLines(const std::vector<Guard>& guards) {
+    // Each dynamic dim's symbol (named as PyTorch names them) and the source sympy prints for it.
+    SymbolNames names;
+    std::map<std::pair<std::string, int64_t>, std::pair<std::string, std::string>> symbols;
+    for (const Guard& g : guards) {
+        if (g.kind != Guard::Kind::TensorMatch) continue;
+        for (size_t d = 0; d < g.sizes.size(); ++d) {
+            if (g.sizes[d]) continue;
+            std::string size = fmt::format("{}.size()[{}]", g.source->str(), d);
+            symbols[{g.source->str(), static_cast<int64_t>(d)}] = {names.next(size), size};
+        }
+    }
+    for (const Guard& g : guards)  // a dim sharing another's symbol prints as that one
+        if (g.kind == Guard::Kind::DimsMatch)
+            if (auto other = symbols.find({g.otherSource->str(), g.otherDim}); other != symbols.end())
+                symbols[{g.source->str(), g.dim}].second = other->second.second;
+    std::vector<ShapeLine> lines;
+    for (const Guard& t : guards) {
+        if (t.kind != Guard::Kind::TensorMatch) continue;
+        const std::string s = t.source->str();
+        for (const Guard& g : guards)
+            if (g.kind == Guard::Kind::DimsMatch && g.source->str() == s)
+                lines.push_back({g.code(), fmt::format("(unknown var {}, please file a bug)", symbols[{s, g.dim}].first)});
+        for (size_t d = 0; d < t.strides.size(); ++d) {
+            if (t.strides[d]) continue;
+            int64_t constant = 1;
+            std::vector<std::pair<std::string, std::string>> factors;  // (symbol, printed source)
+            for (size_t k = d + 1; k < t.sizes.size(); ++k) {
+                if (t.sizes[k]) constant *= std::max<int64_t>(*t.sizes[k], 1);  // a contiguous stride steps over an empty dim as over one
+                else factors.push_back(symbols[{s, static_cast<int64_t>(k)}]);
+            }
+            std::sort(factors.begin(), factors.end());  // sympy orders a product's symbols by name
+            std::vector<std::string> printed;
+            if (constant != 1) printed.push_back(std::to_string(constant));
+            for (const auto& f : factors) printed.push_back(f.second);
+            const std::string stride = fmt::format("{}.stride()[{}]", s, d);
+            lines.push_back({fmt::format("{} == {}", stride, fmt::join(printed, "*")),
+                             fmt::format("(unknown source {}, please file a bug)", stride)});
+        }
+    }
+    for (const Guard& g : guards)
+        if ((g.kind == Guard::Kind::SizeRelation && g.count == 0) || g.kind == Guard::Kind::DimEquals) lines.push_back(shapeLine(g));
+    // A range's lower bound raised by a comparison (5 <= x.size()[0]) is the range's guard.
+    std::set<std::pair<std::string, int64_t>> raised;
+    for (const Guard& g : guards)
+        if (g.kind == Guard::Kind::SizeRelation && g.count == 0 && g.relation == CompareOperator::GtE &&
+            g.rhs->op == SizeExpression::Op::Constant)
+            raised.insert({g.source->str(), g.dim});
+    for (const Guard& g : guards)
+        if ((g.kind == Guard::Kind::SizeRelation && g.count > 0) ||
+            (g.kind == Guard::Kind::DimAtLeast && !raised.count({g.source->str(), g.dim})))
+            lines.push_back(shapeLine(g));
+    return lines;
+}
+
+class TreeBuilder {
+public:
+    explicit TreeBuilder(const GuardTreeScope& scope) : scope_(scope) {
+        root_.source = "RootGuardManager";
+        root_.leaves = {
+            "LAMBDA_GUARD: torch._functorch.aot_autograd.utils.top_saved_tensors_hooks ids == None  # "
+            "_dynamo/output_graph.py:1235 in init_ambient_guards",
+            "GLOBAL_STATE: ___check_global_state() against " + globalStateJson(scope.state),
+            "TORCH_FUNCTION_MODE_STACK: ___check_torch_function_mode_stack()",
+            fmt::format("DEFAULT_DEVICE: {:<60}  # _dynamo/output_graph.py:1222 in init_ambient_guards", "utils_device.CURRENT_DEVICE == None"),
+        };
+    }
+
+    void add(const Guard& g) {
+        const Value* value = scope_.resolve(*g.source);
+        // A callee's manager has PyTorch's type for it (F.relu is a function there, whatever
+        // Fusescope writes it in); a function's code is read from it by CodeGuardAccessor.
+        const bool callee = g.kind == Guard::Kind::IdMatch && g.typeName != "module";
+        const std::string calleeType = g.classObject ? "<class 'type'>" : "<class '" + g.typeName + "'>";
+        Manager* at = &managerOf(*g.source, callee ? calleeType : "");
+        if (g.ofCode) at = &at->child(g.guardedName(), "CodeGuardAccessor", "<class 'code'>");
+        Manager& m = *at;
+        for (std::string& leaf : leavesOf(g, value, scope_.state)) m.leaves.push_back(std::move(leaf));
+        if (g.kind == Guard::Kind::TensorMatch) tensors_.push_back({g.source->str(), &m});
+    }
+
+    // Dynamo's NO_TENSOR_ALIASING: one relational guard over every tensor input, printed in
+    // full under the first tensor's manager and by name under the others.
+    void finishAliasing() {
+        if (tensors_.size() < 2) return;
+        std::vector<std::string> names;
+        for (const auto& [name, manager] : tensors_) names.push_back(name);
+        tensors_.front().second->leaves.push_back(fmt::format("NO_TENSOR_ALIASING: check_no_aliasing({})", fmt::join(names, ", ")));
+        for (std::size_t i = 1; i < tensors_.size(); ++i) tensors_[i].second->leaves.push_back("NO_TENSOR_ALIASING");
+    }
+
+    std::string text(const std::vector<ShapeLine>& epilogue) const {
+        std::string out = "\nTREE_GUARD_MANAGER:\n+- RootGuardManager\n";
+        print(root_, 1, out);
+        for (const ShapeLine& line : epilogue) out += fmt::format("+- LAMBDA_GUARD: {}  # {}\n", line.code, line.comment);
+        return out;
+    }
+
+private:
+    static std::string globalStateJson(const GuardedGlobalState& s) {
+        // c10's ScalarType numbers of autocast's dtypes; device types cpu, cuda, then eight others.
+        auto scalarType = [](DType t) { return t == DType::Float16 ? 5 : t == DType::BFloat16 ? 15 : 6; };
+        std::vector<int> dtypes = {scalarType(s.autocastCpu.dtype), scalarType(s.autocastCuda.dtype), 5, 15, 5, 5, 15, 15, 5, 5};
+        std::vector<std::string> enabled(10, "false");
+        enabled[0] = s.autocastCpu.enabled ? "true" : "false";
+        enabled[1] = s.autocastCuda.enabled ? "true" : "false";
+        return fmt::format("{{\"allow_bf16_reduce\":0,\"allow_fp16_reduce\":0,\"allow_tf32\":false,\"autocast_state\":{{\"cached_enabled\":"
+                           "true,\"dtype\":[{}],\"enabled\":[{}]}},\"cuda_matmul_precision\":0,\"default_dtype\":6,"
+                           "\"deterministic_algorithms\":false,\"deterministic_algorithms_warn_only\":false,\"grad_mode\":{},"
+                           "\"num_threads\":{},\"torch_function\":true,\"torch_function_all_disabled\":false}}",
+                           fmt::join(dtypes, ","), fmt::join(enabled, ","), s.gradMode ? "true" : "false", s.numThreads);
+    }
+
+    Manager& managerOf(const Source& source, const std::string& typeOverride = "") {
+        const std::string type = typeOverride.empty() ? typeOf(scope_.resolve(source)) : typeOverride;
+        switch (source.kind) {
+        case Source::Kind::Local: {
+            auto at = std::find(scope_.frameLocals.begin(), scope_.frameLocals.end(), source.name);
+            long index = at == scope_.frameLocals.end() ? -1 : at - scope_.frameLocals.begin();
+            return root_.child(source.str(), fmt::format("FrameLocalsGuardAccessor(key='{}', framelocals_idx={})", source.name, index), type);
+        }
+        case Source::Kind::Global:  // the builtins are a dict Dynamo keeps as a global of its own
+            return root_.child("G", "GlobalsGuardAccessor", "<class 'dict'>")
+                .child(source.str(), fmt::format("DictGetItemGuardAccessor('{}')", source.name),
+                       source.name.starts_with("__builtins_dict__") ? "<class 'dict'>" : type);
+        case Source::Kind::Item: {
+            const Value* base = scope_.resolve(*source.base);
+            const bool tuple = base && pythonTypeName(*base) == "tuple";
+            return managerOf(*source.base).child(source.str(), fmt::format("{}GetItemGuardAccessor({})", tuple ? "Tuple" : "List", source.index), type);
+        }
+        case Source::Kind::Attr:
+            return managerOf(*source.base).child(source.str(), fmt::format("GetAttrGuardAccessor({})", source.name), type);
+        case Source::Kind::Key:
+            return managerOf(*source.base).child(source.str(), fmt::format("DictGetItemGuardAccessor('{}')", source.name), type);
+        case Source::Kind::ObjectDict:
+            return managerOf(*source.base).child(source.str(), "GetGenericDictGuardAccessor", "<class 'dict'>");
+        }
+        return root_;
+    }
+
+    static void print(const Manager& m, int depth, std::string& out) {
+        std::string prefix;
+        for (int i = 0; i < depth; ++i) prefix += "| ";
+        for (const std::string& leaf : m.leaves) out += prefix + "+- " + leaf + "\n";
+        for (const auto& c : m.children) {
+            out += fmt::format("{}+- GuardManager: source={}, accessed_by={}, type={}, tag_safe=(False, False)\n", prefix, c->source,
+                               c->accessor, c->type);
+            print(*c, depth + 1, out);
+        }
+    }
+
+    const GuardTreeScope& scope_;
+    Manager root_;
+    std::vector<std::pair<std::string, Manager*>> tensors_;
+};
+
+}  // namespace
+
+std::string guardTreeText(const std::vector<Guard>& guards, const GuardTreeScope& scope) {
+    std::vector<const Guard*> sorted;
+    for (const Guard& g : guards)
+        if (!isShapeGuard(g)) sorted.push_back(&g);
+    std::stable_sort(sorted.begin(), sorted.end(), [](const Guard* a, const Guard* b) { return sortKey(*a) < sortKey(*b); });
+    TreeBuilder tree(scope);
+    for (const Guard* g : sorted) tree.add(*g);
+    tree.finishAliasing();
+    return tree.text(shapeLines(guards));
+}
+
+std::vector<std::string> shapeGuardCodes(const std::vector<Guard>& guards) {
+    std::vector<std::string> codes;
+    for (const ShapeLine& line : shapeLines(guards)) codes.push_back(line.python.empty() ? line.code : line.python);
+    return codes;
+}
+
+std::vector<std::string> frameLocalNames(const std::vector<Param>& params) {
+    std::vector<std::string> names;
+    for (ParamKind kind : {ParamKind::PositionalOnly, ParamKind::Positional, ParamKind::KeywordOnly, ParamKind::VarArgs, ParamKind::VarKeywords})
+        for (const Param& p : params)
+            if (p.kind == kind) names.push_back(p.name);
+    return names;
+}
+
+}  // namespace fusescope
