@@ -66,6 +66,7 @@ std::string recompileReason(const std::string& compileId, const std::string& fai
 }
 
 std::string pythonClassName(const Value& value) {
+    if (auto* instance = value.as<InstanceObject>()) return "<class '" + instance->cls->displayName() + "'>";
     std::string name = pythonTypeName(value);
     if (name == "Tensor") return "<class 'torch.Tensor'>";
     if (name == "Size") return "<class 'torch.Size'>";

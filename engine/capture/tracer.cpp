@@ -78,7 +78,7 @@ namespace {
 
 bool isNnModule(const ClassObject& cls) {
     return std::any_of(cls.mro.begin(), cls.mro.end(),
-                       [](const ClassObject* c) { return c->name == "Module" && c->module == "torch.nn"; });
+                       [](const ClassObject* c) { return c->name == "Module" && c->module == "torch.nn.modules.module"; });
 }
 
 // The module's name from its source: L['self']._modules['blocks']._modules['0'] is
@@ -253,12 +253,14 @@ void Tracer::onCalleeUse(const Value& callee) {
         "type", "zip"};
     const bool builtinClass = callee.source && callee.source->kind == Source::Kind::Key && callee.source->base->kind == Source::Kind::Global &&
                               builtinClasses.count(callee.source->name);
-    if (callee.source && (callee.as<TypeObject>() || builtinClass)) {
+    if (callee.source && (callee.as<TypeObject>() || callee.as<ClassObject>() || builtinClass)) {
         Guard g;
         g.kind = Guard::Kind::IdMatch;
         g.source = callee.source;
         g.constant = callee.unsourced();
-        g.typeName = builtinClass ? callee.source->name : callee.as<TypeObject>()->name;
+        g.typeName = builtinClass ? callee.source->name
+                     : callee.as<ClassObject>() ? callee.as<ClassObject>()->displayName()
+                                                : callee.as<TypeObject>()->name;
         g.classObject = callee.asObject();
         addGuard(std::move(g));
         return;

@@ -81,7 +81,8 @@ Value Interpreter::getAttribute(const Value& object, const std::string& name, co
         // (torch.cat): the callable keeps where it was read from.
         if (tracer_ && object.source && object.as<ModuleObject>()) {
             tracer_->onModuleUse(object);
-            if (result.as<BuiltinFunction>() || result.as<FunctionObject>() || result.as<ModuleObject>())
+            if (result.as<BuiltinFunction>() || result.as<FunctionObject>() || result.as<ModuleObject>() || result.as<ClassObject>() ||
+                result.as<TypeObject>())
                 return withSource(result, attrSource(object.source, name));
         }
         return result;

@@ -15,6 +15,7 @@
 #include "script/graph_break_kinds.h"
 #include "script/set_operations.h"
 #include "script/size_change_check.h"
+#include "script/torch_names.h"
 #include "script/types/type_slots.h"
 
 namespace fusescope {
@@ -251,6 +252,29 @@ void Interpreter::loadTorchLibrary(const SourceLocation& where) {
     signal->name = "torch.signal";
     signal->attrs["windows"] = loadLibraryModule("torch.signal.windows", where);
     torch.attrs["signal"] = Value(ObjectPtr(signal));
+    nameClassesAsPyTorch();
+}
+
+// Each library class says the module PyTorch defines it in (its repr, __module__, and guards
+// on it): torch.nn.Linear is <class 'torch.nn.modules.linear.Linear'> there.
+void Interpreter::nameClassesAsPyTorch() {
+    for (const TorchScopeNames& scope : torchScopeNames()) {
+        if (!scope.scope.starts_with("torch")) continue;
+        const ModuleObject* module = rootModules_.at("torch").as<ModuleObject>();
+        for (size_t at = scope.scope.find('.'); module && at != std::string_view::npos; at = scope.scope.find('.', at + 1)) {
+            size_t end = scope.scope.find('.', at + 1);
+            const Value* next = module->find(scope.scope.substr(at + 1, end == std::string_view::npos ? end : end - at - 1));
+            module = next ? next->as<ModuleObject>() : nullptr;
+        }
+        if (!module) continue;
+        for (const auto& [name, definedIn] : scope.classes) {
+            const Value* value = module->find(name);
+            auto* cls = value ? value->as<ClassObject>() : nullptr;
+            if (!cls || cls->isBuiltin()) continue;
+            cls->module = std::string(definedIn);
+            cls->dict->set(Value("__module__"), Value(cls->module));
+        }
+    }
 }
 
 Value Interpreter::callComposite(const std::string& name, ValueList args) {
@@ -385,7 +409,7 @@ Value Interpreter::withSource(Value value, SourcePtr source) const {
     // the modules and functions the code calls (by their ids).
     if (value.isObject() && !value.as<ListObject>() && !value.as<TupleObject>() && !value.as<InstanceObject>() &&
         !value.as<DictObject>() && !value.as<ModuleObject>() && !value.as<FunctionObject>() && !value.as<BuiltinFunction>() &&
-        !value.as<TypeObject>())
+        !value.as<TypeObject>() && !value.as<ClassObject>())
         return value;
     value.source = std::move(source);
     return value;

@@ -352,6 +352,7 @@ private:
     // On the first import of torch, the script library's parts of torch join the engine's:
     // functions of torch/_composite.py and torch/nn/functional.py, classes of torch/nn.py.
     void loadTorchLibrary(const SourceLocation& where);
+    void nameClassesAsPyTorch();
     // An op's results as torch.return_types.NAME when its schema names them (max.dim, topk).
     Value withNamedResults(const OpDef& op, Value results, const SourceLocation& where);
     void assign(const Expr& target, const Value& value);

@@ -36,6 +36,14 @@ bool torchHasName(std::string_view scope, std::string_view name) {
     return s && std::binary_search(s->names.begin(), s->names.end(), name);
 }
 
+std::optional<std::string_view> torchClassModule(std::string_view scope, std::string_view name) {
+    const TorchScopeNames* s = scopeOf(scope);
+    if (!s) return std::nullopt;
+    auto it = std::lower_bound(s->classes.begin(), s->classes.end(), name, [](const auto& e, std::string_view n) { return e.first < n; });
+    if (it == s->classes.end() || it->first != name) return std::nullopt;
+    return it->second;
+}
+
 bool torchNameIsPythonFunction(std::string_view scope, std::string_view name) {
     const TorchScopeNames* s = scopeOf(scope);
     return s && std::binary_search(s->pythonFunctions.begin(), s->pythonFunctions.end(), name);

@@ -16,6 +16,7 @@ struct TorchScopeNames {
     std::string_view scope;  // "torch", "torch.Tensor", "torch.nn", "torch.nn.functional", "collections", ...
     std::vector<std::string_view> names;  // sorted
     std::vector<std::string_view> pythonFunctions;  // those of names written in Python (sorted)
+    std::vector<std::pair<std::string_view, std::string_view>> classes;  // (name, its __module__), by name
 };
 
 extern const char* const kTorchNamesVersion;
@@ -27,6 +28,10 @@ bool torchHasName(std::string_view scope, std::string_view name);
 // Whether `scope`.`name` is a function written in Python in real PyTorch (F.relu; torch.cat is
 // a builtin): Dynamo guards such a callee by its __code__, a builtin by its id.
 bool torchNameIsPythonFunction(std::string_view scope, std::string_view name);
+
+// The module real PyTorch defines class `scope`.`name` in ("torch.nn.modules.linear" for
+// torch.nn Linear), or nullopt when that is no class there.
+std::optional<std::string_view> torchClassModule(std::string_view scope, std::string_view name);
 
 // The candidate closest to `name` by edit distance (a swap of two neighbours counts one
 // edit), when it is close enough to be a typo of it: at most a third of its length.
