@@ -229,8 +229,10 @@ void Tracer::onContainsUse(const Value& dict, const Value& key, bool found) {
     addGuard(std::move(g));
 }
 
+// A replay keeps no guards: the module and callee guards are made while recording only (a
+// replay calls these for every torch.* call of the traced code).
 void Tracer::onModuleUse(const Value& module) {
-    if (!module.source) return;
+    if (!module.source || !ctx_.recording) return;
     moduleNames_.emplace(module.source->str(), module.as<ModuleObject>()->name);
     Guard g;
     g.kind = Guard::Kind::IdMatch;
@@ -245,6 +247,7 @@ SourcePtr Tracer::builtinSource(const std::string& name) {
 }
 
 void Tracer::onCalleeUse(const Value& callee) {
+    if (!ctx_.recording) return;
     auto* fn = callee.as<FunctionObject>();
     // A builtin class (int, range; zip, which Fusescope writes as a function) is guarded as a class.
     static const std::set<std::string> builtinClasses = {
