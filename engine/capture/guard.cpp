@@ -195,8 +195,9 @@ std::optional<std::string> Guard::check(const Value* value, const Value* other) 
         return std::nullopt;
     }
     case Kind::SizeRelation: {
-        if (!value->isTensor() || value->asTensor().dim() <= dim) return failedCode(*this);
-        int64_t size = value->asTensor().sizes()[static_cast<size_t>(dim)];
+        const bool ofInt = dim < 0;  // a guard on an int argument made dynamic
+        if (ofInt ? !value->isInt() || value->isBool() : !value->isTensor() || value->asTensor().dim() <= dim) return failedCode(*this);
+        int64_t size = ofInt ? value->asInt() : value->asTensor().sizes()[static_cast<size_t>(dim)];
         std::optional<int64_t> a = lhs->evaluate(size), b = rhs->evaluate(size);
         if (!a || !b || !compareInts(relation, *a, *b) || size < count) return failedRelation(*this);
         return std::nullopt;

@@ -75,7 +75,9 @@ std::optional<int64_t> SizeExpression::evaluate(int64_t size) const {
 
 std::string SizeExpression::str(bool bySource) const {
     switch (op) {
-    case Op::Size: return bySource ? fmt::format("{}.size()[{}]", source->str(), dim) : symbol;
+    case Op::Size:  // dim -1: an int argument itself
+        if (!bySource) return symbol;
+        return dim < 0 ? source->str() : fmt::format("{}.size()[{}]", source->str(), dim);
     case Op::Constant: return std::to_string(constant);
     case Op::Add:
         if (right->op == Op::Constant && right->constant < 0) return fmt::format("{} - {}", left->str(bySource), -right->constant);

@@ -23,7 +23,7 @@ struct SizeExpression {
     Op op = Op::Constant;
     int64_t constant = 0;  // Constant
     std::string symbol;    // Size: s77
-    SourcePtr source;      // Size: the input it is a size of, and which dim
+    SourcePtr source;      // Size: the input it is a size of, and which dim (-1: the input is an int, this is it)
     int64_t dim = 0;
     SizeExpressionPtr left, right;
 

@@ -28,6 +28,7 @@ public:
             auto origin = std::find_if((*tracer)->symbolBySize_.begin(), (*tracer)->symbolBySize_.end(),
                                        [&](const auto& entry) { return entry.second.name == size->symbol; });
             if (origin != (*tracer)->symbolBySize_.end()) (*tracer)->specializeDim(size->source, size->dim, size->symbol, origin->first);
+            else (*tracer)->specializeInt(size->symbol);
         }
     }
     // Its node, while `tracer` is tracing the graph that holds it.
@@ -180,6 +181,57 @@ SymbolicIntPtr Tracer::symbolicSize(const Tensor& t, int64_t dim) {
     }
     return tracedSize("sym_size", "", {IValue(t), IValue(dim)}, symbol,
                       SizeExpression::size(symbol, origin->second.source, origin->second.dim));
+}
+
+// Dynamo's automatic dynamic for ints: an int argument seen with another value by an earlier
+// compile is a SymInt (guarded by its type only), read from the size of a one-element input
+// expanded to it, so each graph that uses it computes it on every call.
+std::optional<Value> Tracer::symbolicInput(const Value& value) {
+    if (value.source->kind != Source::Kind::Local || !std::holds_alternative<int64_t>(value.v)) return std::nullopt;
+    const std::string source = value.source->str();
+    auto known = intInputs_.find(source);
+    if (known != intInputs_.end() && nodeOf(*known->second.symint)) return Value(known->second.symint);
+    const int64_t n = std::get<int64_t>(value.v);
+    const std::string seenKey = "int " + source;  // beside the tensors' sizes
+    if (ctx_.recording) liftedSizes_[seenKey] = {n};
+    if (known == intInputs_.end()) {
+        if (!ctx_.automaticDynamic || !ctx_.seenSizes || !notSymbolic_.empty() || n < 2 || n > (int64_t{1} << 40)) return std::nullopt;
+        auto seen = ctx_.seenSizes->find(seenKey);
+        if (seen == ctx_.seenSizes->end() || seen->second.size() != 1 || seen->second[0] == n) return std::nullopt;
+    }
+    const std::string symbol = known != intInputs_.end() ? known->second.symbol : symbolNames_.next(source);
+    Tensor carrier = Tensor::empty({1}, DType::Bool).asStrided({n}, {0}, 0);
+    Node* node = graph_->addPlaceholder(source, TensorMeta{carrier.sizes(), carrier.strides(), carrier.dtype(), {symbol}});
+    node->where = interp_.currentLocation();
+    node->sourceLine = currentLine();
+    node->stack = interp_.tracedStack();
+    node->inlineDepth = interp_.stack().back().inlineDepth;
+    try {
+        if (notSymbolic_.empty()) symbolic_.addInput(node, carrier);
+    } catch (const SymbolicSizesUnsupported& e) {
+        notSymbolic_ = e.what();
+    }
+    lifted_[carrier.impl()] = Lifted{node, Tensor::emptyMeta(carrier.sizes(), carrier.strides(), carrier.dtype()), source};
+    inputs_.push_back(carrier);
+    inputsFrom_.push_back(InputLink{});
+    SymbolicIntPtr symint = tracedSize("sym_size", "", {IValue(carrier), IValue(int64_t{0})}, symbol,
+                                       SizeExpression::size(symbol, value.source, -1));
+    if (known == intInputs_.end())
+        log("dynamic", fmt::format("create_symbol {} = {} for {} [-int_oo, int_oo] {}", symbol, n, source, userCodeNote()));
+    intInputs_[source] = IntInput{symbol, value.source, n, symint};
+    Guard type;
+    type.kind = Guard::Kind::TypeMatch;
+    type.source = value.source;
+    type.typeName = "int";
+    addGuard(std::move(type));
+    return Value(symint);
+}
+
+void Tracer::specializeInt(const std::string& symbol) {
+    auto input = std::find_if(intInputs_.begin(), intInputs_.end(), [&](const auto& e) { return e.second.symbol == symbol; });
+    if (input == intInputs_.end() || !specializedSymbols_.insert(symbol).second) return;
+    const IntInput& in = input->second;
+    addGuard(sizeRelation(SizeExpression::size(symbol, in.source, -1), CompareOperator::Eq, SizeExpression::constantOf(in.value)));
 }
 
 std::optional<Value> Tracer::symbolicArithmetic(BinaryOperator op, const Value& left, const Value& right) {

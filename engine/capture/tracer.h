@@ -114,6 +114,7 @@ public:
     void onModuleUse(const Value& module) override;
     void onCalleeUse(const Value& callee) override;
     SourcePtr builtinSource(const std::string& name) override;
+    std::optional<Value> symbolicInput(const Value& value) override;
     void onSizeUse(const Tensor& t, int64_t dim) override;
     // SymInts (capture/traced_sizes.cpp).
     SymbolicIntPtr symbolicSize(const Tensor& t, int64_t dim) override;
@@ -220,6 +221,16 @@ private:
         int64_t dim;
     };
     std::map<int64_t, SymbolOrigin> symbolBySize_;
+    // Int arguments made dynamic, by source: their symbol and SymInt (read through the size of a
+    // one-element input expanded to the int, so the graph computes it on every call).
+    struct IntInput {
+        std::string symbol;
+        SourcePtr source;
+        int64_t value;
+        SymbolicIntPtr symint;
+    };
+    std::map<std::string, IntInput> intInputs_;
+    void specializeInt(const std::string& symbol);
 
     // Every source a real tensor was read through (an input passed twice has two).
     std::unordered_map<TensorImpl*, std::vector<SourcePtr>> tensorSources_;

@@ -424,7 +424,9 @@ Value Interpreter::dictItem(const Value& dict, const std::string& key, const Val
 
 Value Interpreter::lookup(const std::string& name, const SourceLocation& where) {
     auto found = [&](const Value& v) -> Value {
-        if (tracer_ && v.source) tracer_->onInputUse(v);
+        if (!tracer_ || !v.source) return v;
+        if (std::optional<Value> symbolic = tracer_->symbolicInput(v)) return *symbolic;
+        tracer_->onInputUse(v);
         return v;
     };
     bool declaredGlobal = current_->globalNames.count(name) > 0;

@@ -68,6 +68,9 @@ public:
     // A function or builtin reached through a global is about to be called (guarded by its
     // id, or a Python function by its __code__).
     virtual void onCalleeUse(const Value& callee) { (void)callee; }
+    // An int argument the traced code reads: the SymInt it stands for where a recompile made it
+    // dynamic (Dynamo's automatic dynamic for ints), else nullopt (a constant, guarded).
+    virtual std::optional<Value> symbolicInput(const Value& value) { return (void)value, std::nullopt; }
     // Where the traced code reads builtin `name` from (Dynamo's G['__builtins_dict___0']['len']),
     // or null to leave it unguarded.
     virtual SourcePtr builtinSource(const std::string& name) { return (void)name, nullptr; }
