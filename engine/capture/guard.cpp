@@ -10,19 +10,11 @@ namespace fusescope {
 
 namespace {
 
-std::string optionalList(const std::vector<std::optional<int64_t>>& values) {
-    std::vector<std::string> parts;
-    for (const auto& v : values) parts.push_back(v ? std::to_string(*v) : "None");
-    return "[" + fmt::format("{}", fmt::join(parts, ", ")) + "]";
-}
-
 // PyTorch's get_verbose_code_part: the code padded to 60 columns, then the innermost user
 // frame that made the guard ("  # return x + n  # rc.py:5 in g"), and its user stack trace.
 std::string failedCode(const Guard& g) {
     if (g.userStack.empty()) return g.str();
-    const StackFrame& made = g.userStack.back();
-    std::string text = fmt::format("{:<60}  # {}  # {}:{} in {}\nUser stack trace:", g.code(), made.sourceLine, made.file, made.line,
-                                   made.function);
+    std::string text = fmt::format("{:<60}  # {}\nUser stack trace:", g.code(), madeAt(g));
     for (const StackFrame& f : g.userStack) {
         text += fmt::format("\n  File \"{}\", line {}, in {}", f.file, f.line, f.function);
         if (!f.sourceLine.empty()) text += "\n    " + f.sourceLine;
@@ -35,8 +27,7 @@ std::string failedCode(const Guard& g) {
 // was first used too.
 std::string failedRelation(const Guard& g) {
     if (g.userStack.empty()) return g.str();
-    const StackFrame& made = g.userStack.back();
-    std::string compared = fmt::format("{}  # {}:{} in {} ({}", made.sourceLine, made.file, made.line, made.function, g.madeIn);
+    std::string compared = fmt::format("{} ({}", madeAt(g), g.madeIn);
     if (g.count == 0) return fmt::format("{}  # {})", g.code(), compared);
     return fmt::format("{}  # {} (user code shown is first use of this value--the guard itself is not due user code but due to 0/1 "
                        "specialization in the framework; to avoid specialization try "
@@ -59,6 +50,18 @@ bool sameConstant(const Value& a, const Value& b) {
 }
 
 }  // namespace
+
+std::string madeAt(const Guard& g) {
+    if (g.userStack.empty()) return "";
+    const StackFrame& made = g.userStack.back();
+    return fmt::format("{}  # {}:{} in {}", made.sourceLine, made.file, made.line, made.function);
+}
+
+std::string optionalList(const std::vector<std::optional<int64_t>>& values) {
+    std::vector<std::string> parts;
+    for (const auto& v : values) parts.push_back(v ? std::to_string(*v) : "None");
+    return "[" + fmt::format("{}", fmt::join(parts, ", ")) + "]";
+}
 
 std::string recompileReason(const std::string& compileId, const std::string& failure) {
     static const std::regex localScope(R"(L\[\s*['"](.*?)['"]\s*\])");

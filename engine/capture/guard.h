@@ -76,6 +76,12 @@ struct Guard {
     std::string typeLabel() const;
 };
 
+// Where the traced code made a guard, as PyTorch's logs say it: "return x + n  # rc.py:5 in g"
+// (the innermost user frame); "" when unknown.
+std::string madeAt(const Guard& g);
+// Sizes or strides as a guard prints them, None for a dynamic one: [None, 4].
+std::string optionalList(const std::vector<std::optional<int64_t>>& values);
+
 // PyTorch's recompile reason for a cache entry: "0/1: " and the first failing guard's text,
 // each L['name'] written as name (its strip_local_scope: the words users search for).
 std::string recompileReason(const std::string& compileId, const std::string& failure);

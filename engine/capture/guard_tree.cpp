@@ -52,12 +52,7 @@ bool isShapeGuard(const Guard& g) { return g.typeLabel() == "SHAPE_ENV"; }
 // A leaf's text after its code: padded to 60 columns, then the user line that made it (PyTorch's
 // get_verbose_code_part).
 std::string verbose(const std::string& code, const Guard& g, const std::string& hint = "") {
-    std::string extra;
-    if (!g.userStack.empty()) {
-        const StackFrame& made = g.userStack.back();
-        extra = fmt::format("  # {}  # {}:{} in {}", made.sourceLine, made.file, made.line, made.function);
-    }
-    std::string text = fmt::format("{:<60}{}", code, extra);
+    std::string text = fmt::format("{:<60}{}", code, g.userStack.empty() ? "" : "  # " + madeAt(g));
     if (!hint.empty()) text += " (HINT: " + hint + ")";
     return text;
 }
@@ -71,12 +66,6 @@ std::string typeOf(const Value* value) {
 // A stable stand-in for a type's id() (masked where logs are compared).
 uint64_t typeId(const std::string& typeName) { return 0x7f0000000000ull + (std::hash<std::string>{}(typeName) & 0xffffffffffull); }
 
-std::string dims(const std::vector<std::optional<int64_t>>& values) {
-    std::vector<std::string> parts;
-    for (const auto& v : values) parts.push_back(v ? std::to_string(*v) : "None");
-    return "[" + fmt::format("{}", fmt::join(parts, ", ")) + "]";
-}
-
 // The tensor's dispatch keys as the guard saw them: its backend's, and autocast's where it was on.
 std::string tensorMatch(const Guard& g, const Value* value, const GuardedGlobalState& state) {
     const bool cuda = g.device.kind == Device::Kind::Cuda;
@@ -87,8 +76,8 @@ std::string tensorMatch(const Guard& g, const Value* value, const GuardedGlobalS
                        "requires_grad={}, size={}, stride={})",
                        g.source->str(), parameter ? "Parameter" : "Tensor", backend, backend, autocast ? ", Autocast" + backend : "",
                        dtypeName(g.dtype),
-                       cuda ? std::to_string(g.device.index) : "None", g.requiresGrad ? "True" : "False", dims(g.sizes),
-                       dims(g.strides));
+                       cuda ? std::to_string(g.device.index) : "None", g.requiresGrad ? "True" : "False", optionalList(g.sizes),
+                       optionalList(g.strides));
 }
 
 // The leaf guards PyTorch adds for one of ours, in its order.
@@ -113,15 +102,15 @@ std::vector<std::string> leavesOf(const Guard& g, const Value* value, const Guar
         return {"TYPE_MATCH: " + verbose(fmt::format("___check_type_id({}, {}), type={}", s, typeId(type), type), g,
                                          "type " + (value ? pythonTypeName(*value) : g.typeName))};
     }
-    case Guard::Kind::Constant:
-        if (g.constant.isNone()) return {"NONE_MATCH: " + verbose(s + " is None", g)};
-        if (g.constant.isBool())
-            return {std::string(g.constant.asBool() ? "TRUE_MATCH: " : "FALSE_MATCH: ") +
-                    verbose(fmt::format("{} == {}", s, g.constant.asBool() ? "True" : "False"), g)};
-        return {"EQUALS_MATCH: " + verbose(fmt::format("{} == {}", s, valueRepr(g.constant)), g)};
-    case Guard::Kind::Length: return {"LENGTH_CHECK: " + verbose(fmt::format("len({}) == {}", s, g.count), g)};
-    case Guard::Kind::DictContains:
-        return {"DICT_CONTAINS: " + verbose(fmt::format("{}___dict_contains({}, {})", g.count ? "" : "not ", valueRepr(g.constant), s), g)};
+    case Guard::Kind::Constant: {
+        const char* kind = g.constant.isNone()   ? "NONE_MATCH"
+                           : !g.constant.isBool() ? "EQUALS_MATCH"
+                           : g.constant.asBool()  ? "TRUE_MATCH"
+                                                  : "FALSE_MATCH";
+        return {std::string(kind) + ": " + verbose(g.code(), g)};
+    }
+    case Guard::Kind::Length: return {"LENGTH_CHECK: " + verbose(g.code(), g)};
+    case Guard::Kind::DictContains: return {"DICT_CONTAINS: " + verbose(g.code(), g)};
     case Guard::Kind::IdMatch: return {"ID_MATCH: " + verbose(g.code(), g)};
     default: return {};
     }
@@ -135,11 +124,7 @@ struct ShapeLine {
 };
 
 ShapeLine shapeLine(const Guard& g) {
-    std::string where;
-    if (!g.userStack.empty()) {
-        const StackFrame& made = g.userStack.back();
-        where = fmt::format("{}  # {}:{} in {}", made.sourceLine, made.file, made.line, made.function);
-    }
+    const std::string where = madeAt(g);
     const std::string firstUse = " (user code shown is first use of this value--the guard itself is not due user code but due to 0/1 "
                                  "specialization in the framework; to avoid specialization try "
                                  "torch._dynamo.decorators.mark_unbacked(tensor, dim))";

@@ -279,10 +279,7 @@ Guard Tracer::sizeRelation(SizeExpressionPtr lhs, CompareOperator relation, Size
         const Guard& range = guards_[i];
         if (range.kind != Guard::Kind::DimAtLeast || range.source->str() != g.source->str() || range.dim != g.dim) continue;
         g.count = range.count;
-        if (!range.userStack.empty()) {
-            const StackFrame& first = range.userStack.back();
-            g.firstUse = fmt::format("{}  # {}:{} in {}", first.sourceLine, first.file, first.line, first.function);
-        }
+        g.firstUse = madeAt(range);
         guards_.erase(guards_.begin() + static_cast<long>(i));
         guardReads_.erase(guardReads_.begin() + static_cast<long>(i));
         break;
