@@ -88,7 +88,7 @@ std::string logText(const std::string& err, const std::string& artifact) {
         }
         line = std::regex_replace(std::regex_replace(line, path, "$1"), package, "");
         line = std::regex_replace(std::regex_replace(line, id, ""), address, " at 0x...");
-        out += (artifact == "guards" ? maskGuardRun(line) : line) + "\n";
+        out += maskGuardRun(line) + "\n";  // a recompile reason can name an id too
     }
     return out;
 }

@@ -11,7 +11,7 @@ Each NAME.py gets NAME.out beside it, and a program that compiles NAME.breaks: t
 its own code where Dynamo broke the graph (TORCH_LOGS=graph_breaks), one per line, with
 NAME.graph_breaks, that log's text; and one that recompiles NAME.recompiles: the recompiles
 log's text; and NAME.guards, the guards log (TORCH_LOGS=guards) of each compile. Logs are kept
-as the text after each line's prefix, paths cut to file names, ids and timings masked.
+as the text after each line's prefix, paths cut to file names, ids (in any log) and timings masked.
 PRODUCED_BY records the Python and torch versions.
 Not part of `make test`: the test only compares Fusescope's output with these files.
 python/torch_checkpoints.py also needs the safetensors package (pip install safetensors numpy).
@@ -57,7 +57,7 @@ def log_text(stderr, artifact):
     """An artifact's log: each line's text after its "[__artifact] " prefix, masked."""
     prefix = f"[__{artifact}] "
     text = "".join(mask_paths(line.split(prefix, 1)[1]) + "\n" for line in stderr.splitlines() if prefix in line)
-    return mask_guards(text) if artifact == "guards" else text
+    return mask_guards(text)  # a recompile reason can name an id too
 
 
 def is_program(path):
