@@ -177,6 +177,17 @@ Value Interpreter::loadScriptModule(const std::string& dotted, const ScriptModul
     return value;
 }
 
+const ModuleObject* Interpreter::loadedModule(const std::string& dotted) const {
+    std::string parent = parentName(dotted);
+    if (parent.empty()) {
+        auto it = rootModules_.find(dotted);
+        return it == rootModules_.end() ? nullptr : it->second.as<ModuleObject>();
+    }
+    const ModuleObject* outer = loadedModule(parent);
+    const Value* child = outer ? outer->find(dotted.substr(parent.size() + 1)) : nullptr;
+    return child ? child->as<ModuleObject>() : nullptr;
+}
+
 Value Interpreter::importModule(const std::string& dotted, const SourceLocation& where) {
     if (auto it = scriptModules_.find(dotted); it != scriptModules_.end()) return it->second.module;
     std::string parent = parentName(dotted);

@@ -259,13 +259,7 @@ void Interpreter::loadTorchLibrary(const SourceLocation& where) {
 // on it): torch.nn.Linear is <class 'torch.nn.modules.linear.Linear'> there.
 void Interpreter::nameClassesAsPyTorch() {
     for (const TorchScopeNames& scope : torchScopeNames()) {
-        if (!scope.scope.starts_with("torch")) continue;
-        const ModuleObject* module = rootModules_.at("torch").as<ModuleObject>();
-        for (size_t at = scope.scope.find('.'); module && at != std::string_view::npos; at = scope.scope.find('.', at + 1)) {
-            size_t end = scope.scope.find('.', at + 1);
-            const Value* next = module->find(scope.scope.substr(at + 1, end == std::string_view::npos ? end : end - at - 1));
-            module = next ? next->as<ModuleObject>() : nullptr;
-        }
+        const ModuleObject* module = scope.scope.starts_with("torch") ? loadedModule(std::string(scope.scope)) : nullptr;
         if (!module) continue;
         for (const auto& [name, definedIn] : scope.classes) {
             const Value* value = module->find(name);

@@ -353,6 +353,8 @@ private:
     // functions of torch/_composite.py and torch/nn/functional.py, classes of torch/nn.py.
     void loadTorchLibrary(const SourceLocation& where);
     void nameClassesAsPyTorch();
+    // The module Fusescope already has at a dotted name ("torch.nn"), imported or not; null when none.
+    const ModuleObject* loadedModule(const std::string& dotted) const;
     // An op's results as torch.return_types.NAME when its schema names them (max.dim, topk).
     Value withNamedResults(const OpDef& op, Value results, const SourceLocation& where);
     void assign(const Expr& target, const Value& value);
