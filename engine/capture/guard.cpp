@@ -12,15 +12,17 @@ namespace {
 
 // PyTorch's get_verbose_code_part: the code padded to 60 columns, then the innermost user
 // frame that made the guard ("  # return x + n  # rc.py:5 in g"), and its user stack trace.
-std::string failedCode(const Guard& g) {
-    if (g.userStack.empty()) return g.str();
-    std::string text = fmt::format("{:<60}  # {}\nUser stack trace:", g.code(), madeAt(g));
+std::string failedCode(const Guard& g, const std::string& code) {
+    if (g.userStack.empty()) return code;
+    std::string text = fmt::format("{:<60}  # {}\nUser stack trace:", code, madeAt(g));
     for (const StackFrame& f : g.userStack) {
         text += fmt::format("\n  File \"{}\", line {}, in {}", f.file, f.line, f.function);
         if (!f.sourceLine.empty()) text += "\n    " + f.sourceLine;
     }
     return text;
 }
+
+std::string failedCode(const Guard& g) { return g.userStack.empty() ? g.str() : failedCode(g, g.code()); }
 
 // A shape-environment guard's failure, as PyTorch's ShapeEnv words it: the code, then where
 // the traced code compared the size; a range's lower bound joined to it says where the size
@@ -72,6 +74,7 @@ std::string pythonClassName(const Value& value) {
     if (auto* instance = value.as<InstanceObject>()) return "<class '" + instance->cls->displayName() + "'>";
     std::string name = pythonTypeName(value);
     if (name == "Tensor") return "<class 'torch.Tensor'>";
+    if (name == "OrderedDict" || name == "defaultdict" || name == "deque") return "<class 'collections." + name + "'>";
     if (name == "Size") return "<class 'torch.Size'>";
     return "<class '" + name + "'>";
 }
@@ -95,6 +98,8 @@ std::string Guard::code() const {
     case Kind::DictContains: return fmt::format("{}___dict_contains({}, {})", count ? "" : "not ", valueRepr(constant), s);
     case Kind::IdMatch:
         return fmt::format("___check_obj_id({}, {}), type=<class '{}'>", guardedName(), objectId(constant, ofCode), ofCode ? "code" : typeName);
+    case Kind::ObjectAliasing: return fmt::format("{} is {}", s, otherSource->str());
+    case Kind::KeyOrder: return fmt::format("list(dict.keys({})) == {}", s, valueRepr(constant));
     case Kind::SizeRelation:
         if (count > 0) return fmt::format("{} <= {} <= {}", count, lhs->str(true), rhs->str(true));
         if (relation == CompareOperator::GtE && rhs->op == SizeExpression::Op::Constant)
@@ -124,6 +129,8 @@ std::string Guard::typeLabel() const {
     case Kind::SizeRelation: return "SHAPE_ENV";
     case Kind::DictContains: return "DICT_CONTAINS";
     case Kind::IdMatch: return "ID_MATCH";
+    case Kind::ObjectAliasing: return "OBJECT_ALIASING";
+    case Kind::KeyOrder: return "DICT_KEYS_MATCH";
     }
     return "?";
 }
@@ -183,6 +190,19 @@ std::optional<std::string> Guard::check(const Value* value, const Value* other) 
     }
     case Kind::IdMatch:
         if (objectId(*value, ofCode) != objectId(constant, ofCode)) return failedCode(*this);
+        return std::nullopt;
+    case Kind::KeyOrder: {  // as Dynamo's DictGuardManager words it: the length, then each key by index
+        auto* dict = value->as<DictObject>();
+        const ValueList& keys = *sequenceItems(constant);
+        if (!dict) return failedCode(*this);
+        if (dict->items.size() != keys.size()) return fmt::format("len({}) != {}", s, keys.size());
+        for (size_t i = 0; i < keys.size(); ++i)
+            if (!sameConstant(dict->items[i].first, keys[i]))
+                return failedCode(*this, fmt::format("list(dict.keys({}))[{}] == {}", s, i, valueRepr(keys[i])));
+        return std::nullopt;
+    }
+    case Kind::ObjectAliasing:
+        if (!other || !value->isObject() || !other->isObject() || value->asObject() != other->asObject()) return failedCode(*this);
         return std::nullopt;
     case Kind::DictContains: {
         auto* dict = value->as<DictObject>();

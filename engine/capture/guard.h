@@ -25,6 +25,8 @@ struct Guard {
         DictContains, // ___dict_contains('shift', L['self']._buffers), or not (count 0)
         SizeRelation, // L['x'].size()[1] <= 8 (the traced code compared a SymInt)
         IdMatch,      // ___check_obj_id(G['torch'].cat, ...): a module or callee the code reached through a global
+        ObjectAliasing,  // G['a'].F is G['b'].F: one module reached two ways (otherSource the second)
+        KeyOrder,     // list(dict.keys(L['self']._modules)) == ['0', '1']: an nn.Module dict walked in order
     };
     Kind kind = Kind::TensorMatch;
     SourcePtr source;
@@ -42,7 +44,7 @@ struct Guard {
     // classes may share a name)
     std::string typeName;
     ObjectPtr classObject;  // IdMatch: set where the object is a class (int, range): its manager's type is <class 'type'>
-    // Constant; DictContains: the key; IdMatch: the object
+    // Constant; DictContains: the key; IdMatch: the object; KeyOrder: the keys, a list
     Value constant;
     // IdMatch: the guarded object is the function's __code__ (a function written in Python,
     // as Dynamo guards one it inlines); typeName then says "function", else its own type
@@ -50,7 +52,7 @@ struct Guard {
     // Length / DimAtLeast / DimEquals; DictContains: 1 when the key is in the dict, 0 when not
     int64_t count = 0;
     int64_t dim = 0;
-    // DimsMatch: the dim it must equal
+    // DimsMatch: the dim it must equal; ObjectAliasing: the other way to the object
     SourcePtr otherSource;
     int64_t otherDim = 0;
     // SizeRelation: `lhs relation rhs` holds, both computed from size `dim` of `source`; an

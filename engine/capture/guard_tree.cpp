@@ -11,6 +11,7 @@
 #include <fmt/ranges.h>
 
 #include "capture/symbol_names.h"
+#include "script/object_model.h"
 #include "script/ast.h"
 
 namespace fusescope {
@@ -25,26 +26,57 @@ struct Manager {
     std::string type;      // "<class 'torch.Tensor'>"
     std::vector<std::string> leaves;  // "TENSOR_MATCH: check_tensor(...)"
     std::vector<std::unique_ptr<Manager>> children;
+    std::string key;  // read from its parent by this key (DictGetItemGuardAccessor)
+    // A dict whose keys are guarded in order (Dynamo's DictGuardManager): its keys, and the
+    // user line that walked it; its children print as key/value pairs by index.
+    std::vector<std::string> orderedKeys;
+    std::string orderMadeAt;
 
-    Manager& child(const std::string& childSource, const std::string& how, const std::string& childType) {
+    Manager& child(const std::string& childSource, const std::string& how, const std::string& childType, const std::string& byKey = "") {
         for (auto& c : children)
             if (c->source == childSource) return *c;
-        children.push_back(std::make_unique<Manager>(Manager{childSource, how, childType, {}, {}}));
+        children.push_back(std::make_unique<Manager>(Manager{childSource, how, childType, {}, {}, byKey, {}, {}}));
         return *children.back();
     }
 };
 
-// Dynamo's guard sort key (torch/_guards.py Guard.sort_key): locals before globals, then the
-// source's name by length and text, then the guard builder method's line in guards.py.
-std::tuple<int, std::size_t, std::string, int> sortKey(const Guard& g) {
-    const Source* root = g.source.get();
-    while (root->base) root = root->base.get();
+// Dynamo's GuardSource of a source (torch/_guards.py): local 0 or global 1, moved to 12/13 once
+// the way passes through an nn.Module of the script's, to 14/15 through one of torch.nn's own
+// (which stays so below it).
+int guardSourceRank(const Source& source, const GuardTreeScope& scope) {
+    std::vector<const Source*> chain;
+    for (const Source* s = &source; s; s = s->base.get()) chain.push_back(s);
+    const int global = chain.back()->kind == Source::Kind::Global ? 1 : 0;
+    int rank = global;
+    for (auto s = chain.rbegin(); s != chain.rend(); ++s) {
+        const Value* value = scope.resolve(**s);
+        const auto* instance = value ? value->as<InstanceObject>() : nullptr;
+        if (!instance || !instance->cls->isNnModule()) continue;
+        if (instance->cls->module.starts_with("torch.")) rank = 14 + global;
+        else if (rank < 12) rank = 12 + global;
+    }
+    return rank;
+}
+
+// Whether the nearest nn.Module the way to `source` passes through is one of torch.nn's own.
+bool heldByTorchModule(const Source& source, const GuardTreeScope& scope) {
+    for (const Source* s = source.base.get(); s; s = s->base.get()) {
+        const Value* value = scope.resolve(*s);
+        const auto* instance = value ? value->as<InstanceObject>() : nullptr;
+        if (instance && instance->cls->isNnModule()) return instance->cls->module.starts_with("torch.");
+    }
+    return false;
+}
+
+// Dynamo's guard sort key (torch/_guards.py Guard.sort_key): by guard source, then the source's
+// name by length and text, then the guard builder method's line in guards.py.
+std::tuple<int, std::size_t, std::string, int> sortKey(const Guard& g, const GuardTreeScope& scope) {
     static const std::map<Guard::Kind, int> builderLine = {
         {Guard::Kind::TypeMatch, 2497}, {Guard::Kind::DictContains, 2586}, {Guard::Kind::IdMatch, 2745},
         {Guard::Kind::Constant, 2984},  {Guard::Kind::Length, 3281},       {Guard::Kind::TensorMatch, 3883}};
     auto line = builderLine.find(g.kind);
-    const std::string name = g.guardedName();
-    return {root->kind == Source::Kind::Global ? 1 : 0, name.size(), name, line == builderLine.end() ? 0 : line->second};
+    const std::string name = g.source->str();  // a function's, not its __code__'s (Dynamo's guard.name)
+    return {guardSourceRank(*g.source, scope), name.size(), name, line == builderLine.end() ? 0 : line->second};
 }
 
 bool isShapeGuard(const Guard& g) { return g.typeLabel() == "SHAPE_ENV"; }
@@ -219,8 +251,28 @@ public:
         Manager* at = &managerOf(*g.source, callee ? calleeType : "");
         if (g.ofCode) at = &at->child(g.guardedName(), "CodeGuardAccessor", "<class 'code'>");
         Manager& m = *at;
+        if (g.kind == Guard::Kind::KeyOrder) {
+            for (const Value& key : *sequenceItems(g.constant)) m.orderedKeys.push_back(key.isString() ? key.asString() : valueRepr(key));
+            m.orderMadeAt = g.userStack.empty() ? "" : "  # " + madeAt(g);
+            std::erase_if(m.leaves, [](const std::string& leaf) { return leaf.starts_with("TYPE_MATCH"); });
+            return;
+        }
+        if (!m.orderedKeys.empty() && g.kind == Guard::Kind::TypeMatch) return;  // a DictGuardManager checks its type itself
         for (std::string& leaf : leavesOf(g, value, scope_.state)) m.leaves.push_back(std::move(leaf));
-        if (g.kind == Guard::Kind::TensorMatch) tensors_.push_back({g.source->str(), &m});
+        if (g.kind == Guard::Kind::TensorMatch && mayAlias(*g.source, value)) tensors_.push_back({g.source->str(), &m});
+    }
+
+    // OBJECT_ALIASING, installed after the other guards: in full under the first way to the
+    // object, by name under the other.
+    void addAliasing(const Guard& g) {
+        managerOf(*g.source).leaves.push_back("OBJECT_ALIASING: " + verbose(g.code(), g));
+        managerOf(*g.otherSource).leaves.push_back("OBJECT_ALIASING");
+    }
+
+    // Dynamo's NO_TENSOR_ALIASING leaves out parameters and what torch.nn's own modules hold
+    // (a BatchNorm's running_mean): cheaper guards, for a rare unsoundness it accepts.
+    bool mayAlias(const Source& source, const Value* value) const {
+        return !(value && value->isTensor() && value->asTensor().impl()->isParameter) && !heldByTorchModule(source, scope_);
     }
 
     // Dynamo's NO_TENSOR_ALIASING: one relational guard over every tensor input, printed in
@@ -272,24 +324,57 @@ private:
             const bool tuple = base && pythonTypeName(*base) == "tuple";
             return managerOf(*source.base).child(source.str(), fmt::format("{}GetItemGuardAccessor({})", tuple ? "Tuple" : "List", source.index), type);
         }
-        case Source::Kind::Attr:
+        case Source::Kind::Attr: {
+            // An nn.Module's own attribute (its _modules, _parameters, training) is read from its
+            // __dict__, as Dynamo reads it to skip Module.__getattr__.
+            const Value* base = scope_.resolve(*source.base);
+            const auto* module = base ? base->as<InstanceObject>() : nullptr;
+            if (module && module->cls->isNnModule() && module->dict->findString(source.name))
+                return managerOf(*source.base)
+                    .child(source.base->str() + ".__dict__", "GetGenericDictGuardAccessor", "<class 'dict'>")
+                    .child(source.str(), fmt::format("DictGetItemGuardAccessor('{}')", source.name), type, source.name);
             return managerOf(*source.base).child(source.str(), fmt::format("GetAttrGuardAccessor({})", source.name), type);
+        }
         case Source::Kind::Key:
-            return managerOf(*source.base).child(source.str(), fmt::format("DictGetItemGuardAccessor('{}')", source.name), type);
+            return managerOf(*source.base).child(source.str(), fmt::format("DictGetItemGuardAccessor('{}')", source.name), type, source.name);
         case Source::Kind::ObjectDict:
             return managerOf(*source.base).child(source.str(), "GetGenericDictGuardAccessor", "<class 'dict'>");
         }
         return root_;
     }
 
-    static void print(const Manager& m, int depth, std::string& out) {
+    static std::string indent(int depth) {
         std::string prefix;
         for (int i = 0; i < depth; ++i) prefix += "| ";
+        return prefix;
+    }
+
+    static void print(const Manager& m, int depth, std::string& out) {
+        const std::string prefix = indent(depth);
         for (const std::string& leaf : m.leaves) out += prefix + "+- " + leaf + "\n";
         for (const auto& c : m.children) {
-            out += fmt::format("{}+- GuardManager: source={}, accessed_by={}, type={}, tag_safe=(False, False)\n", prefix, c->source,
-                               c->accessor, c->type);
+            const bool inOrder = !m.orderedKeys.empty() && !c->key.empty();
+            if (inOrder) continue;  // printed as a key/value pair below
+            out += fmt::format("{}+- {}: source={}, accessed_by={}, type={}, tag_safe=(False, False)\n", prefix,
+                               c->orderedKeys.empty() ? "GuardManager" : "DictGuardManager", c->source, c->accessor, c->type);
             print(*c, depth + 1, out);
+        }
+        printPairs(m, depth, out);
+    }
+
+    // A DictGuardManager's values, each under its key's index and an EQUALS_MATCH on the key.
+    static void printPairs(const Manager& m, int depth, std::string& out) {
+        for (std::size_t index = 0; index < m.orderedKeys.size(); ++index) {
+            auto value = std::find_if(m.children.begin(), m.children.end(), [&](const auto& c) { return c->key == m.orderedKeys[index]; });
+            if (value == m.children.end()) continue;
+            const std::string key = fmt::format("list(dict.keys({}))[{}]", m.source, index);
+            out += fmt::format("{}+- KeyValueManager pair at index={}\n", indent(depth), index);
+            out += fmt::format("{}+- KeyManager: GuardManager: source={}, type=<class 'str'>, tag_safe=(False, False)\n", indent(depth + 1), key);
+            out += fmt::format("{}+- EQUALS_MATCH: {:<60}{}\n", indent(depth + 2), fmt::format("{} == '{}'", key, m.orderedKeys[index]),
+                               m.orderMadeAt);
+            out += fmt::format("{}+- ValueManager: {}: source={}, type={}, tag_safe=(False, False)\n", indent(depth + 1),
+                               (*value)->orderedKeys.empty() ? "GuardManager" : "DictGuardManager", (*value)->source, (*value)->type);
+            print(**value, depth + 2, out);
         }
     }
 
@@ -301,12 +386,18 @@ private:
 }  // namespace
 
 std::string guardTreeText(const std::vector<Guard>& guards, const GuardTreeScope& scope) {
-    std::vector<const Guard*> sorted;
+    std::vector<const Guard*> sorted, aliasing;
     for (const Guard& g : guards)
-        if (!isShapeGuard(g)) sorted.push_back(&g);
-    std::stable_sort(sorted.begin(), sorted.end(), [](const Guard* a, const Guard* b) { return sortKey(*a) < sortKey(*b); });
+        if (g.kind == Guard::Kind::ObjectAliasing) aliasing.push_back(&g);
+        else if (!isShapeGuard(g)) sorted.push_back(&g);
+    std::stable_sort(sorted.begin(), sorted.end(), [&](const Guard* a, const Guard* b) { return sortKey(*a, scope) < sortKey(*b, scope); });
+    std::stable_sort(aliasing.begin(), aliasing.end(), [](const Guard* a, const Guard* b) {
+        const std::string x = a->otherSource->str(), y = b->otherSource->str();
+        return std::pair(x.size(), x) < std::pair(y.size(), y);
+    });
     TreeBuilder tree(scope);
     for (const Guard* g : sorted) tree.add(*g);
+    for (const Guard* g : aliasing) tree.addAliasing(*g);
     tree.finishAliasing();
     return tree.text(shapeLines(guards));
 }

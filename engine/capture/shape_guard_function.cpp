@@ -37,13 +37,18 @@ public:
             break;
         }
         case ExprKind::Attribute: s = child(*e.as<Attribute>().value) + "." + e.as<Attribute>().attr; break;
-        case ExprKind::Subscript: s = child(*e.as<Subscript>().value) + "[" + child(*e.as<Subscript>().index) + "]"; break;
+        case ExprKind::Subscript: {  // the parts in order: naming them (CSE) is a side effect
+            s = child(*e.as<Subscript>().value);
+            s += "[" + child(*e.as<Subscript>().index) + "]";
+            break;
+        }
         case ExprKind::Call: s = child(*e.as<Call>().func) + "()"; break;
         case ExprKind::UnaryOp: s = "-" + child(*e.as<UnaryOp>().operand), own = Factor; break;
         case ExprKind::BinOp: {
             const auto& b = e.as<BinOp>();
             own = precedenceOf(b.op);
-            s = operand(*b.left, own, child) + " " + binaryOperatorSymbol(b.op) + " " + operand(*b.right, own + 1, child);
+            s = operand(*b.left, own, child);
+            s += std::string(" ") + binaryOperatorSymbol(b.op) + " " + operand(*b.right, own + 1, child);
             break;
         }
         case ExprKind::BoolOp: {

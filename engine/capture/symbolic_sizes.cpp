@@ -14,17 +14,26 @@ int64_t offsetFor(size_t symbolIndex) { return 1'000'003 + static_cast<int64_t>(
 }  // namespace
 
 void SymbolicSizes::addInput(Node* placeholder, const Tensor& real) {
+    for (const std::string& symbol : placeholder->meta[0].symbols)
+        if (!symbol.empty() && !symbolNamed(symbol)) hints_.push_back(Symbol{symbol, 0, offsetFor(symbolsMade_++)});
+    const TensorMeta& meta = placeholder->meta[0];
+    for (size_t d = 0; d < meta.sizes.size(); ++d)
+        for (Symbol& s : hints_)
+            if (s.name == meta.symbols[d]) s.hint = meta.sizes[d];
+    inputs_.emplace_back(placeholder, real);
+    shadowInput(placeholder, real);
+}
+
+const SymbolicSizes::Symbol* SymbolicSizes::symbolNamed(const std::string& name) const {
+    auto at = std::find_if(hints_.begin(), hints_.end(), [&](const Symbol& s) { return s.name == name; });
+    return at == hints_.end() ? nullptr : &*at;
+}
+
+void SymbolicSizes::shadowInput(Node* placeholder, const Tensor& real) {
     const TensorMeta& meta = placeholder->meta[0];
     Shape sizes = meta.sizes;
-    for (size_t d = 0; d < sizes.size(); ++d) {
-        if (meta.symbols[d].empty()) continue;
-        auto known = std::find_if(hints_.begin(), hints_.end(), [&](const Symbol& s) { return s.name == meta.symbols[d]; });
-        if (known == hints_.end()) {
-            hints_.push_back(Symbol{meta.symbols[d], sizes[d], offsetFor(hints_.size())});
-            known = hints_.end() - 1;
-        }
-        sizes[d] += known->offset;
-    }
+    for (size_t d = 0; d < sizes.size(); ++d)
+        if (const Symbol* symbol = meta.symbols[d].empty() ? nullptr : symbolNamed(meta.symbols[d])) sizes[d] += symbol->offset;
     try {
         Shape strides = real.isContiguous() ? contiguousStrides(sizes) : real.strides();
         shadows_[placeholder] = IValue(Tensor::emptyMeta(sizes, strides, real.dtype()));
@@ -97,6 +106,12 @@ void SymbolicSizes::extendSlicedDim(const Node& node, IValueList& args) {
 
 void SymbolicSizes::addCall(Node* node, const OpDef& def) {
     if (!active()) return;
+    if (inferCall(node, def, false) == Inferred::Failed && !unifyFor(node, def))  // reshape(-1, 2) of an odd s0
+        throw SymbolicSizesUnsupported(fmt::format("{} (node {}) accepts only some values of {}", def.name, node->name, symbolNames()));
+    calls_.emplace_back(node, &def);
+}
+
+SymbolicSizes::Inferred SymbolicSizes::inferCall(Node* node, const OpDef& def, bool dryRun) {
     auto shadowOf = [&](const Node* n) -> const IValue* {
         auto it = shadows_.find(n);
         return it == shadows_.end() ? nullptr : &it->second;
@@ -104,13 +119,13 @@ void SymbolicSizes::addCall(Node* node, const OpDef& def) {
     IValueList args;
     for (const auto& a : node->args) {
         auto v = argumentValue(a, shadowOf);
-        if (!v) return;
+        if (!v) return Inferred::Skipped;
         args.push_back(std::move(*v));
     }
     Kwargs kwargs;
     for (const auto& [name, a] : node->kwargs) {
         auto v = argumentValue(a, shadowOf);
-        if (!v) return;
+        if (!v) return Inferred::Skipped;
         kwargs.emplace_back(name, std::move(*v));
     }
     extendSlicedDim(*node, args);
@@ -118,31 +133,84 @@ void SymbolicSizes::addCall(Node* node, const OpDef& def) {
     try {
         BoundArgs bound = OpRegistry::instance().bind(def, args, kwargs);
         shadow = def.infer(bound);
-    } catch (const Error&) {  // the op works only for some sizes (reshape(-1, 2) of an even s0)
-        throw SymbolicSizesUnsupported(fmt::format("{} (node {}) accepts only some values of {}", def.name, node->name, symbolNames()));
+    } catch (const Error&) {
+        return Inferred::Failed;
     }
     std::vector<Tensor> shadowTensors;
     if (shadow.isTensor()) shadowTensors.push_back(shadow.toTensor());
     else if (shadow.isSequence())
         for (const auto& item : shadow.toSequence()->items)
             if (item.isTensor()) shadowTensors.push_back(item.toTensor());
-    if (shadowTensors.size() != node->meta.size()) return;
-    for (size_t i = 0; i < node->meta.size(); ++i) {
-        TensorMeta& meta = node->meta[i];
-        const Shape& shadowSizes = shadowTensors[i].sizes();
-        if (shadowSizes.size() != meta.sizes.size()) return;
-        meta.symbols.assign(meta.sizes.size(), "");
-        for (size_t d = 0; d < meta.sizes.size(); ++d) {
-            if (shadowSizes[d] == meta.sizes[d]) continue;
-            std::optional<std::string> expression = expressionFor(meta.sizes[d], shadowSizes[d]);
-            if (expression) meta.symbols[d] = *expression;
-            else
-                throw SymbolicSizesUnsupported(fmt::format("{} (node {}): dim {} of its result depends on {} in a way Fusescope cannot "
-                                                           "express (only c*s + k and products of two sizes)",
-                                                           def.name, node->name, d, symbolNames()));
+    if (shadowTensors.size() != node->meta.size()) return Inferred::Skipped;
+    for (size_t i = 0; i < node->meta.size(); ++i)
+        if (shadowTensors[i].sizes().size() != node->meta[i].sizes.size()) return Inferred::Skipped;
+    if (!dryRun) {
+        for (size_t i = 0; i < node->meta.size(); ++i) {
+            TensorMeta& meta = node->meta[i];
+            const Shape& shadowSizes = shadowTensors[i].sizes();
+            meta.symbols.assign(meta.sizes.size(), "");
+            for (size_t d = 0; d < meta.sizes.size(); ++d) {
+                if (shadowSizes[d] == meta.sizes[d]) continue;
+                std::optional<std::string> expression = expressionFor(meta.sizes[d], shadowSizes[d]);
+                if (expression) meta.symbols[d] = *expression;
+                else
+                    throw SymbolicSizesUnsupported(fmt::format("{} (node {}): dim {} of its result depends on {} in a way Fusescope "
+                                                               "cannot express (only c*s + k and products of two sizes)",
+                                                               def.name, node->name, d, symbolNames()));
+            }
         }
     }
     shadows_[node] = shadow;
+    return Inferred::Done;
+}
+
+bool SymbolicSizes::replay(bool dryRun) {
+    shadows_.clear();
+    for (const auto& [placeholder, real] : inputs_) shadowInput(placeholder, real);
+    for (const auto& [node, def] : calls_)
+        if (inferCall(node, *def, dryRun) == Inferred::Failed) return false;
+    return true;
+}
+
+// Each symbol made the first of equal example size (all at once: x + y.t() needs two such
+// pairs), then every merge the call does without undone; what remains is made for good.
+bool SymbolicSizes::unifyFor(Node* node, const OpDef& def) {
+    std::vector<int64_t> ownOffset;
+    std::vector<size_t> into(hints_.size());
+    for (size_t j = 0; j < hints_.size(); ++j) {
+        ownOffset.push_back(hints_[j].offset);
+        into[j] = j;
+        for (size_t i = 0; i < j && into[j] == j; ++i)
+            if (into[i] == i && !hints_[i].specialized && !hints_[j].specialized && hints_[i].hint == hints_[j].hint) into[j] = i;
+    }
+    auto infers = [&]() {
+        for (size_t j = 0; j < hints_.size(); ++j) hints_[j].offset = ownOffset[into[j]];
+        return replay(true) && inferCall(node, def, true) == Inferred::Done;
+    };
+    if (!infers()) {
+        for (size_t j = 0; j < hints_.size(); ++j) hints_[j].offset = ownOffset[j];
+        replay(false);  // the shadows as they were
+        return false;
+    }
+    for (size_t j = hints_.size(); j-- > 0;) {
+        if (into[j] == j) continue;
+        const size_t kept = into[j];
+        into[j] = j;
+        if (!infers()) into[j] = kept;
+    }
+    infers();
+    for (size_t j = hints_.size(); j-- > 0;) {
+        if (into[j] == j) continue;
+        const std::string from = hints_[j].name, to = hints_[into[j]].name;
+        for (auto& [placeholder, real] : inputs_)
+            for (std::string& symbol : placeholder->meta[0].symbols)
+                if (symbol == from) symbol = to;
+        unified_.emplace_back(from, to);
+        hints_.erase(hints_.begin() + static_cast<long>(j));
+    }
+    std::reverse(unified_.begin(), unified_.end());  // in the symbols' order
+    replay(false);
+    return inferCall(node, def, false) == Inferred::Done;
 }
 
 }  // namespace fusescope

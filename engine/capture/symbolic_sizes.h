@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "core/error.h"
@@ -39,6 +40,10 @@ public:
     // The symbol is fixed at its example value (a guard says so): dims that depend on it
     // alone are static from now on.
     void specialize(const std::string& symbol);
+    // The symbols addCall unified since the last call, (replaced, kept): a call whose
+    // operands' sizes must be equal (x + y.t() with x's dims and y's their own symbols) makes
+    // the later symbol the earlier one, as ShapeEnv's replacements do. The tracer guards them.
+    std::vector<std::pair<std::string, std::string>> takeUnified() { return std::exchange(unified_, {}); }
 
 private:
     // The expression for a dim (real at the hints, shadow at the shifted sizes), "" for a
@@ -53,9 +58,23 @@ private:
         int64_t offset;
         bool specialized = false;
     };
+    enum class Inferred { Done, Skipped, Failed };
+    // Runs the call's inference on the shadows; writes the result's symbols to node->meta
+    // unless `dryRun`. Failed: the op rejects the shadow sizes.
+    Inferred inferCall(Node* node, const OpDef& def, bool dryRun);
+    void shadowInput(Node* placeholder, const Tensor& real);
+    const Symbol* symbolNamed(const std::string& name) const;
+    // Every shadow again, from the placeholders on; false when a call no longer infers.
+    bool replay(bool dryRun);
+    // Unifies two symbols of equal example size so that the call infers; false when no pair does.
+    bool unifyFor(Node* node, const OpDef& def);
     std::vector<Symbol> hints_;
     std::unordered_map<const Node*, IValue> shadows_;  // a tensor, or a tuple of tensors
     const Node* endWithin_ = nullptr;
+    std::vector<std::pair<Node*, Tensor>> inputs_;        // in order, to replay
+    std::vector<std::pair<Node*, const OpDef*>> calls_;
+    std::vector<std::pair<std::string, std::string>> unified_;
+    size_t symbolsMade_ = 0;  // each symbol's offset is its own, even after another is unified away
 };
 
 }  // namespace fusescope

@@ -25,9 +25,8 @@ public:
         std::shared_ptr<Tracer*> tracer = tracer_.lock();
         if (!tracer) return;
         for (const SizeExpression* size : expression_->leaves()) {
-            auto origin = std::find_if((*tracer)->symbolBySize_.begin(), (*tracer)->symbolBySize_.end(),
-                                       [&](const auto& entry) { return entry.second.name == size->symbol; });
-            if (origin != (*tracer)->symbolBySize_.end()) (*tracer)->specializeDim(size->source, size->dim, size->symbol, origin->first);
+            if (const auto* origin = (*tracer)->symbolOrigin(size->symbol))
+                (*tracer)->specializeDim(size->source, size->dim, size->symbol, origin->size);
             else (*tracer)->specializeInt(size->symbol);
         }
     }
@@ -149,8 +148,8 @@ SymbolicIntPtr Tracer::symbolicSize(const Tensor& t, int64_t dim) {
         if (!notSymbolic_.empty()) {
             // The graph's sizes stopped being followed (notSymbolic_): this size may depend on
             // any symbol, so all are fixed, and another size recompiles, saying so.
-            for (const auto& [size, origin] : symbolBySize_)
-                if (!specializedSymbols_.count(origin.name)) specializeDim(origin.source, origin.dim, origin.name, size);
+            for (const SymbolOrigin origin : sizeSymbols_)  // a copy: specializing may add to them
+                if (!specializedSymbols_.count(origin.name)) specializeDim(origin.source, origin.dim, origin.name, origin.size);
             return nullptr;
         }
         const Node* node = lazy->second.node;
@@ -170,8 +169,8 @@ SymbolicIntPtr Tracer::symbolicSize(const Tensor& t, int64_t dim) {
         symbol = lifted->second.placeholder->meta[0].symbols[static_cast<size_t>(dim)];
     }
     // A symbol itself (s77), not an expression of one (2*s77): a size of an input's dim.
-    auto origin = std::find_if(symbolBySize_.begin(), symbolBySize_.end(), [&](const auto& e) { return e.second.name == symbol; });
-    if (symbol.empty() || origin == symbolBySize_.end() || specializedSymbols_.count(symbol)) return nullptr;
+    const SymbolOrigin* origin = symbolOrigin(symbol);
+    if (symbol.empty() || !origin || specializedSymbols_.count(symbol)) return nullptr;
     if (!lazy_.count(t.impl())) {  // an input's size read as a SymInt: Dynamo guards the input's type too
         Guard type;
         type.kind = Guard::Kind::TypeMatch;
@@ -180,7 +179,7 @@ SymbolicIntPtr Tracer::symbolicSize(const Tensor& t, int64_t dim) {
         addGuard(std::move(type));
     }
     return tracedSize("sym_size", "", {IValue(t), IValue(dim)}, symbol,
-                      SizeExpression::size(symbol, origin->second.source, origin->second.dim));
+                      SizeExpression::size(symbol, origin->source, origin->dim));
 }
 
 // Dynamo's automatic dynamic for ints: an int argument seen with another value by an earlier

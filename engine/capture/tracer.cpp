@@ -76,9 +76,10 @@ void Tracer::log(const std::string& artifact, const std::string& message) const 
 
 namespace {
 
-bool isNnModule(const ClassObject& cls) {
-    return std::any_of(cls.mro.begin(), cls.mro.end(),
-                       [](const ClassObject* c) { return c->name == "Module" && c->module == "torch.nn.modules.module"; });
+// An nn.Module's own dicts, which Dynamo reads without running Module.__getattr__.
+bool isModuleDict(const Value& value) {
+    static const std::set<std::string> names = {"_parameters", "_modules", "_buffers"};
+    return value.as<DictObject>() && value.source && value.source->kind == Source::Kind::Attr && names.count(value.source->name);
 }
 
 // The module's name from its source: L['self']._modules['blocks']._modules['0'] is
@@ -109,7 +110,7 @@ std::vector<ModuleScope> moduleStackOf(const Interpreter& interp) {
     for (const Frame& f : interp.stack()) {
         if (!f.traced || !f.callee || f.callee->name != "forward" || !f.self.source) continue;
         const ClassPtr& cls = *instanceClass(f.self);
-        if (!isNnModule(*cls)) continue;
+        if (!cls->isNnModule()) continue;
         std::string path = modulePath(*f.self.source);
         if (path.empty()) continue;
         if (!scopes.empty() && scopes.back().path == path) continue;
@@ -145,13 +146,15 @@ void Tracer::addGuard(Guard guard) { keepGuard(madeHere(std::move(guard))); }
 Guard Tracer::madeHere(Guard guard) const {
     guard.createdBy = currentLine();
     guard.createdAtLine = interp_.userLocation().line;
-    if (ctx_.recording) guard.userStack = interp_.tracedStack();  // a replay's guards are not kept
+    if (ctx_.recording) guard.userStack = interp_.dynamoStack();  // a replay's guards are not kept
     return guard;
 }
 
 void Tracer::keepGuard(Guard guard) {
     std::string key = guard.typeLabel() + "|" + guard.guardedName() + "|" + std::to_string(guard.dim) + "|" +
-                      std::to_string(static_cast<int>(guard.kind)) + (guard.kind == Guard::Kind::SizeRelation ? guard.code() : "");
+                      std::to_string(static_cast<int>(guard.kind)) + (guard.kind == Guard::Kind::SizeRelation || guard.kind == Guard::Kind::ObjectAliasing || guard.kind == Guard::Kind::DictContains
+                                              ? guard.code()
+                                              : "");
     if (!guardKeys_.insert(key).second) return;
     guards_.push_back(std::move(guard));
     guardReads_.push_back(firstRead_.size());
@@ -194,6 +197,14 @@ void Tracer::onInputUse(const Value& value) {
         addGuard(std::move(g));
         return;
     }
+    if (isModuleDict(value)) {  // as Dynamo's Module.__getattr__ reads them: by type
+        Guard g;
+        g.kind = Guard::Kind::TypeMatch;
+        g.source = value.source;
+        g.typeName = "dict";
+        addGuard(std::move(g));
+        return;
+    }
     if (value.isNumber() || value.isString() || value.isNone()) {
         Guard g;
         g.kind = Guard::Kind::Constant;
@@ -207,6 +218,16 @@ void Tracer::onLengthUse(const Value& value) {
     const ValueList* items = sequenceItems(value);
     auto* dict = value.as<DictObject>();
     if (!value.source || (!items && !dict)) return;
+    if (isModuleDict(value)) {  // walked in order (a Sequential's modules): Dynamo guards its keys, in order
+        ValueList keys;
+        for (const auto& [key, item] : dict->items) keys.push_back(key);
+        Guard order;
+        order.kind = Guard::Kind::KeyOrder;
+        order.source = value.source;
+        order.constant = makeList(std::move(keys));
+        addGuard(std::move(order));
+        return;
+    }
     Guard type;
     type.kind = Guard::Kind::TypeMatch;
     type.source = value.source;
@@ -240,6 +261,34 @@ void Tracer::onModuleUse(const Value& module) {
     g.constant = module.unsourced();
     g.typeName = "module";
     addGuard(std::move(g));
+}
+
+void Tracer::onNnModuleCall() {
+    if (!ctx_.recording) return;
+    Value module = interp_.torchModuleSourced("torch.nn.modules.module");
+    onModuleUse(module);
+    for (const char* hooks : {"_global_backward_pre_hooks", "_global_backward_hooks", "_global_forward_pre_hooks", "_global_forward_hooks"}) {
+        const Value* dict = module.as<ModuleObject>()->find(hooks);
+        if (!dict) continue;
+        Guard g;
+        g.kind = Guard::Kind::TypeMatch;
+        g.source = attrSource(module.source, hooks);
+        g.typeName = pythonTypeName(*dict);
+        addGuard(std::move(g));
+    }
+}
+
+SourcePtr Tracer::firstSourceOf(const Value& module) {
+    auto [first, added] = moduleSources_.try_emplace(module.asObject().get(), module.source);
+    if (added || first->second->str() == module.source->str()) return nullptr;
+    if (ctx_.recording) {
+        Guard g;
+        g.kind = Guard::Kind::ObjectAliasing;
+        g.source = first->second;
+        g.otherSource = module.source;
+        addGuard(std::move(g));
+    }
+    return first->second;
 }
 
 SourcePtr Tracer::builtinSource(const std::string& name) {
@@ -358,6 +407,36 @@ void Tracer::specializeDim(const SourcePtr& source, int64_t dim, const std::stri
         if (lifted != liftedSizes_.end() && static_cast<size_t>(d) < lifted->second.size()) lifted->second[static_cast<size_t>(d)] = size;
     }
     specializeSymbol(symbol);
+}
+
+const Tracer::SymbolOrigin* Tracer::symbolOrigin(const std::string& name) const {
+    auto origin = std::find_if(sizeSymbols_.begin(), sizeSymbols_.end(), [&](const SymbolOrigin& o) { return o.name == name; });
+    return origin == sizeSymbols_.end() ? nullptr : &*origin;
+}
+
+// As ShapeEnv's replacement of one symbol by another: the later dim is guarded equal to the
+// earlier one and is that symbol from now on.
+void Tracer::guardUnified() {
+    for (const auto& [replaced, kept] : symbolic_.takeUnified()) {
+        auto gone = std::find_if(sizeSymbols_.begin(), sizeSymbols_.end(), [&](const SymbolOrigin& o) { return o.name == replaced; });
+        const SymbolOrigin* stays = symbolOrigin(kept);
+        if (gone == sizeSymbols_.end() || !stays) continue;
+        Guard same;
+        same.kind = Guard::Kind::DimsMatch;
+        same.source = gone->source;
+        same.dim = gone->dim;
+        same.otherSource = stays->source;
+        same.otherDim = stays->dim;
+        addGuard(std::move(same));
+        log("dynamic", fmt::format("set_replacement {} = {} (the two sizes must be equal here) {}", replaced, kept, userCodeNote()));
+        for (size_t i = 0; i < guards_.size(); ++i)  // its range is the kept symbol's
+            if (guards_[i].kind == Guard::Kind::DimAtLeast && guards_[i].dim == gone->dim && guards_[i].source->str() == gone->source->str()) {
+                guards_.erase(guards_.begin() + static_cast<long>(i));
+                guardReads_.erase(guardReads_.begin() + static_cast<long>(i));
+                break;
+            }
+        sizeSymbols_.erase(gone);
+    }
 }
 
 void Tracer::specializeSymbol(std::string symbol) {  // a copy: the loop clears the placeholder's own
@@ -480,20 +559,22 @@ Argument Tracer::liftTensor(const Tensor& real, Tensor& meta) {
         const auto& markedDims = real.impl()->dynamoDynamicDims;
         bool marked = std::find(markedDims.begin(), markedDims.end(), static_cast<int64_t>(d)) != markedDims.end();
         recorded[d] = -1;
-        auto shared = symbolBySize_.find(sizes[d]);
-        if (shared != symbolBySize_.end()) {
-            tm.symbols[d] = shared->second.name;
+        const bool duck = ctx_.allDynamic && !marked;
+        auto shared = std::find_if(sizeSymbols_.begin(), sizeSymbols_.end(),
+                                   [&](const SymbolOrigin& o) { return duck && o.duck && o.size == sizes[d]; });
+        if (shared != sizeSymbols_.end()) {
+            tm.symbols[d] = shared->name;
             Guard same;
             same.kind = Guard::Kind::DimsMatch;
             same.source = source;
             same.dim = static_cast<int64_t>(d);
-            same.otherSource = shared->second.source;
-            same.otherDim = shared->second.dim;
+            same.otherSource = shared->source;
+            same.otherDim = shared->dim;
             addGuard(std::move(same));
             continue;
         }
         tm.symbols[d] = symbolNames_.next(fmt::format("{}.size()[{}]", sourceText, d));
-        symbolBySize_[sizes[d]] = SymbolOrigin{tm.symbols[d], source, static_cast<int64_t>(d)};
+        sizeSymbols_.push_back(SymbolOrigin{tm.symbols[d], source, static_cast<int64_t>(d), sizes[d], duck});
         // PyTorch 2.15's words: an input made dynamic by a recompile is "marked" first.
         if (!ctx_.allDynamic && !marked && !std::exchange(markingLogged, true))
             log("dynamic", fmt::format("marking {} as dynamic (from automatic dynamic/PGO)", sourceText));
@@ -679,6 +760,7 @@ IValue Tracer::captureOp(const OpCall& call) {
     if (notSymbolic_.empty()) {  // a replay too: its SymInts read the symbols of graph values
         try {
             symbolic_.addCall(node, *def);
+            guardUnified();
             if (symbolic_.assumesEndWithin(node)) guardEndWithin(args[3], metaArgs[0].toTensor(), args[1].toInt());
         } catch (const SymbolicSizesUnsupported& e) {
             notSymbolic_ = e.what();

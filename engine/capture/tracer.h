@@ -113,6 +113,8 @@ public:
     void onContainsUse(const Value& dict, const Value& key, bool found) override;
     void onModuleUse(const Value& module) override;
     void onCalleeUse(const Value& callee) override;
+    SourcePtr firstSourceOf(const Value& module) override;
+    void onNnModuleCall() override;
     SourcePtr builtinSource(const std::string& name) override;
     std::optional<Value> symbolicInput(const Value& value) override;
     void onSizeUse(const Tensor& t, int64_t dim) override;
@@ -214,13 +216,20 @@ private:
     std::shared_ptr<Tracer*> self_ = std::make_shared<Tracer*>(this);
     uint64_t graphGeneration_ = 0;  // counts flushes: a SymInt is a node of its generation's graph
     std::set<std::string> specializedSymbols_;
-    // Duck sizing, as PyTorch: dynamic dims with the same example size share one symbol.
+    // Each dynamic dim's symbol: where it was first seen and its example size. Under
+    // dynamic=True dims of one example size share a symbol (PyTorch's duck sizing); a dim made
+    // dynamic by a recompile or mark_dynamic has its own, unified with another only where an
+    // op needs the two equal (guarded so).
     struct SymbolOrigin {
         std::string name;
         SourcePtr source;
         int64_t dim;
+        int64_t size;
+        bool duck;
     };
-    std::map<int64_t, SymbolOrigin> symbolBySize_;
+    std::vector<SymbolOrigin> sizeSymbols_;
+    const SymbolOrigin* symbolOrigin(const std::string& name) const;
+    void guardUnified();  // the symbols symbolic_ unified: each pair guarded equal
     // Int arguments made dynamic, by source: their symbol and SymInt (read through the size of a
     // one-element input expanded to the int, so the graph computes it on every call).
     struct IntInput {
@@ -239,6 +248,7 @@ private:
     std::map<std::string, std::size_t> firstRead_;  // per source: how many reads came before its first
     std::set<std::string> guardKeys_;
     std::map<std::string, std::string> moduleNames_;  // per guarded module's source: its name ("torch.nn.functional")
+    std::map<const Object*, SourcePtr> moduleSources_;  // each module's first source
     std::set<std::pair<std::string, int64_t>> specialized_;  // (source, dim) read as ints
     // Input tensors whose sizes the code read, with the guard made at the first read: kept at
     // the end for those never lifted into the graph.

@@ -238,6 +238,7 @@ Value Interpreter::callInstance(const Value& instance, CallArgs& args) {
                 return call(bindDescriptor(*method, instance, cls), args);
             }
         }
+    if (tracer_ && cls->isNnModule()) tracer_->onNnModuleCall();
     return call(bindDescriptor(*method, instance, cls), args);
 }
 
@@ -304,6 +305,12 @@ Value Interpreter::bindDescriptor(const Value& attr, const Value& self, const Cl
     return attr;
 }
 
+void Interpreter::guardNotShadowed(const InstanceObject& instance, const SourcePtr& source, std::string_view name) {
+    Value dict = instance.dictValue();
+    dict.source = objectDictSource(source);
+    tracer_->onContainsUse(dict, Value(std::string(name)), false);
+}
+
 Value Interpreter::instanceAttribute(const Value& object, const std::string& name) {
     auto* instance = object.as<InstanceObject>();
     const ClassPtr& cls = instance->cls;
@@ -319,11 +326,8 @@ Value Interpreter::instanceAttribute(const Value& object, const std::string& nam
         // A method found on the class: the trace holds while no instance attribute shadows
         // it (Dynamo guards a called module's forward so, and methods the script calls).
         if (tracer_ && object.source && classAttr->as<FunctionObject>() &&
-            (name == "forward" || isScriptFile(currentLocation().file))) {
-            Value dict = instance->dictValue();
-            dict.source = objectDictSource(object.source);
-            tracer_->onContainsUse(dict, Value(name), false);
-        }
+            (name == "forward" || isScriptFile(currentLocation().file)))
+            guardNotShadowed(*instance, object.source, name);
         return bindDescriptor(*classAttr, object, cls);
     }
     const ClassObject* definer = nullptr;
@@ -508,6 +512,10 @@ std::optional<Value> Interpreter::callSpecial(const Value& object, std::string_v
     const ClassObject* definer = nullptr;
     const Value* attr = type->lookup(name, &definer);
     if (!attr || (cls && (definer == typeClass_.get() || definer == objectClass_.get()))) return std::nullopt;
+    // An nn.Module's special method (a Sequential's __iter__) holds while no instance attribute
+    // shadows it, as Dynamo guards it.
+    if (tracer_ && object.source && instanceType && (*instanceType)->isNnModule() && attr->as<FunctionObject>())
+        guardNotShadowed(*object.as<InstanceObject>(), object.source, name);
     CallArgs a;
     a.args = std::move(args);
     a.where = currentLocation();

@@ -13,6 +13,7 @@
 #include "script/interpreter.h"
 #include "script/parser.h"
 #include "script/script_library.h"
+#include "script/torch_lines.h"
 #include "script/torch_names.h"
 
 namespace fusescope {
@@ -296,7 +297,49 @@ bool Interpreter::isScriptFile(const std::string& file) const { return file == m
 const Value* Interpreter::importedModule(const std::string& globalName) const {
     for (const auto& [dotted, entry] : scriptModules_)
         if (entry.globalName == globalName) return &entry.module;
-    return nullptr;
+    auto view = torchModuleViews_.find(globalName);
+    return view == torchModuleViews_.end() ? nullptr : &view->second;
+}
+
+std::optional<Value> Interpreter::globalsModule() const {
+    if (globals_ == mainGlobals_) return std::nullopt;
+    if (globals_->moduleSource) {
+        for (const auto& [dotted, entry] : scriptModules_)
+            if (entry.globalName == globals_->moduleSource->name) return withSource(entry.module, globals_->moduleSource);
+        return std::nullopt;
+    }
+    return torchModuleOfFrame();
+}
+
+Value Interpreter::torchModuleSourced(const std::string& dotted) {
+    const std::string globalName = importGlobalName(dotted);
+    Value& module = torchModuleViews_[globalName];
+    if (!module.isObject()) module = importModule(dotted, currentLocation());
+    return withSource(module, globalSource(globalName));
+}
+
+// Dynamo inlines torch.nn's methods and names their global reads through the module that
+// defines them; Fusescope's torch.nn method is taken for PyTorch's where its line is PyTorch's.
+std::optional<Value> Interpreter::torchModuleOfFrame() const {
+    const Frame& frame = stack_.back();
+    const auto* instance = frame.self.as<InstanceObject>();
+    const size_t dot = frame.qualname.find('.');
+    if (!instance || dot == std::string::npos) return std::nullopt;
+    const std::string className = frame.qualname.substr(0, dot);
+    auto definer = std::find_if(instance->cls->mro.begin(), instance->cls->mro.end(),
+                                [&](const ClassObject* c) { return c->name == className; });
+    if (definer == instance->cls->mro.end() || !(*definer)->module.starts_with("torch.") ||
+        !torchPlaceOf(frame.qualname, strippedSourceLine(frame.where)))
+        return std::nullopt;
+    const std::string globalName = importGlobalName((*definer)->module);
+    Value& view = torchModuleViews_[globalName];
+    if (!view.isObject()) {
+        auto module = std::make_shared<ModuleObject>();
+        module->name = (*definer)->module;
+        module->globals = globals_;
+        view = Value(ObjectPtr(module));
+    }
+    return withSource(view, globalSource(globalName));
 }
 
 }  // namespace fusescope

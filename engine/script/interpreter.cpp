@@ -15,6 +15,7 @@
 #include "script/graph_break_kinds.h"
 #include "script/set_operations.h"
 #include "script/size_change_check.h"
+#include "script/torch_lines.h"
 #include "script/torch_names.h"
 #include "script/types/type_slots.h"
 
@@ -362,11 +363,16 @@ std::string expressionMarker(const Expr& e, const std::string& rawLine) {
 
 }  // namespace
 
-std::vector<StackFrame> Interpreter::scriptStack(bool tracedOnly, bool withMarkers) const {
+std::vector<StackFrame> Interpreter::scriptStack(bool tracedOnly, bool withMarkers, bool torchFrames) const {
     std::vector<StackFrame> frames;
     for (const auto& f : stack_) {
-        if ((tracedOnly && !f.traced) || !isScriptFile(f.where.file)) continue;  // library frames are torch's internals
+        if (tracedOnly && !f.traced) continue;
         const std::string line = sourceLine(f.where);
+        if (!isScriptFile(f.where.file)) {  // library frames are torch's internals: shown where PyTorch has them
+            std::optional<TorchPlace> place = torchFrames ? torchPlaceOf(f.qualname, strip(line)) : std::nullopt;
+            if (place) frames.push_back(StackFrame{std::string(place->file), place->line, f.function, strip(line)});
+            continue;
+        }
         frames.push_back(StackFrame{f.where.file, f.where.line, f.function, strip(line)});
         if (withMarkers && f.pending && f.pending->loc.line == f.where.line) frames.back().marker = expressionMarker(*f.pending, line);
     }
@@ -374,6 +380,10 @@ std::vector<StackFrame> Interpreter::scriptStack(bool tracedOnly, bool withMarke
 }
 
 std::vector<StackFrame> Interpreter::tracedStack() const { return scriptStack(true); }
+
+std::string Interpreter::strippedSourceLine(const SourceLocation& where) const { return strip(sourceLine(where)); }
+
+std::vector<StackFrame> Interpreter::dynamoStack() const { return scriptStack(true, false, true); }
 
 std::vector<StackFrame> Interpreter::userStack() const { return scriptStack(false); }
 
@@ -417,8 +427,10 @@ Value Interpreter::dictItem(const Value& dict, const std::string& key, const Val
 }
 
 Value Interpreter::lookup(const std::string& name, const SourceLocation& where) {
-    auto found = [&](const Value& v) -> Value {
+    auto found = [&](Value v) -> Value {
         if (!tracer_ || !v.source) return v;
+        if (v.as<ModuleObject>())  // one module reached two ways is named the first way (Dynamo's object aliasing)
+            if (SourcePtr first = tracer_->firstSourceOf(v)) v.source = std::move(first);
         if (std::optional<Value> symbolic = tracer_->symbolicInput(v)) return *symbolic;
         tracer_->onInputUse(v);
         return v;
@@ -443,14 +455,21 @@ Value Interpreter::lookup(const std::string& name, const SourceLocation& where) 
     if (tracer_ && scriptGlobals) tracer_->onScopeTouch(globals_, name);
     auto it = globals_->vars.find(name);
     if (it != globals_->vars.end()) {
-        // G['x'] names the script's globals; G['__import_model'].x a module's of its own.
-        if (tracer_ && scriptGlobals)
-            return found(withSource(it->second, globals_->moduleSource ? attrSource(globals_->moduleSource, name) : globalSource(name)));
+        // G['x'] names the script's globals; G['__import_model'].x a module's of its own, and
+        // G['__import_torch_dot_nn_dot_modules_dot_linear'].F one of PyTorch's torch.nn.
+        if (!tracer_) return it->second;
+        if (std::optional<Value> module = globalsModule()) {
+            tracer_->onModuleUse(*module);
+            return found(withSource(it->second, attrSource(module->source, name)));
+        }
+        if (scriptGlobals) return found(withSource(it->second, globalSource(name)));
         return it->second;
     }
     auto b = builtins_.find(name);
     if (b != builtins_.end()) {
-        if (SourcePtr source = tracer_ && scriptGlobals ? tracer_->builtinSource(name) : nullptr) return withSource(b->second, source);
+        // Named as Dynamo names them where it traces the code: the script's and torch.nn's.
+        if (SourcePtr source = tracer_ && (scriptGlobals || torchModuleOfFrame()) ? tracer_->builtinSource(name) : nullptr)
+            return withSource(b->second, source);
         return b->second;
     }
     // CPython's builtins (3.11's dir(builtins), less the exception classes), to say which are

@@ -134,6 +134,9 @@ public:
     // The function's parameters bound to a call's arguments, as Python binds them.
     std::vector<std::pair<std::string, Value>> bindArguments(const FunctionObject& fn, const CallArgs& args) const;
     // A variable of the script's globals (or, named __import_NAME, a module of its own), or null.
+    // Library module `dotted` (torch.nn.modules.module), imported, with the source Dynamo
+    // names it by (G['__import_torch_dot_nn_dot_modules_dot_module']).
+    Value torchModuleSourced(const std::string& dotted);
     const Value* global(const std::string& name) const;
     const Value* findBuiltin(const std::string& name) const;  // len, range, ...; null when there is none
     // Whether `file` is the script's or a module of its own it imported (not the library's).
@@ -152,6 +155,9 @@ public:
     const std::vector<Frame>& stack() const { return stack_; }
     // The user stack of the traced code: frames from the compiled function inwards.
     std::vector<StackFrame> tracedStack() const;
+    // The traced code's stack as Dynamo's is: tracedStack() and the frames of Fusescope's
+    // torch.nn whose lines PyTorch's own torch.nn has, at PyTorch's place (linear.py:134).
+    std::vector<StackFrame> dynamoStack() const;
     // The script's frames now, outermost first, each at the line it is on (a caller's: its call).
     std::vector<StackFrame> userStack() const;
     // The script's frames, outermost first, each with the marker under the expression it is
@@ -161,6 +167,7 @@ public:
     const Module& module() const { return module_; }
     // The line `where` points at, in the script or in a library module it imported.
     std::string sourceLine(const SourceLocation& where) const;
+    std::string strippedSourceLine(const SourceLocation& where) const;  // without its indent
     const Module& moduleOf(const SourceLocation& where) const;
     ScriptHost& host() { return host_; }
     ModuleObject& dynamoConfig() { return *configs_.dynamo; }
@@ -303,7 +310,7 @@ private:
     // callOp's dispatch, once autocast has cast the arguments.
     Value runOp(const OpDef& op, const IValueList& args, const Kwargs& kwargs, CallStyle style, const CallSite& site,
                 const std::string& symbol);
-    std::vector<StackFrame> scriptStack(bool tracedOnly, bool withMarkers = false) const;
+    std::vector<StackFrame> scriptStack(bool tracedOnly, bool withMarkers = false, bool torchFrames = false) const;
     Value yieldValue(Value value);            // `yield value` in the running generator
     Value yieldFrom(const Value& iterable);   // `yield from iterable`
     void runGeneratorBody(GeneratorObject& generator);  // on the generator's fiber
@@ -346,6 +353,15 @@ private:
     std::vector<std::string> searchPath() const;
     Value loadScriptModule(const std::string& dotted, const ScriptModuleFile& found, const SourceLocation& where);
     const Value* importedModule(const std::string& globalName) const;  // by its __import_NAME
+    // The module a traced global read is named through, with that source (Dynamo's
+    // G['__import_scaling'].SCALE): a script module's own, or for a line of Fusescope's
+    // torch.nn that PyTorch's torch.nn has too, the PyTorch module its class is defined in
+    // (G['__import_torch_dot_nn_dot_modules_dot_linear'].F). None for the script's globals.
+    std::optional<Value> globalsModule() const;
+    // The traced code found method `name` on the class of `instance` (reached by `source`): the
+    // trace holds while no instance attribute shadows it (Dynamo's DICT_CONTAINS on __dict__).
+    void guardNotShadowed(const InstanceObject& instance, const SourcePtr& source, std::string_view name);
+    std::optional<Value> torchModuleOfFrame() const;
     void runModuleBody(const Module& module, const ScopePtr& globals);  // eagerly, in its own globals
     // Runs a module of the script library (script_library.h); the module object it made.
     Value loadLibraryModule(const std::string& name, const SourceLocation& where);
@@ -414,6 +430,9 @@ private:
         std::string globalName;  // __import_NAME, as a guard names it
     };
     std::map<std::string, ScriptModule> scriptModules_;
+    // By __import_NAME: a PyTorch module (torch.nn.modules.linear) as Fusescope's library has
+    // it, the globals of the library module that defines its classes.
+    mutable std::map<std::string, Value> torchModuleViews_;
     std::vector<std::unique_ptr<Module>> scriptModuleTrees_;
     std::set<std::string> scriptFiles_;  // the files of those modules (isScriptFile)
     std::string scriptDir_;  // sys.path[0]: the script's directory ("" for the working directory)

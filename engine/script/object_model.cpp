@@ -18,6 +18,10 @@ bool ClassObject::isSubclassOf(const ClassObject& other) const {
     return std::find(mro.begin(), mro.end(), &other) != mro.end();
 }
 
+bool ClassObject::isNnModule() const {
+    return std::any_of(mro.begin(), mro.end(), [](const ClassObject* c) { return c->name == "Module" && c->module == "torch.nn.modules.module"; });
+}
+
 std::vector<ClassObject*> c3Linearization(ClassObject& cls) {
     // merge(L[B1], ..., L[Bn], [B1, ..., Bn]): repeatedly take the first head that is in
     // no list's tail.

@@ -42,6 +42,8 @@ struct ClassObject : Object {
     bool isSubclassOf(const ClassObject& other) const;
     bool isBuiltin() const { return module == "builtins"; }
     std::string displayName() const { return isBuiltin() ? name : module + "." + qualname; }
+    // Whether torch.nn.Module is along its MRO.
+    bool isNnModule() const;
 };
 
 // An instance of a script class (or of an exception class).

@@ -68,6 +68,11 @@ public:
     // A function or builtin reached through a global is about to be called (guarded by its
     // id, or a Python function by its __code__).
     virtual void onCalleeUse(const Value& callee) { (void)callee; }
+    // The traced code calls an nn.Module (Dynamo then reads torch.nn's global hooks).
+    virtual void onNnModuleCall() {}
+    // The source `module` was first reached by when this read reaches it by another (guarded
+    // so: OBJECT_ALIASING); null when this is its first source.
+    virtual SourcePtr firstSourceOf(const Value& module) { return (void)module, nullptr; }
     // An int argument the traced code reads: the SymInt it stands for where a recompile made it
     // dynamic (Dynamo's automatic dynamic for ints), else nullopt (a constant, guarded).
     virtual std::optional<Value> symbolicInput(const Value& value) { return (void)value, std::nullopt; }

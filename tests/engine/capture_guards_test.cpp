@@ -330,7 +330,9 @@ fast(torch.ones(5, 4))
                         "    triggered by the following guard failure(s):\n"
                         "    - 0/0: self.scale == 2.0                                        # return self.drop(self.fc(x)) * self.scale  # script.py:12 in forward\n"),
               std::string::npos) << logs;
-    EXPECT_NE(logs.find("    - 0/1: self._modules['drop'].training == False                  # return self.drop(self.fc(x)) * self.scale  # script.py:12 in forward\n"),
+    // Made in torch.nn's Dropout.forward, shown at PyTorch's own line there, as PyTorch shows it.
+    EXPECT_NE(logs.find("    - 0/1: self._modules['drop'].training == False                  # return F.dropout(input, self.p, "
+                        "self.training, self.inplace)  # torch/nn/modules/dropout.py:73 in forward\n"),
               std::string::npos) << logs;
     EXPECT_NE(logs.find("    - 0/2: tensor 'x' size mismatch at index 0. expected 2, actual 5\n"), std::string::npos) << logs;
 }
@@ -414,13 +416,47 @@ with torch.no_grad():
 )", "recompiles");
     ASSERT_EQ(run.error, "");
     EXPECT_EQ(run.out, "True\nTrue\n");
+    // The ModuleList's keys are guarded in order (PyTorch 2.15's DictGuardManager), its length first.
     EXPECT_EQ(run.logs,
               "[0/1] [__recompiles] Recompiling function forward in script.py:9\n"
               "    triggered by the following guard failure(s):\n"
-              "    - 0/0: len(self._modules['layers']._modules) == 2               # for layer in self.layers:  # script.py:10 in forward\n"
-              "    - User stack trace:\n"
-              "    -   File \"script.py\", line 10, in forward\n"
-              "    -     for layer in self.layers:\n");
+              "    - 0/0: len(self._modules['layers']._modules) != 2\n");
+}
+
+// torch.nn's own forward reads its module's globals (F in linear.py) as Dynamo names them,
+// through the module PyTorch defines the class in: replacing F.linear recompiles, with the guard
+// shown at PyTorch's line; F reached from two torch.nn modules is one object (OBJECT_ALIASING).
+TEST(Guards, TorchNnGlobalsAreGuardedThroughTheirModule) {
+    auto run = runScript(R"(import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+net = nn.Sequential(nn.Linear(2, 2), nn.GELU())
+f = torch.compile(net, backend="eager")
+x = torch.ones(1, 2)
+with torch.no_grad():
+    print(torch.allclose(f(x), net(x)))
+    original = F.linear
+    F.linear = lambda input, weight, bias: original(input, weight, bias) * 2
+    print(torch.allclose(f(x), F.gelu(2 * original(x, net[0].weight, net[0].bias))))
+    F.linear = original
+)", "recompiles,guards");
+    ASSERT_EQ(run.error, "");
+    EXPECT_EQ(run.out, "True\nTrue\n");
+    EXPECT_NE(run.logs.find("    - 0/0: ___check_obj_id(G['__import_torch_dot_nn_dot_modules_dot_linear'].F.linear, "), std::string::npos)
+        << run.logs;
+    EXPECT_NE(run.logs.find("), type=<class 'builtin_function_or_method'>  # return F.linear(input, self.weight, self.bias)  # "
+                            "torch/nn/modules/linear.py:134 in forward\n"),
+              std::string::npos)
+        << run.logs;
+    EXPECT_NE(run.logs.find("+- OBJECT_ALIASING: G['__import_torch_dot_nn_dot_modules_dot_linear'].F is "
+                            "G['__import_torch_dot_nn_dot_modules_dot_activation'].F  # return F.gelu(input, "
+                            "approximate=self.approximate)  # torch/nn/modules/activation.py:817 in forward\n"),
+              std::string::npos)
+        << run.logs;
+    EXPECT_NE(run.logs.find("+- TYPE_MATCH: ___check_type_id(G['__import_torch_dot_nn_dot_modules_dot_module']._global_forward_hooks, "),
+              std::string::npos)
+        << run.logs;
 }
 
 TEST(Guards, AKeyTheScriptLooksUpInAModuleDictIsGuarded) {
@@ -461,7 +497,9 @@ print(torch.allclose(f(x) - a, torch.full((1, 2), 10.0)))
                             "self._buffers:  # script.py:10 in forward\n"),
               std::string::npos)
         << run.logs;
-    EXPECT_EQ(run.logs.find("'_parameters'"), std::string::npos) << "no guards from nn.Module's own lookups";
+    // nn.Module's own lookup of self.lin guards the dicts it reads by type only, as Dynamo's.
+    EXPECT_EQ(run.logs.find("___dict_contains('lin'"), std::string::npos) << run.logs;
+    EXPECT_NE(run.logs.find("+- TYPE_MATCH: ___check_type_id(L['self']._modules, "), std::string::npos) << run.logs;
 }
 
 TEST(Guards, AMethodShadowedOnTheInstanceRecompiles) {

@@ -313,13 +313,14 @@ class Module:
         self.__dict__.update(state)
 
     def __getattr__(self, name):
+        # Dynamo's order (a name is in one of them only): the dicts read are the ones it guards.
         d = self.__dict__
         if "_parameters" in d and name in d["_parameters"]:
             return d["_parameters"][name]
-        if "_buffers" in d and name in d["_buffers"]:
-            return d["_buffers"][name]
         if "_modules" in d and name in d["_modules"]:
             return d["_modules"][name]
+        if "_buffers" in d and name in d["_buffers"]:
+            return d["_buffers"][name]
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def _remove_from(self, name, *places):
@@ -632,7 +633,7 @@ class Sequential(Module):
         return len(self._modules)
 
     def __iter__(self):
-        return iter(list(self._modules.values()))
+        return iter(self._modules.values())
 
     def __getitem__(self, idx):
         if isinstance(idx, slice):
@@ -676,7 +677,7 @@ class ModuleList(Module):
         return len(self._modules)
 
     def __iter__(self):
-        return iter(list(self._modules.values()))
+        return iter(self._modules.values())
 
     def append(self, module):
         self.add_module(str(len(self)), module)
@@ -860,7 +861,9 @@ class LayerNorm(Module):
         _norm_affine(self, self.normalized_shape, elementwise_affine, bias)
 
     def forward(self, input):
-        return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
+        return F.layer_norm(
+            input, self.normalized_shape, self.weight, self.bias, self.eps
+        )
 
     def extra_repr(self):
         return f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}, bias={self.bias is not None or not self.elementwise_affine}"

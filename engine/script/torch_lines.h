@@ -1,0 +1,35 @@
+#pragma once
+// Where a line of real PyTorch's torch.nn code is. Dynamo traces into torch.nn's Python code,
+// so PyTorch's guards and stacks name its lines ("linear.py:134 in forward"); Fusescope's
+// script library has its own torch.nn, and a frame of it whose function and line read as
+// PyTorch's is shown at PyTorch's place. The table (torch_lines_data.cpp) is written by
+// scripts/make-torch-lines from torch 2.15.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace fusescope {
+
+struct TorchLine {
+    uint64_t key;   // FNV-1a of "qualname\ntext"
+    uint16_t file;  // into torchLineFiles()
+    uint32_t line;
+};
+
+extern const char* const kTorchLinesVersion;
+const std::vector<std::string_view>& torchLineFiles();  // "torch/nn/modules/linear.py"
+const std::vector<TorchLine>& torchLines();             // sorted by key
+
+struct TorchPlace {
+    std::string_view file;
+    int line;
+};
+
+// Where PyTorch has the line `text` (stripped) in its function `qualname` ("Linear.forward"),
+// or nullopt when PyTorch's torch.nn has no such line there.
+std::optional<TorchPlace> torchPlaceOf(std::string_view qualname, std::string_view text);
+
+}  // namespace fusescope
