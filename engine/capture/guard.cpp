@@ -75,6 +75,7 @@ std::string pythonClassName(const Value& value) {
     std::string name = pythonTypeName(value);
     if (name == "Tensor") return "<class 'torch.Tensor'>";
     if (name == "OrderedDict" || name == "defaultdict" || name == "deque") return "<class 'collections." + name + "'>";
+    if (name == "dtype") return "<class 'torch.dtype'>";
     if (name == "Size") return "<class 'torch.Size'>";
     return "<class '" + name + "'>";
 }

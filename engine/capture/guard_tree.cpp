@@ -265,8 +265,9 @@ public:
     // OBJECT_ALIASING, installed after the other guards: in full under the first way to the
     // object, by name under the other.
     void addAliasing(const Guard& g) {
-        managerOf(*g.source).leaves.push_back("OBJECT_ALIASING: " + verbose(g.code(), g));
-        managerOf(*g.otherSource).leaves.push_back("OBJECT_ALIASING");
+        const std::string leaf = relational("OBJECT_ALIASING: " + verbose(g.code(), g));
+        managerOf(*g.source).leaves.push_back(leaf);
+        managerOf(*g.otherSource).leaves.push_back(leaf);
     }
 
     // Dynamo's NO_TENSOR_ALIASING leaves out parameters and what torch.nn's own modules hold
@@ -281,12 +282,13 @@ public:
         if (tensors_.size() < 2) return;
         std::vector<std::string> names;
         for (const auto& [name, manager] : tensors_) names.push_back(name);
-        tensors_.front().second->leaves.push_back(fmt::format("NO_TENSOR_ALIASING: check_no_aliasing({})", fmt::join(names, ", ")));
-        for (std::size_t i = 1; i < tensors_.size(); ++i) tensors_[i].second->leaves.push_back("NO_TENSOR_ALIASING");
+        const std::string leaf = relational(fmt::format("NO_TENSOR_ALIASING: check_no_aliasing({})", fmt::join(names, ", ")));
+        for (const auto& [name, manager] : tensors_) manager->leaves.push_back(leaf);
     }
 
     std::string text(const std::vector<ShapeLine>& epilogue) const {
         std::string out = "\nTREE_GUARD_MANAGER:\n+- RootGuardManager\n";
+        printedRelations_.clear();
         print(root_, 1, out);
         for (const ShapeLine& line : epilogue) out += fmt::format("+- LAMBDA_GUARD: {}  # {}\n", line.code, line.comment);
         return out;
@@ -349,9 +351,18 @@ private:
         return prefix;
     }
 
-    static void print(const Manager& m, int depth, std::string& out) {
+    // A guard over several managers (NO_TENSOR_ALIASING, OBJECT_ALIASING): under each, printed
+    // in full where the tree first shows it and by its name elsewhere, as Dynamo prints it.
+    static std::string relational(const std::string& leaf) { return kRelational + leaf; }
+    std::string printed(const std::string& leaf) const {
+        if (!leaf.starts_with(kRelational)) return leaf;
+        const std::string full = leaf.substr(1);
+        return printedRelations_.insert(full).second ? full : full.substr(0, full.find(':'));
+    }
+
+    void print(const Manager& m, int depth, std::string& out) const {
         const std::string prefix = indent(depth);
-        for (const std::string& leaf : m.leaves) out += prefix + "+- " + leaf + "\n";
+        for (const std::string& leaf : m.leaves) out += prefix + "+- " + printed(leaf) + "\n";
         for (const auto& c : m.children) {
             const bool inOrder = !m.orderedKeys.empty() && !c->key.empty();
             if (inOrder) continue;  // printed as a key/value pair below
@@ -363,7 +374,7 @@ private:
     }
 
     // A DictGuardManager's values, each under its key's index and an EQUALS_MATCH on the key.
-    static void printPairs(const Manager& m, int depth, std::string& out) {
+    void printPairs(const Manager& m, int depth, std::string& out) const {
         for (std::size_t index = 0; index < m.orderedKeys.size(); ++index) {
             auto value = std::find_if(m.children.begin(), m.children.end(), [&](const auto& c) { return c->key == m.orderedKeys[index]; });
             if (value == m.children.end()) continue;
@@ -378,8 +389,10 @@ private:
         }
     }
 
+    static constexpr char kRelational = '\x01';
     const GuardTreeScope& scope_;
     Manager root_;
+    mutable std::set<std::string> printedRelations_;
     std::vector<std::pair<std::string, Manager*>> tensors_;
 };
 

@@ -205,7 +205,7 @@ void Tracer::onInputUse(const Value& value) {
         addGuard(std::move(g));
         return;
     }
-    if (value.isNumber() || value.isString() || value.isNone()) {
+    if (value.isNumber() || value.isString() || value.isNone() || value.isDType()) {
         Guard g;
         g.kind = Guard::Kind::Constant;
         g.source = value.source;

@@ -84,6 +84,12 @@ Value Interpreter::getAttribute(const Value& object, const std::string& name, co
             if (result.as<BuiltinFunction>() || result.as<FunctionObject>() || result.as<ModuleObject>() || result.as<ClassObject>() ||
                 result.as<TypeObject>())
                 return withSource(result, attrSource(object.source, name));
+            if (result.isDType()) {  // torch.long: guarded as a constant (EQUALS_MATCH), as Dynamo does
+                Value sourced = result;
+                sourced.source = attrSource(object.source, name);
+                tracer_->onInputUse(sourced);
+                return result;
+            }
         }
         return result;
     } catch (Error& e) {

@@ -328,9 +328,11 @@ std::optional<Value> Interpreter::torchModuleOfFrame() const {
     const std::string className = frame.qualname.substr(0, dot);
     auto definer = std::find_if(instance->cls->mro.begin(), instance->cls->mro.end(),
                                 [&](const ClassObject* c) { return c->name == className; });
-    if (definer == instance->cls->mro.end() || !(*definer)->module.starts_with("torch.") ||
-        !torchPlaceOf(frame.qualname, strippedSourceLine(frame.where)))
-        return std::nullopt;
+    if (definer == instance->cls->mro.end() || !(*definer)->module.starts_with("torch.")) return std::nullopt;
+    // Whether PyTorch has the line, once per line of a function (globals are read often).
+    auto [known, added] = torchLinesSeen_.try_emplace({frame.callee, frame.where.line}, false);
+    if (added) known->second = torchPlaceOf(frame.qualname, strippedSourceLine(frame.where)).has_value();
+    if (!known->second) return std::nullopt;
     const std::string globalName = importGlobalName((*definer)->module);
     Value& view = torchModuleViews_[globalName];
     if (!view.isObject()) {

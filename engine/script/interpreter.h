@@ -433,6 +433,7 @@ private:
     // By __import_NAME: a PyTorch module (torch.nn.modules.linear) as Fusescope's library has
     // it, the globals of the library module that defines its classes.
     mutable std::map<std::string, Value> torchModuleViews_;
+    mutable std::map<std::pair<const FunctionObject*, int>, bool> torchLinesSeen_;  // (function, line): PyTorch has it
     std::vector<std::unique_ptr<Module>> scriptModuleTrees_;
     std::set<std::string> scriptFiles_;  // the files of those modules (isScriptFile)
     std::string scriptDir_;  // sys.path[0]: the script's directory ("" for the working directory)

@@ -812,7 +812,15 @@ class Embedding(Module):
             self.weight = Parameter(_weight, requires_grad=not _freeze)
 
     def forward(self, input):
-        return F.embedding(input, self.weight, self.padding_idx, self.max_norm, self.norm_type, self.scale_grad_by_freq, self.sparse)
+        return F.embedding(
+            input,
+            self.weight,
+            self.padding_idx,
+            self.max_norm,
+            self.norm_type,
+            self.scale_grad_by_freq,
+            self.sparse,
+        )
 
     def extra_repr(self):
         s = "{num_embeddings}, {embedding_dim}"
@@ -927,7 +935,11 @@ class Conv1d(_ConvNd):
     _dims = 1
 
     def _conv_forward(self, input, weight, bias):
-        return F.conv1d(input, weight, bias, self.stride, self.padding, self.dilation, self.groups)
+        if self.padding_mode != "zeros":  # refused by __init__; read here as PyTorch's reads it (a guard)
+            raise NotImplementedError(f"padding_mode={self.padding_mode!r}")
+        return F.conv1d(
+            input, weight, bias, self.stride, self.padding, self.dilation, self.groups
+        )
 
     def forward(self, input):
         return self._conv_forward(input, self.weight, self.bias)
@@ -937,7 +949,11 @@ class Conv2d(_ConvNd):
     _dims = 2
 
     def _conv_forward(self, input, weight, bias):
-        return F.conv2d(input, weight, bias, self.stride, self.padding, self.dilation, self.groups)
+        if self.padding_mode != "zeros":  # refused by __init__; read here as PyTorch's reads it (a guard)
+            raise NotImplementedError(f"padding_mode={self.padding_mode!r}")
+        return F.conv2d(
+            input, weight, bias, self.stride, self.padding, self.dilation, self.groups
+        )
 
     def forward(self, input):
         return self._conv_forward(input, self.weight, self.bias)
@@ -947,7 +963,11 @@ class Conv3d(_ConvNd):
     _dims = 3
 
     def _conv_forward(self, input, weight, bias):
-        return F.conv3d(input, weight, bias, self.stride, self.padding, self.dilation, self.groups)
+        if self.padding_mode != "zeros":  # refused by __init__; read here as PyTorch's reads it (a guard)
+            raise NotImplementedError(f"padding_mode={self.padding_mode!r}")
+        return F.conv3d(
+            input, weight, bias, self.stride, self.padding, self.dilation, self.groups
+        )
 
     def forward(self, input):
         return self._conv_forward(input, self.weight, self.bias)
