@@ -112,8 +112,15 @@ std::string tensorMatch(const Guard& g, const Value* value, const GuardedGlobalS
                        optionalList(g.strides));
 }
 
-// The leaf guards PyTorch adds for one of ours, in its order.
-std::vector<std::string> leavesOf(const Guard& g, const Value* value, const GuardedGlobalState& state) {
+// Dynamo's hint on an int attribute of an nn.Module (ints there are kept static).
+const char* kModuleIntHint =
+    "torch.compile considers integer attributes of the nn.Module to be static. If you are observing recompilation, you might want "
+    "to make this integer dynamic using torch._dynamo.config.allow_unspec_int_on_nn_module = True, or convert this integer into a "
+    "tensor.";
+
+// The leaf guards PyTorch adds for one of ours, in its order; `ofModule`: the source is reached
+// through an nn.Module.
+std::vector<std::string> leavesOf(const Guard& g, const Value* value, const GuardedGlobalState& state, bool ofModule) {
     const std::string s = g.source->str();
     switch (g.kind) {
     case Guard::Kind::TensorMatch: {
@@ -139,7 +146,8 @@ std::vector<std::string> leavesOf(const Guard& g, const Value* value, const Guar
                            : !g.constant.isBool() ? "EQUALS_MATCH"
                            : g.constant.asBool()  ? "TRUE_MATCH"
                                                   : "FALSE_MATCH";
-        return {std::string(kind) + ": " + verbose(g.code(), g)};
+        const bool moduleInt = ofModule && g.constant.isInt() && !g.constant.isBool();
+        return {std::string(kind) + ": " + verbose(g.code(), g, moduleInt ? kModuleIntHint : "")};
     }
     case Guard::Kind::Length: return {"LENGTH_CHECK: " + verbose(g.code(), g)};
     case Guard::Kind::DictContains: return {"DICT_CONTAINS: " + verbose(g.code(), g)};
@@ -258,7 +266,7 @@ public:
             return;
         }
         if (!m.orderedKeys.empty() && g.kind == Guard::Kind::TypeMatch) return;  // a DictGuardManager checks its type itself
-        for (std::string& leaf : leavesOf(g, value, scope_.state)) m.leaves.push_back(std::move(leaf));
+        for (std::string& leaf : leavesOf(g, value, scope_.state, guardSourceRank(*g.source, scope_) >= 12)) m.leaves.push_back(std::move(leaf));
         if (g.kind == Guard::Kind::TensorMatch && mayAlias(*g.source, value)) tensors_.push_back({g.source->str(), &m});
     }
 

@@ -29,7 +29,14 @@ std::shared_ptr<ModuleObject> makeModule(const std::string& name) {
 Value opFunction(const std::string& qualified, const OpDef& op, CallStyle style) {
     std::string name = op.name;
     const OpDef* def = &op;
-    return makeBuiltin(qualified, [name, def, style](Interpreter& in, CallArgs& a) {
+    // F.softmax(input, dim, _stacklevel=3, dtype=None): PyTorch's Python signature has the frame
+    // its deprecation warning names after dim (nn.Softmax passes 5); the op has no such argument.
+    const bool stackLevel = style == CallStyle::Functional && (name == "softmax" || name == "log_softmax");
+    return makeBuiltin(qualified, [name, def, style, stackLevel](Interpreter& in, CallArgs& a) {
+        if (stackLevel) {
+            std::erase_if(a.kwargs, [](const auto& kw) { return kw.first == "_stacklevel"; });
+            if (a.args.size() >= 3) a.args.erase(a.args.begin() + 2);
+        }
         return in.callOp(name, style, packSizeArguments(*def, a.args, 0), a.kwargs, in.currentSite());
     });
 }
