@@ -322,24 +322,24 @@ Value Interpreter::torchModuleSourced(const std::string& dotted) {
 // defines them; Fusescope's torch.nn method is taken for PyTorch's where its line is PyTorch's.
 std::optional<Value> Interpreter::torchModuleOfFrame() const {
     const Frame& frame = stack_.back();
-    const auto* instance = frame.self.as<InstanceObject>();
-    const size_t dot = frame.qualname.find('.');
-    if (!instance || dot == std::string::npos) return std::nullopt;
-    const std::string className = frame.qualname.substr(0, dot);
-    auto definer = std::find_if(instance->cls->mro.begin(), instance->cls->mro.end(),
-                                [&](const ClassObject* c) { return c->name == className; });
-    if (definer == instance->cls->mro.end() || !(*definer)->module.starts_with("torch.")) return std::nullopt;
-    // Whether PyTorch has the line, once per line of a function (globals are read often).
-    auto [known, added] = torchLinesSeen_.try_emplace({frame.callee, frame.where.line}, false);
-    if (added) known->second = torchPlaceOf(frame.qualname, strippedSourceLine(frame.where)).has_value();
-    if (!known->second) return std::nullopt;
-    const std::string globalName = importGlobalName((*definer)->module);
+    if (!frame.callee) return std::nullopt;
+    // The PyTorch module whose file has this line of the function ("torch/nn/modules/linear.py":
+    // torch.nn.modules.linear), found once per line (globals are read often).
+    auto [module, added] = torchLineModules_.try_emplace({frame.callee, frame.where.line});
+    if (added)
+        if (std::optional<TorchPlace> place = torchPlaceOf(frame.qualname, strippedSourceLine(frame.where))) {
+            std::string dotted(place->file.substr(0, place->file.size() - 3));
+            std::replace(dotted.begin(), dotted.end(), '/', '.');
+            module->second = dotted;
+        }
+    if (module->second.empty()) return std::nullopt;
+    const std::string globalName = importGlobalName(module->second);
     Value& view = torchModuleViews_[globalName];
     if (!view.isObject()) {
-        auto module = std::make_shared<ModuleObject>();
-        module->name = (*definer)->module;
-        module->globals = globals_;
-        view = Value(ObjectPtr(module));
+        auto made = std::make_shared<ModuleObject>();
+        made->name = module->second;
+        made->globals = globals_;
+        view = Value(ObjectPtr(made));
     }
     return withSource(view, globalSource(globalName));
 }

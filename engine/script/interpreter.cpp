@@ -370,7 +370,7 @@ std::vector<StackFrame> Interpreter::scriptStack(bool tracedOnly, bool withMarke
         const std::string line = sourceLine(f.where);
         if (!isScriptFile(f.where.file)) {  // library frames are torch's internals: shown where PyTorch has them
             std::optional<TorchPlace> place = torchFrames ? torchPlaceOf(f.qualname, strip(line)) : std::nullopt;
-            if (place) frames.push_back(StackFrame{std::string(place->file), place->line, f.function, strip(line)});
+            if (place) frames.push_back(StackFrame{std::string(place->file), place->line, f.function, place->text});
             continue;
         }
         frames.push_back(StackFrame{f.where.file, f.where.line, f.function, strip(line)});

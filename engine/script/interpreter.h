@@ -355,7 +355,7 @@ private:
     const Value* importedModule(const std::string& globalName) const;  // by its __import_NAME
     // The module a traced global read is named through, with that source (Dynamo's
     // G['__import_scaling'].SCALE): a script module's own, or for a line of Fusescope's
-    // torch.nn that PyTorch's torch.nn has too, the PyTorch module its class is defined in
+    // torch.nn that PyTorch's torch.nn has too, the PyTorch module whose file has it
     // (G['__import_torch_dot_nn_dot_modules_dot_linear'].F). None for the script's globals.
     std::optional<Value> globalsModule() const;
     // The traced code found method `name` on the class of `instance` (reached by `source`): the
@@ -433,7 +433,8 @@ private:
     // By __import_NAME: a PyTorch module (torch.nn.modules.linear) as Fusescope's library has
     // it, the globals of the library module that defines its classes.
     mutable std::map<std::string, Value> torchModuleViews_;
-    mutable std::map<std::pair<const FunctionObject*, int>, bool> torchLinesSeen_;  // (function, line): PyTorch has it
+    // (function, line): the PyTorch module that has that line ("" where none has)
+    mutable std::map<std::pair<const FunctionObject*, int>, std::string> torchLineModules_;
     std::vector<std::unique_ptr<Module>> scriptModuleTrees_;
     std::set<std::string> scriptFiles_;  // the files of those modules (isScriptFile)
     std::string scriptDir_;  // sys.path[0]: the script's directory ("" for the working directory)

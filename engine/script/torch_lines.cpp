@@ -15,14 +15,33 @@ uint64_t fnv1a(std::string_view qualname, std::string_view text) {
     return h;
 }
 
+// The line without its trailing comment: a '#' outside quotes ends it (as make-torch-lines cuts).
+std::string_view codeOf(std::string_view line) {
+    char quote = 0;
+    for (size_t i = 0; i < line.size(); ++i) {
+        const char c = line[i];
+        if (quote) {
+            if (c == quote) quote = 0;
+        } else if (c == '\'' || c == '"') {
+            quote = c;
+        } else if (c == '#') {
+            line = line.substr(0, i);
+            break;
+        }
+    }
+    while (!line.empty() && (line.back() == ' ' || line.back() == '\t')) line.remove_suffix(1);
+    return line;
+}
+
 }  // namespace
 
 std::optional<TorchPlace> torchPlaceOf(std::string_view qualname, std::string_view text) {
-    const uint64_t key = fnv1a(qualname, text);
+    const std::string_view code = codeOf(text);
+    const uint64_t key = fnv1a(qualname, code);
     const auto& lines = torchLines();
     auto at = std::lower_bound(lines.begin(), lines.end(), key, [](const TorchLine& l, uint64_t k) { return l.key < k; });
     if (at == lines.end() || at->key != key) return std::nullopt;
-    return TorchPlace{torchLineFiles()[at->file], static_cast<int>(at->line)};
+    return TorchPlace{torchLineFiles()[at->file], static_cast<int>(at->line), *at->shown ? std::string(at->shown) : std::string(code)};
 }
 
 }  // namespace fusescope

@@ -14,9 +14,10 @@
 namespace fusescope {
 
 struct TorchLine {
-    uint64_t key;   // FNV-1a of "qualname\ntext"
+    uint64_t key;   // FNV-1a of "qualname\ncode", the code being the line without its comment
     uint16_t file;  // into torchLineFiles()
     uint32_t line;
+    const char* shown;  // the line with its comment, where it has one ("" where it is the code)
 };
 
 extern const char* const kTorchLinesVersion;
@@ -26,10 +27,11 @@ const std::vector<TorchLine>& torchLines();             // sorted by key
 struct TorchPlace {
     std::string_view file;
     int line;
+    std::string text;  // as PyTorch's file has it (its comment included)
 };
 
-// Where PyTorch has the line `text` (stripped) in its function `qualname` ("Linear.forward"),
-// or nullopt when PyTorch's torch.nn has no such line there.
+// Where PyTorch has a line of the same code as `text` (stripped; comments aside) in its
+// function `qualname` ("Linear.forward"), or nullopt when PyTorch's torch.nn has none there.
 std::optional<TorchPlace> torchPlaceOf(std::string_view qualname, std::string_view text);
 
 }  // namespace fusescope
