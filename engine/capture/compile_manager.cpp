@@ -50,6 +50,16 @@ const Value* resolveSource(const Source& source, const std::map<std::string, Val
         auto* instance = base ? base->as<InstanceObject>() : nullptr;
         return instance ? &instance->dictValue() : nullptr;
     }
+    case Source::Kind::Type: {
+        const Value* base = resolveSource(*source.base, locals, interp);
+        auto* instance = base ? base->as<InstanceObject>() : nullptr;
+        return instance ? &instance->classValue() : nullptr;
+    }
+    case Source::Kind::TypeDict: {
+        const Value* base = resolveSource(*source.base, locals, interp);
+        auto* cls = base ? base->as<ClassObject>() : nullptr;
+        return cls ? &cls->dictValue() : nullptr;
+    }
     }
     return nullptr;
 }
@@ -359,9 +369,9 @@ Value CompileManager::compileAndRun(Interpreter& interp, const FunctionObject& f
     bus_.emit(CompileStartedEvent{entry->compileId, fn.qualname, fn.definedAt(), interp.userStack()});
 
     std::map<std::string, Value> locals;  // the frame's arguments as the call began (guards are built on them)
-    if (logger_.enabled("guards"))
-        for (auto& [name, value] : interp.bindArguments(fn, args)) locals[name] = value;
+    for (auto& [name, value] : interp.bindArguments(fn, args)) locals[name] = value;
     TraceContext context = traceContext(interp, fn, *entry, frame, options, true);
+    context.resolve = [&](const Source& source) { return resolveSource(source, locals, interp); };
     std::optional<DirectCallRecorder> recorder = directRecorder(interp, compiled, fn, args, *entry);
     context.direct = recorder ? &*recorder : nullptr;
 

@@ -202,9 +202,12 @@ std::optional<std::string> Guard::check(const Value* value, const Value* other) 
                 return failedCode(*this, fmt::format("list(dict.keys({}))[{}] == {}", s, i, valueRepr(keys[i])));
         return std::nullopt;
     }
-    case Kind::ObjectAliasing:
-        if (!other || !value->isObject() || !other->isObject() || value->asObject() != other->asObject()) return failedCode(*this);
+    case Kind::ObjectAliasing: {
+        const bool same = other && (value->isTensor() ? other->isTensor() && value->asTensor().impl() == other->asTensor().impl()
+                                                      : value->isObject() && other->isObject() && value->asObject() == other->asObject());
+        if (!same) return failedCode(*this);
         return std::nullopt;
+    }
     case Kind::DictContains: {
         auto* dict = value->as<DictObject>();
         if (!dict || (dict->find(constant) != nullptr) != (count != 0)) return failedCode(*this);

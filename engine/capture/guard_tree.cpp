@@ -31,18 +31,18 @@ struct Manager {
     // user line that walked it; its children print as key/value pairs by index.
     std::vector<std::string> orderedKeys;
     std::string orderMadeAt;
+    bool ordered = false;  // a DictGuardManager (its keys guarded in order; an empty dict has none)
 
     Manager& child(const std::string& childSource, const std::string& how, const std::string& childType, const std::string& byKey = "") {
         for (auto& c : children)
             if (c->source == childSource) return *c;
-        children.push_back(std::make_unique<Manager>(Manager{childSource, how, childType, {}, {}, byKey, {}, {}}));
+        children.push_back(std::make_unique<Manager>(Manager{childSource, how, childType, {}, {}, byKey, {}, {}, false}));
         return *children.back();
     }
 };
 
-// Dynamo's GuardSource of a source (torch/_guards.py): local 0 or global 1, moved to 12/13 once
-// the way passes through an nn.Module of the script's, to 14/15 through one of torch.nn's own
-// (which stays so below it).
+}  // namespace
+
 int guardSourceRank(const Source& source, const GuardTreeScope& scope) {
     std::vector<const Source*> chain;
     for (const Source* s = &source; s; s = s->base.get()) chain.push_back(s);
@@ -52,11 +52,14 @@ int guardSourceRank(const Source& source, const GuardTreeScope& scope) {
         const Value* value = scope.resolve(**s);
         const auto* instance = value ? value->as<InstanceObject>() : nullptr;
         if (!instance || !instance->cls->isNnModule()) continue;
-        if (instance->cls->module.starts_with("torch.")) rank = 14 + global;
+        // torch.nn's containers (Sequential, ModuleList, ...) count as the script's (builder.py wrap_module)
+        if (instance->cls->module.starts_with("torch.") && instance->cls->module != "torch.nn.modules.container") rank = 14 + global;
         else if (rank < 12) rank = 12 + global;
     }
     return rank;
 }
+
+namespace {
 
 // Whether the nearest nn.Module the way to `source` passes through is one of torch.nn's own.
 bool heldByTorchModule(const Source& source, const GuardTreeScope& scope) {
@@ -75,8 +78,11 @@ std::tuple<int, std::size_t, std::string, int> sortKey(const Guard& g, const Gua
         {Guard::Kind::TypeMatch, 2497}, {Guard::Kind::DictContains, 2586}, {Guard::Kind::IdMatch, 2745},
         {Guard::Kind::Constant, 2984},  {Guard::Kind::Length, 3281},       {Guard::Kind::TensorMatch, 3883}};
     auto line = builderLine.find(g.kind);
+    // A list's or tuple's type is matched by SEQUENCE_LENGTH, beside its length
+    const bool sequenceType = g.kind == Guard::Kind::TypeMatch && (g.typeName == "tuple" || g.typeName == "list");
     const std::string name = g.source->str();  // a function's, not its __code__'s (Dynamo's guard.name)
-    return {guardSourceRank(*g.source, scope), name.size(), name, line == builderLine.end() ? 0 : line->second};
+    return {guardSourceRank(*g.source, scope), name.size(), name,
+            sequenceType ? builderLine.at(Guard::Kind::Length) : line == builderLine.end() ? 0 : line->second};
 }
 
 bool isShapeGuard(const Guard& g) { return g.typeLabel() == "SHAPE_ENV"; }
@@ -150,7 +156,13 @@ std::vector<std::string> leavesOf(const Guard& g, const Value* value, const Guar
         return {std::string(kind) + ": " + verbose(g.code(), g, moduleInt ? kModuleIntHint : "")};
     }
     case Guard::Kind::Length: return {"LENGTH_CHECK: " + verbose(g.code(), g)};
-    case Guard::Kind::DictContains: return {"DICT_CONTAINS: " + verbose(g.code(), g)};
+    case Guard::Kind::DictContains:  // a class's own attributes: Dynamo's DICT_NOT_CONTAINS, which says why
+        if (g.source->kind == Source::Kind::TypeDict)
+            return {"DICT_CONTAINS: " + verbose(g.code(), g,
+                                                fmt::format("Dictionary {} must not contain key {}; Dynamo specialized the compiled "
+                                                            "code on this key being absent.",
+                                                            s, valueRepr(g.constant)))};
+        return {"DICT_CONTAINS: " + verbose(g.code(), g)};
     case Guard::Kind::IdMatch: return {"ID_MATCH: " + verbose(g.code(), g)};
     default: return {};
     }
@@ -262,10 +274,11 @@ public:
         if (g.kind == Guard::Kind::KeyOrder) {
             for (const Value& key : *sequenceItems(g.constant)) m.orderedKeys.push_back(key.isString() ? key.asString() : valueRepr(key));
             m.orderMadeAt = g.userStack.empty() ? "" : "  # " + madeAt(g);
+            m.ordered = true;
             std::erase_if(m.leaves, [](const std::string& leaf) { return leaf.starts_with("TYPE_MATCH"); });
             return;
         }
-        if (!m.orderedKeys.empty() && g.kind == Guard::Kind::TypeMatch) return;  // a DictGuardManager checks its type itself
+        if (m.ordered && g.kind == Guard::Kind::TypeMatch) return;  // a DictGuardManager checks its type itself
         for (std::string& leaf : leavesOf(g, value, scope_.state, guardSourceRank(*g.source, scope_) >= 12)) m.leaves.push_back(std::move(leaf));
         if (g.kind == Guard::Kind::TensorMatch && mayAlias(*g.source, value)) tensors_.push_back({g.source->str(), &m});
     }
@@ -349,6 +362,9 @@ private:
             return managerOf(*source.base).child(source.str(), fmt::format("DictGetItemGuardAccessor('{}')", source.name), type, source.name);
         case Source::Kind::ObjectDict:
             return managerOf(*source.base).child(source.str(), "GetGenericDictGuardAccessor", "<class 'dict'>");
+        case Source::Kind::Type: return managerOf(*source.base).child(source.str(), "TypeGuardAccessor", "<class 'type'>");
+        case Source::Kind::TypeDict:
+            return managerOf(*source.base).child(source.str(), "TypeDictGuardAccessor", "<class 'dict'>");
         }
         return root_;
     }
@@ -372,10 +388,10 @@ private:
         const std::string prefix = indent(depth);
         for (const std::string& leaf : m.leaves) out += prefix + "+- " + printed(leaf) + "\n";
         for (const auto& c : m.children) {
-            const bool inOrder = !m.orderedKeys.empty() && !c->key.empty();
+            const bool inOrder = m.ordered && !c->key.empty();
             if (inOrder) continue;  // printed as a key/value pair below
             out += fmt::format("{}+- {}: source={}, accessed_by={}, type={}, tag_safe=(False, False)\n", prefix,
-                               c->orderedKeys.empty() ? "GuardManager" : "DictGuardManager", c->source, c->accessor, c->type);
+                               c->ordered ? "DictGuardManager" : "GuardManager", c->source, c->accessor, c->type);
             print(*c, depth + 1, out);
         }
         printPairs(m, depth, out);
@@ -392,7 +408,7 @@ private:
             out += fmt::format("{}+- EQUALS_MATCH: {:<60}{}\n", indent(depth + 2), fmt::format("{} == '{}'", key, m.orderedKeys[index]),
                                m.orderMadeAt);
             out += fmt::format("{}+- ValueManager: {}: source={}, type={}, tag_safe=(False, False)\n", indent(depth + 1),
-                               (*value)->orderedKeys.empty() ? "GuardManager" : "DictGuardManager", (*value)->source, (*value)->type);
+                               (*value)->ordered ? "DictGuardManager" : "GuardManager", (*value)->source, (*value)->type);
             print(**value, depth + 2, out);
         }
     }

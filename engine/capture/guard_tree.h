@@ -32,6 +32,11 @@ struct GuardTreeScope {
     GuardedGlobalState state;
 };
 
+// Dynamo's GuardSource of a source (torch/_guards.py): local 0 or global 1, moved to 12/13 once
+// the way passes through an nn.Module of the script's or a torch.nn container, to 14/15 through
+// another of torch.nn's own (which stays so below it).
+int guardSourceRank(const Source& source, const GuardTreeScope& scope);
+
 // The log text after "GUARDS:": an empty line, "TREE_GUARD_MANAGER:", the tree, then the shape
 // guards (LAMBDA_GUARD) at the root's level, ending with an empty line, as PyTorch's
 // GuardManagerWrapper prints it.

@@ -1,5 +1,7 @@
 #include "capture/tracer.h"
 
+#include "capture/guard_tree.h"
+
 #include <algorithm>
 #include <cctype>
 #include <chrono>
@@ -9,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "autograd/argument_gradients.h"
+#include "capture/guard_tree.h"
 #include "core/autograd_node.h"
 #include "core/device_context.h"
 #include "core/grad_mode.h"
@@ -98,7 +101,9 @@ std::string modulePath(const Source& source) {
         return base.empty() ? source.name : base + "." + source.name;
     }
     case Source::Kind::Item: return modulePath(*source.base) + "." + std::to_string(source.index);
-    case Source::Kind::ObjectDict: return modulePath(*source.base);
+    case Source::Kind::ObjectDict:
+    case Source::Kind::Type:
+    case Source::Kind::TypeDict: return modulePath(*source.base);
     }
     return "";
 }
@@ -117,6 +122,22 @@ std::vector<ModuleScope> moduleStackOf(const Interpreter& interp) {
         scopes.push_back(ModuleScope{path, cls->name});
     }
     return scopes;
+}
+
+// Dynamo's ConstantVariable.is_literal for a tuple: its items, nested, all constants.
+bool isLiteralTuple(const Value& value) {
+    auto* tuple = value.as<TupleObject>();
+    if (!tuple || value.as<SizeObject>()) return false;
+    return std::all_of(tuple->items.begin(), tuple->items.end(), [](const Value& item) {
+        return item.isNumber() || item.isString() || item.isNone() || isLiteralTuple(item);
+    });
+}
+
+// A parameter or buffer read through its module (L['self']._modules['fc']._parameters['weight']):
+// Dynamo builds these eagerly, so guards them where they are loaded.
+bool isModuleStateRead(const Source& source) {
+    return source.kind == Source::Kind::Key && source.base &&
+           (source.base->name == "_parameters" || source.base->name == "_buffers");
 }
 
 }  // namespace
@@ -141,7 +162,15 @@ Device Tracer::deviceOf(const Tensor& t) const {
 
 // --------------------------------------------------------------------------- guards
 
-void Tracer::addGuard(Guard guard) { keepGuard(madeHere(std::move(guard))); }
+// An item of a tuple matched whole (an nn.Module's stride) is a constant: nothing more to guard.
+bool Tracer::insideMatchedTuple(const Source& source) const {
+    if (matchedTuples_.empty()) return false;
+    for (const Source* s = source.base.get(); s; s = s->base.get())
+        if (matchedTuples_.count(s->str())) return true;
+    return false;
+}
+
+bool Tracer::addGuard(Guard guard) { return keepGuard(madeHere(std::move(guard))); }
 
 Guard Tracer::madeHere(Guard guard) const {
     guard.createdBy = currentLine();
@@ -150,14 +179,35 @@ Guard Tracer::madeHere(Guard guard) const {
     return guard;
 }
 
-void Tracer::keepGuard(Guard guard) {
+bool Tracer::keepGuard(Guard guard) {
     std::string key = guard.typeLabel() + "|" + guard.guardedName() + "|" + std::to_string(guard.dim) + "|" +
                       std::to_string(static_cast<int>(guard.kind)) + (guard.kind == Guard::Kind::SizeRelation || guard.kind == Guard::Kind::ObjectAliasing || guard.kind == Guard::Kind::DictContains
                                               ? guard.code()
                                               : "");
-    if (!guardKeys_.insert(key).second) return;
+    if (!guardKeys_.insert(key).second) return false;
     guards_.push_back(std::move(guard));
     guardReads_.push_back(firstRead_.size());
+    return true;
+}
+
+// Dynamo's mro_attr_source: each class walked past is guarded not to define the name, once per
+// class and name in a compile. Only the instance's own class is named here (type(x)); a class
+// further along the MRO (type(x).__mro__[i]) is not guarded.
+void Tracer::onInheritedMethod(const Value& instance, const ClassObject& definer, const std::string& name) {
+    const ClassObject& own = *instance.as<InstanceObject>()->cls;
+    if (!ctx_.recording || &own == &definer || !absentGuarded_.emplace(&own, name).second) return;
+    Value dict = own.dictValue();
+    dict.source = typeDictSource(typeSource(instance.source));
+    onContainsUse(dict, Value(name), false);
+}
+
+void Tracer::onRealize(const Value& value) {
+    auto it = unrealized_.find(value.source->str());
+    if (it == unrealized_.end()) return;
+    std::vector<StackFrame> stack = interp_.dynamoStack();
+    for (Guard& g : guards_)
+        if (g.source && g.source->str() == *it) g.userStack = stack;
+    unrealized_.erase(it);
 }
 
 std::vector<Guard> Tracer::guards() const {
@@ -176,14 +226,25 @@ std::vector<Guard> Tracer::guards() const {
 }
 
 void Tracer::onInputUse(const Value& value) {
-    if (!value.source) return;
+    if (!value.source || insideMatchedTuple(*value.source)) return;
     if (ctx_.recording) firstRead_.try_emplace(value.source->str(), firstRead_.size());
     if (value.isTensor()) {
         const Tensor& t = value.asTensor();
         auto& sources = tensorSources_[t.impl()];
         for (const auto& s : sources)
             if (s->str() == value.source->str()) return;
+        if (t.impl()->isParameter && !sources.empty()) {  // one Parameter reached two ways (tied weights)
+            if (ctx_.recording) {
+                Guard g;
+                g.kind = Guard::Kind::ObjectAliasing;
+                g.source = sources.front();
+                g.otherSource = value.source;
+                addGuard(std::move(g));
+            }
+            return;
+        }
         sources.push_back(value.source);
+        if (ctx_.recording && isModuleStateRead(*value.source)) tensorLoads_.try_emplace(value.source->str(), interp_.dynamoStack());
         if (auto lifted = lifted_.find(t.impl()); lifted != lifted_.end())
             addTensorGuards(t, value.source, lifted->second.placeholder->meta[0]);
         return;
@@ -194,7 +255,7 @@ void Tracer::onInputUse(const Value& value) {
         g.source = value.source;
         g.typeName = instance->cls->name;
         g.classObject = instance->cls;
-        addGuard(std::move(g));
+        if (addGuard(std::move(g)) && ctx_.recording) unrealized_.insert(value.source->str());
         return;
     }
     if (isModuleDict(value)) {  // as Dynamo's Module.__getattr__ reads them: by type
@@ -205,12 +266,24 @@ void Tracer::onInputUse(const Value& value) {
         addGuard(std::move(g));
         return;
     }
+    if (isLiteralTuple(value) && ctx_.resolve && guardSourceRank(*value.source, GuardTreeScope{{}, ctx_.resolve, {}}) >= 12) {
+        // Dynamo's wrap_listlike: an nn.Module's tuple of constants (a conv's stride) is matched whole
+        Guard g;
+        g.kind = Guard::Kind::Constant;
+        g.source = value.source;
+        g.constant = value.unsourced();
+        const bool made = addGuard(std::move(g));
+        onLengthUse(value);
+        if (made && ctx_.recording) unrealized_.insert(value.source->str());
+        matchedTuples_.insert(value.source->str());
+        return;
+    }
     if (value.isNumber() || value.isString() || value.isNone() || value.isDType()) {
         Guard g;
         g.kind = Guard::Kind::Constant;
         g.source = value.source;
         g.constant = value.unsourced();
-        addGuard(std::move(g));
+        if (addGuard(std::move(g)) && ctx_.recording) unrealized_.insert(value.source->str());
     }
 }
 
@@ -493,6 +566,7 @@ void Tracer::addTensorGuards(const Tensor& real, const SourcePtr& source, const 
         match.createdAtLine = read->second.guard.createdAtLine;
         match.userStack = read->second.guard.userStack;
     }
+    if (auto load = tensorLoads_.find(source->str()); load != tensorLoads_.end()) match.userStack = load->second;
     keepGuard(std::move(match));
     for (size_t d = 0; d < meta.sizes.size(); ++d) {
         if (meta.symbols[d].empty()) continue;

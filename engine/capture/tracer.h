@@ -10,6 +10,7 @@
 // fingerprint) instead of compiling; only a path never taken before compiles. A hit that
 // finds the state a traced call saw skips even that (direct_call.h).
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -84,6 +85,9 @@ struct TraceContext {
     int* graphCounter = nullptr;                    // numbers __compiled_fn_N across the session
     DirectCallRecorder* direct = nullptr;           // learns a direct call from this one (direct_call.h)
     BreakTimings* breakTimings = nullptr;           // the entry's, added to by each call
+    // The value a source names in the call being traced (its frame as the call began); null
+    // when it does not resolve.
+    std::function<const Value*(const Source&)> resolve;
 };
 
 // Why `graph` cannot compile: the SymInts it computes (a sym_size node, ...); "" when none.
@@ -113,6 +117,8 @@ public:
     void onContainsUse(const Value& dict, const Value& key, bool found) override;
     void onModuleUse(const Value& module) override;
     void onCalleeUse(const Value& callee) override;
+    void onRealize(const Value& value) override;
+    void onInheritedMethod(const Value& instance, const ClassObject& definer, const std::string& name) override;
     SourcePtr firstSourceOf(const Value& module) override;
     void onNnModuleCall() override;
     SourcePtr builtinSource(const std::string& name) override;
@@ -155,11 +161,11 @@ private:
 
     Argument argumentFor(const IValue& value, IValue& metaValue);
     Argument liftTensor(const Tensor& real, Tensor& meta);
-    void addGuard(Guard guard);
+    bool addGuard(Guard guard);  // false when an equal guard was already made
     void addTensorGuards(const Tensor& real, const SourcePtr& source, const TensorMeta& meta);
     static Guard tensorMatch(const Tensor& real, const SourcePtr& source, const TensorMeta& meta);
     Guard madeHere(Guard guard) const;  // with the line, source and user stack that made it
-    void keepGuard(Guard guard);        // once per kind, source and dim
+    bool keepGuard(Guard guard);        // once per kind, source and dim
     void flush(const std::string& reason);
     void registerLazy(const Tensor& meta, Node* node, int outputIndex, std::optional<Device> device);
     std::optional<Device> resultDevice(const OpDef& op, const BoundArgs& bound, const IValueList& args,
@@ -247,6 +253,14 @@ private:
     std::vector<std::size_t> guardReads_;  // per guard: reads before it was made
     std::map<std::string, std::size_t> firstRead_;  // per source: how many reads came before its first
     std::set<std::string> guardKeys_;
+    // Dynamo builds what the code reads lazily, and guards it where it is realized: a constant or
+    // an object where the code first consumes it (onRealize), a tensor at its first op, but a
+    // module's parameter or buffer where it was loaded.
+    std::set<std::string> unrealized_;  // sources whose guards still carry their read's stack
+    std::set<std::pair<const ClassObject*, std::string>> absentGuarded_;  // (class, name) guarded not to define it
+    std::set<std::string> matchedTuples_;  // sources of tuples guarded whole (EQUALS_MATCH)
+    bool insideMatchedTuple(const Source& source) const;
+    std::map<std::string, std::vector<StackFrame>> tensorLoads_;  // per parameter/buffer source: its first load
     std::map<std::string, std::string> moduleNames_;  // per guarded module's source: its name ("torch.nn.functional")
     std::map<const Object*, SourcePtr> moduleSources_;  // each module's first source
     std::set<std::pair<std::string, int64_t>> specialized_;  // (source, dim) read as ints

@@ -81,8 +81,12 @@ Value Interpreter::getAttribute(const Value& object, const std::string& name, co
         // (torch.cat): the callable keeps where it was read from.
         if (tracer_ && object.source && object.as<ModuleObject>()) {
             tracer_->onModuleUse(object);
-            if (result.as<BuiltinFunction>() || result.as<FunctionObject>() || result.as<ModuleObject>() || result.as<ClassObject>() ||
-                result.as<TypeObject>())
+            if (result.as<ModuleObject>()) {  // one module reached two ways is named the first way
+                Value sourced = withSource(result, attrSource(object.source, name));
+                if (SourcePtr first = tracer_->firstSourceOf(sourced)) sourced.source = std::move(first);
+                return sourced;
+            }
+            if (result.as<BuiltinFunction>() || result.as<FunctionObject>() || result.as<ClassObject>() || result.as<TypeObject>())
                 return withSource(result, attrSource(object.source, name));
             if (result.isDType()) {  // torch.long: guarded as a constant (EQUALS_MATCH), as Dynamo does
                 Value sourced = result;

@@ -314,7 +314,8 @@ void Interpreter::guardNotShadowed(const InstanceObject& instance, const SourceP
 Value Interpreter::instanceAttribute(const Value& object, const std::string& name) {
     auto* instance = object.as<InstanceObject>();
     const ClassPtr& cls = instance->cls;
-    const Value* classAttr = cls->lookup(name);
+    const ClassObject* definer = nullptr;
+    const Value* classAttr = cls->lookup(name, &definer);
     if (classAttr && classAttr->as<PropertyObject>()) return bindDescriptor(*classAttr, object, cls);
     if (Value* own = instance->dict->findString(name)) {
         if (!tracer_ || !object.source) return *own;
@@ -324,14 +325,16 @@ Value Interpreter::instanceAttribute(const Value& object, const std::string& nam
     }
     if (classAttr) {
         // A method found on the class: the trace holds while no instance attribute shadows
-        // it (Dynamo guards a called module's forward so, and methods the script calls).
+        // it (Dynamo guards a called module's forward so, and methods the script or torch.nn's
+        // own code calls).
         if (tracer_ && object.source && classAttr->as<FunctionObject>() &&
-            (name == "forward" || isScriptFile(currentLocation().file)))
+            (name == "forward" || isScriptFile(currentLocation().file) || torchModuleOfFrame())) {
             guardNotShadowed(*instance, object.source, name);
+            tracer_->onInheritedMethod(object, *definer, name);
+        }
         return bindDescriptor(*classAttr, object, cls);
     }
-    const ClassObject* definer = nullptr;
-    if (const Value* hook = cls->lookup("__getattr__", &definer)) {
+    if (const Value* hook = cls->lookup("__getattr__")) {
         CallArgs a;
         a.args.push_back(Value(name));
         return call(bindDescriptor(*hook, object, cls), a);

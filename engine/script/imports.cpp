@@ -327,7 +327,7 @@ std::optional<Value> Interpreter::torchModuleOfFrame() const {
     // torch.nn.modules.linear), found once per line (globals are read often).
     auto [module, added] = torchLineModules_.try_emplace({frame.callee, frame.where.line});
     if (added)
-        if (std::optional<TorchPlace> place = torchPlaceOf(frame.qualname, strippedSourceLine(frame.where))) {
+        if (std::optional<TorchPlace> place = torchPlaceAt(frame, frame.where)) {
             std::string dotted(place->file.substr(0, place->file.size() - 3));
             std::replace(dotted.begin(), dotted.end(), '/', '.');
             module->second = dotted;

@@ -367,16 +367,39 @@ std::vector<StackFrame> Interpreter::scriptStack(bool tracedOnly, bool withMarke
     std::vector<StackFrame> frames;
     for (const auto& f : stack_) {
         if (tracedOnly && !f.traced) continue;
-        const std::string line = sourceLine(f.where);
-        if (!isScriptFile(f.where.file)) {  // library frames are torch's internals: shown where PyTorch has them
-            std::optional<TorchPlace> place = torchFrames ? torchPlaceOf(f.qualname, strip(line)) : std::nullopt;
-            if (place) frames.push_back(StackFrame{std::string(place->file), place->line, f.function, place->text});
-            continue;
+        SourceLocation at = f.where;
+        if (torchFrames && f.line) at.line = f.line;  // Dynamo's frames are at the instruction's line
+        // a comprehension running in the frame is a frame of its own under Python 3.11
+        const std::size_t comprehensions = torchFrames ? f.comprehensions.size() : 0;
+        for (std::size_t i = 0; i <= comprehensions; ++i) {
+            SourceLocation here = at;
+            if (i < comprehensions) here.line = f.comprehensions[i].line;
+            const std::string function = i == 0 ? f.function : f.comprehensions[i - 1].function;
+            const std::string line = sourceLine(here);
+            if (!isScriptFile(here.file)) {  // library frames are torch's internals: shown where PyTorch has them
+                std::optional<TorchPlace> place = torchFrames ? torchPlaceAt(f, here) : std::nullopt;
+                if (place) frames.push_back(StackFrame{std::string(place->file), place->line, function, place->text, ""});
+                continue;
+            }
+            frames.push_back(StackFrame{here.file, here.line, function, strip(line), ""});
+            if (withMarkers && f.pending && f.pending->loc.line == here.line) frames.back().marker = expressionMarker(*f.pending, line);
         }
-        frames.push_back(StackFrame{f.where.file, f.where.line, f.function, strip(line)});
-        if (withMarkers && f.pending && f.pending->loc.line == f.where.line) frames.back().marker = expressionMarker(*f.pending, line);
     }
     return frames;
+}
+
+std::optional<TorchPlace> Interpreter::torchPlaceAt(const Frame& f, const SourceLocation& at) const {
+    const std::string code(codeOf(strip(sourceLine(at))));
+    int occurrence = 0, occurrences = 0;
+    if (f.callee && f.callee->def) {  // the code's equal lines in the function, and which of them this is
+        const Module& module = moduleOf(at);
+        for (int n = f.callee->def->loc.line; n <= f.callee->def->endLine; ++n) {
+            if (codeOf(strip(module.sourceLine(n))) != code) continue;
+            occurrence += n < at.line;
+            ++occurrences;
+        }
+    }
+    return torchPlaceOf(f.qualname, code, occurrence, std::max(occurrences, 1));
 }
 
 std::vector<StackFrame> Interpreter::tracedStack() const { return scriptStack(true); }
@@ -517,6 +540,7 @@ void Interpreter::step(const SourceLocation& where) {
 
 Interpreter::Flow Interpreter::exec(const Stmt& stmt) {
     stack_.back().where = stmt.loc;
+    stack_.back().line = stmt.loc.line;
     site_ = CallSite{};
     step(stmt.loc);
     if (tracer_) tracer_->onStatement(stmt);

@@ -17,6 +17,7 @@
 #include "observe/event.h"
 #include "script/ast.h"
 #include "script/set_object.h"
+#include "script/torch_lines.h"
 #include "script/object_model.h"
 #include "script/trace_hooks.h"
 #include "script/types/type_slots.h"
@@ -47,9 +48,16 @@ struct Scope {
 struct Frame {
     std::string function;  // the name as Python's co_name: "forward", "<module>" at top level
     SourceLocation where;  // the statement running now
+    int line = 0;          // the line of the instruction CPython would run now (Dynamo's lineno):
+                           // a multi-line call's arguments are on theirs, the call on its first
     bool traced = false;   // runs under TraceHooks
     int inlineDepth = 0;   // 0 for the compiled function itself, 1 for a call it makes, ...
     const Expr* pending = nullptr;  // the call, subscript or branch test being evaluated
+    struct Comprehension {
+        const char* function;  // "<listcomp>"
+        int line;              // where it starts: the line its enclosing code calls it at
+    };
+    std::vector<Comprehension> comprehensions;  // running in this frame, outermost first
     const FunctionObject* callee = nullptr;  // the script function running (null at module level)
     std::string qualname;  // Outer.forward: what a def or class made in this frame is named under
     Value self;            // the first argument when it is an instance (a method's self)
@@ -149,6 +157,7 @@ public:
     // (its direct calls compare those again; capture/direct_call.h).
     const TypeSlots* touchedSlots(const Value& value) {
         if (tracer_ && value.isObject()) tracer_->onObjectTouch(value);
+        realize(value);
         return slotsOf(value);
     }
     void setTracer(TraceHooks* hooks) { tracer_ = hooks; }
@@ -362,6 +371,9 @@ private:
     // trace holds while no instance attribute shadows it (Dynamo's DICT_CONTAINS on __dict__).
     void guardNotShadowed(const InstanceObject& instance, const SourcePtr& source, std::string_view name);
     std::optional<Value> torchModuleOfFrame() const;
+    // Where PyTorch has line `at` of library frame `f` (torch_lines.h); a code that repeats in the
+    // function is matched by its occurrence.
+    std::optional<TorchPlace> torchPlaceAt(const Frame& f, const SourceLocation& at) const;
     void runModuleBody(const Module& module, const ScopePtr& globals);  // eagerly, in its own globals
     // Runs a module of the script library (script_library.h); the module object it made.
     Value loadLibraryModule(const std::string& name, const SourceLocation& where);
@@ -392,7 +404,7 @@ private:
     // A for loop's or comprehension's iterable; a constant set display there is iterated as
     // CPython's optimiser folds it (set_operations.h: constantSetIteration).
     Value evalIterable(const Expr& iterable);
-    Value evalComprehension(const Expr& elt, const std::vector<Comprehension>& generators, const Expr* dictValue,
+    Value evalComprehension(const Expr& comprehension, const Expr& elt, const std::vector<Comprehension>& generators, const Expr* dictValue,
                             bool isDict);
     ScopePtr comprehensionScope() const;  // a comprehension's own scope, made in the current one
     // Runs a comprehension's for and if clauses in the current scope, `produce` at each item;
@@ -403,6 +415,10 @@ private:
     void store(const std::string& name, Value value);
     ScopePtr scopeFor(const std::string& name);
     Value withSource(Value value, SourcePtr source) const;
+    // The code consumes `value` (TraceHooks::onRealize).
+    void realize(const Value& value) const {
+        if (tracer_ && value.source) tracer_->onRealize(value);
+    }
 
     const Module& module_;
     ScriptHost& host_;

@@ -216,7 +216,7 @@ Value constantValue(const Constant& c) {
 
 Value Interpreter::eval(const Expr& expr) {
     switch (expr.kind) {
-    case ExprKind::Name: return lookup(expr.as<Name>().id, expr.loc);
+    case ExprKind::Name: stack_.back().line = expr.loc.line; return lookup(expr.as<Name>().id, expr.loc);
     case ExprKind::Constant: return constantValue(expr.as<Constant>());
     case ExprKind::JoinedStr: return evalJoinedStr(expr.as<JoinedStr>());
     case ExprKind::Attribute: {
@@ -224,6 +224,8 @@ Value Interpreter::eval(const Expr& expr) {
         Value object = eval(*a.value);
         site_ = siteOf(expr);
         stack_.back().pending = &expr;  // a graph break in the attribute's getter points at it
+        stack_.back().line = expr.loc.line;
+        realize(object);
         return getAttribute(object, a.attr, a.attrLoc);
     }
     case ExprKind::Subscript: {
@@ -232,6 +234,8 @@ Value Interpreter::eval(const Expr& expr) {
         Value index = eval(*s.index);
         site_ = siteOf(expr);
         stack_.back().pending = &expr;
+        stack_.back().line = expr.loc.line;
+        realize(object), realize(index);
         return evalSubscript(object, index);
     }
     case ExprKind::Slice: {
@@ -247,6 +251,8 @@ Value Interpreter::eval(const Expr& expr) {
         const auto& b = expr.as<BinOp>();
         Value left = eval(*b.left);
         Value right = eval(*b.right);
+        stack_.back().line = expr.loc.line;
+        realize(left), realize(right);
         return evalBinary(b.op, left, right, siteOf(expr));
     }
     case ExprKind::UnaryOp: return evalUnary(expr.as<UnaryOp>());
@@ -267,6 +273,8 @@ Value Interpreter::eval(const Expr& expr) {
         Value result;
         for (size_t i = 0; i < c.ops.size(); ++i) {
             Value right = eval(*c.comparators[i]);
+            stack_.back().line = expr.loc.line;
+            realize(left), realize(right);
             CallSite site = siteOf(expr);
             site.opLoc = c.opLocs[i];
             site.opLength = static_cast<int>(std::string(compareOperatorSymbol(c.ops[i])).size());
@@ -309,6 +317,7 @@ Value Interpreter::eval(const Expr& expr) {
                 for (const Value& v : iterate(eval(*e->as<Starred>().value))) items.push_back(v);
             } else {
                 items.push_back(eval(*e));
+                realize(items.back());  // what goes into a new container is taken as it is now
             }
         }
         return expr.kind == ExprKind::Tuple ? makeTuple(std::move(items)) : makeList(std::move(items));
@@ -329,6 +338,7 @@ Value Interpreter::eval(const Expr& expr) {
             }
             Value key = eval(*d.keys[i]);
             Value value = eval(*d.values[i]);
+            realize(key), realize(value);
             requireHashable(*this, key);  // after the value, as CPython inserts
             dict->set(key, value);
         }
@@ -336,7 +346,7 @@ Value Interpreter::eval(const Expr& expr) {
     }
     case ExprKind::ListComp: {
         const auto& c = expr.as<ListComp>();
-        return evalComprehension(*c.elt, c.generators, nullptr, false);
+        return evalComprehension(expr, *c.elt, c.generators, nullptr, false);
     }
     case ExprKind::GeneratorExp: {
         // Lazy, as Python's: the first iterable now, in this scope; the loop a step per item.
@@ -356,12 +366,12 @@ Value Interpreter::eval(const Expr& expr) {
     }
     case ExprKind::DictComp: {
         const auto& c = expr.as<DictComp>();
-        return evalComprehension(*c.key, c.generators, c.value.get(), true);
+        return evalComprehension(expr, *c.key, c.generators, c.value.get(), true);
     }
     case ExprKind::SetComp: {
         const auto& c = expr.as<SetComp>();
         auto set = std::make_shared<SetObject>();
-        Value items = evalComprehension(*c.elt, c.generators, nullptr, false);
+        Value items = evalComprehension(expr, *c.elt, c.generators, nullptr, false);
         for (const Value& v : *sequenceItems(items)) setAdd(*this, *set, v);
         return Value(ObjectPtr(set));
     }
@@ -451,11 +461,19 @@ void Interpreter::comprehensionLoop(const std::vector<Comprehension>& generators
     loop(0, first);
 }
 
-Value Interpreter::evalComprehension(const Expr& elt, const std::vector<Comprehension>& generators,
+Value Interpreter::evalComprehension(const Expr& comprehension, const Expr& elt, const std::vector<Comprehension>& generators,
                                      const Expr* dictValue, bool isDict) {
     Value first = evalIterable(*generators[0].iter);  // in the enclosing scope
     const ScopeRestore restore{current_, current_};
     current_ = comprehensionScope();
+    // Python 3.11 runs it as a function of its own (<listcomp>), a frame Dynamo's stacks show
+    const char* name = comprehension.kind == ExprKind::ListComp ? "<listcomp>" : isDict ? "<dictcomp>" : "<setcomp>";
+    stack_.back().comprehensions.push_back({name, comprehension.loc.line});
+    struct Leave {  // by index: calls in the loop may move the stack
+        std::vector<Frame>& stack;
+        std::size_t frame;
+        ~Leave() { stack[frame].comprehensions.pop_back(); }
+    } leave{stack_, stack_.size() - 1};
     ValueList results;
     auto dict = std::make_shared<DictObject>();
     comprehensionLoop(generators, first, [&] {
@@ -499,6 +517,10 @@ Value Interpreter::evalCall(const Call& call) {
     }
     site_ = siteOf(call);
     stack_.back().pending = &call;
+    stack_.back().line = call.loc.line;
+    realize(callee);
+    for (const Value& a : args.args) realize(a);
+    for (const auto& [name, v] : args.kwargs) realize(v);
     try {
         return this->call(callee, args);
     } catch (Error& e) {
@@ -571,6 +593,7 @@ Value Interpreter::evalCompare(CompareOperator op, const Value& left, const Valu
 
 Value Interpreter::evalUnary(const UnaryOp& expr) {
     Value operand = eval(*expr.operand);
+    realize(operand);
     return evalUnary(expr.op, operand, siteOf(expr));
 }
 

@@ -44,6 +44,14 @@ struct ClassObject : Object {
     std::string displayName() const { return isBuiltin() ? name : module + "." + qualname; }
     // Whether torch.nn.Module is along its MRO.
     bool isNnModule() const;
+    // `dict` as a Value that lives as long as the class: what a guard on its __dict__ reads.
+    const Value& dictValue() const {
+        if (!dictHandle_.isObject()) dictHandle_ = Value(ObjectPtr(dict));
+        return dictHandle_;
+    }
+
+private:
+    mutable Value dictHandle_;
 };
 
 // An instance of a script class (or of an exception class).
@@ -57,9 +65,15 @@ struct InstanceObject : Object {
         if (!dictHandle_.isObject() || dictHandle_.asObject() != dict) dictHandle_ = Value(ObjectPtr(dict));
         return dictHandle_;
     }
+    // `cls` as a Value, likewise (a guard on type(x) reads it).
+    const Value& classValue() const {
+        if (!classHandle_.isObject() || classHandle_.asObject() != cls) classHandle_ = Value(ObjectPtr(cls));
+        return classHandle_;
+    }
 
 private:
     mutable Value dictHandle_;
+    mutable Value classHandle_;
 };
 
 // A function bound to its first argument: obj.method, or Foo.cm for a classmethod.

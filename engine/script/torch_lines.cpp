@@ -15,7 +15,9 @@ uint64_t fnv1a(std::string_view qualname, std::string_view text) {
     return h;
 }
 
-// The line without its trailing comment: a '#' outside quotes ends it (as make-torch-lines cuts).
+}  // namespace
+
+// As make-torch-lines cuts.
 std::string_view codeOf(std::string_view line) {
     char quote = 0;
     for (size_t i = 0; i < line.size(); ++i) {
@@ -33,14 +35,14 @@ std::string_view codeOf(std::string_view line) {
     return line;
 }
 
-}  // namespace
-
-std::optional<TorchPlace> torchPlaceOf(std::string_view qualname, std::string_view text) {
+std::optional<TorchPlace> torchPlaceOf(std::string_view qualname, std::string_view text, int occurrence, int occurrences) {
     const std::string_view code = codeOf(text);
     const uint64_t key = fnv1a(qualname, code);
     const auto& lines = torchLines();
-    auto at = std::lower_bound(lines.begin(), lines.end(), key, [](const TorchLine& l, uint64_t k) { return l.key < k; });
-    if (at == lines.end() || at->key != key) return std::nullopt;
+    auto first = std::lower_bound(lines.begin(), lines.end(), key, [](const TorchLine& l, uint64_t k) { return l.key < k; });
+    auto end = std::upper_bound(first, lines.end(), key, [](uint64_t k, const TorchLine& l) { return k < l.key; });
+    if (first == end) return std::nullopt;
+    auto at = end - first == occurrences ? first + occurrence : end - 1;
     return TorchPlace{torchLineFiles()[at->file], static_cast<int>(at->line), *at->shown ? std::string(at->shown) : std::string(code)};
 }
 

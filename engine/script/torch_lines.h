@@ -22,7 +22,7 @@ struct TorchLine {
 
 extern const char* const kTorchLinesVersion;
 const std::vector<std::string_view>& torchLineFiles();  // "torch/nn/modules/linear.py"
-const std::vector<TorchLine>& torchLines();             // sorted by key
+const std::vector<TorchLine>& torchLines();             // sorted by key, then line
 
 struct TorchPlace {
     std::string_view file;
@@ -32,6 +32,13 @@ struct TorchPlace {
 
 // Where PyTorch has a line of the same code as `text` (stripped; comments aside) in its
 // function `qualname` ("Linear.forward"), or nullopt when PyTorch's torch.nn has none there.
-std::optional<TorchPlace> torchPlaceOf(std::string_view qualname, std::string_view text);
+// The code is the `occurrence`-th (from 0) of `occurrences` equal lines of Fusescope's function:
+// where PyTorch's has as many, the same one; else its last (an earlier one is more often a
+// special case returning early, as Conv2d._conv_forward's padding_mode branch).
+std::optional<TorchPlace> torchPlaceOf(std::string_view qualname, std::string_view text, int occurrence = 0,
+                                       int occurrences = 1);
+
+// The code of a line: without its trailing comment (a '#' outside quotes) and trailing blanks.
+std::string_view codeOf(std::string_view line);
 
 }  // namespace fusescope

@@ -68,6 +68,14 @@ public:
     // A function or builtin reached through a global is about to be called (guarded by its
     // id, or a Python function by its __code__).
     virtual void onCalleeUse(const Value& callee) { (void)callee; }
+    // The traced code consumes `value` (passes it to a call, calls it, computes with it): where
+    // Dynamo realizes a lazily built value, and so where its guards are made.
+    virtual void onRealize(const Value& value) { (void)value; }
+    // The method `name` of `instance` was found on a base class of its class, `definer`: the
+    // classes before it along the MRO must not come to define it.
+    virtual void onInheritedMethod(const Value& instance, const ClassObject& definer, const std::string& name) {
+        (void)instance, (void)definer, (void)name;
+    }
     // The traced code calls an nn.Module (Dynamo then reads torch.nn's global hooks).
     virtual void onNnModuleCall() {}
     // The source `module` was first reached by when this read reaches it by another (guarded

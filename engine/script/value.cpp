@@ -25,6 +25,8 @@ std::string Source::str() const {
     case Kind::Attr: return base->str() + "." + name;
     case Kind::Key: return base->str() + "['" + name + "']";
     case Kind::ObjectDict: return base->str() + ".__dict__";
+    case Kind::Type: return "type(" + base->str() + ")";
+    case Kind::TypeDict: return "dict(" + base->str() + ".__dict__)";
     }
     return "?";
 }
@@ -50,6 +52,10 @@ SourcePtr keySource(const SourcePtr& base, const std::string& key) {
 
 SourcePtr objectDictSource(const SourcePtr& base) {
     return std::make_shared<Source>(Source{Source::Kind::ObjectDict, "", 0, base});
+}
+SourcePtr typeSource(const SourcePtr& base) { return std::make_shared<Source>(Source{Source::Kind::Type, "", 0, base}); }
+SourcePtr typeDictSource(const SourcePtr& base) {
+    return std::make_shared<Source>(Source{Source::Kind::TypeDict, "", 0, base});
 }
 
 size_t KeyIndex::hashOf(std::string_view key) { return static_cast<size_t>(python_hash::ofString(key)); }

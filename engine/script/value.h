@@ -29,8 +29,9 @@ struct TypeSlots;  // script/types/type_slots.h
 // Where a traced function's input came from, as PyTorch's guards spell it.
 struct Source {
     // Item: a list/tuple index; Key: a dict's string key; ObjectDict: an instance's __dict__
-    // (a Key of it is spelled as an attribute, as Dynamo spells L['self']._modules['fc']).
-    enum class Kind { Local, Global, Item, Attr, Key, ObjectDict };
+    // (a Key of it is spelled as an attribute, as Dynamo spells L['self']._modules['fc']);
+    // Type: an instance's class, type(x); TypeDict: a class's own attributes, dict(type(x).__dict__).
+    enum class Kind { Local, Global, Item, Attr, Key, ObjectDict, Type, TypeDict };
     Kind kind = Kind::Local;
     std::string name;    // Local/Global: the variable name; Attr: the attribute; Key: the key
     int64_t index = 0;   // Item: the list/tuple index
@@ -45,6 +46,8 @@ SourcePtr itemSource(const SourcePtr& base, int64_t index);
 SourcePtr attrSource(const SourcePtr& base, const std::string& name);
 SourcePtr keySource(const SourcePtr& base, const std::string& key);  // base['key'], or base.key on a __dict__
 SourcePtr objectDictSource(const SourcePtr& base);
+SourcePtr typeSource(const SourcePtr& base);
+SourcePtr typeDictSource(const SourcePtr& base);
 
 // When an object or scope was made, in the order of making: a compiled call that runs its
 // graph directly (capture/direct_call.h) tells what existed before the call from what the

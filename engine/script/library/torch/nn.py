@@ -1304,11 +1304,6 @@ class Dropout3d(_DropoutNd):
         return F.dropout3d(input, self.p, self.training, self.inplace)
 
 
-def _written_back(input, result, inplace):
-    """An in-place activation's effect: the result written over its input."""
-    return input.copy_(result) if inplace else result
-
-
 class _Activation(Module):
     def __init__(self, inplace=False):
         super().__init__()
@@ -1348,7 +1343,7 @@ class ReLU6(Hardtanh):
 
 class Hardswish(_Activation):
     def forward(self, input):
-        return _written_back(input, F.hardswish(input), self.inplace)
+        return F.hardswish(input, self.inplace)
 
 
 class LeakyReLU(_Activation):
@@ -1377,7 +1372,7 @@ class ELU(_Activation):
 
 class SiLU(_Activation):
     def forward(self, input):
-        return _written_back(input, F.silu(input), self.inplace)
+        return F.silu(input, inplace=self.inplace)
 
 
 class GELU(Module):

@@ -83,6 +83,8 @@ _engine_dropout = torch.dropout
 linear = torch.nn.functional.linear
 softmax = torch.nn.functional.softmax
 _engine_relu = torch.nn.functional.relu
+_engine_silu = torch.nn.functional.silu
+_engine_hardswish = torch.nn.functional.hardswish
 
 
 def dropout(input, p=0.5, training=True, inplace=False):
@@ -165,6 +167,14 @@ def dropout3d(input, p=0.5, training=True, inplace=False):
 
 def relu(input, inplace=False):
     return torch.relu_(input) if inplace else _engine_relu(input)
+
+
+def silu(input, inplace=False):
+    return input.copy_(_engine_silu(input)) if inplace else _engine_silu(input)
+
+
+def hardswish(input, inplace=False):
+    return input.copy_(_engine_hardswish(input)) if inplace else _engine_hardswish(input)
 
 
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
