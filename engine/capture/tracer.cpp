@@ -202,6 +202,7 @@ void Tracer::onInheritedMethod(const Value& instance, const ClassObject& definer
 }
 
 void Tracer::onRealize(const Value& value) {
+    if (unrealized_.empty()) return;  // the common case: no string built
     auto it = unrealized_.find(value.source->str());
     if (it == unrealized_.end()) return;
     std::vector<StackFrame> stack = interp_.dynamoStack();
@@ -283,7 +284,7 @@ void Tracer::onInputUse(const Value& value) {
         g.kind = Guard::Kind::Constant;
         g.source = value.source;
         g.constant = value.unsourced();
-        if (addGuard(std::move(g)) && ctx_.recording) unrealized_.insert(value.source->str());
+        if (addGuard(std::move(g)) && ctx_.recording && !isModuleStateRead(*value.source)) unrealized_.insert(value.source->str());
     }
 }
 

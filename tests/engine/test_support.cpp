@@ -66,8 +66,9 @@ static std::string maskGuardRun(const std::string& line) {
 std::string logText(const std::string& err, const std::string& artifact) {
     static const std::regex path(R"((?:[^\s"/`]*/)+([^\s"/`]+\.py))"), package(R"(/[^\s()]*/site-packages/)"),
         id(R"( \(id=0x[0-9a-f]+\))"), address(R"( at 0x[0-9a-f]+)");
-    // Another log record ("[0/0] [inductor] WARNING: ...") ends a message's lines.
-    static const std::regex otherRecord(R"(^\[[0-9]+/[0-9]+\] \[)");
+    // Another log record ("[0/0] [inductor] WARNING: ...") or a Python warning
+    // ("nn.py:131: UserWarning: ...", which PyTorch's log does not hold) ends a message's lines.
+    static const std::regex otherRecord(R"(^\[[0-9]+/[0-9]+\] \[|^[^ ]+\.py:[0-9]+: [A-Za-z]*Warning: )");
     const std::string prefix = "[__" + artifact + "] ";
     std::istringstream lines(err);
     std::string out;

@@ -1123,30 +1123,73 @@ class _InstanceNorm(Module):
         _norm_affine(self, num_features, affine, bias)
         _running_statistics(self, num_features, track_running_stats)
 
+    def _handle_no_batch_input(self, input):
+        return self._apply_instance_norm(input.unsqueeze(0)).squeeze(0)
+
+    # Statement by statement as PyTorch's: Dynamo's guards name these lines.
+    def _apply_instance_norm(self, input):
+        return F.instance_norm(
+            input,
+            self.running_mean,
+            self.running_var,
+            self.weight,
+            self.bias,
+            self.training or not self.track_running_stats,
+            self.momentum if self.momentum is not None else 0.0,
+            self.eps,
+        )
+
     def forward(self, input):
-        if input.dim() not in (self._spatial_dims + 1, self._spatial_dims + 2):
-            raise ValueError(f"expected {self._spatial_dims + 1}D or {self._spatial_dims + 2}D input (got {input.dim()}D input)")
-        unbatched = input.dim() == self._spatial_dims + 1
-        if unbatched:
-            input = input.unsqueeze(0)
-        out = F.instance_norm(input, self.running_mean, self.running_var, self.weight, self.bias,
-                              self.training or not self.track_running_stats, self.momentum if self.momentum is not None else 0.0,
-                              self.eps)
-        return out.squeeze(0) if unbatched else out
+        self._check_input_dim(input)
+
+        feature_dim = input.dim() - self._get_no_batch_dim()
+        if input.size(feature_dim) != self.num_features:
+            if self.affine:
+                raise ValueError(
+                    f"expected input's size at dim={feature_dim} to match num_features"
+                    f" ({self.num_features}), but got: {input.size(feature_dim)}."
+                )
+            else:
+                warnings.warn(
+                    f"input's size at dim={feature_dim} does not match num_features. "
+                    "You can silence this warning by not passing in num_features, "
+                    "which is not used because affine=False",
+                    stacklevel=2,
+                )
+
+        if input.dim() == self._get_no_batch_dim():
+            return self._handle_no_batch_input(input)
+
+        return self._apply_instance_norm(input)
 
     extra_repr = _BatchNorm.extra_repr
 
 
 class InstanceNorm1d(_InstanceNorm):
-    _spatial_dims = 1
+    def _get_no_batch_dim(self):
+        return 2
+
+    def _check_input_dim(self, input):
+        if input.dim() not in (2, 3):
+            raise ValueError(f"expected 2D or 3D input (got {input.dim()}D input)")
 
 
 class InstanceNorm2d(_InstanceNorm):
-    _spatial_dims = 2
+    def _get_no_batch_dim(self):
+        return 3
+
+    def _check_input_dim(self, input):
+        if input.dim() not in (3, 4):
+            raise ValueError(f"expected 3D or 4D input (got {input.dim()}D input)")
 
 
 class InstanceNorm3d(_InstanceNorm):
-    _spatial_dims = 3
+    def _get_no_batch_dim(self):
+        return 4
+
+    def _check_input_dim(self, input):
+        if input.dim() not in (4, 5):
+            raise ValueError(f"expected 4D or 5D input (got {input.dim()}D input)")
 
 
 class PixelShuffle(Module):
