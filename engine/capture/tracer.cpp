@@ -1,7 +1,5 @@
 #include "capture/tracer.h"
 
-#include "capture/guard_tree.h"
-
 #include <algorithm>
 #include <cctype>
 #include <chrono>
