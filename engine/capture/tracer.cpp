@@ -199,6 +199,12 @@ void Tracer::onInheritedMethod(const Value& instance, const ClassObject& definer
     onContainsUse(dict, Value(name), false);
 }
 
+void Tracer::onCellLoad(const Value& value) {
+    if (!ctx_.recording) return;
+    if (value.isTensor()) tensorLoads_.try_emplace(value.source->str(), interp_.dynamoStack());
+    else onRealize(value);
+}
+
 void Tracer::onRealize(const Value& value) {
     if (unrealized_.empty()) return;  // the common case: no string built
     auto it = unrealized_.find(value.source->str());

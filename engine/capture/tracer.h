@@ -118,6 +118,7 @@ public:
     void onModuleUse(const Value& module) override;
     void onCalleeUse(const Value& callee) override;
     void onRealize(const Value& value) override;
+    void onCellLoad(const Value& value) override;
     void onInheritedMethod(const Value& instance, const ClassObject& definer, const std::string& name) override;
     SourcePtr firstSourceOf(const Value& module) override;
     void onNnModuleCall() override;
@@ -260,7 +261,7 @@ private:
     std::set<std::pair<const ClassObject*, std::string>> absentGuarded_;  // (class, name) guarded not to define it
     std::set<std::string> matchedTuples_;  // sources of tuples guarded whole (EQUALS_MATCH)
     bool insideMatchedTuple(const Source& source) const;
-    std::map<std::string, std::vector<StackFrame>> tensorLoads_;  // per parameter/buffer source: its first load
+    std::map<std::string, std::vector<StackFrame>> tensorLoads_;  // per parameter/buffer/cell source: its first load
     std::map<std::string, std::string> moduleNames_;  // per guarded module's source: its name ("torch.nn.functional")
     std::map<const Object*, SourcePtr> moduleSources_;  // each module's first source
     std::set<std::pair<std::string, int64_t>> specialized_;  // (source, dim) read as ints

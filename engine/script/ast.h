@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -465,6 +466,9 @@ struct FunctionDef : Stmt {
     std::vector<ExprPtr> decorators;
     StmtList body;
     bool isGenerator = false;  // its body (not a nested def's) has a yield
+    // Names a scope nested in it reads (a comprehension, lambda or def): those that are its locals
+    // are cells under Python 3.11 (where comprehensions are functions of their own).
+    std::set<std::string> nestedReads;
 };
 
 // One imported name: name (dotted for `import a.b`) and asname ("" when absent).

@@ -216,7 +216,16 @@ Value constantValue(const Constant& c) {
 
 Value Interpreter::eval(const Expr& expr) {
     switch (expr.kind) {
-    case ExprKind::Name: stack_.back().line = expr.loc.line; return lookup(expr.as<Name>().id, expr.loc);
+    case ExprKind::Name: {
+        const std::string& id = expr.as<Name>().id;
+        stack_.back().line = expr.loc.line;
+        Value value = lookup(id, expr.loc);
+        // A local that a nested scope reads is a cell (Python 3.11): Dynamo builds it at its load
+        const FunctionObject* fn = stack_.back().callee;
+        if (tracer_ && value.source && fn && fn->def && fn->def->nestedReads.count(id) && current_->vars.count(id))
+            tracer_->onCellLoad(value);
+        return value;
+    }
     case ExprKind::Constant: return constantValue(expr.as<Constant>());
     case ExprKind::JoinedStr: return evalJoinedStr(expr.as<JoinedStr>());
     case ExprKind::Attribute: {

@@ -504,7 +504,9 @@ private:
         expect(TK::RParen);
         if (accept(TK::Arrow)) parseExpr();  // return annotation: parsed and dropped
         enclosing_.push_back({.function = s.get()});
+        scopeReads_.emplace_back();
         s->body = parseBlock("function definition", defTok.line);
+        finishScopeReads(*s, {start.line, start.column});
         enclosing_.pop_back();
         finishBlock(*s, s->body);
         return s;
@@ -829,12 +831,14 @@ private:
     }
 
     ExprPtr parseLambda() {
+        const Position start = position();
         auto e = startNode<Lambda>(advance());
         e->params = parseParams(TK::Colon, false);
         expect(TK::Colon);
         enclosing_.push_back({.lambda = true});
         e->body = parseExpr();
         enclosing_.pop_back();
+        nestedScope(start);
         finish(*e);
         return e;
     }
@@ -1124,6 +1128,7 @@ private:
     // enclosing function).
     void parseComprehensionClauses(std::vector<Comprehension>& out, const SourceLocation& start, const char* what) {
         parseForIfClauses(out);
+        nestedScope({start.line, start.column});
         if (!yields_.empty() && std::pair(yields_.back().line, yields_.back().column) >= std::pair(start.line, start.column))
             throw syntaxErrorAt(std::string("'yield' inside ") + what, yields_.back());
     }
@@ -1134,7 +1139,9 @@ private:
             Comprehension c;
             c.target = parseTargetList();
             expect(TK::KwIn);
+            const Position iterStart = position();
             c.iter = parseOr();
+            if (out.empty() && !scopeReads_.empty()) scopeReads_.back().outside.push_back({iterStart, position()});
             while (accept(TK::KwIf)) c.ifs.push_back(parseExprNoCond());
             out.push_back(std::move(c));
         }
@@ -1146,6 +1153,7 @@ private:
             case TK::Name: {
                 auto n = startNode<Name>(advance());
                 n->id = t.text;
+                if (!scopeReads_.empty()) scopeReads_.back().names.push_back({{t.line, t.column}, t.text});
                 finish(*n);
                 return n;
             }
@@ -1546,6 +1554,32 @@ private:
     };
     std::vector<Enclosing> enclosing_;
     std::vector<SourceLocation> yields_;  // every yield parsed, in order
+    // Per function being parsed, innermost last: the names it reads (nested scopes' included) and
+    // the spans of its nested scopes, less a comprehension's first iterable (read outside it).
+    using Position = std::pair<int, int>;  // line, column
+    struct ScopeReads {
+        std::vector<std::pair<Position, std::string>> names;
+        std::vector<std::pair<Position, Position>> nested, outside;
+    };
+    std::vector<ScopeReads> scopeReads_;
+    Position position() const { return {cur().line, cur().column}; }
+    void nestedScope(Position start) {
+        if (!scopeReads_.empty()) scopeReads_.back().nested.push_back({start, position()});
+    }
+    static bool within(Position at, const std::vector<std::pair<Position, Position>>& spans) {
+        return std::any_of(spans.begin(), spans.end(), [&](const auto& s) { return s.first <= at && at < s.second; });
+    }
+    // The function's nested reads, then its names passed on to the function around it.
+    void finishScopeReads(FunctionDef& def, Position start) {
+        ScopeReads reads = std::move(scopeReads_.back());
+        scopeReads_.pop_back();
+        for (const auto& [at, name] : reads.names)
+            if (within(at, reads.nested) && !within(at, reads.outside)) def.nestedReads.insert(name);
+        if (scopeReads_.empty()) return;
+        ScopeReads& outer = scopeReads_.back();
+        outer.names.insert(outer.names.end(), reads.names.begin(), reads.names.end());
+        outer.nested.push_back({start, position()});
+    }
 };
 
 void splitLines(std::string_view source, std::vector<std::string>& lines) {

@@ -71,6 +71,8 @@ public:
     // The traced code consumes `value` (passes it to a call, calls it, computes with it): where
     // Dynamo realizes a lazily built value, and so where its guards are made.
     virtual void onRealize(const Value& value) { (void)value; }
+    // A cell variable (a local a nested scope reads) was loaded: Dynamo builds it here.
+    virtual void onCellLoad(const Value& value) { (void)value; }
     // The method `name` of `instance` was found on a base class of its class, `definer`: the
     // classes before it along the MRO must not come to define it.
     virtual void onInheritedMethod(const Value& instance, const ClassObject& definer, const std::string& name) {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -73,6 +74,22 @@ TEST(ScriptParser, FunctionDefIdentityAndLocations) {
     EXPECT_EQ(f.endLine, 4);
     EXPECT_EQ(f.params[0].loc.column, 7);
     EXPECT_EQ(m->sourceText(f), "@dec\ndef f(a):\n    return a");
+}
+
+// The names scopes nested in a function read (Python 3.11's cells among them): a comprehension's
+// but its first iterable (read outside it), a lambda's, and a nested def's, whose own reads stay its.
+TEST(ScriptParser, FunctionDefNestedReads) {
+    auto m = parseScript("def f(x, y, w):\n"
+                         "    z = [x + t for t in y if w]\n"
+                         "    g = lambda: z\n"
+                         "    def h(a):\n"
+                         "        return {k: a for k in x}\n"
+                         "    return y + w\n",
+                         "t.py");
+    const FunctionDef& f = m->body[0]->as<FunctionDef>();
+    EXPECT_EQ(f.nestedReads, (std::set<std::string>{"a", "k", "t", "w", "x", "z"}));
+    const FunctionDef& h = f.body[2]->as<FunctionDef>();
+    EXPECT_EQ(h.nestedReads, (std::set<std::string>{"a", "k"}));
 }
 
 TEST(ScriptParser, Assignments) {
