@@ -163,8 +163,8 @@ Device Tracer::deviceOf(const Tensor& t) const {
 // An item of a tuple matched whole (an nn.Module's stride) is a constant: nothing more to guard.
 bool Tracer::insideMatchedTuple(const Source& source) const {
     if (matchedTuples_.empty()) return false;
-    for (const Source* s = source.base.get(); s; s = s->base.get())
-        if (matchedTuples_.count(s->str())) return true;
+    for (const Source* s = &source; s->kind == Source::Kind::Item; s = s->base.get())  // only items are inside
+        if (matchedTuples_.count(s->base->str())) return true;
     return false;
 }
 
