@@ -11,6 +11,7 @@
 #include "graph/graph_printer.h"
 #include "profile/profiler.h"
 #include "script/ast.h"
+#include "script/torch_lines.h"
 
 namespace fusescope {
 
@@ -71,8 +72,29 @@ Value boundArguments(const Interpreter& interp, const FunctionObject& fn, const 
     return makeTuple(std::move(values));
 }
 
-std::string functionLocation(const FunctionObject& fn) {
-    const SourceLocation& where = fn.definedAt();
+// The frame's locals as a call begins: its arguments bound to its parameters, and its free
+// variables (the guards' L['name']).
+std::map<std::string, Value> frameLocals(const Interpreter& interp, const FunctionObject& fn, const CallArgs& args) {
+    std::map<std::string, Value> locals;
+    for (auto& [name, value] : interp.bindArguments(fn, args)) locals[name] = std::move(value);
+    for (auto& [name, value] : interp.freeVariables(fn)) locals.try_emplace(name, std::move(value));
+    return locals;
+}
+
+// Where a compiled frame's function starts, as PyTorch names it: the library's wrapper frame
+// around a torch.nn module at PyTorch's external_utils.py line.
+SourceLocation frameLocation(const Interpreter& interp, const FunctionObject& fn) {
+    SourceLocation where = fn.definedAt();
+    if (!interp.isScriptFile(where.file))
+        if (std::optional<TorchPlace> place = torchPlaceOf(fn.qualname, "")) {
+            where.file = std::string(place->file);
+            where.line = place->line;
+        }
+    return where;
+}
+
+std::string functionLocation(const Interpreter& interp, const FunctionObject& fn) {
+    const SourceLocation where = frameLocation(interp, fn);
     return fmt::format("{}:{}", where.file, where.line);
 }
 
@@ -146,8 +168,7 @@ const GraphCompiler& CompileManager::backendFor(const CompileOptions& options) c
 
 std::vector<std::string> CompileManager::failures(const Interpreter& interp, const FunctionObject& fn,
                                                   const CallArgs& args, const std::string& backend, CacheEntry& entry) const {
-    std::map<std::string, Value> locals;
-    for (auto& [name, value] : interp.bindArguments(fn, args)) locals[name] = value;
+    std::map<std::string, Value> locals = frameLocals(interp, fn, args);
     std::vector<std::string> reasons;
     if (entry.backend != backend)  // PyTorch's words (without the callables' ids)
         reasons.push_back(fmt::format("BACKEND_MATCH failure: torch.compile detected different backend callables. Cached backend: {}. "
@@ -164,11 +185,7 @@ std::vector<std::string> CompileManager::failures(const Interpreter& interp, con
         if (saved.dtype != autocastSetting(kind).dtype) globalState += fmt::format("autocast({})_dtype ", name);
     }
     if (!globalState.empty()) reasons.push_back("GLOBAL_STATE changed: " + globalState);
-    if (entry.checkOrder.size() != entry.guards.size()) {
-        entry.guardFailures.assign(entry.guards.size(), 0);
-        entry.checkOrder.resize(entry.guards.size());
-        for (std::size_t i = 0; i < entry.checkOrder.size(); ++i) entry.checkOrder[i] = i;
-    }
+    entry.guardFailures.resize(entry.guards.size());
     std::optional<std::size_t> firstFailed;
     for (std::size_t i : entry.checkOrder) {
         const Guard& guard = entry.guards[i];
@@ -228,7 +245,7 @@ Value CompileManager::call(Interpreter& interp, CompiledFunctionObject& compiled
     }
     if (stance_ == "eager_on_recompile") return interp.callFunction(*fn, args);  // cached code only
     if (stance_ == "fail_on_recompile") {  // PyTorch's words; a first compile fails too, as there
-        const SourceLocation& where = fn->definedAt();
+        const SourceLocation where = frameLocation(interp, *fn);
         std::string message = fmt::format("Detected recompile when torch.compile stance is 'fail_on_recompile'. filename: '{}', "
                                           "function name: '{}', line number: {}",
                                           where.file, fn->name, where.line);
@@ -244,7 +261,7 @@ Value CompileManager::call(Interpreter& interp, CompiledFunctionObject& compiled
         // PyTorch 2.15's words: each entry's reason is its first failing guard (its guard
         // manager stops there, recompiles_verbose too), which guard_fail_fn receives too.
         std::string header = fmt::format("Recompiling function {} in {}\n    triggered by the following guard failure(s):",
-                                         fn->name, functionLocation(*fn));
+                                         fn->name, functionLocation(interp, *fn));
         // The log's (brief or PyTorch's verbose form), and the event's: every failing guard.
         std::string brief = header, verbose = header, everyGuard = header;
         for (std::size_t i = 0; i < failed.size(); ++i) {
@@ -275,7 +292,7 @@ Value CompileManager::call(Interpreter& interp, CompiledFunctionObject& compiled
                                         "To diagnose recompilation issues, see "
                                         "https://docs.pytorch.org/docs/main/user_guide/torch_compiler/compile/"
                                         "programming_model.recompilation.html",
-                                        limit, fn->name, functionLocation(*fn), lastReason));
+                                        limit, fn->name, functionLocation(interp, *fn), lastReason));
             bus_.emit(CacheLimitEvent{fn->qualname, fn->definedAt(), static_cast<int>(limit), lastReason});
             nameRegion(fn->name + " (over the recompile limit: eager)");
             return interp.callFunction(*fn, args);  // over the limit: run eagerly
@@ -331,15 +348,28 @@ TraceContext CompileManager::traceContext(Interpreter& interp, const FunctionObj
     return context;
 }
 
+namespace {
+
+// The compiled frame's guards as PyTorch's tree holds them, resolved in the call that compiled.
+GuardTreeScope treeScope(const Interpreter& interp, const FunctionObject& fn, const std::map<std::string, Value>& locals,
+                         const CacheEntry& entry) {
+    GuardTreeScope scope;
+    std::vector<std::string> freeNames;
+    for (const auto& [name, value] : interp.freeVariables(fn)) freeNames.push_back(name);
+    scope.frameLocals = frameLocalNames(fn.def ? fn.def->params : fn.lambda->params, interp.localNamesOf(fn).size(), freeNames);
+    scope.resolve = [&interp, &locals](const Source& source) { return resolveSource(source, locals, interp); };
+    scope.state = {entry.gradMode, entry.autocastCpu, entry.autocastCuda};
+    return scope;
+}
+
+}  // namespace
+
 // The guards log as PyTorch 2.15 prints it: the shape guards as a Python function (where there
 // are any), "GUARDS:" with the guard tree, then how long checking the guards on the call's own
 // arguments took.
 void CompileManager::logGuardTree(const Interpreter& interp, const FunctionObject& fn, const std::map<std::string, Value>& locals,
                                   const CacheEntry& entry) {
-    GuardTreeScope scope;
-    scope.frameLocals = frameLocalNames(fn.def ? fn.def->params : fn.lambda->params);
-    scope.resolve = [&](const Source& source) { return resolveSource(source, locals, interp); };
-    scope.state = {entry.gradMode, entry.autocastCpu, entry.autocastCuda};
+    const GuardTreeScope scope = treeScope(interp, fn, locals, entry);
     if (std::string function = shapeGuardFunction(shapeGuardCodes(entry.guards)); !function.empty())
         logger_.artifact("guards", entry.compileId, function);
     logger_.artifact("guards", entry.compileId, "GUARDS:\n" + guardTreeText(entry.guards, scope));
@@ -365,11 +395,10 @@ Value CompileManager::compileAndRun(Interpreter& interp, const FunctionObject& f
     // each compiled graph and each graph break's restart and resume function.
     entry->builtinsDict = fmt::format("__builtins_dict___{}", uniqueIds_++);
     logger_.log("dynamo", LogLevel::Info, entry->compileId,
-                fmt::format("Step 1: torchdynamo start tracing {} {}", fn.name, functionLocation(fn)));
+                fmt::format("Step 1: torchdynamo start tracing {} {}", fn.name, functionLocation(interp, fn)));
     bus_.emit(CompileStartedEvent{entry->compileId, fn.qualname, fn.definedAt(), interp.userStack()});
 
-    std::map<std::string, Value> locals;  // the frame's arguments as the call began (guards are built on them)
-    for (auto& [name, value] : interp.bindArguments(fn, args)) locals[name] = value;
+    std::map<std::string, Value> locals = frameLocals(interp, fn, args);  // as the call began (guards are built on them)
     TraceContext context = traceContext(interp, fn, *entry, frame, options, true);
     context.resolve = [&](const Source& source) { return resolveSource(source, locals, interp); };
     std::optional<DirectCallRecorder> recorder = directRecorder(interp, compiled, fn, args, *entry);
@@ -389,6 +418,7 @@ Value CompileManager::compileAndRun(Interpreter& interp, const FunctionObject& f
         tracer.finish();
         if (recorder) learnDirectCall(*entry, *recorder, result, fn);
         entry->guards = tracer.guards();
+        entry->checkOrder = guardCheckOrder(entry->guards, treeScope(interp, fn, locals, *entry));
         breaks = tracer.breaks();
         uniqueIds_ += 2 * static_cast<int>(breaks.size());
         for (const auto& segment : entry->segments) uniqueIds_ += segment.graph && segment.graph->opCount() > 0 ? 1 : 0;

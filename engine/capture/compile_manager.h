@@ -29,7 +29,7 @@ struct CacheEntry {
     // How often each guard was the first to fail: guards are checked most-failed first, as
     // PyTorch's guard manager reorders its checks, so the reason reported is the one it gives.
     std::vector<int> guardFailures;
-    std::vector<std::size_t> checkOrder;  // guard indices by guardFailures, most first
+    std::vector<std::size_t> checkOrder;  // guard indices: the tree's order, then by guardFailures, most first
     std::vector<Segment> segments;
     // Cache hits that find the state one of these saw run its graph directly (direct_call.h).
     std::vector<DirectCallPlan> directPlans;

@@ -25,9 +25,15 @@ FirstCall firstCallOf(const Interpreter& interp, const FunctionObject& fn, bool 
     size_t offset = boundSelf ? 1 : 0;
     for (size_t i = 0; i < call.args.size() && i + offset < params.size(); ++i) {
         if (call.args[i]->kind == ExprKind::Starred) break;  // *args: positions unknown from here on
-        const ParamKind kind = params[i + offset].kind;
-        if (kind != ParamKind::Positional && kind != ParamKind::PositionalOnly) break;
-        if (call.args[i]->kind == ExprKind::Name) first.variables[params[i + offset].name] = call.args[i]->as<Name>().id;
+        const Param& param = params[i + offset];
+        if (param.kind == ParamKind::VarArgs) {  // the rest are its items: args[0] (a compiled module's wrapper frame)
+            for (size_t j = i; j < call.args.size() && call.args[j]->kind != ExprKind::Starred; ++j)
+                if (call.args[j]->kind == ExprKind::Name)
+                    first.variables[fmt::format("{}[{}]", param.name, j - i)] = call.args[j]->as<Name>().id;
+            break;
+        }
+        if (param.kind != ParamKind::Positional && param.kind != ParamKind::PositionalOnly) break;
+        if (call.args[i]->kind == ExprKind::Name) first.variables[param.name] = call.args[i]->as<Name>().id;
     }
     for (const Keyword& k : call.keywords)
         if (!k.name.empty() && k.value->kind == ExprKind::Name) first.variables[k.name] = k.value->as<Name>().id;
@@ -35,7 +41,7 @@ FirstCall firstCallOf(const Interpreter& interp, const FunctionObject& fn, bool 
 }
 
 SourceInsert markDynamicEdit(const FirstCall& call, const std::string& reason) {
-    static const std::regex sizeMismatch(R"(tensor '([A-Za-z_]\w*)' size mismatch at index (\d+))");
+    static const std::regex sizeMismatch(R"(tensor '([A-Za-z_]\w*(?:\[\d+\])?)' size mismatch at index (\d+))");
     std::smatch match;
     if (!call.statement.known() || !std::regex_search(reason, match, sizeMismatch)) return {};
     auto variable = call.variables.find(match[1].str());

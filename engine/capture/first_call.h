@@ -18,7 +18,7 @@ struct FunctionObject;
 struct FirstCall {
     SourceLocation statement;  // the statement that made the call, in the user's script
     std::string indent;        // its line's leading white space
-    std::map<std::string, std::string> variables;  // parameter -> the variable passed for it
+    std::map<std::string, std::string> variables;  // parameter (args[0]: an item of *args) -> the variable passed for it
 };
 
 // The call being made now, of `fn` (`boundSelf`: called on a module or object, so the

@@ -1,5 +1,6 @@
 #include "capture/guard.h"
 
+#include <algorithm>
 #include <regex>
 
 #include <fmt/format.h>
@@ -14,7 +15,8 @@ namespace {
 // frame that made the guard ("  # return x + n  # rc.py:5 in g"), and its user stack trace.
 std::string failedCode(const Guard& g, const std::string& code) {
     if (g.userStack.empty()) return code;
-    std::string text = fmt::format("{:<60}  # {}\nUser stack trace:", code, madeAt(g));
+    const std::string where = madeAt(g);
+    std::string text = fmt::format("{:<60}{}\nUser stack trace:", code, where.empty() ? "" : "  # " + where);
     for (const StackFrame& f : g.userStack) {
         text += fmt::format("\n  File \"{}\", line {}, in {}", f.file, f.line, f.function);
         if (!f.sourceLine.empty()) text += "\n    " + f.sourceLine;
@@ -54,9 +56,13 @@ bool sameConstant(const Value& a, const Value& b) {
 }  // namespace
 
 std::string madeAt(const Guard& g) {
-    if (g.userStack.empty()) return "";
-    const StackFrame& made = g.userStack.back();
-    return fmt::format("{}  # {}:{} in {}", made.sourceLine, made.file, made.line, made.function);
+    // PyTorch's uninteresting_files: its frames of its own wrappers (compiling a torch.nn
+    // module through external_utils.py's inner) and polyfills are passed over.
+    auto made = std::find_if(g.userStack.rbegin(), g.userStack.rend(), [](const StackFrame& f) {
+        return f.file != "torch/_dynamo/external_utils.py" && !f.file.starts_with("torch/_dynamo/polyfills/");
+    });
+    if (made == g.userStack.rend()) return "";
+    return fmt::format("{}  # {}:{} in {}", made->sourceLine, made->file, made->line, made->function);
 }
 
 std::string optionalList(const std::vector<std::optional<int64_t>>& values) {
@@ -91,7 +97,7 @@ std::string Guard::code() const {
     case Kind::Constant:
         if (constant.isNone()) return s + " is None";
         return fmt::format("{} == {}", s, valueRepr(constant));
-    case Kind::Length: return fmt::format("len({}) == {}", s, count);
+    case Kind::Length: return typeName == "dict" && count == 0 ? "not " + s : fmt::format("len({}) == {}", s, count);
     case Kind::DimAtLeast: return fmt::format("{} <= {}", count, sizeExpr(*this));
     case Kind::DimEquals: return fmt::format("{} == {}", sizeExpr(*this), count);
     case Kind::DimsMatch:
@@ -123,7 +129,7 @@ std::string Guard::typeLabel() const {
     case Kind::TensorMatch: return "TENSOR_MATCH";
     case Kind::TypeMatch: return "TYPE_MATCH";
     case Kind::Constant: return "CONSTANT_MATCH";
-    case Kind::Length: return "SEQUENCE_LENGTH";
+    case Kind::Length: return typeName == "dict" ? "DICT_LENGTH" : "SEQUENCE_LENGTH";
     case Kind::DimAtLeast:
     case Kind::DimEquals:
     case Kind::DimsMatch:

@@ -25,6 +25,7 @@ struct Manager {
     std::string accessor;  // "FrameLocalsGuardAccessor(key='x', framelocals_idx=0)"; empty for the root
     std::string type;      // "<class 'torch.Tensor'>"
     std::vector<std::string> leaves;  // "TENSOR_MATCH: check_tensor(...)"
+    std::vector<std::size_t> guards;  // the indices of the guards its leaves check
     std::vector<std::unique_ptr<Manager>> children;
     std::string key;  // read from its parent by this key (DictGetItemGuardAccessor)
     // A dict whose keys are guarded in order (Dynamo's DictGuardManager): its keys, and the
@@ -36,7 +37,7 @@ struct Manager {
     Manager& child(const std::string& childSource, const std::string& how, const std::string& childType, const std::string& byKey = "") {
         for (auto& c : children)
             if (c->source == childSource) return *c;
-        children.push_back(std::make_unique<Manager>(Manager{childSource, how, childType, {}, {}, byKey, {}, {}, false}));
+        children.push_back(std::make_unique<Manager>(Manager{childSource, how, childType, {}, {}, {}, byKey, {}, {}, false}));
         return *children.back();
     }
 };
@@ -90,7 +91,8 @@ bool isShapeGuard(const Guard& g) { return g.typeLabel() == "SHAPE_ENV"; }
 // A leaf's text after its code: padded to 60 columns, then the user line that made it (PyTorch's
 // get_verbose_code_part).
 std::string verbose(const std::string& code, const Guard& g, const std::string& hint = "") {
-    std::string text = fmt::format("{:<60}{}", code, g.userStack.empty() ? "" : "  # " + madeAt(g));
+    const std::string where = madeAt(g);
+    std::string text = fmt::format("{:<60}{}", code, where.empty() ? "" : "  # " + where);
     if (!hint.empty()) text += " (HINT: " + hint + ")";
     return text;
 }
@@ -155,7 +157,7 @@ std::vector<std::string> leavesOf(const Guard& g, const Value* value, const Guar
         const bool moduleInt = ofModule && g.constant.isInt() && !g.constant.isBool();
         return {std::string(kind) + ": " + verbose(g.code(), g, moduleInt ? kModuleIntHint : "")};
     }
-    case Guard::Kind::Length: return {"LENGTH_CHECK: " + verbose(g.code(), g)};
+    case Guard::Kind::Length: return {(g.typeName == "dict" ? "DICT_LENGTH: " : "LENGTH_CHECK: ") + verbose(g.code(), g)};
     case Guard::Kind::DictContains:  // a class's own attributes: Dynamo's DICT_NOT_CONTAINS, which says why
         if (g.source->kind == Source::Kind::TypeDict)
             return {"DICT_CONTAINS: " + verbose(g.code(), g,
@@ -262,7 +264,7 @@ public:
         };
     }
 
-    void add(const Guard& g) {
+    void add(const Guard& g, std::size_t index) {
         const Value* value = scope_.resolve(*g.source);
         // A callee's manager has PyTorch's type for it (F.relu is a function there, whatever
         // Fusescope writes it in); a function's code is read from it by CodeGuardAccessor.
@@ -271,9 +273,11 @@ public:
         Manager* at = &managerOf(*g.source, callee ? calleeType : "");
         if (g.ofCode) at = &at->child(g.guardedName(), "CodeGuardAccessor", "<class 'code'>");
         Manager& m = *at;
+        m.guards.push_back(index);
         if (g.kind == Guard::Kind::KeyOrder) {
             for (const Value& key : *sequenceItems(g.constant)) m.orderedKeys.push_back(key.isString() ? key.asString() : valueRepr(key));
-            m.orderMadeAt = g.userStack.empty() ? "" : "  # " + madeAt(g);
+            const std::string where = madeAt(g);
+            m.orderMadeAt = where.empty() ? "" : "  # " + where;
             m.ordered = true;
             std::erase_if(m.leaves, [](const std::string& leaf) { return leaf.starts_with("TYPE_MATCH"); });
             return;
@@ -312,6 +316,13 @@ public:
         printedRelations_.clear();
         print(root_, 1, out);
         for (const ShapeLine& line : epilogue) out += fmt::format("+- LAMBDA_GUARD: {}  # {}\n", line.code, line.comment);
+        return out;
+    }
+
+    // The guards in the order the tree checks them.
+    std::vector<std::size_t> checkOrder() const {
+        std::vector<std::size_t> out;
+        checkOrder(root_, out);
         return out;
     }
 
@@ -397,6 +408,17 @@ private:
         printPairs(m, depth, out);
     }
 
+    // The guards in the order the tree checks them: a manager's own, then its children's
+    // (a DictGuardManager's values by their keys' order).
+    void checkOrder(const Manager& m, std::vector<std::size_t>& out) const {
+        out.insert(out.end(), m.guards.begin(), m.guards.end());
+        for (const auto& c : m.children)
+            if (!(m.ordered && !c->key.empty())) checkOrder(*c, out);
+        for (const std::string& key : m.orderedKeys)
+            for (const auto& c : m.children)
+                if (c->key == key) checkOrder(*c, out);
+    }
+
     // A DictGuardManager's values, each under its key's index and an EQUALS_MATCH on the key.
     void printPairs(const Manager& m, int depth, std::string& out) const {
         for (std::size_t index = 0; index < m.orderedKeys.size(); ++index) {
@@ -422,21 +444,46 @@ private:
 
 }  // namespace
 
-std::string guardTreeText(const std::vector<Guard>& guards, const GuardTreeScope& scope) {
-    std::vector<const Guard*> sorted, aliasing;
-    for (const Guard& g : guards)
-        if (g.kind == Guard::Kind::ObjectAliasing) aliasing.push_back(&g);
-        else if (!isShapeGuard(g)) sorted.push_back(&g);
-    std::stable_sort(sorted.begin(), sorted.end(), [&](const Guard* a, const Guard* b) { return sortKey(*a, scope) < sortKey(*b, scope); });
-    std::stable_sort(aliasing.begin(), aliasing.end(), [](const Guard* a, const Guard* b) {
-        const std::string x = a->otherSource->str(), y = b->otherSource->str();
+namespace {
+
+// The tree of the guards, with the object-aliasing ones (returned apart: they print under
+// two managers) and the shape guards (checked after the tree) left out.
+struct BuiltTree {
+    std::unique_ptr<TreeBuilder> tree;
+    std::vector<std::size_t> aliasing, shape;
+};
+
+BuiltTree buildTree(const std::vector<Guard>& guards, const GuardTreeScope& scope) {
+    BuiltTree built{std::make_unique<TreeBuilder>(scope), {}, {}};
+    std::vector<std::size_t> sorted;
+    for (std::size_t i = 0; i < guards.size(); ++i)
+        if (guards[i].kind == Guard::Kind::ObjectAliasing) built.aliasing.push_back(i);
+        else if (isShapeGuard(guards[i])) built.shape.push_back(i);
+        else sorted.push_back(i);
+    std::stable_sort(sorted.begin(), sorted.end(), [&](std::size_t a, std::size_t b) { return sortKey(guards[a], scope) < sortKey(guards[b], scope); });
+    std::stable_sort(built.aliasing.begin(), built.aliasing.end(), [&](std::size_t a, std::size_t b) {
+        const std::string x = guards[a].otherSource->str(), y = guards[b].otherSource->str();
         return std::pair(x.size(), x) < std::pair(y.size(), y);
     });
-    TreeBuilder tree(scope);
-    for (const Guard* g : sorted) tree.add(*g);
-    for (const Guard* g : aliasing) tree.addAliasing(*g);
-    tree.finishAliasing();
-    return tree.text(shapeLines(guards));
+    for (std::size_t i : sorted) built.tree->add(guards[i], i);
+    return built;
+}
+
+}  // namespace
+
+std::string guardTreeText(const std::vector<Guard>& guards, const GuardTreeScope& scope) {
+    BuiltTree built = buildTree(guards, scope);
+    for (std::size_t i : built.aliasing) built.tree->addAliasing(guards[i]);
+    built.tree->finishAliasing();
+    return built.tree->text(shapeLines(guards));
+}
+
+std::vector<std::size_t> guardCheckOrder(const std::vector<Guard>& guards, const GuardTreeScope& scope) {
+    BuiltTree built = buildTree(guards, scope);
+    std::vector<std::size_t> order = built.tree->checkOrder();
+    order.insert(order.end(), built.aliasing.begin(), built.aliasing.end());
+    order.insert(order.end(), built.shape.begin(), built.shape.end());
+    return order;
 }
 
 std::vector<std::string> shapeGuardCodes(const std::vector<Guard>& guards) {
@@ -445,11 +492,14 @@ std::vector<std::string> shapeGuardCodes(const std::vector<Guard>& guards) {
     return codes;
 }
 
-std::vector<std::string> frameLocalNames(const std::vector<Param>& params) {
+std::vector<std::string> frameLocalNames(const std::vector<Param>& params, std::size_t localCount,
+                                         const std::vector<std::string>& freeVariables) {
     std::vector<std::string> names;
     for (ParamKind kind : {ParamKind::PositionalOnly, ParamKind::Positional, ParamKind::KeywordOnly, ParamKind::VarArgs, ParamKind::VarKeywords})
         for (const Param& p : params)
             if (p.kind == kind) names.push_back(p.name);
+    names.resize(std::max(names.size(), localCount));
+    names.insert(names.end(), freeVariables.begin(), freeVariables.end());
     return names;
 }
 

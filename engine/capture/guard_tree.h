@@ -42,11 +42,17 @@ int guardSourceRank(const Source& source, const GuardTreeScope& scope);
 // GuardManagerWrapper prints it.
 std::string guardTreeText(const std::vector<Guard>& guards, const GuardTreeScope& scope);
 
+// The guards' indices in the order PyTorch's guard manager checks them (the tree's, depth first;
+// then OBJECT_ALIASING, then the shape guards): the first to fail is a recompile's reason.
+std::vector<std::size_t> guardCheckOrder(const std::vector<Guard>& guards, const GuardTreeScope& scope);
+
 // The code of each shape guard (the LAMBDA_GUARDs at the tree's end), in the tree's order.
 std::vector<std::string> shapeGuardCodes(const std::vector<Guard>& guards);
 
-// CPython's co_varnames order of a function's parameters: positional ones, keyword-only ones,
-// then *args and **kwargs.
-std::vector<std::string> frameLocalNames(const std::vector<Param>& params);
+// A Python 3.11 frame's locals in order: its parameters as CPython's co_varnames has them
+// (positional ones, keyword-only ones, then *args and **kwargs), its other `localCount` local
+// names (unnamed here: no guard reads them at the call), then its free variables.
+std::vector<std::string> frameLocalNames(const std::vector<Param>& params, std::size_t localCount,
+                                         const std::vector<std::string>& freeVariables);
 
 }  // namespace fusescope

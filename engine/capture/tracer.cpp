@@ -310,11 +310,12 @@ void Tracer::onLengthUse(const Value& value) {
     type.kind = Guard::Kind::TypeMatch;
     type.source = value.source;
     type.typeName = pythonTypeName(value);
-    addGuard(std::move(type));
     Guard length;
     length.kind = Guard::Kind::Length;
     length.source = value.source;
     length.count = static_cast<int64_t>(items ? items->size() : dict->items.size());
+    length.typeName = type.typeName;  // a dict's is DICT_LENGTH
+    addGuard(std::move(type));
     addGuard(std::move(length));
 }
 

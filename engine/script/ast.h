@@ -469,6 +469,9 @@ struct FunctionDef : Stmt {
     // Names a scope nested in it reads (a comprehension, lambda or def): those that are its locals
     // are cells under Python 3.11 (where comprehensions are functions of their own).
     std::set<std::string> nestedReads;
+    // Every name it and its nested scopes read: those bound in an enclosing function are its
+    // free variables (co_freevars, which Python 3.11 keeps among the frame's locals).
+    std::set<std::string> reads;
 };
 
 // One imported name: name (dotted for `import a.b`) and asname ("" when absent).

@@ -13,7 +13,7 @@ const CompiledFunctionObject& compiledOf(const Value& self) { return *self.as<Co
 // lists start with that child's (the familiar "_orig_mod." of a compiled model's
 // checkpoint); every other attribute is the model's own.
 Value prefixedNames(Interpreter& interp, const Value& self, std::string_view name) {
-    const Value& model = compiledOf(self).boundSelf;
+    const Value& model = compiledOf(self).module;
     const bool stateDict = name == "state_dict";
     Value method = slotsOf(model)->attribute(interp, model, name);
     return makeBuiltin(std::string(name), [method, stateDict](Interpreter& in, CallArgs& a) {
@@ -34,7 +34,7 @@ Value prefixedNames(Interpreter& interp, const Value& self, std::string_view nam
 
 const GetterTable& optimizedModuleGetters() {
     static const GetterTable table({
-        {"_orig_mod", [](Interpreter&, const Value& self) { return compiledOf(self).boundSelf; }},
+        {"_orig_mod", [](Interpreter&, const Value& self) { return compiledOf(self).module; }},
         {"state_dict", [](Interpreter& in, const Value& self) { return prefixedNames(in, self, "state_dict"); }},
         {"named_parameters", [](Interpreter& in, const Value& self) { return prefixedNames(in, self, "named_parameters"); }},
         {"named_buffers", [](Interpreter& in, const Value& self) { return prefixedNames(in, self, "named_buffers"); }},
@@ -55,16 +55,16 @@ const TypeSlots* CompiledFunctionObject::slots() const {
         .getters = &optimizedModuleGetters(),
         // Its errors take the read's location where the read is (getAttribute).
         .getattr = [](Interpreter& in, const Value& self, std::string_view name) {
-            const Value& model = compiledOf(self).boundSelf;
+            const Value& model = compiledOf(self).module;
             return slotsOf(model)->attribute(in, model, name);
         },
         .setattr = [](Interpreter& in, const Value& self, const std::string& name, const Value& value) {
-            in.setAttribute(compiledOf(self).boundSelf, name, value);
+            in.setAttribute(compiledOf(self).module, name, value);
         },
         .call = callCompiled,
         // Printed as PyTorch's: the module it wraps, as its _orig_mod.
         .repr = [](const Value& self) {
-            std::string inner = valueRepr(compiledOf(self).boundSelf);
+            std::string inner = valueRepr(compiledOf(self).module);
             for (size_t at = inner.find('\n'); at != std::string::npos; at = inner.find('\n', at + 3)) inner.insert(at + 1, "  ");
             return "OptimizedModule(\n  (_orig_mod): " + inner + "\n)";
         }};

@@ -93,7 +93,14 @@ ClassPtr Interpreter::makeClass(const std::string& name, const std::string& qual
     if (cls->dict->findString("__getattribute__"))  // it would not be called: refused, not ignored
         fail("NotImplementedError", "a class defining __getattribute__ is not supported by Fusescope yet (__getattr__ is)");
     if (!cls->dict->findString("__module__")) cls->dict->set(Value("__module__"), Value(cls->module));
-    if (!cls->dict->findString("__qualname__")) cls->dict->set(Value("__qualname__"), Value(qualname));
+    if (!cls->dict->findString("__doc__")) cls->dict->set(Value("__doc__"), Value());  // as CPython's type_new
+    // As CPython's type_new: __qualname__ is the class's own (type.__qualname__), out of its
+    // dict, so its instances have none.
+    if (const Value* own = cls->dict->findString("__qualname__")) {
+        if (!own->isString()) fail("TypeError", "type __qualname__ must be a str, not " + pythonTypeName(*own));
+        cls->qualname = own->asString();
+        cls->dict->erase(Value("__qualname__"));
+    }
     // As in Python: a class that defines equality but no hash makes its instances unhashable.
     if (cls->dict->findString("__eq__") && !cls->dict->findString("__hash__")) cls->dict->set(Value("__hash__"), Value());
     objectDicts_.push_back(cls->dict);

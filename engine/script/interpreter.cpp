@@ -187,8 +187,9 @@ void Interpreter::noteStoredInto(const ObjectPtr& container) {
 }
 
 std::string Interpreter::qualifiedName(const std::string& name) const {
-    const std::string& outer = stack_.back().qualname;
-    return outer.empty() ? name : outer + "." + name;
+    const Frame& frame = stack_.back();
+    if (frame.qualname.empty()) return name;
+    return frame.qualname + (frame.callee ? ".<locals>." : ".") + name;  // a function's names are its locals
 }
 
 void Interpreter::run() {
@@ -227,6 +228,9 @@ void Interpreter::loadTorchLibrary(const SourceLocation& where) {
     torch.attrs["jit"] = loadLibraryModule("torch.jit", where);
     const Value setStance = loadLibraryModule("torch._stance", where).as<ModuleObject>()->attrs.at("set_stance");
     for (const char* module : {"compiler", "_dynamo"}) torch.attrs.at(module).as<ModuleObject>()->attrs["set_stance"] = setStance;
+    const Value externalUtils = loadLibraryModule("torch._dynamo.external_utils", where);
+    torch.attrs.at("_dynamo").as<ModuleObject>()->attrs["external_utils"] = externalUtils;
+    wrapInline_ = externalUtils.as<ModuleObject>()->attrs.at("wrap_inline");
     // torch.amp, torch.autocast, and the deprecated torch.cpu.amp / torch.cuda.amp forms.
     const Value amp = loadLibraryModule("torch.amp", where);
     const auto& ampAttrs = amp.as<ModuleObject>()->attrs;
@@ -449,6 +453,16 @@ Value Interpreter::dictItem(const Value& dict, const std::string& key, const Val
     return sourced;
 }
 
+// A scope the compiled frame's function closed over: its variables are the frame's free
+// variables, which Dynamo names as the frame's locals.
+bool Interpreter::isCompiledFrameClosure(const ScopePtr& scope) const {
+    const Frame& frame = stack_.back();
+    if (!frame.traced || frame.inlineDepth != 0 || !frame.callee || !frame.callee->def) return false;
+    for (ScopePtr s = frame.callee->closure; s && !s->isModule; s = s->parent)
+        if (s == scope) return true;
+    return false;
+}
+
 Value Interpreter::lookup(const std::string& name, const SourceLocation& where) {
     auto found = [&](Value v) -> Value {
         if (!tracer_ || !v.source) return v;
@@ -463,7 +477,10 @@ Value Interpreter::lookup(const std::string& name, const SourceLocation& where) 
         for (ScopePtr s = current_; s && !s->isModule; s = s->parent) {
             auto it = s->vars.find(name);
             if (it != s->vars.end()) {
-                if (tracer_ && s != current_) tracer_->onScopeTouch(s, name);  // a closure's variable
+                if (tracer_ && s != current_) {  // a closure's variable
+                    tracer_->onScopeTouch(s, name);
+                    if (!it->second.source && isCompiledFrameClosure(s)) return found(withSource(it->second, localSource(name)));
+                }
                 return found(it->second);
             }
             if (s == current_ && s->localNames && s->localNames->count(name) && !s->nonlocalNames.count(name))
@@ -845,6 +862,12 @@ Value Interpreter::callScriptFunction(const FunctionObject& fn, CallArgs& args) 
     return callFunction(fn, args, traced, depth);
 }
 
+Value Interpreter::wrapInline(const Value& module) {
+    CallArgs args;
+    args.args.push_back(module);
+    return call(wrapInline_, args);
+}
+
 // torch.compile's function: inlined when called from traced code, else the host's compiled call.
 Value Interpreter::callCompiledFunction(CompiledFunctionObject& compiled, CallArgs& args) {
     if (!compiled.boundSelf.isNone()) args.args.insert(args.args.begin(), compiled.boundSelf);
@@ -941,6 +964,32 @@ std::vector<std::pair<std::string, Value>> Interpreter::bindArguments(const Func
     return bound;
 }
 
+const std::set<std::string>& Interpreter::localNamesOf(const FunctionObject& fn) const {
+    auto cached = localNameCache_.find(fn.code());
+    if (cached == localNameCache_.end()) {
+        std::set<std::string> names;
+        for (const auto& p : fn.def ? fn.def->params : fn.lambda->params) names.insert(p.name);
+        if (fn.def) collectLocalNames(fn.def->body, names);
+        cached = localNameCache_.emplace(fn.code(), std::move(names)).first;
+    }
+    return cached->second;
+}
+
+std::vector<std::pair<std::string, Value>> Interpreter::freeVariables(const FunctionObject& fn) const {
+    std::vector<std::pair<std::string, Value>> free;
+    if (!fn.def) return free;
+    const std::set<std::string>& locals = localNamesOf(fn);
+    for (const std::string& name : fn.def->reads) {  // a std::set: sorted, as co_freevars
+        if (locals.count(name)) continue;
+        for (ScopePtr s = fn.closure; s && !s->isModule; s = s->parent)
+            if (auto it = s->vars.find(name); it != s->vars.end()) {
+                free.emplace_back(name, it->second.unsourced());
+                break;
+            }
+    }
+    return free;
+}
+
 Value Interpreter::callFunction(const FunctionObject& fn, CallArgs& args, bool traced, int depth) {
     if (static_cast<int>(stack_.size()) >= kMaxCallDepth)
         fail("RecursionError", "maximum recursion depth exceeded");
@@ -963,15 +1012,7 @@ Value Interpreter::callFunction(const FunctionObject& fn, CallArgs& args, bool t
     const std::vector<Param>* params = fn.def ? &fn.def->params : &fn.lambda->params;
     auto scope = std::make_shared<Scope>();
     scope->parent = fn.closure;
-    const void* key = fn.code();
-    auto cached = localNameCache_.find(key);
-    if (cached == localNameCache_.end()) {
-        std::set<std::string> names;
-        for (const auto& p : *params) names.insert(p.name);
-        if (fn.def) collectLocalNames(fn.def->body, names);
-        cached = localNameCache_.emplace(key, std::move(names)).first;
-    }
-    scope->localNames = &cached->second;
+    scope->localNames = &localNamesOf(fn);
 
     bool sourceArgs = traced && depth == 0;
     for (auto& [name, value] : bindArguments(fn, args)) {

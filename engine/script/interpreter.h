@@ -75,9 +75,11 @@ struct CompileOptions {
 struct CompiledFunctionObject : Object {
     Value function;  // the FunctionObject
     CompileOptions options;
-    // torch.compile(module) / torch.compile(obj.method): the object passed as the function's
-    // first argument (L['self']); isModule when it stands for the module (OptimizedModule).
+    // torch.compile(obj.method), or of a module whose forward is its own class's: the object
+    // passed as the function's first argument (L['self']).
     Value boundSelf;
+    // torch.compile(module): the module the OptimizedModule stands for (its _orig_mod).
+    Value module;
     bool isModule = false;
     std::string typeName() const override { return isModule ? "OptimizedModule" : "function"; }
     const TypeSlots* slots() const override;
@@ -132,6 +134,9 @@ public:
     // The call slots of functions, compiled functions, classes and instances (__call__).
     Value callScriptFunction(const FunctionObject& fn, CallArgs& args);
     Value callCompiledFunction(CompiledFunctionObject& compiled, CallArgs& args);
+    // torch._dynamo.external_utils.wrap_inline(module): the frame torch.compile compiles around
+    // a module whose forward is torch.nn's own.
+    Value wrapInline(const Value& module);
     Value callClass(const ClassPtr& cls, CallArgs& args);
     Value callInstance(const Value& instance, CallArgs& args);
     // @torch.no_grad() and its kin on a function: a def that runs each call in a fresh manager.
@@ -139,6 +144,12 @@ public:
     // Runs a script function's body. With traced=true it runs under the current tracer at
     // inline depth `depth`, and the arguments' sources are the function's locals.
     Value callFunction(const FunctionObject& fn, CallArgs& args, bool traced = false, int depth = 0);
+    // The names a function binds (its parameters, and the names its body assigns): its own locals.
+    const std::set<std::string>& localNamesOf(const FunctionObject& fn) const;
+    // A def's free variables, sorted as CPython's co_freevars, with their values now: the names
+    // it reads that an enclosing function binds. A compiled frame's are its locals too
+    // (Python 3.11's frame holds them; Dynamo guards them as L['name']).
+    std::vector<std::pair<std::string, Value>> freeVariables(const FunctionObject& fn) const;
     // The function's parameters bound to a call's arguments, as Python binds them.
     std::vector<std::pair<std::string, Value>> bindArguments(const FunctionObject& fn, const CallArgs& args) const;
     // A variable of the script's globals (or, named __import_NAME, a module of its own), or null.
@@ -412,6 +423,7 @@ private:
     void comprehensionLoop(const std::vector<Comprehension>& generators, const Value& first, const std::function<void()>& produce);
     Value evalJoinedStr(const JoinedStr& expr);
     Value lookup(const std::string& name, const SourceLocation& where);
+    bool isCompiledFrameClosure(const ScopePtr& scope) const;
     void store(const std::string& name, Value value);
     ScopePtr scopeFor(const std::string& name);
     Value withSource(Value value, SourcePtr source) const;
@@ -430,6 +442,7 @@ private:
     Value returnTypes_;  // library torch/return_types.py, loaded by the first op with named results
     Value composites_;  // the torch._composite library module, set when the torch library loads
     Value contextDecorator_;  // torch/_decorators.py's, set when the torch library loads
+    Value wrapInline_;        // torch/_dynamo/external_utils.py's, likewise
     ScopePtr current_;
     std::vector<Frame> stack_;
     int64_t stepBudget_ = 0, steps_ = 0;
@@ -455,7 +468,7 @@ private:
     std::set<std::string> scriptFiles_;  // the files of those modules (isScriptFile)
     std::string scriptDir_;  // sys.path[0]: the script's directory ("" for the working directory)
     ConfigModules configs_;
-    std::unordered_map<const void*, std::set<std::string>> localNameCache_;
+    mutable std::unordered_map<const void*, std::set<std::string>> localNameCache_;
     // Scopes that nested functions closed over. A function stored in the scope it closes over
     // is a reference cycle; the destructor clears these scopes to break every such cycle.
     std::vector<std::weak_ptr<Scope>> closureScopes_;

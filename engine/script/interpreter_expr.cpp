@@ -499,6 +499,19 @@ Value Interpreter::evalComprehension(const Expr& comprehension, const Expr& elt,
     return makeList(std::move(results));
 }
 
+namespace {
+
+// Python code Dynamo inlines: a def of the script's, a method of an object (an nn.Module's
+// included), a class or an instance (its __call__). The library's free functions stand for
+// torch's functions, which Dynamo puts in the graph (F.embedding), consuming their arguments.
+bool runsPythonCode(const Interpreter& in, const Value& callee) {
+    if (auto* bound = callee.as<BoundMethodObject>()) return bound->function.as<FunctionObject>() && bound->self.as<InstanceObject>();
+    if (auto* fn = callee.as<FunctionObject>()) return in.isScriptFile(fn->definedAt().file);
+    return callee.as<ClassObject>() || callee.as<InstanceObject>();
+}
+
+}  // namespace
+
 Value Interpreter::evalCall(const Call& call) {
     Value callee = eval(*call.func);
     if (tracer_ && callee.source) tracer_->onCalleeUse(callee);
@@ -516,9 +529,10 @@ Value Interpreter::evalCall(const Call& call) {
         if (k.name.empty()) {
             auto* d = v.as<DictObject>();
             if (!d) fail("TypeError", "argument after ** must be a mapping, not " + pythonTypeName(v));
+            if (tracer_ && v.source) tracer_->onLengthUse(v);  // the call has as many keywords
             for (const auto& kv : d->items) {
                 if (!kv.first.isString()) fail("TypeError", "keywords must be strings");
-                args.kwargs.emplace_back(kv.first.asString(), kv.second);
+                args.kwargs.emplace_back(kv.first.asString(), dictItem(v, kv.first.asString(), kv.second));
             }
         } else {
             args.kwargs.emplace_back(k.name, v);
@@ -528,8 +542,10 @@ Value Interpreter::evalCall(const Call& call) {
     stack_.back().pending = &call;
     stack_.back().line = call.loc.line;
     realize(callee);
-    for (const Value& a : args.args) realize(a);
-    for (const auto& [name, v] : args.kwargs) realize(v);
+    if (!runsPythonCode(*this, callee)) {  // a function written in Python is inlined: its arguments are consumed where it uses them
+        for (const Value& a : args.args) realize(a);
+        for (const auto& [name, v] : args.kwargs) realize(v);
+    }
     try {
         return this->call(callee, args);
     } catch (Error& e) {

@@ -1508,7 +1508,15 @@ private:
             Parser sub(tokenize(exprText, p.file_, opts), p.file_, p.depth_);
             auto fv = std::make_unique<FormattedValue>();
             fv->loc = open;
+            if (!p.scopeReads_.empty()) sub.scopeReads_.emplace_back();  // the field's names are read by the function around it
             fv->value = sub.parseFStringField();
+            if (!p.scopeReads_.empty()) {
+                ScopeReads& into = p.scopeReads_.back();
+                const ScopeReads& read = sub.scopeReads_.back();
+                into.names.insert(into.names.end(), read.names.begin(), read.names.end());
+                into.nested.insert(into.nested.end(), read.nested.begin(), read.nested.end());
+                into.outside.insert(into.outside.end(), read.outside.begin(), read.outside.end());
+            }
             if (selfDoc) {
                 // `{x = }` prints "x = " then the value's repr: the blanks after '=' are the label's.
                 while (!done() && (ch() == ' ' || ch() == '\t')) step();
@@ -1573,8 +1581,10 @@ private:
     void finishScopeReads(FunctionDef& def, Position start) {
         ScopeReads reads = std::move(scopeReads_.back());
         scopeReads_.pop_back();
-        for (const auto& [at, name] : reads.names)
+        for (const auto& [at, name] : reads.names) {
+            def.reads.insert(name);
             if (within(at, reads.nested) && !within(at, reads.outside)) def.nestedReads.insert(name);
+        }
         if (scopeReads_.empty()) return;
         ScopeReads& outer = scopeReads_.back();
         outer.names.insert(outer.names.end(), reads.names.begin(), reads.names.end());

@@ -35,6 +35,7 @@ struct TorchPlace {
 // The code is the `occurrence`-th (from 0) of `occurrences` equal lines of Fusescope's function:
 // where PyTorch's has as many, the same one; else its last (an earlier one is more often a
 // special case returning early, as Conv2d._conv_forward's padding_mode branch).
+// An empty `text` asks where the function starts (its code's first line: its first decorator's).
 std::optional<TorchPlace> torchPlaceOf(std::string_view qualname, std::string_view text, int occurrence = 0,
                                        int occurrences = 1);
 

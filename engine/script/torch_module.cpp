@@ -63,14 +63,16 @@ CompileOptions parseCompileOptions(Interpreter& in, const CallArgs& a, size_t fi
     return options;
 }
 
-// torch.compile of a function, a bound method (its function, with self bound), or a module
-// (its class's forward, with the module bound, as Dynamo compiles the forward frame).
+// torch.compile of a function, a bound method (its function, with self bound), or a module, as
+// PyTorch's OptimizedModule: a forward of the script's is compiled as its frame (torch.nn's
+// __call__ around it is skipped), torch.nn's own through external_utils.py's wrapper frame.
 Value compiled(const Value& fn, CompileOptions options, Interpreter& in) {
     auto c = std::make_shared<CompiledFunctionObject>();
     c->options = std::move(options);
     if (auto* already = fn.as<CompiledFunctionObject>()) {
         c->function = already->function;
         c->boundSelf = already->boundSelf;
+        c->module = already->module;
         c->isModule = already->isModule;
     } else if (auto* bound = fn.as<BoundMethodObject>(); bound && bound->function.as<FunctionObject>()) {
         c->function = bound->function;
@@ -79,8 +81,13 @@ Value compiled(const Value& fn, CompileOptions options, Interpreter& in) {
         const Value* forward = (*cls)->lookup("forward");
         if (!forward || !forward->as<FunctionObject>())
             in.fail("TypeError", "torch.compile expects a function or an nn.Module with a forward method, got '" + (*cls)->name + "'");
-        c->function = *forward;
-        c->boundSelf = fn;
+        if (in.isScriptFile(forward->as<FunctionObject>()->definedAt().file)) {
+            c->function = *forward;
+            c->boundSelf = fn;
+        } else {
+            c->function = in.wrapInline(fn);
+        }
+        c->module = fn;
         c->isModule = true;
     } else if (fn.as<FunctionObject>()) {
         c->function = fn;

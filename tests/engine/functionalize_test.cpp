@@ -116,7 +116,7 @@ print(bump(t) is t, t)
     EXPECT_EQ(run.out, "aot_eager True tensor(3)\ninductor True tensor(3)\nTrue tensor([1., 1.])\n");
     EXPECT_EQ(run.logs.find("running the graph eagerly"), std::string::npos) << run.logs;
     EXPECT_NE(run.logs.find("__compiled_fn_0: functionalized 3 in-place call(s); inputs changed in place, copied back after each "
-                            "call: l_self_buffers_num_batches_tracked_, l_self_buffers_running_mean_, l_self_buffers_running_var_"),
+                            "call: l_fn_buffers_num_batches_tracked_, l_fn_buffers_running_mean_, l_fn_buffers_running_var_"),
               std::string::npos)
         << run.logs;
 }

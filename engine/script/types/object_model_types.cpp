@@ -292,6 +292,7 @@ const ClassObject& classOf(const Value& self) { return *self.as<ClassObject>(); 
 const GetterTable& classGetters() {
     static const GetterTable table({
         {"__name__", [](Interpreter&, const Value& self) { return Value(classOf(self).name); }},
+        {"__qualname__", [](Interpreter&, const Value& self) { return Value(classOf(self).qualname); }},
         {"__mro__", [](Interpreter&, const Value& self) {
              ValueList mro;
              for (ClassObject* c : classOf(self).mro) mro.push_back(Value(c->shared_from_this()));
