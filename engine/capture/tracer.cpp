@@ -292,20 +292,30 @@ void Tracer::onInputUse(const Value& value) {
     }
 }
 
+// Dynamo's DictGuardManager: the dict's keys, each by its index (its type and length with them).
+void Tracer::guardKeyOrder(const Value& dict) {
+    ValueList keys;
+    for (const auto& [key, item] : dict.as<DictObject>()->items) keys.push_back(key);
+    Guard order;
+    order.kind = Guard::Kind::KeyOrder;
+    order.source = dict.source;
+    order.constant = makeList(std::move(keys));
+    addGuard(std::move(order));
+}
+
+void Tracer::onDictWalk(const Value& dict) {
+    auto* items = dict.as<DictObject>();
+    if (!dict.source || !items) return;
+    const bool stringKeys = std::all_of(items->items.begin(), items->items.end(), [](const auto& kv) { return kv.first.isString(); });
+    if (stringKeys) guardKeyOrder(dict);
+    else onLengthUse(dict);
+}
+
 void Tracer::onLengthUse(const Value& value) {
     const ValueList* items = sequenceItems(value);
     auto* dict = value.as<DictObject>();
     if (!value.source || (!items && !dict)) return;
-    if (isModuleDict(value)) {  // walked in order (a Sequential's modules): Dynamo guards its keys, in order
-        ValueList keys;
-        for (const auto& [key, item] : dict->items) keys.push_back(key);
-        Guard order;
-        order.kind = Guard::Kind::KeyOrder;
-        order.source = value.source;
-        order.constant = makeList(std::move(keys));
-        addGuard(std::move(order));
-        return;
-    }
+    if (isModuleDict(value)) return guardKeyOrder(value);  // walked in order (a Sequential's modules)
     Guard type;
     type.kind = Guard::Kind::TypeMatch;
     type.source = value.source;

@@ -114,6 +114,7 @@ public:
     void onStatement(const Stmt& stmt) override;
     void onInputUse(const Value& value) override;
     void onLengthUse(const Value& value) override;
+    void onDictWalk(const Value& dict) override;
     void onContainsUse(const Value& dict, const Value& key, bool found) override;
     void onModuleUse(const Value& module) override;
     void onCalleeUse(const Value& callee) override;
@@ -147,6 +148,7 @@ public:
     const std::map<std::string, Shape>& liftedSizes() const { return liftedSizes_; }
 
 private:
+    void guardKeyOrder(const Value& dict);
     struct LazyRef {
         Node* node = nullptr;
         int outputIndex = -1;

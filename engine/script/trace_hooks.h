@@ -42,6 +42,8 @@ public:
     virtual void onInputUse(const Value& value) = 0;
     // The traced code depends on the length of a list/tuple input: guard it.
     virtual void onLengthUse(const Value& value) = 0;
+    // The traced code walked a dict input (its keys, values or items, in order): guard its keys.
+    virtual void onDictWalk(const Value& dict) { onLengthUse(dict); }
     // The traced code asked whether `key` is in a dict input (a module's _parameters, say):
     // guard the answer.
     virtual void onContainsUse(const Value& dict, const Value& key, bool found) = 0;

@@ -16,7 +16,7 @@ enum class View { Keys, Values, Items };
 // d.keys(), d.values(), d.items(): a snapshot that prints as Python's view.
 template <View kView>
 Value dictView(Interpreter& in, const Value& self, CallArgs&) {
-    if (in.tracer() && self.source) in.tracer()->onLengthUse(self);  // a trace that walked it saw this many
+    if (in.tracer() && self.source) in.tracer()->onDictWalk(self);  // a trace that walked it saw these keys
     DictObject& dict = dictOf(self);
     auto out = std::make_shared<DictViewObject>();
     const char* kind = kView == View::Keys ? "keys" : kView == View::Values ? "values" : "items";

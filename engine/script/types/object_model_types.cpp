@@ -430,7 +430,7 @@ const TypeSlots* FunctionObject::slots() const {
                                 .call = [](Interpreter& in, const Value& self, CallArgs& args) {
                                     return in.callScriptFunction(*self.as<FunctionObject>(), args);
                                 },
-                                .repr = [](const Value& self) { return "<function " + self.as<FunctionObject>()->qualname + ">"; }};
+                                .repr = [](const Value& self) { return fmt::format("<function {} at {}>", self.as<FunctionObject>()->qualname, fmt::ptr(self.asObject().get())); }};
     return &type;
 }
 const TypeSlots* BoundMethodObject::slots() const {

@@ -250,7 +250,7 @@ namespace {
 const TypeSlots& dictType() {
     static const TypeSlots type{.name = "dict", .methods = &dictMethods(),
                                 .items = [](Interpreter& in, const Value& self) {  // its keys
-                                    if (in.tracer() && self.source) in.tracer()->onLengthUse(self);
+                                    if (in.tracer() && self.source) in.tracer()->onDictWalk(self);
                                     ValueList keys;
                                     for (const auto& kv : self.as<DictObject>()->items) keys.push_back(kv.first);
                                     return keys;
