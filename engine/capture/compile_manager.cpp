@@ -36,6 +36,7 @@ const Value* resolveSource(const Source& source, const std::map<std::string, Val
     case Source::Kind::Attr: {  // an instance attribute, read from its __dict__ (no script code runs), or a module's
         const Value* base = resolveSource(*source.base, locals, interp);
         if (auto* module = base ? base->as<ModuleObject>() : nullptr) return module->find(source.name);
+        if (auto* fn = base ? base->as<FunctionObject>() : nullptr) return source.name == "__defaults__" ? &fn->defaultsTuple() : nullptr;
         auto* instance = base ? base->as<InstanceObject>() : nullptr;
         return instance ? instance->dict->findString(source.name) : nullptr;
     }

@@ -354,6 +354,11 @@ private:
                 .child(source.str(), fmt::format("DictGetItemGuardAccessor('{}')", source.name),
                        source.name.starts_with("__builtins_dict__") ? "<class 'dict'>" : type);
         case Source::Kind::Item: {
+            const Source& of = *source.base;
+            if (of.kind == Source::Kind::Attr && of.name == "__defaults__")  // a function's default, by Dynamo's own accessor
+                return managerOf(*of.base)
+                    .child(of.base->str(), "FuncDefaultsGuardAccessor", "<class 'tuple'>")
+                    .child(source.str(), fmt::format("GetItemGuardAccessor({})", source.index), type);
             const Value* base = scope_.resolve(*source.base);
             const bool tuple = base && pythonTypeName(*base) == "tuple";
             return managerOf(*source.base).child(source.str(), fmt::format("{}GetItemGuardAccessor({})", tuple ? "Tuple" : "List", source.index), type);

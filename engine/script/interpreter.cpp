@@ -908,13 +908,17 @@ std::vector<std::pair<std::string, Value>> Interpreter::bindArguments(const Func
             continue;
         }
         bool hasDefault = p.defaultValue != nullptr;
+        int64_t inDefaults = static_cast<int64_t>(defaultIndex);  // its index in __defaults__ (a positional one's)
         Value defaultValue = hasDefault ? fn.defaults[defaultIndex++] : Value();
         const bool positionalOnly = p.kind == ParamKind::PositionalOnly;
         if (fn.assignedDefaults && (positionalOnly || p.kind == ParamKind::Positional)) {
             const int64_t at = positionalIndex++ - firstAssigned;
             hasDefault = at >= 0;
+            inDefaults = at;
             defaultValue = hasDefault ? (*fn.assignedDefaults)[static_cast<size_t>(at)] : Value();
         }
+        if (args.defaultsSource && hasDefault && (positionalOnly || p.kind == ParamKind::Positional))
+            defaultValue = withSource(std::move(defaultValue), itemSource(args.defaultsSource, inDefaults));
         if ((positionalOnly || p.kind == ParamKind::Positional) && !hasDefault) ++requiredPositional;
         if ((positionalOnly || p.kind == ParamKind::Positional) && positional < args.args.size()) {
             for (const auto& kw : args.kwargs)

@@ -512,6 +512,18 @@ bool runsPythonCode(const Interpreter& in, const Value& callee) {
 
 }  // namespace
 
+// Dynamo inlines a function of the script's with its __defaults__: their type and count are
+// guarded at the call, each default the call takes where it is used (G['f'].__defaults__[0]).
+void Interpreter::guardDefaults(const Value& callee, CallArgs& args) {
+    auto* fn = callee.as<FunctionObject>();
+    if (!fn || !isScriptFile(fn->definedAt().file)) return;
+    Value defaults = fn->defaultsTuple();
+    if (!defaults.as<TupleObject>()) return;
+    defaults.source = attrSource(callee.source, "__defaults__");
+    tracer_->onLengthUse(defaults);
+    args.defaultsSource = defaults.source;
+}
+
 Value Interpreter::evalCall(const Call& call) {
     Value callee = eval(*call.func);
     if (tracer_ && callee.source) tracer_->onCalleeUse(callee);
@@ -542,6 +554,7 @@ Value Interpreter::evalCall(const Call& call) {
     stack_.back().pending = &call;
     stack_.back().line = call.loc.line;
     realize(callee);
+    if (tracer_ && callee.source) guardDefaults(callee, args);
     if (!runsPythonCode(*this, callee)) {  // a function written in Python is inlined: its arguments are consumed where it uses them
         for (const Value& a : args.args) realize(a);
         for (const auto& [name, v] : args.kwargs) realize(v);

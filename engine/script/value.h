@@ -351,6 +351,9 @@ struct FunctionObject : Object {
     // fn.__defaults__ = (...) (namedtuple's __new__ gets them so): the positional parameters'
     // defaults, right-aligned, in place of the def's; none assigned: the def's.
     std::optional<ValueList> assignedDefaults;
+    // __defaults__ now (a tuple, or None), kept so guards on G['f'].__defaults__ can point into it.
+    const Value& defaultsTuple() const;
+    mutable Value defaultsValue;
     ScopePtr closure;
     ScopePtr globals;  // the module it was defined in (null: the script's)
     std::shared_ptr<DictObject> attributes;  // fn.attr = value (made on first use)
@@ -373,6 +376,9 @@ struct CallArgs {
     ValueList args;
     std::vector<std::pair<std::string, Value>> kwargs;
     SourceLocation where;
+    // A traced call of a function the graph reached by a source: its __defaults__ (G['f'].__defaults__),
+    // whose items name the defaults the call uses.
+    SourcePtr defaultsSource;
     const Value* kwarg(const std::string& name) const;
 };
 

@@ -89,8 +89,7 @@ const std::vector<Param>& parametersOf(const FunctionObject& fn) { return fn.def
 // The defaults of the positional parameters (a tuple) or of the keyword-only ones (a dict),
 // None when there are none: Python's __defaults__ and __kwdefaults__.
 template <bool kKeywordOnly>
-Value functionDefaults(Interpreter&, const Value& self) {
-    const auto& fn = *self.as<FunctionObject>();
+Value defaultsOf(const FunctionObject& fn) {
     if (!kKeywordOnly && fn.assignedDefaults) return fn.assignedDefaults->empty() ? Value() : makeTuple(*fn.assignedDefaults);
     ValueList positional;
     auto keywordOnly = std::make_shared<DictObject>();
@@ -103,6 +102,20 @@ Value functionDefaults(Interpreter&, const Value& self) {
     if (kKeywordOnly) return keywordOnly->items.empty() ? Value() : Value(ObjectPtr(keywordOnly));
     return positional.empty() ? Value() : makeTuple(std::move(positional));
 }
+
+template <bool kKeywordOnly>
+Value functionDefaults(Interpreter&, const Value& self) {
+    return defaultsOf<kKeywordOnly>(*self.as<FunctionObject>());
+}
+
+}  // namespace
+
+const Value& FunctionObject::defaultsTuple() const {
+    defaultsValue = defaultsOf<false>(*this);
+    return defaultsValue;
+}
+
+namespace {
 
 void setFunctionDefaults(Interpreter& in, const Value& self, const Value& value) {
     const ValueList* items = value.as<TupleObject>() ? &value.as<TupleObject>()->items : nullptr;
