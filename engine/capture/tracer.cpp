@@ -206,6 +206,10 @@ void Tracer::onCellLoad(const Value& value) {
 }
 
 void Tracer::onRealize(const Value& value) {
+    // A tensor input is wrapped where the code first uses it as a value (x.shape, x[0]), which
+    // may be before an op reads it: its TENSOR_MATCH names that place.
+    if (value.isTensor() && ctx_.recording && !lifted_.count(value.asTensor().impl()))
+        tensorLoads_.try_emplace(value.source->str(), interp_.dynamoStack());
     if (unrealized_.empty()) return;  // the common case: no string built
     auto it = unrealized_.find(value.source->str());
     if (it == unrealized_.end()) return;
