@@ -167,9 +167,8 @@ const GraphCompiler& CompileManager::backendFor(const CompileOptions& options) c
     return *backend;
 }
 
-std::vector<std::string> CompileManager::failures(const Interpreter& interp, const FunctionObject& fn,
-                                                  const CallArgs& args, const std::string& backend, CacheEntry& entry) const {
-    std::map<std::string, Value> locals = frameLocals(interp, fn, args);
+std::vector<std::string> CompileManager::failures(const Interpreter& interp, const std::map<std::string, Value>& locals,
+                                                  const std::string& backend, CacheEntry& entry) const {
     std::vector<std::string> reasons;
     if (entry.backend != backend)  // PyTorch's words (without the callables' ids)
         reasons.push_back(fmt::format("BACKEND_MATCH failure: torch.compile detected different backend callables. Cached backend: {}. "
@@ -232,8 +231,9 @@ Value CompileManager::call(Interpreter& interp, CompiledFunctionObject& compiled
 
     if (stance_ == "force_eager") return interp.callFunction(*fn, args);
     std::vector<std::pair<std::string, std::vector<std::string>>> failed;  // most recently used entry first
+    const std::map<std::string, Value> locals = frame.entries.empty() ? std::map<std::string, Value>{} : frameLocals(interp, *fn, args);
     for (auto it = frame.entries.rbegin(); it != frame.entries.rend(); ++it) {
-        std::vector<std::string> reasons = failures(interp, *fn, args, compiled.options.backend, **it);
+        std::vector<std::string> reasons = failures(interp, locals, compiled.options.backend, **it);
         if (reasons.empty()) {
             // PyTorch keeps a frame's cache most recently used first (the order its recompile
             // reasons list the entries in): a hit moves its entry to the front, here the back.

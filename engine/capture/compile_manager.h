@@ -114,9 +114,9 @@ private:
                                                      const CacheEntry& entry) const;
     void learnDirectCall(CacheEntry& entry, DirectCallRecorder& recorder, const Value& result,
                          const FunctionObject& fn) const;
-    // Why `entry` does not take this call (empty: it does), its guards checked most-failed
-    // first; the first failing guard's count goes up.
-    std::vector<std::string> failures(const Interpreter& interp, const FunctionObject& fn, const CallArgs& args, const std::string& backend,
+    // Why `entry` does not take a call whose frame starts with `locals` (empty: it does), its
+    // guards checked most-failed first; the first failing guard's count goes up.
+    std::vector<std::string> failures(const Interpreter& interp, const std::map<std::string, Value>& locals, const std::string& backend,
                                       CacheEntry& entry) const;
     const GraphCompiler& backendFor(const CompileOptions& options) const;
     TraceContext traceContext(Interpreter& interp, const FunctionObject& fn, CacheEntry& entry, FrameState& frame,

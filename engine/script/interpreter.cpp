@@ -981,16 +981,25 @@ const std::set<std::string>& Interpreter::localNamesOf(const FunctionObject& fn)
 
 std::vector<std::pair<std::string, Value>> Interpreter::freeVariables(const FunctionObject& fn) const {
     std::vector<std::pair<std::string, Value>> free;
-    if (!fn.def) return free;
-    const std::set<std::string>& locals = localNamesOf(fn);
-    for (const std::string& name : fn.def->reads) {  // a std::set: sorted, as co_freevars
-        if (locals.count(name)) continue;
+    if (!fn.def || !fn.closure || fn.closure->isModule) return free;
+    auto names = freeNameCache_.find(fn.code());
+    if (names == freeNameCache_.end()) {  // which names are free is the code's: found once
+        std::vector<std::string> found;
+        const std::set<std::string>& locals = localNamesOf(fn);
+        for (const std::string& name : fn.def->reads)  // a std::set: sorted, as co_freevars
+            for (ScopePtr s = fn.closure; !locals.count(name) && s && !s->isModule; s = s->parent)
+                if (s->vars.count(name) || (s->localNames && s->localNames->count(name))) {
+                    found.push_back(name);
+                    break;
+                }
+        names = freeNameCache_.emplace(fn.code(), std::move(found)).first;
+    }
+    for (const std::string& name : names->second)
         for (ScopePtr s = fn.closure; s && !s->isModule; s = s->parent)
             if (auto it = s->vars.find(name); it != s->vars.end()) {
                 free.emplace_back(name, it->second.unsourced());
                 break;
             }
-    }
     return free;
 }
 

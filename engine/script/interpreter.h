@@ -470,6 +470,7 @@ private:
     std::string scriptDir_;  // sys.path[0]: the script's directory ("" for the working directory)
     ConfigModules configs_;
     mutable std::unordered_map<const void*, std::set<std::string>> localNameCache_;
+    mutable std::unordered_map<const void*, std::vector<std::string>> freeNameCache_;  // freeVariables' names, by code
     // Scopes that nested functions closed over. A function stored in the scope it closes over
     // is a reference cycle; the destructor clears these scopes to break every such cycle.
     std::vector<std::weak_ptr<Scope>> closureScopes_;
