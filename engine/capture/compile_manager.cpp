@@ -294,14 +294,14 @@ Value CompileManager::call(Interpreter& interp, CompiledFunctionObject& compiled
                                         "https://docs.pytorch.org/docs/main/user_guide/torch_compiler/compile/"
                                         "programming_model.recompilation.html",
                                         limit, fn->name, functionLocation(interp, *fn), lastReason));
-            bus_.emit(CacheLimitEvent{fn->qualname, fn->definedAt(), static_cast<int>(limit), lastReason});
+            bus_.emit(CacheLimitEvent{fn->qualname, frameLocation(interp, *fn), static_cast<int>(limit), lastReason});
             nameRegion(fn->name + " (over the recompile limit: eager)");
             return interp.callFunction(*fn, args);  // over the limit: run eagerly
         }
         SourceInsert fix;
         for (const auto& [id, reasons] : failed)
             if (fix.text.empty()) fix = markDynamicEdit(*frame.firstCall, recompileReason(id, reasons.front()));
-        bus_.emit(RecompileEvent{nextId, fn->qualname, fn->definedAt(), everyGuard, fix});
+        bus_.emit(RecompileEvent{nextId, fn->qualname, frameLocation(interp, *fn), everyGuard, fix});
     }
     Value result = compileAndRun(interp, *fn, args, frame, compiled.options, nullptr, &compiled);
     if (!frame.entries.empty()) nameRegion(frame.entries.back()->compileId);
@@ -331,7 +331,7 @@ TraceContext CompileManager::traceContext(Interpreter& interp, const FunctionObj
     context.compileId = entry.compileId;
     context.builtinsDict = entry.builtinsDict;
     context.function = fn.qualname;
-    context.functionWhere = fn.definedAt();
+    context.functionWhere = frameLocation(interp, fn);
     context.backend = &backendFor(options);
     context.suppressErrors = configInt(interp, "suppress_errors", 1) != 0;
     context.settings = settings_;
@@ -397,7 +397,7 @@ Value CompileManager::compileAndRun(Interpreter& interp, const FunctionObject& f
     entry->builtinsDict = fmt::format("__builtins_dict___{}", uniqueIds_++);
     logger_.log("dynamo", LogLevel::Info, entry->compileId,
                 fmt::format("Step 1: torchdynamo start tracing {} {}", fn.name, functionLocation(interp, fn)));
-    bus_.emit(CompileStartedEvent{entry->compileId, fn.qualname, fn.definedAt(), interp.userStack()});
+    bus_.emit(CompileStartedEvent{entry->compileId, fn.qualname, frameLocation(interp, fn), interp.userStack()});
 
     std::map<std::string, Value> locals = frameLocals(interp, fn, args);  // as the call began (guards are built on them)
     TraceContext context = traceContext(interp, fn, *entry, frame, options, true);
