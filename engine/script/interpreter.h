@@ -425,6 +425,7 @@ private:
     Value lookup(const std::string& name, const SourceLocation& where);
     bool isCompiledFrameClosure(const ScopePtr& scope) const;
     void guardDefaults(const Value& callee, CallArgs& args);
+    void consume(const Value& callee, const Value& argument);
     void store(const std::string& name, Value value);
     ScopePtr scopeFor(const std::string& name);
     Value withSource(Value value, SourcePtr source) const;

@@ -524,6 +524,17 @@ void Interpreter::guardDefaults(const Value& callee, CallArgs& args) {
     args.defaultsSource = defaults.source;
 }
 
+// An argument a builtin or torch function takes. A torch function's or tensor method's list or
+// tuple input is read whole (x.sum(dims)): its length and items are guarded, as Dynamo's wrapped
+// list is; Python's builtins (zip, iter) read theirs lazily, where the code takes the items.
+void Interpreter::consume(const Value& callee, const Value& argument) {
+    realize(argument);
+    auto* builtin = callee.as<BuiltinFunction>();
+    const bool torchOp = builtin && builtin->name.find('.') != std::string::npos;
+    if (tracer_ && torchOp && argument.source && (argument.as<ListObject>() || argument.as<TupleObject>()))
+        for (const Value& item : iterate(argument)) realize(item);
+}
+
 Value Interpreter::evalCall(const Call& call) {
     Value callee = eval(*call.func);
     if (tracer_ && callee.source) tracer_->onCalleeUse(callee);
@@ -556,8 +567,8 @@ Value Interpreter::evalCall(const Call& call) {
     realize(callee);
     if (tracer_ && callee.source) guardDefaults(callee, args);
     if (!runsPythonCode(*this, callee)) {  // a function written in Python is inlined: its arguments are consumed where it uses them
-        for (const Value& a : args.args) realize(a);
-        for (const auto& [name, v] : args.kwargs) realize(v);
+        for (const Value& a : args.args) consume(callee, a);
+        for (const auto& [name, v] : args.kwargs) consume(callee, v);
     }
     try {
         return this->call(callee, args);

@@ -351,9 +351,11 @@ struct FunctionObject : Object {
     // fn.__defaults__ = (...) (namedtuple's __new__ gets them so): the positional parameters'
     // defaults, right-aligned, in place of the def's; none assigned: the def's.
     std::optional<ValueList> assignedDefaults;
-    // __defaults__ now (a tuple, or None), kept so guards on G['f'].__defaults__ can point into it.
+    // __defaults__ (a tuple, or None), made once per assignment, so what guards on
+    // G['f'].__defaults__ resolve to stays while they point into it.
     const Value& defaultsTuple() const;
     mutable Value defaultsValue;
+    mutable bool defaultsKnown = false;
     ScopePtr closure;
     ScopePtr globals;  // the module it was defined in (null: the script's)
     std::shared_ptr<DictObject> attributes;  // fn.attr = value (made on first use)

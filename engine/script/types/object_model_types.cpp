@@ -111,7 +111,7 @@ Value functionDefaults(Interpreter&, const Value& self) {
 }  // namespace
 
 const Value& FunctionObject::defaultsTuple() const {
-    defaultsValue = defaultsOf<false>(*this);
+    if (!defaultsKnown) defaultsValue = defaultsOf<false>(*this), defaultsKnown = true;
     return defaultsValue;
 }
 
@@ -121,6 +121,7 @@ void setFunctionDefaults(Interpreter& in, const Value& self, const Value& value)
     const ValueList* items = value.as<TupleObject>() ? &value.as<TupleObject>()->items : nullptr;
     if (!items && !value.isNone()) in.fail("TypeError", "__defaults__ must be set to a tuple object");
     self.as<FunctionObject>()->assignedDefaults = items ? *items : ValueList{};
+    self.as<FunctionObject>()->defaultsKnown = false;
 }
 
 // fn.__code__: what inspect reads of a code object (its parameters, flags, name and place).
