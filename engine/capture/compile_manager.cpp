@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "capture/guard_tree.h"
+#include "capture/resume_point.h"
 #include "capture/shape_guard_function.h"
 #include "core/grad_mode.h"
 #include "graph/graph_printer.h"
@@ -212,11 +213,114 @@ std::string CompileManager::setStance(const std::string& stance) {
     return std::exchange(stance_, stance);
 }
 
+// One frame of a call in flight: the compiled frame's, or a resume function's after a break.
+struct CompileManager::Section {
+    std::shared_ptr<FrameState> frame;
+    CacheEntry* entry = nullptr;
+    std::unique_ptr<CacheEntry> made;     // a compile's entry, until its trace ends
+    std::map<std::string, Value> locals;  // the frame's locals as it began (a compile's guards resolve in them)
+    std::vector<std::string> localNames;  // in its frame's order (framelocals_idx)
+    std::optional<DirectCallRecorder> recorder;
+    std::unique_ptr<Tracer> tracer;
+    Clock::time_point start = Clock::now();
+};
+
+struct CompileManager::CallState {
+    Interpreter& interp;
+    const FunctionObject& fn;
+    const CompiledFunctionObject* compiled;  // null for explain()
+    const CompileOptions& options;
+    ExplainReport* report;
+    std::vector<std::unique_ptr<Section>> sections;  // the running one last
+    std::vector<std::string> localOrder;             // the running frame's locals, in the order it bound them
+    BreakTimeline timeline;
+    std::vector<std::shared_ptr<FrameState>> frames;  // every frame it ran in
+};
+
+CacheEntry* CompileManager::lookup(const Interpreter& interp, FrameState& frame, const std::map<std::string, Value>& locals,
+                                   const std::string& backend, Failures& failed) {
+    for (auto it = frame.entries.rbegin(); it != frame.entries.rend(); ++it) {
+        std::vector<std::string> reasons = failures(interp, locals, backend, **it);
+        if (reasons.empty()) {
+            // PyTorch keeps a frame's cache most recently used first (the order its recompile
+            // reasons list the entries in): a hit moves its entry to the front, here the back.
+            std::rotate(std::prev(it.base()), it.base(), frame.entries.end());
+            return frame.entries.back().get();
+        }
+        failed.emplace_back((*it)->compileId, std::move(reasons));
+    }
+    return nullptr;
+}
+
+bool CompileManager::mayCompile(Interpreter& interp, FrameState& frame, const Failures& failed, const CompileOptions& options) {
+    if (stance_ == "eager_on_recompile") return false;  // cached code only
+    const std::string location = fmt::format("{}:{}", frame.where.file, frame.where.line);
+    if (stance_ == "fail_on_recompile") {  // PyTorch's words; a first compile fails too, as there
+        std::string message = fmt::format("Detected recompile when torch.compile stance is 'fail_on_recompile'. filename: '{}', "
+                                          "function name: '{}', line number: {}",
+                                          frame.where.file, frame.name, frame.where.line);
+        if (!failed.empty()) message += "\n    triggered by the following guard failure(s):";
+        for (const auto& [id, reasons] : failed) message += listItem(recompileReason(id, reasons.front()));
+        throw ScriptError("RuntimeError", message);
+    }
+    if (failed.empty()) return true;
+    if (frame.limitWarned) return false;  // past the recompile limit: eager, silently (PyTorch skips the frame)
+    // PyTorch 2.15's words: each entry's reason is its first failing guard (its guard
+    // manager stops there, recompiles_verbose too), which guard_fail_fn receives too.
+    std::string header = fmt::format("Recompiling function {} in {}\n    triggered by the following guard failure(s):",
+                                     frame.name, location);
+    // The log's (brief or PyTorch's verbose form), and the event's: every failing guard.
+    std::string brief = header, verbose = header, everyGuard = header;
+    for (std::size_t i = 0; i < failed.size(); ++i) {
+        const auto& [id, reasons] = failed[i];
+        std::string reason = recompileReason(id, reasons.front());
+        brief += listItem(reason);
+        verbose += fmt::format("{}\n    guard {} failures:", i ? "\n" : "", i) + listItem(reason);
+        for (const std::string& r : reasons) everyGuard += listItem(recompileReason(id, r));
+        bus_.emit(GuardFailureEvent{id, frame.qualname, reasons});
+        if (!options.guardFailFn.isNone()) {
+            CallArgs failArgs;
+            failArgs.args.push_back(makeTuple({Value(reason), Value(frame.name)}));
+            interp.call(options.guardFailFn, failArgs);
+        }
+    }
+    std::string nextId = fmt::format("{}/{}", frame.frameId, frame.entries.size());
+    if (logger_.enabled("recompiles_verbose")) logger_.artifact("recompiles_verbose", nextId, verbose);
+    else logger_.artifact("recompiles", nextId, brief);
+    int64_t limit = configInt(interp, "recompile_limit", 8);  // also set as cache_size_limit
+    if (static_cast<int64_t>(frame.entries.size()) >= limit) {
+        frame.limitWarned = true;
+        std::string lastReason = recompileReason(failed.front().first, failed.front().second.front());
+        logger_.warning("dynamo", nextId,
+                        fmt::format("torch._dynamo hit config.recompile_limit ({})\n"
+                                    "   function: '{}' ({})\n"
+                                    "   last reason: {}\n"
+                                    "To log all recompilation reasons, use TORCH_LOGS=\"recompiles\".\n"
+                                    "To diagnose recompilation issues, see "
+                                    "https://docs.pytorch.org/docs/main/user_guide/torch_compiler/compile/"
+                                    "programming_model.recompilation.html",
+                                    limit, frame.name, location, lastReason));
+        bus_.emit(CacheLimitEvent{frame.qualname, frame.where, static_cast<int>(limit), lastReason});
+        return false;  // over the limit: run eagerly
+    }
+    SourceInsert fix;
+    if (frame.firstCall)
+        for (const auto& [id, reasons] : failed)
+            if (fix.text.empty()) fix = markDynamicEdit(*frame.firstCall, recompileReason(id, reasons.front()));
+    bus_.emit(RecompileEvent{nextId, frame.qualname, frame.where, everyGuard, fix});
+    return true;
+}
+
 Value CompileManager::call(Interpreter& interp, CompiledFunctionObject& compiled, CallArgs& args) {
     const auto* fn = compiled.function.as<FunctionObject>();
     if (!fn) throw ScriptError("TypeError", "torch.compile needs a function defined in Python (a def or a lambda)");
     std::shared_ptr<FrameState>& slot = frames_[fn->code()];
-    if (!slot) slot = std::make_shared<FrameState>();
+    if (!slot) {
+        slot = std::make_shared<FrameState>();
+        slot->name = fn->name;
+        slot->qualname = fn->qualname;
+        slot->where = frameLocation(interp, *fn);
+    }
     const std::shared_ptr<FrameState> held = slot;  // a torch._dynamo.reset() the call makes empties frames_
     FrameState& frame = *held;
     if (!frame.firstCall) frame.firstCall = firstCallOf(interp, *fn, !compiled.boundSelf.isNone());
@@ -230,108 +334,40 @@ Value CompileManager::call(Interpreter& interp, CompiledFunctionObject& compiled
     };
 
     if (stance_ == "force_eager") return interp.callFunction(*fn, args);
-    std::vector<std::pair<std::string, std::vector<std::string>>> failed;  // most recently used entry first
+    Failures failed;
     const std::map<std::string, Value> locals = frame.entries.empty() ? std::map<std::string, Value>{} : frameLocals(interp, *fn, args);
-    for (auto it = frame.entries.rbegin(); it != frame.entries.rend(); ++it) {
-        std::vector<std::string> reasons = failures(interp, locals, compiled.options.backend, **it);
-        if (reasons.empty()) {
-            // PyTorch keeps a frame's cache most recently used first (the order its recompile
-            // reasons list the entries in): a hit moves its entry to the front, here the back.
-            std::rotate(std::prev(it.base()), it.base(), frame.entries.end());
-            CacheEntry& hit = *frame.entries.back();
-            nameRegion(hit.compileId);
-            return replay(interp, compiled, *fn, args, frame, hit);
-        }
-        failed.emplace_back((*it)->compileId, std::move(reasons));
+    if (CacheEntry* hit = lookup(interp, frame, locals, compiled.options.backend, failed)) {
+        nameRegion(hit->compileId);
+        if (std::optional<Value> result = directCall(interp, compiled, *fn, args, *hit)) return *result;
+        return runTraced(interp, &compiled, *fn, args, held, hit, compiled.options, nullptr);
     }
-    if (stance_ == "eager_on_recompile") return interp.callFunction(*fn, args);  // cached code only
-    if (stance_ == "fail_on_recompile") {  // PyTorch's words; a first compile fails too, as there
-        const SourceLocation where = frameLocation(interp, *fn);
-        std::string message = fmt::format("Detected recompile when torch.compile stance is 'fail_on_recompile'. filename: '{}', "
-                                          "function name: '{}', line number: {}",
-                                          where.file, fn->name, where.line);
-        if (!failed.empty()) message += "\n    triggered by the following guard failure(s):";
-        for (const auto& [id, reasons] : failed) message += listItem(recompileReason(id, reasons.front()));
-        throw ScriptError("RuntimeError", message);
-    }
-    if (!failed.empty() && frame.limitWarned) {  // past the recompile limit: eager, silently (PyTorch skips the frame)
+    if (!mayCompile(interp, frame, failed, compiled.options)) {
         nameRegion(fn->name + " (over the recompile limit: eager)");
         return interp.callFunction(*fn, args);
     }
-    if (!failed.empty()) {
-        // PyTorch 2.15's words: each entry's reason is its first failing guard (its guard
-        // manager stops there, recompiles_verbose too), which guard_fail_fn receives too.
-        std::string header = fmt::format("Recompiling function {} in {}\n    triggered by the following guard failure(s):",
-                                         fn->name, functionLocation(interp, *fn));
-        // The log's (brief or PyTorch's verbose form), and the event's: every failing guard.
-        std::string brief = header, verbose = header, everyGuard = header;
-        for (std::size_t i = 0; i < failed.size(); ++i) {
-            const auto& [id, reasons] = failed[i];
-            std::string reason = recompileReason(id, reasons.front());
-            brief += listItem(reason);
-            verbose += fmt::format("{}\n    guard {} failures:", i ? "\n" : "", i) + listItem(reason);
-            for (const std::string& r : reasons) everyGuard += listItem(recompileReason(id, r));
-            bus_.emit(GuardFailureEvent{id, fn->qualname, reasons});
-            if (!compiled.options.guardFailFn.isNone()) {
-                CallArgs failArgs;
-                failArgs.args.push_back(makeTuple({Value(reason), Value(fn->name)}));
-                interp.call(compiled.options.guardFailFn, failArgs);
-            }
-        }
-        std::string nextId = fmt::format("{}/{}", frame.frameId, frame.entries.size());
-        if (logger_.enabled("recompiles_verbose")) logger_.artifact("recompiles_verbose", nextId, verbose);
-        else logger_.artifact("recompiles", nextId, brief);
-        int64_t limit = configInt(interp, "recompile_limit", 8);  // also set as cache_size_limit
-        if (static_cast<int64_t>(frame.entries.size()) >= limit) {
-            frame.limitWarned = true;
-            std::string lastReason = recompileReason(failed.front().first, failed.front().second.front());
-            logger_.warning("dynamo", nextId,
-                            fmt::format("torch._dynamo hit config.recompile_limit ({})\n"
-                                        "   function: '{}' ({})\n"
-                                        "   last reason: {}\n"
-                                        "To log all recompilation reasons, use TORCH_LOGS=\"recompiles\".\n"
-                                        "To diagnose recompilation issues, see "
-                                        "https://docs.pytorch.org/docs/main/user_guide/torch_compiler/compile/"
-                                        "programming_model.recompilation.html",
-                                        limit, fn->name, functionLocation(interp, *fn), lastReason));
-            bus_.emit(CacheLimitEvent{fn->qualname, frameLocation(interp, *fn), static_cast<int>(limit), lastReason});
-            nameRegion(fn->name + " (over the recompile limit: eager)");
-            return interp.callFunction(*fn, args);  // over the limit: run eagerly
-        }
-        SourceInsert fix;
-        for (const auto& [id, reasons] : failed)
-            if (fix.text.empty()) fix = markDynamicEdit(*frame.firstCall, recompileReason(id, reasons.front()));
-        bus_.emit(RecompileEvent{nextId, fn->qualname, frameLocation(interp, *fn), everyGuard, fix});
-    }
-    Value result = compileAndRun(interp, *fn, args, frame, compiled.options, nullptr, &compiled);
+    Value result = runTraced(interp, &compiled, *fn, args, held, nullptr, compiled.options, nullptr);
     if (!frame.entries.empty()) nameRegion(frame.entries.back()->compileId);
     return result;
 }
 
 std::vector<SplitGraphs> CompileManager::splitGraphs() const {
-    std::vector<const FrameState*> frames;
-    for (const auto& [code, frame] : frames_) frames.push_back(frame.get());
-    std::sort(frames.begin(), frames.end(), [](const FrameState* a, const FrameState* b) { return a->frameId < b->frameId; });
     std::vector<SplitGraphs> pairs;
-    for (const FrameState* frame : frames)
-        for (const auto& entry : frame->entries)  // most recently used last: their ids in no order
-            for (const auto& [between, timing] : entry->breakTimings) {
-                const Segment& after = entry->segments.at(between.second);
-                std::vector<int> reads;
-                for (const InputLink& link : after.inputsFrom) reads.push_back(link.segment == between.first ? link.output : -1);
-                pairs.push_back(SplitGraphs{entry->compileId, entry->function, &entry->segments.at(between.first), &after,
-                                            std::move(reads), timing});
-            }
+    for (const Split& split : splits_) {
+        std::vector<int> reads;
+        for (const InputLink& link : split.after->inputsFrom) reads.push_back(link.segment == split.before ? link.output : -1);
+        pairs.push_back(SplitGraphs{split.before->compileId, split.before->function, split.before, split.after, std::move(reads),
+                                    split.timing});
+    }
     return pairs;
 }
 
-TraceContext CompileManager::traceContext(Interpreter& interp, const FunctionObject& fn, CacheEntry& entry,
-                                          FrameState& frame, const CompileOptions& options, bool recording) {
+TraceContext CompileManager::traceContext(Interpreter& interp, CacheEntry& entry, FrameState& frame,
+                                          const CompileOptions& options, bool recording) {
     TraceContext context;
     context.compileId = entry.compileId;
     context.builtinsDict = entry.builtinsDict;
-    context.function = fn.qualname;
-    context.functionWhere = frameLocation(interp, fn);
+    context.function = entry.function;
+    context.functionWhere = frame.where;
     context.backend = &backendFor(options);
     context.suppressErrors = configInt(interp, "suppress_errors", 1) != 0;
     context.settings = settings_;
@@ -345,22 +381,42 @@ TraceContext CompileManager::traceContext(Interpreter& interp, const FunctionObj
     context.automaticDynamic = options.dynamic != "false" && configInt(interp, "automatic_dynamic_shapes", 1) != 0;
     context.seenSizes = &frame.seenSizes;
     context.graphCounter = &graphCounter_;
-    context.breakTimings = &entry.breakTimings;
     return context;
 }
 
 namespace {
 
-// The compiled frame's guards as PyTorch's tree holds them, resolved in the call that compiled.
-GuardTreeScope treeScope(const Interpreter& interp, const FunctionObject& fn, const std::map<std::string, Value>& locals,
-                         const CacheEntry& entry) {
+// The frame's guards as PyTorch's tree holds them, resolved in the locals its compile began with.
+GuardTreeScope treeScope(const Interpreter& interp, const std::vector<std::string>& localNames,
+                         const std::map<std::string, Value>& locals, const CacheEntry& entry) {
     GuardTreeScope scope;
-    std::vector<std::string> freeNames;
-    for (const auto& [name, value] : interp.freeVariables(fn)) freeNames.push_back(name);
-    scope.frameLocals = frameLocalNames(fn.def ? fn.def->params : fn.lambda->params, interp.localNamesOf(fn).size(), freeNames);
+    scope.frameLocals = localNames;
     scope.resolve = [&interp, &locals](const Source& source) { return resolveSource(source, locals, interp); };
     scope.state = {entry.gradMode, entry.autocastCpu, entry.autocastCuda};
     return scope;
+}
+
+// The compiled frame's locals in its frame's order: parameters, locals, free variables.
+std::vector<std::string> compiledFrameLocals(const Interpreter& interp, const FunctionObject& fn) {
+    std::vector<std::string> freeNames;
+    for (const auto& [name, value] : interp.freeVariables(fn)) freeNames.push_back(name);
+    return frameLocalNames(fn.def ? fn.def->params : fn.lambda->params, interp.localNamesOf(fn).size(), freeNames);
+}
+
+// `source` with the global `from` read as `to` (Dynamo's builtins dict of a restarted trace).
+SourcePtr renamedGlobal(const SourcePtr& source, const std::string& from, const std::string& to) {
+    if (!source) return source;
+    if (source->kind == Source::Kind::Global) {
+        if (source->name != from) return source;
+        auto renamed = std::make_shared<Source>(*source);
+        renamed->name = to;
+        return renamed;
+    }
+    SourcePtr base = renamedGlobal(source->base, from, to);
+    if (base == source->base) return source;
+    auto renamed = std::make_shared<Source>(*source);
+    renamed->base = base;
+    return renamed;
 }
 
 }  // namespace
@@ -368,9 +424,9 @@ GuardTreeScope treeScope(const Interpreter& interp, const FunctionObject& fn, co
 // The guards log as PyTorch 2.15 prints it: the shape guards as a Python function (where there
 // are any), "GUARDS:" with the guard tree, then how long checking the guards on the call's own
 // arguments took.
-void CompileManager::logGuardTree(const Interpreter& interp, const FunctionObject& fn, const std::map<std::string, Value>& locals,
-                                  const CacheEntry& entry) {
-    const GuardTreeScope scope = treeScope(interp, fn, locals, entry);
+void CompileManager::logGuardTree(const Interpreter& interp, const Section& section) {
+    const CacheEntry& entry = *section.entry;
+    const GuardTreeScope scope = treeScope(interp, section.localNames, section.locals, entry);
     if (std::string function = shapeGuardFunction(shapeGuardCodes(entry.guards)); !function.empty())
         logger_.artifact("guards", entry.compileId, function);
     logger_.artifact("guards", entry.compileId, "GUARDS:\n" + guardTreeText(entry.guards, scope));
@@ -381,98 +437,196 @@ void CompileManager::logGuardTree(const Interpreter& interp, const FunctionObjec
     logger_.artifact("guards", entry.compileId, fmt::format("Guard eval latency = {:.2f} us", micros));
 }
 
-Value CompileManager::compileAndRun(Interpreter& interp, const FunctionObject& fn, CallArgs& args, FrameState& frame,
-                                    const CompileOptions& options, ExplainReport* report,
-                                    const CompiledFunctionObject* compiled) {
-    if (frame.frameId < 0) frame.frameId = nextFrameId_++;
-    auto entry = std::make_unique<CacheEntry>();
-    entry->compileId = fmt::format("{}/{}", frame.frameId, frame.entries.size());
-    entry->gradMode = gradEnabled();
-    entry->autocastCpu = autocastSetting(Device::Kind::Cpu);
-    entry->autocastCuda = autocastSetting(Device::Kind::Cuda);
-    entry->backend = options.backend;
-    entry->function = fn.qualname;
-    // Dynamo names the builtins dict of each trace from one counter it also draws from for
-    // each compiled graph and each graph break's restart and resume function.
-    entry->builtinsDict = fmt::format("__builtins_dict___{}", uniqueIds_++);
-    logger_.log("dynamo", LogLevel::Info, entry->compileId,
-                fmt::format("Step 1: torchdynamo start tracing {} {}", fn.name, functionLocation(interp, fn)));
-    bus_.emit(CompileStartedEvent{entry->compileId, fn.qualname, frameLocation(interp, fn), interp.userStack()});
-
-    std::map<std::string, Value> locals = frameLocals(interp, fn, args);  // as the call began (guards are built on them)
-    TraceContext context = traceContext(interp, fn, *entry, frame, options, true);
-    context.resolve = [&](const Source& source) { return resolveSource(source, locals, interp); };
-    std::optional<DirectCallRecorder> recorder = directRecorder(interp, compiled, fn, args, *entry);
-    context.direct = recorder ? &*recorder : nullptr;
-
-    auto start = Clock::now();
+Value CompileManager::runTraced(Interpreter& interp, const CompiledFunctionObject* compiled, const FunctionObject& fn,
+                                CallArgs& args, const std::shared_ptr<FrameState>& frame, CacheEntry* hit,
+                                const CompileOptions& options, ExplainReport* report) {
+    CallState state{interp, fn, compiled, options, report, {}, {}, {}, {}};
+    if (fn.def) state.localOrder = localsInBindingOrder(*fn.def);
+    state.timeline.ranAfter = [this, &state](const Segment& before, const Segment& after, int64_t ns) {
+        auto split = std::find_if(splits_.begin(), splits_.end(), [&](const Split& s) { return s.before == &before && s.after == &after; });
+        if (split == splits_.end()) split = splits_.insert(splits_.end(), Split{&before, &after, {}, state.frames});
+        split->timing.ns += ns;
+        ++split->timing.calls;
+    };
+    // A compile's guards are built on the frame's locals as the call began.
+    std::map<std::string, Value> locals = hit ? std::map<std::string, Value>{} : frameLocals(interp, fn, args);
+    openSection(state, frame, hit, std::move(locals), compiledFrameLocals(interp, fn), &args, "");
     Value result;
-    std::vector<BreakRecord> breaks;
-    {
-        Tracer tracer(interp, context);
-        try {
-            result = interp.callFunction(fn, args, true, 0);
-        } catch (const ScriptError& e) {
-            tracer.exceptionEscaped(e, fn);
-            throw;
-        }
-        tracer.finish();
-        if (recorder) learnDirectCall(*entry, *recorder, result, fn);
-        entry->guards = tracer.guards();
-        entry->checkOrder = guardCheckOrder(entry->guards, treeScope(interp, fn, locals, *entry));
-        breaks = tracer.breaks();
-        uniqueIds_ += 2 * static_cast<int>(breaks.size());
-        for (const auto& segment : entry->segments) uniqueIds_ += segment.graph && segment.graph->opCount() > 0 ? 1 : 0;
-        mergeSeenSizes(frame.seenSizes, tracer.liftedSizes());
+    try {
+        result = interp.callFunction(fn, args, true, 0);
+    } catch (const ScriptError& e) {
+        if (Tracer* tracer = state.sections.back()->tracer.get()) tracer->exceptionEscaped(e, fn);
+        throw;
     }
-    double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-
-    std::vector<std::string> guardLines;
-    std::vector<int> guardSourceLines;
-    for (const Guard& g : entry->guards) {
-        guardLines.push_back(g.str());
-        guardSourceLines.push_back(g.createdAtLine);
-    }
-    if (logger_.enabled("guards")) logGuardTree(interp, fn, locals, *entry);
-    if (logger_.enabled("verbose_guards")) {
-        std::string text = "GUARDS:";
-        for (const Guard& g : entry->guards) text += fmt::format("\n{:<16}{}", g.typeLabel(), g.str());
-        logger_.artifact("verbose_guards", entry->compileId, text);
-    }
-    bus_.emit(GuardsEvent{entry->compileId, guardLines, guardSourceLines});
-    logger_.log("dynamo", LogLevel::Info, entry->compileId,
-                fmt::format("Step 1: torchdynamo done tracing {} ({} graph(s), {} graph break(s))", fn.name,
-                            entry->segments.size(), breaks.size()));
-    ++compileCount_;
-    if (report) {
-        for (const auto& s : entry->segments) report->graphs.push_back(s.graph);
-        report->breaks.insert(report->breaks.end(), breaks.begin(), breaks.end());
-        report->guards.insert(report->guards.end(), entry->guards.begin(), entry->guards.end());
-        report->compileSeconds += seconds;
-    }
-    frame.entries.push_back(std::move(entry));
+    closeSection(state, *state.sections.back(), result, false);
     return result;
 }
 
-Value CompileManager::replay(Interpreter& interp, const CompiledFunctionObject& compiled, const FunctionObject& fn,
-                             CallArgs& args, FrameState& frame, CacheEntry& entry) {
-    // A direct call leaves no op spans: a profiled run replays, as its trace should show the ops.
-    if (!Profiler::active() && !entry.directPlans.empty()) {
-        Value bound = boundArguments(interp, fn, args);
-        for (const DirectCallPlan& plan : entry.directPlans) {
-            if (!plan.matches(compiled.function, bound)) continue;
-            ++directCallCount_;
-            return plan.run(bound, plan.segment() >= 0 ? &entry.segments[static_cast<size_t>(plan.segment())].run : nullptr);
+void CompileManager::openSection(CallState& state, const std::shared_ptr<FrameState>& frame, CacheEntry* hit,
+                                 std::map<std::string, Value> locals, std::vector<std::string> localNames, const CallArgs* args,
+                                 const std::string& resumedAs) {
+    Interpreter& interp = state.interp;
+    auto section = std::make_unique<Section>();
+    section->frame = frame;
+    section->locals = std::move(locals);
+    section->localNames = std::move(localNames);
+    state.frames.push_back(frame);
+    if (hit) {
+        section->entry = hit;
+    } else {
+        if (frame->frameId < 0) frame->frameId = nextFrameId_++;
+        section->made = std::make_unique<CacheEntry>();
+        CacheEntry& entry = *section->made;
+        entry.compileId = fmt::format("{}/{}", frame->frameId, frame->entries.size());
+        entry.gradMode = gradEnabled();
+        entry.autocastCpu = autocastSetting(Device::Kind::Cpu);
+        entry.autocastCuda = autocastSetting(Device::Kind::Cuda);
+        entry.backend = state.options.backend;
+        entry.function = frame->qualname;
+        // Dynamo names the builtins dict of each trace from one counter it also draws from for
+        // each compiled graph and each graph break's restart and resume function.
+        entry.builtinsDict = fmt::format("__builtins_dict___{}", uniqueIds_++);
+        section->entry = &entry;
+        logger_.log("dynamo", LogLevel::Info, entry.compileId,
+                    fmt::format("Step 1: torchdynamo start tracing {} {}:{}", frame->name, frame->where.file, frame->where.line));
+        bus_.emit(CompileStartedEvent{entry.compileId, frame->qualname, frame->where, interp.userStack()});
+    }
+    TraceContext context = traceContext(interp, *section->entry, *frame, state.options, !hit);
+    context.resumedAs = resumedAs;
+    if (!hit) context.resolve = [&interp, locals = &section->locals](const Source& source) { return resolveSource(source, *locals, interp); };
+    if (args) section->recorder = directRecorder(interp, state.compiled, state.fn, *args, *section->entry);
+    context.direct = section->recorder ? &*section->recorder : nullptr;
+    context.timeline = &state.timeline;
+    context.resume = [this, &state](ResumeRequest& request) { return resumeFrame(state, request); };
+    section->start = Clock::now();
+    section->tracer = std::make_unique<Tracer>(interp, std::move(context));
+    state.sections.push_back(std::move(section));
+}
+
+void CompileManager::closeSection(CallState& state, Section& section, const Value& result, bool resumed) {
+    Tracer& tracer = *section.tracer;
+    tracer.finish();
+    if (section.recorder) learnDirectCall(*section.entry, *section.recorder, result, state.fn);
+    if (!section.made) return;  // a cache hit replayed
+    CacheEntry& entry = *section.made;
+    FrameState& frame = *section.frame;
+    entry.guards = tracer.guards();
+    const std::vector<BreakRecord>& breaks = tracer.breaks();
+    // A trace that breaks restarts (Dynamo traces the frame again, knowing where it stops): the
+    // guards read builtins from the restart's dict.
+    if (resumed) {
+        constexpr std::string_view prefix = "__builtins_dict___";
+        const std::string restarted = fmt::format("{}{}", prefix, std::stoi(entry.builtinsDict.substr(prefix.size())) + 1);
+        for (Guard& g : entry.guards) {
+            g.source = renamedGlobal(g.source, entry.builtinsDict, restarted);
+            g.otherSource = renamedGlobal(g.otherSource, entry.builtinsDict, restarted);
         }
     }
-    TraceContext context = traceContext(interp, fn, entry, frame, compiled.options, false);
-    std::optional<DirectCallRecorder> recorder = directRecorder(interp, &compiled, fn, args, entry);
-    context.direct = recorder ? &*recorder : nullptr;
-    Tracer tracer(interp, context);
-    Value result = interp.callFunction(fn, args, true, 0);
-    tracer.finish();
-    if (recorder) learnDirectCall(entry, *recorder, result, fn);
-    return result;
+    entry.checkOrder = guardCheckOrder(entry.guards, treeScope(state.interp, section.localNames, section.locals, entry));
+    uniqueIds_ += 2 * static_cast<int>(breaks.size()) - (resumed ? 1 : 0);
+    for (const auto& segment : entry.segments) uniqueIds_ += segment.graph && segment.graph->opCount() > 0 ? 1 : 0;
+    mergeSeenSizes(frame.seenSizes, tracer.liftedSizes());
+    double seconds = std::chrono::duration<double>(Clock::now() - section.start).count();
+
+    std::vector<std::string> guardLines;
+    std::vector<int> guardSourceLines;
+    for (const Guard& g : entry.guards) {
+        guardLines.push_back(g.str());
+        guardSourceLines.push_back(g.createdAtLine);
+    }
+    if (logger_.enabled("guards")) logGuardTree(state.interp, section);
+    if (logger_.enabled("verbose_guards")) {
+        std::string text = "GUARDS:";
+        for (const Guard& g : entry.guards) text += fmt::format("\n{:<16}{}", g.typeLabel(), g.str());
+        logger_.artifact("verbose_guards", entry.compileId, text);
+    }
+    bus_.emit(GuardsEvent{entry.compileId, guardLines, guardSourceLines});
+    logger_.log("dynamo", LogLevel::Info, entry.compileId,
+                fmt::format("Step 1: torchdynamo done tracing {} ({} graph(s), {} graph break(s))", frame.name,
+                            entry.segments.size(), breaks.size()));
+    ++compileCount_;
+    if (ExplainReport* report = state.report) {
+        for (const auto& s : entry.segments) report->graphs.push_back(s.graph);
+        report->breaks.insert(report->breaks.end(), breaks.begin(), breaks.end());
+        report->guards.insert(report->guards.end(), entry.guards.begin(), entry.guards.end());
+        report->compileSeconds += seconds;
+    }
+    frame.entries.push_back(std::move(section.made));
+}
+
+std::shared_ptr<FrameState> CompileManager::resumeFrameState(const CallState& state, const std::string& key,
+                                                             const std::string& name, const SourceLocation& where) {
+    std::shared_ptr<FrameState> frame;
+    if (!state.report) frame = resumeFrames_[key];
+    if (!frame) {
+        frame = std::make_shared<FrameState>();
+        frame->name = frame->qualname = name;
+        frame->where = where;
+        if (!state.report) resumeFrames_[key] = frame;
+    }
+    return frame;
+}
+
+bool CompileManager::resumeFrame(CallState& state, ResumeRequest& request) {
+    const FunctionObject& fn = state.fn;
+    if (request.function != &fn || !fn.def) return false;
+    std::optional<std::set<std::string>> live = liveAfter(*fn.def, *request.at, request.branch);
+    if (!live) return false;
+    // The resume function's arguments: the locals bound now that the rest reads, in the order
+    // the frame bound them (cell variables stay cells).
+    std::vector<std::string> argnames;
+    for (const std::string& name : state.localOrder)
+        if (live->count(name) && request.scope->vars.count(name) && !fn.def->nestedReads.count(name)) argnames.push_back(name);
+
+    Section& running = *state.sections.back();
+    closeSection(state, running, Value(), true);
+    state.interp.setTracer(running.tracer->previousHooks());
+
+    // Its frame: ___stack0 ... (the values left on the stack), then the arguments; each value
+    // read from it from now on is the resume frame's.
+    std::vector<std::string> names = {"__nested_resume_fns", "__nested_frame_values"};
+    std::map<std::string, Value> locals;
+    auto take = [&](const std::string& name, Value& value) {
+        names.push_back(name);
+        locals[name] = value.unsourced();
+        value = state.interp.withSource(value.unsourced(), localSource(name));
+    };
+    for (std::size_t i = 0; i < request.stack.size(); ++i) take(fmt::format("___stack{}", i), *request.stack[i]);
+    for (const std::string& name : argnames) take(name, request.scope->vars[name]);
+    state.localOrder = argnames;
+    for (const std::string& name : localsInBindingOrder(*fn.def))
+        if (std::find(argnames.begin(), argnames.end(), name) == argnames.end()) state.localOrder.push_back(name);
+
+    const std::string name = fmt::format("torch_dynamo_resume_in_{}_at_{}", fn.name, request.line);
+    std::string key = fmt::format("{}:{}:{}", static_cast<const void*>(request.at), request.branch ? int(*request.branch) : -1,
+                                  request.stack.size());
+    for (const std::string& a : argnames) key += "," + a;
+    SourceLocation where = fn.definedAt();
+    where.line = request.line;
+    std::shared_ptr<FrameState> frame = resumeFrameState(state, key, name, where);
+    if (stance_ == "force_eager") return true;
+    Failures failed;
+    CacheEntry* hit = lookup(state.interp, *frame, locals, state.options.backend, failed);
+    if (!hit && !mayCompile(state.interp, *frame, failed, state.options)) return true;  // the rest runs eagerly
+    openSection(state, frame, hit, std::move(locals), std::move(names), nullptr, name);
+    // The resume function begins by loading the stack it was given: a tensor there is its
+    // input (another value is guarded where the code consumes it; a None print returned, never).
+    for (Value* value : request.stack)
+        if (value->isTensor()) *value = state.interp.loaded(std::move(*value));
+    return true;
+}
+
+std::optional<Value> CompileManager::directCall(Interpreter& interp, const CompiledFunctionObject& compiled,
+                                                const FunctionObject& fn, const CallArgs& args, const CacheEntry& entry) {
+    // A direct call leaves no op spans: a profiled run replays, as its trace should show the ops.
+    if (Profiler::active() || entry.directPlans.empty()) return std::nullopt;
+    Value bound = boundArguments(interp, fn, args);
+    for (const DirectCallPlan& plan : entry.directPlans) {
+        if (!plan.matches(compiled.function, bound)) continue;
+        ++directCallCount_;
+        return plan.run(bound, plan.segment() >= 0 ? &entry.segments[static_cast<size_t>(plan.segment())].run : nullptr);
+    }
+    return std::nullopt;
 }
 
 std::optional<DirectCallRecorder> CompileManager::directRecorder(Interpreter& interp, const CompiledFunctionObject* compiled,
@@ -503,16 +657,21 @@ void CompileManager::learnDirectCall(CacheEntry& entry, DirectCallRecorder& reco
 
 ExplainReport CompileManager::explain(Interpreter& interp, const FunctionObject& fn, CallArgs& args, Value& result) {
     ExplainReport report;
-    FrameState scratch;  // explain() compiles afresh and leaves the session's caches alone
-    scratch.frameId = nextFrameId_++;
+    auto scratch = std::make_shared<FrameState>();  // explain() compiles afresh and leaves the session's caches alone
+    scratch->frameId = nextFrameId_++;
+    scratch->name = fn.name;
+    scratch->qualname = fn.qualname;
+    scratch->where = frameLocation(interp, fn);
     CompileOptions options;
     options.backend = "eager";
-    result = compileAndRun(interp, fn, args, scratch, options, &report, nullptr);
+    result = runTraced(interp, nullptr, fn, args, scratch, nullptr, options, &report);
     return report;
 }
 
 void CompileManager::reset() {
     frames_.clear();
+    resumeFrames_.clear();
+    splits_.clear();
     nextFrameId_ = 0;
 }
 

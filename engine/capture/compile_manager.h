@@ -30,15 +30,14 @@ struct CacheEntry {
     // PyTorch's guard manager reorders its checks, so the reason reported is the one it gives.
     std::vector<int> guardFailures;
     std::vector<std::size_t> checkOrder;  // guard indices: the tree's order, then by guardFailures, most first
-    std::vector<Segment> segments;
+    Segments segments;
     // Cache hits that find the state one of these saw run its graph directly (direct_call.h).
     std::vector<DirectCallPlan> directPlans;
     std::string noDirectCall;  // why the last traced call made no plan (logged when it changes)
-    BreakTimings breakTimings;  // between its segments, over every call
 };
 
-// Two graphs of an entry that a graph break kept apart, and the time between them (the
-// doctor's measure of what the break cost).
+// Two graphs that a graph break kept apart (in one entry, or the compiled frame's and its
+// resume function's), and the time between them (the doctor's measure of what the break cost).
 struct SplitGraphs {
     std::string compileId;
     std::string function;
@@ -48,9 +47,13 @@ struct SplitGraphs {
     BreakTiming timing;
 };
 
-// The state kept for one compiled function.
+// The state kept for one compiled function, or for one resume function (the code after a
+// graph break in a compiled frame's own code: a frame of its own in PyTorch).
 struct FrameState {
     int frameId = -1;
+    std::string name;      // as logs name the function: "f", "torch_dynamo_resume_in_f_at_9"
+    std::string qualname;  // as events name it
+    SourceLocation where;  // where it starts
     std::vector<std::unique_ptr<CacheEntry>> entries;  // most recently used (or made) last
     std::map<std::string, Shape> seenSizes;            // input sizes of earlier compiles
     bool limitWarned = false;
@@ -99,15 +102,36 @@ public:
     std::vector<SplitGraphs> splitGraphs() const;
 
 private:
+    struct Section;
+    struct CallState;
     std::string stance_ = "default";
-    // `compiled`: null for explain(), which learns no direct calls.
-    void logGuardTree(const Interpreter& interp, const FunctionObject& fn, const std::map<std::string, Value>& locals,
-                      const CacheEntry& entry);
-    Value compileAndRun(Interpreter& interp, const FunctionObject& fn, CallArgs& args, FrameState& frame,
-                        const CompileOptions& options, ExplainReport* report, const CompiledFunctionObject* compiled);
-    // A cache hit: a direct call where a plan matches, else the function replayed under the tracer.
-    Value replay(Interpreter& interp, const CompiledFunctionObject& compiled, const FunctionObject& fn,
-                 CallArgs& args, FrameState& frame, CacheEntry& entry);
+    // Runs the call traced, in the frame's entry `hit` (null: a compile), then in each resume
+    // function's after a graph break. `compiled`: null for explain(), which learns no direct calls.
+    Value runTraced(Interpreter& interp, const CompiledFunctionObject* compiled, const FunctionObject& fn, CallArgs& args,
+                    const std::shared_ptr<FrameState>& frame, CacheEntry* hit, const CompileOptions& options,
+                    ExplainReport* report);
+    // Starts tracing in `frame`: replaying `hit`, or compiling a new entry where it is null.
+    void openSection(CallState& state, const std::shared_ptr<FrameState>& frame, CacheEntry* hit,
+                     std::map<std::string, Value> locals, std::vector<std::string> localNames, const CallArgs* args,
+                     const std::string& resumedAs);
+    // Ends it: a compile's entry joins its frame's cache, its guards logged.
+    // `resumed`: a graph break's resume function takes over.
+    void closeSection(CallState& state, Section& section, const Value& result, bool resumed);
+    // A graph break's resume function takes over the call (tracer.h ResumeRequest); false where
+    // Dynamo would not resume there.
+    bool resumeFrame(CallState& state, ResumeRequest& request);
+    // The entry of `frame` whose guards `locals` pass, moved to most recently used; null when
+    // none does, with each entry's failing guards in `failed` (most recently used first).
+    using Failures = std::vector<std::pair<std::string, std::vector<std::string>>>;
+    CacheEntry* lookup(const Interpreter& interp, FrameState& frame, const std::map<std::string, Value>& locals,
+                       const std::string& backend, Failures& failed);
+    // What a miss does under the stance and the recompile limit: true to compile (the
+    // recompile logged), false to run eagerly; throws for fail_on_recompile.
+    bool mayCompile(Interpreter& interp, FrameState& frame, const Failures& failed, const CompileOptions& options);
+    void logGuardTree(const Interpreter& interp, const Section& section);
+    // A cache hit's direct call, where a plan matches.
+    std::optional<Value> directCall(Interpreter& interp, const CompiledFunctionObject& compiled, const FunctionObject& fn,
+                                    const CallArgs& args, const CacheEntry& entry);
     // A recorder for this call, or nullopt when none is wanted (profiling, plans full).
     std::optional<DirectCallRecorder> directRecorder(Interpreter& interp, const CompiledFunctionObject* compiled,
                                                      const FunctionObject& fn, const CallArgs& args,
@@ -119,8 +143,11 @@ private:
     std::vector<std::string> failures(const Interpreter& interp, const std::map<std::string, Value>& locals, const std::string& backend,
                                       CacheEntry& entry) const;
     const GraphCompiler& backendFor(const CompileOptions& options) const;
-    TraceContext traceContext(Interpreter& interp, const FunctionObject& fn, CacheEntry& entry, FrameState& frame,
-                              const CompileOptions& options, bool recording);
+    TraceContext traceContext(Interpreter& interp, CacheEntry& entry, FrameState& frame, const CompileOptions& options,
+                              bool recording);
+    // The frame a graph break's resume function runs in (explain()'s own, apart from the session's).
+    std::shared_ptr<FrameState> resumeFrameState(const CallState& state, const std::string& key, const std::string& name,
+                                                 const SourceLocation& where);
 
     const Logger& logger_;
     const EventBus& bus_;
@@ -129,6 +156,16 @@ private:
     CompileSettings settings_;
     // Shared: a call in flight keeps its frame (and the entry it runs) through a reset() it makes.
     std::map<const void*, std::shared_ptr<FrameState>> frames_;
+    std::map<std::string, std::shared_ptr<FrameState>> resumeFrames_;  // by break site, branch and arguments
+    // Graph pairs a break kept apart, in the order first run; each keeps the frames its
+    // segments are in alive.
+    struct Split {
+        const Segment* before;
+        const Segment* after;
+        BreakTiming timing;
+        std::vector<std::shared_ptr<FrameState>> frames;
+    };
+    std::vector<Split> splits_;
     int nextFrameId_ = 0;
     int graphCounter_ = 0;
     int compileCount_ = 0;

@@ -173,7 +173,7 @@ bool Tracer::addGuard(Guard guard) { return keepGuard(madeHere(std::move(guard))
 Guard Tracer::madeHere(Guard guard) const {
     guard.createdBy = currentLine();
     guard.createdAtLine = interp_.userLocation().line;
-    if (ctx_.recording) guard.userStack = interp_.dynamoStack();  // a replay's guards are not kept
+    if (ctx_.recording) guard.userStack = guardStack();  // a replay's guards are not kept
     return guard;
 }
 
@@ -201,7 +201,7 @@ void Tracer::onInheritedMethod(const Value& instance, const ClassObject& definer
 
 void Tracer::onCellLoad(const Value& value) {
     if (!ctx_.recording) return;
-    if (value.isTensor()) tensorLoads_.try_emplace(value.source->str(), interp_.dynamoStack());
+    if (value.isTensor()) tensorLoads_.try_emplace(value.source->str(), guardStack());
     else onRealize(value);
 }
 
@@ -209,11 +209,11 @@ void Tracer::onRealize(const Value& value) {
     // A tensor input is wrapped where the code first uses it as a value (x.shape, x[0]), which
     // may be before an op reads it: its TENSOR_MATCH names that place.
     if (value.isTensor() && ctx_.recording && !lifted_.count(value.asTensor().impl()))
-        tensorLoads_.try_emplace(value.source->str(), interp_.dynamoStack());
+        tensorLoads_.try_emplace(value.source->str(), guardStack());
     if (unrealized_.empty()) return;  // the common case: no string built
     auto it = unrealized_.find(value.source->str());
     if (it == unrealized_.end()) return;
-    std::vector<StackFrame> stack = interp_.dynamoStack();
+    std::vector<StackFrame> stack = guardStack();
     for (Guard& g : guards_)
         if (g.source && g.source->str() == *it) g.userStack = stack;
     unrealized_.erase(it);
@@ -253,7 +253,7 @@ void Tracer::onInputUse(const Value& value) {
             return;
         }
         sources.push_back(value.source);
-        if (ctx_.recording && isModuleStateRead(*value.source)) tensorLoads_.try_emplace(value.source->str(), interp_.dynamoStack());
+        if (ctx_.recording && isModuleStateRead(*value.source)) tensorLoads_.try_emplace(value.source->str(), guardStack());
         if (auto lifted = lifted_.find(t.impl()); lifted != lifted_.end())
             addTensorGuards(t, value.source, lifted->second.placeholder->meta[0]);
         return;
@@ -695,8 +695,10 @@ Argument Tracer::liftTensor(const Tensor& real, Tensor& meta) {
     lifted_[real.impl()] = Lifted{node, meta, sourceText};
     inputs_.push_back(real);
     InputLink link;
-    if (auto made = producedBy_.find(real.impl()); made != producedBy_.end() && made->second.impl.lock() == real.implPtr())
-        link = made->second.link;
+    if (ctx_.timeline)
+        if (auto made = ctx_.timeline->producedBy.find(real.impl());
+            made != ctx_.timeline->producedBy.end() && made->second.impl.lock() == real.implPtr())
+            link = made->second.link;
     inputsFrom_.push_back(link);
     return Argument::ref(node);
 }
@@ -906,6 +908,45 @@ void Tracer::graphBreak(const GraphBreak& reported) {
     if (ctx_.recording) recordBreak(why, at, interp_.markedStack(true), interp_.markedStack(false));
     if (ctx_.direct) ctx_.direct->refuse("it breaks the graph (" + why.gbType + ")");
     flush(why.gbType);
+    // A break in the compiled frame's own code (not in a function it calls, nor a
+    // comprehension) that Dynamo goes on from: once the call or subscript it broke in returns,
+    // or the if's test is decided (a data-dependent branch says no instruction).
+    pendingResume_.reset();
+    if (ctx_.resume && !why.ungraceful && user != frames.rend() && user->inlineDepth == 0 && user->traced &&
+        user->comprehensions.empty() && user->pending) {
+        const ExprKind kind = user->pending->kind;
+        const bool value = why.instruction.empty() ? false : (kind == ExprKind::Call || kind == ExprKind::Subscript);
+        if (value || why.instruction.empty())
+            pendingResume_ = PendingResume{user->pending, static_cast<std::size_t>(std::distance(frames.begin(), user.base()) - 1),
+                                           interp_.userLocation().line};
+    }
+}
+
+void Tracer::resumeAfter(const Expr& at, Value& value) {
+    if (!pendingResume_ || pendingResume_->at != &at || interp_.stack().size() != pendingResume_->frame + 1) return;
+    ResumeRequest request;
+    request.at = &at;
+    request.stack = interp_.stack().back().operands;
+    request.stack.push_back(&value);
+    resume(std::move(request));
+}
+
+void Tracer::resumeInBranch(const Expr& test, bool taken) {
+    if (!pendingResume_ || pendingResume_->at != &test || interp_.stack().size() != pendingResume_->frame + 1) return;
+    ResumeRequest request;
+    request.at = &test;
+    request.branch = taken;
+    request.stack = interp_.stack().back().operands;
+    resume(std::move(request));
+}
+
+void Tracer::resume(ResumeRequest request) {
+    const PendingResume pending = *pendingResume_;
+    pendingResume_.reset();
+    request.function = interp_.stack().back().callee;
+    request.scope = interp_.currentScope();
+    request.line = pending.line;
+    ctx_.resume(request);
 }
 
 // Meta tensors carry no autograd: each result gets the requires_grad eager would give it, so
@@ -931,8 +972,14 @@ std::string Tracer::producingOp(const Tensor& t) const {
     return node ? node->target : "";
 }
 
+std::vector<StackFrame> Tracer::guardStack() const {
+    std::vector<StackFrame> stack = interp_.dynamoStack();
+    if (!ctx_.resumedAs.empty() && !stack.empty()) stack.front().function = ctx_.resumedAs;
+    return stack;
+}
+
 std::string Tracer::resumeName(const std::string& function) const {
-    if (breaks_.empty() || breaks_.back().userStack.empty()) return function;
+    if (breaks_.empty() || breaks_.back().userStack.empty()) return ctx_.resumedAs.empty() ? function : ctx_.resumedAs;
     return fmt::format("torch_dynamo_resume_in_{}_at_{}", function, breaks_.back().userStack.front().line);
 }
 
@@ -1037,15 +1084,18 @@ void Tracer::flush(const std::string& reason) {
 
         // A graph already compiled for this entry is reused wherever it occurs: after a
         // data-dependent break the code may take either path on later calls.
-        std::vector<Segment>& segments = *ctx_.segments;
+        Segments& segments = *ctx_.segments;
         Segment* segment = nullptr;
-        for (auto& s : segments)
-            if (s.fingerprint == fingerprint) segment = &s;
+        int index = -1;
+        for (size_t i = 0; i < segments.size(); ++i)
+            if (segments[i].fingerprint == fingerprint) segment = &segments[i], index = static_cast<int>(i);
         if (!segment) {
             Segment fresh;
             fresh.graph = graph_;
             fresh.fingerprint = fingerprint;
             fresh.name = fmt::format("__compiled_fn_{}", ctx_.graphCounter ? (*ctx_.graphCounter)++ : 0);
+            fresh.compileId = ctx_.compileId;
+            fresh.function = ctx_.function;
             fresh.breakReason = reason;
             if (!reason.empty() && !breaks_.empty()) fresh.breakStack = breaks_.back().userStack;
             fresh.inputsFrom = inputsFrom_;
@@ -1084,13 +1134,10 @@ void Tracer::flush(const std::string& reason) {
             fresh.compileSeconds = static_cast<double>(Profiler::nowNs() - compileStartNs) * 1e-9;
             segments.push_back(std::move(fresh));
             segment = &segments.back();
+            index = static_cast<int>(segments.size()) - 1;
         }
-        const int index = static_cast<int>(segment - segments.data());
-        if (ctx_.breakTimings && lastSegment_ >= 0) {
-            BreakTiming& between = (*ctx_.breakTimings)[{lastSegment_, index}];
-            between.ns += flushStartNs - lastRunEndNs_;
-            ++between.calls;
-        }
+        if (ctx_.timeline && ctx_.timeline->last && ctx_.timeline->ranAfter)
+            ctx_.timeline->ranAfter(*ctx_.timeline->last, *segment, flushStartNs - ctx_.timeline->lastRunEndNs);
         std::vector<Tensor> results = segment->run(inputs_);
         if (ctx_.direct) {
             std::vector<Tensor> made;
@@ -1103,10 +1150,12 @@ void Tracer::flush(const std::string& reason) {
             const Tensor& out = outputs[i].tensor;
             out.become(results[i]);
             out.impl()->requiresGrad = results[i].requiresGrad();
-            producedBy_[out.impl()] = Produced{out.implPtr(), InputLink{index, static_cast<int>(i)}};
+            if (ctx_.timeline) ctx_.timeline->producedBy[out.impl()] = {out.implPtr(), InputLink{segment, static_cast<int>(i)}};
         }
-        lastSegment_ = index;
-        lastRunEndNs_ = Profiler::nowNs();
+        if (ctx_.timeline) {
+            ctx_.timeline->last = segment;
+            ctx_.timeline->lastRunEndNs = Profiler::nowNs();
+        }
     }
     graph_ = std::make_shared<Graph>();
     ++graphGeneration_;

@@ -10,6 +10,7 @@
 // fingerprint) instead of compiling; only a path never taken before compiles. A hit that
 // finds the state a traced call saw skips even that (direct_call.h).
 
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -32,10 +33,12 @@ namespace fusescope {
 
 struct FunctionObject;
 
-// Where a graph input came from: output `output` of the entry's segment `segment`, made
-// before a graph break and read after it (-1: from anywhere else).
+struct Segment;
+
+// Where a graph input came from: output `output` of the graph `segment` ran earlier in the
+// same call, before a graph break (null: from anywhere else).
 struct InputLink {
-    int segment = -1;
+    const Segment* segment = nullptr;
     int output = -1;
 };
 
@@ -45,19 +48,49 @@ struct Segment {
     CompiledGraph run;
     std::string fingerprint;
     std::string name;         // __compiled_fn_3
+    std::string compileId;    // of the entry that made it
+    std::string function;     // ... and its function
     std::string breakReason;  // why it ended early; empty when it ran to the return
     std::vector<StackFrame> breakStack;  // ... and where (the traced frames, innermost last)
     std::vector<InputLink> inputsFrom;   // per placeholder
     double compileSeconds = 0;
 };
 
-// Time between two segments of an entry, summed over the calls that ran one after the
-// other: the Python a graph break makes run between them (the doctor's cost of the break).
+// An entry's graphs. A deque: a segment stays where it is made (InputLink points at it).
+using Segments = std::deque<Segment>;
+
+// Time between two segments, summed over the calls that ran one after the other: the Python
+// a graph break makes run between them (the doctor's cost of the break).
 struct BreakTiming {
     int64_t ns = 0;
     int calls = 0;
 };
-using BreakTimings = std::map<std::pair<int, int>, BreakTiming>;  // (segment before, after)
+
+// The graphs one call runs, across the frames it runs in (the compiled frame, then a resume
+// function after each graph break in its own code): which ran last and when it ended, and
+// which made each tensor, so the doctor can pair the graphs a break keeps apart.
+struct BreakTimeline {
+    const Segment* last = nullptr;
+    int64_t lastRunEndNs = 0;
+    struct Produced {
+        std::weak_ptr<TensorImpl> impl;
+        InputLink link;
+    };
+    std::unordered_map<const TensorImpl*, Produced> producedBy;
+    // `after` ran `ns` after `before` ended.
+    std::function<void(const Segment& before, const Segment& after, int64_t ns)> ranAfter;
+};
+
+// A graph break in the compiled frame's own code that Dynamo resumes after (resume_point.h):
+// what the resume function's frame is made of.
+struct ResumeRequest {
+    const FunctionObject* function = nullptr;  // the compiled frame's
+    const Expr* at = nullptr;                  // the call or subscript that broke, or the if's test
+    std::optional<bool> branch;                // after a test: the branch taken
+    int line = 0;                              // where it broke
+    std::vector<Value*> stack;                 // the values left on the stack, the result last
+    ScopePtr scope;                            // the frame's locals
+};
 
 struct BreakRecord {
     GraphBreak why;
@@ -70,6 +103,7 @@ struct TraceContext {
     std::string compileId;
     std::string builtinsDict;  // the global Dynamo keeps the builtins under for this compile ("__builtins_dict___0")
     std::string function;
+    std::string resumedAs;                          // the resume function it runs as ("" in the compiled frame)
     SourceLocation functionWhere;                   // its def
     const GraphCompiler* backend = nullptr;
     bool suppressErrors = true;                     // torch._dynamo.config.suppress_errors
@@ -78,13 +112,16 @@ struct TraceContext {
     const EventBus* bus = nullptr;
     bool recording = true;                          // false: replaying a cached entry
     bool fullgraph = false;                         // a graph break is an error
-    std::vector<Segment>* segments = nullptr;       // recording: filled; replay: reused
+    Segments* segments = nullptr;                   // recording: filled; replay: reused
     bool allDynamic = false;                        // dynamic=True
     bool automaticDynamic = true;                   // dims whose size changed become symbolic
     const std::map<std::string, Shape>* seenSizes = nullptr;  // previous compiles' input sizes
     int* graphCounter = nullptr;                    // numbers __compiled_fn_N across the session
     DirectCallRecorder* direct = nullptr;           // learns a direct call from this one (direct_call.h)
-    BreakTimings* breakTimings = nullptr;           // the entry's, added to by each call
+    BreakTimeline* timeline = nullptr;              // the call's, across its frames
+    // Goes on in the resume function after a break in the frame's own code: this tracer's
+    // guards then end, another's begin. False where it does not (the trace goes on).
+    std::function<bool(ResumeRequest&)> resume;
     // The value a source names in the call being traced (its frame as the call began); null
     // when it does not resolve.
     std::function<const Value*(const Source&)> resolve;
@@ -134,6 +171,10 @@ public:
     void onScopeTouch(const ScopePtr& scope, const std::string& name) override;
     void onGradRead(const Tensor& base) override;
     void onUntracedEffect(const std::string& what) override;
+    void resumeAfter(const Expr& at, Value& value) override;
+    void resumeInBranch(const Expr& test, bool taken) override;
+    // The hooks it replaced (a resume function's tracer replaces those, not this one).
+    TraceHooks* previousHooks() const { return previousHooks_; }
 
     // Compiles and runs what is left at the function's return.
     void finish();
@@ -179,6 +220,8 @@ private:
     // The function name Dynamo gives the code after this trace's last break:
     // torch_dynamo_resume_in_f_at_5; `function` itself before any.
     std::string resumeName(const std::string& function) const;
+    // The traced frames where a guard is made: the compiled frame named as the resume function it runs as.
+    std::vector<StackFrame> guardStack() const;
     const Node* producer(const Tensor& t) const;
     void markRequiresGrad(const OpDef& op, const BoundArgs& metaArgs, const IValue& results) const;
     // Reports the capture of the graph that just ended as a compile-phase span.
@@ -276,17 +319,15 @@ private:
     std::unordered_map<TensorImpl*, SizeRead> sizeReads_;
     std::vector<BreakRecord> breaks_;
     std::map<std::string, Shape> liftedSizes_;
-    // For the doctor: the segment and output each graph result of this call is, so an input
-    // of a later graph names the graph before the break that made it ...
-    struct Produced {
-        std::weak_ptr<TensorImpl> impl;
-        InputLink link;
+    std::vector<InputLink> inputsFrom_;  // per placeholder of the current graph (the doctor's)
+    // The break Dynamo resumes after, once the expression it broke in is done (null: none).
+    struct PendingResume {
+        const Expr* at = nullptr;
+        std::size_t frame = 0;  // the compiled frame's index in the interpreter's stack
+        int line = 0;
     };
-    std::unordered_map<const TensorImpl*, Produced> producedBy_;
-    std::vector<InputLink> inputsFrom_;  // per placeholder of the current graph
-    // ... and the segment that ran last, with when it finished.
-    int lastSegment_ = -1;
-    int64_t lastRunEndNs_ = 0;
+    std::optional<PendingResume> pendingResume_;
+    void resume(ResumeRequest request);
     TraceHooks* previousHooks_ = nullptr;
 };
 

@@ -463,15 +463,17 @@ bool Interpreter::isCompiledFrameClosure(const ScopePtr& scope) const {
     return false;
 }
 
+Value Interpreter::loaded(Value v) {
+    if (!tracer_ || !v.source) return v;
+    if (v.as<ModuleObject>())  // one module reached two ways is named the first way (Dynamo's object aliasing)
+        if (SourcePtr first = tracer_->firstSourceOf(v)) v.source = std::move(first);
+    if (std::optional<Value> symbolic = tracer_->symbolicInput(v)) return *symbolic;
+    tracer_->onInputUse(v);
+    return v;
+}
+
 Value Interpreter::lookup(const std::string& name, const SourceLocation& where) {
-    auto found = [&](Value v) -> Value {
-        if (!tracer_ || !v.source) return v;
-        if (v.as<ModuleObject>())  // one module reached two ways is named the first way (Dynamo's object aliasing)
-            if (SourcePtr first = tracer_->firstSourceOf(v)) v.source = std::move(first);
-        if (std::optional<Value> symbolic = tracer_->symbolicInput(v)) return *symbolic;
-        tracer_->onInputUse(v);
-        return v;
-    };
+    auto found = [&](Value v) { return loaded(std::move(v)); };
     bool declaredGlobal = current_->globalNames.count(name) > 0;
     if (!declaredGlobal) {
         for (ScopePtr s = current_; s && !s->isModule; s = s->parent) {
@@ -576,6 +578,7 @@ Interpreter::Flow Interpreter::exec(const Stmt& stmt) {
             Value test = eval(*s.test);
             stack_.back().pending = s.test.get();
             bool taken = truthy(test);
+            if (tracer_) tracer_->resumeInBranch(*s.test, taken);
             return exec(taken ? s.body : s.orelse);
         }
         case StmtKind::For: return execFor(stmt.as<For>());

@@ -53,6 +53,10 @@ struct Frame {
     bool traced = false;   // runs under TraceHooks
     int inlineDepth = 0;   // 0 for the compiled function itself, 1 for a call it makes, ...
     const Expr* pending = nullptr;  // the call, subscript or branch test being evaluated
+    // The compiled frame's values CPython would hold on its stack now: a binary operation's
+    // left operand while the right one runs, a call's callee and arguments so far, ... (the
+    // ___stack0 ... a graph break's resume function gets). Kept only for that frame.
+    std::vector<Value*> operands;
     struct Comprehension {
         const char* function;  // "<listcomp>"
         int line;              // where it starts: the line its enclosing code calls it at
@@ -173,6 +177,11 @@ public:
     }
     void setTracer(TraceHooks* hooks) { tracer_ = hooks; }
     const std::vector<Frame>& stack() const { return stack_; }
+    const ScopePtr& currentScope() const { return current_; }  // the running frame's locals
+    // `value` read through `source` (left unsourced where guards never depend on it).
+    Value withSource(Value value, SourcePtr source) const;
+    // A sourced value as the compiled code reads it (a local, a global): its guards' input.
+    Value loaded(Value value);
     // The user stack of the traced code: frames from the compiled function inwards.
     std::vector<StackFrame> tracedStack() const;
     // The traced code's stack as Dynamo's is: tracedStack() and the frames of Fusescope's
@@ -407,6 +416,21 @@ private:
 
     Value eval(const Expr& expr);
     Value evalCall(const Call& call);
+    // While it lives, the values given to hold() are operands on the compiled frame's stack
+    // (Frame::operands); it holds nothing in any other frame.
+    class OperandScope {
+    public:
+        explicit OperandScope(Interpreter& in);
+        ~OperandScope();
+        OperandScope(const OperandScope&) = delete;
+        OperandScope& operator=(const OperandScope&) = delete;
+        void hold(Value& value);
+
+    private:
+        Interpreter& in_;
+        std::size_t frame_ = 0, size_ = 0;
+        bool active_ = false;
+    };
     Value evalUnary(const UnaryOp& expr);
     // Before each statement and comprehension item: the cancel and the step budget.
     void step(const SourceLocation& where);
@@ -428,7 +452,6 @@ private:
     void consume(const Value& callee, const Value& argument);
     void store(const std::string& name, Value value);
     ScopePtr scopeFor(const std::string& name);
-    Value withSource(Value value, SourcePtr source) const;
     // The code consumes `value` (TraceHooks::onRealize).
     void realize(const Value& value) const {
         if (tracer_ && value.source) tracer_->onRealize(value);

@@ -239,13 +239,19 @@ Value Interpreter::eval(const Expr& expr) {
     }
     case ExprKind::Subscript: {
         const auto& s = expr.as<Subscript>();
-        Value object = eval(*s.value);
-        Value index = eval(*s.index);
+        Value object = eval(*s.value), index;
+        {
+            OperandScope held(*this);
+            held.hold(object);
+            index = eval(*s.index);
+        }
         site_ = siteOf(expr);
         stack_.back().pending = &expr;
         stack_.back().line = expr.loc.line;
         realize(object), realize(index);
-        return evalSubscript(object, index);
+        Value result = evalSubscript(object, index);
+        if (tracer_) tracer_->resumeAfter(expr, result);
+        return result;
     }
     case ExprKind::Slice: {
         const auto& s = expr.as<Slice>();
@@ -255,11 +261,19 @@ Value Interpreter::eval(const Expr& expr) {
         if (s.step) slice->step = eval(*s.step).unsourced();
         return Value(ObjectPtr(slice));
     }
-    case ExprKind::Call: return evalCall(expr.as<Call>());
+    case ExprKind::Call: {
+        Value result = evalCall(expr.as<Call>());
+        if (tracer_) tracer_->resumeAfter(expr, result);
+        return result;
+    }
     case ExprKind::BinOp: {
         const auto& b = expr.as<BinOp>();
-        Value left = eval(*b.left);
-        Value right = eval(*b.right);
+        Value left = eval(*b.left), right;
+        {
+            OperandScope held(*this);
+            held.hold(left);
+            right = eval(*b.right);
+        }
         stack_.back().line = expr.loc.line;
         realize(left), realize(right);
         return evalBinary(b.op, left, right, siteOf(expr));
@@ -535,16 +549,40 @@ void Interpreter::consume(const Value& callee, const Value& argument) {
         for (const Value& item : iterate(argument)) realize(item);
 }
 
+Interpreter::OperandScope::OperandScope(Interpreter& in) : in_(in) {
+    const Frame& frame = in.stack_.back();
+    active_ = in.tracer_ && frame.traced && frame.inlineDepth == 0;
+    frame_ = in.stack_.size() - 1;
+    size_ = frame.operands.size();
+}
+
+Interpreter::OperandScope::~OperandScope() {
+    if (active_ && frame_ < in_.stack_.size()) in_.stack_[frame_].operands.resize(size_);
+}
+
+void Interpreter::OperandScope::hold(Value& value) {
+    if (active_) in_.stack_[frame_].operands.push_back(&value);
+}
+
 Value Interpreter::evalCall(const Call& call) {
     Value callee = eval(*call.func);
     if (tracer_ && callee.source) tracer_->onCalleeUse(callee);
     CallArgs args;
     args.where = call.loc;
-    for (const auto& a : call.args) {
-        if (a->kind == ExprKind::Starred) {
-            for (const Value& v : iterate(eval(*a->as<Starred>().value))) args.args.push_back(v);
-        } else {
-            args.args.push_back(eval(*a));
+    {
+        OperandScope held(*this);
+        held.hold(callee);
+        // The arguments made so far are on the stack too (reserved: they stay where they are
+        // made; a *args spreads into an unknown count, and is not held).
+        const bool spreads = std::any_of(call.args.begin(), call.args.end(), [](const ExprPtr& a) { return a->kind == ExprKind::Starred; });
+        args.args.reserve(call.args.size());
+        for (const auto& a : call.args) {
+            if (a->kind == ExprKind::Starred) {
+                for (const Value& v : iterate(eval(*a->as<Starred>().value))) args.args.push_back(v);
+            } else {
+                args.args.push_back(eval(*a));
+                if (!spreads) held.hold(args.args.back());
+            }
         }
     }
     for (const auto& k : call.keywords) {

@@ -103,6 +103,11 @@ public:
     virtual void onGradRead(const Tensor& base) { (void)base; }
     // Something the graph does not hold happened (a tensor's grad set, the random seed, ...).
     virtual void onUntracedEffect(const std::string& what) { (void)what; }
+    // The compiled frame's own code goes on after `at`, a call or subscript, with `value`;
+    // where `at` broke the graph, Dynamo goes on in a resume function of its own.
+    virtual void resumeAfter(const Expr& at, Value& value) { (void)at, (void)value; }
+    // ... or after an if's test, into the branch `taken`.
+    virtual void resumeInBranch(const Expr& test, bool taken) { (void)test, (void)taken; }
 };
 
 }  // namespace fusescope

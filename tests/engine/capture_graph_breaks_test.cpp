@@ -304,6 +304,13 @@ print(torch._dynamo.explain(fn)(torch.ones(4)))
         "    Create Function: ID_MATCH\n"
         "    Code: ___check_obj_id(G['torch']._dynamo.graph_break.__code__, ...), type=<class 'code'>\n"
         "    Created By: torch._dynamo.graph_break()\n"
+        // The resume function's, as PyTorch's explain() lists every frame's guards.
+        "  Guard 6:\n"
+        "    Name: \"L['x']\"\n"
+        "    Source: local\n"
+        "    Create Function: TENSOR_MATCH\n"
+        "    Code: check_tensor(L['x'], torch.float32, device=cpu, requires_grad=False, size=[4], stride=[1])\n"
+        "    Created By: return x * 2 + 1\n"
         "Compile Times: TorchDynamo compilation metrics:\n"
         "Function, Runtimes (s)\n"
         "_compile.compile_inner, ";

@@ -118,7 +118,7 @@ TEST(GraphBreakDoctor, TheReportRanksTheCostlierBreakFirst) {
        between them: [0-9.]+ ms over 3 calls \([0-9.]+ ms a call\)
        compiling them: [0-9.]+ s \+ [0-9.]+ s
        kernels: 1 \+ 1 apart, 1 as one graph: 1 fusion lost
-  2\. Call to `torch._dynamo.graph_break\(\)` \(.*two_breaks\.py:11\), in step 0/0
+  2\. Call to `torch._dynamo.graph_break\(\)` \(.*two_breaks\.py:11\), in torch_dynamo_resume_in_step_at_6 1/0
        splits __compiled_fn_1 \(2 ops\) from __compiled_fn_2 \(1 op\)
        between them: [0-9.]+ ms over 3 calls \([0-9.]+ ms a call\)
        compiling them: [0-9.]+ s \+ [0-9.]+ s

@@ -55,13 +55,14 @@ fn(torch.ones(2))
 )",
                          "trace_call");
     // PyTorch 2.15's words and markers (after the break, the code runs as Dynamo's resume
-    // function); PyTorch logs the first call twice, as it traces the frame again after the break.
+    // function, a frame of its own: 1/0); PyTorch logs the first call twice, as it traces the
+    // frame again after the break.
     EXPECT_EQ(run.logs,
               "[0/0] [__trace_call] TRACE FX call mul from script.py:5 in fn (fn)\n    x = x * 2\n        ~~^~~\n"
-              "[0/0] [__trace_call] TRACE FX call mul from script.py:7 in torch_dynamo_resume_in_fn_at_6 (fn)\n"
+              "[1/0] [__trace_call] TRACE FX call mul from script.py:7 in torch_dynamo_resume_in_fn_at_6 (fn)\n"
               "    return torch.relu(x * 3)\n"
               "                      ~~^~~\n"
-              "[0/0] [__trace_call] TRACE FX call relu from script.py:7 in torch_dynamo_resume_in_fn_at_6 (fn)\n"
+              "[1/0] [__trace_call] TRACE FX call relu from script.py:7 in torch_dynamo_resume_in_fn_at_6 (fn)\n"
               "    return torch.relu(x * 3)\n"
               "           ~~~~~~~~~~^^^^^^^\n");
 }

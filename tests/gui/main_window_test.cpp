@@ -126,11 +126,31 @@ private slots:
         QVERIFY(!QFile::exists(MainWindow::autosavePathForTests()));
     }
 
-    // After a graph break a compile has several graphs: each can be picked in any pane, every
-    // pane follows, and so do the links from the script and the trace.
+    // After a graph break inside a function the compiled one calls, its compile has several
+    // graphs (a break in the compiled frame's own code goes on in a resume function: a compile
+    // of its own): each can be picked in any pane, every pane follows, and so do the links from
+    // the script and the trace.
     void everyGraphOfACompileIsShownAndLinked() {
         MainWindow window(QString::fromStdString(test::cliPath()));
-        QVERIFY(window.openFile(QString::fromStdString(test::sourcePath("resources/examples/02_graph_breaks.py"))));
+        QTemporaryDir dir;
+        QVERIFY(openWrittenScript(window, dir, "nested_branch.py",
+                                  "import torch\n"
+                                  "\n"
+                                  "\n"
+                                  "def scaled(x):\n"
+                                  "    if x.sum() > 0:\n"
+                                  "        return x * 2\n"
+                                  "    return x * 3\n"
+                                  "\n"
+                                  "\n"
+                                  "@torch.compile\n"
+                                  "def with_branch(x):\n"
+                                  "    return scaled(x)\n"
+                                  "\n"
+                                  "\n"
+                                  "v = torch.tensor([1.0, -2.0, 4.0])\n"
+                                  "print(with_branch(v))\n"
+                                  "print(with_branch(-v))\n"));
         QVERIFY(window.setBackend("inductor"));
         QSignalSpy answered(&window.engine(), &EngineClient::answered);
         window.runScript();
@@ -138,15 +158,15 @@ private slots:
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         SelectionContext& selection = window.selection();
-        selection.setCompileId("1/0");  // with_branch: the condition's graph, then one per branch
-        const QStringList graphs = {"__compiled_fn_2", "__compiled_fn_3", "__compiled_fn_4"};
+        selection.setCompileId("0/0");  // the condition's graph, then one per branch
+        const QStringList graphs = {"__compiled_fn_0", "__compiled_fn_1", "__compiled_fn_2"};
         QCOMPARE(selection.compile().graphNames, graphs);
         QCOMPARE(selection.graphName(), graphs[0]);
         auto* graphPane = window.findChild<GraphPane*>();
         auto* fusionPane = window.findChild<FusionPane*>();
         QVERIFY(graphPane->graphPicker()->isVisibleTo(graphPane));
         QCOMPARE(graphPane->graphPicker()->count(), 3);
-        QCOMPARE(graphPane->graphPicker()->currentText(), QString("__compiled_fn_2 (1 of 3)"));
+        QCOMPARE(graphPane->graphPicker()->currentText(), QString("__compiled_fn_0 (1 of 3)"));
         QCOMPARE(window.fusionStepper()->stepCount(), 1);  // the sum's reduction meets the comparison
         QCOMPARE(window.findChild<FusionPane*>()->emptyNote(), QString());
 
@@ -163,17 +183,17 @@ private slots:
         QCOMPARE(window.graphView()->nodeNames(), (QStringList{"l_x_", "mul"}));
 
         // A script line of the third graph (return x * 3) shows it and selects its node.
-        window.editor()->setCursorPosition(16, 8);
+        window.editor()->setCursorPosition(6, 8);
         QTRY_COMPARE(selection.graphName(), graphs[2]);
         QCOMPARE(selection.graphNode(), QString("mul"));
         QCOMPARE(fusionPane->graphPicker()->currentIndex(), 2);
 
         // A kernel of the first graph in the trace brings the first graph back.
-        QString kernel = compileArtifacts(window.store(), "1/0", graphs[0]).provenance.kernelOf("buf0");
+        QString kernel = compileArtifacts(window.store(), "0/0", graphs[0]).provenance.kernelOf("buf0");
         QVERIFY(!kernel.isEmpty());
-        selection.selectKernel("1/0", kernel);
+        selection.selectKernel("0/0", kernel);
         QCOMPARE(selection.graphName(), graphs[0]);
-        QCOMPARE(selection.buffer(), compileArtifacts(window.store(), "1/0", graphs[0]).provenance.fusedNodeOf("buf0"));
+        QCOMPARE(selection.buffer(), compileArtifacts(window.store(), "0/0", graphs[0]).provenance.fusedNodeOf("buf0"));
     }
 
     // A bundle opens on its first compile (every pane filled), the Backend picker saying what
@@ -720,7 +740,7 @@ private slots:
 
         // Each break is noted under its line in the editor.
         QCOMPARE(window.editor()->annotation(14),
-                 QString("graph break (1/0): Data-dependent branching"));
+                 QString("graph break (2/0): Data-dependent branching"));
         QCOMPARE(window.editor()->annotation(8), QString("graph break (0/0): Failed to trace builtin operator"));
         QCOMPARE(window.editor()->annotation(9), QString());
 
@@ -742,7 +762,7 @@ private slots:
         QCOMPARE(window.windowTitle(), QString("Fusescope - breaks.fscope (bundle)[*]"));
         QCOMPARE(window.store().eventCount(), int(bundle.events.size()));
         QCOMPARE(window.store().traces().size(), liveSpans);  // read compactly, the same spans
-        QCOMPARE(window.editor()->annotation(14).left(18), QString("graph break (1/0):"));
+        QCOMPARE(window.editor()->annotation(14).left(18), QString("graph break (2/0):"));
         QCOMPARE(window.recentFiles().value(0), exported);
         QCOMPARE(window.recentFiles().value(1), QString::fromStdString(test::sourcePath("resources/examples/02_graph_breaks.py")));
     }
