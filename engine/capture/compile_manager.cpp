@@ -381,6 +381,7 @@ TraceContext CompileManager::traceContext(Interpreter& interp, CacheEntry& entry
     context.automaticDynamic = options.dynamic != "false" && configInt(interp, "automatic_dynamic_shapes", 1) != 0;
     context.seenSizes = &frame.seenSizes;
     context.graphCounter = &graphCounter_;
+    context.loggedBreaks = &loggedBreaks_;
     return context;
 }
 

@@ -93,6 +93,9 @@ public:
     std::string setStance(const std::string& stance);
     // torch._dynamo.reset()
     void reset();
+    // A new torch.compile(...): each graph break is logged in full again (PyTorch's
+    // graph_break_dup_warning_checker starts afresh).
+    void forgetLoggedBreaks() { loggedBreaks_.clear(); }
 
     // Compiles across the session (for metrics).
     int compileCount() const { return compileCount_; }
@@ -166,6 +169,7 @@ private:
         std::vector<std::shared_ptr<FrameState>> frames;
     };
     std::vector<Split> splits_;
+    LoggedBreaks loggedBreaks_;
     int nextFrameId_ = 0;
     int graphCounter_ = 0;
     int compileCount_ = 0;

@@ -820,6 +820,8 @@ IValue Tracer::captureOp(const OpCall& call) {
     node->moduleStack = moduleStackOf(interp_);
     node->inlineDepth = interp_.stack().back().inlineDepth;
 
+    if (ctx_.recording && ctx_.logger && ctx_.logger->enabled("graph_breaks") && compiledFrameRunning())
+        markedLines_[node] = markedLine(interp_.sourceLine(node->where), site);  // where a break's stack values came from
     if (ctx_.recording && ctx_.logger && ctx_.logger->enabled("trace_call")) {
         // Dynamo's words: the code after a break runs as its resume function; its qualname after.
         const Frame& frame = interp_.stack().back();
@@ -912,13 +914,10 @@ void Tracer::graphBreak(const GraphBreak& reported) {
     // comprehension) that Dynamo goes on from: once the call or subscript it broke in returns,
     // or the if's test is decided (a data-dependent branch says no instruction).
     pendingResume_.reset();
-    if (ctx_.resume && !why.ungraceful && user != frames.rend() && user->inlineDepth == 0 && user->traced &&
-        user->comprehensions.empty() && user->pending) {
-        const ExprKind kind = user->pending->kind;
-        const bool value = why.instruction.empty() ? false : (kind == ExprKind::Call || kind == ExprKind::Subscript);
-        if (value || why.instruction.empty())
-            pendingResume_ = PendingResume{user->pending, static_cast<std::size_t>(std::distance(frames.begin(), user.base()) - 1),
-                                           interp_.userLocation().line};
+    if (const Frame* compiled = compiledFrameRunning(); ctx_.resume && !why.ungraceful && compiled && compiled->pending) {
+        const ExprKind kind = compiled->pending->kind;
+        if (why.instruction.empty() || kind == ExprKind::Call || kind == ExprKind::Subscript)
+            pendingResume_ = PendingResume{compiled->pending, static_cast<std::size_t>(compiled - frames.data()), interp_.userLocation().line};
     }
 }
 
@@ -1040,9 +1039,18 @@ void Tracer::exceptionEscaped(const ScriptError& e, const FunctionObject& fn) {
 
 void Tracer::recordBreak(GraphBreak why, const SourceLocation& at, std::vector<StackFrame> userStack,
                          std::vector<StackFrame> logStack) {
-    if (ctx_.logger && ctx_.logger->enabled("graph_breaks"))
-        log("graph_breaks", fmt::format("Graph break in user code at {}:{}\nGraph Break Reason: {}\n\nUser code traceback:\n{}",
-                                        at.file, at.line, why.reason(), formatStack(logStack)));
+    if (ctx_.logger && ctx_.logger->enabled("graph_breaks")) {
+        if (ctx_.loggedBreaks && !ctx_.loggedBreaks->emplace(why.gbType, at.file, at.line).second) {
+            log("graph_breaks", fmt::format("Graph break (user stack suppressed due to duplicate graph break) in user code at "
+                                            "{}:{}\nGraph Break Reason: {}",
+                                            at.file, at.line, why.reason()));
+        } else {
+            const std::string attribution = stackAttribution();
+            log("graph_breaks", fmt::format("Graph break in user code at {}:{}\nGraph Break Reason: {}\n\n{}User code traceback:\n{}",
+                                            at.file, at.line, why.reason(), attribution.empty() ? "" : attribution + "\n\n",
+                                            formatStack(logStack)));
+        }
+    }
     if (ctx_.bus) ctx_.bus->emit(GraphBreakEvent{ctx_.compileId, why.gbType, userStack, why.gbId(), why.explanation, why.hints,
                                                  why.context});
     // explain() gives a data-dependent branch's frame alone, named as Dynamo's resume function.
@@ -1052,6 +1060,32 @@ void Tracer::recordBreak(GraphBreak why, const SourceLocation& at, std::vector<S
         if (userStack.size() == 1) explainStack.back().function = resumeName(explainStack.back().function);
     }
     breaks_.push_back(BreakRecord{std::move(why), std::move(userStack), graph_->opCount() > 0, std::move(explainStack)});
+}
+
+const Frame* Tracer::compiledFrameRunning() const {
+    const auto& frames = interp_.stack();
+    auto user = std::find_if(frames.rbegin(), frames.rend(), [&](const Frame& f) { return interp_.isScriptFile(f.where.file); });
+    return user != frames.rend() && user->traced && user->inlineDepth == 0 && user->comprehensions.empty() ? &*user : nullptr;
+}
+
+std::string Tracer::stackAttribution() const {
+    const Frame* frame = compiledFrameRunning();
+    if (!frame) return "";
+    std::string parts;
+    std::set<std::string> seen;
+    for (const Value* value : frame->operands) {
+        const Node* node = value->isTensor() ? producer(value->asTensor()) : nullptr;
+        auto marked = node ? markedLines_.find(node) : markedLines_.end();
+        if (marked == markedLines_.end()) continue;
+        std::string place = fmt::format("  File \"{}\", line {}\n", node->where.file, node->where.line);
+        for (std::size_t start = 0; start < marked->second.size();) {  // each line of the marked source, indented once more
+            std::size_t end = std::min(marked->second.find('\n', start), marked->second.size());
+            place += "    " + marked->second.substr(start, end - start) + (end < marked->second.size() ? "\n" : "");
+            start = end + 1;
+        }
+        if (seen.insert(place).second) parts += "\n  TensorVariable() originated from:\n" + place;
+    }
+    return parts.empty() ? "" : "Stack variable source attribution:" + parts;
 }
 
 void Tracer::finish() {

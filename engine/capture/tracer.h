@@ -99,6 +99,10 @@ struct BreakRecord {
     std::vector<StackFrame> explainStack;  // explain()'s "User Stack" (Dynamo's frame summary)
 };
 
+// The graph breaks the graph_breaks log gave in full: (gb_type, file, line). PyTorch gives a
+// break it already gave there only its first lines ("user stack suppressed").
+using LoggedBreaks = std::set<std::tuple<std::string, std::string, int>>;
+
 struct TraceContext {
     std::string compileId;
     std::string builtinsDict;  // the global Dynamo keeps the builtins under for this compile ("__builtins_dict___0")
@@ -119,6 +123,7 @@ struct TraceContext {
     int* graphCounter = nullptr;                    // numbers __compiled_fn_N across the session
     DirectCallRecorder* direct = nullptr;           // learns a direct call from this one (direct_call.h)
     BreakTimeline* timeline = nullptr;              // the call's, across its frames
+    LoggedBreaks* loggedBreaks = nullptr;           // the session's
     // Goes on in the resume function after a break in the frame's own code: this tracer's
     // guards then end, another's begin. False where it does not (the trace goes on).
     std::function<bool(ResumeRequest&)> resume;
@@ -217,6 +222,12 @@ private:
     void log(const std::string& artifact, const std::string& message) const;
     void recordBreak(GraphBreak why, const SourceLocation& at, std::vector<StackFrame> userStack,
                      std::vector<StackFrame> logStack);
+    // Dynamo's "Stack variable source attribution": where each graph value the compiled frame
+    // holds on its stack at the break was made ("" when none).
+    std::string stackAttribution() const;
+    // The compiled frame, where its own code runs now (not a function it calls, nor a
+    // comprehension); null elsewhere.
+    const Frame* compiledFrameRunning() const;
     // The function name Dynamo gives the code after this trace's last break:
     // torch_dynamo_resume_in_f_at_5; `function` itself before any.
     std::string resumeName(const std::string& function) const;
@@ -320,6 +331,7 @@ private:
     std::vector<BreakRecord> breaks_;
     std::map<std::string, Shape> liftedSizes_;
     std::vector<InputLink> inputsFrom_;  // per placeholder of the current graph (the doctor's)
+    std::unordered_map<const Node*, std::string> markedLines_;  // the compiled frame's nodes: their line, marked
     // The break Dynamo resumes after, once the expression it broke in is done (null: none).
     struct PendingResume {
         const Expr* at = nullptr;

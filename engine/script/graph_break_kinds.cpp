@@ -25,6 +25,7 @@ std::string variableClass(const Value& v) {
         return "torch._dynamo.variables.constant.ConstantVariable";
     if (type == "list") return "torch._dynamo.variables.lists.ListVariable";
     if (type == "tuple") return "torch._dynamo.variables.lists.TupleVariable";
+    if (type == "Size") return "torch._dynamo.variables.lists.SizeVariable";
     if (type == "dict") return "torch._dynamo.variables.dicts.ConstDictVariable";
     return "torch._dynamo.variables.user_defined.UserDefinedObjectVariable";
 }

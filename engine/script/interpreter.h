@@ -98,6 +98,9 @@ public:
     // torch._dynamo.explain(fn)(*args)
     virtual Value explain(Interpreter& interp, const Value& fn, CallArgs& args) = 0;
     virtual void resetDynamo() = 0;                           // torch._dynamo.reset()
+    // torch.compile(...) made a compiled function: PyTorch logs each graph break in full again
+    // from here (its duplicate-break check starts afresh).
+    virtual void compiledFunctionMade() {}
     virtual void setLogs(const CallArgs& args) = 0;           // torch._logging.set_logs(...)
     // torch.compiler.set_stance(stance): the stance compiled calls take from now on; returns
     // the previous one (capture/compile_manager.h).

@@ -94,6 +94,7 @@ Value compiled(const Value& fn, CompileOptions options, Interpreter& in) {
     } else {
         in.fail("TypeError", "torch.compile expects a function defined in the script, got '" + pythonTypeName(fn) + "'");
     }
+    in.host().compiledFunctionMade();
     return Value(ObjectPtr(c));
 }
 

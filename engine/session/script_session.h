@@ -77,6 +77,7 @@ public:
     Value callCompiled(Interpreter& interp, CompiledFunctionObject& fn, CallArgs& args) override;
     Value explain(Interpreter& interp, const Value& fn, CallArgs& args) override;
     void resetDynamo() override;
+    void compiledFunctionMade() override { compiler_.forgetLoggedBreaks(); }
     std::string setCompileStance(const std::string& stance) override { return compiler_.setStance(stance); }
     void setLogs(const CallArgs& args) override;
 
