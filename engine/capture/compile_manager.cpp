@@ -524,7 +524,7 @@ void CompileManager::closeSection(CallState& state, Section& section, const Valu
         }
     }
     entry.checkOrder = guardCheckOrder(entry.guards, treeScope(state.interp, section.localNames, section.locals, entry));
-    uniqueIds_ += 2 * static_cast<int>(breaks.size()) - (resumed ? 1 : 0);
+    uniqueIds_ += 2 * static_cast<int>(breaks.size());  // each break's restart and resume function
     for (const auto& segment : entry.segments) uniqueIds_ += segment.graph && segment.graph->opCount() > 0 ? 1 : 0;
     mergeSeenSizes(frame.seenSizes, tracer.liftedSizes());
     double seconds = std::chrono::duration<double>(Clock::now() - section.start).count();

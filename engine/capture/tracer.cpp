@@ -774,6 +774,11 @@ std::optional<Device> Tracer::resultDevice(const OpDef& op, const BoundArgs& bou
 }
 
 IValue Tracer::captureOp(const OpCall& call) {
+    if (pendingResume_) {  // the instruction that broke runs eagerly, as Dynamo runs it, up to the resume point
+        OpCall eager = call;
+        eager.capture = nullptr;
+        return dispatch(eager);
+    }
     const OpRegistry& registry = OpRegistry::instance();
     const OpDef& op = call.op;
     const IValueList& args = call.args;
@@ -870,6 +875,9 @@ IValue Tracer::captureOp(const OpCall& call) {
 // --------------------------------------------------------------------- statements
 
 void Tracer::onStatement(const Stmt& stmt) {
+    // A resume point is in the statement that broke: the compiled frame going on to the next
+    // means the expression it waited for is not coming (it broke somewhere else).
+    if (pendingResume_ && interp_.stack().size() == pendingResume_->frame + 1) pendingResume_.reset();
     if (!ctx_.recording || !ctx_.logger || !ctx_.logger->enabled("trace_source")) return;
     const Frame& frame = interp_.stack().back();
     std::string depth = frame.inlineDepth > 0 ? fmt::format(" (inline depth: {})", frame.inlineDepth) : "";
