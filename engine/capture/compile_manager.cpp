@@ -589,6 +589,9 @@ bool CompileManager::resumeFrame(CallState& state, ResumeRequest& request) {
     std::map<std::string, Value> locals;
     auto take = [&](const std::string& name, Value& value) {
         names.push_back(name);
+        // A SymInt of the graph before the break is the int it was on this call: the resume
+        // frame gets it as an input of its own (guarded, or dynamic, there).
+        if (const SymbolicIntPtr* symbolic = value.symbolic()) value = Value((*symbolic)->hint);
         locals[name] = value.unsourced();
         value = state.interp.withSource(value.unsourced(), localSource(name));
     };

@@ -23,7 +23,9 @@ public:
 
     void specialize() const override {
         std::shared_ptr<Tracer*> tracer = tracer_.lock();
-        if (!tracer) return;
+        // Read by the instruction that broke the graph (print(n)), which runs eagerly: Dynamo
+        // hands it the graph's value, unguarded.
+        if (!tracer || (*tracer)->pendingResume_) return;
         for (const SizeExpression* size : expression_->leaves()) {
             if (const auto* origin = (*tracer)->symbolOrigin(size->symbol))
                 (*tracer)->specializeDim(size->source, size->dim, size->symbol, origin->size);
@@ -194,9 +196,12 @@ std::optional<Value> Tracer::symbolicInput(const Value& value) {
     const std::string seenKey = "int " + source;  // beside the tensors' sizes
     if (ctx_.recording) liftedSizes_[seenKey] = {n};
     if (known == intInputs_.end()) {
-        if (!ctx_.automaticDynamic || !ctx_.seenSizes || !notSymbolic_.empty() || n < 2 || n > (int64_t{1} << 40)) return std::nullopt;
-        auto seen = ctx_.seenSizes->find(seenKey);
-        if (seen == ctx_.seenSizes->end() || seen->second.size() != 1 || seen->second[0] == n) return std::nullopt;
+        if (!notSymbolic_.empty() || n < 2 || n > (int64_t{1} << 40)) return std::nullopt;
+        if (!ctx_.allDynamic) {  // dynamic=True: every int input is; else one whose value changed since a compile
+            if (!ctx_.automaticDynamic || !ctx_.seenSizes) return std::nullopt;
+            auto seen = ctx_.seenSizes->find(seenKey);
+            if (seen == ctx_.seenSizes->end() || seen->second.size() != 1 || seen->second[0] == n) return std::nullopt;
+        }
     }
     const std::string symbol = known != intInputs_.end() ? known->second.symbol : symbolNames_.next(source);
     Tensor carrier = Tensor::empty({1}, DType::Bool).asStrided({n}, {0}, 0);

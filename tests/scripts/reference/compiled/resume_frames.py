@@ -53,3 +53,23 @@ def item_then_loop(x, steps):
 
 print(item_then_loop(torch.tensor([1.0, 4.0]), 2))
 print(item_then_loop(torch.tensor([1.0, 8.0]), 2))
+
+
+# A size read before the break is an int the resume function gets: specialized, then dynamic
+# on its recompile; dynamic at once under dynamic=True.
+@torch.compile(dynamic=True, backend="eager")
+def ones_always_dynamic(x):
+    n = x.shape[0]
+    print("length", n)
+    return torch.ones(n) * 2
+
+
+@torch.compile(backend="eager")
+def ones_automatic(x):
+    n = x.shape[0]
+    print("length", n)
+    return torch.ones(n) * 2
+
+
+for k in [3, 5, 5, 7]:
+    print(ones_always_dynamic(torch.zeros(k)).shape, ones_automatic(torch.zeros(k)).shape)
