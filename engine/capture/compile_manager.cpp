@@ -231,7 +231,8 @@ struct CompileManager::CallState {
     const CompiledFunctionObject* compiled;  // null for explain()
     const CompileOptions& options;
     ExplainReport* report;
-    std::vector<std::unique_ptr<Section>> sections;  // the running one last
+    std::vector<std::unique_ptr<Section>> sections;  // every frame it ran in, in order
+    Section* running = nullptr;                      // the one tracing now; null once the rest runs eagerly
     std::vector<std::string> localOrder;             // the running frame's locals, in the order it bound them
     BreakTimeline timeline;
     std::vector<std::shared_ptr<FrameState>> frames;  // every frame it ran in
@@ -420,6 +421,30 @@ SourcePtr renamedGlobal(const SourcePtr& source, const std::string& from, const 
     return renamed;
 }
 
+// Whether `value` is or holds (in a list, tuple or dict) a tensor or an nn.Module.
+bool holdsTensor(const Value& value, int depth = 0) {
+    if (value.isTensor()) return true;
+    if (depth > 32) return false;
+    if (const auto* instance = value.as<InstanceObject>()) return instance->cls->isNnModule();
+    if (const ValueList* items = sequenceItems(value))
+        return std::any_of(items->begin(), items->end(), [&](const Value& v) { return holdsTensor(v, depth + 1); });
+    if (const auto* dict = value.as<DictObject>())
+        return std::any_of(dict->items.begin(), dict->items.end(), [&](const auto& kv) { return holdsTensor(kv.second, depth + 1); });
+    return false;
+}
+
+// Dynamo compiles a resume function only where its frame has torch in it (convert_frame.py's
+// has_tensor_in_frame): a global the code names that is torch or a torch module, or a tensor or
+// module among its locals. Elsewhere the rest runs as plain Python, uncompiled.
+bool hasTorchInFrame(const FunctionObject& fn, const std::map<std::string, Value>& locals) {
+    if (fn.globals && fn.def)
+        for (const std::string& name : fn.def->reads)
+            if (auto it = fn.globals->vars.find(name); it != fn.globals->vars.end())
+                if (const auto* module = it->second.as<ModuleObject>(); module && (module->name == "torch" || module->name.starts_with("torch.")))
+                    return true;
+    return std::any_of(locals.begin(), locals.end(), [](const auto& local) { return holdsTensor(local.second); });
+}
+
 }  // namespace
 
 // The guards log as PyTorch 2.15 prints it: the shape guards as a Python function (where there
@@ -456,10 +481,10 @@ Value CompileManager::runTraced(Interpreter& interp, const CompiledFunctionObjec
     try {
         result = interp.callFunction(fn, args, true, 0);
     } catch (const ScriptError& e) {
-        if (Tracer* tracer = state.sections.back()->tracer.get()) tracer->exceptionEscaped(e, fn);
+        if (state.running) state.running->tracer->exceptionEscaped(e, fn);
         throw;
     }
-    closeSection(state, *state.sections.back(), result, false);
+    if (state.running) closeSection(state, *state.running, result, false);
     return result;
 }
 
@@ -501,6 +526,7 @@ void CompileManager::openSection(CallState& state, const std::shared_ptr<FrameSt
     context.resume = [this, &state](ResumeRequest& request) { return resumeFrame(state, request); };
     section->start = Clock::now();
     section->tracer = std::make_unique<Tracer>(interp, std::move(context));
+    state.running = section.get();
     state.sections.push_back(std::move(section));
 }
 
@@ -579,9 +605,10 @@ bool CompileManager::resumeFrame(CallState& state, ResumeRequest& request) {
     for (const std::string& name : state.localOrder)
         if (live->count(name) && request.scope->vars.count(name) && !fn.def->nestedReads.count(name)) argnames.push_back(name);
 
-    Section& running = *state.sections.back();
+    Section& running = *state.running;
     closeSection(state, running, Value(), true);
     state.interp.setTracer(running.tracer->previousHooks());
+    state.running = nullptr;
 
     // Its frame: ___stack0 ... (the values left on the stack), then the arguments; each value
     // read from it from now on is the resume frame's.
@@ -608,7 +635,7 @@ bool CompileManager::resumeFrame(CallState& state, ResumeRequest& request) {
     SourceLocation where = fn.definedAt();
     where.line = request.line;
     std::shared_ptr<FrameState> frame = resumeFrameState(state, key, name, where);
-    if (stance_ == "force_eager") return true;
+    if (stance_ == "force_eager" || !hasTorchInFrame(fn, locals)) return true;  // the rest runs eagerly
     Failures failed;
     CacheEntry* hit = lookup(state.interp, *frame, locals, state.options.backend, failed);
     if (!hit && !mayCompile(state.interp, *frame, failed, state.options)) return true;  // the rest runs eagerly
