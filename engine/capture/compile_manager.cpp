@@ -152,10 +152,11 @@ void mergeSeenSizes(std::map<std::string, Shape>& seen, const std::map<std::stri
     }
 }
 
-// How PyTorch prints the callable torch.compile made for a backend.
-std::string backendWrapperName(const std::string& backend) {
-    if (backend == "inductor") return "_TorchCompileInductorWrapper";
-    return fmt::format("_TorchCompileWrapper(compiler='{}', dynamic=None)", backend);
+// How PyTorch prints the callable torch.compile made for these options.
+std::string backendWrapperName(const CompileOptions& options) {
+    if (options.backend == "inductor") return "_TorchCompileInductorWrapper";
+    const char* dynamic = options.dynamic == "true" ? "True" : options.dynamic == "false" ? "False" : "None";
+    return fmt::format("_TorchCompileWrapper(compiler='{}', dynamic={})", options.backend, dynamic);
 }
 
 }  // namespace
@@ -169,14 +170,16 @@ const GraphCompiler& CompileManager::backendFor(const CompileOptions& options) c
 }
 
 std::vector<std::string> CompileManager::failures(const Interpreter& interp, const std::map<std::string, Value>& locals,
-                                                  const std::string& backend, CacheEntry& entry) const {
+                                                  const CompileOptions& options, CacheEntry& entry) const {
     std::vector<std::string> reasons;
-    if (entry.backend != backend)  // PyTorch's words (without the callables' ids)
+    // Two callables differ as PyTorch's wrappers compare: by backend and `dynamic`.
+    if (entry.backend != options.backend || entry.dynamic != options.dynamic)  // PyTorch's words (without the callables' ids)
         reasons.push_back(fmt::format("BACKEND_MATCH failure: torch.compile detected different backend callables. Cached backend: {}. "
                                       "New backend: {}. If this is unexpected, wrap your backend in functools.partial (or reuse the "
                                       "same cached backend) to avoid creating a new backend function each time. More details: "
                                       "https://github.com/pytorch/pytorch/issues/168373",
-                                      backendWrapperName(entry.backend), backendWrapperName(backend)));
+                                      backendWrapperName(CompileOptions{.backend = entry.backend, .dynamic = entry.dynamic}),
+                                      backendWrapperName(options)));
     // PyTorch's words: each changed part of the state named, a space after each.
     std::string globalState;
     if (entry.gradMode != gradEnabled()) globalState += "grad_mode ";
@@ -239,9 +242,9 @@ struct CompileManager::CallState {
 };
 
 CacheEntry* CompileManager::lookup(const Interpreter& interp, FrameState& frame, const std::map<std::string, Value>& locals,
-                                   const std::string& backend, Failures& failed) {
+                                   const CompileOptions& options, Failures& failed) {
     for (auto it = frame.entries.rbegin(); it != frame.entries.rend(); ++it) {
-        std::vector<std::string> reasons = failures(interp, locals, backend, **it);
+        std::vector<std::string> reasons = failures(interp, locals, options, **it);
         if (reasons.empty()) {
             // PyTorch keeps a frame's cache most recently used first (the order its recompile
             // reasons list the entries in): a hit moves its entry to the front, here the back.
@@ -337,7 +340,7 @@ Value CompileManager::call(Interpreter& interp, CompiledFunctionObject& compiled
     if (stance_ == "force_eager") return interp.callFunction(*fn, args);
     Failures failed;
     const std::map<std::string, Value> locals = frame.entries.empty() ? std::map<std::string, Value>{} : frameLocals(interp, *fn, args);
-    if (CacheEntry* hit = lookup(interp, frame, locals, compiled.options.backend, failed)) {
+    if (CacheEntry* hit = lookup(interp, frame, locals, compiled.options, failed)) {
         nameRegion(hit->compileId);
         if (std::optional<Value> result = directCall(interp, compiled, *fn, args, *hit)) return *result;
         return runTraced(interp, &compiled, *fn, args, held, hit, compiled.options, nullptr);
@@ -508,6 +511,7 @@ void CompileManager::openSection(CallState& state, const std::shared_ptr<FrameSt
         entry.autocastCpu = autocastSetting(Device::Kind::Cpu);
         entry.autocastCuda = autocastSetting(Device::Kind::Cuda);
         entry.backend = state.options.backend;
+        entry.dynamic = state.options.dynamic;
         entry.function = frame->qualname;
         // Dynamo names the builtins dict of each trace from one counter it also draws from for
         // each compiled graph and each graph break's restart and resume function.
@@ -637,7 +641,7 @@ bool CompileManager::resumeFrame(CallState& state, ResumeRequest& request) {
     std::shared_ptr<FrameState> frame = resumeFrameState(state, key, name, where);
     if (stance_ == "force_eager" || !hasTorchInFrame(fn, locals)) return true;  // the rest runs eagerly
     Failures failed;
-    CacheEntry* hit = lookup(state.interp, *frame, locals, state.options.backend, failed);
+    CacheEntry* hit = lookup(state.interp, *frame, locals, state.options, failed);
     if (!hit && !mayCompile(state.interp, *frame, failed, state.options)) return true;  // the rest runs eagerly
     openSection(state, frame, hit, std::move(locals), std::move(names), nullptr, name);
     // The resume function begins by loading the stack it was given: a tensor there is its

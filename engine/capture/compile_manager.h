@@ -23,7 +23,8 @@ struct CacheEntry {
     // and autocast's setting for each device type.
     bool gradMode = true;
     AutocastSetting autocastCpu, autocastCuda;
-    std::string backend;    // the torch.compile backend that compiled it (Dynamo's BACKEND_MATCH guard)
+    std::string backend;    // the torch.compile backend that compiled it (Dynamo's BACKEND_MATCH guard) ...
+    std::string dynamic;    // ... and its `dynamic` option, which PyTorch's backend callable holds
     std::string builtinsDict;  // where its guards read builtins from: "__builtins_dict___0" (Dynamo's numbering)
     std::vector<Guard> guards;
     // How often each guard was the first to fail: guards are checked most-failed first, as
@@ -127,7 +128,7 @@ private:
     // none does, with each entry's failing guards in `failed` (most recently used first).
     using Failures = std::vector<std::pair<std::string, std::vector<std::string>>>;
     CacheEntry* lookup(const Interpreter& interp, FrameState& frame, const std::map<std::string, Value>& locals,
-                       const std::string& backend, Failures& failed);
+                       const CompileOptions& options, Failures& failed);
     // What a miss does under the stance and the recompile limit: true to compile (the
     // recompile logged), false to run eagerly; throws for fail_on_recompile.
     bool mayCompile(Interpreter& interp, FrameState& frame, const Failures& failed, const CompileOptions& options);
@@ -143,7 +144,7 @@ private:
                          const FunctionObject& fn) const;
     // Why `entry` does not take a call whose frame starts with `locals` (empty: it does), its
     // guards checked most-failed first; the first failing guard's count goes up.
-    std::vector<std::string> failures(const Interpreter& interp, const std::map<std::string, Value>& locals, const std::string& backend,
+    std::vector<std::string> failures(const Interpreter& interp, const std::map<std::string, Value>& locals, const CompileOptions& options,
                                       CacheEntry& entry) const;
     const GraphCompiler& backendFor(const CompileOptions& options) const;
     TraceContext traceContext(Interpreter& interp, CacheEntry& entry, FrameState& frame, const CompileOptions& options,

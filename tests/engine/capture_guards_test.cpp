@@ -175,6 +175,42 @@ print(a(x).grad_fn.name(), b(x).grad_fn.name(), c(x).grad_fn.name(), a(x).grad_f
               "avoid creating a new backend function each time. More details: https://github.com/pytorch/pytorch/issues/168373\n");
 }
 
+// PyTorch's backend callables are equal when their backend and `dynamic` are: torch.compile
+// with dynamic=True is another callable (BACKEND_MATCH), a third call like the first reuses its
+// entry. The log is PyTorch 2.15's for this program (its callables' ids left out).
+TEST(Guards, TheDynamicOptionMakesAnotherBackendCallable) {
+    auto run = runScript(R"(import torch
+
+def f(x):
+    return x * 2
+
+a = torch.compile(f, backend="eager")
+b = torch.compile(f, backend="eager", dynamic=True)
+c = torch.compile(f, backend="eager")
+d = torch.compile(f, dynamic=True)
+e = torch.compile(f)
+for fn in (a, b, c, d, e):
+    fn(torch.ones(3))
+)",
+                         "recompiles");
+    ASSERT_EQ(run.error, "");
+    EXPECT_EQ(run.compiles, 4);
+    const std::string tail = ". If this is unexpected, wrap your backend in functools.partial (or reuse the same cached backend) to "
+                             "avoid creating a new backend function each time. More details: https://github.com/pytorch/pytorch/issues/168373\n";
+    auto mismatch = [&](const std::string& id, const std::string& cached, const std::string& fresh) {
+        return "    - " + id + ": BACKEND_MATCH failure: torch.compile detected different backend callables. Cached backend: " + cached +
+               ". New backend: " + fresh + tail;
+    };
+    const std::string eagerNone = "_TorchCompileWrapper(compiler='eager', dynamic=None)";
+    const std::string eagerTrue = "_TorchCompileWrapper(compiler='eager', dynamic=True)";
+    const std::string inductor = "_TorchCompileInductorWrapper";
+    const std::string header = " [__recompiles] Recompiling function f in script.py:3\n    triggered by the following guard failure(s):\n";
+    EXPECT_EQ(run.logs, "[0/1]" + header + mismatch("0/0", eagerNone, eagerTrue) +
+                            "[0/2]" + header + mismatch("0/0", eagerNone, inductor) + mismatch("0/1", eagerTrue, inductor) +
+                            "[0/3]" + header + mismatch("0/2", inductor, inductor) + mismatch("0/0", eagerNone, inductor) +
+                            mismatch("0/1", eagerTrue, inductor));
+}
+
 TEST(Guards, PythonValueGuardsKeepTheirSourceLine) {
     auto run = runScript(R"(import torch
 
