@@ -424,6 +424,23 @@ SourcePtr renamedGlobal(const SourcePtr& source, const std::string& from, const 
     return renamed;
 }
 
+// A SymInt of the graph before a break, wherever the resume frame reaches it (a local, a list
+// or tuple of sizes): the int it was on this call, an input of the resume frame like any int.
+void concretizeSymInts(Value& value, int depth = 0) {
+    if (const SymbolicIntPtr* symbolic = value.symbolic()) {
+        SourcePtr source = std::move(value.source);
+        value = Value((*symbolic)->hint);
+        value.source = std::move(source);
+        return;
+    }
+    if (depth > 8) return;
+    ValueList* items = nullptr;
+    if (auto* list = value.as<ListObject>()) items = &list->items;
+    else if (auto* tuple = value.as<TupleObject>()) items = &tuple->items;
+    if (items)
+        for (Value& item : *items) concretizeSymInts(item, depth + 1);
+}
+
 // Whether `value` is or holds (in a list, tuple or dict) a tensor or an nn.Module.
 bool holdsTensor(const Value& value, int depth = 0) {
     if (value.isTensor()) return true;
@@ -620,9 +637,7 @@ bool CompileManager::resumeFrame(CallState& state, ResumeRequest& request) {
     std::map<std::string, Value> locals;
     auto take = [&](const std::string& name, Value& value) {
         names.push_back(name);
-        // A SymInt of the graph before the break is the int it was on this call: the resume
-        // frame gets it as an input of its own (guarded, or dynamic, there).
-        if (const SymbolicIntPtr* symbolic = value.symbolic()) value = Value((*symbolic)->hint);
+        concretizeSymInts(value);
         locals[name] = value.unsourced();
         value = state.interp.withSource(value.unsourced(), localSource(name));
     };
