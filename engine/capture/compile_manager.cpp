@@ -659,10 +659,10 @@ bool CompileManager::resumeFrame(CallState& state, ResumeRequest& request) {
     CacheEntry* hit = lookup(state.interp, *frame, locals, state.options, failed);
     if (!hit && !mayCompile(state.interp, *frame, failed, state.options)) return true;  // the rest runs eagerly
     openSection(state, frame, hit, std::move(locals), std::move(names), nullptr, name);
-    // The resume function begins by loading the stack it was given: a tensor there is its
-    // input (another value is guarded where the code consumes it; a None print returned, never).
+    // A tensor on the stack it was given is the resume function's input (another value is
+    // guarded where the code consumes it; a None print returned, never).
     for (Value* value : request.stack)
-        if (value->isTensor()) *value = state.interp.loaded(std::move(*value));
+        if (value->isTensor() && value->source) state.running->tracer->onStackInput(*value);
     return true;
 }
 

@@ -234,9 +234,15 @@ std::vector<Guard> Tracer::guards() const {
     return out;
 }
 
+void Tracer::onStackInput(const Value& value) { registerInput(value); }
+
 void Tracer::onInputUse(const Value& value) {
     if (!value.source || insideMatchedTuple(*value.source)) return;
     if (ctx_.recording) firstRead_.try_emplace(value.source->str(), firstRead_.size());
+    registerInput(value);
+}
+
+void Tracer::registerInput(const Value& value) {
     if (value.isTensor()) {
         const Tensor& t = value.asTensor();
         auto& sources = tensorSources_[t.impl()];

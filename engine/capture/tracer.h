@@ -155,6 +155,9 @@ public:
     void exceptionEscaped(const ScriptError& e, const FunctionObject& fn);
     void onStatement(const Stmt& stmt) override;
     void onInputUse(const Value& value) override;
+    // A tensor a resume function gets on its stack (___stack0): its source known from the
+    // start, read (for the guards' order) where an op first uses it, as Dynamo wraps it lazily.
+    void onStackInput(const Value& value);
     void onLengthUse(const Value& value) override;
     void onDictWalk(const Value& dict) override;
     void onContainsUse(const Value& dict, const Value& key, bool found) override;
@@ -195,6 +198,7 @@ public:
 
 private:
     void guardKeyOrder(const Value& dict);
+    void registerInput(const Value& value);  // onInputUse, its read aside
     struct LazyRef {
         Node* node = nullptr;
         int outputIndex = -1;
