@@ -236,7 +236,9 @@ struct CompileManager::CallState {
     ExplainReport* report;
     std::vector<std::unique_ptr<Section>> sections;  // every frame it ran in, in order
     Section* running = nullptr;                      // the one tracing now; null once the rest runs eagerly
-    std::vector<std::string> localOrder;             // the running frame's locals, in the order it bound them
+    // The running frame's locals in the order it bound them; empty until a resume (then the
+    // function's own order, found once per function).
+    std::vector<std::string> localOrder;
     BreakTimeline timeline;
     std::vector<std::shared_ptr<FrameState>> frames;  // every frame it ran in
 };
@@ -487,7 +489,6 @@ Value CompileManager::runTraced(Interpreter& interp, const CompiledFunctionObjec
                                 CallArgs& args, const std::shared_ptr<FrameState>& frame, CacheEntry* hit,
                                 const CompileOptions& options, ExplainReport* report) {
     CallState state{interp, fn, compiled, options, report, {}, {}, {}, {}};
-    if (fn.def) state.localOrder = localsInBindingOrder(*fn.def);
     state.timeline.ranAfter = [this, &state](const Segment& before, const Segment& after, int64_t ns) {
         auto split = std::find_if(splits_.begin(), splits_.end(), [&](const Split& s) { return s.before == &before && s.after == &after; });
         if (split == splits_.end()) split = splits_.insert(splits_.end(), Split{&before, &after, {}, state.frames});
@@ -618,8 +619,14 @@ std::shared_ptr<FrameState> CompileManager::resumeFrameState(const CallState& st
 bool CompileManager::resumeFrame(CallState& state, ResumeRequest& request) {
     const FunctionObject& fn = state.fn;
     if (request.function != &fn || !fn.def) return false;
-    std::optional<std::set<std::string>> live = liveAfter(*fn.def, *request.at, request.branch);
+    // Where the code goes on and what it reads there are the code's: found once per break site.
+    auto [site, fresh] = resumeSites_.try_emplace({request.at, request.branch ? int(*request.branch) : -1});
+    if (fresh) site->second = liveAfter(*fn.def, *request.at, request.branch);
+    const std::optional<std::set<std::string>>& live = site->second;
     if (!live) return false;
+    auto [order, made] = bindingOrders_.try_emplace(fn.def);
+    if (made) order->second = localsInBindingOrder(*fn.def);
+    if (state.localOrder.empty()) state.localOrder = order->second;
     // The resume function's arguments: the locals bound now that the rest reads, in the order
     // the frame bound them (cell variables stay cells).
     std::vector<std::string> argnames;
@@ -644,7 +651,7 @@ bool CompileManager::resumeFrame(CallState& state, ResumeRequest& request) {
     for (std::size_t i = 0; i < request.stack.size(); ++i) take(fmt::format("___stack{}", i), *request.stack[i]);
     for (const std::string& name : argnames) take(name, request.scope->vars[name]);
     state.localOrder = argnames;
-    for (const std::string& name : localsInBindingOrder(*fn.def))
+    for (const std::string& name : order->second)
         if (std::find(argnames.begin(), argnames.end(), name) == argnames.end()) state.localOrder.push_back(name);
 
     const std::string name = fmt::format("torch_dynamo_resume_in_{}_at_{}", fn.name, request.line);

@@ -161,6 +161,9 @@ private:
     // Shared: a call in flight keeps its frame (and the entry it runs) through a reset() it makes.
     std::map<const void*, std::shared_ptr<FrameState>> frames_;
     std::map<std::string, std::shared_ptr<FrameState>> resumeFrames_;  // by break site, branch and arguments
+    // What the code reads after a break site (and branch: -1 none, 0, 1); each function's locals in binding order.
+    std::map<std::pair<const Expr*, int>, std::optional<std::set<std::string>>> resumeSites_;
+    std::map<const FunctionDef*, std::vector<std::string>> bindingOrders_;
     // Graph pairs a break kept apart, in the order first run; each keeps the frames its
     // segments are in alive.
     struct Split {

@@ -935,30 +935,21 @@ void Tracer::graphBreak(const GraphBreak& reported) {
     }
 }
 
-void Tracer::resumeAfter(const Expr& at, Value& value) {
+void Tracer::resumeAfter(const Expr& at, Value& value) { resumeAt(at, &value, std::nullopt); }
+
+void Tracer::resumeInBranch(const Expr& test, bool taken) { resumeAt(test, nullptr, taken); }
+
+void Tracer::resumeAt(const Expr& at, Value* result, std::optional<bool> branch) {
     if (!pendingResume_ || pendingResume_->at != &at || interp_.stack().size() != pendingResume_->frame + 1) return;
     ResumeRequest request;
     request.at = &at;
+    request.branch = branch;
+    request.line = pendingResume_->line;
     request.stack = interp_.stack().back().operands;
-    request.stack.push_back(&value);
-    resume(std::move(request));
-}
-
-void Tracer::resumeInBranch(const Expr& test, bool taken) {
-    if (!pendingResume_ || pendingResume_->at != &test || interp_.stack().size() != pendingResume_->frame + 1) return;
-    ResumeRequest request;
-    request.at = &test;
-    request.branch = taken;
-    request.stack = interp_.stack().back().operands;
-    resume(std::move(request));
-}
-
-void Tracer::resume(ResumeRequest request) {
-    const PendingResume pending = *pendingResume_;
-    pendingResume_.reset();
+    if (result) request.stack.push_back(result);
     request.function = interp_.stack().back().callee;
     request.scope = interp_.currentScope();
-    request.line = pending.line;
+    pendingResume_.reset();
     ctx_.resume(request);
 }
 
@@ -1091,12 +1082,9 @@ std::string Tracer::stackAttribution() const {
         const Node* node = value->isTensor() ? producer(value->asTensor()) : nullptr;
         auto marked = node ? markedLines_.find(node) : markedLines_.end();
         if (marked == markedLines_.end()) continue;
-        std::string place = fmt::format("  File \"{}\", line {}\n", node->where.file, node->where.line);
-        for (std::size_t start = 0; start < marked->second.size();) {  // each line of the marked source, indented once more
-            std::size_t end = std::min(marked->second.find('\n', start), marked->second.size());
-            place += "    " + marked->second.substr(start, end - start) + (end < marked->second.size() ? "\n" : "");
-            start = end + 1;
-        }
+        std::string indented = "    " + marked->second;  // each line of the marked source, indented once more
+        for (std::size_t at = indented.find('\n'); at != std::string::npos; at = indented.find('\n', at + 1)) indented.insert(at + 1, "    ");
+        const std::string place = fmt::format("  File \"{}\", line {}\n{}", node->where.file, node->where.line, indented);
         if (seen.insert(place).second) parts += "\n  TensorVariable() originated from:\n" + place;
     }
     return parts.empty() ? "" : "Stack variable source attribution:" + parts;

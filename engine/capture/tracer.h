@@ -343,7 +343,8 @@ private:
         int line = 0;
     };
     std::optional<PendingResume> pendingResume_;
-    void resume(ResumeRequest request);
+    // Hands over to the resume function where `at` is the expression the break waits for.
+    void resumeAt(const Expr& at, Value* result, std::optional<bool> branch);
     TraceHooks* previousHooks_ = nullptr;
 };
 
