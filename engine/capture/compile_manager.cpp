@@ -20,22 +20,27 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// `globals`: the compiled function's module's (null: the script's), which G['x'] names.
 const Value* resolveSource(const Source& source, const std::map<std::string, Value>& locals,
-                           const Interpreter& interp) {
+                           const Interpreter& interp, const Scope* globals) {
     switch (source.kind) {
     case Source::Kind::Local: {
         auto it = locals.find(source.name);
         return it == locals.end() ? nullptr : &it->second;
     }
-    case Source::Kind::Global: return interp.global(source.name);
+    case Source::Kind::Global: {
+        if (!globals || source.name.starts_with("__import_")) return interp.global(source.name);
+        auto it = globals->vars.find(source.name);
+        return it == globals->vars.end() ? nullptr : &it->second;
+    }
     case Source::Kind::Item: {
-        const Value* base = resolveSource(*source.base, locals, interp);
+        const Value* base = resolveSource(*source.base, locals, interp, globals);
         const ValueList* items = base ? sequenceItems(*base) : nullptr;
         if (!items || source.index < 0 || source.index >= static_cast<int64_t>(items->size())) return nullptr;
         return &(*items)[static_cast<size_t>(source.index)];
     }
     case Source::Kind::Attr: {  // an instance attribute, read from its __dict__ (no script code runs), or a module's
-        const Value* base = resolveSource(*source.base, locals, interp);
+        const Value* base = resolveSource(*source.base, locals, interp, globals);
         if (auto* module = base ? base->as<ModuleObject>() : nullptr) return module->find(source.name);
         if (auto* fn = base ? base->as<FunctionObject>() : nullptr) return source.name == "__defaults__" ? &fn->defaultsTuple() : nullptr;
         auto* instance = base ? base->as<InstanceObject>() : nullptr;
@@ -44,22 +49,22 @@ const Value* resolveSource(const Source& source, const std::map<std::string, Val
     case Source::Kind::Key: {
         if (source.base->kind == Source::Kind::Global && source.base->name.starts_with("__builtins_dict__"))
             return interp.findBuiltin(source.name);
-        const Value* base = resolveSource(*source.base, locals, interp);
+        const Value* base = resolveSource(*source.base, locals, interp, globals);
         auto* dict = base ? base->as<DictObject>() : nullptr;
         return dict ? dict->findString(source.name) : nullptr;
     }
     case Source::Kind::ObjectDict: {  // an instance's __dict__ (a key in it reads as an Attr)
-        const Value* base = resolveSource(*source.base, locals, interp);
+        const Value* base = resolveSource(*source.base, locals, interp, globals);
         auto* instance = base ? base->as<InstanceObject>() : nullptr;
         return instance ? &instance->dictValue() : nullptr;
     }
     case Source::Kind::Type: {
-        const Value* base = resolveSource(*source.base, locals, interp);
+        const Value* base = resolveSource(*source.base, locals, interp, globals);
         auto* instance = base ? base->as<InstanceObject>() : nullptr;
         return instance ? &instance->classValue() : nullptr;
     }
     case Source::Kind::TypeDict: {
-        const Value* base = resolveSource(*source.base, locals, interp);
+        const Value* base = resolveSource(*source.base, locals, interp, globals);
         auto* cls = base ? base->as<ClassObject>() : nullptr;
         return cls ? &cls->dictValue() : nullptr;
     }
@@ -193,8 +198,8 @@ std::vector<std::string> CompileManager::failures(const Interpreter& interp, con
     std::optional<std::size_t> firstFailed;
     for (std::size_t i : entry.checkOrder) {
         const Guard& guard = entry.guards[i];
-        const Value* value = resolveSource(*guard.source, locals, interp);
-        const Value* other = guard.otherSource ? resolveSource(*guard.otherSource, locals, interp) : nullptr;
+        const Value* value = resolveSource(*guard.source, locals, interp, entry.globals.get());
+        const Value* other = guard.otherSource ? resolveSource(*guard.otherSource, locals, interp, entry.globals.get()) : nullptr;
         if (auto reason = guard.check(value, other)) {
             reasons.push_back(*reason);
             if (!firstFailed) firstFailed = i;
@@ -398,7 +403,9 @@ GuardTreeScope treeScope(const Interpreter& interp, const std::vector<std::strin
                          const std::map<std::string, Value>& locals, const CacheEntry& entry) {
     GuardTreeScope scope;
     scope.frameLocals = localNames;
-    scope.resolve = [&interp, &locals](const Source& source) { return resolveSource(source, locals, interp); };
+    scope.resolve = [&interp, &locals, globals = entry.globals.get()](const Source& source) {
+        return resolveSource(source, locals, interp, globals);
+    };
     scope.state = {entry.gradMode, entry.autocastCpu, entry.autocastCuda};
     return scope;
 }
@@ -441,6 +448,13 @@ void concretizeSymInts(Value& value, int depth = 0) {
     else if (auto* tuple = value.as<TupleObject>()) items = &tuple->items;
     if (items)
         for (Value& item : *items) concretizeSymInts(item, depth + 1);
+}
+
+// Whether `value` is or holds (in a list or tuple) a SymInt.
+bool holdsSymInt(const Value& value, int depth = 0) {
+    if (value.symbolic()) return true;
+    const ValueList* items = depth <= 8 ? sequenceItems(value) : nullptr;
+    return items && std::any_of(items->begin(), items->end(), [&](const Value& v) { return holdsSymInt(v, depth + 1); });
 }
 
 // Whether `value` is or holds (in a list, tuple or dict) a tensor or an nn.Module.
@@ -531,6 +545,7 @@ void CompileManager::openSection(CallState& state, const std::shared_ptr<FrameSt
         entry.backend = state.options.backend;
         entry.dynamic = state.options.dynamic;
         entry.function = frame->qualname;
+        entry.globals = state.fn.globals;
         // Dynamo names the builtins dict of each trace from one counter it also draws from for
         // each compiled graph and each graph break's restart and resume function.
         entry.builtinsDict = fmt::format("__builtins_dict___{}", uniqueIds_++);
@@ -541,7 +556,10 @@ void CompileManager::openSection(CallState& state, const std::shared_ptr<FrameSt
     }
     TraceContext context = traceContext(interp, *section->entry, *frame, state.options, !hit);
     context.resumedAs = resumedAs;
-    if (!hit) context.resolve = [&interp, locals = &section->locals](const Source& source) { return resolveSource(source, *locals, interp); };
+    if (!hit)
+        context.resolve = [&interp, locals = &section->locals, globals = section->made->globals.get()](const Source& source) {
+            return resolveSource(source, *locals, interp, globals);
+        };
     if (args) section->recorder = directRecorder(interp, state.compiled, state.fn, *args, *section->entry);
     context.direct = section->recorder ? &*section->recorder : nullptr;
     context.timeline = &state.timeline;
@@ -633,8 +651,15 @@ bool CompileManager::resumeFrame(CallState& state, ResumeRequest& request) {
     for (const std::string& name : state.localOrder)
         if (live->count(name) && request.scope->vars.count(name) && !fn.def->nestedReads.count(name)) argnames.push_back(name);
 
+    // A SymInt the resume frame gets is an output of the graph before the break: Dynamo compiles
+    // that graph even where it has no op (return (s77,)), which takes a unique id.
+    bool symIntOutput = std::any_of(request.stack.begin(), request.stack.end(), [](const Value* v) { return holdsSymInt(*v); });
+    for (const std::string& name : argnames) symIntOutput = symIntOutput || holdsSymInt(request.scope->vars[name]);
     Section& running = *state.running;
+    const bool graphless = running.made && std::none_of(running.made->segments.begin(), running.made->segments.end(),
+                                                        [](const Segment& s) { return s.graph && s.graph->opCount() > 0; });
     closeSection(state, running, Value(), true);
+    if (symIntOutput && graphless) ++uniqueIds_;
     state.interp.setTracer(running.tracer->previousHooks());
     state.running = nullptr;
 

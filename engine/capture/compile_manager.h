@@ -26,6 +26,7 @@ struct CacheEntry {
     std::string backend;    // the torch.compile backend that compiled it (Dynamo's BACKEND_MATCH guard) ...
     std::string dynamic;    // ... and its `dynamic` option, which PyTorch's backend callable holds
     std::string builtinsDict;  // where its guards read builtins from: "__builtins_dict___0" (Dynamo's numbering)
+    ScopePtr globals;          // what its guards' G['x'] reads: the compiled function's module's (null: the script's)
     std::vector<Guard> guards;
     // How often each guard was the first to fail: guards are checked most-failed first, as
     // PyTorch's guard manager reorders its checks, so the reason reported is the one it gives.

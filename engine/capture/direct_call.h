@@ -109,6 +109,9 @@ public:
     void touch(const Value& object);
     void touchVariable(const ScopePtr& scope, const std::string& name);
     void gradRead(const Tensor& base);
+    // A graph input carrying a Python scalar the call read (a SymInt's or SymFloat's): a plan
+    // holds it, as a call its snapshots match reads the same value.
+    void scalarInput(const Tensor& carrier) { heldTensors_.emplace(carrier.impl(), carrier); }
     // The call did something a plan cannot repeat or check (a graph break, a seed, ...).
     void refuse(const std::string& why);
     void graphRan(int segment, const std::vector<Tensor>& inputs, const std::vector<Tensor>& outputs);

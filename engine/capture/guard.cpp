@@ -1,10 +1,12 @@
 #include "capture/guard.h"
 
 #include <algorithm>
+#include <cmath>
 #include <regex>
 
 #include <fmt/format.h>
 
+#include "core/tensor_format.h"
 #include "script/object_model.h"
 
 namespace fusescope {
@@ -107,6 +109,8 @@ std::string Guard::code() const {
         return fmt::format("___check_obj_id({}, {}), type=<class '{}'>", guardedName(), objectId(constant, ofCode), ofCode ? "code" : typeName);
     case Kind::ObjectAliasing: return fmt::format("{} is {}", s, otherSource->str());
     case Kind::KeyOrder: return fmt::format("list(dict.keys({})) == {}", s, valueRepr(constant));
+    case Kind::FloatNotNan: return fmt::format("not math.isnan({})", s);
+    case Kind::FloatRelation: return fmt::format("{} {} {}", s, compareOperatorSymbol(relation), formatPythonFloat(bound));
     case Kind::SizeRelation:
         if (count > 0) return fmt::format("{} <= {} <= {}", count, lhs->str(true), rhs->str(true));
         if (relation == CompareOperator::GtE && rhs->op == SizeExpression::Op::Constant)
@@ -133,7 +137,9 @@ std::string Guard::typeLabel() const {
     case Kind::DimAtLeast:
     case Kind::DimEquals:
     case Kind::DimsMatch:
-    case Kind::SizeRelation: return "SHAPE_ENV";
+    case Kind::SizeRelation:
+    case Kind::FloatNotNan:
+    case Kind::FloatRelation: return "SHAPE_ENV";
     case Kind::DictContains: return "DICT_CONTAINS";
     case Kind::IdMatch: return "ID_MATCH";
     case Kind::ObjectAliasing: return "OBJECT_ALIASING";
@@ -232,9 +238,15 @@ std::optional<std::string> Guard::check(const Value* value, const Value* other) 
         if (ofInt ? !value->isInt() || value->isBool() : !value->isTensor() || value->asTensor().dim() <= dim) return failedCode(*this);
         int64_t size = ofInt ? value->asInt() : value->asTensor().sizes()[static_cast<size_t>(dim)];
         std::optional<int64_t> a = lhs->evaluate(size), b = rhs->evaluate(size);
-        if (!a || !b || !compareInts(relation, *a, *b) || size < count) return failedRelation(*this);
+        if (!a || !b || !compareNumbers(relation, *a, *b) || size < count) return failedRelation(*this);
         return std::nullopt;
     }
+    case Kind::FloatNotNan:
+        if (!value->isFloat() || std::isnan(value->asFloat())) return failedCode(*this);
+        return std::nullopt;
+    case Kind::FloatRelation:
+        if (!value->isFloat() || !compareNumbers(relation, value->asFloat(), bound)) return failedRelation(*this);
+        return std::nullopt;
     case Kind::DimsMatch: {
         auto sizeOf = [](const Value* v, int64_t d) -> std::optional<int64_t> {
             if (!v || !v->isTensor() || v->asTensor().dim() <= d) return std::nullopt;

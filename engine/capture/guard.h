@@ -27,6 +27,8 @@ struct Guard {
         IdMatch,      // ___check_obj_id(G['torch'].cat, ...): a module or callee the code reached through a global
         ObjectAliasing,  // G['a'].F is G['b'].F: one module reached two ways (otherSource the second)
         KeyOrder,     // list(dict.keys(L['self']._modules)) == ['0', '1']: an nn.Module dict walked in order
+        FloatNotNan,  // not math.isnan(L['scale']): a float input made dynamic (ShapeEnv's NaN specialization)
+        FloatRelation,  // L['t'] > 1.0 (the traced code compared such a float: `relation` with `bound`)
     };
     Kind kind = Kind::TensorMatch;
     SourcePtr source;
@@ -60,6 +62,7 @@ struct Guard {
     // "2 <= x.size()[0] <= 4", as sympy joins them) and where that size was first used.
     SizeExpressionPtr lhs, rhs;
     CompareOperator relation = CompareOperator::Eq;
+    double bound = 0;  // FloatRelation's right side
     std::string firstUse;  // "return x.reshape(-1, 2)  # f.py:7 in fn"
     // Where in PyTorch such a guard is made (its failure says so): a comparison in the code,
     // or a slice's end (fake_impls.py's _compute_slice_index).

@@ -184,6 +184,8 @@ ShapeLine shapeLine(const Guard& g) {
                                  "torch._dynamo.decorators.mark_unbacked(tensor, dim))";
     switch (g.kind) {
     case Guard::Kind::DimAtLeast: return {g.code(), where + firstUse};
+    case Guard::Kind::FloatNotNan: return {g.code(), "implicit guard for float input due to NaN specialization in the framework"};
+    case Guard::Kind::FloatRelation: return {g.code(), fmt::format("{} ({})", where, g.madeIn)};
     case Guard::Kind::SizeRelation:
         if (g.count > 0)
             return {g.code(), fmt::format("{}{} and {} ({})", g.firstUse, firstUse, where, g.madeIn),
@@ -195,7 +197,7 @@ ShapeLine shapeLine(const Guard& g) {
 
 // The shape guards in ShapeEnv's order: per input tensor (as lifted), each dim equal to an
 // earlier one's, then each stride that is a product of dynamic sizes; then the guards the
-// traced code made; then each symbol's range.
+// traced code made; then each symbol's range (a float's: not NaN), in the order of the symbols.
 std::vector<ShapeLine> shapeLines(const std::vector<Guard>& guards) {
     // Each dynamic dim's symbol (named as PyTorch names them) and the source sympy prints for it.
     SymbolNames names;
@@ -237,7 +239,8 @@ std::vector<ShapeLine> shapeLines(const std::vector<Guard>& guards) {
         }
     }
     for (const Guard& g : guards)
-        if ((g.kind == Guard::Kind::SizeRelation && g.count == 0) || g.kind == Guard::Kind::DimEquals) lines.push_back(shapeLine(g));
+        if ((g.kind == Guard::Kind::SizeRelation && g.count == 0) || g.kind == Guard::Kind::DimEquals || g.kind == Guard::Kind::FloatRelation)
+            lines.push_back(shapeLine(g));
     // A range's lower bound raised by a comparison (5 <= x.size()[0]) is the range's guard.
     std::set<std::pair<std::string, int64_t>> raised;
     for (const Guard& g : guards)
@@ -246,7 +249,7 @@ std::vector<ShapeLine> shapeLines(const std::vector<Guard>& guards) {
             raised.insert({g.source->str(), g.dim});
     for (const Guard& g : guards)
         if ((g.kind == Guard::Kind::SizeRelation && g.count > 0) ||
-            (g.kind == Guard::Kind::DimAtLeast && !raised.count({g.source->str(), g.dim})))
+            (g.kind == Guard::Kind::DimAtLeast && !raised.count({g.source->str(), g.dim})) || g.kind == Guard::Kind::FloatNotNan)
             lines.push_back(shapeLine(g));
     return lines;
 }

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "core/tensor_format.h"
 #include "script/ast.h"
 #include "script/parser.h"
 
@@ -14,7 +15,7 @@ namespace fusescope {
 namespace {
 
 // Python's ast.unparse precedence levels, for the nodes guard code has.
-enum Precedence { And = 2, Cmp = 5, Arith = 11, Term = 12, Factor = 13, Atom = 16 };
+enum Precedence { And = 2, Not = 3, Cmp = 5, Arith = 11, Term = 12, Factor = 13, Atom = 16 };
 
 int precedenceOf(BinaryOperator op) {
     return op == BinaryOperator::Add || op == BinaryOperator::Sub ? Arith : Term;
@@ -33,7 +34,9 @@ public:
         case ExprKind::Name: s = e.as<Name>().id; break;
         case ExprKind::Constant: {
             const auto& c = e.as<Constant>();
-            s = c.type == ConstantKind::Str ? "'" + c.strValue + "'" : std::to_string(c.intValue);
+            s = c.type == ConstantKind::Str     ? "'" + c.strValue + "'"
+                : c.type == ConstantKind::Float ? formatPythonFloat(c.floatValue)
+                                                : std::to_string(c.intValue);
             break;
         }
         case ExprKind::Attribute: s = child(*e.as<Attribute>().value) + "." + e.as<Attribute>().attr; break;
@@ -42,8 +45,19 @@ public:
             s += "[" + child(*e.as<Subscript>().index) + "]";
             break;
         }
-        case ExprKind::Call: s = child(*e.as<Call>().func) + "()"; break;
-        case ExprKind::UnaryOp: s = "-" + child(*e.as<UnaryOp>().operand), own = Factor; break;
+        case ExprKind::Call: {
+            const auto& call = e.as<Call>();
+            s = child(*call.func) + "(";
+            for (size_t i = 0; i < call.args.size(); ++i) s += (i ? ", " : "") + child(*call.args[i]);
+            s += ")";
+            break;
+        }
+        case ExprKind::UnaryOp: {
+            const auto& u = e.as<UnaryOp>();
+            own = u.op == UnaryOperator::Not ? Not : Factor;
+            s = (u.op == UnaryOperator::Not ? "not " : "-") + operand(*u.operand, own, child);
+            break;
+        }
         case ExprKind::BinOp: {
             const auto& b = e.as<BinOp>();
             own = precedenceOf(b.op);
@@ -89,7 +103,10 @@ void forEachChild(const Expr& e, const std::function<void(const Expr&)>& visit) 
     switch (e.kind) {
     case ExprKind::Attribute: visit(*e.as<Attribute>().value); break;
     case ExprKind::Subscript: visit(*e.as<Subscript>().value), visit(*e.as<Subscript>().index); break;
-    case ExprKind::Call: visit(*e.as<Call>().func); break;
+    case ExprKind::Call:
+        visit(*e.as<Call>().func);
+        for (const auto& arg : e.as<Call>().args) visit(*arg);
+        break;
     case ExprKind::UnaryOp: visit(*e.as<UnaryOp>().operand); break;
     case ExprKind::BinOp: visit(*e.as<BinOp>().left), visit(*e.as<BinOp>().right); break;
     case ExprKind::BoolOp:

@@ -106,18 +106,6 @@ std::string SizeExpression::str(bool bySource) const {
     return "?";
 }
 
-bool compareInts(CompareOperator op, int64_t a, int64_t b) {
-    switch (op) {
-    case CompareOperator::Eq: return a == b;
-    case CompareOperator::NotEq: return a != b;
-    case CompareOperator::Lt: return a < b;
-    case CompareOperator::LtE: return a <= b;
-    case CompareOperator::Gt: return a > b;
-    case CompareOperator::GtE: return a >= b;
-    default: return false;
-    }
-}
-
 CompareOperator negated(CompareOperator op) {
     switch (op) {
     case CompareOperator::Eq: return CompareOperator::NotEq;
@@ -126,6 +114,16 @@ CompareOperator negated(CompareOperator op) {
     case CompareOperator::LtE: return CompareOperator::Gt;
     case CompareOperator::Gt: return CompareOperator::LtE;
     case CompareOperator::GtE: return CompareOperator::Lt;
+    default: return op;
+    }
+}
+
+CompareOperator mirrored(CompareOperator op) {
+    switch (op) {
+    case CompareOperator::Lt: return CompareOperator::Gt;
+    case CompareOperator::LtE: return CompareOperator::GtE;
+    case CompareOperator::Gt: return CompareOperator::Lt;
+    case CompareOperator::GtE: return CompareOperator::LtE;
     default: return op;
     }
 }

@@ -43,9 +43,22 @@ struct SizeExpression {
     std::string str(bool bySource = false) const;
 };
 
-// a OP b for ints: the comparison operators only.
-bool compareInts(CompareOperator op, int64_t a, int64_t b);
+// a OP b for ints (a SymInt's guard) or floats (a SymFloat's): the comparison operators only.
+template <class Number>
+bool compareNumbers(CompareOperator op, Number a, Number b) {
+    switch (op) {
+    case CompareOperator::Eq: return a == b;
+    case CompareOperator::NotEq: return a != b;
+    case CompareOperator::Lt: return a < b;
+    case CompareOperator::LtE: return a <= b;
+    case CompareOperator::Gt: return a > b;
+    case CompareOperator::GtE: return a >= b;
+    default: return false;
+    }
+}
 // The operator that holds where `op` does not: < for >=.
 CompareOperator negated(CompareOperator op);
+// The operator that holds with the operands swapped: > for <.
+CompareOperator mirrored(CompareOperator op);
 
 }  // namespace fusescope

@@ -8,7 +8,7 @@
 
 namespace fusescope {
 
-std::string SymbolNames::next(const std::string& sourceName) {
+std::string SymbolNames::next(const std::string& sourceName, const char* prefix) {
     int id = static_cast<int>(used_.size());  // in order, without a digest
     if (std::optional<std::string> hex = hexDigest(DigestKind::Sha256, sourceName)) {
         id = 0;
@@ -16,7 +16,7 @@ std::string SymbolNames::next(const std::string& sourceName) {
     }
     while (used_.count(id)) ++id;
     used_.insert(id);
-    return fmt::format("s{}", id);
+    return fmt::format("{}{}", prefix, id);
 }
 
 }  // namespace fusescope

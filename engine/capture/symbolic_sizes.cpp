@@ -93,7 +93,7 @@ std::string SymbolicSizes::symbolNames() const {
 void SymbolicSizes::extendSlicedDim(const Node& node, IValueList& args) {
     const bool sliceFromZero = node.target == "slice" && node.args.size() == 5 && args[0].isTensor() && args[1].isInt() &&
                                args[2].isInt() && args[2].toInt() == 0 && args[3].isInt() && args[4].isInt() && args[4].toInt() == 1;
-    if (!sliceFromZero || node.args[3].kind != Argument::Kind::NodeRef || node.args[3].node->symbolicInt.empty()) return;
+    if (!sliceFromZero || node.args[3].kind != Argument::Kind::NodeRef || node.args[3].node->symbolicScalar.empty()) return;
     const Tensor& self = args[0].toTensor();
     int64_t dim = args[1].toInt();
     if (dim < 0) dim += self.dim();

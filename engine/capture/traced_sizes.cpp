@@ -60,9 +60,9 @@ const TracedSize* tracedSizeOf(const Value& value) {
 
 }  // namespace
 
-std::string symbolicIntNodes(const Graph& graph) {
+std::string symbolicScalarNodes(const Graph& graph) {
     for (const auto& node : graph.nodes())
-        if (!node->symbolicInt.empty())
+        if (!node->symbolicScalar.empty())
             return fmt::format("{} (node {}) {}", node->target, node->name,
                                OpRegistry::instance().find(node->target)->runsEagerlyBecause);
     return "";
@@ -120,7 +120,7 @@ std::shared_ptr<Graph> withSizesFromMeta(const Graph& graph) {
     std::vector<Argument> outputs;
     for (const Argument& o : graph.outputs()) outputs.push_back(remap(o));
     copy->setOutputs(std::move(outputs));
-    copy->removeUnused([](const Node& n) { return !n.symbolicInt.empty(); });
+    copy->removeUnused([](const Node& n) { return !n.symbolicScalar.empty(); });
     return copy;
 }
 
@@ -139,7 +139,7 @@ SymbolicIntPtr Tracer::tracedSize(const std::string& op, const std::string& oper
     OpCall call{def, args, kwargs, style, operatorSymbol, interp_.currentSite(), this};
     IValue value = captureOp(call);
     Node* node = graph_->nodes().back().get();
-    node->symbolicInt = symbol;
+    node->symbolicScalar = symbol;
     return std::make_shared<TracedSize>(value.toInt(), self_, graphGeneration_, node, std::move(expression));
 }
 
@@ -188,6 +188,7 @@ SymbolicIntPtr Tracer::symbolicSize(const Tensor& t, int64_t dim) {
 // compile is a SymInt (guarded by its type only), read from the size of a one-element input
 // expanded to it, so each graph that uses it computes it on every call.
 std::optional<Value> Tracer::symbolicInput(const Value& value) {
+    if (std::holds_alternative<double>(value.v)) return symbolicFloatInput(value);
     if (value.source->kind != Source::Kind::Local || !std::holds_alternative<int64_t>(value.v)) return std::nullopt;
     const std::string source = value.source->str();
     auto known = intInputs_.find(source);
@@ -205,19 +206,7 @@ std::optional<Value> Tracer::symbolicInput(const Value& value) {
     }
     const std::string symbol = known != intInputs_.end() ? known->second.symbol : symbolNames_.next(source);
     Tensor carrier = Tensor::empty({1}, DType::Bool).asStrided({n}, {0}, 0);
-    Node* node = graph_->addPlaceholder(source, TensorMeta{carrier.sizes(), carrier.strides(), carrier.dtype(), {symbol}});
-    node->where = interp_.currentLocation();
-    node->sourceLine = currentLine();
-    node->stack = interp_.tracedStack();
-    node->inlineDepth = interp_.stack().back().inlineDepth;
-    try {
-        if (notSymbolic_.empty()) symbolic_.addInput(node, carrier);
-    } catch (const SymbolicSizesUnsupported& e) {
-        notSymbolic_ = e.what();
-    }
-    lifted_[carrier.impl()] = Lifted{node, Tensor::emptyMeta(carrier.sizes(), carrier.strides(), carrier.dtype()), source};
-    inputs_.push_back(carrier);
-    inputsFrom_.push_back(InputLink{});
+    addScalarInput(source, carrier, {symbol});
     SymbolicIntPtr symint = tracedSize("sym_size", "", {IValue(carrier), IValue(int64_t{0})}, symbol,
                                        SizeExpression::size(symbol, value.source, -1));
     if (known == intInputs_.end())
@@ -231,6 +220,40 @@ std::optional<Value> Tracer::symbolicInput(const Value& value) {
     return Value(symint);
 }
 
+// PyTorch checks a new tensor's contiguity (_prims_common's is_contiguous), which asks whether
+// each size is 0 or 1: a dynamic int made a size is so specialized to be neither.
+void Tracer::guardIntSizes(const Node& node) {
+    if (!ctx_.recording || intInputs_.empty()) return;
+    for (const TensorMeta& meta : node.meta)
+        for (const std::string& symbol : meta.symbols) {
+            auto input = std::find_if(intInputs_.begin(), intInputs_.end(), [&](const auto& e) { return e.second.symbol == symbol; });
+            if (input == intInputs_.end() || specializedSymbols_.count(symbol)) continue;
+            Guard g = sizeRelation(SizeExpression::size(symbol, input->second.source, -1), CompareOperator::GtE,
+                                   SizeExpression::constantOf(2));
+            g.madeIn = "_prims_common/__init__.py:322 in is_contiguous";
+            addGuard(std::move(g));
+        }
+}
+
+Node* Tracer::addScalarInput(const std::string& source, const Tensor& carrier, std::vector<std::string> symbols) {
+    Node* node = graph_->addPlaceholder(source, TensorMeta{carrier.sizes(), carrier.strides(), carrier.dtype(), std::move(symbols)});
+    node->where = interp_.currentLocation();
+    node->sourceLine = currentLine();
+    node->stack = interp_.tracedStack();
+    node->inlineDepth = interp_.stack().back().inlineDepth;
+    try {
+        if (notSymbolic_.empty()) symbolic_.addInput(node, carrier);
+    } catch (const SymbolicSizesUnsupported& e) {
+        notSymbolic_ = e.what();
+    }
+    lifted_[carrier.impl()] = Lifted{node, Tensor::emptyMeta(carrier.sizes(), carrier.strides(), carrier.dtype()), source};
+    inputs_.push_back(carrier);
+    inputsFrom_.push_back(InputLink{});
+    // Its value is one the call read, which a direct call's snapshots match.
+    if (ctx_.direct) ctx_.direct->scalarInput(carrier);
+    return node;
+}
+
 void Tracer::specializeInt(const std::string& symbol) {
     auto input = std::find_if(intInputs_.begin(), intInputs_.end(), [&](const auto& e) { return e.second.symbol == symbol; });
     if (input == intInputs_.end() || !specializedSymbols_.insert(symbol).second) return;
@@ -239,6 +262,7 @@ void Tracer::specializeInt(const std::string& symbol) {
 }
 
 std::optional<Value> Tracer::symbolicArithmetic(BinaryOperator op, const Value& left, const Value& right) {
+    if (left.symbolicFloat() || right.symbolicFloat()) return symbolicFloatArithmetic(op, left, right);
     static const std::map<BinaryOperator, std::string> ops = {
         {BinaryOperator::Add, "sym_add"}, {BinaryOperator::Sub, "sym_sub"}, {BinaryOperator::Mult, "sym_mul"},
         {BinaryOperator::FloorDiv, "sym_floordiv"}};
@@ -259,12 +283,9 @@ std::optional<Value> Tracer::symbolicArithmetic(BinaryOperator op, const Value& 
 // The guard that `lhs relation rhs` holds, in sympy's form: the size on the left, bounds
 // inclusive (s <= 4 for s < 5), an upper bound joined to the size's range (2 <= s <= 4).
 Guard Tracer::sizeRelation(SizeExpressionPtr lhs, CompareOperator relation, SizeExpressionPtr rhs) {
-    static const std::map<CompareOperator, CompareOperator> mirrored = {
-        {CompareOperator::Lt, CompareOperator::Gt}, {CompareOperator::LtE, CompareOperator::GtE},
-        {CompareOperator::Gt, CompareOperator::Lt}, {CompareOperator::GtE, CompareOperator::LtE}};
-    if (!lhs->leaf() && mirrored.count(relation)) {
+    if (!lhs->leaf() && mirrored(relation) != relation) {
         std::swap(lhs, rhs);
-        relation = mirrored.at(relation);
+        relation = mirrored(relation);
     }
     if (lhs->op == SizeExpression::Op::Size && rhs->op == SizeExpression::Op::Constant) {
         if (relation == CompareOperator::Lt) relation = CompareOperator::LtE, rhs = SizeExpression::constantOf(rhs->constant - 1);
@@ -303,6 +324,7 @@ void Tracer::guardEndWithin(const IValue& end, const Tensor& self, int64_t dim) 
 }
 
 std::optional<bool> Tracer::symbolicCompare(CompareOperator op, const Value& left, const Value& right) {
+    if (left.symbolicFloat() || right.symbolicFloat()) return symbolicFloatCompare(op, left, right);
     SizeExpressionPtr a = expressionOf(left), b = expressionOf(right);
     if (!a || !b || (!a->leaf() && !b->leaf())) return std::nullopt;
     if (a->str() == b->str() && (op == CompareOperator::Eq || op == CompareOperator::NotEq))
@@ -317,7 +339,7 @@ std::optional<bool> Tracer::symbolicCompare(CompareOperator op, const Value& lef
     case CompareOperator::Lt:
     case CompareOperator::LtE:
     case CompareOperator::Gt:
-    case CompareOperator::GtE: answer = compareInts(op, hint(left), hint(right)); break;
+    case CompareOperator::GtE: answer = compareNumbers(op, hint(left), hint(right)); break;
     default: return std::nullopt;
     }
     addGuard(sizeRelation(a, *answer ? op : negated(op), b));

@@ -177,15 +177,28 @@ Guard Tracer::madeHere(Guard guard) const {
     return guard;
 }
 
+std::string Tracer::guardKey(const Guard& guard) {
+    const bool byCode = guard.kind == Guard::Kind::SizeRelation || guard.kind == Guard::Kind::ObjectAliasing ||
+                        guard.kind == Guard::Kind::DictContains || guard.kind == Guard::Kind::FloatRelation;
+    return guard.typeLabel() + "|" + guard.guardedName() + "|" + std::to_string(guard.dim) + "|" +
+           std::to_string(static_cast<int>(guard.kind)) + (byCode ? guard.code() : "");
+}
+
 bool Tracer::keepGuard(Guard guard) {
-    std::string key = guard.typeLabel() + "|" + guard.guardedName() + "|" + std::to_string(guard.dim) + "|" +
-                      std::to_string(static_cast<int>(guard.kind)) + (guard.kind == Guard::Kind::SizeRelation || guard.kind == Guard::Kind::ObjectAliasing || guard.kind == Guard::Kind::DictContains
-                                              ? guard.code()
-                                              : "");
-    if (!guardKeys_.insert(key).second) return false;
+    if (!guardKeys_.insert(guardKey(guard)).second) return false;
     guards_.push_back(std::move(guard));
     guardReads_.push_back(firstRead_.size());
     return true;
+}
+
+void Tracer::dropGuards(const std::string& source, std::initializer_list<Guard::Kind> kinds) {
+    for (size_t i = guards_.size(); i-- > 0;) {
+        const Guard& g = guards_[i];
+        if (g.source->str() != source || std::find(kinds.begin(), kinds.end(), g.kind) == kinds.end()) continue;
+        guardKeys_.erase(guardKey(g));
+        guards_.erase(guards_.begin() + static_cast<long>(i));
+        guardReads_.erase(guardReads_.begin() + static_cast<long>(i));
+    }
 }
 
 // Dynamo's mro_attr_source: each class walked past is guarded not to define the name, once per
@@ -738,6 +751,11 @@ Argument Tracer::argumentFor(const IValue& value, IValue& metaValue) {
         metaValue = IValue(node ? symbolic->hint : value.toInt());  // one of an earlier graph: specialized
         return node ? Argument::ref(node) : Argument::value(metaValue);
     }
+    if (const SymbolicFloat* symbolic = value.symbolicFloat()) {
+        Node* node = nodeOf(*symbolic);
+        metaValue = IValue(node ? symbolic->hint : value.toDouble());
+        return node ? Argument::ref(node) : Argument::value(metaValue);
+    }
     metaValue = value;
     return Argument::value(value);
 }
@@ -791,6 +809,7 @@ IValue Tracer::captureOp(const OpCall& call) {
     const Kwargs& kwargs = call.kwargs;
     const CallStyle style = call.style;
     const CallSite& site = call.site;
+    specializeSizingFloats(call);
     IValueList metaArgs;
     std::vector<Argument> nodeArgs;
     for (const auto& a : args) {
@@ -870,6 +889,7 @@ IValue Tracer::captureOp(const OpCall& call) {
         try {
             symbolic_.addCall(node, *def);
             guardUnified();
+            guardIntSizes(*node);
             if (symbolic_.assumesEndWithin(node)) guardEndWithin(args[3], metaArgs[0].toTensor(), args[1].toInt());
         } catch (const SymbolicSizesUnsupported& e) {
             notSymbolic_ = e.what();
@@ -1113,7 +1133,7 @@ void Tracer::flush(const std::string& reason) {
     std::vector<Argument> outputArgs;
     for (const auto& o : outputs) outputArgs.push_back(o.arg);
     graph_->setOutputs(outputArgs);
-    graph_->removeUnused([](const Node& n) { return !n.symbolicInt.empty(); });  // SymInts no op read
+    graph_->removeUnused([](const Node& n) { return !n.symbolicScalar.empty(); });  // SymInts no op read
 
     if (graph_->opCount() > 0) {
         std::string fingerprint = graph_->fingerprint();
@@ -1163,8 +1183,8 @@ void Tracer::flush(const std::string& reason) {
             // a view's size does not need.
             std::shared_ptr<const Graph> compiled = graph_;
             const bool compiling = notSymbolic_.empty() && ctx_.backend->name() != "eager";
-            if (compiling && !symbolicIntNodes(*graph_).empty()) compiled = withSizesFromMeta(*graph_);
-            request.notSymbolic = compiling ? symbolicIntNodes(*compiled) : notSymbolic_;
+            if (compiling && !symbolicScalarNodes(*graph_).empty()) compiled = withSizesFromMeta(*graph_);
+            request.notSymbolic = compiling ? symbolicScalarNodes(*compiled) : notSymbolic_;
             const int64_t compileStartNs = Profiler::nowNs();
             fresh.run = ctx_.backend->compile(compiled, request);
             fresh.compileSeconds = static_cast<double>(Profiler::nowNs() - compileStartNs) * 1e-9;

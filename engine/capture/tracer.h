@@ -132,8 +132,9 @@ struct TraceContext {
     std::function<const Value*(const Source&)> resolve;
 };
 
-// Why `graph` cannot compile: the SymInts it computes (a sym_size node, ...); "" when none.
-std::string symbolicIntNodes(const Graph& graph);
+// Why `graph` cannot compile: the SymInts and SymFloats it computes (a sym_size node, an item
+// of a float input, ...); "" when none.
+std::string symbolicScalarNodes(const Graph& graph);
 // What a compiling backend gets: `graph` with the sizes of its views and reshapes taken from
 // their results where that holds for every size (one symbolic dim: -1), without the SymInts
 // nothing reads then (x.view(x.size(0), -1) needs none).
@@ -219,6 +220,7 @@ private:
     static Guard tensorMatch(const Tensor& real, const SourcePtr& source, const TensorMeta& meta);
     Guard madeHere(Guard guard) const;  // with the line, source and user stack that made it
     bool keepGuard(Guard guard);        // once per kind, source and dim
+    static std::string guardKey(const Guard& guard);  // what keepGuard keeps one of
     void flush(const std::string& reason);
     void registerLazy(const Tensor& meta, Node* node, int outputIndex, std::optional<Device> device);
     std::optional<Device> resultDevice(const OpDef& op, const BoundArgs& bound, const IValueList& args,
@@ -259,11 +261,13 @@ private:
     // A slice of `self`'s static dim `dim` up to SymInt `end` is followed as the end's size:
     // guarded so (PyTorch's n <= 16).
     void guardEndWithin(const IValue& end, const Tensor& self, int64_t dim);
-    // The node computing a SymInt of this trace's current graph; null for any other.
+    // The node computing a SymInt (SymFloat) of this trace's current graph; null for any other.
     Node* nodeOf(const SymbolicInt& value) const;
+    Node* nodeOf(const SymbolicFloat& value);  // made now where the float input has none yet
     // What a SymInt of this trace's current graph computes; null for anything else.
     SizeExpressionPtr expressionOf(const Value& value) const;
     friend class TracedSize;
+    friend class TracedFloat;
 
     Interpreter& interp_;
     TraceContext ctx_;
@@ -307,6 +311,28 @@ private:
     };
     std::map<std::string, IntInput> intInputs_;
     void specializeInt(const std::string& symbol);
+    // A tensor `node` makes with a dynamic int as a size (torch.ones(n)): guarded 2 <= n.
+    void guardIntSizes(const Node& node);
+    // A graph input carrying a Python scalar (an int's size-carrier, a float's f64[] tensor),
+    // read through `source`.
+    Node* addScalarInput(const std::string& source, const Tensor& carrier, std::vector<std::string> symbols);
+    // Float inputs made dynamic, by source (capture/traced_floats.cpp).
+    struct FloatInput {
+        std::string symbol;
+        SourcePtr source;
+        double value;
+        SymbolicFloatPtr symfloat;
+        bool specialized;  // read as a plain float: guarded by its value from then on
+    };
+    std::map<std::string, FloatInput> floatInputs_;
+    std::optional<Value> symbolicFloatInput(const Value& value);
+    Node* floatInputNode(const std::string& source, double value, const std::string& symbol);
+    std::optional<Value> symbolicFloatArithmetic(BinaryOperator op, const Value& left, const Value& right);
+    std::optional<bool> symbolicFloatCompare(CompareOperator op, const Value& left, const Value& right);
+    void specializeFloat(const std::string& source);
+    void specializeSizingFloats(const OpCall& call);
+    // Removes the guards of these kinds on `source` (a float specialized: its type guard goes).
+    void dropGuards(const std::string& source, std::initializer_list<Guard::Kind> kinds);
 
     // Every source a real tensor was read through (an input passed twice has two).
     std::unordered_map<TensorImpl*, std::vector<SourcePtr>> tensorSources_;

@@ -130,7 +130,7 @@ Node* Graph::addCopyOf(const Node& n, const std::function<Argument(const Argumen
     for (const auto& [name, a] : n.kwargs) kwargs.emplace_back(name, remap(a));
     Node* copy = addCall(n.op, n.target, n.style, std::move(args), std::move(kwargs));
     copy->operatorSymbol = n.operatorSymbol;
-    copy->symbolicInt = n.symbolicInt;
+    copy->symbolicScalar = n.symbolicScalar;
     copy->meta = n.meta;
     copy->returnsTuple = n.returnsTuple;
     copy->where = n.where;

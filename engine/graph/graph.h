@@ -70,7 +70,7 @@ struct Node {
     std::vector<Argument> args;
     std::vector<std::pair<std::string, Argument>> kwargs;
     std::vector<TensorMeta> meta;  // one per tensor result
-    std::string symbolicInt;       // a SymInt result: what it computes ("s77 - 1"), printed Sym(s77 - 1)
+    std::string symbolicScalar;    // a SymInt or SymFloat result: what it computes ("s77 - 1"), printed Sym(s77 - 1)
     bool returnsTuple = false;     // the op returns a tuple (max with dim)
 
     // Provenance.

@@ -43,7 +43,8 @@ std::string placeholderName(const std::string& source) {
 std::string pythonOperatorName(const std::string& opName) {
     static const std::map<std::string, std::string> names = {
         {"div", "truediv"}, {"logical_and", "and_"}, {"logical_or", "or_"}, {"logical_xor", "xor"},
-        {"logical_not", "invert"}, {"sym_add", "add"}, {"sym_sub", "sub"}, {"sym_mul", "mul"}, {"sym_floordiv", "floordiv"}};
+        {"logical_not", "invert"}, {"sym_add", "add"}, {"sym_sub", "sub"}, {"sym_mul", "mul"}, {"sym_floordiv", "floordiv"},
+        {"sym_float_add", "add"}, {"sym_float_sub", "sub"}, {"sym_float_mul", "mul"}, {"sym_float_truediv", "truediv"}};
     auto it = names.find(opName);
     return it == names.end() ? opName : it->second;
 }
@@ -64,6 +65,7 @@ std::string constantRepr(const IValue& value) {
         std::string operator()(bool b) const { return b ? "True" : "False"; }
         std::string operator()(int64_t i) const { return std::to_string(i); }
         std::string operator()(const SymbolicIntPtr& i) const { return std::to_string(i->hint); }  // never in a graph
+        std::string operator()(const SymbolicFloatPtr& d) const { return formatPythonFloat(d->hint); }  // nor this
         std::string operator()(double d) const { return formatPythonFloat(d); }
         std::string operator()(const std::string& s) const { return "'" + s + "'"; }
         std::string operator()(const Tensor& t) const { return "<tensor " + TensorMeta{t.sizes(), t.strides(), t.dtype(), {}}.str() + ">"; }
@@ -189,7 +191,7 @@ std::string graphReadable(const Graph& graph) {
         }
         std::string annotation;
         if (n->meta.size() == 1 && !n->returnsTuple) annotation = ": \"" + n->meta[0].str() + "\"";
-        if (!n->symbolicInt.empty()) annotation = ": \"Sym(" + n->symbolicInt + ")\"";
+        if (!n->symbolicScalar.empty()) annotation = ": \"Sym(" + n->symbolicScalar + ")\"";
         out += "        " + n->name + annotation + " = " + nodeCode(*n) + "\n";
     }
     out += "        return " + outputTuple(graph) + "\n";

@@ -1,7 +1,10 @@
-// The ops of PyTorch's SymInts: a size of a graph value read into a Python int
-// (aten.sym_size.int) and the int arithmetic the traced code does with it. Only the tracer
-// makes them (capture/traced_sizes.cpp): a graph holding them runs its ops eagerly, each
-// computing its size on every call.
+// The ops of PyTorch's SymInts and SymFloats: a size of a graph value read into a Python int
+// (aten.sym_size.int), the int arithmetic the traced code does with it, and a float input's
+// value read from the f64[] tensor that carries it into the graph (x.item()). Only the tracer
+// makes them (capture/traced_sizes.cpp, traced_floats.cpp): a graph holding them runs its ops
+// eagerly, each computing its scalar on every call.
+
+#include <limits>
 
 #include "core/error.h"
 #include "opdefs/op_families.h"
@@ -12,6 +15,8 @@ namespace {
 
 constexpr const char* kComputesSizes = "computes a size as a Python int (a SymInt): Fusescope's compiled kernels take sizes "
                                        "only as their tensors' symbols";
+constexpr const char* kComputesFloats = "computes a float input as a Python float (a SymFloat): Fusescope's compiled kernels "
+                                        "take scalars only as constants";
 
 // `apply` writes a OP b and says whether it overflowed: an error, not a wrapped size
 // (symbolic_sizes.h's shifted sizes are large).
@@ -32,6 +37,19 @@ void addIntOp(OpRegistry& r, const std::string& name, bool (*apply)(int64_t, int
     runEagerly(r.add(std::move(d)), kComputesSizes);
 }
 
+// Python's float arithmetic on a SymFloat (scale / 2): `apply` writes a OP b, or raises.
+void addFloatOp(OpRegistry& r, const std::string& name, double (*apply)(double, double)) {
+    OpDef d;
+    d.name = name;
+    d.schema = name + "(float self, float other) -> float";
+    d.isFunction = false;
+    d.isMethod = false;
+    auto f = [apply](const BoundArgs& a) { return IValue(apply(a.number("self"), a.number("other"))); };
+    d.infer = f;
+    d.kernel = f;
+    runEagerly(r.add(std::move(d)), kComputesFloats);
+}
+
 }  // namespace
 
 void registerSymbolicIntOps(OpRegistry& r) {
@@ -46,6 +64,24 @@ void registerSymbolicIntOps(OpRegistry& r) {
         d.kernel = f;
         runEagerly(r.add(std::move(d)), kComputesSizes);
     }
+    {
+        OpDef d;
+        d.name = "item";
+        d.schema = "item(Tensor self) -> float";
+        d.isFunction = false;
+        d.isMethod = false;
+        // The tracer knows the value itself (a meta tensor holds none).
+        d.infer = [](const BoundArgs&) { return IValue(std::numeric_limits<double>::quiet_NaN()); };
+        d.kernel = [](const BoundArgs& a) { return IValue(a.tensor("self").item()); };
+        runEagerly(r.add(std::move(d)), kComputesFloats);
+    }
+    addFloatOp(r, "sym_float_add", [](double a, double b) { return a + b; });
+    addFloatOp(r, "sym_float_sub", [](double a, double b) { return a - b; });
+    addFloatOp(r, "sym_float_mul", [](double a, double b) { return a * b; });
+    addFloatOp(r, "sym_float_truediv", [](double a, double b) {
+        if (b == 0) throw ScriptError("ZeroDivisionError", "float division by zero");
+        return a / b;
+    });
     addIntOp(r, "sym_add", [](int64_t a, int64_t b, int64_t* out) { return __builtin_add_overflow(a, b, out); });
     addIntOp(r, "sym_sub", [](int64_t a, int64_t b, int64_t* out) { return __builtin_sub_overflow(a, b, out); });
     addIntOp(r, "sym_mul", [](int64_t a, int64_t b, int64_t* out) { return __builtin_mul_overflow(a, b, out); });

@@ -21,6 +21,7 @@ int64_t IValue::toInt() const {
 double IValue::toDouble() const {
     if (isBool()) return toBool() ? 1.0 : 0.0;
     if (isInt()) return static_cast<double>(toInt());
+    if (const SymbolicFloat* d = symbolicFloat()) return d->specialized();
     if (isDouble()) return std::get<double>(v);
     throw ScriptError("TypeError", "expected a number");
 }

@@ -39,6 +39,21 @@ struct SymbolicInt {
 };
 using SymbolicIntPtr = std::shared_ptr<const SymbolicInt>;
 
+// A Python float input made dynamic while a compiled function is traced (PyTorch's SymFloat,
+// from Dynamo's automatic dynamic for floats): as a SymbolicInt, `hint` is its value on this
+// call, an op's scalar argument reads it in the graph, and any other read specializes it.
+struct SymbolicFloat {
+    explicit SymbolicFloat(double hint) : hint(hint) {}
+    virtual ~SymbolicFloat() = default;
+    const double hint;
+    virtual void specialize() const = 0;
+    double specialized() const {
+        specialize();
+        return hint;
+    }
+};
+using SymbolicFloatPtr = std::shared_ptr<const SymbolicFloat>;
+
 struct IValue {
     // A list and a tuple differ only in how they print and whether they can be mutated;
     // ops treat both as sequences.
@@ -47,7 +62,7 @@ struct IValue {
         bool isTuple = false;
     };
     using Storage = std::variant<None, bool, int64_t, double, std::string, Tensor, DType, Device,
-                                 std::shared_ptr<Sequence>, SymbolicIntPtr>;
+                                 std::shared_ptr<Sequence>, SymbolicIntPtr, SymbolicFloatPtr>;
     Storage v;
 
     IValue() = default;
@@ -62,6 +77,7 @@ struct IValue {
     IValue(DType d) : v(d) {}
     IValue(Device d) : v(d) {}
     IValue(SymbolicIntPtr i) : v(std::move(i)) {}
+    IValue(SymbolicFloatPtr d) : v(std::move(d)) {}
     static IValue list(IValueList items) { return makeSeq(std::move(items), false); }
     static IValue tuple(IValueList items) { return makeSeq(std::move(items), true); }
     static IValue intList(const std::vector<int64_t>& ints);
@@ -69,7 +85,7 @@ struct IValue {
     bool isNone() const { return std::holds_alternative<None>(v); }
     bool isBool() const { return std::holds_alternative<bool>(v); }
     bool isInt() const { return std::holds_alternative<int64_t>(v) || std::holds_alternative<SymbolicIntPtr>(v); }
-    bool isDouble() const { return std::holds_alternative<double>(v); }
+    bool isDouble() const { return std::holds_alternative<double>(v) || std::holds_alternative<SymbolicFloatPtr>(v); }
     bool isNumber() const { return isBool() || isInt() || isDouble(); }
     bool isString() const { return std::holds_alternative<std::string>(v); }
     bool isTensor() const { return std::holds_alternative<Tensor>(v); }
@@ -81,10 +97,15 @@ struct IValue {
         const auto* p = std::get_if<SymbolicIntPtr>(&v);
         return p ? p->get() : nullptr;
     }
+    // The SymFloat it holds, or null.
+    const SymbolicFloat* symbolicFloat() const {
+        const auto* p = std::get_if<SymbolicFloatPtr>(&v);
+        return p ? p->get() : nullptr;
+    }
 
     bool toBool() const { return std::get<bool>(v); }
     int64_t toInt() const;     // bool or int (a SymInt specialized)
-    double toDouble() const;   // bool, int or double
+    double toDouble() const;   // bool, int or double (a SymFloat specialized)
     const std::string& toString() const { return std::get<std::string>(v); }
     const Tensor& toTensor() const { return std::get<Tensor>(v); }
     DType toDType() const { return std::get<DType>(v); }

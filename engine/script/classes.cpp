@@ -326,9 +326,7 @@ Value Interpreter::instanceAttribute(const Value& object, const std::string& nam
     if (classAttr && classAttr->as<PropertyObject>()) return bindDescriptor(*classAttr, object, cls);
     if (Value* own = instance->dict->findString(name)) {
         if (!tracer_ || !object.source) return *own;
-        Value sourced = withSource(*own, attrSource(object.source, name));
-        if (sourced.source) tracer_->onInputUse(sourced);
-        return sourced;
+        return loaded(withSource(*own, attrSource(object.source, name)));
     }
     if (classAttr) {
         // A method found on the class: the trace holds while no instance attribute shadows

@@ -304,6 +304,11 @@ const Value* Interpreter::importedModule(const std::string& globalName) const {
 std::optional<Value> Interpreter::globalsModule() const {
     if (globals_ == mainGlobals_) return std::nullopt;
     if (globals_->moduleSource) {
+        for (auto frame = stack_.rbegin(); frame != stack_.rend(); ++frame)
+            if (frame->traced && frame->inlineDepth == 0) {
+                if (frame->callee && frame->callee->globals == globals_) return std::nullopt;
+                break;
+            }
         for (const auto& [dotted, entry] : scriptModules_)
             if (entry.globalName == globals_->moduleSource->name) return withSource(entry.module, globals_->moduleSource);
         return std::nullopt;

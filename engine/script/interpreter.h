@@ -388,7 +388,8 @@ private:
     // The module a traced global read is named through, with that source (Dynamo's
     // G['__import_scaling'].SCALE): a script module's own, or for a line of Fusescope's
     // torch.nn that PyTorch's torch.nn has too, the PyTorch module whose file has it
-    // (G['__import_torch_dot_nn_dot_modules_dot_linear'].F). None for the script's globals.
+    // (G['__import_torch_dot_nn_dot_modules_dot_linear'].F). None for the script's globals and
+    // for a script module's where the compiled function is that module's (its frame's G['x']).
     std::optional<Value> globalsModule() const;
     // The traced code found method `name` on the class of `instance` (reached by `source`): the
     // trace holds while no instance attribute shadows it (Dynamo's DICT_CONTAINS on __dict__).

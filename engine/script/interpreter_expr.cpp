@@ -53,6 +53,7 @@ IValue toIValue(const Value& value) {
         IValue operator()(bool b) const { return IValue(b); }
         IValue operator()(int64_t i) const { return IValue(i); }
         IValue operator()(const SymbolicIntPtr& i) const { return IValue(i); }
+        IValue operator()(const SymbolicFloatPtr& d) const { return IValue(d); }
         IValue operator()(double d) const { return IValue(d); }
         IValue operator()(const std::string& s) const { return IValue(s); }
         IValue operator()(const Tensor& t) const { return IValue(t); }
@@ -79,6 +80,7 @@ Value fromIValue(const IValue& value) {
         Value operator()(bool b) const { return Value(b); }
         Value operator()(int64_t i) const { return Value(i); }
         Value operator()(const SymbolicIntPtr& i) const { return Value(i); }
+        Value operator()(const SymbolicFloatPtr& d) const { return Value(d); }
         Value operator()(double d) const { return Value(d); }
         Value operator()(const std::string& s) const { return Value(s); }
         Value operator()(const Tensor& t) const { return Value(t); }

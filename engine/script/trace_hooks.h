@@ -85,8 +85,9 @@ public:
     // The source `module` was first reached by when this read reaches it by another (guarded
     // so: OBJECT_ALIASING); null when this is its first source.
     virtual SourcePtr firstSourceOf(const Value& module) { return (void)module, nullptr; }
-    // An int argument the traced code reads: the SymInt it stands for where a recompile made it
-    // dynamic (Dynamo's automatic dynamic for ints), else nullopt (a constant, guarded).
+    // An int argument (a float argument, global or attribute) the traced code reads: the SymInt
+    // (SymFloat) it stands for where a recompile made it dynamic (Dynamo's automatic dynamic for
+    // ints and floats), else nullopt (a constant, guarded).
     virtual std::optional<Value> symbolicInput(const Value& value) { return (void)value, std::nullopt; }
     // Where the traced code reads builtin `name` from (Dynamo's G['__builtins_dict___0']['len']),
     // or null to leave it unguarded.

@@ -303,6 +303,7 @@ std::string valueRepr(const Value& value) {
         std::string operator()(bool b) const { return b ? "True" : "False"; }
         std::string operator()(int64_t i) const { return std::to_string(i); }
         std::string operator()(const SymbolicIntPtr& i) const { return std::to_string(i->specialized()); }
+        std::string operator()(const SymbolicFloatPtr& d) const { return formatPythonFloat(d->specialized()); }
         std::string operator()(double d) const { return formatPythonFloat(d); }
         std::string operator()(const std::string& s) const { return stringRepr(s); }
         std::string operator()(const Tensor& t) const {
@@ -332,6 +333,7 @@ std::string pythonTypeName(const Value& value) {
         std::string operator()(bool) const { return "bool"; }
         std::string operator()(int64_t) const { return "int"; }
         std::string operator()(const SymbolicIntPtr&) const { return "int"; }
+        std::string operator()(const SymbolicFloatPtr&) const { return "float"; }
         std::string operator()(double) const { return "float"; }
         std::string operator()(const std::string&) const { return "str"; }
         std::string operator()(const Tensor&) const { return "Tensor"; }

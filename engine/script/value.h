@@ -86,8 +86,10 @@ using ObjectPtr = std::shared_ptr<Object>;
 
 struct Value {
     // A SymbolicIntPtr is an int (isInt): a size of a graph value while a compiled function is
-    // traced, read as a plain int only through asInt (which specializes it).
-    using Storage = std::variant<None, bool, int64_t, double, std::string, Tensor, DType, Device, ObjectPtr, SymbolicIntPtr>;
+    // traced, read as a plain int only through asInt (which specializes it). A SymbolicFloatPtr
+    // is a float (isFloat) so: a float input made dynamic, read as a plain float only through asFloat.
+    using Storage = std::variant<None, bool, int64_t, double, std::string, Tensor, DType, Device, ObjectPtr, SymbolicIntPtr,
+                                 SymbolicFloatPtr>;
     Storage v;
     SourcePtr source;
 
@@ -104,11 +106,12 @@ struct Value {
     Value(Device d) : v(d) {}
     Value(ObjectPtr o) : v(std::move(o)) {}
     Value(SymbolicIntPtr i) : v(std::move(i)) {}
+    Value(SymbolicFloatPtr d) : v(std::move(d)) {}
 
     bool isNone() const { return std::holds_alternative<None>(v); }
     bool isBool() const { return std::holds_alternative<bool>(v); }
     bool isInt() const { return std::holds_alternative<int64_t>(v) || std::holds_alternative<SymbolicIntPtr>(v); }
-    bool isFloat() const { return std::holds_alternative<double>(v); }
+    bool isFloat() const { return std::holds_alternative<double>(v) || std::holds_alternative<SymbolicFloatPtr>(v); }
     bool isNumber() const { return isBool() || isInt() || isFloat(); }
     bool isString() const { return std::holds_alternative<std::string>(v); }
     bool isTensor() const { return std::holds_alternative<Tensor>(v); }
@@ -123,7 +126,12 @@ struct Value {
     }
     // The SymInt it holds, or null.
     const SymbolicIntPtr* symbolic() const { return std::get_if<SymbolicIntPtr>(&v); }
-    double asFloat() const { return std::get<double>(v); }
+    double asFloat() const {
+        if (const auto* d = std::get_if<SymbolicFloatPtr>(&v)) return (*d)->specialized();
+        return std::get<double>(v);
+    }
+    // The SymFloat it holds, or null.
+    const SymbolicFloatPtr* symbolicFloat() const { return std::get_if<SymbolicFloatPtr>(&v); }
     const std::string& asString() const { return std::get<std::string>(v); }
     const Tensor& asTensor() const { return std::get<Tensor>(v); }
     DType asDType() const { return std::get<DType>(v); }

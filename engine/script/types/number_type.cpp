@@ -93,9 +93,9 @@ std::optional<Value> floatBinary(Interpreter& in, BinaryOperator op, double a, d
     }
 }
 
-// While traced, a SymInt operand keeps the result symbolic (or guarded) where it can.
+// While traced, a SymInt or SymFloat operand keeps the result symbolic (or guarded) where it can.
 bool symbolicOperand(Interpreter& in, const Value& left, const Value& right) {
-    return in.tracer() && (left.symbolic() || right.symbolic());
+    return in.tracer() && (left.symbolic() || right.symbolic() || left.symbolicFloat() || right.symbolicFloat());
 }
 
 std::optional<Value> numberCompare(Interpreter& in, CompareOperator op, const Value& left, const Value& right) {
