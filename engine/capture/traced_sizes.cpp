@@ -93,33 +93,14 @@ std::optional<IValue> sizesFromMeta(const Node& node) {
 }  // namespace
 
 std::shared_ptr<Graph> withSizesFromMeta(const Graph& graph) {
-    auto copy = std::make_shared<Graph>();
-    std::unordered_map<const Node*, Node*> mapped;
-    std::function<Argument(const Argument&)> remap = [&](const Argument& a) {
-        Argument r = a;
-        if (a.kind == Argument::Kind::NodeRef) r.node = mapped.at(a.node);
-        for (Argument& item : r.items) item = remap(item);
-        return r;
-    };
-    for (const auto& n : graph.nodes()) {
-        if (n->op == NodeOp::Placeholder) {
-            Node* p = copy->addPlaceholder(n->target, n->meta.at(0), n->name);
-            p->where = n->where;
-            p->sourceLine = n->sourceLine;
-            p->stack = n->stack;
-            mapped[n.get()] = p;
-            continue;
-        }
-        Node* c = copy->addCopyOf(*n, remap);
-        if (std::optional<IValue> sizes = sizesFromMeta(*n)) {
-            c->args = {c->args[0], Argument::value(*sizes)};
-            c->kwargs.clear();
-        }
-        mapped[n.get()] = c;
-    }
-    std::vector<Argument> outputs;
-    for (const Argument& o : graph.outputs()) outputs.push_back(remap(o));
-    copy->setOutputs(std::move(outputs));
+    auto copy = rewriteGraph(graph, [](const Node& n, Graph& g, const ArgumentRemap& remap) -> std::optional<Argument> {
+        std::optional<IValue> sizes = sizesFromMeta(n);
+        if (!sizes) return std::nullopt;
+        Node* c = g.addCopyOf(n, remap);
+        c->args = {c->args[0], Argument::value(*sizes)};
+        c->kwargs.clear();
+        return Argument::ref(c);
+    });
     copy->removeUnused([](const Node& n) { return !n.symbolicScalar.empty(); });
     return copy;
 }

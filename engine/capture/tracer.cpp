@@ -1180,10 +1180,12 @@ void Tracer::flush(const std::string& reason) {
             request.suppressErrors = ctx_.suppressErrors;
             request.settings = ctx_.settings;
             // SymInt nodes run as they are under the eager backend; the others compile those
-            // a view's size does not need.
+            // a view's size does not need, and read SymFloats as tensors where they can.
             std::shared_ptr<const Graph> compiled = graph_;
             const bool compiling = notSymbolic_.empty() && ctx_.backend->name() != "eager";
             if (compiling && !symbolicScalarNodes(*graph_).empty()) compiled = withSizesFromMeta(*graph_);
+            if (compiling)
+                if (std::shared_ptr<Graph> tensorified = withFloatsAsTensors(*compiled)) compiled = tensorified;
             request.notSymbolic = compiling ? symbolicScalarNodes(*compiled) : notSymbolic_;
             const int64_t compileStartNs = Profiler::nowNs();
             fresh.run = ctx_.backend->compile(compiled, request);

@@ -139,6 +139,9 @@ std::string symbolicScalarNodes(const Graph& graph);
 // their results where that holds for every size (one symbolic dim: -1), without the SymInts
 // nothing reads then (x.view(x.size(0), -1) needs none).
 std::shared_ptr<Graph> withSizesFromMeta(const Graph& graph);
+// `graph` with its SymFloats read as f64[] tensors where every read allows it
+// (capture/tensorified_floats.cpp); null where it has none, or one is read otherwise.
+std::shared_ptr<Graph> withFloatsAsTensors(const Graph& graph);
 
 class Tracer : public TraceHooks {
 public:

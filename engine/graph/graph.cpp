@@ -133,16 +133,42 @@ Node* Graph::addCopyOf(const Node& n, const std::function<Argument(const Argumen
     copy->symbolicScalar = n.symbolicScalar;
     copy->meta = n.meta;
     copy->returnsTuple = n.returnsTuple;
-    copy->where = n.where;
-    copy->sourceLine = n.sourceLine;
-    copy->stack = n.stack;
-    copy->moduleStack = n.moduleStack;
-    copy->inlineDepth = n.inlineDepth;
-    copy->gradEnabled = n.gradEnabled;
+    copy->copyProvenance(n);
     return copy;
 }
 
 void Graph::setOutputs(std::vector<Argument> outputs) { outputs_ = std::move(outputs); }
+
+std::shared_ptr<Graph> rewriteGraph(const Graph& graph,
+                                    const std::function<std::optional<Argument>(const Node&, Graph&, const ArgumentRemap&)>& rewrite) {
+    auto copy = std::make_shared<Graph>();
+    std::unordered_map<const Node*, Argument> mapped;
+    ArgumentRemap remap = [&](const Argument& a) {
+        Argument r = a;
+        if (a.kind == Argument::Kind::NodeRef) {
+            r = mapped.at(a.node);
+            if (a.outputIndex >= 0) r.outputIndex = a.outputIndex;
+        }
+        for (Argument& item : r.items) item = remap(item);
+        return r;
+    };
+    for (const auto& n : graph.nodes()) {
+        if (n->op == NodeOp::Placeholder) {
+            Node* p = copy->addPlaceholder(n->target, n->meta.at(0), n->name);
+            p->where = n->where;
+            p->sourceLine = n->sourceLine;
+            p->stack = n->stack;
+            mapped[n.get()] = Argument::ref(p);
+            continue;
+        }
+        std::optional<Argument> replaced = rewrite(*n, *copy, remap);
+        mapped[n.get()] = replaced ? *replaced : Argument::ref(copy->addCopyOf(*n, remap));
+    }
+    std::vector<Argument> outputs;
+    for (const Argument& o : graph.outputs()) outputs.push_back(remap(o));
+    copy->setOutputs(std::move(outputs));
+    return copy;
+}
 
 std::vector<Node*> Graph::placeholders() const {
     std::vector<Node*> result;

@@ -82,6 +82,16 @@ struct Node {
     bool gradEnabled = true;  // grad mode when it was traced (false inside torch.no_grad())
     std::string capturedName;  // the captured-graph node it came from; empty in the captured graph itself
     int index = 0;  // position in the graph
+
+    // Where `from` came from, for a node standing for it in a rewritten graph.
+    void copyProvenance(const Node& from) {
+        where = from.where;
+        sourceLine = from.sourceLine;
+        stack = from.stack;
+        moduleStack = from.moduleStack;
+        inlineDepth = from.inlineDepth;
+        gradEnabled = from.gradEnabled;
+    }
 };
 
 class Graph {
@@ -116,5 +126,13 @@ private:
     std::unordered_set<std::string> usedNames_;
     std::unordered_map<std::string, int> lastSuffix_;
 };
+
+// What a node argument of one graph is in a copy of it.
+using ArgumentRemap = std::function<Argument(const Argument&)>;
+// A copy of `graph` (placeholders, calls, outputs) whose call nodes `rewrite` may replace: given
+// a node, the copy so far and the remap of the node's arguments into it, it adds what stands
+// for the node and returns its result, or nullopt to have the node copied as it is.
+std::shared_ptr<Graph> rewriteGraph(const Graph& graph,
+                                    const std::function<std::optional<Argument>(const Node&, Graph&, const ArgumentRemap&)>& rewrite);
 
 }  // namespace fusescope

@@ -28,7 +28,12 @@ const std::vector<Fix>& fixes() {
          "$1 was passed as another type ($3 where the compile had $2): pass the same type on every call"},
         {std::regex(R"(len\((\S+)\) == (\d+))"),
          "the length of $1 changed: keep it fixed, or pass its items as one tensor (`torch.stack`)"},
-        // An argument's value (not an attribute: self.training changes for a reason of its own).
+        // An argument's value (not an attribute: self.training changes for a reason of its own):
+        // a float, or an int of 2 or more, is dynamic from this recompile on (automatic dynamic).
+        {std::regex(R"(^(?:\d+/\d+: )?([A-Za-z_]\w*) == ([2-9]|[1-9]\d+|-?\d+\.\d*(?:e[-+]?\d+)?|-?\d+e[-+]?\d+)\s+#)"),
+         "$1 is a Python number the graph held as the constant $2: this recompile makes it dynamic (a graph input "
+         "guarded by its type), so later values reuse the recompiled graph; to skip this recompile too, compile with "
+         "`dynamic=True`"},
         {std::regex(R"(^(?:\d+/\d+: )?([A-Za-z_]\w*) == (\S+?)\s+#)"),
          "$1 is a Python value the graph holds as the constant $2: another value recompiles; if it changes from "
          "call to call, pass it as a tensor (`torch.tensor(...)`)"},

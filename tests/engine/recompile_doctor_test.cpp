@@ -86,6 +86,12 @@ TEST(RecompileDoctor, EachKindOfGuardFailureHasItsFix) {
     EXPECT_EQ(recompileFix("0/0: n == 1                                                   # return x + n  # s.py:8 in g"),
               "n is a Python value the graph holds as the constant 1: another value recompiles; if it changes from call "
               "to call, pass it as a tensor (`torch.tensor(...)`)");
+    const std::string dynamicAfter = ": this recompile makes it dynamic (a graph input guarded by its type), so later values "
+                                     "reuse the recompiled graph; to skip this recompile too, compile with `dynamic=True`";
+    EXPECT_EQ(recompileFix("0/0: factor == 2.0                                              # return x * factor  # s.py:3 in f"),
+              "factor is a Python number the graph held as the constant 2.0" + dynamicAfter);
+    EXPECT_EQ(recompileFix("0/0: n == 12                                                  # return x + n  # s.py:8 in g"),
+              "n is a Python number the graph held as the constant 12" + dynamicAfter);
     EXPECT_EQ(recompileFix("0/0: GLOBAL_STATE changed: grad_mode "),
               "it was called under another grad mode than the compile's: call it under the same `torch.no_grad()` "
               "setting, or expect one compile for each");
