@@ -89,7 +89,8 @@ std::string SymbolicSizes::symbolNames() const {
 // slice(self, dim, 0, end, 1) of a static dim up to a SymInt end: the shifted end would
 // clamp to the dim, so the shadow self is as long as the shifted end there. Where the real
 // end is within the dim, the result's size is then the end's expression; where it clamped,
-// no expression matches and the graph is not symbolic (SymbolicSizesUnsupported).
+// no expression matches and the graph is not symbolic (SymbolicSizesUnsupported), unless the
+// tracer guarded the end past the dim (endPastDim): then the shadow end is the dim's size.
 void SymbolicSizes::extendSlicedDim(const Node& node, IValueList& args) {
     const bool sliceFromZero = node.target == "slice" && node.args.size() == 5 && args[0].isTensor() && args[1].isInt() &&
                                args[2].isInt() && args[2].toInt() == 0 && args[3].isInt() && args[4].isInt() && args[4].toInt() == 1;
@@ -97,6 +98,10 @@ void SymbolicSizes::extendSlicedDim(const Node& node, IValueList& args) {
     const Tensor& self = args[0].toTensor();
     int64_t dim = args[1].toInt();
     if (dim < 0) dim += self.dim();
+    if (&node == endPast_ && dim >= 0 && dim < self.dim()) {
+        args[3] = IValue(self.sizes()[static_cast<size_t>(dim)]);
+        return;
+    }
     if (dim < 0 || dim >= self.dim() || !self.isContiguous() || args[3].toInt() <= self.sizes()[static_cast<size_t>(dim)]) return;
     Shape sizes = self.sizes();
     sizes[static_cast<size_t>(dim)] = args[3].toInt();

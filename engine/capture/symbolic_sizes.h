@@ -37,6 +37,9 @@ public:
     // Whether `node` is a slice of a static dim up to a SymInt end (table[:n]) whose sizes
     // were followed assuming the end within the dim: the tracer guards that (n <= 16).
     bool assumesEndWithin(const Node* node) const { return node == endWithin_; }
+    // `node`, about to be added, slices a static dim up to a SymInt end past it (guarded so):
+    // its result is the whole dim for every such end.
+    void endPastDim(const Node* node) { endPast_ = node; }
     // The symbol is fixed at its example value (a guard says so): dims that depend on it
     // alone are static from now on.
     void specialize(const std::string& symbol);
@@ -71,6 +74,7 @@ private:
     std::vector<Symbol> hints_;
     std::unordered_map<const Node*, IValue> shadows_;  // a tensor, or a tuple of tensors
     const Node* endWithin_ = nullptr;
+    const Node* endPast_ = nullptr;
     std::vector<std::pair<Node*, Tensor>> inputs_;        // in order, to replay
     std::vector<std::pair<Node*, const OpDef*>> calls_;
     std::vector<std::pair<std::string, std::string>> unified_;

@@ -90,10 +90,34 @@ std::optional<IValue> sizesFromMeta(const Node& node) {
     return IValue::intList(sizes);
 }
 
+// A slice to a SymInt end whose result is its input's whole static dim (the end guarded past
+// it: Tracer::guardEndPastDim) ends at that dim's size for every end its guards admit.
+std::optional<IValue> wholeDimEnd(const Node& node) {
+    if (node.target != "slice" || node.args.size() != 5 || node.args[3].kind != Argument::Kind::NodeRef ||
+        node.args[0].kind != Argument::Kind::NodeRef || node.args[1].kind != Argument::Kind::Constant || node.meta.size() != 1)
+        return std::nullopt;
+    const Node& self = *node.args[0].node;
+    const size_t output = static_cast<size_t>(std::max(node.args[0].outputIndex, 0));
+    if (output >= self.meta.size() || !node.args[1].constant.isInt()) return std::nullopt;
+    const TensorMeta &in = self.meta[output], &out = node.meta[0];
+    int64_t dim = node.args[1].constant.toInt();
+    if (dim < 0) dim += static_cast<int64_t>(in.sizes.size());
+    const size_t d = static_cast<size_t>(dim);
+    if (dim < 0 || d >= in.sizes.size() || d >= out.sizes.size() || !in.symbols[d].empty() || !out.symbols[d].empty() ||
+        in.sizes[d] != out.sizes[d])
+        return std::nullopt;
+    return IValue(in.sizes[d]);
+}
+
 }  // namespace
 
 std::shared_ptr<Graph> withSizesFromMeta(const Graph& graph) {
     auto copy = rewriteGraph(graph, [](const Node& n, Graph& g, const ArgumentRemap& remap) -> std::optional<Argument> {
+        if (std::optional<IValue> end = wholeDimEnd(n)) {
+            Node* c = g.addCopyOf(n, remap);
+            c->args[3] = Argument::value(*end);
+            return Argument::ref(c);
+        }
         std::optional<IValue> sizes = sizesFromMeta(n);
         if (!sizes) return std::nullopt;
         Node* c = g.addCopyOf(n, remap);
@@ -302,6 +326,27 @@ void Tracer::guardEndWithin(const IValue& end, const Tensor& self, int64_t dim) 
     Guard g = sizeRelation(size->expression(), CompareOperator::LtE, SizeExpression::constantOf(self.sizes()[static_cast<size_t>(dim)]));
     g.madeIn = "_subclasses/fake_impls.py:1519 in _compute_slice_index";
     addGuard(std::move(g));
+}
+
+bool Tracer::guardEndPastDim(const Node& node, const IValueList& args, const IValueList& metaArgs) {
+    if (node.target != "slice" || args.size() != 5 || node.args[0].kind != Argument::Kind::NodeRef || !metaArgs[0].isTensor() ||
+        !args[1].isInt() || !args[2].isInt() || args[2].toInt() != 0 || !args[4].isInt() || args[4].toInt() != 1)
+        return false;
+    const auto* end = dynamic_cast<const TracedSize*>(args[3].symbolic());
+    const Tensor& self = metaArgs[0].toTensor();
+    int64_t dim = args[1].toInt();
+    if (dim < 0) dim += self.dim();
+    if (!end || !end->nodeIn(*this) || !end->expression()->ofOneSize() || dim < 0 || dim >= self.dim()) return false;
+    const Node& sliced = *node.args[0].node;
+    const size_t output = static_cast<size_t>(std::max(node.args[0].outputIndex, 0));
+    const bool staticDim = output < sliced.meta.size() && static_cast<size_t>(dim) < sliced.meta[output].symbols.size() &&
+                           sliced.meta[output].symbols[static_cast<size_t>(dim)].empty();
+    const int64_t extent = self.sizes()[static_cast<size_t>(dim)];
+    if (!staticDim || end->hint <= extent) return false;
+    Guard g = sizeRelation(end->expression(), CompareOperator::GtE, SizeExpression::constantOf(extent + 1));
+    g.madeIn = "_subclasses/fake_impls.py:1519 in _compute_slice_index";
+    addGuard(std::move(g));
+    return true;
 }
 
 std::optional<bool> Tracer::symbolicCompare(CompareOperator op, const Value& left, const Value& right) {

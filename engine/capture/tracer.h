@@ -264,6 +264,9 @@ private:
     // A slice of `self`'s static dim `dim` up to SymInt `end` is followed as the end's size:
     // guarded so (PyTorch's n <= 16).
     void guardEndWithin(const IValue& end, const Tensor& self, int64_t dim);
+    // A slice from 0 of a static dim to a SymInt end past it (table[:n], n > 10) is the whole
+    // dim for every such end: guarded so (PyTorch's 11 <= n); false for any other node.
+    bool guardEndPastDim(const Node& node, const IValueList& args, const IValueList& metaArgs);
     // The node computing a SymInt (SymFloat) of this trace's current graph; null for any other.
     Node* nodeOf(const SymbolicInt& value) const;
     Node* nodeOf(const SymbolicFloat& value);  // made now where the float input has none yet

@@ -292,3 +292,28 @@ print(capped(torch.ones(2, 3)).sum(), capped(torch.ones(3, 4)).sum())
     EXPECT_NE(graphs[0].readable.find("        mul: \"Sym(s27*s77)\" = sym_size_int * sym_size_int_1\n"), std::string::npos)
         << graphs[0].readable;
 }
+
+// A slice of a static dim to an end past it is the whole dim for every such end: guarded past
+// it (PyTorch's 11 <= L['x'].size()[0]), its graph compiled with the dim's size as the end.
+TEST(SymbolicInts, ASliceEndPastTheDimIsGuardedPastItAndCompiles) {
+    auto run = runScript(R"(import torch
+
+table = torch.arange(10.0)
+
+@torch.compile
+def sliced(x):
+    return x + table[: x.shape[0]].sum()
+
+for n in [3, 4, 11, 5, 2, 12, 6]:
+    print(sliced(torch.zeros(n))[0].item())
+)",
+                         "guards,inductor");
+    ASSERT_EQ(run.error, "");
+    EXPECT_EQ(run.out, "3.0\n6.0\n45.0\n10.0\n1.0\n45.0\n15.0\n");
+    EXPECT_EQ(run.compiles, 3);
+    EXPECT_NE(run.logs.find("+- LAMBDA_GUARD: 11 <= L['x'].size()[0]  # return x + table[: x.shape[0]].sum()  # script.py:7 in sliced "
+                            "(_subclasses/fake_impls.py:1519 in _compute_slice_index)\n"),
+              std::string::npos)
+        << run.logs;
+    EXPECT_EQ(run.logs.find("__compiled_fn_2: cannot compile"), std::string::npos) << run.logs;
+}
