@@ -433,12 +433,13 @@ SourcePtr renamedGlobal(const SourcePtr& source, const std::string& from, const 
     return renamed;
 }
 
-// A SymInt of the graph before a break, wherever the resume frame reaches it (a local, a list
-// or tuple of sizes): the int it was on this call, an input of the resume frame like any int.
+// A SymInt (SymFloat) of the graph before a break, wherever the resume frame reaches it (a
+// local, a list or tuple of sizes): the int (float) it was on this call, an input of the resume
+// frame like any.
 void concretizeSymInts(Value& value, int depth = 0) {
-    if (const SymbolicIntPtr* symbolic = value.symbolic()) {
+    if (value.symbolic() || value.symbolicFloat()) {
         SourcePtr source = std::move(value.source);
-        value = Value((*symbolic)->hint);
+        value = value.symbolic() ? Value((*value.symbolic())->hint) : Value((*value.symbolicFloat())->hint);
         value.source = std::move(source);
         return;
     }

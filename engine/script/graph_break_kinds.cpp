@@ -20,7 +20,7 @@ const char* const kUserError =
 // The class of Dynamo's VariableTracker for a value (the developer context names it).
 std::string variableClass(const Value& v) {
     if (v.isTensor()) return "torch._dynamo.variables.tensor.TensorVariable";
-    if (v.symbolic()) return "torch._dynamo.variables.tensor.SymNodeVariable";
+    if (v.symbolic() || v.symbolicFloat()) return "torch._dynamo.variables.tensor.SymNodeVariable";
     const std::string type = pythonTypeName(v);
     if (type == "str" || type == "int" || type == "float" || type == "bool" || type == "NoneType")
         return "torch._dynamo.variables.constant.ConstantVariable";

@@ -49,3 +49,17 @@ def always(x, w):
 
 print(always(torch.arange(4.0), 1.5))
 print(always(torch.arange(4.0), 2.5))
+
+
+# Across a graph break: the resume function gets the float and its half as inputs of its own,
+# dynamic on its own recompile.
+@torch.compile(backend="eager")
+def halved(x, s):
+    y = x * s
+    t = s / 2
+    print("half", t)
+    return y * t
+
+
+for s in [2.0, 3.0, 5.0, 7.0]:
+    print(halved(torch.ones(2), s))
