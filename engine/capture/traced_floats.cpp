@@ -86,7 +86,8 @@ Node* Tracer::nodeOf(const SymbolicFloat& value) {
 
 std::optional<Value> Tracer::symbolicFloatInput(const Value& value) {
     const Source::Kind kind = value.source->kind;
-    if (kind != Source::Kind::Local && kind != Source::Kind::Global && kind != Source::Kind::Attr) return std::nullopt;
+    if (kind != Source::Kind::Local && kind != Source::Kind::Global && kind != Source::Kind::Attr && kind != Source::Kind::Item)
+        return std::nullopt;
     const std::string source = value.source->str();
     auto known = floatInputs_.find(source);
     if (known != floatInputs_.end()) {

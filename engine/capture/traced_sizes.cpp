@@ -75,6 +75,9 @@ Node* Tracer::nodeOf(const SymbolicInt& value) const {
 
 namespace {
 
+// Whether dim `d` of `meta` is symbolic (a meta whose sizes were not followed has no symbols).
+bool symbolicDim(const TensorMeta& meta, size_t d) { return d < meta.symbols.size() && !meta.symbols[d].empty(); }
+
 // A view or reshape whose result has at most one symbolic dim (and no empty one) gets the
 // same result for every size from its meta, that dim -1: numel fixes it.
 std::optional<IValue> sizesFromMeta(const Node& node) {
@@ -83,7 +86,7 @@ std::optional<IValue> sizesFromMeta(const Node& node) {
     Shape sizes = meta.sizes;
     int symbolic = 0;
     for (size_t d = 0; d < sizes.size(); ++d) {
-        if (!meta.symbols[d].empty()) sizes[d] = -1, ++symbolic;
+        if (symbolicDim(meta, d)) sizes[d] = -1, ++symbolic;
         else if (sizes[d] == 0) return std::nullopt;
     }
     if (symbolic > 1) return std::nullopt;
@@ -103,8 +106,7 @@ std::optional<IValue> wholeDimEnd(const Node& node) {
     int64_t dim = node.args[1].constant.toInt();
     if (dim < 0) dim += static_cast<int64_t>(in.sizes.size());
     const size_t d = static_cast<size_t>(dim);
-    if (dim < 0 || d >= in.sizes.size() || d >= out.sizes.size() || !in.symbols[d].empty() || !out.symbols[d].empty() ||
-        in.sizes[d] != out.sizes[d])
+    if (dim < 0 || d >= in.sizes.size() || d >= out.sizes.size() || symbolicDim(in, d) || symbolicDim(out, d) || in.sizes[d] != out.sizes[d])
         return std::nullopt;
     return IValue(in.sizes[d]);
 }
@@ -189,12 +191,23 @@ SymbolicIntPtr Tracer::symbolicSize(const Tensor& t, int64_t dim) {
                       SizeExpression::size(symbol, origin->source, origin->dim));
 }
 
+namespace {
+
+// L['n'], L['sizes'][1]: an int Dynamo makes dynamic (not an nn.Module's attribute, which it keeps static).
+bool argumentOrItsItem(const Source& source) {
+    const Source* s = &source;
+    while (s->kind == Source::Kind::Item) s = s->base.get();
+    return s->kind == Source::Kind::Local;
+}
+
+}  // namespace
+
 // Dynamo's automatic dynamic for ints: an int argument seen with another value by an earlier
 // compile is a SymInt (guarded by its type only), read from the size of a one-element input
 // expanded to it, so each graph that uses it computes it on every call.
 std::optional<Value> Tracer::symbolicInput(const Value& value) {
     if (std::holds_alternative<double>(value.v)) return symbolicFloatInput(value);
-    if (value.source->kind != Source::Kind::Local || !std::holds_alternative<int64_t>(value.v)) return std::nullopt;
+    if (!std::holds_alternative<int64_t>(value.v) || !argumentOrItsItem(*value.source)) return std::nullopt;
     const std::string source = value.source->str();
     auto known = intInputs_.find(source);
     if (known != intInputs_.end() && nodeOf(*known->second.symint)) return Value(known->second.symint);

@@ -209,7 +209,7 @@ Value sequenceItem(Interpreter& in, const Value& self, const Value& index) {
     Value item = items[i];
     if (self.source && (!item.isObject() || sequenceItems(item))) {
         item.source = itemSource(self.source, i);
-        if (in.tracer()) in.tracer()->onInputUse(item);
+        if (in.tracer()) return in.loaded(std::move(item));
     }
     return item;
 }

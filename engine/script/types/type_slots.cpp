@@ -98,8 +98,7 @@ ValueList sequenceSnapshot(Interpreter& in, const Value& self) {
     for (size_t i = 0; i < items.size(); ++i) {
         Value v = items[i];
         if (!v.isObject() || sequenceItems(v)) v.source = itemSource(self.source, static_cast<int64_t>(i));
-        if (tracer && v.source) tracer->onInputUse(v);
-        sourced.push_back(std::move(v));
+        sourced.push_back(tracer && v.source ? in.loaded(std::move(v)) : std::move(v));
     }
     return sourced;
 }
