@@ -239,8 +239,11 @@ std::vector<ShapeLine> shapeLines(const std::vector<Guard>& guards) {
         }
     }
     for (const Guard& g : guards)
-        if ((g.kind == Guard::Kind::SizeRelation && g.count == 0) || g.kind == Guard::Kind::DimEquals || g.kind == Guard::Kind::FloatRelation)
+        if ((g.kind == Guard::Kind::SizeRelation && g.count == 0) || g.kind == Guard::Kind::DimEquals || g.kind == Guard::Kind::FloatRelation) {
             lines.push_back(shapeLine(g));
+            // A float found equal to a constant is replaced by it, and ShapeEnv produces the guard again for the replacement.
+            if (g.kind == Guard::Kind::FloatRelation && g.relation == CompareOperator::Eq) lines.push_back(shapeLine(g));
+        }
     // A range's lower bound raised by a comparison (5 <= x.size()[0]) is the range's guard.
     std::set<std::pair<std::string, int64_t>> raised;
     for (const Guard& g : guards)

@@ -4,9 +4,9 @@
 // graph as an f64[] input, where an op first uses it, whose item() the ops read as their
 // scalar, so one graph serves every value: guarded by its type and not NaN (ShapeEnv's NaN
 // specialization) instead of its value. Python arithmetic on it (+ - * /) stays in the graph;
-// an ordering comparison is answered for this call and guarded (L['t'] > 1.0). Any other read
-// (==, a Python computation, an op whose result's size it sets) specializes it: its value
-// guarded, as Dynamo's restart with the float specialized does.
+// a comparison with a number is answered for this call and guarded (L['t'] > 1.0, L['t'] != 0.0).
+// Any other read (a Python computation, an op whose result's size it sets) specializes it: its
+// value guarded, as Dynamo's restart with the float specialized does.
 #include <cmath>
 #include <cstring>
 #include <map>
@@ -194,7 +194,7 @@ std::optional<Value> Tracer::symbolicFloatArithmetic(BinaryOperator op, const Va
 }
 
 std::optional<bool> Tracer::symbolicFloatCompare(CompareOperator op, const Value& left, const Value& right) {
-    if (op == CompareOperator::Eq || op == CompareOperator::NotEq || mirrored(op) == op) return std::nullopt;
+    if (op != CompareOperator::Eq && op != CompareOperator::NotEq && mirrored(op) == op) return std::nullopt;  // is, in
     const TracedFloat* traced = tracedFloatOf(left);
     const Value* other = &right;
     if (!traced) traced = tracedFloatOf(right), other = &left, op = mirrored(op);  // the float on the left, as sympy prints it
@@ -209,6 +209,8 @@ std::optional<bool> Tracer::symbolicFloatCompare(CompareOperator op, const Value
     g.source = floatInputs_.at(*traced->sources().begin()).source;
     g.relation = answer ? op : negated(op);
     g.bound = *bound;
+    // Found equal, the symbol is that constant from here on (ShapeEnv's replacement): no NaN guard.
+    if (g.relation == CompareOperator::Eq) dropGuards(g.source->str(), {Guard::Kind::FloatNotNan});
     addGuard(std::move(g));
     return answer;
 }

@@ -232,6 +232,18 @@ void Tracer::onRealize(const Value& value) {
     unrealized_.erase(it);
 }
 
+void Tracer::onReturn(const Value& result) {
+    if (!ctx_.recording || pendingResume_) return;
+    if (const ValueList* items = sequenceItems(result)) {
+        for (const Value& item : *items) onReturn(item);
+        return;
+    }
+    if (!result.isTensor() || !result.source || !tensorSources_.count(result.asTensor().impl())) return;
+    onRealize(result);
+    Tensor meta;
+    liftTensor(result.asTensor(), meta);
+}
+
 std::vector<Guard> Tracer::guards() const {
     auto rank = [this](std::size_t i) -> std::pair<int, std::size_t> {
         const Guard& g = guards_[i];
@@ -427,6 +439,10 @@ void Tracer::onCalleeUse(const Value& callee) {
                                                 : callee.as<TypeObject>()->name;
         g.classObject = callee.asObject();
         addGuard(std::move(g));
+        // Dynamo runs its polyfill of enumerate, whose isinstance(start, int) reads these builtins.
+        if (builtinClass && callee.source->name == "enumerate")
+            for (const char* read : {"isinstance", "int"})
+                if (const Value* builtin = interp_.findBuiltin(read)) onCalleeUse(interp_.withSource(*builtin, builtinSource(read)));
         return;
     }
     if (!callee.source || (!fn && !callee.as<BuiltinFunction>())) return;

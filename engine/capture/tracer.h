@@ -168,6 +168,7 @@ public:
     void onModuleUse(const Value& module) override;
     void onCalleeUse(const Value& callee) override;
     void onRealize(const Value& value) override;
+    void onReturn(const Value& result) override;
     void onCellLoad(const Value& value) override;
     void onInheritedMethod(const Value& instance, const ClassObject& definer, const std::string& name) override;
     SourcePtr firstSourceOf(const Value& module) override;

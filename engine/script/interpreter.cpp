@@ -597,6 +597,7 @@ Interpreter::Flow Interpreter::exec(const Stmt& stmt) {
         case StmtKind::Return: {
             const auto& s = stmt.as<Return>();
             returnValue_ = s.value ? eval(*s.value) : Value();
+            if (tracer_ && stack_.back().traced && stack_.back().inlineDepth == 0) tracer_->onReturn(returnValue_);
             return Flow::Return;
         }
         case StmtKind::Pass: return Flow::Normal;

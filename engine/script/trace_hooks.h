@@ -73,6 +73,8 @@ public:
     // The traced code consumes `value` (passes it to a call, calls it, computes with it): where
     // Dynamo realizes a lazily built value, and so where its guards are made.
     virtual void onRealize(const Value& value) { (void)value; }
+    // The compiled function's own frame returns `result` (an input returned as it is is guarded there).
+    virtual void onReturn(const Value& result) { (void)result; }
     // A cell variable (a local a nested scope reads) was loaded: Dynamo builds it here.
     virtual void onCellLoad(const Value& value) { (void)value; }
     // The method `name` of `instance` was found on a base class of its class, `definer`: the

@@ -63,3 +63,16 @@ def halved(x, s):
 
 for s in [2.0, 3.0, 5.0, 7.0]:
     print(halved(torch.ones(2), s))
+
+
+# Compared equal: guarded L['t'] == 0.0 (twice, as ShapeEnv replaces the symbol by the
+# constant), else L['t'] != 0.0; an input returned as it is is guarded where it is returned.
+@torch.compile(backend="eager")
+def unless_zero(x, t):
+    if t == 0.0:
+        return x
+    return x * t
+
+
+for t in [2.0, 3.0, 0.0, 5.0]:
+    print(unless_zero(torch.ones(2), t))
