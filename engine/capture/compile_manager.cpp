@@ -73,9 +73,14 @@ const Value* resolveSource(const Source& source, const std::map<std::string, Val
 }
 
 // The call's arguments bound to the function's parameters, as a tuple in parameter order.
-Value boundArguments(const Interpreter& interp, const FunctionObject& fn, const CallArgs& args) {
+// `names`, when given, gets the parameters' names in the same order.
+Value boundArguments(const Interpreter& interp, const FunctionObject& fn, const CallArgs& args,
+                     std::vector<std::string>* names = nullptr) {
     ValueList values;
-    for (auto& [name, value] : interp.bindArguments(fn, args)) values.push_back(value.unsourced());
+    for (auto& [name, value] : interp.bindArguments(fn, args)) {
+        values.push_back(value.unsourced());
+        if (names) names->push_back(name);
+    }
     return makeTuple(std::move(values));
 }
 
@@ -717,7 +722,9 @@ std::optional<DirectCallRecorder> CompileManager::directRecorder(Interpreter& in
                                                                  const CacheEntry& entry) const {
     constexpr size_t kMaxPlans = 4;  // a call whose state changes every time would only fill the list
     if (!compiled || entry.directPlans.size() >= kMaxPlans) return std::nullopt;
-    return DirectCallRecorder(compiled->function, boundArguments(interp, fn, args));
+    std::vector<std::string> names;
+    Value bound = boundArguments(interp, fn, args, &names);
+    return DirectCallRecorder(compiled->function, bound, std::move(names));
 }
 
 void CompileManager::learnDirectCall(CacheEntry& entry, DirectCallRecorder& recorder, const Value& result,

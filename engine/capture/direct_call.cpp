@@ -56,6 +56,12 @@ Tensor DirectCallPlan::locate(const InputLocator& where, const Value& arguments)
         Tensor base = locate(grads_[where.grad].base, arguments);
         return base.defined() && base.impl()->autograd.grad ? Tensor(base.impl()->autograd.grad) : Tensor();
     }
+    case InputLocator::Kind::Number: {
+        const Value* number = containerItem(arguments, where.path.at(0));
+        if (!number) return Tensor();
+        if (number->isFloat()) return Tensor::scalar(number->asFloat(), DType::Float64);
+        return Tensor::empty({1}, DType::Bool).asStrided({number->asInt()}, {0}, 0);
+    }
     case InputLocator::Kind::Argument: break;
     }
     const Value* at = &arguments;
@@ -118,8 +124,8 @@ Value DirectCallPlan::run(const Value& arguments, const CompiledGraph* graph) co
 
 // ------------------------------------------------------------------------ the recorder
 
-DirectCallRecorder::DirectCallRecorder(const Value& function, const Value& arguments)
-    : arguments_(arguments), firstNewSerial_(CreationSerial::upcoming()) {
+DirectCallRecorder::DirectCallRecorder(const Value& function, const Value& arguments, std::vector<std::string> parameters)
+    : arguments_(arguments), firstNewSerial_(CreationSerial::upcoming()), parameters_(std::move(parameters)) {
     plan_.function_ = function.isObject() ? function.asObject() : nullptr;
     plan_.definitions_ = definitionsVersion();
     plan_.defaultDevice_ = defaultDevice();
@@ -139,6 +145,13 @@ DirectCallRecorder::DirectCallRecorder(const Value& function, const Value& argum
         plan_.sameTensorAs_.push_back(index);
         plan_.argumentTensors_.push_back(path);
     });
+}
+
+void DirectCallRecorder::scalarInput(const Tensor& carrier, const Source& source) {
+    auto parameter = std::find(parameters_.begin(), parameters_.end(), source.name);
+    if (source.kind == Source::Kind::Local && parameter != parameters_.end())
+        numberArguments_.emplace(carrier.impl(), static_cast<size_t>(parameter - parameters_.begin()));
+    else heldTensors_.emplace(carrier.impl(), carrier);
 }
 
 void DirectCallRecorder::refuse(const std::string& why) {
@@ -243,6 +256,10 @@ std::optional<std::string> DirectCallRecorder::changedDuringCall() const {
 }
 
 bool DirectCallRecorder::templateFor(const Value& value, ResultTemplate& out, std::string& why) const {
+    if (value.symbolic() || value.symbolicFloat()) {  // computed from an input another call may change
+        why = "it returns a Python number its graph computes";
+        return false;
+    }
     if (!value.isObject() && !value.isTensor()) {
         out.kind = ResultTemplate::Kind::Constant;
         out.constant = value.unsourced();
@@ -289,6 +306,11 @@ std::variant<DirectCallPlan, std::string> DirectCallRecorder::finish(const Value
         plan_.grads_[i].base = std::move(*base);
     }
     for (const Tensor& input : graphInputs_) {
+        if (auto number = numberArguments_.find(input.impl()); number != numberArguments_.end()) {
+            plan_.arguments_.acceptAnyNumberAt(number->second);
+            plan_.inputs_.push_back(InputLocator{InputLocator::Kind::Number, {number->second}, Tensor(), 0});
+            continue;
+        }
         auto where = locateTensor(input);
         if (!where) return std::string("its graph reads a tensor found in a way a direct call cannot follow");
         plan_.inputs_.push_back(std::move(*where));

@@ -33,9 +33,11 @@ struct Scope;
 
 // Where a graph input is found on a later call.
 struct InputLocator {
-    enum class Kind { Argument, Held, Grad };
+    // Number: an int or float argument, carried into the graph as its tensor (a SymInt's one
+    // element expanded to the int, a SymFloat's f64[]), made from the call's own argument.
+    enum class Kind { Argument, Held, Grad, Number };
     Kind kind = Kind::Held;
-    std::vector<size_t> path;  // Argument: the argument's index, then indices into its containers
+    std::vector<size_t> path;  // Argument: the argument's index, then indices into its containers; Number: its index
     Tensor held;               // Held: a tensor the snapshots keep (a parameter, optimizer state)
     size_t grad = 0;           // Grad: which recorded .grad read
 };
@@ -103,15 +105,17 @@ private:
 
 class DirectCallRecorder {
 public:
-    // `arguments`: the call's bound arguments as a tuple, in parameter order.
-    DirectCallRecorder(const Value& function, const Value& arguments);
+    // `arguments`: the call's bound arguments as a tuple, in parameter order, and their names.
+    DirectCallRecorder(const Value& function, const Value& arguments, std::vector<std::string> parameters);
 
     void touch(const Value& object);
     void touchVariable(const ScopePtr& scope, const std::string& name);
     void gradRead(const Tensor& base);
-    // A graph input carrying a Python scalar the call read (a SymInt's or SymFloat's): a plan
-    // holds it, as a call its snapshots match reads the same value.
-    void scalarInput(const Tensor& carrier) { heldTensors_.emplace(carrier.impl(), carrier); }
+    // A graph input carrying a Python number the call read through `source` (a SymInt's or
+    // SymFloat's): an argument's own (L['scale']) is read from each call, whatever its value (the
+    // entry's guards hold its type); any other a plan holds, as a call its snapshots match reads
+    // the same value.
+    void scalarInput(const Tensor& carrier, const Source& source);
     // The call did something a plan cannot repeat or check (a graph break, a seed, ...).
     void refuse(const std::string& why);
     void graphRan(int segment, const std::vector<Tensor>& inputs, const std::vector<Tensor>& outputs);
@@ -136,6 +140,8 @@ private:
     std::vector<Tensor> gradBases_;                            // per GradRead
     std::unordered_map<const TensorImpl*, std::vector<size_t>> argumentTensors_;
     std::unordered_map<const TensorImpl*, Tensor> heldTensors_;
+    std::vector<std::string> parameters_;
+    std::unordered_map<const TensorImpl*, size_t> numberArguments_;  // a carrier -> its argument's index
     std::vector<Tensor> graphInputs_;
     std::vector<const TensorImpl*> graphOutputs_;
     bool ranGraph_ = false;

@@ -99,6 +99,7 @@ bool ValueSnapshot::matches(const Value& value) const {
     switch (kind_) {
     case Kind::Scalar:
     case Kind::Object: return sameScalar(value_, value);
+    case Kind::AnyNumber: return value.isBool() == value_.isBool() && value.isInt() == value_.isInt() && value.isFloat() == value_.isFloat();
     case Kind::Tensor:
         return value.isTensor() && (!sameObject_ || value.asTensor().impl() == value_.asTensor().impl()) &&
                layout_.matches(value.asTensor());
@@ -139,8 +140,14 @@ void ValueSnapshot::visitTensors(const std::function<void(const Tensor&, const s
     }
 }
 
+void ValueSnapshot::acceptAnyNumberAt(size_t index) {
+    if (kind_ != Kind::Sequence || index >= items_.size()) return;
+    ValueSnapshot& item = items_[index];
+    if (item.kind_ == Kind::Scalar && !item.value_.isBool() && (item.value_.isInt() || item.value_.isFloat())) item.kind_ = Kind::AnyNumber;
+}
+
 void ValueSnapshot::releaseContents() {
-    if (!sameObject_ && kind_ != Kind::Scalar && kind_ != Kind::Object) value_ = Value();
+    if (!sameObject_ && kind_ != Kind::Scalar && kind_ != Kind::AnyNumber && kind_ != Kind::Object) value_ = Value();
     for (auto& item : items_) item.releaseContents();
 }
 

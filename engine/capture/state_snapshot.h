@@ -41,9 +41,12 @@ public:
     // Lets go of the tensors and containers it may compare by content only (a call's
     // arguments), so a kept snapshot does not keep a batch of inputs alive.
     void releaseContents();
+    // The number at item `index` (of a tuple of arguments) matches any number of its type from
+    // now on: its graph reads it as an input.
+    void acceptAnyNumberAt(size_t index);
 
 private:
-    enum class Kind : uint8_t { Scalar, Tensor, Object, Sequence, Dict, Set };
+    enum class Kind : uint8_t { Scalar, AnyNumber, Tensor, Object, Sequence, Dict, Set };
     Kind kind_ = Kind::Scalar;
     bool sameObject_ = true;
     Value value_;             // the scalar, or the tensor or object seen (kept alive for identity)

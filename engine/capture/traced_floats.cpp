@@ -127,7 +127,7 @@ std::optional<Value> Tracer::symbolicFloatInput(const Value& value) {
 // The f64[] input carrying the float read through `source`, and the item() that reads it.
 Node* Tracer::floatInputNode(const std::string& source, double value, const std::string& symbol) {
     const Tensor carrier = Tensor::scalar(value, DType::Float64);
-    addScalarInput(source, carrier, {});
+    addScalarInput(floatInputs_.at(source).source, carrier, {});
     const OpDef& item = *OpRegistry::instance().find("item");
     const IValueList args{IValue(carrier)};
     const Kwargs kwargs;

@@ -224,7 +224,7 @@ std::optional<Value> Tracer::symbolicInput(const Value& value) {
     }
     const std::string symbol = known != intInputs_.end() ? known->second.symbol : symbolNames_.next(source);
     Tensor carrier = Tensor::empty({1}, DType::Bool).asStrided({n}, {0}, 0);
-    addScalarInput(source, carrier, {symbol});
+    addScalarInput(value.source, carrier, {symbol});
     SymbolicIntPtr symint = tracedSize("sym_size", "", {IValue(carrier), IValue(int64_t{0})}, symbol,
                                        SizeExpression::size(symbol, value.source, -1));
     if (known == intInputs_.end())
@@ -253,8 +253,8 @@ void Tracer::guardIntSizes(const Node& node) {
         }
 }
 
-Node* Tracer::addScalarInput(const std::string& source, const Tensor& carrier, std::vector<std::string> symbols) {
-    Node* node = graph_->addPlaceholder(source, TensorMeta{carrier.sizes(), carrier.strides(), carrier.dtype(), std::move(symbols)});
+Node* Tracer::addScalarInput(const SourcePtr& source, const Tensor& carrier, std::vector<std::string> symbols) {
+    Node* node = graph_->addPlaceholder(source->str(), TensorMeta{carrier.sizes(), carrier.strides(), carrier.dtype(), std::move(symbols)});
     node->where = interp_.currentLocation();
     node->sourceLine = currentLine();
     node->stack = interp_.tracedStack();
@@ -264,11 +264,11 @@ Node* Tracer::addScalarInput(const std::string& source, const Tensor& carrier, s
     } catch (const SymbolicSizesUnsupported& e) {
         notSymbolic_ = e.what();
     }
-    lifted_[carrier.impl()] = Lifted{node, Tensor::emptyMeta(carrier.sizes(), carrier.strides(), carrier.dtype()), source};
+    lifted_[carrier.impl()] = Lifted{node, Tensor::emptyMeta(carrier.sizes(), carrier.strides(), carrier.dtype()), source->str()};
     inputs_.push_back(carrier);
     inputsFrom_.push_back(InputLink{});
     // Its value is one the call read, which a direct call's snapshots match.
-    if (ctx_.direct) ctx_.direct->scalarInput(carrier);
+    if (ctx_.direct) ctx_.direct->scalarInput(carrier, *source);
     return node;
 }
 

@@ -322,7 +322,7 @@ private:
     void guardIntSizes(const Node& node);
     // A graph input carrying a Python scalar (an int's size-carrier, a float's f64[] tensor),
     // read through `source`.
-    Node* addScalarInput(const std::string& source, const Tensor& carrier, std::vector<std::string> symbols);
+    Node* addScalarInput(const SourcePtr& source, const Tensor& carrier, std::vector<std::string> symbols);
     // Float inputs made dynamic, by source (capture/traced_floats.cpp).
     struct FloatInput {
         std::string symbol;

@@ -50,6 +50,36 @@ for i in range(6):
     EXPECT_GE(runs.compiled.directCalls, 1);
 }
 
+TEST(DirectCall, AFloatArgumentMadeDynamicIsReadFromEachCall) {
+    // After the recompile that makes `scale` a SymFloat, the plan reads it from each call's own
+    // argument: a new value runs the graph directly, with that value.
+    auto runs = test::runCompiledAndEager(R"(
+def block(x, scale, n):
+    return (x * scale + n).sum()
+f = COMPILE(block)
+x = torch.arange(4.0)
+for i in range(8):
+    print(f(x, 0.5 + i / 4, 3))
+)");
+    test::expectSameOutput(runs);
+    EXPECT_GE(runs.compiled.directCalls, 5);
+}
+
+TEST(DirectCall, ANumberTheGraphComputesIsNotReturnedFromAPlan) {
+    // The half is computed from the float argument: a plan would return the value of the call
+    // it learnt from, so the call replays.
+    auto runs = test::runCompiledAndEager(R"(
+def halves(x, scale):
+    return x * scale, scale / 2
+f = COMPILE(halves)
+x = torch.arange(3.0)
+for i in range(6):
+    print(f(x, 1.0 + i))
+)");
+    test::expectSameOutput(runs);
+    EXPECT_EQ(runs.compiled.directCalls, 0);
+}
+
 TEST(DirectCall, ClosuresOfOneDefKeepTheirOwnValues) {
     // Both functions share one cache (one def); each plan names the function it saw.
     auto runs = test::runCompiledAndEager(R"(
