@@ -43,6 +43,12 @@ std::shared_ptr<Graph> withFloatsAsTensors(const Graph& graph) {
                 tensors.insert(carrier.node);
                 return carrier;
             }
+            if (floatScalar(n) && n.target == "sym_float_neg") {
+                Node* t = addTensorNode(g, n, NodeOp::CallFunction, "neg", CallStyle::TorchFunction, {remap(n.args.at(0))}, {},
+                                        DType::Float64);
+                tensors.insert(t);
+                return Argument::ref(t);
+            }
             if (floatScalar(n)) {  // sym_float_add, ...: the same arithmetic on f64[] tensors
                 Argument a = remap(n.args.at(0)), b = remap(n.args.at(1));
                 if (!isTensorFloat(a)) {  // a number on the left: made a tensor, the operation kept as written

@@ -3,7 +3,7 @@
 // compile is dynamic on the recompile (every float at once under dynamic=True). It enters the
 // graph as an f64[] input, where an op first uses it, whose item() the ops read as their
 // scalar, so one graph serves every value: guarded by its type and not NaN (ShapeEnv's NaN
-// specialization) instead of its value. Python arithmetic on it (+ - * /) stays in the graph;
+// specialization) instead of its value. Python arithmetic on it (+ - * /, unary -) stays in the graph;
 // a comparison with a number is answered for this call and guarded (L['t'] > 1.0, L['t'] != 0.0).
 // Any other read (a Python computation, an op whose result's size it sets) specializes it: its
 // value guarded, as Dynamo's restart with the float specialized does.
@@ -191,6 +191,19 @@ std::optional<Value> Tracer::symbolicFloatArithmetic(BinaryOperator op, const Va
     const std::string symbol = fmt::format("{} {} {}", operands[0], binaryOperatorSymbol(op), operands[1]);
     node->symbolicScalar = symbol;
     return Value(std::make_shared<TracedFloat>(result.toDouble(), self_, graphGeneration_, node, std::move(sources), symbol));
+}
+
+std::optional<Value> Tracer::symbolicNegative(const Value& value) {
+    const TracedFloat* traced = tracedFloatOf(value);
+    if (!traced || !traced->nodeIn(*this)) return std::nullopt;
+    const IValueList args{toIValue(value)};
+    const Kwargs kwargs;
+    IValue result = captureOp(OpCall{*OpRegistry::instance().find("sym_float_neg"), args, kwargs, CallStyle::Operator, "-",
+                                     interp_.currentSite(), this});
+    Node* node = graph_->nodes().back().get();
+    const std::string symbol = "-" + traced->symbol();
+    node->symbolicScalar = symbol;
+    return Value(std::make_shared<TracedFloat>(result.toDouble(), self_, graphGeneration_, node, traced->sources(), symbol));
 }
 
 std::optional<bool> Tracer::symbolicFloatCompare(CompareOperator op, const Value& left, const Value& right) {

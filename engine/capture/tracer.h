@@ -179,6 +179,7 @@ public:
     // SymInts (capture/traced_sizes.cpp).
     SymbolicIntPtr symbolicSize(const Tensor& t, int64_t dim) override;
     std::optional<Value> symbolicArithmetic(BinaryOperator op, const Value& left, const Value& right) override;
+    std::optional<Value> symbolicNegative(const Value& value) override;
     std::optional<bool> symbolicCompare(CompareOperator op, const Value& left, const Value& right) override;
     void onObjectTouch(const Value& object) override;
     void onScopeTouch(const ScopePtr& scope, const std::string& name) override;

@@ -44,7 +44,7 @@ std::string pythonOperatorName(const std::string& opName) {
     static const std::map<std::string, std::string> names = {
         {"div", "truediv"}, {"logical_and", "and_"}, {"logical_or", "or_"}, {"logical_xor", "xor"},
         {"logical_not", "invert"}, {"sym_add", "add"}, {"sym_sub", "sub"}, {"sym_mul", "mul"}, {"sym_floordiv", "floordiv"},
-        {"sym_float_add", "add"}, {"sym_float_sub", "sub"}, {"sym_float_mul", "mul"}, {"sym_float_truediv", "truediv"}};
+        {"sym_float_neg", "neg"}, {"sym_float_add", "add"}, {"sym_float_sub", "sub"}, {"sym_float_mul", "mul"}, {"sym_float_truediv", "truediv"}};
     auto it = names.find(opName);
     return it == names.end() ? opName : it->second;
 }

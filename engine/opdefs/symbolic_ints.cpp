@@ -75,6 +75,17 @@ void registerSymbolicIntOps(OpRegistry& r) {
         d.kernel = [](const BoundArgs& a) { return IValue(a.tensor("self").item()); };
         runEagerly(r.add(std::move(d)), kComputesFloats);
     }
+    {
+        OpDef d;
+        d.name = "sym_float_neg";
+        d.schema = "sym_float_neg(float self) -> float";
+        d.isFunction = false;
+        d.isMethod = false;
+        auto f = [](const BoundArgs& a) { return IValue(-a.number("self")); };
+        d.infer = f;
+        d.kernel = f;
+        runEagerly(r.add(std::move(d)), kComputesFloats);
+    }
     addFloatOp(r, "sym_float_add", [](double a, double b) { return a + b; });
     addFloatOp(r, "sym_float_sub", [](double a, double b) { return a - b; });
     addFloatOp(r, "sym_float_mul", [](double a, double b) { return a * b; });

@@ -58,6 +58,8 @@ public:
     virtual std::optional<Value> symbolicArithmetic(BinaryOperator op, const Value& left, const Value& right) {
         return (void)op, (void)left, (void)right, std::nullopt;
     }
+    // -x of a SymFloat: the SymFloat of its result, or nullopt (read as a plain float).
+    virtual std::optional<Value> symbolicNegative(const Value& value) { return (void)value, std::nullopt; }
     // A comparison with a SymInt operand: its answer, guarded to stay the same (PyTorch's
     // shape-environment guard), or nullopt (compared as plain ints).
     virtual std::optional<bool> symbolicCompare(CompareOperator op, const Value& left, const Value& right) {

@@ -11,13 +11,13 @@ using fusescope::test::runScript;
 namespace {
 
 // Under Inductor: the float is a graph input its kernels read (no graph run eagerly), its
-// arithmetic (a number on either side) computed as PyTorch computes a Python float, results
+// arithmetic (a number on either side, negation) computed as PyTorch computes a Python float, results
 // as real PyTorch printed them and within a float's rounding of eager's.
 TEST(SymbolicFloats, ACompiledGraphReadsTheFloatAsAKernelInput) {
     auto run = runScript(R"(import torch
 
 def f(x, d, i, s):
-    return x * s, d * s, i * s, (2.0 - s) * x + x / (1.0 / s), x * (s * s - s / 4)
+    return x * s, d * s, i * s, (2.0 - s) * x + x / (1.0 / s), x * (s * s - s / 4), x * -s
 
 compiled = torch.compile(f)
 for s in [1.5, 0.3, -2.75]:
@@ -33,16 +33,19 @@ for s in [1.5, 0.3, -2.75]:
               "tensor([0.0000, 1.5000, 3.0000]) True\n"
               "tensor([0.0000, 0.2857, 0.5714]) True\n"
               "tensor([0.0000, 0.2679, 0.5357]) True\n"
+              "tensor([-0.0000, -0.2143, -0.4286]) True\n"
               "tensor([0.0000, 0.0429, 0.0857]) True\n"
               "tensor([0.0000, 0.1000, 0.2000], dtype=torch.float64) True\n"
               "tensor([0.0000, 0.3000, 0.6000]) True\n"
               "tensor([0.0000, 0.2857, 0.5714]) True\n"
               "tensor([0.0000, 0.0021, 0.0043]) True\n"
+              "tensor([-0.0000, -0.0429, -0.0857]) True\n"
               "tensor([-0.0000, -0.3929, -0.7857]) True\n"
               "tensor([-0.0000, -0.9167, -1.8333], dtype=torch.float64) True\n"
               "tensor([-0.0000, -2.7500, -5.5000]) True\n"
               "tensor([0.0000, 0.2857, 0.5714]) True\n"
-              "tensor([0.0000, 1.1786, 2.3571]) True\n");
+              "tensor([0.0000, 1.1786, 2.3571]) True\n"
+              "tensor([0.0000, 0.3929, 0.7857]) True\n");
     EXPECT_EQ(run.compiles, 2);  // the third value runs the second compile's graph
     EXPECT_EQ(run.logs.find("running the graph eagerly"), std::string::npos) << run.logs;
     auto graphs = run.eventsOf<fusescope::GraphCapturedEvent>();

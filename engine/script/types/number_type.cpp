@@ -113,6 +113,8 @@ std::optional<Value> numberCompare(Interpreter& in, CompareOperator op, const Va
 
 std::optional<Value> numberUnary(Interpreter& in, UnaryOperator op, const Value& self) {
     if (self.isFloat()) {
+        if (op == UnaryOperator::USub && in.tracer() && self.symbolicFloat())
+            if (std::optional<Value> negative = in.tracer()->symbolicNegative(self)) return *negative;
         if (op == UnaryOperator::USub) return Value(-self.asFloat());
         if (op == UnaryOperator::UAdd) return self.unsourced();
         return std::nullopt;  // ~ of a float
