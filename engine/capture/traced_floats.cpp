@@ -150,6 +150,7 @@ void Tracer::specializeFloat(const std::string& source) {
 // Ops whose result's size a scalar argument sets (torch.arange(0, x)): its meta holds for one
 // value only, so a SymFloat there is read as the plain float it is now.
 void Tracer::specializeSizingFloats(const OpCall& call) {
+    if (floatInputs_.empty()) return;  // the common case: no SymFloat in this trace
     const std::string_view name = baseOpName(call.op.name);
     if (name != "arange" && name != "range") return;
     for (const IValue& a : call.args)

@@ -4,6 +4,7 @@
 // makes them (capture/traced_sizes.cpp, traced_floats.cpp): a graph holding them runs its ops
 // eagerly, each computing its scalar on every call.
 
+#include <functional>
 #include <limits>
 
 #include "core/error.h"
@@ -18,74 +19,47 @@ constexpr const char* kComputesSizes = "computes a size as a Python int (a SymIn
 constexpr const char* kComputesFloats = "computes a float input as a Python float (a SymFloat): Fusescope's compiled kernels "
                                         "take scalars only as constants";
 
+// An op only the tracer makes (no torch.<name>, no tensor method): `compute` is its kernel and,
+// unless `infer` is given, its shape inference too (a scalar needs no meta); a graph holding it
+// runs eagerly, saying `why`.
+void addScalarOp(OpRegistry& r, const std::string& name, const std::string& signature, const char* why,
+                 std::function<IValue(const BoundArgs&)> compute, std::function<IValue(const BoundArgs&)> infer = nullptr) {
+    OpDef d;
+    d.name = name;
+    d.schema = name + signature;
+    d.isFunction = false;
+    d.isMethod = false;
+    d.infer = infer ? std::move(infer) : compute;
+    d.kernel = std::move(compute);
+    runEagerly(r.add(std::move(d)), why);
+}
+
 // `apply` writes a OP b and says whether it overflowed: an error, not a wrapped size
 // (symbolic_sizes.h's shifted sizes are large).
 void addIntOp(OpRegistry& r, const std::string& name, bool (*apply)(int64_t, int64_t, int64_t*)) {
-    OpDef d;
-    d.name = name;
-    d.schema = name + "(int self, int other) -> int";
-    d.isFunction = false;
-    d.isMethod = false;
-    auto f = [apply](const BoundArgs& a) {
+    addScalarOp(r, name, "(int self, int other) -> int", kComputesSizes, [apply](const BoundArgs& a) {
         int64_t result = 0;
         if (apply(a.integer("self"), a.integer("other"), &result))
             throw ScriptError("OverflowError", "integer overflow (script ints are 64-bit)");
         return IValue(result);
-    };
-    d.infer = f;
-    d.kernel = f;
-    runEagerly(r.add(std::move(d)), kComputesSizes);
+    });
 }
 
 // Python's float arithmetic on a SymFloat (scale / 2): `apply` writes a OP b, or raises.
 void addFloatOp(OpRegistry& r, const std::string& name, double (*apply)(double, double)) {
-    OpDef d;
-    d.name = name;
-    d.schema = name + "(float self, float other) -> float";
-    d.isFunction = false;
-    d.isMethod = false;
-    auto f = [apply](const BoundArgs& a) { return IValue(apply(a.number("self"), a.number("other"))); };
-    d.infer = f;
-    d.kernel = f;
-    runEagerly(r.add(std::move(d)), kComputesFloats);
+    addScalarOp(r, name, "(float self, float other) -> float", kComputesFloats,
+                [apply](const BoundArgs& a) { return IValue(apply(a.number("self"), a.number("other"))); });
 }
 
 }  // namespace
 
 void registerSymbolicIntOps(OpRegistry& r) {
-    {
-        OpDef d;
-        d.name = "sym_size";
-        d.schema = "sym_size(Tensor self, int dim) -> int";
-        d.isFunction = false;
-        d.isMethod = false;
-        auto f = [](const BoundArgs& a) { return IValue(a.tensor("self").size(a.integer("dim"))); };
-        d.infer = f;
-        d.kernel = f;
-        runEagerly(r.add(std::move(d)), kComputesSizes);
-    }
-    {
-        OpDef d;
-        d.name = "item";
-        d.schema = "item(Tensor self) -> float";
-        d.isFunction = false;
-        d.isMethod = false;
-        // The tracer knows the value itself (a meta tensor holds none).
-        d.infer = [](const BoundArgs&) { return IValue(std::numeric_limits<double>::quiet_NaN()); };
-        d.kernel = [](const BoundArgs& a) { return IValue(a.tensor("self").item()); };
-        runEagerly(r.add(std::move(d)), kComputesFloats);
-    }
-    {
-        OpDef d;
-        d.name = "sym_float_neg";
-        d.schema = "sym_float_neg(float self) -> float";
-        d.isFunction = false;
-        d.isMethod = false;
-        auto f = [](const BoundArgs& a) { return IValue(-a.number("self")); };
-        d.infer = f;
-        d.kernel = f;
-        runEagerly(r.add(std::move(d)), kComputesFloats);
-    }
+    addScalarOp(r, "sym_size", "(Tensor self, int dim) -> int", kComputesSizes,
+                [](const BoundArgs& a) { return IValue(a.tensor("self").size(a.integer("dim"))); });
+    // The tracer knows the value itself: a meta tensor holds none.
+    addScalarOp(r, "item", "(Tensor self) -> float", kComputesFloats, [](const BoundArgs& a) { return IValue(a.tensor("self").item()); },
+                [](const BoundArgs&) { return IValue(std::numeric_limits<double>::quiet_NaN()); });
+    addScalarOp(r, "sym_float_neg", "(float self) -> float", kComputesFloats, [](const BoundArgs& a) { return IValue(-a.number("self")); });
     addFloatOp(r, "sym_float_add", [](double a, double b) { return a + b; });
     addFloatOp(r, "sym_float_sub", [](double a, double b) { return a - b; });
     addFloatOp(r, "sym_float_mul", [](double a, double b) { return a * b; });
