@@ -236,6 +236,9 @@ struct CompileManager::Section {
     std::optional<DirectCallRecorder> recorder;
     std::unique_ptr<Tracer> tracer;
     Clock::time_point start = Clock::now();
+    bool restarted = false;  // the frame's trace again after a restart (which Dynamo's counters counted)
+    bool closed = false;     // its entry made (closeRunning)
+    bool graphless = false;  // ... and none of its graphs had an op
 };
 
 struct CompileManager::CallState {
@@ -327,17 +330,61 @@ bool CompileManager::mayCompile(Interpreter& interp, FrameState& frame, const Fa
     return true;
 }
 
+namespace {
+bool hasTorchInFrame(const FunctionObject& fn, const std::map<std::string, Value>& locals);
+}  // namespace
+
+std::shared_ptr<FrameState> CompileManager::frameOf(Interpreter& interp, const FunctionObject& fn) {
+    std::shared_ptr<FrameState>& slot = frames_[fn.code()];
+    if (!slot) {
+        slot = std::make_shared<FrameState>();
+        slot->name = fn.name;
+        slot->qualname = fn.qualname;
+        slot->where = frameLocation(interp, fn);
+    }
+    return slot;
+}
+
+Value CompileManager::runIntercepting(Interpreter& interp, const CompileOptions& options, ExplainReport* report,
+                                      const std::function<Value()>& run) {
+    const Interpreter::FrameInterceptor intercept = [this, &interp, &options](const FunctionObject& fn, CallArgs& args) {
+        return compileFrame(interp, fn, args, options);
+    };
+    struct Restore {
+        Interpreter& in;
+        TraceHooks* tracer;
+        const Interpreter::FrameInterceptor* interceptor;
+        ~Restore() {
+            in.setTracer(tracer);
+            in.setFrameInterceptor(interceptor);
+        }
+    } restore{interp, interp.tracer(), interp.frameInterceptor()};
+    interp.setTracer(nullptr);
+    // explain() compiles in frames of its own, apart from the session's: the rest runs as it is.
+    interp.setFrameInterceptor(report ? nullptr : &intercept);
+    return run();
+}
+
+std::optional<Value> CompileManager::compileFrame(Interpreter& interp, const FunctionObject& fn, CallArgs& args,
+                                                  const CompileOptions& options) {
+    if (stance_ == "force_eager") return std::nullopt;
+    const std::shared_ptr<FrameState> held = frameOf(interp, fn);
+    FrameState& frame = *held;
+    if (frame.skipped) return std::nullopt;
+    // Dynamo compiles a frame only where it has torch in it (convert_frame.py's has_tensor_in_frame).
+    if (!hasTorchInFrame(fn, frameLocals(interp, fn, args))) return std::nullopt;
+    Failures failed;
+    const std::map<std::string, Value> locals = frame.entries.empty() ? std::map<std::string, Value>{} : frameLocals(interp, fn, args);
+    if (CacheEntry* hit = lookup(interp, frame, locals, options, failed))
+        return runTraced(interp, nullptr, fn, args, held, hit, options, nullptr);
+    if (!mayCompile(interp, frame, failed, options)) return std::nullopt;
+    return runTraced(interp, nullptr, fn, args, held, nullptr, options, nullptr);
+}
+
 Value CompileManager::call(Interpreter& interp, CompiledFunctionObject& compiled, CallArgs& args) {
     const auto* fn = compiled.function.as<FunctionObject>();
     if (!fn) throw ScriptError("TypeError", "torch.compile needs a function defined in Python (a def or a lambda)");
-    std::shared_ptr<FrameState>& slot = frames_[fn->code()];
-    if (!slot) {
-        slot = std::make_shared<FrameState>();
-        slot->name = fn->name;
-        slot->qualname = fn->qualname;
-        slot->where = frameLocation(interp, *fn);
-    }
-    const std::shared_ptr<FrameState> held = slot;  // a torch._dynamo.reset() the call makes empties frames_
+    const std::shared_ptr<FrameState> held = frameOf(interp, *fn);  // held: a torch._dynamo.reset() the call makes empties frames_
     FrameState& frame = *held;
     if (!frame.firstCall) frame.firstCall = firstCallOf(interp, *fn, !compiled.boundSelf.isNone());
     // The whole call, guards included, is one span named after the entry that ran it.
@@ -350,6 +397,7 @@ Value CompileManager::call(Interpreter& interp, CompiledFunctionObject& compiled
     };
 
     if (stance_ == "force_eager") return interp.callFunction(*fn, args);
+    if (frame.skipped) return runIntercepting(interp, compiled.options, nullptr, [&] { return interp.callFunction(*fn, args); });
     Failures failed;
     const std::map<std::string, Value> locals = frame.entries.empty() ? std::map<std::string, Value>{} : frameLocals(interp, *fn, args);
     if (CacheEntry* hit = lookup(interp, frame, locals, compiled.options, failed)) {
@@ -515,15 +563,38 @@ Value CompileManager::runTraced(Interpreter& interp, const CompiledFunctionObjec
         split->timing.ns += ns;
         ++split->timing.calls;
     };
-    // A compile's guards are built on the frame's locals as the call began.
-    std::map<std::string, Value> locals = hit ? std::map<std::string, Value>{} : frameLocals(interp, fn, args);
-    openSection(state, frame, hit, std::move(locals), compiledFrameLocals(interp, fn), &args, "");
+    // A break in a function the frame calls, or in a loop, traces the frame again (Tracer::restarts).
+    constexpr int kMaxRestarts = 8;
+    std::map<const Expr*, BreakRecord> breaksAtCalls;
     Value result;
-    try {
-        result = interp.callFunction(fn, args, true, 0);
-    } catch (const ScriptError& e) {
-        if (state.running) state.running->tracer->exceptionEscaped(e, fn);
-        throw;
+    for (int restarts = 0;; ++restarts) {
+        // A compile's guards are built on the frame's locals as the call began.
+        std::map<std::string, Value> locals = hit ? std::map<std::string, Value>{} : frameLocals(interp, fn, args);
+        openSection(state, frame, hit, std::move(locals), compiledFrameLocals(interp, fn), &args, "",
+                    restarts < kMaxRestarts ? restarts : -1);
+        if (state.running->made) state.running->made->breaksAtCalls = breaksAtCalls;
+        try {
+            result = interp.callFunction(fn, args, true, 0);
+            break;
+        } catch (const TraceRestart&) {
+            Tracer::Restart restart = *state.running->tracer->restart();
+            const std::string compileId = state.running->entry->compileId;
+            state.running = nullptr;
+            state.sections.pop_back();  // its tracer gone, the interpreter has the hooks it replaced
+            state.frames.pop_back();
+            if (restart.skipFrame) {
+                frame->skipped = true;
+                bus_.emit(EagerFallbackEvent{compileId, "", options.backend,
+                                             "graph break in loop: the frame is skipped and runs eagerly, each function it "
+                                             "calls compiled in a frame of its own"});
+                if (report) report->breaks.push_back(std::move(restart.record));
+                return runIntercepting(interp, options, report, [&] { return interp.callFunction(fn, args); });
+            }
+            breaksAtCalls.emplace(restart.call, std::move(restart.record));
+        } catch (const ScriptError& e) {
+            if (state.running) state.running->tracer->exceptionEscaped(e, fn);
+            throw;
+        }
     }
     if (state.running) closeSection(state, *state.running, result, false);
     return result;
@@ -531,7 +602,7 @@ Value CompileManager::runTraced(Interpreter& interp, const CompiledFunctionObjec
 
 void CompileManager::openSection(CallState& state, const std::shared_ptr<FrameState>& frame, CacheEntry* hit,
                                  std::map<std::string, Value> locals, std::vector<std::string> localNames, const CallArgs* args,
-                                 const std::string& resumedAs) {
+                                 const std::string& resumedAs, int restarts) {
     Interpreter& interp = state.interp;
     auto section = std::make_unique<Section>();
     section->frame = frame;
@@ -556,9 +627,12 @@ void CompileManager::openSection(CallState& state, const std::shared_ptr<FrameSt
         // each compiled graph and each graph break's restart and resume function.
         entry.builtinsDict = fmt::format("__builtins_dict___{}", uniqueIds_++);
         section->entry = &entry;
-        logger_.log("dynamo", LogLevel::Info, entry.compileId,
-                    fmt::format("Step 1: torchdynamo start tracing {} {}:{}", frame->name, frame->where.file, frame->where.line));
-        bus_.emit(CompileStartedEvent{entry.compileId, frame->qualname, frame->where, interp.userStack()});
+        section->restarted = restarts > 0;
+        if (!section->restarted) {
+            logger_.log("dynamo", LogLevel::Info, entry.compileId,
+                        fmt::format("Step 1: torchdynamo start tracing {} {}:{}", frame->name, frame->where.file, frame->where.line));
+            bus_.emit(CompileStartedEvent{entry.compileId, frame->qualname, frame->where, interp.userStack()});
+        }
     }
     TraceContext context = traceContext(interp, *section->entry, *frame, state.options, !hit);
     context.resumedAs = resumedAs;
@@ -566,10 +640,22 @@ void CompileManager::openSection(CallState& state, const std::shared_ptr<FrameSt
         context.resolve = [&interp, locals = &section->locals, globals = section->made->globals.get()](const Source& source) {
             return resolveSource(source, *locals, interp, globals);
         };
-    if (args) section->recorder = directRecorder(interp, state.compiled, state.fn, *args, *section->entry);
+    // The recorder learns a compiled function's direct calls, and tells a restart whether the
+    // code so far may run again.
+    context.mayRestart = !hit && restarts >= 0;
+    if (args && (state.compiled || context.mayRestart)) {
+        const Value function = state.compiled ? state.compiled->function
+                                              : Value(std::const_pointer_cast<Object>(state.fn.shared_from_this()));
+        section->recorder = directRecorder(interp, function, state.fn, *args, *section->entry);
+    }
     context.direct = section->recorder ? &*section->recorder : nullptr;
     context.timeline = &state.timeline;
     context.resume = [this, &state](ResumeRequest& request) { return resumeFrame(state, request); };
+    context.breaksAtCalls = &section->entry->breaksAtCalls;
+    context.callEagerly = [this, &state](const Value& callee, CallArgs& callArgs) {
+        closeRunning(state);  // Dynamo compiles the graph before the call, then the call's own frames
+        return runIntercepting(state.interp, state.options, state.report, [&] { return state.interp.call(callee, callArgs); });
+    };
     section->start = Clock::now();
     section->tracer = std::make_unique<Tracer>(interp, std::move(context));
     state.running = section.get();
@@ -579,7 +665,7 @@ void CompileManager::openSection(CallState& state, const std::shared_ptr<FrameSt
 void CompileManager::closeSection(CallState& state, Section& section, const Value& result, bool resumed) {
     Tracer& tracer = *section.tracer;
     tracer.finish();
-    if (section.recorder) learnDirectCall(*section.entry, *section.recorder, result, state.fn);
+    if (section.recorder && state.compiled) learnDirectCall(*section.entry, *section.recorder, result, state.fn);
     if (!section.made) return;  // a cache hit replayed
     CacheEntry& entry = *section.made;
     FrameState& frame = *section.frame;
@@ -587,7 +673,7 @@ void CompileManager::closeSection(CallState& state, Section& section, const Valu
     const std::vector<BreakRecord>& breaks = tracer.breaks();
     // A trace that breaks restarts (Dynamo traces the frame again, knowing where it stops): the
     // guards read builtins from the restart's dict.
-    if (resumed) {
+    if (resumed && !section.restarted) {
         constexpr std::string_view prefix = "__builtins_dict___";
         const std::string restarted = fmt::format("{}{}", prefix, std::stoi(entry.builtinsDict.substr(prefix.size())) + 1);
         for (Guard& g : entry.guards) {
@@ -596,7 +682,8 @@ void CompileManager::closeSection(CallState& state, Section& section, const Valu
         }
     }
     entry.checkOrder = guardCheckOrder(entry.guards, treeScope(state.interp, section.localNames, section.locals, entry));
-    uniqueIds_ += 2 * static_cast<int>(breaks.size());  // each break's restart and resume function
+    // Each break's restart and resume function (a restarted trace's restart was its own builtins dict).
+    uniqueIds_ += 2 * static_cast<int>(breaks.size()) - (section.restarted ? 1 : 0);
     for (const auto& segment : entry.segments) uniqueIds_ += segment.graph && segment.graph->opCount() > 0 ? 1 : 0;
     mergeSeenSizes(frame.seenSizes, tracer.liftedSizes());
     double seconds = std::chrono::duration<double>(Clock::now() - section.start).count();
@@ -625,6 +712,15 @@ void CompileManager::closeSection(CallState& state, Section& section, const Valu
         report->compileSeconds += seconds;
     }
     frame.entries.push_back(std::move(section.made));
+}
+
+void CompileManager::closeRunning(CallState& state) {
+    Section& running = *state.running;
+    if (running.closed) return;
+    running.graphless = running.made && std::none_of(running.made->segments.begin(), running.made->segments.end(),
+                                                     [](const Segment& s) { return s.graph && s.graph->opCount() > 0; });
+    closeSection(state, running, Value(), true);
+    running.closed = true;
 }
 
 std::shared_ptr<FrameState> CompileManager::resumeFrameState(const CallState& state, const std::string& key,
@@ -662,10 +758,8 @@ bool CompileManager::resumeFrame(CallState& state, ResumeRequest& request) {
     bool symIntOutput = std::any_of(request.stack.begin(), request.stack.end(), [](const Value* v) { return holdsSymInt(*v); });
     for (const std::string& name : argnames) symIntOutput = symIntOutput || holdsSymInt(request.scope->vars[name]);
     Section& running = *state.running;
-    const bool graphless = running.made && std::none_of(running.made->segments.begin(), running.made->segments.end(),
-                                                        [](const Segment& s) { return s.graph && s.graph->opCount() > 0; });
-    closeSection(state, running, Value(), true);
-    if (symIntOutput && graphless) ++uniqueIds_;
+    closeRunning(state);
+    if (symIntOutput && running.graphless) ++uniqueIds_;
     state.interp.setTracer(running.tracer->previousHooks());
     state.running = nullptr;
 
@@ -717,14 +811,13 @@ std::optional<Value> CompileManager::directCall(Interpreter& interp, const Compi
     return std::nullopt;
 }
 
-std::optional<DirectCallRecorder> CompileManager::directRecorder(Interpreter& interp, const CompiledFunctionObject* compiled,
-                                                                 const FunctionObject& fn, const CallArgs& args,
-                                                                 const CacheEntry& entry) const {
+std::optional<DirectCallRecorder> CompileManager::directRecorder(Interpreter& interp, const Value& function, const FunctionObject& fn,
+                                                                 const CallArgs& args, const CacheEntry& entry) const {
     constexpr size_t kMaxPlans = 4;  // a call whose state changes every time would only fill the list
-    if (!compiled || entry.directPlans.size() >= kMaxPlans) return std::nullopt;
+    if (entry.directPlans.size() >= kMaxPlans) return std::nullopt;
     std::vector<std::string> names;
     Value bound = boundArguments(interp, fn, args, &names);
-    return DirectCallRecorder(compiled->function, bound, std::move(names));
+    return DirectCallRecorder(function, bound, std::move(names));
 }
 
 void CompileManager::learnDirectCall(CacheEntry& entry, DirectCallRecorder& recorder, const Value& result,

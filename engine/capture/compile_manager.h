@@ -4,6 +4,7 @@
 // size limit, and explain().
 
 #include <chrono>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -33,6 +34,9 @@ struct CacheEntry {
     std::vector<int> guardFailures;
     std::vector<std::size_t> checkOrder;  // guard indices: the tree's order, then by guardFailures, most first
     Segments segments;
+    // Calls of the frame's own code inside which its first trace broke: the graph ends at
+    // each, which runs eagerly (Dynamo's graph break at the CALL after its restart).
+    std::map<const Expr*, BreakRecord> breaksAtCalls;
     // Cache hits that find the state one of these saw run its graph directly (direct_call.h).
     std::vector<DirectCallPlan> directPlans;
     std::string noDirectCall;  // why the last traced call made no plan (logged when it changes)
@@ -59,6 +63,9 @@ struct FrameState {
     std::vector<std::unique_ptr<CacheEntry>> entries;  // most recently used (or made) last
     std::map<std::string, Shape> seenSizes;            // input sizes of earlier compiles
     bool limitWarned = false;
+    // A graph break in a loop skipped it (Dynamo's "graph break in loop"): it runs eagerly, each
+    // script function it calls compiled in a frame of its own.
+    bool skipped = false;
     std::optional<FirstCall> firstCall;                // where the doctor's fix of a size recompile goes
 };
 
@@ -116,12 +123,25 @@ private:
                     const std::shared_ptr<FrameState>& frame, CacheEntry* hit, const CompileOptions& options,
                     ExplainReport* report);
     // Starts tracing in `frame`: replaying `hit`, or compiling a new entry where it is null.
+    // `restarts`: for the frame's own trace, how often it restarted so far (-1: a resume function's).
     void openSection(CallState& state, const std::shared_ptr<FrameState>& frame, CacheEntry* hit,
                      std::map<std::string, Value> locals, std::vector<std::string> localNames, const CallArgs* args,
-                     const std::string& resumedAs);
+                     const std::string& resumedAs, int restarts = -1);
+    // Runs `run` eagerly, as Dynamo runs a skipped frame or the call a graph break ends at: each
+    // script function it calls is a frame of its own, compiled (compileFrame) under `options`.
+    Value runIntercepting(Interpreter& interp, const CompileOptions& options, ExplainReport* report,
+                          const std::function<Value()>& run);
+    // A script function called from code running eagerly inside a compiled call, in its own
+    // frame's cache; nullopt where Dynamo runs it as it is (no torch in its frame, skipped, ...).
+    std::optional<Value> compileFrame(Interpreter& interp, const FunctionObject& fn, CallArgs& args,
+                                      const CompileOptions& options);
+    // The frame of `fn`'s code (made at its first call).
+    std::shared_ptr<FrameState> frameOf(Interpreter& interp, const FunctionObject& fn);
     // Ends it: a compile's entry joins its frame's cache, its guards logged.
     // `resumed`: a graph break's resume function takes over.
     void closeSection(CallState& state, Section& section, const Value& result, bool resumed);
+    // Ends the running section with a graph break (its entry made, its guards logged), once.
+    void closeRunning(CallState& state);
     // A graph break's resume function takes over the call (tracer.h ResumeRequest); false where
     // Dynamo would not resume there.
     bool resumeFrame(CallState& state, ResumeRequest& request);
@@ -137,10 +157,9 @@ private:
     // A cache hit's direct call, where a plan matches.
     std::optional<Value> directCall(Interpreter& interp, const CompiledFunctionObject& compiled, const FunctionObject& fn,
                                     const CallArgs& args, const CacheEntry& entry);
-    // A recorder for this call, or nullopt when none is wanted (profiling, plans full).
-    std::optional<DirectCallRecorder> directRecorder(Interpreter& interp, const CompiledFunctionObject* compiled,
-                                                     const FunctionObject& fn, const CallArgs& args,
-                                                     const CacheEntry& entry) const;
+    // A recorder for this call, or nullopt when the entry's plans are full.
+    std::optional<DirectCallRecorder> directRecorder(Interpreter& interp, const Value& function, const FunctionObject& fn,
+                                                     const CallArgs& args, const CacheEntry& entry) const;
     void learnDirectCall(CacheEntry& entry, DirectCallRecorder& recorder, const Value& result,
                          const FunctionObject& fn) const;
     // Why `entry` does not take a call whose frame starts with `locals` (empty: it does), its

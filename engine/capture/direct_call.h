@@ -120,6 +120,9 @@ public:
     void refuse(const std::string& why);
     void graphRan(int segment, const std::vector<Tensor>& inputs, const std::vector<Tensor>& outputs);
 
+    // Whether the call so far changed nothing it found, and did nothing a plan could not
+    // check: running it again from its start is running it once (a restarted trace).
+    bool unchangedSoFar() const { return refusal_.empty() && !changedDuringCall(); }
     // After the call returned `result`: its plan, or why it has none.
     std::variant<DirectCallPlan, std::string> finish(const Value& result);
 

@@ -10,6 +10,7 @@
 
 #include "autograd/argument_gradients.h"
 #include "capture/guard_tree.h"
+#include "capture/resume_point.h"
 #include "core/autograd_node.h"
 #include "core/device_context.h"
 #include "core/grad_mode.h"
@@ -958,6 +959,7 @@ void Tracer::graphBreak(const GraphBreak& reported) {
     // the script's line that called it, as PyTorch reports a break in that op.
     SourceLocation at = interp_.currentLocation();
     if (at.file.rfind("torch/_composite", 0) == 0) at = interp_.userLocation();
+    if (restarts(why, at)) throw TraceRestart{};
     if (ctx_.recording) recordBreak(why, at, interp_.markedStack(true), interp_.markedStack(false));
     if (ctx_.direct) ctx_.direct->refuse("it breaks the graph (" + why.gbType + ")");
     flush(why.gbType);
@@ -970,6 +972,46 @@ void Tracer::graphBreak(const GraphBreak& reported) {
         if (why.instruction.empty() || kind == ExprKind::Call || kind == ExprKind::Subscript)
             pendingResume_ = PendingResume{compiled->pending, static_cast<std::size_t>(compiled - frames.data()), interp_.userLocation().line};
     }
+}
+
+// Dynamo resumes after a break in the compiled frame's own code. One in a function the frame
+// calls (inlined) makes it trace the frame again, ending the graph at that call and running the
+// call eagerly (the function then a frame of its own); one in a loop makes it skip the frame
+// ("graph break in loop"). Here the code has run: it runs again only where what it did so far
+// changed nothing (the direct-call recorder's check), else the trace goes on as it is.
+bool Tracer::restarts(GraphBreak& why, const SourceLocation& at) {
+    if (!ctx_.mayRestart || !ctx_.recording || why.ungraceful || !ctx_.direct || !ctx_.direct->unchangedSoFar()) return false;
+    const auto& frames = interp_.stack();
+    auto compiled = std::find_if(frames.rbegin(), frames.rend(), [](const Frame& f) { return f.traced && f.inlineDepth == 0; });
+    if (compiled == frames.rend() || !compiled->callee || !compiled->callee->def) return false;
+    Restart restart;
+    if (!compiled->loops.empty()) {
+        restart.skipFrame = true;
+        const SourceLocation& def = ctx_.functionWhere;
+        why.thenBroke = std::make_shared<GraphBreak>(
+            graph_breaks::breakInLoop(fmt::format("{} ({} line {})", compiled->function, def.file, def.line)));
+    } else if (!compiledFrameRunning() && compiled->pending && compiled->pending->kind == ExprKind::Call &&
+               compiled->comprehensions.empty() && liveAfter(*compiled->callee->def, *compiled->pending, std::nullopt)) {
+        restart.call = compiled->pending;
+    } else {
+        return false;
+    }
+    recordBreak(why, at, interp_.markedStack(true), interp_.markedStack(false));
+    restart.record = breaks_.back();
+    restart_ = std::move(restart);
+    return true;
+}
+
+std::optional<Value> Tracer::callAtBreak(const Expr& call, const Value& callee, CallArgs& args) {
+    if (!ctx_.breaksAtCalls || !ctx_.callEagerly) return std::nullopt;
+    auto broke = ctx_.breaksAtCalls->find(&call);
+    if (broke == ctx_.breaksAtCalls->end()) return std::nullopt;
+    if (ctx_.recording) breaks_.push_back(broke->second);  // logged where the first trace found it
+    if (ctx_.direct) ctx_.direct->refuse("it breaks the graph (" + broke->second.why.gbType + ")");
+    flush(broke->second.why.gbType);
+    const auto& frames = interp_.stack();
+    pendingResume_ = PendingResume{&call, frames.size() - 1, frames.back().line};
+    return ctx_.callEagerly(callee, args);
 }
 
 void Tracer::resumeAfter(const Expr& at, Value& value) { resumeAt(at, &value, std::nullopt); }
@@ -1082,19 +1124,22 @@ void Tracer::exceptionEscaped(const ScriptError& e, const FunctionObject& fn) {
 void Tracer::recordBreak(GraphBreak why, const SourceLocation& at, std::vector<StackFrame> userStack,
                          std::vector<StackFrame> logStack) {
     if (ctx_.logger && ctx_.logger->enabled("graph_breaks")) {
-        if (ctx_.loggedBreaks && !ctx_.loggedBreaks->emplace(why.gbType, at.file, at.line).second) {
+        if (ctx_.loggedBreaks && !ctx_.loggedBreaks->emplace(why.loggedType(), at.file, at.line).second) {
             log("graph_breaks", fmt::format("Graph break (user stack suppressed due to duplicate graph break) in user code at "
                                             "{}:{}\nGraph Break Reason: {}",
                                             at.file, at.line, why.reason()));
         } else {
-            const std::string attribution = stackAttribution();
+            const std::string attribution = stackAttribution(why.thenBroke != nullptr);
             log("graph_breaks", fmt::format("Graph break in user code at {}:{}\nGraph Break Reason: {}\n\n{}User code traceback:\n{}",
                                             at.file, at.line, why.reason(), attribution.empty() ? "" : attribution + "\n\n",
                                             formatStack(logStack)));
         }
     }
-    if (ctx_.bus) ctx_.bus->emit(GraphBreakEvent{ctx_.compileId, why.gbType, userStack, why.gbId(), why.explanation, why.hints,
-                                                 why.context});
+    if (ctx_.bus) {
+        std::string explanation = why.explanation;
+        if (why.thenBroke) explanation += "\n\nThen " + why.thenBroke->gbType + ": " + why.thenBroke->explanation;
+        ctx_.bus->emit(GraphBreakEvent{ctx_.compileId, why.gbType, userStack, why.gbId(), explanation, why.hints, why.context});
+    }
     // explain() gives a data-dependent branch's frame alone, named as Dynamo's resume function.
     std::vector<StackFrame> explainStack = userStack;
     if (!why.explainReason.empty() && !explainStack.empty()) {
@@ -1110,12 +1155,31 @@ const Frame* Tracer::compiledFrameRunning() const {
     return user != frames.rend() && user->traced && user->inlineDepth == 0 && user->comprehensions.empty() ? &*user : nullptr;
 }
 
-std::string Tracer::stackAttribution() const {
-    const Frame* frame = compiledFrameRunning();
-    if (!frame) return "";
+namespace {
+
+// Dynamo's repr of the iterator a loop holds on the stack ("" where Fusescope does not name it).
+std::string loopIteratorRepr(const Frame::Loop& loop) {
+    if (!loop.iterable) return "";
+    if (loop.iterable->as<RangeObject>()) return "RangeIteratorVariable()";
+    if (const auto* list = loop.iterable->as<ListObject>(); list && typeid(*list) == typeid(ListObject))
+        return fmt::format("ListIteratorVariable(length={}, index={})", list->items.size(), loop.taken);
+    return "";
+}
+
+}  // namespace
+
+std::string Tracer::stackAttribution(bool loops) const {
     std::string parts;
     std::set<std::string> seen;
-    for (const Value* value : frame->operands) {
+    const auto& frames = interp_.stack();
+    auto compiled = std::find_if(frames.rbegin(), frames.rend(), [](const Frame& f) { return f.traced && f.inlineDepth == 0; });
+    if (loops && compiled != frames.rend())
+        for (const Frame::Loop& loop : compiled->loops)
+            if (std::string repr = loopIteratorRepr(loop); !repr.empty())
+                parts += fmt::format("\n  {} originated from:\n  File \"{}\", line {}\n    {}", repr, loop.stmt->loc.file,
+                                     loop.stmt->loc.line, interp_.sourceLine(loop.stmt->loc));
+    const Frame* frame = compiledFrameRunning();
+    for (const Value* value : frame ? frame->operands : std::vector<Value*>{}) {
         const Node* node = value->isTensor() ? producer(value->asTensor()) : nullptr;
         auto marked = node ? markedLines_.find(node) : markedLines_.end();
         if (marked == markedLines_.end()) continue;

@@ -124,6 +124,14 @@ struct TraceContext {
     DirectCallRecorder* direct = nullptr;           // learns a direct call from this one (direct_call.h)
     BreakTimeline* timeline = nullptr;              // the call's, across its frames
     LoggedBreaks* loggedBreaks = nullptr;           // the session's
+    // Recording the frame's trace from its start: a break Dynamo does not resume from where it
+    // happens (in a function the frame calls, in a loop) restarts the trace (Tracer::restart).
+    bool mayRestart = false;
+    // Calls of the frame's own code inside which an earlier trace broke the graph: the graph
+    // ends at each, which then runs eagerly (the entry's, so its cache hits break there too).
+    const std::map<const Expr*, BreakRecord>* breaksAtCalls = nullptr;
+    // Runs a call eagerly, each script function it calls compiled in a frame of its own.
+    std::function<Value(const Value& callee, CallArgs& args)> callEagerly;
     // Goes on in the resume function after a break in the frame's own code: this tracer's
     // guards then end, another's begin. False where it does not (the trace goes on).
     std::function<bool(ResumeRequest&)> resume;
@@ -185,8 +193,17 @@ public:
     void onScopeTouch(const ScopePtr& scope, const std::string& name) override;
     void onGradRead(const Tensor& base) override;
     void onUntracedEffect(const std::string& what) override;
+    std::optional<Value> callAtBreak(const Expr& call, const Value& callee, CallArgs& args) override;
     void resumeAfter(const Expr& at, Value& value) override;
     void resumeInBranch(const Expr& test, bool taken) override;
+    // Why the trace threw TraceRestart: Dynamo skips the frame (a break in a loop), or breaks
+    // the graph at `call`, the frame's own call inside which `record` broke.
+    struct Restart {
+        bool skipFrame = false;
+        const Expr* call = nullptr;
+        BreakRecord record;
+    };
+    const std::optional<Restart>& restart() const { return restart_; }
     // The hooks it replaced (a resume function's tracer replaces those, not this one).
     TraceHooks* previousHooks() const { return previousHooks_; }
 
@@ -235,7 +252,11 @@ private:
                      std::vector<StackFrame> logStack);
     // Dynamo's "Stack variable source attribution": where each graph value the compiled frame
     // holds on its stack at the break was made ("" when none).
-    std::string stackAttribution() const;
+    // `loops`: the compiled frame's loop iterators first (a break in a loop).
+    std::string stackAttribution(bool loops) const;
+    // Whether the break `why` at `at` restarts the trace (restart_ set, the break recorded).
+    bool restarts(GraphBreak& why, const SourceLocation& at);
+    std::optional<Restart> restart_;
     // The compiled frame, where its own code runs now (not a function it calls, nor a
     // comprehension); null elsewhere.
     const Frame* compiledFrameRunning() const;

@@ -141,10 +141,11 @@ struct GraphFailureEvent {
 
 // A compiled graph that runs eagerly instead: its backend's compile failed (WON'T CONVERT,
 // with suppress_errors) or inductor could not lower one of its ops. The reason is the
-// error or the op and why it has no lowering.
+// error or the op and why it has no lowering. Without a graph: the whole frame runs eagerly
+// (a graph break in its loop skipped it), its compile ending there.
 struct EagerFallbackEvent {
     std::string compileId;
-    std::string graph;  // __compiled_fn_0
+    std::string graph;  // __compiled_fn_0; empty: the frame
     std::string backend;
     std::string reason;
 };

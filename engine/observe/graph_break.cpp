@@ -39,6 +39,10 @@ std::string GraphBreak::message() const {
 }
 
 std::string GraphBreak::reason() const {
+    if (thenBroke)
+        return "Failed to handle graph break gracefully. Skipping the function and falling back to eager. "
+               "Graph break encountered:\n\n" + message() +
+               "\n\n*** While handling this graph break, another graph break occurred: ***\n\n" + thenBroke->message();
     if (ungraceful)
         return "Failed to handle graph break gracefully. Skipping the function and falling back to eager. "
                "Graph break encountered:\n\n" + message();

@@ -4,6 +4,7 @@
 // in the graph_breaks log and explain(). script/graph_break_kinds.h makes each kind Fusescope
 // breaks on, worded as PyTorch 2.15 words the same code (docs/graph-breaks.md).
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,9 @@ struct GraphBreak {
     // explain()'s "Reason:" where Dynamo gives another text than the message
     // (a data-dependent branch: "generic_jump TensorVariable()"); empty: the message.
     std::string explainReason;
+    // Another break Dynamo made while handling this one (a break in a loop: "graph break in
+    // loop", which skips the frame); null when none.
+    std::shared_ptr<const GraphBreak> thenBroke;
 
     std::string gbId() const;  // "GB0059" from the registry; empty for a break PyTorch does not make
     std::string link() const;  // the GB id's documentation page, or empty
@@ -30,6 +34,8 @@ struct GraphBreak {
     std::string message() const;
     std::string reason() const;  // the graph_breaks log's text after "Graph Break Reason: "
     std::string explainText() const;
+    // The gb_type Dynamo keys its "duplicate graph break" check with: the last break's.
+    const std::string& loggedType() const { return thenBroke ? thenBroke->gbType : gbType; }
 };
 
 }  // namespace fusescope

@@ -229,6 +229,8 @@ Interpreter::Flow Interpreter::execTry(const Try& stmt) {
     std::optional<Value> caught;
     try {
         flow = exec(stmt.body);
+    } catch (const TraceRestart&) {
+        throw;  // the frame runs again from its start: no handler or finally here (trace_hooks.h)
     } catch (const ScriptError& e) {
         pending = std::current_exception();
         // Cancelling the run is not an exception the script may swallow.
@@ -266,6 +268,8 @@ Interpreter::Flow Interpreter::execTry(const Try& stmt) {
         } else if (!pending && flow == Flow::Normal) {
             flow = exec(stmt.orelse);
         }
+    } catch (const TraceRestart&) {
+        throw;
     } catch (...) {
         pending = std::current_exception();
     }

@@ -210,6 +210,15 @@ GraphBreak tensorGradFn() {
     return b;
 }
 
+GraphBreak breakInLoop(const std::string& frameInfo) {
+    return GraphBreak{"graph break in loop",
+                      "torch.compile detected a graph break in a for/while loop. Skipping the frame and falling back to "
+                      "eager, as graph breaks in loops are not supported.",
+                      {"This graph break may have been caused by an earlier graph break. Resolving the earlier graph break "
+                       "may resolve this one."},
+                      "frame skipped: " + frameInfo};
+}
+
 GraphBreak fusescopeOnly(const std::string& what, const std::string& why) {
     return GraphBreak{"Fusescope does not trace " + what, why,
                       {"PyTorch 2.15 traces this without a graph break; Fusescope does not yet."}, "Fusescope"};

@@ -47,6 +47,9 @@ GraphBreak refusedModuleCall(const std::string& reason, const std::string& modul
 GraphBreak observedException(const std::string& exceptionRepr);
 // Reading .grad_fn of a graph value: Dynamo skips the whole function (GB0104).
 GraphBreak tensorGradFn();
+// Handling a break in a loop of the compiled frame (GB7000): Dynamo skips the frame.
+// `frameInfo`: "f (/path/f.py line 3)", the frame's name, file and first line.
+GraphBreak breakInLoop(const std::string& frameInfo);
 // Where Fusescope breaks and PyTorch 2.15 traces on: "Fusescope does not trace " + what, and why.
 GraphBreak fusescopeOnly(const std::string& what, const std::string& why);
 

@@ -369,7 +369,12 @@ std::string expressionMarker(const Expr& e, const std::string& rawLine) {
 
 std::vector<StackFrame> Interpreter::scriptStack(bool tracedOnly, bool withMarkers, bool torchFrames) const {
     std::vector<StackFrame> frames;
-    for (const auto& f : stack_) {
+    // The traced frames are the compiled frame running now and those it inlines (a compiled
+    // frame that runs a call eagerly has that call's frames compiled on their own).
+    auto compiled = std::find_if(stack_.rbegin(), stack_.rend(), [](const Frame& f) { return f.traced && f.inlineDepth == 0; });
+    const auto first = tracedOnly && compiled != stack_.rend() ? std::prev(compiled.base()) : stack_.begin();
+    for (auto it = first; it != stack_.end(); ++it) {
+        const Frame& f = *it;
         if (tracedOnly && !f.traced) continue;
         SourceLocation at = f.where;
         if (torchFrames && f.line) at.line = f.line;  // Dynamo's frames are at the instruction's line
@@ -430,7 +435,10 @@ void Interpreter::store(const std::string& name, Value value) {
     // The source stays: `y = x` still depends on the input x.
     ScopePtr scope = scopeFor(name);
     if (tracer_ && scope != current_) tracer_->onScopeTouch(scope, name);
-    if (scope->isModule && scope != mainGlobals_) definitionsChanged();  // a library module's global
+    // A library module's global, set other than by the module's own code as it is imported
+    // (what no one could have read before).
+    const bool importing = scope == current_ && stack_.back().function == "<module>";
+    if (scope->isModule && scope != mainGlobals_ && !importing) definitionsChanged();
     auto [it, added] = scope->vars.insert_or_assign(name, std::move(value));
     if (added && scope->classCell) scope->definitionOrder.push_back(name);
 }
@@ -584,6 +592,7 @@ Interpreter::Flow Interpreter::exec(const Stmt& stmt) {
         case StmtKind::For: return execFor(stmt.as<For>());
         case StmtKind::While: {
             const auto& s = stmt.as<While>();
+            LoopScope loop(*this, stmt, nullptr);
             while (truthy(eval(*s.test))) {
                 Flow flow = exec(s.body);
                 if (flow == Flow::Break) return Flow::Normal;
@@ -652,9 +661,26 @@ Interpreter::Flow Interpreter::exec(const Stmt& stmt) {
     return Flow::Normal;
 }
 
+Interpreter::LoopScope::LoopScope(Interpreter& in, const Stmt& stmt, const Value* iterable) : in_(in) {
+    const Frame& frame = in.stack_.back();
+    if (!frame.traced || frame.inlineDepth != 0) return;  // only the compiled frame's are asked for
+    frame_ = in.stack_.size() - 1;
+    in.stack_[frame_].loops.push_back(Frame::Loop{&stmt, iterable, 0});
+}
+
+Interpreter::LoopScope::~LoopScope() {
+    if (frame_ != kNone && frame_ < in_.stack_.size()) in_.stack_[frame_].loops.pop_back();
+}
+
+void Interpreter::LoopScope::next() {
+    if (frame_ != kNone && frame_ < in_.stack_.size()) ++in_.stack_[frame_].loops.back().taken;
+}
+
 Interpreter::Flow Interpreter::execFor(const For& stmt) {
     Value iterable = evalIterable(*stmt.iter);
+    LoopScope loop(*this, stmt, &iterable);
     auto body = [&](const Value& item) {
+        loop.next();
         assign(*stmt.target, item);
         Flow flow = exec(stmt.body);
         stack_.back().where = stmt.loc;
@@ -710,6 +736,10 @@ Interpreter::Flow Interpreter::execWith(const With& stmt) {
             if (item.target) assign(*item.target, value);
         }
         flow = exec(stmt.body);
+    } catch (const TraceRestart&) {
+        for (auto it = entered.rbegin(); it != entered.rend(); ++it)  // torch's own managers restore their state
+            if (auto* cm = it->as<ContextManagerObject>()) cm->exit(*this);
+        throw;
     } catch (...) {
         pending = std::current_exception();
     }
@@ -861,6 +891,8 @@ Value Interpreter::call(const Value& callee, CallArgs& args) {
 
 // A def called from here: inlined into the trace (one level deeper) when tracing.
 Value Interpreter::callScriptFunction(const FunctionObject& fn, CallArgs& args) {
+    if (!tracer_ && frameInterceptor_ && fn.def && !fn.def->isGenerator && isScriptFile(fn.definedAt().file))
+        if (std::optional<Value> result = (*frameInterceptor_)(fn, args)) return *result;
     bool traced = tracer_ != nullptr;
     int depth = traced && !stack_.empty() ? stack_.back().inlineDepth + 1 : 0;
     return callFunction(fn, args, traced, depth);

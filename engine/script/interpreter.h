@@ -62,6 +62,14 @@ struct Frame {
         int line;              // where it starts: the line its enclosing code calls it at
     };
     std::vector<Comprehension> comprehensions;  // running in this frame, outermost first
+    // The compiled frame's loops running now, outermost first (a graph break in one is not
+    // resumed from: Dynamo skips the frame): a for's iterable and how many items it gave.
+    struct Loop {
+        const Stmt* stmt;
+        const Value* iterable;  // null for a while
+        int64_t taken = 0;
+    };
+    std::vector<Loop> loops;
     const FunctionObject* callee = nullptr;  // the script function running (null at module level)
     std::string qualname;  // Outer.forward: what a def or class made in this frame is named under
     Value self;            // the first argument when it is an instance (a method's self)
@@ -179,6 +187,12 @@ public:
         return slotsOf(value);
     }
     void setTracer(TraceHooks* hooks) { tracer_ = hooks; }
+    // Runs a script function called while no tracer is active in its own compiled frame, as
+    // Dynamo's frame callback does for frames a compiled call runs eagerly; nullopt: run it
+    // plainly. Unset (null) outside such calls.
+    using FrameInterceptor = std::function<std::optional<Value>(const FunctionObject&, CallArgs&)>;
+    const FrameInterceptor* frameInterceptor() const { return frameInterceptor_; }
+    void setFrameInterceptor(const FrameInterceptor* interceptor) { frameInterceptor_ = interceptor; }
     const std::vector<Frame>& stack() const { return stack_; }
     const ScopePtr& currentScope() const { return current_; }  // the running frame's locals
     // `value` read through `source` (left unsourced where guards never depend on it).
@@ -435,6 +449,20 @@ private:
         std::size_t frame_ = 0, size_ = 0;
         bool active_ = false;
     };
+    // While it lives, a loop of the compiled frame is in Frame::loops (nothing in any other frame).
+    class LoopScope {
+    public:
+        LoopScope(Interpreter& in, const Stmt& stmt, const Value* iterable);
+        ~LoopScope();
+        LoopScope(const LoopScope&) = delete;
+        LoopScope& operator=(const LoopScope&) = delete;
+        void next();  // the loop took its next item
+
+    private:
+        static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+        Interpreter& in_;
+        std::size_t frame_ = kNone;
+    };
     Value evalUnary(const UnaryOp& expr);
     // Before each statement and comprehension item: the cancel and the step budget.
     void step(const SourceLocation& where);
@@ -477,6 +505,7 @@ private:
     int64_t stepBudget_ = 0, steps_ = 0;
     Value returnValue_;
     TraceHooks* tracer_ = nullptr;
+    const FrameInterceptor* frameInterceptor_ = nullptr;
     CallSite site_;
     std::map<std::string, Value, std::less<>> builtins_;
     std::map<std::string, Value, std::less<>> unnamedTypes_;  // NoneType, function, ...: one object each, so `is` holds

@@ -604,6 +604,8 @@ Value Interpreter::evalCall(const Call& call) {
     site_ = siteOf(call);
     stack_.back().pending = &call;
     stack_.back().line = call.loc.line;
+    if (tracer_ && stack_.back().traced && stack_.back().inlineDepth == 0 && stack_.back().comprehensions.empty())
+        if (std::optional<Value> result = tracer_->callAtBreak(call, callee, args)) return *result;
     realize(callee);
     if (tracer_ && callee.source) guardDefaults(callee, args);
     if (!runsPythonCode(*this, callee)) {  // a function written in Python is inlined: its arguments are consumed where it uses them

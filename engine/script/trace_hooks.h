@@ -17,6 +17,13 @@ namespace fusescope {
 
 struct Stmt;
 
+// Thrown by the tracer to trace the compiled frame again from its start, as Dynamo restarts
+// a frame after a graph break it cannot resume from where it happened. The tracer throws it
+// only where the code run so far changed nothing outside the trace, so running it again is
+// running it once: no except, finally or Python __exit__ runs as it passes (torch's own
+// context managers restore their state).
+struct TraceRestart {};
+
 // Tensor ops during tracing come through the dispatcher's capture layer (captureOp):
 // recorded into the graph, with lazy results.
 class TraceHooks : public CaptureHandler {
@@ -108,6 +115,12 @@ public:
     virtual void onGradRead(const Tensor& base) { (void)base; }
     // Something the graph does not hold happened (a tensor's grad set, the random seed, ...).
     virtual void onUntracedEffect(const std::string& what) { (void)what; }
+    // The compiled frame's own code is about to call `callee`: where an earlier trace of this
+    // frame broke the graph inside that call, the graph ends here and the call runs eagerly (its
+    // frames compiled on their own); its result then, else nullopt (the call is traced).
+    virtual std::optional<Value> callAtBreak(const Expr& call, const Value& callee, CallArgs& args) {
+        return (void)call, (void)callee, (void)args, std::nullopt;
+    }
     // The compiled frame's own code goes on after `at`, a call or subscript, with `value`;
     // where `at` broke the graph, Dynamo goes on in a resume function of its own.
     virtual void resumeAfter(const Expr& at, Value& value) { (void)at, (void)value; }

@@ -240,11 +240,68 @@ print(fn(torch.ones(2)))
 )");
     ASSERT_EQ(run.error, "");
     EXPECT_EQ(run.out, "in helper\ntensor([4., 4.])\n");
+    // As Dynamo: fn's trace breaks inside helper, so fn's graph ends at the call, which runs
+    // eagerly; helper is then a frame of its own (1/0), breaking at its print.
     auto breaks = run.eventsOf<fusescope::GraphBreakEvent>();
-    ASSERT_EQ(breaks.size(), 1u);
+    ASSERT_EQ(breaks.size(), 2u);
+    EXPECT_EQ(breaks[0].compileId, "0/0");
     ASSERT_EQ(breaks[0].userStack.size(), 2u);
     EXPECT_EQ(breaks[0].userStack[0].str(), "File \"script.py\", line 10, in fn");
     EXPECT_EQ(breaks[0].userStack[1].str(), "File \"script.py\", line 4, in helper");
+    EXPECT_EQ(breaks[1].compileId, "1/0");
+    ASSERT_EQ(breaks[1].userStack.size(), 1u);
+    EXPECT_EQ(breaks[1].userStack[0].str(), "File \"script.py\", line 4, in helper");
+}
+
+// Tracing fn again from its start would append to `seen` twice: the trace goes on after the
+// break instead, in fn's entry (one break, nothing run twice).
+TEST(GraphBreaks, ABreakAfterTheCallChangedSomethingIsNotTracedAgain) {
+    auto run = runScript(R"(import torch
+seen = []
+
+def helper(x):
+    seen.append(1)
+    print("in helper")
+    return x * 2
+
+@torch.compile(backend="eager")
+def fn(x):
+    return helper(x + 1)
+
+print(fn(torch.ones(2)), len(seen))
+print(fn(torch.ones(2)), len(seen))
+)");
+    ASSERT_EQ(run.error, "");
+    EXPECT_EQ(run.out, "in helper\ntensor([4., 4.]) 1\nin helper\ntensor([4., 4.]) 2\n");
+    auto breaks = run.eventsOf<fusescope::GraphBreakEvent>();
+    ASSERT_EQ(breaks.size(), 1u);
+    EXPECT_EQ(breaks[0].compileId, "0/0");
+}
+
+// The trace of fn starts again from inside helper's try: its finally runs once, on the run
+// that counts, and a torch.no_grad() block left on the way restores grad mode.
+TEST(GraphBreaks, ATracedAgainFrameRunsItsFinallyOnce) {
+    auto run = runScript(R"(import torch
+log = []
+
+def helper(x):
+    with torch.no_grad():
+        try:
+            print("in helper", torch.is_grad_enabled())
+        finally:
+            log.append("finally")
+    return x * 2
+
+@torch.compile(backend="eager")
+def fn(x):
+    y = helper(x + 1)
+    return y + 1, torch.is_grad_enabled()
+
+print(fn(torch.ones(2)), log)
+)");
+    ASSERT_EQ(run.error, "");
+    EXPECT_EQ(run.out, "in helper False\n(tensor([5., 5.]), True) ['finally']\n");
+    EXPECT_EQ(run.eventsOf<fusescope::GraphBreakEvent>().size(), 2u);  // fn's, then helper's own frame's
 }
 
 TEST(Explain, PrintsPyTorchsLayout) {

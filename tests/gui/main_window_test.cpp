@@ -126,18 +126,19 @@ private slots:
         QVERIFY(!QFile::exists(MainWindow::autosavePathForTests()));
     }
 
-    // After a graph break inside a function the compiled one calls, its compile has several
-    // graphs (a break in the compiled frame's own code goes on in a resume function: a compile
-    // of its own): each can be picked in any pane, every pane follows, and so do the links from
-    // the script and the trace.
+    // After a graph break inside a function the compiled one calls, where that function changed
+    // a list before it (so the trace cannot start again to end its graph at the call, as
+    // Dynamo's does), its compile has several graphs: each can be picked in any pane, every pane
+    // follows, and so do the links from the script and the trace.
     void everyGraphOfACompileIsShownAndLinked() {
         MainWindow window(QString::fromStdString(test::cliPath()));
         QTemporaryDir dir;
         QVERIFY(openWrittenScript(window, dir, "nested_branch.py",
                                   "import torch\n"
                                   "\n"
-                                  "\n"
+                                  "calls = []\n"
                                   "def scaled(x):\n"
+                                  "    calls.append(1)\n"
                                   "    if x.sum() > 0:\n"
                                   "        return x * 2\n"
                                   "    return x * 3\n"
@@ -183,7 +184,7 @@ private slots:
         QCOMPARE(window.graphView()->nodeNames(), (QStringList{"l_x_", "mul"}));
 
         // A script line of the third graph (return x * 3) shows it and selects its node.
-        window.editor()->setCursorPosition(6, 8);
+        window.editor()->setCursorPosition(7, 8);
         QTRY_COMPARE(selection.graphName(), graphs[2]);
         QCOMPARE(selection.graphNode(), QString("mul"));
         QCOMPARE(fusionPane->graphPicker()->currentIndex(), 2);

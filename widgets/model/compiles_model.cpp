@@ -136,6 +136,7 @@ void CompilesModel::apply(const Event& event) {
             c->mark(&Compile::graphBreak, graphBreak->reason);
         } else if (const auto* fallback = std::get_if<EagerFallbackEvent>(&event)) {
             c->mark(&Compile::eager, fallback->reason);
+            if (fallback->graph.empty()) c->compiling = false;  // the whole frame runs eagerly: no guards come
         } else if (const auto* kernel = std::get_if<KernelSourceEvent>(&event)) {
             c->kernelMs += kernel->compileSeconds * 1e3;
             if (!kernel->error.empty()) c->mark(&Compile::eager, kernel->error);
