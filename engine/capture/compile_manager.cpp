@@ -331,7 +331,16 @@ bool CompileManager::mayCompile(Interpreter& interp, FrameState& frame, const Fa
 }
 
 namespace {
+
 bool hasTorchInFrame(const FunctionObject& fn, const std::map<std::string, Value>& locals);
+
+// A compiled module's forward runs, in PyTorch, under the OptimizedModule's call and the
+// module's own (torch.nn's forward under the first alone, external_utils.py's frame between).
+int moduleCallsAround(const Interpreter& interp, const CompiledFunctionObject* compiled, const FunctionObject& fn) {
+    if (!compiled || !compiled->isModule) return 0;
+    return interp.isScriptFile(fn.definedAt().file) ? 2 : 1;
+}
+
 }  // namespace
 
 std::shared_ptr<FrameState> CompileManager::frameOf(Interpreter& interp, const FunctionObject& fn) {
@@ -397,7 +406,9 @@ Value CompileManager::call(Interpreter& interp, CompiledFunctionObject& compiled
     };
 
     if (stance_ == "force_eager") return interp.callFunction(*fn, args);
-    if (frame.skipped) return runIntercepting(interp, compiled.options, nullptr, [&] { return interp.callFunction(*fn, args); });
+    if (frame.skipped)
+        return runIntercepting(interp, compiled.options, nullptr,
+                               [&] { return interp.callFunction(*fn, args, false, 0, moduleCallsAround(interp, &compiled, *fn)); });
     Failures failed;
     const std::map<std::string, Value> locals = frame.entries.empty() ? std::map<std::string, Value>{} : frameLocals(interp, *fn, args);
     if (CacheEntry* hit = lookup(interp, frame, locals, compiled.options, failed)) {
@@ -565,6 +576,7 @@ Value CompileManager::runTraced(Interpreter& interp, const CompiledFunctionObjec
     };
     // A break in a function the frame calls, or in a loop, traces the frame again (Tracer::restarts).
     constexpr int kMaxRestarts = 8;
+    const int moduleCalls = moduleCallsAround(interp, compiled, fn);
     std::map<const Expr*, BreakRecord> breaksAtCalls;
     Value result;
     for (int restarts = 0;; ++restarts) {
@@ -574,7 +586,7 @@ Value CompileManager::runTraced(Interpreter& interp, const CompiledFunctionObjec
                     restarts < kMaxRestarts ? restarts : -1);
         if (state.running->made) state.running->made->breaksAtCalls = breaksAtCalls;
         try {
-            result = interp.callFunction(fn, args, true, 0);
+            result = interp.callFunction(fn, args, true, 0, moduleCalls);
             break;
         } catch (const TraceRestart&) {
             Tracer::Restart restart = *state.running->tracer->restart();
@@ -588,11 +600,11 @@ Value CompileManager::runTraced(Interpreter& interp, const CompiledFunctionObjec
                                              "graph break in loop: the frame is skipped and runs eagerly, each function it "
                                              "calls compiled in a frame of its own"});
                 if (report) report->breaks.push_back(std::move(restart.record));
-                return runIntercepting(interp, options, report, [&] { return interp.callFunction(fn, args); });
+                return runIntercepting(interp, options, report, [&] { return interp.callFunction(fn, args, false, 0, moduleCalls); });
             }
             breaksAtCalls.emplace(restart.call, std::move(restart.record));
         } catch (const ScriptError& e) {
-            if (state.running) state.running->tracer->exceptionEscaped(e, fn);
+            if (state.running) state.running->tracer->exceptionEscaped(e, fn, moduleCalls);
             throw;
         }
     }

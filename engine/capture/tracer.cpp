@@ -943,6 +943,18 @@ std::string formatStack(const std::vector<StackFrame>& frames) {
     return out;
 }
 
+// Of frames after one another in functions of one name, the last, as the graph_breaks log's
+// traceback has them (Dynamo's collapse_resume_frames: a forward calling an inlined module's
+// forward shows that one).
+std::vector<StackFrame> collapsed(const std::vector<StackFrame>& stack) {
+    std::vector<StackFrame> frames;
+    for (const StackFrame& f : stack) {
+        if (!frames.empty() && frames.back().function == f.function) frames.back() = f;
+        else frames.push_back(f);
+    }
+    return frames;
+}
+
 }  // namespace
 
 void Tracer::graphBreak(const GraphBreak& reported) {
@@ -1112,13 +1124,19 @@ std::string Tracer::computationTrace(const Tensor& t) const {
     return out;
 }
 
-void Tracer::exceptionEscaped(const ScriptError& e, const FunctionObject& fn) {
+void Tracer::exceptionEscaped(const ScriptError& e, const FunctionObject& fn, int moduleCalls) {
     if (!ctx_.recording) return;
     // The unwound frames are gone: the raise's line when it is the script's, else the def's.
     SourceLocation where = e.where().known() && interp_.isScriptFile(e.where().file) ? e.where() : fn.definedAt();
     StackFrame frame{where.file, where.line, fn.name, strip(interp_.sourceLine(where))};
+    // The traceback: the frames calling the compiled one (their calls marked), torch.nn's
+    // frames of the module calls around it, then its raise, marked whole.
+    std::vector<StackFrame> logStack = interp_.markedStack(false);
+    for (int i = 0; i < moduleCalls; ++i) logStack.insert(logStack.end(), moduleCallFrames().begin(), moduleCallFrames().end());
+    logStack.push_back(frame);
+    if (frame.sourceLine.starts_with("raise")) logStack.back().marker = std::string(frame.sourceLine.size(), '^');
     recordBreak(graph_breaks::observedException(fmt::format("{}({})", e.kind(), valueRepr(Value(std::string(e.what()))))), where,
-                {frame}, {frame});
+                {frame}, logStack);
 }
 
 void Tracer::recordBreak(GraphBreak why, const SourceLocation& at, std::vector<StackFrame> userStack,
@@ -1132,7 +1150,7 @@ void Tracer::recordBreak(GraphBreak why, const SourceLocation& at, std::vector<S
             const std::string attribution = stackAttribution(why.thenBroke != nullptr);
             log("graph_breaks", fmt::format("Graph break in user code at {}:{}\nGraph Break Reason: {}\n\n{}User code traceback:\n{}",
                                             at.file, at.line, why.reason(), attribution.empty() ? "" : attribution + "\n\n",
-                                            formatStack(logStack)));
+                                            formatStack(collapsed(logStack))));
         }
     }
     if (ctx_.bus) {
@@ -1159,14 +1177,59 @@ namespace {
 
 // Dynamo's repr of the iterator a loop holds on the stack ("" where Fusescope does not name it).
 std::string loopIteratorRepr(const Frame::Loop& loop) {
-    if (!loop.iterable) return "";
-    if (loop.iterable->as<RangeObject>()) return "RangeIteratorVariable()";
-    if (const auto* list = loop.iterable->as<ListObject>(); list && typeid(*list) == typeid(ListObject))
-        return fmt::format("ListIteratorVariable(length={}, index={})", list->items.size(), loop.taken);
-    return "";
+    const Value* iterated = loop.iterator.isNone() ? loop.iterable : &loop.iterator;
+    if (!iterated) return "";
+    if (iterated->as<RangeObject>()) return "RangeIteratorVariable()";
+    std::string over = pythonTypeName(*iterated);
+    size_t length = 0, index = static_cast<size_t>(loop.taken);
+    if (const ValueList* items = sequenceItems(*iterated)) length = items->size();
+    if (const auto* it = iterated->as<IteratorObject>()) {
+        over = it->over;
+        length = it->items.size();
+        index = it->next;
+    }
+    if (over == "list" || over == "tuple")
+        return fmt::format("{}IteratorVariable(length={}, index={})", over == "list" ? "List" : "Tuple", length, index);
+    static const std::map<std::string, std::string> views = {
+        {"dict_keys", "DictKeysIterator()"},   {"odict_keys", "DictKeysIterator()"},   {"dict_values", "DictValuesIterator()"},
+        {"odict_values", "DictValuesIterator()"}, {"dict_items", "DictItemsIterator()"}, {"odict_items", "DictItemsIterator()"}};
+    auto view = views.find(over);
+    return iterated->as<IteratorObject>() && view != views.end() ? view->second : "";
+}
+
+// `rawLine` as Dynamo's source attribution prints it: indented four more, `site`'s expression
+// marked under it where given.
+std::string attributedLine(const std::string& rawLine, const CallSite* site) {
+    const std::string indent = rawLine.substr(0, std::min(rawLine.find_first_not_of(" \t"), rawLine.size()));
+    if (!site) return "    " + indent + strip(rawLine);
+    std::string marked = markedLine(rawLine, *site);  // "    line\n    marker", aligned to the stripped line
+    marked.insert(marked.find('\n') + 5, indent);
+    return marked.insert(4, indent);
+}
+
+// The expression the function returns, where its body ends in `return <expr>` (an __iter__'s).
+const Expr* returnedExpression(const FunctionObject& fn) {
+    if (!fn.def || fn.def->body.empty() || fn.def->body.back()->kind != StmtKind::Return) return nullptr;
+    return fn.def->body.back()->as<Return>().value.get();
 }
 
 }  // namespace
+
+// Where the loop's iterator was made, as Dynamo attributes it: the for statement, or the call
+// an __iter__ of Fusescope's torch.nn returned it from, at PyTorch's place.
+std::string Tracer::loopOrigin(const Frame::Loop& loop) const {
+    const Expr* made = loop.iterMethod ? returnedExpression(*loop.iterMethod) : nullptr;
+    if (!made || interp_.isScriptFile(made->loc.file))
+        return fmt::format("  File \"{}\", line {}\n{}", loop.stmt->loc.file, loop.stmt->loc.line,
+                           attributedLine(interp_.sourceLine(loop.stmt->loc), nullptr));
+    const std::string raw = interp_.sourceLine(made->loc);
+    std::optional<TorchPlace> place = torchPlaceOf(loop.iterMethod->qualname, std::string(codeOf(strip(raw))));
+    if (!place) return "";
+    CallSite site;
+    site.where = made->loc;
+    site.endColumn = made->endColumn;
+    return fmt::format("  File \"{}\", line {}\n{}", place->file, place->line, attributedLine(raw, &site));
+}
 
 std::string Tracer::stackAttribution(bool loops) const {
     std::string parts;
@@ -1175,9 +1238,8 @@ std::string Tracer::stackAttribution(bool loops) const {
     auto compiled = std::find_if(frames.rbegin(), frames.rend(), [](const Frame& f) { return f.traced && f.inlineDepth == 0; });
     if (loops && compiled != frames.rend())
         for (const Frame::Loop& loop : compiled->loops)
-            if (std::string repr = loopIteratorRepr(loop); !repr.empty())
-                parts += fmt::format("\n  {} originated from:\n  File \"{}\", line {}\n    {}", repr, loop.stmt->loc.file,
-                                     loop.stmt->loc.line, interp_.sourceLine(loop.stmt->loc));
+            if (std::string repr = loopIteratorRepr(loop), origin = repr.empty() ? "" : loopOrigin(loop); !origin.empty())
+                parts += fmt::format("\n  {} originated from:\n{}", repr, origin);
     const Frame* frame = compiledFrameRunning();
     for (const Value* value : frame ? frame->operands : std::vector<Value*>{}) {
         const Node* node = value->isTensor() ? producer(value->asTensor()) : nullptr;

@@ -164,7 +164,8 @@ public:
     std::string producingOp(const Tensor& t) const override;
     // An exception leaving the traced function: a graph break at its raise, as Dynamo
     // reports it (the exception then propagates as eager's would).
-    void exceptionEscaped(const ScriptError& e, const FunctionObject& fn);
+    // `moduleCalls`: the nn.Module calls PyTorch runs the frame under (Interpreter::callFunction).
+    void exceptionEscaped(const ScriptError& e, const FunctionObject& fn, int moduleCalls);
     void onStatement(const Stmt& stmt) override;
     void onInputUse(const Value& value) override;
     // A tensor a resume function gets on its stack (___stack0): its source known from the
@@ -254,6 +255,7 @@ private:
     // holds on its stack at the break was made ("" when none).
     // `loops`: the compiled frame's loop iterators first (a break in a loop).
     std::string stackAttribution(bool loops) const;
+    std::string loopOrigin(const Frame::Loop& loop) const;  // "  File ..., line N\n    <line>": where its iterator was made
     // Whether the break `why` at `at` restarts the trace (restart_ set, the break recorded).
     bool restarts(GraphBreak& why, const SourceLocation& at);
     std::optional<Restart> restart_;

@@ -13,6 +13,7 @@
 #include "core/grad_mode.h"
 #include "core/source_marker.h"
 #include "script/graph_break_kinds.h"
+#include "script/parser.h"
 #include "script/set_operations.h"
 #include "script/size_change_check.h"
 #include "script/torch_lines.h"
@@ -367,6 +368,24 @@ std::string expressionMarker(const Expr& e, const std::string& rawLine) {
 
 }  // namespace
 
+// Module's _wrapped_call_impl (its __call__) calling _call_impl calling forward, at their
+// lines in PyTorch's torch/nn/modules/module.py (the torch_lines table).
+const std::vector<StackFrame>& moduleCallFrames() {
+    static const std::vector<StackFrame> frames = [] {
+        std::vector<StackFrame> made;
+        constexpr std::string_view kReturn = "return ";
+        for (const auto& [function, call] : {std::pair{"_wrapped_call_impl", "self._call_impl(*args, **kwargs)"},
+                                             std::pair{"_call_impl", "forward_call(*args, **kwargs)"}}) {
+            std::optional<TorchPlace> place = torchPlaceOf(std::string("Module.") + function, std::string(kReturn) + call);
+            if (!place) continue;
+            const std::string marker = std::string(kReturn.size(), ' ') + expressionMarker(*parseExpression(call, "module.py"), call);
+            made.push_back(StackFrame{std::string(place->file), place->line, function, place->text, marker});
+        }
+        return made;
+    }();
+    return frames;
+}
+
 std::vector<StackFrame> Interpreter::scriptStack(bool tracedOnly, bool withMarkers, bool torchFrames) const {
     std::vector<StackFrame> frames;
     // The traced frames are the compiled frame running now and those it inlines (a compiled
@@ -376,6 +395,12 @@ std::vector<StackFrame> Interpreter::scriptStack(bool tracedOnly, bool withMarke
     for (auto it = first; it != stack_.end(); ++it) {
         const Frame& f = *it;
         if (tracedOnly && !f.traced) continue;
+        // A graph break's traceback shows torch.nn's frames of each module call that ran as
+        // Python (an inlined one has none in Dynamo's stack either).
+        const bool traceback = withMarkers && !tracedOnly;
+        const int moduleCalls = f.moduleCalls + (!f.traced && f.qualname == "Module.__call__" ? 1 : 0);
+        for (int i = 0; traceback && i < moduleCalls; ++i)
+            frames.insert(frames.end(), moduleCallFrames().begin(), moduleCallFrames().end());
         SourceLocation at = f.where;
         if (torchFrames && f.line) at.line = f.line;  // Dynamo's frames are at the instruction's line
         // a comprehension running in the frame is a frame of its own under Python 3.11
@@ -670,6 +695,15 @@ Interpreter::LoopScope::LoopScope(Interpreter& in, const Stmt& stmt, const Value
 
 Interpreter::LoopScope::~LoopScope() {
     if (frame_ != kNone && frame_ < in_.stack_.size()) in_.stack_[frame_].loops.pop_back();
+}
+
+void Interpreter::noteLoopIterator(const Value& instance, const Value& iterator, const FunctionObject* method) {
+    if (!tracer_ || stack_.empty() || stack_.back().loops.empty()) return;
+    Frame::Loop& loop = stack_.back().loops.back();
+    if (loop.iterable && loop.iterable->isObject() && instance.isObject() && loop.iterable->asObject() == instance.asObject()) {
+        loop.iterator = iterator;
+        loop.iterMethod = method;
+    }
 }
 
 void Interpreter::LoopScope::next() {
@@ -1039,7 +1073,7 @@ std::vector<std::pair<std::string, Value>> Interpreter::freeVariables(const Func
     return free;
 }
 
-Value Interpreter::callFunction(const FunctionObject& fn, CallArgs& args, bool traced, int depth) {
+Value Interpreter::callFunction(const FunctionObject& fn, CallArgs& args, bool traced, int depth, int moduleCalls) {
     if (static_cast<int>(stack_.size()) >= kMaxCallDepth)
         fail("RecursionError", "maximum recursion depth exceeded");
     if (fn.dynamoSkip != FunctionObject::DynamoSkip::No && tracer()) {  // at the call's line, as Dynamo reports it
@@ -1069,8 +1103,8 @@ Value Interpreter::callFunction(const FunctionObject& fn, CallArgs& args, bool t
         scope->vars[name] = std::move(value);
     }
     SourceLocation where = fn.definedAt();
-    Frame frame{.function = fn.name, .where = where, .traced = traced, .inlineDepth = depth, .callee = &fn, .qualname = fn.qualname,
-                .self = Value()};
+    Frame frame{.function = fn.name, .where = where, .traced = traced, .inlineDepth = depth, .callee = &fn, .moduleCalls = moduleCalls,
+                .qualname = fn.qualname, .self = Value()};
     if (!params->empty() && (params->front().kind == ParamKind::Positional || params->front().kind == ParamKind::PositionalOnly))
         if (auto first = scope->vars.find(params->front().name); first != scope->vars.end() && first->second.as<InstanceObject>())
             frame.self = first->second;

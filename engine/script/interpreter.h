@@ -68,12 +68,19 @@ struct Frame {
         const Stmt* stmt;
         const Value* iterable;  // null for a while
         int64_t taken = 0;
+        Value iterator;  // the one an instance's __iter__ gave (None: the loop iterates `iterable` itself)
+        const FunctionObject* iterMethod = nullptr;  // ... that __iter__
     };
     std::vector<Loop> loops;
     const FunctionObject* callee = nullptr;  // the script function running (null at module level)
+    int moduleCalls = 0;  // nn.Module calls PyTorch shows above this frame that Fusescope has no frames of
     std::string qualname;  // Outer.forward: what a def or class made in this frame is named under
     Value self;            // the first argument when it is an instance (a method's self)
 };
+
+// torch.nn's frames of one module call (Module._wrapped_call_impl, then _call_impl) as PyTorch
+// 2.15's tracebacks show them, each marked under its call.
+const std::vector<StackFrame>& moduleCallFrames();
 
 // Options of torch.compile / torch._dynamo.optimize.
 struct CompileOptions {
@@ -158,7 +165,10 @@ public:
     Value decorateWithContext(const ContextManagerObject& manager, const Value& function);
     // Runs a script function's body. With traced=true it runs under the current tracer at
     // inline depth `depth`, and the arguments' sources are the function's locals.
-    Value callFunction(const FunctionObject& fn, CallArgs& args, bool traced = false, int depth = 0);
+    // `moduleCalls`: how many nn.Module calls PyTorch runs the frame under whose frames
+    // Fusescope's call has none (a compiled module's forward: the OptimizedModule's, the
+    // module's own), each shown in a graph break's traceback as torch.nn's two frames.
+    Value callFunction(const FunctionObject& fn, CallArgs& args, bool traced = false, int depth = 0, int moduleCalls = 0);
     // The names a function binds (its parameters, and the names its body assigns): its own locals.
     const std::set<std::string>& localNamesOf(const FunctionObject& fn) const;
     // A def's free variables, sorted as CPython's co_freevars, with their values now: the names
@@ -187,6 +197,9 @@ public:
         return slotsOf(value);
     }
     void setTracer(TraceHooks* hooks) { tracer_ = hooks; }
+    // `instance`'s __iter__ (`method`) gave `iterator`: where the compiled frame's innermost loop
+    // iterates `instance`, the loop's (a graph break there names it).
+    void noteLoopIterator(const Value& instance, const Value& iterator, const FunctionObject* method);
     // Runs a script function called while no tracer is active in its own compiled frame, as
     // Dynamo's frame callback does for frames a compiled call runs eagerly; nullopt: run it
     // plainly. Unset (null) outside such calls.

@@ -325,6 +325,7 @@ struct DefaultDictObject : DictObject {
 struct IteratorObject : Object {
     ValueList items;
     size_t next = 0;
+    std::string over;  // the type it iterates ("list", "dict_values"): Dynamo names the iterator by it
     std::string typeName() const override { return "iterator"; }
     const TypeSlots* slots() const override;
 };

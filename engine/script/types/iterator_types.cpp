@@ -131,6 +131,7 @@ Value iteratorOf(Interpreter& in, const Value& iterable) {
     if (auto own = in.callSpecial(iterable, "__iter__", {})) return *own;
     auto it = std::make_shared<IteratorObject>();
     it->items = in.iterate(iterable);
+    it->over = pythonTypeName(iterable);
     return Value(ObjectPtr(it));
 }
 

@@ -272,6 +272,10 @@ bool instanceContains(Interpreter& in, const Value& self, const Value& item) {
 void instanceIterate(Interpreter& in, const Value& self, const ItemVisitor& visit) {
     std::optional<Value> iterator = in.callSpecial(self, "__iter__", {});
     if (!iterator) in.fail("TypeError", "'" + pythonTypeName(self) + "' object is not iterable");
+    if (const ClassPtr* cls = in.tracer() ? instanceClass(self) : nullptr) {  // a class iterated through its metaclass has none
+        const Value* method = (*cls)->lookup("__iter__");
+        in.noteLoopIterator(self, *iterator, method ? method->as<FunctionObject>() : nullptr);
+    }
     if (!iterator->as<InstanceObject>()) return in.forEachItem(*iterator, visit);
     while (true) {
         std::optional<Value> item;
