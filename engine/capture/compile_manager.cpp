@@ -381,9 +381,9 @@ std::optional<Value> CompileManager::compileFrame(Interpreter& interp, const Fun
     FrameState& frame = *held;
     if (frame.skipped) return std::nullopt;
     // Dynamo compiles a frame only where it has torch in it (convert_frame.py's has_tensor_in_frame).
-    if (!hasTorchInFrame(fn, frameLocals(interp, fn, args))) return std::nullopt;
+    const std::map<std::string, Value> locals = frameLocals(interp, fn, args);
+    if (!hasTorchInFrame(fn, locals)) return std::nullopt;
     Failures failed;
-    const std::map<std::string, Value> locals = frame.entries.empty() ? std::map<std::string, Value>{} : frameLocals(interp, fn, args);
     if (CacheEntry* hit = lookup(interp, frame, locals, options, failed))
         return runTraced(interp, nullptr, fn, args, held, hit, options, nullptr);
     if (!mayCompile(interp, frame, failed, options)) return std::nullopt;
