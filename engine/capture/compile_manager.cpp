@@ -343,8 +343,9 @@ int moduleCallsAround(const Interpreter& interp, const CompiledFunctionObject* c
 
 }  // namespace
 
-std::shared_ptr<FrameState> CompileManager::frameOf(Interpreter& interp, const FunctionObject& fn) {
-    std::shared_ptr<FrameState>& slot = frames_[fn.code()];
+std::shared_ptr<FrameState> CompileManager::frameOf(Interpreter& interp, const FunctionObject& fn,
+                                                    std::map<const void*, std::shared_ptr<FrameState>>& frames) {
+    std::shared_ptr<FrameState>& slot = frames[fn.code()];
     if (!slot) {
         slot = std::make_shared<FrameState>();
         slot->name = fn.name;
@@ -356,8 +357,8 @@ std::shared_ptr<FrameState> CompileManager::frameOf(Interpreter& interp, const F
 
 Value CompileManager::runIntercepting(Interpreter& interp, const CompileOptions& options, ExplainReport* report,
                                       const std::function<Value()>& run) {
-    const Interpreter::FrameInterceptor intercept = [this, &interp, &options](const FunctionObject& fn, CallArgs& args) {
-        return compileFrame(interp, fn, args, options);
+    const Interpreter::FrameInterceptor intercept = [this, &interp, &options, report](const FunctionObject& fn, CallArgs& args) {
+        return compileFrame(interp, fn, args, options, report);
     };
     struct Restore {
         Interpreter& in;
@@ -369,15 +370,14 @@ Value CompileManager::runIntercepting(Interpreter& interp, const CompileOptions&
         }
     } restore{interp, interp.tracer(), interp.frameInterceptor()};
     interp.setTracer(nullptr);
-    // explain() compiles in frames of its own, apart from the session's: the rest runs as it is.
-    interp.setFrameInterceptor(report ? nullptr : &intercept);
+    interp.setFrameInterceptor(&intercept);
     return run();
 }
 
 std::optional<Value> CompileManager::compileFrame(Interpreter& interp, const FunctionObject& fn, CallArgs& args,
-                                                  const CompileOptions& options) {
+                                                  const CompileOptions& options, ExplainReport* report) {
     if (stance_ == "force_eager") return std::nullopt;
-    const std::shared_ptr<FrameState> held = frameOf(interp, fn);
+    const std::shared_ptr<FrameState> held = frameOf(interp, fn, report ? report->frames : frames_);
     FrameState& frame = *held;
     if (frame.skipped) return std::nullopt;
     // Dynamo compiles a frame only where it has torch in it (convert_frame.py's has_tensor_in_frame).
@@ -385,15 +385,15 @@ std::optional<Value> CompileManager::compileFrame(Interpreter& interp, const Fun
     if (!hasTorchInFrame(fn, locals)) return std::nullopt;
     Failures failed;
     if (CacheEntry* hit = lookup(interp, frame, locals, options, failed))
-        return runTraced(interp, nullptr, fn, args, held, hit, options, nullptr);
+        return runTraced(interp, nullptr, fn, args, held, hit, options, report);
     if (!mayCompile(interp, frame, failed, options)) return std::nullopt;
-    return runTraced(interp, nullptr, fn, args, held, nullptr, options, nullptr);
+    return runTraced(interp, nullptr, fn, args, held, nullptr, options, report);
 }
 
 Value CompileManager::call(Interpreter& interp, CompiledFunctionObject& compiled, CallArgs& args) {
     const auto* fn = compiled.function.as<FunctionObject>();
     if (!fn) throw ScriptError("TypeError", "torch.compile needs a function defined in Python (a def or a lambda)");
-    const std::shared_ptr<FrameState> held = frameOf(interp, *fn);  // held: a torch._dynamo.reset() the call makes empties frames_
+    const std::shared_ptr<FrameState> held = frameOf(interp, *fn, frames_);  // held: a torch._dynamo.reset() the call makes empties frames_
     FrameState& frame = *held;
     if (!frame.firstCall) frame.firstCall = firstCallOf(interp, *fn, !compiled.boundSelf.isNone());
     // The whole call, guards included, is one span named after the entry that ran it.
@@ -892,8 +892,9 @@ int ExplainReport::opCount() const {
 
 std::string ExplainReport::text() const {
     const std::vector<const BreakRecord*> counted = countedBreaks();
+    // As PyTorch's explain(): one break fewer than graphs (-1 where it compiled none).
     std::string out = fmt::format("Graph Count: {}\nGraph Break Count: {}\nOp Count: {}\n", graphs.size(),
-                                  counted.size(), opCount());
+                                  static_cast<int>(graphs.size()) - 1, opCount());
     out += "Break Reasons:\n";
     for (size_t i = 0; i < counted.size(); ++i) {
         out += fmt::format("  Break Reason {}:\n    Reason: {}\n    User Stack:\n", i + 1, counted[i]->why.explainText());

@@ -75,6 +75,9 @@ struct ExplainReport {
     std::vector<BreakRecord> breaks;
     std::vector<Guard> guards;
     double compileSeconds = 0;
+    // The frames its call compiled besides the function's own (a call a graph break ended at
+    // runs eagerly, its functions compiled), apart from the session's.
+    std::map<const void*, std::shared_ptr<FrameState>> frames;
     std::string text() const;  // the printed form (PyTorch 2.15's ExplainOutput.__str__)
     // As PyTorch 2.15 counts them: the breaks that ended a graph with ops (a break right
     // after another compiles nothing, so Dynamo keeps no reason for it), and a graph's ops
@@ -132,11 +135,13 @@ private:
     Value runIntercepting(Interpreter& interp, const CompileOptions& options, ExplainReport* report,
                           const std::function<Value()>& run);
     // A script function called from code running eagerly inside a compiled call, in its own
-    // frame's cache; nullopt where Dynamo runs it as it is (no torch in its frame, skipped, ...).
+    // frame's cache (explain()'s own where `report` is given); nullopt where Dynamo runs it as it
+    // is (no torch in its frame, skipped, ...).
     std::optional<Value> compileFrame(Interpreter& interp, const FunctionObject& fn, CallArgs& args,
-                                      const CompileOptions& options);
-    // The frame of `fn`'s code (made at its first call).
-    std::shared_ptr<FrameState> frameOf(Interpreter& interp, const FunctionObject& fn);
+                                      const CompileOptions& options, ExplainReport* report);
+    // The frame of `fn`'s code (made at its first call), in `frames`.
+    std::shared_ptr<FrameState> frameOf(Interpreter& interp, const FunctionObject& fn,
+                                        std::map<const void*, std::shared_ptr<FrameState>>& frames);
     // Ends it: a compile's entry joins its frame's cache, its guards logged.
     // `resumed`: a graph break's resume function takes over.
     void closeSection(CallState& state, Section& section, const Value& result, bool resumed);

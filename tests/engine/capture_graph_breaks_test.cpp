@@ -304,6 +304,61 @@ print(fn(torch.ones(2)), log)
     EXPECT_EQ(run.eventsOf<fusescope::GraphBreakEvent>().size(), 2u);  // fn's, then helper's own frame's
 }
 
+// A break one call deep: the function's graph ends at the call, which runs eagerly with the
+// function called compiled on its own; explain() counts every frame's graphs, as PyTorch 2.15
+// printed for this program.
+TEST(Explain, CountsTheGraphsOfTheFramesACallCompiled) {
+    auto run = runScript(R"(import torch
+
+def noisy(x):
+    y = x.sin()
+    print("inside noisy")
+    return y.cos()
+
+def f(x):
+    a = x + 1
+    b = noisy(a)
+    return b * 2
+
+print(torch._dynamo.explain(f)(torch.ones(3)))
+)");
+    ASSERT_EQ(run.error, "");
+    const std::string printBreak =
+        "    Reason: Failed to trace builtin operator\n"
+        "  Explanation: Dynamo does not know how to trace builtin operator `print` with argument types ['str'] (has_kwargs False)\n"
+        "  Hint: Avoid calling builtin `print` with argument types ['str']. Consider using an equivalent alternative "
+        "function/method to `print`.\n"
+        "  Hint: If you are attempting to call a logging function (e.g. `print`), you can try adding it to "
+        "`torch._dynamo.config.reorderable_logging_functions`.\n"
+        "  Hint: Please report an issue to PyTorch.\n"
+        "\n"
+        "  Developer debug context: builtin print [<class 'torch._dynamo.variables.constant.ConstantVariable'>] False\n"
+        "\n"
+        " For more details about this graph break, please visit: "
+        "https://meta-pytorch.github.io/compile-graph-break-site/gb/gb0059.html\n";
+    const std::string expectedStart = "inside noisy\n"
+                                      "Graph Count: 4\n"
+                                      "Graph Break Count: 3\n"
+                                      "Op Count: 2\n"
+                                      "Break Reasons:\n"
+                                      "  Break Reason 1:\n" + printBreak +
+                                      "    User Stack:\n"
+                                      "      <FrameSummary file script.py, line 10 in f>\n"
+                                      "      <FrameSummary file script.py, line 5 in noisy>\n"
+                                      "  Break Reason 2:\n" + printBreak +
+                                      "    User Stack:\n"
+                                      "      <FrameSummary file script.py, line 5 in noisy>\n"
+                                      "Ops per Graph:\n"
+                                      "  Ops 1:\n"
+                                      "    <built-in function add>\n"
+                                      "  Ops 2:\n"
+                                      "  Ops 3:\n"
+                                      "  Ops 4:\n"
+                                      "    <built-in function mul>\n"
+                                      "Out Guards:\n";
+    EXPECT_EQ(run.out.substr(0, expectedStart.size()), expectedStart);
+}
+
 TEST(Explain, PrintsPyTorchsLayout) {
     auto run = runScript(R"(import torch
 
