@@ -993,9 +993,8 @@ void Tracer::graphBreak(const GraphBreak& reported) {
 // changed nothing (the direct-call recorder's check), else the trace goes on as it is.
 bool Tracer::restarts(GraphBreak& why, const SourceLocation& at) {
     if (!ctx_.mayRestart || !ctx_.recording || why.ungraceful || !ctx_.direct || !ctx_.direct->unchangedSoFar()) return false;
-    const auto& frames = interp_.stack();
-    auto compiled = std::find_if(frames.rbegin(), frames.rend(), [](const Frame& f) { return f.traced && f.inlineDepth == 0; });
-    if (compiled == frames.rend() || !compiled->callee || !compiled->callee->def) return false;
+    const Frame* compiled = interp_.compiledFrame();
+    if (!compiled || !compiled->callee || !compiled->callee->def) return false;
     Restart restart;
     if (!compiled->loops.empty()) {
         restart.skipFrame = true;
@@ -1234,9 +1233,8 @@ std::string Tracer::loopOrigin(const Frame::Loop& loop) const {
 std::string Tracer::stackAttribution(bool loops) const {
     std::string parts;
     std::set<std::string> seen;
-    const auto& frames = interp_.stack();
-    auto compiled = std::find_if(frames.rbegin(), frames.rend(), [](const Frame& f) { return f.traced && f.inlineDepth == 0; });
-    if (loops && compiled != frames.rend())
+    const Frame* compiled = interp_.compiledFrame();
+    if (loops && compiled)
         for (const Frame::Loop& loop : compiled->loops)
             if (std::string repr = loopIteratorRepr(loop), origin = repr.empty() ? "" : loopOrigin(loop); !origin.empty())
                 parts += fmt::format("\n  {} originated from:\n{}", repr, origin);

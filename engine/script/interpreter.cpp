@@ -386,12 +386,16 @@ const std::vector<StackFrame>& moduleCallFrames() {
     return frames;
 }
 
+const Frame* Interpreter::compiledFrame() const {
+    auto compiled = std::find_if(stack_.rbegin(), stack_.rend(), [](const Frame& f) { return f.traced && f.inlineDepth == 0; });
+    return compiled == stack_.rend() ? nullptr : &*compiled;
+}
+
 std::vector<StackFrame> Interpreter::scriptStack(bool tracedOnly, bool withMarkers, bool torchFrames) const {
     std::vector<StackFrame> frames;
-    // The traced frames are the compiled frame running now and those it inlines (a compiled
-    // frame that runs a call eagerly has that call's frames compiled on their own).
-    auto compiled = std::find_if(stack_.rbegin(), stack_.rend(), [](const Frame& f) { return f.traced && f.inlineDepth == 0; });
-    const auto first = tracedOnly && compiled != stack_.rend() ? std::prev(compiled.base()) : stack_.begin();
+    // The traced frames are the compiled frame running now and those it inlines.
+    const Frame* compiled = tracedOnly ? compiledFrame() : nullptr;
+    const auto first = compiled ? stack_.begin() + (compiled - stack_.data()) : stack_.begin();
     for (auto it = first; it != stack_.end(); ++it) {
         const Frame& f = *it;
         if (tracedOnly && !f.traced) continue;

@@ -207,6 +207,10 @@ public:
     const FrameInterceptor* frameInterceptor() const { return frameInterceptor_; }
     void setFrameInterceptor(const FrameInterceptor* interceptor) { frameInterceptor_ = interceptor; }
     const std::vector<Frame>& stack() const { return stack_; }
+    // The compiled frame running now: the innermost traced frame of depth 0 (a compiled call
+    // that runs a call eagerly has that call's functions compiled as frames of their own); null
+    // outside a compiled call.
+    const Frame* compiledFrame() const;
     const ScopePtr& currentScope() const { return current_; }  // the running frame's locals
     // `value` read through `source` (left unsourced where guards never depend on it).
     Value withSource(Value value, SourcePtr source) const;
