@@ -212,8 +212,13 @@ std::vector<std::string> CompileManager::failures(const Interpreter& interp, con
     }
     if (firstFailed) {
         ++entry.guardFailures[*firstFailed];
-        std::stable_sort(entry.checkOrder.begin(), entry.checkOrder.end(),
-                         [&](std::size_t a, std::size_t b) { return entry.guardFailures[a] > entry.guardFailures[b]; });
+        // As Dynamo's guard manager moves a failing guard to the front; ShapeEnv's guards stay
+        // its epilogue, checked after the tree.
+        std::stable_sort(entry.checkOrder.begin(), entry.checkOrder.end(), [&](std::size_t a, std::size_t b) {
+            const bool shapeA = isShapeGuard(entry.guards[a]), shapeB = isShapeGuard(entry.guards[b]);
+            if (shapeA != shapeB) return shapeB;
+            return !shapeA && entry.guardFailures[a] > entry.guardFailures[b];
+        });
     }
     return reasons;
 }

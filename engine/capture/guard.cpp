@@ -57,6 +57,14 @@ bool sameConstant(const Value& a, const Value& b) {
 
 }  // namespace
 
+bool isShapeGuard(const Guard& g) { return g.typeLabel() == "SHAPE_ENV"; }
+
+std::string strideComment(const Guard& g) {
+    if (g.madeIn.empty()) return fmt::format("(unknown source {}.stride()[{}], please file a bug)", g.source->str(), g.dim);
+    const std::string where = madeAt(g);
+    return where.empty() ? "(" + g.madeIn + ")" : fmt::format("{} ({})", where, g.madeIn);
+}
+
 std::string madeAt(const Guard& g) {
     // PyTorch's uninteresting_files: its frames of its own wrappers (compiling a torch.nn
     // module through external_utils.py's inner) and polyfills are passed over.
@@ -111,6 +119,11 @@ std::string Guard::code() const {
     case Kind::KeyOrder: return fmt::format("list(dict.keys({})) == {}", s, valueRepr(constant));
     case Kind::FloatNotNan: return fmt::format("not math.isnan({})", s);
     case Kind::FloatRelation: return fmt::format("{} {} {}", s, compareOperatorSymbol(relation), formatPythonFloat(bound));
+    case Kind::StrideRelation: {
+        const std::string stride = fmt::format("{}.stride()[{}]", s, dim);
+        if (relation == CompareOperator::GtE) return fmt::format("{} <= {}", count, stride);
+        return fmt::format("{} {} {}", stride, compareOperatorSymbol(relation), productText);
+    }
     case Kind::SizeRelation:
         if (count > 0) return fmt::format("{} <= {} <= {}", count, lhs->str(true), rhs->str(true));
         if (relation == CompareOperator::GtE && rhs->op == SizeExpression::Op::Constant)
@@ -139,7 +152,8 @@ std::string Guard::typeLabel() const {
     case Kind::DimsMatch:
     case Kind::SizeRelation:
     case Kind::FloatNotNan:
-    case Kind::FloatRelation: return "SHAPE_ENV";
+    case Kind::FloatRelation:
+    case Kind::StrideRelation: return "SHAPE_ENV";
     case Kind::DictContains: return "DICT_CONTAINS";
     case Kind::IdMatch: return "ID_MATCH";
     case Kind::ObjectAliasing: return "OBJECT_ALIASING";
@@ -174,13 +188,10 @@ std::optional<std::string> Guard::check(const Value* value, const Value* other) 
             if (sizes[i] && *sizes[i] != t.sizes()[i])
                 return fmt::format("tensor '{}' size mismatch at index {}. expected {}, actual {}", s, i, *sizes[i],
                                    t.sizes()[i]);
-        Shape expectedStrides = contiguousStrides(t.sizes());
-        for (size_t i = 0; i < strides.size(); ++i) {
-            int64_t expected = strides[i] ? *strides[i] : expectedStrides[i];
-            if (expected != t.strides()[i] && t.sizes()[i] > 1)
-                return fmt::format("tensor '{}' stride mismatch at index {}. expected {}, actual {}", s, i, expected,
+        for (size_t i = 0; i < strides.size(); ++i)  // a symbolic one is its StrideRelation guards'
+            if (strides[i] && *strides[i] != t.strides()[i] && t.sizes()[i] > 1)
+                return fmt::format("tensor '{}' stride mismatch at index {}. expected {}, actual {}", s, i, *strides[i],
                                    t.strides()[i]);
-        }
         return std::nullopt;
     }
     case Kind::TypeMatch:
@@ -240,6 +251,18 @@ std::optional<std::string> Guard::check(const Value* value, const Value* other) 
         std::optional<int64_t> a = lhs->evaluate(size), b = rhs->evaluate(size);
         if (!a || !b || !compareNumbers(relation, *a, *b) || size < count) return failedRelation(*this);
         return std::nullopt;
+    }
+    case Kind::StrideRelation: {
+        if (!value->isTensor() || value->asTensor().dim() <= dim) return failedCode(*this);
+        const Tensor& t = value->asTensor();
+        int64_t expected = relation == CompareOperator::GtE ? count : product.constant;
+        for (const TensorProduct::Factor& f : product.factors) {
+            if (f.dim >= t.dim()) return failedCode(*this);
+            expected *= (f.stride ? t.strides() : t.sizes())[static_cast<size_t>(f.dim)];
+        }
+        if (compareNumbers(relation, t.strides()[static_cast<size_t>(dim)], expected)) return std::nullopt;
+        if (relation == CompareOperator::GtE) return failedCode(*this);
+        return fmt::format("{}  # {}", code(), strideComment(*this));
     }
     case Kind::FloatNotNan:
         if (!value->isFloat() || std::isnan(value->asFloat())) return failedCode(*this);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "capture/size_expression.h"
+#include "capture/symbolic_strides.h"
 #include "observe/event.h"
 #include "script/value.h"
 
@@ -29,6 +30,9 @@ struct Guard {
         KeyOrder,     // list(dict.keys(L['self']._modules)) == ['0', '1']: an nn.Module dict walked in order
         FloatNotNan,  // not math.isnan(L['scale']): a float input made dynamic (ShapeEnv's NaN specialization)
         FloatRelation,  // L['t'] > 1.0 (the traced code compared such a float: `relation` with `bound`)
+        // A stride of a tensor with dynamic sizes: L['x'].stride()[0] == L['x'].size()[1] (its layout),
+        // != (its contiguity check, made in `madeIn`), 2 <= L['x'].stride()[0] (a stride symbol's range)
+        StrideRelation,
     };
     Kind kind = Kind::TensorMatch;
     SourcePtr source;
@@ -64,6 +68,12 @@ struct Guard {
     CompareOperator relation = CompareOperator::Eq;
     double bound = 0;  // FloatRelation's right side
     std::string firstUse;  // "return x.reshape(-1, 2)  # f.py:7 in fn"
+    // StrideRelation: stride `dim` of `source` `relation` the product (or >= count), printed as
+    // `productText` ("L['x'].size()[1]", "2*L['x'].size()[1]"); madeIn "" for a layout's.
+    TensorProduct product;
+    std::string productText;
+    // TensorMatch: the traced tensor's strides (a symbolic one's value then).
+    Shape strideValues;
     // Where in PyTorch such a guard is made (its failure says so): a comparison in the code,
     // or a slice's end (fake_impls.py's _compute_slice_index).
     std::string madeIn = "_dynamo/variables/tensor.py:3083 in evaluate_expr";
@@ -80,6 +90,13 @@ struct Guard {
     // The PyTorch guard-type name (TENSOR_MATCH, CONSTANT_MATCH, ...) used in explain().
     std::string typeLabel() const;
 };
+
+// ShapeEnv's guards (sizes, strides, SymInts, SymFloats): checked after the guard tree, as its epilogue.
+bool isShapeGuard(const Guard& g);
+
+// A StrideRelation's comment, as the guards log and a failure print it: "(unknown source
+// L['x'].stride()[0], please file a bug)" for a layout's, where it was made for the others.
+std::string strideComment(const Guard& g);
 
 // Where the traced code made a guard, as PyTorch's logs say it: "return x + n  # rc.py:5 in g"
 // (the innermost user frame); "" when unknown.

@@ -86,7 +86,9 @@ std::tuple<int, std::size_t, std::string, int> sortKey(const Guard& g, const Gua
             sequenceType ? builderLine.at(Guard::Kind::Length) : line == builderLine.end() ? 0 : line->second};
 }
 
-bool isShapeGuard(const Guard& g) { return g.typeLabel() == "SHAPE_ENV"; }
+// A stride that follows the sizes (L['x'].stride()[0] == L['x'].size()[1]): ShapeEnv's guard on
+// the input's own layout, printed with the input's other layout guards.
+bool isLayoutStride(const Guard& g) { return g.kind == Guard::Kind::StrideRelation && g.madeIn.empty(); }
 
 // A leaf's text after its code: padded to 60 columns, then the user line that made it (PyTorch's
 // get_verbose_code_part).
@@ -184,6 +186,9 @@ ShapeLine shapeLine(const Guard& g) {
                                  "torch._dynamo.decorators.mark_unbacked(tensor, dim))";
     switch (g.kind) {
     case Guard::Kind::DimAtLeast: return {g.code(), where + firstUse};
+    case Guard::Kind::StrideRelation:
+        if (g.relation == CompareOperator::GtE) return {g.code(), where + firstUse};
+        return {g.code(), strideComment(g)};
     case Guard::Kind::FloatNotNan: return {g.code(), "implicit guard for float input due to NaN specialization in the framework"};
     case Guard::Kind::FloatRelation: return {g.code(), fmt::format("{} ({})", where, g.madeIn)};
     case Guard::Kind::SizeRelation:
@@ -221,25 +226,12 @@ std::vector<ShapeLine> shapeLines(const std::vector<Guard>& guards) {
         for (const Guard& g : guards)
             if (g.kind == Guard::Kind::DimsMatch && g.source->str() == s)
                 lines.push_back({g.code(), fmt::format("(unknown var {}, please file a bug)", symbols[{s, g.dim}].first)});
-        for (size_t d = 0; d < t.strides.size(); ++d) {
-            if (t.strides[d]) continue;
-            int64_t constant = 1;
-            std::vector<std::pair<std::string, std::string>> factors;  // (symbol, printed source)
-            for (size_t k = d + 1; k < t.sizes.size(); ++k) {
-                if (t.sizes[k]) constant *= std::max<int64_t>(*t.sizes[k], 1);  // a contiguous stride steps over an empty dim as over one
-                else factors.push_back(symbols[{s, static_cast<int64_t>(k)}]);
-            }
-            std::sort(factors.begin(), factors.end());  // sympy orders a product's symbols by name
-            std::vector<std::string> printed;
-            if (constant != 1) printed.push_back(std::to_string(constant));
-            for (const auto& f : factors) printed.push_back(f.second);
-            const std::string stride = fmt::format("{}.stride()[{}]", s, d);
-            lines.push_back({fmt::format("{} == {}", stride, fmt::join(printed, "*")),
-                             fmt::format("(unknown source {}, please file a bug)", stride)});
-        }
+        for (const Guard& g : guards)
+            if (isLayoutStride(g) && g.source->str() == s) lines.push_back({g.code(), strideComment(g)});
     }
     for (const Guard& g : guards)
-        if ((g.kind == Guard::Kind::SizeRelation && g.count == 0) || g.kind == Guard::Kind::DimEquals || g.kind == Guard::Kind::FloatRelation) {
+        if ((g.kind == Guard::Kind::SizeRelation && g.count == 0) || g.kind == Guard::Kind::DimEquals || g.kind == Guard::Kind::FloatRelation ||
+            (g.kind == Guard::Kind::StrideRelation && !isLayoutStride(g) && g.relation != CompareOperator::GtE)) {
             lines.push_back(shapeLine(g));
             // A float found equal to a constant is replaced by it, and ShapeEnv produces the guard again for the replacement.
             if (g.kind == Guard::Kind::FloatRelation && g.relation == CompareOperator::Eq) lines.push_back(shapeLine(g));
@@ -250,10 +242,19 @@ std::vector<ShapeLine> shapeLines(const std::vector<Guard>& guards) {
         if (g.kind == Guard::Kind::SizeRelation && g.count == 0 && g.relation == CompareOperator::GtE &&
             g.rhs->op == SizeExpression::Op::Constant)
             raised.insert({g.source->str(), g.dim});
+    // A stride symbol's range comes after its tensor's sizes' (ShapeEnv makes the symbols in that
+    // order), though a size's range joined to an upper bound is made later.
+    std::vector<std::pair<std::string, ShapeLine>> ranges;  // (the tensor of a size's range, the line)
     for (const Guard& g : guards)
         if ((g.kind == Guard::Kind::SizeRelation && g.count > 0) ||
             (g.kind == Guard::Kind::DimAtLeast && !raised.count({g.source->str(), g.dim})) || g.kind == Guard::Kind::FloatNotNan)
-            lines.push_back(shapeLine(g));
+            ranges.emplace_back(g.source->str(), shapeLine(g));
+    for (const Guard& g : guards) {
+        if (g.kind != Guard::Kind::StrideRelation || g.relation != CompareOperator::GtE) continue;
+        auto lastSize = std::find_if(ranges.rbegin(), ranges.rend(), [&](const auto& r) { return r.first == g.source->str(); });
+        ranges.insert(lastSize.base(), {"", shapeLine(g)});
+    }
+    for (auto& [tensor, line] : ranges) lines.push_back(std::move(line));
     return lines;
 }
 

@@ -180,7 +180,8 @@ Guard Tracer::madeHere(Guard guard) const {
 
 std::string Tracer::guardKey(const Guard& guard) {
     const bool byCode = guard.kind == Guard::Kind::SizeRelation || guard.kind == Guard::Kind::ObjectAliasing ||
-                        guard.kind == Guard::Kind::DictContains || guard.kind == Guard::Kind::FloatRelation;
+                        guard.kind == Guard::Kind::DictContains || guard.kind == Guard::Kind::FloatRelation ||
+                        guard.kind == Guard::Kind::StrideRelation;
     return guard.typeLabel() + "|" + guard.guardedName() + "|" + std::to_string(guard.dim) + "|" +
            std::to_string(static_cast<int>(guard.kind)) + (byCode ? guard.code() : "");
 }
@@ -287,7 +288,7 @@ void Tracer::registerInput(const Value& value) {
         sources.push_back(value.source);
         if (ctx_.recording && isModuleStateRead(*value.source)) tensorLoads_.try_emplace(value.source->str(), guardStack());
         if (auto lifted = lifted_.find(t.impl()); lifted != lifted_.end())
-            addTensorGuards(t, value.source, lifted->second.placeholder->meta[0]);
+            addTensorGuards(t, value.source, lifted->second.placeholder->meta[0], lifted->second.strides, lifted->second.placeholder);
         return;
     }
     if (auto* instance = value.as<InstanceObject>()) {  // its methods and class attributes were traced
@@ -497,6 +498,7 @@ void Tracer::specializeDim(const SourcePtr& source, int64_t dim, const std::stri
             if (meta.symbols[d] == symbol && !lifted.source.empty()) dims.insert({lifted.source, static_cast<int64_t>(d)});
     }
     bool fixed = false;
+    std::set<std::string> allStatic;  // tensors whose sizes are all static now
     for (size_t i = 0; i < guards_.size();) {
         Guard& g = guards_[i];
         const bool onDim = dims.count({g.source->str(), g.dim}) > 0;
@@ -512,15 +514,11 @@ void Tracer::specializeDim(const SourcePtr& source, int64_t dim, const std::stri
                     g.sizes[static_cast<size_t>(d)] = size;
                     fixed = true;
                 }
-        if (g.kind == Guard::Kind::TensorMatch && std::all_of(g.sizes.begin(), g.sizes.end(), [](const auto& n) { return n.has_value(); })) {
-            Shape sizes;
-            for (const auto& n : g.sizes) sizes.push_back(*n);
-            Shape contiguous = contiguousStrides(sizes);
-            for (size_t d = 0; d < g.strides.size(); ++d)
-                if (!g.strides[d]) g.strides[d] = contiguous[d];
-        }
+        if (g.kind == Guard::Kind::TensorMatch && std::all_of(g.sizes.begin(), g.sizes.end(), [](const auto& n) { return n.has_value(); }))
+            allStatic.insert(g.source->str());
         ++i;
     }
+    for (const std::string& s : allStatic) fixStrides(s);
     if (!fixed) {  // not an input's tensor guard: said as its own guard
         Guard g;
         g.kind = Guard::Kind::DimEquals;
@@ -558,6 +556,7 @@ void Tracer::guardUnified() {
         same.otherDim = stays->dim;
         addGuard(std::move(same));
         log("dynamic", fmt::format("set_replacement {} = {} (the two sizes must be equal here) {}", replaced, kept, userCodeNote()));
+        unifyStrideSymbols(replaced, kept);
         for (size_t i = 0; i < guards_.size(); ++i)  // its range is the kept symbol's
             if (guards_[i].kind == Guard::Kind::DimAtLeast && guards_[i].dim == gone->dim && guards_[i].source->str() == gone->source->str()) {
                 guards_.erase(guards_.begin() + static_cast<long>(i));
@@ -584,7 +583,8 @@ void Tracer::specializeSymbol(std::string symbol) {  // a copy: the loop clears 
     };
     for (const auto& node : graph_->nodes())
         for (TensorMeta& meta : node->meta)
-            for (std::string& expression : meta.symbols) {
+            for (std::vector<std::string>* expressions : {&meta.symbols, &meta.strideSymbols})
+            for (std::string& expression : *expressions) {
                 std::set<std::string> names = symbolsIn(expression);
                 if (!names.count(symbol)) continue;
                 if (names.size() == 1) expression.clear();
@@ -614,7 +614,8 @@ void Tracer::onUntracedEffect(const std::string& what) {
 
 // ------------------------------------------------------------------------- lifting
 
-void Tracer::addTensorGuards(const Tensor& real, const SourcePtr& source, const TensorMeta& meta) {
+void Tracer::addTensorGuards(const Tensor& real, const SourcePtr& source, const TensorMeta& meta,
+                             const std::vector<TensorProduct>& strides, const Node* placeholder) {
     // Made where the code first used the tensor: a size read before its first op counts.
     Guard match = madeHere(tensorMatch(real, source, meta));
     if (auto read = sizeReads_.find(real.impl()); read != sizeReads_.end()) {
@@ -633,6 +634,7 @@ void Tracer::addTensorGuards(const Tensor& real, const SourcePtr& source, const 
         range.count = 2;
         addGuard(std::move(range));
     }
+    if (!strides.empty()) addStrideGuards(source, strides, placeholder);
 }
 
 Guard Tracer::tensorMatch(const Tensor& real, const SourcePtr& source, const TensorMeta& meta) {
@@ -642,15 +644,12 @@ Guard Tracer::tensorMatch(const Tensor& real, const SourcePtr& source, const Ten
     g.dtype = real.dtype();
     g.device = real.isMeta() ? Device::meta() : real.device();
     g.requiresGrad = real.requiresGrad();
-    bool anyDynamic = std::any_of(meta.symbols.begin(), meta.symbols.end(), [](const auto& s) { return !s.empty(); });
+    g.strideValues = real.strides();
     for (size_t d = 0; d < meta.sizes.size(); ++d) {
         g.sizes.push_back(meta.symbols[d].empty() ? std::optional<int64_t>(meta.sizes[d]) : std::nullopt);
-        // A contiguous input's stride is symbolic where a later dim is (PyTorch's stride=[s27, 1]
-        // prints None); the others are the same numbers for every size the guard admits.
-        bool laterDynamic = std::any_of(meta.symbols.begin() + static_cast<long>(d) + 1, meta.symbols.end(),
-                                        [](const auto& s) { return !s.empty(); });
-        bool followsSizes = anyDynamic && real.isContiguous() && laterDynamic;
-        g.strides.push_back(followsSizes ? std::nullopt : std::optional<int64_t>(real.strides()[d]));
+        // A symbolic stride prints None (PyTorch's stride=[s27, 1]); its StrideRelation guards check it.
+        const bool symbolic = d < meta.strideSymbols.size() && !meta.strideSymbols[d].empty();
+        g.strides.push_back(symbolic ? std::nullopt : std::optional<int64_t>(real.strides()[d]));
     }
     return g;
 }
@@ -711,6 +710,9 @@ Argument Tracer::liftTensor(const Tensor& real, Tensor& meta) {
         log("dynamic", fmt::format("create_symbol {} = {} for {}.size()[{}] [2, int_oo] {}", tm.symbols[d], sizes[d], sourceText, d,
                                    userCodeNote()));
     }
+    std::vector<TensorProduct> strides;
+    if (source && std::any_of(tm.symbols.begin(), tm.symbols.end(), [](const auto& s) { return !s.empty(); }))
+        strides = makeSymbolicStrides(real, sourceText, tm);
     Node* node = graph_->addPlaceholder(sourceText, tm);
     node->where = interp_.currentLocation();
     node->sourceLine = currentLine();
@@ -718,7 +720,7 @@ Argument Tracer::liftTensor(const Tensor& real, Tensor& meta) {
     node->inlineDepth = interp_.stack().back().inlineDepth;
 
     if (source) {
-        for (const auto& each : srcIt->second) addTensorGuards(real, each, tm);
+        for (const auto& each : srcIt->second) addTensorGuards(real, each, tm, strides, node);
         liftedSizes_[sourceText] = recorded;
     }
     try {
@@ -728,7 +730,7 @@ Argument Tracer::liftTensor(const Tensor& real, Tensor& meta) {
     }
     meta = Tensor::emptyMeta(sizes, real.strides(), real.dtype());
     meta.setRequiresGrad(real.requiresGrad());
-    lifted_[real.impl()] = Lifted{node, meta, sourceText};
+    lifted_[real.impl()] = Lifted{node, meta, sourceText, strides};
     inputs_.push_back(real);
     InputLink link;
     if (ctx_.timeline)
@@ -902,6 +904,7 @@ IValue Tracer::captureOp(const OpCall& call) {
     } else {
         result = out;
     }
+    guardContiguityAt(*node, *def);
     if (notSymbolic_.empty()) {  // a replay too: its SymInts read the symbols of graph values
         try {
             if (guardEndPastDim(*node, args, metaArgs)) symbolic_.endPastDim(node);
@@ -1259,6 +1262,7 @@ void Tracer::finish() {
 
 void Tracer::flush(const std::string& reason) {
     const int64_t flushStartNs = Profiler::nowNs();
+    guardContiguityLeft();  // the graph's compile asks what its ops did not
     struct Output {
         size_t order;
         Argument arg;

@@ -234,12 +234,26 @@ private:
         Node* placeholder = nullptr;
         Tensor meta;
         std::string source;  // "" when the tensor has none
+        std::vector<TensorProduct> strides = {};  // its strides as products, where a size is dynamic
     };
 
     Argument argumentFor(const IValue& value, IValue& metaValue);
     Argument liftTensor(const Tensor& real, Tensor& meta);
     bool addGuard(Guard guard);  // false when an equal guard was already made
-    void addTensorGuards(const Tensor& real, const SourcePtr& source, const TensorMeta& meta);
+    void addTensorGuards(const Tensor& real, const SourcePtr& source, const TensorMeta& meta,
+                         const std::vector<TensorProduct>& strides, const Node* placeholder);
+    // Strides (capture/traced_strides.cpp): a dynamic input's as PyTorch's ShapeEnv makes them
+    // (tm.strideSymbols; each stride as a product), and their guards. The contiguity check's
+    // guard waits for the input's first op (guardContiguityAt), or the graph's end.
+    std::vector<TensorProduct> makeSymbolicStrides(const Tensor& real, const std::string& sourceText, TensorMeta& tm);
+    std::string printedProduct(const TensorProduct& product, const SourcePtr& source) const;
+    Guard strideRelation(const SourcePtr& source, int64_t dim, CompareOperator relation, const TensorProduct& product) const;
+    void addStrideGuards(const SourcePtr& source, const std::vector<TensorProduct>& strides, const Node* placeholder);
+    void guardContiguityAt(const Node& op, const OpDef& def);
+    void guardContiguityLeft();
+    void unifyStrideSymbols(const std::string& replaced, const std::string& kept);
+    void fixStrides(const std::string& source);  // its sizes all static again: its strides the numbers they were
+    std::map<const Node*, std::vector<Guard>> pendingContiguity_;
     static Guard tensorMatch(const Tensor& real, const SourcePtr& source, const TensorMeta& meta);
     Guard madeHere(Guard guard) const;  // with the line, source and user stack that made it
     bool keepGuard(Guard guard);        // once per kind, source and dim

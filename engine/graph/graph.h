@@ -58,6 +58,9 @@ struct TensorMeta {
     Shape strides;
     DType dtype = DType::Float32;
     std::vector<std::string> symbols;  // per dim: "" when static
+    // Per dim (or none): "" where the stride is the number in `strides`, else what it is in
+    // symbols ("s27" for a contiguous [2, s27]'s first; "s12", a symbol of its own, for a slice's).
+    std::vector<std::string> strideSymbols = {};
     std::string str() const;  // f32[s0, 3]
 };
 

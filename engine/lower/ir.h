@@ -78,6 +78,7 @@ struct SymbolSource {
     std::string name;  // s0
     int placeholder = 0;
     int dim = 0;
+    bool stride = false;  // the input's stride at `dim`, not its size
 };
 
 struct LoweredGraph {

@@ -76,6 +76,17 @@ bool hasSymbols(const TensorMeta& m) {
     return std::any_of(m.symbols.begin(), m.symbols.end(), [](const std::string& s) { return !s.empty(); });
 }
 
+std::vector<IndexExpr> stridesOf(const TensorMeta& m) {
+    // A placeholder capture did not describe the strides of: contiguous where it is now.
+    if (m.strideSymbols.empty() && hasSymbols(m) && m.strides == fusescope::contiguousStrides(m.sizes))
+        return contiguousStrides(sizesOf(m));
+    std::vector<IndexExpr> out;
+    for (size_t d = 0; d < m.strides.size(); ++d)
+        out.push_back(d < m.strideSymbols.size() && !m.strideSymbols[d].empty() ? IndexExpr::parse(m.strideSymbols[d])
+                                                                                 : IndexExpr(m.strides[d]));
+    return out;
+}
+
 // Non-overlapping and dense: some permutation of the dims is contiguous.
 bool isDense(const Shape& sizes, const Shape& strides) {
     std::vector<size_t> order(sizes.size());
@@ -398,15 +409,18 @@ LoweredGraph lowerGraph(const Graph& graph, const CompileSettings& settings) {
             in.layout.dtype = m.dtype;
             checkDtype(m.dtype);
             in.layout.size = sizesOf(m);
-            // Capture guards a dynamic input's strides only as "contiguous".
-            bool contiguous = m.strides == fusescope::contiguousStrides(m.sizes);
-            in.layout.stride = hasSymbols(m) && contiguous ? contiguousStrides(in.layout.size) : constants(m.strides);
-            for (size_t d = 0; d < m.symbols.size(); ++d) {
-                const std::string& s = m.symbols[d];
-                bool known = std::any_of(out.symbols.begin(), out.symbols.end(), [&](const SymbolSource& x) { return x.name == s; });
-                if (!s.empty() && !known && IndexExpr::parse(s) == IndexExpr::symbol(s))
-                    out.symbols.push_back(SymbolSource{s, placeholder, static_cast<int>(d)});
-            }
+            in.layout.stride = stridesOf(m);
+            // Each symbol is read from the first input whose size (or stride) it is.
+            auto addSymbols = [&](const std::vector<std::string>& symbols, bool ofStrides) {
+                for (size_t d = 0; d < symbols.size(); ++d) {
+                    const std::string& s = symbols[d];
+                    bool known = std::any_of(out.symbols.begin(), out.symbols.end(), [&](const SymbolSource& x) { return x.name == s; });
+                    if (!s.empty() && !known && IndexExpr::parse(s) == IndexExpr::symbol(s))
+                        out.symbols.push_back(SymbolSource{s, placeholder, static_cast<int>(d), ofStrides});
+                }
+            };
+            addSymbols(m.symbols, false);
+            addSymbols(m.strideSymbols, true);
             LValue v;
             v.sizes = in.layout.size;
             v.dtype = m.dtype;

@@ -255,6 +255,14 @@ void registerCreationOps(OpRegistry& r) {
     auto noFill = [](const BoundArgs&, const Tensor&) {};
     addFactory(r, "zeros", "zeros(int[] size, *" + kFactoryKwargs, functionOnly, sized(defaultFloat()), filled(0.0), noFill);
     runEagerly(addFactory(r, "empty", "empty(int[] size, *" + kFactoryKwargs, functionOnly, sized(defaultFloat()), nullptr, noFill), kUninitialised);
+    auto strided = [](const BoundArgs& a) {
+        Shape sizes(a.ints("size")), strides(a.ints("stride"));
+        if (sizes.size() != strides.size()) throw ScriptError("RuntimeError", "mismatch in length of strides and shape");
+        return ResultMeta{sizes, strides, dtypeOr(a, defaultFloat())};
+    };
+    runEagerly(addFactory(r, "empty_strided", "empty_strided(int[] size, int[] stride, *" + kFactoryKwargs, functionOnly, strided,
+                          nullptr, noFill),
+               kUninitialised);
     addFactory(r, "ones", "ones(int[] size, *" + kFactoryKwargs, functionOnly, sized(defaultFloat()), filled(1.0),
                [](const BoundArgs&, const Tensor& out) { fillValue(out, IValue(int64_t{1})); });
     addFactory(r, "full", "full(int[] size, Scalar fill_value, *" + kFactoryKwargs, functionOnly,

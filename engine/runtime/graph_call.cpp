@@ -6,7 +6,10 @@ namespace fusescope {
 
 SymbolValues symbolValues(const std::vector<SymbolSource>& symbols, const std::vector<Tensor>& inputs) {
     SymbolValues values;
-    for (const auto& s : symbols) values[s.name] = IndexExpr(inputs.at(s.placeholder).sizes().at(s.dim));
+    for (const auto& s : symbols) {
+        const Tensor& input = inputs.at(s.placeholder);
+        values[s.name] = IndexExpr(s.stride ? input.strides().at(s.dim) : input.sizes().at(s.dim));
+    }
     return values;
 }
 
