@@ -226,8 +226,13 @@ std::optional<std::string> Guard::check(const Value* value, const Value* other) 
         return std::nullopt;
     }
     case Kind::ObjectAliasing: {
-        const bool same = other && (value->isTensor() ? other->isTensor() && value->asTensor().impl() == other->asTensor().impl()
-                                                      : value->isObject() && other->isObject() && value->asObject() == other->asObject());
+        // A module and the view of it its own globals are read through are one module.
+        auto* module = value->as<ModuleObject>();
+        auto* otherModule = other ? other->as<ModuleObject>() : nullptr;
+        const bool sameModule = module && otherModule && (module == otherModule || (!module->name.empty() && module->name == otherModule->name));
+        const bool same = sameModule ||
+                          (other && (value->isTensor() ? other->isTensor() && value->asTensor().impl() == other->asTensor().impl()
+                                                       : value->isObject() && other->isObject() && value->asObject() == other->asObject()));
         if (!same) return failedCode(*this);
         return std::nullopt;
     }

@@ -380,7 +380,19 @@ void Tracer::onContainsUse(const Value& dict, const Value& key, bool found) {
 // replay calls these for every torch.* call of the traced code).
 void Tracer::onModuleUse(const Value& module) {
     if (!module.source || !ctx_.recording) return;
-    moduleNames_.emplace(module.source->str(), module.as<ModuleObject>()->name);
+    const std::string& name = module.as<ModuleObject>()->name;
+    moduleNames_.emplace(module.source->str(), name);
+    // One module reached two ways (the script's F, and torch.nn.functional's own globals, which
+    // Fusescope reads through a view of the library module): by id the first way, aliased after.
+    auto [first, added] = modulesByName_.try_emplace(name, module.source);
+    if (!added && !name.empty() && first->second->str() != module.source->str()) {
+        Guard g;
+        g.kind = Guard::Kind::ObjectAliasing;
+        g.source = first->second;
+        g.otherSource = module.source;
+        addGuard(std::move(g));
+        return;
+    }
     Guard g;
     g.kind = Guard::Kind::IdMatch;
     g.source = module.source;
@@ -450,10 +462,13 @@ void Tracer::onCalleeUse(const Value& callee) {
     if (!callee.source || (!fn && !callee.as<BuiltinFunction>())) return;
     // A torch module's function is guarded as PyTorch's own is: by __code__ where it is
     // written in Python there (F.relu), by id where it is a builtin (torch.cat).
+    // torch._C is PyTorch's C++ extension: all of it builtins.
     bool python = fn != nullptr;
     if (callee.source->kind == Source::Kind::Attr) {
         auto module = moduleNames_.find(callee.source->base->str());
-        if (module != moduleNames_.end() && torchHasName(module->second, callee.source->name))
+        if (module != moduleNames_.end() && (module->second == "torch._C" || module->second.starts_with("torch._C.")))
+            python = false;
+        else if (module != moduleNames_.end() && torchHasName(module->second, callee.source->name))
             python = torchNameIsPythonFunction(module->second, callee.source->name);
     }
     Guard g;

@@ -395,6 +395,7 @@ private:
     std::map<std::string, std::vector<StackFrame>> tensorLoads_;  // per parameter/buffer/cell source: its first load
     std::map<std::string, std::string> moduleNames_;  // per guarded module's source: its name ("torch.nn.functional")
     std::map<const Object*, SourcePtr> moduleSources_;  // each module's first source
+    std::map<std::string, SourcePtr> modulesByName_;     // each module's first source, by its name (a view of it too)
     std::set<std::pair<std::string, int64_t>> specialized_;  // (source, dim) read as ints
     // Input tensors whose sizes the code read, with the guard made at the first read: kept at
     // the end for those never lifted into the graph.

@@ -227,6 +227,17 @@ void Interpreter::loadTorchLibrary(const SourceLocation& where) {
         if (value.as<ClassObject>()) optim.attrs[name] = value;
     optim.attrs["lr_scheduler"] = loadLibraryModule("torch.optim.lr_scheduler", where);
     torch.attrs["jit"] = loadLibraryModule("torch.jit", where);
+    const Value determinism = loadLibraryModule("torch._determinism", where);
+    for (const auto& [name, value] : determinism.as<ModuleObject>()->attrs)
+        if (value.as<FunctionObject>()) torch.attrs[name] = value;
+    // torch._C, PyTorch's C++ extension: what torch's own Python code (the library's copy) calls there.
+    auto nativeModule = [](const std::string& name, std::map<std::string, Value, std::less<>> attrs) {
+        auto made = std::make_shared<ModuleObject>();
+        made->name = name;
+        made->attrs = std::move(attrs);
+        return Value(ObjectPtr(made));
+    };
+    torch.attrs["_C"] = nativeModule("torch._C", {{"_nn", nativeModule("torch._C._nn", {{"pad", functional.attrs.at("_pad")}})}});
     const Value setStance = loadLibraryModule("torch._stance", where).as<ModuleObject>()->attrs.at("set_stance");
     for (const char* module : {"compiler", "_dynamo"}) torch.attrs.at(module).as<ModuleObject>()->attrs["set_stance"] = setStance;
     const Value externalUtils = loadLibraryModule("torch._dynamo.external_utils", where);

@@ -13,6 +13,7 @@
 #include "dispatch/dispatcher.h"
 #include "script/graph_break_kinds.h"
 #include "script/interpreter.h"
+#include "script/torch_lines.h"
 #include "script/set_operations.h"
 #include "script/types/bytes_type.h"
 #include "script/types/indexing.h"
@@ -517,22 +518,29 @@ Value Interpreter::evalComprehension(const Expr& comprehension, const Expr& elt,
 
 namespace {
 
-// Python code Dynamo inlines: a def of the script's, a method of an object (an nn.Module's
-// included), a class or an instance (its __call__). The library's free functions stand for
-// torch's functions, which Dynamo puts in the graph (F.embedding), consuming their arguments.
+// A function Dynamo inlines: the script's, or one of torch's written in Python that it
+// traces into (F.pad; the library's copy starts where PyTorch's table has the function). The
+// library's other free functions stand for torch's functions Dynamo puts in the graph
+// (F.embedding), consuming their arguments.
+bool inlinedFunction(const Interpreter& in, const FunctionObject& fn) {
+    return in.isScriptFile(fn.definedAt().file) || (fn.def && torchPlaceOf(fn.qualname, "").has_value());
+}
+
+// Python code Dynamo inlines: such a function, a method of an object (an nn.Module's
+// included), a class or an instance (its __call__).
 bool runsPythonCode(const Interpreter& in, const Value& callee) {
     if (auto* bound = callee.as<BoundMethodObject>()) return bound->function.as<FunctionObject>() && bound->self.as<InstanceObject>();
-    if (auto* fn = callee.as<FunctionObject>()) return in.isScriptFile(fn->definedAt().file);
+    if (auto* fn = callee.as<FunctionObject>()) return inlinedFunction(in, *fn);
     return callee.as<ClassObject>() || callee.as<InstanceObject>();
 }
 
 }  // namespace
 
-// Dynamo inlines a function of the script's with its __defaults__: their type and count are
-// guarded at the call, each default the call takes where it is used (G['f'].__defaults__[0]).
+// Dynamo inlines a function with its __defaults__: their type and count are guarded at the
+// call, each default the call takes where it is used (G['f'].__defaults__[0]).
 void Interpreter::guardDefaults(const Value& callee, CallArgs& args) {
     auto* fn = callee.as<FunctionObject>();
-    if (!fn || !isScriptFile(fn->definedAt().file)) return;
+    if (!fn || !inlinedFunction(*this, *fn)) return;
     Value defaults = fn->defaultsTuple();
     if (!defaults.as<TupleObject>()) return;
     defaults.source = attrSource(callee.source, "__defaults__");

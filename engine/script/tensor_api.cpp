@@ -289,6 +289,7 @@ const GetterTable& tensorGetters() {
          }},
         {"data", data, setData},
         {"is_cuda", [](Interpreter& in, const Value& s) { return Value(deviceOf(in, s.asTensor()).kind == Device::Kind::Cuda); }},
+        {"is_xpu", [](Interpreter&, const Value&) { return Value(false); }},  // Fusescope has no XPU device
         {"is_meta", [](Interpreter&, const Value& s) { return Value(s.asTensor().isMeta()); }},
         {"T", transposed},
         {"mT", matrixTransposed},

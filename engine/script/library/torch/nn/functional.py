@@ -419,10 +419,28 @@ def _positions(input, dim, before, after, mode):
     return index.clamp(0, size - 1)
 
 
+def has_torch_function_unary(input):
+    """Whether `input` overrides torch functions (__torch_function__): Fusescope's tensors do not."""
+    return False
+
+
 def pad(input, pad, mode="constant", value=None):
-    """Pads (or, with negative amounts, crops) the last len(pad) // 2 dims, last dim first.
-    Each padded dim is one index_select of the positions it reads, so a compiled function
-    traces loads at computed positions, which Inductor fuses."""
+    # Written as PyTorch's (which Dynamo inlines: its guards and stacks name these lines);
+    # torch._C._nn.pad computes it.
+    if has_torch_function_unary(input):
+        raise NotImplementedError("__torch_function__ overrides are not supported by Fusescope")
+    if not torch.jit.is_scripting():
+        if torch.are_deterministic_algorithms_enabled() and (
+            input.is_cuda or input.is_xpu
+        ):
+            pass  # PyTorch's replicate padding is nondeterministic on a GPU; Fusescope's is not
+    return torch._C._nn.pad(input, pad, mode, value)
+
+
+def _pad(input, pad, mode="constant", value=None):
+    """torch._C._nn.pad: pads (or, with negative amounts, crops) the last len(pad) // 2 dims,
+    last dim first. Each padded dim is one index_select of the positions it reads, so a
+    compiled function traces loads at computed positions, which Inductor fuses."""
     if len(pad) % 2 != 0:
         raise RuntimeError("Padding length must be divisible by 2")
     if len(pad) // 2 > input.dim():
