@@ -498,6 +498,9 @@ private:
     Value lookup(const std::string& name, const SourceLocation& where);
     bool isCompiledFrameClosure(const ScopePtr& scope) const;
     void guardDefaults(const Value& callee, CallArgs& args);
+    // The polyfill Dynamo runs for a builtin `callee` called in traced code (script/polyfills.cpp).
+    std::optional<Value> dynamoPolyfill(const Value& callee, const CallArgs& args);
+    std::map<std::string, Value> polyfillModules_;
     void consume(const Value& callee, const Value& argument);
     void store(const std::string& name, Value value);
     ScopePtr scopeFor(const std::string& name);

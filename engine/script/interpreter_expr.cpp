@@ -523,7 +523,9 @@ namespace {
 // library's other free functions stand for torch's functions Dynamo puts in the graph
 // (F.embedding), consuming their arguments.
 bool inlinedFunction(const Interpreter& in, const FunctionObject& fn) {
-    return in.isScriptFile(fn.definedAt().file) || (fn.def && torchPlaceOf(fn.qualname, "").has_value());
+    if (in.isScriptFile(fn.definedAt().file)) return true;
+    std::optional<TorchPlace> place = fn.def ? torchPlaceOf(fn.qualname, "") : std::nullopt;
+    return place && place->file == fn.definedAt().file;
 }
 
 // Python code Dynamo inlines: such a function, a method of an object (an nn.Module's
@@ -615,6 +617,7 @@ Value Interpreter::evalCall(const Call& call) {
     if (tracer_ && stack_.back().traced && stack_.back().inlineDepth == 0 && stack_.back().comprehensions.empty())
         if (std::optional<Value> result = tracer_->callAtBreak(call, callee, args)) return *result;
     realize(callee);
+    if (std::optional<Value> polyfill = dynamoPolyfill(callee, args)) callee = *polyfill;
     if (tracer_ && callee.source) guardDefaults(callee, args);
     if (!runsPythonCode(*this, callee)) {  // a function written in Python is inlined: its arguments are consumed where it uses them
         for (const Value& a : args.args) consume(callee, a);

@@ -1,0 +1,61 @@
+// Dynamo's substitute_in_graph: in traced code, a call of a builtin that Dynamo does not fold
+// runs the polyfill PyTorch runs in its place (torch/_dynamo/polyfills/; the library has copies
+// written as PyTorch's), so capture traces its frames and makes its guards: sum(generator) reads
+// functools.reduce, operator.add and iter through them, as Dynamo's guards say.
+#include "script/interpreter.h"
+
+namespace fusescope {
+
+namespace {
+
+// A value Dynamo holds as a Python constant: a number, string or None, or a list or tuple of them.
+bool isConstant(const Value& v) {
+    if (v.isNone() || v.isBool() || v.isString() || (v.isInt() && !v.symbolic()) || (v.isFloat() && !v.symbolicFloat())) return true;
+    const ValueList* items = sequenceItems(v);
+    return (v.as<ListObject>() || v.as<TupleObject>()) && std::all_of(items->begin(), items->end(), isConstant);
+}
+
+bool allConstant(const CallArgs& args) {
+    return std::all_of(args.args.begin(), args.args.end(), isConstant) &&
+           std::all_of(args.kwargs.begin(), args.kwargs.end(), [](const auto& kv) { return isConstant(kv.second); });
+}
+
+// sum of a list or tuple of ints (SymInts among them): Dynamo adds them in the graph itself.
+bool sumOfInts(const CallArgs& args) {
+    if (args.args.size() != 1 || !args.kwargs.empty() || !(args.args[0].as<ListObject>() || args.args[0].as<TupleObject>())) return false;
+    const ValueList& items = *sequenceItems(args.args[0]);
+    return std::all_of(items.begin(), items.end(), [](const Value& v) { return v.isInt() && !v.isBool(); });
+}
+
+}  // namespace
+
+std::optional<Value> Interpreter::dynamoPolyfill(const Value& callee, const CallArgs& args) {
+    if (!tracer_ || !stack_.back().traced || !callee.isObject()) return std::nullopt;
+    struct Substitute {
+        const char* module;  // the builtin's
+        const char* name;
+        const char* polyfills;  // the library's copy of PyTorch's polyfill module
+        bool foldsConstants;    // can_constant_fold_through
+    };
+    static const Substitute substitutes[] = {
+        {"builtins", "sum", "torch._dynamo.polyfills.builtins", true},
+        {"functools", "reduce", "torch._dynamo.polyfills.functools", false},
+        {"operator", "add", "torch._dynamo.polyfills.operator", true},
+        {"operator", "sub", "torch._dynamo.polyfills.operator", true},
+        {"operator", "mul", "torch._dynamo.polyfills.operator", true},
+    };
+    for (const Substitute& s : substitutes) {
+        const std::string module = s.module;
+        const Value* builtin = module == "builtins" ? findBuiltin(s.name) : nullptr;
+        if (module != "builtins")
+            if (const ModuleObject* loaded = loadedModule(module)) builtin = loaded->find(s.name);
+        if (!builtin || !builtin->isObject() || builtin->asObject() != callee.asObject()) continue;
+        if ((s.foldsConstants && allConstant(args)) || (module == "builtins" && sumOfInts(args))) return std::nullopt;
+        Value& polyfills = polyfillModules_[s.polyfills];
+        if (!polyfills.isObject()) polyfills = loadLibraryModule(s.polyfills, currentLocation());
+        return *polyfills.as<ModuleObject>()->find(s.name);
+    }
+    return std::nullopt;
+}
+
+}  // namespace fusescope
