@@ -234,6 +234,17 @@ void Tracer::onRealize(const Value& value) {
     unrealized_.erase(it);
 }
 
+void Tracer::onRefusedModuleCall(const Value& module, const ValueList& args) {
+    if (!ctx_.recording || pendingResume_) return;
+    if (module.source) dropGuards(module.source->str(), {Guard::Kind::TypeMatch});
+    for (const Value& a : args) {
+        if (!a.isTensor() || !a.source || !tensorSources_.count(a.asTensor().impl())) continue;
+        onRealize(a);
+        Tensor meta;
+        liftTensor(a.asTensor(), meta);
+    }
+}
+
 void Tracer::onReturn(const Value& result) {
     if (!ctx_.recording || pendingResume_) return;
     if (const ValueList* items = sequenceItems(result)) {
@@ -397,7 +408,7 @@ void Tracer::onModuleUse(const Value& module) {
     g.kind = Guard::Kind::IdMatch;
     g.source = module.source;
     g.constant = module.unsourced();
-    g.typeName = "module";
+    g.typeName = module.asObject()->typeName();
     addGuard(std::move(g));
 }
 
@@ -462,11 +473,11 @@ void Tracer::onCalleeUse(const Value& callee) {
     if (!callee.source || (!fn && !callee.as<BuiltinFunction>())) return;
     // A torch module's function is guarded as PyTorch's own is: by __code__ where it is
     // written in Python there (F.relu), by id where it is a builtin (torch.cat).
-    // torch._C is PyTorch's C++ extension: all of it builtins.
+    // torch._C is PyTorch's C++ extension, torch._VF a view of it: all of them builtins.
     bool python = fn != nullptr;
     if (callee.source->kind == Source::Kind::Attr) {
         auto module = moduleNames_.find(callee.source->base->str());
-        if (module != moduleNames_.end() && (module->second == "torch._C" || module->second.starts_with("torch._C.")))
+        if (module != moduleNames_.end() && (module->second == "torch._C" || module->second.starts_with("torch._C.") || module->second == "torch._VF"))
             python = false;
         else if (module != moduleNames_.end() && torchHasName(module->second, callee.source->name))
             python = torchNameIsPythonFunction(module->second, callee.source->name);

@@ -178,6 +178,7 @@ public:
     void onCalleeUse(const Value& callee) override;
     void onRealize(const Value& value) override;
     void onReturn(const Value& result) override;
+    void onRefusedModuleCall(const Value& module, const ValueList& args) override;
     void onCellLoad(const Value& value) override;
     void onInheritedMethod(const Value& instance, const ClassObject& definer, const std::string& name) override;
     SourcePtr firstSourceOf(const Value& module) override;

@@ -240,6 +240,7 @@ Value Interpreter::callInstance(const Value& instance, CallArgs& args) {
             } restore{*this, tracing};
             Value reason = call(bindDescriptor(*refusal, instance, cls), none);
             if (reason.isString()) {
+                tracing->onRefusedModuleCall(instance, args.args);
                 tracing->graphBreak(graph_breaks::refusedModuleCall(
                     reason.asString(), instance.source ? instance.source->str() : pythonTypeName(instance)));
                 return call(bindDescriptor(*method, instance, cls), args);

@@ -214,6 +214,17 @@ void Interpreter::loadTorchLibrary(const SourceLocation& where) {
         if ((value.as<FunctionObject>() || value.as<ClassObject>()) && name.front() != '_') torch.attrs[name] = value;  // finfo is a class
     composites_ = composites;
     contextDecorator_ = loadLibraryModule("torch._decorators", where).as<ModuleObject>()->attrs.at("context_decorator");
+    // Modules of PyTorch's C++ side the library's copies of torch's Python code call.
+    auto nativeModule = [](const std::string& name, std::map<std::string, Value, std::less<>> attrs) {
+        auto made = std::make_shared<ModuleObject>();
+        made->name = name;
+        made->attrs = std::move(attrs);
+        return Value(ObjectPtr(made));
+    };
+    // torch._VF, the ops torch.nn's recurrent cells call (torch.nn.rnn fills it).
+    Value vf = nativeModule("torch._VF", {});
+    vf.as<ModuleObject>()->moduleType = "torch._VF.VFModule";
+    torch.attrs["_VF"] = vf;
     for (const char* library : {"torch.nn", "torch.nn.rnn", "torch.nn.transformer"}) {  // the later build on the first
         const Value loaded = loadLibraryModule(library, where);
         for (const auto& [name, value] : loaded.as<ModuleObject>()->attrs)
@@ -230,13 +241,7 @@ void Interpreter::loadTorchLibrary(const SourceLocation& where) {
     const Value determinism = loadLibraryModule("torch._determinism", where);
     for (const auto& [name, value] : determinism.as<ModuleObject>()->attrs)
         if (value.as<FunctionObject>()) torch.attrs[name] = value;
-    // torch._C, PyTorch's C++ extension: what torch's own Python code (the library's copy) calls there.
-    auto nativeModule = [](const std::string& name, std::map<std::string, Value, std::less<>> attrs) {
-        auto made = std::make_shared<ModuleObject>();
-        made->name = name;
-        made->attrs = std::move(attrs);
-        return Value(ObjectPtr(made));
-    };
+    // torch._C, PyTorch's C++ extension.
     torch.attrs["_C"] = nativeModule("torch._C", {{"_nn", nativeModule("torch._C._nn", {{"pad", functional.attrs.at("_pad")}})}});
     const Value setStance = loadLibraryModule("torch._stance", where).as<ModuleObject>()->attrs.at("set_stance");
     for (const char* module : {"compiler", "_dynamo"}) torch.attrs.at(module).as<ModuleObject>()->attrs["set_stance"] = setStance;

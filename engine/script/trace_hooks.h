@@ -84,6 +84,9 @@ public:
     virtual void onRealize(const Value& value) { (void)value; }
     // The compiled function's own frame returns `result` (an input returned as it is is guarded there).
     virtual void onReturn(const Value& result) { (void)result; }
+    // A call of a module Dynamo refuses (nn.GRU) is about to break the graph: Dynamo wrapped the
+    // module as a delayed break, unguarded, and the call's arguments as it loaded them.
+    virtual void onRefusedModuleCall(const Value& module, const ValueList& args) { (void)module, (void)args; }
     // A cell variable (a local a nested scope reads) was loaded: Dynamo builds it here.
     virtual void onCellLoad(const Value& value) { (void)value; }
     // The method `name` of `instance` was found on a base class of its class, `definer`: the

@@ -418,8 +418,10 @@ struct ModuleObject : Object {
     std::map<std::string, std::string, std::less<>> aliases;
     // A module of the script's own: its globals are its names (module.__dict__ is globals()).
     std::shared_ptr<Scope> globals;
+    // Its class where it is a subclass of module's (torch._VF is a torch._VF.VFModule); "" for module.
+    std::string moduleType;
     const Value* find(std::string_view attr) const;  // in globals or attrs; null when absent
-    std::string typeName() const override { return "module"; }
+    std::string typeName() const override { return moduleType.empty() ? "module" : moduleType; }
     const TypeSlots* slots() const override;
 };
 

@@ -5,6 +5,7 @@
 import math
 
 import torch
+from torch import _VF
 
 Module = torch.nn.Module
 Parameter = torch.nn.Parameter
@@ -41,6 +42,9 @@ def _rnn_step(activation):
 
 
 _STEPS = {"LSTM": _lstm_step, "GRU": _gru_step, "RNN_TANH": _rnn_step(torch.tanh), "RNN_RELU": _rnn_step(torch.relu)}
+# torch._VF's cells, one step each (PyTorch's are C++ ops).
+_VF.lstm_cell, _VF.gru_cell = _lstm_step, _gru_step
+_VF.rnn_tanh_cell, _VF.rnn_relu_cell = _STEPS["RNN_TANH"], _STEPS["RNN_RELU"]
 
 
 class RNNBase(Module):
@@ -193,22 +197,6 @@ class RNNCellBase(Module):
             self.register_parameter("bias_ih", None)
             self.register_parameter("bias_hh", None)
 
-    def _run(self, step, input, hx, pair):
-        unbatched = input.dim() == 1
-        if input.dim() not in (1, 2):
-            raise ValueError(f"{type(self).__name__}: Expected input to be 1D or 2D, got {input.dim()}D instead")
-        if unbatched:
-            input = input.unsqueeze(0)
-        if hx is None:
-            zeros = torch.zeros(input.size(0), self.hidden_size, dtype=input.dtype)
-            hx = (zeros, zeros) if pair else zeros
-        elif unbatched:
-            hx = tuple(h.unsqueeze(0) for h in hx) if pair else hx.unsqueeze(0)
-        out = step(input, hx, self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh)
-        if unbatched:
-            return tuple(h.squeeze(0) for h in out) if pair else out.squeeze(0)
-        return out
-
     def extra_repr(self):
         text = f"{self.input_size}, {self.hidden_size}"
         if self.bias is not True:
@@ -223,8 +211,53 @@ class RNNCell(RNNCellBase):
         super().__init__(input_size, hidden_size, bias, 1)
         self.nonlinearity = nonlinearity
 
+    # The cells' forwards are written statement by statement as PyTorch's (torch/nn/modules/rnn.py),
+    # so that their guards read the same attributes on the same lines.
     def forward(self, input, hx=None):
-        return self._run(_STEPS["RNN_TANH" if self.nonlinearity == "tanh" else "RNN_RELU"], input, hx, False)
+        if input.dim() not in (1, 2):
+            raise ValueError(
+                f"RNNCell: Expected input to be 1D or 2D, got {input.dim()}D instead"
+            )
+        if hx is not None and hx.dim() not in (1, 2):
+            raise ValueError(
+                f"RNNCell: Expected hidden to be 1D or 2D, got {hx.dim()}D instead"
+            )
+        is_batched = input.dim() == 2
+        if not is_batched:
+            input = input.unsqueeze(0)
+
+        if hx is None:
+            hx = torch.zeros(
+                input.size(0), self.hidden_size, dtype=input.dtype, device=input.device
+            )
+        else:
+            hx = hx.unsqueeze(0) if not is_batched else hx
+
+        if self.nonlinearity == "tanh":
+            ret = _VF.rnn_tanh_cell(
+                input,
+                hx,
+                self.weight_ih,
+                self.weight_hh,
+                self.bias_ih,
+                self.bias_hh,
+            )
+        elif self.nonlinearity == "relu":
+            ret = _VF.rnn_relu_cell(
+                input,
+                hx,
+                self.weight_ih,
+                self.weight_hh,
+                self.bias_ih,
+                self.bias_hh,
+            )
+        else:
+            raise RuntimeError(f"Unknown nonlinearity: {self.nonlinearity}")
+
+        if not is_batched:
+            ret = ret.squeeze(0)
+
+        return ret
 
 
 class LSTMCell(RNNCellBase):
@@ -232,7 +265,40 @@ class LSTMCell(RNNCellBase):
         super().__init__(input_size, hidden_size, bias, 4)
 
     def forward(self, input, hx=None):
-        return self._run(_lstm_step, input, hx, True)
+        if input.dim() not in (1, 2):
+            raise ValueError(
+                f"LSTMCell: Expected input to be 1D or 2D, got {input.dim()}D instead"
+            )
+        if hx is not None:
+            for idx, value in enumerate(hx):
+                if value.dim() not in (1, 2):
+                    raise ValueError(
+                        f"LSTMCell: Expected hx[{idx}] to be 1D or 2D, got {value.dim()}D instead"
+                    )
+        is_batched = input.dim() == 2
+        if not is_batched:
+            input = input.unsqueeze(0)
+
+        if hx is None:
+            zeros = torch.zeros(
+                input.size(0), self.hidden_size, dtype=input.dtype, device=input.device
+            )
+            hx = (zeros, zeros)
+        else:
+            hx = (hx[0].unsqueeze(0), hx[1].unsqueeze(0)) if not is_batched else hx
+
+        ret = _VF.lstm_cell(
+            input,
+            hx,
+            self.weight_ih,
+            self.weight_hh,
+            self.bias_ih,
+            self.bias_hh,
+        )
+
+        if not is_batched:
+            ret = (ret[0].squeeze(0), ret[1].squeeze(0))
+        return ret
 
 
 class GRUCell(RNNCellBase):
@@ -240,4 +306,35 @@ class GRUCell(RNNCellBase):
         super().__init__(input_size, hidden_size, bias, 3)
 
     def forward(self, input, hx=None):
-        return self._run(_gru_step, input, hx, False)
+        if input.dim() not in (1, 2):
+            raise ValueError(
+                f"GRUCell: Expected input to be 1D or 2D, got {input.dim()}D instead"
+            )
+        if hx is not None and hx.dim() not in (1, 2):
+            raise ValueError(
+                f"GRUCell: Expected hidden to be 1D or 2D, got {hx.dim()}D instead"
+            )
+        is_batched = input.dim() == 2
+        if not is_batched:
+            input = input.unsqueeze(0)
+
+        if hx is None:
+            hx = torch.zeros(
+                input.size(0), self.hidden_size, dtype=input.dtype, device=input.device
+            )
+        else:
+            hx = hx.unsqueeze(0) if not is_batched else hx
+
+        ret = _VF.gru_cell(
+            input,
+            hx,
+            self.weight_ih,
+            self.weight_hh,
+            self.bias_ih,
+            self.bias_hh,
+        )
+
+        if not is_batched:
+            ret = ret.squeeze(0)
+
+        return ret
