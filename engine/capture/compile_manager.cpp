@@ -163,10 +163,10 @@ void mergeSeenSizes(std::map<std::string, Shape>& seen, const std::map<std::stri
 }
 
 // How PyTorch prints the callable torch.compile made for these options.
-std::string backendWrapperName(const CompileOptions& options) {
-    if (options.backend == "inductor") return "_TorchCompileInductorWrapper";
-    const char* dynamic = options.dynamic == "true" ? "True" : options.dynamic == "false" ? "False" : "None";
-    return fmt::format("_TorchCompileWrapper(compiler='{}', dynamic={})", options.backend, dynamic);
+std::string backendWrapperName(const std::string& backend, const std::string& dynamicOption) {
+    if (backend == "inductor") return "_TorchCompileInductorWrapper";
+    const char* dynamic = dynamicOption == "true" ? "True" : dynamicOption == "false" ? "False" : "None";
+    return fmt::format("_TorchCompileWrapper(compiler='{}', dynamic={})", backend, dynamic);
 }
 
 }  // namespace
@@ -183,13 +183,13 @@ std::vector<std::string> CompileManager::failures(const Interpreter& interp, con
                                                   const CompileOptions& options, CacheEntry& entry) const {
     std::vector<std::string> reasons;
     // Two callables differ as PyTorch's wrappers compare: by backend and `dynamic`.
-    if (entry.backend != options.backend || entry.dynamic != options.dynamic)  // PyTorch's words (without the callables' ids)
+    if (entry.backend != options.cacheBackend() || entry.dynamic != options.dynamic)  // PyTorch's words (without the callables' ids)
         reasons.push_back(fmt::format("BACKEND_MATCH failure: torch.compile detected different backend callables. Cached backend: {}. "
                                       "New backend: {}. If this is unexpected, wrap your backend in functools.partial (or reuse the "
                                       "same cached backend) to avoid creating a new backend function each time. More details: "
                                       "https://github.com/pytorch/pytorch/issues/168373",
-                                      backendWrapperName(CompileOptions{.backend = entry.backend, .dynamic = entry.dynamic}),
-                                      backendWrapperName(options)));
+                                      backendWrapperName(entry.backend, entry.dynamic),
+                                      backendWrapperName(options.cacheBackend(), options.dynamic)));
     // PyTorch's words: each changed part of the state named, a space after each.
     std::string globalState;
     if (entry.gradMode != gradEnabled()) globalState += "grad_mode ";
@@ -636,7 +636,7 @@ void CompileManager::openSection(CallState& state, const std::shared_ptr<FrameSt
         entry.gradMode = gradEnabled();
         entry.autocastCpu = autocastSetting(Device::Kind::Cpu);
         entry.autocastCuda = autocastSetting(Device::Kind::Cuda);
-        entry.backend = state.options.backend;
+        entry.backend = state.options.cacheBackend();
         entry.dynamic = state.options.dynamic;
         entry.function = frame->qualname;
         entry.globals = state.fn.globals;
@@ -686,8 +686,19 @@ void CompileManager::closeSection(CallState& state, Section& section, const Valu
     if (!section.made) return;  // a cache hit replayed
     CacheEntry& entry = *section.made;
     FrameState& frame = *section.frame;
-    entry.guards = tracer.guards();
     const std::vector<BreakRecord>& breaks = tracer.breaks();
+    // A frame that returns with no op in its graph Dynamo skips ("no content in function call",
+    // its SkipFrame): no cache entry or guards; it runs eagerly from now on, each function it
+    // calls compiled in a frame of its own (a resume function after a last print, often).
+    if (!resumed && !tracer.madeCalls() && breaks.empty() && !state.options.fullgraph) {
+        frame.skipped = true;
+        logger_.log("dynamo", LogLevel::Info, entry.compileId,
+                    fmt::format("Skipping frame because no content in function call {} {} {}", frame.name, frame.where.file,
+                                frame.where.line));
+        bus_.emit(EagerFallbackEvent{entry.compileId, "", state.options.backend, "no content in function call: the frame is skipped"});
+        return;
+    }
+    entry.guards = tracer.guards();
     // A trace that breaks restarts (Dynamo traces the frame again, knowing where it stops): the
     // guards read builtins from the restart's dict.
     if (resumed && !section.restarted) {

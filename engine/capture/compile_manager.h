@@ -24,7 +24,7 @@ struct CacheEntry {
     // and autocast's setting for each device type.
     bool gradMode = true;
     AutocastSetting autocastCpu, autocastCuda;
-    std::string backend;    // the torch.compile backend that compiled it (Dynamo's BACKEND_MATCH guard) ...
+    std::string backend;    // the torch.compile backend the script named for it (Dynamo's BACKEND_MATCH guard) ...
     std::string dynamic;    // ... and its `dynamic` option, which PyTorch's backend callable holds
     std::string builtinsDict;  // where its guards read builtins from: "__builtins_dict___0" (Dynamo's numbering)
     ScopePtr globals;          // what its guards' G['x'] reads: the compiled function's module's (null: the script's)

@@ -1304,6 +1304,8 @@ void Tracer::flush(const std::string& reason) {
     std::vector<Argument> outputArgs;
     for (const auto& o : outputs) outputArgs.push_back(o.arg);
     graph_->setOutputs(outputArgs);
+    for (const auto& node : graph_->nodes())  // Dynamo counts these before its graph drops the unused SymInts
+        madeCalls_ = madeCalls_ || node->op == NodeOp::CallFunction || node->op == NodeOp::CallMethod;
     graph_->removeUnused([](const Node& n) { return !n.symbolicScalar.empty(); });  // SymInts no op read
 
     if (graph_->opCount() > 0) {

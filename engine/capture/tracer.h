@@ -178,6 +178,8 @@ public:
     void onCalleeUse(const Value& callee) override;
     void onRealize(const Value& value) override;
     void onReturn(const Value& result) override;
+    // Whether a graph of this trace had a call node (a SymInt's too): a frame without one Dynamo skips.
+    bool madeCalls() const { return madeCalls_; }
     void onRefusedModuleCall(const Value& module, const ValueList& args) override;
     void onCellLoad(const Value& value) override;
     void onInheritedMethod(const Value& instance, const ClassObject& definer, const std::string& name) override;
@@ -255,6 +257,7 @@ private:
     void unifyStrideSymbols(const std::string& replaced, const std::string& kept);
     void fixStrides(const std::string& source);  // its sizes all static again: its strides the numbers they were
     std::map<const Node*, std::vector<Guard>> pendingContiguity_;
+    bool madeCalls_ = false;
     static Guard tensorMatch(const Tensor& real, const SourcePtr& source, const TensorMeta& meta);
     Guard madeHere(Guard guard) const;  // with the line, source and user stack that made it
     bool keepGuard(Guard guard);        // once per kind, source and dim

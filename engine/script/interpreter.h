@@ -85,6 +85,10 @@ const std::vector<StackFrame>& moduleCallFrames();
 // Options of torch.compile / torch._dynamo.optimize.
 struct CompileOptions {
     std::string backend = "inductor";
+    // The backend the script named where `--backend` compiles with another: what the cache is
+    // keyed by (a second callable still recompiles, BACKEND_MATCH, as the script as written does).
+    std::string namedBackend;
+    const std::string& cacheBackend() const { return namedBackend.empty() ? backend : namedBackend; }
     std::string dynamic = "auto";  // "auto" (None), "true", "false"
     Value guardFailFn;             // None or a callable taking the failure
     bool fullgraph = false;        // a graph break is an error

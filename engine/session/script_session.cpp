@@ -144,6 +144,7 @@ void ScriptSession::moduleImported(const std::string& file, const std::string& p
 Value ScriptSession::callCompiled(Interpreter& interp, CompiledFunctionObject& fn, CallArgs& args) {
     if (options_.backendOverride.empty()) return compiler_.call(interp, fn, args);
     CompiledFunctionObject effective = fn;
+    effective.options.namedBackend = fn.options.backend;
     effective.options.backend = options_.backendOverride;
     return compiler_.call(interp, effective, args);
 }

@@ -7,6 +7,7 @@
 #include "test_support.h"
 
 using fusescope::test::runScript;
+using fusescope::test::countOccurrences;
 
 namespace {
 
@@ -534,4 +535,26 @@ print(by_global(torch.ones(2)))
               "tensor([2., 2.]) tensor([0., 0.])\n"
               "tensor([2., 2.])\n"
               "tensor([5., 5.])\n");
+}
+
+// Dynamo skips a frame that returns with no op in its graph ("no content in function call"):
+// the resume function after a last print gets no cache entry, so no guards and no recompile
+// when the int it reads changes, as in PyTorch 2.15 (one GUARDS, the frame's own).
+TEST(GraphBreaks, AResumeFunctionWithNoOpIsSkipped) {
+    auto run = runScript(R"(import torch
+
+@torch.compile(backend="eager")
+def f(x, n):
+    y = x * 2
+    print("hi")
+    return y, n + 1
+
+print(f(torch.ones(2), 1))
+print(f(torch.ones(2), 2))
+)", "recompiles,guards");
+    ASSERT_EQ(run.error, "");
+    EXPECT_EQ(run.out, "hi\n(tensor([2., 2.]), 2)\nhi\n(tensor([2., 2.]), 3)\n");
+    EXPECT_EQ(countOccurrences(run.logs, "GUARDS:"), 1) << run.logs;
+    EXPECT_EQ(run.logs.find("Recompiling"), std::string::npos) << run.logs;
+    EXPECT_EQ(run.compiles, 1);
 }
