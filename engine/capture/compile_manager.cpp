@@ -182,14 +182,6 @@ const GraphCompiler& CompileManager::backendFor(const CompileOptions& options) c
 std::vector<std::string> CompileManager::failures(const Interpreter& interp, const std::map<std::string, Value>& locals,
                                                   const CompileOptions& options, CacheEntry& entry) const {
     std::vector<std::string> reasons;
-    // Two callables differ as PyTorch's wrappers compare: by backend and `dynamic`.
-    if (entry.backend != options.cacheBackend() || entry.dynamic != options.dynamic)  // PyTorch's words (without the callables' ids)
-        reasons.push_back(fmt::format("BACKEND_MATCH failure: torch.compile detected different backend callables. Cached backend: {}. "
-                                      "New backend: {}. If this is unexpected, wrap your backend in functools.partial (or reuse the "
-                                      "same cached backend) to avoid creating a new backend function each time. More details: "
-                                      "https://github.com/pytorch/pytorch/issues/168373",
-                                      backendWrapperName(entry.backend, entry.dynamic),
-                                      backendWrapperName(options.cacheBackend(), options.dynamic)));
     // PyTorch's words: each changed part of the state named, a space after each.
     std::string globalState;
     if (entry.gradMode != gradEnabled()) globalState += "grad_mode ";
@@ -210,6 +202,15 @@ std::vector<std::string> CompileManager::failures(const Interpreter& interp, con
             if (!firstFailed) firstFailed = i;
         }
     }
+    // Two callables differ as PyTorch's wrappers compare: by backend and `dynamic` (checked after
+    // the guard tree: a tensor's mismatch is what PyTorch names first).
+    if (entry.backend != options.cacheBackend() || entry.dynamic != options.dynamic)  // PyTorch's words (without the callables' ids)
+        reasons.push_back(fmt::format("BACKEND_MATCH failure: torch.compile detected different backend callables. Cached backend: {}. "
+                                      "New backend: {}. If this is unexpected, wrap your backend in functools.partial (or reuse the "
+                                      "same cached backend) to avoid creating a new backend function each time. More details: "
+                                      "https://github.com/pytorch/pytorch/issues/168373",
+                                      backendWrapperName(entry.backend, entry.dynamic),
+                                      backendWrapperName(options.cacheBackend(), options.dynamic)));
     if (firstFailed) {
         ++entry.guardFailures[*firstFailed];
         // As Dynamo's guard manager moves a failing guard to the front; ShapeEnv's guards stay

@@ -11,14 +11,21 @@
 
 namespace fusescope {
 
+const char* const kModuleIntHint =
+    "torch.compile considers integer attributes of the nn.Module to be static. If you are observing recompilation, you might want "
+    "to make this integer dynamic using torch._dynamo.config.allow_unspec_int_on_nn_module = True, or convert this integer into a "
+    "tensor.";
+
 namespace {
 
 // PyTorch's get_verbose_code_part: the code padded to 60 columns, then the innermost user
-// frame that made the guard ("  # return x + n  # rc.py:5 in g"), and its user stack trace.
+// frame that made the guard ("  # return x + n  # rc.py:5 in g") and its hint, and its user
+// stack trace.
 std::string failedCode(const Guard& g, const std::string& code) {
     if (g.userStack.empty()) return code;
     const std::string where = madeAt(g);
-    std::string text = fmt::format("{:<60}{}\nUser stack trace:", code, where.empty() ? "" : "  # " + where);
+    std::string text = fmt::format("{:<60}{}{}\nUser stack trace:", code, where.empty() ? "" : "  # " + where,
+                                   g.moduleInt ? fmt::format(" (HINT: {})", kModuleIntHint) : "");
     for (const StackFrame& f : g.userStack) {
         text += fmt::format("\n  File \"{}\", line {}, in {}", f.file, f.line, f.function);
         if (!f.sourceLine.empty()) text += "\n    " + f.sourceLine;

@@ -68,6 +68,8 @@ struct Guard {
     CompareOperator relation = CompareOperator::Eq;
     double bound = 0;  // FloatRelation's right side
     std::string firstUse;  // "return x.reshape(-1, 2)  # f.py:7 in fn"
+    // Constant: an int attribute of an nn.Module (its failure says what PyTorch's hint says)
+    bool moduleInt = false;
     // StrideRelation: stride `dim` of `source` `relation` the product (or >= count), printed as
     // `productText` ("L['x'].size()[1]", "2*L['x'].size()[1]"); madeIn "" for a layout's.
     TensorProduct product;
@@ -90,6 +92,9 @@ struct Guard {
     // The PyTorch guard-type name (TENSOR_MATCH, CONSTANT_MATCH, ...) used in explain().
     std::string typeLabel() const;
 };
+
+// PyTorch's hint on a guard of an nn.Module's int attribute (its static ints).
+extern const char* const kModuleIntHint;
 
 // ShapeEnv's guards (sizes, strides, SymInts, SymFloats): checked after the guard tree, as its epilogue.
 bool isShapeGuard(const Guard& g);

@@ -123,10 +123,6 @@ std::string tensorMatch(const Guard& g, const Value* value, const GuardedGlobalS
 }
 
 // Dynamo's hint on an int attribute of an nn.Module (ints there are kept static).
-const char* kModuleIntHint =
-    "torch.compile considers integer attributes of the nn.Module to be static. If you are observing recompilation, you might want "
-    "to make this integer dynamic using torch._dynamo.config.allow_unspec_int_on_nn_module = True, or convert this integer into a "
-    "tensor.";
 
 // The leaf guards PyTorch adds for one of ours, in its order; `ofModule`: the source is reached
 // through an nn.Module.

@@ -336,6 +336,8 @@ void Tracer::registerInput(const Value& value) {
         g.kind = Guard::Kind::Constant;
         g.source = value.source;
         g.constant = value.unsourced();
+        g.moduleInt = value.isInt() && !value.isBool() && ctx_.resolve &&
+                      guardSourceRank(*value.source, GuardTreeScope{{}, ctx_.resolve, {}}) >= 12;
         if (addGuard(std::move(g)) && ctx_.recording && !isModuleStateRead(*value.source)) unrealized_.insert(value.source->str());
     }
 }

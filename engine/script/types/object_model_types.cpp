@@ -1,5 +1,6 @@
 // The object model's types: instances, classes, super, functions, bound methods,
 // properties, builtin type objects, classmethod and staticmethod.
+#include <set>
 #include <fmt/format.h>
 
 #include "script/interpreter.h"
@@ -474,6 +475,13 @@ const TypeSlots* TypeObject::slots() const {
                                     const auto& type = *self.as<TypeObject>();
                                     if (auto it = type.attrs.find(name); it != type.attrs.end()) return it->second;
                                     in.fail("AttributeError", fmt::format("type object '{}' has no attribute '{}'", type.name, name));
+                                },
+                                // list[int] (PEP 585), as annotations write it: Fusescope checks no
+                                // annotation, so the alias is the type itself.
+                                .getitem = [](Interpreter& in, const Value& self, const Value&) -> Value {
+                                    static const std::set<std::string, std::less<>> generic = {"dict", "frozenset", "list", "set", "tuple", "type"};
+                                    if (!generic.count(self.as<TypeObject>()->name)) in.fail("TypeError", "'type' object is not subscriptable");
+                                    return self;
                                 },
                                 .call = [](Interpreter& in, const Value& self, CallArgs& args) {
                                     const auto& type = *self.as<TypeObject>();

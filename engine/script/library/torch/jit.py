@@ -14,6 +14,10 @@ def is_tracing():
     return False
 
 
+def annotate(the_type, the_value):
+    return the_value
+
+
 def ignore(drop=False, **kwargs):
     if callable(drop):  # @torch.jit.ignore
         return drop

@@ -9,6 +9,7 @@ from collections import OrderedDict
 
 import torch
 from torch.autograd.function import Function as _Function
+from torch.nn.modules.utils import _single
 
 Parameter = torch.nn.Parameter
 F = torch.nn.functional
@@ -979,43 +980,127 @@ class _ConvTransposeNd(_ConvNd):
         super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias, padding_mode,
                          transposed=True, output_padding=output_padding)
 
-    def _output_padding(self, input, output_size):
-        """The output padding that makes the output `output_size` (its spatial dims, or all of
-        them), or the module's own when none is asked for; PyTorch's checks and messages."""
+    # _output_padding and the forwards are written statement by statement as PyTorch's
+    # (torch/nn/modules/conv.py), so that their guards read the same attributes on the same lines.
+    def _output_padding(
+        self,
+        input,
+        output_size,
+        stride,
+        padding,
+        kernel_size,
+        num_spatial_dims,
+        dilation=None,
+    ):
         if output_size is None:
-            return self.output_padding
-        n = self._dims
-        leading = 2 if input.dim() == n + 2 else 1
-        output_size = list(output_size)
-        if len(output_size) == leading + n:
-            output_size = output_size[leading:]
-        if len(output_size) != n:
-            raise ValueError(f"ConvTranspose{n}D: for {input.dim()}D input, output_size must have {n} or {leading + n} "
-                             f"elements (got {len(output_size)})")
-        smallest = [(input.size(d + leading) - 1) * self.stride[d] - 2 * self.padding[d]
-                    + self.dilation[d] * (self.kernel_size[d] - 1) + 1 for d in range(n)]
-        largest = [size + self.stride[d] - 1 for d, size in enumerate(smallest)]
-        for d in range(n):
-            if not smallest[d] <= output_size[d] <= largest[d]:
-                raise ValueError(f"requested an output size of {output_size}, but valid sizes range from {smallest} to "
-                                 f"{largest} (for an input of {input.size()[2:]})")
-        return tuple(output_size[d] - smallest[d] for d in range(n))
+            ret = _single(self.output_padding)  # converting to list if was not already
+        else:
+            has_batch_dim = input.dim() == num_spatial_dims + 2
+            num_non_spatial_dims = 2 if has_batch_dim else 1
+            if len(output_size) == num_non_spatial_dims + num_spatial_dims:
+                output_size = output_size[num_non_spatial_dims:]
+            if len(output_size) != num_spatial_dims:
+                raise ValueError(
+                    f"ConvTranspose{num_spatial_dims}D: for {input.dim()}D input, output_size must have {num_spatial_dims} "
+                    f"or {num_non_spatial_dims + num_spatial_dims} elements (got {len(output_size)})"
+                )
+
+            min_sizes = torch.jit.annotate(list[int], [])
+            max_sizes = torch.jit.annotate(list[int], [])
+            for d in range(num_spatial_dims):
+                dim_size = (
+                    (input.size(d + num_non_spatial_dims) - 1) * stride[d]
+                    - 2 * padding[d]
+                    + (dilation[d] if dilation is not None else 1)
+                    * (kernel_size[d] - 1)
+                    + 1
+                )
+                min_sizes.append(dim_size)
+                max_sizes.append(min_sizes[d] + stride[d] - 1)
+
+            for i in range(len(output_size)):
+                size = output_size[i]
+                min_size = min_sizes[i]
+                max_size = max_sizes[i]
+                if size < min_size or size > max_size:
+                    raise ValueError(
+                        f"requested an output size of {output_size}, but valid sizes range "
+                        f"from {min_sizes} to {max_sizes} (for an input of {input.size()[2:]})"
+                    )
+
+            res = torch.jit.annotate(list[int], [])
+            for d in range(num_spatial_dims):
+                res.append(output_size[d] - min_sizes[d])
+
+            ret = res
+        return ret
 
 
 class ConvTranspose1d(_ConvTransposeNd):
     _dims = 1
 
     def forward(self, input, output_size=None):
-        return F.conv_transpose1d(input, self.weight, self.bias, self.stride, self.padding,
-                                  self._output_padding(input, output_size), self.groups, self.dilation)
+        if self.padding_mode != "zeros":
+            raise ValueError(
+                "Only `zeros` padding mode is supported for ConvTranspose1d"
+            )
+
+        if not isinstance(self.padding, tuple):
+            raise AssertionError("self.padding must be a tuple")
+        num_spatial_dims = 1
+        output_padding = self._output_padding(
+            input,
+            output_size,
+            self.stride,  # type: ignore[arg-type]
+            self.padding,  # type: ignore[arg-type]
+            self.kernel_size,  # type: ignore[arg-type]
+            num_spatial_dims,
+            self.dilation,  # type: ignore[arg-type]
+        )
+        return F.conv_transpose1d(
+            input,
+            self.weight,
+            self.bias,
+            self.stride,
+            self.padding,
+            output_padding,
+            self.groups,
+            self.dilation,
+        )
 
 
 class ConvTranspose2d(_ConvTransposeNd):
     _dims = 2
 
     def forward(self, input, output_size=None):
-        return F.conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding,
-                                  self._output_padding(input, output_size), self.groups, self.dilation)
+        if self.padding_mode != "zeros":
+            raise ValueError(
+                "Only `zeros` padding mode is supported for ConvTranspose2d"
+            )
+
+        if not isinstance(self.padding, tuple):
+            raise AssertionError("self.padding must be a tuple")
+        num_spatial_dims = 2
+        output_padding = self._output_padding(
+            input,
+            output_size,
+            self.stride,  # type: ignore[arg-type]
+            self.padding,  # type: ignore[arg-type]
+            self.kernel_size,  # type: ignore[arg-type]
+            num_spatial_dims,
+            self.dilation,  # type: ignore[arg-type]
+        )
+
+        return F.conv_transpose2d(
+            input,
+            self.weight,
+            self.bias,
+            self.stride,
+            self.padding,
+            output_padding,
+            self.groups,
+            self.dilation,
+        )
 
 
 class _BatchNorm(Module):
