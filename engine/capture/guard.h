@@ -68,7 +68,7 @@ struct Guard {
     CompareOperator relation = CompareOperator::Eq;
     double bound = 0;  // FloatRelation's right side
     std::string firstUse;  // "return x.reshape(-1, 2)  # f.py:7 in fn"
-    // Constant: an int attribute of an nn.Module (its failure says what PyTorch's hint says)
+    // Constant: an int attribute of an nn.Module, which the guards log and a failure name with PyTorch's hint
     bool moduleInt = false;
     // StrideRelation: stride `dim` of `source` `relation` the product (or >= count), printed as
     // `productText` ("L['x'].size()[1]", "2*L['x'].size()[1]"); madeIn "" for a layout's.

@@ -122,11 +122,8 @@ std::string tensorMatch(const Guard& g, const Value* value, const GuardedGlobalS
                        optionalList(g.strides));
 }
 
-// Dynamo's hint on an int attribute of an nn.Module (ints there are kept static).
-
-// The leaf guards PyTorch adds for one of ours, in its order; `ofModule`: the source is reached
-// through an nn.Module.
-std::vector<std::string> leavesOf(const Guard& g, const Value* value, const GuardedGlobalState& state, bool ofModule) {
+// The leaf guards PyTorch adds for one of ours, in its order.
+std::vector<std::string> leavesOf(const Guard& g, const Value* value, const GuardedGlobalState& state) {
     const std::string s = g.source->str();
     switch (g.kind) {
     case Guard::Kind::TensorMatch: {
@@ -152,8 +149,7 @@ std::vector<std::string> leavesOf(const Guard& g, const Value* value, const Guar
                            : !g.constant.isBool() ? "EQUALS_MATCH"
                            : g.constant.asBool()  ? "TRUE_MATCH"
                                                   : "FALSE_MATCH";
-        const bool moduleInt = ofModule && g.constant.isInt() && !g.constant.isBool();
-        return {std::string(kind) + ": " + verbose(g.code(), g, moduleInt ? kModuleIntHint : "")};
+        return {std::string(kind) + ": " + verbose(g.code(), g, g.moduleInt ? kModuleIntHint : "")};
     }
     case Guard::Kind::Length: return {(g.typeName == "dict" ? "DICT_LENGTH: " : "LENGTH_CHECK: ") + verbose(g.code(), g)};
     case Guard::Kind::DictContains:  // a class's own attributes: Dynamo's DICT_NOT_CONTAINS, which says why
@@ -286,7 +282,7 @@ public:
             return;
         }
         if (m.ordered && g.kind == Guard::Kind::TypeMatch) return;  // a DictGuardManager checks its type itself
-        for (std::string& leaf : leavesOf(g, value, scope_.state, guardSourceRank(*g.source, scope_) >= 12)) m.leaves.push_back(std::move(leaf));
+        for (std::string& leaf : leavesOf(g, value, scope_.state)) m.leaves.push_back(std::move(leaf));
         if (g.kind == Guard::Kind::TensorMatch && mayAlias(*g.source, value)) tensors_.push_back({g.source->str(), &m});
     }
 

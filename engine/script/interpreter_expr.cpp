@@ -619,7 +619,7 @@ Value Interpreter::evalCall(const Call& call) {
     realize(callee);
     if (std::optional<Value> polyfill = dynamoPolyfill(callee, args)) callee = *polyfill;
     if (tracer_ && callee.source) guardDefaults(callee, args);
-    if (!runsPythonCode(*this, callee)) {  // a function written in Python is inlined: its arguments are consumed where it uses them
+    if (tracer_ && !runsPythonCode(*this, callee)) {  // a function written in Python is inlined: its arguments are consumed where it uses them
         for (const Value& a : args.args) consume(callee, a);
         for (const auto& [name, v] : args.kwargs) consume(callee, v);
     }
