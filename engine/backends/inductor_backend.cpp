@@ -13,6 +13,7 @@
 #include "aot/aot_function.h"
 #include "backends/backend.h"
 #include "capture/symbolic_sizes.h"
+#include "codegen/cpp/chunked_sums.h"
 #include "devices/inductor_stages.h"
 #include "decompose/decompose.h"
 #include "devices/device_backend.h"
@@ -138,8 +139,10 @@ private:
         g.lowered.setDevice(request.device);
         for (const Buffer& b : g.lowered.buffers) report.artifact("realize", fmt::format("{}: {}", b.name, b.realizedBecause));
         g.schedule = compilePhase(request, "schedule", [&] { return schedule(g.lowered, request.settings.inductor); });
-        if (request.device.isCpu())
+        if (request.device.isCpu()) {
             g.schedule.storedIntoInputs = inPlaceOutputs(g.lowered, g.schedule, request.outputsOfChangedInputs);
+            chooseChunkedSums(g.schedule, g.lowered, request.guardSize);
+        }
         const Schedule& sched = g.schedule;
         std::string pre = sched.preFusionText(), post = sched.postFusionText();
         report.emit(IrDumpEvent{request.compileId, request.graphName, "ir_pre_fusion", pre, irNodeInfos(sched.nodes)});

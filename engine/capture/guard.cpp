@@ -38,15 +38,7 @@ std::string failedCode(const Guard& g) { return g.userStack.empty() ? g.str() : 
 // A shape-environment guard's failure, as PyTorch's ShapeEnv words it: the code, then where
 // the traced code compared the size; a range's lower bound joined to it says where the size
 // was first used too.
-std::string failedRelation(const Guard& g) {
-    if (g.userStack.empty()) return g.str();
-    std::string compared = fmt::format("{} ({}", madeAt(g), g.madeIn);
-    if (g.count == 0) return fmt::format("{}  # {})", g.code(), compared);
-    return fmt::format("{}  # {} (user code shown is first use of this value--the guard itself is not due user code but due to 0/1 "
-                       "specialization in the framework; to avoid specialization try "
-                       "torch._dynamo.decorators.mark_unbacked(tensor, dim)) and {})",
-                       g.code(), g.firstUse, compared);
-}
+std::string failedRelation(const Guard& g) { return fmt::format("{}  # {}", g.code(), relationComment(g)); }
 
 std::string sizeExpr(const Guard& g) { return fmt::format("{}.size()[{}]", g.source->str(), g.dim); }
 
@@ -70,6 +62,17 @@ std::string strideComment(const Guard& g) {
     if (g.madeIn.empty()) return fmt::format("(unknown source {}.stride()[{}], please file a bug)", g.source->str(), g.dim);
     const std::string where = madeAt(g);
     return where.empty() ? "(" + g.madeIn + ")" : fmt::format("{} ({})", where, g.madeIn);
+}
+
+const char* const kFirstUseNote =
+    " (user code shown is first use of this value--the guard itself is not due user code but due to 0/1 specialization in the "
+    "framework; to avoid specialization try torch._dynamo.decorators.mark_unbacked(tensor, dim))";
+
+std::string relationComment(const Guard& g) {
+    const std::string where = madeAt(g);
+    const std::string compared = where.empty() ? "(" + g.madeIn + ")" : fmt::format("{} ({})", where, g.madeIn);
+    if (g.count == 0) return compared;
+    return fmt::format("{}{} and {}", g.firstUse, kFirstUseNote, compared);
 }
 
 std::string madeAt(const Guard& g) {
@@ -260,7 +263,15 @@ std::optional<std::string> Guard::check(const Value* value, const Value* other) 
         const bool ofInt = dim < 0;  // a guard on an int argument made dynamic
         if (ofInt ? !value->isInt() || value->isBool() : !value->isTensor() || value->asTensor().dim() <= dim) return failedCode(*this);
         int64_t size = ofInt ? value->asInt() : value->asTensor().sizes()[static_cast<size_t>(dim)];
-        std::optional<int64_t> a = lhs->evaluate(size), b = rhs->evaluate(size);
+        // A product of the tensor's sizes (a compile's guard: L['x'].size()[1]*L['x'].size()[0] <= 4096)
+        // reads each; every leaf is a size of `source`.
+        auto sizeOf = [&](const SizeExpression& leaf) -> std::optional<int64_t> {
+            if (ofInt || leaf.dim == dim) return size;
+            const Tensor& t = value->asTensor();
+            if (leaf.dim < 0 || leaf.dim >= t.dim()) return std::nullopt;
+            return t.sizes()[static_cast<size_t>(leaf.dim)];
+        };
+        std::optional<int64_t> a = lhs->evaluate(sizeOf), b = rhs->evaluate(sizeOf);
         if (!a || !b || !compareNumbers(relation, *a, *b) || size < count) return failedRelation(*this);
         return std::nullopt;
     }

@@ -103,6 +103,14 @@ bool isShapeGuard(const Guard& g);
 // L['x'].stride()[0], please file a bug)" for a layout's, where it was made for the others.
 std::string strideComment(const Guard& g);
 
+// ShapeEnv's note on a size's range guard, after the user code that first used the size.
+extern const char* const kFirstUseNote;
+
+// A SizeRelation's comment, as the guards log and a failure print it: where the traced code
+// compared (or the compile, with no user code) and in which PyTorch function; a range joined to
+// it says where the size was first used too.
+std::string relationComment(const Guard& g);
+
 // Where the traced code made a guard, as PyTorch's logs say it: "return x + n  # rc.py:5 in g"
 // (the innermost user frame); "" when unknown.
 std::string madeAt(const Guard& g);

@@ -173,9 +173,7 @@ struct ShapeLine {
 
 ShapeLine shapeLine(const Guard& g) {
     const std::string where = madeAt(g);
-    const std::string firstUse = " (user code shown is first use of this value--the guard itself is not due user code but due to 0/1 "
-                                 "specialization in the framework; to avoid specialization try "
-                                 "torch._dynamo.decorators.mark_unbacked(tensor, dim))";
+    const std::string firstUse = kFirstUseNote;
     switch (g.kind) {
     case Guard::Kind::DimAtLeast: return {g.code(), where + firstUse};
     case Guard::Kind::StrideRelation:
@@ -185,9 +183,9 @@ ShapeLine shapeLine(const Guard& g) {
     case Guard::Kind::FloatRelation: return {g.code(), fmt::format("{} ({})", where, g.madeIn)};
     case Guard::Kind::SizeRelation:
         if (g.count > 0)
-            return {g.code(), fmt::format("{}{} and {} ({})", g.firstUse, firstUse, where, g.madeIn),
+            return {g.code(), relationComment(g),
                     fmt::format("{} <= {} and {} <= {}", g.count, g.lhs->str(true), g.lhs->str(true), g.rhs->str(true))};
-        return {g.code(), fmt::format("{} ({})", where, g.madeIn)};
+        return {g.code(), relationComment(g)};
     default: return {g.code(), where};
     }
 }
@@ -221,26 +219,38 @@ std::vector<ShapeLine> shapeLines(const std::vector<Guard>& guards) {
         for (const Guard& g : guards)
             if (isLayoutStride(g) && g.source->str() == s) lines.push_back({g.code(), strideComment(g)});
     }
+    // A range's lower bound raised by a comparison (5 <= x.size()[0]) is the range's guard, in
+    // the range's place.
+    std::map<std::pair<std::string, int64_t>, const Guard*> raised;
     for (const Guard& g : guards)
-        if ((g.kind == Guard::Kind::SizeRelation && g.count == 0) || g.kind == Guard::Kind::DimEquals || g.kind == Guard::Kind::FloatRelation ||
-            (g.kind == Guard::Kind::StrideRelation && !isLayoutStride(g) && g.relation != CompareOperator::GtE)) {
+        if (g.kind == Guard::Kind::DimAtLeast) raised[{g.source->str(), g.dim}] = nullptr;
+    for (const Guard& g : guards)
+        if (raised.count({g.source->str(), g.dim}) && g.kind == Guard::Kind::SizeRelation && g.count == 0 && g.relation == CompareOperator::GtE && g.lhs->op == SizeExpression::Op::Size &&
+            g.rhs->op == SizeExpression::Op::Constant)
+            raised[{g.source->str(), g.dim}] = &g;
+    auto raising = [&](const Guard& g) {
+        auto r = raised.find({g.source->str(), g.dim});
+        return r != raised.end() && r->second == &g;
+    };
+    for (const Guard& g : guards)
+        if ((g.kind == Guard::Kind::SizeRelation && g.count == 0 && !raising(g)) || g.kind == Guard::Kind::DimEquals ||
+            g.kind == Guard::Kind::FloatRelation || (g.kind == Guard::Kind::StrideRelation && !isLayoutStride(g) && g.relation != CompareOperator::GtE)) {
             lines.push_back(shapeLine(g));
             // A float found equal to a constant is replaced by it, and ShapeEnv produces the guard again for the replacement.
             if (g.kind == Guard::Kind::FloatRelation && g.relation == CompareOperator::Eq) lines.push_back(shapeLine(g));
         }
-    // A range's lower bound raised by a comparison (5 <= x.size()[0]) is the range's guard.
-    std::set<std::pair<std::string, int64_t>> raised;
-    for (const Guard& g : guards)
-        if (g.kind == Guard::Kind::SizeRelation && g.count == 0 && g.relation == CompareOperator::GtE &&
-            g.rhs->op == SizeExpression::Op::Constant)
-            raised.insert({g.source->str(), g.dim});
     // A stride symbol's range comes after its tensor's sizes' (ShapeEnv makes the symbols in that
-    // order), though a size's range joined to an upper bound is made later.
+    // order).
     std::vector<std::pair<std::string, ShapeLine>> ranges;  // (the tensor of a size's range, the line)
-    for (const Guard& g : guards)
-        if ((g.kind == Guard::Kind::SizeRelation && g.count > 0) ||
-            (g.kind == Guard::Kind::DimAtLeast && !raised.count({g.source->str(), g.dim})) || g.kind == Guard::Kind::FloatNotNan)
+    for (const Guard& g : guards) {
+        if (g.kind == Guard::Kind::DimAtLeast)
+            if (auto r = raised.find({g.source->str(), g.dim}); r != raised.end() && r->second) {
+                ranges.emplace_back(g.source->str(), shapeLine(*r->second));
+                continue;
+            }
+        if ((g.kind == Guard::Kind::SizeRelation && g.count > 0) || g.kind == Guard::Kind::DimAtLeast || g.kind == Guard::Kind::FloatNotNan)
             ranges.emplace_back(g.source->str(), shapeLine(g));
+    }
     for (const Guard& g : guards) {
         if (g.kind != Guard::Kind::StrideRelation || g.relation != CompareOperator::GtE) continue;
         auto lastSize = std::find_if(ranges.rbegin(), ranges.rend(), [&](const auto& r) { return r.first == g.source->str(); });

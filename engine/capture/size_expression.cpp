@@ -56,9 +56,13 @@ SizeExpressionPtr SizeExpression::combine(BinaryOperator op, SizeExpressionPtr l
 }
 
 std::optional<int64_t> SizeExpression::evaluate(int64_t size) const {
-    if (op == Op::Size) return size;
+    return evaluate([size](const SizeExpression&) { return std::optional<int64_t>(size); });
+}
+
+std::optional<int64_t> SizeExpression::evaluate(const std::function<std::optional<int64_t>(const SizeExpression& leaf)>& sizeOf) const {
+    if (op == Op::Size) return sizeOf(*this);
     if (op == Op::Constant) return constant;
-    std::optional<int64_t> a = left->evaluate(size), b = right->evaluate(size);
+    std::optional<int64_t> a = left->evaluate(sizeOf), b = right->evaluate(sizeOf);
     if (!a || !b) return std::nullopt;
     switch (op) {
     case Op::Add: return *a + *b;

@@ -5,6 +5,7 @@
 // size, so a guard takes only an expression of one size (a comparison of B * T specializes).
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -38,6 +39,8 @@ struct SizeExpression {
     bool ofOneSize() const;
     // Its value where its size is `size`; nullopt on a division by zero.
     std::optional<int64_t> evaluate(int64_t size) const;
+    // Its value with each size leaf's value from `sizeOf` (nullopt: unknown, and so is the result).
+    std::optional<int64_t> evaluate(const std::function<std::optional<int64_t>(const SizeExpression& leaf)>& sizeOf) const;
     // As sympy prints it ("s77 - 1", "2*s77", "(s77//2)"), or with the size spelled by its
     // source ("L['x'].size()[0] - 1"), as guards are.
     std::string str(bool bySource = false) const;

@@ -318,13 +318,10 @@ Guard Tracer::sizeRelation(SizeExpressionPtr lhs, CompareOperator relation, Size
     g.rhs = rhs;
     g.relation = relation;
     if (relation != CompareOperator::LtE || lhs->op != SizeExpression::Op::Size || rhs->op != SizeExpression::Op::Constant) return g;
-    for (size_t i = 0; i < guards_.size(); ++i) {
-        const Guard& range = guards_[i];
+    for (const Guard& range : guards_) {
         if (range.kind != Guard::Kind::DimAtLeast || range.source->str() != g.source->str() || range.dim != g.dim) continue;
-        g.count = range.count;
+        g.count = range.count;  // keepGuard puts it in the range's place
         g.firstUse = madeAt(range);
-        guards_.erase(guards_.begin() + static_cast<long>(i));
-        guardReads_.erase(guardReads_.begin() + static_cast<long>(i));
         break;
     }
     return g;

@@ -18,6 +18,7 @@
 #include "dispatch/dispatcher.h"
 #include "graph/graph_json.h"
 #include "graph/graph_printer.h"
+#include "lower/index_expr.h"
 #include "ops/op_devices.h"
 #include "ops/op_registry.h"
 #include "profile/profiler.h"
@@ -188,6 +189,16 @@ std::string Tracer::guardKey(const Guard& guard) {
 
 bool Tracer::keepGuard(Guard guard) {
     if (!guardKeys_.insert(guardKey(guard)).second) return false;
+    // A size's upper bound joined to its range (Tracer::sizeRelation) is that range, in its place.
+    if (guard.kind == Guard::Kind::SizeRelation && guard.count > 0)
+        for (size_t i = 0; i < guards_.size(); ++i) {
+            Guard& range = guards_[i];
+            if (range.kind != Guard::Kind::DimAtLeast || range.source->str() != guard.source->str() || range.dim != guard.dim) continue;
+            guardKeys_.erase(guardKey(range));
+            range = std::move(guard);
+            guardReads_[i] = firstRead_.size();
+            return true;
+        }
     guards_.push_back(std::move(guard));
     guardReads_.push_back(firstRead_.size());
     return true;
@@ -1362,8 +1373,20 @@ void Tracer::flush(const std::string& reason) {
             if (compiling)
                 if (std::shared_ptr<Graph> tensorified = withFloatsAsTensors(*compiled)) compiled = tensorified;
             request.notSymbolic = compiling ? symbolicScalarNodes(*compiled) : notSymbolic_;
+            // The compile's guards on the sizes (Inductor's), kept once it returns.
+            struct SizeGuard {
+                IndexExpr size;
+                bool atMost;
+                int64_t bound;
+                std::string madeIn;
+            };
+            auto sizeGuards = std::make_shared<std::vector<SizeGuard>>();
+            request.guardSize = [sizeGuards](const IndexExpr& size, bool atMost, int64_t bound, const std::string& madeIn) {
+                sizeGuards->push_back({size, atMost, bound, madeIn});
+            };
             const int64_t compileStartNs = Profiler::nowNs();
             fresh.run = ctx_.backend->compile(compiled, request);
+            for (const SizeGuard& g : *sizeGuards) guardCompiledSize(g.size, g.atMost, g.bound, g.madeIn);
             fresh.compileSeconds = static_cast<double>(Profiler::nowNs() - compileStartNs) * 1e-9;
             segments.push_back(std::move(fresh));
             segment = &segments.back();

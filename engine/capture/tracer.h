@@ -304,6 +304,9 @@ private:
     SymbolicIntPtr tracedSize(const std::string& op, const std::string& operatorSymbol, IValueList args, const std::string& symbol,
                               SizeExpressionPtr expression);
     Guard sizeRelation(SizeExpressionPtr lhs, CompareOperator relation, SizeExpressionPtr rhs);
+    // A guard the graph's compile made on its sizes (CompileRequest::guardSize; compiled_size_guards.cpp).
+    void guardCompiledSize(const IndexExpr& size, bool atMost, int64_t bound, const std::string& madeIn);
+    SizeExpressionPtr sizeExpressionOf(const IndexExpr& size) const;  // null: a symbol no input's size gives
     // A slice of `self`'s static dim `dim` up to SymInt `end` is followed as the end's size:
     // guarded so (PyTorch's n <= 16).
     void guardEndWithin(const IValue& end, const Tensor& self, int64_t dim);

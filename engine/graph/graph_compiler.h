@@ -15,7 +15,13 @@
 
 namespace fusescope {
 
+class IndexExpr;
 class Logger;
+
+// Guards a choice a compile made from the current values of the graph's size symbols (as
+// Inductor's size_hint then guard_leq / guard_lt): `size` <= `bound` when `atMost`, else
+// `size` > `bound`; `madeIn` says where PyTorch makes that guard.
+using SizeGuardSink = std::function<void(const IndexExpr& size, bool atMost, int64_t bound, const std::string& madeIn)>;
 
 // What a session sets once for every graph it compiles.
 struct CompileSettings {
@@ -52,6 +58,9 @@ struct CompileRequest {
     // for its example sizes only, it would be wrong for others its guards admit, so it runs
     // eagerly. Empty when they can.
     std::string notSymbolic{};
+    // Where the compile's guards on symbolic sizes go (the cache entry's guards); null when
+    // nothing guards the compiled code, which must then hold for any size.
+    SizeGuardSink guardSize{};
 };
 
 // Runs a compiled graph: inputs in placeholder order, outputs in graph-output order.

@@ -59,6 +59,8 @@ public:
 
     struct Atom;
     using Monomial = std::vector<std::shared_ptr<const Atom>>;  // sorted by key
+    // Its terms, each monomial with its coefficient (the constant's monomial is empty).
+    std::vector<std::pair<Monomial, int64_t>> terms() const { return {terms_.begin(), terms_.end()}; }
 
 private:
     struct MonomialLess {

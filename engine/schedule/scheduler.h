@@ -85,6 +85,8 @@ struct KernelGroup {
     std::vector<const SchedulerNode*> nodes;  // its computed members in execution order
     std::vector<IndexExpr> pointwiseSizes, reductionSizes;
     std::vector<LoopBody> bodies;  // one per node, over the group's iteration
+    // Its float32 sums add chunks of kSumChunk elements (codegen/cpp/chunked_sums.h).
+    bool chunkedSums = false;
 };
 
 struct Schedule {

@@ -373,5 +373,41 @@ print("rows argmax with NaN", arg[5].item(), arg[7].item(), torch.isnan(hi[9]).i
         << runs.compiled.out;
 }
 
+// A float sum over more than 4096 elements adds the sums of chunks of 4096 (Inductor's
+// cascade sum) in each shape of reduction kernel: a full sum split across threads, row sums,
+// column sums walking tiles, a softmax's kept exponentials, two reduced dims; shorter sums
+// add one by one.
+TEST(InductorReductions, FloatSumsPastAChunkAddTheSumsOfChunks) {
+    SKIP_WITHOUT_CPP_JIT();
+    auto runOn = [](const std::string& shape) {
+        return runScript(R"(import torch
+
+@torch.compile
+def sums(x, y):
+    return x.sum(), x.sum(1), x.t().sum(1), x.softmax(1), y.sum((0, 2))
+
+torch.manual_seed(0)
+x = torch.rand()" + shape + R"() + 100
+y = x.reshape(x.shape[0], 2, -1)
+expected = [r.float() for r in (x.double().sum(), x.double().sum(1), x.double().t().sum(1), x.double().softmax(1), y.double().sum((0, 2)))]
+print([torch.allclose(a, b, rtol=1e-5) for a, b in zip(sums(x, y), expected)])
+)");
+    };
+    ScriptRun longRows = runOn("6, 9000");
+    ASSERT_EQ(longRows.error, "") << longRows.logs;
+    EXPECT_EQ(longRows.out, "[True, True, True, True, True]\n");
+    const std::string code = kernelCode(longRows);
+    size_t chunked = 0;
+    for (size_t at = code.find("chunk_sum = "); at != std::string::npos; at = code.find("chunk_sum = ", at + 1)) ++chunked;
+    EXPECT_GE(chunked, 4u) << code;  // row sums, the softmax's, the pieces' of the full sum, the two dims'
+    ScriptRun longColumns = runOn("9000, 6");
+    ASSERT_EQ(longColumns.error, "") << longColumns.logs;
+    EXPECT_EQ(longColumns.out, "[True, True, True, True, True]\n");
+    EXPECT_NE(kernelCode(longColumns).find("m0_total["), std::string::npos) << kernelCode(longColumns);  // column sums
+    ScriptRun shortRows = runOn("6, 90");
+    ASSERT_EQ(shortRows.error, "") << shortRows.logs;
+    EXPECT_EQ(kernelCode(shortRows).find("chunk"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace fusescope::test

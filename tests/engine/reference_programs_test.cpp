@@ -87,8 +87,10 @@ TEST_P(ReferenceProgram, PrintsWhatRealPythonPrinted) {
     if (GetParam().rfind("autograd/", 0) == 0 && readFile(program.string()).find("torch.compile") != std::string::npos)
         backends = {"aot_eager", "inductor"};
     // A program that compiles breaks the graph at the lines PyTorch's Dynamo breaks it, and
-    // recompiles saying what PyTorch 2.15 says.
+    // recompiles saying what PyTorch 2.15 says. Its logs are PyTorch's as written: a backend
+    // given on the command line makes its own guards (Inductor's on the sizes it sums over).
     fs::path breaks = fs::path(program).replace_extension(".breaks");
+    if (fs::exists(breaks) && std::find(backends.begin(), backends.end(), "") == backends.end()) backends.push_back("");
     for (const std::string& backend : backends) {
         SCOPED_TRACE(backend.empty() ? "as written" : "--backend " + backend);
         std::vector<std::string> args = {"run", program.string()};
@@ -102,6 +104,7 @@ TEST_P(ReferenceProgram, PrintsWhatRealPythonPrinted) {
         if (fs::exists(breaks)) {
             EXPECT_EQ(breakLines(run.err, program.filename().string()), readFile(breaks.string()));
             for (const std::string artifact : {"graph_breaks", "recompiles", "guards"}) {
+                if (!backend.empty()) break;
                 SCOPED_TRACE(artifact);
                 fs::path log = fs::path(program).replace_extension("." + artifact);
                 const std::string theirs = fs::exists(log) ? readFile(log.string()) : "";

@@ -30,6 +30,7 @@
 #include "codegen/common/kept_values.h"
 #include "codegen/common/loop_statements.h"
 #include "codegen/common/row_max_exps.h"
+#include "codegen/cpp/chunked_sums.h"
 #include "codegen/cpp/cpp_codegen.h"
 
 namespace fusescope {
@@ -340,10 +341,14 @@ private:
         if (kind == ReductionKind::Sum || kind == ReductionKind::Prod) {
             // OpenMP's reduction clause lets the vectoriser reorder the adds: it keeps several
             // vector accumulators in registers (lanes in an array stay in memory).
+            auto sumLoop = [&](const std::string& pad, const std::string& into, const std::string& from, const std::string& to) {
+                return rowLoop(pad, simdReduction(kind, into), "r", from, to, [&](const std::string& each) {
+                    return fmt::format("{}{} = {};\n", each, into, reductionCombine(kind, into, prefix_ + "value(r)"));
+                });
+            };
             std::string out = fmt::format("{}{} {} = {};\n", in, type, acc, init);
-            return out + rowLoop(in, simdReduction(kind, acc), "r", begin, end, [&](const std::string& each) {
-                       return fmt::format("{}{} = {};\n", each, acc, reductionCombine(kind, acc, prefix_ + "value(r)"));
-                   });
+            if (chunked(kind, type)) return out + chunkLoop(in, type, init, acc, begin, end, sumLoop);
+            return out + sumLoop(in, acc, begin, end);
         }
         bool extreme = kind == ReductionKind::Max || kind == ReductionKind::Min;
         if (extreme && (type == "float" || type == "double")) {
@@ -402,6 +407,36 @@ private:
         return out + in + "}\n";
     }
 
+    // Whether a reduction of `kind` into a `type` accumulator sums in chunks (chunkedSums).
+    bool chunked(ReductionKind kind, const std::string& type) const {
+        return k_.chunkedSums && kind == ReductionKind::Sum && type == "float";
+    }
+
+    // `acc` += the sum of each chunk of kSumChunk indices of [begin, end), which `loop(pad,
+    // into, from, to)` sums into an accumulator of its own: Inductor's cascade sum, whose
+    // partial sums stay small beside the total.
+    std::string chunkLoop(const std::string& in, const std::string& type, const std::string& init, const std::string& acc,
+                          const std::string& begin, const std::string& end,
+                          const std::function<std::string(const std::string&, const std::string&, const std::string&, const std::string&)>& loop) const {
+        const std::string c = prefix_ + "chunk", sum = prefix_ + "chunk_sum", inner = in + "    ";
+        std::string out = fmt::format("{}for (int64_t {} = {}; {} < {}; {} += {}) {{\n", in, c, begin, c, end, c, kSumChunk);
+        out += fmt::format("{}const int64_t {}_end = {} + {} < {} ? {} + {} : {};\n", inner, c, c, kSumChunk, end, c, kSumChunk, end);
+        out += fmt::format("{}{} {} = {};\n", inner, type, sum, init);
+        out += loop(inner, sum, c, c + "_end");
+        return out + fmt::format("{}{} = {} + {};\n{}}}\n", inner, acc, acc, sum, in);
+    }
+
+    // The statements a chunked sum runs after adding element `count` to `sums` (each of
+    // `width` accumulators, "" for one): every kSumChunk elements, into `totals` and again
+    // from zero (chunkLoop's sums, for loops that can't be split).
+    static std::string chunkStep(const std::string& pad, const std::string& sums, const std::string& totals, const std::string& count,
+                                 const std::string& width, const std::string& init) {
+        const std::string each = width.empty() ? "" : "[t]";
+        std::string flush = fmt::format("{} = {} + {}; {} = {};", totals + each, totals + each, sums + each, sums + each, init);
+        if (!width.empty()) flush = fmt::format("for (int64_t t = 0; t < {}; ++t) {{ {} }}", width, flush);
+        return fmt::format("{}if (++{} == {}) {{ {} {} = 0; }}\n", pad, count, kSumChunk, flush, count);
+    }
+
     // `key` = the greatest (or least) integer `keyOf` (of r) for r in [begin, end) and
     // `first`: one `omp simd` loop with OpenMP's reduction clause.
     std::string keyLoop(const std::string& in, const std::string& keyType, bool isMax, const std::string& first,
@@ -439,13 +474,13 @@ private:
         if (kept_.count(m) && sum && useLanes && !k_.pointwiseSizes.empty()) {
             // Kept and summed in one vector loop (softmax's exp).
             out += fmt::format("{}{} {} = {};\n", in, type, acc, init);
-            out += reductionLoops(
-                body, in, rdims, true,
-                [&](const std::string& inner) {
+            auto sumLoop = [&](const std::string& loopPad, const std::string& into, const std::string& from, const std::string& to) {
+                return rowLoop(loopPad, simdReduction(kind, into), body.vars[rdims[0]], from, to, [&](const std::string& inner) {
                     std::string s = loopStatements(body, prefix_, inner, &value, nullptr, nullptr, hoist_);
-                    return s + keepLine(m, inner, value) + fmt::format("{}{} = {};\n", inner, acc, reductionCombine(kind, acc, value));
-                },
-                simdReduction(kind, acc));
+                    return s + keepLine(m, inner, value) + fmt::format("{}{} = {};\n", inner, into, reductionCombine(kind, into, value));
+                });
+            };
+            out += chunked(kind, type) ? chunkLoop(in, type, init, acc, "0", range, sumLoop) : sumLoop(in, acc, "0", range);
             return out + fmt::format("{}{}[{}] = {};\n{}}}\n", in, store.buffer, index, acc, pad);
         }
         if (auto kept = kept_.find(m); kept != kept_.end()) {
@@ -481,12 +516,17 @@ private:
         } else if (useLanes) {
             out += lanes(kind, type, srcType, init, in, "0", range, acc, body.ranges[rdims[0]].constant());
         } else {
+            const bool chunks = chunked(kind, type);
+            const std::string sum = chunks ? prefix_ + "chunk_sum" : acc, count = prefix_ + "chunk_count";
             out += fmt::format("{}{} {} = {};\n", in, type, acc, init);
+            if (chunks) out += fmt::format("{}{} {} = {};\n{}int64_t {} = 0;\n", in, type, sum, init, in, count);
             std::string call;
             for (size_t d : rdims) call += (call.empty() ? "" : ", ") + body.vars[d];
             out += reductionLoops(body, in, rdims, false, [&](const std::string& inner) {
-                return fmt::format("{}{} = {};\n", inner, acc, reductionCombine(kind, acc, prefix_ + "value(" + call + ")"));
+                std::string step = fmt::format("{}{} = {};\n", inner, sum, reductionCombine(kind, sum, prefix_ + "value(" + call + ")"));
+                return chunks ? step + chunkStep(inner, sum, acc, count, "", init) : step;
             });
+            if (chunks) out += fmt::format("{}{} = {} + {};\n", in, acc, acc, sum);
         }
         out += fmt::format("{}{}[{}] = {};\n{}}}\n", in, store.buffer, index, acc, pad);
         return out;
@@ -502,8 +542,15 @@ private:
         std::string acc = prefix_ + "acc", best = prefix_ + "best";
         std::string init = reductionInit(kind, red->srcDtype);
         std::string in = pad + "    ";
-        std::string out = fmt::format("{}{{\n{}{} {}[{}];\n", pad, in, dtypeCType(red->dtype), acc, kColumnTile);
+        const std::string type = dtypeCType(red->dtype);
+        std::string out = fmt::format("{}{{\n{}{} {}[{}];\n", pad, in, type, acc, kColumnTile);
         std::string c = fmt::format("c{}", k_.pointwiseSizes.size() - 1);
+        // Chunked: `acc` sums each chunk of rows, `total` the chunks.
+        const bool chunks = chunked(kind, type);
+        const std::string total = prefix_ + "total", count = prefix_ + "chunk_count";
+        if (chunks)
+            out += fmt::format("{}{} {}[{}];\n{}for (int64_t t = 0; t < {}_count; ++t) {}[t] = {};\n{}int64_t {} = 0;\n", in, type, total,
+                               kColumnTile, in, c, total, init, in, count);
         if (arg) {
             out += fmt::format("{}{} {}[{}];\n", in, dtypeCType(red->srcDtype), best, kColumnTile);
             out += fmt::format("{}for (int64_t t = 0; t < {}_count; ++t) {{ {}[t] = {}; {}[t] = 0; }}\n", in, c, best, init, acc);
@@ -517,10 +564,13 @@ private:
                 s += keepLine(m, each, value);
                 if (!arg) return s + fmt::format("{}{}[t] = {};\n", each, acc, reductionCombine(kind, acc + "[t]", value));
                 return s + each + argStep(kind, best, acc, "t", value, body.vars[rdims[0]]) + "\n";
-            });
+            }) + (chunks ? chunkStep(inner, acc, total, count, c + "_count", init) : "");
         });
         std::string index = body.indices[body.ops[store.args[0]].index].cstr();
-        out += tileLoop(in, false, [&](const std::string& each) { return fmt::format("{}{}[{}] = {}[t];\n", each, store.buffer, index, acc); });
+        out += tileLoop(in, false, [&](const std::string& each) {
+            if (chunks) return fmt::format("{}{}[{}] = {}[t] + {}[t];\n", each, store.buffer, index, total, acc);
+            return fmt::format("{}{}[{}] = {}[t];\n", each, store.buffer, index, acc);
+        });
         return out + pad + "}\n";
     }
 
