@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <set>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -60,9 +61,42 @@ const TracedSize* tracedSizeOf(const Value& value) {
 
 }  // namespace
 
+namespace {
+
+// Whether `node` is a SymInt every reader of which takes it as an operand of arithmetic or a
+// comparison (x.sum(0) * x.shape[0]), or computes another such SymInt: the lowering computes it
+// from the size symbols where it is used (lower/lowering.cpp), as Inductor's index_expr does.
+bool computedFromSymbols(const Graph& graph, const Node& node) {
+    static const std::set<std::string> operandOf = {"add", "sub", "rsub", "mul", "div", "true_divide", "floor_divide", "remainder",
+                                                     "pow", "eq", "ne", "lt", "le", "gt", "ge", "maximum", "minimum"};
+    if (node.symbolicScalar.empty() || (node.target != "sym_size" && !node.target.starts_with("sym_")) ||
+        node.target.starts_with("sym_float"))
+        return false;
+    std::function<bool(const Argument&)> refers = [&](const Argument& a) {
+        return (a.kind == Argument::Kind::NodeRef && a.node == &node) || std::any_of(a.items.begin(), a.items.end(), refers);
+    };
+    if (std::any_of(graph.outputs().begin(), graph.outputs().end(), refers)) return false;  // a graph output: a Python int
+    for (const auto& reader : graph.nodes()) {
+        auto nested = [&](const Argument& a) {
+            return std::any_of(a.items.begin(), a.items.end(), [&](const Argument& item) { return item.kind == Argument::Kind::NodeRef && item.node == &node; });
+        };
+        bool reads = false;
+        for (const Argument& a : reader->args) {
+            if (nested(a)) return false;  // a size in a list (torch.ones((n,))): not a number operand
+            reads = reads || (a.kind == Argument::Kind::NodeRef && a.node == &node);
+        }
+        for (const auto& [name, a] : reader->kwargs)
+            if (nested(a) || (a.kind == Argument::Kind::NodeRef && a.node == &node)) return false;
+        if (reads && !operandOf.count(reader->target) && !computedFromSymbols(graph, *reader)) return false;
+    }
+    return true;
+}
+
+}  // namespace
+
 std::string symbolicScalarNodes(const Graph& graph) {
     for (const auto& node : graph.nodes())
-        if (!node->symbolicScalar.empty())
+        if (!node->symbolicScalar.empty() && !computedFromSymbols(graph, *node))
             return fmt::format("{} (node {}) {}", node->target, node->name,
                                OpRegistry::instance().find(node->target)->runsEagerlyBecause);
     return "";

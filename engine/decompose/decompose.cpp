@@ -70,6 +70,7 @@ Argument copyCall(GraphBuilder& builder, const Node& node, std::vector<Argument>
     copy->operatorSymbol = node.operatorSymbol;
     copy->meta = node.meta;
     copy->returnsTuple = node.returnsTuple;
+    copy->symbolicScalar = node.symbolicScalar;
     copyProvenance(node, *copy);
     return Argument::ref(copy);
 }

@@ -327,8 +327,14 @@ public:
         case Argument::Kind::NodeRef: break;
         }
         size_t result = a.outputIndex < 0 ? 0 : static_cast<size_t>(a.outputIndex);
-        const TensorMeta& m = a.node->meta.at(result);
-        Tensor t = Tensor::emptyMeta(m.sizes, m.strides, m.dtype);
+        Tensor t;
+        if (!a.node->symbolicScalar.empty()) {  // a SymInt operand: as a Python int, computed from the symbols
+            t = Tensor::emptyMeta({}, {}, DType::Int64);
+            t.impl()->wrappedNumber = true;
+        } else {
+            const TensorMeta& m = a.node->meta.at(result);
+            t = Tensor::emptyMeta(m.sizes, m.strides, m.dtype);
+        }
         keep_.push_back(t);
         map_[t.impl()] = &values_.at(a.node).at(result);
         return IValue(t);
@@ -341,6 +347,23 @@ private:
     std::map<const TensorImpl*, const LValue*> map_;
 };
 
+// A SymInt the graph computes with (x.sum(0) * x.shape[0]): its expression over the size
+// symbols, computed where it is read (Inductor's index_expr), a Python int to type promotion.
+LValue symIntValue(const Node& node, const LoweredGraph& graph) {
+    if (node.target.starts_with("sym_float") || node.target == "item")
+        throw LoweringUnsupported(fmt::format("{} (node {}): a Python float computed in the graph", node.target, node.name));
+    const IndexExpr value = IndexExpr::parse(node.symbolicScalar);
+    for (const std::string& symbol : value.symbols())
+        if (std::none_of(graph.symbols.begin(), graph.symbols.end(), [&](const SymbolSource& s) { return s.name == symbol; }))
+            throw LoweringUnsupported(fmt::format("{} (node {}): {} is no input's size", node.target, node.name, symbol));
+    LValue v;
+    v.dtype = DType::Int64;
+    v.wrappedNumber = true;
+    v.ops = 1;
+    v.inner = [value](LoopBodyBuilder& b, const std::vector<IndexExpr>&) { return b.indexExpr(value, DType::Int64); };
+    return v;
+}
+
 std::map<const Node*, int> userCounts(const Graph& graph) {
     std::map<const Node*, int> users;
     std::function<void(const Argument&)> count = [&](const Argument& a) {
@@ -348,6 +371,7 @@ std::map<const Node*, int> userCounts(const Graph& graph) {
         for (const auto& item : a.items) count(item);
     };
     for (const auto& n : graph.nodes()) {
+        if (!n->symbolicScalar.empty()) continue;  // reading a size loads nothing
         for (const auto& a : n->args) count(a);
         for (const auto& [k, a] : n->kwargs) count(a);
     }
@@ -433,6 +457,10 @@ LoweredGraph lowerGraph(const Graph& graph, const CompileSettings& settings) {
             continue;
         }
         if (node->op != NodeOp::CallFunction && node->op != NodeOp::CallMethod) continue;
+        if (!node->symbolicScalar.empty()) {
+            values[node.get()] = {symIntValue(*node, out)};
+            continue;
+        }
         ctx.node = node.get();
         try {
             ArgumentBinder bind(values);

@@ -14,8 +14,8 @@ namespace fusescope {
 
 namespace {
 
-constexpr const char* kComputesSizes = "computes a size as a Python int (a SymInt): Fusescope's compiled kernels take sizes "
-                                       "only as their tensors' symbols";
+constexpr const char* kComputesSizes = "computes a size as a Python int (a SymInt): Fusescope's compiled kernels take one "
+                                       "only as an operand of arithmetic or a comparison";
 constexpr const char* kComputesFloats = "computes a float input as a Python float (a SymFloat): Fusescope's compiled kernels "
                                         "take scalars only as constants";
 

@@ -237,10 +237,44 @@ for batch in [2, 3, 6, 4]:
     EXPECT_EQ(run.compiles, 2);
     EXPECT_TRUE(run.eventsOf<fusescope::EagerFallbackEvent>().empty()) << run.logs;
 
-    auto scaled = runScript(withTail(" * x.shape[0]"), "dynamic");  // the SymInt is a scalar operand: eager
+    // The SymInt a scalar operand: the kernel computes it from the size symbol it is.
+    auto scaled = runScript(withTail(" * x.shape[0]"), "dynamic");
     ASSERT_EQ(scaled.error, "");
     EXPECT_EQ(scaled.out, run.out);
-    EXPECT_NE(scaled.logs.find("cannot compile for dynamic sizes: sym_size (node sym_size_int"), std::string::npos) << scaled.logs;
+    EXPECT_EQ(scaled.compiles, 2);
+    EXPECT_TRUE(scaled.eventsOf<fusescope::EagerFallbackEvent>().empty()) << scaled.logs;
+    // Read as a size of a list (a new tensor's shape), it is not an operand: the graph runs eagerly.
+    auto sized = runScript(withTail(" + torch.zeros(x.shape[0], 5, 1)"), "dynamic");
+    ASSERT_EQ(sized.error, "");
+    EXPECT_EQ(sized.out, run.out);
+    EXPECT_NE(sized.logs.find("cannot compile for dynamic sizes: sym_size (node sym_size_int"), std::string::npos) << sized.logs;
+}
+
+// A SymInt operand of arithmetic and comparisons (n, n - 1, n * 2) is computed in the kernel
+// from the size symbol it is, with a Python int's type promotion: one compiled graph is right
+// for every size. The expected lines are real PyTorch 2.15's.
+TEST(SymbolicInts, ASymIntOperandIsComputedInTheKernel) {
+    SKIP_WITHOUT_CPP_JIT();
+    auto run = runScript(R"(import torch
+
+def f(x, y):
+    n = x.shape[0]
+    return x * n, x / n, y // n, y % (n - 1), x > n - 2, torch.pow(x, n), y - n * 2, x.sum() / (n - 1)
+
+compiled = torch.compile(f, dynamic=True)
+for k in [3, 5, 8]:
+    x = torch.arange(float(k))
+    y = torch.arange(k * 3).reshape(k, 3)[:, 0].contiguous()
+    got, expected = compiled(x, y), f(x, y)
+    print(k, all(torch.equal(a, b) for a, b in zip(got, expected)), got[2].tolist(), got[4].dtype, got[6].dtype, got[7].item())
+)",
+                         "dynamic");
+    ASSERT_EQ(run.error, "") << run.logs;
+    EXPECT_EQ(run.out, "3 True [0, 1, 2] torch.bool torch.int64 1.5\n"
+                       "5 True [0, 0, 1, 1, 2] torch.bool torch.int64 2.5\n"
+                       "8 True [0, 0, 0, 1, 1, 1, 2, 2] torch.bool torch.int64 4.0\n");
+    EXPECT_EQ(run.compiles, 1);
+    EXPECT_TRUE(run.eventsOf<fusescope::EagerFallbackEvent>().empty()) << run.logs;
 }
 
 // x.reshape(-1, 2) of a dynamic size is s0 // 2, which Fusescope's symbolic sizes cannot
