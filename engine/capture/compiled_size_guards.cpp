@@ -1,5 +1,6 @@
-// Guards a graph's compile makes on its symbolic sizes (CompileRequest::guardSize): Inductor's
-// C++ backend choosing how to sum from a reduction's size now (codegen/cpp/chunked_sums.h).
+// Guards a graph's compile makes on its symbolic sizes: AOT Autograd's trace asking whether a
+// result's size may be 1 (guardSizesNotOne), and Inductor's C++ backend choosing how to sum from
+// a reduction's size now (CompileRequest::guardSize, codegen/cpp/chunked_sums.h).
 // ShapeEnv keeps such a guard on one size as that size's range (4*s77 <= 4096 makes
 // 2 <= L['x'].size()[0] <= 1024, its comment naming both origins), on several as it is.
 #include <fmt/format.h>
@@ -33,6 +34,7 @@ SizeExpressionPtr Tracer::sizeExpressionOf(const IndexExpr& size) const {
     return sum ? sum : SizeExpression::constantOf(0);
 }
 
+
 namespace {
 
 // The bound on one size that `expression` <= `limit` (atMost) or >= `limit` means, for sizes
@@ -65,6 +67,38 @@ std::optional<int64_t> solvedBound(const SizeExpression& expression, bool atMost
 }
 
 }  // namespace
+
+void Tracer::guardSizesNotOne(const Graph& graph) {
+    for (const auto& node : graph.nodes()) {
+        if (node->op != NodeOp::CallFunction && node->op != NodeOp::CallMethod) continue;
+        for (const TensorMeta& meta : node->meta)
+            for (size_t d = meta.symbols.size(); d-- > 0;) {  // is_contiguous walks the dims from the last
+                if (meta.symbols[d].empty() || d >= meta.sizes.size()) continue;
+                SizeExpressionPtr size = sizeExpressionOf(IndexExpr::parse(meta.symbols[d]));
+                if (!size || !size->leaf() || !size->ofOneSize()) continue;
+                const SizeExpression& leaf = *size->leaves().front();
+                const SymbolOrigin* origin = symbolOrigin(leaf.symbol);
+                if (origin && meta.sizes[d] == 1 && leaf.dim >= 0) {  // 1 now: guarded so, which fixes the size (s77 - 1 == 1)
+                    specializeDim(leaf.source, leaf.dim, leaf.symbol, origin->size,
+                                  fmt::format("{} (node {}) is {} = 1 (AOT Autograd's contiguity check)", meta.str(), node->name, meta.symbols[d]));
+                    continue;
+                }
+                if (meta.sizes[d] < 2) continue;
+                std::optional<int64_t> edge = origin ? solvedBound(*size, false, 2, origin->size) : std::nullopt;
+                int64_t lower = 2;  // the size's range now
+                for (const Guard& g : guards_)
+                    if ((g.kind == Guard::Kind::DimAtLeast || (g.kind == Guard::Kind::SizeRelation && g.count > 0)) &&
+                        g.source->str() == leaf.source->str() && g.dim == leaf.dim)
+                        lower = std::max(lower, g.count);
+                if (const Guard* raised = raisedBound(leaf.source->str(), leaf.dim)) lower = std::max(lower, raised->rhs->constant);
+                if (!edge || *edge <= lower) continue;  // never 1 within the range
+                Guard g = sizeRelation(SizeExpression::size(leaf.symbol, leaf.source, leaf.dim), CompareOperator::GtE,
+                                       SizeExpression::constantOf(*edge));
+                g.madeIn = "_prims_common/__init__.py:322 in is_contiguous";
+                keepGuard(std::move(g));  // made by AOT Autograd's trace: no user code
+            }
+    }
+}
 
 void Tracer::guardCompiledSize(const IndexExpr& size, bool atMost, int64_t bound, const std::string& madeIn) {
     SizeExpressionPtr expression = sizeExpressionOf(size);

@@ -72,7 +72,7 @@ std::string relationComment(const Guard& g) {
     const std::string where = madeAt(g);
     const std::string compared = where.empty() ? "(" + g.madeIn + ")" : fmt::format("{} ({})", where, g.madeIn);
     if (g.count == 0) return compared;
-    return fmt::format("{}{} and {}", g.firstUse, kFirstUseNote, compared);
+    return fmt::format("{} and {}", g.lowerBoundComment, compared);
 }
 
 std::string madeAt(const Guard& g) {

@@ -67,7 +67,9 @@ struct Guard {
     SizeExpressionPtr lhs, rhs;
     CompareOperator relation = CompareOperator::Eq;
     double bound = 0;  // FloatRelation's right side
-    std::string firstUse;  // "return x.reshape(-1, 2)  # f.py:7 in fn"
+    // A range's lower bound's comment: where the size was first used, with ShapeEnv's note, or
+    // what raised it ("(_prims_common/__init__.py:322 in is_contiguous)").
+    std::string lowerBoundComment;
     // Constant: an int attribute of an nn.Module, which the guards log and a failure name with PyTorch's hint
     bool moduleInt = false;
     // StrideRelation: stride `dim` of `source` `relation` the product (or >= count), printed as

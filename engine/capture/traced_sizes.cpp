@@ -352,11 +352,15 @@ Guard Tracer::sizeRelation(SizeExpressionPtr lhs, CompareOperator relation, Size
     g.rhs = rhs;
     g.relation = relation;
     if (relation != CompareOperator::LtE || lhs->op != SizeExpression::Op::Size || rhs->op != SizeExpression::Op::Constant) return g;
-    for (const Guard& range : guards_) {
-        if (range.kind != Guard::Kind::DimAtLeast || range.source->str() != g.source->str() || range.dim != g.dim) continue;
-        g.count = range.count;  // keepGuard puts it in the range's place
-        g.firstUse = madeAt(range);
-        break;
+    // keepGuard puts it in the range's place; a lower bound raised before (5 <= s) is its own.
+    for (const Guard& range : guards_)
+        if (range.kind == Guard::Kind::DimAtLeast && range.source->str() == g.source->str() && range.dim == g.dim) {
+            g.count = range.count;
+            g.lowerBoundComment = madeAt(range) + kFirstUseNote;
+        }
+    if (const Guard* raised = raisedBound(g.source->str(), g.dim); raised && g.count > 0) {
+        g.count = raised->rhs->constant;
+        g.lowerBoundComment = relationComment(*raised);
     }
     return g;
 }

@@ -189,8 +189,15 @@ std::string Tracer::guardKey(const Guard& guard) {
 
 bool Tracer::keepGuard(Guard guard) {
     if (!guardKeys_.insert(guardKey(guard)).second) return false;
-    // A size's upper bound joined to its range (Tracer::sizeRelation) is that range, in its place.
-    if (guard.kind == Guard::Kind::SizeRelation && guard.count > 0)
+    // A range's lower bound raised again replaces the bound it raises (ShapeEnv keeps the range).
+    if (guard.kind == Guard::Kind::SizeRelation && guard.count == 0 && guard.relation == CompareOperator::GtE &&
+        guard.lhs->op == SizeExpression::Op::Size && guard.rhs->op == SizeExpression::Op::Constant)
+        if (const Guard* raised = raisedBound(guard.source->str(), guard.dim); raised && raised->rhs->constant <= guard.rhs->constant)
+            eraseGuard(raised);
+    // A size's upper bound joined to its range (Tracer::sizeRelation) is that range, in its place,
+    // and the lower bound it took.
+    if (guard.kind == Guard::Kind::SizeRelation && guard.count > 0) {
+        if (const Guard* raised = raisedBound(guard.source->str(), guard.dim)) eraseGuard(raised);
         for (size_t i = 0; i < guards_.size(); ++i) {
             Guard& range = guards_[i];
             if (range.kind != Guard::Kind::DimAtLeast || range.source->str() != guard.source->str() || range.dim != guard.dim) continue;
@@ -199,9 +206,26 @@ bool Tracer::keepGuard(Guard guard) {
             guardReads_[i] = firstRead_.size();
             return true;
         }
+    }
     guards_.push_back(std::move(guard));
     guardReads_.push_back(firstRead_.size());
     return true;
+}
+
+void Tracer::eraseGuard(const Guard* guard) {
+    const auto at = static_cast<long>(guard - guards_.data());
+    guardKeys_.erase(guardKey(*guard));
+    guards_.erase(guards_.begin() + at);
+    guardReads_.erase(guardReads_.begin() + at);
+}
+
+const Guard* Tracer::raisedBound(const std::string& source, int64_t dim) const {
+    const Guard* raised = nullptr;
+    for (const Guard& g : guards_)
+        if (g.kind == Guard::Kind::SizeRelation && g.count == 0 && g.relation == CompareOperator::GtE && g.lhs->op == SizeExpression::Op::Size &&
+            g.rhs->op == SizeExpression::Op::Constant && g.dim == dim && g.source->str() == source)
+            raised = &g;
+    return raised;
 }
 
 void Tracer::dropGuards(const std::string& source, std::initializer_list<Guard::Kind> kinds) {
@@ -525,7 +549,7 @@ void Tracer::onSizeUse(const Tensor& t, int64_t dim) {
     specializeDim(src->second.front(), dim, meta.symbols[dim], t.sizes()[dim]);
 }
 
-void Tracer::specializeDim(const SourcePtr& source, int64_t dim, const std::string& symbol, int64_t size) {
+void Tracer::specializeDim(const SourcePtr& source, int64_t dim, const std::string& symbol, int64_t size, const std::string& why) {
     if (!specializedSymbols_.insert(symbol).second) return;
     // As PyTorch replaces the symbol by its value: every input dim it stands for is static in
     // its tensor's guard again ("size mismatch at index 0. expected 4, actual 5"), without
@@ -566,8 +590,7 @@ void Tracer::specializeDim(const SourcePtr& source, int64_t dim, const std::stri
         g.count = size;
         addGuard(std::move(g));
     }
-    log("dynamic", fmt::format("specialized {} = {} for {}.size()[{}]: the script reads it as a Python int", symbol, size,
-                               source->str(), dim));
+    log("dynamic", fmt::format("specialized {} = {} for {}.size()[{}]: {}", symbol, size, source->str(), dim, why));
     for (const auto& [sourceText, d] : dims) {
         auto lifted = liftedSizes_.find(sourceText);
         if (lifted != liftedSizes_.end() && static_cast<size_t>(d) < lifted->second.size()) lifted->second[static_cast<size_t>(d)] = size;
@@ -1384,6 +1407,7 @@ void Tracer::flush(const std::string& reason) {
             request.guardSize = [sizeGuards](const IndexExpr& size, bool atMost, int64_t bound, const std::string& madeIn) {
                 sizeGuards->push_back({size, atMost, bound, madeIn});
             };
+            if (ctx_.backend->throughAot() && notSymbolic_.empty()) guardSizesNotOne(*graph_);
             const int64_t compileStartNs = Profiler::nowNs();
             fresh.run = ctx_.backend->compile(compiled, request);
             for (const SizeGuard& g : *sizeGuards) guardCompiledSize(g.size, g.atMost, g.bound, g.madeIn);

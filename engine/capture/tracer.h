@@ -296,7 +296,8 @@ private:
     void specializeSymbol(std::string symbol);
     // Size `dim` of `source` (symbol `symbol`) is read as a plain int: guarded to stay `size`,
     // and its symbol fixed.
-    void specializeDim(const SourcePtr& source, int64_t dim, const std::string& symbol, int64_t size);
+    void specializeDim(const SourcePtr& source, int64_t dim, const std::string& symbol, int64_t size,
+                       const std::string& why = "the script reads it as a Python int");
     // Whether lifting `real` (read through `sourceText`) makes its dim `d` symbolic.
     bool dimBecomesDynamic(const Tensor& real, const std::string& sourceText, size_t d) const;
     // A SymInt of the graph being traced: the node `op` adds (its last; written with
@@ -307,6 +308,12 @@ private:
     // A guard the graph's compile made on its sizes (CompileRequest::guardSize; compiled_size_guards.cpp).
     void guardCompiledSize(const IndexExpr& size, bool atMost, int64_t bound, const std::string& madeIn);
     SizeExpressionPtr sizeExpressionOf(const IndexExpr& size) const;  // null: a symbol no input's size gives
+    // AOT Autograd's trace asks each result whether it is contiguous, which asks whether each of
+    // its sizes is 1: a size that may be (s77 - 1) is guarded not to be (compiled_size_guards.cpp).
+    void guardSizesNotOne(const Graph& graph);
+    // The last guard raising the range of size `dim` of `source` (5 <= L['x'].size()[0]); null when none.
+    const Guard* raisedBound(const std::string& source, int64_t dim) const;
+    void eraseGuard(const Guard* guard);  // one of guards_
     // A slice of `self`'s static dim `dim` up to SymInt `end` is followed as the end's size:
     // guarded so (PyTorch's n <= 16).
     void guardEndWithin(const IValue& end, const Tensor& self, int64_t dim);

@@ -1,7 +1,8 @@
 # Float sums over more than 4096 elements: Inductor's C++ code sums them in chunks (its
 # cascade-sum helper), choosing so from a dynamic size's value now and guarding that choice:
 # a size on the other side of 4096 recompiles. Comparisons that bound a size print in the
-# order of the sizes' symbols.
+# order of the sizes' symbols. A slice's size that may be 1 (s - 1) is guarded not to be, as
+# AOT Autograd's contiguity check does, raising the range's lower bound.
 import torch
 
 
@@ -15,6 +16,10 @@ def total(x):
 
 def row_sums(x):
     return (x * 2).sum(1)
+
+
+def rest_mean(x):
+    return x[1:].sum() / (x.shape[0] - 1)
 
 
 def bounded(x):
@@ -34,6 +39,10 @@ for fn in [column_sums, total, row_sums]:
             x = x.t().contiguous()
         got, expected = compiled(x), fn(x.double())
         print(fn.__name__, n, got.shape, torch.allclose(got.double(), expected, rtol=1e-5))
+
+compiled = torch.compile(rest_mean, dynamic=True)
+for n in [4, 6, 2, 5000]:
+    print(n, compiled(torch.arange(float(n))).item())
 
 compiled = torch.compile(bounded, dynamic=True)
 for shape in [(3, 6), (4, 7), (6, 3)]:
