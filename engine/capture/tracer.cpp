@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "autograd/argument_gradients.h"
+#include "capture/fake_run_error.h"
 #include "capture/guard_tree.h"
 #include "capture/resume_point.h"
 #include "core/autograd_node.h"
@@ -916,6 +917,12 @@ IValue Tracer::captureOp(const OpCall& call) {
         OpCall eager = call;  // its tensors are real now: the break ran the graph before it
         eager.capture = nullptr;
         return dispatch(eager);
+    } catch (const ScriptError& e) {
+        // The op's own error, said as Dynamo says an error of its fake-tensor run (a RuntimeError).
+        if (e.kind() != "RuntimeError") throw;  // an IndexError passes as it is, as in Dynamo
+        std::optional<std::string> fake = fakeRunError(*def, style, args, nodeArgs, nodeKwargs, e);
+        if (!fake) throw;
+        throw ScriptError("RuntimeError", *fake, e.where());
     }
     std::optional<Device> device = resultDevice(*def, bound, args, kwargs);
     markRequiresGrad(*def, bound, out);
@@ -1036,6 +1043,10 @@ void Tracer::graphBreak(const GraphBreak& reported) {
     // the script's line that called it, as PyTorch reports a break in that op.
     SourceLocation at = interp_.currentLocation();
     if (at.file.rfind("torch/_composite", 0) == 0) at = interp_.userLocation();
+    // Inside a try block or an exception handler of the compiled frame Dynamo cannot resume:
+    // it skips the frame, which runs eagerly.
+    const Frame* compiledFrame = interp_.compiledFrame();
+    if (compiledFrame && compiledFrame->tryDepth > 0) why.ungraceful = true;
     if (restarts(why, at)) throw TraceRestart{};
     if (ctx_.recording) recordBreak(why, at, interp_.markedStack(true), interp_.markedStack(false));
     if (ctx_.direct) ctx_.direct->refuse("it breaks the graph (" + why.gbType + ")");
@@ -1057,11 +1068,14 @@ void Tracer::graphBreak(const GraphBreak& reported) {
 // ("graph break in loop"). Here the code has run: it runs again only where what it did so far
 // changed nothing (the direct-call recorder's check), else the trace goes on as it is.
 bool Tracer::restarts(GraphBreak& why, const SourceLocation& at) {
-    if (!ctx_.mayRestart || !ctx_.recording || why.ungraceful || !ctx_.direct || !ctx_.direct->unchangedSoFar()) return false;
     const Frame* compiled = interp_.compiledFrame();
+    const bool inTry = compiled && compiled->tryDepth > 0;
+    if (!ctx_.mayRestart || !ctx_.recording || (why.ungraceful && !inTry) || !ctx_.direct || !ctx_.direct->unchangedSoFar()) return false;
     if (!compiled || !compiled->callee || !compiled->callee->def) return false;
     Restart restart;
-    if (!compiled->loops.empty()) {
+    if (inTry) {
+        restart.skipFrame = true;
+    } else if (!compiled->loops.empty()) {
         restart.skipFrame = true;
         const SourceLocation& def = ctx_.functionWhere;
         why.thenBroke = std::make_shared<GraphBreak>(

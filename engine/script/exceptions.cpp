@@ -227,7 +227,15 @@ Interpreter::Flow Interpreter::execTry(const Try& stmt) {
     Flow flow = Flow::Normal;
     std::exception_ptr pending;
     std::optional<Value> caught;
+    // The frame is inside the try block while its body and a handler run (Frame::tryDepth).
+    struct InTry {
+        std::vector<Frame>& frames;
+        size_t frame;
+        explicit InTry(std::vector<Frame>& stack) : frames(stack), frame(stack.size() - 1) { ++frames[frame].tryDepth; }
+        ~InTry() { --frames[frame].tryDepth; }
+    };
     try {
+        InTry inTry(stack_);
         flow = exec(stmt.body);
     } catch (const TraceRestart&) {
         throw;  // the frame runs again from its start: no handler or finally here (trace_hooks.h)
@@ -261,6 +269,7 @@ Interpreter::Flow Interpreter::execTry(const Try& stmt) {
                     std::vector<std::exception_ptr>& stack;
                     ~Pop() { stack.pop_back(); }
                 } pop{handling_};
+                InTry inTry(stack_);
                 flow = exec(handler.body);
                 if (!handler.name.empty()) scopeFor(handler.name)->vars.erase(handler.name);
                 break;

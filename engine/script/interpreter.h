@@ -72,6 +72,9 @@ struct Frame {
         const FunctionObject* iterMethod = nullptr;  // ... that __iter__
     };
     std::vector<Loop> loops;
+    // try blocks and exception handlers running now in this frame (a graph break in one is not
+    // resumed from either: Dynamo restores only `with` blocks, and skips the frame).
+    int tryDepth = 0;
     const FunctionObject* callee = nullptr;  // the script function running (null at module level)
     int moduleCalls = 0;  // nn.Module calls PyTorch shows above this frame that Fusescope has no frames of
     std::string qualname;  // Outer.forward: what a def or class made in this frame is named under

@@ -558,3 +558,37 @@ print(f(torch.ones(2), 2))
     EXPECT_EQ(run.logs.find("Recompiling"), std::string::npos) << run.logs;
     EXPECT_EQ(run.compiles, 1);
 }
+
+// A break inside a try block or an exception handler of the compiled frame is not resumed
+// from: Dynamo skips the frame, which runs eagerly, so the handler prints the eager error (real
+// PyTorch 2.15's output). Caught in the trace, an op's error is the fake-tensor run's.
+TEST(GraphBreaks, ABreakInATryBlockSkipsTheFrame) {
+    auto run = runScript(R"(import torch
+
+def g(x, y):
+    try:
+        return x + y
+    except RuntimeError as e:
+        print("caught:", type(e).__name__, e)
+        return x
+
+def h(x, w):
+    try:
+        return x @ w
+    except RuntimeError as e:
+        return x.sum(), str(e)
+
+print(torch.compile(g, backend="eager")(torch.ones(2, 3), torch.ones(4, 3)))
+print(torch.compile(h, backend="eager")(torch.ones(2, 3), torch.ones(4, 5))[1])
+)", "graph_breaks");
+    ASSERT_EQ(run.error, "") << run.logs;
+    EXPECT_EQ(run.out, "caught: RuntimeError The size of tensor a (2) must match the size of tensor b (4) at non-singleton dimension 0\n"
+                       "tensor([[1., 1., 1.],\n        [1., 1., 1.]])\n"
+                       "Dynamo failed to run FX node with fake tensors: call_function <built-in function matmul>(*(FakeTensor(..., "
+                       "size=(2, 3)), FakeTensor(..., size=(4, 5))), **{}): got RuntimeError('a and b must have same reduction dim, "
+                       "but got [2, 3] X [4, 5].')\n");
+    EXPECT_NE(run.logs.find("Graph Break Reason: Failed to handle graph break gracefully. Skipping the function and falling back "
+                            "to eager. Graph break encountered:\n\nFailed to trace builtin operator"),
+              std::string::npos)
+        << run.logs;
+}
