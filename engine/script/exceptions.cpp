@@ -227,12 +227,12 @@ Interpreter::Flow Interpreter::execTry(const Try& stmt) {
     Flow flow = Flow::Normal;
     std::exception_ptr pending;
     std::optional<Value> caught;
-    // The frame is inside the try block while its body and a handler run (Frame::tryDepth).
+    // The frame is inside the try block while its body and a handler run (Frame::tryDepth). It
+    // is the top frame at both ends (a generator's frame moves between resumes: no index).
     struct InTry {
         std::vector<Frame>& frames;
-        size_t frame;
-        explicit InTry(std::vector<Frame>& stack) : frames(stack), frame(stack.size() - 1) { ++frames[frame].tryDepth; }
-        ~InTry() { --frames[frame].tryDepth; }
+        explicit InTry(std::vector<Frame>& stack) : frames(stack) { ++frames.back().tryDepth; }
+        ~InTry() { --frames.back().tryDepth; }
     };
     try {
         InTry inTry(stack_);
