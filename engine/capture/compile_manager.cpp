@@ -603,8 +603,8 @@ Value CompileManager::runTraced(Interpreter& interp, const CompiledFunctionObjec
             if (restart.skipFrame) {
                 frame->skipped = true;
                 bus_.emit(EagerFallbackEvent{compileId, "", options.backend,
-                                             "a graph break Dynamo does not resume from (in a loop or a try block): the frame is skipped and runs eagerly, each function it "
-                                             "calls compiled in a frame of its own"});
+                                             "a graph break Dynamo does not resume from (in a loop or a try block): the frame is "
+                                             "skipped and runs eagerly, each function it calls compiled in a frame of its own"});
                 if (report) report->breaks.push_back(std::move(restart.record));
                 return runIntercepting(interp, options, report, [&] { return interp.callFunction(fn, args, false, 0, moduleCalls); });
             }

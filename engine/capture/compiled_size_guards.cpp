@@ -34,7 +34,6 @@ SizeExpressionPtr Tracer::sizeExpressionOf(const IndexExpr& size) const {
     return sum ? sum : SizeExpression::constantOf(0);
 }
 
-
 namespace {
 
 // The bound on one size that `expression` <= `limit` (atMost) or >= `limit` means, for sizes

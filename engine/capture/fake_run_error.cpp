@@ -11,9 +11,11 @@ namespace fusescope {
 
 namespace {
 
+const TensorMeta& metaOf(const Argument& a) { return a.node->meta.at(a.outputIndex < 0 ? 0 : static_cast<size_t>(a.outputIndex)); }
+
 // A size of a graph value as the fake tensor prints it: its symbol's expression where dynamic.
 std::vector<std::string> sizesOf(const Argument& a) {
-    const TensorMeta& meta = a.node->meta.at(a.outputIndex < 0 ? 0 : static_cast<size_t>(a.outputIndex));
+    const TensorMeta& meta = metaOf(a);
     std::vector<std::string> sizes;
     for (size_t d = 0; d < meta.sizes.size(); ++d)
         sizes.push_back(d < meta.symbols.size() && !meta.symbols[d].empty() ? meta.symbols[d] : std::to_string(meta.sizes[d]));
@@ -29,7 +31,7 @@ bool isTensorRef(const Argument& a) {
 std::string fakeRepr(const Argument& a, const IValue& real) {
     if (!isTensorRef(a)) return a.kind == Argument::Kind::Constant ? constantRepr(a.constant) : "...";
     const std::vector<std::string> sizes = sizesOf(a);
-    const TensorMeta& meta = a.node->meta.at(a.outputIndex < 0 ? 0 : static_cast<size_t>(a.outputIndex));
+    const TensorMeta& meta = metaOf(a);
     std::string text = fmt::format("FakeTensor(..., size=({}{}))", fmt::join(sizes, ", "), sizes.size() == 1 ? "," : "");
     if (meta.dtype != DType::Float32) text.insert(text.size() - 1, fmt::format(", dtype={}", dtypeName(meta.dtype)));
     const bool tensor = real.isTensor() && real.toTensor().defined();

@@ -68,6 +68,11 @@ const char* const kFirstUseNote =
     " (user code shown is first use of this value--the guard itself is not due user code but due to 0/1 specialization in the "
     "framework; to avoid specialization try torch._dynamo.decorators.mark_unbacked(tensor, dim))";
 
+bool raisesLowerBound(const Guard& g) {
+    return g.kind == Guard::Kind::SizeRelation && g.count == 0 && g.relation == CompareOperator::GtE && g.lhs->op == SizeExpression::Op::Size &&
+           g.rhs->op == SizeExpression::Op::Constant;
+}
+
 std::string relationComment(const Guard& g) {
     const std::string where = madeAt(g);
     const std::string compared = where.empty() ? "(" + g.madeIn + ")" : fmt::format("{} ({})", where, g.madeIn);

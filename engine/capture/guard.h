@@ -98,6 +98,10 @@ struct Guard {
 // PyTorch's hint on a guard of an nn.Module's int attribute (its static ints).
 extern const char* const kModuleIntHint;
 
+// Whether `g` raises a size's range's lower bound (5 <= L['x'].size()[1]): a comparison's, or
+// the compile's; the range prints it in its place.
+bool raisesLowerBound(const Guard& g);
+
 // ShapeEnv's guards (sizes, strides, SymInts, SymFloats): checked after the guard tree, as its epilogue.
 bool isShapeGuard(const Guard& g);
 

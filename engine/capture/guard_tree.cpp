@@ -225,8 +225,7 @@ std::vector<ShapeLine> shapeLines(const std::vector<Guard>& guards) {
     for (const Guard& g : guards)
         if (g.kind == Guard::Kind::DimAtLeast) raised[{g.source->str(), g.dim}] = nullptr;
     for (const Guard& g : guards)
-        if (raised.count({g.source->str(), g.dim}) && g.kind == Guard::Kind::SizeRelation && g.count == 0 && g.relation == CompareOperator::GtE && g.lhs->op == SizeExpression::Op::Size &&
-            g.rhs->op == SizeExpression::Op::Constant)
+        if (raisesLowerBound(g) && raised.count({g.source->str(), g.dim}))
             raised[{g.source->str(), g.dim}] = &g;
     auto raising = [&](const Guard& g) {
         auto r = raised.find({g.source->str(), g.dim});

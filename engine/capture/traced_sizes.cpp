@@ -357,6 +357,7 @@ Guard Tracer::sizeRelation(SizeExpressionPtr lhs, CompareOperator relation, Size
         if (range.kind == Guard::Kind::DimAtLeast && range.source->str() == g.source->str() && range.dim == g.dim) {
             g.count = range.count;
             g.lowerBoundComment = madeAt(range) + kFirstUseNote;
+            break;
         }
     if (const Guard* raised = raisedBound(g.source->str(), g.dim); raised && g.count > 0) {
         g.count = raised->rhs->constant;

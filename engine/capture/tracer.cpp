@@ -191,8 +191,7 @@ std::string Tracer::guardKey(const Guard& guard) {
 bool Tracer::keepGuard(Guard guard) {
     if (!guardKeys_.insert(guardKey(guard)).second) return false;
     // A range's lower bound raised again replaces the bound it raises (ShapeEnv keeps the range).
-    if (guard.kind == Guard::Kind::SizeRelation && guard.count == 0 && guard.relation == CompareOperator::GtE &&
-        guard.lhs->op == SizeExpression::Op::Size && guard.rhs->op == SizeExpression::Op::Constant)
+    if (raisesLowerBound(guard))
         if (const Guard* raised = raisedBound(guard.source->str(), guard.dim); raised && raised->rhs->constant <= guard.rhs->constant)
             eraseGuard(raised);
     // A size's upper bound joined to its range (Tracer::sizeRelation) is that range, in its place,
@@ -223,9 +222,7 @@ void Tracer::eraseGuard(const Guard* guard) {
 const Guard* Tracer::raisedBound(const std::string& source, int64_t dim) const {
     const Guard* raised = nullptr;
     for (const Guard& g : guards_)
-        if (g.kind == Guard::Kind::SizeRelation && g.count == 0 && g.relation == CompareOperator::GtE && g.lhs->op == SizeExpression::Op::Size &&
-            g.rhs->op == SizeExpression::Op::Constant && g.dim == dim && g.source->str() == source)
-            raised = &g;
+        if (raisesLowerBound(g) && g.dim == dim && g.source->str() == source) raised = &g;
     return raised;
 }
 
