@@ -270,12 +270,14 @@ void Tracer::onRealize(const Value& value) {
 void Tracer::onRefusedModuleCall(const Value& module, const ValueList& args) {
     if (!ctx_.recording || pendingResume_) return;
     if (module.source) dropGuards(module.source->str(), {Guard::Kind::TypeMatch});
-    for (const Value& a : args) {
-        if (!a.isTensor() || !a.source || !tensorSources_.count(a.asTensor().impl())) continue;
-        onRealize(a);
-        Tensor meta;
-        liftTensor(a.asTensor(), meta);
-    }
+    for (const Value& a : args) realizeTensorInput(a);
+}
+
+void Tracer::realizeTensorInput(const Value& value) {
+    if (!value.isTensor() || !value.source || !tensorSources_.count(value.asTensor().impl())) return;
+    onRealize(value);
+    Tensor meta;
+    liftTensor(value.asTensor(), meta);
 }
 
 void Tracer::onReturn(const Value& result) {
@@ -1028,17 +1030,16 @@ std::vector<StackFrame> collapsed(const std::vector<StackFrame>& stack) {
 
 void Tracer::graphBreak(const GraphBreak& reported) {
     GraphBreak why = reported;
-    // A break inside a subscript's evaluation (x[mask]) is at Dynamo's BINARY_SUBSCR.
+    // Dynamo words a break by the compiled frame's instruction, a break in a function it calls
+    // by that call: a subscript's evaluation (x[mask]) is BINARY_SUBSCR, f(*args) CALL_FUNCTION_EX.
     const auto& frames = interp_.stack();
-    auto user = std::find_if(frames.rbegin(), frames.rend(), [&](const Frame& f) { return interp_.isScriptFile(f.where.file); });
-    if (why.instruction == graph_breaks::kCallInstruction && user != frames.rend() && user->pending &&
-        user->pending->kind == ExprKind::Subscript)
-        why.instruction = graph_breaks::kSubscriptInstruction;
+    if (const Frame* top = interp_.compiledFrame(); why.instruction == graph_breaks::kCallInstruction && top && top->pending)
+        why.instruction = graph_breaks::instructionOf(*top->pending);
     if (ctx_.fullgraph)
         throw ScriptError("Unsupported", why.message() + "\n\nfrom user code:\n " + formatStack(interp_.markedStack(true)));
     // torch/_composite*.py's functions are one C++ op each in PyTorch: a break in one is at
     // the script's line that called it, as PyTorch reports a break in that op.
-    SourceLocation at = interp_.currentLocation();
+    SourceLocation at = interp_.torchLocation();
     if (at.file.rfind("torch/_composite", 0) == 0) at = interp_.userLocation();
     // Inside a try block or an exception handler of the compiled frame Dynamo cannot resume:
     // it skips the frame, which runs eagerly.
@@ -1093,7 +1094,13 @@ std::optional<Value> Tracer::callAtBreak(const Expr& call, const Value& callee, 
     if (!ctx_.breaksAtCalls || !ctx_.callEagerly) return std::nullopt;
     auto broke = ctx_.breaksAtCalls->find(&call);
     if (broke == ctx_.breaksAtCalls->end()) return std::nullopt;
-    if (ctx_.recording) breaks_.push_back(broke->second);  // logged where the first trace found it
+    if (ctx_.recording) {
+        breaks_.push_back(broke->second);  // logged where the first trace found it
+        // The call's arguments are on Dynamo's stack at the break: a tensor input among them is
+        // wrapped (guarded) as the stack is handed to the code that runs the call.
+        for (const Value& a : args.args) realizeTensorInput(a);
+        for (const auto& [name, value] : args.kwargs) realizeTensorInput(value);
+    }
     if (ctx_.direct) ctx_.direct->refuse("it breaks the graph (" + broke->second.why.gbType + ")");
     flush(broke->second.why.gbType);
     const auto& frames = interp_.stack();

@@ -342,6 +342,11 @@ void addPythonBuiltins(std::map<std::string, Value, std::less<>>& b) {
     });
     b["bool"] = makeType("bool", [](Interpreter& in, CallArgs& a) {
         expectCount(in, a, 0, 1, "bool");
+        // bool(x) of a tensor is Tensor.item() to Dynamo (an `if x:` is a data-dependent jump instead).
+        if (!a.args.empty() && a.args[0].isTensor()) {
+            const Tensor t = in.realTensor(a.args[0].asTensor(), graph_breaks::itemCall);
+            if (t.numel() == 1) return Value(t.item() != 0.0);  // else truthy's error: ambiguous
+        }
         return Value(!a.args.empty() && in.truthy(a.args[0]));
     });
     b["str"] = makeType("str", [](Interpreter& in, CallArgs& a) {

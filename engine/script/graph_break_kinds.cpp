@@ -1,6 +1,10 @@
 #include "script/graph_break_kinds.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
+
+#include "script/ast.h"
 
 namespace fusescope::graph_breaks {
 namespace {
@@ -222,6 +226,15 @@ GraphBreak breakInLoop(const std::string& frameInfo) {
 GraphBreak fusescopeOnly(const std::string& what, const std::string& why) {
     return GraphBreak{"Fusescope does not trace " + what, why,
                       {"PyTorch 2.15 traces this without a graph break; Fusescope does not yet."}, "Fusescope"};
+}
+
+const char* instructionOf(const Expr& e) {
+    if (e.kind == ExprKind::Subscript) return kSubscriptInstruction;
+    if (e.kind != ExprKind::Call) return kCallInstruction;
+    const Call& call = e.as<Call>();
+    const bool variadic = std::any_of(call.args.begin(), call.args.end(), [](const ExprPtr& a) { return a->kind == ExprKind::Starred; }) ||
+                          std::any_of(call.keywords.begin(), call.keywords.end(), [](const Keyword& k) { return k.name.empty(); });
+    return variadic ? kVariadicCallInstruction : kCallInstruction;
 }
 
 }  // namespace fusescope::graph_breaks

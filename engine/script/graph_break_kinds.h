@@ -10,6 +10,10 @@
 #include "observe/graph_break.h"
 #include "script/value.h"
 
+namespace fusescope {
+struct Expr;
+}
+
 namespace fusescope::graph_breaks {
 
 // print(...) and other builtins Dynamo cannot trace (GB0059).
@@ -56,5 +60,8 @@ GraphBreak fusescopeOnly(const std::string& what, const std::string& why);
 // Dynamo's words for the instructions breaks happen at (Python 3.11's opcodes).
 inline constexpr const char* kCallInstruction = "CALL: a function call, e.g. f(x, y)";
 inline constexpr const char* kSubscriptInstruction = "BINARY_SUBSCR: a binary subscript, e.g. x[attr]";
+inline constexpr const char* kVariadicCallInstruction = "CALL_FUNCTION_EX: a variadic function call, e.g. f(*args)";
+// The instruction a call or subscript expression runs as (a call with *args or **kwargs is variadic).
+const char* instructionOf(const Expr& e);
 
 }  // namespace fusescope::graph_breaks

@@ -337,6 +337,16 @@ SourceLocation Interpreter::currentLocation() const {
     return stack_.empty() ? SourceLocation{module_.fileName, 0, 0} : stack_.back().where;
 }
 
+SourceLocation Interpreter::torchLocation() const {
+    SourceLocation at = currentLocation();
+    if (stack_.empty() || isScriptFile(at.file)) return at;
+    if (std::optional<TorchPlace> place = torchPlaceAt(stack_.back(), at)) {
+        at.file = std::string(place->file);
+        at.line = place->line;
+    }
+    return at;
+}
+
 void Interpreter::fail(const std::string& kind, const std::string& message) const {
     throw ScriptError(kind, message, currentLocation());
 }
@@ -431,8 +441,10 @@ std::vector<StackFrame> Interpreter::scriptStack(bool tracedOnly, bool withMarke
             const std::string function = i == 0 ? f.function : f.comprehensions[i - 1].function;
             const std::string line = sourceLine(here);
             if (!isScriptFile(here.file)) {  // library frames are torch's internals: shown where PyTorch has them
-                std::optional<TorchPlace> place = torchFrames ? torchPlaceAt(f, here) : std::nullopt;
-                if (place) frames.push_back(StackFrame{std::string(place->file), place->line, function, place->text, ""});
+                std::optional<TorchPlace> place = torchFrames || traceback ? torchPlaceAt(f, here) : std::nullopt;
+                if (!place) continue;
+                frames.push_back(StackFrame{std::string(place->file), place->line, function, place->text, ""});
+                if (traceback && f.pending && f.pending->loc.line == here.line) frames.back().marker = expressionMarker(*f.pending, line);
                 continue;
             }
             frames.push_back(StackFrame{here.file, here.line, function, strip(line), ""});

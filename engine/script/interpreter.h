@@ -247,6 +247,9 @@ public:
     // The innermost location in the script itself: inside torch.nn's library code, the
     // script line that called into it (graph nodes and guards name that line, as PyTorch's do).
     SourceLocation userLocation() const;
+    // The current location as PyTorch reports it: in library code written as PyTorch's, the
+    // line of PyTorch's file (torch/nn/modules/transformer.py:1249); elsewhere currentLocation().
+    SourceLocation torchLocation() const;
 
     // Helpers shared by the builtins and the torch namespace.
     Value callOp(const std::string& opName, CallStyle style, const ValueList& args,

@@ -290,6 +290,7 @@ const GetterTable& tensorGetters() {
         {"data", data, setData},
         {"is_cuda", [](Interpreter& in, const Value& s) { return Value(deviceOf(in, s.asTensor()).kind == Device::Kind::Cuda); }},
         {"is_xpu", [](Interpreter&, const Value&) { return Value(false); }},  // Fusescope has no XPU device
+        {"is_nested", [](Interpreter&, const Value&) { return Value(false); }},  // nor nested tensors
         {"is_meta", [](Interpreter&, const Value& s) { return Value(s.asTensor().isMeta()); }},
         {"T", transposed},
         {"mT", matrixTransposed},

@@ -69,6 +69,39 @@ TEST(GraphBreaks, UnsupportedCall) {
                     "tensor([ 0.2500, -0.5000,  1.0000])\n"});
 }
 
+// bool(x) of a tensor is Tensor.item() to Dynamo (not a data-dependent jump), as PyTorch 2.15 says.
+TEST(GraphBreaks, BoolOfATensorIsItsItem) {
+    expectOneBreak({"    y = x * 2\n    c = bool((y > 100).all())\n    return y + 1 if c else y\n", 1,
+                    "Unsupported Tensor.item() call with capture_scalar_outputs=False", "GB0124",
+                    "tensor([ 2., -4.,  8.])\n"});
+}
+
+// A break inside a function the compiled frame calls as g(*args, **kwargs) is at that call's
+// instruction, CALL_FUNCTION_EX (PyTorch 2.15's log for this program); the tensors the call
+// is handed are guarded as Dynamo wraps its stack there.
+TEST(GraphBreaks, ABreakUnderAVariadicCallIsAtCallFunctionEx) {
+    auto run = runScript(R"(import torch
+
+def g(x, y, z=None):
+    print("hi")
+    return x + y
+
+def f(*args, **kwargs):
+    return g(*args, **kwargs)
+
+t = torch.ones(2)
+print(torch.compile(f, backend="eager")(t, t * 2, z=t * 3))
+)",
+                         "graph_breaks,guards");
+    ASSERT_EQ(run.error, "");
+    EXPECT_EQ(run.out, "hi\ntensor([3., 3.])\n");
+    EXPECT_NE(run.logs.find("Graph Break Reason: Encountered graph break when attempting to trace CALL_FUNCTION_EX: a "
+                            "variadic function call, e.g. f(*args):\n"),
+              std::string::npos) << run.logs;
+    for (const char* source : {"L['args'][0]", "L['args'][1]", "L['kwargs']['z']"})
+        EXPECT_NE(run.logs.find(std::string("TENSOR_MATCH: check_tensor(") + source), std::string::npos) << source << run.logs;
+}
+
 // A custom torch.autograd.Function is not traced into the graph yet (Dynamo traces it): the
 // graph breaks at apply(), the Function runs eagerly, and training through it is eager's.
 TEST(GraphBreaks, CustomAutogradFunctionRunsEagerly) {

@@ -112,13 +112,28 @@ def _generate_square_subsequent_mask(sz, device=None, dtype=None):
     return torch.triu(torch.full((sz, sz), float("-inf"), dtype=dtype, device=device), diagonal=1)
 
 
+def _get_seq_len(src, batch_first):
+    if src.is_nested:
+        return None
+    src_size = src.size()
+    if len(src_size) == 2:  # unbatched: S, E
+        return src_size[0]
+    seq_len_pos = 1 if batch_first else 0  # batched: B, S, E if batch_first else S, B, E
+    return src_size[seq_len_pos]
+
+
 def _detect_is_causal_mask(mask, is_causal=None, size=None):
-    """is_causal as given, else whether the mask is the square causal one."""
-    if is_causal is not None or mask is None:
-        return is_causal is True
-    causal = _generate_square_subsequent_mask(size if size is not None else mask.size(-2), device=mask.device,
-                                              dtype=mask.dtype)
-    return mask.size() == causal.size() and bool((mask == causal).all())
+    """is_causal as given, else whether the mask is the square causal one (of `size` where given)."""
+    make_causal = is_causal is True
+    if is_causal is None and mask is not None:
+        sz = size if size is not None else mask.size(-2)
+        causal_comparison = _generate_square_subsequent_mask(sz, device=mask.device, dtype=mask.dtype)
+        # not torch.equal: a batched mask is compared by broadcasting
+        if mask.size() == causal_comparison.size():
+            make_causal = bool((mask == causal_comparison).all())
+        else:
+            make_causal = False
+    return make_causal
 
 
 def _get_clones(module, n):
@@ -277,7 +292,7 @@ class TransformerEncoder(Module):
         mask = F._canonical_mask(mask, "mask", None, "", src.dtype, check_other=False)
         batch_first = self.layers[0].self_attn.batch_first
         nested = self._takes_nested_path(src, mask, src_key_padding_mask)
-        seq_len = src.size(0 if src.dim() == 2 or not batch_first else 1)
+        seq_len = _get_seq_len(src, batch_first)
         is_causal = _detect_is_causal_mask(mask, is_causal, seq_len)
         output = src
         for layer in self.layers:
@@ -298,8 +313,7 @@ class TransformerDecoder(Module):
 
     def forward(self, tgt, memory, tgt_mask=None, memory_mask=None, tgt_key_padding_mask=None,
                 memory_key_padding_mask=None, tgt_is_causal=None, memory_is_causal=False):
-        batch_first = self.layers[0].self_attn.batch_first
-        seq_len = tgt.size(0 if tgt.dim() == 2 or not batch_first else 1)
+        seq_len = _get_seq_len(tgt, self.layers[0].self_attn.batch_first)
         tgt_is_causal = _detect_is_causal_mask(tgt_mask, tgt_is_causal, seq_len)
         output = tgt
         for layer in self.layers:
