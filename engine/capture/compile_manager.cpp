@@ -98,7 +98,7 @@ std::map<std::string, Value> frameLocals(const Interpreter& interp, const Functi
 SourceLocation frameLocation(const Interpreter& interp, const FunctionObject& fn) {
     SourceLocation where = fn.definedAt();
     if (!interp.isScriptFile(where.file))
-        if (std::optional<TorchPlace> place = torchPlaceOf(fn.qualname, "")) {
+        if (std::optional<TorchPlace> place = torchPlaceOf(fn.codeQualname, "")) {
             where.file = std::string(place->file);
             where.line = place->line;
         }
@@ -354,8 +354,8 @@ std::shared_ptr<FrameState> CompileManager::frameOf(Interpreter& interp, const F
     std::shared_ptr<FrameState>& slot = frames[fn.code()];
     if (!slot) {
         slot = std::make_shared<FrameState>();
-        slot->name = fn.name;
-        slot->qualname = fn.qualname;
+        slot->name = fn.codeName;
+        slot->qualname = fn.codeQualname;
         slot->where = frameLocation(interp, fn);
     }
     return slot;
@@ -871,8 +871,8 @@ ExplainReport CompileManager::explain(Interpreter& interp, const FunctionObject&
     ExplainReport report;
     auto scratch = std::make_shared<FrameState>();  // explain() compiles afresh and leaves the session's caches alone
     scratch->frameId = nextFrameId_++;
-    scratch->name = fn.name;
-    scratch->qualname = fn.qualname;
+    scratch->name = fn.codeName;
+    scratch->qualname = fn.codeQualname;
     scratch->where = frameLocation(interp, fn);
     CompileOptions options;
     options.backend = "eager";

@@ -935,8 +935,8 @@ void Interpreter::augAssign(const AugAssign& stmt) {
 Value Interpreter::makeFunction(const FunctionDef& def) {
     auto fn = std::make_shared<FunctionObject>();
     fn->def = &def;
-    fn->name = def.name;
-    fn->qualname = qualifiedName(def.name);
+    fn->name = fn->codeName = def.name;
+    fn->qualname = fn->codeQualname = qualifiedName(def.name);
     for (const auto& p : def.params)
         if (p.defaultValue) fn->defaults.push_back(eval(*p.defaultValue).unsourced());
     fn->closure = closureScope();
@@ -1135,8 +1135,8 @@ Value Interpreter::callFunction(const FunctionObject& fn, CallArgs& args, bool t
         scope->vars[name] = std::move(value);
     }
     SourceLocation where = fn.definedAt();
-    Frame frame{.function = fn.name, .where = where, .traced = traced, .inlineDepth = depth, .callee = &fn, .moduleCalls = moduleCalls,
-                .qualname = fn.qualname, .self = Value()};
+    Frame frame{.function = fn.codeName, .where = where, .traced = traced, .inlineDepth = depth, .callee = &fn, .moduleCalls = moduleCalls,
+                .qualname = fn.codeQualname, .self = Value()};
     if (!params->empty() && (params->front().kind == ParamKind::Positional || params->front().kind == ParamKind::PositionalOnly))
         if (auto first = scope->vars.find(params->front().name); first != scope->vars.end() && first->second.as<InstanceObject>())
             frame.self = first->second;

@@ -325,8 +325,8 @@ Value Interpreter::eval(const Expr& expr) {
     case ExprKind::Lambda: {
         auto fn = std::make_shared<FunctionObject>();
         fn->lambda = &expr.as<Lambda>();
-        fn->name = "<lambda>";
-        fn->qualname = "<lambda>";
+        fn->name = fn->codeName = "<lambda>";
+        fn->qualname = fn->codeQualname = "<lambda>";
         for (const auto& p : fn->lambda->params)
             if (p.defaultValue) fn->defaults.push_back(eval(*p.defaultValue).unsourced());
         fn->closure = closureScope();
@@ -524,7 +524,7 @@ namespace {
 // (F.embedding), consuming their arguments.
 bool inlinedFunction(const Interpreter& in, const FunctionObject& fn) {
     if (in.isScriptFile(fn.definedAt().file)) return true;
-    std::optional<TorchPlace> place = fn.def ? torchPlaceOf(fn.qualname, "") : std::nullopt;
+    std::optional<TorchPlace> place = fn.def ? torchPlaceOf(fn.codeQualname, "") : std::nullopt;
     return place && place->file == fn.definedAt().file;
 }
 

@@ -405,6 +405,11 @@ Value makeTorchModule(ConfigModules& configs) {
     torch->attrs["profiler"] = Value(ObjectPtr(profiler));
     torch->attrs["cuda"] = Value(ObjectPtr(cuda));
     populateAutogradModule(*autograd);
+    // torch.autograd.profiler.record_function is torch.profiler's (torch.optim's steps use that name).
+    auto autogradProfiler = std::make_shared<ModuleObject>();
+    autogradProfiler->name = "torch.autograd.profiler";
+    autogradProfiler->attrs["record_function"] = profiler->attrs.at("record_function");
+    autograd->attrs["profiler"] = Value(ObjectPtr(autogradProfiler));
     torch->attrs["autograd"] = Value(ObjectPtr(autograd));
     torch->attrs["optim"] = Value(ObjectPtr(optim));
     return Value(ObjectPtr(torch));

@@ -354,8 +354,11 @@ struct ClassCell;
 struct FunctionObject : Object {
     const FunctionDef* def = nullptr;  // null for a lambda
     const Lambda* lambda = nullptr;
-    std::string name;
-    std::string qualname;  // fn1.fn2
+    std::string name;      // __name__
+    std::string qualname;  // __qualname__: fn1.fn2
+    // Its code's co_name and co_qualname, what its frames are named by: functools.wraps and other
+    // __name__ / __qualname__ assignments leave them.
+    std::string codeName, codeQualname;
     ValueList defaults;    // one per parameter with a default, in order
     // fn.__defaults__ = (...) (namedtuple's __new__ gets them so): the positional parameters'
     // defaults, right-aligned, in place of the def's; none assigned: the def's.

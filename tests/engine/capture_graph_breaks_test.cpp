@@ -196,6 +196,37 @@ fn(torch.ones(1))
               "\n");
 }
 
+// A frame is named by its code, as CPython's: functools.wraps renames the wrapper's __name__
+// ("g"), not its frames ("wrapper"), as PyTorch 2.15 logs this program.
+TEST(GraphBreaks, AWrappedFunctionsFrameIsNamedByItsCode) {
+    auto run = runScript(R"(import functools
+import torch
+
+def deco(func):
+    @functools.wraps(func)
+    def wrapper(x):
+        torch._dynamo.graph_break()
+        return func(x)
+    return wrapper
+
+@deco
+def g(x):
+    return x + 1
+
+@torch.compile(backend="eager")
+def fn(x):
+    return g(x) * 2
+
+fn(torch.ones(1))
+print(g.__name__, g.__qualname__)
+)",
+                         "graph_breaks");
+    ASSERT_EQ(run.error, "");
+    EXPECT_EQ(run.out, "g g\n");
+    EXPECT_NE(run.logs.find("  File \"script.py\", line 7, in wrapper\n    torch._dynamo.graph_break()\n"), std::string::npos)
+        << run.logs;
+}
+
 // Reading .grad_fn of a graph value: PyTorch 2.15 gives up on the function (GB0104), worded
 // as it logs it, the marker under the attribute read; .is_leaf it traces on.
 TEST(GraphBreaks, GradFnOfAGraphValueIsPyTorchsUngracefulBreak) {
