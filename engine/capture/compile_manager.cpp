@@ -463,6 +463,7 @@ TraceContext CompileManager::traceContext(Interpreter& interp, CacheEntry& entry
     context.seenSizes = &frame.seenSizes;
     context.graphCounter = &graphCounter_;
     context.loggedBreaks = &loggedBreaks_;
+    context.warningsGiven = &warningsGiven_;
     return context;
 }
 

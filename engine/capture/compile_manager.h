@@ -199,6 +199,7 @@ private:
     };
     std::vector<Split> splits_;
     LoggedBreaks loggedBreaks_;
+    std::set<std::string> warningsGiven_;  // as Dynamo's functools.cache: torch._dynamo.reset() keeps them
     int nextFrameId_ = 0;
     int graphCounter_ = 0;
     int compileCount_ = 0;

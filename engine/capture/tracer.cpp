@@ -1030,6 +1030,8 @@ std::vector<StackFrame> collapsed(const std::vector<StackFrame>& stack) {
 
 void Tracer::graphBreak(const GraphBreak& reported) {
     GraphBreak why = reported;
+    if (!why.warning.empty() && ctx_.recording && ctx_.logger && ctx_.warningsGiven && ctx_.warningsGiven->insert(why.warning).second)
+        ctx_.logger->warning("dynamo", ctx_.compileId, why.warning + formatStack(interp_.markedStack(true)) + "\n");
     // Dynamo words a break by the compiled frame's instruction, a break in a function it calls
     // by that call: a subscript's evaluation (x[mask]) is BINARY_SUBSCR, f(*args) CALL_FUNCTION_EX.
     const auto& frames = interp_.stack();

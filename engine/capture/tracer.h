@@ -124,6 +124,7 @@ struct TraceContext {
     DirectCallRecorder* direct = nullptr;           // learns a direct call from this one (direct_call.h)
     BreakTimeline* timeline = nullptr;              // the call's, across its frames
     LoggedBreaks* loggedBreaks = nullptr;           // the session's
+    std::set<std::string>* warningsGiven = nullptr; // the session's: GraphBreak::warning's given once
     // Recording the frame's trace from its start: a break Dynamo does not resume from where it
     // happens (in a function the frame calls, in a loop) restarts the trace (Tracer::restart).
     bool mayRestart = false;

@@ -27,6 +27,9 @@ struct GraphBreak {
     // Another break Dynamo made while handling this one (a break in a loop: "graph break in
     // loop", which skips the frame); null when none.
     std::shared_ptr<const GraphBreak> thenBroke;
+    // What Dynamo warns of where it makes this break, once per process, the traced frames
+    // after it (Tensor.item()'s advice); empty: nothing.
+    std::string warning;
 
     std::string gbId() const;  // "GB0059" from the registry; empty for a break PyTorch does not make
     std::string link() const;  // the GB id's documentation page, or empty

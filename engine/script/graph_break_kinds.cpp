@@ -95,11 +95,19 @@ GraphBreak dataDependentBranch(const std::string& trace, const std::string& op, 
 }
 
 GraphBreak itemCall() {
-    return callBreak("Unsupported Tensor.item() call with capture_scalar_outputs=False",
-                     "Dynamo does not support tracing `Tensor.item()` with config.capture_scalar_outputs=False.",
-                     {"Set `torch._dynamo.config.capture_scalar_outputs = True` or `export "
-                      "TORCHDYNAMO_CAPTURE_SCALAR_OUTPUTS=1` to include these operations in the captured graph."},
-                     "call_method TensorVariable() item () {}");
+    GraphBreak b = callBreak("Unsupported Tensor.item() call with capture_scalar_outputs=False",
+                             "Dynamo does not support tracing `Tensor.item()` with config.capture_scalar_outputs=False.",
+                             {"Set `torch._dynamo.config.capture_scalar_outputs = True` or `export "
+                              "TORCHDYNAMO_CAPTURE_SCALAR_OUTPUTS=1` to include these operations in the captured graph."},
+                             "call_method TensorVariable() item () {}");
+    b.warning = "Graph break from `Tensor.item()`, consider setting:\n"
+                "    torch._dynamo.config.capture_scalar_outputs = True\n"
+                "or:\n"
+                "    env TORCHDYNAMO_CAPTURE_SCALAR_OUTPUTS=1\n"
+                "to include these operations in the captured graph.\n"
+                "\n"
+                "Graph break: from user code at:\n";
+    return b;
 }
 
 GraphBreak tolistCall(DType dtype) {

@@ -441,10 +441,10 @@ std::vector<StackFrame> Interpreter::scriptStack(bool tracedOnly, bool withMarke
             const std::string function = i == 0 ? f.function : f.comprehensions[i - 1].function;
             const std::string line = sourceLine(here);
             if (!isScriptFile(here.file)) {  // library frames are torch's internals: shown where PyTorch has them
-                std::optional<TorchPlace> place = torchFrames || traceback ? torchPlaceAt(f, here) : std::nullopt;
+                std::optional<TorchPlace> place = torchFrames || withMarkers ? torchPlaceAt(f, here) : std::nullopt;
                 if (!place) continue;
                 frames.push_back(StackFrame{std::string(place->file), place->line, function, place->text, ""});
-                if (traceback && f.pending && f.pending->loc.line == here.line) frames.back().marker = expressionMarker(*f.pending, line);
+                if (withMarkers && f.pending && f.pending->loc.line == here.line) frames.back().marker = expressionMarker(*f.pending, line);
                 continue;
             }
             frames.push_back(StackFrame{here.file, here.line, function, strip(line), ""});

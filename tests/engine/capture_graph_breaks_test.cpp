@@ -76,6 +76,37 @@ TEST(GraphBreaks, BoolOfATensorIsItsItem) {
                     "tensor([ 2., -4.,  8.])\n"});
 }
 
+// PyTorch 2.15 warns once per process at the first Tensor.item() it cannot capture, naming
+// the traced frames (its tensor.py _warn_capture_scalar_outputs); the second break is silent.
+TEST(GraphBreaks, TheFirstItemBreakWarnsOnce) {
+    auto run = runScript(R"(import torch
+
+@torch.compile(backend="eager")
+def f(x):
+    return x / x.max().item()
+
+@torch.compile(backend="eager")
+def g(x):
+    return x * float(x.sum())
+
+print(f(torch.ones(2)), g(torch.ones(2)))
+)");
+    ASSERT_EQ(run.error, "");
+    EXPECT_EQ(run.logs,
+              "[0/0] [dynamo] WARNING: Graph break from `Tensor.item()`, consider setting:\n"
+              "    torch._dynamo.config.capture_scalar_outputs = True\n"
+              "or:\n"
+              "    env TORCHDYNAMO_CAPTURE_SCALAR_OUTPUTS=1\n"
+              "to include these operations in the captured graph.\n"
+              "\n"
+              "Graph break: from user code at:\n"
+              "  File \"script.py\", line 5, in f\n"
+              "    return x / x.max().item()\n"
+              "               ~~~~~~~~~~~~^^\n"
+              "\n"
+              "\n");  // PyTorch's message ends in two empty lines too
+}
+
 // A break inside a function the compiled frame calls as g(*args, **kwargs) is at that call's
 // instruction, CALL_FUNCTION_EX (PyTorch 2.15's log for this program); the tensors the call
 // is handed are guarded as Dynamo wraps its stack there.
