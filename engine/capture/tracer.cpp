@@ -273,6 +273,33 @@ void Tracer::onRefusedModuleCall(const Value& module, const ValueList& args) {
     for (const Value& a : args) realizeTensorInput(a);
 }
 
+// A value on Dynamo's stack at a break (a breaking call's argument), wrapped as the stack is
+// handed to the code that runs on: an input tensor is guarded, a list or tuple by its type and
+// length, a dict by its type, and the tensors they hold in turn; their other items stay
+// unguarded (Dynamo's lazy variables, never read).
+void Tracer::realizeStackValue(const Value& value) {
+    if (value.isTensor()) return realizeTensorInput(value);
+    if (!value.source) return;
+    auto realizeItem = [this](Value item, SourcePtr source) {
+        if (!item.isTensor()) return;
+        item.source = std::move(source);
+        onInputUse(item);
+        realizeTensorInput(item);
+    };
+    if (const ValueList* items = sequenceItems(value)) {
+        onLengthUse(value);
+        for (std::size_t i = 0; i < items->size(); ++i) realizeItem((*items)[i], itemSource(value.source, static_cast<int64_t>(i)));
+    } else if (const auto* dict = value.as<DictObject>(); dict && !isModuleDict(value)) {
+        Guard type;
+        type.kind = Guard::Kind::TypeMatch;
+        type.source = value.source;
+        type.typeName = pythonTypeName(value);
+        addGuard(std::move(type));
+        for (const auto& [key, item] : dict->items)
+            if (key.isString()) realizeItem(item, keySource(value.source, key.asString()));
+    }
+}
+
 void Tracer::realizeTensorInput(const Value& value) {
     if (!value.isTensor() || !value.source || !tensorSources_.count(value.asTensor().impl())) return;
     onRealize(value);
@@ -321,7 +348,7 @@ void Tracer::registerInput(const Value& value) {
         auto& sources = tensorSources_[t.impl()];
         for (const auto& s : sources)
             if (s->str() == value.source->str()) return;
-        if (t.impl()->isParameter && !sources.empty()) {  // one Parameter reached two ways (tied weights)
+        if (!sources.empty()) {  // one tensor reached two ways (f(x, x), tied weights): they must stay one
             if (ctx_.recording) {
                 Guard g;
                 g.kind = Guard::Kind::ObjectAliasing;
@@ -1098,10 +1125,8 @@ std::optional<Value> Tracer::callAtBreak(const Expr& call, const Value& callee, 
     if (broke == ctx_.breaksAtCalls->end()) return std::nullopt;
     if (ctx_.recording) {
         breaks_.push_back(broke->second);  // logged where the first trace found it
-        // The call's arguments are on Dynamo's stack at the break: a tensor input among them is
-        // wrapped (guarded) as the stack is handed to the code that runs the call.
-        for (const Value& a : args.args) realizeTensorInput(a);
-        for (const auto& [name, value] : args.kwargs) realizeTensorInput(value);
+        for (const Value& a : args.args) realizeStackValue(a);
+        for (const auto& [name, value] : args.kwargs) realizeStackValue(value);
     }
     if (ctx_.direct) ctx_.direct->refuse("it breaks the graph (" + broke->second.why.gbType + ")");
     flush(broke->second.why.gbType);

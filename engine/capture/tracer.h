@@ -244,6 +244,7 @@ private:
     Argument argumentFor(const IValue& value, IValue& metaValue);
     Argument liftTensor(const Tensor& real, Tensor& meta);
     void realizeTensorInput(const Value& value);  // an input tensor the code hands on whole: a graph input, guarded
+    void realizeStackValue(const Value& value);
     bool addGuard(Guard guard);  // false when an equal guard was already made
     void addTensorGuards(const Tensor& real, const SourcePtr& source, const TensorMeta& meta,
                          const std::vector<TensorProduct>& strides, const Node* placeholder);

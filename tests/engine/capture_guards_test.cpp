@@ -586,3 +586,51 @@ print(f(x))
               "    -   File \"script.py\", line 12, in forward\n"
               "    -     return self.scale(self.lin(x))\n");
 }
+
+// One tensor passed twice is one graph input: the second name is guarded to be the same object
+// (OBJECT_ALIASING, not a second TENSOR_MATCH), and two different tensors recompile, as PyTorch
+// 2.15 logs this program.
+TEST(Guards, OneTensorPassedTwiceIsGuardedAsOneObject) {
+    auto run = runScript(R"(import torch
+
+def f(a, b):
+    a.add_(1)
+    return a + b
+
+t = torch.ones(2)
+cf = torch.compile(f, backend="eager")
+print(cf(t, t), cf(t, t))
+u = torch.ones(2)
+print(cf(t, u), cf(u, u))
+)", "recompiles,guards");
+    ASSERT_EQ(run.error, "");
+    EXPECT_EQ(run.out, "tensor([4., 4.]) tensor([6., 6.])\ntensor([5., 5.]) tensor([4., 4.])\n");
+    EXPECT_NE(run.logs.find("| | +- OBJECT_ALIASING: L['a'] is L['b']"), std::string::npos) << run.logs;
+    EXPECT_EQ(run.logs.find("TENSOR_MATCH: check_tensor(L['b']"), run.logs.rfind("TENSOR_MATCH: check_tensor(L['b']")) << run.logs;
+    EXPECT_NE(run.logs.find("    - 0/0: a is b "), std::string::npos) << run.logs;
+}
+
+// The values a breaking call is handed are wrapped as Dynamo wraps its stack there: a list or
+// tuple guarded by type and length, a dict by type, the tensors they hold as graph inputs (one
+// also reached as a local: the same object), their other items not at all (PyTorch 2.15's guards).
+TEST(Guards, TheContainersABreakingCallIsHandedAreGuardedByTypeAndLength) {
+    auto run = runScript(R"(import torch
+
+def g(*xs):
+    print("hi")
+    return xs[0]
+
+def h(a, l, tp, d):
+    return g(a + 1, l, tp, d)
+
+t = torch.ones(2)
+torch.compile(h, backend="eager")(t, [1, t], (2, 3), {"k": 1, "j": t})
+)", "guards");
+    ASSERT_EQ(run.error, "");
+    for (const char* guard : {"| | +- OBJECT_ALIASING: L['a'] is L['l'][1]", "| | +- OBJECT_ALIASING: L['a'] is L['d']['j']",
+                              "| | +- TYPE_MATCH: ___check_type_id(L['d'], ", "| | +- LENGTH_CHECK: len(L['l']) == 2",
+                              "| | +- LENGTH_CHECK: len(L['tp']) == 2"})
+        EXPECT_NE(run.logs.find(guard), std::string::npos) << guard << "\n" << run.logs;
+    for (const char* unguarded : {"L['tp'][0]", "L['l'][0]", "L['d']['k']", "DICT_LENGTH"})
+        EXPECT_EQ(run.logs.find(unguarded), std::string::npos) << unguarded << "\n" << run.logs;
+}
