@@ -1062,8 +1062,9 @@ void Tracer::graphBreak(const GraphBreak& reported) {
     // Dynamo words a break by the compiled frame's instruction, a break in a function it calls
     // by that call: a subscript's evaluation (x[mask]) is BINARY_SUBSCR, f(*args) CALL_FUNCTION_EX.
     const auto& frames = interp_.stack();
-    if (const Frame* top = interp_.compiledFrame(); why.instruction == graph_breaks::kCallInstruction && top && top->pending)
-        why.instruction = graph_breaks::instructionOf(*top->pending);
+    const Frame* compiledFrame = interp_.compiledFrame();
+    if (why.instruction == graph_breaks::kCallInstruction && compiledFrame && compiledFrame->pending)
+        why.instruction = graph_breaks::instructionOf(*compiledFrame->pending);
     if (ctx_.fullgraph)
         throw ScriptError("Unsupported", why.message() + "\n\nfrom user code:\n " + formatStack(interp_.markedStack(true)));
     // torch/_composite*.py's functions are one C++ op each in PyTorch: a break in one is at
@@ -1072,7 +1073,6 @@ void Tracer::graphBreak(const GraphBreak& reported) {
     if (at.file.rfind("torch/_composite", 0) == 0) at = interp_.userLocation();
     // Inside a try block or an exception handler of the compiled frame Dynamo cannot resume:
     // it skips the frame, which runs eagerly.
-    const Frame* compiledFrame = interp_.compiledFrame();
     if (compiledFrame && compiledFrame->tryDepth > 0) why.ungraceful = true;
     if (restarts(why, at)) throw TraceRestart{};
     if (ctx_.recording) recordBreak(why, at, interp_.markedStack(true), interp_.markedStack(false));
