@@ -7,8 +7,10 @@
 
 #include <llvm/ExecutionEngine/Orc/CompileUtils.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
+#include <llvm/ExecutionEngine/JITLink/EHFrameSupport.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/ExecutionEngine/Orc/ObjectFileInterface.h>
+#include <llvm/ExecutionEngine/Orc/ObjectLinkingLayer.h>
 #include <llvm/IR/DiagnosticHandler.h>
 #include <llvm/IR/DiagnosticInfo.h>
 #include <llvm/IR/DiagnosticPrinter.h>
@@ -94,6 +96,18 @@ std::unique_ptr<llvm::orc::LLJIT> createJit() {
     auto jit = llvm::orc::LLJITBuilder()
                    .setJITTargetMachineBuilder(machine)
                    // IR added to the JIT directly compiles safely from any thread
+                   // JITLink, not RuntimeDyld (LLVM 16's default on x86-64 Linux): RuntimeDyld's
+                   // memory manager maps a module's code and its constants separately, and once
+                   // they land more than 2 GB apart the code's 32-bit PC-relative loads of its
+                   // constants wrap (a long run's kernels faulted so). JITLink allocates each
+                   // module in one slab.
+                   .setObjectLinkingLayerCreator([](llvm::orc::ExecutionSession& session, const llvm::Triple&)
+                                                     -> llvm::Expected<std::unique_ptr<llvm::orc::ObjectLayer>> {
+                       auto layer = std::make_unique<llvm::orc::ObjectLinkingLayer>(session);
+                       layer->addPlugin(std::make_unique<llvm::orc::EHFrameRegistrationPlugin>(
+                           session, std::make_unique<llvm::jitlink::InProcessEHFrameRegistrar>()));
+                       return layer;
+                   })
                    .setCompileFunctionCreator(
                        [](llvm::orc::JITTargetMachineBuilder builder) -> llvm::Expected<std::unique_ptr<IRCompiler>> {
                            return std::make_unique<llvm::orc::ConcurrentIRCompiler>(std::move(builder));
