@@ -105,11 +105,6 @@ SourceLocation frameLocation(const Interpreter& interp, const FunctionObject& fn
     return where;
 }
 
-std::string functionLocation(const Interpreter& interp, const FunctionObject& fn) {
-    const SourceLocation where = frameLocation(interp, fn);
-    return fmt::format("{}:{}", where.file, where.line);
-}
-
 // A reason as an item of "triggered by the following guard failure(s):": each of its lines
 // after "    - " (PyTorch indents the reasons with "- ", then the list with four spaces).
 std::string listItem(const std::string& reason) {
@@ -460,6 +455,7 @@ TraceContext CompileManager::traceContext(Interpreter& interp, CacheEntry& entry
     context.segments = &entry.segments;
     context.allDynamic = options.dynamic == "true";
     context.automaticDynamic = options.dynamic != "false" && configInt(interp, "automatic_dynamic_shapes", 1) != 0;
+    context.staticParameters = configInt(interp, "force_parameter_static_shapes", 1) != 0;
     context.seenSizes = &frame.seenSizes;
     context.graphCounter = &graphCounter_;
     context.loggedBreaks = &loggedBreaks_;

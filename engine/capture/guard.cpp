@@ -177,6 +177,34 @@ std::string Guard::typeLabel() const {
     return "?";
 }
 
+// What differs between the tensor TENSOR_MATCH expects and `t`, in PyTorch's words.
+std::optional<std::string> Guard::tensorMismatch(const Tensor& t) const {
+    const std::string s = source->str();
+    Device actualDevice = t.isMeta() ? Device::meta() : t.device();
+    if (actualDevice.kind != device.kind)
+        return fmt::format("tensor '{}' dispatch key set mismatch. expected {}, actual {}", s, device.str(),
+                           actualDevice.str());
+    if (t.dtype() != dtype)
+        return fmt::format("tensor '{}' dtype mismatch. expected {}, actual {}", s, dtypeScalarName(dtype),
+                           dtypeScalarName(t.dtype()));
+    if (actualDevice.index != device.index)
+        return fmt::format("tensor '{}' Device index mismatch. expected {}, actual {}", s, device.index,
+                           actualDevice.index);
+    if (t.requiresGrad() != requiresGrad)
+        return fmt::format("tensor '{}' requires_grad mismatch. expected requires_grad={}", s, requiresGrad ? 1 : 0);
+    if (t.dim() != static_cast<int64_t>(sizes.size()))
+        return fmt::format("tensor '{}' rank mismatch. expected {}, actual {}", s, sizes.size(), t.dim());
+    for (size_t i = 0; i < sizes.size(); ++i)
+        if (sizes[i] && *sizes[i] != t.sizes()[i])
+            return fmt::format("tensor '{}' size mismatch at index {}. expected {}, actual {}", s, i, *sizes[i],
+                               t.sizes()[i]);
+    for (size_t i = 0; i < strides.size(); ++i)  // a symbolic one is its StrideRelation guards'
+        if (strides[i] && *strides[i] != t.strides()[i] && t.sizes()[i] > 1)
+            return fmt::format("tensor '{}' stride mismatch at index {}. expected {}, actual {}", s, i, *strides[i],
+                               t.strides()[i]);
+    return std::nullopt;
+}
+
 std::optional<std::string> Guard::check(const Value* value, const Value* other) const {
     if (!value) return failedCode(*this);
     const std::string s = source->str();
@@ -184,30 +212,11 @@ std::optional<std::string> Guard::check(const Value* value, const Value* other) 
     case Kind::TensorMatch: {
         if (!value->isTensor())
             return fmt::format("expected type of '{}' to be <class 'torch.Tensor'>, but found {}", s, pythonClassName(*value));
-        const Tensor& t = value->asTensor();
-        Device actualDevice = t.isMeta() ? Device::meta() : t.device();
-        if (actualDevice.kind != device.kind)
-            return fmt::format("tensor '{}' dispatch key set mismatch. expected {}, actual {}", s, device.str(),
-                               actualDevice.str());
-        if (t.dtype() != dtype)
-            return fmt::format("tensor '{}' dtype mismatch. expected {}, actual {}", s, dtypeScalarName(dtype),
-                               dtypeScalarName(t.dtype()));
-        if (actualDevice.index != device.index)
-            return fmt::format("tensor '{}' Device index mismatch. expected {}, actual {}", s, device.index,
-                               actualDevice.index);
-        if (t.requiresGrad() != requiresGrad)
-            return fmt::format("tensor '{}' requires_grad mismatch. expected requires_grad={}", s, requiresGrad ? 1 : 0);
-        if (t.dim() != static_cast<int64_t>(sizes.size()))
-            return fmt::format("tensor '{}' rank mismatch. expected {}, actual {}", s, sizes.size(), t.dim());
-        for (size_t i = 0; i < sizes.size(); ++i)
-            if (sizes[i] && *sizes[i] != t.sizes()[i])
-                return fmt::format("tensor '{}' size mismatch at index {}. expected {}, actual {}", s, i, *sizes[i],
-                                   t.sizes()[i]);
-        for (size_t i = 0; i < strides.size(); ++i)  // a symbolic one is its StrideRelation guards'
-            if (strides[i] && *strides[i] != t.strides()[i] && t.sizes()[i] > 1)
-                return fmt::format("tensor '{}' stride mismatch at index {}. expected {}, actual {}", s, i, *strides[i],
-                                   t.strides()[i]);
-        return std::nullopt;
+        std::optional<std::string> failure = tensorMismatch(value->asTensor());
+        if (failure && value->asTensor().impl()->isParameter)
+            *failure += ". Guard failed on a parameter, consider using torch._dynamo.config.force_parameter_static_shapes = False "
+                        "to allow dynamism on parameters.";
+        return failure;
     }
     case Kind::TypeMatch:
         if (classObject) {

@@ -90,6 +90,7 @@ struct Guard {
     // source no longer exists (a shorter list). `other` is otherSource's value (DimsMatch).
     // The text is PyTorch 2.15's: a tensor's mismatch in words, any other guard's code with
     // where it was made and the user stack trace (recompileReason then strips L[...]).
+    std::optional<std::string> tensorMismatch(const Tensor& t) const;  // TENSOR_MATCH's failure on t, if any
     std::optional<std::string> check(const Value* value, const Value* other = nullptr) const;
     // The PyTorch guard-type name (TENSOR_MATCH, CONSTANT_MATCH, ...) used in explain().
     std::string typeLabel() const;

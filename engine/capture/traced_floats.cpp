@@ -223,8 +223,17 @@ std::optional<bool> Tracer::symbolicFloatCompare(CompareOperator op, const Value
     g.source = floatInputs_.at(*traced->sources().begin()).source;
     g.relation = answer ? op : negated(op);
     g.bound = *bound;
-    // Found equal, the symbol is that constant from here on (ShapeEnv's replacement): no NaN guard.
-    if (g.relation == CompareOperator::Eq) dropGuards(g.source->str(), {Guard::Kind::FloatNotNan});
+    // Found equal, the symbol is that constant from here on (ShapeEnv's replacement): no NaN
+    // guard, and the relations it made before hold for the constant, trivially.
+    if (g.relation == CompareOperator::Eq) {
+        dropGuards(g.source->str(), {Guard::Kind::FloatNotNan});
+        for (size_t i = guards_.size(); i-- > 0;) {
+            const Guard& earlier = guards_[i];
+            if (earlier.kind == Guard::Kind::FloatRelation && earlier.source->str() == g.source->str() &&
+                compareNumbers(earlier.relation, g.bound, earlier.bound))
+                eraseGuard(&earlier);
+        }
+    }
     addGuard(std::move(g));
     return answer;
 }

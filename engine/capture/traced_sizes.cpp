@@ -203,7 +203,7 @@ SymbolicIntPtr Tracer::symbolicSize(const Tensor& t, int64_t dim) {
         auto sources = tensorSources_.find(t.impl());
         if (sources == tensorSources_.end()) return nullptr;
         // Dynamo wraps an input at its first read: lifted now, its dim is symbolic from here.
-        if (!lifted_.count(t.impl()) && !dimBecomesDynamic(t, sources->second.front()->str(), static_cast<size_t>(dim)))
+        if (!lifted_.count(t.impl()) && !dimBecomesDynamic(t, sources->second.front(), static_cast<size_t>(dim)))
             return nullptr;
         Tensor meta;
         liftTensor(t, meta);

@@ -171,7 +171,22 @@ bool Tracer::insideMatchedTuple(const Source& source) const {
     return false;
 }
 
-bool Tracer::addGuard(Guard guard) { return keepGuard(madeHere(std::move(guard))); }
+namespace {
+
+// A guard on what a library module's globals or the builtins hold (G['__import_torch_dot_nn_dot_functional'].pad).
+bool onLibraryGlobals(const Source& source) {
+    const Source* root = &source;
+    while (root->base) root = root->base.get();
+    return root->kind == Source::Kind::Global && (root->name.starts_with("__import_") || root->name.starts_with("__builtins_dict"));
+}
+
+}  // namespace
+
+bool Tracer::addGuard(Guard guard) {
+    // Inside a call Dynamo makes itself, its code is not traced: nothing it reads of its own is guarded.
+    if (guard.source && interp_.inDynamoHandledCall() && onLibraryGlobals(*guard.source)) return false;
+    return keepGuard(madeHere(std::move(guard)));
+}
 
 Guard Tracer::madeHere(Guard guard) const {
     guard.createdBy = currentLine();
@@ -743,9 +758,39 @@ Guard Tracer::tensorMatch(const Tensor& real, const SourcePtr& source, const Ten
     return g;
 }
 
-bool Tracer::dimBecomesDynamic(const Tensor& real, const std::string& sourceText, size_t d) const {
+namespace {
+
+// Dynamo's force_parameter_static_shapes: a parameter, or a tensor read from a module's
+// _parameters or _buffers, keeps static sizes whatever a recompile saw.
+bool parameterOrBuffer(const Tensor& real, const Source* source) {
+    if (real.impl()->isParameter) return true;
+    for (; source; source = source->base.get())
+        if ((source->kind == Source::Kind::Key || source->kind == Source::Kind::Attr) &&
+            (source->name == "_parameters" || source->name == "_buffers"))
+            return true;
+    return false;
+}
+
+}  // namespace
+
+// Dynamo's force_nn_module_property_static_shapes: a tensor held by one of torch.nn's own
+// modules (nn.Linear's weight) keeps static sizes, whatever force_parameter_static_shapes says.
+bool Tracer::heldByTorchNnModule(const Source* source) const {
+    if (!ctx_.resolve) return false;
+    for (source = source ? source->base.get() : nullptr; source; source = source->base.get()) {
+        const Value* holder = ctx_.resolve(*source);
+        auto* instance = holder ? holder->as<InstanceObject>() : nullptr;
+        if (instance && (instance->cls->module == "torch.nn" || instance->cls->module.starts_with("torch.nn."))) return true;
+    }
+    return false;
+}
+
+bool Tracer::dimBecomesDynamic(const Tensor& real, const SourcePtr& source, size_t d) const {
     const Shape& sizes = real.sizes();
-    if (sizes[d] < 2 || specialized_.count({sourceText, static_cast<int64_t>(d)})) return false;
+    const std::string sourceText = source->str();
+    if (sizes[d] < 2 || specialized_.count({sourceText, static_cast<int64_t>(d)}) ||
+        (ctx_.staticParameters && parameterOrBuffer(real, source.get())) || heldByTorchNnModule(source.get()))
+        return false;
     const auto& markedDims = real.impl()->dynamoDynamicDims;
     if (ctx_.allDynamic || std::find(markedDims.begin(), markedDims.end(), static_cast<int64_t>(d)) != markedDims.end()) return true;
     if (!ctx_.automaticDynamic || !ctx_.seenSizes) return false;
@@ -773,7 +818,7 @@ Argument Tracer::liftTensor(const Tensor& real, Tensor& meta) {
     Shape recorded = sizes;
     bool markingLogged = false;
     for (size_t d = 0; d < sizes.size(); ++d) {
-        if (!source || !dimBecomesDynamic(real, sourceText, d)) continue;
+        if (!source || !dimBecomesDynamic(real, source, d)) continue;
         const auto& markedDims = real.impl()->dynamoDynamicDims;
         bool marked = std::find(markedDims.begin(), markedDims.end(), static_cast<int64_t>(d)) != markedDims.end();
         recorded[d] = -1;

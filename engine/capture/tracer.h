@@ -119,6 +119,7 @@ struct TraceContext {
     Segments* segments = nullptr;                   // recording: filled; replay: reused
     bool allDynamic = false;                        // dynamic=True
     bool automaticDynamic = true;                   // dims whose size changed become symbolic
+    bool staticParameters = true;                   // ... except a parameter's or buffer's (force_parameter_static_shapes)
     const std::map<std::string, Shape>* seenSizes = nullptr;  // previous compiles' input sizes
     int* graphCounter = nullptr;                    // numbers __compiled_fn_N across the session
     DirectCallRecorder* direct = nullptr;           // learns a direct call from this one (direct_call.h)
@@ -301,8 +302,9 @@ private:
     // and its symbol fixed.
     void specializeDim(const SourcePtr& source, int64_t dim, const std::string& symbol, int64_t size,
                        const std::string& why = "the script reads it as a Python int");
-    // Whether lifting `real` (read through `sourceText`) makes its dim `d` symbolic.
-    bool dimBecomesDynamic(const Tensor& real, const std::string& sourceText, size_t d) const;
+    // Whether lifting `real` (read through `source`) makes its dim `d` symbolic.
+    bool dimBecomesDynamic(const Tensor& real, const SourcePtr& source, size_t d) const;
+    bool heldByTorchNnModule(const Source* source) const;
     // A SymInt of the graph being traced: the node `op` adds (its last; written with
     // `operatorSymbol` when one is given, "+"), computing `expression`.
     SymbolicIntPtr tracedSize(const std::string& op, const std::string& operatorSymbol, IValueList args, const std::string& symbol,

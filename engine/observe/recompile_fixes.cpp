@@ -12,6 +12,10 @@ struct Fix {
 
 const std::vector<Fix>& fixes() {
     static const std::vector<Fix> table = {
+        {std::regex(R"(tensor '(.+)' size mismatch at index (\d+)\. expected (\S+), actual (\d+)\. Guard failed on a parameter)"),
+         "$1 is a parameter (or buffer), whose sizes stay static: a module whose $1 has another size ($3 to $4 at "
+         "dim $2) compiles again; to share one dynamic graph, set "
+         "`torch._dynamo.config.force_parameter_static_shapes = False` before the first call"},
         {std::regex(R"(tensor '(.+)' size mismatch at index (\d+)\. expected (\S+), actual (\S+))"),
          "the size of $1's dim $2 changed ($3 to $4): mark it dynamic before the first call, "
          "`torch._dynamo.mark_dynamic($1, $2)`, or compile with `dynamic=True`; without either, this recompile "

@@ -424,6 +424,7 @@ std::vector<StackFrame> Interpreter::scriptStack(bool tracedOnly, bool withMarke
     const auto first = compiled ? stack_.begin() + (compiled - stack_.data()) : stack_.begin();
     for (auto it = first; it != stack_.end(); ++it) {
         const Frame& f = *it;
+        if (tracedOnly && f.dynamoHandled) break;  // Dynamo's frames end at the call it makes itself
         if (tracedOnly && !f.traced) continue;
         // A graph break's traceback shows torch.nn's frames of each module call that ran as
         // Python (an inlined one has none in Dynamo's stack either).
@@ -1137,6 +1138,7 @@ Value Interpreter::callFunction(const FunctionObject& fn, CallArgs& args, bool t
     SourceLocation where = fn.definedAt();
     Frame frame{.function = fn.codeName, .where = where, .traced = traced, .inlineDepth = depth, .callee = &fn, .moduleCalls = moduleCalls,
                 .qualname = fn.codeQualname, .self = Value()};
+    frame.dynamoHandled = traced && depth > 0 && (stack_.back().dynamoHandled || dynamoHandles(fn));
     if (!params->empty() && (params->front().kind == ParamKind::Positional || params->front().kind == ParamKind::PositionalOnly))
         if (auto first = scope->vars.find(params->front().name); first != scope->vars.end() && first->second.as<InstanceObject>())
             frame.self = first->second;

@@ -75,6 +75,10 @@ struct Frame {
     // try blocks and exception handlers running now in this frame (a graph break in one is not
     // resumed from either: Dynamo restores only `with` blocks, and skips the frame).
     int tryDepth = 0;
+    // A call Dynamo makes itself rather than tracing its code (a function PyTorch writes in
+    // C++ that Fusescope's library writes in Python; _single and its kin): this frame and those
+    // it calls are not in the traced stack, and the library globals they read are not guarded.
+    bool dynamoHandled = false;
     const FunctionObject* callee = nullptr;  // the script function running (null at module level)
     int moduleCalls = 0;  // nn.Module calls PyTorch shows above this frame that Fusescope has no frames of
     std::string qualname;  // Outer.forward: what a def or class made in this frame is named under
@@ -228,6 +232,10 @@ public:
     // The traced code's stack as Dynamo's is: tracedStack() and the frames of Fusescope's
     // torch.nn whose lines PyTorch's own torch.nn has, at PyTorch's place (linear.py:134).
     std::vector<StackFrame> dynamoStack() const;
+    // Whether Dynamo makes a traced call of `fn` itself (Frame::dynamoHandled, script/polyfills.cpp).
+    bool dynamoHandles(const FunctionObject& fn) const;
+    // Whether the frame running now is in such a call.
+    bool inDynamoHandledCall() const { return !stack_.empty() && stack_.back().dynamoHandled; }
     // The script's frames now, outermost first, each at the line it is on (a caller's: its call).
     std::vector<StackFrame> userStack() const;
     // The script's frames, outermost first, each with the marker under the expression it is

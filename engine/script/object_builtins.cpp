@@ -8,6 +8,7 @@
 #include "script/interpreter.h"
 #include "script/python_hash.h"
 #include "script/set_operations.h"
+#include "script/trace_hooks.h"
 #include "script/types/method_table.h"
 #include "script/types/type_slots.h"
 #include "script/types/iterator_types.h"
@@ -161,6 +162,18 @@ ClassPtr addObjectModelBuiltins(Interpreter& interp, std::map<std::string, Value
     });
     b["isinstance"] = makeBuiltin("isinstance", [](Interpreter& in, CallArgs& a) {
         expectArgs(in, a, 2, 2, "isinstance");
+        if (TraceHooks* tracer = in.tracer()) {  // Dynamo realizes both: the object's type, the classes by id
+            const Value& object = a.args[0];
+            if (object.source) {
+                tracer->onInputUse(object);
+                if (object.as<TupleObject>() || object.as<ListObject>()) tracer->onLengthUse(object);
+            }
+            const Value& classes = a.args[1];
+            if (classes.as<TupleObject>())
+                for (const Value& cls : classes.as<TupleObject>()->items) tracer->onCalleeUse(cls);
+            else
+                tracer->onCalleeUse(classes);
+        }
         return Value(in.isInstance(a.args[0], a.args[1]));
     });
     b["issubclass"] = makeBuiltin("issubclass", [](Interpreter& in, CallArgs& a) {

@@ -3,6 +3,7 @@
 // written as PyTorch's), so capture traces its frames and makes its guards: sum(generator) reads
 // functools.reduce, operator.add and iter through them, as Dynamo's guards say.
 #include "script/interpreter.h"
+#include "script/torch_names.h"
 
 namespace fusescope {
 
@@ -56,6 +57,19 @@ std::optional<Value> Interpreter::dynamoPolyfill(const Value& callee, const Call
         return *polyfills.as<ModuleObject>()->find(s.name);
     }
     return std::nullopt;
+}
+
+bool Interpreter::dynamoHandles(const FunctionObject& fn) const {
+    if (!fn.globals || isScriptFile(fn.definedAt().file)) return false;
+    auto name = fn.globals->vars.find("__name__");
+    if (name == fn.globals->vars.end() || !name->second.isString()) return false;
+    const std::string& module = name->second.asString();
+    // torch.nn.modules.utils's _single, _pair, ...: Dynamo's handle_ntuple makes the tuple itself.
+    if (module == "torch.nn.modules.utils") return fn.codeName == "parse";
+    // A function PyTorch has as a builtin (F.conv_transpose2d), written here in Python: its
+    // call is one op to Dynamo. The library's torch._composite* modules are torch's own names.
+    const std::string scope = module.starts_with("torch._composite") ? "torch" : module;
+    return torchHasName(scope, fn.name) && !torchNameIsPythonFunction(scope, fn.name);
 }
 
 }  // namespace fusescope

@@ -316,6 +316,7 @@ Value makeTorchModule(ConfigModules& configs) {
     config->attrs["recompile_limit"] = Value(int64_t{8});
     config->aliases["cache_size_limit"] = "recompile_limit";
     config->attrs["automatic_dynamic_shapes"] = Value(true);
+    config->attrs["force_parameter_static_shapes"] = Value(true);
     config->attrs["allow_rnn"] = Value(false);  // nn.RNN/LSTM/GRU calls break the graph (torch/nn/rnn.py)
     // True unlike PyTorch: a failing backend compile logs WON'T CONVERT and the graph runs
     // eagerly, so the script goes on and the workbench shows what failed.

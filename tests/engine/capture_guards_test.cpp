@@ -634,3 +634,96 @@ torch.compile(h, backend="eager")(t, [1, t], (2, 3), {"k": 1, "j": t})
     for (const char* unguarded : {"L['tp'][0]", "L['l'][0]", "L['d']['k']", "DICT_LENGTH"})
         EXPECT_EQ(run.logs.find(unguarded), std::string::npos) << unguarded << "\n" << run.logs;
 }
+
+// A parameter keeps its static sizes through a recompile (Dynamo's force_parameter_static_shapes):
+// another module's Linear recompiles with PyTorch 2.15's note on the parameter, and none is made
+// dynamic; with the setting off, a module of the script's own shares one dynamic graph, while
+// torch.nn's own modules keep theirs static still (force_nn_module_property_static_shapes).
+TEST(Guards, AParametersSizesStayStaticThroughARecompile) {
+    const char* script = R"(import torch
+
+class Scale(torch.nn.Module):
+    def __init__(self, n):
+        super().__init__()
+        self.w = torch.nn.Parameter(torch.ones(n))
+
+    def forward(self, x):
+        return x * self.w
+
+torch._dynamo.config.force_parameter_static_shapes = STATIC
+linear = torch.compile(lambda m, x: m(x) * 2, backend="eager")
+scale = torch.compile(lambda m, x: m(x) + 1, backend="eager")
+for n in (3, 5, 7):
+    print(tuple(linear(torch.nn.Linear(4, n), torch.ones(2, 4)).shape), scale(Scale(n), torch.ones(n)).sum().item())
+)";
+    for (bool isStatic : {true, false}) {
+        std::string text = script;
+        text.replace(text.find("STATIC"), 6, isStatic ? "True" : "False");
+        auto run = runScript(text, "recompiles,dynamic");
+        ASSERT_EQ(run.error, "");
+        EXPECT_EQ(run.out, "(2, 3) 6.0\n(2, 5) 10.0\n(2, 7) 14.0\n");
+        EXPECT_NE(run.logs.find("    - 0/0: tensor 'm._parameters['bias']' size mismatch at index 0. expected 3, actual 5. Guard "
+                                "failed on a parameter, consider using torch._dynamo.config.force_parameter_static_shapes = "
+                                "False to allow dynamism on parameters.\n"),
+                  std::string::npos)
+            << run.logs;
+        EXPECT_NE(run.logs.find("[0/2] [__recompiles] Recompiling function <lambda>"), std::string::npos) << run.logs;
+        EXPECT_EQ(run.logs.find("[1/2] [__recompiles]") != std::string::npos, isStatic) << run.logs;
+        EXPECT_EQ(run.logs.find("marking L['m']._parameters['bias'] as dynamic"), std::string::npos) << run.logs;
+        EXPECT_EQ(run.logs.find("marking L['m']._parameters['w'] as dynamic") == std::string::npos, isStatic) << run.logs;
+    }
+}
+
+// A function PyTorch writes in C++ and Fusescope's library in Python (F.conv_transpose2d), and
+// torch.nn's _single, are calls Dynamo makes itself: what they read of the library is not
+// guarded, and what they read of their arguments is guarded at the call (PyTorch 2.15's guards).
+TEST(Guards, ABuiltinWrittenInPythonIsGuardedAtItsCall) {
+    auto run = runScript(R"(import torch
+
+conv = torch.nn.ConvTranspose2d(2, 3, 3, stride=2, output_padding=1)
+print(tuple(torch.compile(conv, backend="eager")(torch.ones(1, 2, 4, 4)).shape))
+)", "guards");
+    ASSERT_EQ(run.error, "");
+    EXPECT_EQ(run.out, "(1, 3, 10, 10)\n");
+    EXPECT_NE(run.logs.find("| | | | +- EQUALS_MATCH: L['fn'].output_padding == (1, 1)                              "
+                            "# ret = _single(self.output_padding)  # converting to list if was not already  "
+                            "# torch/nn/modules/conv.py:789 in _output_padding\n"),
+              std::string::npos)
+        << run.logs;
+    for (const char* unguarded : {"__import_torch_dot_nn_dot_functional", "utils.py"})
+        EXPECT_EQ(run.logs.find(unguarded), std::string::npos) << unguarded << "\n" << run.logs;
+    EXPECT_NE(run.logs.find("type=<class 'tuple'>  # if not isinstance(self.padding, tuple):  # torch/nn/modules/conv.py:1183 in forward"),
+              std::string::npos)
+        << run.logs;
+}
+
+// isinstance realizes what it is handed, as Dynamo does: the object by its type (a tuple's
+// length with it), each class by id; a float found equal to a constant is that constant from
+// there on, so the relations guarded before it go (ShapeEnv's replacement).
+TEST(Guards, IsinstanceGuardsTheObjectAndTheClass) {
+    auto run = runScript(R"(import torch
+
+def f(x, p, pad):
+    if not isinstance(pad, tuple):
+        return x - 1
+    if p < -1.0 or p > 1.0:
+        raise ValueError("p")
+    if p == 0.0:
+        return x
+    return x * p
+
+cf = torch.compile(f, backend="eager")
+x = torch.ones(2)
+print(cf(x, 0.5, (1, 2)), cf(x, 0.0, (1, 2)), cf(x, 0.0, [1, 2]))
+)", "recompiles,guards");
+    ASSERT_EQ(run.error, "");
+    EXPECT_EQ(run.out, "tensor([0.5000, 0.5000]) tensor([1., 1.]) tensor([0., 0.])\n");
+    const std::string second = run.logs.substr(run.logs.find("[0/1] [__guards]"));
+    for (const char* guard :
+         {"| | +- TYPE_MATCH: ___check_type_id(L['pad'], ", "| | +- LENGTH_CHECK: len(L['pad']) == 2",
+          "| | | | +- ID_MATCH: ___check_obj_id(G['__builtins_dict___2']['tuple'], ",
+          "+- LAMBDA_GUARD: L['p'] == 0.0  # if p == 0.0:  # script.py:8 in f (_dynamo/variables/tensor.py:3083 in evaluate_expr)"})
+        EXPECT_NE(second.find(guard), std::string::npos) << guard << "\n" << second;
+    EXPECT_EQ(second.find("L['p'] >= -1.0"), std::string::npos) << second;
+    EXPECT_NE(run.logs.find("    - 0/1: ___check_type_id(pad, "), std::string::npos) << run.logs;
+}

@@ -72,6 +72,12 @@ TEST(RecompileDoctor, EachKindOfGuardFailureHasItsFix) {
     using fusescope::recompileFix;
     EXPECT_EQ(recompileFix("0/0: tensor 'x' dtype mismatch. expected Float, actual Half"),
               "x's dtype changed (Float to Half): each dtype compiles once; convert x to one dtype before the call");
+    EXPECT_EQ(recompileFix("0/0: tensor 'm._parameters['bias']' size mismatch at index 0. expected 3, actual 5. Guard failed on "
+                           "a parameter, consider using torch._dynamo.config.force_parameter_static_shapes = False to allow "
+                           "dynamism on parameters."),
+              "m._parameters['bias'] is a parameter (or buffer), whose sizes stay static: a module whose m._parameters['bias'] "
+              "has another size (3 to 5 at dim 0) compiles again; to share one dynamic graph, set "
+              "`torch._dynamo.config.force_parameter_static_shapes = False` before the first call");
     EXPECT_EQ(recompileFix("0/0: tensor 'x' rank mismatch. expected 2, actual 3"),
               "x's number of dims changed (2 to 3): each rank compiles once; reshape x to one rank before the call");
     EXPECT_EQ(recompileFix("0/1: tensor 'w' stride mismatch at index 0. expected 4, actual 1"),
