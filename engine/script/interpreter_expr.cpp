@@ -521,11 +521,14 @@ namespace {
 // A function Dynamo inlines: the script's, or one of torch's written in Python that it
 // traces into (F.pad; the library's copy starts where PyTorch's table has the function). The
 // library's other free functions stand for torch's functions Dynamo puts in the graph
-// (F.embedding), consuming their arguments.
+// (F.embedding), consuming their arguments. One library file may stand for a package of
+// PyTorch's (torch/nn.py for torch/nn/modules/*.py).
 bool inlinedFunction(const Interpreter& in, const FunctionObject& fn) {
-    if (in.isScriptFile(fn.definedAt().file)) return true;
+    const std::string& file = fn.definedAt().file;
+    if (in.isScriptFile(file)) return true;
     std::optional<TorchPlace> place = fn.def ? torchPlaceOf(fn.codeQualname, "") : std::nullopt;
-    return place && place->file == fn.definedAt().file;
+    const std::string package = file.ends_with(".py") ? file.substr(0, file.size() - 3) + "/" : "";
+    return place && (place->file == file || (!package.empty() && place->file.starts_with(package)));
 }
 
 // Python code Dynamo inlines: such a function, a method of an object (an nn.Module's
@@ -540,12 +543,21 @@ bool runsPythonCode(const Interpreter& in, const Value& callee) {
 
 // Dynamo inlines a function with its __defaults__: their type and count are guarded at the
 // call, each default the call takes where it is used (G['f'].__defaults__[0]).
+// A method of an instance is read from its class's own dict (dict(type(L['self']).__dict__)['f']).
 void Interpreter::guardDefaults(const Value& callee, CallArgs& args) {
+    SourcePtr function = callee.source;
     auto* fn = callee.as<FunctionObject>();
-    if (!fn || !inlinedFunction(*this, *fn)) return;
+    if (auto* bound = callee.as<BoundMethodObject>()) {
+        auto* instance = bound->self.as<InstanceObject>();
+        fn = bound->function.as<FunctionObject>();
+        const Value* own = instance && fn && bound->self.source ? instance->cls->dict->findString(fn->name) : nullptr;
+        if (!own || own->as<FunctionObject>() != fn) return;  // inherited, or not the class's (Dynamo walks the MRO)
+        function = keySource(typeDictSource(typeSource(bound->self.source)), fn->name);
+    }
+    if (!fn || !function || !inlinedFunction(*this, *fn)) return;
     Value defaults = fn->defaultsTuple();
     if (!defaults.as<TupleObject>()) return;
-    defaults.source = attrSource(callee.source, "__defaults__");
+    defaults.source = attrSource(function, "__defaults__");
     tracer_->onLengthUse(defaults);
     args.defaultsSource = defaults.source;
 }
@@ -618,7 +630,7 @@ Value Interpreter::evalCall(const Call& call) {
         if (std::optional<Value> result = tracer_->callAtBreak(call, callee, args)) return *result;
     realize(callee);
     if (std::optional<Value> polyfill = dynamoPolyfill(callee, args)) callee = *polyfill;
-    if (tracer_ && callee.source) guardDefaults(callee, args);
+    if (tracer_ && (callee.source || callee.as<BoundMethodObject>())) guardDefaults(callee, args);
     if (tracer_ && !runsPythonCode(*this, callee)) {  // a function written in Python is inlined: its arguments are consumed where it uses them
         for (const Value& a : args.args) consume(callee, a);
         for (const auto& [name, v] : args.kwargs) consume(callee, v);

@@ -727,3 +727,31 @@ print(cf(x, 0.5, (1, 2)), cf(x, 0.0, (1, 2)), cf(x, 0.0, [1, 2]))
     EXPECT_EQ(second.find("L['p'] >= -1.0"), std::string::npos) << second;
     EXPECT_NE(run.logs.find("    - 0/1: ___check_type_id(pad, "), std::string::npos) << run.logs;
 }
+
+// A method's defaults are guarded on its instance's class, as Dynamo reads the method there:
+// their type and count at the call, a default the call takes where it is used (PyTorch 2.15).
+TEST(Guards, AMethodsDefaultsAreGuardedOnItsClass) {
+    auto run = runScript(R"(import torch
+
+class M(torch.nn.Module):
+    def helper(self, x, output_size=None, scale=2):
+        if output_size is None:
+            return x + 1
+        return x * scale
+
+    def forward(self, x):
+        return self.helper(x)
+
+print(torch.compile(M(), backend="eager")(torch.ones(2)))
+)", "guards");
+    ASSERT_EQ(run.error, "");
+    EXPECT_EQ(run.out, "tensor([2., 2.])\n");
+    for (const char* guard :
+         {"| | | | +- GuardManager: source=dict(type(L['self']).__dict__)['helper'], accessed_by=DictGetItemGuardAccessor('helper'), "
+          "type=<class 'function'>",
+          "| | | | | | +- LENGTH_CHECK: len(dict(type(L['self']).__dict__)['helper'].__defaults__) == 2  # return self.helper(x)  "
+          "# script.py:10 in forward",
+          "NONE_MATCH: dict(type(L['self']).__dict__)['helper'].__defaults__[0] is None  # if output_size is None:  # script.py:5 in helper"})
+        EXPECT_NE(run.logs.find(guard), std::string::npos) << guard << "\n" << run.logs;
+    EXPECT_EQ(run.logs.find("__defaults__[1]"), std::string::npos) << run.logs;
+}
