@@ -21,11 +21,12 @@ namespace {
 // PyTorch's get_verbose_code_part: the code padded to 60 columns, then the innermost user
 // frame that made the guard ("  # return x + n  # rc.py:5 in g") and its hint, and its user
 // stack trace.
-std::string failedCode(const Guard& g, const std::string& code) {
+std::string failedCode(const Guard& g, const std::string& code, std::string hint = "") {
     if (g.userStack.empty()) return code;
     const std::string where = madeAt(g);
+    if (g.moduleInt) hint = kModuleIntHint;
     std::string text = fmt::format("{:<60}{}{}\nUser stack trace:", code, where.empty() ? "" : "  # " + where,
-                                   g.moduleInt ? fmt::format(" (HINT: {})", kModuleIntHint) : "");
+                                   hint.empty() ? "" : fmt::format(" (HINT: {})", hint));
     for (const StackFrame& f : g.userStack) {
         text += fmt::format("\n  File \"{}\", line {}, in {}", f.file, f.line, f.function);
         if (!f.sourceLine.empty()) text += "\n    " + f.sourceLine;
@@ -55,6 +56,8 @@ bool sameConstant(const Value& a, const Value& b) {
 }
 
 }  // namespace
+
+uint64_t typeId(const std::string& typeName) { return 0x7f0000000000ull + (std::hash<std::string>{}(typeName) & 0xffffffffffull); }
 
 bool isShapeGuard(const Guard& g) { return g.typeLabel() == "SHAPE_ENV"; }
 
@@ -218,14 +221,15 @@ std::optional<std::string> Guard::check(const Value* value, const Value* other) 
                         "to allow dynamism on parameters.";
         return failure;
     }
-    case Kind::TypeMatch:
-        if (classObject) {
-            auto* instance = value->as<InstanceObject>();
-            if (!instance || instance->cls != classObject) return failedCode(*this);
-            return std::nullopt;
-        }
-        if (pythonTypeName(*value) != typeName) return failedCode(*this);
-        return std::nullopt;
+    case Kind::TypeMatch: {
+        auto* instance = value->as<InstanceObject>();
+        if (classObject ? instance && instance->cls == classObject : pythonTypeName(*value) == typeName) return std::nullopt;
+        // PyTorch 2.15's words: the expected type's id and class, the type's name as the hint
+        auto* expected = dynamic_cast<const ClassObject*>(classObject.get());
+        const std::string name = expected ? expected->name : typeName;
+        const std::string cls = fmt::format("<class '{}'>", expected ? expected->displayName() : typeName);
+        return failedCode(*this, fmt::format("___check_type_id({}, {}), type={}", s, typeId(cls), cls), "type " + name);
+    }
     case Kind::Constant:
         if (!sameConstant(*value, constant)) return failedCode(*this);
         return std::nullopt;

@@ -104,6 +104,8 @@ extern const char* const kModuleIntHint;
 bool raisesLowerBound(const Guard& g);
 
 // ShapeEnv's guards (sizes, strides, SymInts, SymFloats): checked after the guard tree, as its epilogue.
+// A stable stand-in for a type's id() ("<class 'tuple'>"; masked where logs are compared).
+uint64_t typeId(const std::string& typeName);
 bool isShapeGuard(const Guard& g);
 
 // A StrideRelation's comment, as the guards log and a failure print it: "(unknown source

@@ -105,9 +105,6 @@ std::string typeOf(const Value* value) {
     return pythonClassName(*value);
 }
 
-// A stable stand-in for a type's id() (masked where logs are compared).
-uint64_t typeId(const std::string& typeName) { return 0x7f0000000000ull + (std::hash<std::string>{}(typeName) & 0xffffffffffull); }
-
 // The tensor's dispatch keys as the guard saw them: its backend's, and autocast's where it was on.
 std::string tensorMatch(const Guard& g, const Value* value, const GuardedGlobalState& state) {
     const bool cuda = g.device.kind == Device::Kind::Cuda;

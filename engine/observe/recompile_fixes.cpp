@@ -30,6 +30,8 @@ const std::vector<Fix>& fixes() {
          "$1.requires_grad changed: each setting compiles once; call it with the same requires_grad"},
         {std::regex(R"(expected type of '(.+)' to be (.+), but found (.+))"),
          "$1 was passed as another type ($3 where the compile had $2): pass the same type on every call"},
+        {std::regex(R"(___check_type_id\(([^,]+), \d+\), type=(<class '[^']+'>))"),
+         "$1 was passed as another type than the compile's $2: pass the same type on every call"},
         {std::regex(R"(len\((\S+)\) == (\d+))"),
          "the length of $1 changed: keep it fixed, or pass its items as one tensor (`torch.stack`)"},
         // An argument's value (not an attribute: self.training changes for a reason of its own):

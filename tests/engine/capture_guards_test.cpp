@@ -2,6 +2,7 @@
 // cache entry reported on a recompile.
 #include <gtest/gtest.h>
 
+#include "capture/guard.h"
 #include "test_support.h"
 
 using fusescope::test::runScript;
@@ -308,6 +309,7 @@ print(g(Scaler(4.0), x), g(Shifter(), x))
     ASSERT_EQ(run.error, "");
     EXPECT_EQ(run.out, "tensor([3., 3.]) tensor([3., 3.])\ntensor([4., 4.])\ntensor([5., 5.]) tensor([-4., -4.])\n");
     EXPECT_EQ(run.compiles, 4);
+    const std::string scalerId = std::to_string(fusescope::typeId("<class '__main__.Scaler'>"));
     EXPECT_EQ(run.logs,
               "[0/1] [__recompiles] Recompiling function f in script.py:20\n"
               "    triggered by the following guard failure(s):\n"
@@ -319,7 +321,8 @@ print(g(Scaler(4.0), x), g(Shifter(), x))
               "    -     return x * self.scale + self.w\n"
               "[1/1] [__recompiles] Recompiling function g in script.py:24\n"
               "    triggered by the following guard failure(s):\n"
-              "    - 1/0: ___check_type_id(m, Scaler)                              # return m.apply(x)  # script.py:26 in g\n"
+              "    - 1/0: ___check_type_id(m, " + scalerId +
+                  "), type=<class '__main__.Scaler'>  # return m.apply(x)  # script.py:26 in g (HINT: type Scaler)\n"
               "    - User stack trace:\n"
               "    -   File \"script.py\", line 26, in g\n"
               "    -     return m.apply(x)\n");
@@ -725,7 +728,10 @@ print(cf(x, 0.5, (1, 2)), cf(x, 0.0, (1, 2)), cf(x, 0.0, [1, 2]))
           "+- LAMBDA_GUARD: L['p'] == 0.0  # if p == 0.0:  # script.py:8 in f (_dynamo/variables/tensor.py:3083 in evaluate_expr)"})
         EXPECT_NE(second.find(guard), std::string::npos) << guard << "\n" << second;
     EXPECT_EQ(second.find("L['p'] >= -1.0"), std::string::npos) << second;
-    EXPECT_NE(run.logs.find("    - 0/1: ___check_type_id(pad, "), std::string::npos) << run.logs;
+    EXPECT_NE(run.logs.find("    - 0/1: ___check_type_id(pad, " + std::to_string(fusescope::typeId("<class 'tuple'>")) +
+                            "), type=<class 'tuple'>  # if not isinstance(pad, tuple):  # script.py:4 in f (HINT: type tuple)\n"),
+              std::string::npos)
+        << run.logs;
 }
 
 // A method's defaults are guarded on its instance's class, as Dynamo reads the method there:

@@ -87,6 +87,9 @@ TEST(RecompileDoctor, EachKindOfGuardFailureHasItsFix) {
     EXPECT_EQ(recompileFix("0/0: expected type of 'b' to be <class 'torch.Tensor'>, but found <class 'int'>"),
               "b was passed as another type (<class 'int'> where the compile had <class 'torch.Tensor'>): pass the same "
               "type on every call");
+    EXPECT_EQ(recompileFix("0/1: ___check_type_id(pad, 140025035846464), type=<class 'list'>  # if isinstance(pad, tuple):  "
+                           "# s.py:4 in f (HINT: type list)"),
+              "pad was passed as another type than the compile's <class 'list'>: pass the same type on every call");
     EXPECT_EQ(recompileFix("0/0: len(ys) == 2                                                 # for y in ys:  # s.py:4 in f"),
               "the length of ys changed: keep it fixed, or pass its items as one tensor (`torch.stack`)");
     EXPECT_EQ(recompileFix("0/0: n == 1                                                   # return x + n  # s.py:8 in g"),
