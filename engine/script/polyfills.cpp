@@ -1,7 +1,8 @@
 // Dynamo's substitute_in_graph: in traced code, a call of a builtin that Dynamo does not fold
 // runs the polyfill PyTorch runs in its place (torch/_dynamo/polyfills/; the library has copies
 // written as PyTorch's), so capture traces its frames and makes its guards: sum(generator) reads
-// functools.reduce, operator.add and iter through them, as Dynamo's guards say.
+// functools.reduce, operator.add and iter through them, as Dynamo's guards say. And the
+// opposite case: library functions Dynamo does not trace into, as it makes the call itself.
 #include "script/interpreter.h"
 #include "script/torch_names.h"
 
