@@ -23,6 +23,7 @@
 #include "bundle/bundle_writer.h"
 #include "bundle/zip_archive.h"
 #include "cli_commands.h"
+#include "crash_report.h"
 #include "core/json_text.h"
 #include "observe/compile_report.h"
 #include "observe/log_registry.h"
@@ -240,6 +241,7 @@ int runScript(const RunArgs& args) {
     Watchdog watchdog(session, args.timeoutSeconds);
     try {
         InterruptHandler interrupts(session);
+        reportCrashesInGeneratedCode();
         session.run(*source, fileName);
     } catch (const Error& e) {
         std::cout.flush();

@@ -1,5 +1,6 @@
 #include "runtime/cpu_runtime.h"
 
+#include <atomic>
 #include <utility>
 
 #include "core/error.h"
@@ -21,6 +22,8 @@ struct ActiveCall {
     int64_t launchId;  // rf_id of the graph call's span: the kernels' flow source
 };
 thread_local const ActiveCall* activeCall = nullptr;
+
+std::atomic<const char*> running{nullptr};  // runningGeneratedCode()
 
 void fsTraceEnd(void* span) { delete static_cast<RecordScope*>(span); }
 
@@ -50,6 +53,8 @@ void* fsTraceBegin(int call, int nbuffers, void* const* buffers) {
     return span.release();
 }
 
+const char* runningGeneratedCode() { return running.load(std::memory_order_relaxed); }
+
 void registerCpuRuntimeSymbols(const DeviceAllocator& allocator) {
     if (!CppJit::available()) return;
     CppJit& jit = CppJit::instance();
@@ -72,6 +77,8 @@ CpuGraphRunner::CpuGraphRunner(const LoweredGraph& graph, const RenderedModule& 
     }
     for (const auto& name : generated.outputBuffers) outputBuffers_.push_back({name, graph.layoutOf(name)});
     call_ = reinterpret_cast<CallFn>(module_->symbol("call"));
+    crashLabel_ = traceName_.eagerOp ? "the kernel of eager op " + traceName_.graphName
+                                     : "graph " + traceName_.graphName + " (compile " + traceName_.compileId + ")";
     statusSites_ = graphStatusSites(graph);
 }
 
@@ -101,7 +108,9 @@ std::vector<Tensor> CpuGraphRunner::operator()(const std::vector<Tensor>& inputs
         describeGraphCall(r, traceName_, inputs);
         ActiveCall active{this, &symbols, r ? r->rfId : 0};
         const ActiveCall* outer = std::exchange(activeCall, &active);
+        const char* caller = running.exchange(crashLabel_.c_str(), std::memory_order_relaxed);
         status = call_(in.data(), out.data(), sizeArgs.data());
+        running.store(caller, std::memory_order_relaxed);
         activeCall = outer;
     }
     if (status != 0) statusSites_.raise(status);

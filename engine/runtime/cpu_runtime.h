@@ -22,6 +22,10 @@ struct CompiledModule;
 // (the allocator's), fs_gemm, fs_trace_begin and fs_trace_end. Idempotent for one allocator.
 void registerCpuRuntimeSymbols(const DeviceAllocator& allocator);
 
+// What generated code is running now ("graph __compiled_fn_1 (compile 0/0)"), or null: read
+// by a crash handler, so a plain pointer load that is safe inside a signal handler.
+const char* runningGeneratedCode();
+
 class CpuGraphRunner {
 public:
     // inPlace: output buffers to compute in an input's storage (schedule/in_place_outputs.h),
@@ -51,6 +55,7 @@ private:
     CallFn call_ = nullptr;
     GraphStatusSites statusSites_;  // where fs_status's errors are raised
     GraphTraceName traceName_;
+    std::string crashLabel_;  // what runningGeneratedCode() says while this graph runs
     std::vector<TracedCallInfo> tracedCalls_;
     friend void* fsTraceBegin(int call, int nbuffers, void* const* buffers);
 };

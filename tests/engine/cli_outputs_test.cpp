@@ -13,6 +13,8 @@
 #include <thread>
 
 #include <fmt/format.h>
+#include <csignal>
+
 #include <gtest/gtest.h>
 
 #include "bundle/bundle_reader.h"
@@ -106,14 +108,18 @@ TEST(CliOutputs, AFullDiskIsSaidAsSuch) {
 }
 
 // What the script printed before a crash in generated code reaches a pipe (it used to die
-// in the process's buffer).
+// in the process's buffer), and the crash is said in words, naming the graph, before the
+// process dies by the signal.
 TEST(CliOutputs, WhatWasPrintedBeforeACrashIsKept) {
     SKIP_WITHOUT_CPP_JIT();
     std::string script = writeTempFile("crashes.py", "import torch\nprint('before the crash')\n@torch.compile\ndef f(x):\n"
                                                      "    return x.sin() + 1\nprint(f(torch.ones(3)))\n");
     ProcessResult r = runCli({"run", script, "--test-hook", "crash-in-generated-code"}, {"ASAN_OPTIONS=handle_segv=0:detect_leaks=0"});
-    EXPECT_NE(r.exitCode, 0);
+    EXPECT_EQ(r.exitCode, 128 + SIGSEGV);
     EXPECT_EQ(r.out, "before the crash\n");
+    EXPECT_EQ(r.err, "fusescope-cli: error: the generated code of graph __compiled_fn_0 (compile 0/0) crashed (SIGSEGV), a "
+                     "Fusescope bug. `--backend aot_eager` runs the script without generated code; `--debug-dir DIR` keeps "
+                     "each graph and its C++ to report it.\n");
 }
 
 // A "script" without end (/dev/zero) is refused at a size no script reaches, not read
