@@ -30,11 +30,16 @@ struct AotPlan {
 // may lay a saved view out otherwise than eager did, and a gradient may come expanded.
 Tensor contiguous(const Tensor& t) { return t.isContiguous() ? t : dispatch("contiguous", {IValue(t)}).toTensor(); }
 
-// A missing tangent (an output backward reached without a gradient) is zeros on the
-// output's device.
-Tensor tangentFor(const Tensor& grad, const TensorMeta& meta, const Device& device) {
+// A missing tangent (an output backward reached without a gradient) is zeros of the
+// output's sizes (this call's: a dynamic graph's differ between calls) on its device.
+struct OutputShape {
+    Shape sizes;
+    DType dtype;
+    Device device;
+};
+Tensor tangentFor(const Tensor& grad, const OutputShape& output) {
     if (!grad.defined())
-        return dispatch("zeros", {IValue::intList(meta.sizes)}, {{"dtype", IValue(meta.dtype)}, {"device", IValue(device)}}).toTensor();
+        return dispatch("zeros", {IValue::intList(output.sizes)}, {{"dtype", IValue(output.dtype)}, {"device", IValue(output.device)}}).toTensor();
     return contiguous(grad);
 }
 
@@ -76,19 +81,15 @@ std::vector<Tensor> runForward(const std::shared_ptr<const AotPlan>& plan, const
     for (const Tensor& input : inputs) node->next.push_back(gradientEdge(input));
     node->outputs = static_cast<int>(outputs.size());
     auto kept = std::make_shared<std::optional<std::vector<Tensor>>>(std::move(saved));
-    std::vector<TensorMeta> tangentMetas;
-    std::vector<Device> tangentDevices;
-    for (size_t t = 0; t < g.outputsWithTangent.size(); ++t) {
-        tangentMetas.push_back(g.backward->placeholders()[g.saved.size() + t]->meta[0]);
-        tangentDevices.push_back(outputs[g.outputsWithTangent[t]].device());
-    }
-    node->apply = [plan, kept, tangentMetas, tangentDevices, inputCount = inputs.size()](const std::vector<Tensor>& gradOutputs) {
+    std::vector<OutputShape> tangentShapes;
+    for (size_t o : g.outputsWithTangent) tangentShapes.push_back({outputs[o].sizes(), outputs[o].dtype(), outputs[o].device()});
+    node->apply = [plan, kept, tangentShapes, inputCount = inputs.size()](const std::vector<Tensor>& gradOutputs) {
         if (!*kept) throw ScriptError("RuntimeError", kBackwardTwice);
         const AotGraphs& g = plan->graphs;
         std::vector<Tensor> in = **kept;
         for (size_t t = 0; t < g.outputsWithTangent.size(); ++t) {
             size_t o = g.outputsWithTangent[t];
-            in.push_back(tangentFor(o < gradOutputs.size() ? gradOutputs[o] : Tensor(), tangentMetas[t], tangentDevices[t]));
+            in.push_back(tangentFor(o < gradOutputs.size() ? gradOutputs[o] : Tensor(), tangentShapes[t]));
         }
         std::vector<Tensor> grads = plan->backward(in);
         std::vector<Tensor> perInput(inputCount);
@@ -138,16 +139,42 @@ void emitGraphs(const CompileRequest& request, const AotGraphs& g, const AotText
     request.bus->emit(IrDumpEvent{request.compileId, request.graphName, "aot_backward_graph", texts.backward, {}, withSavedMarked(*g.backward, g)});
 }
 
-// A graph AOT Autograd cannot differentiate here still runs compiled; its outputs that
-// require grad get a CompiledFunctionBackward whose backward raises, saying why.
+// Eager's results of a graph under one node named as a compiled call's (PyTorch's
+// CompiledFunctionBackward): the node hands each output's gradient on to the history eager
+// recorded for it.
+std::vector<Tensor> underCompiledFunctionNode(std::vector<Tensor> outputs, const std::vector<Tensor>& inputs) {
+    auto node = std::make_shared<AutogradNode>();
+    node->name = "CompiledFunctionBackward";
+    node->outputs = static_cast<int>(outputs.size());
+    for (const Tensor& out : outputs) node->next.push_back(out.defined() && out.requiresGrad() ? gradientEdge(out) : AutogradEdge{});
+    node->apply = [](const std::vector<Tensor>& gradOutputs) { return gradOutputs; };
+    for (size_t o = 0; o < outputs.size(); ++o) {
+        Tensor& out = outputs[o];
+        bool isInput = std::any_of(inputs.begin(), inputs.end(), [&](const Tensor& in) { return in.defined() && in.impl() == out.impl(); });
+        if (!out.defined() || !out.requiresGrad() || isInput) continue;
+        out = withoutHistory(out);
+        pointAt(out, node, o);
+    }
+    return outputs;
+}
+
+// A graph AOT Autograd cannot differentiate here (dynamic sizes, an op without a derivative
+// on a gradient's path, an in-place op it could not functionalize) runs compiled where no
+// input requires grad; where one does, it runs eagerly under autograd, eager's backward then
+// differentiating it (or raising as eager does: "derivative for aten::floor_divide is not
+// implemented"). A graph that changes an input that requires grad in place keeps the
+// compiled forward, and backward through it raises, saying why.
 CompiledGraph forwardOnly(std::shared_ptr<const Graph> graph, const CompileRequest& request, const CompileOneGraph& compile,
-                          const std::string& why) {
+                          const std::string& why, bool changesInputs) {
     std::string reason = fmt::format("AOT Autograd could not differentiate {} ({})", request.graphName, why);
-    if (request.logger) request.logger->log("aot", LogLevel::Info, request.compileId, reason);
+    if (request.logger)
+        request.logger->log("aot", LogLevel::Info, request.compileId,
+                            reason + (changesInputs ? "" : "; where its inputs require grad it runs eagerly, under eager autograd"));
     CompiledGraph forward = compile(graph, request);
-    return [forward, reason](const std::vector<Tensor>& inputs) {
-        std::vector<Tensor> outputs = forward(inputs);
+    return [forward, graph, reason, changesInputs](const std::vector<Tensor>& inputs) {
         bool graded = gradEnabled() && std::any_of(inputs.begin(), inputs.end(), [](const Tensor& t) { return t.defined() && t.requiresGrad(); });
+        if (graded && !changesInputs) return underCompiledFunctionNode(runGraphEagerly(*graph, inputs), inputs);
+        std::vector<Tensor> outputs = forward(inputs);
         if (!graded) return outputs;
         ownOutputs(outputs, inputs);
         auto node = opaqueGradFn("CompiledFunctionBackward", reason);
@@ -167,7 +194,9 @@ CompiledGraph compileDifferentiable(std::shared_ptr<const Graph> graph, const Co
     try {
         plan->graphs = aotGraphs(*graph, requiresGrad);
     } catch (const AotUnsupported& e) {
-        return forwardOnly(graph, request, compile, e.what());
+        bool changesInputs = std::any_of(request.outputsOfChangedInputs.begin(), request.outputsOfChangedInputs.end(),
+                                         [&](const auto& change) { return requiresGrad.at(change.second); });
+        return forwardOnly(graph, request, compile, e.what(), changesInputs);
     }
     // No output requires grad (an optimizer step under no_grad): nothing to differentiate.
     if (plan->graphs.outputsWithTangent.empty()) return compile(graph, request);

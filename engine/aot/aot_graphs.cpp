@@ -1,5 +1,6 @@
 #include "aot/aot_graphs.h"
 
+#include <cstdlib>
 #include <functional>
 #include <map>
 #include <set>
@@ -33,15 +34,34 @@ void markRequiresGrad(const IValue& v) {
         for (const IValue& item : v.toSequence()->items) markRequiresGrad(item);
 }
 
+// A call a derivative made while the graph's dynamic sizes were shifted (the shadow trace):
+// a dynamic graph's trace compares the arguments of its own calls with these.
+struct ShadowCall {
+    std::string op;
+    IValueList args;
+    Kwargs kwargs;
+};
+
 // The joint graph as it is traced: primals, tangents, the forward's calls, then every call
 // the derivatives made (the engine's op calls, recorded while it is installed). Tensors it
 // has seen are references to the node that made them; others are constants.
+//
+// A graph of dynamic sizes is traced twice, at its example sizes and at sizes shifted by
+// each symbol's offset (symbolic_sizes.h): a derivative's argument that differs between the
+// two (expand(grad, [2, 3]) and [1000005, 3]) depends on the sizes, and becomes a SymInt
+// node computing it (sym_size of an input, times 3); a float that differs (1/numel) cannot,
+// and the graph is not differentiated here.
 class TracedJoint : public OpRecorder {
 public:
     Graph graph;
     GraphBuilder b{graph};
     std::vector<Node*> backwardCalls;
     const Node* differentiating = nullptr;  // the forward call whose derivative is recorded
+    std::vector<ShadowCall>* shadowCalls = nullptr;     // the shadow trace records its calls here
+    const std::vector<ShadowCall>* shadowOf = nullptr;  // a dynamic graph's trace compares with these
+    std::vector<ShiftedSymbol> symbols;
+    std::function<Argument(const SizeForm&)> sizeNode;  // the node computing a size of that form
+    size_t compared = 0;
 
     void remember(Node* n) {
         IValue r = b.value(Argument::ref(n));
@@ -66,10 +86,13 @@ public:
         return Argument::value(v);
     }
     IValue record(std::string_view op, const IValueList& args, const Kwargs& kwargs) override {
+        if (shadowCalls) shadowCalls->push_back({std::string(op), args, kwargs});
+        const ShadowCall* shadow = shadowOf ? &shadowCallFor(op, args, kwargs) : nullptr;
         std::vector<Argument> a;
-        for (const IValue& v : args) a.push_back(argumentOf(v));
+        for (size_t i = 0; i < args.size(); ++i) a.push_back(shadow ? generalized(args[i], shadow->args[i], op) : argumentOf(args[i]));
         ArgumentKwargs kw;
-        for (const auto& [name, v] : kwargs) kw.emplace_back(name, argumentOf(v));
+        for (size_t i = 0; i < kwargs.size(); ++i)
+            kw.emplace_back(kwargs[i].first, shadow ? generalized(kwargs[i].second, shadow->kwargs[i].second, op) : argumentOf(kwargs[i].second));
         Node* n = b.call(std::string(op), std::move(a), std::move(kw));
         if (differentiating) copyProvenance(*differentiating, *n);  // a backward node points at the forward node it differentiates
         backwardCalls.push_back(n);
@@ -78,6 +101,46 @@ public:
     }
 
 private:
+    const ShadowCall& shadowCallFor(std::string_view op, const IValueList& args, const Kwargs& kwargs) {
+        const ShadowCall* shadow = compared < shadowOf->size() ? &(*shadowOf)[compared++] : nullptr;
+        if (!shadow || shadow->op != op || shadow->args.size() != args.size() || shadow->kwargs.size() != kwargs.size())
+            throw AotUnsupported(fmt::format("a derivative calls other ops at other sizes ({})", op));
+        return *shadow;
+    }
+    // An argument as the trace at the example sizes gave it (`real`), with what the shadow
+    // trace gave in its place: a size that differs is computed from the symbols.
+    Argument generalized(const IValue& real, const IValue& shadow, std::string_view op) const {
+        if (real.isInt() && shadow.isInt()) {
+            if (real.toInt() == shadow.toInt()) return Argument::value(real);
+            std::optional<SizeForm> form = sizeForm(real.toInt(), shadow.toInt(), symbols);
+            if (!form) throw AotUnsupported(fmt::format("a derivative calls {} with a size Fusescope cannot express in the dynamic sizes", op));
+            return sizeNode(*form);
+        }
+        if (real.isDouble() && shadow.isDouble() && real.toDouble() != shadow.toDouble())
+            throw AotUnsupported(fmt::format("a derivative calls {} with a float computed from a dynamic size", op));
+        if (real.isSequence() && shadow.isSequence()) {
+            const IValueList &items = real.toSequence()->items, &shadowItems = shadow.toSequence()->items;
+            if (items.size() != shadowItems.size()) throw AotUnsupported(fmt::format("a derivative calls {} with lists of other lengths at other sizes", op));
+            std::vector<Argument> generalizedItems;
+            for (size_t i = 0; i < items.size(); ++i) generalizedItems.push_back(generalized(items[i], shadowItems[i], op));
+            return Argument::sequence(std::move(generalizedItems), real.toSequence()->isTuple);
+        }
+        Argument a = argumentOf(real);
+        if (a.kind == Argument::Kind::Constant && real.isTensor() && shadow.isTensor() && real.toTensor().defined() &&
+            shadow.toTensor().defined() && !sameConstant(real.toTensor(), shadow.toTensor()))
+            throw AotUnsupported(fmt::format("a derivative calls {} with a tensor made from a dynamic size", op));
+        return a;
+    }
+
+    // A constant tensor a derivative made (a scalar exponent) holds the same at both sizes.
+    static bool sameConstant(const Tensor& real, const Tensor& shadow) {
+        if (real.sizes() != shadow.sizes() || real.dtype() != shadow.dtype()) return false;
+        if (real.isMeta() || shadow.isMeta()) return true;
+        for (int64_t i = 0; i < real.numel(); ++i)  // read directly: the dispatcher records while this runs
+            if (real.readDouble(i) != shadow.readDouble(i)) return false;
+        return true;
+    }
+
     std::unordered_map<const TensorImpl*, Argument> known_;
 };
 
@@ -96,9 +159,27 @@ const Tensor& slotTensor(const BoundArgs& args, const TensorSlot& slot) {
 
 // Traces the joint graph of a captured graph, then partitions it: each step one method,
 // run in the order aotGraphs calls them.
+// How a trace takes a graph's dynamic sizes (none: Static).
+enum class TracedSizes { Static, Shifted, Symbolic };
+
 class AotTracer {
 public:
-    AotTracer(const Graph& graph, std::vector<bool> inputRequiresGrad) : graph_(graph), requiresGrad_(std::move(inputRequiresGrad)) {}
+    AotTracer(const Graph& graph, std::vector<bool> inputRequiresGrad, TracedSizes sizes, const std::vector<ShadowCall>* shadow = nullptr)
+        : graph_(graph), requiresGrad_(std::move(inputRequiresGrad)), sizes_(sizes) {
+        for (const auto& n : graph.nodes())
+            if (n->op == NodeOp::Placeholder)
+                for (size_t d = 0; d < n->meta.at(0).symbols.size(); ++d) {
+                    const std::string& symbol = n->meta[0].symbols[d];
+                    bool known = std::any_of(joint_.symbols.begin(), joint_.symbols.end(), [&](const ShiftedSymbol& s) { return s.name == symbol; });
+                    if (!symbol.empty() && !known)
+                        joint_.symbols.push_back(ShiftedSymbol{symbol, n->meta[0].sizes[d], shiftFor(joint_.symbols.size())});
+                }
+        if (sizes == TracedSizes::Shifted) joint_.shadowCalls = &shadowCalls_;
+        if (sizes == TracedSizes::Symbolic) {
+            joint_.shadowOf = shadow;
+            joint_.sizeNode = [this](const SizeForm& form) { return sizeNode(form); };
+        }
+    }
     AotTracer(const AotTracer&) = delete;  // b_ refers into joint_
     AotTracer& operator=(const AotTracer&) = delete;
 
@@ -125,14 +206,17 @@ public:
             IValue v = b_.value(userOutputs_[o]);
             if (!v.isTensor() || !v.toTensor().defined() || !v.toTensor().requiresGrad()) continue;
             const Tensor& t = v.toTensor();
-            Node* tangent = namedPlaceholder(b_, fmt::format("tangents_{}", tangents_.size() + 1),
-                                             TensorMeta{t.sizes(), contiguousStrides(t.sizes()), t.dtype(), {}});
+            TensorMeta meta{t.sizes(), contiguousStrides(t.sizes()), t.dtype(), {}};
+            if (sizes_ == TracedSizes::Symbolic) meta.symbols = plainSymbols(b_.meta(userOutputs_[o]), "an output");
+            Node* tangent = namedPlaceholder(b_, fmt::format("tangents_{}", tangents_.size() + 1), meta);
             joint_.remember(tangent);
             tangents_.push_back(tangent);
             out_.outputsWithTangent.push_back(o);
             accumulate(t, b_.value(Argument::ref(tangent)).toTensor());
         }
         for (auto c = calls_.rbegin(); c != calls_.rend(); ++c) differentiate(*c);
+        if (joint_.shadowOf && joint_.compared != joint_.shadowOf->size())
+            throw AotUnsupported("the derivatives call other ops at other sizes");
         for (size_t i = 0; i < primals_.size(); ++i) {
             Tensor t = b_.value(Argument::ref(primals_[i])).toTensor();
             auto g = grads_.find(t.impl());
@@ -207,8 +291,10 @@ public:
         out_.backward = std::make_shared<Graph>();
         GraphBuilder b(*out_.backward);
         ValueMap values;
-        for (size_t s = 0; s < saved_.size(); ++s)
+        for (size_t s = 0; s < saved_.size(); ++s) {
+            plainSymbols(out_.saved[s].meta, "a value saved for backward");
             values[saved_[s]] = Argument::ref(namedPlaceholder(b, out_.saved[s].name, out_.saved[s].meta, saved_[s].first->capturedName));
+        }
         for (Node* t : tangents_) values[{t, -1}] = Argument::ref(namedPlaceholder(b, t->name, t->meta[0]));
         for (const Node* n : backwardCalls_) copyCall(b, *n, values);
         std::vector<Argument> outputs;
@@ -217,13 +303,74 @@ public:
     }
 
     AotGraphs result() { return std::move(out_); }
+    std::vector<ShadowCall> shadowCalls() { return std::move(shadowCalls_); }
 
 private:
-    void addPrimal(const Node& n) {
-        const TensorMeta& meta = n.meta.at(0);
+    // The symbols of a graph input's dims at the shifted sizes: each dynamic dim its hint
+    // plus its symbol's offset (contiguous inputs only: their strides follow).
+    TensorMeta shifted(const TensorMeta& meta, const std::string& name) const {
+        if (meta.strides != contiguousStrides(meta.sizes))
+            throw AotUnsupported(fmt::format("{} has a dynamic size and is not contiguous", name));
+        TensorMeta out = meta;
+        for (size_t d = 0; d < meta.symbols.size(); ++d)
+            for (const ShiftedSymbol& s : joint_.symbols)
+                if (s.name == meta.symbols[d]) out.sizes[d] += s.offset;
+        out.strides = contiguousStrides(out.sizes);
+        out.symbols.clear();
+        return out;
+    }
+
+    // A meta's symbols, each a dim's own symbol: a graph input whose size is an expression
+    // ("2*s0") would make it a symbol of its own.
+    std::vector<std::string> plainSymbols(const TensorMeta& meta, const char* what) const {
         for (const std::string& symbol : meta.symbols)
-            if (!symbol.empty()) throw AotUnsupported(fmt::format("{} has a dynamic size", n.name));
+            if (!symbol.empty() && std::none_of(joint_.symbols.begin(), joint_.symbols.end(), [&](const ShiftedSymbol& s) { return s.name == symbol; }))
+                throw AotUnsupported(fmt::format("{} has a size that is an expression of the dynamic sizes ({})", what, symbol));
+        return meta.symbols;
+    }
+
+    // A SymInt node computing c*a + k (or c*a*b) from the inputs' sizes: what the backward
+    // needs where the example's size was given (PyTorch saves such SymInts for backward).
+    Argument sizeNode(const SizeForm& form) {
+        // Printed as Dynamo's: torch.ops.aten.sym_size.int(primals_1, 0), then operators.
+        auto record = [&](const std::string& op, std::vector<Argument> args, const std::string& expression) {
+            Node* n = b_.call(op, std::move(args));
+            n->symbolicScalar = expression;
+            n->style = op == "sym_size" ? CallStyle::TorchFunction : CallStyle::Operator;
+            n->operatorSymbol = op == "sym_mul" ? "*" : op == "sym_add" ? "+" : op == "sym_sub" ? "-" : "";
+            if (joint_.differentiating) copyProvenance(*joint_.differentiating, *n);
+            joint_.backwardCalls.push_back(n);
+            return n;
+        };
+        auto symbolNode = [&](size_t i) {  // one per symbol
+            const std::string& name = joint_.symbols[i].name;
+            auto made = symbolNodes_.find(name);
+            if (made != symbolNodes_.end()) return made->second;
+            auto [node, dim] = symbolSources_.at(name);
+            return symbolNodes_[name] = record("sym_size", {Argument::ref(node), Argument::value(IValue(static_cast<int64_t>(dim)))}, name);
+        };
+        std::string expression = joint_.symbols[form.a].name;
+        Node* n = symbolNode(form.a);
+        if (form.b) {
+            expression += "*" + joint_.symbols[*form.b].name;
+            n = record("sym_mul", {Argument::ref(n), Argument::ref(symbolNode(*form.b))}, expression);
+        }
+        if (form.coefficient != 1) {
+            expression = fmt::format("{}*{}", form.coefficient, expression);
+            n = record("sym_mul", {Argument::ref(n), Argument::value(IValue(form.coefficient))}, expression);
+        }
+        if (form.constant != 0) {
+            expression = fmt::format("{} {} {}", expression, form.constant > 0 ? '+' : '-', std::abs(form.constant));
+            n = record(form.constant > 0 ? "sym_add" : "sym_sub", {Argument::ref(n), Argument::value(IValue(std::abs(form.constant)))}, expression);
+        }
+        return Argument::ref(n);
+    }
+
+    void addPrimal(const Node& n) {
+        const TensorMeta meta = sizes_ == TracedSizes::Shifted ? shifted(n.meta.at(0), n.name) : n.meta.at(0);
         Node* p = namedPlaceholder(b_, fmt::format("primals_{}", primals_.size() + 1), meta, n.name);
+        for (size_t d = 0; d < meta.symbols.size(); ++d)
+            if (!meta.symbols[d].empty()) symbolSources_.emplace(meta.symbols[d], std::make_pair(p, d));
         Tensor t = b_.value(Argument::ref(p)).toTensor();
         size_t i = primals_.size();
         if (i < requiresGrad_.size() && requiresGrad_[i] && isFloating(t.dtype())) t.setRequiresGrad(true);
@@ -280,7 +427,11 @@ private:
 
     const Graph& graph_;
     const std::vector<bool> requiresGrad_;
+    const TracedSizes sizes_;
     TracedJoint joint_;
+    std::vector<ShadowCall> shadowCalls_;
+    std::map<std::string, std::pair<Node*, size_t>> symbolSources_;  // a dim of an input for each symbol
+    std::map<std::string, Node*> symbolNodes_;                       // the sym_size node reading it
     GraphBuilder& b_ = joint_.b;
     ValueMap fromCaptured_;
     std::vector<Node*> primals_, tangents_;
@@ -296,22 +447,33 @@ private:
 
 AotGraphs aotGraphs(const Graph& graph, const std::vector<bool>& inputRequiresGrad) {
     GradModeGuard noGrad(false);
-    AotTracer tracer(graph, inputRequiresGrad);
+    const bool dynamic = std::any_of(graph.nodes().begin(), graph.nodes().end(), [](const auto& n) {
+        return n->op == NodeOp::Placeholder &&
+               std::any_of(n->meta.at(0).symbols.begin(), n->meta.at(0).symbols.end(), [](const std::string& s) { return !s.empty(); });
+    });
     try {
+        std::vector<ShadowCall> shadow;
+        if (dynamic) {
+            AotTracer shifted(graph, inputRequiresGrad, TracedSizes::Shifted);
+            shifted.traceForward();
+            shifted.traceBackward();
+            shadow = shifted.shadowCalls();
+        }
+        AotTracer tracer(graph, inputRequiresGrad, dynamic ? TracedSizes::Symbolic : TracedSizes::Static, &shadow);
         tracer.traceForward();
         tracer.traceBackward();
         tracer.partition();
         tracer.copyJoint();
         tracer.copyForward();
         tracer.copyBackward();
+        return tracer.result();
     } catch (const AotUnsupported&) {
         throw;
-    } catch (const SymbolicSizesUnsupported&) {
-        throw;  // the whole graph runs eagerly (CheckedCompiler), its backward as eager's
+    } catch (const SymbolicSizesUnsupported& e) {  // a derivative's sizes Fusescope cannot follow
+        throw AotUnsupported(e.what());
     } catch (const Error& e) {  // an op the meta tensors cannot take, a derivative that raises
         throw AotUnsupported(e.what());
     }
-    return tracer.result();
 }
 
 }  // namespace fusescope

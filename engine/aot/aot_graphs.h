@@ -5,7 +5,8 @@
 // forward graph that also returns what backward needs and a backward graph that takes
 // those values and the outputs' gradients. The partitioner saves every forward value the
 // backward reads (PyTorch's default partition; its min-cut one recomputes cheap pointwise
-// values instead).
+// values instead). A graph of dynamic sizes is traced at two sizes, and the derivatives'
+// size arguments that differ become SymInt nodes (aot_graphs.cpp, docs/autograd.md).
 
 #include <memory>
 #include <stdexcept>

@@ -6,16 +6,29 @@
 
 namespace fusescope {
 
-namespace {
+int64_t shiftFor(size_t symbolIndex) { return 1'000'003 + static_cast<int64_t>(symbolIndex) * 10'007; }
 
-// Offsets far from any real size, distinct per symbol, so differences identify symbols.
-int64_t offsetFor(size_t symbolIndex) { return 1'000'003 + static_cast<int64_t>(symbolIndex) * 10'007; }
-
-}  // namespace
+std::optional<SizeForm> sizeForm(int64_t real, int64_t shadow, const std::vector<ShiftedSymbol>& symbols) {
+    const int64_t diff = shadow - real;
+    for (size_t i = 0; i < symbols.size(); ++i) {  // c*s + k: one symbol, linear
+        if (diff % symbols[i].offset != 0) continue;
+        const int64_t coefficient = diff / symbols[i].offset;
+        return SizeForm{coefficient, i, std::nullopt, real - coefficient * symbols[i].hint};
+    }
+    for (size_t i = 0; i < symbols.size(); ++i) {  // c*a*b: a product of two symbols (a flatten of two dynamic dims)
+        for (size_t j = i; j < symbols.size(); ++j) {
+            const ShiftedSymbol &a = symbols[i], &b = symbols[j];
+            if (a.hint == 0 || b.hint == 0 || real % (a.hint * b.hint) != 0) continue;
+            const int64_t c = real / (a.hint * b.hint);
+            if (c * (a.hint + a.offset) * (b.hint + b.offset) == shadow) return SizeForm{c, i, j, 0};
+        }
+    }
+    return std::nullopt;
+}
 
 void SymbolicSizes::addInput(Node* placeholder, const Tensor& real) {
     for (const std::string& symbol : placeholder->meta[0].symbols)
-        if (!symbol.empty() && !symbolNamed(symbol)) hints_.push_back(Symbol{symbol, 0, offsetFor(symbolsMade_++)});
+        if (!symbol.empty() && !symbolNamed(symbol)) hints_.push_back(Symbol{symbol, 0, shiftFor(symbolsMade_++)});
     const TensorMeta& meta = placeholder->meta[0];
     for (size_t d = 0; d < meta.sizes.size(); ++d)
         for (Symbol& s : hints_)
@@ -47,32 +60,20 @@ std::optional<std::string> SymbolicSizes::expressionFor(int64_t real, int64_t sh
     auto scaled = [](int64_t coefficient, const std::string& term) {
         return coefficient == 1 ? term : fmt::format("{}*{}", coefficient, term);
     };
-    // c*s + k: one symbol, linear; a specialized symbol is its guarded value.
-    int64_t diff = shadow - real;
-    for (const Symbol& s : hints_) {
-        if (diff % s.offset != 0) continue;
-        if (s.specialized) return "";
-        int64_t coefficient = diff / s.offset;
-        int64_t constant = real - coefficient * s.hint;
-        std::string term = scaled(coefficient, s.name);
-        if (constant == 0) return term;
-        return constant > 0 ? fmt::format("{} + {}", term, constant) : fmt::format("{} - {}", term, -constant);
+    std::optional<SizeForm> form = sizeForm(real, shadow, hints_);
+    if (!form) return std::nullopt;
+    const Symbol& a = hints_[form->a];
+    if (!form->b) {  // a specialized symbol is its guarded value
+        if (a.specialized) return "";
+        std::string term = scaled(form->coefficient, a.name);
+        if (form->constant == 0) return term;
+        return form->constant > 0 ? fmt::format("{} + {}", term, form->constant) : fmt::format("{} - {}", term, -form->constant);
     }
-    // c*a*b: a product of two symbols (a flatten of two dynamic dims).
-    for (size_t i = 0; i < hints_.size(); ++i) {
-        for (size_t j = i; j < hints_.size(); ++j) {
-            const Symbol& a = hints_[i];
-            const Symbol& b = hints_[j];
-            if (real % (a.hint * b.hint) != 0) continue;
-            int64_t c = real / (a.hint * b.hint);
-            if (c * (a.hint + a.offset) * (b.hint + b.offset) != shadow) continue;
-            if (a.specialized && b.specialized) return "";
-            if (a.specialized || b.specialized) return scaled(c * (a.specialized ? a.hint : b.hint), a.specialized ? b.name : a.name);
-            // Factors in sympy's order, by name (s27*s77).
-            return scaled(c, i == j ? a.name + "**2" : std::min(a.name, b.name) + "*" + std::max(a.name, b.name));
-        }
-    }
-    return std::nullopt;
+    const Symbol& b = hints_[*form->b];
+    if (a.specialized && b.specialized) return "";
+    if (a.specialized || b.specialized) return scaled(form->coefficient * (a.specialized ? a.hint : b.hint), a.specialized ? b.name : a.name);
+    // Factors in sympy's order, by name (s27*s77).
+    return scaled(form->coefficient, form->a == *form->b ? a.name + "**2" : std::min(a.name, b.name) + "*" + std::max(a.name, b.name));
 }
 
 void SymbolicSizes::specialize(const std::string& symbol) {

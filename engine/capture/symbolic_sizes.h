@@ -25,6 +25,26 @@ public:
     using Error::Error;
 };
 
+// A symbol with its example size (hint) and the offset its shadow sizes add: far from any
+// real size, distinct per symbol (shiftFor), so that a size's difference identifies symbols.
+struct ShiftedSymbol {
+    std::string name;
+    int64_t hint = 0;
+    int64_t offset = 0;
+    bool specialized = false;  // fixed at its hint by a guard
+};
+int64_t shiftFor(size_t symbolIndex);
+
+// How a size depends on the symbols, found from its value at their hints (`real`) and with
+// each shifted by its offset (`shadow`): coefficient*a + constant, or coefficient*a*b.
+struct SizeForm {
+    int64_t coefficient = 1;
+    size_t a = 0;
+    std::optional<size_t> b;  // the second factor of a product
+    int64_t constant = 0;
+};
+std::optional<SizeForm> sizeForm(int64_t real, int64_t shadow, const std::vector<ShiftedSymbol>& symbols);
+
 class SymbolicSizes {
 public:
     // A placeholder with symbols per dim ("" for static dims) and the real tensor's layout.
@@ -55,12 +75,7 @@ private:
     std::string symbolNames() const;  // "s0, s1"
     void extendSlicedDim(const Node& node, IValueList& args);
 
-    struct Symbol {
-        std::string name;
-        int64_t hint;
-        int64_t offset;
-        bool specialized = false;
-    };
+    using Symbol = ShiftedSymbol;
     enum class Inferred { Done, Skipped, Failed };
     // Runs the call's inference on the shadows; writes the result's symbols to node->meta
     // unless `dryRun`. Failed: the op rejects the shadow sizes.

@@ -35,6 +35,11 @@ Node* copyCall(GraphBuilder& b, const Node& n, ValueMap& values) {
     for (const auto& [name, a] : n.kwargs) kwargs.emplace_back(name, mapped(a, values));
     Node* c = b.call(n.target, std::move(args), std::move(kwargs));
     copyProvenance(n, *c);
+    if (!n.symbolicScalar.empty()) {  // a SymInt (x.shape[0]) stays one, printed as it was
+        c->symbolicScalar = n.symbolicScalar;
+        c->style = n.style;
+        c->operatorSymbol = n.operatorSymbol;
+    }
     if (c->returnsTuple)
         for (size_t i = 0; i < c->meta.size(); ++i) values[{&n, static_cast<int>(i)}] = Argument::ref(c, static_cast<int>(i));
     else

@@ -314,14 +314,20 @@ namespace {
 // Graph values a node's arguments refer to, as meta tensors for binding.
 class ArgumentBinder {
 public:
-    ArgumentBinder(const std::map<const Node*, std::vector<LValue>>& values) : values_(values) {}
+    ArgumentBinder(const std::map<const Node*, std::vector<LValue>>& values, const Node& node)
+        : values_(values), sizesFromMeta_(takesSizesFromMeta(node)) {}
     IValue operator()(const Argument& a) {
         switch (a.kind) {
         case Argument::Kind::Constant: return a.constant;
         case Argument::Kind::List:
         case Argument::Kind::Tuple: {
             IValueList items;
-            for (const auto& item : a.items) items.push_back((*this)(item));
+            for (const auto& item : a.items) {
+                // A SymInt in the sizes of an op whose rule takes its sizes from the result's
+                // meta (expand(g, [s77, 3]) in a dynamic graph's backward): any int binds.
+                const bool symbolicSize = item.kind == Argument::Kind::NodeRef && !item.node->symbolicScalar.empty();
+                items.push_back(symbolicSize && sizesFromMeta_ ? IValue(int64_t{-1}) : (*this)(item));
+            }
             return a.kind == Argument::Kind::Tuple ? IValue::tuple(items) : IValue::list(items);
         }
         case Argument::Kind::NodeRef: break;
@@ -342,7 +348,14 @@ public:
     std::map<const TensorImpl*, const LValue*> map() const { return map_; }
 
 private:
+    // The ops whose lowering rule reads the result's sizes from its meta, never its size
+    // arguments (opdefs/views.cpp, creation.cpp).
+    static bool takesSizesFromMeta(const Node& node) {
+        static const std::set<std::string> ops = {"expand", "view", "reshape", "zeros", "ones"};
+        return ops.count(node.target) > 0;
+    }
     const std::map<const Node*, std::vector<LValue>>& values_;
+    const bool sizesFromMeta_;
     std::vector<Tensor> keep_;
     std::map<const TensorImpl*, const LValue*> map_;
 };
@@ -463,7 +476,7 @@ LoweredGraph lowerGraph(const Graph& graph, const CompileSettings& settings) {
         }
         ctx.node = node.get();
         try {
-            ArgumentBinder bind(values);
+            ArgumentBinder bind(values, *node);
             IValueList args;
             for (const auto& a : node->args) args.push_back(bind(a));
             Kwargs kwargs;

@@ -385,9 +385,11 @@ void registerReductionDerivatives(OpRegistry& r) {
         return ArgumentGradients{{"self", grad::fitTo(spread(d, d.grad), d.like("self"))}};
     }, Saved::SizesOnly);
     differentiateWith(r.definition("mean"), [spread](const DerivativeArgs& d) {
+        // Divided by the count, as PyTorch's mean_backward does: an int, which a dynamic
+        // graph's backward computes from its sizes (a float 1/count it could not).
         const Tensor& self = d.input("self");
-        double count = self.numel() == 0 ? 1.0 : static_cast<double>(self.numel()) / static_cast<double>(std::max<int64_t>(1, d.out().numel()));
-        return ArgumentGradients{{"self", grad::fitTo(grad::mul(spread(d, d.grad), 1.0 / count), self)}};
+        int64_t count = self.numel() == 0 ? 1 : self.numel() / std::max<int64_t>(1, d.out().numel());
+        return ArgumentGradients{{"self", grad::fitTo(grad::call("div", {spread(d, d.grad), IValue(count)}), self)}};
     }, Saved::SizesOnly);
     // var: 2 (x - mean) / (n - correction) times the spread gradient; std: that over 2 std.
     for (bool takeSqrt : {false, true})
