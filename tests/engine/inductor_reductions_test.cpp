@@ -410,4 +410,57 @@ print([torch.allclose(a, b, rtol=1e-5) for a, b in zip(sums(x, y), expected)])
 }
 
 }  // namespace
+// A kernel that normalizes each row in its buffer (kept for a matrix product that reads it
+// too), then reduces over the normalized row: softmax's backward inside attention's
+// gradients. LLVM 16's loop vectorizer, interleaving accesses across the unrolled rows, read
+// one element from before its division: rows after the first came out wrong, silently
+// (clang_frontend.cpp turns its interleave groups off). Compared with real PyTorch 2.15.
+TEST(InductorReductions, ARowNormalizedInItsBufferThenReducedOverMatchesPyTorch) {
+    SKIP_WITHOUT_CPP_JIT();
+    ScriptRun run = runScript(R"(import torch
+import torch.nn.functional as F
+@torch.compile(dynamic=False)
+def f(a, d):
+    exp = a.exp()
+    p = exp / exp.sum(-1, keepdim=True)
+    return p * (d * p).sum(-1, keepdim=True), p @ d.transpose(1, 2)
+for shape in [(1, 8, 8), (2, 5, 5), (4, 4, 4)]:
+    n = shape[0] * shape[1] * shape[2]
+    a = (torch.arange(n).reshape(shape) * 0.31).sin()
+    d = (torch.arange(n).reshape(shape) * 0.37).sin()
+    print(f(a, d)[0][:, :3, :2])
+q = (torch.arange(80).reshape(2, 2, 5, 4) * 0.17).cos().requires_grad_()
+torch.compile(lambda q: F.scaled_dot_product_attention(q, q * 2, q).pow(2).mean())(q).backward()
+print(f"{q.grad.abs().sum().item():.6f}")
+)");
+    ASSERT_EQ(run.error, "") << run.logs;
+    EXPECT_EQ(run.out, R"x(tensor([[[ 0.0443,  0.0601],
+         [-0.1061, -0.0810],
+         [ 0.0351,  0.0396]]])
+tensor([[[ 0.0781,  0.1060],
+         [ 0.1370,  0.1315],
+         [-0.2512, -0.1848]],
+
+        [[-0.0936, -0.0922],
+         [-0.2285, -0.1678],
+         [ 0.1331,  0.1335]]])
+tensor([[[ 0.0909,  0.1233],
+         [ 0.2098,  0.2214],
+         [-0.0789, -0.0602]],
+
+        [[ 0.0491,  0.0554],
+         [ 0.1388,  0.1889],
+         [-0.0007, -0.0008]],
+
+        [[-0.0764, -0.0598],
+         [ 0.1763,  0.1942],
+         [ 0.0308,  0.0419]],
+
+        [[-0.2027, -0.1593],
+         [ 0.2325,  0.1792],
+         [ 0.1108,  0.1191]]])
+1.884704
+)x");
+}
+
 }  // namespace fusescope::test

@@ -14,6 +14,7 @@
 #include <clang/Frontend/TextDiagnosticPrinter.h>
 #include <clang/Lex/PreprocessorOptions.h>
 #include <fmt/format.h>
+#include <llvm/Support/CommandLine.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/raw_ostream.h>
 
@@ -88,12 +89,29 @@ std::shared_ptr<clang::CompilerInvocation> createInvocation(const std::string& f
     return invocation;
 }
 
+// The -mllvm options of our flags, which `clang` itself hands to LLVM (they are process-wide;
+// in-process, only the first compile's take effect, and every compile has the same).
+void applyLlvmOptions(const std::vector<std::string>& llvmArgs) {
+    static const bool applied = [&llvmArgs] {
+        std::vector<const char*> argv = {FUSESCOPE_CLANG_EXECUTABLE};
+        for (const std::string& arg : llvmArgs) argv.push_back(arg.c_str());
+        return llvm::cl::ParseCommandLineOptions(static_cast<int>(argv.size()), argv.data(), "", &llvm::errs());
+    }();
+    (void)applied;
+}
+
 }  // namespace
 
 const std::vector<std::string>& clangFlags() {
     static const std::vector<std::string> flags = {
         "-c", "-x", "c++", "-std=c++17", "-O3", "-fopenmp", "-fno-math-errno", "-fPIC",
         "-fno-discard-value-names",  // readable IR for display
+        // LLVM 14-16's loop vectorizer miscompiles interleaved access groups when an unrolled
+        // row loop stores a value and a later statement reloads it: a kernel that normalized a
+        // row in its buffer, then reduced over it, read one element from before its division
+        // (softmax's backward, attention's gradients, silently wrong). Strided accesses
+        // vectorize without interleave groups instead (tests/engine/cpp_codegen_test.cpp).
+        "-mllvm", "-enable-interleaved-mem-accesses=false",
     };
     return flags;
 }
@@ -111,6 +129,7 @@ std::unique_ptr<llvm::Module> compileToModule(const std::string& source, const s
     if (auto invocation = createInvocation(fileName, diags)) {
         invocation->getPreprocessorOpts().addRemappedFile(  // the preprocessor takes ownership
             fileName, llvm::MemoryBuffer::getMemBufferCopy(source, fileName).release());
+        applyLlvmOptions(invocation->getFrontendOpts().LLVMArgs);
         clang::CompilerInstance compiler;
         compiler.setInvocation(std::move(invocation));
         compiler.createDiagnostics(&printer, /*ShouldOwnClient=*/false);
