@@ -5,6 +5,7 @@
 // elementwise op or a copy computing its result's strides, a view its layout; else later, when
 // the graph is compiled (no user code then).
 #include <algorithm>
+#include <cctype>
 
 #include <fmt/format.h>
 
@@ -118,6 +119,21 @@ void Tracer::guardContiguityLeft() {
 }
 
 void Tracer::unifyStrideSymbols(const std::string& replaced, const std::string& kept) {
+    // The inputs' strides name the kept symbol too (s69*s99 -> s69*s74): the lowering binds
+    // only symbols that remain.
+    auto renamed = [&](const std::string& expression) {
+        std::string out, token;
+        auto flush = [&] { out += token == replaced ? kept : token; token.clear(); };
+        for (char c : expression) {
+            if (std::isalnum(static_cast<unsigned char>(c)) || c == '_') token += c;
+            else flush(), out += c;
+        }
+        flush();
+        return out;
+    };
+    for (const auto& node : graph_->nodes())
+        for (TensorMeta& meta : node->meta)
+            for (std::string& stride : meta.strideSymbols) stride = renamed(stride);
     for (Guard& g : guards_) {
         if (g.kind != Guard::Kind::StrideRelation) continue;
         bool changed = false;

@@ -91,3 +91,23 @@ for t in [wide[:, :3], wide[:, 2:7], wide[1:, 4:6], wide[:, 1:9]]:
     EXPECT_EQ(run.out, "True\nTrue\nTrue\nTrue\n");
     EXPECT_EQ(run.compiles, 3);  // [3, 5]; [3, s] sliced; [2, s] (a static size changed)
 }
+
+TEST(SymbolicStrides, DimsFoundEqualRenameTheInputsStridesToo) {
+    // a * d and a @ d.T make a's and d's dims one symbol (set_replacement s99 = s74): the
+    // inputs' contiguous strides (s69*s99) once kept the replaced names, which the compiled
+    // code did not declare (a C++ compile error, the graph run eagerly).
+    auto run = runScript(R"(import torch
+@torch.compile
+def f(a, d):
+    return (d * a).sum(-1, keepdim=True) + a, a @ d.transpose(1, 2)
+for shape in [(1, 8, 8), (2, 5, 5), (3, 4, 4)]:
+    n = shape[0] * shape[1] * shape[2]
+    a = (torch.arange(n).reshape(shape) * 0.31).sin()
+    d = (torch.arange(n).reshape(shape) * 0.37).sin()
+    print(f(a, d)[0].sum())
+)");
+    ASSERT_EQ(run.error, "") << run.logs;
+    EXPECT_EQ(run.out, "tensor(-35.9830)\ntensor(10.4131)\ntensor(12.2611)\n");  // real PyTorch 2.15's
+    EXPECT_EQ(run.compiles, 2);  // [1, 8, 8], then every size dynamic
+    EXPECT_EQ(run.logs.find("CppCompileError"), std::string::npos) << run.logs;
+}
