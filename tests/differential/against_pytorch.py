@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """The differential campaign against real PyTorch (not part of `make test`): generated
-programs (program_generator.py) run under real PyTorch and under Fusescope, whose stdout
+programs (program_generator.py; training_generator.py's with --training) run under real PyTorch and under Fusescope, whose stdout
 must be the same text. A disagreement is saved as PROGRAM.py with PyTorch's and Fusescope's
 output beside it, to become a regression test (tests/scripts/reference/compiled/).
 
     /tmp/torchenv/bin/python against_pytorch.py CLI [--first N] [--count 10000]
-        [--torch-backend eager|aot_eager|inductor] [--backend inductor] [--out DIR]
+        [--torch-backend eager|aot_eager|inductor] [--backend inductor] [--out DIR] [--training]
 
 PyTorch runs every program in one process (torch._dynamo.reset() between them; its
 backend `eager` by default, the fastest whose compiled results are eager's); Fusescope runs
@@ -22,7 +22,8 @@ import sys
 os.environ.setdefault("TORCHINDUCTOR_FORCE_DISABLE_CACHES", "1")  # a cached graph can carry one program's aliasing into the next
 import torch  # noqa: E402
 
-from program_generator import generate  # noqa: E402
+import program_generator  # noqa: E402
+import training_generator  # noqa: E402
 
 
 def under_pytorch(source, backend):
@@ -64,7 +65,9 @@ def main():
     parser.add_argument("--torch-backend", default="eager")
     parser.add_argument("--backend", default="inductor")
     parser.add_argument("--out", default="differential-disagreements")
+    parser.add_argument("--training", action="store_true", help="training programs (training_generator.py)")
     args = parser.parse_args()
+    generate = training_generator.generate if args.training else program_generator.generate
     out = pathlib.Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     disagreements = 0

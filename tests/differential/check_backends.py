@@ -1,21 +1,23 @@
 #!/usr/bin/env python3
-"""Runs generated programs (program_generator.py) under Fusescope's eager, aot_eager and
-inductor backends: each must exit 0, find every compiled result equal to eager's
-("same True ..."), and print exactly the same text under all three. Part of `make test`.
+"""Runs generated programs (program_generator.py, or training_generator.py with --training)
+under Fusescope's eager, aot_eager and inductor backends: each must exit 0, find every
+compiled result equal to eager's ("same True ..."), and print exactly the same text under all
+three. Part of `make test`.
 
-    check_backends.py CLI FIRST_SEED COUNT [WORK_DIR]
+    check_backends.py CLI FIRST_SEED COUNT [WORK_DIR] [--training]
 """
 import pathlib
 import subprocess
 import sys
 import tempfile
 
-from program_generator import generate
+import program_generator
+import training_generator
 
 BACKENDS = ["eager", "aot_eager", "inductor"]
 
 
-def check(cli, seed, work):
+def check(cli, seed, work, generate):
     program = pathlib.Path(work) / f"generated_{seed}.py"
     program.write_text(generate(seed))
     outputs = {}
@@ -33,11 +35,13 @@ def check(cli, seed, work):
 
 
 def main():
-    cli, first, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-    work = sys.argv[4] if len(sys.argv) > 4 else tempfile.mkdtemp(prefix="fusescope-differential-")
+    args = [a for a in sys.argv[1:] if a != "--training"]
+    generate = training_generator.generate if "--training" in sys.argv else program_generator.generate
+    cli, first, count = args[0], int(args[1]), int(args[2])
+    work = args[3] if len(args) > 3 else tempfile.mkdtemp(prefix="fusescope-differential-")
     failed = 0
     for seed in range(first, first + count):
-        problem = check(cli, seed, work)
+        problem = check(cli, seed, work, generate)
         if problem:
             failed += 1
             print(f"seed {seed}: {problem}\n(the program: {work}/generated_{seed}.py)", flush=True)
