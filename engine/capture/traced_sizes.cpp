@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "capture/tracer.h"
+#include "lower/index_expr.h"
 
 namespace fusescope {
 
@@ -374,6 +375,25 @@ void Tracer::guardEndWithin(const IValue& end, const Tensor& self, int64_t dim) 
     if (!size->expression()->ofOneSize()) return size->specialize();  // a guard evaluates one size
     Guard g = sizeRelation(size->expression(), CompareOperator::LtE, SizeExpression::constantOf(self.sizes()[static_cast<size_t>(dim)]));
     g.madeIn = "_subclasses/fake_impls.py:1519 in _compute_slice_index";
+    addGuard(std::move(g));
+}
+
+void Tracer::guardIndexWithin(const Node& node, const IValueList& args) {
+    if (node.target != "select" || args.size() != 3 || !args[1].isInt() || !args[2].isInt() || args[2].symbolic() ||
+        node.args[0].kind != Argument::Kind::NodeRef)
+        return;
+    const Node& selected = *node.args[0].node;
+    const size_t output = static_cast<size_t>(std::max(node.args[0].outputIndex, 0));
+    if (output >= selected.meta.size()) return;
+    const TensorMeta& meta = selected.meta[output];
+    int64_t dim = args[1].toInt();
+    if (dim < 0) dim += static_cast<int64_t>(meta.symbols.size());
+    if (dim < 0 || static_cast<size_t>(dim) >= meta.symbols.size() || meta.symbols[static_cast<size_t>(dim)].empty()) return;
+    const int64_t index = args[2].toInt(), needed = index < 0 ? -index : index + 1;
+    SizeExpressionPtr size = sizeExpressionOf(IndexExpr::parse(meta.symbols[static_cast<size_t>(dim)]));
+    if (!size || needed <= 2) return;  // a dynamic size is at least 2 already
+    Guard g = sizeRelation(SizeExpression::constantOf(needed), CompareOperator::LtE, size);
+    g.madeIn = "_subclasses/fake_impls.py:868 in meta_select";
     addGuard(std::move(g));
 }
 

@@ -1048,6 +1048,7 @@ IValue Tracer::captureOp(const OpCall& call) {
     if (notSymbolic_.empty()) {  // a replay too: its SymInts read the symbols of graph values
         try {
             if (guardEndPastDim(*node, args, metaArgs)) symbolic_.endPastDim(node);
+            guardIndexWithin(*node, args);
             symbolic_.addCall(node, *def);
             guardUnified();
             guardIntSizes(*node);

@@ -325,6 +325,9 @@ private:
     // A slice from 0 of a static dim to a SymInt end past it (table[:n], n > 10) is the whole
     // dim for every such end: guarded so (PyTorch's 11 <= n); false for any other node.
     bool guardEndPastDim(const Node& node, const IValueList& args, const IValueList& metaArgs);
+    // select(self, dim, i) of a dynamic dim holds for sizes past i only (i from the end: -i
+    // and more): guarded so (PyTorch's meta_select: 3 <= L['x'].size()[1] for x[:, -3]).
+    void guardIndexWithin(const Node& node, const IValueList& args);
     // The node computing a SymInt (SymFloat) of this trace's current graph; null for any other.
     Node* nodeOf(const SymbolicInt& value) const;
     Node* nodeOf(const SymbolicFloat& value);  // made now where the float input has none yet

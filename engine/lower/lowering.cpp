@@ -315,7 +315,14 @@ namespace {
 class ArgumentBinder {
 public:
     ArgumentBinder(const std::map<const Node*, std::vector<LValue>>& values, const Node& node)
-        : values_(values), sizesFromMeta_(takesSizesFromMeta(node)) {}
+        : values_(values), node_(node), sizesFromMeta_(takesSizesFromMeta(node)) {}
+    // Argument `position` of the node: a SymInt length that the rule takes from the result's
+    // meta (narrow's, in a dynamic graph's backward of a cat) binds as any int.
+    IValue argument(size_t position, const Argument& a) {
+        const bool symbolic = a.kind == Argument::Kind::NodeRef && !a.node->symbolicScalar.empty();
+        if (symbolic && node_.target == "narrow" && position == 3) return IValue(int64_t{-1});
+        return (*this)(a);
+    }
     IValue operator()(const Argument& a) {
         switch (a.kind) {
         case Argument::Kind::Constant: return a.constant;
@@ -355,6 +362,7 @@ private:
         return ops.count(node.target) > 0;
     }
     const std::map<const Node*, std::vector<LValue>>& values_;
+    const Node& node_;
     const bool sizesFromMeta_;
     std::vector<Tensor> keep_;
     std::map<const TensorImpl*, const LValue*> map_;
@@ -478,7 +486,7 @@ LoweredGraph lowerGraph(const Graph& graph, const CompileSettings& settings) {
         try {
             ArgumentBinder bind(values, *node);
             IValueList args;
-            for (const auto& a : node->args) args.push_back(bind(a));
+            for (size_t i = 0; i < node->args.size(); ++i) args.push_back(bind.argument(i, node->args[i]));
             Kwargs kwargs;
             for (const auto& [k, a] : node->kwargs) kwargs.emplace_back(k, bind(a));
             auto [def, bound] = registry.resolve(node->target, args, kwargs);

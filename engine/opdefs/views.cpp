@@ -199,8 +199,9 @@ std::vector<LValue> lowerSelect(LoweringContext& c, const LoweringArgs& a) {
     LValue self = a.tensor("self");
     int64_t dim = normalizeDim(a.bound().integer("dim"), self.sizes.size());
     int64_t index = a.bound().integer("index");
-    if (index < 0) index += a.bound().tensor("self").sizes()[dim];
-    return {select(c, self, dim, IndexExpr(index))};
+    // From the end of the dim as it is at run time: a dynamic dim's size is a symbol (x[:, -1]
+    // once read the example's last column at every size).
+    return {select(c, self, dim, index < 0 ? self.sizes[dim] + IndexExpr(index) : IndexExpr(index))};
 }
 
 std::vector<LValue> lowerUnbind(LoweringContext& c, const LoweringArgs& a) {
@@ -216,6 +217,10 @@ std::vector<LValue> lowerUnbind(LoweringContext& c, const LoweringArgs& a) {
 std::vector<LValue> sliceFrom(LoweringContext& c, const LoweringArgs& a, int64_t dim, int64_t start, int64_t step) {
     LValue self = a.tensor("self");
     dim = normalizeDim(dim, self.sizes.size());
+    // A start from the end of a dynamic dim (x[:, -3:]) is clamped at run time, which the
+    // lowering does not do: such a slice runs eagerly (once: the example's start at every size).
+    if (!self.sizes[dim].constant() && (start < 0 || start > a.bound().tensor("self").sizes()[dim]))
+        c.unsupported("a slice of a dynamic dim from its end");
     int64_t size = a.bound().tensor("self").sizes()[dim];
     if (start < 0) start += size;
     start = std::clamp<int64_t>(start, 0, size);
