@@ -101,7 +101,7 @@ class Generator:
         return self.fresh(Value(op.format(v.text, d=d), dtype, shape))
 
     def view(self, v):
-        """A view of a view: a transpose, a slice, a dim added in the middle, expanded and
+        """A view of a view: a transpose, a slice (from either end), a dim added in the middle, expanded and
         merged with its neighbour (repeat_kv), a flip of a reshape, pairs of elements."""
         if len(v.shape) < 2:
             return self.fresh(Value(f"{v.text}.unsqueeze(-1).expand(*{v.text}.shape, 2).reshape(-1)", v.dtype, v.shape))
@@ -110,8 +110,8 @@ class Generator:
             return self.fresh(Value(f"{v.text}.reshape(-1, 2)", v.dtype, ("n", 2)))
         if choice == 0:
             return self.fresh(Value(f"{v.text}.t()", v.dtype, (v.shape[1], v.shape[0]) + v.shape[2:]))
-        if choice == 1:
-            return self.fresh(Value(f"{v.text}[:, 1:]", v.dtype, v.shape))
+        if choice == 1:  # from the start, or from the end of a dim whose size may change
+            return self.fresh(Value(v.text + self.r.choice(["[:, 1:]", "[:, -2:]", "[:, :-1]"]), v.dtype, v.shape))
         if choice == 2:
             return self.fresh(Value(f"{v.text}[:, None, :].expand({v.text}.shape[0], 2, {v.text}.shape[1]).reshape({v.text}.shape[0] * 2, -1)",
                                     v.dtype, v.shape))
