@@ -158,8 +158,8 @@ std::vector<Tensor> underCompiledFunctionNode(std::vector<Tensor> outputs, const
     return outputs;
 }
 
-// A graph AOT Autograd cannot differentiate here (dynamic sizes, an op without a derivative
-// on a gradient's path, an in-place op it could not functionalize) runs compiled where no
+// A graph AOT Autograd cannot differentiate here (dynamic sizes it cannot follow, an op without
+// a derivative on a gradient's path, an in-place op it could not functionalize) runs compiled where no
 // input requires grad; where one does, it runs eagerly under autograd, eager's backward then
 // differentiating it (or raising as eager does: "derivative for aten::floor_divide is not
 // implemented"). A graph that changes an input that requires grad in place keeps the

@@ -157,11 +157,11 @@ const Tensor& slotTensor(const BoundArgs& args, const TensorSlot& slot) {
     return v.isTensor() ? v.toTensor() : v.toSequence()->items[slot.item].toTensor();
 }
 
-// Traces the joint graph of a captured graph, then partitions it: each step one method,
-// run in the order aotGraphs calls them.
 // How a trace takes a graph's dynamic sizes (none: Static).
 enum class TracedSizes { Static, Shifted, Symbolic };
 
+// Traces the joint graph of a captured graph, then partitions it: each step one method,
+// run in the order aotGraphs calls them.
 class AotTracer {
 public:
     AotTracer(const Graph& graph, std::vector<bool> inputRequiresGrad, TracedSizes sizes, const std::vector<ShadowCall>* shadow = nullptr)
@@ -306,8 +306,8 @@ public:
     std::vector<ShadowCall> shadowCalls() { return std::move(shadowCalls_); }
 
 private:
-    // The symbols of a graph input's dims at the shifted sizes: each dynamic dim its hint
-    // plus its symbol's offset (contiguous inputs only: their strides follow).
+    // A graph input's meta at the shifted sizes: each dynamic dim its hint plus its symbol's
+    // offset (contiguous inputs only: their strides follow).
     TensorMeta shifted(const TensorMeta& meta, const std::string& name) const {
         if (meta.strides != contiguousStrides(meta.sizes))
             throw AotUnsupported(fmt::format("{} has a dynamic size and is not contiguous", name));
@@ -469,9 +469,7 @@ AotGraphs aotGraphs(const Graph& graph, const std::vector<bool>& inputRequiresGr
         return tracer.result();
     } catch (const AotUnsupported&) {
         throw;
-    } catch (const SymbolicSizesUnsupported& e) {  // a derivative's sizes Fusescope cannot follow
-        throw AotUnsupported(e.what());
-    } catch (const Error& e) {  // an op the meta tensors cannot take, a derivative that raises
+    } catch (const Error& e) {  // an op the meta tensors cannot take, a derivative that raises, sizes it cannot follow
         throw AotUnsupported(e.what());
     }
 }

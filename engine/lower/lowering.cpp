@@ -311,6 +311,8 @@ LValue LoweringContext::extern_(ExternKernelKind kernel, std::vector<LValue> ope
 
 namespace {
 
+bool isSymInt(const Argument& a) { return a.kind == Argument::Kind::NodeRef && !a.node->symbolicScalar.empty(); }
+
 // Graph values a node's arguments refer to, as meta tensors for binding.
 class ArgumentBinder {
 public:
@@ -319,8 +321,7 @@ public:
     // Argument `position` of the node: a SymInt length that the rule takes from the result's
     // meta (narrow's, in a dynamic graph's backward of a cat) binds as any int.
     IValue argument(size_t position, const Argument& a) {
-        const bool symbolic = a.kind == Argument::Kind::NodeRef && !a.node->symbolicScalar.empty();
-        if (symbolic && node_.target == "narrow" && position == 3) return IValue(int64_t{-1});
+        if (isSymInt(a) && node_.target == "narrow" && position == 3) return IValue(int64_t{-1});
         return (*this)(a);
     }
     IValue operator()(const Argument& a) {
@@ -332,8 +333,7 @@ public:
             for (const auto& item : a.items) {
                 // A SymInt in the sizes of an op whose rule takes its sizes from the result's
                 // meta (expand(g, [s77, 3]) in a dynamic graph's backward): any int binds.
-                const bool symbolicSize = item.kind == Argument::Kind::NodeRef && !item.node->symbolicScalar.empty();
-                items.push_back(symbolicSize && sizesFromMeta_ ? IValue(int64_t{-1}) : (*this)(item));
+                items.push_back(isSymInt(item) && sizesFromMeta_ ? IValue(int64_t{-1}) : (*this)(item));
             }
             return a.kind == Argument::Kind::Tuple ? IValue::tuple(items) : IValue::list(items);
         }
