@@ -697,15 +697,20 @@ void CompileManager::closeSection(CallState& state, Section& section, const Valu
         return;
     }
     entry.guards = tracer.guards();
-    // A trace that breaks restarts (Dynamo traces the frame again, knowing where it stops): the
-    // guards read builtins from the restart's dict.
-    if (resumed && !section.restarted) {
+    // A trace that breaks restarts (Dynamo traces the frame again, knowing where it stops), and
+    // so does one whose graph has a float an op read as a number (PyTorch's tensorify pass
+    // specializes it; the discarded trace drew its builtins dict and graph name): the guards
+    // read builtins from the restart's dict.
+    const int drawnBefore = (resumed && !section.restarted ? 1 : 0) + (tracer.floatsReadByOps() ? 2 : 0);
+    if (drawnBefore > 0) {
         constexpr std::string_view prefix = "__builtins_dict___";
-        const std::string restarted = fmt::format("{}{}", prefix, std::stoi(entry.builtinsDict.substr(prefix.size())) + 1);
+        const int number = std::stoi(entry.builtinsDict.substr(prefix.size())) + drawnBefore;
+        const std::string restarted = fmt::format("{}{}", prefix, number);
         for (Guard& g : entry.guards) {
             g.source = renamedGlobal(g.source, entry.builtinsDict, restarted);
             g.otherSource = renamedGlobal(g.otherSource, entry.builtinsDict, restarted);
         }
+        if (tracer.floatsReadByOps()) uniqueIds_ += 2;
     }
     entry.checkOrder = guardCheckOrder(entry.guards, treeScope(state.interp, section.localNames, section.locals, entry));
     // Each break's restart and resume function (a restarted trace's restart was its own builtins dict).

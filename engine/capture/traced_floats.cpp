@@ -34,10 +34,14 @@ public:
         if (!tracer || (*tracer)->pendingResume_) return;
         for (const std::string& source : sources_) (*tracer)->specializeFloat(source);
     }
+    // Whether `tracer` traces the graph that holds it.
+    bool ofGraphOf(const Tracer& tracer) const {
+        std::shared_ptr<Tracer*> owner = tracer_.lock();
+        return owner && *owner == &tracer && generation_ == tracer.graphGeneration_;
+    }
     // Its node, while `tracer` traces the graph that holds it: an input's made on first use.
     Node* nodeIn(Tracer& tracer) const {
-        std::shared_ptr<Tracer*> owner = tracer_.lock();
-        if (!owner || *owner != &tracer || generation_ != tracer.graphGeneration_) return nullptr;
+        if (!ofGraphOf(tracer)) return nullptr;
         if (!node_) node_ = tracer.floatInputNode(*sources_.begin(), hint, symbol_);
         return node_;
     }
@@ -217,15 +221,35 @@ std::optional<bool> Tracer::symbolicFloatCompare(CompareOperator op, const Value
     if (!traced || !bound || traced->sources().size() != 1 || traced->symbol() != floatInputs_.at(*traced->sources().begin()).symbol ||
         !traced->nodeIn(*this))
         return std::nullopt;
+    FloatInput& input = floatInputs_.at(*traced->sources().begin());
     const bool answer = compareNumbers(op, traced->hint, *bound);
+    if (!input.foundEqual) guardFloatRelation(input, answer ? op : negated(op), *bound, "");
+    return answer;
+}
+
+std::optional<Value> Tracer::floatReadByOp(const Value& value, const std::string& madeIn) {
+    const TracedFloat* traced = tracedFloatOf(value);
+    if (!traced || traced->sources().size() != 1 || !traced->ofGraphOf(*this)) return std::nullopt;
+    FloatInput& input = floatInputs_.at(*traced->sources().begin());
+    if (traced->symbol() != input.symbol) return std::nullopt;  // arithmetic on it: read as a number, specialized
+    if (!input.foundEqual) guardFloatRelation(input, CompareOperator::Eq, traced->hint, madeIn);
+    // AOT Autograd's tensorify pass finds the graph reading it and restarts the trace.
+    if (ctx_.backend && ctx_.backend->throughAot()) floatsReadByOps_ = true;
+    return Value(traced->hint);
+}
+
+// `input` <relation> `bound`, made in `madeIn` ("" for Dynamo's own evaluate_expr).
+void Tracer::guardFloatRelation(FloatInput& input, CompareOperator relation, double bound, const std::string& madeIn) {
     Guard g;
     g.kind = Guard::Kind::FloatRelation;
-    g.source = floatInputs_.at(*traced->sources().begin()).source;
-    g.relation = answer ? op : negated(op);
-    g.bound = *bound;
+    g.source = input.source;
+    g.relation = relation;
+    g.bound = bound;
+    if (!madeIn.empty()) g.madeIn = madeIn;
     // Found equal, the symbol is that constant from here on (ShapeEnv's replacement): no NaN
     // guard, and the relations it made before hold for the constant, trivially.
     if (g.relation == CompareOperator::Eq) {
+        input.foundEqual = true;
         dropGuards(g.source->str(), {Guard::Kind::FloatNotNan});
         for (size_t i = guards_.size(); i-- > 0;) {
             const Guard& earlier = guards_[i];
@@ -235,7 +259,6 @@ std::optional<bool> Tracer::symbolicFloatCompare(CompareOperator op, const Value
         }
     }
     addGuard(std::move(g));
-    return answer;
 }
 
 }  // namespace fusescope

@@ -195,6 +195,11 @@ public:
     std::optional<Value> symbolicArithmetic(BinaryOperator op, const Value& left, const Value& right) override;
     std::optional<Value> symbolicNegative(const Value& value) override;
     std::optional<bool> symbolicCompare(CompareOperator op, const Value& left, const Value& right) override;
+    std::optional<Value> floatReadByOp(const Value& value, const std::string& madeIn) override;
+    // Whether an op read a SymFloat of this graph as a number, for a backend through AOT
+    // Autograd: its tensorify pass then restarts the trace with the float specialized (Dynamo's
+    // counter drew for the discarded trace).
+    bool floatsReadByOps() const { return floatsReadByOps_; }
     void onObjectTouch(const Value& object) override;
     void onScopeTouch(const ScopePtr& scope, const std::string& name) override;
     void onGradRead(const Tensor& base) override;
@@ -390,12 +395,15 @@ private:
         double value;
         SymbolicFloatPtr symfloat;
         bool specialized;  // read as a plain float: guarded by its value from then on
+        bool foundEqual = false;  // guarded equal to its value (ShapeEnv's replacement): compared without guards
     };
     std::map<std::string, FloatInput> floatInputs_;
     std::optional<Value> symbolicFloatInput(const Value& value);
     Node* floatInputNode(const std::string& source, double value, const std::string& symbol);
     std::optional<Value> symbolicFloatArithmetic(BinaryOperator op, const Value& left, const Value& right);
     std::optional<bool> symbolicFloatCompare(CompareOperator op, const Value& left, const Value& right);
+    void guardFloatRelation(FloatInput& input, CompareOperator relation, double bound, const std::string& madeIn);
+    bool floatsReadByOps_ = false;
     void specializeFloat(const std::string& source);
     void specializeSizingFloats(const OpCall& call);
     // Removes the guards of these kinds on `source` (a float specialized: its type guard goes).

@@ -205,13 +205,22 @@ void Interpreter::loadTorchLibrary(const SourceLocation& where) {
     torchLibraryLoaded_ = true;  // first: torch/nn.py imports torch itself
     auto& nn = *rootModules_.at("torch").as<ModuleObject>()->attrs.at("nn").as<ModuleObject>();
     auto& functional = *nn.attrs.at("functional").as<ModuleObject>();
+    // torch._VF, torch's ops as torch.nn's Python code calls them (_VF.feature_dropout): the
+    // library's composite ops, and the recurrent cells torch.nn.rnn adds.
+    auto& torch = *rootModules_.at("torch").as<ModuleObject>();
+    auto vf = std::make_shared<ModuleObject>();
+    vf->name = "torch._VF";
+    vf->moduleType = "torch._VF.VFModule";
+    torch.attrs["_VF"] = Value(ObjectPtr(vf));
     Value functionalLibrary = loadLibraryModule("torch.nn.functional", where);
     for (const auto& [name, value] : functionalLibrary.as<ModuleObject>()->attrs)  // private ones too: F._canonical_mask
         if (value.as<FunctionObject>()) functional.attrs[name] = value;
     Value composites = loadLibraryModule("torch._composite", where);
-    auto& torch = *rootModules_.at("torch").as<ModuleObject>();
     for (const auto& [name, value] : composites.as<ModuleObject>()->attrs)
-        if ((value.as<FunctionObject>() || value.as<ClassObject>()) && name.front() != '_') torch.attrs[name] = value;  // finfo is a class
+        if ((value.as<FunctionObject>() || value.as<ClassObject>()) && name.front() != '_') {
+            torch.attrs[name] = value;  // finfo is a class
+            if (value.as<FunctionObject>()) vf->attrs[name] = value;
+        }
     composites_ = composites;
     contextDecorator_ = loadLibraryModule("torch._decorators", where).as<ModuleObject>()->attrs.at("context_decorator");
     // Modules of PyTorch's C++ side the library's copies of torch's Python code call.
@@ -221,10 +230,6 @@ void Interpreter::loadTorchLibrary(const SourceLocation& where) {
         made->attrs = std::move(attrs);
         return Value(ObjectPtr(made));
     };
-    // torch._VF, the ops torch.nn's recurrent cells call (torch.nn.rnn fills it).
-    Value vf = nativeModule("torch._VF", {});
-    vf.as<ModuleObject>()->moduleType = "torch._VF.VFModule";
-    torch.attrs["_VF"] = vf;
     for (const char* library : {"torch.nn", "torch.nn.rnn", "torch.nn.transformer"}) {  // the later build on the first
         const Value loaded = loadLibraryModule(library, where);
         for (const auto& [name, value] : loaded.as<ModuleObject>()->attrs)
@@ -531,6 +536,8 @@ bool Interpreter::isCompiledFrameClosure(const ScopePtr& scope) const {
 
 Value Interpreter::loaded(Value v) {
     if (!tracer_ || !v.source) return v;
+    // A constant handed on to an inlined function: read (and guarded) where that function reads it.
+    if (lazyLoads_ && (v.isNumber() || v.isString() || v.isNone() || (v.as<TupleObject>() && !v.as<SizeObject>()))) return v;
     if (v.as<ModuleObject>())  // one module reached two ways is named the first way (Dynamo's object aliasing)
         if (SourcePtr first = tracer_->firstSourceOf(v)) v.source = std::move(first);
     if (std::optional<Value> symbolic = tracer_->symbolicInput(v)) return *symbolic;
@@ -565,7 +572,8 @@ Value Interpreter::lookup(const std::string& name, const SourceLocation& where) 
     if (it != globals_->vars.end()) {
         // G['x'] names the script's globals; G['__import_model'].x a module's of its own, and
         // G['__import_torch_dot_nn_dot_modules_dot_linear'].F one of PyTorch's torch.nn.
-        if (!tracer_) return it->second;
+        // A call Dynamo runs whole on fake tensors (F.dropout2d) reads its globals unseen.
+        if (!tracer_ || (!scriptGlobals && inDynamoHandledCall())) return it->second;
         if (std::optional<Value> module = globalsModule()) {
             tracer_->onModuleUse(*module);
             return found(withSource(it->second, attrSource(module->source, name)));
@@ -576,7 +584,7 @@ Value Interpreter::lookup(const std::string& name, const SourceLocation& where) 
     auto b = builtins_.find(name);
     if (b != builtins_.end()) {
         // Named as Dynamo names them where it traces the code: the script's and torch.nn's.
-        if (SourcePtr source = tracer_ && (scriptGlobals || torchModuleOfFrame()) ? tracer_->builtinSource(name) : nullptr)
+        if (SourcePtr source = tracer_ && (scriptGlobals || (!inDynamoHandledCall() && torchModuleOfFrame())) ? tracer_->builtinSource(name) : nullptr)
             return withSource(b->second, source);
         return b->second;
     }

@@ -227,6 +227,7 @@ public:
     Value withSource(Value value, SourcePtr source) const;
     // A sourced value as the compiled code reads it (a local, a global): its guards' input.
     Value loaded(Value value);
+    bool lazyLoads_ = false;  // evaluating an attribute an inlined function's parameter takes (evalCall)
     // The user stack of the traced code: frames from the compiled function inwards.
     std::vector<StackFrame> tracedStack() const;
     // The traced code's stack as Dynamo's is: tracedStack() and the frames of Fusescope's
@@ -520,6 +521,7 @@ private:
     std::optional<Value> dynamoPolyfill(const Value& callee, const CallArgs& args);
     std::map<std::string, Value> polyfillModules_;
     void consume(const Value& callee, const Value& argument);
+    void readFloatsAsNumbers(const Value& callee, CallArgs& args);
     void store(const std::string& name, Value value);
     ScopePtr scopeFor(const std::string& name);
     // The code consumes `value` (TraceHooks::onRealize).

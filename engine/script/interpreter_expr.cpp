@@ -526,6 +526,7 @@ namespace {
 bool inlinedFunction(const Interpreter& in, const FunctionObject& fn) {
     const std::string& file = fn.definedAt().file;
     if (in.isScriptFile(file)) return true;
+    if (in.dynamoHandles(fn)) return false;  // F.dropout2d: one op to Dynamo, though PyTorch's lines of it are known
     std::optional<TorchPlace> place = fn.def ? torchPlaceOf(fn.codeQualname, "") : std::nullopt;
     const std::string package = file.ends_with(".py") ? file.substr(0, file.size() - 3) + "/" : "";
     return place && (place->file == file || (!package.empty() && place->file.starts_with(package)));
@@ -573,6 +574,31 @@ void Interpreter::consume(const Value& callee, const Value& argument) {
         for (const Value& item : iterate(argument)) realize(item);
 }
 
+// Inside a call Dynamo runs on fake tensors, a torch op (a builtin, or one written here in
+// Python) reads its SymFloat arguments as numbers, as PyTorch's argument parser does: each is
+// specialized where the op is called (TraceHooks::floatReadByOp).
+void Interpreter::readFloatsAsNumbers(const Value& callee, CallArgs& args) {
+    const auto* fn = callee.as<FunctionObject>();
+    const auto* builtin = callee.as<BuiltinFunction>();
+    if (!(fn && dynamoHandles(*fn)) && !(builtin && builtin->name.find('.') != std::string::npos)) return;
+    std::optional<std::string> madeIn;  // PyTorch's place of this call, found once it is needed
+    auto read = [&](Value& v) {
+        if (!v.symbolicFloat()) return;
+        if (!madeIn) {
+            const Frame& f = stack_.back();
+            SourceLocation here = f.where;
+            if (f.line) here.line = f.line;
+            std::optional<TorchPlace> place = torchPlaceAt(f, here);
+            std::string_view file = place ? place->file : std::string_view();
+            if (file.starts_with("torch/")) file.remove_prefix(6);
+            madeIn = place ? fmt::format("{}:{} in {}", file, place->line, f.function) : "";
+        }
+        if (std::optional<Value> number = tracer_->floatReadByOp(v, *madeIn)) v = std::move(*number);
+    };
+    for (Value& a : args.args) read(a);
+    for (auto& [name, v] : args.kwargs) read(v);
+}
+
 Interpreter::OperandScope::OperandScope(Interpreter& in) : in_(in) {
     const Frame& frame = in.stack_.back();
     active_ = in.tracer_ && frame.traced && frame.inlineDepth == 0;
@@ -588,11 +614,50 @@ void Interpreter::OperandScope::hold(Value& value) {
     if (active_) in_.stack_[frame_].operands.push_back(&value);
 }
 
+// The function a call of `callee` runs the code of, where Dynamo inlines it (null otherwise),
+// and how many of its parameters the call binds before the arguments (a bound method's self).
+std::pair<const FunctionObject*, std::size_t> inlinedCallee(const Interpreter& in, const Value& callee) {
+    if (!runsPythonCode(in, callee)) return {nullptr, 0};
+    if (auto* bound = callee.as<BoundMethodObject>()) return {bound->function.as<FunctionObject>(), 1};
+    return {callee.as<FunctionObject>(), 0};
+}
+
+// Whether the argument `at` (a position, or a keyword's name) binds to a named parameter of
+// `fn`: one the function reads by its name, not one packed into *args or **kwargs.
+bool bindsToNamedParameter(const FunctionObject& fn, std::size_t position, const std::string& keyword) {
+    if (!fn.def) return false;
+    std::size_t positional = 0;
+    for (const Param& p : fn.def->params) {
+        const bool byPosition = p.kind == ParamKind::PositionalOnly || p.kind == ParamKind::Positional;
+        if (keyword.empty() ? byPosition && positional++ == position : p.name == keyword && p.kind != ParamKind::PositionalOnly &&
+                                                                        (byPosition || p.kind == ParamKind::KeywordOnly))
+            return true;
+    }
+    return false;
+}
+
 Value Interpreter::evalCall(const Call& call) {
     Value callee = eval(*call.func);
     if (tracer_ && callee.source) tracer_->onCalleeUse(callee);
     CallArgs args;
     args.where = call.loc;
+    // An attribute read as an inlined function's argument (self.kernel_size) is a lazy value to
+    // Dynamo: guarded where that function reads its parameter, not at all if it never does.
+    const auto [inlined, bound] = tracer_ ? inlinedCallee(*this, callee) : std::pair<const FunctionObject*, std::size_t>{};
+    auto evalArgument = [&](const Expr& a, std::size_t position, const std::string& keyword) {
+        if (!inlined || a.kind != ExprKind::Attribute || !bindsToNamedParameter(*inlined, position + bound, keyword)) return eval(a);
+        const bool outer = lazyLoads_;
+        lazyLoads_ = true;
+        Value v;
+        try {
+            v = eval(a);
+        } catch (...) {
+            lazyLoads_ = outer;
+            throw;
+        }
+        lazyLoads_ = outer;
+        return v;
+    };
     {
         OperandScope held(*this);
         held.hold(callee);
@@ -604,13 +669,13 @@ Value Interpreter::evalCall(const Call& call) {
             if (a->kind == ExprKind::Starred) {
                 for (const Value& v : iterate(eval(*a->as<Starred>().value))) args.args.push_back(v);
             } else {
-                args.args.push_back(eval(*a));
+                args.args.push_back(spreads ? eval(*a) : evalArgument(*a, args.args.size(), ""));
                 if (!spreads) held.hold(args.args.back());
             }
         }
     }
     for (const auto& k : call.keywords) {
-        Value v = eval(*k.value);
+        Value v = k.name.empty() ? eval(*k.value) : evalArgument(*k.value, 0, k.name);
         if (k.name.empty()) {
             auto* d = v.as<DictObject>();
             if (!d) fail("TypeError", "argument after ** must be a mapping, not " + pythonTypeName(v));
@@ -631,6 +696,7 @@ Value Interpreter::evalCall(const Call& call) {
     realize(callee);
     if (std::optional<Value> polyfill = dynamoPolyfill(callee, args)) callee = *polyfill;
     if (tracer_ && (callee.source || callee.as<BoundMethodObject>())) guardDefaults(callee, args);
+    if (tracer_ && inDynamoHandledCall()) readFloatsAsNumbers(callee, args);
     if (tracer_ && !runsPythonCode(*this, callee)) {  // a function written in Python is inlined: its arguments are consumed where it uses them
         for (const Value& a : args.args) consume(callee, a);
         for (const auto& [name, v] : args.kwargs) consume(callee, v);

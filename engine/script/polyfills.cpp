@@ -67,10 +67,12 @@ bool Interpreter::dynamoHandles(const FunctionObject& fn) const {
     const std::string& module = name->second.asString();
     // torch.nn.modules.utils's _single, _pair, ...: Dynamo's handle_ntuple makes the tuple itself.
     if (module == "torch.nn.modules.utils") return fn.codeName == "parse";
-    // A function PyTorch has as a builtin (F.conv_transpose2d), written here in Python: its
-    // call is one op to Dynamo. The library's torch._composite* modules are torch's own names.
+    // A function PyTorch has as a builtin (F.conv_transpose2d), written here in Python, or one of
+    // its Python functions Dynamo puts in the graph whole (F.dropout2d): its call is one op to
+    // Dynamo. The library's torch._composite* modules are torch's own names.
     const std::string scope = module.starts_with("torch._composite") ? "torch" : module;
-    return torchHasName(scope, fn.name) && !torchNameIsPythonFunction(scope, fn.name);
+    return torchHasName(scope, fn.name) &&
+           (!torchNameIsPythonFunction(scope, fn.name) || torchNameIsInGraphFunction(scope, fn.name));
 }
 
 }  // namespace fusescope

@@ -49,6 +49,11 @@ bool torchNameIsPythonFunction(std::string_view scope, std::string_view name) {
     return s && std::binary_search(s->pythonFunctions.begin(), s->pythonFunctions.end(), name);
 }
 
+bool torchNameIsInGraphFunction(std::string_view scope, std::string_view name) {
+    const TorchScopeNames* s = scopeOf(scope);
+    return s && std::binary_search(s->inGraphFunctions.begin(), s->inGraphFunctions.end(), name);
+}
+
 std::optional<std::string> closestName(std::string_view name, const std::vector<std::string_view>& candidates) {
     const size_t allowed = std::max<size_t>(1, name.size() / 3);
     std::optional<std::string> best;

@@ -16,6 +16,7 @@ struct TorchScopeNames {
     std::string_view scope;  // "torch", "torch.Tensor", "torch.nn", "torch.nn.functional", "collections", ...
     std::vector<std::string_view> names;  // sorted
     std::vector<std::string_view> pythonFunctions;  // those of names written in Python (sorted)
+    std::vector<std::string_view> inGraphFunctions;  // those of pythonFunctions Dynamo puts in its graph whole (sorted)
     std::vector<std::pair<std::string_view, std::string_view>> classes;  // (name, its __module__), by name
 };
 
@@ -28,6 +29,10 @@ bool torchHasName(std::string_view scope, std::string_view name);
 // Whether `scope`.`name` is a function written in Python in real PyTorch (F.relu; torch.cat is
 // a builtin): Dynamo guards such a callee by its __code__, a builtin by its id.
 bool torchNameIsPythonFunction(std::string_view scope, std::string_view name);
+
+// Whether `scope`.`name` is a Python function Dynamo's trace rules put in the graph whole
+// (F.dropout2d, torch.split): Dynamo runs it on fake tensors rather than tracing its code.
+bool torchNameIsInGraphFunction(std::string_view scope, std::string_view name);
 
 // The module real PyTorch defines class `scope`.`name` in ("torch.nn.modules.linear" for
 // torch.nn Linear), or nullopt when that is no class there.

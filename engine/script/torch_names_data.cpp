@@ -1,5 +1,6 @@
 // Written by scripts/make-torch-names from torch 2.15.0 on Python 3.11.7: the public
-// names of each scope, those of them that are Python functions, and each class's module.
+// names of each scope, those of them that are Python functions, those of these Dynamo puts in its graph whole,
+// and each class's module.
 // Do not edit; run the script again under a newer torch.
 #include "script/torch_names.h"
 
@@ -190,6 +191,15 @@ const std::vector<TorchScopeNames>& torchScopeNames() {
             "sym_min", "sym_not", "sym_sqrt", "sym_sum", "symeig", "tensordot", "thread_safe_generator",
             "typename", "unique", "unique_consecutive", "unravel_index", "use_deterministic_algorithms",
             "vmap", "while_loop",
+        }, {
+            "are_deterministic_algorithms_enabled", "atleast_1d", "atleast_2d", "atleast_3d", "block_diag",
+            "broadcast_tensors", "cartesian_prod", "cdist", "chain_matmul", "compile",
+            "compiled_with_cxx11_abi", "einsum", "get_deterministic_debug_mode",
+            "get_float32_matmul_precision", "is_deterministic_algorithms_warn_only_enabled", "is_storage",
+            "is_tensor", "is_warn_always_enabled", "meshgrid", "norm", "set_default_dtype",
+            "set_default_tensor_type", "set_deterministic_debug_mode", "set_float32_matmul_precision",
+            "set_warn_always", "split", "stft", "sym_float", "sym_int", "sym_ite", "sym_max", "sym_min",
+            "sym_not", "tensordot", "unique_consecutive", "use_deterministic_algorithms",
         }, {
             {"AcceleratorError", "torch"},
             {"AggregationType", "torch"},
@@ -418,6 +428,7 @@ const std::vector<TorchScopeNames>& torchScopeNames() {
             "resize", "resize_as", "share_memory_", "solve", "split", "stft", "storage", "storage_type",
             "symeig", "to_sparse_coo", "unflatten", "unique", "unique_consecutive",
         }, {
+        }, {
         }},
         {"torch.nn", {
             "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveLogSoftmaxWithLoss",
@@ -451,6 +462,8 @@ const std::vector<TorchScopeNames>& torchScopeNames() {
             "UpsamplingNearest2d", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d", "attention", "common_types",
             "factory_kwargs", "functional", "grad", "init", "intrinsic", "modules", "parallel", "parameter",
             "qat", "quantizable", "quantized", "utils",
+        }, {
+            "factory_kwargs",
         }, {
             "factory_kwargs",
         }, {
@@ -678,6 +691,25 @@ const std::vector<TorchScopeNames>& torchScopeNames() {
             "triplet_margin_loss", "triplet_margin_with_distance_loss", "unfold", "upsample",
             "upsample_bilinear", "upsample_nearest",
         }, {
+            "adaptive_avg_pool2d", "adaptive_avg_pool3d", "adaptive_max_pool1d",
+            "adaptive_max_pool1d_with_indices", "adaptive_max_pool2d", "adaptive_max_pool2d_with_indices",
+            "adaptive_max_pool3d", "adaptive_max_pool3d_with_indices", "affine_grid", "alpha_dropout",
+            "assert_int_or_pair", "batch_norm", "binary_cross_entropy", "binary_cross_entropy_with_logits",
+            "celu", "cosine_embedding_loss", "cross_entropy", "ctc_loss", "dropout", "dropout1d", "dropout2d",
+            "dropout3d", "elu", "embedding", "embedding_bag", "feature_alpha_dropout", "fold",
+            "fractional_max_pool2d", "fractional_max_pool2d_with_indices", "fractional_max_pool3d",
+            "fractional_max_pool3d_with_indices", "gaussian_nll_loss", "glu", "grid_sample", "group_norm",
+            "gumbel_softmax", "hardsigmoid", "hardswish", "hardtanh", "hinge_embedding_loss", "huber_loss",
+            "instance_norm", "interpolate", "kl_div", "l1_loss", "layer_norm", "leaky_relu",
+            "local_response_norm", "log_softmax", "lp_pool1d", "lp_pool2d", "margin_ranking_loss",
+            "max_pool1d", "max_pool1d_with_indices", "max_pool2d", "max_pool2d_with_indices", "max_pool3d",
+            "max_pool3d_with_indices", "max_unpool1d", "max_unpool2d", "max_unpool3d", "mish", "mse_loss",
+            "multi_head_attention_forward", "multi_margin_loss", "multilabel_margin_loss",
+            "multilabel_soft_margin_loss", "nll_loss", "normalize", "poisson_nll_loss", "relu", "relu6",
+            "rrelu", "selu", "sigmoid", "silu", "smooth_l1_loss", "soft_margin_loss", "softmax", "softmin",
+            "softsign", "tanh", "tanhshrink", "triplet_margin_loss", "unfold", "upsample",
+            "upsample_bilinear", "upsample_nearest",
+        }, {
             {"Callable", "collections.abc"},
             {"DType", "builtins"},
             {"ScalingType", "torch.nn.functional"},
@@ -702,6 +734,7 @@ const std::vector<TorchScopeNames>& torchScopeNames() {
             "optimized_execution", "run_frozen_optimizations", "save", "save_jit_module_to_flatbuffer",
             "script", "script_if_tracing", "script_method", "set_fusion_strategy", "set_module", "trace",
             "trace_module", "unused", "wait",
+        }, {
         }, {
             {"Attribute", "torch.jit._script"},
             {"CompilationUnit", "torch.jit"},
@@ -754,6 +787,7 @@ const std::vector<TorchScopeNames>& torchScopeNames() {
             "reset_code_state", "reset_frame_count", "reset_recompile_user_contexts", "run",
             "set_recursion_limit", "skip_frame", "step_unsupported", "substitute_in_graph",
         }, {
+        }, {
             {"OptimizedModule", "torch._dynamo.eval_frame"},
             {"TensorifyState", "torch._dynamo.symbolic_convert"},
             {"set_stance", "torch._dynamo.decorators"},
@@ -766,7 +800,7 @@ const std::vector<TorchScopeNames>& torchScopeNames() {
             "generator_stop", "generators", "nested_scopes", "print_function", "unicode_literals",
             "with_statement",
         }, {
-           
+        }, {
         }, {
         }},
         {"abc", {
@@ -774,6 +808,7 @@ const std::vector<TorchScopeNames>& torchScopeNames() {
             "abstractstaticmethod", "get_cache_token", "update_abstractmethods",
         }, {
             "abstractmethod", "update_abstractmethods",
+        }, {
         }, {
             {"ABC", "abc"},
             {"ABCMeta", "abc"},
@@ -788,6 +823,7 @@ const std::vector<TorchScopeNames>& torchScopeNames() {
             "RawTextHelpFormatter", "SUPPRESS", "ZERO_OR_MORE", "ngettext", "warnings",
         }, {
             "ngettext",
+        }, {
         }, {
             {"Action", "argparse"},
             {"ArgumentDefaultsHelpFormatter", "argparse"},
@@ -826,6 +862,7 @@ const std::vector<TorchScopeNames>& torchScopeNames() {
             "contextmanager", "copy_location", "dump", "fix_missing_locations", "get_docstring",
             "get_source_segment", "increment_lineno", "iter_child_nodes", "iter_fields", "literal_eval",
             "main", "parse", "unparse", "walk",
+        }, {
         }, {
             {"AST", "ast"},
             {"Add", "ast"},
@@ -976,12 +1013,13 @@ const std::vector<TorchScopeNames>& torchScopeNames() {
             "encode", "encodebytes", "main", "standard_b64decode", "standard_b64encode", "test",
             "urlsafe_b64decode", "urlsafe_b64encode",
         }, {
+        }, {
         }},
         {"binascii", {
             "Error", "Incomplete", "a2b_base64", "a2b_hex", "a2b_qp", "a2b_uu", "b2a_base64", "b2a_hex",
             "b2a_qp", "b2a_uu", "crc32", "crc_hqx", "hexlify", "unhexlify",
         }, {
-           
+        }, {
         }, {
             {"Error", "binascii"},
             {"Incomplete", "binascii"},
@@ -991,6 +1029,7 @@ const std::vector<TorchScopeNames>& torchScopeNames() {
             "deque", "namedtuple",
         }, {
             "namedtuple",
+        }, {
         }, {
             {"ChainMap", "collections"},
             {"Counter", "collections"},
@@ -1007,7 +1046,7 @@ const std::vector<TorchScopeNames>& torchScopeNames() {
             "Iterator", "KeysView", "Mapping", "MappingView", "MutableMapping", "MutableSequence",
             "MutableSet", "Reversible", "Sequence", "Set", "Sized", "ValuesView",
         }, {
-           
+        }, {
         }, {
             {"AsyncGenerator", "collections.abc"},
             {"AsyncIterable", "collections.abc"},
@@ -1043,6 +1082,7 @@ const std::vector<TorchScopeNames>& torchScopeNames() {
         }, {
             "asynccontextmanager", "contextmanager", "wraps",
         }, {
+        }, {
             {"AbstractAsyncContextManager", "contextlib"},
             {"AbstractContextManager", "contextlib"},
             {"AsyncContextDecorator", "contextlib"},
@@ -1065,6 +1105,7 @@ const std::vector<TorchScopeNames>& torchScopeNames() {
         }, {
             "copy", "deepcopy",
         }, {
+        }, {
             {"Error", "copy"},
             {"error", "copy"},
         }},
@@ -1075,6 +1116,7 @@ const std::vector<TorchScopeNames>& torchScopeNames() {
             "types",
         }, {
             "asdict", "astuple", "dataclass", "field", "fields", "is_dataclass", "make_dataclass", "replace",
+        }, {
         }, {
             {"Field", "dataclasses"},
             {"FrozenInstanceError", "dataclasses"},
@@ -1092,6 +1134,7 @@ const std::vector<TorchScopeNames>& torchScopeNames() {
         }, {
             "bin", "global_enum", "global_enum_repr", "global_flag_repr", "global_str", "pickle_by_enum_name",
             "pickle_by_global_name", "show_flag_values", "unique",
+        }, {
         }, {
             {"DynamicClassAttribute", "types"},
             {"Enum", "enum"},
@@ -1120,6 +1163,7 @@ const std::vector<TorchScopeNames>& torchScopeNames() {
             "cache", "lru_cache", "namedtuple", "recursive_repr", "singledispatch", "total_ordering",
             "update_wrapper", "wraps",
         }, {
+        }, {
             {"GenericAlias", "types"},
             {"RLock", "_thread"},
             {"cached_property", "functools"},
@@ -1133,6 +1177,7 @@ const std::vector<TorchScopeNames>& torchScopeNames() {
             "write32u", "zlib",
         }, {
             "compress", "decompress", "main", "open", "write32u",
+        }, {
         }, {
             {"BadGzipFile", "gzip"},
             {"GzipFile", "gzip"},
@@ -1172,6 +1217,7 @@ const std::vector<TorchScopeNames>& torchScopeNames() {
             "ismethoddescriptor", "ismethodwrapper", "ismodule", "isroutine", "istraceback", "namedtuple",
             "signature", "stack", "trace", "unwrap", "walktree",
         }, {
+        }, {
             {"ArgInfo", "inspect"},
             {"Arguments", "inspect"},
             {"Attribute", "inspect"},
@@ -1193,7 +1239,7 @@ const std::vector<TorchScopeNames>& torchScopeNames() {
             "cycle", "dropwhile", "filterfalse", "groupby", "islice", "pairwise", "permutations", "product",
             "repeat", "starmap", "takewhile", "tee", "zip_longest",
         }, {
-           
+        }, {
         }, {
             {"accumulate", "itertools"},
             {"chain", "itertools"},
@@ -1220,6 +1266,7 @@ const std::vector<TorchScopeNames>& torchScopeNames() {
         }, {
             "detect_encoding", "dump", "dumps", "load", "loads",
         }, {
+        }, {
             {"JSONDecodeError", "json.decoder"},
             {"JSONDecoder", "json.decoder"},
             {"JSONEncoder", "json.encoder"},
@@ -1240,6 +1287,7 @@ const std::vector<TorchScopeNames>& torchScopeNames() {
             "error", "exception", "fatal", "getLevelName", "getLevelNamesMapping", "getLogRecordFactory",
             "getLogger", "getLoggerClass", "info", "log", "makeLogRecord", "setLogRecordFactory",
             "setLoggerClass", "shutdown", "warn", "warning",
+        }, {
         }, {
             {"BufferingFormatter", "logging"},
             {"FileHandler", "logging"},
@@ -1269,13 +1317,14 @@ const std::vector<TorchScopeNames>& torchScopeNames() {
             "nextafter", "perm", "pi", "pow", "prod", "radians", "remainder", "sin", "sinh", "sqrt", "tan",
             "tanh", "tau", "trunc", "ulp",
         }, {
-           
+        }, {
         }, {
         }},
         {"numbers", {
             "ABCMeta", "Complex", "Integral", "Number", "Rational", "Real", "abstractmethod",
         }, {
             "abstractmethod",
+        }, {
         }, {
             {"ABCMeta", "abc"},
             {"Complex", "numbers"},
@@ -1292,7 +1341,7 @@ const std::vector<TorchScopeNames>& torchScopeNames() {
             "methodcaller", "mod", "mul", "ne", "neg", "not_", "or_", "pos", "pow", "rshift", "setitem",
             "sub", "truediv", "truth", "xor",
         }, {
-           
+        }, {
         }, {
             {"attrgetter", "operator"},
             {"itemgetter", "operator"},
@@ -1357,6 +1406,7 @@ const std::vector<TorchScopeNames>& torchScopeNames() {
             "fwalk", "get_exec_path", "getenv", "getenvb", "makedirs", "popen", "removedirs", "renames",
             "spawnl", "spawnle", "spawnlp", "spawnlpe", "spawnv", "spawnve", "spawnvp", "spawnvpe", "walk",
         }, {
+        }, {
             {"DirEntry", "posix"},
             {"GenericAlias", "types"},
             {"Mapping", "collections.abc"},
@@ -1388,6 +1438,7 @@ const std::vector<TorchScopeNames>& torchScopeNames() {
         }, {
             "decode_long", "encode_long", "whichmodule",
         }, {
+        }, {
             {"FunctionType", "builtins"},
             {"PickleBuffer", "pickle"},
             {"PickleError", "_pickle"},
@@ -1411,6 +1462,7 @@ const std::vector<TorchScopeNames>& torchScopeNames() {
             "ismount", "join", "lexists", "normcase", "normpath", "realpath", "relpath", "samefile",
             "sameopenfile", "samestat", "split", "splitdrive", "splitext",
         }, {
+        }, {
         }},
         {"random", {
             "BPF", "LOG4", "NV_MAGICCONST", "RECIP_BPF", "Random", "SG_MAGICCONST", "SystemRandom", "TWOPI",
@@ -1419,7 +1471,7 @@ const std::vector<TorchScopeNames>& torchScopeNames() {
             "randrange", "sample", "seed", "setstate", "shuffle", "triangular", "uniform", "vonmisesvariate",
             "weibullvariate",
         }, {
-           
+        }, {
         }, {
             {"Random", "random"},
             {"SystemRandom", "random"},
@@ -1433,6 +1485,7 @@ const std::vector<TorchScopeNames>& torchScopeNames() {
             "compile", "escape", "findall", "finditer", "fullmatch", "match", "purge", "search", "split",
             "sub", "subn", "template",
         }, {
+        }, {
             {"Match", "re"},
             {"Pattern", "re"},
             {"RegexFlag", "re"},
@@ -1445,13 +1498,14 @@ const std::vector<TorchScopeNames>& torchScopeNames() {
         }, {
             "capwords",
         }, {
+        }, {
             {"Formatter", "string"},
             {"Template", "string"},
         }},
         {"struct", {
             "Struct", "calcsize", "error", "iter_unpack", "pack", "pack_into", "unpack", "unpack_from",
         }, {
-           
+        }, {
         }, {
             {"Struct", "_struct"},
             {"error", "struct"},
@@ -1471,7 +1525,7 @@ const std::vector<TorchScopeNames>& torchScopeNames() {
             "setrecursionlimit", "setswitchinterval", "settrace", "stderr", "stdin", "stdlib_module_names",
             "stdout", "thread_info", "unraisablehook", "version", "version_info", "warnoptions",
         }, {
-           
+        }, {
         }, {
         }},
         {"tempfile", {
@@ -1481,6 +1535,7 @@ const std::vector<TorchScopeNames>& torchScopeNames() {
         }, {
             "NamedTemporaryFile", "TemporaryFile", "gettempdir", "gettempdirb", "gettempprefix",
             "gettempprefixb", "mkdtemp", "mkstemp", "mktemp",
+        }, {
         }, {
             {"SpooledTemporaryFile", "tempfile"},
             {"TemporaryDirectory", "tempfile"},
@@ -1494,7 +1549,7 @@ const std::vector<TorchScopeNames>& torchScopeNames() {
             "strftime", "strptime", "struct_time", "thread_time", "thread_time_ns", "time", "time_ns",
             "timezone", "tzname", "tzset",
         }, {
-           
+        }, {
         }, {
             {"struct_time", "time"},
         }},
@@ -1522,6 +1577,7 @@ const std::vector<TorchScopeNames>& torchScopeNames() {
             "clear_overloads", "dataclass_transform", "final", "get_args", "get_origin", "get_overloads",
             "get_type_hints", "is_typeddict", "no_type_check", "no_type_check_decorator", "overload",
             "reveal_type", "runtime_checkable",
+        }, {
         }, {
             {"ABCMeta", "abc"},
             {"Annotated", "typing"},
@@ -1561,6 +1617,7 @@ const std::vector<TorchScopeNames>& torchScopeNames() {
         }, {
             "filterwarnings", "formatwarning", "resetwarnings", "showwarning", "simplefilter",
         }, {
+        }, {
             {"WarningMessage", "warnings"},
             {"catch_warnings", "warnings"},
         }},
@@ -1571,7 +1628,7 @@ const std::vector<TorchScopeNames>& torchScopeNames() {
             "Z_NO_FLUSH", "Z_PARTIAL_FLUSH", "Z_RLE", "Z_SYNC_FLUSH", "Z_TREES", "adler32", "compress",
             "compressobj", "crc32", "decompress", "decompressobj", "error",
         }, {
-           
+        }, {
         }, {
             {"error", "zlib"},
         }},

@@ -73,6 +73,14 @@ public:
         return (void)op, (void)left, (void)right, std::nullopt;
     }
 
+    // A SymFloat passed to an op inside a call Dynamo runs on fake tensors (F.dropout2d's
+    // _VF.feature_dropout): the op reads it as a number, as PyTorch's argument parser does,
+    // which specializes it there (`madeIn`: PyTorch's place of that call, "" if it has none):
+    // the number to pass instead, or nullopt to pass it as it is.
+    virtual std::optional<Value> floatReadByOp(const Value& value, const std::string& madeIn) {
+        return (void)value, (void)madeIn, std::nullopt;
+    }
+
     // An attribute of a module reached through a global (torch.cat, F.relu) was read: the
     // module is guarded by its id, as Dynamo guards it.
     virtual void onModuleUse(const Value& module) { (void)module; }

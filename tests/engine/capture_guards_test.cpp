@@ -761,3 +761,41 @@ print(torch.compile(M(), backend="eager")(torch.ones(2)))
         EXPECT_NE(run.logs.find(guard), std::string::npos) << guard << "\n" << run.logs;
     EXPECT_EQ(run.logs.find("__defaults__[1]"), std::string::npos) << run.logs;
 }
+
+// An attribute handed to a method as its argument is a lazy value to Dynamo: guarded where the
+// method reads it (its stack there), not at all where it never does, so changing it does not
+// recompile (real PyTorch 2.15's guards and recompiles for this script).
+TEST(Guards, AnAttributeHandedToAMethodIsGuardedWhereTheMethodReadsIt) {
+    auto run = runScript(R"(import torch
+
+class Scaler(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.read = (2, 2)
+        self.unread = (3, 3)
+
+    def scale(self, x, read, unread):
+        return x * read[0]
+
+    def forward(self, x):
+        return self.scale(x, self.read, unread=self.unread)
+
+m = Scaler()
+f = torch.compile(m, backend="eager")
+x = torch.ones(2)
+print(f(x))
+m.unread = (5, 5)
+print(f(x))
+m.read = (4, 4)
+print(f(x))
+)", "guards,recompiles");
+    ASSERT_EQ(run.error, "");
+    EXPECT_EQ(run.out, "tensor([2., 2.])\ntensor([2., 2.])\ntensor([4., 4.])\n");
+    EXPECT_EQ(run.compiles, 2);
+    EXPECT_NE(run.logs.find("| | | | +- EQUALS_MATCH: L['self'].read == (2, 2)                                      "
+                            "# return x * read[0]  # script.py:10 in scale\n"),
+              std::string::npos) << run.logs;
+    EXPECT_NE(run.logs.find("    - 0/0: self.read == (2, 2)                                      # return x * read[0]  # script.py:10 in scale\n"),
+              std::string::npos) << run.logs;
+    EXPECT_EQ(run.logs.find("unread =="), std::string::npos) << run.logs;
+}

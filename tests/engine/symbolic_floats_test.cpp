@@ -74,3 +74,47 @@ for w in [0.25, 0.5, 0.75]:
 }
 
 }  // namespace
+
+namespace {
+
+// F.dropout2d runs whole on fake tensors in PyTorch: a float p that changed between calls
+// reaches _VF.feature_dropout, whose argument parser reads it as a number, so it is guarded
+// equal where that call is (PyTorch 2.15's torch/nn/functional.py:1629), not made an input.
+// Under a backend through AOT Autograd, the tensorify pass restarts that trace, which draws
+// two more numbers from Dynamo's counter (the builtins dict's).
+TEST(SymbolicFloats, AFloatAnInGraphFunctionReadsIsGuardedWhereItsOpReadsIt) {
+    const std::string script = R"(import torch
+import torch.nn as nn
+
+class Block(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.drop = nn.Dropout2d(0.0)
+
+    def forward(self, x):
+        return self.drop(x) * len(x)
+
+block = Block()
+compiled = torch.compile(block, backend=BACKEND)
+x = torch.ones(1, 2, 3)
+for p in [0.0, 1.0, 0.0, 1.0]:
+    block.drop.p = p
+    print(compiled(x).sum().item())
+)";
+    for (const auto& [backend, builtins] : {std::pair{"\"eager\"", "__builtins_dict___2"}, {"\"aot_eager\"", "__builtins_dict___4"}}) {
+        std::string text = script;
+        text.replace(text.find("BACKEND"), 7, backend);
+        auto run = runScript(text, "guards");
+        ASSERT_EQ(run.error, "") << backend;
+        EXPECT_EQ(run.out, "6.0\n0.0\n6.0\n0.0\n") << backend;
+        EXPECT_EQ(run.compiles, 2) << backend;
+        EXPECT_NE(run.logs.find("+- LAMBDA_GUARD: L['self']._modules['drop'].p == 1.0  # return F.dropout2d(input, self.p, "
+                                "self.training, self.inplace)  # torch/nn/modules/dropout.py:176 in forward (nn/functional.py:1629 "
+                                "in dropout2d)\n"),
+                  std::string::npos) << backend << run.logs;
+        EXPECT_NE(run.logs.find("source=G['" + std::string(builtins) + "']['len']"), std::string::npos) << backend << run.logs;
+        EXPECT_EQ(run.logs.find("p >= 0.0"), std::string::npos) << backend << run.logs;  // implied by the equality
+    }
+}
+
+}  // namespace

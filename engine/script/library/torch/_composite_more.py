@@ -373,3 +373,26 @@ _more_methods = {
     "atan2": atan2, "arctan2": atan2, "fmod": fmod, "ldexp": ldexp, "frexp": frexp, "sinc": sinc, "logit": logit,
     "cross": cross, "dist": dist, "renorm": renorm, "sum_to_size": sum_to_size, "histc": histc,
 }
+
+
+def _feature_dropout(input, p, train, inplace):
+    """ATen's feature dropout: whole (dim 0, dim 1) slices dropped, one draw each, the rest
+    scaled by 1 / (1 - p); the input itself when not training."""
+    if not train or p == 0.0 or input.numel() == 0:
+        return input
+    if p == 1.0:  # ATen's order: all dropped before the rank is checked
+        dropped = input * torch.zeros_like(input)
+    elif input.dim() < 2:
+        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
+    else:
+        keep = torch.rand(tuple(input.shape[:2]) + (1,) * (input.dim() - 2), device=input.device) >= p
+        dropped = input * keep * (1.0 / (1.0 - p))
+    return input.copy_(dropped) if inplace else dropped
+
+
+def feature_dropout(input, p, train):
+    return _feature_dropout(input, p, train, False)
+
+
+def feature_dropout_(input, p, train):
+    return _feature_dropout(input, p, train, True)

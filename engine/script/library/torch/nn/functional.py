@@ -6,6 +6,7 @@ import math
 import warnings
 
 import torch
+from torch import _VF
 from torch.nn._activations import *  # noqa: F403: its functions are torch.nn.functional's
 from torch.nn._losses import *  # noqa: F403
 from torch.nn._losses import _reduced as _reduce
@@ -101,33 +102,6 @@ def dropout(input, p=0.5, training=True, inplace=False):
     return _engine_dropout(input, p, training, inplace)
 
 
-def _check_probability(p):
-    if p < 0.0 or p > 1.0:
-        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-
-
-def _feature_dropout(input, p, training, inplace):
-    """ATen's feature dropout: whole (dim 0, dim 1) slices dropped, one draw each, the rest
-    scaled by 1 / (1 - p); the input itself when not training."""
-    if not training or p == 0.0 or input.numel() == 0:
-        return input
-    if p == 1.0:  # ATen's order: all dropped before the rank is checked
-        dropped = input * torch.zeros_like(input)
-    elif input.dim() < 2:
-        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
-    else:
-        keep = torch.rand(tuple(input.shape[:2]) + (1,) * (input.dim() - 2), device=input.device) >= p
-        dropped = input * keep * (1.0 / (1.0 - p))
-    return input.copy_(dropped) if inplace else dropped
-
-
-def _with_batch(input, batched_dims, dropout):
-    """`dropout` of an input given a batch dim of one when it has none."""
-    if input.dim() == batched_dims:
-        return dropout(input)
-    return dropout(input.unsqueeze(0)).squeeze(0)
-
-
 def _deprecated_rank(name, dims, got):
     warnings.warn(f"{name}: Received a {got}-D input to {name}, which is deprecated and will result in an error in a future "
                   f"release. To retain the behavior and silence this warning, please use dropout instead. Note that {name} "
@@ -135,18 +109,36 @@ def _deprecated_rank(name, dims, got):
                   f"an optional batch dimension (i.e. {dims + 1}D or {dims + 2}D inputs).", stacklevel=3)
 
 
+# Channel dropout as PyTorch writes it, line for line where the lines matter: Dynamo runs these
+# whole on fake tensors, and a float p that changed between calls is read as a number by the
+# op it reaches (_VF.feature_dropout's line is where PyTorch's guard on it says it was made).
+def _channel_dropout(input, p, training, inplace, batched_dims):
+    """An unbatched input's dropout as a batch of one (a view, so an in-place one writes the input)."""
+    is_batched = input.dim() == batched_dims
+    if not is_batched:
+        input = input.unsqueeze(0)
+    result = (
+        _VF.feature_dropout_(input, p, training)
+        if inplace
+        else _VF.feature_dropout(input, p, training)
+    )
+    return result if is_batched else result.squeeze(0)
+
+
 def dropout1d(input, p=0.5, training=True, inplace=False):
-    _check_probability(p)
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     if input.dim() not in (2, 3):
         raise RuntimeError(f"dropout1d: Expected 2D or 3D input, but received a {input.dim()}D input. Note that dropout1d "
                            "exists to provide channel-wise dropout on inputs with 1 spatial dimension, a channel dimension, "
                            "and an optional batch dimension (i.e. 2D or 3D inputs).")
-    return _with_batch(input, 3, lambda x: _feature_dropout(x, p, training, inplace))
+    return _channel_dropout(input, p, training, inplace, 3)
 
 
 def dropout2d(input, p=0.5, training=True, inplace=False):
     """PyTorch's: a 3-D input is (N, C, L), not an unbatched (C, H, W), with a warning."""
-    _check_probability(p)
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     if input.dim() not in (3, 4):
         _deprecated_rank("dropout2d", 2, input.dim())
     if input.dim() == 3:
@@ -155,14 +147,22 @@ def dropout2d(input, p=0.5, training=True, inplace=False):
                       "change in a future release to interpret the input as one without a batch dimension, i.e. shape "
                       "(C, H, W). To maintain the 1D channel-wise dropout behavior, please switch to using dropout1d "
                       "instead.", stacklevel=2)
-    return _feature_dropout(input, p, training, inplace)
+
+    result = (
+        _VF.feature_dropout_(input, p, training)
+        if inplace
+        else _VF.feature_dropout(input, p, training)
+    )
+
+    return result
 
 
 def dropout3d(input, p=0.5, training=True, inplace=False):
-    _check_probability(p)
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     if input.dim() not in (4, 5):
         _deprecated_rank("dropout3d", 3, input.dim())
-    return _with_batch(input, 5, lambda x: _feature_dropout(x, p, training, inplace))
+    return _channel_dropout(input, p, training, inplace, 5)
 
 
 def relu(input, inplace=False):
