@@ -327,7 +327,11 @@ Value Interpreter::instanceAttribute(const Value& object, const std::string& nam
     if (classAttr && classAttr->as<PropertyObject>()) return bindDescriptor(*classAttr, object, cls);
     if (Value* own = instance->dict->findString(name)) {
         if (!tracer_ || !object.source) return *own;
-        return loaded(withSource(*own, attrSource(object.source, name)));
+        Value sourced = withSource(*own, attrSource(object.source, name));
+        // A constant handed on to an inlined function (evalCall): guarded where that function reads it.
+        const bool constant = own->isNumber() || own->isString() || own->isNone() || (own->as<TupleObject>() && !own->as<SizeObject>());
+        if (constant && lazyRead_.first == instance && lazyRead_.second == name) return sourced;
+        return loaded(std::move(sourced));
     }
     if (classAttr) {
         // A method found on the class: the trace holds while no instance attribute shadows

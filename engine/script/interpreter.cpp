@@ -536,8 +536,6 @@ bool Interpreter::isCompiledFrameClosure(const ScopePtr& scope) const {
 
 Value Interpreter::loaded(Value v) {
     if (!tracer_ || !v.source) return v;
-    // A constant handed on to an inlined function: read (and guarded) where that function reads it.
-    if (lazyLoads_ && (v.isNumber() || v.isString() || v.isNone() || (v.as<TupleObject>() && !v.as<SizeObject>()))) return v;
     if (v.as<ModuleObject>())  // one module reached two ways is named the first way (Dynamo's object aliasing)
         if (SourcePtr first = tracer_->firstSourceOf(v)) v.source = std::move(first);
     if (std::optional<Value> symbolic = tracer_->symbolicInput(v)) return *symbolic;

@@ -227,7 +227,11 @@ public:
     Value withSource(Value value, SourcePtr source) const;
     // A sourced value as the compiled code reads it (a local, a global): its guards' input.
     Value loaded(Value value);
-    bool lazyLoads_ = false;  // evaluating an attribute an inlined function's parameter takes (evalCall)
+    // An attribute read evalCall hands an inlined function as an argument bound to a named
+    // parameter: Dynamo's lazy value, which instanceAttribute leaves unguarded when it is a
+    // constant (the function's read of its parameter guards it).
+    const Expr* lazyArgument_ = nullptr;  // the argument's Attribute expression, until it is evaluated
+    std::pair<const Object*, std::string> lazyRead_;  // the instance and name it reads, while it does
     // The user stack of the traced code: frames from the compiled function inwards.
     std::vector<StackFrame> tracedStack() const;
     // The traced code's stack as Dynamo's is: tracedStack() and the frames of Fusescope's

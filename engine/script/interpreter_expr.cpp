@@ -6,6 +6,7 @@
 #include <new>
 #include <stdexcept>
 #include <unordered_map>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -233,11 +234,18 @@ Value Interpreter::eval(const Expr& expr) {
     case ExprKind::JoinedStr: return evalJoinedStr(expr.as<JoinedStr>());
     case ExprKind::Attribute: {
         const auto& a = expr.as<Attribute>();
+        const bool lazy = std::exchange(lazyArgument_, nullptr) == &expr;  // this read only, not its object's
         Value object = eval(*a.value);
         site_ = siteOf(expr);
         stack_.back().pending = &expr;  // a graph break in the attribute's getter points at it
         stack_.back().line = expr.loc.line;
         realize(object);
+        if (!lazy || !object.isObject()) return getAttribute(object, a.attr, a.attrLoc);
+        lazyRead_ = {object.asObject().get(), a.attr};
+        struct Clear {
+            Interpreter& in;
+            ~Clear() { in.lazyRead_ = {}; }
+        } clear{*this};
         return getAttribute(object, a.attr, a.attrLoc);
     }
     case ExprKind::Subscript: {
@@ -645,18 +653,9 @@ Value Interpreter::evalCall(const Call& call) {
     // Dynamo: guarded where that function reads its parameter, not at all if it never does.
     const auto [inlined, bound] = tracer_ ? inlinedCallee(*this, callee) : std::pair<const FunctionObject*, std::size_t>{};
     auto evalArgument = [&](const Expr& a, std::size_t position, const std::string& keyword) {
-        if (!inlined || a.kind != ExprKind::Attribute || !bindsToNamedParameter(*inlined, position + bound, keyword)) return eval(a);
-        const bool outer = lazyLoads_;
-        lazyLoads_ = true;
-        Value v;
-        try {
-            v = eval(a);
-        } catch (...) {
-            lazyLoads_ = outer;
-            throw;
-        }
-        lazyLoads_ = outer;
-        return v;
+        if (inlined && a.kind == ExprKind::Attribute && bindsToNamedParameter(*inlined, position + bound, keyword))
+            lazyArgument_ = &a;
+        return eval(a);
     };
     {
         OperandScope held(*this);
