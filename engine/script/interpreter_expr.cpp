@@ -651,7 +651,10 @@ Value Interpreter::evalCall(const Call& call) {
     args.where = call.loc;
     // An attribute read as an inlined function's argument (self.kernel_size) is a lazy value to
     // Dynamo: guarded where that function reads its parameter, not at all if it never does.
-    const auto [inlined, bound] = tracer_ ? inlinedCallee(*this, callee) : std::pair<const FunctionObject*, std::size_t>{};
+    auto isAttribute = [](const Expr& e) { return e.kind == ExprKind::Attribute; };
+    const bool attributeArguments = tracer_ && (std::any_of(call.args.begin(), call.args.end(), [&](const ExprPtr& a) { return isAttribute(*a); }) ||
+                                                std::any_of(call.keywords.begin(), call.keywords.end(), [&](const auto& k) { return isAttribute(*k.value); }));
+    const auto [inlined, bound] = attributeArguments ? inlinedCallee(*this, callee) : std::pair<const FunctionObject*, std::size_t>{};
     auto evalArgument = [&](const Expr& a, std::size_t position, const std::string& keyword) {
         if (inlined && a.kind == ExprKind::Attribute && bindsToNamedParameter(*inlined, position + bound, keyword))
             lazyArgument_ = &a;
