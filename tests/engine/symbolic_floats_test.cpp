@@ -4,6 +4,9 @@
 // guards and recompiles checked against real PyTorch 2.15; these check the compiled graphs.
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+#include <tuple>
+
 #include "test_support.h"
 
 using fusescope::test::runScript;
@@ -114,6 +117,36 @@ for p in [0.0, 1.0, 0.0, 1.0]:
                   std::string::npos) << backend << run.logs;
         EXPECT_NE(run.logs.find("source=G['" + std::string(builtins) + "']['len']"), std::string::npos) << backend << run.logs;
         EXPECT_EQ(run.logs.find("p >= 0.0"), std::string::npos) << backend << run.logs;  // implied by the equality
+    }
+}
+
+// dropout1d and dropout3d (an unbatched input made a batch of one) name their own lines of
+// PyTorch 2.15's functional.py, as real PyTorch printed them for this script.
+TEST(SymbolicFloats, ChannelDropoutsNameTheirOwnLineOfPyTorch) {
+    for (const auto& [dims, shape, line] : {std::tuple{"1d", "1, 2, 3", "dropout.py:121 in forward (nn/functional.py:1566 in dropout1d)"},
+                                            {"3d", "1, 2, 3, 1", "dropout.py:224 in forward (nn/functional.py:1679 in dropout3d)"}}) {
+        auto run = runScript(fmt::format(R"(import torch
+
+class Block(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.drop = torch.nn.Dropout{}(0.0)
+
+    def forward(self, x):
+        return self.drop(x) * 2
+
+block = Block()
+compiled = torch.compile(block, backend="eager")
+for p in [0.0, 1.0]:
+    block.drop.p = p
+    print(compiled(torch.ones({})).sum().item())
+)", dims, shape),
+                             "guards");
+        ASSERT_EQ(run.error, "") << dims;
+        EXPECT_EQ(run.out, "12.0\n0.0\n") << dims;
+        EXPECT_NE(run.logs.find(fmt::format("p == 1.0  # return F.dropout{}(input, self.p, self.training, self.inplace)  # "
+                                            "torch/nn/modules/{}\n", dims, line)),
+                  std::string::npos) << dims << run.logs;
     }
 }
 

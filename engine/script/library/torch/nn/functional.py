@@ -109,36 +109,37 @@ def _deprecated_rank(name, dims, got):
                   f"an optional batch dimension (i.e. {dims + 1}D or {dims + 2}D inputs).", stacklevel=3)
 
 
-# Channel dropout as PyTorch writes it, line for line where the lines matter: Dynamo runs these
-# whole on fake tensors, and a float p that changed between calls is read as a number by the
-# op it reaches (_VF.feature_dropout's line is where PyTorch's guard on it says it was made).
-def _channel_dropout(input, p, training, inplace, batched_dims):
-    """An unbatched input's dropout as a batch of one (a view, so an in-place one writes the input)."""
-    is_batched = input.dim() == batched_dims
+def _check_probability(p):
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+
+
+# Channel dropout calls _VF.feature_dropout on lines written as PyTorch's: Dynamo runs these
+# functions whole on fake tensors, and a float p that changed between calls is read as a number
+# by that op, where PyTorch's guard on it says it was made (nn/functional.py:1629 in dropout2d).
+# An unbatched input is a batch of one as a view, so an in-place dropout writes the input.
+def dropout1d(input, p=0.5, training=True, inplace=False):
+    _check_probability(p)
+    if input.dim() not in (2, 3):
+        raise RuntimeError(f"dropout1d: Expected 2D or 3D input, but received a {input.dim()}D input. Note that dropout1d "
+                           "exists to provide channel-wise dropout on inputs with 1 spatial dimension, a channel dimension, "
+                           "and an optional batch dimension (i.e. 2D or 3D inputs).")
+    is_batched = input.dim() == 3
     if not is_batched:
         input = input.unsqueeze(0)
+
     result = (
         _VF.feature_dropout_(input, p, training)
         if inplace
         else _VF.feature_dropout(input, p, training)
     )
+
     return result if is_batched else result.squeeze(0)
-
-
-def dropout1d(input, p=0.5, training=True, inplace=False):
-    if p < 0.0 or p > 1.0:
-        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-    if input.dim() not in (2, 3):
-        raise RuntimeError(f"dropout1d: Expected 2D or 3D input, but received a {input.dim()}D input. Note that dropout1d "
-                           "exists to provide channel-wise dropout on inputs with 1 spatial dimension, a channel dimension, "
-                           "and an optional batch dimension (i.e. 2D or 3D inputs).")
-    return _channel_dropout(input, p, training, inplace, 3)
 
 
 def dropout2d(input, p=0.5, training=True, inplace=False):
     """PyTorch's: a 3-D input is (N, C, L), not an unbatched (C, H, W), with a warning."""
-    if p < 0.0 or p > 1.0:
-        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    _check_probability(p)
     if input.dim() not in (3, 4):
         _deprecated_rank("dropout2d", 2, input.dim())
     if input.dim() == 3:
@@ -158,11 +159,20 @@ def dropout2d(input, p=0.5, training=True, inplace=False):
 
 
 def dropout3d(input, p=0.5, training=True, inplace=False):
-    if p < 0.0 or p > 1.0:
-        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    _check_probability(p)
     if input.dim() not in (4, 5):
         _deprecated_rank("dropout3d", 3, input.dim())
-    return _channel_dropout(input, p, training, inplace, 5)
+    is_batched = input.dim() == 5
+    if not is_batched:
+        input = input.unsqueeze(0)
+
+    result = (
+        _VF.feature_dropout_(input, p, training)
+        if inplace
+        else _VF.feature_dropout(input, p, training)
+    )
+
+    return result if is_batched else result.squeeze(0)
 
 
 def relu(input, inplace=False):
