@@ -43,6 +43,7 @@ const Value* resolveSource(const Source& source, const std::map<std::string, Val
         const Value* base = resolveSource(*source.base, locals, interp, globals);
         if (auto* module = base ? base->as<ModuleObject>() : nullptr) return module->find(source.name);
         if (auto* fn = base ? base->as<FunctionObject>() : nullptr) return source.name == "__defaults__" ? &fn->defaultsTuple() : nullptr;
+        if (auto* cls = base ? base->as<ClassObject>() : nullptr) return source.name == "__mro__" ? &cls->mroValue() : nullptr;
         auto* instance = base ? base->as<InstanceObject>() : nullptr;
         return instance ? instance->dict->findString(source.name) : nullptr;
     }
@@ -67,6 +68,12 @@ const Value* resolveSource(const Source& source, const std::map<std::string, Val
         const Value* base = resolveSource(*source.base, locals, interp, globals);
         auto* cls = base ? base->as<ClassObject>() : nullptr;
         return cls ? &cls->dictValue() : nullptr;
+    }
+    case Source::Kind::KeyAt: {
+        const Value* base = resolveSource(*source.base, locals, interp, globals);
+        auto* dict = base ? base->as<DictObject>() : nullptr;
+        if (!dict || source.index < 0 || source.index >= static_cast<int64_t>(dict->items.size())) return nullptr;
+        return &dict->items[static_cast<size_t>(source.index)].second;
     }
     }
     return nullptr;

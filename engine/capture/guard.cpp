@@ -153,6 +153,14 @@ std::string Guard::code() const {
 
 std::string Guard::guardedName() const { return ofCode ? source->str() + ".__code__" : source->str(); }
 
+std::string Guard::hint() const {
+    if (kind != Kind::DictContains || source->kind == Source::Kind::ObjectDict) return "";
+    return count ? fmt::format("Dictionary {} must contain key {}; Dynamo specialized the compiled code on this key being present.",
+                               source->str(), valueRepr(constant))
+                 : fmt::format("Dictionary {} must not contain key {}; Dynamo specialized the compiled code on this key being absent.",
+                               source->str(), valueRepr(constant));
+}
+
 std::string Guard::str() const {
     std::string c = code();
     if (createdBy.empty()) return c;
@@ -248,7 +256,7 @@ std::optional<std::string> Guard::check(const Value* value, const Value* other) 
         const ValueList& keys = *sequenceItems(constant);
         if (!dict) return failedCode(*this);
         if (dict->items.size() != keys.size()) return fmt::format("len({}) != {}", s, keys.size());
-        for (size_t i = 0; i < keys.size(); ++i)
+        for (size_t i = 0; i < keys.size() && !keysUnguarded; ++i)
             if (!sameConstant(dict->items[i].first, keys[i]))
                 return failedCode(*this, fmt::format("list(dict.keys({}))[{}] == {}", s, i, valueRepr(keys[i])));
         return std::nullopt;
@@ -266,7 +274,7 @@ std::optional<std::string> Guard::check(const Value* value, const Value* other) 
     }
     case Kind::DictContains: {
         auto* dict = value->as<DictObject>();
-        if (!dict || (dict->find(constant) != nullptr) != (count != 0)) return failedCode(*this);
+        if (!dict || (dict->find(constant) != nullptr) != (count != 0)) return userStack.empty() ? str() : failedCode(*this, code(), hint());
         return std::nullopt;
     }
     case Kind::DimAtLeast:

@@ -52,6 +52,9 @@ struct Guard {
     ObjectPtr classObject;  // IdMatch: set where the object is a class (int, range): its manager's type is <class 'type'>
     // Constant; DictContains: the key; IdMatch: the object; KeyOrder: the keys, a list
     Value constant;
+    // KeyOrder: only the dict's length is checked, its keys are not (an nn.Module's hooks dict,
+    // keyed by handle ids: its values are guarded by position)
+    bool keysUnguarded = false;
     // IdMatch: the guarded object is the function's __code__ (a function written in Python,
     // as Dynamo guards one it inlines); typeName then says "function", else its own type
     bool ofCode = false;
@@ -94,6 +97,9 @@ struct Guard {
     std::optional<std::string> check(const Value* value, const Value* other = nullptr) const;
     // The PyTorch guard-type name (TENSOR_MATCH, CONSTANT_MATCH, ...) used in explain().
     std::string typeLabel() const;
+    // The hint PyTorch adds to this guard's line and failure: a key's presence in a dict (none
+    // for an object's __dict__: Dynamo's check that no attribute shadows a method says none).
+    std::string hint() const;
 };
 
 // PyTorch's hint on a guard of an nn.Module's int attribute (its static ints).

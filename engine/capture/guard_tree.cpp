@@ -18,6 +18,10 @@ namespace fusescope {
 
 namespace {
 
+// A dict key as a DictGuardManager's pairs are matched by it: a string key as it is, any
+// other by its repr.
+std::string orderedKeyName(const Value& key) { return key.isString() ? key.asString() : valueRepr(key); }
+
 // One GuardManager: the value a source names, how it is read from its parent's, its leaf guards
 // and the managers of what is read from it.
 struct Manager {
@@ -27,17 +31,18 @@ struct Manager {
     std::vector<std::string> leaves;  // "TENSOR_MATCH: check_tensor(...)"
     std::vector<std::size_t> guards;  // the indices of the guards its leaves check
     std::vector<std::unique_ptr<Manager>> children;
-    std::string key;  // read from its parent by this key (DictGetItemGuardAccessor)
+    std::string key;  // read from its parent by this key (DictGetItemGuardAccessor), as orderedKeyName() names it
     // A dict whose keys are guarded in order (Dynamo's DictGuardManager): its keys, and the
     // user line that walked it; its children print as key/value pairs by index.
     std::vector<std::string> orderedKeys;
     std::string orderMadeAt;
     bool ordered = false;  // a DictGuardManager (its keys guarded in order; an empty dict has none)
+    bool keysGuarded = true;  // false: its values are guarded by position only (an nn.Module's hooks)
 
     Manager& child(const std::string& childSource, const std::string& how, const std::string& childType, const std::string& byKey = "") {
         for (auto& c : children)
             if (c->source == childSource) return *c;
-        children.push_back(std::make_unique<Manager>(Manager{childSource, how, childType, {}, {}, {}, byKey, {}, {}, false}));
+        children.push_back(std::make_unique<Manager>(Manager{childSource, how, childType, {}, {}, {}, byKey, {}, {}, false, true}));
         return *children.back();
     }
 };
@@ -149,13 +154,7 @@ std::vector<std::string> leavesOf(const Guard& g, const Value* value, const Guar
         return {std::string(kind) + ": " + verbose(g.code(), g, g.moduleInt ? kModuleIntHint : "")};
     }
     case Guard::Kind::Length: return {(g.typeName == "dict" ? "DICT_LENGTH: " : "LENGTH_CHECK: ") + verbose(g.code(), g)};
-    case Guard::Kind::DictContains:  // a class's own attributes: Dynamo's DICT_NOT_CONTAINS, which says why
-        if (g.source->kind == Source::Kind::TypeDict)
-            return {"DICT_CONTAINS: " + verbose(g.code(), g,
-                                                fmt::format("Dictionary {} must not contain key {}; Dynamo specialized the compiled "
-                                                            "code on this key being absent.",
-                                                            s, valueRepr(g.constant)))};
-        return {"DICT_CONTAINS: " + verbose(g.code(), g)};
+    case Guard::Kind::DictContains: return {"DICT_CONTAINS: " + verbose(g.code(), g, g.hint())};
     case Guard::Kind::IdMatch: return {"ID_MATCH: " + verbose(g.code(), g)};
     default: return {};
     }
@@ -280,14 +279,16 @@ public:
         Manager& m = *at;
         m.guards.push_back(index);
         if (g.kind == Guard::Kind::KeyOrder) {
-            for (const Value& key : *sequenceItems(g.constant)) m.orderedKeys.push_back(key.isString() ? key.asString() : valueRepr(key));
+            for (const Value& key : *sequenceItems(g.constant)) m.orderedKeys.push_back(orderedKeyName(key));
             const std::string where = madeAt(g);
             m.orderMadeAt = where.empty() ? "" : "  # " + where;
             m.ordered = true;
-            std::erase_if(m.leaves, [](const std::string& leaf) { return leaf.starts_with("TYPE_MATCH"); });
+            m.keysGuarded = !g.keysUnguarded;
+            std::erase_if(m.leaves, [](const std::string& leaf) { return leaf.starts_with("TYPE_MATCH") || leaf.starts_with("DICT_LENGTH"); });
             return;
         }
-        if (m.ordered && g.kind == Guard::Kind::TypeMatch) return;  // a DictGuardManager checks its type itself
+        // a DictGuardManager checks its type and length itself
+        if (m.ordered && (g.kind == Guard::Kind::TypeMatch || (g.kind == Guard::Kind::Length && value && value->as<DictObject>()))) return;
         for (std::string& leaf : leavesOf(g, value, scope_.state)) m.leaves.push_back(std::move(leaf));
         if (g.kind == Guard::Kind::TensorMatch && mayAlias(*g.source, value)) tensors_.push_back({g.source->str(), &m});
     }
@@ -369,6 +370,8 @@ private:
             return managerOf(*source.base).child(source.str(), fmt::format("{}GetItemGuardAccessor({})", tuple ? "Tuple" : "List", source.index), type);
         }
         case Source::Kind::Attr: {
+            if (source.name == "__mro__" && source.base->kind == Source::Kind::Type)
+                return managerOf(*source.base).child(source.str(), "TypeMROGuardAccessor", "<class 'tuple'>");
             // An nn.Module's own attribute (its _modules, _parameters, training) is read from its
             // __dict__, as Dynamo reads it to skip Module.__getattr__.
             const Value* base = scope_.resolve(*source.base);
@@ -386,6 +389,13 @@ private:
         case Source::Kind::Type: return managerOf(*source.base).child(source.str(), "TypeGuardAccessor", "<class 'type'>");
         case Source::Kind::TypeDict:
             return managerOf(*source.base).child(source.str(), "TypeDictGuardAccessor", "<class 'dict'>");
+        case Source::Kind::KeyAt: {  // a value of a DictGuardManager, under its key's position
+            const Value* base = scope_.resolve(*source.base);
+            const auto* dict = base ? base->as<DictObject>() : nullptr;
+            const bool known = dict && source.index >= 0 && source.index < static_cast<int64_t>(dict->items.size());
+            const std::string key = known ? orderedKeyName(dict->items[static_cast<size_t>(source.index)].first) : "";
+            return managerOf(*source.base).child(source.str(), "DictGetItemGuardAccessor", type, key);
+        }
         }
         return root_;
     }
@@ -436,11 +446,15 @@ private:
             if (value == m.children.end()) continue;
             const std::string key = fmt::format("list(dict.keys({}))[{}]", m.source, index);
             out += fmt::format("{}+- KeyValueManager pair at index={}\n", indent(depth), index);
-            out += fmt::format("{}+- KeyManager: GuardManager: source={}, type=<class 'str'>, tag_safe=(False, False)\n", indent(depth + 1), key);
-            out += fmt::format("{}+- EQUALS_MATCH: {:<60}{}\n", indent(depth + 2), fmt::format("{} == '{}'", key, m.orderedKeys[index]),
-                               m.orderMadeAt);
+            if (m.keysGuarded) {
+                out += fmt::format("{}+- KeyManager: GuardManager: source={}, type=<class 'str'>, tag_safe=(False, False)\n", indent(depth + 1), key);
+                out += fmt::format("{}+- EQUALS_MATCH: {:<60}{}\n", indent(depth + 2), fmt::format("{} == '{}'", key, m.orderedKeys[index]),
+                                   m.orderMadeAt);
+            }
+            // named by its key, as Dynamo names a value (its children by the key's position where the key is unguarded)
+            const std::string valueSource = m.keysGuarded ? (*value)->source : fmt::format("{}[{}]", m.source, m.orderedKeys[index]);
             out += fmt::format("{}+- ValueManager: {}: source={}, type={}, tag_safe=(False, False)\n", indent(depth + 1),
-                               (*value)->ordered ? "DictGuardManager" : "GuardManager", (*value)->source, (*value)->type);
+                               (*value)->ordered ? "DictGuardManager" : "GuardManager", valueSource, (*value)->type);
             print(**value, depth + 2, out);
         }
     }

@@ -104,7 +104,8 @@ std::string modulePath(const Source& source) {
     case Source::Kind::Item: return modulePath(*source.base) + "." + std::to_string(source.index);
     case Source::Kind::ObjectDict:
     case Source::Kind::Type:
-    case Source::Kind::TypeDict: return modulePath(*source.base);
+    case Source::Kind::TypeDict:
+    case Source::Kind::KeyAt: return modulePath(*source.base);
     }
     return "";
 }
@@ -185,6 +186,7 @@ bool onLibraryGlobals(const Source& source) {
 bool Tracer::addGuard(Guard guard) {
     // Inside a call Dynamo makes itself, its code is not traced: nothing it reads of its own is guarded.
     if (guard.source && interp_.inDynamoHandledCall() && onLibraryGlobals(*guard.source)) return false;
+    if (guard.kind == Guard::Kind::TypeMatch && !hookDicts_.empty() && hookDicts_.count(guard.source->str())) return false;
     return keepGuard(madeHere(std::move(guard)));
 }
 
@@ -433,6 +435,10 @@ void Tracer::guardKeyOrder(const Value& dict) {
 void Tracer::onDictWalk(const Value& dict) {
     auto* items = dict.as<DictObject>();
     if (!dict.source || !items) return;
+    if (hookDicts_.count(dict.source->str())) {  // a full one is guarded by its length already; an empty one walked is a DictGuardManager
+        if (items->items.empty()) guardKeyOrder(dict);
+        return;
+    }
     const bool stringKeys = std::all_of(items->items.begin(), items->items.end(), [](const auto& kv) { return kv.first.isString(); });
     if (stringKeys) guardKeyOrder(dict);
     else onLengthUse(dict);
@@ -442,6 +448,7 @@ void Tracer::onLengthUse(const Value& value) {
     const ValueList* items = sequenceItems(value);
     auto* dict = value.as<DictObject>();
     if (!value.source || (!items && !dict)) return;
+    if (dict && !dict->items.empty() && hookDicts_.count(value.source->str())) return;  // its length is guarded already
     if (isModuleDict(value)) return guardKeyOrder(value);  // walked in order (a Sequential's modules)
     Guard type;
     type.kind = Guard::Kind::TypeMatch;
@@ -451,13 +458,40 @@ void Tracer::onLengthUse(const Value& value) {
     length.kind = Guard::Kind::Length;
     length.source = value.source;
     length.count = static_cast<int64_t>(items ? items->size() : dict->items.size());
-    length.typeName = type.typeName;  // a dict's is DICT_LENGTH
+    length.typeName = dict ? "dict" : type.typeName;  // any dict's (an OrderedDict's too) is DICT_LENGTH
     addGuard(std::move(type));
     addGuard(std::move(length));
 }
 
+// Dynamo's NNModuleHooksDictVariable: a full hooks dict is guarded by its length (its keys, the
+// hooks' handle ids, are not: the same hook on another module has another id) and each hook
+// by position, where the module's call read it; an empty one is not guarded at all
+// (skip_nnmodule_hook_guards), though a later `if d:` or `k in d` is.
+void Tracer::onModuleHooksRead(const Value& dict) {
+    auto* items = dict.as<DictObject>();
+    if (!dict.source || !items || !hookDicts_.insert(dict.source->str()).second || items->items.empty() || !ctx_.recording) return;
+    ValueList keys;
+    for (const auto& [key, hook] : items->items) keys.push_back(key);
+    Guard order;
+    order.kind = Guard::Kind::KeyOrder;
+    order.source = dict.source;
+    order.constant = makeList(std::move(keys));
+    order.keysUnguarded = true;
+    addGuard(std::move(order));
+    for (size_t i = 0; i < items->items.size(); ++i)
+        onCalleeUse(interp_.withSource(items->items[i].second, keyAtSource(dict.source, static_cast<int64_t>(i))));
+}
+
 void Tracer::onContainsUse(const Value& dict, const Value& key, bool found) {
     if (!dict.source || !dict.as<DictObject>() || !(key.isString() || key.isNumber() || key.isNone())) return;
+    const Source::Kind kind = dict.source->kind;
+    if (kind != Source::Kind::ObjectDict && kind != Source::Kind::TypeDict) {  // a dict the code read as a value: Dynamo checks its type
+        Guard type;
+        type.kind = Guard::Kind::TypeMatch;
+        type.source = dict.source;
+        type.typeName = pythonTypeName(dict);
+        addGuard(std::move(type));
+    }
     Guard g;
     g.kind = Guard::Kind::DictContains;
     g.source = dict.source;
@@ -491,19 +525,22 @@ void Tracer::onModuleUse(const Value& module) {
     addGuard(std::move(g));
 }
 
-void Tracer::onNnModuleCall() {
-    if (!ctx_.recording) return;
+bool Tracer::onNnModuleCall(bool readGlobalHooks) {
     Value module = interp_.torchModuleSourced("torch.nn.modules.module");
     onModuleUse(module);
     for (const char* hooks : {"_global_backward_pre_hooks", "_global_backward_hooks", "_global_forward_pre_hooks", "_global_forward_hooks"}) {
-        const Value* dict = module.as<ModuleObject>()->find(hooks);
+        const Value* dict = readGlobalHooks ? module.as<ModuleObject>()->find(hooks) : nullptr;
         if (!dict) continue;
-        Guard g;
-        g.kind = Guard::Kind::TypeMatch;
-        g.source = attrSource(module.source, hooks);
-        g.typeName = pythonTypeName(*dict);
-        addGuard(std::move(g));
+        if (ctx_.recording) {
+            Guard g;
+            g.kind = Guard::Kind::TypeMatch;
+            g.source = attrSource(module.source, hooks);
+            g.typeName = pythonTypeName(*dict);
+            addGuard(std::move(g));
+        }
+        if (dict->as<DictObject>() && !dict->as<DictObject>()->items.empty()) return true;  // Dynamo's any() stops there
     }
+    return false;
 }
 
 SourcePtr Tracer::firstSourceOf(const Value& module) {

@@ -175,6 +175,7 @@ public:
     void onStackInput(const Value& value);
     void onLengthUse(const Value& value) override;
     void onDictWalk(const Value& dict) override;
+    void onModuleHooksRead(const Value& dict) override;
     void onContainsUse(const Value& dict, const Value& key, bool found) override;
     void onModuleUse(const Value& module) override;
     void onCalleeUse(const Value& callee) override;
@@ -186,7 +187,7 @@ public:
     void onCellLoad(const Value& value) override;
     void onInheritedMethod(const Value& instance, const ClassObject& definer, const std::string& name) override;
     SourcePtr firstSourceOf(const Value& module) override;
-    void onNnModuleCall() override;
+    bool onNnModuleCall(bool readGlobalHooks) override;
     SourcePtr builtinSource(const std::string& name) override;
     std::optional<Value> symbolicInput(const Value& value) override;
     void onSizeUse(const Tensor& t, int64_t dim) override;
@@ -419,6 +420,7 @@ private:
     // an object where the code first consumes it (onRealize), a tensor at its first op, but a
     // module's parameter or buffer where it was loaded.
     std::set<std::string> unrealized_;  // sources whose guards still carry their read's stack
+    std::set<std::string> hookDicts_;   // the nn.Module hooks dicts read (onModuleHooksRead): never type-matched
     std::set<std::pair<const ClassObject*, std::string>> absentGuarded_;  // (class, name) guarded not to define it
     std::set<std::string> matchedTuples_;  // sources of tuples guarded whole (EQUALS_MATCH)
     bool insideMatchedTuple(const Source& source) const;

@@ -246,8 +246,48 @@ Value Interpreter::callInstance(const Value& instance, CallArgs& args) {
                 return call(bindDescriptor(*method, instance, cls), args);
             }
         }
-    if (tracer_ && cls->isNnModule()) tracer_->onNnModuleCall();
+    if (tracer_ && cls->isNnModule()) return callTracedModule(instance, cls, *method, args);
     return call(bindDescriptor(*method, instance, cls), args);
+}
+
+namespace {
+
+// The hook dicts Dynamo reads to decide whether a module call runs its forward straight, in
+// its order; it reads them by rules of their own wherever the traced code reads them.
+constexpr std::string_view kCallHookDicts[] = {"_backward_hooks",  "_backward_pre_hooks", "_forward_hooks", "_forward_hooks_with_kwargs",
+                                               "_forward_pre_hooks", "_forward_pre_hooks_with_kwargs"};
+
+bool isConstant(const Value& v) { return v.isNone() || v.isNumber() || v.isString(); }
+
+bool isCallHookDict(std::string_view name) { return std::find(std::begin(kCallHookDicts), std::end(kCallHookDicts), name) != std::end(kCallHookDicts); }
+
+}  // namespace
+
+// A module call as Dynamo traces it (UnspecializedNNModuleVariable.call_function): a module
+// that keeps Module's __call__ and has no hooks has its forward inlined straight, with no frames
+// of Module's own; otherwise Module.__call__ runs as the Python it is (its lines PyTorch's).
+Value Interpreter::callTracedModule(const Value& instance, const ClassPtr& cls, const Value& method, CallArgs& args) {
+    const auto& object = *instance.as<InstanceObject>();
+    const ClassObject& base = *cls->nnModuleBase();
+    const Value* forward = cls->lookup("forward");
+    const bool modulesOwnCall = &method == base.dict->findString("__call__") && cls->lookup("_call_impl") == base.dict->findString("_call_impl") &&
+                                !object.dict->findString("forward") && forward && forward->as<FunctionObject>();
+    bool hooks = !modulesOwnCall;  // or what stands for them: a call of the class's own
+    for (std::string_view name : kCallHookDicts) {
+        if (hooks) break;
+        const Value* dict = object.dict->findString(name);
+        if (dict && instance.source) tracer_->onModuleHooksRead(withSource(*dict, attrSource(instance.source, std::string(name))));
+        hooks = dict && dict->as<DictObject>() && !dict->as<DictObject>()->items.empty();
+    }
+    hooks = tracer_->onNnModuleCall(!hooks) || hooks;
+    if (!hooks) {
+        Value forward = instanceAttribute(instance, "forward");
+        guardDefaults(forward, args);
+        return call(forward, args);
+    }
+    Value call = instanceAttribute(instance, "__call__");
+    if (object.dict->findString("forward") == nullptr && instance.source) guardNotShadowed(object, instance.source, "forward");
+    return this->call(call, args);
 }
 
 // The nearest base's __init_subclass__, bound to the new class, given the class keywords.
@@ -331,6 +371,7 @@ Value Interpreter::instanceAttribute(const Value& object, const std::string& nam
         // A constant handed on to an inlined function (evalCall): guarded where that function reads it.
         const bool constant = own->isNumber() || own->isString() || own->isNone() || (own->as<TupleObject>() && !own->as<SizeObject>());
         if (constant && lazyRead_.first == instance && lazyRead_.second == name) return sourced;
+        if (isCallHookDict(name) && cls->isNnModule()) tracer_->onModuleHooksRead(sourced);
         return loaded(std::move(sourced));
     }
     if (classAttr) {
@@ -341,6 +382,15 @@ Value Interpreter::instanceAttribute(const Value& object, const std::string& nam
             (name == "forward" || isScriptFile(currentLocation().file) || torchModuleOfFrame())) {
             guardNotShadowed(*instance, object.source, name);
             tracer_->onInheritedMethod(object, *definer, name);
+        } else if (tracer_ && object.source && isConstant(*classAttr) && cls->isNnModule() && tracesRunningLine()) {
+            // A constant of an nn.Module's class (Module._compiled_call_impl = None): Dynamo reads
+            // it from the class along the MRO that defines it, while nothing before it shadows it.
+            guardNotShadowed(*instance, object.source, name);
+            tracer_->onInheritedMethod(object, *definer, name);
+            SourcePtr owner = typeSource(object.source);
+            const auto position = std::find(cls->mro.begin(), cls->mro.end(), definer) - cls->mro.begin();
+            if (position > 0) owner = itemSource(attrSource(owner, "__mro__"), position);
+            return loaded(withSource(*classAttr, keySource(typeDictSource(owner), name)));
         }
         return bindDescriptor(*classAttr, object, cls);
     }
@@ -653,6 +703,8 @@ Value Interpreter::typeOf(const Value& value) {
     }
     std::string name = pythonTypeName(value);
     if (auto it = builtins_.find(name); it != builtins_.end() && it->second.as<TypeObject>()) return it->second;
+    // collections' OrderedDict and defaultdict: the classes the module has (type(d)() makes one)
+    if (const Value* made = rootModules_.at("_collections").as<ModuleObject>()->find(name); made && made->as<TypeObject>()) return *made;
     Value& type = unnamedTypes_[name];
     if (type.isNone()) {
         auto made = std::make_shared<TypeObject>();

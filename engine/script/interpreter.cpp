@@ -246,8 +246,9 @@ void Interpreter::loadTorchLibrary(const SourceLocation& where) {
     const Value determinism = loadLibraryModule("torch._determinism", where);
     for (const auto& [name, value] : determinism.as<ModuleObject>()->attrs)
         if (value.as<FunctionObject>()) torch.attrs[name] = value;
-    // torch._C, PyTorch's C++ extension.
-    torch.attrs["_C"] = nativeModule("torch._C", {{"_nn", nativeModule("torch._C._nn", {{"pad", functional.attrs.at("_pad")}})}});
+    // torch._C, PyTorch's C++ extension; _is_tracing: whether torch.jit.trace runs (never here).
+    torch.attrs["_C"] = nativeModule("torch._C", {{"_nn", nativeModule("torch._C._nn", {{"pad", functional.attrs.at("_pad")}})},
+                                                  {"_is_tracing", makeBuiltin("torch._C._is_tracing", [](Interpreter&, CallArgs&) { return Value(false); })}});
     const Value setStance = loadLibraryModule("torch._stance", where).as<ModuleObject>()->attrs.at("set_stance");
     for (const char* module : {"compiler", "_dynamo"}) torch.attrs.at(module).as<ModuleObject>()->attrs["set_stance"] = setStance;
     const Value externalUtils = loadLibraryModule("torch._dynamo.external_utils", where);
@@ -431,11 +432,10 @@ std::vector<StackFrame> Interpreter::scriptStack(bool tracedOnly, bool withMarke
         const Frame& f = *it;
         if (tracedOnly && f.dynamoHandled) break;  // Dynamo's frames end at the call it makes itself
         if (tracedOnly && !f.traced) continue;
-        // A graph break's traceback shows torch.nn's frames of each module call that ran as
-        // Python (an inlined one has none in Dynamo's stack either).
+        // A graph break's traceback shows torch.nn's frames of each compiled module call around
+        // the frame (Module's own call that ran as Python shows its own frames, at PyTorch's lines).
         const bool traceback = withMarkers && !tracedOnly;
-        const int moduleCalls = f.moduleCalls + (!f.traced && f.qualname == "Module.__call__" ? 1 : 0);
-        for (int i = 0; traceback && i < moduleCalls; ++i)
+        for (int i = 0; traceback && i < f.moduleCalls; ++i)
             frames.insert(frames.end(), moduleCallFrames().begin(), moduleCallFrames().end());
         SourceLocation at = f.where;
         if (torchFrames && f.line) at.line = f.line;  // Dynamo's frames are at the instruction's line
@@ -968,7 +968,21 @@ Value Interpreter::callScriptFunction(const FunctionObject& fn, CallArgs& args) 
         if (std::optional<Value> result = (*frameInterceptor_)(fn, args)) return *result;
     bool traced = tracer_ != nullptr;
     int depth = traced && !stack_.empty() ? stack_.back().inlineDepth + 1 : 0;
+    if (traced && fn.closure && !fn.closure->isModule) realizeClosedOverItems(fn);
     return callFunction(fn, args, traced, depth);
+}
+
+// Dynamo realizes the items of a tuple or list an inlined closure's cells hold as it calls it
+// (Module._call_impl's inner() and its args: the input's TENSOR_MATCH names that call); a
+// tensor a cell holds itself is realized where the code uses it.
+void Interpreter::realizeClosedOverItems(const FunctionObject& fn) {
+    for (const auto& [name, unsourced] : freeVariables(fn))
+        for (ScopePtr s = fn.closure; s && !s->isModule; s = s->parent)
+            if (auto it = s->vars.find(name); it != s->vars.end()) {
+                if (const ValueList* items = sequenceItems(it->second))
+                    for (const Value& item : *items) realize(item);
+                break;
+            }
 }
 
 Value Interpreter::wrapInline(const Value& module) {
@@ -1082,7 +1096,16 @@ const std::set<std::string>& Interpreter::localNamesOf(const FunctionObject& fn)
     if (cached == localNameCache_.end()) {
         std::set<std::string> names;
         for (const auto& p : fn.def ? fn.def->params : fn.lambda->params) names.insert(p.name);
-        if (fn.def) collectLocalNames(fn.def->body, names);
+        if (fn.def) {
+            collectLocalNames(fn.def->body, names);
+            // a name the function declares nonlocal or global is not its local (declared at its top, as written)
+            for (const auto& stmt : fn.def->body) {
+                if (stmt->kind == StmtKind::Nonlocal)
+                    for (const std::string& name : stmt->as<Nonlocal>().names) names.erase(name);
+                if (stmt->kind == StmtKind::Global)
+                    for (const std::string& name : stmt->as<Global>().names) names.erase(name);
+            }
+        }
         cached = localNameCache_.emplace(fn.code(), std::move(names)).first;
     }
     return cached->second;

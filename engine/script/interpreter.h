@@ -172,6 +172,7 @@ public:
     Value wrapInline(const Value& module);
     Value callClass(const ClassPtr& cls, CallArgs& args);
     Value callInstance(const Value& instance, CallArgs& args);
+    Value callTracedModule(const Value& instance, const ClassPtr& cls, const Value& method, CallArgs& args);
     // @torch.no_grad() and its kin on a function: a def that runs each call in a fresh manager.
     Value decorateWithContext(const ContextManagerObject& manager, const Value& function);
     // Runs a script function's body. With traced=true it runs under the current tracer at
@@ -196,6 +197,9 @@ public:
     const Value* findBuiltin(const std::string& name) const;  // len, range, ...; null when there is none
     // Whether `file` is the script's or a module of its own it imported (not the library's).
     bool isScriptFile(const std::string& file) const;
+    // Whether Dynamo traces the line running now: the script's, or a line of Fusescope's torch
+    // that PyTorch's Python has too (its frames are traced as PyTorch's are).
+    bool tracesRunningLine() const { return isScriptFile(currentLocation().file) || torchModuleOfFrame().has_value(); }
 
     // Tracing: the hooks of the compiled function being traced (null when running eagerly).
     TraceHooks* tracer() const { return tracer_; }
@@ -532,6 +536,7 @@ private:
     void realize(const Value& value) const {
         if (tracer_ && value.source) tracer_->onRealize(value);
     }
+    void realizeClosedOverItems(const FunctionObject& fn);
 
     const Module& module_;
     ScriptHost& host_;

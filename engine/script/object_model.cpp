@@ -18,8 +18,18 @@ bool ClassObject::isSubclassOf(const ClassObject& other) const {
     return std::find(mro.begin(), mro.end(), &other) != mro.end();
 }
 
-bool ClassObject::isNnModule() const {
-    return std::any_of(mro.begin(), mro.end(), [](const ClassObject* c) { return c->name == "Module" && c->module == "torch.nn.modules.module"; });
+const Value& ClassObject::mroValue() const {
+    if (!mroHandle_.isObject()) {
+        ValueList classes;
+        for (ClassObject* c : mro) classes.push_back(Value(c->shared_from_this()));
+        mroHandle_ = makeTuple(std::move(classes));
+    }
+    return mroHandle_;
+}
+
+const ClassObject* ClassObject::nnModuleBase() const {
+    auto found = std::find_if(mro.begin(), mro.end(), [](const ClassObject* c) { return c->name == "Module" && c->module == "torch.nn.modules.module"; });
+    return found == mro.end() ? nullptr : *found;
 }
 
 std::vector<ClassObject*> c3Linearization(ClassObject& cls) {

@@ -42,16 +42,20 @@ struct ClassObject : Object {
     bool isSubclassOf(const ClassObject& other) const;
     bool isBuiltin() const { return module == "builtins"; }
     std::string displayName() const { return isBuiltin() ? name : module + "." + qualname; }
-    // Whether torch.nn.Module is along its MRO.
-    bool isNnModule() const;
+    // torch.nn.Module where it is along its MRO, else null.
+    const ClassObject* nnModuleBase() const;
+    bool isNnModule() const { return nnModuleBase() != nullptr; }
     // `dict` as a Value that lives as long as the class: what a guard on its __dict__ reads.
     const Value& dictValue() const {
         if (!dictHandle_.isObject()) dictHandle_ = Value(ObjectPtr(dict));
         return dictHandle_;
     }
+    // Its __mro__ as a tuple, made once a guard reads it (type(x).__mro__[1]).
+    const Value& mroValue() const;
 
 private:
     mutable Value dictHandle_;
+    mutable Value mroHandle_;
 };
 
 // An instance of a script class (or of an exception class).

@@ -51,6 +51,9 @@ public:
     virtual void onLengthUse(const Value& value) = 0;
     // The traced code walked a dict input (its keys, values or items, in order): guard its keys.
     virtual void onDictWalk(const Value& dict) { onLengthUse(dict); }
+    // The traced code read one of an nn.Module's hooks dicts (_forward_hooks, ...) that Dynamo
+    // reads by its own rules: an empty one unguarded, a full one by its length and its values.
+    virtual void onModuleHooksRead(const Value& dict) { (void)dict; }
     // The traced code asked whether `key` is in a dict input (a module's _parameters, say):
     // guard the answer.
     virtual void onContainsUse(const Value& dict, const Value& key, bool found) = 0;
@@ -102,8 +105,9 @@ public:
     virtual void onInheritedMethod(const Value& instance, const ClassObject& definer, const std::string& name) {
         (void)instance, (void)definer, (void)name;
     }
-    // The traced code calls an nn.Module (Dynamo then reads torch.nn's global hooks).
-    virtual void onNnModuleCall() {}
+    // The traced code calls an nn.Module; where its own hooks do not already decide that its
+    // call runs Module.__call__, Dynamo reads torch.nn's global hooks: whether any is set.
+    virtual bool onNnModuleCall(bool readGlobalHooks) { (void)readGlobalHooks; return false; }
     // The source `module` was first reached by when this read reaches it by another (guarded
     // so: OBJECT_ALIASING); null when this is its first source.
     virtual SourcePtr firstSourceOf(const Value& module) { return (void)module, nullptr; }

@@ -27,6 +27,7 @@ std::string Source::str() const {
     case Kind::ObjectDict: return base->str() + ".__dict__";
     case Kind::Type: return "type(" + base->str() + ")";
     case Kind::TypeDict: return "dict(" + base->str() + ".__dict__)";
+    case Kind::KeyAt: return base->str() + "[list(dict.keys(" + base->str() + "))[" + std::to_string(index) + "]]";
     }
     return "?";
 }
@@ -56,6 +57,9 @@ SourcePtr objectDictSource(const SourcePtr& base) {
 SourcePtr typeSource(const SourcePtr& base) { return std::make_shared<Source>(Source{Source::Kind::Type, "", 0, base}); }
 SourcePtr typeDictSource(const SourcePtr& base) {
     return std::make_shared<Source>(Source{Source::Kind::TypeDict, "", 0, base});
+}
+SourcePtr keyAtSource(const SourcePtr& base, int64_t position) {
+    return std::make_shared<Source>(Source{Source::Kind::KeyAt, "", position, base});
 }
 
 size_t KeyIndex::hashOf(std::string_view key) { return static_cast<size_t>(python_hash::ofString(key)); }

@@ -525,16 +525,20 @@ print(torch.allclose(f(x) - a, torch.full((1, 2), 10.0)))
     ASSERT_EQ(run.error, "");
     EXPECT_EQ(run.out, "True\n");
     EXPECT_NE(run.logs.find("+- DICT_CONTAINS: not ___dict_contains('shift', L['self']._buffers)             # if \"shift\" in "
-                            "self._buffers:  # script.py:10 in forward\n"),
+                            "self._buffers:  # script.py:10 in forward (HINT: Dictionary L['self']._buffers must not contain key 'shift'; "
+                            "Dynamo specialized the compiled code on this key being absent.)\n"),
               std::string::npos)
         << run.logs;
     EXPECT_NE(run.logs.find("[0/1] [__recompiles] Recompiling function forward in script.py:8\n"
                             "    triggered by the following guard failure(s):\n"
-                            "    - 0/0: not ___dict_contains('shift', self._buffers)             # if \"shift\" in self._buffers:  # script.py:10 in forward\n"),
+                            "    - 0/0: not ___dict_contains('shift', self._buffers)             # if \"shift\" in self._buffers:  # script.py:10 in "
+                            "forward (HINT: Dictionary self._buffers must not contain key 'shift'; Dynamo specialized the compiled code on this "
+                            "key being absent.)\n"),
               std::string::npos)
         << run.logs;
     EXPECT_NE(run.logs.find("+- DICT_CONTAINS: ___dict_contains('shift', L['self']._buffers)                 # if \"shift\" in "
-                            "self._buffers:  # script.py:10 in forward\n"),
+                            "self._buffers:  # script.py:10 in forward (HINT: Dictionary L['self']._buffers must contain key 'shift'; "
+                            "Dynamo specialized the compiled code on this key being present.)\n"),
               std::string::npos)
         << run.logs;
     // nn.Module's own lookup of self.lin guards the dicts it reads by type only, as Dynamo's.

@@ -27,6 +27,8 @@ def _is_atomic(x):
 
 def copy(x):
     cls = type(x)
+    if isinstance(x, dict) and hasattr(x, "default_factory"):  # a defaultdict keeps its factory
+        return cls(x.default_factory, x)
     if cls in (list, dict, set) or isinstance(x, dict):
         return cls(x)
     if cls is tuple or _is_atomic(x):
@@ -74,7 +76,7 @@ def deepcopy(x, memo=None, _nil=[]):
         if all(a is b for a, b in zip(x, y)):
             y = x  # as CPython: a tuple of atoms is its own copy
     elif isinstance(x, dict):
-        y = cls()
+        y = cls(x.default_factory) if hasattr(x, "default_factory") else cls()
         memo[key] = y
         for k, v in x.items():
             y[deepcopy(k, memo)] = deepcopy(v, memo)

@@ -68,13 +68,19 @@ int64_t tupleHash(Interpreter& in, const Value& self) {
     return hash.finish(items.size());
 }
 
-// `key in d`: guarded where the script asks; the script library's own lookups (nn.Module's
+// `key in d`: guarded where Dynamo traces the line; the script library's own lookups (nn.Module's
 // attribute routing) are guarded by what they find, as Dynamo treats nn.Module.
 bool dictContains(Interpreter& in, const Value& self, const Value& key) {
     requireHashable(in, key);
     bool found = self.as<DictObject>()->find(key) != nullptr;
-    if (in.tracer() && in.isScriptFile(in.currentLocation().file)) in.tracer()->onContainsUse(self, key, found);
+    if (in.tracer() && self.source && in.tracesRunningLine()) in.tracer()->onContainsUse(self, key, found);
     return found;
+}
+
+// `if d:`: its length guarded where Dynamo traces the line.
+bool dictTruth(Interpreter& in, const Value& self) {
+    if (in.tracer() && self.source && in.tracesRunningLine()) in.tracer()->onLengthUse(self);
+    return !self.as<DictObject>()->items.empty();
 }
 
 // A list's, tuple's or view's length: an input's is guarded (its items were traced); its
@@ -260,8 +266,7 @@ const TypeSlots& dictType() {
                                     if (in.tracer() && self.source) in.tracer()->onLengthUse(self);
                                     return static_cast<int64_t>(self.as<DictObject>()->items.size());
                                 },
-                                .truth = [](Interpreter&, const Value& self) { return !self.as<DictObject>()->items.empty(); },
-                                .contains = dictContains, .repr = dictRepr};
+                                .truth = dictTruth, .contains = dictContains, .repr = dictRepr};
     return type;
 }
 const TypeSlots& setType() {

@@ -9,6 +9,10 @@ from collections import OrderedDict
 
 import torch
 from torch.autograd.function import Function as _Function
+import torch.nn.modules.module as _module_file
+from torch.nn.modules.module import (RemovableHandle, _add_hook, _global_backward_hooks, _global_backward_pre_hooks,
+                                     _global_forward_hooks, _global_forward_hooks_always_called,
+                                     _global_forward_hooks_with_kwargs, _global_forward_pre_hooks)
 from torch.nn.modules.utils import _single
 
 Parameter = torch.nn.Parameter
@@ -40,42 +44,11 @@ class _IncompatibleKeys:
         return f"_IncompatibleKeys(missing_keys={self.missing_keys}, unexpected_keys={self.unexpected_keys})"
 
 
-class RemovableHandle:
-    """What registering a hook gives back: remove() takes the hook out again."""
-
-    _next_id = 0
-
-    def __init__(self, hooks_dict, *, extra_dict=None):
-        self.hooks_dict_ref = hooks_dict
-        self.id = RemovableHandle._next_id
-        RemovableHandle._next_id += 1
-        self.extra_dict_ref = extra_dict
-
-    def remove(self):
-        self.hooks_dict_ref.pop(self.id, None)
-        if self.extra_dict_ref is not None:
-            self.extra_dict_ref.pop(self.id, None)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.remove()
-
-
-def _add_hook(hooks, hook, prepend=False, flags=None):
-    """Puts hook into an ordered dict of hooks (first when prepend), under a new handle's id;
-    flags, when given, records the id there too (the hooks that take kwargs)."""
-    handle = RemovableHandle(hooks, extra_dict=flags)
-    others = list(hooks.items()) if prepend else []
-    if prepend:
-        hooks.clear()
-    hooks[handle.id] = hook
-    hooks.update(others)
-    if flags is not None:
-        flags[handle.id] = True
-    return handle
-
+# A module's hooks, each an ordered dict of hook id -> hook (or -> True: the flags), made by
+# Module.__init__ as PyTorch's.
+_HOOK_DICTS = ("_backward_pre_hooks", "_backward_hooks", "_forward_hooks", "_forward_hooks_with_kwargs",
+               "_forward_hooks_always_called", "_forward_pre_hooks", "_forward_pre_hooks_with_kwargs", "_state_dict_hooks",
+               "_state_dict_pre_hooks", "_load_state_dict_pre_hooks", "_load_state_dict_post_hooks")
 
 class _BackwardHookFunction(_Function):
     """The identity on the tensors of a module's inputs or outputs that require grad, whose
@@ -111,8 +84,50 @@ def _through_backward_hook(values, on_backward):
     return tuple(values), True
 
 
+class _BackwardHook:
+    """A module call's full backward hooks and backward pre-hooks (PyTorch's
+    torch.utils.hooks.BackwardHook): the pre-hooks see the gradients of the call's outputs, the
+    hooks those of its inputs beside them."""
+
+    def __init__(self, module, user_hooks, user_pre_hooks):
+        self.module = module
+        self.user_hooks = user_hooks
+        self.user_pre_hooks = user_pre_hooks
+        self.grad_outputs = None
+        self.n_inputs = 0
+        self.inputs_tracked = False
+
+    def setup_input_hook(self, args):
+        if not self.user_hooks:
+            return args
+        self.n_inputs = len(args)
+        args, self.inputs_tracked = _through_backward_hook(
+            args, lambda grad_input: self.module._run_backward_hooks(self.user_hooks, grad_input, self.grad_outputs))
+        return args
+
+    def setup_output_hook(self, output):
+        def on_output_gradients(grads):
+            for hook in self.user_pre_hooks:
+                result = hook(self.module, grads)
+                if result is not None:
+                    grads = tuple(result) if isinstance(result, (tuple, list)) else (result,)
+            self.grad_outputs = grads
+            if not self.inputs_tracked and self.user_hooks:  # no input takes a gradient: the hooks hear of the outputs'
+                warnings.warn("Full backward hook is firing when gradients are computed with respect to module outputs "
+                              "since no inputs require gradients. See https://docs.pytorch.org/docs/main/generated/"
+                              "torch.nn.Module.html#torch.nn.Module.register_full_backward_hook for more details.",
+                              stacklevel=5)  # the line that ran backward
+                self.module._run_backward_hooks(self.user_hooks, (None,) * self.n_inputs, grads)
+            return grads
+
+        single = isinstance(output, torch.Tensor)
+        passed, _ = _through_backward_hook((output,) if single else tuple(output), on_output_gradients)
+        return passed[0] if single else type(output)(passed)
+
+
 class Module:
     training: bool
+    _compiled_call_impl = None  # set by Module.compile()
 
     def __init__(self, *args, **kwargs):
         if args or kwargs:
@@ -121,72 +136,129 @@ class Module:
         object.__setattr__(self, "_parameters", {})
         object.__setattr__(self, "_buffers", {})
         object.__setattr__(self, "_non_persistent_buffers_set", set())
+        for name in _HOOK_DICTS:
+            object.__setattr__(self, name, OrderedDict())
         object.__setattr__(self, "_modules", {})
 
     def forward(self, *args, **kwargs):
         raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
 
+    # A module call, written line for line as PyTorch's (module.py), whose lines the guards Dynamo
+    # makes while tracing a module with hooks name. A traced call of a module without hooks runs
+    # its forward straight, as Dynamo's does (Interpreter::callInstance).
+    def _wrapped_call_impl(self, *args, **kwargs):
+        if self._compiled_call_impl is not None:
+            return self._compiled_call_impl(*args, **kwargs)  # type: ignore[misc]
+        else:
+            return self._call_impl(*args, **kwargs)
+
+    def _slow_forward(self, *args, **kwargs):
+        return self.forward(*args, **kwargs)
+
     def _call_impl(self, *args, **kwargs):
-        hooks = self.__dict__.get("_hooks")
-        if hooks is None:  # the common case: no hook was ever registered on this module
-            return self.forward(*args, **kwargs)
-        return self._call_with_hooks(hooks, args, kwargs)
+        forward_call = (self._slow_forward if torch._C._is_tracing() else self.forward)
+        if not (self._backward_hooks or self._backward_pre_hooks or self._forward_hooks or self._forward_pre_hooks
+                or _global_backward_pre_hooks or _global_backward_hooks
+                or _global_forward_hooks or _global_forward_pre_hooks):
+            return forward_call(*args, **kwargs)
 
-    def _call_with_hooks(self, hooks, args, kwargs):
-        """forward() between the forward pre-hooks and hooks, as PyTorch's _call_impl: a
-        pre-hook may give new arguments, a hook a new output."""
-        for hook_id, hook in list(hooks["forward_pre"].items()):
-            if hook_id in hooks["forward_pre_with_kwargs"]:
-                result = hook(self, args, kwargs)
-                if result is not None:
-                    if not (isinstance(result, tuple) and len(result) == 2):
-                        raise RuntimeError("forward pre-hook must return None or a tuple of (new_args, new_kwargs), but got "
-                                           f"{result}.")
-                    args, kwargs = result
-            else:
-                result = hook(self, args)
-                if result is not None:
-                    args = result if isinstance(result, tuple) else (result,)
-        backward_hooks = list(hooks["backward"].values())
-        backward_pre_hooks = list(hooks["backward_pre"].values())
-        grad_output = []  # set when the gradient reaches the outputs
-        inputs_tracked = False
-        if backward_hooks:
-            args, inputs_tracked = _through_backward_hook(
-                args, lambda grad_input: self._run_backward_hooks(backward_hooks, grad_input, grad_output[-1]))
-        output = self.forward(*args, **kwargs)
-        for hook_id, hook in list(hooks["forward"].items()):
-            if hook_id in hooks["forward_with_kwargs"]:
-                result = hook(self, args, kwargs, output)
-            else:
-                result = hook(self, args, output)
-            if result is not None:
-                output = result
-        if backward_hooks or backward_pre_hooks:
-            def on_output_gradients(grads):
-                for hook in backward_pre_hooks:
-                    result = hook(self, grads)
-                    if result is not None:
-                        grads = tuple(result) if isinstance(result, (tuple, list)) else (result,)
-                grad_output.append(grads)
-                if not inputs_tracked and backward_hooks:  # no input takes a gradient: the hooks hear of the outputs'
-                    warnings.warn("Full backward hook is firing when gradients are computed with respect to module outputs "
-                                  "since no inputs require gradients. See https://docs.pytorch.org/docs/main/generated/"
-                                  "torch.nn.Module.html#torch.nn.Module.register_full_backward_hook for more details.",
-                                  stacklevel=5)  # the line that ran backward
-                    self._run_backward_hooks(backward_hooks, (None,) * len(args), grads)
-                return grads
+        result = None
+        called_always_called_hooks = set()
 
-            single = isinstance(output, torch.Tensor)
-            passed, _ = _through_backward_hook((output,) if single else tuple(output), on_output_gradients)
-            output = passed[0] if single else type(output)(passed)
-        return output
+        def inner():
+            nonlocal result, args, kwargs
+
+            full_backward_hooks, non_full_backward_hooks = [], []
+            backward_pre_hooks = []
+            if self._backward_pre_hooks or _global_backward_pre_hooks:
+                backward_pre_hooks = self._get_backward_pre_hooks()
+
+            if self._backward_hooks or _global_backward_hooks:
+                full_backward_hooks, non_full_backward_hooks = self._get_backward_hooks()
+
+            if _global_forward_pre_hooks or self._forward_pre_hooks:
+                for hook_id, hook in (
+                    *_global_forward_pre_hooks.items(),
+                    *self._forward_pre_hooks.items(),
+                ):
+                    if hook_id in self._forward_pre_hooks_with_kwargs:
+                        args_kwargs_result = hook(self, args, kwargs)  # type: ignore[misc]
+                        if args_kwargs_result is not None:
+                            if isinstance(args_kwargs_result, tuple) and len(args_kwargs_result) == 2:
+                                args, kwargs = args_kwargs_result
+                            else:
+                                raise RuntimeError("forward pre-hook must return None or a tuple of (new_args, new_kwargs), "
+                                                   f"but got {args_kwargs_result}.")
+                    else:
+                        args_result = hook(self, args)
+                        if args_result is not None:
+                            if not isinstance(args_result, tuple):
+                                args_result = (args_result,)
+                            args = args_result
+
+            bw_hook = None
+            if full_backward_hooks or backward_pre_hooks:
+                bw_hook = _BackwardHook(self, full_backward_hooks, backward_pre_hooks)
+                args = bw_hook.setup_input_hook(args)
+
+            result = forward_call(*args, **kwargs)
+            if _global_forward_hooks or self._forward_hooks:
+                for hook_id, hook in (
+                    *_global_forward_hooks.items(),
+                    *self._forward_hooks.items(),
+                ):
+                    if hook_id in self._forward_hooks_always_called or hook_id in _global_forward_hooks_always_called:
+                        called_always_called_hooks.add(hook_id)
+
+                    if hook_id in self._forward_hooks_with_kwargs or hook_id in _global_forward_hooks_with_kwargs:
+                        hook_result = hook(self, args, kwargs, result)
+                    else:
+                        hook_result = hook(self, args, result)
+
+                    if hook_result is not None:
+                        result = hook_result
+
+            if bw_hook:
+                if not isinstance(result, (torch.Tensor, tuple)):
+                    warnings.warn("For backward hooks to be called, module output should be a Tensor or a tuple of Tensors "
+                                  f"but received {type(result)}", stacklevel=2)
+                result = bw_hook.setup_output_hook(result)
+
+            return result
+
+        # Compiled, a forward that raises is not caught here (Dynamo traces no such handler).
+        if torch.compiler.is_compiling():
+            return inner()
+
+        try:
+            return inner()
+        except Exception:
+            # the hooks registered with always_call run even when forward raised
+            for hook_id, hook in (*_global_forward_hooks.items(), *self._forward_hooks.items()):
+                if hook_id not in called_always_called_hooks and (
+                        hook_id in _global_forward_hooks_always_called or hook_id in self._forward_hooks_always_called):
+                    try:
+                        takes_kwargs = hook_id in self._forward_hooks_with_kwargs or hook_id in _global_forward_hooks_with_kwargs
+                        hook_result = hook(self, args, kwargs, result) if takes_kwargs else hook(self, args, result)
+                        result = result if hook_result is None else hook_result
+                    except Exception as e:
+                        where = "global module" if hook_id in _global_forward_hooks else "module"
+                        warnings.warn(f"{where} forward hook with ``always_call=True`` raised an exception that was silenced "
+                                      f"as another error was raised in forward: {str(e)}", stacklevel=2)
+            raise
+
+    __call__ = _wrapped_call_impl
+
+    def _get_backward_hooks(self):
+        return [*_global_backward_hooks.values(), *self._backward_hooks.values()], []
+
+    def _get_backward_pre_hooks(self):
+        return [*_global_backward_pre_hooks.values(), *self._backward_pre_hooks.values()]
 
     def _dynamo_refusal(self):
         """Why a compiled function's trace stops at this module's call (None: it does not): as
         Dynamo, at a module with backward hooks, which then runs eagerly."""
-        hooks = self.__dict__.get("_hooks")
-        if hooks and (hooks["backward"] or hooks["backward_pre"]):
+        if self._backward_hooks or self._backward_pre_hooks or _global_backward_hooks or _global_backward_pre_hooks:
             return "Module-level backwards hooks require compiled autograd."
         return None
 
@@ -201,38 +273,28 @@ class Module:
                 grad_input = result
         return grad_input
 
-    def _hook_dicts(self):
-        hooks = self.__dict__.get("_hooks")
-        if hooks is None:
-            hooks = {name: OrderedDict() for name in ("forward_pre", "forward_pre_with_kwargs", "forward", "forward_with_kwargs",
-                                                      "backward", "backward_pre", "state_dict_pre", "state_dict",
-                                                      "load_state_dict_pre", "load_state_dict_post")}
-            object.__setattr__(self, "_hooks", hooks)
-        return hooks
-
     def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
-        hooks = self._hook_dicts()
-        return _add_hook(hooks["forward_pre"], hook, prepend, hooks["forward_pre_with_kwargs"] if with_kwargs else None)
+        return _add_hook(self._forward_pre_hooks, hook, prepend, [self._forward_pre_hooks_with_kwargs] if with_kwargs else [])
 
     def register_forward_hook(self, hook, *, prepend=False, with_kwargs=False, always_call=False):
-        hooks = self._hook_dicts()
-        return _add_hook(hooks["forward"], hook, prepend, hooks["forward_with_kwargs"] if with_kwargs else None)
+        flags = ([self._forward_hooks_with_kwargs] if with_kwargs else []) + ([self._forward_hooks_always_called] if always_call else [])
+        return _add_hook(self._forward_hooks, hook, prepend, flags, extra=[self._forward_hooks_with_kwargs, self._forward_hooks_always_called])
 
     def register_full_backward_hook(self, hook, prepend=False):
-        return _add_hook(self._hook_dicts()["backward"], hook, prepend)
+        return _add_hook(self._backward_hooks, hook, prepend)
 
     def register_full_backward_pre_hook(self, hook, prepend=False):
-        return _add_hook(self._hook_dicts()["backward_pre"], hook, prepend)
+        return _add_hook(self._backward_pre_hooks, hook, prepend)
 
     def register_backward_hook(self, hook):
         raise NotImplementedError("Module.register_backward_hook (deprecated in PyTorch) is not supported by Fusescope: "
                                   "use register_full_backward_hook")
 
     def register_state_dict_pre_hook(self, hook):
-        return _add_hook(self._hook_dicts()["state_dict_pre"], hook)
+        return _add_hook(self._state_dict_pre_hooks, hook)
 
     def _register_state_dict_hook(self, hook):
-        return _add_hook(self._hook_dicts()["state_dict"], hook)
+        return _add_hook(self._state_dict_hooks, hook)
 
     def register_state_dict_post_hook(self, hook):
         return self._register_state_dict_hook(hook)
@@ -240,28 +302,14 @@ class Module:
     def _register_load_state_dict_pre_hook(self, hook, with_module=False):
         if with_module:
             module = self
-            return _add_hook(self._hook_dicts()["load_state_dict_pre"], lambda *args: hook(module, *args))
-        return _add_hook(self._hook_dicts()["load_state_dict_pre"], hook)
+            return _add_hook(self._load_state_dict_pre_hooks, lambda *args: hook(module, *args))
+        return _add_hook(self._load_state_dict_pre_hooks, hook)
 
     def register_load_state_dict_pre_hook(self, hook):
         return self._register_load_state_dict_pre_hook(hook, with_module=True)
 
     def register_load_state_dict_post_hook(self, hook):
-        return _add_hook(self._hook_dicts()["load_state_dict_post"], hook)
-
-    @property
-    def _forward_hooks(self):
-        return self._hook_dicts()["forward"]
-
-    @property
-    def _forward_pre_hooks(self):
-        return self._hook_dicts()["forward_pre"]
-
-    def __call__(self, *args, **kwargs):
-        compiled = self.__dict__.get("_compiled_call_impl")
-        if compiled is not None:
-            return compiled(*args, **kwargs)
-        return self._call_impl(*args, **kwargs)
+        return _add_hook(self._load_state_dict_post_hooks, hook)
 
     def compile(self, *args, **kwargs):
         object.__setattr__(self, "_compiled_call_impl", torch.compile(self.forward, *args, **kwargs))
@@ -312,6 +360,8 @@ class Module:
 
     def __setstate__(self, state):
         self.__dict__.update(state)
+        for name in _HOOK_DICTS:  # a module pickled without some of them
+            self.__dict__.setdefault(name, OrderedDict())
 
     def __getattr__(self, name):
         # Dynamo's order (a name is in one of them only): the dicts read are the ones it guards.
@@ -519,14 +569,13 @@ class Module:
     def state_dict(self, *args, destination=None, prefix="", keep_vars=False):
         if destination is None:
             destination = OrderedDict()
-        hooks = self.__dict__.get("_hooks")
-        for hook in (hooks["state_dict_pre"].values() if hooks else ()):
+        for hook in self._state_dict_pre_hooks.values():
             hook(self, prefix, keep_vars)
         self._save_to_state_dict(destination, prefix, keep_vars)
         for name, module in self._modules.items():
             if module is not None:
                 module.state_dict(destination=destination, prefix=prefix + name + ".", keep_vars=keep_vars)
-        for hook in (hooks["state_dict"].values() if hooks else ()):
+        for hook in self._state_dict_hooks.values():
             result = hook(self, destination, prefix, {})
             if result is not None:
                 destination = result
@@ -535,8 +584,7 @@ class Module:
     def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs):
         """This module's own parameters and persistent buffers from state_dict's keys under
         prefix, after its load_state_dict pre-hooks (which may rename keys), as PyTorch's."""
-        hooks = self.__dict__.get("_hooks")
-        for hook in (list(hooks["load_state_dict_pre"].values()) if hooks else ()):
+        for hook in list(self._load_state_dict_pre_hooks.values()):
             hook(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs)
         local = {}
         local.update((k, v) for k, v in self._parameters.items() if v is not None)
@@ -574,8 +622,7 @@ class Module:
             for name, child in module._modules.items():
                 if child is not None:
                     load(child, prefix + name + ".")
-            hooks = module.__dict__.get("_hooks")
-            for hook in (hooks["load_state_dict_post"].values() if hooks else ()):
+            for hook in module._load_state_dict_post_hooks.values():
                 if hook(module, incompatible) is not None:
                     raise AssertionError("Hooks registered with ``register_load_state_dict_post_hook`` are not"
                                        "expected to return new values, if incompatible_keys need to be modified,"
@@ -618,6 +665,9 @@ class Module:
 
 
 # --------------------------------------------------------------------- containers
+
+
+_module_file.Module = Module  # torch.nn.modules.module.Module
 
 
 class Sequential(Module):

@@ -169,3 +169,9 @@ print({"a": None} == {"a": None}, {"a": 1, "b": 2} == {"b": 2, "a": 1}, {"a": 1}
       {"a": [1, {"x": None}]} == {"a": [1, {"x": None}]}, {1: 2} == {1.0: 2}, {} == {}, {"a": 1} == [("a", 1)])
 print(OrderedDict(a=1, b=2) == OrderedDict(b=2, a=1), OrderedDict(a=1, b=2) == {"b": 2, "a": 1},
       OrderedDict(a=1) == OrderedDict(a=1))
+# The class of an OrderedDict or defaultdict makes another (copy.copy and deepcopy do so).
+import copy
+from collections import defaultdict
+ordered = OrderedDict(b=1, a=2)
+grouped = defaultdict(list, k=[1])
+print(type(ordered)(), type(ordered)(x=1), type(grouped)(int), copy.copy(ordered), copy.copy(grouped), copy.deepcopy(grouped), copy.deepcopy(ordered))
