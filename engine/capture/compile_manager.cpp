@@ -69,6 +69,11 @@ const Value* resolveSource(const Source& source, const std::map<std::string, Val
         auto* cls = base ? base->as<ClassObject>() : nullptr;
         return cls ? &cls->dictValue() : nullptr;
     }
+    case Source::Kind::IntKey: {
+        const Value* base = resolveSource(*source.base, locals, interp, globals);
+        auto* dict = base ? base->as<DictObject>() : nullptr;
+        return dict ? dict->find(Value(source.index)) : nullptr;
+    }
     case Source::Kind::KeyAt: {
         const Value* base = resolveSource(*source.base, locals, interp, globals);
         auto* dict = base ? base->as<DictObject>() : nullptr;

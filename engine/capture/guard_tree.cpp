@@ -35,6 +35,7 @@ struct Manager {
     // A dict whose keys are guarded in order (Dynamo's DictGuardManager): its keys, and the
     // user line that walked it; its children print as key/value pairs by index.
     std::vector<std::string> orderedKeys;
+    std::vector<std::pair<std::string, std::string>> orderedKeyReprs;  // each key's repr and type name
     std::string orderMadeAt;
     bool ordered = false;  // a DictGuardManager (its keys guarded in order; an empty dict has none)
     bool keysGuarded = true;  // false: its values are guarded by position only (an nn.Module's hooks)
@@ -42,7 +43,7 @@ struct Manager {
     Manager& child(const std::string& childSource, const std::string& how, const std::string& childType, const std::string& byKey = "") {
         for (auto& c : children)
             if (c->source == childSource) return *c;
-        children.push_back(std::make_unique<Manager>(Manager{childSource, how, childType, {}, {}, {}, byKey, {}, {}, false, true}));
+        children.push_back(std::make_unique<Manager>(Manager{childSource, how, childType, {}, {}, {}, byKey, {}, {}, {}, false, true}));
         return *children.back();
     }
 };
@@ -279,7 +280,10 @@ public:
         Manager& m = *at;
         m.guards.push_back(index);
         if (g.kind == Guard::Kind::KeyOrder) {
-            for (const Value& key : *sequenceItems(g.constant)) m.orderedKeys.push_back(orderedKeyName(key));
+            for (const Value& key : *sequenceItems(g.constant)) {
+                m.orderedKeys.push_back(orderedKeyName(key));
+                m.orderedKeyReprs.push_back({valueRepr(key), pythonTypeName(key)});
+            }
             const std::string where = madeAt(g);
             m.orderMadeAt = where.empty() ? "" : "  # " + where;
             m.ordered = true;
@@ -389,6 +393,9 @@ private:
         case Source::Kind::Type: return managerOf(*source.base).child(source.str(), "TypeGuardAccessor", "<class 'type'>");
         case Source::Kind::TypeDict:
             return managerOf(*source.base).child(source.str(), "TypeDictGuardAccessor", "<class 'dict'>");
+        case Source::Kind::IntKey:
+            return managerOf(*source.base)
+                .child(source.str(), fmt::format("DictGetItemGuardAccessor({})", source.index), type, std::to_string(source.index));
         case Source::Kind::KeyAt: {  // a value of a DictGuardManager, under its key's position
             const Value* base = scope_.resolve(*source.base);
             const auto* dict = base ? base->as<DictObject>() : nullptr;
@@ -447,12 +454,13 @@ private:
             const std::string key = fmt::format("list(dict.keys({}))[{}]", m.source, index);
             out += fmt::format("{}+- KeyValueManager pair at index={}\n", indent(depth), index);
             if (m.keysGuarded) {
-                out += fmt::format("{}+- KeyManager: GuardManager: source={}, type=<class 'str'>, tag_safe=(False, False)\n", indent(depth + 1), key);
-                out += fmt::format("{}+- EQUALS_MATCH: {:<60}{}\n", indent(depth + 2), fmt::format("{} == '{}'", key, m.orderedKeys[index]),
-                                   m.orderMadeAt);
+                const auto& [keyRepr, keyType] = m.orderedKeyReprs[index];
+                out += fmt::format("{}+- KeyManager: GuardManager: source={}, type=<class '{}'>, tag_safe=(False, False)\n", indent(depth + 1), key,
+                                   keyType);
+                out += fmt::format("{}+- EQUALS_MATCH: {:<60}{}\n", indent(depth + 2), fmt::format("{} == {}", key, keyRepr), m.orderMadeAt);
             }
             // named by its key, as Dynamo names a value (its children by the key's position where the key is unguarded)
-            const std::string valueSource = m.keysGuarded ? (*value)->source : fmt::format("{}[{}]", m.source, m.orderedKeys[index]);
+            const std::string valueSource = m.keysGuarded ? (*value)->source : fmt::format("{}[{}]", m.source, m.orderedKeyReprs[index].first);
             out += fmt::format("{}+- ValueManager: {}: source={}, type={}, tag_safe=(False, False)\n", indent(depth + 1),
                                (*value)->ordered ? "DictGuardManager" : "GuardManager", valueSource, (*value)->type);
             print(**value, depth + 2, out);

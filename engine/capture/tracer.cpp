@@ -105,7 +105,8 @@ std::string modulePath(const Source& source) {
     case Source::Kind::ObjectDict:
     case Source::Kind::Type:
     case Source::Kind::TypeDict:
-    case Source::Kind::KeyAt: return modulePath(*source.base);
+    case Source::Kind::KeyAt:
+    case Source::Kind::IntKey: return modulePath(*source.base);
     }
     return "";
 }
@@ -439,8 +440,10 @@ void Tracer::onDictWalk(const Value& dict) {
         if (items->items.empty()) guardKeyOrder(dict);
         return;
     }
-    const bool stringKeys = std::all_of(items->items.begin(), items->items.end(), [](const auto& kv) { return kv.first.isString(); });
-    if (stringKeys) guardKeyOrder(dict);
+    const bool constantKeys = std::all_of(items->items.begin(), items->items.end(), [](const auto& kv) {
+        return kv.first.isString() || (kv.first.isInt() && !kv.first.isBool());
+    });
+    if (constantKeys) guardKeyOrder(dict);
     else onLengthUse(dict);
 }
 
@@ -480,6 +483,25 @@ void Tracer::onModuleHooksRead(const Value& dict) {
     addGuard(std::move(order));
     for (size_t i = 0; i < items->items.size(); ++i)
         onCalleeUse(interp_.withSource(items->items[i].second, keyAtSource(dict.source, static_cast<int64_t>(i))));
+}
+
+// Its length, and its values: Dynamo asks whether the dict is a constant, which builds each value
+// (a constant's value, a function's __code__, a tensor's TENSOR_MATCH are guarded there). A
+// module's hooks dict is guarded by its own rules (onModuleHooksRead).
+void Tracer::onDictTruth(const Value& dict) {
+    onLengthUse(dict);
+    if (hookDicts_.count(dict.source->str())) return;
+    realizeValues(dict);
+}
+
+void Tracer::realizeValues(const Value& dict) {
+    const auto items = dict.as<DictObject>()->items;  // guards run no code, but each read is sourced anew
+    for (size_t i = 0; i < items.size(); ++i) {
+        Value item = interp_.dictItem(dict, items[i].first, items[i].second, i);
+        if (!item.source) continue;
+        if (item.as<FunctionObject>()) onCalleeUse(item);
+        else onRealize(item);
+    }
 }
 
 void Tracer::onContainsUse(const Value& dict, const Value& key, bool found) {
@@ -528,15 +550,17 @@ void Tracer::onModuleUse(const Value& module) {
 bool Tracer::onNnModuleCall(bool readGlobalHooks) {
     Value module = interp_.torchModuleSourced("torch.nn.modules.module");
     onModuleUse(module);
-    for (const char* hooks : {"_global_backward_pre_hooks", "_global_backward_hooks", "_global_forward_pre_hooks", "_global_forward_hooks"}) {
+    // in Dynamo's order (UnspecializedNNModuleVariable.call_function)
+    for (const char* hooks : {"_global_backward_pre_hooks", "_global_backward_hooks", "_global_forward_hooks", "_global_forward_pre_hooks"}) {
         const Value* dict = readGlobalHooks ? module.as<ModuleObject>()->find(hooks) : nullptr;
         if (!dict) continue;
-        if (ctx_.recording) {
+        if (ctx_.recording) {  // as Dynamo builds it: by type, with its hooks
             Guard g;
             g.kind = Guard::Kind::TypeMatch;
             g.source = attrSource(module.source, hooks);
             g.typeName = pythonTypeName(*dict);
             addGuard(std::move(g));
+            if (dict->as<DictObject>()) realizeValues(interp_.withSource(*dict, attrSource(module.source, hooks)));
         }
         if (dict->as<DictObject>() && !dict->as<DictObject>()->items.empty()) return true;  // Dynamo's any() stops there
     }

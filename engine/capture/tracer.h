@@ -176,6 +176,8 @@ public:
     void onLengthUse(const Value& value) override;
     void onDictWalk(const Value& dict) override;
     void onModuleHooksRead(const Value& dict) override;
+    void onDictTruth(const Value& dict) override;
+    bool valuesByPosition(const Value& dict) const override { return dict.source && hookDicts_.count(dict.source->str()); }
     void onContainsUse(const Value& dict, const Value& key, bool found) override;
     void onModuleUse(const Value& module) override;
     void onCalleeUse(const Value& callee) override;
@@ -233,6 +235,7 @@ public:
 
 private:
     void guardKeyOrder(const Value& dict);
+    void realizeValues(const Value& dict);  // each value of a dict input built (guarded) now, as Dynamo builds them
     void registerInput(const Value& value);  // onInputUse, its read aside
     struct LazyRef {
         Node* node = nullptr;

@@ -524,6 +524,16 @@ Value Interpreter::dictItem(const Value& dict, const std::string& key, const Val
     return sourced;
 }
 
+Value Interpreter::dictItem(const Value& dict, const Value& key, const Value& item, size_t position) {
+    if (!tracer_ || !dict.source) return item;
+    if (tracer_->valuesByPosition(dict)) return withSource(item, keyAtSource(dict.source, static_cast<int64_t>(position)));
+    if (key.isString()) return dictItem(dict, key.asString(), item);
+    if (!key.isInt() || key.isBool()) return item;
+    Value sourced = withSource(item, intKeySource(dict.source, key.asInt()));
+    if (sourced.source) tracer_->onInputUse(sourced);
+    return sourced;
+}
+
 // A scope the compiled frame's function closed over: its variables are the frame's free
 // variables, which Dynamo names as the frame's locals.
 bool Interpreter::isCompiledFrameClosure(const ScopePtr& scope) const {
@@ -647,9 +657,7 @@ Interpreter::Flow Interpreter::exec(const Stmt& stmt) {
         case StmtKind::AugAssign: augAssign(stmt.as<AugAssign>()); return Flow::Normal;
         case StmtKind::If: {
             const auto& s = stmt.as<If>();
-            Value test = eval(*s.test);
-            stack_.back().pending = s.test.get();
-            bool taken = truthy(test);
+            bool taken = testTruth(*s.test, true);
             if (tracer_) tracer_->resumeInBranch(*s.test, taken);
             return exec(taken ? s.body : s.orelse);
         }
@@ -657,7 +665,7 @@ Interpreter::Flow Interpreter::exec(const Stmt& stmt) {
         case StmtKind::While: {
             const auto& s = stmt.as<While>();
             LoopScope loop(*this, stmt, nullptr);
-            while (truthy(eval(*s.test))) {
+            while (testTruth(*s.test)) {
                 Flow flow = exec(s.body);
                 if (flow == Flow::Break) return Flow::Normal;
                 if (flow == Flow::Return) return flow;

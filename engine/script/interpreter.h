@@ -295,6 +295,8 @@ public:
     Value getAttribute(const Value& object, const std::string& name, const SourceLocation& where);
     // A dict's item read while tracing: sourced from the dict (L['self']._modules['fc']) and guarded.
     Value dictItem(const Value& dict, const std::string& key, const Value& item);
+    // By a string or int key (others unsourced), or by its position where Dynamo names it so.
+    Value dictItem(const Value& dict, const Value& key, const Value& item, size_t position);
     void setAttribute(const Value& object, const std::string& name, const Value& value);
     void deleteAttribute(const Value& object, const std::string& name);
     // object.__setattr__ / object.__delattr__: the instance's dict, through properties.
@@ -477,6 +479,11 @@ private:
     std::string qualifiedName(const std::string& name) const;  // Outer.name for a def or class made now
 
     Value eval(const Expr& expr);
+    // An if's or while's test: CPython tests its `and`/`or` operands (and `not`'s) with jumps at
+    // the line where the operator starts, and the test itself at the test's first line; Dynamo's
+    // guards name those lines (`if not (a\n or b):` guards b at the `if` line).
+    // `pending`: the test is the expression a graph break at its truth marks (an if's).
+    bool testTruth(const Expr& test, bool pending = false);
     Value evalCall(const Call& call);
     // While it lives, the values given to hold() are operands on the compiled frame's stack
     // (Frame::operands); it holds nothing in any other frame.
@@ -576,7 +583,8 @@ private:
     std::string scriptDir_;  // sys.path[0]: the script's directory ("" for the working directory)
     ConfigModules configs_;
     mutable std::unordered_map<const void*, std::set<std::string>> localNameCache_;
-    mutable std::unordered_map<const void*, std::vector<std::string>> freeNameCache_;  // freeVariables' names, by code
+    mutable std::unordered_map<const void*, std::vector<std::string>> freeNameCache_;
+    const Expr* testExpr_ = nullptr;  // the expression evaluated now whose truth a jump tests (testTruth)  // freeVariables' names, by code
     // Scopes that nested functions closed over. A function stored in the scope it closes over
     // is a reference cycle; the destructor clears these scopes to break every such cycle.
     std::vector<std::weak_ptr<Scope>> closureScopes_;

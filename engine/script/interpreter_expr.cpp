@@ -289,16 +289,27 @@ Value Interpreter::eval(const Expr& expr) {
         realize(left), realize(right);
         return evalBinary(b.op, left, right, siteOf(expr));
     }
-    case ExprKind::UnaryOp: return evalUnary(expr.as<UnaryOp>());
+    case ExprKind::UnaryOp: {
+        const auto& u = expr.as<UnaryOp>();
+        if (testExpr_ != &expr || u.op != UnaryOperator::Not) return evalUnary(u);
+        testExpr_ = u.operand.get();  // `if not x:` tests x itself, with a jump
+        Value operand = eval(*u.operand);
+        stack_.back().line = expr.loc.line;
+        return Value(!truthy(operand));
+    }
     case ExprKind::BoolOp: {
         const auto& b = expr.as<BoolOp>();
+        const bool tested = testExpr_ == &expr;
         // As CPython: each operand but the last is tested; the last is the value, untested
         // (`None or tensor` gives the tensor without asking a tensor for its truth).
         for (size_t i = 0; i + 1 < b.values.size(); ++i) {
+            if (tested) testExpr_ = b.values[i].get();
             Value result = eval(*b.values[i]);
+            if (tested) stack_.back().line = expr.loc.line;
             bool t = truthy(result);
             if (b.op == BoolOperator::And ? !t : t) return result;
         }
+        if (tested) testExpr_ = b.values.back().get();
         return eval(*b.values.back());
     }
     case ExprKind::Compare: {
@@ -320,7 +331,7 @@ Value Interpreter::eval(const Expr& expr) {
     }
     case ExprKind::IfExp: {
         const auto& e = expr.as<IfExp>();
-        return truthy(eval(*e.test)) ? eval(*e.body) : eval(*e.orelse);
+        return testTruth(*e.test) ? eval(*e.body) : eval(*e.orelse);
     }
     case ExprKind::NamedExpr: {
         const auto& e = expr.as<NamedExpr>();
@@ -771,6 +782,15 @@ Value Interpreter::evalCompare(CompareOperator op, const Value& left, const Valu
     if (op == CompareOperator::NotEq) return Value(!valuesEqual(left, right));
     fail("TypeError", std::string("'") + compareOperatorSymbol(op) + "' not supported between instances of '" + pythonTypeName(left) +
                           "' and '" + pythonTypeName(right) + "'");
+}
+
+bool Interpreter::testTruth(const Expr& test, bool pending) {
+    testExpr_ = &test;
+    Value value = eval(test);
+    testExpr_ = nullptr;
+    if (pending) stack_.back().pending = &test;
+    stack_.back().line = test.loc.line;
+    return truthy(value);
 }
 
 Value Interpreter::evalUnary(const UnaryOp& expr) {

@@ -54,6 +54,10 @@ public:
     // The traced code read one of an nn.Module's hooks dicts (_forward_hooks, ...) that Dynamo
     // reads by its own rules: an empty one unguarded, a full one by its length and its values.
     virtual void onModuleHooksRead(const Value& dict) { (void)dict; }
+    // Whether Dynamo names a dict's values by their keys' positions (an nn.Module's hooks dict).
+    virtual bool valuesByPosition(const Value& dict) const { (void)dict; return false; }
+    // The traced code tested a dict input's truth (`if d:`).
+    virtual void onDictTruth(const Value& dict) { onLengthUse(dict); }
     // The traced code asked whether `key` is in a dict input (a module's _parameters, say):
     // guard the answer.
     virtual void onContainsUse(const Value& dict, const Value& key, bool found) = 0;

@@ -28,6 +28,7 @@ std::string Source::str() const {
     case Kind::Type: return "type(" + base->str() + ")";
     case Kind::TypeDict: return "dict(" + base->str() + ".__dict__)";
     case Kind::KeyAt: return base->str() + "[list(dict.keys(" + base->str() + "))[" + std::to_string(index) + "]]";
+    case Kind::IntKey: return base->str() + "[" + std::to_string(index) + "]";
     }
     return "?";
 }
@@ -61,6 +62,7 @@ SourcePtr typeDictSource(const SourcePtr& base) {
 SourcePtr keyAtSource(const SourcePtr& base, int64_t position) {
     return std::make_shared<Source>(Source{Source::Kind::KeyAt, "", position, base});
 }
+SourcePtr intKeySource(const SourcePtr& base, int64_t key) { return std::make_shared<Source>(Source{Source::Kind::IntKey, "", key, base}); }
 
 size_t KeyIndex::hashOf(std::string_view key) { return static_cast<size_t>(python_hash::ofString(key)); }
 

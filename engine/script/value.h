@@ -31,11 +31,12 @@ struct Source {
     // Item: a list/tuple index; Key: a dict's string key; ObjectDict: an instance's __dict__
     // (a Key of it is spelled as an attribute, as Dynamo spells L['self']._modules['fc']);
     // Type: an instance's class, type(x); TypeDict: a class's own attributes, dict(type(x).__dict__);
-    // KeyAt: a dict's value by its key's position, d[list(dict.keys(d))[0]] (its key unguarded).
-    enum class Kind { Local, Global, Item, Attr, Key, ObjectDict, Type, TypeDict, KeyAt };
+    // KeyAt: a dict's value by its key's position, d[list(dict.keys(d))[0]] (its key unguarded);
+    // IntKey: a dict's value by an int key, d[1].
+    enum class Kind { Local, Global, Item, Attr, Key, ObjectDict, Type, TypeDict, KeyAt, IntKey };
     Kind kind = Kind::Local;
     std::string name;    // Local/Global: the variable name; Attr: the attribute; Key: the key
-    int64_t index = 0;   // Item: the list/tuple index; KeyAt: the key's position
+    int64_t index = 0;   // Item: the list/tuple index; KeyAt: the key's position; IntKey: the key
     std::shared_ptr<const Source> base;  // Item, Attr: the container's or object's source
 
     std::string str() const;  // L['x'], G['w'], L['ys'][0], L['self'].scale
@@ -50,6 +51,7 @@ SourcePtr objectDictSource(const SourcePtr& base);
 SourcePtr typeSource(const SourcePtr& base);
 SourcePtr typeDictSource(const SourcePtr& base);
 SourcePtr keyAtSource(const SourcePtr& base, int64_t position);
+SourcePtr intKeySource(const SourcePtr& base, int64_t key);
 
 // When an object or scope was made, in the order of making: a compiled call that runs its
 // graph directly (capture/direct_call.h) tells what existed before the call from what the

@@ -22,8 +22,9 @@ Value dictView(Interpreter& in, const Value& self, CallArgs&) {
     const char* kind = kView == View::Keys ? "keys" : kView == View::Values ? "values" : "items";
     out->kind = std::string(dynamic_cast<OrderedDictObject*>(&dict) ? "odict_" : "dict_") + kind;
     out->dict = std::dynamic_pointer_cast<const DictObject>(self.asObject());
-    for (const auto& [k, v] : dict.items) {
-        Value item = k.isString() ? in.dictItem(self, k.asString(), v) : v;
+    for (size_t i = 0; i < dict.items.size(); ++i) {
+        const auto& [k, v] = dict.items[i];
+        Value item = in.dictItem(self, k, v, i);
         out->items.push_back(kView == View::Keys ? k : kView == View::Values ? item : makeTuple({k, item}));
     }
     return Value(ObjectPtr(out));

@@ -77,9 +77,9 @@ bool dictContains(Interpreter& in, const Value& self, const Value& key) {
     return found;
 }
 
-// `if d:`: its length guarded where Dynamo traces the line.
+// `if d:`: guarded where Dynamo traces the line (TraceHooks::onDictTruth).
 bool dictTruth(Interpreter& in, const Value& self) {
-    if (in.tracer() && self.source && in.tracesRunningLine()) in.tracer()->onLengthUse(self);
+    if (in.tracer() && self.source && in.tracesRunningLine()) in.tracer()->onDictTruth(self);
     return !self.as<DictObject>()->items.empty();
 }
 
