@@ -125,7 +125,7 @@ std::string Guard::code() const {
     case Kind::Constant:
         if (constant.isNone()) return s + " is None";
         return fmt::format("{} == {}", s, valueRepr(constant));
-    case Kind::Length: return typeName == "dict" && count == 0 ? "not " + s : fmt::format("len({}) == {}", s, count);
+    case Kind::Length: return count == 0 ? "not " + s : fmt::format("len({}) == {}", s, count);
     case Kind::DimAtLeast: return fmt::format("{} <= {}", count, sizeExpr(*this));
     case Kind::DimEquals: return fmt::format("{} == {}", sizeExpr(*this), count);
     case Kind::DimsMatch:

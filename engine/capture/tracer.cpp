@@ -325,10 +325,33 @@ void Tracer::realizeTensorInput(const Value& value) {
     liftTensor(value.asTensor(), meta);
 }
 
+void Tracer::onListMethod(const Value& list, const std::string& name) {
+    if (!ctx_.recording) return;
+    onLengthUse(list);
+    static const std::set<std::string, std::less<>> changing = {"append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse"};
+    if (!changing.count(name)) return;
+    for (const Value& seen : changedLists_)
+        if (seen.source->str() == list.source->str()) return;
+    changedLists_.push_back(makeList(ValueList(*sequenceItems(list))));
+    changedLists_.back().source = list.source;
+}
+
 void Tracer::onReturn(const Value& result) {
     if (!ctx_.recording || pendingResume_) return;
+    // Dynamo rebuilds a list the code changed as the frame returns, each item it held from where
+    // it was read: constants are guarded here.
+    for (const Value& list : changedLists_) {
+        const ValueList& items = *sequenceItems(list);
+        for (size_t i = 0; i < items.size(); ++i)
+            if (items[i].isNumber() || items[i].isString() || items[i].isNone())
+                onInputUse(interp_.withSource(items[i], itemSource(list.source, static_cast<int64_t>(i))));
+    }
+    returned(result);
+}
+
+void Tracer::returned(const Value& result) {
     if (const ValueList* items = sequenceItems(result)) {
-        for (const Value& item : *items) onReturn(item);
+        for (const Value& item : *items) returned(item);
         return;
     }
     if (!result.isTensor() || !result.source || !tensorSources_.count(result.asTensor().impl())) return;

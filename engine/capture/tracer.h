@@ -183,6 +183,7 @@ public:
     void onCalleeUse(const Value& callee) override;
     void onRealize(const Value& value) override;
     void onReturn(const Value& result) override;
+    void onListMethod(const Value& list, const std::string& name) override;
     // Whether a graph of this trace had a call node (a SymInt's too): a frame without one Dynamo skips.
     bool madeCalls() const { return madeCalls_; }
     void onRefusedModuleCall(const Value& module, const ValueList& args) override;
@@ -424,6 +425,8 @@ private:
     // module's parameter or buffer where it was loaded.
     std::set<std::string> unrealized_;  // sources whose guards still carry their read's stack
     std::set<std::string> hookDicts_;   // the nn.Module hooks dicts read (onModuleHooksRead): never type-matched
+    std::vector<Value> changedLists_;   // list inputs the code changes, with their items as read (onListMethod)
+    void returned(const Value& result);
     std::set<std::pair<const ClassObject*, std::string>> absentGuarded_;  // (class, name) guarded not to define it
     std::set<std::string> matchedTuples_;  // sources of tuples guarded whole (EQUALS_MATCH)
     bool insideMatchedTuple(const Source& source) const;

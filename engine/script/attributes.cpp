@@ -76,6 +76,7 @@ Value Interpreter::getAttribute(const Value& object, const std::string& name, co
         const TypeSlots* type = touchedSlots(object);
         if (!type) fail("AttributeError", "'" + pythonTypeName(object) + "' object has no attribute '" + name + "'");
         if (type->methodsStore) noteStoredInto(object.asObject());
+        if (tracer_ && object.source && object.as<ListObject>() && tracesRunningLine()) tracer_->onListMethod(object, name);
         Value result = type->attribute(*this, object, name);
         // A module reached through a global is guarded, and so is what the code calls of it
         // (torch.cat): the callable keeps where it was read from.

@@ -56,6 +56,9 @@ public:
     virtual void onModuleHooksRead(const Value& dict) { (void)dict; }
     // Whether Dynamo names a dict's values by their keys' positions (an nn.Module's hooks dict).
     virtual bool valuesByPosition(const Value& dict) const { (void)dict; return false; }
+    // The traced code read method `name` of a list input (seen.append): Dynamo builds the list
+    // there; one the code changes is rebuilt after the graph, item by item.
+    virtual void onListMethod(const Value& list, const std::string& name) { (void)list, (void)name; }
     // The traced code tested a dict input's truth (`if d:`).
     virtual void onDictTruth(const Value& dict) { onLengthUse(dict); }
     // The traced code asked whether `key` is in a dict input (a module's _parameters, say):

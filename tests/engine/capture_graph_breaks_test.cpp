@@ -350,7 +350,9 @@ print(fn(torch.ones(2)))
 }
 
 // Tracing fn again from its start would append to `seen` twice: the trace goes on after the
-// break instead, in fn's entry (one break, nothing run twice).
+// break instead, in fn's entry (one break per trace, nothing run twice). The list the trace
+// changed is guarded by its length, so the second call recompiles (PyTorch, having traced
+// helper as a frame of its own, recompiles that frame: a documented difference).
 TEST(GraphBreaks, ABreakAfterTheCallChangedSomethingIsNotTracedAgain) {
     auto run = runScript(R"(import torch
 seen = []
@@ -370,8 +372,9 @@ print(fn(torch.ones(2)), len(seen))
     ASSERT_EQ(run.error, "");
     EXPECT_EQ(run.out, "in helper\ntensor([4., 4.]) 1\nin helper\ntensor([4., 4.]) 2\n");
     auto breaks = run.eventsOf<fusescope::GraphBreakEvent>();
-    ASSERT_EQ(breaks.size(), 1u);
+    ASSERT_EQ(breaks.size(), 2u);
     EXPECT_EQ(breaks[0].compileId, "0/0");
+    EXPECT_EQ(breaks[1].compileId, "0/1");
 }
 
 // The trace of fn starts again from inside helper's try: its finally runs once, on the run
