@@ -255,14 +255,22 @@ void Tracer::dropGuards(const std::string& source, std::initializer_list<Guard::
 }
 
 // Dynamo's mro_attr_source: each class walked past is guarded not to define the name, once per
-// class and name in a compile. Only the instance's own class is named here (type(x)); a class
-// further along the MRO (type(x).__mro__[i]) is not guarded.
+// class and name in a compile: the instance's own as type(x), a later one as type(x).__mro__[i].
 void Tracer::onInheritedMethod(const Value& instance, const ClassObject& definer, const std::string& name) {
     const ClassObject& own = *instance.as<InstanceObject>()->cls;
-    if (!ctx_.recording || &own == &definer || !absentGuarded_.emplace(&own, name).second) return;
-    Value dict = own.dictValue();
-    dict.source = typeDictSource(typeSource(instance.source));
-    onContainsUse(dict, Value(name), false);
+    if (!ctx_.recording) return;
+    for (size_t i = 0; i < own.mro.size() && own.mro[i] != &definer; ++i) {
+        if (!absentGuarded_.emplace(own.mro[i], name).second) continue;
+        Value dict = own.mro[i]->dictValue();
+        dict.source = typeDictSource(mroEntrySource(instance.source, i));
+        onContainsUse(dict, Value(name), false);
+    }
+}
+
+// Dynamo's mro_source_cache: what a class along the MRO holds under a name is named the way the
+// trace first reached it, whatever object it is reached from later (one guard for them all).
+SourcePtr Tracer::mroOwnerSource(const ClassObject& owner, const std::string& name, const SourcePtr& reached) {
+    return mroSources_.try_emplace({&owner, name}, reached).first->second;
 }
 
 void Tracer::onCellLoad(const Value& value) {

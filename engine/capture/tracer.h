@@ -184,6 +184,7 @@ public:
     void onRealize(const Value& value) override;
     void onReturn(const Value& result) override;
     void onListMethod(const Value& list, const std::string& name) override;
+    SourcePtr mroOwnerSource(const ClassObject& owner, const std::string& name, const SourcePtr& reached) override;
     // Whether a graph of this trace had a call node (a SymInt's too): a frame without one Dynamo skips.
     bool madeCalls() const { return madeCalls_; }
     void onRefusedModuleCall(const Value& module, const ValueList& args) override;
@@ -428,6 +429,7 @@ private:
     std::vector<Value> changedLists_;   // list inputs the code changes, with their items as read (onListMethod)
     void returned(const Value& result);
     std::set<std::pair<const ClassObject*, std::string>> absentGuarded_;  // (class, name) guarded not to define it
+    std::map<std::pair<const ClassObject*, std::string>, SourcePtr> mroSources_;  // mroOwnerSource's
     std::set<std::string> matchedTuples_;  // sources of tuples guarded whole (EQUALS_MATCH)
     bool insideMatchedTuple(const Source& source) const;
     std::map<std::string, std::vector<StackFrame>> tensorLoads_;  // per parameter/buffer/cell source: its first load

@@ -387,10 +387,9 @@ Value Interpreter::instanceAttribute(const Value& object, const std::string& nam
             // it from the class along the MRO that defines it, while nothing before it shadows it.
             guardNotShadowed(*instance, object.source, name);
             tracer_->onInheritedMethod(object, *definer, name);
-            SourcePtr owner = typeSource(object.source);
-            const auto position = std::find(cls->mro.begin(), cls->mro.end(), definer) - cls->mro.begin();
-            if (position > 0) owner = itemSource(attrSource(owner, "__mro__"), position);
-            return loaded(withSource(*classAttr, keySource(typeDictSource(owner), name)));
+            const auto position = static_cast<size_t>(std::find(cls->mro.begin(), cls->mro.end(), definer) - cls->mro.begin());
+            SourcePtr held = keySource(typeDictSource(mroEntrySource(object.source, position)), name);
+            return loaded(withSource(*classAttr, tracer_->mroOwnerSource(*definer, name, held)));
         }
         return bindDescriptor(*classAttr, object, cls);
     }

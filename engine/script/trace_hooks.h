@@ -56,6 +56,12 @@ public:
     virtual void onModuleHooksRead(const Value& dict) { (void)dict; }
     // Whether Dynamo names a dict's values by their keys' positions (an nn.Module's hooks dict).
     virtual bool valuesByPosition(const Value& dict) const { (void)dict; return false; }
+    // How the trace names what class `owner` (along an instance's MRO) holds under `name`, first
+    // reached as `reached`.
+    virtual SourcePtr mroOwnerSource(const ClassObject& owner, const std::string& name, const SourcePtr& reached) {
+        (void)owner, (void)name;
+        return reached;
+    }
     // The traced code read method `name` of a list input (seen.append): Dynamo builds the list
     // there; one the code changes is rebuilt after the graph, item by item.
     virtual void onListMethod(const Value& list, const std::string& name) { (void)list, (void)name; }

@@ -62,6 +62,11 @@ SourcePtr typeDictSource(const SourcePtr& base) {
 SourcePtr keyAtSource(const SourcePtr& base, int64_t position) {
     return std::make_shared<Source>(Source{Source::Kind::KeyAt, "", position, base});
 }
+SourcePtr mroEntrySource(const SourcePtr& instance, size_t index) {
+    SourcePtr type = typeSource(instance);
+    return index == 0 ? type : itemSource(attrSource(type, "__mro__"), static_cast<int64_t>(index));
+}
+
 SourcePtr intKeySource(const SourcePtr& base, int64_t key) { return std::make_shared<Source>(Source{Source::Kind::IntKey, "", key, base}); }
 
 size_t KeyIndex::hashOf(std::string_view key) { return static_cast<size_t>(python_hash::ofString(key)); }

@@ -52,6 +52,7 @@ SourcePtr typeSource(const SourcePtr& base);
 SourcePtr typeDictSource(const SourcePtr& base);
 SourcePtr keyAtSource(const SourcePtr& base, int64_t position);
 SourcePtr intKeySource(const SourcePtr& base, int64_t key);
+SourcePtr mroEntrySource(const SourcePtr& instance, size_t index);  // type(x), or type(x).__mro__[index] past the first
 
 // When an object or scope was made, in the order of making: a compiled call that runs its
 // graph directly (capture/direct_call.h) tells what existed before the call from what the

@@ -1482,16 +1482,21 @@ class Dropout3d(_DropoutNd):
         return F.dropout3d(input, self.p, self.training, self.inplace)
 
 
-class _Activation(Module):
-    def __init__(self, inplace=False):
-        super().__init__()
-        self.inplace = inplace
-
-    def extra_repr(self):
-        return "inplace=True" if self.inplace else ""
+# The __init__ and extra_repr of the activations taking only `inplace`: each such class derives
+# from Module itself, as PyTorch's do (Dynamo guards the classes along a module's MRO).
+def _init_inplace(self, inplace=False):
+    Module.__init__(self)
+    self.inplace = inplace
 
 
-class ReLU(_Activation):
+def _inplace_repr(self):
+    return "inplace=True" if self.inplace else ""
+
+
+class ReLU(Module):
+    __init__ = _init_inplace
+    extra_repr = _inplace_repr
+
     def forward(self, input):
         return F.relu(input, inplace=self.inplace)
 
@@ -1515,19 +1520,22 @@ class ReLU6(Hardtanh):
     def __init__(self, inplace=False):
         super().__init__(0.0, 6.0, inplace)
 
-    def extra_repr(self):
-        return "inplace=True" if self.inplace else ""
+    extra_repr = _inplace_repr
 
 
-class Hardswish(_Activation):
+class Hardswish(Module):
+    __init__ = _init_inplace
+    extra_repr = _inplace_repr
+
     def forward(self, input):
         return F.hardswish(input, self.inplace)
 
 
-class LeakyReLU(_Activation):
+class LeakyReLU(Module):
     def __init__(self, negative_slope=0.01, inplace=False):
-        super().__init__(inplace)
+        super().__init__()
         self.negative_slope = negative_slope
+        self.inplace = inplace
 
     def forward(self, input):
         return F.leaky_relu(input, self.negative_slope, self.inplace)
@@ -1536,10 +1544,11 @@ class LeakyReLU(_Activation):
         return f"negative_slope={self.negative_slope}" + (", inplace=True" if self.inplace else "")
 
 
-class ELU(_Activation):
+class ELU(Module):
     def __init__(self, alpha=1.0, inplace=False):
-        super().__init__(inplace)
+        super().__init__()
         self.alpha = alpha
+        self.inplace = inplace
 
     def forward(self, input):
         return F.elu(input, self.alpha, self.inplace)
@@ -1548,7 +1557,10 @@ class ELU(_Activation):
         return f"alpha={self.alpha}" + (", inplace=True" if self.inplace else "")
 
 
-class SiLU(_Activation):
+class SiLU(Module):
+    __init__ = _init_inplace
+    extra_repr = _inplace_repr
+
     def forward(self, input):
         return F.silu(input, inplace=self.inplace)
 
