@@ -39,11 +39,14 @@ const Value* resolveSource(const Source& source, const std::map<std::string, Val
         if (!items || source.index < 0 || source.index >= static_cast<int64_t>(items->size())) return nullptr;
         return &(*items)[static_cast<size_t>(source.index)];
     }
-    case Source::Kind::Attr: {  // an instance attribute, read from its __dict__ (no script code runs), or a module's
+    case Source::Kind::Attr: {  // an instance attribute, read from its __dict__ (no script code runs), a module's or a class's
         const Value* base = resolveSource(*source.base, locals, interp, globals);
         if (auto* module = base ? base->as<ModuleObject>() : nullptr) return module->find(source.name);
         if (auto* fn = base ? base->as<FunctionObject>() : nullptr) return source.name == "__defaults__" ? &fn->defaultsTuple() : nullptr;
-        if (auto* cls = base ? base->as<ClassObject>() : nullptr) return source.name == "__mro__" ? &cls->mroValue() : nullptr;
+        if (auto* cls = base ? base->as<ClassObject>() : nullptr) {
+            if (source.name == "__mro__") return &cls->mroValue();
+            return source.name == "__name__" ? &cls->nameValue() : cls->lookup(source.name);
+        }
         auto* instance = base ? base->as<InstanceObject>() : nullptr;
         return instance ? instance->dict->findString(source.name) : nullptr;
     }

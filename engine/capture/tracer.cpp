@@ -338,21 +338,24 @@ void Tracer::onListMethod(const Value& list, const std::string& name) {
     onLengthUse(list);
     static const std::set<std::string, std::less<>> changing = {"append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse"};
     if (!changing.count(name)) return;
-    for (const Value& seen : changedLists_)
+    for (const auto& [seen, asRead] : changedLists_)
         if (seen.source->str() == list.source->str()) return;
-    changedLists_.push_back(makeList(ValueList(*sequenceItems(list))));
-    changedLists_.back().source = list.source;
+    changedLists_.emplace_back(list, makeList(ValueList(*sequenceItems(list))));
 }
 
 void Tracer::onReturn(const Value& result) {
     if (!ctx_.recording || pendingResume_) return;
-    // Dynamo rebuilds a list the code changed as the frame returns, each item it held from where
-    // it was read: constants are guarded here.
-    for (const Value& list : changedLists_) {
-        const ValueList& items = *sequenceItems(list);
+    // Dynamo rebuilds a list the code changed as the frame returns, each item from where it was
+    // read: the constants it held by their place in it, those the code added past its end by their
+    // own source (type(G['m']).__name__), guarded here.
+    auto isConstant = [](const Value& v) { return v.isNumber() || v.isString() || v.isNone(); };
+    for (const auto& [list, asRead] : changedLists_) {
+        const ValueList& items = *sequenceItems(asRead);
         for (size_t i = 0; i < items.size(); ++i)
-            if (items[i].isNumber() || items[i].isString() || items[i].isNone())
-                onInputUse(interp_.withSource(items[i], itemSource(list.source, static_cast<int64_t>(i))));
+            if (isConstant(items[i])) onInputUse(interp_.withSource(items[i], itemSource(list.source, static_cast<int64_t>(i))));
+        const ValueList& now = *sequenceItems(list);
+        for (size_t i = items.size(); i < now.size(); ++i)  // (an item kept from an earlier trace may hold a stale source)
+            if (isConstant(now[i]) && now[i].source) onInputUse(now[i]);
     }
     returned(result);
 }

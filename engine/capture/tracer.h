@@ -426,7 +426,8 @@ private:
     // module's parameter or buffer where it was loaded.
     std::set<std::string> unrealized_;  // sources whose guards still carry their read's stack
     std::set<std::string> hookDicts_;   // the nn.Module hooks dicts read (onModuleHooksRead): never type-matched
-    std::vector<Value> changedLists_;   // list inputs the code changes, with their items as read (onListMethod)
+    // List inputs the code changes (onListMethod): each list, and a copy of its items as read.
+    std::vector<std::pair<Value, Value>> changedLists_;
     void returned(const Value& result);
     std::set<std::pair<const ClassObject*, std::string>> absentGuarded_;  // (class, name) guarded not to define it
     std::map<std::pair<const ClassObject*, std::string>, SourcePtr> mroSources_;  // mroOwnerSource's

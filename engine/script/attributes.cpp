@@ -96,6 +96,9 @@ Value Interpreter::getAttribute(const Value& object, const std::string& name, co
                 return result;
             }
         }
+        // A class's constant (type(G['net']).__name__) keeps where it was read, guarded where it is used
+        if (tracer_ && object.source && object.as<ClassObject>() && (result.isNumber() || result.isString() || result.isNone()))
+            return withSource(result, attrSource(object.source, name));
         return result;
     } catch (Error& e) {
         e.setWhereIfUnknown(where);

@@ -107,7 +107,12 @@ ClassPtr addObjectModelBuiltins(Interpreter& interp, std::map<std::string, Value
     addExceptionClasses(interp, object, b);
 
     b["type"] = makeType("type", [](Interpreter& in, CallArgs& a) -> Value {
-        if (a.args.size() == 1) return in.typeOf(a.args[0]);
+        if (a.args.size() == 1) {
+            Value type = in.typeOf(a.args[0]);
+            // Traced, a script object's class is read from it: type(G['net']), as Dynamo's call_type sources it
+            if (in.tracer() && a.args[0].source && type.as<ClassObject>()) return in.withSource(type, typeSource(a.args[0].source));
+            return type;
+        }
         if (a.args.size() != 3) in.fail("TypeError", "type() takes 1 or 3 arguments");
         const ValueList* bases = sequenceItems(a.args[1]);
         if (!a.args[0].isString() || !bases || !a.args[2].as<DictObject>()) in.fail("TypeError", "type() takes a name, a tuple of bases and a dict");

@@ -52,10 +52,16 @@ struct ClassObject : Object {
     }
     // Its __mro__ as a tuple, made once a guard reads it (type(x).__mro__[1]).
     const Value& mroValue() const;
+    // Its __name__ as a Value, likewise (type(x).__name__ == 'Linear').
+    const Value& nameValue() const {
+        if (!nameHandle_.isString() || nameHandle_.asString() != name) nameHandle_ = Value(name);
+        return nameHandle_;
+    }
 
 private:
     mutable Value dictHandle_;
     mutable Value mroHandle_;
+    mutable Value nameHandle_;
 };
 
 // An instance of a script class (or of an exception class).
