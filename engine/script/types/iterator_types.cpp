@@ -118,6 +118,19 @@ Value makeLazy(const TypeSlots& type, Interpreter& in, const ValueList& iterable
     return Value(ObjectPtr(it));
 }
 
+// zip's or map's iterator over lists and tuples only: each read as far as the shortest goes, as
+// CPython's next() takes them (the longer one's next item, taken and dropped as the shortest ends,
+// is never used: Dynamo, building items lazily, never guards it).
+Value makeShortestLazy(const TypeSlots& type, Interpreter& in, const ValueList& iterables, Value function = Value()) {
+    const bool sequences = std::all_of(iterables.begin(), iterables.end(), [](const Value& v) { return v.as<ListObject>() || v.as<TupleObject>(); });
+    if (!sequences || iterables.empty()) return makeLazy(type, in, iterables, std::move(function));
+    size_t shortest = SIZE_MAX;
+    for (const Value& v : iterables) shortest = std::min(shortest, sequenceItems(v)->size());
+    ValueList prefixes;
+    for (const Value& v : iterables) prefixes.push_back(makeList(sequencePrefix(in, v, shortest)));
+    return makeLazy(type, in, prefixes, std::move(function));
+}
+
 // A keyword argument among those `allowed`; TypeError for any other.
 const Value* keyword(Interpreter& in, const CallArgs& a, std::string_view function, std::string_view allowed) {
     expectKeywords(in, a, function, {allowed});
@@ -156,7 +169,7 @@ void addIteratorBuiltins(std::map<std::string, Value, std::less<>>& b) {
     b["map"] = makeBuiltin("map", [](Interpreter& in, CallArgs& a) {
         keyword(in, a, "map", "");
         if (a.args.size() < 2) in.fail("TypeError", "map() must have at least two arguments.");
-        return makeLazy(kMap, in, ValueList(a.args.begin() + 1, a.args.end()), a.args[0]);
+        return makeShortestLazy(kMap, in, ValueList(a.args.begin() + 1, a.args.end()), a.args[0]);
     });
     b["filter"] = makeBuiltin("filter", [](Interpreter& in, CallArgs& a) {
         keyword(in, a, "filter", "");
@@ -165,8 +178,9 @@ void addIteratorBuiltins(std::map<std::string, Value, std::less<>>& b) {
     });
     b["zip"] = makeBuiltin("zip", [](Interpreter& in, CallArgs& a) {
         const Value* strict = keyword(in, a, "zip", "strict");
-        Value it = makeLazy(kZip, in, a.args);
-        lazy(it).strict = strict && in.truthy(*strict);
+        const bool strictly = strict && in.truthy(*strict);  // (strict reads each to its end)
+        Value it = strictly ? makeLazy(kZip, in, a.args) : makeShortestLazy(kZip, in, a.args);
+        lazy(it).strict = strictly;
         return it;
     });
     b["enumerate"] = makeBuiltin("enumerate", [](Interpreter& in, CallArgs& a) {

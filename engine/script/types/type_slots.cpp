@@ -94,20 +94,7 @@ bool nonEmpty(Interpreter&, const Value& self) { return !sequenceItems(self)->em
 
 // A list's, tuple's or view's items; an input's each sourced from it (L['xs'][0]) and
 // guarded where the loop takes it out, as PyTorch guards them (at the for line).
-ValueList sequenceSnapshot(Interpreter& in, const Value& self) {
-    const ValueList& items = *sequenceItems(self);
-    if (!self.source) return items;
-    TraceHooks* tracer = in.tracer();
-    if (tracer) tracer->onLengthUse(self);
-    ValueList sourced;
-    sourced.reserve(items.size());
-    for (size_t i = 0; i < items.size(); ++i) {
-        Value v = items[i];
-        if (!v.isObject() || sequenceItems(v)) v.source = itemSource(self.source, static_cast<int64_t>(i));
-        sourced.push_back(tracer && v.source ? in.loaded(std::move(v)) : std::move(v));
-    }
-    return sourced;
-}
+ValueList sequenceSnapshot(Interpreter& in, const Value& self) { return sequencePrefix(in, self, SIZE_MAX); }
 
 std::string listRepr(const Value& self) {
     return containerRepr(self.asObject().get(), "[...]", [&] { return "[" + joinRepr(self.as<ListObject>()->items) + "]"; });
@@ -138,6 +125,22 @@ const GetterTable& defaultDictGetters() {
 }
 
 }  // namespace
+
+ValueList sequencePrefix(Interpreter& in, const Value& self, size_t count) {
+    const ValueList& all = *sequenceItems(self);
+    const size_t n = std::min(count, all.size());
+    if (!self.source) return ValueList(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(n));
+    TraceHooks* tracer = in.tracer();
+    if (tracer) tracer->onLengthUse(self);
+    ValueList sourced;
+    sourced.reserve(n);
+    for (size_t i = 0; i < n; ++i) {
+        Value v = all[i];
+        if (!v.isObject() || sequenceItems(v)) v.source = itemSource(self.source, static_cast<int64_t>(i));
+        sourced.push_back(tracer && v.source ? in.loaded(std::move(v)) : std::move(v));
+    }
+    return sourced;
+}
 
 // A plain object's: nothing but the AttributeError naming its type.
 const TypeSlots* Object::slots() const {

@@ -101,6 +101,9 @@ const TypeSlots& boolType();
 const TypeSlots& intType();
 const TypeSlots& floatType();
 // str + str, list + list, tuple + tuple, and each times an int (types/list_type.cpp).
+// The first `count` items of a list, tuple or view as iterating it takes them out (an input's
+// sourced and guarded), the rest never read: zip(ys, zs) reads ys no further than zs.
+ValueList sequencePrefix(Interpreter& in, const Value& self, size_t count);
 Value concatSequences(Interpreter& in, const Value& self, const Value& other);
 Value repeatSequence(Interpreter& in, const Value& self, const Value& count);
 // list op list, tuple op tuple: item by item, as CPython's (types/list_type.cpp).
