@@ -246,9 +246,12 @@ void Interpreter::loadTorchLibrary(const SourceLocation& where) {
     const Value determinism = loadLibraryModule("torch._determinism", where);
     for (const auto& [name, value] : determinism.as<ModuleObject>()->attrs)
         if (value.as<FunctionObject>()) torch.attrs[name] = value;
-    // torch._C, PyTorch's C++ extension; _is_tracing: whether torch.jit.trace runs (never here).
+    // torch._C, PyTorch's C++ extension; _is_tracing: whether torch.jit.trace runs (never here);
+    // _get_privateuse1_backend_name: the name of an out-of-tree device (none here: its default).
     torch.attrs["_C"] = nativeModule("torch._C", {{"_nn", nativeModule("torch._C._nn", {{"pad", functional.attrs.at("_pad")}})},
-                                                  {"_is_tracing", makeBuiltin("torch._C._is_tracing", [](Interpreter&, CallArgs&) { return Value(false); })}});
+                                                  {"_is_tracing", makeBuiltin("torch._C._is_tracing", [](Interpreter&, CallArgs&) { return Value(false); })},
+                                                  {"_get_privateuse1_backend_name", makeBuiltin("torch._C._get_privateuse1_backend_name",
+                                                                                                [](Interpreter&, CallArgs&) { return Value("privateuseone"); })}});
     const Value setStance = loadLibraryModule("torch._stance", where).as<ModuleObject>()->attrs.at("set_stance");
     for (const char* module : {"compiler", "_dynamo"}) torch.attrs.at(module).as<ModuleObject>()->attrs["set_stance"] = setStance;
     const Value externalUtils = loadLibraryModule("torch._dynamo.external_utils", where);

@@ -291,6 +291,7 @@ const GetterTable& tensorGetters() {
         {"is_cuda", [](Interpreter& in, const Value& s) { return Value(deviceOf(in, s.asTensor()).kind == Device::Kind::Cuda); }},
         {"is_xpu", [](Interpreter&, const Value&) { return Value(false); }},  // Fusescope has no XPU device
         {"is_nested", [](Interpreter&, const Value&) { return Value(false); }},  // nor nested tensors
+        {"is_sparse", [](Interpreter&, const Value&) { return Value(false); }},  // nor sparse ones
         {"is_meta", [](Interpreter&, const Value& s) { return Value(s.asTensor().isMeta()); }},
         {"T", transposed},
         {"mT", matrixTransposed},
