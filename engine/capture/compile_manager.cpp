@@ -270,6 +270,7 @@ struct CompileManager::CallState {
     std::vector<std::string> localOrder;
     BreakTimeline timeline;
     std::vector<std::shared_ptr<FrameState>> frames;  // every frame it ran in
+    Interpreter::FrameInterceptor eagerFrames;  // the rest of a call a break ended the graph at (TraceContext::endAtCall)
 };
 
 CacheEntry* CompileManager::lookup(const Interpreter& interp, FrameState& frame, const std::map<std::string, Value>& locals,
@@ -348,7 +349,7 @@ bool CompileManager::mayCompile(Interpreter& interp, FrameState& frame, const Fa
 
 namespace {
 
-bool hasTorchInFrame(const FunctionObject& fn, const std::map<std::string, Value>& locals);
+bool hasTorchInFrame(const Interpreter& interp, const FunctionObject& fn, const std::map<std::string, Value>& locals);
 
 // A compiled module's forward runs, in PyTorch, under the OptimizedModule's call and the
 // module's own (torch.nn's forward under the first alone, external_utils.py's frame between).
@@ -393,15 +394,22 @@ Value CompileManager::runIntercepting(Interpreter& interp, const CompileOptions&
 std::optional<Value> CompileManager::compileFrame(Interpreter& interp, const FunctionObject& fn, CallArgs& args,
                                                   const CompileOptions& options, ExplainReport* report) {
     if (stance_ == "force_eager") return std::nullopt;
+    // The arguments are the frame's own (L['args']): where the caller's trace read them is not.
+    for (Value& a : args.args) a = a.unsourced();
+    for (auto& [name, a] : args.kwargs) a = a.unsourced();
     const std::shared_ptr<FrameState> held = frameOf(interp, fn, report ? report->frames : frames_);
     FrameState& frame = *held;
     if (frame.skipped) return std::nullopt;
     // Dynamo compiles a frame only where it has torch in it (convert_frame.py's has_tensor_in_frame).
     const std::map<std::string, Value> locals = frameLocals(interp, fn, args);
-    if (!hasTorchInFrame(fn, locals)) return std::nullopt;
+    if (!hasTorchInFrame(interp, fn, locals)) return std::nullopt;
     Failures failed;
-    if (CacheEntry* hit = lookup(interp, frame, locals, options, failed))
+    if (CacheEntry* hit = lookup(interp, frame, locals, options, failed)) {
+        if (!report)
+            if (std::optional<Value> result = directCall(interp, Value(std::const_pointer_cast<Object>(fn.shared_from_this())), fn, args, *hit))
+                return *result;
         return runTraced(interp, nullptr, fn, args, held, hit, options, report);
+    }
     if (!mayCompile(interp, frame, failed, options)) return std::nullopt;
     return runTraced(interp, nullptr, fn, args, held, nullptr, options, report);
 }
@@ -429,7 +437,7 @@ Value CompileManager::call(Interpreter& interp, CompiledFunctionObject& compiled
     const std::map<std::string, Value> locals = frame.entries.empty() ? std::map<std::string, Value>{} : frameLocals(interp, *fn, args);
     if (CacheEntry* hit = lookup(interp, frame, locals, compiled.options, failed)) {
         nameRegion(hit->compileId);
-        if (std::optional<Value> result = directCall(interp, compiled, *fn, args, *hit)) return *result;
+        if (std::optional<Value> result = directCall(interp, compiled.function, *fn, args, *hit)) return *result;
         return runTraced(interp, &compiled, *fn, args, held, hit, compiled.options, nullptr);
     }
     if (!mayCompile(interp, frame, failed, compiled.options)) {
@@ -555,12 +563,17 @@ bool holdsTensor(const Value& value, int depth = 0) {
 // Dynamo compiles a resume function only where its frame has torch in it (convert_frame.py's
 // has_tensor_in_frame): a global the code names that is torch or a torch module, or a tensor or
 // module among its locals. Elsewhere the rest runs as plain Python, uncompiled.
-bool hasTorchInFrame(const FunctionObject& fn, const std::map<std::string, Value>& locals) {
+bool hasTorchInFrame(const Interpreter& interp, const FunctionObject& fn, const std::map<std::string, Value>& locals) {
+    // A global the code reads (co_names): a name the function binds itself is a local, though it
+    // names torch (optimizer.py's _use_grad imports torch._dynamo: Dynamo skips its frame).
+    const std::set<std::string>& own = interp.localNamesOf(fn);
     if (fn.globals && fn.def)
-        for (const std::string& name : fn.def->reads)
-            if (auto it = fn.globals->vars.find(name); it != fn.globals->vars.end())
-                if (const auto* module = it->second.as<ModuleObject>(); module && (module->name == "torch" || module->name.starts_with("torch.")))
-                    return true;
+        for (const std::string& name : fn.def->reads) {
+            auto it = own.count(name) ? fn.globals->vars.end() : fn.globals->vars.find(name);
+            if (it == fn.globals->vars.end()) continue;
+            if (const auto* module = it->second.as<ModuleObject>(); module && (module->name == "torch" || module->name.starts_with("torch.")))
+                return true;
+        }
     return std::any_of(locals.begin(), locals.end(), [](const auto& local) { return holdsTensor(local.second); });
 }
 
@@ -585,7 +598,10 @@ void CompileManager::logGuardTree(const Interpreter& interp, const Section& sect
 Value CompileManager::runTraced(Interpreter& interp, const CompiledFunctionObject* compiled, const FunctionObject& fn,
                                 CallArgs& args, const std::shared_ptr<FrameState>& frame, CacheEntry* hit,
                                 const CompileOptions& options, ExplainReport* report) {
-    CallState state{interp, fn, compiled, options, report, {}, {}, {}, {}};
+    CallState state{interp, fn, compiled, options, report, {}, {}, {}, {}, {}};
+    state.eagerFrames = [this, &interp, &options, report](const FunctionObject& called, CallArgs& calledArgs) {
+        return compileFrame(interp, called, calledArgs, options, report);
+    };
     state.timeline.ranAfter = [this, &state](const Segment& before, const Segment& after, int64_t ns) {
         auto split = std::find_if(splits_.begin(), splits_.end(), [&](const Split& s) { return s.before == &before && s.after == &after; });
         if (split == splits_.end()) split = splits_.insert(splits_.end(), Split{&before, &after, {}, state.frames});
@@ -609,6 +625,9 @@ Value CompileManager::runTraced(Interpreter& interp, const CompiledFunctionObjec
         } catch (const TraceRestart&) {
             Tracer::Restart restart = *state.running->tracer->restart();
             const std::string compileId = state.running->entry->compileId;
+            // Dynamo's trace changed no global state; this one ran the Python (torch.set_grad_enabled
+            // in _use_grad), whose finally the restart skipped: the grad mode is the call's again.
+            setGradEnabled(state.running->entry->gradMode);
             state.running = nullptr;
             state.sections.pop_back();  // its tracer gone, the interpreter has the hooks it replaced
             state.frames.pop_back();
@@ -670,10 +689,11 @@ void CompileManager::openSection(CallState& state, const std::shared_ptr<FrameSt
         context.resolve = [&interp, locals = &section->locals, globals = section->made->globals.get()](const Source& source) {
             return resolveSource(source, *locals, interp, globals);
         };
-    // The recorder learns a compiled function's direct calls, and tells a restart whether the
+    // The recorder learns a compiled function's direct calls (a frame compiled from eager code
+    // too: an optimizer's step frame, but not explain()'s), and tells a restart whether the
     // code so far may run again.
     context.mayRestart = !hit && restarts >= 0;
-    if (args && (state.compiled || context.mayRestart)) {
+    if (args && ((state.compiled || !state.report) || context.mayRestart)) {
         const Value function = state.compiled ? state.compiled->function
                                               : Value(std::const_pointer_cast<Object>(state.fn.shared_from_this()));
         section->recorder = directRecorder(interp, function, state.fn, *args, *section->entry);
@@ -682,6 +702,11 @@ void CompileManager::openSection(CallState& state, const std::shared_ptr<FrameSt
     context.timeline = &state.timeline;
     context.resume = [this, &state](ResumeRequest& request) { return resumeFrame(state, request); };
     context.breaksAtCalls = &section->entry->breaksAtCalls;
+    context.endAtCall = [this, &state, entry = section->entry](const Expr& at, const BreakRecord& record, std::size_t frame) {
+        entry->breaksAtCalls.emplace(&at, record);  // its cache hits end the graph there too
+        closeRunning(state);
+        state.interp.runUntracedUntilReturn(at, frame, &state.eagerFrames);
+    };
     context.callEagerly = [this, &state](const Value& callee, CallArgs& callArgs) {
         closeRunning(state);  // Dynamo compiles the graph before the call, then the call's own frames
         return runIntercepting(state.interp, state.options, state.report, [&] { return state.interp.call(callee, callArgs); });
@@ -695,7 +720,7 @@ void CompileManager::openSection(CallState& state, const std::shared_ptr<FrameSt
 void CompileManager::closeSection(CallState& state, Section& section, const Value& result, bool resumed) {
     Tracer& tracer = *section.tracer;
     tracer.finish();
-    if (section.recorder && state.compiled) learnDirectCall(*section.entry, *section.recorder, result, state.fn);
+    if (section.recorder && (state.compiled || !state.report)) learnDirectCall(*section.entry, *section.recorder, result, state.fn);
     if (!section.made) return;  // a cache hit replayed
     CacheEntry& entry = *section.made;
     FrameState& frame = *section.frame;
@@ -825,14 +850,24 @@ bool CompileManager::resumeFrame(CallState& state, ResumeRequest& request) {
     for (const std::string& name : order->second)
         if (std::find(argnames.begin(), argnames.end(), name) == argnames.end()) state.localOrder.push_back(name);
 
-    const std::string name = fmt::format("torch_dynamo_resume_in_{}_at_{}", fn.name, request.line);
+    // Named by the code's own name and line (optimizer.py's wrapper, functools.wraps'd as step, at
+    // PyTorch's line of it).
+    SourceLocation where = fn.definedAt();
+    where.line = request.line;
+    if (!state.interp.isScriptFile(where.file)) {
+        std::string line = state.interp.sourceLine(where);
+        line.erase(0, line.find_first_not_of(" \t"));
+        if (std::optional<TorchPlace> place = torchPlaceOf(fn.codeQualname, codeOf(line))) {
+            where.file = std::string(place->file);
+            where.line = place->line;
+        }
+    }
+    const std::string name = fmt::format("torch_dynamo_resume_in_{}_at_{}", fn.codeName, where.line);
     std::string key = fmt::format("{}:{}:{}", static_cast<const void*>(request.at), request.branch ? int(*request.branch) : -1,
                                   request.stack.size());
     for (const std::string& a : argnames) key += "," + a;
-    SourceLocation where = fn.definedAt();
-    where.line = request.line;
     std::shared_ptr<FrameState> frame = resumeFrameState(state, key, name, where);
-    if (stance_ == "force_eager" || !hasTorchInFrame(fn, locals)) return true;  // the rest runs eagerly
+    if (stance_ == "force_eager" || !hasTorchInFrame(state.interp, fn, locals)) return true;  // the rest runs eagerly
     Failures failed;
     CacheEntry* hit = lookup(state.interp, *frame, locals, state.options, failed);
     if (!hit && !mayCompile(state.interp, *frame, failed, state.options)) return true;  // the rest runs eagerly
@@ -844,13 +879,13 @@ bool CompileManager::resumeFrame(CallState& state, ResumeRequest& request) {
     return true;
 }
 
-std::optional<Value> CompileManager::directCall(Interpreter& interp, const CompiledFunctionObject& compiled,
-                                                const FunctionObject& fn, const CallArgs& args, const CacheEntry& entry) {
+std::optional<Value> CompileManager::directCall(Interpreter& interp, const Value& function, const FunctionObject& fn,
+                                                const CallArgs& args, const CacheEntry& entry) {
     // A direct call leaves no op spans: a profiled run replays, as its trace should show the ops.
     if (Profiler::active() || entry.directPlans.empty()) return std::nullopt;
     Value bound = boundArguments(interp, fn, args);
     for (const DirectCallPlan& plan : entry.directPlans) {
-        if (!plan.matches(compiled.function, bound)) continue;
+        if (!plan.matches(function, bound)) continue;
         ++directCallCount_;
         return plan.run(bound, plan.segment() >= 0 ? &entry.segments[static_cast<size_t>(plan.segment())].run : nullptr);
     }

@@ -160,7 +160,7 @@ private:
     bool mayCompile(Interpreter& interp, FrameState& frame, const Failures& failed, const CompileOptions& options);
     void logGuardTree(const Interpreter& interp, const Section& section);
     // A cache hit's direct call, where a plan matches.
-    std::optional<Value> directCall(Interpreter& interp, const CompiledFunctionObject& compiled, const FunctionObject& fn,
+    std::optional<Value> directCall(Interpreter& interp, const Value& function, const FunctionObject& fn,
                                     const CallArgs& args, const CacheEntry& entry);
     // A recorder for this call, or nullopt when the entry's plans are full.
     std::optional<DirectCallRecorder> directRecorder(Interpreter& interp, const Value& function, const FunctionObject& fn,

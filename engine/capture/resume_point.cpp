@@ -243,10 +243,12 @@ bool after(const Expr& e, const Expr& at) {
 std::optional<Names> liveAfter(const FunctionDef& def, const Expr& at, std::optional<bool> branch) {
     std::vector<Step> path;
     if (!findPath(def.body, at, path)) return std::nullopt;
-    // Dynamo resumes only outside loops, with and try blocks (the frame is skipped or the
-    // block's state rebuilt there; neither is followed here).
+    // Dynamo resumes only outside loops and try blocks (the frame is skipped there); inside a
+    // with block it enters the context manager again in the resume function (here the block
+    // goes on as it was, its manager's exit where the block ends).
     for (const Step& step : path)
-        if (const StmtKind k = (*step.list)[step.index]->kind; k != StmtKind::If && &step != &path.back()) return std::nullopt;
+        if (const StmtKind k = (*step.list)[step.index]->kind; k != StmtKind::If && k != StmtKind::With && &step != &path.back())
+            return std::nullopt;
 
     // What is live after the statement the break is in: the rest of each enclosing block.
     Names out;

@@ -1216,6 +1216,7 @@ void Tracer::graphBreak(const GraphBreak& reported) {
     // it skips the frame, which runs eagerly.
     if (compiledFrame && compiledFrame->tryDepth > 0) why.ungraceful = true;
     if (restarts(why, at)) throw TraceRestart{};
+    if (endsAtCallStart(why, at)) return;
     if (ctx_.recording) recordBreak(why, at, interp_.markedStack(true), interp_.markedStack(false));
     if (ctx_.direct) ctx_.direct->refuse("it breaks the graph (" + why.gbType + ")");
     flush(why.gbType);
@@ -1248,7 +1249,7 @@ bool Tracer::restarts(GraphBreak& why, const SourceLocation& at) {
         const SourceLocation& def = ctx_.functionWhere;
         why.thenBroke = std::make_shared<GraphBreak>(
             graph_breaks::breakInLoop(fmt::format("{} ({} line {})", compiled->function, def.file, def.line)));
-    } else if (!compiledFrameRunning() && compiled->pending && compiled->pending->kind == ExprKind::Call &&
+    } else if ((!compiledFrameRunning() || inInlinedTorchFunction()) && compiled->pending && compiled->pending->kind == ExprKind::Call &&
                compiled->comprehensions.empty() && liveAfter(*compiled->callee->def, *compiled->pending, std::nullopt)) {
         restart.call = compiled->pending;
     } else {
@@ -1261,6 +1262,7 @@ bool Tracer::restarts(GraphBreak& why, const SourceLocation& at) {
 }
 
 std::optional<Value> Tracer::callAtBreak(const Expr& call, const Value& callee, CallArgs& args) {
+    callStart_ = CallStart{&call, graphGeneration_, graph_->nodes().size(), guards_.size()};
     if (!ctx_.breaksAtCalls || !ctx_.callEagerly) return std::nullopt;
     auto broke = ctx_.breaksAtCalls->find(&call);
     if (broke == ctx_.breaksAtCalls->end()) return std::nullopt;
@@ -1415,6 +1417,37 @@ void Tracer::recordBreak(GraphBreak why, const SourceLocation& at, std::vector<S
         if (userStack.size() == 1) explainStack.back().function = resumeName(explainStack.back().function);
     }
     breaks_.push_back(BreakRecord{std::move(why), std::move(userStack), graph_->opCount() > 0, std::move(explainStack)});
+}
+
+// Dynamo would trace the frame again, the graph ending at the call; a resume function's trace
+// cannot run its frame again. Where the call so far put nothing in the graph, ending the graph
+// now is ending it where the call began: the guards the call made are dropped, and the rest of
+// the call runs eagerly (what the call did so far it did once, as the Python it is).
+bool Tracer::endsAtCallStart(GraphBreak& why, const SourceLocation& at) {
+    const Frame* compiled = interp_.compiledFrame();
+    if (!ctx_.recording || !ctx_.endAtCall || why.ungraceful || !compiled || !compiled->pending || compiled->pending != callStart_.call)
+        return false;
+    if (compiledFrameRunning() && !inInlinedTorchFunction()) return false;  // a break in the frame's own code
+    if (!compiled->callee || !compiled->callee->def || !compiled->loops.empty() || !compiled->comprehensions.empty() ||
+        compiled->tryDepth > 0 || graphGeneration_ != callStart_.graphGeneration || graph_->nodes().size() != callStart_.nodes || !liveAfter(*compiled->callee->def, *compiled->pending, std::nullopt))
+        return false;
+    guards_.resize(callStart_.guards);
+    guardReads_.resize(callStart_.guards);
+    recordBreak(why, at, interp_.markedStack(true), interp_.markedStack(false));
+    if (ctx_.direct) ctx_.direct->refuse("it breaks the graph (" + why.gbType + ")");
+    flush(why.gbType);
+    const auto frame = static_cast<std::size_t>(compiled - interp_.stack().data());
+    pendingResume_ = PendingResume{compiled->pending, frame, compiled->line};
+    ctx_.endAtCall(*compiled->pending, breaks_.back(), frame);
+    return true;
+}
+
+bool Tracer::inInlinedTorchFunction() const {
+    const auto& frames = interp_.stack();
+    const Frame* compiled = interp_.compiledFrame();
+    return compiled && std::any_of(frames.begin() + (compiled - frames.data()) + 1, frames.end(), [](const Frame& f) {
+        return f.callee && f.callee->def && torchPlaceOf(f.qualname, "").has_value();
+    });
 }
 
 const Frame* Tracer::compiledFrameRunning() const {

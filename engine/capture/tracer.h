@@ -134,6 +134,10 @@ struct TraceContext {
     const std::map<const Expr*, BreakRecord>* breaksAtCalls = nullptr;
     // Runs a call eagerly, each script function it calls compiled in a frame of its own.
     std::function<Value(const Value& callee, CallArgs& args)> callEagerly;
+    // A break inside the frame's call `at` that ends the graph where the call began (the entry's
+    // breaksAtCalls learns it), the rest of the call running eagerly, as callEagerly runs one,
+    // until it returns to the frame (at index `frame` of the interpreter's stack).
+    std::function<void(const Expr& at, const BreakRecord& record, std::size_t frame)> endAtCall;
     // Goes on in the resume function after a break in the frame's own code: this tracer's
     // guards then end, another's begin. False where it does not (the trace goes on).
     std::function<bool(ResumeRequest&)> resume;
@@ -295,6 +299,10 @@ private:
     // The compiled frame, where its own code runs now (not a function it calls, nor a
     // comprehension); null elsewhere.
     const Frame* compiledFrameRunning() const;
+    // Whether the code runs in a function of torch's the compiled frame called and Dynamo inlines
+    // (optimizer.py's _use_grad): a break there is one in a function called, though no script
+    // frame is above the compiled one.
+    bool inInlinedTorchFunction() const;
     // The function name Dynamo gives the code after this trace's last break:
     // torch_dynamo_resume_in_f_at_5; `function` itself before any.
     std::string resumeName(const std::string& function) const;
@@ -450,6 +458,17 @@ private:
     std::vector<InputLink> inputsFrom_;  // per placeholder of the current graph (the doctor's)
     std::unordered_map<const Node*, std::string> markedLines_;  // the compiled frame's nodes: their line, marked
     // The break Dynamo resumes after, once the expression it broke in is done (null: none).
+    // Where the compiled frame's latest call began: the graph's node count and the guards made
+    // then (endsAtCallStart drops those the call made).
+    struct CallStart {
+        const Expr* call = nullptr;
+        uint64_t graphGeneration = 0;
+        std::size_t nodes = 0;
+        std::size_t guards = 0;
+    } callStart_;
+    // A break in a function the frame called that it cannot restart at: the graph ends where
+    // the call began, while the call added nothing to it.
+    bool endsAtCallStart(GraphBreak& why, const SourceLocation& at);
     struct PendingResume {
         const Expr* at = nullptr;
         std::size_t frame = 0;  // the compiled frame's index in the interpreter's stack

@@ -973,9 +973,22 @@ Value Interpreter::call(const Value& callee, CallArgs& args) {
     return type->call(*this, callee, args);
 }
 
+void Interpreter::runUntracedUntilReturn(const Expr& at, std::size_t frame, const FrameInterceptor* eager) {
+    untracedCall_ = UntracedCall{&at, frame, tracer_, frameInterceptor_};
+    tracer_ = nullptr;
+    frameInterceptor_ = eager;
+}
+
+void Interpreter::endUntracedCall(const Expr& at) {
+    if (!untracedCall_ || untracedCall_->at != &at || stack_.size() != untracedCall_->frame + 1) return;
+    tracer_ = untracedCall_->tracer;
+    frameInterceptor_ = untracedCall_->interceptor;
+    untracedCall_.reset();
+}
+
 // A def called from here: inlined into the trace (one level deeper) when tracing.
 Value Interpreter::callScriptFunction(const FunctionObject& fn, CallArgs& args) {
-    if (!tracer_ && frameInterceptor_ && fn.def && !fn.def->isGenerator && isScriptFile(fn.definedAt().file))
+    if (!tracer_ && frameInterceptor_ && fn.def && !fn.def->isGenerator && (isScriptFile(fn.definedAt().file) || compilesAsTorchFrame(fn)))
         if (std::optional<Value> result = (*frameInterceptor_)(fn, args)) return *result;
     bool traced = tracer_ != nullptr;
     int depth = traced && !stack_.empty() ? stack_.back().inlineDepth + 1 : 0;

@@ -221,6 +221,10 @@ public:
     using FrameInterceptor = std::function<std::optional<Value>(const FunctionObject&, CallArgs&)>;
     const FrameInterceptor* frameInterceptor() const { return frameInterceptor_; }
     void setFrameInterceptor(const FrameInterceptor* interceptor) { frameInterceptor_ = interceptor; }
+    // The rest of the call `at` of the frame at index `frame` runs untraced, its script functions
+    // through `eager`, until it returns there (or raises through it): the tracer and interceptor
+    // are then what they are now.
+    void runUntracedUntilReturn(const Expr& at, std::size_t frame, const FrameInterceptor* eager);
     const std::vector<Frame>& stack() const { return stack_; }
     // The compiled frame running now: the innermost traced frame of depth 0 (a compiled call
     // that runs a call eagerly has that call's functions compiled as frames of their own); null
@@ -243,6 +247,11 @@ public:
     std::vector<StackFrame> dynamoStack() const;
     // Whether Dynamo makes a traced call of `fn` itself (Frame::dynamoHandled, script/polyfills.cpp).
     bool dynamoHandles(const FunctionObject& fn) const;
+    // A function of torch's written in Python that Dynamo traces where the trace calls it.
+    bool isTracedTorchCode(const FunctionObject& fn) const;
+    // ... and compiles as a frame of its own where code running eagerly calls it (optimizer.py's
+    // wrapper; not torch.nn's, which Dynamo only inlines).
+    bool compilesAsTorchFrame(const FunctionObject& fn) const;
     // Whether the frame running now is in such a call.
     bool inDynamoHandledCall() const { return !stack_.empty() && stack_.back().dynamoHandled; }
     // The script's frames now, outermost first, each at the line it is on (a caller's: its call).
@@ -562,6 +571,15 @@ private:
     Value returnValue_;
     TraceHooks* tracer_ = nullptr;
     const FrameInterceptor* frameInterceptor_ = nullptr;
+    struct UntracedCall {
+        const Expr* at;
+        std::size_t frame;
+        TraceHooks* tracer;
+        const FrameInterceptor* interceptor;
+    };
+    std::optional<UntracedCall> untracedCall_;  // runUntracedUntilReturn's
+    // Where the call `at` returns to its frame (or raises through it): tracing as before it.
+    void endUntracedCall(const Expr& at);
     CallSite site_;
     std::map<std::string, Value, std::less<>> builtins_;
     std::map<std::string, Value, std::less<>> unnamedTypes_;  // NoneType, function, ...: one object each, so `is` holds

@@ -273,7 +273,14 @@ Value Interpreter::eval(const Expr& expr) {
         return Value(ObjectPtr(slice));
     }
     case ExprKind::Call: {
-        Value result = evalCall(expr.as<Call>());
+        Value result;
+        try {
+            result = evalCall(expr.as<Call>());
+        } catch (...) {
+            endUntracedCall(expr);
+            throw;
+        }
+        endUntracedCall(expr);
         if (tracer_) tracer_->resumeAfter(expr, result);
         return result;
     }
@@ -535,20 +542,29 @@ Value Interpreter::evalComprehension(const Expr& comprehension, const Expr& elt,
     return makeList(std::move(results));
 }
 
-namespace {
-
-// A function Dynamo inlines: the script's, or one of torch's written in Python that it
-// traces into (F.pad; the library's copy starts where PyTorch's table has the function). The
-// library's other free functions stand for torch's functions Dynamo puts in the graph
-// (F.embedding), consuming their arguments. One library file may stand for a package of
-// PyTorch's (torch/nn.py for torch/nn/modules/*.py).
-bool inlinedFunction(const Interpreter& in, const FunctionObject& fn) {
+// One of torch's functions written in Python that Dynamo traces (F.pad; the library's copy
+// starts where PyTorch's table has the function). The library's other free functions stand for
+// torch's functions Dynamo puts in the graph (F.embedding), consuming their arguments. One
+// library file may stand for a package of PyTorch's (torch/nn.py for torch/nn/modules/*.py).
+bool Interpreter::isTracedTorchCode(const FunctionObject& fn) const {
     const std::string& file = fn.definedAt().file;
-    if (in.isScriptFile(file)) return true;
-    if (in.dynamoHandles(fn)) return false;  // F.dropout2d: one op to Dynamo, though PyTorch's lines of it are known
+    if (isScriptFile(file) || dynamoHandles(fn)) return false;  // F.dropout2d: one op to Dynamo, though PyTorch's lines of it are known
     std::optional<TorchPlace> place = fn.def ? torchPlaceOf(fn.codeQualname, "") : std::nullopt;
     const std::string package = file.ends_with(".py") ? file.substr(0, file.size() - 3) + "/" : "";
     return place && (place->file == file || (!package.empty() && place->file.starts_with(package)));
+}
+
+bool Interpreter::compilesAsTorchFrame(const FunctionObject& fn) const {
+    if (!isTracedTorchCode(fn)) return false;
+    const std::string_view file = torchPlaceOf(fn.codeQualname, "")->file;
+    return std::find(torchFrameFiles().begin(), torchFrameFiles().end(), file) != torchFrameFiles().end();
+}
+
+namespace {
+
+// A function Dynamo inlines: the script's, or one of torch's written in Python that it traces into.
+bool inlinedFunction(const Interpreter& in, const FunctionObject& fn) {
+    return in.isScriptFile(fn.definedAt().file) || in.isTracedTorchCode(fn);
 }
 
 // Python code Dynamo inlines: such a function, a method of an object (an nn.Module's

@@ -22,6 +22,9 @@ struct TorchLine {
 
 extern const char* const kTorchLinesVersion;
 const std::vector<std::string_view>& torchLineFiles();  // "torch/nn/modules/linear.py"
+// Those of them whose functions Dynamo compiles as frames of their own when eager code calls
+// them (torch/optim's); the rest it only inlines (torch/nn is on its MOD_SKIPLIST).
+const std::vector<std::string_view>& torchFrameFiles();
 const std::vector<TorchLine>& torchLines();             // sorted by key, then line
 
 struct TorchPlace {

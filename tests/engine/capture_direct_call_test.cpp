@@ -9,12 +9,14 @@
 namespace fusescope {
 namespace {
 
-TEST(DirectCall, OptimizerStepRunsDirectlyAndSeesALearningRateChangedOutsideTheGuards) {
-    // The printed guards of a compiled step do not read the library's param_groups; the
-    // group's snapshot does: the changed rate replays (and learns a second plan). Gradients
-    // are made from detached parameters, as backward makes them: one made from its
-    // parameter with autograd on holds the parameter in a cycle (in PyTorch too), which
-    // make asan reports as a leak.
+// A compiled optimizer step breaks its graph where PyTorch's does (_use_grad's graph_break,
+// optimizer.py:78): the step's own frame (AdamW.step) is compiled on its own, called from the
+// break, and it is that frame's cache hits that run directly. The printed guards of the step
+// frame do not read the library's param_groups; the group's snapshot does: the changed rate
+// replays (and learns a second plan). Gradients are made from detached parameters, as
+// backward makes them: one made from its parameter with autograd on holds the parameter in a
+// cycle (in PyTorch too), which make asan reports as a leak.
+TEST(DirectCall, ACompiledOptimizerStepBreaksAsPyTorchsAndRunsItsStepFrameDirectly) {
     auto runs = test::runCompiledAndEager(R"(
 ps = [torch.nn.Parameter(torch.arange(4.0) * (i + 1)) for i in range(3)]
 opt = torch.optim.AdamW(ps, lr=0.1)

@@ -371,10 +371,14 @@ print(fn(torch.ones(2)), len(seen))
 )");
     ASSERT_EQ(run.error, "");
     EXPECT_EQ(run.out, "in helper\ntensor([4., 4.]) 1\nin helper\ntensor([4., 4.]) 2\n");
+    // fn's graph ends where helper's call began (helper changed `seen`, so fn's trace cannot run
+    // again: the rest of helper runs eagerly); on the next call helper is a frame of its own,
+    // breaking at print. PyTorch 2.15 compiles helper's frame on the first call already (1/0):
+    // here fn's resume function took frame id 1 by then.
     auto breaks = run.eventsOf<fusescope::GraphBreakEvent>();
     ASSERT_EQ(breaks.size(), 2u);
     EXPECT_EQ(breaks[0].compileId, "0/0");
-    EXPECT_EQ(breaks[1].compileId, "0/1");
+    EXPECT_EQ(breaks[1].compileId, "2/0");
 }
 
 // The trace of fn starts again from inside helper's try: its finally runs once, on the run

@@ -136,7 +136,7 @@ ValueList sequencePrefix(Interpreter& in, const Value& self, size_t count) {
     sourced.reserve(n);
     for (size_t i = 0; i < n; ++i) {
         Value v = all[i];
-        if (!v.isObject() || sequenceItems(v)) v.source = itemSource(self.source, static_cast<int64_t>(i));
+        if (!v.isObject() || sequenceItems(v) || !v.source) v.source = itemSource(self.source, static_cast<int64_t>(i));
         sourced.push_back(tracer && v.source ? in.loaded(std::move(v)) : std::move(v));
     }
     return sourced;

@@ -1,14 +1,26 @@
 # torch.optim for Fusescope scripts: optimizers over parameters' .grad, written as PyTorch's
 # single-tensor ("for-loop") implementations are, so a step computes what PyTorch's computes
 # (lerp_, addcmul_ and addcdiv_ spelled with the ops they stand for).
+import functools
 import math
+from collections import OrderedDict, defaultdict
+from itertools import chain
+from typing import cast
 
 import torch
+from torch import Tensor
+from torch.utils._foreach_utils import _get_foreach_kernels_supported_devices, _get_fused_kernels_supported_devices
+
+# Written as PyTorch 2.15's torch/optim/optimizer.py and sgd.py, line for line where Dynamo
+# traces them (an optimizer's step: its guards and graph breaks name those lines).
+_global_optimizer_pre_hooks = OrderedDict()
+_global_optimizer_post_hooks = OrderedDict()
+_foreach_supported_types = [torch.Tensor, torch.nn.Parameter]
 
 
 def _profiled(kind):
-    """As PyTorch's optimizers: each call is an "Optimizer.step#SGD.step" (or zero_grad) span
-    in the profiler's trace, so a timeline shows where each step's update runs."""
+    """As PyTorch's zero_grad: each call is an "Optimizer.zero_grad#SGD.zero_grad" span in the
+    profiler's trace."""
     def decorate(method):
         def run(self, *args, **kwargs):
             with torch.profiler.record_function(f"Optimizer.{kind}#{type(self).__name__}.{kind}"):
@@ -18,10 +30,66 @@ def _profiled(kind):
     return decorate
 
 
+def _use_grad_for_differentiable(func):
+    def _use_grad(*args, **kwargs):
+        import torch._dynamo
+
+        self = cast(Optimizer, args[0])  # assume first positional arg is `self`
+        prev_grad = torch.is_grad_enabled()
+        try:
+            # PyTorch breaks the graph here so that AOT Autograd sees the step as an inference graph.
+            torch.set_grad_enabled(self.defaults["differentiable"])
+            torch._dynamo.graph_break()
+            ret = func(*args, **kwargs)
+        finally:
+            torch._dynamo.graph_break()
+            torch.set_grad_enabled(prev_grad)
+        return ret
+
+    functools.update_wrapper(_use_grad, func)
+    return _use_grad
+
+
+def _default_to_fused_or_foreach(params, differentiable, use_fused=False):
+    if torch.jit.is_scripting() or differentiable:
+        return False, False
+
+    fused_supported_devices = _get_fused_kernels_supported_devices()
+    foreach_supported_devices = _get_foreach_kernels_supported_devices()
+    fused = use_fused and all(
+        p is None
+        or (
+            type(p) in _foreach_supported_types
+            and p.device.type in fused_supported_devices
+            and torch.is_floating_point(p)
+        )
+        for p in params
+    )
+    foreach = not fused and all(
+        p is None
+        or (
+            type(p) in _foreach_supported_types
+            and p.device.type in foreach_supported_devices
+        )
+        for p in params
+    )
+    return fused, foreach
+
+
+def _to_scalar(x):
+    if isinstance(x, torch.Tensor) and x.dim() != 0:
+        return x.squeeze()
+    else:
+        return x
+
+
 class Optimizer:
     def __init__(self, params, defaults):
         self.defaults = defaults
-        self.state = {}  # per parameter
+        self._optimizer_step_pre_hooks = OrderedDict()
+        self._optimizer_step_post_hooks = OrderedDict()
+        self._patch_step_function()
+        self.state = defaultdict(dict)  # per parameter, keyed by the parameter itself
         self.param_groups = []
         if isinstance(params, torch.Tensor):
             raise TypeError("params argument given to the optimizer should be an iterable of Tensors or dicts, but got "
@@ -33,6 +101,52 @@ class Optimizer:
             groups = [{"params": groups}]
         for group in groups:
             self.add_param_group(group)
+
+    def _optimizer_step_code(self):
+        """Entry point for `torch.profile.profiler`: PyTorch's profiler hooks it after each step."""
+
+    @staticmethod
+    def profile_hook_step(func):
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            self, *_ = args
+            self = cast(Optimizer, self)
+            profile_name = f"Optimizer.step#{self.__class__.__name__}.step"
+            with torch.autograd.profiler.record_function(profile_name):
+                # call optimizer step pre hooks
+                for pre_hook in chain(
+                    _global_optimizer_pre_hooks.values(),
+                    self._optimizer_step_pre_hooks.values(),
+                ):
+                    result = pre_hook(self, args, kwargs)
+                    if result is not None:
+                        if isinstance(result, tuple) and len(result) == 2:
+                            args, kwargs = result  # type: ignore[assignment]
+                        else:
+                            raise RuntimeError(
+                                f"{func} must return None or a tuple of (new_args, new_kwargs), but got {result}."
+                            )
+
+                out = func(*args, **kwargs)
+                self._optimizer_step_code()
+
+                # call optimizer step post hooks
+                for post_hook in chain(
+                    self._optimizer_step_post_hooks.values(),
+                    _global_optimizer_post_hooks.values(),
+                ):
+                    post_hook(self, args, kwargs)
+
+                return out
+
+        return wrapper
+
+    def _patch_step_function(self):
+        # Each optimizer class's step is wrapped once, by its first instance.
+        hooked = getattr(self.__class__.step, "hooked", None)
+        if not hooked:
+            self.__class__.step = self.profile_hook_step(self.__class__.step)  # type: ignore[assignment]
+            self.__class__.step.hooked = True  # type: ignore[attr-defined]
 
     def add_param_group(self, param_group):
         group = dict(param_group)
@@ -61,8 +175,6 @@ class Optimizer:
             return closure()
 
     def _state(self, p):
-        if p not in self.state:  # keyed by the parameter itself, as PyTorch's
-            self.state[p] = {}
         return self.state[p]
 
     def state_dict(self):
@@ -86,7 +198,7 @@ class Optimizer:
             if len(group["params"]) != len(saved["params"]):
                 raise ValueError("loaded state dict contains a parameter group that doesn't match the size of optimizer's group")
         params = {index: p for group, saved in zip(self.param_groups, saved_groups) for index, p in zip(saved["params"], group["params"])}
-        self.state = {}
+        self.state = defaultdict(dict)
         for index, state in state_dict["state"].items():
             if index in params:
                 p = params[index]
@@ -125,29 +237,146 @@ class SGD(Optimizer):
                                       nesterov=nesterov, maximize=maximize, foreach=foreach,
                                       differentiable=differentiable, fused=fused))
 
-    @_profiled("step")
+    def _init_group(self, group, params, grads, momentum_buffer_list):
+        has_sparse_grad = False
+        for p in group["params"]:
+            if p.grad is not None:
+                params.append(p)
+                grads.append(p.grad)
+                if p.grad.is_sparse:
+                    has_sparse_grad = True
+                if group["momentum"] != 0:
+                    state = self.state[p]
+                    momentum_buffer_list.append(state.get("momentum_buffer"))
+        return has_sparse_grad
+
+    @_use_grad_for_differentiable
     def step(self, closure=None):
-        loss = self._closure_loss(closure)
-        with torch.no_grad():
-            for group in self.param_groups:
-                lr, momentum, dampening = group["lr"], group["momentum"], group["dampening"]
-                for p in group["params"]:
-                    if p.grad is None:
-                        continue
-                    grad = p.grad if not group["maximize"] else -p.grad
-                    if group["weight_decay"] != 0:
-                        grad = grad.add(p, alpha=group["weight_decay"])
-                    if momentum != 0:
-                        state = self._state(p)
-                        buf = state.get("momentum_buffer")
-                        if buf is None:
-                            buf = torch.clone(grad).detach()
-                            state["momentum_buffer"] = buf
-                        else:
-                            buf.mul_(momentum).add_(grad, alpha=1 - dampening)
-                        grad = grad.add(buf, alpha=momentum) if group["nesterov"] else buf
-                    p.add_(grad, alpha=-lr)
+        loss = None
+        if closure is not None:
+            with torch.enable_grad():
+                loss = closure()
+
+        for group in self.param_groups:
+            params: list[Tensor] = []
+            grads: list[Tensor] = []
+            momentum_buffer_list: list[Tensor | None] = []
+
+            has_sparse_grad = self._init_group(
+                group, params, grads, momentum_buffer_list
+            )
+
+            sgd(
+                params,
+                grads,
+                momentum_buffer_list,
+                weight_decay=group["weight_decay"],
+                momentum=group["momentum"],
+                lr=group["lr"],
+                dampening=group["dampening"],
+                nesterov=group["nesterov"],
+                maximize=group["maximize"],
+                has_sparse_grad=has_sparse_grad,
+                foreach=group["foreach"],
+                fused=group["fused"],
+                grad_scale=getattr(self, "grad_scale", None),
+                found_inf=getattr(self, "found_inf", None),
+            )
+
+            if group["momentum"] != 0:
+                # update momentum_buffers in state
+                for p, momentum_buffer in zip(
+                    params, momentum_buffer_list, strict=True
+                ):
+                    state = self.state[p]
+                    state["momentum_buffer"] = momentum_buffer
+
         return loss
+
+
+def sgd(params, d_p_list, momentum_buffer_list, has_sparse_grad=False, foreach=None, fused=None, grad_scale=None,
+        found_inf=None, *, weight_decay, momentum, lr, dampening, nesterov, maximize):
+    # Respect when the user inputs False/True for foreach or fused. We only want to change
+    # the default when neither have been user-specified.
+    if foreach is None and fused is None:
+        # why must we be explicit about an if statement for torch.jit.is_scripting here?
+        # because JIT can't handle Optionals nor fancy conditionals when scripting
+        if not torch.jit.is_scripting():
+            fused, foreach = _default_to_fused_or_foreach(
+                params, differentiable=False, use_fused=False
+            )
+        else:
+            foreach = False
+            fused = False
+    if foreach is None:
+        foreach = False
+    if fused is None:
+        fused = False
+
+    # Fusescope has the single-tensor (for-loop) implementation only: it computes what
+    # PyTorch's foreach and fused ones compute.
+    func = _single_tensor_sgd
+
+    func(
+        params,
+        d_p_list,
+        momentum_buffer_list,
+        weight_decay=weight_decay,
+        momentum=momentum,
+        lr=lr,
+        dampening=dampening,
+        nesterov=nesterov,
+        has_sparse_grad=has_sparse_grad,
+        maximize=maximize,
+        grad_scale=grad_scale,
+        found_inf=found_inf,
+    )
+
+
+def _single_tensor_sgd(params, grads, momentum_buffer_list, grad_scale, found_inf, *, weight_decay, momentum, lr,
+                       dampening, nesterov, maximize, has_sparse_grad):
+    if grad_scale is not None or found_inf is not None:
+        raise AssertionError("Expected grad_scale and found_inf to be None")
+
+    if not torch.jit.is_scripting():
+        lr = _to_scalar(lr)
+
+    for i, param in enumerate(params):
+        grad = grads[i] if not maximize else -grads[i]
+
+        if weight_decay != 0:
+            # Nested if is necessary to bypass jitscript rules
+            if isinstance(weight_decay, Tensor):
+                if weight_decay.requires_grad:
+                    # usually this is the differentiable path, which is why the param.clone() is needed
+                    grad = grad.addcmul_(param.clone(), weight_decay)
+                else:
+                    grad = grad.add(param, alpha=weight_decay)
+            else:
+                grad = grad.add(param, alpha=weight_decay)
+
+        if momentum != 0:
+            buf = momentum_buffer_list[i]
+
+            if buf is None:
+                buf = grad.detach().clone()
+                momentum_buffer_list[i] = buf
+            else:
+                buf.mul_(momentum).add_(grad, alpha=1 - dampening)
+
+            if nesterov:
+                grad = grad.add(buf, alpha=momentum)
+            else:
+                grad = buf
+
+        # Nested if is necessary to bypass jitscript rules
+        if isinstance(lr, Tensor):
+            if lr.requires_grad:
+                param.addcmul_(grad, lr, value=-1)
+            else:
+                param.add_(grad, alpha=-lr)
+        else:
+            param.add_(grad, alpha=-lr)
 
 
 class Adam(Optimizer):
@@ -169,7 +398,7 @@ class Adam(Optimizer):
                                       differentiable=differentiable, fused=fused,
                                       decoupled_weight_decay=decoupled_weight_decay))
 
-    @_profiled("step")
+    @_use_grad_for_differentiable
     def step(self, closure=None):
         loss = self._closure_loss(closure)
         with torch.no_grad():
@@ -229,7 +458,7 @@ class Adadelta(Optimizer):
         super().__init__(params, dict(lr=lr, rho=rho, eps=eps, weight_decay=weight_decay, maximize=maximize,
                                       capturable=capturable, foreach=foreach, differentiable=differentiable))
 
-    @_profiled("step")
+    @_use_grad_for_differentiable
     def step(self, closure=None):
         loss = self._closure_loss(closure)
         with torch.no_grad():
@@ -370,7 +599,6 @@ class LBFGS(Optimizer):
             p.add_(update[offset:offset + numel].view_as(p), alpha=step_size)
             offset += numel
 
-    @_profiled("step")
     def step(self, closure):
         if closure is None:
             raise RuntimeError("LBFGS requires a closure")
