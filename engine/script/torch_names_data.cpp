@@ -822,6 +822,31 @@ const std::vector<TorchScopeNames>& torchScopeNames() {
             {"PrecompileError", "torch.compiler"},
             {"TypeVar", "typing"},
         }},
+        {"torch.optim", {
+            "ASGD", "Adadelta", "Adafactor", "Adagrad", "Adam", "AdamW", "Adamax", "LBFGS", "Muon", "NAdam",
+            "Optimizer", "RAdam", "RMSprop", "Rprop", "SGD", "SparseAdam", "functional", "lr_scheduler",
+            "swa_utils", "swap_in_optimizer_params_and_state",
+        }, {
+            "swap_in_optimizer_params_and_state",
+        }, {
+        }, {
+            {"ASGD", "torch.optim.asgd"},
+            {"Adadelta", "torch.optim.adadelta"},
+            {"Adafactor", "torch.optim"},
+            {"Adagrad", "torch.optim.adagrad"},
+            {"Adam", "torch.optim.adam"},
+            {"AdamW", "torch.optim.adamw"},
+            {"Adamax", "torch.optim.adamax"},
+            {"LBFGS", "torch.optim.lbfgs"},
+            {"Muon", "torch.optim"},
+            {"NAdam", "torch.optim.nadam"},
+            {"Optimizer", "torch.optim.optimizer"},
+            {"RAdam", "torch.optim.radam"},
+            {"RMSprop", "torch.optim.rmsprop"},
+            {"Rprop", "torch.optim.rprop"},
+            {"SGD", "torch.optim.sgd"},
+            {"SparseAdam", "torch.optim.sparse_adam"},
+        }},
         {"__future__", {
             "CO_FUTURE_ABSOLUTE_IMPORT", "CO_FUTURE_ANNOTATIONS", "CO_FUTURE_BARRY_AS_BDFL",
             "CO_FUTURE_DIVISION", "CO_FUTURE_GENERATOR_STOP", "CO_FUTURE_PRINT_FUNCTION",
