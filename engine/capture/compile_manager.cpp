@@ -271,6 +271,9 @@ struct CompileManager::CallState {
     BreakTimeline timeline;
     std::vector<std::shared_ptr<FrameState>> frames;  // every frame it ran in
     Interpreter::FrameInterceptor eagerFrames;  // the rest of a call a break ended the graph at (TraceContext::endAtCall)
+    // Its cache hits may run directly: a compiled function's, or a frame compiled from eager code
+    // (an optimizer's step frame), but not explain()'s.
+    bool learnsDirectCalls() const { return compiled || !report; }
 };
 
 CacheEntry* CompileManager::lookup(const Interpreter& interp, FrameState& frame, const std::map<std::string, Value>& locals,
@@ -351,6 +354,9 @@ namespace {
 
 bool hasTorchInFrame(const Interpreter& interp, const FunctionObject& fn, const std::map<std::string, Value>& locals);
 
+// The function as a script value (what a direct-call plan matches the call's function against).
+Value functionValue(const FunctionObject& fn) { return Value(std::const_pointer_cast<Object>(fn.shared_from_this())); }
+
 // A compiled module's forward runs, in PyTorch, under the OptimizedModule's call and the
 // module's own (torch.nn's forward under the first alone, external_utils.py's frame between).
 int moduleCallsAround(const Interpreter& interp, const CompiledFunctionObject* compiled, const FunctionObject& fn) {
@@ -406,7 +412,7 @@ std::optional<Value> CompileManager::compileFrame(Interpreter& interp, const Fun
     Failures failed;
     if (CacheEntry* hit = lookup(interp, frame, locals, options, failed)) {
         if (!report)
-            if (std::optional<Value> result = directCall(interp, Value(std::const_pointer_cast<Object>(fn.shared_from_this())), fn, args, *hit))
+            if (std::optional<Value> result = directCall(interp, functionValue(fn), fn, args, *hit))
                 return *result;
         return runTraced(interp, nullptr, fn, args, held, hit, options, report);
     }
@@ -689,13 +695,11 @@ void CompileManager::openSection(CallState& state, const std::shared_ptr<FrameSt
         context.resolve = [&interp, locals = &section->locals, globals = section->made->globals.get()](const Source& source) {
             return resolveSource(source, *locals, interp, globals);
         };
-    // The recorder learns a compiled function's direct calls (a frame compiled from eager code
-    // too: an optimizer's step frame, but not explain()'s), and tells a restart whether the
-    // code so far may run again.
+    // The recorder learns direct calls, and tells a restart whether the code so far may run again.
     context.mayRestart = !hit && restarts >= 0;
-    if (args && ((state.compiled || !state.report) || context.mayRestart)) {
+    if (args && (state.learnsDirectCalls() || context.mayRestart)) {
         const Value function = state.compiled ? state.compiled->function
-                                              : Value(std::const_pointer_cast<Object>(state.fn.shared_from_this()));
+                                              : functionValue(state.fn);
         section->recorder = directRecorder(interp, function, state.fn, *args, *section->entry);
     }
     context.direct = section->recorder ? &*section->recorder : nullptr;
@@ -720,7 +724,7 @@ void CompileManager::openSection(CallState& state, const std::shared_ptr<FrameSt
 void CompileManager::closeSection(CallState& state, Section& section, const Value& result, bool resumed) {
     Tracer& tracer = *section.tracer;
     tracer.finish();
-    if (section.recorder && (state.compiled || !state.report)) learnDirectCall(*section.entry, *section.recorder, result, state.fn);
+    if (section.recorder && state.learnsDirectCalls()) learnDirectCall(*section.entry, *section.recorder, result, state.fn);
     if (!section.made) return;  // a cache hit replayed
     CacheEntry& entry = *section.made;
     FrameState& frame = *section.frame;
