@@ -48,6 +48,7 @@ const Value* resolveSource(const Source& source, const std::map<std::string, Val
             return source.name == "__name__" ? &cls->nameValue() : cls->lookup(source.name);
         }
         auto* instance = base ? base->as<InstanceObject>() : nullptr;
+        if (instance && source.name == "__class__") return &instance->classValue();
         return instance ? instance->dict->findString(source.name) : nullptr;
     }
     case Source::Kind::Key: {

@@ -131,6 +131,7 @@ std::string Guard::code() const {
     case Kind::DimsMatch:
         return fmt::format("{} == {}.size()[{}]", sizeExpr(*this), otherSource->str(), otherDim);
     case Kind::DictContains: return fmt::format("{}___dict_contains({}, {})", count ? "" : "not ", valueRepr(constant), s);
+    case Kind::NoHasattr: return fmt::format("not hasattr({}, {})", s, valueRepr(constant));
     case Kind::IdMatch:
         return fmt::format("___check_obj_id({}, {}), type=<class '{}'>", guardedName(), objectId(constant, ofCode), ofCode ? "code" : typeName);
     case Kind::ObjectAliasing: return fmt::format("{} is {}", s, otherSource->str());
@@ -181,6 +182,7 @@ std::string Guard::typeLabel() const {
     case Kind::FloatRelation:
     case Kind::StrideRelation: return "SHAPE_ENV";
     case Kind::DictContains: return "DICT_CONTAINS";
+    case Kind::NoHasattr: return "NO_HASATTR";
     case Kind::IdMatch: return "ID_MATCH";
     case Kind::ObjectAliasing: return "OBJECT_ALIASING";
     case Kind::KeyOrder: return "DICT_KEYS_MATCH";
@@ -275,6 +277,12 @@ std::optional<std::string> Guard::check(const Value* value, const Value* other) 
     case Kind::DictContains: {
         auto* dict = value->as<DictObject>();
         if (!dict || (dict->find(constant) != nullptr) != (count != 0)) return userStack.empty() ? str() : failedCode(*this, code(), hint());
+        return std::nullopt;
+    }
+    case Kind::NoHasattr: {  // read as Python's hasattr would, without running the object's code
+        auto* instance = value->as<InstanceObject>();
+        const std::string& name = constant.asString();
+        if (!instance || instance->dict->findString(name) || instance->cls->lookup(name)) return failedCode(*this);
         return std::nullopt;
     }
     case Kind::DimAtLeast:

@@ -24,6 +24,7 @@ struct Guard {
         DimEquals,    // L['x'].size()[0] == 9 (a dynamic dim the script read as an int)
         DimsMatch,    // L['w'].size()[0] == L['x'].size()[1] (two dims sharing a symbol)
         DictContains, // ___dict_contains('shift', L['self']._buffers), or not (count 0)
+        NoHasattr,    // not hasattr(L['self'], 'grad_scale'): getattr(x, name, default) or hasattr found none
         SizeRelation, // L['x'].size()[1] <= 8 (the traced code compared a SymInt)
         IdMatch,      // ___check_obj_id(G['torch'].cat, ...): a module or callee the code reached through a global
         ObjectAliasing,  // G['a'].F is G['b'].F: one module reached two ways (otherSource the second)
@@ -50,7 +51,7 @@ struct Guard {
     // classes may share a name)
     std::string typeName;
     ObjectPtr classObject;  // IdMatch: set where the object is a class (int, range): its manager's type is <class 'type'>
-    // Constant; DictContains: the key; IdMatch: the object; KeyOrder: the keys, a list
+    // Constant; DictContains: the key; IdMatch: the object; KeyOrder: the keys, a list; NoHasattr: the name
     Value constant;
     // KeyOrder: only the dict's length is checked, its keys are not (an nn.Module's hooks dict,
     // keyed by handle ids: its values are guarded by position)

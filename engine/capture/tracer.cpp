@@ -23,6 +23,7 @@
 #include "ops/op_devices.h"
 #include "ops/op_registry.h"
 #include "profile/profiler.h"
+#include "script/script_library.h"
 #include "script/graph_break_kinds.h"
 #include "script/torch_names.h"
 
@@ -201,7 +202,7 @@ Guard Tracer::madeHere(Guard guard) const {
 std::string Tracer::guardKey(const Guard& guard) {
     const bool byCode = guard.kind == Guard::Kind::SizeRelation || guard.kind == Guard::Kind::ObjectAliasing ||
                         guard.kind == Guard::Kind::DictContains || guard.kind == Guard::Kind::FloatRelation ||
-                        guard.kind == Guard::Kind::StrideRelation;
+                        guard.kind == Guard::Kind::StrideRelation || guard.kind == Guard::Kind::NoHasattr;
     return guard.typeLabel() + "|" + guard.guardedName() + "|" + std::to_string(guard.dim) + "|" +
            std::to_string(static_cast<int>(guard.kind)) + (byCode ? guard.code() : "");
 }
@@ -326,6 +327,10 @@ void Tracer::realizeStackValue(const Value& value) {
     }
 }
 
+bool Tracer::isOptimizer(const ClassObject& cls) {
+    return std::any_of(cls.mro.begin(), cls.mro.end(), [](const ClassObject* c) { return c->displayName() == "torch.optim.optimizer.Optimizer"; });
+}
+
 void Tracer::realizeTensorInput(const Value& value) {
     if (!value.isTensor() || !value.source || !tensorSources_.count(value.asTensor().impl())) return;
     onRealize(value);
@@ -418,13 +423,20 @@ void Tracer::registerInput(const Value& value) {
     }
     if (auto* instance = value.as<InstanceObject>()) {  // its methods and class attributes were traced
         Guard g;
-        g.kind = Guard::Kind::TypeMatch;
         g.source = value.source;
-        g.typeName = instance->cls->name;
-        g.classObject = instance->cls;
+        if (isOptimizer(*instance->cls)) {  // Dynamo's OptimizerVariable is the object itself
+            g.kind = Guard::Kind::IdMatch;
+            g.constant = value.unsourced();
+            g.typeName = instance->cls->displayName();
+        } else {
+            g.kind = Guard::Kind::TypeMatch;
+            g.typeName = instance->cls->name;
+            g.classObject = instance->cls;
+        }
         if (addGuard(std::move(g)) && ctx_.recording) unrealized_.insert(value.source->str());
         return;
     }
+    if (value.as<ClassObject>()) return onCalleeUse(value);  // a class the code read: by id (Dynamo's CLASS_MATCH)
     if (isModuleDict(value)) {  // as Dynamo's Module.__getattr__ reads them: by type
         Guard g;
         g.kind = Guard::Kind::TypeMatch;
@@ -556,6 +568,16 @@ void Tracer::onContainsUse(const Value& dict, const Value& key, bool found) {
     addGuard(std::move(g));
 }
 
+// Dynamo's call_obj_hasattr on a user object: HASATTR, which for a missing attribute is NO_HASATTR.
+void Tracer::onAttributeMissing(const Value& object, const std::string& name) {
+    if (!object.source || !object.as<InstanceObject>()) return;
+    Guard g;
+    g.kind = Guard::Kind::NoHasattr;
+    g.source = object.source;
+    g.constant = Value(name);
+    addGuard(std::move(g));
+}
+
 // A replay keeps no guards: the module and callee guards are made while recording only (a
 // replay calls these for every torch.* call of the traced code).
 void Tracer::onModuleUse(const Value& module) {
@@ -618,6 +640,24 @@ SourcePtr Tracer::builtinSource(const std::string& name) {
     return ctx_.builtinsDict.empty() ? nullptr : keySource(globalSource(ctx_.builtinsDict), name);
 }
 
+namespace {
+
+// A function of the library's Python standard modules stands for CPython's object, which
+// Dynamo does not trace into (its BUILTIN_SKIPLIST, or C code): it matches the object by id.
+// itertools' are classes in C (<class 'itertools.chain'>); the others, functions.
+std::optional<std::string> standardLibraryType(const FunctionObject& fn) {
+    auto module = fn.globals ? fn.globals->vars.find("__name__") : decltype(fn.globals->vars.end()){};
+    if (!fn.globals || module == fn.globals->vars.end() || !module->second.isString() || module->second.asString().starts_with("torch"))
+        return std::nullopt;
+    const std::string& name = module->second.asString();
+    const auto& library = scriptLibrarySources();
+    if (std::none_of(library.begin(), library.end(), [&](const LibraryModuleSource& s) { return s.module == name; })) return std::nullopt;
+    if (name == "itertools") return "itertools." + fn.name;
+    return "function";
+}
+
+}  // namespace
+
 void Tracer::onCalleeUse(const Value& callee) {
     if (!ctx_.recording) return;
     auto* fn = callee.as<FunctionObject>();
@@ -656,12 +696,15 @@ void Tracer::onCalleeUse(const Value& callee) {
         else if (module != moduleNames_.end() && torchHasName(module->second, callee.source->name))
             python = torchNameIsPythonFunction(module->second, callee.source->name);
     }
+    // The standard library's by id, as CPython's own object (itertools.chain, a class there)
+    const std::optional<std::string> standard = python && fn ? standardLibraryType(*fn) : std::nullopt;
     Guard g;
     g.kind = Guard::Kind::IdMatch;
     g.source = callee.source;
     g.constant = callee.unsourced();
-    g.ofCode = python;
-    g.typeName = python ? "function" : "builtin_function_or_method";
+    g.ofCode = python && !standard;
+    g.typeName = standard ? *standard : python ? "function" : "builtin_function_or_method";
+    if (standard && *standard != "function") g.classObject = callee.asObject();
     addGuard(std::move(g));
 }
 
@@ -1262,7 +1305,7 @@ bool Tracer::restarts(GraphBreak& why, const SourceLocation& at) {
 }
 
 std::optional<Value> Tracer::callAtBreak(const Expr& call, const Value& callee, CallArgs& args) {
-    callStart_ = CallStart{&call, graphGeneration_, graph_->nodes().size(), guards_.size()};
+    callStart_ = CallStart{&call, graphGeneration_, graph_->nodes().size(), guards_.size(), gradEnabled()};
     if (!ctx_.breaksAtCalls || !ctx_.callEagerly) return std::nullopt;
     auto broke = ctx_.breaksAtCalls->find(&call);
     if (broke == ctx_.breaksAtCalls->end()) return std::nullopt;
@@ -1434,12 +1477,30 @@ bool Tracer::endsAtCallStart(GraphBreak& why, const SourceLocation& at) {
     guards_.resize(callStart_.guards);
     guardReads_.resize(callStart_.guards);
     recordBreak(why, at, interp_.markedStack(true), interp_.markedStack(false));
+    const auto frame = static_cast<std::size_t>(compiled - interp_.stack().data());
+    if (onlyTorchCodeSince(*compiled) && ctx_.breaksAtCalls && ctx_.callEagerly) {
+        // torch's code changed nothing but the grad mode: the call is made again, eagerly
+        // (Tracer::callAtBreak), its functions compiled as frames of their own
+        ctx_.breaksAtCalls->emplace(compiled->pending, breaks_.back());
+        breaks_.pop_back();
+        CallRestart restart;
+        restart.call = compiled->pending;
+        restart.frame = frame;
+        restart.gradMode = callStart_.gradMode;
+        throw restart;
+    }
     if (ctx_.direct) ctx_.direct->refuse("it breaks the graph (" + why.gbType + ")");
     flush(why.gbType);
-    const auto frame = static_cast<std::size_t>(compiled - interp_.stack().data());
     pendingResume_ = PendingResume{compiled->pending, frame, compiled->line};
     ctx_.endAtCall(*compiled->pending, breaks_.back(), frame);
     return true;
+}
+
+bool Tracer::onlyTorchCodeSince(const Frame& compiled) const {
+    const auto& frames = interp_.stack();
+    return std::all_of(frames.begin() + (&compiled - frames.data()) + 1, frames.end(), [](const Frame& f) {
+        return f.callee && f.callee->def && torchPlaceOf(f.qualname, "").has_value();
+    });
 }
 
 bool Tracer::inInlinedTorchFunction() const {

@@ -131,7 +131,7 @@ struct TraceContext {
     bool mayRestart = false;
     // Calls of the frame's own code inside which an earlier trace broke the graph: the graph
     // ends at each, which then runs eagerly (the entry's, so its cache hits break there too).
-    const std::map<const Expr*, BreakRecord>* breaksAtCalls = nullptr;
+    std::map<const Expr*, BreakRecord>* breaksAtCalls = nullptr;
     // Runs a call eagerly, each script function it calls compiled in a frame of its own.
     std::function<Value(const Value& callee, CallArgs& args)> callEagerly;
     // A break inside the frame's call `at` that ends the graph where the call began (the entry's
@@ -183,6 +183,7 @@ public:
     void onDictTruth(const Value& dict) override;
     bool valuesByPosition(const Value& dict) const override { return dict.source && hookDicts_.count(dict.source->str()); }
     void onContainsUse(const Value& dict, const Value& key, bool found) override;
+    void onAttributeMissing(const Value& object, const std::string& name) override;
     void onModuleUse(const Value& module) override;
     void onCalleeUse(const Value& callee) override;
     void onRealize(const Value& value) override;
@@ -303,6 +304,8 @@ private:
     // (optimizer.py's _use_grad): a break there is one in a function called, though no script
     // frame is above the compiled one.
     bool inInlinedTorchFunction() const;
+    bool onlyTorchCodeSince(const Frame& compiled) const;  // every frame the compiled frame called is torch's Python
+    static bool isOptimizer(const ClassObject& cls);  // an instance of a torch.optim.Optimizer subclass
     // The function name Dynamo gives the code after this trace's last break:
     // torch_dynamo_resume_in_f_at_5; `function` itself before any.
     std::string resumeName(const std::string& function) const;
@@ -465,6 +468,7 @@ private:
         uint64_t graphGeneration = 0;
         std::size_t nodes = 0;
         std::size_t guards = 0;
+        bool gradMode = true;
     } callStart_;
     // A break in a function the frame called that it cannot restart at: the graph ends where
     // the call began, while the call added nothing to it.

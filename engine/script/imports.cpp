@@ -313,6 +313,7 @@ std::optional<Value> Interpreter::globalsModule() const {
             if (entry.globalName == globals_->moduleSource->name) return withSource(entry.module, globals_->moduleSource);
         return std::nullopt;
     }
+    if (readsCompiledTorchFrameGlobals()) return std::nullopt;
     return torchModuleOfFrame();
 }
 
@@ -328,8 +329,22 @@ Value Interpreter::torchModuleSourced(const std::string& dotted) {
 std::optional<Value> Interpreter::torchModuleOfFrame() const {
     const Frame& frame = stack_.back();
     if (!frame.callee) return std::nullopt;
-    // The PyTorch module whose file has this line of the function ("torch/nn/modules/linear.py":
-    // torch.nn.modules.linear), found once per line (globals are read often).
+    const std::string& dotted = torchModuleAt(frame);
+    if (dotted.empty()) return std::nullopt;
+    const std::string globalName = importGlobalName(dotted);
+    Value& view = torchModuleViews_[globalName];
+    if (!view.isObject()) {
+        auto made = std::make_shared<ModuleObject>();
+        made->name = dotted;
+        made->globals = globals_;
+        view = Value(ObjectPtr(made));
+    }
+    return withSource(view, globalSource(globalName));
+}
+
+// The PyTorch module whose file has the frame's line ("torch/nn/modules/linear.py":
+// torch.nn.modules.linear), found once per line (globals are read often); empty for none.
+const std::string& Interpreter::torchModuleAt(const Frame& frame) const {
     auto [module, added] = torchLineModules_.try_emplace({frame.callee, frame.where.line});
     if (added)
         if (std::optional<TorchPlace> place = torchPlaceAt(frame, frame.where)) {
@@ -337,16 +352,17 @@ std::optional<Value> Interpreter::torchModuleOfFrame() const {
             std::replace(dotted.begin(), dotted.end(), '/', '.');
             module->second = dotted;
         }
-    if (module->second.empty()) return std::nullopt;
-    const std::string globalName = importGlobalName(module->second);
-    Value& view = torchModuleViews_[globalName];
-    if (!view.isObject()) {
-        auto made = std::make_shared<ModuleObject>();
-        made->name = module->second;
-        made->globals = globals_;
-        view = Value(ObjectPtr(made));
-    }
-    return withSource(view, globalSource(globalName));
+    return module->second;
+}
+
+// A torch function compiled as a frame of its own (SGD.step) reads its module's globals as
+// the frame's: G['sgd'], where a function it inlines from another module reads through that
+// module (G['__import_torch_dot_optim_dot_optimizer'].torch).
+bool Interpreter::readsCompiledTorchFrameGlobals() const {
+    const Frame* compiled = compiledFrame();
+    if (!compiled || !compiled->callee || stack_.back().callee == nullptr || isScriptFile(compiled->where.file)) return false;
+    const std::string& own = torchModuleAt(*compiled);
+    return !own.empty() && own == torchModuleAt(stack_.back());
 }
 
 }  // namespace fusescope

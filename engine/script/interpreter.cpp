@@ -589,7 +589,7 @@ Value Interpreter::lookup(const std::string& name, const SourceLocation& where) 
             tracer_->onModuleUse(*module);
             return found(withSource(it->second, attrSource(module->source, name)));
         }
-        if (scriptGlobals) return found(withSource(it->second, globalSource(name)));
+        if (scriptGlobals || readsCompiledTorchFrameGlobals()) return found(withSource(it->second, globalSource(name)));
         return it->second;
     }
     auto b = builtins_.find(name);
@@ -1038,6 +1038,12 @@ std::vector<std::pair<std::string, Value>> Interpreter::bindArguments(const Func
     }));
     const int64_t firstAssigned = fn.assignedDefaults ? positionalCount - static_cast<int64_t>(fn.assignedDefaults->size()) : 0;
     int64_t positionalIndex = 0;
+    // Which default a positional parameter takes is told by the count of __defaults__: Dynamo
+    // guards it where the call first takes one.
+    bool defaultsLengthGuarded = false;
+    auto takePositionalDefault = [&] {
+        if (tracer_ && !std::exchange(defaultsLengthGuarded, true)) tracer_->onLengthUse(withSource(fn.defaultsTuple(), args.defaultsSource));
+    };
     if (params.empty() || params.back().kind != ParamKind::VarKeywords)  // else such a keyword goes to **kwargs
         for (const auto& p : params)
             for (const auto& kw : args.kwargs)
@@ -1064,8 +1070,8 @@ std::vector<std::pair<std::string, Value>> Interpreter::bindArguments(const Func
             inDefaults = at;
             defaultValue = hasDefault ? (*fn.assignedDefaults)[static_cast<size_t>(at)] : Value();
         }
-        if (args.defaultsSource && hasDefault && (positionalOnly || p.kind == ParamKind::Positional))
-            defaultValue = withSource(std::move(defaultValue), itemSource(args.defaultsSource, inDefaults));
+        const bool sourcedDefault = args.defaultsSource && hasDefault && (positionalOnly || p.kind == ParamKind::Positional);
+        if (sourcedDefault) defaultValue = withSource(std::move(defaultValue), itemSource(args.defaultsSource, inDefaults));
         if ((positionalOnly || p.kind == ParamKind::Positional) && !hasDefault) ++requiredPositional;
         if ((positionalOnly || p.kind == ParamKind::Positional) && positional < args.args.size()) {
             for (const auto& kw : args.kwargs)
@@ -1075,6 +1081,7 @@ std::vector<std::pair<std::string, Value>> Interpreter::bindArguments(const Func
         }
         if (positionalOnly) {  // a keyword of its name is left for **kwargs, as Python leaves it
             if (!hasDefault) missingPositional.push_back(p.name);
+            if (sourcedDefault) takePositionalDefault();
             bound.emplace_back(p.name, defaultValue);
             continue;
         }
@@ -1086,6 +1093,7 @@ std::vector<std::pair<std::string, Value>> Interpreter::bindArguments(const Func
         }
         if (found) continue;
         if (!hasDefault) (p.kind == ParamKind::KeywordOnly ? missingKeywordOnly : missingPositional).push_back(p.name);
+        if (sourcedDefault) takePositionalDefault();
         bound.emplace_back(p.name, defaultValue);
     }
     if (positional < args.args.size()) {  // "takes 1 positional argument", "takes from 1 to 2 positional arguments"

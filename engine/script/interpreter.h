@@ -464,6 +464,8 @@ private:
     // trace holds while no instance attribute shadows it (Dynamo's DICT_CONTAINS on __dict__).
     void guardNotShadowed(const InstanceObject& instance, const SourcePtr& source, std::string_view name);
     std::optional<Value> torchModuleOfFrame() const;
+    const std::string& torchModuleAt(const Frame& frame) const;
+    bool readsCompiledTorchFrameGlobals() const;
     // Where PyTorch has line `at` of library frame `f` (torch_lines.h); a code that repeats in the
     // function is matched by its occurrence.
     std::optional<TorchPlace> torchPlaceAt(const Frame& f, const SourceLocation& at) const;

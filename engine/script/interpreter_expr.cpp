@@ -442,6 +442,7 @@ Value Interpreter::evalJoinedStr(const JoinedStr& expr) {
         }
         const auto& field = part->as<FormattedValue>();
         Value value = eval(*field.value);
+        if (tracer_ && value.source && !value.isTensor()) tracer_->onInputUse(value);  // formatting reads it as a constant
         if (value.isTensor()) value = Value(realTensor(value.asTensor(), [] {
             return graph_breaks::fusescopeOnly("f-string formatting of a graph value", "f-string formatting needs a real tensor value");
         }));
@@ -577,8 +578,8 @@ bool runsPythonCode(const Interpreter& in, const Value& callee) {
 
 }  // namespace
 
-// Dynamo inlines a function with its __defaults__: their type and count are guarded at the
-// call, each default the call takes where it is used (G['f'].__defaults__[0]).
+// Dynamo inlines a function with its __defaults__: their type and count are guarded where the
+// call takes a positional default, each default it takes where it is used (G['f'].__defaults__[0]).
 // A method of an instance is read from its class's own dict (dict(type(L['self']).__dict__)['f']).
 void Interpreter::guardDefaults(const Value& callee, CallArgs& args) {
     SourcePtr function = callee.source;
@@ -593,9 +594,7 @@ void Interpreter::guardDefaults(const Value& callee, CallArgs& args) {
     if (!fn || !function || !inlinedFunction(*this, *fn)) return;
     Value defaults = fn->defaultsTuple();
     if (!defaults.as<TupleObject>()) return;
-    defaults.source = attrSource(function, "__defaults__");
-    tracer_->onLengthUse(defaults);
-    args.defaultsSource = defaults.source;
+    args.defaultsSource = attrSource(function, "__defaults__");
 }
 
 // An argument a builtin or torch function takes. A torch function's or tensor method's list or
@@ -730,8 +729,14 @@ Value Interpreter::evalCall(const Call& call) {
         for (const Value& a : args.args) consume(callee, a);
         for (const auto& [name, v] : args.kwargs) consume(callee, v);
     }
+    std::optional<CallArgs> callAgain;  // a call the trace may abandon and make again (CallRestart)
+    if (tracer_ && stack_.back().traced && stack_.back().inlineDepth == 0) callAgain = args;
     try {
         return this->call(callee, args);
+    } catch (const CallRestart& restart) {
+        if (restart.call != &call || stack_.size() != restart.frame + 1 || !callAgain) throw;
+        setGradEnabled(restart.gradMode);
+        return *tracer_->callAtBreak(call, callee, *callAgain);
     } catch (Error& e) {
         e.setWhereIfUnknown(call.loc);
         reportAtUserLine(e, call.loc);

@@ -148,6 +148,7 @@ ClassPtr addObjectModelBuiltins(Interpreter& interp, std::map<std::string, Value
             return in.getAttribute(a.args[0], name, in.currentLocation());
         } catch (const ScriptError& e) {
             if (!in.matchesException(e, "AttributeError")) throw;
+            if (TraceHooks* tracer = in.tracer()) tracer->onAttributeMissing(a.args[0], name);
             return a.args[2];
         }
     });
@@ -163,7 +164,10 @@ ClassPtr addObjectModelBuiltins(Interpreter& interp, std::map<std::string, Value
     });
     b["hasattr"] = makeBuiltin("hasattr", [](Interpreter& in, CallArgs& a) {
         expectArgs(in, a, 2, 2, "hasattr");
-        return Value(in.hasAttribute(a.args[0], attributeName(in, a.args[1], "hasattr")));
+        const std::string& name = attributeName(in, a.args[1], "hasattr");
+        const bool found = in.hasAttribute(a.args[0], name);
+        if (TraceHooks* tracer = in.tracer(); tracer && !found) tracer->onAttributeMissing(a.args[0], name);
+        return Value(found);
     });
     b["isinstance"] = makeBuiltin("isinstance", [](Interpreter& in, CallArgs& a) {
         expectArgs(in, a, 2, 2, "isinstance");

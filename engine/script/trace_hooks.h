@@ -23,6 +23,15 @@ struct Stmt;
 // running it once: no except, finally or Python __exit__ runs as it passes (torch's own
 // context managers restore their state).
 struct TraceRestart {};
+// Thrown where a break in torch's own code the compiled frame called cannot restart the frame
+// (a resume function's): the call is abandoned where it broke and made again from its start,
+// eagerly, at the compiled frame's call `call` (its frame `frame` on the stack), as Dynamo's
+// restarted trace makes it. Torch's code so far changed nothing but the grad mode.
+struct CallRestart : TraceRestart {
+    const Expr* call = nullptr;
+    std::size_t frame = 0;
+    bool gradMode = true;  // as the call began
+};
 
 // Tensor ops during tracing come through the dispatcher's capture layer (captureOp):
 // recorded into the graph, with lazy results.
@@ -70,6 +79,8 @@ public:
     // The traced code asked whether `key` is in a dict input (a module's _parameters, say):
     // guard the answer.
     virtual void onContainsUse(const Value& dict, const Value& key, bool found) = 0;
+    // getattr(x, name, default) or hasattr(x, name) found no attribute `name` on object x.
+    virtual void onAttributeMissing(const Value& object, const std::string& name) { (void)object, (void)name; }
     // The traced code depends on size `dim` of a tensor as a plain int: guard that size.
     virtual void onSizeUse(const Tensor& t, int64_t dim) = 0;
     // The traced code read size `dim` of a tensor (x.shape, x.size(d)): a SymInt where that

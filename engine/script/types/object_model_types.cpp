@@ -294,7 +294,13 @@ void instanceIterate(Interpreter& in, const Value& self, const ItemVisitor& visi
 // obj.__class__, obj.__dict__ (sourced from obj while tracing: L['self'].__dict__).
 const GetterTable& instanceGetters() {
     static const GetterTable table({
-        {"__class__", [](Interpreter&, const Value& self) { return Value(ObjectPtr(*instanceClass(self))); }},
+        {"__class__", [](Interpreter& in, const Value& self) {
+             Value cls(ObjectPtr(*instanceClass(self)));
+             if (!in.tracer() || !self.source || !self.as<InstanceObject>()) return cls;
+             cls = in.withSource(cls, attrSource(self.source, "__class__"));  // Dynamo matches the class by id
+             in.tracer()->onCalleeUse(cls);
+             return cls;
+         }},
         {"__dict__", [](Interpreter& in, const Value& self) {
              if (const ClassObject& cls = *self.as<InstanceObject>()->cls; cls.slotNames)
                  in.fail("AttributeError", "'" + cls.name + "' object has no attribute '__dict__'");
@@ -310,7 +316,10 @@ const ClassObject& classOf(const Value& self) { return *self.as<ClassObject>(); 
 
 const GetterTable& classGetters() {
     static const GetterTable table({
-        {"__name__", [](Interpreter&, const Value& self) { return Value(classOf(self).name); }},
+        {"__name__", [](Interpreter& in, const Value& self) {  // read off a traced class: type(L['x']).__name__
+             Value name(classOf(self).name);
+             return in.tracer() && self.source ? in.withSource(name, attrSource(self.source, "__name__")) : name;
+         }},
         {"__qualname__", [](Interpreter&, const Value& self) { return Value(classOf(self).qualname); }},
         {"__mro__", [](Interpreter&, const Value& self) {
              ValueList mro;
