@@ -730,7 +730,7 @@ Value Interpreter::evalCall(const Call& call) {
         for (const auto& [name, v] : args.kwargs) consume(callee, v);
     }
     std::optional<CallArgs> callAgain;  // a call the trace may abandon and make again (CallRestart)
-    if (tracer_ && stack_.back().traced && stack_.back().inlineDepth == 0) callAgain = args;
+    if (tracer_ && stack_.back().traced && stack_.back().inlineDepth == 0 && runsPythonCode(*this, callee)) callAgain = args;
     try {
         return this->call(callee, args);
     } catch (const CallRestart& restart) {
