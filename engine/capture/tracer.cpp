@@ -1131,6 +1131,8 @@ IValue Tracer::captureOp(const OpCall& call) {
         if (e.kind() != "RuntimeError") throw;  // an IndexError passes as it is, as in Dynamo
         std::optional<std::string> fake = fakeRunError(*def, style, args, nodeArgs, nodeKwargs, e);
         if (!fake) throw;
+        // A try block of the traced code catches it as such; else it ends the compile.
+        if (!inTracedTry()) throw ScriptError("TorchRuntimeError", compileErrorMessage(graph_breaks::fakeTensorCall(*fake), &site), e.where());
         throw ScriptError("RuntimeError", *fake, e.where());
     }
     std::optional<Device> device = resultDevice(*def, bound, args, kwargs);
@@ -1225,6 +1227,24 @@ std::string formatStack(const std::vector<StackFrame>& frames) {
     return out;
 }
 
+}  // namespace
+
+// An error torch.compile raises (Unsupported with fullgraph, TorchRuntimeError), as Dynamo's
+// augment_exc_message words it: the break's entry, the user code, the hint to see more.
+// `site`: the op it broke at, whose marker the innermost frame shows (y @ w: "~~^~~").
+std::string Tracer::compileErrorMessage(const GraphBreak& why, const CallSite* site) const {
+    std::vector<StackFrame> stack = interp_.markedStack(true);
+    if (site && !stack.empty() && site->where.line == stack.back().line) {
+        const std::string marked = markedLine(interp_.sourceLine(site->where), *site);
+        if (size_t cut = marked.find("\n    "); cut != std::string::npos) stack.back().marker = marked.substr(cut + 5);
+    }
+    return why.message() + "\n\nfrom user code:\n " + formatStack(stack) +
+           "\nSet TORCHDYNAMO_VERBOSE=1 for the internal stack trace (please do this especially if you're reporting a bug to "
+           "PyTorch). For even more developer context, set TORCH_LOGS=\"+dynamo\"\n";
+}
+
+namespace {
+
 // Of frames after one another in functions of one name, the last, as the graph_breaks log's
 // traceback has them (Dynamo's collapse_resume_frames: a forward calling an inlined module's
 // forward shows that one).
@@ -1250,7 +1270,7 @@ void Tracer::graphBreak(const GraphBreak& reported) {
     if (why.instruction == graph_breaks::kCallInstruction && compiledFrame && compiledFrame->pending)
         why.instruction = graph_breaks::instructionOf(*compiledFrame->pending);
     if (ctx_.fullgraph)
-        throw ScriptError("Unsupported", why.message() + "\n\nfrom user code:\n " + formatStack(interp_.markedStack(true)));
+        throw ScriptError("Unsupported", compileErrorMessage(why));
     // torch/_composite*.py's functions are one C++ op each in PyTorch: a break in one is at
     // the script's line that called it, as PyTorch reports a break in that op.
     SourceLocation at = interp_.torchLocation();
@@ -1420,7 +1440,7 @@ std::string Tracer::computationTrace(const Tensor& t) const {
 }
 
 void Tracer::exceptionEscaped(const ScriptError& e, const FunctionObject& fn, int moduleCalls) {
-    if (!ctx_.recording) return;
+    if (!ctx_.recording || e.kind() == "Unsupported" || e.kind() == "TorchRuntimeError") return;  // the compile's own: no break
     // The unwound frames are gone: the raise's line when it is the script's, else the def's.
     SourceLocation where = e.where().known() && interp_.isScriptFile(e.where().file) ? e.where() : fn.definedAt();
     StackFrame frame{where.file, where.line, fn.name, strip(interp_.sourceLine(where))};
@@ -1494,6 +1514,12 @@ bool Tracer::endsAtCallStart(GraphBreak& why, const SourceLocation& at) {
     pendingResume_ = PendingResume{compiled->pending, frame, compiled->line};
     ctx_.endAtCall(*compiled->pending, breaks_.back(), frame);
     return true;
+}
+
+bool Tracer::inTracedTry() const {
+    const auto& frames = interp_.stack();
+    const Frame* compiled = interp_.compiledFrame();
+    return compiled && std::any_of(frames.begin() + (compiled - frames.data()), frames.end(), [](const Frame& f) { return f.tryDepth > 0; });
 }
 
 bool Tracer::onlyTorchCodeSince(const Frame& compiled) const {

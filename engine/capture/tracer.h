@@ -304,7 +304,9 @@ private:
     // (optimizer.py's _use_grad): a break there is one in a function called, though no script
     // frame is above the compiled one.
     bool inInlinedTorchFunction() const;
-    bool onlyTorchCodeSince(const Frame& compiled) const;  // every frame the compiled frame called is torch's Python
+    bool onlyTorchCodeSince(const Frame& compiled) const;
+    bool inTracedTry() const;  // inside a try block of the compiled frame or a function it inlines
+    std::string compileErrorMessage(const GraphBreak& why, const CallSite* site = nullptr) const;  // every frame the compiled frame called is torch's Python
     static bool isOptimizer(const ClassObject& cls);  // an instance of a torch.optim.Optimizer subclass
     // The function name Dynamo gives the code after this trace's last break:
     // torch_dynamo_resume_in_f_at_5; `function` itself before any.

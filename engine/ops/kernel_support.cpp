@@ -46,8 +46,9 @@ std::string shapeStr(const Shape& s) { return fmt::format("[{}]", fmt::join(s, "
 Shape broadcastShapes(const Shape& a, const Shape& b) {
     std::size_t n = std::max(a.size(), b.size());
     Shape out(n);
-    for (std::size_t i = 0; i < n; ++i) {
-        // Align from the right; index from the right so messages name the output dim.
+    for (std::size_t i = n; i-- > 0;) {
+        // Aligned from the right and checked from there, as ATen's infer_size: its message
+        // names the rightmost mismatch, by the output's dim.
         int64_t da = i < n - a.size() ? 1 : a[i - (n - a.size())];
         int64_t db = i < n - b.size() ? 1 : b[i - (n - b.size())];
         if (da != db && da != 1 && db != 1)

@@ -156,11 +156,22 @@ ClassPtr Interpreter::exceptionClass(const std::string& kind) {
     if (auto it = builtins_.find(kind); it != builtins_.end())
         if (auto* cls = it->second.as<ClassObject>(); cls && cls->module == "builtins")
             return std::static_pointer_cast<ClassObject>(it->second.asObject());
+    // torch.compile's own errors: torch._dynamo.exc's classes, RuntimeErrors there.
+    if (kind == "TorchDynamoException") return moduleExceptionClass("torch._dynamo.exc", kind, "RuntimeError");
+    if (kind == "Unsupported" || kind == "TorchRuntimeError") return moduleExceptionClass("torch._dynamo.exc", kind, "TorchDynamoException");
     // "struct.error": the class the module defines, made here if the module has not been imported.
     if (auto dot = kind.rfind('.'); dot != std::string::npos) return moduleExceptionClass(kind.substr(0, dot), kind.substr(dot + 1));
     auto& extra = extraExceptionClasses_[kind];
     if (!extra) extra = builtinClass(*this, kind, exceptionClass("Exception"));
     return extra;
+}
+
+// torch._dynamo.exc: the classes of torch.compile's own errors (exceptionClass makes them).
+void Interpreter::addDynamoExceptions() {
+    auto exc = std::make_shared<ModuleObject>();
+    exc->name = "torch._dynamo.exc";
+    for (const char* name : {"TorchDynamoException", "Unsupported", "TorchRuntimeError"}) exc->attrs[name] = Value(ObjectPtr(exceptionClass(name)));
+    rootModules_["torch"].as<ModuleObject>()->find("_dynamo")->as<ModuleObject>()->attrs["exc"] = Value(ObjectPtr(exc));
 }
 
 ClassPtr Interpreter::moduleExceptionClass(const std::string& module, const std::string& name, const std::string& base) {

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "script/ast.h"
+#include "script/object_model.h"
 
 namespace fusescope::graph_breaks {
 namespace {
@@ -32,6 +33,9 @@ std::string variableClass(const Value& v) {
     if (type == "tuple") return "torch._dynamo.variables.lists.TupleVariable";
     if (type == "Size") return "torch._dynamo.variables.lists.SizeVariable";
     if (type == "dict") return "torch._dynamo.variables.dicts.ConstDictVariable";
+    if (auto* instance = v.as<InstanceObject>(); instance && instance->cls->isBuiltin() &&
+        std::any_of(instance->cls->mro.begin(), instance->cls->mro.end(), [](const ClassObject* c) { return c->name == "BaseException"; }))
+        return "torch._dynamo.variables.exception.ExceptionVariable";  // a builtin exception's
     return "torch._dynamo.variables.user_defined.UserDefinedObjectVariable";
 }
 
@@ -204,6 +208,10 @@ GraphBreak refusedModuleCall(const std::string& reason, const std::string& modul
                      fmt::format("Dynamo determined that a graph break should occur when calling `{}`. Reason: {}",
                                  moduleSource, reason),
                      {}, context);
+}
+
+GraphBreak fakeTensorCall(const std::string& message) {
+    return GraphBreak{"RuntimeError when making fake tensor call", message, {kUserError}, ""};
 }
 
 GraphBreak observedException(const std::string& exceptionRepr) {

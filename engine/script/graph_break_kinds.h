@@ -47,6 +47,9 @@ GraphBreak disabledFunction(const std::string& functionRepr, const std::string& 
 GraphBreak skippedFunction(const std::string& qualname);
 // A module whose call Dynamo refuses: backward hooks (GB0083), RNN/GRU/LSTM (GB0148).
 GraphBreak refusedModuleCall(const std::string& reason, const std::string& moduleSource);
+// An op's error while Dynamo runs it on fake tensors (GB4315), `message` the error as it is
+// worded then ("Dynamo failed to run FX node with fake tensors: ...").
+GraphBreak fakeTensorCall(const std::string& message);
 // An exception no handler in the compiled function catches (GB0088).
 GraphBreak observedException(const std::string& exceptionRepr);
 // Reading .grad_fn of a graph value: Dynamo skips the whole function (GB0104).

@@ -125,6 +125,7 @@ Interpreter::Interpreter(const Module& module, ScriptHost& host) : module_(modul
     rootModules_["_pickle"] = makePickleModule(*this);
     rootModules_["safetensors"] = makeSafetensorsModule(*this);
     if (Value zlib = makeZlibModule(*this); !zlib.isNone()) rootModules_["zlib"] = zlib;
+    addDynamoExceptions();
     globals_->vars["__name__"] = Value("__main__");
     globals_->vars["__file__"] = Value(module.fileName);
     mainGlobals_ = globals_;
@@ -596,7 +597,7 @@ Value Interpreter::lookup(const std::string& name, const SourceLocation& where) 
     if (b != builtins_.end()) {
         // Named as Dynamo names them where it traces the code: the script's and torch.nn's.
         if (SourcePtr source = tracer_ && (scriptGlobals || (!inDynamoHandledCall() && torchModuleOfFrame())) ? tracer_->builtinSource(name) : nullptr)
-            return withSource(b->second, source);
+            return b->second.as<ClassObject>() ? loaded(withSource(b->second, source)) : withSource(b->second, source);  // a class read: by id
         return b->second;
     }
     // CPython's builtins (3.11's dir(builtins), less the exception classes), to say which are

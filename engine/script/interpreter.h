@@ -454,6 +454,7 @@ private:
     std::vector<std::string> searchPath() const;
     Value loadScriptModule(const std::string& dotted, const ScriptModuleFile& found, const SourceLocation& where);
     const Value* importedModule(const std::string& globalName) const;  // by its __import_NAME
+    void addDynamoExceptions();
     // The module a traced global read is named through, with that source (Dynamo's
     // G['__import_scaling'].SCALE): a script module's own, or for a line of Fusescope's
     // torch.nn that PyTorch's torch.nn has too, the PyTorch module whose file has it
@@ -669,8 +670,6 @@ void populateAutogradModule(ModuleObject& autograd);
 // tensor.split(size_or_sections, dim) / tensor.chunk(chunks, dim) as narrow views (a[0] is the
 // tensor); torch.split / torch.chunk take the same arguments.
 Value splitTensor(Interpreter& interp, const CallArgs& args, bool chunks);
-// x.view(2, 3) -> x.view((2, 3)) when the op's parameter after firstArg is an int[].
-ValueList packSizeArguments(const OpDef& op, const ValueList& args, size_t firstArg);
 // Python's format(value, spec) for f-strings.
 std::string formatWithSpec(const Value& value, const std::string& spec);
 // format % args, printf-style (types/percent_format.cpp).

@@ -50,20 +50,6 @@ Value toList(const Tensor& t, int64_t dim, int64_t& flat) {
 
 }  // namespace
 
-// Methods whose size arguments may be spread out: x.view(2, 3) means x.view((2, 3)).
-ValueList packSizeArguments(const OpDef& op, const ValueList& args, size_t firstArg) {
-    const auto& params = OpRegistry::instance().parsed(op).params;
-    size_t paramIndex = firstArg;
-    if (paramIndex >= params.size() || params[paramIndex].type != "int[]") return args;
-    size_t spread = args.size() - firstArg;
-    if (spread <= 1) return args;
-    for (size_t i = firstArg; i < args.size(); ++i)
-        if (!args[i].isInt()) return args;
-    ValueList packed(args.begin(), args.begin() + static_cast<long>(firstArg));
-    packed.push_back(makeTuple(ValueList(args.begin() + static_cast<long>(firstArg), args.end())));
-    return packed;
-}
-
 Value splitTensor(Interpreter& in, const CallArgs& a, bool chunks) {
     const char* fn = chunks ? "chunk" : "split";
     const Value* sizeArg = a.args.size() > 1 ? &a.args[1] : a.kwarg(chunks ? "chunks" : "split_size_or_sections");
@@ -340,7 +326,7 @@ Value opMethod(Interpreter& in, const Value& self, std::string_view name) {
     return makeBuiltin("Tensor." + std::string(name), [self, opName = std::string(name), op](Interpreter& in, CallArgs& args) -> Value {
         ValueList all{self};
         all.insert(all.end(), args.args.begin(), args.args.end());
-        return in.callOp(opName, CallStyle::Method, packSizeArguments(*op, all, 1), args.kwargs, in.currentSite());
+        return in.callOp(opName, CallStyle::Method, all, args.kwargs, in.currentSite());
     });
 }
 

@@ -37,7 +37,7 @@ Value opFunction(const std::string& qualified, const OpDef& op, CallStyle style)
             std::erase_if(a.kwargs, [](const auto& kw) { return kw.first == "_stacklevel"; });
             if (a.args.size() >= 3) a.args.erase(a.args.begin() + 2);
         }
-        return in.callOp(name, style, packSizeArguments(*def, a.args, 0), a.kwargs, in.currentSite());
+        return in.callOp(name, style, a.args, a.kwargs, in.currentSite());
     });
 }
 

@@ -599,7 +599,10 @@ fn(torch.ones(2))
               "from user code:\n"
               "   File \"script.py\", line 6, in fn\n"
               "    print(y)\n"
-              "    ~~~~~^^^\n");
+              "    ~~~~~^^^\n"
+              "\n"
+              "Set TORCHDYNAMO_VERBOSE=1 for the internal stack trace (please do this especially if you're reporting a bug to "
+              "PyTorch). For even more developer context, set TORCH_LOGS=\"+dynamo\"\n");
     EXPECT_EQ(run.out, "");
 }
 

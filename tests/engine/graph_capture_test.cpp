@@ -49,7 +49,7 @@ TEST(GraphCapture, ReadableCodeNamesEveryNodeWithItsSourceLine) {
               "        # File: script.py:11 in fn, code: return torch.cat([scale(h).sum(0), v], 0), i.view(-1, 1)\n"
               "        sum_1: \"f32[3]\" = mul.sum(0)\n"
               "        cat: \"f32[5]\" = torch.cat([sum_1, max_1[0]], 0)\n"
-              "        view: \"i64[2, 1]\" = max_1[1].view((-1, 1))\n"
+              "        view: \"i64[2, 1]\" = max_1[1].view(-1, 1)\n"
               "        return (cat, view)\n");
     EXPECT_EQ(graphs[0].opCount, 7);
 }
@@ -69,7 +69,7 @@ TEST(GraphCapture, TableListsOpcodesTargetsAndArgs) {
               "call_function  mul     <built-in function mul>     (relu, 0.5)             {}\n"
               "call_method    sum_1   sum                         (mul, 0)                {}\n"
               "call_function  cat     torch.cat                   ([sum_1, max_1[0]], 0)  {}\n"
-              "call_method    view    view                        (max_1[1], (-1, 1))     {}\n"
+              "call_method    view    view                        (max_1[1], -1, 1)       {}\n"
               "output         output  output                      ((cat, view),)          {}\n");
 }
 
