@@ -45,6 +45,7 @@ std::string sizeExpr(const Guard& g) { return fmt::format("{}.size()[{}]", g.sou
 
 // An object's id() as the guard compares it: its address, or its function's code's.
 uintptr_t objectId(const Value& value, bool ofCode) {
+    if (value.isTensor()) return reinterpret_cast<uintptr_t>(value.asTensor().impl());
     if (!value.isObject()) return 0;
     if (ofCode)
         if (auto* fn = value.as<FunctionObject>()) return reinterpret_cast<uintptr_t>(fn->code());
@@ -132,6 +133,7 @@ std::string Guard::code() const {
         return fmt::format("{} == {}.size()[{}]", sizeExpr(*this), otherSource->str(), otherDim);
     case Kind::DictContains: return fmt::format("{}___dict_contains({}, {})", count ? "" : "not ", valueRepr(constant), s);
     case Kind::NoHasattr: return fmt::format("not hasattr({}, {})", s, valueRepr(constant));
+    case Kind::Hasattr: return fmt::format("hasattr({}, {})", s, valueRepr(constant));
     case Kind::IdMatch:
         return fmt::format("___check_obj_id({}, {}), type=<class '{}'>", guardedName(), objectId(constant, ofCode), ofCode ? "code" : typeName);
     case Kind::ObjectAliasing: return fmt::format("{} is {}", s, otherSource->str());
@@ -183,6 +185,7 @@ std::string Guard::typeLabel() const {
     case Kind::StrideRelation: return "SHAPE_ENV";
     case Kind::DictContains: return "DICT_CONTAINS";
     case Kind::NoHasattr: return "NO_HASATTR";
+    case Kind::Hasattr: return "HASATTR";
     case Kind::IdMatch: return "ID_MATCH";
     case Kind::ObjectAliasing: return "OBJECT_ALIASING";
     case Kind::KeyOrder: return "DICT_KEYS_MATCH";
@@ -279,10 +282,12 @@ std::optional<std::string> Guard::check(const Value* value, const Value* other) 
         if (!dict || (dict->find(constant) != nullptr) != (count != 0)) return userStack.empty() ? str() : failedCode(*this, code(), hint());
         return std::nullopt;
     }
-    case Kind::NoHasattr: {  // read as Python's hasattr would, without running the object's code
+    case Kind::NoHasattr:
+    case Kind::Hasattr: {  // read as Python's hasattr would, without running the object's code
         auto* instance = value->as<InstanceObject>();
         const std::string& name = constant.asString();
-        if (!instance || instance->dict->findString(name) || instance->cls->lookup(name)) return failedCode(*this);
+        const bool has = instance && (instance->dict->findString(name) || instance->cls->lookup(name));
+        if (has != (kind == Kind::Hasattr)) return failedCode(*this);
         return std::nullopt;
     }
     case Kind::DimAtLeast:

@@ -25,6 +25,7 @@ struct Guard {
         DimsMatch,    // L['w'].size()[0] == L['x'].size()[1] (two dims sharing a symbol)
         DictContains, // ___dict_contains('shift', L['self']._buffers), or not (count 0)
         NoHasattr,    // not hasattr(L['self'], 'grad_scale'): getattr(x, name, default) or hasattr found none
+        Hasattr,      // hasattr(G['b'], 'scale'): they found it (Dynamo's getattr manager, no leaf of its own)
         SizeRelation, // L['x'].size()[1] <= 8 (the traced code compared a SymInt)
         IdMatch,      // ___check_obj_id(G['torch'].cat, ...): a module or callee the code reached through a global
         ObjectAliasing,  // G['a'].F is G['b'].F: one module reached two ways (otherSource the second)
@@ -51,7 +52,7 @@ struct Guard {
     // classes may share a name)
     std::string typeName;
     ObjectPtr classObject;  // IdMatch: set where the object is a class (int, range): its manager's type is <class 'type'>
-    // Constant; DictContains: the key; IdMatch: the object; KeyOrder: the keys, a list; NoHasattr: the name
+    // Constant; DictContains: the key; IdMatch: the object; KeyOrder: the keys, a list; (No)Hasattr: the name
     Value constant;
     // KeyOrder: only the dict's length is checked, its keys are not (an nn.Module's hooks dict,
     // keyed by handle ids: its values are guarded by position)

@@ -82,7 +82,7 @@ bool heldByTorchModule(const Source& source, const GuardTreeScope& scope) {
 // name by length and text, then the guard builder method's line in guards.py.
 std::tuple<int, std::size_t, std::string, int> sortKey(const Guard& g, const GuardTreeScope& scope) {
     static const std::map<Guard::Kind, int> builderLine = {
-        {Guard::Kind::NoHasattr, 2402}, {Guard::Kind::TypeMatch, 2497}, {Guard::Kind::DictContains, 2586}, {Guard::Kind::IdMatch, 2745},
+        {Guard::Kind::NoHasattr, 2402}, {Guard::Kind::Hasattr, 2402}, {Guard::Kind::TypeMatch, 2497}, {Guard::Kind::DictContains, 2586}, {Guard::Kind::IdMatch, 2745},
         {Guard::Kind::Constant, 2984},  {Guard::Kind::Length, 3281},       {Guard::Kind::TensorMatch, 3883}};
     auto line = builderLine.find(g.kind);
     // A list's or tuple's type is matched by SEQUENCE_LENGTH, beside its length
@@ -278,6 +278,11 @@ public:
         const std::string calleeType = g.classObject ? "<class 'type'>" : "<class '" + g.typeName + "'>";
         Manager* at = &managerOf(*g.source, callee ? calleeType : "");
         if (g.ofCode) at = &at->child(g.guardedName(), "CodeGuardAccessor", "<class 'code'>");
+        if (g.kind == Guard::Kind::Hasattr) {  // its GetAttrGuardAccessor checks it, named by the object's source as Dynamo names it
+            const std::string& name = g.constant.asString();
+            at->child(g.source->str(), fmt::format("GetAttrGuardAccessor({})", name), typeOf(scope_.resolve(*attrSource(g.source, name))));
+            return;
+        }
         Manager& m = *at;
         m.guards.push_back(index);
         if (g.kind == Guard::Kind::KeyOrder) {

@@ -202,7 +202,8 @@ Guard Tracer::madeHere(Guard guard) const {
 std::string Tracer::guardKey(const Guard& guard) {
     const bool byCode = guard.kind == Guard::Kind::SizeRelation || guard.kind == Guard::Kind::ObjectAliasing ||
                         guard.kind == Guard::Kind::DictContains || guard.kind == Guard::Kind::FloatRelation ||
-                        guard.kind == Guard::Kind::StrideRelation || guard.kind == Guard::Kind::NoHasattr;
+                        guard.kind == Guard::Kind::StrideRelation || guard.kind == Guard::Kind::NoHasattr ||
+                        guard.kind == Guard::Kind::Hasattr;
     return guard.typeLabel() + "|" + guard.guardedName() + "|" + std::to_string(guard.dim) + "|" +
            std::to_string(static_cast<int>(guard.kind)) + (byCode ? guard.code() : "");
 }
@@ -327,6 +328,46 @@ void Tracer::realizeStackValue(const Value& value) {
     }
 }
 
+// OptimizerVariable's param_groups: read once, each group is guarded whole where it is read,
+// its parameters by id (static: no TENSOR_MATCH), as _get_param_groups marks them.
+void Tracer::guardParamGroups(const Value& groups) {
+    onLengthUse(groups);
+    const ValueList& items = groups.as<ListObject>()->items;
+    for (size_t i = 0; i < items.size(); ++i) {
+        auto* group = items[i].as<DictObject>();
+        if (!group) continue;
+        const SourcePtr groupSource = itemSource(groups.source, static_cast<int64_t>(i));
+        Guard type;
+        type.kind = Guard::Kind::TypeMatch;
+        type.source = groupSource;
+        type.typeName = "dict";
+        addGuard(std::move(type));
+        for (const auto& [key, item] : group->items) {
+            if (!key.isString()) continue;
+            const Value value = interp_.withSource(item, keySource(groupSource, key.asString()));
+            const ValueList* params = value.as<ListObject>() ? sequenceItems(value) : nullptr;
+            if (!params) {
+                onInputUse(value);
+                unrealized_.erase(value.source->str());  // realized here, whatever reads it later
+                continue;
+            }
+            onLengthUse(value);
+            for (size_t p = 0; p < params->size(); ++p) {
+                if (!(*params)[p].isTensor()) continue;
+                const Tensor& param = (*params)[p].asTensor();
+                staticTensors_.insert(param.impl());
+                Guard id;
+                id.kind = Guard::Kind::IdMatch;
+                id.source = itemSource(value.source, static_cast<int64_t>(p));
+                id.constant = (*params)[p].unsourced();
+                id.typeName = param.impl()->isParameter ? "torch.nn.parameter.Parameter" : "torch.Tensor";
+                tensorSources_[param.impl()].push_back(id.source);
+                addGuard(std::move(id));
+            }
+        }
+    }
+}
+
 bool Tracer::isOptimizer(const ClassObject& cls) {
     return std::any_of(cls.mro.begin(), cls.mro.end(), [](const ClassObject* c) { return c->displayName() == "torch.optim.optimizer.Optimizer"; });
 }
@@ -425,6 +466,7 @@ void Tracer::registerInput(const Value& value) {
         Guard g;
         g.source = value.source;
         if (isOptimizer(*instance->cls)) {  // Dynamo's OptimizerVariable is the object itself
+            optimizerSources_.insert(value.source->str());
             g.kind = Guard::Kind::IdMatch;
             g.constant = value.unsourced();
             g.typeName = instance->cls->displayName();
@@ -437,6 +479,9 @@ void Tracer::registerInput(const Value& value) {
         return;
     }
     if (value.as<ClassObject>()) return onCalleeUse(value);  // a class the code read: by id (Dynamo's CLASS_MATCH)
+    if (value.source->kind == Source::Kind::Attr && value.source->name == "param_groups" && value.as<ListObject>() &&
+        optimizerSources_.count(value.source->base->str()))
+        return guardParamGroups(value);
     if (isModuleDict(value)) {  // as Dynamo's Module.__getattr__ reads them: by type
         Guard g;
         g.kind = Guard::Kind::TypeMatch;
@@ -569,10 +614,10 @@ void Tracer::onContainsUse(const Value& dict, const Value& key, bool found) {
 }
 
 // Dynamo's call_obj_hasattr on a user object: HASATTR, which for a missing attribute is NO_HASATTR.
-void Tracer::onAttributeMissing(const Value& object, const std::string& name) {
+void Tracer::onHasAttribute(const Value& object, const std::string& name, bool found) {
     if (!object.source || !object.as<InstanceObject>()) return;
     Guard g;
-    g.kind = Guard::Kind::NoHasattr;
+    g.kind = found ? Guard::Kind::Hasattr : Guard::Kind::NoHasattr;
     g.source = object.source;
     g.constant = Value(name);
     addGuard(std::move(g));
@@ -858,6 +903,7 @@ void Tracer::onUntracedEffect(const std::string& what) {
 
 void Tracer::addTensorGuards(const Tensor& real, const SourcePtr& source, const TensorMeta& meta,
                              const std::vector<TensorProduct>& strides, const Node* placeholder) {
+    if (staticTensors_.count(real.impl())) return;  // an optimizer's parameter: matched by id
     // Made where the code first used the tensor: a size read before its first op counts.
     Guard match = madeHere(tensorMatch(real, source, meta));
     if (auto read = sizeReads_.find(real.impl()); read != sizeReads_.end()) {

@@ -183,7 +183,7 @@ public:
     void onDictTruth(const Value& dict) override;
     bool valuesByPosition(const Value& dict) const override { return dict.source && hookDicts_.count(dict.source->str()); }
     void onContainsUse(const Value& dict, const Value& key, bool found) override;
-    void onAttributeMissing(const Value& object, const std::string& name) override;
+    void onHasAttribute(const Value& object, const std::string& name, bool found) override;
     void onModuleUse(const Value& module) override;
     void onCalleeUse(const Value& callee) override;
     void onRealize(const Value& value) override;
@@ -308,6 +308,9 @@ private:
     bool inTracedTry() const;  // inside a try block of the compiled frame or a function it inlines
     std::string compileErrorMessage(const GraphBreak& why, const CallSite* site = nullptr) const;  // every frame the compiled frame called is torch's Python
     static bool isOptimizer(const ClassObject& cls);  // an instance of a torch.optim.Optimizer subclass
+    void guardParamGroups(const Value& groups);
+    std::set<std::string> optimizerSources_;                // optimizers the trace read, matched by id
+    std::unordered_set<const TensorImpl*> staticTensors_;   // their parameters: matched by id, no TENSOR_MATCH
     // The function name Dynamo gives the code after this trace's last break:
     // torch_dynamo_resume_in_f_at_5; `function` itself before any.
     std::string resumeName(const std::string& function) const;

@@ -144,11 +144,13 @@ ClassPtr addObjectModelBuiltins(Interpreter& interp, std::map<std::string, Value
         expectArgs(in, a, 2, 3, "getattr");
         const std::string& name = attributeName(in, a.args[1], "getattr");
         if (a.args.size() == 2) return in.getAttribute(a.args[0], name, in.currentLocation());
-        try {
-            return in.getAttribute(a.args[0], name, in.currentLocation());
+        try {  // read once (a property runs once), guarded as Dynamo's hasattr-then-read
+            Value value = in.getAttribute(a.args[0], name, in.currentLocation());
+            if (TraceHooks* tracer = in.tracer()) tracer->onHasAttribute(a.args[0], name, true);
+            return value;
         } catch (const ScriptError& e) {
             if (!in.matchesException(e, "AttributeError")) throw;
-            if (TraceHooks* tracer = in.tracer()) tracer->onAttributeMissing(a.args[0], name);
+            if (TraceHooks* tracer = in.tracer()) tracer->onHasAttribute(a.args[0], name, false);
             return a.args[2];
         }
     });
@@ -166,7 +168,7 @@ ClassPtr addObjectModelBuiltins(Interpreter& interp, std::map<std::string, Value
         expectArgs(in, a, 2, 2, "hasattr");
         const std::string& name = attributeName(in, a.args[1], "hasattr");
         const bool found = in.hasAttribute(a.args[0], name);
-        if (TraceHooks* tracer = in.tracer(); tracer && !found) tracer->onAttributeMissing(a.args[0], name);
+        if (TraceHooks* tracer = in.tracer()) tracer->onHasAttribute(a.args[0], name, found);
         return Value(found);
     });
     b["isinstance"] = makeBuiltin("isinstance", [](Interpreter& in, CallArgs& a) {

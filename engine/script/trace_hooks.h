@@ -79,8 +79,8 @@ public:
     // The traced code asked whether `key` is in a dict input (a module's _parameters, say):
     // guard the answer.
     virtual void onContainsUse(const Value& dict, const Value& key, bool found) = 0;
-    // getattr(x, name, default) or hasattr(x, name) found no attribute `name` on object x.
-    virtual void onAttributeMissing(const Value& object, const std::string& name) { (void)object, (void)name; }
+    // getattr(x, name, default) or hasattr(x, name) asked whether object x has attribute `name`.
+    virtual void onHasAttribute(const Value& object, const std::string& name, bool found) { (void)object, (void)name, (void)found; }
     // The traced code depends on size `dim` of a tensor as a plain int: guard that size.
     virtual void onSizeUse(const Tensor& t, int64_t dim) = 0;
     // The traced code read size `dim` of a tensor (x.shape, x.size(d)): a SymInt where that
