@@ -41,6 +41,11 @@ const Value* resolveSource(const Source& source, const std::map<std::string, Val
     }
     case Source::Kind::Attr: {  // an instance attribute, read from its __dict__ (no script code runs), a module's or a class's
         const Value* base = resolveSource(*source.base, locals, interp, globals);
+        if (base && base->isTensor() && source.name == "grad") {  // read into a holder: a guard reads it at once
+            static thread_local Value grad;
+            grad = tensorGrad(base->asTensor());
+            return &grad;
+        }
         if (auto* module = base ? base->as<ModuleObject>() : nullptr) return module->find(source.name);
         if (auto* fn = base ? base->as<FunctionObject>() : nullptr) return source.name == "__defaults__" ? &fn->defaultsTuple() : nullptr;
         if (auto* cls = base ? base->as<ClassObject>() : nullptr) {

@@ -134,6 +134,7 @@ std::string Guard::code() const {
     case Kind::DictContains: return fmt::format("{}___dict_contains({}, {})", count ? "" : "not ", valueRepr(constant), s);
     case Kind::NoHasattr: return fmt::format("not hasattr({}, {})", s, valueRepr(constant));
     case Kind::Hasattr: return fmt::format("hasattr({}, {})", s, valueRepr(constant));
+    case Kind::NotNone: return s + " is not None";
     case Kind::IdMatch:
         return fmt::format("___check_obj_id({}, {}), type=<class '{}'>", guardedName(), objectId(constant, ofCode), ofCode ? "code" : typeName);
     case Kind::ObjectAliasing: return fmt::format("{} is {}", s, otherSource->str());
@@ -186,6 +187,7 @@ std::string Guard::typeLabel() const {
     case Kind::DictContains: return "DICT_CONTAINS";
     case Kind::NoHasattr: return "NO_HASATTR";
     case Kind::Hasattr: return "HASATTR";
+    case Kind::NotNone: return "NOT_NONE";
     case Kind::IdMatch: return "ID_MATCH";
     case Kind::ObjectAliasing: return "OBJECT_ALIASING";
     case Kind::KeyOrder: return "DICT_KEYS_MATCH";
@@ -282,6 +284,9 @@ std::optional<std::string> Guard::check(const Value* value, const Value* other) 
         if (!dict || (dict->find(constant) != nullptr) != (count != 0)) return userStack.empty() ? str() : failedCode(*this, code(), hint());
         return std::nullopt;
     }
+    case Kind::NotNone:
+        if (value->isNone()) return failedCode(*this);
+        return std::nullopt;
     case Kind::NoHasattr:
     case Kind::Hasattr: {  // read as Python's hasattr would, without running the object's code
         auto* instance = value->as<InstanceObject>();

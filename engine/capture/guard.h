@@ -26,6 +26,7 @@ struct Guard {
         DictContains, // ___dict_contains('shift', L['self']._buffers), or not (count 0)
         NoHasattr,    // not hasattr(L['self'], 'grad_scale'): getattr(x, name, default) or hasattr found none
         Hasattr,      // hasattr(G['b'], 'scale'): they found it (Dynamo's getattr manager, no leaf of its own)
+        NotNone,      // L['p'].grad is not None: an optimizer's parameter's grad (OptimizerVariable's GradSource)
         SizeRelation, // L['x'].size()[1] <= 8 (the traced code compared a SymInt)
         IdMatch,      // ___check_obj_id(G['torch'].cat, ...): a module or callee the code reached through a global
         ObjectAliasing,  // G['a'].F is G['b'].F: one module reached two ways (otherSource the second)

@@ -82,7 +82,7 @@ bool heldByTorchModule(const Source& source, const GuardTreeScope& scope) {
 // name by length and text, then the guard builder method's line in guards.py.
 std::tuple<int, std::size_t, std::string, int> sortKey(const Guard& g, const GuardTreeScope& scope) {
     static const std::map<Guard::Kind, int> builderLine = {
-        {Guard::Kind::NoHasattr, 2402}, {Guard::Kind::Hasattr, 2402}, {Guard::Kind::TypeMatch, 2497}, {Guard::Kind::DictContains, 2586}, {Guard::Kind::IdMatch, 2745},
+        {Guard::Kind::NoHasattr, 2402}, {Guard::Kind::Hasattr, 2402}, {Guard::Kind::NotNone, 2792}, {Guard::Kind::TypeMatch, 2497}, {Guard::Kind::DictContains, 2586}, {Guard::Kind::IdMatch, 2745},
         {Guard::Kind::Constant, 2984},  {Guard::Kind::Length, 3281},       {Guard::Kind::TensorMatch, 3883}};
     auto line = builderLine.find(g.kind);
     // A list's or tuple's type is matched by SEQUENCE_LENGTH, beside its length
@@ -157,6 +157,7 @@ std::vector<std::string> leavesOf(const Guard& g, const Value* value, const Guar
     case Guard::Kind::Length: return {(g.typeName == "dict" ? "DICT_LENGTH: " : "LENGTH_CHECK: ") + verbose(g.code(), g)};
     case Guard::Kind::DictContains: return {"DICT_CONTAINS: " + verbose(g.code(), g, g.hint())};
     case Guard::Kind::NoHasattr: return {"NO_HASATTR: " + verbose(g.code(), g)};
+    case Guard::Kind::NotNone: return {"NOT_NONE: " + verbose(g.code(), g)};
     case Guard::Kind::IdMatch: return {"ID_MATCH: " + verbose(g.code(), g)};
     default: return {};
     }
@@ -382,6 +383,8 @@ private:
         case Source::Kind::Attr: {
             if (source.name == "__mro__" && source.base->kind == Source::Kind::Type)
                 return managerOf(*source.base).child(source.str(), "TypeMROGuardAccessor", "<class 'tuple'>");
+            if (const Value* tensor = source.name == "grad" ? scope_.resolve(*source.base) : nullptr; tensor && tensor->isTensor())
+                return managerOf(*source.base).child(source.str(), "GradGuardAccessor(grad)", type);
             // An nn.Module's own attribute (its _modules, _parameters, training) is read from its
             // __dict__, as Dynamo reads it to skip Module.__getattr__.
             const Value* base = scope_.resolve(*source.base);

@@ -891,8 +891,12 @@ void Tracer::onScopeTouch(const ScopePtr& scope, const std::string& name) {
     if (ctx_.direct) ctx_.direct->touchVariable(scope, name);
 }
 
-void Tracer::onGradRead(const Tensor& base) {
+// An optimizer's parameter's grad is Dynamo's GradSource: guarded NOT_NONE where it is used,
+// its metadata the parameter's.
+SourcePtr Tracer::onGradRead(const Tensor& base) {
     if (ctx_.direct) ctx_.direct->gradRead(base);
+    auto sources = staticTensors_.count(base.impl()) ? tensorSources_.find(base.impl()) : tensorSources_.end();
+    return sources == tensorSources_.end() || sources->second.empty() ? nullptr : attrSource(sources->second.front(), "grad");
 }
 
 void Tracer::onUntracedEffect(const std::string& what) {
@@ -904,6 +908,13 @@ void Tracer::onUntracedEffect(const std::string& what) {
 void Tracer::addTensorGuards(const Tensor& real, const SourcePtr& source, const TensorMeta& meta,
                              const std::vector<TensorProduct>& strides, const Node* placeholder) {
     if (staticTensors_.count(real.impl())) return;  // an optimizer's parameter: matched by id
+    if (source->kind == Source::Kind::Attr && source->name == "grad") {  // its grad (Tracer::onGradRead)
+        Guard notNone = madeHere(Guard{});
+        notNone.kind = Guard::Kind::NotNone;
+        notNone.source = source;  // made where an op first uses it, as Dynamo realizes it
+        keepGuard(std::move(notNone));
+        return;
+    }
     // Made where the code first used the tensor: a size read before its first op counts.
     Guard match = madeHere(tensorMatch(real, source, meta));
     if (auto read = sizeReads_.find(real.impl()); read != sizeReads_.end()) {

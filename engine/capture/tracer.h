@@ -212,7 +212,7 @@ public:
     bool floatsReadByOps() const { return floatsReadByOps_; }
     void onObjectTouch(const Value& object) override;
     void onScopeTouch(const ScopePtr& scope, const std::string& name) override;
-    void onGradRead(const Tensor& base) override;
+    SourcePtr onGradRead(const Tensor& base) override;
     void onUntracedEffect(const std::string& what) override;
     std::optional<Value> callAtBreak(const Expr& call, const Value& callee, CallArgs& args) override;
     void resumeAfter(const Expr& at, Value& value) override;

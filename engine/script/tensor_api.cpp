@@ -159,8 +159,10 @@ Value sizesValue(Interpreter& in, const Tensor& t) {
 Value shape(Interpreter& in, const Value& self) { return sizesValue(in, self.asTensor()); }
 
 Value grad(Interpreter& in, const Value& self) {
-    if (TraceHooks* hooks = in.tracer()) hooks->onGradRead(self.asTensor());
-    return tensorGrad(self.asTensor());
+    Value value = tensorGrad(self.asTensor());
+    if (TraceHooks* hooks = in.tracer())
+        if (SourcePtr source = hooks->onGradRead(self.asTensor()); source && value.isTensor()) return in.loaded(in.withSource(value, source));
+    return value;
 }
 
 Value transposed(Interpreter& in, const Value& self) {

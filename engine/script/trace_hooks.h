@@ -151,7 +151,8 @@ public:
     // read or changed.
     virtual void onScopeTouch(const ScopePtr& scope, const std::string& name) { (void)scope, (void)name; }
     // `base.grad` was read.
-    virtual void onGradRead(const Tensor& base) { (void)base; }
+    // x.grad read; its source where the trace guards it (an optimizer's parameter's), else null.
+    virtual SourcePtr onGradRead(const Tensor& base) { return (void)base, nullptr; }
     // Something the graph does not hold happened (a tensor's grad set, the random seed, ...).
     virtual void onUntracedEffect(const std::string& what) { (void)what; }
     // The compiled frame's own code is about to call `callee`: where an earlier trace of this
