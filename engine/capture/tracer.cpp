@@ -891,11 +891,15 @@ void Tracer::onScopeTouch(const ScopePtr& scope, const std::string& name) {
     if (ctx_.direct) ctx_.direct->touchVariable(scope, name);
 }
 
-// An optimizer's parameter's grad is Dynamo's GradSource: guarded NOT_NONE where it is used,
+// A grad an optimizer's _init_group reads is Dynamo's GradSource (OptimizerVariable runs
+// _init_group itself and maps the grads it collects): guarded NOT_NONE where an op uses it,
 // its metadata the parameter's.
 SourcePtr Tracer::onGradRead(const Tensor& base) {
     if (ctx_.direct) ctx_.direct->gradRead(base);
-    auto sources = staticTensors_.count(base.impl()) ? tensorSources_.find(base.impl()) : tensorSources_.end();
+    const Frame& frame = interp_.stack().back();
+    const bool initGroup = frame.callee && frame.callee->name == "_init_group" && frame.self.as<InstanceObject>() &&
+                           isOptimizer(*frame.self.as<InstanceObject>()->cls);
+    auto sources = initGroup && staticTensors_.count(base.impl()) ? tensorSources_.find(base.impl()) : tensorSources_.end();
     return sources == tensorSources_.end() || sources->second.empty() ? nullptr : attrSource(sources->second.front(), "grad");
 }
 
