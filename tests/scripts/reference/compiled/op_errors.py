@@ -26,7 +26,7 @@ for name, fn, args in cases:
         torch.compile(fn)(*args)
     except TorchRuntimeError as e:
         print(name, "compiled:", type(e).__name__, isinstance(e, torch._dynamo.exc.TorchDynamoException))
-        print(e)
+        print(str(e).replace(__file__, "op_errors.py"))  # the file as the command line named it
 
 
 @torch.compile
@@ -50,4 +50,4 @@ try:
     breaks(torch.ones(2))
 except RuntimeError as e:
     print(type(e).__name__, isinstance(e, Unsupported), [c.__name__ for c in type(e).__mro__])
-    print(e)
+    print(str(e).replace(__file__, "op_errors.py"))
