@@ -297,9 +297,7 @@ const GetterTable& instanceGetters() {
         {"__class__", [](Interpreter& in, const Value& self) {
              Value cls(ObjectPtr(*instanceClass(self)));
              if (!in.tracer() || !self.source || !self.as<InstanceObject>()) return cls;
-             cls = in.withSource(cls, attrSource(self.source, "__class__"));  // Dynamo matches the class by id
-             in.tracer()->onCalleeUse(cls);
-             return cls;
+             return in.loaded(in.withSource(cls, attrSource(self.source, "__class__")));  // a class read: matched by id
          }},
         {"__dict__", [](Interpreter& in, const Value& self) {
              if (const ClassObject& cls = *self.as<InstanceObject>()->cls; cls.slotNames)
