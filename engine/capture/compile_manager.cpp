@@ -52,6 +52,8 @@ const Value* resolveSource(const Source& source, const std::map<std::string, Val
             if (source.name == "__mro__") return &cls->mroValue();
             return source.name == "__name__" ? &cls->nameValue() : cls->lookup(source.name);
         }
+        if (auto* defaulting = base ? base->as<DefaultDictObject>() : nullptr; defaulting && source.name == "default_factory")
+            return &defaulting->defaultFactory;
         auto* instance = base ? base->as<InstanceObject>() : nullptr;
         if (instance && source.name == "__class__") return &instance->classValue();
         return instance ? instance->dict->findString(source.name) : nullptr;
@@ -83,6 +85,7 @@ const Value* resolveSource(const Source& source, const std::map<std::string, Val
         auto* dict = base ? base->as<DictObject>() : nullptr;
         return dict ? dict->find(Value(source.index)) : nullptr;
     }
+    case Source::Kind::GlobalWeakRef: return resolveSource(*source.base, locals, interp, globals);  // alive while the frame holds it
     case Source::Kind::KeyAt: {
         const Value* base = resolveSource(*source.base, locals, interp, globals);
         auto* dict = base ? base->as<DictObject>() : nullptr;
@@ -389,17 +392,7 @@ Value CompileManager::runIntercepting(Interpreter& interp, const CompileOptions&
     const Interpreter::FrameInterceptor intercept = [this, &interp, &options, report](const FunctionObject& fn, CallArgs& args) {
         return compileFrame(interp, fn, args, options, report);
     };
-    struct Restore {
-        Interpreter& in;
-        TraceHooks* tracer;
-        const Interpreter::FrameInterceptor* interceptor;
-        ~Restore() {
-            in.setTracer(tracer);
-            in.setFrameInterceptor(interceptor);
-        }
-    } restore{interp, interp.tracer(), interp.frameInterceptor()};
-    interp.setTracer(nullptr);
-    interp.setFrameInterceptor(&intercept);
+    const HooksScope eager(interp, nullptr, &intercept);
     return run();
 }
 
@@ -614,6 +607,14 @@ Value CompileManager::runTraced(Interpreter& interp, const CompiledFunctionObjec
     state.eagerFrames = [this, &interp, &options, report](const FunctionObject& called, CallArgs& calledArgs) {
         return compileFrame(interp, called, calledArgs, options, report);
     };
+    // Where the rest of the frame runs eagerly (its resume function not compiled), each function it
+    // calls is compiled in a frame of its own, as Dynamo's callback sees every frame.
+    struct RestoreInterceptor {
+        Interpreter& in;
+        const Interpreter::FrameInterceptor* previous;
+        ~RestoreInterceptor() { in.setFrameInterceptor(previous); }
+    } restoreInterceptor{interp, interp.frameInterceptor()};
+    interp.setFrameInterceptor(&state.eagerFrames);
     state.timeline.ranAfter = [this, &state](const Segment& before, const Segment& after, int64_t ns) {
         auto split = std::find_if(splits_.begin(), splits_.end(), [&](const Split& s) { return s.before == &before && s.after == &after; });
         if (split == splits_.end()) split = splits_.insert(splits_.end(), Split{&before, &after, {}, state.frames});
@@ -697,6 +698,7 @@ void CompileManager::openSection(CallState& state, const std::shared_ptr<FrameSt
     }
     TraceContext context = traceContext(interp, *section->entry, *frame, state.options, !hit);
     context.resumedAs = resumedAs;
+    if (!hit) context.outputGraph = outputGraphs_++;
     if (!hit)
         context.resolve = [&interp, locals = &section->locals, globals = section->made->globals.get()](const Source& source) {
             return resolveSource(source, *locals, interp, globals);
@@ -765,6 +767,8 @@ void CompileManager::closeSection(CallState& state, Section& section, const Valu
     entry.checkOrder = guardCheckOrder(entry.guards, treeScope(state.interp, section.localNames, section.locals, entry));
     // Each break's restart and resume function (a restarted trace's restart was its own builtins dict).
     uniqueIds_ += 2 * static_cast<int>(breaks.size()) - (section.restarted ? 1 : 0);
+    for (const BreakRecord& b : breaks) uniqueIds_ += b.torchContexts;  // ___context_manager_N, each
+    outputGraphs_ += static_cast<int>(breaks.size()) - (section.restarted ? 1 : 0) + (tracer.floatsReadByOps() ? 1 : 0);
     for (const auto& segment : entry.segments) uniqueIds_ += segment.graph && segment.graph->opCount() > 0 ? 1 : 0;
     mergeSeenSizes(frame.seenSizes, tracer.liftedSizes());
     double seconds = std::chrono::duration<double>(Clock::now() - section.start).count();

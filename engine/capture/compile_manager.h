@@ -204,6 +204,7 @@ private:
     int graphCounter_ = 0;
     int compileCount_ = 0;
     int uniqueIds_ = 0;  // Dynamo's unique_id counter: builtins dicts, compiled graphs, resume functions
+    int outputGraphs_ = 0;  // Dynamo's OutputGraph count: each trace, and each restart of one
     int directCallCount_ = 0;
 };
 

@@ -1,6 +1,7 @@
 #include "capture/guard_tree.h"
 
 #include <algorithm>
+#include <climits>
 #include <functional>
 #include <map>
 #include <memory>
@@ -18,9 +19,16 @@ namespace fusescope {
 
 namespace {
 
-// A dict key as a DictGuardManager's pairs are matched by it: a string key as it is, any
-// other by its repr.
-std::string orderedKeyName(const Value& key) { return key.isString() ? key.asString() : valueRepr(key); }
+// Whether a dict key is a constant Dynamo names a value by (d['k'], d[1]); another (a tensor)
+// names it by its position, d[list(dict.keys(d))[0]].
+bool constantKey(const Value& key) { return key.isString() || key.isNumber() || key.isNone(); }
+
+// A dict key as a DictGuardManager's pairs are matched by it: a string key as it is, another
+// constant by its repr, any other by its position.
+std::string orderedKeyName(const Value& key, int64_t position) {
+    if (key.isString()) return key.asString();
+    return constantKey(key) ? valueRepr(key) : "#" + std::to_string(position);
+}
 
 // One GuardManager: the value a source names, how it is read from its parent's, its leaf guards
 // and the managers of what is read from it.
@@ -52,8 +60,11 @@ struct Manager {
 
 int guardSourceRank(const Source& source, const GuardTreeScope& scope) {
     std::vector<const Source*> chain;
-    for (const Source* s = &source; s; s = s->base.get()) chain.push_back(s);
-    const int global = chain.back()->kind == Source::Kind::Global ? 1 : 0;
+    for (const Source* s = &source; s; s = s->base.get()) {
+        chain.push_back(s);
+        if (s->kind == Source::Kind::GlobalWeakRef) break;  // a global of Dynamo's own
+    }
+    const int global = chain.back()->kind == Source::Kind::Global || chain.back()->kind == Source::Kind::GlobalWeakRef ? 1 : 0;
     int rank = global;
     for (auto s = chain.rbegin(); s != chain.rend(); ++s) {
         const Value* value = scope.resolve(**s);
@@ -88,8 +99,11 @@ std::tuple<int, std::size_t, std::string, int> sortKey(const Guard& g, const Gua
     // A list's or tuple's type is matched by SEQUENCE_LENGTH, beside its length
     const bool sequenceType = g.kind == Guard::Kind::TypeMatch && (g.typeName == "tuple" || g.typeName == "list");
     const std::string name = g.source->str();  // a function's, not its __code__'s (Dynamo's guard.name)
+    // The TYPE_MATCH type(t) asks for (no user line made it) Dynamo installs as it builds the
+    // others: after them.
+    const bool asBuilt = g.kind == Guard::Kind::TypeMatch && g.userStack.empty() && g.createdBy.empty();
     return {guardSourceRank(*g.source, scope), name.size(), name,
-            sequenceType ? builderLine.at(Guard::Kind::Length) : line == builderLine.end() ? 0 : line->second};
+            asBuilt ? INT_MAX : sequenceType ? builderLine.at(Guard::Kind::Length) : line == builderLine.end() ? 0 : line->second};
 }
 
 // A stride that follows the sizes (L['x'].stride()[0] == L['x'].size()[1]): ShapeEnv's guard on
@@ -103,6 +117,13 @@ std::string verbose(const std::string& code, const Guard& g, const std::string& 
     std::string text = fmt::format("{:<60}{}", code, where.empty() ? "" : "  # " + where);
     if (!hint.empty()) text += " (HINT: " + hint + ")";
     return text;
+}
+
+// A class's type: type, but for torch's tensor classes, which have metaclasses of their own.
+std::string metaclassOf(const std::string& className) {
+    if (className == "torch.Tensor" || className == "torch.distributed.tensor.DTensor") return "torch._C._TensorMeta";
+    if (className == "torch.nn.parameter.Parameter") return "torch.nn.parameter._ParameterMeta";
+    return "type";
 }
 
 std::string typeOf(const Value* value) {
@@ -145,7 +166,8 @@ std::vector<std::string> leavesOf(const Guard& g, const Value* value, const Guar
     case Guard::Kind::TypeMatch: {
         std::string type = value ? typeOf(value) : "<class '" + g.typeName + "'>";
         return {"TYPE_MATCH: " + verbose(fmt::format("___check_type_id({}, {}), type={}", s, typeId(type), type), g,
-                                         "type " + (value ? pythonTypeName(*value) : g.typeName))};
+                                         "type " + (!value ? g.typeName : value->isTensor() && value->asTensor().impl()->isParameter ? "Parameter"
+                                                                                                                       : pythonTypeName(*value)))};
     }
     case Guard::Kind::Constant: {
         const char* kind = g.constant.isNone()   ? "NONE_MATCH"
@@ -276,7 +298,7 @@ public:
         // A callee's manager has PyTorch's type for it (F.relu is a function there, whatever
         // Fusescope writes it in); a function's code is read from it by CodeGuardAccessor.
         const bool callee = g.kind == Guard::Kind::IdMatch && g.typeName != "module";
-        const std::string calleeType = g.classObject ? "<class 'type'>" : "<class '" + g.typeName + "'>";
+        const std::string calleeType = g.classObject ? "<class '" + metaclassOf(g.typeName) + "'>" : "<class '" + g.typeName + "'>";
         Manager* at = &managerOf(*g.source, callee ? calleeType : "");
         if (g.ofCode) at = &at->child(g.guardedName(), "CodeGuardAccessor", "<class 'code'>");
         if (g.kind == Guard::Kind::Hasattr) {  // its GetAttrGuardAccessor checks it, named by the object's source as Dynamo names it
@@ -288,8 +310,8 @@ public:
         m.guards.push_back(index);
         if (g.kind == Guard::Kind::KeyOrder) {
             for (const Value& key : *sequenceItems(g.constant)) {
-                m.orderedKeys.push_back(orderedKeyName(key));
-                m.orderedKeyReprs.push_back({valueRepr(key), pythonTypeName(key)});
+                m.orderedKeys.push_back(orderedKeyName(key, static_cast<int64_t>(m.orderedKeys.size())));
+                m.orderedKeyReprs.push_back({constantKey(key) ? valueRepr(key) : "", pythonTypeName(key)});
             }
             const std::string where = madeAt(g);
             m.orderMadeAt = where.empty() ? "" : "  # " + where;
@@ -405,11 +427,14 @@ private:
         case Source::Kind::IntKey:
             return managerOf(*source.base)
                 .child(source.str(), fmt::format("DictGetItemGuardAccessor({})", source.index), type, std::to_string(source.index));
+        case Source::Kind::GlobalWeakRef:
+            return root_.child("G", "GlobalsGuardAccessor", "<class 'dict'>")
+                .child(source.str(), fmt::format("GlobalWeakRefGuardAccessor({})", source.name), type);
         case Source::Kind::KeyAt: {  // a value of a DictGuardManager, under its key's position
             const Value* base = scope_.resolve(*source.base);
             const auto* dict = base ? base->as<DictObject>() : nullptr;
             const bool known = dict && source.index >= 0 && source.index < static_cast<int64_t>(dict->items.size());
-            const std::string key = known ? orderedKeyName(dict->items[static_cast<size_t>(source.index)].first) : "";
+            const std::string key = known ? orderedKeyName(dict->items[static_cast<size_t>(source.index)].first, source.index) : "";
             return managerOf(*source.base).child(source.str(), "DictGetItemGuardAccessor", type, key);
         }
         }
@@ -434,6 +459,7 @@ private:
     void print(const Manager& m, int depth, std::string& out) const {
         const std::string prefix = indent(depth);
         for (const std::string& leaf : m.leaves) out += prefix + "+- " + printed(leaf) + "\n";
+        printPairs(m, depth, out);  // a DictGuardManager's pairs come before what is read from it otherwise (a default_factory)
         for (const auto& c : m.children) {
             const bool inOrder = m.ordered && !c->key.empty();
             if (inOrder) continue;  // printed as a key/value pair below
@@ -441,7 +467,6 @@ private:
                                c->ordered ? "DictGuardManager" : "GuardManager", c->source, c->accessor, c->type);
             print(*c, depth + 1, out);
         }
-        printPairs(m, depth, out);
     }
 
     // The guards in the order the tree checks them: a manager's own, then its children's
@@ -468,8 +493,9 @@ private:
                                    keyType);
                 out += fmt::format("{}+- EQUALS_MATCH: {:<60}{}\n", indent(depth + 2), fmt::format("{} == {}", key, keyRepr), m.orderMadeAt);
             }
-            // named by its key, as Dynamo names a value (its children by the key's position where the key is unguarded)
-            const std::string valueSource = m.keysGuarded ? (*value)->source : fmt::format("{}[{}]", m.source, m.orderedKeyReprs[index].first);
+            // named by its key where that is a constant, as Dynamo names a value; else by the key's position
+            const std::string& keyRepr = m.orderedKeyReprs[index].first;
+            const std::string valueSource = keyRepr.empty() ? fmt::format("{}[{}]", m.source, key) : fmt::format("{}[{}]", m.source, keyRepr);
             out += fmt::format("{}+- ValueManager: {}: source={}, type={}, tag_safe=(False, False)\n", indent(depth + 1),
                                (*value)->ordered ? "DictGuardManager" : "GuardManager", valueSource, (*value)->type);
             print(**value, depth + 2, out);

@@ -108,6 +108,7 @@ std::string modulePath(const Source& source) {
     case Source::Kind::TypeDict:
     case Source::Kind::KeyAt:
     case Source::Kind::IntKey: return modulePath(*source.base);
+    case Source::Kind::GlobalWeakRef: return "";
     }
     return "";
 }
@@ -328,50 +329,6 @@ void Tracer::realizeStackValue(const Value& value) {
     }
 }
 
-// OptimizerVariable's param_groups: read once, each group is guarded whole where it is read,
-// its parameters by id (static: no TENSOR_MATCH), as _get_param_groups marks them.
-void Tracer::guardParamGroups(const Value& groups) {
-    onLengthUse(groups);
-    const ValueList& items = groups.as<ListObject>()->items;
-    for (size_t i = 0; i < items.size(); ++i) {
-        auto* group = items[i].as<DictObject>();
-        if (!group) continue;
-        const SourcePtr groupSource = itemSource(groups.source, static_cast<int64_t>(i));
-        Guard type;
-        type.kind = Guard::Kind::TypeMatch;
-        type.source = groupSource;
-        type.typeName = "dict";
-        addGuard(std::move(type));
-        for (const auto& [key, item] : group->items) {
-            if (!key.isString()) continue;
-            const Value value = interp_.withSource(item, keySource(groupSource, key.asString()));
-            const ValueList* params = value.as<ListObject>() ? sequenceItems(value) : nullptr;
-            if (!params) {
-                onInputUse(value);
-                unrealized_.erase(value.source->str());  // realized here, whatever reads it later
-                continue;
-            }
-            onLengthUse(value);
-            for (size_t p = 0; p < params->size(); ++p) {
-                if (!(*params)[p].isTensor()) continue;
-                const Tensor& param = (*params)[p].asTensor();
-                staticTensors_.insert(param.impl());
-                Guard id;
-                id.kind = Guard::Kind::IdMatch;
-                id.source = itemSource(value.source, static_cast<int64_t>(p));
-                id.constant = (*params)[p].unsourced();
-                id.typeName = param.impl()->isParameter ? "torch.nn.parameter.Parameter" : "torch.Tensor";
-                tensorSources_[param.impl()].push_back(id.source);
-                addGuard(std::move(id));
-            }
-        }
-    }
-}
-
-bool Tracer::isOptimizer(const ClassObject& cls) {
-    return std::any_of(cls.mro.begin(), cls.mro.end(), [](const ClassObject* c) { return c->displayName() == "torch.optim.optimizer.Optimizer"; });
-}
-
 void Tracer::realizeTensorInput(const Value& value) {
     if (!value.isTensor() || !value.source || !tensorSources_.count(value.asTensor().impl())) return;
     onRealize(value);
@@ -446,6 +403,7 @@ void Tracer::registerInput(const Value& value) {
         auto& sources = tensorSources_[t.impl()];
         for (const auto& s : sources)
             if (s->str() == value.source->str()) return;
+        if (!sources.empty() && staticTensors_.count(t.impl())) return;  // matched by id: the same object however reached
         if (!sources.empty()) {  // one tensor reached two ways (f(x, x), tied weights): they must stay one
             if (ctx_.recording) {
                 Guard g;
@@ -478,7 +436,7 @@ void Tracer::registerInput(const Value& value) {
         if (addGuard(std::move(g)) && ctx_.recording) unrealized_.insert(value.source->str());
         return;
     }
-    if (value.as<ClassObject>()) return onCalleeUse(value);  // a class the code read: by id (Dynamo's CLASS_MATCH)
+    if (value.as<ClassObject>() || value.as<TypeObject>()) return onCalleeUse(value);  // a class the code read: by id (Dynamo's CLASS_MATCH)
     if (value.source->kind == Source::Kind::Attr && value.source->name == "param_groups" && value.as<ListObject>() &&
         optimizerSources_.count(value.source->base->str()))
         return guardParamGroups(value);
@@ -598,6 +556,11 @@ void Tracer::realizeValues(const Value& dict) {
 void Tracer::onContainsUse(const Value& dict, const Value& key, bool found) {
     if (!dict.source || !dict.as<DictObject>() || !(key.isString() || key.isNumber() || key.isNone())) return;
     const Source::Kind kind = dict.source->kind;
+    // Dynamo's OptimizerVariable has _init_group as a method of its own (it runs it itself): no
+    // check that the instance shadows it.
+    if (kind == Source::Kind::ObjectDict && optimizerSources_.count(dict.source->base->str()) && key.isString() &&
+        key.asString() == "_init_group")
+        return;
     if (kind != Source::Kind::ObjectDict && kind != Source::Kind::TypeDict) {  // a dict the code read as a value: Dynamo checks its type
         Guard type;
         type.kind = Guard::Kind::TypeMatch;
@@ -701,6 +664,19 @@ std::optional<std::string> standardLibraryType(const FunctionObject& fn) {
     return "function";
 }
 
+// A builtin Fusescope writes in C++ that PyTorch defines as a class: matched as that class.
+std::optional<std::string> torchClassOf(const BuiltinFunction& builtin) {
+    if (builtin.name == "torch.profiler.record_function") return "torch.autograd.profiler.record_function";
+    return std::nullopt;
+}
+
+// A type's name as Python qualifies it (<class 'torch.Tensor'>).
+std::string qualifiedTypeName(const TypeObject& type) {
+    if (type.name == "Tensor") return "torch.Tensor";
+    if (type.name == "Parameter") return "torch.nn.parameter.Parameter";
+    return type.name;
+}
+
 }  // namespace
 
 void Tracer::onCalleeUse(const Value& callee) {
@@ -720,7 +696,7 @@ void Tracer::onCalleeUse(const Value& callee) {
         g.constant = callee.unsourced();
         g.typeName = builtinClass ? callee.source->name
                      : callee.as<ClassObject>() ? callee.as<ClassObject>()->displayName()
-                                                : callee.as<TypeObject>()->name;
+                                                : qualifiedTypeName(*callee.as<TypeObject>());
         g.classObject = callee.asObject();
         addGuard(std::move(g));
         // Dynamo runs its polyfill of enumerate, whose isinstance(start, int) reads these builtins.
@@ -747,9 +723,11 @@ void Tracer::onCalleeUse(const Value& callee) {
     g.kind = Guard::Kind::IdMatch;
     g.source = callee.source;
     g.constant = callee.unsourced();
+    const auto* builtin = callee.as<BuiltinFunction>();
+    const std::optional<std::string> torchClass = builtin ? torchClassOf(*builtin) : std::nullopt;
     g.ofCode = python && !standard;
-    g.typeName = standard ? *standard : python ? "function" : "builtin_function_or_method";
-    if (standard && *standard != "function") g.classObject = callee.asObject();
+    g.typeName = torchClass ? *torchClass : standard ? *standard : python ? "function" : "builtin_function_or_method";
+    if ((standard && *standard != "function") || torchClass) g.classObject = callee.asObject();
     addGuard(std::move(g));
 }
 
@@ -891,16 +869,30 @@ void Tracer::onScopeTouch(const ScopePtr& scope, const std::string& name) {
     if (ctx_.direct) ctx_.direct->touchVariable(scope, name);
 }
 
-// A grad an optimizer's _init_group reads is Dynamo's GradSource (OptimizerVariable runs
-// _init_group itself and maps the grads it collects): guarded NOT_NONE where an op uses it,
-// its metadata the parameter's.
-SourcePtr Tracer::onGradRead(const Tensor& base) {
+// A direct call reads the grads the code read again (an optimizer's grads, Dynamo's GradSource,
+// are sourced where its _init_group put them: Tracer::sourceFilledLists).
+void Tracer::onGradRead(const Tensor& base) {
     if (ctx_.direct) ctx_.direct->gradRead(base);
-    const Frame& frame = interp_.stack().back();
-    const bool initGroup = frame.callee && frame.callee->name == "_init_group" && frame.self.as<InstanceObject>() &&
-                           isOptimizer(*frame.self.as<InstanceObject>()->cls);
-    auto sources = initGroup && staticTensors_.count(base.impl()) ? tensorSources_.find(base.impl()) : tensorSources_.end();
-    return sources == tensorSources_.end() || sources->second.empty() ? nullptr : attrSource(sources->second.front(), "grad");
+}
+
+// Dynamo's install_dict_keys_match_guard: a dict the code changes has its keys guarded, as
+// they were before.
+void Tracer::onDictWrite(const Value& dict) {
+    if (!ctx_.recording || !dict.source || !dict.as<DictObject>() || hookDicts_.count(dict.source->str())) return;
+    guardKeyOrder(dict);
+}
+
+// A subclass's type (a Parameter's) matched as Dynamo's python_type() installs it: outside any
+// traced line (no comment). A plain tensor's TENSOR_MATCH holds its type already.
+void Tracer::onTensorTypeRead(const Value& tensor) {
+    if (!ctx_.recording || !tensor.source) return;
+    onInputUse(tensor);
+    if (!tensor.asTensor().impl()->isParameter) return;
+    Guard type;
+    type.kind = Guard::Kind::TypeMatch;
+    type.source = tensor.source;
+    type.typeName = pythonTypeName(tensor);
+    keepGuard(std::move(type));
 }
 
 void Tracer::onUntracedEffect(const std::string& what) {
@@ -1540,7 +1532,9 @@ void Tracer::recordBreak(GraphBreak why, const SourceLocation& at, std::vector<S
         explainStack = {explainStack.back()};
         if (userStack.size() == 1) explainStack.back().function = resumeName(explainStack.back().function);
     }
-    breaks_.push_back(BreakRecord{std::move(why), std::move(userStack), graph_->opCount() > 0, std::move(explainStack)});
+    const Frame* compiled = interp_.compiledFrame();
+    breaks_.push_back(BreakRecord{std::move(why), std::move(userStack), graph_->opCount() > 0, std::move(explainStack),
+                                  compiled ? static_cast<int>(compiled->torchContexts.size()) : 0});
 }
 
 // Dynamo would trace the frame again, the graph ending at the call; a resume function's trace
@@ -1670,6 +1664,14 @@ std::string Tracer::stackAttribution(bool loops) const {
         for (const Frame::Loop& loop : compiled->loops)
             if (std::string repr = loopIteratorRepr(loop), origin = repr.empty() ? "" : loopOrigin(loop); !origin.empty())
                 parts += fmt::format("\n  {} originated from:\n{}", repr, origin);
+    // a `with` block's exit, waiting on the compiled frame's stack
+    for (const SourceLocation& with : compiled ? compiled->torchContexts : std::vector<SourceLocation>{}) {
+        SourceLocation at = with;
+        if (!interp_.isScriptFile(at.file))
+            if (std::optional<TorchPlace> place = interp_.torchPlaceAt(*compiled, at)) at = {std::string(place->file), place->line, 0};
+        parts += fmt::format("\n  WithExitFunctionVariable() originated from:\n  File \"{}\", line {}\n    {}", at.file, at.line,
+                             interp_.sourceLine(with));
+    }
     const Frame* frame = compiledFrameRunning();
     for (const Value* value : frame ? frame->operands : std::vector<Value*>{}) {
         const Node* node = value->isTensor() ? producer(value->asTensor()) : nullptr;

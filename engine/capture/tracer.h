@@ -97,6 +97,7 @@ struct BreakRecord {
     std::vector<StackFrame> userStack;  // the traced frames, with markers
     bool endedGraph = false;  // the graph before it had ops (explain() counts only those, as Dynamo)
     std::vector<StackFrame> explainStack;  // explain()'s "User Stack" (Dynamo's frame summary)
+    int torchContexts = 0;  // the compiled frame's torch context managers its resume function enters again
 };
 
 // The graph breaks the graph_breaks log gave in full: (gb_type, file, line). PyTorch gives a
@@ -106,6 +107,7 @@ using LoggedBreaks = std::set<std::tuple<std::string, std::string, int>>;
 struct TraceContext {
     std::string compileId;
     std::string builtinsDict;  // the global Dynamo keeps the builtins under for this compile ("__builtins_dict___0")
+    int outputGraph = 0;       // Dynamo's OutputGraph.compile_id: the traces (restarts too) the process made before this one
     std::string function;
     std::string resumedAs;                          // the resume function it runs as ("" in the compiled frame)
     SourceLocation functionWhere;                   // its def
@@ -212,7 +214,10 @@ public:
     bool floatsReadByOps() const { return floatsReadByOps_; }
     void onObjectTouch(const Value& object) override;
     void onScopeTouch(const ScopePtr& scope, const std::string& name) override;
-    SourcePtr onGradRead(const Tensor& base) override;
+    void onGradRead(const Tensor& base) override;
+    void onTensorTypeRead(const Value& tensor) override;
+    void onDictWrite(const Value& dict) override;
+    std::optional<Value> runInsteadOfTracing(const Value& callee, CallArgs& args) override;
     void onUntracedEffect(const std::string& what) override;
     std::optional<Value> callAtBreak(const Expr& call, const Value& callee, CallArgs& args) override;
     void resumeAfter(const Expr& at, Value& value) override;
@@ -308,7 +313,11 @@ private:
     bool inTracedTry() const;  // inside a try block of the compiled frame or a function it inlines
     std::string compileErrorMessage(const GraphBreak& why, const CallSite* site = nullptr) const;  // every frame the compiled frame called is torch's Python
     static bool isOptimizer(const ClassObject& cls);  // an instance of a torch.optim.Optimizer subclass
+    bool matchStatic(const Value& tensor);  // (optimizer_variable.cpp) whether its ID_MATCH was made now
     void guardParamGroups(const Value& groups);
+    void guardOptimizerState(const Value& optimizer);
+    void guardGrads(const ValueList& params);
+    void sourceFilledLists(const Value& optimizer, CallArgs& args);
     std::set<std::string> optimizerSources_;                // optimizers the trace read, matched by id
     std::unordered_set<const TensorImpl*> staticTensors_;   // their parameters: matched by id, no TENSOR_MATCH
     // The function name Dynamo gives the code after this trace's last break:

@@ -328,7 +328,7 @@ Value Interpreter::torchModuleSourced(const std::string& dotted) {
 // defines them; Fusescope's torch.nn method is taken for PyTorch's where its line is PyTorch's.
 std::optional<Value> Interpreter::torchModuleOfFrame() const {
     const Frame& frame = stack_.back();
-    if (!frame.callee) return std::nullopt;
+    if (!frame.callee && !isGeneratorExpressionFrame(frame)) return std::nullopt;
     const std::string& dotted = torchModuleAt(frame);
     if (dotted.empty()) return std::nullopt;
     const std::string globalName = importGlobalName(dotted);
@@ -345,13 +345,20 @@ std::optional<Value> Interpreter::torchModuleOfFrame() const {
 // The PyTorch module whose file has the frame's line ("torch/nn/modules/linear.py":
 // torch.nn.modules.linear), found once per line (globals are read often); empty for none.
 const std::string& Interpreter::torchModuleAt(const Frame& frame) const {
+    auto moduleOf = [&] {
+        std::optional<TorchPlace> place = torchPlaceAt(frame, frame.where);
+        if (!place) return std::string();
+        std::string dotted(place->file.substr(0, place->file.size() - 3));
+        std::replace(dotted.begin(), dotted.end(), '/', '.');
+        return dotted;
+    };
+    if (!frame.callee) {  // a generator expression's frame, of no function of its own: by its qualified name
+        auto [module, added] = torchGeneratorModules_.try_emplace({frame.qualname, frame.where.line});
+        if (added) module->second = moduleOf();
+        return module->second;
+    }
     auto [module, added] = torchLineModules_.try_emplace({frame.callee, frame.where.line});
-    if (added)
-        if (std::optional<TorchPlace> place = torchPlaceAt(frame, frame.where)) {
-            std::string dotted(place->file.substr(0, place->file.size() - 3));
-            std::replace(dotted.begin(), dotted.end(), '/', '.');
-            module->second = dotted;
-        }
+    if (added) module->second = moduleOf();
     return module->second;
 }
 
@@ -360,7 +367,9 @@ const std::string& Interpreter::torchModuleAt(const Frame& frame) const {
 // module (G['__import_torch_dot_optim_dot_optimizer'].torch).
 bool Interpreter::readsCompiledTorchFrameGlobals() const {
     const Frame* compiled = compiledFrame();
-    if (!compiled || !compiled->callee || stack_.back().callee == nullptr || isScriptFile(compiled->where.file)) return false;
+    if (!compiled || !compiled->callee || (!stack_.back().callee && !isGeneratorExpressionFrame(stack_.back())) ||
+        isScriptFile(compiled->where.file))
+        return false;
     const std::string& own = torchModuleAt(*compiled);
     return !own.empty() && own == torchModuleAt(stack_.back());
 }

@@ -532,6 +532,7 @@ Value Interpreter::dictItem(const Value& dict, const Value& key, const Value& it
     if (!tracer_ || !dict.source) return item;
     if (tracer_->valuesByPosition(dict)) return withSource(item, keyAtSource(dict.source, static_cast<int64_t>(position)));
     if (key.isString()) return dictItem(dict, key.asString(), item);
+    if (!key.isNumber() && !key.isNone()) return withSource(item, keyAtSource(dict.source, static_cast<int64_t>(position)));  // Dynamo's ConstDictKeySource
     if (!key.isInt() || key.isBool()) return item;
     Value sourced = withSource(item, intKeySource(dict.source, key.asInt()));
     if (sourced.source) tracer_->onInputUse(sourced);
@@ -820,6 +821,13 @@ Interpreter::Flow Interpreter::execWith(const With& stmt) {
             entered.push_back(manager);
             if (item.target) assign(*item.target, value);
         }
+        const auto torchContexts = std::count_if(entered.begin(), entered.end(), [](const Value& m) { return m.as<ContextManagerObject>() != nullptr; });
+        struct Inside {  // left however the body ends, its frame on top again then
+            std::vector<Frame>& stack;
+            std::ptrdiff_t count;
+            ~Inside() { stack.back().torchContexts.resize(stack.back().torchContexts.size() - static_cast<std::size_t>(count)); }
+        } inside{stack_, torchContexts};
+        stack_.back().torchContexts.insert(stack_.back().torchContexts.end(), static_cast<std::size_t>(torchContexts), stmt.loc);
         flow = exec(stmt.body);
     } catch (const TraceRestart&) {
         for (auto it = entered.rbegin(); it != entered.rend(); ++it)  // torch's own managers restore their state

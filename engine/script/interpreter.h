@@ -75,6 +75,10 @@ struct Frame {
     // try blocks and exception handlers running now in this frame (a graph break in one is not
     // resumed from either: Dynamo restores only `with` blocks, and skips the frame).
     int tryDepth = 0;
+    // The `with` statements of torch's own context managers (record_function, no_grad) whose
+    // blocks run now: a resume function inside them enters each again (Dynamo names each one's
+    // manager), and a break's log says where each came from.
+    std::vector<SourceLocation> torchContexts;
     // A call Dynamo makes itself rather than tracing its code (a function PyTorch writes in
     // C++ that Fusescope's library writes in Python; _single and its kin): this frame and those
     // it calls are not in the traced stack, and the library globals they read are not guarded.
@@ -84,6 +88,9 @@ struct Frame {
     std::string qualname;  // Outer.forward: what a def or class made in this frame is named under
     Value self;            // the first argument when it is an instance (a method's self)
 };
+
+// A generator expression's frame: of no function of its own (its lines are its function's).
+inline bool isGeneratorExpressionFrame(const Frame& f) { return !f.callee && f.qualname.ends_with(".<genexpr>"); }
 
 // torch.nn's frames of one module call (Module._wrapped_call_impl, then _call_impl) as PyTorch
 // 2.15's tracebacks show them, each marked under its call.
@@ -252,6 +259,9 @@ public:
     // ... and compiles as a frame of its own where code running eagerly calls it (optimizer.py's
     // wrapper; not torch.nn's, which Dynamo only inlines).
     bool compilesAsTorchFrame(const FunctionObject& fn) const;
+    // Whether the code running now is code Dynamo traces: the script's, or torch's Python it
+    // inlines (not the library's stand-ins for torch's C++ functions).
+    bool runningTracedCode() const;
     // Whether the frame running now is in such a call.
     bool inDynamoHandledCall() const { return !stack_.empty() && stack_.back().dynamoHandled; }
     // The script's frames now, outermost first, each at the line it is on (a caller's: its call).
@@ -263,6 +273,9 @@ public:
     const Module& module() const { return module_; }
     // The line `where` points at, in the script or in a library module it imported.
     std::string sourceLine(const SourceLocation& where) const;
+    // Where PyTorch has line `at` of library frame `f` (torch_lines.h); a code that repeats in the
+    // function is matched by its occurrence.
+    std::optional<TorchPlace> torchPlaceAt(const Frame& f, const SourceLocation& at) const;
     std::string strippedSourceLine(const SourceLocation& where) const;  // without its indent
     const Module& moduleOf(const SourceLocation& where) const;
     ScriptHost& host() { return host_; }
@@ -467,9 +480,6 @@ private:
     std::optional<Value> torchModuleOfFrame() const;
     const std::string& torchModuleAt(const Frame& frame) const;
     bool readsCompiledTorchFrameGlobals() const;
-    // Where PyTorch has line `at` of library frame `f` (torch_lines.h); a code that repeats in the
-    // function is matched by its occurrence.
-    std::optional<TorchPlace> torchPlaceAt(const Frame& f, const SourceLocation& at) const;
     void runModuleBody(const Module& module, const ScopePtr& globals);  // eagerly, in its own globals
     // Runs a module of the script library (script_library.h); the module object it made.
     Value loadLibraryModule(const std::string& name, const SourceLocation& where);
@@ -599,6 +609,7 @@ private:
     mutable std::map<std::string, Value> torchModuleViews_;
     // (function, line): the PyTorch module that has that line ("" where none has)
     mutable std::map<std::pair<const FunctionObject*, int>, std::string> torchLineModules_;
+    mutable std::map<std::pair<std::string, int>, std::string> torchGeneratorModules_;  // a generator expression's frames'
     std::vector<std::unique_ptr<Module>> scriptModuleTrees_;
     std::set<std::string> scriptFiles_;  // the files of those modules (isScriptFile)
     std::string scriptDir_;  // sys.path[0]: the script's directory ("" for the working directory)
@@ -620,6 +631,27 @@ private:
     std::vector<std::exception_ptr> handling_;
     GeneratorObject* runningGenerator_ = nullptr;  // the innermost generator whose body runs now
     std::vector<std::weak_ptr<GeneratorObject>> generators_;  // every generator made, for closeGenerators
+};
+
+// Sets the interpreter's tracer and frame interceptor for a scope, putting back those it found.
+class HooksScope {
+public:
+    HooksScope(Interpreter& in, TraceHooks* tracer, const Interpreter::FrameInterceptor* interceptor)
+        : in_(in), tracer_(in.tracer()), interceptor_(in.frameInterceptor()) {
+        in.setTracer(tracer);
+        in.setFrameInterceptor(interceptor);
+    }
+    ~HooksScope() {
+        in_.setTracer(tracer_);
+        in_.setFrameInterceptor(interceptor_);
+    }
+    HooksScope(const HooksScope&) = delete;
+    HooksScope& operator=(const HooksScope&) = delete;
+
+private:
+    Interpreter& in_;
+    TraceHooks* tracer_;
+    const Interpreter::FrameInterceptor* interceptor_;
 };
 
 // Builtins and namespaces, defined in their own files.

@@ -555,6 +555,13 @@ bool Interpreter::isTracedTorchCode(const FunctionObject& fn) const {
     return place && (place->file == file || (!package.empty() && place->file.starts_with(package)));
 }
 
+bool Interpreter::runningTracedCode() const {
+    const Frame& f = stack_.back();
+    if (f.callee) return isScriptFile(f.callee->definedAt().file) || isTracedTorchCode(*f.callee);
+    if (isGeneratorExpressionFrame(f)) return isScriptFile(f.where.file) || !torchModuleAt(f).empty();
+    return isScriptFile(f.where.file);
+}
+
 bool Interpreter::compilesAsTorchFrame(const FunctionObject& fn) const {
     if (!isTracedTorchCode(fn)) return false;
     const std::string_view file = torchPlaceOf(fn.codeQualname, "")->file;
@@ -721,6 +728,8 @@ Value Interpreter::evalCall(const Call& call) {
     stack_.back().line = call.loc.line;
     if (tracer_ && stack_.back().traced && stack_.back().inlineDepth == 0 && stack_.back().comprehensions.empty())
         if (std::optional<Value> result = tracer_->callAtBreak(call, callee, args)) return *result;
+    if (tracer_ && stack_.back().traced)
+        if (std::optional<Value> result = tracer_->runInsteadOfTracing(callee, args)) return *result;
     realize(callee);
     if (std::optional<Value> polyfill = dynamoPolyfill(callee, args)) callee = *polyfill;
     if (tracer_ && (callee.source || callee.as<BoundMethodObject>())) guardDefaults(callee, args);

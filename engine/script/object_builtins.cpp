@@ -111,6 +111,7 @@ ClassPtr addObjectModelBuiltins(Interpreter& interp, std::map<std::string, Value
             Value type = in.typeOf(a.args[0]);
             // Traced, a script object's class is read from it: type(G['net']), as Dynamo's call_type sources it
             if (in.tracer() && a.args[0].source && type.as<ClassObject>()) return in.withSource(type, typeSource(a.args[0].source));
+            if (in.tracer() && a.args[0].source && a.args[0].isTensor() && in.runningTracedCode()) in.tracer()->onTensorTypeRead(a.args[0]);
             return type;
         }
         if (a.args.size() != 3) in.fail("TypeError", "type() takes 1 or 3 arguments");

@@ -160,8 +160,7 @@ Value shape(Interpreter& in, const Value& self) { return sizesValue(in, self.asT
 
 Value grad(Interpreter& in, const Value& self) {
     Value value = tensorGrad(self.asTensor());
-    if (TraceHooks* hooks = in.tracer())
-        if (SourcePtr source = hooks->onGradRead(self.asTensor()); source && value.isTensor()) return in.loaded(in.withSource(value, source));
+    if (TraceHooks* hooks = in.tracer()) hooks->onGradRead(self.asTensor());
     return value;
 }
 

@@ -36,6 +36,9 @@ std::string_view codeOf(std::string_view line) {
 }
 
 std::optional<TorchPlace> torchPlaceOf(std::string_view qualname, std::string_view text, int occurrence, int occurrences) {
+    // A generator expression's or lambda's lines are its function's (the table has functions only).
+    for (std::string_view nested : {".<locals>.<genexpr>", ".<locals>.<lambda>"})
+        if (qualname.ends_with(nested)) qualname.remove_suffix(nested.size());
     const std::string_view code = codeOf(text);
     const uint64_t key = fnv1a(qualname, code);
     const auto& lines = torchLines();

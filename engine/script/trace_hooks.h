@@ -151,8 +151,16 @@ public:
     // read or changed.
     virtual void onScopeTouch(const ScopePtr& scope, const std::string& name) { (void)scope, (void)name; }
     // `base.grad` was read.
-    // x.grad read; its source where the trace guards it (an optimizer's parameter's), else null.
-    virtual SourcePtr onGradRead(const Tensor& base) { return (void)base, nullptr; }
+    virtual void onGradRead(const Tensor& base) { (void)base; }
+    // type(t) of a tensor the code reached from an input (Dynamo's TensorVariable.python_type).
+    virtual void onTensorTypeRead(const Value& tensor) { (void)tensor; }
+    // A dict the code changes (d[k] = v): Dynamo guards its keys as they were.
+    virtual void onDictWrite(const Value& dict) { (void)dict; }
+    // A method Dynamo runs itself rather than tracing it (an optimizer's _init_group): its
+    // result, or nullopt where the call is traced as any other.
+    virtual std::optional<Value> runInsteadOfTracing(const Value& callee, CallArgs& args) {
+        return (void)callee, (void)args, std::nullopt;
+    }
     // Something the graph does not hold happened (a tensor's grad set, the random seed, ...).
     virtual void onUntracedEffect(const std::string& what) { (void)what; }
     // The compiled frame's own code is about to call `callee`: where an earlier trace of this

@@ -29,6 +29,7 @@ std::string Source::str() const {
     case Kind::TypeDict: return "dict(" + base->str() + ".__dict__)";
     case Kind::KeyAt: return base->str() + "[list(dict.keys(" + base->str() + "))[" + std::to_string(index) + "]]";
     case Kind::IntKey: return base->str() + "[" + std::to_string(index) + "]";
+    case Kind::GlobalWeakRef: return "G['" + name + "']()";
     }
     return "?";
 }
@@ -59,6 +60,10 @@ SourcePtr typeSource(const SourcePtr& base) { return std::make_shared<Source>(So
 SourcePtr typeDictSource(const SourcePtr& base) {
     return std::make_shared<Source>(Source{Source::Kind::TypeDict, "", 0, base});
 }
+SourcePtr globalWeakRefSource(const std::string& name, const SourcePtr& reached) {
+    return std::make_shared<Source>(Source{Source::Kind::GlobalWeakRef, name, 0, reached});
+}
+
 SourcePtr keyAtSource(const SourcePtr& base, int64_t position) {
     return std::make_shared<Source>(Source{Source::Kind::KeyAt, "", position, base});
 }

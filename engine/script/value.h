@@ -32,8 +32,10 @@ struct Source {
     // (a Key of it is spelled as an attribute, as Dynamo spells L['self']._modules['fc']);
     // Type: an instance's class, type(x); TypeDict: a class's own attributes, dict(type(x).__dict__);
     // KeyAt: a dict's value by its key's position, d[list(dict.keys(d))[0]] (its key unguarded);
-    // IntKey: a dict's value by an int key, d[1].
-    enum class Kind { Local, Global, Item, Attr, Key, ObjectDict, Type, TypeDict, KeyAt, IntKey };
+    // IntKey: a dict's value by an int key, d[1]; GlobalWeakRef: the object a weak reference
+    // Dynamo keeps as a global of its own points to, G['__optimizer_..._c3']() (`base` reaches
+    // that object in the frame).
+    enum class Kind { Local, Global, Item, Attr, Key, ObjectDict, Type, TypeDict, KeyAt, IntKey, GlobalWeakRef };
     Kind kind = Kind::Local;
     std::string name;    // Local/Global: the variable name; Attr: the attribute; Key: the key
     int64_t index = 0;   // Item: the list/tuple index; KeyAt: the key's position; IntKey: the key
@@ -52,6 +54,7 @@ SourcePtr typeSource(const SourcePtr& base);
 SourcePtr typeDictSource(const SourcePtr& base);
 SourcePtr keyAtSource(const SourcePtr& base, int64_t position);
 SourcePtr intKeySource(const SourcePtr& base, int64_t key);
+SourcePtr globalWeakRefSource(const std::string& name, const SourcePtr& reached);
 SourcePtr mroEntrySource(const SourcePtr& instance, size_t index);  // type(x), or type(x).__mro__[index] past the first
 
 // When an object or scope was made, in the order of making: a compiled call that runs its

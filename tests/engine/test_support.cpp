@@ -52,8 +52,9 @@ const fs::path& tempDir() {
 // shape guard function's closure names __builtins__.
 static std::string maskGuardRun(const std::string& line) {
     static const std::regex ids(R"((___check_(?:obj|type)_id\(.*?, )[0-9]+\))"), threads(R"("num_threads":[0-9]+)"),
-        latency(R"(Guard eval latency = [0-9.]+ us)");
+        latency(R"(Guard eval latency = [0-9.]+ us)"), optimizer(R"(__optimizer_[0-9]+_[0-9]+_c)");
     std::string out = std::regex_replace(line, ids, "$1...)");
+    out = std::regex_replace(out, optimizer, "__optimizer_..._..._c");
     if (auto at = out.find("math, torch, __builtins__, "); at != std::string::npos) out.erase(at + 13, 14);
     out = std::regex_replace(out, threads, "\"num_threads\":N");
     return std::regex_replace(out, latency, "Guard eval latency = ... us");

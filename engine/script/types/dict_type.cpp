@@ -101,16 +101,23 @@ const MethodTable& dictMethods() {
 }
 
 
-// d[key]: a string key's item read while tracing is sourced and guarded (Interpreter::dictItem).
+// d[key]: a string key's item read while tracing is sourced and guarded (Interpreter::dictItem);
+// an object's (a tensor's) by the key's position.
 Value dictGetItem(Interpreter& in, const Value& self, const Value& key) {
     requireHashable(in, key);
     Value* v = dictOf(self).find(key);
     if (!v) in.raise("KeyError", {key});
-    return key.isString() ? in.dictItem(self, key.asString(), *v) : *v;
+    if (key.isString()) return in.dictItem(self, key.asString(), *v);
+    if (key.isNumber() || key.isNone() || !in.tracer() || !self.source) return *v;
+    const auto& items = dictOf(self).items;
+    for (size_t i = 0; i < items.size(); ++i)
+        if (&items[i].second == v) return in.dictItem(self, key, *v, i);
+    return *v;
 }
 
 void dictSetItem(Interpreter& in, const Value& self, const Value& key, const Value& value) {
     requireHashable(in, key);
+    if (in.tracer() && self.source) in.tracer()->onDictWrite(self);
     dictOf(self).set(key, value);
     in.noteStoredInto(self.asObject());
 }
