@@ -881,7 +881,8 @@ bool CompileManager::resumeFrame(CallState& state, ResumeRequest& request) {
                                   request.stack.size());
     for (const std::string& a : argnames) key += "," + a;
     std::shared_ptr<FrameState> frame = resumeFrameState(state, key, name, where);
-    if (stance_ == "force_eager" || !hasTorchInFrame(state.interp, fn, locals)) return true;  // the rest runs eagerly
+    // the rest runs eagerly (a resume frame Dynamo skipped once, it skips from then on)
+    if (stance_ == "force_eager" || frame->skipped || !hasTorchInFrame(state.interp, fn, locals)) return true;
     Failures failed;
     CacheEntry* hit = lookup(state.interp, *frame, locals, state.options, failed);
     if (!hit && !mayCompile(state.interp, *frame, failed, state.options)) return true;  // the rest runs eagerly
