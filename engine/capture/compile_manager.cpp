@@ -29,6 +29,7 @@ const Value* resolveSource(const Source& source, const std::map<std::string, Val
         return it == locals.end() ? nullptr : &it->second;
     }
     case Source::Kind::Global: {
+        if (const Value* installed = interp.dynamoGlobal(source.name)) return installed;
         if (!globals || source.name.starts_with("__import_")) return interp.global(source.name);
         auto it = globals->vars.find(source.name);
         return it == globals->vars.end() ? nullptr : &it->second;

@@ -883,11 +883,18 @@ void Tracer::onDictWrite(const Value& dict) {
 }
 
 // A subclass's type (a Parameter's) matched as Dynamo's python_type() installs it: outside any
-// traced line (no comment). A plain tensor's TENSOR_MATCH holds its type already.
+// traced line (no comment). A plain tensor's TENSOR_MATCH holds its type already: Dynamo's
+// call_type answers torch.Tensor, read off the torch module it installs as a global of its own.
 void Tracer::onTensorTypeRead(const Value& tensor) {
     if (!ctx_.recording || !tensor.source) return;
     onInputUse(tensor);
-    if (!tensor.asTensor().impl()->isParameter) return;
+    if (!tensor.asTensor().impl()->isParameter) {
+        const Value torch = interp_.torchModuleSourced("torch").unsourced();
+        const std::string name = fmt::format("_{}_c{}", reinterpret_cast<uintptr_t>(torch.asObject().get()), ctx_.outputGraph);
+        interp_.installDynamoGlobal(name, torch);
+        onCalleeUse(interp_.withSource(interp_.typeOf(tensor), attrSource(globalSource(name), "Tensor")));
+        return;
+    }
     Guard type;
     type.kind = Guard::Kind::TypeMatch;
     type.source = tensor.source;

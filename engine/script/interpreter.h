@@ -201,6 +201,13 @@ public:
     // names it by (G['__import_torch_dot_nn_dot_modules_dot_module']).
     Value torchModuleSourced(const std::string& dotted);
     const Value* global(const std::string& name) const;
+    // A global Dynamo installs in the frame's globals by an object's id (its install_global_by_id:
+    // the torch module as G['_<id>_c0']); guards read it as a global.
+    void installDynamoGlobal(const std::string& name, const Value& value) { dynamoGlobals_[name] = value; }
+    const Value* dynamoGlobal(const std::string& name) const {
+        auto it = dynamoGlobals_.find(name);
+        return it == dynamoGlobals_.end() ? nullptr : &it->second;
+    }
     const Value* findBuiltin(const std::string& name) const;  // len, range, ...; null when there is none
     // Whether `file` is the script's or a module of its own it imported (not the library's).
     bool isScriptFile(const std::string& file) const;
@@ -609,7 +616,8 @@ private:
     mutable std::map<std::string, Value> torchModuleViews_;
     // (function, line): the PyTorch module that has that line ("" where none has)
     mutable std::map<std::pair<const FunctionObject*, int>, std::string> torchLineModules_;
-    mutable std::map<std::pair<std::string, int>, std::string> torchGeneratorModules_;  // a generator expression's frames'
+    mutable std::map<std::pair<std::string, int>, std::string> torchGeneratorModules_;
+    std::map<std::string, Value> dynamoGlobals_;  // a generator expression's frames'
     std::vector<std::unique_ptr<Module>> scriptModuleTrees_;
     std::set<std::string> scriptFiles_;  // the files of those modules (isScriptFile)
     std::string scriptDir_;  // sys.path[0]: the script's directory ("" for the working directory)

@@ -52,9 +52,10 @@ const fs::path& tempDir() {
 // shape guard function's closure names __builtins__.
 static std::string maskGuardRun(const std::string& line) {
     static const std::regex ids(R"((___check_(?:obj|type)_id\(.*?, )[0-9]+\))"), threads(R"("num_threads":[0-9]+)"),
-        latency(R"(Guard eval latency = [0-9.]+ us)"), optimizer(R"(__optimizer_[0-9]+_[0-9]+_c)");
+        latency(R"(Guard eval latency = [0-9.]+ us)"), optimizer(R"(__optimizer_[0-9]+_[0-9]+_c)"), installed(R"('_[0-9]+_c([0-9]+)')");
     std::string out = std::regex_replace(line, ids, "$1...)");
     out = std::regex_replace(out, optimizer, "__optimizer_..._..._c");
+    out = std::regex_replace(out, installed, "'_..._c$1'");
     if (auto at = out.find("math, torch, __builtins__, "); at != std::string::npos) out.erase(at + 13, 14);
     out = std::regex_replace(out, threads, "\"num_threads\":N");
     return std::regex_replace(out, latency, "Guard eval latency = ... us");

@@ -45,11 +45,12 @@ def mask_paths(text):
 def mask_guards(text):
     """What differs between two runs of one program in a guards log: objects' and types' ids
     ("___check_obj_id(G['F'], 1397...)", and in the name of the weak reference Dynamo keeps to
-    an optimizer, "__optimizer_1397..._1397..._c11"), the thread count in the global state, the time the
+    an optimizer, "__optimizer_1397..._1397..._c11", or to torch, "G['_1397..._c0']"), the thread count in the global state, the time the
     guards took to check, and whether the shape guard function's closure names __builtins__
     (CPython adds it to Dynamo's closure dict once the process has run guard code with it)."""
     text = re.sub(r"(___check_(?:obj|type)_id\(.*?, )[0-9]+\)", r"\1...)", text)
     text = re.sub(r"__optimizer_[0-9]+_[0-9]+_c", "__optimizer_..._..._c", text)
+    text = re.sub(r"'_[0-9]+_c([0-9]+)'", r"'_..._c\1'", text)  # a global Dynamo installs by id (torch, for type(x))
     text = text.replace("math, torch, __builtins__, ___check_type_id", "math, torch, ___check_type_id")
     text = re.sub(r'"num_threads":[0-9]+', '"num_threads":N', text)
     return re.sub(r"Guard eval latency = [0-9.]+ us", "Guard eval latency = ... us", text)
