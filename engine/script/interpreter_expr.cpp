@@ -404,8 +404,12 @@ Value Interpreter::eval(const Expr& expr) {
         // Lazy, as Python's: the first iterable now, in this scope; the loop a step per item.
         const auto& c = expr.as<GeneratorExp>();
         Value first = evalIterable(*c.generators[0].iter);
-        // iter() of it runs here, in this frame (Python's GET_ITER): a list or tuple is guarded here
-        if (tracer_ && first.source && sequenceItems(first)) tracer_->onLengthUse(first);
+        // iter() of it runs here, in this frame, at the expression's line (Python's GET_ITER): a
+        // list or tuple is guarded here
+        if (tracer_ && first.source && sequenceItems(first)) {
+            stack_.back().line = expr.loc.line;
+            tracer_->onLengthUse(first);
+        }
         Frame frame{.function = "<genexpr>", .where = expr.loc, .qualname = qualifiedName("<genexpr>"), .self = Value()};
         auto loop = [this, &c, first] {
             comprehensionLoop(c.generators, first, [&] { yieldValue(eval(*c.elt)); });

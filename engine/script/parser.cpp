@@ -581,9 +581,10 @@ private:
         const Token& nameTok = expectName();
         s->name = nameTok.text;
         s->nameLoc = locOf(nameTok);
-        if (accept(TK::LParen)) {
+        if (at(TK::LParen)) {
+            const SourceLocation open = locOf(advance());
             Call bases;  // the bases parse as call arguments: class A(B, metaclass=M)
-            parseCallArguments(bases);
+            parseCallArguments(bases, open);
             expect(TK::RParen);
             for (auto& b : bases.args) {
                 if (b->kind == ExprKind::Starred) throw unsupported("starred base classes are", classTok);
@@ -1013,10 +1014,11 @@ private:
                 a->value = std::move(e);
                 finish(*a);
                 e = std::move(a);
-            } else if (accept(TK::LParen)) {
+            } else if (at(TK::LParen)) {
+                const SourceLocation open = locOf(advance());
                 auto c = startNodeAt<Call>(e->loc);
                 c->func = std::move(e);
-                parseCallArguments(*c);
+                parseCallArguments(*c, open);
                 expect(TK::RParen);
                 finish(*c);
                 e = std::move(c);
@@ -1033,7 +1035,8 @@ private:
         return e;
     }
 
-    void parseCallArguments(Call& call) {
+    // `open`: the call's parenthesis, where a generator expression that is its only argument starts (as CPython's does)
+    void parseCallArguments(Call& call, const SourceLocation& open) {
         bool sawKeyword = false, sawKwUnpack = false;
         while (!at(TK::RParen)) {
             const Token& start = cur();
@@ -1067,12 +1070,13 @@ private:
                     throw syntaxError("expression cannot contain assignment, perhaps you meant \"==\"?", cur());
                 if (at(TK::KwFor)) {
                     bool alone = call.args.empty() && call.keywords.empty();
-                    auto g = startNodeAt<GeneratorExp>(arg->loc);
+                    const SourceLocation element = arg->loc;
+                    auto g = startNodeAt<GeneratorExp>(open);
                     g->elt = std::move(arg);
-                    parseComprehensionClauses(g->generators, g->loc, "generator expression");
+                    parseComprehensionClauses(g->generators, element, "generator expression");
                     finish(*g);
                     if (!alone || !at(TK::RParen))
-                        throw syntaxErrorAt("generator expression must be parenthesized", g->loc);
+                        throw syntaxErrorAt("generator expression must be parenthesized", element);
                     call.args.push_back(std::move(g));
                     break;
                 }
