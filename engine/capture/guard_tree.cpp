@@ -309,15 +309,11 @@ public:
         Manager& m = *at;
         m.guards.push_back(index);
         if (g.kind == Guard::Kind::KeyOrder) {
-            for (const Value& key : *sequenceItems(g.constant)) {
-                m.orderedKeys.push_back(orderedKeyName(key, static_cast<int64_t>(m.orderedKeys.size())));
-                m.orderedKeyReprs.push_back({constantKey(key) ? valueRepr(key) : "", pythonTypeName(key)});
-            }
+            m.orderedKeys.clear();
+            m.orderedKeyReprs.clear();
+            makeDictManager(m, *sequenceItems(g.constant), !g.keysUnguarded);
             const std::string where = madeAt(g);
             m.orderMadeAt = where.empty() ? "" : "  # " + where;
-            m.ordered = true;
-            m.keysGuarded = !g.keysUnguarded;
-            std::erase_if(m.leaves, [](const std::string& leaf) { return leaf.starts_with("TYPE_MATCH") || leaf.starts_with("DICT_LENGTH"); });
             return;
         }
         // a DictGuardManager checks its type and length itself
@@ -380,6 +376,18 @@ private:
                            fmt::join(dtypes, ","), fmt::join(enabled, ","), s.gradMode ? "true" : "false", s.numThreads);
     }
 
+    // A dict whose values are read by their keys' positions: Dynamo's DictGuardManager, its
+    // values printed as key/value pairs (the keys themselves guarded only by a KeyOrder guard).
+    static void makeDictManager(Manager& m, const ValueList& keys, bool keysGuarded) {
+        for (const Value& key : keys) {
+            m.orderedKeys.push_back(orderedKeyName(key, static_cast<int64_t>(m.orderedKeys.size())));
+            m.orderedKeyReprs.push_back({constantKey(key) ? valueRepr(key) : "", pythonTypeName(key)});
+        }
+        m.ordered = true;
+        m.keysGuarded = keysGuarded;
+        std::erase_if(m.leaves, [](const std::string& leaf) { return leaf.starts_with("TYPE_MATCH") || leaf.starts_with("DICT_LENGTH"); });
+    }
+
     Manager& managerOf(const Source& source, const std::string& typeOverride = "") {
         const std::string type = typeOverride.empty() ? typeOf(scope_.resolve(source)) : typeOverride;
         switch (source.kind) {
@@ -435,7 +443,13 @@ private:
             const auto* dict = base ? base->as<DictObject>() : nullptr;
             const bool known = dict && source.index >= 0 && source.index < static_cast<int64_t>(dict->items.size());
             const std::string key = known ? orderedKeyName(dict->items[static_cast<size_t>(source.index)].first, source.index) : "";
-            return managerOf(*source.base).child(source.str(), "DictGetItemGuardAccessor", type, key);
+            Manager& of = managerOf(*source.base);
+            if (known && !of.ordered) {
+                ValueList keys;
+                for (const auto& item : dict->items) keys.push_back(item.first);
+                makeDictManager(of, keys, false);
+            }
+            return of.child(source.str(), "DictGetItemGuardAccessor", type, key);
         }
         }
         return root_;

@@ -48,9 +48,9 @@ void Tracer::guardParamGroups(const Value& groups) {
             if (!key.isString()) continue;
             const Value value = interp_.withSource(item, keySource(groupSource, key.asString()));
             const ValueList* params = value.as<ListObject>() ? sequenceItems(value) : nullptr;
+            if (key.asString() == "capturable") capturableGroups_.insert(group);
             if (!params) {
-                onInputUse(value);
-                unrealized_.erase(value.source->str());  // realized here, whatever reads it later
+                realizeAll(value);
                 continue;
             }
             onLengthUse(value);
@@ -58,6 +58,26 @@ void Tracer::guardParamGroups(const Value& groups) {
                 if ((*params)[p].isTensor()) matchStatic(interp_.withSource((*params)[p], itemSource(value.source, static_cast<int64_t>(p))));
         }
     }
+}
+
+// Dynamo's LazyVariableTracker.realize_all: a tuple (betas) is guarded with its items, here.
+void Tracer::realizeAll(const Value& value) {
+    if (auto* tuple = value.as<TupleObject>()) {
+        onLengthUse(value);
+        for (size_t i = 0; i < tuple->items.size(); ++i)
+            realizeAll(interp_.withSource(tuple->items[i], itemSource(value.source, static_cast<int64_t>(i))));
+        return;
+    }
+    onInputUse(value);
+    if (value.source) unrealized_.erase(value.source->str());  // realized here, whatever reads it later
+}
+
+// Dynamo's OptimizerCapturableVariable: a param group's capturable reads True while the step is
+// traced, on the CPU too, so Adam's step takes its tensor path rather than .item(); the group
+// keeps its own value (guarded as it is).
+std::optional<Value> Tracer::tracedDictItem(const Value& dict, const std::string& key) {
+    if (key != "capturable" || !capturableGroups_.count(dict.as<DictObject>())) return std::nullopt;
+    return Value(true);
 }
 
 namespace {

@@ -218,6 +218,7 @@ public:
     void onTensorTypeRead(const Value& tensor) override;
     void onDictWrite(const Value& dict) override;
     std::optional<Value> runInsteadOfTracing(const Value& callee, CallArgs& args) override;
+    std::optional<Value> tracedDictItem(const Value& dict, const std::string& key) override;
     void onUntracedEffect(const std::string& what) override;
     std::optional<Value> callAtBreak(const Expr& call, const Value& callee, CallArgs& args) override;
     void resumeAfter(const Expr& at, Value& value) override;
@@ -315,6 +316,8 @@ private:
     static bool isOptimizer(const ClassObject& cls);  // an instance of a torch.optim.Optimizer subclass
     bool matchStatic(const Value& tensor);  // (optimizer_variable.cpp) whether its ID_MATCH was made now
     void guardParamGroups(const Value& groups);
+    void realizeAll(const Value& value);
+    std::unordered_set<const DictObject*> capturableGroups_;  // param groups whose capturable traces as True
     void guardOptimizerState(const Value& optimizer);
     void guardGrads(const ValueList& params);
     void sourceFilledLists(const Value& optimizer, CallArgs& args);

@@ -353,18 +353,21 @@ void registerCreationOps(OpRegistry& r) {
                    });
                }), "not lowered yet");
 
-    // *_like: the input's shape and (dense) layout.
+    // *_like: the input's shape and (dense) layout, or a contiguous one (contiguous_format).
     auto likeMeta = [](const BoundArgs& a) {
         const Tensor& self = a.tensor("self");
         DType dt = a["dtype"].isNone() ? self.dtype() : a["dtype"].toDType();
-        return ResultMeta{self.sizes(), pointwiseStrides(self.sizes(), {self}), dt};
+        bool preserve = memoryFormatArgument(a["memory_format"], MemoryFormat::Preserve) == MemoryFormat::Preserve;
+        return ResultMeta{self.sizes(), preserve ? pointwiseStrides(self.sizes(), {self}) : contiguousStrides(self.sizes()), dt};
     };
-    const std::string likeTail = "(Tensor self, *" + kFactoryKwargs;
+    const std::string likeKwargs = ", ScalarType? dtype=None, Device? device=None, bool requires_grad=False, "
+                                   "MemoryFormat? memory_format=None) -> Tensor";
+    const std::string likeTail = "(Tensor self, *" + likeKwargs;
     addFactory(r, "zeros_like", "zeros_like" + likeTail, functionOnly, likeMeta, filled(0.0), noFill);
     runEagerly(addFactory(r, "empty_like", "empty_like" + likeTail, functionOnly, likeMeta, nullptr, noFill), kUninitialised);
     addFactory(r, "ones_like", "ones_like" + likeTail, functionOnly, likeMeta, filled(1.0),
                [](const BoundArgs&, const Tensor& out) { fillValue(out, IValue(int64_t{1})); });
-    addFactory(r, "full_like", "full_like(Tensor self, Scalar fill_value, *" + kFactoryKwargs, functionOnly, likeMeta, filled(std::nullopt),
+    addFactory(r, "full_like", "full_like(Tensor self, Scalar fill_value, *" + likeKwargs, functionOnly, likeMeta, filled(std::nullopt),
                [](const BoundArgs& a, const Tensor& out) { fillValue(out, a["fill_value"]); });
     runEagerly(addFactory(r, "rand_like", "rand_like" + likeTail, functionOnly, likeMeta, nullptr, [checkFloatRandom](const BoundArgs&, const Tensor& out) {
         checkFloatRandom("check_uniform_bounds", out.dtype());
@@ -444,7 +447,11 @@ void registerCreationOps(OpRegistry& r) {
     addConversion(r, "type_as", "type_as(Tensor self, Tensor other) -> Tensor", methodOnly, conversionRule("self"),
                   [](const BoundArgs& a, const Tensor& self) { return convert(self, a.tensor("other").dtype(), self.device(), false); });
     addConversion(r, "clone", "clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor", both, lowerClone,
-                  [](const BoundArgs&, const Tensor& self) { return convert(self, self.dtype(), self.device(), true); })
+                  [](const BoundArgs& a, const Tensor& self) {
+                      Tensor copy = convert(self, self.dtype(), self.device(), true);
+                      bool contiguous = memoryFormatArgument(a["memory_format"], MemoryFormat::Preserve) == MemoryFormat::Contiguous;
+                      return contiguous && !copy.isContiguous() ? contiguousCopy(copy) : copy;
+                  })
         .mayAlias = false;  // always a copy
     // torch._inductor.test_operators.realize: a copy eagerly; the inductor backend makes
     // its argument a buffer of its own (seed 000 uses it to force two kernels' worth of work).

@@ -550,6 +550,7 @@ void registerViewOps(OpRegistry& r) {
     contiguous.isFunction = false;
     contiguous.kernel = [](const BoundArgs& a) {
         const Tensor& self = a.tensor("self");
+        memoryFormatArgument(a["memory_format"], MemoryFormat::Contiguous);  // channels_last refused
         if (self.isContiguous()) return IValue(self);
         if (self.isMeta()) return IValue(metaTensor(contiguousMeta(self.sizes(), self.dtype())));
         Tensor copy = contiguousCopy(self);

@@ -99,6 +99,14 @@ DType resultType(const std::vector<Tensor>& operands) {
     return combine(dimResult, combine(zeroResult, wrappedResult)).value_or(defaultFloat());
 }
 
+MemoryFormat memoryFormatArgument(const IValue& value, MemoryFormat absent) {
+    if (value.isNone()) return absent;
+    auto format = static_cast<MemoryFormat>(value.toInt());
+    if (format == MemoryFormat::ChannelsLast || format == MemoryFormat::ChannelsLast3d)
+        throw ScriptError("NotImplementedError", "the channels_last memory formats are not supported by Fusescope yet");
+    return format;
+}
+
 bool canCast(DType from, DType to) {
     if (isComplex(from) && !isComplex(to)) return false;
     if (isFloating(from) && !isFloating(to)) return false;

@@ -32,6 +32,12 @@ std::string shapeStr(const Shape& s);  // "[2, 3]"
 // float) still lifts the category.
 DType resultType(const std::vector<Tensor>& operands);
 bool canCast(DType from, DType to);
+
+// ---- memory formats (torch.contiguous_format, ...; c10::MemoryFormat's numbers) ----------
+enum class MemoryFormat { Contiguous = 0, Preserve = 1, ChannelsLast = 2, ChannelsLast3d = 3 };
+// An op's memory_format argument (None: `absent`); channels_last layouts raise
+// NotImplementedError, as Fusescope's tensors do not take them yet.
+MemoryFormat memoryFormatArgument(const IValue& value, MemoryFormat absent);
 // Float-only functions (exp, sqrt, div, mean...) turn bool/int into the default float.
 inline DType toFloatType(DType t) { return isFloating(t) ? t : defaultFloat(); }
 

@@ -719,6 +719,11 @@ bool Interpreter::isSubclass(const Value& cls, const Value& type) {
             if (isSubclass(cls, t)) return true;
         return false;
     }
+    if (auto* u = type.as<UnionTypeObject>()) {
+        for (const Value& t : u->members)
+            if (isSubclass(cls, t)) return true;
+        return false;
+    }
     auto* target = type.as<ClassObject>();
     auto* targetType = type.as<TypeObject>();
     if (!target && !targetType) fail("TypeError", "issubclass() arg 2 must be a class, a tuple of classes, or a union");
@@ -741,6 +746,11 @@ bool Interpreter::isSubclass(const Value& cls, const Value& type) {
 bool Interpreter::isInstance(const Value& value, const Value& type) {
     if (const ValueList* types = sequenceItems(type)) {
         for (const Value& t : *types)
+            if (isInstance(value, t)) return true;
+        return false;
+    }
+    if (auto* u = type.as<UnionTypeObject>()) {
+        for (const Value& t : u->members)
             if (isInstance(value, t)) return true;
         return false;
     }

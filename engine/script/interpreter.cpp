@@ -244,6 +244,7 @@ void Interpreter::loadTorchLibrary(const SourceLocation& where) {
         if (value.as<ClassObject>()) optim.attrs[name] = value;
     optim.attrs["lr_scheduler"] = loadLibraryModule("torch.optim.lr_scheduler", where);
     torch.attrs["jit"] = loadLibraryModule("torch.jit", where);
+    torch.attrs["accelerator"] = loadLibraryModule("torch.accelerator", where);
     const Value determinism = loadLibraryModule("torch._determinism", where);
     for (const auto& [name, value] : determinism.as<ModuleObject>()->attrs)
         if (value.as<FunctionObject>()) torch.attrs[name] = value;
@@ -525,6 +526,7 @@ Value Interpreter::dictItem(const Value& dict, const std::string& key, const Val
     if (!tracer_ || !dict.source) return item;
     Value sourced = withSource(item, keySource(dict.source, key));
     if (sourced.source) tracer_->onInputUse(sourced);
+    if (std::optional<Value> traced = tracer_->tracedDictItem(dict, key)) return *traced;
     return sourced;
 }
 

@@ -269,6 +269,8 @@ public:
     // Whether the code running now is code Dynamo traces: the script's, or torch's Python it
     // inlines (not the library's stand-ins for torch's C++ functions).
     bool runningTracedCode() const;
+    // The globals of the code running now (globals()): a library module's, or the script's.
+    const ScopePtr& currentGlobals() const { return globals_; }
     // Whether the frame running now is in such a call.
     bool inDynamoHandledCall() const { return !stack_.empty() && stack_.back().dynamoHandled; }
     // The script's frames now, outermost first, each at the line it is on (a caller's: its call).

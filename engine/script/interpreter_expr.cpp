@@ -64,6 +64,7 @@ IValue toIValue(const Value& value) {
         IValue operator()(const ObjectPtr& o) const {
             if (auto* list = dynamic_cast<ListObject*>(o.get())) return seq(list->items, false);
             if (auto* tuple = dynamic_cast<TupleObject*>(o.get())) return seq(tuple->items, true);
+            if (auto* format = dynamic_cast<MemoryFormatObject*>(o.get())) return IValue(format->code);
             throw ScriptError("TypeError", "an op argument cannot be a '" + o->typeName() + "'");
         }
         static IValue seq(const ValueList& items, bool isTuple) {

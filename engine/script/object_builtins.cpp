@@ -11,6 +11,7 @@
 #include "script/trace_hooks.h"
 #include "script/types/method_table.h"
 #include "script/types/type_slots.h"
+#include "script/types/globals_dict.h"
 #include "script/types/iterator_types.h"
 
 namespace fusescope {
@@ -232,6 +233,10 @@ ClassPtr addObjectModelBuiltins(Interpreter& interp, std::map<std::string, Value
             }
         }
         in.fail("TypeError", "'" + pythonTypeName(v) + "' object is not an iterator");
+    });
+    b["globals"] = makeBuiltin("globals", [](Interpreter& in, CallArgs& a) {
+        expectArgs(in, a, 0, 0, "globals");
+        return makeGlobalsDict(in);
     });
     b["vars"] = makeBuiltin("vars", [](Interpreter& in, CallArgs& a) {
         expectArgs(in, a, 1, 1, "vars");

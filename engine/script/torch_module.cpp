@@ -14,6 +14,7 @@
 #include "runtime/cuda_driver.h"
 #include "script/graph_break_kinds.h"
 #include "script/interpreter.h"
+#include "script/out_argument.h"
 #include "script/whole_float.h"
 
 namespace fusescope {
@@ -37,7 +38,11 @@ Value opFunction(const std::string& qualified, const OpDef& op, CallStyle style)
             std::erase_if(a.kwargs, [](const auto& kw) { return kw.first == "_stacklevel"; });
             if (a.args.size() >= 3) a.args.erase(a.args.begin() + 2);
         }
-        return in.callOp(name, style, a.args, a.kwargs, in.currentSite());
+        auto out = std::find_if(a.kwargs.begin(), a.kwargs.end(), [](const auto& kw) { return kw.first == "out"; });
+        if (style != CallStyle::TorchFunction || out == a.kwargs.end()) return in.callOp(name, style, a.args, a.kwargs, in.currentSite());
+        Value target = out->second;
+        a.kwargs.erase(out);
+        return writeToOut(in, name, a, in.callOp(name, style, a.args, a.kwargs, in.currentSite()), target);
     });
 }
 
@@ -146,6 +151,13 @@ Value makeTorchModule(ConfigModules& configs) {
     auto autograd = makeModule("torch.autograd");
     auto optim = makeModule("torch.optim");  // its optimizers come from the script library (torch/optim.py)
 
+    const char* const memoryFormats[] = {"contiguous_format", "preserve_format", "channels_last", "channels_last_3d"};
+    for (int64_t code = 0; code < 4; ++code) {  // c10::MemoryFormat's order
+        auto format = std::make_shared<MemoryFormatObject>();
+        format->code = code;
+        format->name = memoryFormats[code];
+        torch->attrs[format->name] = Value(ObjectPtr(format));
+    }
     const OpRegistry& registry = OpRegistry::instance();
     for (const std::string& name : registry.names()) {
         const OpDef* op = registry.find(name);
@@ -233,14 +245,18 @@ Value makeTorchModule(ConfigModules& configs) {
         return Value();
     });
     // torch._disable_dynamo and torch.compiler.disable, as PyTorch's decorators (plain or
-    // called with arguments): Dynamo does not trace the function; its call breaks the graph.
+    // called with arguments): Dynamo does not trace the function they return, whose call
+    // breaks the graph. That is a wrapper, as PyTorch's (functools.wraps'd): the function
+    // itself stays traceable (optimizer.py's maybe_fallback calls both).
     auto skipDecorator = [](const char* name, FunctionObject::DynamoSkip skip) {
         auto mark = [name, skip](Interpreter& in, const Value& fn, const std::string& reason) {
             auto* f = fn.as<FunctionObject>();
             if (!f) in.fail("TypeError", std::string(name) + " expects a function defined in Python");
-            f->dynamoSkip = skip;
-            f->dynamoSkipReason = reason;
-            return fn;
+            auto wrapper = std::make_shared<FunctionObject>(*f);
+            if (f->attributes) wrapper->attributes = std::make_shared<DictObject>(*f->attributes);
+            wrapper->dynamoSkip = skip;
+            wrapper->dynamoSkipReason = reason;
+            return Value(ObjectPtr(wrapper));
         };
         return makeBuiltin(name, [name, mark](Interpreter& in, CallArgs& a) {
             const Value* given = a.kwarg("reason");

@@ -161,6 +161,11 @@ public:
     virtual std::optional<Value> runInsteadOfTracing(const Value& callee, CallArgs& args) {
         return (void)callee, (void)args, std::nullopt;
     }
+    // What traced code reads as dict[key] where that is not the dict's own value (an
+    // optimizer's param group reads capturable=True while traced, as Dynamo's); else nullopt.
+    virtual std::optional<Value> tracedDictItem(const Value& dict, const std::string& key) {
+        return (void)dict, (void)key, std::nullopt;
+    }
     // Something the graph does not hold happened (a tensor's grad set, the random seed, ...).
     virtual void onUntracedEffect(const std::string& what) { (void)what; }
     // The compiled frame's own code is about to call `callee`: where an earlier trace of this

@@ -349,6 +349,19 @@ struct SliceObject : Object {
     std::string typeName() const override { return "slice"; }
     const TypeSlots* slots() const override;
 };
+// torch.contiguous_format, torch.preserve_format, ...: an op reads c10::MemoryFormat's number.
+struct MemoryFormatObject : Object {
+    int64_t code = 0;
+    std::string name;  // "preserve_format"
+    std::string typeName() const override { return "torch.memory_format"; }
+    const TypeSlots* slots() const override;
+};
+// int | None (PEP 604): what isinstance and issubclass accept as a tuple of its members.
+struct UnionTypeObject : Object {
+    ValueList members;  // classes and builtin types (NoneType for None), each once, in order
+    std::string typeName() const override { return "types.UnionType"; }
+    const TypeSlots* slots() const override;
+};
 struct EllipsisObject : Object {
     std::string typeName() const override { return "ellipsis"; }
     const TypeSlots* slots() const override;

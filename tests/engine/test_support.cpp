@@ -104,6 +104,16 @@ std::string readFile(const std::string& path) {
     return s.str();
 }
 
+ScopedEnv::ScopedEnv(const char* name, const char* value) : name_(name) {
+    if (const char* was = std::getenv(name)) previous_ = was;
+    setenv(name, value, 1);
+}
+
+ScopedEnv::~ScopedEnv() {
+    if (previous_) setenv(name_.c_str(), previous_->c_str(), 1);
+    else unsetenv(name_.c_str());
+}
+
 int countOccurrences(const std::string& text, const std::string& what) {
     int count = 0;
     for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++count;

@@ -1,6 +1,7 @@
 #pragma once
 // Helpers shared by the engine test executables.
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -66,6 +67,18 @@ std::string cliPath();
 // and returns its path.
 std::string writeTempFile(const std::string& name, const std::string& text);
 std::string readFile(const std::string& path);
+// Sets an environment variable for a scope, restoring what it was (or its absence) after.
+class ScopedEnv {
+public:
+    ScopedEnv(const char* name, const char* value);
+    ~ScopedEnv();
+    ScopedEnv(const ScopedEnv&) = delete;
+    ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+private:
+    std::string name_;
+    std::optional<std::string> previous_;
+};
 // An artifact's log ("graph_breaks", "recompiles") in a CLI run's stderr, as
 // tests/scripts/reference/regenerate.py keeps PyTorch's: the text after each line's prefix,
 // paths cut to file names, ids left out, addresses masked.

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstddef>
 #include <cstdlib>
@@ -231,6 +232,29 @@ TEST_F(ToolchainTest, CorruptCacheEntryIsIgnoredAndRewritten) {
     EXPECT_FALSE(jit().compile(kExpSource, "exp_kernel")->fromCache);
     EXPECT_TRUE(jit().compile(kExpSource, "exp_kernel")->fromCache);
     EXPECT_EQ(cacheEntries().size(), 1u);  // no temporary files left behind
+}
+
+// A load marks its entry used, so the size limit removes the entries unused longest first.
+TEST_F(ToolchainTest, ALoadFromTheCacheMarksTheEntryUsed) {
+    jit().compile(kExpSource, "exp_kernel");
+    ASSERT_EQ(cacheEntries().size(), 1u);
+    fs::path entry = cacheEntries()[0];
+    auto dayAgo = fs::file_time_type::clock::now() - std::chrono::hours(24);
+    fs::last_write_time(entry, dayAgo);
+    ASSERT_TRUE(jit().compile(kExpSource, "exp_kernel")->fromCache);
+    EXPECT_GT(fs::last_write_time(entry), dayAgo + std::chrono::hours(23));
+}
+
+// A store trims the folder to its limit: an old entry of another kernel goes, the new one stays.
+TEST_F(ToolchainTest, StoringAnEntryTrimsTheFolderToItsLimit) {
+    fs::path old = fs::path(cacheDir_) / "0123.fsobj";
+    std::ofstream(old) << std::string(1 << 20, 'x');  // 1 MiB, over the limit alone
+    fs::last_write_time(old, fs::file_time_type::clock::now() - std::chrono::hours(24));
+    test::ScopedEnv limit("FUSESCOPE_CACHE_MAX_SIZE", "512K");
+    EXPECT_FALSE(jit().compile(kExpSource, "exp_kernel")->fromCache);
+    EXPECT_FALSE(fs::exists(old));
+    ASSERT_EQ(cacheEntries().size(), 1u);
+    EXPECT_TRUE(jit().compile(kExpSource, "exp_kernel")->fromCache);
 }
 
 TEST_F(ToolchainTest, ModulesMayDefineTheSameNames) {

@@ -7,6 +7,7 @@
 #include "script/set_operations.h"
 #include "script/types/method_table.h"
 #include "script/types/type_slots.h"
+#include "script/types/union_type.h"
 
 namespace fusescope {
 
@@ -430,6 +431,7 @@ const TypeSlots* ClassObject::slots() const {
             const auto& cls = *self.as<ClassObject>();
             if (!cls.dict->erase(Value(name))) in.fail("AttributeError", "type object '" + cls.name + "' has no attribute '" + name + "'");
         },
+        .binary = typeUnion,
         .getitem = classItem,
         .length = instanceLength,
         .truth = [](Interpreter& in, const Value& self) {
@@ -483,6 +485,7 @@ const TypeSlots* TypeObject::slots() const {
                                     if (auto it = type.attrs.find(name); it != type.attrs.end()) return it->second;
                                     in.fail("AttributeError", fmt::format("type object '{}' has no attribute '{}'", type.name, name));
                                 },
+                                .binary = typeUnion,
                                 // list[int] (PEP 585), as annotations write it: Fusescope checks no
                                 // annotation, so the alias is the type itself.
                                 .getitem = [](Interpreter& in, const Value& self, const Value&) -> Value {

@@ -250,6 +250,12 @@ const TypeSlots* DefaultDictObject::slots() const {
     }();
     return &type;
 }
+const TypeSlots* MemoryFormatObject::slots() const {
+    static const TypeSlots type{.name = "memory_format", .repr = [](const Value& self) {
+        return "torch." + self.as<MemoryFormatObject>()->name;
+    }};
+    return &type;
+}
 const TypeSlots* EllipsisObject::slots() const {
     static const TypeSlots type{.name = "ellipsis", .repr = [](const Value&) { return std::string("Ellipsis"); }};
     return &type;

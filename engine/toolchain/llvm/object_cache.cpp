@@ -8,6 +8,7 @@
 #include <llvm/Support/SHA256.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include "toolchain/cache_size_limit.h"
 #include "toolchain/llvm/clang_frontend.h"
 #include "toolchain/llvm/host_target.h"
 
@@ -67,6 +68,7 @@ std::optional<CompiledObjectEntry> loadCacheEntry(const std::string& dir, const 
     for (int i = 0; i < 3; ++i)
         if (sizeTexts[i].getAsInteger(10, sizes[i])) return std::nullopt;
     if (sizes[0] + sizes[1] + sizes[2] != payload.size()) return std::nullopt;
+    markCacheFileUsed(entryPath(dir, key));
     return CompiledObjectEntry{payload.substr(0, sizes[0]).str(), payload.substr(sizes[0], sizes[1]).str(),
                       payload.substr(sizes[0] + sizes[1]).str()};
 }
@@ -81,6 +83,7 @@ void storeCacheEntry(const std::string& dir, const std::string& key, const Compi
         out << kEntryMagic << sha256Hex(body) << '\n' << body;
         return llvm::Error::success();
     }));
+    trimCacheFolderNowAndThen(dir);
 }
 
 std::string storeCacheSource(const std::string& dir, const std::string& key, const std::string& source) {

@@ -3,6 +3,8 @@
 // object, the optimised IR and the assembly behind a SHA-256 of them: an entry that is
 // truncated or altered fails the check and counts as absent (and is then rewritten).
 // Entries are written to a temporary file and renamed, so readers never see half of one.
+// The folder is kept under a size limit (toolchain/cache_size_limit.h): a load marks its
+// entry used, a store trims the least recently used now and then.
 
 #include <optional>
 #include <string>

@@ -6,7 +6,8 @@ import torch
 
 
 def _scaled(t, factor):
-    return t if factor == 1 else t * factor
+    # A 0-dim tensor factor (a compiled optimizer's step size) is never compared: that would branch on data.
+    return t if not isinstance(factor, torch.Tensor) and factor == 1 else t * factor
 
 
 def _blas(input, product, beta, alpha):
@@ -39,12 +40,21 @@ def mv(input, vec):
     return torch.matmul(input, vec)
 
 
+# value first, as PyTorch's kernels round: self + value * t1 * t2, self + value * t1 / t2.
 def addcmul(input, tensor1, tensor2, *, value=1):
-    return input + _scaled(tensor1 * tensor2, value)
+    return input + _scaled(tensor1, value) * tensor2
 
 
 def addcdiv(input, tensor1, tensor2, *, value=1):
-    return input + _scaled(tensor1 / tensor2, value)
+    return input + _scaled(tensor1, value) / tensor2
+
+
+def _in_place(function):
+    """The in-place method of an op written here: its result written into the input."""
+    def method(input, *args, **kwargs):
+        return input.copy_(function(input, *args, **kwargs))
+    method.__name__ = function.__name__ + "_"
+    return method
 
 
 def lerp(input, end, weight):
@@ -466,7 +476,7 @@ _operator_methods = {
 _math_methods = {
     **_operator_methods,
     "addmm": addmm, "addmv": addmv, "addr": addr, "addbmm": addbmm, "mv": mv, "addcmul": addcmul, "addcdiv": addcdiv,
-    "lerp": lerp, "logsumexp": logsumexp, "logaddexp2": logaddexp2, "xlogy": xlogy, "deg2rad": deg2rad, "rad2deg": rad2deg,
+    "addcmul_": _in_place(addcmul), "addcdiv_": _in_place(addcdiv), "lerp_": _in_place(lerp), "lerp": lerp, "logsumexp": logsumexp, "logaddexp2": logaddexp2, "xlogy": xlogy, "deg2rad": deg2rad, "rad2deg": rad2deg,
     "frac": frac, "positive": positive, "sgn": sgn, "signbit": signbit, "isneginf": isneginf, "isposinf": isposinf,
     "isreal": isreal, "isclose": isclose, "nan_to_num": nan_to_num, "fmax": fmax, "fmin": fmin, "hypot": hypot,
     "copysign": copysign, "heaviside": heaviside, "float_power": float_power, "true_divide": true_divide,
