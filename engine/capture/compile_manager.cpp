@@ -48,7 +48,11 @@ const Value* resolveSource(const Source& source, const std::map<std::string, Val
             return &grad;
         }
         if (auto* module = base ? base->as<ModuleObject>() : nullptr) return module->find(source.name);
-        if (auto* fn = base ? base->as<FunctionObject>() : nullptr) return source.name == "__defaults__" ? &fn->defaultsTuple() : nullptr;
+        if (auto* fn = base ? base->as<FunctionObject>() : nullptr) {
+            if (source.name == "__closure__") return &interp.closureOf(*fn);
+            return source.name == "__defaults__" ? &fn->defaultsTuple() : nullptr;
+        }
+        if (auto* cell = base ? base->as<CellObject>() : nullptr) return source.name == "cell_contents" ? cell->contents() : nullptr;
         if (auto* cls = base ? base->as<ClassObject>() : nullptr) {
             if (source.name == "__mro__") return &cls->mroValue();
             return source.name == "__name__" ? &cls->nameValue() : cls->lookup(source.name);

@@ -25,6 +25,7 @@ std::string failedCode(const Guard& g, const std::string& code, std::string hint
     if (g.userStack.empty()) return code;
     const std::string where = madeAt(g);
     if (g.moduleInt) hint = kModuleIntHint;
+    hint = withClosureHint(g, hint);
     std::string text = fmt::format("{:<60}{}{}\nUser stack trace:", code, where.empty() ? "" : "  # " + where,
                                    hint.empty() ? "" : fmt::format(" (HINT: {})", hint));
     for (const StackFrame& f : g.userStack) {
@@ -156,6 +157,13 @@ std::string Guard::code() const {
 }
 
 std::string Guard::guardedName() const { return ofCode ? source->str() + ".__code__" : source->str(); }
+
+std::string withClosureHint(const Guard& g, const std::string& hint) {
+    const Source& s = *g.source;
+    if (s.kind != Source::Kind::Attr || s.name != "cell_contents" || !s.base || s.base->kind != Source::Kind::Item) return hint;
+    const std::string closure = fmt::format("guard on \"{}\"{}", s.base->name, g.ofCode ? ".__code__" : "");
+    return hint.empty() ? closure : closure + ", " + hint;
+}
 
 std::string Guard::hint() const {
     if (kind != Kind::DictContains || source->kind == Source::Kind::ObjectDict) return "";

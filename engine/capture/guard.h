@@ -142,4 +142,8 @@ std::string recompileReason(const std::string& compileId, const std::string& fai
 // Python's <class 'int'> spelling of a value's type.
 std::string pythonClassName(const Value& value);
 
+// A guard on a value read from a function's closure cell names the variable, as Dynamo's
+// hints do: `guard on "scale"`, `guard on "fn".__code__`, before the guard's own hint.
+std::string withClosureHint(const Guard& g, const std::string& hint);
+
 }  // namespace fusescope

@@ -98,12 +98,16 @@ std::tuple<int, std::size_t, std::string, int> sortKey(const Guard& g, const Gua
     auto line = builderLine.find(g.kind);
     // A list's or tuple's type is matched by SEQUENCE_LENGTH, beside its length
     const bool sequenceType = g.kind == Guard::Kind::TypeMatch && (g.typeName == "tuple" || g.typeName == "list");
-    const std::string name = g.source->str();  // a function's, not its __code__'s (Dynamo's guard.name)
+    // An attribute absent from an object's __dict__ is Dynamo's NOT_PRESENT_IN_GENERIC_DICT, a
+    // guard on the object itself (its name is the object's)
+    const bool notInGenericDict = g.kind == Guard::Kind::DictContains && g.source->kind == Source::Kind::ObjectDict;
+    const Source& named = notInGenericDict ? *g.source->base : *g.source;
+    const std::string name = named.str();  // a function's, not its __code__'s (Dynamo's guard.name)
     // The TYPE_MATCH type(t) asks for (no user line made it) Dynamo installs as it builds the
     // others: after them.
     const bool asBuilt = g.kind == Guard::Kind::TypeMatch && g.userStack.empty() && g.createdBy.empty();
-    return {guardSourceRank(*g.source, scope), name.size(), name,
-            asBuilt ? INT_MAX : sequenceType ? builderLine.at(Guard::Kind::Length) : line == builderLine.end() ? 0 : line->second};
+    return {guardSourceRank(named, scope), name.size(), name,
+            asBuilt ? INT_MAX : notInGenericDict ? 2462 : sequenceType ? builderLine.at(Guard::Kind::Length) : line == builderLine.end() ? 0 : line->second};
 }
 
 // A stride that follows the sizes (L['x'].stride()[0] == L['x'].size()[1]): ShapeEnv's guard on
@@ -112,9 +116,10 @@ bool isLayoutStride(const Guard& g) { return g.kind == Guard::Kind::StrideRelati
 
 // A leaf's text after its code: padded to 60 columns, then the user line that made it (PyTorch's
 // get_verbose_code_part).
-std::string verbose(const std::string& code, const Guard& g, const std::string& hint = "") {
+std::string verbose(const std::string& code, const Guard& g, const std::string& given = "") {
     const std::string where = madeAt(g);
     std::string text = fmt::format("{:<60}{}", code, where.empty() ? "" : "  # " + where);
+    const std::string hint = withClosureHint(g, given);
     if (!hint.empty()) text += " (HINT: " + hint + ")";
     return text;
 }
@@ -406,11 +411,14 @@ private:
                 return managerOf(*of.base)
                     .child(of.base->str(), "FuncDefaultsGuardAccessor", "<class 'tuple'>")
                     .child(source.str(), fmt::format("GetItemGuardAccessor({})", source.index), type);
+            if (of.kind == Source::Kind::Attr && of.name == "__closure__")  // a cell of a function's closure
+                return managerOf(of).child(source.str(), fmt::format("TupleGetItemGuardAccessor({})", source.index), "<class 'cell'>");
             const Value* base = scope_.resolve(*source.base);
             const bool tuple = base && pythonTypeName(*base) == "tuple";
             return managerOf(*source.base).child(source.str(), fmt::format("{}GetItemGuardAccessor({})", tuple ? "Tuple" : "List", source.index), type);
         }
         case Source::Kind::Attr: {
+            if (source.name == "__closure__") return managerOf(*source.base).child(source.str(), "ClosureGuardAccessor", "<class 'tuple'>");
             if (source.name == "__mro__" && source.base->kind == Source::Kind::Type)
                 return managerOf(*source.base).child(source.str(), "TypeMROGuardAccessor", "<class 'tuple'>");
             if (const Value* tensor = source.name == "grad" ? scope_.resolve(*source.base) : nullptr; tensor && tensor->isTensor())

@@ -570,6 +570,8 @@ Value Interpreter::lookup(const std::string& name, const SourceLocation& where) 
                 if (tracer_ && s != current_) {  // a closure's variable
                     tracer_->onScopeTouch(s, name);
                     if (!it->second.source && isCompiledFrameClosure(s)) return found(withSource(it->second, localSource(name)));
+                    if (!it->second.source)
+                        if (SourcePtr cell = closureCellSource(name)) return found(withSource(it->second, cell));
                 }
                 return found(it->second);
             }
@@ -1154,9 +1156,9 @@ const std::set<std::string>& Interpreter::localNamesOf(const FunctionObject& fn)
     return cached->second;
 }
 
-std::vector<std::pair<std::string, Value>> Interpreter::freeVariables(const FunctionObject& fn) const {
-    std::vector<std::pair<std::string, Value>> free;
-    if (!fn.def || !fn.closure || fn.closure->isModule) return free;
+const std::vector<std::string>& Interpreter::freeVariableNames(const FunctionObject& fn) const {
+    static const std::vector<std::string> none;
+    if (!fn.def || !fn.closure || fn.closure->isModule) return none;
     auto names = freeNameCache_.find(fn.code());
     if (names == freeNameCache_.end()) {  // which names are free is the code's: found once
         std::vector<std::string> found;
@@ -1169,13 +1171,44 @@ std::vector<std::pair<std::string, Value>> Interpreter::freeVariables(const Func
                 }
         names = freeNameCache_.emplace(fn.code(), std::move(found)).first;
     }
-    for (const std::string& name : names->second)
+    return names->second;
+}
+
+std::vector<std::pair<std::string, Value>> Interpreter::freeVariables(const FunctionObject& fn) const {
+    std::vector<std::pair<std::string, Value>> free;
+    for (const std::string& name : freeVariableNames(fn))
         for (ScopePtr s = fn.closure; s && !s->isModule; s = s->parent)
             if (auto it = s->vars.find(name); it != s->vars.end()) {
                 free.emplace_back(name, it->second.unsourced());
                 break;
             }
     return free;
+}
+
+SourcePtr Interpreter::closureCellSource(const std::string& name) const {
+    const Frame& frame = stack_.back();
+    if (!frame.closureSource || !frame.callee) return nullptr;
+    const std::vector<std::string>& names = freeVariableNames(*frame.callee);
+    auto at = std::find(names.begin(), names.end(), name);
+    return at == names.end() ? nullptr : cellContentsSource(frame.closureSource, at - names.begin(), name);
+}
+
+const Value& Interpreter::closureOf(const FunctionObject& fn) const {
+    if (fn.closureKnown) return fn.closureValue;
+    const std::vector<std::string>& names = freeVariableNames(fn);
+    if (!names.empty()) {
+        ValueList cells;
+        for (const std::string& name : names) {
+            auto cell = std::make_shared<CellObject>();
+            cell->name = name;
+            for (ScopePtr s = fn.closure; s && !s->isModule && !cell->scope; s = s->parent)
+                if (s->vars.count(name) || (s->localNames && s->localNames->count(name))) cell->scope = s;
+            cells.push_back(Value(ObjectPtr(cell)));
+        }
+        fn.closureValue = makeTuple(std::move(cells));
+    }
+    fn.closureKnown = true;
+    return fn.closureValue;
 }
 
 Value Interpreter::callFunction(const FunctionObject& fn, CallArgs& args, bool traced, int depth, int moduleCalls) {
@@ -1210,6 +1243,9 @@ Value Interpreter::callFunction(const FunctionObject& fn, CallArgs& args, bool t
     SourceLocation where = fn.definedAt();
     Frame frame{.function = fn.codeName, .where = where, .traced = traced, .inlineDepth = depth, .callee = &fn, .moduleCalls = moduleCalls,
                 .qualname = fn.codeQualname, .self = Value()};
+    // (not the library's own wrappers around torch's functions: PyTorch's have no such closure)
+    if (traced && depth > 0 && args.calleeSource && (isScriptFile(fn.definedAt().file) || isTracedTorchCode(fn)))
+        frame.closureSource = args.calleeSource;
     frame.dynamoHandled = traced && depth > 0 && (stack_.back().dynamoHandled || dynamoHandles(fn));
     if (!params->empty() && (params->front().kind == ParamKind::Positional || params->front().kind == ParamKind::PositionalOnly))
         if (auto first = scope->vars.find(params->front().name); first != scope->vars.end() && first->second.as<InstanceObject>())

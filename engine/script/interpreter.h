@@ -84,6 +84,9 @@ struct Frame {
     // it calls are not in the traced stack, and the library globals they read are not guarded.
     bool dynamoHandled = false;
     const FunctionObject* callee = nullptr;  // the script function running (null at module level)
+    // An inlined function the trace reached by a source: its free variables are read as Dynamo
+    // reads them, SOURCE.__closure__[i].cell_contents (guarded as any input).
+    SourcePtr closureSource;
     int moduleCalls = 0;  // nn.Module calls PyTorch shows above this frame that Fusescope has no frames of
     std::string qualname;  // Outer.forward: what a def or class made in this frame is named under
     Value self;            // the first argument when it is an instance (a method's self)
@@ -194,6 +197,12 @@ public:
     // it reads that an enclosing function binds. A compiled frame's are its locals too
     // (Python 3.11's frame holds them; Dynamo guards them as L['name']).
     std::vector<std::pair<std::string, Value>> freeVariables(const FunctionObject& fn) const;
+    // Their names alone (co_freevars), and fn.__closure__: a tuple of cells in that order, or None.
+    const std::vector<std::string>& freeVariableNames(const FunctionObject& fn) const;
+    const Value& closureOf(const FunctionObject& fn) const;
+    // Where the running inlined function, reached by the trace through a source, reads its free
+    // variable `name`: SOURCE.__closure__[i].cell_contents; null elsewhere.
+    SourcePtr closureCellSource(const std::string& name) const;
     // The function's parameters bound to a call's arguments, as Python binds them.
     std::vector<std::pair<std::string, Value>> bindArguments(const FunctionObject& fn, const CallArgs& args) const;
     // A variable of the script's globals (or, named __import_NAME, a module of its own), or null.

@@ -740,6 +740,7 @@ Value Interpreter::evalCall(const Call& call) {
     realize(callee);
     if (std::optional<Value> polyfill = dynamoPolyfill(callee, args)) callee = *polyfill;
     if (tracer_ && (callee.source || callee.as<BoundMethodObject>())) guardDefaults(callee, args);
+    if (tracer_ && callee.source && callee.as<FunctionObject>()) args.calleeSource = callee.source;
     if (tracer_ && inDynamoHandledCall()) readFloatsAsNumbers(callee, args);
     if (tracer_ && !runsPythonCode(*this, callee)) {  // a function written in Python is inlined: its arguments are consumed where it uses them
         for (const Value& a : args.args) consume(callee, a);

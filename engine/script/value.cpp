@@ -48,6 +48,11 @@ SourcePtr attrSource(const SourcePtr& base, const std::string& name) {
     return std::make_shared<Source>(Source{Source::Kind::Attr, name, 0, base});
 }
 
+SourcePtr cellContentsSource(const SourcePtr& function, int64_t index, const std::string& variable) {
+    auto cell = std::make_shared<Source>(Source{Source::Kind::Item, variable, index, attrSource(function, "__closure__")});
+    return attrSource(cell, "cell_contents");
+}
+
 SourcePtr keySource(const SourcePtr& base, const std::string& key) {
     if (base->kind == Source::Kind::ObjectDict) return attrSource(base->base, key);
     return std::make_shared<Source>(Source{Source::Kind::Key, key, 0, base});

@@ -37,7 +37,8 @@ struct Source {
     // that object in the frame).
     enum class Kind { Local, Global, Item, Attr, Key, ObjectDict, Type, TypeDict, KeyAt, IntKey, GlobalWeakRef };
     Kind kind = Kind::Local;
-    std::string name;    // Local/Global: the variable name; Attr: the attribute; Key: the key
+    std::string name;    // Local/Global: the variable name; Attr: the attribute; Key: the key;
+                         // Item of a function's __closure__: the free variable the cell holds
     int64_t index = 0;   // Item: the list/tuple index; KeyAt: the key's position; IntKey: the key
     std::shared_ptr<const Source> base;  // Item, Attr: the container's or object's source
 
@@ -55,7 +56,9 @@ SourcePtr typeDictSource(const SourcePtr& base);
 SourcePtr keyAtSource(const SourcePtr& base, int64_t position);
 SourcePtr intKeySource(const SourcePtr& base, int64_t key);
 SourcePtr globalWeakRefSource(const std::string& name, const SourcePtr& reached);
-SourcePtr mroEntrySource(const SourcePtr& instance, size_t index);  // type(x), or type(x).__mro__[index] past the first
+SourcePtr mroEntrySource(const SourcePtr& instance, size_t index);
+// A function's free variable, as Dynamo reads it: FN.__closure__[index].cell_contents.
+SourcePtr cellContentsSource(const SourcePtr& function, int64_t index, const std::string& variable);  // type(x), or type(x).__mro__[index] past the first
 
 // When an object or scope was made, in the order of making: a compiled call that runs its
 // graph directly (capture/direct_call.h) tells what existed before the call from what the
@@ -356,6 +359,15 @@ struct MemoryFormatObject : Object {
     std::string typeName() const override { return "torch.memory_format"; }
     const TypeSlots* slots() const override;
 };
+struct Scope;
+// One of a function's __closure__ cells: its free variable `name`, read live from the scope that binds it.
+struct CellObject : Object {
+    std::shared_ptr<Scope> scope;
+    std::string name;
+    const Value* contents() const;  // null while the variable is unbound ("Cell is empty")
+    std::string typeName() const override { return "cell"; }
+    const TypeSlots* slots() const override;
+};
 // int | None (PEP 604): what isinstance and issubclass accept as a tuple of its members.
 struct UnionTypeObject : Object {
     ValueList members;  // classes and builtin types (NoneType for None), each once, in order
@@ -389,6 +401,8 @@ struct FunctionObject : Object {
     const Value& defaultsTuple() const;
     mutable Value defaultsValue;
     mutable bool defaultsKnown = false;
+    mutable Value closureValue;  // __closure__ (Interpreter::closureOf), made once: its cells read live
+    mutable bool closureKnown = false;
     ScopePtr closure;
     ScopePtr globals;  // the module it was defined in (null: the script's)
     std::shared_ptr<DictObject> attributes;  // fn.attr = value (made on first use)
@@ -414,6 +428,8 @@ struct CallArgs {
     // A traced call of a function the graph reached by a source: its __defaults__ (G['f'].__defaults__),
     // whose items name the defaults the call uses.
     SourcePtr defaultsSource;
+    // ... and the function's own source (G['adam']): its free variables are read through it.
+    SourcePtr calleeSource;
     const Value* kwarg(const std::string& name) const;
 };
 

@@ -220,6 +220,7 @@ const GetterTable& functionGetters() {
         {"__kwdefaults__", functionDefaults<true>},
         {"__code__", functionCode},
         {"__dict__", functionDict},
+        {"__closure__", [](Interpreter& in, const Value& self) { return in.closureOf(*self.as<FunctionObject>()); }},
     });
     return table;
 }
@@ -502,6 +503,27 @@ const TypeSlots* TypeObject::slots() const {
                                     const std::string& name = self.as<TypeObject>()->name;
                                     return "<class '" + (name == "Tensor" ? "torch.Tensor" : name) + "'>";
                                 }};
+    return &type;
+}
+const Value* CellObject::contents() const {
+    if (!scope) return nullptr;
+    auto found = scope->vars.find(name);
+    return found == scope->vars.end() ? nullptr : &found->second;
+}
+const TypeSlots* CellObject::slots() const {
+    static const GetterTable getters({
+        {"cell_contents", [](Interpreter& in, const Value& self) {
+             const Value* contents = self.as<CellObject>()->contents();
+             if (!contents) in.fail("ValueError", "Cell is empty");
+             return contents->unsourced();
+         }},
+    });
+    static const TypeSlots type{.name = "cell", .getters = &getters, .repr = [](const Value& self) {
+        const Value* contents = self.as<CellObject>()->contents();
+        auto address = [](const Value& v) { return fmt::ptr(v.isObject() ? static_cast<const void*>(v.asObject().get()) : &v); };
+        return fmt::format("<cell at {}: {}>", address(self),
+                           contents ? fmt::format("{} object at {}", pythonTypeName(*contents), address(*contents)) : "empty");
+    }};
     return &type;
 }
 const TypeSlots* ClassMethodObject::slots() const {
