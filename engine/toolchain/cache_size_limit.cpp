@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <stdexcept>
 #include <vector>
 
 namespace fusescope {
@@ -30,7 +31,12 @@ struct CachedFiles {
 std::optional<std::uint64_t> parseCacheSize(const std::string& text) {
     if (text.empty() || !std::isdigit(static_cast<unsigned char>(text[0]))) return std::nullopt;
     size_t end = 0;
-    std::uint64_t number = std::stoull(text, &end);
+    std::uint64_t number = 0;
+    try {
+        number = std::stoull(text, &end);
+    } catch (const std::out_of_range&) {  // more digits than 64 bits hold
+        return std::nullopt;
+    }
     std::string unit = text.substr(end);
     if (unit.size() == 2 && std::toupper(static_cast<unsigned char>(unit[1])) == 'B') unit.pop_back();  // "2GB"
     if (unit.size() > 1) return std::nullopt;

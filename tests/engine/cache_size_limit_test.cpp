@@ -51,7 +51,7 @@ TEST(CacheSize, ParsesSizesAsUsersWriteThem) {
     EXPECT_EQ(parseCacheSize("1T"), std::uint64_t(1) << 40);
     EXPECT_EQ(parseCacheSize("1000"), 1000u);
     EXPECT_EQ(parseCacheSize("0"), 0u);
-    for (const char* bad : {"", "G", "-1", "1.5G", "2X", "2GiB", " 2G", "99999999999T"})
+    for (const char* bad : {"", "G", "-1", "1.5G", "2X", "2GiB", " 2G", "99999999999T", "123456789012345678901234567890"})
         EXPECT_EQ(parseCacheSize(bad), std::nullopt) << bad;
 }
 
