@@ -670,13 +670,6 @@ std::optional<std::string> torchClassOf(const BuiltinFunction& builtin) {
     return std::nullopt;
 }
 
-// A type's name as Python qualifies it (<class 'torch.Tensor'>).
-std::string qualifiedTypeName(const TypeObject& type) {
-    if (type.name == "Tensor") return "torch.Tensor";
-    if (type.name == "Parameter") return "torch.nn.parameter.Parameter";
-    return type.name;
-}
-
 }  // namespace
 
 void Tracer::onCalleeUse(const Value& callee) {
@@ -696,7 +689,7 @@ void Tracer::onCalleeUse(const Value& callee) {
         g.constant = callee.unsourced();
         g.typeName = builtinClass ? callee.source->name
                      : callee.as<ClassObject>() ? callee.as<ClassObject>()->displayName()
-                                                : qualifiedTypeName(*callee.as<TypeObject>());
+                                                : callee.as<TypeObject>()->qualifiedName();
         g.classObject = callee.asObject();
         addGuard(std::move(g));
         // Dynamo runs its polyfill of enumerate, whose isinstance(start, int) reads these builtins.

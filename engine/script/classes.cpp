@@ -702,8 +702,10 @@ Value Interpreter::typeOf(const Value& value) {
     }
     std::string name = pythonTypeName(value);
     if (auto it = builtins_.find(name); it != builtins_.end() && it->second.as<TypeObject>()) return it->second;
-    // collections' OrderedDict and defaultdict: the classes the module has (type(d)() makes one)
-    if (const Value* made = rootModules_.at("_collections").as<ModuleObject>()->find(name); made && made->as<TypeObject>()) return *made;
+    // collections' OrderedDict and defaultdict, torch's Size, dtype and device: the classes their
+    // modules have (type(d)() makes one; type(torch.float32) is torch.dtype)
+    for (const char* module : {"_collections", "torch"})
+        if (const Value* made = rootModules_.at(module).as<ModuleObject>()->find(name); made && made->as<TypeObject>()) return *made;
     Value& type = unnamedTypes_[name];
     if (type.isNone()) {
         auto made = std::make_shared<TypeObject>();
@@ -738,7 +740,7 @@ bool Interpreter::isSubclass(const Value& cls, const Value& type) {
         if (!targetType) return false;
         return t->name == targetType->name || (targetType->name == "int" && t->name == "bool") ||
                (targetType->name == "tuple" && t->name == "Size") || (targetType->name == "dict" && (t->name == "OrderedDict" || t->name == "defaultdict")) ||
-               (targetType->name == "Tensor" && t->name == "Parameter");
+               (targetType->name == "Tensor" && (t->name == "Parameter" || t->name == "DTensor"));
     }
     fail("TypeError", "issubclass() arg 1 must be a class");
 }

@@ -212,6 +212,7 @@ Value Interpreter::importModule(const std::string& dotted, const SourceLocation&
     auto* m = outer.as<ModuleObject>();
     const std::string child = dotted.substr(parent.size() + 1);
     auto attr = m->attrs.find(child);
+    if (dotted == "torch._dynamo") importDynamo();
     if (attr != m->attrs.end() && attr->second.as<ModuleObject>()) return attr->second;
     if (hasLibraryModule(dotted)) return m->attrs[child] = loadLibraryModule(dotted, where);  // torch.utils.data, ...
     throw ScriptError("ModuleNotFoundError", "No module named '" + dotted + "' in Fusescope", where);

@@ -239,9 +239,11 @@ void Interpreter::loadTorchLibrary(const SourceLocation& where) {
     nn.attrs["utils"] = loadLibraryModule("torch.nn.utils", where);
     nn.attrs["init"] = loadLibraryModule("torch.nn.init", where);
     auto& optim = *torch.attrs.at("optim").as<ModuleObject>();
-    Value optimLibrary = loadLibraryModule("torch.optim", where);
-    for (const auto& [name, value] : optimLibrary.as<ModuleObject>()->attrs)
+    optimizerModule_ = loadLibraryModule("torch.optim", where);
+    for (const auto& [name, value] : optimizerModule_.as<ModuleObject>()->attrs)
         if (value.as<ClassObject>()) optim.attrs[name] = value;
+    optimizerModule_.as<ModuleObject>()->name = "torch.optim.optimizer";  // from torch.optim.optimizer import Optimizer
+    optim.attrs["optimizer"] = optimizerModule_;
     optim.attrs["lr_scheduler"] = loadLibraryModule("torch.optim.lr_scheduler", where);
     torch.attrs["jit"] = loadLibraryModule("torch.jit", where);
     torch.attrs["accelerator"] = loadLibraryModule("torch.accelerator", where);
@@ -286,6 +288,14 @@ void Interpreter::loadTorchLibrary(const SourceLocation& where) {
     signal->attrs["windows"] = loadLibraryModule("torch.signal.windows", where);
     torch.attrs["signal"] = Value(ObjectPtr(signal));
     nameClassesAsPyTorch();
+}
+
+void Interpreter::importDynamo() {
+    if (dynamoImported_ || optimizerModule_.isNone()) return;
+    dynamoImported_ = true;
+    auto& torch = *rootModules_.at("torch").as<ModuleObject>();
+    const Value dtensor = torch.attrs.at("distributed").as<ModuleObject>()->attrs.at("tensor").as<ModuleObject>()->attrs.at("DTensor");
+    if (auto* types = optimizerModule_.as<ModuleObject>()->attrs.at("_foreach_supported_types").as<ListObject>()) types->items.push_back(dtensor);
 }
 
 // Each library class says the module PyTorch defines it in (its repr, __module__, and guards
@@ -1214,6 +1224,7 @@ const Value& Interpreter::closureOf(const FunctionObject& fn) const {
 Value Interpreter::callFunction(const FunctionObject& fn, CallArgs& args, bool traced, int depth, int moduleCalls) {
     if (static_cast<int>(stack_.size()) >= kMaxCallDepth)
         fail("RecursionError", "maximum recursion depth exceeded");
+    if (fn.dynamoSkip == FunctionObject::DynamoSkip::Skipped) importDynamo();  // as torch._disable_dynamo's wrapper does when called
     if (fn.dynamoSkip != FunctionObject::DynamoSkip::No && tracer()) {  // at the call's line, as Dynamo reports it
         using enum FunctionObject::DynamoSkip;
         const std::string repr = fmt::format("<function {} at {}>", fn.qualname, static_cast<const void*>(&fn));

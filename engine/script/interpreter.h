@@ -180,6 +180,9 @@ public:
     // torch._dynamo.external_utils.wrap_inline(module): the frame torch.compile compiles around
     // a module whose forward is torch.nn's own.
     Value wrapInline(const Value& module);
+    // What importing torch._dynamo (torch.compile does) changes in torch: once, as PyTorch's
+    // import of torch.distributed.tensor appends DTensor to _foreach_supported_types.
+    void importDynamo();
     Value callClass(const ClassPtr& cls, CallArgs& args);
     Value callInstance(const Value& instance, CallArgs& args);
     Value callTracedModule(const Value& instance, const ClassPtr& cls, const Value& method, CallArgs& args);
@@ -596,6 +599,8 @@ private:
     Value composites_;  // the torch._composite library module, set when the torch library loads
     Value contextDecorator_;  // torch/_decorators.py's, set when the torch library loads
     Value wrapInline_;        // torch/_dynamo/external_utils.py's, likewise
+    Value optimizerModule_;   // torch/optim.py, torch.optim.optimizer; likewise
+    bool dynamoImported_ = false;
     ScopePtr current_;
     std::vector<Frame> stack_;
     int64_t stepBudget_ = 0, steps_ = 0;
@@ -718,6 +723,7 @@ Value tensorGrad(const Tensor& tensor);
 Value gradFnValue(const std::shared_ptr<AutogradNode>& node);  // None for a leaf's (null)
 void setTensorGrad(Interpreter& interp, const Tensor& tensor, const Value& grad);
 void populateAutogradModule(ModuleObject& autograd);
+Value makeDistributedModule();  // torch.distributed (distributed_module.cpp)
 // tensor.split(size_or_sections, dim) / tensor.chunk(chunks, dim) as narrow views (a[0] is the
 // tensor); torch.split / torch.chunk take the same arguments.
 Value splitTensor(Interpreter& interp, const CallArgs& args, bool chunks);

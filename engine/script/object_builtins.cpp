@@ -342,7 +342,7 @@ Value makeCollectionsModule() {
         auto d = std::make_shared<OrderedDictObject>();
         updateDict(in, *d, a);
         return Value(ObjectPtr(d));
-    });
+    }, "collections");
     // defaultdict(default_factory=None, /, [mapping or pairs], **kwargs)
     module->attrs["defaultdict"] = makeType("defaultdict", [](Interpreter& in, CallArgs& a) {
         auto d = std::make_shared<DefaultDictObject>();
@@ -355,7 +355,7 @@ Value makeCollectionsModule() {
         expectArgs(in, a, 0, 1, "defaultdict");
         updateDict(in, *d, a);
         return Value(ObjectPtr(d));
-    });
+    }, "collections");
     return Value(ObjectPtr(module));
 }
 

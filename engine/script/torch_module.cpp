@@ -100,6 +100,7 @@ Value compiled(const Value& fn, CompileOptions options, Interpreter& in) {
         in.fail("TypeError", "torch.compile expects a function defined in the script, got '" + pythonTypeName(fn) + "'");
     }
     in.host().compiledFunctionMade();
+    in.importDynamo();
     return Value(ObjectPtr(c));
 }
 
@@ -180,6 +181,7 @@ Value makeTorchModule(ConfigModules& configs) {
 
     auto tensorType = std::make_shared<TypeObject>();
     tensorType->name = "Tensor";
+    tensorType->module = "torch";
     torch->attrs["Tensor"] = Value(ObjectPtr(tensorType));
     // torch.Size(iterable of ints): the tuple a tensor's shape is.
     torch->attrs["Size"] = makeType("Size", [](Interpreter& in, CallArgs& a) {
@@ -190,7 +192,7 @@ Value makeTorchModule(ConfigModules& configs) {
             if (!size->items[i].isInt())
                 in.fail("TypeError", fmt::format("torch.Size() takes an iterable of 'int' (item {} is '{}')", i, pythonTypeName(size->items[i])));
         return Value(ObjectPtr(size));
-    });
+    }, "torch");
     torch->attrs["split"] = makeBuiltin("torch.split", [](Interpreter& in, CallArgs& a) { return splitTensor(in, a, false); });
     torch->attrs["chunk"] = makeBuiltin("torch.chunk", [](Interpreter& in, CallArgs& a) { return splitTensor(in, a, true); });
     // nn.Parameter(data, requires_grad=True): the data's storage, as a leaf marked a parameter.
@@ -207,17 +209,17 @@ Value makeTorchModule(ConfigModules& configs) {
         impl->requiresGrad = requiresGrad;
         impl->isParameter = true;
         return Value(Tensor(impl));
-    });
+    }, "torch.nn.parameter");
     // torch.dtype: the type of torch.float32 and its kin (isinstance(x, torch.dtype)).
     torch->attrs["dtype"] = makeType("dtype", [](Interpreter& in, CallArgs&) -> Value {
         in.fail("TypeError", "cannot create 'torch.dtype' instances");
-    });
+    }, "torch");
     torch->attrs["device"] = makeType("device", [](Interpreter& in, CallArgs& a) {
         if (a.args.empty() || !a.args[0].isString()) in.fail("TypeError", "torch.device() expects a string like 'cpu'");
         auto d = Device::parse(a.args[0].asString());
         if (!d) in.fail("RuntimeError", "Expected one of cpu, cuda, meta device type at start of device string: " + a.args[0].asString());
         return Value(*d);
-    });
+    }, "torch");
     torch->attrs["manual_seed"] = makeBuiltin("torch.manual_seed", [](Interpreter& in, CallArgs& a) {
         if (a.args.size() != 1 || !a.args[0].isInt()) in.fail("TypeError", "manual_seed() expects one int");
         if (in.tracer()) in.tracer()->onUntracedEffect("it seeds the random generator");
@@ -256,6 +258,7 @@ Value makeTorchModule(ConfigModules& configs) {
             if (f->attributes) wrapper->attributes = std::make_shared<DictObject>(*f->attributes);
             wrapper->dynamoSkip = skip;
             wrapper->dynamoSkipReason = reason;
+            if (skip == FunctionObject::DynamoSkip::Disabled) in.importDynamo();  // torch.compiler.disable imports it to decorate
             return Value(ObjectPtr(wrapper));
         };
         return makeBuiltin(name, [name, mark](Interpreter& in, CallArgs& a) {
@@ -429,6 +432,7 @@ Value makeTorchModule(ConfigModules& configs) {
     autograd->attrs["profiler"] = Value(ObjectPtr(autogradProfiler));
     torch->attrs["autograd"] = Value(ObjectPtr(autograd));
     torch->attrs["optim"] = Value(ObjectPtr(optim));
+    torch->attrs["distributed"] = makeDistributedModule();
     return Value(ObjectPtr(torch));
 }
 

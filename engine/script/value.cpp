@@ -444,9 +444,10 @@ Value makeBuiltin(std::string name, std::function<Value(Interpreter&, CallArgs&)
     return Value(ObjectPtr(b));
 }
 
-Value makeType(std::string name, std::function<Value(Interpreter&, CallArgs&)> construct) {
+Value makeType(std::string name, std::function<Value(Interpreter&, CallArgs&)> construct, std::string module) {
     auto t = std::make_shared<TypeObject>();
     t->name = std::move(name);
+    t->module = std::move(module);
     t->construct = std::move(construct);
     return Value(ObjectPtr(t));
 }

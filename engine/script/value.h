@@ -468,11 +468,13 @@ struct ModuleObject : Object {
 // A Python type usable in isinstance() and callable as a constructor: int, list, torch.Tensor.
 struct TypeObject : Object {
     std::string name;  // "int", "Tensor"
+    std::string module = "builtins";  // its __module__, and its repr's prefix past builtins ("torch.Size")
     std::function<Value(Interpreter&, CallArgs&)> construct;
     // What the type itself answers besides its name: its class methods (bytes.fromhex).
     std::map<std::string, Value, std::less<>> attrs;
     std::string typeName() const override { return "type"; }
     const TypeSlots* slots() const override;
+    std::string qualifiedName() const { return module == "builtins" ? name : module + "." + name; }  // torch.Size, int
 };
 
 // What a `with` statement enters and exits (torch.profiler.record_function, ...).
@@ -523,7 +525,7 @@ bool valuesEqual(const Value& a, const Value& b);
 Value makeList(ValueList items);
 Value makeTuple(ValueList items);
 Value makeBuiltin(std::string name, std::function<Value(Interpreter&, CallArgs&)> fn);
-Value makeType(std::string name, std::function<Value(Interpreter&, CallArgs&)> construct);
+Value makeType(std::string name, std::function<Value(Interpreter&, CallArgs&)> construct, std::string module = "builtins");
 Value makeMethod(std::string name, std::function<Value(Interpreter&, CallArgs&, const ObjectPtr& self)> fn);
 // The items of a list or tuple, or null.
 const ValueList* sequenceItems(const Value& value);

@@ -68,11 +68,7 @@ const GetterTable& builtinTypeGetters() {
     static const GetterTable table({
         {"__name__", [](Interpreter&, const Value& self) { return Value(self.as<TypeObject>()->name); }},
         {"__qualname__", [](Interpreter&, const Value& self) { return Value(self.as<TypeObject>()->name); }},
-        {"__module__", [](Interpreter&, const Value& self) {
-             const std::string& name = self.as<TypeObject>()->name;
-             if (name == "Parameter") return Value("torch.nn.parameter");
-             return Value(name == "Tensor" || name == "Size" || name == "dtype" || name == "device" ? "torch" : "builtins");
-         }},
+        {"__module__", [](Interpreter&, const Value& self) { return Value(self.as<TypeObject>()->module); }},
     });
     return table;
 }
@@ -500,8 +496,7 @@ const TypeSlots* TypeObject::slots() const {
                                     return type.construct(in, args);
                                 },
                                 .repr = [](const Value& self) {
-                                    const std::string& name = self.as<TypeObject>()->name;
-                                    return "<class '" + (name == "Tensor" ? "torch.Tensor" : name) + "'>";
+                                    return "<class '" + self.as<TypeObject>()->qualifiedName() + "'>";
                                 }};
     return &type;
 }

@@ -247,6 +247,7 @@ class Optimizer:
             self.__class__.step = self.profile_hook_step(self.__class__.step)  # type: ignore[assignment]
             self.__class__.step.hooked = True  # type: ignore[attr-defined]
 
+    @torch._disable_dynamo
     def add_param_group(self, param_group):
         group = dict(param_group)
         params = group["params"]
@@ -276,6 +277,7 @@ class Optimizer:
     def _state(self, p):
         return self.state[p]
 
+    @torch._disable_dynamo
     def state_dict(self):
         """As PyTorch's: each parameter named by its index over all the groups, in order."""
         index = {}
@@ -286,6 +288,7 @@ class Optimizer:
             groups.append(packed)
         return {"state": {index[id(p)]: state for p, state in self.state.items()}, "param_groups": groups}
 
+    @torch._disable_dynamo
     def load_state_dict(self, state_dict):
         """As PyTorch's: the saved state of each parameter index goes to this optimizer's parameter at
         that index (its tensors cast to the parameter's dtype, all but "step"); the saved
