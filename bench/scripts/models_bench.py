@@ -131,7 +131,8 @@ def measure(name, model, example):
           f"compiled {forward:.2f} ms, matches eager: {same}")
 
 
-torch.manual_seed(0)
-config = GPTConfig()
-measure("gpt", GPT(config), torch.randint(0, config.vocab, (1, config.context)))
-measure("resnet", ResNet(), torch.randn(8, 3, 64, 64))
+if __name__ == "__main__":  # bench/scripts/torch_eager.py imports the models
+    torch.manual_seed(0)
+    config = GPTConfig()
+    measure("gpt", GPT(config), torch.randint(0, config.vocab, (1, config.context)))
+    measure("resnet", ResNet(), torch.randn(8, 3, 64, 64))

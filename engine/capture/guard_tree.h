@@ -10,6 +10,7 @@
 
 #include "capture/guard.h"
 #include "core/autocast.h"
+#include "core/parallel.h"
 
 namespace fusescope {
 
@@ -19,7 +20,7 @@ struct Param;
 struct GuardedGlobalState {
     bool gradMode = true;
     AutocastSetting autocastCpu, autocastCuda;
-    int numThreads = 1;  // torch.get_num_threads(): Fusescope's eager kernels run on one thread
+    int numThreads = parallelThreads();  // torch.get_num_threads()
 };
 
 struct GuardTreeScope {

@@ -14,6 +14,7 @@
 
 #include "autograd/derivative_ops.h"
 #include "core/error.h"
+#include "core/parallel.h"
 #include "opdefs/op_families.h"
 #include "ops/blas_gemm.h"
 #include "ops/kernel_support.h"
@@ -57,7 +58,7 @@ ResultMeta attentionMeta(const BoundArgs& a) {
 }
 
 // Per head: scores = q @ k^T * scale (BLAS), a softmax over each row's visible keys (in
-// double), out = weights @ v (BLAS).
+// double, rows split across threads), out = weights @ v (BLAS).
 void attentionInto(const BoundArgs& a, const Tensor& result) {
     const AttentionShape s = attentionShape(a);
     const bool causal = a.flag("is_causal");
@@ -73,17 +74,19 @@ void attentionInto(const BoundArgs& a, const Tensor& result) {
         const char* vp = bytePtr(v) + head * s.keys * s.valueDepth * static_cast<int64_t>(item);
         char* op = bytePtr(out) + head * s.queries * s.valueDepth * static_cast<int64_t>(item);
         blasGemm(dtype, 0, 1, s.queries, s.keys, s.depth, scale, qp, s.depth, kp, s.depth, 0.0, bytePtr(scores), s.keys);
-        for (int64_t i = 0; i < s.queries; ++i) {
-            const int64_t visible = causal ? std::min(i + 1, s.keys) : s.keys;
-            double top = -std::numeric_limits<double>::infinity(), sum = 0;
-            for (int64_t j = 0; j < visible; ++j) top = std::max(top, scores.readDouble(i * s.keys + j));
-            for (int64_t j = 0; j < s.keys; ++j) {
-                double e = j < visible ? std::exp(scores.readDouble(i * s.keys + j) - top) : 0.0;
-                scores.writeDouble(i * s.keys + j, e);
-                sum += e;
+        parallelFor(s.queries, kParallelGrain / std::max<int64_t>(1, s.keys), [&](int64_t begin, int64_t end) {
+            for (int64_t i = begin; i < end; ++i) {
+                const int64_t visible = causal ? std::min(i + 1, s.keys) : s.keys;
+                double top = -std::numeric_limits<double>::infinity(), sum = 0;
+                for (int64_t j = 0; j < visible; ++j) top = std::max(top, scores.readDouble(i * s.keys + j));
+                for (int64_t j = 0; j < s.keys; ++j) {
+                    double e = j < visible ? std::exp(scores.readDouble(i * s.keys + j) - top) : 0.0;
+                    scores.writeDouble(i * s.keys + j, e);
+                    sum += e;
+                }
+                for (int64_t j = 0; j < visible; ++j) scores.writeDouble(i * s.keys + j, scores.readDouble(i * s.keys + j) / sum);
             }
-            for (int64_t j = 0; j < visible; ++j) scores.writeDouble(i * s.keys + j, scores.readDouble(i * s.keys + j) / sum);
-        }
+        });
         blasGemm(dtype, 0, 0, s.queries, s.valueDepth, s.keys, 1.0, bytePtr(scores), s.keys, vp, s.valueDepth, 0.0, op, s.valueDepth);
     }
     if (out.impl() != result.impl()) copyInto(result, out);

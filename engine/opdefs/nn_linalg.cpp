@@ -11,6 +11,7 @@
 #include "autograd/derivative_ops.h"
 #include "core/cancellation.h"
 #include "core/error.h"
+#include "core/parallel.h"
 #include "lower/piecewise.h"
 #include "opdefs/op_families.h"
 #include "ops/blas_gemm.h"
@@ -38,19 +39,24 @@ std::string cppTypeName(DType t) {
 
 // ---- softmax / log_softmax / layer_norm ----------------------------------------------
 // Applies fn(in values, out values) to each row of the reduced dims; the output is
-// contiguous with the input's shape.
+// contiguous with the input's shape. Rows are split across threads: fn must be reentrant.
 template <class F>
 void rowwise(const Tensor& in, const Tensor& out, const std::vector<bool>& mask, F fn) {
     ReductionPlan pin = planReduction(in, mask), pout = planReduction(out, mask);
     const char* ib = bytePtr(in);
     char* ob = bytePtr(out);
     int64_t isz = static_cast<int64_t>(dtypeSize(in.dtype())), osz = static_cast<int64_t>(dtypeSize(out.dtype()));
-    std::vector<double> x(pin.inner.size()), y(pin.inner.size());
-    for (std::size_t o = 0; o < pin.outer.size(); ++o) {
-        for (std::size_t i = 0; i < x.size(); ++i) x[i] = loadDouble(ib + (pin.outer[o] + pin.inner[i]) * isz, in.dtype());
-        fn(x, y);
-        for (std::size_t i = 0; i < y.size(); ++i) storeDouble(ob + (pout.outer[o] + pout.inner[i]) * osz, out.dtype(), y[i]);
-    }
+    const std::size_t length = pin.inner.size();
+    const int64_t rows = static_cast<int64_t>(pin.outer.size());
+    parallelFor(rows, kParallelGrain / std::max<int64_t>(1, static_cast<int64_t>(length)), [&](int64_t begin, int64_t end) {
+        std::vector<double> x(length), y(length);
+        for (auto o = static_cast<std::size_t>(begin); o < static_cast<std::size_t>(end); ++o) {
+            throwIfCancelled();
+            for (std::size_t i = 0; i < length; ++i) x[i] = loadDouble(ib + (pin.outer[o] + pin.inner[i]) * isz, in.dtype());
+            fn(x, y);
+            for (std::size_t i = 0; i < length; ++i) storeDouble(ob + (pout.outer[o] + pout.inner[i]) * osz, out.dtype(), y[i]);
+        }
+    });
 }
 
 OpDef& addSoftmax(OpRegistry& r, const std::string& name, bool logarithm) {
@@ -70,9 +76,9 @@ OpDef& addSoftmax(OpRegistry& r, const std::string& name, bool logarithm) {
                          double m = -INFINITY;
                          for (double v : x) m = std::max(m, v);
                          double sum = 0;
-                         for (double v : x) sum += std::exp(v - m);
-                         for (std::size_t i = 0; i < x.size(); ++i)
-                             y[i] = logarithm ? x[i] - m - std::log(sum) : std::exp(x[i] - m) / sum;
+                         for (std::size_t i = 0; i < x.size(); ++i) sum += y[i] = std::exp(x[i] - m);
+                         const double logSum = std::log(sum);
+                         for (std::size_t i = 0; i < x.size(); ++i) y[i] = logarithm ? x[i] - m - logSum : y[i] / sum;
                      });
                  }));
 }

@@ -260,6 +260,47 @@ DType operandRounding(const Tensor& operand, DType compute) {
     return compute;
 }
 
+namespace {
+
+// The bytes an operand's elements start at over `sizes`, [low, high); +16 past the last
+// start covers any element's width.
+std::pair<const char*, const char*> byteSpan(const IterOperand& op, const Shape& sizes) {
+    const char *low = op.data, *high = op.data;
+    for (std::size_t d = 0; d < sizes.size(); ++d) {
+        const int64_t reach = sizes[d] > 1 ? op.byteStrides[d] * (sizes[d] - 1) : 0;
+        (reach < 0 ? low : high) += reach;
+    }
+    return {low, high + 16};
+}
+
+// Whether no two elements of the operand share a place: its dims, sorted by stride, each
+// step past the extent of the ones before (an expanded output, stride 0, does not).
+bool eachElementItsOwnPlace(const IterOperand& op, const Shape& sizes) {
+    std::vector<std::pair<int64_t, int64_t>> dims;  // (|byte stride|, size)
+    for (std::size_t d = 0; d < sizes.size(); ++d)
+        if (sizes[d] > 1) dims.emplace_back(std::abs(op.byteStrides[d]), sizes[d]);
+    std::sort(dims.begin(), dims.end());
+    int64_t extent = 1;
+    for (const auto& [stride, size] : dims) {
+        if (stride < extent) return false;
+        extent = stride * size;
+    }
+    return true;
+}
+
+}  // namespace
+
+bool elementsIndependent(const Shape& sizes, const std::vector<IterOperand>& ops) {
+    if (!eachElementItsOwnPlace(ops[0], sizes)) return false;
+    const auto [outLow, outHigh] = byteSpan(ops[0], sizes);
+    for (std::size_t i = 1; i < ops.size(); ++i) {
+        if (ops[i].data == ops[0].data && ops[i].byteStrides == ops[0].byteStrides) continue;  // the output itself
+        const auto [low, high] = byteSpan(ops[i], sizes);
+        if (low < outHigh && outLow < high) return false;
+    }
+    return true;
+}
+
 FlatRead flatRead(const IterOperand& op, const Shape& sizes, DType dtype) {
     if (std::all_of(op.byteStrides.begin(), op.byteStrides.end(), [](int64_t s) { return s == 0; }) && shapeNumel(sizes) > 1)
         return FlatRead::OneValue;

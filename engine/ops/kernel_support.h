@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/cancellation.h"
+#include "core/parallel.h"
 #include "core/half.h"
 #include "core/tensor.h"
 #include "ops/op_registry.h"
@@ -119,11 +120,11 @@ struct IterOperand {
 };
 IterOperand iterOperand(const Tensor& t, const Shape& iterSizes);
 
-// Calls f(char* const* ptrs) once per element of `sizes`, in row-major order, with ptrs[i]
-// pointing at operand i's element.
+// Calls f(char* const* ptrs) once per element of `sizes` numbered [begin, end) in row-major
+// order, with ptrs[i] pointing at operand i's element.
 template <class F>
-void forEachElement(const Shape& sizes, const std::vector<IterOperand>& ops, F&& f) {
-    if (shapeNumel(sizes) == 0) return;
+void forEachElementIn(const Shape& sizes, const std::vector<IterOperand>& ops, int64_t begin, int64_t end, F&& f) {
+    if (begin >= end) return;
     const std::size_t n = ops.size();
     char* ptrs[kMaxOperands] = {};
     const std::size_t nd = sizes.size();
@@ -135,26 +136,48 @@ void forEachElement(const Shape& sizes, const std::vector<IterOperand>& ops, F&&
     const int64_t inner = sizes[nd - 1];
     int64_t innerStride[kMaxOperands] = {};
     for (std::size_t i = 0; i < n; ++i) innerStride[i] = ops[i].byteStrides[nd - 1];
-    std::vector<int64_t> idx(nd - 1, 0);
+    std::vector<int64_t> idx(nd - 1, 0);  // the row of `begin`
+    int64_t row = begin / inner, column = begin % inner, remaining = end - begin;
+    for (std::size_t d = nd - 1; d-- > 0;) idx[d] = row % sizes[d], row /= sizes[d];
     int64_t sincePoll = 0;
     for (;;) {
         for (std::size_t i = 0; i < n; ++i) {
-            char* p = ops[i].data;
+            char* p = ops[i].data + column * innerStride[i];
             for (std::size_t d = 0; d + 1 < nd; ++d) p += idx[d] * ops[i].byteStrides[d];
             ptrs[i] = p;
         }
-        for (int64_t j = 0; j < inner; ++j) {
+        const int64_t count = std::min(inner - column, remaining);
+        for (int64_t j = 0; j < count; ++j) {
             if (++sincePoll == kCancelPollElements) sincePoll = 0, throwIfCancelled();
             f(static_cast<char* const*>(ptrs));
             for (std::size_t i = 0; i < n; ++i) ptrs[i] += innerStride[i];
         }
-        std::ptrdiff_t d = static_cast<std::ptrdiff_t>(nd) - 2;
-        for (; d >= 0; --d) {
-            if (++idx[static_cast<std::size_t>(d)] < sizes[static_cast<std::size_t>(d)]) break;
-            idx[static_cast<std::size_t>(d)] = 0;
+        if ((remaining -= count) == 0) return;
+        column = 0;
+        for (std::size_t d = nd - 1; d-- > 0;) {
+            if (++idx[d] < sizes[d]) break;
+            idx[d] = 0;
         }
-        if (d < 0) return;
     }
+}
+template <class F>
+void forEachElement(const Shape& sizes, const std::vector<IterOperand>& ops, F&& f) {
+    forEachElementIn(sizes, ops, 0, shapeNumel(sizes), f);
+}
+
+// Whether every element of ops[0] (the output) can be computed apart from the others: no
+// input's bytes overlap the output's, except an input that is the output itself, element
+// for element (x.add_(y)). x[1:].add_(x[:-1]) reads what the loop wrote: in order, alone.
+bool elementsIndependent(const Shape& sizes, const std::vector<IterOperand>& ops);
+
+// forEachElement split across threads where the elements are independent: the same values
+// with any number of threads.
+template <class F>
+void forEachElementInParallel(const Shape& sizes, const std::vector<IterOperand>& ops, F&& f) {
+    const int64_t total = shapeNumel(sizes);
+    auto chunk = [&](int64_t begin, int64_t end) { forEachElementIn(sizes, ops, begin, end, f); };
+    if (elementsIndependent(sizes, ops)) parallelFor(total, kParallelGrain, chunk);
+    else chunk(0, total);
 }
 
 // ---- operands in the compute dtype ----------------------------------------------------
@@ -199,34 +222,37 @@ bool flatFloat32Apply(const Shape& sizes, const std::vector<IterOperand>& ops, c
         }
     }
     float* out = reinterpret_cast<float*>(ops[0].data);
-    const int64_t total = shapeNumel(sizes);
-    for (int64_t begin = 0; begin < total; begin += kCancelPollElements) {
-        throwIfCancelled();
-        const int64_t end = std::min(total, begin + kCancelPollElements);
-        // The common shapes as loops of a fixed form, which the compiler vectorizes.
-        if (n == 1 && floats[0]) {
-            for (int64_t k = begin; k < end; ++k) {
-                const double v[1] = {static_cast<double>(floats[0][k])};
-                out[k] = static_cast<float>(fd(v));
-            }
-        } else if (n == 2 && floats[0] && floats[1]) {
-            for (int64_t k = begin; k < end; ++k) {
-                const double v[2] = {static_cast<double>(floats[0][k]), static_cast<double>(floats[1][k])};
-                out[k] = static_cast<float>(fd(v));
-            }
-        } else if (n == 2 && floats[0]) {
-            for (int64_t k = begin; k < end; ++k) {
-                const double v[2] = {static_cast<double>(floats[0][k]), values[1]};
-                out[k] = static_cast<float>(fd(v));
-            }
-        } else {
-            for (int64_t k = begin; k < end; ++k) {
-                double v[kMaxOperands];
-                for (std::size_t i = 0; i < n; ++i) v[i] = floats[i] ? static_cast<double>(floats[i][k]) : values[i];
-                out[k] = static_cast<float>(fd(static_cast<const double*>(v)));
+    auto chunk = [&](int64_t from, int64_t to) {
+        for (int64_t begin = from; begin < to; begin += kCancelPollElements) {
+            throwIfCancelled();
+            const int64_t end = std::min(to, begin + kCancelPollElements);
+            // The common shapes as loops of a fixed form, which the compiler vectorizes.
+            if (n == 1 && floats[0]) {
+                for (int64_t k = begin; k < end; ++k) {
+                    const double v[1] = {static_cast<double>(floats[0][k])};
+                    out[k] = static_cast<float>(fd(v));
+                }
+            } else if (n == 2 && floats[0] && floats[1]) {
+                for (int64_t k = begin; k < end; ++k) {
+                    const double v[2] = {static_cast<double>(floats[0][k]), static_cast<double>(floats[1][k])};
+                    out[k] = static_cast<float>(fd(v));
+                }
+            } else if (n == 2 && floats[0]) {
+                for (int64_t k = begin; k < end; ++k) {
+                    const double v[2] = {static_cast<double>(floats[0][k]), values[1]};
+                    out[k] = static_cast<float>(fd(v));
+                }
+            } else {
+                for (int64_t k = begin; k < end; ++k) {
+                    double v[kMaxOperands];
+                    for (std::size_t i = 0; i < n; ++i) v[i] = floats[i] ? static_cast<double>(floats[i][k]) : values[i];
+                    out[k] = static_cast<float>(fd(static_cast<const double*>(v)));
+                }
             }
         }
-    }
+    };
+    if (elementsIndependent(sizes, ops)) parallelFor(shapeNumel(sizes), kParallelGrain, chunk);
+    else chunk(0, shapeNumel(sizes));
     return true;
 }
 
@@ -250,19 +276,19 @@ void pointwiseApply(const Tensor& out, const std::vector<Tensor>& inputs, DType 
     if ((floatOnly || isFloating(compute)) && outType == DType::Float32 && flatFloat32Apply(out.sizes(), ops, types, rounding, n, fd))
         return;
     if ((floatOnly || isFloating(compute)) && rounds) {
-        forEachElement(out.sizes(), ops, [&](char* const* p) {
+        forEachElementInParallel(out.sizes(), ops, [&](char* const* p) {
             double v[kMaxOperands] = {};
             for (std::size_t i = 0; i < n; ++i) v[i] = roundedTo(rounding[i], loadDouble(p[i + 1], types[i]));
             storeDouble(p[0], outType, fd(static_cast<const double*>(v)));
         });
     } else if (floatOnly || isFloating(compute)) {
-        forEachElement(out.sizes(), ops, [&](char* const* p) {
+        forEachElementInParallel(out.sizes(), ops, [&](char* const* p) {
             double v[kMaxOperands] = {};
             for (std::size_t i = 0; i < n; ++i) v[i] = loadDouble(p[i + 1], types[i]);
             storeDouble(p[0], outType, fd(static_cast<const double*>(v)));
         });
     } else if constexpr (!floatOnly) {
-        forEachElement(out.sizes(), ops, [&](char* const* p) {
+        forEachElementInParallel(out.sizes(), ops, [&](char* const* p) {
             int64_t v[kMaxOperands] = {};
             for (std::size_t i = 0; i < n; ++i) v[i] = loadInt(p[i + 1], types[i]);
             storeInt(p[0], outType, fi(static_cast<const int64_t*>(v)));

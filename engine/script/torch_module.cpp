@@ -8,6 +8,7 @@
 
 #include "core/grad_mode.h"
 #include "core/inductor_config.h"
+#include "core/parallel.h"
 #include "core/random.h"
 #include "ops/op_registry.h"
 #include "core/device_context.h"
@@ -224,6 +225,17 @@ Value makeTorchModule(ConfigModules& configs) {
         if (a.args.size() != 1 || !a.args[0].isInt()) in.fail("TypeError", "manual_seed() expects one int");
         if (in.tracer()) in.tracer()->onUntracedEffect("it seeds the random generator");
         manualSeed(static_cast<uint64_t>(a.args[0].asInt()));
+        return Value();
+    });
+    // The threads eager kernels split their work across (core/parallel.h).
+    torch->attrs["get_num_threads"] = makeBuiltin("torch.get_num_threads", [](Interpreter&, CallArgs&) {
+        return Value(int64_t{parallelThreads()});
+    });
+    torch->attrs["set_num_threads"] = makeBuiltin("torch.set_num_threads", [](Interpreter& in, CallArgs& a) {
+        if (a.args.size() != 1) in.fail("TypeError", "set_num_threads() takes exactly one argument");
+        if (!a.args[0].isInt()) in.fail("RuntimeError", "set_num_threads expects an int, but got " + pythonTypeName(a.args[0]));
+        if (a.args[0].asInt() <= 0) in.fail("RuntimeError", "set_num_threads expects a positive integer");
+        setParallelThreads(static_cast<int>(std::min<int64_t>(a.args[0].asInt(), 1024)));
         return Value();
     });
     torch->attrs["get_default_dtype"] = makeBuiltin("torch.get_default_dtype", [](Interpreter&, CallArgs&) {

@@ -1,0 +1,116 @@
+// Eager kernels split across threads (core/parallel.h): every item once, errors and cancels
+// reach the caller, and the kernels give the same bits with any number of threads.
+#include <atomic>
+#include <mutex>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "core/cancellation.h"
+#include "core/parallel.h"
+#include "test_support.h"
+
+namespace fusescope {
+namespace {
+
+// Sets the thread count for a test and restores it after.
+struct ScopedThreads {
+    int saved = parallelThreads();
+    explicit ScopedThreads(int threads) { setParallelThreads(threads); }
+    ~ScopedThreads() { setParallelThreads(saved); }
+};
+
+TEST(ParallelFor, EveryItemRunsOnceInChunksOfAtLeastTheGrain) {
+    ScopedThreads four(4);
+    for (int64_t n : {1, 7, 100, 1000, 100001}) {
+        std::vector<std::atomic<int>> seen(static_cast<std::size_t>(n));
+        std::mutex mutex;
+        std::vector<int64_t> chunkSizes;
+        parallelFor(n, 100, [&](int64_t begin, int64_t end) {
+            for (int64_t i = begin; i < end; ++i) seen[static_cast<std::size_t>(i)]++;
+            std::lock_guard lock(mutex);
+            chunkSizes.push_back(end - begin);
+        });
+        for (int64_t i = 0; i < n; ++i) ASSERT_EQ(seen[static_cast<std::size_t>(i)].load(), 1) << "n " << n << " item " << i;
+        EXPECT_LE(chunkSizes.size(), 4u) << n;
+        if (n >= 400) EXPECT_EQ(chunkSizes.size(), 4u) << n;
+        if (n < 200) EXPECT_EQ(chunkSizes.size(), 1u) << n;  // less than two grains: on the caller alone
+    }
+}
+
+TEST(ParallelFor, OneThreadRunsTheWholeRangeOnTheCaller) {
+    ScopedThreads one(1);
+    int calls = 0;
+    parallelFor(1 << 20, 1, [&](int64_t begin, int64_t end) {
+        ++calls;
+        EXPECT_EQ(begin, 0);
+        EXPECT_EQ(end, 1 << 20);
+    });
+    EXPECT_EQ(calls, 1);
+}
+
+TEST(ParallelFor, AChunksExceptionReachesTheCallerAfterEveryChunkEnded) {
+    ScopedThreads four(4);
+    std::atomic<int> ended{0};
+    EXPECT_THROW(parallelFor(4000, 1000,
+                             [&](int64_t begin, int64_t) {
+                                 if (begin == 1000) throw ScriptError("RuntimeError", "chunk two failed");
+                                 ++ended;
+                             }),
+                 ScriptError);
+    EXPECT_LE(ended.load(), 3);
+    // The pool is usable again afterwards.
+    std::atomic<int64_t> sum{0};
+    parallelFor(4000, 1000, [&](int64_t begin, int64_t end) { sum += end - begin; });
+    EXPECT_EQ(sum.load(), 4000);
+}
+
+TEST(ParallelFor, ACallInsideAChunkRunsOnItsThreadAlone) {
+    ScopedThreads four(4);
+    std::atomic<int> innerCalls{0};
+    parallelFor(4, 1, [&](int64_t, int64_t) { parallelFor(4000, 1, [&](int64_t, int64_t) { ++innerCalls; }); });
+    EXPECT_EQ(innerCalls.load(), 4);  // one whole-range call per outer chunk
+}
+
+TEST(ParallelFor, WorkersSeeTheCallersCancelFlag) {
+    ScopedThreads four(4);
+    const std::atomic<bool> cancelled{true};
+    CancellationScope scope(cancelled);
+    std::atomic<int> interrupted{0};
+    parallelFor(4, 1, [&](int64_t, int64_t) {
+        try {
+            throwIfCancelled();
+        } catch (const ScriptError&) {
+            ++interrupted;
+        }
+    });
+    EXPECT_EQ(interrupted.load(), 4);
+}
+
+// Softmax, layer norm and a pointwise chain printed to every digit with 1 and 4 threads.
+TEST(ParallelKernels, GiveTheSameBitsWithAnyNumberOfThreads) {
+    const std::string script = R"(
+import torch
+torch.manual_seed(0)
+x = torch.randn(300, 517)
+w, b = torch.randn(517), torch.randn(517)
+for t in [torch.softmax(x, -1), torch.log_softmax(x, 0), torch.nn.functional.layer_norm(x, (517,), w, b),
+          (x * 2.0 + 1.0).relu() - x.exp()]:
+    print(t.double().sum().item(), t.double().pow(2).sum().item(), t[123, 456].item())
+print(torch.get_num_threads())
+)";
+    std::string outputs[2];
+    for (int threads : {1, 4}) {
+        ScopedThreads scoped(threads);
+        test::ScriptRun run = test::runScript(script);
+        ASSERT_EQ(run.error, "");
+        outputs[threads == 4] = run.out;
+    }
+    EXPECT_NE(outputs[0].find("\n1\n"), std::string::npos) << outputs[0];
+    EXPECT_NE(outputs[1].find("\n4\n"), std::string::npos) << outputs[1];
+    EXPECT_EQ(outputs[0].substr(0, outputs[0].rfind('\n', outputs[0].size() - 2)),
+              outputs[1].substr(0, outputs[1].rfind('\n', outputs[1].size() - 2)));
+}
+
+}  // namespace
+}  // namespace fusescope
