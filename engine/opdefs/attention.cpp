@@ -78,13 +78,15 @@ void attentionInto(const BoundArgs& a, const Tensor& result) {
             for (int64_t i = begin; i < end; ++i) {
                 const int64_t visible = causal ? std::min(i + 1, s.keys) : s.keys;
                 double top = -std::numeric_limits<double>::infinity(), sum = 0;
-                for (int64_t j = 0; j < visible; ++j) top = std::max(top, scores.readDouble(i * s.keys + j));
+                char* row = bytePtr(scores) + i * s.keys * static_cast<int64_t>(item);
+                auto at = [&](int64_t j) { return row + j * static_cast<int64_t>(item); };
+                for (int64_t j = 0; j < visible; ++j) top = std::max(top, loadDouble(at(j), out.dtype()));
                 for (int64_t j = 0; j < s.keys; ++j) {
-                    double e = j < visible ? std::exp(scores.readDouble(i * s.keys + j) - top) : 0.0;
-                    scores.writeDouble(i * s.keys + j, e);
+                    double e = j < visible ? std::exp(loadDouble(at(j), out.dtype()) - top) : 0.0;
+                    storeDouble(at(j), out.dtype(), e);
                     sum += e;
                 }
-                for (int64_t j = 0; j < visible; ++j) scores.writeDouble(i * s.keys + j, scores.readDouble(i * s.keys + j) / sum);
+                for (int64_t j = 0; j < visible; ++j) storeDouble(at(j), out.dtype(), loadDouble(at(j), out.dtype()) / sum);
             }
         });
         blasGemm(dtype, 0, 0, s.queries, s.valueDepth, s.keys, 1.0, bytePtr(scores), s.keys, vp, s.valueDepth, 0.0, op, s.valueDepth);

@@ -301,16 +301,21 @@ bool elementsIndependent(const Shape& sizes, const std::vector<IterOperand>& ops
     return true;
 }
 
-FlatRead flatRead(const IterOperand& op, const Shape& sizes, DType dtype) {
+FlatRead flatRead(const IterOperand& op, const Shape& sizes, DType dtype, int64_t* period) {
     if (std::all_of(op.byteStrides.begin(), op.byteStrides.end(), [](int64_t s) { return s == 0; }) && shapeNumel(sizes) > 1)
         return FlatRead::OneValue;
     if (dtype != DType::Float32) return FlatRead::No;
     int64_t expected = static_cast<int64_t>(sizeof(float));
-    for (std::size_t d = sizes.size(); d-- > 0;) {
-        if (sizes[d] != 1 && op.byteStrides[d] != expected) return FlatRead::No;
+    std::size_t d = sizes.size();
+    for (; d-- > 0;) {  // the trailing dims laid out as the output's
+        if (sizes[d] != 1 && op.byteStrides[d] != expected) break;
         expected *= sizes[d];
     }
-    return FlatRead::Floats;
+    if (d == static_cast<std::size_t>(-1)) return FlatRead::Floats;
+    for (std::size_t lead = 0; lead <= d; ++lead)  // and the leading ones broadcast
+        if (sizes[lead] != 1 && op.byteStrides[lead] != 0) return FlatRead::No;
+    *period = expected / static_cast<int64_t>(sizeof(float));
+    return FlatRead::Repeated;
 }
 
 namespace {

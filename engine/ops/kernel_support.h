@@ -197,23 +197,28 @@ inline double roundedTo(DType t, double v) {  // v through t's precision
 }
 
 // How an operand of a float32 fast path is read: one element per output element in the
-// output's order (float32), or one value for all (any dtype: a Python number).
-enum class FlatRead { No, Floats, OneValue };
-FlatRead flatRead(const IterOperand& op, const Shape& sizes, DType dtype);
+// output's order (float32), one value for all (any dtype: a Python number), or float32 laid
+// out as the output's trailing dims and broadcast over its leading ones (a bias added to
+// each row: output element k reads element k % *period).
+enum class FlatRead { No, Floats, OneValue, Repeated };
+FlatRead flatRead(const IterOperand& op, const Shape& sizes, DType dtype, int64_t* period);
 
-// The common eager case (optimizer updates, gradients): a float32 output, every input read
-// in the output's order or one value. The same arithmetic as the general loop (each value as
+// The common eager case (optimizer updates, gradients, biases): a float32 output, every
+// input read in the output's order, one value, or a repeated row. The same arithmetic as the general loop (each value as
 // double, the result rounded to float) without its per-element dtype dispatch and strides.
 template <class FD>
 bool flatFloat32Apply(const Shape& sizes, const std::vector<IterOperand>& ops, const DType* types, const DType* rounding, std::size_t n,
                       FD& fd) {
-    if (flatRead(ops[0], sizes, DType::Float32) != FlatRead::Floats) return false;
+    int64_t period[kMaxOperands] = {};  // a Repeated operand's (0 for the others)
+    if (flatRead(ops[0], sizes, DType::Float32, &period[0]) != FlatRead::Floats) return false;
     const float* floats[kMaxOperands] = {};
     double values[kMaxOperands] = {};
+    bool repeats = false;
     for (std::size_t i = 0; i < n; ++i) {
-        FlatRead read = flatRead(ops[i + 1], sizes, types[i]);
+        FlatRead read = flatRead(ops[i + 1], sizes, types[i], &period[i]);
         if (read == FlatRead::No) return false;
-        if (read == FlatRead::Floats) {
+        repeats = repeats || read == FlatRead::Repeated;
+        if (read == FlatRead::Floats || read == FlatRead::Repeated) {
             floats[i] = reinterpret_cast<const float*>(ops[i + 1].data);
         } else {  // one value inside the output (x.mul_(x[0])) changes as the loop writes: the general loop
             const char* at = ops[i + 1].data;
@@ -227,7 +232,18 @@ bool flatFloat32Apply(const Shape& sizes, const std::vector<IterOperand>& ops, c
             throwIfCancelled();
             const int64_t end = std::min(to, begin + kCancelPollElements);
             // The common shapes as loops of a fixed form, which the compiler vectorizes.
-            if (n == 1 && floats[0]) {
+            if (repeats) {
+                int64_t at[kMaxOperands] = {};  // each Repeated operand's element for k
+                for (std::size_t i = 0; i < n; ++i) at[i] = period[i] ? begin % period[i] : 0;
+                for (int64_t k = begin; k < end; ++k) {
+                    double v[kMaxOperands];
+                    for (std::size_t i = 0; i < n; ++i) {
+                        v[i] = !floats[i] ? values[i] : static_cast<double>(floats[i][period[i] ? at[i] : k]);
+                        if (period[i] && ++at[i] == period[i]) at[i] = 0;
+                    }
+                    out[k] = static_cast<float>(fd(static_cast<const double*>(v)));
+                }
+            } else if (n == 1 && floats[0]) {
                 for (int64_t k = begin; k < end; ++k) {
                     const double v[1] = {static_cast<double>(floats[0][k])};
                     out[k] = static_cast<float>(fd(v));
@@ -273,8 +289,22 @@ void pointwiseApply(const Tensor& out, const std::vector<Tensor>& inputs, DType 
     }
     const std::size_t n = inputs.size();
     const DType outType = out.dtype();
-    if ((floatOnly || isFloating(compute)) && outType == DType::Float32 && flatFloat32Apply(out.sizes(), ops, types, rounding, n, fd))
-        return;
+    if ((floatOnly || isFloating(compute)) && outType == DType::Float32) {
+        if (flatFloat32Apply(out.sizes(), ops, types, rounding, n, fd)) return;
+        if (std::all_of(types, types + n, [](DType t) { return t == DType::Float32; })) {  // strided or broadcast float32
+            forEachElementInParallel(out.sizes(), ops, [&](char* const* p) {
+                double v[kMaxOperands] = {};
+                for (std::size_t i = 0; i < n; ++i) {
+                    float x;
+                    std::memcpy(&x, p[i + 1], sizeof x);
+                    v[i] = x;  // a float's value is the same in any dtype it rounds through
+                }
+                const float result = static_cast<float>(fd(static_cast<const double*>(v)));
+                std::memcpy(p[0], &result, sizeof result);
+            });
+            return;
+        }
+    }
     if ((floatOnly || isFloating(compute)) && rounds) {
         forEachElementInParallel(out.sizes(), ops, [&](char* const* p) {
             double v[kMaxOperands] = {};
