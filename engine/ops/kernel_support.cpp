@@ -301,20 +301,19 @@ bool elementsIndependent(const Shape& sizes, const std::vector<IterOperand>& ops
     return true;
 }
 
-FlatRead flatRead(const IterOperand& op, const Shape& sizes, DType dtype, int64_t* period) {
+FlatRead flatRead(const IterOperand& op, const Shape& sizes, DType dtype, FlatRepeat* repeat) {
     if (std::all_of(op.byteStrides.begin(), op.byteStrides.end(), [](int64_t s) { return s == 0; }) && shapeNumel(sizes) > 1)
         return FlatRead::OneValue;
     if (dtype != DType::Float32) return FlatRead::No;
-    int64_t expected = static_cast<int64_t>(sizeof(float));
     std::size_t d = sizes.size();
-    for (; d-- > 0;) {  // the trailing dims laid out as the output's
-        if (sizes[d] != 1 && op.byteStrides[d] != expected) break;
-        expected *= sizes[d];
-    }
-    if (d == static_cast<std::size_t>(-1)) return FlatRead::Floats;
-    for (std::size_t lead = 0; lead <= d; ++lead)  // and the leading ones broadcast
+    int64_t run = 1;  // the trailing dims it is broadcast over: each element read `run` times in a row
+    while (d > 0 && (sizes[d - 1] == 1 || op.byteStrides[d - 1] == 0)) run *= sizes[--d];
+    int64_t expected = static_cast<int64_t>(sizeof(float));  // then dims laid out as the output's
+    while (d > 0 && (sizes[d - 1] == 1 || op.byteStrides[d - 1] == expected)) expected *= sizes[--d];
+    for (std::size_t lead = 0; lead < d; ++lead)  // and the leading ones broadcast
         if (sizes[lead] != 1 && op.byteStrides[lead] != 0) return FlatRead::No;
-    *period = expected / static_cast<int64_t>(sizeof(float));
+    if (run == 1 && d == 0) return FlatRead::Floats;
+    *repeat = {.period = expected / static_cast<int64_t>(sizeof(float)), .run = run};
     return FlatRead::Repeated;
 }
 

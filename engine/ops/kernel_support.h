@@ -198,24 +198,29 @@ inline double roundedTo(DType t, double v) {  // v through t's precision
 
 // How an operand of a float32 fast path is read: one element per output element in the
 // output's order (float32), one value for all (any dtype: a Python number), or float32 laid
-// out as the output's trailing dims and broadcast over its leading ones (a bias added to
-// each row: output element k reads element k % *period).
+// out as some of the output's dims and broadcast over the others before and after them (a
+// bias added to each row, a channel's scale over its pixels): output element k reads element
+// (k / run) % period.
 enum class FlatRead { No, Floats, OneValue, Repeated };
-FlatRead flatRead(const IterOperand& op, const Shape& sizes, DType dtype, int64_t* period);
+struct FlatRepeat {
+    int64_t period = 0;  // 0: not Repeated
+    int64_t run = 1;
+};
+FlatRead flatRead(const IterOperand& op, const Shape& sizes, DType dtype, FlatRepeat* repeat);
 
-// The common eager case (optimizer updates, gradients, biases): a float32 output, every
-// input read in the output's order, one value, or a repeated row. The same arithmetic as the general loop (each value as
+// The common eager case (optimizer updates, gradients, biases, channel scales): a float32
+// output, every input read in the output's order, one value, or repeated (FlatRead). The same arithmetic as the general loop (each value as
 // double, the result rounded to float) without its per-element dtype dispatch and strides.
 template <class FD>
 bool flatFloat32Apply(const Shape& sizes, const std::vector<IterOperand>& ops, const DType* types, const DType* rounding, std::size_t n,
                       FD& fd) {
-    int64_t period[kMaxOperands] = {};  // a Repeated operand's (0 for the others)
-    if (flatRead(ops[0], sizes, DType::Float32, &period[0]) != FlatRead::Floats) return false;
+    FlatRepeat repeat[kMaxOperands] = {};  // a Repeated operand's (period 0 for the others)
+    if (flatRead(ops[0], sizes, DType::Float32, &repeat[0]) != FlatRead::Floats) return false;
     const float* floats[kMaxOperands] = {};
     double values[kMaxOperands] = {};
     bool repeats = false;
     for (std::size_t i = 0; i < n; ++i) {
-        FlatRead read = flatRead(ops[i + 1], sizes, types[i], &period[i]);
+        FlatRead read = flatRead(ops[i + 1], sizes, types[i], &repeat[i]);
         if (read == FlatRead::No) return false;
         repeats = repeats || read == FlatRead::Repeated;
         if (read == FlatRead::Floats || read == FlatRead::Repeated) {
@@ -233,13 +238,17 @@ bool flatFloat32Apply(const Shape& sizes, const std::vector<IterOperand>& ops, c
             const int64_t end = std::min(to, begin + kCancelPollElements);
             // The common shapes as loops of a fixed form, which the compiler vectorizes.
             if (repeats) {
-                int64_t at[kMaxOperands] = {};  // each Repeated operand's element for k
-                for (std::size_t i = 0; i < n; ++i) at[i] = period[i] ? begin % period[i] : 0;
+                int64_t at[kMaxOperands] = {}, left[kMaxOperands] = {};  // a Repeated operand's element for k, and its reads left
+                for (std::size_t i = 0; i < n; ++i)
+                    if (repeat[i].period) at[i] = begin / repeat[i].run % repeat[i].period, left[i] = repeat[i].run - begin % repeat[i].run;
                 for (int64_t k = begin; k < end; ++k) {
                     double v[kMaxOperands];
                     for (std::size_t i = 0; i < n; ++i) {
-                        v[i] = !floats[i] ? values[i] : static_cast<double>(floats[i][period[i] ? at[i] : k]);
-                        if (period[i] && ++at[i] == period[i]) at[i] = 0;
+                        v[i] = !floats[i] ? values[i] : static_cast<double>(floats[i][repeat[i].period ? at[i] : k]);
+                        if (repeat[i].period && --left[i] == 0) {
+                            left[i] = repeat[i].run;
+                            if (++at[i] == repeat[i].period) at[i] = 0;
+                        }
                     }
                     out[k] = static_cast<float>(fd(static_cast<const double*>(v)));
                 }

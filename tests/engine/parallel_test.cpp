@@ -116,5 +116,23 @@ print(torch.get_num_threads())
               outputs[1].substr(0, outputs[1].rfind('\n', outputs[1].size() - 2)));
 }
 
+// An operand broadcast over some dims (a channel's scale, a row's bias, a column) reads, in
+// chunks split anywhere, what its expanded contiguous copy holds.
+TEST(ParallelKernels, BroadcastOperandsReadWhatTheirExpandedCopiesHold) {
+    ScopedThreads four(4);
+    test::ScriptRun run = test::runScript(R"(
+import torch
+torch.manual_seed(0)
+x = torch.randn(3, 7, 97, 101)
+for other in [torch.randn(1, 7, 1, 1), torch.randn(101), torch.randn(97, 1), torch.randn(7, 97, 1), torch.randn(3, 1, 1, 101)]:
+    whole = other.expand_as(x).contiguous()
+    print(torch.equal(x * other, x * whole), torch.equal(other - x, whole - x), torch.equal(torch.maximum(x, other), torch.maximum(x, whole)))
+)");
+    ASSERT_EQ(run.error, "");
+    std::string allTrue;
+    for (int row = 0; row < 5; ++row) allTrue += "True True True\n";
+    EXPECT_EQ(run.out, allTrue);
+}
+
 }  // namespace
 }  // namespace fusescope
