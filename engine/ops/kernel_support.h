@@ -176,7 +176,7 @@ template <class F>
 void forEachElementInParallel(const Shape& sizes, const std::vector<IterOperand>& ops, F&& f) {
     const int64_t total = shapeNumel(sizes);
     auto chunk = [&](int64_t begin, int64_t end) { forEachElementIn(sizes, ops, begin, end, f); };
-    if (elementsIndependent(sizes, ops)) parallelFor(total, kParallelGrain, chunk);
+    if (total > kParallelGrain && elementsIndependent(sizes, ops)) parallelFor(total, kParallelGrain, chunk);  // a small op: no check
     else chunk(0, total);
 }
 
@@ -276,7 +276,7 @@ bool flatFloat32Apply(const Shape& sizes, const std::vector<IterOperand>& ops, c
             }
         }
     };
-    if (elementsIndependent(sizes, ops)) parallelFor(shapeNumel(sizes), kParallelGrain, chunk);
+    if (shapeNumel(sizes) > kParallelGrain && elementsIndependent(sizes, ops)) parallelFor(shapeNumel(sizes), kParallelGrain, chunk);
     else chunk(0, shapeNumel(sizes));
     return true;
 }
