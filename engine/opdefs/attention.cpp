@@ -57,8 +57,8 @@ ResultMeta attentionMeta(const BoundArgs& a) {
     return meta;
 }
 
-// Per head: scores = q @ k^T * scale (BLAS), a softmax over each row's visible keys (in
-// double, rows split across threads), out = weights @ v (BLAS).
+// Per head: scores = q @ k^T * scale (BLAS), a softmax over each row's visible keys (float32
+// as softmax's rows, else in double; rows split across threads), out = weights @ v (BLAS).
 void attentionInto(const BoundArgs& a, const Tensor& result) {
     const AttentionShape s = attentionShape(a);
     const bool causal = a.flag("is_causal");
@@ -77,6 +77,14 @@ void attentionInto(const BoundArgs& a, const Tensor& result) {
         parallelFor(s.queries, kParallelGrain / std::max<int64_t>(1, s.keys), [&](int64_t begin, int64_t end) {
             for (int64_t i = begin; i < end; ++i) {
                 const int64_t visible = causal ? std::min(i + 1, s.keys) : s.keys;
+                if (out.dtype() == DType::Float32) {  // softmax's row kernels (ops/float_math.h)
+                    thread_local std::vector<double> exps;
+                    exps.resize(static_cast<std::size_t>(visible));
+                    float* row = reinterpret_cast<float*>(bytePtr(scores)) + i * s.keys;
+                    divideRow(exps.data(), expsBelowShift(row, maxOfRow(row, visible), exps.data(), visible), row, visible);
+                    std::fill(row + visible, row + s.keys, 0.0f);
+                    continue;
+                }
                 double top = -std::numeric_limits<double>::infinity(), sum = 0;
                 char* row = bytePtr(scores) + i * s.keys * static_cast<int64_t>(item);
                 auto at = [&](int64_t j) { return row + j * static_cast<int64_t>(item); };

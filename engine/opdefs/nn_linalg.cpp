@@ -59,6 +59,24 @@ void rowwise(const Tensor& in, const Tensor& out, const std::vector<bool>& mask,
     });
 }
 
+// rowwise for a contiguous float32 input and output whose rows are the last `length`
+// elements' runs: fn(x, y) on each row's floats (ops/float_math.h's row kernels), rows split
+// across threads. False for other layouts and dtypes (rowwise runs).
+template <class F>
+bool floatRows(const Tensor& in, const Tensor& out, int64_t length, F fn) {
+    if (in.dtype() != DType::Float32 || out.dtype() != DType::Float32 || !in.isContiguous() || !out.isContiguous() || length == 0)
+        return false;
+    const float* x = static_cast<const float*>(in.dataPtr());
+    float* y = static_cast<float*>(out.dataPtr());
+    parallelFor(in.numel() / length, std::max<int64_t>(1, kParallelGrain / length), [&](int64_t begin, int64_t end) {
+        for (int64_t row = begin; row < end; ++row) {
+            throwIfCancelled();
+            fn(x + row * length, y + row * length);
+        }
+    });
+    return true;
+}
+
 OpDef& addSoftmax(OpRegistry& r, const std::string& name, bool logarithm) {
     auto meta = [name](const BoundArgs& a) {
         const Tensor& self = a.tensor("self");
@@ -72,6 +90,18 @@ OpDef& addSoftmax(OpRegistry& r, const std::string& name, bool logarithm) {
                  [logarithm](const BoundArgs& a, const Tensor& out) {
                      const Tensor& self = a.tensor("self");
                      std::vector<bool> mask = reductionMask({a.integer("dim")}, self.dim());
+                     const int64_t length = self.dim() == 0 ? 1 : self.size(-1);
+                     // Along the last dim, float32 in the row kernels whatever the layout: one order of summing.
+                     if (self.dim() > 0 && mask.back() && self.dtype() == DType::Float32 && out.dtype() == DType::Float32 &&
+                         floatRows(self.isContiguous() ? self : contiguousCopy(self), out, length, [logarithm, length](const float* x, float* y) {
+                             thread_local std::vector<double> exps;
+                             exps.resize(static_cast<std::size_t>(length));
+                             const float max = maxOfRow(x, length);
+                             const double sum = expsBelowShift(x, max, exps.data(), length);
+                             if (logarithm) logSoftmaxRow(x, max, std::log(sum), y, length);
+                             else divideRow(exps.data(), sum, y, length);
+                         }))
+                         return;
                      rowwise(self, out, mask, [logarithm](const std::vector<double>& x, std::vector<double>& y) {
                          double m = -INFINITY;
                          for (double v : x) m = std::max(m, v);
@@ -695,9 +725,22 @@ void registerNnLinalgOps(OpRegistry& r) {
                      std::size_t k = a.ints("normalized_shape").size();
                      std::vector<bool> mask(input.sizes().size(), false);
                      for (std::size_t i = mask.size() - k; i < mask.size(); ++i) mask[i] = true;
-                     std::vector<double> w = a["weight"].isNone() ? std::vector<double>{} : toDoubles(a.tensor("weight"));
-                     std::vector<double> b = a["bias"].isNone() ? std::vector<double>{} : toDoubles(a.tensor("bias"));
                      double eps = a.number("eps");
+                     const Tensor* weight = a["weight"].isNone() ? nullptr : &a.tensor("weight");
+                     const Tensor* bias = a["bias"].isNone() ? nullptr : &a.tensor("bias");
+                     auto floats = [](const Tensor* t) { return !t || (t->dtype() == DType::Float32 && t->isContiguous()); };
+                     const int64_t length = shapeNumel(Shape(input.sizes().end() - static_cast<std::ptrdiff_t>(k), input.sizes().end()));
+                     // float32 in the row kernels, whatever the input's layout: one order of summing.
+                     if (input.dtype() == DType::Float32 && floats(weight) && floats(bias) &&
+                         floatRows(input.isContiguous() ? input : contiguousCopy(input), out, length, [&](const float* x, float* y) {
+                             const double mean = sumOfRow(x, length) / static_cast<double>(length);
+                             const double rstd = 1.0 / std::sqrt(squaredDeviationsOfRow(x, mean, length) / static_cast<double>(length) + eps);
+                             normalizeRow(x, mean, rstd, weight ? static_cast<const float*>(weight->dataPtr()) : nullptr,
+                                          bias ? static_cast<const float*>(bias->dataPtr()) : nullptr, y, length);
+                         }))
+                         return;
+                     std::vector<double> w = weight ? toDoubles(*weight) : std::vector<double>{};
+                     std::vector<double> b = bias ? toDoubles(*bias) : std::vector<double>{};
                      rowwise(input, out, mask, [&](const std::vector<double>& x, std::vector<double>& y) {
                          double mean = 0, var = 0;
                          for (double v : x) mean += v;

@@ -52,6 +52,13 @@ auto unary(FD fd, FI fi) {
     };
 }
 
+// run, except that float32 values go through the vectorised float math (ops/float_math.h).
+UnaryOp::RunFn withFloatMath(FloatFunction f, UnaryOp::RunFn run) {
+    return [f, run = std::move(run)](const BoundArgs& a, const Tensor& out, const Tensor& in) {
+        if (!applyFloatFunctionTo(out, in, f)) run(a, out, in);
+    };
+}
+
 DType unaryOutType(const UnaryOp& op, DType in) {
     switch (op.out) {
         case UnaryOp::Out::Float: return toFloatType(in);
@@ -263,22 +270,22 @@ void registerUnaryMathOps(OpRegistry& r) {
                   unaryRule(K::Log1p));
     registerUnary(r, {"expm1", O::Float, both, unary([](double x) { return std::expm1(x); }, nullptr)},
                   unaryRule(K::Expm1));
-    registerUnary(r, {"exp", O::Float, both, unary([](double x) { return std::exp(x); }, nullptr)},
+    registerUnary(r, {"exp", O::Float, both, withFloatMath(FloatFunction::Exp, unary([](double x) { return std::exp(x); }, nullptr))},
                   [](LoweringContext& c, const LoweringArgs& a) {
                       // The planted-bug test hook computes exp as exp2 (core/test_hooks.h).
                       return unaryRule(c.hooks().plants(TestHooks::PlantedBug::Lowering) ? K::Exp2 : K::Exp)(c, a);
                   });
-    registerUnary(r, {"log", O::Float, both, unary([](double x) { return std::log(x); }, nullptr)},
+    registerUnary(r, {"log", O::Float, both, withFloatMath(FloatFunction::Log, unary([](double x) { return std::log(x); }, nullptr))},
                   unaryRule(K::Log));
     registerUnary(r, {"sqrt", O::Float, both, unary([](double x) { return std::sqrt(x); }, nullptr)},
                   unaryRule(K::Sqrt));
     registerUnary(r, {"rsqrt", O::Float, both, unary([](double x) { return 1.0 / std::sqrt(x); }, nullptr)},
                   unaryRule(K::Rsqrt));
-    registerUnary(r, {"sin", O::Float, both, unary([](double x) { return std::sin(x); }, nullptr)},
+    registerUnary(r, {"sin", O::Float, both, withFloatMath(FloatFunction::Sin, unary([](double x) { return std::sin(x); }, nullptr))},
                   unaryRule(K::Sin));
-    registerUnary(r, {"cos", O::Float, both, unary([](double x) { return std::cos(x); }, nullptr)},
+    registerUnary(r, {"cos", O::Float, both, withFloatMath(FloatFunction::Cos, unary([](double x) { return std::cos(x); }, nullptr))},
                   unaryRule(K::Cos));
-    registerUnary(r, {"tanh", O::Float, nn, unary([](double x) { return std::tanh(x); }, nullptr)},
+    registerUnary(r, {"tanh", O::Float, nn, withFloatMath(FloatFunction::Tanh, unary([](double x) { return std::tanh(x); }, nullptr))},
                   unaryRule(K::Tanh));
     // sigmoid/silu compute in float for float32/float16/bfloat16, as PyTorch's kernels do
     // (sigmoid(-100.) is 0 there: exp(100.f) overflows), in double for float64.
@@ -289,9 +296,9 @@ void registerUnaryMathOps(OpRegistry& r) {
         };
     };
     registerUnary(r, {"sigmoid", O::Float, nn,
-                      byPrecision(sigmoid, [](double x) {
+                      withFloatMath(FloatFunction::Sigmoid, byPrecision(sigmoid, [](double x) {
                           return static_cast<double>(1.0f / (1.0f + std::exp(-static_cast<float>(x))));
-                      })},
+                      }))},
                   unaryRule(K::Sigmoid));
     registerUnary(r, {"erf", O::Float, both, unary([](double x) { return std::erf(x); }, nullptr)},
                   unaryRule(K::Erf));
@@ -316,10 +323,10 @@ void registerUnaryMathOps(OpRegistry& r) {
     registerUnary(r, {"reciprocal", O::Float, both, unary([](double x) { return 1.0 / x; }, nullptr)},
                   unaryRule(K::Reciprocal));
     OpDef& silu = registerUnary(r, {"silu", O::Float, {false, false, true},
-                      byPrecision([](double x) { return x * sigmoid(x); }, [](double x) {
+                      withFloatMath(FloatFunction::Silu, byPrecision([](double x) { return x * sigmoid(x); }, [](double x) {
                           float f = static_cast<float>(x);
                           return static_cast<double>(f / (1.0f + std::exp(-f)));
-                      })},
+                      }))},
                   unaryRule(K::Silu));
     decomposeWith(silu, decomposeSilu);
     registerUnary(r, {"relu", O::Same, nn,
@@ -357,7 +364,9 @@ void registerUnaryMathOps(OpRegistry& r) {
     OpDef& gelu = registerUnary(r, {"gelu", O::Float, {false, false, true},
                       [](const BoundArgs& a, const Tensor& out, const Tensor& in) {
                           std::string approx = a["approximate"].toString();
-                          if (approx == "tanh") {
+                          if (approx == "tanh" && applyFloatFunctionTo(out, in, FloatFunction::GeluTanh)) {
+                              return;
+                          } else if (approx == "tanh") {
                               const double k = std::sqrt(2.0 / std::numbers::pi);
                               unary([k](double x) { return 0.5 * x * (1.0 + std::tanh(k * (x + 0.044715 * x * x * x))); }, nullptr)(a, out, in);
                           } else if (approx == "none" && in.dtype() == DType::Float32) {

@@ -19,7 +19,8 @@
 //
 // Not reproduced: PyTorch parallelises reductions over >= 32768 elements across threads
 // (at::internal::GRAIN_SIZE); a full reduction of that size then depends on the thread
-// count. We always follow the single-threaded order.
+// count. We always follow the single-threaded order, computing its independent blocks
+// across threads (multiRowSum).
 
 #include "ops/cascade_sum.h"
 
@@ -29,6 +30,7 @@
 
 #include "core/cancellation.h"
 #include "core/half.h"
+#include "core/parallel.h"
 #include "ops/kernel_support.h"
 
 namespace fusescope {
@@ -50,41 +52,58 @@ struct Lanes {
     }
 };
 
-// ATen's multi_row_sum: sums `size` rows of n columns at once.
+// ATen's multi_row_sum: sums `size` rows of n columns at once. Every 2^(3 levelPower) rows
+// the level-2 sum, which only those rows made, is added into level 3: those blocks' sums are
+// computed across threads and added in order, the same bits as one thread.
 template <class T, int N, class Load>
 std::array<T, N> multiRowSum(const char* in, int64_t rowStride, int64_t colStride, int64_t size, const Load& load) {
     constexpr int64_t numLevels = 4;
     const int64_t levelPower = std::max<int64_t>(4, ceilLog2(size) / numLevels);
     const int64_t levelStep = int64_t(1) << levelPower;
     const int64_t levelMask = levelStep - 1;
-    T acc[numLevels][N];
-    for (auto& level : acc)
-        for (auto& a : level) a = T{};
-    int64_t i = 0, sincePoll = 0;
-    for (; i + levelStep <= size;) {
-        if ((sincePoll += levelStep * N) >= kCancelPollElements) sincePoll = 0, throwIfCancelled();
-        for (int64_t j = 0; j < levelStep; ++j, ++i) {
-            const char* base = in + i * rowStride;
-            for (int k = 0; k < N; ++k) acc[0][k] += load(base, colStride, k);
-        }
-        for (int64_t j = 1; j < numLevels; ++j) {
-            for (int k = 0; k < N; ++k) {
-                acc[j][k] += acc[j - 1][k];
-                acc[j - 1][k] = T{};
+    using Levels = std::array<std::array<T, N>, numLevels>;
+    // Rows [i, end) in whole level steps, pushing sums up the levels as i passes their marks.
+    auto addSteps = [&](Levels& acc, int64_t i, int64_t end) {
+        int64_t sincePoll = 0;
+        while (i + levelStep <= end) {
+            if ((sincePoll += levelStep * N) >= kCancelPollElements) sincePoll = 0, throwIfCancelled();
+            for (int64_t j = 0; j < levelStep; ++j, ++i) {
+                const char* base = in + i * rowStride;
+                for (int k = 0; k < N; ++k) acc[0][k] += load(base, colStride, k);
             }
-            const int64_t mask = levelMask << (j * levelPower);
-            if ((i & mask) != 0) break;
+            for (int64_t j = 1; j < numLevels; ++j) {
+                for (int k = 0; k < N; ++k) {
+                    acc[j][k] += acc[j - 1][k];
+                    acc[j - 1][k] = T{};
+                }
+                const int64_t mask = levelMask << (j * levelPower);
+                if ((i & mask) != 0) break;
+            }
         }
+        return i;
+    };
+    Levels acc{};
+    const int64_t blockRows = int64_t(1) << (3 * levelPower), blocks = size / blockRows;
+    if (blocks >= 2) {
+        std::vector<std::array<T, N>> blockSums(static_cast<std::size_t>(blocks));
+        parallelFor(blocks, std::max<int64_t>(1, kParallelGrain / (blockRows * N)), [&](int64_t begin, int64_t end) {
+            for (int64_t b = begin; b < end; ++b) {
+                Levels own{};
+                addSteps(own, b * blockRows, (b + 1) * blockRows);
+                blockSums[static_cast<std::size_t>(b)] = own[numLevels - 1];
+            }
+        });
+        for (const auto& sum : blockSums)
+            for (int k = 0; k < N; ++k) acc[numLevels - 1][k] += sum[k];
     }
+    int64_t i = addSteps(acc, blocks >= 2 ? blocks * blockRows : 0, size);
     for (; i < size; ++i) {
         const char* base = in + i * rowStride;
         for (int k = 0; k < N; ++k) acc[0][k] += load(base, colStride, k);
     }
     for (int64_t j = 1; j < numLevels; ++j)
         for (int k = 0; k < N; ++k) acc[0][k] += acc[j][k];
-    std::array<T, N> ret;
-    for (int k = 0; k < N; ++k) ret[k] = acc[0][k];
-    return ret;
+    return acc[0];
 }
 
 // ATen's row_sum: one row, viewed as (-1, 4) for four independent accumulators.

@@ -350,6 +350,34 @@ void requireNoPartialOverlap(const Tensor& written, const Tensor& read) {
                                           "memory location. Please clone() the tensor before performing the operation.");
 }
 
+bool applyFloatFunctionTo(const Tensor& out, const Tensor& in, FloatFunction f) {
+    if (out.dtype() != DType::Float32 || in.dtype() != DType::Float32 || out.sizes() != in.sizes()) return false;
+    const Shape& sizes = out.sizes();
+    const int64_t n = shapeNumel(sizes);
+    if (n == 0) return true;
+    FlatRepeat unused;
+    auto rowMajor = [&](const Tensor& t) { return flatRead(iterOperand(t, sizes), sizes, DType::Float32, &unused) == FlatRead::Floats; };
+    const Tensor source = rowMajor(in) ? in : contiguousCopy(in);
+    const Tensor target = rowMajor(out) ? out : allocate(contiguousMeta(sizes, DType::Float32));
+    if (!rowMajor(source) || !rowMajor(target)) return false;
+    const float* from = static_cast<const float*>(source.dataPtr());
+    float* to = static_cast<float*>(target.dataPtr());
+    auto chunk = [&](int64_t begin, int64_t end) {
+        for (int64_t at = begin; at < end; at += kCancelPollElements) {
+            throwIfCancelled();
+            applyFloatFunction(f, from + at, to + at, std::min(end, at + kCancelPollElements) - at);
+        }
+    };
+    // Split where each element is apart from the others (in place, x.exp_(), each is its own
+    // input); an out= that overlaps its input otherwise runs as one span.
+    if (n > kParallelGrain && (from == to || elementsIndependent(sizes, {iterOperand(target, sizes), iterOperand(source, sizes)})))
+        parallelFor(n, kParallelGrain, chunk);
+    else
+        chunk(0, n);
+    if (target.impl() != out.impl()) copyInto(out, target);
+    return true;
+}
+
 void copyInto(const Tensor& dst, const Tensor& src) {
     // The same bytes in the same order: one move (a compiled step copying its updates back).
     if (dst.dtype() == src.dtype() && dst.sizes() == src.sizes() && dst.isContiguous() && src.isContiguous()) {

@@ -14,6 +14,7 @@
 #include "core/parallel.h"
 #include "core/half.h"
 #include "core/tensor.h"
+#include "ops/float_math.h"
 #include "ops/op_registry.h"
 
 namespace fusescope {
@@ -334,6 +335,12 @@ void pointwiseApply(const Tensor& out, const std::vector<Tensor>& inputs, DType 
         });
     }
 }
+
+// out = f(in) through the vectorised float math (ops/float_math.h) where both are float32, so
+// that every float32 value meets the same function whatever its layout: spans split across
+// threads, through contiguous copies where a tensor is not laid out in row-major order. False
+// for other dtypes (the caller's loop runs).
+bool applyFloatFunctionTo(const Tensor& out, const Tensor& in, FloatFunction f);
 
 // PyTorch's assert_no_partial_overlap for an eager call: two dense tensors (each
 // contiguous in some order of its dims) whose bytes overlap without being the same
