@@ -47,6 +47,7 @@ screenshots: build
 	./scripts/screenshots $(BUILD_DIR)/bin/fusescope docs/screenshots
 
 bench: build
+	cmake --build $(BUILD_DIR) --target benchmarks -j $(JOBS)
 	$(BUILD_DIR)/bin/bench_capture_overhead
 	$(BUILD_DIR)/bin/bench_inductor
 	$(BUILD_DIR)/bin/bench_profiler_overhead

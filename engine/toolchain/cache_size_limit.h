@@ -1,8 +1,8 @@
 #pragma once
 // Keeps the on-disk kernel cache under a size limit, as ccache does: an entry is the files
-// sharing one key (<key>.fsobj and <key>.cpp); the least recently used go first. Without
-// it every run of a script from a new folder (its file:line comments are part of each
-// module's source, so of its key) adds entries for ever, until the disk is full.
+// sharing one key (<key>.fsobj, or a kept source <key>.cpp); the least recently used go
+// first. Without it every new kernel and every kept source (whose file:line comments differ
+// from folder to folder) add files for ever, until the disk is full.
 
 #include <cstdint>
 #include <optional>

@@ -207,12 +207,29 @@ TEST_F(ToolchainTest, SecondCompileComesFromTheCache) {
     EXPECT_TRUE(second->fromCache);
     // The source is kept beside the entry, so traces can name a file users can open.
     EXPECT_EQ(fs::path(second->sourcePath).parent_path(), fs::path(cacheDir_));
-    EXPECT_EQ(fs::path(second->sourcePath).stem(), cacheEntries().front().stem());
     EXPECT_EQ(test::readFile(second->sourcePath), kExpSource);
     EXPECT_FALSE(second->llvmIr.empty());
-    EXPECT_EQ(second->llvmIr, llvmIr);
+    EXPECT_EQ(second->llvmIr, llvmIr);  // packed in the entry, unpacked as it was
     EXPECT_EQ(second->assembly, assembly);
     expectExpTimesTwoWorks(*second);
+    // The text is stored compressed: the entry is smaller than the IR alone.
+    EXPECT_LT(fs::file_size(cacheEntries().front()), llvmIr.size());
+}
+
+// Comment lines (a graph's file:line notes) decide nothing compiled: the same kernel written
+// from another folder is a hit, and each source is kept as it was written.
+TEST_F(ToolchainTest, SourcesThatDifferOnlyInCommentLinesShareAnEntry) {
+    auto first = jit().compile(std::string("// /home/a/model.py:3: y = x.exp() * 2\n") + kExpSource, "exp_kernel");
+    ASSERT_FALSE(first->fromCache);
+    const std::string other = std::string("  // /tmp/clone/model.py:3: y = x.exp() * 2\n") + kExpSource;
+    auto second = jit().compile(other, "exp_kernel");
+    EXPECT_TRUE(second->fromCache);
+    EXPECT_EQ(cacheEntries().size(), 1u);
+    EXPECT_NE(second->sourcePath, first->sourcePath);
+    EXPECT_EQ(test::readFile(second->sourcePath), other);
+    expectExpTimesTwoWorks(*second);
+    // A changed line of code is another kernel.
+    EXPECT_FALSE(jit().compile(std::string(kExpSource) + "extern \"C\" int one() { return 1; }\n", "exp_kernel")->fromCache);
 }
 
 TEST_F(ToolchainTest, CorruptCacheEntryIsIgnoredAndRewritten) {

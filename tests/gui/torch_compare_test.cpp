@@ -78,7 +78,8 @@ private slots:
         QVERIFY(loaded.wait(10000));
         QVERIFY(runProgram(window, "recompiles.py"));
         TorchCompareView& view = *window.torchCompareView();
-        QTRY_VERIFY_WITH_TIMEOUT(view.pairs().size() == 4 && view.pairs().back().ours.present, 20000);  // a run's events come in bursts
+        QTRY_VERIFY_WITH_TIMEOUT(window.viewsReady(), 20000);  // paired a moment after the run's last events
+        QCOMPARE(view.pairs().size(), 4);
         QVERIFY2(view.summary().startsWith("4 compile(s), 4 with counts that differ. PyTorch's side: PyTorch 2.15.0+cu132, /"), qPrintable(view.summary()));
 
         // Cells read "ours | PyTorch's"; where they differ they are tinted.
@@ -122,7 +123,8 @@ private slots:
         window.openTorchTraceBeside(fixture("graph_breaks/dedicated_log_torch_trace_fixture.log"));
         QVERIFY(loaded.wait(10000));
         TorchCompareView& view = *window.torchCompareView();
-        QTRY_VERIFY_WITH_TIMEOUT(view.pairs().size() == 4 && view.pairs().front().ours.present, 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(window.viewsReady(), 20000);
+        QCOMPARE(view.pairs().size(), 4);
         QStringList ids;
         for (const CompilePair& pair : view.pairs()) ids << pair.compileId;
         QCOMPARE(ids, (QStringList{"0/0", "1/0", "2/0", "3/0"}));

@@ -222,7 +222,7 @@ std::shared_ptr<CompiledModule> CppJit::compile(const std::string& source, const
         storeCacheEntry(dir, key, entry);
     }
     impl_->load(*module, entry.object);
-    module->sourcePath = storeCacheSource(dir, key, source);
+    module->sourcePath = storeCacheSource(dir, source);
     module->llvmIr = std::move(entry.llvmIr);
     module->assembly = std::move(entry.assembly);
     module->compileSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
