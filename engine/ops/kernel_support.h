@@ -219,61 +219,85 @@ bool flatFloat32Apply(const Shape& sizes, const std::vector<IterOperand>& ops, c
     if (flatRead(ops[0], sizes, DType::Float32, &repeat[0]) != FlatRead::Floats) return false;
     const float* floats[kMaxOperands] = {};
     double values[kMaxOperands] = {};
-    bool repeats = false;
     for (std::size_t i = 0; i < n; ++i) {
         FlatRead read = flatRead(ops[i + 1], sizes, types[i], &repeat[i]);
         if (read == FlatRead::No) return false;
-        repeats = repeats || read == FlatRead::Repeated;
-        if (read == FlatRead::Floats || read == FlatRead::Repeated) {
-            floats[i] = reinterpret_cast<const float*>(ops[i + 1].data);
-        } else {  // one value inside the output (x.mul_(x[0])) changes as the loop writes: the general loop
-            const char* at = ops[i + 1].data;
-            if (at >= ops[0].data && at < ops[0].data + shapeNumel(sizes) * static_cast<int64_t>(sizeof(float))) return false;
-            values[i] = roundedTo(rounding[i], loadDouble(at, types[i]));
-        }
+        // One value or a repeated stretch inside the output (x.mul_(x[0])) changes as the loop
+        // writes, and a span reads it once: the general loop.
+        const char* at = ops[i + 1].data;
+        if (read != FlatRead::Floats && at >= ops[0].data && at < ops[0].data + shapeNumel(sizes) * static_cast<int64_t>(sizeof(float)))
+            return false;
+        if (read == FlatRead::Floats || read == FlatRead::Repeated) floats[i] = reinterpret_cast<const float*>(at);
+        else values[i] = roundedTo(rounding[i], loadDouble(at, types[i]));
     }
     float* out = reinterpret_cast<float*>(ops[0].data);
+    // to[j] for j < count: operand i read from stream[i][j], or constant[i] where stream[i] is
+    // null. The common shapes as loops of a fixed form, which the compiler vectorizes.
+    auto span = [&](const float* const* stream, const double* constant, float* to, int64_t count) {
+        if (n == 1 && stream[0]) {
+            for (int64_t j = 0; j < count; ++j) {
+                const double v[1] = {static_cast<double>(stream[0][j])};
+                to[j] = static_cast<float>(fd(v));
+            }
+        } else if (n == 2 && stream[0] && stream[1]) {
+            for (int64_t j = 0; j < count; ++j) {
+                const double v[2] = {static_cast<double>(stream[0][j]), static_cast<double>(stream[1][j])};
+                to[j] = static_cast<float>(fd(v));
+            }
+        } else if (n == 2 && stream[0]) {
+            for (int64_t j = 0; j < count; ++j) {
+                const double v[2] = {static_cast<double>(stream[0][j]), constant[1]};
+                to[j] = static_cast<float>(fd(v));
+            }
+        } else if (n == 2 && stream[1]) {
+            for (int64_t j = 0; j < count; ++j) {
+                const double v[2] = {constant[0], static_cast<double>(stream[1][j])};
+                to[j] = static_cast<float>(fd(v));
+            }
+        } else {
+            for (int64_t j = 0; j < count; ++j) {
+                double v[kMaxOperands];
+                for (std::size_t i = 0; i < n; ++i) v[i] = stream[i] ? static_cast<double>(stream[i][j]) : constant[i];
+                to[j] = static_cast<float>(fd(static_cast<const double*>(v)));
+            }
+        }
+    };
     auto chunk = [&](int64_t from, int64_t to) {
         for (int64_t begin = from; begin < to; begin += kCancelPollElements) {
             throwIfCancelled();
             const int64_t end = std::min(to, begin + kCancelPollElements);
-            // The common shapes as loops of a fixed form, which the compiler vectorizes.
-            if (repeats) {
-                int64_t at[kMaxOperands] = {}, left[kMaxOperands] = {};  // a Repeated operand's element for k, and its reads left
-                for (std::size_t i = 0; i < n; ++i)
-                    if (repeat[i].period) at[i] = begin / repeat[i].run % repeat[i].period, left[i] = repeat[i].run - begin % repeat[i].run;
-                for (int64_t k = begin; k < end; ++k) {
-                    double v[kMaxOperands];
-                    for (std::size_t i = 0; i < n; ++i) {
-                        v[i] = !floats[i] ? values[i] : static_cast<double>(floats[i][repeat[i].period ? at[i] : k]);
-                        if (repeat[i].period && --left[i] == 0) {
-                            left[i] = repeat[i].run;
-                            if (++at[i] == repeat[i].period) at[i] = 0;
-                        }
+            // A Repeated operand reads element (k / run) % period (FlatRead): with a run of 1 a
+            // stretch of its elements in order (a bias along each row), else one element for
+            // `run` outputs in a row (a channel's scale over its pixels), read as a constant.
+            // Each span ends where one of them moves on.
+            int64_t at[kMaxOperands] = {}, left[kMaxOperands] = {};  // a Repeated operand's element, and its reads left on it
+            for (std::size_t i = 0; i < n; ++i)
+                if (repeat[i].period) at[i] = begin / repeat[i].run % repeat[i].period, left[i] = repeat[i].run - begin % repeat[i].run;
+            for (int64_t k = begin; k < end;) {
+                const float* stream[kMaxOperands] = {};
+                double constant[kMaxOperands] = {};
+                int64_t stop = end;
+                for (std::size_t i = 0; i < n; ++i) {
+                    if (!repeat[i].period) {
+                        stream[i] = floats[i] ? floats[i] + k : nullptr, constant[i] = values[i];
+                    } else if (repeat[i].run == 1) {
+                        stream[i] = floats[i] + at[i], stop = std::min(stop, k + repeat[i].period - at[i]);
+                    } else {
+                        constant[i] = floats[i][at[i]], stop = std::min(stop, k + left[i]);
                     }
-                    out[k] = static_cast<float>(fd(static_cast<const double*>(v)));
                 }
-            } else if (n == 1 && floats[0]) {
-                for (int64_t k = begin; k < end; ++k) {
-                    const double v[1] = {static_cast<double>(floats[0][k])};
-                    out[k] = static_cast<float>(fd(v));
+                span(stream, constant, out + k, stop - k);
+                for (std::size_t i = 0; i < n; ++i) {
+                    if (!repeat[i].period) continue;
+                    if (repeat[i].run == 1) {
+                        at[i] += stop - k;
+                    } else if ((left[i] -= stop - k) == 0) {
+                        left[i] = repeat[i].run;
+                        ++at[i];
+                    }
+                    if (at[i] == repeat[i].period) at[i] = 0;
                 }
-            } else if (n == 2 && floats[0] && floats[1]) {
-                for (int64_t k = begin; k < end; ++k) {
-                    const double v[2] = {static_cast<double>(floats[0][k]), static_cast<double>(floats[1][k])};
-                    out[k] = static_cast<float>(fd(v));
-                }
-            } else if (n == 2 && floats[0]) {
-                for (int64_t k = begin; k < end; ++k) {
-                    const double v[2] = {static_cast<double>(floats[0][k]), values[1]};
-                    out[k] = static_cast<float>(fd(v));
-                }
-            } else {
-                for (int64_t k = begin; k < end; ++k) {
-                    double v[kMaxOperands];
-                    for (std::size_t i = 0; i < n; ++i) v[i] = floats[i] ? static_cast<double>(floats[i][k]) : values[i];
-                    out[k] = static_cast<float>(fd(static_cast<const double*>(v)));
-                }
+                k = stop;
             }
         }
     };

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 
 #include "core/error.h"
 #include "dispatch/dispatcher.h"
@@ -323,4 +324,33 @@ TEST(ComplexOps, FormsMetaAndRefusals) {
     EXPECT_EQ(errorOf([&] { T("mul", {leaf, leaf}); }),
               "mul: Fusescope does not differentiate complex tensors yet (run it under torch.no_grad())");
     EXPECT_EQ(errorOf([&] { z.readDouble(0); }), "a torch.complex64 element cannot be read or written as a real number");
+}
+
+// A channel's scale over its pixels and a bias along each row are read as constants and
+// stretches (flatFloat32Apply's spans); over a tensor that crosses the thread and cancel-poll
+// chunk boundaries mid-run, every element equals the one computed from contiguous copies.
+TEST(Pointwise, RepeatedOperandsGiveTheBitsOfTheirContiguousCopies) {
+    const int64_t n = 3, c = 37, w = 1001;  // 111,111 elements: runs of 1001 cut by chunks of 2^15 and 2^16
+    auto mixed = [](int64_t count, double scale) {
+        return T("sin", {T("mul", {T("arange", {IValue(count)}, {{"dtype", IValue(DType::Float32)}}), IValue(scale)})});
+    };
+    Tensor x = T("reshape", {mixed(n * c * w, 0.37), IValue::intList({n, c, w})});
+    Tensor channel = T("reshape", {mixed(c, 1.3), IValue::intList({1, c, 1})});
+    Tensor row = mixed(w, 0.71);
+    auto full = [&](const Tensor& t) { return T("contiguous", {T("expand", {t, IValue::intList({n, c, w})})}); };
+    auto expectSameBits = [](const Tensor& got, const Tensor& want) {
+        ASSERT_EQ(got.sizes(), want.sizes());
+        const float* g = static_cast<const float*>(got.dataPtr());
+        const float* e = static_cast<const float*>(want.dataPtr());
+        int64_t differ = 0;
+        for (int64_t i = 0; i < got.numel(); ++i) differ += std::memcmp(g + i, e + i, sizeof(float)) != 0;
+        EXPECT_EQ(differ, 0);
+    };
+    expectSameBits(T("mul", {x, channel}), T("mul", {x, full(channel)}));
+    expectSameBits(T("sub", {channel, x}), T("sub", {full(channel), x}));  // the constant first
+    expectSameBits(T("add", {x, row}), T("add", {x, full(row)}));
+    expectSameBits(T("clamp", {x}, {{"min", IValue(channel)}, {"max", IValue(row)}}),  // three operands
+                   T("clamp", {x}, {{"min", IValue(full(channel))}, {"max", IValue(full(row))}}));
+    // A row and a channel together: spans end where either moves on.
+    expectSameBits(T("mul", {T("expand", {channel, IValue::intList({n, c, w})}), row}), T("mul", {full(channel), full(row)}));
 }
