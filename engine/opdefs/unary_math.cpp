@@ -263,30 +263,31 @@ void registerUnaryMathOps(OpRegistry& r) {
     decomposeWith(square, decomposeSquare, true);
     gradFnNamed(square, "PowBackward0");
     registerUnary(r, {"exp2", O::Float, both, unary([](double x) { return std::exp2(x); }, nullptr)},
-                  unaryRule(K::Exp2));
+                  unaryRule(K::Exp2), true);
     registerUnary(r, {"log2", O::Float, both, unary([](double x) { return std::log2(x); }, nullptr)},
-                  unaryRule(K::Log2));
+                  unaryRule(K::Log2), true);
     registerUnary(r, {"log1p", O::Float, both, unary([](double x) { return std::log1p(x); }, nullptr)},
-                  unaryRule(K::Log1p));
+                  unaryRule(K::Log1p), true);
     registerUnary(r, {"expm1", O::Float, both, unary([](double x) { return std::expm1(x); }, nullptr)},
-                  unaryRule(K::Expm1));
+                  unaryRule(K::Expm1), true);
     registerUnary(r, {"exp", O::Float, both, withFloatMath(FloatFunction::Exp, unary([](double x) { return std::exp(x); }, nullptr))},
                   [](LoweringContext& c, const LoweringArgs& a) {
                       // The planted-bug test hook computes exp as exp2 (core/test_hooks.h).
                       return unaryRule(c.hooks().plants(TestHooks::PlantedBug::Lowering) ? K::Exp2 : K::Exp)(c, a);
-                  });
+                  },
+                  true);
     registerUnary(r, {"log", O::Float, both, withFloatMath(FloatFunction::Log, unary([](double x) { return std::log(x); }, nullptr))},
-                  unaryRule(K::Log));
+                  unaryRule(K::Log), true);
     registerUnary(r, {"sqrt", O::Float, both, unary([](double x) { return std::sqrt(x); }, nullptr)},
-                  unaryRule(K::Sqrt));
+                  unaryRule(K::Sqrt), true);
     registerUnary(r, {"rsqrt", O::Float, both, unary([](double x) { return 1.0 / std::sqrt(x); }, nullptr)},
-                  unaryRule(K::Rsqrt));
+                  unaryRule(K::Rsqrt), true);
     registerUnary(r, {"sin", O::Float, both, withFloatMath(FloatFunction::Sin, unary([](double x) { return std::sin(x); }, nullptr))},
-                  unaryRule(K::Sin));
+                  unaryRule(K::Sin), true);
     registerUnary(r, {"cos", O::Float, both, withFloatMath(FloatFunction::Cos, unary([](double x) { return std::cos(x); }, nullptr))},
-                  unaryRule(K::Cos));
+                  unaryRule(K::Cos), true);
     registerUnary(r, {"tanh", O::Float, nn, withFloatMath(FloatFunction::Tanh, unary([](double x) { return std::tanh(x); }, nullptr))},
-                  unaryRule(K::Tanh));
+                  unaryRule(K::Tanh), true);
     // sigmoid/silu compute in float for float32/float16/bfloat16, as PyTorch's kernels do
     // (sigmoid(-100.) is 0 there: exp(100.f) overflows), in double for float64.
     auto byPrecision = [](auto dbl, auto flt) {
@@ -299,9 +300,9 @@ void registerUnaryMathOps(OpRegistry& r) {
                       withFloatMath(FloatFunction::Sigmoid, byPrecision(sigmoid, [](double x) {
                           return static_cast<double>(1.0f / (1.0f + std::exp(-static_cast<float>(x))));
                       }))},
-                  unaryRule(K::Sigmoid));
+                  unaryRule(K::Sigmoid), true);
     registerUnary(r, {"erf", O::Float, both, unary([](double x) { return std::erf(x); }, nullptr)},
-                  unaryRule(K::Erf));
+                  unaryRule(K::Erf), true);
     // Functions of libm, computed in double and rounded once (PyTorch's are within an ulp).
     registerUnary(r, {"tan", O::Float, both, unary([](double x) { return std::tan(x); }, nullptr)}, unaryRule(K::Tan), true);
     registerUnary(r, {"asin", O::Float, both, unary([](double x) { return std::asin(x); }, nullptr)}, unaryRule(K::Asin), true);

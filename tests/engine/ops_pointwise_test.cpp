@@ -354,3 +354,20 @@ TEST(Pointwise, RepeatedOperandsGiveTheBitsOfTheirContiguousCopies) {
     // A row and a channel together: spans end where either moves on.
     expectSameBits(T("mul", {T("expand", {channel, IValue::intList({n, c, w})}), row}), T("mul", {full(channel), full(row)}));
 }
+
+// Every float function has its in-place form, as PyTorch's Tensor.exp_() ...: the same bits
+// as the function, written into self (here a transposed view), which is returned; an integer
+// tensor cannot hold the float result.
+TEST(Pointwise, InPlaceFloatFunctionsGiveTheFunctionsBitsInSelf) {
+    for (const char* name : {"exp", "exp2", "expm1", "log", "log2", "log1p", "sqrt", "rsqrt", "sin", "cos", "tanh", "sigmoid", "erf"}) {
+        SCOPED_TRACE(name);
+        Tensor base = T("add", {T("mul", {T("rand", {IValue::intList({5, 7})}), IValue(3.0)}), IValue(0.25)});
+        Tensor self = T("t", {T("clone", {base})});
+        Tensor want = T(name, {self});
+        IValue returned = dispatch(std::string(name) + "_", {self});
+        EXPECT_EQ(returned.toTensor().dataPtr(), self.dataPtr());
+        EXPECT_EQ(values(self), values(want));
+        EXPECT_EQ(errorOf([&] { dispatch(std::string(name) + "_", {longs({1, 2})}); }),
+                  "result type Float can't be cast to the desired output type Long");
+    }
+}
