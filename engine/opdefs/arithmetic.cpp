@@ -57,7 +57,9 @@ OpDef& registerPointwise(OpRegistry& r, const PointwiseOp& op, LoweringRule lowe
         std::vector<Tensor> in = gatherInputs(op, a);
         op.run(a, out, in, op.computeType(resultType(in), a));
     };
-    OpDef& functional = lowerWith(r.add(makeOp(op.name, op.name + op.schema, op.flags, meta, compute)), std::move(lowering));
+    OpFlags flags = op.flags;
+    flags.writesEveryElement = true;
+    OpDef& functional = lowerWith(r.add(makeOp(op.name, op.name + op.schema, flags, meta, compute)), std::move(lowering));
     if (!op.inplace) return functional;
     std::string name = op.name + "_";
     auto checked = [op](const BoundArgs& a) {
@@ -173,8 +175,10 @@ void addSub(const BoundArgs& a, const Tensor& out, const std::vector<Tensor>& in
     IValue alpha = alphaFor(a, compute);
     double ad = sign * alpha.toDouble();
     int64_t ai = static_cast<int64_t>(sign) * (alpha.isDouble() ? 0 : alpha.toInt());
-    pointwiseApply(out, in, compute, [ad](const double* v) { return v[0] + ad * v[1]; },
-                   [ai](const int64_t* v) { return wrapAdd(v[0], wrapMul(ai, v[1])); });
+    auto integer = [ai](const int64_t* v) { return wrapAdd(v[0], wrapMul(ai, v[1])); };
+    if (ad == 1) return pointwiseApply(out, in, compute, ArithmeticFd<FloatArithmetic::Add>{}, integer);
+    if (ad == -1) return pointwiseApply(out, in, compute, ArithmeticFd<FloatArithmetic::Sub>{}, integer);
+    pointwiseApply(out, in, compute, [ad](const double* v) { return v[0] + ad * v[1]; }, integer);
 }
 
 std::string roundingMode(const BoundArgs& a) {
@@ -515,7 +519,7 @@ void registerArithmeticOps(OpRegistry& r) {
                           [](const BoundArgs& a, const Tensor& out, const std::vector<Tensor>& in, DType c) { addSub(a, out, in, c, -1.0); }},
                       withAlpha(K::Sub));
     registerPointwise(r, {"mul", binary, both, so, same, same,
-                          elementwise([](const double* v) { return v[0] * v[1]; }, [](const int64_t* v) { return wrapMul(v[0], v[1]); })},
+                          elementwise(ArithmeticFd<FloatArithmetic::Mul>{}, [](const int64_t* v) { return wrapMul(v[0], v[1]); })},
                       binaryRule(K::Mul));
     registerPointwise(
         r, {"div", "(Tensor self, Tensor other, *, str? rounding_mode=None) -> Tensor", both, so,
@@ -524,7 +528,7 @@ void registerArithmeticOps(OpRegistry& r) {
             [](const BoundArgs& a, const Tensor& out, const std::vector<Tensor>& in, DType c) {
                 std::string mode = roundingMode(a);
                 if (mode.empty())
-                    pointwiseApply(out, in, c, [](const double* v) { return v[0] / v[1]; }, nullptr);
+                    pointwiseApply(out, in, c, ArithmeticFd<FloatArithmetic::Div>{}, nullptr);
                 else if (mode == "trunc")
                     pointwiseApply(out, in, c, [](const double* v) { return std::trunc(v[0] / v[1]); },
                                    [](const int64_t* v) { return truncDivideInt(v[0], v[1]); });

@@ -81,7 +81,9 @@ OpDef& registerUnary(OpRegistry& r, const UnaryOp& op, LoweringRule lowering, bo
         return pointwiseMeta({self}, unaryOutType(op, self.dtype()));
     };
     std::string tail = "(Tensor self" + op.extra + ") -> Tensor";
-    OpDef& functional = r.add(makeOp(op.name, op.name + tail, op.flags, meta, [op](const BoundArgs& a, const Tensor& out) { op.run(a, out, a.tensor("self")); }));
+    OpFlags flags = op.flags;
+    flags.writesEveryElement = true;
+    OpDef& functional = r.add(makeOp(op.name, op.name + tail, flags, meta, [op](const BoundArgs& a, const Tensor& out) { op.run(a, out, a.tensor("self")); }));
     lowerWith(functional, std::move(lowering));
     if (!withInplace) return functional;
     OpDef d;

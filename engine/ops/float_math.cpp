@@ -18,6 +18,7 @@
 namespace fusescope {
 
 FLOAT_MATH_KERNELS(void applyFloatFunction(FloatFunction f, const float* in, float* out, int64_t n))
+FLOAT_MATH_KERNELS(void applyFloatArithmetic(FloatArithmetic op, const float* a, float aValue, const float* b, float bValue, float* out, int64_t n))
 FLOAT_MATH_KERNELS(float maxOfRow(const float* x, int64_t n))
 FLOAT_MATH_KERNELS(double expsBelowShift(const float* x, double shift, double* exps, int64_t n))
 FLOAT_MATH_KERNELS(double sumOfRow(const float* x, int64_t n))
@@ -34,6 +35,9 @@ static bool hasAvx2() {
 #endif
 
 void applyFloatFunction(FloatFunction f, const float* in, float* out, int64_t n) { FLOAT_MATH_CALL(applyFloatFunction, f, in, out, n); }
+void applyFloatArithmetic(FloatArithmetic op, const float* a, float aValue, const float* b, float bValue, float* out, int64_t n) {
+    FLOAT_MATH_CALL(applyFloatArithmetic, op, a, aValue, b, bValue, out, n);
+}
 float maxOfRow(const float* x, int64_t n) { return FLOAT_MATH_CALL(maxOfRow, x, n); }
 double expsBelowShift(const float* x, double shift, double* exps, int64_t n) { return FLOAT_MATH_CALL(expsBelowShift, x, shift, exps, n); }
 double sumOfRow(const float* x, int64_t n) { return FLOAT_MATH_CALL(sumOfRow, x, n); }

@@ -18,6 +18,14 @@ enum class FloatFunction { Exp, Log, Sin, Cos, Tanh, Sigmoid, Silu, GeluTanh };
 // silu compute in float around exp(-x) rounded to float, as PyTorch's float kernels.
 void applyFloatFunction(FloatFunction f, const float* in, float* out, int64_t n);
 
+// Float32 + - * / over a span: out[k] = a[k] op b[k], an operand read from its stream, or
+// from its value where the stream is null. One float operation rounds the exact result once,
+// as computing in double and rounding to float does (double holds more than twice float's
+// digits), so these are the bits of the double arithmetic the other kernels use. out may be
+// a or b, or overlap them as a loop in order would read them.
+enum class FloatArithmetic { Add, Sub, Mul, Div };
+void applyFloatArithmetic(FloatArithmetic op, const float* a, float aValue, const float* b, float bValue, float* out, int64_t n);
+
 // Rows of softmax, log_softmax and layer_norm. Sums add in double, in order.
 float maxOfRow(const float* x, int64_t n);  // NaN skipped; -inf when empty or all NaN
 // exps[k] = exp(x[k] - shift) in double for x[k] <= shift (the row's max); returns their sum.

@@ -1,7 +1,10 @@
 #include "ops/kernel_support.h"
 
 #include <algorithm>
+#include <atomic>
+#include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <numeric>
 #include <optional>
 
@@ -9,6 +12,7 @@
 
 #include "core/error.h"
 #include "core/complex_parts.h"
+#include "ops/byte_copy.h"
 
 namespace fusescope {
 
@@ -214,7 +218,9 @@ void checkInplace(const Tensor& self, const std::vector<Tensor>& inputs, DType r
                                                       dtypeScalarName(resultDtype), dtypeScalarName(self.dtype())));
 }
 
-Tensor allocate(const ResultMeta& meta) {
+namespace {
+
+Tensor allocateStorage(const ResultMeta& meta, bool zeroed) {
     for (int64_t s : meta.sizes)
         if (s < 0)
             throw ScriptError("RuntimeError", fmt::format("Trying to create tensor with negative dimension {}: {}", s, shapeStr(meta.sizes)));
@@ -227,11 +233,53 @@ Tensor allocate(const ResultMeta& meta) {
     std::size_t nbytes = 0;
     if (__builtin_mul_overflow(static_cast<std::size_t>(extent), dtypeSize(meta.dtype), &nbytes))
         throw ScriptError("RuntimeError", fmt::format("Storage size calculation overflowed with sizes={}", shapeStr(meta.sizes)));
-    impl->storage = std::make_shared<Storage>(nbytes, Device::cpu());
+    impl->storage = std::make_shared<Storage>(nbytes, Device::cpu(), zeroed);
     impl->sizes = meta.sizes;
     impl->strides = meta.strides;
     impl->dtype = meta.dtype;
     return Tensor(std::move(impl));
+}
+
+// One element of `dtype` as PyTorch's fill_uninitialized_memory fills: NaN, or the largest value.
+std::vector<char> unwrittenElement(DType dtype) {
+    std::vector<char> bytes(dtypeSize(dtype));
+    if (isComplex(dtype)) {
+        const std::vector<char> part = unwrittenElement(complexValueType(dtype));
+        std::copy(part.begin(), part.end(), bytes.begin());
+        std::copy(part.begin(), part.end(), bytes.begin() + static_cast<std::ptrdiff_t>(part.size()));
+    } else if (isFloating(dtype)) {
+        storeDouble(bytes.data(), dtype, std::numeric_limits<double>::quiet_NaN());
+    } else {
+        storeInt(bytes.data(), dtype, dtype == DType::Int32 ? std::numeric_limits<int32_t>::max() : std::numeric_limits<int64_t>::max());
+    }
+    return bytes;
+}
+
+}  // namespace
+
+namespace {
+std::atomic<bool>& fillUnwritten() {
+    static std::atomic<bool> fill = [] {
+        const char* value = std::getenv("FUSESCOPE_FILL_UNINITIALIZED_MEMORY");
+        return value && *value && std::string_view(value) != "0";
+    }();
+    return fill;
+}
+}  // namespace
+
+bool fillsUnwrittenOutputs() { return fillUnwritten().load(std::memory_order_relaxed); }
+void setFillUnwrittenOutputs(bool fill) { fillUnwritten() = fill; }
+
+Tensor allocate(const ResultMeta& meta) { return allocateStorage(meta, true); }
+
+Tensor allocateUnwritten(const ResultMeta& meta) {
+    Tensor out = allocateStorage(meta, false);
+    if (!fillsUnwrittenOutputs()) return out;
+    const std::vector<char> element = unwrittenElement(meta.dtype);
+    char* bytes = static_cast<char*>(out.storage()->data());
+    for (std::size_t at = 0; at + element.size() <= out.storage()->nbytes(); at += element.size())
+        std::memcpy(bytes + at, element.data(), element.size());
+    return out;
 }
 
 Tensor metaTensor(const ResultMeta& meta) { return Tensor::emptyMeta(meta.sizes, meta.strides, meta.dtype); }
@@ -384,6 +432,7 @@ void copyInto(const Tensor& dst, const Tensor& src) {
         std::memmove(dst.dataPtr(), src.dataPtr(), static_cast<std::size_t>(dst.numel()) * dtypeSize(dst.dtype()));
         return;
     }
+    if (copyBytesInto(dst, src)) return;
     if (isComplex(dst.dtype()) || isComplex(src.dtype())) {
         // Part by part; a real source has imaginary part 0, a real destination keeps the real
         // part (PyTorch's copy_ too discards the imaginary part).
@@ -446,8 +495,8 @@ OpDef makeOp(std::string name, std::string schema, OpFlags flags, MetaFn meta, C
     d.isMethod = flags.method;
     d.isFunctional = flags.functional;
     d.infer = [meta](const BoundArgs& a) { return IValue(metaTensor(meta(a))); };
-    d.kernel = [meta, compute](const BoundArgs& a) {
-        Tensor out = allocate(meta(a));
+    d.kernel = [meta, compute, writesEveryElement = flags.writesEveryElement](const BoundArgs& a) {
+        Tensor out = writesEveryElement ? allocateUnwritten(meta(a)) : allocate(meta(a));
         compute(a, out);
         return IValue(out);
     };

@@ -63,6 +63,13 @@ ResultMeta pointwiseMeta(const std::vector<Tensor>& inputs, DType outType);
 // must be castable to self's dtype (ScriptError otherwise).
 void checkInplace(const Tensor& self, const std::vector<Tensor>& inputs, DType resultDtype);
 Tensor allocate(const ResultMeta& meta);  // CPU, zero-filled, strides honoured
+// For a kernel that writes every element: not zero-filled, unless FUSESCOPE_FILL_UNINITIALIZED_MEMORY
+// is set (not "0"): then filled with NaN (floating and complex) or the largest integer, as
+// PyTorch's torch.utils.deterministic.fill_uninitialized_memory fills, so that an element a
+// kernel leaves unwritten shows (the OpInfo and differential suites run with it).
+Tensor allocateUnwritten(const ResultMeta& meta);
+bool fillsUnwrittenOutputs();
+void setFillUnwrittenOutputs(bool fill);  // for tests: the variable's effect from now on
 Tensor metaTensor(const ResultMeta& meta);
 Tensor metaLike(const Tensor& t);
 
@@ -209,6 +216,19 @@ struct FlatRepeat {
 };
 FlatRead flatRead(const IterOperand& op, const Shape& sizes, DType dtype, FlatRepeat* repeat);
 
+// The fd of + - * / (double in, rounded once to the output): flatFloat32Apply's float32 spans
+// of it run the vectorised applyFloatArithmetic, whose bits are the same.
+template <FloatArithmetic Op>
+struct ArithmeticFd {
+    static constexpr FloatArithmetic arithmetic = Op;
+    double operator()(const double* v) const {
+        if constexpr (Op == FloatArithmetic::Add) return v[0] + v[1];
+        else if constexpr (Op == FloatArithmetic::Sub) return v[0] - v[1];
+        else if constexpr (Op == FloatArithmetic::Mul) return v[0] * v[1];
+        else return v[0] / v[1];
+    }
+};
+
 // The common eager case (optimizer updates, gradients, biases, channel scales): a float32
 // output, every input read in the output's order, one value, or repeated (FlatRead). The same arithmetic as the general loop (each value as
 // double, the result rounded to float) without its per-element dtype dispatch and strides.
@@ -231,9 +251,17 @@ bool flatFloat32Apply(const Shape& sizes, const std::vector<IterOperand>& ops, c
         else values[i] = roundedTo(rounding[i], loadDouble(at, types[i]));
     }
     float* out = reinterpret_cast<float*>(ops[0].data);
+    // + - * / of floats (a constant that is not a float, a float64 scalar's, computes in double).
+    bool vectorArithmetic = false;
+    if constexpr (requires { FD::arithmetic; })
+        vectorArithmetic = n == 2 && std::all_of(values, values + n, [](double v) { return v != v || double(float(v)) == v; });
     // to[j] for j < count: operand i read from stream[i][j], or constant[i] where stream[i] is
     // null. The common shapes as loops of a fixed form, which the compiler vectorizes.
     auto span = [&](const float* const* stream, const double* constant, float* to, int64_t count) {
+        if constexpr (requires { FD::arithmetic; }) {
+            if (vectorArithmetic)
+                return applyFloatArithmetic(FD::arithmetic, stream[0], float(constant[0]), stream[1], float(constant[1]), to, count);
+        }
         if (n == 1 && stream[0]) {
             for (int64_t j = 0; j < count; ++j) {
                 const double v[1] = {static_cast<double>(stream[0][j])};
@@ -412,6 +440,7 @@ struct OpFlags {
     bool function = true;
     bool method = true;
     bool functional = false;
+    bool writesEveryElement = false;  // the kernel's output starts unwritten (allocateUnwritten)
 };
 using MetaFn = std::function<ResultMeta(const BoundArgs&)>;
 using ComputeFn = std::function<void(const BoundArgs&, const Tensor& out)>;

@@ -6,6 +6,7 @@ three. Part of `make test`.
 
     check_backends.py CLI FIRST_SEED COUNT [WORK_DIR] [--training]
 """
+import os
 import pathlib
 import subprocess
 import sys
@@ -22,7 +23,9 @@ def check(cli, seed, work, generate):
     program.write_text(generate(seed))
     outputs = {}
     for backend in BACKENDS:
-        run = subprocess.run([cli, "run", str(program), "--backend", backend], capture_output=True, text=True, timeout=300)
+        # Outputs a kernel must write in full start as NaN or the largest integer: an element left unwritten shows.
+        env = {**os.environ, "FUSESCOPE_FILL_UNINITIALIZED_MEMORY": "1"}
+        run = subprocess.run([cli, "run", str(program), "--backend", backend], capture_output=True, text=True, timeout=300, env=env)
         if run.returncode != 0:
             return f"--backend {backend} exited {run.returncode}: {run.stderr.strip()[-800:]}"
         for line in run.stdout.splitlines():

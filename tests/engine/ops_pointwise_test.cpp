@@ -4,9 +4,11 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "core/error.h"
 #include "dispatch/dispatcher.h"
+#include "ops/kernel_support.h"
 #include "ops/op_registry.h"
 #include "ops_test_support.h"
 
@@ -370,4 +372,33 @@ TEST(Pointwise, InPlaceFloatFunctionsGiveTheFunctionsBitsInSelf) {
         EXPECT_EQ(errorOf([&] { dispatch(std::string(name) + "_", {longs({1, 2})}); }),
                   "result type Float can't be cast to the desired output type Long");
     }
+}
+
+// A pointwise op's output is not zero-filled: its kernel writes every element. With
+// FUSESCOPE_FILL_UNINITIALIZED_MEMORY (as the OpInfo and differential suites run) such an
+// output starts as NaN or the largest integer, so an element left unwritten shows; here none
+// is, over transposed, broadcast and contiguous operands split across threads.
+TEST(Pointwise, EveryElementOfAnUnwrittenOutputIsWritten) {
+    setFillUnwrittenOutputs(true);
+    Tensor floatsLeft = allocateUnwritten(contiguousMeta({3}, DType::Float32));
+    EXPECT_TRUE(std::isnan(floatsLeft.readDouble(2)));
+    EXPECT_EQ(allocateUnwritten(contiguousMeta({2}, DType::Int64)).data<int64_t>()[1], std::numeric_limits<int64_t>::max());
+    Tensor x = T("t", {T("add", {T("rand", {IValue::intList({300, 200})}), IValue(0.5)})});  // 60,000 elements, transposed
+    Tensor row = T("add", {T("rand", {IValue::intList({300})}), IValue(0.5)});
+    auto nans = [](const Tensor& t) {
+        int64_t count = 0;
+        for (double v : values(t)) count += std::isnan(v);
+        return count;
+    };
+    for (const char* name : {"add", "sub", "mul", "div", "maximum", "remainder", "pow", "floor_divide"}) {
+        SCOPED_TRACE(name);
+        EXPECT_EQ(nans(T(name, {x, row})), 0);
+        EXPECT_EQ(nans(T(name, {T("contiguous", {x}), IValue(2.0)})), 0);
+    }
+    for (const char* name : {"exp", "neg", "relu", "sigmoid", "abs", "floor", "tanh", "sqrt"}) {
+        SCOPED_TRACE(name);
+        EXPECT_EQ(nans(T(name, {x})), 0);
+    }
+    EXPECT_EQ(values(T("add", {longs({1, 2, 3}), longs({10})})), (std::vector<double>{11, 12, 13}));
+    setFillUnwrittenOutputs(false);
 }

@@ -7,6 +7,7 @@ docs/ops.md is not what the run writes. With --write it updates docs/ops.md inst
     check_conformance.py FUSESCOPE_CLI [--write]
 """
 import difflib
+import os
 import pathlib
 import subprocess
 import sys
@@ -17,7 +18,9 @@ DOC = ROOT / "docs" / "ops.md"
 
 def main():
     cli, write = sys.argv[1], "--write" in sys.argv[2:]
-    run = subprocess.run([cli, "run", str(ROOT / "tests" / "opinfo" / "conformance.py")], capture_output=True, text=True, cwd=ROOT)
+    # Outputs a kernel must write in full start as NaN or the largest integer, so that an element left unwritten is a wrong value.
+    env = {**os.environ, "FUSESCOPE_FILL_UNINITIALIZED_MEMORY": "1"}
+    run = subprocess.run([cli, "run", str(ROOT / "tests" / "opinfo" / "conformance.py")], capture_output=True, text=True, cwd=ROOT, env=env)
     if run.returncode not in (0, 1):  # 1: wrong values, listed in the document
         ran = [line for line in run.stderr.splitlines() if line.startswith("running ")]
         where = ran[-1][len("running "):] if ran else "before the first op"
