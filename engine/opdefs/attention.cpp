@@ -3,7 +3,7 @@
 // flash kernel): softmax(q @ k^T * scale, causal or not) @ v over [B, H, L, D] inputs.
 // Compiled, it is an extern kernel (fs_attention in the C++ prelude: blocks of query rows
 // in parallel, an online softmax, key blocks a causal mask hides never computed); eager,
-// one product, softmax and product per head.
+// blocks of query rows in parallel too, each one product, softmax and product.
 
 #include <cmath>
 #include <cstring>
@@ -57,49 +57,78 @@ ResultMeta attentionMeta(const BoundArgs& a) {
     return meta;
 }
 
-// Per head: scores = q @ k^T * scale (BLAS), a softmax over each row's visible keys (float32
-// as softmax's rows, else in double; rows split across threads), out = weights @ v (BLAS).
+// A [B, H, rows, depth] operand as the eager kernel reads it in place: its depth dim's stride
+// 1 and rows that do not overlap (views of one qkv product qualify), else a contiguous copy.
+struct HeadRows {
+    Tensor tensor;
+    int64_t batchStride, headStride, rowStride;
+    char* rows(int64_t batchHead, int64_t heads) const {
+        const int64_t b = batchHead / heads, h = batchHead % heads;
+        return bytePtr(tensor) + (b * batchStride + h * headStride) * static_cast<int64_t>(dtypeSize(tensor.dtype()));
+    }
+};
+
+HeadRows headRows(const Tensor& t, bool mayCopy = true) {
+    const Shape& size = t.sizes();
+    int64_t rowStride = size[2] == 1 ? std::max<int64_t>(size[3], 1) : t.strides()[2];  // one row is never stepped over
+    if ((t.strides()[3] == 1 || size[3] == 1) && rowStride >= size[3]) return {t, t.strides()[0], t.strides()[1], rowStride};
+    if (!mayCopy) return {Tensor(), 0, 0, 0};
+    return headRows(contiguousCopy(t), false);
+}
+
+// softmax(q @ k^T * scale) @ v by blocks of 64 query rows, the blocks across threads: each
+// block's scores over the keys its rows see (BLAS; under is_causal the keys past its last
+// row are never computed), a softmax over each row's visible keys (float32 as softmax's
+// rows, else in double), then the block's output rows = weights @ v (BLAS).
 void attentionInto(const BoundArgs& a, const Tensor& result) {
+    constexpr int64_t kBlockRows = 64;
     const AttentionShape s = attentionShape(a);
     const bool causal = a.flag("is_causal");
     const double scale = attentionScale(a);
-    Tensor q = contiguousCopy(a.tensor("query")), k = contiguousCopy(a.tensor("key")), v = contiguousCopy(a.tensor("value"));
-    const Tensor out = result.isContiguous() ? result : allocate(contiguousMeta(result.sizes(), result.dtype()));
-    const int dtype = out.dtype() == DType::Float64 ? 1 : 0;
-    const size_t item = dtypeSize(out.dtype());
-    Tensor scores = allocate(contiguousMeta({s.queries, s.keys}, out.dtype()));
-    for (int64_t head = 0; head < s.batch * s.heads; ++head) {
-        const char* qp = bytePtr(q) + head * s.queries * s.depth * static_cast<int64_t>(item);
-        const char* kp = bytePtr(k) + head * s.keys * s.depth * static_cast<int64_t>(item);
-        const char* vp = bytePtr(v) + head * s.keys * s.valueDepth * static_cast<int64_t>(item);
-        char* op = bytePtr(out) + head * s.queries * s.valueDepth * static_cast<int64_t>(item);
-        blasGemm(dtype, 0, 1, s.queries, s.keys, s.depth, scale, qp, s.depth, kp, s.depth, 0.0, bytePtr(scores), s.keys);
-        parallelFor(s.queries, kParallelGrain / std::max<int64_t>(1, s.keys), [&](int64_t begin, int64_t end) {
-            for (int64_t i = begin; i < end; ++i) {
-                const int64_t visible = causal ? std::min(i + 1, s.keys) : s.keys;
-                if (out.dtype() == DType::Float32) {  // softmax's row kernels (ops/float_math.h)
-                    thread_local std::vector<double> exps;
-                    exps.resize(static_cast<std::size_t>(visible));
-                    float* row = reinterpret_cast<float*>(bytePtr(scores)) + i * s.keys;
-                    divideRow(exps.data(), expsBelowShift(row, maxOfRow(row, visible), exps.data(), visible), row, visible);
-                    std::fill(row + visible, row + s.keys, 0.0f);
-                    continue;
-                }
-                double top = -std::numeric_limits<double>::infinity(), sum = 0;
-                char* row = bytePtr(scores) + i * s.keys * static_cast<int64_t>(item);
-                auto at = [&](int64_t j) { return row + j * static_cast<int64_t>(item); };
-                for (int64_t j = 0; j < visible; ++j) top = std::max(top, loadDouble(at(j), out.dtype()));
-                for (int64_t j = 0; j < s.keys; ++j) {
-                    double e = j < visible ? std::exp(loadDouble(at(j), out.dtype()) - top) : 0.0;
-                    storeDouble(at(j), out.dtype(), e);
-                    sum += e;
-                }
-                for (int64_t j = 0; j < visible; ++j) storeDouble(at(j), out.dtype(), loadDouble(at(j), out.dtype()) / sum);
+    const HeadRows q = headRows(a.tensor("query")), k = headRows(a.tensor("key")), v = headRows(a.tensor("value"));
+    HeadRows out = headRows(result, false);
+    if (!out.tensor.defined()) out = headRows(allocateUnwritten(contiguousMeta(result.sizes(), result.dtype())), false);
+    const DType dtype = result.dtype();
+    const int dtypeCode = dtype == DType::Float64 ? 1 : 0;
+    const int64_t item = static_cast<int64_t>(dtypeSize(dtype)), blocks = (s.queries + kBlockRows - 1) / kBlockRows;
+    auto block = [&](int64_t batchHead, int64_t r0, char* scores) {
+        const int64_t rows = std::min(kBlockRows, s.queries - r0), seen = causal ? std::min(r0 + rows, s.keys) : s.keys;
+        char* outRows = out.rows(batchHead, s.heads) + r0 * out.rowStride * item;
+        blasGemm(dtypeCode, 0, 1, rows, seen, s.depth, scale, q.rows(batchHead, s.heads) + r0 * q.rowStride * item, q.rowStride,
+                 k.rows(batchHead, s.heads), k.rowStride, 0.0, scores, seen);
+        for (int64_t i = 0; i < rows; ++i) {
+            const int64_t visible = causal ? std::min(r0 + i + 1, s.keys) : s.keys;
+            char* row = scores + i * seen * item;
+            if (dtype == DType::Float32) {  // softmax's row kernels (ops/float_math.h)
+                thread_local std::vector<double> exps;
+                exps.resize(static_cast<std::size_t>(visible));
+                float* x = reinterpret_cast<float*>(row);
+                divideRow(exps.data(), expsBelowShift(x, maxOfRow(x, visible), exps.data(), visible), x, visible);
+                std::fill(x + visible, x + seen, 0.0f);
+                continue;
             }
-        });
-        blasGemm(dtype, 0, 0, s.queries, s.valueDepth, s.keys, 1.0, bytePtr(scores), s.keys, vp, s.valueDepth, 0.0, op, s.valueDepth);
-    }
-    if (out.impl() != result.impl()) copyInto(result, out);
+            double top = -std::numeric_limits<double>::infinity(), sum = 0;
+            auto at = [&](int64_t j) { return row + j * item; };
+            for (int64_t j = 0; j < visible; ++j) top = std::max(top, loadDouble(at(j), dtype));
+            for (int64_t j = 0; j < seen; ++j) {
+                double e = j < visible ? std::exp(loadDouble(at(j), dtype) - top) : 0.0;
+                storeDouble(at(j), dtype, e);
+                sum += e;
+            }
+            for (int64_t j = 0; j < visible; ++j) storeDouble(at(j), dtype, loadDouble(at(j), dtype) / sum);
+        }
+        blasGemm(dtypeCode, 0, 0, rows, s.valueDepth, seen, 1.0, scores, seen, v.rows(batchHead, s.heads), v.rowStride, 0.0, outRows,
+                 out.rowStride);
+    };
+    const int64_t work = s.batch * s.heads * blocks;
+    parallelFor(work, std::max<int64_t>(1, kParallelGrain / (kBlockRows * std::max<int64_t>(s.keys, 1))), [&](int64_t begin, int64_t end) {
+        std::vector<char> scores(static_cast<std::size_t>(kBlockRows * std::max<int64_t>(s.keys, 1) * item));
+        for (int64_t w = begin; w < end; ++w) {
+            throwIfCancelled();
+            block(w / blocks, w % blocks * kBlockRows, scores.data());
+        }
+    });
+    if (out.tensor.impl() != result.impl()) copyInto(result, out.tensor);
 }
 
 // An operand the kernel reads in place: [B, H, rows, depth] with constant strides, the
@@ -186,7 +215,7 @@ void registerAttentionOps(OpRegistry& r) {
     lowerWith(r.add(makeOp("_scaled_dot_product_flash_attention_for_cpu",
                            "_scaled_dot_product_flash_attention_for_cpu(Tensor query, Tensor key, Tensor value, "
                            "bool is_causal=False, *, float? scale=None) -> Tensor",
-                           {true, false, false}, attentionMeta, attentionInto)),
+                           {.method = false, .writesEveryElement = true}, attentionMeta, attentionInto)),
               lowerAttention);
     differentiateWith(r.definition("_scaled_dot_product_flash_attention_for_cpu"), attentionGradients);
 }

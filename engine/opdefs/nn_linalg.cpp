@@ -86,7 +86,8 @@ OpDef& addSoftmax(OpRegistry& r, const std::string& name, bool logarithm) {
         wrapDim(a.integer("dim"), self.dim());
         return contiguousMeta(self.sizes(), out);
     };
-    return r.add(makeOp(name, name + "(Tensor self, int dim, ScalarType? dtype=None) -> Tensor", {true, true, true}, meta,
+    return r.add(makeOp(name, name + "(Tensor self, int dim, ScalarType? dtype=None) -> Tensor",
+                        {.functional = true, .writesEveryElement = true}, meta,
                  [logarithm](const BoundArgs& a, const Tensor& out) {
                      const Tensor& self = a.tensor("self");
                      std::vector<bool> mask = reductionMask({a.integer("dim")}, self.dim());
@@ -720,7 +721,7 @@ void registerNnLinalgOps(OpRegistry& r) {
     decomposeWith(addSoftmax(r, "log_softmax", true), decomposeLogSoftmax);
     OpDef& layerNorm = r.add(makeOp("layer_norm",
                  "layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor",
-                 {true, false, true}, layerNormMeta, [](const BoundArgs& a, const Tensor& out) {
+                 {.method = false, .functional = true, .writesEveryElement = true}, layerNormMeta, [](const BoundArgs& a, const Tensor& out) {
                      const Tensor& input = a.tensor("input");
                      std::size_t k = a.ints("normalized_shape").size();
                      std::vector<bool> mask(input.sizes().size(), false);
@@ -758,7 +759,7 @@ void registerNnLinalgOps(OpRegistry& r) {
     decomposeWith(layerNorm, decomposeLayerNorm);
     gradFnNamed(layerNorm, "NativeLayerNormBackward0");
 
-    OpDef& matmul = r.add(makeOp("matmul", "matmul(Tensor self, Tensor other) -> Tensor", {},
+    OpDef& matmul = r.add(makeOp("matmul", "matmul(Tensor self, Tensor other) -> Tensor", {.writesEveryElement = true},
                  [](const BoundArgs& a) {
                      const Tensor& x = a.tensor("self");
                      return contiguousMeta(matmulShape(x, a.tensor("other")).out, x.dtype());
@@ -773,7 +774,7 @@ void registerNnLinalgOps(OpRegistry& r) {
         if (left == 2) return right == 1 ? "MvBackward0" : right == 2 ? "MmBackward0" : "CloneBackward0";
         return "UnsafeViewBackward0";
     });
-    lowerWith(r.add(makeOp("mm", "mm(Tensor self, Tensor mat2) -> Tensor", {},
+    lowerWith(r.add(makeOp("mm", "mm(Tensor self, Tensor mat2) -> Tensor", {.writesEveryElement = true},
                  [](const BoundArgs& a) {
                      const Tensor& x = a.tensor("self");
                      const Tensor& y = a.tensor("mat2");
@@ -784,7 +785,7 @@ void registerNnLinalgOps(OpRegistry& r) {
                      return contiguousMeta({x.sizes()[0], y.sizes()[1]}, x.dtype());
                  },
                  [](const BoundArgs& a, const Tensor& out) { matmulInto(a.tensor("self"), a.tensor("mat2"), out); })), lowerMm);
-    lowerWith(r.add(makeOp("bmm", "bmm(Tensor self, Tensor mat2) -> Tensor", {},
+    lowerWith(r.add(makeOp("bmm", "bmm(Tensor self, Tensor mat2) -> Tensor", {.writesEveryElement = true},
                  [](const BoundArgs& a) {
                      const Tensor& x = a.tensor("self");
                      const Tensor& y = a.tensor("mat2");
@@ -797,7 +798,8 @@ void registerNnLinalgOps(OpRegistry& r) {
                      return contiguousMeta({x.sizes()[0], x.sizes()[1], y.sizes()[2]}, x.dtype());
                  },
                  [](const BoundArgs& a, const Tensor& out) { matmulInto(a.tensor("self"), a.tensor("mat2"), out); })), lowerBmm);
-    OpDef& linear = r.add(makeOp("linear", "linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor", {false, false, true}, linearMeta,
+    OpDef& linear = r.add(makeOp("linear", "linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor",
+                                 {.function = false, .method = false, .functional = true, .writesEveryElement = true}, linearMeta,
                  [](const BoundArgs& a, const Tensor& out) {
                      const Tensor& input = a.tensor("input");
                      const Tensor& weight = a.tensor("weight");
@@ -810,7 +812,7 @@ void registerNnLinalgOps(OpRegistry& r) {
                      matmulInto(input, wt, product);
                      if (!a["bias"].isNone())
                          pointwiseApply(out, {product, a.tensor("bias")}, isFloating(out.dtype()) ? DType::Float64 : DType::Int64,
-                                        [](const double* v) { return v[0] + v[1]; }, [](const int64_t* v) { return v[0] + v[1]; });
+                                        ArithmeticFd<FloatArithmetic::Add>{}, [](const int64_t* v) { return v[0] + v[1]; });
                  }));
     decomposeWith(linear, decomposeLinear, true);
     // PyTorch's linear is addmm (mm without a bias) for a matrix, else a matmul and a view,
@@ -823,10 +825,10 @@ void registerNnLinalgOps(OpRegistry& r) {
         return bias && !input.isContiguous() ? "AddBackward0" : "UnsafeViewBackward0";
     });
 
-    lowerWith(r.add(makeOp("cat", "cat(Tensor[] tensors, int dim=0) -> Tensor", {true, false, false},
+    lowerWith(r.add(makeOp("cat", "cat(Tensor[] tensors, int dim=0) -> Tensor", {.method = false, .writesEveryElement = true},
                  [](const BoundArgs& a) { return catMeta(tensorList(a), a.integer("dim"), "cat"); },
                  [](const BoundArgs& a, const Tensor& out) { catInto(tensorList(a), a.integer("dim"), out); })), lowerCat);
-    lowerWith(r.add(makeOp("stack", "stack(Tensor[] tensors, int dim=0) -> Tensor", {true, false, false},
+    lowerWith(r.add(makeOp("stack", "stack(Tensor[] tensors, int dim=0) -> Tensor", {.method = false, .writesEveryElement = true},
                  [](const BoundArgs& a) { return catMeta(stackInputs(tensorList(a), a.integer("dim")), a.integer("dim"), "stack"); },
                  [](const BoundArgs& a, const Tensor& out) { catInto(stackInputs(tensorList(a), a.integer("dim")), a.integer("dim"), out); })), lowerStack);
     registerLinalgDerivatives(r);

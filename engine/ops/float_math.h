@@ -26,7 +26,8 @@ void applyFloatFunction(FloatFunction f, const float* in, float* out, int64_t n)
 enum class FloatArithmetic { Add, Sub, Mul, Div };
 void applyFloatArithmetic(FloatArithmetic op, const float* a, float aValue, const float* b, float bValue, float* out, int64_t n);
 
-// Rows of softmax, log_softmax and layer_norm. Sums add in double, in order.
+// Rows of softmax, log_softmax and layer_norm. Sums add in double, in eight interleaved
+// partial sums combined in a fixed order (the same bits on every instruction set).
 float maxOfRow(const float* x, int64_t n);  // NaN skipped; -inf when empty or all NaN
 // exps[k] = exp(x[k] - shift) in double for x[k] <= shift (the row's max); returns their sum.
 double expsBelowShift(const float* x, double shift, double* exps, int64_t n);

@@ -448,13 +448,13 @@ void copyInto(const Tensor& dst, const Tensor& src) {
 }
 
 Tensor castCopy(const Tensor& src, DType dtype) {
-    Tensor out = allocate({src.sizes(), pointwiseStrides(src.sizes(), {src}), dtype});
+    Tensor out = allocateUnwritten({src.sizes(), pointwiseStrides(src.sizes(), {src}), dtype});
     copyInto(out, src);
     return out;
 }
 
 Tensor contiguousCopy(const Tensor& src) {
-    Tensor out = allocate(contiguousMeta(src.sizes(), src.dtype()));
+    Tensor out = allocateUnwritten(contiguousMeta(src.sizes(), src.dtype()));
     copyInto(out, src);
     return out;
 }
