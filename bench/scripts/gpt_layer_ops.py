@@ -1,22 +1,10 @@
 """The eager ops of one layer of models_bench.py's GPT (width 384, 6 heads, 256 tokens), each
 the median of 30 calls in milliseconds, run unchanged by Fusescope (`fusescope-cli run`) and
 by real PyTorch (`python3`): where bench_eager's "gpt forward" row spends its time."""
-import time
-
 import torch
 import torch.nn.functional as F
 
-
-def median_ms(fn, repeats=30):
-    fn()
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - start) * 1000)
-    times.sort()
-    return times[repeats // 2]
-
+from timing import median_ms
 
 torch.manual_seed(0)
 x = torch.randn(1, 256, 384)
@@ -41,4 +29,4 @@ rows = [
 ]
 with torch.no_grad():
     for name, fn in rows:
-        print(f"{name}: {median_ms(fn):.3f}")
+        print(f"{name}: {median_ms(fn, 30):.3f}")

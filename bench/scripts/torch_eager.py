@@ -2,25 +2,13 @@
 (`python3`): issue 66's workloads, each the median of its repeats in milliseconds, one
 "name: ms" line per row. bench/bench_eager alternates the two and prints the ratios."""
 import os
-import time
 
 import torch
 import torch.nn.functional as F
 
 from models_bench import GPT, GPTConfig, ResNet
+from timing import median_ms
 from torch_chains import chain, chain_transcendental
-
-
-def median_ms(fn, repeats):
-    fn()  # warm-up: first-call costs (allocation, library loading) are not the row's
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - start) * 1000)
-    times.sort()
-    middle = len(times) // 2
-    return times[middle] if len(times) % 2 else (times[middle - 1] + times[middle]) / 2
 
 
 def adds(a, b):
