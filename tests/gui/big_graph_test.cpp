@@ -104,8 +104,13 @@ private slots:
         QTest::keyClicks(find, "sin_2");  // sin_2, sin_20 .. sin_29
         waitForLayout(*pane.capturedView());
         QCOMPARE(pane.capturedView()->selectedNames(), QStringList{"sin_2"});
-        QTest::keyClick(find, Qt::Key_Return);
+        QCOMPARE(context.graphNode(), QString());  // typing shows the match, chooses nothing
+        QTest::keyClick(find, Qt::Key_Return);  // Enter chooses the match on show, as a click would
+        QCOMPARE(pane.capturedView()->selectedNames(), QStringList{"sin_2"});
+        QCOMPARE(context.graphNode(), QString("sin_2"));
+        QTest::keyClick(find, Qt::Key_Return);  // then the next one
         QCOMPARE(pane.capturedView()->selectedNames(), QStringList{"sin_20"});
+        QCOMPARE(context.graphNode(), QString("sin_20"));
     }
 };
 

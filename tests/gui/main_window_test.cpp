@@ -509,6 +509,18 @@ private slots:
         QCOMPARE(window.selection().graphNode(), QString("add"));
         QCOMPARE(window.selection().buffer(), QString("buf0"));
         QCOMPARE(graph->highlighted(), QStringList{"add"});
+        // Find (type, then Enter) chooses the node as a click does: the selection and every pane follow.
+        auto* find = window.findChild<QLineEdit*>("graphFind");
+        QVERIFY(find);
+        QTest::keyClicks(find, "matmul");
+        QCOMPARE(window.selection().graphNode(), QString("add"));  // typing only shows the match
+        QTest::keyClick(find, Qt::Key_Return);
+        QCOMPARE(window.selection().graphNode(), QString("matmul"));
+        QCOMPARE(graph->highlighted(), QStringList{"matmul"});
+        QTRY_COMPARE(window.afterFusionView()->highlighted(), QStringList{"buf2"});
+        find->clear();
+        QTest::mouseClick(graph->viewport(), Qt::LeftButton, {}, graph->nodeCentre("add"));
+        QCOMPARE(window.selection().graphNode(), QString("add"));
         // The post-fusion graph: the two inputs, the fused kernel (outlined: it holds buf0) and the mm.
         QTRY_VERIFY_WITH_TIMEOUT(!window.afterFusionView()->layoutPending() && window.afterFusionView()->nodeCount() == 4, 10000);
         QCOMPARE(window.afterFusionView()->nodeNames(), (QStringList{"arg0_1", "arg1_1", "buf0_buf1", "buf2"}));

@@ -94,6 +94,7 @@ QWidget* GraphPane::buildToolRow() {
     auto* layout = new QHBoxLayout(row);
     layout->setContentsMargins(4, 2, 4, 0);
     find_ = new QLineEdit(row);
+    find_->setObjectName("graphFind");
     find_->setPlaceholderText(tr("Find a node by name or target (Ctrl+F; Enter: next)"));
     find_->setClearButtonEnabled(true);
     auto* focus = new QAction(this);
@@ -117,10 +118,11 @@ QWidget* GraphPane::buildToolRow() {
     connect(find_, &QLineEdit::textChanged, this, [this] {
         GraphView* view = viewOnShow();
         matches_ = view ? view->matchingNodes(find_->text()) : QStringList();
-        match_ = -1;
+        match_ = matches_.isEmpty() ? -1 : 0;
+        matchChosen_ = false;
         const auto n = matches_.size();
         found_->setText(find_->text().trimmed().isEmpty() ? QString() : n == 1 ? tr("1 match") : tr("%1 matches").arg(n));
-        if (!matches_.isEmpty()) findNext();
+        if (!matches_.isEmpty()) view->findNode(matches_[0]);
     });
     connect(find_, &QLineEdit::returnPressed, this, &GraphPane::findNext);
     connect(grouping_, &QComboBox::currentIndexChanged, this, [this] {
@@ -142,8 +144,9 @@ GraphView* GraphPane::viewOnShow() const { return qobject_cast<GraphView*>(tabs_
 void GraphPane::findNext() {
     GraphView* view = viewOnShow();
     if (!view || matches_.isEmpty()) return;
-    match_ = (match_ + 1) % static_cast<int>(matches_.size());
-    view->findNode(matches_[match_]);
+    if (matchChosen_ || match_ < 0) match_ = (match_ + 1) % static_cast<int>(matches_.size());
+    matchChosen_ = true;
+    view->chooseNode(matches_[match_]);
     found_->setText(tr("%1 of %2").arg(match_ + 1).arg(matches_.size()));
 }
 

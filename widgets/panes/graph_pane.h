@@ -52,13 +52,16 @@ private:
     void showAotNodes(const QStringList& capturedNodes);
     QWidget* buildToolRow();
     GraphView* viewOnShow() const;  // the graph tab in front, or null
-    void findNext();  // Enter in the find field: the next match, wrapping
+    // Enter in the find field: chooses the match on show as a click would (every pane follows),
+    // then the next one, wrapping; typing only shows the first match.
+    void findNext();
 
     QLineEdit* find_;
     QLabel* found_;
     QComboBox* grouping_;
     QStringList matches_;
     int match_ = -1;
+    bool matchChosen_ = false;  // the match on show was chosen with Enter
 
     QTabWidget* tabs_;
     QSet<QString> capturedNodes_;  // of the compile's captured graph

@@ -344,6 +344,12 @@ bool GraphView::findNode(const QString& name) {
     return true;
 }
 
+bool GraphView::chooseNode(const QString& name) {
+    if (!findNode(name)) return false;
+    Q_EMIT nodeClicked(name);
+    return true;
+}
+
 void GraphView::selectAndCentre(QGraphicsItem* item) {
     scene_.clearSelection();
     item->setSelected(true);

@@ -42,6 +42,8 @@ public:
     void clearGraph();
     // Selects and centres the node with this name; false when there is none.
     bool findNode(const QString& name);
+    // findNode, then reports the node as a click on it does (nodeClicked): the one selection follows.
+    bool chooseNode(const QString& name);
     // The nodes whose name or target contains `text` (case-insensitive), in graph order.
     QStringList matchingNodes(const QString& text) const;
 
