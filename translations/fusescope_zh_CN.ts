@@ -532,8 +532,8 @@
         <translation>联合图</translation>
     </message>
     <message>
-        <source>Find a node by name or target (Ctrl+F; Enter: next)</source>
-        <translation>按名称或目标查找节点（Ctrl+F；回车：下一个）</translation>
+        <source>Find a node by name or target (Ctrl+F; Enter: choose it, again: the next)</source>
+        <translation>按名称或目标查找节点（Ctrl+F；回车：选中，再按：下一个）</translation>
     </message>
     <message>
         <source>Group automatically</source>

@@ -15,7 +15,8 @@ namespace fusescope {
 enum class FloatFunction { Exp, Log, Sin, Cos, Tanh, Sigmoid, Silu, GeluTanh };
 
 // out[k] = f(in[k]) for k < n; in and out are the same array or do not overlap. sigmoid and
-// silu compute in float around exp(-x) rounded to float, as PyTorch's float kernels.
+// silu compute in float around exp(-x) rounded to float, as PyTorch's float kernels; gelu's
+// tanh form as x / (1 + exp(-2u)) in double, its value without 1 + tanh(u)'s cancellation.
 void applyFloatFunction(FloatFunction f, const float* in, float* out, int64_t n);
 
 // Float32 + - * / over a span: out[k] = a[k] op b[k], an operand read from its stream, or

@@ -95,6 +95,7 @@ private slots:
         GraphPane pane(&context);
         pane.resize(600, 500);
         pane.show();
+        QVERIFY(QTest::qWaitForWindowActive(&pane));  // Ctrl+F gives focus only in the active window
         pane.capturedView()->showGraph(fanGraph(30));
         waitForLayout(*pane.capturedView());
         QCOMPARE(pane.groupingPicker()->currentText(), QString("Group automatically"));
