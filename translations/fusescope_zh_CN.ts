@@ -2,6 +2,49 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>EditMenu</name>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>撤销(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>重做(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Cu&amp;t</source>
+        <translation>剪切(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Copy</source>
+        <translation>复制(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Paste</source>
+        <translation>粘贴(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Select &amp;All</source>
+        <translation>全选(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Find...</source>
+        <translation>查找(&amp;F)...</translation>
+    </message>
+    <message>
+        <source>Find &amp;Next</source>
+        <translation>查找下一个(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Find Pre&amp;vious</source>
+        <translation>查找上一个(&amp;V)</translation>
+    </message>
+    <message>
+        <source>R&amp;eplace...</source>
+        <translation>替换(&amp;E)...</translation>
+    </message>
+</context>
+<context>
     <name>EngineWords</name>
     <message>
         <source>tensor &apos;%1&apos; size mismatch at index %2. expected %3, actual %4</source>
@@ -305,6 +348,73 @@
     </message>
 </context>
 <context>
+    <name>fusescope::gui::FindBar</name>
+    <message>
+        <source>Find in the script (Enter: next, Shift+Enter: previous)</source>
+        <translation>在脚本中查找（回车：下一个，Shift+回车：上一个）</translation>
+    </message>
+    <message>
+        <source>Replace with (Enter: replace and find the next)</source>
+        <translation>替换为（回车：替换并查找下一个）</translation>
+    </message>
+    <message>
+        <source>Match case</source>
+        <translation>区分大小写</translation>
+    </message>
+    <message>
+        <source>Whole words</source>
+        <translation>全字匹配</translation>
+    </message>
+    <message>
+        <source>Replace</source>
+        <translation>替换</translation>
+    </message>
+    <message>
+        <source>Replace All</source>
+        <translation>全部替换</translation>
+    </message>
+    <message>
+        <source>Close (Esc)</source>
+        <translation>关闭 (Esc)</translation>
+    </message>
+    <message>
+        <source>1 replaced</source>
+        <translation>已替换 1 处</translation>
+    </message>
+    <message>
+        <source>%1 replaced</source>
+        <translation>已替换 %1 处</translation>
+    </message>
+    <message>
+        <source>No matches</source>
+        <translation>无匹配</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>第 %1 个，共 %2 个</translation>
+    </message>
+    <message>
+        <source>1 match</source>
+        <translation>1 个匹配</translation>
+    </message>
+    <message>
+        <source>%1 matches</source>
+        <translation>%1 个匹配</translation>
+    </message>
+    <message>
+        <source>A module&apos;s tab is read-only: the text it ran with</source>
+        <translation>模块的标签页是只读的：即它运行时的文本</translation>
+    </message>
+    <message>
+        <source>Previous match (Shift+Enter, Shift+F3)</source>
+        <translation>上一个匹配 (Shift+回车, Shift+F3)</translation>
+    </message>
+    <message>
+        <source>Next match (Enter, F3)</source>
+        <translation>下一个匹配 (回车, F3)</translation>
+    </message>
+</context>
+<context>
     <name>fusescope::gui::FusionStepper</name>
     <message>
         <source>◀ Back</source>
@@ -532,10 +642,6 @@
         <translation>联合图</translation>
     </message>
     <message>
-        <source>Find a node by name or target (Ctrl+F; Enter: choose it, again: the next)</source>
-        <translation>按名称或目标查找节点（Ctrl+F；回车：选中，再按：下一个）</translation>
-    </message>
-    <message>
         <source>Group automatically</source>
         <translation>自动分组</translation>
     </message>
@@ -562,6 +668,14 @@
     <message>
         <source>%1 matches</source>
         <translation>%1 个匹配</translation>
+    </message>
+    <message>
+        <source>Find a node by name or target (Ctrl+F)</source>
+        <translation>按名称或目标查找节点 (Ctrl+F)</translation>
+    </message>
+    <message>
+        <source>Typing shows the first match; Enter chooses it, as a click would; Enter again goes to the next</source>
+        <translation>输入时显示第一个匹配；回车选中它，如同点击；再按回车转到下一个</translation>
     </message>
 </context>
 <context>
@@ -783,10 +897,6 @@
     <message>
         <source>Run</source>
         <translation>运行</translation>
-    </message>
-    <message>
-        <source>Run the script (Ctrl+R)</source>
-        <translation>运行脚本（Ctrl+R）</translation>
     </message>
     <message>
         <source>Stop</source>
@@ -1215,6 +1325,18 @@
     <message>
         <source>Applied the fix at line %1: %2</source>
         <translation>已在第 %1 行应用修复：%2</translation>
+    </message>
+    <message>
+        <source>Save Script &amp;As...</source>
+        <translation>脚本另存为(&amp;A)...</translation>
+    </message>
+    <message>
+        <source>Run the script (F5, Ctrl+R)</source>
+        <translation>运行脚本 (F5, Ctrl+R)</translation>
+    </message>
+    <message>
+        <source>Save Script As</source>
+        <translation>脚本另存为</translation>
     </message>
 </context>
 <context>

@@ -95,7 +95,8 @@ QWidget* GraphPane::buildToolRow() {
     layout->setContentsMargins(4, 2, 4, 0);
     find_ = new QLineEdit(row);
     find_->setObjectName("graphFind");
-    find_->setPlaceholderText(tr("Find a node by name or target (Ctrl+F; Enter: choose it, again: the next)"));
+    find_->setPlaceholderText(tr("Find a node by name or target (Ctrl+F)"));
+    find_->setToolTip(tr("Typing shows the first match; Enter chooses it, as a click would; Enter again goes to the next"));
     find_->setClearButtonEnabled(true);
     auto* focus = new QAction(this);
     focus->setShortcut(QKeySequence::Find);

@@ -30,6 +30,7 @@
 #include <QRegularExpression>
 #include <QToolButton>
 #include <QTreeView>
+#include <QVBoxLayout>
 #include <Qsci/qsciscintilla.h>
 #include <Qsci/qscistyle.h>
 
@@ -57,10 +58,12 @@
 #include "views/code_view.h"
 #include "views/compare_view.h"
 #include "views/torch_compare_view.h"
+#include "views/find_bar.h"
 #include "views/fusion_stepper.h"
 #include "views/graph_view.h"
 #include "views/minify_panel.h"
 #include "views/script_tabs.h"
+#include "window/edit_menu.h"
 #include "window/load_in_background.h"
 #include "window/preferences_dialog.h"
 #include "window/recent_files.h"
@@ -122,7 +125,14 @@ MainWindow::MainWindow(const QString& cliPath, QWidget* parent)
     editor_ = new QsciScintilla(this);
     configureCodeEditor(*editor_, CodeView::Language::Python);
     scriptTabs_ = new ScriptTabs(editor_, &store_, this);
-    setCentralWidget(scriptTabs_);
+    auto* editing = new QWidget(this);  // the editor tabs over their find bar
+    auto* column = new QVBoxLayout(editing);
+    column->setContentsMargins(0, 0, 0, 0);
+    column->setSpacing(0);
+    column->addWidget(scriptTabs_, 1);
+    findBar_ = new FindBar(scriptTabs_, editing);
+    column->addWidget(findBar_);
+    setCentralWidget(editing);
     connect(editor_, &QsciScintilla::modificationChanged, this, &QWidget::setWindowModified);
     scriptSelection_ = new ScriptSelection(scriptTabs_, &selection_, this);
     buildActions();
@@ -233,7 +243,8 @@ void MainWindow::buildActions() {
     });
     recent_ = new RecentFiles(file->addMenu(tr("Open &Recent")), this);
     connect(recent_, &RecentFiles::openRequested, this, &MainWindow::openFile);
-    file->addAction(tr("&Save Script"), QKeySequence::Save, this, &MainWindow::saveScript);
+    file->addAction(tr("&Save Script"), QKeySequence::Save, this, [this] { saveScript(); });
+    file->addAction(tr("Save Script &As..."), QKeySequence::SaveAs, this, [this] { saveScript(true); });
     file->addAction(tr("E&xport Bundle..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), this, [this] {
         if (bundlePath_.isEmpty() || !QFile::exists(bundlePath_)) {
             tell(QMessageBox::Information, tr("Export Bundle"), tr("There is no bundle yet: run the script first (a run that is still going, or whose engine died, has none)."));
@@ -253,13 +264,15 @@ void MainWindow::buildActions() {
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    EditMenu::fill(edit, scriptTabs_, findBar_, centralWidget());
+    edit->addSeparator();
     edit->addAction(tr("&Preferences..."), QKeySequence(Qt::CTRL | Qt::Key_Comma), this, [this] { PreferencesDialog(this).exec(); });
 
     QToolBar* bar = addToolBar(tr("Run"));
     bar->setObjectName("runToolBar");
     QAction* run = bar->addAction(tr("Run"), this, &MainWindow::runScript);
-    run->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
-    run->setToolTip(tr("Run the script (Ctrl+R)"));
+    run->setShortcuts({QKeySequence(Qt::Key_F5), QKeySequence(Qt::CTRL | Qt::Key_R)});
+    run->setToolTip(tr("Run the script (F5, Ctrl+R)"));
     bar->addAction(tr("Stop"), this, [this] {
         if (engine_.activeRun()) engine_.cancel(engine_.activeRun());
     });
@@ -662,15 +675,17 @@ void MainWindow::showProfilerTrace(const QString& path, ProfilerTraceRun run) {
     showView("trace");
 }
 
-bool MainWindow::saveScript() {
+bool MainWindow::saveScript(bool choosePath) {
     QString path = scriptPath_;
-    if (path.isEmpty()) path = QFileDialog::getSaveFileName(this, tr("Save Script"), {}, tr("Scripts (*.py)"));
+    if (path.isEmpty() || choosePath)
+        path = QFileDialog::getSaveFileName(this, choosePath ? tr("Save Script As") : tr("Save Script"), scriptPath_, tr("Scripts (*.py)"));
     if (path.isEmpty()) return false;
     QFile file(path);
     if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(editor_->text().toUtf8()) < 0) {
         tell(QMessageBox::Warning, tr("Save Script"), tr("Cannot write %1: %2").arg(path, file.errorString()));
         return false;
     }
+    if (path != scriptPath_) setWindowTitle(tr("Fusescope - %1").arg(QFileInfo(path).fileName()) + "[*]");
     scriptPath_ = path;
     discardAutosave();
     setStatus(tr("Saved %1").arg(path));

@@ -28,6 +28,7 @@ class QToolButton;
 namespace fusescope::gui {
 
 class CodeView;
+class FindBar;
 class GraphView;
 class FusionStepper;
 class CompareView;
@@ -59,7 +60,10 @@ public:
     // folder or a dedicated_log_torch_trace_*.log) or a profiler's Chrome trace (.json); false
     // with a message shown on failure.
     bool openFile(const QString& path);
-    void runScript();  // Ctrl+R
+    void runScript();  // F5, Ctrl+R
+    // Saves the script (Ctrl+S), asking where first when it has no file yet or choosePath
+    // (Save Script As, Ctrl+Shift+S); false when not saved (cancelled or failed).
+    bool saveScript(bool choosePath = false);
     // Picks the backend runs use ("" = what the script says); false for an unknown one.
     bool setBackend(const QString& name);
     QString backendText() const;  // the Backend picker as shown
@@ -110,6 +114,7 @@ public:
     GraphView* afterFusionView() const;
     QsciScintilla* editor() const { return editor_; }
     ScriptTabs* scriptTabs() const { return scriptTabs_; }
+    FindBar* findBar() const { return findBar_; }
     QTableView* graphBreaksView() const;
     GuardsView* guardsView() const;
     CompareView* compareView() const { return compareView_; }
@@ -159,7 +164,6 @@ private:
     // A Chrome trace (.json), with an execution trace beside it merged in, read on a worker thread.
     bool openProfilerTrace(const QString& path);
     void showProfilerTrace(const QString& path, ProfilerTraceRun run);
-    bool saveScript();  // false when not saved (cancelled or failed)
     void setStatus(const QString& text);
     // A message box, or in non-interactive mode stderr and exit status 1.
     void tell(QMessageBox::Icon icon, const QString& title, const QString& text);
@@ -196,6 +200,7 @@ private:
     bool nonInteractive_ = false;
     QString runFileName_; // the script name the running or last run used
     ScriptTabs* scriptTabs_ = nullptr;  // the editor and the modules the run imported
+    FindBar* findBar_ = nullptr;         // under the editor tabs
     ScriptSelection* scriptSelection_ = nullptr;  // the editors' part in the selection
     QTimer annotateTimer_;  // notes are redone once per burst of events, not per event
     CompilesPane* compiles_ = nullptr;
