@@ -245,6 +245,14 @@
         <source>Lines added: %1, removed: %2</source>
         <translation>新增行：%1，删除行：%2</translation>
     </message>
+    <message>
+        <source>Only %1 so far: a second compile (a recompile, another function) is needed to compare</source>
+        <translation>目前只有 %1：需要第二个编译（重新编译或另一个函数）才能比较</translation>
+    </message>
+    <message>
+        <source>Both sides are %1: pick another compile on one of them</source>
+        <translation>两侧都是 %1：请在其中一侧选择另一个编译</translation>
+    </message>
 </context>
 <context>
     <name>fusescope::gui::CompilesModel</name>
@@ -607,6 +615,14 @@
         <source>What it cost on this run:</source>
         <translation>本次运行中的代价：</translation>
     </message>
+    <message>
+        <source>No run yet: graph breaks show here as the run reports them.</source>
+        <translation>尚未运行：运行报告的图中断会显示在这里。</translation>
+    </message>
+    <message>
+        <source>No graph breaks in this run.</source>
+        <translation>本次运行没有图中断。</translation>
+    </message>
 </context>
 <context>
     <name>fusescope::gui::GraphMinimap</name>
@@ -777,6 +793,30 @@
     <message>
         <source>Insert %1 before line %2 of %3, then run again</source>
         <translation>在 %3 的第 %2 行之前插入 %1，然后重新运行</translation>
+    </message>
+    <message>
+        <source>No run yet: a compile&apos;s guards show here.</source>
+        <translation>尚未运行：编译的守卫会显示在这里。</translation>
+    </message>
+    <message>
+        <source>Compile %1 has no guards.</source>
+        <translation>编译 %1 没有守卫。</translation>
+    </message>
+    <message>
+        <source>Select a compile to see its guards.</source>
+        <translation>选择一个编译以查看其守卫。</translation>
+    </message>
+    <message>
+        <source>No compiles in this run.</source>
+        <translation>本次运行没有编译。</translation>
+    </message>
+    <message>
+        <source>No run yet: recompiles and the guards that failed show here.</source>
+        <translation>尚未运行：重新编译及失败的守卫会显示在这里。</translation>
+    </message>
+    <message>
+        <source>No recompiles in this run.</source>
+        <translation>本次运行没有重新编译。</translation>
     </message>
 </context>
 <context>

@@ -160,6 +160,9 @@ private slots:
     void stepperStepsBackAndForthAndAsksWhyForTwoSelectedNodes() {
         RunStore store;
         FusionStepper stepper(&store);
+        // Before any run there is nothing to ask about.
+        QVERIFY(!stepper.findChildren<QPushButton*>()[2]->isEnabled());
+        QCOMPARE(stepper.pairText(), QString("Pair: none (Ctrl+click two nodes)"));
         store.replace(test::loadFixture("seed000_inductor"));
         stepper.setCompile("0/0", {}, compileArtifacts(store, "0/0").provenance);
         auto* back = stepper.findChildren<QPushButton*>()[0];

@@ -1,6 +1,7 @@
 // The Graph Breaks table from the recorded 02_graph_breaks run: one row per distinct break
 // with its reason, line and count, the same whether events arrive one by one or all at once.
 #include <QAbstractItemModelTester>
+#include <QTableView>
 #include <QTest>
 #include <QUrl>
 
@@ -8,6 +9,9 @@
 
 #include "gui_test_support.h"
 #include "model/graph_breaks_model.h"
+#include "panes/graph_breaks_pane.h"
+#include "selection/selection_context.h"
+#include "views/empty_view_note.h"
 
 using namespace fusescope::gui;
 
@@ -56,6 +60,19 @@ private slots:
         QCOMPARE(print.data(GraphBreaksModel::LinkRole).toUrl(), QUrl("https://meta-pytorch.github.io/compile-graph-break-site/gb/gb0059.html"));
         store.clear();
         QCOMPARE(model.rowCount(), 0);
+    }
+
+    // The pane's table, empty, says why: no run yet, or none in this run.
+    void theEmptyTableSaysWhy() {
+        RunStore store;
+        SelectionContext context(&store);
+        GraphBreaksPane pane(&context);
+        const QTableView* table = pane.findChild<QTableView*>();
+        QCOMPARE(emptyViewNote(table), QString("No run yet: graph breaks show here as the run reports them."));
+        store.replace(test::loadFixture("seed000_inductor"));
+        QCOMPARE(emptyViewNote(table), QString("No graph breaks in this run."));
+        store.replace(test::loadFixture("graph_breaks"));
+        QCOMPARE(emptyViewNote(table), QString());
     }
 
     // A break hit again (a recompile breaking where the first compile did) is one row.

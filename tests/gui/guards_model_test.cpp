@@ -13,6 +13,7 @@
 #include "gui_test_support.h"
 #include "model/guards_model.h"
 #include "model/recompile_reasons_model.h"
+#include "views/empty_view_note.h"
 #include "views/guards_view.h"
 
 using namespace fusescope::gui;
@@ -177,6 +178,25 @@ private slots:
         QCOMPARE(rows(model).last(), QString(" |  |  |  | "));
         store.clear();
         QCOMPARE(model.rowCount(), 0);
+    }
+
+    // Empty tables say why: no run yet, no compile picked, none of them in this run.
+    void emptyTablesSayWhy() {
+        RunStore store;
+        GuardsView view(&store);
+        QCOMPARE(emptyViewNote(view.guardTable()), QString("No run yet: a compile's guards show here."));
+        QCOMPARE(emptyViewNote(view.recompileList()), QString("No run yet: recompiles and the guards that failed show here."));
+        store.append({{"type", "script_output"}, {"text", "eager only\n"}});
+        QCOMPARE(emptyViewNote(view.guardTable()), QString("No compiles in this run."));
+        store.append({{"type", "compile_started"}, {"compile_id", "1/0"}, {"function", "f"}});
+        QCOMPARE(emptyViewNote(view.guardTable()), QString("Select a compile to see its guards."));
+        view.setCompileId("1/0");
+        QCOMPARE(emptyViewNote(view.guardTable()), QString("Compile 1/0 has no guards."));
+        QCOMPARE(emptyViewNote(view.recompileList()), QString("No recompiles in this run."));
+        store.append(guardsEvent({"L['n'] == 3"}));
+        QCOMPARE(emptyViewNote(view.guardTable()), QString());
+        store.replace(test::loadFixture("recompiles"));
+        QCOMPARE(emptyViewNote(view.recompileList()), QString());
     }
 
     void activatingARowWithALineAsksForIt() {

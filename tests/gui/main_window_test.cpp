@@ -55,6 +55,7 @@
 #include "panes/modules_pane.h"
 #include <QLineEdit>
 #include <QTreeWidget>
+#include <Qsci/qsciscintilla.h>
 
 using namespace fusescope::gui;
 
@@ -216,6 +217,13 @@ private slots:
         QVERIFY(window.postFusionView()->text().contains("buf0_buf1"));
         QTRY_VERIFY_WITH_TIMEOUT(!window.graphView()->layoutPending() && window.graphView()->nodeCount() == 6, 10000);
         QCOMPARE(window.backendText(), QString("as the script says (ran: inductor)"));
+        QCOMPARE(window.compilesView()->currentIndex().data().toString(), QString("0/0"));
+        // Opened again (as from the File menu, its 0/0 already on show): the tree is rebuilt
+        // and 0/0 is picked in it again, not left collapsed with nothing selected.
+        QVERIFY(window.openFile(bundle));
+        QCOMPARE(window.selection().compileId(), QString("0/0"));
+        QCOMPARE(window.compilesView()->currentIndex().data().toString(), QString("0/0"));
+        QVERIFY(window.compilesView()->isExpanded(window.compilesView()->currentIndex().parent()));
     }
 
     // A bundle is read from elsewhere: a manifest whose backend option is not text (the
@@ -609,6 +617,42 @@ private slots:
         }
         QCOMPARE(selected.size(), 2);
         QVERIFY2(selected[0] != selected[1] && !selected[0].isEmpty() && !selected[1].isEmpty(), qPrintable(selected.join(", ")));
+    }
+
+    // A kernel clicked in the trace docked above the editor (which leaves the editor short)
+    // scrolls the editor to the kernel's line, far down the script, and marks it.
+    void aKernelsLineComesIntoViewWithTheTraceAboveTheEditor() {
+        MainWindow window(QString::fromStdString(test::cliPath()));
+        QTemporaryDir dir;
+        QByteArray script = "import torch\n";
+        for (int i = 2; i < 34; ++i) script += "# line " + QByteArray::number(i) + "\n";
+        script += "@torch.compile\ndef f(a):\n    return (a * 2).sin()\nprint(f(torch.ones(8)).sum())\n";  // lines 34-37
+        QVERIFY(openWrittenScript(window, dir, "far_down.py", script));
+        QSignalSpy answered(&window.engine(), &EngineClient::answered);
+        window.runScript();
+        QVERIFY(answered.wait(60000));
+        window.resize(1024, 700);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto* traceDock = window.findChild<QDockWidget*>("traceDock");
+        window.addDockWidget(Qt::TopDockWidgetArea, traceDock);
+        traceDock->show();
+        window.editor()->setCursorPosition(0, 0);
+        TraceView* trace = window.traceView();
+        QTRY_VERIFY_WITH_TIMEOUT(!trace->indexPending() && trace->spans() && !trace->spans()->spans.empty(), 10000);
+        int32_t kernel = -1;
+        for (size_t i = 0; i < trace->spans()->spans.size() && kernel < 0; ++i)
+            if (trace->spans()->spans[i].category == SpanCategory::Kernel) kernel = int32_t(i);
+        QVERIFY(kernel >= 0);
+        trace->selectSpan(kernel);  // into view
+        QTest::mouseClick(trace->timeline()->viewport(), Qt::LeftButton, {}, trace->timeline()->centreOf(kernel));
+        QsciScintilla* editor = window.editor();
+        QVERIFY(editor->markersAtLine(35) != 0);  // return (a * 2).sin(), 0-based
+        QTRY_VERIFY_WITH_TIMEOUT([&] {
+            const auto first = editor->SendScintilla(QsciScintillaBase::SCI_GETFIRSTVISIBLELINE);
+            const auto shown = editor->SendScintilla(QsciScintillaBase::SCI_LINESONSCREEN);
+            return shown > 0 && first <= 35 && 35 < first + shown;
+        }(), 5000);
     }
 
     void theModuleTreeAndTheGraphFollowEachOther() {

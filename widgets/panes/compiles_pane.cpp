@@ -38,6 +38,7 @@ CompilesPane::CompilesPane(SelectionContext* context, QWidget* parent)
 void CompilesPane::showCompile(const CompileArtifacts& a) {
     QModelIndex index = model_->indexForCompileId(a.compileId);
     if (index.isValid() && view_->currentIndex() != index) view_->setCurrentIndex(index);
+    if (index.isValid()) view_->expand(index.parent());  // a rebuilt tree (a bundle opened again) starts collapsed
     stacks_->showCompile(a.compileId);
 }
 

@@ -9,6 +9,7 @@
 #include <QUrl>
 
 #include "model/graph_breaks_model.h"
+#include "views/empty_view_note.h"
 
 namespace fusescope::gui {
 
@@ -36,6 +37,10 @@ GraphBreaksPane::GraphBreaksPane(SelectionContext* context, QWidget* parent)
     view_->setSortingEnabled(true);
     connect(model, &QAbstractItemModel::dataChanged, this, &GraphBreaksPane::sortByCostOnceMeasured);
     connect(model, &QAbstractItemModel::modelReset, this, &GraphBreaksPane::sortByCostOnceMeasured);
+    noteWhenEmpty(view_, &context->store(), [context] {
+        return context->store().events().empty() ? tr("No run yet: graph breaks show here as the run reports them.")
+                                                 : tr("No graph breaks in this run.");
+    });
     details_->setObjectName("graphBreakDetails");
     details_->setOpenExternalLinks(true);
     details_->setPlaceholderText(tr("Select a graph break to see what PyTorch says of it."));

@@ -111,6 +111,8 @@ CompareView::CompareView(const RunStore* store, QWidget* parent)
     pickers->addWidget(before_);
     pickers->addWidget(new QLabel(tr("After:"), this));
     pickers->addWidget(after_);
+    summary_->setWordWrap(true);  // a long summary takes lines, never the window's width
+    summary_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     pickers->addWidget(summary_, 1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -199,6 +201,12 @@ void CompareView::refresh() {
     if (before.isEmpty() || after.isEmpty()) {
         showDiff(view, {});
         summary_->setText(tr("No compiles to compare yet"));
+        return;
+    }
+    if (before == after) {  // one compile so far (a run that failed early, say), or the same picked twice
+        showDiff(view, {});
+        summary_->setText(after_->count() == 1 ? tr("Only %1 so far: a second compile (a recompile, another function) is needed to compare").arg(after)
+                                               : tr("Both sides are %1: pick another compile on one of them").arg(after));
         return;
     }
     const LineDiff diff = diffLines(aspectLines(*store_, before, aspect()), aspectLines(*store_, after, aspect()));

@@ -94,6 +94,7 @@ FusionStepper::FusionStepper(const RunStore* store, QWidget* parent)
     connect(model_, &QAbstractItemModel::rowsInserted, this, [this] { refresh(); });
     connect(model_, &QAbstractItemModel::modelReset, this, [this] { setStep(0); });
     refresh();
+    setPair({});  // nothing to ask about before a compile is shown
 }
 
 void FusionStepper::setCompile(const QString& compileId, const QString& graph, const CompileProvenance& provenance) {

@@ -1,5 +1,7 @@
 #include "views/guards_view.h"
 
+#include <algorithm>
+
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QPushButton>
@@ -10,6 +12,7 @@
 
 #include "model/guards_model.h"
 #include "model/recompile_reasons_model.h"
+#include "views/empty_view_note.h"
 
 namespace fusescope::gui {
 
@@ -49,6 +52,18 @@ GuardsView::GuardsView(const RunStore* store, QWidget* parent)
     connect(recompileList_, &QAbstractItemView::activated, this,
             showLine(RecompileReasonsModel::FileRole, RecompileReasonsModel::LineRole));
 
+    noteWhenEmpty(guardTable_, store, [this, store] {
+        const auto& events = store->events();
+        auto isCompile = [](const Event& e) { return std::holds_alternative<CompileStartedEvent>(e); };
+        if (events.empty()) return tr("No run yet: a compile's guards show here.");
+        if (!guards_->compileId().isEmpty()) return tr("Compile %1 has no guards.").arg(guards_->compileId());
+        return std::any_of(events.begin(), events.end(), isCompile) ? tr("Select a compile to see its guards.")
+                                                                    : tr("No compiles in this run.");
+    });
+    noteWhenEmpty(recompileList_, store, [store] {
+        return store->events().empty() ? tr("No run yet: recompiles and the guards that failed show here.")
+                                       : tr("No recompiles in this run.");
+    });
     applyFix_->setObjectName("applyRecompileFix");
     offerFix();
     connect(recompileList_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &GuardsView::offerFix);

@@ -478,7 +478,6 @@ bool MainWindow::openFile(const QString& path) {
     // What was on show (a run, a bundle, a TORCH_TRACE folder) belongs to another file.
     showOpenedRun(path, QString::fromUtf8(file.readAll()), RunEvents{});
     scriptPath_ = path;
-    selection_.setCompileId({});
     runFileName_ = QFileInfo(path).fileName();
     scriptTabs_->setScriptFile(runFileName_);
     editor_->clearAnnotations();
@@ -571,12 +570,8 @@ bool MainWindow::openBundle(const QString& path) {
         tell(QMessageBox::Critical, tr("Open Bundle"), tr("%1 is not a usable bundle:\n%2").arg(path, QString::fromStdString(e.what())));
         return false;
     }
-    editor_->setText(QString::fromStdString(bundle.script));
-    scriptPath_.clear();
-    discardAutosave();
-    store_.replace(std::move(run));  // the panes reload
+    showOpenedRun(path, QString::fromStdString(bundle.script), std::move(run));
     bundlePath_ = path;
-    recent_->add(path);
     torchSide_.openBundled(bundle.files, QFileInfo(path).fileName());
     if (!torchSide_.isBusy()) torchCompare_->setTorchSource(tr("The bundle keeps no PyTorch side: its run was made without Run Under PyTorch Too"));
     // The run's first compile on show, and the backend it was compiled with in the picker.
@@ -654,6 +649,7 @@ void MainWindow::showOpenedRun(const QString& path, const QString& editorText, R
     scriptPath_.clear();
     discardAutosave();
     store_.replace(std::move(events));  // the panes reload
+    selection_.setCompileId({});  // of the run before: the caller picks this run's first, if any
     bundlePath_.clear();
     recent_->add(path);
 }
