@@ -1378,6 +1378,10 @@
         <source>Save Script As</source>
         <translation>脚本另存为</translation>
     </message>
+    <message>
+        <source>Run Options</source>
+        <translation>运行选项</translation>
+    </message>
 </context>
 <context>
     <name>fusescope::gui::MinifyPanel</name>

@@ -24,6 +24,8 @@
 #include <QTest>
 #include <QTableView>
 #include <QTextBrowser>
+#include <QToolBar>
+#include <QToolButton>
 #include <QTreeView>
 #include <QHeaderView>
 #include <QPlainTextEdit>
@@ -40,6 +42,7 @@
 #include "toolchain/cuda/cuda_compiler.h"
 #include "views/minify_panel.h"
 #include "window/main_window.h"
+#include "window/saved_layout.h"
 #include "window/screenshot_when_done.h"
 #include "gui_test_support.h"
 #include "views/code_view.h"
@@ -295,6 +298,35 @@ private slots:
         QPoint centre = graph->nodeCentre(graph->highlighted().first());
         QVERIFY2(graph->viewport()->rect().contains(centre),
                  qPrintable(QString("(%1, %2) outside %3x%4").arg(centre.x()).arg(centre.y()).arg(graph->viewport()->width()).arg(graph->viewport()->height())));
+    }
+
+    // The toolbars hide nothing behind an overflow button: one row where the window is wide
+    // enough, the run options under the run's actions in a 1024-pixel window.
+    void theToolBarsHideNothingWideOrNarrow() {
+        QSettings().remove("window");  // an earlier test's saved layout would be reset to fit the small offscreen screen
+        MainWindow window(QString::fromStdString(test::cliPath()));
+        auto* actions = window.findChild<QToolBar*>("runToolBar");
+        auto* options = window.findChild<QToolBar*>("runOptionsToolBar");
+        auto overflowing = [](QToolBar* bar) {
+            auto* more = bar->findChild<QToolButton*>("qt_toolbar_ext_button");
+            return more && more->isVisible();
+        };
+        window.resize(1600, 1000);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QTRY_COMPARE(options->y(), actions->y());
+        QVERIFY(!overflowing(actions) && !overflowing(options));
+        window.resize(1024, 700);
+        QTRY_VERIFY(options->y() > actions->y());
+        QVERIFY(!overflowing(actions) && !overflowing(options));
+        window.resize(1600, 1000);
+        QTRY_COMPARE(options->y(), actions->y());
+        window.findChild<SavedLayout*>()->reset();  // the default layout restored: still no overflow
+        window.resize(1024, 700);
+        QTRY_VERIFY(options->y() > actions->y());
+        window.findChild<SavedLayout*>()->reset();
+        QTRY_VERIFY(options->y() > actions->y());
+        QVERIFY(!overflowing(actions) && !overflowing(options));
     }
 
     // A fused name of 120 parts is shown shortened (whole in its tooltip): the window keeps

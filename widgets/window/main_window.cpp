@@ -68,6 +68,7 @@
 #include "window/preferences_dialog.h"
 #include "window/recent_files.h"
 #include "window/saved_layout.h"
+#include "window/toolbar_rows.h"
 
 namespace fusescope::gui {
 
@@ -288,16 +289,6 @@ void MainWindow::buildActions() {
     });
     restart->setObjectName("restartEngine");
     bar->addSeparator();
-    bar->addWidget(new QLabel(tr("Backend:"), this));
-    backend_ = new QComboBox(this);
-    backend_->addItem(tr("as the script says"), QString());
-    // Bisect a wrong result by going down the list: the first backend that gets it right is
-    // one stage before the broken one (docs/debugging.md). The last four inject errors.
-    for (const char* name : {"inductor", "aot_eager_decomp_partition", "aot_eager", "eager", "eager_noexcept",
-                             "relu_compile_error_TESTING_ONLY", "relu_runtime_error_TESTING_ONLY",
-                             "relu_accuracy_error_TESTING_ONLY", "non_leaf_compile_error_TESTING_ONLY"})
-        backend_->addItem(name, QString(name));
-    bar->addWidget(backend_);
     checkAccuracy_ = bar->addAction(tr("Check Accuracy"));
     checkAccuracy_->setCheckable(true);
     checkAccuracy_->setToolTip(tr("Compare every compiled graph's outputs with eager and log the first element that "
@@ -314,6 +305,19 @@ void MainWindow::buildActions() {
     minifyAction_->setToolTip(tr("Shrink the compiled graph that failed to the smallest graph that still fails, and "
                                  "write it as a repro script (Ctrl+M)"));
     minifyAction_->setEnabled(false);
+    // What a run is made with: a toolbar of its own, under the first where the window is narrow.
+    bar = addToolBar(tr("Run Options"));
+    bar->setObjectName("runOptionsToolBar");
+    bar->addWidget(new QLabel(tr("Backend:"), this));
+    backend_ = new QComboBox(this);
+    backend_->addItem(tr("as the script says"), QString());
+    // Bisect a wrong result by going down the list: the first backend that gets it right is
+    // one stage before the broken one (docs/debugging.md). The last four inject errors.
+    for (const char* name : {"inductor", "aot_eager_decomp_partition", "aot_eager", "eager", "eager_noexcept",
+                             "relu_compile_error_TESTING_ONLY", "relu_runtime_error_TESTING_ONLY",
+                             "relu_accuracy_error_TESTING_ONLY", "non_leaf_compile_error_TESTING_ONLY"})
+        backend_->addItem(name, QString(name));
+    bar->addWidget(backend_);
     bar->addWidget(new QLabel(tr("Device:"), this));
     device_ = new QComboBox(this);
     device_->addItem("cpu", QString("cpu"));
@@ -326,6 +330,7 @@ void MainWindow::buildActions() {
     logSpec_->setToolTip(tr("What to log, as TORCH_LOGS: e.g. +dynamo,recompiles,fusion"));
     logSpec_->setMaximumWidth(260);
     bar->addWidget(logSpec_);
+    new ToolBarRows(this, findChild<QToolBar*>("runToolBar"), bar);
 }
 
 void MainWindow::buildViewMenu() {
