@@ -83,6 +83,14 @@ private slots:
         QCOMPARE(view.bundleCount(), 2);
         // Far bigger than the view: the minimap shows, and a click on it moves the view.
         QVERIFY(view.minimap() && view.minimap()->isVisible());
+        // It keeps to a corner: at most a third of the view each way (and its frame, 2 pixels a
+        // side, and a pixel of rounding), in a small view too.
+        QVERIFY(view.minimap()->width() <= view.viewport()->width() / 3 + 5);
+        QVERIFY(view.minimap()->height() <= view.viewport()->height() / 3 + 5);
+        view.resize(360, 230);
+        QTRY_VERIFY(view.minimap()->width() <= view.viewport()->width() / 3 + 5);
+        QVERIFY(view.minimap()->height() <= view.viewport()->height() / 3 + 5);
+        view.resize(500, 400);
         int before = view.horizontalScrollBar()->value();
         QWidget* map = view.minimap();
         QTest::mouseClick(map, Qt::LeftButton, {}, QPoint(map->width() - 4, map->height() / 2));

@@ -12,6 +12,13 @@ namespace {
 constexpr QSize kMaxSize(180, 150);
 constexpr int kMargin = 8;
 
+// The picture's size: the scene's shape within kMaxSize and within a third of the view each
+// way, so a small view (a 1024-pixel window's graph pane) keeps most of its room.
+QSize pictureSizeFor(const QGraphicsView& view) {
+    const QSize bound = kMaxSize.boundedTo(view.viewport()->size() / 3);
+    return view.sceneRect().size().scaled(bound, Qt::KeepAspectRatio).toSize().expandedTo(QSize(8, 8));
+}
+
 }  // namespace
 
 GraphMinimap::GraphMinimap(QGraphicsView* view) : QWidget(view->viewport()), view_(view) {
@@ -27,7 +34,7 @@ void GraphMinimap::redraw() {
         place();
         return;
     }
-    QSize size = scene.size().scaled(kMaxSize, Qt::KeepAspectRatio).toSize().expandedTo(QSize(8, 8));
+    const QSize size = pictureSizeFor(*view_);
     picture_ = QPixmap(size);
     picture_.fill(palette().color(QPalette::Base));
     QPainter painter(&picture_);
@@ -42,6 +49,7 @@ void GraphMinimap::place() {
     bool needed = !picture_.isNull() && (scene.width() > visible.width() * 1.2 || scene.height() > visible.height() * 1.2);
     setVisible(needed);
     if (!needed) return;
+    if (picture_.size() != pictureSizeFor(*view_)) return redraw();  // the view was resized
     QSize area = view_->viewport()->size();
     QSize size = picture_.size() + QSize(4, 4);
     setGeometry(area.width() - size.width() - kMargin, area.height() - size.height() - kMargin, size.width(), size.height());
