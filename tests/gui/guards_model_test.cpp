@@ -5,6 +5,7 @@
 // failure filed under the guard it is about; the script line from the event's `lines`;
 // malformed events skipped; the recompiles with their reasons; and the view's line signal.
 #include <QAbstractItemModelTester>
+#include <QHeaderView>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
@@ -133,6 +134,8 @@ private slots:
         QCOMPARE(model.index(3, 0).data(GuardsModel::LineRole).toInt(), 5);
         QCOMPARE(model.index(2, 0).data(GuardsModel::LineRole).toInt(), 0);
         QCOMPARE(model.index(3, 0).data(Qt::ToolTipRole).toString(), QString("L['n'] == 3\na later call failed it"));
+        // The source column's tooltip is its whole line (the column is elided).
+        QCOMPARE(model.index(3, GuardsModel::SourceColumn).data(Qt::ToolTipRole), model.index(3, GuardsModel::SourceColumn).data());
     }
 
     void malformedEventsAreSkipped() {
@@ -178,6 +181,21 @@ private slots:
         QCOMPARE(rows(model).last(), QString(" |  |  |  | "));
         store.clear();
         QCOMPARE(model.rowCount(), 0);
+    }
+
+    // A long source line is elided: the guard keeps the width.
+    void aLongSourceLineLeavesTheGuardItsWidth() {
+        RunStore store;
+        GuardsView view(&store);
+        view.resize(900, 400);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setCompileId("1/0");
+        store.append({{"type", "compile_started"}, {"compile_id", "1/0"}, {"function", "f"}});
+        const std::string source = "y = " + std::string(40, 'x') + " * torch.nn.functional.scaled_dot_product_attention(q, k, v)";
+        store.append(guardsEvent({"check_tensor(L['x'], torch.float32, device=cpu, size=[2, 3])  # " + source}, {7}));
+        const QHeaderView* header = view.guardTable()->horizontalHeader();
+        QTRY_VERIFY(header->sectionSize(GuardsModel::GuardColumn) > header->sectionSize(GuardsModel::SourceColumn));
     }
 
     // Empty tables say why: no run yet, no compile picked, none of them in this run.

@@ -5,6 +5,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -116,6 +117,17 @@ private slots:
 
     // After a graph break both sides go on in a resume function, a frame of its own (1/0, 2/0,
     // ...): each compile pairs with PyTorch's, named as PyTorch names it.
+    // In a short dock the two sides' code keeps most of the height, the table the rest.
+    void theCodeGetsMostOfAShortView() {
+        RunStore ours, torch;
+        TorchCompareView view(&ours, &torch);
+        view.resize(900, 320);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const QWidget* code = view.findChild<QTabWidget*>();
+        QVERIFY2(code->height() >= 2 * view.table()->height(), qPrintable(QString("%1 vs %2").arg(code->height()).arg(view.table()->height())));
+    }
+
     void compilesAfterAGraphBreakPairWithPyTorchsResumeFunctions() {
         MainWindow window(QString::fromStdString(test::cliPath()));
         QVERIFY(runProgram(window, "graph_breaks.py"));

@@ -166,7 +166,7 @@ QVariant GuardsModel::data(const QModelIndex& index, int role) const {
     if (role == LineRole) return row.guard.line;
     if (role == FileRole) return file_;
     if (role == FailureCountRole) return failures;
-    if (role == Qt::ToolTipRole) return tooltip(row);
+    if (role == Qt::ToolTipRole) return index.column() == SourceColumn ? data(index, Qt::DisplayRole) : QVariant(tooltip(row));
     if (role == Qt::ForegroundRole && index.column() == StatusColumn && failures) return QColor(170, 40, 0);
     if (role != Qt::DisplayRole) return {};
     const GuardFailure* latest = failures ? &row.failures.back() : nullptr;

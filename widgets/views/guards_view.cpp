@@ -28,7 +28,11 @@ GuardsView::GuardsView(const RunStore* store, QWidget* parent)
     guardTable_->setSelectionBehavior(QAbstractItemView::SelectRows);
     guardTable_->setWordWrap(false);
     guardTable_->horizontalHeader()->setSectionResizeMode(GuardsModel::GuardColumn, QHeaderView::Stretch);
-    guardTable_->horizontalHeader()->setSectionResizeMode(GuardsModel::SourceColumn, QHeaderView::ResizeToContents);
+    // The guard is what is read: a long source line is elided (whole in its tooltip), not
+    // given the guard's width.
+    guardTable_->horizontalHeader()->setSectionResizeMode(GuardsModel::SourceColumn, QHeaderView::Interactive);
+    guardTable_->horizontalHeader()->resizeSection(GuardsModel::SourceColumn, 220);
+    guardTable_->setTextElideMode(Qt::ElideRight);
 
     // A tree view, not a table: rows grow to their reasons' lines.
     recompileList_->setModel(recompiles_);
