@@ -82,6 +82,38 @@
         <source>Unsupported Tensor.backward() call</source>
         <translation>不支持调用 Tensor.backward()</translation>
     </message>
+    <message>
+        <source>GLOBAL_STATE changed: %1</source>
+        <translation>全局状态已改变：%1</translation>
+    </message>
+    <message>
+        <source>fused (vertical): consumers read each element where it is written; iteration %1</source>
+        <translation>已融合（纵向）：消费者在每个元素写入处读取它；迭代 %1</translation>
+    </message>
+    <message>
+        <source>fused (horizontal): shared reads over iteration %1</source>
+        <translation>已融合（横向）：在迭代 %1 上共享读取</translation>
+    </message>
+    <message>
+        <source>exceeds max fusion (%1 + %2 nodes &gt; max_fusion_size = %3)</source>
+        <translation>超过最大融合（%1 + %2 个节点 &gt; max_fusion_size = %3）</translation>
+    </message>
+    <message>
+        <source>%1 is an extern kernel</source>
+        <translation>%1 是外部内核</translation>
+    </message>
+    <message>
+        <source>would create a cycle through %1</source>
+        <translation>会经由 %1 形成环</translation>
+    </message>
+    <message>
+        <source>iteration ranges differ %1 vs %2</source>
+        <translation>迭代范围不同：%1 对 %2</translation>
+    </message>
+    <message>
+        <source>%1 reads %2 at %3 but %4 writes %5</source>
+        <translation>%1 在 %3 读取 %2，但 %4 写入的是 %5</translation>
+    </message>
 </context>
 <context>
     <name>GraphView</name>
@@ -524,6 +556,14 @@
     <message>
         <source>Reason</source>
         <translation>原因</translation>
+    </message>
+    <message>
+        <source>vertical</source>
+        <translation>纵向</translation>
+    </message>
+    <message>
+        <source>horizontal</source>
+        <translation>横向</translation>
     </message>
 </context>
 <context>

@@ -9,6 +9,9 @@
 
 #include "gui_test_support.h"
 #include "model/engine_words.h"
+#include "model/fusion_steps_model.h"
+#include "model/recompile_reasons_model.h"
+#include "model/run_store.h"
 
 class TranslationsTest : public QObject {
     Q_OBJECT
@@ -87,6 +90,21 @@ private slots:
                  "无法追踪内置运算符\n" + unknown);
         QCOMPARE(fusescope::gui::inInterfaceLanguage("Unsupported Tensor.item() call with capture_scalar_outputs=False"),
                  QString("capture_scalar_outputs=False 时不支持调用 Tensor.item()"));
+        QCOMPARE(fusescope::gui::inInterfaceLanguage("0/0: GLOBAL_STATE changed: grad_mode"), QString("0/0: 全局状态已改变：grad_mode"));
+
+        // The tables show them so: a recompile's guard failures, a fusion step's kind and reason.
+        fusescope::gui::RunStore store;
+        store.replace(fusescope::gui::test::loadFixture("recompiles"));
+        fusescope::gui::RecompileReasonsModel recompiles(&store);
+        QVERIFY(recompiles.rowCount() > 0);
+        const QString reasons = recompiles.index(0, fusescope::gui::RecompileReasonsModel::ReasonsColumn).data().toString();
+        QVERIFY2(reasons.contains("维大小不符") && !reasons.contains("mismatch"), qPrintable(reasons));
+        store.replace(fusescope::gui::test::loadFixture("seed000_inductor"));
+        fusescope::gui::FusionStepsModel steps(&store);
+        steps.setCompile("0/0", {});
+        QCOMPARE(steps.index(0, fusescope::gui::FusionStepsModel::KindColumn).data().toString(), QString("纵向"));
+        QCOMPARE(steps.index(0, fusescope::gui::FusionStepsModel::ReasonColumn).data().toString(),
+                 QString("已融合（纵向）：消费者在每个元素写入处读取它；迭代 (256,)"));
         QCoreApplication::removeTranslator(&zh);
     }
 };

@@ -16,8 +16,9 @@ struct Shape {
     const char* wording;   // the same line with %1, %2, ... for the captures
 };
 
-// The engine's fixed wordings (capture/guards.cpp) and the graph-break types it reports most
-// (PyTorch 2.15's gb_type: script/graph_break_kinds.cpp).
+// The engine's fixed wordings (capture/guards.cpp, the global state a recompile names), the
+// graph-break types it reports most (PyTorch 2.15's gb_type: script/graph_break_kinds.cpp)
+// and its fusion decisions.
 constexpr Shape kShapes[] = {
     {R"(tensor '(.+)' size mismatch at index (\d+)\. expected (\S+), actual (\S+))",
      QT_TRANSLATE_NOOP("EngineWords", "tensor '%1' size mismatch at index %2. expected %3, actual %4")},
@@ -33,6 +34,18 @@ constexpr Shape kShapes[] = {
     {R"(Unsupported Tensor\.item\(\) call with capture_scalar_outputs=False)",
      QT_TRANSLATE_NOOP("EngineWords", "Unsupported Tensor.item() call with capture_scalar_outputs=False")},
     {R"(Unsupported Tensor\.backward\(\) call)", QT_TRANSLATE_NOOP("EngineWords", "Unsupported Tensor.backward() call")},
+    {R"(GLOBAL_STATE changed: (\S+))", QT_TRANSLATE_NOOP("EngineWords", "GLOBAL_STATE changed: %1")},
+    // The scheduler's fusion decisions (schedule/fusion.cpp), as the Fusion pane lists them.
+    {R"(fused \(vertical\): consumers read each element where it is written; iteration (.+))",
+     QT_TRANSLATE_NOOP("EngineWords", "fused (vertical): consumers read each element where it is written; iteration %1")},
+    {R"(fused \(horizontal\): shared reads over iteration (.+))",
+     QT_TRANSLATE_NOOP("EngineWords", "fused (horizontal): shared reads over iteration %1")},
+    {R"(exceeds max fusion \((\d+) \+ (\d+) nodes > max_fusion_size = (\d+)\))",
+     QT_TRANSLATE_NOOP("EngineWords", "exceeds max fusion (%1 + %2 nodes > max_fusion_size = %3)")},
+    {R"((\S+) is an extern kernel)", QT_TRANSLATE_NOOP("EngineWords", "%1 is an extern kernel")},
+    {R"(would create a cycle through (\S+))", QT_TRANSLATE_NOOP("EngineWords", "would create a cycle through %1")},
+    {R"(iteration ranges differ (.+) vs (.+))", QT_TRANSLATE_NOOP("EngineWords", "iteration ranges differ %1 vs %2")},
+    {R"((\S+) reads (\S+) at (.+) but (\S+) writes (.+))", QT_TRANSLATE_NOOP("EngineWords", "%1 reads %2 at %3 but %4 writes %5")},
 };
 
 const std::vector<QRegularExpression>& patterns() {

@@ -1,5 +1,7 @@
 #include "model/fusion_steps_model.h"
 
+#include "model/engine_words.h"
+
 #include <algorithm>
 
 #include <QColor>
@@ -41,6 +43,12 @@ QStringList fusedBuffers(const std::vector<FusionStep>& steps, const QString& no
     return fusedBuffersBefore(steps, node, steps.size());
 }
 
+QString fusionKindInWords(const QString& kind) {
+    if (kind == "vertical") return FusionStepsModel::tr("vertical");
+    if (kind == "horizontal") return FusionStepsModel::tr("horizontal");
+    return kind;
+}
+
 FusionStepsModel::FusionStepsModel(const RunStore* store, QObject* parent) : QAbstractTableModel(parent), store_(store) {
     connect(store_, &RunStore::eventAppended, this, &FusionStepsModel::append);
     connect(store_, &RunStore::reset, this, &FusionStepsModel::rebuild);
@@ -78,16 +86,16 @@ int FusionStepsModel::columnCount(const QModelIndex& parent) const { return pare
 QVariant FusionStepsModel::data(const QModelIndex& index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid)) return {};
     const FusionStep& s = steps_[static_cast<size_t>(index.row())];
-    if (role == Qt::ToolTipRole) return s.reason;
+    if (role == Qt::ToolTipRole) return inInterfaceLanguage(s.reason);
     if (role == Qt::ForegroundRole && index.column() == VerdictColumn) return s.fused ? QColor(0, 128, 0) : QColor(170, 60, 0);
     if (role != Qt::DisplayRole) return {};
     switch (index.column()) {
         case StepColumn: return s.step;
         case PairColumn: return QString("%1 + %2").arg(s.node1, s.node2);
-        case KindColumn: return s.kind;
+        case KindColumn: return fusionKindInWords(s.kind);
         case ScoreColumn: return s.score;
         case VerdictColumn: return s.fused ? tr("fused: %1").arg(s.result) : tr("not fused");
-        case ReasonColumn: return s.reason;
+        case ReasonColumn: return inInterfaceLanguage(s.reason);
     }
     return {};
 }

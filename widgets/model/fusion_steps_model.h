@@ -40,6 +40,9 @@ std::vector<FusionStep> compileFusionSteps(const RunStore& store, const QString&
 // (recursively: buf0_buf1_buf2 is buf0, buf1 and buf2); any other node, itself.
 QStringList fusedBuffers(const std::vector<FusionStep>& steps, const QString& node);
 
+// A step's kind ("vertical", "horizontal") in the interface's language.
+QString fusionKindInWords(const QString& kind);
+
 class FusionStepsModel : public QAbstractTableModel {
     Q_OBJECT
 public:

@@ -1,5 +1,7 @@
 #include "model/recompile_reasons_model.h"
 
+#include "model/engine_words.h"
+
 #include <QRegularExpression>
 
 #include "observe/recompile_fixes.h"
@@ -74,7 +76,7 @@ QVariant RecompileReasonsModel::data(const QModelIndex& index, int role) const {
         case CompileIdColumn: return r.compileId;
         case FunctionColumn: return r.function;
         case WhereColumn: return r.line ? QString("%1:%2").arg(r.file).arg(r.line) : r.file;
-        case ReasonsColumn: return r.reasons.join('\n');
+        case ReasonsColumn: return inInterfaceLanguage(r.reasons.join('\n'));
         case FixColumn: return r.fix;
     }
     return {};

@@ -13,6 +13,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include "model/engine_words.h"
 #include "views/elided_name.h"
 #include "views/graph_view.h"
 
@@ -145,7 +146,11 @@ QString FusionStepper::detailText() const {
     if (step_ <= 0) return tr("Before fusion: %n scheduler node(s).", nullptr, static_cast<int>(provenance_.preFusionNodes().size()));
     const FusionStep& s = model_->steps()[static_cast<size_t>(step_ - 1)];
     QString verdict = s.fused ? tr("fused into %1").arg(s.result) : tr("not fused");
-    return tr("Step %1: %2 + %3 (%4, score %5): %6. %7").arg(s.step).arg(s.node1, s.node2, s.kind).arg(s.score).arg(verdict, s.reason);
+    return tr("Step %1: %2 + %3 (%4, score %5): %6. %7")
+        .arg(s.step)
+        .arg(s.node1, s.node2, fusionKindInWords(s.kind))
+        .arg(s.score)
+        .arg(verdict, inInterfaceLanguage(s.reason));
 }
 
 QStringList FusionStepper::stepPair() const {
