@@ -97,6 +97,24 @@ private slots:
         QVERIFY(view.horizontalScrollBar()->value() > before);
     }
 
+    // A highlighted pair (a fusion step's two nodes) below the view comes into it whole, both
+    // nodes, not just the first one at the edge.
+    void aHighlightedPairComesIntoViewWhole() {
+        json nodes = json::array({{{"name", "n0"}, {"op", "placeholder"}, {"target", "L['x']"}}});
+        for (int i = 1; i <= 20; ++i)
+            nodes.push_back({{"name", "n" + std::to_string(i)}, {"op", "call_function"}, {"target", "relu"},
+                             {"inputs", {"n" + std::to_string(i - 1)}}});
+        GraphView view;
+        view.resize(400, 300);
+        view.show();
+        view.showGraph({{"nodes", nodes}});
+        waitForLayout(view);
+        QVERIFY(!view.viewport()->rect().contains(view.nodeCentre("n10")));  // far below the view
+        view.setHighlighted({"n8", "n10"});
+        QVERIFY(view.viewport()->rect().contains(view.nodeCentre("n8")));
+        QVERIFY(view.viewport()->rect().contains(view.nodeCentre("n10")));
+    }
+
     void thePanesFindFieldWalksTheMatches() {
         RunStore store;
         SelectionContext context(&store);

@@ -506,11 +506,19 @@ void GraphView::fitAll() {
 }
 
 void GraphView::showHighlighted() {
+    QRectF all;
+    QGraphicsItem* first = nullptr;
     for (const auto& name : highlighted_)
         if (QGraphicsItem* item = items_.value(name)) {
-            ensureVisible(item, 40, 40);
-            return;
+            if (!first) first = item;
+            all |= item->sceneBoundingRect();
         }
+    if (!first) return;
+    // Both nodes of a fusion pair where they fit in the view together (scrolling to the first
+    // alone left the second half cut off at the edge), else the first.
+    const QRectF visible = mapToScene(viewport()->rect()).boundingRect();
+    if (all.width() + 80 <= visible.width() && all.height() + 80 <= visible.height()) ensureVisible(all, 40, 40);
+    else ensureVisible(first, 40, 40);
 }
 
 bool GraphView::exportImage(const QString& path, QString* error) {

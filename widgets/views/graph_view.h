@@ -119,7 +119,7 @@ private:
     void draw(const Pending& pending);
     void drawFrames(const Pending& pending, const std::vector<QRectF>& boxes);
     void applyHighlight();
-    void showHighlighted();  // scrolls the first highlighted node into view
+    void showHighlighted();  // scrolls the highlighted nodes into view (the first where not all fit)
     void selectAndCentre(QGraphicsItem* item);
     QGraphicsRectItem* shownFor(const QString& node) const;  // its box, or its collapsed module's
     QString selectedModuleOrNode(bool* isModule) const;
