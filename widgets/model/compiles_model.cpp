@@ -229,7 +229,8 @@ QVariant CompilesModel::compileData(const Compile& c, int column, int role) {
     switch (role) {
         case CompileIdRole: return c.id;
         case StatusRole: return static_cast<int>(c.status());
-        case Qt::ToolTipRole: return column == StatusColumn && !c.reason.isEmpty() ? QVariant(c.reason) : QVariant();
+        // The status column may be elided: its reason, or the status itself.
+        case Qt::ToolTipRole: return column == StatusColumn ? QVariant(c.reason.isEmpty() ? statusText(c.status()) : c.reason) : QVariant();
         case Qt::TextAlignmentRole:
             return column >= GraphsColumn ? QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
         case Qt::DisplayRole: break;

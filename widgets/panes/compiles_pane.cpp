@@ -17,12 +17,16 @@ CompilesPane::CompilesPane(SelectionContext* context, QWidget* parent)
       tabs_(new QTabWidget(this)) {
     view_->setModel(model_);
     view_->setUniformRowHeights(true);
-    // Status and the numbers fit their contents; the function name takes what is left (its
-    // tooltip has it whole), so a narrow dock still shows ops and compile time.
+    // The numbers fit their contents, the status "graph break" (longer ones are elided, whole
+    // in the tooltip); the function name takes what is left (its tooltip has it whole), so a
+    // narrow dock still shows ops and compile time, and "GPT.forward" its name.
     QHeaderView* header = view_->header();
     header->setStretchLastSection(false);
     header->setSectionResizeMode(QHeaderView::ResizeToContents);
     header->setSectionResizeMode(CompilesModel::NameColumn, QHeaderView::Stretch);
+    header->setSectionResizeMode(CompilesModel::StatusColumn, QHeaderView::Interactive);
+    header->resizeSection(CompilesModel::StatusColumn, view_->fontMetrics().horizontalAdvance(CompilesModel::tr("graph break")) + 12);
+    view_->setTextElideMode(Qt::ElideRight);
     header->setMinimumSectionSize(24);
     view_->setIndentation(12);
     tabs_->addTab(view_, tr("Functions"));
