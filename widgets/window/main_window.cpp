@@ -414,7 +414,7 @@ void MainWindow::buildDocks() {
     modules_ = new ModulesPane(&selection_, this);
     QDockWidget* modulesDock = dock(this, tr("Modules"), "modulesDock", modules_, Qt::LeftDockWidgetArea);
     splitDockWidget(compilesDock, modulesDock, Qt::Vertical);
-    resizeDocks({compilesDock}, {std::max(340, width() * 24 / 100)}, Qt::Horizontal);  // the compiles' six columns and a name
+    resizeDocks({compilesDock}, {std::max(300, width() * 24 / 100)}, Qt::Horizontal);  // the compiles' six columns and a name
 }
 
 void MainWindow::connectTorchSide() {
