@@ -1,5 +1,7 @@
 #include "torch_trace/trace_log_import.h"
 
+#include <algorithm>
+
 #include <optional>
 #include <set>
 #include <string_view>
@@ -199,7 +201,9 @@ GraphBreakEvent graphBreakOf(const std::string& compileId, const std::string& pa
 }
 
 // One compile phase from a chromium_event payload: "B" opens a span of its name, "E" closes
-// the latest open one; "X" is whole. Times are microseconds.
+// the latest open one of that name; "X" is whole. Times are microseconds. PyTorch's phases
+// nest (dynamo > entire_frame_compile > compile_attempt_0 > bytecode_tracing): a span's
+// parent is the innermost one open where it begins, as tlparse's chromium_events.json keeps it.
 class PhaseSpans {
 public:
     void add(const nlohmann::json& event, const std::string& compileId, std::vector<Event>& out) {
@@ -211,32 +215,44 @@ public:
         int64_t ns = *at;
         std::string id = compileId.empty() && event.contains("args") ? stringField(event["args"], "compile_id") : compileId;
         if (ph == "B") {
-            open_[name].push_back({ns, id});
+            open_.push_back(opened(name, ns, id));
         } else if (ph == "E") {
-            auto it = open_.find(name);
-            if (it == open_.end() || it->second.empty()) return;
-            auto [begin, beginId] = it->second.back();
-            it->second.pop_back();
-            out.push_back(TraceEvent{span(name, begin, ns, beginId.empty() ? id : beginId)});
+            auto it = std::find_if(open_.rbegin(), open_.rend(), [&](const Open& o) { return o.name == name; });
+            if (it == open_.rend()) return;
+            Open begun = std::move(*it);
+            open_.erase(std::next(it).base());
+            if (begun.compileId.empty()) begun.compileId = id;
+            out.push_back(TraceEvent{span(begun, ns)});
         } else if (ph == "X") {
             auto dur = event.find("dur");
             int64_t length = dur != event.end() ? nanosecondsOfMicros(*dur).value_or(0) : 0;
-            out.push_back(TraceEvent{span(name, ns, ns + length, id)});
+            out.push_back(TraceEvent{span(opened(name, ns, id), ns + length)});
         }
     }
 
 private:
-    TraceRecord span(const std::string& name, int64_t begin, int64_t end, const std::string& compileId) {
+    struct Open {
+        std::string name;
+        int64_t beginNs = 0;
+        std::string compileId;
+        int64_t rfId = 0, parentId = 0;
+    };
+    // Ids in begin order (a trace view links spans by id), under the innermost open span.
+    Open opened(const std::string& name, int64_t begin, const std::string& compileId) {
+        return {name, begin, compileId, ++spans_, open_.empty() ? 0 : open_.back().rfId};
+    }
+    static TraceRecord span(const Open& begun, int64_t end) {
         TraceRecord r;
-        r.rfId = ++spans_;  // a trace view links spans by id
+        r.rfId = begun.rfId;
+        r.parentId = begun.parentId;
         r.category = TraceCategory::Compile;
-        r.name = name;
-        r.beginNs = begin;
+        r.name = begun.name;
+        r.beginNs = begun.beginNs;
         r.endNs = end;
-        r.compileId = compileId;
+        r.compileId = begun.compileId;
         return r;
     }
-    std::map<std::string, std::vector<std::pair<int64_t, std::string>>> open_;
+    std::vector<Open> open_;  // outermost first
     int64_t spans_ = 0;
 };
 

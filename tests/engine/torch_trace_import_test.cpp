@@ -12,6 +12,8 @@
 #include <functional>
 #include <sstream>
 
+#include <map>
+
 #include <fmt/format.h>
 
 #include "test_support.h"
@@ -131,6 +133,27 @@ TEST(TorchTraceImport, GraphBreaksSplitTheFunctionIntoResumedCompiles) {
             EXPECT_EQ(e.record.category, TraceCategory::Compile);
         }
     EXPECT_EQ(framePhases, (std::vector<std::string>{"0/0", "1/0", "2/0", "3/0"}));
+
+    // They nest as PyTorch opened them: dynamo > entire_frame_compile > compile_attempt_0 >
+    // bytecode_tracing, each inside its parent's time.
+    std::map<int64_t, TraceRecord> byId;
+    for (const auto& e : eventsOf<TraceEvent>(t)) byId[e.record.rfId] = e.record;
+    auto chain = [&](const TraceRecord& r) {
+        std::vector<std::string> names{r.name};
+        for (int64_t up = r.parentId; up != 0; up = byId.at(up).parentId) names.insert(names.begin(), byId.at(up).name);
+        return names;
+    };
+    const TraceRecord* tracing = nullptr;
+    for (const auto& [id, r] : byId)
+        if (!tracing && r.name == "bytecode_tracing") tracing = &r;
+    ASSERT_NE(tracing, nullptr);
+    EXPECT_EQ(chain(*tracing), (std::vector<std::string>{"dynamo", "entire_frame_compile", "compile_attempt_0", "bytecode_tracing"}));
+    for (const auto& [id, r] : byId) {
+        if (r.parentId == 0) continue;
+        const TraceRecord& parent = byId.at(r.parentId);
+        EXPECT_TRUE(parent.beginNs <= r.beginNs && r.endNs <= parent.endNs) << r.name << " outside " << parent.name;
+        EXPECT_LT(parent.rfId, r.rfId) << "ids in begin order";
+    }
 }
 
 TEST(TorchTraceImport, AModuleGraphNamesItsLiftedParameters) {
