@@ -168,6 +168,10 @@
         <source>Backend %1 makes no loop IR, fusion or generated code: pick inductor in the Backend picker (or write torch.compile(backend=&quot;inductor&quot;)) and run again.</source>
         <translation>后端 %1 不生成循环 IR、融合或生成代码：请在“后端”中选择 inductor（或写 torch.compile(backend=&quot;inductor&quot;)）后重新运行。</translation>
     </message>
+    <message>
+        <source>PyTorch&apos;s TORCH_TRACE log has no loop IR: inductor writes its IR before and after fusion only under TORCH_COMPILE_DEBUG=1 (ir_pre_fusion.txt, ir_post_fusion.txt). The graphs it logged are in the Graph pane&apos;s tabs, its output code in Generated Code.</source>
+        <translation>PyTorch 的 TORCH_TRACE 日志没有循环 IR：inductor 只在 TORCH_COMPILE_DEBUG=1 时写出融合前后的 IR（ir_pre_fusion.txt、ir_post_fusion.txt）。它记录的图在“计算图”窗格的各个标签页中，输出代码在“生成的代码”中。</translation>
+    </message>
 </context>
 <context>
     <name>ScriptNotes</name>
@@ -732,6 +736,22 @@
     <message>
         <source>Typing shows the first match; Enter chooses it, as a click would; Enter again goes to the next</source>
         <translation>输入时显示第一个匹配；回车选中它，如同点击；再按回车转到下一个</translation>
+    </message>
+    <message>
+        <source>Pre-grad</source>
+        <translation>求导前图</translation>
+    </message>
+    <message>
+        <source>Inference</source>
+        <translation>推理图</translation>
+    </message>
+    <message>
+        <source>Post-grad</source>
+        <translation>求导后图</translation>
+    </message>
+    <message>
+        <source>PyTorch&apos;s TORCH_TRACE log does not list inductor&apos;s scheduler nodes, so there is nothing to draw after fusion: its fused kernels are in Generated Code (Output code), the graph they were made from in Post-grad.</source>
+        <translation>PyTorch 的 TORCH_TRACE 日志不列出 inductor 的调度节点，因此融合后没有可画的内容：融合后的内核在“生成的代码”（输出代码）中，生成它们的图在“求导后图”中。</translation>
     </message>
 </context>
 <context>

@@ -104,7 +104,7 @@ int main(int argc, char** argv) {
         if (!viewName.isEmpty()) window.showView(viewName);
     };
     QObject::connect(&window.engine(), &fusescope::gui::EngineClient::answered, &window, showView);
-    if (!parser.isSet(run)) showView();
+    if (!parser.isSet(run) && !viewName.isEmpty()) window.showViewOnceOpened(viewName);
     if (parser.isSet(screenshot))
         fusescope::gui::screenshotWhenDone(window, parser.value(screenshot), parser.isSet(run),
                                            [](int status) { QApplication::exit(status); });

@@ -198,9 +198,10 @@ struct IrDumpEvent {
     std::string stage;
     std::string text;
     std::vector<IrNodeInfo> nodes;  // ir_pre_fusion / ir_post_fusion: the nodes in the text, in order
-    // AOT Autograd's graphs (aot_joint_graph, aot_forward_graph, aot_backward_graph): nodes with
-    // provenance as graph/graph_json.h writes them, each naming the captured node it computes
-    // or differentiates ("captured"); null for other stages.
+    // The graph stages (aot_joint_graph, aot_forward_graph, aot_backward_graph; of a TORCH_TRACE
+    // log also aot_inference_graph and the pre- and post-grad graphs): nodes with provenance as
+    // graph/graph_json.h writes them; ours each name the captured node they compute or
+    // differentiate ("captured"). Null for other stages.
     nlohmann::json graphJson = nullptr;
 };
 

@@ -90,10 +90,13 @@ struct Provenance {
 };
 
 // `# File: FILE:LINE in FUNCTION, code: SOURCE` (FUNCTION a word or `<word>`); FILE is the
-// longest that leaves the rest well-formed, as the file name may hold colons.
+// longest that leaves the rest well-formed, as the file name may hold colons. An AOT backward
+// graph says `# Backward of forward node: File: ...` for the forward line a node differentiates.
 std::optional<Provenance> provenanceOf(std::string_view line) {
     size_t at = indentedBody(line);
-    if (at == npos || (at = scan::literalEnd(line, at, "# File: ")) == npos) return std::nullopt;
+    if (at == npos) return std::nullopt;
+    if (size_t backward = scan::literalEnd(line, at, "# Backward of forward node: File: "); backward != npos) at = backward;
+    else if ((at = scan::literalEnd(line, at, "# File: ")) == npos) return std::nullopt;
     for (size_t colon = line.rfind(':'); colon != npos && colon >= at; colon = colon ? line.rfind(':', colon - 1) : npos) {
         size_t digits = scan::digitsEnd(line, colon + 1), function = digits == npos ? npos : scan::literalEnd(line, digits, " in ");
         if (function == npos) continue;
@@ -106,6 +109,23 @@ std::optional<Provenance> provenanceOf(std::string_view line) {
                           std::string(line.substr(code)), intOfDigits(std::string(line.substr(colon + 1, digits - colon - 1)))};
     }
     return std::nullopt;
+}
+
+// `# No stacktrace found for following nodes`: the nodes below come from no source line.
+bool endsProvenance(std::string_view line) {
+    size_t at = indentedBody(line);
+    return at != npos && scan::literalEnd(line, at, "# No stacktrace found") != npos;
+}
+
+// A joint graph declares its flattened inputs in its body: `NAME: "META"  # PlainAOTInput(idx=0)`.
+std::optional<std::pair<std::string, std::string>> declarationOf(std::string_view line) {
+    size_t at = indentedBody(line), nameEnd = at == npos ? npos : scan::wordEnd(line, at);
+    size_t meta = nameEnd == npos ? npos : scan::literalEnd(line, nameEnd, ": \"");
+    size_t metaEnd = meta == npos ? npos : line.find('"', meta);
+    if (metaEnd == npos) return std::nullopt;
+    size_t rest = scan::spacesEnd(line, metaEnd + 1);
+    if (rest != line.size() && line[rest] != '#') return std::nullopt;
+    return std::pair{std::string(line.substr(at, nameEnd - at)), std::string(line.substr(meta, metaEnd - meta))};
 }
 
 // `NAME = PARAMETER`: a placeholder's alias.
@@ -139,37 +159,67 @@ std::optional<std::string_view> returnedBy(std::string_view line) {
     return line.substr(at);
 }
 
+// A line without its `# comment` (PyTorch notes each AOT input and output so).
+std::string_view withoutComment(std::string_view line) { return line.substr(0, line.find('#')); }
+
 }  // namespace
 
 nlohmann::json graphJsonFromReadable(const std::string& readable) {
     nlohmann::json nodes = nlohmann::json::array(), outputs = nlohmann::json::array();
     std::map<std::string, std::string> parameters;  // forward's parameter -> its meta
     std::set<std::string> names;
+    auto addPlaceholder = [&](const std::string& name, const std::string& parameter) {
+        names.insert(name);
+        nodes.push_back({{"name", name}, {"op", "placeholder"}, {"target", parameter}, {"code", parameter},
+                         {"inputs", nlohmann::json::array()}, {"meta", {parameters[parameter]}}, {"file", ""}, {"line", 0}});
+    };
     Provenance where;
+    bool inSignature = false, inReturn = false;  // `def forward(` and `return (` may span lines
     std::istringstream in(readable);
     for (std::string text; std::getline(in, text);) {
-        if (text.find("def forward(") != npos) {
-            for (auto& [name, meta] : parametersOf(text)) parameters[name] = std::move(meta);
+        std::string_view code = withoutComment(text);
+        size_t body = scan::spacesEnd(code, 0);
+        if (inReturn && (scan::literalEnd(code, body, "class ") != npos || scan::literalEnd(code, body, "def ") != npos))
+            inReturn = false;  // a submodule's graph follows the forward that calls it
+        if (inReturn) {
+            for (const auto& id : identifiersIn(code))
+                if (names.count(id)) outputs.push_back(id);
+            continue;
+        }
+        if (text.find("def forward(") != npos) inSignature = true;
+        if (inSignature) {
+            for (auto& [name, meta] : parametersOf(code)) parameters[name] = std::move(meta);
+            std::string_view end = code.substr(0, code.find_last_not_of(" \t") + 1);
+            inSignature = !end.ends_with("):");
         } else if (auto provenance = provenanceOf(text)) {
             where = std::move(*provenance);
+        } else if (endsProvenance(text)) {
+            where = {};
         } else if (auto alias = aliasOf(text); alias && parameters.count(alias->second)) {
-            const auto& [name, parameter] = *alias;
-            names.insert(name);
-            nodes.push_back({{"name", name}, {"op", "placeholder"}, {"target", parameter}, {"code", parameter},
-                             {"inputs", nlohmann::json::array()}, {"meta", {parameters[parameter]}}, {"file", ""}, {"line", 0}});
+            addPlaceholder(alias->first, alias->second);
         } else if (auto node = nodeLineOf(text)) {
             nlohmann::json inputs = nlohmann::json::array();
             std::set<std::string> seen;
-            for (const auto& id : identifiersIn(node->expr))
+            for (const auto& id : identifiersIn(node->expr)) {
+                // AOT graphs use their parameters as they are, with no `name = PARAMETER` line.
+                if (!names.count(id) && parameters.count(id)) addPlaceholder(id, id);
                 if (names.count(id) && seen.insert(id).second) inputs.push_back(id);
+            }
             auto [op, target] = opAndTarget(node->expr, names);
             names.insert(node->name);
             nodes.push_back({{"name", node->name}, {"op", op}, {"target", target}, {"code", node->expr}, {"inputs", inputs},
                              {"meta", {node->meta}}, {"file", where.file}, {"line", where.line}, {"source", where.source},
                              {"stack", nlohmann::json::array({{{"file", where.file}, {"line", where.line}, {"function", where.function}}})}});
-        } else if (auto returned = returnedBy(text)) {
-            for (const auto& id : identifiersIn(*returned))
+        } else if (auto declared = declarationOf(text)) {
+            parameters[declared->first] = declared->second;
+        } else if (auto returned = returnedBy(code)) {
+            for (const auto& id : identifiersIn(*returned)) {
+                if (!names.count(id) && parameters.count(id)) addPlaceholder(id, id);
                 if (names.count(id)) outputs.push_back(id);
+            }
+            // `return (` / `return pytree.tree_unflatten([` go on over the lines below.
+            std::string_view rest = returned->substr(0, returned->find_last_not_of(" \t") + 1);
+            inReturn = rest.ends_with("(") || rest.ends_with("[");
         }
     }
     return {{"nodes", nodes}, {"outputs", outputs}};

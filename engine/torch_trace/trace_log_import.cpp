@@ -390,8 +390,9 @@ void TraceLogImporter::add(TraceLogRecord& r, const std::map<int64_t, std::strin
         }
         e.lines.assign(e.guards.size(), 0);
         imported_.events.push_back(std::move(e));
-    } else if (graphStages().count(stageKey)) {
-        imported_.events.push_back(IrDumpEvent{id, graphNameOf(id), graphStages().at(stageKey), std::move(r.payload), {}});
+    } else if (graphStages().count(stageKey)) {  // drawn, as the captured graph is
+        nlohmann::json graph = graphJsonFromReadable(r.payload);
+        imported_.events.push_back(IrDumpEvent{id, graphNameOf(id), graphStages().at(stageKey), std::move(r.payload), {}, std::move(graph)});
     } else if (artifact == "fx_graph_runnable") {
         imported_.events.push_back(IrDumpEvent{id, graphNameOf(id), "fx_graph_runnable", std::move(r.payload), {}});
     } else if (artifact.starts_with("fx_graph_cache_") || artifact.starts_with("aotautograd_cache_")) {

@@ -196,14 +196,37 @@ TEST(TorchTraceImport, ATrainingStepHasForwardAndBackwardGraphsAndKernels) {
     for (const auto& d : eventsOf<IrDumpEvent>(t)) stages.push_back(d.stage);
     for (const char* stage : {"aot_joint_graph", "aot_forward_graph", "aot_backward_graph", "inductor_post_grad_graph"})
         EXPECT_NE(std::find(stages.begin(), stages.end(), stage), stages.end()) << stage;
+    // Each graph read back into nodes to draw: AOT graphs take their inputs as they are (the
+    // backward's signature spans lines; the joint graph declares them in its body), and their
+    // outputs span lines too.
+    std::map<std::string, nlohmann::json> graphs;
+    for (const auto& d : eventsOf<IrDumpEvent>(t)) graphs[d.stage] = d.graphJson;
+    auto node = [](const nlohmann::json& graph, const std::string& name) {
+        for (const auto& n : graph["nodes"])
+            if (n["name"] == name) return n;
+        return nlohmann::json();
+    };
+    const nlohmann::json& backward = graphs["aot_backward_graph"];
+    EXPECT_EQ(backward["nodes"].size(), 45u);
+    EXPECT_EQ(node(backward, "tangents_1")["op"], "placeholder");
+    EXPECT_EQ(node(backward, "tangents_1")["meta"], nlohmann::json::array({"f32[][]cpu"}));
+    EXPECT_EQ(node(backward, "div_1")["inputs"], nlohmann::json::array({"tangents_1", "convert_element_type"}));
+    EXPECT_EQ(node(backward, "div_1")["line"], 13);  // "# Backward of forward node: File: ...:13"
+    EXPECT_EQ(node(backward, "iota_default")["line"], 0);  // "# No stacktrace found for following nodes"
+    EXPECT_EQ(backward["outputs"], nlohmann::json::array({"mm_2", "view_1", "mm_1", "view"}));
+    const nlohmann::json& joint = graphs["aot_joint_graph"];
+    EXPECT_EQ(node(joint, "primals_1")["meta"], nlohmann::json::array({"f32[16, 8][8, 1]cpu"}));
+    EXPECT_EQ(node(joint, "permute")["inputs"], nlohmann::json::array({"primals_1"}));
+    EXPECT_EQ(joint["outputs"], nlohmann::json::array({"div", "permute_8", "view_1", "permute_5", "view"}));
+
     std::vector<KernelSourceEvent> code = eventsOf<KernelSourceEvent>(t);
     ASSERT_EQ(code.size(), 2u);  // the forward's wrapper, then the backward's
     EXPECT_EQ(code[0].kernels, (std::vector<std::string>{"cpp_fused_relu_0", "cpp_fused__log_softmax_nll_loss_forward_1"}));
     EXPECT_EQ(code[1].kernels.size(), 2u);
     EXPECT_EQ(code[0].language, "python");
-    const nlohmann::json& backward = t.metrics.at("0/0").backward;
-    EXPECT_EQ(backward.value("is_forward", true), false);
-    EXPECT_DOUBLE_EQ(backward.value("inductor_compile_time_s", 0.0), 1.429872);
+    const nlohmann::json& metrics = t.metrics.at("0/0").backward;
+    EXPECT_EQ(metrics.value("is_forward", true), false);
+    EXPECT_DOUBLE_EQ(metrics.value("inductor_compile_time_s", 0.0), 1.429872);
 }
 
 // Tensor descriptions, symbols, shape guards and specialisations, and each compile's metrics

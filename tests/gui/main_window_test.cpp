@@ -478,9 +478,9 @@ private slots:
         QVERIFY(answered.wait(60000));
         QVERIFY2(window.statusText().startsWith("Finished"), qPrintable(window.statusText()));
         GraphPane* pane = window.graphPane();
-        for (const char* stage : {"aot_forward_graph", "aot_backward_graph", "aot_joint_graph"}) QVERIFY2(pane->aotTabShown(stage), stage);
-        GraphView* forward = pane->aotView("aot_forward_graph");
-        GraphView* backward = pane->aotView("aot_backward_graph");
+        for (const char* stage : {"aot_forward_graph", "aot_backward_graph", "aot_joint_graph"}) QVERIFY2(pane->stageTabShown(stage), stage);
+        GraphView* forward = pane->stageView("aot_forward_graph");
+        GraphView* backward = pane->stageView("aot_backward_graph");
         QTRY_VERIFY_WITH_TIMEOUT(!backward->layoutPending() && backward->nodeCount() > 0, 10000);
         QTRY_VERIFY_WITH_TIMEOUT(!forward->layoutPending() && forward->nodeCount() > 0, 10000);
         QVERIFY2(forward->nodeNames().contains("relu"), qPrintable(forward->nodeNames().join(' ')));

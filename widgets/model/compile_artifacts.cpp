@@ -15,11 +15,23 @@ int add(QString& to, const std::string& graph, const std::string& text) {
     return offset;
 }
 
+// The IR stages our engine writes; the others are PyTorch's, read from a TORCH_TRACE log.
+bool isOurStage(const std::string& stage) {
+    return stage == "ir_pre_fusion" || stage == "ir_post_fusion" || stage == "fx_graph_transformed" || stage == "aot_joint_graph" ||
+           stage == "aot_forward_graph" || stage == "aot_backward_graph";
+}
+
 }  // namespace
+
+QString whyNoGeneratedCode(const CompileArtifacts& a) { return a.source.isEmpty() ? whyNoLoopIr(a) : QString(); }
 
 QString whyNoLoopIr(const CompileArtifacts& a) {
     if (a.compileId.isEmpty()) return QObject::tr("No compile on show: run the script (Ctrl+R), or pick a compile in Compiles.");
     if (!a.preFusion.isEmpty()) return {};
+    if (a.fromPyTorch)
+        return QObject::tr("PyTorch's TORCH_TRACE log has no loop IR: inductor writes its IR before and after fusion only "
+                           "under TORCH_COMPILE_DEBUG=1 (ir_pre_fusion.txt, ir_post_fusion.txt). The graphs it logged are "
+                           "in the Graph pane's tabs, its output code in Generated Code.");
     if (!a.backend.isEmpty() && a.backend != "inductor")
         return QObject::tr("Backend %1 makes no loop IR, fusion or generated code: pick inductor in the Backend picker "
                            "(or write torch.compile(backend=\"inductor\")) and run again.").arg(a.backend);
@@ -57,15 +69,13 @@ CompileArtifacts compileArtifacts(const RunStore& store, const QString& compileI
             } else if (ir->stage == "ir_post_fusion") {
                 int offset = add(a.postFusion, ir->graph, ir->text);
                 if (onShow && offset >= 0) a.provenance.addPostFusion(*ir, offset);
-            } else if (ir->stage.starts_with("aot_") && !ir->graphJson.is_null()) {  // ours: drawn in the Graph pane
+            } else if (!ir->graphJson.is_null()) {  // AOT Autograd's graphs, PyTorch's pre- and post-grad ones: drawn
                 add(a.graphs, ir->graph + " " + ir->stage, ir->text);
-                if (onShow) a.aotGraphs[ir->stage] = ir->graphJson;
-            } else if (ir->stage.starts_with("aot_")) {  // real PyTorch's (a TORCH_TRACE log): what inductor got
-                add(a.preFusion, ir->graph + " " + ir->stage, ir->text);
-            } else if (ir->stage == "inductor_post_grad_graph") {  // and what it made of it before scheduling
-                add(a.postFusion, ir->graph + " " + ir->stage, ir->text);
+                if (onShow) a.stageGraphs[ir->stage] = ir->graphJson;
             }
+            if (!isOurStage(ir->stage)) a.fromPyTorch = true;
         } else if (const auto* kernel = std::get_if<KernelSourceEvent>(&e)) {
+            if (kernel->language == "python") a.fromPyTorch = true;  // inductor's output code, as a TORCH_TRACE log has it
             int offset = add(a.source, kernel->graph, kernel->source);
             if (kernel->graph == shown && offset >= 0) a.provenance.addKernelSource(*kernel, offset);
             if (a.language.isEmpty()) a.language = QString::fromStdString(kernel->language);

@@ -24,13 +24,15 @@ struct CompileArtifacts {
     QString backend;         // what compiled it ("" when the events do not say)
     QString graphs;          // fx_graph_readable of each graph
     nlohmann::json graph;    // the graph on show's nodes (graph JSON), null when none
-    // A training graph's (the graph on show's) AOT Autograd graphs, by stage (aot_joint_graph,
-    // aot_forward_graph, aot_backward_graph); each node names the captured node it computes
-    // or differentiates ("captured"). Empty when the graph needed no gradients.
-    std::map<std::string, nlohmann::json> aotGraphs;
-    QString preFusion;     // ir_pre_fusion; of a TORCH_TRACE log, PyTorch's AOT graphs
-    QString postFusion;    // ir_post_fusion; of a TORCH_TRACE log, inductor's post-grad graph
-    QString language;      // of the generated code: "cpp" or "cuda"
+    // The graph on show's later graphs, by stage: a training graph's AOT Autograd graphs
+    // (aot_joint_graph, aot_forward_graph, aot_backward_graph), each node naming the captured
+    // node it computes or differentiates ("captured"); of a TORCH_TRACE log also
+    // aot_inference_graph and inductor's pre- and post-grad graphs.
+    std::map<std::string, nlohmann::json> stageGraphs;
+    bool fromPyTorch = false;  // read from PyTorch's TORCH_TRACE log, not compiled by our engine
+    QString preFusion;     // ir_pre_fusion
+    QString postFusion;    // ir_post_fusion
+    QString language;      // of the generated code: "cpp", "cuda", or PyTorch's "python"
     QString source;        // output_code (C++ or CUDA)
     // What the toolchain made of the code, by kernel_source artifact name: llvm_ir and asm
     // (cpp), ptx and sass (cuda, sass when the toolkit has nvdisasm).
@@ -42,6 +44,8 @@ struct CompileArtifacts {
 // Why the compile has no loop IR, fusion or generated code to show, in words that say what
 // to do; "" when it has them (or may still get them: inductor still compiling).
 QString whyNoLoopIr(const CompileArtifacts& compile);
+// The same for the generated code, which PyTorch's log has without the loop IR.
+QString whyNoGeneratedCode(const CompileArtifacts& compile);
 
 // The captured graph `graphName` of a compile (graph JSON, in the store: not copied), null
 // when there is none.

@@ -45,14 +45,15 @@ CodePane::CodePane(SelectionContext* context, QWidget* parent) : Pane(context, p
 }
 
 void CodePane::showCompile(const CompileArtifacts& a) {
-    showEmptyNote(whyNoLoopIr(a));
+    showEmptyNote(whyNoGeneratedCode(a));
     cpp_->showText(a.source);
     QList<LineRanges> tints;
     for (const auto& n : a.provenance.preFusionNodes()) tints.append(a.provenance.cppLines(n.name));
     cpp_->tintLines(tints);
     if (a.graphNames.size() > 1) cpp_->scrollToGraph(a.graphName);
     bool cuda = a.language == "cuda";
-    std::string language = cuda ? "cuda" : "cpp";  // a compile without generated code shows the CPU's tabs
+    // A compile without generated code shows the CPU's tabs; PyTorch's output code has none of them.
+    std::string language = cuda ? "cuda" : a.fromPyTorch ? "python" : "cpp";
     // Real PyTorch's output code (a TORCH_TRACE log) is its Python wrapper with the kernels in it.
     tabs_->setTabText(tabs_->indexOf(cpp_), cuda ? tr("CUDA") : a.language == "python" ? tr("Output code") : tr("C++"));
     for (const ArtifactTab& tab : kArtifactTabs) {

@@ -19,20 +19,22 @@ namespace fusescope::gui {
 GraphPane::GraphPane(SelectionContext* context, QWidget* parent) : Pane(context, parent) {
     tabs_ = new QTabWidget(this);
     captured_ = new GraphView(tabs_);
-    afterFusion_ = new GraphView(tabs_);
     tabs_->addTab(captured_, tr("Captured"));
-    tabs_->addTab(afterFusion_, tr("After fusion"));
-    for (const auto& [stage, title] : {std::pair{"aot_forward_graph", tr("Forward")}, {"aot_backward_graph", tr("Backward")},
-                                       {"aot_joint_graph", tr("Joint")}}) {
+    // In the order PyTorch makes them; each tab shows where the compile has its graph.
+    for (const auto& [stage, title] : {std::pair{"inductor_pre_grad_graph", tr("Pre-grad")}, {"aot_joint_graph", tr("Joint")},
+                                       {"aot_forward_graph", tr("Forward")}, {"aot_backward_graph", tr("Backward")},
+                                       {"aot_inference_graph", tr("Inference")}, {"inductor_post_grad_graph", tr("Post-grad")}}) {
         auto* view = new GraphView(tabs_);
         view->setObjectName(stage);
         tabs_->setTabVisible(tabs_->addTab(view, title), false);
-        aot_.push_back({stage, view, {}});
-        connect(view, &GraphView::nodeClicked, this, [this, i = aot_.size() - 1](const QString& node) {
-            auto it = aot_[i].captured.find(node);  // a gradient sum made by no one op selects nothing
-            if (it != aot_[i].captured.end() && capturedNodes_.contains(it->second)) this->context().selectGraphNode(it->second);
+        stages_.push_back({stage, view, {}});
+        connect(view, &GraphView::nodeClicked, this, [this, i = stages_.size() - 1](const QString& node) {
+            auto it = stages_[i].captured.find(node);  // a gradient sum made by no one op selects nothing
+            if (it != stages_[i].captured.end() && capturedNodes_.contains(it->second)) this->context().selectGraphNode(it->second);
         });
     }
+    afterFusion_ = new GraphView(tabs_);
+    tabs_->addTab(afterFusion_, tr("After fusion"));
     code_ = new CodeView(CodeView::Language::Python, tabs_);
     tabs_->addTab(code_, tr("Code"));
     auto* content = new QWidget(this);
@@ -68,9 +70,13 @@ void GraphPane::showCompile(const CompileArtifacts& a) {
     }
     if (provenance.preFusionNodes().isEmpty()) afterFusion_->clearGraph();
     else afterFusion_->showGraph(schedulerGraphAt(provenance, a.fusionSteps, std::numeric_limits<int>::max()));
-    for (AotTab& tab : aot_) {
-        auto graph = a.aotGraphs.find(tab.stage.toStdString());
-        bool shown = graph != a.aotGraphs.end();
+    afterFusion_->setEmptyNote(a.fromPyTorch ? tr("PyTorch's TORCH_TRACE log does not list inductor's scheduler nodes, so "
+                                                  "there is nothing to draw after fusion: its fused kernels are in Generated Code "
+                                                  "(Output code), the graph they were made from in Post-grad.")
+                                             : whyNoLoopIr(a));
+    for (StageTab& tab : stages_) {
+        auto graph = a.stageGraphs.find(tab.stage.toStdString());
+        bool shown = graph != a.stageGraphs.end();
         tabs_->setTabVisible(tabs_->indexOf(tab.view), shown);
         tab.captured.clear();
         if (!shown) {
@@ -129,14 +135,14 @@ QWidget* GraphPane::buildToolRow() {
     connect(grouping_, &QComboBox::currentIndexChanged, this, [this] {
         auto grouping = static_cast<GraphView::Grouping>(grouping_->currentData().toInt());
         captured_->setGrouping(grouping);
-        for (AotTab& tab : aot_) tab.view->setGrouping(grouping);
+        for (StageTab& tab : stages_) tab.view->setGrouping(grouping);
     });
     return row;
 }
 
-bool GraphPane::showAotGraph(const QString& stage) {
-    if (!aotTabShown(stage)) return false;
-    tabs_->setCurrentWidget(aotView(stage));
+bool GraphPane::showStageGraph(const QString& stage) {
+    if (!stageTabShown(stage)) return false;
+    tabs_->setCurrentWidget(stageView(stage));
     return true;
 }
 
@@ -151,19 +157,19 @@ void GraphPane::findNext() {
     found_->setText(tr("%1 of %2").arg(match_ + 1).arg(matches_.size()));
 }
 
-GraphView* GraphPane::aotView(const QString& stage) const {
-    for (const AotTab& tab : aot_)
+GraphView* GraphPane::stageView(const QString& stage) const {
+    for (const StageTab& tab : stages_)
         if (tab.stage == stage) return tab.view;
     return nullptr;
 }
 
-bool GraphPane::aotTabShown(const QString& stage) const {
-    GraphView* view = aotView(stage);
+bool GraphPane::stageTabShown(const QString& stage) const {
+    GraphView* view = stageView(stage);
     return view && tabs_->isTabVisible(tabs_->indexOf(view));
 }
 
-void GraphPane::showAotNodes(const QStringList& capturedNodes) {
-    for (const AotTab& tab : aot_) {
+void GraphPane::showStageNodes(const QStringList& capturedNodes) {
+    for (const StageTab& tab : stages_) {
         QStringList names;
         for (const auto& [node, captured] : tab.captured)
             if (capturedNodes.contains(captured)) names << node;
@@ -176,7 +182,7 @@ void GraphPane::showNode(const QString& graphNode, const QString& buffer) {
     QStringList capturedNodes = graphNode.isEmpty() ? provenance.graphNodesOf(buffer) : QStringList{graphNode};
     captured_->setHighlighted(capturedNodes);
     afterFusion_->setHighlighted({provenance.fusedNodeOf(buffer)});
-    showAotNodes(capturedNodes);
+    showStageNodes(capturedNodes);
 }
 
 void GraphPane::showModule(const QString& path) {

@@ -1,10 +1,12 @@
 #pragma once
-// The Graph dock: the captured graph (each node filled by the kernel it ends in), the
-// scheduler nodes once every fusion step is applied, a training graph's forward, backward
-// and joint graphs (AOT Autograd's), and the graphs' code. A node of the forward, backward
-// or joint graph selects the captured node it computes or differentiates, and a selected
-// captured node is highlighted in each of them. Above the tabs: find a node by name or
-// target (Ctrl+F, Enter for the next), and group the graph by module or by source line.
+// The Graph dock: the captured graph (each node filled by the kernel it ends in), the later
+// graphs of the compile in the order PyTorch makes them (pre-grad, AOT Autograd's joint,
+// forward, backward or inference graph, post-grad: each tab shown where the compile has
+// it), the scheduler nodes once every fusion step is applied, and the graphs' code. A node of
+// our forward, backward or joint graph selects the captured node it computes or
+// differentiates, and a selected captured node is highlighted in each of them. Above the
+// tabs: find a node by name or target (Ctrl+F, Enter for the next), and group the graph by
+// module or by source line.
 
 #include <map>
 #include <vector>
@@ -30,11 +32,12 @@ public:
 
     GraphView* capturedView() const { return captured_; }
     GraphView* afterFusionView() const { return afterFusion_; }
-    // The view of AOT Autograd's graph `stage` (aot_forward_graph, aot_backward_graph,
-    // aot_joint_graph), and whether its tab is shown (the compile is a training graph's).
-    GraphView* aotView(const QString& stage) const;
-    bool aotTabShown(const QString& stage) const;
-    bool showAotGraph(const QString& stage);  // brings its tab to the front; false when not shown
+    // The view of the graph `stage` (aot_forward_graph, aot_backward_graph, aot_joint_graph,
+    // aot_inference_graph, inductor_pre_grad_graph, inductor_post_grad_graph), and whether its
+    // tab is shown (the compile has that graph).
+    GraphView* stageView(const QString& stage) const;
+    bool stageTabShown(const QString& stage) const;
+    bool showStageGraph(const QString& stage);  // brings its tab to the front; false when not shown
     QLineEdit* findField() const { return find_; }
     QComboBox* groupingPicker() const { return grouping_; }
 
@@ -44,12 +47,12 @@ protected:
     void showModule(const QString& path) override;
 
 private:
-    struct AotTab {
+    struct StageTab {
         QString stage;
         GraphView* view;
         std::map<QString, QString> captured;  // node -> the captured node it computes or differentiates
     };
-    void showAotNodes(const QStringList& capturedNodes);
+    void showStageNodes(const QStringList& capturedNodes);
     QWidget* buildToolRow();
     GraphView* viewOnShow() const;  // the graph tab in front, or null
     // Enter in the find field: chooses the match on show as a click would (every pane follows),
@@ -67,7 +70,7 @@ private:
     QSet<QString> capturedNodes_;  // of the compile's captured graph
     GraphView* captured_;
     GraphView* afterFusion_;
-    std::vector<AotTab> aot_;
+    std::vector<StageTab> stages_;
     CodeView* code_;
 };
 

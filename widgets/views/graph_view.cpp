@@ -554,6 +554,20 @@ bool GraphView::exportImage(const QString& path, QString* error) {
     return true;
 }
 
+void GraphView::setEmptyNote(const QString& note) {
+    emptyNote_ = note;
+    viewport()->update();
+}
+
+void GraphView::paintEvent(QPaintEvent* event) {
+    QGraphicsView::paintEvent(event);
+    QString note = emptyNote();
+    if (note.isEmpty()) return;
+    QPainter painter(viewport());
+    painter.setPen(palette().color(QPalette::PlaceholderText));
+    painter.drawText(viewport()->rect().adjusted(24, 24, -24, -24), Qt::AlignCenter | Qt::TextWordWrap, note);
+}
+
 void GraphView::resizeEvent(QResizeEvent* event) {
     QGraphicsView::resizeEvent(event);
     minimap_->place();

@@ -79,6 +79,9 @@ public:
     // Expands what encloses the module, then selects and centres its box or frame.
     bool revealModule(const QString& path);
     QPoint moduleCentre(const QString& path) const;  // of its box or its frame's title, for tests
+    // A line drawn in the middle of the view while it has no graph, saying why ("" for none).
+    void setEmptyNote(const QString& note);
+    QString emptyNote() const { return nodes_.empty() && !layoutPending_ ? emptyNote_ : QString(); }  // as drawn now
     // Writes the whole graph as SVG (by the extension) or a PNG; false with `error` set.
     bool exportImage(const QString& path, QString* error = nullptr);
 
@@ -94,6 +97,7 @@ protected:
     void mouseReleaseEvent(QMouseEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
     void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void paintEvent(QPaintEvent* event) override;
 
 private:
     struct GraphNode {
@@ -128,6 +132,7 @@ private:
 
     void buildGroups();  // tree_ and expanded_ from shownNodes_ by grouping_
 
+    QString emptyNote_;
     QGraphicsScene scene_;
     nlohmann::json shownNodes_ = nlohmann::json::array();  // the graph on show's nodes
     Grouping grouping_ = Grouping::Auto;

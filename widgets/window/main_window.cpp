@@ -1,6 +1,7 @@
 #include "window/main_window.h"
 
 #include <algorithm>
+#include <utility>
 #include <cstdio>
 
 #include <QAction>
@@ -605,6 +606,7 @@ void MainWindow::openInBackground(const QString& path, const QString& title, con
             --loadsPending_;
             progress_->setVisible(false);
             (this->*show)(path, std::move(run));
+            if (!viewOnceOpened_.isEmpty()) showView(std::exchange(viewOnceOpened_, {}));
         },
         [this, path, title](const QString& error) {
             --loadsPending_;
@@ -623,6 +625,11 @@ bool MainWindow::viewsReady() const {
     if (annotateTimer_.isActive() || torchCompare_->rebuildPending() || compiles_->stackTrie()->rebuildPending()) return false;
     const QList<GraphView*> graphs = findChildren<GraphView*>();
     return std::none_of(graphs.begin(), graphs.end(), [](const GraphView* g) { return g->layoutPending(); });
+}
+
+void MainWindow::showViewOnceOpened(const QString& view) {
+    if (loadsPending_ > 0) viewOnceOpened_ = view;
+    else showView(view);
 }
 
 bool MainWindow::openTorchTrace(const QString& path) {
@@ -874,7 +881,7 @@ bool MainWindow::showView(const QString& view) {
         return raise("compareDock");
     }
     if (view == "forward" || view == "backward") {  // a training graph's, AOT Autograd's
-        return raise("graphDock") && raise("irDock") && graph_->showAotGraph(QString("aot_%1_graph").arg(view));
+        return raise("graphDock") && raise("irDock") && graph_->showStageGraph(QString("aot_%1_graph").arg(view));
     }
     if (view == "torch-compare") {
         torchCompare_->setAspect(TorchCompareView::Aspect::RecompileReasons);

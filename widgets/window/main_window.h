@@ -85,6 +85,8 @@ public:
     // guards), trace (the first kernel of a compiled graph selected), minify (the run's
     // first failing graph minified). False for an unknown one.
     bool showView(const QString& view);
+    // showView once the file being opened is in (a trace is read on a worker thread), else now.
+    void showViewOnceOpened(const QString& view);
     // PyTorch's side of the Ours vs PyTorch view: each run also runs the script under real
     // PyTorch when on (the toolbar's Run Under PyTorch Too), or a TORCH_TRACE folder or log
     // opened beside our run (File > Open PyTorch Trace Beside).
@@ -111,6 +113,8 @@ public:
     GraphPane* graphPane() const { return graph_; }
     ModulesPane* modulesPane() const { return modules_; }
     CompilesPane* compilesPane() const { return compiles_; }
+    IrPane* irPane() const { return ir_; }
+    CodePane* codePane() const { return code_; }
     GraphView* afterFusionView() const;
     QsciScintilla* editor() const { return editor_; }
     ScriptTabs* scriptTabs() const { return scriptTabs_; }
@@ -217,6 +221,7 @@ private:
     TorchCompareView* torchCompare_ = nullptr;
     int explainRequest_ = 0;
     int loadsPending_ = 0;  // files being read on a worker thread
+    QString viewOnceOpened_;
     SavedLayout* layout_ = nullptr;
 };
 
