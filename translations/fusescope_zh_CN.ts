@@ -174,6 +174,61 @@
     </message>
 </context>
 <context>
+    <name>RecompileFixes</name>
+    <message>
+        <source>$1 is a parameter (or buffer), whose sizes stay static: a module whose $1 has another size ($3 to $4 at dim $2) compiles again; to share one dynamic graph, set `torch._dynamo.config.force_parameter_static_shapes = False` before the first call</source>
+        <translation>$1 是参数（或缓冲区），其大小保持静态：$1 大小不同的模块（第 $2 维由 $3 变为 $4）会再次编译；要共用一个动态图，请在第一次调用前设置 `torch._dynamo.config.force_parameter_static_shapes = False`</translation>
+    </message>
+    <message>
+        <source>the size of $1&apos;s dim $2 changed ($3 to $4): mark it dynamic before the first call, `torch._dynamo.mark_dynamic($1, $2)`, or compile with `dynamic=True`; without either, this recompile makes the dim dynamic and later sizes reuse it</source>
+        <translation>$1 的第 $2 维大小变了（$3 变为 $4）：在第一次调用前把它标为动态，`torch._dynamo.mark_dynamic($1, $2)`，或用 `dynamic=True` 编译；两者都不做时，这次重新编译会把该维变为动态，之后的大小沿用它</translation>
+    </message>
+    <message>
+        <source>$1&apos;s dtype changed ($2 to $3): each dtype compiles once; convert $1 to one dtype before the call</source>
+        <translation>$1 的 dtype 变了（$2 变为 $3）：每种 dtype 各编译一次；调用前把 $1 转换为同一种 dtype</translation>
+    </message>
+    <message>
+        <source>$1&apos;s number of dims changed ($2 to $3): each rank compiles once; reshape $1 to one rank before the call</source>
+        <translation>$1 的维数变了（$2 变为 $3）：每种维数各编译一次；调用前把 $1 变形为同一维数</translation>
+    </message>
+    <message>
+        <source>$1&apos;s layout changed (a transposed or sliced view): pass `$1.contiguous()`</source>
+        <translation>$1 的内存布局变了（转置或切片得到的视图）：请传入 `$1.contiguous()`</translation>
+    </message>
+    <message>
+        <source>$1.requires_grad changed: each setting compiles once; call it with the same requires_grad</source>
+        <translation>$1.requires_grad 变了：每种设置各编译一次；调用时请保持相同的 requires_grad</translation>
+    </message>
+    <message>
+        <source>$1 was passed as another type ($3 where the compile had $2): pass the same type on every call</source>
+        <translation>$1 传入了另一种类型（编译时为 $2，现在为 $3）：每次调用请传入同一种类型</translation>
+    </message>
+    <message>
+        <source>$1 was passed as another type than the compile&apos;s $2: pass the same type on every call</source>
+        <translation>$1 传入的类型与编译时的 $2 不同：每次调用请传入同一种类型</translation>
+    </message>
+    <message>
+        <source>the length of $1 changed: keep it fixed, or pass its items as one tensor (`torch.stack`)</source>
+        <translation>$1 的长度变了：保持长度不变，或把其中各项合成一个张量传入（`torch.stack`）</translation>
+    </message>
+    <message>
+        <source>$1 is a Python number the graph held as the constant $2: this recompile makes it dynamic (a graph input guarded by its type), so later values reuse the recompiled graph; to skip this recompile too, compile with `dynamic=True`</source>
+        <translation>$1 是图中作为常量 $2 保存的 Python 数：这次重新编译会把它变为动态（一个由类型守卫的图输入），之后的值沿用重新编译的图；要连这次重新编译也省去，请用 `dynamic=True` 编译</translation>
+    </message>
+    <message>
+        <source>$1 is a Python value the graph holds as the constant $2: another value recompiles; if it changes from call to call, pass it as a tensor (`torch.tensor(...)`)</source>
+        <translation>$1 是图中作为常量 $2 保存的 Python 值：换一个值就会重新编译；如果它每次调用都变，请作为张量传入（`torch.tensor(...)`）</translation>
+    </message>
+    <message>
+        <source>it was called under another grad mode than the compile&apos;s: call it under the same `torch.no_grad()` setting, or expect one compile for each</source>
+        <translation>调用时的梯度模式与编译时不同：请在相同的 `torch.no_grad()` 设置下调用，否则每种设置各编译一次</translation>
+    </message>
+    <message>
+        <source>the function is compiled by two backends: compile it once and reuse the compiled function</source>
+        <translation>该函数被两个后端编译：只编译一次，并重用编译好的函数</translation>
+    </message>
+</context>
+<context>
     <name>ScriptNotes</name>
     <message>
         <source>graph break (%1): %2</source>

@@ -5,10 +5,13 @@
 // the first call, `torch._dynamo.mark_dynamic(x, 0)`, ..."). Empty for a reason of no known
 // shape. docs/recompiles.md lists them.
 
+#include <functional>
 #include <string>
 
 namespace fusescope {
 
-std::string recompileFix(const std::string& reason);
+// `inLanguage` words the advice's template (its $1, $2 kept) in the reader's language: the
+// GUI's translation of the template, whose context is "RecompileFixes".
+std::string recompileFix(const std::string& reason, const std::function<std::string(const char*)>& inLanguage = {});
 
 }  // namespace fusescope

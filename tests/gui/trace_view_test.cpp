@@ -177,6 +177,32 @@ private slots:
         QCOMPARE(kernels.last(), (QVariantList{"0/0", kKernel, QString()}));  // a fixture recorded before spans named their buffers
     }
 
+    // Filled while its dock was hidden at another width, the timeline fits the width it is shown
+    // at (it stayed a third full until double-clicked); once the user zooms, a resize keeps it.
+    void aResizeFitsAgainUntilTheUserZooms() {
+        RunStore store;
+        TraceView view(&store);
+        view.resize(300, 400);
+        store.replace(test::loadFixture("traced_run"));
+        QTRY_VERIFY_WITH_TIMEOUT(!view.indexPending() && view.spans() && view.spans()->spans.size() == 25, 10000);
+        TimelineView* timeline = view.timeline();
+        const TraceSpans& spans = *view.spans();
+        view.resize(1200, 400);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        auto [start, end] = timeline->visibleRange();
+        QVERIFY(start <= spans.first && end >= spans.last);
+        QVERIFY2(double(end - start) < double(spans.last - spans.first) * 1.05, "the whole width is used");
+
+        QWheelEvent wheel(QPointF(100, 40), timeline->viewport()->mapToGlobal(QPointF(100, 40)), {}, QPoint(0, 120), Qt::NoButton,
+                          Qt::NoModifier, Qt::NoScrollPhase, false);
+        QCoreApplication::sendEvent(timeline->viewport(), &wheel);
+        auto zoomed = timeline->visibleRange();
+        view.resize(1000, 400);
+        QTRY_COMPARE(timeline->viewport()->width() < 1000, true);
+        QCOMPARE(timeline->visibleRange().first, zoomed.first);
+    }
+
     void aMillionSubPixelSpansPaintAsPixelColumns() {
         std::vector<TraceSpanRecord> records(1'000'000);
         for (int i = 0; i < 1'000'000; ++i) {

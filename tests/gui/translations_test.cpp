@@ -22,7 +22,7 @@ private slots:
         QXmlStreamReader xml(&file);
         int messages = 0;
         QString source;
-        QRegularExpression placeholder("%\\d");
+        QRegularExpression placeholder("[%$]\\d");  // Qt's %1, and $1 in the doctor's advice (std::regex's format)
         auto placeholders = [&](const QString& text) {
             QStringList found;
             for (auto it = placeholder.globalMatch(text); it.hasNext();) found << it.next().captured();
@@ -99,6 +99,9 @@ private slots:
         QVERIFY(recompiles.rowCount() > 0);
         const QString reasons = recompiles.index(0, fusescope::gui::RecompileReasonsModel::ReasonsColumn).data().toString();
         QVERIFY2(reasons.contains("维大小不符") && !reasons.contains("mismatch"), qPrintable(reasons));
+        // And the doctor's advice for it, the engine's template worded in Chinese, its values put back.
+        const QString fix = recompiles.index(0, fusescope::gui::RecompileReasonsModel::FixColumn).data().toString();
+        QVERIFY2(fix.startsWith("L['a'] 的第 0 维大小变了（3 变为 2）") && fix.contains("`torch._dynamo.mark_dynamic(L['a'], 0)`"), qPrintable(fix));
         store.replace(fusescope::gui::test::loadFixture("seed000_inductor"));
         fusescope::gui::FusionStepsModel steps(&store);
         steps.setCompile("0/0", {});

@@ -2,6 +2,7 @@
 
 #include "model/engine_words.h"
 
+#include <QCoreApplication>
 #include <QRegularExpression>
 
 #include "observe/recompile_fixes.h"
@@ -31,7 +32,10 @@ bool RecompileReasonsModel::parse(const Event& event, Recompile& out) {
     static const QRegularExpression failure(R"(^\s*- (\S+: .*)$)");
     for (const QString& line : QString::fromStdString(recompile->message).split('\n'))
         if (auto m = failure.match(line); m.hasMatch()) out.reasons << m.captured(1);
-    if (!out.reasons.isEmpty()) out.fix = QString::fromStdString(recompileFix(out.reasons.front().toStdString()));
+    if (!out.reasons.isEmpty()) {
+        auto translated = [](const char* advice) { return QCoreApplication::translate("RecompileFixes", advice).toStdString(); };
+        out.fix = QString::fromStdString(recompileFix(out.reasons.front().toStdString(), translated));
+    }
     out.fixFile = QString::fromStdString(recompile->fix.file);
     out.fixLine = recompile->fix.line;
     out.fixText = QString::fromStdString(recompile->fix.text);

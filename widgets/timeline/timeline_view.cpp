@@ -70,6 +70,7 @@ void TimelineView::fitAll() {
     int64_t span = std::max<int64_t>(1, spans_->last - spans_->first);
     nsPerPixel_ = span * 1.02 / std::max(1, viewport()->width());
     viewStart_ = spans_->first - static_cast<int64_t>(span * 0.01);
+    fitted_ = true;
     viewport()->update();
 }
 
@@ -80,6 +81,7 @@ void TimelineView::zoomAround(double x, double factor) {
     double widest = spans_ && !spans_->spans.empty() ? 4.0 * (spans_->last - spans_->first + 1) / std::max(1, viewport()->width()) : 1e9;
     nsPerPixel_ = std::clamp(nsPerPixel_ / factor, 0.01, std::max(widest, 0.01));
     viewStart_ = anchor - static_cast<int64_t>(x * nsPerPixel_);
+    fitted_ = false;
     viewport()->update();
 }
 
@@ -137,6 +139,9 @@ void TimelineView::paintEvent(QPaintEvent*) {
 void TimelineView::resizeEvent(QResizeEvent* event) {
     QAbstractScrollArea::resizeEvent(event);
     updateScrollBar();
+    // Fitted while its dock was hidden (another width), or the window resized: fit the new
+    // width, until the user zooms, pans or a selection moves the view.
+    if (fitted_) fitAll();
 }
 
 int32_t TimelineView::spanAt(const QPoint& pos) const {
@@ -169,9 +174,14 @@ void TimelineView::selectSpan(int32_t span) {
         const TraceSpan& s = spans_->spans[static_cast<size_t>(span)];
         double width = std::max(1, viewport()->width());
         // Zoom in until it is a few pixels wide, and bring it to the middle when it is off screen.
-        if ((s.end - s.begin) / nsPerPixel_ < 6) nsPerPixel_ = std::max(0.01, (s.end - s.begin) * 3.0 / width);
-        if (xOf(s.end) < 0 || xOf(s.begin) > width || (s.end - s.begin) / nsPerPixel_ < 6)
+        if ((s.end - s.begin) / nsPerPixel_ < 6) {
+            nsPerPixel_ = std::max(0.01, (s.end - s.begin) * 3.0 / width);
+            fitted_ = false;
+        }
+        if (xOf(s.end) < 0 || xOf(s.begin) > width || (s.end - s.begin) / nsPerPixel_ < 6) {
             viewStart_ = (s.begin + s.end) / 2 - static_cast<int64_t>(width / 2 * nsPerPixel_);
+            fitted_ = false;
+        }
         for (const Row& row : rows_)
             if (row.track == s.track && row.depth == s.depth) {
                 int top = verticalScrollBar()->value();
@@ -201,6 +211,7 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event) {
     if ((event->pos() - pressPos_).manhattanLength() > 3) dragged_ = true;
     if (!dragged_) return;
     viewStart_ -= static_cast<int64_t>(delta.x() * nsPerPixel_);
+    fitted_ = false;
     verticalScrollBar()->setValue(verticalScrollBar()->value() - delta.y());
     viewport()->update();
 }

@@ -1,7 +1,8 @@
 #pragma once
 // The Execution Trace timeline: one track per thread, spans drawn as bars nested by depth
 // and coloured by category. The wheel zooms around the cursor, dragging pans, F or a
-// double-click fits everything; clicking a span selects it. Painting visits only what is
+// double-click fits everything (and a resize fits again until the user zooms or pans);
+// clicking a span selects it. Painting visits only what is
 // on screen: per depth row, a binary search finds the first visible span, and runs of spans
 // narrower than a pixel are drawn as one pixel column and skipped by another search, so a
 // repaint costs about (rows on screen) x (pixels across), not the number of spans.
@@ -60,6 +61,7 @@ private:
     int32_t selected_ = -1;
     QPoint pressPos_, lastPos_;
     bool dragged_ = false;
+    bool fitted_ = false;  // showing everything, since the last fit
 };
 
 }  // namespace fusescope::gui
