@@ -18,6 +18,16 @@
     <name>fusescope::gui::GraphView</name>
     <message numerus="yes">
         <source>%1
+%n op(s)</source>
+        <translation>
+            <numerusform>%1
+%n op</numerusform>
+            <numerusform>%1
+%n ops</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1
 %2 · %n op(s)</source>
         <translation>
             <numerusform>%1

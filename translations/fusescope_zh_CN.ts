@@ -769,10 +769,6 @@
         <translation>按源代码行分组</translation>
     </message>
     <message>
-        <source>Collapse the nodes an nn.Module ran, or those one script line made, into one box (automatically: by module where the graph has modules, else by source line once it is big)</source>
-        <translation>把一个 nn.Module 运行的节点，或一行脚本产生的节点，折叠成一个框（自动：图中有模块时按模块，否则图较大时按源代码行）</translation>
-    </message>
-    <message>
         <source>%1 of %2</source>
         <translation>第 %1 个，共 %2 个</translation>
     </message>
@@ -807,6 +803,14 @@
     <message>
         <source>PyTorch&apos;s TORCH_TRACE log does not list inductor&apos;s scheduler nodes, so there is nothing to draw after fusion: its fused kernels are in Generated Code (Output code), the graph they were made from in Post-grad.</source>
         <translation>PyTorch 的 TORCH_TRACE 日志不列出 inductor 的调度节点，因此融合后没有可画的内容：融合后的内核在“生成的代码”（输出代码）中，生成它们的图在“求导后图”中。</translation>
+    </message>
+    <message>
+        <source>No grouping</source>
+        <translation>不分组</translation>
+    </message>
+    <message>
+        <source>Collapse the nodes an nn.Module ran, or those one script line made, into one box (automatically: by module where the graph has modules, else by source line once it is big), or draw every node</source>
+        <translation>把一个 nn.Module 运行的节点，或一行脚本产生的节点，折叠成一个框（自动：图中有模块时按模块，否则图较大时按源代码行），或画出每个节点</translation>
     </message>
 </context>
 <context>
@@ -846,6 +850,14 @@
     <message>
         <source>%1: double-click the title (or -) to collapse</source>
         <translation>%1：双击标题（或按 -）折叠</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1
+%n op(s)</source>
+        <translation>
+            <numerusform>%1
+%n 个算子</numerusform>
+        </translation>
     </message>
 </context>
 <context>

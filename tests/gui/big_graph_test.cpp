@@ -33,6 +33,21 @@ json fanGraph(int n) {
     return {{"nodes", nodes}};
 }
 
+// A loop of n passes over lines 7-9: mul_i (line 7), add_i (line 8), relu_i (line 9), each
+// reading the one before, as `for i in range(n): x = x * 1.001; x = x + 0.5; x = x.relu()`.
+json loopGraph(int n) {
+    json nodes = json::array();
+    nodes.push_back({{"name", "x"}, {"op", "placeholder"}, {"target", "L['x']"}});
+    std::string last = "x";
+    for (int i = 0; i < n; ++i)
+        for (const auto& [op, line] : {std::pair{"mul", 7}, {"add", 8}, {"relu", 9}}) {
+            std::string name = std::string(op) + "_" + std::to_string(i);
+            nodes.push_back({{"name", name}, {"op", "call_function"}, {"target", op}, {"inputs", {last}}, {"line", line}, {"source", op}});
+            last = name;
+        }
+    return {{"nodes", nodes}};
+}
+
 void waitForLayout(const GraphView& view) { QTRY_VERIFY_WITH_TIMEOUT(!view.layoutPending(), 20000); }
 
 }  // namespace
@@ -51,6 +66,12 @@ private slots:
         QCOMPARE(fewer.lines.size(), edges.size());
         BundledEdges bundled = bundledEdges(edges, 8);
         QCOMPARE(bundled.combs, 2);
+        // An arrowhead where each line reaches its target: the fan-out's ten drops, the fan-in's
+        // trunk, the lone edge's end, each pointing along its last segment.
+        QCOMPARE(bundled.heads.size(), size_t(10 + 1 + 1));
+        QCOMPARE(fewer.heads.size(), edges.size());
+        QCOMPARE(fewer.heads.back().first.y, 210.0);
+        QCOMPARE(fewer.heads.back().second.y, 290.0);
         // Per comb: a trunk, one bus, a line per edge; plus the lone edge.
         QCOMPARE(bundled.lines.size(), size_t(2 * (1 + 1 + 10) + 1));
         // The fan-out's bus runs just above the targets, across all of them and the source.
@@ -95,6 +116,45 @@ private slots:
         QWidget* map = view.minimap();
         QTest::mouseClick(map, Qt::LeftButton, {}, QPoint(map->width() - 4, map->height() / 2));
         QVERIFY(view.horizontalScrollBar()->value() > before);
+    }
+
+    // A loop's 5,100 ops (issue 67 item 8): one box per line made boxes feeding each other in a
+    // circle, and expanding one drew its 1,700 nodes in one row. By pass, each box is a
+    // stretch of the graph's order: a column of boxes of passes, each a column of passes.
+    void aLoopsGraphOpensAsAColumnOfItsPasses() {
+        GraphView view;
+        view.resize(500, 400);
+        view.show();
+        view.showGraph(loopGraph(1700));
+        waitForLayout(view);
+        QStringList chunks = view.collapsedModules();
+        QCOMPARE(chunks.size(), 20);
+        QVERIFY(chunks.contains("lines 7-9, passes 1-85") && chunks.contains("lines 7-9, passes 1616-1700"));
+        QCOMPARE(view.nodeCount(), 1);  // x
+        QVERIFY(view.expandModule("lines 7-9, passes 1-85"));
+        waitForLayout(view);
+        QStringList shown = view.collapsedModules();
+        QCOMPARE(shown.size(), 85 + 19);
+        QVERIFY(shown.contains("lines 7-9, pass 1") && shown.contains("lines 7-9, pass 85"));
+        QVERIFY(view.expandModule("lines 7-9, pass 2"));
+        waitForLayout(view);
+        QCOMPARE(view.nodeCount(), 4);  // x, mul_1, add_1, relu_1
+        // In a column: each below the one it reads.
+        QVERIFY(view.nodeCentre("mul_1").y() < view.nodeCentre("add_1").y());
+        QVERIFY(view.nodeCentre("add_1").y() < view.nodeCentre("relu_1").y());
+
+        // Without a loop, a line is one box as before; no grouping draws every node.
+        view.showGraph(loopGraph(1));
+        waitForLayout(view);
+        QCOMPARE(view.nodeCount(), 4);
+        view.setGrouping(GraphView::Grouping::SourceLines);
+        waitForLayout(view);
+        QCOMPARE(view.modulePaths(), (QStringList{"line 7", "line 8", "line 9"}));  // small: drawn expanded
+        view.showGraph(loopGraph(1700));
+        view.setGrouping(GraphView::Grouping::None);
+        waitForLayout(view);
+        QCOMPARE(view.nodeCount(), 5101);
+        QVERIFY(view.collapsedModules().isEmpty());
     }
 
     // A highlighted pair (a fusion step's two nodes) below the view comes into it whole, both

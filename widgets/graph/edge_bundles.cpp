@@ -22,7 +22,7 @@ void addBuses(const Buses& buses, std::vector<Polyline>& out) {
 }
 
 // One source, many targets: a trunk down from the source, a bus above each row of targets.
-void addFanOut(const std::vector<const RoutedEdge*>& fan, std::vector<Polyline>& out) {
+void addFanOut(const std::vector<const RoutedEdge*>& fan, BundledEdges& out) {
     const LayoutPoint source = fan.front()->points.front();
     Buses buses;
     double deepest = source.y;
@@ -31,14 +31,15 @@ void addFanOut(const std::vector<const RoutedEdge*>& fan, std::vector<Polyline>&
         double y = std::max(source.y, target.y - kGap);
         widen(buses, y, source.x, target.x);
         deepest = std::max(deepest, y);
-        out.push_back({{target.x, y}, target});
+        out.lines.push_back({{target.x, y}, target});
+        out.heads.push_back({{target.x, y}, target});
     }
-    out.push_back({source, {source.x, deepest}});
-    addBuses(buses, out);
+    out.lines.push_back({source, {source.x, deepest}});
+    addBuses(buses, out.lines);
 }
 
 // Many sources, one target: a bus under each row of sources, a trunk down into the target.
-void addFanIn(const std::vector<const RoutedEdge*>& fan, std::vector<Polyline>& out) {
+void addFanIn(const std::vector<const RoutedEdge*>& fan, BundledEdges& out) {
     const LayoutPoint target = fan.front()->points.back();
     Buses buses;
     double highest = target.y;
@@ -47,10 +48,11 @@ void addFanIn(const std::vector<const RoutedEdge*>& fan, std::vector<Polyline>& 
         double y = std::min(target.y, source.y + kGap);
         widen(buses, y, source.x, target.x);
         highest = std::min(highest, y);
-        out.push_back({source, {source.x, y}});
+        out.lines.push_back({source, {source.x, y}});
     }
-    out.push_back({{target.x, highest}, target});
-    addBuses(buses, out);
+    out.lines.push_back({{target.x, highest}, target});
+    out.heads.push_back({{target.x, highest}, target});
+    addBuses(buses, out.lines);
 }
 
 }  // namespace
@@ -59,13 +61,13 @@ BundledEdges bundledEdges(const std::vector<RoutedEdge>& edges, int minFan) {
     BundledEdges result;
     std::set<const RoutedEdge*> bundled;
     // Groups the downward edges not bundled yet by `end`; each group of minFan or more is a comb.
-    auto bundle = [&](int RoutedEdge::*end, void (*addComb)(const std::vector<const RoutedEdge*>&, std::vector<Polyline>&)) {
+    auto bundle = [&](int RoutedEdge::*end, void (*addComb)(const std::vector<const RoutedEdge*>&, BundledEdges&)) {
         std::map<int, std::vector<const RoutedEdge*>> groups;
         for (const RoutedEdge& e : edges)
             if (!e.points.empty() && !e.reversed && !bundled.count(&e)) groups[e.*end].push_back(&e);
         for (const auto& [node, fan] : groups)
             if (static_cast<int>(fan.size()) >= minFan) {
-                addComb(fan, result.lines);
+                addComb(fan, result);
                 bundled.insert(fan.begin(), fan.end());
                 ++result.combs;
             }
@@ -73,7 +75,10 @@ BundledEdges bundledEdges(const std::vector<RoutedEdge>& edges, int minFan) {
     bundle(&RoutedEdge::from, addFanOut);
     bundle(&RoutedEdge::to, addFanIn);
     for (const RoutedEdge& e : edges)
-        if (!e.points.empty() && !bundled.count(&e)) result.lines.push_back(e.points);
+        if (!e.points.empty() && !bundled.count(&e)) {
+            result.lines.push_back(e.points);
+            if (e.points.size() >= 2) result.heads.push_back({e.points[e.points.size() - 2], e.points.back()});
+        }
     return result;
 }
 

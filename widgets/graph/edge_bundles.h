@@ -4,6 +4,7 @@
 // comb: a trunk straight down from the source, a bus along each row of its targets and a
 // short drop into each (into a target: the mirror image).
 
+#include <utility>
 #include <vector>
 
 #include "graph/layered_layout.h"
@@ -17,6 +18,9 @@ using Polyline = std::vector<LayoutPoint>;
 // the rest.
 struct BundledEdges {
     std::vector<Polyline> lines;
+    // Where the lines reach their targets, each as its last segment (from, to): an arrowhead
+    // goes at `to`, one per edge, or one per comb into a shared target.
+    std::vector<std::pair<LayoutPoint, LayoutPoint>> heads;
     int combs = 0;
 };
 BundledEdges bundledEdges(const std::vector<RoutedEdge>& edges, int minFan);

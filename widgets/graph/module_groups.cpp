@@ -53,6 +53,103 @@ void adoptParameters(const std::vector<const nlohmann::json*>& list, std::vector
         if (shared[i]) stacks[i] = *shared[i];
 }
 
+// The script line that made each node, 0 for an input or a node of no known line.
+std::vector<int> madeAtLines(const std::vector<const nlohmann::json*>& nodes) {
+    std::vector<int> lines;
+    for (const nlohmann::json* node : nodes) {
+        auto line = node->find("line");
+        bool made = stringOf(*node, "op") != "placeholder" && line != node->end() && line->is_number_integer() && line->get<int>() > 0;
+        lines.push_back(made ? line->get<int>() : 0);
+    }
+    return lines;
+}
+
+// Whether one box per line would feed itself through other boxes: the lines of a loop
+// ("line 7" -> "line 8" -> "line 7" of the next pass), or of a helper called twice.
+bool lineBoxesFormACycle(const std::vector<const nlohmann::json*>& nodes, const std::vector<int>& lines) {
+    std::unordered_map<std::string, size_t> index;
+    for (size_t i = 0; i < nodes.size(); ++i) index.emplace(stringOf(*nodes[i], "name"), i);
+    std::unordered_map<int, std::unordered_set<int>> next;  // line -> the lines it feeds
+    for (size_t user = 0; user < nodes.size(); ++user) {
+        auto inputs = nodes[user]->find("inputs");
+        if (lines[user] == 0 || inputs == nodes[user]->end() || !inputs->is_array()) continue;
+        for (const auto& input : *inputs) {
+            auto it = input.is_string() ? index.find(input.get<std::string>()) : index.end();
+            if (it != index.end() && lines[it->second] != 0 && lines[it->second] != lines[user]) next[lines[it->second]].insert(lines[user]);
+        }
+    }
+    // Depth-first, iteratively: a line reached again while still on the path closes a cycle.
+    enum : char { Unseen, OnPath, Done };
+    std::unordered_map<int, char> state;
+    for (const auto& [root, unused] : next) {
+        if (state[root] != Unseen) continue;
+        std::vector<std::pair<int, std::vector<int>>> path{{root, {next[root].begin(), next[root].end()}}};
+        state[root] = OnPath;
+        while (!path.empty()) {
+            auto& [line, todo] = path.back();
+            if (todo.empty()) {
+                state[line] = Done;
+                path.pop_back();
+                continue;
+            }
+            int to = todo.back();
+            todo.pop_back();
+            if (state[to] == OnPath) return true;
+            if (state[to] == Done) continue;
+            state[to] = OnPath;
+            auto found = next.find(to);
+            path.push_back({to, found == next.end() ? std::vector<int>{} : std::vector<int>(found->second.begin(), found->second.end())});
+        }
+    }
+    return false;
+}
+
+// "line 7" or "lines 7-9".
+std::string linesLabel(int first, int last) {
+    return first == last ? "line " + std::to_string(first) : "lines " + std::to_string(first) + "-" + std::to_string(last);
+}
+
+// Nodes grouped by pass: a run of nodes in graph order whose lines never go back (one pass of
+// a loop's body, "lines 7-9, pass 12"). A box is then a stretch of the graph's order, which
+// is topological, so no box feeds itself. Many passes are chunked ("lines 7-9, passes
+// 1-85"), each chunk a box of its passes, so a 1,700-pass loop opens as 20 boxes.
+std::vector<std::vector<ModuleScopeName>> passStacks(const std::vector<const nlohmann::json*>& nodes, const std::vector<int>& lines) {
+    struct Pass {
+        int first = 0, last = 0;           // the lines it spans
+        std::vector<size_t> members;
+    };
+    std::vector<Pass> passes;
+    int previous = 0;
+    for (size_t i = 0; i < nodes.size(); ++i) {
+        if (lines[i] == 0) continue;
+        if (passes.empty() || lines[i] < previous) passes.emplace_back();
+        Pass& pass = passes.back();
+        pass.first = pass.members.empty() ? lines[i] : std::min(pass.first, lines[i]);
+        pass.last = std::max(pass.last, lines[i]);
+        pass.members.push_back(i);
+        previous = lines[i];
+    }
+    constexpr size_t kChunks = 20;
+    const size_t perChunk = passes.size() > 2 * kChunks ? (passes.size() + kChunks - 1) / kChunks : 1;
+    std::vector<std::vector<ModuleScopeName>> stacks(nodes.size());
+    for (size_t start = 0; start < passes.size(); start += perChunk) {
+        size_t end = std::min(passes.size(), start + perChunk);
+        int first = passes[start].first, last = passes[start].last;
+        for (size_t p = start; p < end; ++p) first = std::min(first, passes[p].first), last = std::max(last, passes[p].last);
+        ModuleScopeName chunk{linesLabel(first, last) + ", passes " + std::to_string(start + 1) + "-" + std::to_string(end), ""};
+        for (size_t p = start; p < end; ++p) {
+            const Pass& pass = passes[p];
+            ModuleScopeName own{linesLabel(pass.first, pass.last) + ", pass " + std::to_string(p + 1),
+                                stringOf(*nodes[pass.members.front()], "source")};
+            for (size_t member : pass.members) {
+                if (perChunk > 1) stacks[member].push_back(chunk);
+                stacks[member].push_back(own);
+            }
+        }
+    }
+    return stacks;
+}
+
 }  // namespace
 
 ModuleStacks moduleStacks(const std::vector<const nlohmann::json*>& nodes) {
@@ -65,13 +162,16 @@ ModuleStacks moduleStacks(const std::vector<const nlohmann::json*>& nodes) {
 }
 
 ModuleStacks sourceLineStacks(const std::vector<const nlohmann::json*>& nodes) {
+    std::vector<int> lines = madeAtLines(nodes);
     ModuleStacks out;
-    for (const nlohmann::json* node : nodes) {
-        auto line = node->find("line");
-        bool made = stringOf(*node, "op") != "placeholder" && line != node->end() && line->is_number_integer() && line->get<int>() > 0;
-        if (made) out.stacks.push_back({{"line " + std::to_string(line->get<int>()), stringOf(*node, "source")}});
+    out.adopted.assign(nodes.size(), 0);
+    if (lineBoxesFormACycle(nodes, lines)) {
+        out.stacks = passStacks(nodes, lines);
+        return out;
+    }
+    for (size_t i = 0; i < nodes.size(); ++i) {
+        if (lines[i] > 0) out.stacks.push_back({{"line " + std::to_string(lines[i]), stringOf(*nodes[i], "source")}});
         else out.stacks.emplace_back();
-        out.adopted.push_back(0);
     }
     return out;
 }

@@ -117,8 +117,10 @@ QWidget* GraphPane::buildToolRow() {
     grouping_->addItem(tr("Group automatically"), int(GraphView::Grouping::Auto));
     grouping_->addItem(tr("Group by module"), int(GraphView::Grouping::Modules));
     grouping_->addItem(tr("Group by source line"), int(GraphView::Grouping::SourceLines));
+    grouping_->addItem(tr("No grouping"), int(GraphView::Grouping::None));
     grouping_->setToolTip(tr("Collapse the nodes an nn.Module ran, or those one script line made, into one box "
-                             "(automatically: by module where the graph has modules, else by source line once it is big)"));
+                             "(automatically: by module where the graph has modules, else by source line once it is big), "
+                             "or draw every node"));
     layout->addWidget(find_, 1);
     layout->addWidget(found_);
     layout->addWidget(grouping_);

@@ -1,6 +1,7 @@
 #include "views/graph_view.h"
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <utility>
 
@@ -134,7 +135,8 @@ void GraphView::showGraph(const nlohmann::json& graph, bool keepPositions) {
 void GraphView::buildGroups() {
     std::vector<const nlohmann::json*> nodes;
     for (const auto& node : shownNodes_) nodes.push_back(&node);
-    tree_ = ModuleTree(grouping_ == Grouping::SourceLines ? sourceLineStacks(nodes) : moduleStacks(nodes));
+    if (grouping_ == Grouping::None) tree_ = ModuleTree(std::vector<std::vector<ModuleScopeName>>(nodes.size()));  // no node in any group
+    else tree_ = ModuleTree(grouping_ == Grouping::SourceLines ? sourceLineStacks(nodes) : moduleStacks(nodes));
     // A big graph without modules (a function's) reads best by source line.
     if (grouping_ == Grouping::Auto && tree_.empty() && static_cast<int>(nodes.size()) > kInitialItems)
         tree_ = ModuleTree(sourceLineStacks(nodes));
@@ -172,9 +174,8 @@ void GraphView::layoutVisible(bool fit, std::optional<LayoutHint> hint) {
         if (frameOfModule[m] < 0) {
             int parent = modules[m].parent < 0 ? -1 : frameOf(modules[m].parent);
             frameOfModule[m] = static_cast<int>(pending.frames.size());
-            QString path = QString::fromStdString(modules[m].path);
-            pending.frames.push_back(
-                {path, tr("%1 (%2)").arg(path, QString::fromStdString(modules[m].className)), modules[m].depth, parent});
+            QString path = QString::fromStdString(modules[m].path), className = QString::fromStdString(modules[m].className);
+            pending.frames.push_back({path, className.isEmpty() ? path : tr("%1 (%2)").arg(path, className), modules[m].depth, parent});
         }
         return frameOfModule[m];
     };
@@ -193,7 +194,8 @@ void GraphView::layoutVisible(bool fit, std::optional<LayoutHint> hint) {
             const ModuleGroup& m = modules[item.module];
             QString path = QString::fromStdString(m.path);
             pending.names.push_back(kModuleKey + path);
-            pending.labels.push_back(tr("%1\n%2 · %n op(s)", nullptr, m.nodeCount).arg(path, QString::fromStdString(m.className)));
+            pending.labels.push_back(m.className.empty() ? tr("%1\n%n op(s)", nullptr, m.nodeCount).arg(path)
+                                                         : tr("%1\n%2 · %n op(s)", nullptr, m.nodeCount).arg(path, QString::fromStdString(m.className)));
             pending.groups.emplace_back();
             pending.modules.push_back(path);
             for (int p = m.parent; p >= 0; p = modules[p].parent) around.insert(around.begin(), p);
@@ -239,6 +241,26 @@ void GraphView::clearScene() {
     names_.clear();
 }
 
+namespace {
+
+// A filled arrowhead at the end of each segment, pointing along it: which way data flows,
+// also up an edge that closes a cycle.
+QPainterPath arrowheads(const std::vector<std::pair<LayoutPoint, LayoutPoint>>& heads) {
+    constexpr double kLength = 7, kHalfWidth = 3.5;
+    QPainterPath path;
+    for (const auto& [from, to] : heads) {
+        QPointF tip(to.x, to.y), along = tip - QPointF(from.x, from.y);
+        double length = std::hypot(along.x(), along.y());
+        if (length < 1e-6) continue;
+        along /= length;
+        QPointF across(-along.y(), along.x()), base = tip - along * kLength;
+        path.addPolygon(QPolygonF{tip, base + across * kHalfWidth, base - across * kHalfWidth, tip});
+    }
+    return path;
+}
+
+}  // namespace
+
 void GraphView::draw(const Pending& pending) {
     clearScene();
     drawn_ = pending.visible;
@@ -253,6 +275,7 @@ void GraphView::draw(const Pending& pending) {
         for (size_t i = 1; i < line.size(); ++i) path.lineTo(line[i].x, line[i].y);
         scene_.addPath(path, edgePen);
     }
+    scene_.addPath(arrowheads(edges.heads), Qt::NoPen, edgePen.color());  // one item for them all
     bundles_ = edges.combs;
     std::vector<QRectF> boxes(pending.names.size());
     QPen modulePen(palette().color(QPalette::Dark), 1.5, Qt::DashLine);

@@ -47,8 +47,9 @@ public:
     // The nodes whose name or target contains `text` (case-insensitive), in graph order.
     QStringList matchingNodes(const QString& text) const;
 
-    // Auto: by module where the graph has modules, else by source line once it is big.
-    enum class Grouping { Auto, Modules, SourceLines };
+    // Auto: by module where the graph has modules, else by source line once it is big; None:
+    // every node drawn.
+    enum class Grouping { Auto, Modules, SourceLines, None };
     void setGrouping(Grouping grouping);  // redraws the graph on show grouped so
     Grouping grouping() const { return grouping_; }
     int bundleCount() const { return bundles_; }  // combs drawn, for tests
