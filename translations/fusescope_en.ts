@@ -38,6 +38,16 @@
     </message>
 </context>
 <context>
+    <name>fusescope::gui::MainWindow</name>
+    <message numerus="yes">
+        <source>Exported %n span(s) to %1: open it in ui.perfetto.dev or chrome://tracing</source>
+        <translation>
+            <numerusform>Exported %n span to %1: open it in ui.perfetto.dev or chrome://tracing</numerusform>
+            <numerusform>Exported %n spans to %1: open it in ui.perfetto.dev or chrome://tracing</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>fusescope::gui::TorchCompareView</name>
     <message numerus="yes">
         <source>%n compile(s), %1 with counts that differ. PyTorch&apos;s side: %2</source>

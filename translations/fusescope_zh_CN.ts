@@ -1509,6 +1509,28 @@
         <source>Run Options</source>
         <translation>运行选项</translation>
     </message>
+    <message>
+        <source>Export Trace for &amp;Perfetto...</source>
+        <translation>导出追踪供 Perfetto 使用(&amp;P)...</translation>
+    </message>
+    <message>
+        <source>Export Trace for Perfetto</source>
+        <translation>导出追踪供 Perfetto 使用</translation>
+    </message>
+    <message>
+        <source>Chrome trace JSON (*.json)</source>
+        <translation>Chrome 追踪 JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>There are no spans yet: run the script (every run is traced), or open a TORCH_TRACE folder (its compile timeline) or a profiler trace.</source>
+        <translation>还没有任何区间：请运行脚本（每次运行都会被追踪），或打开一个 TORCH_TRACE 文件夹（其编译时间线）或一个性能分析追踪。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Exported %n span(s) to %1: open it in ui.perfetto.dev or chrome://tracing</source>
+        <translation>
+            <numerusform>已将 %n 个区间导出到 %1：可在 ui.perfetto.dev 或 chrome://tracing 中打开</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>fusescope::gui::MinifyPanel</name>

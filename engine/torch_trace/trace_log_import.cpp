@@ -50,6 +50,36 @@ const std::map<std::string, std::string>& graphStages() {
     return stages;
 }
 
+// What tlparse's compilation metrics page shows of a compile, one line per part, each part
+// only where the log has its fields: where the time went, the graph's size, guards and
+// caches.
+std::string metricsDetail(const nlohmann::json& m) {
+    if (!m.is_object()) return "";
+    auto parts = [&m](std::initializer_list<std::pair<const char*, const char*>> fields, const char* unit, double scale) {
+        std::vector<std::string> out;
+        for (const auto& [key, label] : fields)
+            if (auto v = m.find(key); v != m.end() && v->is_number()) out.push_back(fmt::format("{} {:g}{}", label, v->get<double>() * scale, unit));
+        return out;
+    };
+    std::string text;
+    auto line = [&text](const char* title, const std::vector<std::string>& items) {
+        if (!items.empty()) text += fmt::format("\n  {}: {}", title, fmt::join(items, ", "));
+    };
+    line("time (s)", parts({{"entire_frame_compile_time_s", "entire frame"}, {"backend_compile_time_s", "backend"},
+                            {"inductor_compile_time_s", "inductor"}, {"code_gen_time_s", "code gen"}}, "", 1.0));
+    line("passes (ms)", parts({{"pre_grad_pass_time_us", "pre-grad"}, {"joint_graph_pass_time_us", "joint graph"},
+                               {"post_grad_pass_time_us", "post-grad"}}, "", 1e-3));
+    line("graph", parts({{"graph_op_count", "ops"}, {"graph_node_count", "nodes"}, {"graph_input_count", "inputs"},
+                         {"num_graph_breaks", "graph breaks"}}, "", 1.0));
+    line("guards", parts({{"guard_count", "count"}, {"shape_env_guard_count", "shape env"}, {"guard_latency_us", "latency us"}}, "", 1.0));
+    line("cache", parts({{"cache_size", "size"}, {"accumulated_cache_size", "accumulated"},
+                         {"inductor_fx_local_cache_hit_count", "fx local hits"}, {"inductor_fx_local_cache_miss_count", "fx local misses"},
+                         {"inductor_fx_remote_cache_hit_count", "fx remote hits"}, {"inductor_fx_remote_cache_miss_count", "fx remote misses"},
+                         {"aotautograd_local_cache_hit_count", "aotautograd local hits"},
+                         {"aotautograd_local_cache_miss_count", "aotautograd local misses"}}, "", 1.0));
+    return text;
+}
+
 // "0/0_1" -> "0/0": an attempt belongs to its compile.
 std::string compileOf(const std::string& id) {
     size_t slash = id.rfind('/');
@@ -319,6 +349,10 @@ public:
 
 private:
     void learn(const TraceLogRecord& r, const std::string& id, const std::map<int64_t, std::string>& strings);
+    // A record of the Logs pane holding the payload whole (its metadata where it has none).
+    void keepAsRecord(const std::string& id, const std::string& name, const TraceLogRecord& r) {
+        imported_.events.push_back(LogEvent{id, name, true, LogLevel::Info, r.payload.empty() ? jsonText(r.metadata) : r.payload});
+    }
     void emit(Event event, const std::string& id) {
         completed_.emplace_back(imported_.events.size(), id);
         imported_.events.push_back(std::move(event));
@@ -384,6 +418,7 @@ void TraceLogImporter::add(TraceLogRecord& r, const std::map<int64_t, std::strin
         GuardsEvent e;
         e.compileId = id;
         if (r.kind == "dynamo_cpp_guards_str") {
+            keepAsRecord(id, r.kind, r);  // the guard tree as PyTorch printed it
             e.guards = guardsOf(r.payload);
         } else if (nlohmann::json list = parseUntrustedJson(r.payload); list.is_array()) {
             for (const auto& g : list) e.guards.push_back(g.is_object() ? stringField(g, "code", jsonText(g)) : jsonText(g));
@@ -393,10 +428,9 @@ void TraceLogImporter::add(TraceLogRecord& r, const std::map<int64_t, std::strin
     } else if (graphStages().count(stageKey)) {  // drawn, as the captured graph is
         nlohmann::json graph = graphJsonFromReadable(r.payload);
         imported_.events.push_back(IrDumpEvent{id, graphNameOf(id), graphStages().at(stageKey), std::move(r.payload), {}, std::move(graph)});
-    } else if (artifact == "fx_graph_runnable") {
-        imported_.events.push_back(IrDumpEvent{id, graphNameOf(id), "fx_graph_runnable", std::move(r.payload), {}});
     } else if (artifact.starts_with("fx_graph_cache_") || artifact.starts_with("aotautograd_cache_")) {
         ++imported_.metrics[id].cacheVerdicts[artifact];
+        keepAsRecord(id, artifact, r);  // and why: the cache key's parts, as tlparse shows them
     } else if (artifact == "torch_version") {
         nlohmann::json v = parseUntrustedJson(r.payload);
         imported_.torchVersion = v.is_object() ? stringField(v, "pytorch_version", r.payload) : v.is_string() ? v.get<std::string>() : r.payload;
@@ -416,7 +450,12 @@ void TraceLogImporter::add(TraceLogRecord& r, const std::map<int64_t, std::strin
         std::vector<StackFrame> stack = stackOf(jsonField(r.metadata, "user_stack"), strings);
         std::string text = shapeEntryText(r.kind, r.metadata, stack.empty() ? nullptr : &stack.back());
         imported_.events.push_back(LogEvent{id, r.kind, true, LogLevel::Info, std::move(text)});
-    } else if (r.kind == "compilation_metrics") {
+    } else if (!artifact.empty()) {
+        // PyTorch's other artifacts (the runnable graph, runtime wrappers, forward metadata, the
+        // graph before pre-grad passes, ...): a Logs record each, by name.
+        keepAsRecord(id, artifact, r);
+    }
+    if (r.kind == "compilation_metrics") {
         std::string failType = stringField(r.metadata, "fail_type"), failReason = stringField(r.metadata, "fail_reason");
         if (failReason.find("recompile limit") != std::string::npos || failReason.find("cache_size_limit") != std::string::npos)
             emit(CacheLimitEvent{"", {}, recompileLimitIn(failReason), ""}, id);
@@ -456,7 +495,7 @@ TorchTraceImport TraceLogImporter::finish() {
         }
     }
     for (const auto& [id, m] : imported_.metrics)
-        imported_.events.push_back(LogEvent{id, "compilation_metrics", true, LogLevel::Info, metricsText(m)});
+        imported_.events.push_back(LogEvent{id, "compilation_metrics", true, LogLevel::Info, metricsText(m) + metricsDetail(m.forward)});
     return std::move(imported_);
 }
 

@@ -20,6 +20,11 @@
 #include <QTreeView>
 #include <QUrl>
 
+#include <cmath>
+#include <map>
+
+#include <nlohmann/json.hpp>
+
 #include "gui_test_support.h"
 #include "model/logs_model.h"
 #include "panes/code_pane.h"
@@ -124,6 +129,40 @@ private slots:
         QCOMPARE(codeTabs, QStringList{"Output code"});
     }
 
+    // The compile timeline exported for Perfetto: each of PyTorch's 107 chromium spans one
+    // complete event, at the time and for as long as the log says, nested as opened.
+    void theCompileTimelineExportsForPerfetto() {
+        MainWindow window(QString::fromStdString(test::cliPath()));
+        QTemporaryDir dir;
+        {
+            MessageBoxCloser closer;
+            QVERIFY(!window.exportPerfettoTrace(dir.filePath("empty.json")));  // nothing yet: said, not written
+            QVERIFY2(closer.said.startsWith("There are no spans yet: run the script"), qPrintable(closer.said));
+            QVERIFY(!QFile::exists(dir.filePath("empty.json")));
+        }
+        QVERIFY(window.openFile(fixtureFolder("training_step")));
+        QTRY_COMPARE(window.selection().compileId(), QString("0/0"));
+        QVERIFY(window.exportPerfettoTrace(dir.filePath("timeline.json")));
+        QVERIFY2(window.statusText().startsWith("Exported 107 span(s) to ")  /* plural forms come from the app's translator */, qPrintable(window.statusText()));
+        QFile file(dir.filePath("timeline.json"));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        nlohmann::json doc = nlohmann::json::parse(file.readAll().toStdString());
+        std::map<std::string, std::pair<double, double>> first;  // name -> (ts, end) of its first span
+        int complete = 0;
+        for (const auto& e : doc["traceEvents"]) {
+            if (e["ph"] != "X") continue;
+            ++complete;
+            first.emplace(e["name"].get<std::string>(), std::pair{e["ts"].get<double>(), e["ts"].get<double>() + e["dur"].get<double>()});
+        }
+        QCOMPARE(complete, 107);
+        // The log's dynamo span: B at 1795701466949848.2 us, E at 1795701488176398.8 us.
+        QVERIFY(std::abs(first["dynamo"].first - 1795701466949848.2) < 1.0);
+        QVERIFY(std::abs(first["dynamo"].second - first["dynamo"].first - 21226550.6) < 1.0);
+        for (const auto& [outer, inner] : {std::pair{"dynamo", "entire_frame_compile"}, {"entire_frame_compile", "compile_attempt_0"},
+                                           {"compile_attempt_0", "bytecode_tracing"}})
+            QVERIFY2(first[outer].first <= first[inner].first && first[inner].second <= first[outer].second, inner);
+    }
+
     // Opening a script after a folder leaves none of the folder's compiles, graph breaks,
     // selection or status beside the new script.
     void aScriptOpenedAfterAFolderStartsClean() {
@@ -188,7 +227,8 @@ private slots:
         QCOMPARE(names.count("create_symbol"), 3);
         QCOMPARE(names.count("guard_added_fast"), 3);
         QVERIFY(messages.contains("specialized s17 = 5 (L['y'].size()[0]): range_refined_to_singleton (dynamic_shapes.py:9)"));
-        QVERIFY(messages.contains("compiled in 15.173 s, guard_count 13, aotautograd_cache_miss x1, fx_graph_cache_miss x1"));
+        // The compile's metrics: the summary on its row, tlparse's five parts in the record.
+        QVERIFY(messages.contains("compiled in 15.173 s, guard_count 13, aotautograd_cache_miss x1, fx_graph_cache_miss x1 … (+5 lines)"));
     }
 
     void droppingALogOpensIt() {

@@ -1,6 +1,9 @@
 #include "core/json_text.h"
 #include "model/trace_log.h"
 
+#include "profile/trace_export.h"
+#include "profile/trace_record.h"
+
 namespace fusescope::gui {
 
 namespace {
@@ -80,6 +83,16 @@ int32_t TraceLog::intern(std::string_view s, std::vector<std::string>& table, Id
     table.emplace_back(s);
     ids.emplace(table.back(), id);
     return id;
+}
+
+std::string chromeTraceText(const TraceLog& log) {
+    std::vector<TraceRecord> records;
+    records.reserve(log.size());
+    for (size_t i = 0; i < log.size(); ++i) try {
+            records.push_back(traceRecordFromJson(log.event(i)));
+        } catch (const nlohmann::json::exception&) {
+        }
+    return fusescope::chromeTraceText(records);
 }
 
 }  // namespace fusescope::gui

@@ -63,4 +63,9 @@ private:
     std::string text_;  // events.jsonl of a bundle, or the live events' dumps
 };
 
+// The spans as Chrome trace JSON, which Perfetto (ui.perfetto.dev) and chrome://tracing open:
+// a TORCH_TRACE log's compile phases, nested as PyTorch opened them, or a run's profiled
+// ops and kernels. Spans whose event cannot be read back are left out.
+std::string chromeTraceText(const TraceLog& log);
+
 }  // namespace fusescope::gui

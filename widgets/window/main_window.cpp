@@ -255,6 +255,10 @@ void MainWindow::buildActions() {
         QString path = QFileDialog::getSaveFileName(this, tr("Export Bundle"), {}, tr("Trace bundles (*.fscope)"));
         if (!path.isEmpty()) exportBundle(QFileInfo(path).suffix().isEmpty() ? path + ".fscope" : path);
     });
+    file->addAction(tr("Export Trace for &Perfetto..."), this, [this] {
+        QString path = QFileDialog::getSaveFileName(this, tr("Export Trace for Perfetto"), {}, tr("Chrome trace JSON (*.json)"));
+        if (!path.isEmpty()) exportPerfettoTrace(QFileInfo(path).suffix().isEmpty() ? path + ".json" : path);
+    });
     file->addAction(tr("&Export Graph Image..."), this, [this] {
         QString filter;
         QString path = QFileDialog::getSaveFileName(this, tr("Export Graph Image"), {}, tr("PNG image (*.png);;SVG drawing (*.svg)"), &filter);
@@ -514,6 +518,25 @@ bool MainWindow::exportBundle(const QString& path) {
         return false;
     }
     setStatus(tr("Exported the bundle to %1").arg(path));
+    return true;
+}
+
+bool MainWindow::exportPerfettoTrace(const QString& path) {
+    const QString title = tr("Export Trace for Perfetto");
+    if (store_.traces().size() == 0) {
+        tell(QMessageBox::Information, title, tr("There are no spans yet: run the script (every run is traced), or open a TORCH_TRACE "
+                                                  "folder (its compile timeline) or a profiler trace."));
+        return false;
+    }
+    QSaveFile file(path);
+    std::string text = chromeTraceText(store_.traces());
+    if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), static_cast<qint64>(text.size())) != static_cast<qint64>(text.size()) ||
+        !file.commit()) {
+        tell(QMessageBox::Warning, title, tr("Cannot write %1: %2").arg(path, file.errorString()));
+        return false;
+    }
+    setStatus(tr("Exported %n span(s) to %1: open it in ui.perfetto.dev or chrome://tracing", nullptr, static_cast<int>(store_.traces().size()))
+                  .arg(path));
     return true;
 }
 

@@ -96,6 +96,9 @@ public:
     // Copies the bundle of what is on show (the last run's, or the bundle opened) to `path`,
     // with PyTorch's side when one is on show (its torch/ entries).
     bool exportBundle(const QString& path);
+    // Writes the run's spans (a TORCH_TRACE log's compile timeline, a traced run's ops and
+    // kernels) as Chrome trace JSON for Perfetto; false, having said why, when it cannot.
+    bool exportPerfettoTrace(const QString& path);
 
     // For tests and screenshots.
     RunStore& store() { return store_; }
