@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include <map>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -280,6 +281,59 @@ TEST(TorchTraceImport, ShapeEntriesAndMetricsBecomeLogLinesOfTheirCompile) {
         "guard_added_fast: guard s77 + 5 <= 4096",
     };
     EXPECT_EQ(lines, expected);
+}
+
+// What the workbench shows of each compile, as (compile id, tlparse's artifact name): the view
+// made for an artifact, or its Logs record.
+std::set<std::pair<std::string, std::string>> shownArtifacts(const TorchTraceImport& t) {
+    std::set<std::pair<std::string, std::string>> shown;
+    for (const Event& event : t.events) {
+        if (const auto* e = std::get_if<GraphCapturedEvent>(&event)) shown.insert({e->compileId, "dynamo_output_graph"});
+        if (const auto* e = std::get_if<KernelSourceEvent>(&event)) shown.insert({e->compileId, "inductor_output_code"});
+        if (const auto* e = std::get_if<GraphBreakEvent>(&event)) shown.insert({e->compileId, "dynamo_graph_break_reason"});
+        if (const auto* e = std::get_if<RecompileEvent>(&event)) shown.insert({e->compileId, "recompile_reasons"});
+        if (const auto* e = std::get_if<LogEvent>(&event); e && e->isArtifact) shown.insert({e->compileId, e->name});
+        if (const auto* e = std::get_if<IrDumpEvent>(&event); e && !e->graphJson.is_null())  // drawn in a Graph tab
+            shown.insert({e->compileId, e->stage == "inductor_pre_grad_graph" ? "after_pre_grad_graph" : e->stage});
+    }
+    for (const auto& [id, metrics] : t.metrics)
+        if (metrics.backward.is_object()) shown.insert({id, "bwd_compilation_metrics"});
+    return shown;
+}
+
+// tlparse's name of an artifact file without its number and extension ("aot_forward_graph_8.txt"),
+// and for output code its hash.
+std::string tlparseArtifact(const std::string& file) {
+    std::string name = file.substr(0, file.rfind('_'));
+    return name.starts_with("inductor_output_code_") ? "inductor_output_code" : name;
+}
+
+// Every artifact tlparse 0.4.3 lists for a compile (its compile_directory.json, beside each
+// log: scripts/make-torch-trace-fixtures) the workbench shows, in the view made for it or as
+// a Logs record of that compile named by it; the three real models' logs among them.
+TEST(TorchTraceImport, EveryArtifactTlparseListsIsShown) {
+    int logs = 0, artifacts = 0;
+    for (const auto& folder : std::filesystem::directory_iterator(sourcePath("tests/fixtures/torch_trace"))) {
+        std::ifstream listed(folder.path() / "tlparse_compile_directory.json");
+        if (!listed) continue;
+        ++logs;
+        TorchTraceImport t = fixture(folder.path().filename().string());
+        std::set<std::pair<std::string, std::string>> shown = shownArtifacts(t);
+        nlohmann::json directory = nlohmann::json::parse(listed);
+        for (const auto& [key, compile] : directory.items()) {
+            std::string id = key.substr(1, key.size() - 2);  // "[0/0_1]"
+            if (size_t attempt = id.find('_', id.find('/')); attempt != std::string::npos) id.resize(attempt);
+            for (const auto& artifact : compile["artifacts"]) {
+                std::string name = tlparseArtifact(artifact["name"].get<std::string>());
+                ++artifacts;
+                if (id == "-/-") EXPECT_EQ(name, "torch_version") << folder.path();  // outside any compile
+                else EXPECT_TRUE(shown.count({id, name})) << folder.path().filename() << " " << key << " " << name;
+            }
+        }
+        EXPECT_FALSE(t.torchVersion.empty());
+    }
+    EXPECT_GE(logs, 11);
+    EXPECT_GE(artifacts, 250);
 }
 
 TEST(TorchTraceImport, OutputCodeKernelsSpanTheirSourceStrings) {

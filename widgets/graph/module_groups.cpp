@@ -109,8 +109,8 @@ std::string linesLabel(int first, int last) {
     return first == last ? "line " + std::to_string(first) : "lines " + std::to_string(first) + "-" + std::to_string(last);
 }
 
-// Nodes grouped by pass: a run of nodes in graph order whose lines never go back (one pass of
-// a loop's body, "lines 7-9, pass 12"). A box is then a stretch of the graph's order, which
+// Nodes grouped by pass: a run of nodes in graph order that comes back to none of its lines
+// (one pass of a loop's body, "lines 7-9, pass 12"; one of a model's repeated blocks). A box is then a stretch of the graph's order, which
 // is topological, so no box feeds itself. Many passes are chunked ("lines 7-9, passes
 // 1-85"), each chunk a box of its passes, so a 1,700-pass loop opens as 20 boxes.
 std::vector<std::vector<ModuleScopeName>> passStacks(const std::vector<const nlohmann::json*>& nodes, const std::vector<int>& lines) {
@@ -119,10 +119,15 @@ std::vector<std::vector<ModuleScopeName>> passStacks(const std::vector<const nlo
         std::vector<size_t> members;
     };
     std::vector<Pass> passes;
+    std::unordered_set<int> seen;  // the lines of the pass so far
     int previous = 0;
     for (size_t i = 0; i < nodes.size(); ++i) {
         if (lines[i] == 0) continue;
-        if (passes.empty() || lines[i] < previous) passes.emplace_back();
+        if (passes.empty() || (lines[i] != previous && seen.count(lines[i]))) {
+            passes.emplace_back();
+            seen.clear();
+        }
+        seen.insert(lines[i]);
         Pass& pass = passes.back();
         pass.first = pass.members.empty() ? lines[i] : std::min(pass.first, lines[i]);
         pass.last = std::max(pass.last, lines[i]);

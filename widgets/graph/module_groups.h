@@ -38,8 +38,8 @@ struct ModuleStacks {
 ModuleStacks moduleStacks(const std::vector<const nlohmann::json*>& nodes);
 // The same grouping by the script line that made each node ("line 7", its source text as
 // the class): a line's nodes collapse into one box. Inputs stay outside. Where boxes of lines
-// would feed themselves (a loop's lines), by pass instead: each run of nodes whose lines do
-// not go back is a box ("lines 7-9, pass 12"), many passes chunked in boxes of passes.
+// would feed themselves (a loop's lines), by pass instead: each run of nodes that comes back
+// to none of its lines is a box ("lines 7-9, pass 12"), many passes chunked in boxes of passes.
 ModuleStacks sourceLineStacks(const std::vector<const nlohmann::json*>& nodes);
 // The names of the graph JSON's nodes that ran inside the module at `path` (its submodules'
 // and its adopted parameters included), in graph order.
