@@ -336,6 +336,78 @@ TEST(TorchTraceImport, EveryArtifactTlparseListsIsShown) {
     EXPECT_GE(artifacts, 250);
 }
 
+// A span of the compile timeline: its name, when it began and how long it took (us), and the
+// span it is nested in ("" at the top).
+struct TimelineSpan {
+    std::string name;
+    double begin = 0, duration = 0;
+    std::string parent;
+};
+
+std::vector<TimelineSpan> byBegin(std::vector<TimelineSpan> spans) {
+    std::stable_sort(spans.begin(), spans.end(), [](const TimelineSpan& a, const TimelineSpan& b) { return a.begin < b.begin; });
+    return spans;
+}
+
+// tlparse's timeline: its B/E events paired per thread, an E ending the innermost open span
+// of its name (an async compile's compile_file, logged on the same thread, ends inside
+// async_compile.wait though it began before it: not a stack), a span's parent the innermost
+// span open where it begins.
+std::vector<TimelineSpan> tlparseTimeline(const nlohmann::json& rows) {
+    std::vector<TimelineSpan> spans;
+    std::map<int64_t, std::vector<TimelineSpan>> open;  // tid -> spans begun, not ended
+    for (const auto& row : rows) {
+        auto& begun = open[row[3].get<int64_t>()];
+        std::string name = row[0].get<std::string>();
+        if (row[1] == "B") {
+            begun.push_back({name, row[2].get<double>(), 0, begun.empty() ? "" : begun.back().name});
+            continue;
+        }
+        auto it = std::find_if(begun.rbegin(), begun.rend(), [&](const TimelineSpan& s) { return s.name == name; });
+        if (row[1] != "E" || it == begun.rend()) continue;
+        TimelineSpan span = *it;
+        span.duration = row[2].get<double>() - span.begin;
+        spans.push_back(span);
+        begun.erase(std::next(it).base());
+    }
+    return byBegin(spans);
+}
+
+// The compile timeline as the workbench draws and exports it: the trace spans the import made.
+std::vector<TimelineSpan> ourTimeline(const TorchTraceImport& t) {
+    std::map<int64_t, std::string> names;
+    for (const Event& e : t.events)
+        if (const auto* span = std::get_if<TraceEvent>(&e)) names[span->record.rfId] = span->record.name;
+    std::vector<TimelineSpan> spans;
+    for (const Event& e : t.events)
+        if (const auto* span = std::get_if<TraceEvent>(&e)) {
+            const TraceRecord& r = span->record;
+            spans.push_back({r.name, r.beginNs / 1000.0, (r.endNs - r.beginNs) / 1000.0, r.parentId ? names[r.parentId] : ""});
+        }
+    return byBegin(spans);
+}
+
+// The nested compile timeline is tlparse's (its chromium_events.json, beside each log): every
+// span at the same time, as long, inside the same parent.
+TEST(TorchTraceImport, TheCompileTimelineNestsAsTlparsesChromiumEvents) {
+    int logs = 0;
+    for (const auto& folder : std::filesystem::directory_iterator(sourcePath("tests/fixtures/torch_trace"))) {
+        std::ifstream listed(folder.path() / "tlparse_chromium_spans.json");
+        if (!listed) continue;
+        ++logs;
+        std::vector<TimelineSpan> theirs = tlparseTimeline(nlohmann::json::parse(listed));
+        std::vector<TimelineSpan> ours = ourTimeline(fixture(folder.path().filename().string()));
+        ASSERT_EQ(ours.size(), theirs.size()) << folder.path().filename();
+        for (size_t i = 0; i < ours.size(); ++i) {
+            EXPECT_EQ(ours[i].name, theirs[i].name) << folder.path().filename() << " span " << i;
+            EXPECT_NEAR(ours[i].begin, theirs[i].begin, 1.0) << ours[i].name;
+            EXPECT_NEAR(ours[i].duration, theirs[i].duration, 1.0) << ours[i].name;
+            EXPECT_EQ(ours[i].parent, theirs[i].parent) << folder.path().filename() << " " << ours[i].name;
+        }
+    }
+    EXPECT_GE(logs, 11);
+}
+
 TEST(TorchTraceImport, OutputCodeKernelsSpanTheirSourceStrings) {
     std::string wrapper = "import torch\n"
                           "cpp_fused_add_0 = async_compile.cpp_pybinding(['float*'], r'''\n"
