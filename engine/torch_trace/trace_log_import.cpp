@@ -349,6 +349,7 @@ public:
 
 private:
     void learn(const TraceLogRecord& r, const std::string& id, const std::map<int64_t, std::string>& strings);
+    void linkKernelsToPostGradNodes(const std::string& id, const std::string& mappings);
     // A record of the Logs pane holding the payload whole (its metadata where it has none).
     void keepAsRecord(const std::string& id, const std::string& name, const TraceLogRecord& r) {
         imported_.events.push_back(LogEvent{id, name, true, LogLevel::Info, r.payload.empty() ? jsonText(r.metadata) : r.payload});
@@ -428,6 +429,9 @@ void TraceLogImporter::add(TraceLogRecord& r, const std::map<int64_t, std::strin
     } else if (graphStages().count(stageKey)) {  // drawn, as the captured graph is
         nlohmann::json graph = graphJsonFromReadable(r.payload);
         imported_.events.push_back(IrDumpEvent{id, graphNameOf(id), graphStages().at(stageKey), std::move(r.payload), {}, std::move(graph)});
+    } else if (artifact == "inductor_provenance_tracking_node_mappings") {
+        linkKernelsToPostGradNodes(id, r.payload);
+        keepAsRecord(id, artifact, r);
     } else if (artifact.starts_with("fx_graph_cache_") || artifact.starts_with("aotautograd_cache_")) {
         ++imported_.metrics[id].cacheVerdicts[artifact];
         keepAsRecord(id, artifact, r);  // and why: the cache key's parts, as tlparse shows them
@@ -461,6 +465,43 @@ void TraceLogImporter::add(TraceLogRecord& r, const std::map<int64_t, std::strin
             emit(CacheLimitEvent{"", {}, recompileLimitIn(failReason), ""}, id);
         else if (!failType.empty())
             emit(GraphFailureEvent{id, "", graphNameOf(id), "", "compile", failType + ": " + failReason, {}}, id);
+    }
+}
+
+// Inductor's provenance tracking (trace.provenance_tracking_level): which kernel of the
+// compile's output code computes each post-grad node ("postToCppCode": {"relu":
+// ["cpp_fused_relu_0:2"]}, postToTritonCode on a GPU). The output code logged last for the
+// compile gets, per post-grad node, the lines of its kernel's definition and of the call
+// under its "[Provenance debug handles]" comment: what our own kernels' provenance holds per
+// buffer, so a post-grad node and its kernel select each other.
+void TraceLogImporter::linkKernelsToPostGradNodes(const std::string& id, const std::string& mappings) {
+    nlohmann::json map = parseUntrustedJson(mappings);
+    if (!map.is_object()) return;
+    KernelSourceEvent* code = nullptr;
+    for (auto it = imported_.events.rbegin(); it != imported_.events.rend() && !code; ++it)
+        if (auto* e = std::get_if<KernelSourceEvent>(&*it); e && e->compileId == id) code = e;
+    if (!code) return;
+    std::map<std::string, std::pair<int, int>> definitions;  // kernel -> its lines
+    for (const OutputCodeKernel& k : outputCodeKernels(code->source)) definitions[k.name] = {k.firstLine, k.lastLine};
+    std::map<std::string, int> calls;  // debug handle -> the line of its comment (the call is below)
+    std::vector<std::string> lines = linesOf(code->source);
+    for (size_t i = 0; i < lines.size(); ++i)
+        if (size_t at = lines[i].find("# [Provenance debug handles] "); at != std::string::npos)
+            calls[trimmed(lines[i].substr(at + 29))] = static_cast<int>(i) + 1;
+    for (const char* key : {"postToCppCode", "postToTritonCode"}) {
+        auto table = map.find(key);
+        if (table == map.end() || !table->is_object()) continue;
+        for (const auto& [node, handles] : table->items()) {
+            if (!handles.is_array()) continue;
+            for (const auto& handle : handles) {
+                if (!handle.is_string()) continue;
+                std::string name = handle.get<std::string>(), kernel = name.substr(0, name.rfind(':'));
+                auto& ranges = code->bufferLines[node];
+                if (auto d = definitions.find(kernel); d != definitions.end()) ranges.push_back(d->second);
+                if (auto c = calls.find(name); c != calls.end()) ranges.push_back({c->second, c->second + 1});
+                code->bufferKernels.emplace(node, kernel);
+            }
+        }
     }
 }
 

@@ -244,6 +244,31 @@ TEST(TorchTraceImport, ATrainingStepHasForwardAndBackwardGraphsAndKernels) {
     EXPECT_DOUBLE_EQ(metrics.value("inductor_compile_time_s", 0.0), 1.429872);
 }
 
+// Inductor's provenance tracking names the kernel computing each post-grad node: the output
+// code gets, per node, its kernel and the lines of the kernel and of its call, as our own
+// kernels' provenance has them per buffer.
+TEST(TorchTraceImport, ProvenanceTrackingLinksPostGradNodesToTheirKernels) {
+    TorchTraceImport t = fixture("provenance");
+    std::vector<KernelSourceEvent> code = eventsOf<KernelSourceEvent>(t);
+    ASSERT_EQ(code.size(), 1u);
+    const std::string fused = "cpp_fused_add_mul_relu_sin_sum_0";
+    EXPECT_EQ(code[0].bufferKernels, (std::map<std::string, std::string>{
+                                         {"mm", "extern_kernels.mm"}, {"relu", fused}, {"mul", fused}, {"add", fused}, {"sum_1", fused}, {"sin", fused}}));
+    std::vector<std::string> lines;
+    std::istringstream in(code[0].source);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    // relu: the fused kernel's definition, then its call under the debug handle's comment.
+    const auto& relu = code[0].bufferLines.at("relu");
+    ASSERT_EQ(relu.size(), 2u);
+    EXPECT_EQ(lines[relu[0].first - 1].rfind(fused + " = async_compile.cpp_pybinding(", 0), 0u);
+    EXPECT_NE(lines[relu[1].first - 1].find("# [Provenance debug handles] " + fused + ":2"), std::string::npos);
+    EXPECT_NE(lines[relu[1].second - 1].find(fused + "(buf2, buf1)"), std::string::npos);
+    // mm: an extern kernel, defined nowhere in the code: its call only.
+    const auto& mm = code[0].bufferLines.at("mm");
+    ASSERT_EQ(mm.size(), 1u);
+    EXPECT_NE(lines[mm[0].second - 1].find("extern_kernels.mm(arg0_1, arg1_1, out=buf0)"), std::string::npos);
+}
+
 // Tensor descriptions, symbols, shape guards and specialisations, and each compile's metrics
 // are log lines of their compile, as the Logs pane shows them.
 TEST(TorchTraceImport, ShapeEntriesAndMetricsBecomeLogLinesOfTheirCompile) {

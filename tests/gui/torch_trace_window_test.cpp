@@ -12,6 +12,7 @@
 #include <QTimer>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QRegularExpression>
 #include <QTabWidget>
 #include <Qsci/qsciscintilla.h>
 #include <QSignalSpy>
@@ -127,6 +128,34 @@ private slots:
         for (int i = 0; i < window.codeTabs()->count(); ++i)
             if (window.codeTabs()->isTabVisible(i)) codeTabs << window.codeTabs()->tabText(i);
         QCOMPARE(codeTabs, QStringList{"Output code"});
+    }
+
+    // With provenance tracking, a post-grad node and its kernel select each other (tlparse's
+    // provenance page, in the linked views): a node shows its kernel's lines in the output
+    // code; a line of a kernel outlines the post-grad nodes it computes.
+    void aPostGradNodeAndItsKernelSelectEachOther() {
+        MainWindow window(QString::fromStdString(test::cliPath()));
+        QVERIFY(window.openFile(fixtureFolder("provenance")));
+        QTRY_COMPARE(window.selection().compileId(), QString("0/0"));
+        GraphView* postGrad = window.graphPane()->stageView("inductor_post_grad_graph");
+        QVERIFY(window.graphPane()->stageTabShown("inductor_post_grad_graph"));
+        QTRY_VERIFY_WITH_TIMEOUT(!postGrad->layoutPending() && postGrad->nodeCount() > 0, 10000);
+        QVERIFY(postGrad->chooseNode("sin"));  // as a click on it
+        QList<int> lines = window.cppView()->highlightedLines();
+        QVERIFY(!lines.isEmpty());
+        QStringList text = window.cppView()->text().split('\n');
+        QVERIFY2(text[lines.first() - 1].startsWith("cpp_fused_add_mul_relu_sin_sum_0 = async_compile.cpp_pybinding("),
+                 qPrintable(text[lines.first() - 1]));
+        QVERIFY(text[lines.last() - 1].contains("cpp_fused_add_mul_relu_sin_sum_0(buf2, buf1)"));
+        // Back: a click on the mm call outlines mm alone.
+        int call = static_cast<int>(text.indexOf(QRegularExpression(R"(^\s+extern_kernels\.mm\(arg0_1, arg1_1, out=buf0\))"))) + 1;
+        QVERIFY(call > 0);
+        Q_EMIT window.cppView()->lineClicked(call);
+        QCOMPARE(postGrad->highlighted(), QStringList{"mm"});
+        Q_EMIT window.cppView()->lineClicked(lines.first());
+        QStringList fused = postGrad->highlighted();
+        fused.sort();
+        QCOMPARE(fused, (QStringList{"add", "mul", "relu", "sin", "sum_1"}));
     }
 
     // The compile timeline exported for Perfetto: each of PyTorch's 107 chromium spans one

@@ -156,7 +156,12 @@ LineRanges CompileProvenance::cppLines(const QString& buffer) const {
 QString CompileProvenance::bufferAtCppLine(int line) const {
     for (const auto& n : pre_)
         if (contains(cppLines_.value(n.name), line)) return n.name;
-    return {};
+    // PyTorch's output code: the post-grad nodes its kernels compute (no scheduler nodes); the
+    // first by name of those a kernel's lines share.
+    QString first;
+    for (auto it = cppLines_.begin(); it != cppLines_.end(); ++it)
+        if (!preNode(it.key()) && contains(it.value(), line) && (first.isEmpty() || it.key() < first)) first = it.key();
+    return first;
 }
 
 QString CompileProvenance::nodeAt(const QHash<QString, LineRanges>& blocks, int line) {

@@ -54,7 +54,9 @@ public:
     QString postFusionNodeAt(int line) const { return nodeAt(postLines_, line); }
 
     // Generated C++ lines computing a buffer (a fused node: all its members'), and the
-    // buffer a line computes (the first one, for lines a kernel's members share).
+    // buffer a line computes (the first one, for lines a kernel's members share). Of
+    // PyTorch's output code (a TORCH_TRACE log with provenance tracking), the "buffers" are
+    // its post-grad nodes and the lines their kernel's.
     LineRanges cppLines(const QString& buffer) const;
     QString bufferAtCppLine(int line) const;
 

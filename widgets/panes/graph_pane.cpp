@@ -31,6 +31,8 @@ GraphPane::GraphPane(SelectionContext* context, QWidget* parent) : Pane(context,
         connect(view, &GraphView::nodeClicked, this, [this, i = stages_.size() - 1](const QString& node) {
             auto it = stages_[i].captured.find(node);  // a gradient sum made by no one op selects nothing
             if (it != stages_[i].captured.end() && capturedNodes_.contains(it->second)) this->context().selectGraphNode(it->second);
+            // PyTorch's post-grad node whose kernel provenance tracking named: that kernel.
+            else if (!this->context().provenance().kernelOf(node).isEmpty()) this->context().selectSchedulerNode(node);
         });
     }
     afterFusion_ = new GraphView(tabs_);
@@ -185,6 +187,18 @@ void GraphPane::showNode(const QString& graphNode, const QString& buffer) {
     captured_->setHighlighted(capturedNodes);
     afterFusion_->setHighlighted({provenance.fusedNodeOf(buffer)});
     showStageNodes(capturedNodes);
+    showPostGradNodesOfKernel(provenance.kernelOf(buffer));
+}
+
+void GraphPane::showPostGradNodesOfKernel(const QString& kernel) {
+    if (kernel.isEmpty()) return;
+    for (const StageTab& tab : stages_) {
+        if (tab.stage != "inductor_post_grad_graph") continue;
+        QStringList computed;  // by the kernel, as PyTorch's provenance tracking says
+        for (const auto& [node, captured] : tab.captured)
+            if (context().provenance().kernelOf(node) == kernel) computed << node;
+        tab.view->setHighlighted(computed);
+    }
 }
 
 void GraphPane::showModule(const QString& path) {

@@ -53,6 +53,7 @@ private:
         std::map<QString, QString> captured;  // node -> the captured node it computes or differentiates
     };
     void showStageNodes(const QStringList& capturedNodes);
+    void showPostGradNodesOfKernel(const QString& kernel);  // PyTorch's post-grad graph
     QWidget* buildToolRow();
     GraphView* viewOnShow() const;  // the graph tab in front, or null
     // Enter in the find field: chooses the match on show as a click would (every pane follows),
