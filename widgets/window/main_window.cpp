@@ -65,6 +65,7 @@
 #include "views/minify_panel.h"
 #include "views/script_tabs.h"
 #include "window/edit_menu.h"
+#include "window/editor_room.h"
 #include "window/load_in_background.h"
 #include "window/preferences_dialog.h"
 #include "window/recent_files.h"
@@ -189,6 +190,7 @@ MainWindow::MainWindow(const QString& cliPath, QWidget* parent)
     connectTorchSide();
     buildViewMenu();  // after the docks exist
     layout_ = new SavedLayout(this, editor_);
+    new EditorRoom(this, centralWidget());
     connect(layout_, &SavedLayout::resetForNotFitting, this,
             [this] { setStatus(tr("The saved window layout did not fit this screen: the default layout is back.")); });
 
