@@ -1,7 +1,6 @@
 #include "torch_trace/trace_log_import.h"
 
 #include <algorithm>
-
 #include <optional>
 #include <set>
 #include <string_view>
@@ -55,10 +54,10 @@ const std::map<std::string, std::string>& graphStages() {
 // caches.
 std::string metricsDetail(const nlohmann::json& m) {
     if (!m.is_object()) return "";
-    auto parts = [&m](std::initializer_list<std::pair<const char*, const char*>> fields, const char* unit, double scale) {
+    auto parts = [&m](std::initializer_list<std::pair<const char*, const char*>> fields, double scale = 1.0) {
         std::vector<std::string> out;
         for (const auto& [key, label] : fields)
-            if (auto v = m.find(key); v != m.end() && v->is_number()) out.push_back(fmt::format("{} {:g}{}", label, v->get<double>() * scale, unit));
+            if (auto v = m.find(key); v != m.end() && v->is_number()) out.push_back(fmt::format("{} {:g}", label, v->get<double>() * scale));
         return out;
     };
     std::string text;
@@ -66,17 +65,17 @@ std::string metricsDetail(const nlohmann::json& m) {
         if (!items.empty()) text += fmt::format("\n  {}: {}", title, fmt::join(items, ", "));
     };
     line("time (s)", parts({{"entire_frame_compile_time_s", "entire frame"}, {"backend_compile_time_s", "backend"},
-                            {"inductor_compile_time_s", "inductor"}, {"code_gen_time_s", "code gen"}}, "", 1.0));
+                            {"inductor_compile_time_s", "inductor"}, {"code_gen_time_s", "code gen"}}));
     line("passes (ms)", parts({{"pre_grad_pass_time_us", "pre-grad"}, {"joint_graph_pass_time_us", "joint graph"},
-                               {"post_grad_pass_time_us", "post-grad"}}, "", 1e-3));
+                               {"post_grad_pass_time_us", "post-grad"}}, 1e-3));
     line("graph", parts({{"graph_op_count", "ops"}, {"graph_node_count", "nodes"}, {"graph_input_count", "inputs"},
-                         {"num_graph_breaks", "graph breaks"}}, "", 1.0));
-    line("guards", parts({{"guard_count", "count"}, {"shape_env_guard_count", "shape env"}, {"guard_latency_us", "latency us"}}, "", 1.0));
+                         {"num_graph_breaks", "graph breaks"}}));
+    line("guards", parts({{"guard_count", "count"}, {"shape_env_guard_count", "shape env"}, {"guard_latency_us", "latency us"}}));
     line("cache", parts({{"cache_size", "size"}, {"accumulated_cache_size", "accumulated"},
                          {"inductor_fx_local_cache_hit_count", "fx local hits"}, {"inductor_fx_local_cache_miss_count", "fx local misses"},
                          {"inductor_fx_remote_cache_hit_count", "fx remote hits"}, {"inductor_fx_remote_cache_miss_count", "fx remote misses"},
                          {"aotautograd_local_cache_hit_count", "aotautograd local hits"},
-                         {"aotautograd_local_cache_miss_count", "aotautograd local misses"}}, "", 1.0));
+                         {"aotautograd_local_cache_miss_count", "aotautograd local misses"}}));
     return text;
 }
 
@@ -483,11 +482,12 @@ void TraceLogImporter::linkKernelsToPostGradNodes(const std::string& id, const s
     if (!code) return;
     std::map<std::string, std::pair<int, int>> definitions;  // kernel -> its lines
     for (const OutputCodeKernel& k : outputCodeKernels(code->source)) definitions[k.name] = {k.firstLine, k.lastLine};
+    constexpr std::string_view kHandles = "# [Provenance debug handles] ";
     std::map<std::string, int> calls;  // debug handle -> the line of its comment (the call is below)
     std::vector<std::string> lines = linesOf(code->source);
     for (size_t i = 0; i < lines.size(); ++i)
-        if (size_t at = lines[i].find("# [Provenance debug handles] "); at != std::string::npos)
-            calls[trimmed(lines[i].substr(at + 29))] = static_cast<int>(i) + 1;
+        if (size_t at = lines[i].find(kHandles); at != std::string::npos)
+            calls[trimmed(lines[i].substr(at + kHandles.size()))] = static_cast<int>(i) + 1;
     for (const char* key : {"postToCppCode", "postToTritonCode"}) {
         auto table = map.find(key);
         if (table == map.end() || !table->is_object()) continue;

@@ -110,9 +110,10 @@ std::string linesLabel(int first, int last) {
 }
 
 // Nodes grouped by pass: a run of nodes in graph order that comes back to none of its lines
-// (one pass of a loop's body, "lines 7-9, pass 12"; one of a model's repeated blocks). A box is then a stretch of the graph's order, which
-// is topological, so no box feeds itself. Many passes are chunked ("lines 7-9, passes
-// 1-85"), each chunk a box of its passes, so a 1,700-pass loop opens as 20 boxes.
+// (one pass of a loop's body, "lines 7-9, pass 12"; one of a model's repeated blocks). A box
+// is then a stretch of the graph's order, which is topological, so no box feeds itself. Many
+// passes are chunked ("lines 7-9, passes 1-85"), each chunk a box of its passes, so a
+// 1,700-pass loop opens as 20 boxes.
 std::vector<std::vector<ModuleScopeName>> passStacks(const std::vector<const nlohmann::json*>& nodes, const std::vector<int>& lines) {
     struct Pass {
         int first = 0, last = 0;           // the lines it spans
