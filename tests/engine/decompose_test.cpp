@@ -20,7 +20,7 @@ constexpr int kOpLine = 3;  // where a case's composite op is written
 const char* kOpCode = "y = composite(x)";
 
 Argument c(IValue v) { return Argument::value(std::move(v)); }
-Argument ints(std::vector<int64_t> v) { return c(IValue::intList(v)); }
+Argument intList(std::vector<int64_t> v) { return c(IValue::intList(v)); }
 
 struct Input {
     Shape sizes;
@@ -148,12 +148,12 @@ const std::vector<Case> kCases = {
     {"LogSoftmax", {x48}, [](TestGraph& g, const Inputs& x) { return g.op("log_softmax", {x[0], c(1)}); },
      {"amax", "sub", "exp", "sum", "log", "sub"}},
     {"LayerNormWithWeightAndBias", {{{2, 3, 8}}, {{8}}, {{8}}},
-     [](TestGraph& g, const Inputs& x) { return g.op("layer_norm", {x[0], ints({8}), x[1], x[2]}, {{"eps", c(1e-5)}}); },
+     [](TestGraph& g, const Inputs& x) { return g.op("layer_norm", {x[0], intList({8}), x[1], x[2]}, {{"eps", c(1e-5)}}); },
      kLayerNorm + std::vector<std::string>{"mul", "add"}},
-    {"LayerNormOverTwoDims", {{{3, 4, 5}}}, [](TestGraph& g, const Inputs& x) { return g.op("layer_norm", {x[0], ints({4, 5})}); },
+    {"LayerNormOverTwoDims", {{{3, 4, 5}}}, [](TestGraph& g, const Inputs& x) { return g.op("layer_norm", {x[0], intList({4, 5})}); },
      kLayerNorm},
     {"LayerNormDynamicBatch", {{{6, 8}, DType::Float32, {"s0", ""}}},
-     [](TestGraph& g, const Inputs& x) { return g.op("layer_norm", {x[0], ints({8})}); }, kLayerNorm},
+     [](TestGraph& g, const Inputs& x) { return g.op("layer_norm", {x[0], intList({8})}); }, kLayerNorm},
     {"Gelu", {x48}, [](TestGraph& g, const Inputs& x) { return g.op("gelu", {x[0]}); }, {"mul", "mul", "erf", "add", "mul"}},
     {"GeluTanh", {x48}, [](TestGraph& g, const Inputs& x) { return g.op("gelu", {x[0]}, {{"approximate", c("tanh")}}); },
      {"mul", "mul", "mul", "add", "mul", "tanh", "add", "mul", "mul"}},
@@ -198,7 +198,7 @@ const std::vector<Case> kCases = {
     {"Var", {x48}, [](TestGraph& g, const Inputs& x) { return g.op("var", {x[0], c(1)}); }, kVariance},
     {"VarUnbiasedOverload", {x48}, [](TestGraph& g, const Inputs& x) { return g.op("var", {x[0], c(false)}); }, kVariance},
     {"StdWithCorrectionKeepdim", {x48},
-     [](TestGraph& g, const Inputs& x) { return g.op("std", {x[0], ints({0})}, {{"correction", c(0)}, {"keepdim", c(true)}}); },
+     [](TestGraph& g, const Inputs& x) { return g.op("std", {x[0], intList({0})}, {{"correction", c(0)}, {"keepdim", c(true)}}); },
      kVariance + std::vector<std::string>{"sqrt"}},
     {"Square", {x48}, [](TestGraph& g, const Inputs& x) { return g.op("square", {x[0]}); }, {"mul"}},
     {"Outer", {{{4}}, {{3}}}, [](TestGraph& g, const Inputs& x) { return g.op("outer", {x[0], x[1]}); },
@@ -245,19 +245,19 @@ INSTANTIATE_TEST_SUITE_P(Decompose, DecomposeCase, testing::ValuesIn(kCases),
 TEST(Decompose, RefusesResultsWhoseSizesCannotBeSymbolic) {
     auto layerNorm = [] {
         TestGraph g;
-        g.output({g.op("layer_norm", {g.input({{4, 6}, DType::Float32, {"", "s0"}}), ints({6})})});
+        g.output({g.op("layer_norm", {g.input({{4, 6}, DType::Float32, {"", "s0"}}), intList({6})})});
         decomposeForInductor(*g.graph);
     };
     auto pairs = [] {
         TestGraph g;
-        g.output({g.op("reshape", {g.input({{6}, DType::Float32, {"s0"}}), ints({-1, 2})})});
+        g.output({g.op("reshape", {g.input({{6}, DType::Float32, {"s0"}}), intList({-1, 2})})});
         decomposeForInductor(*g.graph);
     };
     EXPECT_THROW(layerNorm(), SymbolicSizesUnsupported);
     EXPECT_THROW(pairs(), SymbolicSizesUnsupported);
     // Of a (4, s0): 2*s0 rows, which a symbolic size says.
     TestGraph g;
-    Argument rows = g.op("reshape", {g.input({{4, 6}, DType::Float32, {"", "s0"}}), ints({-1, 2})});
+    Argument rows = g.op("reshape", {g.input({{4, 6}, DType::Float32, {"", "s0"}}), intList({-1, 2})});
     EXPECT_EQ(rows.node->meta[0].symbols, (std::vector<std::string>{"2*s0", ""}));
 }
 
@@ -269,7 +269,7 @@ struct MlpBlock {
     MlpBlock() {
         Argument x = g.input({{2, 4, 8}}), w = g.input({{8}}), b = g.input({{8}});
         Argument fc = g.input({{16, 8}}), fcBias = g.input({{16}});
-        Argument h = g.op("layer_norm", {x, ints({8}), w, b}, {}, 4, "h = F.layer_norm(x, (8,), w, b)");
+        Argument h = g.op("layer_norm", {x, intList({8}), w, b}, {}, 4, "h = F.layer_norm(x, (8,), w, b)");
         Argument y = g.op("linear", {h, fc, fcBias}, {}, 5, "y = F.linear(h, fc, fc_bias)");
         Argument out = g.op("gelu", {y}, {}, 6, "return F.gelu(y)");
         g.output({out});
@@ -327,7 +327,7 @@ TEST(Decompose, GraphOfCoreOpsComesOutIdentical) {
     Argument sum = g.op("add", {x, y});
     Argument relu = g.op("relu", {sum});
     Argument max = g.op("max", {relu}, {{"dim", c(1)}});
-    Argument view = g.op("view", {Argument::ref(max.node, 1), ints({-1, 1})});
+    Argument view = g.op("view", {Argument::ref(max.node, 1), intList({-1, 1})});
     Argument total = g.op("sum", {Argument::ref(max.node, 0)});
     g.output({view, total});
 

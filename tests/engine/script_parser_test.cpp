@@ -17,7 +17,7 @@ namespace {
 std::string dump(const std::string& src) { return dumpAst(*parseScript(src, "t.py")); }
 
 // "Kind line:col message" for a failing parse, "no error" otherwise.
-std::string errorOf(const std::string& src) {
+std::string parseErrorOf(const std::string& src) {
     try {
         parseScript(src, "t.py");
     } catch (const ScriptError& e) {
@@ -348,7 +348,7 @@ TEST(ScriptParser, IndentationEdgeCases) {
     EXPECT_EQ(dump("if a:\n        b\n        c\nd\n"), "(If a (body (Expr b) (Expr c)))\n(Expr d)");
     EXPECT_EQ(dump("if a:\n  if b:\n    c\n  d\n"), "(If a (body (If b (body (Expr c))) (Expr d)))");
     EXPECT_EQ(dump("if a:\n\tb\n\tc\n"), "(If a (body (Expr b) (Expr c)))");
-    EXPECT_EQ(errorOf("if a:\n\tb\n        c\n"), "TabError 3:9 inconsistent use of tabs and spaces in indentation");
+    EXPECT_EQ(parseErrorOf("if a:\n\tb\n        c\n"), "TabError 3:9 inconsistent use of tabs and spaces in indentation");
     EXPECT_EQ(dump("def f():\n    x = (1 +\n2)\n    return x\n"),
               "(Def f () (body (Assign x (+ 1 2)) (Return x)))");
     EXPECT_EQ(dump("if a:  # comment\n    # comment\n\n    b\n"), "(If a (body (Expr b)))");
@@ -360,43 +360,43 @@ TEST(ScriptParser, IndentationEdgeCases) {
 // ------------------------------------------------------------------ errors
 
 TEST(ScriptParser, SyntaxErrorsNameLineAndColumn) {
-    EXPECT_EQ(errorOf("x = = 1"), "SyntaxError 1:5 invalid syntax");
-    EXPECT_EQ(errorOf("if x\n    pass\n"), "SyntaxError 1:5 expected ':'");
-    EXPECT_EQ(errorOf("def f(x)\n    pass\n"), "SyntaxError 1:9 expected ':'");
-    EXPECT_EQ(errorOf("x = 1\n    y = 2\n"), "IndentationError 2:1 unexpected indent");
-    EXPECT_EQ(errorOf("if x:\npass\n"), "IndentationError 2:1 expected an indented block after 'if' statement on line 1");
-    EXPECT_EQ(errorOf("def f():\n\n"),
+    EXPECT_EQ(parseErrorOf("x = = 1"), "SyntaxError 1:5 invalid syntax");
+    EXPECT_EQ(parseErrorOf("if x\n    pass\n"), "SyntaxError 1:5 expected ':'");
+    EXPECT_EQ(parseErrorOf("def f(x)\n    pass\n"), "SyntaxError 1:9 expected ':'");
+    EXPECT_EQ(parseErrorOf("x = 1\n    y = 2\n"), "IndentationError 2:1 unexpected indent");
+    EXPECT_EQ(parseErrorOf("if x:\npass\n"), "IndentationError 2:1 expected an indented block after 'if' statement on line 1");
+    EXPECT_EQ(parseErrorOf("def f():\n\n"),
               "IndentationError 3:1 expected an indented block after function definition on line 1");
-    EXPECT_EQ(errorOf("if a:\n    b\n  c\n"), "IndentationError 3:3 unindent does not match any outer indentation level");
-    EXPECT_EQ(errorOf("s = 'abc\n"), "SyntaxError 1:5 unterminated string literal (detected at line 1)");
-    EXPECT_EQ(errorOf("s = b'a' 'b'\n"), "SyntaxError 1:5 cannot mix bytes and nonbytes literals");
-    EXPECT_EQ(errorOf("x := 5\n"), "SyntaxError 1:3 invalid syntax");
-    EXPECT_EQ(errorOf("(x.y := 1)\n"), "SyntaxError 1:2 cannot use assignment expressions with attribute");
-    EXPECT_EQ(errorOf("(x[0] := 1)\n"), "SyntaxError 1:2 cannot use assignment expressions with subscript");
-    EXPECT_EQ(errorOf("f(a b)"), "SyntaxError 1:5 invalid syntax. Perhaps you forgot a comma?");
-    EXPECT_EQ(errorOf("f(x=1, y)"), "SyntaxError 1:8 positional argument follows keyword argument");
-    EXPECT_EQ(errorOf("f(x for x in y, 2)"), "SyntaxError 1:3 generator expression must be parenthesized");
-    EXPECT_EQ(errorOf("f(a=1, a=2)"), "SyntaxError 1:8 keyword argument repeated: a");
-    EXPECT_EQ(errorOf("f(a + 1=2)"), "SyntaxError 1:8 expression cannot contain assignment, perhaps you meant \"==\"?");
-    EXPECT_EQ(errorOf("f() = 1"), "SyntaxError 1:1 cannot assign to function call");
-    EXPECT_EQ(errorOf("1 = x"), "SyntaxError 1:1 cannot assign to literal");
-    EXPECT_EQ(errorOf("a, None = x"), "SyntaxError 1:4 cannot assign to None");
-    EXPECT_EQ(errorOf("del f()"), "SyntaxError 1:5 cannot delete function call");
-    EXPECT_EQ(errorOf("for f() in x: pass"), "SyntaxError 1:5 cannot assign to function call");
-    EXPECT_EQ(errorOf("a, b += 1"), "SyntaxError 1:1 'tuple' is an illegal expression for augmented assignment");
-    EXPECT_EQ(errorOf("x + 1 += 2"), "SyntaxError 1:1 'expression' is an illegal expression for augmented assignment");
-    EXPECT_EQ(errorOf("x = 1 if y"), "SyntaxError 1:11 expected 'else' after 'if' expression");
-    EXPECT_EQ(errorOf("def f(a=1, b): pass"), "SyntaxError 1:12 parameter without a default follows parameter with a default");
-    EXPECT_EQ(errorOf("def f(a, a): pass"), "SyntaxError 1:10 duplicate argument 'a' in function definition");
-    EXPECT_EQ(errorOf("def f(*): pass"), "SyntaxError 1:7 named arguments must follow bare *");
-    EXPECT_EQ(errorOf("def f(**k, a): pass"), "SyntaxError 1:12 arguments cannot follow var-keyword argument");
-    EXPECT_EQ(errorOf("import"), "SyntaxError 1:7 expected a name");
-    EXPECT_EQ(errorOf("x = (1,\n 2"), "SyntaxError 1:5 '(' was never closed");
-    EXPECT_EQ(errorOf("x = [1, 2)"), "SyntaxError 1:10 closing parenthesis ')' does not match opening parenthesis '['");
-    EXPECT_EQ(errorOf("x = (*a)"), "SyntaxError 1:6 cannot use starred expression here");
-    EXPECT_EQ(errorOf("x = 1 +"), "SyntaxError 1:8 invalid syntax");
-    EXPECT_EQ(errorOf("else:\n  pass\n"), "SyntaxError 1:1 invalid syntax");
-    EXPECT_EQ(errorOf("@dec\nx = 1\n"), "SyntaxError 2:1 expected 'def' after decorator");
+    EXPECT_EQ(parseErrorOf("if a:\n    b\n  c\n"), "IndentationError 3:3 unindent does not match any outer indentation level");
+    EXPECT_EQ(parseErrorOf("s = 'abc\n"), "SyntaxError 1:5 unterminated string literal (detected at line 1)");
+    EXPECT_EQ(parseErrorOf("s = b'a' 'b'\n"), "SyntaxError 1:5 cannot mix bytes and nonbytes literals");
+    EXPECT_EQ(parseErrorOf("x := 5\n"), "SyntaxError 1:3 invalid syntax");
+    EXPECT_EQ(parseErrorOf("(x.y := 1)\n"), "SyntaxError 1:2 cannot use assignment expressions with attribute");
+    EXPECT_EQ(parseErrorOf("(x[0] := 1)\n"), "SyntaxError 1:2 cannot use assignment expressions with subscript");
+    EXPECT_EQ(parseErrorOf("f(a b)"), "SyntaxError 1:5 invalid syntax. Perhaps you forgot a comma?");
+    EXPECT_EQ(parseErrorOf("f(x=1, y)"), "SyntaxError 1:8 positional argument follows keyword argument");
+    EXPECT_EQ(parseErrorOf("f(x for x in y, 2)"), "SyntaxError 1:3 generator expression must be parenthesized");
+    EXPECT_EQ(parseErrorOf("f(a=1, a=2)"), "SyntaxError 1:8 keyword argument repeated: a");
+    EXPECT_EQ(parseErrorOf("f(a + 1=2)"), "SyntaxError 1:8 expression cannot contain assignment, perhaps you meant \"==\"?");
+    EXPECT_EQ(parseErrorOf("f() = 1"), "SyntaxError 1:1 cannot assign to function call");
+    EXPECT_EQ(parseErrorOf("1 = x"), "SyntaxError 1:1 cannot assign to literal");
+    EXPECT_EQ(parseErrorOf("a, None = x"), "SyntaxError 1:4 cannot assign to None");
+    EXPECT_EQ(parseErrorOf("del f()"), "SyntaxError 1:5 cannot delete function call");
+    EXPECT_EQ(parseErrorOf("for f() in x: pass"), "SyntaxError 1:5 cannot assign to function call");
+    EXPECT_EQ(parseErrorOf("a, b += 1"), "SyntaxError 1:1 'tuple' is an illegal expression for augmented assignment");
+    EXPECT_EQ(parseErrorOf("x + 1 += 2"), "SyntaxError 1:1 'expression' is an illegal expression for augmented assignment");
+    EXPECT_EQ(parseErrorOf("x = 1 if y"), "SyntaxError 1:11 expected 'else' after 'if' expression");
+    EXPECT_EQ(parseErrorOf("def f(a=1, b): pass"), "SyntaxError 1:12 parameter without a default follows parameter with a default");
+    EXPECT_EQ(parseErrorOf("def f(a, a): pass"), "SyntaxError 1:10 duplicate argument 'a' in function definition");
+    EXPECT_EQ(parseErrorOf("def f(*): pass"), "SyntaxError 1:7 named arguments must follow bare *");
+    EXPECT_EQ(parseErrorOf("def f(**k, a): pass"), "SyntaxError 1:12 arguments cannot follow var-keyword argument");
+    EXPECT_EQ(parseErrorOf("import"), "SyntaxError 1:7 expected a name");
+    EXPECT_EQ(parseErrorOf("x = (1,\n 2"), "SyntaxError 1:5 '(' was never closed");
+    EXPECT_EQ(parseErrorOf("x = [1, 2)"), "SyntaxError 1:10 closing parenthesis ')' does not match opening parenthesis '['");
+    EXPECT_EQ(parseErrorOf("x = (*a)"), "SyntaxError 1:6 cannot use starred expression here");
+    EXPECT_EQ(parseErrorOf("x = 1 +"), "SyntaxError 1:8 invalid syntax");
+    EXPECT_EQ(parseErrorOf("else:\n  pass\n"), "SyntaxError 1:1 invalid syntax");
+    EXPECT_EQ(parseErrorOf("@dec\nx = 1\n"), "SyntaxError 2:1 expected 'def' after decorator");
 }
 
 TEST(ScriptParser, ClassesTryStatementsAndSets) {
@@ -408,12 +408,12 @@ TEST(ScriptParser, ClassesTryStatementsAndSets) {
               "(except (body (Raise))) (else (Expr (Call g))) (finally (Expr (Call h))))");
     EXPECT_EQ(dump("s = {1, *t}\nu = {x for x in t}\nd = {}\n"),
               "(Assign s (Set 1 (* t)))\n(Assign u (SetComp x (for x t)))\n(Assign d (Dict))");
-    EXPECT_EQ(errorOf("try:\n    pass\n"), "SyntaxError 3:1 expected 'except' or 'finally' block");
-    EXPECT_EQ(errorOf("try:\n    pass\nexcept:\n    pass\nexcept E:\n    pass\n"),
+    EXPECT_EQ(parseErrorOf("try:\n    pass\n"), "SyntaxError 3:1 expected 'except' or 'finally' block");
+    EXPECT_EQ(parseErrorOf("try:\n    pass\nexcept:\n    pass\nexcept E:\n    pass\n"),
               "SyntaxError 3:1 default 'except:' must be last");
-    EXPECT_EQ(errorOf("try:\n    pass\nexcept A, B:\n    pass\n"),
+    EXPECT_EQ(parseErrorOf("try:\n    pass\nexcept A, B:\n    pass\n"),
               "SyntaxError 3:9 multiple exception types must be parenthesized");
-    EXPECT_EQ(errorOf("d = {1: 2, 3}"), "SyntaxError 1:13 ':' expected after dictionary key");
+    EXPECT_EQ(parseErrorOf("d = {1: 2, 3}"), "SyntaxError 1:13 ':' expected after dictionary key");
 }
 
 // yield makes the innermost def a generator (not an enclosing one, not a nested one); it
@@ -426,23 +426,23 @@ TEST(ScriptParser, YieldMakesItsFunctionAGenerator) {
     const auto& outer = m->body[0]->as<FunctionDef>();
     EXPECT_FALSE(outer.isGenerator);
     EXPECT_TRUE(outer.body[0]->as<FunctionDef>().isGenerator);
-    EXPECT_EQ(errorOf("x = yield"), "SyntaxError 1:5 'yield' outside function");
-    EXPECT_EQ(errorOf("class A:\n    yield 1\n"), "SyntaxError 2:5 'yield' outside function");
-    EXPECT_EQ(errorOf("def f():\n    yield = 1\n"), "SyntaxError 2:5 cannot assign to yield expression");
-    EXPECT_EQ(errorOf("def f(xs):\n    return [(yield x) for x in xs]\n"), "SyntaxError 2:14 'yield' inside list comprehension");
-    EXPECT_EQ(errorOf("def f(xs):\n    g = ((yield) for x in xs)\n"), "SyntaxError 2:11 'yield' inside generator expression");
-    EXPECT_EQ(errorOf("def f(xs):\n    s = {x: (yield) for x in xs}\n"), "SyntaxError 2:14 'yield' inside dict comprehension");
+    EXPECT_EQ(parseErrorOf("x = yield"), "SyntaxError 1:5 'yield' outside function");
+    EXPECT_EQ(parseErrorOf("class A:\n    yield 1\n"), "SyntaxError 2:5 'yield' outside function");
+    EXPECT_EQ(parseErrorOf("def f():\n    yield = 1\n"), "SyntaxError 2:5 cannot assign to yield expression");
+    EXPECT_EQ(parseErrorOf("def f(xs):\n    return [(yield x) for x in xs]\n"), "SyntaxError 2:14 'yield' inside list comprehension");
+    EXPECT_EQ(parseErrorOf("def f(xs):\n    g = ((yield) for x in xs)\n"), "SyntaxError 2:11 'yield' inside generator expression");
+    EXPECT_EQ(parseErrorOf("def f(xs):\n    s = {x: (yield) for x in xs}\n"), "SyntaxError 2:14 'yield' inside dict comprehension");
     EXPECT_EQ(dump("def f(xs):\n    yield [x for x in xs]\n"), "(Def f (xs) (body (Expr (Yield (ListComp x (for x xs))))))");
 }
 
 TEST(ScriptParser, UnsupportedSyntaxIsNamed) {
-    EXPECT_EQ(errorOf("try:\n    f()\nexcept* E:\n    pass\n"), "SyntaxError 3:7 'except*' is not supported by Fusescope scripts");
-    EXPECT_EQ(errorOf("class A(*bases): pass\n"), "SyntaxError 1:1 starred base classes are not supported by Fusescope scripts");
-    EXPECT_EQ(errorOf("f = lambda: (yield)"), "SyntaxError 1:14 'yield' in a lambda is not supported by Fusescope scripts");
-    EXPECT_EQ(errorOf("async def f(): pass"), "SyntaxError 1:1 'async' is not supported by Fusescope scripts");
-    EXPECT_EQ(errorOf("x = await y"), "SyntaxError 1:5 'await' is not supported by Fusescope scripts");
-    EXPECT_EQ(errorOf("x = 2j"), "SyntaxError 1:5 complex literals are not supported by Fusescope scripts");
-    EXPECT_EQ(errorOf("if x:\n    match (x, y):\n        case _:\n            pass\n"),
+    EXPECT_EQ(parseErrorOf("try:\n    f()\nexcept* E:\n    pass\n"), "SyntaxError 3:7 'except*' is not supported by Fusescope scripts");
+    EXPECT_EQ(parseErrorOf("class A(*bases): pass\n"), "SyntaxError 1:1 starred base classes are not supported by Fusescope scripts");
+    EXPECT_EQ(parseErrorOf("f = lambda: (yield)"), "SyntaxError 1:14 'yield' in a lambda is not supported by Fusescope scripts");
+    EXPECT_EQ(parseErrorOf("async def f(): pass"), "SyntaxError 1:1 'async' is not supported by Fusescope scripts");
+    EXPECT_EQ(parseErrorOf("x = await y"), "SyntaxError 1:5 'await' is not supported by Fusescope scripts");
+    EXPECT_EQ(parseErrorOf("x = 2j"), "SyntaxError 1:5 complex literals are not supported by Fusescope scripts");
+    EXPECT_EQ(parseErrorOf("if x:\n    match (x, y):\n        case _:\n            pass\n"),
               "SyntaxError 2:5 'match' statements are not supported by Fusescope scripts");
     // `match` stays a name where it is one.
     EXPECT_EQ(dump("match = 1\nmatch(x)\nmatch.group(1)\n"), "(Assign match 1)\n(Expr (Call match x))\n(Expr (Call (. match group) 1))");
@@ -451,25 +451,25 @@ TEST(ScriptParser, UnsupportedSyntaxIsNamed) {
 TEST(ScriptParser, LoopElse) {
     EXPECT_EQ(dump("for x in y:\n    pass\nelse:\n    z = 1\n"), "(For x y (body (Pass)) (else (Assign z 1)))");
     EXPECT_EQ(dump("while x:\n    break\nelse:\n    pass\n"), "(While x (body (Break)) (else (Pass)))");
-    EXPECT_EQ(errorOf("for x in y:\n    pass\nelse:\npass\n"), "IndentationError 4:1 expected an indented block after 'else' statement on line 3");
+    EXPECT_EQ(parseErrorOf("for x in y:\n    pass\nelse:\npass\n"), "IndentationError 4:1 expected an indented block after 'else' statement on line 3");
 }
 
 TEST(ScriptParser, PositionalOnlyParameters) {
     EXPECT_EQ(dump("def f(a, b=1, /, c=2, *, d): pass"), "(Def f (/:a /:b=1 c=2 kw:d) (body (Pass)))");
     EXPECT_EQ(dump("lambda x, /: x"), "(Expr (Lambda (/:x) x))");
-    EXPECT_EQ(errorOf("def f(/, a): pass"), "SyntaxError 1:7 at least one argument must precede /");
-    EXPECT_EQ(errorOf("def f(a, /, b, /): pass"), "SyntaxError 1:16 / may appear only once");
-    EXPECT_EQ(errorOf("def f(*a, /): pass"), "SyntaxError 1:11 / must be ahead of *");
-    EXPECT_EQ(errorOf("def f(a=1, /, b): pass"), "SyntaxError 1:15 parameter without a default follows parameter with a default");
+    EXPECT_EQ(parseErrorOf("def f(/, a): pass"), "SyntaxError 1:7 at least one argument must precede /");
+    EXPECT_EQ(parseErrorOf("def f(a, /, b, /): pass"), "SyntaxError 1:16 / may appear only once");
+    EXPECT_EQ(parseErrorOf("def f(*a, /): pass"), "SyntaxError 1:11 / must be ahead of *");
+    EXPECT_EQ(parseErrorOf("def f(a=1, /, b): pass"), "SyntaxError 1:15 parameter without a default follows parameter with a default");
 }
 
 TEST(ScriptParser, FStringErrors) {
-    EXPECT_EQ(errorOf("f'{}'"), "SyntaxError 1:3 f-string: empty expression not allowed");
-    EXPECT_EQ(errorOf("f'{x!z}'"), "SyntaxError 1:6 f-string: invalid conversion character: expected 's', 'r', or 'a'");
-    EXPECT_EQ(errorOf("f'a}'"), "SyntaxError 1:4 f-string: single '}' is not allowed");
-    EXPECT_EQ(errorOf("f'{x'"), "SyntaxError 1:3 f-string: expecting '}'");
-    EXPECT_EQ(errorOf("x = f'{a b}'"), "SyntaxError 1:10 invalid syntax");
-    EXPECT_EQ(errorOf("x = f'''\n{1 +}'''"), "SyntaxError 2:5 f-string: incomplete expression");
+    EXPECT_EQ(parseErrorOf("f'{}'"), "SyntaxError 1:3 f-string: empty expression not allowed");
+    EXPECT_EQ(parseErrorOf("f'{x!z}'"), "SyntaxError 1:6 f-string: invalid conversion character: expected 's', 'r', or 'a'");
+    EXPECT_EQ(parseErrorOf("f'a}'"), "SyntaxError 1:4 f-string: single '}' is not allowed");
+    EXPECT_EQ(parseErrorOf("f'{x'"), "SyntaxError 1:3 f-string: expecting '}'");
+    EXPECT_EQ(parseErrorOf("x = f'{a b}'"), "SyntaxError 1:10 invalid syntax");
+    EXPECT_EQ(parseErrorOf("x = f'''\n{1 +}'''"), "SyntaxError 2:5 f-string: incomplete expression");
 }
 
 // ------------------------------------------------------------------ robustness
@@ -482,15 +482,15 @@ TEST(ScriptParser, NestingDepthIsLimited) {
         for (int i = 0; i < n; ++i) s += close;
         return s;
     };
-    EXPECT_EQ(errorOf(nested("(", "1", ")", 150)), "no error");
-    EXPECT_EQ(errorOf(nested("[", "", "]", 150)), "no error");
+    EXPECT_EQ(parseErrorOf(nested("(", "1", ")", 150)), "no error");
+    EXPECT_EQ(parseErrorOf(nested("[", "", "]", 150)), "no error");
     for (const std::string& src :
          {nested("(", "1", ")", 100000), nested("[", "", "]", 5000), nested("{1: ", "1", "}", 5000),
           nested("-", "1", "", 100000), nested("not ", "a", "", 10000), nested("", "a", "+a", 100000),
           nested("", "a", ".b", 100000), nested("", "f", "()", 100000), nested("", "a", "[0]", 100000),
           nested("", "2", "**2", 100000), nested("lambda: ", "1", "", 10000), nested("", "1", " if c else 1", 10000),
           nested("f'{", "x", "}'", 1)}) {
-        std::string err = errorOf(src);
+        std::string err = parseErrorOf(src);
         if (err != "no error") {
             EXPECT_NE(err.find("nested too deeply"), std::string::npos) << err;
         }
@@ -501,15 +501,15 @@ TEST(ScriptParser, NestingDepthIsLimited) {
     std::string blocks;
     for (int i = 0; i < 300; ++i) blocks += std::string(static_cast<size_t>(i), ' ') + "if x:\n";
     blocks += std::string(300, ' ') + "pass\n";
-    EXPECT_NE(errorOf(blocks).find("nested too deeply"), std::string::npos);
+    EXPECT_NE(parseErrorOf(blocks).find("nested too deeply"), std::string::npos);
     std::string elifs = "if a:\n    pass\n";
     for (int i = 0; i < 1000; ++i) elifs += "elif b:\n    pass\n";
-    EXPECT_NE(errorOf(elifs), "no error");
+    EXPECT_NE(parseErrorOf(elifs), "no error");
     // Long flat sequences are not nesting.
     std::string flat = "x = [";
     for (int i = 0; i < 20000; ++i) flat += "a < b and c, ";
     flat += "]\n";
-    EXPECT_EQ(errorOf(flat), "no error");
+    EXPECT_EQ(parseErrorOf(flat), "no error");
 }
 
 namespace {
@@ -568,7 +568,7 @@ TEST(ScriptParser, FuzzMutatedValidScript) {
         "    for i, v in enumerate([1, 2.5, f'{x!r:>{y}}']):\n        if i > 0 and not v:\n"
         "            x[0, :, None] += i ** -2\n        elif v is None:\n            continue\n"
         "    with record_function('s') as r:\n        return tuple(g(t) for t in x if t)\n";
-    ASSERT_EQ(errorOf(script), "no error");
+    ASSERT_EQ(parseErrorOf(script), "no error");
     std::mt19937 rng(7);
     for (int iter = 0; iter < 3000; ++iter) {
         std::string src = script;

@@ -14,7 +14,7 @@
 namespace fusescope::test {
 namespace {
 
-TraceLog fixture(const std::string& name) {
+TraceLog recordsOf(const std::string& name) {
     std::ifstream in(sourcePath("tests/fixtures/torch_trace/" + name + "/dedicated_log_torch_trace_fixture.log"));
     EXPECT_TRUE(in.good()) << name;
     return readTraceLog(in);
@@ -33,7 +33,7 @@ size_t artifactsNamed(const TraceLog& log, const std::string& name) {
 }
 
 TEST(TorchTraceRecords, GraphBreaksGiveAFrameForEachResumedPiece) {
-    TraceLog log = fixture("graph_breaks");
+    TraceLog log = recordsOf("graph_breaks");
     EXPECT_TRUE(log.warnings.empty());
     EXPECT_EQ(log.records.size(), 574u);
     EXPECT_EQ(log.strings.size(), 3u);
@@ -49,14 +49,14 @@ TEST(TorchTraceRecords, GraphBreaksGiveAFrameForEachResumedPiece) {
 }
 
 TEST(TorchTraceRecords, RecompilesShareTheFrameAndCountUp) {
-    TraceLog log = fixture("recompiles");
+    TraceLog log = recordsOf("recompiles");
     EXPECT_EQ(compileIdsOf(log, "dynamo_start"), (std::vector<std::string>{"0/0", "0/1", "0/2", "0/3"}));
     EXPECT_EQ(artifactsNamed(log, "recompile_reasons"), 3u);
     EXPECT_EQ(log.strings.size(), 15u);
 }
 
 TEST(TorchTraceRecords, ATrainingStepHasJointForwardAndBackwardGraphs) {
-    TraceLog log = fixture("training_step");
+    TraceLog log = recordsOf("training_step");
     for (const char* kind : {"aot_joint_graph", "aot_forward_graph", "aot_backward_graph", "bwd_compilation_metrics"})
         EXPECT_EQ(compileIdsOf(log, kind).size(), 1u) << kind;
 }
