@@ -149,14 +149,6 @@
         <translation>运行</translation>
     </message>
     <message>
-        <source>%1 and %2 are one kernel (%3): %4</source>
-        <translation>%1 和 %2 在同一个内核中（%3）：%4</translation>
-    </message>
-    <message>
-        <source>%1 and %2 are separate kernels: %3</source>
-        <translation>%1 和 %2 是不同的内核：%3</translation>
-    </message>
-    <message>
         <source>compile</source>
         <translation>编译</translation>
     </message>
@@ -171,6 +163,62 @@
     <message>
         <source>PyTorch&apos;s TORCH_TRACE log has no loop IR: inductor writes its IR before and after fusion only under TORCH_COMPILE_DEBUG=1 (ir_pre_fusion.txt, ir_post_fusion.txt). The graphs it logged are in the Graph pane&apos;s tabs, its output code in Generated Code.</source>
         <translation>PyTorch 的 TORCH_TRACE 日志没有循环 IR：inductor 只在 TORCH_COMPILE_DEBUG=1 时写出融合前后的 IR（ir_pre_fusion.txt、ir_post_fusion.txt）。它记录的图在“计算图”窗格的各个标签页中，输出代码在“生成的代码”中。</translation>
+    </message>
+    <message>
+        <source>Compiles</source>
+        <translation>编译</translation>
+    </message>
+    <message>
+        <source>Graph</source>
+        <translation>计算图</translation>
+    </message>
+    <message>
+        <source>Minify</source>
+        <translation>最小化</translation>
+    </message>
+    <message>
+        <source>Fusion</source>
+        <translation>融合</translation>
+    </message>
+    <message>
+        <source>IR (before | after fusion)</source>
+        <translation>IR（融合前 | 融合后）</translation>
+    </message>
+    <message>
+        <source>Generated Code</source>
+        <translation>生成的代码</translation>
+    </message>
+    <message>
+        <source>Logs</source>
+        <translation>日志</translation>
+    </message>
+    <message>
+        <source>Graph Breaks</source>
+        <translation>图中断</translation>
+    </message>
+    <message>
+        <source>Guards</source>
+        <translation>守卫</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>比较</translation>
+    </message>
+    <message>
+        <source>Ours vs PyTorch</source>
+        <translation>我们 vs PyTorch</translation>
+    </message>
+    <message>
+        <source>Execution Trace</source>
+        <translation>执行追踪</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>Modules</source>
+        <translation>模块</translation>
     </message>
 </context>
 <context>
@@ -445,6 +493,14 @@
         <source>minifying %1</source>
         <translation>正在最小化 %1</translation>
     </message>
+    <message>
+        <source>Stopped: %1</source>
+        <translation>已停止：%1</translation>
+    </message>
+    <message>
+        <source> (the engine may take %1 MiB, its memory limit; what the run produced before is kept)</source>
+        <translation>（引擎最多可用 %1 MiB，即其内存上限；运行此前产生的内容均已保留）</translation>
+    </message>
 </context>
 <context>
     <name>fusescope::gui::FindBar</name>
@@ -511,6 +567,17 @@
     <message>
         <source>Next match (Enter, F3)</source>
         <translation>下一个匹配 (回车, F3)</translation>
+    </message>
+</context>
+<context>
+    <name>fusescope::gui::FusionPane</name>
+    <message>
+        <source>%1 and %2 are one kernel (%3): %4</source>
+        <translation>%1 和 %2 在同一个内核中（%3）：%4</translation>
+    </message>
+    <message>
+        <source>%1 and %2 are separate kernels: %3</source>
+        <translation>%1 和 %2 是不同的内核：%3</translation>
     </message>
 </context>
 <context>
@@ -1034,14 +1101,6 @@
         <translation>就绪</translation>
     </message>
     <message>
-        <source>Stopped: %1</source>
-        <translation>已停止：%1</translation>
-    </message>
-    <message>
-        <source> (the engine may take %1 MiB, its memory limit; what the run produced before is kept)</source>
-        <translation>（引擎最多可用 %1 MiB，即其内存上限；运行此前产生的内容均已保留）</translation>
-    </message>
-    <message>
         <source>Restored the unsaved script of the last session</source>
         <translation>已恢复上次会话中未保存的脚本</translation>
     </message>
@@ -1076,50 +1135,6 @@
     <message>
         <source>Engine restarted</source>
         <translation>引擎已重启</translation>
-    </message>
-    <message>
-        <source>Backend:</source>
-        <translation>后端：</translation>
-    </message>
-    <message>
-        <source>as the script says</source>
-        <translation>按脚本指定</translation>
-    </message>
-    <message>
-        <source>Device:</source>
-        <translation>设备：</translation>
-    </message>
-    <message>
-        <source>Logs:</source>
-        <translation>日志：</translation>
-    </message>
-    <message>
-        <source>What to log, as TORCH_LOGS: e.g. +dynamo,recompiles,fusion</source>
-        <translation>要记录的日志，语法同 TORCH_LOGS：例如 +dynamo,recompiles,fusion</translation>
-    </message>
-    <message>
-        <source>Compiles</source>
-        <translation>编译</translation>
-    </message>
-    <message>
-        <source>Graph</source>
-        <translation>计算图</translation>
-    </message>
-    <message>
-        <source>IR (before | after fusion)</source>
-        <translation>IR（融合前 | 融合后）</translation>
-    </message>
-    <message>
-        <source>Generated Code</source>
-        <translation>生成的代码</translation>
-    </message>
-    <message>
-        <source>Logs</source>
-        <translation>日志</translation>
-    </message>
-    <message>
-        <source>Output</source>
-        <translation>输出</translation>
     </message>
     <message>
         <source>Open Script</source>
@@ -1186,14 +1201,6 @@
     <message>
         <source>%1. Everything received so far is kept; Restart Engine starts a new one.</source>
         <translation>%1。已收到的内容全部保留；点击“重启引擎”可启动新引擎。</translation>
-    </message>
-    <message>
-        <source>Graph Breaks</source>
-        <translation>图中断</translation>
-    </message>
-    <message>
-        <source>Fusion</source>
-        <translation>融合</translation>
     </message>
     <message>
         <source>Selected %1</source>
@@ -1272,60 +1279,12 @@
         <translation>语言将在下次启动时更改。</translation>
     </message>
     <message>
-        <source>Guards</source>
-        <translation>守卫</translation>
-    </message>
-    <message>
-        <source>Execution Trace</source>
-        <translation>执行追踪</translation>
-    </message>
-    <message>
-        <source>Compare</source>
-        <translation>比较</translation>
-    </message>
-    <message>
-        <source>cuda (GPU code only)</source>
-        <translation>cuda（仅生成 GPU 代码）</translation>
-    </message>
-    <message>
-        <source>cuda (GPU code only): the script&apos;s cuda tensors run on the CPU, and every compiled graph&apos;s CUDA kernels are generated and compiled to PTX</source>
-        <translation>cuda（仅生成 GPU 代码）：脚本中的 cuda 张量在 CPU 上运行，每个已编译图的 CUDA 内核仍会生成并编译为 PTX</translation>
-    </message>
-    <message>
-        <source>Check Accuracy</source>
-        <translation>检查精度</translation>
-    </message>
-    <message>
-        <source>Compare every compiled graph&apos;s outputs with eager and log the first element that differs (--check-accuracy)</source>
-        <translation>将每个编译图的输出与 eager 结果比较，并记录第一个不同的元素（--check-accuracy）</translation>
-    </message>
-    <message>
         <source>Minify</source>
         <translation>最小化</translation>
     </message>
     <message>
         <source>Shrink the compiled graph that failed to the smallest graph that still fails, and write it as a repro script (Ctrl+M)</source>
         <translation>将失败的编译图缩减为仍会失败的最小图，并写成复现脚本（Ctrl+M）</translation>
-    </message>
-    <message>
-        <source>Minifying the first failing graph of %1...</source>
-        <translation>正在最小化 %1 中第一个失败的图...</translation>
-    </message>
-    <message>
-        <source>Minifying %1...</source>
-        <translation>正在最小化 %1...</translation>
-    </message>
-    <message>
-        <source>Minifying: %1</source>
-        <translation>最小化中：%1</translation>
-    </message>
-    <message>
-        <source>Minified: went from %1 to %2 nodes</source>
-        <translation>最小化完成：从 %1 个节点减少到 %2 个</translation>
-    </message>
-    <message>
-        <source>Modules</source>
-        <translation>模块</translation>
     </message>
     <message>
         <source>&amp;Open Script, Bundle or Trace Log...</source>
@@ -1426,18 +1385,6 @@
         <translation>首选项(&amp;P)...</translation>
     </message>
     <message>
-        <source>Run Under PyTorch Too</source>
-        <translation>同时在 PyTorch 下运行</translation>
-    </message>
-    <message>
-        <source>Also run the script under real PyTorch (the Python in Edit &gt; Preferences) with TORCH_TRACE, and pair its compiles with ours in the Ours vs PyTorch view</source>
-        <translation>同时用真实的 PyTorch（编辑 &gt; 首选项中的 Python）以 TORCH_TRACE 运行脚本，并在“我们 vs PyTorch”视图中把它的编译与我们的配对</translation>
-    </message>
-    <message>
-        <source>Ours vs PyTorch</source>
-        <translation>我们 vs PyTorch</translation>
-    </message>
-    <message>
         <source>PyTorch&apos;s side: %1</source>
         <translation>PyTorch 一侧：%1</translation>
     </message>
@@ -1452,10 +1399,6 @@
     <message>
         <source>The saved window layout did not fit this screen: the default layout is back.</source>
         <translation>保存的窗口布局不适合此屏幕：已恢复默认布局。</translation>
-    </message>
-    <message>
-        <source>as the script says (ran: %1)</source>
-        <translation>按脚本指定（本次：%1）</translation>
     </message>
     <message>
         <source>Save Changes</source>
@@ -1506,10 +1449,6 @@
         <translation>脚本另存为</translation>
     </message>
     <message>
-        <source>Run Options</source>
-        <translation>运行选项</translation>
-    </message>
-    <message>
         <source>Export Trace for &amp;Perfetto...</source>
         <translation>导出追踪供 Perfetto 使用(&amp;P)...</translation>
     </message>
@@ -1533,7 +1472,26 @@
     </message>
 </context>
 <context>
-    <name>fusescope::gui::MinifyPanel</name>
+    <name>fusescope::gui::MinifyController</name>
+    <message>
+        <source>Minifying: %1</source>
+        <translation>最小化中：%1</translation>
+    </message>
+    <message>
+        <source>Minified: went from %1 to %2 nodes</source>
+        <translation>最小化完成：从 %1 个节点减少到 %2 个</translation>
+    </message>
+    <message>
+        <source>Minifying the first failing graph of %1...</source>
+        <translation>正在最小化 %1 中第一个失败的图...</translation>
+    </message>
+    <message>
+        <source>Minifying %1...</source>
+        <translation>正在最小化 %1...</translation>
+    </message>
+</context>
+<context>
+    <name>fusescope::gui::MinifyPane</name>
     <message>
         <source>Minify shrinks the first compiled graph that fails (a compile error, a run-time error or, with Check Accuracy, a wrong result) to the smallest graph that still fails.</source>
         <translation>最小化会把第一个失败的编译图（编译错误、运行时错误，或在开启“检查精度”时结果错误）缩减为仍会失败的最小图。</translation>
@@ -1660,6 +1618,61 @@
     </message>
 </context>
 <context>
+    <name>fusescope::gui::RunOptions</name>
+    <message>
+        <source>Check Accuracy</source>
+        <translation>检查精度</translation>
+    </message>
+    <message>
+        <source>Compare every compiled graph&apos;s outputs with eager and log the first element that differs (--check-accuracy)</source>
+        <translation>将每个编译图的输出与 eager 结果比较，并记录第一个不同的元素（--check-accuracy）</translation>
+    </message>
+    <message>
+        <source>Run Under PyTorch Too</source>
+        <translation>同时在 PyTorch 下运行</translation>
+    </message>
+    <message>
+        <source>Also run the script under real PyTorch (the Python in Edit &gt; Preferences) with TORCH_TRACE, and pair its compiles with ours in the Ours vs PyTorch view</source>
+        <translation>同时用真实的 PyTorch（编辑 &gt; 首选项中的 Python）以 TORCH_TRACE 运行脚本，并在“我们 vs PyTorch”视图中把它的编译与我们的配对</translation>
+    </message>
+    <message>
+        <source>Run Options</source>
+        <translation>运行选项</translation>
+    </message>
+    <message>
+        <source>Backend:</source>
+        <translation>后端：</translation>
+    </message>
+    <message>
+        <source>as the script says</source>
+        <translation>按脚本指定</translation>
+    </message>
+    <message>
+        <source>Device:</source>
+        <translation>设备：</translation>
+    </message>
+    <message>
+        <source>cuda (GPU code only)</source>
+        <translation>cuda（仅生成 GPU 代码）</translation>
+    </message>
+    <message>
+        <source>cuda (GPU code only): the script&apos;s cuda tensors run on the CPU, and every compiled graph&apos;s CUDA kernels are generated and compiled to PTX</source>
+        <translation>cuda（仅生成 GPU 代码）：脚本中的 cuda 张量在 CPU 上运行，每个已编译图的 CUDA 内核仍会生成并编译为 PTX</translation>
+    </message>
+    <message>
+        <source>Logs:</source>
+        <translation>日志：</translation>
+    </message>
+    <message>
+        <source>What to log, as TORCH_LOGS: e.g. +dynamo,recompiles,fusion</source>
+        <translation>要记录的日志，语法同 TORCH_LOGS：例如 +dynamo,recompiles,fusion</translation>
+    </message>
+    <message>
+        <source>as the script says (ran: %1)</source>
+        <translation>按脚本指定（本次：%1）</translation>
+    </message>
+</context>
+<context>
     <name>fusescope::gui::ScriptTabs</name>
     <message>
         <source>%1 (read-only: the text it ran with)</source>
@@ -1686,6 +1699,13 @@
     <message>
         <source>GPU %1</source>
         <translation>GPU %1</translation>
+    </message>
+</context>
+<context>
+    <name>fusescope::gui::TorchComparePane</name>
+    <message>
+        <source>PyTorch&apos;s side failed: %1</source>
+        <translation>PyTorch 一侧失败：%1</translation>
     </message>
 </context>
 <context>

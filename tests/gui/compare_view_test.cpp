@@ -7,6 +7,8 @@
 #include <QTest>
 
 #include "gui_test_support.h"
+#include "panes/compare_pane.h"
+#include "selection/selection_context.h"
 #include "views/code_view.h"
 #include "views/compare_view.h"
 
@@ -48,6 +50,25 @@ private slots:
         QCOMPARE(view.beforeCompile(), QString("0/2"));
         QCOMPARE(view.afterCompile(), QString("0/3"));
         QCOMPARE(view.summary(), QString("Lines added: 11, removed: 11"));
+    }
+
+    // The Compare pane follows the selection: a recompile picked anywhere is compared with the
+    // compile before it; a frame's first compile leaves the pickers as they are.
+    void aSelectedRecompileIsComparedWithTheCompileBeforeIt() {
+        RunStore store;
+        store.replace(test::loadFixture("recompiles_inductor"));
+        SelectionContext selection(&store);
+        ComparePane pane(&selection);
+        CompareView* view = pane.view();
+        QCOMPARE(view->beforeCompile() + " " + view->afterCompile(), QString("0/2 0/3"));
+        selection.setCompileId("0/1");
+        QCOMPARE(view->beforeCompile() + " " + view->afterCompile(), QString("0/0 0/1"));
+        selection.setCompileId("0/2");
+        QCOMPARE(view->beforeCompile() + " " + view->afterCompile(), QString("0/1 0/2"));
+        selection.setCompileId("0/0");
+        QCOMPARE(view->beforeCompile() + " " + view->afterCompile(), QString("0/1 0/2"));
+        view->setAspect(Aspect::Guards);
+        QCOMPARE(view->summary(), QString("Lines added: 1, removed: 1"));
     }
 
     void eachAspectHasItsSummary() {

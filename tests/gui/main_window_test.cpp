@@ -40,7 +40,7 @@
 #include "bundle/zip_archive.h"
 #include "profile/trace_record.h"
 #include "toolchain/cuda/cuda_compiler.h"
-#include "views/minify_panel.h"
+#include "panes/minify_pane.h"
 #include "window/main_window.h"
 #include "window/saved_layout.h"
 #include "window/screenshot_when_done.h"
@@ -474,7 +474,7 @@ private slots:
         QVERIFY(answered.wait(60000));
         window.minifyFailure();
         QVERIFY(answered.wait(60000));
-        MinifyPanel* panel = window.minifyPanel();
+        MinifyPane* panel = window.minifyPane();
         QVERIFY2(panel->summary().contains("Went from 6 to 2 nodes."), qPrintable(panel->summary()));
         QVERIFY2(panel->summary().contains("The repro fails the same way: repro.py:12:12: error: BackendCompilerFailed"),
                  qPrintable(panel->summary()));
@@ -673,6 +673,38 @@ private slots:
         }
         QCOMPARE(selected.size(), 2);
         QVERIFY2(selected[0] != selected[1] && !selected[0].isEmpty() && !selected[1].isEmpty(), qPrintable(selected.join(", ")));
+    }
+
+    // The trace follows the selection: a node selected elsewhere shows a call of its kernel,
+    // and a call the user picked stays on show while its node is selected.
+    void theTraceShowsTheKernelOfTheSelectedNode() {
+        MainWindow window(QString::fromStdString(test::cliPath()));
+        QTemporaryDir dir;
+        QVERIFY(openWrittenScript(window, dir, "twice.py",
+                                  "import torch\n@torch.compile\ndef f(a):\n    return (a @ a).relu() + 1\n"
+                                  "for _ in range(2):\n    print(f(torch.ones(8, 8)).sum())\n"));
+        QSignalSpy answered(&window.engine(), &EngineClient::answered);
+        window.runScript();
+        QVERIFY(answered.wait(60000));
+        TraceView* trace = window.traceView();
+        QTRY_VERIFY_WITH_TIMEOUT(!trace->indexPending() && trace->spans() && !trace->spans()->spans.empty(), 10000);
+        const CompileProvenance& provenance = window.selection().provenance();
+        QStringList kernels;
+        for (const auto& node : provenance.preFusionNodes()) {
+            window.selection().selectSchedulerNode(node.name);
+            const QString kernel = provenance.kernelOf(window.selection().buffer());
+            QVERIFY2(trace->selectionText().startsWith(kernel + " (kernel)"), qPrintable(trace->selectionText() + " / " + kernel));
+            kernels << kernel;
+        }
+        QVERIFY2(kernels.contains("extern_kernels.mm") && kernels.size() >= 2, qPrintable(kernels.join(", ")));
+        // The second call of the last kernel, picked in the trace, stays on show.
+        std::vector<int32_t> calls;
+        for (size_t i = 0; i < trace->spans()->spans.size(); ++i)
+            if (QString::fromStdString(trace->spans()->nameOf(int32_t(i))) == kernels.last()) calls.push_back(int32_t(i));
+        QCOMPARE(calls.size(), size_t(2));
+        trace->tree()->setCurrentIndex(trace->model()->indexOfSpan(calls[1]));
+        QCOMPARE(provenance.kernelOf(window.selection().buffer()), kernels.last());
+        QCOMPARE(trace->tree()->currentIndex(), trace->model()->indexOfSpan(calls[1]));
     }
 
     // A kernel clicked in the trace docked above the editor (which leaves the editor short)

@@ -92,6 +92,13 @@ int EngineClient::explainFusion(const QString& compileId, const QString& node1, 
                                    {"node2", node2.toStdString()}});
 }
 
+QString EngineClient::failureText(const QString& code, const QString& message) const {
+    QString shown = code == "cancelled" ? tr("Stopped: %1").arg(message) : message;
+    if (message.contains("not enough memory") && memoryLimitMiB_ > 0)
+        shown += tr(" (the engine may take %1 MiB, its memory limit; what the run produced before is kept)").arg(memoryLimitMiB_);
+    return shown;
+}
+
 void EngineClient::cancel(int requestId) {
     if (isRunning()) send("cancel", {{"id", requestId}});
 }

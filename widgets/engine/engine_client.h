@@ -48,6 +48,9 @@ public:
     int minify(const RunRequest& request, bool accuracy);
     int explainFusion(const QString& compileId, const QString& node1, const QString& node2);
     void cancel(int requestId);
+    // A failed request's message as the window shows it: "Stopped: ..." when cancelled, and
+    // the memory limit named when the engine ran out of it.
+    QString failureText(const QString& code, const QString& message) const;
     void shutdown();    // asks the child to exit and waits briefly
     void restart();     // kills the child if alive and starts a fresh one
     void kill();        // for tests and "Stop engine": the child dies as in a crash

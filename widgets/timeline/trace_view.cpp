@@ -37,6 +37,7 @@ TraceView::TraceView(const RunStore* store, QWidget* parent)
     connect(&watcher_, &QFutureWatcher<std::shared_ptr<const TraceSpans>>::finished, this, [this] {
         spans_ = watcher_.result();
         indexing_ = false;
+        shownSpan_ = -1;  // the new index numbers spans anew
         model_->setSpans(spans_);
         timeline_->setSpans(spans_);
         selection_->setText(tr("%n span(s)", nullptr, static_cast<int>(spans_->spans.size())));
@@ -90,10 +91,28 @@ void TraceView::selectSpan(int32_t span) {
     showSelection(span, false);
 }
 
+bool TraceView::showKernel(const QString& compileId, const QString& kernel) {
+    if (!spans_) return false;
+    const std::string id = compileId.toStdString(), name = kernel.toStdString();
+    auto isCall = [&](int32_t span) {
+        const TraceSpan& s = spans_->spans[static_cast<size_t>(span)];
+        return s.category == SpanCategory::Kernel && spans_->nameOf(span) == name &&
+               store_->traces().compileIdOf(static_cast<size_t>(s.record)) == id;
+    };
+    if (shownSpan_ >= 0 && shownSpan_ < static_cast<int32_t>(spans_->spans.size()) && isCall(shownSpan_)) return true;
+    for (int32_t span = 0; span < static_cast<int32_t>(spans_->spans.size()); ++span)
+        if (isCall(span)) {
+            selectSpan(span);
+            return true;
+        }
+    return false;
+}
+
 QString TraceView::selectionText() const { return selection_->text(); }
 
 void TraceView::showSelection(int32_t span, bool report) {
     if (!spans_ || span < 0 || span >= static_cast<int32_t>(spans_->spans.size())) return;
+    shownSpan_ = span;
     const TraceSpan& s = spans_->spans[static_cast<size_t>(span)];
     QString name = QString::fromStdString(spans_->nameOf(span));
     QString compile = QString::fromStdString(store_->traces().compileIdOf(static_cast<size_t>(s.record)));

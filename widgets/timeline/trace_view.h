@@ -32,6 +32,9 @@ public:
     QTreeView* tree() const { return tree_; }
     TraceTreeModel* model() const { return model_; }
     void selectSpan(int32_t span);  // in both views, without reporting it as the user's pick
+    // Shows a call of `kernel` in `compileId` (the first, unless one is on show already), not
+    // reporting it; false when the trace has none.
+    bool showKernel(const QString& compileId, const QString& kernel);
     QString selectionText() const;
 
 Q_SIGNALS:
@@ -57,6 +60,7 @@ private:
     QTreeView* tree_;
     TimelineView* timeline_;
     QLabel* selection_;
+    int32_t shownSpan_ = -1;
 };
 
 }  // namespace fusescope::gui

@@ -44,6 +44,10 @@
 #include "model/profiler_trace_run.h"
 #include "model/torch_trace_run.h"
 #include "panes/code_pane.h"
+#include "panes/compare_pane.h"
+#include "panes/minify_pane.h"
+#include "panes/torch_compare_pane.h"
+#include "panes/trace_pane.h"
 #include "panes/compiles_pane.h"
 #include "views/stack_trie_view.h"
 #include "panes/fusion_pane.h"
@@ -62,15 +66,17 @@
 #include "views/find_bar.h"
 #include "views/fusion_stepper.h"
 #include "views/graph_view.h"
-#include "views/minify_panel.h"
 #include "views/script_tabs.h"
+#include "window/docks.h"
 #include "window/edit_menu.h"
 #include "window/editor_room.h"
 #include "window/load_in_background.h"
+#include "window/minify_controller.h"
 #include "window/preferences_dialog.h"
 #include "window/recent_files.h"
+#include "window/run_options.h"
 #include "window/saved_layout.h"
-#include "window/toolbar_rows.h"
+#include "window/view_presets.h"
 
 namespace fusescope::gui {
 
@@ -93,23 +99,6 @@ QString stageOf(const Event& event) {
 // running.
 QString stageOf(const TraceLog& traces, const TraceSpanRecord& span) {
     return span.category == SpanCategory::Compile && traces.nameOf(span).starts_with("codegen ") ? QObject::tr("compile") : QString();
-}
-
-// explain_fusion's answer in words (docs/protocol.md).
-QString explanationText(const nlohmann::json& result) {
-    QString n1 = qstringField(result, "node1"), n2 = qstringField(result, "node2"), reason = qstringField(result, "reason");
-    bool fused = result.value("fused", false) == true;
-    if (fused) return QObject::tr("%1 and %2 are one kernel (%3): %4").arg(n1, n2, qstringField(result, "kernel1"), reason);
-    return QObject::tr("%1 and %2 are separate kernels: %3").arg(n1, n2, reason);
-}
-
-QDockWidget* dock(QMainWindow* window, const QString& title, const QString& objectName, QWidget* content,
-                  Qt::DockWidgetArea area) {
-    auto* d = new QDockWidget(title, window);
-    d->setObjectName(objectName);  // saveState() keys docks by object name
-    d->setWidget(content);
-    window->addDockWidget(area, d);
-    return d;
 }
 
 // Whether the file starts as a zip archive does (a bundle saved without its extension).
@@ -138,8 +127,8 @@ MainWindow::MainWindow(const QString& cliPath, QWidget* parent)
     setCentralWidget(editing);
     connect(editor_, &QsciScintilla::modificationChanged, this, &QWidget::setWindowModified);
     scriptSelection_ = new ScriptSelection(scriptTabs_, &selection_, this);
+    docks_ = std::make_unique<Docks>(this, &selection_, &engine_, &torchSide_);
     buildActions();
-    buildDocks();
     status_ = new QLabel(tr("Ready"), this);
     statusBar()->addWidget(status_, 1);
     progress_ = new QProgressBar(this);
@@ -161,20 +150,14 @@ MainWindow::MainWindow(const QString& cliPath, QWidget* parent)
     setAcceptDrops(true);
     editor_->viewport()->installEventFilter(this);  // Scintilla would paste a dropped file's path
 
-    connect(&engine_, &EngineClient::eventReceived, this, &MainWindow::onEvent);
-    connect(&engine_, &EngineClient::answered, this, [this](int id, const nlohmann::json& result) {
-        if (id == explainRequest_) fusionStepper()->showExplanation(explanationText(result));
-        else if (id == minifyRequest_) onMinifyFinished(&result, {});
-        else if (id > 0) onRunFinished(true, {});
+    connect(&engine_, &EngineClient::eventReceived, this, [this](int id, const nlohmann::json& event) {
+        if (id == runRequest_) store_.append(event);  // onStored follows
+    });
+    connect(&engine_, &EngineClient::answered, this, [this](int id) {
+        if (id == runRequest_) onRunFinished(true, {});
     });
     connect(&engine_, &EngineClient::failed, this, [this](int id, const QString& code, const QString& message) {
-        QString shown = code == "cancelled" ? tr("Stopped: %1").arg(message) : message;
-        if (message.contains("not enough memory") && engine_.memoryLimitMiB() > 0)
-            shown += tr(" (the engine may take %1 MiB, its memory limit; what the run produced before is kept)")
-                         .arg(engine_.memoryLimitMiB());
-        if (id == explainRequest_) fusionStepper()->showExplanation(message);
-        else if (id == minifyRequest_) onMinifyFinished(nullptr, shown);
-        else onRunFinished(false, shown);
+        if (id == runRequest_) onRunFinished(false, engine_.failureText(code, message));
     });
     connect(&engine_, &EngineClient::engineDied, this, &MainWindow::onEngineDied);
     connect(&store_, &RunStore::eventAppended, this, &MainWindow::onStored);  // after the panes' models
@@ -287,57 +270,23 @@ void MainWindow::buildActions() {
     QAction* restart = bar->addAction(tr("Restart Engine"), this, [this] {
         // The old engine's run or minify ends with it, answered or not: nothing is busy any more.
         engine_.restart();
+        runRequest_ = 0;
         setBusy(false);
         annotateTimer_.stop();
         annotateScript();
-        if (minifyRequest_) minify_->showFailure(tr("the engine was restarted"));
-        minifyRequest_ = 0;
+        minifier_->abandon(tr("the engine was restarted"));
         setStatus(tr("Engine restarted"));
     });
     restart->setObjectName("restartEngine");
-    bar->addSeparator();
-    checkAccuracy_ = bar->addAction(tr("Check Accuracy"));
-    checkAccuracy_->setCheckable(true);
-    checkAccuracy_->setToolTip(tr("Compare every compiled graph's outputs with eager and log the first element that "
-                                  "differs (--check-accuracy)"));
-    runUnderTorch_ = bar->addAction(tr("Run Under PyTorch Too"));
-    runUnderTorch_->setCheckable(true);
-    runUnderTorch_->setChecked(QSettings().value("torch/alsoRun", false).toBool());
-    runUnderTorch_->setToolTip(tr("Also run the script under real PyTorch (the Python in Edit > Preferences) with TORCH_TRACE, "
-                                  "and pair its compiles with ours in the Ours vs PyTorch view"));
-    // Kept when the user flips it; --under-torch is for one session.
-    connect(runUnderTorch_, &QAction::triggered, this, [](bool on) { QSettings().setValue("torch/alsoRun", on); });
-    minifyAction_ = bar->addAction(tr("Minify"), this, &MainWindow::minifyFailure);
-    minifyAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_M));
-    minifyAction_->setToolTip(tr("Shrink the compiled graph that failed to the smallest graph that still fails, and "
-                                 "write it as a repro script (Ctrl+M)"));
-    minifyAction_->setEnabled(false);
-    // What a run is made with: a toolbar of its own, under the first where the window is narrow.
-    bar = addToolBar(tr("Run Options"));
-    bar->setObjectName("runOptionsToolBar");
-    bar->addWidget(new QLabel(tr("Backend:"), this));
-    backend_ = new QComboBox(this);
-    backend_->addItem(tr("as the script says"), QString());
-    // Bisect a wrong result by going down the list: the first backend that gets it right is
-    // one stage before the broken one (docs/debugging.md). The last four inject errors.
-    for (const char* name : {"inductor", "aot_eager_decomp_partition", "aot_eager", "eager", "eager_noexcept",
-                             "relu_compile_error_TESTING_ONLY", "relu_runtime_error_TESTING_ONLY",
-                             "relu_accuracy_error_TESTING_ONLY", "non_leaf_compile_error_TESTING_ONLY"})
-        backend_->addItem(name, QString(name));
-    bar->addWidget(backend_);
-    bar->addWidget(new QLabel(tr("Device:"), this));
-    device_ = new QComboBox(this);
-    device_->addItem("cpu", QString("cpu"));
-    device_->addItem(tr("cuda (GPU code only)"), QString("cuda-codegen"));
-    device_->setToolTip(tr("cuda (GPU code only): the script's cuda tensors run on the CPU, and every compiled graph's "
-                           "CUDA kernels are generated and compiled to PTX"));
-    bar->addWidget(device_);
-    bar->addWidget(new QLabel(tr("Logs:"), this));
-    logSpec_ = new QLineEdit(QSettings().value("run/logs", "graph_breaks,recompiles,guards").toString(), this);
-    logSpec_->setToolTip(tr("What to log, as TORCH_LOGS: e.g. +dynamo,recompiles,fusion"));
-    logSpec_->setMaximumWidth(260);
-    bar->addWidget(logSpec_);
-    new ToolBarRows(this, findChild<QToolBar*>("runToolBar"), bar);
+    auto* minify = new QAction(tr("Minify"), this);
+    connect(minify, &QAction::triggered, this, &MainWindow::minifyFailure);
+    minify->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_M));
+    minify->setToolTip(tr("Shrink the compiled graph that failed to the smallest graph that still fails, and "
+                          "write it as a repro script (Ctrl+M)"));
+    options_ = new RunOptions(this, bar, minify);
+    minifier_ = new MinifyController(&engine_, docks_->minify, minify, this);
+    connect(minifier_, &MinifyController::status, this, &MainWindow::setStatus);
+    connect(minifier_, &MinifyController::finished, this, [this] { setBusy(false); });
 }
 
 void MainWindow::buildViewMenu() {
@@ -361,106 +310,42 @@ void MainWindow::buildViewMenu() {
     }
 }
 
-void MainWindow::buildDocks() {
-    compiles_ = new CompilesPane(&selection_, this);
-    QDockWidget* compilesDock = dock(this, tr("Compiles"), "compilesDock", compiles_, Qt::LeftDockWidgetArea);
-
-    graph_ = new GraphPane(&selection_, this);
-    QDockWidget* graphDock = dock(this, tr("Graph"), "graphDock", graph_, Qt::RightDockWidgetArea);
-
-    minify_ = new MinifyPanel(this);
-    QDockWidget* minifyDock = dock(this, tr("Minify"), "minifyDock", minify_, Qt::RightDockWidgetArea);
-
-    fusion_ = new FusionPane(&selection_, this);
-    QDockWidget* stepperDock = dock(this, tr("Fusion"), "fusionDock", fusion_, Qt::RightDockWidgetArea);
-    tabifyDockWidget(graphDock, stepperDock);
-    tabifyDockWidget(graphDock, minifyDock);
-    graphDock->raise();
-    connect(fusionStepper(), &FusionStepper::explainRequested, this, &MainWindow::explainFusion);
-
-    ir_ = new IrPane(&selection_, this);
-    QDockWidget* irDock = dock(this, tr("IR (before | after fusion)"), "irDock", ir_, Qt::BottomDockWidgetArea);
-
-    code_ = new CodePane(&selection_, this);
-    QDockWidget* codeDock = dock(this, tr("Generated Code"), "codeDock", code_, Qt::BottomDockWidgetArea);
-    tabifyDockWidget(irDock, codeDock);
-    irDock->raise();
-
-    QDockWidget* logsDock = dock(this, tr("Logs"), "logsDock", new LogsPane(&selection_, this), Qt::BottomDockWidgetArea);
-    tabifyDockWidget(codeDock, logsDock);
-
-    graphBreaks_ = new GraphBreaksPane(&selection_, this);
-    QDockWidget* breaksDock = dock(this, tr("Graph Breaks"), "breaksDock", graphBreaks_, Qt::BottomDockWidgetArea);
-    tabifyDockWidget(logsDock, breaksDock);
-    guards_ = new GuardsPane(&selection_, this);
-    QDockWidget* guardsDock = dock(this, tr("Guards"), "guardsDock", guards_, Qt::BottomDockWidgetArea);
-    tabifyDockWidget(breaksDock, guardsDock);
-    compareView_ = new CompareView(&store_, this);
-    QDockWidget* compareDock = dock(this, tr("Compare"), "compareDock", compareView_, Qt::BottomDockWidgetArea);
-    tabifyDockWidget(guardsDock, compareDock);
-    torchCompare_ = new TorchCompareView(&store_, &torchSide_.store(), this);
-    QDockWidget* torchCompareDock = dock(this, tr("Ours vs PyTorch"), "torchCompareDock", torchCompare_, Qt::BottomDockWidgetArea);
-    tabifyDockWidget(compareDock, torchCompareDock);
-    connect(torchCompare_, &TorchCompareView::compileSelected, &selection_, &SelectionContext::setCompileId);
-    connect(&selection_, &SelectionContext::compileChanged, torchCompare_, &TorchCompareView::showCompile);
-    traceView_ = new TraceView(&store_, this);
-    QDockWidget* traceDock = dock(this, tr("Execution Trace"), "traceDock", traceView_, Qt::BottomDockWidgetArea);
-    tabifyDockWidget(torchCompareDock, traceDock);
-    connect(traceView_, &TraceView::kernelSelected, &selection_, &SelectionContext::selectKernel);
-    irDock->raise();
-
-    // First-run proportions of the default size (a saved layout replaces them): the graph
-    // docks get 40% of the width, the IR a good third of the height.
-    resize(SavedLayout::defaultSize(*this));
-    resizeDocks({graphDock}, {width() * 2 / 5}, Qt::Horizontal);
-    resizeDocks({irDock}, {height() * 9 / 25}, Qt::Vertical);
-
-    output_ = new OutputPane(&selection_, this);
-    QDockWidget* outputDock = dock(this, tr("Output"), "outputDock", output_, Qt::LeftDockWidgetArea);
-    splitDockWidget(compilesDock, outputDock, Qt::Vertical);
-    modules_ = new ModulesPane(&selection_, this);
-    QDockWidget* modulesDock = dock(this, tr("Modules"), "modulesDock", modules_, Qt::LeftDockWidgetArea);
-    splitDockWidget(compilesDock, modulesDock, Qt::Vertical);
-    resizeDocks({compilesDock}, {std::max(300, width() * 24 / 100)}, Qt::Horizontal);  // the compiles' six columns and a name
-}
-
 void MainWindow::connectTorchSide() {
-    connect(&torchSide_, &TorchSide::progress, this, [this](const QString& text) {
-        torchCompare_->setTorchSource(text);
-        setStatus(text);
-    });
-    connect(&torchSide_, &TorchSide::loaded, this, [this](const QString& description) {
-        torchCompare_->setTorchSource(description);
-        setStatus(tr("PyTorch's side: %1").arg(description));
-    });
+    connect(&torchSide_, &TorchSide::progress, this, &MainWindow::setStatus);
+    connect(&torchSide_, &TorchSide::loaded, this, [this](const QString& description) { setStatus(tr("PyTorch's side: %1").arg(description)); });
     connect(&torchSide_, &TorchSide::failed, this, [this](const QString& message) {
-        torchCompare_->setTorchSource(tr("PyTorch's side failed: %1").arg(message.section('\n', 0, 0)));
-        output_->appendMessage(tr("PyTorch's side: %1").arg(message));
+        docks_->output->appendMessage(tr("PyTorch's side: %1").arg(message));
         setStatus(tr("PyTorch's side failed: %1").arg(message.section('\n', 0, 0)));
     });
 }
 
-void MainWindow::setRunUnderTorch(bool on) { runUnderTorch_->setChecked(on); }
+void MainWindow::setRunUnderTorch(bool on) { options_->setRunUnderTorch(on); }
 
 void MainWindow::openTorchTraceBeside(const QString& path) {
     torchSide_.open(path);
-    if (auto* d = findChild<QDockWidget*>("torchCompareDock")) {
-        d->show();
-        d->raise();
-    }
+    docks_->raise("torchCompareDock");
 }
 
-QTreeView* MainWindow::compilesView() const { return compiles_->view(); }
-CodeView* MainWindow::preFusionView() const { return ir_->preFusionView(); }
-CodeView* MainWindow::postFusionView() const { return ir_->postFusionView(); }
-FusionStepper* MainWindow::fusionStepper() const { return fusion_->stepper(); }
-CodeView* MainWindow::cppView() const { return code_->cppView(); }
-CodeView* MainWindow::ptxView() const { return code_->artifactView("ptx"); }
-QTabWidget* MainWindow::codeTabs() const { return code_->tabs(); }
-GraphView* MainWindow::graphView() const { return graph_->capturedView(); }
-GraphView* MainWindow::afterFusionView() const { return graph_->afterFusionView(); }
-QTableView* MainWindow::graphBreaksView() const { return graphBreaks_->view(); }
-GuardsView* MainWindow::guardsView() const { return guards_->view(); }
+QTreeView* MainWindow::compilesView() const { return docks_->compiles->view(); }
+CodeView* MainWindow::preFusionView() const { return docks_->ir->preFusionView(); }
+CodeView* MainWindow::postFusionView() const { return docks_->ir->postFusionView(); }
+FusionStepper* MainWindow::fusionStepper() const { return docks_->fusion->stepper(); }
+CodeView* MainWindow::cppView() const { return docks_->code->cppView(); }
+CodeView* MainWindow::ptxView() const { return docks_->code->artifactView("ptx"); }
+QTabWidget* MainWindow::codeTabs() const { return docks_->code->tabs(); }
+GraphView* MainWindow::graphView() const { return docks_->graph->capturedView(); }
+GraphView* MainWindow::afterFusionView() const { return docks_->graph->afterFusionView(); }
+QTableView* MainWindow::graphBreaksView() const { return docks_->graphBreaks->view(); }
+GuardsView* MainWindow::guardsView() const { return docks_->guards->view(); }
+MinifyPane* MainWindow::minifyPane() const { return docks_->minify; }
+GraphPane* MainWindow::graphPane() const { return docks_->graph; }
+ModulesPane* MainWindow::modulesPane() const { return docks_->modules; }
+CompilesPane* MainWindow::compilesPane() const { return docks_->compiles; }
+IrPane* MainWindow::irPane() const { return docks_->ir; }
+CodePane* MainWindow::codePane() const { return docks_->code; }
+CompareView* MainWindow::compareView() const { return docks_->compare->view(); }
+TorchCompareView* MainWindow::torchCompareView() const { return docks_->torchCompare->view(); }
+TraceView* MainWindow::traceView() const { return docks_->trace->view(); }
 
 void MainWindow::showSourceLine(const QString& file, int line) {
     if (!scriptTabs_->showLine(file, line) && line > 0)
@@ -604,7 +489,7 @@ bool MainWindow::openBundle(const QString& path) {
     showOpenedRun(path, QString::fromStdString(bundle.script), std::move(run));
     bundlePath_ = path;
     torchSide_.openBundled(bundle.files, QFileInfo(path).fileName());
-    if (!torchSide_.isBusy()) torchCompare_->setTorchSource(tr("The bundle keeps no PyTorch side: its run was made without Run Under PyTorch Too"));
+    if (!torchSide_.isBusy()) torchCompareView()->setTorchSource(tr("The bundle keeps no PyTorch side: its run was made without Run Under PyTorch Too"));
     // The run's first compile on show, and the backend it was compiled with in the picker.
     for (const Event& e : store_.events())
         if (const auto* started = std::get_if<CompileStartedEvent>(&e)) {
@@ -612,7 +497,7 @@ bool MainWindow::openBundle(const QString& path) {
             break;
         }
     if (!setBackend(qstringField(bundle.manifest.options, "backend"))) setBackend({});  // any JSON may be there
-    showBackendsUsed();
+    options_->showBackendsUsed(store_);
     runFileName_ = QString::fromStdString(bundle.manifest.scriptPath.empty() ? bundle.manifest.script : bundle.manifest.scriptPath);
     scriptTabs_->setScriptFile(runFileName_);
     annotateScript();
@@ -645,9 +530,9 @@ void MainWindow::openInBackground(const QString& path, const QString& title, con
 }
 
 bool MainWindow::viewsReady() const {
-    if (engine_.activeRun() || loadsPending_ > 0 || torchSide_.isBusy() || traceView_->indexPending()) return false;
+    if (engine_.activeRun() || loadsPending_ > 0 || torchSide_.isBusy() || traceView()->indexPending()) return false;
     // Views that redo themselves once per burst of events, a moment after it.
-    if (annotateTimer_.isActive() || torchCompare_->rebuildPending() || compiles_->stackTrie()->rebuildPending()) return false;
+    if (annotateTimer_.isActive() || torchCompareView()->rebuildPending() || docks_->compiles->stackTrie()->rebuildPending()) return false;
     const QList<GraphView*> graphs = findChildren<GraphView*>();
     return std::none_of(graphs.begin(), graphs.end(), [](const GraphView* g) { return g->layoutPending(); });
 }
@@ -725,25 +610,16 @@ bool MainWindow::saveScript(bool choosePath) {
     return true;
 }
 
-RunRequest MainWindow::scriptRequest() const {
-    RunRequest request;
-    request.script = editor_->text();
+RunRequest MainWindow::scriptRequest(bool withLogs) const {
     // The saved script's whole path: its own modules beside it are found as Python finds them.
-    request.fileName = scriptPath_.isEmpty() ? QString("script.py") : scriptPath_;
-    request.backend = backend_->currentData().toString();
-    request.gpuCodegenOnly = device_->currentData().toString() == "cuda-codegen";
-    request.checkAccuracy = checkAccuracy_->isChecked();
-    return request;
+    return options_->request(editor_->text(), scriptPath_.isEmpty() ? QString("script.py") : scriptPath_, withLogs);
 }
 
 void MainWindow::runScript() {
     store_.clear();
     selection_.setCompileId({});
-    minifyAction_->setEnabled(false);
-    graphFailed_ = accuracyFailed_ = false;
-    RunRequest request = scriptRequest();
-    request.logs = logSpec_->text().trimmed();
-    QSettings().setValue("run/logs", request.logs);
+    minifier_->runStarted();
+    RunRequest request = scriptRequest(true);
     // Every run leaves its bundle behind, so File > Export Bundle has it when it ends.
     QString runs = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) + "/runs";
     QDir().mkpath(runs);
@@ -752,40 +628,21 @@ void MainWindow::runScript() {
     runFileName_ = request.fileName;
     scriptTabs_->setScriptFile(runFileName_);
     editor_->clearAnnotations();
-    engine_.run(request);
-    if (runUnderTorch_->isChecked()) torchSide_.run(request.script, request.fileName);
+    runRequest_ = engine_.run(request);
+    if (options_->runUnderTorch()) torchSide_.run(request.script, request.fileName);
     setBusy(true);
     setStatus(tr("Running %1...").arg(QFileInfo(request.fileName).fileName()));
 }
 
 void MainWindow::minifyFailure() {
-    if (engine_.activeRun() || !minifyAction_->isEnabled()) return;
-    RunRequest request = scriptRequest();
-    minifyRequest_ = engine_.minify(request, accuracyFailed_ || request.checkAccuracy);
-    minify_->start(tr("Minifying the first failing graph of %1...").arg(QFileInfo(request.fileName).fileName()));
-    if (auto* d = findChild<QDockWidget*>("minifyDock")) {
-        d->show();
-        d->raise();
-    }
+    if (engine_.activeRun() || !minifier_->start(scriptRequest())) return;
+    docks_->raise("minifyDock");
     setBusy(true);
-    setStatus(tr("Minifying %1...").arg(QFileInfo(request.fileName).fileName()));
-}
-
-void MainWindow::onEvent(int requestId, const nlohmann::json& event) {
-    if (requestId == minifyRequest_) {  // the minifier's progress, not a run's events
-        minify_->addProgress(qstringField(event, "message"));
-        setStatus(tr("Minifying: %1").arg(qstringField(event, "message").section('\n', 0, 0)));
-        return;
-    }
-    store_.append(event);  // onStored follows
 }
 
 void MainWindow::onStored(int index) {
     const Event& event = store_.at(index);
-    if (const auto* failure = std::get_if<GraphFailureEvent>(&event)) {
-        graphFailed_ = true;
-        accuracyFailed_ = accuracyFailed_ || failure->kind == "accuracy";
-    }
+    minifier_->eventStored(event);
     if (std::holds_alternative<ErrorEvent>(event) || std::holds_alternative<GraphBreakEvent>(event) ||
         std::holds_alternative<RecompileEvent>(event))
         annotateTimer_.start();  // coalesced
@@ -800,46 +657,25 @@ void MainWindow::onStored(int index) {
 }
 
 void MainWindow::onRunFinished(bool ok, const QString& message) {
+    runRequest_ = 0;
     setBusy(false);
-    minifyAction_->setEnabled(graphFailed_);  // minifying reruns the script: once this run is over
+    minifier_->runEnded();
     annotateTimer_.stop();
     annotateScript();
-    if (!ok) output_->appendMessage(message);
+    if (!ok) docks_->output->appendMessage(message);
     QString bundle = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) + "/runs/last-run.fscope";
     if (QFile::exists(bundle)) bundlePath_ = bundle;
     setStatus(ok ? tr("Finished: %1 events").arg(store_.eventCount()) : message);
     if (!selection_.compileId().isEmpty()) selection_.refreshCompile();
-    showBackendsUsed();
-}
-
-void MainWindow::showBackendsUsed() {
-    QStringList used;
-    for (const Event& e : store_.events())
-        if (const auto* captured = std::get_if<GraphCapturedEvent>(&e); captured && !captured->backend.empty())
-            if (QString name = QString::fromStdString(captured->backend); !used.contains(name)) used << name;
-    backend_->setItemText(0, used.isEmpty() ? tr("as the script says") : tr("as the script says (ran: %1)").arg(used.join(", ")));
-}
-
-QString MainWindow::backendText() const { return backend_->currentText(); }
-
-void MainWindow::onMinifyFinished(const nlohmann::json* result, const QString& message) {
-    minifyRequest_ = 0;
-    setBusy(false);
-    if (!result) {
-        minify_->showFailure(message);
-        setStatus(minify_->summary());
-        return;
-    }
-    minify_->showResult(*result);
-    setStatus(tr("Minified: went from %1 to %2 nodes").arg(result->value("start_nodes", 0)).arg(result->value("end_nodes", 0)));
+    options_->showBackendsUsed(store_);
 }
 
 void MainWindow::onEngineDied(const QString& description, const QString& running) {
+    runRequest_ = 0;
     setBusy(false);
     QString text = running.isEmpty() ? description : tr("%1 while %2").arg(description, running);
-    output_->appendMessage(tr("%1. Everything received so far is kept; Restart Engine starts a new one.").arg(text));
-    if (minifyRequest_) minify_->showFailure(text);
-    minifyRequest_ = 0;
+    docks_->output->appendMessage(tr("%1. Everything received so far is kept; Restart Engine starts a new one.").arg(text));
+    minifier_->abandon(text);
     setStatus(text);
 }
 
@@ -849,100 +685,18 @@ void MainWindow::showSelectedKernel(const QString&, const QString& buffer) {
     setStatus(kernel.isEmpty() ? tr("Selected %1").arg(buffer) : tr("Selected %1 (kernel %2)").arg(buffer, kernel));
 }
 
-void MainWindow::explainFusion(const QString& node1, const QString& node2) {
-    explainRequest_ = engine_.explainFusion(selection_.compileId(), node1, node2);
-}
-
 void MainWindow::setStatus(const QString& text) { status_->setText(text); }
 
-bool MainWindow::setBackend(const QString& name) {
-    int index = backend_->findData(name);
-    if (index < 0) return false;
-    backend_->setCurrentIndex(index);
-    return true;
-}
-
-void MainWindow::setCheckAccuracy(bool on) { checkAccuracy_->setChecked(on); }
-
-void MainWindow::setGpuCodegenOnly(bool on) { device_->setCurrentIndex(device_->findData(on ? "cuda-codegen" : "cpu")); }
+bool MainWindow::setBackend(const QString& name) { return options_->setBackend(name); }
+QString MainWindow::backendText() const { return options_->backendText(); }
+void MainWindow::setCheckAccuracy(bool on) { options_->setCheckAccuracy(on); }
+void MainWindow::setGpuCodegenOnly(bool on) { options_->setGpuCodegenOnly(on); }
 
 bool MainWindow::showView(const QString& view) {
-    auto raise = [this](const char* dockName) {
-        auto* d = findChild<QDockWidget*>(dockName);
-        if (d) d->raise();
-        return d != nullptr;
-    };
-    if (view == "overview") return raise("graphDock") && raise("irDock");
-    if (view == "minify") {
-        // Minify the run's failure once; a later call (its answer) only shows the result.
-        if (minify_->repro().isEmpty() && !minifyRequest_) minifyFailure();  // does nothing without a failure
-        return raise("minifyDock");
-    }
-    if (view == "fusion") {
-        fusionStepper()->setStep((fusionStepper()->stepCount() + 1) / 2);
-        return raise("fusionDock") && raise("irDock");
-    }
-    if (view == "code") {
-        const CompileProvenance& provenance = selection_.provenance();
-        if (!provenance.preFusionNodes().isEmpty()) selection_.selectSchedulerNode(provenance.preFusionNodes().first().name);
-        return raise("graphDock") && raise("codeDock");
-    }
-    if (view == "guards") {
-        // The first compile whose guards a later call failed: what a recompile is about.
-        for (const Event& e : store_.events())
-            if (const auto* failure = std::get_if<GuardFailureEvent>(&e)) {
-                selection_.setCompileId(QString::fromStdString(failure->compileId));
-                break;
-            }
-        return raise("guardsDock");
-    }
-    if (view == "graph-breaks") {  // the first break, with what PyTorch says of it
-        QTableView* breaks = graphBreaks_->view();
-        if (breaks->model()->rowCount() > 0) breaks->setCurrentIndex(breaks->model()->index(0, 0));
-        return raise("breaksDock");
-    }
-    if (view == "compare") {
-        compareView_->setAspect(CompareView::Aspect::Guards);
-        return raise("compareDock");
-    }
-    if (view == "forward" || view == "backward") {  // a training graph's, AOT Autograd's
-        return raise("graphDock") && raise("irDock") && graph_->showStageGraph(QString("aot_%1_graph").arg(view));
-    }
-    if (view == "torch-compare") {
-        torchCompare_->setAspect(TorchCompareView::Aspect::RecompileReasons);
-        return raise("torchCompareDock");
-    }
-    if (view == "trace") {
-        // The first kernel of a compiled graph (eager ops on cuda tensors launch kernels
-        // too), else the first kernel, once the worker has indexed the run's spans.
-        auto showFirstKernel = [this] {
-            traceView_->tree()->expandToDepth(1);
-            const TraceSpans* spans = traceView_->spans();
-            if (!spans) return;
-            int32_t first = -1;
-            for (size_t i = 0; i < spans->spans.size(); ++i) {
-                const TraceSpan& span = spans->spans[i];
-                if (span.category != SpanCategory::Kernel) continue;
-                if (first < 0) first = static_cast<int32_t>(i);
-                if (!store_.traces().compileIdOf(static_cast<size_t>(span.record)).empty()) {
-                    first = static_cast<int32_t>(i);
-                    break;
-                }
-            }
-            if (first >= 0) traceView_->selectSpan(first);
-        };
-        if (traceView_->indexPending()) {
-            auto* once = new QObject(this);
-            connect(traceView_, &TraceView::indexReady, once, [showFirstKernel, once] {
-                showFirstKernel();
-                once->deleteLater();
-            });
-        } else {
-            showFirstKernel();
-        }
-        return raise("traceDock");
-    }
-    return false;
+    if (view != "minify") return showPresetView(view, *docks_, selection_);
+    // Minify the run's failure once; a later call (its answer) only shows the result.
+    if (docks_->minify->repro().isEmpty() && !minifier_->isRunning()) minifyFailure();  // does nothing without a failure
+    return docks_->raise("minifyDock");
 }
 
 void MainWindow::setBusy(bool busy) {

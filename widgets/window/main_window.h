@@ -8,12 +8,14 @@
 #include <QMessageBox>
 #include <QTimer>
 
+#include <memory>
+
 #include "engine/engine_client.h"
 #include "model/run_store.h"
 #include "model/profiler_trace_run.h"
 #include "model/torch_trace_run.h"
 #include "selection/selection_context.h"
-#include "window/torch_side.h"
+#include "engine/torch_side.h"
 
 class QsciScintilla;
 class QComboBox;
@@ -37,7 +39,10 @@ class GuardsView;
 class TraceView;
 class RecentFiles;
 class SavedLayout;
-class MinifyPanel;
+class MinifyPane;
+class MinifyController;
+class RunOptions;
+struct Docks;
 class CompilesPane;
 class GraphPane;
 class ModulesPane;
@@ -103,7 +108,7 @@ public:
     // For tests and screenshots.
     RunStore& store() { return store_; }
     SelectionContext& selection() { return selection_; }
-    MinifyPanel* minifyPanel() { return minify_; }
+    MinifyPane* minifyPane() const;
     EngineClient& engine() { return engine_; }
     QTreeView* compilesView() const;
     CodeView* preFusionView() const;
@@ -113,21 +118,21 @@ public:
     CodeView* ptxView() const;
     QTabWidget* codeTabs() const;
     GraphView* graphView() const;
-    GraphPane* graphPane() const { return graph_; }
-    ModulesPane* modulesPane() const { return modules_; }
-    CompilesPane* compilesPane() const { return compiles_; }
-    IrPane* irPane() const { return ir_; }
-    CodePane* codePane() const { return code_; }
+    GraphPane* graphPane() const;
+    ModulesPane* modulesPane() const;
+    CompilesPane* compilesPane() const;
+    IrPane* irPane() const;
+    CodePane* codePane() const;
     GraphView* afterFusionView() const;
     QsciScintilla* editor() const { return editor_; }
     ScriptTabs* scriptTabs() const { return scriptTabs_; }
     FindBar* findBar() const { return findBar_; }
     QTableView* graphBreaksView() const;
     GuardsView* guardsView() const;
-    CompareView* compareView() const { return compareView_; }
-    TorchCompareView* torchCompareView() const { return torchCompare_; }
+    CompareView* compareView() const;
+    TorchCompareView* torchCompareView() const;
     TorchSide& torchSide() { return torchSide_; }
-    TraceView* traceView() const { return traceView_; }
+    TraceView* traceView() const;
     static QString autosavePathForTests() { return autosavePath(); }
     QString statusText() const;
     QStringList recentFiles() const;
@@ -140,7 +145,6 @@ protected:
 
 private:
     void buildActions();
-    void buildDocks();
     void buildViewMenu();  // docks to show again, reset layout, language
     void connectTorchSide();  // its progress and failures in the status bar and Output
     bool exportBundleWithTorchSide(const QString& path);
@@ -149,12 +153,10 @@ private:
     // A doctor's fix: inserted into the script's editor (undoable), then the script runs again.
     void applyFixAndRun(const QString& file, int line, const QString& text);
     void showSelectedKernel(const QString& graphNode, const QString& buffer);  // in the status bar
-    void explainFusion(const QString& node1, const QString& node2);
-    void onEvent(int request, const nlohmann::json& event);
     void onStored(int index);  // a run's event, once the store (and so every pane) has it
     void onRunFinished(bool ok, const QString& message);
-    void onMinifyFinished(const nlohmann::json* result, const QString& message);  // null result: failed
-    RunRequest scriptRequest() const;  // the editor's script with the pickers' settings
+    // The editor's script with the toolbars' options (and their logs when withLogs).
+    RunRequest scriptRequest(bool withLogs = false) const;
     void onEngineDied(const QString& description, const QString& running);
     bool openBundle(const QString& path);
     // Reads `path` with `load` on a worker thread (the status bar says `opening`), then
@@ -174,7 +176,6 @@ private:
     void setStatus(const QString& text);
     // A message box, or in non-interactive mode stderr and exit status 1.
     void tell(QMessageBox::Icon icon, const QString& title, const QString& text);
-    void showBackendsUsed();  // in the Backend picker: what compiled the run on show
     void setBusy(bool busy);      // the status bar's progress and Cancel while a run works
     void annotateScript();        // errors, graph breaks and recompiles under their lines
     void autosave();          // copies an edited script aside (timer)
@@ -189,16 +190,10 @@ private:
     QString scriptPath_;
 
     QsciScintilla* editor_ = nullptr;
-    QComboBox* backend_ = nullptr;
-    QComboBox* device_ = nullptr;
-    QLineEdit* logSpec_ = nullptr;
-    QAction* checkAccuracy_ = nullptr;
-    QAction* runUnderTorch_ = nullptr;
-    QAction* minifyAction_ = nullptr;  // enabled after a run that reported a graph_failure
-    bool graphFailed_ = false;         // the run so far reported one
-    MinifyPanel* minify_ = nullptr;
-    int minifyRequest_ = 0;
-    bool accuracyFailed_ = false;  // the run had an accuracy failure: minify looks for one
+    std::unique_ptr<Docks> docks_;
+    RunOptions* options_ = nullptr;
+    MinifyController* minifier_ = nullptr;
+    int runRequest_ = 0;  // the engine request of the run on its way; 0 when none
     QLabel* status_ = nullptr;
     QProgressBar* progress_ = nullptr;
     QToolButton* cancel_ = nullptr;
@@ -210,19 +205,6 @@ private:
     FindBar* findBar_ = nullptr;         // under the editor tabs
     ScriptSelection* scriptSelection_ = nullptr;  // the editors' part in the selection
     QTimer annotateTimer_;  // notes are redone once per burst of events, not per event
-    CompilesPane* compiles_ = nullptr;
-    GraphPane* graph_ = nullptr;
-    ModulesPane* modules_ = nullptr;
-    FusionPane* fusion_ = nullptr;
-    IrPane* ir_ = nullptr;
-    CodePane* code_ = nullptr;
-    GraphBreaksPane* graphBreaks_ = nullptr;
-    GuardsPane* guards_ = nullptr;
-    OutputPane* output_ = nullptr;
-    TraceView* traceView_ = nullptr;
-    CompareView* compareView_ = nullptr;
-    TorchCompareView* torchCompare_ = nullptr;
-    int explainRequest_ = 0;
     int loadsPending_ = 0;  // files being read on a worker thread
     QString viewOnceOpened_;
     SavedLayout* layout_ = nullptr;

@@ -8,7 +8,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 
-#include "window/torch_side.h"
+#include "engine/torch_side.h"
 
 namespace fusescope::gui {
 

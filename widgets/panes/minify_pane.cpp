@@ -1,4 +1,4 @@
-#include "views/minify_panel.h"
+#include "panes/minify_pane.h"
 
 #include <QFile>
 #include <QFileDialog>
@@ -6,12 +6,10 @@
 #include <QSplitter>
 #include <QVBoxLayout>
 
-#include "model/json_fields.h"
-
 namespace fusescope::gui {
 
-MinifyPanel::MinifyPanel(QWidget* parent)
-    : QWidget(parent),
+MinifyPane::MinifyPane(SelectionContext* context, QWidget* parent)
+    : Pane(context, parent),
       summary_(new QLabel(tr("Minify shrinks the first compiled graph that fails (a compile error, a run-time error or, "
                              "with Check Accuracy, a wrong result) to the smallest graph that still fails."),
                           this)),
@@ -24,7 +22,7 @@ MinifyPanel::MinifyPanel(QWidget* parent)
     progress_->setReadOnly(true);
     progress_->setMaximumBlockCount(2000);
     save_->setEnabled(false);
-    connect(save_, &QPushButton::clicked, this, &MinifyPanel::saveRepro);
+    connect(save_, &QPushButton::clicked, this, &MinifyPane::saveRepro);
 
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(progress_);
@@ -34,14 +32,16 @@ MinifyPanel::MinifyPanel(QWidget* parent)
     split->setStretchFactor(1, 3);
     split->setStretchFactor(2, 2);
     split->setSizes({110, 330, 220});  // the graph gets the most room
-    auto* layout = new QVBoxLayout(this);
+    auto* content = new QWidget(this);
+    auto* layout = new QVBoxLayout(content);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(summary_);
     layout->addWidget(split, 1);
     layout->addWidget(save_, 0, Qt::AlignRight);
+    setContent(content);
 }
 
-void MinifyPanel::start(const QString& what) {
+void MinifyPane::start(const QString& what) {
     summary_->setText(what);
     progress_->clear();
     graph_->clearGraph();
@@ -49,27 +49,24 @@ void MinifyPanel::start(const QString& what) {
     save_->setEnabled(false);
 }
 
-void MinifyPanel::addProgress(const QString& line) { progress_->appendPlainText(line); }
+void MinifyPane::addProgress(const QString& line) { progress_->appendPlainText(line); }
 
-void MinifyPanel::showResult(const nlohmann::json& result) {
-    QString reproError = qstringField(result, "repro_error");
-    QString verdict = reproError.isEmpty() ? tr("The repro runs without failing: the failure needs more than this graph.")
-                                           : tr("The repro fails the same way: %1").arg(reproError);
+void MinifyPane::showResult(const MinifyAnswer& answer) {
+    QString verdict = answer.reproError.isEmpty() ? tr("The repro runs without failing: the failure needs more than this graph.")
+                                                  : tr("The repro fails the same way: %1").arg(answer.reproError);
     summary_->setText(tr("%1 of %2 (compile %3, backend %4): %5 error. Went from %6 to %7 nodes. %8")
-                          .arg(qstringField(result, "graph"), qstringField(result, "function"),
-                               qstringField(result, "compile_id"), qstringField(result, "backend"),
-                               qstringField(result, "kind"))
-                          .arg(result.value("start_nodes", 0))
-                          .arg(result.value("end_nodes", 0))
+                          .arg(answer.graph, answer.function, answer.compileId, answer.backend, answer.kind)
+                          .arg(answer.startNodes)
+                          .arg(answer.endNodes)
                           .arg(verdict));
-    if (result.contains("minimal_graph")) graph_->showGraph(result["minimal_graph"]);
-    repro_->showText(qstringField(result, "repro"));
+    if (answer.minimalGraph.is_object()) graph_->showGraph(answer.minimalGraph);
+    repro_->showText(answer.repro);
     save_->setEnabled(true);
 }
 
-void MinifyPanel::showFailure(const QString& message) { summary_->setText(tr("Minify failed: %1").arg(message)); }
+void MinifyPane::showFailure(const QString& message) { summary_->setText(tr("Minify failed: %1").arg(message)); }
 
-void MinifyPanel::saveRepro() {
+void MinifyPane::saveRepro() {
     QString path = QFileDialog::getSaveFileName(this, tr("Save repro.py"), "repro.py", tr("Python scripts (*.py)"));
     if (path.isEmpty()) return;
     QFile file(path);

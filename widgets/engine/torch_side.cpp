@@ -1,4 +1,4 @@
-#include "window/torch_side.h"
+#include "engine/torch_side.h"
 
 #include <QDir>
 #include <QFile>
