@@ -116,6 +116,89 @@
     </message>
 </context>
 <context>
+    <name>FileMenu</name>
+    <message>
+        <source>&amp;Open Script, Bundle or Trace Log...</source>
+        <translation>打开脚本、追踪包或追踪日志(&amp;O)...</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <source>Scripts, bundles, PyTorch trace logs and profiler traces (*.py *.fscope *.log *.json)</source>
+        <translation>脚本、追踪包、PyTorch 追踪日志和性能分析追踪 (*.py *.fscope *.log *.json)</translation>
+    </message>
+    <message>
+        <source>Open PyTorch &amp;Trace Folder...</source>
+        <translation>打开 PyTorch 追踪文件夹(&amp;T)...</translation>
+    </message>
+    <message>
+        <source>Open the folder TORCH_TRACE named</source>
+        <translation>打开 TORCH_TRACE 指定的文件夹</translation>
+    </message>
+    <message>
+        <source>Open PyTorch Trace &amp;Beside...</source>
+        <translation>在旁打开 PyTorch 跟踪(&amp;B)...</translation>
+    </message>
+    <message>
+        <source>The TORCH_TRACE folder of a PyTorch run of this script</source>
+        <translation>此脚本在 PyTorch 下运行所写的 TORCH_TRACE 文件夹</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Save Script</source>
+        <translation>保存脚本(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Save Script &amp;As...</source>
+        <translation>脚本另存为(&amp;A)...</translation>
+    </message>
+    <message>
+        <source>E&amp;xport Bundle...</source>
+        <translation>导出追踪包(&amp;X)...</translation>
+    </message>
+    <message>
+        <source>Export Bundle</source>
+        <translation>导出追踪包</translation>
+    </message>
+    <message>
+        <source>Trace bundles (*.fscope)</source>
+        <translation>追踪包 (*.fscope)</translation>
+    </message>
+    <message>
+        <source>Export Trace for &amp;Perfetto...</source>
+        <translation>导出追踪供 Perfetto 使用(&amp;P)...</translation>
+    </message>
+    <message>
+        <source>Export Trace for Perfetto</source>
+        <translation>导出追踪供 Perfetto 使用</translation>
+    </message>
+    <message>
+        <source>Chrome trace JSON (*.json)</source>
+        <translation>Chrome 追踪 JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>&amp;Export Graph Image...</source>
+        <translation>导出图像(&amp;E)...</translation>
+    </message>
+    <message>
+        <source>Export Graph Image</source>
+        <translation>导出图像</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG drawing (*.svg)</source>
+        <translation>PNG 图像 (*.png);;SVG 矢量图 (*.svg)</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+</context>
+<context>
     <name>GraphView</name>
     <message>
         <source>saved %1</source>
@@ -123,35 +206,18 @@
     </message>
 </context>
 <context>
+    <name>QApplication</name>
+    <message>
+        <source>Cannot write %1.</source>
+        <translation>无法写入 %1。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+</context>
+<context>
     <name>QObject</name>
-    <message>
-        <source>capture</source>
-        <translation>捕获</translation>
-    </message>
-    <message>
-        <source>decompose</source>
-        <translation>分解</translation>
-    </message>
-    <message>
-        <source>lower</source>
-        <translation>降级</translation>
-    </message>
-    <message>
-        <source>schedule</source>
-        <translation>调度</translation>
-    </message>
-    <message>
-        <source>codegen</source>
-        <translation>代码生成</translation>
-    </message>
-    <message>
-        <source>run</source>
-        <translation>运行</translation>
-    </message>
-    <message>
-        <source>compile</source>
-        <translation>编译</translation>
-    </message>
     <message>
         <source>No compile on show: run the script (Ctrl+R), or pick a compile in Compiles.</source>
         <translation>没有显示中的编译：运行脚本（Ctrl+R），或在“编译”中选择一次编译。</translation>
@@ -297,6 +363,25 @@
     <message>
         <source>this call recompiled %1 as %2 (defined on line %3)</source>
         <translation>此调用使 %1 重新编译为 %2（定义于第 %3 行）</translation>
+    </message>
+</context>
+<context>
+    <name>ViewMenu</name>
+    <message>
+        <source>&amp;Reset Layout</source>
+        <translation>重置布局(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <source>System default</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <source>The language changes at the next start.</source>
+        <translation>语言将在下次启动时更改。</translation>
     </message>
 </context>
 <context>
@@ -1097,28 +1182,8 @@
         <translation>Fusescope</translation>
     </message>
     <message>
-        <source>Ready</source>
-        <translation>就绪</translation>
-    </message>
-    <message>
-        <source>Restored the unsaved script of the last session</source>
-        <translation>已恢复上次会话中未保存的脚本</translation>
-    </message>
-    <message>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
-    </message>
-    <message>
-        <source>Open</source>
-        <translation>打开</translation>
-    </message>
-    <message>
-        <source>&amp;Save Script</source>
-        <translation>保存脚本(&amp;S)</translation>
-    </message>
-    <message>
-        <source>&amp;Quit</source>
-        <translation>退出(&amp;Q)</translation>
     </message>
     <message>
         <source>Run</source>
@@ -1159,36 +1224,12 @@
 %2</translation>
     </message>
     <message>
-        <source>Fusescope - %1 (bundle)</source>
-        <translation>Fusescope - %1（追踪包）</translation>
-    </message>
-    <message>
         <source>Opened bundle %1: %2 events</source>
         <translation>已打开追踪包 %1：%2 个事件</translation>
     </message>
     <message>
-        <source>Save Script</source>
-        <translation>保存脚本</translation>
-    </message>
-    <message>
-        <source>Scripts (*.py)</source>
-        <translation>脚本 (*.py)</translation>
-    </message>
-    <message>
-        <source>Cannot write %1: %2</source>
-        <translation>无法写入 %1：%2</translation>
-    </message>
-    <message>
-        <source>Saved %1</source>
-        <translation>已保存 %1</translation>
-    </message>
-    <message>
         <source>Running %1...</source>
         <translation>正在运行 %1...</translation>
-    </message>
-    <message>
-        <source>Running: %1</source>
-        <translation>运行中：%1</translation>
     </message>
     <message>
         <source>Finished: %1 events</source>
@@ -1211,32 +1252,8 @@
         <translation>已选择 %1（内核 %2）</translation>
     </message>
     <message>
-        <source>&amp;Export Graph Image...</source>
-        <translation>导出图像(&amp;E)...</translation>
-    </message>
-    <message>
         <source>Export Graph Image</source>
         <translation>导出图像</translation>
-    </message>
-    <message>
-        <source>PNG image (*.png);;SVG drawing (*.svg)</source>
-        <translation>PNG 图像 (*.png);;SVG 矢量图 (*.svg)</translation>
-    </message>
-    <message>
-        <source>Cancel</source>
-        <translation>取消</translation>
-    </message>
-    <message>
-        <source>Stop the run at its next statement (Esc)</source>
-        <translation>在下一条语句处停止运行（Esc）</translation>
-    </message>
-    <message>
-        <source>Open &amp;Recent</source>
-        <translation>最近打开(&amp;R)</translation>
-    </message>
-    <message>
-        <source>E&amp;xport Bundle...</source>
-        <translation>导出追踪包(&amp;X)...</translation>
     </message>
     <message>
         <source>Export Bundle</source>
@@ -1247,14 +1264,6 @@
         <translation>还没有追踪包：请先运行脚本（仍在运行或引擎已退出的运行没有追踪包）。</translation>
     </message>
     <message>
-        <source>Trace bundles (*.fscope)</source>
-        <translation>追踪包 (*.fscope)</translation>
-    </message>
-    <message>
-        <source>Cannot write %1.</source>
-        <translation>无法写入 %1。</translation>
-    </message>
-    <message>
         <source>Exported the bundle to %1</source>
         <translation>追踪包已导出到 %1</translation>
     </message>
@@ -1263,40 +1272,12 @@
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <source>&amp;Reset Layout</source>
-        <translation>重置布局(&amp;R)</translation>
-    </message>
-    <message>
-        <source>&amp;Language</source>
-        <translation>语言(&amp;L)</translation>
-    </message>
-    <message>
-        <source>System default</source>
-        <translation>跟随系统</translation>
-    </message>
-    <message>
-        <source>The language changes at the next start.</source>
-        <translation>语言将在下次启动时更改。</translation>
-    </message>
-    <message>
         <source>Minify</source>
         <translation>最小化</translation>
     </message>
     <message>
         <source>Shrink the compiled graph that failed to the smallest graph that still fails, and write it as a repro script (Ctrl+M)</source>
         <translation>将失败的编译图缩减为仍会失败的最小图，并写成复现脚本（Ctrl+M）</translation>
-    </message>
-    <message>
-        <source>&amp;Open Script, Bundle or Trace Log...</source>
-        <translation>打开脚本、追踪包或追踪日志(&amp;O)...</translation>
-    </message>
-    <message>
-        <source>Open PyTorch &amp;Trace Folder...</source>
-        <translation>打开 PyTorch 追踪文件夹(&amp;T)...</translation>
-    </message>
-    <message>
-        <source>Open the folder TORCH_TRACE named</source>
-        <translation>打开 TORCH_TRACE 指定的文件夹</translation>
     </message>
     <message>
         <source>Open PyTorch Trace</source>
@@ -1317,10 +1298,6 @@
 </translation>
     </message>
     <message>
-        <source>Fusescope - %1 (PyTorch trace)</source>
-        <translation>Fusescope - %1 (PyTorch 追踪)</translation>
-    </message>
-    <message>
         <source>Opened PyTorch trace %1: %2 compiles, %3 events</source>
         <translation>已打开 PyTorch 追踪 %1:%2 次编译,%3 个事件</translation>
     </message>
@@ -1335,10 +1312,6 @@
     <message>
         <source>Opening PyTorch trace %1...</source>
         <translation>正在打开 PyTorch 追踪 %1...</translation>
-    </message>
-    <message>
-        <source>Scripts, bundles, PyTorch trace logs and profiler traces (*.py *.fscope *.log *.json)</source>
-        <translation>脚本、追踪包、PyTorch 追踪日志和性能分析追踪 (*.py *.fscope *.log *.json)</translation>
     </message>
     <message>
         <source>Open Profiler Trace</source>
@@ -1361,20 +1334,8 @@
 </translation>
     </message>
     <message>
-        <source>Fusescope - %1 (profiler trace)</source>
-        <translation>Fusescope - %1 (性能分析追踪)</translation>
-    </message>
-    <message>
         <source>Opened profiler trace %1: %2 spans</source>
         <translation>已打开性能分析追踪 %1:%2 个区间</translation>
-    </message>
-    <message>
-        <source>Open PyTorch Trace &amp;Beside...</source>
-        <translation>在旁打开 PyTorch 跟踪(&amp;B)...</translation>
-    </message>
-    <message>
-        <source>The TORCH_TRACE folder of a PyTorch run of this script</source>
-        <translation>此脚本在 PyTorch 下运行所写的 TORCH_TRACE 文件夹</translation>
     </message>
     <message>
         <source>&amp;Edit</source>
@@ -1399,14 +1360,6 @@
     <message>
         <source>The saved window layout did not fit this screen: the default layout is back.</source>
         <translation>保存的窗口布局不适合此屏幕：已恢复默认布局。</translation>
-    </message>
-    <message>
-        <source>Save Changes</source>
-        <translation>保存更改</translation>
-    </message>
-    <message>
-        <source>Save the changes to %1 before closing?</source>
-        <translation>关闭前保存对 %1 的更改吗？</translation>
     </message>
     <message>
         <source>Opened %1</source>
@@ -1437,28 +1390,12 @@
         <translation>已在第 %1 行应用修复：%2</translation>
     </message>
     <message>
-        <source>Save Script &amp;As...</source>
-        <translation>脚本另存为(&amp;A)...</translation>
-    </message>
-    <message>
         <source>Run the script (F5, Ctrl+R)</source>
         <translation>运行脚本 (F5, Ctrl+R)</translation>
     </message>
     <message>
-        <source>Save Script As</source>
-        <translation>脚本另存为</translation>
-    </message>
-    <message>
-        <source>Export Trace for &amp;Perfetto...</source>
-        <translation>导出追踪供 Perfetto 使用(&amp;P)...</translation>
-    </message>
-    <message>
         <source>Export Trace for Perfetto</source>
         <translation>导出追踪供 Perfetto 使用</translation>
-    </message>
-    <message>
-        <source>Chrome trace JSON (*.json)</source>
-        <translation>Chrome 追踪 JSON (*.json)</translation>
     </message>
     <message>
         <source>There are no spans yet: run the script (every run is traced), or open a TORCH_TRACE folder (its compile timeline) or a profiler trace.</source>
@@ -1469,6 +1406,18 @@
         <translation>
             <numerusform>已将 %n 个区间导出到 %1：可在 ui.perfetto.dev 或 chrome://tracing 中打开</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>%1 (bundle)</source>
+        <translation>%1（追踪包）</translation>
+    </message>
+    <message>
+        <source>%1 (PyTorch trace)</source>
+        <translation>%1（PyTorch 追踪）</translation>
+    </message>
+    <message>
+        <source>%1 (profiler trace)</source>
+        <translation>%1（性能分析追踪）</translation>
     </message>
 </context>
 <context>
@@ -1670,6 +1619,88 @@
     <message>
         <source>as the script says (ran: %1)</source>
         <translation>按脚本指定（本次：%1）</translation>
+    </message>
+</context>
+<context>
+    <name>fusescope::gui::RunStatus</name>
+    <message>
+        <source>capture</source>
+        <translation>捕获</translation>
+    </message>
+    <message>
+        <source>decompose</source>
+        <translation>分解</translation>
+    </message>
+    <message>
+        <source>run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>lower</source>
+        <translation>降级</translation>
+    </message>
+    <message>
+        <source>schedule</source>
+        <translation>调度</translation>
+    </message>
+    <message>
+        <source>codegen</source>
+        <translation>代码生成</translation>
+    </message>
+    <message>
+        <source>compile</source>
+        <translation>编译</translation>
+    </message>
+    <message>
+        <source>Ready</source>
+        <translation>就绪</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stop the run at its next statement (Esc)</source>
+        <translation>在下一条语句处停止运行（Esc）</translation>
+    </message>
+    <message>
+        <source>Running: %1</source>
+        <translation>运行中：%1</translation>
+    </message>
+</context>
+<context>
+    <name>fusescope::gui::ScriptFile</name>
+    <message>
+        <source>Save Script As</source>
+        <translation>脚本另存为</translation>
+    </message>
+    <message>
+        <source>Save Script</source>
+        <translation>保存脚本</translation>
+    </message>
+    <message>
+        <source>Scripts (*.py)</source>
+        <translation>脚本 (*.py)</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>已保存 %1</translation>
+    </message>
+    <message>
+        <source>Save Changes</source>
+        <translation>保存更改</translation>
+    </message>
+    <message>
+        <source>Save the changes to %1 before closing?</source>
+        <translation>关闭前保存对 %1 的更改吗？</translation>
+    </message>
+    <message>
+        <source>Restored the unsaved script of the last session</source>
+        <translation>已恢复上次会话中未保存的脚本</translation>
     </message>
 </context>
 <context>

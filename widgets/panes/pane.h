@@ -2,7 +2,7 @@
 // A dock's content (RenderDoc's ICaptureViewer): it fills itself from the shared
 // SelectionContext and reports what the user picks there; the main window only lays panes
 // out. A new pane overrides showCompile, showNode and/or showModule, calls context().select...() on a
-// click, and gets one dock(...) line in MainWindow::buildDocks. A pane that shows one graph
+// click, and gets a member and one dock(...) line in Docks (window/docks.cpp). A pane that shows one graph
 // of the compile asks for the graph picker: a compile with graph breaks has several, and
 // each pane can switch between them (all follow).
 

@@ -1,105 +1,73 @@
 #include "window/main_window.h"
 
 #include <algorithm>
-#include <utility>
 #include <cstdio>
+#include <utility>
 
 #include <QAction>
-#include <QActionGroup>
 #include <QApplication>
-#include <QScopeGuard>
 #include <QCloseEvent>
-#include <QComboBox>
-#include <QDockWidget>
-#include <QFile>
-#include <QFileDialog>
-#include <QFileInfo>
-#include <QLabel>
-#include <QLineEdit>
-#include <QMenuBar>
-#include <QMessageBox>
-#include <QSaveFile>
-#include <QStandardPaths>
-#include <QTimer>
 #include <QDir>
+#include <QDockWidget>
+#include <QDropEvent>
+#include <QFile>
+#include <QFileInfo>
+#include <QMenuBar>
+#include <QScopeGuard>
 #include <QSettings>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QToolBar>
-#include <QDragEnterEvent>
-#include <QMimeData>
-#include <QProgressBar>
-#include <QRegularExpression>
-#include <QToolButton>
-#include <QTreeView>
 #include <QVBoxLayout>
 #include <Qsci/qsciscintilla.h>
-#include <Qsci/qscistyle.h>
 
 #include "bundle/bundle_reader.h"
-#include "bundle/bundle_torch_side.h"
-#include "bundle/bundle_writer.h"
 #include "core/error.h"
 #include "model/json_fields.h"
-#include "model/script_notes.h"
 #include "model/profiler_trace_run.h"
 #include "model/torch_trace_run.h"
 #include "panes/code_pane.h"
 #include "panes/compare_pane.h"
-#include "panes/minify_pane.h"
-#include "panes/torch_compare_pane.h"
-#include "panes/trace_pane.h"
 #include "panes/compiles_pane.h"
-#include "views/stack_trie_view.h"
 #include "panes/fusion_pane.h"
 #include "panes/graph_breaks_pane.h"
 #include "panes/graph_pane.h"
-#include "panes/modules_pane.h"
 #include "panes/guards_pane.h"
 #include "panes/ir_pane.h"
-#include "panes/logs_pane.h"
+#include "panes/minify_pane.h"
+#include "panes/modules_pane.h"
 #include "panes/output_pane.h"
+#include "panes/torch_compare_pane.h"
+#include "panes/trace_pane.h"
 #include "selection/script_selection.h"
 #include "timeline/trace_view.h"
 #include "views/code_view.h"
-#include "views/compare_view.h"
-#include "views/torch_compare_view.h"
 #include "views/find_bar.h"
-#include "views/fusion_stepper.h"
 #include "views/graph_view.h"
 #include "views/script_tabs.h"
+#include "views/stack_trie_view.h"
+#include "views/torch_compare_view.h"
 #include "window/docks.h"
 #include "window/edit_menu.h"
 #include "window/editor_room.h"
+#include "window/exports.h"
+#include "window/file_drops.h"
+#include "window/file_menu.h"
 #include "window/load_in_background.h"
 #include "window/minify_controller.h"
 #include "window/preferences_dialog.h"
 #include "window/recent_files.h"
 #include "window/run_options.h"
+#include "window/run_status.h"
 #include "window/saved_layout.h"
+#include "window/script_annotations.h"
+#include "window/script_file.h"
+#include "window/view_menu.h"
 #include "window/view_presets.h"
 
 namespace fusescope::gui {
 
 namespace {
-
-// What each event says the engine is doing, for the status bar.
-QString stageOf(const Event& event) {
-    if (std::holds_alternative<CompileStartedEvent>(event)) return QObject::tr("capture");
-    if (std::holds_alternative<GraphCapturedEvent>(event)) return QObject::tr("decompose");
-    if (std::holds_alternative<KernelSourceEvent>(event)) return QObject::tr("run");
-    const auto* ir = std::get_if<IrDumpEvent>(&event);
-    if (!ir) return {};
-    if (ir->stage == "fx_graph_transformed") return QObject::tr("lower");
-    if (ir->stage == "ir_pre_fusion") return QObject::tr("schedule");
-    if (ir->stage == "ir_post_fusion") return QObject::tr("codegen");
-    return {};
-}
-
-// Compile phases are traced when they end, so the end of codegen means the C++ compiler is
-// running.
-QString stageOf(const TraceLog& traces, const TraceSpanRecord& span) {
-    return span.category == SpanCategory::Compile && traces.nameOf(span).starts_with("codegen ") ? QObject::tr("compile") : QString();
-}
 
 // Whether the file starts as a zip archive does (a bundle saved without its extension).
 bool isZipFile(const QString& path) {
@@ -107,15 +75,17 @@ bool isZipFile(const QString& path) {
     return file.open(QIODevice::ReadOnly) && file.read(4) == QByteArray("PK\x03\x04", 4);
 }
 
+QString lastRunBundle() { return QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) + "/runs/last-run.fscope"; }
+
 }  // namespace
 
-MainWindow::MainWindow(const QString& cliPath, QWidget* parent)
-    : QMainWindow(parent), engine_(cliPath) {
+MainWindow::MainWindow(const QString& cliPath, QWidget* parent) : QMainWindow(parent), engine_(cliPath) {
     setWindowTitle(tr("Fusescope") + "[*]");  // [*]: the unsaved-edits marker
     if (QVariant limit = QSettings().value("engine/memoryLimitMiB"); limit.isValid())  // 0: none
         engine_.setMemoryLimitMiB(limit.toLongLong());
     editor_ = new QsciScintilla(this);
     configureCodeEditor(*editor_, CodeView::Language::Python);
+    connect(editor_, &QsciScintilla::modificationChanged, this, &QWidget::setWindowModified);
     scriptTabs_ = new ScriptTabs(editor_, &store_, this);
     auto* editing = new QWidget(this);  // the editor tabs over their find bar
     auto* column = new QVBoxLayout(editing);
@@ -125,30 +95,17 @@ MainWindow::MainWindow(const QString& cliPath, QWidget* parent)
     findBar_ = new FindBar(scriptTabs_, editing);
     column->addWidget(findBar_);
     setCentralWidget(editing);
-    connect(editor_, &QsciScintilla::modificationChanged, this, &QWidget::setWindowModified);
-    scriptSelection_ = new ScriptSelection(scriptTabs_, &selection_, this);
+    scriptFile_ = new ScriptFile(editor_, this);
+    connect(scriptFile_, &ScriptFile::status, this, &MainWindow::setStatus);
+    connect(scriptFile_, &ScriptFile::failed, this, [this](const QString& title, const QString& text) { tell(QMessageBox::Warning, title, text); });
+    connect(scriptFile_, &ScriptFile::pathChanged, this, [this](const QString& path) { setTitle(QFileInfo(path).fileName()); });
+    annotations_ = new ScriptAnnotations(scriptTabs_, &store_, this);
+    new ScriptSelection(scriptTabs_, &selection_, this);
     docks_ = std::make_unique<Docks>(this, &selection_, &engine_, &torchSide_);
-    buildActions();
-    status_ = new QLabel(tr("Ready"), this);
-    statusBar()->addWidget(status_, 1);
-    progress_ = new QProgressBar(this);
-    progress_->setRange(0, 0);  // busy: the engine does not say how far a run has got
-    progress_->setMaximumWidth(160);
-    cancel_ = new QToolButton(this);
-    cancel_->setText(tr("Cancel"));
-    cancel_->setToolTip(tr("Stop the run at its next statement (Esc)"));
-    cancel_->setShortcut(QKeySequence(Qt::Key_Escape));
-    connect(cancel_, &QToolButton::clicked, this, [this] {
-        if (engine_.activeRun()) engine_.cancel(engine_.activeRun());
-    });
-    statusBar()->addPermanentWidget(progress_);
-    statusBar()->addPermanentWidget(cancel_);
-    setBusy(false);
-    annotateTimer_.setSingleShot(true);
-    annotateTimer_.setInterval(150);
-    connect(&annotateTimer_, &QTimer::timeout, this, &MainWindow::annotateScript);
+    status_ = new RunStatus(statusBar(), &engine_, &store_);
+    buildMenusAndToolBars();
     setAcceptDrops(true);
-    editor_->viewport()->installEventFilter(this);  // Scintilla would paste a dropped file's path
+    new EditorFileDrops(this, editor_->viewport());
 
     connect(&engine_, &EngineClient::eventReceived, this, [this](int id, const nlohmann::json& event) {
         if (id == runRequest_) store_.append(event);  // onStored follows
@@ -161,99 +118,28 @@ MainWindow::MainWindow(const QString& cliPath, QWidget* parent)
     });
     connect(&engine_, &EngineClient::engineDied, this, &MainWindow::onEngineDied);
     connect(&store_, &RunStore::eventAppended, this, &MainWindow::onStored);  // after the panes' models
-    connect(&store_, &RunStore::traceAppended, this, [this](int record) {
-        const TraceLog& traces = store_.traces();
-        if (QString stage = stageOf(traces, traces.records()[static_cast<size_t>(record)]); !stage.isEmpty())
-            setStatus(tr("Running: %1").arg(stage));
-    });
     connect(&selection_, &SelectionContext::nodeChanged, this, &MainWindow::showSelectedKernel);
     connect(&selection_, &SelectionContext::sourceLineRequested, this, &MainWindow::showSourceLine);
     connect(&selection_, &SelectionContext::fixRequested, this, &MainWindow::applyFixAndRun);
+    connect(&torchSide_, &TorchSide::progress, this, &MainWindow::setStatus);
+    connect(&torchSide_, &TorchSide::loaded, this, [this](const QString& description) { setStatus(tr("PyTorch's side: %1").arg(description)); });
+    connect(&torchSide_, &TorchSide::failed, this, [this](const QString& message) {
+        docks_->output->appendMessage(tr("PyTorch's side: %1").arg(message));
+        setStatus(tr("PyTorch's side failed: %1").arg(message.section('\n', 0, 0)));
+    });
 
-    connectTorchSide();
-    buildViewMenu();  // after the docks exist
     layout_ = new SavedLayout(this, editor_);
+    ViewMenu::fill(menuBar()->addMenu(tr("&View")), this, layout_, [this](const QString& text) { setStatus(text); });
     new EditorRoom(this, centralWidget());
     connect(layout_, &SavedLayout::resetForNotFitting, this,
             [this] { setStatus(tr("The saved window layout did not fit this screen: the default layout is back.")); });
-
-    // An edited script is never lost: it is copied aside every few seconds while it differs
-    // from what was last saved, and the next start restores it.
-    restoreAutosave();
-    auto* autosave = new QTimer(this);
-    connect(autosave, &QTimer::timeout, this, &MainWindow::autosave);
-    autosave->start(3000);
-}
-
-QString MainWindow::autosavePath() {
-    return QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).filePath("autosave.py");
-}
-
-void MainWindow::autosave() {
-    if (!editor_->isModified()) return;
-    QDir().mkpath(QFileInfo(autosavePath()).path());
-    QSaveFile file(autosavePath());
-    if (file.open(QIODevice::WriteOnly) && file.write(editor_->text().toUtf8()) >= 0 && file.commit())
-        QSettings().setValue("autosave/scriptPath", scriptPath_);
-}
-
-void MainWindow::restoreAutosave() {
-    QFile file(autosavePath());
-    if (!file.open(QIODevice::ReadOnly)) return;
-    editor_->setText(QString::fromUtf8(file.readAll()));
-    editor_->setModified(true);
-    scriptPath_ = QSettings().value("autosave/scriptPath").toString();
-    QTimer::singleShot(0, this, [this] { setStatus(tr("Restored the unsaved script of the last session")); });
-}
-
-void MainWindow::discardAutosave() {
-    QFile::remove(autosavePath());
-    editor_->setModified(false);
+    scriptFile_->restoreAutosave();
 }
 
 MainWindow::~MainWindow() = default;
 
-void MainWindow::buildActions() {
-    QMenu* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("&Open Script, Bundle or Trace Log..."), QKeySequence::Open, this, [this] {
-        QString path = QFileDialog::getOpenFileName(this, tr("Open"), {},
-                                                    tr("Scripts, bundles, PyTorch trace logs and profiler traces (*.py *.fscope *.log *.json)"));
-        if (!path.isEmpty()) openFile(path);
-    });
-    file->addAction(tr("Open PyTorch &Trace Folder..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), this, [this] {
-        QString path = QFileDialog::getExistingDirectory(this, tr("Open the folder TORCH_TRACE named"));
-        if (!path.isEmpty()) openFile(path);
-    });
-    file->addAction(tr("Open PyTorch Trace &Beside..."), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_O), this, [this] {
-        QString path = QFileDialog::getExistingDirectory(this, tr("The TORCH_TRACE folder of a PyTorch run of this script"));
-        if (!path.isEmpty()) openTorchTraceBeside(path);
-    });
-    recent_ = new RecentFiles(file->addMenu(tr("Open &Recent")), this);
-    connect(recent_, &RecentFiles::openRequested, this, &MainWindow::openFile);
-    file->addAction(tr("&Save Script"), QKeySequence::Save, this, [this] { saveScript(); });
-    file->addAction(tr("Save Script &As..."), QKeySequence::SaveAs, this, [this] { saveScript(true); });
-    file->addAction(tr("E&xport Bundle..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), this, [this] {
-        if (bundlePath_.isEmpty() || !QFile::exists(bundlePath_)) {
-            tell(QMessageBox::Information, tr("Export Bundle"), tr("There is no bundle yet: run the script first (a run that is still going, or whose engine died, has none)."));
-            return;
-        }
-        QString path = QFileDialog::getSaveFileName(this, tr("Export Bundle"), {}, tr("Trace bundles (*.fscope)"));
-        if (!path.isEmpty()) exportBundle(QFileInfo(path).suffix().isEmpty() ? path + ".fscope" : path);
-    });
-    file->addAction(tr("Export Trace for &Perfetto..."), this, [this] {
-        QString path = QFileDialog::getSaveFileName(this, tr("Export Trace for Perfetto"), {}, tr("Chrome trace JSON (*.json)"));
-        if (!path.isEmpty()) exportPerfettoTrace(QFileInfo(path).suffix().isEmpty() ? path + ".json" : path);
-    });
-    file->addAction(tr("&Export Graph Image..."), this, [this] {
-        QString filter;
-        QString path = QFileDialog::getSaveFileName(this, tr("Export Graph Image"), {}, tr("PNG image (*.png);;SVG drawing (*.svg)"), &filter);
-        if (!path.isEmpty() && QFileInfo(path).suffix().isEmpty()) path += filter.contains("svg") ? ".svg" : ".png";  // the format the filter named
-        QString error;
-        if (!path.isEmpty() && !graphView()->exportImage(path, &error)) tell(QMessageBox::Warning, tr("Export Graph Image"), error);
-    });
-    file->addSeparator();
-    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
-
+void MainWindow::buildMenusAndToolBars() {
+    recent_ = FileMenu::fill(menuBar()->addMenu(tr("&File")), this);
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
     EditMenu::fill(edit, scriptTabs_, findBar_, centralWidget());
     edit->addSeparator();
@@ -271,9 +157,8 @@ void MainWindow::buildActions() {
         // The old engine's run or minify ends with it, answered or not: nothing is busy any more.
         engine_.restart();
         runRequest_ = 0;
-        setBusy(false);
-        annotateTimer_.stop();
-        annotateScript();
+        status_->setBusy(false);
+        annotations_->redo();
         minifier_->abandon(tr("the engine was restarted"));
         setStatus(tr("Engine restarted"));
     });
@@ -286,38 +171,10 @@ void MainWindow::buildActions() {
     options_ = new RunOptions(this, bar, minify);
     minifier_ = new MinifyController(&engine_, docks_->minify, minify, this);
     connect(minifier_, &MinifyController::status, this, &MainWindow::setStatus);
-    connect(minifier_, &MinifyController::finished, this, [this] { setBusy(false); });
+    connect(minifier_, &MinifyController::finished, this, [this] { status_->setBusy(false); });
 }
 
-void MainWindow::buildViewMenu() {
-    QMenu* view = menuBar()->addMenu(tr("&View"));
-    // Every dock can be closed; this is how it comes back.
-    for (QDockWidget* d : findChildren<QDockWidget*>()) view->addAction(d->toggleViewAction());
-    view->addSeparator();
-    view->addAction(tr("&Reset Layout"), this, [this] { layout_->reset(); });
-    QMenu* language = view->addMenu(tr("&Language"));
-    auto* group = new QActionGroup(language);
-    const QString current = QSettings().value("ui/language").toString();
-    for (const auto& [code, name] : {std::pair<QString, QString>{"", tr("System default")}, {"en", "English"}, {"zh_CN", "中文（简体）"}}) {
-        QAction* a = language->addAction(name);
-        a->setCheckable(true);
-        a->setChecked(code == current);
-        group->addAction(a);
-        connect(a, &QAction::triggered, this, [this, code] {
-            QSettings().setValue("ui/language", code);
-            setStatus(tr("The language changes at the next start."));
-        });
-    }
-}
-
-void MainWindow::connectTorchSide() {
-    connect(&torchSide_, &TorchSide::progress, this, &MainWindow::setStatus);
-    connect(&torchSide_, &TorchSide::loaded, this, [this](const QString& description) { setStatus(tr("PyTorch's side: %1").arg(description)); });
-    connect(&torchSide_, &TorchSide::failed, this, [this](const QString& message) {
-        docks_->output->appendMessage(tr("PyTorch's side: %1").arg(message));
-        setStatus(tr("PyTorch's side failed: %1").arg(message.section('\n', 0, 0)));
-    });
-}
+void MainWindow::setTitle(const QString& shown) { setWindowTitle(tr("Fusescope - %1").arg(shown) + "[*]"); }
 
 void MainWindow::setRunUnderTorch(bool on) { options_->setRunUnderTorch(on); }
 
@@ -346,10 +203,18 @@ CodePane* MainWindow::codePane() const { return docks_->code; }
 CompareView* MainWindow::compareView() const { return docks_->compare->view(); }
 TorchCompareView* MainWindow::torchCompareView() const { return docks_->torchCompare->view(); }
 TraceView* MainWindow::traceView() const { return docks_->trace->view(); }
+QString MainWindow::statusText() const { return status_->text(); }
+QStringList MainWindow::recentFiles() const { return recent_->paths(); }
+QString MainWindow::autosavePathForTests() { return ScriptFile::autosavePath(); }
+bool MainWindow::saveScript(bool choosePath) { return scriptFile_->save(choosePath); }
+bool MainWindow::setBackend(const QString& name) { return options_->setBackend(name); }
+QString MainWindow::backendText() const { return options_->backendText(); }
+void MainWindow::setCheckAccuracy(bool on) { options_->setCheckAccuracy(on); }
+void MainWindow::setGpuCodegenOnly(bool on) { options_->setGpuCodegenOnly(on); }
+void MainWindow::setStatus(const QString& text) { status_->setText(text); }
 
 void MainWindow::showSourceLine(const QString& file, int line) {
-    if (!scriptTabs_->showLine(file, line) && line > 0)
-        setStatus(tr("%1 is not among the files of this run").arg(file));
+    if (!scriptTabs_->showLine(file, line) && line > 0) setStatus(tr("%1 is not among the files of this run").arg(file));
 }
 
 void MainWindow::applyFixAndRun(const QString& file, int line, const QString& text) {
@@ -363,24 +228,10 @@ void MainWindow::applyFixAndRun(const QString& file, int line, const QString& te
     runScript();
 }
 
-bool MainWindow::openFile(const QString& path) {
-    if (path.endsWith(".fscope", Qt::CaseInsensitive) || isZipFile(path)) return openBundle(path);  // a bundle by any name
-    if (isTorchTracePath(path.toStdString())) return openTorchTrace(path);
-    if (path.endsWith(".json", Qt::CaseInsensitive)) return openProfilerTrace(path);
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        tell(QMessageBox::Warning, tr("Open Script"), tr("Cannot open %1: %2").arg(path, file.errorString()));
-        return false;
-    }
-    // What was on show (a run, a bundle, a TORCH_TRACE folder) belongs to another file.
-    showOpenedRun(path, QString::fromUtf8(file.readAll()), RunEvents{});
-    scriptPath_ = path;
-    runFileName_ = QFileInfo(path).fileName();
-    scriptTabs_->setScriptFile(runFileName_);
-    editor_->clearAnnotations();
-    setWindowTitle(tr("Fusescope - %1").arg(QFileInfo(path).fileName()) + "[*]");
-    setStatus(tr("Opened %1").arg(QFileInfo(path).fileName()));
-    return true;
+void MainWindow::showSelectedKernel(const QString&, const QString& buffer) {
+    if (buffer.isEmpty()) return;
+    QString kernel = selection_.provenance().kernelOf(buffer);
+    setStatus(kernel.isEmpty() ? tr("Selected %1").arg(buffer) : tr("Selected %1 (kernel %2)").arg(buffer, kernel));
 }
 
 void MainWindow::tell(QMessageBox::Icon icon, const QString& title, const QString& text) {
@@ -393,85 +244,116 @@ void MainWindow::tell(QMessageBox::Icon icon, const QString& title, const QStrin
     QTimer::singleShot(0, qApp, [] { QApplication::exit(1); });
 }
 
-bool MainWindow::exportBundle(const QString& path) {
-    if (!torchSide_.shownLog().isEmpty()) return exportBundleWithTorchSide(path);
-    if (QFileInfo(path).absoluteFilePath() == QFileInfo(bundlePath_).absoluteFilePath()) return true;
-    // Copy under a temporary name, then rename: the target is never left half written.
-    QString partial = path + ".part";
-    QFile::remove(partial);
-    if (!QFile::copy(bundlePath_, partial) || (QFile::exists(path) && !QFile::remove(path)) || !QFile::rename(partial, path)) {
-        QFile::remove(partial);
-        tell(QMessageBox::Warning, tr("Export Bundle"), tr("Cannot write %1.").arg(path));
+// Running.
+
+void MainWindow::runScript() {
+    store_.clear();
+    selection_.setCompileId({});
+    minifier_->runStarted();
+    RunRequest request = options_->request(editor_->text(), scriptFile_->runName(), true);
+    QDir().mkpath(QFileInfo(lastRunBundle()).path());
+    request.bundle = lastRunBundle();  // every run leaves its bundle, for File > Export Bundle
+    bundlePath_.clear();
+    scriptTabs_->setScriptFile(request.fileName);
+    runRequest_ = engine_.run(request);
+    if (options_->runUnderTorch()) torchSide_.run(request.script, request.fileName);
+    status_->setBusy(true);
+    setStatus(tr("Running %1...").arg(QFileInfo(request.fileName).fileName()));
+}
+
+void MainWindow::minifyFailure() {
+    if (engine_.activeRun() || !minifier_->start(options_->request(editor_->text(), scriptFile_->runName()))) return;
+    docks_->raise("minifyDock");
+    status_->setBusy(true);
+}
+
+void MainWindow::onStored(int index) {
+    const Event& event = store_.at(index);
+    minifier_->eventStored(event);
+    // Follow the newest compile until the user picks one.
+    QString id = QString::fromStdString(compileIdOf(event));
+    if (std::holds_alternative<CompileStartedEvent>(event) ||
+        (std::holds_alternative<KernelSourceEvent>(event) && id == selection_.compileId())) {
+        if (id == selection_.compileId()) selection_.refreshCompile();
+        else selection_.setCompileId(id);
+    }
+}
+
+void MainWindow::onRunFinished(bool ok, const QString& message) {
+    runRequest_ = 0;
+    status_->setBusy(false);
+    minifier_->runEnded();
+    annotations_->redo();
+    if (!ok) docks_->output->appendMessage(message);
+    if (QFile::exists(lastRunBundle())) bundlePath_ = lastRunBundle();
+    setStatus(ok ? tr("Finished: %1 events").arg(store_.eventCount()) : message);
+    if (!selection_.compileId().isEmpty()) selection_.refreshCompile();
+    options_->showBackendsUsed(store_);
+}
+
+void MainWindow::onEngineDied(const QString& description, const QString& running) {
+    runRequest_ = 0;
+    status_->setBusy(false);
+    QString text = running.isEmpty() ? description : tr("%1 while %2").arg(description, running);
+    docks_->output->appendMessage(tr("%1. Everything received so far is kept; Restart Engine starts a new one.").arg(text));
+    minifier_->abandon(text);
+    setStatus(text);
+}
+
+bool MainWindow::showView(const QString& view) {
+    if (view != "minify") return showPresetView(view, *docks_, selection_);
+    // Minify the run's failure once; a later call (its answer) only shows the result.
+    if (docks_->minify->repro().isEmpty() && !minifier_->isRunning()) minifyFailure();  // does nothing without a failure
+    return docks_->raise("minifyDock");
+}
+
+void MainWindow::showViewOnceOpened(const QString& view) {
+    if (loadsPending_ > 0) viewOnceOpened_ = view;
+    else showView(view);
+}
+
+bool MainWindow::viewsReady() const {
+    if (engine_.activeRun() || loadsPending_ > 0 || torchSide_.isBusy() || traceView()->indexPending()) return false;
+    // Views that redo themselves once per burst of events, a moment after it.
+    if (annotations_->pending() || torchCompareView()->rebuildPending() || docks_->compiles->stackTrie()->rebuildPending()) return false;
+    const QList<GraphView*> graphs = findChildren<GraphView*>();
+    return std::none_of(graphs.begin(), graphs.end(), [](const GraphView* g) { return g->layoutPending(); });
+}
+
+// Opening.
+
+bool MainWindow::openFile(const QString& path) {
+    if (path.endsWith(".fscope", Qt::CaseInsensitive) || isZipFile(path)) return openBundle(path);  // a bundle by any name
+    if (isTorchTracePath(path.toStdString())) {
+        openInBackground<TorchTraceRun>(path, tr("Open PyTorch Trace"), tr("Opening PyTorch trace %1...").arg(QFileInfo(path).fileName()),
+                                        &loadTorchTraceRun, &MainWindow::showTorchTrace);
+        return true;
+    }
+    if (path.endsWith(".json", Qt::CaseInsensitive)) {
+        openInBackground<ProfilerTraceRun>(path, tr("Open Profiler Trace"), tr("Opening profiler trace %1...").arg(QFileInfo(path).fileName()),
+                                           &loadProfilerTrace, &MainWindow::showProfilerTrace);
+        return true;
+    }
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        tell(QMessageBox::Warning, tr("Open Script"), tr("Cannot open %1: %2").arg(path, file.errorString()));
         return false;
     }
-    setStatus(tr("Exported the bundle to %1").arg(path));
+    // What was on show (a run, a bundle, a TORCH_TRACE folder) belongs to another file.
+    showOpenedRun(path, QString::fromUtf8(file.readAll()), RunEvents{}, QFileInfo(path).fileName(), path);
+    setTitle(QFileInfo(path).fileName());
+    setStatus(tr("Opened %1").arg(QFileInfo(path).fileName()));
     return true;
 }
 
-bool MainWindow::exportPerfettoTrace(const QString& path) {
-    const QString title = tr("Export Trace for Perfetto");
-    if (store_.traces().size() == 0) {
-        tell(QMessageBox::Information, title, tr("There are no spans yet: run the script (every run is traced), or open a TORCH_TRACE "
-                                                  "folder (its compile timeline) or a profiler trace."));
-        return false;
-    }
-    QSaveFile file(path);
-    std::string text = chromeTraceText(store_.traces());
-    if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), static_cast<qint64>(text.size())) != static_cast<qint64>(text.size()) ||
-        !file.commit()) {
-        tell(QMessageBox::Warning, title, tr("Cannot write %1: %2").arg(path, file.errorString()));
-        return false;
-    }
-    setStatus(tr("Exported %n span(s) to %1: open it in ui.perfetto.dev or chrome://tracing", nullptr, static_cast<int>(store_.traces().size()))
-                  .arg(path));
-    return true;
-}
-
-// The run's bundle with PyTorch's side on show added (bundle/bundle_torch_side.h), written
-// anew (atomically, so exporting onto the bundle it came from is safe).
-bool MainWindow::exportBundleWithTorchSide(const QString& path) {
-    try {
-        QApplication::setOverrideCursor(Qt::WaitCursor);
-        auto restoreCursor = qScopeGuard([] { QApplication::restoreOverrideCursor(); });
-        std::map<std::string, std::string> entries = readBundle(bundlePath_.toStdString(), {}, BundleEvents::Unparsed).files;
-        putTorchSide(entries, torchSide_.shownLog().toStdString());
-        writeBundle(path.toStdString(), std::move(entries));
-    } catch (const Error& e) {
-        tell(QMessageBox::Warning, tr("Export Bundle"), tr("Cannot write %1: %2").arg(path, QString::fromStdString(e.what())));
-        return false;
-    }
-    setStatus(tr("Exported the bundle, with PyTorch's side, to %1").arg(path));
-    return true;
-}
-
-void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
-    for (const QUrl& url : event->mimeData()->urls())
-        if (url.isLocalFile() && (QRegularExpression(R"(\.(py|fscope|json)$)", QRegularExpression::CaseInsensitiveOption).match(url.toLocalFile()).hasMatch() ||
-                                  isTorchTracePath(url.toLocalFile().toStdString()))) {
-            event->acceptProposedAction();
-            return;
-        }
-}
-
-void MainWindow::dropEvent(QDropEvent* event) {
-    for (const QUrl& url : event->mimeData()->urls())
-        if (url.isLocalFile()) {
-            event->acceptProposedAction();
-            openFile(url.toLocalFile());
-            return;
-        }
-}
-
-bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
-    if (watched == editor_->viewport() && (event->type() == QEvent::DragEnter || event->type() == QEvent::Drop)) {
-        auto* drop = static_cast<QDropEvent*>(event);
-        if (drop->mimeData()->hasUrls()) {
-            if (event->type() == QEvent::DragEnter) dragEnterEvent(static_cast<QDragEnterEvent*>(event));
-            else dropEvent(drop);
-            return true;
-        }
-    }
-    return QMainWindow::eventFilter(watched, event);
+void MainWindow::showOpenedRun(const QString& path, const QString& editorText, RunEvents events, const QString& scriptFile,
+                               const QString& scriptPath) {
+    scriptFile_->open(editorText, scriptPath);
+    scriptTabs_->setScriptFile(scriptFile);  // the events name the script's file so
+    store_.replace(std::move(events));  // the panes reload
+    selection_.setCompileId({});  // of the run before: the caller picks this run's first, if any
+    bundlePath_.clear();
+    recent_->add(path);
 }
 
 bool MainWindow::openBundle(const QString& path) {
@@ -486,7 +368,8 @@ bool MainWindow::openBundle(const QString& path) {
         tell(QMessageBox::Critical, tr("Open Bundle"), tr("%1 is not a usable bundle:\n%2").arg(path, QString::fromStdString(e.what())));
         return false;
     }
-    showOpenedRun(path, QString::fromStdString(bundle.script), std::move(run));
+    const std::string& scriptFile = bundle.manifest.scriptPath.empty() ? bundle.manifest.script : bundle.manifest.scriptPath;
+    showOpenedRun(path, QString::fromStdString(bundle.script), std::move(run), QString::fromStdString(scriptFile));
     bundlePath_ = path;
     torchSide_.openBundled(bundle.files, QFileInfo(path).fileName());
     if (!torchSide_.isBusy()) torchCompareView()->setTorchSource(tr("The bundle keeps no PyTorch side: its run was made without Run Under PyTorch Too"));
@@ -498,10 +381,7 @@ bool MainWindow::openBundle(const QString& path) {
         }
     if (!setBackend(qstringField(bundle.manifest.options, "backend"))) setBackend({});  // any JSON may be there
     options_->showBackendsUsed(store_);
-    runFileName_ = QString::fromStdString(bundle.manifest.scriptPath.empty() ? bundle.manifest.script : bundle.manifest.scriptPath);
-    scriptTabs_->setScriptFile(runFileName_);
-    annotateScript();
-    setWindowTitle(tr("Fusescope - %1 (bundle)").arg(QFileInfo(path).fileName()) + "[*]");
+    setTitle(tr("%1 (bundle)").arg(QFileInfo(path).fileName()));
     setStatus(tr("Opened bundle %1: %2 events").arg(QFileInfo(path).fileName()).arg(store_.eventCount()));
     return true;
 }
@@ -514,232 +394,99 @@ void MainWindow::openInBackground(const QString& path, const QString& title, con
         this, [load, file = path.toStdString()] { return load(file); },
         [this, path, show](Run run) {
             --loadsPending_;
-            progress_->setVisible(false);
+            status_->setReading(false);
             (this->*show)(path, std::move(run));
             if (!viewOnceOpened_.isEmpty()) showView(std::exchange(viewOnceOpened_, {}));
         },
         [this, path, title](const QString& error) {
             --loadsPending_;
-            progress_->setVisible(false);
+            status_->setReading(false);
             setStatus(tr("Cannot open %1").arg(path));
             tell(QMessageBox::Critical, title, tr("Cannot open %1:\n%2").arg(path, error));
         });
     ++loadsPending_;
-    progress_->setVisible(true);
+    status_->setReading(true);
     setStatus(opening);
 }
 
-bool MainWindow::viewsReady() const {
-    if (engine_.activeRun() || loadsPending_ > 0 || torchSide_.isBusy() || traceView()->indexPending()) return false;
-    // Views that redo themselves once per burst of events, a moment after it.
-    if (annotateTimer_.isActive() || torchCompareView()->rebuildPending() || docks_->compiles->stackTrie()->rebuildPending()) return false;
-    const QList<GraphView*> graphs = findChildren<GraphView*>();
-    return std::none_of(graphs.begin(), graphs.end(), [](const GraphView* g) { return g->layoutPending(); });
-}
-
-void MainWindow::showViewOnceOpened(const QString& view) {
-    if (loadsPending_ > 0) viewOnceOpened_ = view;
-    else showView(view);
-}
-
-bool MainWindow::openTorchTrace(const QString& path) {
-    openInBackground<TorchTraceRun>(path, tr("Open PyTorch Trace"), tr("Opening PyTorch trace %1...").arg(QFileInfo(path).fileName()),
-                                    &loadTorchTraceRun, &MainWindow::showTorchTrace);
-    return true;
-}
-
 void MainWindow::showTorchTrace(const QString& path, TorchTraceRun run) {
-    QString program = QString::fromStdString(run.program);
+    QString program = QString::fromStdString(run.program);  // the events name the program's file as the log does
     QString text = run.programText.empty()
                        ? tr("# A TORCH_TRACE log of PyTorch %1: %2\n# Its program, %3, is not on this machine.\n")
                              .arg(QString::fromStdString(run.torchVersion), QString::fromStdString(run.logPath), program)
                        : QString::fromStdString(run.programText);
-    showOpenedRun(path, text, std::move(run.events));
+    showOpenedRun(path, text, std::move(run.events), program);
     selection_.setCompileId(QString::fromStdString(run.firstCompile));  // its graph, IR and code on show at once
-    runFileName_ = program;  // the events name the program's file as the log does
-    scriptTabs_->setScriptFile(runFileName_);
-    annotateScript();
-    setWindowTitle(tr("Fusescope - %1 (PyTorch trace)").arg(QFileInfo(QString::fromStdString(run.logPath)).fileName()) + "[*]");
+    setTitle(tr("%1 (PyTorch trace)").arg(QFileInfo(QString::fromStdString(run.logPath)).fileName()));
     QString status = tr("Opened PyTorch trace %1: %2 compiles, %3 events").arg(QFileInfo(path).fileName()).arg(run.compiles).arg(store_.eventCount());
     if (!run.warnings.empty())
         status += tr("; %1 warnings, the first: %2").arg(run.warnings.size()).arg(QString::fromStdString(run.warnings.front()));
     setStatus(status);
 }
 
-void MainWindow::showOpenedRun(const QString& path, const QString& editorText, RunEvents events) {
-    editor_->setText(editorText);
-    scriptPath_.clear();
-    discardAutosave();
-    store_.replace(std::move(events));  // the panes reload
-    selection_.setCompileId({});  // of the run before: the caller picks this run's first, if any
-    bundlePath_.clear();
-    recent_->add(path);
-}
-
-bool MainWindow::openProfilerTrace(const QString& path) {
-    openInBackground<ProfilerTraceRun>(path, tr("Open Profiler Trace"), tr("Opening profiler trace %1...").arg(QFileInfo(path).fileName()),
-                                       &loadProfilerTrace, &MainWindow::showProfilerTrace);
-    return true;
-}
-
 void MainWindow::showProfilerTrace(const QString& path, ProfilerTraceRun run) {
     QString merged = run.executionTrace.empty()
                          ? tr("no execution trace beside it")
                          : tr("its execution trace %1 describes %2 of them").arg(QString::fromStdString(run.executionTrace)).arg(run.opsMerged);
-    showOpenedRun(path, tr("# A profiler trace: %1\n# %2 spans; %3.\n").arg(path).arg(run.spans).arg(merged), std::move(run.events));
-    runFileName_.clear();
-    setWindowTitle(tr("Fusescope - %1 (profiler trace)").arg(QFileInfo(path).fileName()) + "[*]");
+    showOpenedRun(path, tr("# A profiler trace: %1\n# %2 spans; %3.\n").arg(path).arg(run.spans).arg(merged), std::move(run.events), {});
+    setTitle(tr("%1 (profiler trace)").arg(QFileInfo(path).fileName()));
     setStatus(tr("Opened profiler trace %1: %2 spans").arg(QFileInfo(path).fileName()).arg(run.spans));
     showView("trace");
 }
 
-bool MainWindow::saveScript(bool choosePath) {
-    QString path = scriptPath_;
-    if (path.isEmpty() || choosePath)
-        path = QFileDialog::getSaveFileName(this, choosePath ? tr("Save Script As") : tr("Save Script"), scriptPath_, tr("Scripts (*.py)"));
-    if (path.isEmpty()) return false;
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(editor_->text().toUtf8()) < 0) {
-        tell(QMessageBox::Warning, tr("Save Script"), tr("Cannot write %1: %2").arg(path, file.errorString()));
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) { acceptOpenableDrag(*event); }
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    if (QString path = takeDroppedFile(*event); !path.isEmpty()) openFile(path);
+}
+
+// Exporting.
+
+bool MainWindow::hasBundleToExport() {
+    if (!bundlePath_.isEmpty() && QFile::exists(bundlePath_)) return true;
+    tell(QMessageBox::Information, tr("Export Bundle"),
+         tr("There is no bundle yet: run the script first (a run that is still going, or whose engine died, has none)."));
+    return false;
+}
+
+bool MainWindow::exportBundle(const QString& path) {
+    if (!hasBundleToExport()) return false;
+    const QString torchLog = torchSide_.shownLog();
+    if (QString error = torchLog.isEmpty() ? copyBundle(bundlePath_, path) : writeBundleWithTorchSide(bundlePath_, torchLog, path); !error.isEmpty()) {
+        tell(QMessageBox::Warning, tr("Export Bundle"), error);
         return false;
     }
-    if (path != scriptPath_) setWindowTitle(tr("Fusescope - %1").arg(QFileInfo(path).fileName()) + "[*]");
-    scriptPath_ = path;
-    discardAutosave();
-    setStatus(tr("Saved %1").arg(path));
+    setStatus(torchLog.isEmpty() ? tr("Exported the bundle to %1").arg(path) : tr("Exported the bundle, with PyTorch's side, to %1").arg(path));
     return true;
 }
 
-RunRequest MainWindow::scriptRequest(bool withLogs) const {
-    // The saved script's whole path: its own modules beside it are found as Python finds them.
-    return options_->request(editor_->text(), scriptPath_.isEmpty() ? QString("script.py") : scriptPath_, withLogs);
-}
-
-void MainWindow::runScript() {
-    store_.clear();
-    selection_.setCompileId({});
-    minifier_->runStarted();
-    RunRequest request = scriptRequest(true);
-    // Every run leaves its bundle behind, so File > Export Bundle has it when it ends.
-    QString runs = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) + "/runs";
-    QDir().mkpath(runs);
-    request.bundle = runs + "/last-run.fscope";
-    bundlePath_.clear();
-    runFileName_ = request.fileName;
-    scriptTabs_->setScriptFile(runFileName_);
-    editor_->clearAnnotations();
-    runRequest_ = engine_.run(request);
-    if (options_->runUnderTorch()) torchSide_.run(request.script, request.fileName);
-    setBusy(true);
-    setStatus(tr("Running %1...").arg(QFileInfo(request.fileName).fileName()));
-}
-
-void MainWindow::minifyFailure() {
-    if (engine_.activeRun() || !minifier_->start(scriptRequest())) return;
-    docks_->raise("minifyDock");
-    setBusy(true);
-}
-
-void MainWindow::onStored(int index) {
-    const Event& event = store_.at(index);
-    minifier_->eventStored(event);
-    if (std::holds_alternative<ErrorEvent>(event) || std::holds_alternative<GraphBreakEvent>(event) ||
-        std::holds_alternative<RecompileEvent>(event))
-        annotateTimer_.start();  // coalesced
-    if (QString stage = stageOf(event); !stage.isEmpty()) setStatus(tr("Running: %1").arg(stage));
-    // Follow the newest compile until the user picks one.
-    QString id = QString::fromStdString(compileIdOf(event));
-    if (std::holds_alternative<CompileStartedEvent>(event) ||
-        (std::holds_alternative<KernelSourceEvent>(event) && id == selection_.compileId())) {
-        if (id == selection_.compileId()) selection_.refreshCompile();
-        else selection_.setCompileId(id);
+bool MainWindow::exportPerfettoTrace(const QString& path) {
+    const QString title = tr("Export Trace for Perfetto");
+    if (store_.traces().size() == 0) {
+        tell(QMessageBox::Information, title, tr("There are no spans yet: run the script (every run is traced), or open a TORCH_TRACE "
+                                                  "folder (its compile timeline) or a profiler trace."));
+        return false;
     }
-}
-
-void MainWindow::onRunFinished(bool ok, const QString& message) {
-    runRequest_ = 0;
-    setBusy(false);
-    minifier_->runEnded();
-    annotateTimer_.stop();
-    annotateScript();
-    if (!ok) docks_->output->appendMessage(message);
-    QString bundle = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) + "/runs/last-run.fscope";
-    if (QFile::exists(bundle)) bundlePath_ = bundle;
-    setStatus(ok ? tr("Finished: %1 events").arg(store_.eventCount()) : message);
-    if (!selection_.compileId().isEmpty()) selection_.refreshCompile();
-    options_->showBackendsUsed(store_);
-}
-
-void MainWindow::onEngineDied(const QString& description, const QString& running) {
-    runRequest_ = 0;
-    setBusy(false);
-    QString text = running.isEmpty() ? description : tr("%1 while %2").arg(description, running);
-    docks_->output->appendMessage(tr("%1. Everything received so far is kept; Restart Engine starts a new one.").arg(text));
-    minifier_->abandon(text);
-    setStatus(text);
-}
-
-void MainWindow::showSelectedKernel(const QString&, const QString& buffer) {
-    if (buffer.isEmpty()) return;
-    QString kernel = selection_.provenance().kernelOf(buffer);
-    setStatus(kernel.isEmpty() ? tr("Selected %1").arg(buffer) : tr("Selected %1 (kernel %2)").arg(buffer, kernel));
-}
-
-void MainWindow::setStatus(const QString& text) { status_->setText(text); }
-
-bool MainWindow::setBackend(const QString& name) { return options_->setBackend(name); }
-QString MainWindow::backendText() const { return options_->backendText(); }
-void MainWindow::setCheckAccuracy(bool on) { options_->setCheckAccuracy(on); }
-void MainWindow::setGpuCodegenOnly(bool on) { options_->setGpuCodegenOnly(on); }
-
-bool MainWindow::showView(const QString& view) {
-    if (view != "minify") return showPresetView(view, *docks_, selection_);
-    // Minify the run's failure once; a later call (its answer) only shows the result.
-    if (docks_->minify->repro().isEmpty() && !minifier_->isRunning()) minifyFailure();  // does nothing without a failure
-    return docks_->raise("minifyDock");
-}
-
-void MainWindow::setBusy(bool busy) {
-    progress_->setVisible(busy);
-    cancel_->setVisible(busy);
-}
-
-void MainWindow::annotateScript() {
-    static const QsciStyle error(-1, "error", QColor(150, 0, 0), QColor(255, 230, 230), editor_->font());
-    static const QsciStyle graphBreak(-1, "graph break", QColor(120, 70, 0), QColor(255, 243, 214), editor_->font());
-    static const QsciStyle recompile(-1, "recompile", QColor(0, 70, 140), QColor(228, 239, 255), editor_->font());
-    for (QsciScintilla* editor : scriptTabs_->editors()) {  // the script's and its modules'
-        editor->clearAnnotations();
-        QMap<int, QList<ScriptNote>> byLine;
-        for (const ScriptNote& note : scriptNotes(store_, scriptTabs_->fileOf(editor))) byLine[note.line].append(note);
-        for (auto it = byLine.begin(); it != byLine.end(); ++it) {
-            QStringList texts;
-            for (const ScriptNote& note : it.value()) texts << note.text;
-            // The most serious note colours the whole annotation.
-            auto worst = std::min_element(it.value().begin(), it.value().end(),
-                                          [](const ScriptNote& a, const ScriptNote& b) { return a.kind < b.kind; })->kind;
-            const QsciStyle& style = worst == ScriptNote::Kind::Error ? error : worst == ScriptNote::Kind::GraphBreak ? graphBreak : recompile;
-            editor->annotate(it.key() - 1, texts.join('\n'), style);
-        }
-        editor->setAnnotationDisplay(QsciScintilla::AnnotationBoxed);
+    if (QString error = writeChromeTrace(store_.traces(), path); !error.isEmpty()) {
+        tell(QMessageBox::Warning, title, error);
+        return false;
     }
+    setStatus(tr("Exported %n span(s) to %1: open it in ui.perfetto.dev or chrome://tracing", nullptr, static_cast<int>(store_.traces().size()))
+                  .arg(path));
+    return true;
 }
 
-QString MainWindow::statusText() const { return status_->text(); }
-
-QStringList MainWindow::recentFiles() const { return recent_->paths(); }
+bool MainWindow::exportGraphImage(const QString& path) {
+    QString error;
+    if (graphView()->exportImage(path, &error)) return true;
+    tell(QMessageBox::Warning, tr("Export Graph Image"), error);
+    return false;
+}
 
 void MainWindow::closeEvent(QCloseEvent* event) {
-    // An edit made since the last autosave would be lost: ask (the autosave timer runs every 3 s).
-    if (editor_->isModified() && !nonInteractive_) {
-        const QString name = scriptPath_.isEmpty() ? QString("script.py") : QFileInfo(scriptPath_).fileName();
-        auto answer = QMessageBox::question(this, tr("Save Changes"), tr("Save the changes to %1 before closing?").arg(name),
-                                            QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
-        if (answer == QMessageBox::Cancel || (answer == QMessageBox::Save && !saveScript())) {
-            event->ignore();
-            return;
-        }
-        if (answer == QMessageBox::Discard) discardAutosave();
+    if (!scriptFile_->mayClose(!nonInteractive_)) {
+        event->ignore();
+        return;
     }
     layout_->save();
     engine_.shutdown();

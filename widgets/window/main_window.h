@@ -1,59 +1,54 @@
 #pragma once
 // The workbench window: the script editor in the middle, every view of a run in a dock the
-// user can rearrange (layout kept with QSettings), the engine child behind it all. Each
-// dock holds a pane (panes/) that fills itself from the shared SelectionContext; the window
-// lays them out and owns the actions, menus, runs, the minifier and the status bar.
-
-#include <QMainWindow>
-#include <QMessageBox>
-#include <QTimer>
+// user can rearrange (layout kept with QSettings), the engine child behind it all. The docks
+// and their panes (window/docks.h) fill themselves from the shared SelectionContext; the
+// window owns the run, what is opened and exported, and ties the parts together: the menus
+// (window/file_menu.h, edit_menu.h), the run's options (run_options.h), the minifier
+// (minify_controller.h), the script's file (script_file.h) and notes (script_annotations.h)
+// and the status bar (run_status.h).
 
 #include <memory>
 
+#include <QMainWindow>
+#include <QMessageBox>
+
 #include "engine/engine_client.h"
-#include "model/run_store.h"
+#include "engine/torch_side.h"
 #include "model/profiler_trace_run.h"
+#include "model/run_store.h"
 #include "model/torch_trace_run.h"
 #include "selection/selection_context.h"
-#include "engine/torch_side.h"
 
 class QsciScintilla;
-class QComboBox;
-class QLabel;
-class QLineEdit;
-class QTreeView;
 class QTabWidget;
 class QTableView;
-class QProgressBar;
-class QToolButton;
+class QTreeView;
 
 namespace fusescope::gui {
 
-class CodeView;
-class FindBar;
-class GraphView;
-class FusionStepper;
-class CompareView;
-class TorchCompareView;
-class GuardsView;
-class TraceView;
-class RecentFiles;
-class SavedLayout;
-class MinifyPane;
-class MinifyController;
-class RunOptions;
-struct Docks;
-class CompilesPane;
-class GraphPane;
-class ModulesPane;
-class FusionPane;
-class IrPane;
 class CodePane;
-class GraphBreaksPane;
-class GuardsPane;
-class OutputPane;
-class ScriptSelection;
+class CodeView;
+class CompareView;
+class CompilesPane;
+class FindBar;
+class FusionStepper;
+class GraphPane;
+class GraphView;
+class GuardsView;
+class IrPane;
+class MinifyController;
+class MinifyPane;
+class ModulesPane;
+class RecentFiles;
+class RunOptions;
+class RunStatus;
+class SavedLayout;
+class ScriptAnnotations;
+class ScriptFile;
 class ScriptTabs;
+class TorchCompareView;
+class TraceView;
+struct Docks;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -104,6 +99,9 @@ public:
     // Writes the run's spans (a TORCH_TRACE log's compile timeline, a traced run's ops and
     // kernels) as Chrome trace JSON for Perfetto; false, having said why, when it cannot.
     bool exportPerfettoTrace(const QString& path);
+    bool exportGraphImage(const QString& path);  // the Graph pane's captured graph, PNG or SVG
+    // Whether there is a bundle to export; when not, says why.
+    bool hasBundleToExport();
 
     // For tests and screenshots.
     RunStore& store() { return store_; }
@@ -133,7 +131,7 @@ public:
     TorchCompareView* torchCompareView() const;
     TorchSide& torchSide() { return torchSide_; }
     TraceView* traceView() const;
-    static QString autosavePathForTests() { return autosavePath(); }
+    static QString autosavePathForTests();
     QString statusText() const;
     QStringList recentFiles() const;
 
@@ -141,13 +139,10 @@ protected:
     void closeEvent(QCloseEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
-    bool eventFilter(QObject* watched, QEvent* event) override;  // file drops on the editor
 
 private:
-    void buildActions();
-    void buildViewMenu();  // docks to show again, reset layout, language
-    void connectTorchSide();  // its progress and failures in the status bar and Output
-    bool exportBundleWithTorchSide(const QString& path);
+    void buildMenusAndToolBars();
+    void setTitle(const QString& shown);  // "Fusescope - shown", with the unsaved-edits marker
     // Raises the editor tab of file ("": the script) and moves its cursor to line (1-based).
     void showSourceLine(const QString& file, int line);
     // A doctor's fix: inserted into the script's editor (undoable), then the script runs again.
@@ -155,8 +150,6 @@ private:
     void showSelectedKernel(const QString& graphNode, const QString& buffer);  // in the status bar
     void onStored(int index);  // a run's event, once the store (and so every pane) has it
     void onRunFinished(bool ok, const QString& message);
-    // The editor's script with the toolbars' options (and their logs when withLogs).
-    RunRequest scriptRequest(bool withLogs = false) const;
     void onEngineDied(const QString& description, const QString& running);
     bool openBundle(const QString& path);
     // Reads `path` with `load` on a worker thread (the status bar says `opening`), then
@@ -164,49 +157,37 @@ private:
     template <typename Run>
     void openInBackground(const QString& path, const QString& title, const QString& opening, Run (*load)(const std::string&),
                           void (MainWindow::*show)(const QString&, Run));
-    // A TORCH_TRACE folder or log (docs/torch-trace.md), read on a worker thread; true once started.
-    bool openTorchTrace(const QString& path);
     void showTorchTrace(const QString& path, TorchTraceRun run);
-    // What every opened log or trace does: `editorText` in the editor (no script file behind
-    // it), `events` in the store, `path` among the recent files.
-    void showOpenedRun(const QString& path, const QString& editorText, RunEvents events);
-    // A Chrome trace (.json), with an execution trace beside it merged in, read on a worker thread.
-    bool openProfilerTrace(const QString& path);
     void showProfilerTrace(const QString& path, ProfilerTraceRun run);
+    // What every opened file does: `editorText` in the editor (from `scriptPath`, "" when no
+    // script file is behind it), `events` in the store naming the script `scriptFile`, `path`
+    // among the recent files.
+    void showOpenedRun(const QString& path, const QString& editorText, RunEvents events, const QString& scriptFile,
+                       const QString& scriptPath = {});
     void setStatus(const QString& text);
     // A message box, or in non-interactive mode stderr and exit status 1.
     void tell(QMessageBox::Icon icon, const QString& title, const QString& text);
-    void setBusy(bool busy);      // the status bar's progress and Cancel while a run works
-    void annotateScript();        // errors, graph breaks and recompiles under their lines
-    void autosave();          // copies an edited script aside (timer)
-    void restoreAutosave();   // at start: brings back what the last session left unsaved
-    void discardAutosave();   // after open/save: the copy is no longer needed
-    static QString autosavePath();
 
     RunStore store_;
     SelectionContext selection_{&store_};
     EngineClient engine_;
     TorchSide torchSide_;
-    QString scriptPath_;
+    int runRequest_ = 0;  // the engine request of the run on its way; 0 when none
+    QString bundlePath_;  // the bundle of what is on show; "" when there is none yet
+    bool nonInteractive_ = false;
+    int loadsPending_ = 0;  // files being read on a worker thread
+    QString viewOnceOpened_;
 
     QsciScintilla* editor_ = nullptr;
+    ScriptTabs* scriptTabs_ = nullptr;  // the editor and the modules the run imported
+    FindBar* findBar_ = nullptr;         // under the editor tabs
+    ScriptFile* scriptFile_ = nullptr;
+    ScriptAnnotations* annotations_ = nullptr;
     std::unique_ptr<Docks> docks_;
     RunOptions* options_ = nullptr;
     MinifyController* minifier_ = nullptr;
-    int runRequest_ = 0;  // the engine request of the run on its way; 0 when none
-    QLabel* status_ = nullptr;
-    QProgressBar* progress_ = nullptr;
-    QToolButton* cancel_ = nullptr;
+    RunStatus* status_ = nullptr;
     RecentFiles* recent_ = nullptr;
-    QString bundlePath_;  // the bundle of what is on show; "" when there is none yet
-    bool nonInteractive_ = false;
-    QString runFileName_; // the script name the running or last run used
-    ScriptTabs* scriptTabs_ = nullptr;  // the editor and the modules the run imported
-    FindBar* findBar_ = nullptr;         // under the editor tabs
-    ScriptSelection* scriptSelection_ = nullptr;  // the editors' part in the selection
-    QTimer annotateTimer_;  // notes are redone once per burst of events, not per event
-    int loadsPending_ = 0;  // files being read on a worker thread
-    QString viewOnceOpened_;
     SavedLayout* layout_ = nullptr;
 };
 
