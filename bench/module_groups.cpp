@@ -129,7 +129,7 @@ int main(int argc, char** argv) {
     view.resize(1400, 900);
     view.show();
     nlohmann::json flat = flatGraph(1000);
-    double baseline = drawnMs(view, repeats, [&] { view.showGraph(flat); }, nullptr);
+    double baseline = drawnMs(view, repeats, [&] { view.showGraph(fusescope::gui::DrawnGraph::fromJson(flat)); }, nullptr);
     std::printf("baseline: a flat graph of 1000 nodes opens in %.1f ms\n\n", baseline);
     std::printf("%6s %6s %7s  %-28s %9s %8s\n", "nodes", "layers", "drawn", "action", "ms", "/ base");
     for (int size : {10000, 50000}) {
@@ -145,7 +145,7 @@ int main(int argc, char** argv) {
             change();
             drawn.wait(60000);
         };
-        row("open (top levels)", drawnMs(view, repeats, [&] { view.showGraph(graph); }, nullptr, &items));
+        row("open (top levels)", drawnMs(view, repeats, [&] { view.showGraph(fusescope::gui::DrawnGraph::fromJson(graph)); }, nullptr, &items));
         QString block = QString("blocks.%1").arg(layers / 2), attn = block + ".attn";
         row("expand a block", drawnMs(view, repeats, [&] { view.expandModule(block); }, [&] { view.collapseModule(block); }, &items));
         settle([&] { view.expandModule(block); });

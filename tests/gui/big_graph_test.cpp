@@ -19,7 +19,7 @@ using nlohmann::json;
 namespace {
 
 // x, then `n` pairs add_i = x + i (line 8) and sin_i = sin(add_i) (line 8), stacked (line 9).
-json fanGraph(int n) {
+DrawnGraph fanGraph(int n) {
     json nodes = json::array();
     nodes.push_back({{"name", "x"}, {"op", "placeholder"}, {"target", "L['x']"}});
     json stacked = json::array();
@@ -30,12 +30,12 @@ json fanGraph(int n) {
         stacked.push_back(sin);
     }
     nodes.push_back({{"name", "stack"}, {"op", "call_function"}, {"target", "stack"}, {"inputs", stacked}, {"line", 9}, {"source", "return torch.stack(outs)"}});
-    return {{"nodes", nodes}};
+    return DrawnGraph::fromJson({{"nodes", nodes}});
 }
 
 // A loop of n passes over lines 7-9: mul_i (line 7), add_i (line 8), relu_i (line 9), each
 // reading the one before, as `for i in range(n): x = x * 1.001; x = x + 0.5; x = x.relu()`.
-json loopGraph(int n) {
+DrawnGraph loopGraph(int n) {
     json nodes = json::array();
     nodes.push_back({{"name", "x"}, {"op", "placeholder"}, {"target", "L['x']"}});
     std::string last = "x";
@@ -45,7 +45,7 @@ json loopGraph(int n) {
             nodes.push_back({{"name", name}, {"op", "call_function"}, {"target", op}, {"inputs", {last}}, {"line", line}, {"source", op}});
             last = name;
         }
-    return {{"nodes", nodes}};
+    return DrawnGraph::fromJson({{"nodes", nodes}});
 }
 
 void waitForLayout(const GraphView& view) { QTRY_VERIFY_WITH_TIMEOUT(!view.layoutPending(), 20000); }
@@ -167,7 +167,7 @@ private slots:
         GraphView view;
         view.resize(400, 300);
         view.show();
-        view.showGraph({{"nodes", nodes}});
+        view.showGraph(DrawnGraph::fromJson({{"nodes", nodes}}));
         waitForLayout(view);
         QVERIFY(!view.viewport()->rect().contains(view.nodeCentre("n10")));  // far below the view
         view.setHighlighted({"n8", "n10"});

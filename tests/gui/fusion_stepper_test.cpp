@@ -30,17 +30,16 @@ QString eventText(const char* type) {
 }
 
 // The scheduler graph as "name <- inputs" lines, plus the group and what it merged.
-QStringList describe(const json& graph) {
+QStringList describe(const DrawnGraph& graph) {
     QStringList out;
-    for (const auto& n : graph["nodes"]) {
-        QString line = QString::fromStdString(n["name"]);
-        if (n.contains("inputs")) {
+    for (const DrawnNode& n : graph.nodes) {
+        QString line = QString::fromStdString(n.name);
+        if (n.op != "placeholder") {
             QStringList inputs;
-            for (const auto& i : n["inputs"]) inputs << QString::fromStdString(i);
-            line += " <- " + inputs.join(",");
+            for (const auto& i : n.inputs) inputs << QString::fromStdString(i);
+            line += " <- " + inputs.join(",") + " in " + QString::fromStdString(n.group);
         }
-        if (n.contains("group")) line += " in " + QString::fromStdString(n["group"]);
-        if (n.contains("members")) line += " from " + QString::fromStdString(n["members"][0]) + "+" + QString::fromStdString(n["members"][1]);
+        if (!n.members.empty()) line += " from " + QString::fromStdString(n.members[0]) + "+" + QString::fromStdString(n.members[1]);
         out << line;
     }
     return out;
@@ -235,7 +234,8 @@ private slots:
         QTemporaryDir dir;
         QVERIFY(!graph.exportImage(dir.filePath("empty.png"), &error));
         QCOMPARE(error, QString("There is no graph to export."));
-        graph.showGraph({{"nodes", {{{"name", "x"}, {"op", "placeholder"}}, {{"name", "relu"}, {"op", "call_function"}, {"target", "relu"}, {"inputs", {"x"}}}}}});
+        graph.showGraph(DrawnGraph::fromJson(
+            {{"nodes", {{{"name", "x"}, {"op", "placeholder"}}, {{"name", "relu"}, {"op", "call_function"}, {"target", "relu"}, {"inputs", {"x"}}}}}}));
         QTRY_VERIFY_WITH_TIMEOUT(!graph.layoutPending() && graph.nodeCount() == 2, 10000);
         QVERIFY2(graph.exportImage(dir.filePath("g.png"), &error), qPrintable(error));
         QImage png(dir.filePath("g.png"));

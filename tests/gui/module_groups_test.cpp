@@ -15,7 +15,7 @@ nlohmann::json scope(const std::string& path, const std::string& cls) { return {
 
 // A model of six blocks, each an attention of 10 ops and an MLP of 8 (with its weight as a
 // parameter input) and a residual add, then a head; 129 nodes.
-nlohmann::json modelGraph() {
+DrawnGraph modelGraph() {
     nlohmann::json nodes = nlohmann::json::array();
     auto add = [&](const std::string& name, const std::string& op, std::vector<std::string> inputs, nlohmann::json stack) {
         nodes.push_back({{"name", name}, {"op", op}, {"target", op == "placeholder" ? "" : "aten.op"}, {"inputs", inputs},
@@ -46,7 +46,7 @@ nlohmann::json modelGraph() {
     }
     add("head", "call_function", {last}, {scope("head", "Linear")});
     add("output", "output", {"head"}, nlohmann::json::array());
-    return {{"nodes", nodes}};
+    return DrawnGraph::fromJson({{"nodes", nodes}});
 }
 
 bool waitForLayout(GraphView& view) {
@@ -93,6 +93,29 @@ private Q_SLOTS:
         QCOMPARE(initialExpansion(tree, 80), (std::vector<char>(8, 1)));
     }
 
+    // A graph is read once into its typed form: nodes that are not objects, have no name or
+    // repeat one are left out, and a field of another kind reads as its default.
+    void aGraphIsReadOnceLeavingOutWhatIsNoNode() {
+        const DrawnGraph graph = DrawnGraph::fromJson(
+            {{"nodes", {7, {{"op", "placeholder"}}, {{"name", "x"}, {"op", "placeholder"}, {"line", "3"}},
+                        {{"name", "mul"}, {"op", "call_function"}, {"target", "aten.mul"}, {"inputs", {"x", 5, "x"}}, {"file", "m.py"},
+                         {"line", 4}, {"source", "y = x * x"}, {"nn_module_stack", {scope("fc", "Linear"), "junk"}}, {"saved", "f32[2]"},
+                         {"captured", "mul_1"}, {"members", {"a", "b"}}, {"group", "buf0"}},
+                        {{"name", "x"}, {"op", "output"}}}}});
+        QCOMPARE(graph.nodes.size(), size_t(2));
+        QCOMPARE(graph.nodes[0].name, std::string("x"));
+        QCOMPARE(graph.nodes[0].line, 0);
+        const DrawnNode& mul = graph.nodes[1];
+        QCOMPARE(mul.inputs, (std::vector<std::string>{"x", "x"}));
+        QCOMPARE(mul.file + ":" + std::to_string(mul.line) + " " + mul.source, std::string("m.py:4 y = x * x"));
+        QCOMPARE(mul.moduleStack.size(), size_t(1));
+        QCOMPARE(mul.moduleStack[0].path + " " + mul.moduleStack[0].className, std::string("fc Linear"));
+        QCOMPARE(mul.saved + " " + mul.captured + " " + mul.group + " " + mul.target, std::string("f32[2] mul_1 buf0 aten.mul"));
+        QCOMPARE(mul.members, (std::vector<std::string>{"a", "b"}));
+        QVERIFY(DrawnGraph::fromJson(nullptr).empty());
+        QVERIFY(DrawnGraph::fromJson({{"nodes", "x"}}).empty());
+    }
+
     void aParameterJoinsTheModulesAllItsUsersShare() {
         nlohmann::json nodes = nlohmann::json::array(
             {{{"name", "l_self_modules_fc_parameters_weight_"}, {"op", "placeholder"}},
@@ -104,8 +127,7 @@ private Q_SLOTS:
               {"nn_module_stack", {scope("emb", "Embedding")}}},
              {{"name", "tied"}, {"op", "call_function"}, {"inputs", {"l_self_modules_emb_parameters_weight_"}},
               {"nn_module_stack", {scope("head", "Linear")}}}});
-        std::vector<const nlohmann::json*> list;
-        for (const auto& n : nodes) list.push_back(&n);
+        const DrawnGraph list = DrawnGraph::fromJson({{"nodes", nodes}});
         std::vector<std::vector<ModuleScopeName>> stacks = moduleStacks(list).stacks;
         QCOMPARE(stacks[0].size(), size_t(1));
         QCOMPARE(stacks[0][0].path, std::string("fc"));

@@ -39,10 +39,8 @@ QStringList tabTitles(const ScriptTabs& tabs) {
 
 // The first node of the compile on show made at line of a file ending in `file`.
 QString nodeMadeAt(MainWindow& window, const QString& file, int line) {
-    const auto& graph = window.selection().compile().graph;
-    if (!graph.is_object() || !graph.contains("nodes")) return {};
-    for (const auto& node : graph["nodes"])
-        if (qstringField(node, "file").endsWith(file) && node.value("line", 0) == line) return qstringField(node, "name");
+    for (const DrawnNode& node : window.selection().compile().graph.nodes)
+        if (QString::fromStdString(node.file).endsWith(file) && node.line == line) return QString::fromStdString(node.name);
     return {};
 }
 

@@ -9,34 +9,18 @@ namespace fusescope::gui {
 
 namespace {
 
-std::string stringOf(const nlohmann::json& object, const char* key) {
-    auto it = object.find(key);
-    return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-std::vector<ModuleScopeName> moduleStackOf(const nlohmann::json& node) {
-    std::vector<ModuleScopeName> stack;
-    auto it = node.find("nn_module_stack");
-    if (it == node.end() || !it->is_array()) return stack;
-    for (const auto& scope : *it)
-        if (scope.is_object()) stack.push_back({stringOf(scope, "path"), stringOf(scope, "class")});
-    return stack;
-}
-
 // Each parameter or buffer placeholder (Dynamo names them ..._parameters_... and
 // ..._buffers_...) takes the stack its users share.
-void adoptParameters(const std::vector<const nlohmann::json*>& list, std::vector<std::vector<ModuleScopeName>>& stacks) {
+void adoptParameters(const std::vector<DrawnNode>& list, std::vector<std::vector<ModuleScopeName>>& stacks) {
     std::unordered_map<std::string, size_t> index;
-    for (size_t i = 0; i < list.size(); ++i) index.emplace(stringOf(*list[i], "name"), i);
+    for (size_t i = 0; i < list.size(); ++i) index.emplace(list[i].name, i);
     std::vector<std::optional<std::vector<ModuleScopeName>>> shared(stacks.size());
     for (size_t user = 0; user < list.size(); ++user) {
-        auto inputs = list[user]->find("inputs");
-        if (inputs == list[user]->end() || !inputs->is_array()) continue;
-        for (const auto& input : *inputs) {
-            auto it = input.is_string() ? index.find(input.get<std::string>()) : index.end();
+        for (const std::string& input : list[user].inputs) {
+            auto it = index.find(input);
             if (it == index.end()) continue;
             const std::string& name = it->first;
-            if (stringOf(*list[it->second], "op") != "placeholder" || !stacks[it->second].empty() ||
+            if (list[it->second].op != "placeholder" || !stacks[it->second].empty() ||
                 (name.find("_parameters_") == std::string::npos && name.find("_buffers_") == std::string::npos))
                 continue;
             auto& common = shared[it->second];
@@ -54,27 +38,22 @@ void adoptParameters(const std::vector<const nlohmann::json*>& list, std::vector
 }
 
 // The script line that made each node, 0 for an input or a node of no known line.
-std::vector<int> madeAtLines(const std::vector<const nlohmann::json*>& nodes) {
+std::vector<int> madeAtLines(const std::vector<DrawnNode>& nodes) {
     std::vector<int> lines;
-    for (const nlohmann::json* node : nodes) {
-        auto line = node->find("line");
-        bool made = stringOf(*node, "op") != "placeholder" && line != node->end() && line->is_number_integer() && line->get<int>() > 0;
-        lines.push_back(made ? line->get<int>() : 0);
-    }
+    for (const DrawnNode& node : nodes) lines.push_back(node.op != "placeholder" ? node.line : 0);
     return lines;
 }
 
 // Whether one box per line would feed itself through other boxes: the lines of a loop
 // ("line 7" -> "line 8" -> "line 7" of the next pass), or of a helper called twice.
-bool lineBoxesFormACycle(const std::vector<const nlohmann::json*>& nodes, const std::vector<int>& lines) {
+bool lineBoxesFormACycle(const std::vector<DrawnNode>& nodes, const std::vector<int>& lines) {
     std::unordered_map<std::string, size_t> index;
-    for (size_t i = 0; i < nodes.size(); ++i) index.emplace(stringOf(*nodes[i], "name"), i);
+    for (size_t i = 0; i < nodes.size(); ++i) index.emplace(nodes[i].name, i);
     std::unordered_map<int, std::unordered_set<int>> next;  // line -> the lines it feeds
     for (size_t user = 0; user < nodes.size(); ++user) {
-        auto inputs = nodes[user]->find("inputs");
-        if (lines[user] == 0 || inputs == nodes[user]->end() || !inputs->is_array()) continue;
-        for (const auto& input : *inputs) {
-            auto it = input.is_string() ? index.find(input.get<std::string>()) : index.end();
+        if (lines[user] == 0) continue;
+        for (const std::string& input : nodes[user].inputs) {
+            auto it = index.find(input);
             if (it != index.end() && lines[it->second] != 0 && lines[it->second] != lines[user]) next[lines[it->second]].insert(lines[user]);
         }
     }
@@ -114,7 +93,7 @@ std::string linesLabel(int first, int last) {
 // is then a stretch of the graph's order, which is topological, so no box feeds itself. Many
 // passes are chunked ("lines 7-9, passes 1-85"), each chunk a box of its passes, so a
 // 1,700-pass loop opens as 20 boxes.
-std::vector<std::vector<ModuleScopeName>> passStacks(const std::vector<const nlohmann::json*>& nodes, const std::vector<int>& lines) {
+std::vector<std::vector<ModuleScopeName>> passStacks(const std::vector<DrawnNode>& nodes, const std::vector<int>& lines) {
     struct Pass {
         int first = 0, last = 0;           // the lines it spans
         std::vector<size_t> members;
@@ -146,7 +125,7 @@ std::vector<std::vector<ModuleScopeName>> passStacks(const std::vector<const nlo
         for (size_t p = start; p < end; ++p) {
             const Pass& pass = passes[p];
             ModuleScopeName own{linesLabel(pass.first, pass.last) + ", pass " + std::to_string(p + 1),
-                                stringOf(*nodes[pass.members.front()], "source")};
+                                nodes[pass.members.front()].source};
             for (size_t member : pass.members) {
                 if (perChunk > 1) stacks[member].push_back(chunk);
                 stacks[member].push_back(own);
@@ -158,16 +137,17 @@ std::vector<std::vector<ModuleScopeName>> passStacks(const std::vector<const nlo
 
 }  // namespace
 
-ModuleStacks moduleStacks(const std::vector<const nlohmann::json*>& nodes) {
+ModuleStacks moduleStacks(const DrawnGraph& graph) {
     ModuleStacks out;
-    for (const nlohmann::json* node : nodes) out.stacks.push_back(moduleStackOf(*node));
+    for (const DrawnNode& node : graph.nodes) out.stacks.push_back(node.moduleStack);
     std::vector<std::vector<ModuleScopeName>> own = out.stacks;
-    adoptParameters(nodes, out.stacks);
+    adoptParameters(graph.nodes, out.stacks);
     for (size_t i = 0; i < own.size(); ++i) out.adopted.push_back(own[i].empty() && !out.stacks[i].empty());
     return out;
 }
 
-ModuleStacks sourceLineStacks(const std::vector<const nlohmann::json*>& nodes) {
+ModuleStacks sourceLineStacks(const DrawnGraph& graph) {
+    const std::vector<DrawnNode>& nodes = graph.nodes;
     std::vector<int> lines = madeAtLines(nodes);
     ModuleStacks out;
     out.adopted.assign(nodes.size(), 0);
@@ -176,23 +156,19 @@ ModuleStacks sourceLineStacks(const std::vector<const nlohmann::json*>& nodes) {
         return out;
     }
     for (size_t i = 0; i < nodes.size(); ++i) {
-        if (lines[i] > 0) out.stacks.push_back({{"line " + std::to_string(lines[i]), stringOf(*nodes[i], "source")}});
+        if (lines[i] > 0) out.stacks.push_back({{"line " + std::to_string(lines[i]), nodes[i].source}});
         else out.stacks.emplace_back();
     }
     return out;
 }
 
-std::vector<std::string> nodesInModule(const nlohmann::json& graph, const std::string& path) {
+std::vector<std::string> nodesInModule(const DrawnGraph& graph, const std::string& path) {
     std::vector<std::string> names;
-    if (!graph.contains("nodes") || !graph["nodes"].is_array()) return names;
-    std::vector<const nlohmann::json*> nodes;
-    for (const auto& node : graph["nodes"])
-        if (node.is_object()) nodes.push_back(&node);
-    ModuleStacks stacks = moduleStacks(nodes);
-    for (size_t i = 0; i < nodes.size(); ++i)
+    ModuleStacks stacks = moduleStacks(graph);
+    for (size_t i = 0; i < graph.nodes.size(); ++i)
         for (const ModuleScopeName& scope : stacks.stacks[i])
-            if (scope.path == path && nodes[i]->contains("name") && (*nodes[i])["name"].is_string()) {
-                names.push_back((*nodes[i])["name"].get<std::string>());
+            if (scope.path == path) {
+                names.push_back(graph.nodes[i].name);
                 break;
             }
     return names;

@@ -10,13 +10,9 @@
 #include <utility>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "graph/drawn_graph.h"
 
 namespace fusescope::gui {
-
-struct ModuleScopeName {
-    std::string path, className;  // "blocks.0.attn", "CausalSelfAttention"
-};
 
 struct ModuleGroup {
     std::string path, className;
@@ -27,7 +23,7 @@ struct ModuleGroup {
     int nodeCount = 0;          // nodes inside it, submodules' included
 };
 
-// The modules of each node of the engine's graph JSON (its "nn_module_stack"). A module's
+// The modules of each node of a graph (its nn_module_stack). A module's
 // parameters and buffers are graph inputs outside any module (as Dynamo lifts them): each
 // joins the modules all its users ran in, so a collapsed module holds its weights too;
 // other inputs stay outside.
@@ -35,15 +31,15 @@ struct ModuleStacks {
     std::vector<std::vector<ModuleScopeName>> stacks;  // per node
     std::vector<char> adopted;                         // per node: a parameter that joined its users' modules
 };
-ModuleStacks moduleStacks(const std::vector<const nlohmann::json*>& nodes);
+ModuleStacks moduleStacks(const DrawnGraph& graph);
 // The same grouping by the script line that made each node ("line 7", its source text as
 // the class): a line's nodes collapse into one box. Inputs stay outside. Where boxes of lines
 // would feed themselves (a loop's lines), by pass instead: each run of nodes that comes back
 // to none of its lines is a box ("lines 7-9, pass 12"), many passes chunked in boxes of passes.
-ModuleStacks sourceLineStacks(const std::vector<const nlohmann::json*>& nodes);
-// The names of the graph JSON's nodes that ran inside the module at `path` (its submodules'
-// and its adopted parameters included), in graph order.
-std::vector<std::string> nodesInModule(const nlohmann::json& graph, const std::string& path);
+ModuleStacks sourceLineStacks(const DrawnGraph& graph);
+// The names of the graph's nodes that ran inside the module at `path` (its submodules' and
+// its adopted parameters included), in graph order.
+std::vector<std::string> nodesInModule(const DrawnGraph& graph, const std::string& path);
 
 class ModuleTree {
 public:

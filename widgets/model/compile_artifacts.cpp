@@ -38,11 +38,11 @@ QString whyNoLoopIr(const CompileArtifacts& a) {
     return {};
 }
 
-const nlohmann::json* capturedGraph(const RunStore& store, const QString& compileId, const QString& graphName) {
+DrawnGraph capturedGraph(const RunStore& store, const QString& compileId, const QString& graphName) {
     for (int i : store.compileEvents(compileId.toStdString()))
         if (const auto* captured = std::get_if<GraphCapturedEvent>(&store.at(i)); captured && captured->graphName == graphName.toStdString())
-            return &captured->graph;
-    return nullptr;
+            return DrawnGraph::fromJson(captured->graph);
+    return {};
 }
 
 CompileArtifacts compileArtifacts(const RunStore& store, const QString& compileId, const QString& graphName) {
@@ -58,7 +58,7 @@ CompileArtifacts compileArtifacts(const RunStore& store, const QString& compileI
         if (const auto* captured = std::get_if<GraphCapturedEvent>(&e)) {
             add(a.graphs, captured->graphName, captured->readable);
             if (captured->graphName == shown) {
-                a.graph = captured->graph;
+                a.graph = DrawnGraph::fromJson(captured->graph);
                 a.backend = QString::fromStdString(captured->backend);
             }
         } else if (const auto* ir = std::get_if<IrDumpEvent>(&e)) {
@@ -71,7 +71,7 @@ CompileArtifacts compileArtifacts(const RunStore& store, const QString& compileI
                 if (onShow && offset >= 0) a.provenance.addPostFusion(*ir, offset);
             } else if (!ir->graphJson.is_null()) {  // AOT Autograd's graphs, PyTorch's pre- and post-grad ones: drawn
                 add(a.graphs, ir->graph + " " + ir->stage, ir->text);
-                if (onShow) a.stageGraphs[ir->stage] = ir->graphJson;
+                if (onShow) a.stageGraphs[ir->stage] = DrawnGraph::fromJson(ir->graphJson);
             }
             if (!isOurStage(ir->stage)) a.fromPyTorch = true;
         } else if (const auto* kernel = std::get_if<KernelSourceEvent>(&e)) {

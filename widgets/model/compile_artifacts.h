@@ -23,12 +23,12 @@ struct CompileArtifacts {
     QString graphName;       // the one on show: drawn, linked, stepped through
     QString backend;         // what compiled it ("" when the events do not say)
     QString graphs;          // fx_graph_readable of each graph
-    nlohmann::json graph;    // the graph on show's nodes (graph JSON), null when none
+    DrawnGraph graph;        // the graph on show, empty when none
     // The graph on show's later graphs, by stage: a training graph's AOT Autograd graphs
     // (aot_joint_graph, aot_forward_graph, aot_backward_graph), each node naming the captured
-    // node it computes or differentiates ("captured"); of a TORCH_TRACE log also
+    // node it computes or differentiates (`captured`); of a TORCH_TRACE log also
     // aot_inference_graph and inductor's pre- and post-grad graphs.
-    std::map<std::string, nlohmann::json> stageGraphs;
+    std::map<std::string, DrawnGraph> stageGraphs;
     bool fromPyTorch = false;  // read from PyTorch's TORCH_TRACE log, not compiled by our engine
     QString preFusion;     // ir_pre_fusion
     QString postFusion;    // ir_post_fusion
@@ -47,9 +47,8 @@ QString whyNoLoopIr(const CompileArtifacts& compile);
 // The same for the generated code, which PyTorch's log has without the loop IR.
 QString whyNoGeneratedCode(const CompileArtifacts& compile);
 
-// The captured graph `graphName` of a compile (graph JSON, in the store: not copied), null
-// when there is none.
-const nlohmann::json* capturedGraph(const RunStore& store, const QString& compileId, const QString& graphName);
+// The captured graph `graphName` of a compile; empty when there is none.
+DrawnGraph capturedGraph(const RunStore& store, const QString& compileId, const QString& graphName);
 
 // `graphName`: the graph on show; empty or unknown, the first.
 CompileArtifacts compileArtifacts(const RunStore& store, const QString& compileId, const QString& graphName = {});

@@ -113,7 +113,7 @@ QVariant FusionStepsModel::headerData(int section, Qt::Orientation orientation, 
     return {};
 }
 
-nlohmann::json schedulerGraphAt(const CompileProvenance& provenance, const std::vector<FusionStep>& steps, int upTo) {
+DrawnGraph schedulerGraphAt(const CompileProvenance& provenance, const std::vector<FusionStep>& steps, int upTo) {
     // Each pre-fusion node starts as its own group; every fused step merges two groups.
     QHash<QString, QString> groupOf;
     QStringList order;                        // groups in first-member order
@@ -143,23 +143,17 @@ nlohmann::json schedulerGraphAt(const CompileProvenance& provenance, const std::
             if (!groupOf.contains(read) && !graphInputs.contains(read)) graphInputs << read;
         }
     }
-    nlohmann::json nodes = nlohmann::json::array();
-    for (const auto& input : graphInputs) nodes.push_back({{"name", input.toStdString()}, {"op", "placeholder"}});
+    DrawnGraph graph;
+    for (const auto& input : graphInputs) graph.nodes.push_back({.name = input.toStdString(), .op = "placeholder"});
     for (const auto& group : order) {
-        nlohmann::json node = {{"name", group.toStdString()}, {"op", "scheduler_node"}};
-        nlohmann::json in = nlohmann::json::array();
-        for (const auto& i : inputs.value(group)) in.push_back(i.toStdString());
-        node["inputs"] = std::move(in);
+        DrawnNode node{.name = group.toStdString(), .op = "scheduler_node"};
+        for (const auto& i : inputs.value(group)) node.inputs.push_back(i.toStdString());
         QString first = groupOf.key(group);  // any member: they all end in the same kernel
-        node["group"] = provenance.fusedNodeOf(first).toStdString();
-        if (madeFrom.contains(group)) {
-            nlohmann::json members = nlohmann::json::array();
-            for (const auto& m : madeFrom[group]) members.push_back(m.toStdString());
-            node["members"] = std::move(members);
-        }
-        nodes.push_back(std::move(node));
+        node.group = provenance.fusedNodeOf(first).toStdString();
+        for (const auto& m : madeFrom.value(group)) node.members.push_back(m.toStdString());
+        graph.nodes.push_back(std::move(node));
     }
-    return {{"nodes", nodes}};
+    return graph;
 }
 
 }  // namespace fusescope::gui

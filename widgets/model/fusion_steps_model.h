@@ -9,6 +9,7 @@
 #include <QAbstractTableModel>
 #include <QStringList>
 
+#include "graph/drawn_graph.h"
 #include "model/compile_provenance.h"
 #include "model/run_store.h"
 
@@ -70,10 +71,10 @@ private:
     std::vector<FusionStep> steps_;
 };
 
-// The scheduler nodes after the first `upTo` steps, in the Graph view's JSON form: one node
+// The scheduler nodes after the first `upTo` steps, as the Graph view draws them: one node
 // per group (named as the scheduler named it: buf0_buf1), its inputs the groups and graph
 // inputs it reads, `members` the two nodes the step that made it joined, and `group` the
 // post-fusion node it ends up in (so colours hold across steps).
-nlohmann::json schedulerGraphAt(const CompileProvenance& provenance, const std::vector<FusionStep>& steps, int upTo);
+DrawnGraph schedulerGraphAt(const CompileProvenance& provenance, const std::vector<FusionStep>& steps, int upTo);
 
 }  // namespace fusescope::gui

@@ -13,7 +13,7 @@ MinifyAnswer MinifyAnswer::fromJson(const nlohmann::json& result) {
     answer.kind = qstringField(result, "kind");
     answer.startNodes = static_cast<int>(integerField(result, "start_nodes"));
     answer.endNodes = static_cast<int>(integerField(result, "end_nodes"));
-    if (nlohmann::json graph = jsonField(result, "minimal_graph"); graph.is_object()) answer.minimalGraph = std::move(graph);
+    answer.minimalGraph = DrawnGraph::fromJson(jsonField(result, "minimal_graph"));
     answer.repro = qstringField(result, "repro");
     answer.reproError = qstringField(result, "repro_error");
     return answer;

@@ -6,13 +6,15 @@
 #include <QString>
 #include <nlohmann/json.hpp>
 
+#include "graph/drawn_graph.h"
+
 namespace fusescope::gui {
 
 struct MinifyAnswer {
     QString compileId, function, graph, backend;
     QString kind;          // compile, runtime or accuracy
     int startNodes = 0, endNodes = 0;
-    nlohmann::json minimalGraph;  // graph JSON (graph/graph_json.h); null when absent
+    DrawnGraph minimalGraph;  // empty when absent
     QString repro;         // the repro script
     QString reproError;    // how the repro failed when run; "" when it did not
 

@@ -10,7 +10,6 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 
-#include "model/json_fields.h"
 #include "views/code_view.h"
 #include "views/graph_view.h"
 
@@ -56,19 +55,14 @@ void GraphPane::showCompile(const CompileArtifacts& a) {
     const CompileProvenance& provenance = a.provenance;
     code_->showText(a.graphs);
     capturedNodes_.clear();
-    if (a.graph.contains("nodes") && a.graph["nodes"].is_array())
-        for (const auto& node : a.graph["nodes"])
-            if (node.is_object()) capturedNodes_.insert(qstringField(node, "name"));
-    if (a.graph.is_null()) {
+    for (const DrawnNode& node : a.graph.nodes) capturedNodes_.insert(QString::fromStdString(node.name));
+    if (a.graph.empty()) {
         captured_->clearGraph();
     } else {
-        // Each node filled by the kernel it ends up in.
-        nlohmann::json graph = a.graph;
-        if (graph.contains("nodes") && graph["nodes"].is_array())
-            for (auto& node : graph["nodes"])
-                if (node.is_object())
-                    node["group"] = provenance.fusedNodeOf(provenance.bufferOfGraphNode(qstringField(node, "name"))).toStdString();
-        captured_->showGraph(graph);
+        DrawnGraph graph = a.graph;  // each node filled by the kernel it ends up in
+        for (DrawnNode& node : graph.nodes)
+            node.group = provenance.fusedNodeOf(provenance.bufferOfGraphNode(QString::fromStdString(node.name))).toStdString();
+        captured_->showGraph(std::move(graph));
     }
     if (provenance.preFusionNodes().isEmpty()) afterFusion_->clearGraph();
     else afterFusion_->showGraph(schedulerGraphAt(provenance, a.fusionSteps, std::numeric_limits<int>::max()));
@@ -86,14 +80,12 @@ void GraphPane::showCompile(const CompileArtifacts& a) {
             continue;
         }
         // Values saved for backward (labelled "saved f32[...]") are filled alike.
-        nlohmann::json drawn = graph->second;
-        if (drawn.contains("nodes") && drawn["nodes"].is_array())
-            for (auto& node : drawn["nodes"])
-                if (node.is_object()) {
-                    tab.captured[qstringField(node, "name")] = qstringField(node, "captured");
-                    if (node.contains("saved")) node["group"] = "saved for backward";
-                }
-        tab.view->showGraph(drawn);
+        DrawnGraph drawn = graph->second;
+        for (DrawnNode& node : drawn.nodes) {
+            tab.captured[QString::fromStdString(node.name)] = QString::fromStdString(node.captured);
+            if (!node.saved.empty()) node.group = "saved for backward";
+        }
+        tab.view->showGraph(std::move(drawn));
     }
 }
 

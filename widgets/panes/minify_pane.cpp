@@ -59,7 +59,7 @@ void MinifyPane::showResult(const MinifyAnswer& answer) {
                           .arg(answer.startNodes)
                           .arg(answer.endNodes)
                           .arg(verdict));
-    if (answer.minimalGraph.is_object()) graph_->showGraph(answer.minimalGraph);
+    if (!answer.minimalGraph.empty()) graph_->showGraph(answer.minimalGraph);
     repro_->showText(answer.repro);
     save_->setEnabled(true);
 }

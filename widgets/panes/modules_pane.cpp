@@ -9,7 +9,6 @@
 #include <QVBoxLayout>
 
 #include "graph/module_groups.h"
-#include "model/json_fields.h"
 
 namespace fusescope::gui {
 
@@ -44,15 +43,11 @@ void ModulesPane::showCompile(const CompileArtifacts& a) {
     tree_->clear();
     items_.clear();
     moduleOfNode_.clear();
-    if (!a.graph.contains("nodes") || !a.graph["nodes"].is_array()) return;
-    std::vector<const nlohmann::json*> nodes;
-    for (const auto& node : a.graph["nodes"])
-        if (node.is_object()) nodes.push_back(&node);
-    ModuleStacks stacks = moduleStacks(nodes);
+    ModuleStacks stacks = moduleStacks(a.graph);
     ModuleTree modules(stacks);
-    for (size_t i = 0; i < nodes.size(); ++i)
+    for (size_t i = 0; i < a.graph.nodes.size(); ++i)
         if (!stacks.stacks[i].empty())
-            moduleOfNode_.insert(qstringField(*nodes[i], "name"), QString::fromStdString(stacks.stacks[i].back().path));
+            moduleOfNode_.insert(QString::fromStdString(a.graph.nodes[i].name), QString::fromStdString(stacks.stacks[i].back().path));
     std::vector<QTreeWidgetItem*> made(modules.modules().size());
     for (size_t m = 0; m < modules.modules().size(); ++m) {  // parents come before their submodules
         const ModuleGroup& group = modules.modules()[m];

@@ -5,7 +5,6 @@
 #include <QRegularExpression>
 #include <Qsci/qsciscintilla.h>
 
-#include "model/json_fields.h"
 #include "views/script_tabs.h"
 
 namespace fusescope::gui {
@@ -18,26 +17,22 @@ ScriptSelection::ScriptSelection(ScriptTabs* tabs, SelectionContext* context, QO
     connect(context_, &SelectionContext::moduleChanged, this, &ScriptSelection::followModule);
 }
 
-ScriptSelection::Location ScriptSelection::locationOf(const nlohmann::json& node) const {
-    if (!node.is_object() || qstringField(node, "op") == "placeholder") return {};
-    QString file = qstringField(node, "file");
-    auto line = node.find("line");
-    if (file.isEmpty() || !tabs_->editorOf(file) || line == node.end() || !line->is_number_integer()) return {};
-    return {file, line->get<int>()};
+ScriptSelection::Location ScriptSelection::locationOf(const DrawnNode& node) const {
+    QString file = QString::fromStdString(node.file);
+    if (node.op == "placeholder" || file.isEmpty() || !tabs_->editorOf(file)) return {};
+    return {file, node.line};
 }
 
 void ScriptSelection::followCompile(const CompileArtifacts& a) {
     locationOfNode_.clear();
     nodeOrder_.clear();
     classOfModule_.clear();
-    if (!a.graph.contains("nodes") || !a.graph["nodes"].is_array()) return;
-    for (const auto& node : a.graph["nodes"]) {
-        if (auto stack = node.find("nn_module_stack"); stack != node.end() && stack->is_array())
-            for (const auto& scope : *stack)
-                if (scope.is_object()) classOfModule_.insert(qstringField(scope, "path"), qstringField(scope, "class"));
+    for (const DrawnNode& node : a.graph.nodes) {
+        for (const ModuleScopeName& scope : node.moduleStack)
+            classOfModule_.insert(QString::fromStdString(scope.path), QString::fromStdString(scope.className));
         if (Location where = locationOf(node); where.line > 0) {
-            locationOfNode_.insert(qstringField(node, "name"), where);
-            nodeOrder_.append(qstringField(node, "name"));
+            locationOfNode_.insert(QString::fromStdString(node.name), where);
+            nodeOrder_.append(QString::fromStdString(node.name));
         }
     }
 }
@@ -85,10 +80,8 @@ void ScriptSelection::onCursorLine(const QString& file, int line) {
     const CompileArtifacts& compile = context_->compile();
     for (const QString& graph : compile.graphNames) {
         if (graph == compile.graphName) continue;
-        const nlohmann::json* captured = capturedGraph(context_->store(), compile.compileId, graph);
-        if (!captured || !captured->contains("nodes") || !(*captured)["nodes"].is_array()) continue;
-        const nlohmann::json& nodes = (*captured)["nodes"];
-        if (std::any_of(nodes.begin(), nodes.end(), [&](const nlohmann::json& n) { return locationOf(n) == where; })) {
+        const std::vector<DrawnNode> nodes = capturedGraph(context_->store(), compile.compileId, graph).nodes;
+        if (std::any_of(nodes.begin(), nodes.end(), [&](const DrawnNode& n) { return locationOf(n) == where; })) {
             context_->setGraph(graph);  // followCompile now knows its lines
             selectNodeAt(where);
             return;

@@ -34,7 +34,7 @@ private:
     void mark(const Location& where);  // line 0 clears the mark
     void onCursorLine(const QString& file, int line);  // line 0-based, as the editor reports it
     bool selectNodeAt(const Location& where);  // the first node of the graph on show made there
-    Location locationOf(const nlohmann::json& node) const;  // line 0: an input, or made in no tab's file
+    Location locationOf(const DrawnNode& node) const;  // line 0: an input, or made in no tab's file
 
     static constexpr int kMarker = 0;  // the selected node's line
     ScriptTabs* tabs_;

@@ -20,7 +20,6 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "graph/edge_bundles.h"
-#include "model/json_fields.h"
 #include "views/elided_name.h"
 #include "views/graph_minimap.h"
 
@@ -37,14 +36,13 @@ constexpr int kInitialItems = 60;  // a graph opens with the top module levels t
 constexpr double kFrameMargin = 10;
 const QString kModuleKey = QStringLiteral("module:");  // layout ids of boxes (node names have no ':')
 
-QString labelOf(const nlohmann::json& node) {
-    QString name = qstringField(node, "name"), op = qstringField(node, "op"), target = qstringField(node, "target");
+QString labelOf(const DrawnNode& node) {
+    QString name = QString::fromStdString(node.name), op = QString::fromStdString(node.op), target = QString::fromStdString(node.target);
     // A call shows its target under its name, unless the name says it already ("add").
     QString label = (op == "call_function" || op == "call_method") && target != name ? name + "\n" + target : name;
     label = elideLongNames(label);  // the tooltip has the whole name
     // A value AOT Autograd saves for backward says so, with its type and sizes.
-    if (QString saved = qstringField(node, "saved"); !saved.isEmpty())
-        label += "\n" + QCoreApplication::translate("GraphView", "saved %1").arg(saved);
+    if (!node.saved.empty()) label += "\n" + QCoreApplication::translate("GraphView", "saved %1").arg(QString::fromStdString(node.saved));
     return label;
 }
 
@@ -81,65 +79,51 @@ int GraphView::stableId(const QString& name) {
     return it.value();
 }
 
-LayoutHint GraphView::hintFor(const nlohmann::json& nodes) {
+LayoutHint GraphView::hintFor(const DrawnGraph& graph) {
     LayoutHint hint = hintFrom(last_);
     for (auto it = remembered_.begin(); it != remembered_.end(); ++it) hint.nodes.emplace(it.key(), it.value());
-    for (const auto& node : nodes) {
-        QString name = qstringField(node, "name");
-        auto members = node.find("members");
-        if (ids_.contains(name) || members == node.end() || !members->is_array()) continue;
+    for (const DrawnNode& node : graph.nodes) {
+        QString name = QString::fromStdString(node.name);
+        if (ids_.contains(name) || node.members.empty()) continue;
         std::vector<int> merged;
-        for (const auto& m : *members)
-            if (m.is_string() && ids_.contains(QString::fromStdString(m.get<std::string>())))
-                merged.push_back(ids_.value(QString::fromStdString(m.get<std::string>())));
+        for (const std::string& member : node.members)
+            if (QString m = QString::fromStdString(member); ids_.contains(m)) merged.push_back(ids_.value(m));
         if (!merged.empty()) hint = mergedHint(std::move(hint), merged, stableId(name));
     }
     return hint;
 }
 
-void GraphView::showGraph(const nlohmann::json& graph, bool keepPositions) {
+void GraphView::showGraph(DrawnGraph graph, bool keepPositions) {
     if (!keepPositions) {
         ids_.clear();
         remembered_.clear();
         last_ = {};
     }
-    nlohmann::json list = graph.contains("nodes") && graph["nodes"].is_array() ? graph["nodes"] : nlohmann::json::array();
     std::optional<LayoutHint> hint;
-    if (keepPositions) hint = hintFor(list);
+    if (keepPositions) hint = hintFor(graph);
+    shown_ = std::move(graph);
     nodes_.clear();
     nodeIndex_.clear();
     nodeEdges_.clear();
-    shownNodes_ = nlohmann::json::array();
-    for (const auto& node : list) {
-        QString name = qstringField(node, "name");
-        if (name.isEmpty() || nodeIndex_.contains(name)) continue;
+    for (const DrawnNode& node : shown_.nodes) {
+        QString name = QString::fromStdString(node.name);
         nodeIndex_.insert(name, static_cast<int>(nodes_.size()));
-        nodes_.push_back({name, labelOf(node), qstringField(node, "group"), qstringField(node, "target")});
-        shownNodes_.push_back(node);
+        nodes_.push_back({name, labelOf(node), QString::fromStdString(node.group), QString::fromStdString(node.target)});
     }
-    for (const auto& node : list) {
-        auto inputs = node.find("inputs");
-        int to = nodeIndex_.value(qstringField(node, "name"), -1);
-        if (inputs == node.end() || !inputs->is_array() || to < 0) continue;
-        for (const auto& input : *inputs)
-            if (input.is_string()) {
-                int from = nodeIndex_.value(QString::fromStdString(input.get<std::string>()), -1);
-                if (from >= 0) nodeEdges_.emplace_back(from, to);
-            }
-    }
+    for (size_t to = 0; to < shown_.nodes.size(); ++to)
+        for (const std::string& input : shown_.nodes[to].inputs)
+            if (int from = nodeIndex_.value(QString::fromStdString(input), -1); from >= 0) nodeEdges_.emplace_back(from, static_cast<int>(to));
     buildGroups();
     revealPending_.clear();
     layoutVisible(!keepPositions || names_.empty(), std::move(hint));
 }
 
 void GraphView::buildGroups() {
-    std::vector<const nlohmann::json*> nodes;
-    for (const auto& node : shownNodes_) nodes.push_back(&node);
-    if (grouping_ == Grouping::None) tree_ = ModuleTree(std::vector<std::vector<ModuleScopeName>>(nodes.size()));  // no node in any group
-    else tree_ = ModuleTree(grouping_ == Grouping::SourceLines ? sourceLineStacks(nodes) : moduleStacks(nodes));
+    if (grouping_ == Grouping::None) tree_ = ModuleTree(std::vector<std::vector<ModuleScopeName>>(shown_.nodes.size()));  // no node in any group
+    else tree_ = ModuleTree(grouping_ == Grouping::SourceLines ? sourceLineStacks(shown_) : moduleStacks(shown_));
     // A big graph without modules (a function's) reads best by source line.
-    if (grouping_ == Grouping::Auto && tree_.empty() && static_cast<int>(nodes.size()) > kInitialItems)
-        tree_ = ModuleTree(sourceLineStacks(nodes));
+    if (grouping_ == Grouping::Auto && tree_.empty() && static_cast<int>(shown_.nodes.size()) > kInitialItems)
+        tree_ = ModuleTree(sourceLineStacks(shown_));
     expanded_ = initialExpansion(tree_, kInitialItems);
 }
 
@@ -162,7 +146,7 @@ QStringList GraphView::matchingNodes(const QString& text) const {
 
 QWidget* GraphView::minimap() const { return minimap_; }
 
-void GraphView::relayout() { layoutVisible(false, hintFor(nlohmann::json::array())); }
+void GraphView::relayout() { layoutVisible(false, hintFor({})); }
 
 void GraphView::layoutVisible(bool fit, std::optional<LayoutHint> hint) {
     Pending pending;
@@ -221,6 +205,7 @@ void GraphView::layoutVisible(bool fit, std::optional<LayoutHint> hint) {
 void GraphView::clearGraph() {
     discardLayout_ = layoutPending_;  // a layout not drawn yet (running, or its result queued) is not drawn
     layoutPending_ = false;
+    shown_ = {};
     nodes_.clear();
     nodeIndex_.clear();
     nodeEdges_.clear();

@@ -19,8 +19,8 @@
 #include <QGraphicsView>
 #include <QHash>
 #include <QStringList>
-#include <nlohmann/json.hpp>
 
+#include "graph/drawn_graph.h"
 #include "graph/layered_layout.h"
 #include "graph/module_groups.h"
 
@@ -34,11 +34,10 @@ public:
     explicit GraphView(QWidget* parent = nullptr);
     ~GraphView() override;
 
-    // Draws a graph in the engine's graph JSON form: {"nodes": [{name, op, target, inputs,
-    // group?, members?}...]}. With keepPositions, nodes keep the places they had in the
-    // previous drawing, and a node listing `members` takes the place of those it merges,
-    // so stepping through fusion moves little.
-    void showGraph(const nlohmann::json& graph, bool keepPositions = false);
+    // Draws a graph, each node filled by its group. With keepPositions, nodes keep the places
+    // they had in the previous drawing, and a node listing `members` takes the place of those
+    // it merges, so stepping through fusion moves little.
+    void showGraph(DrawnGraph graph, bool keepPositions = false);
     void clearGraph();
     // Selects and centres the node with this name; false when there is none.
     bool findNode(const QString& name);
@@ -129,13 +128,13 @@ private:
     QGraphicsRectItem* shownFor(const QString& node) const;  // its box, or its collapsed module's
     QString selectedModuleOrNode(bool* isModule) const;
     int stableId(const QString& name);
-    LayoutHint hintFor(const nlohmann::json& nodes);
+    LayoutHint hintFor(const DrawnGraph& graph);
 
-    void buildGroups();  // tree_ and expanded_ from shownNodes_ by grouping_
+    void buildGroups();  // tree_ and expanded_ from shown_ by grouping_
 
     QString emptyNote_;
     QGraphicsScene scene_;
-    nlohmann::json shownNodes_ = nlohmann::json::array();  // the graph on show's nodes
+    DrawnGraph shown_;  // the graph on show
     Grouping grouping_ = Grouping::Auto;
     int bundles_ = 0;
     GraphMinimap* minimap_ = nullptr;
