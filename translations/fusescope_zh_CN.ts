@@ -2,6 +2,65 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>Docks</name>
+    <message>
+        <source>Compiles</source>
+        <translation>编译</translation>
+    </message>
+    <message>
+        <source>Graph</source>
+        <translation>计算图</translation>
+    </message>
+    <message>
+        <source>Minify</source>
+        <translation>最小化</translation>
+    </message>
+    <message>
+        <source>Fusion</source>
+        <translation>融合</translation>
+    </message>
+    <message>
+        <source>IR (before | after fusion)</source>
+        <translation>IR（融合前 | 融合后）</translation>
+    </message>
+    <message>
+        <source>Generated Code</source>
+        <translation>生成的代码</translation>
+    </message>
+    <message>
+        <source>Logs</source>
+        <translation>日志</translation>
+    </message>
+    <message>
+        <source>Graph Breaks</source>
+        <translation>图中断</translation>
+    </message>
+    <message>
+        <source>Guards</source>
+        <translation>守卫</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>比较</translation>
+    </message>
+    <message>
+        <source>Ours vs PyTorch</source>
+        <translation>我们 vs PyTorch</translation>
+    </message>
+    <message>
+        <source>Execution Trace</source>
+        <translation>执行追踪</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>Modules</source>
+        <translation>模块</translation>
+    </message>
+</context>
+<context>
     <name>EditMenu</name>
     <message>
         <source>&amp;Undo</source>
@@ -229,62 +288,6 @@
     <message>
         <source>PyTorch&apos;s TORCH_TRACE log has no loop IR: inductor writes its IR before and after fusion only under TORCH_COMPILE_DEBUG=1 (ir_pre_fusion.txt, ir_post_fusion.txt). The graphs it logged are in the Graph pane&apos;s tabs, its output code in Generated Code.</source>
         <translation>PyTorch 的 TORCH_TRACE 日志没有循环 IR：inductor 只在 TORCH_COMPILE_DEBUG=1 时写出融合前后的 IR（ir_pre_fusion.txt、ir_post_fusion.txt）。它记录的图在“计算图”窗格的各个标签页中，输出代码在“生成的代码”中。</translation>
-    </message>
-    <message>
-        <source>Compiles</source>
-        <translation>编译</translation>
-    </message>
-    <message>
-        <source>Graph</source>
-        <translation>计算图</translation>
-    </message>
-    <message>
-        <source>Minify</source>
-        <translation>最小化</translation>
-    </message>
-    <message>
-        <source>Fusion</source>
-        <translation>融合</translation>
-    </message>
-    <message>
-        <source>IR (before | after fusion)</source>
-        <translation>IR（融合前 | 融合后）</translation>
-    </message>
-    <message>
-        <source>Generated Code</source>
-        <translation>生成的代码</translation>
-    </message>
-    <message>
-        <source>Logs</source>
-        <translation>日志</translation>
-    </message>
-    <message>
-        <source>Graph Breaks</source>
-        <translation>图中断</translation>
-    </message>
-    <message>
-        <source>Guards</source>
-        <translation>守卫</translation>
-    </message>
-    <message>
-        <source>Compare</source>
-        <translation>比较</translation>
-    </message>
-    <message>
-        <source>Ours vs PyTorch</source>
-        <translation>我们 vs PyTorch</translation>
-    </message>
-    <message>
-        <source>Execution Trace</source>
-        <translation>执行追踪</translation>
-    </message>
-    <message>
-        <source>Output</source>
-        <translation>输出</translation>
-    </message>
-    <message>
-        <source>Modules</source>
-        <translation>模块</translation>
     </message>
 </context>
 <context>

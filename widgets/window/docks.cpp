@@ -38,21 +38,21 @@ QDockWidget* dock(QMainWindow* window, const QString& title, const QString& obje
 
 Docks::Docks(QMainWindow* w, SelectionContext* selection, EngineClient* engine, TorchSide* torchSide) : window_(w) {
     compiles = new CompilesPane(selection, w);
-    QDockWidget* compilesDock = dock(w, QObject::tr("Compiles"), "compilesDock", compiles, Qt::LeftDockWidgetArea);
+    QDockWidget* compilesDock = dock(w, tr("Compiles"), "compilesDock", compiles, Qt::LeftDockWidgetArea);
 
     graph = new GraphPane(selection, w);
-    QDockWidget* graphDock = dock(w, QObject::tr("Graph"), "graphDock", graph, Qt::RightDockWidgetArea);
+    QDockWidget* graphDock = dock(w, tr("Graph"), "graphDock", graph, Qt::RightDockWidgetArea);
     minify = new MinifyPane(selection, w);
-    QDockWidget* minifyDock = dock(w, QObject::tr("Minify"), "minifyDock", minify, Qt::RightDockWidgetArea);
+    QDockWidget* minifyDock = dock(w, tr("Minify"), "minifyDock", minify, Qt::RightDockWidgetArea);
     fusion = new FusionPane(selection, engine, w);
-    QDockWidget* fusionDock = dock(w, QObject::tr("Fusion"), "fusionDock", fusion, Qt::RightDockWidgetArea);
+    QDockWidget* fusionDock = dock(w, tr("Fusion"), "fusionDock", fusion, Qt::RightDockWidgetArea);
     w->tabifyDockWidget(graphDock, fusionDock);
     w->tabifyDockWidget(graphDock, minifyDock);
     graphDock->raise();
 
     // The bottom row, each tabbed behind the one before.
     ir = new IrPane(selection, w);
-    QDockWidget* irDock = dock(w, QObject::tr("IR (before | after fusion)"), "irDock", ir, Qt::BottomDockWidgetArea);
+    QDockWidget* irDock = dock(w, tr("IR (before | after fusion)"), "irDock", ir, Qt::BottomDockWidgetArea);
     code = new CodePane(selection, w);
     graphBreaks = new GraphBreaksPane(selection, w);
     guards = new GuardsPane(selection, w);
@@ -60,13 +60,13 @@ Docks::Docks(QMainWindow* w, SelectionContext* selection, EngineClient* engine, 
     torchCompare = new TorchComparePane(selection, torchSide, w);
     trace = new TracePane(selection, w);
     QDockWidget* previous = irDock;
-    for (const auto& [title, name, pane] : {std::tuple<QString, const char*, QWidget*>{QObject::tr("Generated Code"), "codeDock", code},
-                                            {QObject::tr("Logs"), "logsDock", new LogsPane(selection, w)},
-                                            {QObject::tr("Graph Breaks"), "breaksDock", graphBreaks},
-                                            {QObject::tr("Guards"), "guardsDock", guards},
-                                            {QObject::tr("Compare"), "compareDock", compare},
-                                            {QObject::tr("Ours vs PyTorch"), "torchCompareDock", torchCompare},
-                                            {QObject::tr("Execution Trace"), "traceDock", trace}}) {
+    for (const auto& [title, name, pane] : {std::tuple<QString, const char*, QWidget*>{tr("Generated Code"), "codeDock", code},
+                                            {tr("Logs"), "logsDock", new LogsPane(selection, w)},
+                                            {tr("Graph Breaks"), "breaksDock", graphBreaks},
+                                            {tr("Guards"), "guardsDock", guards},
+                                            {tr("Compare"), "compareDock", compare},
+                                            {tr("Ours vs PyTorch"), "torchCompareDock", torchCompare},
+                                            {tr("Execution Trace"), "traceDock", trace}}) {
         QDockWidget* d = dock(w, title, name, pane, Qt::BottomDockWidgetArea);
         w->tabifyDockWidget(previous, d);
         previous = d;
@@ -80,10 +80,10 @@ Docks::Docks(QMainWindow* w, SelectionContext* selection, EngineClient* engine, 
     w->resizeDocks({irDock}, {w->height() * 9 / 25}, Qt::Vertical);
 
     output = new OutputPane(selection, w);
-    QDockWidget* outputDock = dock(w, QObject::tr("Output"), "outputDock", output, Qt::LeftDockWidgetArea);
+    QDockWidget* outputDock = dock(w, tr("Output"), "outputDock", output, Qt::LeftDockWidgetArea);
     w->splitDockWidget(compilesDock, outputDock, Qt::Vertical);
     modules = new ModulesPane(selection, w);
-    QDockWidget* modulesDock = dock(w, QObject::tr("Modules"), "modulesDock", modules, Qt::LeftDockWidgetArea);
+    QDockWidget* modulesDock = dock(w, tr("Modules"), "modulesDock", modules, Qt::LeftDockWidgetArea);
     w->splitDockWidget(compilesDock, modulesDock, Qt::Vertical);
     w->resizeDocks({compilesDock}, {std::max(300, w->width() * 24 / 100)}, Qt::Horizontal);  // the compiles' six columns and a name
 }

@@ -4,7 +4,7 @@
 // breaks, guards, compare, Ours vs PyTorch and the execution trace tabbed at the bottom;
 // compiles, modules and output on the left. The panes wire themselves to the selection.
 
-#include <QObject>
+#include <QCoreApplication>
 
 class QDockWidget;
 class QMainWindow;
@@ -29,6 +29,9 @@ class TorchSide;
 class TracePane;
 
 struct Docks {
+    Q_DECLARE_TR_FUNCTIONS(Docks)
+
+public:
     Docks(QMainWindow* window, SelectionContext* selection, EngineClient* engine, TorchSide* torchSide);
 
     // Brings the dock of that object name ("graphDock") to the front, first showing it if the
