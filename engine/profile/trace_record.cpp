@@ -47,20 +47,6 @@ std::string traceTrackName(int64_t tid) {
     return tid < 0 ? "GPU " + std::to_string(-1 - tid) : "thread " + std::to_string(tid);
 }
 
-nlohmann::json traceRecordToJson(const TraceRecord& r) {
-    nlohmann::json j = {{"rf_id", r.rfId},         {"parent", r.parentId}, {"cat", traceCategoryName(r.category)},
-                        {"name", r.name},          {"begin_ns", r.beginNs}, {"end_ns", r.endNs},
-                        {"tid", r.tid},            {"seq_id", r.seqId},    {"inputs", traceArgsToJson(r.inputs)},
-                        {"outputs", traceArgsToJson(r.outputs)}};
-    if (!r.opSchema.empty()) j["op_schema"] = r.opSchema;
-    if (!r.kernelBackend.empty()) j["kernel_backend"] = r.kernelBackend;
-    if (!r.kernelFile.empty()) j["kernel_file"] = r.kernelFile;
-    if (!r.compileId.empty()) j["compile_id"] = r.compileId;
-    if (r.flowId) j["flow_id"] = r.flowId;
-    if (!r.buffers.empty()) j["buffers"] = r.buffers;
-    return j;
-}
-
 TraceRecord traceRecordFromJson(const nlohmann::json& j) {
     TraceRecord r;
     r.rfId = j.at("rf_id").get<int64_t>();

@@ -55,6 +55,8 @@ constexpr int64_t gpuTrackTid(int device) { return -1 - device; }
 // The track's name: "GPU 0", or "thread 1234".
 std::string traceTrackName(int64_t tid);
 
+// As a trace_event event writes it: its fields are described once, with the events'
+// (observe/event_fields.h), and written by observe/event.cpp.
 nlohmann::json traceRecordToJson(const TraceRecord& record);
 TraceRecord traceRecordFromJson(const nlohmann::json& json);  // throws nlohmann::json::exception
 

@@ -1,9 +1,14 @@
 // eventFromJson reads back what eventToJson writes, field for field, and takes what a
 // bundle made elsewhere may hold (missing fields, nested values of another kind, types it
-// does not know) without throwing.
+// does not know) without throwing; eventFieldProblem checks each field for its event type.
+// All three walk the one description of each event (observe/event_fields.h).
+
+#include <map>
+#include <set>
 
 #include <gtest/gtest.h>
 
+#include "observe/event_fields.h"
 #include "observe/event_from_json.h"
 #include "observe/event_schema.h"
 
@@ -35,9 +40,21 @@ std::vector<Event> oneOfEach() {
     record.beginNs = 10;
     record.endNs = 20;
     record.tid = 7;
+    record.seqId = 5;
+    record.opSchema = "aten::add.Tensor(Tensor self, Tensor other) -> Tensor";
+    record.inputs.values = json::array({json::array({1, 2, 0, 4, 4, "cpu"})});
+    record.inputs.shapes = json::array({json::array({4})});
+    record.inputs.types = json::array({"Tensor(float)"});
+    record.inputs.strides = json::array({json::array({1})});
+    record.kernelBackend = "cpp";
+    record.kernelFile = "cpp_fused_add_0.cpp";
     record.compileId = "0/1";
+    record.flowId = 9;
+    record.buffers = {"buf0"};
+    StackFrame frame{"script.py", 5, "fn", "print(x)", "~~~~~^^^"};
     return {
         CompileStartedEvent{"0/1", "fn", where},
+        CompileStartedEvent{"0/1", "fn", where, {frame}},
         GraphCapturedEvent{"0/1", "fn", "__compiled_fn_0", "readable", "runnable", "tabular",
                            json{{"nodes", json::array({{{"name", "x"}}})}}, 3, "why", "inductor"},
         GuardsEvent{"0/1", {"a  # x", "b  # y"}, {4, 0}},
@@ -45,6 +62,7 @@ std::vector<Event> oneOfEach() {
         RecompileEvent{"0/1", "fn", where, "Recompiling function fn"},
         RecompileEvent{"0/2", "fn", where, "Recompiling function fn", {"script.py", 7, "torch._dynamo.mark_dynamic(x, 0)\n"}},
         GraphBreakEvent{"0/1", "print", {{"script.py", 5, "fn", "print(x)"}}},
+        GraphBreakEvent{"0/1", "print", {frame}, "GB0001", "print() is not traceable", {"remove the print"}, "print(x)"},
         GraphBreakCostEvent{"0/1", "fn", "print", {{"script.py", 5, "fn", "print(x)"}}, "__compiled_fn_0", "__compiled_fn_1", 3, 2, 4,
                             0.25, 0.5, 0.75, 1, 2, 2},
         CacheLimitEvent{"fn", where, 8, "last"},
@@ -53,8 +71,10 @@ std::vector<Event> oneOfEach() {
         LogEvent{"0/1", "recompiles", true, LogLevel::Warning, "message"},
         ErrorEvent{"NameError", where},
         ScriptOutputEvent{"hello\n"},
+        ModuleImportedEvent{"/work/model.py", "model.py", "class GPT: ..."},
+        IrDumpEvent{"0/1", "__compiled_fn_0", "aot_forward_graph", "text", {}, json{{"nodes", json::array()}}},
         IrDumpEvent{"0/1", "__compiled_fn_0", "fx_graph_transformed", "text", {}},
-        IrDumpEvent{"0/1", "__compiled_fn_0", "ir_pre_fusion", "text", {{"buf0", "SchedulerNode", {"add"}, {"arg0_1"}, {}}}},
+        IrDumpEvent{"0/1", "__compiled_fn_0", "ir_pre_fusion", "text", {{"buf0", "SchedulerNode", {"add"}, {"arg0_1"}, {}, "used twice"}}},
         IrDumpEvent{"0/1", "__compiled_fn_0", "ir_post_fusion", "text",
                     {{"buf0_buf1", "FusedSchedulerNode", {"add", "mul"}, {"arg0_1"}, {"buf0", "buf1"}}}},
         FusionDecisionEvent{"0/1", "__compiled_fn_0", 1, "buf0", "buf1", "vertical", 42, true, "fits", "buf0_buf1"},
@@ -63,14 +83,44 @@ std::vector<Event> oneOfEach() {
     };
 }
 
+// Written, checked and read back, each event is what it was.
 TEST(EventJsonTest, ReadsBackEveryEventAsWritten) {
     for (const Event& event : oneOfEach()) {
         json written = eventToJson(event);
+        EXPECT_EQ(eventFieldProblem(written), "") << written.dump();
         std::optional<Event> read = eventFromJson(written);
         ASSERT_TRUE(read) << written.dump();
         EXPECT_EQ(read->index(), event.index()) << written.dump();
         EXPECT_EQ(eventToJson(*read), written);
     }
+}
+
+// The names of the fields a description writes (the read-only ones of older bundles left out).
+struct WrittenFieldNames {
+    std::set<std::string> names;
+    template <class T>
+    void field(const char* name, T&&, bool = true) {
+        if constexpr (!requires { std::remove_cvref_t<T>::readOnly; }) names.insert(name);
+    }
+};
+
+// So the round trip above covers every field: each is written by one event of its type.
+TEST(EventJsonTest, OneOfEachWritesEveryFieldOfEveryEvent) {
+    std::map<size_t, std::set<std::string>> written;
+    for (const Event& event : oneOfEach()) {
+        json fields = eventToJson(event);
+        for (const auto& [field, value] : fields.items()) written[event.index()].insert(field);
+    }
+    ASSERT_EQ(written.size(), std::variant_size_v<Event>);
+    for (const Event& event : oneOfEach())
+        std::visit(
+            [&](const auto& e) {
+                WrittenFieldNames described;
+                describeFields(described, e);
+                for (const std::string& name : described.names)
+                    EXPECT_TRUE(written[event.index()].contains(name)) << eventType(event) << "." << name;
+            },
+            event);
 }
 
 TEST(EventJsonTest, TakesMissingAndMisshapenFieldsAsDefaults) {
@@ -107,6 +157,38 @@ TEST(EventJsonTest, ReadsTheArtifactFieldsOfOlderBundlesIntoTheMap) {
 TEST(EventJsonTest, RefusesAnArtifactThatIsNotText) {
     EXPECT_EQ(eventFieldProblem(json{{"type", "kernel_source"}, {"artifacts", {{"ptx", 3}}}}),
               "field \"artifacts.ptx\" is an integer, expected a string");
+}
+
+// A field is checked for the event type that has it: graph_captured's "graph" is the
+// graph's nodes, any other event's the graph's name; a field the type has not is kept.
+TEST(EventJsonTest, RefusesAFieldOfTheWrongKindForItsEventType) {
+    EXPECT_EQ(eventFieldProblem(json{{"type", "graph_captured"}, {"graph", "__compiled_fn_0"}}),
+              "field \"graph\" is a string, expected an object");
+    EXPECT_EQ(eventFieldProblem(json{{"type", "kernel_source"}, {"graph", json::object()}}),
+              "field \"graph\" is an object, expected a string");
+    EXPECT_EQ(eventFieldProblem(json{{"type", "graph_captured"}, {"graph", json::object()}}), "");
+    EXPECT_EQ(eventFieldProblem(json{{"type", "kernel_source"}, {"graph", "__compiled_fn_0"}}), "");
+    EXPECT_EQ(eventFieldProblem(json{{"type", "guards"}, {"compile_id", 3}}), "field \"compile_id\" is an integer, expected a string");
+    EXPECT_EQ(eventFieldProblem(json{{"type", "guards"}, {"function", 3}}), "");
+    EXPECT_EQ(eventFieldProblem(json{{"type", "from_a_newer_engine"}, {"compile_id", 3}}), "");
+    EXPECT_EQ(eventFieldProblem(json{{"type", "error"}, {"where", {{"file", "script.py"}, {"line", "4"}}}}),
+              "field \"where.line\" is a string, expected an integer");
+    EXPECT_EQ(eventFieldProblem(json{{"type", "recompile"}, {"fix_edit", {{"line", "7"}}}}),
+              "field \"fix_edit.line\" is a string, expected an integer");
+    EXPECT_EQ(eventFieldProblem(json{{"type", "trace_event"}, {"rf_id", 4.5}}), "field \"rf_id\" is a number, expected an integer");
+    // Top-level fields first, whatever sorts before them.
+    EXPECT_EQ(eventFieldProblem(json{{"type", "error"}, {"message", 1}, {"where", {{"line", "4"}}}}),
+              "field \"message\" is an integer, expected a string");
+}
+
+// The GUI checks fields by name before it knows the type: a field whose kind depends on the
+// type passes no such check, so the event's own check decides.
+TEST(EventJsonTest, ExpectsByNameTheKindsEveryEventAgreesOn) {
+    EXPECT_EQ(expectedJsonKinds("compile_id"), kJsonString);
+    EXPECT_EQ(expectedJsonKinds("where.line"), kJsonInteger);
+    EXPECT_EQ(expectedJsonKinds("score"), kJsonInteger | kJsonFloat);
+    EXPECT_EQ(expectedJsonKinds("graph"), kJsonKindPerEventType);
+    EXPECT_EQ(expectedJsonKinds("no_such_field"), 0u);
 }
 
 TEST(EventJsonTest, ReadsATraceEventWithoutItsTimes) {
