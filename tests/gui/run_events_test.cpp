@@ -116,15 +116,19 @@ private slots:
                  QString("events.jsonl line 2: field \"compile_id\" is an integer, expected a string"));
         QCOMPARE(errorOf("{\"type\": \"log\", \"level\": null}\n"),
                  QString("events.jsonl line 1: field \"level\" is null, expected a string"));
-        QCOMPARE(errorOf("{\"type\": \"kernel_source\", \"op_count\": \"3\"}\n"),
-                 QString("events.jsonl line 1: field \"op_count\" is a string, expected an integer"));
+        QCOMPARE(errorOf("{\"type\": \"kernel_source\", \"language\": 3}\n"),
+                 QString("events.jsonl line 1: field \"language\" is an integer, expected a string"));
+        // Each event type by its own fields: "graph" is graph_captured's nodes, any other's name.
+        QCOMPARE(errorOf("{\"type\": \"kernel_source\", \"graph\": {}}\n"),
+                 QString("events.jsonl line 1: field \"graph\" is an object, expected a string"));
+        QCOMPARE(errorOf("{\"type\": \"graph_captured\", \"graph\": {\"nodes\": []}}\n"), QString());
         QCOMPARE(errorOf("{\"type\": \"error\", \"where\": {\"file\": \"s.py\", \"line\": \"4\"}}\n"),
                  QString("events.jsonl line 1: field \"where.line\" is a string, expected an integer"));
         QCOMPARE(errorOf("{\"type\": \"trace_event\", \"rf_id\": 1, \"begin_ns\": 0, \"end_ns\": 5, \"name\": 5}\n"),
                  QString("events.jsonl line 1: field \"name\" is an integer, expected a string"));
         QCOMPARE(errorOf("{\"type\": \"log\", \"x\": " + std::string(600, '[') + std::string(600, ']') + "}\n"),
                  QString("events.jsonl line 1: nests JSON deeper than 512 levels"));
-        // Fields the schema does not know, and nested fields other than the location, are kept.
+        // Fields the event's type does not have, and nested fields other than the location, are kept.
         QCOMPARE(errorOf("{\"type\": \"log\", \"extra\": 5, \"nodes\": [{\"name\": 3}]}\n"), QString());
         // A repeated key counts by its last value, as the bundle reader reads it.
         QCOMPARE(errorOf("{\"type\": \"log\", \"message\": 5, \"message\": \"fine\"}\n"), QString());
