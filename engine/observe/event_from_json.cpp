@@ -122,4 +122,11 @@ std::optional<Event> eventFromJson(const json& j) {
     return out;
 }
 
+TraceRecord traceRecordFromJson(const json& j) {
+    TraceRecord record;
+    JsonReader reader(j);
+    describeFields(reader, record);
+    return record;
+}
+
 }  // namespace fusescope

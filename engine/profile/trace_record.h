@@ -56,8 +56,9 @@ constexpr int64_t gpuTrackTid(int device) { return -1 - device; }
 std::string traceTrackName(int64_t tid);
 
 // As a trace_event event writes it: its fields are described once, with the events'
-// (observe/event_fields.h), and written by observe/event.cpp.
+// (observe/event_fields.h), written by observe/event.cpp and read by observe/event_from_json.cpp
+// (a field missing, or of another kind, keeps its default).
 nlohmann::json traceRecordToJson(const TraceRecord& record);
-TraceRecord traceRecordFromJson(const nlohmann::json& json);  // throws nlohmann::json::exception
+TraceRecord traceRecordFromJson(const nlohmann::json& json);
 
 }  // namespace fusescope
