@@ -1,6 +1,8 @@
 // fusescope-cli torch-trace PATH [--rank N] [--report] [--events FILE.jsonl] [--bundle FILE]:
 // a TORCH_TRACE log real PyTorch wrote, read into our events (docs/torch-trace.md). The
 // reader's warnings (malformed lines, payload checksums) go to stderr and never stop it.
+// `torch-trace DIR --all-ranks`: every rank of a distributed run side by side, and where
+// the ranks first diverge.
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -17,6 +19,7 @@
 #include "core/error.h"
 #include "core/json_text.h"
 #include "output_paths.h"
+#include "torch_trace/rank_comparison.h"
 #include "torch_trace/trace_log_files.h"
 
 namespace fusescope::cli {
@@ -26,10 +29,31 @@ namespace {
 struct TorchTraceArgs {
     std::string path;
     std::optional<int> rank;
+    bool allRanks = false;
     bool report = false;
     std::string events;
     std::string bundle;
 };
+
+int compareAllRanks(const std::string& folder) {
+    RankedTraceLogs ranked = rankedTraceLogs(folder);
+    if (!ranked.error.empty()) {
+        std::cerr << "fusescope-cli: error: " << ranked.error << "\n";
+        return 1;
+    }
+    for (const auto& left : ranked.left) std::cerr << fmt::format("fusescope-cli: left out {}: an older log of a rank read from a newer one\n", left);
+    std::vector<RankLog> logs;
+    try {
+        logs = loadRankLogs(ranked);
+    } catch (const Error& e) {
+        std::cerr << "fusescope-cli: error: " << e.what() << "\n";
+        return 1;
+    }
+    for (const RankLog& log : logs)
+        for (const auto& w : log.imported.warnings) std::cerr << fmt::format("fusescope-cli: warning: {}: {}\n", log.path, w);
+    std::cout << rankComparisonText(compareRanks(logs));
+    return finishOutput(std::cout, "the overview (stdout)") ? 0 : 1;
+}
 
 int convert(const TorchTraceArgs& args) {
     TraceLogChoice choice = chooseTraceLog(args.path, args.rank);
@@ -108,6 +132,8 @@ int torchTraceCommand(const std::vector<std::string>& args) {
                     return usageError("--rank takes a rank number, not '" + v + "'");
                 t.rank = std::stoi(v);
             }
+        } else if (a == "--all-ranks") {
+            t.allRanks = true;
         } else if (a == "--report") {
             t.report = true;
         } else if (!a.empty() && a[0] == '-') {
@@ -119,7 +145,9 @@ int torchTraceCommand(const std::vector<std::string>& args) {
         }
     }
     if (t.path.empty()) return usageError("torch-trace needs a PATH (a TORCH_TRACE folder or log file)");
-    return convert(t);
+    if (t.allRanks && (t.rank || t.report || !t.events.empty() || !t.bundle.empty()))
+        return usageError("--all-ranks prints the ranks side by side; --rank, --report, --events and --bundle read one rank");
+    return t.allRanks ? compareAllRanks(t.path) : convert(t);
 }
 
 }  // namespace fusescope::cli

@@ -27,4 +27,13 @@ std::optional<int> traceLogRank(const std::string& fileName);
 // Reads and imports one log file; throws Error when it cannot be opened.
 TorchTraceImport loadTraceLog(const std::string& path);
 
+// The per-rank logs of a distributed run's folder, by rank (when a rank has several, from
+// runs into the same folder, its newest, the others in `left`); `error` when it has none.
+struct RankedTraceLogs {
+    std::vector<std::pair<int, std::string>> logs;  // rank, path
+    std::vector<std::string> left;
+    std::string error;
+};
+RankedTraceLogs rankedTraceLogs(const std::string& folder);
+
 }  // namespace fusescope

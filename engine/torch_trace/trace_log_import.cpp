@@ -353,6 +353,13 @@ private:
     void keepAsRecord(const std::string& id, const std::string& name, const TraceLogRecord& r) {
         imported_.events.push_back(LogEvent{id, name, true, LogLevel::Info, r.payload.empty() ? jsonText(r.metadata) : r.payload});
     }
+    // A described tensor that a source names is one of the compile's inputs.
+    void noteInput(const TraceLogRecord& r, const std::string& id) {
+        std::pair<int64_t, int64_t> key{integerField(r.metadata, "describer_id", -1), integerField(r.metadata, "id", -1)};
+        if (r.kind == "describe_tensor") described_[key] = tensorLayoutText(r.metadata);
+        else if (auto d = described_.find(key); r.kind == "describe_source" && d != described_.end())
+            imported_.metrics[id].inputs.push_back(stringField(r.metadata, "source", "?") + ": " + d->second);
+    }
     void emit(Event event, const std::string& id) {
         completed_.emplace_back(imported_.events.size(), id);
         imported_.events.push_back(std::move(event));
@@ -369,6 +376,7 @@ private:
     std::map<size_t, std::vector<std::string>> recompileReasons_;  // by event index
     PhaseSpans phases_;
     std::set<std::string> started_;
+    std::map<std::pair<int64_t, int64_t>, std::string> described_;  // (describer, tensor id) -> its layout
 };
 
 void TraceLogImporter::learn(const TraceLogRecord& r, const std::string& id, const std::map<int64_t, std::string>& strings) {
@@ -412,7 +420,8 @@ void TraceLogImporter::add(TraceLogRecord& r, const std::map<int64_t, std::strin
     } else if (artifact == "dynamo_graph_break_reason") {
         imported_.events.push_back(graphBreakOf(id, r.payload));
     } else if (artifact == "recompile_reasons") {
-        recompileReasons_[imported_.events.size()] = recompileReasons(r.payload);
+        imported_.metrics[id].recompileReasons = recompileReasons(r.payload);
+        recompileReasons_[imported_.events.size()] = imported_.metrics[id].recompileReasons;
         emit(RecompileEvent{id, "", {}, ""}, id);
     } else if (r.kind == "dynamo_cpp_guards_str" || r.kind == "dynamo_guards") {
         GuardsEvent e;
@@ -450,10 +459,14 @@ void TraceLogImporter::add(TraceLogRecord& r, const std::map<int64_t, std::strin
         if (event.is_object()) phases_.add(event, r.compileId.empty() ? "" : id, imported_.events);
         else imported_.warnings.push_back(fmt::format("line {}: a chromium_event whose payload is not JSON", r.line));
     } else if (isShapeEntry(r.kind)) {
+        noteInput(r, id);
         std::vector<StackFrame> stack = stackOf(jsonField(r.metadata, "user_stack"), strings);
         std::string text = shapeEntryText(r.kind, r.metadata, stack.empty() ? nullptr : &stack.back());
         imported_.events.push_back(LogEvent{id, r.kind, true, LogLevel::Info, std::move(text)});
     } else if (!artifact.empty()) {
+        if (artifact == "inductor_collective_schedule")
+            if (nlohmann::json ops = parseUntrustedJson(r.payload); ops.is_array())
+                for (const auto& op : ops) imported_.metrics[id].collectives.push_back(op.is_string() ? op.get<std::string>() : jsonText(op));
         // PyTorch's other artifacts (the runnable graph, runtime wrappers, forward metadata, the
         // graph before pre-grad passes, ...): a Logs record each, by name.
         keepAsRecord(id, artifact, r);

@@ -20,12 +20,16 @@
 
 namespace fusescope {
 
-// What PyTorch measured of one compile (compilation_metrics, bwd_compilation_metrics) and
-// the cache verdicts logged for it.
+// What PyTorch measured of one compile (compilation_metrics, bwd_compilation_metrics), the
+// cache verdicts logged for it, and what the ranks of a distributed run are compared by
+// (rank_comparison.h).
 struct TorchCompileMetrics {
     nlohmann::json forward;   // compilation_metrics' fields, null when absent
     nlohmann::json backward;  // bwd_compilation_metrics'
     std::map<std::string, int> cacheVerdicts;  // artifact name (fx_graph_cache_miss, ...) -> count
+    std::vector<std::string> recompileReasons;  // the guard failures that caused it
+    std::vector<std::string> inputs;            // "L['x']: torch.float32, size [4, 8], stride [8, 1]", as described
+    std::vector<std::string> collectives;       // inductor_collective_schedule's ops, in order, of all its graphs
 };
 
 struct TorchTraceImport {

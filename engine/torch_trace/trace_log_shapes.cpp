@@ -21,7 +21,7 @@ std::string field(const nlohmann::json& metadata, const char* key) {
     if (!it->is_array()) return it->dump();
     std::vector<std::string> items;
     for (const auto& item : *it) items.push_back(item.is_string() ? item.get<std::string>() : jsonText(item));
-    const bool names = std::all_of(it->begin(), it->end(), [](const nlohmann::json& e) { return e.is_string(); });
+    const bool names = !it->empty() && std::all_of(it->begin(), it->end(), [](const nlohmann::json& e) { return e.is_string(); });
     std::string joined = fmt::format("{}", fmt::join(items, ", "));
     return names ? joined : "[" + joined + "]";  // sizes as Python prints them: [3, 4]
 }
@@ -44,11 +44,14 @@ bool isShapeEntry(const std::string& kind) {
     return kinds.count(kind) > 0;
 }
 
+std::string tensorLayoutText(const nlohmann::json& m) {
+    return fmt::format("{}, size {}, stride {}", field(m, "dtype"), field(m, "size"), field(m, "stride"));
+}
+
 std::string shapeEntryText(const std::string& kind, const nlohmann::json& m, const StackFrame* where) {
     if (!m.is_object()) return kind + ": " + jsonText(m);
     if (kind == "describe_tensor") {
-        std::string text = fmt::format("tensor {}: {}, size {}, stride {}, {}, storage {}", field(m, "id"), field(m, "dtype"),
-                                       field(m, "size"), field(m, "stride"), field(m, "device"), field(m, "storage"));
+        std::string text = fmt::format("tensor {}: {}, {}, storage {}", field(m, "id"), tensorLayoutText(m), field(m, "device"), field(m, "storage"));
         if (flag(m, "requires_grad")) text += ", requires_grad";
         if (flag(m, "is_leaf")) text += ", leaf";
         if (m.contains("base")) text += ", a view of tensor " + field(m, "base");

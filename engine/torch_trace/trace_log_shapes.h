@@ -14,6 +14,9 @@ namespace fusescope {
 
 bool isShapeEntry(const std::string& kind);
 
+// A described tensor's dtype, size and stride: "torch.float32, size [4, 8], stride [8, 1]".
+std::string tensorLayoutText(const nlohmann::json& describeTensor);
+
 // `where`: the innermost frame of the entry's user stack, null when it has none.
 std::string shapeEntryText(const std::string& kind, const nlohmann::json& metadata, const StackFrame* where);
 

@@ -29,6 +29,23 @@ TEST(TorchTraceCli, AFolderPrintsItsCompileReport) {
     EXPECT_EQ(r.out, readFile(sourcePath("tests/golden/torch_trace/graph_breaks.report")));
 }
 
+TEST(TorchTraceCli, AllRanksPutsTheRanksSideBySide) {
+    for (const std::string name : {"ranks_diverge", "ddp_two_ranks"}) {
+        ProcessResult r = runCli({"torch-trace", fixtureFolder(name), "--all-ranks"});
+        EXPECT_EQ(r.exitCode, 0) << r.err;
+        EXPECT_EQ(r.err, "");
+        EXPECT_EQ(r.out, readFile(sourcePath("tests/golden/torch_trace/" + name + ".all_ranks")));
+    }
+    ProcessResult oneRank = runCli({"torch-trace", fixtureFolder("ranks_diverge"), "--all-ranks", "--rank", "1"});
+    EXPECT_EQ(oneRank.exitCode, 2);
+    EXPECT_NE(oneRank.err.find("--all-ranks prints the ranks side by side; --rank, --report, --events and --bundle read one rank"),
+              std::string::npos) << oneRank.err;
+    ProcessResult notRanked = runCli({"torch-trace", fixtureFolder("recompiles"), "--all-ranks"});
+    EXPECT_EQ(notRanked.exitCode, 1);
+    EXPECT_EQ(notRanked.err, "fusescope-cli: error: '" + fixtureFolder("recompiles") +
+                                 "' holds no per-rank log (dedicated_log_torch_trace_rank_N_*.log)\n");
+}
+
 TEST(TorchTraceCli, EventsAndABundleHoldEveryCompile) {
     fs::path dir = fs::path(testing::TempDir()) / "torch_trace_cli";
     fs::remove_all(dir);
