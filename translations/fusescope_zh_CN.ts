@@ -59,6 +59,10 @@
         <source>Modules</source>
         <translation>模块</translation>
     </message>
+    <message>
+        <source>Ranks</source>
+        <translation>进程（rank）</translation>
+    </message>
 </context>
 <context>
     <name>EditMenu</name>
@@ -1422,6 +1426,36 @@
         <source>%1 (profiler trace)</source>
         <translation>%1（性能分析追踪）</translation>
     </message>
+    <message>
+        <source>%1 (PyTorch trace, rank %2 of %3)</source>
+        <translation>%1（PyTorch 跟踪，第 %2 个 rank，共 %3 个）</translation>
+    </message>
+    <message>
+        <source>Opened rank %1 of %2 of PyTorch trace %3: %4 compiles, %5 events; %6</source>
+        <translation>已打开 PyTorch 跟踪 %3 的 rank %1（共 %2 个）：%4 次编译，%5 个事件；%6</translation>
+    </message>
+    <message>
+        <source>the ranks diverge at compile %1 (Ranks pane)</source>
+        <translation>各 rank 在编译 %1 处出现分歧（见 Ranks 面板）</translation>
+    </message>
+    <message>
+        <source>the ranks compiled alike</source>
+        <translation>各 rank 的编译一致</translation>
+    </message>
+    <message>
+        <source>Show Rank</source>
+        <translation>显示 Rank</translation>
+    </message>
+    <message>
+        <source>Cannot read rank %1&apos;s log:
+%2</source>
+        <translation>无法读取 rank %1 的日志：
+%2</translation>
+    </message>
+    <message>
+        <source>Reading rank %1&apos;s log...</source>
+        <translation>正在读取 rank %1 的日志...</translation>
+    </message>
 </context>
 <context>
     <name>fusescope::gui::MinifyController</name>
@@ -1544,6 +1578,97 @@
     <message>
         <source>Runs the script under real PyTorch for Run Under PyTorch Too, with TORCH_TRACE into a temporary folder.</source>
         <translation>“同时在 PyTorch 下运行”用它在真实 PyTorch 下运行脚本，TORCH_TRACE 写入临时文件夹。</translation>
+    </message>
+</context>
+<context>
+    <name>fusescope::gui::RanksPane</name>
+    <message>
+        <source>The rank whose log every pane shows</source>
+        <translation>所有面板显示其日志的 rank</translation>
+    </message>
+    <message>
+        <source>Rank:</source>
+        <translation>Rank：</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>Rank</translation>
+    </message>
+    <message>
+        <source>Compiles</source>
+        <translation>编译</translation>
+    </message>
+    <message>
+        <source>Graph breaks</source>
+        <translation>图中断</translation>
+    </message>
+    <message>
+        <source>Recompiles</source>
+        <translation>重新编译</translation>
+    </message>
+    <message>
+        <source>Cache hits</source>
+        <translation>缓存命中</translation>
+    </message>
+    <message>
+        <source>Cache misses</source>
+        <translation>缓存未命中</translation>
+    </message>
+    <message>
+        <source>Compile time</source>
+        <translation>编译时间</translation>
+    </message>
+    <message>
+        <source>Activate a rank (double-click, Enter) to show its log in every pane</source>
+        <translation>激活一个 rank（双击或回车）即可在所有面板中显示其日志</translation>
+    </message>
+    <message>
+        <source>Check across ranks</source>
+        <translation>跨 rank 检查</translation>
+    </message>
+    <message>
+        <source>What the ranks have</source>
+        <translation>各 rank 的内容</translation>
+    </message>
+    <message>
+        <source>A distributed run&apos;s ranks show here side by side: open the TORCH_TRACE folder torchrun&apos;s processes wrote, with a log per rank (dedicated_log_torch_trace_rank_N_*.log).</source>
+        <translation>分布式运行的各 rank 在此并排显示：打开 torchrun 各进程写入的 TORCH_TRACE 文件夹，每个 rank 一个日志（dedicated_log_torch_trace_rank_N_*.log）。</translation>
+    </message>
+    <message>
+        <source>rank %1</source>
+        <translation>rank %1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;The ranks diverge first&lt;/b&gt; at &lt;a href=&quot;source:%1&quot;&gt;%2&lt;/a&gt;: %3.</source>
+        <translation>&lt;b&gt;各 rank 最先出现分歧&lt;/b&gt;于 &lt;a href=&quot;source:%1&quot;&gt;%2&lt;/a&gt;：%3。</translation>
+    </message>
+    <message>
+        <source>&lt;a href=&quot;compile:%1:%2&quot;&gt;Show compile %2 on rank %1&lt;/a&gt;</source>
+        <translation>&lt;a href=&quot;compile:%1:%2&quot;&gt;在 rank %1 上显示编译 %2&lt;/a&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;The ranks compiled alike:&lt;/b&gt; every check is the same on every rank.</source>
+        <translation>&lt;b&gt;各 rank 的编译一致：&lt;/b&gt;每项检查在所有 rank 上都相同。</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>differ</source>
+        <translation>不同</translation>
+    </message>
+    <message>
+        <source>same on every rank: %1</source>
+        <translation>所有 rank 相同：%1</translation>
+    </message>
+    <message>
+        <source>Differs in</source>
+        <translation>不同之处</translation>
+    </message>
+    <message>
+        <source>The checks across ranks this rank differs from the first rank in</source>
+        <translation>此 rank 与第一个 rank 不同的跨 rank 检查</translation>
     </message>
 </context>
 <context>
@@ -2001,8 +2126,8 @@
         <translation>打开 TORCH_TRACE 文件夹或日志，作为“我们 vs PyTorch”视图的 PyTorch 一侧</translation>
     </message>
     <message>
-        <source>Bring a view to the front when the run ends: overview, fusion, code, guards, compare, torch-compare, trace, minify, or a training graph&apos;s forward or backward</source>
-        <translation>运行结束时把某个视图放到最前：overview、fusion、code、guards、compare、torch-compare、trace、minify，或训练图的 forward 或 backward</translation>
+        <source>Bring a view to the front when the run ends: overview, fusion, code, guards, compare, torch-compare, trace, minify, ranks, or a training graph&apos;s forward or backward</source>
+        <translation>运行结束时将某个视图置于最前：overview、fusion、code、guards、compare、torch-compare、trace、minify、ranks，或训练图的 forward 或 backward</translation>
     </message>
 </context>
 </TS>

@@ -67,7 +67,7 @@ int main(int argc, char** argv) {
                             "code");
     QCommandLineOption backend("backend", QApplication::translate("main", "Compile with this backend (inductor, eager) instead of what the script says"),
                                "name");
-    QCommandLineOption view("view", QApplication::translate("main", "Bring a view to the front when the run ends: overview, fusion, code, guards, compare, torch-compare, trace, minify, or a training graph's forward or backward"),
+    QCommandLineOption view("view", QApplication::translate("main", "Bring a view to the front when the run ends: overview, fusion, code, guards, compare, torch-compare, trace, minify, ranks, or a training graph's forward or backward"),
                             "view");
     QCommandLineOption gpuCodegenOnly("gpu-codegen-only", QApplication::translate("main", "Run cuda tensors on the CPU and generate their CUDA kernels (the Device picker's cuda (GPU code only))"));
     QCommandLineOption torchPython("torch-python", QApplication::translate("main", "The Python with torch that Run Under PyTorch Too uses (default: Edit > Preferences, else python3 on PATH)"),
@@ -95,7 +95,7 @@ int main(int argc, char** argv) {
     if (parser.isSet(beside)) window.openTorchTraceBeside(parser.value(beside));
     QString viewName = parser.value(view);
     const QStringList views = {"overview",      "fusion", "code",  "guards",  "graph-breaks", "compare",
-                               "torch-compare", "trace",  "minify", "forward", "backward"};
+                               "torch-compare", "trace",  "minify", "ranks", "forward", "backward"};
     if (!viewName.isEmpty() && !views.contains(viewName)) {
         std::fprintf(stderr, "fusescope: unknown view '%s'; available: %s\n", qPrintable(viewName), qPrintable(views.join(", ")));
         return 2;

@@ -249,6 +249,7 @@ RankDivergence compileOnSomeRanks(const std::string& id, const std::vector<const
     std::vector<int> withRanks, withoutRanks;
     for (const auto* f : with) withRanks.push_back(f->rank);
     for (const auto* f : without) withoutRanks.push_back(f->rank);
+    d.ranksWithCompile = withRanks;
     d.summary = fmt::format("compile {} of {} ran on {}, not on {}", id, d.function, ranksNamed(withRanks), ranksNamed(withoutRanks));
     for (const auto* f : with) {
         const RankCompile& c = f->compiles.at(id);
@@ -283,7 +284,8 @@ std::optional<RankDivergence> firstDivergence(const std::vector<RankFacts>& rank
             std::vector<RankCheck::Group> groups = groupsOf(values);
             if (groups.size() < 2) continue;
             const RankCompile& first = with.front()->compiles.at(id);
-            RankDivergence d{id, first.function, first.where, a.name, "", {}};
+            RankDivergence d{id, first.function, first.where, {}, a.name, "", {}};
+            for (const auto* f : with) d.ranksWithCompile.push_back(f->rank);
             d.summary = fmt::format("compile {} of {} differs in its {}", id, first.function, a.name);
             auto compileOfRank = [&](int rank) -> const RankCompile& {
                 return (*std::find_if(with.begin(), with.end(), [&](const RankFacts* f) { return f->rank == rank; }))->compiles.at(id);

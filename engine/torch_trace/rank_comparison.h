@@ -44,6 +44,7 @@ struct RankDivergence {
     std::string compileId;
     std::string function;
     SourceLocation where;                // the source line it comes down to
+    std::vector<int> ranksWithCompile;   // the ranks that made that compile
     std::string check;                   // which check found it ("compile ids", "guards", ...)
     std::string summary;                 // a sentence naming the compile and the ranks
     std::vector<std::string> details;    // a line per rank or group of ranks: what differed

@@ -16,9 +16,13 @@
 #include <QTabWidget>
 #include <Qsci/qsciscintilla.h>
 #include <QSignalSpy>
+#include <QComboBox>
+#include <QLabel>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTest>
 #include <QTreeView>
+#include <QTreeWidget>
 #include <QUrl>
 
 #include <cmath>
@@ -32,6 +36,7 @@
 #include "panes/compiles_pane.h"
 #include "panes/graph_pane.h"
 #include "panes/ir_pane.h"
+#include "panes/ranks_pane.h"
 #include "views/code_view.h"
 #include "views/stack_trie_view.h"
 #include "timeline/trace_view.h"
@@ -194,6 +199,67 @@ private slots:
 
     // Opening a script after a folder leaves none of the folder's compiles, graph breaks,
     // selection or status beside the new script.
+    // A distributed run's folder (torchrun, 4 ranks, two of them recompiling): rank 0's log on
+    // show, the ranks side by side in the Ranks pane with their first divergence; a rank picked
+    // there fills every pane with its log; the divergence's link shows its compile on a rank
+    // that made it.
+    void aDistributedRunsRanksAreSideBySide() {
+        MainWindow window(QString::fromStdString(test::cliPath()));
+        window.show();
+        window.findChild<QDockWidget*>("irDock")->raise();  // the Ranks dock behind another
+        QVERIFY(window.openFile(fixtureFolder("ranks_diverge")));
+        QTRY_COMPARE(compileIds(window.compilesView()), QStringList{"0/0"});
+        QCOMPARE(window.windowTitle(), QString("Fusescope - dedicated_log_torch_trace_rank_0_fixture.log (PyTorch trace, rank 0 of 4)[*]"));
+        QVERIFY2(window.statusText().startsWith("Opened rank 0 of 4 of PyTorch trace ranks_diverge: 1 compiles, "), qPrintable(window.statusText()));
+        QVERIFY2(window.statusText().endsWith("; the ranks diverge at compile 0/1 (Ranks pane)"), qPrintable(window.statusText()));
+        RanksPane* ranks = window.ranksPane();
+        QVERIFY(ranks->isVisible());  // raised, the run just opened
+        QCOMPARE(ranks->emptyNote(), QString());
+        QCOMPARE(ranks->table()->rowCount(), 4);
+        QCOMPARE(ranks->table()->item(1, 3)->text(), QString("1"));  // rank 1's recompiles
+        QCOMPARE(ranks->table()->item(2, 7)->text(), QString());      // rank 2 is as rank 0
+        QCOMPARE(ranks->table()->item(3, 7)->text(), QString("compile ids, compiled functions, recompile reasons, guards, tensor metadata, "
+                                                             "cache hits/misses, collective sequences"));
+        QVERIFY(ranks->table()->item(0, 0)->font().bold());  // the rank on show
+        const QString divergence = ranks->divergence()->text();
+        QVERIFY2(divergence.contains("compile 0/1 of step ran on ranks 1, 3, not on ranks 0, 2."), qPrintable(divergence));
+        QVERIFY2(divergence.contains("rank 3 recompiled step: guard scale == 1.0 of 0/0 failed (&lt;fixtures&gt;/programs/ranks_diverge.py:9)"),
+                 qPrintable(divergence));
+        QTreeWidgetItem* collectives = ranks->checks()->topLevelItem(ranks->checks()->topLevelItemCount() - 1);
+        QCOMPARE(collectives->text(0), QString("collective sequences"));
+        QCOMPARE(collectives->childCount(), 2);
+        QCOMPARE(collectives->child(1)->text(0), QString("ranks 1, 3"));
+        QCOMPARE(collectives->child(1)->text(1), QString("0/0: all_reduce_, wait_tensor; 0/1: all_reduce_, wait_tensor"));
+
+        // Rank 3 from the picker: its two compiles, the second one's recompile reason.
+        ranks->picker()->setCurrentIndex(3);
+        Q_EMIT ranks->picker()->activated(3);
+        QTRY_COMPARE(compileIds(window.compilesView()), (QStringList{"0/0", "0/1"}));
+        QCOMPARE(window.windowTitle(), QString("Fusescope - dedicated_log_torch_trace_rank_3_fixture.log (PyTorch trace, rank 3 of 4)[*]"));
+        QVERIFY(ranks->table()->item(3, 0)->font().bold());
+        QCOMPARE(ranks->table()->rowCount(), 4);  // the comparison stays
+        QCOMPARE(window.selection().compileId(), QString("0/0"));
+
+        // The divergence's link: compile 0/1 on rank 1, selected.
+        Q_EMIT ranks->divergence()->linkActivated("compile:1:0/1");
+        QTRY_COMPARE(window.traceRanks().shownRank(), 1);
+        QTRY_COMPARE(window.selection().compileId(), QString("0/1"));
+        QCOMPARE(ranks->picker()->currentText(), QString("rank 1"));
+
+        // Another file: no ranks.
+        QVERIFY(window.openFile(fixtureFolder("graph_breaks")));
+        QTRY_COMPARE(compileIds(window.compilesView()).size(), 4);
+        QVERIFY(ranks->emptyNote().startsWith("A distributed run's ranks show here side by side"));
+    }
+
+    void twoRanksThatCompiledAlikeSaySo() {
+        MainWindow window(QString::fromStdString(test::cliPath()));
+        QVERIFY(window.openFile(fixtureFolder("ddp_two_ranks")));
+        QTRY_COMPARE(compileIds(window.compilesView()).size(), 5);
+        QCOMPARE(window.ranksPane()->divergence()->text(), QString("<b>The ranks compiled alike:</b> every check is the same on every rank."));
+        QVERIFY2(window.statusText().endsWith("; the ranks compiled alike"), qPrintable(window.statusText()));
+    }
+
     void aScriptOpenedAfterAFolderStartsClean() {
         MainWindow window(QString::fromStdString(test::cliPath()));
         QVERIFY(window.openFile(fixtureFolder("graph_breaks")));

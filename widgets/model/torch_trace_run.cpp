@@ -17,12 +17,12 @@ bool isTorchTracePath(const std::string& path) {
     return name.starts_with("dedicated_log_torch_trace_") && name.ends_with(".log");
 }
 
-TorchTraceRun loadTorchTraceRun(const std::string& path) {
-    TraceLogChoice choice = chooseTraceLog(path, std::nullopt);
-    if (!choice.error.empty()) throw Error(choice.error);
-    TorchTraceImport imported = loadTraceLog(choice.path);
+namespace {
+
+TorchTraceRun runOf(const std::string& logPath, TorchTraceImport imported) {
     TorchTraceRun run;
-    run.logPath = choice.path;
+    run.logPath = logPath;
+    run.rank = traceLogRank(std::filesystem::path(logPath).filename().string());
     run.torchVersion = imported.torchVersion;
     run.warnings = std::move(imported.warnings);
     for (Event& e : imported.events) {
@@ -39,6 +39,28 @@ TorchTraceRun loadTorchTraceRun(const std::string& path) {
         run.programText = text.str();
     }
     return run;
+}
+
+}  // namespace
+
+TorchTraceRun loadTorchTraceRun(const std::string& path) {
+    std::error_code ec;
+    if (RankedTraceLogs ranked; std::filesystem::is_directory(path, ec) && (ranked = rankedTraceLogs(path)).logs.size() > 1) {
+        std::vector<RankLog> logs = loadRankLogs(ranked);
+        auto ranks = std::make_shared<const RankComparison>(compareRanks(logs));
+        TorchTraceRun run = runOf(logs.front().path, std::move(logs.front().imported));
+        run.ranks = std::move(ranks);
+        return run;
+    }
+    TraceLogChoice choice = chooseTraceLog(path, std::nullopt);
+    if (!choice.error.empty()) throw Error(choice.error);
+    return runOf(choice.path, loadTraceLog(choice.path));
+}
+
+TorchTraceRun loadTorchTraceRank(const std::string& folder, int rank) {
+    TraceLogChoice choice = chooseTraceLog(folder, rank);
+    if (!choice.error.empty()) throw Error(choice.error);
+    return runOf(choice.path, loadTraceLog(choice.path));
 }
 
 }  // namespace fusescope::gui

@@ -1,11 +1,14 @@
 #pragma once
 // A TORCH_TRACE log real PyTorch wrote, as a run the panes show (docs/torch-trace.md): its
-// events, and the program its compiles came from when that file is on this machine.
+// events, and the program its compiles came from when that file is on this machine. A folder
+// of a distributed run shows one rank's log at a time, with all its ranks compared.
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "model/run_events.h"
+#include "torch_trace/rank_comparison.h"
 
 namespace fusescope::gui {
 
@@ -18,10 +21,18 @@ struct TorchTraceRun {
     size_t compiles = 0;
     std::string firstCompile;  // its id, "" when the log has none
     std::vector<std::string> warnings;  // "line N: ..."
+    std::optional<int> rank;            // the rank of the log on show, when its name has one
+    // A folder with logs of several ranks: all of them side by side (null otherwise, and when
+    // only one rank was read, by loadTorchTraceRank).
+    std::shared_ptr<const RankComparison> ranks;
 };
 
 // `path`: a TORCH_TRACE folder or one log. Throws Error when it holds no log or cannot be read.
+// A folder of several ranks' logs shows rank 0's (else the lowest), all ranks compared.
 TorchTraceRun loadTorchTraceRun(const std::string& path);
+
+// One rank's log of a distributed run's folder, for switching between ranks.
+TorchTraceRun loadTorchTraceRank(const std::string& folder, int rank);
 
 // Whether `path` looks like something loadTorchTraceRun reads: a folder, or a file named
 // dedicated_log_torch_trace_*.log.

@@ -18,6 +18,7 @@
 #include "panes/minify_pane.h"
 #include "panes/modules_pane.h"
 #include "panes/output_pane.h"
+#include "panes/ranks_pane.h"
 #include "panes/torch_compare_pane.h"
 #include "panes/trace_pane.h"
 #include "window/saved_layout.h"
@@ -36,7 +37,8 @@ QDockWidget* dock(QMainWindow* window, const QString& title, const QString& obje
 
 }  // namespace
 
-Docks::Docks(QMainWindow* w, SelectionContext* selection, EngineClient* engine, TorchSide* torchSide) : window_(w) {
+Docks::Docks(QMainWindow* w, SelectionContext* selection, EngineClient* engine, TorchSide* torchSide, TraceRanks* traceRanks)
+    : window_(w) {
     compiles = new CompilesPane(selection, w);
     QDockWidget* compilesDock = dock(w, tr("Compiles"), "compilesDock", compiles, Qt::LeftDockWidgetArea);
 
@@ -59,6 +61,7 @@ Docks::Docks(QMainWindow* w, SelectionContext* selection, EngineClient* engine, 
     compare = new ComparePane(selection, w);
     torchCompare = new TorchComparePane(selection, torchSide, w);
     trace = new TracePane(selection, w);
+    ranks = new RanksPane(selection, traceRanks, w);
     QDockWidget* previous = irDock;
     for (const auto& [title, name, pane] : {std::tuple<QString, const char*, QWidget*>{tr("Generated Code"), "codeDock", code},
                                             {tr("Logs"), "logsDock", new LogsPane(selection, w)},
@@ -66,7 +69,8 @@ Docks::Docks(QMainWindow* w, SelectionContext* selection, EngineClient* engine, 
                                             {tr("Guards"), "guardsDock", guards},
                                             {tr("Compare"), "compareDock", compare},
                                             {tr("Ours vs PyTorch"), "torchCompareDock", torchCompare},
-                                            {tr("Execution Trace"), "traceDock", trace}}) {
+                                            {tr("Execution Trace"), "traceDock", trace},
+                                            {tr("Ranks"), "ranksDock", ranks}}) {
         QDockWidget* d = dock(w, title, name, pane, Qt::BottomDockWidgetArea);
         w->tabifyDockWidget(previous, d);
         previous = d;

@@ -36,6 +36,7 @@
 #include "panes/minify_pane.h"
 #include "panes/modules_pane.h"
 #include "panes/output_pane.h"
+#include "panes/ranks_pane.h"
 #include "panes/torch_compare_pane.h"
 #include "panes/trace_pane.h"
 #include "selection/script_selection.h"
@@ -100,7 +101,7 @@ MainWindow::MainWindow(const QString& cliPath, QWidget* parent) : QMainWindow(pa
     connect(scriptFile_, &ScriptFile::pathChanged, this, [this](const QString& path) { setTitle(QFileInfo(path).fileName()); });
     annotations_ = new ScriptAnnotations(scriptTabs_, &store_, this);
     new ScriptSelection(scriptTabs_, &selection_, this);
-    docks_ = std::make_unique<Docks>(this, &selection_, &engine_, &torchSide_);
+    docks_ = std::make_unique<Docks>(this, &selection_, &engine_, &torchSide_, &traceRanks_);
     status_ = new RunStatus(statusBar(), &engine_, &store_);
     buildMenusAndToolBars();
     setAcceptDrops(true);
@@ -120,6 +121,7 @@ MainWindow::MainWindow(const QString& cliPath, QWidget* parent) : QMainWindow(pa
     connect(&selection_, &SelectionContext::nodeChanged, this, &MainWindow::showSelectedKernel);
     connect(&selection_, &SelectionContext::sourceLineRequested, this, &MainWindow::showSourceLine);
     connect(&selection_, &SelectionContext::fixRequested, this, &MainWindow::applyFixAndRun);
+    connect(&traceRanks_, &TraceRanks::rankRequested, this, &MainWindow::showRank);
     connect(&torchSide_, &TorchSide::progress, this, &MainWindow::setStatus);
     connect(&torchSide_, &TorchSide::loaded, this, [this](const QString& description) { setStatus(tr("PyTorch's side: %1").arg(description)); });
     connect(&torchSide_, &TorchSide::failed, this, [this](const QString& message) {
@@ -202,6 +204,7 @@ CodePane* MainWindow::codePane() const { return docks_->code; }
 CompareView* MainWindow::compareView() const { return docks_->compare->view(); }
 TorchCompareView* MainWindow::torchCompareView() const { return docks_->torchCompare->view(); }
 TraceView* MainWindow::traceView() const { return docks_->trace->view(); }
+RanksPane* MainWindow::ranksPane() const { return docks_->ranks; }
 QString MainWindow::statusText() const { return status_->text(); }
 QStringList MainWindow::recentFiles() const { return recent_->paths(); }
 QString MainWindow::autosavePathForTests() { return ScriptFile::autosavePath(); }
@@ -352,6 +355,7 @@ void MainWindow::showOpenedRun(const QString& path, const QString& editorText, R
     store_.replace(std::move(events));  // the panes reload
     selection_.setCompileId({});  // of the run before: the caller picks this run's first, if any
     bundlePath_.clear();
+    traceRanks_.clear();  // a distributed run's folder says its ranks again
     recent_->add(path);
 }
 
@@ -414,13 +418,54 @@ void MainWindow::showTorchTrace(const QString& path, TorchTraceRun run) {
                        ? tr("# A TORCH_TRACE log of PyTorch %1: %2\n# Its program, %3, is not on this machine.\n")
                              .arg(QString::fromStdString(run.torchVersion), QString::fromStdString(run.logPath), program)
                        : QString::fromStdString(run.programText);
+    const bool sameRanks = run.ranks == nullptr && traceRanks_.folder() == path;  // another rank of the run on show
+    std::shared_ptr<const RankComparison> ranks = sameRanks ? traceRanks_.shared() : run.ranks;
     showOpenedRun(path, text, std::move(run.events), program);
+    if (ranks) traceRanks_.show(path, ranks, run.rank.value_or(-1));
     selection_.setCompileId(QString::fromStdString(run.firstCompile));  // its graph, IR and code on show at once
-    setTitle(tr("%1 (PyTorch trace)").arg(QFileInfo(QString::fromStdString(run.logPath)).fileName()));
+    const QString log = QFileInfo(QString::fromStdString(run.logPath)).fileName();
+    setTitle(ranks ? tr("%1 (PyTorch trace, rank %2 of %3)").arg(log).arg(run.rank.value_or(-1)).arg(ranks->ranks.size())
+                   : tr("%1 (PyTorch trace)").arg(log));
     QString status = tr("Opened PyTorch trace %1: %2 compiles, %3 events").arg(QFileInfo(path).fileName()).arg(run.compiles).arg(store_.eventCount());
+    if (ranks)
+        status = tr("Opened rank %1 of %2 of PyTorch trace %3: %4 compiles, %5 events; %6")
+                     .arg(run.rank.value_or(-1))
+                     .arg(ranks->ranks.size())
+                     .arg(QFileInfo(path).fileName())
+                     .arg(run.compiles)
+                     .arg(store_.eventCount())
+                     .arg(ranks->divergence ? tr("the ranks diverge at compile %1 (Ranks pane)").arg(QString::fromStdString(ranks->divergence->compileId))
+                                            : tr("the ranks compiled alike"));
+    if (run.ranks) docks_->raise("ranksDock");  // a distributed run just opened: its ranks side by side
     if (!run.warnings.empty())
         status += tr("; %1 warnings, the first: %2").arg(run.warnings.size()).arg(QString::fromStdString(run.warnings.front()));
     setStatus(status);
+}
+
+void MainWindow::showRank(int rank, const QString& compileId) {
+    const QString folder = traceRanks_.folder();
+    if (folder.isEmpty() || !traceRanks_.has(rank)) return;
+    if (rank == traceRanks_.shownRank()) {
+        if (!compileId.isEmpty()) selection_.setCompileId(compileId);
+        return;
+    }
+    loadInBackground<TorchTraceRun>(
+        this, [file = folder.toStdString(), rank] { return loadTorchTraceRank(file, rank); },
+        [this, folder, compileId](TorchTraceRun run) {
+            --loadsPending_;
+            status_->setReading(false);
+            if (traceRanks_.folder() != folder) return;  // something else was opened meanwhile
+            showTorchTrace(folder, std::move(run));
+            if (!compileId.isEmpty()) selection_.setCompileId(compileId);
+        },
+        [this, rank](const QString& error) {
+            --loadsPending_;
+            status_->setReading(false);
+            tell(QMessageBox::Critical, tr("Show Rank"), tr("Cannot read rank %1's log:\n%2").arg(rank).arg(error));
+        });
+    ++loadsPending_;
+    status_->setReading(true);
+    setStatus(tr("Reading rank %1's log...").arg(rank));
 }
 
 void MainWindow::showProfilerTrace(const QString& path, ProfilerTraceRun run) {

@@ -17,6 +17,7 @@
 #include "model/profiler_trace_run.h"
 #include "model/run_store.h"
 #include "model/torch_trace_run.h"
+#include "model/trace_ranks.h"
 #include "selection/selection_context.h"
 
 class QsciScintilla;
@@ -39,6 +40,7 @@ class IrPane;
 class MinifyController;
 class MinifyPane;
 class ModulesPane;
+class RanksPane;
 class RecentFiles;
 class RunOptions;
 class RunStatus;
@@ -83,7 +85,7 @@ public:
     // Brings a view to the front, for screenshots and `--view`: overview, fusion (stepped
     // half way), code (the first kernel selected), guards, compare (the last two compiles'
     // guards), trace (the first kernel of a compiled graph selected), minify (the run's
-    // first failing graph minified). False for an unknown one.
+    // first failing graph minified), ranks (a distributed run's). False for an unknown one.
     bool showView(const QString& view);
     // showView once the file being opened is in (a trace is read on a worker thread), else now.
     void showViewOnceOpened(const QString& view);
@@ -131,6 +133,8 @@ public:
     TorchCompareView* torchCompareView() const;
     TorchSide& torchSide() { return torchSide_; }
     TraceView* traceView() const;
+    RanksPane* ranksPane() const;
+    TraceRanks& traceRanks() { return traceRanks_; }
     static QString autosavePathForTests();
     QString statusText() const;
     QStringList recentFiles() const;
@@ -158,6 +162,8 @@ private:
     void openInBackground(const QString& path, const QString& title, const QString& opening, Run (*load)(const std::string&),
                           void (MainWindow::*show)(const QString&, Run));
     void showTorchTrace(const QString& path, TorchTraceRun run);
+    // Another rank's log of the distributed run on show, then `compileId` selected ("": its first).
+    void showRank(int rank, const QString& compileId);
     void showProfilerTrace(const QString& path, ProfilerTraceRun run);
     // What every opened file does: `editorText` in the editor (from `scriptPath`, "" when no
     // script file is behind it), `events` in the store naming the script `scriptFile`, `path`
@@ -172,6 +178,7 @@ private:
     SelectionContext selection_{&store_};
     EngineClient engine_;
     TorchSide torchSide_;
+    TraceRanks traceRanks_;  // the ranks of the distributed run on show
     int runRequest_ = 0;  // the engine request of the run on its way; 0 when none
     QString bundlePath_;  // the bundle of what is on show; "" when there is none yet
     bool nonInteractive_ = false;

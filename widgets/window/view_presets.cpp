@@ -56,6 +56,7 @@ bool showPresetView(const QString& view, const Docks& docks, SelectionContext& s
         docks.torchCompare->view()->setAspect(TorchCompareView::Aspect::RecompileReasons);
         return raise({"torchCompareDock"});
     }
+    if (view == "ranks") return raise({"ranksDock"});  // a distributed run's ranks side by side
     if (view == "trace") {
         docks.trace->showFirstCompiledKernel();
         return raise({"traceDock"});
