@@ -1456,6 +1456,18 @@
         <source>Reading rank %1&apos;s log...</source>
         <translation>正在读取 rank %1 的日志...</translation>
     </message>
+    <message>
+        <source>%1 read on as its program writes it: %2 compiles, %3 events</source>
+        <translation>%1 随程序写入持续读取：%2 次编译，%3 个事件</translation>
+    </message>
+    <message>
+        <source>Stopped following: %1</source>
+        <translation>已停止跟随：%1</translation>
+    </message>
+    <message>
+        <source>%1 read again as its program wrote it: %2 spans</source>
+        <translation>%1 已按程序写入的内容重新读取：%2 个区间</translation>
+    </message>
 </context>
 <context>
     <name>fusescope::gui::MinifyController</name>
@@ -1795,6 +1807,14 @@
         <source>Running: %1</source>
         <translation>运行中：%1</translation>
     </message>
+    <message>
+        <source>The file on show is read again as its program writes it</source>
+        <translation>显示中的文件会随其程序写入而重新读取</translation>
+    </message>
+    <message>
+        <source>● following %1</source>
+        <translation>● 正在跟随 %1</translation>
+    </message>
 </context>
 <context>
     <name>fusescope::gui::ScriptFile</name>
@@ -2003,6 +2023,10 @@
     <message>
         <source>kept in %1</source>
         <translation>保存在 %1 中</translation>
+    </message>
+    <message>
+        <source>PyTorch&apos;s side, read as it runs: %1 compiles so far</source>
+        <translation>PyTorch 一侧（运行中读取）：目前 %1 次编译</translation>
     </message>
 </context>
 <context>

@@ -201,6 +201,37 @@ private slots:
         QCOMPARE(reopened.torchCompareView()->summary(), QString("The bundle keeps no PyTorch side: its run was made without Run Under PyTorch Too"));
     }
 
+    // PyTorch's side while its script runs (issue 68): what its log holds so far is on show
+    // before the script ends, the whole log once it has.
+    void pytorchsSideShowsItsLogAsTheScriptWritesIt() {
+        QTemporaryDir dir;
+        QFile log(kLoggedCompiles);
+        QVERIFY(log.open(QIODevice::ReadOnly));
+        const QByteArray text = log.readAll();
+        qsizetype half = text.indexOf("{\"compilation_metrics\"");
+        half = text.indexOf("{\"compilation_metrics\"", half + 1);  // the second compile's metrics
+        half = text.indexOf("\nV", half) + 1;                       // and the record after them begins
+        const QString go = dir.filePath("go");
+        TorchSide side;
+        side.setSessionPython(fakePython(dir, "mkdir -p \"$TORCH_TRACE\"; out=\"$TORCH_TRACE/dedicated_log_torch_trace_x1.log\"\n"
+                                              "head -c " + QByteArray::number(half) + " '" + kLoggedCompiles.toUtf8() + "' > \"$out\"\n"
+                                              "while [ ! -f '" + go.toUtf8() + "' ]; do sleep 0.05; done\n"
+                                              "tail -c +" + QByteArray::number(half + 1) + " '" + kLoggedCompiles.toUtf8() + "' >> \"$out\""));
+        QSignalSpy loaded(&side, &TorchSide::loaded), progress(&side, &TorchSide::progress);
+        QVERIFY(side.run("import torch\n", "script.py"));
+        auto compiles = [&side] {
+            int n = 0;
+            for (const auto& e : side.store().events()) n += std::holds_alternative<fusescope::CompileStartedEvent>(e);
+            return n;
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(compiles(), 2, 5000);
+        QVERIFY(side.isRunning());  // still waiting for the go
+        QCOMPARE(progress.back().front().toString(), QString("PyTorch's side, read as it runs: 2 compiles so far"));
+        QFile(go).open(QIODevice::WriteOnly);
+        QVERIFY(loaded.wait(10000));
+        QCOMPARE(compiles(), 4);
+    }
+
     void aPythonWithoutTorchSaysSo() {
         QTemporaryDir dir;
         TorchSide side;

@@ -26,11 +26,15 @@
 #include <QUrl>
 
 #include <cmath>
+#include <fstream>
 #include <map>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
+#include "core/json_text.h"
 #include "gui_test_support.h"
+#include "torch_trace/trace_log_follower.h"
 #include "model/logs_model.h"
 #include "panes/code_pane.h"
 #include "panes/compiles_pane.h"
@@ -75,6 +79,33 @@ struct MessageBoxCloser {
         timer.start(20);
     }
 };
+
+std::string textOf(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+// A log's records, each with its payload lines.
+std::vector<std::string> recordsOf(const std::string& text) {
+    std::vector<std::string> records;
+    for (size_t at = 0; at < text.size();) {
+        size_t next = at;
+        do next = text.find('\n', next) + 1;
+        while (next != 0 && next < text.size() && text[next] == '\t');
+        if (next == 0) next = text.size();
+        records.push_back(text.substr(at, next - at));
+        at = next;
+    }
+    return records;
+}
+
+std::vector<std::string> eventTexts(const std::vector<fusescope::Event>& events) {
+    std::vector<std::string> texts;
+    for (const auto& e : events) texts.push_back(fusescope::jsonText(fusescope::eventToJson(e)));
+    return texts;
+}
 
 }  // namespace
 
@@ -260,6 +291,52 @@ private slots:
         QVERIFY2(window.statusText().endsWith("; the ranks compiled alike"), qPrintable(window.statusText()));
     }
 
+    // A log its program is still writing (issue 68): written into the open folder record by
+    // record, each record is in the views within a second; a record cut in the middle shows
+    // nothing until it is whole; the end is as opening the finished log.
+    void aLogBeingWrittenIsFollowed() {
+        QTemporaryDir dir;
+        const std::string logPath = dir.filePath("dedicated_log_torch_trace_live.log").toStdString();
+        const std::string finished = test::sourcePath("tests/fixtures/torch_trace/provenance/dedicated_log_torch_trace_fixture.log");
+        const std::vector<std::string> records = recordsOf(textOf(finished));
+        QVERIFY(records.size() > 100);
+        std::ofstream log(logPath, std::ios::binary);
+        log << records[0] << std::flush;
+        MainWindow window(QString::fromStdString(test::cliPath()));
+        QVERIFY(window.openFile(dir.path()));
+        QTRY_COMPARE(window.followingText(), QString("\u25CF following dedicated_log_torch_trace_live.log"));
+        std::string written = records[0];
+        for (size_t i = 1; i < records.size(); ++i) {
+            if (i == records.size() / 2) {  // half a record: nothing of it yet
+                const int before = window.store().eventCount();
+                log << records[i].substr(0, records[i].size() / 2) << std::flush;
+                QTest::qWait(300);
+                QCOMPARE(window.store().eventCount(), before);
+                log << records[i].substr(records[i].size() / 2) << std::flush;
+            } else {
+                log << records[i] << std::flush;
+            }
+            written += records[i];
+            std::istringstream in(written);
+            const int expected = static_cast<int>(fusescope::importTraceLog(in).events.size());
+            QTRY_COMPARE_WITH_TIMEOUT(window.store().eventCount(), expected, 1000);
+        }
+        QVERIFY2(window.statusText().startsWith("dedicated_log_torch_trace_live.log read on as its program writes it: 1 compiles, "),
+                 qPrintable(window.statusText()));
+        MainWindow opened(QString::fromStdString(test::cliPath()));
+        QVERIFY(opened.openFile(QString::fromStdString(finished)));
+        QTRY_COMPARE(opened.store().eventCount(), window.store().eventCount());
+        QCOMPARE(eventTexts(window.store().events()), eventTexts(opened.store().events()));
+        QCOMPARE(window.store().traces().records().size(), opened.store().traces().records().size());
+        QCOMPARE(window.selection().compileId(), opened.selection().compileId());
+        // Something else opened: no longer followed.
+        QVERIFY(window.openFile(fixtureFolder("graph_breaks")));
+        QTRY_COMPARE(compileIds(window.compilesView()).size(), 4);
+        QCOMPARE(window.followingText(), QString("\u25CF following dedicated_log_torch_trace_fixture.log"));
+        QVERIFY(window.openFile(QString::fromStdString(test::sourcePath("resources/examples/01_quickstart.py"))));
+        QCOMPARE(window.followingText(), QString());
+    }
+
     void aScriptOpenedAfterAFolderStartsClean() {
         MainWindow window(QString::fromStdString(test::cliPath()));
         QVERIFY(window.openFile(fixtureFolder("graph_breaks")));
@@ -355,6 +432,32 @@ private slots:
         QVERIFY2(window.editor()->text().contains("execution_trace.json describes 24 of them"), qPrintable(window.editor()->text()));
         QTRY_VERIFY_WITH_TIMEOUT(!window.traceView()->indexPending() && window.traceView()->spans(), 10000);
         QCOMPARE(window.traceView()->spans()->spans.size(), size_t(24));
+    }
+
+    // A profiler trace its program writes again (a later export over it): read again once it is
+    // whole JSON; half written, the trace on show stays.
+    void aProfilerTraceWrittenAgainIsReadAgain() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("chrome_trace.json");
+        nlohmann::json trace = nlohmann::json::parse(textOf((fixtureFolder("profiled") + "/chrome_trace.json").toStdString()));
+        nlohmann::json fewer = trace;
+        auto& events = fewer["traceEvents"];
+        events.erase(std::remove_if(events.begin(), events.end(), [](const nlohmann::json& e) { return e.value("ph", "") == "X" && e.value("name", "").starts_with("aten::"); }),
+                     events.end());
+        std::ofstream(path.toStdString(), std::ios::binary | std::ios::trunc) << fewer.dump();
+        MainWindow window(QString::fromStdString(test::cliPath()));
+        QVERIFY(window.openFile(path));
+        QTRY_VERIFY(window.store().traces().size() > 0);
+        const size_t before = window.store().traces().size();
+        QVERIFY(before < 24);
+        QCOMPARE(window.followingText(), QString("\u25CF following chrome_trace.json"));
+        const std::string whole = trace.dump();
+        std::ofstream(path.toStdString(), std::ios::binary | std::ios::trunc) << whole.substr(0, whole.size() / 2);
+        QTest::qWait(400);
+        QCOMPARE(window.store().traces().size(), before);
+        std::ofstream(path.toStdString(), std::ios::binary | std::ios::trunc) << whole;
+        QTRY_COMPARE_WITH_TIMEOUT(window.store().traces().size(), size_t(24), 1000);
+        QCOMPARE(window.statusText(), QString("chrome_trace.json read again as its program wrote it: 24 spans"));
     }
 
     void aFolderWithoutALogSaysSoAndKeepsTheWindow() {

@@ -9,6 +9,7 @@
 
 #include "bundle/bundle_torch_side.h"
 #include "core/error.h"
+#include "window/background_poll.h"
 #include "window/load_in_background.h"
 
 namespace fusescope::gui {
@@ -77,6 +78,7 @@ bool TorchSide::run(const QString& script, const QString& scriptPath) {
     process_.setWorkingDirectory(folder_->path());
     process_.start(python, {fileName});
     Q_EMIT progress(tr("Running %1 under PyTorch (%2)...").arg(fileName, python));
+    followWhileRunning(folder_->filePath("trace"));
     return true;
 }
 
@@ -90,6 +92,7 @@ void TorchSide::stop() {
 
 void TorchSide::clear() {
     ++generation_;  // what an earlier run or open is still loading is no longer wanted
+    stopFollowing();
     stop();
     store_.clear();
     shownLog_.clear();
@@ -115,6 +118,7 @@ void TorchSide::openBundled(const std::map<std::string, std::string>& entries, c
 }
 
 void TorchSide::onFinished(int exitCode, QProcess::ExitStatus status) {
+    stopFollowing();  // read whole below
     if (stopping_) return;
     const QString python = process_.program(), script = process_.arguments().value(0);
     const QString trace = folder_->filePath("trace");
@@ -132,6 +136,32 @@ void TorchSide::onFinished(int exitCode, QProcess::ExitStatus status) {
     QString what = tr("a run of %1").arg(script);
     if (status == QProcess::CrashExit || exitCode != 0) what += tr(" (it failed: %1)").arg(lastLines(output_, 1));
     load(trace, what);
+}
+
+void TorchSide::followWhileRunning(const QString& traceFolder) {
+    stopFollowing();
+    auto follower = std::make_shared<TraceLogFollower>(traceFolder.toStdString());
+    const int generation = generation_;
+    live_ = new BackgroundPoll(
+        [this, follower, generation]() -> BackgroundPoll::Found {  // on a worker thread
+            try {
+                if (follower->poll() == TraceLogFollower::Change::None) return {};
+            } catch (const Error&) {
+                return {};  // PyTorch makes the folder with its first record
+            }
+            auto run = std::make_shared<TorchTraceRun>(torchTraceRunOf(*follower));
+            return [this, run, generation] {
+                if (generation != generation_) return;
+                store_.replace(std::move(run->events));
+                Q_EMIT progress(tr("PyTorch's side, read as it runs: %1 compiles so far").arg(run->compiles));
+            };
+        },
+        250, this);
+}
+
+void TorchSide::stopFollowing() {
+    if (live_) live_->deleteLater();
+    live_ = nullptr;
 }
 
 void TorchSide::load(const QString& path, const QString& what) {

@@ -17,6 +17,8 @@
 
 namespace fusescope::gui {
 
+class BackgroundPoll;
+
 class TorchSide : public QObject {
     Q_OBJECT
 public:
@@ -58,6 +60,9 @@ private:
     void clear();  // what was on PyTorch's side goes; a run stops, a load still going is dropped
     void onFinished(int exitCode, QProcess::ExitStatus status);
     void load(const QString& path, const QString& what);  // worker thread, then into the store
+    // While the script runs, its log is read on as PyTorch writes it (docs/torch-trace.md, "Live runs").
+    void followWhileRunning(const QString& traceFolder);
+    void stopFollowing();
 
     RunStore store_;
     QProcess process_;
@@ -68,6 +73,7 @@ private:
     QString output_;  // the running script's stdout and stderr, for a failure's message
     bool stopping_ = false;
     int loads_ = 0;  // logs being read
+    BackgroundPoll* live_ = nullptr;  // following the running script's log; null when none
     int generation_ = 0;  // a load finishing after a newer run or open started is dropped
 };
 

@@ -41,26 +41,32 @@ TorchTraceRun runOf(const std::string& logPath, TorchTraceImport imported) {
     return run;
 }
 
+// The log chosen in `path` (the rank's, when given), read as far as it is whole, and followed.
+TorchTraceRun followedRun(const std::string& path, std::optional<int> rank) {
+    TraceLogChoice choice = chooseTraceLog(path, rank);
+    if (!choice.error.empty()) throw Error(choice.error);
+    auto follower = std::make_shared<TraceLogFollower>(choice.path);
+    follower->poll();
+    TorchTraceRun run = torchTraceRunOf(*follower);
+    run.follower = std::move(follower);
+    return run;
+}
+
 }  // namespace
+
+TorchTraceRun torchTraceRunOf(const TraceLogFollower& follower) { return runOf(follower.logPath(), follower.imported()); }
 
 TorchTraceRun loadTorchTraceRun(const std::string& path) {
     std::error_code ec;
     if (RankedTraceLogs ranked; std::filesystem::is_directory(path, ec) && (ranked = rankedTraceLogs(path)).logs.size() > 1) {
-        std::vector<RankLog> logs = loadRankLogs(ranked);
-        auto ranks = std::make_shared<const RankComparison>(compareRanks(logs));
-        TorchTraceRun run = runOf(logs.front().path, std::move(logs.front().imported));
+        auto ranks = std::make_shared<const RankComparison>(compareRanks(loadRankLogs(ranked)));
+        TorchTraceRun run = followedRun(path, ranked.logs.front().first);
         run.ranks = std::move(ranks);
         return run;
     }
-    TraceLogChoice choice = chooseTraceLog(path, std::nullopt);
-    if (!choice.error.empty()) throw Error(choice.error);
-    return runOf(choice.path, loadTraceLog(choice.path));
+    return followedRun(path, std::nullopt);
 }
 
-TorchTraceRun loadTorchTraceRank(const std::string& folder, int rank) {
-    TraceLogChoice choice = chooseTraceLog(folder, rank);
-    if (!choice.error.empty()) throw Error(choice.error);
-    return runOf(choice.path, loadTraceLog(choice.path));
-}
+TorchTraceRun loadTorchTraceRank(const std::string& folder, int rank) { return followedRun(folder, rank); }
 
 }  // namespace fusescope::gui

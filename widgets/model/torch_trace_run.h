@@ -9,6 +9,7 @@
 
 #include "model/run_events.h"
 #include "torch_trace/rank_comparison.h"
+#include "torch_trace/trace_log_follower.h"
 
 namespace fusescope::gui {
 
@@ -25,10 +26,16 @@ struct TorchTraceRun {
     // A folder with logs of several ranks: all of them side by side (null otherwise, and when
     // only one rank was read, by loadTorchTraceRank).
     std::shared_ptr<const RankComparison> ranks;
+    // Goes on reading the log as its program writes it (docs/torch-trace.md, "Live runs").
+    std::shared_ptr<TraceLogFollower> follower;
 };
 
-// `path`: a TORCH_TRACE folder or one log. Throws Error when it holds no log or cannot be read.
-// A folder of several ranks' logs shows rank 0's (else the lowest), all ranks compared.
+// The run of what `follower` has read so far of its log.
+TorchTraceRun torchTraceRunOf(const TraceLogFollower& follower);
+
+// `path`: a TORCH_TRACE folder or one log, read as far as its records are whole (a program may
+// still be writing it: `follower` reads on). Throws Error when it holds no log or cannot be
+// read. A folder of several ranks' logs shows rank 0's (else the lowest), all ranks compared.
 TorchTraceRun loadTorchTraceRun(const std::string& path);
 
 // One rank's log of a distributed run's folder, for switching between ranks.

@@ -10,6 +10,7 @@
 #include <QDir>
 #include <QDropEvent>
 #include <QFile>
+#include <QDateTime>
 #include <QFileInfo>
 #include <QMenuBar>
 #include <QScopeGuard>
@@ -47,6 +48,7 @@
 #include "views/script_tabs.h"
 #include "views/stack_trie_view.h"
 #include "views/torch_compare_view.h"
+#include "window/background_poll.h"
 #include "window/docks.h"
 #include "window/edit_menu.h"
 #include "window/editor_room.h"
@@ -206,6 +208,7 @@ TorchCompareView* MainWindow::torchCompareView() const { return docks_->torchCom
 TraceView* MainWindow::traceView() const { return docks_->trace->view(); }
 RanksPane* MainWindow::ranksPane() const { return docks_->ranks; }
 QString MainWindow::statusText() const { return status_->text(); }
+QString MainWindow::followingText() const { return status_->following(); }
 QStringList MainWindow::recentFiles() const { return recent_->paths(); }
 QString MainWindow::autosavePathForTests() { return ScriptFile::autosavePath(); }
 bool MainWindow::saveScript(bool choosePath) { return scriptFile_->save(choosePath); }
@@ -249,6 +252,7 @@ void MainWindow::tell(QMessageBox::Icon icon, const QString& title, const QStrin
 // Running.
 
 void MainWindow::runScript() {
+    forgetOpenedTrace();
     store_.clear();
     selection_.setCompileId({});
     minifier_->runStarted();
@@ -355,7 +359,7 @@ void MainWindow::showOpenedRun(const QString& path, const QString& editorText, R
     store_.replace(std::move(events));  // the panes reload
     selection_.setCompileId({});  // of the run before: the caller picks this run's first, if any
     bundlePath_.clear();
-    traceRanks_.clear();  // a distributed run's folder says its ranks again
+    forgetOpenedTrace();
     recent_->add(path);
 }
 
@@ -437,6 +441,7 @@ void MainWindow::showTorchTrace(const QString& path, TorchTraceRun run) {
                      .arg(ranks->divergence ? tr("the ranks diverge at compile %1 (Ranks pane)").arg(QString::fromStdString(ranks->divergence->compileId))
                                             : tr("the ranks compiled alike"));
     if (run.ranks) docks_->raise("ranksDock");  // a distributed run just opened: its ranks side by side
+    if (run.follower) followTorchTrace(path, std::move(run.follower));
     if (!run.warnings.empty())
         status += tr("; %1 warnings, the first: %2").arg(run.warnings.size()).arg(QString::fromStdString(run.warnings.front()));
     setStatus(status);
@@ -476,6 +481,81 @@ void MainWindow::showProfilerTrace(const QString& path, ProfilerTraceRun run) {
     setTitle(tr("%1 (profiler trace)").arg(QFileInfo(path).fileName()));
     setStatus(tr("Opened profiler trace %1: %2 spans").arg(QFileInfo(path).fileName()).arg(run.spans));
     showView("trace");
+    followProfilerTrace(path);
+}
+
+// Following.
+
+namespace {
+constexpr int kFollowIntervalMs = 100;  // a record shows well within a second of being written
+}
+
+void MainWindow::followTorchTrace(const QString& path, std::shared_ptr<TraceLogFollower> follower) {
+    stopFollowing();
+    follow_ = new BackgroundPoll(
+        [this, path, follower]() -> BackgroundPoll::Found {  // on a worker thread
+            try {
+                if (follower->poll() == TraceLogFollower::Change::None) return {};
+                auto run = std::make_shared<TorchTraceRun>(torchTraceRunOf(*follower));
+                return [this, path, run] {
+                    const size_t compiles = run->compiles;
+                    showFollowedRun(std::move(run->events), QString::fromStdString(run->firstCompile));
+                    setStatus(tr("%1 read on as its program writes it: %2 compiles, %3 events")
+                                  .arg(QFileInfo(QString::fromStdString(run->logPath)).fileName())
+                                  .arg(compiles)
+                                  .arg(store_.eventCount()));
+                };
+            } catch (const Error& e) {
+                return [this, error = QString::fromUtf8(e.what())] {
+                    stopFollowing();
+                    setStatus(tr("Stopped following: %1").arg(error));
+                };
+            }
+        },
+        kFollowIntervalMs, this);
+    status_->setFollowing(QFileInfo(QString::fromStdString(follower->logPath())).fileName());
+}
+
+void MainWindow::followProfilerTrace(const QString& path) {
+    stopFollowing();
+    // Read again whole when its size or time changed; a trace still being written (not JSON
+    // yet) is read again when it changes next.
+    auto seen = std::make_shared<std::pair<qint64, QDateTime>>(QFileInfo(path).size(), QFileInfo(path).lastModified());
+    follow_ = new BackgroundPoll(
+        [this, path, seen]() -> BackgroundPoll::Found {
+            QFileInfo now(path);
+            if (!now.exists() || (now.size() == seen->first && now.lastModified() == seen->second)) return {};
+            *seen = {now.size(), now.lastModified()};
+            try {
+                auto run = std::make_shared<ProfilerTraceRun>(loadProfilerTrace(path.toStdString()));
+                return [this, path, run] {
+                    showFollowedRun(std::move(run->events), {});
+                    setStatus(tr("%1 read again as its program wrote it: %2 spans").arg(QFileInfo(path).fileName()).arg(run->spans));
+                };
+            } catch (const Error&) {
+                return {};
+            }
+        },
+        kFollowIntervalMs, this);
+    status_->setFollowing(QFileInfo(path).fileName());
+}
+
+void MainWindow::showFollowedRun(RunEvents events, const QString& firstCompile) {
+    const QString shown = selection_.compileId();
+    store_.replace(std::move(events));
+    if (shown.isEmpty()) selection_.setCompileId(firstCompile);
+    else selection_.refreshCompile();  // the compile on show stays, with what it gained
+}
+
+void MainWindow::stopFollowing() {
+    if (follow_) follow_->deleteLater();  // maybe from within its own callback
+    follow_ = nullptr;
+    status_->setFollowing({});
+}
+
+void MainWindow::forgetOpenedTrace() {
+    stopFollowing();
+    traceRanks_.clear();  // a distributed run's folder says its ranks again
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) { acceptOpenableDrag(*event); }

@@ -27,6 +27,7 @@ class QTreeView;
 
 namespace fusescope::gui {
 
+class BackgroundPoll;
 class CodePane;
 class CodeView;
 class CompareView;
@@ -137,6 +138,7 @@ public:
     TraceRanks& traceRanks() { return traceRanks_; }
     static QString autosavePathForTests();
     QString statusText() const;
+    QString followingText() const;  // the status bar's "following FILE" indicator, "" when none
     QStringList recentFiles() const;
 
 protected:
@@ -164,6 +166,15 @@ private:
     void showTorchTrace(const QString& path, TorchTraceRun run);
     // Another rank's log of the distributed run on show, then `compileId` selected ("": its first).
     void showRank(int rank, const QString& compileId);
+    // What is on show read again as its program writes it (docs/torch-trace.md, "Live runs"):
+    // a TORCH_TRACE log by its follower, a profiler trace whole each time it changed.
+    void followTorchTrace(const QString& path, std::shared_ptr<TraceLogFollower> follower);
+    void followProfilerTrace(const QString& path);
+    void showFollowedRun(RunEvents events, const QString& firstCompile);
+    void stopFollowing();
+    // What was opened (a TORCH_TRACE folder, a profiler trace) leaves the window: its ranks and
+    // its following with it.
+    void forgetOpenedTrace();
     void showProfilerTrace(const QString& path, ProfilerTraceRun run);
     // What every opened file does: `editorText` in the editor (from `scriptPath`, "" when no
     // script file is behind it), `events` in the store naming the script `scriptFile`, `path`
@@ -179,6 +190,7 @@ private:
     EngineClient engine_;
     TorchSide torchSide_;
     TraceRanks traceRanks_;  // the ranks of the distributed run on show
+    BackgroundPoll* follow_ = nullptr;  // following what is on show; null when nothing is
     int runRequest_ = 0;  // the engine request of the run on its way; 0 when none
     QString bundlePath_;  // the bundle of what is on show; "" when there is none yet
     bool nonInteractive_ = false;

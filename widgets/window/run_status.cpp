@@ -46,6 +46,11 @@ RunStatus::RunStatus(QStatusBar* bar, EngineClient* engine, const RunStore* stor
     connect(cancel_, &QToolButton::clicked, engine, [engine] {
         if (engine->activeRun()) engine->cancel(engine->activeRun());
     });
+    following_ = new QLabel(bar);
+    following_->setObjectName("followingIndicator");
+    following_->setToolTip(tr("The file on show is read again as its program writes it"));
+    following_->hide();
+    bar->addPermanentWidget(following_);
     bar->addPermanentWidget(progress_);
     bar->addPermanentWidget(cancel_);
     setBusy(false);
@@ -62,6 +67,13 @@ RunStatus::RunStatus(QStatusBar* bar, EngineClient* engine, const RunStore* stor
 void RunStatus::setText(const QString& text) { text_->setText(text); }
 
 QString RunStatus::text() const { return text_->text(); }
+
+void RunStatus::setFollowing(const QString& file) {
+    following_->setText(file.isEmpty() ? QString() : tr("\u25CF following %1").arg(file));
+    following_->setVisible(!file.isEmpty());
+}
+
+QString RunStatus::following() const { return following_->text(); }
 
 void RunStatus::setBusy(bool busy) {
     progress_->setVisible(busy);

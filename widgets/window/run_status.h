@@ -26,9 +26,13 @@ public:
     QString text() const;
     void setBusy(bool busy);       // a run or the minifier: the busy bar and Cancel
     void setReading(bool reading);  // a file read on a worker thread: the busy bar only
+    // The file on show is followed as its program writes it ("" when none): an indicator.
+    void setFollowing(const QString& file);
+    QString following() const;
 
 private:
     QLabel* text_;
+    QLabel* following_;
     QProgressBar* progress_;
     QToolButton* cancel_;
 };
