@@ -25,6 +25,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "bundle/bundle_format.h"
 #include "core/allocator.h"
 #include "ops/convolution_kernel.h"
 #include "runtime/cuda_driver.h"
@@ -40,6 +41,9 @@ constexpr int kGpuContextLostStatus = 3;  // docs/protocol.md "Crashes"
 using nlohmann::json;
 using protocol::Failure;
 using protocol::Request;
+
+// `version`: what a client checks before it sends work (a remote engine may be another build).
+json versionResult() { return json{{"protocol", protocol::kVersion}, {"fusescope", engineVersion()}}; }
 
 // Protocol messages, one per line, each written whole with write(2): nothing waits in a
 // buffer, so a crash of the engine loses no message already sent.
@@ -97,10 +101,11 @@ public:
                 Request request = protocol::parseRequest(line, id);
                 if (request.method == "shutdown") shutdownId = request.id;
                 else if (request.method == "cancel") out_.send(protocol::resultMessage(id, cancel(request)));
+                else if (request.method == "version") out_.send(protocol::resultMessage(id, versionResult()));
                 else if (request.method == "run" || request.method == "explain_fusion" || request.method == "minify")
                     enqueue(std::move(request));
                 else throw Failure(protocol::kUnknownMethod,
-                                   "unknown method '" + request.method + "'; methods: run, cancel, explain_fusion, minify, shutdown");
+                                   "unknown method '" + request.method + "'; methods: run, cancel, explain_fusion, minify, version, shutdown");
             } catch (const Failure& f) {
                 out_.send(protocol::errorMessage(id, f));
             } catch (const std::exception& e) {  // whatever a request line holds, the server keeps serving

@@ -1,5 +1,7 @@
 #include "serve_methods.h"
 
+#include <filesystem>
+
 #include <fmt/format.h>
 
 #include "backends/backend.h"
@@ -9,6 +11,7 @@
 #include "bundle/bundle_writer.h"
 #include "bundle/zip_archive.h"
 #include "cli_commands.h"
+#include "returned_files.h"
 #include "graph/graph_json.h"
 #include "schedule/fusion_explain.h"
 #include "session/minify_session.h"
@@ -46,8 +49,23 @@ struct RunParams {
     std::string fileName;
     SessionOptions options;
     std::string bundle;       // where to write the run's bundle at its end; "" for none
+    std::string bundleNamed;  // the bundle's path as the client named it (its own machine's with return_files)
     json manifestOptions;     // what the bundle's manifest records of the options
+    std::unique_ptr<ReturnedFiles> returned;  // return_files: the bundle and debug folder go back in the answer
 };
+
+// The script's own modules sent with it (`files`: {"/path/model.py": "text", ...}).
+std::map<std::string, std::string> sentFiles(const json& params) {
+    std::map<std::string, std::string> files;
+    auto it = params.find("files");
+    if (it == params.end()) return files;
+    if (!it->is_object()) throw Failure(protocol::kInvalidParams, "files must be an object of paths to the texts of the files");
+    for (const auto& [path, text] : it->items()) {
+        if (!text.is_string()) throw Failure(protocol::kInvalidParams, fmt::format("files['{}'] must be the file's text", path));
+        files[std::filesystem::path(path).lexically_normal().string()] = text.get<std::string>();
+    }
+    return files;
+}
 
 // Checks the params of `run` and turns them into session options.
 RunParams runParams(const json& params, const RunContext& context) {
@@ -92,7 +110,20 @@ RunParams runParams(const json& params, const RunContext& context) {
     run.options.trace = protocol::boolParam(params, "trace").value_or(false);
     run.options.checkAccuracy = protocol::boolParam(params, "check_accuracy").value_or(false);
     run.options.debugDir = protocol::stringParam(params, "debug_dir").value_or("");
-    run.bundle = protocol::stringParam(params, "bundle").value_or("");
+    run.bundle = run.bundleNamed = protocol::stringParam(params, "bundle").value_or("");
+    run.options.sentFiles = sentFiles(params);
+    if (protocol::boolParam(params, "return_files").value_or(false)) {
+        try {
+            run.returned = std::make_unique<ReturnedFiles>();
+        } catch (const Error& e) {
+            throw Failure(protocol::kInternalError, e.what());
+        }
+        if (!run.options.debugDir.empty()) {
+            run.options.debugDirShown = run.options.debugDir;
+            run.options.debugDir = run.returned->redirect(run.options.debugDir, "debug");
+        }
+        if (!run.bundle.empty()) run.bundle = run.returned->redirect(run.bundle, "run.fscope");
+    }
     if (!run.bundle.empty()) {
         if (!zipAvailable()) throw Failure(protocol::kInvalidParams, zipUnavailableReason());
         run.options.trace = true;  // the bundle's trace files are built from the trace_event stream
@@ -140,7 +171,8 @@ json runMethod(const protocol::Request& request, ServedRuns& runs, const RunCont
         bool cancelled = session.cancelRequested() && scriptError && scriptError->kind() == "KeyboardInterrupt";
         writeRunBundle();
         json data = {{"where", locationJson(e.where())}};
-        if (!run.bundle.empty()) data[bundleError.empty() ? "bundle" : "bundle_error"] = bundleError.empty() ? run.bundle : bundleError;
+        if (!run.bundle.empty()) data[bundleError.empty() ? "bundle" : "bundle_error"] = bundleError.empty() ? run.bundleNamed : bundleError;
+        if (run.returned) data["files"] = run.returned->collect();
         throw Failure(cancelled ? protocol::kCancelled : protocol::kScriptError, describeError(e), data);
     }
     writeRunBundle();
@@ -149,7 +181,8 @@ json runMethod(const protocol::Request& request, ServedRuns& runs, const RunCont
     for (const auto& g : archive.graphs())
         graphs.push_back({{"compile_id", g.compileId}, {"graph", g.graphName}, {"backend", g.backend}});
     json result = {{"compiles", session.compileCount()}, {"graphs", graphs}, {"events", events}};
-    if (!run.bundle.empty()) result[bundleError.empty() ? "bundle" : "bundle_error"] = bundleError.empty() ? run.bundle : bundleError;
+    if (!run.bundle.empty()) result[bundleError.empty() ? "bundle" : "bundle_error"] = bundleError.empty() ? run.bundleNamed : bundleError;
+    if (run.returned) result["files"] = run.returned->collect();
     return result;
 }
 

@@ -34,7 +34,8 @@ void DebugTraceWriter::write(const DebugTraceFiles::Update& update) {
         logger_.log("inductor", LogLevel::Warning, update.compileId, error_);
         return;
     }
-    if (update.newFolder) logger_.log("inductor", LogLevel::Warning, update.compileId, "debug trace: " + folder.string());
+    const fs::path shown = shownRoot_.empty() ? folder : fs::absolute(fs::path(shownRoot_) / update.folder);
+    if (update.newFolder) logger_.log("inductor", LogLevel::Warning, update.compileId, "debug trace: " + shown.string());
 }
 
 }  // namespace fusescope

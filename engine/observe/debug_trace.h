@@ -15,7 +15,10 @@ class Logger;
 
 class DebugTraceWriter {
 public:
-    DebugTraceWriter(std::string root, const Logger& logger) : root_(std::move(root)), logger_(logger) {}
+    // `shownRoot`: the root as the log lines name it, when the folder is written elsewhere and
+    // moved there later (a remote engine's, sent back to its client); default `root`.
+    DebugTraceWriter(std::string root, const Logger& logger, std::string shownRoot = "")
+        : root_(std::move(root)), shownRoot_(std::move(shownRoot)), logger_(logger) {}
     void consume(const Event& event);
 
     // Why the trace could not be written ("" while all is well). After the first failure
@@ -26,6 +29,7 @@ private:
     void write(const DebugTraceFiles::Update& update);
 
     std::string root_;
+    std::string shownRoot_;
     std::string error_;
     const Logger& logger_;
     DebugTraceFiles files_;

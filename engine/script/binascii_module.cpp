@@ -3,14 +3,13 @@
 // their binascii.Error messages, and hex.
 #include <fmt/format.h>
 
+#include "core/base64.h"
 #include "script/interpreter.h"
 #include "script/types/bytes_type.h"
 
 namespace fusescope {
 
 namespace {
-
-constexpr std::string_view kBase64Alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 [[noreturn]] void binasciiError(Interpreter& in, const std::string& message) { in.fail("binascii.Error", message); }
 
@@ -26,17 +25,6 @@ std::string asciiData(Interpreter& in, const Value& v) {
 bool flagArgument(Interpreter& in, const CallArgs& a, const char* name, bool fallback) {
     const Value* v = a.kwarg(name);
     return v ? in.truthy(*v) : fallback;
-}
-
-std::string encodeBase64(const std::string& data) {
-    std::string out;
-    for (size_t i = 0; i < data.size(); i += 3) {
-        uint32_t chunk = 0;
-        const size_t n = std::min<size_t>(3, data.size() - i);
-        for (size_t k = 0; k < 3; ++k) chunk = chunk << 8 | (k < n ? static_cast<unsigned char>(data[i + k]) : 0);
-        for (size_t k = 0; k < 4; ++k) out += k <= n ? kBase64Alphabet[(chunk >> (18 - 6 * k)) & 63] : '=';
-    }
-    return out;
 }
 
 std::string decodeBase64(Interpreter& in, const std::string& text, bool strict) {
@@ -110,7 +98,7 @@ Value makeBinasciiModule(Interpreter& interp) {
     auto& attrs = module->attrs;
     attrs["Error"] = Value(ObjectPtr(interp.moduleExceptionClass("binascii", "Error", "ValueError")));
     attrs["b2a_base64"] = makeBuiltin("b2a_base64", [](Interpreter& in, CallArgs& a) {
-        const std::string encoded = encodeBase64(requireBytes(in, onlyArgument(in, a, "b2a_base64")));
+        const std::string encoded = base64Encode(requireBytes(in, onlyArgument(in, a, "b2a_base64")));
         return makeBytes(flagArgument(in, a, "newline", true) ? encoded + "\n" : encoded);
     });
     attrs["a2b_base64"] = makeBuiltin("a2b_base64", [](Interpreter& in, CallArgs& a) {

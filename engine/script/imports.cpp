@@ -111,6 +111,27 @@ std::vector<std::string> Interpreter::searchPath() const {
     return {scriptDir_};
 }
 
+namespace {
+
+// A module file or package folder, among the files sent with the script first, then on disk.
+bool sentOrOnDisk(const std::map<std::string, std::string>* sent, const fs::path& path, bool folder) {
+    const std::string key = path.lexically_normal().string();
+    if (sent && !folder && sent->count(key)) return true;
+    if (sent && folder) {
+        auto after = sent->lower_bound(key + "/");
+        if (after != sent->end() && after->first.starts_with(key + "/")) return true;
+    }
+    std::error_code ec;
+    return folder ? fs::is_directory(path, ec) : fs::is_regular_file(path, ec);
+}
+
+const std::string* sentText(const std::map<std::string, std::string>* sent, const std::string& path) {
+    auto it = sent ? sent->find(path) : std::map<std::string, std::string>::const_iterator();
+    return sent && it != sent->end() ? &it->second : nullptr;
+}
+
+}  // namespace
+
 std::optional<Interpreter::ScriptModuleFile> Interpreter::findScriptModule(const std::string& dotted) const {
     std::vector<std::string> folders;
     if (std::string parent = parentName(dotted); !parent.empty()) {
@@ -124,14 +145,13 @@ std::optional<Interpreter::ScriptModuleFile> Interpreter::findScriptModule(const
     // namespace package (a folder without __init__.py) only when no folder has either.
     const std::string name = dotted.substr(dotted.rfind('.') + 1);
     std::optional<ScriptModuleFile> namespacePackage;
-    std::error_code ec;
     for (const std::string& dir : folders) {
         fs::path folder = fs::path(dir) / name;
-        if (fs::is_regular_file(folder / "__init__.py", ec))
+        if (sentOrOnDisk(sentFiles_, folder / "__init__.py", false))
             return ScriptModuleFile{(folder / "__init__.py").lexically_normal().string(), folder.lexically_normal().string()};
-        if (fs::path file = folder.string() + ".py"; fs::is_regular_file(file, ec))
+        if (fs::path file = folder.string() + ".py"; sentOrOnDisk(sentFiles_, file, false))
             return ScriptModuleFile{file.lexically_normal().string(), ""};
-        if (!namespacePackage && fs::is_directory(folder, ec)) namespacePackage = ScriptModuleFile{"", folder.lexically_normal().string()};
+        if (!namespacePackage && sentOrOnDisk(sentFiles_, folder, true)) namespacePackage = ScriptModuleFile{"", folder.lexically_normal().string()};
     }
     return namespacePackage;
 }
@@ -139,11 +159,16 @@ std::optional<Interpreter::ScriptModuleFile> Interpreter::findScriptModule(const
 Value Interpreter::loadScriptModule(const std::string& dotted, const ScriptModuleFile& found, const SourceLocation& where) {
     const Module* module = nullptr;
     if (!found.file.empty()) {  // a namespace package (a folder without __init__.py) has no code
-        std::ifstream in(found.file, std::ios::binary);
-        std::stringstream text;
-        text << in.rdbuf();
-        if (!in) throw ScriptError("ImportError", "cannot read '" + found.file + "', the module '" + dotted + "'", where);
-        std::string source = text.str();
+        std::string source;
+        if (const std::string* sent = sentText(sentFiles_, found.file)) {
+            source = *sent;
+        } else {
+            std::ifstream in(found.file, std::ios::binary);
+            std::stringstream text;
+            text << in.rdbuf();
+            if (!in) throw ScriptError("ImportError", "cannot read '" + found.file + "', the module '" + dotted + "'", where);
+            source = text.str();
+        }
         scriptFiles_.insert(found.file);  // first: a SyntaxError in it is reported there
         scriptModuleTrees_.push_back(parseScript(source, found.file));
         module = scriptModuleTrees_.back().get();

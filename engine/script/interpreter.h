@@ -171,6 +171,8 @@ public:
     // Bounds the run (for fuzzing scripts, fuzz/harnesses/script_interpreter.cpp): past
     // `steps` statements and comprehension items the script fails with RuntimeError. 0: none.
     void setStepBudget(int64_t steps) { stepBudget_ = steps; }
+    // Module files sent with the script by path (SessionOptions::sentFiles), found before the disk.
+    void setSentFiles(const std::map<std::string, std::string>* files) { sentFiles_ = files; }
 
     // Calls any callable value (its type's call slot).
     Value call(const Value& callee, CallArgs& args);
@@ -637,6 +639,7 @@ private:
     std::vector<std::unique_ptr<Module>> scriptModuleTrees_;
     std::set<std::string> scriptFiles_;  // the files of those modules (isScriptFile)
     std::string scriptDir_;  // sys.path[0]: the script's directory ("" for the working directory)
+    const std::map<std::string, std::string>* sentFiles_ = nullptr;
     ConfigModules configs_;
     mutable std::unordered_map<const void*, std::set<std::string>> localNameCache_;
     mutable std::unordered_map<const void*, std::vector<std::string>> freeNameCache_;

@@ -67,7 +67,7 @@ ScriptSession::ScriptSession(SessionOptions options)
       compiler_(logger_, bus_, [this](const std::string& name) { return checkedBackend(name); },
                 fmt::format("{}", fmt::join(backendNames(), ", ")), CompileSettings{options_.cudaArch, options_.testHooks}) {
     if (!options_.debugDir.empty()) {
-        debugTrace_ = std::make_unique<DebugTraceWriter>(options_.debugDir, logger_);
+        debugTrace_ = std::make_unique<DebugTraceWriter>(options_.debugDir, logger_, options_.debugDirShown);
         bus_.subscribe([this](const Event& e) { debugTrace_->consume(e); });
     }
     if (options_.trace) {
@@ -102,6 +102,7 @@ void ScriptSession::run(const std::string& source, const std::string& fileName) 
             std::unique_ptr<Module> module = parseScript(source, fileName);
             Interpreter interpreter(*module, *this);
             interpreter.setStepBudget(options_.stepBudget);
+            interpreter.setSentFiles(&options_.sentFiles);
             interpreter.run();
         });
     } catch (const Error& e) {

@@ -24,6 +24,7 @@ struct SessionOptions {
     LogSettings logs;
     std::string backendOverride;  // non-empty: every compiled function uses this backend
     std::string debugDir;         // non-empty: write a debug-trace folder per compiled graph there
+    std::string debugDirShown;    // debugDir as log lines name it, when it is moved there later ("": debugDir)
     bool trace = false;           // stream a trace_event per profiled span (ops, calls, kernels, compiles)
     // Run cuda tensors on the CPU while still generating and compiling every CUDA kernel
     // of the compiled graphs (core/device_context.h).
@@ -41,6 +42,9 @@ struct SessionOptions {
     bool graphBreakCosts = false;
     // Told of every compiled graph that fails, with the graph and its inputs (the minifier).
     std::function<void(const GraphFailure&)> onGraphFailure;
+    // The script's own modules sent with it by path (a remote engine's client, docs/remote.md):
+    // its imports find them here before they look on the disk, under the client's paths.
+    std::map<std::string, std::string> sentFiles;
 };
 
 class ScriptSession : public ScriptHost {
