@@ -5,6 +5,16 @@
      checks it covers every plural message of the Chinese translation. -->
 <TS version="2.1" language="en" sourcelanguage="en">
 <context>
+    <name>fusescope::gui::EngineClient</name>
+    <message numerus="yes">
+        <source>%n file(s) or folder(s) beside %1 were not sent to the engine (past 2000 files or 32 MiB, or not UTF-8)</source>
+        <translation>
+            <numerusform>%n file or folder beside %1 was not sent to the engine (past 2000 files or 32 MiB, or not UTF-8)</numerusform>
+            <numerusform>%n files or folders beside %1 were not sent to the engine (past 2000 files or 32 MiB, or not UTF-8)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>fusescope::gui::FusionStepper</name>
     <message numerus="yes">
         <source>Before fusion: %n scheduler node(s).</source>

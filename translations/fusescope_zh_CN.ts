@@ -260,6 +260,18 @@
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
+    <message>
+        <source>Connect to &amp;Engine...</source>
+        <translation>连接到引擎(&amp;E)...</translation>
+    </message>
+    <message>
+        <source>Connect to Engine</source>
+        <translation>连接到引擎</translation>
+    </message>
+    <message>
+        <source>Where the engine runs: ssh://user@host[:port]/path/to/fusescope-cli (OpenSSH with your keys and config), or empty for this machine&apos;s.</source>
+        <translation>引擎运行的位置：ssh://user@host[:port]/path/to/fusescope-cli（使用 OpenSSH 及您的密钥和配置），留空则使用本机的引擎。</translation>
+    </message>
 </context>
 <context>
     <name>GraphView</name>
@@ -556,6 +568,17 @@
     </message>
 </context>
 <context>
+    <name>fusescope::gui::EngineAddress</name>
+    <message>
+        <source>&apos;%1&apos; is neither a path nor an ssh:// address (ssh://user@host[:port]/path/to/fusescope-cli)</source>
+        <translation>&apos;%1&apos; 既不是路径也不是 ssh:// 地址（ssh://user@host[:port]/path/to/fusescope-cli）</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not an engine address: ssh://user@host[:port]/path/to/fusescope-cli (no password: a key or an agent lets ssh in)</source>
+        <translation>&apos;%1&apos; 不是引擎地址：ssh://user@host[:port]/path/to/fusescope-cli（不含密码：由密钥或 agent 让 ssh 登录）</translation>
+    </message>
+</context>
+<context>
     <name>fusescope::gui::EngineClient</name>
     <message>
         <source>running %1</source>
@@ -592,6 +615,40 @@
     <message>
         <source> (the engine may take %1 MiB, its memory limit; what the run produced before is kept)</source>
         <translation>（引擎最多可用 %1 MiB，即其内存上限；运行此前产生的内容均已保留）</translation>
+    </message>
+    <message>
+        <source>the engine at %1 speaks protocol %2, this workbench %3: install this Fusescope (%4) there</source>
+        <translation>%1 上的引擎使用协议 %2，本工作台使用 %3：请在那里安装此版本的 Fusescope（%4）</translation>
+    </message>
+    <message>
+        <source>The engine at %1 is Fusescope %2, this workbench %3: what it reports may differ from this build&apos;s</source>
+        <translation>%1 上的引擎是 Fusescope %2，本工作台是 %3：它报告的内容可能与本版本不同</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s) or folder(s) beside %1 were not sent to the engine (past 2000 files or 32 MiB, or not UTF-8)</source>
+        <translation>
+            <numerusform>%1 旁有 %n 个文件或文件夹未发送给引擎（超过 2000 个文件或 32 MiB，或不是 UTF-8）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>the engine sent back files in a form this workbench does not read</source>
+        <translation>引擎发回的文件格式本工作台无法读取</translation>
+    </message>
+    <message>
+        <source>cannot write %1, which the engine sent back: %2</source>
+        <translation>无法写入引擎发回的 %1：%2</translation>
+    </message>
+    <message>
+        <source>cannot reach the engine at %1</source>
+        <translation>无法连接 %1 上的引擎</translation>
+    </message>
+    <message>
+        <source>the connection to %1 was lost</source>
+        <translation>与 %1 的连接已断开</translation>
+    </message>
+    <message>
+        <source>%1 (ssh: %2)</source>
+        <translation>%1（ssh：%2）</translation>
     </message>
 </context>
 <context>
@@ -1468,6 +1525,18 @@
         <source>%1 read again as its program wrote it: %2 spans</source>
         <translation>%1 已按程序写入的内容重新读取：%2 个区间</translation>
     </message>
+    <message>
+        <source>Connect to Engine</source>
+        <translation>连接到引擎</translation>
+    </message>
+    <message>
+        <source>The engine runs at %1 (over SSH)</source>
+        <translation>引擎运行在 %1（通过 SSH）</translation>
+    </message>
+    <message>
+        <source>The engine runs on this machine</source>
+        <translation>引擎运行在本机</translation>
+    </message>
 </context>
 <context>
     <name>fusescope::gui::MinifyController</name>
@@ -2152,6 +2221,10 @@
     <message>
         <source>Bring a view to the front when the run ends: overview, fusion, code, guards, compare, torch-compare, trace, minify, ranks, or a training graph&apos;s forward or backward</source>
         <translation>运行结束时将某个视图置于最前：overview、fusion、code、guards、compare、torch-compare、trace、minify、ranks，或训练图的 forward 或 backward</translation>
+    </message>
+    <message>
+        <source>Run the engine at ssh://user@host[:port]/path/to/fusescope-cli for this session (docs/remote.md)</source>
+        <translation>本次会话在 ssh://user@host[:port]/path/to/fusescope-cli 运行引擎（docs/remote.md）</translation>
     </message>
 </context>
 </TS>

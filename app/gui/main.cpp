@@ -73,14 +73,21 @@ int main(int argc, char** argv) {
     QCommandLineOption torchPython("torch-python", QApplication::translate("main", "The Python with torch that Run Under PyTorch Too uses (default: Edit > Preferences, else python3 on PATH)"),
                                    "path");
     QCommandLineOption underTorch("under-torch", QApplication::translate("main", "Run the script under real PyTorch too, and pair its compiles with ours (Ours vs PyTorch)"));
+    QCommandLineOption engine("engine", QApplication::translate("main", "Run the engine at ssh://user@host[:port]/path/to/fusescope-cli for this session (docs/remote.md)"),
+                              "address");
     QCommandLineOption beside("beside", QApplication::translate("main", "Open a TORCH_TRACE folder or log as PyTorch's side of the Ours vs PyTorch view"), "path");
-    parser.addOptions({run, screenshot, lang, backend, view, gpuCodegenOnly, torchPython, underTorch, beside});
+    parser.addOptions({run, screenshot, lang, backend, view, gpuCodegenOnly, torchPython, underTorch, beside, engine});
     parser.process(app);
 
     // The engine child is the fusescope-cli built next to this binary.
     QString cli = QDir(QApplication::applicationDirPath()).filePath("fusescope-cli");
     fusescope::gui::MainWindow window(cli);
     window.setNonInteractive(parser.isSet(screenshot));  // no one answers a dialog there
+    if (parser.isSet(engine)) {
+        window.setNonInteractive(true);  // a bad address is said on stderr, and the exit status is 2
+        if (!window.connectEngine(parser.value(engine), fusescope::gui::MainWindow::EngineChoice::ThisSession)) return 2;
+        window.setNonInteractive(parser.isSet(screenshot));
+    }
     window.show();
     if (!parser.positionalArguments().isEmpty() && !window.openFile(parser.positionalArguments().first())) return 1;
     if (parser.isSet(backend) && !window.setBackend(parser.value(backend))) {

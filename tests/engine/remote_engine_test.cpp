@@ -23,6 +23,7 @@
 
 namespace fs = std::filesystem;
 using nlohmann::json;
+using fusescope::loopback::SshLoopback;
 
 namespace fusescope::test {
 namespace {

@@ -17,7 +17,7 @@
 #include <thread>
 #include <vector>
 
-namespace fusescope::test {
+namespace fusescope::loopback {
 
 namespace fs = std::filesystem;
 
@@ -145,4 +145,4 @@ int SshLoopback::killSessions() {
     return killed;
 }
 
-}  // namespace fusescope::test
+}  // namespace fusescope::loopback

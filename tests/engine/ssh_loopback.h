@@ -7,7 +7,7 @@
 
 #include <string>
 
-namespace fusescope::test {
+namespace fusescope::loopback {
 
 class SshLoopback {
 public:
@@ -37,4 +37,4 @@ private:
     int pid_ = -1;
 };
 
-}  // namespace fusescope::test
+}  // namespace fusescope::loopback

@@ -89,6 +89,64 @@ private slots:
         QCOMPARE(died.count(), 1);  // the restart itself is not a death
     }
 
+    // Where the engine runs (docs/remote.md): a path here, or an ssh:// address whose command
+    // line runs it there, each word quoted for the remote shell.
+    void anEngineAddressIsAPathOrAnSshUrl() {
+        QString error;
+        auto local = EngineAddress::parse("/opt/fusescope/bin/fusescope-cli", &error);
+        QVERIFY(local && !local->isRemote());
+        QCOMPARE(local->arguments({"--memory-limit", "100"}), (QStringList{"serve", "--memory-limit", "100"}));
+        qputenv("FUSESCOPE_SSH_COMMAND", "ssh -F /home/me/work config");
+        auto unset = qScopeGuard([] { qunsetenv("FUSESCOPE_SSH_COMMAND"); });
+        auto remote = EngineAddress::parse("ssh://ana@gpu-box:2222/home/ana/fuse scope/bin/fusescope-cli", &error);
+        QVERIFY2(remote, qPrintable(error));
+        QCOMPARE(remote->shown(), QString("ana@gpu-box:2222"));
+        QCOMPARE(remote->program(), QString("ssh"));
+        QCOMPARE(remote->arguments({}), (QStringList{"-F", "/home/me/work", "config", "-T", "-e", "none", "-o", "BatchMode=yes", "-o",
+                                                     "ServerAliveInterval=5", "-o", "ServerAliveCountMax=3", "-p", "2222", "ana@gpu-box", "--",
+                                                     "'/home/ana/fuse scope/bin/fusescope-cli'", "serve"}));
+        auto plain = EngineAddress::parse("ssh://gpu-box/opt/fusescope-cli", &error);
+        QVERIFY(plain);
+        QCOMPARE(plain->shown(), QString("gpu-box"));
+        for (const char* bad : {"ssh://gpu-box", "ssh://gpu-box/", "ssh://ana:secret@gpu-box/opt/fusescope-cli", "ssh:///opt/fusescope-cli",
+                                "ssh://gpu-box/opt/fusescope-cli?x=1"}) {
+            QVERIFY2(!EngineAddress::parse(bad, &error), bad);
+            QVERIFY2(error.contains("is not an engine address: ssh://user@host[:port]/path/to/fusescope-cli"), qPrintable(error));
+        }
+        QVERIFY(!EngineAddress::parse("http://gpu-box/opt/fusescope-cli", &error));
+        QCOMPARE(error, QString("'http://gpu-box/opt/fusescope-cli' is neither a path nor an ssh:// address (ssh://user@host[:port]/path/to/fusescope-cli)"));
+    }
+
+    // An engine that speaks another protocol is not sent work: its death names both versions.
+    // Another Fusescope speaking the same protocol is a notice.
+    void anEngineOfAnotherProtocolIsRefusedAndAnotherVersionNoticed() {
+        QTemporaryDir dir;
+        auto fakeEngine = [&](const QByteArray& answer) {
+            QFile f(dir.filePath("fake-cli"));
+            f.open(QIODevice::WriteOnly);
+            f.write("#!/bin/sh\nread request\necho '" + answer + "'\nsleep 30\n");
+            f.close();
+            f.setPermissions(f.permissions() | QFileDevice::ExeOwner);
+            return f.fileName();
+        };
+        EngineClient other(fakeEngine(R"({"id":"version","result":{"protocol":2,"fusescope":"9.0.0"}})"));
+        QSignalSpy died(&other, &EngineClient::engineDied);
+        other.restart();
+        QVERIFY(died.wait(10000));
+        QCOMPARE(died.at(0).at(0).toString(), QString("the engine at %1 speaks protocol 2, this workbench 1: install this Fusescope (0.1.0) there")
+                                                  .arg(dir.filePath("fake-cli")));
+        QVERIFY(!other.isRunning());
+
+        EngineClient newer(fakeEngine(R"({"id":"version","result":{"protocol":1,"fusescope":"0.2.0"}})"));
+        QSignalSpy notice(&newer, &EngineClient::notice);
+        newer.restart();
+        QVERIFY(notice.wait(10000));
+        QCOMPARE(notice.at(0).at(0).toString(), QString("The engine at %1 is Fusescope 0.2.0, this workbench 0.1.0: what it reports may differ from this build's")
+                                                    .arg(dir.filePath("fake-cli")));
+        QVERIFY(newer.isRunning());
+        newer.kill();
+    }
+
     void aScriptErrorIsAFailureAnswer() {
         EngineClient client(QString::fromStdString(test::cliPath()));
         QSignalSpy failed(&client, &EngineClient::failed);

@@ -44,7 +44,9 @@
 #include "window/main_window.h"
 #include "window/saved_layout.h"
 #include "window/screenshot_when_done.h"
+#include "core/json_text.h"
 #include "gui_test_support.h"
+#include "ssh_loopback.h"
 #include "views/code_view.h"
 #include "timeline/timeline_view.h"
 #include "timeline/trace_tree_model.h"
@@ -973,6 +975,80 @@ private slots:
         window.runScript();
         QVERIFY(answered.wait(60000));
         QVERIFY(window.postFusionView()->text().contains("buf0_buf1"));
+    }
+
+    // The engine over SSH (docs/remote.md), on a real sshd on a loopback port: a script with a
+    // module of its own beside it runs as it runs here (the same events, its bundle written on
+    // this side); killing sshd's sessions mid-run says in the status bar that the connection
+    // was lost and keeps what came; Restart Engine connects again.
+    void anEngineOverSshRunsAsALocalOneAndSurvivesALostConnection() {
+        fusescope::loopback::SshLoopback sshd;
+        QVERIFY2(sshd.error().empty(), sshd.error().c_str());
+        qputenv("FUSESCOPE_SSH_COMMAND", QByteArray::fromStdString(sshd.sshCommand()));
+        auto unset = qScopeGuard([] { qunsetenv("FUSESCOPE_SSH_COMMAND"); });
+        QTemporaryDir project;
+        auto write = [&](const QString& name, const QByteArray& text) {
+            QFile f(project.filePath(name));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(text);
+        };
+        write("model.py", "import torch\n\ndef scaled(x):\n    return torch.relu(x * 2.0) + 1\n");
+        const QByteArray train = "import torch\nfrom model import scaled\n\nf = torch.compile(scaled)\nprint(f(torch.arange(6.0) - 3))\n";
+        write("train.py", train);
+        write("spin.py", train + "while True:\n    pass\n");
+        auto runToTheEnd = [](MainWindow& w, const QString& script) {
+            QSignalSpy answered(&w.engine(), &EngineClient::answered);
+            if (!w.openFile(script)) return false;
+            w.runScript();
+            return answered.wait(60000);
+        };
+        // Its events without what differs between two runs: times, threads, addresses.
+        auto comparable = [](const RunStore& store) {
+            static const QRegularExpression timed("\"(\\w*seconds\\w*|\\w*_ns|tid|from_cache)\":[^,}]*,?"), address(", \\d{9,}\\)"),
+                latency("latency = [0-9.]+ us");
+            QStringList texts;
+            for (const auto& e : store.events())
+                texts << QString::fromStdString(fusescope::jsonText(fusescope::eventToJson(e)))
+                             .remove(timed)
+                             .replace(address, ", <id>)")
+                             .replace(latency, "latency = <t> us");
+            return texts;
+        };
+        MainWindow local(QString::fromStdString(test::cliPath()));
+        QVERIFY(runToTheEnd(local, project.filePath("train.py")));
+
+        MainWindow window(QString::fromStdString(test::cliPath()));
+        const QString url = QString::fromStdString(sshd.url(test::cliPath()));
+        QVERIFY(window.connectEngine(url, MainWindow::EngineChoice::ThisSession));
+        QCOMPARE(window.engineAddressText(), url);
+        QVERIFY(runToTheEnd(window, project.filePath("train.py")));
+        QVERIFY2(window.statusText().startsWith("Finished"), qPrintable(window.statusText()));
+        QCOMPARE(comparable(window.store()), comparable(local.store()));
+        QVERIFY(window.store().traces().size() > 0);
+        QCOMPARE(window.store().traces().size(), local.store().traces().size());
+        if (fusescope::zipAvailable()) {  // the run's bundle came back: File > Export Bundle has it
+            const QString exported = project.filePath("remote.fscope");
+            QVERIFY(window.exportBundle(exported));
+            QCOMPARE(QString::fromStdString(fusescope::readBundle(exported.toStdString()).script), QString::fromUtf8(train));
+        }
+
+        // The connection lost mid-run.
+        QSignalSpy died(&window.engine(), &EngineClient::engineDied);
+        QVERIFY(window.openFile(project.filePath("spin.py")));
+        window.runScript();
+        QTRY_VERIFY_WITH_TIMEOUT(window.cppView()->text().contains("cpp_fused"), 60000);
+        const int received = window.store().size();
+        QVERIFY(sshd.killSessions() > 0);
+        QVERIFY(died.wait(20000));
+        const QString lost = QString("the connection to %1@127.0.0.1:%2 was lost").arg(QString::fromStdString(sshd.user())).arg(sshd.port());
+        QVERIFY2(window.statusText().startsWith(lost) && window.statusText().endsWith("while running spin.py"), qPrintable(window.statusText()));
+        QVERIFY(window.store().size() >= received);
+        QCOMPARE(compileIds(window.compilesView()), QStringList{"0/0"});
+
+        // Restart Engine: connected again.
+        window.engine().restart();
+        QVERIFY(runToTheEnd(window, project.filePath("train.py")));
+        QCOMPARE(comparable(window.store()), comparable(local.store()));
     }
 
     // A script that allocates without end meets the engine's memory limit: its run fails at

@@ -4,12 +4,17 @@
 // in its own process so a crash in generated code cannot take the workbench down
 // (docs/architecture.md, principle 6): when the child dies, engineDied says what was running and
 // everything received so far stays with the receivers. restart() starts a fresh child.
+// The engine may run on another machine, over SSH (engine_address.h, docs/remote.md): its
+// version is asked first, a run sends the script's own modules with it and gets its bundle
+// back, and a dropped connection is reported as the engine's death, with ssh's words.
 
 #include <QObject>
 #include <QProcess>
 #include <QString>
 #include <QTimer>
 #include <nlohmann/json.hpp>
+
+#include "engine/engine_address.h"
 
 namespace fusescope::gui {
 
@@ -23,6 +28,7 @@ struct RunRequest {
     QString logs;      // TORCH_LOGS-style spec
     bool trace = true;
     QString bundle;    // where the engine writes the run's bundle when it ends; "" for none
+    QString debugDir;  // where it writes a debug-trace folder per compiled graph; "" for none
 };
 
 class EngineClient : public QObject {
@@ -32,6 +38,10 @@ public:
     ~EngineClient() override;
 
     bool isRunning() const { return process_.state() != QProcess::NotRunning; }
+    // Where the engine runs: a local fusescope-cli or ssh://[user@]host[:port]/path; false, with
+    // `error` set, for neither. A running engine is restarted there.
+    bool setAddress(const QString& text, QString* error);
+    const EngineAddress& address() const { return address_; }
     // The memory the child may take (serve --memory-limit), in MiB; 0 for no limit. By default
     // three quarters of this machine's memory, so a script that allocates without end fails at
     // its line and leaves the workbench room. A change applies from the next start.
@@ -63,6 +73,9 @@ signals:
     // `running` names the request that was in progress ("" when idle).
     void engineDied(const QString& description, const QString& running);
     void engineStarted();
+    // Something the user should know of the engine that is not a failure: its version differs
+    // from the workbench's, a run left some of the script's files unsent.
+    void notice(const QString& text);
 
 private:
     void ensureStarted();
@@ -74,8 +87,12 @@ private:
     void readLines(Lines lines);
     void handleLine(const QByteArray& line);
     void onFinished(int exitCode, QProcess::ExitStatus status);
+    void checkVersion(const nlohmann::json& result);
+    // Writes the files a remote engine sent back in an answer; "" or what failed.
+    QString writeReturnedFiles(const nlohmann::json& files) const;
+    QString lastSshWords() const;  // ssh's last stderr line, for a lost connection
 
-    QString cliPath_;
+    EngineAddress address_;
     QProcess process_;
     QByteArray pending_;  // lines not handled yet, then a partial line
     QTimer rest_;         // handles the lines a slice left
@@ -84,6 +101,8 @@ private:
     QString activeDescription_;
     bool expectingExit_ = false;
     qint64 memoryLimitMiB_ = defaultMemoryLimitMiB();
+    bool versionPending_ = false;  // the engine just started has not answered `version` yet
+    QByteArray sshErrors_;    // the tail of ssh's stderr
 };
 
 }  // namespace fusescope::gui

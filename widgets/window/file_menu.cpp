@@ -1,6 +1,8 @@
 #include "window/file_menu.h"
 
 #include <QFileDialog>
+#include <QInputDialog>
+#include <QLineEdit>
 #include <QFileInfo>
 #include <QMenu>
 
@@ -49,6 +51,15 @@ RecentFiles* FileMenu::fill(QMenu* file, MainWindow* window) {
         QString filter;
         QString path = QFileDialog::getSaveFileName(window, tr("Export Graph Image"), {}, tr("PNG image (*.png);;SVG drawing (*.svg)"), &filter);
         if (!path.isEmpty()) window->exportGraphImage(withSuffix(path, filter.contains("svg") ? "svg" : "png"));  // the format the filter named
+    });
+    file->addSeparator();
+    file->addAction(tr("Connect to &Engine..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_K), window, [window] {
+        bool ok = false;
+        QString address = QInputDialog::getText(window, tr("Connect to Engine"),
+                                                tr("Where the engine runs: ssh://user@host[:port]/path/to/fusescope-cli (OpenSSH with your "
+                                                   "keys and config), or empty for this machine's."),
+                                                QLineEdit::Normal, window->engineAddressText(), &ok);
+        if (ok) window->connectEngine(address.trimmed());
     });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, window, &QWidget::close);

@@ -1,7 +1,7 @@
 #pragma once
 // The File menu: open a script, bundle, trace log or profiler trace, a TORCH_TRACE folder, or
 // PyTorch's trace of this script beside our run; the recent files; save; export the bundle,
-// the trace for Perfetto and the graph as an image; quit. Each asks for its path here and
+// the trace for Perfetto and the graph as an image; connect to an engine elsewhere; quit. Each asks for its path here and
 // leaves the work to the window.
 
 #include <QCoreApplication>

@@ -81,10 +81,14 @@ QString lastRunBundle() { return QStandardPaths::writableLocation(QStandardPaths
 
 }  // namespace
 
-MainWindow::MainWindow(const QString& cliPath, QWidget* parent) : QMainWindow(parent), engine_(cliPath) {
+MainWindow::MainWindow(const QString& cliPath, QWidget* parent) : QMainWindow(parent), engine_(cliPath), localCli_(cliPath) {
     setWindowTitle(tr("Fusescope") + "[*]");  // [*]: the unsaved-edits marker
     if (QVariant limit = QSettings().value("engine/memoryLimitMiB"); limit.isValid())  // 0: none
         engine_.setMemoryLimitMiB(limit.toLongLong());
+    if (QString saved = QSettings().value("engine/address").toString(); !saved.isEmpty()) {
+        QString ignored;  // a saved address that no longer reads: this machine's engine
+        engine_.setAddress(saved, &ignored);
+    }
     editor_ = new QsciScintilla(this);
     configureCodeEditor(*editor_, CodeView::Language::Python);
     connect(editor_, &QsciScintilla::modificationChanged, this, &QWidget::setWindowModified);
@@ -119,6 +123,10 @@ MainWindow::MainWindow(const QString& cliPath, QWidget* parent) : QMainWindow(pa
         if (id == runRequest_) onRunFinished(false, engine_.failureText(code, message));
     });
     connect(&engine_, &EngineClient::engineDied, this, &MainWindow::onEngineDied);
+    connect(&engine_, &EngineClient::notice, this, [this](const QString& text) {
+        docks_->output->appendMessage(text);
+        setStatus(text);
+    });
     connect(&store_, &RunStore::eventAppended, this, &MainWindow::onStored);  // after the panes' models
     connect(&selection_, &SelectionContext::nodeChanged, this, &MainWindow::showSelectedKernel);
     connect(&selection_, &SelectionContext::sourceLineRequested, this, &MainWindow::showSourceLine);
@@ -295,6 +303,24 @@ void MainWindow::onRunFinished(bool ok, const QString& message) {
     setStatus(ok ? tr("Finished: %1 events").arg(store_.eventCount()) : message);
     if (!selection_.compileId().isEmpty()) selection_.refreshCompile();
     options_->showBackendsUsed(store_);
+}
+
+bool MainWindow::connectEngine(const QString& address, EngineChoice choice) {
+    QString error;
+    if (!engine_.setAddress(address.isEmpty() ? localCli_ : address, &error)) {
+        tell(QMessageBox::Warning, tr("Connect to Engine"), error);
+        return false;
+    }
+    if (choice == EngineChoice::Saved) QSettings().setValue("engine/address", address);
+    setStatus(engine_.address().isRemote() ? tr("The engine runs at %1 (over SSH)").arg(engine_.address().shown())
+                                           : tr("The engine runs on this machine"));
+    return true;
+}
+
+QString MainWindow::engineAddressText() const {
+    const EngineAddress& a = engine_.address();
+    if (!a.isRemote()) return {};
+    return QString("ssh://%1%2").arg(a.shown(), a.remotePath);
 }
 
 void MainWindow::onEngineDied(const QString& description, const QString& running) {

@@ -96,6 +96,12 @@ public:
     void setRunUnderTorch(bool on);  // for this session; the toolbar's toggle is kept in the settings
     void openTorchTraceBeside(const QString& path);
     void setTorchPython(const QString& path) { torchSide_.setSessionPython(path); }  // --torch-python
+    // Where the engine runs (docs/remote.md): ssh://[user@]host[:port]/path/to/fusescope-cli, or
+    // "" for this machine's; File > Connect to Engine keeps it for the next start (Saved),
+    // --engine for this session. False, having said why, for an address that does not read.
+    enum class EngineChoice { Saved, ThisSession };
+    bool connectEngine(const QString& address, EngineChoice choice = EngineChoice::Saved);
+    QString engineAddressText() const;  // "" for this machine's engine
     // Copies the bundle of what is on show (the last run's, or the bundle opened) to `path`,
     // with PyTorch's side when one is on show (its torch/ entries).
     bool exportBundle(const QString& path);
@@ -188,6 +194,7 @@ private:
     RunStore store_;
     SelectionContext selection_{&store_};
     EngineClient engine_;
+    QString localCli_;  // this machine's fusescope-cli
     TorchSide torchSide_;
     TraceRanks traceRanks_;  // the ranks of the distributed run on show
     BackgroundPoll* follow_ = nullptr;  // following what is on show; null when nothing is
