@@ -4,6 +4,7 @@
 #include <netinet/in.h>
 #include <pwd.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -109,6 +110,7 @@ SshLoopback::SshLoopback() {
                                            << "  BatchMode yes\n  LogLevel ERROR\n";
     pid_ = fork();
     if (pid_ == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGTERM);  // a test that dies (a crash, a closed pipe) takes its sshd along
         const std::string log = folder_ + "/sshd.log", config = folder_ + "/sshd_config";
         freopen(log.c_str(), "w", stderr);
         execl(sshd.c_str(), sshd.c_str(), "-D", "-e", "-f", config.c_str(), static_cast<char*>(nullptr));
