@@ -76,7 +76,8 @@ std::string finishedCompileLine(const TorchTraceImport& t, const CompileStartedE
         const std::string& reason = m.recompileReasons.front();
         line += "; recompiled: " + reason.substr(0, reason.find('\n'));
     }
-    return line + "; " + metricsText(m).substr(0, metricsText(m).find('\n')) + "\n";
+    const std::string metrics = metricsText(m);
+    return line + "; " + metrics.substr(0, metrics.find('\n')) + "\n";
 }
 
 int followLog(const TorchTraceArgs& args) {

@@ -242,7 +242,8 @@ QString EngineClient::writeReturnedFiles(const nlohmann::json& files) const {
 
 QString EngineClient::lastSshWords() const {
     const QList<QByteArray> lines = sshErrors_.trimmed().split('\n');
-    return lines.isEmpty() ? QString() : QString::fromUtf8(lines.back()).trimmed();
+    QString last = lines.isEmpty() ? QString() : QString::fromUtf8(lines.back()).trimmed();
+    return last.startsWith("ssh: ") ? last.mid(5) : last;  // shown after "ssh: " already
 }
 
 namespace {

@@ -11,12 +11,6 @@ void TraceRanks::show(const QString& folder, std::shared_ptr<const RankCompariso
     Q_EMIT changed();
 }
 
-void TraceRanks::setShownRank(int rank) {
-    if (!ranks_ || rank == shown_) return;
-    shown_ = rank;
-    Q_EMIT changed();
-}
-
 bool TraceRanks::has(int rank) const {
     return ranks_ && std::any_of(ranks_->ranks.begin(), ranks_->ranks.end(), [rank](const RankSummary& r) { return r.rank == rank; });
 }

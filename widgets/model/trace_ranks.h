@@ -20,7 +20,6 @@ public:
     // A distributed run's folder opened, showing `rank`'s log; null `ranks`: none on show.
     void show(const QString& folder, std::shared_ptr<const RankComparison> ranks, int rank);
     void clear() { show({}, nullptr, -1); }
-    void setShownRank(int rank);
 
     const RankComparison* comparison() const { return ranks_.get(); }
     std::shared_ptr<const RankComparison> shared() const { return ranks_; }

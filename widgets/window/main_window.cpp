@@ -467,7 +467,7 @@ void MainWindow::showTorchTrace(const QString& path, TorchTraceRun run) {
                      .arg(ranks->divergence ? tr("the ranks diverge at compile %1 (Ranks pane)").arg(QString::fromStdString(ranks->divergence->compileId))
                                             : tr("the ranks compiled alike"));
     if (run.ranks) docks_->raise("ranksDock");  // a distributed run just opened: its ranks side by side
-    if (run.follower) followTorchTrace(path, std::move(run.follower));
+    if (run.follower) followTorchTrace(std::move(run.follower));
     if (!run.warnings.empty())
         status += tr("; %1 warnings, the first: %2").arg(run.warnings.size()).arg(QString::fromStdString(run.warnings.front()));
     setStatus(status);
@@ -516,14 +516,14 @@ namespace {
 constexpr int kFollowIntervalMs = 100;  // a record shows well within a second of being written
 }
 
-void MainWindow::followTorchTrace(const QString& path, std::shared_ptr<TraceLogFollower> follower) {
+void MainWindow::followTorchTrace(std::shared_ptr<TraceLogFollower> follower) {
     stopFollowing();
     follow_ = new BackgroundPoll(
-        [this, path, follower]() -> BackgroundPoll::Found {  // on a worker thread
+        [this, follower]() -> BackgroundPoll::Found {  // on a worker thread
             try {
                 if (follower->poll() == TraceLogFollower::Change::None) return {};
                 auto run = std::make_shared<TorchTraceRun>(torchTraceRunOf(*follower));
-                return [this, path, run] {
+                return [this, run] {
                     const size_t compiles = run->compiles;
                     showFollowedRun(std::move(run->events), QString::fromStdString(run->firstCompile));
                     setStatus(tr("%1 read on as its program writes it: %2 compiles, %3 events")

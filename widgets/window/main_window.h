@@ -174,7 +174,7 @@ private:
     void showRank(int rank, const QString& compileId);
     // What is on show read again as its program writes it (docs/torch-trace.md, "Live runs"):
     // a TORCH_TRACE log by its follower, a profiler trace whole each time it changed.
-    void followTorchTrace(const QString& path, std::shared_ptr<TraceLogFollower> follower);
+    void followTorchTrace(std::shared_ptr<TraceLogFollower> follower);
     void followProfilerTrace(const QString& path);
     void showFollowedRun(RunEvents events, const QString& firstCompile);
     void stopFollowing();
